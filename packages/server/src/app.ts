@@ -1,0 +1,68 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import operationsRoutes from './modules/operations/operations.routes.ts';
+import type { Deps } from './platform/deps.ts';
+import { type AccessTokenVerifier, registerAuth } from './platform/http/auth.ts';
+import { registerErrorHandling } from './platform/http/errors.ts';
+import { validatorCompiler } from './platform/http/validation.ts';
+import { createMetrics, type Metrics } from './platform/metrics.ts';
+import { openapiDocument } from './platform/openapi.ts';
+import { createServices, type Services } from './services.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+    services: Services;
+    metrics: Metrics;
+  }
+}
+
+export const BODY_LIMIT = 64 * 1024;
+
+export interface AppOptions {
+  deps: Deps;
+  logger: Logger;
+}
+
+/** Builds the whole HTTP app from its dependencies. It never listens: main.ts and tests do. */
+export async function buildApp({ deps, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: () => deps.ids('request'),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Bodies are JSON only: anything else is 415 unsupported_media_type.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+
+  const services = createServices(deps);
+  app.decorate('deps', deps);
+  app.decorate('services', services);
+  app.decorate('metrics', createMetrics());
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    app.metrics.httpDuration
+      .labels(request.method, request.routeOptions.url ?? 'unknown', String(reply.statusCode))
+      .observe(reply.elapsedTime / 1000);
+  });
+
+  const userTokens: { verify?: AccessTokenVerifier } = {};
+  registerAuth(app, services.merchants, () => userTokens.verify);
+
+  await app.register(swagger, { openapi: openapiDocument });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(operationsRoutes);
+
+  return app;
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type Mode = 'development' | 'production';
+
+export interface Config {
+  mode: Mode;
+  port: number;
+  host: string;
+  /** PostgreSQL URL; undefined means the embedded PGlite database in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** 32-byte key that encrypts secrets which must stay readable (webhook secrets). */
+  masterKey: Buffer;
+  logLevel: string;
+  redisUrl: string | undefined;
+  /** Pool size for PostgreSQL (PGlite always uses one connection). */
+  dbPoolSize: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a URL (expected postgres://user@host:port/database)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', `must use postgres:// or postgresql://, got ${url.protocol}//`);
+  }
+  return raw;
+}
+
+/**
+ * The master key: base64 of 32 bytes. Production must configure it. In development, when it is
+ * not set, a key is generated once and kept in the data directory so that restarts can still
+ * decrypt what was encrypted.
+ */
+function masterKey(env: Env, mode: Mode, dataDir: string): Buffer {
+  const raw = env.CAISSE_MASTER_KEY;
+  if (raw !== undefined && raw !== '') {
+    const key = Buffer.from(raw, 'base64');
+    if (key.length !== 32 || key.toString('base64') !== raw.trim()) {
+      throw new ConfigError('CAISSE_MASTER_KEY', 'must be the base64 encoding of exactly 32 bytes (openssl rand -base64 32)');
+    }
+    return key;
+  }
+  if (mode === 'production') throw new ConfigError('CAISSE_MASTER_KEY', 'is required in production mode');
+  const file = join(dataDir, 'master.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('base64'), { mode: 0o600 });
+  return key;
+}
+
+/** Environment → one validated, typed config. Throws a ConfigError that names the bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const mode = oneOf(env, 'CAISSE_MODE', ['development', 'production'] as const, 'development');
+  const dbUrl = databaseUrl(env);
+  if (mode === 'production' && dbUrl === undefined) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'is required in production mode: the embedded database runs without fsync and is for development only',
+    );
+  }
+  const dataDir = resolve(env.CAISSE_DATA_DIR || '.caisse');
+  const logLevel = oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info');
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  }
+  return {
+    mode,
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || (mode === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    databaseUrl: dbUrl,
+    dataDir,
+    masterKey: masterKey(env, mode, dataDir),
+    logLevel,
+    redisUrl,
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
+  };
+}

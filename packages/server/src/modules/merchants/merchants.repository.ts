@@ -1,0 +1,103 @@
+import type { Generated, Selectable } from 'kysely';
+import type { Executor } from '../../platform/db.ts';
+
+export type KeyKind = 'publishable' | 'secret';
+export type KeyMode = 'test' | 'live';
+
+export interface MerchantsTable {
+  id: string;
+  name: string;
+  email: string | null;
+  intent_expires_in: Generated<number>;
+  api_version: Generated<string>;
+  created_at: Date;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  merchant_id: string;
+  kind: KeyKind;
+  mode: KeyMode;
+  name: string;
+  key_hash: Buffer;
+  display: string;
+  allowed_origins: Generated<string[]>;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  rolled_to: string | null;
+}
+
+export interface DashboardUsersTable {
+  id: string;
+  merchant_id: string;
+  email: string;
+  password_hash: string;
+  failed_logins: Generated<number>;
+  locked_until: Date | null;
+  created_at: Date;
+}
+
+declare module '../../platform/database.ts' {
+  interface Database {
+    merchants: MerchantsTable;
+    api_keys: ApiKeysTable;
+    dashboard_users: DashboardUsersTable;
+  }
+}
+
+export type MerchantRow = Selectable<MerchantsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string };
+
+export const merchantsRepository = {
+  async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; created_at: Date }) {
+    return db.insertInto('merchants').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async findMerchant(db: Executor, id: string) {
+    return db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async countMerchants(db: Executor): Promise<number> {
+    const row = await db.selectFrom('merchants').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  async insertKey(db: Executor, row: Omit<ApiKeysTable, 'allowed_origins' | 'last_used_at' | 'expires_at' | 'revoked_at' | 'rolled_to'> & { allowed_origins?: string[] }) {
+    return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  /** The key with this hash and its merchant's pinned API version: one indexed query. */
+  async findKeyByHash(db: Executor, hash: Buffer): Promise<KeyWithMerchant | undefined> {
+    return db
+      .selectFrom('api_keys')
+      .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
+      .selectAll('api_keys')
+      .select('merchants.api_version as merchant_api_version')
+      .where('api_keys.key_hash', '=', hash)
+      .executeTakeFirst();
+  },
+
+  async findKey(db: Executor, id: string) {
+    return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async listKeys(db: Executor, merchantId: string) {
+    return db.selectFrom('api_keys').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at').orderBy('id').execute();
+  },
+
+  async updateKey(db: Executor, id: string, patch: Partial<Pick<ApiKeyRow, 'expires_at' | 'revoked_at' | 'rolled_to' | 'last_used_at' | 'name' | 'allowed_origins'>>) {
+    return db.updateTable('api_keys').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  },
+
+  async touchKey(db: Executor, id: string, at: Date) {
+    await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+  },
+
+  async insertDashboardUser(db: Executor, row: { id: string; merchant_id: string; email: string; password_hash: string; created_at: Date }) {
+    return db.insertInto('dashboard_users').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+};

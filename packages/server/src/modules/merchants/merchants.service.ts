@@ -1,0 +1,184 @@
+import { ApiError } from '../../platform/errors.ts';
+import { randomToken, sha256 } from '../../platform/crypto.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { hashPassword } from '../../platform/passwords.ts';
+import { type ApiKeyRow, type KeyKind, type KeyMode, merchantsRepository as repo } from './merchants.repository.ts';
+
+export const MAX_ROLL_GRACE_SECONDS = 7 * 24 * 3600;
+
+/** Who is calling, once the keys are checked. */
+export interface MerchantContext {
+  merchantId: string;
+  mode: KeyMode;
+  apiKeyId: string;
+  secretKeyId: string | undefined;
+  allowedOrigins: string[];
+  pinnedVersion: string;
+}
+
+export interface KeyView {
+  id: string;
+  object: 'api_key';
+  kind: KeyKind;
+  mode: KeyMode;
+  name: string;
+  display: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface CreatedKey extends KeyView {
+  /** The whole key: shown this once, never stored. */
+  secret: string;
+}
+
+export function keyView(k: ApiKeyRow): KeyView {
+  return {
+    id: k.id,
+    object: 'api_key',
+    kind: k.kind,
+    mode: k.mode,
+    name: k.name,
+    display: k.display,
+    createdAt: k.created_at.toISOString(),
+    lastUsedAt: k.last_used_at?.toISOString() ?? null,
+    expiresAt: k.expires_at?.toISOString() ?? null,
+    revokedAt: k.revoked_at?.toISOString() ?? null,
+  };
+}
+
+function keyPrefix(kind: KeyKind, mode: KeyMode): string {
+  return `${kind === 'publishable' ? 'pk' : 'sk'}_${mode}_`;
+}
+
+export function createMerchantsService(deps: Deps) {
+  const { db, clock, random, ids } = deps;
+
+  async function createKey(
+    merchantId: string,
+    input: { kind: KeyKind; mode: KeyMode; name: string; allowedOrigins?: string[] },
+    executor = db,
+  ): Promise<CreatedKey> {
+    // 24 random bytes = 192 bits, above the contract's 128.
+    const secret = keyPrefix(input.kind, input.mode) + randomToken(random, 24);
+    const row = await repo.insertKey(executor, {
+      id: ids('apiKey'),
+      merchant_id: merchantId,
+      kind: input.kind,
+      mode: input.mode,
+      name: input.name,
+      key_hash: sha256(secret),
+      display: `${secret.slice(0, 12)}…${secret.slice(-4)}`,
+      allowed_origins: input.allowedOrigins ?? [],
+      created_at: clock.now(),
+    });
+    return { ...keyView(row), secret };
+  }
+
+  async function ownedKey(merchantId: string, keyId: string): Promise<ApiKeyRow> {
+    const key = await repo.findKey(db, keyId);
+    if (!key || key.merchant_id !== merchantId) throw new ApiError('not_found', `No API key ${keyId}`);
+    return key;
+  }
+
+  return {
+    createKey,
+
+    /**
+     * A merchant with a test publishable key, a test secret key and a dashboard login.
+     * Live keys are created on purpose, later, with `keys create --mode live`.
+     */
+    async createMerchant(input: { name: string; email?: string; dashboardPassword?: string }) {
+      const email = input.email ?? `${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'merchant'}@caisse.local`;
+      const password = input.dashboardPassword ?? randomToken(random, 12);
+      const passwordHash = await hashPassword(password);
+      return db.transaction().execute(async (tx) => {
+        const now = clock.now();
+        const merchant = await repo.insertMerchant(tx, { id: ids('merchant'), name: input.name, email, created_at: now });
+        const apiKey = await createKey(merchant.id, { kind: 'publishable', mode: 'test', name: 'Default test key' }, tx);
+        const secretKey = await createKey(merchant.id, { kind: 'secret', mode: 'test', name: 'Default test secret key' }, tx);
+        await repo.insertDashboardUser(tx, { id: ids('dashboardUser'), merchant_id: merchant.id, email, password_hash: passwordHash, created_at: now });
+        return {
+          merchantId: merchant.id,
+          test: { apiKey: apiKey.secret, secretKey: secretKey.secret },
+          dashboard: { email, password },
+        };
+      });
+    },
+
+    async listKeys(merchantId: string): Promise<KeyView[]> {
+      return (await repo.listKeys(db, merchantId)).map(keyView);
+    },
+
+    /**
+     * Issues a replacement key (same merchant, kind, mode and name) and lets the old one work for
+     * `graceSeconds` more (0 ends it now; at most 7 days).
+     */
+    async rollKey(merchantId: string, keyId: string, graceSeconds: number): Promise<{ old: KeyView; new: CreatedKey }> {
+      if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROLL_GRACE_SECONDS) {
+        throw new ApiError('validation_error', 'grace must be a whole number of seconds from 0 to 604800 (7 days)', { param: 'grace' });
+      }
+      const old = await ownedKey(merchantId, keyId);
+      const now = clock.now();
+      if (old.revoked_at || (old.expires_at && old.expires_at <= now)) {
+        throw new ApiError('validation_error', 'A revoked or expired key cannot be rolled', { param: 'keyId' });
+      }
+      return db.transaction().execute(async (tx) => {
+        const created = await createKey(merchantId, { kind: old.kind, mode: old.mode, name: old.name, allowedOrigins: old.allowed_origins }, tx);
+        const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
+        const expiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+        const updated = await repo.updateKey(tx, old.id, { expires_at: expiresAt, rolled_to: created.id });
+        return { old: keyView(updated ?? old), new: created };
+      });
+    },
+
+    async revokeKey(merchantId: string, keyId: string): Promise<KeyView> {
+      const key = await ownedKey(merchantId, keyId);
+      if (key.revoked_at) return keyView(key);
+      const updated = await repo.updateKey(db, key.id, { revoked_at: clock.now() });
+      return keyView(updated ?? key);
+    },
+
+    /**
+     * Checks the x-api-key and, where asked, the secret key (contract §1). Every failure has its
+     * own code. Keys are looked up by hash, so no comparison depends on secret bytes.
+     */
+    async authenticate(apiKey: string | undefined, secretKey: string | undefined, requireSecret: boolean): Promise<MerchantContext> {
+      if (!apiKey) throw new ApiError('api_key_missing', 'Send your API key in the x-api-key header');
+      const now = clock.now();
+      const pk = /^pk_(test|live)_[0-9A-Za-z]+$/.test(apiKey) ? await repo.findKeyByHash(db, sha256(apiKey)) : undefined;
+      if (pk?.kind !== 'publishable') throw new ApiError('api_key_invalid', 'The x-api-key is not a known API key');
+      if (pk.revoked_at) throw new ApiError('api_key_revoked', 'This API key was revoked; create a new one in the dashboard');
+      if (pk.expires_at && pk.expires_at <= now) throw new ApiError('api_key_expired', 'This API key was rolled and its grace period has ended');
+      await touch(pk.id, pk.last_used_at, now);
+      const context: MerchantContext = {
+        merchantId: pk.merchant_id,
+        mode: pk.mode,
+        apiKeyId: pk.id,
+        secretKeyId: undefined,
+        allowedOrigins: pk.allowed_origins,
+        pinnedVersion: pk.merchant_api_version,
+      };
+      if (!requireSecret) return context;
+      if (!secretKey) throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_…');
+      const sk = /^sk_(test|live)_[0-9A-Za-z]+$/.test(secretKey) ? await repo.findKeyByHash(db, sha256(secretKey)) : undefined;
+      if (sk?.kind !== 'secret') throw new ApiError('secret_key_invalid', 'The bearer token is not a known secret key');
+      if (sk.revoked_at) throw new ApiError('secret_key_revoked', 'This secret key was revoked');
+      if (sk.expires_at && sk.expires_at <= now) throw new ApiError('secret_key_expired', 'This secret key was rolled and its grace period has ended');
+      if (sk.merchant_id !== pk.merchant_id) throw new ApiError('key_merchant_mismatch', 'The API key and the secret key belong to different merchants');
+      if (sk.mode !== pk.mode) throw new ApiError('key_mode_mismatch', `The API key is a ${pk.mode} key but the secret key is a ${sk.mode} key`);
+      await touch(sk.id, sk.last_used_at, now);
+      return { ...context, secretKeyId: sk.id };
+    },
+  };
+
+  /** Records last use at most once a minute per key, so the hot path rarely writes. */
+  async function touch(keyId: string, lastUsed: Date | null, now: Date) {
+    if (lastUsed && now.getTime() - lastUsed.getTime() < 60_000) return;
+    await repo.touchKey(db, keyId, now);
+  }
+}
+
+export type MerchantsService = ReturnType<typeof createMerchantsService>;

@@ -1,0 +1,133 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './database.ts';
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Either the database or an open transaction: repositories accept both. */
+export type Executor = Db | Tx;
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/**
+ * Type parsers scoped to our pools: 64-bit integers come back as exact `bigint`, never a JS
+ * number. Everything else uses pg's defaults (timestamptz → Date, jsonb → object).
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID) return (value: string) => BigInt(value);
+    if (oid === NUMERIC_OID) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export interface OpenedDb {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: string,
+  ) {
+    super(`the embedded database in ${dataDir} is already open by ${holder}; stop it or use another CAISSE_DATA_DIR`);
+    this.name = 'DataDirLockedError';
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the data directory's lock file, or throws naming the process that holds it. A lock left
+ * by a process that is gone (same host, pid not alive) is taken over.
+ */
+export function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'caisse.lock');
+  const me = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, JSON.stringify(me));
+      closeSync(fd);
+      return () => {
+        try {
+          const current = JSON.parse(readFileSync(file, 'utf8')) as { pid?: number };
+          if (current.pid === process.pid) rmSync(file, { force: true });
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      let holder: { pid?: number; host?: string; startedAt?: string } = {};
+      try {
+        holder = JSON.parse(readFileSync(file, 'utf8'));
+      } catch {
+        /* unreadable: treat as stale */
+      }
+      const sameHost = holder.host === undefined || holder.host === me.host;
+      if (typeof holder.pid === 'number' && (!sameHost || processAlive(holder.pid))) {
+        throw new DataDirLockedError(
+          dataDir,
+          `process ${holder.pid} on ${holder.host ?? 'this host'} (since ${holder.startedAt ?? 'unknown'})`,
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new DataDirLockedError(dataDir, 'another process (the lock file keeps reappearing)');
+}
+
+export function openPostgres(url: string, poolSize = 10): OpenedDb {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * Embedded PGlite through its own node-postgres adapter and a pool of one connection, so
+ * transactions never interleave. `dataDir` undefined means in memory (tests).
+ */
+export async function openPglite(dataDir: string | undefined): Promise<OpenedDb> {
+  const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
+  try {
+    const pglite = new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'));
+    await pglite.waitReady;
+    const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types } as pg.PoolConfig);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      kind: 'pglite',
+      async close() {
+        await db.destroy();
+        await pglite.close();
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolSize?: number }): Promise<OpenedDb> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize) : openPglite(opts.dataDir);
+}

@@ -1,0 +1,14 @@
+import type { Config } from '../config.ts';
+import type { Clock } from './clock.ts';
+import type { RandomBytes } from './crypto.ts';
+import type { Db } from './db.ts';
+import type { IdFactory } from './ids.ts';
+
+/** The world, injected: every service receives these instead of reaching for globals. */
+export interface Deps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  random: RandomBytes;
+  ids: IdFactory;
+}

@@ -1,0 +1,115 @@
+/**
+ * The one catalogue of error codes (contract §6). Services throw `ApiError(code, …)`; the HTTP
+ * error handler turns it into an RFC 9457 problem. A code has exactly one meaning and status.
+ */
+export const ERRORS = {
+  // 400
+  validation_error: { status: 400, title: 'The request is not valid' },
+  parameter_unknown: { status: 400, title: 'Unknown parameter' },
+  amount_invalid: { status: 400, title: 'The amount is not valid for its currency' },
+  currency_unsupported: { status: 400, title: 'The currency is not supported' },
+  metadata_invalid: { status: 400, title: 'The metadata is not valid' },
+  json_invalid: { status: 400, title: 'The body is not valid JSON' },
+  version_unknown: { status: 400, title: 'Unknown API version' },
+  otp_incorrect: { status: 400, title: 'The code is incorrect' },
+  phone_invalid: { status: 400, title: 'The phone number is not valid' },
+  password_weak: { status: 400, title: 'The password is too weak' },
+  url_invalid: { status: 400, title: 'The URL is not allowed' },
+  // 401
+  api_key_missing: { status: 401, title: 'The x-api-key header is missing' },
+  api_key_invalid: { status: 401, title: 'The API key is not valid' },
+  api_key_revoked: { status: 401, title: 'The API key was revoked' },
+  api_key_expired: { status: 401, title: 'The API key has expired' },
+  secret_key_required: { status: 401, title: 'This operation requires a secret key' },
+  secret_key_invalid: { status: 401, title: 'The secret key is not valid' },
+  secret_key_revoked: { status: 401, title: 'The secret key was revoked' },
+  secret_key_expired: { status: 401, title: 'The secret key has expired' },
+  key_mode_mismatch: { status: 401, title: 'The API key and the secret key are of different modes' },
+  key_merchant_mismatch: { status: 401, title: 'The API key and the secret key belong to different merchants' },
+  access_token_missing: { status: 401, title: 'The access token is missing' },
+  access_token_invalid: { status: 401, title: 'The access token is not valid' },
+  otp_token_missing: { status: 401, title: 'The x-otp-token header is missing' },
+  otp_token_invalid: { status: 401, title: 'The authorization token is not valid' },
+  invalid_credentials: { status: 401, title: 'Phone number or password is incorrect' },
+  // 402
+  insufficient_funds: { status: 402, title: 'Insufficient funds' },
+  // 403
+  https_required: { status: 403, title: 'HTTPS is required' },
+  user_mismatch: { status: 403, title: 'The access token is for another user' },
+  origin_not_allowed: { status: 403, title: 'This origin is not allowed for the API key' },
+  phone_not_verified: { status: 403, title: 'The phone number is not verified' },
+  // 404
+  not_found: { status: 404, title: 'Not found' },
+  // 405, 413, 415
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  payload_too_large: { status: 413, title: 'The body is too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported content type' },
+  // 409
+  intent_state_invalid: { status: 409, title: 'The intent is not in a state that allows this' },
+  intent_expired: { status: 409, title: 'The intent has expired' },
+  idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still running' },
+  already_exists: { status: 409, title: 'It already exists' },
+  // 422
+  idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with another request' },
+  refund_exceeds_amount: { status: 422, title: 'The refund exceeds what is left to refund' },
+  limit_exceeded: { status: 422, title: 'A limit on the number of objects was reached' },
+  // 429
+  rate_limited: { status: 429, title: 'Too many requests' },
+  otp_rate_limited: { status: 429, title: 'Too many codes requested' },
+  otp_attempts_exceeded: { status: 429, title: 'Too many wrong codes' },
+  login_locked: { status: 429, title: 'Too many failed logins' },
+  // 5xx
+  internal_error: { status: 500, title: 'Internal error' },
+  unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface ApiErrorOptions {
+  param?: string;
+  errors?: { param: string; message: string }[];
+  /** Extra members of the problem body (e.g. `attemptsRemaining`). */
+  extra?: Record<string, unknown>;
+  /** Response headers (e.g. `Retry-After`). */
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail?: string,
+    readonly options: ApiErrorOptions = {},
+  ) {
+    super(detail ?? ERRORS[code].title);
+    this.name = 'ApiError';
+    this.status = ERRORS[code].status;
+  }
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  param?: string;
+  errors?: { param: string; message: string }[];
+  requestId: string;
+  [extra: string]: unknown;
+}
+
+export function toProblem(err: ApiError, requestId: string): Problem {
+  const { title, status } = ERRORS[err.code];
+  return {
+    ...err.options.extra,
+    type: `/errors/${err.code}`,
+    title,
+    status,
+    detail: err.detail ?? title,
+    code: err.code,
+    ...(err.options.param !== undefined ? { param: err.options.param } : {}),
+    ...(err.options.errors !== undefined ? { errors: err.options.errors } : {}),
+    requestId,
+  };
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MerchantContext, MerchantsService } from '../../modules/merchants/merchants.service.ts';
+import { ApiError } from '../errors.ts';
+import { isApiVersion, LATEST_API_VERSION } from '../versioning.ts';
+
+/**
+ * Who may call a route (contract §2): `none` (operations), `pk` (API key), `sk` (API key + secret
+ * key), `user` (API key + the user's access token). Routes that say nothing need `pk`.
+ */
+export type AuthKind = 'none' | 'pk' | 'sk' | 'user';
+
+export interface UserContext {
+  userId: string;
+}
+
+/** Verifies a user's access token for a merchant context; provided by the users module. */
+export type AccessTokenVerifier = (token: string, merchant: MerchantContext) => Promise<UserContext>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthKind;
+  }
+  interface FastifyRequest {
+    merchant: MerchantContext;
+    user: UserContext;
+    apiVersion: string;
+  }
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function registerAuth(
+  app: FastifyInstance,
+  merchants: MerchantsService,
+  verifyAccessToken: () => AccessTokenVerifier | undefined,
+): void {
+  app.decorateRequest('merchant', null as unknown as MerchantContext);
+  app.decorateRequest('user', null as unknown as UserContext);
+  app.decorateRequest('apiVersion', LATEST_API_VERSION);
+
+  // Routes of plugins that cannot say (the /docs UI) are public; everything else defaults to pk.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs') && route.config?.auth === undefined) {
+      route.config = { ...(route.config ?? {}), auth: 'none' };
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('pay-version', LATEST_API_VERSION);
+    const asked = single(request.headers['pay-version']);
+    if (asked !== undefined && !isApiVersion(asked)) {
+      throw new ApiError('version_unknown', `Unknown pay-version "${asked}"; this server speaks ${LATEST_API_VERSION}`, { param: 'pay-version' });
+    }
+    // Unknown routes fall to the not-found handler, which needs no credentials.
+    if (request.is404) return;
+    const kind: AuthKind = request.routeOptions.config.auth ?? 'pk';
+    if (kind === 'none') return;
+
+    const apiKey = single(request.headers['x-api-key']);
+    const token = bearer(request);
+    const merchant = await merchants.authenticate(apiKey, kind === 'sk' ? token : undefined, kind === 'sk');
+    request.merchant = merchant;
+    request.apiVersion = asked ?? merchant.pinnedVersion;
+    reply.header('pay-version', request.apiVersion);
+
+    if (kind === 'user') {
+      if (!token) throw new ApiError('access_token_missing', 'Send the user access token in Authorization: Bearer <token>');
+      const verifier = verifyAccessToken();
+      if (!verifier) throw new ApiError('access_token_invalid', 'User access tokens are not accepted by this server');
+      request.user = await verifier(token, merchant);
+    }
+  });
+}

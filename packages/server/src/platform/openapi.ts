@@ -1,0 +1,51 @@
+import { ERRORS } from './errors.ts';
+import { LATEST_API_VERSION } from './versioning.ts';
+
+const codes = Object.entries(ERRORS)
+  .map(([code, { status, title }]) => `| ${status} | \`${code}\` | ${title} |`)
+  .join('\n');
+
+/** The OpenAPI document's head: where the contract is decided, it is written down here. */
+export const openapiDocument = {
+  openapi: '3.1.0' as const,
+  info: {
+    title: 'Caisse API',
+    version: LATEST_API_VERSION,
+    description: `Caisse is an open-source payment gateway.
+
+## Authentication
+Every request carries the API key (\`pk_test_…\` / \`pk_live_…\`) in \`x-api-key\`. Merchant-server
+operations also take the secret key of the same merchant and mode as \`Authorization: Bearer sk_…\`.
+Operations for an end user take that user's access token (from \`POST /auth/web\`) as
+\`Authorization: Bearer <jwt>\`. Test and live mode never mix.
+
+Each credential failure has its own code: \`api_key_missing\`, \`api_key_invalid\`,
+\`api_key_revoked\`, \`api_key_expired\` (rolled and past its grace period),
+\`secret_key_required\`, \`secret_key_invalid\`, \`secret_key_revoked\`, \`secret_key_expired\`,
+\`key_mode_mismatch\` (a test key with a live secret key, or the reverse) and
+\`key_merchant_mismatch\`. The contract lists only \`api_key_invalid\` for a key that does not
+work; revoked and expired keys get their own codes so an integrator knows to rotate rather than
+to look for a typo.
+
+## Errors
+Errors are RFC 9457 \`application/problem+json\` bodies:
+\`{type: "/errors/<code>", title, status, detail, code, param?, errors?, requestId}\`. Every answer
+carries a \`request-id\` header. The codes:
+
+| Status | Code | Meaning |
+|---|---|---|
+${codes}
+
+## Versioning
+Send \`pay-version: YYYY-MM-DD\` to choose a version; without it the merchant's pinned version is
+used. Every answer names the version it used in its \`pay-version\` header.
+`,
+  },
+  components: {
+    securitySchemes: {
+      apiKey: { type: 'apiKey' as const, in: 'header', name: 'x-api-key' },
+      secretKey: { type: 'http' as const, scheme: 'bearer', description: 'Secret key sk_test_… / sk_live_…' },
+      accessToken: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT', description: 'User access token from POST /auth/web' },
+    },
+  },
+};

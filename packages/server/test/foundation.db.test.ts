@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataDirLockedError, lockDataDir, openPglite, openPostgres } from '../src/platform/db.ts';
+import { migrate, readMigrations } from '../src/platform/migrations.ts';
+import { onPostgres, openTestDb, TEST_DATABASE_URL } from './harness.ts';
+
+const CLI = join(import.meta.dirname, '..', 'bin', 'caisse.js');
+
+function run(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('database', () => {
+  let db: Awaited<ReturnType<typeof openTestDb>>;
+  beforeAll(async () => {
+    db = await openTestDb();
+  });
+  afterAll(() => db.close());
+
+  it('returns 64-bit integers exactly, as bigint', async () => {
+    const big = 9_007_199_254_740_993n; // 2^53 + 1: not representable as a JS number
+    const res = await sql<{ v: bigint }>`select ${big.toString()}::bigint as v`.execute(db.db);
+    expect(res.rows[0]?.v).toBe(big);
+    const max = await sql<{ v: bigint }>`select 9223372036854775807::bigint as v`.execute(db.db);
+    expect(max.rows[0]?.v).toBe(9_223_372_036_854_775_807n);
+  });
+
+  it('applies each migration once, even when several migrators race', async () => {
+    const again = await Promise.all([migrate(db.db), migrate(db.db), migrate(db.db)]);
+    expect(again.flat()).toEqual([]);
+    const rows = await sql<{ name: string }>`select name from schema_migrations order by name`.execute(db.db);
+    expect(rows.rows.map((r) => r.name)).toEqual(readMigrations().map((m) => m.name));
+  });
+});
+
+describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
+  it('concurrent starts against one fresh database apply the migrations once', async () => {
+    const fresh = await openTestDb();
+    // openTestDb migrated it already: drop everything and race three separate pools.
+    await sql`drop schema public cascade; create schema public`.execute(fresh.db);
+    const pools = [0, 1, 2].map(() => openPostgres(fresh.url as string, 2));
+    try {
+      const results = await Promise.all(pools.map((p) => migrate(p.db)));
+      expect(results.flat().sort()).toEqual(readMigrations().map((m) => m.name));
+    } finally {
+      await Promise.all(pools.map((p) => p.close()));
+      await fresh.close();
+    }
+  });
+});
+
+describe('embedded data directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'caisse-lock-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a second opener in this process is refused, naming the holder', async () => {
+    const first = await openPglite(dir);
+    try {
+      await expect(openPglite(dir)).rejects.toThrow(DataDirLockedError);
+      await expect(openPglite(dir)).rejects.toThrow(`process ${process.pid}`);
+    } finally {
+      await first.close();
+    }
+    // Released on close: it opens again.
+    const again = await openPglite(dir);
+    await again.close();
+  });
+
+  it('a lock left by a dead process is taken over', () => {
+    const stale = mkdtempSync(join(tmpdir(), 'caisse-stale-'));
+    const release = lockDataDir(stale);
+    const file = join(stale, 'caisse.lock');
+    const content = JSON.parse(readFileSync(file, 'utf8'));
+    expect(content.pid).toBe(process.pid);
+    release();
+    // A pid that cannot be alive.
+    writeFileSync(file, JSON.stringify({ ...content, pid: 2 ** 22 + 7 }));
+    const again = lockDataDir(stale);
+    again();
+    rmSync(stale, { recursive: true, force: true });
+  });
+
+  it('a second caisse process on the same directory exits, naming the process that holds it', async () => {
+    const first = await openPglite(dir);
+    try {
+      const res = await run(['migrate'], { CAISSE_DATA_DIR: dir, DATABASE_URL: '' });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`already open by process ${process.pid}`);
+    } finally {
+      await first.close();
+    }
+  });
+
+  it('caisse merchants create --json prints the merchant, its test keys and its dashboard login', async () => {
+    const pgDb = TEST_DATABASE_URL ? await openTestDb() : undefined;
+    const env: Record<string, string> = pgDb ? { DATABASE_URL: pgDb.url as string } : { CAISSE_DATA_DIR: dir, DATABASE_URL: '' };
+    const res = await run(['merchants', 'create', '--name', 'Boutique Douala', '--json'], env);
+    await pgDb?.close();
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout);
+    expect(out.merchantId).toMatch(/^mch_/);
+    expect(out.test.apiKey).toMatch(/^pk_test_[0-9A-Za-z]{32,}$/);
+    expect(out.test.secretKey).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
+    expect(out.dashboard).toEqual({ email: expect.stringContaining('@'), password: expect.any(String) });
+  });
+});
+
+describe('configuration', () => {
+  it('names the bad variable', async () => {
+    const res = await run(['migrate'], { PORT: 'eighty', CAISSE_DATA_DIR: join(tmpdir(), 'caisse-cfg') });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('PORT');
+  });
+});

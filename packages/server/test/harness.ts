@@ -1,0 +1,142 @@
+/**
+ * The integration-test harness. Each test file gets its own database: in-memory PGlite by
+ * default, or a fresh PostgreSQL database (created from TEST_DATABASE_URL, dropped at the end)
+ * when TEST_DATABASE_URL is set. The app is built with an injected clock and real everything
+ * else, and called with `app.inject`.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+import { systemRandom } from '../src/platform/crypto.ts';
+import { type OpenedDb, openPglite, openPostgres } from '../src/platform/db.ts';
+import type { Deps } from '../src/platform/deps.ts';
+import { idFactory } from '../src/platform/ids.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { migrate } from '../src/platform/migrations.ts';
+import type { Services } from '../src/services.ts';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+export const dbKind: 'postgres' | 'pglite' = TEST_DATABASE_URL ? 'postgres' : 'pglite';
+/** For tests that only mean something on real PostgreSQL (heavy concurrency). */
+export const onPostgres = dbKind === 'postgres';
+
+function adminUrl(database: string): string {
+  const url = new URL(TEST_DATABASE_URL as string);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** A fresh, migrated database for one test file. */
+export async function openTestDb(): Promise<OpenedDb & { url?: string }> {
+  if (!TEST_DATABASE_URL) {
+    const opened = await openPglite(undefined);
+    await migrate(opened.db);
+    return opened;
+  }
+  const name = `caisse_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = adminUrl(name);
+  const opened = openPostgres(url, 20);
+  await migrate(opened.db);
+  return {
+    ...opened,
+    url,
+    async close() {
+      await opened.close();
+      const a = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  deps: Deps;
+  services: Services;
+  clock: ManualClock;
+  database: OpenedDb & { url?: string };
+  /** Every log line the app wrote, for checks that no secret is logged. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export const TEST_MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
+
+export async function createTestContext(opts: { beforeReady?: (app: FastifyInstance) => void | Promise<void> } = {}): Promise<TestContext> {
+  const database = await openTestDb();
+  const clock = new ManualClock();
+  const config = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/caisse-test-unused', LOG_LEVEL: 'info' });
+  const deps: Deps = { config, db: database.db, clock, random: systemRandom, ids: idFactory(clock) };
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const app = await buildApp({ deps, logger: createLogger({ level: 'info', stream }) });
+  await opts.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    deps,
+    services: app.services,
+    clock,
+    database,
+    logs,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export interface TestMerchant {
+  merchantId: string;
+  apiKey: string;
+  secretKey: string;
+  live: { apiKey: string; secretKey: string };
+}
+
+/** A merchant with test keys and live keys. */
+export async function createMerchant(ctx: TestContext, name = 'Shop'): Promise<TestMerchant> {
+  const created = await ctx.services.merchants.createMerchant({ name, email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com` });
+  const livePk = await ctx.services.merchants.createKey(created.merchantId, { kind: 'publishable', mode: 'live', name: 'live' });
+  const liveSk = await ctx.services.merchants.createKey(created.merchantId, { kind: 'secret', mode: 'live', name: 'live secret' });
+  return {
+    merchantId: created.merchantId,
+    apiKey: created.test.apiKey,
+    secretKey: created.test.secretKey,
+    live: { apiKey: livePk.secret, secretKey: liveSk.secret },
+  };
+}
+
+export type Creds = { apiKey?: string; secretKey?: string; token?: string; headers?: Record<string, string> };
+
+/** `app.inject` with credentials as headers. */
+export function call(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  creds: Creds = {},
+  body?: unknown,
+): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = { ...(creds.headers ?? {}) };
+  if (creds.apiKey) headers['x-api-key'] = creds.apiKey;
+  const bearer = creds.token ?? creds.secretKey;
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  return app.inject({ method, url, headers, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}) });
+}
+
+/** Server-side credentials (API key + secret key) of a test merchant. */
+export const sk = (m: TestMerchant): Creds => ({ apiKey: m.apiKey, secretKey: m.secretKey });
+export const pk = (m: TestMerchant): Creds => ({ apiKey: m.apiKey });

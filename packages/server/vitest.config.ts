@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    pool: 'forks',
+    // Each file gets its own database (in-memory PGlite, or a fresh PostgreSQL database).
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // CI asks for a JSON report beside the console one, to print its closing count.
+    ...(process.env.CAISSE_TEST_REPORT
+      ? { reporters: ['default', 'json'], outputFile: { json: process.env.CAISSE_TEST_REPORT } }
+      : {}),
+  },
+});
