@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global process */
 // Runs the TypeScript sources directly through tsx: no build step between a clone and a run.
 import { register } from 'tsx/esm/api';
 
