@@ -3,7 +3,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import ledgerRoutes from './modules/ledger/ledger.routes.ts';
+import messagingRoutes from './modules/messaging/messaging.routes.ts';
 import operationsRoutes from './modules/operations/operations.routes.ts';
+import usersRoutes from './modules/users/users.routes.ts';
 import type { Deps } from './platform/deps.ts';
 import { type AccessTokenVerifier, registerAuth } from './platform/http/auth.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
@@ -57,12 +60,16 @@ export async function buildApp({ deps, logger }: AppOptions): Promise<FastifyIns
   });
 
   const userTokens: { verify?: AccessTokenVerifier } = {};
+  userTokens.verify = services.users.verifyAccessToken;
   registerAuth(app, services.merchants, () => userTokens.verify);
 
   await app.register(swagger, { openapi: openapiDocument });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(operationsRoutes);
+  await app.register(usersRoutes);
+  await app.register(ledgerRoutes);
+  await app.register(messagingRoutes);
 
   return app;
 }

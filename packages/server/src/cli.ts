@@ -128,6 +128,31 @@ export function buildCli(): Command {
       print(await withServices((s) => s.merchants.listKeys(opts.merchant)), opts.json === true);
     });
 
+  const ledger = program.command('ledger').description('the double-entry ledger');
+  ledger
+    .command('verify')
+    .description('recompute every balance from the postings; exit 1 on any difference')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const report = await withServices((s) => s.ledger.verify());
+      if (opts.json === true) print(report, true);
+      else {
+        process.stdout.write(`checked ${report.accounts} accounts, ${report.transfers} transfers, ${report.postings} postings\n`);
+        for (const d of report.differences) process.stdout.write(`DIFFERENCE ${d.type} ${d.id}: ${d.detail}\n`);
+        process.stdout.write(report.ok ? 'ledger is consistent\n' : `${report.differences.length} difference(s) found\n`);
+      }
+      if (!report.ok) process.exitCode = 1;
+    });
+
+  const signingKeys = program.command('signing-keys').description('keys that sign user access tokens');
+  signingKeys
+    .command('rotate')
+    .description('make a new signing key; the old one stays published until its tokens expire')
+    .action(async () => {
+      const kid = await withServices((s) => s.users.tokens.rotate());
+      process.stdout.write(`new signing key ${kid}\n`);
+    });
+
   return program;
 }
 

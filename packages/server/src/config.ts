@@ -17,6 +17,17 @@ export interface Config {
   redisUrl: string | undefined;
   /** Pool size for PostgreSQL (PGlite always uses one connection). */
   dbPoolSize: number;
+  /** Where live-mode SMS and e-mail go. Test mode always uses the outbox. */
+  messaging: MessagingConfig;
+}
+
+export type SmsConfig =
+  | { provider: 'outbox' }
+  | { provider: 'africastalking'; url: string; username: string; apiKey: string; senderId: string | undefined };
+export type EmailConfig = { provider: 'outbox' } | { provider: 'smtp'; url: string; from: string };
+export interface MessagingConfig {
+  sms: SmsConfig;
+  email: EmailConfig;
 }
 
 export class ConfigError extends Error {
@@ -87,6 +98,61 @@ function masterKey(env: Env, mode: Mode, dataDir: string): Buffer {
   return key;
 }
 
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(name, `must use https:// or http://, got ${url.protocol}//`);
+  return raw.replace(/\/+$/, '');
+}
+
+function required(env: Env, name: string, why: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') throw new ConfigError(name, `is required ${why}`);
+  return raw.trim();
+}
+
+/** SMS and e-mail providers for live mode (contract §4). Secrets stay in the config object only. */
+function messaging(env: Env): MessagingConfig {
+  const smsProvider = oneOf(env, 'CAISSE_SMS_PROVIDER', ['outbox', 'africastalking'] as const, 'outbox');
+  let sms: SmsConfig = { provider: 'outbox' };
+  if (smsProvider === 'africastalking') {
+    const why = 'when CAISSE_SMS_PROVIDER=africastalking';
+    const username = required(env, 'AFRICASTALKING_USERNAME', why);
+    const apiKey = required(env, 'AFRICASTALKING_API_KEY', why);
+    const senderId = env.AFRICASTALKING_SENDER_ID?.trim() || undefined;
+    if (senderId !== undefined && !/^[A-Za-z0-9 +]{1,16}$/.test(senderId)) {
+      throw new ConfigError('AFRICASTALKING_SENDER_ID', 'must be a registered short code or alphanumeric sender id (1 to 16 letters or digits)');
+    }
+    const fallback = username === 'sandbox' ? 'https://api.sandbox.africastalking.com' : 'https://api.africastalking.com';
+    sms = { provider: 'africastalking', url: httpUrl(env, 'AFRICASTALKING_URL', fallback), username, apiKey, senderId };
+  }
+  const emailProvider = oneOf(env, 'CAISSE_EMAIL_PROVIDER', ['outbox', 'smtp'] as const, 'outbox');
+  let email: EmailConfig = { provider: 'outbox' };
+  if (emailProvider === 'smtp') {
+    const url = required(env, 'SMTP_URL', 'when CAISSE_EMAIL_PROVIDER=smtp');
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new ConfigError('SMTP_URL', 'is not a URL (expected smtp://user:password@host:587 or smtps://…:465)');
+    }
+    if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') {
+      throw new ConfigError('SMTP_URL', `must use smtp:// or smtps://, got ${parsed.protocol}//`);
+    }
+    const from = env.CAISSE_MAIL_FROM?.trim() || 'Caisse <no-reply@caisse.local>';
+    if (!/^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/.test(from)) {
+      throw new ConfigError('CAISSE_MAIL_FROM', 'must be an address, e.g. "Shop <no-reply@shop.cm>" or no-reply@shop.cm');
+    }
+    email = { provider: 'smtp', url, from };
+  }
+  return { sms, email };
+}
+
 /** Environment → one validated, typed config. Throws a ConfigError that names the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'CAISSE_MODE', ['development', 'production'] as const, 'development');
@@ -113,5 +179,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     redisUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
+    messaging: messaging(env),
   };
 }

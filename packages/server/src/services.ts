@@ -1,10 +1,18 @@
+import { createLedgerService } from './modules/ledger/ledger.service.ts';
 import { createMerchantsService } from './modules/merchants/merchants.service.ts';
+import { createMessagingService } from './modules/messaging/messaging.service.ts';
+import { createUsersService } from './modules/users/users.service.ts';
 import type { Deps } from './platform/deps.ts';
 
 /** Every module's service, built once from the injected world. */
 export function createServices(deps: Deps) {
+  const messaging = createMessagingService(deps);
+  const ledger = createLedgerService(deps);
   return {
     merchants: createMerchantsService(deps),
+    messaging,
+    ledger,
+    users: createUsersService(deps, { messaging, ledger }),
   };
 }
 

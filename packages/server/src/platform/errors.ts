@@ -12,6 +12,7 @@ export const ERRORS = {
   json_invalid: { status: 400, title: 'The body is not valid JSON' },
   version_unknown: { status: 400, title: 'Unknown API version' },
   otp_incorrect: { status: 400, title: 'The code is incorrect' },
+  otp_expired: { status: 400, title: 'The code has expired' },
   phone_invalid: { status: 400, title: 'The phone number is not valid' },
   password_weak: { status: 400, title: 'The password is too weak' },
   url_invalid: { status: 400, title: 'The URL is not allowed' },
@@ -49,6 +50,7 @@ export const ERRORS = {
   intent_expired: { status: 409, title: 'The intent has expired' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still running' },
   already_exists: { status: 409, title: 'It already exists' },
+  phone_already_verified: { status: 409, title: 'The phone number is already verified' },
   // 422
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with another request' },
   refund_exceeds_amount: { status: 422, title: 'The refund exceeds what is left to refund' },

@@ -80,3 +80,10 @@ export function registerAuth(
     }
   });
 }
+
+/** Test-mode helpers (`/test/…`) do not exist for live keys: 404 not_found, as for any unknown path. */
+export function assertTestMode(request: FastifyRequest): void {
+  if (request.merchant.mode !== 'test') {
+    throw new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]} in live mode: test helpers need test keys`);
+  }
+}

@@ -1,0 +1,205 @@
+import { type Generated, type Selectable, sql } from 'kysely';
+import type { Executor } from '../../platform/db.ts';
+import type { Currency } from '../../platform/money.ts';
+import type { KeyMode } from '../merchants/merchants.repository.ts';
+
+export type AccountKind = 'user_wallet' | 'merchant_balance' | 'external';
+
+export interface LedgerAccountsTable {
+  id: string;
+  merchant_id: string;
+  mode: KeyMode;
+  kind: AccountKind;
+  user_id: string | null;
+  currency: Currency;
+  balance: Generated<bigint>;
+  created_at: Date;
+}
+
+export interface LedgerTransfersTable {
+  id: string;
+  merchant_id: string;
+  mode: KeyMode;
+  kind: string;
+  reference: string | null;
+  created_at: Date;
+}
+
+export interface LedgerPostingsTable {
+  id: Generated<bigint>;
+  transfer_id: string;
+  account_id: string;
+  currency: Currency;
+  amount: bigint;
+  created_at: Date;
+}
+
+declare module '../../platform/database.ts' {
+  interface Database {
+    ledger_accounts: LedgerAccountsTable;
+    ledger_transfers: LedgerTransfersTable;
+    ledger_postings: LedgerPostingsTable;
+  }
+}
+
+export type AccountRow = Selectable<LedgerAccountsTable>;
+export type TransferRow = Selectable<LedgerTransfersTable>;
+
+export interface Movement {
+  transfer_id: string;
+  kind: string;
+  reference: string | null;
+  currency: Currency;
+  amount: bigint;
+  created_at: Date;
+}
+
+export interface BalanceDifference {
+  account_id: string;
+  kind: AccountKind;
+  currency: string;
+  balance: bigint;
+  postings_sum: bigint;
+}
+
+export interface UnbalancedTransfer {
+  transfer_id: string;
+  currency: string;
+  sum: bigint;
+}
+
+export const ledgerRepository = {
+  /** Creates the account if it does not exist (concurrent callers both get the one row). */
+  async ensureAccount(
+    db: Executor,
+    row: Omit<LedgerAccountsTable, 'balance'>,
+  ): Promise<AccountRow> {
+    const conflict = row.kind === 'user_wallet' ? (['user_id', 'currency'] as const) : (['merchant_id', 'mode', 'kind', 'currency'] as const);
+    await db
+      .insertInto('ledger_accounts')
+      .values(row)
+      .onConflict((oc) => {
+        const target = oc.columns([...conflict]);
+        return (row.kind === 'user_wallet' ? target.where('kind', '=', 'user_wallet') : target.where('kind', '<>', 'user_wallet')).doNothing();
+      })
+      .execute();
+    let q = db.selectFrom('ledger_accounts').selectAll().where('kind', '=', row.kind).where('currency', '=', row.currency);
+    q = row.kind === 'user_wallet' ? q.where('user_id', '=', row.user_id) : q.where('merchant_id', '=', row.merchant_id).where('mode', '=', row.mode);
+    return q.executeTakeFirstOrThrow();
+  },
+
+  async findAccount(
+    db: Executor,
+    q: { merchantId: string; mode: KeyMode; kind: AccountKind; currency: Currency; userId?: string },
+  ): Promise<AccountRow | undefined> {
+    let query = db
+      .selectFrom('ledger_accounts')
+      .selectAll()
+      .where('merchant_id', '=', q.merchantId)
+      .where('mode', '=', q.mode)
+      .where('kind', '=', q.kind)
+      .where('currency', '=', q.currency);
+    if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
+    return query.executeTakeFirst();
+  },
+
+  async userAccounts(db: Executor, userId: string): Promise<AccountRow[]> {
+    return db.selectFrom('ledger_accounts').selectAll().where('user_id', '=', userId).orderBy('currency').execute();
+  },
+
+  async merchantAccounts(db: Executor, merchantId: string, mode: KeyMode, kind: AccountKind): Promise<AccountRow[]> {
+    return db
+      .selectFrom('ledger_accounts')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('kind', '=', kind)
+      .orderBy('currency')
+      .execute();
+  },
+
+  /**
+   * Locks the accounts for the rest of the transaction, always in id order, so two transfers
+   * over the same accounts queue instead of deadlocking.
+   */
+  async lockAccounts(db: Executor, ids: string[]): Promise<AccountRow[]> {
+    return db.selectFrom('ledger_accounts').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  },
+
+  async insertTransfer(db: Executor, row: LedgerTransfersTable): Promise<void> {
+    await db.insertInto('ledger_transfers').values(row).execute();
+  },
+
+  async insertPostings(db: Executor, rows: Omit<LedgerPostingsTable, 'id'>[]): Promise<void> {
+    await db.insertInto('ledger_postings').values(rows).execute();
+  },
+
+  async addToBalance(db: Executor, accountId: string, delta: bigint): Promise<void> {
+    await db
+      .updateTable('ledger_accounts')
+      .set({ balance: sql<bigint>`balance + ${delta.toString()}::bigint` })
+      .where('id', '=', accountId)
+      .execute();
+  },
+
+  async movements(db: Executor, accountIds: string[], limit: number): Promise<Movement[]> {
+    if (accountIds.length === 0) return [];
+    return db
+      .selectFrom('ledger_postings as p')
+      .innerJoin('ledger_transfers as t', 't.id', 'p.transfer_id')
+      .select(['p.transfer_id', 't.kind', 't.reference', 'p.currency', 'p.amount', 'p.created_at'])
+      .where('p.account_id', 'in', accountIds)
+      .orderBy('p.id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  async transfersByReference(db: Executor, reference: string): Promise<TransferRow[]> {
+    return db.selectFrom('ledger_transfers').selectAll().where('reference', '=', reference).orderBy('id').execute();
+  },
+
+  // --- verification ---------------------------------------------------------------------------
+
+  /** Accounts whose stored balance is not the sum of their postings. */
+  async balanceDifferences(db: Executor): Promise<BalanceDifference[]> {
+    const result = await sql<BalanceDifference>`
+      select a.id as account_id, a.kind, a.currency, a.balance, coalesce(s.total, 0)::bigint as postings_sum
+      from ledger_accounts a
+      left join (select account_id, sum(amount) as total from ledger_postings group by account_id) s on s.account_id = a.id
+      where a.balance <> coalesce(s.total, 0)
+      order by a.id`.execute(db);
+    return result.rows;
+  },
+
+  /** Transfers whose postings do not sum to zero in a currency. */
+  async unbalancedTransfers(db: Executor): Promise<UnbalancedTransfer[]> {
+    const result = await sql<UnbalancedTransfer>`
+      select transfer_id, currency, sum(amount)::bigint as sum
+      from ledger_postings group by transfer_id, currency having sum(amount) <> 0
+      order by transfer_id, currency`.execute(db);
+    return result.rows;
+  },
+
+  /** Postings in another currency than their account's. */
+  async currencyMismatches(db: Executor): Promise<{ posting_id: bigint; account_id: string }[]> {
+    const result = await sql<{ posting_id: bigint; account_id: string }>`
+      select p.id as posting_id, p.account_id from ledger_postings p
+      join ledger_accounts a on a.id = p.account_id where a.currency <> p.currency order by p.id`.execute(db);
+    return result.rows;
+  },
+
+  async negativeWallets(db: Executor): Promise<{ account_id: string; balance: bigint }[]> {
+    const result = await sql<{ account_id: string; balance: bigint }>`
+      select id as account_id, balance from ledger_accounts where kind = 'user_wallet' and balance < 0 order by id`.execute(db);
+    return result.rows;
+  },
+
+  async counts(db: Executor): Promise<{ accounts: number; transfers: number; postings: number }> {
+    const result = await sql<{ accounts: bigint; transfers: bigint; postings: bigint }>`
+      select (select count(*) from ledger_accounts) as accounts,
+             (select count(*) from ledger_transfers) as transfers,
+             (select count(*) from ledger_postings) as postings`.execute(db);
+    const row = result.rows[0] as { accounts: bigint; transfers: bigint; postings: bigint };
+    return { accounts: Number(row.accounts), transfers: Number(row.transfers), postings: Number(row.postings) };
+  },
+};

@@ -1,0 +1,228 @@
+import type { Db, Executor, Tx } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { type Currency, formatAmount } from '../../platform/money.ts';
+import type { KeyMode } from '../merchants/merchants.repository.ts';
+import { type AccountKind, type AccountRow, ledgerRepository as repo } from './ledger.repository.ts';
+
+export type { AccountKind, AccountRow } from './ledger.repository.ts';
+
+export interface PostingInput {
+  accountId: string;
+  /** Signed minor units: positive credits the account (its balance grows), negative debits it. */
+  amount: bigint;
+}
+
+interface TransferBase {
+  merchantId: string;
+  mode: KeyMode;
+  /** What the transfer is: `funding`, `charge`, `refund`, … (shown in wallet movements). */
+  kind: string;
+  /** What caused it (an intent id, a refund id); transfers can be looked up by it. */
+  reference?: string | null;
+  /** When given, every account of the transfer must be in this currency. */
+  currency?: Currency;
+}
+
+/** Either explicit postings, or a simple move of `amount` from one account to another. */
+export type TransferInput = TransferBase & ({ postings: PostingInput[] } | { from: string; to: string; amount: bigint });
+
+export interface TransferResult {
+  id: string;
+  postings: { accountId: string; currency: Currency; amount: bigint; balanceAfter: bigint }[];
+}
+
+export interface Balance {
+  currency: Currency;
+  amount: string;
+}
+
+export interface WalletView {
+  object: 'wallet';
+  userId: string;
+  livemode: boolean;
+  balances: Balance[];
+  movements: { transferId: string; kind: string; reference: string | null; currency: Currency; amount: string; createdAt: string }[];
+}
+
+export interface LedgerDifference {
+  type: 'balance' | 'unbalanced_transfer' | 'currency_mismatch' | 'negative_wallet';
+  id: string;
+  detail: string;
+}
+
+export interface LedgerReport {
+  ok: boolean;
+  accounts: number;
+  transfers: number;
+  postings: number;
+  differences: LedgerDifference[];
+}
+
+/** Postgres: a CHECK constraint refused the row. */
+const CHECK_VIOLATION = '23514';
+
+function postingsOf(input: TransferInput): PostingInput[] {
+  if ('postings' in input) return input.postings;
+  return [
+    { accountId: input.from, amount: -input.amount },
+    { accountId: input.to, amount: input.amount },
+  ];
+}
+
+export function balancesOf(accounts: AccountRow[]): Balance[] {
+  return accounts.map((a) => ({ currency: a.currency, amount: formatAmount(a.balance, a.currency) }));
+}
+
+/**
+ * Recomputes every balance from the postings, and checks that every transfer sums to zero per
+ * currency, that postings match their account's currency and that no wallet is negative. Runs on
+ * one snapshot (repeatable read), so it can run while transfers go on.
+ */
+export async function verifyLedger(db: Db): Promise<LedgerReport> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (tx) => {
+      const differences: LedgerDifference[] = [];
+      for (const d of await repo.balanceDifferences(tx)) {
+        differences.push({
+          type: 'balance',
+          id: d.account_id,
+          detail: `${d.kind} ${d.currency}: balance ${d.balance} but postings sum to ${d.postings_sum} (difference ${BigInt(d.balance) - BigInt(d.postings_sum)})`,
+        });
+      }
+      for (const t of await repo.unbalancedTransfers(tx)) {
+        differences.push({ type: 'unbalanced_transfer', id: t.transfer_id, detail: `postings in ${t.currency} sum to ${t.sum}, not 0` });
+      }
+      for (const m of await repo.currencyMismatches(tx)) {
+        differences.push({ type: 'currency_mismatch', id: String(m.posting_id), detail: `posting ${m.posting_id} is not in the currency of account ${m.account_id}` });
+      }
+      for (const w of await repo.negativeWallets(tx)) {
+        differences.push({ type: 'negative_wallet', id: w.account_id, detail: `user wallet balance is ${w.balance}` });
+      }
+      return { ok: differences.length === 0, ...(await repo.counts(tx)), differences };
+    });
+}
+
+/**
+ * The double-entry ledger. Accounts: one wallet per user and currency, one merchant balance and
+ * one external (funding) account per merchant, mode and currency. A transfer writes postings
+ * that sum to zero per currency and updates the balances in the caller's transaction, under row
+ * locks taken in id order.
+ */
+export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
+  const { db, clock, ids } = deps;
+
+  function ensure(executor: Executor, q: { merchantId: string; mode: KeyMode; kind: AccountKind; currency: Currency; userId?: string }) {
+    return repo.ensureAccount(executor, {
+      id: ids('account'),
+      merchant_id: q.merchantId,
+      mode: q.mode,
+      kind: q.kind,
+      user_id: q.kind === 'user_wallet' ? (q.userId ?? null) : null,
+      currency: q.currency,
+      created_at: clock.now(),
+    });
+  }
+
+  async function transfer(tx: Tx, input: TransferInput): Promise<TransferResult> {
+    const postings = postingsOf(input);
+    if (postings.length < 2) throw new Error('a transfer needs at least two postings');
+    for (const p of postings) {
+      if (typeof p.amount !== 'bigint' || p.amount === 0n) throw new Error('posting amounts are non-zero bigints');
+    }
+    const accountIds = [...new Set(postings.map((p) => p.accountId))];
+    if (accountIds.length !== postings.length) throw new Error('an account appears twice in one transfer');
+
+    const accounts = new Map((await repo.lockAccounts(tx, accountIds)).map((a) => [a.id, a]));
+    const sums = new Map<Currency, bigint>();
+    for (const p of postings) {
+      const account = accounts.get(p.accountId);
+      if (!account) throw new Error(`no ledger account ${p.accountId}`);
+      if (account.merchant_id !== input.merchantId || account.mode !== input.mode) throw new Error(`account ${p.accountId} belongs to another merchant or mode`);
+      if (input.currency !== undefined && account.currency !== input.currency) throw new Error(`account ${p.accountId} is not in ${input.currency}`);
+      sums.set(account.currency, (sums.get(account.currency) ?? 0n) + p.amount);
+    }
+    for (const [currency, sum] of sums) {
+      if (sum !== 0n) throw new Error(`postings in ${currency} sum to ${sum}, not 0`);
+    }
+    const result: TransferResult = { id: ids('transfer'), postings: [] };
+    for (const p of postings) {
+      const account = accounts.get(p.accountId) as AccountRow;
+      const after = account.balance + p.amount;
+      if (account.kind === 'user_wallet' && after < 0n) {
+        throw new ApiError('insufficient_funds', `The wallet holds ${formatAmount(account.balance, account.currency)} ${account.currency}, less than the ${formatAmount(-p.amount, account.currency)} ${account.currency} needed`);
+      }
+      result.postings.push({ accountId: account.id, currency: account.currency, amount: p.amount, balanceAfter: after });
+    }
+
+    const now = clock.now();
+    await repo.insertTransfer(tx, { id: result.id, merchant_id: input.merchantId, mode: input.mode, kind: input.kind, reference: input.reference ?? null, created_at: now });
+    await repo.insertPostings(
+      tx,
+      result.postings.map((p) => ({ transfer_id: result.id, account_id: p.accountId, currency: p.currency, amount: p.amount, created_at: now })),
+    );
+    try {
+      for (const p of result.postings) await repo.addToBalance(tx, p.accountId, p.amount);
+    } catch (err) {
+      // The database's own guard: a wallet cannot go below zero even if the check above erred.
+      if ((err as { code?: string }).code === CHECK_VIOLATION) throw new ApiError('insufficient_funds', 'The wallet does not hold enough');
+      throw err;
+    }
+    return result;
+  }
+
+  return {
+    transfer,
+
+    /** The user's wallet in a currency, created when missing. */
+    userWallet: (executor: Executor, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency }) =>
+      ensure(executor, { ...q, kind: 'user_wallet' }),
+    /** The merchant's balance in a currency, created when missing. */
+    merchantBalance: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_balance' }),
+    /** Where money comes from outside the ledger (test funding, top-ups), created when missing. */
+    externalAccount: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'external' }),
+
+    /** The merchant's balances per currency (for GET /balance). */
+    async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db): Promise<Balance[]> {
+      return balancesOf(await repo.merchantAccounts(executor, merchantId, mode, 'merchant_balance'));
+    },
+
+    transfersByReference: (reference: string, executor: Executor = db) => repo.transfersByReference(executor, reference),
+
+    /** Moves `amount` from the external account into the user's wallet, in the caller's transaction. */
+    async fund(tx: Tx, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency; amount: bigint; reference?: string }) {
+      const wallet = await ensure(tx, { ...q, kind: 'user_wallet' });
+      const external = await ensure(tx, { ...q, kind: 'external' });
+      return transfer(tx, { merchantId: q.merchantId, mode: q.mode, kind: 'funding', reference: q.reference ?? null, from: external.id, to: wallet.id, amount: q.amount });
+    },
+
+    async wallet(q: { userId: string; mode: KeyMode }, executor: Executor = db, movementsLimit = 20): Promise<WalletView> {
+      const accounts = await repo.userAccounts(executor, q.userId);
+      const movements = await repo.movements(
+        executor,
+        accounts.map((a) => a.id),
+        movementsLimit,
+      );
+      return {
+        object: 'wallet',
+        userId: q.userId,
+        livemode: q.mode === 'live',
+        balances: balancesOf(accounts),
+        movements: movements.map((m) => ({
+          transferId: m.transfer_id,
+          kind: m.kind,
+          reference: m.reference,
+          currency: m.currency,
+          amount: formatAmount(m.amount, m.currency),
+          createdAt: m.created_at.toISOString(),
+        })),
+      };
+    },
+
+    verify: () => verifyLedger(db),
+  };
+}
+
+export type LedgerService = ReturnType<typeof createLedgerService>;

@@ -1,0 +1,64 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../platform/db.ts';
+import type { KeyMode } from '../merchants/merchants.repository.ts';
+
+export type Channel = 'sms' | 'email';
+export type MessageStatus = 'stored' | 'sent' | 'failed';
+
+export interface MessagesTable {
+  id: string;
+  merchant_id: string;
+  mode: KeyMode;
+  user_id: string | null;
+  channel: Channel;
+  recipient: string;
+  body: string | null;
+  provider: string;
+  status: MessageStatus;
+  provider_ref: string | null;
+  created_at: Date;
+}
+
+declare module '../../platform/database.ts' {
+  interface Database {
+    messages: MessagesTable;
+  }
+}
+
+export type MessageRow = Selectable<MessagesTable>;
+
+export const messagesRepository = {
+  async insert(db: Executor, row: MessagesTable): Promise<void> {
+    await db.insertInto('messages').values(row).execute();
+  },
+
+  async finish(db: Executor, id: string, status: MessageStatus, providerRef: string | null): Promise<void> {
+    await db.updateTable('messages').set({ status, provider_ref: providerRef }).where('id', '=', id).execute();
+  },
+
+  /** Newest first; ids sort by creation time. */
+  async list(
+    db: Executor,
+    q: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit: number },
+  ): Promise<MessageRow[]> {
+    let query = db.selectFrom('messages').selectAll().where('merchant_id', '=', q.merchantId).where('mode', '=', q.mode);
+    if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
+    if (q.startingAfter !== undefined) query = query.where('id', '<', q.startingAfter);
+    return query.orderBy('id', 'desc').limit(q.limit).execute();
+  },
+
+  /** When messages were sent to this user on this channel since `since` (for send limits). */
+  async sentSince(db: Executor, q: { merchantId: string; mode: KeyMode; userId: string; channel: Channel; since: Date }): Promise<Date[]> {
+    const rows = await db
+      .selectFrom('messages')
+      .select('created_at')
+      .where('merchant_id', '=', q.merchantId)
+      .where('mode', '=', q.mode)
+      .where('user_id', '=', q.userId)
+      .where('channel', '=', q.channel)
+      .where('status', '<>', 'failed')
+      .where('created_at', '>', q.since)
+      .execute();
+    return rows.map((r) => r.created_at);
+  },
+};

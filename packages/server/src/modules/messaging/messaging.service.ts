@@ -1,0 +1,126 @@
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { KeyMode } from '../merchants/merchants.repository.ts';
+import { africasTalkingSms, type EmailTransport, ProviderError, type SmsTransport, smtpEmail } from './messaging.providers.ts';
+import { type Channel, type MessageRow, type MessageStatus, messagesRepository as repo } from './messaging.repository.ts';
+
+export type { Channel } from './messaging.repository.ts';
+
+export interface OutgoingMessage {
+  merchantId: string;
+  mode: KeyMode;
+  userId: string | null;
+  channel: Channel;
+  /** E.164 phone number for sms, address for email. */
+  to: string;
+  body: string;
+  /** E-mail subject (sms ignores it). */
+  subject?: string;
+}
+
+export interface SentMessage {
+  id: string;
+  provider: string;
+  status: MessageStatus;
+}
+
+/** What the OTP and registration code use to reach a user. */
+export interface MessageSender {
+  send(message: OutgoingMessage): Promise<SentMessage>;
+}
+
+export interface MessageView {
+  id: string;
+  object: 'message';
+  userId: string | null;
+  channel: Channel;
+  to: string;
+  body: string | null;
+  provider: string;
+  status: MessageStatus;
+  createdAt: string;
+}
+
+export function messageView(m: MessageRow): MessageView {
+  return {
+    id: m.id,
+    object: 'message',
+    userId: m.user_id,
+    channel: m.channel,
+    to: m.recipient,
+    body: m.body,
+    provider: m.provider,
+    status: m.status,
+    createdAt: m.created_at.toISOString(),
+  };
+}
+
+export interface Transports {
+  sms?: SmsTransport;
+  email?: EmailTransport;
+}
+
+/** The live-mode transports the configuration names; undefined means the outbox. */
+export function transportsFromConfig(config: Deps['config']): Transports {
+  const { sms, email } = config.messaging;
+  return {
+    sms: sms.provider === 'africastalking' ? africasTalkingSms(sms) : undefined,
+    email: email.provider === 'smtp' ? smtpEmail(email) : undefined,
+  };
+}
+
+/**
+ * Sends SMS and e-mail. Test mode always writes into the outbox (never a real message); live mode
+ * uses the configured provider of the channel, or the outbox when none is configured. Every
+ * message gets a row; only outbox rows keep their text, since a message carries a code.
+ */
+export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, transports: Transports = transportsFromConfig(deps.config)) {
+  const { db, clock, ids } = deps;
+
+  async function send(message: OutgoingMessage): Promise<SentMessage> {
+    const transport = message.mode === 'test' ? undefined : message.channel === 'sms' ? transports.sms : transports.email;
+    const id = ids('message');
+    const row = {
+      id,
+      merchant_id: message.merchantId,
+      mode: message.mode,
+      user_id: message.userId,
+      channel: message.channel,
+      recipient: message.to,
+      provider_ref: null,
+      created_at: clock.now(),
+    };
+    if (!transport) {
+      await repo.insert(db, { ...row, body: message.body, provider: 'outbox', status: 'stored' });
+      return { id, provider: 'outbox', status: 'stored' };
+    }
+    await repo.insert(db, { ...row, body: null, provider: transport.name, status: 'failed' });
+    try {
+      const { ref } =
+        message.channel === 'sms'
+          ? await (transport as SmsTransport).send(message.to, message.body)
+          : await (transport as EmailTransport).send(message.to, message.subject ?? 'Your code', message.body);
+      await repo.finish(db, id, 'sent', ref);
+      return { id, provider: transport.name, status: 'sent' };
+    } catch (err) {
+      if (err instanceof ProviderError) throw new ApiError('unavailable', `The ${message.channel} provider did not take the message; try again later`);
+      throw err;
+    }
+  }
+
+  return {
+    send,
+
+    async list(q: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit: number }) {
+      const rows = await repo.list(db, { ...q, limit: q.limit + 1 });
+      return { data: rows.slice(0, q.limit).map(messageView), hasMore: rows.length > q.limit };
+    },
+
+    /** When messages went to this user on this channel since `since` (failed ones excluded). */
+    sentSince(q: { merchantId: string; mode: KeyMode; userId: string; channel: Channel; since: Date }): Promise<Date[]> {
+      return repo.sentSince(db, q);
+    },
+  };
+}
+
+export type MessagingService = ReturnType<typeof createMessagingService>;

@@ -1,0 +1,93 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { ApiError } from '../../platform/errors.ts';
+
+/**
+ * A phone number in E.164 as sent: `+`, country code, subscriber number, digits only, nothing
+ * else (no spaces, no national form). The number must also have a possible length for its
+ * country (libphonenumber's metadata); numbers not yet assigned by an operator are accepted,
+ * since ranges open faster than any library is updated.
+ */
+export function assertPhoneNumber(value: string, param = 'phoneNumber'): string {
+  if (!/^\+[1-9][0-9]{6,14}$/.test(value)) {
+    throw new ApiError('phone_invalid', 'phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', { param });
+  }
+  const parsed = parsePhoneNumberFromString(value);
+  if (!parsed || parsed.number !== value || !parsed.isPossible()) {
+    throw new ApiError('phone_invalid', `${value} is not a possible phone number for its country code`, { param });
+  }
+  return value;
+}
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+
+/** Passwords that top every breach list, compared lower-cased. */
+const COMMON = new Set([
+  'password',
+  'password1',
+  'password12',
+  'password123',
+  'password1234',
+  'passw0rd',
+  'p@ssw0rd',
+  'p@ssword',
+  'motdepasse',
+  'motdepasse1',
+  'motdepasse123',
+  'azertyuiop',
+  'azerty123',
+  'azerty1234',
+  'qwertyuiop',
+  'qwerty123',
+  'qwerty1234',
+  '1q2w3e4r',
+  '1q2w3e4r5t',
+  '1qaz2wsx',
+  'zaq12wsx',
+  'iloveyou',
+  'iloveyou1',
+  'sunshine',
+  'princess',
+  'football',
+  'baseball',
+  'welcome1',
+  'welcome123',
+  'letmein1',
+  'letmein123',
+  'trustno1',
+  'superman',
+  'starwars',
+  'whatever',
+  'abc12345',
+  'abcd1234',
+  'admin123',
+  'changeme',
+  'secret123',
+  'cameroun',
+  'cameroon',
+]);
+
+function isSequence(password: string): boolean {
+  const codes = [...password].map((c) => c.charCodeAt(0));
+  const step = (codes[1] ?? 0) - (codes[0] ?? 0);
+  return (step === 1 || step === -1 || step === 0) && codes.every((c, i) => i === 0 || c - (codes[i - 1] as number) === step);
+}
+
+/**
+ * NIST SP 800-63B style: a minimum length, no composition rules, and a refusal of passwords that
+ * are known, trivial or made of the user's own phone number.
+ */
+export function assertPasswordPolicy(password: string, phoneNumber: string): void {
+  const weak = (why: string) => new ApiError('password_weak', why, { param: 'password' });
+  if ([...password].length < PASSWORD_MIN_LENGTH) throw weak(`The password must have at least ${PASSWORD_MIN_LENGTH} characters`);
+  if ([...password].length > PASSWORD_MAX_LENGTH) throw weak(`The password must have at most ${PASSWORD_MAX_LENGTH} characters`);
+  const lower = password.toLowerCase();
+  if (COMMON.has(lower)) throw weak('This password is among the most common ones; choose another');
+  if (isSequence(password)) throw weak('The password must not be one repeated character or a simple sequence');
+  const digits = phoneNumber.replace(/^\+/, '');
+  const national = digits.slice(-9);
+  const onlyDigits = password.replace(/[^0-9]/g, '');
+  if (onlyDigits.length >= 8 && (digits.includes(onlyDigits) || onlyDigits.includes(national))) {
+    throw weak('The password must not be made of the phone number');
+  }
+}

@@ -1,0 +1,92 @@
+import { Type } from 'typebox';
+import { CURRENCIES } from '../../platform/money.ts';
+import { PASSWORD_MIN_LENGTH } from './users.policy.ts';
+
+const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
+
+export const PhoneNumber = Type.String({
+  maxLength: 32,
+  'x-code': 'phone_invalid',
+  description: 'E.164: a plus sign, the country code and the number, digits only (no spaces).',
+  examples: ['+237650000000'],
+});
+
+const Password = Type.String({ maxLength: 1024, description: `At least ${PASSWORD_MIN_LENGTH} characters; very common passwords and the phone number itself are refused (400 password_weak).` });
+const Email = Type.String({ format: 'email', maxLength: 254, description: 'Optional e-mail address (for codes by e-mail).' });
+const UserId = Type.String({ maxLength: 64, description: 'The user id (`usr_…`).' });
+
+export const RegisterBody = Type.Object(
+  { phoneNumber: PhoneNumber, password: Password, email: Type.Optional(Email) },
+  { additionalProperties: false },
+);
+
+export const VerifyPhoneBody = Type.Object(
+  {
+    userId: Type.Optional(UserId),
+    phoneNumber: Type.Optional(PhoneNumber),
+    code: Type.String({ maxLength: 16, description: 'The 6-digit code received by SMS.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ResendVerificationBody = Type.Object(
+  { userId: Type.Optional(UserId), phoneNumber: Type.Optional(PhoneNumber) },
+  { additionalProperties: false },
+);
+
+export const LoginBody = Type.Object(
+  { phoneNumber: PhoneNumber, password: Type.String({ maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+
+export const User = Type.Object({
+  id: Type.String({ description: '`usr_…`' }),
+  object: Type.Literal('user'),
+  phoneNumber: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  phoneVerified: Type.Boolean(),
+  livemode: Type.Boolean(),
+  createdAt: Timestamp,
+});
+
+export const Balance = Type.Object({
+  currency: Type.String({ description: 'ISO 4217 code' }),
+  amount: Type.String({ description: 'Decimal string in major units ("5000" XAF, "12.50" EUR)' }),
+});
+
+export const TestUser = Type.Object({ ...User.properties, balances: Type.Array(Balance) });
+
+export const PhoneVerification = Type.Object({
+  object: Type.Literal('phone_verification'),
+  userId: Type.String(),
+  channel: Type.Literal('sms'),
+  expiresAt: Timestamp,
+});
+
+export const AuthResponse = Type.Object({
+  id: Type.String({ description: 'The user id' }),
+  token: Type.String({ description: 'Access token: a JWT signed EdDSA (Ed25519), valid 15 minutes. Send it as `Authorization: Bearer <token>`.' }),
+  phoneNumber: Type.String(),
+  roles: Type.Array(Type.String(), { description: 'Always contains USER' }),
+  expiresAt: Timestamp,
+});
+
+export const Jwks = Type.Object({
+  keys: Type.Array(
+    Type.Object(
+      { kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() },
+      { additionalProperties: false },
+    ),
+  ),
+});
+
+export const CreateTestUserBody = Type.Object(
+  {
+    phoneNumber: PhoneNumber,
+    password: Type.String({ maxLength: 1024, description: 'Any non-empty password: test users skip the strength rules.' }),
+    email: Type.Optional(Email),
+    balance: Type.Optional(Type.String({ 'x-code': 'amount_invalid', description: 'Opening wallet balance in major units ("0" or omitted: empty wallet).' })),
+    currency: Type.Optional(Type.String({ description: `Currency of the balance: ${Object.keys(CURRENCIES).join(', ')} (default XAF).` })),
+  },
+  { additionalProperties: false },
+);

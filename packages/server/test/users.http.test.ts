@@ -1,0 +1,371 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+
+/**
+ * End users over HTTP: registration (phone and password rules), phone verification by SMS code,
+ * sign-in with lockout, and the test-mode helpers.
+ */
+let ctx: TestContext;
+let m: TestMerchant;
+let other: TestMerchant;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  m = await createMerchant(ctx, 'Alpha');
+  other = await createMerchant(ctx, 'Beta');
+});
+afterAll(() => ctx.close());
+
+type Res = { statusCode: number; headers: Record<string, unknown>; json(): unknown };
+function problem(res: Res, status: number, code: string) {
+  expect(res.statusCode, JSON.stringify(res.json())).toBe(status);
+  expect(String(res.headers['content-type'])).toMatch(/^application\/problem\+json/);
+  const body = res.json() as Record<string, unknown>;
+  expect(body).toMatchObject({ type: `/errors/${code}`, status, code });
+  return body;
+}
+
+let phoneSeq = 100000;
+/** A fresh Cameroonian mobile number for each call. */
+const phone = () => `+237650${String(phoneSeq++).padStart(6, '0')}`;
+const PASSWORD = 'kribi-beach-2026';
+
+async function lastCode(userId: string, merchant = m): Promise<string> {
+  const res = await call(ctx.app, 'GET', `/test/messages?userId=${userId}`, sk(merchant));
+  expect(res.statusCode).toBe(200);
+  const body = (res.json() as { data: { body: string }[] }).data[0]?.body ?? '';
+  const code = /\b(\d{6})\b/.exec(body)?.[1];
+  expect(code, body).toBeDefined();
+  return code as string;
+}
+
+async function register(phoneNumber = phone(), password = PASSWORD) {
+  const res = await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: string; phoneNumber: string; phoneVerified: boolean };
+}
+
+describe('POST /users', () => {
+  it('registers a user and sends a 6-digit code by SMS into the test outbox', async () => {
+    const phoneNumber = phone();
+    const res = await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: PASSWORD, email: 'awa@example.cm' });
+    expect(res.statusCode).toBe(201);
+    const user = res.json();
+    expect(user).toMatchObject({ object: 'user', phoneNumber, email: 'awa@example.cm', phoneVerified: false, livemode: false });
+    expect(user.id).toMatch(/^usr_[0-9a-z]{26}$/);
+    expect(user.createdAt).toBe('2026-11-01T10:00:00.000Z');
+    expect(user).not.toHaveProperty('password');
+    expect(user).not.toHaveProperty('passwordHash');
+
+    const messages = (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m))).json();
+    expect(messages.data).toHaveLength(1);
+    expect(messages.data[0]).toMatchObject({ userId: user.id, channel: 'sms', to: phoneNumber });
+    expect(messages.data[0].body).toMatch(/\b\d{6}\b/);
+    expect(messages.data[0].id).toMatch(/^msg_/);
+    expect(messages.data[0].createdAt).toBe('2026-11-01T10:00:00.000Z');
+  });
+
+  it.each([
+    ['a national number', '650000000'],
+    ['spaces', '+237 650 00 00 00'],
+    ['too short for its country', '+2376500'],
+    ['too long', '+2376500000001234'],
+    ['letters', '+23765000000a'],
+    ['a leading zero country code', '+0237650000000'],
+    ['a number, not a string', 237650000000],
+    ['an empty string', ''],
+  ])('phone_invalid for %s', async (_why, phoneNumber) => {
+    const body = problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: PASSWORD }), 400, 'phone_invalid');
+    expect(body.param).toBe('phoneNumber');
+  });
+
+  it.each([
+    ['too short', 'Ab1!xyz'],
+    ['very common', 'password123'],
+    ['very common in French', 'Azertyuiop'],
+    ['a sequence', '12345678'],
+    ['one repeated character', 'aaaaaaaaaaaa'],
+  ])('password_weak when %s', async (_why, password) => {
+    const body = problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber: phone(), password }), 400, 'password_weak');
+    expect(body.param).toBe('password');
+  });
+
+  it('password_weak when the password is the phone number', async () => {
+    const phoneNumber = phone();
+    problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: phoneNumber.slice(1) }), 400, 'password_weak');
+    problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: `0${phoneNumber.slice(4)}` }), 400, 'password_weak');
+  });
+
+  it('409 already_exists for a phone number registered with this merchant and mode, not for others', async () => {
+    const phoneNumber = phone();
+    await register(phoneNumber);
+    const body = problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: 'another-password-1' }), 409, 'already_exists');
+    expect(body.param).toBe('phoneNumber');
+    // The same phone is free with another merchant, and in live mode.
+    expect((await call(ctx.app, 'POST', '/users', pk(other), { phoneNumber, password: PASSWORD })).statusCode).toBe(201);
+    expect((await call(ctx.app, 'POST', '/users', { apiKey: m.live.apiKey }, { phoneNumber, password: PASSWORD })).statusCode).toBe(201);
+  });
+
+  it('two simultaneous registrations of one phone: one 201, one 409', async () => {
+    const phoneNumber = phone();
+    const results = await Promise.all([1, 2].map(() => call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: PASSWORD })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+  });
+
+  it('validation: unknown field, bad e-mail, missing password, no API key', async () => {
+    problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber: phone(), password: PASSWORD, role: 'ADMIN' }), 400, 'parameter_unknown');
+    const bad = problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber: phone(), password: PASSWORD, email: 'not-an-email' }), 400, 'validation_error');
+    expect(bad.param).toBe('email');
+    problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber: phone() }), 400, 'validation_error');
+    problem(await call(ctx.app, 'POST', '/users', {}, { phoneNumber: phone(), password: PASSWORD }), 401, 'api_key_missing');
+  });
+
+  it('keeps only an argon2id hash of the password', async () => {
+    const user = await register();
+    const row = await ctx.deps.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+});
+
+describe('POST /users/verify-phone', () => {
+  it('the code from the SMS verifies the phone; a wrong one says how many tries are left', async () => {
+    const user = await register();
+    const code = await lastCode(user.id);
+    const wrong = code === '000000' ? '000001' : '000000';
+    const body = problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code: wrong }), 400, 'otp_incorrect');
+    expect(body.attemptsRemaining).toBe(4);
+    const ok = await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ id: user.id, phoneVerified: true });
+    // Verifying again answers the user; the code was used up.
+    expect((await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { phoneNumber: user.phoneNumber, code })).json().phoneVerified).toBe(true);
+  });
+
+  it('keeps only a keyed hash of the code', async () => {
+    const user = await register();
+    const code = await lastCode(user.id);
+    const row = await ctx.deps.db.selectFrom('phone_verifications').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.code_hash.length).toBe(32);
+    expect(row.code_hash.toString('utf8')).not.toContain(code);
+    expect(row.code_hash.toString('hex')).not.toContain(Buffer.from(code).toString('hex'));
+  });
+
+  it('after 5 wrong codes: 429 otp_attempts_exceeded even for the right one, until a new code is sent', async () => {
+    const user = await register();
+    const code = await lastCode(user.id);
+    const wrong = code === '999999' ? '999998' : '999999';
+    const remaining: unknown[] = [];
+    for (let i = 0; i < 5; i++) {
+      remaining.push(problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code: wrong }), 400, 'otp_incorrect').attemptsRemaining);
+    }
+    expect(remaining).toEqual([4, 3, 2, 1, 0]);
+    const locked = await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code });
+    problem(locked, 429, 'otp_attempts_exceeded');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+
+    // A new code may be asked 30 s after the last one.
+    const early = await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id });
+    problem(early, 429, 'otp_rate_limited');
+    expect(early.headers['retry-after']).toBe('30');
+    ctx.clock.advance(30 * SECOND);
+    const resent = await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id });
+    expect(resent.statusCode).toBe(202);
+    expect(resent.json()).toMatchObject({ object: 'phone_verification', userId: user.id, channel: 'sms' });
+    const fresh = await lastCode(user.id);
+    expect((await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code: fresh })).json().phoneVerified).toBe(true);
+    problem(await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id }), 409, 'phone_already_verified');
+  });
+
+  it('otp_expired after 10 minutes', async () => {
+    const user = await register();
+    const code = await lastCode(user.id);
+    ctx.clock.advance(10 * MINUTE);
+    problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code }), 400, 'otp_expired');
+  });
+
+  it('not_found for an unknown user or another merchant\'s user; validation without a user', async () => {
+    const user = await register();
+    const code = await lastCode(user.id);
+    problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(other), { userId: user.id, code }), 404, 'not_found');
+    problem(await call(ctx.app, 'POST', '/users/verify-phone', { apiKey: m.live.apiKey }, { userId: user.id, code }), 404, 'not_found');
+    problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: 'usr_nope', code }), 404, 'not_found');
+    problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { code }), 400, 'validation_error');
+  });
+});
+
+describe('POST /auth/web', () => {
+  async function verifiedUser(password = PASSWORD) {
+    const res = await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: string; phoneNumber: string };
+  }
+
+  it('answers {id, token, phoneNumber, roles, expiresAt} for the right password', async () => {
+    const user = await verifiedUser();
+    const res = await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: PASSWORD });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual(['expiresAt', 'id', 'phoneNumber', 'roles', 'token']);
+    expect(body).toMatchObject({ id: user.id, phoneNumber: user.phoneNumber, roles: ['USER'] });
+    expect(body.token.split('.')).toHaveLength(3);
+    expect(new Date(body.expiresAt).getTime() - ctx.clock.now().getTime()).toBe(15 * MINUTE);
+  });
+
+  it('one answer for an unknown phone number and for a wrong password', async () => {
+    const user = await verifiedUser();
+    const wrong = problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: 'not-the-password' }), 401, 'invalid_credentials');
+    const unknown = problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: phone(), password: 'not-the-password' }), 401, 'invalid_credentials');
+    const { requestId: _a, ...w } = wrong;
+    const { requestId: _b, ...u } = unknown;
+    expect(w).toEqual(u);
+    // Another merchant's user, or the same phone in live mode, is unknown here.
+    problem(await call(ctx.app, 'POST', '/auth/web', pk(other), { phoneNumber: user.phoneNumber, password: PASSWORD }), 401, 'invalid_credentials');
+    problem(await call(ctx.app, 'POST', '/auth/web', { apiKey: m.live.apiKey }, { phoneNumber: user.phoneNumber, password: PASSWORD }), 401, 'invalid_credentials');
+  });
+
+  it('an unknown phone number costs about as much as a wrong password (a password hash is verified either way)', async () => {
+    const user = await verifiedUser();
+    const time = async (phoneNumber: string) => {
+      const t0 = performance.now();
+      await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber, password: 'not-the-password' });
+      return performance.now() - t0;
+    };
+    await time(phone()); // warm the dummy hash
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      unknown.push(await time(phone()));
+      wrong.push(await time(user.phoneNumber));
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1] as number;
+    expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
+    expect(median(wrong)).toBeGreaterThan(median(unknown) * 0.5);
+  });
+
+  it('5 failures per phone in 15 minutes lock it: 429 login_locked with Retry-After, even for the right password', async () => {
+    const user = await verifiedUser();
+    for (let i = 0; i < 5; i++) {
+      problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: `wrong-${i}-password` }), 401, 'invalid_credentials');
+      ctx.clock.advance(10 * SECOND);
+    }
+    const locked = await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: PASSWORD });
+    problem(locked, 429, 'login_locked');
+    // The first failure was 50 s ago: it leaves the window in 15 min − 50 s.
+    expect(locked.headers['retry-after']).toBe(String(15 * 60 - 50));
+    // Attempts while locked do not extend the lock.
+    ctx.clock.advance(15 * MINUTE - 50 * SECOND - SECOND);
+    problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: PASSWORD }), 429, 'login_locked');
+    ctx.clock.advance(SECOND);
+    expect((await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: PASSWORD })).statusCode).toBe(200);
+  });
+
+  it('the lockout is per phone number, applies to unknown numbers too, and a success clears the count', async () => {
+    const a = await verifiedUser();
+    const b = await verifiedUser();
+    const stranger = phone();
+    for (let i = 0; i < 5; i++) {
+      problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: stranger, password: 'nope-nope-nope' }), 401, 'invalid_credentials');
+    }
+    problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: stranger, password: 'nope-nope-nope' }), 429, 'login_locked');
+    // Other phone numbers are unaffected; another merchant's same number too.
+    for (let i = 0; i < 4; i++) {
+      problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: a.phoneNumber, password: 'wrong-password' }), 401, 'invalid_credentials');
+    }
+    expect((await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: a.phoneNumber, password: PASSWORD })).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) {
+      problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: a.phoneNumber, password: 'wrong-password' }), 401, 'invalid_credentials');
+    }
+    expect((await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: a.phoneNumber, password: PASSWORD })).statusCode).toBe(200);
+    expect((await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: b.phoneNumber, password: PASSWORD })).statusCode).toBe(200);
+  });
+
+  it('parallel guesses cannot slip past the lockout', async () => {
+    const user = await verifiedUser();
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: `guess-${i}-guess` })),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(5);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(7);
+    ctx.clock.advance(15 * MINUTE);
+  });
+
+  it('403 phone_not_verified for the right password of an unverified phone; 401 for a wrong one', async () => {
+    const user = await register();
+    problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: 'wrong-password' }), 401, 'invalid_credentials');
+    problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: PASSWORD }), 403, 'phone_not_verified');
+    await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code: await lastCode(user.id) });
+    expect((await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: PASSWORD })).statusCode).toBe(200);
+  });
+
+  it('bad input: phone_invalid, missing password, unknown field', async () => {
+    problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: '0650000000', password: PASSWORD }), 400, 'phone_invalid');
+    problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: phone() }), 400, 'validation_error');
+    problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: phone(), password: PASSWORD, remember: true }), 400, 'parameter_unknown');
+  });
+
+  it('never logs passwords, codes or tokens', async () => {
+    const secret = 'a-very-distinctive-password-42';
+    const user = await verifiedUser(secret);
+    const token = (await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: secret })).json().token as string;
+    await call(ctx.app, 'GET', '/wallet', { apiKey: m.apiKey, token });
+    const registered = await register();
+    const code = await lastCode(registered.id);
+    await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: registered.id, code });
+    const logs = ctx.logs.join('\n');
+    expect(logs).not.toContain(secret);
+    expect(logs).not.toContain(token);
+    expect(logs).not.toContain(token.split('.')[2]);
+    expect(logs).not.toMatch(new RegExp(`code[^\\n]{0,40}${code}`));
+  });
+});
+
+describe('test helpers', () => {
+  it('POST /test/users: a verified user with a funded wallet, in the currency asked', async () => {
+    const phoneNumber = phone();
+    const res = await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber, password: PASSWORD, balance: '25000' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ object: 'user', phoneNumber, phoneVerified: true, livemode: false, balances: [{ currency: 'XAF', amount: '25000' }] });
+    const eur = await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password: PASSWORD, balance: '12.50', currency: 'EUR' });
+    expect(eur.json().balances).toEqual([
+      { currency: 'EUR', amount: '12.50' },
+      { currency: 'XAF', amount: '0' },
+    ]);
+    const empty = await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password: PASSWORD });
+    expect(empty.json().balances).toEqual([{ currency: 'XAF', amount: '0' }]);
+  });
+
+  it('POST /test/users: bad input', async () => {
+    problem(await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: '123', password: PASSWORD }), 400, 'phone_invalid');
+    problem(await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password: PASSWORD, balance: '10.5' }), 400, 'amount_invalid');
+    problem(await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password: PASSWORD, balance: 5000 }), 400, 'amount_invalid');
+    problem(await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password: PASSWORD, balance: '10', currency: 'GBP' }), 400, 'currency_unsupported');
+    const phoneNumber = phone();
+    expect((await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber, password: PASSWORD })).statusCode).toBe(201);
+    problem(await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber, password: PASSWORD }), 409, 'already_exists');
+  });
+
+  it('are for test secret keys only: 404 with live keys, 401 without the secret key', async () => {
+    const live = { apiKey: m.live.apiKey, secretKey: m.live.secretKey };
+    problem(await call(ctx.app, 'POST', '/test/users', live, { phoneNumber: phone(), password: PASSWORD }), 404, 'not_found');
+    problem(await call(ctx.app, 'POST', '/test/wallets/fund', live, { userId: 'usr_x', amount: '1', currency: 'XAF' }), 404, 'not_found');
+    problem(await call(ctx.app, 'GET', '/test/messages', live), 404, 'not_found');
+    problem(await call(ctx.app, 'POST', '/test/users', pk(m), { phoneNumber: phone(), password: PASSWORD }), 401, 'secret_key_required');
+    problem(await call(ctx.app, 'GET', '/test/messages', pk(m)), 401, 'secret_key_required');
+  });
+
+  it('GET /test/messages: newest first, only this merchant\'s, paginated', async () => {
+    const user = await register();
+    ctx.clock.advance(30 * SECOND);
+    await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id });
+    const list = (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m))).json();
+    expect(list.data).toHaveLength(2);
+    expect(list.data[0].createdAt > list.data[1].createdAt).toBe(true);
+    expect(list.hasMore).toBe(false);
+    const page = (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}&limit=1`, sk(m))).json();
+    expect(page).toMatchObject({ hasMore: true, data: [{ id: list.data[0].id }] });
+    expect((await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(other))).json().data).toEqual([]);
+    problem(await call(ctx.app, 'GET', '/test/messages?limit=0', sk(m)), 400, 'validation_error');
+  });
+});
