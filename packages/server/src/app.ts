@@ -5,11 +5,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import ledgerRoutes from './modules/ledger/ledger.routes.ts';
 import messagingRoutes from './modules/messaging/messaging.routes.ts';
+import intentsRoutes from './modules/intents/intents.routes.ts';
 import operationsRoutes from './modules/operations/operations.routes.ts';
 import usersRoutes from './modules/users/users.routes.ts';
 import type { Deps } from './platform/deps.ts';
 import { type AccessTokenVerifier, registerAuth } from './platform/http/auth.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
+import { registerIdempotency } from './platform/http/idempotency.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
 import { openapiDocument } from './platform/openapi.ts';
@@ -62,11 +64,14 @@ export async function buildApp({ deps, logger }: AppOptions): Promise<FastifyIns
   const userTokens: { verify?: AccessTokenVerifier } = {};
   userTokens.verify = services.users.verifyAccessToken;
   registerAuth(app, services.merchants, () => userTokens.verify);
+  // Every POST of the API (merchant and user routes alike) honours Idempotency-Key (contract §6).
+  registerIdempotency(app, deps);
 
   await app.register(swagger, { openapi: openapiDocument });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(operationsRoutes);
+  await app.register(intentsRoutes);
   await app.register(usersRoutes);
   await app.register(ledgerRoutes);
   await app.register(messagingRoutes);

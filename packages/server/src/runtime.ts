@@ -9,6 +9,7 @@ import type { Deps } from './platform/deps.ts';
 import { idFactory } from './platform/ids.ts';
 import { createLogger } from './platform/logger.ts';
 import { migrate } from './platform/migrations.ts';
+import { sweeperWorker } from './modules/intents/intents.sweeper.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -42,6 +43,7 @@ export type WorkerFactory = (runtime: Runtime) => BackgroundWorker;
 
 /** Workers started by `start` (unless --no-worker) and by `worker`. Modules add theirs here. */
 export const workerFactories: WorkerFactory[] = [];
+workerFactories.push(sweeperWorker);
 
 export async function startServer(config: Config, opts: { port: number; worker: boolean }) {
   const runtime = await openRuntime(config);

@@ -1,4 +1,5 @@
 import { createLedgerService } from './modules/ledger/ledger.service.ts';
+import { createIntentsService } from './modules/intents/intents.service.ts';
 import { createMerchantsService } from './modules/merchants/merchants.service.ts';
 import { createMessagingService } from './modules/messaging/messaging.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
@@ -10,6 +11,7 @@ export function createServices(deps: Deps) {
   const ledger = createLedgerService(deps);
   return {
     merchants: createMerchantsService(deps),
+    intents: createIntentsService(deps),
     messaging,
     ledger,
     users: createUsersService(deps, { messaging, ledger }),

@@ -1,0 +1,115 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { CreatedIntent, CreateIntentBody, Intent, IntentIdParams, IntentList, ListIntentsQuery, PublicIntent, SessionTokenParams } from './intents.schema.ts';
+
+const tags = ['payment intents'];
+const merchantSecurity = [{ apiKey: [], secretKey: [] }];
+const idempotencyNote =
+  'Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours replays this answer (`Idempotent-Replayed: true`).';
+
+/** Payment intents (contract §2, §3): the merchant's server creates, reads, lists and cancels; the browser reads by session token. */
+export default async function intentsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const intents = app.services.intents;
+
+  app.post(
+    '/gateway',
+    {
+      config: { auth: 'sk' },
+      schema: {
+        tags,
+        summary: 'Create a payment intent',
+        description: [
+          'Creates a PENDING intent for `amount` in `currency`, valid for `expiresIn` seconds (default: the merchant\'s setting, 30 minutes).',
+          'The answer carries the `sessionToken` (`ps_…`) for the browser: **this is the only answer that ever shows it** — Caisse stores only its SHA-256, so `GET /gateway/{id}` cannot return it (the contract\'s "to the secret key only" reduces to this answer).',
+          'Errors: `amount_invalid` (not a string; negative, zero, too many decimals for the currency, exponent, spaces, over 999 999 999 999 minor units), `currency_unsupported`, `metadata_invalid`, `parameter_unknown`, `validation_error` (description over 1 000 characters, expiresIn outside 300–86 400).',
+          idempotencyNote,
+        ].join('\n\n'),
+        security: merchantSecurity,
+        body: CreateIntentBody,
+        response: { 201: CreatedIntent },
+      },
+    },
+    async (request, reply) => {
+      const created = await intents.create(request.merchant, request.body);
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/gateway/sessions/:sessionToken',
+    {
+      config: { auth: 'pk' },
+      schema: {
+        tags,
+        summary: 'Retrieve an intent by its session token (client operation)',
+        description:
+          'For the browser, with the API key alone. The answer leaves out `metadata` and `sessionToken`: they are for the merchant. An intent past its `expiresAt` reads EXPIRED at once: start a new intent. A token of another merchant or mode is 404 `not_found`.',
+        security: [{ apiKey: [] }],
+        params: SessionTokenParams,
+        response: { 200: PublicIntent },
+      },
+    },
+    async (request) => intents.retrieveBySessionToken(request.merchant, request.params.sessionToken),
+  );
+
+  app.get(
+    '/gateway/:id',
+    {
+      config: { auth: 'sk' },
+      schema: {
+        tags,
+        summary: 'Retrieve a payment intent',
+        description:
+          'The intent with its metadata (not its session token: it is shown once, at creation). An intent past its `expiresAt` reads EXPIRED at once, before the sweeper records it. Another merchant\'s or mode\'s id is 404 `not_found`.',
+        security: merchantSecurity,
+        params: IntentIdParams,
+        response: { 200: Intent },
+      },
+    },
+    async (request) => intents.retrieve(request.merchant, request.params.id),
+  );
+
+  app.get(
+    '/gateway',
+    {
+      config: { auth: 'sk' },
+      schema: {
+        tags,
+        summary: 'List payment intents',
+        description:
+          'Newest first, `limit` per page (1–100, default 20). For the next page pass the last id as `startingAfter`. `status` filters as a reader sees it: `EXPIRED` includes PENDING intents past their expiresAt not yet swept, and `PENDING` leaves them out.',
+        security: merchantSecurity,
+        querystring: ListIntentsQuery,
+        response: { 200: IntentList },
+      },
+    },
+    async (request) => intents.list(request.merchant, request.query),
+  );
+
+  app.post(
+    '/gateway/:id/cancel',
+    {
+      config: { auth: 'sk' },
+      schema: {
+        tags,
+        summary: 'Cancel an open payment intent',
+        description: [
+          'Moves a PENDING intent to CANCELED and records `payment.canceled`. No body is needed (an empty object is accepted).',
+          'An intent whose `expiresAt` has passed cannot be canceled: the answer is 409 `intent_expired`, and the intent is recorded EXPIRED with its `payment.expired` event if the sweeper had not done it yet (so the merchant gets exactly one final event either way). Any other state (PROCESSING, SUCCEEDED, FAILED, CANCELED, refunded) is 409 `intent_state_invalid`.',
+          idempotencyNote,
+        ].join('\n\n'),
+        security: merchantSecurity,
+        params: IntentIdParams,
+        body: Type.Object({}, { additionalProperties: false, description: 'Optional; no fields.' }),
+        response: { 200: Intent },
+      },
+      // The body is optional: no body reads as {} (any field in it is still parameter_unknown).
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+    },
+    async (request) => intents.cancel(request.merchant, request.params.id),
+  );
+}

@@ -1,0 +1,125 @@
+import { type Static, Type } from 'typebox';
+import { CURRENCIES } from '../../platform/money.ts';
+import type { Metadata as MetadataMap } from './intents.repository.ts';
+import { INTENT_STATUSES } from './intents.state.ts';
+
+export const MAX_METADATA_KEYS = 50;
+export const MAX_METADATA_KEY_LENGTH = 40;
+export const MAX_METADATA_VALUE_LENGTH = 500;
+export const MAX_DESCRIPTION_LENGTH = 1000;
+export const MIN_EXPIRES_IN = 300;
+export const MAX_EXPIRES_IN = 86_400;
+
+const metadataInvalid = { 'x-code': 'metadata_invalid' } as const;
+
+/**
+ * Metadata (contract §3): up to 50 keys of at most 40 characters; values are strings of at most
+ * 500 characters, numbers or booleans; no nesting, no null. Every failure is `metadata_invalid`.
+ */
+export const Metadata = Type.Unsafe<MetadataMap>({
+  type: 'object',
+  description: `Your key/value pairs: up to ${MAX_METADATA_KEYS} keys of 1–${MAX_METADATA_KEY_LENGTH} characters; values are strings (≤ ${MAX_METADATA_VALUE_LENGTH} characters), numbers or booleans, never objects, arrays or null. Returned unchanged on the intent and inside every event.`,
+  maxProperties: MAX_METADATA_KEYS,
+  propertyNames: { type: 'string', minLength: 1, maxLength: MAX_METADATA_KEY_LENGTH, ...metadataInvalid },
+  additionalProperties: {
+    anyOf: [
+      { type: 'string', maxLength: MAX_METADATA_VALUE_LENGTH, ...metadataInvalid },
+      { type: 'number', ...metadataInvalid },
+      { type: 'boolean', ...metadataInvalid },
+    ],
+    ...metadataInvalid,
+  },
+  ...metadataInvalid,
+});
+
+const Amount = Type.String({
+  description:
+    'Decimal string in major units, with at most the currency\'s number of decimals: "5000" XAF (XAF and XOF have none), "12.50" EUR. Positive, plain digits (no sign, exponent or spaces), at most 999 999 999 999 minor units.',
+  examples: ['5000'],
+});
+
+const Currency = Type.String({ description: `ISO 4217 code, upper case: one of ${Object.keys(CURRENCIES).join(', ')}.`, examples: ['XAF'] });
+
+const Status = Type.Enum(INTENT_STATUSES, {
+  description: 'PENDING, PROCESSING, SUCCEEDED, FAILED, EXPIRED, CANCELED, PARTIALLY_REFUNDED or REFUNDED. A PENDING intent past expiresAt reads as EXPIRED at once.',
+});
+
+const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
+
+export const CreateIntentBody = Type.Object(
+  {
+    amount: Type.String({ ...Amount, 'x-code': 'amount_invalid' }),
+    currency: Currency,
+    description: Type.Optional(Type.String({ maxLength: MAX_DESCRIPTION_LENGTH, description: `Free text, at most ${MAX_DESCRIPTION_LENGTH} characters.` })),
+    metadata: Type.Optional(Metadata),
+    expiresIn: Type.Optional(
+      Type.Integer({
+        minimum: MIN_EXPIRES_IN,
+        maximum: MAX_EXPIRES_IN,
+        description: `Validity in seconds (${MIN_EXPIRES_IN}–${MAX_EXPIRES_IN}). Default: the merchant's setting (30 minutes unless changed).`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateIntentBody = Static<typeof CreateIntentBody>;
+
+const LastError = Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()], {
+  description: 'Why the last charge attempt failed, or null.',
+});
+
+/** The fields every reader sees, the client with only the API key included. */
+const publicFields = {
+  id: Type.String({ description: 'pi_…' }),
+  object: Type.Literal('payment_intent'),
+  amount: Amount,
+  currency: Currency,
+  description: Type.Union([Type.String(), Type.Null()]),
+  status: Status,
+  expiresAt: Timestamp,
+  createdAt: Timestamp,
+  updatedAt: Type.String({ format: 'date-time', description: 'Last change of the intent. For an expired intent: its expiresAt, the moment it expired.' }),
+  livemode: Type.Boolean(),
+  amountRefunded: Type.String({ description: 'Refunded so far, in major units like amount.' }),
+  lastError: LastError,
+  attempts: Type.Integer({ description: 'Charge attempts made (at most 3).' }),
+};
+
+/** The intent as the client sees it with the API key alone: no metadata, no session token. */
+export const PublicIntent = Type.Object(publicFields);
+export type PublicIntent = Static<typeof PublicIntent>;
+
+/** The intent as the merchant sees it (secret key), and as events carry it. */
+export const Intent = Type.Object({ ...publicFields, metadata: Metadata });
+export type Intent = Static<typeof Intent>;
+
+/** The answer to creation: the only time the session token is ever shown. */
+export const CreatedIntent = Type.Object({
+  ...publicFields,
+  metadata: Metadata,
+  sessionToken: Type.String({
+    description:
+      'ps_… (256 random bits). Hand it to the browser: it retrieves the intent and drives the checkout. Shown in this answer only — Caisse keeps only its SHA-256, so no later read can return it.',
+  }),
+});
+export type CreatedIntent = Static<typeof CreatedIntent>;
+
+export const IntentList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(Intent),
+  hasMore: Type.Boolean(),
+});
+export type IntentList = Static<typeof IntentList>;
+
+export const ListIntentsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1–100 (default 20).' }),
+    startingAfter: Type.Optional(Type.String({ pattern: '^pi_[0-9a-z]{26}$', description: 'The last id of the previous page: the next page starts after it.' })),
+    status: Type.Optional(Status),
+  },
+  { additionalProperties: false },
+);
+export type ListIntentsQuery = Static<typeof ListIntentsQuery>;
+
+export const IntentIdParams = Type.Object({ id: Type.String({ description: 'pi_…' }) });
+export const SessionTokenParams = Type.Object({ sessionToken: Type.String({ description: 'ps_…, from the creation answer' }) });

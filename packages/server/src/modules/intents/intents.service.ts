@@ -1,0 +1,173 @@
+import { randomToken, sha256 } from '../../platform/crypto.ts';
+import type { Tx } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
+import { merchantsRepository } from '../merchants/merchants.repository.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import { type IntentPatch, type IntentRow, type IntentScope, intentsRepository as repo } from './intents.repository.ts';
+import type { CreatedIntent, CreateIntentBody, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
+import { assertMove, effectiveStatus, type IntentStatus, isDue } from './intents.state.ts';
+
+/** The caller of a merchant operation: a merchant in one mode, with its pinned API version. */
+export interface IntentCaller extends IntentScope {
+  /** The merchant's pinned API version: the version its events are written in. */
+  pinnedVersion: string;
+}
+
+/** Session tokens: `ps_` + 32 random bytes (256 bits) in base62. */
+export const SESSION_TOKEN_PREFIX = 'ps_';
+const SESSION_TOKEN_SHAPE = /^ps_[0-9A-Za-z]{1,100}$/;
+
+/** The intent as the client with only the API key sees it: no metadata, no session token. */
+export function publicView(row: IntentRow, now: Date): PublicIntent {
+  const status = effectiveStatus(row, now);
+  const currency = row.currency as Currency;
+  return {
+    id: row.id,
+    object: 'payment_intent',
+    amount: formatAmount(row.amount_minor, currency),
+    currency,
+    description: row.description,
+    status,
+    expiresAt: row.expires_at.toISOString(),
+    createdAt: row.created_at.toISOString(),
+    // An intent that reads EXPIRED before the sweeper ran changed at expiresAt, like a swept one.
+    updatedAt: (status === 'EXPIRED' && row.status === 'PENDING' ? row.expires_at : row.updated_at).toISOString(),
+    livemode: row.mode === 'live',
+    amountRefunded: formatAmount(row.amount_refunded_minor, currency),
+    lastError: row.last_error_code === null ? null : { code: row.last_error_code, message: row.last_error_message ?? '' },
+    attempts: row.attempts,
+  };
+}
+
+/** The intent as the merchant sees it (secret key) and as events carry it: with metadata. */
+export function merchantView(row: IntentRow, now: Date): Intent {
+  return { ...publicView(row, now), metadata: row.metadata };
+}
+
+/**
+ * Moves a locked intent to `to` and writes the move's event, in the caller's transaction (lock the
+ * row first with `intentsRepository.lockForUpdate`). Refuses a move the state machine does not
+ * allow (409 `intent_state_invalid`, or `intent_expired` for an intent that has expired, swept or
+ * not). `patch` sets what the move also changes (attempts, lastError, the refunded amount).
+ * Returns the updated row.
+ */
+export async function applyTransition(
+  tx: Tx,
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  row: IntentRow,
+  to: IntentStatus,
+  opts: { apiVersion: string; patch?: IntentPatch },
+): Promise<IntentRow> {
+  const now = deps.clock.now();
+  // The expiry itself starts from the stored PENDING; any other move starts from what a reader
+  // sees, so nothing can charge or cancel an intent that reads EXPIRED.
+  const move = assertMove(to === 'EXPIRED' ? row.status : effectiveStatus(row, now), to);
+  const updated = await repo.update(tx, row.id, {
+    ...opts.patch,
+    status: to,
+    // An expiry dates from expiresAt (when readers started to see it), never from the future.
+    updated_at: to === 'EXPIRED' && isDue(row.expires_at, now) ? row.expires_at : now,
+  });
+  if (move.event !== null) {
+    await recordEvent(tx, deps, {
+      merchantId: updated.merchant_id,
+      mode: updated.mode,
+      type: move.event,
+      apiVersion: opts.apiVersion,
+      paymentIntent: merchantView(updated, now),
+    });
+  }
+  return updated;
+}
+
+/**
+ * If the locked intent is PENDING and past its expiresAt, expires it for good (status EXPIRED and
+ * its `payment.expired` event) and returns the new row; otherwise returns the row unchanged. A
+ * caller that finds it expired should commit and then answer 409 `intent_expired`.
+ */
+export async function expireIfDue(tx: Tx, deps: Pick<Deps, 'clock' | 'ids'>, row: IntentRow, apiVersion: string): Promise<IntentRow> {
+  if (row.status !== 'PENDING' || !isDue(row.expires_at, deps.clock.now())) return row;
+  return applyTransition(tx, deps, row, 'EXPIRED', { apiVersion });
+}
+
+function notFound(id: string): ApiError {
+  return new ApiError('not_found', `No payment intent ${id}`, { param: 'id' });
+}
+
+export function createIntentsService(deps: Deps) {
+  const { db, clock, random, ids } = deps;
+
+  return {
+    /** Creates a PENDING intent; the answer is the only one that shows its session token. */
+    async create(caller: IntentCaller, body: CreateIntentBody): Promise<CreatedIntent> {
+      const currency = assertCurrency(body.currency);
+      const amountMinor = parseAmount(body.amount, currency);
+      const merchant = await merchantsRepository.findMerchant(db, caller.merchantId);
+      if (!merchant) throw new ApiError('not_found', 'The merchant no longer exists');
+      const expiresIn = body.expiresIn ?? merchant.intent_expires_in;
+      const sessionToken = SESSION_TOKEN_PREFIX + randomToken(random, 32);
+      const now = clock.now();
+      const row = await repo.insert(db, {
+        id: ids('intent'),
+        merchant_id: caller.merchantId,
+        mode: caller.mode,
+        status: 'PENDING',
+        amount_minor: amountMinor,
+        currency,
+        description: body.description ?? null,
+        metadata: JSON.stringify(body.metadata ?? {}),
+        session_token_hash: sha256(sessionToken),
+        last_error_code: null,
+        last_error_message: null,
+        expires_at: new Date(now.getTime() + expiresIn * 1000),
+        created_at: now,
+        updated_at: now,
+      });
+      return { ...merchantView(row, now), sessionToken };
+    },
+
+    async retrieve(caller: IntentScope, id: string): Promise<Intent> {
+      const row = await repo.find(db, caller, id);
+      if (!row) throw notFound(id);
+      return merchantView(row, clock.now());
+    },
+
+    /** The client's read (API key alone): by session token, within the key's merchant and mode. */
+    async retrieveBySessionToken(caller: IntentScope, sessionToken: string): Promise<PublicIntent> {
+      const row = SESSION_TOKEN_SHAPE.test(sessionToken) ? await repo.findBySessionTokenHash(db, caller, sha256(sessionToken)) : undefined;
+      if (!row) throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
+      return publicView(row, clock.now());
+    },
+
+    async list(caller: IntentScope, query: ListIntentsQuery): Promise<IntentList> {
+      const now = clock.now();
+      const rows = await repo.list(db, caller, { limit: query.limit, startingAfter: query.startingAfter, status: query.status, now });
+      return {
+        object: 'list',
+        data: rows.slice(0, query.limit).map((r) => merchantView(r, now)),
+        hasMore: rows.length > query.limit,
+      };
+    },
+
+    /**
+     * Cancels a PENDING intent (`payment.canceled`). An intent past its expiresAt is expired for
+     * good instead (`payment.expired`, as the sweeper would) and the answer is 409
+     * `intent_expired`; any other state is 409 `intent_state_invalid`.
+     */
+    async cancel(caller: IntentCaller, id: string): Promise<Intent> {
+      const canceled = await db.transaction().execute(async (tx) => {
+        const locked = await repo.lockForUpdate(tx, caller, id);
+        if (!locked) throw notFound(id);
+        const row = await expireIfDue(tx, deps, locked, caller.pinnedVersion);
+        if (row !== locked) return null;
+        return applyTransition(tx, deps, row, 'CANCELED', { apiVersion: caller.pinnedVersion });
+      });
+      if (!canceled) throw new ApiError('intent_expired', 'The intent expired before it could be canceled');
+      return merchantView(canceled, clock.now());
+    },
+  };
+}
+
+export type IntentsService = ReturnType<typeof createIntentsService>;

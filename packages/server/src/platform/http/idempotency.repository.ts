@@ -1,0 +1,126 @@
+import type { ColumnType, Selectable } from 'kysely';
+import type { Executor } from '../db.ts';
+
+export interface IdempotencyKeysTable {
+  merchant_id: string;
+  mode: 'test' | 'live';
+  key: string;
+  fingerprint: Buffer;
+  state: 'running' | 'done';
+  request_id: string;
+  locked_at: Date;
+  response_status: number | null;
+  /** A `json` column: read parsed, written as JSON text. */
+  response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;
+  /** AES-256-GCM with the master key (it may hold a session token or another secret). */
+  response_body: Buffer | null;
+  created_at: Date;
+}
+
+declare module '../database.ts' {
+  interface Database {
+    idempotency_keys: IdempotencyKeysTable;
+  }
+}
+
+export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
+
+export interface IdempotencyScope {
+  merchantId: string;
+  mode: 'test' | 'live';
+  key: string;
+}
+
+export interface Claim {
+  fingerprint: Buffer;
+  requestId: string;
+  now: Date;
+}
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+const byScope = (s: IdempotencyScope) => ({ merchant_id: s.merchantId, mode: s.mode, key: s.key });
+
+/** The columns of a key freshly taken by a running request. */
+const running = (c: Claim) => ({
+  fingerprint: c.fingerprint,
+  state: 'running' as const,
+  request_id: c.requestId,
+  locked_at: c.now,
+  response_status: null,
+  response_headers: null,
+  response_body: null,
+  created_at: c.now,
+});
+
+export const idempotencyRepository = {
+  /** Takes the key for this request, or returns false when a row already holds it. */
+  async claim(db: Executor, scope: IdempotencyScope, c: Claim): Promise<boolean> {
+    const row = await db
+      .insertInto('idempotency_keys')
+      .values({ ...byScope(scope), ...running(c) })
+      .onConflict((oc) => oc.columns(['merchant_id', 'mode', 'key']).doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async find(db: Executor, scope: IdempotencyScope) {
+    return db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .where('key', '=', scope.key)
+      .executeTakeFirst();
+  },
+
+  /**
+   * Takes over a row that no longer binds its key (past 24 hours, or held by a request that died):
+   * only if it is still the row the caller saw (same holder), so of two takers one wins.
+   */
+  async takeOver(db: Executor, scope: IdempotencyScope, seen: Pick<IdempotencyRow, 'request_id'>, c: Claim): Promise<boolean> {
+    const row = await db
+      .updateTable('idempotency_keys')
+      .set(running(c))
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .where('key', '=', scope.key)
+      .where('request_id', '=', seen.request_id)
+      .returning('key')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Stores the answer of the request that holds the key. */
+  async complete(db: Executor, scope: IdempotencyScope, requestId: string, response: StoredResponse): Promise<void> {
+    await db
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', response_status: response.status, response_headers: JSON.stringify(response.headers), response_body: response.body })
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .where('key', '=', scope.key)
+      .where('request_id', '=', requestId)
+      .execute();
+  },
+
+  /** Gives the key back (the request failed on our side): the next request with it runs anew. */
+  async release(db: Executor, scope: IdempotencyScope, requestId: string): Promise<void> {
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .where('key', '=', scope.key)
+      .where('request_id', '=', requestId)
+      .execute();
+  },
+
+  async purgeCreatedBefore(db: Executor, before: Date): Promise<number> {
+    const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+};

@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HOUR, SECOND } from '../clock.ts';
+import { decrypt, encrypt, sha256 } from '../crypto.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
+import { type IdempotencyRow, type IdempotencyScope, idempotencyRepository as repo } from './idempotency.repository.ts';
+
+/**
+ * `Idempotency-Key` on every POST of the API (contract §6), as one app-wide pair of hooks.
+ *
+ * - Scope: merchant + mode + key (a test key and a live key never share one). POST routes without
+ *   a merchant (auth `none`) ignore the header.
+ * - The key binds one request: method, path, caller (the user, on user routes) and body (compared
+ *   as canonical JSON, so key order does not matter). The same key with another request is 422
+ *   `idempotency_key_reused`, for 24 hours from the first use.
+ * - It is claimed before the handler runs, after authentication and validation, with
+ *   INSERT … ON CONFLICT DO NOTHING: any number of server processes on one PostgreSQL agree on
+ *   the one request that runs. Others get 409 `idempotency_request_in_progress` while it runs,
+ *   and its stored answer (status, body, content type) afterwards, with `Idempotent-Replayed: true`
+ *   and `Original-Request: <its request id>`.
+ * - What is kept: every answer the handler produced below 500, errors included (a 402, a 409 of a
+ *   state conflict): replaying them is what makes a retry safe. Not kept: requests refused before
+ *   the handler ran (authentication, 400 validation: fix the body and retry with the same key),
+ *   and 5xx answers: the key is released, so a retry runs the request again (our transactions
+ *   roll back on failure, so nothing happened).
+ * - A key held longer than LOCK_TIMEOUT by a request that never finished (its process died) is
+ *   taken over by the next request with the same fingerprint.
+ * - Stored answers are encrypted with the master key: one may hold a session token.
+ */
+export const IDEMPOTENCY_TTL_MS = 24 * HOUR;
+export const LOCK_TIMEOUT_MS = 60 * SECOND;
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+/** Headers of an answer that belong to it and are replayed with it. */
+const KEPT_HEADERS = ['content-type', 'location', 'retry-after'];
+
+interface Hold {
+  scope: IdempotencyScope;
+  requestId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set while this request holds an Idempotency-Key it must complete or release. */
+    idempotencyHold: Hold | null;
+  }
+}
+
+/** JSON with object keys sorted at every level: equal bodies give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return '';
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+function fingerprintOf(request: FastifyRequest): Buffer {
+  return sha256(JSON.stringify([request.method, request.url, request.user?.userId ?? null, canonicalJson(request.body)]));
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Records older than 24 hours no longer bind their key; the sweeper deletes them. */
+export async function purgeIdempotencyKeys(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  return repo.purgeCreatedBefore(deps.db, new Date(deps.clock.now().getTime() - IDEMPOTENCY_TTL_MS));
+}
+
+export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
+  app.decorateRequest('idempotencyHold', null);
+
+  function replay(reply: FastifyReply, row: IdempotencyRow): FastifyReply {
+    for (const [name, value] of Object.entries(row.response_headers ?? {})) reply.header(name, value);
+    const body = row.response_body === null ? '' : decrypt(deps.config.masterKey, row.response_body);
+    return reply
+      .code(row.response_status ?? 200)
+      .header('idempotent-replayed', 'true')
+      .header('original-request', row.request_id)
+      .send(body);
+  }
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !request.merchant) return;
+    const key = headerValue(request.headers[IDEMPOTENCY_HEADER]);
+    if (key === undefined) return;
+    if (!KEY_SHAPE.test(key)) {
+      throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)', {
+        param: 'Idempotency-Key',
+        errors: [{ param: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 visible ASCII characters' }],
+      });
+    }
+    const scope: IdempotencyScope = { merchantId: request.merchant.merchantId, mode: request.merchant.mode, key };
+    const now = deps.clock.now();
+    const claim = { fingerprint: fingerprintOf(request), requestId: request.id, now };
+    const hold = () => {
+      request.idempotencyHold = { scope, requestId: request.id };
+    };
+
+    // A few rounds: a row can vanish (released, purged) or be taken over between our reads.
+    for (let round = 0; round < 3; round++) {
+      if (await repo.claim(deps.db, scope, claim)) return hold();
+      const row = await repo.find(deps.db, scope);
+      if (!row) continue;
+      if (now.getTime() - row.created_at.getTime() >= IDEMPOTENCY_TTL_MS) {
+        if (await repo.takeOver(deps.db, scope, row, claim)) return hold();
+        continue;
+      }
+      if (!row.fingerprint.equals(claim.fingerprint)) {
+        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with another request (method, path or body) in the last 24 hours', {
+          param: 'Idempotency-Key',
+        });
+      }
+      if (row.state === 'done') return replay(reply, row);
+      if (now.getTime() - row.locked_at.getTime() >= LOCK_TIMEOUT_MS) {
+        if (await repo.takeOver(deps.db, scope, row, claim)) return hold();
+        continue;
+      }
+      break;
+    }
+    throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still running; retry when it has finished', {
+      param: 'Idempotency-Key',
+      headers: { 'retry-after': '1' },
+    });
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const held = request.idempotencyHold;
+    if (!held) return payload;
+    request.idempotencyHold = null;
+    try {
+      const storable = typeof payload === 'string' || Buffer.isBuffer(payload) || payload === null || payload === undefined;
+      if (reply.statusCode >= 500 || !storable) {
+        await repo.release(deps.db, held.scope, held.requestId);
+        return payload;
+      }
+      const headers: Record<string, string> = {};
+      for (const name of KEPT_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      const text = payload === null || payload === undefined ? '' : payload.toString();
+      await repo.complete(deps.db, held.scope, held.requestId, {
+        status: reply.statusCode,
+        headers,
+        body: encrypt(deps.config.masterKey, text, deps.random),
+      });
+    } catch (err) {
+      // The answer still goes out; the key stays held until LOCK_TIMEOUT, then is taken over.
+      request.log.error({ err }, 'could not store the idempotent answer');
+    }
+    return payload;
+  });
+}
