@@ -1,0 +1,246 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { createMessagingService } from '../src/modules/messaging/messaging.service.ts';
+import { transportsFromConfig } from '../src/modules/messaging/messaging.service.ts';
+import { createMerchant, createTestContext, TEST_MASTER_KEY, type TestContext, type TestMerchant } from './harness.ts';
+
+/**
+ * Messaging against real components: an SMTP listener (smtp-server) that receives the e-mail, and
+ * a local HTTP server that checks the Africa's Talking request shape. Test mode never reaches a
+ * provider.
+ */
+let ctx: TestContext;
+let m: TestMerchant;
+
+// --- a real SMTP listener -------------------------------------------------------------------
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+  user: string | undefined;
+}
+const mails: Received[] = [];
+let smtp: SMTPServer;
+let smtpPort: number;
+
+// --- a stand-in for Africa's Talking ---------------------------------------------------------
+interface AtRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  form: URLSearchParams;
+}
+const atRequests: AtRequest[] = [];
+let atAnswer: { status: number; body: unknown } = { status: 201, body: {} };
+let at: Server;
+let atUrl: string;
+
+const AT_KEY = 'atsk_0123456789abcdef0123456789abcdef';
+const SMTP_PASSWORD = 'smtp-pass-very-secret';
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  m = await createMerchant(ctx, 'Alpha');
+
+  smtp = new SMTPServer({
+    secure: false,
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true,
+    authMethods: ['PLAIN', 'LOGIN'],
+    onAuth(auth, _session, cb) {
+      if (auth.username === 'caisse' && auth.password === SMTP_PASSWORD) cb(null, { user: auth.username });
+      else cb(new Error('Invalid username or password'));
+    },
+    onData(stream, session, cb) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => {
+        raw += chunk.toString('utf8');
+      });
+      stream.on('end', () => {
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          user: session.user as string | undefined,
+        });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  smtpPort = (smtp.server.address() as AddressInfo).port;
+
+  at = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => {
+      body += c.toString('utf8');
+    });
+    req.on('end', () => {
+      atRequests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, form: new URLSearchParams(body) });
+      res.writeHead(atAnswer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(atAnswer.body));
+    });
+  });
+  await new Promise<void>((resolve) => at.listen(0, '127.0.0.1', () => resolve()));
+  atUrl = `http://127.0.0.1:${(at.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  at.closeAllConnections();
+  await new Promise<void>((resolve) => at.close(() => resolve()));
+  await ctx.close();
+});
+
+function liveConfig(extra: Record<string, string>) {
+  return loadConfig({
+    CAISSE_MASTER_KEY: TEST_MASTER_KEY,
+    CAISSE_DATA_DIR: '/tmp/caisse-test-unused',
+    CAISSE_SMS_PROVIDER: 'africastalking',
+    AFRICASTALKING_USERNAME: 'caisse-shop',
+    AFRICASTALKING_API_KEY: AT_KEY,
+    AFRICASTALKING_SENDER_ID: 'CAISSE',
+    AFRICASTALKING_URL: atUrl,
+    CAISSE_EMAIL_PROVIDER: 'smtp',
+    SMTP_URL: `smtp://caisse:${SMTP_PASSWORD}@127.0.0.1:${smtpPort}`,
+    CAISSE_MAIL_FROM: 'Boutique Douala <no-reply@boutique.cm>',
+    ...extra,
+  });
+}
+
+function messagingWith(config = liveConfig({})) {
+  return createMessagingService({ ...ctx.deps, config }, transportsFromConfig(config));
+}
+
+const accepted = (messageId = 'ATXid_1') => ({
+  status: 201,
+  body: { SMSMessageData: { Message: 'Sent to 1/1 Total Cost: XAF 15', Recipients: [{ statusCode: 101, number: '+237650000001', status: 'Success', cost: 'XAF 15', messageId }] } },
+});
+
+describe('SMTP', () => {
+  it('a live e-mail is delivered to a real SMTP listener, authenticated, from the configured address', async () => {
+    const messaging = messagingWith();
+    const sent = await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_1', channel: 'email', to: 'awa@example.cm', subject: 'Your code', body: 'Your code is 482913.' });
+    expect(sent).toMatchObject({ provider: 'smtp', status: 'sent' });
+    expect(mails).toHaveLength(1);
+    const mail = mails[0] as Received;
+    expect(mail.from).toBe('no-reply@boutique.cm');
+    expect(mail.to).toEqual(['awa@example.cm']);
+    expect(mail.user).toBe('caisse');
+    expect(mail.raw).toMatch(/^Subject: Your code/m);
+    expect(mail.raw).toContain('Your code is 482913.');
+    // The stored row keeps no text (it holds a code).
+    const row = await ctx.deps.db.selectFrom('messages').selectAll().where('id', '=', sent.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ provider: 'smtp', status: 'sent', body: null, channel: 'email', recipient: 'awa@example.cm' });
+    expect(row.provider_ref).toMatch(/@/);
+  });
+
+  it('wrong SMTP credentials: 503 unavailable, the row marked failed, no secret in the error', async () => {
+    const messaging = messagingWith(liveConfig({ SMTP_URL: `smtp://caisse:wrong-password@127.0.0.1:${smtpPort}` }));
+    const before = mails.length;
+    const err = await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_2', channel: 'email', to: 'b@example.cm', body: 'Code 1' }).catch((e) => e);
+    expect(err).toMatchObject({ code: 'unavailable', status: 503 });
+    expect(String(err.message)).not.toContain('wrong-password');
+    expect(mails.length).toBe(before);
+    const row = await ctx.deps.db.selectFrom('messages').selectAll().where('user_id', '=', 'usr_2').executeTakeFirstOrThrow();
+    expect(row.status).toBe('failed');
+  });
+});
+
+describe("Africa's Talking SMS", () => {
+  it('posts the documented form with the apiKey header, and records the message id', async () => {
+    atAnswer = accepted('ATXid_42');
+    const messaging = messagingWith();
+    const sent = await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_3', channel: 'sms', to: '+237650000001', body: 'Your code is 123456.' });
+    expect(sent).toMatchObject({ provider: 'africastalking', status: 'sent' });
+    const req = atRequests.at(-1) as AtRequest;
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/version1/messaging');
+    expect(req.headers.apikey).toBe(AT_KEY);
+    expect(req.headers.accept).toBe('application/json');
+    expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(req.form)).toEqual({ username: 'caisse-shop', to: '+237650000001', message: 'Your code is 123456.', from: 'CAISSE' });
+    const row = await ctx.deps.db.selectFrom('messages').selectAll().where('id', '=', sent.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'sent', provider_ref: 'ATXid_42', body: null });
+  });
+
+  it('a recipient refused by the provider, or an HTTP error, is 503 unavailable without the key', async () => {
+    const messaging = messagingWith();
+    atAnswer = { status: 201, body: { SMSMessageData: { Message: 'Sent to 0/1', Recipients: [{ statusCode: 403, number: '+237650000002', status: 'InvalidPhoneNumber' }] } } };
+    const refused = await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_4', channel: 'sms', to: '+237650000002', body: 'x' }).catch((e) => e);
+    expect(refused).toMatchObject({ code: 'unavailable' });
+    atAnswer = { status: 401, body: 'The supplied authentication is invalid' };
+    const unauthorised = await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_4', channel: 'sms', to: '+237650000002', body: 'x' }).catch((e) => e);
+    expect(unauthorised).toMatchObject({ code: 'unavailable' });
+    expect(JSON.stringify(unauthorised)).not.toContain(AT_KEY);
+    const rows = await ctx.deps.db.selectFrom('messages').select('status').where('user_id', '=', 'usr_4').execute();
+    expect(rows.map((r) => r.status)).toEqual(['failed', 'failed']);
+  });
+
+  it('the sandbox username selects the sandbox host by default', () => {
+    const config = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/x', CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'sandbox', AFRICASTALKING_API_KEY: 'k' });
+    expect(config.messaging.sms).toMatchObject({ provider: 'africastalking', url: 'https://api.sandbox.africastalking.com' });
+    const live = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/x', CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'shop', AFRICASTALKING_API_KEY: 'k' });
+    expect(live.messaging.sms).toMatchObject({ url: 'https://api.africastalking.com', senderId: undefined });
+  });
+});
+
+describe('test mode', () => {
+  it('never reaches a provider, whatever is configured: the message goes to the outbox with its text', async () => {
+    atAnswer = accepted();
+    const messaging = messagingWith();
+    const smsBefore = atRequests.length;
+    const mailBefore = mails.length;
+    const sms = await messaging.send({ merchantId: m.merchantId, mode: 'test', userId: 'usr_5', channel: 'sms', to: '+237650000005', body: 'Your code is 555555.' });
+    ctx.clock.advance(1);
+    const email = await messaging.send({ merchantId: m.merchantId, mode: 'test', userId: 'usr_5', channel: 'email', to: 'c@example.cm', body: 'Your code is 666666.' });
+    expect([sms.provider, email.provider]).toEqual(['outbox', 'outbox']);
+    expect(atRequests.length).toBe(smsBefore);
+    expect(mails.length).toBe(mailBefore);
+    const list = await messaging.list({ merchantId: m.merchantId, mode: 'test', userId: 'usr_5', limit: 10 });
+    expect(list.data.map((x) => x.body)).toEqual(['Your code is 666666.', 'Your code is 555555.']);
+  });
+
+  it('live mode with no provider configured uses the outbox (the development default)', async () => {
+    const config = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/x' });
+    expect(config.messaging).toEqual({ sms: { provider: 'outbox' }, email: { provider: 'outbox' } });
+    const sent = await messagingWith(config).send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_6', channel: 'sms', to: '+237650000006', body: 'hi' });
+    expect(sent.provider).toBe('outbox');
+  });
+});
+
+describe('configuration', () => {
+  const base = { CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/caisse-config-test' };
+  const errorOf = (env: Record<string, string>) => {
+    try {
+      loadConfig({ ...base, ...env });
+    } catch (err) {
+      return err as ConfigError;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it.each([
+    [{ CAISSE_SMS_PROVIDER: 'twilio' }, 'CAISSE_SMS_PROVIDER'],
+    [{ CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_API_KEY: 'k' }, 'AFRICASTALKING_USERNAME'],
+    [{ CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'u' }, 'AFRICASTALKING_API_KEY'],
+    [{ CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'u', AFRICASTALKING_API_KEY: 'k', AFRICASTALKING_URL: 'ftp://x' }, 'AFRICASTALKING_URL'],
+    [{ CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'u', AFRICASTALKING_API_KEY: 'k', AFRICASTALKING_SENDER_ID: 'much too long a sender' }, 'AFRICASTALKING_SENDER_ID'],
+    [{ CAISSE_EMAIL_PROVIDER: 'sendmail' }, 'CAISSE_EMAIL_PROVIDER'],
+    [{ CAISSE_EMAIL_PROVIDER: 'smtp' }, 'SMTP_URL'],
+    [{ CAISSE_EMAIL_PROVIDER: 'smtp', SMTP_URL: 'http://mail.example.cm' }, 'SMTP_URL'],
+    [{ CAISSE_EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://mail.example.cm', CAISSE_MAIL_FROM: 'not an address' }, 'CAISSE_MAIL_FROM'],
+  ])('%o is refused naming %s', (env, variable) => {
+    const err = errorOf(env);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.variable).toBe(variable);
+  });
+
+  it('never puts a provider secret in a configuration error', () => {
+    const err = errorOf({ CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'u', AFRICASTALKING_API_KEY: AT_KEY, AFRICASTALKING_URL: 'nope' });
+    expect(err.message).not.toContain(AT_KEY);
+  });
+});
