@@ -11,6 +11,9 @@ import usersRoutes from './modules/users/users.routes.ts';
 import type { Deps } from './platform/deps.ts';
 import { type AccessTokenVerifier, registerAuth } from './platform/http/auth.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
+import { serverOptions, type TlsFiles } from './platform/http/https.ts';
+import type { WindowCounters } from './platform/http/rate-limit.ts';
+import { frameworkErrors, registerSecurity } from './platform/http/security.ts';
 import { registerIdempotency } from './platform/http/idempotency.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
@@ -30,16 +33,22 @@ export const BODY_LIMIT = 64 * 1024;
 export interface AppOptions {
   deps: Deps;
   logger: Logger;
+  /** Certificate and key when the server terminates TLS itself (runtime reads the files). */
+  tls?: TlsFiles;
+  /** Rate-limit counters to use instead of those the config chooses (tests). */
+  rateLimitCounters?: WindowCounters;
 }
 
 /** Builds the whole HTTP app from its dependencies. It never listens: main.ts and tests do. */
-export async function buildApp({ deps, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
     genReqId: () => deps.ids('request'),
     routerOptions: { ignoreTrailingSlash: true },
+    ...serverOptions(deps.config, tls),
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Bodies are JSON only: anything else is 415 unsupported_media_type.
@@ -60,6 +69,9 @@ export async function buildApp({ deps, logger }: AppOptions): Promise<FastifyIns
       .labels(request.method, request.routeOptions.url ?? 'unknown', String(reply.statusCode))
       .observe(reply.elapsedTime / 1000);
   });
+
+  // HTTPS, security headers, CORS, body limits and rate limits (contract §6): before auth.
+  await registerSecurity(app, { config: deps.config, clock: deps.clock, bodyLimit: BODY_LIMIT, counters: rateLimitCounters });
 
   const userTokens: { verify?: AccessTokenVerifier } = {};
   userTokens.verify = services.users.verifyAccessToken;

@@ -30,6 +30,11 @@ async function withServices<T>(fn: (services: ReturnType<typeof createServices>)
   }
 }
 
+/** Collects a repeatable option (`--origin a --origin b`). */
+function repeatable(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 function print(value: unknown, json: boolean) {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${formatHuman(value)}\n`);
 }
@@ -90,15 +95,16 @@ export function buildCli(): Command {
     .option('--kind <kind>', 'publishable or secret', 'publishable')
     .option('--mode <mode>', 'test or live', 'test')
     .option('--name <name>', 'a name to recognise it by', 'API key')
+    .option('--origin <origin>', 'a browser origin allowed to use this API key (repeatable; none: any origin)', repeatable)
     .option('--json', 'print JSON')
-    .action(async (opts: { merchant: string; kind: string; mode: string; name: string; json?: boolean }) => {
+    .action(async (opts: { merchant: string; kind: string; mode: string; name: string; origin?: string[]; json?: boolean }) => {
       if (opts.kind !== 'publishable' && opts.kind !== 'secret') throw new InvalidArgumentError('--kind is publishable or secret');
       if (opts.mode !== 'test' && opts.mode !== 'live') throw new InvalidArgumentError('--mode is test or live');
       const kind = opts.kind;
       const mode = opts.mode;
       const created = await withServices(async (s) => {
         if (!(await merchantExists(s, opts.merchant))) throw new ApiError('not_found', `No merchant ${opts.merchant}`);
-        return s.merchants.createKey(opts.merchant, { kind, mode, name: opts.name });
+        return s.merchants.createKey(opts.merchant, { kind, mode, name: opts.name, allowedOrigins: opts.origin ?? [] });
       });
       print(created, opts.json === true);
     });
@@ -111,6 +117,15 @@ export function buildCli(): Command {
     .action(async (keyId: string, opts: { merchant: string; grace: number; json?: boolean }) => {
       const rolled = await withServices((s) => s.merchants.rollKey(opts.merchant, keyId, opts.grace));
       print(rolled, opts.json === true);
+    });
+  keys
+    .command('origins <keyId>')
+    .description("replace the browser origins allowed to use an API key (no --origin: any origin)")
+    .requiredOption('--merchant <id>', 'merchant id')
+    .option('--origin <origin>', 'an allowed origin, e.g. https://shop.example (repeatable)', repeatable)
+    .option('--json', 'print JSON')
+    .action(async (keyId: string, opts: { merchant: string; origin?: string[]; json?: boolean }) => {
+      print(await withServices((s) => s.merchants.setAllowedOrigins(opts.merchant, keyId, opts.origin ?? [])), opts.json === true);
     });
   keys
     .command('revoke <keyId>')

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export type Mode = 'development' | 'production';
@@ -17,6 +18,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Pool size for PostgreSQL (PGlite always uses one connection). */
   dbPoolSize: number;
+  /** HTTPS, proxies and rate limits (platform/http/security.ts). */
+  security: SecurityConfig;
   /** Where live-mode SMS and e-mail go. Test mode always uses the outbox. */
   messaging: MessagingConfig;
 }
@@ -28,6 +31,26 @@ export type EmailConfig = { provider: 'outbox' } | { provider: 'smtp'; url: stri
 export interface MessagingConfig {
   sms: SmsConfig;
   email: EmailConfig;
+}
+
+export interface SecurityConfig {
+  /** When both are set the server terminates TLS itself with these PEM files. */
+  tls: { certFile: string; keyFile: string } | undefined;
+  /**
+   * Proxies whose X-Forwarded-For / X-Forwarded-Proto headers are believed: addresses, CIDR
+   * ranges, or `loopback`, `linklocal`, `uniquelocal`. Empty: no proxy is trusted.
+   */
+  trustedProxies: string[];
+  rateLimit: {
+    /** Requests per second per live API key. */
+    live: number;
+    /** Requests per second per test API key. */
+    test: number;
+    /** Requests per minute per client IP on login and registration (live mode). */
+    ipPerMinute: number;
+  };
+  /** Prefix of every Redis key this deployment writes (rate-limit counters). */
+  redisPrefix: string;
 }
 
 export class ConfigError extends Error {
@@ -153,6 +176,63 @@ function messaging(env: Env): MessagingConfig {
   return { sms, email };
 }
 
+function readableFile(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const path = resolve(raw);
+  try {
+    accessSync(path, fsConstants.R_OK);
+  } catch {
+    throw new ConfigError(name, `cannot read the file ${path}`);
+  }
+  return path;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** CAISSE_TRUSTED_PROXIES: comma-separated addresses, CIDR ranges or proxy-addr's names. */
+function trustedProxies(env: Env): string[] {
+  const raw = env.CAISSE_TRUSTED_PROXIES;
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((part) => {
+    const entry = part.trim();
+    if (PROXY_NAMES.includes(entry)) return entry;
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= max);
+    if (family === 0 || extra !== undefined || !prefixOk) {
+      throw new ConfigError(
+        'CAISSE_TRUSTED_PROXIES',
+        `"${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or one of ${PROXY_NAMES.join(', ')}`,
+      );
+    }
+    return entry;
+  });
+}
+
+function security(env: Env): SecurityConfig {
+  const certFile = readableFile(env, 'CAISSE_TLS_CERT_FILE');
+  const keyFile = readableFile(env, 'CAISSE_TLS_KEY_FILE');
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new ConfigError(certFile === undefined ? 'CAISSE_TLS_CERT_FILE' : 'CAISSE_TLS_KEY_FILE', 'must be set together with the other TLS file');
+  }
+  const redisPrefix = env.CAISSE_REDIS_PREFIX ?? 'caisse:';
+  if (!/^[\w:.-]{0,64}$/.test(redisPrefix)) {
+    throw new ConfigError('CAISSE_REDIS_PREFIX', 'may hold only letters, digits and _ : . - (at most 64)');
+  }
+  return {
+    tls: certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined,
+    trustedProxies: trustedProxies(env),
+    rateLimit: {
+      live: integer(env, 'CAISSE_RATE_LIMIT_LIVE', 100, 1, 1_000_000),
+      test: integer(env, 'CAISSE_RATE_LIMIT_TEST', 25, 1, 1_000_000),
+      ipPerMinute: integer(env, 'CAISSE_RATE_LIMIT_IP', 20, 1, 1_000_000),
+    },
+    redisPrefix,
+  };
+}
+
 /** Environment → one validated, typed config. Throws a ConfigError that names the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'CAISSE_MODE', ['development', 'production'] as const, 'development');
@@ -179,6 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     redisUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
+    security: security(env),
     messaging: messaging(env),
   };
 }

@@ -6,6 +6,7 @@ import { systemClock } from './platform/clock.ts';
 import { systemRandom } from './platform/crypto.ts';
 import { type OpenedDb, openDatabase } from './platform/db.ts';
 import type { Deps } from './platform/deps.ts';
+import { readTlsFiles } from './platform/http/https.ts';
 import { idFactory } from './platform/ids.ts';
 import { createLogger } from './platform/logger.ts';
 import { migrate } from './platform/migrations.ts';
@@ -64,7 +65,8 @@ export async function startServer(config: Config, opts: { port: number; worker: 
       ].join('\n'),
     );
   }
-  const app: FastifyInstance = await buildApp({ deps, logger });
+  // With CAISSE_TLS_CERT_FILE and CAISSE_TLS_KEY_FILE the server terminates TLS itself.
+  const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config) });
   const workers = opts.worker ? workerFactories.map((f) => f(runtime)) : [];
   await app.listen({ port: opts.port, host: config.host });
   installShutdown(logger, async () => {

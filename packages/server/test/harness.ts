@@ -71,10 +71,18 @@ export interface TestContext {
 
 export const TEST_MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
 
-export async function createTestContext(opts: { beforeReady?: (app: FastifyInstance) => void | Promise<void> } = {}): Promise<TestContext> {
+/**
+ * Rate limits count in windows of the ManualClock, which tests rarely move: they are set out of
+ * reach here, and tests of the limits themselves pass `env` to bring them back.
+ */
+const UNLIMITED = { CAISSE_RATE_LIMIT_LIVE: '1000000', CAISSE_RATE_LIMIT_TEST: '1000000', CAISSE_RATE_LIMIT_IP: '1000000' };
+
+export async function createTestContext(
+  opts: { beforeReady?: (app: FastifyInstance) => void | Promise<void>; env?: Record<string, string> } = {},
+): Promise<TestContext> {
   const database = await openTestDb();
   const clock = new ManualClock();
-  const config = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/caisse-test-unused', LOG_LEVEL: 'info' });
+  const config = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/caisse-test-unused', LOG_LEVEL: 'info', ...UNLIMITED, ...opts.env });
   const deps: Deps = { config, db: database.db, clock, random: systemRandom, ids: idFactory(clock) };
   const logs: string[] = [];
   const stream = new Writable({

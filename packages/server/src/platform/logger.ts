@@ -1,15 +1,46 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
 
-/** Secrets that may appear in a URL path (session tokens, keys): masked before anything logs it. */
-const SECRET_IN_URL = /\b(ps|pk_test|pk_live|sk_test|sk_live|whsec|otp)_[0-9A-Za-z]+/g;
+/**
+ * Secrets recognisable by their form: keys (`pk_…`, `sk_…`), session tokens (`ps_…`), webhook
+ * secrets (`whsec_…`), OTP tokens (`otp_…`) and JWTs (user access tokens).
+ */
+const PREFIXED_SECRET = /\b(ps|pk_test|pk_live|sk_test|sk_live|whsec|otp)_[0-9A-Za-z+/=]+/g;
+const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
+/** E.164 phone numbers, raw or URL-encoded (`%2B`): kept are the country part and the last 2 digits. */
+const PHONE = /(\+|%2B)(\d{3})(\d{4,10})(\d{2})(?!\d)/gi;
+/** Query parameters named like a secret. */
+const SECRET_PARAM = /([?&][^=&\s"#]*(?:password|passwd|token|secret|otp|apikey|api_key|api-key|code)[^=&\s"#]*=)[^&\s"#]*/gi;
+/** JSON members named like a secret, at any depth: their string or number value is censored. */
+const SECRET_MEMBER =
+  /("[^"\\]*(?:password|passwd|secret|token|otp|apikey|api_key|api-key|authorization|cookie)[^"\\]*"\s*:\s*)(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?)/gi;
+/** JSON members that hold a phone number without its `+`. */
+const PHONE_MEMBER = /("[^"\\]*(?:phone|msisdn|recipient)[^"\\]*"\s*:\s*"\+?)(\d{3})\d{4,10}(\d{2})"/gi;
 
+function maskPhone(_m: string, plus: string, head: string, middle: string, tail: string): string {
+  return `${plus}${head}${'*'.repeat(middle.length)}${tail}`;
+}
+
+/** Masks every secret and phone number this file knows how to recognise in a piece of text. */
+export function redactText(text: string): string {
+  return text
+    .replace(SECRET_MEMBER, '$1"[redacted]"')
+    .replace(PHONE_MEMBER, (_m, lead: string, head: string, tail: string) => `${lead}${head}******${tail}"`)
+    .replace(PREFIXED_SECRET, '$1_[redacted]')
+    .replace(JWT, 'eyJ[redacted]')
+    .replace(SECRET_PARAM, '$1[redacted]')
+    .replace(PHONE, maskPhone);
+}
+
+/** Secrets that may appear in a URL (session tokens, keys, query parameters): masked before logging. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_IN_URL, '$1_[redacted]');
+  return redactText(url);
 }
 
 /**
  * pino JSON logs. Request logs carry the method, the masked URL and the request id; headers and
- * bodies are never logged, and any field named like a secret is censored wherever it appears.
+ * bodies are never logged, any field named like a secret is censored wherever it appears, and
+ * every line is passed through `redactText` before it is written (keys, tokens, JWTs and phone
+ * numbers are masked even inside error messages).
  */
 export function createLogger(opts: { level: string; stream?: DestinationStream }): Logger {
   return pino(
@@ -35,9 +66,14 @@ export function createLogger(opts: { level: string; stream?: DestinationStream }
           'headers["x-api-key"]',
           'headers["x-otp-token"]',
           'headers.cookie',
+          'phoneNumber',
+          '*.phoneNumber',
         ],
-        censor: '[redacted]',
+        censor: (value: unknown, path: string[]) =>
+          path.at(-1) === 'phoneNumber' && typeof value === 'string' ? redactText(value) : '[redacted]',
       },
+      // The last net: whatever a module logs, known secret shapes never reach the stream.
+      hooks: { streamWrite: redactText },
       serializers: {
         req(req: { method: string; url: string; id: string }) {
           return { method: req.method, url: redactUrl(req.url), requestId: req.id };

@@ -27,6 +27,41 @@ Each credential failure has its own code: \`api_key_missing\`, \`api_key_invalid
 work; revoked and expired keys get their own codes so an integrator knows to rotate rather than
 to look for a typo.
 
+## End users and access tokens
+End users belong to one merchant and one mode; a phone number is registered once per merchant and
+mode. Phone numbers are E.164 (\`+\` and digits, of a possible length for the country:
+\`phone_invalid\`). Passwords need 8 characters and are refused when very common, a simple
+sequence or the phone number (\`password_weak\`); they are kept as argon2id hashes (19 MiB, t=2).
+\`POST /test/users\` skips the strength rules (test data only).
+
+Registration sends a 6-digit code by SMS, valid 10 minutes, 5 tries (\`otp_incorrect\` with
+\`attemptsRemaining\`, then 429 \`otp_attempts_exceeded\`); \`otp_expired\` once it is too old;
+\`POST /users/verify-phone/resend\` sends a new one (one per 30 s, 5 per 15 min). **A user whose
+phone is not verified cannot sign in**: \`POST /auth/web\` answers 403 \`phone_not_verified\`, and
+only to the right password (a wrong one is \`invalid_credentials\` as for any phone).
+
+\`POST /auth/web\` gives one answer (401 \`invalid_credentials\`) and does the same work for an
+unknown phone number and a wrong password. Each attempt counts before the password is checked; 5
+failures per phone number (per merchant and mode) within 15 minutes answer 429 \`login_locked\`
+with \`Retry-After\` until the oldest of them is 15 minutes old; a success clears the count.
+
+Access tokens are JWTs signed EdDSA (Ed25519) with a \`kid\` header and \`typ: at+jwt\`:
+\`iss: caisse\`, \`sub\` = user id, \`aud\` = merchant id, \`mode\`, \`roles\`, \`iat\`, \`exp\` (15
+minutes), \`jti\`. Public keys are at \`/.well-known/jwks.json\`. A signing key is made on first use
+and replaced after 30 days or by \`caisse signing-keys rotate\`; a replaced key stays published
+20 minutes, so tokens it signed keep working until they expire. A token presented with an API key
+of another merchant or mode, expired, unsigned, signed by another key or altered answers 401
+\`access_token_invalid\`.
+
+## Wallets and the ledger
+\`GET /wallet\` shows the signed-in user's balances (\`[{currency, amount}]\`, amounts as strings)
+and the 20 latest movements (signed amounts). Balances come from a double-entry ledger: every
+transfer's postings sum to zero per currency (checked in code and by the database at commit), a
+wallet never goes below zero (402 \`insufficient_funds\`; a CHECK constraint guards it too), and
+\`caisse ledger verify\` recomputes every balance from the postings. Test-mode helpers (secret key,
+test mode only, 404 in live mode): \`POST /test/users\`, \`POST /test/wallets/fund\` and
+\`GET /test/messages\` (the outbox: test mode never sends a real SMS or e-mail).
+
 ## Errors
 Errors are RFC 9457 \`application/problem+json\` bodies:
 \`{type: "/errors/<code>", title, status, detail, code, param?, errors?, requestId}\`. Every answer

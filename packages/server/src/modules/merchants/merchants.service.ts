@@ -1,6 +1,7 @@
 import { ApiError } from '../../platform/errors.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { normalizeOrigin } from '../../platform/http/cors.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { type ApiKeyRow, type KeyKind, type KeyMode, merchantsRepository as repo } from './merchants.repository.ts';
 
@@ -27,6 +28,8 @@ export interface KeyView {
   lastUsedAt: string | null;
   expiresAt: string | null;
   revokedAt: string | null;
+  /** Browser origins allowed to use this API key; empty: any origin. */
+  allowedOrigins: string[];
 }
 
 export interface CreatedKey extends KeyView {
@@ -46,7 +49,37 @@ export function keyView(k: ApiKeyRow): KeyView {
     lastUsedAt: k.last_used_at?.toISOString() ?? null,
     expiresAt: k.expires_at?.toISOString() ?? null,
     revokedAt: k.revoked_at?.toISOString() ?? null,
+    allowedOrigins: k.allowed_origins,
   };
+}
+
+/** At most this many origins per key. */
+export const MAX_ALLOWED_ORIGINS = 50;
+
+/**
+ * The browser origins an API key may be used from, each `https://host[:port]` (or `http://` for
+ * development) without a path, normalised to lower case and without duplicates. Secret keys take
+ * none: browsers never hold them.
+ */
+export function allowedOriginsFor(kind: KeyKind, origins: readonly string[]): string[] {
+  if (origins.length === 0) return [];
+  if (kind !== 'publishable') {
+    throw new ApiError('validation_error', 'Only API keys (pk_…) take allowed origins: secret keys never reach a browser', { param: 'allowedOrigins' });
+  }
+  if (origins.length > MAX_ALLOWED_ORIGINS) {
+    throw new ApiError('validation_error', `At most ${MAX_ALLOWED_ORIGINS} allowed origins per key`, { param: 'allowedOrigins' });
+  }
+  const normalized = origins.map((raw) => {
+    const origin = normalizeOrigin(raw.trim());
+    const url = origin === undefined ? undefined : new URL(raw.trim());
+    if (origin === undefined || !url || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
+      throw new ApiError('validation_error', `"${raw}" is not an origin: write scheme://host[:port], e.g. https://shop.example`, {
+        param: 'allowedOrigins',
+      });
+    }
+    return origin;
+  });
+  return [...new Set(normalized)];
 }
 
 function keyPrefix(kind: KeyKind, mode: KeyMode): string {
@@ -71,7 +104,7 @@ export function createMerchantsService(deps: Deps) {
       name: input.name,
       key_hash: sha256(secret),
       display: `${secret.slice(0, 12)}…${secret.slice(-4)}`,
-      allowed_origins: input.allowedOrigins ?? [],
+      allowed_origins: allowedOriginsFor(input.kind, input.allowedOrigins ?? []),
       created_at: clock.now(),
     });
     return { ...keyView(row), secret };
@@ -132,6 +165,13 @@ export function createMerchantsService(deps: Deps) {
         const updated = await repo.updateKey(tx, old.id, { expires_at: expiresAt, rolled_to: created.id });
         return { old: keyView(updated ?? old), new: created };
       });
+    },
+
+    /** Replaces the browser origins an API key may be used from (empty: any origin). */
+    async setAllowedOrigins(merchantId: string, keyId: string, origins: string[]): Promise<KeyView> {
+      const key = await ownedKey(merchantId, keyId);
+      const updated = await repo.updateKey(db, key.id, { allowed_origins: allowedOriginsFor(key.kind, origins) });
+      return keyView(updated ?? key);
     },
 
     async revokeKey(merchantId: string, keyId: string): Promise<KeyView> {

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { ApiError } from '../errors.ts';
+
+/** PEM certificate chain and private key, read from CAISSE_TLS_CERT_FILE / CAISSE_TLS_KEY_FILE. */
+export interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+}
+
+/** The configured certificate and key, or undefined when the server speaks plain HTTP. */
+export function readTlsFiles(config: Config): TlsFiles | undefined {
+  const tls = config.security.tls;
+  if (!tls) return undefined;
+  return { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
+}
+
+/**
+ * Options for the Fastify factory: which proxies to believe (their X-Forwarded-For gives
+ * `request.ip`, their X-Forwarded-Proto gives `request.protocol`), and TLS when the server
+ * terminates it itself. The `https` member is typed away on purpose: with it Fastify builds an
+ * `https.Server`, which the rest of the app uses through the same interface as the HTTP one.
+ */
+export function serverOptions(config: Config, tls: TlsFiles | undefined): { trustProxy: string[] | false } {
+  const trustProxy = config.security.trustedProxies.length > 0 ? config.security.trustedProxies : false;
+  return tls ? ({ trustProxy, https: { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' } } as { trustProxy: string[] | false }) : { trustProxy };
+}
+
+/**
+ * Health, readiness and metrics may be asked over plain HTTP from the machine itself (a local
+ * probe or scraper), even in production: they take no credentials and carry no payment data.
+ */
+export const PLAIN_HTTP_OPERATIONS = new Set(['/healthz', '/readyz', '/metrics']);
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+function isLocalProbe(request: FastifyRequest): boolean {
+  const url = request.routeOptions.url;
+  if (url === undefined || !PLAIN_HTTP_OPERATIONS.has(url)) return false;
+  // A local reverse proxy forwarding someone else's request is not a local probe.
+  const forwarded = request.headers['x-forwarded-for'] ?? request.headers.forwarded ?? request.headers['x-forwarded-proto'];
+  return forwarded === undefined && isLoopback(request.socket?.remoteAddress);
+}
+
+/**
+ * Contract §6: in production mode a request that did not arrive over TLS (this server's own, or a
+ * trusted proxy's that says `X-Forwarded-Proto: https`) is refused with 403 `https_required`.
+ * Development mode accepts plain HTTP.
+ */
+export function registerHttps(app: FastifyInstance, config: Config): void {
+  if (config.mode !== 'production') return;
+  if (!config.security.tls && config.security.trustedProxies.length === 0) {
+    app.log.warn(
+      'production mode without CAISSE_TLS_CERT_FILE/CAISSE_TLS_KEY_FILE or CAISSE_TRUSTED_PROXIES: every request but local health checks will be refused with https_required',
+    );
+  }
+  app.addHook('onRequest', async (request) => {
+    if (request.protocol === 'https' || isLocalProbe(request)) return;
+    throw new ApiError('https_required', 'This server accepts only HTTPS requests: use https:// (plain HTTP is refused in production mode)');
+  });
+}

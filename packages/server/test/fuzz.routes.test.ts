@@ -1,0 +1,187 @@
+import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RegisteredRoute } from '../src/platform/http/security.ts';
+import { type Creds, createMerchant, createTestContext, type TestContext, type TestMerchant } from './harness.ts';
+
+/**
+ * Property-based tests over every registered route (the list grows as modules land): random
+ * methods, paths, query strings, headers and bodies, with good and bad credentials. Whatever is
+ * sent, the answer is never a 5xx, always carries a request id, and every answer that is not a
+ * success is an RFC 9457 problem with a code and the request id.
+ */
+let ctx: TestContext;
+let m: TestMerchant;
+let other: TestMerchant;
+let routes: RegisteredRoute[];
+let credentialSets: Creds[];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  m = await createMerchant(ctx, 'Fuzz');
+  other = await createMerchant(ctx, 'Other');
+  routes = [...ctx.app.registeredRoutes];
+  credentialSets = [
+    {},
+    { apiKey: m.apiKey },
+    { apiKey: m.apiKey, secretKey: m.secretKey },
+    { apiKey: m.live.apiKey, secretKey: m.live.secretKey },
+    { apiKey: m.apiKey, secretKey: other.secretKey },
+    { apiKey: m.apiKey, secretKey: m.live.secretKey },
+    { apiKey: 'pk_test_0000000000000000000000000000000' },
+    { apiKey: m.secretKey },
+    { apiKey: m.apiKey, token: 'eyJhbGciOiJFZERTQSIsImtpZCI6Im5vcGUifQ.eyJzdWIiOiJ1c3JfeCJ9.c2lnbmF0dXJl' },
+    { apiKey: m.apiKey, token: 'not a token' },
+  ];
+}, 60_000);
+afterAll(() => ctx.close());
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+/** Field names the modules read, so random bodies reach past "unknown parameter" now and then. */
+const FIELDS = [
+  'amount', 'currency', 'description', 'metadata', 'expiresIn', 'userId', 'phoneNumber', 'password', 'email', 'channel',
+  'intentionId', 'otp', 'code', 'url', 'events', 'enabledEvents', 'balance', 'limit', 'startingAfter', 'reason', 'name', 'disabled',
+];
+
+const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 40 });
+const idLike = fc.oneof(
+  fc.constantFrom('pi_', 'evt_', 'we_', 'usr_', 'ps_', 're_', 'key_', '').chain((p) => fc.stringMatching(/^[0-9a-z]{0,30}$/).map((s) => p + s)),
+  fc.string({ maxLength: 60 }),
+  fc.constantFrom('0', '-1', 'null', 'undefined', '__proto__', 'constructor', '..', '%', '%zz', '%00', 'a'.repeat(300)),
+);
+/** A path parameter: encoded text, or raw percent sequences the router has to cope with. */
+const segment = fc.oneof(
+  { weight: 4, arbitrary: idLike.map((s) => encodeURIComponent(s)) },
+  { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%c3%28', '%2e%2e', '%00', '%2F', '..') },
+);
+const query = fc.option(
+  fc.dictionary(fc.constantFrom('limit', 'startingAfter', 'userId', 'type', 'x', 'limit[]'), fc.oneof(printable, fc.integer().map(String)), { maxKeys: 3 })
+    .map((d) => Object.entries(d).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')),
+  { nil: undefined },
+);
+const json = fc.oneof(
+  fc.jsonValue({ maxDepth: 4 }),
+  fc.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 }),
+  fc.dictionary(fc.constantFrom(...FIELDS), fc.oneof(printable, fc.integer(), fc.constantFrom('5000', '12.50', 'XAF', 'EUR', 'sms', 'https://example.com/hook')), {
+    maxKeys: 6,
+  }),
+);
+const body = fc.option(
+  fc.oneof(
+    { weight: 5, arbitrary: json.map((v) => JSON.stringify(v)) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 80 }) },
+    { weight: 1, arbitrary: fc.constantFrom('', '{', '[1,', '{"__proto__":{"a":1}}', 'null', '"x"', '1e400', '{"a":1}{"b":2}') },
+  ),
+  { nil: undefined },
+);
+const headers = fc.record(
+  {
+    'content-type': fc.oneof(
+      fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml'),
+      printable,
+    ),
+    'pay-version': fc.oneof(fc.constant('2026-11-01'), printable),
+    'idempotency-key': printable,
+    origin: fc.oneof(fc.constantFrom('https://shop.example', 'null', 'http://localhost'), printable),
+    'x-otp-token': printable,
+    'access-control-request-method': fc.constantFrom('GET', 'POST', 'DELETE', 'nope'),
+    accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/problem+json'),
+  },
+  { requiredKeys: [] },
+);
+
+function fill(url: string, params: string[]): string {
+  let i = 0;
+  return url.replace(/:[A-Za-z]+|\*/g, () => params[i++ % Math.max(params.length, 1)] ?? 'x');
+}
+
+async function send(request: { method: string; url: string; creds: Creds; headers: Record<string, string>; body?: string }) {
+  const h: Record<string, string> = { ...request.headers };
+  if (request.creds.apiKey) h['x-api-key'] = request.creds.apiKey;
+  const bearer = request.creds.token ?? request.creds.secretKey;
+  if (bearer) h.authorization = `Bearer ${bearer}`;
+  const options: InjectOptions = { method: request.method as InjectOptions['method'], url: request.url, headers: h };
+  if (request.body !== undefined) options.payload = request.body;
+  return ctx.app.inject(options);
+}
+
+/** The property every answer must have, whatever was sent. */
+function checkAnswer(request: { method: string; url: string }, res: Awaited<ReturnType<typeof send>>) {
+  const where = `${request.method} ${request.url} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+  expect(res.statusCode, where).toBeLessThan(500);
+  expect(res.headers['request-id'], where).toMatch(/^req_/);
+  if (res.statusCode >= 300 && res.statusCode < 400) {
+    // Only the documentation UI redirects (to its index page).
+    expect(request.url, where).toMatch(/^\/docs/);
+    return;
+  }
+  if (res.statusCode < 400) return;
+  expect(String(res.headers['content-type']), where).toMatch(/^application\/problem\+json/);
+  if (request.method === 'HEAD') return;
+  const problem = res.json() as Record<string, unknown>;
+  expect(typeof problem.code, where).toBe('string');
+  expect(problem.type, where).toBe(`/errors/${problem.code}`);
+  expect(problem.status, where).toBe(res.statusCode);
+  expect(problem.requestId, where).toBe(res.headers['request-id']);
+  expect(res.body, where).not.toMatch(/\bat .+\.(ts|js):\d+|SELECT |INSERT |stack/i);
+}
+
+describe('fuzzing every registered route', () => {
+  it('finds the routes of the modules that are there', () => {
+    const urls = routes.map((r) => `${r.method} ${r.url}`);
+    expect(urls).toContain('GET /healthz');
+    expect(routes.length).toBeGreaterThan(5);
+  });
+
+  it('random requests at registered routes: no 5xx, every failure a problem with a code and request id', async () => {
+    const request = fc.record({
+      route: fc.integer({ min: 0, max: 10_000 }),
+      method: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+      params: fc.array(segment, { minLength: 1, maxLength: 3 }),
+      query,
+      creds: fc.integer({ min: 0, max: 1000 }),
+      headers,
+      body,
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const route = routes[r.route % routes.length] as RegisteredRoute;
+        const method = r.method ?? route.method;
+        const url = fill(route.url, r.params) + (r.query ? `?${r.query}` : '');
+        const req = { method, url, creds: credentialSets[r.creds % credentialSets.length] as Creds, headers: r.headers, body: r.body };
+        checkAnswer(req, await send(req));
+      }),
+      { numRuns: 1000 },
+    );
+  }, 120_000);
+
+  it('every route with every kind of credential and a random body', async () => {
+    const bodies = fc.sample(body, { numRuns: routes.length * credentialSets.length, seed: 42 });
+    let n = 0;
+    for (const route of routes) {
+      for (const creds of credentialSets) {
+        const payload = bodies[n++];
+        const req = {
+          method: route.method,
+          url: fill(route.url, ['pi_00000000000000000000000000']),
+          creds,
+          headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+          body: payload,
+        };
+        checkAnswer(req, await send(req));
+      }
+    }
+  }, 120_000);
+
+  it('random paths and methods anywhere: 404, 405 or a route answer, never a 5xx', async () => {
+    const anyPath = fc.array(fc.oneof(segment, fc.constantFrom('gateway', 'users', 'events', 'webhook-endpoints', 'test', 'docs', 'otp', '')), { maxLength: 5 });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...METHODS), anyPath, query, fc.integer({ min: 0, max: 1000 }), headers, body, async (method, parts, q, c, h, b) => {
+        const url = `/${parts.join('/')}${q ? `?${q}` : ''}`;
+        const req = { method, url, creds: credentialSets[c % credentialSets.length] as Creds, headers: h, body: b };
+        checkAnswer(req, await send(req));
+      }),
+      { numRuns: 300 },
+    );
+  }, 120_000);
+});
