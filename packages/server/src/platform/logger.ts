@@ -4,7 +4,9 @@ import { type DestinationStream, type Logger, pino } from 'pino';
  * Secrets recognisable by their form: keys (`pk_…`, `sk_…`), session tokens (`ps_…`), webhook
  * secrets (`whsec_…`), OTP tokens (`otp_…`) and JWTs (user access tokens).
  */
-const PREFIXED_SECRET = /\b(ps|pk_test|pk_live|sk_test|sk_live|whsec|otp)_[0-9A-Za-z+/=]+/g;
+// At least 16 characters after the prefix: every real secret is longer, and error codes such as
+// `otp_incorrect` or `otp_rate_limited` (which problem bodies must carry intact) are shorter.
+const PREFIXED_SECRET = /\b(ps|pk_test|pk_live|sk_test|sk_live|whsec|otp)_[0-9A-Za-z+/=]{16,}/g;
 const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 /** E.164 phone numbers, raw or URL-encoded (`%2B`): kept are the country part and the last 2 digits. */
 const PHONE = /(\+|%2B)(\d{3})(\d{4,10})(\d{2})(?!\d)/gi;
