@@ -165,7 +165,7 @@ describe('fuzzing every registered route', () => {
           method: route.method,
           url: fill(route.url, ['pi_00000000000000000000000000']),
           creds,
-          headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+          headers: payload === undefined ? {} : ({ 'content-type': 'application/json' } as Record<string, string>),
           body: payload,
         };
         checkAnswer(req, await send(req));
