@@ -3,11 +3,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import intentsRoutes from './modules/intents/intents.routes.ts';
 import ledgerRoutes from './modules/ledger/ledger.routes.ts';
 import messagingRoutes from './modules/messaging/messaging.routes.ts';
-import intentsRoutes from './modules/intents/intents.routes.ts';
 import operationsRoutes from './modules/operations/operations.routes.ts';
 import usersRoutes from './modules/users/users.routes.ts';
+import webhooksRoutes from './modules/webhooks/webhooks.routes.ts';
 import type { Deps } from './platform/deps.ts';
 import { type AccessTokenVerifier, registerAuth } from './platform/http/auth.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
@@ -83,10 +84,11 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOpti
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(operationsRoutes);
-  await app.register(intentsRoutes);
   await app.register(usersRoutes);
   await app.register(ledgerRoutes);
   await app.register(messagingRoutes);
+  await app.register(webhooksRoutes);
+  await app.register(intentsRoutes);
 
   return app;
 }

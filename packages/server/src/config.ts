@@ -20,6 +20,8 @@ export interface Config {
   dbPoolSize: number;
   /** HTTPS, proxies and rate limits (platform/http/security.ts). */
   security: SecurityConfig;
+  /** Webhook delivery (contract §5). */
+  webhooks: WebhooksConfig;
   /** Where live-mode SMS and e-mail go. Test mode always uses the outbox. */
   messaging: MessagingConfig;
 }
@@ -31,6 +33,13 @@ export type EmailConfig = { provider: 'outbox' } | { provider: 'smtp'; url: stri
 export interface MessagingConfig {
   sms: SmsConfig;
   email: EmailConfig;
+}
+
+export interface WebhooksConfig {
+  /** Test-mode endpoints may point at loopback (CAISSE_WEBHOOK_ALLOW_LOOPBACK; default on in development). */
+  allowLoopback: boolean;
+  /** Deliveries in flight at once per dispatcher (CAISSE_WEBHOOK_CONCURRENCY). */
+  concurrency: number;
 }
 
 export interface SecurityConfig {
@@ -72,6 +81,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -260,6 +277,10 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
     security: security(env),
+    webhooks: {
+      allowLoopback: flag(env, 'CAISSE_WEBHOOK_ALLOW_LOOPBACK', mode === 'development'),
+      concurrency: integer(env, 'CAISSE_WEBHOOK_CONCURRENCY', 32, 1, 1000),
+    },
     messaging: messaging(env),
   };
 }

@@ -10,6 +10,7 @@ import { readTlsFiles } from './platform/http/https.ts';
 import { idFactory } from './platform/ids.ts';
 import { createLogger } from './platform/logger.ts';
 import { migrate } from './platform/migrations.ts';
+import { webhookDispatcherWorker } from './modules/webhooks/dispatcher.ts';
 import { sweeperWorker } from './modules/intents/intents.sweeper.ts';
 
 export interface Runtime {
@@ -44,6 +45,7 @@ export type WorkerFactory = (runtime: Runtime) => BackgroundWorker;
 
 /** Workers started by `start` (unless --no-worker) and by `worker`. Modules add theirs here. */
 export const workerFactories: WorkerFactory[] = [];
+workerFactories.push(webhookDispatcherWorker);
 workerFactories.push(sweeperWorker);
 
 export async function startServer(config: Config, opts: { port: number; worker: boolean }) {

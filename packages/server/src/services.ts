@@ -1,8 +1,9 @@
-import { createLedgerService } from './modules/ledger/ledger.service.ts';
 import { createIntentsService } from './modules/intents/intents.service.ts';
+import { createLedgerService } from './modules/ledger/ledger.service.ts';
 import { createMerchantsService } from './modules/merchants/merchants.service.ts';
 import { createMessagingService } from './modules/messaging/messaging.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import type { Deps } from './platform/deps.ts';
 
 /** Every module's service, built once from the injected world. */
@@ -11,10 +12,11 @@ export function createServices(deps: Deps) {
   const ledger = createLedgerService(deps);
   return {
     merchants: createMerchantsService(deps),
-    intents: createIntentsService(deps),
     messaging,
     ledger,
     users: createUsersService(deps, { messaging, ledger }),
+    webhooks: createWebhooksService(deps),
+    intents: createIntentsService(deps),
   };
 }
 

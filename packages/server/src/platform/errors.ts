@@ -50,6 +50,7 @@ export const ERRORS = {
   intent_expired: { status: 409, title: 'The intent has expired' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still running' },
   already_exists: { status: 409, title: 'It already exists' },
+  endpoint_disabled: { status: 409, title: 'The webhook endpoint is disabled' },
   phone_already_verified: { status: 409, title: 'The phone number is already verified' },
   // 422
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with another request' },

@@ -1,6 +1,7 @@
-import type { Tx } from '../../platform/db.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { eventsRepository } from './events.repository.ts';
+import { type Mode, webhooksRepository } from './webhooks.repository.ts';
 
 /** Event types (contract §5). */
 export const EVENT_TYPES = ['payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded'] as const;
@@ -27,8 +28,10 @@ export interface NewEvent {
 }
 
 /**
- * Writes an event into the outbox. It must be called inside the transaction that makes the state
- * change, so the change and its event commit together or not at all.
+ * Writes an event into the outbox and fans it out to a pending delivery for every enabled
+ * endpoint of that merchant and mode that wants its type. It must be called inside the
+ * transaction that makes the state change, so the change, its event and its deliveries commit
+ * together or not at all (the dispatcher picks the deliveries up once committed).
  */
 export async function recordEvent(tx: Tx, deps: Pick<Deps, 'clock' | 'ids'>, input: NewEvent): Promise<EventBody> {
   const createdAt = deps.clock.now();
@@ -51,5 +54,35 @@ export async function recordEvent(tx: Tx, deps: Pick<Deps, 'clock' | 'ids'>, inp
     payload: JSON.stringify(body),
     created_at: createdAt,
   });
+  const endpoints = await webhooksRepository.endpointsFor(tx, input.merchantId, input.mode, input.type);
+  await enqueueDeliveries(tx, deps, { eventId: body.id, merchantId: input.merchantId, mode: input.mode }, endpoints.map((e) => e.id));
   return body;
+}
+
+/** New pending deliveries of one event, due at once. */
+export async function enqueueDeliveries(
+  tx: Executor,
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  event: { eventId: string; merchantId: string; mode: Mode },
+  endpointIds: string[],
+) {
+  const now = deps.clock.now();
+  return webhooksRepository.insertDeliveries(
+    tx,
+    endpointIds.map((endpointId) => ({
+      id: deps.ids('delivery'),
+      event_id: event.eventId,
+      endpoint_id: endpointId,
+      merchant_id: event.merchantId,
+      mode: event.mode,
+      status: 'pending' as const,
+      next_attempt_at: now,
+      lease_token: null,
+      last_attempt_at: null,
+      last_status_code: null,
+      last_error: null,
+      created_at: now,
+      completed_at: null,
+    })),
+  );
 }

@@ -1,0 +1,283 @@
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { SECOND } from '../../platform/clock.ts';
+import { decrypt } from '../../platform/crypto.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { nextAttemptAt, DISABLE_AFTER_MS, retryAfterMs } from './retry-policy.ts';
+import { signedHeaders } from './signing.ts';
+import { nodeTransport, type WebhookTransport } from './transport.ts';
+import { type AddressPolicy, resolveForDelivery, type Resolver, systemResolver } from './url-policy.ts';
+import { type AttemptResult, type ClaimedDelivery, type EndpointRow, webhooksRepository as repo } from './webhooks.repository.ts';
+
+export const DELIVERY_TIMEOUT_MS = 10 * SECOND;
+/** Bytes of a receiver's answer kept in the attempt log; the rest is never read. */
+export const EXCERPT_BYTES = 2048;
+
+export interface DispatcherOptions {
+  /** Deliveries in flight at once (default: config). */
+  concurrency?: number;
+  /** Per-request deadline (default 10 s; tests inject a short one). */
+  timeoutMs?: number;
+  /** How long a claim lasts before another dispatcher may take the delivery over. */
+  leaseMs?: number;
+  /** Idle wait between polls of an empty queue (real time; only the background loop uses it). */
+  pollIntervalMs?: number;
+  transport?: WebhookTransport;
+  resolver?: Resolver;
+  logger?: Logger;
+}
+
+export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'parked' | 'lost_lease';
+
+export interface RunSummary {
+  claimed: number;
+  succeeded: number;
+  retrying: number;
+  failed: number;
+}
+
+export interface Dispatcher {
+  name: string;
+  /** Claims up to `limit` due deliveries (they are leased to this dispatcher until delivered or the lease lapses). */
+  claim(limit: number): Promise<ClaimedDelivery[]>;
+  /** Delivers claimed deliveries in parallel and records each outcome. */
+  deliver(claimed: ClaimedDelivery[]): Promise<DeliveryOutcome[]>;
+  /** One claim of up to `limit` (default: concurrency) and their delivery. */
+  claimAndDeliver(limit?: number): Promise<RunSummary>;
+  /** Delivers everything due now, a pool-full at a time, until nothing is due. */
+  runOnce(): Promise<RunSummary>;
+  /** The background loop: keeps the pool full, polls when idle. */
+  start(): void;
+  /** Stops claiming, lets in-flight deliveries finish, then resolves. */
+  stop(): Promise<void>;
+}
+
+function unitFrom(bytes: Buffer): number {
+  return bytes.readUInt32BE(0) / 2 ** 32;
+}
+
+function clean(text: string | null, max: number): string | null {
+  if (text === null) return null;
+  // PostgreSQL text cannot hold NUL.
+  const t = text.replaceAll('\u0000', '');
+  return t.length > max ? `${t.slice(0, max)}…` : t;
+}
+
+/**
+ * The webhook dispatcher. It claims due deliveries with `FOR UPDATE SKIP LOCKED` under a lease,
+ * so any number of dispatchers (server processes, `caisse worker`) share one queue, and a
+ * delivery claimed by a process that died is due again once its lease lapses. Every attempt is
+ * logged; a delivery is retried with backoff for about 3 days, then marked failed.
+ */
+export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Dispatcher {
+  const { db, clock, random, config } = deps;
+  const concurrency = opts.concurrency ?? config.webhooks.concurrency;
+  const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const leaseMs = opts.leaseMs ?? timeoutMs + 60 * SECOND;
+  const pollIntervalMs = opts.pollIntervalMs ?? 1000;
+  const transport = opts.transport ?? nodeTransport;
+  const resolver = opts.resolver ?? systemResolver;
+  const log = opts.logger;
+
+  function policyFor(endpoint: EndpointRow): AddressPolicy {
+    return { live: endpoint.mode === 'live', allowLoopback: config.webhooks.allowLoopback };
+  }
+
+  async function claim(limit: number): Promise<ClaimedDelivery[]> {
+    const now = clock.now();
+    return repo.claimDue(db, now, new Date(now.getTime() + leaseMs), random(16).toString('hex'), limit);
+  }
+
+  async function send(endpoint: EndpointRow, secrets: string[], eventId: string, payload: string): Promise<{ result: AttemptResult; retryAfter?: number }> {
+    const attemptedAt = clock.now();
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const url = new URL(endpoint.url);
+      const address = await resolveForDelivery(url, policyFor(endpoint), resolver);
+      const res = await transport({
+        url,
+        address,
+        headers: signedHeaders(secrets, eventId, clock.now(), payload),
+        body: payload,
+        timeoutMs,
+        maxExcerptBytes: EXCERPT_BYTES,
+      });
+      const succeeded = res.status >= 200 && res.status < 300;
+      return {
+        result: { attemptedAt, statusCode: res.status, latencyMs: elapsed(), responseExcerpt: clean(res.excerpt, EXCERPT_BYTES), error: succeeded ? null : `HTTP ${res.status}`, succeeded },
+        retryAfter: retryAfterMs(res.headers['retry-after'], clock.now()),
+      };
+    } catch (err) {
+      return { result: { attemptedAt, statusCode: null, latencyMs: elapsed(), responseExcerpt: null, error: clean((err as Error).message, 500), succeeded: false } };
+    }
+  }
+
+  /** Records an attempt and moves the delivery (and maybe its endpoint) on, in one transaction. */
+  async function settle(c: ClaimedDelivery, endpoint: EndpointRow, result: AttemptResult, retryAfter: number | undefined): Promise<DeliveryOutcome> {
+    const now = clock.now();
+    const last = { last_attempt_at: result.attemptedAt, last_status_code: result.statusCode, last_error: result.error };
+    return db.transaction().execute(async (tx) => {
+      await repo.insertAttempt(tx, c.id, result);
+      if (result.succeeded) {
+        const ok = await repo.settle(tx, c.id, c.leaseToken, { status: 'succeeded', next_attempt_at: null, completed_at: now, ...last });
+        await repo.markEndpointHealthy(tx, endpoint.id);
+        return ok ? 'succeeded' : 'lost_lease';
+      }
+      if (result.statusCode === 410) {
+        const ok = await repo.settle(tx, c.id, c.leaseToken, { status: 'failed', next_attempt_at: null, completed_at: now, ...last });
+        if (await repo.disableEndpoint(tx, endpoint.id, 'gone', now)) await repo.parkPending(tx, endpoint.id);
+        log?.warn({ endpointId: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
+        return ok ? 'failed' : 'lost_lease';
+      }
+      const next = nextAttemptAt({ now, createdAt: c.createdAt, attempts: c.attempts, unit: unitFrom(random(4)), retryAfterMs: retryAfter });
+      const ok = await repo.settle(tx, c.id, c.leaseToken, {
+        status: next === null ? 'failed' : 'pending',
+        next_attempt_at: next,
+        completed_at: next === null ? now : null,
+        ...last,
+      });
+      if (await repo.markEndpointFailing(tx, endpoint.id, now, new Date(now.getTime() - DISABLE_AFTER_MS))) {
+        await repo.parkPending(tx, endpoint.id);
+        log?.warn({ endpointId: endpoint.id }, 'webhook endpoint failing for 5 days: disabled');
+      }
+      if (!ok) return 'lost_lease';
+      return next === null ? 'failed' : 'retrying';
+    });
+  }
+
+  /** Loads what the claimed deliveries need in three queries, and returns one task per delivery. */
+  async function prepare(claimed: ClaimedDelivery[]): Promise<(() => Promise<DeliveryOutcome>)[]> {
+    if (claimed.length === 0) return [];
+    const endpointIds = [...new Set(claimed.map((c) => c.endpointId))];
+    const [endpoints, secretRows, payloads] = await Promise.all([
+      repo.findEndpointsByIds(db, endpointIds),
+      repo.liveSecrets(db, endpointIds, clock.now()),
+      repo.payloads(db, [...new Set(claimed.map((c) => c.eventId))]),
+    ]);
+    const endpointById = new Map(endpoints.map((e) => [e.id, e]));
+    const payloadById = new Map(payloads.map((p) => [p.id, p.payload]));
+    const secretsOf = new Map<string, string[]>();
+    for (const s of secretRows) {
+      const list = secretsOf.get(s.endpoint_id) ?? [];
+      list.push(decrypt(config.masterKey, s.secret_encrypted));
+      secretsOf.set(s.endpoint_id, list);
+    }
+    return claimed.map((c) => async (): Promise<DeliveryOutcome> => {
+      try {
+        const endpoint = endpointById.get(c.endpointId);
+        const payload = payloadById.get(c.eventId);
+        // Deleted since (its deliveries went with it), or the event vanished: nothing to send.
+        if (endpoint === undefined || payload === undefined) return 'lost_lease';
+        if (!endpoint.enabled) {
+          await repo.settle(db, c.id, c.leaseToken, { status: 'pending', next_attempt_at: null });
+          return 'parked';
+        }
+        const { result, retryAfter } = await send(endpoint, secretsOf.get(endpoint.id) ?? [], c.eventId, payload);
+        return await settle(c, endpoint, result, retryAfter);
+      } catch (err) {
+        // The lease lapses and another claim retries it: nothing is lost.
+        log?.error({ err, deliveryId: c.id }, 'webhook delivery could not be recorded');
+        return 'lost_lease';
+      }
+    });
+  }
+
+  async function deliver(claimed: ClaimedDelivery[]): Promise<DeliveryOutcome[]> {
+    return Promise.all((await prepare(claimed)).map((task) => task()));
+  }
+
+  function summarise(claimed: number, outcomes: DeliveryOutcome[]): RunSummary {
+    const count = (o: DeliveryOutcome) => outcomes.filter((x) => x === o).length;
+    return { claimed, succeeded: count('succeeded'), retrying: count('retrying'), failed: count('failed') };
+  }
+
+  async function claimAndDeliver(limit = concurrency): Promise<RunSummary> {
+    const claimed = await claim(limit);
+    return summarise(claimed.length, await deliver(claimed));
+  }
+
+  async function runOnce(): Promise<RunSummary> {
+    const total: RunSummary = { claimed: 0, succeeded: 0, retrying: 0, failed: 0 };
+    for (;;) {
+      const s = await claimAndDeliver();
+      total.claimed += s.claimed;
+      total.succeeded += s.succeeded;
+      total.retrying += s.retrying;
+      total.failed += s.failed;
+      if (s.claimed === 0) return total;
+    }
+  }
+
+  // ---- the background loop -------------------------------------------------------------------
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  const inFlight = new Set<Promise<unknown>>();
+
+  function pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping) {
+      const free = concurrency - inFlight.size;
+      if (free > 0) {
+        try {
+          for (const task of await prepare(await claim(free))) {
+            const p = task();
+            inFlight.add(p);
+            void p.finally(() => {
+              inFlight.delete(p);
+              wake?.();
+            });
+          }
+        } catch (err) {
+          log?.error({ err }, 'webhook dispatcher could not claim deliveries');
+          await pause(pollIntervalMs * 5);
+          continue;
+        }
+      }
+      if (stopping) break;
+      // Either the pool is full or the queue is drained for now: wait for a delivery to finish
+      // (it wakes the loop) or for the poll interval.
+      await pause(pollIntervalMs);
+    }
+    await Promise.allSettled([...inFlight]);
+  }
+
+  return {
+    name: 'webhook-dispatcher',
+    claim,
+    deliver,
+    claimAndDeliver,
+    runOnce,
+    start() {
+      if (loop !== undefined) return;
+      stopping = false;
+      loop = run();
+    },
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+      await Promise.allSettled([...inFlight]);
+      loop = undefined;
+    },
+  };
+}
+
+/** The dispatcher as a background worker of `start` and `caisse worker` (runtime.ts). */
+export function webhookDispatcherWorker(runtime: { deps: Deps; logger: Logger }): { name: string; stop(): Promise<void> } {
+  const dispatcher = createDispatcher(runtime.deps, { logger: runtime.logger.child({ worker: 'webhook-dispatcher' }) });
+  dispatcher.start();
+  return { name: dispatcher.name, stop: () => dispatcher.stop() };
+}

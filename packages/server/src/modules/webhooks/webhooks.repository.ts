@@ -1,0 +1,338 @@
+import { type Generated, type Selectable, sql } from 'kysely';
+import type { Executor } from '../../platform/db.ts';
+
+export type Mode = 'test' | 'live';
+export type DisabledReason = 'manual' | 'gone' | 'failing';
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookEndpointsTable {
+  id: string;
+  merchant_id: string;
+  mode: Mode;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  enabled: boolean;
+  disabled_reason: DisabledReason | null;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WebhookEndpointSecretsTable {
+  id: Generated<bigint>;
+  endpoint_id: string;
+  secret_encrypted: Buffer;
+  created_at: Date;
+  expires_at: Date | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  merchant_id: string;
+  mode: Mode;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Date | null;
+  lease_token: string | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  id: Generated<bigint>;
+  delivery_id: string;
+  attempted_at: Date;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+  succeeded: boolean;
+}
+
+declare module '../../platform/database.ts' {
+  interface Database {
+    webhook_endpoints: WebhookEndpointsTable;
+    webhook_endpoint_secrets: WebhookEndpointSecretsTable;
+    webhook_deliveries: WebhookDeliveriesTable;
+    webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  }
+}
+
+export type EndpointRow = Selectable<WebhookEndpointsTable>;
+export type SecretRow = Selectable<WebhookEndpointSecretsTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type AttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
+
+/** A claimed delivery with what is needed to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  eventId: string;
+  endpointId: string;
+  leaseToken: string;
+  attempts: number;
+  createdAt: Date;
+}
+
+export interface AttemptResult {
+  attemptedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  responseExcerpt: string | null;
+  error: string | null;
+  succeeded: boolean;
+}
+
+export const webhooksRepository = {
+  // ---- endpoints ----------------------------------------------------------------------------
+
+  async insertEndpoint(db: Executor, row: EndpointRow) {
+    return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async findEndpoint(db: Executor, merchantId: string, mode: Mode, id: string) {
+    return db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', id)
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .executeTakeFirst();
+  },
+
+  async findEndpointsByIds(db: Executor, ids: string[]) {
+    if (ids.length === 0) return [];
+    return db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', ids).execute();
+  },
+
+  async listEndpoints(db: Executor, merchantId: string, mode: Mode, limit: number, startingAfter: string | undefined) {
+    let q = db.selectFrom('webhook_endpoints').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', mode);
+    if (startingAfter !== undefined) q = q.where('id', '<', startingAfter);
+    return q.orderBy('id', 'desc').limit(limit).execute();
+  },
+
+  async countEndpoints(db: Executor, merchantId: string, mode: Mode): Promise<number> {
+    const row = await db
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  /** Serialises endpoint creation per merchant, so the endpoint limit holds under concurrency. */
+  async lockMerchant(db: Executor, merchantId: string) {
+    await db.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
+  },
+
+  /** Enabled endpoints of a merchant and mode that want this event type. */
+  async endpointsFor(db: Executor, merchantId: string, mode: Mode, type: string) {
+    return db
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('enabled', '=', true)
+      .where((eb) => eb.or([sql<boolean>`cardinality(enabled_events) = 0`, sql<boolean>`${type} = any(enabled_events)`]))
+      .execute();
+  },
+
+  async updateEndpoint(
+    db: Executor,
+    id: string,
+    patch: Partial<Pick<EndpointRow, 'url' | 'description' | 'enabled_events' | 'enabled' | 'disabled_reason' | 'failing_since' | 'updated_at'>>,
+  ) {
+    return db.updateTable('webhook_endpoints').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async deleteEndpoint(db: Executor, id: string) {
+    await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+  },
+
+  /** After a failed attempt: start the failing run if none, and disable the endpoint past `disableAfter`. */
+  async markEndpointFailing(db: Executor, id: string, now: Date, disableBefore: Date): Promise<boolean> {
+    await db
+      .updateTable('webhook_endpoints')
+      .set({ failing_since: now })
+      .where('id', '=', id)
+      .where('failing_since', 'is', null)
+      .execute();
+    const disabled = await db
+      .updateTable('webhook_endpoints')
+      .set({ enabled: false, disabled_reason: 'failing', updated_at: now })
+      .where('id', '=', id)
+      .where('enabled', '=', true)
+      .where('failing_since', '<=', disableBefore)
+      .returning('id')
+      .executeTakeFirst();
+    return disabled !== undefined;
+  },
+
+  async markEndpointHealthy(db: Executor, id: string) {
+    await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', id).where('failing_since', 'is not', null).execute();
+  },
+
+  async disableEndpoint(db: Executor, id: string, reason: DisabledReason, now: Date): Promise<boolean> {
+    const row = await db
+      .updateTable('webhook_endpoints')
+      .set({ enabled: false, disabled_reason: reason, updated_at: now })
+      .where('id', '=', id)
+      .where('enabled', '=', true)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  // ---- secrets ------------------------------------------------------------------------------
+
+  async insertSecret(db: Executor, row: Omit<SecretRow, 'id'>) {
+    await db.insertInto('webhook_endpoint_secrets').values(row).execute();
+  },
+
+  /** Secrets that still sign at `now`, newest first. */
+  async liveSecrets(db: Executor, endpointIds: string[], now: Date) {
+    if (endpointIds.length === 0) return [];
+    return db
+      .selectFrom('webhook_endpoint_secrets')
+      .selectAll()
+      .where('endpoint_id', 'in', endpointIds)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  },
+
+  /** Sets the expiry of the current secret (and shortens any older one that would outlive it). */
+  async expireSecrets(db: Executor, endpointId: string, expiresAt: Date) {
+    await db
+      .updateTable('webhook_endpoint_secrets')
+      .set({ expires_at: expiresAt })
+      .where('endpoint_id', '=', endpointId)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', expiresAt)]))
+      .execute();
+  },
+
+  // ---- deliveries ---------------------------------------------------------------------------
+
+  async insertDeliveries(db: Executor, rows: Omit<DeliveryRow, 'attempts'>[]) {
+    if (rows.length === 0) return [];
+    return db.insertInto('webhook_deliveries').values(rows).returningAll().execute();
+  },
+
+  async listDeliveries(db: Executor, endpointId: string, limit: number, startingAfter: string | undefined, eventId?: string) {
+    let q = db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId);
+    if (eventId !== undefined) q = q.where('event_id', '=', eventId);
+    if (startingAfter !== undefined) q = q.where('id', '<', startingAfter);
+    return q.orderBy('id', 'desc').limit(limit).execute();
+  },
+
+  async attemptsOf(db: Executor, deliveryIds: string[]) {
+    if (deliveryIds.length === 0) return [];
+    return db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('id').execute();
+  },
+
+  /**
+   * Claims up to `limit` due deliveries: `FOR UPDATE SKIP LOCKED` lets several dispatchers share
+   * the queue without waiting on each other; the claim pushes `next_attempt_at` to the lease's end
+   * and sets a fresh lease token, all in one statement.
+   */
+  async claimDue(db: Executor, now: Date, leaseUntil: Date, leaseToken: string, limit: number): Promise<ClaimedDelivery[]> {
+    const due = db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    // `= any(array(…))` makes the sub-select an InitPlan, run exactly once. With `in (…)` the
+    // planner may choose a semi join that re-runs it per row and claims more than `limit`.
+    const rows = await db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ next_attempt_at: leaseUntil, lease_token: leaseToken, attempts: eb('attempts', '+', 1) }))
+      .where(sql<boolean>`id = any(array(${due}))`)
+      .where('status', '=', 'pending')
+      .returning(['id', 'event_id', 'endpoint_id', 'lease_token', 'attempts', 'created_at'])
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      eventId: r.event_id,
+      endpointId: r.endpoint_id,
+      leaseToken: r.lease_token as string,
+      attempts: r.attempts,
+      createdAt: r.created_at,
+    }));
+  },
+
+  async payloads(db: Executor, eventIds: string[]) {
+    if (eventIds.length === 0) return [];
+    return db.selectFrom('events').select(['id', 'payload']).where('id', 'in', eventIds).execute();
+  },
+
+  /** Logs one attempt. */
+  async insertAttempt(db: Executor, deliveryId: string, r: AttemptResult) {
+    await db
+      .insertInto('webhook_delivery_attempts')
+      .values({
+        delivery_id: deliveryId,
+        attempted_at: r.attemptedAt,
+        status_code: r.statusCode,
+        latency_ms: r.latencyMs,
+        response_excerpt: r.responseExcerpt,
+        error: r.error,
+        succeeded: r.succeeded,
+      })
+      .execute();
+  },
+
+  /**
+   * Records the outcome of a claim while the delivery is pending. A success is final and is
+   * recorded whoever holds the claim; anything else only while the claim is still ours (same
+   * lease token). Returns false when the outcome was not recorded.
+   */
+  async settle(
+    db: Executor,
+    id: string,
+    leaseToken: string,
+    patch: { status: DeliveryStatus; next_attempt_at: Date | null; last_attempt_at?: Date; last_status_code?: number | null; last_error?: string | null; completed_at?: Date | null },
+  ): Promise<boolean> {
+    let q = db
+      .updateTable('webhook_deliveries')
+      .set({ ...patch, lease_token: null })
+      .where('id', '=', id)
+      .where('status', '=', 'pending');
+    if (patch.status !== 'succeeded') q = q.where('lease_token', '=', leaseToken);
+    const row = await q
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Parks the pending deliveries of an endpoint that was disabled. */
+  async parkPending(db: Executor, endpointId: string) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: null, lease_token: null })
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'pending')
+      .execute();
+  },
+
+  /** Wakes the parked deliveries of an endpoint enabled again. */
+  async wakeParked(db: Executor, endpointId: string, now: Date) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: now })
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', 'is', null)
+      .execute();
+  },
+};

@@ -1,0 +1,169 @@
+import { type Static, Type } from 'typebox';
+import { EVENT_TYPES } from './events.ts';
+
+/** Schemas of the webhook endpoints and events API (contract §2, §5). */
+
+export const MAX_ENDPOINTS = 16;
+
+const EventType = Type.Union(
+  EVENT_TYPES.map((t) => Type.Literal(t)),
+  { description: 'An event type' },
+);
+const EnabledEvent = Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')], {
+  description: 'An event type, or `*` for every type',
+});
+const EnabledEvents = Type.Array(EnabledEvent, {
+  maxItems: 32,
+  description: 'Event types the endpoint receives. Absent, empty or `["*"]`: every type.',
+});
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  'x-code': 'url_invalid',
+  description: 'Where events are POSTed. Live mode: https, resolving only to public addresses. Test mode: http or https; loopback when the server allows it.',
+});
+const Description = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]);
+
+export const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 20 });
+
+export const EndpointIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const EventIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const CreateEndpointBody = Type.Object(
+  {
+    url: Url,
+    description: Type.Optional(Description),
+    enabledEvents: Type.Optional(EnabledEvents),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type CreateEndpointInput = Static<typeof CreateEndpointBody>;
+
+export const UpdateEndpointBody = Type.Object(
+  {
+    url: Type.Optional(Url),
+    description: Type.Optional(Description),
+    enabledEvents: Type.Optional(EnabledEvents),
+    enabled: Type.Optional(Type.Boolean({ description: 'false disables the endpoint; true enables it again and resumes its pending deliveries' })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateEndpointInput = Static<typeof UpdateEndpointBody>;
+
+export const RollSecretBody = Type.Object(
+  {
+    expiresIn: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 7 * 24 * 3600,
+        default: 24 * 3600,
+        description: 'Seconds the previous secret keeps signing beside the new one (default 24 h; 0 stops it at once)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ListQuery = Type.Object(
+  { limit: Type.Optional(Limit), startingAfter: Type.Optional(Type.String({ maxLength: 64 })) },
+  { additionalProperties: false },
+);
+export const EventsQuery = Type.Object(
+  { limit: Type.Optional(Limit), startingAfter: Type.Optional(Type.String({ maxLength: 64 })), type: Type.Optional(EventType) },
+  { additionalProperties: false },
+);
+export const DeliveriesQuery = Type.Object(
+  {
+    limit: Type.Optional(Limit),
+    startingAfter: Type.Optional(Type.String({ maxLength: 64 })),
+    eventId: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ResendBody = Type.Object(
+  { endpointId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this endpoint (it must be enabled); default: every enabled endpoint that wants the type' })) },
+  { additionalProperties: false },
+);
+
+const Timestamp = Type.String({ format: 'date-time' });
+const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+export const Endpoint = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('webhook_endpoint'),
+  url: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  enabledEvents: Type.Array(Type.String()),
+  enabled: Type.Boolean(),
+  disabledReason: Type.Union([Type.Literal('manual'), Type.Literal('gone'), Type.Literal('failing'), Type.Null()], {
+    description: '`manual` (PATCH), `gone` (the receiver answered 410), `failing` (all deliveries failed for 5 days)',
+  }),
+  livemode: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type EndpointView = Static<typeof Endpoint>;
+
+export const EndpointWithSecret = Type.Object({
+  ...Endpoint.properties,
+  secret: Type.String({ description: 'The signing secret `whsec_…`' }),
+});
+
+export const EndpointSecret = Type.Object({
+  object: Type.Literal('webhook_endpoint_secret'),
+  endpointId: Type.String(),
+  secret: Type.String({ description: 'The current signing secret' }),
+  rollingSecrets: Type.Array(Type.Object({ secret: Type.String(), expiresAt: Timestamp }), {
+    description: 'Previous secrets that still sign, beside the current one, until they expire',
+  }),
+});
+export type EndpointSecretView = Static<typeof EndpointSecret>;
+
+export const DeletedEndpoint = Type.Object({ id: Type.String(), object: Type.Literal('webhook_endpoint'), deleted: Type.Literal(true) });
+
+export const EndpointList = Type.Object({ data: Type.Array(Endpoint), hasMore: Type.Boolean() });
+
+export const Attempt = Type.Object({
+  attemptedAt: Timestamp,
+  statusCode: Type.Union([Type.Integer(), Type.Null()]),
+  latencyMs: Type.Integer(),
+  responseExcerpt: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+  succeeded: Type.Boolean(),
+});
+
+export const Delivery = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('webhook_delivery'),
+  eventId: Type.String(),
+  endpointId: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+  attemptCount: Type.Integer(),
+  nextAttemptAt: NullableTimestamp,
+  lastAttemptAt: NullableTimestamp,
+  lastStatusCode: Type.Union([Type.Integer(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Timestamp,
+  completedAt: NullableTimestamp,
+  attempts: Type.Array(Attempt, { description: 'Every attempt, oldest first' }),
+});
+export type DeliveryView = Static<typeof Delivery>;
+
+export const DeliveryList = Type.Object({ data: Type.Array(Delivery), hasMore: Type.Boolean() });
+export const ResendResult = Type.Object({ data: Type.Array(Delivery) });
+
+export const Event = Type.Object(
+  {
+    id: Type.String(),
+    object: Type.Literal('event'),
+    type: Type.String(),
+    createdAt: Timestamp,
+    livemode: Type.Boolean(),
+    apiVersion: Type.String(),
+    data: Type.Object({ paymentIntent: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true }),
+  },
+  { additionalProperties: true },
+);
+export const EventList = Type.Object({ data: Type.Array(Event), hasMore: Type.Boolean() });

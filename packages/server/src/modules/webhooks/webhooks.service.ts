@@ -1,0 +1,272 @@
+import { decrypt, encrypt } from '../../platform/crypto.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { type EventBody, type EventType, enqueueDeliveries, EVENT_TYPES } from './events.ts';
+import { eventsRepository } from './events.repository.ts';
+import { newWebhookSecret } from './signing.ts';
+import { type AddressPolicy, checkEndpointHost, parseEndpointUrl, type Resolver, systemResolver } from './url-policy.ts';
+import {
+  type AttemptRow,
+  type DeliveryRow,
+  type EndpointRow,
+  type Mode,
+  webhooksRepository as repo,
+} from './webhooks.repository.ts';
+import {
+  type CreateEndpointInput,
+  type DeliveryView,
+  type EndpointSecretView,
+  type EndpointView,
+  MAX_ENDPOINTS,
+  type UpdateEndpointInput,
+} from './webhooks.schema.ts';
+
+/** Whose objects: a merchant in one mode. Test and live never see each other's. */
+export interface Owner {
+  merchantId: string;
+  mode: Mode;
+}
+
+export interface Page {
+  limit: number;
+  startingAfter?: string;
+}
+
+export const SECRET_ROLL_GRACE_SECONDS = 24 * 3600;
+
+export function endpointView(e: EndpointRow): EndpointView {
+  return {
+    id: e.id,
+    object: 'webhook_endpoint',
+    url: e.url,
+    description: e.description,
+    enabledEvents: e.enabled_events.length === 0 ? ['*'] : e.enabled_events,
+    enabled: e.enabled,
+    disabledReason: e.disabled_reason,
+    livemode: e.mode === 'live',
+    createdAt: e.created_at.toISOString(),
+    updatedAt: e.updated_at.toISOString(),
+  };
+}
+
+export function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryView {
+  return {
+    id: d.id,
+    object: 'webhook_delivery',
+    eventId: d.event_id,
+    endpointId: d.endpoint_id,
+    status: d.status,
+    attemptCount: d.attempts,
+    nextAttemptAt: d.status === 'pending' ? (d.next_attempt_at?.toISOString() ?? null) : null,
+    lastAttemptAt: d.last_attempt_at?.toISOString() ?? null,
+    lastStatusCode: d.last_status_code,
+    lastError: d.last_error,
+    createdAt: d.created_at.toISOString(),
+    completedAt: d.completed_at?.toISOString() ?? null,
+    attempts: attempts
+      .filter((a) => a.delivery_id === d.id)
+      .map((a) => ({
+        attemptedAt: a.attempted_at.toISOString(),
+        statusCode: a.status_code,
+        latencyMs: a.latency_ms,
+        responseExcerpt: a.response_excerpt,
+        error: a.error,
+        succeeded: a.succeeded,
+      })),
+  };
+}
+
+/** Empty or containing `*`: every type, stored as the empty list. Duplicates dropped, order kept. */
+function normaliseEvents(list: string[] | undefined): EventType[] {
+  if (list === undefined || list.length === 0 || list.includes('*')) return [];
+  const known = new Set<string>(EVENT_TYPES);
+  for (const [i, t] of list.entries()) {
+    if (!known.has(t)) throw new ApiError('validation_error', `Unknown event type ${t}`, { param: `enabledEvents.${i}` });
+  }
+  return [...new Set(list)] as EventType[];
+}
+
+function page<T extends { id: string }>(rows: T[], limit: number) {
+  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+}
+
+export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver } = {}) {
+  const { db, clock, random, ids, config } = deps;
+  const resolver = opts.resolver ?? systemResolver;
+
+  const policy = (mode: Mode): AddressPolicy => ({ live: mode === 'live', allowLoopback: config.webhooks.allowLoopback });
+
+  async function checkedUrl(raw: string, mode: Mode): Promise<string> {
+    const url = parseEndpointUrl(raw, policy(mode));
+    await checkEndpointHost(url, policy(mode), resolver);
+    return url.toString();
+  }
+
+  async function owned(owner: Owner, id: string): Promise<EndpointRow> {
+    const row = await repo.findEndpoint(db, owner.merchantId, owner.mode, id);
+    if (!row) throw new ApiError('not_found', `No webhook endpoint ${id}`, { param: 'id' });
+    return row;
+  }
+
+  function seal(secret: string): Buffer {
+    return encrypt(config.masterKey, secret, random);
+  }
+
+  async function createEndpoint(owner: Owner, input: CreateEndpointInput): Promise<EndpointView & { secret: string }> {
+    const url = await checkedUrl(input.url, owner.mode);
+    const events = normaliseEvents(input.enabledEvents);
+    const secret = newWebhookSecret(random);
+    const now = clock.now();
+    const row = await db.transaction().execute(async (tx) => {
+      await repo.lockMerchant(tx, owner.merchantId);
+      const count = await repo.countEndpoints(tx, owner.merchantId, owner.mode);
+      if (count >= MAX_ENDPOINTS) {
+        throw new ApiError('limit_exceeded', `A merchant may have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first`, {
+          extra: { limit: MAX_ENDPOINTS },
+        });
+      }
+      const enabled = input.enabled ?? true;
+      const endpoint = await repo.insertEndpoint(tx, {
+        id: ids('webhookEndpoint'),
+        merchant_id: owner.merchantId,
+        mode: owner.mode,
+        url,
+        description: input.description ?? null,
+        enabled_events: events,
+        enabled,
+        disabled_reason: enabled ? null : 'manual',
+        failing_since: null,
+        created_at: now,
+        updated_at: now,
+      });
+      await repo.insertSecret(tx, { endpoint_id: endpoint.id, secret_encrypted: seal(secret), created_at: now, expires_at: null });
+      return endpoint;
+    });
+    return { ...endpointView(row), secret };
+  }
+
+  async function listEndpoints(owner: Owner, p: Page) {
+    const { rows, hasMore } = page(await repo.listEndpoints(db, owner.merchantId, owner.mode, p.limit + 1, p.startingAfter), p.limit);
+    return { data: rows.map(endpointView), hasMore };
+  }
+
+  async function getEndpoint(owner: Owner, id: string) {
+    return endpointView(await owned(owner, id));
+  }
+
+  async function updateEndpoint(owner: Owner, id: string, input: UpdateEndpointInput): Promise<EndpointView> {
+    const current = await owned(owner, id);
+    const url = input.url === undefined ? undefined : await checkedUrl(input.url, owner.mode);
+    const events = input.enabledEvents === undefined ? undefined : normaliseEvents(input.enabledEvents);
+    const now = clock.now();
+    const row = await db.transaction().execute(async (tx) => {
+      const patch: Parameters<typeof repo.updateEndpoint>[2] = { updated_at: now };
+      if (url !== undefined) patch.url = url;
+      if (input.description !== undefined) patch.description = input.description;
+      if (events !== undefined) patch.enabled_events = events;
+      if (input.enabled === false && current.enabled) Object.assign(patch, { enabled: false, disabled_reason: 'manual' });
+      if (input.enabled === true && !current.enabled) Object.assign(patch, { enabled: true, disabled_reason: null, failing_since: null });
+      const updated = await repo.updateEndpoint(tx, id, patch);
+      if (patch.enabled === false) await repo.parkPending(tx, id);
+      if (patch.enabled === true) await repo.wakeParked(tx, id, now);
+      return updated;
+    });
+    return endpointView(row);
+  }
+
+  async function deleteEndpoint(owner: Owner, id: string) {
+    await owned(owner, id);
+    await repo.deleteEndpoint(db, id);
+    return { id, object: 'webhook_endpoint' as const, deleted: true as const };
+  }
+
+  async function secretView(endpointId: string): Promise<EndpointSecretView> {
+    const rows = await repo.liveSecrets(db, [endpointId], clock.now());
+    const current = rows.find((r) => r.expires_at === null) ?? rows[0];
+    if (current === undefined) throw new ApiError('internal_error', 'The endpoint has no signing secret');
+    return {
+      object: 'webhook_endpoint_secret',
+      endpointId,
+      secret: decrypt(config.masterKey, current.secret_encrypted),
+      rollingSecrets: rows
+        .filter((r) => r !== current && r.expires_at !== null)
+        .map((r) => ({ secret: decrypt(config.masterKey, r.secret_encrypted), expiresAt: (r.expires_at as Date).toISOString() })),
+    };
+  }
+
+  /** Explicit reveal of the signing secret(s). */
+  async function revealSecret(owner: Owner, id: string): Promise<EndpointSecretView> {
+    await owned(owner, id);
+    return secretView(id);
+  }
+
+  /** A new secret signs from now on; the previous ones keep signing beside it for `expiresIn` seconds. */
+  async function rollSecret(owner: Owner, id: string, expiresIn = SECRET_ROLL_GRACE_SECONDS): Promise<EndpointView & { secret: string }> {
+    const endpoint = await owned(owner, id);
+    const secret = newWebhookSecret(random);
+    const now = clock.now();
+    await db.transaction().execute(async (tx) => {
+      await repo.expireSecrets(tx, id, new Date(now.getTime() + expiresIn * 1000));
+      await repo.insertSecret(tx, { endpoint_id: id, secret_encrypted: seal(secret), created_at: now, expires_at: null });
+    });
+    return { ...endpointView(endpoint), secret };
+  }
+
+  async function listDeliveries(owner: Owner, endpointId: string, p: Page & { eventId?: string }) {
+    await owned(owner, endpointId);
+    const { rows, hasMore } = page(await repo.listDeliveries(db, endpointId, p.limit + 1, p.startingAfter, p.eventId), p.limit);
+    const attempts = await repo.attemptsOf(db, rows.map((r) => r.id));
+    return { data: rows.map((r) => deliveryView(r, attempts)), hasMore };
+  }
+
+  async function listEvents(owner: Owner, p: Page & { type?: string }) {
+    const found = await eventsRepository.list(db, owner.merchantId, owner.mode, { ...p, limit: p.limit + 1 });
+    const { rows, hasMore } = page(found, p.limit);
+    return { data: rows.map((r) => JSON.parse(r.payload) as EventBody), hasMore };
+  }
+
+  async function ownedEvent(owner: Owner, id: string) {
+    const row = await eventsRepository.find(db, owner.merchantId, owner.mode, id);
+    if (!row) throw new ApiError('not_found', `No event ${id}`, { param: 'id' });
+    return row;
+  }
+
+  async function getEvent(owner: Owner, id: string): Promise<EventBody> {
+    return JSON.parse((await ownedEvent(owner, id)).payload) as EventBody;
+  }
+
+  /**
+   * New deliveries of an event, due at once: to one named endpoint (which must be enabled), or
+   * to every enabled endpoint that wants its type. Earlier deliveries are left as they are.
+   */
+  async function resendEvent(owner: Owner, id: string, endpointId?: string) {
+    const event = await ownedEvent(owner, id);
+    let targets: string[];
+    if (endpointId !== undefined) {
+      const endpoint = await repo.findEndpoint(db, owner.merchantId, owner.mode, endpointId);
+      if (!endpoint) throw new ApiError('not_found', `No webhook endpoint ${endpointId}`, { param: 'endpointId' });
+      if (!endpoint.enabled) throw new ApiError('endpoint_disabled', `Webhook endpoint ${endpointId} is disabled; enable it first`, { param: 'endpointId' });
+      targets = [endpoint.id];
+    } else {
+      targets = (await repo.endpointsFor(db, owner.merchantId, owner.mode, event.type)).map((e) => e.id);
+    }
+    const rows = await enqueueDeliveries(db, deps, { eventId: event.id, merchantId: owner.merchantId, mode: owner.mode }, targets);
+    return { data: rows.map((r) => deliveryView(r, [])) };
+  }
+
+  return {
+    createEndpoint,
+    listEndpoints,
+    getEndpoint,
+    updateEndpoint,
+    deleteEndpoint,
+    revealSecret,
+    rollSecret,
+    listDeliveries,
+    listEvents,
+    getEvent,
+    resendEvent,
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

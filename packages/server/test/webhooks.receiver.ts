@@ -1,0 +1,83 @@
+/** Test helpers for webhooks: local receivers on 127.0.0.1 and events made with recordEvent. */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { type EventType, recordEvent } from '../src/modules/webhooks/events.ts';
+import type { TestContext } from './harness.ts';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  path: string;
+}
+
+export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** What the receiver does with the next requests (default: 200 "ok"). */
+  handler: Handler;
+  close(): Promise<void>;
+}
+
+export const ok: Handler = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/plain' });
+  res.end('ok');
+};
+
+export async function startReceiver(handler: Handler = ok, port = 0): Promise<Receiver> {
+  const sockets = new Set<Socket>();
+  const receiver: Receiver = {
+    url: '',
+    received: [],
+    handler,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      receiver.received.push({ headers: req.headers, body, path: req.url ?? '/' });
+      receiver.handler(req, res, body);
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return receiver;
+}
+
+let intentSeq = 0;
+
+/** Records one event the way the intents module does: inside a transaction. */
+export async function makeEvent(
+  ctx: TestContext,
+  merchantId: string,
+  opts: { type?: EventType; mode?: 'test' | 'live'; metadata?: Record<string, string> } = {},
+) {
+  intentSeq += 1;
+  return ctx.deps.db.transaction().execute((tx) =>
+    recordEvent(tx, ctx.deps, {
+      merchantId,
+      mode: opts.mode ?? 'test',
+      type: opts.type ?? 'payment.completed',
+      apiVersion: '2026-11-01',
+      paymentIntent: {
+        id: `pi_test${String(intentSeq).padStart(6, '0')}`,
+        object: 'payment_intent',
+        amount: '5000',
+        currency: 'XAF',
+        metadata: opts.metadata ?? { orderId: `order-${intentSeq}`, note: 'café ✓' },
+        status: 'SUCCEEDED',
+      },
+    }),
+  );
+}
