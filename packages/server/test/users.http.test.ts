@@ -191,6 +191,9 @@ describe('POST /users/verify-phone', () => {
     problem(await call(ctx.app, 'POST', '/users/verify-phone', { apiKey: m.live.apiKey }, { userId: user.id, code }), 404, 'not_found');
     problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: 'usr_nope', code }), 404, 'not_found');
     problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { code }), 400, 'validation_error');
+    problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id }), 400, 'validation_error');
+    // `otp` is accepted in place of `code`.
+    expect((await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, otp: code })).json()).toMatchObject({ phoneVerified: true });
   });
 });
 

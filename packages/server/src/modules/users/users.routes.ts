@@ -49,7 +49,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         tags,
         summary: "Verify a registered user's phone",
         description: [
-          'Send `userId` (or `phoneNumber`) and the `code` received by SMS. Verifying an already verified phone answers the user again.',
+          'Send `userId` (or `phoneNumber`) and the `code` received by SMS (`otp` is accepted as its name too). Verifying an already verified phone answers the user again.',
           'Errors: `otp_incorrect` (400, with `attemptsRemaining`), `otp_expired` (400: ask for a new code), `otp_attempts_exceeded` (429 after 5 wrong codes, until a new code is sent), `not_found`.',
         ].join('\n\n'),
         security: apiKeyOnly,

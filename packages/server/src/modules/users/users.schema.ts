@@ -24,7 +24,8 @@ export const VerifyPhoneBody = Type.Object(
   {
     userId: Type.Optional(UserId),
     phoneNumber: Type.Optional(PhoneNumber),
-    code: Type.String({ maxLength: 16, description: 'The 6-digit code received by SMS.' }),
+    code: Type.Optional(Type.String({ maxLength: 16, description: 'The 6-digit code received by SMS.' })),
+    otp: Type.Optional(Type.String({ maxLength: 16, description: 'Same as `code` (the name verifyOtp uses); send one of them.' })),
   },
   { additionalProperties: false },
 );

@@ -145,8 +145,12 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
     },
 
     /** POST /users/verify-phone: the code from the SMS marks the phone verified. */
-    async verifyPhone(merchant: MerchantContext, input: { userId?: string; phoneNumber?: string; code: string }): Promise<UserView> {
+    async verifyPhone(merchant: MerchantContext, input: { userId?: string; phoneNumber?: string; code?: string; otp?: string }): Promise<UserView> {
       const scope = scopeOf(merchant);
+      const code = input.code ?? input.otp;
+      if (code === undefined) {
+        throw new ApiError('validation_error', 'code is required', { param: 'code', errors: [{ param: 'code', message: 'code is required' }] });
+      }
       const user = await findUser(scope, input);
       if (user.phone_verified_at) return userView(user);
       const outcome = await db.transaction().execute(async (tx) => {
@@ -154,7 +158,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
         const now = clock.now();
         if (!v || v.expires_at <= now) return { kind: 'expired' as const };
         if (v.attempts >= VERIFICATION_MAX_ATTEMPTS) return { kind: 'exhausted' as const, since: v.created_at };
-        if (!codeMatches(config.masterKey, user.id, input.code, v.code_hash)) {
+        if (!codeMatches(config.masterKey, user.id, code, v.code_hash)) {
           await repo.countVerificationAttempt(tx, user.id);
           return { kind: 'wrong' as const, remaining: VERIFICATION_MAX_ATTEMPTS - v.attempts - 1 };
         }
