@@ -166,6 +166,18 @@ describe('access tokens', () => {
     await expect(second.users.verifyAccessToken(token, merchant)).resolves.toMatchObject({ userId: expect.stringMatching(/^usr_/) });
   });
 
+  it('processes starting together on a database without a key make exactly one', async () => {
+    // Retire every key long ago, as if the database had none that may sign.
+    await ctx.deps.db.updateTable('signing_keys').set({ retired_at: new Date(0) }).execute();
+    const { createServices } = await import('../src/services.ts');
+    const processes = Array.from({ length: 4 }, () => createServices(ctx.deps));
+    const answers = await Promise.all(processes.map((p) => p.users.jwks()));
+    const kids = new Set(answers.flatMap((a) => a.keys.map((k) => k.kid)));
+    expect(kids.size).toBe(1);
+    const active = await ctx.deps.db.selectFrom('signing_keys').select('kid').where('retired_at', 'is', null).execute();
+    expect(active.map((r) => r.kid)).toEqual([...kids]);
+  });
+
   it('a key older than 30 days is replaced on next use', async () => {
     const { token } = await signIn();
     const kid = jose.decodeProtectedHeader(token).kid;

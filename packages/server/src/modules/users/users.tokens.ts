@@ -121,7 +121,8 @@ export function createTokenService(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
       });
       return kid;
     });
-    await load();
+    // A reload already in flight may have read the keys before this commit: read them again.
+    await reload();
     return made;
   }
 
