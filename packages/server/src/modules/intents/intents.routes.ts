@@ -105,10 +105,6 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
         body: Type.Object({}, { additionalProperties: false, description: 'Optional; no fields.' }),
         response: { 200: Intent },
       },
-      // The body is optional: no body reads as {} (any field in it is still parameter_unknown).
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
-      },
     },
     async (request) => intents.cancel(request.merchant, request.params.id),
   );

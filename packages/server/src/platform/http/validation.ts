@@ -77,7 +77,11 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const part = httpPart ?? 'body';
   const ajv = part === 'body' ? strictAjv : coercingAjv;
   const validate: ValidateFunction = ajv.compile(schema as object);
-  return (data: unknown) => {
+  // A POST without a body (no content) reads as an empty object, so routes whose fields are all
+  // optional (cancel, resend, roll-secret) accept it; required fields still fail as usual.
+  const emptyIsObject = part === 'body' && (schema as { type?: unknown }).type === 'object';
+  return (input: unknown) => {
+    const data = emptyIsObject && (input === null || input === undefined) ? {} : input;
     if (validate(data)) return { value: data };
     return { error: toApiError(part, validate.errors ?? []) };
   };
