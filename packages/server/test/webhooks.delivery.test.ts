@@ -38,7 +38,7 @@ const dispatcher = (opts: DispatcherOptions = {}) => createDispatcher(ctx.deps, 
 
 async function endpoint(m: TestMerchant, url: string, extra: Record<string, unknown> = {}) {
   const res = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url, ...extra });
-  expect(res.statusCode, res.body).toBe(200);
+  expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: string; secret: string };
 }
 

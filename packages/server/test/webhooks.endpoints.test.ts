@@ -27,7 +27,7 @@ function expectProblem(res: { statusCode: number; json(): unknown }, status: num
 describe('webhook endpoints', () => {
   it('creates an endpoint with a whsec_ secret of 32 random bytes, shown at creation and on reveal', async () => {
     const res = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: 'https://shop.example.com/hooks', description: 'orders' });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(201);
     const ep = res.json();
     expect(ep).toMatchObject({ object: 'webhook_endpoint', url: 'https://shop.example.com/hooks', enabledEvents: ['*'], enabled: true, livemode: false, description: 'orders', disabledReason: null });
     expect(ep.id).toMatch(/^we_[0-9a-z]{26}$/);
@@ -99,12 +99,12 @@ describe('webhook endpoints', () => {
 
   it('live mode takes public https URLs; test mode takes loopback when allowed (development default)', async () => {
     const l = await call(ctx.app, 'POST', '/webhook-endpoints', live(m), { url: 'https://93.184.216.34/hooks' });
-    expect(l.statusCode).toBe(200);
+    expect(l.statusCode).toBe(201);
     expect(l.json().livemode).toBe(true);
-    expect((await call(ctx.app, 'POST', '/webhook-endpoints', live(m), { url: 'https://hooks.shop.example/x' })).statusCode).toBe(200);
+    expect((await call(ctx.app, 'POST', '/webhook-endpoints', live(m), { url: 'https://hooks.shop.example/x' })).statusCode).toBe(201);
     expect(ctx.deps.config.webhooks.allowLoopback).toBe(true);
-    expect((await call(ctx.app, 'POST', '/webhook-endpoints', sk(other), { url: 'http://127.0.0.1:9/x' })).statusCode).toBe(200);
-    expect((await call(ctx.app, 'POST', '/webhook-endpoints', sk(other), { url: 'http://localhost:9/x' })).statusCode).toBe(200);
+    expect((await call(ctx.app, 'POST', '/webhook-endpoints', sk(other), { url: 'http://127.0.0.1:9/x' })).statusCode).toBe(201);
+    expect((await call(ctx.app, 'POST', '/webhook-endpoints', sk(other), { url: 'http://localhost:9/x' })).statusCode).toBe(201);
   });
 
   it('test mode refuses loopback when the server does not allow it', async () => {
@@ -126,20 +126,20 @@ describe('webhook endpoints', () => {
   it('allows 16 endpoints per merchant and mode; the 17th is 422 limit_exceeded', async () => {
     const x = await createMerchant(ctx, 'Limits');
     const made = await Promise.all(Array.from({ length: 16 }, (_, i) => call(ctx.app, 'POST', '/webhook-endpoints', sk(x), { url: `https://shop.example.com/${i}` })));
-    expect(made.map((r) => r.statusCode)).toEqual(Array(16).fill(200));
+    expect(made.map((r) => r.statusCode)).toEqual(Array(16).fill(201));
     const body = expectProblem(await call(ctx.app, 'POST', '/webhook-endpoints', sk(x), { url: 'https://shop.example.com/17' }), 422, 'limit_exceeded');
     expect(body.limit).toBe(16);
     // The other mode has its own 16.
-    expect((await call(ctx.app, 'POST', '/webhook-endpoints', live(x), { url: 'https://shop.example.com/live' })).statusCode).toBe(200);
+    expect((await call(ctx.app, 'POST', '/webhook-endpoints', live(x), { url: 'https://shop.example.com/live' })).statusCode).toBe(201);
     // Deleting one makes room.
     expect((await call(ctx.app, 'DELETE', `/webhook-endpoints/${made[0]?.json().id}`, sk(x))).json()).toMatchObject({ deleted: true });
-    expect((await call(ctx.app, 'POST', '/webhook-endpoints', sk(x), { url: 'https://shop.example.com/again' })).statusCode).toBe(200);
+    expect((await call(ctx.app, 'POST', '/webhook-endpoints', sk(x), { url: 'https://shop.example.com/again' })).statusCode).toBe(201);
   });
 
   it('concurrent creations never pass the limit', async () => {
     const x = await createMerchant(ctx, 'Race');
     const res = await Promise.all(Array.from({ length: 20 }, (_, i) => call(ctx.app, 'POST', '/webhook-endpoints', sk(x), { url: `https://shop.example.com/${i}` })));
-    expect(res.filter((r) => r.statusCode === 200)).toHaveLength(16);
+    expect(res.filter((r) => r.statusCode === 201)).toHaveLength(16);
     expect(res.filter((r) => r.statusCode === 422)).toHaveLength(4);
   });
 

@@ -31,7 +31,7 @@ describe('two dispatchers on one database', () => {
   it(`deliver ${EVENTS} events with none lost and none twice`, { timeout: 240_000 }, async () => {
     const m = await createMerchant(ctx, 'Bulk');
     const res = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: receiver.url });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(201);
 
     const made = new Set<string>();
     for (let batch = 0; batch < EVENTS / 100; batch++) {

@@ -101,6 +101,32 @@ EXPIRED, before the background sweeper records the move and its \`payment.expire
 seconds). The sweeper keeps \`updatedAt\` at \`expiresAt\`, so the intent reads the same before and
 after. Events carry the intent in its merchant shape (with metadata, without session token) and
 are written in the merchant's pinned API version.
+
+## Webhooks
+Every event is POSTed, as the raw JSON of \`GET /events/{id}\`, to each enabled endpoint of its
+merchant and mode that wants its type (\`enabledEvents\`; \`["*"]\` = all). Headers:
+\`content-type: application/json\`; \`pay-signature: t=<unix seconds>,v1=<hex>\` where the hex is
+HMAC-SHA256 of \`"<t>.<raw body>"\` keyed with the whole secret string \`whsec_…\` as UTF-8 (Stripe's
+\`constructEvent\` verifies it); and the Standard Webhooks v1 headers \`webhook-id\` (the event id),
+\`webhook-timestamp\`, \`webhook-signature: v1,<base64>\` keyed with the base64-decoded bytes after
+\`whsec_\`. While a rolled secret still signs, each header carries one signature per secret
+(\`,v1=…\` / space-separated \`v1,…\`). Verifiers should refuse timestamps older than 300 s.
+
+Any 2xx within 10 s acknowledges; anything else (3xx: redirects are not followed; timeouts;
+resets) is retried with exponential backoff and jitter (first retry within a minute, doubling up
+to 6 h) for 3 days, then the delivery is \`failed\`. A \`Retry-After\` answer (seconds or HTTP date)
+sets the next try, between 1 s and 24 h. 410 disables the endpoint (\`disabledReason: "gone"\`), as
+do 5 days of failures only (\`"failing"\`); a disabled endpoint gets no new deliveries and its
+pending ones wait until it is enabled again. At least once, unordered: dedupe by event \`id\`.
+
+The signing secret is shown at creation, by \`GET /webhook-endpoints/{id}/secret\` (the explicit
+reveal, with any rolled secret still signing) and by \`roll-secret\`; it is stored encrypted
+(AES-256-GCM under \`CAISSE_MASTER_KEY\`). At most 16 endpoints per merchant and mode: the 17th is
+422 \`limit_exceeded\`. URLs: absolute http(s), no credentials, no fragment, at most 2048
+characters; live mode https only and public addresses only (checked at creation when the host
+resolves, and again before every delivery, connecting to the checked address); private,
+link-local and other special ranges are refused in every mode; test mode may use loopback when the
+server allows it. Bad URL: 400 \`url_invalid\`; unknown event type: 400 \`validation_error\`.
 `,
   },
   components: {

@@ -51,10 +51,10 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
           'is not https in live mode, or resolves to a private, link-local or (in live mode, or unless the server allows it) loopback address: 400 `url_invalid`. ' +
           'A host name that does not resolve yet is accepted: every delivery resolves and checks it again before connecting.',
         body: CreateEndpointBody,
-        response: { 200: EndpointWithSecret },
+        response: { 201: EndpointWithSecret },
       },
     },
-    async (req) => svc().createEndpoint(owner(req), req.body),
+    async (req, reply) => reply.code(201).send(await svc().createEndpoint(owner(req), req.body)),
   );
 
   app.get(
