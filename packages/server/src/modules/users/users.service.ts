@@ -219,6 +219,14 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
 
     verifyAccessToken: (token: string, merchant: MerchantContext): Promise<UserContext> => tokens.verify(token, merchant),
 
+    /**
+     * The user of this merchant and mode (for the OTP and charge modules: phone, e-mail and
+     * whether the phone is verified), or undefined.
+     */
+    async getUser(merchant: Pick<MerchantContext, 'merchantId' | 'mode'>, userId: string): Promise<UserRow | undefined> {
+      return repo.findUser(db, { merchantId: merchant.merchantId, mode: merchant.mode }, userId);
+    },
+
     jwks: () => tokens.jwks(),
 
     /** POST /test/users: a verified user with a funded wallet (test mode only). */
