@@ -6,17 +6,27 @@ import { type DestinationStream, type Logger, pino } from 'pino';
  */
 // At least 16 characters after the prefix: every real secret is longer, and error codes such as
 // `otp_incorrect` or `otp_rate_limited` (which problem bodies must carry intact) are shorter.
-const PREFIXED_SECRET = /\b(ps|pk_test|pk_live|sk_test|sk_live|whsec|otp)_[0-9A-Za-z+/=]{16,}/g;
+// Only webhook secrets are base64 (with + / =): the others are base62, so a path such as
+// `ps_…/sk_test_…` is two secrets, each masked.
+const PREFIXED_SECRET = /\b(?:(ps|pk_test|pk_live|sk_test|sk_live|otp)_[0-9A-Za-z]{16,}|(whsec)_[0-9A-Za-z+/=]{16,})/g;
 const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 /** E.164 phone numbers, raw or URL-encoded (`%2B`): kept are the country part and the last 2 digits. */
 const PHONE = /(\+|%2B)(\d{3})(\d{4,10})(\d{2})(?!\d)/gi;
 /** Query parameters named like a secret. */
 const SECRET_PARAM = /([?&][^=&\s"#]*(?:password|passwd|token|secret|otp|apikey|api_key|api-key|code)[^=&\s"#]*=)[^&\s"#]*/gi;
-/** JSON members named like a secret, at any depth: their string or number value is censored. */
+/**
+ * JSON members named like a secret, at any depth, and also inside JSON that was put in a string
+ * (an error message quoting a body: `\"password\":\"…\"`, group 2 holds the backslashes):
+ * their string or number value is censored.
+ */
 const SECRET_MEMBER =
-  /("[^"\\]*(?:password|passwd|secret|token|otp|apikey|api_key|api-key|authorization|cookie)[^"\\]*"\s*:\s*)(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?)/gi;
+  /((\\*)"[^"\\]*(?:password|passwd|secret|token|otp|apikey|api_key|api-key|authorization|cookie)[^"\\]*\2"\s*:\s*)(?:\2"(?:[^"\\]|\\.)*?\2"|-?\d+(?:\.\d+)?)/gi;
+/** Members named `…code` holding 4 to 8 digits (a one-time code); error codes stay readable. */
+const DIGIT_CODE_MEMBER = /((\\*)"[^"\\]*code\2"\s*:\s*)(?:\2"\d{4,8}\2"|\d{4,8}(?![\d.]))/gi;
 /** JSON members that hold a phone number without its `+`. */
-const PHONE_MEMBER = /("[^"\\]*(?:phone|msisdn|recipient)[^"\\]*"\s*:\s*"\+?)(\d{3})\d{4,10}(\d{2})"/gi;
+const PHONE_MEMBER = /((\\*)"[^"\\]*(?:phone|msisdn|recipient)[^"\\]*\2"\s*:\s*\2"\+?)(\d{3})\d{4,10}(\d{2})(?=\2")/gi;
+
+const censorMember = (_m: string, lead: string, bs: string) => `${lead}${bs}"[redacted]${bs}"`;
 
 function maskPhone(_m: string, plus: string, head: string, middle: string, tail: string): string {
   return `${plus}${head}${'*'.repeat(middle.length)}${tail}`;
@@ -25,9 +35,10 @@ function maskPhone(_m: string, plus: string, head: string, middle: string, tail:
 /** Masks every secret and phone number this file knows how to recognise in a piece of text. */
 export function redactText(text: string): string {
   return text
-    .replace(SECRET_MEMBER, '$1"[redacted]"')
-    .replace(PHONE_MEMBER, (_m, lead: string, head: string, tail: string) => `${lead}${head}******${tail}"`)
-    .replace(PREFIXED_SECRET, '$1_[redacted]')
+    .replace(SECRET_MEMBER, censorMember)
+    .replace(DIGIT_CODE_MEMBER, censorMember)
+    .replace(PHONE_MEMBER, (_m, lead: string, _bs: string, head: string, tail: string) => `${lead}${head}******${tail}`)
+    .replace(PREFIXED_SECRET, (_m, prefix: string | undefined, whsec: string | undefined) => `${prefix ?? whsec}_[redacted]`)
     .replace(JWT, 'eyJ[redacted]')
     .replace(SECRET_PARAM, '$1[redacted]')
     .replace(PHONE, maskPhone);

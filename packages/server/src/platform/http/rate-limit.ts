@@ -29,7 +29,7 @@ import { ApiError } from '../errors.ts';
  */
 
 /** Routes limited per client IP, by method and path as registered, whichever module owns them. */
-export const IP_LIMITED_ROUTES: ReadonlySet<string> = new Set(['POST /auth/web', 'POST /users', 'POST /users/verify-phone']);
+export const IP_LIMITED_ROUTES: ReadonlySet<string> = new Set(['POST /auth/web', 'POST /users', 'POST /users/verify-phone', 'POST /users/verify-phone/resend']);
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60_000;
@@ -176,7 +176,7 @@ export async function registerRateLimits(app: FastifyInstance, { config, clock, 
     app.log.error({ err }, 'rate limits: the counter store failed; requests are let through');
   };
 
-  await app.register(rateLimit, { global: false, store: storeClass(chosen, onError), skipOnError: true });
+  await app.register(rateLimit, { global: false, store: storeClass(chosen, onError) });
 
   const perKey = app.createRateLimit({
     timeWindow: SECOND_MS,
@@ -190,7 +190,12 @@ export async function registerRateLimits(app: FastifyInstance, { config, clock, 
   });
 
   async function check(request: FastifyRequest, limiter: typeof perKey, what: string): Promise<LimitResult | undefined> {
-    const r = await limiter(request);
+    let r: Awaited<ReturnType<typeof limiter>>;
+    try {
+      r = await limiter(request);
+    } catch {
+      return undefined; // the store failed (logged by onError): let the request through, unlabelled
+    }
     if (r.isAllowed) return undefined;
     return {
       max: r.max,

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { expectProblem, variantApp } from './security.support.ts';
+
+/**
+ * Contract §6: rate limits are shared across server processes when Redis is configured. Two app
+ * instances (two Fastify servers, two Redis connections) share one limit through the machine's
+ * Redis. Windows follow the injected clock, so nothing here waits for real time.
+ */
+const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+const reachable = await redisReachable();
+
+let ctx: TestContext;
+let m: TestMerchant;
+let other: TestMerchant;
+const prefix = `caisse-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
+const apps: FastifyInstance[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  m = await createMerchant(ctx, 'Shared');
+  other = await createMerchant(ctx, 'Apart');
+}, 60_000);
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  await ctx.close();
+  if (!reachable) return;
+  // The keys expire on their own within seconds; remove them at once anyway.
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+async function instance(limits: { test?: number; live?: number; ipPerMinute?: number }) {
+  const app = await variantApp(ctx, { redisUrl: REDIS_URL, security: { redisPrefix: prefix, rateLimit: limits } });
+  apps.push(app);
+  return app;
+}
+
+describe.skipIf(!reachable)('rate limits in Redis, shared by two server instances', () => {
+  it('one key, two servers, one limit: the 7th request of the second is refused, then the next second opens', async () => {
+    const [a, b] = [await instance({ test: 6 }), await instance({ test: 6 })] as [FastifyInstance, FastifyInstance];
+    ctx.clock.set('2026-11-01T12:00:00.000Z');
+    const remaining: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = i % 2 === 0 ? await call(a, 'GET', '/gateway', sk(m)) : await call(b, 'GET', '/gateway', sk(m));
+      expect(res.statusCode).toBeLessThan(400);
+      expect(res.headers['ratelimit-limit']).toBe('6');
+      remaining.push(String(res.headers['ratelimit-remaining']));
+    }
+    expect(remaining).toEqual(['5', '4', '3', '2', '1', '0']);
+    const overB = await call(b, 'GET', '/gateway', sk(m));
+    expectProblem(overB, 429, 'rate_limited');
+    expect(overB.headers['retry-after']).toBe('1');
+    expectProblem(await call(a, 'GET', '/gateway', sk(m)), 429, 'rate_limited');
+    // Another key is counted apart, on both servers.
+    expect((await call(a, 'GET', '/gateway', sk(other))).statusCode).toBe(200);
+    expect((await call(b, 'GET', '/gateway', sk(other))).headers['ratelimit-remaining']).toBe('4');
+    // The next second of the clock is a new window for both.
+    ctx.clock.advance(1000);
+    const next = await call(b, 'GET', '/gateway', sk(m));
+    expect(next.statusCode).toBe(200);
+    expect(next.headers['ratelimit-remaining']).toBe('5');
+    expect((await call(a, 'GET', '/gateway', sk(m))).headers['ratelimit-remaining']).toBe('4');
+  });
+
+  it('per-address limits on login are shared too', async (t) => {
+    if (!ctx.app.registeredRoutes.some((r) => r.method === 'POST' && r.url === '/auth/web')) t.skip();
+    const [a, b] = [await instance({ ipPerMinute: 2 }), await instance({ ipPerMinute: 2 })] as [FastifyInstance, FastifyInstance];
+    ctx.clock.set('2026-11-01T12:05:00.000Z');
+    const login = (app: FastifyInstance) => call(app, 'POST', '/auth/web', { apiKey: m.live.apiKey }, { phoneNumber: '+237650000009', password: 'wrong-password' });
+    expect((await login(a)).statusCode).not.toBe(429);
+    expect((await login(b)).statusCode).not.toBe(429);
+    expectProblem(await login(a), 429, 'rate_limited');
+    expectProblem(await login(b), 429, 'rate_limited');
+  });
+});
+
+describe('when Redis does not answer', () => {
+  it('requests are let through (availability first) and the failure is logged once', async () => {
+    const app = await variantApp(ctx, { redisUrl: 'redis://127.0.0.1:1', security: { redisPrefix: prefix, rateLimit: { test: 1 } } });
+    apps.push(app);
+    for (let i = 0; i < 3; i++) {
+      const res = await call(app, 'GET', '/gateway', sk(m));
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+    }
+    expect((await call(app, 'GET', '/healthz', pk(m))).statusCode).toBe(200);
+    const logs = app.logs.join('\n');
+    expect(logs).toContain('Redis is unreachable');
+    expect(logs.match(/the counter store failed/g)?.length).toBe(1);
+  });
+});
