@@ -226,6 +226,26 @@ describe('wallet over HTTP', () => {
   });
 });
 
+describe('GET /balance', () => {
+  it("shows the merchant's balance per currency in the key's mode only, to the secret key", async () => {
+    const own = await createMerchant(ctx, 'Delta');
+    const empty = await call(ctx.app, 'GET', '/balance', sk(own));
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toEqual({ object: 'balance', livemode: false, available: [] });
+    const userId = (await call(ctx.app, 'POST', '/test/users', sk(own), { phoneNumber: '+237650001122', password: 'douala-rain-2026', balance: '900' })).json().id;
+    await ctx.deps.db.transaction().execute(async (tx) => {
+      const q = { merchantId: own.merchantId, mode: 'test' as const, currency: 'XAF' as const };
+      const wallet = await ctx.services.ledger.userWallet(tx, { ...q, userId });
+      const balance = await ctx.services.ledger.merchantBalance(tx, q);
+      await ctx.services.ledger.transfer(tx, { ...q, kind: 'charge', from: wallet.id, to: balance.id, amount: 700n });
+    });
+    expect((await call(ctx.app, 'GET', '/balance', sk(own))).json().available).toEqual([{ currency: 'XAF', amount: '700' }]);
+    const live = await call(ctx.app, 'GET', '/balance', { apiKey: own.live.apiKey, secretKey: own.live.secretKey });
+    expect(live.json()).toEqual({ object: 'balance', livemode: true, available: [] });
+    expect((await call(ctx.app, 'GET', '/balance', { apiKey: own.apiKey })).json().code).toBe('secret_key_required');
+  });
+});
+
 describe.runIf(onPostgres)('concurrency (PostgreSQL)', () => {
   it('1,000 random concurrent transfers leave the ledger verified and no wallet negative', async () => {
     const users = await Promise.all(Array.from({ length: 12 }, () => testUser(String(1000 + Math.floor(Math.random() * 4000)))));
