@@ -71,6 +71,45 @@ carries a \`request-id\` header. The codes:
 |---|---|---|
 ${codes}
 
+## Transport, browsers and limits
+**HTTPS.** In production mode a request that did not arrive over TLS is refused with 403
+\`https_required\`: TLS terminated by the server itself, or by a configured trusted proxy that says
+\`X-Forwarded-Proto: https\` (the header is believed from no one else). \`/healthz\`, \`/readyz\`
+and \`/metrics\` still answer plain HTTP from the machine itself (loopback, not relayed by a proxy),
+for local probes. Development mode accepts plain HTTP. Every answer carries
+\`Strict-Transport-Security: max-age=31536000; includeSubDomains\`, \`X-Content-Type-Options:
+nosniff\`, \`X-Frame-Options: DENY\`, \`Referrer-Policy: no-referrer\` and a Content-Security-Policy
+(\`default-src 'none'; frame-ancestors 'none'\` for the API, whose answers are also
+\`Cache-Control: no-store\`; the pages under \`/docs\`, \`/dashboard\` and \`/checkout\` may load
+their own scripts, styles and images).
+
+**Browsers (CORS).** Operations opened by an API key alone or by a user's access token may be
+called from a browser; merchant-server (secret-key) operations never: any request to them that
+carries an \`Origin\` header is 403 \`origin_not_allowed\` and gets no CORS headers. A preflight
+carries no key, so it is answered from the operation alone: 204 allowing the asking origin, the
+methods of that path, the headers \`x-api-key, authorization, content-type, pay-version,
+idempotency-key, x-otp-token\`, cached 600 s; 403 \`origin_not_allowed\` for a secret-key
+operation. The real request is then checked against its API key's allowed origins: an origin not
+listed is 403 \`origin_not_allowed\` without CORS headers. A key that lists no origin may be used
+from any origin; a page of this server calling its own API is not cross-origin. Browsers can read
+\`request-id\`, \`pay-version\`, \`idempotent-replayed\`, \`retry-after\` and the \`ratelimit-*\`
+headers.
+
+**Limits.** A body is at most 64 KiB (413 \`payload_too_large\`, checked from \`Content-Length\`
+before the keys are looked at), JSON nested at most 32 deep, without \`__proto__\` or
+\`constructor.prototype\` members (400 \`json_invalid\`, the detail says which). Each API key may
+make 100 requests per second in live mode and 25 in test mode, over all operations (the count is
+per key id, after authentication; a request whose credentials are refused is not counted). Login,
+registration and the phone-code routes also take 20 requests per minute per client address with
+live keys. Windows are fixed, one second (one minute per address) long; the counters are shared by
+every server process when Redis is configured. Every counted answer carries \`RateLimit-Limit\`,
+\`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until the window ends; the separate-header
+form of the IETF RateLimit draft), and over a limit the answer is 429 \`rate_limited\` with
+\`Retry-After\` (seconds).
+
+**Secrets.** Logs and error bodies never carry keys, tokens, passwords, one-time codes or whole
+phone numbers (phone numbers show their first three and last two digits).
+
 ## Versioning
 Send \`pay-version: YYYY-MM-DD\` to choose a version; without it the merchant's pinned version is
 used. Every answer names the version it used in its \`pay-version\` header.
