@@ -3,10 +3,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import chargesRoutes from './modules/charges/charges.routes.ts';
 import intentsRoutes from './modules/intents/intents.routes.ts';
 import ledgerRoutes from './modules/ledger/ledger.routes.ts';
 import messagingRoutes from './modules/messaging/messaging.routes.ts';
 import operationsRoutes from './modules/operations/operations.routes.ts';
+import otpRoutes from './modules/otp/otp.routes.ts';
 import usersRoutes from './modules/users/users.routes.ts';
 import webhooksRoutes from './modules/webhooks/webhooks.routes.ts';
 import type { Deps } from './platform/deps.ts';
@@ -89,6 +91,8 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOpti
   await app.register(messagingRoutes);
   await app.register(webhooksRoutes);
   await app.register(intentsRoutes);
+  await app.register(otpRoutes);
+  await app.register(chargesRoutes);
 
   return app;
 }

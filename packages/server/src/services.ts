@@ -1,7 +1,9 @@
+import { createChargesService } from './modules/charges/charges.service.ts';
 import { createIntentsService } from './modules/intents/intents.service.ts';
 import { createLedgerService } from './modules/ledger/ledger.service.ts';
 import { createMerchantsService } from './modules/merchants/merchants.service.ts';
 import { createMessagingService } from './modules/messaging/messaging.service.ts';
+import { createOtpService } from './modules/otp/otp.service.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import type { Deps } from './platform/deps.ts';
@@ -17,6 +19,8 @@ export function createServices(deps: Deps) {
     users: createUsersService(deps, { messaging, ledger }),
     webhooks: createWebhooksService(deps),
     intents: createIntentsService(deps),
+    otp: createOtpService(deps, { messaging }),
+    charges: createChargesService(deps, { ledger }),
   };
 }
 

@@ -56,6 +56,7 @@ export const ERRORS = {
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with another request' },
   refund_exceeds_amount: { status: 422, title: 'The refund exceeds what is left to refund' },
   limit_exceeded: { status: 422, title: 'A limit on the number of objects was reached' },
+  email_missing: { status: 422, title: 'The user has no e-mail address on file' },
   // 429
   rate_limited: { status: 429, title: 'Too many requests' },
   otp_rate_limited: { status: 429, title: 'Too many codes requested' },

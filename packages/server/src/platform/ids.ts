@@ -11,6 +11,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'we',
   delivery: 'wd',
   refund: 're',
+  charge: 'ch',
   transfer: 'tr',
   account: 'acc',
   message: 'msg',

@@ -1,0 +1,71 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../platform/errors.ts';
+import { IntentIdParams, PublicIntent } from '../intents/intents.schema.ts';
+import { ChargeBody, ChargeHeaders, Refund, RefundBody } from './charges.schema.ts';
+
+const idempotencyNote =
+  'Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours replays this answer (`Idempotent-Replayed: true`), a 402 included.';
+
+function otpToken(request: FastifyRequest): string | undefined {
+  const value = request.headers['x-otp-token'];
+  const token = Array.isArray(value) ? value[0] : value;
+  return token === undefined || token.trim() === '' ? undefined : token.trim();
+}
+
+/** charge (contract §2, §4) and refunds (contract §3). */
+export default async function chargesRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const charges = app.services.charges;
+
+  app.post(
+    '/charge',
+    {
+      config: { auth: 'user' },
+      // A credential like the others: checked before the body (and before an Idempotency-Key is claimed).
+      onRequest: async (request) => {
+        if (otpToken(request) === undefined) {
+          throw new ApiError('otp_token_missing', 'Send the authorizationToken from POST /otp/verify in the x-otp-token header', { param: 'x-otp-token' });
+        }
+      },
+      schema: {
+        tags: ['payments'],
+        summary: 'Pay a payment intent from the user\'s wallet (charge)',
+        description: [
+          "Pays the PENDING intent `intentionId` from the signed-in user's wallet with the single-use `authorizationToken` of verifyOtp in `x-otp-token`. In one database transaction: the intent is locked, its state and expiry checked, the token spent, the amount moved in the ledger from the user's wallet to the merchant's balance (intent's currency and mode), the intent moved to SUCCEEDED and `payment.completed` written. Two charges of one intent at once: exactly one succeeds, money moves once.",
+          'The answer is the intent in its public shape (as `GET /gateway/sessions/{sessionToken}`: no metadata, no session token), since the browser calls this with the API key. Fulfil orders on the `payment.completed` webhook, not on this answer.',
+          'Not enough in the wallet: 402 `insufficient_funds` (with `intentStatus` and `attempts`). That attempt is recorded: `attempts` + 1, `lastError` set, `payment.failed` written, the token spent; the third declined attempt moves the intent to FAILED. Verify a new code to try again.',
+          'Errors: `otp_token_missing` (401), `otp_token_invalid` (401: unknown, expired after 10 minutes, already used, issued to another user, bound to another intent, or of another mode — a refused token is not spent), `user_mismatch` (403: a `userId` that is not the access token\'s), `not_found` (404: unknown intent, or another merchant\'s or mode\'s), `intent_expired` (409), `intent_state_invalid` (409: CANCELED, SUCCEEDED, FAILED, refunded or PROCESSING). None of them moves money.',
+          idempotencyNote,
+        ].join('\n\n'),
+        security: [{ apiKey: [], accessToken: [] }],
+        headers: ChargeHeaders,
+        body: ChargeBody,
+        response: { 200: PublicIntent },
+      },
+    },
+    async (request) => charges.charge(request.merchant, request.user, request.body, otpToken(request) as string),
+  );
+
+  app.post(
+    '/gateway/:id/refunds',
+    {
+      config: { auth: 'sk' },
+      schema: {
+        tags: ['payment intents'],
+        summary: 'Refund a payment, whole or in part',
+        description: [
+          "Moves `amount` (default: all that is left) back from the merchant's balance to the wallet that paid, in the intent's currency and mode, in one transaction under the intent's row lock: the intent becomes PARTIALLY_REFUNDED or REFUNDED, its `amountRefunded` grows and `payment.refunded` is written. Several refunds may follow one another until the whole amount is back; concurrent refunds never exceed it.",
+          "The merchant's balance may go below zero for a refund (the customer's money comes first); it is the merchant's debt to the platform.",
+          'Errors: `refund_exceeds_amount` (422, with `amountRefundable`), `amount_invalid`, `intent_state_invalid` (409: the intent was not paid, or is REFUNDED already), `not_found`.',
+          idempotencyNote,
+        ].join('\n\n'),
+        security: [{ apiKey: [], secretKey: [] }],
+        params: IntentIdParams,
+        body: RefundBody,
+        response: { 201: Refund },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await charges.refund(request.merchant, request.params.id, request.body)),
+  );
+}

@@ -1,0 +1,178 @@
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { UserContext } from '../../platform/http/auth.ts';
+import { type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
+import type { IntentRow } from '../intents/intents.repository.ts';
+import { intentsRepository } from '../intents/intents.repository.ts';
+import type { PublicIntent } from '../intents/intents.schema.ts';
+import { applyTransition, expireIfDue, publicView } from '../intents/intents.service.ts';
+import { statusAfterFailedCharge, statusAfterRefund } from '../intents/intents.state.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { MerchantContext } from '../merchants/merchants.service.ts';
+import { assertSameUser, consumeAuthorization } from '../otp/otp.service.ts';
+import { chargesRepository as repo, type RefundRow } from './charges.repository.ts';
+import type { ChargeBody, Refund, RefundBody } from './charges.schema.ts';
+
+/** What a refused charge writes into the intent's lastError (it names no balance: the merchant reads it). */
+export function insufficientFundsMessage(amount: string, currency: string): string {
+  return `The wallet does not hold the ${amount} ${currency} to pay`;
+}
+
+export function refundView(r: RefundRow): Refund {
+  return {
+    id: r.id,
+    object: 'refund',
+    amount: formatAmount(r.amount_minor, r.currency as Currency),
+    currency: r.currency,
+    intentId: r.intent_id,
+    status: 'succeeded',
+    reason: r.reason,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+function notFound(id: string, param: string): ApiError {
+  return new ApiError('not_found', `No payment intent ${id}`, { param });
+}
+
+function stateInvalid(status: string, doing: string): ApiError {
+  return new ApiError('intent_state_invalid', `An intent that is ${status} cannot be ${doing}`, { extra: { intentStatus: status } });
+}
+
+type ChargeOutcome = { kind: 'succeeded'; row: IntentRow } | { kind: 'declined'; row: IntentRow; message: string } | { kind: 'expired' };
+
+/**
+ * The money movement (contract §3, §4): a charge moves the intent's amount from the paying user's
+ * wallet to the merchant's balance; a refund moves (part of) it back. Each is one transaction
+ * under the intent's row lock, with the ledger transfer, the state change and its event.
+ */
+export function createChargesService(deps: Deps, collaborators: { ledger: LedgerService }) {
+  const { db, clock, ids } = deps;
+  const { ledger } = collaborators;
+
+  return {
+    /**
+     * POST /charge. In one transaction: lock the intent; refuse it when unknown (404), expired
+     * (409 `intent_expired`, recording the expiry if no sweeper did yet) or not PENDING (409
+     * `intent_state_invalid`); spend the authorization token (401 `otp_token_invalid`); move the
+     * money; SUCCEEDED and `payment.completed`. A wallet that does not hold enough is a declined
+     * attempt, committed as such (attempt counted, lastError, `payment.failed`, FAILED at the
+     * third; the token is spent) and then answered 402 `insufficient_funds`.
+     */
+    async charge(merchant: MerchantContext, user: UserContext, body: ChargeBody, otpToken: string): Promise<PublicIntent> {
+      if (body.userId !== undefined) assertSameUser(user, body.userId);
+      const intentId = body.intentionId;
+      const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
+      const outcome = await db.transaction().execute(async (tx): Promise<ChargeOutcome> => {
+        const locked = await intentsRepository.lockForUpdate(tx, scope, intentId);
+        if (!locked) throw notFound(intentId, 'intentionId');
+        const row = await expireIfDue(tx, deps, locked, merchant.pinnedVersion);
+        if (row !== locked || row.status === 'EXPIRED') return { kind: 'expired' };
+        if (row.status !== 'PENDING') throw stateInvalid(row.status, 'charged');
+
+        await consumeAuthorization(tx, deps, { token: otpToken, ...scope, userId: user.userId, intentId: row.id });
+
+        const currency = row.currency as Currency;
+        const wallet = await ledger.userWallet(tx, { ...scope, userId: user.userId, currency });
+        const balance = await ledger.merchantBalance(tx, { ...scope, currency });
+        const attempts = row.attempts + 1;
+        const base = {
+          id: ids('charge'),
+          merchant_id: scope.merchantId,
+          mode: scope.mode,
+          intent_id: row.id,
+          user_id: user.userId,
+          amount_minor: row.amount_minor,
+          currency,
+          created_at: clock.now(),
+        };
+        let transferId: string;
+        try {
+          const transfer = await repo.withSavepoint(tx, 'charge_transfer', () =>
+            ledger.transfer(tx, { ...scope, kind: 'charge', reference: row.id, currency, from: wallet.id, to: balance.id, amount: row.amount_minor }),
+          );
+          transferId = transfer.id;
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.code !== 'insufficient_funds') throw err;
+          const message = insufficientFundsMessage(formatAmount(row.amount_minor, currency), currency);
+          await repo.insertCharge(tx, { ...base, status: 'failed', failure_code: 'insufficient_funds', failure_message: message, transfer_id: null });
+          const failed = await applyTransition(tx, deps, row, statusAfterFailedCharge(attempts), {
+            apiVersion: merchant.pinnedVersion,
+            patch: { attempts, last_error_code: 'insufficient_funds', last_error_message: message },
+          });
+          return { kind: 'declined', row: failed, message };
+        }
+        await repo.insertCharge(tx, { ...base, status: 'succeeded', failure_code: null, failure_message: null, transfer_id: transferId });
+        const paid = await applyTransition(tx, deps, row, 'SUCCEEDED', {
+          apiVersion: merchant.pinnedVersion,
+          patch: { attempts, last_error_code: null, last_error_message: null },
+        });
+        return { kind: 'succeeded', row: paid };
+      });
+
+      switch (outcome.kind) {
+        case 'expired':
+          throw new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
+        case 'declined': {
+          const intent = publicView(outcome.row, clock.now());
+          throw new ApiError('insufficient_funds', `${outcome.message}; the payment was not made`, {
+            extra: { intentStatus: intent.status, attempts: intent.attempts },
+          });
+        }
+        case 'succeeded':
+          return publicView(outcome.row, clock.now());
+      }
+    },
+
+    /**
+     * POST /gateway/{id}/refunds: all that is left (default) or part of it, back from the
+     * merchant's balance to the wallet that paid, in one transaction under the intent's row lock
+     * (PARTIALLY_REFUNDED / REFUNDED and `payment.refunded`). More than is left: 422
+     * `refund_exceeds_amount`; an intent that was not paid (or is fully refunded): 409
+     * `intent_state_invalid`. The merchant's balance may go below zero (see the OpenAPI notes).
+     */
+    async refund(merchant: MerchantContext, intentId: string, body: RefundBody): Promise<Refund> {
+      const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
+      const refund = await db.transaction().execute(async (tx) => {
+        const row = await intentsRepository.lockForUpdate(tx, scope, intentId);
+        if (!row) throw notFound(intentId, 'id');
+        if (row.status !== 'SUCCEEDED' && row.status !== 'PARTIALLY_REFUNDED') throw stateInvalid(row.status, 'refunded');
+        const currency = row.currency as Currency;
+        const left = row.amount_minor - row.amount_refunded_minor;
+        const amount = body.amount === undefined ? left : parseAmount(body.amount, currency);
+        if (amount > left) {
+          throw new ApiError('refund_exceeds_amount', `At most ${formatAmount(left, currency)} ${currency} is left to refund`, {
+            param: 'amount',
+            extra: { amountRefundable: formatAmount(left, currency) },
+          });
+        }
+        const charge = await repo.findSucceeded(tx, row.id);
+        if (!charge) throw new Error(`intent ${row.id} is ${row.status} without a succeeded charge`);
+
+        const wallet = await ledger.userWallet(tx, { ...scope, userId: charge.user_id, currency });
+        const balance = await ledger.merchantBalance(tx, { ...scope, currency });
+        const transfer = await ledger.transfer(tx, { ...scope, kind: 'refund', reference: row.id, currency, from: balance.id, to: wallet.id, amount });
+        const refunded = row.amount_refunded_minor + amount;
+        await applyTransition(tx, deps, row, statusAfterRefund(row.amount_minor, refunded), {
+          apiVersion: merchant.pinnedVersion,
+          patch: { amount_refunded_minor: refunded },
+        });
+        return repo.insertRefund(tx, {
+          id: ids('refund'),
+          merchant_id: scope.merchantId,
+          mode: scope.mode,
+          intent_id: row.id,
+          charge_id: charge.id,
+          amount_minor: amount,
+          currency,
+          reason: body.reason ?? null,
+          transfer_id: transfer.id,
+          created_at: clock.now(),
+        });
+      });
+      return refundView(refund);
+    },
+  };
+}
+
+export type ChargesService = ReturnType<typeof createChargesService>;

@@ -1,0 +1,53 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { InitOtpBody, OtpAuthorization, OtpChallenge, VerifyOtpBody } from './otp.schema.ts';
+
+const tags = ['payments'];
+const userSecurity = [{ apiKey: [], accessToken: [] }];
+
+/** initOtp and verifyOtp (contract §2, §4): the user's second factor before a charge. */
+export default async function otpRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const otp = app.services.otp;
+
+  app.post(
+    '/otp/init',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Send a one-time code to the user (initOtp)',
+        description: [
+          "Sends a 6-digit code by SMS to the user's verified phone (`channel: \"sms\"`) or by e-mail to the address on file (`\"email\"`). In test mode the message lands in `GET /test/messages`, never on a phone. Calling it again sends a fresh code and voids the previous one (resend).",
+          'With `intentionId` (a PENDING intent of the same merchant and mode) the message names the amount, the currency and the merchant, and the authorization that verifyOtp gives pays that intent only (dynamic linking).',
+          'The code lives 5 minutes and allows 5 wrong tries. Sends are limited per user: one per 30 seconds and 5 per 15 minutes (429 `otp_rate_limited` with `Retry-After`); `resendAvailableAt` says when the next send is allowed.',
+          'Errors: `user_mismatch` (403: the access token is another user\'s), `phone_not_verified` (403), `email_missing` (422: channel email, no e-mail on file), `not_found` (the user or the intent), `intent_expired` / `intent_state_invalid` (409: the intent can no longer be paid), `otp_rate_limited` (429), `unavailable` (503: the SMS or e-mail provider refused; no code was stored, try again).',
+        ].join('\n\n'),
+        security: userSecurity,
+        body: InitOtpBody,
+        response: { 200: OtpChallenge },
+      },
+    },
+    async (request) => otp.init(request.merchant, request.user, request.body),
+  );
+
+  app.post(
+    '/otp/verify',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Exchange the code for an authorization token (verifyOtp)',
+        description: [
+          "Checks the code against the user's live code (the newest one sent, compared in constant time) and answers `authorizationToken`: opaque, single use, valid 10 minutes, bound to the user and — when the code was sent with `intentionId` — to that intent. Send it as `x-otp-token` on `POST /charge`; keep it in memory only.",
+          'A wrong code is 400 `otp_incorrect` with `attemptsRemaining` (and nothing more); after 5 wrong codes, 429 `otp_attempts_exceeded` (with `Retry-After`: when a new code may be sent) until initOtp sends a new one. When the user has no live code (none sent, expired after 5 minutes, or already exchanged) the answer is also 400 `otp_incorrect`, with `attemptsRemaining: 0`: ask for a new code.',
+          'Errors also: `user_mismatch` (403).',
+        ].join('\n\n'),
+        security: userSecurity,
+        body: VerifyOtpBody,
+        response: { 200: OtpAuthorization },
+      },
+    },
+    async (request) => otp.verify(request.merchant, request.user, request.body),
+  );
+}

@@ -1,0 +1,234 @@
+import { randomToken, sha256 } from '../../platform/crypto.ts';
+import type { Tx } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { UserContext } from '../../platform/http/auth.ts';
+import { type Currency, formatAmount } from '../../platform/money.ts';
+import { intentsRepository } from '../intents/intents.repository.ts';
+import { effectiveStatus } from '../intents/intents.state.ts';
+import { merchantsRepository } from '../merchants/merchants.repository.ts';
+import type { MerchantContext } from '../merchants/merchants.service.ts';
+import type { Channel, MessageSender } from '../messaging/messaging.service.ts';
+import { usersRepository } from '../users/users.repository.ts';
+import { type OtpCodeRow, otpRepository as repo, type UserScope } from './otp.repository.ts';
+import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, nextSendAt, OTP_RULES, sendDecision } from './otp.rules.ts';
+import type { InitOtpBody, OtpAuthorization, OtpChallenge, VerifyOtpBody } from './otp.schema.ts';
+
+/** Authorization tokens: `otp_` + 32 random bytes (256 bits) in base62. */
+export const AUTHORIZATION_TOKEN_PREFIX = 'otp_';
+const AUTHORIZATION_TOKEN_SHAPE = /^otp_[0-9A-Za-z]{43}$/;
+
+/** `Retry-After` in whole seconds, at least 1. */
+export function retryAfterHeader(ms: number): Record<string, string> {
+  return { 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) };
+}
+
+/** Operations for a user take that user's access token; its `sub` must be the body's userId. */
+export function assertSameUser(user: UserContext, userId: string): void {
+  if (user.userId !== userId) throw new ApiError('user_mismatch', 'The access token belongs to another user than userId', { param: 'userId' });
+}
+
+/** The text of the code's message. The code comes first, so a reader (or a test) finds it before any amount. */
+export function otpMessage(code: string, payment?: { amount: string; currency: string; merchantName: string }): string {
+  const minutes = OTP_RULES.codeTtlMs / 60_000;
+  const purpose = payment ? ` to pay ${payment.amount} ${payment.currency} to ${payment.merchantName}` : '';
+  return `${code} is your Caisse code${purpose}. It expires in ${minutes} minutes. Never share it: Caisse will never ask you for it.`;
+}
+
+function invalidToken(why: string): ApiError {
+  return new ApiError('otp_token_invalid', `The x-otp-token is not valid (${why}); verify a new code with POST /otp/verify`, { param: 'x-otp-token' });
+}
+
+/**
+ * Spends an authorization token from verifyOtp, in the caller's transaction (the charge's): it
+ * must exist, be unused and unexpired, and belong to this merchant, mode and user and, when it was
+ * bound to an intent, to this intent. Otherwise 401 `otp_token_invalid` (the caller's transaction
+ * then rolls back, so a refused token is not spent). The token is looked up by its SHA-256.
+ */
+export async function consumeAuthorization(
+  tx: Tx,
+  deps: Pick<Deps, 'clock'>,
+  q: { token: string; merchantId: string; mode: string; userId: string; intentId: string },
+): Promise<void> {
+  if (!AUTHORIZATION_TOKEN_SHAPE.test(q.token)) throw invalidToken('not a token Caisse issued');
+  const hash = sha256(q.token);
+  const auth = await repo.lockAuthorization(tx, hash);
+  const now = deps.clock.now();
+  if (!auth || auth.merchant_id !== q.merchantId || auth.mode !== q.mode) throw invalidToken('unknown token');
+  if (auth.used_at !== null) throw invalidToken('already used');
+  if (auth.expires_at.getTime() <= now.getTime()) throw invalidToken('expired');
+  if (auth.user_id !== q.userId) throw invalidToken('issued to another user');
+  if (auth.intent_id !== null && auth.intent_id !== q.intentId) throw invalidToken('issued for another payment intent');
+  await repo.markAuthorizationUsed(tx, hash, now);
+}
+
+type VerifyOutcome =
+  | { kind: 'authorized'; token: string; expiresAt: Date; intentId: string | null }
+  | { kind: 'wrong'; remaining: number }
+  | { kind: 'exhausted' }
+  | { kind: 'dead' };
+
+/**
+ * Strong customer authentication (contract §4): initOtp sends a code, verifyOtp exchanges it for
+ * a single-use authorization token that `POST /charge` spends.
+ */
+export function createOtpService(deps: Deps, collaborators: { messaging: MessageSender }) {
+  const { db, clock, ids, config, random } = deps;
+  const { messaging } = collaborators;
+
+  const windowStart = (now: Date) => new Date(now.getTime() - OTP_RULES.sendWindowMs);
+
+  /** Where the code goes, or the 4xx that says why it cannot go there. */
+  async function destinationOf(scope: UserScope, channel: Channel): Promise<string> {
+    const user = await usersRepository.findUser(db, scope, scope.userId);
+    if (!user) throw new ApiError('not_found', `No user ${scope.userId}`, { param: 'userId' });
+    if (channel === 'email') {
+      if (!user.email) throw new ApiError('email_missing', 'This user has no e-mail address on file; use channel "sms"', { param: 'channel' });
+      return user.email;
+    }
+    if (!user.phone_verified_at) throw new ApiError('phone_not_verified', 'The phone number is not verified; verify it first (POST /users/verify-phone)');
+    return user.phone_number;
+  }
+
+  /** The PENDING, unexpired intent a code is bound to, with what its message names. */
+  async function paymentOf(merchant: MerchantContext, intentId: string) {
+    const intent = await intentsRepository.find(db, merchant, intentId);
+    if (!intent) throw new ApiError('not_found', `No payment intent ${intentId}`, { param: 'intentionId' });
+    const status = effectiveStatus(intent, clock.now());
+    if (status === 'EXPIRED') throw new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
+    if (status !== 'PENDING') {
+      throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, { param: 'intentionId', extra: { intentStatus: status } });
+    }
+    const m = await merchantsRepository.findMerchant(db, merchant.merchantId);
+    return { intentId: intent.id, amount: formatAmount(intent.amount_minor, intent.currency as Currency), currency: intent.currency, merchantName: m?.name ?? 'the merchant' };
+  }
+
+  /** Why a verification failed, as the 4xx the client gets. */
+  async function verifyFailure(scope: UserScope, outcome: Exclude<VerifyOutcome, { kind: 'authorized' }>): Promise<ApiError> {
+    if (outcome.kind === 'exhausted') {
+      const now = clock.now();
+      const decision = sendDecision(await repo.sendsSince(db, scope, windowStart(now)), now);
+      return new ApiError('otp_attempts_exceeded', 'Too many wrong codes; ask for a new code with POST /otp/init', {
+        headers: retryAfterHeader(decision.allowed ? 0 : decision.retryAfterMs),
+      });
+    }
+    const remaining = outcome.kind === 'wrong' ? outcome.remaining : 0;
+    const detail =
+      outcome.kind === 'wrong'
+        ? `The code is incorrect; ${remaining} attempt${remaining === 1 ? '' : 's'} left`
+        : 'The code is incorrect or no longer valid; ask for a new code with POST /otp/init';
+    return new ApiError('otp_incorrect', detail, { param: 'otp', extra: { attemptsRemaining: remaining } });
+  }
+
+  return {
+    /**
+     * POST /otp/init: a fresh 6-digit code to the user's verified phone or e-mail on file, voiding
+     * the previous one. Sends are limited per user (one per 30 s, 5 per 15 min: 429
+     * `otp_rate_limited` with Retry-After), counted under a per-user lock.
+     */
+    async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody): Promise<OtpChallenge> {
+      assertSameUser(user, body.userId);
+      const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
+      const to = await destinationOf(scope, body.channel);
+      const payment = body.intentionId === undefined ? undefined : await paymentOf(merchant, body.intentionId);
+
+      const code = generateCode(random);
+      const otpId = ids('otp');
+      const { now, expiresAt, sends } = await db.transaction().execute(async (tx) => {
+        await repo.lockUserSends(tx, scope.userId);
+        const now = clock.now();
+        await repo.deleteStale(tx, scope.userId, { now, sentBefore: windowStart(now) });
+        const sends = await repo.sendsSince(tx, scope, windowStart(now));
+        const decision = sendDecision(sends, now);
+        if (!decision.allowed) {
+          throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(decision.retryAfterMs) });
+        }
+        const expiresAt = new Date(now.getTime() + OTP_RULES.codeTtlMs);
+        await repo.insertCode(tx, {
+          id: otpId,
+          merchant_id: scope.merchantId,
+          mode: scope.mode,
+          user_id: scope.userId,
+          intent_id: payment?.intentId ?? null,
+          channel: body.channel,
+          code_hash: hashCode(config.masterKey, otpId, code),
+          expires_at: expiresAt,
+          created_at: now,
+        });
+        return { now, expiresAt, sends: [...sends, now] };
+      });
+
+      try {
+        await messaging.send({
+          merchantId: scope.merchantId,
+          mode: scope.mode,
+          userId: scope.userId,
+          channel: body.channel,
+          to,
+          body: otpMessage(code, payment),
+          subject: payment ? `Your code to pay ${payment.merchantName}` : 'Your Caisse code',
+        });
+      } catch (err) {
+        // Not delivered: forget it, so it neither replaces the previous code nor counts as a send.
+        await repo.deleteCode(db, otpId);
+        throw err;
+      }
+
+      return {
+        object: 'otp_challenge',
+        userId: scope.userId,
+        channel: body.channel,
+        destination: body.channel === 'sms' ? maskPhone(to) : maskEmail(to),
+        intentionId: payment?.intentId ?? null,
+        expiresAt: expiresAt.toISOString(),
+        resendAvailableAt: nextSendAt(sends, now).toISOString(),
+      };
+    },
+
+    /**
+     * POST /otp/verify: the user's live code (their newest, unused, unexpired) for a single-use
+     * authorization token. A wrong code counts a try (400 `otp_incorrect` with
+     * `attemptsRemaining`); after 5, 429 `otp_attempts_exceeded` until a new code is sent. No live
+     * code at all (none sent, expired, already used) is `otp_incorrect` with 0 attempts remaining.
+     */
+    async verify(merchant: MerchantContext, user: UserContext, body: VerifyOtpBody): Promise<OtpAuthorization> {
+      assertSameUser(user, body.userId);
+      const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
+      const outcome = await db.transaction().execute(async (tx): Promise<VerifyOutcome> => {
+        const row: OtpCodeRow | undefined = await repo.lockNewestCode(tx, scope);
+        const now = clock.now();
+        if (!row || row.consumed_at !== null) return { kind: 'dead' };
+        if (row.attempts >= OTP_RULES.maxWrongAttempts) return { kind: 'exhausted' };
+        if (row.expires_at.getTime() <= now.getTime()) return { kind: 'dead' };
+        if (!codeMatches(config.masterKey, row.id, body.otp, row.code_hash)) {
+          const attempts = await repo.countWrongAttempt(tx, row.id);
+          return { kind: 'wrong', remaining: Math.max(0, OTP_RULES.maxWrongAttempts - attempts) };
+        }
+        await repo.consumeCode(tx, row.id, now);
+        const token = AUTHORIZATION_TOKEN_PREFIX + randomToken(random, 32);
+        const expiresAt = new Date(now.getTime() + OTP_RULES.authorizationTtlMs);
+        await repo.insertAuthorization(tx, {
+          token_hash: sha256(token),
+          merchant_id: scope.merchantId,
+          mode: scope.mode,
+          user_id: scope.userId,
+          intent_id: row.intent_id,
+          otp_id: row.id,
+          expires_at: expiresAt,
+          created_at: now,
+        });
+        return { kind: 'authorized', token, expiresAt, intentId: row.intent_id };
+      });
+      if (outcome.kind !== 'authorized') throw await verifyFailure(scope, outcome);
+      return {
+        object: 'otp_authorization',
+        authorizationToken: outcome.token,
+        expiresAt: outcome.expiresAt.toISOString(),
+        userId: scope.userId,
+        intentionId: outcome.intentId,
+      };
+    },
+  };
+}
+
+export type OtpService = ReturnType<typeof createOtpService>;

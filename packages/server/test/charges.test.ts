@@ -1,0 +1,318 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import {
+  accessToken,
+  authorize,
+  charge,
+  createIntent,
+  eventTypes,
+  expectLedgerClean,
+  merchantMinor,
+  newUser,
+  problem,
+  refreshToken,
+  type TestUser,
+  walletMinor,
+} from './flow.support.ts';
+
+/**
+ * POST /charge (contract §3, §4): the money moves once, with the state change and its event, or
+ * not at all; every bad token or intent has its own code and leaves every balance as it was.
+ */
+let ctx: TestContext;
+let m: TestMerchant;
+let other: TestMerchant;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  m = await createMerchant(ctx, 'Boutique');
+  other = await createMerchant(ctx, 'Other');
+});
+afterEach(() => expectLedgerClean(ctx));
+afterAll(() => ctx.close());
+
+/** Runs `refused`, then checks that no money moved and no charge or event was written for `intentId`. */
+async function expectNoMoneyMoves(user: TestUser, intentId: string | undefined, refused: () => Promise<void>) {
+  const wallet = await walletMinor(ctx, user.id);
+  const merchant = await merchantMinor(ctx, m.merchantId);
+  const events = intentId ? await eventTypes(ctx, intentId) : [];
+  const transfers = await ctx.deps.db.selectFrom('ledger_transfers').select('id').where('kind', '=', 'charge').execute();
+  await refused();
+  expect(await walletMinor(ctx, user.id)).toBe(wallet);
+  expect(await merchantMinor(ctx, m.merchantId)).toBe(merchant);
+  expect(await ctx.deps.db.selectFrom('ledger_transfers').select('id').where('kind', '=', 'charge').execute()).toHaveLength(transfers.length);
+  if (intentId) expect(await eventTypes(ctx, intentId)).toEqual(events);
+}
+
+describe('a successful charge', () => {
+  it('moves the amount from the wallet to the merchant, SUCCEEDED with payment.completed, and answers the public intent', async () => {
+    const user = await newUser(ctx, m, { balance: '12000' });
+    const intent = await createIntent(ctx, m, { amount: '5000' });
+    const token = await authorize(ctx, m, user, intent.id);
+    const merchantBefore = await merchantMinor(ctx, m.merchantId);
+
+    const res = await charge(ctx, user, intent.id, token);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as Record<string, unknown>;
+    expect(body).toMatchObject({ id: intent.id, object: 'payment_intent', status: 'SUCCEEDED', amount: '5000', currency: 'XAF', attempts: 1, lastError: null });
+    expect(body).not.toHaveProperty('metadata');
+    expect(body).not.toHaveProperty('sessionToken');
+
+    expect(await walletMinor(ctx, user.id)).toBe(7000n);
+    expect(await merchantMinor(ctx, m.merchantId)).toBe(merchantBefore + 5000n);
+    expect(await eventTypes(ctx, intent.id)).toEqual(['payment.completed']);
+    const charges = await ctx.deps.db.selectFrom('charges').selectAll().where('intent_id', '=', intent.id).execute();
+    expect(charges).toEqual([expect.objectContaining({ user_id: user.id, status: 'succeeded', amount_minor: 5000n, failure_code: null, transfer_id: expect.stringMatching(/^tr_/) })]);
+    const merchantRead = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json();
+    expect(merchantRead).toMatchObject({ status: 'SUCCEEDED', metadata: { orderId: '42' } });
+  });
+
+  it('an unbound token (initOtp without intentionId) pays one intent of the merchant, once', async () => {
+    const user = await newUser(ctx, m, { balance: '20000' });
+    const token = await authorize(ctx, m, user);
+    const first = await createIntent(ctx, m, { amount: '1000' });
+    const second = await createIntent(ctx, m, { amount: '1000' });
+    expect((await charge(ctx, user, first.id, token)).statusCode).toBe(200);
+    await expectNoMoneyMoves(user, second.id, async () => {
+      problem(await charge(ctx, user, second.id, token), 401, 'otp_token_invalid');
+    });
+  });
+
+  it('in EUR the amount moves in cents, in the EUR wallet', async () => {
+    const user = await newUser(ctx, m, { balance: '20.00', currency: 'EUR' });
+    const intent = await createIntent(ctx, m, { amount: '12.50', currency: 'EUR' });
+    const token = await authorize(ctx, m, user, intent.id);
+    const res = await charge(ctx, user, intent.id, token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await walletMinor(ctx, user.id, 'EUR')).toBe(750n);
+    expect(await merchantMinor(ctx, m.merchantId, 'test', 'EUR')).toBe(1250n);
+  });
+
+  it('an Idempotency-Key replays the answer without charging again', async () => {
+    const user = await newUser(ctx, m, { balance: '5000' });
+    const intent = await createIntent(ctx, m, { amount: '3000' });
+    const token = await authorize(ctx, m, user, intent.id);
+    const send = () => call(ctx.app, 'POST', '/charge', { ...user.creds, headers: { 'x-otp-token': token, 'idempotency-key': `charge-${intent.id}` } }, { intentionId: intent.id });
+    const first = await send();
+    const again = await send();
+    expect(first.statusCode).toBe(200);
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(await walletMinor(ctx, user.id)).toBe(2000n);
+  });
+});
+
+describe('bad tokens: 401, and no money moves', () => {
+  it('missing header: 401 otp_token_missing (before the body is looked at)', async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const intent = await createIntent(ctx, m);
+    await expectNoMoneyMoves(user, intent.id, async () => {
+      problem(await charge(ctx, user, intent.id, undefined), 401, 'otp_token_missing');
+      problem(await charge(ctx, user, intent.id, ''), 401, 'otp_token_missing');
+      problem(await call(ctx.app, 'POST', '/charge', user.creds, { nonsense: true }), 401, 'otp_token_missing');
+    });
+  });
+
+  it('a wrong token: 401 otp_token_invalid', async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const intent = await createIntent(ctx, m);
+    await expectNoMoneyMoves(user, intent.id, async () => {
+      problem(await charge(ctx, user, intent.id, `otp_${'A'.repeat(43)}`), 401, 'otp_token_invalid');
+      problem(await charge(ctx, user, intent.id, 'not-a-token'), 401, 'otp_token_invalid');
+    });
+  });
+
+  it('an expired token (10 minutes): 401 otp_token_invalid', async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const intent = await createIntent(ctx, m);
+    const token = await authorize(ctx, m, user, intent.id);
+    ctx.clock.advance(10 * MINUTE);
+    await refreshToken(ctx, m, user);
+    await expectNoMoneyMoves(user, intent.id, async () => {
+      problem(await charge(ctx, user, intent.id, token), 401, 'otp_token_invalid');
+    });
+  });
+
+  it('a token just before its 10 minutes still pays', async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const intent = await createIntent(ctx, m);
+    const token = await authorize(ctx, m, user, intent.id);
+    ctx.clock.advance(10 * MINUTE - 1);
+    expect((await charge(ctx, user, intent.id, token)).statusCode).toBe(200);
+  });
+
+  it('a reused token: 401 otp_token_invalid', async () => {
+    const user = await newUser(ctx, m, { balance: '20000' });
+    const token = await authorize(ctx, m, user);
+    const first = await createIntent(ctx, m);
+    expect((await charge(ctx, user, first.id, token)).statusCode).toBe(200);
+    const second = await createIntent(ctx, m);
+    await expectNoMoneyMoves(user, second.id, async () => {
+      problem(await charge(ctx, user, second.id, token), 401, 'otp_token_invalid');
+    });
+  });
+
+  it("another user's token: 401 otp_token_invalid, and the token stays good for its owner", async () => {
+    const owner = await newUser(ctx, m, { balance: '9000' });
+    const thief = await newUser(ctx, m, { balance: '9000' });
+    const intent = await createIntent(ctx, m);
+    const token = await authorize(ctx, m, owner, intent.id);
+    await expectNoMoneyMoves(thief, intent.id, async () => {
+      problem(await charge(ctx, thief, intent.id, token), 401, 'otp_token_invalid');
+    });
+    expect(await walletMinor(ctx, owner.id)).toBe(9000n);
+    expect((await charge(ctx, owner, intent.id, token)).statusCode).toBe(200);
+  });
+
+  it("a token bound to another intent: 401 otp_token_invalid", async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const bound = await createIntent(ctx, m);
+    const target = await createIntent(ctx, m);
+    const token = await authorize(ctx, m, user, bound.id);
+    await expectNoMoneyMoves(user, target.id, async () => {
+      problem(await charge(ctx, user, target.id, token), 401, 'otp_token_invalid');
+    });
+    expect((await charge(ctx, user, bound.id, token)).statusCode).toBe(200);
+  });
+
+  it("a token of the other mode: 401 otp_token_invalid", async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const testToken = await authorize(ctx, m, user);
+    // A live user of the same merchant, a live intent, and the test-mode token.
+    const reg = await call(ctx.app, 'POST', '/users', { apiKey: m.live.apiKey }, { phoneNumber: '+237699000001', password: 'douala-port-2026' });
+    expect(reg.statusCode, reg.body).toBe(201);
+    const liveUserId = (reg.json() as { id: string }).id;
+    const liveUser: TestUser = { id: liveUserId, phoneNumber: '+237699000001', creds: { apiKey: m.live.apiKey, token: await accessToken(ctx, m, liveUserId, 'live') } };
+    const liveIntent = await createIntent(ctx, m, {}, { apiKey: m.live.apiKey, secretKey: m.live.secretKey });
+    await expectNoMoneyMoves(user, undefined, async () => {
+      problem(await charge(ctx, liveUser, liveIntent.id, testToken), 401, 'otp_token_invalid');
+    });
+    expect(await eventTypes(ctx, liveIntent.id)).toEqual([]);
+    // The test intent is not visible in live mode either, and the test user's access token does not open it.
+    const testIntent = await createIntent(ctx, m);
+    problem(await charge(ctx, liveUser, testIntent.id, testToken), 404, 'not_found');
+    problem(await charge(ctx, { ...user, creds: { apiKey: m.live.apiKey, token: user.creds.token } }, liveIntent.id, testToken), 401, 'access_token_invalid');
+    // The token still pays in its own mode.
+    expect((await charge(ctx, user, testIntent.id, testToken)).statusCode).toBe(200);
+  });
+
+  it('a userId in the body that is not the access token\'s: 403 user_mismatch', async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const someoneElse = await newUser(ctx, m);
+    const intent = await createIntent(ctx, m);
+    const token = await authorize(ctx, m, user, intent.id);
+    await expectNoMoneyMoves(user, intent.id, async () => {
+      problem(await charge(ctx, user, intent.id, token, { userId: someoneElse.id }), 403, 'user_mismatch');
+    });
+    expect((await charge(ctx, user, intent.id, token, { userId: user.id })).statusCode).toBe(200);
+  });
+
+  it('no access token: 401 access_token_missing', async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const intent = await createIntent(ctx, m);
+    const token = await authorize(ctx, m, user, intent.id);
+    await expectNoMoneyMoves(user, intent.id, async () => {
+      problem(await call(ctx.app, 'POST', '/charge', { ...pk(m), headers: { 'x-otp-token': token } }, { intentionId: intent.id }), 401, 'access_token_missing');
+    });
+  });
+});
+
+describe('intents that cannot be charged: no money moves, the token is not spent', () => {
+  it('unknown, or of another merchant: 404 not_found', async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const token = await authorize(ctx, m, user);
+    const theirs = await createIntent(ctx, other);
+    await expectNoMoneyMoves(user, theirs.id, async () => {
+      problem(await charge(ctx, user, 'pi_00000000000000000000000000', token), 404, 'not_found');
+      problem(await charge(ctx, user, theirs.id, token), 404, 'not_found');
+    });
+    const mine = await createIntent(ctx, m);
+    expect((await charge(ctx, user, mine.id, token)).statusCode).toBe(200);
+  });
+
+  it('expired: 409 intent_expired, and the expiry is recorded once with payment.expired', async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const intent = await createIntent(ctx, m, { expiresIn: 300 });
+    const token = await authorize(ctx, m, user, intent.id);
+    ctx.clock.advance(300 * SECOND);
+    await expectNoMoneyMoves(user, undefined, async () => {
+      problem(await charge(ctx, user, intent.id, token), 409, 'intent_expired');
+      problem(await charge(ctx, user, intent.id, token), 409, 'intent_expired');
+    });
+    expect(await eventTypes(ctx, intent.id)).toEqual(['payment.expired']);
+    const auth = await ctx.deps.db.selectFrom('otp_authorizations').select('used_at').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(auth.used_at).toBeNull();
+  });
+
+  it('canceled: 409 intent_state_invalid', async () => {
+    const user = await newUser(ctx, m, { balance: '9000' });
+    const intent = await createIntent(ctx, m);
+    const token = await authorize(ctx, m, user, intent.id);
+    expect((await call(ctx.app, 'POST', `/gateway/${intent.id}/cancel`, sk(m))).statusCode).toBe(200);
+    await expectNoMoneyMoves(user, intent.id, async () => {
+      expect(problem(await charge(ctx, user, intent.id, token), 409, 'intent_state_invalid')).toMatchObject({ intentStatus: 'CANCELED' });
+    });
+  });
+
+  it('already succeeded: 409 intent_state_invalid, paid once', async () => {
+    const user = await newUser(ctx, m, { balance: '20000' });
+    const intent = await createIntent(ctx, m);
+    const token = await authorize(ctx, m, user, intent.id);
+    expect((await charge(ctx, user, intent.id, token)).statusCode).toBe(200);
+    ctx.clock.advance(30 * SECOND);
+    const second = await authorize(ctx, m, user, undefined);
+    await expectNoMoneyMoves(user, intent.id, async () => {
+      expect(problem(await charge(ctx, user, intent.id, second), 409, 'intent_state_invalid')).toMatchObject({ intentStatus: 'SUCCEEDED' });
+    });
+    expect(await walletMinor(ctx, user.id)).toBe(15000n);
+  });
+});
+
+describe('insufficient funds', () => {
+  it('402 insufficient_funds: attempt counted, lastError set, payment.failed, token spent; the third makes the intent FAILED', async () => {
+    const user = await newUser(ctx, m, { balance: '1000' });
+    const intent = await createIntent(ctx, m, { amount: '5000' });
+    const merchantBefore = await merchantMinor(ctx, m.merchantId);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      if (attempt > 1) ctx.clock.advance(30 * SECOND);
+      const token = await authorize(ctx, m, user, intent.id);
+      const body = problem(await charge(ctx, user, intent.id, token), 402, 'insufficient_funds');
+      expect(body).toMatchObject({ attempts: attempt, intentStatus: attempt < 3 ? 'PENDING' : 'FAILED' });
+      // The token was spent by the declined attempt.
+      problem(await charge(ctx, user, intent.id, token), attempt < 3 ? 401 : 409, attempt < 3 ? 'otp_token_invalid' : 'intent_state_invalid');
+      const read = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json() as Record<string, unknown>;
+      expect(read).toMatchObject({
+        status: attempt < 3 ? 'PENDING' : 'FAILED',
+        attempts: attempt,
+        lastError: { code: 'insufficient_funds', message: expect.stringContaining('5000 XAF') },
+      });
+      // The message names no balance: the merchant reads it.
+      expect(JSON.stringify(read.lastError)).not.toContain('1000');
+    }
+    expect(await eventTypes(ctx, intent.id)).toEqual(['payment.failed', 'payment.failed', 'payment.failed']);
+    expect(await walletMinor(ctx, user.id)).toBe(1000n);
+    expect(await merchantMinor(ctx, m.merchantId)).toBe(merchantBefore);
+    const charges = await ctx.deps.db.selectFrom('charges').selectAll().where('intent_id', '=', intent.id).orderBy('id').execute();
+    expect(charges.map((c) => [c.status, c.failure_code, c.transfer_id])).toEqual([
+      ['failed', 'insufficient_funds', null],
+      ['failed', 'insufficient_funds', null],
+      ['failed', 'insufficient_funds', null],
+    ]);
+  });
+
+  it('after a declined attempt, a funded wallet pays: lastError cleared, attempts 2', async () => {
+    const user = await newUser(ctx, m, { balance: '0' });
+    const intent = await createIntent(ctx, m, { amount: '5000' });
+    problem(await charge(ctx, user, intent.id, await authorize(ctx, m, user, intent.id)), 402, 'insufficient_funds');
+    const funded = await call(ctx.app, 'POST', '/test/wallets/fund', sk(m), { userId: user.id, amount: '5000', currency: 'XAF' });
+    expect(funded.statusCode, funded.body).toBe(200);
+    ctx.clock.advance(30 * SECOND);
+    const res = await charge(ctx, user, intent.id, await authorize(ctx, m, user, intent.id));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'SUCCEEDED', attempts: 2, lastError: null });
+    expect(await eventTypes(ctx, intent.id)).toEqual(['payment.failed', 'payment.completed']);
+    expect(await walletMinor(ctx, user.id)).toBe(0n);
+  });
+});
