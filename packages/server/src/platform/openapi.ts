@@ -141,6 +141,60 @@ seconds). The sweeper keeps \`updatedAt\` at \`expiresAt\`, so the intent reads 
 after. Events carry the intent in its merchant shape (with metadata, without session token) and
 are written in the merchant's pinned API version.
 
+## Strong customer authentication and the charge
+The browser pays in four steps: the merchant's server creates the intent; \`POST /otp/init\`
+sends a code; \`POST /otp/verify\` exchanges it for an authorization token; \`POST /charge\` pays.
+The three user operations take the API key and the user's access token, whose \`sub\` must be the
+body's \`userId\` (403 \`user_mismatch\`): the password-backed token and the code are the two
+factors.
+
+- **Codes.** 6 digits (uniform), sent by SMS to the verified phone or by e-mail to the address on
+  file (422 \`email_missing\` without one; 403 \`phone_not_verified\`). The message begins with
+  the code; with \`intentionId\` (a PENDING intent of the same merchant and mode, else 404 /
+  409) it also names the amount, currency and merchant, and the authorization is bound to that
+  intent (dynamic linking). Kept only as HMAC-SHA256 under the master key, salted with the
+  code's id, compared in constant time. A user has one live code, the newest: a new one voids the
+  others. 5 minutes; 5 wrong tries, then 429 \`otp_attempts_exceeded\` (Retry-After: when a new
+  code may be sent) until initOtp sends a new one. Sends per user: one per 30 s and 5 per 15
+  minutes (429 \`otp_rate_limited\` with Retry-After), counted under a per-user lock so parallel
+  requests cannot slip past; \`resendAvailableAt\` says when the next is allowed. A code the
+  provider refused (503 \`unavailable\`) is forgotten: not live, not counted.
+- **verifyOtp.** A wrong code is 400 \`otp_incorrect\` with \`attemptsRemaining\` and nothing
+  more. No live code at all (never sent, expired, already exchanged) is the same 400
+  \`otp_incorrect\` with \`attemptsRemaining: 0\`: the contract names no other code for it, and
+  the client does the same thing either way (ask for a new code). The answer \`{object,
+  authorizationToken, expiresAt, userId, intentionId}\` carries an opaque \`otp_…\` token (256
+  random bits), single use, 10 minutes, bound to the user and, when the code was sent for one,
+  to the intent (\`intentionId\` is null otherwise: the token then pays any one intent of the
+  merchant and mode). Only its SHA-256 is stored.
+- **charge.** \`x-otp-token\` missing: 401 \`otp_token_missing\` (checked with the other
+  credentials, before the body). One database transaction: lock the intent; 404 if it is not the
+  caller's merchant's and mode's; 409 \`intent_expired\` past \`expiresAt\` (recording the
+  expiry and \`payment.expired\` if the sweeper had not); 409 \`intent_state_invalid\` unless
+  PENDING (with \`intentStatus\`); spend the token (401 \`otp_token_invalid\`: unknown, expired,
+  used, another user's, bound to another intent, or of another mode — a refused token is not
+  spent); move the amount from the user's wallet to the merchant's balance; SUCCEEDED,
+  \`attempts\` + 1, \`lastError\` null, \`payment.completed\`. None of the refusals moves money.
+  Concurrent charges of one intent queue on its row lock: exactly one succeeds, the others get
+  409 \`intent_state_invalid\` and keep their tokens. The answer is the intent in its **public
+  shape** (no metadata, no session token), because the browser calls it; the merchant reads the
+  full intent with its secret key or from the webhook — fulfil orders on \`payment.completed\`,
+  not on the browser's result.
+- **Declined.** A wallet without enough: 402 \`insufficient_funds\` (with \`intentStatus\`
+  and \`attempts\`). The attempt is committed before the answer: \`attempts\` + 1,
+  \`lastError: {code: "insufficient_funds", message}\` (the message names the amount, never the
+  wallet's balance), \`payment.failed\`, the token spent; the third declined attempt moves the
+  intent to FAILED. Every attempt is recorded with the paying user (\`charges\` table).
+- **Refunds.** \`POST /gateway/{id}/refunds {amount?, reason?}\` (secret key) → 201
+  \`{id: "re_…", object: "refund", amount, currency, intentId, status: "succeeded", reason,
+  createdAt}\`. Default amount: all that is left; more than is left is 422
+  \`refund_exceeds_amount\` (with \`amountRefundable\`); only a SUCCEEDED or
+  PARTIALLY_REFUNDED intent can be refunded (409 \`intent_state_invalid\`). One transaction
+  under the intent's row lock: merchant balance → the paying user's wallet, PARTIALLY_REFUNDED or
+  REFUNDED, \`amountRefunded\` grows, \`payment.refunded\`. Concurrent refunds never exceed the
+  amount. The merchant's balance may go below zero for a refund (the customer is paid back
+  first; with payouts, a negative balance is the merchant's debt); a user wallet never can.
+
 ## Webhooks
 Every event is POSTed, as the raw JSON of \`GET /events/{id}\`, to each enabled endpoint of its
 merchant and mode that wants its type (\`enabledEvents\`; \`["*"]\` = all). Headers:
