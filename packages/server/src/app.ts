@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import chargesRoutes from './modules/charges/charges.routes.ts';
+import dashboardRoutes from './modules/dashboard/dashboard.routes.ts';
 import intentsRoutes from './modules/intents/intents.routes.ts';
 import ledgerRoutes from './modules/ledger/ledger.routes.ts';
 import messagingRoutes from './modules/messaging/messaging.routes.ts';
@@ -93,6 +94,8 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOpti
   await app.register(intentsRoutes);
   await app.register(otpRoutes);
   await app.register(chargesRoutes);
+
+  await app.register(dashboardRoutes);
 
   return app;
 }

@@ -1,4 +1,5 @@
 import { createChargesService } from './modules/charges/charges.service.ts';
+import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
 import { createIntentsService } from './modules/intents/intents.service.ts';
 import { createLedgerService } from './modules/ledger/ledger.service.ts';
 import { createMerchantsService } from './modules/merchants/merchants.service.ts';
@@ -12,7 +13,7 @@ import type { Deps } from './platform/deps.ts';
 export function createServices(deps: Deps) {
   const messaging = createMessagingService(deps);
   const ledger = createLedgerService(deps);
-  return {
+  const services = {
     merchants: createMerchantsService(deps),
     messaging,
     ledger,
@@ -22,6 +23,7 @@ export function createServices(deps: Deps) {
     otp: createOtpService(deps, { messaging }),
     charges: createChargesService(deps, { ledger }),
   };
+  return { ...services, dashboard: createDashboardService(deps, services) };
 }
 
 export type Services = ReturnType<typeof createServices>;

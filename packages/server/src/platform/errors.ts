@@ -32,6 +32,7 @@ export const ERRORS = {
   otp_token_missing: { status: 401, title: 'The x-otp-token header is missing' },
   otp_token_invalid: { status: 401, title: 'The authorization token is not valid' },
   invalid_credentials: { status: 401, title: 'Phone number or password is incorrect' },
+  session_required: { status: 401, title: 'Sign in to the dashboard' },
   // 402
   insufficient_funds: { status: 402, title: 'Insufficient funds' },
   // 403
@@ -39,6 +40,7 @@ export const ERRORS = {
   user_mismatch: { status: 403, title: 'The access token is for another user' },
   origin_not_allowed: { status: 403, title: 'This origin is not allowed for the API key' },
   phone_not_verified: { status: 403, title: 'The phone number is not verified' },
+  csrf_token_invalid: { status: 403, title: 'The CSRF token is missing or wrong' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   // 405, 413, 415

@@ -1,0 +1,215 @@
+/**
+ * @caisse/browser: the customer's side of a Caisse payment, in the browser.
+ *
+ * The flow is: retrieve the intent by its session token, sign the customer in (phone number and
+ * password), send a one-time code (initOtp), verify it (verifyOtp), charge. The user's access
+ * token and the single-use OTP authorization token are kept in private fields of the client, in
+ * memory only: never in localStorage, sessionStorage, cookies or anything the page can read,
+ * and neither is ever returned to the caller.
+ */
+import { API_VERSION, type paths } from './generated/api.ts';
+
+type JsonAnswer<Op, S extends number> = Op extends { responses: { [K in S]: { content: { 'application/json': infer R } } } } ? R : never;
+type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+/** A payment intent as the browser sees it (no metadata, no session token). */
+export type PublicPaymentIntent = JsonAnswer<paths['/gateway/sessions/{sessionToken}']['get'], 200>;
+export type PaymentIntentStatus = PublicPaymentIntent['status'];
+/** The signed-in customer. The access token itself stays inside the client. */
+export type AuthenticatedUser = Omit<JsonAnswer<paths['/auth/web']['post'], 200>, 'token'>;
+export type InitOtpParams = JsonBody<paths['/otp/init']['post']>;
+export type OtpChallenge = JsonAnswer<paths['/otp/init']['post'], 200>;
+export type VerifyOtpParams = JsonBody<paths['/otp/verify']['post']>;
+/** The verification's outcome. The authorization token itself stays inside the client. */
+export type OtpAuthorization = Omit<JsonAnswer<paths['/otp/verify']['post'], 200>, 'authorizationToken'>;
+export type OtpChannel = InitOtpParams['channel'];
+
+export { API_VERSION };
+
+/** Named environments of the hosted service; a self-hosted gateway passes its base URL instead. */
+export const ENVIRONMENTS = {
+  production: 'https://api.caisse.dev',
+  sandbox: 'https://sandbox.caisse.dev',
+} as const;
+export type Environment = keyof typeof ENVIRONMENTS | (string & {});
+
+export interface CaisseClientOptions {
+  /** The publishable API key (`pk_test_…` / `pk_live_…`). Never a secret key. */
+  apiKey: string;
+  /** `production`, `sandbox`, or the gateway's base URL (https; plain http only on localhost). */
+  environment?: Environment;
+  /** Retries of a request that got no answer, a 5xx or a short 429 (default 2). */
+  maxRetries?: number;
+  fetch?: typeof fetch;
+}
+
+/** Any failure: `code` is the API's error code (or `connection_error`), with the answer's details. */
+export class CaisseError extends Error {
+  override name = 'CaisseError';
+  readonly code: string;
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  readonly param: string | undefined;
+  /** Seconds to wait before trying again (429), when the API said. */
+  readonly retryAfter: number | undefined;
+  /** The problem body, with extra members such as `attemptsRemaining`. */
+  readonly raw: Record<string, unknown> | undefined;
+  constructor(code: string, message: string, status?: number, raw?: Record<string, unknown>, requestId?: string, retryAfter?: number) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.raw = raw;
+    this.requestId = requestId ?? (raw?.requestId as string | undefined);
+    this.param = raw?.param as string | undefined;
+    this.retryAfter = retryAfter;
+  }
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+function baseUrlOf(environment: Environment): string {
+  const raw = ENVIRONMENTS[environment as keyof typeof ENVIRONMENTS] ?? environment;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`environment is production, sandbox or a URL, got "${environment}"`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
+    throw new TypeError('The gateway must be reached over https (plain http only on localhost)');
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+/** A random Idempotency-Key (128 bits, hex). */
+const newKey = (): string => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class CaisseClient {
+  readonly #apiKey: string;
+  readonly #baseUrl: string;
+  readonly #fetch: typeof fetch;
+  readonly #maxRetries: number;
+  #accessToken: string | undefined;
+  #userId: string | undefined;
+  #otpToken: string | undefined;
+
+  constructor(options: CaisseClientOptions) {
+    if (typeof options?.apiKey !== 'string' || !/^pk_(test|live)_/.test(options.apiKey)) {
+      throw new TypeError('apiKey must be a publishable key (pk_test_… or pk_live_…); a secret key never belongs in a browser');
+    }
+    this.#apiKey = options.apiKey;
+    this.#baseUrl = baseUrlOf(options.environment ?? 'production');
+    this.#fetch = options.fetch ?? fetch.bind(globalThis);
+    this.#maxRetries = options.maxRetries ?? 2;
+  }
+
+  /** The signed-in user's id, or undefined. */
+  get userId(): string | undefined {
+    return this.#userId;
+  }
+
+  /** Whether verifyOtp left an authorization for the next charge. */
+  get hasOtpAuthorization(): boolean {
+    return this.#otpToken !== undefined;
+  }
+
+  /** The intent the merchant created, looked up by its session token (the React "client secret"). */
+  retrieveIntent(sessionToken: string): Promise<PublicPaymentIntent> {
+    return this.#request('GET', `/gateway/sessions/${encodeURIComponent(sessionToken)}`);
+  }
+
+  /** Signs the customer in. The access token is kept in memory for the calls made for this user. */
+  async login(phoneNumber: string, password: string): Promise<AuthenticatedUser> {
+    this.logout();
+    const { token, ...user } = await this.#request<JsonAnswer<paths['/auth/web']['post'], 200>>('POST', '/auth/web', { phoneNumber, password });
+    this.#accessToken = token;
+    this.#userId = user.id;
+    return user;
+  }
+
+  /**
+   * Sends a one-time code to the user (`channel` sms by default; call again to resend: the
+   * previous code stops working). With `intentionId` the authorization is bound to that intent.
+   */
+  initOtp(params: Omit<InitOtpParams, 'channel'> & { channel?: OtpChannel }): Promise<OtpChallenge> {
+    return this.#request('POST', '/otp/init', { channel: 'sms', ...params }, this.#userHeaders());
+  }
+
+  /** Checks the code; the authorization it gives is kept in memory for the next charge only. */
+  async verifyOtp(params: VerifyOtpParams): Promise<OtpAuthorization> {
+    this.#otpToken = undefined;
+    const { authorizationToken, ...rest } = await this.#request<JsonAnswer<paths['/otp/verify']['post'], 200>>(
+      'POST',
+      '/otp/verify',
+      params,
+      this.#userHeaders(),
+    );
+    this.#otpToken = authorizationToken;
+    return rest;
+  }
+
+  /**
+   * Pays the intent from the user's wallet with the authorization of the last verifyOtp, which
+   * is then forgotten whatever the outcome (it is single use). The merchant fulfils the order on
+   * the `payment.completed` webhook, not on this answer.
+   */
+  async charge(intentionId: string): Promise<PublicPaymentIntent> {
+    const otpToken = this.#otpToken;
+    if (otpToken === undefined) throw new CaisseError('otp_token_missing', 'Verify a one-time code before charging');
+    try {
+      return await this.#request('POST', '/charge', { intentionId }, { ...this.#userHeaders(), 'x-otp-token': otpToken });
+    } finally {
+      this.#otpToken = undefined;
+    }
+  }
+
+  /** Forgets the access token and any OTP authorization. */
+  logout(): void {
+    this.#accessToken = this.#userId = this.#otpToken = undefined;
+  }
+
+  #userHeaders(): Record<string, string> {
+    if (this.#accessToken === undefined) throw new CaisseError('access_token_missing', 'Sign the customer in (login) first');
+    return { authorization: `Bearer ${this.#accessToken}` };
+  }
+
+  async #request<T>(method: 'GET' | 'POST', path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
+    const headers: Record<string, string> = { 'x-api-key': this.#apiKey, 'pay-version': API_VERSION, ...extra };
+    if (method === 'POST') {
+      headers['content-type'] = 'application/json';
+      // One key for every attempt: a retried charge can never pay twice.
+      headers['idempotency-key'] = newKey();
+    }
+    for (let attempt = 0; ; attempt++) {
+      let error: CaisseError;
+      try {
+        // credentials: 'omit' — the API needs no cookie, and none is ever sent or stored.
+        const response = await this.#fetch(this.#baseUrl + path, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          credentials: 'omit',
+        });
+        const data = await response.json().catch(() => undefined);
+        if (response.ok && data && typeof data === 'object') return data as T;
+        const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
+        error = new CaisseError(
+          data?.code ?? `http_${response.status}`,
+          data?.detail ?? data?.title ?? `Caisse answered ${response.status}`,
+          response.status,
+          data,
+          response.headers.get('request-id') ?? undefined,
+          Number.isFinite(retryAfter) ? retryAfter : undefined,
+        );
+      } catch (err) {
+        error = new CaisseError('connection_error', `Could not reach Caisse: ${(err as Error)?.message ?? err}`);
+      }
+      const s = error.status;
+      const retryable = s === undefined || s >= 500 || (s === 429 && (error.retryAfter ?? 0) <= 10);
+      if (attempt >= this.#maxRetries || !retryable) throw error;
+      await wait(Math.max((error.retryAfter ?? 0) * 1000, 300 * 2 ** attempt));
+    }
+  }
+}

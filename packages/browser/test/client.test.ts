@@ -1,0 +1,220 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { API_VERSION, CaisseClient, CaisseError } from '../src/index.ts';
+
+const API_KEY = 'pk_test_abcdefghijklmnopqrstuvwx';
+const BASE = 'http://localhost:8080';
+const JWT = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ1c3JfMSJ9.c2lnbmF0dXJl';
+const OTP_TOKEN = 'otpa_secret_single_use_token_0123456789';
+const INTENT = {
+  id: 'pi_1',
+  object: 'payment_intent',
+  amount: '5000',
+  currency: 'XAF',
+  description: 'Order 42',
+  status: 'PENDING',
+  expiresAt: '2026-11-01T10:30:00.000Z',
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-01T10:00:00.000Z',
+  livemode: false,
+  amountRefunded: '0',
+  lastError: null,
+  attempts: 0,
+};
+
+interface Call {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+  credentials: RequestCredentials | undefined;
+}
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'network-error';
+
+/** A fetch that answers by route from a table (each entry used in turn), recording requests. */
+function fakeApi(routes: Record<string, Answer[]>) {
+  const calls: Call[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = init?.method ?? 'GET';
+    calls.push({
+      url,
+      method,
+      headers: { ...(init?.headers as Record<string, string>) },
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      credentials: init?.credentials,
+    });
+    const key = `${method} ${new URL(url).pathname}`;
+    const answer = routes[key]?.shift();
+    if (answer === undefined) throw new Error(`unexpected ${key}`);
+    if (answer === 'network-error') throw new TypeError('Failed to fetch');
+    return new Response(JSON.stringify(answer.body ?? {}), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
+}
+
+const happyRoutes = (): Record<string, Answer[]> => ({
+  'GET /gateway/sessions/ps_token': [{ status: 200, body: INTENT }],
+  'POST /auth/web': [{ status: 200, body: { id: 'usr_1', token: JWT, phoneNumber: '+237650000001', roles: ['USER'], expiresAt: '2026-11-01T10:15:00.000Z' } }],
+  'POST /otp/init': [
+    { status: 200, body: { object: 'otp', userId: 'usr_1', channel: 'sms', destination: '+237 6•• •• ••01', intentionId: 'pi_1', expiresAt: 'x', resendAvailableAt: 'y' } },
+  ],
+  'POST /otp/verify': [{ status: 200, body: { object: 'otp_authorization', authorizationToken: OTP_TOKEN, expiresAt: 'z', userId: 'usr_1', intentionId: 'pi_1' } }],
+  'POST /charge': [{ status: 200, body: { ...INTENT, status: 'SUCCEEDED', attempts: 1 } }],
+});
+
+async function runFlow(client: CaisseClient) {
+  const intent = await client.retrieveIntent('ps_token');
+  const user = await client.login('+237650000001', 'correct horse');
+  const challenge = await client.initOtp({ userId: user.id, channel: 'sms', intentionId: intent.id });
+  const authorization = await client.verifyOtp({ userId: user.id, otp: '123456' });
+  const paid = await client.charge(intent.id);
+  return { intent, user, challenge, authorization, paid };
+}
+
+describe('CaisseClient', () => {
+  it('walks the flow: retrieve, login, initOtp, verifyOtp, charge, with the right credentials on each call', async () => {
+    const { fetch, calls } = fakeApi(happyRoutes());
+    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+    const { intent, user, authorization, paid } = await runFlow(client);
+    expect(intent.status).toBe('PENDING');
+    expect(paid.status).toBe('SUCCEEDED');
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      `GET ${BASE}/gateway/sessions/ps_token`,
+      `POST ${BASE}/auth/web`,
+      `POST ${BASE}/otp/init`,
+      `POST ${BASE}/otp/verify`,
+      `POST ${BASE}/charge`,
+    ]);
+    for (const c of calls) {
+      expect(c.headers['x-api-key']).toBe(API_KEY);
+      expect(c.headers['pay-version']).toBe(API_VERSION);
+      expect(c.credentials).toBe('omit');
+    }
+    // The API key is a header, never in the URL.
+    expect(calls.every((c) => !c.url.includes(API_KEY))).toBe(true);
+    expect(calls[0]?.headers.authorization).toBeUndefined();
+    expect(calls[1]?.headers.authorization).toBeUndefined();
+    expect(calls[1]?.body).toEqual({ phoneNumber: '+237650000001', password: 'correct horse' });
+    expect(calls[2]?.headers.authorization).toBe(`Bearer ${JWT}`);
+    expect(calls[2]?.body).toEqual({ userId: 'usr_1', channel: 'sms', intentionId: 'pi_1' });
+    expect(calls[3]?.headers.authorization).toBe(`Bearer ${JWT}`);
+    expect(calls[3]?.body).toEqual({ userId: 'usr_1', otp: '123456' });
+    expect(calls[4]?.headers.authorization).toBe(`Bearer ${JWT}`);
+    expect(calls[4]?.headers['x-otp-token']).toBe(OTP_TOKEN);
+    expect(calls[4]?.body).toEqual({ intentionId: 'pi_1' });
+    expect(calls[4]?.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
+    // Neither token is handed back to the page.
+    expect(JSON.stringify([user, authorization])).not.toContain(JWT);
+    expect(JSON.stringify([user, authorization])).not.toContain(OTP_TOKEN);
+    expect(client.userId).toBe('usr_1');
+  });
+
+  it('forgets the OTP authorization after a charge, paid or not: a second charge needs a new code', async () => {
+    const routes = happyRoutes();
+    routes['POST /charge'] = [{ status: 402, body: { code: 'insufficient_funds', status: 402, detail: 'Not enough in the wallet' } }];
+    const { fetch, calls } = fakeApi(routes);
+    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+    const err = await runFlow(client).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CaisseError);
+    expect(err).toMatchObject({ code: 'insufficient_funds', status: 402 });
+    expect(client.hasOtpAuthorization).toBe(false);
+    await expect(client.charge('pi_1')).rejects.toMatchObject({ code: 'otp_token_missing' });
+    expect(calls.filter((c) => c.url.endsWith('/charge'))).toHaveLength(1);
+  });
+
+  it('keeps every token in memory only: no localStorage, sessionStorage or cookie, nothing enumerable', async () => {
+    const setItem = vi.spyOn(Storage.prototype, 'setItem');
+    const cookie = vi.spyOn(document, 'cookie', 'set');
+    const { fetch } = fakeApi(happyRoutes());
+    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+    await client.retrieveIntent('ps_token');
+    const user = await client.login('+237650000001', 'correct horse');
+    await client.initOtp({ userId: user.id, intentionId: 'pi_1' });
+    await client.verifyOtp({ userId: user.id, otp: '123456' });
+    // Between verifyOtp and charge the authorization is held, and still nowhere to be seen.
+    expect(client.hasOtpAuthorization).toBe(true);
+    const visible = [JSON.stringify(client), Object.keys(client).join(), Object.getOwnPropertyNames(client).join(), String(Object.values(client))];
+    for (const text of visible) {
+      expect(text).not.toContain(JWT);
+      expect(text).not.toContain(OTP_TOKEN);
+    }
+    expect(localStorage.length).toBe(0);
+    expect(sessionStorage.length).toBe(0);
+    expect(document.cookie).toBe('');
+    await client.charge('pi_1');
+    expect(setItem).not.toHaveBeenCalled();
+    expect(cookie).not.toHaveBeenCalled();
+    expect(localStorage.length).toBe(0);
+    expect(sessionStorage.length).toBe(0);
+    expect(document.cookie).toBe('');
+    setItem.mockRestore();
+    cookie.mockRestore();
+  });
+
+  it('logout forgets the access token', async () => {
+    const { fetch } = fakeApi(happyRoutes());
+    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+    await client.login('+237650000001', 'correct horse');
+    client.logout();
+    expect(client.userId).toBeUndefined();
+    expect(() => client.initOtp({ userId: 'usr_1' })).toThrow(expect.objectContaining({ code: 'access_token_missing' }));
+  });
+
+  it('reports API errors with their code, request id and extra members', async () => {
+    const { fetch } = fakeApi({
+      'POST /auth/web': [{ status: 401, body: { code: 'invalid_credentials', status: 401, detail: 'Wrong phone number or password' }, headers: { 'request-id': 'req_9' } }],
+    });
+    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+    const err = (await client.login('+237650000001', 'nope').catch((e: unknown) => e)) as CaisseError;
+    expect(err).toBeInstanceOf(CaisseError);
+    expect(err).toMatchObject({ code: 'invalid_credentials', status: 401, requestId: 'req_9', message: 'Wrong phone number or password' });
+  });
+
+  it('maps environments to base URLs and refuses secret keys and plain http off localhost', async () => {
+    const { fetch, calls } = fakeApi({ 'GET /gateway/sessions/t': [{ status: 200, body: INTENT }, { status: 200, body: INTENT }] });
+    await new CaisseClient({ apiKey: API_KEY, environment: 'production', fetch }).retrieveIntent('t');
+    await new CaisseClient({ apiKey: API_KEY, environment: 'sandbox', fetch }).retrieveIntent('t');
+    expect(calls[0]?.url).toBe('https://api.caisse.dev/gateway/sessions/t');
+    expect(calls[1]?.url).toBe('https://sandbox.caisse.dev/gateway/sessions/t');
+    expect(() => new CaisseClient({ apiKey: 'sk_test_abc', environment: BASE })).toThrow(/secret key/);
+    expect(() => new CaisseClient({ apiKey: API_KEY, environment: 'http://pay.example.com' })).toThrow(/https/);
+    expect(() => new CaisseClient({ apiKey: API_KEY, environment: 'staging' })).toThrow(/production, sandbox or a URL/);
+  });
+
+  describe('retries', () => {
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('retries a charge that got no answer with the same Idempotency-Key and the same OTP token', async () => {
+      const routes = happyRoutes();
+      routes['POST /charge'] = ['network-error', { status: 503, body: { code: 'unavailable' } }, { status: 200, body: { ...INTENT, status: 'SUCCEEDED' } }];
+      const { fetch, calls } = fakeApi(routes);
+      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const flow = runFlow(client);
+      await vi.runAllTimersAsync();
+      const { paid } = await flow;
+      expect(paid.status).toBe('SUCCEEDED');
+      const charges = calls.filter((c) => c.url.endsWith('/charge'));
+      expect(charges).toHaveLength(3);
+      expect(new Set(charges.map((c) => c.headers['idempotency-key'])).size).toBe(1);
+      expect(new Set(charges.map((c) => c.headers['x-otp-token']))).toEqual(new Set([OTP_TOKEN]));
+    });
+
+    it('does not retry a 4xx, and a failed verification leaves no authorization', async () => {
+      const routes = happyRoutes();
+      routes['POST /otp/verify'] = [{ status: 400, body: { code: 'otp_incorrect', status: 400, detail: 'Wrong code', attemptsRemaining: 4 } }];
+      const { fetch, calls } = fakeApi(routes);
+      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      await client.login('+237650000001', 'correct horse');
+      const err = (await client.verifyOtp({ userId: 'usr_1', otp: '000000' }).catch((e: unknown) => e)) as CaisseError;
+      expect(err.code).toBe('otp_incorrect');
+      expect(err.raw?.attemptsRemaining).toBe(4);
+      expect(calls.filter((c) => c.url.endsWith('/otp/verify'))).toHaveLength(1);
+      expect(client.hasOtpAuthorization).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Generates the SDKs' API types from the server's OpenAPI document, so a change to a route's
+ * schema reaches @caisse/node and @caisse/browser as a type change (or a failing check).
+ *
+ *   npm run generate:types            (from the repository root) rewrites the generated files
+ *   npm run check:generated-types     exits 1, naming the stale files, when they differ
+ *
+ * The document comes from packages/server/scripts/openapi.ts, which builds the app on an
+ * in-memory database and prints `app.swagger()`; openapi-typescript turns it into `paths`.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import openapiTS, { astToString } from 'openapi-typescript';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const TARGETS = ['packages/node/src/generated/api.ts', 'packages/browser/src/generated/api.ts'];
+
+async function openapiDocument(): Promise<Record<string, unknown> & { info: { version: string } }> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'packages/server/scripts/openapi.ts'], {
+    cwd: root,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout);
+}
+
+async function render(): Promise<string> {
+  const doc = await openapiDocument();
+  // The document is OpenAPI 3.1, which openapi-typescript reads as it is.
+  const ast = await openapiTS(doc as never, { alphabetize: true });
+  const version = doc.info.version;
+  return [
+    '// Generated from the Caisse server\'s OpenAPI document by packages/node/scripts/generate-types.ts.',
+    '// Do not edit: change the server\'s route schemas, then run `npm run generate:types` at the root.',
+    '',
+    '/** The API version these types describe; the SDK sends it as `pay-version`. */',
+    `export const API_VERSION = ${JSON.stringify(version)};`,
+    '',
+    astToString(ast).trimEnd(),
+    '',
+  ].join('\n');
+}
+
+const check = process.argv.includes('--check');
+const text = await render();
+const stale: string[] = [];
+for (const target of TARGETS) {
+  const file = resolve(root, target);
+  let current: string | undefined;
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current === text) continue;
+  if (check) stale.push(relative(root, file));
+  else {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    process.stdout.write(`wrote ${relative(root, file)}\n`);
+  }
+}
+if (check) {
+  if (stale.length > 0) {
+    process.stderr.write(
+      `The SDK types are stale (the server's OpenAPI document changed):\n  ${stale.join('\n  ')}\nRun \`npm run generate:types\` at the repository root and commit the result.\n`,
+    );
+    process.exit(1);
+  }
+  process.stdout.write('generated SDK types are up to date\n');
+}

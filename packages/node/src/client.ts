@@ -1,0 +1,181 @@
+import { API_VERSION } from './generated/api.ts';
+import { type FetchLike, HttpClient, type RequestOptions, type WithResponse } from './http.ts';
+import type {
+  Balance,
+  CaisseEvent,
+  CreatedPaymentIntent,
+  DeletedWebhookEndpoint,
+  EventList,
+  EventListParams,
+  EventResendParams,
+  EventResendResult,
+  PaymentIntent,
+  PaymentIntentCreateParams,
+  PaymentIntentList,
+  PaymentIntentListParams,
+  Refund,
+  RefundCreateParams,
+  TestMessageList,
+  TestMessageListParams,
+  TestUser,
+  TestUserCreateParams,
+  TestWalletFundParams,
+  Wallet,
+  WebhookDeliveryList,
+  WebhookDeliveryListParams,
+  WebhookEndpoint,
+  WebhookEndpointCreateParams,
+  WebhookEndpointList,
+  WebhookEndpointListParams,
+  WebhookEndpointRollSecretParams,
+  WebhookEndpointSecret,
+  WebhookEndpointUpdateParams,
+  WebhookEndpointWithSecret,
+} from './types.ts';
+import { constructEvent, generateTestHeader } from './webhooks.ts';
+
+export const VERSION = '0.1.0';
+/** The hosted Caisse API. A self-hosted gateway passes its own `baseUrl`. */
+export const DEFAULT_BASE_URL = 'https://api.caisse.dev';
+
+export interface CaisseOptions {
+  /** The publishable API key, `pk_test_…` or `pk_live_…` (sent as `x-api-key`). */
+  apiKey: string;
+  /** The secret key of the same merchant and mode, `sk_test_…` or `sk_live_…` (sent as a Bearer token). */
+  secretKey: string;
+  /** Where the API is, e.g. `https://pay.example.com`; plain http only to a loopback address. */
+  baseUrl?: string;
+  /** Retries after the first attempt for network errors, timeouts, 429 and 5xx (default 2). */
+  maxRetries?: number;
+  /** Milliseconds one attempt may take (default 30 000). */
+  timeout?: number;
+  /** The `pay-version` to send (default: the version these types were generated from). */
+  apiVersion?: string;
+  /** A fetch implementation (default: the global fetch). */
+  fetch?: FetchLike;
+  /** Waits between retries (tests replace it to avoid real waiting). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+function checkBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`baseUrl is not a URL: ${raw}`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
+    throw new TypeError(`baseUrl must use https:// (plain http only to localhost): ${raw}`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function checkKeys(apiKey: unknown, secretKey: unknown): void {
+  if (typeof apiKey !== 'string' || !/^pk_(test|live)_/.test(apiKey)) {
+    throw new TypeError('apiKey must be a publishable key, pk_test_… or pk_live_…');
+  }
+  if (typeof secretKey !== 'string' || !/^sk_(test|live)_/.test(secretKey)) {
+    throw new TypeError('secretKey must be a secret key, sk_test_… or sk_live_…');
+  }
+  if (apiKey.slice(3, 7) !== secretKey.slice(3, 7)) {
+    throw new TypeError('apiKey and secretKey must be of the same mode (both test or both live)');
+  }
+}
+
+const id = (value: string) => encodeURIComponent(value);
+
+/**
+ * The Caisse client for a merchant's server. It holds the secret key: never ship it to a browser.
+ *
+ *   const caisse = new Caisse({ apiKey, secretKey, baseUrl });
+ *   const intent = await caisse.intents.create({ amount: '5000', currency: 'XAF', metadata: { orderId } });
+ */
+export class Caisse {
+  readonly intents;
+  readonly events;
+  readonly webhookEndpoints;
+  readonly balance;
+  /** Test-mode helpers (404 with live keys): users with funded wallets and the message outbox. */
+  readonly testHelpers;
+  /** Webhook signature verification; needs no key, so it is also on the class (`Caisse.webhooks`). */
+  static readonly webhooks = { constructEvent, generateTestHeader };
+  readonly webhooks = Caisse.webhooks;
+
+  constructor(options: CaisseOptions) {
+    checkKeys(options.apiKey, options.secretKey);
+    const fetchImpl = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
+    if (typeof fetchImpl !== 'function') throw new TypeError('No fetch: use Node 20 or later, or pass options.fetch');
+    const http = new HttpClient({
+      apiKey: options.apiKey,
+      secretKey: options.secretKey,
+      baseUrl: checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
+      maxRetries: options.maxRetries ?? 2,
+      timeout: options.timeout ?? 30_000,
+      apiVersion: options.apiVersion ?? API_VERSION,
+      fetch: fetchImpl,
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      random: Math.random,
+      userAgent: `caisse-node/${VERSION} node/${process.versions.node}`,
+    });
+
+    this.intents = {
+      /** Creates a PENDING intent; the answer's `sessionToken` goes to the browser (shown only here). */
+      create: (params: PaymentIntentCreateParams, options?: RequestOptions) =>
+        http.request<CreatedPaymentIntent>('POST', '/gateway', { body: params, options }),
+      retrieve: (intentId: string, options?: RequestOptions) => http.request<PaymentIntent>('GET', `/gateway/${id(intentId)}`, { options }),
+      list: (params: PaymentIntentListParams = {}, options?: RequestOptions) =>
+        http.request<PaymentIntentList>('GET', '/gateway', { query: params, options }),
+      cancel: (intentId: string, options?: RequestOptions) =>
+        http.request<PaymentIntent>('POST', `/gateway/${id(intentId)}/cancel`, { options }),
+      /** Refunds all of a SUCCEEDED intent, or `amount` of it. */
+      refund: (intentId: string, params: RefundCreateParams = {}, options?: RequestOptions) =>
+        http.request<Refund>('POST', `/gateway/${id(intentId)}/refunds`, { body: params, options }),
+    };
+
+    this.events = {
+      list: (params: EventListParams = {}, options?: RequestOptions) => http.request<EventList>('GET', '/events', { query: params, options }),
+      retrieve: (eventId: string, options?: RequestOptions) => http.request<CaisseEvent>('GET', `/events/${id(eventId)}`, { options }),
+      /** Delivers the event again, to every endpoint or to `endpointId`. */
+      resend: (eventId: string, params: EventResendParams = {}, options?: RequestOptions) =>
+        http.request<EventResendResult>('POST', `/events/${id(eventId)}/resend`, { body: params, options }),
+    };
+
+    this.webhookEndpoints = {
+      /** The answer carries the endpoint's `secret` (`whsec_…`) for constructEvent. */
+      create: (params: WebhookEndpointCreateParams, options?: RequestOptions) =>
+        http.request<WebhookEndpointWithSecret>('POST', '/webhook-endpoints', { body: params, options }),
+      retrieve: (endpointId: string, options?: RequestOptions) =>
+        http.request<WebhookEndpoint>('GET', `/webhook-endpoints/${id(endpointId)}`, { options }),
+      update: (endpointId: string, params: WebhookEndpointUpdateParams, options?: RequestOptions) =>
+        http.request<WebhookEndpoint>('PATCH', `/webhook-endpoints/${id(endpointId)}`, { body: params, options }),
+      list: (params: WebhookEndpointListParams = {}, options?: RequestOptions) =>
+        http.request<WebhookEndpointList>('GET', '/webhook-endpoints', { query: params, options }),
+      del: (endpointId: string, options?: RequestOptions) =>
+        http.request<DeletedWebhookEndpoint>('DELETE', `/webhook-endpoints/${id(endpointId)}`, { options }),
+      /** The current secret and, during a roll, the previous ones still signing. */
+      retrieveSecret: (endpointId: string, options?: RequestOptions) =>
+        http.request<WebhookEndpointSecret>('GET', `/webhook-endpoints/${id(endpointId)}/secret`, { options }),
+      rollSecret: (endpointId: string, params: WebhookEndpointRollSecretParams = {}, options?: RequestOptions) =>
+        http.request<WebhookEndpointWithSecret>('POST', `/webhook-endpoints/${id(endpointId)}/roll-secret`, { body: params, options }),
+      listDeliveries: (endpointId: string, params: WebhookDeliveryListParams = {}, options?: RequestOptions) =>
+        http.request<WebhookDeliveryList>('GET', `/webhook-endpoints/${id(endpointId)}/deliveries`, { query: params, options }),
+    };
+
+    this.balance = {
+      retrieve: (options?: RequestOptions) => http.request<Balance>('GET', '/balance', { options }),
+    };
+
+    this.testHelpers = {
+      createUser: (params: TestUserCreateParams, options?: RequestOptions) =>
+        http.request<TestUser>('POST', '/test/users', { body: params, options }),
+      fundWallet: (params: TestWalletFundParams, options?: RequestOptions) =>
+        http.request<Wallet>('POST', '/test/wallets/fund', { body: params, options }),
+      listMessages: (params: TestMessageListParams = {}, options?: RequestOptions) =>
+        http.request<TestMessageList>('GET', '/test/messages', { query: params, options }),
+    };
+  }
+}
+
+export type { WithResponse };

@@ -1,0 +1,19 @@
+export { Caisse, DEFAULT_BASE_URL, VERSION, type CaisseOptions } from './client.ts';
+export {
+  CaisseAPIError,
+  CaisseAuthenticationError,
+  CaisseConflictError,
+  CaisseConnectionError,
+  CaisseError,
+  CaisseInvalidRequestError,
+  CaissePaymentError,
+  CaissePermissionError,
+  CaisseRateLimitError,
+  WebhookSignatureError,
+  type ProblemBody,
+  type WebhookSignatureErrorCode,
+} from './errors.ts';
+export { API_VERSION, BACKOFF, MAX_RETRY_AFTER_SECONDS, type FetchLike, type RequestOptions, type ResponseMeta, type WithResponse } from './http.ts';
+export { constructEvent, DEFAULT_TOLERANCE_SECONDS, generateTestHeader, SIGNATURE_HEADER, type ConstructEventOptions } from './webhooks.ts';
+export type * from './types.ts';
+export type { paths } from './generated/api.ts';

@@ -1,0 +1,62 @@
+/**
+ * The SDK's public types, read off the generated `paths` (src/generated/api.ts) so that they
+ * follow the server's route schemas: a field the server adds or renames changes them here.
+ */
+import type { paths } from './generated/api.ts';
+
+type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type JsonAnswer<Op, S extends number> = Op extends { responses: { [K in S]: { content: { 'application/json': infer R } } } } ? R : never;
+type Query<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/** A payment intent as the merchant sees it (with `metadata`). */
+export type PaymentIntent = JsonAnswer<paths['/gateway/{id}']['get'], 200>;
+/** The answer to `intents.create`: the intent and its `sessionToken`, shown only this once. */
+export type CreatedPaymentIntent = JsonAnswer<paths['/gateway']['post'], 201>;
+export type PaymentIntentStatus = PaymentIntent['status'];
+export type PaymentIntentCreateParams = JsonBody<paths['/gateway']['post']>;
+export type PaymentIntentListParams = Partial<Query<paths['/gateway']['get']>>;
+export type PaymentIntentList = JsonAnswer<paths['/gateway']['get'], 200>;
+export type Metadata = NonNullable<PaymentIntentCreateParams['metadata']>;
+
+export type Refund = JsonAnswer<paths['/gateway/{id}/refunds']['post'], 201>;
+export type RefundCreateParams = JsonBody<paths['/gateway/{id}/refunds']['post']>;
+
+export type EventType = NonNullable<Query<paths['/events']['get']>['type']>;
+export type EventListParams = Partial<Query<paths['/events']['get']>>;
+type EventEnvelope = JsonAnswer<paths['/events/{id}']['get'], 200>;
+/**
+ * An event, as `events.retrieve` returns it and as a webhook delivers it. `data.paymentIntent`
+ * is the intent at the moment of the event, `metadata` included, as created.
+ */
+export interface CaisseEvent<T extends EventType = EventType> extends Omit<EventEnvelope, 'type' | 'data'> {
+  type: T;
+  data: { paymentIntent: PaymentIntent };
+}
+export interface EventList {
+  data: CaisseEvent[];
+  hasMore: boolean;
+}
+export type EventResendParams = JsonBody<paths['/events/{id}/resend']['post']>;
+export type EventResendResult = JsonAnswer<paths['/events/{id}/resend']['post'], 200>;
+
+export type WebhookEndpoint = JsonAnswer<paths['/webhook-endpoints/{id}']['get'], 200>;
+/** The answer to `webhookEndpoints.create` and `rollSecret`: the endpoint and its `whsec_` secret. */
+export type WebhookEndpointWithSecret = JsonAnswer<paths['/webhook-endpoints']['post'], 201>;
+export type WebhookEndpointCreateParams = JsonBody<paths['/webhook-endpoints']['post']>;
+export type WebhookEndpointUpdateParams = JsonBody<paths['/webhook-endpoints/{id}']['patch']>;
+export type WebhookEndpointListParams = Partial<Query<paths['/webhook-endpoints']['get']>>;
+export type WebhookEndpointList = JsonAnswer<paths['/webhook-endpoints']['get'], 200>;
+export type DeletedWebhookEndpoint = JsonAnswer<paths['/webhook-endpoints/{id}']['delete'], 200>;
+export type WebhookEndpointSecret = JsonAnswer<paths['/webhook-endpoints/{id}/secret']['get'], 200>;
+export type WebhookEndpointRollSecretParams = JsonBody<paths['/webhook-endpoints/{id}/roll-secret']['post']>;
+export type WebhookDeliveryListParams = Partial<Query<paths['/webhook-endpoints/{id}/deliveries']['get']>>;
+export type WebhookDeliveryList = JsonAnswer<paths['/webhook-endpoints/{id}/deliveries']['get'], 200>;
+
+export type Balance = JsonAnswer<paths['/balance']['get'], 200>;
+
+export type TestUserCreateParams = JsonBody<paths['/test/users']['post']>;
+export type TestUser = JsonAnswer<paths['/test/users']['post'], 201>;
+export type TestWalletFundParams = JsonBody<paths['/test/wallets/fund']['post']>;
+export type Wallet = JsonAnswer<paths['/test/wallets/fund']['post'], 200>;
+export type TestMessageListParams = Partial<Query<paths['/test/messages']['get']>>;
+export type TestMessageList = JsonAnswer<paths['/test/messages']['get'], 200>;

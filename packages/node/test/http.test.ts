@@ -1,0 +1,293 @@
+import { describe, expect, it } from 'vitest';
+import {
+  Caisse,
+  CaisseAPIError,
+  CaisseAuthenticationError,
+  CaisseConflictError,
+  CaisseConnectionError,
+  CaisseError,
+  CaisseInvalidRequestError,
+  CaissePaymentError,
+  CaisseRateLimitError,
+  API_VERSION,
+} from '../src/index.ts';
+import { BASE, INTENT, KEYS, problem, scriptedClient } from './support.ts';
+
+const CREATE = { amount: '5000', currency: 'XAF', description: 'Order 42', metadata: { orderId: 'ord_42' } };
+
+describe('requests', () => {
+  it('sends the API key, the secret key as Bearer, the pinned version and a JSON body', async () => {
+    const { caisse, calls } = scriptedClient([{ status: 201, body: INTENT }]);
+    const intent = await caisse.intents.create(CREATE);
+    expect(intent.id).toBe('pi_1');
+    expect(intent.sessionToken).toBe('ps_secret');
+    expect(calls).toHaveLength(1);
+    const [call] = calls;
+    expect(call?.url).toBe(`${BASE}/gateway`);
+    expect(call?.method).toBe('POST');
+    expect(call?.headers['x-api-key']).toBe(KEYS.apiKey);
+    expect(call?.headers.authorization).toBe(`Bearer ${KEYS.secretKey}`);
+    expect(call?.headers['pay-version']).toBe(API_VERSION);
+    expect(call?.headers['content-type']).toBe('application/json');
+    expect(call?.body).toEqual(CREATE);
+    expect(intent.lastResponse.requestId).toBe('req_1');
+    // The response metadata is not part of the object's data.
+    expect(JSON.parse(JSON.stringify(intent))).toEqual(INTENT);
+  });
+
+  it('builds list queries and leaves undefined parameters out; GETs carry no Idempotency-Key', async () => {
+    const { caisse, calls } = scriptedClient([{ status: 200, body: { object: 'list', data: [], hasMore: false } }]);
+    await caisse.intents.list({ limit: 5, status: 'SUCCEEDED', startingAfter: undefined });
+    expect(calls[0]?.url).toBe(`${BASE}/gateway?limit=5&status=SUCCEEDED`);
+    expect(calls[0]?.method).toBe('GET');
+    expect(calls[0]?.headers['idempotency-key']).toBeUndefined();
+    expect(calls[0]?.body).toBeUndefined();
+  });
+
+  it('escapes ids in paths and sends {} for a POST without parameters', async () => {
+    const { caisse, calls } = scriptedClient([{ status: 200, body: { ...INTENT, status: 'CANCELED' } }]);
+    await caisse.intents.cancel('pi_1/../x');
+    expect(calls[0]?.url).toBe(`${BASE}/gateway/pi_1%2F..%2Fx/cancel`);
+    expect(calls[0]?.body).toEqual({});
+  });
+
+  it('covers every resource with its method and path', async () => {
+    const ok = { status: 200, body: { data: [], hasMore: false } };
+    const { caisse, calls } = scriptedClient(Array.from({ length: 17 }, () => ok));
+    await caisse.intents.retrieve('pi_1');
+    await caisse.intents.refund('pi_1', { amount: '100' });
+    await caisse.events.list({ type: 'payment.completed' });
+    await caisse.events.retrieve('evt_1');
+    await caisse.events.resend('evt_1', { endpointId: 'we_1' });
+    await caisse.webhookEndpoints.create({ url: 'https://shop.example/hook' });
+    await caisse.webhookEndpoints.retrieve('we_1');
+    await caisse.webhookEndpoints.update('we_1', { enabled: false });
+    await caisse.webhookEndpoints.list({ limit: 10 });
+    await caisse.webhookEndpoints.del('we_1');
+    await caisse.webhookEndpoints.retrieveSecret('we_1');
+    await caisse.webhookEndpoints.rollSecret('we_1', { expiresIn: 3600 });
+    await caisse.webhookEndpoints.listDeliveries('we_1', { eventId: 'evt_1' });
+    await caisse.balance.retrieve();
+    await caisse.testHelpers.createUser({ phoneNumber: '+237650000001', password: 'pw' });
+    await caisse.testHelpers.fundWallet({ userId: 'usr_1', amount: '10', currency: 'XAF' });
+    await caisse.testHelpers.listMessages({ userId: 'usr_1' });
+    expect(calls.map((c) => `${c.method} ${c.url.slice(BASE.length)}`)).toEqual([
+      'GET /gateway/pi_1',
+      'POST /gateway/pi_1/refunds',
+      'GET /events?type=payment.completed',
+      'GET /events/evt_1',
+      'POST /events/evt_1/resend',
+      'POST /webhook-endpoints',
+      'GET /webhook-endpoints/we_1',
+      'PATCH /webhook-endpoints/we_1',
+      'GET /webhook-endpoints?limit=10',
+      'DELETE /webhook-endpoints/we_1',
+      'GET /webhook-endpoints/we_1/secret',
+      'POST /webhook-endpoints/we_1/roll-secret',
+      'GET /webhook-endpoints/we_1/deliveries?eventId=evt_1',
+      'GET /balance',
+      'POST /test/users',
+      'POST /test/wallets/fund',
+      'GET /test/messages?userId=usr_1',
+    ]);
+    expect(calls[7]?.body).toEqual({ enabled: false });
+  });
+});
+
+describe('retries', () => {
+  it('retries network errors, 5xx and 429 and reuses ONE Idempotency-Key across them', async () => {
+    const { caisse, calls, sleeps } = scriptedClient(
+      [{ networkError: 'fetch failed' }, { status: 503, body: problem(503, 'unavailable') }, { status: 201, body: INTENT }],
+      { maxRetries: 2 },
+    );
+    const intent = await caisse.intents.create(CREATE);
+    expect(intent.id).toBe('pi_1');
+    expect(intent.lastResponse.attempts).toBe(3);
+    expect(calls).toHaveLength(3);
+    const keys = calls.map((c) => c.headers['idempotency-key']);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(1);
+    expect(intent.lastResponse.idempotencyKey).toBe(keys[0]);
+    // The body is the same each time, as the key demands.
+    expect(calls.every((c) => JSON.stringify(c.body) === JSON.stringify(CREATE))).toBe(true);
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it('uses the Idempotency-Key the caller gives, on every attempt', async () => {
+    const { caisse, calls } = scriptedClient([{ status: 500, body: problem(500, 'internal_error') }, { status: 201, body: INTENT }]);
+    await caisse.intents.create(CREATE, { idempotencyKey: 'order-42-attempt' });
+    expect(calls.map((c) => c.headers['idempotency-key'])).toEqual(['order-42-attempt', 'order-42-attempt']);
+  });
+
+  it('makes a new Idempotency-Key per call when none is given', async () => {
+    const { caisse, calls } = scriptedClient([{ status: 201, body: INTENT }, { status: 201, body: INTENT }]);
+    await caisse.intents.create(CREATE);
+    await caisse.intents.create(CREATE);
+    expect(calls[0]?.headers['idempotency-key']).not.toBe(calls[1]?.headers['idempotency-key']);
+  });
+
+  it('backs off exponentially with jitter: each wait within [d/2, d] for d = 0.5 s, 1 s, 2 s', async () => {
+    const { caisse, sleeps } = scriptedClient(
+      [
+        { status: 502, body: problem(502, 'api_error') },
+        { status: 502 },
+        { status: 504 },
+        { status: 200, body: { object: 'balance', livemode: false, available: [] } },
+      ],
+      { maxRetries: 3 },
+    );
+    await caisse.balance.retrieve();
+    expect(sleeps).toHaveLength(3);
+    [500, 1000, 2000].forEach((d, i) => {
+      expect(sleeps[i]).toBeGreaterThanOrEqual(d / 2);
+      expect(sleeps[i]).toBeLessThanOrEqual(d);
+    });
+  });
+
+  it('honours Retry-After on 429 (seconds and HTTP date)', async () => {
+    const date = new Date(Date.now() + 7_000).toUTCString();
+    const { caisse, sleeps, calls } = scriptedClient([
+      { status: 429, body: problem(429, 'rate_limited'), headers: { 'retry-after': '3' } },
+      { status: 429, body: problem(429, 'rate_limited'), headers: { 'retry-after': date } },
+      { status: 200, body: { object: 'balance', livemode: false, available: [] } },
+    ]);
+    await caisse.balance.retrieve();
+    expect(calls).toHaveLength(3);
+    expect(sleeps[0]).toBe(3000);
+    expect(sleeps[1]).toBeGreaterThanOrEqual(5000);
+    expect(sleeps[1]).toBeLessThanOrEqual(8000);
+  });
+
+  it('does not wait for a Retry-After beyond a minute: the rate-limit error is thrown with it', async () => {
+    const { caisse, calls } = scriptedClient([{ status: 429, body: problem(429, 'rate_limited'), headers: { 'retry-after': '600' } }]);
+    const err = await caisse.balance.retrieve().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CaisseRateLimitError);
+    expect((err as CaisseRateLimitError).retryAfter).toBe(600);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('retries 409 idempotency_request_in_progress (the first request is still running) but no other 409', async () => {
+    const inProgress = scriptedClient([{ status: 409, body: problem(409, 'idempotency_request_in_progress') }, { status: 201, body: INTENT }]);
+    await inProgress.caisse.intents.create(CREATE);
+    expect(inProgress.calls).toHaveLength(2);
+
+    const state = scriptedClient([{ status: 409, body: problem(409, 'intent_state_invalid') }]);
+    await expect(state.caisse.intents.cancel('pi_1')).rejects.toBeInstanceOf(CaisseConflictError);
+    expect(state.calls).toHaveLength(1);
+  });
+
+  it('never retries a 4xx: it would fail the same way', async () => {
+    for (const [status, code] of [
+      [400, 'amount_invalid'],
+      [401, 'secret_key_invalid'],
+      [402, 'insufficient_funds'],
+      [404, 'not_found'],
+      [422, 'idempotency_key_reused'],
+    ] as const) {
+      const { caisse, calls } = scriptedClient([{ status, body: problem(status, code) }]);
+      await expect(caisse.intents.create(CREATE)).rejects.toMatchObject({ code, status });
+      expect(calls).toHaveLength(1);
+    }
+  });
+
+  it('gives up after maxRetries and throws the last error, with the key to retry by hand', async () => {
+    const { caisse, calls } = scriptedClient(
+      [{ networkError: 'ECONNRESET' }, { networkError: 'ECONNRESET' }, { networkError: 'ECONNRESET' }],
+      { maxRetries: 2 },
+    );
+    const err = await caisse.intents.create(CREATE).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CaisseConnectionError);
+    expect((err as CaisseConnectionError).code).toBe('connection_error');
+    expect((err as CaisseConnectionError).status).toBeUndefined();
+    expect(calls).toHaveLength(3);
+    expect((err as CaisseConnectionError).idempotencyKey).toBe(calls[0]?.headers['idempotency-key']);
+  });
+
+  it('maxRetries: 0 on one call makes a single attempt', async () => {
+    const { caisse, calls } = scriptedClient([{ status: 503, body: problem(503, 'unavailable') }]);
+    await expect(caisse.balance.retrieve({ maxRetries: 0 })).rejects.toBeInstanceOf(CaisseAPIError);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a timed-out attempt is a retryable timeout error', async () => {
+    let n = 0;
+    const sleeps: number[] = [];
+    const caisse = new Caisse({
+      ...KEYS,
+      baseUrl: BASE,
+      timeout: 20,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      fetch: (_url, init) => {
+        n++;
+        return new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+      },
+    });
+    const err = await caisse.balance.retrieve().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CaisseConnectionError);
+    expect((err as CaisseError).code).toBe('timeout');
+    expect(n).toBe(3);
+  });
+
+  it("stops at once when the caller's signal aborts", async () => {
+    const controller = new AbortController();
+    let n = 0;
+    const caisse = new Caisse({
+      ...KEYS,
+      baseUrl: BASE,
+      fetch: (_url, init) => {
+        n++;
+        return new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+      },
+    });
+    const pending = caisse.balance.retrieve({ signal: controller.signal });
+    controller.abort(new Error('stop'));
+    await expect(pending).rejects.toThrow('stop');
+    expect(n).toBe(1);
+  });
+});
+
+describe('errors', () => {
+  it('maps the problem body to a typed error with code, status, requestId and param', async () => {
+    const { caisse } = scriptedClient([
+      { status: 400, body: problem(400, 'amount_invalid', { param: 'amount' }), headers: { 'request-id': 'req_abc' } },
+    ]);
+    const err = await caisse.intents.create({ ...CREATE, amount: '5000.5' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CaisseInvalidRequestError);
+    expect(err).toBeInstanceOf(CaisseError);
+    expect(err).toMatchObject({ code: 'amount_invalid', status: 400, requestId: 'req_abc', param: 'amount', message: 'detail of amount_invalid' });
+  });
+
+  it('keeps validation errors and extra members', async () => {
+    const { caisse } = scriptedClient([
+      { status: 400, body: problem(400, 'validation_error', { errors: [{ param: 'description', message: 'too long' }] }) },
+      { status: 402, body: problem(402, 'insufficient_funds', { attempts: 1 }) },
+    ]);
+    const v = (await caisse.intents.create(CREATE).catch((e: unknown) => e)) as CaisseError;
+    expect(v.errors).toEqual([{ param: 'description', message: 'too long' }]);
+    const p = (await caisse.intents.create(CREATE).catch((e: unknown) => e)) as CaisseError;
+    expect(p).toBeInstanceOf(CaissePaymentError);
+    expect(p.raw?.attempts).toBe(1);
+  });
+
+  it('401 is an authentication error; a body that is not JSON still gives a typed error', async () => {
+    const { caisse } = scriptedClient([{ status: 401, body: problem(401, 'secret_key_invalid') }, { status: 502 }]);
+    await expect(caisse.balance.retrieve()).rejects.toBeInstanceOf(CaisseAuthenticationError);
+    const err = (await caisse.balance.retrieve({ maxRetries: 0 }).catch((e: unknown) => e)) as CaisseError;
+    expect(err).toBeInstanceOf(CaisseAPIError);
+    expect(err.code).toBe('api_error');
+    expect(err.status).toBe(502);
+  });
+});
+
+describe('construction', () => {
+  it('refuses keys in the wrong places, mixed modes and plain http to a non-loopback host', () => {
+    expect(() => new Caisse({ apiKey: KEYS.secretKey, secretKey: KEYS.secretKey })).toThrow(/publishable/);
+    expect(() => new Caisse({ apiKey: KEYS.apiKey, secretKey: KEYS.apiKey })).toThrow(/secret key/);
+    expect(() => new Caisse({ apiKey: KEYS.apiKey, secretKey: 'sk_live_abcdefghijklmnopqrstuvwx' })).toThrow(/same mode/);
+    expect(() => new Caisse({ ...KEYS, baseUrl: 'http://pay.example.com' })).toThrow(/https/);
+    expect(() => new Caisse({ ...KEYS, baseUrl: 'http://localhost:8080/' })).not.toThrow();
+    expect(() => new Caisse({ ...KEYS, baseUrl: 'https://pay.example.com' })).not.toThrow();
+  });
+});

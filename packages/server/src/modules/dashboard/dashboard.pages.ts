@@ -1,0 +1,105 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { ApiError } from '../../platform/errors.ts';
+import type { CheckoutPageConfig } from './dashboard.service.ts';
+
+/** Where `npm run build -w @caisse/dashboard` writes the built pages (packages/dashboard/dist). */
+export const DASHBOARD_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'dashboard', 'dist');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json; charset=utf-8',
+};
+/** Built asset names are flat and content-hashed: nothing else is served, so no path escapes. */
+const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,200}$/;
+/** The placeholder the checkout page's HTML carries for the server to fill. */
+const CHECKOUT_META = '<meta name="caisse-checkout" content="{}">';
+
+function notBuilt(): ApiError {
+  return new ApiError('not_found', 'The dashboard is not built: run `npm run build -w @caisse/dashboard` (npm start does it)');
+}
+
+async function readBuilt(dist: string, file: string): Promise<Buffer> {
+  try {
+    return await readFile(join(dist, file));
+  } catch {
+    throw notBuilt();
+  }
+}
+
+/** HTML-attribute escaping for the JSON the checkout page reads from its meta tag. */
+function attribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The checkout page's HTML with its configuration (or `{error}`) in the meta tag. */
+export function renderCheckout(template: string, config: CheckoutPageConfig | { error: 'not_found' }): string {
+  return template.replace(CHECKOUT_META, `<meta name="caisse-checkout" content="${attribute(JSON.stringify(config))}">`);
+}
+
+function html(reply: FastifyReply, body: string | Buffer) {
+  // Pages change with every build and the checkout page embeds a key: never cached.
+  return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+}
+
+/**
+ * The built pages: the dashboard app at `/dashboard` (and any path below it, for the app's own
+ * routes), its assets at `/dashboard/assets/…`, and the hosted checkout at `/checkout/{token}`.
+ * Read from disk on each request (a few small files), so a rebuild shows without a restart.
+ */
+export default function registerPages(instance: FastifyInstance, dist = DASHBOARD_DIST) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const dashboard = app.services.dashboard;
+  const page = { auth: 'none' as const, csp: 'page' as const };
+
+  const dashboardPage = async (_req: unknown, reply: FastifyReply) => html(reply, await readBuilt(dist, 'dashboard.html'));
+  app.get('/dashboard', { config: page, schema: { hide: true } }, dashboardPage);
+
+  app.get('/dashboard/*', { config: page, schema: { hide: true } }, async (req, reply) => {
+    const rest = (req.params as { '*': string })['*'];
+    if (!rest.startsWith('assets/')) return dashboardPage(req, reply);
+    const name = rest.slice('assets/'.length);
+    if (!ASSET_NAME.test(name)) throw new ApiError('not_found', 'No such asset');
+    let body: Buffer;
+    try {
+      body = await readFile(join(dist, 'assets', name));
+    } catch {
+      throw new ApiError('not_found', 'No such asset');
+    }
+    return reply
+      .type(CONTENT_TYPES[extname(name)] ?? 'application/octet-stream')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(body);
+  });
+
+  app.get(
+    '/checkout/:sessionToken',
+    {
+      config: page,
+      schema: {
+        tags: ['hosted checkout'],
+        summary: 'The hosted checkout page of a payment intent',
+        description:
+          'An HTML page for the customer: the merchant\'s name, the amount and description, then phone number and password, a code by SMS or e-mail, and pay. ' +
+          'The page runs the browser client with the publishable API key of the intent\'s merchant and mode, which the server embeds in the page ' +
+          '(a key named "Hosted checkout", made on first use and kept encrypted so it can be embedded; revoking it makes a new one). Never a secret key. ' +
+          'An unknown token gets the page too, saying the link is not valid.',
+        params: Type.Object({ sessionToken: Type.String({ maxLength: 200 }) }),
+      },
+    },
+    async (req, reply) => {
+      const template = (await readBuilt(dist, 'checkout.html')).toString('utf8');
+      const config = await dashboard.checkoutPage(req.params.sessionToken);
+      return html(reply, renderCheckout(template, config ?? { error: 'not_found' }));
+    },
+  );
+}

@@ -1,0 +1,372 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../platform/errors.ts';
+import { ListMessagesQuery, MessageList } from '../messaging/messaging.schema.ts';
+import { MerchantBalance } from '../ledger/ledger.schema.ts';
+import { CreateTestUserBody, TestUser } from '../users/users.schema.ts';
+import {
+  CreateEndpointBody,
+  DeletedEndpoint,
+  DeliveriesQuery,
+  DeliveryList,
+  Endpoint,
+  EndpointList,
+  EndpointSecret,
+  EndpointWithSecret,
+  EventList,
+  EventsQuery,
+  ListQuery,
+  ResendBody,
+  ResendResult,
+  RollSecretBody,
+  UpdateEndpointBody,
+} from '../webhooks/webhooks.schema.ts';
+import { Intent } from '../intents/intents.schema.ts';
+import type { DashboardScope, DashboardSession } from './dashboard.service.ts';
+import {
+  ApiKey,
+  ApiKeyList,
+  CreatedApiKey,
+  CreateKeyBody,
+  EmptyBody,
+  LoginBody,
+  ModeIdParams,
+  ModeParams,
+  OriginsBody,
+  PaymentDetail,
+  PaymentList,
+  PaymentsQuery,
+  RolledApiKey,
+  RollKeyBody,
+  Session,
+} from './dashboard.schema.ts';
+import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
+import registerPages from './dashboard.pages.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Dashboard API routes: `public` (sign-in) or `session` (the default: a signed-in user). */
+    dashboard?: 'public' | 'session';
+  }
+  interface FastifyRequest {
+    dashboardSession: DashboardSession;
+    dashboardToken: string;
+  }
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const tags = ['dashboard (internal)'];
+/** The dashboard API answers JSON: the API's CSP and no-store, not the pages' headers. No API key. */
+const session = { auth: 'none' as const, csp: 'api' as const };
+const open = { ...session, dashboard: 'public' as const };
+
+/**
+ * Refuses requests a browser made for another site: `Sec-Fetch-Site: cross-site` (every current
+ * browser sends it), or an `Origin` whose host is not this server's. With the SameSite=Strict
+ * cookie and the CSRF token, the third line of defence against cross-site request forgery.
+ */
+function assertSameSite(request: FastifyRequest) {
+  const site = request.headers['sec-fetch-site'];
+  const origin = request.headers.origin;
+  let foreignOrigin = false;
+  if (typeof origin === 'string') {
+    try {
+      const from = new URL(origin);
+      const self = new URL(`${from.protocol}//${request.headers.host ?? ''}`);
+      const port = (u: URL) => u.port || (u.protocol === 'https:' ? '443' : '80');
+      foreignOrigin = from.hostname !== self.hostname || port(from) !== port(self);
+    } catch {
+      foreignOrigin = true;
+    }
+  }
+  if (site === 'cross-site' || foreignOrigin) {
+    throw new ApiError('csrf_token_invalid', 'The dashboard API takes requests from the dashboard\'s own pages only');
+  }
+}
+
+/**
+ * The dashboard's API (contract §2: "its own API under /dashboard/api", session cookie) and its
+ * pages. Every call after sign-in acts on the signed-in user's merchant, in the mode named in the
+ * path (`/dashboard/api/test/…`, `/dashboard/api/live/…`).
+ *
+ * Sessions: an HttpOnly, SameSite=Strict cookie (Secure and `__Host-` in production) holding a
+ * random token whose SHA-256 only is stored; 30 minutes idle, 12 hours at most. CSRF: every POST,
+ * PATCH and DELETE must carry `x-csrf-token` (from the sign-in answer or GET /session: an HMAC of
+ * the session token), and cross-site requests are refused outright (`Sec-Fetch-Site`, `Origin`).
+ */
+export default async function dashboardRoutes(instance: FastifyInstance) {
+  registerPages(instance);
+  await instance.register(dashboardApi, { prefix: '/dashboard/api' });
+}
+
+async function dashboardApi(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const dashboard = app.services.dashboard;
+  const production = app.deps.config.mode === 'production';
+
+  app.decorateRequest('dashboardSession', null as unknown as DashboardSession);
+  app.decorateRequest('dashboardToken', '');
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return;
+    const needsSession = request.routeOptions.config.dashboard !== 'public';
+    if (STATE_CHANGING.has(request.method) || !needsSession) assertSameSite(request);
+    if (!needsSession) return;
+    const token = sessionTokenOf(request, production);
+    try {
+      request.dashboardSession = await dashboard.authenticate(token);
+    } catch (err) {
+      // A cookie that no longer opens a session is cleared, so the browser stops sending it.
+      if (token !== undefined) reply.header('set-cookie', clearSessionCookie(production));
+      throw err;
+    }
+    request.dashboardToken = token as string;
+    if (STATE_CHANGING.has(request.method)) {
+      const sent = request.headers['x-csrf-token'];
+      dashboard.checkCsrf(request.dashboardToken, typeof sent === 'string' ? sent : undefined);
+    }
+  });
+
+  const scope = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }): DashboardScope => ({
+    merchantId: req.dashboardSession.merchantId,
+    mode: req.params.mode,
+    pinnedVersion: req.dashboardSession.pinnedVersion,
+  });
+
+  // ---- session ----------------------------------------------------------------------------------
+
+  app.post(
+    '/login',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary: 'Sign in to the dashboard',
+        description:
+          'E-mail and password (argon2id). Sets the session cookie and answers the session with its `csrfToken`. Wrong e-mail or password: 401 `invalid_credentials` (one answer for both). 5 failures for an e-mail within 15 minutes: 429 `login_locked` with `Retry-After`.',
+        body: LoginBody,
+        response: { 200: Session },
+      },
+    },
+    async (req, reply) => {
+      const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.login(req.body);
+      reply.header('set-cookie', sessionCookie(sessionToken, absoluteExpiresAt, app.deps.clock.now(), production));
+      return view;
+    },
+  );
+
+  app.get(
+    '/session',
+    { config: session, schema: { tags, summary: 'The signed-in session, with its CSRF token', response: { 200: Session } } },
+    async (req) => dashboard.sessionView(req.dashboardSession, req.dashboardToken),
+  );
+
+  app.post(
+    '/logout',
+    { config: session, schema: { tags, summary: 'Sign out: ends the session and clears the cookie', body: EmptyBody } },
+    async (req, reply) => {
+      await dashboard.logout(req.dashboardSession);
+      reply.header('set-cookie', clearSessionCookie(production));
+      return reply.code(204).send();
+    },
+  );
+
+  // ---- payments ---------------------------------------------------------------------------------
+
+  app.get(
+    '/:mode/payments',
+    {
+      config: session,
+      schema: {
+        tags,
+        summary: 'Payments, newest first, by status and creation date',
+        params: ModeParams,
+        querystring: PaymentsQuery,
+        response: { 200: PaymentList },
+      },
+    },
+    async (req) => dashboard.listPayments(scope(req), req.query),
+  );
+
+  app.get(
+    '/:mode/payments/:id',
+    {
+      config: session,
+      schema: { tags, summary: 'A payment with its events and their webhook deliveries', params: ModeIdParams, response: { 200: PaymentDetail } },
+    },
+    async (req) => dashboard.payment(scope(req), req.params.id),
+  );
+
+  app.post(
+    '/:mode/payments/:id/cancel',
+    { config: session, schema: { tags, summary: 'Cancel an open payment', params: ModeIdParams, body: EmptyBody, response: { 200: Intent } } },
+    async (req) => dashboard.cancelPayment(scope(req), req.params.id),
+  );
+
+  // ---- API keys ---------------------------------------------------------------------------------
+
+  app.get(
+    '/:mode/keys',
+    { config: session, schema: { tags, summary: 'API keys and secret keys of the mode, newest first', params: ModeParams, response: { 200: ApiKeyList } } },
+    async (req) => dashboard.listKeys(scope(req)),
+  );
+
+  app.post(
+    '/:mode/keys',
+    {
+      config: session,
+      schema: { tags, summary: 'Create a key: the answer shows it in full, once', params: ModeParams, body: CreateKeyBody, response: { 201: CreatedApiKey } },
+    },
+    async (req, reply) => reply.code(201).send(await dashboard.createKey(scope(req), req.body)),
+  );
+
+  app.post(
+    '/:mode/keys/:id/roll',
+    {
+      config: session,
+      schema: {
+        tags,
+        summary: 'Roll a key: a new one now, the old one working for the grace period',
+        params: ModeIdParams,
+        body: RollKeyBody,
+        response: { 200: RolledApiKey },
+      },
+    },
+    async (req) => dashboard.rollKey(scope(req), req.params.id, req.body.graceSeconds),
+  );
+
+  app.post(
+    '/:mode/keys/:id/revoke',
+    { config: session, schema: { tags, summary: 'Revoke a key now', params: ModeIdParams, body: EmptyBody, response: { 200: ApiKey } } },
+    async (req) => dashboard.revokeKey(scope(req), req.params.id),
+  );
+
+  app.post(
+    '/:mode/keys/:id/allowed-origins',
+    {
+      config: session,
+      schema: { tags, summary: 'Replace the browser origins allowed to use an API key', params: ModeIdParams, body: OriginsBody, response: { 200: ApiKey } },
+    },
+    async (req) => dashboard.setAllowedOrigins(scope(req), req.params.id, req.body.allowedOrigins),
+  );
+
+  // ---- webhooks ---------------------------------------------------------------------------------
+
+  const webhooks = dashboard.webhooks;
+
+  app.get(
+    '/:mode/webhook-endpoints',
+    { config: session, schema: { tags, summary: 'Webhook endpoints', params: ModeParams, querystring: ListQuery, response: { 200: EndpointList } } },
+    async (req) => webhooks.listEndpoints(scope(req), { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter }),
+  );
+
+  app.post(
+    '/:mode/webhook-endpoints',
+    {
+      config: session,
+      schema: { tags, summary: 'Add a webhook endpoint', params: ModeParams, body: CreateEndpointBody, response: { 201: EndpointWithSecret } },
+    },
+    async (req, reply) => reply.code(201).send(await webhooks.createEndpoint(scope(req), req.body)),
+  );
+
+  app.patch(
+    '/:mode/webhook-endpoints/:id',
+    {
+      config: session,
+      schema: { tags, summary: 'Change a webhook endpoint', params: ModeIdParams, body: UpdateEndpointBody, response: { 200: Endpoint } },
+    },
+    async (req) => webhooks.updateEndpoint(scope(req), req.params.id, req.body),
+  );
+
+  app.delete(
+    '/:mode/webhook-endpoints/:id',
+    { config: session, schema: { tags, summary: 'Delete a webhook endpoint', params: ModeIdParams, response: { 200: DeletedEndpoint } } },
+    async (req) => webhooks.deleteEndpoint(scope(req), req.params.id),
+  );
+
+  app.post(
+    '/:mode/webhook-endpoints/:id/reveal-secret',
+    {
+      config: session,
+      schema: {
+        tags,
+        summary: 'Reveal the signing secret (a POST, so it needs the CSRF token)',
+        params: ModeIdParams,
+        body: EmptyBody,
+        response: { 200: EndpointSecret },
+      },
+    },
+    async (req) => webhooks.revealSecret(scope(req), req.params.id),
+  );
+
+  app.post(
+    '/:mode/webhook-endpoints/:id/roll-secret',
+    {
+      config: session,
+      schema: { tags, summary: 'Roll the signing secret', params: ModeIdParams, body: RollSecretBody, response: { 200: EndpointWithSecret } },
+    },
+    async (req) => webhooks.rollSecret(scope(req), req.params.id, req.body.expiresIn),
+  );
+
+  app.get(
+    '/:mode/webhook-endpoints/:id/deliveries',
+    {
+      config: session,
+      schema: { tags, summary: 'Deliveries to an endpoint, newest first', params: ModeIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryList } },
+    },
+    async (req) =>
+      webhooks.listDeliveries(scope(req), req.params.id, { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter, eventId: req.query.eventId }),
+  );
+
+  app.get(
+    '/:mode/events',
+    { config: session, schema: { tags, summary: 'Events, newest first', params: ModeParams, querystring: EventsQuery, response: { 200: EventList } } },
+    async (req) => webhooks.listEvents(scope(req), { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter, type: req.query.type }),
+  );
+
+  app.post(
+    '/:mode/events/:id/resend',
+    {
+      config: session,
+      schema: { tags, summary: 'Send an event again', params: ModeIdParams, body: ResendBody, response: { 200: ResendResult } },
+    },
+    async (req) => webhooks.resendEvent(scope(req), req.params.id, req.body.endpointId),
+  );
+
+  // ---- balance and test data --------------------------------------------------------------------
+
+  app.get(
+    '/:mode/balance',
+    { config: session, schema: { tags, summary: "The merchant's balance per currency", params: ModeParams, response: { 200: MerchantBalance } } },
+    async (req) => dashboard.balance(scope(req)),
+  );
+
+  app.get(
+    '/:mode/messages',
+    {
+      config: session,
+      schema: { tags, summary: 'The test-mode messages outbox (404 in live mode)', params: ModeParams, querystring: ListMessagesQuery, response: { 200: MessageList } },
+    },
+    async (req) => dashboard.messages(scope(req), req.query),
+  );
+
+  app.post(
+    '/:mode/test-users',
+    {
+      config: session,
+      schema: { tags, summary: 'Create a verified test user with a funded wallet (404 in live mode)', params: ModeParams, body: CreateTestUserBody, response: { 201: TestUser } },
+    },
+    async (req, reply) => reply.code(201).send(await dashboard.createTestUser(scope(req), req.body)),
+  );
+
+  // Anything else under /dashboard/api is a JSON 404, not the dashboard's HTML page.
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/*',
+    config: open,
+    schema: { hide: true },
+    handler: async (req: FastifyRequest, _reply: FastifyReply) => {
+      throw new ApiError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`);
+    },
+  });
+}

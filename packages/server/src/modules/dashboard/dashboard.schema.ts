@@ -1,0 +1,88 @@
+import { type Static, Type } from 'typebox';
+import { Intent } from '../intents/intents.schema.ts';
+import { INTENT_STATUSES } from '../intents/intents.state.ts';
+import { Delivery, Event } from '../webhooks/webhooks.schema.ts';
+
+/** Schemas of the dashboard's own API (/dashboard/api), used by the dashboard web app only. */
+
+const Timestamp = Type.String({ format: 'date-time' });
+const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+export const LoginBody = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+
+export const Session = Type.Object({
+  object: Type.Literal('dashboard_session'),
+  email: Type.String(),
+  merchant: Type.Object({ id: Type.String(), name: Type.String() }),
+  csrfToken: Type.String({ description: 'Send it back as `x-csrf-token` on every POST, PATCH and DELETE of /dashboard/api.' }),
+  expiresAt: Type.String({ format: 'date-time', description: 'When the session ends if left idle (30 minutes; 12 hours at most after sign-in).' }),
+});
+
+export const ModeParams = Type.Object({
+  mode: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'Which mode\'s objects: the dashboard\'s test/live switch.' }),
+});
+export const ModeIdParams = Type.Object({ ...ModeParams.properties, id: Type.String({ maxLength: 64 }) });
+
+export const PaymentsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    startingAfter: Type.Optional(Type.String({ pattern: '^pi_[0-9a-z]{26}$' })),
+    status: Type.Optional(Type.Union(INTENT_STATUSES.map((s) => Type.Literal(s)))),
+    createdGte: Type.Optional(Type.String({ maxLength: 40, description: 'Created at or after this instant (RFC 3339).' })),
+    createdLt: Type.Optional(Type.String({ maxLength: 40, description: 'Created before this instant (RFC 3339).' })),
+  },
+  { additionalProperties: false },
+);
+export type PaymentsQuery = Static<typeof PaymentsQuery>;
+
+export const PaymentList = Type.Object({ object: Type.Literal('list'), data: Type.Array(Intent), hasMore: Type.Boolean() });
+
+export const PaymentDetail = Type.Object({
+  object: Type.Literal('dashboard_payment'),
+  payment: Intent,
+  events: Type.Array(Event, { description: 'The payment\'s events, oldest first' }),
+  deliveries: Type.Array(Delivery, { description: 'Every webhook delivery of those events, newest first' }),
+});
+
+export const ApiKey = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('api_key'),
+  kind: Type.Union([Type.Literal('publishable'), Type.Literal('secret')]),
+  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+  name: Type.String(),
+  display: Type.String({ description: 'The start and the end of the key, to recognise it' }),
+  createdAt: Timestamp,
+  lastUsedAt: NullableTimestamp,
+  expiresAt: NullableTimestamp,
+  revokedAt: NullableTimestamp,
+  allowedOrigins: Type.Array(Type.String()),
+});
+export const CreatedApiKey = Type.Object({ ...ApiKey.properties, secret: Type.String({ description: 'The whole key: shown this once, never stored' }) });
+export const ApiKeyList = Type.Object({ data: Type.Array(ApiKey), hasMore: Type.Boolean() });
+export const RolledApiKey = Type.Object({ old: ApiKey, new: CreatedApiKey });
+
+const Origins = Type.Array(Type.String({ maxLength: 300 }), { maxItems: 50, description: 'Browser origins allowed to use an API key (none: any)' });
+
+export const CreateKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    kind: Type.Union([Type.Literal('publishable'), Type.Literal('secret')], { description: 'publishable (pk_…, for browsers) or secret (sk_…, for your server)' }),
+    allowedOrigins: Type.Optional(Origins),
+  },
+  { additionalProperties: false },
+);
+
+export const RollKeyBody = Type.Object(
+  { graceSeconds: Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600, description: 'How long the old key keeps working (0: stops now; at most 7 days)' }) },
+  { additionalProperties: false },
+);
+
+export const OriginsBody = Type.Object({ allowedOrigins: Origins }, { additionalProperties: false });
+
+export const EmptyBody = Type.Object({}, { additionalProperties: false });

@@ -1,0 +1,350 @@
+import { createHmac } from 'node:crypto';
+import { HOUR, MINUTE } from '../../platform/clock.ts';
+import { decrypt, encrypt, randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
+import type { IntentsService } from '../intents/intents.service.ts';
+import type { IntentStatus } from '../intents/intents.state.ts';
+import type { LedgerService } from '../ledger/ledger.service.ts';
+import type { KeyKind, KeyMode } from '../merchants/merchants.repository.ts';
+import { merchantsRepository } from '../merchants/merchants.repository.ts';
+import type { KeyView, MerchantContext, MerchantsService } from '../merchants/merchants.service.ts';
+import type { MessagingService } from '../messaging/messaging.service.ts';
+import type { UsersService } from '../users/users.service.ts';
+import type { EventBody } from '../webhooks/events.ts';
+import { eventsRepository } from '../webhooks/events.repository.ts';
+import { webhooksRepository } from '../webhooks/webhooks.repository.ts';
+import { deliveryView, type WebhooksService } from '../webhooks/webhooks.service.ts';
+import { dashboardRepository as repo } from './dashboard.repository.ts';
+
+/** Sign-in lockout: 5 failures per e-mail address within 15 minutes (as POST /auth/web). */
+export const LOGIN_MAX_FAILURES = 5;
+export const LOGIN_WINDOW_MS = 15 * MINUTE;
+/** A session ends after 30 idle minutes, and 12 hours after sign-in whatever happens. */
+export const SESSION_IDLE_MS = 30 * MINUTE;
+export const SESSION_ABSOLUTE_MS = 12 * HOUR;
+/** Sliding expiry is written at most once a minute per session, so reads rarely write. */
+const TOUCH_EVERY_MS = MINUTE;
+/** Session tokens: `ds_` + 32 random bytes (256 bits) in base62. */
+const SESSION_TOKEN_SHAPE = /^ds_[0-9A-Za-z]{40,50}$/;
+/** The name of the API key the hosted checkout page runs with (one per merchant and mode). */
+export const CHECKOUT_KEY_NAME = 'Hosted checkout';
+
+/** The signed-in merchant user, as every dashboard API call sees it. */
+export interface DashboardSession {
+  tokenHash: Buffer;
+  userId: string;
+  email: string;
+  merchantId: string;
+  merchantName: string;
+  pinnedVersion: string;
+  expiresAt: Date;
+}
+
+export interface SessionView {
+  object: 'dashboard_session';
+  email: string;
+  merchant: { id: string; name: string };
+  /** Send it back as `x-csrf-token` on every POST, PATCH and DELETE. */
+  csrfToken: string;
+  expiresAt: string;
+}
+
+export interface PaymentsQuery {
+  limit: number;
+  startingAfter?: string;
+  status?: IntentStatus;
+  createdGte?: string;
+  createdLt?: string;
+}
+
+export interface CheckoutPageConfig {
+  apiKey: string;
+  merchantName: string;
+  livemode: boolean;
+}
+
+/** The smallest intent id of the millisecond `at`: ids sort by creation time (platform/ids.ts). */
+function intentIdAt(at: Date): string {
+  return newId('intent', { now: () => at }, (size) => Buffer.alloc(size));
+}
+
+function parseInstant(value: string | undefined, param: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) throw new ApiError('validation_error', `${param} must be an RFC 3339 date-time`, { param });
+  return at;
+}
+
+/** Who the dashboard acts for: the signed-in merchant in the mode the page chose. */
+export interface DashboardScope {
+  merchantId: string;
+  mode: KeyMode;
+  pinnedVersion: string;
+}
+
+export function createDashboardService(
+  deps: Deps,
+  services: {
+    merchants: MerchantsService;
+    intents: IntentsService;
+    webhooks: WebhooksService;
+    ledger: LedgerService;
+    messaging: MessagingService;
+    users: UsersService;
+  },
+) {
+  const { db, clock, random, config } = deps;
+  const { merchants, intents, webhooks, ledger, messaging, users } = services;
+
+  /** The CSRF token of a session: an HMAC of its token under the master key (nothing stored). */
+  function csrfTokenOf(sessionToken: string): string {
+    return createHmac('sha256', config.masterKey).update(`dashboard-csrf:${sessionToken}`).digest('base64url');
+  }
+
+  function view(s: DashboardSession, sessionToken: string): SessionView {
+    return {
+      object: 'dashboard_session',
+      email: s.email,
+      merchant: { id: s.merchantId, name: s.merchantName },
+      csrfToken: csrfTokenOf(sessionToken),
+      expiresAt: s.expiresAt.toISOString(),
+    };
+  }
+
+  /** A context for the services that take the API caller's (test users), built from the session. */
+  function merchantContext(scope: DashboardScope): MerchantContext {
+    return { merchantId: scope.merchantId, mode: scope.mode, apiKeyId: '', secretKeyId: undefined, allowedOrigins: [], pinnedVersion: scope.pinnedVersion };
+  }
+
+  function assertTest(scope: DashboardScope, what: string) {
+    if (scope.mode !== 'test') throw new ApiError('not_found', `${what} exists in test mode only`);
+  }
+
+  async function keyOfMode(scope: DashboardScope, keyId: string): Promise<KeyView> {
+    const key = (await merchants.listKeys(scope.merchantId)).find((k) => k.id === keyId && k.mode === scope.mode);
+    if (!key) throw new ApiError('not_found', `No ${scope.mode} API key ${keyId}`, { param: 'id' });
+    return key;
+  }
+
+  /** The publishable key the hosted checkout embeds for this merchant and mode, made on first use. */
+  async function checkoutKey(merchantId: string, mode: KeyMode): Promise<string> {
+    for (let round = 0; round < 3; round++) {
+      const now = clock.now();
+      const existing = await repo.findCheckoutKey(db, merchantId, mode);
+      if (existing && !existing.revoked_at && !(existing.expires_at && existing.expires_at <= now)) {
+        return decrypt(config.masterKey, existing.key_encrypted);
+      }
+      const made = await db
+        .transaction()
+        .execute(async (tx) => {
+          const key = await merchants.createKey(merchantId, { kind: 'publishable', mode, name: CHECKOUT_KEY_NAME }, tx);
+          const row = { merchant_id: merchantId, mode, api_key_id: key.id, key_encrypted: encrypt(config.masterKey, key.secret, random), created_at: now };
+          // Another request made one first: roll this one back and use theirs.
+          if (!(await repo.putCheckoutKey(tx, row, existing?.api_key_id))) throw new LostRace();
+          return key.secret;
+        })
+        .catch((err: unknown) => {
+          if (err instanceof LostRace) return undefined;
+          throw err;
+        });
+      if (made !== undefined) return made;
+    }
+    throw new ApiError('unavailable', 'The checkout page could not get its key; reload the page');
+  }
+
+  return {
+    csrfTokenOf,
+
+    /**
+     * Signs in with e-mail and password. Each attempt is counted before the password is checked
+     * (parallel guesses cannot slip past the lockout); the 6th within 15 minutes is 429
+     * `login_locked` with Retry-After, known address or not; a success forgets the failures.
+     * An unknown address and a wrong password get the same answer after the same work.
+     */
+    async login(input: { email: string; password: string }): Promise<{ sessionToken: string; session: SessionView; absoluteExpiresAt: Date }> {
+      const email = input.email.trim().toLowerCase();
+      const emailHash = sha256(email);
+      const now = clock.now();
+      const windowStart = new Date(now.getTime() - LOGIN_WINDOW_MS);
+      const attemptId = await repo.insertLoginAttempt(db, emailHash, now);
+      const attempts = await repo.loginAttemptsSince(db, emailHash, windowStart);
+      if (attempts.length > LOGIN_MAX_FAILURES) {
+        await repo.deleteLoginAttempt(db, attemptId);
+        // Newest first, ours at the head: the lock lifts when the 5th newest other one ages out.
+        const fifth = attempts[LOGIN_MAX_FAILURES] as Date;
+        const waitMs = fifth.getTime() + LOGIN_WINDOW_MS - now.getTime();
+        throw new ApiError('login_locked', 'Too many failed sign-ins for this e-mail address; try again later', {
+          headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) },
+        });
+      }
+      const user = await repo.findUserByEmail(db, email);
+      const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
+      if (!user || !ok) throw new ApiError('invalid_credentials', 'The e-mail address or the password is incorrect');
+      await repo.clearLoginAttempts(db, emailHash);
+
+      const sessionToken = `ds_${randomToken(random, 32)}`;
+      const absoluteExpiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+      const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
+      const tokenHash = sha256(sessionToken);
+      await repo.insertSession(db, {
+        token_hash: tokenHash,
+        dashboard_user_id: user.id,
+        merchant_id: user.merchant_id,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: expiresAt,
+        absolute_expires_at: absoluteExpiresAt,
+      });
+      const merchant = await merchantsRepository.findMerchant(db, user.merchant_id);
+      const session: DashboardSession = {
+        tokenHash,
+        userId: user.id,
+        email: user.email,
+        merchantId: user.merchant_id,
+        merchantName: user.merchant_name,
+        pinnedVersion: merchant?.api_version ?? '',
+        expiresAt,
+      };
+      return { sessionToken, session: view(session, sessionToken), absoluteExpiresAt };
+    },
+
+    /** The live session of a cookie's token, its idle expiry pushed forward; else 401 `session_required`. */
+    async authenticate(sessionToken: string | undefined): Promise<DashboardSession> {
+      const missing = new ApiError('session_required', 'Sign in to the dashboard: the session is missing, has expired or was signed out');
+      if (sessionToken === undefined || !SESSION_TOKEN_SHAPE.test(sessionToken)) throw missing;
+      const tokenHash = sha256(sessionToken);
+      const row = await repo.findSession(db, tokenHash);
+      const now = clock.now();
+      if (!row || row.expires_at <= now || row.absolute_expires_at <= now) throw missing;
+      let expiresAt = row.expires_at;
+      if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
+        expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, row.absolute_expires_at.getTime()));
+        await repo.touchSession(db, tokenHash, now, expiresAt);
+      }
+      return {
+        tokenHash,
+        userId: row.dashboard_user_id,
+        email: row.email,
+        merchantId: row.merchant_id,
+        merchantName: row.merchant_name,
+        pinnedVersion: row.merchant_api_version,
+        expiresAt,
+      };
+    },
+
+    sessionView: view,
+
+    /** 403 `csrf_token_invalid` unless `sent` is the session's CSRF token (constant-time compare). */
+    checkCsrf(sessionToken: string, sent: string | undefined): void {
+      if (sent === undefined || !safeEqual(sent, csrfTokenOf(sessionToken))) {
+        throw new ApiError('csrf_token_invalid', 'Send the csrfToken of GET /dashboard/api/session in the x-csrf-token header');
+      }
+    },
+
+    async logout(session: DashboardSession): Promise<void> {
+      await repo.deleteSession(db, session.tokenHash);
+    },
+
+    /** Housekeeping for the sweeper: sessions already refused by `authenticate`. */
+    purgeExpiredSessions: () => repo.deleteExpiredSessions(db, clock.now()),
+
+    // ---- payments -----------------------------------------------------------------------------
+
+    /**
+     * The intents list with a creation-date window on top of the status filter. Ids sort by
+     * creation time, so `createdLt` becomes a `startingAfter` and `createdGte` a lower bound.
+     */
+    async listPayments(scope: DashboardScope, q: PaymentsQuery) {
+      const gte = parseInstant(q.createdGte, 'createdGte');
+      const lt = parseInstant(q.createdLt, 'createdLt');
+      let startingAfter = q.startingAfter;
+      if (lt) {
+        const bound = intentIdAt(lt);
+        if (startingAfter === undefined || bound < startingAfter) startingAfter = bound;
+      }
+      const page = await intents.list(scope, { limit: q.limit, startingAfter, status: q.status });
+      if (!gte) return page;
+      const floor = intentIdAt(gte);
+      const data = page.data.filter((p) => p.id >= floor);
+      return { ...page, data, hasMore: page.hasMore && data.length === page.data.length };
+    },
+
+    /** One payment with its events, oldest first, and every webhook delivery of them. */
+    async payment(scope: DashboardScope, id: string) {
+      const payment = await intents.retrieve(scope, id);
+      const events = (await eventsRepository.listForIntent(db, payment.id))
+        .filter((e) => e.merchant_id === scope.merchantId && e.mode === scope.mode)
+        .map((e) => JSON.parse(e.payload) as EventBody);
+      const rows = await repo.deliveriesOfEvents(db, scope.merchantId, scope.mode, events.map((e) => e.id));
+      const attempts = await webhooksRepository.attemptsOf(db, rows.map((r) => r.id));
+      return { object: 'dashboard_payment' as const, payment, events, deliveries: rows.map((r) => deliveryView(r, attempts)) };
+    },
+
+    cancelPayment: (scope: DashboardScope, id: string) => intents.cancel(scope, id),
+
+    // ---- API keys -----------------------------------------------------------------------------
+
+    async listKeys(scope: DashboardScope) {
+      const data = (await merchants.listKeys(scope.merchantId)).filter((k) => k.mode === scope.mode).reverse();
+      return { data, hasMore: false };
+    },
+
+    createKey: (scope: DashboardScope, input: { name: string; kind: KeyKind; allowedOrigins?: string[] }) =>
+      merchants.createKey(scope.merchantId, { kind: input.kind, mode: scope.mode, name: input.name, allowedOrigins: input.allowedOrigins }),
+
+    async rollKey(scope: DashboardScope, keyId: string, graceSeconds: number) {
+      await keyOfMode(scope, keyId);
+      return merchants.rollKey(scope.merchantId, keyId, graceSeconds);
+    },
+
+    async revokeKey(scope: DashboardScope, keyId: string) {
+      await keyOfMode(scope, keyId);
+      return merchants.revokeKey(scope.merchantId, keyId);
+    },
+
+    async setAllowedOrigins(scope: DashboardScope, keyId: string, origins: string[]) {
+      await keyOfMode(scope, keyId);
+      return merchants.setAllowedOrigins(scope.merchantId, keyId, origins);
+    },
+
+    // ---- webhooks, balance, test data: the modules' own services, for the session's merchant ----
+
+    webhooks,
+
+    async balance(scope: DashboardScope) {
+      return { object: 'balance' as const, livemode: scope.mode === 'live', available: await ledger.merchantBalances(scope.merchantId, scope.mode) };
+    },
+
+    async messages(scope: DashboardScope, q: { userId?: string; limit: number; startingAfter?: string }) {
+      assertTest(scope, 'The messages outbox');
+      return messaging.list({ merchantId: scope.merchantId, mode: scope.mode, ...q });
+    },
+
+    async createTestUser(scope: DashboardScope, input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string }) {
+      assertTest(scope, 'Creating funded test users');
+      return users.createTestUser(merchantContext(scope), input);
+    },
+
+    // ---- hosted checkout ----------------------------------------------------------------------
+
+    /**
+     * What the hosted checkout page of a session token embeds: the merchant's name and the
+     * publishable key of the intent's merchant and mode (never a secret key). Null when no intent
+     * has this token: the page then says the link is not valid.
+     */
+    async checkoutPage(sessionToken: string): Promise<CheckoutPageConfig | null> {
+      const owner = await repo.findIntentOwnerBySessionTokenHash(db, sha256(sessionToken));
+      if (!owner) return null;
+      const merchant = await merchantsRepository.findMerchant(db, owner.merchant_id);
+      if (!merchant) return null;
+      return { apiKey: await checkoutKey(owner.merchant_id, owner.mode), merchantName: merchant.name, livemode: owner.mode === 'live' };
+    },
+  };
+}
+
+class LostRace extends Error {}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;

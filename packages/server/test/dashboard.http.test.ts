@@ -1,0 +1,446 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type InjectOptions, type LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOGIN_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../src/modules/dashboard/dashboard.service.ts';
+import registerPages, { renderCheckout } from '../src/modules/dashboard/dashboard.pages.ts';
+import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { call, createTestContext, type TestContext } from './harness.ts';
+
+/**
+ * The dashboard's own API (/dashboard/api) over HTTP: sign-in, the session cookie, lockout on the
+ * ManualClock, CSRF refusals, session expiry, and that a session sees only its merchant's objects
+ * in the mode it names. The pages themselves are driven in a real browser by packages/dashboard.
+ */
+let ctx: TestContext;
+
+interface Account {
+  merchantId: string;
+  email: string;
+  password: string;
+  apiKey: string;
+  secretKey: string;
+}
+
+async function account(name: string): Promise<Account> {
+  const email = `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com`;
+  const password = `pw-${randomBytes(6).toString('hex')}`;
+  const created = await ctx.services.merchants.createMerchant({ name, email, dashboardPassword: password });
+  return { merchantId: created.merchantId, email, password, apiKey: created.test.apiKey, secretKey: created.test.secretKey };
+}
+
+interface Browser {
+  cookie: string;
+  csrf: string;
+}
+
+function send(method: InjectOptions['method'], url: string, who?: Browser | { cookie: string; csrf?: string }, body?: unknown, headers: Record<string, string> = {}) {
+  const h: Record<string, string> = { ...headers };
+  if (who?.cookie) h.cookie = who.cookie;
+  if (who?.csrf) h['x-csrf-token'] = who.csrf;
+  return ctx.app.inject({ method, url, headers: h, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}) });
+}
+
+async function login(a: { email: string; password: string }): Promise<Browser> {
+  const res = await send('POST', '/dashboard/api/login', undefined, { email: a.email, password: a.password });
+  expect(res.statusCode, res.body).toBe(200);
+  const setCookie = String(res.headers['set-cookie']);
+  return { cookie: setCookie.split(';')[0] as string, csrf: res.json().csrfToken };
+}
+
+function expectProblem(res: LightMyRequestResponse, status: number, code: string) {
+  expect(res.statusCode, res.body).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.json()).toMatchObject({ status, code, type: `/errors/${code}` });
+  return res.json() as Record<string, unknown>;
+}
+
+let a: Account;
+let b: Account;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  a = await account('Alpha');
+  b = await account('Beta');
+});
+afterAll(() => ctx.close());
+
+describe('sign-in and the session cookie', () => {
+  it('signs in with e-mail and password: an HttpOnly SameSite=Strict cookie and the session with its CSRF token', async () => {
+    const res = await send('POST', '/dashboard/api/login', undefined, { email: a.email.toUpperCase(), password: a.password });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ object: 'dashboard_session', email: a.email, merchant: { id: a.merchantId, name: 'Alpha' } });
+    expect(body.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/^caisse_session=ds_[0-9A-Za-z]{43};/);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    expect(cookie).toContain('Path=/');
+    expect(cookie).toContain(`Max-Age=${SESSION_ABSOLUTE_MS / 1000}`);
+    // Development serves plain HTTP on loopback: a Secure cookie would not be kept there.
+    expect(cookie).not.toContain('Secure');
+    expect(res.headers['cache-control']).toBe('no-store');
+
+    const token = cookie.split(';')[0]?.split('=')[1] as string;
+    const stored = await ctx.deps.db.selectFrom('dashboard_sessions').selectAll().execute();
+    expect(stored.length).toBeGreaterThan(0);
+    for (const row of stored) expect(row.token_hash.toString('latin1')).not.toContain(token);
+    expect(JSON.stringify(stored)).not.toContain(token);
+
+    const session = await send('GET', '/dashboard/api/session', { cookie: cookie.split(';')[0] as string });
+    expect(session.statusCode).toBe(200);
+    expect(session.json()).toEqual(body);
+  });
+
+  it('one answer for a wrong password and an unknown e-mail; nothing works without a session', async () => {
+    const wrong = expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: b.email, password: 'nope' }), 401, 'invalid_credentials');
+    const unknown = expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: 'nobody@example.com', password: 'nope' }), 401, 'invalid_credentials');
+    expect(wrong.detail).toBe(unknown.detail);
+    expect(await send('GET', '/dashboard/api/session')).toSatisfy((r: LightMyRequestResponse) => r.statusCode === 401);
+    expectProblem(await send('GET', '/dashboard/api/test/payments'), 401, 'session_required');
+    expectProblem(await send('GET', '/dashboard/api/test/keys', { cookie: 'caisse_session=ds_forgedforgedforgedforgedforgedforgedforged1' }), 401, 'session_required');
+    expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: a.email, password: a.password, extra: 1 }), 400, 'parameter_unknown');
+    // The session routes never take API keys instead.
+    expectProblem(await call(ctx.app, 'GET', '/dashboard/api/test/keys', { apiKey: a.apiKey, secretKey: a.secretKey }), 401, 'session_required');
+  });
+
+  it('locks an e-mail after 5 failures in 15 minutes (429 login_locked with Retry-After), on the injected clock', async () => {
+    const c = await account('Gamma');
+    for (let i = 0; i < 5; i++) {
+      expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: c.email, password: `wrong-${i}` }), 401, 'invalid_credentials');
+      ctx.clock.advance(10 * SECOND);
+    }
+    // Even the right password is refused while locked.
+    const locked = await send('POST', '/dashboard/api/login', undefined, { email: c.email, password: c.password });
+    expectProblem(locked, 429, 'login_locked');
+    // The first failure ages out 15 minutes after it was made: 50 s have passed since.
+    expect(Number(locked.headers['retry-after'])).toBe(LOGIN_WINDOW_MS / 1000 - 50);
+    ctx.clock.advance((LOGIN_WINDOW_MS / 1000 - 51) * SECOND);
+    expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: c.email, password: c.password }), 429, 'login_locked');
+    ctx.clock.advance(2 * SECOND);
+    await login(c);
+    // A success forgets the failures.
+    for (let i = 0; i < 4; i++) expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: c.email, password: 'wrong' }), 401, 'invalid_credentials');
+    await login(c);
+  });
+
+  it('locks unknown e-mail addresses the same way, so the lockout tells nothing about accounts', async () => {
+    const email = `ghost-${randomBytes(3).toString('hex')}@example.com`;
+    for (let i = 0; i < 5; i++) expectProblem(await send('POST', '/dashboard/api/login', undefined, { email, password: 'x' }), 401, 'invalid_credentials');
+    expectProblem(await send('POST', '/dashboard/api/login', undefined, { email, password: 'x' }), 429, 'login_locked');
+    ctx.clock.advance(LOGIN_WINDOW_MS);
+  });
+
+  it('ends a session after 30 idle minutes, keeps a used one alive, and ends every session 12 hours after sign-in', async () => {
+    const idle = await login(a);
+    ctx.clock.advance(SESSION_IDLE_MS - SECOND);
+    expect((await send('GET', '/dashboard/api/session', idle)).statusCode).toBe(200);
+    ctx.clock.advance(SESSION_IDLE_MS - SECOND);
+    // Used 29:59 ago: still alive.
+    expect((await send('GET', '/dashboard/api/session', idle)).statusCode).toBe(200);
+    ctx.clock.advance(SESSION_IDLE_MS);
+    const expired = await send('GET', '/dashboard/api/session', idle);
+    expectProblem(expired, 401, 'session_required');
+    // The dead cookie is cleared.
+    expect(String(expired.headers['set-cookie'])).toMatch(/^caisse_session=;.*Max-Age=0/);
+
+    const busy = await login(a);
+    const start = ctx.clock.now().getTime();
+    while (ctx.clock.now().getTime() - start < SESSION_ABSOLUTE_MS - 20 * MINUTE) {
+      ctx.clock.advance(20 * MINUTE);
+      expect((await send('GET', '/dashboard/api/session', busy)).statusCode).toBe(200);
+    }
+    ctx.clock.advance(20 * MINUTE);
+    expectProblem(await send('GET', '/dashboard/api/session', busy), 401, 'session_required');
+  });
+
+  it('signs out: the session ends and the cookie is cleared', async () => {
+    const s = await login(a);
+    const res = await send('POST', '/dashboard/api/logout', s);
+    expect(res.statusCode).toBe(204);
+    expect(String(res.headers['set-cookie'])).toMatch(/^caisse_session=;.*Max-Age=0/);
+    expectProblem(await send('GET', '/dashboard/api/session', s), 401, 'session_required');
+  });
+});
+
+describe('CSRF', () => {
+  it('refuses a state-changing request without the session\'s CSRF token, with another session\'s, or from another site', async () => {
+    const s = await login(a);
+    const other = await login(b);
+    const body = { name: 'csrf probe', kind: 'publishable' };
+    expectProblem(await send('POST', '/dashboard/api/test/keys', { cookie: s.cookie }, body), 403, 'csrf_token_invalid');
+    expectProblem(await send('POST', '/dashboard/api/test/keys', { cookie: s.cookie, csrf: 'x'.repeat(43) }, body), 403, 'csrf_token_invalid');
+    expectProblem(await send('POST', '/dashboard/api/test/keys', { cookie: s.cookie, csrf: other.csrf }, body), 403, 'csrf_token_invalid');
+    expectProblem(await send('POST', '/dashboard/api/logout', { cookie: s.cookie }), 403, 'csrf_token_invalid');
+    expectProblem(await send('DELETE', '/dashboard/api/test/webhook-endpoints/we_x', { cookie: s.cookie }), 403, 'csrf_token_invalid');
+    // The right token, but the browser says another site sent it.
+    expectProblem(await send('POST', '/dashboard/api/test/keys', s, body, { 'sec-fetch-site': 'cross-site' }), 403, 'csrf_token_invalid');
+    expectProblem(await send('POST', '/dashboard/api/test/keys', s, body, { origin: 'https://evil.example' }), 403, 'csrf_token_invalid');
+    // Sign-in itself: no cross-site login either.
+    expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: a.email, password: a.password }, { 'sec-fetch-site': 'cross-site' }), 403, 'csrf_token_invalid');
+    // Nothing was created by the refused requests.
+    expect((await send('GET', '/dashboard/api/test/keys', s)).json().data.map((k: { name: string }) => k.name)).not.toContain('csrf probe');
+    // Same origin and the token: accepted.
+    const ok = await send('POST', '/dashboard/api/test/keys', s, body, { origin: 'http://localhost:80', host: 'localhost:80', 'sec-fetch-site': 'same-origin' });
+    expect(ok.statusCode, ok.body).toBe(201);
+    // Reads need no token.
+    expect((await send('GET', '/dashboard/api/test/keys', { cookie: s.cookie })).statusCode).toBe(200);
+  });
+});
+
+describe('API keys from the dashboard', () => {
+  it('creates a key shown once, rolls it with a chosen grace period, revokes it, and shows last use', async () => {
+    let s = await login(a);
+    const pkRes = await send('POST', '/dashboard/api/test/keys', s, { name: 'Web shop', kind: 'publishable' });
+    expect(pkRes.statusCode).toBe(201);
+    const created = pkRes.json();
+    expect(created).toMatchObject({ object: 'api_key', kind: 'publishable', mode: 'test', name: 'Web shop', lastUsedAt: null, revokedAt: null });
+    expect(created.secret).toMatch(/^pk_test_[0-9A-Za-z]+$/);
+    const skRes = await send('POST', '/dashboard/api/test/keys', s, { name: 'Server', kind: 'secret' });
+    const secret = skRes.json().secret as string;
+    expect(secret).toMatch(/^sk_test_/);
+
+    // The list never shows a key in full.
+    const listed = await send('GET', '/dashboard/api/test/keys', s);
+    expect(listed.body).not.toContain(created.secret);
+    expect(listed.json().data.every((k: { mode: string }) => k.mode === 'test')).toBe(true);
+
+    // The new keys work against the API, and their last use shows.
+    expect((await call(ctx.app, 'GET', '/gateway', { apiKey: created.secret, secretKey: secret })).statusCode).toBe(200);
+    const afterUse = (await send('GET', '/dashboard/api/test/keys', s)).json().data.find((k: { id: string }) => k.id === created.id);
+    expect(afterUse.lastUsedAt).toBe(ctx.clock.now().toISOString());
+
+    // Roll with one hour of grace: both work, then only the new one.
+    const rolled = await send('POST', `/dashboard/api/test/keys/${created.id}/roll`, s, { graceSeconds: 3600 });
+    expect(rolled.statusCode).toBe(200);
+    const { old, new: fresh } = rolled.json();
+    expect(old.expiresAt).toBe(new Date(ctx.clock.now().getTime() + 3600 * SECOND).toISOString());
+    expect(fresh.secret).toMatch(/^pk_test_/);
+    expect((await call(ctx.app, 'GET', '/gateway', { apiKey: created.secret, secretKey: secret })).statusCode).toBe(200);
+    ctx.clock.advance(3600 * SECOND);
+    expectProblem(await call(ctx.app, 'GET', '/gateway', { apiKey: created.secret, secretKey: secret }), 401, 'api_key_expired');
+    expect((await call(ctx.app, 'GET', '/gateway', { apiKey: fresh.secret, secretKey: secret })).statusCode).toBe(200);
+    // An hour later the session has ended (30 idle minutes): sign in again.
+    s = await login(a);
+    expectProblem(await send('POST', `/dashboard/api/test/keys/${created.id}/roll`, s, { graceSeconds: 8 * 24 * 3600 }), 400, 'validation_error');
+
+    const revoked = await send('POST', `/dashboard/api/test/keys/${fresh.id}/revoke`, s);
+    expect(revoked.json().revokedAt).toBe(ctx.clock.now().toISOString());
+    expectProblem(await call(ctx.app, 'GET', '/gateway', { apiKey: fresh.secret, secretKey: secret }), 401, 'api_key_revoked');
+
+    // Live keys are made on the live side only.
+    const live = await send('POST', '/dashboard/api/live/keys', s, { name: 'Live shop', kind: 'publishable' });
+    expect(live.json().secret).toMatch(/^pk_live_/);
+    expectProblem(await send('POST', `/dashboard/api/test/keys/${live.json().id}/revoke`, s), 404, 'not_found');
+    expectProblem(await send('GET', '/dashboard/api/staging/keys', s), 400, 'validation_error');
+  });
+});
+
+describe('a session sees its own merchant only, in the mode it names', () => {
+  it('another merchant\'s payments, keys and endpoints are 404; test and live never mix', async () => {
+    const sa = await login(a);
+    const sb = await login(b);
+    const intent = (await call(ctx.app, 'POST', '/gateway', { apiKey: b.apiKey, secretKey: b.secretKey }, { amount: '5000', currency: 'XAF', description: 'B only' })).json();
+    const bKeys = (await send('GET', '/dashboard/api/test/keys', sb)).json().data as { id: string }[];
+    const bEndpoint = (await send('POST', '/dashboard/api/test/webhook-endpoints', sb, { url: 'https://b.example.com/hook' })).json();
+    expect(bEndpoint.id).toMatch(/^we_/);
+
+    expect((await send('GET', `/dashboard/api/test/payments/${intent.id}`, sb)).statusCode).toBe(200);
+    expectProblem(await send('GET', `/dashboard/api/test/payments/${intent.id}`, sa), 404, 'not_found');
+    expectProblem(await send('POST', `/dashboard/api/test/payments/${intent.id}/cancel`, sa), 404, 'not_found');
+    expectProblem(await send('GET', `/dashboard/api/live/payments/${intent.id}`, sb), 404, 'not_found');
+    expect((await send('GET', '/dashboard/api/test/payments', sa)).json().data.map((p: { id: string }) => p.id)).not.toContain(intent.id);
+    expect((await send('GET', '/dashboard/api/live/payments', sb)).json().data).toEqual([]);
+
+    for (const key of bKeys) {
+      expectProblem(await send('POST', `/dashboard/api/test/keys/${key.id}/revoke`, sa), 404, 'not_found');
+      expectProblem(await send('POST', `/dashboard/api/test/keys/${key.id}/roll`, sa, { graceSeconds: 0 }), 404, 'not_found');
+    }
+    expect((await send('GET', '/dashboard/api/test/keys', sa)).json().data.map((k: { id: string }) => k.id)).not.toContain(bKeys[0]?.id);
+
+    expectProblem(await send('POST', `/dashboard/api/test/webhook-endpoints/${bEndpoint.id}/reveal-secret`, sa), 404, 'not_found');
+    expectProblem(await send('PATCH', `/dashboard/api/test/webhook-endpoints/${bEndpoint.id}`, sa, { enabled: false }), 404, 'not_found');
+    expectProblem(await send('DELETE', `/dashboard/api/test/webhook-endpoints/${bEndpoint.id}`, sa), 404, 'not_found');
+    expectProblem(await send('GET', `/dashboard/api/live/webhook-endpoints/${bEndpoint.id}/deliveries`, sb), 404, 'not_found');
+    expect((await send('GET', '/dashboard/api/test/webhook-endpoints', sa)).json().data.map((e: { id: string }) => e.id)).not.toContain(bEndpoint.id);
+    expect((await send('GET', '/dashboard/api/live/webhook-endpoints', sb)).json().data).toEqual([]);
+  });
+});
+
+describe('payments, webhooks, balance and test data', () => {
+  it('lists payments by status and creation date, newest first', async () => {
+    const c = await account('Delta');
+    const creds = { apiKey: c.apiKey, secretKey: c.secretKey };
+    const day1 = ctx.clock.now();
+    const first = (await call(ctx.app, 'POST', '/gateway', creds, { amount: '1000', currency: 'XAF' })).json();
+    ctx.clock.advance(24 * 60 * MINUTE);
+    const day2 = ctx.clock.now();
+    const second = (await call(ctx.app, 'POST', '/gateway', creds, { amount: '2000', currency: 'XAF' })).json();
+    await call(ctx.app, 'POST', `/gateway/${second.id}/cancel`, creds, {});
+    ctx.clock.advance(MINUTE);
+    const third = (await call(ctx.app, 'POST', '/gateway', creds, { amount: '3000', currency: 'XAF' })).json();
+    const s = await login(c);
+    const ids = async (q: string) => (await send('GET', `/dashboard/api/test/payments${q}`, s)).json().data.map((p: { id: string }) => p.id);
+
+    expect(await ids('')).toEqual([third.id, second.id, first.id]);
+    expect(await ids('?status=CANCELED')).toEqual([second.id]);
+    // The first one read EXPIRED a day later (30 minutes' validity).
+    expect(await ids('?status=PENDING')).toEqual([third.id]);
+    expect(await ids('?status=EXPIRED')).toEqual([first.id]);
+    expect(await ids(`?createdGte=${encodeURIComponent(day2.toISOString())}`)).toEqual([third.id, second.id]);
+    expect(await ids(`?createdLt=${encodeURIComponent(day2.toISOString())}`)).toEqual([first.id]);
+    expect(await ids(`?createdGte=${encodeURIComponent(day1.toISOString())}&createdLt=${encodeURIComponent(new Date(day2.getTime() + 1).toISOString())}`)).toEqual([
+      second.id,
+      first.id,
+    ]);
+    const page = (await send('GET', `/dashboard/api/test/payments?limit=1&createdGte=${encodeURIComponent(day2.toISOString())}`, s)).json();
+    expect(page.data.map((p: { id: string }) => p.id)).toEqual([third.id]);
+    expect(page.hasMore).toBe(true);
+    const next = (await send('GET', `/dashboard/api/test/payments?limit=1&startingAfter=${second.id}&createdGte=${encodeURIComponent(day2.toISOString())}`, s)).json();
+    expect(next).toMatchObject({ data: [], hasMore: false });
+    expectProblem(await send('GET', '/dashboard/api/test/payments?createdGte=yesterday', s), 400, 'validation_error');
+  });
+
+  it('shows a payment with its event timeline and webhook deliveries, and resends an event', async () => {
+    const c = await account('Epsilon');
+    const s = await login(c);
+    const endpoint = (await send('POST', '/dashboard/api/test/webhook-endpoints', s, { url: 'https://epsilon.example.com/hook', enabledEvents: ['payment.canceled'] })).json();
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    const intent = (await call(ctx.app, 'POST', '/gateway', { apiKey: c.apiKey, secretKey: c.secretKey }, { amount: '5000', currency: 'XAF', metadata: { order: 'A-1' } })).json();
+    const canceled = await send('POST', `/dashboard/api/test/payments/${intent.id}/cancel`, s);
+    expect(canceled.json()).toMatchObject({ id: intent.id, status: 'CANCELED' });
+
+    const detail = (await send('GET', `/dashboard/api/test/payments/${intent.id}`, s)).json();
+    expect(detail.payment).toMatchObject({ id: intent.id, status: 'CANCELED', metadata: { order: 'A-1' } });
+    expect(detail.events.map((e: { type: string }) => e.type)).toEqual(['payment.canceled']);
+    expect(detail.deliveries).toHaveLength(1);
+    expect(detail.deliveries[0]).toMatchObject({ endpointId: endpoint.id, eventId: detail.events[0].id, status: 'pending' });
+    expect(JSON.stringify(detail)).not.toContain('sessionToken');
+
+    const resent = await send('POST', `/dashboard/api/test/events/${detail.events[0].id}/resend`, s, { endpointId: endpoint.id });
+    expect(resent.statusCode).toBe(200);
+    expect((await send('GET', `/dashboard/api/test/payments/${intent.id}`, s)).json().deliveries).toHaveLength(2);
+    const deliveries = (await send('GET', `/dashboard/api/test/webhook-endpoints/${endpoint.id}/deliveries`, s)).json();
+    expect(deliveries.data).toHaveLength(2);
+
+    const revealed = (await send('POST', `/dashboard/api/test/webhook-endpoints/${endpoint.id}/reveal-secret`, s)).json();
+    expect(revealed.secret).toBe(endpoint.secret);
+    const rolled = (await send('POST', `/dashboard/api/test/webhook-endpoints/${endpoint.id}/roll-secret`, s, { expiresIn: 600 })).json();
+    expect(rolled.secret).not.toBe(endpoint.secret);
+    const both = (await send('POST', `/dashboard/api/test/webhook-endpoints/${endpoint.id}/reveal-secret`, s)).json();
+    expect(both.secret).toBe(rolled.secret);
+    expect(both.rollingSecrets.map((r: { secret: string }) => r.secret)).toEqual([endpoint.secret]);
+    const events = (await send('GET', '/dashboard/api/test/events', s)).json();
+    expect(events.data.map((e: { id: string }) => e.id)).toContain(detail.events[0].id);
+  });
+
+  it('creates funded test users and shows the messages outbox and the balance; live mode has no test data', async () => {
+    const c = await account('Zeta');
+    const s = await login(c);
+    const user = await send('POST', '/dashboard/api/test/test-users', s, { phoneNumber: '+237650009911', password: 'test-user-pw', balance: '25000' });
+    expect(user.statusCode, user.body).toBe(201);
+    expect(user.json()).toMatchObject({ phoneNumber: '+237650009911', phoneVerified: true, balances: [{ currency: 'XAF', amount: '25000' }] });
+    const messages = await send('GET', '/dashboard/api/test/messages', s);
+    expect(messages.json()).toMatchObject({ data: [], hasMore: false });
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toEqual({ object: 'balance', livemode: false, available: [] });
+    expect((await send('GET', '/dashboard/api/live/balance', s)).json()).toMatchObject({ livemode: true });
+    expectProblem(await send('POST', '/dashboard/api/live/test-users', s, { phoneNumber: '+237650009912', password: 'x' }), 404, 'not_found');
+    expectProblem(await send('GET', '/dashboard/api/live/messages', s), 404, 'not_found');
+  });
+
+  it('unknown dashboard API paths are JSON 404s, not the app\'s page', async () => {
+    const s = await login(a);
+    expectProblem(await send('GET', '/dashboard/api/nothing/here', s), 404, 'not_found');
+    expectProblem(await send('GET', '/dashboard/api/nothing'), 404, 'not_found');
+  });
+});
+
+describe('the hosted checkout page', () => {
+  let dist: string;
+  beforeAll(() => {
+    dist = mkdtempSync(join(tmpdir(), 'caisse-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'checkout.html'), '<!doctype html><head><meta name="caisse-checkout" content="{}"></head><body><div id="root"></div></body>');
+    writeFileSync(join(dist, 'dashboard.html'), '<!doctype html><title>Dashboard</title>');
+    writeFileSync(join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
+  });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  async function pages() {
+    const app = Fastify();
+    app.decorate('services', ctx.services);
+    registerPages(app, dist);
+    await app.ready();
+    return app;
+  }
+
+  function configOf(html: string) {
+    const match = /<meta name="caisse-checkout" content="([^"]*)">/.exec(html);
+    const raw = (match?.[1] ?? '').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    return JSON.parse(raw);
+  }
+
+  it('embeds the merchant name and a publishable key of the intent\'s mode, which opens that intent and nothing more', async () => {
+    const app = await pages();
+    const intent = (await call(ctx.app, 'POST', '/gateway', { apiKey: a.apiKey, secretKey: a.secretKey }, { amount: '7500', currency: 'XAF' })).json();
+    const res = await app.inject({ method: 'GET', url: `/checkout/${intent.sessionToken}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const config = configOf(res.body);
+    expect(config).toMatchObject({ merchantName: 'Alpha', livemode: false });
+    expect(config.apiKey).toMatch(/^pk_test_/);
+    expect(res.body).not.toMatch(/sk_(test|live)_/);
+
+    // The key reads the intent by its session token (the browser client's call) and is an
+    // ordinary, listed publishable key: no secret-key operation accepts it.
+    const read = await call(ctx.app, 'GET', `/gateway/sessions/${intent.sessionToken}`, { apiKey: config.apiKey });
+    expect(read.json()).toMatchObject({ id: intent.id, amount: '7500', status: 'PENDING' });
+    expectProblem(await call(ctx.app, 'GET', '/gateway', { apiKey: config.apiKey }), 401, 'secret_key_required');
+
+    // The same key on the next visit; a fresh one once the merchant revokes it.
+    const again = configOf((await app.inject({ method: 'GET', url: `/checkout/${intent.sessionToken}` })).body);
+    expect(again.apiKey).toBe(config.apiKey);
+    const s = await login(a);
+    const keys = (await send('GET', '/dashboard/api/test/keys', s)).json().data as { id: string; name: string }[];
+    const pageKey = keys.filter((k) => k.name === 'Hosted checkout');
+    expect(pageKey).toHaveLength(1);
+    await send('POST', `/dashboard/api/test/keys/${pageKey[0]?.id}/revoke`, s);
+    const renewed = configOf((await app.inject({ method: 'GET', url: `/checkout/${intent.sessionToken}` })).body);
+    expect(renewed.apiKey).not.toBe(config.apiKey);
+    expect((await call(ctx.app, 'GET', `/gateway/sessions/${intent.sessionToken}`, { apiKey: renewed.apiKey })).statusCode).toBe(200);
+
+    // A live intent gets the live key.
+    const liveSk = await ctx.services.merchants.createKey(a.merchantId, { kind: 'secret', mode: 'live', name: 'live sk' });
+    const livePk = await ctx.services.merchants.createKey(a.merchantId, { kind: 'publishable', mode: 'live', name: 'live pk' });
+    const liveIntent = (await call(ctx.app, 'POST', '/gateway', { apiKey: livePk.secret, secretKey: liveSk.secret }, { amount: '100', currency: 'XAF' })).json();
+    const liveConfig = configOf((await app.inject({ method: 'GET', url: `/checkout/${liveIntent.sessionToken}` })).body);
+    expect(liveConfig).toMatchObject({ livemode: true });
+    expect(liveConfig.apiKey).toMatch(/^pk_live_/);
+    await app.close();
+  });
+
+  it('an unknown token gets the page saying the link is not valid; assets are served, nothing outside them', async () => {
+    const app = await pages();
+    const res = await app.inject({ method: 'GET', url: '/checkout/ps_doesnotexist' });
+    expect(res.statusCode).toBe(200);
+    expect(configOf(res.body)).toEqual({ error: 'not_found' });
+    expect((await app.inject({ method: 'GET', url: '/dashboard' })).body).toContain('<title>Dashboard</title>');
+    expect((await app.inject({ method: 'GET', url: '/dashboard/payments/pi_123' })).body).toContain('<title>Dashboard</title>');
+    const asset = await app.inject({ method: 'GET', url: '/dashboard/assets/app-1234.js' });
+    expect(asset.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    expect((await app.inject({ method: 'GET', url: '/dashboard/assets/..%2Fcheckout.html' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/dashboard/assets/missing.js' })).statusCode).toBe(404);
+    await app.close();
+  });
+
+  it('escapes what it embeds, so a merchant name cannot break out of the attribute', () => {
+    const out = renderCheckout('<meta name="caisse-checkout" content="{}">', { apiKey: 'pk_test_x', merchantName: '"><script>alert(1)</script>&', livemode: false });
+    expect(out).not.toContain('<script>');
+    expect(out).toContain('&quot;&gt;&lt;script&gt;');
+  });
+});
