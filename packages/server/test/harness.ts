@@ -113,6 +113,8 @@ export interface TestMerchant {
   apiKey: string;
   secretKey: string;
   live: { apiKey: string; secretKey: string };
+  /** The dashboard login made with the merchant. */
+  dashboard: { email: string; password: string };
 }
 
 /** A merchant with test keys and live keys. */
@@ -125,6 +127,7 @@ export async function createMerchant(ctx: TestContext, name = 'Shop'): Promise<T
     apiKey: created.test.apiKey,
     secretKey: created.test.secretKey,
     live: { apiKey: livePk.secret, secretKey: liveSk.secret },
+    dashboard: created.dashboard,
   };
 }
 
