@@ -10,9 +10,8 @@ import { expectProblem } from './security.support.ts';
  * each answer must be 404 `not_found`. Ids are found through each collection's list route
  * (`GET /X` for `/X/:id…`), so routes added under an existing collection are covered at once.
  *
- * Not here yet (their modules are still being built): user routes called with another user's
- * token (403 `user_mismatch`), and the scan of every table for plaintext secrets after a full
- * payment flow.
+ * User routes with another user's token, and the scan of every table after a full payment flow,
+ * are in security.flow.test.ts.
  */
 let ctx: TestContext;
 let a: TestMerchant;
