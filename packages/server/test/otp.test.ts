@@ -4,7 +4,7 @@ import { sha256 } from '../src/platform/crypto.ts';
 import { ApiError } from '../src/platform/errors.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
-import { authorize, createIntent, expectLedgerClean, lastMessage, merchantContext, newUser, problem, refreshToken } from './flow.support.ts';
+import { accessToken, authorize, createIntent, expectLedgerClean, lastMessage, merchantContext, newUser, problem, refreshToken } from './flow.support.ts';
 
 /**
  * initOtp and verifyOtp over HTTP (contract §4): codes, their limits on the ManualClock, dynamic
@@ -59,6 +59,14 @@ describe('initOtp', () => {
 
     const without = await newUser(ctx, m);
     problem(await init(without, { channel: 'email' }), 422, 'email_missing');
+  });
+
+  it('refuses a phone that was never verified: 403 phone_not_verified', async () => {
+    const reg = await call(ctx.app, 'POST', '/users', { apiKey: m.apiKey }, { phoneNumber: '+237698000777', password: 'bafoussam-2026' });
+    expect(reg.statusCode, reg.body).toBe(201);
+    const id = (reg.json() as { id: string }).id;
+    const unverified = { id, creds: { apiKey: m.apiKey, token: await accessToken(ctx, m, id) } };
+    problem(await init(unverified), 403, 'phone_not_verified');
   });
 
   it('refuses another user (403 user_mismatch), a missing access token and a bad channel', async () => {
