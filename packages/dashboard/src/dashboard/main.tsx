@@ -1,10 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '../shared/styles.css';
-
-function App() {
-  return <main><h1>Caisse dashboard</h1></main>;
-}
+import { App } from './App.tsx';
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>

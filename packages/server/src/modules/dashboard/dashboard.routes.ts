@@ -269,6 +269,12 @@ async function dashboardApi(instance: FastifyInstance) {
     async (req, reply) => reply.code(201).send(await webhooks.createEndpoint(scope(req), req.body)),
   );
 
+  app.get(
+    '/:mode/webhook-endpoints/:id',
+    { config: session, schema: { tags, summary: 'A webhook endpoint', params: ModeIdParams, response: { 200: Endpoint } } },
+    async (req) => webhooks.getEndpoint(scope(req), req.params.id),
+  );
+
   app.patch(
     '/:mode/webhook-endpoints/:id',
     {

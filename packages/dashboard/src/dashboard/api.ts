@@ -1,0 +1,49 @@
+/**
+ * The dashboard API client: same-origin fetch with the session cookie, the CSRF token on every
+ * state-changing request, and RFC 9457 problems turned into `ApiProblem`s.
+ */
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'ApiProblem';
+  }
+}
+
+let csrfToken = '';
+let sessionLost: () => void = () => {};
+
+export function setCsrfToken(token: string) {
+  csrfToken = token;
+}
+
+/** Called when the server says the session is gone (expired, signed out elsewhere). */
+export function onSessionLost(fn: () => void) {
+  sessionLost = fn;
+}
+
+export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  const payload = method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(body ?? {});
+  if (payload !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(`/dashboard/api${path}`, { method, headers, body: payload, credentials: 'same-origin' });
+  } catch {
+    throw new ApiProblem(0, 'connection_error', 'The server could not be reached. Check your connection and try again.');
+  }
+  if (res.status === 204) return undefined as T;
+  const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!res.ok) {
+    const retry = Number(res.headers.get('retry-after'));
+    const problem = new ApiProblem(res.status, String(data.code ?? 'error'), String(data.detail ?? data.title ?? `HTTP ${res.status}`), Number.isFinite(retry) && retry > 0 ? retry : undefined);
+    if (problem.code === 'session_required' && path !== '/session') sessionLost();
+    throw problem;
+  }
+  return data as T;
+}

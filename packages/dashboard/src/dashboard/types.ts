@@ -1,0 +1,119 @@
+/** The shapes the dashboard API answers (packages/server/src/modules/dashboard/dashboard.schema.ts). */
+export type Mode = 'test' | 'live';
+
+export interface Session {
+  object: 'dashboard_session';
+  email: string;
+  merchant: { id: string; name: string };
+  csrfToken: string;
+  expiresAt: string;
+}
+
+export type PaymentStatus = 'PENDING' | 'PROCESSING' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED' | 'CANCELED' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
+export const PAYMENT_STATUSES: PaymentStatus[] = ['PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+
+export interface Payment {
+  id: string;
+  amount: string;
+  currency: string;
+  description: string | null;
+  status: PaymentStatus;
+  expiresAt: string;
+  createdAt: string;
+  updatedAt: string;
+  livemode: boolean;
+  amountRefunded: string;
+  lastError: { code: string; message: string } | null;
+  attempts: number;
+  metadata: Record<string, string | number | boolean>;
+}
+
+export interface List<T> {
+  data: T[];
+  hasMore: boolean;
+}
+
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  createdAt: string;
+  livemode: boolean;
+  data: { paymentIntent: Record<string, unknown> };
+}
+
+export interface Delivery {
+  id: string;
+  eventId: string;
+  endpointId: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export interface PaymentDetail {
+  payment: Payment;
+  events: WebhookEvent[];
+  deliveries: Delivery[];
+}
+
+export interface ApiKey {
+  id: string;
+  kind: 'publishable' | 'secret';
+  mode: Mode;
+  name: string;
+  display: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  allowedOrigins: string[];
+}
+export interface CreatedApiKey extends ApiKey {
+  secret: string;
+}
+
+export const EVENT_TYPES = ['payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded'] as const;
+
+export interface Endpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  enabledEvents: string[];
+  enabled: boolean;
+  disabledReason: 'manual' | 'gone' | 'failing' | null;
+  createdAt: string;
+}
+export interface EndpointWithSecret extends Endpoint {
+  secret: string;
+}
+export interface EndpointSecret {
+  secret: string;
+  rollingSecrets: { secret: string; expiresAt: string }[];
+}
+
+export interface Balance {
+  livemode: boolean;
+  available: { currency: string; amount: string }[];
+}
+
+export interface Message {
+  id: string;
+  userId: string | null;
+  channel: 'sms' | 'email';
+  to: string;
+  body: string | null;
+  status: string;
+  createdAt: string;
+}
+
+export interface TestUser {
+  id: string;
+  phoneNumber: string;
+  email: string | null;
+  balances: { currency: string; amount: string }[];
+}

@@ -1,0 +1,211 @@
+/**
+ * End-to-end support: a real `caisse start` process on a free port against a fresh PostgreSQL
+ * database, a local webhook receiver, and Debian's Chromium driven by playwright-core (never a
+ * downloaded browser). The database is PostgreSQL so that a test can move an intent's expiry into
+ * the past from outside the server (the embedded database belongs to the one process that opens it).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const CLI = join(here, '..', '..', 'server', 'bin', 'caisse.js');
+export const RESULTS = join(here, '..', 'test-results');
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const POSTGRES = process.env.TEST_DATABASE_URL || process.env.CI_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export interface Merchant {
+  merchantId: string;
+  test: { apiKey: string; secretKey: string };
+  dashboard: { email: string; password: string };
+}
+
+export interface RunningServer {
+  url: string;
+  databaseUrl: string;
+  merchant: Merchant;
+  /** SQL against the server's database (to move an intent's expiry into the past). */
+  sql(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+  /** What the server wrote to stdout and stderr. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** A fresh database, a merchant made with `caisse merchants create --json`, then `caisse start`. */
+export async function startServer(): Promise<RunningServer> {
+  const dbName = `caisse_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const databaseUrl = withDatabase(POSTGRES, dbName);
+  const dataDir = mkdtempSync(join(tmpdir(), 'caisse-e2e-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    CAISSE_DATA_DIR: dataDir,
+    CAISSE_MASTER_KEY: randomBytes(32).toString('base64'),
+    CAISSE_MODE: 'development',
+    CAISSE_WEBHOOK_ALLOW_LOOPBACK: 'true',
+    LOG_LEVEL: 'warn',
+    PORT: String(port),
+  };
+  delete env.TEST_DATABASE_URL;
+
+  const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'merchants', 'create', '--name', 'Boutique Akwa', '--email', 'owner@akwa.example', '--json'], {
+    env,
+    timeout: 60_000,
+  });
+  const merchant = JSON.parse(stdout) as Merchant;
+
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'start', '--port', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not become ready:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  return {
+    url,
+    databaseUrl,
+    merchant,
+    sql: (text, values) => pool.query(text, values),
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await pool.end();
+      rmSync(dataDir, { recursive: true, force: true });
+      const a = new pg.Client({ connectionString: POSTGRES });
+      await a.connect();
+      await a.query(`drop database if exists ${dbName} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A webhook receiver on 127.0.0.1 that answers 200 and keeps what it got. */
+export async function startReceiver(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '/', headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks/caisse`, received, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** Debian's Chromium, headless, with nothing that calls home. */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export const DESKTOP = { viewport: { width: 1280, height: 860 } };
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+/** Fails the test on any error the page logs or throws (a CSP refusal, a crash in React). */
+export function watchConsole(page: Page, errors: string[]) {
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/status of 4\d\d/.test(msg.text())) errors.push(`console: ${msg.text()}`);
+  });
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(RESULTS, { recursive: true });
+  await page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true });
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core in the page (evaluated through the debugging protocol, so the page's CSP is untouched). */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+  });
+  return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+}
+
+/** Serious and critical violations only: those fail the test. */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export type { Browser, BrowserContext, Page };
+
+/** The server's JSON API with a key pair, as a merchant's server would call it. */
+export async function apiCall(base: string, method: string, path: string, keys: { apiKey: string; secretKey?: string }, body?: unknown) {
+  const headers: Record<string, string> = { 'x-api-key': keys.apiKey };
+  if (keys.secretKey) headers.authorization = `Bearer ${keys.secretKey}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}

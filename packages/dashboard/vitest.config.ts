@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/** Browser tests: a real server process and Debian's Chromium, one file at a time. */
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    ...(process.env.CAISSE_TEST_REPORT
+      ? { reporters: ['default', 'json'], outputFile: { json: process.env.CAISSE_TEST_REPORT.replace(/\.json$/, '.dashboard.json') } }
+      : {}),
+  },
+});
