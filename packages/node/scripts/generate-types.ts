@@ -18,7 +18,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const TARGETS = ['packages/node/src/generated/api.ts', 'packages/browser/src/generated/api.ts'];
 
-async function openapiDocument(): Promise<Record<string, unknown> & { info: { version: string } }> {
+async function openapiDocument(): Promise<Record<string, unknown> & { paths: Record<string, unknown>; info: { title: string; version: string } }> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'packages/server/scripts/openapi.ts'], {
     cwd: root,
     maxBuffer: 64 * 1024 * 1024,
@@ -26,10 +26,33 @@ async function openapiDocument(): Promise<Record<string, unknown> & { info: { ve
   return JSON.parse(stdout);
 }
 
+/**
+ * Paths the SDKs never call: the dashboard's own API (session cookie), the hosted checkout page
+ * and the CLI's event stream. Left out so that their changes do not make the SDK types stale.
+ */
+const NOT_FOR_SDKS = /^\/(dashboard|checkout|listen)(\/|$)/;
+/** Documentation keywords: left out so that a reworded description does not make the types stale. */
+const PROSE = new Set(['description', 'summary', 'examples', 'example']);
+
+/** The document without prose; `properties` maps keep every key (a field may be named `description`). */
+function withoutProse(node: unknown, propertyNames = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => withoutProse(n));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (!propertyNames && PROSE.has(key)) continue;
+    out[key] = withoutProse(value, key === 'properties' && !propertyNames);
+  }
+  return out;
+}
+
 async function render(): Promise<string> {
   const doc = await openapiDocument();
+  const paths = Object.fromEntries(Object.entries(doc.paths as Record<string, unknown>).filter(([path]) => !NOT_FOR_SDKS.test(path)));
+  const { info: _info, ...rest } = doc;
+  const forSdks = { ...(withoutProse({ ...rest, paths }) as object), info: { title: doc.info.title, version: doc.info.version } };
   // The document is OpenAPI 3.1, which openapi-typescript reads as it is.
-  const ast = await openapiTS(doc as never, { alphabetize: true });
+  const ast = await openapiTS(forSdks as never, { alphabetize: true });
   const version = doc.info.version;
   return [
     '// Generated from the Caisse server\'s OpenAPI document by packages/node/scripts/generate-types.ts.',

@@ -28,7 +28,7 @@ type EventEnvelope = JsonAnswer<paths['/events/{id}']['get'], 200>;
  * An event, as `events.retrieve` returns it and as a webhook delivers it. `data.paymentIntent`
  * is the intent at the moment of the event, `metadata` included, as created.
  */
-export interface CaisseEvent<T extends EventType = EventType> extends Omit<EventEnvelope, 'type' | 'data'> {
+export interface CaisseEvent<T extends EventType = EventType> extends Pick<EventEnvelope, 'id' | 'object' | 'createdAt' | 'livemode' | 'apiVersion'> {
   type: T;
   data: { paymentIntent: PaymentIntent };
 }

@@ -1,0 +1,255 @@
+/**
+ * End to end: the real Caisse server process, the example shop process, and a real Chromium.
+ * A customer buys a basket of mangoes: Buy → phone and password → the SMS code (read from the
+ * test outbox) → Pay; the shop marks the order paid when Caisse's signed webhook arrives.
+ *
+ * Caisse runs on a fresh database: a temporary PGlite data directory, or, when
+ * TEST_DATABASE_URL is set, a fresh PostgreSQL database made for this run and dropped after.
+ * Chromium is Debian's (/usr/bin/chromium, or CHROMIUM_PATH); .ci/run installs it.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Caisse, generateTestHeader } from '@caisse/node';
+import pg from 'pg';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const PHONE = '+237650001234';
+const PASSWORD = 'correct horse battery staple';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+interface Proc {
+  child: ChildProcess;
+  output: string[];
+}
+
+function start(name: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Proc {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(...String(chunk).split('\n').filter(Boolean).map((l) => `[${name}] ${l}`));
+    if (output.length > 400) output.splice(0, output.length - 400);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { child, output };
+}
+
+async function stop(proc: Proc | undefined): Promise<void> {
+  if (!proc || proc.child.exitCode !== null || proc.child.pid === undefined) return;
+  const exited = new Promise<void>((r) => proc.child.once('exit', () => r()));
+  proc.child.kill('SIGTERM');
+  const timer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Polls `url` until it answers 200: the processes are real, so readiness takes real time. */
+async function waitFor200(url: string, proc: Proc, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`process exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output.join('\n')}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${proc.output.join('\n')}`);
+}
+
+describe('a purchase from the example shop, end to end', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'caisse-e2e-'));
+  let database: { admin: string; name: string } | undefined;
+  let server: Proc | undefined;
+  let shop: Proc | undefined;
+  let browser: Browser | undefined;
+  let apiUrl = '';
+  let shopUrl = '';
+  let caisse: Caisse;
+
+  beforeAll(async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, CAISSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', CAISSE_MODE: 'development' };
+    delete env.DATABASE_URL;
+    delete env.CAISSE_MASTER_KEY;
+    if (process.env.TEST_DATABASE_URL) {
+      const name = `caisse_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      database = { admin: process.env.TEST_DATABASE_URL, name };
+      const url = new URL(process.env.TEST_DATABASE_URL);
+      url.pathname = `/${name}`;
+      env.DATABASE_URL = url.toString();
+    }
+
+    // A merchant with test keys, made by the CLI on the same database before the server opens it.
+    const { stdout } = await promisify(execFile)(process.execPath, ['packages/server/bin/caisse.js', 'merchants', 'create', '--name', 'Mango Market', '--json'], {
+      cwd: ROOT,
+      env,
+    });
+    const keys = JSON.parse(stdout.slice(stdout.search(/^\{$/m))) as { test: { apiKey: string; secretKey: string } };
+
+    const apiPort = await freePort();
+    apiUrl = `http://127.0.0.1:${apiPort}`;
+    server = start('caisse', ['packages/server/bin/caisse.js', 'start', '--port', String(apiPort)], env);
+    await waitFor200(`${apiUrl}/readyz`, server);
+
+    const shopPort = await freePort();
+    shopUrl = `http://127.0.0.1:${shopPort}`;
+    shop = start(
+      'shop',
+      ['--conditions=source', '--import', 'tsx', 'src/main.ts'],
+      { ...process.env, CAISSE_API_URL: apiUrl, CAISSE_API_KEY: keys.test.apiKey, CAISSE_SECRET_KEY: keys.test.secretKey, PORT: String(shopPort) },
+      resolve(ROOT, 'examples/shop'),
+    );
+    await waitFor200(`${shopUrl}/healthz`, shop);
+
+    caisse = new Caisse({ ...keys.test, baseUrl: apiUrl });
+    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stop(shop);
+    await stop(server);
+    if (database) {
+      const admin = new pg.Client({ connectionString: database.admin });
+      await admin.connect();
+      await admin.query(`drop database if exists ${database.name} with (force)`);
+      await admin.end();
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('the customer pays in Chromium and the webhook, not the browser, marks the order paid', async () => {
+    onTestFailed(() => {
+      process.stderr.write(`${[...(server?.output ?? []), ...(shop?.output ?? [])].slice(-80).join('\n')}\n`);
+    });
+    const customer = await caisse.testHelpers.createUser({ phoneNumber: PHONE, password: PASSWORD, balance: '100000', currency: 'XAF' });
+
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') pageErrors.push(msg.text());
+    });
+
+    // The shop: Buy creates the order and its payment intent, then shows the checkout.
+    await page.goto(shopUrl);
+    await page.getByRole('button', { name: 'Buy' }).click();
+    await page.waitForURL(/\/orders\/ord_[0-9a-f]+$/);
+    const orderId = /\/orders\/(ord_[0-9a-f]+)$/.exec(page.url())![1]!;
+    const checkout = page.getByRole('region', { name: /Pay FCFA\s5,000/ });
+    await checkout.waitFor();
+    await expectAccessible(page);
+
+    // Sign in with phone number and password; the code goes out by SMS (the test outbox).
+    await page.getByLabel('Phone number').fill(PHONE);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').press('Enter');
+    const codeField = page.getByLabel('Verification code');
+    await codeField.waitFor();
+    await expectAccessible(page);
+    const messages = await caisse.testHelpers.listMessages({ userId: customer.id });
+    const sms = messages.data[0];
+    expect(sms?.channel).toBe('sms');
+    const code = /\b(\d{6})\b/.exec(sms?.body ?? '')?.[1];
+    expect(code, `a 6-digit code in "${sms?.body}"`).toBeDefined();
+    expect(sms?.body).toContain('5000 XAF');
+
+    await codeField.fill(code!);
+    await codeField.press('Enter');
+    await page.getByRole('button', { name: /^Pay FCFA\s5,000$/ }).click();
+    await page.getByText(/your payment of FCFA\s5,000 is complete/).waitFor();
+
+    // The page shows "paid" only once the shop's server says so, which only the webhook does.
+    await page.locator('#order-status[data-status="paid"]').waitFor({ timeout: 30_000 });
+    const order = (await (await fetch(`${shopUrl}/orders/${orderId}/status`)).json()) as { status: string; paidByEvent: string };
+    expect(order.status).toBe('paid');
+    expect(order.paidByEvent).toMatch(/^evt_/);
+
+    // The event that paid it is Caisse's payment.completed for this order's intent.
+    const event = await caisse.events.retrieve(order.paidByEvent);
+    expect(event.type).toBe('payment.completed');
+    expect(event.data.paymentIntent.metadata).toEqual({ orderId });
+    expect(event.data.paymentIntent.status).toBe('SUCCEEDED');
+    const intent = await caisse.intents.retrieve(event.data.paymentIntent.id);
+    expect(intent).toMatchObject({ status: 'SUCCEEDED', amount: '5000', currency: 'XAF' });
+    const balance = await caisse.balance.retrieve();
+    expect(JSON.stringify(balance)).toContain('5000');
+
+    // The browser kept every token in memory: no storage, no cookie, nothing in the page.
+    const stored = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie }));
+    expect(stored).toEqual({ local: 0, session: 0, cookie: '' });
+    expect(await context.cookies()).toEqual([]);
+    expect(await page.content()).not.toMatch(/eyJ[\w-]+\.eyJ/);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('a forged payment.completed does not mark an order paid', async () => {
+    const created = await fetch(`${shopUrl}/orders`, { method: 'POST', redirect: 'manual' });
+    const orderId = /ord_[0-9a-f]+/.exec(created.headers.get('location') ?? '')![0];
+    const body = JSON.stringify({
+      id: 'evt_forged',
+      object: 'event',
+      type: 'payment.completed',
+      createdAt: new Date().toISOString(),
+      livemode: false,
+      apiVersion: '2026-11-01',
+      data: { paymentIntent: { id: 'pi_x', amount: '5000', currency: 'XAF', status: 'SUCCEEDED', metadata: { orderId } } },
+    });
+    const forged = await fetch(`${shopUrl}/webhooks/caisse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'pay-signature': generateTestHeader({ payload: body, secret: 'whsec_guessed' }) },
+      body,
+    });
+    expect(forged.status).toBe(400);
+    const order = (await (await fetch(`${shopUrl}/orders/${orderId}/status`)).json()) as { status: string };
+    expect(order.status).toBe('pending');
+  });
+});
+
+/** axe-core's WCAG 2 A/AA rules over the checkout, in the real browser. */
+async function expectAccessible(page: import('playwright-core').Page): Promise<void> {
+  const require = createRequire(import.meta.url);
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; help: string }[] }> } }).axe;
+    const result = await axe.run('.caisse-checkout', { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+    return result.violations.map((v) => `${v.id}: ${v.help}`);
+  });
+  expect(violations).toEqual([]);
+}

@@ -1,0 +1,299 @@
+import {
+  type AuthenticatedUser,
+  CaisseError,
+  type OtpChallenge,
+  type OtpChannel,
+  type PaymentIntentStatus,
+  type PublicPaymentIntent,
+} from '@caisse/browser';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCaisse } from './provider.tsx';
+
+/**
+ * The steps of a checkout:
+ *
+ *   loading → ready → logging-in → otp-sent → otp-verified → charging → succeeded
+ *                                                                      ↘ failed | expired | canceled | error
+ *
+ * `loading` reads the intent; an intent already paid, expired or canceled goes straight to
+ * `succeeded`, `expired` or `canceled`. A wrong password or code keeps the step and sets
+ * `error`. `failed` is a declined charge (`canRetry` when the intent still takes attempts);
+ * `error` is a failure to reach the gateway or an unexpected answer.
+ */
+export type CheckoutStatus =
+  | 'loading'
+  | 'ready'
+  | 'logging-in'
+  | 'otp-sent'
+  | 'otp-verified'
+  | 'charging'
+  | 'succeeded'
+  | 'failed'
+  | 'expired'
+  | 'canceled'
+  | 'error';
+
+export interface CheckoutError {
+  code: string;
+  message: string;
+  /** Tries left for the current code (`otp_incorrect`). */
+  attemptsRemaining?: number;
+  /** Seconds to wait before asking again (429). */
+  retryAfter?: number;
+  requestId?: string;
+}
+
+export interface CheckoutState {
+  status: CheckoutStatus;
+  intent: PublicPaymentIntent | undefined;
+  user: AuthenticatedUser | undefined;
+  /** Where the last code went (masked), and when a new one may be asked for. */
+  otp: OtpChallenge | undefined;
+  error: CheckoutError | undefined;
+  /** A request runs that does not change the step (resending or verifying a code). */
+  pending: boolean;
+  /** After `failed`: the intent still takes a payment, so `retry()` starts a new attempt. */
+  canRetry: boolean;
+}
+
+export interface Checkout extends CheckoutState {
+  /** Signs the customer in, then sends the code by SMS (or `channel`). From `ready`. */
+  login(phoneNumber: string, password: string, channel?: OtpChannel): Promise<void>;
+  /** Sends a new code (the previous one stops working). From `otp-sent` or `otp-verified`. */
+  resendCode(channel?: OtpChannel): Promise<void>;
+  /** Checks the code the customer typed. From `otp-sent`. */
+  verifyCode(otp: string): Promise<void>;
+  /** Charges the intent with the verified code. From `otp-verified`. */
+  pay(): Promise<void>;
+  /** After `failed` (when `canRetry`) or `error`: start again from where it makes sense. */
+  retry(): Promise<void>;
+}
+
+const TERMINAL: Partial<Record<PaymentIntentStatus, CheckoutStatus>> = {
+  SUCCEEDED: 'succeeded',
+  PARTIALLY_REFUNDED: 'succeeded',
+  REFUNDED: 'succeeded',
+  FAILED: 'failed',
+  EXPIRED: 'expired',
+  CANCELED: 'canceled',
+};
+
+/** What the customer reads for the errors they can act on; others show the API's detail. */
+export const CUSTOMER_MESSAGES: Record<string, string> = {
+  invalid_credentials: 'The phone number or password is not right.',
+  login_locked: 'Too many failed sign-ins. Please wait a few minutes and try again.',
+  phone_not_verified: 'This phone number is not verified yet.',
+  otp_incorrect: 'That code is not right.',
+  otp_expired: 'That code has expired. Ask for a new code.',
+  otp_attempts_exceeded: 'Too many wrong codes. Ask for a new code.',
+  otp_rate_limited: 'A code was sent a moment ago. Please wait before asking for another.',
+  insufficient_funds: 'Your wallet does not hold enough for this payment.',
+  intent_expired: 'This payment has expired.',
+  connection_error: 'We could not reach the payment service. Check your connection and try again.',
+};
+
+function toError(err: unknown): CheckoutError {
+  if (err instanceof CaisseError) {
+    const attempts = err.raw?.attemptsRemaining;
+    return {
+      code: err.code,
+      message: CUSTOMER_MESSAGES[err.code] ?? err.message,
+      ...(typeof attempts === 'number' ? { attemptsRemaining: attempts } : {}),
+      ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}),
+      ...(err.requestId !== undefined ? { requestId: err.requestId } : {}),
+    };
+  }
+  return { code: 'unexpected_error', message: err instanceof Error ? err.message : String(err) };
+}
+
+const INITIAL: CheckoutState = {
+  status: 'loading',
+  intent: undefined,
+  user: undefined,
+  otp: undefined,
+  error: undefined,
+  pending: false,
+  canRetry: false,
+};
+
+/** Drives the payment of the provider's intent, one step at a time. */
+export function useCheckout(): Checkout {
+  const { client, clientSecret } = useCaisse();
+  const [state, setState] = useState<CheckoutState>(INITIAL);
+  const current = useRef(state);
+  current.current = state;
+  // Answers that arrive after the intent changed or the component left are dropped.
+  const generation = useRef(0);
+
+  const update = useCallback((gen: number, patch: Partial<CheckoutState>) => {
+    if (gen !== generation.current) return;
+    setState((s) => {
+      const next = { ...s, ...patch };
+      current.current = next;
+      return next;
+    });
+  }, []);
+
+  /** Reads the intent and moves to the step its status implies (`fallback` while PENDING). */
+  const settle = useCallback(
+    async (gen: number, fallback: CheckoutStatus, extra: Partial<CheckoutState> = {}) => {
+      try {
+        const intent = await client.retrieveIntent(clientSecret);
+        const terminal = TERMINAL[intent.status];
+        const status = terminal ?? (intent.status === 'PROCESSING' ? 'charging' : fallback);
+        update(gen, { intent, status, canRetry: intent.status === 'PENDING', pending: false, ...extra });
+      } catch (err) {
+        update(gen, { status: 'error', error: toError(err), pending: false });
+      }
+    },
+    [client, clientSecret, update],
+  );
+
+  useEffect(() => {
+    const gen = ++generation.current;
+    setState(INITIAL);
+    current.current = INITIAL;
+    void settle(gen, 'ready');
+    return () => {
+      generation.current++;
+    };
+  }, [settle]);
+
+  // An open intent expires at expiresAt: read it again then, so the page shows `expired`.
+  const expiresAt = state.intent?.expiresAt;
+  const open = !['succeeded', 'failed', 'expired', 'canceled', 'error', 'loading', 'charging'].includes(state.status);
+  useEffect(() => {
+    if (!open || expiresAt === undefined) return;
+    const gen = generation.current;
+    const ms = Math.max(0, Date.parse(expiresAt) - Date.now()) + 500;
+    const timer = setTimeout(() => void settle(gen, current.current.status), Math.min(ms, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [open, expiresAt, settle]);
+
+  // PROCESSING (an asynchronous source) settles later: look again every few seconds.
+  const processing = state.status === 'charging' && state.intent?.status === 'PROCESSING';
+  useEffect(() => {
+    if (!processing) return;
+    const gen = generation.current;
+    const timer = setInterval(() => void settle(gen, 'charging'), 3000);
+    return () => clearInterval(timer);
+  }, [processing, settle]);
+
+  /** What an error from a step means for the checkout as a whole. */
+  const onError = useCallback(
+    async (gen: number, err: unknown, stay: CheckoutStatus) => {
+      const error = toError(err);
+      if (error.code === 'intent_expired' || error.code === 'intent_state_invalid') {
+        return settle(gen, stay, { error });
+      }
+      if (error.code === 'access_token_invalid' || error.code === 'access_token_missing') {
+        return update(gen, { status: 'ready', error: { ...error, message: 'Your session ended. Please sign in again.' }, pending: false });
+      }
+      if (error.code === 'connection_error' && stay === 'charging') {
+        // The charge may or may not have happened: the intent says.
+        return settle(gen, 'error', { error });
+      }
+      update(gen, { status: stay, error, pending: false });
+    },
+    [settle, update],
+  );
+
+  const sendCode = useCallback(
+    async (gen: number, userId: string, channel: OtpChannel | undefined, stay: CheckoutStatus) => {
+      const intent = current.current.intent;
+      try {
+        const otp = await client.initOtp({ userId, channel: channel ?? 'sms', ...(intent ? { intentionId: intent.id } : {}) });
+        update(gen, { status: 'otp-sent', otp, error: undefined, pending: false });
+      } catch (err) {
+        await onError(gen, err, stay);
+      }
+    },
+    [client, onError, update],
+  );
+
+  const login = useCallback(
+    async (phoneNumber: string, password: string, channel?: OtpChannel) => {
+      if (current.current.status !== 'ready') return;
+      const gen = generation.current;
+      update(gen, { status: 'logging-in', error: undefined });
+      let user: AuthenticatedUser;
+      try {
+        user = await client.login(phoneNumber, password);
+      } catch (err) {
+        return onError(gen, err, 'ready');
+      }
+      update(gen, { user });
+      await sendCode(gen, user.id, channel, 'ready');
+    },
+    [client, onError, sendCode, update],
+  );
+
+  const resendCode = useCallback(
+    async (channel?: OtpChannel) => {
+      const s = current.current;
+      if ((s.status !== 'otp-sent' && s.status !== 'otp-verified') || s.user === undefined || s.pending) return;
+      const gen = generation.current;
+      update(gen, { pending: true, error: undefined });
+      await sendCode(gen, s.user.id, channel ?? s.otp?.channel, s.status);
+    },
+    [sendCode, update],
+  );
+
+  const verifyCode = useCallback(
+    async (otp: string) => {
+      const s = current.current;
+      if (s.status !== 'otp-sent' || s.user === undefined || s.pending) return;
+      const gen = generation.current;
+      update(gen, { pending: true, error: undefined });
+      try {
+        await client.verifyOtp({ userId: s.user.id, otp: otp.trim() });
+        update(gen, { status: 'otp-verified', pending: false });
+      } catch (err) {
+        await onError(gen, err, 'otp-sent');
+      }
+    },
+    [client, onError, update],
+  );
+
+  const pay = useCallback(async () => {
+    const s = current.current;
+    if (s.status !== 'otp-verified' || s.intent === undefined) return;
+    const gen = generation.current;
+    update(gen, { status: 'charging', error: undefined });
+    try {
+      const intent = await client.charge(s.intent.id);
+      if (TERMINAL[intent.status] === 'succeeded') return update(gen, { status: 'succeeded', intent, canRetry: false });
+      if (intent.status === 'PROCESSING') return update(gen, { status: 'charging', intent });
+      const lastError = intent.lastError;
+      update(gen, {
+        status: 'failed',
+        intent,
+        canRetry: intent.status === 'PENDING',
+        error: lastError ? { code: lastError.code, message: lastError.message } : { code: 'payment_failed', message: 'The payment did not go through.' },
+      });
+    } catch (err) {
+      const error = toError(err);
+      if (error.code === 'otp_token_invalid' || error.code === 'otp_token_missing') {
+        return update(gen, { status: 'otp-sent', error: { ...error, message: 'The code has expired or was already used. Ask for a new code.' } });
+      }
+      if (err instanceof CaisseError && err.status === 402) return settle(gen, 'failed', { status: 'failed', error });
+      await onError(gen, err, 'charging');
+      if (current.current.status === 'charging') update(gen, { status: 'error' });
+    }
+  }, [client, onError, settle, update]);
+
+  const retry = useCallback(async () => {
+    const s = current.current;
+    const gen = generation.current;
+    if (s.status === 'error' && s.intent === undefined) {
+      update(gen, { status: 'loading', error: undefined });
+      return settle(gen, 'ready');
+    }
+    if ((s.status !== 'failed' && s.status !== 'error') || (s.status === 'failed' && !s.canRetry)) return;
+    if (s.user === undefined || client.userId === undefined) return settle(gen, 'ready', { error: undefined });
+    update(gen, { pending: true, error: undefined });
+    await sendCode(gen, s.user.id, s.otp?.channel, s.status);
+  }, [client, sendCode, settle, update]);
+
+  return { ...state, login, resendCode, verifyCode, pay, retry };
+}

@@ -1,0 +1,114 @@
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CaisseProvider, Checkout, type CheckoutProps } from '../src/index.ts';
+import { fakeGateway } from './fake-gateway.ts';
+
+function renderCheckout(gateway = fakeGateway(), props: CheckoutProps = {}) {
+  const user = userEvent.setup();
+  const view = render(
+    <CaisseProvider apiKey="pk_test_abcdefghijklmnopqrstuvwx" clientSecret="ps_good" client={gateway.client}>
+      <Checkout locale="en" {...props} />
+    </CaisseProvider>,
+  );
+  return { user, gateway, ...view };
+}
+
+afterEach(cleanup);
+
+describe('<Checkout/>', () => {
+  it('is driven by keyboard alone from sign-in to payment, with focus following each step', async () => {
+    const onSuccess = vi.fn();
+    const onStatusChange = vi.fn();
+    const { user } = renderCheckout(fakeGateway(), { onSuccess, onStatusChange });
+    expect(screen.getByRole('status').textContent).toBe('Loading the payment…');
+    const region = await screen.findByRole('region', { name: /Pay FCFA\s5,000/ });
+    expect(within(region).getByText('Order 42: one basket of mangoes')).toBeTruthy();
+
+    // Labels name every field; Tab moves through them in order; Enter submits.
+    await user.click(screen.getByLabelText('Phone number'));
+    await user.keyboard('+237650000001');
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByLabelText('Password'));
+    await user.keyboard('correct horse{Enter}');
+
+    const code = await screen.findByLabelText('Verification code');
+    await waitFor(() => expect(document.activeElement).toBe(code));
+    expect(screen.getByRole('status').textContent).toBe('A code was sent to +237 6•• •• ••01.');
+    expect(code.getAttribute('autocomplete')).toBe('one-time-code');
+    expect(code.getAttribute('inputmode')).toBe('numeric');
+    await user.keyboard('123456{Enter}');
+
+    const pay = await screen.findByRole('button', { name: /Pay FCFA\s5,000/ });
+    await waitFor(() => expect(document.activeElement).toBe(pay));
+    await user.keyboard('{Enter}');
+
+    await screen.findByText(/your payment of FCFA\s5,000 is complete/);
+    expect(screen.getByRole('status').textContent).toBe('Payment complete.');
+    expect(onSuccess).toHaveBeenCalledTimes(1);
+    expect(onSuccess.mock.calls[0]?.[0]).toMatchObject({ id: 'pi_1', status: 'SUCCEEDED' });
+    expect(onStatusChange.mock.calls.map((c) => c[0])).toEqual(['ready', 'logging-in', 'otp-sent', 'otp-verified', 'charging', 'succeeded']);
+  });
+
+  it('reads errors out (role=alert) and ties them to the fields', async () => {
+    const { user } = renderCheckout();
+    await user.type(await screen.findByLabelText('Phone number'), '+237650000001');
+    await user.type(screen.getByLabelText('Password'), 'wrong{Enter}');
+    const alert = screen.getByRole('alert');
+    await waitFor(() => expect(alert.textContent).toBe('The phone number or password is not right.'));
+    expect(alert.getAttribute('aria-live')).toBe('assertive');
+    const phone = screen.getByLabelText('Phone number');
+    expect(phone.getAttribute('aria-invalid')).toBe('true');
+    expect(phone.getAttribute('aria-describedby')).toContain(alert.id);
+
+    await user.clear(screen.getByLabelText('Password'));
+    await user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+    const code = await screen.findByLabelText('Verification code');
+    expect(alert.textContent).toBe('');
+    await user.type(code, '000000{Enter}');
+    await waitFor(() => expect(alert.textContent).toBe('That code is not right. 4 tries left.'));
+    expect(code.getAttribute('aria-describedby')).toContain(alert.id);
+  });
+
+  it('sends a new code on request', async () => {
+    const { user, gateway } = renderCheckout();
+    await user.type(await screen.findByLabelText('Phone number'), '+237650000001');
+    await user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+    await screen.findByLabelText('Verification code');
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    await waitFor(() => expect(gateway.state.codesSent).toBe(2));
+  });
+
+  it('says when the payment has expired and offers nothing to pay', async () => {
+    renderCheckout(fakeGateway({ status: 'EXPIRED' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('This payment has expired.'));
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('offers a retry after a declined payment', async () => {
+    const { user, gateway } = renderCheckout(fakeGateway({ balance: 10 }));
+    await user.type(await screen.findByLabelText('Phone number'), '+237650000001');
+    await user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+    await user.type(await screen.findByLabelText('Verification code'), '123456{Enter}');
+    await user.click(await screen.findByRole('button', { name: /Pay/ }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Your wallet does not hold enough for this payment.'));
+    gateway.state.balance = 10_000;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await user.type(await screen.findByLabelText('Verification code'), '123456{Enter}');
+    await user.click(await screen.findByRole('button', { name: /Pay/ }));
+    await screen.findByText(/is complete/);
+  });
+
+  it('is themeable through CSS variables, and can leave its stylesheet out', async () => {
+    const { container } = renderCheckout(fakeGateway(), { theme: { accent: '#7c3aed', radius: '0', fontFamily: 'Georgia, serif' }, className: 'mine' });
+    const root = container.querySelector<HTMLElement>('.caisse-checkout');
+    expect(root?.classList.contains('mine')).toBe(true);
+    expect(root?.style.getPropertyValue('--caisse-accent')).toBe('#7c3aed');
+    expect(root?.style.getPropertyValue('--caisse-radius')).toBe('0');
+    expect(root?.style.getPropertyValue('--caisse-font')).toBe('Georgia, serif');
+    expect(container.querySelector('style')?.textContent).toContain('--caisse-accent');
+
+    const bare = renderCheckout(fakeGateway(), { unstyled: true });
+    expect(bare.container.querySelector('style')).toBeNull();
+  });
+});

@@ -1,0 +1,97 @@
+import { CaisseClient, type PublicPaymentIntent } from '@caisse/browser';
+
+/**
+ * A small in-memory stand-in for the gateway's customer routes, behind a fetch: enough state
+ * (password, code, token, wallet, intent status) for the checkout to walk every branch.
+ */
+export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number } = {}) {
+  const state = {
+    intent: {
+      id: 'pi_1',
+      object: 'payment_intent',
+      amount: '5000',
+      currency: 'XAF',
+      description: 'Order 42: one basket of mangoes',
+      status: opts.status ?? 'PENDING',
+      expiresAt: new Date(Date.now() + (opts.expiresInMs ?? 30 * 60_000)).toISOString(),
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      livemode: false,
+      amountRefunded: '0',
+      lastError: null as null | { code: string; message: string },
+      attempts: 0,
+    } satisfies PublicPaymentIntent as PublicPaymentIntent,
+    balance: opts.balance ?? 10_000,
+    code: '123456',
+    codesSent: 0,
+    wrongCodes: 0,
+    token: undefined as string | undefined,
+    requests: [] as string[],
+    /** Makes the next request to this path fail without an answer. */
+    dropNext: new Set<string>(),
+  };
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const problem = (status: number, code: string, detail: string, extra: Record<string, unknown> = {}) => json(status, { code, status, detail, ...extra });
+
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input));
+    const path = url.pathname;
+    state.requests.push(`${init?.method ?? 'GET'} ${path}`);
+    if (state.dropNext.delete(path)) throw new TypeError('Failed to fetch');
+    const body = init?.body ? JSON.parse(String(init.body)) : {};
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    const expired = state.intent.status === 'PENDING' && Date.parse(state.intent.expiresAt) <= Date.now();
+    if (expired) state.intent = { ...state.intent, status: 'EXPIRED' };
+    if (path.startsWith('/gateway/sessions/')) {
+      return path.endsWith('/ps_good') ? json(200, state.intent) : problem(404, 'not_found', 'No such payment');
+    }
+    if (path === '/auth/web') {
+      if (body.password !== 'correct horse') return problem(401, 'invalid_credentials', 'Invalid phone number or password');
+      return json(200, { id: 'usr_1', token: 'jwt', phoneNumber: body.phoneNumber, roles: ['USER'], expiresAt: new Date(Date.now() + 900_000).toISOString() });
+    }
+    if (headers.authorization !== 'Bearer jwt') return problem(401, 'access_token_missing', 'Sign in first');
+    if (path === '/otp/init') {
+      state.codesSent++;
+      state.wrongCodes = 0;
+      return json(200, {
+        object: 'otp_challenge',
+        userId: 'usr_1',
+        channel: body.channel,
+        destination: '+237 6•• •• ••01',
+        intentionId: body.intentionId ?? null,
+        expiresAt: new Date(Date.now() + 300_000).toISOString(),
+        resendAvailableAt: new Date(Date.now() + 30_000).toISOString(),
+      });
+    }
+    if (path === '/otp/verify') {
+      if (body.otp !== state.code) {
+        state.wrongCodes++;
+        return problem(400, 'otp_incorrect', 'Incorrect code', { attemptsRemaining: 5 - state.wrongCodes });
+      }
+      state.token = `otpa_${state.codesSent}`;
+      return json(200, { object: 'otp_authorization', authorizationToken: state.token, expiresAt: new Date(Date.now() + 600_000).toISOString(), userId: 'usr_1', intentionId: 'pi_1' });
+    }
+    if (path === '/charge') {
+      if (!headers['x-otp-token'] || headers['x-otp-token'] !== state.token) return problem(401, 'otp_token_invalid', 'Invalid token');
+      state.token = undefined;
+      if (state.intent.status === 'EXPIRED') return problem(409, 'intent_expired', 'The intent has expired');
+      if (state.intent.status !== 'PENDING') return problem(409, 'intent_state_invalid', 'Not payable');
+      if (state.balance < Number(state.intent.amount)) {
+        const attempts = state.intent.attempts + 1;
+        state.intent = {
+          ...state.intent,
+          attempts,
+          status: attempts >= 3 ? 'FAILED' : 'PENDING',
+          lastError: { code: 'insufficient_funds', message: 'Insufficient funds' },
+        };
+        return problem(402, 'insufficient_funds', 'Insufficient funds in the wallet', { intentStatus: state.intent.status, attempts });
+      }
+      state.balance -= Number(state.intent.amount);
+      state.intent = { ...state.intent, status: 'SUCCEEDED', attempts: state.intent.attempts + 1 };
+      return json(200, state.intent);
+    }
+    return problem(404, 'not_found', `No route ${path}`);
+  };
+  const client = new CaisseClient({ apiKey: 'pk_test_abcdefghijklmnopqrstuvwx', environment: 'http://localhost:8080', fetch, maxRetries: 0 });
+  return { state, client, fetch };
+}

@@ -1,0 +1,190 @@
+import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CaisseProvider, type CheckoutStatus, useCheckout } from '../src/index.ts';
+import { fakeGateway } from './fake-gateway.ts';
+
+function setup(gateway: ReturnType<typeof fakeGateway>, clientSecret = 'ps_good') {
+  const seen: CheckoutStatus[] = [];
+  const wrapper = ({ children }: { children?: ReactNode }) => (
+    <CaisseProvider apiKey="pk_test_abcdefghijklmnopqrstuvwx" clientSecret={clientSecret} client={gateway.client}>
+      {children}
+    </CaisseProvider>
+  );
+  const hook = renderHook(
+    () => {
+      const checkout = useCheckout();
+      if (seen.at(-1) !== checkout.status) seen.push(checkout.status);
+      return checkout;
+    },
+    { wrapper },
+  );
+  return { ...hook, seen };
+}
+
+afterEach(cleanup);
+
+/** Waits for `ready`, signs in and verifies the right code: the checkout is at otp-verified. */
+async function verifiedCustomer(result: { current: ReturnType<typeof useCheckout> }) {
+  await waitFor(() => expect(result.current.status).toBe('ready'));
+  await act(() => result.current.login('+237650000001', 'correct horse'));
+  await act(() => result.current.verifyCode('123456'));
+  expect(result.current.status).toBe('otp-verified');
+}
+
+describe('useCheckout', () => {
+  it('moves loading → ready → logging-in → otp-sent → otp-verified → charging → succeeded', async () => {
+    const gateway = fakeGateway();
+    const { result, seen } = setup(gateway);
+    expect(result.current.status).toBe('loading');
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    expect(result.current.intent?.amount).toBe('5000');
+
+    let step: Promise<void> = Promise.resolve();
+    act(() => {
+      step = result.current.login('+237650000001', 'correct horse');
+    });
+    expect(result.current.status).toBe('logging-in');
+    await act(() => step);
+    expect(result.current.status).toBe('otp-sent');
+    expect(result.current.otp?.destination).toBe('+237 6•• •• ••01');
+    expect(result.current.user?.id).toBe('usr_1');
+
+    act(() => {
+      step = result.current.verifyCode(' 123456 ');
+    });
+    expect(result.current.pending).toBe(true);
+    await act(() => step);
+    expect(result.current.status).toBe('otp-verified');
+    expect(result.current.pending).toBe(false);
+
+    act(() => {
+      step = result.current.pay();
+    });
+    expect(result.current.status).toBe('charging');
+    await act(() => step);
+    expect(result.current.status).toBe('succeeded');
+    expect(result.current.intent?.status).toBe('SUCCEEDED');
+    expect(seen).toEqual(['loading', 'ready', 'logging-in', 'otp-sent', 'otp-verified', 'charging', 'succeeded']);
+    // The money moved once.
+    expect(gateway.state.balance).toBe(5000);
+    expect(gateway.state.requests.filter((r) => r === 'POST /charge')).toHaveLength(1);
+  });
+
+  it('ignores a step called out of order', async () => {
+    const gateway = fakeGateway();
+    const { result } = setup(gateway);
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    await act(() => result.current.pay());
+    await act(() => result.current.verifyCode('123456'));
+    expect(result.current.status).toBe('ready');
+    expect(gateway.state.requests).toEqual(['GET /gateway/sessions/ps_good']);
+  });
+
+  it('a wrong password keeps the step, with the error to show', async () => {
+    const { result } = setup(fakeGateway());
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    await act(() => result.current.login('+237650000001', 'wrong'));
+    expect(result.current.status).toBe('ready');
+    expect(result.current.error).toMatchObject({ code: 'invalid_credentials', message: 'The phone number or password is not right.' });
+  });
+
+  it('a wrong code keeps otp-sent and says how many tries are left; a new code clears the error', async () => {
+    const gateway = fakeGateway();
+    const { result } = setup(gateway);
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    await act(() => result.current.login('+237650000001', 'correct horse'));
+    await act(() => result.current.verifyCode('000000'));
+    expect(result.current.status).toBe('otp-sent');
+    expect(result.current.error).toMatchObject({ code: 'otp_incorrect', attemptsRemaining: 4 });
+    await act(() => result.current.resendCode());
+    expect(result.current.error).toBeUndefined();
+    expect(gateway.state.codesSent).toBe(2);
+  });
+
+  it('a declined charge is failed; retry sends a new code while the intent takes attempts', async () => {
+    const gateway = fakeGateway({ balance: 100 });
+    const { result } = setup(gateway);
+    await verifiedCustomer(result);
+    await act(() => result.current.pay());
+    expect(result.current.status).toBe('failed');
+    expect(result.current.error?.code).toBe('insufficient_funds');
+    expect(result.current.canRetry).toBe(true);
+
+    gateway.state.balance = 10_000;
+    await act(() => result.current.retry());
+    expect(result.current.status).toBe('otp-sent');
+    await act(() => result.current.verifyCode('123456'));
+    await act(() => result.current.pay());
+    expect(result.current.status).toBe('succeeded');
+  });
+
+  it('after the last attempt the intent is FAILED and retry is not offered', async () => {
+    const gateway = fakeGateway({ balance: 0 });
+    gateway.state.intent = { ...gateway.state.intent, attempts: 2 };
+    const { result } = setup(gateway);
+    await verifiedCustomer(result);
+    await act(() => result.current.pay());
+    expect(result.current.status).toBe('failed');
+    expect(result.current.intent?.status).toBe('FAILED');
+    expect(result.current.canRetry).toBe(false);
+  });
+
+  it.each([
+    ['EXPIRED', 'expired'],
+    ['CANCELED', 'canceled'],
+    ['SUCCEEDED', 'succeeded'],
+    ['FAILED', 'failed'],
+  ] as const)('an intent already %s opens as %s', async (status, expected) => {
+    const { result } = setup(fakeGateway({ status }));
+    await waitFor(() => expect(result.current.status).toBe(expected));
+  });
+
+  it('an intent that expires while the customer is on the page turns expired (on a fake clock)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { result } = setup(fakeGateway({ expiresInMs: 10 * 60_000 }));
+      await act(() => vi.advanceTimersByTimeAsync(0));
+      expect(result.current.status).toBe('ready');
+      await act(() => vi.advanceTimersByTimeAsync(9 * 60_000));
+      expect(result.current.status).toBe('ready');
+      await act(() => vi.advanceTimersByTimeAsync(60_000 + 1000));
+      expect(result.current.status).toBe('expired');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an intent that expired before the charge is expired, not failed', async () => {
+    const gateway = fakeGateway();
+    const { result } = setup(gateway);
+    await verifiedCustomer(result);
+    gateway.state.intent = { ...gateway.state.intent, expiresAt: new Date(Date.now() - 1000).toISOString() };
+    await act(() => result.current.pay());
+    expect(result.current.status).toBe('expired');
+  });
+
+  it('an unknown client secret is an error; a network failure during the charge reads the intent to decide', async () => {
+    const bad = setup(fakeGateway(), 'ps_unknown');
+    await waitFor(() => expect(bad.result.current.status).toBe('error'));
+    expect(bad.result.current.error?.code).toBe('not_found');
+
+    const gateway = fakeGateway();
+    const { result } = setup(gateway);
+    await verifiedCustomer(result);
+    gateway.state.dropNext.add('/charge');
+    await act(() => result.current.pay());
+    expect(result.current.status).toBe('error');
+    expect(result.current.error?.code).toBe('connection_error');
+    // Retry: a new code, then the payment.
+    await act(() => result.current.retry());
+    expect(result.current.status).toBe('otp-sent');
+    await act(() => result.current.verifyCode('123456'));
+    await act(() => result.current.pay());
+    expect(result.current.status).toBe('succeeded');
+  });
+
+  it('must be used inside <CaisseProvider>', () => {
+    expect(() => renderHook(() => useCheckout())).toThrow(/CaisseProvider/);
+  });
+});

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+const report = process.env.CAISSE_TEST_REPORT;
+
+export default defineConfig({
+  resolve: {
+    // Test against @caisse/browser's sources, no build needed.
+    alias: { '@caisse/browser': decodeURIComponent(new URL('../browser/src/index.ts', import.meta.url).pathname) },
+  },
+  esbuild: { jsx: 'automatic' },
+  test: {
+    include: ['test/**/*.test.{ts,tsx}'],
+    environment: 'happy-dom',
+    // CI asks for a JSON report beside the console one, to print its closing count.
+    ...(report ? { reporters: ['default', 'json'], outputFile: { json: report.replace(/\.json$/, '') + '.react.json' } } : {}),
+  },
+});
