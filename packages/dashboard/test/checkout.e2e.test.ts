@@ -1,0 +1,196 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiCall,
+  type Browser,
+  type BrowserContext,
+  launchChromium,
+  type Page,
+  PHONE,
+  type RunningServer,
+  screenshot,
+  seriousViolations,
+  startServer,
+  watchConsole,
+} from './support.ts';
+
+/**
+ * The hosted checkout page (/checkout/{sessionToken}) on a phone-sized screen in Debian's
+ * Chromium, against a real server: the customer signs in with phone number and password, gets a
+ * code by SMS or e-mail (read back from the test outbox, as a customer reads their phone), and
+ * pays; and the clear screens for insufficient funds, an expired intent (before and during the
+ * flow), a canceled intent and a link that is not valid. Screenshots and axe-core on each screen.
+ */
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const errors: string[] = [];
+let keys: { apiKey: string; secretKey: string };
+
+const RICH = { phoneNumber: '+237650001111', password: 'rich-customer-pw', email: 'rich@customer.example', balance: '20000' };
+const POOR = { phoneNumber: '+237650002222', password: 'poor-customer-pw', email: 'poor@customer.example', balance: '1000' };
+/** Codes go out at most once per 30 s per user: each flow below has its own customer. */
+const LATE = { phoneNumber: '+237650003333', password: 'late-customer-pw', email: 'late@customer.example', balance: '20000' };
+const users: Record<string, string> = {};
+
+beforeAll(async () => {
+  if (!existsSync(join(import.meta.dirname, '..', 'dist', 'checkout.html'))) throw new Error('Build the pages first: npm run build -w @caisse/dashboard');
+  [server, browser] = await Promise.all([startServer(), launchChromium()]);
+  keys = server.merchant.test;
+  for (const u of [RICH, POOR, LATE]) {
+    const res = await apiCall(server.url, 'POST', '/test/users', keys, u);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    users[u.phoneNumber] = res.body.id as string;
+  }
+  context = await browser.newContext(PHONE);
+  page = await context.newPage();
+  watchConsole(page, errors);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+async function accessible(name: string) {
+  await screenshot(page, name);
+  const violations = await seriousViolations(page);
+  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+  expect(errors, `${name}: errors in the page`).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${name}: no sideways scrolling`).toBe(true);
+}
+
+async function newIntent(body: Record<string, unknown>) {
+  const res = await apiCall(server.url, 'POST', '/gateway', keys, { currency: 'XAF', ...body });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; sessionToken: string };
+}
+
+/** The newest code sent to a user, read from the test outbox. */
+async function latestCode(userId: string, channel: 'sms' | 'email'): Promise<string> {
+  let code = '';
+  await expect
+    .poll(async () => {
+      const res = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, keys);
+      const message = (res.body.data as { channel: string; body: string }[]).find((m) => m.channel === channel);
+      code = /\b(\d{6})\b/.exec(message?.body ?? '')?.[1] ?? '';
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  return code;
+}
+
+async function signIn(user: typeof RICH, channel: 'SMS' | 'E-mail') {
+  await page.getByLabel(/Phone number/).fill(user.phoneNumber.replace(/^(\+237)(\d{3})(\d{2})(\d{2})(\d{2})$/, '$1 $2 $3 $4 $5'));
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('radio', { name: channel }).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+}
+
+async function outcome(title: string) {
+  await page.getByRole('heading', { name: title }).waitFor();
+}
+
+describe('the hosted checkout page', () => {
+  it('pays an intent: phone and password, a code by SMS, pay, success', async () => {
+    const intent = await newIntent({ amount: '5000', description: '2 × Ndolé, 1 × jus de bissap', metadata: { orderId: 'A-77' } });
+    await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
+    const header = await page.locator('header').textContent();
+    expect(header).toContain('Pay Boutique Akwa');
+    expect(header).toMatch(/5.000 XAF/);
+    expect(header).toContain('2 × Ndolé, 1 × jus de bissap');
+    expect(await page.getByRole('note').textContent()).toContain('Test mode');
+    // The page carries a publishable key of the intent's mode, never a secret key.
+    const html = await page.content();
+    expect(html).toMatch(/pk_test_/);
+    expect(html).not.toMatch(/sk_(test|live)_/);
+    await accessible('checkout-01-sign-in');
+
+    // A wrong password first: one clear message, and the form stays.
+    await page.getByLabel(/Phone number/).fill(RICH.phoneNumber);
+    await page.getByLabel('Password').fill('not-my-password');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('phone number or password is not right');
+    await accessible('checkout-02-wrong-password');
+
+    await signIn(RICH, 'SMS');
+    expect(await page.textContent('body')).toMatch(/by SMS to/);
+    // Nothing typed in the sign-in step lingers in the next one.
+    expect(await page.getByLabel('Code').inputValue()).toBe('');
+    await accessible('checkout-03-code');
+    const code = await latestCode(users[RICH.phoneNumber] as string, 'sms');
+    const wrong = code === '000000' ? '111111' : '000000';
+    await page.getByLabel('Code').fill(wrong);
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/not right\. 4 tries left/);
+    await page.getByLabel('Code').fill(code);
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByRole('heading', { name: 'Confirm the payment' }).waitFor();
+    await accessible('checkout-04-confirm');
+    await page.getByRole('button', { name: /^Pay 5.000 XAF$/ }).click();
+    await outcome('Payment complete');
+    expect(await page.textContent('body')).toContain(intent.id);
+    await accessible('checkout-05-success');
+
+    const after = await apiCall(server.url, 'GET', `/gateway/${intent.id}`, keys);
+    expect(after.body).toMatchObject({ status: 'SUCCEEDED', metadata: { orderId: 'A-77' } });
+    // Opening the link again shows the payment as done.
+    await page.reload();
+    await outcome('Payment complete');
+  });
+
+  it('sends the code by e-mail, and says clearly when the wallet holds too little', async () => {
+    const intent = await newIntent({ amount: '7500', description: 'Pagne wax' });
+    await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
+    await signIn(POOR, 'E-mail');
+    expect(await page.textContent('body')).toMatch(/by e-mail to/);
+    await page.getByLabel('Code').fill(await latestCode(users[POOR.phoneNumber] as string, 'email'));
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByRole('button', { name: /^Pay 7.500 XAF$/ }).click();
+    await outcome('Not enough money in your wallet');
+    expect(await page.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
+    await accessible('checkout-06-insufficient-funds');
+    const after = await apiCall(server.url, 'GET', `/gateway/${intent.id}`, keys);
+    expect(after.body).toMatchObject({ status: 'PENDING', attempts: 1, lastError: { code: 'insufficient_funds' } });
+  });
+
+  it('shows an intent that expired before the page opened, and one that expires while the customer pays', async () => {
+    const before = await newIntent({ amount: '3000', description: 'Expired before' });
+    await server.sql(`update intents set expires_at = now() - interval '1 minute' where id = $1`, [before.id]);
+    await page.goto(`${server.url}/checkout/${before.sessionToken}`);
+    await outcome('This payment has expired');
+    expect(await page.textContent('body')).toContain('no money was taken');
+    await accessible('checkout-07-expired');
+
+    const during = await newIntent({ amount: '3000', description: 'Expires during' });
+    await page.goto(`${server.url}/checkout/${during.sessionToken}`);
+    await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
+    await signIn(LATE, 'SMS');
+    await page.getByLabel('Code').fill(await latestCode(users[LATE.phoneNumber] as string, 'sms'));
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByRole('heading', { name: 'Confirm the payment' }).waitFor();
+    await server.sql(`update intents set expires_at = now() - interval '1 second' where id = $1`, [during.id]);
+    await page.getByRole('button', { name: /^Pay 3.000 XAF$/ }).click();
+    await outcome('This payment has expired');
+    const after = await apiCall(server.url, 'GET', `/gateway/${during.id}`, keys);
+    expect(after.body.status).toBe('EXPIRED');
+  });
+
+  it('shows a canceled intent and a link that is not valid', async () => {
+    const intent = await newIntent({ amount: '1500', description: 'Canceled order' });
+    expect((await apiCall(server.url, 'POST', `/gateway/${intent.id}/cancel`, keys, {})).status).toBe(200);
+    await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    await outcome('This payment was canceled');
+    await accessible('checkout-08-canceled');
+
+    await page.goto(`${server.url}/checkout/ps_thisLinkWasNeverIssued0000000000000000000`);
+    await outcome('This payment link is not valid');
+    await accessible('checkout-09-not-valid');
+  });
+});
