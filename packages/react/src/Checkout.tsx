@@ -149,7 +149,7 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
   if (status === 'ready' || status === 'logging-in') {
     const busy = status === 'logging-in';
     step = (
-      <form onSubmit={onLogin} aria-describedby={describedBy()} noValidate={false}>
+      <form onSubmit={onLogin} aria-describedby={describedBy()}>
         <label htmlFor={ids.phone}>Phone number</label>
         <input id={ids.phone} name="phoneNumber" type="tel" autoComplete="tel" inputMode="tel" required aria-invalid={invalid} aria-describedby={describedBy()} placeholder="+237 6XX XX XX XX" />
         <label htmlFor={ids.password}>Password</label>

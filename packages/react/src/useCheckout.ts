@@ -120,18 +120,16 @@ const INITIAL: CheckoutState = {
 export function useCheckout(): Checkout {
   const { client, clientSecret } = useCaisse();
   const [state, setState] = useState<CheckoutState>(INITIAL);
+  // The latest state, for the actions to read between renders; every change goes through update.
   const current = useRef(state);
-  current.current = state;
   // Answers that arrive after the intent changed or the component left are dropped.
   const generation = useRef(0);
 
   const update = useCallback((gen: number, patch: Partial<CheckoutState>) => {
     if (gen !== generation.current) return;
-    setState((s) => {
-      const next = { ...s, ...patch };
-      current.current = next;
-      return next;
-    });
+    const next = { ...current.current, ...patch };
+    current.current = next;
+    setState(next);
   }, []);
 
   /** Reads the intent and moves to the step its status implies (`fallback` while PENDING). */
@@ -151,13 +149,12 @@ export function useCheckout(): Checkout {
 
   useEffect(() => {
     const gen = ++generation.current;
-    setState(INITIAL);
-    current.current = INITIAL;
+    update(gen, INITIAL);
     void settle(gen, 'ready');
     return () => {
       generation.current++;
     };
-  }, [settle]);
+  }, [settle, update]);
 
   // An open intent expires at expiresAt: read it again then, so the page shows `expired`.
   const expiresAt = state.intent?.expiresAt;
@@ -188,10 +185,6 @@ export function useCheckout(): Checkout {
       }
       if (error.code === 'access_token_invalid' || error.code === 'access_token_missing') {
         return update(gen, { status: 'ready', error: { ...error, message: 'Your session ended. Please sign in again.' }, pending: false });
-      }
-      if (error.code === 'connection_error' && stay === 'charging') {
-        // The charge may or may not have happened: the intent says.
-        return settle(gen, 'error', { error });
       }
       update(gen, { status: stay, error, pending: false });
     },
@@ -277,8 +270,9 @@ export function useCheckout(): Checkout {
         return update(gen, { status: 'otp-sent', error: { ...error, message: 'The code has expired or was already used. Ask for a new code.' } });
       }
       if (err instanceof CaisseError && err.status === 402) return settle(gen, 'failed', { status: 'failed', error });
-      await onError(gen, err, 'charging');
-      if (current.current.status === 'charging') update(gen, { status: 'error' });
+      // No answer: the charge may or may not have happened, so the intent decides.
+      if (error.code === 'connection_error') return settle(gen, 'error', { error });
+      await onError(gen, err, 'error');
     }
   }, [client, onError, settle, update]);
 

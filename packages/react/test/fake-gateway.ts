@@ -29,6 +29,8 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     requests: [] as string[],
     /** Makes the next request to this path fail without an answer. */
     dropNext: new Set<string>(),
+    /** Makes the next request to this path answer 500. */
+    failNext: new Set<string>(),
   };
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const problem = (status: number, code: string, detail: string, extra: Record<string, unknown> = {}) => json(status, { code, status, detail, ...extra });
@@ -38,6 +40,7 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     const path = url.pathname;
     state.requests.push(`${init?.method ?? 'GET'} ${path}`);
     if (state.dropNext.delete(path)) throw new TypeError('Failed to fetch');
+    if (state.failNext.delete(path)) return problem(500, 'internal_error', 'Something went wrong on our side');
     const body = init?.body ? JSON.parse(String(init.body)) : {};
     const headers = (init?.headers ?? {}) as Record<string, string>;
     const expired = state.intent.status === 'PENDING' && Date.parse(state.intent.expiresAt) <= Date.now();

@@ -184,6 +184,18 @@ describe('useCheckout', () => {
     expect(result.current.status).toBe('succeeded');
   });
 
+  it('a server error during the charge is error; retry starts a new attempt', async () => {
+    const gateway = fakeGateway();
+    const { result } = setup(gateway);
+    await verifiedCustomer(result);
+    gateway.state.failNext.add('/charge');
+    await act(() => result.current.pay());
+    expect(result.current.status).toBe('error');
+    expect(result.current.error?.code).toBe('internal_error');
+    await act(() => result.current.retry());
+    expect(result.current.status).toBe('otp-sent');
+  });
+
   it('must be used inside <CaisseProvider>', () => {
     expect(() => renderHook(() => useCheckout())).toThrow(/CaisseProvider/);
   });
