@@ -1,0 +1,116 @@
+/** The Markdown table of a bench run (the JSON beside it has every figure). */
+import type { FlowRun, Results } from '../run.ts';
+import type { MemoryReport } from './processes.ts';
+import type { Summary } from './stats.ts';
+
+const STEP_ORDER = ['create', 'init', 'code', 'verify', 'charge', 'all'];
+
+function latencyRows(latency: Record<string, Summary>): string[] {
+  return STEP_ORDER.filter((s) => latency[s]).map((s) => {
+    const l = latency[s] as Summary;
+    return `| ${s} | ${l.count} | ${l.p50} | ${l.p90} | ${l.p99} | ${l.max} |`;
+  });
+}
+
+function flowTable(title: string, run: FlowRun): string[] {
+  return [
+    `**${title}**: ${run.paymentsPerSecond} payments/s (${run.requestsPerSecond} requests/s), ${run.completed} payments in ${run.seconds} s` +
+      `${run.concurrency ? `, ${run.concurrency} virtual users` : ''}${run.rate ? `, open loop at ${run.rate}/s` : ''}` +
+      `, errors ${run.errors}${run.dropped ? `, dropped ${run.dropped}` : ''}, load average ${run.loadAverage.join(' ')}`,
+    '',
+    '| request | count | p50 ms | p90 ms | p99 ms | max ms |',
+    '|---|---|---|---|---|---|',
+    ...latencyRows(run.latency),
+    '',
+  ];
+}
+
+export function markdownReport(r: Results): string {
+  const m = r.machine;
+  const p = r.phases as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const out: string[] = [
+    `# Caisse bench: ${r.label}`,
+    '',
+    `Run ${r.startedAt} → ${r.finishedAt ?? '?'}${r.config.quick ? ' (quick run: short phases, small tables)' : ''}.`,
+    '',
+    '| machine | |',
+    '|---|---|',
+    `| CPU | ${m?.cpuModel ?? '?'}, ${m?.cores ?? '?'} cores |`,
+    `| memory | ${m?.memoryGb ?? '?'} GB |`,
+    `| Node | ${m?.node ?? '?'} |`,
+    `| PostgreSQL | ${m?.postgres ?? '?'} |`,
+    `| kernel | ${m?.kernel ?? '?'} |`,
+    `| load average at the end (1, 5, 15 min) | ${m?.loadAverage.join(', ') ?? '?'} |`,
+    '',
+    `Phases: ${r.config.phases.join(', ')}; ${r.config.durationS} s each after ${r.config.warmupS} s of warm-up; ${r.config.concurrency} virtual users in closed loops.`,
+    '',
+    '## Goals',
+    '',
+    '| goal | target | measured | met |',
+    '|---|---|---|---|',
+    ...r.goals.map((g) => `| ${g.goal} | ${g.target} | ${g.measured} | ${g.met === null ? '–' : g.met ? 'yes' : 'no'} |`),
+    '',
+  ];
+  if (p.flow) {
+    out.push('## Full payment flow on PostgreSQL', '');
+    out.push(...flowTable('Peak (closed loop)', p.flow.peak), ...flowTable('At 70 % of the peak (open loop)', p.flow.at70));
+  }
+  if (p.pgbench) {
+    out.push(
+      '## The ceiling: the same SQL replayed with pgbench',
+      '',
+      `${p.pgbench.statementsPerPayment} statements (${p.pgbench.transactionsPerPayment} transactions) per payment. Ceiling ${p.pgbench.ceiling} payments/s at ${p.pgbench.ceilingClients} clients${p.ratioToCeiling !== undefined ? `; Caisse reaches **${p.ratioToCeiling}** of it` : ''}.`,
+      '',
+      '| protocol | clients | payments/s | avg latency ms | failed |',
+      '|---|---|---|---|---|',
+      ...(p.pgbench.runs as { protocol: string; clients: number; tps: number; latencyAvgMs: number; failed: number }[]).map(
+        (x) => `| ${x.protocol} | ${x.clients} | ${x.tps} | ${x.latencyAvgMs} | ${x.failed} |`,
+      ),
+      '',
+    );
+  }
+  if (p.hello || p.create) {
+    out.push('## HTTP ceiling and create-intent alone', '', '| what | requests/s | p50 ms | p99 ms |', '|---|---|---|---|');
+    if (p.hello) out.push(`| Fastify hello world | ${p.hello.requestsPerSecond} | ${p.hello.latency.p50} | ${p.hello.latency.p99} |`);
+    if (p.create) out.push(`| POST /gateway | ${p.create.requestsPerSecond} | ${p.create.latency.p50} | ${p.create.latency.p99} |`);
+    out.push('');
+  }
+  if (p.webhooks) {
+    const w = p.webhooks;
+    out.push(
+      '## Webhooks',
+      '',
+      `Latency from the event's creation (in the charge's transaction) to its receipt, at ${w.latencyRun.rate} payments/s: p50 ${w.latencyRun.latency.p50} ms, p90 ${w.latencyRun.latency.p90} ms, p99 ${w.latencyRun.latency.p99} ms, max ${w.latencyRun.latency.max} ms (${w.latencyRun.received} deliveries).`,
+      '',
+      `Backlog of ${w.throughput.backlog} deliveries committed at once: ${w.throughput.delivered} delivered in ${w.throughput.seconds} s = **${w.throughput.deliveriesPerSecond} deliveries/s** (first after ${w.throughput.firstReceiptAfterMs} ms).`,
+      '',
+    );
+  }
+  if (p.bigtable) {
+    const b = p.bigtable;
+    out.push(
+      '## A large intents table',
+      '',
+      `${b.intentsInserted.toLocaleString('en')} intents bulk-inserted (generate_series) in ${b.insertSeconds} s, on top of ${b.intentsBefore.toLocaleString('en')}. Create + charge at ${b.rate} payments/s:`,
+      '',
+      '| table | create p50 | create p99 | charge p50 | charge p99 |',
+      '|---|---|---|---|---|',
+      `| almost empty | ${b.small.create.p50} | ${b.small.create.p99} | ${b.small.charge.p50} | ${b.small.charge.p99} |`,
+      `| large | ${b.large.create.p50} | ${b.large.create.p99} | ${b.large.charge.p50} | ${b.large.charge.p99} |`,
+      `| ratio | ${b.ratios.createP50} | ${b.ratios.createP99} | ${b.ratios.chargeP50} | ${b.ratios.chargeP99} |`,
+      '',
+    );
+  }
+  if (p.cluster) out.push(`## ${p.cluster.apiProcesses} API processes (node:cluster)`, '', ...flowTable('Peak (closed loop)', p.cluster.peak));
+  if (p.pglite) out.push('## Full flow on embedded PGlite', '', ...flowTable('Peak (closed loop)', p.pglite.peak));
+  const mem = Object.entries(r.memory) as [string, MemoryReport][];
+  if (mem.length > 0) {
+    out.push('## Memory (peak RSS)', '', '| server | processes | peak RSS of one process MB | peak RSS of all its processes MB |', '|---|---|---|---|');
+    for (const [name, x] of mem) out.push(`| ${name} | ${x.processes} | ${x.peakProcessRssMb} | ${x.peakTreeRssMb} |`);
+    out.push('');
+  }
+  const errors = Object.entries(p).filter(([k]) => k.endsWith('Error'));
+  if (errors.length > 0) out.push('## Phases that failed', '', ...errors.map(([k, v]) => `- ${k}: ${v}`), '');
+  if (r.notes.length > 0) out.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
+  return `${out.join('\n')}\n`;
+}

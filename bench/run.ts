@@ -1,0 +1,570 @@
+/**
+ * `npm run bench`: Caisse against the machine's limits, in one run (see bench/README.md).
+ *
+ * Every process it starts listens on 127.0.0.1 only; every load phase is bounded in time and
+ * stops by itself; the fresh PostgreSQL database it creates is dropped at the end.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { createIntent, type FlowContext, payment } from './lib/flow.ts';
+import { closedLoop, Http, openLoop, type RunResult, sleep, withTimeout } from './lib/load.ts';
+import { describeMachine, loadAverage, type Machine } from './lib/machine.ts';
+import { freePort, type MemoryReport, REPO, startCaisse, startProcess, type Started } from './lib/processes.ts';
+import { buildScript, capturePayments, type PgbenchResult, runPgbench, writeScript } from './lib/replay.ts';
+import { markdownReport } from './lib/report.ts';
+import { LabelledSamples, round, Samples, type Summary } from './lib/stats.ts';
+import { BENCH_MASTER_KEY, createDatabase, dropDatabase, type Merchant, UserQueue, World } from './lib/world.ts';
+
+// ---- configuration ------------------------------------------------------------------------------
+
+const env = process.env;
+const QUICK = env.BENCH_QUICK === '1';
+const int = (name: string, fallback: number) => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number`);
+  return Number(raw);
+};
+const ALL_PHASES = ['hello', 'flow', 'create', 'pgbench', 'webhooks', 'bigtable', 'cluster', 'pglite'] as const;
+type Phase = (typeof ALL_PHASES)[number];
+
+const cfg = {
+  adminUrl: env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+  quick: QUICK,
+  durationS: int('BENCH_DURATION_S', QUICK ? 5 : 20),
+  warmupS: int('BENCH_WARMUP_S', QUICK ? 2 : 5),
+  concurrency: int('BENCH_CONCURRENCY', 32),
+  intents: int('BENCH_INTENTS', QUICK ? 200_000 : 10_000_000),
+  bulkTimeoutS: int('BENCH_BULK_TIMEOUT_S', 1800),
+  webhookBacklog: int('BENCH_WEBHOOK_BACKLOG', QUICK ? 3000 : 20_000),
+  apiProcesses: int('BENCH_API_PROCESSES', availableParallelism()),
+  poolSize: env.BENCH_POOL_SIZE ? int('BENCH_POOL_SIZE', 10) : undefined,
+  /** The highest payment rate the bench prepares users for (each user pays once: OTP send limits). */
+  maxRate: int('BENCH_MAX_RATE', 1500),
+  logLevel: env.BENCH_LOG_LEVEL || 'info',
+  label: env.BENCH_LABEL || (QUICK ? 'quick' : 'full'),
+  phases: (env.BENCH_PHASES ? env.BENCH_PHASES.split(',').map((p) => p.trim()) : [...ALL_PHASES]) as Phase[],
+  keepDb: env.BENCH_KEEP_DB === '1',
+  keepWork: env.BENCH_KEEP_WORK === '1',
+  /** Options for node in the Caisse processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile). */
+  serverNodeArgs: env.BENCH_SERVER_NODE_ARGS ? env.BENCH_SERVER_NODE_ARGS.split(' ') : undefined,
+};
+for (const p of cfg.phases) if (!ALL_PHASES.includes(p)) throw new Error(`unknown phase ${p}; known: ${ALL_PHASES.join(', ')}`);
+if (!/^postgres(ql)?:\/\/[^/]*@?(127\.0\.0\.1|localhost)(:\d+)?\//.test(cfg.adminUrl)) throw new Error('BENCH_DATABASE_URL must point at 127.0.0.1');
+
+const work = mkdtempSync(join(tmpdir(), 'caisse-bench-'));
+const say = (line: string) => process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)} load ${loadAverage()[0]}] ${line}\n`);
+
+// ---- results ------------------------------------------------------------------------------------
+
+export interface FlowRun {
+  concurrency?: number;
+  rate?: number;
+  paymentsPerSecond: number;
+  requestsPerSecond: number;
+  completed: number;
+  errors: number;
+  errorSamples: string[];
+  dropped?: number;
+  seconds: number;
+  latency: Record<string, Summary>;
+  loadAverage: number[];
+}
+
+export interface Results {
+  label: string;
+  startedAt: string;
+  finishedAt?: string;
+  config: typeof cfg;
+  machine?: Machine;
+  phases: Record<string, unknown>;
+  memory: Record<string, MemoryReport>;
+  goals: { goal: string; target: string; measured: string; met: boolean | null }[];
+  notes: string[];
+}
+
+const results: Results = { label: cfg.label, startedAt: new Date().toISOString(), config: cfg, phases: {}, memory: {}, goals: [], notes: [] };
+
+function flowRun(r: RunResult, samples: LabelledSamples, extra: { concurrency?: number; rate?: number }): FlowRun {
+  const seconds = r.elapsedMs / 1000;
+  const requests = [...samples.byLabel.values()].reduce((n, s) => n + s.count, 0);
+  return {
+    ...extra,
+    paymentsPerSecond: round(r.completed / seconds, 1),
+    requestsPerSecond: round(requests / seconds, 1),
+    completed: r.completed,
+    errors: r.errors,
+    errorSamples: r.errorSamples,
+    ...(r.dropped !== undefined ? { dropped: r.dropped } : {}),
+    seconds: round(seconds, 1),
+    latency: samples.summaries(),
+    loadAverage: loadAverage(),
+  };
+}
+
+// ---- the world ----------------------------------------------------------------------------------
+
+const dbName = `caisse_bench_${Date.now()}_${process.pid}`;
+let databaseUrl = '';
+let world: World;
+let merchant: Merchant;
+const children = new Set<Started>();
+const dataDir = join(work, 'data');
+
+async function caisse(opts: { apiProcesses?: number; name: string; pglite?: string }): Promise<Started> {
+  const started = await startCaisse({
+    databaseUrl: opts.pglite ? undefined : databaseUrl,
+    dataDir: opts.pglite ?? dataDir,
+    masterKey: BENCH_MASTER_KEY,
+    logFile: join(work, `${opts.name}.log`),
+    poolSize: cfg.poolSize,
+    apiProcesses: opts.apiProcesses,
+    logLevel: cfg.logLevel,
+    nodeArgs: cfg.serverNodeArgs,
+  });
+  children.add(started);
+  return started;
+}
+
+async function stop(s: Started, name: string): Promise<MemoryReport> {
+  children.delete(s);
+  const report = await s.stop();
+  results.memory[name] = report;
+  return report;
+}
+
+/** Users for `payments` payments, with fresh access tokens. */
+async function users(payments: number): Promise<UserQueue> {
+  return new UserQueue(await world.takeUsers(Math.ceil(payments)));
+}
+
+/** A closed loop of whole payments. */
+async function flowClosed(http: Http, seconds: number, concurrency: number, w: World = world, m: Merchant = merchant): Promise<FlowRun> {
+  const queue = new UserQueue(await w.takeUsers(Math.ceil(cfg.maxRate * seconds)));
+  const samples = new LabelledSamples();
+  const ctx: FlowContext = { http, merchant: m, samples };
+  const r = await closedLoop({ concurrency, durationMs: seconds * 1000, task: () => payment(ctx, queue.next()) });
+  return flowRun(r, samples, { concurrency });
+}
+
+/** An open loop of whole payments at `rate` per second. */
+async function flowOpen(http: Http, seconds: number, rate: number): Promise<FlowRun> {
+  const queue = await users(rate * seconds + 10);
+  const samples = new LabelledSamples();
+  const ctx: FlowContext = { http, merchant, samples };
+  const r = await openLoop({ rate, durationMs: seconds * 1000, task: (at) => payment(ctx, queue.next(), at) });
+  return flowRun(r, samples, { rate: round(rate, 1) });
+}
+
+// ---- phases -------------------------------------------------------------------------------------
+
+async function phaseHello() {
+  say('hello: Fastify hello world (the HTTP ceiling)');
+  const port = await freePort();
+  const hello = await startProcess({
+    name: 'hello',
+    args: ['--import', 'tsx', join(REPO, 'bench', 'hello.ts')],
+    env: { PORT: String(port) },
+    port,
+    readyPath: '/healthz',
+    logFile: join(work, 'hello.log'),
+  });
+  children.add(hello);
+  const http = new Http(hello.origin, cfg.concurrency);
+  const get = (samples: Samples) => async () => {
+    const t0 = performance.now();
+    const res = await http.request('GET', '/', {});
+    samples.add(performance.now() - t0);
+    if (res.status !== 200) throw new Error(`hello: HTTP ${res.status}`);
+  };
+  await closedLoop({ concurrency: cfg.concurrency, durationMs: cfg.warmupS * 1000, task: get(new Samples()) });
+  const samples = new Samples();
+  const r = await closedLoop({ concurrency: cfg.concurrency, durationMs: cfg.durationS * 1000, task: get(samples) });
+  await http.close();
+  const memory = await stop(hello, 'hello');
+  results.phases.hello = { concurrency: cfg.concurrency, requestsPerSecond: round(r.completed / (r.elapsedMs / 1000), 0), errors: r.errors, latency: samples.summary(), memory, loadAverage: loadAverage() };
+  say(`hello: ${JSON.stringify(results.phases.hello)}`);
+}
+
+async function phaseFlow() {
+  say('flow: the full payment flow on PostgreSQL, closed loop, then an open loop at 70 % of that peak');
+  const server = await caisse({ name: 'flow' });
+  const http = new Http(server.origin, Math.max(cfg.concurrency, 64));
+  await flowClosed(http, cfg.warmupS, cfg.concurrency);
+  const peak = await flowClosed(http, cfg.durationS, cfg.concurrency);
+  say(`flow peak: ${peak.paymentsPerSecond} payments/s, p99 all ${peak.latency.all?.p99} ms, errors ${peak.errors} ${peak.errorSamples.join(' | ')}`);
+  const rate = Math.max(1, peak.paymentsPerSecond * 0.7);
+  const at70 = await flowOpen(http, cfg.durationS, rate);
+  say(`flow at 70 %: ${at70.paymentsPerSecond} payments/s, p50 ${at70.latency.all?.p50} p99 ${at70.latency.all?.p99} ms, dropped ${at70.dropped}`);
+  await http.close();
+  const memory = await stop(server, 'flow');
+  results.phases.flow = { peak, at70, memory };
+}
+
+async function phaseCreate() {
+  say('create: POST /gateway alone, closed loop');
+  const server = await caisse({ name: 'create' });
+  const http = new Http(server.origin, cfg.concurrency);
+  const run = async (seconds: number) => {
+    const samples = new LabelledSamples();
+    const ctx: FlowContext = { http, merchant, samples };
+    const r = await closedLoop({ concurrency: cfg.concurrency, durationMs: seconds * 1000, task: async () => void (await createIntent(ctx)) });
+    return flowRun(r, samples, { concurrency: cfg.concurrency });
+  };
+  await run(cfg.warmupS);
+  const measured = await run(cfg.durationS);
+  await http.close();
+  const memory = await stop(server, 'create');
+  results.phases.create = { requestsPerSecond: measured.paymentsPerSecond, errors: measured.errors, errorSamples: measured.errorSamples, latency: measured.latency.create, memory, loadAverage: measured.loadAverage };
+  say(`create: ${measured.paymentsPerSecond} intents/s, p50 ${measured.latency.create?.p50} p99 ${measured.latency.create?.p99} ms`);
+}
+
+async function phasePgbench() {
+  say('pgbench: capture the statements of one payment, replay them with pgbench (the ceiling)');
+  const capture = await capturePayments({ databaseUrl, dataDir, merchant, users: await world.takeUsers(3) });
+  const script = buildScript(capture, world.seeded);
+  const scriptFile = join(work, 'payment.pgbench.sql');
+  writeScript(scriptFile, script);
+  writeFileSync(join(REPO, 'bench', 'results', `${cfg.label}.payment.pgbench.sql`), script.text);
+  const seconds = Math.max(3, Math.round(cfg.durationS / 2));
+  const runs: PgbenchResult[] = [];
+  for (const clients of [8, 16, 32]) {
+    const r = await runPgbench({ url: databaseUrl, scriptFile, clients, seconds, protocol: 'prepared' });
+    say(`pgbench -M prepared -c ${clients}: ${r.tps} payments/s, ${r.latencyAvgMs} ms avg, failed ${r.failed}`);
+    runs.push(r);
+  }
+  const best = runs.reduce((a, b) => (b.tps > a.tps ? b : a));
+  const extended = await runPgbench({ url: databaseUrl, scriptFile, clients: best.clients, seconds, protocol: 'extended' });
+  say(`pgbench -M extended -c ${best.clients}: ${extended.tps} payments/s`);
+  results.phases.pgbench = {
+    statementsPerPayment: script.statements,
+    transactionsPerPayment: script.transactions,
+    variables: script.variables,
+    runs: [...runs, extended],
+    ceiling: best.tps,
+    ceilingClients: best.clients,
+    loadAverage: loadAverage(),
+  };
+}
+
+/** The webhook receiver, in its own process. */
+async function startReceiver(): Promise<{ child: ChildProcess; port: number; take(): Promise<Receipt[]> }> {
+  const child = fork(join(REPO, 'bench', 'receiver.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await withTimeout(
+    new Promise<number>((resolve) => child.once('message', (m: { kind: string; port: number }) => resolve(m.port))),
+    30_000,
+    'webhook receiver start',
+  );
+  return {
+    child,
+    port,
+    take: () =>
+      withTimeout(
+        new Promise<Receipt[]>((resolve) => {
+          child.once('message', (m: { receipts: Receipt[] }) => resolve(m.receipts));
+          child.send({ kind: 'take' });
+        }),
+        30_000,
+        'webhook receipts',
+      ),
+  };
+}
+
+interface Receipt {
+  id: string;
+  type: string;
+  createdAt: number;
+  receivedAt: number;
+}
+
+async function phaseWebhooks() {
+  say('webhooks: latency from the charge to the receiver, then deliveries/s on a backlog');
+  const receiver = await startReceiver();
+  const server = await caisse({ name: 'webhooks' });
+  const http = new Http(server.origin, 64);
+  try {
+    const created = await http.request(
+      'POST',
+      '/webhook-endpoints',
+      { 'x-api-key': merchant.apiKey, authorization: `Bearer ${merchant.secretKey}` },
+      { url: `http://127.0.0.1:${receiver.port}/hooks`, enabledEvents: ['payment.completed'] },
+    );
+    if (created.status !== 201) throw new Error(`webhook endpoint: HTTP ${created.status} ${created.body}`);
+    const endpointId = (JSON.parse(created.body) as { id: string }).id;
+
+    // Latency: payments at a steady rate; each payment.completed is timed from its createdAt.
+    const peak = (results.phases.flow as { peak?: FlowRun } | undefined)?.peak?.paymentsPerSecond ?? 100;
+    const rate = Math.max(5, Math.min(100, Math.round(peak * 0.3)));
+    const queue = await users(rate * cfg.durationS + 10);
+    const samples = new LabelledSamples();
+    const ctx: FlowContext = { http, merchant, samples };
+    await receiver.take();
+    const r = await openLoop({ rate, durationMs: cfg.durationS * 1000, task: (at) => payment(ctx, queue.next(), at) });
+    const receipts: Receipt[] = [];
+    const deadline = Date.now() + 15_000;
+    while (receipts.length < r.completed && Date.now() < deadline) {
+      await sleep(250);
+      receipts.push(...(await receiver.take()));
+    }
+    const latency = new Samples();
+    for (const x of receipts) if (x.type === 'payment.completed') latency.add(x.receivedAt - x.createdAt);
+    const latencyRun = { rate, payments: r.completed, errors: r.errors, received: receipts.length, latency: latency.summary() };
+    say(`webhooks latency: ${JSON.stringify(latencyRun.latency)} over ${receipts.length} deliveries at ${rate} payments/s`);
+
+    // Throughput: a backlog of deliveries committed at once; the dispatcher drains it.
+    const backlog = cfg.webhookBacklog;
+    const sample = await world.db.selectFrom('events').select(['payload', 'api_version']).where('merchant_id', '=', merchant.merchantId).limit(1).executeTakeFirstOrThrow();
+    await world.db.transaction().execute(async (tx) => {
+      await sql`insert into events (id, merchant_id, mode, type, intent_id, api_version, payload, created_at)
+        select 'evt_bulk' || lpad(g::text, 8, '0'), ${merchant.merchantId}, 'test', 'payment.completed', null, ${sample.api_version},
+          jsonb_set(${sample.payload}::jsonb, '{id}', to_jsonb('evt_bulk' || lpad(g::text, 8, '0')))::text, now()
+        from generate_series(1, ${backlog}::int) g`.execute(tx);
+      await sql`insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status, attempts, next_attempt_at, created_at)
+        select 'wd_bulk' || lpad(g::text, 8, '0'), 'evt_bulk' || lpad(g::text, 8, '0'), ${endpointId}, ${merchant.merchantId}, 'test', 'pending', 0, now(), now()
+        from generate_series(1, ${backlog}::int) g`.execute(tx);
+      // Wakes the dispatcher where it listens (it also polls, so this only saves the poll interval).
+      await sql`select pg_notify('caisse_webhooks', '')`.execute(tx);
+    });
+    const committedAt = performance.timeOrigin + performance.now();
+    let got = 0;
+    let first = Number.POSITIVE_INFINITY;
+    let last = 0;
+    const drainDeadline = Date.now() + Math.max(60_000, backlog * 5);
+    while (got < backlog && Date.now() < drainDeadline) {
+      await sleep(250);
+      for (const x of await receiver.take()) {
+        if (!x.id.startsWith('evt_bulk')) continue;
+        got++;
+        first = Math.min(first, x.receivedAt);
+        last = Math.max(last, x.receivedAt);
+      }
+    }
+    const seconds = (last - committedAt) / 1000;
+    const throughput = {
+      backlog,
+      delivered: got,
+      seconds: round(seconds, 2),
+      deliveriesPerSecond: round(got / seconds, 0),
+      firstReceiptAfterMs: round(first - committedAt, 1),
+    };
+    say(`webhooks throughput: ${JSON.stringify(throughput)}`);
+    results.phases.webhooks = { latencyRun, throughput, loadAverage: loadAverage() };
+  } finally {
+    await http.close();
+    results.phases.webhooksMemory = await stop(server, 'webhooks');
+    receiver.child.send({ kind: 'stop' });
+  }
+}
+
+/** create + charge latencies at a fixed payment rate (open loop). */
+async function createAndCharge(server: Started, rate: number): Promise<{ create: Summary; charge: Summary; run: FlowRun }> {
+  const http = new Http(server.origin, 64);
+  const warm = await users(rate * cfg.warmupS + 10);
+  const warmCtx: FlowContext = { http, merchant, samples: new LabelledSamples() };
+  await openLoop({ rate, durationMs: cfg.warmupS * 1000, task: (at) => payment(warmCtx, warm.next(), at) });
+  const run = await flowOpen(http, cfg.durationS, rate);
+  await http.close();
+  return { create: run.latency.create as Summary, charge: run.latency.charge as Summary, run };
+}
+
+async function phaseBigTable() {
+  const peak = (results.phases.flow as { peak?: FlowRun } | undefined)?.peak?.paymentsPerSecond ?? 100;
+  const rate = Math.max(5, Math.round(peak * 0.5));
+  say(`bigtable: create + charge at ${rate} payments/s on an almost empty intents table, then with ${cfg.intents} more intents`);
+  let server = await caisse({ name: 'bigtable-small' });
+  const before = await sql<{ n: string }>`select count(*)::text as n from intents`.execute(world.db);
+  const small = await createAndCharge(server, rate);
+  await stop(server, 'bigtable-small');
+  say(`bigtable small (${before.rows[0]?.n} intents): create p50 ${small.create.p50} p99 ${small.create.p99}, charge p50 ${small.charge.p50} p99 ${small.charge.p99}`);
+
+  // Bulk insert, straight into the table, in chunks of 1M rows (bounded by BENCH_BULK_TIMEOUT_S).
+  const t0 = performance.now();
+  const chunk = 1_000_000;
+  let inserted = 0;
+  while (inserted < cfg.intents && (performance.now() - t0) / 1000 < cfg.bulkTimeoutS) {
+    const from = inserted + 1;
+    const to = Math.min(cfg.intents, inserted + chunk);
+    await sql`insert into intents (id, merchant_id, mode, status, amount_minor, amount_refunded_minor, currency, description, metadata,
+        session_token_hash, attempts, last_error_code, last_error_message, expires_at, created_at, updated_at)
+      select 'pi_00' || lpad(g::text, 24, '0'), ${merchant.merchantId}, 'test',
+        (array['SUCCEEDED', 'EXPIRED', 'CANCELED', 'SUCCEEDED'])[1 + g % 4], 5000, 0, 'XAF', 'Bench history', '{"orderId":"old"}',
+        sha256(('bench-history-' || g)::bytea), 1, null, null,
+        now() - interval '30 days' + g * interval '200 milliseconds', now() - interval '31 days' + g * interval '200 milliseconds',
+        now() - interval '30 days' + g * interval '200 milliseconds'
+      from generate_series(${from}::int, ${to}::int) g`.execute(world.db);
+    inserted = to;
+    say(`bigtable: ${inserted} intents inserted in ${round((performance.now() - t0) / 1000, 0)} s`);
+  }
+  await sql`vacuum analyze intents`.execute(world.db);
+  const insertSeconds = round((performance.now() - t0) / 1000, 0);
+  say(`bigtable: ${inserted} intents inserted and vacuumed in ${insertSeconds} s`);
+
+  server = await caisse({ name: 'bigtable-large' });
+  const large = await createAndCharge(server, rate);
+  await stop(server, 'bigtable-large');
+  const ratio = (a: number, b: number) => round(a / b, 2);
+  const ratios = {
+    createP50: ratio(large.create.p50, small.create.p50),
+    createP99: ratio(large.create.p99, small.create.p99),
+    chargeP50: ratio(large.charge.p50, small.charge.p50),
+    chargeP99: ratio(large.charge.p99, small.charge.p99),
+  };
+  say(`bigtable large: create p50 ${large.create.p50} p99 ${large.create.p99}, charge p50 ${large.charge.p50} p99 ${large.charge.p99}; ratios ${JSON.stringify(ratios)}`);
+  results.phases.bigtable = {
+    rate,
+    intentsBefore: Number(before.rows[0]?.n ?? 0),
+    intentsInserted: inserted,
+    insertSeconds,
+    small: { create: small.create, charge: small.charge, paymentsPerSecond: small.run.paymentsPerSecond, errors: small.run.errors },
+    large: { create: large.create, charge: large.charge, paymentsPerSecond: large.run.paymentsPerSecond, errors: large.run.errors },
+    ratios,
+    loadAverage: loadAverage(),
+  };
+}
+
+async function phaseCluster() {
+  say(`cluster: the full flow with ${cfg.apiProcesses} API processes (CAISSE_API_PROCESSES)`);
+  const server = await caisse({ name: 'cluster', apiProcesses: cfg.apiProcesses });
+  const http = new Http(server.origin, Math.max(cfg.concurrency, 64));
+  await flowClosed(http, cfg.warmupS, cfg.concurrency);
+  const peak = await flowClosed(http, cfg.durationS, cfg.concurrency);
+  await http.close();
+  const memory = await stop(server, 'cluster');
+  say(`cluster: ${peak.paymentsPerSecond} payments/s, p99 all ${peak.latency.all?.p99} ms, ${memory.processes} processes, ${memory.peakTreeRssMb} MB`);
+  results.phases.cluster = { apiProcesses: cfg.apiProcesses, peak, memory };
+}
+
+async function phasePglite() {
+  say('pglite: the full flow on embedded PGlite');
+  const dir = join(work, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  const w = await World.open({ dataDir: dir });
+  const m = await w.createMerchant();
+  const seconds = cfg.durationS;
+  const prepared = await w.takeUsers(Math.ceil(600 * (seconds + cfg.warmupS)));
+  await w.close();
+  const server = await caisse({ name: 'pglite', pglite: dir });
+  const http = new Http(server.origin, cfg.concurrency);
+  const queue = new UserQueue(prepared);
+  const run = async (s: number) => {
+    const samples = new LabelledSamples();
+    const ctx: FlowContext = { http, merchant: m, samples };
+    const r = await closedLoop({ concurrency: cfg.concurrency, durationMs: s * 1000, task: () => payment(ctx, queue.next()) });
+    return flowRun(r, samples, { concurrency: cfg.concurrency });
+  };
+  await run(cfg.warmupS);
+  const peak = await run(seconds);
+  await http.close();
+  const memory = await stop(server, 'pglite');
+  say(`pglite: ${peak.paymentsPerSecond} payments/s, p99 all ${peak.latency.all?.p99} ms, errors ${peak.errors} ${peak.errorSamples.join(' | ')}`);
+  results.phases.pglite = { peak, memory };
+}
+
+// ---- goals --------------------------------------------------------------------------------------
+
+function goals() {
+  const g = results.goals;
+  const flow = results.phases.flow as { peak: FlowRun; at70: FlowRun } | undefined;
+  const pgb = results.phases.pgbench as { ceiling: number } | undefined;
+  const wh = results.phases.webhooks as { latencyRun: { latency: Summary }; throughput: { deliveriesPerSecond: number } } | undefined;
+  const big = results.phases.bigtable as { ratios: Record<string, number> } | undefined;
+  const pgl = results.phases.pglite as { peak: FlowRun } | undefined;
+  if (flow && pgb) {
+    const ratio = round(flow.peak.paymentsPerSecond / pgb.ceiling, 2);
+    results.phases.ratioToCeiling = ratio;
+    g.push({ goal: 'full flow vs pgbench ceiling', target: '≥ 0.6', measured: `${ratio} (${flow.peak.paymentsPerSecond} / ${pgb.ceiling} payments/s)`, met: ratio >= 0.6 });
+  }
+  if (flow) {
+    const p99 = flow.at70.latency.all?.p99 ?? Number.NaN;
+    g.push({ goal: 'API p99 at 70 % of peak', target: '< 20 ms', measured: `${p99} ms (${flow.at70.paymentsPerSecond} payments/s)`, met: p99 < 20 });
+  }
+  if (wh) {
+    g.push({ goal: 'webhook p50', target: '< 20 ms', measured: `${wh.latencyRun.latency.p50} ms`, met: wh.latencyRun.latency.p50 < 20 });
+    g.push({ goal: 'webhook p99', target: '< 100 ms', measured: `${wh.latencyRun.latency.p99} ms`, met: wh.latencyRun.latency.p99 < 100 });
+    g.push({ goal: 'webhook deliveries/s', target: '≥ 2000', measured: `${wh.throughput.deliveriesPerSecond}`, met: wh.throughput.deliveriesPerSecond >= 2000 });
+  }
+  if (big) {
+    const worst = Math.max(big.ratios.createP50 ?? 0, big.ratios.chargeP50 ?? 0);
+    g.push({
+      goal: `latency ratio with ${cfg.intents.toLocaleString('en')} intents (p50, create and charge)`,
+      target: '≤ 1.2',
+      measured: `create ${big.ratios.createP50}, charge ${big.ratios.chargeP50} (p99: ${big.ratios.createP99}, ${big.ratios.chargeP99})`,
+      met: worst <= 1.2,
+    });
+  }
+  if (pgl) g.push({ goal: 'PGlite full flow', target: '≥ 200 payments/s', measured: `${pgl.peak.paymentsPerSecond}`, met: pgl.peak.paymentsPerSecond >= 200 });
+  const rss = Object.entries(results.memory).filter(([name]) => name !== 'hello');
+  if (rss.length > 0) {
+    const worst = rss.reduce((a, b) => (b[1].peakProcessRssMb > a[1].peakProcessRssMb ? b : a));
+    g.push({ goal: 'peak RSS of a server process', target: '≤ 200 MB', measured: `${worst[1].peakProcessRssMb} MB (${worst[0]})`, met: worst[1].peakProcessRssMb <= 200 });
+  }
+}
+
+// ---- main ---------------------------------------------------------------------------------------
+
+async function main() {
+  say(`work directory ${work}; phases ${cfg.phases.join(', ')}${cfg.quick ? ' (quick)' : ''}`);
+  results.machine = await describeMachine(cfg.adminUrl);
+  databaseUrl = await createDatabase(cfg.adminUrl, dbName);
+  try {
+    world = await World.open({ databaseUrl, dataDir });
+    merchant = await world.createMerchant();
+    await world.seedUsers(QUICK ? 20_000 : 100_000);
+    say(`database ${dbName}: merchant ${merchant.merchantId}, ${world.seeded} users`);
+    const run: Record<Phase, () => Promise<void>> = {
+      hello: phaseHello,
+      flow: phaseFlow,
+      create: phaseCreate,
+      pgbench: phasePgbench,
+      webhooks: phaseWebhooks,
+      bigtable: phaseBigTable,
+      cluster: phaseCluster,
+      pglite: phasePglite,
+    };
+    for (const phase of ALL_PHASES) {
+      if (!cfg.phases.includes(phase)) continue;
+      try {
+        await run[phase]();
+      } catch (err) {
+        say(`${phase} failed: ${(err as Error).stack ?? err}`);
+        results.phases[`${phase}Error`] = String((err as Error).message ?? err);
+      }
+    }
+  } finally {
+    for (const c of children) await c.stop().catch(() => undefined);
+    await world?.close().catch(() => undefined);
+    if (!cfg.keepDb) await dropDatabase(cfg.adminUrl, dbName).catch((err) => say(`could not drop ${dbName}: ${err}`));
+  }
+  goals();
+  results.finishedAt = new Date().toISOString();
+  if (results.machine) results.machine.loadAverage = loadAverage();
+  const dir = join(REPO, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${cfg.label}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(dir, `${cfg.label}.md`), markdownReport(results));
+  say(`results: bench/results/${cfg.label}.json and .md`);
+  process.stdout.write(`\n${markdownReport(results)}\n`);
+  if (cfg.keepWork) say(`kept the work directory ${work} (logs, pgbench script)`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+// Bounded as a whole too: nothing may keep the machine busy for ever.
+const overall = setTimeout(() => {
+  say('the bench ran for more than 2 hours: stopping');
+  for (const c of children) c.child.kill('SIGKILL');
+  process.exit(2);
+}, 2 * 3600_000);
+overall.unref();
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    for (const c of children) c.child.kill('SIGKILL');
+    void dropDatabase(cfg.adminUrl, dbName).finally(() => process.exit(130));
+  });
+}
+
+await main();
