@@ -23,6 +23,10 @@ beforeAll(async () => {
       app.post('/t/sk', { config: { auth: 'sk' }, schema: { body: Body } }, async (req) => ({ mode: req.merchant.mode, merchantId: req.merchant.merchantId, version: req.apiVersion }));
       app.get('/t/pk', async (req) => ({ mode: req.merchant.mode, merchantId: req.merchant.merchantId }));
       app.get('/t/user', { config: { auth: 'user' } }, async () => ({ ok: true }));
+      app.get('/t/item/:id', { config: { auth: 'none' }, schema: { params: Type.Object({ id: Type.String() }) } }, async (req) => req.params);
+      app.get('/t/db-data-error', { config: { auth: 'none' } }, async () => {
+        throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021', severity: 'ERROR' });
+      });
       app.get('/t/crash', { config: { auth: 'none' } }, async () => {
         throw new Error('select * from secrets where password = hunter2');
       });
@@ -91,6 +95,19 @@ describe('errors', () => {
   it('a field can carry its own code (x-code)', async () => {
     const body = expectProblem(await call(ctx.app, 'POST', '/t/sk', sk(m), { name: 'a', amount: 12 }), 400, 'amount_invalid');
     expect(body.param).toBe('amount');
+  });
+
+  it('NUL characters anywhere in the input are a 400, before they reach the database', async () => {
+    const inPath = expectProblem(await call(ctx.app, 'GET', '/t/item/a%00b'), 400, 'validation_error');
+    expect(inPath.param).toBe('id');
+    const inBody = expectProblem(await call(ctx.app, 'POST', '/t/sk', sk(m), { name: 'a\u0000' }), 400, 'validation_error');
+    expect(inBody.param).toBe('name');
+    expect((await call(ctx.app, 'GET', '/t/item/ab')).json()).toEqual({ id: 'ab' });
+  });
+
+  it('a database data exception is the caller input: 400, not 500', async () => {
+    const body = expectProblem(await call(ctx.app, 'GET', '/t/db-data-error'), 400, 'validation_error');
+    expect(JSON.stringify(body)).not.toContain('UTF8');
   });
 
   it('an unexpected failure is a 500 internal_error with nothing of it leaked', async () => {

@@ -31,6 +31,11 @@ export function asApiError(err: FastifyError | Error): ApiError | null {
     return new ApiError('unsupported_media_type', 'Send the body as application/json');
   }
   if (mapped) return new ApiError(mapped);
+  // PostgreSQL data exceptions (class 22: bad encoding, text that is not a number, out of range)
+  // mean the input slipped past validation: still the caller's input, never a 500.
+  if (typeof fe.code === 'string' && /^22[0-9A-Z]{3}$/.test(fe.code) && (err as { severity?: string }).severity !== undefined) {
+    return new ApiError('validation_error', 'A value in the request cannot be stored as given');
+  }
   if (err instanceof SyntaxError && fe.statusCode === 400) return new ApiError('json_invalid', 'The body could not be parsed as JSON');
   if (fe.statusCode === 429) return new ApiError('rate_limited', 'Too many requests');
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {

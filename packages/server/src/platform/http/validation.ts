@@ -73,6 +73,21 @@ export function toApiError(part: string, errors: ErrorObject[]): ApiError {
   return new ApiError('validation_error', first.message, { param: first.param, errors: list });
 }
 
+/**
+ * The path of the first string (value or key) holding a NUL character, which PostgreSQL text
+ * cannot store: refused up front as bad input rather than failing in the database.
+ */
+export function findNul(value: unknown, path: string[] = []): string[] | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.includes('\u0000')) return [...path, key];
+    const found = findNul(inner, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const part = httpPart ?? 'body';
   const ajv = part === 'body' ? strictAjv : coercingAjv;
@@ -82,6 +97,12 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const emptyIsObject = part === 'body' && (schema as { type?: unknown }).type === 'object';
   return (input: unknown) => {
     const data = emptyIsObject && (input === null || input === undefined) ? {} : input;
+    const nul = findNul(data);
+    if (nul) {
+      const param = nul.length > 0 ? nul.join('.') : part;
+      const message = `${param} must not contain NUL characters`;
+      return { error: new ApiError('validation_error', message, { param, errors: [{ param, message }] }) };
+    }
     if (validate(data)) return { value: data };
     return { error: toApiError(part, validate.errors ?? []) };
   };
