@@ -155,6 +155,18 @@ describe('sign-in and the session cookie', () => {
     }
     ctx.clock.advance(20 * MINUTE);
     expectProblem(await send('GET', '/dashboard/api/session', busy), 401, 'session_required');
+
+    // The next sign-in clears the user's dead sessions away.
+    await login(a);
+    const now = ctx.clock.now();
+    const dead = await ctx.deps.db
+      .selectFrom('dashboard_sessions')
+      .innerJoin('dashboard_users', 'dashboard_users.id', 'dashboard_sessions.dashboard_user_id')
+      .select('token_hash')
+      .where('dashboard_users.email', '=', a.email)
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('absolute_expires_at', '<=', now)]))
+      .execute();
+    expect(dead).toEqual([]);
   });
 
   it('signs out: the session ends and the cookie is cleared', async () => {

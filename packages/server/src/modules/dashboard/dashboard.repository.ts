@@ -77,10 +77,11 @@ export const dashboardRepository = {
     await db.deleteFrom('dashboard_sessions').where('token_hash', '=', tokenHash).execute();
   },
 
-  /** Sessions past either expiry (the sweeper's housekeeping; reads already refuse them). */
-  async deleteExpiredSessions(db: Executor, now: Date): Promise<number> {
+  /** A user's sessions past either expiry (housekeeping at sign-in; reads already refuse them). */
+  async deleteExpiredSessions(db: Executor, dashboardUserId: string, now: Date): Promise<number> {
     const result = await db
       .deleteFrom('dashboard_sessions')
+      .where('dashboard_user_id', '=', dashboardUserId)
       .where((eb) => eb.or([eb('expires_at', '<=', now), eb('absolute_expires_at', '<=', now)]))
       .executeTakeFirst();
     return Number(result.numDeletedRows);
@@ -109,8 +110,11 @@ export const dashboardRepository = {
     await db.deleteFrom('dashboard_login_attempts').where('id', '=', id).execute();
   },
 
-  async clearLoginAttempts(db: Executor, emailHash: Buffer) {
-    await db.deleteFrom('dashboard_login_attempts').where('email_hash', '=', emailHash).execute();
+  /** Every attempt for this e-mail (`before` unset), or those no longer in the window. */
+  async clearLoginAttempts(db: Executor, emailHash: Buffer, before?: Date) {
+    let q = db.deleteFrom('dashboard_login_attempts').where('email_hash', '=', emailHash);
+    if (before !== undefined) q = q.where('attempted_at', '<=', before);
+    await q.execute();
   },
 
   // ---- hosted checkout ----------------------------------------------------------------------

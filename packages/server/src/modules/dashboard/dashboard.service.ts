@@ -169,6 +169,8 @@ export function createDashboardService(
       const emailHash = sha256(email);
       const now = clock.now();
       const windowStart = new Date(now.getTime() - LOGIN_WINDOW_MS);
+      // Attempts that left the window count no more: forget them (keeps the table small).
+      await repo.clearLoginAttempts(db, emailHash, windowStart);
       const attemptId = await repo.insertLoginAttempt(db, emailHash, now);
       const attempts = await repo.loginAttemptsSince(db, emailHash, windowStart);
       if (attempts.length > LOGIN_MAX_FAILURES) {
@@ -198,6 +200,7 @@ export function createDashboardService(
         expires_at: expiresAt,
         absolute_expires_at: absoluteExpiresAt,
       });
+      await repo.deleteExpiredSessions(db, user.id, now);
       const merchant = await merchantsRepository.findMerchant(db, user.merchant_id);
       const session: DashboardSession = {
         tokenHash,
@@ -247,9 +250,6 @@ export function createDashboardService(
     async logout(session: DashboardSession): Promise<void> {
       await repo.deleteSession(db, session.tokenHash);
     },
-
-    /** Housekeeping for the sweeper: sessions already refused by `authenticate`. */
-    purgeExpiredSessions: () => repo.deleteExpiredSessions(db, clock.now()),
 
     // ---- payments -----------------------------------------------------------------------------
 
