@@ -7,6 +7,7 @@ import chargesRoutes from './modules/charges/charges.routes.ts';
 import dashboardRoutes from './modules/dashboard/dashboard.routes.ts';
 import intentsRoutes from './modules/intents/intents.routes.ts';
 import ledgerRoutes from './modules/ledger/ledger.routes.ts';
+import listenRoutes from './modules/listen/listen.routes.ts';
 import messagingRoutes from './modules/messaging/messaging.routes.ts';
 import operationsRoutes from './modules/operations/operations.routes.ts';
 import otpRoutes from './modules/otp/otp.routes.ts';
@@ -94,6 +95,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOpti
   await app.register(intentsRoutes);
   await app.register(otpRoutes);
   await app.register(chargesRoutes);
+  await app.register(listenRoutes);
 
   await app.register(dashboardRoutes);
 

@@ -1,9 +1,14 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, type Config, loadConfig } from './config.ts';
-import { DataDirLockedError } from './platform/db.ts';
+import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
-import { openRuntime, startServer, startWorkers } from './runtime.ts';
-import { createServices } from './services.ts';
+import { type ApiTarget, ApiRequestError, createApiClient } from './modules/listen/api-client.ts';
+import { forwardingSecret, listen, ListenFatalError } from './modules/listen/listen.client.ts';
+import { isEventType, trigger } from './modules/listen/trigger.ts';
+import { EVENT_TYPES, type EventType } from './modules/webhooks/events.ts';
+// The server, its database and its services load only for the commands that use them: listen
+// and trigger work over HTTP and start faster without them.
+import type { createServices } from './services.ts';
 
 function config(): Config {
   return loadConfig(process.env);
@@ -22,6 +27,8 @@ function wholeNumber(value: string): number {
 
 /** Runs a command that needs the database and the services, then closes everything. */
 async function withServices<T>(fn: (services: ReturnType<typeof createServices>) => Promise<T>): Promise<T> {
+  const { openRuntime } = await import('./runtime.ts');
+  const { createServices } = await import('./services.ts');
   const runtime = await openRuntime(config());
   try {
     return await fn(createServices(runtime.deps));
@@ -46,6 +53,50 @@ function formatHuman(value: unknown, indent = ''): string {
     .join('\n');
 }
 
+interface TargetOptions {
+  apiKey?: string;
+  secretKey?: string;
+  baseUrl?: string;
+}
+
+/** The running server and the merchant's test keys, for commands that work over HTTP (listen, trigger). */
+function apiTarget(opts: TargetOptions): ApiTarget {
+  const apiKey = opts.apiKey ?? process.env.CAISSE_API_KEY;
+  const secretKey = opts.secretKey ?? process.env.CAISSE_SECRET_KEY;
+  const baseUrl = opts.baseUrl ?? process.env.CAISSE_BASE_URL ?? 'http://127.0.0.1:8080';
+  if (!apiKey) throw new InvalidArgumentError('give the test API key with --api-key or CAISSE_API_KEY');
+  if (!secretKey) throw new InvalidArgumentError('give the test secret key with --secret-key or CAISSE_SECRET_KEY');
+  if (!apiKey.startsWith('pk_test_') || !secretKey.startsWith('sk_test_')) {
+    throw new InvalidArgumentError('listen and trigger work in test mode only: use pk_test_… and sk_test_… keys');
+  }
+  httpUrl(baseUrl, '--base-url');
+  return { apiKey, secretKey, baseUrl };
+}
+
+function httpUrl(value: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`${name} is not a URL: ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`${name} must be an http:// or https:// URL`);
+  return value;
+}
+
+function eventTypes(value: string): EventType[] {
+  const types = value.split(',').map((t) => t.trim()).filter((t) => t !== '' && t !== '*');
+  for (const t of types) if (!isEventType(t)) throw new InvalidArgumentError(`unknown event type "${t}"; known: ${EVENT_TYPES.join(', ')}`);
+  return types as EventType[];
+}
+
+function targetOptions(command: Command): Command {
+  return command
+    .option('--api-key <key>', 'test API key pk_test_… (default: CAISSE_API_KEY)')
+    .option('--secret-key <key>', 'test secret key sk_test_… (default: CAISSE_SECRET_KEY)')
+    .option('--base-url <url>', 'the server (default: CAISSE_BASE_URL or http://127.0.0.1:8080)');
+}
+
 export function buildCli(): Command {
   const program = new Command('caisse').description('Caisse payment gateway').showHelpAfterError();
 
@@ -56,6 +107,7 @@ export function buildCli(): Command {
     .option('--no-worker', 'do not run the background workers in this process')
     .action(async (opts: { port?: number; worker: boolean }) => {
       const cfg = config();
+      const { startServer } = await import('./runtime.ts');
       await startServer(cfg, { port: opts.port ?? cfg.port, worker: opts.worker });
     });
 
@@ -63,6 +115,7 @@ export function buildCli(): Command {
     .command('worker')
     .description('run only the background workers (webhook dispatcher, expiry sweeper)')
     .action(async () => {
+      const { startWorkers } = await import('./runtime.ts');
       await startWorkers(config());
     });
 
@@ -70,6 +123,7 @@ export function buildCli(): Command {
     .command('migrate')
     .description('apply the database migrations and exit')
     .action(async () => {
+      const { openRuntime } = await import('./runtime.ts');
       const runtime = await openRuntime(config());
       await runtime.close();
       process.stdout.write('migrations are up to date\n');
@@ -159,6 +213,43 @@ export function buildCli(): Command {
       if (!report.ok) process.exitCode = 1;
     });
 
+  targetOptions(
+    program
+      .command('listen')
+      .description("forward this merchant's test events, as they happen, to a local URL, signed like webhooks with a secret it prints")
+      .option('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
+      .option('--events <types>', `comma-separated event types (default: all of ${EVENT_TYPES.join(', ')})`, eventTypes)
+      .option('--print-secret', 'print the signing secret and exit'),
+  ).action(async (opts: TargetOptions & { forwardTo?: string; events?: EventType[]; printSecret?: boolean }) => {
+    const target = apiTarget(opts);
+    if (opts.printSecret) {
+      process.stdout.write(`${forwardingSecret(target.secretKey)}\n`);
+      return;
+    }
+    if (opts.forwardTo === undefined) throw new InvalidArgumentError('give --forward-to <url>');
+    const forwardTo = httpUrl(opts.forwardTo, '--forward-to');
+    const stop = new AbortController();
+    process.once('SIGINT', () => stop.abort());
+    process.once('SIGTERM', () => stop.abort());
+    await listen({ ...target, forwardTo, events: opts.events, signal: stop.signal, say: (line) => process.stdout.write(`${line}\n`) });
+  });
+
+  targetOptions(
+    program
+      .command('trigger <event>')
+      .description(`make a real test payment over HTTP that produces this event (${EVENT_TYPES.join(', ')})`)
+      .option('--json', 'print JSON'),
+  ).action(async (event: string, opts: TargetOptions & { json?: boolean }) => {
+    if (!isEventType(event)) throw new InvalidArgumentError(`unknown event type "${event}"; known: ${EVENT_TYPES.join(', ')}`);
+    const json = opts.json === true;
+    const result = await trigger(createApiClient(apiTarget(opts)), event, json ? undefined : (line) => process.stdout.write(`${line}\n`));
+    if (json) print(result, true);
+    else {
+      for (const e of result.events) process.stdout.write(`produced ${e.type} ${e.id} for ${result.intentId}\n`);
+      if (result.expiresAt) process.stdout.write(`payment.expired for ${result.intentId} will come shortly after ${result.expiresAt}\n`);
+    }
+  });
+
   const signingKeys = program.command('signing-keys').description('keys that sign user access tokens');
   signingKeys
     .command('rotate')
@@ -181,10 +272,15 @@ export async function runCli(argv: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`caisse: configuration error: ${err.message}\n`);
-    } else if (err instanceof DataDirLockedError) {
-      process.stderr.write(`caisse: ${err.message}\n`);
+    } else if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') {
+      // By name: the database module (and PGlite with it) loads only for commands that open it.
+      process.stderr.write(`caisse: ${(err as DataDirLockedError).message}\n`);
     } else if (err instanceof ApiError) {
       process.stderr.write(`caisse: ${err.code}: ${err.message}\n`);
+    } else if (err instanceof ListenFatalError || err instanceof ApiRequestError) {
+      process.stderr.write(`caisse: ${err.message}\n`);
+    } else if ((err as { cause?: { code?: string } } | undefined)?.cause?.code === 'ECONNREFUSED') {
+      process.stderr.write(`caisse: cannot reach the server (${(err as Error).message}: connection refused); is it running? (--base-url)\n`);
     } else if (err instanceof InvalidArgumentError) {
       process.stderr.write(`caisse: ${err.message}\n`);
     } else {

@@ -71,23 +71,27 @@ export async function startServer(config: Config, opts: { port: number; worker: 
   const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config) });
   const workers = opts.worker ? workerFactories.map((f) => f(runtime)) : [];
   await app.listen({ port: opts.port, host: config.host });
-  installShutdown(logger, async () => {
-    await app.close();
-    await Promise.all(workers.map((w) => w.stop()));
+  const stop = once(async () => {
+    // HTTP and workers stop together; the database closes once both have finished.
+    const [httpClean] = await Promise.all([closeHttp(app, logger, SHUTDOWN_DEADLINE_MS), ...workers.map((w) => w.stop())]);
     await runtime.close();
+    return httpClean;
   });
-  return { app, runtime, workers };
+  installShutdown(logger, stop);
+  return { app, runtime, workers, stop };
 }
 
 export async function startWorkers(config: Config) {
   const runtime = await openRuntime(config);
   const workers = workerFactories.map((f) => f(runtime));
   runtime.logger.info({ workers: workers.map((w) => w.name) }, 'workers started');
-  installShutdown(runtime.logger, async () => {
+  const stop = once(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await runtime.close();
+    return true;
   });
-  return { runtime, workers };
+  installShutdown(runtime.logger, stop);
+  return { runtime, workers, stop };
 }
 
 async function merchantsCount(runtime: Runtime): Promise<number> {
@@ -95,19 +99,66 @@ async function merchantsCount(runtime: Runtime): Promise<number> {
   return merchantsRepository.countMerchants(runtime.deps.db);
 }
 
-function installShutdown(logger: Logger, stop: () => Promise<void>) {
+/** A graceful shutdown may take this long; then the connections still open are cut (exit 1). */
+export const SHUTDOWN_DEADLINE_MS = 30_000;
+
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => (running ??= fn());
+}
+
+/**
+ * Stops the HTTP server gracefully and resolves true, or false if the deadline cut requests.
+ * `app.close()` stops accepting connections, runs the preClose hooks (open event streams end),
+ * answers requests that arrive on already-open keep-alive connections with 503 and
+ * `connection: close`, and waits for the requests in flight. Node closes only the keep-alive
+ * connections idle at that instant: one whose request finishes later would be kept open until
+ * keepAliveTimeout (72 s) and hold the close up, so idle connections are closed every 100 ms.
+ */
+export async function closeHttp(app: FastifyInstance, logger: Logger, deadlineMs: number): Promise<boolean> {
+  const server = app.server as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
+  const sweep = setInterval(() => server.closeIdleConnections?.(), 100);
+  let timer: NodeJS.Timeout | undefined;
+  const closing = app.close().then(() => true);
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), deadlineMs);
+  });
+  try {
+    if (await Promise.race([closing, deadline])) return true;
+    logger.warn({ deadlineMs }, 'requests still running at the shutdown deadline: closing their connections');
+    server.closeAllConnections?.();
+    await closing;
+    return false;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * SIGTERM or SIGINT: stop gracefully (no new connections, requests and webhook deliveries in
+ * flight finish, the database closes), then exit 0 — or 1 if the deadline cut something or the
+ * stop failed. A second signal during the shutdown exits at once with 1.
+ */
+function installShutdown(logger: Logger, stop: () => Promise<boolean>) {
   let stopping = false;
   const onSignal = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      logger.warn({ signal }, 'second signal during shutdown: exiting now');
+      process.exit(1);
+    }
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal }, 'shutting down: refusing new connections, finishing requests and deliveries in flight');
     stop()
-      .then(() => process.exit(0))
+      .then((clean) => {
+        logger.info({ clean }, 'shut down: database closed');
+        process.exit(clean ? 0 : 1);
+      })
       .catch((err) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);
       });
   };
-  process.once('SIGTERM', () => onSignal('SIGTERM'));
-  process.once('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 }

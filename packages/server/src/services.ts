@@ -2,6 +2,7 @@ import { createChargesService } from './modules/charges/charges.service.ts';
 import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
 import { createIntentsService } from './modules/intents/intents.service.ts';
 import { createLedgerService } from './modules/ledger/ledger.service.ts';
+import { createListenService } from './modules/listen/listen.service.ts';
 import { createMerchantsService } from './modules/merchants/merchants.service.ts';
 import { createMessagingService } from './modules/messaging/messaging.service.ts';
 import { createOtpService } from './modules/otp/otp.service.ts';
@@ -22,6 +23,7 @@ export function createServices(deps: Deps) {
     intents: createIntentsService(deps),
     otp: createOtpService(deps, { messaging }),
     charges: createChargesService(deps, { ledger }),
+    listen: createListenService(deps),
   };
   return { ...services, dashboard: createDashboardService(deps, services) };
 }

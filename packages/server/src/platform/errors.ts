@@ -45,6 +45,7 @@ export const ERRORS = {
   not_found: { status: 404, title: 'Not found' },
   // 405, 413, 415
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  not_acceptable: { status: 406, title: 'The answer cannot be given in a type the Accept header allows' },
   payload_too_large: { status: 413, title: 'The body is too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
   // 409

@@ -1,0 +1,101 @@
+import { EVENT_TYPES, type EventType } from '../webhooks/events.ts';
+import type { ApiClient } from './api-client.ts';
+import { testPayments } from './test-payments.ts';
+
+/**
+ * `caisse trigger <event type>` (contract §7): a real test payment over HTTP against the running
+ * server that produces that event, through the same routes a shop uses:
+ *
+ * - `payment.completed`: a test user with 5 000 XAF, an intent of 5 000 XAF, initOtp, the code
+ *   from the test outbox, verifyOtp, charge.
+ * - `payment.failed`: the same with a wallet of 1 000 XAF: the charge is declined (402
+ *   `insufficient_funds`, one attempt of three used) and the intent stays PENDING.
+ * - `payment.refunded`: a completed payment, then a refund of the whole amount (so
+ *   `payment.completed` comes first).
+ * - `payment.canceled`: an intent, then POST /gateway/{id}/cancel.
+ * - `payment.expired`: cannot happen at once: intents live at least 300 s. An intent is created
+ *   with `expiresIn: 300`; the server's sweeper sends `payment.expired` within seconds of
+ *   `expiresAt`, which is printed.
+ *
+ * Every intent carries `metadata.triggeredBy = "caisse trigger"`.
+ */
+
+export const TRIGGER_AMOUNT = '5000';
+
+export interface TriggerResult {
+  type: EventType;
+  intentId: string;
+  /** Events the trigger produced (ids), oldest first; empty for payment.expired. */
+  events: { id: string; type: string }[];
+  /** For payment.expired: when the intent expires. */
+  expiresAt?: string;
+  steps: string[];
+}
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+export async function trigger(api: ApiClient, type: EventType, say: (line: string) => void = () => {}): Promise<TriggerResult> {
+  const pay = testPayments(api);
+  const steps: string[] = [];
+  const step = (line: string) => {
+    steps.push(line);
+    say(line);
+  };
+  const metadata = { triggeredBy: 'caisse trigger' };
+
+  const intentFor = async (description: string, expiresIn?: number) => {
+    const intent = await pay.createIntent({ amount: TRIGGER_AMOUNT, currency: 'XAF', description, metadata, ...(expiresIn ? { expiresIn } : {}) });
+    step(`created intent ${intent.id} (${intent.amount} ${intent.currency}, ${intent.status})`);
+    return intent;
+  };
+
+  const payIntent = async (balance: string) => {
+    const user = await pay.createUser({ balance, currency: 'XAF' });
+    step(`created test user ${user.id} with ${balance} XAF and signed in`);
+    const intent = await intentFor(`caisse trigger ${type}`);
+    const otpToken = await pay.authorize(user, intent.id);
+    step('initOtp sent a code, read it from the test outbox, verifyOtp gave an authorization token');
+    const res = await pay.charge(user, intent.id, otpToken);
+    step(`charge answered ${res.status}${res.body.code ? ` ${res.body.code}` : ''} (intent ${res.body.status ?? (await pay.getIntent(intent.id)).status})`);
+    return { intent, res };
+  };
+
+  const produced = async (intentId: string, types: EventType[]) => {
+    const found: { id: string; type: string }[] = [];
+    for (const t of types) found.push(...(await pay.eventsOf(intentId, t)).reverse());
+    return found;
+  };
+
+  switch (type) {
+    case 'payment.completed': {
+      const { intent, res } = await payIntent(TRIGGER_AMOUNT);
+      if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.body)}`);
+      return { type, intentId: intent.id, events: await produced(intent.id, ['payment.completed']), steps };
+    }
+    case 'payment.failed': {
+      const { intent, res } = await payIntent('1000');
+      if (res.status !== 402) throw new Error(`expected 402 insufficient_funds, got ${res.status} ${JSON.stringify(res.body)}`);
+      return { type, intentId: intent.id, events: await produced(intent.id, ['payment.failed']), steps };
+    }
+    case 'payment.refunded': {
+      const { intent, res } = await payIntent(TRIGGER_AMOUNT);
+      if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.body)}`);
+      const refund = await pay.refund(intent.id);
+      step(`refunded ${refund.amount} XAF (${refund.id})`);
+      return { type, intentId: intent.id, events: await produced(intent.id, ['payment.completed', 'payment.refunded']), steps };
+    }
+    case 'payment.canceled': {
+      const intent = await intentFor('caisse trigger payment.canceled');
+      await pay.cancel(intent.id);
+      step(`canceled ${intent.id}`);
+      return { type, intentId: intent.id, events: await produced(intent.id, ['payment.canceled']), steps };
+    }
+    case 'payment.expired': {
+      const intent = await intentFor('caisse trigger payment.expired', 300);
+      step(`it expires at ${intent.expiresAt} (intents live at least 300 s); the server sends payment.expired within seconds after that`);
+      return { type, intentId: intent.id, events: [], expiresAt: intent.expiresAt, steps };
+    }
+  }
+}

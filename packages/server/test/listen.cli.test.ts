@@ -1,0 +1,159 @@
+import { Webhook } from 'standardwebhooks';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { recordEvent } from '../src/modules/webhooks/events.ts';
+import { systemClock } from '../src/platform/clock.ts';
+import { openDatabase } from '../src/platform/db.ts';
+import { idFactory } from '../src/platform/ids.ts';
+import { TEST_DATABASE_URL } from './harness.ts';
+import {
+  createMerchantWithCli,
+  createRunDatabase,
+  type Proc,
+  processEnv,
+  type RunDatabase,
+  runCaisse,
+  type ServerProc,
+  spawnCaisse,
+  startServerProcess,
+  type TestKeys,
+} from './processes.ts';
+import { type Receiver, startReceiver } from './webhooks.receiver.ts';
+
+/**
+ * `caisse listen` and `caisse trigger` as users run them: real CLI processes against a real
+ * server process, events forwarded to a local receiver and verified with Stripe's and the
+ * Standard Webhooks libraries; the listener rides through a server restart without losing the
+ * event committed while it was away.
+ */
+
+let database: RunDatabase;
+let env: Record<string, string>;
+let receiver: Receiver;
+let server: ServerProc;
+let keys: TestKeys;
+const procs: Proc[] = [];
+
+beforeAll(async () => {
+  database = await createRunDatabase(TEST_DATABASE_URL, 'listen');
+  env = processEnv(database.env);
+  if (database.kind === 'postgres') keys = await createMerchantWithCli(env, 'Listen');
+  server = await startServerProcess({ env });
+  procs.push(server);
+  keys ??= server.devMerchant as TestKeys;
+  receiver = await startReceiver();
+}, 120_000);
+afterAll(async () => {
+  for (const p of procs) p.kill('SIGKILL');
+  await Promise.all(procs.map((p) => p.exited));
+  await receiver.close();
+  await database.drop();
+});
+
+const cliEnv = () => ({ ...env, CAISSE_API_KEY: keys.apiKey, CAISSE_SECRET_KEY: keys.secretKey, CAISSE_BASE_URL: server.url });
+const stripe = new Stripe('sk_test_unused');
+const header = (h: Record<string, unknown>, name: string) => String(h[name]);
+
+function startListen(): Proc {
+  const p = spawnCaisse(['listen', '--forward-to', receiver.url], cliEnv());
+  procs.push(p);
+  return p;
+}
+
+async function secretOf(p: Proc): Promise<string> {
+  const line = await p.waitForLine(/signing secret is whsec_/, 60_000);
+  return /(whsec_\S+)/.exec(line)?.[1] as string;
+}
+
+function receivedIds(): string[] {
+  return receiver.received.map((r) => header(r.headers, 'webhook-id'));
+}
+
+describe('caisse listen + caisse trigger', () => {
+  let secret: string;
+  let listener: Proc;
+
+  it('a triggered payment.completed arrives at the local URL with signatures Stripe and Standard Webhooks accept', async () => {
+    listener = startListen();
+    secret = await secretOf(listener);
+    await listener.waitForLine(/^Ready!/);
+
+    const triggered = await runCaisse(['trigger', 'payment.completed'], cliEnv());
+    expect(triggered.code, triggered.output).toBe(0);
+    const eventId = /produced payment\.completed (evt_\S+)/.exec(triggered.stdout)?.[1] as string;
+    expect(eventId).toBeDefined();
+
+    await vi.waitFor(() => expect(receivedIds()).toContain(eventId), { timeout: 15_000, interval: 50 });
+    const got = receiver.received.find((r) => header(r.headers, 'webhook-id') === eventId);
+    if (got === undefined) throw new Error('not received');
+    const event = stripe.webhooks.constructEvent(got.body, header(got.headers, 'pay-signature'), secret) as unknown as { id: string; type: string };
+    expect(event).toMatchObject({ id: eventId, type: 'payment.completed' });
+    const verified = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as {
+      type: string;
+      data: { paymentIntent: { amount: string; currency: string; metadata: Record<string, string>; status: string } };
+    };
+    expect(verified.type).toBe('payment.completed');
+    expect(verified.data.paymentIntent).toMatchObject({ amount: '5000', currency: 'XAF', status: 'SUCCEEDED', metadata: { triggeredBy: 'caisse trigger' } });
+    // Another secret does not verify it.
+    expect(() => stripe.webhooks.constructEvent(got.body, header(got.headers, 'pay-signature'), `whsec_${Buffer.alloc(32, 1).toString('base64')}`)).toThrow();
+    await listener.waitForLine(new RegExp(`<-- \\[200\\] POST .*\\[${eventId}\\]`));
+  }, 120_000);
+
+  it('the secret is the same after a restart of listen, and --print-secret prints it', async () => {
+    listener.kill('SIGINT');
+    expect((await listener.exited).code).toBe(0);
+    const printed = await runCaisse(['listen', '--print-secret'], cliEnv());
+    expect(printed.code).toBe(0);
+    expect(printed.stdout.trim()).toBe(secret);
+    listener = startListen();
+    expect(await secretOf(listener)).toBe(secret);
+    await listener.waitForLine(/^Ready!/);
+  }, 120_000);
+
+  it('an event committed while the server is down reaches the local URL once the server is back (resumed after the last event id)', async () => {
+    server.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+    await listener.waitForLine(/connection lost/, 20_000);
+
+    // Written straight into the database while no server runs (a process that committed it and died).
+    const opened = await openDatabase({ databaseUrl: database.url, dataDir: database.dataDir as string });
+    const deps = { clock: systemClock, ids: idFactory(systemClock) };
+    const event = await opened.db.transaction().execute((tx) =>
+      recordEvent(tx, deps, {
+        merchantId: keys.merchantId,
+        mode: 'test',
+        type: 'payment.canceled',
+        apiVersion: '2026-11-01',
+        paymentIntent: { id: 'pi_whileaway', object: 'payment_intent', amount: '2500', currency: 'XAF', metadata: { n: '1' }, status: 'CANCELED' },
+      }),
+    );
+    await opened.close();
+
+    server = await startServerProcess({ env, port: server.port });
+    procs.push(server);
+    await listener.waitForLine(/reconnected; resuming after evt_/, 30_000);
+    await vi.waitFor(() => expect(receivedIds()).toContain(event.id), { timeout: 15_000, interval: 50 });
+    const got = receiver.received.find((r) => header(r.headers, 'webhook-id') === event.id);
+    expect(() => new Webhook(secret).verify(got?.body ?? '', got?.headers as Record<string, string>)).not.toThrow();
+
+    // And new events keep coming; nothing was forwarded twice.
+    const triggered = await runCaisse(['trigger', 'payment.canceled'], cliEnv());
+    expect(triggered.code, triggered.output).toBe(0);
+    const canceledId = /produced payment\.canceled (evt_\S+)/.exec(triggered.stdout)?.[1] as string;
+    await vi.waitFor(() => expect(receivedIds()).toContain(canceledId), { timeout: 15_000, interval: 50 });
+    const ids = receivedIds();
+    expect(new Set(ids).size).toBe(ids.length);
+  }, 180_000);
+
+  it('refuses live keys and unknown event types before connecting', async () => {
+    const live = await runCaisse(['listen', '--forward-to', receiver.url], { ...cliEnv(), CAISSE_SECRET_KEY: 'sk_live_x' });
+    expect(live.code).toBe(1);
+    expect(live.output).toMatch(/test mode only/);
+    const badType = await runCaisse(['trigger', 'payment.bogus'], cliEnv());
+    expect(badType.code).toBe(1);
+    expect(badType.output).toMatch(/unknown event type "payment\.bogus"/);
+    const wrongKey = await runCaisse(['listen', '--forward-to', receiver.url], { ...cliEnv(), CAISSE_SECRET_KEY: 'sk_test_wrongwrongwrongwrongwrong' });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.output).toMatch(/refused the stream: 401/);
+  }, 120_000);
+});
