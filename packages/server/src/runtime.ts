@@ -10,6 +10,7 @@ import { readTlsFiles } from './platform/http/https.ts';
 import { idFactory } from './platform/ids.ts';
 import { createLogger } from './platform/logger.ts';
 import { migrate } from './platform/migrations.ts';
+import { createWakeups } from './platform/wakeups.ts';
 import { webhookDispatcherWorker } from './modules/webhooks/dispatcher.ts';
 import { sweeperWorker } from './modules/intents/intents.sweeper.ts';
 
@@ -31,8 +32,17 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     await database.close();
     throw err;
   }
-  const deps: Deps = { config, db: database.db, clock: systemClock, random: systemRandom, ids: idFactory(systemClock) };
-  return { deps, database, logger, close: () => database.close() };
+  const wakeups = createWakeups(database, (err, what) => logger.warn({ err }, what));
+  const deps: Deps = { config, db: database.db, clock: systemClock, random: systemRandom, ids: idFactory(systemClock), wakeups };
+  return {
+    deps,
+    database,
+    logger,
+    close: async () => {
+      await wakeups.close();
+      await database.close();
+    },
+  };
 }
 
 /** A long-running piece of the process (dispatcher, sweeper) that stops on shutdown. */

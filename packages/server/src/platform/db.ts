@@ -31,6 +31,13 @@ export interface OpenedDb {
   db: Db;
   kind: 'postgres' | 'pglite';
   close(): Promise<void>;
+  /** PostgreSQL: NOTIFY on `channel` (outside any transaction). */
+  notify?(channel: string, payload: string): Promise<void>;
+  /**
+   * PostgreSQL: LISTEN on `channel` over a connection of its own, outside the pool. `onLost` is
+   * called once if that connection fails; the caller makes a new one.
+   */
+  listen?(channel: string, onNotify: (payload: string) => void, onLost: () => void): Promise<{ close(): Promise<void> }>;
 }
 
 export class DataDirLockedError extends Error {
@@ -99,7 +106,44 @@ export function openPostgres(url: string, poolSize = 10): OpenedDb {
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'postgres',
+    close: () => db.destroy(),
+    async notify(channel, payload) {
+      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    async listen(channel, onNotify, onLost) {
+      const client = new pg.Client({ connectionString: url, types });
+      let lost = false;
+      const fail = () => {
+        if (lost) return;
+        lost = true;
+        client.end().catch(() => {});
+        onLost();
+      };
+      client.on('error', () => {});
+      client.on('notification', (n) => {
+        if (n.channel === channel) onNotify(n.payload ?? '');
+      });
+      try {
+        await client.connect();
+        await client.query(`listen "${channel.replaceAll('"', '""')}"`);
+      } catch (err) {
+        lost = true;
+        await client.end().catch(() => {});
+        throw err;
+      }
+      client.on('error', fail);
+      client.on('end', fail);
+      return {
+        async close() {
+          lost = true;
+          await client.end().catch(() => {});
+        },
+      };
+    },
+  };
 }
 
 /**

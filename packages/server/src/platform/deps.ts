@@ -3,6 +3,7 @@ import type { Clock } from './clock.ts';
 import type { RandomBytes } from './crypto.ts';
 import type { Db } from './db.ts';
 import type { IdFactory } from './ids.ts';
+import type { Wakeups } from './wakeups.ts';
 
 /** The world, injected: every service receives these instead of reaching for globals. */
 export interface Deps {
@@ -11,4 +12,6 @@ export interface Deps {
   clock: Clock;
   random: RandomBytes;
   ids: IdFactory;
+  /** Wake-ups between processes (runtime.ts); absent in tests that build the app alone. */
+  wakeups?: Wakeups;
 }

@@ -3,9 +3,55 @@ import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { normalizeOrigin } from '../../platform/http/cors.ts';
 import { hashPassword } from '../../platform/passwords.ts';
-import { type ApiKeyRow, type KeyKind, type KeyMode, merchantsRepository as repo } from './merchants.repository.ts';
+import { type ApiKeyRow, type KeyKind, type KeyMode, type KeyWithMerchant, merchantsRepository as repo } from './merchants.repository.ts';
 
 export const MAX_ROLL_GRACE_SECONDS = 7 * 24 * 3600;
+
+/**
+ * How long a process trusts an API key row it read, without reading it again. A revocation, roll
+ * or change of origins drops the key from the cache of the process that made it at once, and from
+ * every other process's as soon as PostgreSQL delivers the broadcast (milliseconds); this TTL
+ * bounds the staleness only when that broadcast is lost (the LISTEN connection down).
+ */
+export const KEY_CACHE_TTL_MS = 5_000;
+const KEY_CACHE_MAX = 10_000;
+
+/**
+ * API keys by the SHA-256 of the key (the cache never holds a key itself), with their merchant's
+ * pinned version: the lookup every request of the API begins with. Unknown keys are not cached.
+ */
+function createKeyCache(deps: Pick<Deps, 'db' | 'clock' | 'wakeups'>) {
+  const entries = new Map<string, { row: KeyWithMerchant; until: number }>();
+  const loading = new Map<string, Promise<KeyWithMerchant | undefined>>();
+  const cache = {
+    async find(hash: Buffer): Promise<KeyWithMerchant | undefined> {
+      const key = hash.toString('hex');
+      const now = deps.clock.now().getTime();
+      const hit = entries.get(key);
+      if (hit && hit.until > now) return hit.row;
+      let pending = loading.get(key);
+      if (!pending) {
+        pending = repo.findKeyByHash(deps.db, hash).finally(() => loading.delete(key));
+        loading.set(key, pending);
+      }
+      const row = await pending;
+      entries.delete(key);
+      if (row) {
+        if (entries.size >= KEY_CACHE_MAX) entries.delete(entries.keys().next().value as string);
+        entries.set(key, { row, until: now + KEY_CACHE_TTL_MS });
+      }
+      return row;
+    },
+    forget(keyId: string): void {
+      for (const [key, entry] of entries) if (entry.row.id === keyId) entries.delete(key);
+    },
+    clear(): void {
+      entries.clear();
+    },
+  };
+  deps.wakeups?.subscribe('api_keys', (message) => ('reset' in message || message.payload === '' ? cache.clear() : cache.forget(message.payload)));
+  return cache;
+}
 
 /** Who is calling, once the keys are checked. */
 export interface MerchantContext {
@@ -88,6 +134,13 @@ function keyPrefix(kind: KeyKind, mode: KeyMode): string {
 
 export function createMerchantsService(deps: Deps) {
   const { db, clock, random, ids } = deps;
+  const keys = createKeyCache(deps);
+
+  /** After a change of a key: no process may go on using what it cached of it. */
+  async function changed(keyId: string): Promise<void> {
+    keys.forget(keyId);
+    await deps.wakeups?.broadcast('api_keys', keyId);
+  }
 
   async function createKey(
     merchantId: string,
@@ -158,19 +211,22 @@ export function createMerchantsService(deps: Deps) {
       if (old.revoked_at || (old.expires_at && old.expires_at <= now)) {
         throw new ApiError('validation_error', 'A revoked or expired key cannot be rolled', { param: 'keyId' });
       }
-      return db.transaction().execute(async (tx) => {
+      const rolled = await db.transaction().execute(async (tx) => {
         const created = await createKey(merchantId, { kind: old.kind, mode: old.mode, name: old.name, allowedOrigins: old.allowed_origins }, tx);
         const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
         const expiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
         const updated = await repo.updateKey(tx, old.id, { expires_at: expiresAt, rolled_to: created.id });
         return { old: keyView(updated ?? old), new: created };
       });
+      await changed(old.id);
+      return rolled;
     },
 
     /** Replaces the browser origins an API key may be used from (empty: any origin). */
     async setAllowedOrigins(merchantId: string, keyId: string, origins: string[]): Promise<KeyView> {
       const key = await ownedKey(merchantId, keyId);
       const updated = await repo.updateKey(db, key.id, { allowed_origins: allowedOriginsFor(key.kind, origins) });
+      await changed(key.id);
       return keyView(updated ?? key);
     },
 
@@ -178,6 +234,7 @@ export function createMerchantsService(deps: Deps) {
       const key = await ownedKey(merchantId, keyId);
       if (key.revoked_at) return keyView(key);
       const updated = await repo.updateKey(db, key.id, { revoked_at: clock.now() });
+      await changed(key.id);
       return keyView(updated ?? key);
     },
 
@@ -188,11 +245,11 @@ export function createMerchantsService(deps: Deps) {
     async authenticate(apiKey: string | undefined, secretKey: string | undefined, requireSecret: boolean): Promise<MerchantContext> {
       if (!apiKey) throw new ApiError('api_key_missing', 'Send your API key in the x-api-key header');
       const now = clock.now();
-      const pk = /^pk_(test|live)_[0-9A-Za-z]+$/.test(apiKey) ? await repo.findKeyByHash(db, sha256(apiKey)) : undefined;
+      const pk = /^pk_(test|live)_[0-9A-Za-z]+$/.test(apiKey) ? await keys.find(sha256(apiKey)) : undefined;
       if (pk?.kind !== 'publishable') throw new ApiError('api_key_invalid', 'The x-api-key is not a known API key');
       if (pk.revoked_at) throw new ApiError('api_key_revoked', 'This API key was revoked; create a new one in the dashboard');
       if (pk.expires_at && pk.expires_at <= now) throw new ApiError('api_key_expired', 'This API key was rolled and its grace period has ended');
-      await touch(pk.id, pk.last_used_at, now);
+      await touch(pk, now);
       const context: MerchantContext = {
         merchantId: pk.merchant_id,
         mode: pk.mode,
@@ -203,21 +260,23 @@ export function createMerchantsService(deps: Deps) {
       };
       if (!requireSecret) return context;
       if (!secretKey) throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_…');
-      const sk = /^sk_(test|live)_[0-9A-Za-z]+$/.test(secretKey) ? await repo.findKeyByHash(db, sha256(secretKey)) : undefined;
+      const sk = /^sk_(test|live)_[0-9A-Za-z]+$/.test(secretKey) ? await keys.find(sha256(secretKey)) : undefined;
       if (sk?.kind !== 'secret') throw new ApiError('secret_key_invalid', 'The bearer token is not a known secret key');
       if (sk.revoked_at) throw new ApiError('secret_key_revoked', 'This secret key was revoked');
       if (sk.expires_at && sk.expires_at <= now) throw new ApiError('secret_key_expired', 'This secret key was rolled and its grace period has ended');
       if (sk.merchant_id !== pk.merchant_id) throw new ApiError('key_merchant_mismatch', 'The API key and the secret key belong to different merchants');
       if (sk.mode !== pk.mode) throw new ApiError('key_mode_mismatch', `The API key is a ${pk.mode} key but the secret key is a ${sk.mode} key`);
-      await touch(sk.id, sk.last_used_at, now);
+      await touch(sk, now);
       return { ...context, secretKeyId: sk.id };
     },
   };
 
   /** Records last use at most once a minute per key, so the hot path rarely writes. */
-  async function touch(keyId: string, lastUsed: Date | null, now: Date) {
-    if (lastUsed && now.getTime() - lastUsed.getTime() < 60_000) return;
-    await repo.touchKey(db, keyId, now);
+  async function touch(key: KeyWithMerchant, now: Date) {
+    if (key.last_used_at && now.getTime() - key.last_used_at.getTime() < 60_000) return;
+    // The cached row too: the other requests of this minute need not write it again.
+    key.last_used_at = now;
+    await repo.touchKey(db, key.id, now);
   }
 }
 

@@ -1,0 +1,102 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMerchantsService, KEY_CACHE_TTL_MS } from '../src/modules/merchants/merchants.service.ts';
+import { ApiError } from '../src/platform/errors.ts';
+import { createWakeups, type WakeChannel, type Wakeups } from '../src/platform/wakeups.ts';
+import { call, createMerchant, createTestContext, onPostgres, pk, sk, type TestContext } from './harness.ts';
+
+/**
+ * The fast paths' correctness: the API-key cache never outlives a revocation it was told about
+ * (in this process or, through PostgreSQL, in another) and bounds what it was not told about.
+ * Speed itself is measured by `npm run bench`, never here.
+ */
+let ctx: TestContext;
+const wakeups: Wakeups[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterEach(async () => {
+  await Promise.all(wakeups.splice(0).map((w) => w.close()));
+});
+afterAll(() => ctx.close());
+
+function newWakeups(): Wakeups {
+  const w = createWakeups(ctx.database);
+  wakeups.push(w);
+  return w;
+}
+
+/** Resolves with the next message `w` hears on `channel`. */
+function nextMessage(w: Wakeups, channel: WakeChannel): Promise<unknown> {
+  return new Promise((resolve) => {
+    const off = w.subscribe(channel, (m) => {
+      off();
+      resolve(m);
+    });
+  });
+}
+
+async function refusal(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof ApiError) return err.code;
+    throw err;
+  }
+  return 'accepted';
+}
+
+describe('API-key cache', () => {
+  it('a key revoked, rolled without grace or given other origins is seen at once by the process that changed it', async () => {
+    const m = await createMerchant(ctx, 'Cached');
+    const keys = await ctx.services.merchants.listKeys(m.merchantId);
+    const apiKeyId = keys.find((k) => k.kind === 'publishable' && k.mode === 'test')?.id as string;
+    const secretKeyId = keys.find((k) => k.kind === 'secret' && k.mode === 'test')?.id as string;
+    const fromElsewhere = { ...pk(m), headers: { origin: 'https://elsewhere.example' } };
+    // Cached by these requests (a key that lists no origin may be used from any)...
+    expect((await call(ctx.app, 'GET', '/gateway/sessions/ps_x', fromElsewhere)).json()).toMatchObject({ code: 'not_found' });
+    expect((await call(ctx.app, 'GET', '/gateway', sk(m))).statusCode).toBe(200);
+    // ...and forgotten by each change, with no clock movement.
+    await ctx.services.merchants.setAllowedOrigins(m.merchantId, apiKeyId, ['https://shop.example']);
+    expect((await call(ctx.app, 'GET', '/gateway/sessions/ps_x', fromElsewhere)).json()).toMatchObject({ code: 'origin_not_allowed' });
+    await ctx.services.merchants.rollKey(m.merchantId, secretKeyId, 0);
+    expect((await call(ctx.app, 'GET', '/gateway', sk(m))).json()).toMatchObject({ code: 'secret_key_expired' });
+    await ctx.services.merchants.revokeKey(m.merchantId, apiKeyId);
+    expect((await call(ctx.app, 'GET', '/gateway/sessions/ps_x', pk(m))).json()).toMatchObject({ code: 'api_key_revoked' });
+  });
+
+  it('a change made behind its back (straight in the database) is seen once KEY_CACHE_TTL_MS has passed', async () => {
+    const m = await createMerchant(ctx, 'Stale');
+    const merchants = createMerchantsService(ctx.deps);
+    await merchants.authenticate(m.apiKey, undefined, false);
+    await ctx.deps.db.updateTable('api_keys').set({ revoked_at: ctx.clock.now() }).where('merchant_id', '=', m.merchantId).execute();
+    // The documented staleness bound: still the cached row...
+    expect(await refusal(merchants.authenticate(m.apiKey, undefined, false))).toBe('accepted');
+    ctx.clock.advance(KEY_CACHE_TTL_MS);
+    // ...never longer than the TTL.
+    expect(await refusal(merchants.authenticate(m.apiKey, undefined, false))).toBe('api_key_revoked');
+  });
+
+  it('a revocation by another process reaches this process through the database', async () => {
+    const m = await createMerchant(ctx, 'Broadcast');
+    // Two processes' worth of services: their own caches, their own wake-ups (on PostgreSQL, their own LISTEN).
+    const here = newWakeups();
+    const there = onPostgres ? newWakeups() : here;
+    const mine = createMerchantsService({ ...ctx.deps, wakeups: here });
+    const theirs = createMerchantsService({ ...ctx.deps, wakeups: there });
+    await mine.authenticate(m.apiKey, undefined, false);
+    const keyId = (await theirs.listKeys(m.merchantId)).find((k) => k.kind === 'publishable' && k.mode === 'test')?.id as string;
+    const heard = nextMessage(here, 'api_keys');
+    await theirs.revokeKey(m.merchantId, keyId);
+    expect(await heard).toEqual({ payload: keyId });
+    expect(await refusal(mine.authenticate(m.apiKey, undefined, false))).toBe('api_key_revoked');
+  });
+
+  it('a failed lookup is not cached: a key that starts to exist works at once', async () => {
+    const m = await createMerchant(ctx, 'Fresh');
+    const unknown = `pk_test_${'A'.repeat(32)}`;
+    expect(await refusal(ctx.services.merchants.authenticate(unknown, undefined, false))).toBe('api_key_invalid');
+    const created = await ctx.services.merchants.createKey(m.merchantId, { kind: 'publishable', mode: 'test', name: 'new' });
+    expect(await refusal(ctx.services.merchants.authenticate(created.secret, undefined, false))).toBe('accepted');
+  });
+});
