@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { KeyMode } from '../merchants/merchants.repository.ts';
 
@@ -62,22 +62,5 @@ export const chargesRepository = {
 
   async listRefunds(db: Executor, intentId: string): Promise<RefundRow[]> {
     return db.selectFrom('refunds').selectAll().where('intent_id', '=', intentId).orderBy('id').execute();
-  },
-
-  /**
-   * Runs `work` inside a savepoint of `tx`: if it throws, what it wrote is undone and the
-   * transaction stays usable (a failed statement would otherwise abort the whole transaction),
-   * then the error is rethrown.
-   */
-  async withSavepoint<T>(tx: Tx, name: string, work: () => Promise<T>): Promise<T> {
-    await sql`savepoint ${sql.id(name)}`.execute(tx);
-    try {
-      const result = await work();
-      await sql`release savepoint ${sql.id(name)}`.execute(tx);
-      return result;
-    } catch (err) {
-      await sql`rollback to savepoint ${sql.id(name)}`.execute(tx);
-      throw err;
-    }
   },
 };

@@ -73,8 +73,7 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
         await consumeAuthorization(tx, deps, { token: otpToken, ...scope, userId: user.userId, intentId: row.id });
 
         const currency = row.currency as Currency;
-        const wallet = await ledger.userWallet(tx, { ...scope, userId: user.userId, currency });
-        const balance = await ledger.merchantBalance(tx, { ...scope, currency });
+        const { wallet, balance, locked: accounts } = await ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency });
         const attempts = row.attempts + 1;
         const base = {
           id: ids('charge'),
@@ -86,14 +85,8 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
           currency,
           created_at: clock.now(),
         };
-        let transferId: string;
-        try {
-          const transfer = await repo.withSavepoint(tx, 'charge_transfer', () =>
-            ledger.transfer(tx, { ...scope, kind: 'charge', reference: row.id, currency, from: wallet.id, to: balance.id, amount: row.amount_minor }),
-          );
-          transferId = transfer.id;
-        } catch (err) {
-          if (!(err instanceof ApiError) || err.code !== 'insufficient_funds') throw err;
+        // The wallet is locked: what it holds now is what the transfer would find.
+        if (wallet.balance < row.amount_minor) {
           const message = insufficientFundsMessage(formatAmount(row.amount_minor, currency), currency);
           await repo.insertCharge(tx, { ...base, status: 'failed', failure_code: 'insufficient_funds', failure_message: message, transfer_id: null });
           const failed = await applyTransition(tx, deps, row, statusAfterFailedCharge(attempts), {
@@ -102,7 +95,12 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
           });
           return { kind: 'declined', row: failed, message };
         }
-        await repo.insertCharge(tx, { ...base, status: 'succeeded', failure_code: null, failure_message: null, transfer_id: transferId });
+        const transfer = await ledger.transfer(
+          tx,
+          { ...scope, kind: 'charge', reference: row.id, currency, from: wallet.id, to: balance.id, amount: row.amount_minor },
+          accounts,
+        );
+        await repo.insertCharge(tx, { ...base, status: 'succeeded', failure_code: null, failure_message: null, transfer_id: transfer.id });
         const paid = await applyTransition(tx, deps, row, 'SUCCEEDED', {
           apiVersion: merchant.pinnedVersion,
           patch: { attempts, last_error_code: null, last_error_message: null },

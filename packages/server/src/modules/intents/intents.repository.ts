@@ -62,8 +62,20 @@ function scoped(db: Executor, scope: IntentScope) {
 }
 
 export const intentsRepository = {
-  async insert(db: Executor, row: Insertable<IntentsTable>) {
-    return db.insertInto('intents').values(row).returningAll().executeTakeFirstOrThrow();
+  /**
+   * Inserts an intent valid for `expiresIn` seconds from its creation, or, when undefined, for its
+   * merchant's `intent_expires_in`, read in the same statement.
+   */
+  async insert(db: Executor, row: Omit<Insertable<IntentsTable>, 'expires_at'>, expiresIn: number | undefined) {
+    const expiresAt =
+      expiresIn !== undefined
+        ? new Date(row.created_at.getTime() + expiresIn * 1000)
+        : sql<Date>`${row.created_at}::timestamptz + make_interval(secs => (select intent_expires_in from merchants where id = ${row.merchant_id}))`;
+    return db
+      .insertInto('intents')
+      .values({ ...row, expires_at: expiresAt })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   },
 
   async find(db: Executor, scope: IntentScope, id: string) {

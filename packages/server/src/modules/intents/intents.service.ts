@@ -3,7 +3,6 @@ import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
-import { merchantsRepository } from '../merchants/merchants.repository.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { type IntentPatch, type IntentRow, type IntentScope, intentsRepository as repo } from './intents.repository.ts';
 import type { CreatedIntent, CreateIntentBody, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
@@ -104,27 +103,27 @@ export function createIntentsService(deps: Deps) {
     async create(caller: IntentCaller, body: CreateIntentBody): Promise<CreatedIntent> {
       const currency = assertCurrency(body.currency);
       const amountMinor = parseAmount(body.amount, currency);
-      const merchant = await merchantsRepository.findMerchant(db, caller.merchantId);
-      if (!merchant) throw new ApiError('not_found', 'The merchant no longer exists');
-      const expiresIn = body.expiresIn ?? merchant.intent_expires_in;
       const sessionToken = SESSION_TOKEN_PREFIX + randomToken(random, 32);
       const now = clock.now();
-      const row = await repo.insert(db, {
-        id: ids('intent'),
-        merchant_id: caller.merchantId,
-        mode: caller.mode,
-        status: 'PENDING',
-        amount_minor: amountMinor,
-        currency,
-        description: body.description ?? null,
-        metadata: JSON.stringify(body.metadata ?? {}),
-        session_token_hash: sha256(sessionToken),
-        last_error_code: null,
-        last_error_message: null,
-        expires_at: new Date(now.getTime() + expiresIn * 1000),
-        created_at: now,
-        updated_at: now,
-      });
+      const row = await repo.insert(
+        db,
+        {
+          id: ids('intent'),
+          merchant_id: caller.merchantId,
+          mode: caller.mode,
+          status: 'PENDING',
+          amount_minor: amountMinor,
+          currency,
+          description: body.description ?? null,
+          metadata: JSON.stringify(body.metadata ?? {}),
+          session_token_hash: sha256(sessionToken),
+          last_error_code: null,
+          last_error_message: null,
+          created_at: now,
+          updated_at: now,
+        },
+        body.expiresIn,
+      );
       return { ...merchantView(row, now), sessionToken };
     },
 

@@ -126,20 +126,41 @@ export const ledgerRepository = {
     return db.selectFrom('ledger_accounts').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
   },
 
-  async insertTransfer(db: Executor, row: LedgerTransfersTable): Promise<void> {
-    await db.insertInto('ledger_transfers').values(row).execute();
-  },
-
-  async insertPostings(db: Executor, rows: Omit<LedgerPostingsTable, 'id'>[]): Promise<void> {
-    await db.insertInto('ledger_postings').values(rows).execute();
-  },
-
-  async addToBalance(db: Executor, accountId: string, delta: bigint): Promise<void> {
-    await db
-      .updateTable('ledger_accounts')
-      .set({ balance: sql<bigint>`balance + ${delta.toString()}::bigint` })
-      .where('id', '=', accountId)
+  /**
+   * The user's wallet and the merchant's balance in one currency, locked for the rest of the
+   * transaction in id order (as `lockAccounts`), in one statement. One that does not exist yet is
+   * missing from the answer.
+   */
+  async lockPaymentAccounts(db: Executor, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency }): Promise<AccountRow[]> {
+    return db
+      .selectFrom('ledger_accounts')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('kind', '=', 'user_wallet'), eb('user_id', '=', q.userId), eb('currency', '=', q.currency)]),
+          eb.and([eb('kind', '=', 'merchant_balance'), eb('merchant_id', '=', q.merchantId), eb('mode', '=', q.mode), eb('currency', '=', q.currency)]),
+        ]),
+      )
+      .orderBy('id')
+      .forUpdate()
       .execute();
+  },
+
+  /**
+   * Writes a transfer: its row, its postings, and each posting's amount added to its account's
+   * balance, in one statement (the accounts are locked by the caller; each appears once).
+   */
+  async writeTransfer(db: Executor, transfer: LedgerTransfersTable, postings: Omit<LedgerPostingsTable, 'id'>[]): Promise<void> {
+    const rows = sql.join(postings.map((p) => sql`(${p.transfer_id}, ${p.account_id}, ${p.currency}, ${p.amount.toString()}::bigint, ${p.created_at})`));
+    await sql`
+      with transfer as (
+        insert into ledger_transfers (id, merchant_id, mode, kind, reference, created_at)
+        values (${transfer.id}, ${transfer.merchant_id}, ${transfer.mode}, ${transfer.kind}, ${transfer.reference}, ${transfer.created_at})
+      ), postings as (
+        insert into ledger_postings (transfer_id, account_id, currency, amount, created_at) values ${rows}
+        returning account_id, amount
+      )
+      update ledger_accounts a set balance = a.balance + p.amount from postings p where a.id = p.account_id`.execute(db);
   },
 
   async movements(db: Executor, accountIds: string[], limit: number): Promise<Movement[]> {

@@ -126,7 +126,12 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     });
   }
 
-  async function transfer(tx: Tx, input: TransferInput): Promise<TransferResult> {
+  /**
+   * Moves money: postings that sum to zero per currency, written with the new balances in the
+   * caller's transaction. The accounts are locked first, in id order, unless the caller passes
+   * them as it locked them in this transaction (`locked`, as `paymentAccounts` returns them).
+   */
+  async function transfer(tx: Tx, input: TransferInput, locked?: readonly AccountRow[]): Promise<TransferResult> {
     const postings = postingsOf(input);
     if (postings.length < 2) throw new Error('a transfer needs at least two postings');
     for (const p of postings) {
@@ -135,7 +140,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     const accountIds = [...new Set(postings.map((p) => p.accountId))];
     if (accountIds.length !== postings.length) throw new Error('an account appears twice in one transfer');
 
-    const accounts = new Map((await repo.lockAccounts(tx, accountIds)).map((a) => [a.id, a]));
+    const accounts = new Map((locked ?? (await repo.lockAccounts(tx, accountIds))).map((a) => [a.id, a]));
     const sums = new Map<Currency, bigint>();
     for (const p of postings) {
       const account = accounts.get(p.accountId);
@@ -158,13 +163,12 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     }
 
     const now = clock.now();
-    await repo.insertTransfer(tx, { id: result.id, merchant_id: input.merchantId, mode: input.mode, kind: input.kind, reference: input.reference ?? null, created_at: now });
-    await repo.insertPostings(
-      tx,
-      result.postings.map((p) => ({ transfer_id: result.id, account_id: p.accountId, currency: p.currency, amount: p.amount, created_at: now })),
-    );
     try {
-      for (const p of result.postings) await repo.addToBalance(tx, p.accountId, p.amount);
+      await repo.writeTransfer(
+        tx,
+        { id: result.id, merchant_id: input.merchantId, mode: input.mode, kind: input.kind, reference: input.reference ?? null, created_at: now },
+        result.postings.map((p) => ({ transfer_id: result.id, account_id: p.accountId, currency: p.currency, amount: p.amount, created_at: now })),
+      );
     } catch (err) {
       // The database's own guard: a wallet cannot go below zero even if the check above erred.
       if ((err as { code?: string }).code === CHECK_VIOLATION) throw new ApiError('insufficient_funds', 'The wallet does not hold enough');
@@ -175,6 +179,24 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
 
   return {
     transfer,
+
+    /**
+     * The user's wallet and the merchant's balance in a currency (created when missing), locked
+     * for the rest of the transaction: what a charge moves money between, read in one statement
+     * when both exist. Pass them on to `transfer`.
+     */
+    async paymentAccounts(tx: Tx, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency }) {
+      let rows = await repo.lockPaymentAccounts(tx, q);
+      if (rows.length < 2) {
+        await ensure(tx, { ...q, kind: 'user_wallet' });
+        await ensure(tx, { ...q, kind: 'merchant_balance' });
+        rows = await repo.lockPaymentAccounts(tx, q);
+      }
+      const wallet = rows.find((a) => a.kind === 'user_wallet');
+      const balance = rows.find((a) => a.kind === 'merchant_balance');
+      if (!wallet || !balance) throw new Error('the payment accounts could not be made');
+      return { wallet, balance, locked: rows };
+    },
 
     /** The user's wallet in a currency, created when missing. */
     userWallet: (executor: Executor, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency }) =>

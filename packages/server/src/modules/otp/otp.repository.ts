@@ -66,12 +66,54 @@ export const otpRepository = {
   },
 
   /**
-   * Forgets what can no longer matter: authorizations expired by `now`, and codes sent before
-   * `sentBefore` (dead, and out of the send limits' window) with whatever authorization they gave.
+   * When the user's codes were sent within the send limits' window (after `windowStart`), and, in
+   * the same statement, forgets what can no longer matter: authorizations expired by `now`, and
+   * codes sent before the window (dead, and out of the limits) with whatever authorization they
+   * gave. The rows counted and the rows deleted are disjoint, so one snapshot serves both.
    */
-  async deleteStale(db: Executor, userId: string, q: { now: Date; sentBefore: Date }): Promise<void> {
-    await db.deleteFrom('otp_authorizations').where('user_id', '=', userId).where('expires_at', '<=', q.now).execute();
-    await db.deleteFrom('otp_codes').where('user_id', '=', userId).where('created_at', '<', q.sentBefore).execute();
+  async sendsInWindowForgettingStale(tx: Tx, scope: UserScope, q: { now: Date; windowStart: Date }): Promise<Date[]> {
+    const rows = await tx
+      .with('stale_authorizations', (db) => db.deleteFrom('otp_authorizations').where('user_id', '=', scope.userId).where('expires_at', '<=', q.now))
+      .with('stale_codes', (db) => db.deleteFrom('otp_codes').where('user_id', '=', scope.userId).where('created_at', '<', q.windowStart))
+      .selectFrom('otp_codes')
+      .select('created_at')
+      .where('user_id', '=', scope.userId)
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .where('created_at', '>', q.windowStart)
+      .execute();
+    return rows.map((r) => r.created_at);
+  },
+
+  /**
+   * The user of this merchant and mode, with, when `intentId` is given, that intent (of the same
+   * merchant and mode, or undefined) and its merchant's name: what initOtp checks, in one read.
+   */
+  async findPayer(db: Executor, scope: UserScope, intentId: string | undefined) {
+    const user = db
+      .selectFrom('users as u')
+      .select(['u.id', 'u.email', 'u.phone_number', 'u.phone_verified_at'])
+      .where('u.id', '=', scope.userId)
+      .where('u.merchant_id', '=', scope.merchantId)
+      .where('u.mode', '=', scope.mode);
+    if (intentId === undefined) {
+      const row = await user.executeTakeFirst();
+      return row && { user: row, intent: undefined };
+    }
+    const row = await user
+      .leftJoin('intents as i', (join) =>
+        join.on((eb) => eb.and([eb('i.id', '=', intentId), eb('i.merchant_id', '=', scope.merchantId), eb('i.mode', '=', scope.mode)])),
+      )
+      .leftJoin('merchants as m', 'm.id', 'i.merchant_id')
+      .select(['i.id as intent_id', 'i.status', 'i.expires_at', 'i.amount_minor', 'i.currency', 'm.name as merchant_name'])
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { intent_id, status, expires_at, amount_minor, currency, merchant_name, ...u } = row;
+    const intent =
+      intent_id === null || status === null || expires_at === null || amount_minor === null || currency === null
+        ? undefined
+        : { id: intent_id, status, expires_at, amount_minor, currency, merchantName: merchant_name ?? 'the merchant' };
+    return { user: u, intent };
   },
 
   async insertCode(db: Executor, row: Omit<OtpCodesTable, 'attempts' | 'consumed_at'>): Promise<void> {
@@ -97,20 +139,31 @@ export const otpRepository = {
     return row.attempts;
   },
 
-  async consumeCode(tx: Tx, id: string, at: Date): Promise<void> {
-    await tx.updateTable('otp_codes').set({ consumed_at: at }).where('id', '=', id).execute();
+  /** Marks the code exchanged and stores the authorization token it bought, in one statement. */
+  async exchangeCode(tx: Tx, codeId: string, at: Date, authorization: Omit<OtpAuthorizationsTable, 'used_at'>): Promise<void> {
+    await tx
+      .with('consumed', (db) => db.updateTable('otp_codes').set({ consumed_at: at }).where('id', '=', codeId))
+      .insertInto('otp_authorizations')
+      .values(authorization)
+      .execute();
   },
 
-  async insertAuthorization(tx: Tx, row: Omit<OtpAuthorizationsTable, 'used_at'>): Promise<void> {
-    await tx.insertInto('otp_authorizations').values(row).execute();
+  /**
+   * Spends the unused authorization with this token hash (it stays locked until the transaction
+   * ends) and returns it, or undefined when there is none unused. The caller checks the rest and
+   * rolls the transaction back to refuse it, which leaves it unspent.
+   */
+  async spendAuthorization(tx: Tx, tokenHash: Buffer, at: Date): Promise<OtpAuthorizationRow | undefined> {
+    return tx
+      .updateTable('otp_authorizations')
+      .set({ used_at: at })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
   },
 
-  /** The authorization with this token hash, locked until the transaction ends. */
-  async lockAuthorization(tx: Tx, tokenHash: Buffer): Promise<OtpAuthorizationRow | undefined> {
-    return tx.selectFrom('otp_authorizations').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
-  },
-
-  async markAuthorizationUsed(tx: Tx, tokenHash: Buffer, at: Date): Promise<void> {
-    await tx.updateTable('otp_authorizations').set({ used_at: at }).where('token_hash', '=', tokenHash).execute();
+  async findAuthorization(db: Executor, tokenHash: Buffer): Promise<OtpAuthorizationRow | undefined> {
+    return db.selectFrom('otp_authorizations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   },
 };

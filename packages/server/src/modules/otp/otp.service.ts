@@ -4,12 +4,9 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { UserContext } from '../../platform/http/auth.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
-import { intentsRepository } from '../intents/intents.repository.ts';
 import { effectiveStatus } from '../intents/intents.state.ts';
-import { merchantsRepository } from '../merchants/merchants.repository.ts';
 import type { MerchantContext } from '../merchants/merchants.service.ts';
 import type { Channel, MessageSender } from '../messaging/messaging.service.ts';
-import { usersRepository } from '../users/users.repository.ts';
 import { type OtpCodeRow, otpRepository as repo, type UserScope } from './otp.repository.ts';
 import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, nextSendAt, OTP_RULES, sendDecision } from './otp.rules.ts';
 import type { InitOtpBody, OtpAuthorization, OtpChallenge, VerifyOtpBody } from './otp.schema.ts';
@@ -52,14 +49,18 @@ export async function consumeAuthorization(
 ): Promise<void> {
   if (!AUTHORIZATION_TOKEN_SHAPE.test(q.token)) throw invalidToken('not a token Caisse issued');
   const hash = sha256(q.token);
-  const auth = await repo.lockAuthorization(tx, hash);
   const now = deps.clock.now();
-  if (!auth || auth.merchant_id !== q.merchantId || auth.mode !== q.mode) throw invalidToken('unknown token');
-  if (auth.used_at !== null) throw invalidToken('already used');
+  // One statement in the usual case: spend it if unused, then check it (a refusal rolls back).
+  const auth = await repo.spendAuthorization(tx, hash, now);
+  if (!auth) {
+    const seen = await repo.findAuthorization(tx, hash);
+    if (!seen || seen.merchant_id !== q.merchantId || seen.mode !== q.mode) throw invalidToken('unknown token');
+    throw invalidToken('already used');
+  }
+  if (auth.merchant_id !== q.merchantId || auth.mode !== q.mode) throw invalidToken('unknown token');
   if (auth.expires_at.getTime() <= now.getTime()) throw invalidToken('expired');
   if (auth.user_id !== q.userId) throw invalidToken('issued to another user');
   if (auth.intent_id !== null && auth.intent_id !== q.intentId) throw invalidToken('issued for another payment intent');
-  await repo.markAuthorizationUsed(tx, hash, now);
 }
 
 type VerifyOutcome =
@@ -78,29 +79,31 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
 
   const windowStart = (now: Date) => new Date(now.getTime() - OTP_RULES.sendWindowMs);
 
-  /** Where the code goes, or the 4xx that says why it cannot go there. */
-  async function destinationOf(scope: UserScope, channel: Channel): Promise<string> {
-    const user = await usersRepository.findUser(db, scope, scope.userId);
-    if (!user) throw new ApiError('not_found', `No user ${scope.userId}`, { param: 'userId' });
+  /**
+   * Where the code goes and, with an intent, what its message names (user, intent and merchant
+   * are read at once), or the 4xx that says why it cannot go.
+   */
+  async function payerAndPayment(scope: UserScope, channel: Channel, intentId: string | undefined) {
+    const found = await repo.findPayer(db, scope, intentId);
+    if (!found) throw new ApiError('not_found', `No user ${scope.userId}`, { param: 'userId' });
+    const { user, intent } = found;
+    let to: string;
     if (channel === 'email') {
       if (!user.email) throw new ApiError('email_missing', 'This user has no e-mail address on file; use channel "sms"', { param: 'channel' });
-      return user.email;
+      to = user.email;
+    } else {
+      if (!user.phone_verified_at) throw new ApiError('phone_not_verified', 'The phone number is not verified; verify it first (POST /users/verify-phone)');
+      to = user.phone_number;
     }
-    if (!user.phone_verified_at) throw new ApiError('phone_not_verified', 'The phone number is not verified; verify it first (POST /users/verify-phone)');
-    return user.phone_number;
-  }
-
-  /** The PENDING, unexpired intent a code is bound to, with what its message names. */
-  async function paymentOf(merchant: MerchantContext, intentId: string) {
-    const intent = await intentsRepository.find(db, merchant, intentId);
+    if (intentId === undefined) return { to, payment: undefined };
     if (!intent) throw new ApiError('not_found', `No payment intent ${intentId}`, { param: 'intentionId' });
     const status = effectiveStatus(intent, clock.now());
     if (status === 'EXPIRED') throw new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
     if (status !== 'PENDING') {
       throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, { param: 'intentionId', extra: { intentStatus: status } });
     }
-    const m = await merchantsRepository.findMerchant(db, merchant.merchantId);
-    return { intentId: intent.id, amount: formatAmount(intent.amount_minor, intent.currency as Currency), currency: intent.currency, merchantName: m?.name ?? 'the merchant' };
+    const payment = { intentId: intent.id, amount: formatAmount(intent.amount_minor, intent.currency as Currency), currency: intent.currency, merchantName: intent.merchantName };
+    return { to, payment };
   }
 
   /** Why a verification failed, as the 4xx the client gets. */
@@ -129,16 +132,14 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
     async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody): Promise<OtpChallenge> {
       assertSameUser(user, body.userId);
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
-      const to = await destinationOf(scope, body.channel);
-      const payment = body.intentionId === undefined ? undefined : await paymentOf(merchant, body.intentionId);
+      const { to, payment } = await payerAndPayment(scope, body.channel, body.intentionId);
 
       const code = generateCode(random);
       const otpId = ids('otp');
       const { now, expiresAt, sends } = await db.transaction().execute(async (tx) => {
         await repo.lockUserSends(tx, scope.userId);
         const now = clock.now();
-        await repo.deleteStale(tx, scope.userId, { now, sentBefore: windowStart(now) });
-        const sends = await repo.sendsSince(tx, scope, windowStart(now));
+        const sends = await repo.sendsInWindowForgettingStale(tx, scope, { now, windowStart: windowStart(now) });
         const decision = sendDecision(sends, now);
         if (!decision.allowed) {
           throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(decision.retryAfterMs) });
@@ -204,10 +205,9 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
           const attempts = await repo.countWrongAttempt(tx, row.id);
           return { kind: 'wrong', remaining: Math.max(0, OTP_RULES.maxWrongAttempts - attempts) };
         }
-        await repo.consumeCode(tx, row.id, now);
         const token = AUTHORIZATION_TOKEN_PREFIX + randomToken(random, 32);
         const expiresAt = new Date(now.getTime() + OTP_RULES.authorizationTtlMs);
-        await repo.insertAuthorization(tx, {
+        await repo.exchangeCode(tx, row.id, now, {
           token_hash: sha256(token),
           merchant_id: scope.merchantId,
           mode: scope.mode,

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 
 export interface EventsTable {
@@ -23,6 +23,29 @@ export type EventRow = Selectable<EventsTable>;
 export const eventsRepository = {
   async insert(db: Executor, row: EventRow) {
     await db.insertInto('events').values(row).execute();
+  },
+  /**
+   * Inserts the event and, in the same statement, a pending delivery due at once for every enabled
+   * endpoint of its merchant and mode that wants its type; `deliveryIds` holds an id for each
+   * endpoint there may be (they are taken in endpoint order). Returns how many deliveries it made.
+   */
+  async insertWithDeliveries(db: Executor, row: EventRow, deliveryIds: readonly string[]): Promise<number> {
+    const result = await sql<{ n: number }>`
+      with event as (
+        insert into events (id, merchant_id, mode, type, intent_id, api_version, payload, created_at)
+        values (${row.id}, ${row.merchant_id}, ${row.mode}, ${row.type}, ${row.intent_id}, ${row.api_version}, ${row.payload}, ${row.created_at})
+      ), deliveries as (
+        insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status, next_attempt_at, created_at)
+        select (${deliveryIds}::text[])[e.n], ${row.id}, e.id, ${row.merchant_id}, ${row.mode}, 'pending', ${row.created_at}, ${row.created_at}
+        from (
+          select id, row_number() over (order by id) as n from webhook_endpoints
+          where merchant_id = ${row.merchant_id} and mode = ${row.mode} and enabled
+            and (cardinality(enabled_events) = 0 or ${row.type} = any(enabled_events))
+        ) e
+        returning id
+      )
+      select count(*)::int as n from deliveries`.execute(db);
+    return result.rows[0]?.n ?? 0;
   },
   async find(db: Executor, merchantId: string, mode: 'test' | 'live', id: string) {
     return db.selectFrom('events').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).where('mode', '=', mode).executeTakeFirst();

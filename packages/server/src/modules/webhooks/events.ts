@@ -7,6 +7,9 @@ import { type Mode, webhooksRepository } from './webhooks.repository.ts';
 export const EVENT_TYPES = ['payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** Webhook endpoints a merchant may have per mode (so: deliveries per event, at most). */
+export const MAX_ENDPOINTS = 16;
+
 /** The event body, exactly as delivered (contract §5). */
 export interface EventBody {
   id: string;
@@ -44,18 +47,21 @@ export async function recordEvent(tx: Tx, deps: Pick<Deps, 'clock' | 'ids'>, inp
     apiVersion: input.apiVersion,
     data: { paymentIntent: input.paymentIntent },
   };
-  await eventsRepository.insert(tx, {
-    id: body.id,
-    merchant_id: input.merchantId,
-    mode: input.mode,
-    type: input.type,
-    intent_id: input.paymentIntent.id,
-    api_version: input.apiVersion,
-    payload: JSON.stringify(body),
-    created_at: createdAt,
-  });
-  const endpoints = await webhooksRepository.endpointsFor(tx, input.merchantId, input.mode, input.type);
-  await enqueueDeliveries(tx, deps, { eventId: body.id, merchantId: input.merchantId, mode: input.mode }, endpoints.map((e) => e.id));
+  // One statement writes the event and its deliveries; an id is made for every endpoint there may be.
+  await eventsRepository.insertWithDeliveries(
+    tx,
+    {
+      id: body.id,
+      merchant_id: input.merchantId,
+      mode: input.mode,
+      type: input.type,
+      intent_id: input.paymentIntent.id,
+      api_version: input.apiVersion,
+      payload: JSON.stringify(body),
+      created_at: createdAt,
+    },
+    Array.from({ length: MAX_ENDPOINTS }, () => deps.ids('delivery')),
+  );
   return body;
 }
 

@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
-import { EVENT_TYPES } from './events.ts';
+import { EVENT_TYPES, MAX_ENDPOINTS } from './events.ts';
 
 /** Schemas of the webhook endpoints and events API (contract §2, §5). */
 
-export const MAX_ENDPOINTS = 16;
+export { MAX_ENDPOINTS };
 
 const EventType = Type.Union(
   EVENT_TYPES.map((t) => Type.Literal(t)),
