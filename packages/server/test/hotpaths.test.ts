@@ -1,21 +1,27 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMerchantsService, KEY_CACHE_TTL_MS } from '../src/modules/merchants/merchants.service.ts';
+import { createDispatcher } from '../src/modules/webhooks/dispatcher.ts';
+import { wakeDispatchers } from '../src/modules/webhooks/events.ts';
 import { ApiError } from '../src/platform/errors.ts';
 import { createWakeups, type WakeChannel, type Wakeups } from '../src/platform/wakeups.ts';
 import { call, createMerchant, createTestContext, onPostgres, pk, sk, type TestContext } from './harness.ts';
+import { makeEvent, type Receiver, startReceiver } from './webhooks.receiver.ts';
 
 /**
  * The fast paths' correctness: the API-key cache never outlives a revocation it was told about
- * (in this process or, through PostgreSQL, in another) and bounds what it was not told about.
- * Speed itself is measured by `npm run bench`, never here.
+ * (in this process or, through PostgreSQL, in another) and bounds what it was not told about, and
+ * the webhook dispatcher is woken by a commit instead of waiting for its poll. Speed itself is
+ * measured by `npm run bench`, never here.
  */
 let ctx: TestContext;
 const wakeups: Wakeups[] = [];
+const receivers: Receiver[] = [];
 
 beforeAll(async () => {
   ctx = await createTestContext();
 });
 afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
   await Promise.all(wakeups.splice(0).map((w) => w.close()));
 });
 afterAll(() => ctx.close());
@@ -98,5 +104,50 @@ describe('API-key cache', () => {
     expect(await refusal(ctx.services.merchants.authenticate(unknown, undefined, false))).toBe('api_key_invalid');
     const created = await ctx.services.merchants.createKey(m.merchantId, { kind: 'publishable', mode: 'test', name: 'new' });
     expect(await refusal(ctx.services.merchants.authenticate(created.secret, undefined, false))).toBe('accepted');
+  });
+});
+
+describe('webhook dispatcher wake-up', () => {
+  /** A dispatcher whose poll would only come in an hour: only a wake-up makes it deliver. */
+  async function sleepyDispatcher(w: Wakeups) {
+    const m = await createMerchant(ctx, 'Wakeful');
+    const r = await startReceiver();
+    receivers.push(r);
+    const res = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: r.url });
+    expect(res.statusCode, res.body).toBe(201);
+    const dispatcher = createDispatcher({ ...ctx.deps, wakeups: w }, { pollIntervalMs: 3_600_000, timeoutMs: 5000 });
+    dispatcher.start();
+    // Let its first round find the queue empty and go to sleep.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return { m, r, dispatcher };
+  }
+
+  it('delivers an event as soon as its transaction has committed, not at the next poll', async () => {
+    const w = newWakeups();
+    const { m, r, dispatcher } = await sleepyDispatcher(w);
+    try {
+      const event = await makeEvent(ctx, m.merchantId);
+      wakeDispatchers({ wakeups: w });
+      await vi.waitFor(() => expect(r.received).toHaveLength(1), { timeout: 5000 });
+      expect(r.received[0]?.headers['webhook-id']).toBe(event.id);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it.runIf(onPostgres)('is woken through PostgreSQL NOTIFY by a process that runs no dispatcher', async () => {
+    const dispatcherSide = newWakeups();
+    const apiSide = newWakeups();
+    const { m, r, dispatcher } = await sleepyDispatcher(dispatcherSide);
+    try {
+      // Its LISTEN must be in place before the NOTIFY is sent.
+      await dispatcherSide.ready();
+      const event = await makeEvent(ctx, m.merchantId);
+      wakeDispatchers({ wakeups: apiSide });
+      await vi.waitFor(() => expect(r.received).toHaveLength(1), { timeout: 5000 });
+      expect(r.received[0]?.headers['webhook-id']).toBe(event.id);
+    } finally {
+      await dispatcher.stop();
+    }
   });
 });

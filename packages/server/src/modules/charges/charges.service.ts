@@ -10,6 +10,7 @@ import { statusAfterFailedCharge, statusAfterRefund } from '../intents/intents.s
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { MerchantContext } from '../merchants/merchants.service.ts';
 import { assertSameUser, consumeAuthorization } from '../otp/otp.service.ts';
+import { wakeDispatchers } from '../webhooks/events.ts';
 import { chargesRepository as repo, type RefundRow } from './charges.repository.ts';
 import type { ChargeBody, Refund, RefundBody } from './charges.schema.ts';
 
@@ -107,6 +108,8 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
         });
         return { kind: 'succeeded', row: paid };
       });
+      // Every outcome that got here committed an event (completed, failed or expired).
+      wakeDispatchers(deps);
 
       switch (outcome.kind) {
         case 'expired':
@@ -168,6 +171,7 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
           created_at: clock.now(),
         });
       });
+      wakeDispatchers(deps);
       return refundView(refund);
     },
   };

@@ -3,7 +3,7 @@ import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
-import { recordEvent } from '../webhooks/events.ts';
+import { recordEvent, wakeDispatchers } from '../webhooks/events.ts';
 import { type IntentPatch, type IntentRow, type IntentScope, intentsRepository as repo } from './intents.repository.ts';
 import type { CreatedIntent, CreateIntentBody, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
 import { assertMove, effectiveStatus, type IntentStatus, isDue } from './intents.state.ts';
@@ -163,6 +163,7 @@ export function createIntentsService(deps: Deps) {
         if (row !== locked) return null;
         return applyTransition(tx, deps, row, 'CANCELED', { apiVersion: caller.pinnedVersion });
       });
+      wakeDispatchers(deps);
       if (!canceled) throw new ApiError('intent_expired', 'The intent expired before it could be canceled');
       return merchantView(canceled, clock.now());
     },

@@ -3,6 +3,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { purgeIdempotencyKeys } from '../../platform/http/idempotency.ts';
 import type { BackgroundWorker, Runtime } from '../../runtime.ts';
 import { intentsRepository as repo } from './intents.repository.ts';
+import { wakeDispatchers } from '../webhooks/events.ts';
 import { applyTransition } from './intents.service.ts';
 
 export const SWEEP_BATCH_SIZE = 100;
@@ -15,7 +16,7 @@ export const SWEEP_INTERVAL_MS = 1000;
  * intent that a charge holds. Returns how many intents it expired. Tests call it directly with
  * a ManualClock.
  */
-export async function sweepExpiredIntents(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, batchSize = SWEEP_BATCH_SIZE): Promise<number> {
+export async function sweepExpiredIntents(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'wakeups'>, batchSize = SWEEP_BATCH_SIZE): Promise<number> {
   let total = 0;
   for (;;) {
     const now = deps.clock.now();
@@ -26,13 +27,14 @@ export async function sweepExpiredIntents(deps: Pick<Deps, 'db' | 'clock' | 'ids
       }
       return due.length;
     });
+    if (swept > 0) wakeDispatchers(deps);
     total += swept;
     if (swept < batchSize) return total;
   }
 }
 
 /** One round of housekeeping: expire due intents, purge idempotency records past 24 hours. */
-export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
+export async function sweepOnce(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'wakeups'>) {
   const expired = await sweepExpiredIntents(deps);
   const purged = await purgeIdempotencyKeys(deps);
   return { expired, purged };

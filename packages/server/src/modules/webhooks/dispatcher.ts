@@ -213,18 +213,32 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
   let stopping = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
+  /** A wake-up that came while the loop was busy: the next pause returns at once. */
+  let woken = false;
+  let unsubscribe: (() => void) | undefined;
   const inFlight = new Set<Promise<unknown>>();
 
   function pause(ms: number): Promise<void> {
+    if (woken || stopping) {
+      woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         wake = undefined;
+        woken = false;
         resolve();
       }
       wake = done;
     });
+  }
+
+  /** New work, or a free slot: the loop claims now rather than at its next poll. */
+  function poke() {
+    if (wake) wake();
+    else woken = true;
   }
 
   async function run(): Promise<void> {
@@ -237,7 +251,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
             inFlight.add(p);
             void p.finally(() => {
               inFlight.delete(p);
-              wake?.();
+              poke();
             });
           }
         } catch (err) {
@@ -263,10 +277,15 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     start() {
       if (loop !== undefined) return;
       stopping = false;
+      // Woken as soon as a transaction that recorded events commits (wakeDispatchers); the poll
+      // stays, for events whose wake-up was lost and for retries coming due.
+      unsubscribe = deps.wakeups?.subscribe('webhooks', poke);
       loop = run();
     },
     async stop() {
       stopping = true;
+      unsubscribe?.();
+      unsubscribe = undefined;
       wake?.();
       await loop;
       await Promise.allSettled([...inFlight]);

@@ -65,6 +65,15 @@ export async function recordEvent(tx: Tx, deps: Pick<Deps, 'clock' | 'ids'>, inp
   return body;
 }
 
+/**
+ * Call once the transaction that recorded events has committed: the webhook dispatcher (in this
+ * process, or through PostgreSQL in another) claims their deliveries at once instead of at its
+ * next poll.
+ */
+export function wakeDispatchers(deps: Pick<Deps, 'wakeups'>): void {
+  deps.wakeups?.wake('webhooks');
+}
+
 /** New pending deliveries of one event, due at once. */
 export async function enqueueDeliveries(
   tx: Executor,

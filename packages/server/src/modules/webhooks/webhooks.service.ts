@@ -1,7 +1,7 @@
 import { decrypt, encrypt } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { type EventBody, type EventType, enqueueDeliveries, EVENT_TYPES } from './events.ts';
+import { type EventBody, type EventType, enqueueDeliveries, EVENT_TYPES, wakeDispatchers } from './events.ts';
 import { eventsRepository } from './events.repository.ts';
 import { newWebhookSecret } from './signing.ts';
 import { type AddressPolicy, checkEndpointHost, parseEndpointUrl, type Resolver, systemResolver } from './url-policy.ts';
@@ -251,6 +251,7 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver } 
       targets = (await repo.endpointsFor(db, owner.merchantId, owner.mode, event.type)).map((e) => e.id);
     }
     const rows = await enqueueDeliveries(db, deps, { eventId: event.id, merchantId: owner.merchantId, mode: owner.mode }, targets);
+    wakeDispatchers(deps);
     return { data: rows.map((r) => deliveryView(r, [])) };
   }
 
