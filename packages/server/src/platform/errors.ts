@@ -31,7 +31,7 @@ export const ERRORS = {
   access_token_invalid: { status: 401, title: 'The access token is not valid' },
   otp_token_missing: { status: 401, title: 'The x-otp-token header is missing' },
   otp_token_invalid: { status: 401, title: 'The authorization token is not valid' },
-  invalid_credentials: { status: 401, title: 'Phone number or password is incorrect' },
+  invalid_credentials: { status: 401, title: 'The login or the password is incorrect' },
   session_required: { status: 401, title: 'Sign in to the dashboard' },
   // 402
   insufficient_funds: { status: 402, title: 'Insufficient funds' },
