@@ -1,0 +1,472 @@
+/**
+ * The crash test (`npm run test:crash`; `-- --short` is the form CI runs, under 3 minutes).
+ *
+ * Caisse runs on a fresh PostgreSQL database as a real child process (`caisse start`, dispatcher
+ * and sweeper included) under a load of full payment flows — create intent → initOtp → the code
+ * from GET /test/messages → verifyOtp → charge, plus refunds, cancels and declined charges — with
+ * a local webhook receiver registered as an endpoint. The server is killed with SIGKILL at
+ * random moments (at least 20 times) and restarted on the same port. Clients retry a charge
+ * whose answer was lost with the same Idempotency-Key, as the SDKs do. After the last restart the
+ * load stops and the dispatcher gets time to deliver what is left; then:
+ *
+ * - `caisse ledger verify` (the real command) exits 0;
+ * - every event in the outbox reached the receiver, with a valid signature (duplicates allowed,
+ *   losses not), so every SUCCEEDED intent's payment.completed did;
+ * - no intent is PROCESSING, no wallet is negative, each paid intent has exactly one succeeded
+ *   charge, and the merchant's balance is what the intents say;
+ * - every 200 the client got from /charge (and every 201 refund, 200 cancel) is in the database;
+ * - the last server stops on SIGTERM with exit 0.
+ *
+ * Options (environment): CRASH_DATABASE_URL (else TEST_DATABASE_URL, else
+ * postgres://postgres@127.0.0.1:5432/test: a database is created beside it and dropped after),
+ * CRASH_KILLS, CRASH_MIN_UP_MS, CRASH_MAX_UP_MS, CRASH_USERS, CRASH_CONCURRENCY, CRASH_SEED.
+ * Exit 0 when every check passed, 1 otherwise.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { type ApiClient, ApiRequestError, createApiClient } from '../src/modules/listen/api-client.ts';
+import { type TestUser, testPayments } from '../src/modules/listen/test-payments.ts';
+import {
+  createMerchantWithCli,
+  createRunDatabase,
+  freePort,
+  processEnv,
+  type RunDatabase,
+  runCaisse,
+  type ServerProc,
+  startServerProcess,
+  type TestKeys,
+} from '../test/processes.ts';
+
+const short = process.argv.includes('--short');
+const num = (name: string, fallback: number) => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number`);
+  return Number(raw);
+};
+const KILLS = num('CRASH_KILLS', short ? 20 : 40);
+const MIN_UP_MS = num('CRASH_MIN_UP_MS', short ? 300 : 1000);
+const MAX_UP_MS = num('CRASH_MAX_UP_MS', short ? 1800 : 8000);
+const USERS = num('CRASH_USERS', short ? 60 : 150);
+const CONCURRENCY = num('CRASH_CONCURRENCY', short ? 10 : 16);
+/** After the last restart: how long the dispatcher may take (leases of killed dispatchers last 70 s). */
+const DRAIN_TIMEOUT_MS = num('CRASH_DRAIN_TIMEOUT_MS', 120_000);
+const ADMIN_URL = process.env.CRASH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+// A small seeded generator, so a failing run can be replayed with CRASH_SEED.
+let seed = num('CRASH_SEED', Math.floor(Math.random() * 2 ** 31));
+const SEED = seed;
+function rand(): number {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed / 2 ** 31;
+}
+const between = (lo: number, hi: number) => Math.floor(lo + rand() * (hi - lo + 1));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const t0 = performance.now();
+const log = (line: string) => process.stdout.write(`[crash ${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
+
+// ---- the webhook receiver -----------------------------------------------------------------------
+
+interface Receipt {
+  count: number;
+  type: string;
+  intentId: string;
+}
+
+async function startReceiver(getSecret: () => string | undefined) {
+  const received = new Map<string, Receipt>();
+  const badSignatures: string[] = [];
+  let deliveries = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const secret = getSecret();
+      try {
+        if (secret === undefined) throw new Error('no secret yet');
+        const event = new Webhook(secret).verify(body, req.headers as Record<string, string>) as { id: string; type: string; data: { paymentIntent: { id: string } } };
+        const seen = received.get(event.id);
+        if (seen) seen.count += 1;
+        else received.set(event.id, { count: 1, type: event.type, intentId: event.data.paymentIntent.id });
+        deliveries += 1;
+      } catch (err) {
+        badSignatures.push(`${String(req.headers['webhook-id'])}: ${(err as Error).message}`);
+      }
+      // Answer after a short random delay, so kills also land while deliveries are in flight.
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('ok');
+      }, between(0, 150));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    received,
+    badSignatures,
+    deliveries: () => deliveries,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+// ---- the server under the kills ------------------------------------------------------------------
+
+class Lifecycle {
+  server: ServerProc | undefined;
+  private upWaiters: (() => void)[] = [];
+  up = false;
+
+  waitUp(): Promise<void> {
+    if (this.up) return Promise.resolve();
+    return new Promise((resolve) => this.upWaiters.push(resolve));
+  }
+  markUp(server: ServerProc) {
+    this.server = server;
+    this.up = true;
+    for (const w of this.upWaiters.splice(0)) w();
+  }
+  markDown() {
+    this.up = false;
+  }
+}
+
+// ---- the load ----------------------------------------------------------------------------------
+
+interface PooledUser extends TestUser {
+  sends: number[];
+  busy: boolean;
+}
+
+interface Outcomes {
+  flows: number;
+  abandoned: number;
+  /** Intents whose charge answered 200, with the user who paid. */
+  paid: Map<string, string>;
+  /** Refunds answered 201: intent → amount (XAF: minor units are major units). */
+  refunded: Map<string, bigint>;
+  canceled: Set<string>;
+  declined: Set<string>;
+  /** Charges whose answer never came (given up after retries): the database decides. */
+  inDoubt: Set<string>;
+  chargeRetries: number;
+  replayed: number;
+  /** Answers with a 5xx status (the contract allows none). */
+  serverErrors: number;
+  /** Charges whose answer was lost in a kill, and the background retries that seek it. */
+  lostAnswers: number;
+  resolving: Set<Promise<void>>;
+  errors: Map<string, number>;
+}
+
+function isNetworkError(err: unknown): boolean {
+  return !(err instanceof ApiRequestError);
+}
+
+function countError(o: Outcomes, what: string) {
+  o.errors.set(what, (o.errors.get(what) ?? 0) + 1);
+}
+
+/** A user who may be sent a code now (one per 30 s, five per 15 min), or undefined. */
+function takeUser(pool: PooledUser[]): PooledUser | undefined {
+  const now = Date.now();
+  const ready = pool.filter((u) => !u.busy && (u.sends.at(-1) ?? 0) < now - 31_000 && u.sends.filter((t) => t > now - 15 * 60_000).length < 5);
+  const user = ready[Math.floor(rand() * ready.length)];
+  if (user) user.busy = true;
+  return user;
+}
+
+/**
+ * The charge, retried with the same Idempotency-Key until it gets an answer, as a client that
+ * lost the answer in a crash does. Once the load is stopping, a charge held by a dead process
+ * (released after 60 s) is given up after a few seconds in the short form: it stays in doubt,
+ * and the database decides.
+ */
+async function chargeUntilAnswered(api: ApiClient, life: Lifecycle, user: PooledUser, intentId: string, otpToken: string, o: Outcomes, stop: { stopped: boolean }) {
+  const pay = testPayments(api);
+  const key = `crash-${intentId}`;
+  let giveUpAt = Date.now() + 100_000;
+  for (let attempt = 0; ; attempt++) {
+    if (short && stop.stopped) giveUpAt = Math.min(giveUpAt, Date.now() + 5000);
+    if (attempt > 0) o.chargeRetries += 1;
+    try {
+      await life.waitUp();
+      const res = await pay.charge(user, intentId, otpToken, { 'idempotency-key': key });
+      if (res.status === 409 && res.body.code === 'idempotency_request_in_progress') {
+        // The first try is still held by a process that died: its key is released after 60 s.
+        if (Date.now() > giveUpAt) return undefined;
+        await sleep(2000);
+        continue;
+      }
+      if (res.headers.get('idempotent-replayed') === 'true') o.replayed += 1;
+      if (res.status >= 500) o.serverErrors += 1;
+      return res;
+    } catch (err) {
+      if (!isNetworkError(err) || Date.now() > giveUpAt) throw err;
+      await sleep(300);
+    }
+  }
+}
+
+async function flow(api: ApiClient, life: Lifecycle, pool: PooledUser[], o: Outcomes, stop: { stopped: boolean }): Promise<void> {
+  const pay = testPayments(api);
+  const roll = rand();
+  const amount = String(between(1, 50) * 100);
+  if (roll < 0.08) {
+    // Create and cancel.
+    const intent = await pay.createIntent({ amount, description: 'crash: cancel' });
+    await pay.cancel(intent.id);
+    o.canceled.add(intent.id);
+    return;
+  }
+  const user = takeUser(pool);
+  if (user === undefined) {
+    await sleep(500);
+    return;
+  }
+  try {
+    const declined = roll < 0.16;
+    const intent = await pay.createIntent({ amount: declined ? '900000000' : amount, description: declined ? 'crash: declined' : 'crash: pay', metadata: { user: user.id } });
+    user.sends.push(Date.now());
+    let otpToken: string;
+    try {
+      otpToken = await pay.authorize(user, intent.id);
+    } catch (err) {
+      if (err instanceof ApiRequestError && err.code === 'access_token_invalid') await pay.signIn(user);
+      if (err instanceof ApiRequestError && err.code === 'otp_rate_limited') user.sends.push(Date.now());
+      throw err;
+    }
+    let res: Awaited<ReturnType<typeof pay.charge>>;
+    try {
+      res = await pay.charge(user, intent.id, otpToken, { 'idempotency-key': `crash-${intent.id}` });
+    } catch {
+      // The answer was lost in a kill: it is sought in the background (same Idempotency-Key), so
+      // this worker goes on loading the server.
+      const settle = chargeUntilAnswered(api, life, user, intent.id, otpToken, o, stop).then((answer) => {
+        if (answer === undefined) o.inDoubt.add(intent.id);
+        else if (answer.status === 200) o.paid.set(intent.id, user.id);
+        else if (answer.status === 402) o.declined.add(intent.id);
+        else countError(o, `charge ${answer.status} ${answer.body.code ?? ''} (after a lost answer)`);
+      });
+      o.resolving.add(settle);
+      void settle.catch(() => o.inDoubt.add(intent.id)).finally(() => o.resolving.delete(settle));
+      o.lostAnswers += 1;
+      return;
+    }
+    if (res.status >= 500) o.serverErrors += 1;
+    if (res.status === 200) {
+      o.paid.set(intent.id, user.id);
+      if (roll > 0.9) {
+        const part = String(between(1, Number(amount) / 100) * 100);
+        const refund = await pay.refund(intent.id, part);
+        o.refunded.set(intent.id, BigInt(refund.amount));
+      }
+    } else if (res.status === 402) {
+      o.declined.add(intent.id);
+    } else {
+      countError(o, `charge ${res.status} ${res.body.code ?? ''}`);
+    }
+  } finally {
+    user.busy = false;
+  }
+}
+
+async function loadLoop(api: ApiClient, life: Lifecycle, pool: PooledUser[], o: Outcomes, stop: { stopped: boolean }) {
+  while (!stop.stopped) {
+    await life.waitUp();
+    try {
+      await flow(api, life, pool, o, stop);
+      o.flows += 1;
+    } catch (err) {
+      o.abandoned += 1;
+      if (err instanceof ApiRequestError && err.status >= 500) o.serverErrors += 1;
+      if (isNetworkError(err)) countError(o, 'no answer (server killed)');
+      else countError(o, `${(err as ApiRequestError).status} ${(err as ApiRequestError).code ?? ''}`);
+      await sleep(100);
+    }
+  }
+}
+
+// ---- the run -------------------------------------------------------------------------------------
+
+async function main(): Promise<boolean> {
+  log(`seed ${SEED}; ${KILLS} kills, up ${MIN_UP_MS}–${MAX_UP_MS} ms between them, ${USERS} users, ${CONCURRENCY} concurrent flows${short ? ' (short form)' : ''}`);
+  let database: RunDatabase | undefined;
+  let life: Lifecycle | undefined;
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+  const failures: string[] = [];
+  const check = (ok: boolean, what: string) => {
+    log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+    if (!ok) failures.push(what);
+  };
+  try {
+    database = await createRunDatabase(ADMIN_URL, 'crash');
+    const env = processEnv({ ...database.env, CAISSE_WEBHOOK_CONCURRENCY: '16' });
+    const keys: TestKeys = await createMerchantWithCli(env, 'Crash');
+    const port = await freePort();
+    const endpoint: { secret?: string } = {};
+    receiver = await startReceiver(() => endpoint.secret);
+    life = new Lifecycle();
+    life.markUp(await startServerProcess({ env, port }));
+    const api = createApiClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: keys.apiKey, secretKey: keys.secretKey }, { timeoutMs: 20_000 });
+    endpoint.secret = (await api.call<{ secret: string }>('POST', '/webhook-endpoints', { body: { url: receiver.url } })).secret;
+
+    const pay = testPayments(api);
+    const pool: PooledUser[] = [];
+    for (let i = 0; i < USERS; i += 10) {
+      const batch = await Promise.all(Array.from({ length: Math.min(10, USERS - i) }, () => pay.createUser({ balance: '100000' })));
+      pool.push(...batch.map((u) => ({ ...u, sends: [], busy: false })));
+    }
+    log(`merchant ${keys.merchantId}, ${pool.length} users with 100 000 XAF, webhook receiver at ${receiver.url}`);
+
+    const o: Outcomes = {
+      flows: 0,
+      abandoned: 0,
+      paid: new Map(),
+      refunded: new Map(),
+      canceled: new Set(),
+      declined: new Set(),
+      inDoubt: new Set(),
+      chargeRetries: 0,
+      replayed: 0,
+      serverErrors: 0,
+      lostAnswers: 0,
+      resolving: new Set(),
+      errors: new Map(),
+    };
+    const stop = { stopped: false };
+    const loops = Array.from({ length: CONCURRENCY }, () => loadLoop(api, life as Lifecycle, pool, o, stop));
+
+    let restartMs = 0;
+    const serverErrors: string[] = [];
+    for (let kill = 1; kill <= KILLS; kill++) {
+      await sleep(between(MIN_UP_MS, MAX_UP_MS));
+      const victim = life.server as ServerProc;
+      life.markDown();
+      victim.kill('SIGKILL');
+      const exit = await victim.exited;
+      serverErrors.push(...victim.lines.filter((l) => /"level":50/.test(l)));
+      if (exit.signal !== 'SIGKILL') failures.push(`server ${victim.pid} had exited by itself (${exit.code ?? exit.signal}) before kill ${kill}`);
+      const started = performance.now();
+      life.markUp(await startServerProcess({ env, port }));
+      restartMs += performance.now() - started;
+      if (kill % 5 === 0 || kill === KILLS) {
+        log(`kill ${kill}/${KILLS}: ${o.flows} flows, ${o.paid.size} paid, ${o.abandoned} abandoned, ${receiver.deliveries()} deliveries received`);
+      }
+    }
+    log(`after the last restart: the load stops; charges in doubt are retried with their Idempotency-Key`);
+    stop.stopped = true;
+    await Promise.all(loops);
+    while (o.resolving.size > 0) await Promise.allSettled([...o.resolving]);
+
+    // The dispatcher delivers what is left (deliveries leased by killed processes are due again once their 70 s lease lapses).
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const drainStart = performance.now();
+      let pending = -1;
+      let missing: string[] = [];
+      for (;;) {
+        pending = Number((await db.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status <> 'succeeded'`)).rows[0]?.n);
+        const all = (await db.query<{ id: string }>(`select id from events where merchant_id = $1`, [keys.merchantId])).rows.map((r) => r.id);
+        missing = all.filter((id) => !receiver?.received.has(id));
+        if ((pending === 0 && missing.length === 0) || performance.now() - drainStart > DRAIN_TIMEOUT_MS) break;
+        await sleep(500);
+      }
+      log(`dispatcher drained in ${((performance.now() - drainStart) / 1000).toFixed(1)} s (${pending} deliveries not succeeded, ${missing.length} events not received)`);
+
+      // ---- the checks ----
+      const verify = await runCaisse(['ledger', 'verify'], env);
+      check(verify.code === 0, `caisse ledger verify exits 0 (${(verify.code === 0 ? verify.stdout : verify.output).trim().split('\n').slice(0, 12).join('; ')})`);
+
+      const events = (await db.query<{ id: string; type: string; intent_id: string }>(`select id, type, intent_id from events where merchant_id = $1`, [keys.merchantId])).rows;
+      const lost = events.filter((e) => !receiver?.received.has(e.id));
+      check(lost.length === 0, `every one of the ${events.length} events reached the receiver (lost: ${lost.slice(0, 5).map((e) => `${e.type} ${e.id}`).join(', ') || 'none'})`);
+      const duplicates = [...receiver.received.values()].filter((r) => r.count > 1).length;
+      check(receiver.badSignatures.length === 0, `every delivery carried a valid signature (${receiver.badSignatures.slice(0, 3).join('; ') || 'all valid'})`);
+      check(pending === 0, `no delivery is left pending or failed (${pending})`);
+
+      const intents = (await db.query<{ id: string; status: string; amount_minor: string; amount_refunded_minor: string }>(
+        `select id, status, amount_minor, amount_refunded_minor from intents where merchant_id = $1`,
+        [keys.merchantId],
+      )).rows;
+      const byId = new Map(intents.map((i) => [i.id, i]));
+      const paidStates = new Set(['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
+      const succeeded = intents.filter((i) => paidStates.has(i.status));
+      const completedByIntent = new Set(events.filter((e) => e.type === 'payment.completed').map((e) => e.intent_id));
+      const noCompleted = succeeded.filter((i) => !completedByIntent.has(i.id));
+      const completedNotReceived = events.filter((e) => e.type === 'payment.completed' && !receiver?.received.has(e.id));
+      check(
+        noCompleted.length === 0 && completedNotReceived.length === 0,
+        `every one of the ${succeeded.length} paid intents has its payment.completed, delivered (${noCompleted.length} without, ${completedNotReceived.length} not delivered)`,
+      );
+      const processing = intents.filter((i) => i.status === 'PROCESSING');
+      check(processing.length === 0, `no intent is stuck in PROCESSING (${processing.length})`);
+
+      const negative = Number((await db.query<{ n: string }>(`select count(*) as n from ledger_accounts where kind = 'user_wallet' and balance < 0`)).rows[0]?.n);
+      check(negative === 0, `no wallet is negative (${negative})`);
+
+      const chargeRows = (await db.query<{ intent_id: string; n: string }>(`select intent_id, count(*) as n from charges where status = 'succeeded' group by intent_id`)).rows;
+      const chargesByIntent = new Map(chargeRows.map((r) => [r.intent_id, Number(r.n)]));
+      const wrongCharges = succeeded.filter((i) => chargesByIntent.get(i.id) !== 1).length + chargeRows.filter((r) => !paidStates.has(byId.get(r.intent_id)?.status ?? '')).length;
+      check(wrongCharges === 0, `each paid intent has exactly one succeeded charge, and no other intent has one (${wrongCharges} wrong)`);
+
+      const balance = BigInt(
+        (await db.query<{ b: string | null }>(`select coalesce(sum(balance), 0) as b from ledger_accounts where merchant_id = $1 and mode = 'test' and kind = 'merchant_balance'`, [keys.merchantId])).rows[0]?.b ?? '0',
+      );
+      const expected = succeeded.reduce((sum, i) => sum + BigInt(i.amount_minor) - BigInt(i.amount_refunded_minor), 0n);
+      check(balance === expected, `the merchant's balance (${balance}) is what its paid intents add up to (${expected})`);
+
+      const unheld = [...o.paid.keys()].filter((id) => !paidStates.has(byId.get(id)?.status ?? ''));
+      check(unheld.length === 0, `every one of the ${o.paid.size} charges answered 200 is paid in the database (${unheld.slice(0, 5).join(', ') || 'all'})`);
+      const refundsUnheld = [...o.refunded].filter(([id, amount]) => BigInt(byId.get(id)?.amount_refunded_minor ?? '0') < amount);
+      check(refundsUnheld.length === 0, `every one of the ${o.refunded.size} refunds answered 201 is in the database`);
+      const cancelsUnheld = [...o.canceled].filter((id) => byId.get(id)?.status !== 'CANCELED');
+      check(cancelsUnheld.length === 0, `every one of the ${o.canceled.size} cancels answered 200 is in the database`);
+      serverErrors.push(...(life.server as ServerProc).lines.filter((l) => /"level":50/.test(l)));
+      check(o.serverErrors === 0 && serverErrors.length === 0, `no answer was a 5xx and the servers logged no error (${o.serverErrors} answers, ${serverErrors.length} log lines)`);
+      const declinedPaid = [...o.declined].filter((id) => paidStates.has(byId.get(id)?.status ?? ''));
+      check(declinedPaid.length === 0, `none of the ${o.declined.size} charges answered 402 moved money`);
+
+      const server = life.server as ServerProc;
+      server.kill('SIGTERM');
+      const exit = await server.exited;
+      life.server = undefined;
+      check(exit.code === 0, `the last server stops on SIGTERM with exit 0 (${exit.code ?? exit.signal})`);
+
+      const statuses = new Map<string, number>();
+      for (const i of intents) statuses.set(i.status, (statuses.get(i.status) ?? 0) + 1);
+      log(
+        [
+          `summary: ${KILLS} SIGKILLs (restart ${(restartMs / KILLS / 1000).toFixed(1)} s on average), ${o.flows} flows completed, ${o.abandoned} abandoned by a kill or a refusal`,
+          `  client: ${o.paid.size} charges answered 200 (${o.lostAnswers} answers lost in a kill and sought again: ${o.replayed} replayed, ${o.chargeRetries} retries), ${o.declined.size} declined, ${o.refunded.size} refunds, ${o.canceled.size} cancels, ${o.inDoubt.size} left in doubt`,
+          `  database: ${intents.length} intents (${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}), ${events.length} events`,
+          `  receiver: ${receiver.deliveries()} deliveries of ${receiver.received.size} distinct events (${duplicates} received more than once)`,
+          `  abandoned flows: ${[...o.errors].map(([k, n]) => `${k} × ${n}`).join(', ') || 'none'}`,
+          `  server errors logged: ${serverErrors.length}${serverErrors.slice(0, 3).map((l) => `\n    ${l.slice(0, 1500)}`).join('')}`,
+        ].join('\n'),
+      );
+    } finally {
+      await db.end();
+    }
+  } catch (err) {
+    failures.push(`the run failed: ${(err as Error).stack ?? String(err)}`);
+    log(`FAIL ${(err as Error).stack ?? String(err)}`);
+    if (life?.server) log(`server output:\n${life.server.lines.slice(-40).join('\n')}`);
+  } finally {
+    if (life?.server) {
+      life.server.kill('SIGKILL');
+      await life.server.exited;
+    }
+    await receiver?.close();
+    await database?.drop().catch(() => {});
+  }
+  log(failures.length === 0 ? `PASSED in ${((performance.now() - t0) / 1000).toFixed(0)} s` : `FAILED: ${failures.length} check(s)`);
+  return failures.length === 0;
+}
+
+process.exitCode = (await main()) ? 0 : 1;
