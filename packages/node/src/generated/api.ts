@@ -393,8 +393,8 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
-                    limit: number;
+                query?: {
+                    limit?: number;
                     startingAfter?: string;
                     status?: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                 };
@@ -930,8 +930,8 @@ export interface paths {
         };
         get: {
             parameters: {
-                query: {
-                    limit: number;
+                query?: {
+                    limit?: number;
                     startingAfter?: string;
                     userId?: string;
                 };

@@ -318,7 +318,7 @@ export function createDashboardService(
       return { object: 'balance' as const, livemode: scope.mode === 'live', available: await ledger.merchantBalances(scope.merchantId, scope.mode) };
     },
 
-    async messages(scope: DashboardScope, q: { userId?: string; limit: number; startingAfter?: string }) {
+    async messages(scope: DashboardScope, q: { userId?: string; limit?: number; startingAfter?: string }) {
       assertTest(scope, 'The messages outbox');
       return messaging.list({ merchantId: scope.merchantId, mode: scope.mode, ...q });
     },

@@ -113,7 +113,7 @@ export type IntentList = Static<typeof IntentList>;
 
 export const ListIntentsQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1–100 (default 20).' }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1–100 (default 20).' })),
     startingAfter: Type.Optional(Type.String({ pattern: '^pi_[0-9a-z]{26}$', description: 'The last id of the previous page: the next page starts after it.' })),
     status: Type.Optional(Status),
   },

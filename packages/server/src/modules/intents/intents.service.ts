@@ -142,11 +142,12 @@ export function createIntentsService(deps: Deps) {
 
     async list(caller: IntentScope, query: ListIntentsQuery): Promise<IntentList> {
       const now = clock.now();
-      const rows = await repo.list(db, caller, { limit: query.limit, startingAfter: query.startingAfter, status: query.status, now });
+      const limit = query.limit ?? 20;
+      const rows = await repo.list(db, caller, { limit, startingAfter: query.startingAfter, status: query.status, now });
       return {
         object: 'list',
-        data: rows.slice(0, query.limit).map((r) => merchantView(r, now)),
-        hasMore: rows.length > query.limit,
+        data: rows.slice(0, limit).map((r) => merchantView(r, now)),
+        hasMore: rows.length > limit,
       };
     },
 

@@ -17,7 +17,7 @@ export const MessageList = Type.Object({ data: Type.Array(Message), hasMore: Typ
 export const ListMessagesQuery = Type.Object(
   {
     userId: Type.Optional(Type.String({ maxLength: 64 })),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     startingAfter: Type.Optional(Type.String({ maxLength: 64, description: 'A message id: the page starts after it' })),
   },
   { additionalProperties: false },

@@ -111,9 +111,10 @@ export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' |
   return {
     send,
 
-    async list(q: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit: number }) {
-      const rows = await repo.list(db, { ...q, limit: q.limit + 1 });
-      return { data: rows.slice(0, q.limit).map(messageView), hasMore: rows.length > q.limit };
+    async list(q: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit?: number }) {
+      const limit = q.limit ?? 20;
+      const rows = await repo.list(db, { ...q, limit: limit + 1 });
+      return { data: rows.slice(0, limit).map(messageView), hasMore: rows.length > limit };
     },
 
     /** When messages went to this user on this channel since `since` (failed ones excluded). */
