@@ -74,7 +74,7 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
         await consumeAuthorization(tx, deps, { token: otpToken, ...scope, userId: user.userId, intentId: row.id });
 
         const currency = row.currency as Currency;
-        const { wallet, balance, locked: accounts } = await ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency });
+        const { wallet, balance, accounts } = await ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency });
         const attempts = row.attempts + 1;
         const base = {
           id: ids('charge'),
@@ -96,16 +96,20 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
           });
           return { kind: 'declined', row: failed, message };
         }
-        const transfer = await ledger.transfer(
-          tx,
-          { ...scope, kind: 'charge', reference: row.id, currency, from: wallet.id, to: balance.id, amount: row.amount_minor },
-          accounts,
-        );
-        await repo.insertCharge(tx, { ...base, status: 'succeeded', failure_code: null, failure_message: null, transfer_id: transfer.id });
+        // The money moves last: its write locks the merchant's balance, which every charge of the
+        // merchant needs, and holds it to the commit. The charge row names the transfer before
+        // it exists (the foreign key is checked at commit).
+        const transferId = ids('transfer');
+        await repo.insertCharge(tx, { ...base, status: 'succeeded', failure_code: null, failure_message: null, transfer_id: transferId });
         const paid = await applyTransition(tx, deps, row, 'SUCCEEDED', {
           apiVersion: merchant.pinnedVersion,
           patch: { attempts, last_error_code: null, last_error_message: null },
         });
+        await ledger.transfer(
+          tx,
+          { ...scope, id: transferId, kind: 'charge', reference: row.id, currency, from: wallet.id, to: balance.id, amount: row.amount_minor },
+          accounts,
+        );
         return { kind: 'succeeded', row: paid };
       });
       // Every outcome that got here committed an event (completed, failed or expired).

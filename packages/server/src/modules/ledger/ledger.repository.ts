@@ -119,40 +119,49 @@ export const ledgerRepository = {
   },
 
   /**
-   * Locks the accounts for the rest of the transaction, always in id order, so two transfers
-   * over the same accounts queue instead of deadlocking.
+   * Locks the accounts for the rest of the transaction, always in one order — user wallets first,
+   * then the others (merchant balances, external accounts), each group by id — so two transfers
+   * over the same accounts queue instead of deadlocking. A charge follows the same order: it locks
+   * the wallet, and the merchant balance last, by writing it (see `lockPaymentAccounts`).
    */
   async lockAccounts(db: Executor, ids: string[]): Promise<AccountRow[]> {
-    return db.selectFrom('ledger_accounts').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
-  },
-
-  /**
-   * The user's wallet and the merchant's balance in one currency, locked for the rest of the
-   * transaction in id order (as `lockAccounts`), in one statement. One that does not exist yet is
-   * missing from the answer.
-   */
-  async lockPaymentAccounts(db: Executor, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency }): Promise<AccountRow[]> {
     return db
       .selectFrom('ledger_accounts')
       .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('kind', '=', 'user_wallet'), eb('user_id', '=', q.userId), eb('currency', '=', q.currency)]),
-          eb.and([eb('kind', '=', 'merchant_balance'), eb('merchant_id', '=', q.merchantId), eb('mode', '=', q.mode), eb('currency', '=', q.currency)]),
-        ]),
-      )
+      .where('id', 'in', ids)
+      .orderBy(sql`kind <> 'user_wallet'`)
       .orderBy('id')
       .forUpdate()
       .execute();
   },
 
   /**
-   * Writes a transfer: its row, its postings, and each posting's amount added to its account's
-   * balance, in one statement (the accounts are locked by the caller; each appears once).
+   * The user's wallet in one currency, locked for the rest of the transaction, and the merchant's
+   * balance in that currency, read without a lock, in one statement. One that does not exist yet
+   * is missing from the answer. The merchant balance is every charge's account: it is locked only
+   * by the write at the end of the charge, so that charges of one merchant hold its lock for as
+   * little as possible (that write and the commit).
    */
-  async writeTransfer(db: Executor, transfer: LedgerTransfersTable, postings: Omit<LedgerPostingsTable, 'id'>[]): Promise<void> {
+  async lockPaymentAccounts(db: Executor, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency }): Promise<AccountRow[]> {
+    const result = await sql<AccountRow>`
+      with wallet as (
+        select * from ledger_accounts where kind = 'user_wallet' and user_id = ${q.userId} and currency = ${q.currency} for update
+      )
+      select * from wallet
+      union all
+      select * from ledger_accounts
+      where kind = 'merchant_balance' and merchant_id = ${q.merchantId} and mode = ${q.mode} and currency = ${q.currency}`.execute(db);
+    return result.rows;
+  },
+
+  /**
+   * Writes a transfer: its row, its postings, and each posting's amount added to its account's
+   * balance (which locks the accounts the caller had not locked), in one statement. Each account
+   * appears once. Returns the balances after it.
+   */
+  async writeTransfer(db: Executor, transfer: LedgerTransfersTable, postings: Omit<LedgerPostingsTable, 'id'>[]): Promise<{ id: string; balance: bigint }[]> {
     const rows = sql.join(postings.map((p) => sql`(${p.transfer_id}, ${p.account_id}, ${p.currency}, ${p.amount.toString()}::bigint, ${p.created_at})`));
-    await sql`
+    const result = await sql<{ id: string; balance: bigint }>`
       with transfer as (
         insert into ledger_transfers (id, merchant_id, mode, kind, reference, created_at)
         values (${transfer.id}, ${transfer.merchant_id}, ${transfer.mode}, ${transfer.kind}, ${transfer.reference}, ${transfer.created_at})
@@ -160,7 +169,9 @@ export const ledgerRepository = {
         insert into ledger_postings (transfer_id, account_id, currency, amount, created_at) values ${rows}
         returning account_id, amount
       )
-      update ledger_accounts a set balance = a.balance + p.amount from postings p where a.id = p.account_id`.execute(db);
+      update ledger_accounts a set balance = a.balance + p.amount from postings p where a.id = p.account_id
+      returning a.id, a.balance`.execute(db);
+    return result.rows;
   },
 
   async movements(db: Executor, accountIds: string[], limit: number): Promise<Movement[]> {

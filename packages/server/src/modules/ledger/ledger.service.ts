@@ -22,6 +22,8 @@ interface TransferBase {
   reference?: string | null;
   /** When given, every account of the transfer must be in this currency. */
   currency?: Currency;
+  /** The transfer's id, when the caller needs it before the transfer is written (default: a new one). */
+  id?: string;
 }
 
 /** Either explicit postings, or a simple move of `amount` from one account to another. */
@@ -128,10 +130,12 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
 
   /**
    * Moves money: postings that sum to zero per currency, written with the new balances in the
-   * caller's transaction. The accounts are locked first, in id order, unless the caller passes
-   * them as it locked them in this transaction (`locked`, as `paymentAccounts` returns them).
+   * caller's transaction. The accounts are locked first (`lockAccounts`' order), unless the caller
+   * passes them as it read them in this transaction (`known`, as `paymentAccounts` gives them):
+   * then its user wallets must be locked already (their balance is checked against going below
+   * zero), and the other accounts are locked by the write itself.
    */
-  async function transfer(tx: Tx, input: TransferInput, locked?: readonly AccountRow[]): Promise<TransferResult> {
+  async function transfer(tx: Tx, input: TransferInput, known?: readonly AccountRow[]): Promise<TransferResult> {
     const postings = postingsOf(input);
     if (postings.length < 2) throw new Error('a transfer needs at least two postings');
     for (const p of postings) {
@@ -140,7 +144,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     const accountIds = [...new Set(postings.map((p) => p.accountId))];
     if (accountIds.length !== postings.length) throw new Error('an account appears twice in one transfer');
 
-    const accounts = new Map((locked ?? (await repo.lockAccounts(tx, accountIds))).map((a) => [a.id, a]));
+    const accounts = new Map((known ?? (await repo.lockAccounts(tx, accountIds))).map((a) => [a.id, a]));
     const sums = new Map<Currency, bigint>();
     for (const p of postings) {
       const account = accounts.get(p.accountId);
@@ -152,7 +156,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     for (const [currency, sum] of sums) {
       if (sum !== 0n) throw new Error(`postings in ${currency} sum to ${sum}, not 0`);
     }
-    const result: TransferResult = { id: ids('transfer'), postings: [] };
+    const result: TransferResult = { id: input.id ?? ids('transfer'), postings: [] };
     for (const p of postings) {
       const account = accounts.get(p.accountId) as AccountRow;
       const after = account.balance + p.amount;
@@ -163,8 +167,9 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     }
 
     const now = clock.now();
+    let written: { id: string; balance: bigint }[];
     try {
-      await repo.writeTransfer(
+      written = await repo.writeTransfer(
         tx,
         { id: result.id, merchant_id: input.merchantId, mode: input.mode, kind: input.kind, reference: input.reference ?? null, created_at: now },
         result.postings.map((p) => ({ transfer_id: result.id, account_id: p.accountId, currency: p.currency, amount: p.amount, created_at: now })),
@@ -174,6 +179,8 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       if ((err as { code?: string }).code === CHECK_VIOLATION) throw new ApiError('insufficient_funds', 'The wallet does not hold enough');
       throw err;
     }
+    // The balances as written: exact also for accounts the caller had read without a lock.
+    for (const p of result.postings) p.balanceAfter = written.find((w) => w.id === p.accountId)?.balance ?? p.balanceAfter;
     return result;
   }
 
@@ -181,9 +188,11 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     transfer,
 
     /**
-     * The user's wallet and the merchant's balance in a currency (created when missing), locked
-     * for the rest of the transaction: what a charge moves money between, read in one statement
-     * when both exist. Pass them on to `transfer`.
+     * What a charge moves money between, created when missing: the user's wallet in a currency,
+     * locked for the rest of the transaction, and the merchant's balance, read without a lock
+     * (the transfer's write locks it: do it last in the transaction, so that the merchant's other
+     * charges wait for as little as possible). One statement when both exist. Pass them on to
+     * `transfer` as `known`.
      */
     async paymentAccounts(tx: Tx, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency }) {
       let rows = await repo.lockPaymentAccounts(tx, q);
@@ -195,7 +204,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       const wallet = rows.find((a) => a.kind === 'user_wallet');
       const balance = rows.find((a) => a.kind === 'merchant_balance');
       if (!wallet || !balance) throw new Error('the payment accounts could not be made');
-      return { wallet, balance, locked: rows };
+      return { wallet, balance, accounts: rows };
     },
 
     /** The user's wallet in a currency, created when missing. */
