@@ -18,6 +18,12 @@ export interface Config {
   redisUrl: string | undefined;
   /** Pool size for PostgreSQL (PGlite always uses one connection). */
   dbPoolSize: number;
+  /**
+   * PostgreSQL: run statements as named prepared statements, parsed and planned once per
+   * connection (DB_PREPARED_STATEMENTS, default on; turn it off behind a pooler such as PgBouncer
+   * in transaction mode, which does not keep them).
+   */
+  dbPreparedStatements: boolean;
   /** HTTPS, proxies and rate limits (platform/http/security.ts). */
   security: SecurityConfig;
   /** Webhook delivery (contract §5). */
@@ -276,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     redisUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
+    dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
     security: security(env),
     webhooks: {
       allowLoopback: flag(env, 'CAISSE_WEBHOOK_ALLOW_LOOPBACK', mode === 'development'),

@@ -24,7 +24,12 @@ export interface Runtime {
 /** Opens the configured database, applies migrations and assembles the production world. */
 export async function openRuntime(config: Config): Promise<Runtime> {
   const logger = createLogger({ level: config.logLevel });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+    preparedStatements: config.dbPreparedStatements,
+  });
   try {
     const applied = await migrate(database.db);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');

@@ -1,8 +1,10 @@
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMerchantsService, KEY_CACHE_TTL_MS } from '../src/modules/merchants/merchants.service.ts';
 import { createDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { wakeDispatchers } from '../src/modules/webhooks/events.ts';
 import { ApiError } from '../src/platform/errors.ts';
+import { openPostgres } from '../src/platform/db.ts';
 import { createWakeups, type WakeChannel, type Wakeups } from '../src/platform/wakeups.ts';
 import { call, createMerchant, createTestContext, onPostgres, pk, sk, type TestContext } from './harness.ts';
 import { makeEvent, type Receiver, startReceiver } from './webhooks.receiver.ts';
@@ -93,6 +95,7 @@ describe('API-key cache', () => {
     await mine.authenticate(m.apiKey, undefined, false);
     const keyId = (await theirs.listKeys(m.merchantId)).find((k) => k.kind === 'publishable' && k.mode === 'test')?.id as string;
     const heard = nextMessage(here, 'api_keys');
+    await here.ready();
     await theirs.revokeKey(m.merchantId, keyId);
     expect(await heard).toEqual({ payload: keyId });
     expect(await refusal(mine.authenticate(m.apiKey, undefined, false))).toBe('api_key_revoked');
@@ -148,6 +151,28 @@ describe('webhook dispatcher wake-up', () => {
       expect(r.received[0]?.headers['webhook-id']).toBe(event.id);
     } finally {
       await dispatcher.stop();
+    }
+  });
+});
+
+describe('prepared statements (PostgreSQL)', () => {
+  it.runIf(onPostgres)('run named; a statement whose prepared plan a migration made stale fails once, then is prepared afresh', async () => {
+    const opened = openPostgres(ctx.database.url as string, 1);
+    try {
+      const db = opened.db;
+      await sql`create table prepared_probe (a int)`.execute(db);
+      await sql`insert into prepared_probe values (${1})`.execute(db);
+      const read = () => sql<Record<string, unknown>>`select * from prepared_probe where a = ${1}`.execute(db);
+      expect((await read()).rows).toEqual([{ a: 1 }]);
+      const named = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like ${'select * from prepared_probe%'}`.execute(db);
+      expect(named.rows[0]?.n).toBe(1);
+      await sql`alter table prepared_probe add column b int`.execute(db);
+      // PostgreSQL refuses the stale plan once ("cached plan must not change result type")...
+      await expect(read()).rejects.toMatchObject({ code: '0A000' });
+      // ...and the next use prepares it again under a new name.
+      expect((await read()).rows).toEqual([{ a: 1, b: null }]);
+    } finally {
+      await opened.close();
     }
   });
 });

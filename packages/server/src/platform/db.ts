@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -101,10 +102,52 @@ export function lockDataDir(dataDir: string): () => void {
   throw new DataDirLockedError(dataDir, 'another process (the lock file keeps reappearing)');
 }
 
-export function openPostgres(url: string, poolSize = 10): OpenedDb {
+/** Named statements a connection keeps at most; past that, new texts run unnamed. */
+export const MAX_PREPARED_PER_CONNECTION = 500;
+const statementNames = new Map<string, string>();
+
+/** A short, stable name for a statement text (the same on every connection). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `k_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    if (statementNames.size < 10_000) statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Makes every statement with parameters that this connection runs a named prepared statement:
+ * PostgreSQL parses and plans it the first time only, and later runs skip Parse. When a prepared
+ * plan no longer fits its table (a migration changed the columns of a `select *`: "cached plan
+ * must not change result type"), that run fails and the next one prepares the text afresh under
+ * a new name.
+ */
+function prepareStatements(client: pg.PoolClient): void {
+  const names = new Set<string>();
+  const renamed = new Map<string, string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  client.query = ((text: unknown, values?: unknown[], ...rest: unknown[]) => {
+    // Callback calls (pool.query) and calls without parameters go through as they are.
+    if (rest.length > 0 || typeof text !== 'string' || !Array.isArray(values) || values.length === 0) return query(text, values, ...rest);
+    const base = statementName(text);
+    const name = renamed.get(base) ?? base;
+    if (!names.has(name)) {
+      if (names.size >= MAX_PREPARED_PER_CONNECTION) return query(text, values);
+      names.add(name);
+    }
+    return query({ name, text, values }).catch((err: { code?: string }) => {
+      if (err.code === '0A000') renamed.set(base, `${base}_${names.size}`);
+      throw err;
+    });
+  }) as typeof client.query;
+}
+
+export function openPostgres(url: string, poolSize = 10, opts: { preparedStatements?: boolean } = {}): OpenedDb {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
+  if (opts.preparedStatements ?? true) pool.on('connect', (client) => prepareStatements(client));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -172,6 +215,6 @@ export async function openPglite(dataDir: string | undefined): Promise<OpenedDb>
   }
 }
 
-export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolSize?: number }): Promise<OpenedDb> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize) : openPglite(opts.dataDir);
+export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<OpenedDb> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize, { preparedStatements: opts.preparedStatements }) : openPglite(opts.dataDir);
 }

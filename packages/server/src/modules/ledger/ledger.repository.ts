@@ -78,9 +78,11 @@ export const ledgerRepository = {
     await db
       .insertInto('ledger_accounts')
       .values(row)
+      // The partial indexes' predicates as literals: PostgreSQL infers the arbiter index when it
+      // parses the statement, before it sees parameters (a prepared statement has none yet).
       .onConflict((oc) => {
         const target = oc.columns([...conflict]);
-        return (row.kind === 'user_wallet' ? target.where('kind', '=', 'user_wallet') : target.where('kind', '<>', 'user_wallet')).doNothing();
+        return target.where(row.kind === 'user_wallet' ? sql<boolean>`kind = 'user_wallet'` : sql<boolean>`kind <> 'user_wallet'`).doNothing();
       })
       .execute();
     let q = db.selectFrom('ledger_accounts').selectAll().where('kind', '=', row.kind).where('currency', '=', row.currency);
