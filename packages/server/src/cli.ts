@@ -105,8 +105,16 @@ export function buildCli(): Command {
     .description('run the API server (and, unless --no-worker, the webhook dispatcher and expiry sweeper)')
     .option('--port <port>', 'port to listen on (default: PORT or 8080)', port)
     .option('--no-worker', 'do not run the background workers in this process')
-    .action(async (opts: { port?: number; worker: boolean }) => {
+    .option('--workers <n>', 'API processes sharing the port (node:cluster; PostgreSQL only; default: CAISSE_API_PROCESSES or 1)', wholeNumber)
+    .action(async (opts: { port?: number; worker: boolean; workers?: number }) => {
       const cfg = config();
+      const processes = opts.workers ?? cfg.apiProcesses;
+      if (processes < 1) throw new InvalidArgumentError('--workers is at least 1');
+      if (processes > 1) {
+        const { startCluster } = await import('./cluster.ts');
+        await startCluster(cfg, { port: opts.port ?? cfg.port, worker: opts.worker, processes });
+        return;
+      }
       const { startServer } = await import('./runtime.ts');
       await startServer(cfg, { port: opts.port ?? cfg.port, worker: opts.worker });
     });

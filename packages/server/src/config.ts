@@ -24,6 +24,8 @@ export interface Config {
    * in transaction mode, which does not keep them).
    */
   dbPreparedStatements: boolean;
+  /** API processes of `caisse start` (node:cluster; CAISSE_API_PROCESSES, default 1; PostgreSQL only). */
+  apiProcesses: number;
   /** HTTPS, proxies and rate limits (platform/http/security.ts). */
   security: SecurityConfig;
   /** Webhook delivery (contract §5). */
@@ -283,6 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
+    apiProcesses: integer(env, 'CAISSE_API_PROCESSES', 1, 1, 64),
     security: security(env),
     webhooks: {
       allowLoopback: flag(env, 'CAISSE_WEBHOOK_ALLOW_LOOPBACK', mode === 'development'),
