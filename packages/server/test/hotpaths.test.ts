@@ -110,6 +110,26 @@ describe('API-key cache', () => {
   });
 });
 
+describe('verified access tokens', () => {
+  it('a token checked once is still refused with another merchant\'s key, in the other mode, and once expired', async () => {
+    const m = await createMerchant(ctx, 'Tokens');
+    const other = await createMerchant(ctx, 'Other tokens');
+    const user = await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: '+237691234567', password: 'limbe-market-2026' });
+    expect(user.statusCode, user.body).toBe(201);
+    const userId = (user.json() as { id: string }).id;
+    const { token, expiresAt } = await ctx.services.users.tokens.sign({ userId, merchantId: m.merchantId, mode: 'test', roles: ['USER'] });
+    const wallet = (apiKey: string) => call(ctx.app, 'GET', '/wallet', { apiKey, token });
+    // Verified (and remembered) by this request...
+    expect((await wallet(m.apiKey)).statusCode).toBe(200);
+    // ...but the memory answers only for its merchant, its mode and its lifetime.
+    expect((await wallet(other.apiKey)).json()).toMatchObject({ code: 'access_token_invalid' });
+    expect((await wallet(m.live.apiKey)).json()).toMatchObject({ code: 'access_token_invalid' });
+    expect((await wallet(m.apiKey)).statusCode).toBe(200);
+    ctx.clock.set(expiresAt);
+    expect((await wallet(m.apiKey)).json()).toMatchObject({ code: 'access_token_invalid' });
+  });
+});
+
 describe('webhook dispatcher wake-up', () => {
   /** A dispatcher whose poll would only come in an hour: only a wake-up makes it deliver. */
   async function sleepyDispatcher(w: Wakeups) {

@@ -1,6 +1,6 @@
 import * as jose from 'jose';
 import { DAY, MINUTE, SECOND } from '../../platform/clock.ts';
-import { decrypt, encrypt } from '../../platform/crypto.ts';
+import { decrypt, encrypt, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { UserContext } from '../../platform/http/auth.ts';
@@ -18,6 +18,8 @@ const PUBLISH_MARGIN_MS = 5 * MINUTE;
 const CACHE_MS = 60 * SECOND;
 /** An unknown `kid` makes the process re-read the keys, at most this often (forged kids cost nothing). */
 const UNKNOWN_KID_RELOAD_MS = 5 * SECOND;
+/** Tokens whose signature this process has checked, remembered until they expire (at most this many). */
+const VERIFIED_MAX = 50_000;
 
 export const TOKEN_ISSUER = 'caisse';
 /** RFC 9068 header type for JWT access tokens. */
@@ -65,6 +67,12 @@ export function createTokenService(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
   let signer: { kid: string; privateKey: CryptoKey; createdAt: Date } | undefined;
   let loadedAt = Number.NEGATIVE_INFINITY;
   let loading: Promise<void> | undefined;
+  /**
+   * Tokens already verified, by the SHA-256 of the token: a browser sends the same token with
+   * every request for 15 minutes, and its Ed25519 signature needs checking once. What a token
+   * says cannot change; its expiry, audience and mode are checked again on every use.
+   */
+  const verified = new Map<string, { userId: string; audience: string; mode: unknown; expiresAt: number }>();
 
   const now = () => clock.now().getTime();
   const publishedSince = () => new Date(now() - ACCESS_TOKEN_TTL_MS - PUBLISH_MARGIN_MS);
@@ -157,6 +165,9 @@ export function createTokenService(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
      * signature, unknown key, other algorithm, expired, other merchant or mode) is one answer.
      */
     async verify(token: string, merchant: MerchantContext): Promise<UserContext> {
+      const digest = sha256(token).toString('base64');
+      const known = verified.get(digest);
+      if (known && known.expiresAt > now() && known.audience === merchant.merchantId && known.mode === merchant.mode) return { userId: known.userId };
       if (now() - loadedAt > CACHE_MS) await load();
       const keyFor: jose.JWTVerifyGetKey = async (header) => {
         if (typeof header.kid !== 'string') throw new Error('no kid');
@@ -181,6 +192,8 @@ export function createTokenService(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
       if (payload.mode !== merchant.mode || typeof payload.sub !== 'string') {
         throw new ApiError('access_token_invalid', `The access token was not issued for ${merchant.mode} mode of this merchant`);
       }
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+      verified.set(digest, { userId: payload.sub, audience: merchant.merchantId, mode: payload.mode, expiresAt: (payload.exp as number) * 1000 });
       return { userId: payload.sub };
     },
 
