@@ -51,6 +51,8 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOpti
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
     genReqId: () => deps.ids('request'),
+    // One log line per request, written when it ends (onResponse below), instead of two.
+    disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true },
     ...serverOptions(deps.config, tls),
     frameworkErrors,
@@ -70,6 +72,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOpti
     reply.header('request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     app.metrics.httpDuration
       .labels(request.method, request.routeOptions.url ?? 'unknown', String(reply.statusCode))
       .observe(reply.elapsedTime / 1000);
