@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMerchantsService, KEY_CACHE_TTL_MS } from '../src/modules/merchants/merchants.service.ts';
@@ -171,6 +173,41 @@ describe('webhook dispatcher wake-up', () => {
       expect(r.received[0]?.headers['webhook-id']).toBe(event.id);
     } finally {
       await dispatcher.stop();
+    }
+  });
+});
+
+describe('webhook delivery at volume', () => {
+  it('deliveries to one receiver reuse kept-alive connections, and are all recorded with their attempts', async () => {
+    const m = await createMerchant(ctx, 'Volume');
+    let connections = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      const ep = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url });
+      expect(ep.statusCode, ep.body).toBe(201);
+      for (let i = 0; i < 12; i++) await makeEvent(ctx, m.merchantId);
+      const summary = await createDispatcher(ctx.deps, { concurrency: 2, timeoutMs: 5000 }).runOnce();
+      expect(summary).toMatchObject({ claimed: 12, succeeded: 12 });
+      // Two at a time over kept-alive connections: a handful of connections, not one per delivery.
+      expect(connections).toBeLessThanOrEqual(4);
+      const endpointId = (ep.json() as { id: string }).id;
+      const rows = await ctx.deps.db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_delivery_attempts as a', 'a.delivery_id', 'd.id')
+        .select(['d.status', 'd.last_status_code', 'a.succeeded'])
+        .where('d.endpoint_id', '=', endpointId)
+        .execute();
+      expect(rows).toHaveLength(12);
+      expect(rows.every((r) => r.status === 'succeeded' && r.last_status_code === 200 && r.succeeded)).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

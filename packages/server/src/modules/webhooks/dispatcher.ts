@@ -113,17 +113,56 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     }
   }
 
+  // ---- acknowledged deliveries, recorded together -------------------------------------------
+  // Every success that arrives while a recording transaction runs waits for the next one, which
+  // records them all (attempts, deliveries, endpoints: three statements and one commit for the
+  // lot): under load, one commit serves many deliveries; alone, a success is recorded at once.
+  const SUCCESS_BATCH = 500;
+  type Acknowledged = { c: ClaimedDelivery; endpointId: string; result: AttemptResult; done: (o: DeliveryOutcome) => void; fail: (e: unknown) => void };
+  const acknowledged: Acknowledged[] = [];
+  let recording: Promise<void> | undefined;
+
+  function recordSuccess(c: ClaimedDelivery, endpoint: EndpointRow, result: AttemptResult): Promise<DeliveryOutcome> {
+    return new Promise((done, fail) => {
+      acknowledged.push({ c, endpointId: endpoint.id, result, done, fail });
+      recording ??= recordSuccesses().finally(() => {
+        recording = undefined;
+      });
+    });
+  }
+
+  async function recordSuccesses(): Promise<void> {
+    while (acknowledged.length > 0) {
+      const batch = acknowledged.splice(0, SUCCESS_BATCH);
+      try {
+        const now = clock.now();
+        const recorded = await db.transaction().execute(async (tx) => {
+          await repo.insertAttempts(
+            tx,
+            batch.map((b) => ({ deliveryId: b.c.id, result: b.result })),
+          );
+          const ids = await repo.settleSucceeded(
+            tx,
+            batch.map((b) => ({ id: b.c.id, result: b.result })),
+            now,
+          );
+          await repo.markEndpointsHealthy(tx, [...new Set(batch.map((b) => b.endpointId))]);
+          return new Set(ids);
+        });
+        for (const b of batch) b.done(recorded.has(b.c.id) ? 'succeeded' : 'lost_lease');
+      } catch (err) {
+        for (const b of batch) b.fail(err);
+      }
+    }
+  }
+
   /** Records an attempt and moves the delivery (and maybe its endpoint) on, in one transaction. */
   async function settle(c: ClaimedDelivery, endpoint: EndpointRow, result: AttemptResult, retryAfter: number | undefined): Promise<DeliveryOutcome> {
+    if (result.succeeded) return recordSuccess(c, endpoint, result);
     const now = clock.now();
     const last = { last_attempt_at: result.attemptedAt, last_status_code: result.statusCode, last_error: result.error };
     return db.transaction().execute(async (tx) => {
       await repo.insertAttempt(tx, c.id, result);
-      if (result.succeeded) {
-        const ok = await repo.settle(tx, c.id, c.leaseToken, { status: 'succeeded', next_attempt_at: null, completed_at: now, ...last });
-        await repo.markEndpointHealthy(tx, endpoint.id);
-        return ok ? 'succeeded' : 'lost_lease';
-      }
       if (result.statusCode === 410) {
         const ok = await repo.settle(tx, c.id, c.leaseToken, { status: 'failed', next_attempt_at: null, completed_at: now, ...last });
         if (await repo.disableEndpoint(tx, endpoint.id, 'gone', now)) await repo.parkPending(tx, endpoint.id);
@@ -146,8 +185,12 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     });
   }
 
-  /** Loads what the claimed deliveries need in three queries, and returns one task per delivery. */
-  async function prepare(claimed: ClaimedDelivery[]): Promise<(() => Promise<DeliveryOutcome>)[]> {
+  /**
+   * Loads what the claimed deliveries need in three queries, and returns one task per delivery.
+   * A task calls `onSent` once its request has its answer (or failed), before the outcome is
+   * recorded.
+   */
+  async function prepare(claimed: ClaimedDelivery[]): Promise<((onSent?: () => void) => Promise<DeliveryOutcome>)[]> {
     if (claimed.length === 0) return [];
     const endpointIds = [...new Set(claimed.map((c) => c.endpointId))];
     const [endpoints, secretRows, payloads] = await Promise.all([
@@ -163,7 +206,12 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
       list.push(decrypt(config.masterKey, s.secret_encrypted));
       secretsOf.set(s.endpoint_id, list);
     }
-    return claimed.map((c) => async (): Promise<DeliveryOutcome> => {
+    return claimed.map((c) => async (onSent?: () => void): Promise<DeliveryOutcome> => {
+      let sent = false;
+      const markSent = () => {
+        if (!sent) onSent?.();
+        sent = true;
+      };
       try {
         const endpoint = endpointById.get(c.endpointId);
         const payload = payloadById.get(c.eventId);
@@ -174,11 +222,14 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
           return 'parked';
         }
         const { result, retryAfter } = await send(endpoint, secretsOf.get(endpoint.id) ?? [], c.eventId, payload);
+        markSent();
         return await settle(c, endpoint, result, retryAfter);
       } catch (err) {
         // The lease lapses and another claim retries it: nothing is lost.
         log?.error({ err, deliveryId: c.id }, 'webhook delivery could not be recorded');
         return 'lost_lease';
+      } finally {
+        markSent();
       }
     });
   }
@@ -217,6 +268,9 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
   let woken = false;
   let unsubscribe: (() => void) | undefined;
   const inFlight = new Set<Promise<unknown>>();
+  /** Claimed and prepared, waiting for a free slot. */
+  const ready: ((onSent?: () => void) => Promise<DeliveryOutcome>)[] = [];
+  let sending = 0;
 
   function pause(ms: number): Promise<void> {
     if (woken || stopping) {
@@ -235,25 +289,49 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     });
   }
 
-  /** New work, or a free slot: the loop claims now rather than at its next poll. */
+  /** New work, or room for more: the loop claims now rather than at its next poll. */
   function poke() {
     if (wake) wake();
     else woken = true;
   }
 
+  /** Starts ready deliveries while slots are free (all of them when `all`, on stop). */
+  function startReady(all = false) {
+    while (ready.length > 0 && (all || sending < concurrency)) {
+      const task = ready.shift() as (typeof ready)[number];
+      sending++;
+      const p = task(() => {
+        sending--;
+        startReady(stopping);
+        // Running low: claim the next batch while these are still being sent.
+        if (ready.length < concurrency) poke();
+      });
+      inFlight.add(p);
+      void p.finally(() => {
+        inFlight.delete(p);
+        if (acknowledged.length < SUCCESS_BATCH) poke();
+      });
+    }
+  }
+
+  /**
+   * `concurrency` bounds the requests in flight. The loop claims ahead, up to twice that, so
+   * that a claim (a transaction) and its reads serve a batch, and a freed slot starts the next
+   * ready delivery at once. A delivery frees its slot as soon as its answer is in: recording it
+   * (batched, see recordSuccess) goes on meanwhile, and the loop claims no more while a full
+   * batch of answers waits to be recorded.
+   */
   async function run(): Promise<void> {
     while (!stopping) {
-      const free = concurrency - inFlight.size;
-      if (free > 0) {
+      startReady();
+      const room = 2 * concurrency - ready.length - sending;
+      if (ready.length < concurrency && room > 0 && acknowledged.length < SUCCESS_BATCH) {
         try {
-          for (const task of await prepare(await claim(free))) {
-            const p = task();
-            inFlight.add(p);
-            void p.finally(() => {
-              inFlight.delete(p);
-              poke();
-            });
-          }
+          const claimed = await claim(room);
+          ready.push(...(await prepare(claimed)));
+          startReady();
+          // A full claim: more may be due at once.
+          if (claimed.length === room) continue;
         } catch (err) {
           log?.error({ err }, 'webhook dispatcher could not claim deliveries');
           await pause(pollIntervalMs * 5);
@@ -261,10 +339,12 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
         }
       }
       if (stopping) break;
-      // Either the pool is full or the queue is drained for now: wait for a delivery to finish
-      // (it wakes the loop) or for the poll interval.
+      // Nothing more due for now, or enough in hand: wait for a wake-up (new events, a slot, a
+      // recorded batch) or for the poll interval.
       await pause(pollIntervalMs);
     }
+    // What was claimed is delivered, not left to its lease.
+    startReady(true);
     await Promise.allSettled([...inFlight]);
   }
 

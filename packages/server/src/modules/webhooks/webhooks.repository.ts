@@ -174,8 +174,10 @@ export const webhooksRepository = {
     return disabled !== undefined;
   },
 
-  async markEndpointHealthy(db: Executor, id: string) {
-    await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', id).where('failing_since', 'is not', null).execute();
+  /** After acknowledged deliveries: their endpoints' failing runs end. */
+  async markEndpointsHealthy(db: Executor, ids: readonly string[]) {
+    if (ids.length === 0) return;
+    await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', 'in', ids).where('failing_since', 'is not', null).execute();
   },
 
   async disableEndpoint(db: Executor, id: string, reason: DisabledReason, now: Date): Promise<boolean> {
@@ -274,6 +276,42 @@ export const webhooksRepository = {
   async payloads(db: Executor, eventIds: string[]) {
     if (eventIds.length === 0) return [];
     return db.selectFrom('events').select(['id', 'payload']).where('id', 'in', eventIds).execute();
+  },
+
+  /** Logs attempts, in one statement. */
+  async insertAttempts(db: Executor, attempts: readonly { deliveryId: string; result: AttemptResult }[]) {
+    if (attempts.length === 0) return;
+    await db
+      .insertInto('webhook_delivery_attempts')
+      .values(
+        attempts.map(({ deliveryId, result: r }) => ({
+          delivery_id: deliveryId,
+          attempted_at: r.attemptedAt,
+          status_code: r.statusCode,
+          latency_ms: r.latencyMs,
+          response_excerpt: r.responseExcerpt,
+          error: r.error,
+          succeeded: r.succeeded,
+        })),
+      )
+      .execute();
+  },
+
+  /**
+   * Records acknowledged deliveries, in one statement: each still pending becomes succeeded
+   * (a success is final, whoever holds the claim). Returns the ids it recorded.
+   */
+  async settleSucceeded(db: Executor, settled: readonly { id: string; result: AttemptResult }[], now: Date): Promise<string[]> {
+    if (settled.length === 0) return [];
+    const result = await sql<{ id: string }>`
+      update webhook_deliveries d
+      set status = 'succeeded', next_attempt_at = null, completed_at = ${now}, lease_token = null,
+          last_attempt_at = v.attempted_at, last_status_code = v.status_code, last_error = null
+      from unnest(${settled.map((s) => s.id)}::text[], ${settled.map((s) => s.result.attemptedAt)}::timestamptz[], ${settled.map((s) => s.result.statusCode)}::int[])
+        as v(id, attempted_at, status_code)
+      where d.id = v.id and d.status = 'pending'
+      returning d.id`.execute(db);
+    return result.rows.map((r) => r.id);
   },
 
   /** Logs one attempt. */
