@@ -220,9 +220,11 @@ export async function setUpWorld(tag: string, opts: { users: number; serverEnv?:
     db,
     async close() {
       await db.end().catch(() => {});
+      const stopping = performance.now();
       server.kill('SIGTERM');
       const exit = await Promise.race([server.exited, sleep(40_000).then(() => undefined)]);
       if (exit === undefined) server.kill('SIGKILL');
+      say(tag, `server stopped on SIGTERM in ${((performance.now() - stopping) / 1000).toFixed(1)} s (${exit === undefined ? 'killed after 40 s' : `exit ${exit.code ?? exit.signal}`})`);
       await receiver.close();
       await database.drop().catch(() => {});
     },

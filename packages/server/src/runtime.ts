@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -85,10 +88,11 @@ export async function startServer(config: Config, opts: { port: number; worker: 
   // With CAISSE_TLS_CERT_FILE and CAISSE_TLS_KEY_FILE the server terminates TLS itself.
   const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config) });
   const workers = opts.worker ? workerFactories.map((f) => f(runtime)) : [];
+  const connections = trackConnections(app.server);
   await app.listen({ port: opts.port, host: config.host });
   const stop = once(async () => {
     // HTTP and workers stop together; the database closes once both have finished.
-    const [httpClean] = await Promise.all([closeHttp(app, logger, SHUTDOWN_DEADLINE_MS), ...workers.map((w) => w.stop())]);
+    const [httpClean] = await Promise.all([closeHttp(app, connections, logger, SHUTDOWN_DEADLINE_MS), ...workers.map((w) => w.stop())]);
     await runtime.close();
     return httpClean;
   });
@@ -122,17 +126,49 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (running ??= fn());
 }
 
+/** The server's open connections, each with the number of its requests still being answered. */
+export interface Connections {
+  /** Connections with no request being answered: keep-alive ones between requests, and new ones that have sent no request yet. */
+  idle(): Socket[];
+}
+
+/**
+ * Follows the server's connections (TLS ones once their handshake is done) and their requests
+ * with public events only: a request counts from 'request' until its response closes.
+ */
+export function trackConnections(server: FastifyInstance['server']): Connections {
+  const busy = new Map<Socket, number>();
+  const add = (socket: Socket) => {
+    busy.set(socket, 0);
+    socket.once('close', () => busy.delete(socket));
+  };
+  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', add);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    if (!busy.has(socket)) return;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    res.once('close', () => {
+      if (busy.has(socket)) busy.set(socket, Math.max(0, (busy.get(socket) ?? 1) - 1));
+    });
+  });
+  return { idle: () => [...busy].filter(([, n]) => n === 0).map(([socket]) => socket) };
+}
+
 /**
  * Stops the HTTP server gracefully and resolves true, or false if the deadline cut requests.
  * `app.close()` stops accepting connections, runs the preClose hooks (open event streams end),
  * answers requests that arrive on already-open keep-alive connections with 503 and
- * `connection: close`, and waits for the requests in flight. Node closes only the keep-alive
- * connections idle at that instant: one whose request finishes later would be kept open until
- * keepAliveTimeout (72 s) and hold the close up, so idle connections are closed every 100 ms.
+ * `connection: close`, and waits for every connection to end. Node closes only the keep-alive
+ * connections idle at that instant, and never one that has sent no request yet (it counts as
+ * waiting for headers, up to 60 s): a connection whose request finishes later, or a client that
+ * opened one and sent nothing, would hold the close up, so every 100 ms the connections with no
+ * request being answered are closed.
  */
-export async function closeHttp(app: FastifyInstance, logger: Logger, deadlineMs: number): Promise<boolean> {
-  const server = app.server as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
-  const sweep = setInterval(() => server.closeIdleConnections?.(), 100);
+export async function closeHttp(app: FastifyInstance, connections: Connections, logger: Logger, deadlineMs: number): Promise<boolean> {
+  const server = app.server as { closeAllConnections?: () => void };
+  const sweep = setInterval(() => {
+    for (const socket of connections.idle()) socket.destroy();
+  }, 100);
   let timer: NodeJS.Timeout | undefined;
   const closing = app.close().then(() => true);
   const deadline = new Promise<false>((resolve) => {

@@ -152,10 +152,21 @@ describe('SIGTERM on a real server process', () => {
     expect(deliveries.data[0]).toMatchObject({ eventId, status: 'succeeded', attemptCount: 1, lastStatusCode: 200 });
     expect(receiver.received).toHaveLength(1);
 
-    // SIGINT (Ctrl-C) on an idle server: the same clean stop, at once.
+    // SIGINT (Ctrl-C): the same clean stop, at once, even with a keep-alive connection between
+    // requests and a connection that never sent a request (Node counts that one as waiting for
+    // headers, and its own server.close() would wait up to 60 s for it).
+    const silent = connect(again.port, '127.0.0.1');
+    await new Promise<void>((resolve) => silent.once('connect', () => resolve()));
+    const keptAlive = connect(again.port, '127.0.0.1');
+    const kept = { text: '' };
+    keptAlive.write(`GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: keep-alive\r\n\r\n`);
+    await readUntil(keptAlive, kept, /\r\n\r\n\{"status":"ok"\}$/);
     const t0 = performance.now();
     again.kill('SIGINT');
     expect(await again.exited).toEqual({ code: 0, signal: null });
     expect((performance.now() - t0) / 1000).toBeLessThan(5);
+    expect(silent.destroyed || silent.readableEnded).toBe(true);
+    silent.destroy();
+    keptAlive.destroy();
   }, 180_000);
 });
