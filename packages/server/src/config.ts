@@ -19,9 +19,9 @@ export interface Config {
   /** Pool size for PostgreSQL (PGlite always uses one connection). */
   dbPoolSize: number;
   /**
-   * PostgreSQL: run statements as named prepared statements, parsed and planned once per
-   * connection (DB_PREPARED_STATEMENTS, default on; turn it off behind a pooler such as PgBouncer
-   * in transaction mode, which does not keep them).
+   * Run statements as named prepared statements, parsed and planned once per connection
+   * (DB_PREPARED_STATEMENTS, default on, PostgreSQL and PGlite; turn it off behind a pooler such
+   * as PgBouncer in transaction mode, which does not keep them).
    */
   dbPreparedStatements: boolean;
   /** API processes of `caisse start` (node:cluster; CAISSE_API_PROCESSES, default 1; PostgreSQL only). */

@@ -193,12 +193,14 @@ export function openPostgres(url: string, poolSize = 10, opts: { preparedStateme
  * Embedded PGlite through its own node-postgres adapter and a pool of one connection, so
  * transactions never interleave. `dataDir` undefined means in memory (tests).
  */
-export async function openPglite(dataDir: string | undefined): Promise<OpenedDb> {
+export async function openPglite(dataDir: string | undefined, opts: { preparedStatements?: boolean } = {}): Promise<OpenedDb> {
   const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
   try {
     const pglite = new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'));
     await pglite.waitReady;
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types } as pg.PoolConfig);
+    // Parsing and planning run in WASM on this very thread: preparing once matters even more here.
+    if (opts.preparedStatements ?? true) pool.on('connect', (client) => prepareStatements(client));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
@@ -216,5 +218,6 @@ export async function openPglite(dataDir: string | undefined): Promise<OpenedDb>
 }
 
 export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<OpenedDb> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize, { preparedStatements: opts.preparedStatements }) : openPglite(opts.dataDir);
+  const prepared = { preparedStatements: opts.preparedStatements };
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize, prepared) : openPglite(opts.dataDir, prepared);
 }
