@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import chargesRoutes from './modules/charges/charges.routes.ts';
 import dashboardRoutes from './modules/dashboard/dashboard.routes.ts';
@@ -35,6 +35,20 @@ declare module 'fastify' {
 
 export const BODY_LIMIT = 64 * 1024;
 
+/**
+ * One log line per request, when it ends (method, masked URL, status, time), instead of Fastify's
+ * two ("incoming request", then "request completed"): half the log writes on the hot path. Error
+ * lines are Fastify's own.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) return super.requestCompleted(error, request, reply);
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 export interface AppOptions {
   deps: Deps;
   logger: Logger;
@@ -51,8 +65,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOpti
     bodyLimit: BODY_LIMIT,
     requestIdHeader: false,
     genReqId: () => deps.ids('request'),
-    // One log line per request, written when it ends (onResponse below), instead of two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     routerOptions: { ignoreTrailingSlash: true },
     ...serverOptions(deps.config, tls),
     frameworkErrors,
@@ -72,7 +85,6 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOpti
     reply.header('request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     app.metrics.httpDuration
       .labels(request.method, request.routeOptions.url ?? 'unknown', String(reply.statusCode))
       .observe(reply.elapsedTime / 1000);
