@@ -130,9 +130,24 @@ async function caisse(opts: { apiProcesses?: number; name: string; pglite?: stri
   return started;
 }
 
+/** The server's own view of its memory (prom-client's default metrics), just before it stops. */
+async function heapOf(s: Started): Promise<Record<string, number>> {
+  const http = new Http(s.origin, 1);
+  try {
+    const res = await http.request('GET', '/metrics', {});
+    const mb = (name: string) => Math.round(Number(new RegExp(`^caisse_${name} (\\S+)$`, 'm').exec(res.body)?.[1] ?? Number.NaN) / 2 ** 20);
+    return { heapUsedMb: mb('nodejs_heap_size_used_bytes'), heapTotalMb: mb('nodejs_heap_size_total_bytes'), externalMb: mb('nodejs_external_memory_bytes') };
+  } catch {
+    return {};
+  } finally {
+    await http.close();
+  }
+}
+
 async function stop(s: Started, name: string): Promise<MemoryReport> {
   children.delete(s);
-  const report = await s.stop();
+  const heap = await heapOf(s);
+  const report = { ...(await s.stop()), ...heap };
   results.memory[name] = report;
   return report;
 }

@@ -55,6 +55,10 @@ export interface MemoryReport {
   /** Highest single-process peak RSS (VmHWM) seen (MB). */
   peakProcessRssMb: number;
   processes: number;
+  /** From the server's /metrics when it answered: V8 heap used and reserved, memory outside it. */
+  heapUsedMb?: number;
+  heapTotalMb?: number;
+  externalMb?: number;
 }
 
 /** Samples the RSS of a process tree until stopped. */

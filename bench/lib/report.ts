@@ -105,8 +105,16 @@ export function markdownReport(r: Results): string {
   if (p.pglite) out.push('## Full flow on embedded PGlite', '', ...flowTable('Peak (closed loop)', p.pglite.peak));
   const mem = Object.entries(r.memory) as [string, MemoryReport][];
   if (mem.length > 0) {
-    out.push('## Memory (peak RSS)', '', '| server | processes | peak RSS of one process MB | peak RSS of all its processes MB |', '|---|---|---|---|');
-    for (const [name, x] of mem) out.push(`| ${name} | ${x.processes} | ${x.peakProcessRssMb} | ${x.peakTreeRssMb} |`);
+    out.push(
+      '## Memory (peak RSS)',
+      '',
+      '| server | processes | peak RSS of one process MB | peak RSS of all its processes MB | V8 heap used / reserved MB at the end | outside the heap MB |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const [name, x] of mem) {
+      const heap = x.heapUsedMb === undefined ? '–' : `${x.heapUsedMb} / ${x.heapTotalMb}`;
+      out.push(`| ${name} | ${x.processes} | ${x.peakProcessRssMb} | ${x.peakTreeRssMb} | ${heap} | ${x.externalMb ?? '–'} |`);
+    }
     out.push('');
   }
   const errors = Object.entries(p).filter(([k]) => k.endsWith('Error'));
