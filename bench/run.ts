@@ -420,6 +420,8 @@ async function phaseBigTable() {
   await sql`vacuum analyze intents`.execute(world.db);
   const insertSeconds = round((performance.now() - t0) / 1000, 0);
   say(`bigtable: ${inserted} intents inserted and vacuumed in ${insertSeconds} s`);
+  const plans = await intentPlans();
+  say(`bigtable plans: ${JSON.stringify(plans)}`);
 
   server = await caisse({ name: 'bigtable-large' });
   const large = await createAndCharge(server, rate);
@@ -440,8 +442,34 @@ async function phaseBigTable() {
     small: { create: small.create, charge: small.charge, paymentsPerSecond: small.run.paymentsPerSecond, errors: small.run.errors },
     large: { create: large.create, charge: large.charge, paymentsPerSecond: large.run.paymentsPerSecond, errors: large.run.errors },
     ratios,
+    plans,
     loadAverage: loadAverage(),
   };
+}
+
+/** How PostgreSQL runs the payment path's reads of the large intents table (EXPLAIN, first node of each plan). */
+async function intentPlans(): Promise<Record<string, string>> {
+  const some = await sql<{ id: string; session_token_hash: Buffer }>`select id, session_token_hash from intents where merchant_id = ${merchant.merchantId} order by id desc limit 1 offset 1000`.execute(world.db);
+  const intent = some.rows[0];
+  if (!intent) return {};
+  const m = merchant.merchantId;
+  const queries: Record<string, ReturnType<typeof sql>> = {
+    'charge: lock the intent': sql`select * from intents where merchant_id = ${m} and mode = 'test' and id = ${intent.id} for update`,
+    'read by session token': sql`select * from intents where merchant_id = ${m} and mode = 'test' and session_token_hash = ${intent.session_token_hash}`,
+    'initOtp: payer and payment': sql`select u.id, i.status from users u left join intents i on i.id = ${intent.id} and i.merchant_id = ${m} and i.mode = 'test' where u.id = 'usr_bench00000001' and u.merchant_id = ${m} and u.mode = 'test'`,
+    'list, newest first': sql`select * from intents where merchant_id = ${m} and mode = 'test' order by id desc limit 21`,
+    'list by status': sql`select * from intents where merchant_id = ${m} and mode = 'test' and status = 'SUCCEEDED' order by id desc limit 21`,
+    'sweeper: PENDING past expiry': sql`select i.id from intents i join merchants m on m.id = i.merchant_id where i.status = 'PENDING' and i.expires_at <= now() order by i.expires_at limit 100 for update of i skip locked`,
+  };
+  const plans: Record<string, string> = {};
+  for (const [name, query] of Object.entries(queries)) {
+    const explained = await sql<{ 'QUERY PLAN': string }>`explain (costs off) ${query}`.execute(world.db);
+    plans[name] = explained.rows
+      .map((r) => r['QUERY PLAN'].trim())
+      .filter((line) => /Scan/.test(line))
+      .join('; ');
+  }
+  return plans;
 }
 
 async function phaseCluster() {
