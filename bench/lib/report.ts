@@ -53,6 +53,18 @@ export function markdownReport(r: Results): string {
   ];
   if (p.flow) {
     out.push('## Full payment flow on PostgreSQL', '');
+    if (p.flow.closedLoops?.length > 1) {
+      out.push(
+        'Closed loops (the peak is the best):',
+        '',
+        '| virtual users | payments/s | p99 ms (all requests) | errors |',
+        '|---|---|---|---|',
+        ...(p.flow.closedLoops as { concurrency: number; paymentsPerSecond: number; p99: number; errors: number }[]).map(
+          (x) => `| ${x.concurrency} | ${x.paymentsPerSecond} | ${x.p99} | ${x.errors} |`,
+        ),
+        '',
+      );
+    }
     out.push(...flowTable('Peak (closed loop)', p.flow.peak), ...flowTable('At 70 % of the peak (open loop)', p.flow.at70));
   }
   if (p.pgbench) {
