@@ -44,7 +44,7 @@ describe('POST /gateway', () => {
     expect(intent).toEqual({
       id: expect.stringMatching(/^pi_[0-9a-z]{26}$/),
       object: 'payment_intent',
-      sessionToken: expect.stringMatching(/^ps_[0-9A-Za-z]{43}$/),
+      sessionToken: expect.stringMatching(/^ps_[0-9a-z]{26}[0-9A-Za-z]{43}$/),
       amount: '5000',
       currency: 'XAF',
       description: 'Order 42',
@@ -87,8 +87,8 @@ describe('POST /gateway', () => {
     const a = await create(m);
     const b = await create(m);
     expect(a.sessionToken).not.toBe(b.sessionToken);
-    // 43 base62 characters hold log2(62) * 43 ≈ 256 bits.
-    expect(a.sessionToken.length - 3).toBe(Math.ceil(256 / Math.log2(62)));
+    // After ps_ and the intent id's 26 characters: 43 base62 characters hold log2(62) * 43 ≈ 256 bits.
+    expect(a.sessionToken.length - 3 - 26).toBe(Math.ceil(256 / Math.log2(62)));
   });
 
   it('description and metadata are optional', async () => {
@@ -222,6 +222,22 @@ describe('GET /gateway/sessions/{sessionToken}', () => {
     expectProblem(await call(ctx.app, 'GET', `/gateway/sessions/${created.sessionToken}`, { apiKey: m.live.apiKey }), 404, 'not_found');
     expectProblem(await call(ctx.app, 'GET', `/gateway/sessions/${liveIntent.sessionToken}`, pk(m)), 404, 'not_found');
     expect((await call(ctx.app, 'GET', `/gateway/sessions/${liveIntent.sessionToken}`, { apiKey: m.live.apiKey })).statusCode).toBe(200);
+  });
+
+  it('names its intent but opens it only with its own 256 random bits', async () => {
+    const created = await create(m);
+    const token = created.sessionToken as string;
+    // ps_ + the intent id's 26 characters + 43 base62 characters (256 bits).
+    expect(token).toMatch(/^ps_[0-9a-z]{26}[0-9A-Za-z]{43}$/);
+    expect(token.slice(3, 29)).toBe(created.id.slice(3));
+    const secret = token.slice(29);
+    const flipped = secret[0] === 'A' ? `B${secret.slice(1)}` : `A${secret.slice(1)}`;
+    expectProblem(await call(ctx.app, 'GET', `/gateway/sessions/ps_${created.id.slice(3)}${flipped}`, pk(m)), 404, 'not_found');
+    expectProblem(await call(ctx.app, 'GET', `/gateway/sessions/${token.slice(0, -1)}`, pk(m)), 404, 'not_found');
+    // Another intent's secret with this intent's id.
+    const second = await create(m);
+    expectProblem(await call(ctx.app, 'GET', `/gateway/sessions/ps_${created.id.slice(3)}${(second.sessionToken as string).slice(29)}`, pk(m)), 404, 'not_found');
+    expect((await call(ctx.app, 'GET', `/gateway/sessions/${token}`, pk(m))).json().id).toBe(created.id);
   });
 
   it('needs the API key', async () => {

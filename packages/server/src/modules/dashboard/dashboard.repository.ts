@@ -119,9 +119,9 @@ export const dashboardRepository = {
 
   // ---- hosted checkout ----------------------------------------------------------------------
 
-  /** Whose intent a session token opens: merchant and mode only (the page then reads it by API). */
-  async findIntentOwnerBySessionTokenHash(db: Executor, hash: Buffer) {
-    return db.selectFrom('intents').select(['merchant_id', 'mode']).where('session_token_hash', '=', hash).executeTakeFirst();
+  /** Whose intent a session token names: merchant, mode and the token's hash to check it against. */
+  async findIntentOwner(db: Executor, intentId: string) {
+    return db.selectFrom('intents').select(['merchant_id', 'mode', 'session_token_hash']).where('id', '=', intentId).executeTakeFirst();
   },
 
   async findCheckoutKey(db: Executor, merchantId: string, mode: KeyMode) {

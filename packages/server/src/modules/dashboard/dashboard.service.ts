@@ -7,6 +7,7 @@ import { newId } from '../../platform/ids.ts';
 import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
 import type { IntentsService } from '../intents/intents.service.ts';
 import type { IntentStatus } from '../intents/intents.state.ts';
+import { intentIdOfSessionToken, sessionTokenMatches } from '../intents/intents.session-token.ts';
 import type { LedgerService } from '../ledger/ledger.service.ts';
 import type { KeyKind, KeyMode } from '../merchants/merchants.repository.ts';
 import { merchantsRepository } from '../merchants/merchants.repository.ts';
@@ -336,8 +337,9 @@ export function createDashboardService(
      * has this token: the page then says the link is not valid.
      */
     async checkoutPage(sessionToken: string): Promise<CheckoutPageConfig | null> {
-      const owner = await repo.findIntentOwnerBySessionTokenHash(db, sha256(sessionToken));
-      if (!owner) return null;
+      const intentId = intentIdOfSessionToken(sessionToken);
+      const owner = intentId === undefined ? undefined : await repo.findIntentOwner(db, intentId);
+      if (!owner || !sessionTokenMatches(sessionToken, owner.session_token_hash)) return null;
       const merchant = await merchantsRepository.findMerchant(db, owner.merchant_id);
       if (!merchant) return null;
       return { apiKey: await checkoutKey(owner.merchant_id, owner.mode), merchantName: merchant.name, livemode: owner.mode === 'live' };

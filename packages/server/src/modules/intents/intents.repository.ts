@@ -82,10 +82,6 @@ export const intentsRepository = {
     return scoped(db, scope).where('id', '=', id).executeTakeFirst();
   },
 
-  async findBySessionTokenHash(db: Executor, scope: IntentScope, hash: Buffer) {
-    return scoped(db, scope).where('session_token_hash', '=', hash).executeTakeFirst();
-  },
-
   /**
    * The intent row, locked `FOR UPDATE` until the transaction ends: the one way to change an
    * intent, so two changes of one intent (two charges, a charge and a cancel, the sweeper) run

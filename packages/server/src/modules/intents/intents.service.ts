@@ -1,4 +1,4 @@
-import { randomToken, sha256 } from '../../platform/crypto.ts';
+import { sha256 } from '../../platform/crypto.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -6,6 +6,7 @@ import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../
 import { recordEvent, wakeDispatchers } from '../webhooks/events.ts';
 import { type IntentPatch, type IntentRow, type IntentScope, intentsRepository as repo } from './intents.repository.ts';
 import type { CreatedIntent, CreateIntentBody, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
+import { intentIdOfSessionToken, newSessionToken, sessionTokenMatches } from './intents.session-token.ts';
 import { assertMove, effectiveStatus, type IntentStatus, isDue } from './intents.state.ts';
 
 /** The caller of a merchant operation: a merchant in one mode, with its pinned API version. */
@@ -13,10 +14,6 @@ export interface IntentCaller extends IntentScope {
   /** The merchant's pinned API version: the version its events are written in. */
   pinnedVersion: string;
 }
-
-/** Session tokens: `ps_` + 32 random bytes (256 bits) in base62. */
-export const SESSION_TOKEN_PREFIX = 'ps_';
-const SESSION_TOKEN_SHAPE = /^ps_[0-9A-Za-z]{1,100}$/;
 
 /** The intent as the client with only the API key sees it: no metadata, no session token. */
 export function publicView(row: IntentRow, now: Date): PublicIntent {
@@ -103,12 +100,13 @@ export function createIntentsService(deps: Deps) {
     async create(caller: IntentCaller, body: CreateIntentBody): Promise<CreatedIntent> {
       const currency = assertCurrency(body.currency);
       const amountMinor = parseAmount(body.amount, currency);
-      const sessionToken = SESSION_TOKEN_PREFIX + randomToken(random, 32);
+      const id = ids('intent');
+      const sessionToken = newSessionToken(id, random);
       const now = clock.now();
       const row = await repo.insert(
         db,
         {
-          id: ids('intent'),
+          id,
           merchant_id: caller.merchantId,
           mode: caller.mode,
           status: 'PENDING',
@@ -135,8 +133,9 @@ export function createIntentsService(deps: Deps) {
 
     /** The client's read (API key alone): by session token, within the key's merchant and mode. */
     async retrieveBySessionToken(caller: IntentScope, sessionToken: string): Promise<PublicIntent> {
-      const row = SESSION_TOKEN_SHAPE.test(sessionToken) ? await repo.findBySessionTokenHash(db, caller, sha256(sessionToken)) : undefined;
-      if (!row) throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
+      const id = intentIdOfSessionToken(sessionToken);
+      const row = id === undefined ? undefined : await repo.find(db, caller, id);
+      if (!row || !sessionTokenMatches(sessionToken, row.session_token_hash)) throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
       return publicView(row, clock.now());
     },
 
