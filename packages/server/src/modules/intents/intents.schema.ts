@@ -99,7 +99,7 @@ export const CreatedIntent = Type.Object({
   metadata: Metadata,
   sessionToken: Type.String({
     description:
-      'ps_… (256 random bits). Hand it to the browser: it retrieves the intent and drives the checkout. Shown in this answer only — Caisse keeps only its SHA-256, so no later read can return it.',
+      'ps_…: the intent id\'s 26 characters then 256 random bits (treat it as opaque). Hand it to the browser: it retrieves the intent and drives the checkout. Shown in this answer only — Caisse keeps only its SHA-256, so no later read can return it.',
   }),
 });
 export type CreatedIntent = Static<typeof CreatedIntent>;
