@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import { createIntent, type FlowContext, payment } from './lib/flow.ts';
 import { closedLoop, Http, openLoop, type RunResult, sleep, withTimeout } from './lib/load.ts';
 import { describeMachine, loadAverage, type Machine } from './lib/machine.ts';
+import { type CpuUse, cpuBetween, cpuSnapshot } from './lib/cpu.ts';
 import { freePort, type MemoryReport, REPO, startCaisse, startProcess, type Started } from './lib/processes.ts';
 import { buildScript, capturePayments, type PgbenchResult, runPgbench, writeScript } from './lib/replay.ts';
 import { markdownReport } from './lib/report.ts';
@@ -75,6 +76,8 @@ export interface FlowRun {
   seconds: number;
   latency: Record<string, Summary>;
   loadAverage: number[];
+  /** CPU ms per payment of the server, PostgreSQL and the load generator, and how busy the machine was. */
+  cpu?: CpuUse;
 }
 
 export interface Results {
@@ -160,12 +163,14 @@ async function users(payments: number): Promise<UserQueue> {
 }
 
 /** A closed loop of whole payments. */
-async function flowClosed(http: Http, seconds: number, concurrency: number, w: World = world, m: Merchant = merchant): Promise<FlowRun> {
-  const queue = new UserQueue(await w.takeUsers(Math.ceil(cfg.maxRate * seconds)));
+async function flowClosed(http: Http, seconds: number, concurrency: number, server?: Started): Promise<FlowRun> {
+  const queue = new UserQueue(await world.takeUsers(Math.ceil(cfg.maxRate * seconds)));
   const samples = new LabelledSamples();
-  const ctx: FlowContext = { http, merchant: m, samples };
+  const ctx: FlowContext = { http, merchant, samples };
+  const before = cpuSnapshot(server?.child.pid);
   const r = await closedLoop({ concurrency, durationMs: seconds * 1000, task: () => payment(ctx, queue.next()) });
-  return flowRun(r, samples, { concurrency });
+  const run = flowRun(r, samples, { concurrency });
+  return { ...run, cpu: cpuBetween(before, cpuSnapshot(server?.child.pid), run.completed) };
 }
 
 /** An open loop of whole payments at `rate` per second. */
@@ -215,8 +220,8 @@ async function phaseFlow() {
   // The peak: the best of the closed loops (as the ceiling is pgbench's best client count).
   const runs: FlowRun[] = [];
   for (const concurrency of cfg.concurrencies) {
-    const run = await flowClosed(http, cfg.durationS, concurrency);
-    say(`flow, ${concurrency} virtual users: ${run.paymentsPerSecond} payments/s, p99 all ${run.latency.all?.p99} ms, errors ${run.errors} ${run.errorSamples.join(' | ')}`);
+    const run = await flowClosed(http, cfg.durationS, concurrency, server);
+    say(`flow, ${concurrency} virtual users: ${run.paymentsPerSecond} payments/s, p99 all ${run.latency.all?.p99} ms, errors ${run.errors} ${run.errorSamples.join(' | ')}; CPU ms per payment ${JSON.stringify(run.cpu)}`);
     runs.push(run);
   }
   const peak = runs.reduce((a, b) => (b.paymentsPerSecond > a.paymentsPerSecond ? b : a));
@@ -256,9 +261,13 @@ async function phasePgbench() {
   writeFileSync(join(REPO, 'bench', 'results', `${cfg.label}.payment.pgbench.sql`), script.text);
   const seconds = Math.max(3, Math.round(cfg.durationS / 2));
   const runs: PgbenchResult[] = [];
+  const cpu: Record<number, CpuUse> = {};
   for (const clients of [8, 16, 32]) {
+    const before = cpuSnapshot(undefined);
     const r = await runPgbench({ url: databaseUrl, scriptFile, clients, seconds, protocol: 'prepared' });
-    say(`pgbench -M prepared -c ${clients}: ${r.tps} payments/s, ${r.latencyAvgMs} ms avg, failed ${r.failed}`);
+    // pgbench is this process's child: its CPU is counted as the load generator's once it exits.
+    cpu[clients] = cpuBetween(before, cpuSnapshot(undefined), r.tps * seconds);
+    say(`pgbench -M prepared -c ${clients}: ${r.tps} payments/s, ${r.latencyAvgMs} ms avg, failed ${r.failed}; CPU ms per payment ${JSON.stringify(cpu[clients])}`);
     runs.push(r);
   }
   const best = runs.reduce((a, b) => (b.tps > a.tps ? b : a));
@@ -271,6 +280,7 @@ async function phasePgbench() {
     runs: [...runs, extended],
     ceiling: best.tps,
     ceilingClients: best.clients,
+    ceilingCpu: cpu[best.clients],
     loadAverage: loadAverage(),
   };
 }
@@ -427,6 +437,9 @@ async function phaseBigTable() {
     say(`bigtable: ${inserted} intents inserted in ${round((performance.now() - t0) / 1000, 0)} s`);
   }
   await sql`vacuum analyze intents`.execute(world.db);
+  // Write the load's dirty pages out now: a table that grew over months has no checkpoint of
+  // gigabytes pending, and one running during the measurement would be measured instead.
+  await sql`checkpoint`.execute(world.db);
   const insertSeconds = round((performance.now() - t0) / 1000, 0);
   say(`bigtable: ${inserted} intents inserted and vacuumed in ${insertSeconds} s`);
   const plans = await intentPlans();
@@ -458,13 +471,13 @@ async function phaseBigTable() {
 
 /** How PostgreSQL runs the payment path's reads of the large intents table (EXPLAIN, first node of each plan). */
 async function intentPlans(): Promise<Record<string, string>> {
-  const some = await sql<{ id: string; session_token_hash: Buffer }>`select id, session_token_hash from intents where merchant_id = ${merchant.merchantId} order by id desc limit 1 offset 1000`.execute(world.db);
+  const some = await sql<{ id: string }>`select id from intents where merchant_id = ${merchant.merchantId} order by id desc limit 1 offset 1000`.execute(world.db);
   const intent = some.rows[0];
   if (!intent) return {};
   const m = merchant.merchantId;
   const queries: Record<string, ReturnType<typeof sql>> = {
     'charge: lock the intent': sql`select * from intents where merchant_id = ${m} and mode = 'test' and id = ${intent.id} for update`,
-    'read by session token': sql`select * from intents where merchant_id = ${m} and mode = 'test' and session_token_hash = ${intent.session_token_hash}`,
+    'read by session token (the intent id it names)': sql`select * from intents where merchant_id = ${m} and mode = 'test' and id = ${intent.id}`,
     'initOtp: payer and payment': sql`select u.id, i.status from users u left join intents i on i.id = ${intent.id} and i.merchant_id = ${m} and i.mode = 'test' where u.id = 'usr_bench00000001' and u.merchant_id = ${m} and u.mode = 'test'`,
     'list, newest first': sql`select * from intents where merchant_id = ${m} and mode = 'test' order by id desc limit 21`,
     'list by status': sql`select * from intents where merchant_id = ${m} and mode = 'test' and status = 'SUCCEEDED' order by id desc limit 21`,
@@ -486,7 +499,7 @@ async function phaseCluster() {
   const server = await caisse({ name: 'cluster', apiProcesses: cfg.apiProcesses });
   const http = new Http(server.origin, Math.max(cfg.concurrency, 64));
   await flowClosed(http, cfg.warmupS, cfg.concurrency);
-  const peak = await flowClosed(http, cfg.durationS, cfg.concurrency);
+  const peak = await flowClosed(http, cfg.durationS, cfg.concurrency, server);
   await http.close();
   const memory = await stop(server, 'cluster');
   say(`cluster: ${peak.paymentsPerSecond} payments/s, p99 all ${peak.latency.all?.p99} ms, ${memory.processes} processes, ${memory.peakTreeRssMb} MB`);
@@ -508,8 +521,10 @@ async function phasePglite() {
   const run = async (s: number) => {
     const samples = new LabelledSamples();
     const ctx: FlowContext = { http, merchant: m, samples };
+    const before = cpuSnapshot(server.child.pid);
     const r = await closedLoop({ concurrency: cfg.concurrency, durationMs: s * 1000, task: () => payment(ctx, queue.next()) });
-    return flowRun(r, samples, { concurrency: cfg.concurrency });
+    const done = flowRun(r, samples, { concurrency: cfg.concurrency });
+    return { ...done, cpu: cpuBetween(before, cpuSnapshot(server.child.pid), done.completed) };
   };
   await run(cfg.warmupS);
   const peak = await run(seconds);

@@ -190,6 +190,8 @@ export async function startCaisse(o: ServerOptions): Promise<Started> {
     // The bench's load comes from one API key: lift the per-key limit (25/s in test mode by default).
     CAISSE_RATE_LIMIT_TEST: '1000000',
     CAISSE_WEBHOOK_ALLOW_LOOPBACK: 'true',
+    // Run dist/ (npm run bench builds it first), even while someone edits the sources meanwhile.
+    CAISSE_COMPILED: '1',
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
     ...(o.poolSize ? { DB_POOL_SIZE: String(o.poolSize) } : {}),
     ...(o.apiProcesses ? { CAISSE_API_PROCESSES: String(o.apiProcesses) } : {}),

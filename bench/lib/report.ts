@@ -1,5 +1,6 @@
 /** The Markdown table of a bench run (the JSON beside it has every figure). */
 import type { FlowRun, Results } from '../run.ts';
+import type { CpuUse } from './cpu.ts';
 import type { MemoryReport } from './processes.ts';
 import type { Summary } from './stats.ts';
 
@@ -12,12 +13,22 @@ function latencyRows(latency: Record<string, Summary>): string[] {
   });
 }
 
+/** One line: what a payment costs each party in CPU, and how busy the machine was. */
+export function cpuLine(cpu: CpuUse | undefined, loadGenerator = 'load generator'): string {
+  if (!cpu) return '';
+  const u = cpu.perUnitMs;
+  const total = Math.round((u.server + u.postgres + u.loadGenerator) * 100) / 100;
+  const kernel = u.server > 0 ? ` (${u.serverKernel} ms of it in the kernel)` : '';
+  return `CPU per payment: server ${u.server} ms${kernel}, PostgreSQL ${u.postgres} ms, ${loadGenerator} ${u.loadGenerator} ms (${total} ms in all); machine busy ${Math.round(cpu.machineBusy * 100)} %, stolen by the hypervisor ${Math.round(cpu.machineSteal * 100)} %.`;
+}
+
 function flowTable(title: string, run: FlowRun): string[] {
   return [
     `**${title}**: ${run.paymentsPerSecond} payments/s (${run.requestsPerSecond} requests/s), ${run.completed} payments in ${run.seconds} s` +
       `${run.concurrency ? `, ${run.concurrency} virtual users` : ''}${run.rate ? `, open loop at ${run.rate}/s` : ''}` +
       `, errors ${run.errors}${run.dropped ? `, dropped ${run.dropped}` : ''}, load average ${run.loadAverage.join(' ')}`,
     '',
+    ...(run.cpu ? [cpuLine(run.cpu), ''] : []),
     '| request | count | p50 ms | p90 ms | p99 ms | max ms |',
     '|---|---|---|---|---|---|',
     ...latencyRows(run.latency),
@@ -79,6 +90,7 @@ export function markdownReport(r: Results): string {
         (x) => `| ${x.protocol} | ${x.clients} | ${x.tps} | ${x.latencyAvgMs} | ${x.failed} |`,
       ),
       '',
+      ...(p.pgbench.ceilingCpu ? [`At the ceiling: ${cpuLine(p.pgbench.ceilingCpu, 'pgbench')}`, ''] : []),
     );
   }
   if (p.hello || p.create) {

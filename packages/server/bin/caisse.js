@@ -29,7 +29,9 @@ function compiledIsFresh() {
 }
 
 let cli;
-if (process.env.CAISSE_FROM_SOURCE !== '1' && compiledIsFresh()) {
+// CAISSE_COMPILED=1 insists on dist/ (the bench builds it first and measures it even while the
+// sources are being edited); CAISSE_FROM_SOURCE=1 insists on the sources.
+if (process.env.CAISSE_COMPILED === '1' || (process.env.CAISSE_FROM_SOURCE !== '1' && compiledIsFresh())) {
   cli = await import('../dist/cli.js');
 } else {
   const { register } = await import('tsx/esm/api');
