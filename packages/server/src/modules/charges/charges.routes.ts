@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
+import { idempotentAnswer } from '../../platform/http/idempotency.ts';
 import { IntentIdParams, PublicIntent } from '../intents/intents.schema.ts';
 import { ChargeBody, ChargeHeaders, Refund, RefundBody } from './charges.schema.ts';
 
@@ -44,7 +45,7 @@ export default async function chargesRoutes(fastify: FastifyInstance) {
         response: { 200: PublicIntent },
       },
     },
-    async (request) => charges.charge(request.merchant, request.user, request.body, otpToken(request) as string),
+    async (request) => charges.charge(request.merchant, request.user, request.body, otpToken(request) as string, idempotentAnswer(request)),
   );
 
   app.post(
@@ -66,6 +67,6 @@ export default async function chargesRoutes(fastify: FastifyInstance) {
         response: { 201: Refund },
       },
     },
-    async (request, reply) => reply.code(201).send(await charges.refund(request.merchant, request.params.id, request.body)),
+    async (request, reply) => reply.code(201).send(await charges.refund(request.merchant, request.params.id, request.body, idempotentAnswer(request))),
   );
 }

@@ -1,8 +1,8 @@
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { UserContext } from '../../platform/http/auth.ts';
+import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
-import type { IntentRow } from '../intents/intents.repository.ts';
 import { intentsRepository } from '../intents/intents.repository.ts';
 import type { PublicIntent } from '../intents/intents.schema.ts';
 import { applyTransition, expireIfDue, publicView } from '../intents/intents.service.ts';
@@ -40,7 +40,8 @@ function stateInvalid(status: string, doing: string): ApiError {
   return new ApiError('intent_state_invalid', `An intent that is ${status} cannot be ${doing}`, { extra: { intentStatus: status } });
 }
 
-type ChargeOutcome = { kind: 'succeeded'; row: IntentRow } | { kind: 'declined'; row: IntentRow; message: string } | { kind: 'expired' };
+/** What a charge answers: the paid intent, or the refusal it committed (declined, expired). */
+type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refused'; error: ApiError };
 
 /**
  * The money movement (contract §3, §4): a charge moves the intent's amount from the paying user's
@@ -58,17 +59,24 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
      * `intent_state_invalid`); spend the authorization token (401 `otp_token_invalid`); move the
      * money; SUCCEEDED and `payment.completed`. A wallet that does not hold enough is a declined
      * attempt, committed as such (attempt counted, lastError, `payment.failed`, FAILED at the
-     * third; the token is spent) and then answered 402 `insufficient_funds`.
+     * third; the token is spent) and then answered 402 `insufficient_funds`. With `answer` (an
+     * Idempotency-Key), the answer of each outcome that commits is stored in its transaction.
      */
-    async charge(merchant: MerchantContext, user: UserContext, body: ChargeBody, otpToken: string): Promise<PublicIntent> {
+    async charge(merchant: MerchantContext, user: UserContext, body: ChargeBody, otpToken: string, answer?: IdempotentAnswer): Promise<PublicIntent> {
       if (body.userId !== undefined) assertSameUser(user, body.userId);
       const intentId = body.intentionId;
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const outcome = await db.transaction().execute(async (tx): Promise<ChargeOutcome> => {
+        const refused = async (error: ApiError): Promise<ChargeOutcome> => {
+          await answer?.recordProblem(tx, error);
+          return { kind: 'refused', error };
+        };
         const locked = await intentsRepository.lockForUpdate(tx, scope, intentId);
         if (!locked) throw notFound(intentId, 'intentionId');
         const row = await expireIfDue(tx, deps, locked, merchant.pinnedVersion);
-        if (row !== locked || row.status === 'EXPIRED') return { kind: 'expired' };
+        if (row !== locked || row.status === 'EXPIRED') {
+          return refused(new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' }));
+        }
         if (row.status !== 'PENDING') throw stateInvalid(row.status, 'charged');
 
         await consumeAuthorization(tx, deps, { token: otpToken, ...scope, userId: user.userId, intentId: row.id });
@@ -90,11 +98,16 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
         if (wallet.balance < row.amount_minor) {
           const message = insufficientFundsMessage(formatAmount(row.amount_minor, currency), currency);
           await repo.insertCharge(tx, { ...base, status: 'failed', failure_code: 'insufficient_funds', failure_message: message, transfer_id: null });
-          const failed = await applyTransition(tx, deps, row, statusAfterFailedCharge(attempts), {
-            apiVersion: merchant.pinnedVersion,
-            patch: { attempts, last_error_code: 'insufficient_funds', last_error_message: message },
-          });
-          return { kind: 'declined', row: failed, message };
+          const failed = publicView(
+            await applyTransition(tx, deps, row, statusAfterFailedCharge(attempts), {
+              apiVersion: merchant.pinnedVersion,
+              patch: { attempts, last_error_code: 'insufficient_funds', last_error_message: message },
+            }),
+            clock.now(),
+          );
+          return refused(
+            new ApiError('insufficient_funds', `${message}; the payment was not made`, { extra: { intentStatus: failed.status, attempts: failed.attempts } }),
+          );
         }
         // The money moves last: its write locks the merchant's balance, which every charge of the
         // merchant needs, and holds it to the commit. The charge row names the transfer before
@@ -105,28 +118,20 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
           apiVersion: merchant.pinnedVersion,
           patch: { attempts, last_error_code: null, last_error_message: null },
         });
+        // The answer is stored before the transfer, so it does not lengthen the balance's lock.
+        const intent = publicView(paid, clock.now());
+        await answer?.record(tx, 200, intent);
         await ledger.transfer(
           tx,
           { ...scope, id: transferId, kind: 'charge', reference: row.id, currency, from: wallet.id, to: balance.id, amount: row.amount_minor },
           accounts,
         );
-        return { kind: 'succeeded', row: paid };
+        return { kind: 'succeeded', intent };
       });
       // Every outcome that got here committed an event (completed, failed or expired).
       wakeDispatchers(deps);
-
-      switch (outcome.kind) {
-        case 'expired':
-          throw new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
-        case 'declined': {
-          const intent = publicView(outcome.row, clock.now());
-          throw new ApiError('insufficient_funds', `${outcome.message}; the payment was not made`, {
-            extra: { intentStatus: intent.status, attempts: intent.attempts },
-          });
-        }
-        case 'succeeded':
-          return publicView(outcome.row, clock.now());
-      }
+      if (outcome.kind === 'refused') throw outcome.error;
+      return outcome.intent;
     },
 
     /**
@@ -136,7 +141,7 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
      * `refund_exceeds_amount`; an intent that was not paid (or is fully refunded): 409
      * `intent_state_invalid`. The merchant's balance may go below zero (see the OpenAPI notes).
      */
-    async refund(merchant: MerchantContext, intentId: string, body: RefundBody): Promise<Refund> {
+    async refund(merchant: MerchantContext, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund> {
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const refund = await db.transaction().execute(async (tx) => {
         const row = await intentsRepository.lockForUpdate(tx, scope, intentId);
@@ -162,21 +167,25 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
           apiVersion: merchant.pinnedVersion,
           patch: { amount_refunded_minor: refunded },
         });
-        return repo.insertRefund(tx, {
-          id: ids('refund'),
-          merchant_id: scope.merchantId,
-          mode: scope.mode,
-          intent_id: row.id,
-          charge_id: charge.id,
-          amount_minor: amount,
-          currency,
-          reason: body.reason ?? null,
-          transfer_id: transfer.id,
-          created_at: clock.now(),
-        });
+        const refund = refundView(
+          await repo.insertRefund(tx, {
+            id: ids('refund'),
+            merchant_id: scope.merchantId,
+            mode: scope.mode,
+            intent_id: row.id,
+            charge_id: charge.id,
+            amount_minor: amount,
+            currency,
+            reason: body.reason ?? null,
+            transfer_id: transfer.id,
+            created_at: clock.now(),
+          }),
+        );
+        await answer?.record(tx, 201, refund);
+        return refund;
       });
       wakeDispatchers(deps);
-      return refundView(refund);
+      return refund;
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { idempotentAnswer } from '../../platform/http/idempotency.ts';
 import { CreatedIntent, CreateIntentBody, Intent, IntentIdParams, IntentList, ListIntentsQuery, PublicIntent, SessionTokenParams } from './intents.schema.ts';
 
 const tags = ['payment intents'];
@@ -32,7 +33,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const created = await intents.create(request.merchant, request.body);
+      const created = await intents.create(request.merchant, request.body, idempotentAnswer(request));
       return reply.code(201).send(created);
     },
   );
@@ -106,6 +107,6 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
         response: { 200: Intent },
       },
     },
-    async (request) => intents.cancel(request.merchant, request.params.id),
+    async (request) => intents.cancel(request.merchant, request.params.id, idempotentAnswer(request)),
   );
 }

@@ -1,7 +1,8 @@
 import { sha256 } from '../../platform/crypto.ts';
-import type { Tx } from '../../platform/db.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
+import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import { recordEvent, wakeDispatchers } from '../webhooks/events.ts';
 import { type IntentPatch, type IntentRow, type IntentScope, intentsRepository as repo } from './intents.repository.ts';
@@ -14,6 +15,7 @@ export interface IntentCaller extends IntentScope {
   /** The merchant's pinned API version: the version its events are written in. */
   pinnedVersion: string;
 }
+
 
 /** The intent as the client with only the API key sees it: no metadata, no session token. */
 export function publicView(row: IntentRow, now: Date): PublicIntent {
@@ -96,33 +98,44 @@ export function createIntentsService(deps: Deps) {
   const { db, clock, random, ids } = deps;
 
   return {
-    /** Creates a PENDING intent; the answer is the only one that shows its session token. */
-    async create(caller: IntentCaller, body: CreateIntentBody): Promise<CreatedIntent> {
+    /**
+     * Creates a PENDING intent; the answer is the only one that shows its session token. With
+     * `answer` (an Idempotency-Key), the insert and the stored answer are one transaction.
+     */
+    async create(caller: IntentCaller, body: CreateIntentBody, answer?: IdempotentAnswer): Promise<CreatedIntent> {
       const currency = assertCurrency(body.currency);
       const amountMinor = parseAmount(body.amount, currency);
       const id = ids('intent');
       const sessionToken = newSessionToken(id, random);
       const now = clock.now();
-      const row = await repo.insert(
-        db,
-        {
-          id,
-          merchant_id: caller.merchantId,
-          mode: caller.mode,
-          status: 'PENDING',
-          amount_minor: amountMinor,
-          currency,
-          description: body.description ?? null,
-          metadata: JSON.stringify(body.metadata ?? {}),
-          session_token_hash: sha256(sessionToken),
-          last_error_code: null,
-          last_error_message: null,
-          created_at: now,
-          updated_at: now,
-        },
-        body.expiresIn,
-      );
-      return { ...merchantView(row, now), sessionToken };
+      const insert = async (ex: Executor): Promise<CreatedIntent> => {
+        const row = await repo.insert(
+          ex,
+          {
+            id,
+            merchant_id: caller.merchantId,
+            mode: caller.mode,
+            status: 'PENDING',
+            amount_minor: amountMinor,
+            currency,
+            description: body.description ?? null,
+            metadata: JSON.stringify(body.metadata ?? {}),
+            session_token_hash: sha256(sessionToken),
+            last_error_code: null,
+            last_error_message: null,
+            created_at: now,
+            updated_at: now,
+          },
+          body.expiresIn,
+        );
+        return { ...merchantView(row, now), sessionToken };
+      };
+      if (!answer) return insert(db);
+      return db.transaction().execute(async (tx) => {
+        const created = await insert(tx);
+        await answer.record(tx, 201, created);
+        return created;
+      });
     },
 
     async retrieve(caller: IntentScope, id: string): Promise<Intent> {
@@ -155,17 +168,24 @@ export function createIntentsService(deps: Deps) {
      * good instead (`payment.expired`, as the sweeper would) and the answer is 409
      * `intent_expired`; any other state is 409 `intent_state_invalid`.
      */
-    async cancel(caller: IntentCaller, id: string): Promise<Intent> {
-      const canceled = await db.transaction().execute(async (tx) => {
+    async cancel(caller: IntentCaller, id: string, answer?: IdempotentAnswer): Promise<Intent> {
+      const outcome = await db.transaction().execute(async (tx): Promise<Intent | ApiError> => {
         const locked = await repo.lockForUpdate(tx, caller, id);
         if (!locked) throw notFound(id);
         const row = await expireIfDue(tx, deps, locked, caller.pinnedVersion);
-        if (row !== locked) return null;
-        return applyTransition(tx, deps, row, 'CANCELED', { apiVersion: caller.pinnedVersion });
+        if (row !== locked) {
+          // The expiry commits, and so does this answer to it.
+          const expired = new ApiError('intent_expired', 'The intent expired before it could be canceled');
+          await answer?.recordProblem(tx, expired);
+          return expired;
+        }
+        const canceled = merchantView(await applyTransition(tx, deps, row, 'CANCELED', { apiVersion: caller.pinnedVersion }), clock.now());
+        await answer?.record(tx, 200, canceled);
+        return canceled;
       });
       wakeDispatchers(deps);
-      if (!canceled) throw new ApiError('intent_expired', 'The intent expired before it could be canceled');
-      return merchantView(canceled, clock.now());
+      if (outcome instanceof ApiError) throw outcome;
+      return outcome;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { idempotentAnswer } from '../../platform/http/idempotency.ts';
 import { InitOtpBody, OtpAuthorization, OtpChallenge, VerifyOtpBody } from './otp.schema.ts';
 
 const tags = ['payments'];
@@ -48,6 +49,6 @@ export default async function otpRoutes(fastify: FastifyInstance) {
         response: { 200: OtpAuthorization },
       },
     },
-    async (request) => otp.verify(request.merchant, request.user, request.body),
+    async (request) => otp.verify(request.merchant, request.user, request.body, idempotentAnswer(request)),
   );
 }

@@ -3,6 +3,7 @@ import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { UserContext } from '../../platform/http/auth.ts';
+import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
 import { effectiveStatus } from '../intents/intents.state.ts';
 import type { MerchantContext } from '../merchants/merchants.service.ts';
@@ -63,11 +64,17 @@ export async function consumeAuthorization(
   if (auth.intent_id !== null && auth.intent_id !== q.intentId) throw invalidToken('issued for another payment intent');
 }
 
-type VerifyOutcome =
-  | { kind: 'authorized'; token: string; expiresAt: Date; intentId: string | null }
-  | { kind: 'wrong'; remaining: number }
-  | { kind: 'exhausted' }
-  | { kind: 'dead' };
+type VerifyOutcome = { kind: 'authorized'; authorization: OtpAuthorization } | { kind: 'wrong'; remaining: number } | { kind: 'exhausted' } | { kind: 'dead' };
+
+/** A wrong code (`remaining` tries left), or no live code at all (`dead`): 400 `otp_incorrect`. */
+function incorrectCode(outcome: Extract<VerifyOutcome, { kind: 'wrong' } | { kind: 'dead' }>): ApiError {
+  const remaining = outcome.kind === 'wrong' ? outcome.remaining : 0;
+  const detail =
+    outcome.kind === 'wrong'
+      ? `The code is incorrect; ${remaining} attempt${remaining === 1 ? '' : 's'} left`
+      : 'The code is incorrect or no longer valid; ask for a new code with POST /otp/init';
+  return new ApiError('otp_incorrect', detail, { param: 'otp', extra: { attemptsRemaining: remaining } });
+}
 
 /**
  * Strong customer authentication (contract §4): initOtp sends a code, verifyOtp exchanges it for
@@ -115,12 +122,7 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
         headers: retryAfterHeader(decision.allowed ? 0 : decision.retryAfterMs),
       });
     }
-    const remaining = outcome.kind === 'wrong' ? outcome.remaining : 0;
-    const detail =
-      outcome.kind === 'wrong'
-        ? `The code is incorrect; ${remaining} attempt${remaining === 1 ? '' : 's'} left`
-        : 'The code is incorrect or no longer valid; ask for a new code with POST /otp/init';
-    return new ApiError('otp_incorrect', detail, { param: 'otp', extra: { attemptsRemaining: remaining } });
+    return incorrectCode(outcome);
   }
 
   return {
@@ -191,8 +193,10 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
      * authorization token. A wrong code counts a try (400 `otp_incorrect` with
      * `attemptsRemaining`); after 5, 429 `otp_attempts_exceeded` until a new code is sent. No live
      * code at all (none sent, expired, already used) is `otp_incorrect` with 0 attempts remaining.
+     * With `answer` (an Idempotency-Key), the token's answer, or the wrong code's with its try
+     * counted, is stored in the transaction that commits it.
      */
-    async verify(merchant: MerchantContext, user: UserContext, body: VerifyOtpBody): Promise<OtpAuthorization> {
+    async verify(merchant: MerchantContext, user: UserContext, body: VerifyOtpBody, answer?: IdempotentAnswer): Promise<OtpAuthorization> {
       assertSameUser(user, body.userId);
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
       const outcome = await db.transaction().execute(async (tx): Promise<VerifyOutcome> => {
@@ -203,7 +207,9 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
         if (row.expires_at.getTime() <= now.getTime()) return { kind: 'dead' };
         if (!codeMatches(config.masterKey, row.id, body.otp, row.code_hash)) {
           const attempts = await repo.countWrongAttempt(tx, row.id);
-          return { kind: 'wrong', remaining: Math.max(0, OTP_RULES.maxWrongAttempts - attempts) };
+          const wrong = { kind: 'wrong' as const, remaining: Math.max(0, OTP_RULES.maxWrongAttempts - attempts) };
+          await answer?.recordProblem(tx, incorrectCode(wrong));
+          return wrong;
         }
         const token = AUTHORIZATION_TOKEN_PREFIX + randomToken(random, 32);
         const expiresAt = new Date(now.getTime() + OTP_RULES.authorizationTtlMs);
@@ -217,16 +223,18 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
           expires_at: expiresAt,
           created_at: now,
         });
-        return { kind: 'authorized', token, expiresAt, intentId: row.intent_id };
+        const authorization: OtpAuthorization = {
+          object: 'otp_authorization',
+          authorizationToken: token,
+          expiresAt: expiresAt.toISOString(),
+          userId: scope.userId,
+          intentionId: row.intent_id,
+        };
+        await answer?.record(tx, 200, authorization);
+        return { kind: 'authorized', authorization };
       });
       if (outcome.kind !== 'authorized') throw await verifyFailure(scope, outcome);
-      return {
-        object: 'otp_authorization',
-        authorizationToken: outcome.token,
-        expiresAt: outcome.expiresAt.toISOString(),
-        userId: scope.userId,
-        intentionId: outcome.intentId,
-      };
+      return outcome.authorization;
     },
   };
 }

@@ -2,13 +2,20 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay from 'find-my-way';
 import { ApiError, type ErrorCode, toProblem } from '../errors.ts';
 
+/** An error's answer as the error handler sends it: status, headers and the RFC 9457 body text. */
+export function problemAnswer(err: ApiError, requestId: string): { status: number; headers: Record<string, string>; body: string } {
+  return {
+    status: err.status,
+    headers: { ...err.options.headers, 'content-type': 'application/problem+json; charset=utf-8' },
+    body: JSON.stringify(toProblem(err, requestId)),
+  };
+}
+
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: ApiError): FastifyReply {
-  for (const [name, value] of Object.entries(err.options.headers ?? {})) reply.header(name, value);
-  return reply
-    .code(err.status)
-    .type('application/problem+json; charset=utf-8')
-    .serializer(JSON.stringify)
-    .send(toProblem(err, request.id));
+  const answer = problemAnswer(err, request.id);
+  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+  // Already JSON text with a JSON content type: Fastify sends it as it is (no route serializer).
+  return reply.code(answer.status).send(answer.body);
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {

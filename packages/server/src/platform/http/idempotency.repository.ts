@@ -81,9 +81,11 @@ export const idempotencyRepository = {
 
   /**
    * Takes over a row that no longer binds its key (past 24 hours, or held by a request that died):
-   * only if it is still the row the caller saw (same holder), so of two takers one wins.
+   * only if it is still the row the caller saw (same holder, same state), so of two takers one
+   * wins, and a held key whose answer was stored meanwhile (a slow request, not a dead one) is
+   * replayed rather than run again.
    */
-  async takeOver(db: Executor, scope: IdempotencyScope, seen: Pick<IdempotencyRow, 'request_id'>, c: Claim): Promise<boolean> {
+  async takeOver(db: Executor, scope: IdempotencyScope, seen: Pick<IdempotencyRow, 'request_id' | 'state'>, c: Claim): Promise<boolean> {
     const row = await db
       .updateTable('idempotency_keys')
       .set(running(c))
@@ -91,24 +93,32 @@ export const idempotencyRepository = {
       .where('mode', '=', scope.mode)
       .where('key', '=', scope.key)
       .where('request_id', '=', seen.request_id)
+      .where('state', '=', seen.state)
       .returning('key')
       .executeTakeFirst();
     return row !== undefined;
   },
 
-  /** Stores the answer of the request that holds the key. */
-  async complete(db: Executor, scope: IdempotencyScope, requestId: string, response: StoredResponse): Promise<void> {
-    await db
+  /**
+   * Stores the answer of the request that holds the key, in `db` (the request's own transaction,
+   * or after sending). False when the key is no longer this request's (taken over).
+   */
+  async complete(db: Executor, scope: IdempotencyScope, requestId: string, response: StoredResponse): Promise<boolean> {
+    const result = await db
       .updateTable('idempotency_keys')
       .set({ state: 'done', response_status: response.status, response_headers: JSON.stringify(response.headers), response_body: response.body })
       .where('merchant_id', '=', scope.merchantId)
       .where('mode', '=', scope.mode)
       .where('key', '=', scope.key)
       .where('request_id', '=', requestId)
-      .execute();
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   },
 
-  /** Gives the key back (the request failed on our side): the next request with it runs anew. */
+  /**
+   * Gives the key back (the request failed on our side): the next request with it runs anew. A
+   * key whose answer its transaction stored stays answered: that effect committed.
+   */
   async release(db: Executor, scope: IdempotencyScope, requestId: string): Promise<void> {
     await db
       .deleteFrom('idempotency_keys')
@@ -116,6 +126,7 @@ export const idempotencyRepository = {
       .where('mode', '=', scope.mode)
       .where('key', '=', scope.key)
       .where('request_id', '=', requestId)
+      .where('state', '=', 'running')
       .execute();
   },
 

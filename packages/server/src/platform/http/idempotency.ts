@@ -1,12 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HOUR, SECOND } from '../clock.ts';
 import { decrypt, encrypt, sha256 } from '../crypto.ts';
+import type { Tx } from '../db.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
+import { redactText } from '../logger.ts';
+import { problemAnswer } from './errors.ts';
 import { type IdempotencyRow, type IdempotencyScope, idempotencyRepository as repo } from './idempotency.repository.ts';
 
 /**
- * `Idempotency-Key` on every POST of the API (contract §6), as one app-wide pair of hooks.
+ * `Idempotency-Key` on every POST of the API (contract §6), as one app-wide pair of hooks, plus an
+ * answer recorder for the operations that move money or create something.
  *
  * - Scope: merchant + mode + key (a test key and a live key never share one). POST routes without
  *   a merchant (auth `none`) ignore the header.
@@ -18,13 +22,24 @@ import { type IdempotencyRow, type IdempotencyScope, idempotencyRepository as re
  *   the one request that runs. Others get 409 `idempotency_request_in_progress` while it runs,
  *   and its stored answer (status, body, content type) afterwards, with `Idempotent-Replayed: true`
  *   and `Original-Request: <its request id>`.
+ * - Where the answer is stored: create intent, cancel, charge, refund and verifyOtp store it in
+ *   their own business transaction (`idempotentAnswer(request)`, passed to the service), the
+ *   exact bytes the client gets: the success serialised as the route's response schema does it,
+ *   or the problem+json of a refusal that commits (a declined charge's 402 with its attempt, an
+ *   expiry's 409 `intent_expired`, a wrong code's 400 with the try counted). The answer and the
+ *   effect commit together: a process that dies after the commit leaves the key answered, and a
+ *   retry replays it instead of running the operation again (a second intent, a second refund, a
+ *   409 for a charge that was paid). Every other answer is stored by the onSend hook after the
+ *   handler (it skips one its transaction stored, byte for byte the same).
  * - What is kept: every answer the handler produced below 500, errors included (a 402, a 409 of a
  *   state conflict): replaying them is what makes a retry safe. Not kept: requests refused before
  *   the handler ran (authentication, 400 validation: fix the body and retry with the same key),
  *   and 5xx answers: the key is released, so a retry runs the request again (our transactions
- *   roll back on failure, so nothing happened).
+ *   roll back on failure, so nothing happened; a key its transaction answered stays answered).
  * - A key held longer than LOCK_TIMEOUT by a request that never finished (its process died) is
- *   taken over by the next request with the same fingerprint.
+ *   taken over by the next request with the same fingerprint. Should the first request still be
+ *   running (slow, not dead), its transaction finds the key no longer its own when it records its
+ *   answer and rolls back (409 `idempotency_request_in_progress`): one of the two has an effect.
  * - Stored answers are encrypted with the master key: one may hold a session token.
  */
 export const IDEMPOTENCY_TTL_MS = 24 * HOUR;
@@ -33,10 +48,29 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 /** Headers of an answer that belong to it and are replayed with it. */
 const KEPT_HEADERS = ['content-type', 'location', 'retry-after'];
+/** The content type Fastify gives a JSON answer. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Stores a request's Idempotency-Key answer inside the transaction that has its effect, so both
+ * commit or neither does. A service takes it as an optional argument and calls it last in its
+ * transaction with the answer the client will get. Throws 409 `idempotency_request_in_progress`
+ * when the key was taken over meanwhile (this request outlived LOCK_TIMEOUT): the transaction
+ * must roll back, since the request that took the key runs the operation.
+ */
+export interface IdempotentAnswer {
+  /** A success: `body` as the route's response schema for `status` serialises it. */
+  record(tx: Tx, status: number, body: unknown): Promise<void>;
+  /** A refusal that commits (the declined attempt, the expiry): its problem+json answer. */
+  recordProblem(tx: Tx, err: ApiError): Promise<void>;
+}
 
 interface Hold {
   scope: IdempotencyScope;
   requestId: string;
+  /** The answer the request's transaction stored (it may have rolled back since). */
+  stored: { status: number; body: string } | null;
+  answer: IdempotentAnswer;
 }
 
 declare module 'fastify' {
@@ -44,6 +78,11 @@ declare module 'fastify' {
     /** Set while this request holds an Idempotency-Key it must complete or release. */
     idempotencyHold: Hold | null;
   }
+}
+
+/** The recorder for this request's transaction, when it holds an Idempotency-Key. */
+export function idempotentAnswer(request: FastifyRequest): IdempotentAnswer | undefined {
+  return request.idempotencyHold?.answer;
 }
 
 /** JSON with object keys sorted at every level: equal bodies give equal text. */
@@ -82,6 +121,33 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
       .send(body);
   }
 
+  /** The hold of a key just claimed, with the recorder its request's transaction may use. */
+  function holdFor(request: FastifyRequest, reply: FastifyReply, scope: IdempotencyScope): Hold {
+    const held: Hold = { scope, requestId: request.id, stored: null, answer: { record, recordProblem } };
+    async function store(tx: Tx, status: number, headers: Record<string, string>, body: string): Promise<void> {
+      const kept = await repo.complete(tx, scope, held.requestId, { status, headers, body: encrypt(deps.config.masterKey, body, deps.random) });
+      if (!kept) {
+        throw new ApiError('idempotency_request_in_progress', 'Another request with this Idempotency-Key took it over while this one ran; nothing was done: retry to get its answer', {
+          param: 'Idempotency-Key',
+          headers: { 'retry-after': '1' },
+        });
+      }
+      held.stored = { status, body };
+    }
+    async function record(tx: Tx, status: number, body: unknown): Promise<void> {
+      // The serialiser Fastify picks for this status (the route's response schema), or JSON.
+      const serialize = reply.getSerializationFunction(String(status)) ?? reply.getSerializationFunction(`${String(status)[0]}xx`) ?? JSON.stringify;
+      await store(tx, status, { 'content-type': JSON_CONTENT_TYPE }, serialize(body as Record<string, unknown>));
+    }
+    async function recordProblem(tx: Tx, err: ApiError): Promise<void> {
+      const problem = problemAnswer(err, request.id);
+      const headers = Object.fromEntries(Object.entries(problem.headers).filter(([name]) => KEPT_HEADERS.includes(name)));
+      // Problem bodies go out redacted (the onSend hook of security.ts): stored as they go out.
+      await store(tx, problem.status, headers, redactText(problem.body));
+    }
+    return held;
+  }
+
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST' || !request.merchant) return;
     const key = headerValue(request.headers[IDEMPOTENCY_HEADER]);
@@ -96,7 +162,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
     const now = deps.clock.now();
     const claim = { fingerprint: fingerprintOf(request), requestId: request.id, now };
     const hold = () => {
-      request.idempotencyHold = { scope, requestId: request.id };
+      request.idempotencyHold = holdFor(request, reply, scope);
     };
 
     // A few rounds: a row can vanish (released, purged) or be taken over between our reads.
@@ -142,6 +208,8 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
         if (value !== undefined) headers[name] = String(value);
       }
       const text = payload === null || payload === undefined ? '' : payload.toString();
+      // Stored already, with the effect, in the request's transaction.
+      if (held.stored !== null && held.stored.status === reply.statusCode && held.stored.body === text) return payload;
       await repo.complete(deps.db, held.scope, held.requestId, {
         status: reply.statusCode,
         headers,
