@@ -32,6 +32,21 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** Where live-mode SMS and e-mail go. Test mode always uses the outbox. */
   messaging: MessagingConfig;
+  /** How long finished operational rows are kept (modules/retention). */
+  retention: RetentionConfig;
+}
+
+/**
+ * Days before the retention worker deletes rows that are done with. Intents, charges, refunds,
+ * the ledger and users are never deleted.
+ */
+export interface RetentionConfig {
+  /** Events and webhook deliveries in a final state, with their attempts (CAISSE_RETENTION_EVENTS_DAYS, 30). */
+  eventsDays: number;
+  /** Expired OTP codes, their authorizations and dashboard sign-in attempts (CAISSE_RETENTION_OTP_DAYS, 1). */
+  otpDays: number;
+  /** SMS and e-mail records, the test-mode outbox included (CAISSE_RETENTION_MESSAGES_DAYS, 7). */
+  messagesDays: number;
 }
 
 export type SmsConfig =
@@ -292,5 +307,10 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: integer(env, 'CAISSE_WEBHOOK_CONCURRENCY', 32, 1, 1000),
     },
     messaging: messaging(env),
+    retention: {
+      eventsDays: integer(env, 'CAISSE_RETENTION_EVENTS_DAYS', 30, 1, 3650),
+      otpDays: integer(env, 'CAISSE_RETENTION_OTP_DAYS', 1, 1, 3650),
+      messagesDays: integer(env, 'CAISSE_RETENTION_MESSAGES_DAYS', 7, 1, 3650),
+    },
   };
 }

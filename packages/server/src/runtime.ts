@@ -16,6 +16,7 @@ import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import { webhookDispatcherWorker } from './modules/webhooks/dispatcher.ts';
 import { sweeperWorker } from './modules/intents/intents.sweeper.ts';
+import { retentionWorker } from './modules/retention/retention.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -65,6 +66,7 @@ export type WorkerFactory = (runtime: Runtime) => BackgroundWorker;
 export const workerFactories: WorkerFactory[] = [];
 workerFactories.push(webhookDispatcherWorker);
 workerFactories.push(sweeperWorker);
+workerFactories.push(retentionWorker);
 
 export async function startServer(config: Config, opts: { port: number; worker: boolean }) {
   const runtime = await openRuntime(config);

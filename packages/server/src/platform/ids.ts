@@ -51,6 +51,16 @@ export function newId(kind: IdKind, clock: Clock, random: RandomBytes = systemRa
   return `${ID_PREFIXES[kind]}_${base32(buf).slice(0, 26)}`;
 }
 
+/**
+ * The smallest id of `kind` that can be made at `at` (its random part all zeros): every id of that
+ * kind made earlier sorts below it. Lets a query find old rows by the primary key alone.
+ */
+export function firstIdAt(kind: IdKind, at: Date): string {
+  const buf = Buffer.alloc(16);
+  buf.writeUIntBE(Math.max(0, at.getTime()), 0, 6);
+  return `${ID_PREFIXES[kind]}_${base32(buf).slice(0, 26)}`;
+}
+
 export type IdFactory = (kind: IdKind) => string;
 export const idFactory =
   (clock: Clock, random: RandomBytes = systemRandom): IdFactory =>

@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import { type Generated, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 import type { KeyMode } from '../merchants/merchants.repository.ts';
 
@@ -87,6 +87,14 @@ export const dashboardRepository = {
     return Number(result.numDeletedRows);
   },
 
+  /** Deletes up to `limit` sessions expired by `now`, whoever they belong to. Returns how many. */
+  async purgeExpiredSessions(db: Executor, now: Date, limit: number): Promise<number> {
+    // The idle expiry never passes the absolute one (touchSession caps it): expires_at says it all.
+    const batch = db.selectFrom('dashboard_sessions').select('token_hash').where('expires_at', '<=', now).limit(limit);
+    const result = await db.deleteFrom('dashboard_sessions').where(sql<boolean>`token_hash = any(array(${batch}))`).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   // ---- lockout ------------------------------------------------------------------------------
 
   async insertLoginAttempt(db: Executor, emailHash: Buffer, at: Date): Promise<bigint> {
@@ -115,6 +123,16 @@ export const dashboardRepository = {
     let q = db.deleteFrom('dashboard_login_attempts').where('email_hash', '=', emailHash);
     if (before !== undefined) q = q.where('attempted_at', '<=', before);
     await q.execute();
+  },
+
+  /**
+   * Deletes up to `limit` sign-in attempts made before `before`, long out of the lockout window:
+   * those of e-mails that never signed in again (unknown ones included). Returns how many.
+   */
+  async purgeLoginAttemptsBefore(db: Executor, before: Date, limit: number): Promise<number> {
+    const batch = db.selectFrom('dashboard_login_attempts').select('id').where('attempted_at', '<', before).limit(limit);
+    const result = await db.deleteFrom('dashboard_login_attempts').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
 
   // ---- hosted checkout ----------------------------------------------------------------------

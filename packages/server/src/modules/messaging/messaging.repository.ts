@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 import type { KeyMode } from '../merchants/merchants.repository.ts';
 
@@ -45,6 +45,17 @@ export const messagesRepository = {
     if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
     if (q.startingAfter !== undefined) query = query.where('id', '<', q.startingAfter);
     return query.orderBy('id', 'desc').limit(q.limit).execute();
+  },
+
+  /**
+   * Deletes up to `limit` messages (test-mode outbox and live alike) created before `before`;
+   * `beforeId` is the first message id of that moment (`firstIdAt`), so the primary key finds them.
+   * Returns how many it deleted.
+   */
+  async purgeBefore(db: Executor, before: Date, beforeId: string, limit: number): Promise<number> {
+    const batch = db.selectFrom('messages').select('id').where('id', '<', beforeId).where('created_at', '<', before).orderBy('id').limit(limit);
+    const result = await db.deleteFrom('messages').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
 
   /** When messages were sent to this user on this channel since `since` (for send limits). */

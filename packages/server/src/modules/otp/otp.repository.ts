@@ -166,4 +166,23 @@ export const otpRepository = {
   async findAuthorization(db: Executor, tokenHash: Buffer): Promise<OtpAuthorizationRow | undefined> {
     return db.selectFrom('otp_authorizations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   },
+
+  /**
+   * Deletes up to `limit` codes sent before `before` and expired by `now` (consumed or not), with
+   * the authorizations they bought (the foreign key cascades; an authorization outlives its code
+   * by minutes at most). `beforeId` is the first code id of `before` (`firstIdAt`), so the primary
+   * key finds them. Returns how many codes it deleted.
+   */
+  async purgeCodesBefore(db: Executor, q: { before: Date; beforeId: string; now: Date; limit: number }): Promise<number> {
+    const batch = db
+      .selectFrom('otp_codes')
+      .select('id')
+      .where('id', '<', q.beforeId)
+      .where('created_at', '<', q.before)
+      .where('expires_at', '<=', q.now)
+      .orderBy('id')
+      .limit(q.limit);
+    const result = await db.deleteFrom('otp_codes').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
 };

@@ -60,4 +60,25 @@ export const eventsRepository = {
   async listForIntent(db: Executor, intentId: string) {
     return db.selectFrom('events').selectAll().where('intent_id', '=', intentId).orderBy('id').execute();
   },
+  /**
+   * Deletes up to `limit` events created before `before` that no delivery names any more (the
+   * retention worker deletes final deliveries first; a pending one keeps its event). `beforeId`
+   * is the first event id of that moment (`firstIdAt`): the primary key finds the old events.
+   * Events a resend is naming right now are skipped (`skip locked`), not waited for. Returns how
+   * many it deleted.
+   */
+  async purgeUndelivered(db: Executor, before: Date, beforeId: string, limit: number): Promise<number> {
+    const batch = db
+      .selectFrom('events as e')
+      .select('e.id')
+      .where('e.id', '<', beforeId)
+      .where('e.created_at', '<', before)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))))
+      .orderBy('e.id')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    const result = await db.deleteFrom('events').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
 };
