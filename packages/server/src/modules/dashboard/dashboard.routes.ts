@@ -143,7 +143,7 @@ async function dashboardApi(instance: FastifyInstance) {
         tags,
         summary: 'Sign in to the dashboard',
         description:
-          'E-mail and password (argon2id). Sets the session cookie and answers the session with its `csrfToken`. Wrong e-mail or password: 401 `invalid_credentials` (one answer for both). 5 failures for an e-mail within 15 minutes: 429 `login_locked` with `Retry-After`.',
+          'E-mail and password (argon2id). Sets the session cookie and answers the session with its `csrfToken`. Wrong e-mail or password: 401 `invalid_credentials` (one answer for both). 5 failures for an e-mail within 15 minutes: 429 `login_locked` with `Retry-After`. More than `CAISSE_RATE_LIMIT_IP` (20) sign-ins a minute from one address, whatever the e-mail: 429 `rate_limited` with `Retry-After`.',
         body: LoginBody,
         response: { 200: Session },
       },

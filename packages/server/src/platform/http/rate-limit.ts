@@ -13,10 +13,11 @@ import { ApiError } from '../errors.ts';
  *   API key's id, known once authentication has run (this hook is a route-level onRequest hook, so
  *   it runs after the app-level authentication hook); a request whose key is refused is not
  *   counted (it never reaches a route, and keys are unguessable).
- * - per client IP on login and registration (`IP_LIMITED_ROUTES`), live mode only:
- *   `CAISSE_RATE_LIMIT_IP` (20) requests per minute per route. Test mode is left to the per-key
- *   limit (its users are fake and it never sends a real message); logins are also limited per
- *   phone number by the users module.
+ * - per client IP on login and registration (`IP_LIMITED_ROUTES`): `CAISSE_RATE_LIMIT_IP` (20)
+ *   requests per minute per route. On routes opened with an API key, live mode only: test mode is
+ *   left to the per-key limit (its users are fake and it never sends a real message). The
+ *   dashboard's sign-in takes no API key and is always limited. Logins are also limited per phone
+ *   number by the users module, and dashboard sign-ins per e-mail by the dashboard module.
  *
  * Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
  * (seconds until the window ends), the separate-header form of the IETF httpapi draft; where two
@@ -29,7 +30,13 @@ import { ApiError } from '../errors.ts';
  */
 
 /** Routes limited per client IP, by method and path as registered, whichever module owns them. */
-export const IP_LIMITED_ROUTES: ReadonlySet<string> = new Set(['POST /auth/web', 'POST /users', 'POST /users/verify-phone', 'POST /users/verify-phone/resend']);
+export const IP_LIMITED_ROUTES: ReadonlySet<string> = new Set([
+  'POST /auth/web',
+  'POST /users',
+  'POST /users/verify-phone',
+  'POST /users/verify-phone/resend',
+  'POST /dashboard/api/login',
+]);
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60_000;
@@ -209,9 +216,11 @@ export async function registerRateLimits(app: FastifyInstance, { config, clock, 
 
   const limitHook: onRequestAsyncHookHandler = async (request, reply) => {
     const merchant = request.merchant;
-    if (!merchant) return;
-    const results = [await check(request, perKey, 'this API key')];
-    if (merchant.mode === 'live' && IP_LIMITED_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) {
+    const ipLimited = IP_LIMITED_ROUTES.has(`${request.method} ${request.routeOptions.url}`);
+    if (!merchant && !ipLimited) return;
+    const results = merchant ? [await check(request, perKey, 'this API key')] : [];
+    // With an API key: live mode only. Without one (the dashboard's sign-in): always.
+    if (ipLimited && (!merchant || merchant.mode === 'live')) {
       results.push(await check(request, perIp, 'this address on this operation'));
     }
     const applied = results.filter((r): r is LimitResult => r !== undefined);
