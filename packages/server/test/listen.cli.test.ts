@@ -18,7 +18,7 @@ import {
   startServerProcess,
   type TestKeys,
 } from './processes.ts';
-import { type Receiver, startReceiver } from './webhooks.receiver.ts';
+import { type Receiver, startReceiver, testIntent } from './webhooks.receiver.ts';
 
 /**
  * `caisse listen` and `caisse trigger` as users run them: real CLI processes against a real
@@ -124,7 +124,7 @@ describe('caisse listen + caisse trigger', () => {
         mode: 'test',
         type: 'payment.canceled',
         apiVersion: '2026-11-01',
-        paymentIntent: { id: 'pi_whileaway', object: 'payment_intent', amount: '2500', currency: 'XAF', metadata: { n: '1' }, status: 'CANCELED' },
+        paymentIntent: testIntent({ id: 'pi_whileaway', amount: '2500', metadata: { n: '1' }, status: 'CANCELED' }),
       }),
     );
     await opened.close();

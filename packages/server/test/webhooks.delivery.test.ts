@@ -6,7 +6,7 @@ import type { EventBody } from '../src/modules/webhooks/events.ts';
 import type { TransportRequest } from '../src/modules/webhooks/transport.ts';
 import { DAY, HOUR, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
-import { makeEvent, ok, type Receiver, startReceiver } from './webhooks.receiver.ts';
+import { makeEvent, ok, type Receiver, startReceiver, testIntent } from './webhooks.receiver.ts';
 
 /**
  * Delivery end to end: events recorded in a transaction, a dispatcher driven by hand with the
@@ -147,7 +147,7 @@ describe('fan-out', () => {
     await expect(
       ctx.deps.db.transaction().execute(async (tx) => {
         const { recordEvent } = await import('../src/modules/webhooks/events.ts');
-        await recordEvent(tx, ctx.deps, { merchantId: m.merchantId, mode: 'test', type: 'payment.failed', apiVersion: '2026-11-01', paymentIntent: { id: 'pi_rolledback' } });
+        await recordEvent(tx, ctx.deps, { merchantId: m.merchantId, mode: 'test', type: 'payment.failed', apiVersion: '2026-11-01', paymentIntent: testIntent({ id: 'pi_rolledback' }) });
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

@@ -4,7 +4,7 @@ import { recordEvent } from '../src/modules/webhooks/events.ts';
 import { nodeTransport, type WebhookTransport } from '../src/modules/webhooks/transport.ts';
 import { type OpenedDb, openPostgres } from '../src/platform/db.ts';
 import { call, createMerchant, createTestContext, onPostgres, sk, type TestContext } from './harness.ts';
-import { type Receiver, startReceiver } from './webhooks.receiver.ts';
+import { type Receiver, startReceiver, testIntent } from './webhooks.receiver.ts';
 
 /**
  * Several dispatchers on one database share the queue through FOR UPDATE SKIP LOCKED: every event
@@ -43,7 +43,7 @@ describe('two dispatchers on one database', () => {
             mode: 'test',
             type: 'payment.completed',
             apiVersion: '2026-11-01',
-            paymentIntent: { id: `pi_bulk${n}`, amount: '5000', currency: 'XAF', metadata: { n: String(n) } },
+            paymentIntent: testIntent({ id: `pi_bulk${n}`, metadata: { n: String(n) } }),
           });
           made.add(e.id);
         }

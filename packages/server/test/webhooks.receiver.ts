@@ -1,6 +1,7 @@
 /** Test helpers for webhooks: local receivers on 127.0.0.1 and events made with recordEvent. */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Intent } from '../src/modules/intents/intents.schema.ts';
 import { type EventType, recordEvent } from '../src/modules/webhooks/events.ts';
 import type { TestContext } from './harness.ts';
 
@@ -55,6 +56,32 @@ export async function startReceiver(handler: Handler = ok, port = 0): Promise<Re
   return receiver;
 }
 
+/**
+ * A payment intent in the shape events carry (intents.schema.ts `Intent`), for events recorded
+ * without a real intent behind them.
+ */
+export function testIntent(fields: Partial<Intent> & Pick<Intent, 'id'>): Intent {
+  // In the schema's order (id first), as the intents module writes it: GET /events re-serialises
+  // by the schema and must answer the stored bytes.
+  return {
+    id: fields.id,
+    object: 'payment_intent',
+    amount: '5000',
+    currency: 'XAF',
+    description: null,
+    status: 'SUCCEEDED',
+    expiresAt: '2026-11-01T10:30:00.000Z',
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    livemode: false,
+    amountRefunded: '0',
+    lastError: null,
+    attempts: 1,
+    metadata: {},
+    ...fields,
+  };
+}
+
 let intentSeq = 0;
 
 /** Records one event the way the intents module does: inside a transaction. */
@@ -70,14 +97,11 @@ export async function makeEvent(
       mode: opts.mode ?? 'test',
       type: opts.type ?? 'payment.completed',
       apiVersion: '2026-11-01',
-      paymentIntent: {
+      paymentIntent: testIntent({
         id: `pi_test${String(intentSeq).padStart(6, '0')}`,
-        object: 'payment_intent',
-        amount: '5000',
-        currency: 'XAF',
+        livemode: opts.mode === 'live',
         metadata: opts.metadata ?? { orderId: `order-${intentSeq}`, note: 'café ✓' },
-        status: 'SUCCEEDED',
-      },
+      }),
     }),
   );
 }

@@ -229,25 +229,45 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: ({
+                            data: {
                                 apiVersion: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 data: {
                                     paymentIntent: {
-                                        [key: string]: unknown;
+                                        amount: string;
+                                        amountRefunded: string;
+                                        attempts: number;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        description: string | null;
+                                        /** Format: date-time */
+                                        expiresAt: string;
+                                        id: string;
+                                        lastError: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                        livemode: boolean;
+                                        metadata: {
+                                            [key: string]: string | number | boolean;
+                                        };
+                                        /** @enum {string} */
+                                        object: "payment_intent";
+                                        /** @enum {unknown} */
+                                        status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                        /** Format: date-time */
+                                        updatedAt: string;
                                     };
-                                } & {
-                                    [key: string]: unknown;
                                 };
                                 id: string;
                                 livemode: boolean;
                                 /** @enum {string} */
                                 object: "event";
-                                type: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
+                                /** @enum {unknown} */
+                                type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded";
+                            }[];
                             hasMore: boolean;
                         };
                     };
@@ -291,18 +311,38 @@ export interface paths {
                             createdAt: string;
                             data: {
                                 paymentIntent: {
-                                    [key: string]: unknown;
+                                    amount: string;
+                                    amountRefunded: string;
+                                    attempts: number;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    currency: string;
+                                    description: string | null;
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    id: string;
+                                    lastError: {
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    livemode: boolean;
+                                    metadata: {
+                                        [key: string]: string | number | boolean;
+                                    };
+                                    /** @enum {string} */
+                                    object: "payment_intent";
+                                    /** @enum {unknown} */
+                                    status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                    /** Format: date-time */
+                                    updatedAt: string;
                                 };
-                            } & {
-                                [key: string]: unknown;
                             };
                             id: string;
                             livemode: boolean;
                             /** @enum {string} */
                             object: "event";
-                            type: string;
-                        } & {
-                            [key: string]: unknown;
+                            /** @enum {unknown} */
+                            type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded";
                         };
                     };
                 };

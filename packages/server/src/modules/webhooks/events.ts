@@ -1,7 +1,10 @@
+import type { Static } from 'typebox';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { eventsRepository } from './events.repository.ts';
+import type { Intent } from '../intents/intents.schema.ts';
 import { type Mode, webhooksRepository } from './webhooks.repository.ts';
+import type { Event } from './webhooks.schema.ts';
 
 /** Event types (contract §5). */
 export const EVENT_TYPES = ['payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded'] as const;
@@ -10,16 +13,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Webhook endpoints a merchant may have per mode (so: deliveries per event, at most). */
 export const MAX_ENDPOINTS = 16;
 
-/** The event body, exactly as delivered (contract §5). */
-export interface EventBody {
-  id: string;
-  object: 'event';
-  type: EventType;
-  createdAt: string;
-  livemode: boolean;
-  apiVersion: string;
-  data: { paymentIntent: Record<string, unknown> };
-}
+/** The event body, exactly as delivered (contract §5): the type of the `Event` schema. */
+export type EventBody = Static<typeof Event>;
 
 export interface NewEvent {
   merchantId: string;
@@ -27,7 +22,7 @@ export interface NewEvent {
   type: EventType;
   apiVersion: string;
   /** The intent as it is at this moment, in its merchant-facing shape (with metadata). */
-  paymentIntent: Record<string, unknown> & { id: string };
+  paymentIntent: Intent;
 }
 
 /**

@@ -1,14 +1,12 @@
 import { type Static, Type } from 'typebox';
+import { Intent } from '../intents/intents.schema.ts';
 import { EVENT_TYPES, MAX_ENDPOINTS } from './events.ts';
 
 /** Schemas of the webhook endpoints and events API (contract §2, §5). */
 
 export { MAX_ENDPOINTS };
 
-const EventType = Type.Union(
-  EVENT_TYPES.map((t) => Type.Literal(t)),
-  { description: 'An event type' },
-);
+const EventType = Type.Enum(EVENT_TYPES, { description: 'An event type' });
 const EnabledEvent = Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')], {
   description: 'An event type, or `*` for every type',
 });
@@ -154,16 +152,15 @@ export type DeliveryView = Static<typeof Delivery>;
 export const DeliveryList = Type.Object({ data: Type.Array(Delivery), hasMore: Type.Boolean() });
 export const ResendResult = Type.Object({ data: Type.Array(Delivery) });
 
-export const Event = Type.Object(
-  {
-    id: Type.String(),
-    object: Type.Literal('event'),
-    type: Type.String(),
-    createdAt: Timestamp,
-    livemode: Type.Boolean(),
-    apiVersion: Type.String(),
-    data: Type.Object({ paymentIntent: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true }),
-  },
-  { additionalProperties: true },
-);
+/** An event (contract §5), as delivered to endpoints and as GET /events answers it. */
+export const Event = Type.Object({
+  id: Type.String({ description: 'evt_…: receivers dedupe by it' }),
+  object: Type.Literal('event'),
+  type: EventType,
+  createdAt: Timestamp,
+  livemode: Type.Boolean(),
+  apiVersion: Type.String({ description: 'The API version the event is written in: the merchant\'s pinned version when it happened' }),
+  /** The payment intent at the moment of the event, as the merchant reads it (metadata included). */
+  data: Type.Object({ paymentIntent: Intent }),
+});
 export const EventList = Type.Object({ data: Type.Array(Event), hasMore: Type.Boolean() });
