@@ -15,6 +15,9 @@
  * - no intent is PROCESSING, no wallet is negative, each paid intent has exactly one succeeded
  *   charge, and the merchant's balance is what the intents say;
  * - every 200 the client got from /charge (and every 201 refund, 200 cancel) is in the database;
+ * - every charge whose answer was lost got, retried with its Idempotency-Key, a 200 or a 402 (the
+ *   stored answer, replayed, when the first try had committed): never a 409
+ *   `intent_state_invalid` for a charge that was paid, nor any other answer;
  * - the last server stops on SIGTERM with exit 0.
  *
  * Options (environment): CRASH_DATABASE_URL (else TEST_DATABASE_URL, else
@@ -159,6 +162,8 @@ interface Outcomes {
   serverErrors: number;
   /** Charges whose answer was lost in a kill, and the background retries that seek it. */
   lostAnswers: number;
+  /** Lost answers whose retry got something else than a 200 or a 402: intent, status and code. */
+  wrongAfterLost: string[];
   resolving: Set<Promise<void>>;
   errors: Map<string, number>;
 }
@@ -250,7 +255,10 @@ async function flow(api: ApiClient, life: Lifecycle, pool: PooledUser[], o: Outc
         if (answer === undefined) o.inDoubt.add(intent.id);
         else if (answer.status === 200) o.paid.set(intent.id, user.id);
         else if (answer.status === 402) o.declined.add(intent.id);
-        else countError(o, `charge ${answer.status} ${answer.body.code ?? ''} (after a lost answer)`);
+        else {
+          countError(o, `charge ${answer.status} ${answer.body.code ?? ''} (after a lost answer)`);
+          o.wrongAfterLost.push(`${intent.id}: ${answer.status} ${answer.body.code ?? ''}`);
+        }
       });
       o.resolving.add(settle);
       void settle.catch(() => o.inDoubt.add(intent.id)).finally(() => o.resolving.delete(settle));
@@ -335,6 +343,7 @@ async function main(): Promise<boolean> {
       replayed: 0,
       serverErrors: 0,
       lostAnswers: 0,
+      wrongAfterLost: [],
       resolving: new Set(),
       errors: new Map(),
     };
@@ -431,6 +440,10 @@ async function main(): Promise<boolean> {
       check(o.serverErrors === 0 && serverErrors.length === 0, `no answer was a 5xx and the servers logged no error (${o.serverErrors} answers, ${serverErrors.length} log lines)`);
       const declinedPaid = [...o.declined].filter((id) => paidStates.has(byId.get(id)?.status ?? ''));
       check(declinedPaid.length === 0, `none of the ${o.declined.size} charges answered 402 moved money`);
+      check(
+        o.wrongAfterLost.length === 0,
+        `no charge whose answer was lost got anything but a 200 or a 402 when retried with its Idempotency-Key (${o.lostAnswers} lost, ${o.replayed} replayed, ${o.inDoubt.size} left in doubt; other answers: ${o.wrongAfterLost.slice(0, 5).join(', ') || 'none'})`,
+      );
 
       const server = life.server as ServerProc;
       server.kill('SIGTERM');
