@@ -60,11 +60,11 @@ export async function startReceiver(handler: Handler = ok, port = 0): Promise<Re
  * A payment intent in the shape events carry (intents.schema.ts `Intent`), for events recorded
  * without a real intent behind them.
  */
-export function testIntent(fields: Partial<Intent> & Pick<Intent, 'id'>): Intent {
+export function testIntent({ id, ...fields }: Partial<Intent> & Pick<Intent, 'id'>): Intent {
   // In the schema's order (id first), as the intents module writes it: GET /events re-serialises
   // by the schema and must answer the stored bytes.
   return {
-    id: fields.id,
+    id,
     object: 'payment_intent',
     amount: '5000',
     currency: 'XAF',
