@@ -412,6 +412,9 @@ async function phaseBigTable() {
   const peak = (results.phases.flow as { peak?: FlowRun } | undefined)?.peak?.paymentsPerSecond ?? 100;
   const rate = Math.max(5, Math.round(peak * 0.5));
   say(`bigtable: create + charge at ${rate} payments/s on an almost empty intents table, then with ${cfg.intents} more intents`);
+  // Both sides start from the same state: earlier phases' dead rows vacuumed, nothing dirty pending.
+  await sql`vacuum analyze`.execute(world.db);
+  await sql`checkpoint`.execute(world.db);
   let server = await caisse({ name: 'bigtable-small' });
   const before = await sql<{ n: string }>`select count(*)::text as n from intents`.execute(world.db);
   const small = await createAndCharge(server, rate);

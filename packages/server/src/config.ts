@@ -43,7 +43,7 @@ export interface Config {
 export interface RetentionConfig {
   /** Events and webhook deliveries in a final state, with their attempts (CAISSE_RETENTION_EVENTS_DAYS, 30). */
   eventsDays: number;
-  /** Expired OTP codes, their authorizations and dashboard sign-in attempts (CAISSE_RETENTION_OTP_DAYS, 1). */
+  /** Expired OTP codes, their authorizations and failed sign-ins, dashboard and end users (CAISSE_RETENTION_OTP_DAYS, 1). */
   otpDays: number;
   /** SMS and e-mail records, the test-mode outbox included (CAISSE_RETENTION_MESSAGES_DAYS, 7). */
   messagesDays: number;

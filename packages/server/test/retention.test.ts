@@ -7,7 +7,7 @@ import { DAY, HOUR, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { firstIdAt } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { workerFactories } from '../src/runtime.ts';
-import { authorize, charge, createIntent, expectLedgerClean, newUser, problem, refreshToken } from './flow.support.ts';
+import { authorize, charge, createIntent, expectLedgerClean, newUser, PASSWORD, problem, refreshToken } from './flow.support.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
 import { ok, type Receiver, startReceiver } from './webhooks.receiver.ts';
 
@@ -251,6 +251,32 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     expect(await purge()).toMatchObject({ dashboardSessions: 1, dashboardLoginAttempts: 1 });
     expect(await attempts()).toHaveLength(0);
     expect(await sessions()).toHaveLength(0);
+  });
+});
+
+describe('end users\' failed sign-ins', () => {
+  it('a successful sign-in forgets only its own phone\'s failures; the rest go after a day', async () => {
+    const alice = await newUser(ctx, m);
+    const bob = await newUser(ctx, m);
+    const signIn = (phoneNumber: string, password: string) => call(ctx.app, 'POST', '/auth/web', { apiKey: m.apiKey }, { phoneNumber, password });
+    const failures = async () =>
+      (await ctx.deps.db.selectFrom('login_attempts').select('phone_number').where('merchant_id', '=', m.merchantId).execute()).map((r) => r.phone_number).sort();
+    expect((await signIn(alice.phoneNumber, 'not-the-password')).statusCode).toBe(401);
+    expect((await signIn(bob.phoneNumber, 'not-the-password')).statusCode).toBe(401);
+    expect((await signIn('+237699000111', 'nobody-has-this')).statusCode).toBe(401);
+    expect(await failures()).toHaveLength(3);
+
+    // Two hours on, Alice signs in: her failure goes, Bob's and the unknown phone's stay.
+    ctx.clock.advance(2 * HOUR);
+    const good = await signIn(alice.phoneNumber, PASSWORD);
+    expect(good.statusCode, good.body).toBe(200);
+    expect(await failures()).toEqual([bob.phoneNumber, '+237699000111'].sort());
+    expect((await purge()).userLoginAttempts).toBe(0);
+
+    ctx.clock.advance(DAY);
+    expect((await purge()).userLoginAttempts).toBe(2);
+    expect(await failures()).toEqual([]);
+    await expectLedgerClean(ctx);
   });
 });
 

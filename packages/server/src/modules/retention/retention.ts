@@ -7,6 +7,7 @@ import type { BackgroundWorker, Runtime } from '../../runtime.ts';
 import { dashboardRepository } from '../dashboard/dashboard.repository.ts';
 import { messagesRepository } from '../messaging/messaging.repository.ts';
 import { otpRepository } from '../otp/otp.repository.ts';
+import { usersRepository } from '../users/users.repository.ts';
 import { eventsRepository } from '../webhooks/events.repository.ts';
 import { webhooksRepository } from '../webhooks/webhooks.repository.ts';
 
@@ -26,6 +27,7 @@ export interface PurgeCounts {
   messages: number;
   dashboardSessions: number;
   dashboardLoginAttempts: number;
+  userLoginAttempts: number;
 }
 
 export interface PurgeOptions {
@@ -44,7 +46,7 @@ export interface PurgeOptions {
  *   delivery, or a final one still inside the period (a recent resend), stays, so GET /events and
  *   resend work for every event of the period;
  * - OTP codes sent more than `otpDays` ago (expired, consumed or not) with the authorizations
- *   they bought, and dashboard sign-in attempts as old;
+ *   they bought, and failed sign-ins (dashboard and end users) as old;
  * - messages (the test-mode outbox and live records) older than `messagesDays`;
  * - dashboard sessions past their expiry.
  *
@@ -79,6 +81,7 @@ export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
     messages: await drain(() => messagesRepository.purgeBefore(db, messages, firstIdAt('message', messages), limit)),
     dashboardSessions: await drain(() => dashboardRepository.purgeExpiredSessions(db, now, limit)),
     dashboardLoginAttempts: await drain(() => dashboardRepository.purgeLoginAttemptsBefore(db, otp, limit)),
+    userLoginAttempts: await drain(() => usersRepository.purgeLoginAttemptsBefore(db, otp, limit)),
   };
 }
 

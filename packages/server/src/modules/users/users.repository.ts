@@ -147,17 +147,25 @@ export const usersRepository = {
     await db.deleteFrom('login_attempts').where('id', '=', id).execute();
   },
 
-  /** After a successful login the phone's failures are forgotten; old rows of any phone go too. */
-  async clearLoginAttempts(db: Executor, scope: Scope, phoneNumber: string, olderThan: Date): Promise<void> {
+  /**
+   * After a successful login the phone's failures are forgotten. Old rows of phones that never
+   * sign in again are the retention worker's (purgeLoginAttemptsBefore): deleting them here too
+   * made every sign-in scan the table.
+   */
+  async clearLoginAttempts(db: Executor, scope: Scope, phoneNumber: string): Promise<void> {
     await db
       .deleteFrom('login_attempts')
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('merchant_id', '=', scope.merchantId), eb('mode', '=', scope.mode), eb('phone_number', '=', phoneNumber)]),
-          eb('attempted_at', '<', olderThan),
-        ]),
-      )
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .where('phone_number', '=', phoneNumber)
       .execute();
+  },
+
+  /** Deletes up to `limit` failed sign-ins made before `before`, whatever the phone. Returns how many. */
+  async purgeLoginAttemptsBefore(db: Executor, before: Date, limit: number): Promise<number> {
+    const batch = db.selectFrom('login_attempts').select('id').where('attempted_at', '<', before).limit(limit);
+    const result = await db.deleteFrom('login_attempts').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
 
   // --- signing keys ---------------------------------------------------------------------------

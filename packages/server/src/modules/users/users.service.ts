@@ -208,7 +208,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
       const user = await repo.findUserByPhone(db, scope, phoneNumber);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
       if (!user || !ok) throw new ApiError('invalid_credentials', 'The phone number or the password is incorrect');
-      await repo.clearLoginAttempts(db, scope, phoneNumber, windowStart);
+      await repo.clearLoginAttempts(db, scope, phoneNumber);
       if (!user.phone_verified_at) {
         throw new ApiError('phone_not_verified', 'Verify the phone number first with the code sent by SMS (POST /users/verify-phone)');
       }
