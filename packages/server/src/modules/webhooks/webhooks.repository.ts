@@ -323,18 +323,7 @@ export const webhooksRepository = {
 
   /** Logs one attempt. */
   async insertAttempt(db: Executor, deliveryId: string, r: AttemptResult) {
-    await db
-      .insertInto('webhook_delivery_attempts')
-      .values({
-        delivery_id: deliveryId,
-        attempted_at: r.attemptedAt,
-        status_code: r.statusCode,
-        latency_ms: r.latencyMs,
-        response_excerpt: r.responseExcerpt,
-        error: r.error,
-        succeeded: r.succeeded,
-      })
-      .execute();
+    await webhooksRepository.insertAttempts(db, [{ deliveryId, result: r }]);
   },
 
   /**
