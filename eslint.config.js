@@ -5,6 +5,8 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.caisse/**', 'bench/results/**'] },
   js.configs.recommended,
+  // CommonJS configuration files (dependency-cruiser's).
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -5,7 +5,7 @@ import { ApiError } from './platform/errors.ts';
 import { type ApiTarget, ApiRequestError, createApiClient } from './modules/listen/api-client.ts';
 import { forwardingSecret, listen, ListenFatalError } from './modules/listen/listen.client.ts';
 import { isEventType, trigger } from './modules/listen/trigger.ts';
-import { EVENT_TYPES, type EventType } from './modules/webhooks/events.ts';
+import { EVENT_TYPES, type EventType } from './modules/events/index.ts';
 // The server, its database and its services load only for the commands that use them: listen
 // and trigger work over HTTP and start faster without them.
 import type { createServices } from './services.ts';

@@ -1,6 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import { ConfigError, type Config } from './config.ts';
-import { type BackgroundWorker, openRuntime, SHUTDOWN_DEADLINE_MS, startServer, workerFactories } from './runtime.ts';
+import { type BackgroundWorker, openRuntime, SHUTDOWN_DEADLINE_MS, startServer } from './runtime.ts';
+import { createServices } from './services.ts';
+import { startBackgroundWorkers } from './workers.ts';
 
 /** Set in the environment of the API processes the primary forks. */
 const API_PROCESS_ENV = 'CAISSE_API_PROCESS';
@@ -42,7 +44,7 @@ export async function startCluster(config: Config, opts: { port: number; worker:
   }
   const runtime = await openRuntime(config);
   const { logger } = runtime;
-  const background: BackgroundWorker[] = opts.worker ? workerFactories.map((f) => f(runtime)) : [];
+  const background: BackgroundWorker[] = opts.worker ? startBackgroundWorkers(runtime.deps, createServices(runtime.deps), logger) : [];
   let stopping = false;
 
   const fork = (): Worker => cluster.fork({ [API_PROCESS_ENV]: '1', PORT: String(opts.port) });

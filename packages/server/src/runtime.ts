@@ -14,9 +14,9 @@ import { idFactory } from './platform/ids.ts';
 import { createLogger } from './platform/logger.ts';
 import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
-import { webhookDispatcherWorker } from './modules/webhooks/dispatcher.ts';
-import { sweeperWorker } from './modules/intents/intents.sweeper.ts';
-import { retentionWorker } from './modules/retention/retention.ts';
+import type { BackgroundWorker } from './platform/worker.ts';
+import { createServices } from './services.ts';
+import { startBackgroundWorkers } from './workers.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -54,25 +54,14 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   };
 }
 
-/** A long-running piece of the process (dispatcher, sweeper) that stops on shutdown. */
-export interface BackgroundWorker {
-  name: string;
-  stop(): Promise<void>;
-}
-
-export type WorkerFactory = (runtime: Runtime) => BackgroundWorker;
-
-/** Workers started by `start` (unless --no-worker) and by `worker`. Modules add theirs here. */
-export const workerFactories: WorkerFactory[] = [];
-workerFactories.push(webhookDispatcherWorker);
-workerFactories.push(sweeperWorker);
-workerFactories.push(retentionWorker);
+export type { BackgroundWorker };
 
 export async function startServer(config: Config, opts: { port: number; worker: boolean }) {
   const runtime = await openRuntime(config);
   const { deps, logger } = runtime;
-  const { merchants } = (await import('./services.ts')).createServices(deps);
-  if (config.databaseUrl === undefined && (await merchantsCount(runtime)) === 0) {
+  const services = createServices(deps);
+  const { merchants } = services;
+  if (config.databaseUrl === undefined && (await merchants.countMerchants()) === 0) {
     const created = await merchants.createMerchant({ name: 'Development merchant', email: 'dev@caisse.local' });
     process.stdout.write(
       [
@@ -89,7 +78,7 @@ export async function startServer(config: Config, opts: { port: number; worker: 
   }
   // With CAISSE_TLS_CERT_FILE and CAISSE_TLS_KEY_FILE the server terminates TLS itself.
   const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config) });
-  const workers = opts.worker ? workerFactories.map((f) => f(runtime)) : [];
+  const workers = opts.worker ? startBackgroundWorkers(deps, app.services, logger) : [];
   const connections = trackConnections(app.server);
   await app.listen({ port: opts.port, host: config.host });
   const stop = once(async () => {
@@ -104,7 +93,7 @@ export async function startServer(config: Config, opts: { port: number; worker: 
 
 export async function startWorkers(config: Config) {
   const runtime = await openRuntime(config);
-  const workers = workerFactories.map((f) => f(runtime));
+  const workers = startBackgroundWorkers(runtime.deps, createServices(runtime.deps), runtime.logger);
   runtime.logger.info({ workers: workers.map((w) => w.name) }, 'workers started');
   const stop = once(async () => {
     await Promise.all(workers.map((w) => w.stop()));
@@ -115,10 +104,6 @@ export async function startWorkers(config: Config) {
   return { runtime, workers, stop };
 }
 
-async function merchantsCount(runtime: Runtime): Promise<number> {
-  const { merchantsRepository } = await import('./modules/merchants/merchants.repository.ts');
-  return merchantsRepository.countMerchants(runtime.deps.db);
-}
 
 /** A graceful shutdown may take this long; then the connections still open are cut (exit 1). */
 export const SHUTDOWN_DEADLINE_MS = 30_000;

@@ -1,29 +1,40 @@
-import { createChargesService } from './modules/charges/charges.service.ts';
-import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
-import { createIntentsService } from './modules/intents/intents.service.ts';
-import { createLedgerService } from './modules/ledger/ledger.service.ts';
-import { createListenService } from './modules/listen/listen.service.ts';
-import { createMerchantsService } from './modules/merchants/merchants.service.ts';
-import { createMessagingService } from './modules/messaging/messaging.service.ts';
-import { createOtpService } from './modules/otp/otp.service.ts';
-import { createUsersService } from './modules/users/users.service.ts';
-import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
+import { createChargesService } from './modules/charges/index.ts';
+import { createDashboardService } from './modules/dashboard/index.ts';
+import { createEventsService } from './modules/events/index.ts';
+import { createIntentsService } from './modules/intents/index.ts';
+import { createLedgerService } from './modules/ledger/index.ts';
+import { createListenService } from './modules/listen/index.ts';
+import { createMerchantsService } from './modules/merchants/index.ts';
+import { createMessagingService } from './modules/messaging/index.ts';
+import { createOtpService } from './modules/otp/index.ts';
+import { createUsersService } from './modules/users/index.ts';
+import { createWebhooksService, deliveriesOutbox, MAX_ENDPOINTS } from './modules/webhooks/index.ts';
 import type { Deps } from './platform/deps.ts';
 
-/** Every module's service, built once from the injected world. */
+/**
+ * Every module's service, built once from the injected world: the composition root. Modules
+ * receive their collaborators here instead of importing each other's internals.
+ */
 export function createServices(deps: Deps) {
+  const merchants = createMerchantsService(deps);
   const messaging = createMessagingService(deps);
   const ledger = createLedgerService(deps);
+  // The webhooks module subscribes to the outbox: an event's deliveries are written with it.
+  const events = createEventsService(deps, { subscriber: deliveriesOutbox(() => deps.ids('delivery'), MAX_ENDPOINTS) });
+  const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions });
+  const users = createUsersService(deps, { messaging, ledger });
+  const otp = createOtpService(deps, { messaging, users, intents });
   const services = {
-    merchants: createMerchantsService(deps),
+    merchants,
     messaging,
     ledger,
-    users: createUsersService(deps, { messaging, ledger }),
-    webhooks: createWebhooksService(deps),
-    intents: createIntentsService(deps),
-    otp: createOtpService(deps, { messaging }),
-    charges: createChargesService(deps, { ledger }),
-    listen: createListenService(deps),
+    events,
+    users,
+    webhooks: createWebhooksService(deps, { events }),
+    intents,
+    otp,
+    charges: createChargesService(deps, { ledger, intents, otp }),
+    listen: createListenService(deps, { events }),
   };
   return { ...services, dashboard: createDashboardService(deps, services) };
 }

@@ -4,9 +4,9 @@
  */
 import { expect } from 'vitest';
 import { verifyLedger } from '../src/modules/ledger/ledger.service.ts';
-import type { MerchantContext } from '../src/modules/merchants/merchants.service.ts';
 import type { Currency } from '../src/platform/money.ts';
 import { call, type Creds, sk, type TestContext, type TestMerchant } from './harness.ts';
+import type { MerchantContext } from '../src/platform/tenancy.ts';
 
 export type Res = { statusCode: number; headers: Record<string, unknown>; body: string; json(): unknown };
 

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMerchantsService, KEY_CACHE_TTL_MS } from '../src/modules/merchants/merchants.service.ts';
 import { createDispatcher } from '../src/modules/webhooks/dispatcher.ts';
-import { wakeDispatchers } from '../src/modules/webhooks/events.ts';
+import { announceEvents as wakeDispatchers } from '../src/modules/events/index.ts';
 import { ApiError } from '../src/platform/errors.ts';
 import { openPostgres } from '../src/platform/db.ts';
 import { createWakeups, type WakeChannel, type Wakeups } from '../src/platform/wakeups.ts';

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { intentsRepository } from '../src/modules/intents/intents.repository.ts';
-import { expireIfDue } from '../src/modules/intents/intents.service.ts';
-import { startSweeper, sweepExpiredIntents, sweepOnce } from '../src/modules/intents/intents.sweeper.ts';
+import { startSweeper } from '../src/modules/intents/index.ts';
+import { purgeExpired } from '../src/modules/retention/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { call, createMerchant, createTestContext, onPostgres, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -29,7 +28,7 @@ const storedStatus = async (id: string) => (await ctx.deps.db.selectFrom('intent
 
 /** Sweeps everything due, leaving the clock where it is (expiry of earlier tests included). */
 async function sweepAll() {
-  return sweepExpiredIntents(ctx.deps);
+  return ctx.services.intents.sweepExpired();
 }
 
 describe('read-time expiry', () => {
@@ -115,7 +114,7 @@ describe('the sweeper', () => {
     const created = [];
     for (let i = 0; i < 7; i++) created.push(await create(t, { expiresIn: 300 }));
     ctx.clock.advance(5 * MINUTE);
-    expect(await sweepExpiredIntents(ctx.deps, 3)).toBe(7);
+    expect(await ctx.services.intents.sweepExpired(3)).toBe(7);
     for (const c of created) expect(await storedStatus(c.id)).toBe('EXPIRED');
   });
 
@@ -142,7 +141,7 @@ describe('the sweeper', () => {
       locked = resolve;
     });
     const holder = ctx.deps.db.transaction().execute(async (tx) => {
-      await intentsRepository.lockForUpdate(tx, { merchantId: m.merchantId, mode: 'test' }, held.id);
+      await ctx.services.intents.lockForChange(tx, { merchantId: m.merchantId, mode: 'test' }, held.id);
       locked();
       await released;
     });
@@ -162,7 +161,7 @@ describe('the sweeper', () => {
     const created = [];
     for (let i = 0; i < 30; i++) created.push(await create(t, { expiresIn: 300 }));
     ctx.clock.advance(5 * MINUTE);
-    const counts = await Promise.all([sweepExpiredIntents(ctx.deps, 4), sweepExpiredIntents(ctx.deps, 4), sweepExpiredIntents(ctx.deps, 4)]);
+    const counts = await Promise.all([ctx.services.intents.sweepExpired(4), ctx.services.intents.sweepExpired(4), ctx.services.intents.sweepExpired(4)]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
     const n = await sql<{ n: string }>`select count(*)::text as n from events where type = 'payment.expired' and merchant_id = ${t.merchantId}`.execute(ctx.deps.db);
     expect(n.rows[0]?.n).toBe('30');
@@ -177,7 +176,7 @@ describe('the sweeper', () => {
     const ranOnce = new Promise<void>((resolve) => {
       firstRound = resolve;
     });
-    const worker = startSweeper(ctx.deps, createLogger({ level: 'silent' }), {
+    const worker = startSweeper(ctx.services.intents, createLogger({ level: 'silent' }), {
       intervalMs: 1,
       onRound: () => {
         rounds++;
@@ -195,17 +194,17 @@ describe('the sweeper', () => {
     expect(rounds).toBe(after);
   });
 
-  it('one housekeeping round also purges idempotency records past 24 hours', async () => {
+  it('a retention round purges idempotency records past 24 hours', async () => {
     await sweepAll();
     await call(ctx.app, 'POST', '/gateway', { ...sk(m), headers: { 'idempotency-key': 'purge-me' } }, { amount: '1', currency: 'XAF' });
     const count = async () => (await ctx.deps.db.selectFrom('idempotency_keys').select('key').where('key', '=', 'purge-me').execute()).length;
     expect(await count()).toBe(1);
     ctx.clock.advance(23 * 60 * MINUTE);
-    await sweepOnce(ctx.deps);
+    await purgeExpired(ctx.deps, ctx.services);
     expect(await count()).toBe(1);
     ctx.clock.advance(60 * MINUTE + 1);
-    const { purged } = await sweepOnce(ctx.deps);
-    expect(purged).toBeGreaterThanOrEqual(1);
+    const { idempotencyKeys } = await purgeExpired(ctx.deps, ctx.services);
+    expect(idempotencyKeys).toBeGreaterThanOrEqual(1);
     expect(await count()).toBe(0);
   });
 });
@@ -239,10 +238,10 @@ describe('acting on an expired intent', () => {
     const open = await create(m, { expiresIn: 300 });
     const scope = { merchantId: m.merchantId, mode: 'test' as const };
     const [a, b] = await ctx.deps.db.transaction().execute(async (tx) => {
-      const rowA = await intentsRepository.lockForUpdate(tx, scope, due.id);
-      const rowB = await intentsRepository.lockForUpdate(tx, scope, open.id);
+      const rowA = await ctx.services.intents.lockForChange(tx, scope, due.id);
+      const rowB = await ctx.services.intents.lockForChange(tx, scope, open.id);
       if (!rowA || !rowB) throw new Error('missing');
-      return [await expireIfDue(tx, ctx.deps, rowA, '2026-11-01'), await expireIfDue(tx, ctx.deps, rowB, '2026-11-01')];
+      return [await ctx.services.intents.expireIfDue(tx, rowA, '2026-11-01'), await ctx.services.intents.expireIfDue(tx, rowB, '2026-11-01')];
     });
     expect(a?.status).toBe('EXPIRED');
     expect(b?.status).toBe('PENDING');

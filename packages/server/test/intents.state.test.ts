@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IntentPatch, type IntentRow, intentsRepository } from '../src/modules/intents/intents.repository.ts';
-import { applyTransition, merchantView } from '../src/modules/intents/intents.service.ts';
+import { type IntentPatch, type IntentRow, merchantView } from '../src/modules/intents/index.ts';
 import { INTENT_STATUSES, INTENT_TRANSITIONS, type IntentStatus } from '../src/modules/intents/intents.state.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
 
@@ -33,9 +32,9 @@ async function intentIn(status: IntentStatus, refunded = 0n): Promise<IntentRow>
 
 async function move(row: IntentRow, to: IntentStatus, patch?: IntentPatch): Promise<IntentRow> {
   return ctx.deps.db.transaction().execute(async (tx) => {
-    const locked = await intentsRepository.lockForUpdate(tx, scope(), row.id);
+    const locked = await ctx.services.intents.lockForChange(tx, scope(), row.id);
     if (!locked) throw new Error('intent not found');
-    return applyTransition(tx, ctx.deps, locked, to, { apiVersion: '2026-11-01', ...(patch ? { patch } : {}) });
+    return ctx.services.intents.transition(tx, locked, to, { apiVersion: '2026-11-01', ...(patch ? { patch } : {}) });
   });
 }
 
@@ -123,9 +122,9 @@ describe('atomicity', () => {
     const row = await intentIn('PENDING');
     await expect(
       ctx.deps.db.transaction().execute(async (tx) => {
-        const locked = await intentsRepository.lockForUpdate(tx, scope(), row.id);
+        const locked = await ctx.services.intents.lockForChange(tx, scope(), row.id);
         if (!locked) throw new Error('intent not found');
-        await applyTransition(tx, ctx.deps, locked, 'SUCCEEDED', { apiVersion: '2026-11-01' });
+        await ctx.services.intents.transition(tx, locked, 'SUCCEEDED', { apiVersion: '2026-11-01' });
         throw new Error('the ledger transfer failed');
       }),
     ).rejects.toThrow('the ledger transfer failed');
@@ -145,8 +144,8 @@ describe('atomicity', () => {
   it('a lock in another scope finds nothing', async () => {
     const row = await intentIn('PENDING');
     const found = await ctx.deps.db.transaction().execute(async (tx) => ({
-      live: await intentsRepository.lockForUpdate(tx, { merchantId: m.merchantId, mode: 'live' }, row.id),
-      other: await intentsRepository.lockForUpdate(tx, { merchantId: 'mch_other', mode: 'test' }, row.id),
+      live: await ctx.services.intents.lockForChange(tx, { merchantId: m.merchantId, mode: 'live' }, row.id),
+      other: await ctx.services.intents.lockForChange(tx, { merchantId: 'mch_other', mode: 'test' }, row.id),
     }));
     expect(found).toEqual({ live: undefined, other: undefined });
   });

@@ -162,7 +162,7 @@ describe('verifyLedger and `caisse ledger verify`', () => {
       const services = createServices(deps);
       const merchant = await services.merchants.createMerchant({ name: 'CLI shop' });
       const user = await services.users.createTestUser(
-        { merchantId: merchant.merchantId, mode: 'test', apiKeyId: 'k', secretKeyId: undefined, allowedOrigins: [], pinnedVersion: '2026-11-01' },
+        { merchantId: merchant.merchantId, mode: 'test' },
         { phoneNumber: '+237699000001', password: 'x', balance: '900' },
       );
       await opened.close();

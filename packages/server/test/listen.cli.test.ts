@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { recordEvent } from '../src/modules/webhooks/events.ts';
+import { recordEvent } from './webhooks.receiver.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db.ts';
 import { idFactory } from '../src/platform/ids.ts';

@@ -151,6 +151,8 @@ describe('initOtp', () => {
     const first = await lastMessage(ctx, m, user.id);
     ctx.clock.advance(30 * SECOND);
     const failing = createOtpService(ctx.deps, {
+      users: ctx.services.users,
+      intents: ctx.services.intents,
       messaging: {
         send: async () => {
           throw new ApiError('unavailable', 'The sms provider did not take the message; try again later');

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { messagesRepository } from '../src/modules/messaging/messaging.repository.ts';
-import { purgeExpired, type PurgeCounts, retentionWorker, startRetention } from '../src/modules/retention/retention.ts';
+import { purgeExpired, type PurgeCounts, startRetention } from '../src/modules/retention/index.ts';
+import { sha256 } from '../src/platform/crypto.ts';
 import { createDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { DAY, HOUR, MINUTE, SECOND } from '../src/platform/clock.ts';
-import { firstIdAt } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/logger.ts';
-import { workerFactories } from '../src/runtime.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser, PASSWORD, problem, refreshToken } from './flow.support.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
 import { ok, type Receiver, startReceiver } from './webhooks.receiver.ts';
@@ -29,7 +27,7 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const purge = (batchSize?: number) => purgeExpired(ctx.deps, { batchSize });
+const purge = (batchSize?: number) => purgeExpired(ctx.deps, ctx.services, { batchSize });
 const dispatch = () => createDispatcher(ctx.deps, { timeoutMs: 2000, concurrency: 4 }).runOnce();
 
 async function receiver(status: number) {
@@ -211,7 +209,7 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     ctx.clock.advance(2 * MINUTE);
     // One batch takes at most its size…
     const cutoff = new Date(ctx.clock.now().getTime() - 7 * DAY);
-    expect(await messagesRepository.purgeBefore(ctx.deps.db, cutoff, firstIdAt('message', cutoff), 2)).toBe(2);
+    expect(await ctx.services.messaging.purgeBefore(cutoff, 2)).toBe(2);
     // …and a round runs batches until a short one.
     const counts = await purge(2);
     expect(counts.messages).toBeGreaterThanOrEqual(3);
@@ -232,7 +230,7 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     expect(first.statusCode, first.body).toBe(200);
     expect((await call(ctx.app, 'POST', '/dashboard/api/login', {}, { email: 'ghost@example.com', password: 'wrong' })).statusCode).toBe(401);
     const sessions = () => ctx.deps.db.selectFrom('dashboard_sessions').select('token_hash').execute();
-    const attempts = () => ctx.deps.db.selectFrom('dashboard_login_attempts').select('id').execute();
+    const attempts = () => ctx.deps.db.selectFrom('login_failures').select('id').execute();
     expect(await attempts()).toHaveLength(1);
 
     // 31 minutes idle: the first session has expired. Another user signs in.
@@ -248,7 +246,7 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     expect(await attempts()).toHaveLength(1);
 
     ctx.clock.advance(DAY);
-    expect(await purge()).toMatchObject({ dashboardSessions: 1, dashboardLoginAttempts: 1 });
+    expect(await purge()).toMatchObject({ dashboardSessions: 1, loginFailures: 1 });
     expect(await attempts()).toHaveLength(0);
     expect(await sessions()).toHaveLength(0);
   });
@@ -259,8 +257,10 @@ describe('end users\' failed sign-ins', () => {
     const alice = await newUser(ctx, m);
     const bob = await newUser(ctx, m);
     const signIn = (phoneNumber: string, password: string) => call(ctx.app, 'POST', '/auth/web', { apiKey: m.apiKey }, { phoneNumber, password });
-    const failures = async () =>
-      (await ctx.deps.db.selectFrom('login_attempts').select('phone_number').where('merchant_id', '=', m.merchantId).execute()).map((r) => r.phone_number).sort();
+    // Sign-in failures are kept by the SHA-256 of their subject, never the phone number itself.
+    const subject = (phone: string) => sha256(`user:test:${m.merchantId}:${phone}`).toString('hex');
+    const phones = (list: string[]) => list.map(subject).sort();
+    const failures = async () => (await ctx.deps.db.selectFrom('login_failures').select('subject_hash').execute()).map((r) => r.subject_hash.toString('hex')).sort();
     expect((await signIn(alice.phoneNumber, 'not-the-password')).statusCode).toBe(401);
     expect((await signIn(bob.phoneNumber, 'not-the-password')).statusCode).toBe(401);
     expect((await signIn('+237699000111', 'nobody-has-this')).statusCode).toBe(401);
@@ -270,11 +270,11 @@ describe('end users\' failed sign-ins', () => {
     ctx.clock.advance(2 * HOUR);
     const good = await signIn(alice.phoneNumber, PASSWORD);
     expect(good.statusCode, good.body).toBe(200);
-    expect(await failures()).toEqual([bob.phoneNumber, '+237699000111'].sort());
-    expect((await purge()).userLoginAttempts).toBe(0);
+    expect(await failures()).toEqual(phones([bob.phoneNumber, '+237699000111']));
+    expect((await purge()).loginFailures).toBe(0);
 
     ctx.clock.advance(DAY);
-    expect((await purge()).userLoginAttempts).toBe(2);
+    expect((await purge()).loginFailures).toBe(2);
     expect(await failures()).toEqual([]);
     await expectLedgerClean(ctx);
   });
@@ -282,11 +282,10 @@ describe('end users\' failed sign-ins', () => {
 
 describe('the retention worker', () => {
   it('is one of the background workers, runs rounds, and stops at once while it waits', async () => {
-    expect(workerFactories).toContain(retentionWorker);
     const rounds: (PurgeCounts | undefined)[] = [];
     let roundDone: () => void = () => {};
     const firstRound = new Promise<void>((resolve) => (roundDone = resolve));
-    const worker = startRetention(ctx.deps, createLogger({ level: 'silent' }), {
+    const worker = startRetention(ctx.deps, ctx.services, createLogger({ level: 'silent' }), {
       firstRoundMs: 0,
       intervalMs: HOUR,
       onRound: (counts) => {

@@ -162,7 +162,7 @@ describe('access tokens', () => {
     const { token } = await signIn();
     const { createServices } = await import('../src/services.ts');
     const second = createServices(ctx.deps);
-    const merchant = { merchantId: m.merchantId, mode: 'test' as const, apiKeyId: 'k', secretKeyId: undefined, allowedOrigins: [], pinnedVersion: '2026-11-01' };
+    const merchant = { merchantId: m.merchantId, mode: 'test' as const, apiKeyId: 'k', secretKeyId: undefined, allowedOrigins: [], pinnedVersion: '2026-11-01', merchantName: 'Shop', intentExpiresIn: 1800 };
     await expect(second.users.verifyAccessToken(token, merchant)).resolves.toMatchObject({ userId: expect.stringMatching(/^usr_/) });
   });
 

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDispatcher, type DispatcherOptions } from '../src/modules/webhooks/dispatcher.ts';
-import type { EventBody } from '../src/modules/webhooks/events.ts';
+import type { EventBody } from '../src/modules/webhooks/index.ts';
 import type { TransportRequest } from '../src/modules/webhooks/transport.ts';
 import { DAY, HOUR, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -146,7 +146,7 @@ describe('fan-out', () => {
     // A transaction that rolls back leaves neither the event nor its deliveries.
     await expect(
       ctx.deps.db.transaction().execute(async (tx) => {
-        const { recordEvent } = await import('../src/modules/webhooks/events.ts');
+        const { recordEvent } = await import('./webhooks.receiver.ts');
         await recordEvent(tx, ctx.deps, { merchantId: m.merchantId, mode: 'test', type: 'payment.failed', apiVersion: '2026-11-01', paymentIntent: testIntent({ id: 'pi_rolledback' }) });
         throw new Error('roll back');
       }),

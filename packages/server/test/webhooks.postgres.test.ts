@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDispatcher } from '../src/modules/webhooks/dispatcher.ts';
-import { recordEvent } from '../src/modules/webhooks/events.ts';
+import { recordEvent } from './webhooks.receiver.ts';
 import { nodeTransport, type WebhookTransport } from '../src/modules/webhooks/transport.ts';
 import { type OpenedDb, openPostgres } from '../src/platform/db.ts';
 import { call, createMerchant, createTestContext, onPostgres, sk, type TestContext } from './harness.ts';

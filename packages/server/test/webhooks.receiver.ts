@@ -1,8 +1,23 @@
 /** Test helpers for webhooks: local receivers on 127.0.0.1 and events made with recordEvent. */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Intent } from '../src/modules/intents/intents.schema.ts';
-import { type EventType, recordEvent } from '../src/modules/webhooks/events.ts';
+import { createEventsService, type EventType } from '../src/modules/events/index.ts';
+import type { Intent } from '../src/modules/intents/index.ts';
+import { deliveriesOutbox, MAX_ENDPOINTS } from '../src/modules/webhooks/index.ts';
+import type { Deps } from '../src/platform/deps.ts';
+import type { Tx } from '../src/platform/db.ts';
+import type { KeyMode } from '../src/platform/tenancy.ts';
+
+/** Records a payment event as the intents module does (with its webhook deliveries), for tests. */
+export function recordEvent(
+  tx: Tx,
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  input: { merchantId: string; mode: KeyMode; type: EventType; apiVersion: string; paymentIntent: Intent },
+) {
+  const events = createEventsService({ ...deps, db: tx, wakeups: undefined }, { subscriber: deliveriesOutbox(() => deps.ids('delivery'), MAX_ENDPOINTS) });
+  const { paymentIntent, ...rest } = input;
+  return events.record(tx, { ...rest, intentId: paymentIntent.id, data: { paymentIntent } });
+}
 import type { TestContext } from './harness.ts';
 
 export interface Received {

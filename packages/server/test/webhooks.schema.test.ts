@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Intent } from '../src/modules/intents/intents.schema.ts';
 import { createDispatcher } from '../src/modules/webhooks/dispatcher.ts';
-import { EVENT_TYPES } from '../src/modules/webhooks/events.ts';
+import { EVENT_TYPES } from '../src/modules/events/index.ts';
 import { Event } from '../src/modules/webhooks/webhooks.schema.ts';
 import { validatorCompiler } from '../src/platform/http/validation.ts';
 import { authorize, charge, createIntent, newUser } from './flow.support.ts';

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
-import type { KeyMode } from '../merchants/merchants.repository.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type ChargeStatus = 'succeeded' | 'failed';
 

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
 import { idempotentAnswer } from '../../platform/http/idempotency.ts';
-import { IntentIdParams, PublicIntent } from '../intents/intents.schema.ts';
+import { IntentIdParams, PublicIntent } from '../intents/index.ts';
 import { ChargeBody, ChargeHeaders, Refund, RefundBody } from './charges.schema.ts';
 
 const idempotencyNote =

@@ -1,18 +1,14 @@
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { UserContext } from '../../platform/http/auth.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
-import { intentsRepository } from '../intents/intents.repository.ts';
-import type { PublicIntent } from '../intents/intents.schema.ts';
-import { applyTransition, expireIfDue, publicView } from '../intents/intents.service.ts';
-import { statusAfterFailedCharge, statusAfterRefund } from '../intents/intents.state.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
-import type { MerchantContext } from '../merchants/merchants.service.ts';
-import { assertSameUser, consumeAuthorization } from '../otp/otp.service.ts';
-import { wakeDispatchers } from '../webhooks/events.ts';
+import { announceEvents } from '../events/index.ts';
+import { type IntentsService, type PublicIntent, publicView, statusAfterFailedCharge, statusAfterRefund } from '../intents/index.ts';
+import type { LedgerService } from '../ledger/index.ts';
+import { assertSameUser, type OtpService } from '../otp/index.ts';
 import { chargesRepository as repo, type RefundRow } from './charges.repository.ts';
 import type { ChargeBody, Refund, RefundBody } from './charges.schema.ts';
+import type { MerchantContext, UserContext } from '../../platform/tenancy.ts';
 
 /** What a refused charge writes into the intent's lastError (it names no balance: the merchant reads it). */
 export function insufficientFundsMessage(amount: string, currency: string): string {
@@ -48,9 +44,12 @@ type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refu
  * wallet to the merchant's balance; a refund moves (part of) it back. Each is one transaction
  * under the intent's row lock, with the ledger transfer, the state change and its event.
  */
-export function createChargesService(deps: Deps, collaborators: { ledger: LedgerService }) {
+export function createChargesService(
+  deps: Deps,
+  collaborators: { ledger: LedgerService; intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition'>; otp: Pick<OtpService, 'consume'> },
+) {
   const { db, clock, ids } = deps;
-  const { ledger } = collaborators;
+  const { ledger, intents, otp } = collaborators;
 
   return {
     /**
@@ -71,15 +70,15 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
           await answer?.recordProblem(tx, error);
           return { kind: 'refused', error };
         };
-        const locked = await intentsRepository.lockForUpdate(tx, scope, intentId);
+        const locked = await intents.lockForChange(tx, scope, intentId);
         if (!locked) throw notFound(intentId, 'intentionId');
-        const row = await expireIfDue(tx, deps, locked, merchant.pinnedVersion);
+        const row = await intents.expireIfDue(tx, locked, merchant.pinnedVersion);
         if (row !== locked || row.status === 'EXPIRED') {
           return refused(new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' }));
         }
         if (row.status !== 'PENDING') throw stateInvalid(row.status, 'charged');
 
-        await consumeAuthorization(tx, deps, { token: otpToken, ...scope, userId: user.userId, intentId: row.id });
+        await otp.consume(tx, { token: otpToken, ...scope, userId: user.userId, intentId: row.id });
 
         const currency = row.currency as Currency;
         const { wallet, balance, accounts } = await ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency });
@@ -99,7 +98,7 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
           const message = insufficientFundsMessage(formatAmount(row.amount_minor, currency), currency);
           await repo.insertCharge(tx, { ...base, status: 'failed', failure_code: 'insufficient_funds', failure_message: message, transfer_id: null });
           const failed = publicView(
-            await applyTransition(tx, deps, row, statusAfterFailedCharge(attempts), {
+            await intents.transition(tx, row, statusAfterFailedCharge(attempts), {
               apiVersion: merchant.pinnedVersion,
               patch: { attempts, last_error_code: 'insufficient_funds', last_error_message: message },
             }),
@@ -114,7 +113,7 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
         // it exists (the foreign key is checked at commit).
         const transferId = ids('transfer');
         await repo.insertCharge(tx, { ...base, status: 'succeeded', failure_code: null, failure_message: null, transfer_id: transferId });
-        const paid = await applyTransition(tx, deps, row, 'SUCCEEDED', {
+        const paid = await intents.transition(tx, row, 'SUCCEEDED', {
           apiVersion: merchant.pinnedVersion,
           patch: { attempts, last_error_code: null, last_error_message: null },
         });
@@ -129,7 +128,7 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
         return { kind: 'succeeded', intent };
       });
       // Every outcome that got here committed an event (completed, failed or expired).
-      wakeDispatchers(deps);
+      announceEvents(deps);
       if (outcome.kind === 'refused') throw outcome.error;
       return outcome.intent;
     },
@@ -144,7 +143,7 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
     async refund(merchant: MerchantContext, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund> {
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const refund = await db.transaction().execute(async (tx) => {
-        const row = await intentsRepository.lockForUpdate(tx, scope, intentId);
+        const row = await intents.lockForChange(tx, scope, intentId);
         if (!row) throw notFound(intentId, 'id');
         if (row.status !== 'SUCCEEDED' && row.status !== 'PARTIALLY_REFUNDED') throw stateInvalid(row.status, 'refunded');
         const currency = row.currency as Currency;
@@ -163,7 +162,7 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
         const balance = await ledger.merchantBalance(tx, { ...scope, currency });
         const transfer = await ledger.transfer(tx, { ...scope, kind: 'refund', reference: row.id, currency, from: balance.id, to: wallet.id, amount });
         const refunded = row.amount_refunded_minor + amount;
-        await applyTransition(tx, deps, row, statusAfterRefund(row.amount_minor, refunded), {
+        await intents.transition(tx, row, statusAfterRefund(row.amount_minor, refunded), {
           apiVersion: merchant.pinnedVersion,
           patch: { amount_refunded_minor: refunded },
         });
@@ -184,7 +183,7 @@ export function createChargesService(deps: Deps, collaborators: { ledger: Ledger
         await answer?.record(tx, 201, refund);
         return refund;
       });
-      wakeDispatchers(deps);
+      announceEvents(deps);
       return refund;
     },
   };

@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
-import { ListMessagesQuery, MessageList } from '../messaging/messaging.schema.ts';
-import { MerchantBalance } from '../ledger/ledger.schema.ts';
-import { CreateTestUserBody, TestUser } from '../users/users.schema.ts';
+import { ListMessagesQuery, MessageList } from '../messaging/index.ts';
+import { MerchantBalance } from '../ledger/index.ts';
+import { CreateTestUserBody, TestUser } from '../users/index.ts';
 import {
   CreateEndpointBody,
   DeletedEndpoint,
@@ -20,8 +20,8 @@ import {
   ResendResult,
   RollSecretBody,
   UpdateEndpointBody,
-} from '../webhooks/webhooks.schema.ts';
-import { Intent } from '../intents/intents.schema.ts';
+} from '../webhooks/index.ts';
+import { Intent } from '../intents/index.ts';
 import type { DashboardScope, DashboardSession } from './dashboard.service.ts';
 import {
   ApiKey,

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { Intent } from '../intents/intents.schema.ts';
-import { INTENT_STATUSES } from '../intents/intents.state.ts';
-import { Delivery, Event } from '../webhooks/webhooks.schema.ts';
+import { Intent } from '../intents/index.ts';
+import { INTENT_STATUSES } from '../intents/index.ts';
+import { Delivery, Event } from '../webhooks/index.ts';
 
 /** Schemas of the dashboard's own API (/dashboard/api), used by the dashboard web app only. */
 

@@ -5,24 +5,19 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
-import type { IntentsService } from '../intents/intents.service.ts';
-import type { IntentStatus } from '../intents/intents.state.ts';
-import { intentIdOfSessionToken, sessionTokenMatches } from '../intents/intents.session-token.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
-import type { KeyKind, KeyMode } from '../merchants/merchants.repository.ts';
-import { merchantsRepository } from '../merchants/merchants.repository.ts';
-import type { KeyView, MerchantContext, MerchantsService } from '../merchants/merchants.service.ts';
-import type { MessagingService } from '../messaging/messaging.service.ts';
-import type { UsersService } from '../users/users.service.ts';
-import type { EventBody } from '../webhooks/events.ts';
-import { eventsRepository } from '../webhooks/events.repository.ts';
-import { webhooksRepository } from '../webhooks/webhooks.repository.ts';
-import { deliveryView, type WebhooksService } from '../webhooks/webhooks.service.ts';
+import { createLoginThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from '../../platform/login-throttle.ts';
+import type { EventsService } from '../events/index.ts';
+import type { IntentStatus, IntentsService } from '../intents/index.ts';
+import type { LedgerService } from '../ledger/index.ts';
+import { type Caller, type KeyMode, scopeOf } from '../../platform/tenancy.ts';
+import type { KeyKind, KeyView, MerchantsService } from '../merchants/index.ts';
+import type { MessagingService } from '../messaging/index.ts';
+import type { UsersService } from '../users/index.ts';
+import type { EventBody, WebhooksService } from '../webhooks/index.ts';
 import { dashboardRepository as repo } from './dashboard.repository.ts';
 
 /** Sign-in lockout: 5 failures per e-mail address within 15 minutes (as POST /auth/web). */
-export const LOGIN_MAX_FAILURES = 5;
-export const LOGIN_WINDOW_MS = 15 * MINUTE;
+export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS };
 /** A session ends after 30 idle minutes, and 12 hours after sign-in whatever happens. */
 export const SESSION_IDLE_MS = 30 * MINUTE;
 export const SESSION_ABSOLUTE_MS = 12 * HOUR;
@@ -80,17 +75,14 @@ function parseInstant(value: string | undefined, param: string): Date | undefine
 }
 
 /** Who the dashboard acts for: the signed-in merchant in the mode the page chose. */
-export interface DashboardScope {
-  merchantId: string;
-  mode: KeyMode;
-  pinnedVersion: string;
-}
+export type DashboardScope = Caller;
 
 export function createDashboardService(
   deps: Deps,
   services: {
     merchants: MerchantsService;
     intents: IntentsService;
+    events: EventsService;
     webhooks: WebhooksService;
     ledger: LedgerService;
     messaging: MessagingService;
@@ -98,7 +90,8 @@ export function createDashboardService(
   },
 ) {
   const { db, clock, random, config } = deps;
-  const { merchants, intents, webhooks, ledger, messaging, users } = services;
+  const { merchants, intents, events, webhooks, ledger, messaging, users } = services;
+  const throttle = createLoginThrottle(deps);
 
   /** The CSRF token of a session: an HMAC of its token under the master key (nothing stored). */
   function csrfTokenOf(sessionToken: string): string {
@@ -113,11 +106,6 @@ export function createDashboardService(
       csrfToken: csrfTokenOf(sessionToken),
       expiresAt: s.expiresAt.toISOString(),
     };
-  }
-
-  /** A context for the services that take the API caller's (test users), built from the session. */
-  function merchantContext(scope: DashboardScope): MerchantContext {
-    return { merchantId: scope.merchantId, mode: scope.mode, apiKeyId: '', secretKeyId: undefined, allowedOrigins: [], pinnedVersion: scope.pinnedVersion };
   }
 
   function assertTest(scope: DashboardScope, what: string) {
@@ -135,7 +123,7 @@ export function createDashboardService(
     for (let round = 0; round < 3; round++) {
       const now = clock.now();
       const existing = await repo.findCheckoutKey(db, merchantId, mode);
-      if (existing && !existing.revoked_at && !(existing.expires_at && existing.expires_at <= now)) {
+      if (existing && (await merchants.isKeyUsable(existing.api_key_id))) {
         return decrypt(config.masterKey, existing.key_encrypted);
       }
       const made = await db
@@ -159,6 +147,10 @@ export function createDashboardService(
   return {
     csrfTokenOf,
 
+    /** Retention: deletes up to `limit` sessions expired by `now`. Returns how many. */
+    purgeExpiredSessions: (now: Date, limit: number) => repo.purgeExpiredSessions(db, now, limit),
+
+
     /**
      * Signs in with e-mail and password. Each attempt is counted before the password is checked
      * (parallel guesses cannot slip past the lockout); the 6th within 15 minutes is 429
@@ -167,26 +159,12 @@ export function createDashboardService(
      */
     async login(input: { email: string; password: string }): Promise<{ sessionToken: string; session: SessionView; absoluteExpiresAt: Date }> {
       const email = input.email.trim().toLowerCase();
-      const emailHash = sha256(email);
+      const attempt = await throttle.begin(`dashboard:${email}`, 'this e-mail address');
       const now = clock.now();
-      const windowStart = new Date(now.getTime() - LOGIN_WINDOW_MS);
-      // Attempts that left the window count no more: forget them (keeps the table small).
-      await repo.clearLoginAttempts(db, emailHash, windowStart);
-      const attemptId = await repo.insertLoginAttempt(db, emailHash, now);
-      const attempts = await repo.loginAttemptsSince(db, emailHash, windowStart);
-      if (attempts.length > LOGIN_MAX_FAILURES) {
-        await repo.deleteLoginAttempt(db, attemptId);
-        // Newest first, ours at the head: the lock lifts when the 5th newest other one ages out.
-        const fifth = attempts[LOGIN_MAX_FAILURES] as Date;
-        const waitMs = fifth.getTime() + LOGIN_WINDOW_MS - now.getTime();
-        throw new ApiError('login_locked', 'Too many failed sign-ins for this e-mail address; try again later', {
-          headers: { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) },
-        });
-      }
-      const user = await repo.findUserByEmail(db, email);
+      const user = await merchants.findDashboardAccountByEmail(email);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
       if (!user || !ok) throw new ApiError('invalid_credentials', 'The e-mail address or the password is incorrect');
-      await repo.clearLoginAttempts(db, emailHash);
+      await attempt.succeeded();
 
       const sessionToken = `ds_${randomToken(random, 32)}`;
       const absoluteExpiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
@@ -202,14 +180,13 @@ export function createDashboardService(
         absolute_expires_at: absoluteExpiresAt,
       });
       await repo.deleteExpiredSessions(db, user.id, now);
-      const merchant = await merchantsRepository.findMerchant(db, user.merchant_id);
       const session: DashboardSession = {
         tokenHash,
         userId: user.id,
         email: user.email,
         merchantId: user.merchant_id,
         merchantName: user.merchant_name,
-        pinnedVersion: merchant?.api_version ?? '',
+        pinnedVersion: user.merchant_api_version,
         expiresAt,
       };
       return { sessionToken, session: view(session, sessionToken), absoluteExpiresAt };
@@ -223,6 +200,8 @@ export function createDashboardService(
       const row = await repo.findSession(db, tokenHash);
       const now = clock.now();
       if (!row || row.expires_at <= now || row.absolute_expires_at <= now) throw missing;
+      const account = await merchants.findDashboardAccount(row.dashboard_user_id);
+      if (!account) throw missing;
       let expiresAt = row.expires_at;
       if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
         expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, row.absolute_expires_at.getTime()));
@@ -231,10 +210,10 @@ export function createDashboardService(
       return {
         tokenHash,
         userId: row.dashboard_user_id,
-        email: row.email,
+        email: account.email,
         merchantId: row.merchant_id,
-        merchantName: row.merchant_name,
-        pinnedVersion: row.merchant_api_version,
+        merchantName: account.merchant_name,
+        pinnedVersion: account.merchant_api_version,
         expiresAt,
       };
     },
@@ -276,12 +255,9 @@ export function createDashboardService(
     /** One payment with its events, oldest first, and every webhook delivery of them. */
     async payment(scope: DashboardScope, id: string) {
       const payment = await intents.retrieve(scope, id);
-      const events = (await eventsRepository.listForIntent(db, payment.id))
-        .filter((e) => e.merchant_id === scope.merchantId && e.mode === scope.mode)
-        .map((e) => JSON.parse(e.payload) as EventBody);
-      const rows = await repo.deliveriesOfEvents(db, scope.merchantId, scope.mode, events.map((e) => e.id));
-      const attempts = await webhooksRepository.attemptsOf(db, rows.map((r) => r.id));
-      return { object: 'dashboard_payment' as const, payment, events, deliveries: rows.map((r) => deliveryView(r, attempts)) };
+      const found = (await events.listForIntent(scopeOf(scope), payment.id)).map((e) => JSON.parse(e.payload) as EventBody);
+      const deliveries = await webhooks.deliveriesOfEvents(scopeOf(scope), found.map((e) => e.id));
+      return { object: 'dashboard_payment' as const, payment, events: found, deliveries };
     },
 
     cancelPayment: (scope: DashboardScope, id: string) => intents.cancel(scope, id),
@@ -326,7 +302,7 @@ export function createDashboardService(
 
     async createTestUser(scope: DashboardScope, input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string }) {
       assertTest(scope, 'Creating funded test users');
-      return users.createTestUser(merchantContext(scope), input);
+      return users.createTestUser(scopeOf(scope), input);
     },
 
     // ---- hosted checkout ----------------------------------------------------------------------
@@ -337,12 +313,10 @@ export function createDashboardService(
      * has this token: the page then says the link is not valid.
      */
     async checkoutPage(sessionToken: string): Promise<CheckoutPageConfig | null> {
-      const intentId = intentIdOfSessionToken(sessionToken);
-      const owner = intentId === undefined ? undefined : await repo.findIntentOwner(db, intentId);
-      if (!owner || !sessionTokenMatches(sessionToken, owner.session_token_hash)) return null;
-      const merchant = await merchantsRepository.findMerchant(db, owner.merchant_id);
-      if (!merchant) return null;
-      return { apiKey: await checkoutKey(owner.merchant_id, owner.mode), merchantName: merchant.name, livemode: owner.mode === 'live' };
+      const owner = await intents.sessionOwner(sessionToken);
+      const merchant = owner && (await merchants.findMerchant(owner.merchantId));
+      if (!owner || !merchant) return null;
+      return { apiKey: await checkoutKey(owner.merchantId, owner.mode), merchantName: merchant.name, livemode: owner.mode === 'live' };
     },
   };
 }

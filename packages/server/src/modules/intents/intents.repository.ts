@@ -2,14 +2,14 @@ import { type ColumnType, type Generated, type Insertable, type Selectable, sql 
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { IntentStatus } from './intents.state.ts';
 
-export type Mode = 'test' | 'live';
+import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 export type MetadataValue = string | number | boolean;
 export type Metadata = Record<string, MetadataValue>;
 
 export interface IntentsTable {
   id: string;
   merchant_id: string;
-  mode: Mode;
+  mode: KeyMode;
   status: IntentStatus;
   amount_minor: bigint;
   amount_refunded_minor: Generated<bigint>;
@@ -35,11 +35,6 @@ declare module '../../platform/database.ts' {
 export type IntentRow = Selectable<IntentsTable>;
 
 /** Whose intents: a merchant in one mode. Every read and write is scoped by both. */
-export interface IntentScope {
-  merchantId: string;
-  mode: Mode;
-}
-
 /** What a state change may also set (charges: attempts and lastError; refunds: the amount). */
 export interface IntentPatch {
   attempts?: number;
@@ -57,28 +52,21 @@ export interface ListQuery {
 }
 
 /** Every intent column, of one merchant in one mode only. */
-function scoped(db: Executor, scope: IntentScope) {
+function scoped(db: Executor, scope: Scope) {
   return db.selectFrom('intents').selectAll().where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode);
 }
 
 export const intentsRepository = {
-  /**
-   * Inserts an intent valid for `expiresIn` seconds from its creation, or, when undefined, for its
-   * merchant's `intent_expires_in`, read in the same statement.
-   */
-  async insert(db: Executor, row: Omit<Insertable<IntentsTable>, 'expires_at'>, expiresIn: number | undefined) {
-    const expiresAt =
-      expiresIn !== undefined
-        ? new Date(row.created_at.getTime() + expiresIn * 1000)
-        : sql<Date>`${row.created_at}::timestamptz + make_interval(secs => (select intent_expires_in from merchants where id = ${row.merchant_id}))`;
-    return db
-      .insertInto('intents')
-      .values({ ...row, expires_at: expiresAt })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  async insert(db: Executor, row: Insertable<IntentsTable>) {
+    return db.insertInto('intents').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  async find(db: Executor, scope: IntentScope, id: string) {
+  /** Whose intent this is and its session token's hash, by id alone (the hosted checkout knows no key). */
+  async findOwner(db: Executor, id: string) {
+    return db.selectFrom('intents').select(['merchant_id', 'mode', 'session_token_hash']).where('id', '=', id).executeTakeFirst();
+  },
+
+  async find(db: Executor, scope: Scope, id: string) {
     return scoped(db, scope).where('id', '=', id).executeTakeFirst();
   },
 
@@ -87,7 +75,7 @@ export const intentsRepository = {
    * intent, so two changes of one intent (two charges, a charge and a cancel, the sweeper) run
    * one after the other and the second sees the first's result.
    */
-  async lockForUpdate(tx: Tx, scope: IntentScope, id: string) {
+  async lockForUpdate(tx: Tx, scope: Scope, id: string) {
     return scoped(tx, scope).where('id', '=', id).forUpdate().executeTakeFirst();
   },
 
@@ -96,7 +84,7 @@ export const intentsRepository = {
   },
 
   /** Newest first; one more row than asked, so the caller knows whether there are more. */
-  async list(db: Executor, scope: IntentScope, q: ListQuery) {
+  async list(db: Executor, scope: Scope, q: ListQuery) {
     let query = scoped(db, scope);
     if (q.startingAfter !== undefined) query = query.where('id', '<', q.startingAfter);
     if (q.status === 'EXPIRED') {
@@ -115,16 +103,19 @@ export const intentsRepository = {
   /**
    * Claims up to `limit` PENDING intents past their expiry, locked for this transaction. SKIP
    * LOCKED: several sweepers (one per process) share the work, and an intent a charge holds is
-   * left for the next round. Each comes with its merchant's pinned API version, for the event.
+   * left for the next round.
    */
-  async claimDue(tx: Tx, now: Date, limit: number) {
-    const rows = await sql<IntentRow & { merchant_api_version: string }>`
-      select i.*, m.api_version as merchant_api_version
-      from intents i join merchants m on m.id = i.merchant_id
-      where i.status = 'PENDING' and i.expires_at <= ${now}
-      order by i.expires_at
-      limit ${limit}
-      for update of i skip locked`.execute(tx);
-    return rows.rows;
+  async claimDue(tx: Tx, now: Date, limit: number): Promise<IntentRow[]> {
+    return tx
+      .selectFrom('intents')
+      .selectAll()
+      // A literal, not a parameter: the partial index on PENDING intents must match a prepared plan.
+      .where(sql<boolean>`status = 'PENDING'`)
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
   },
 };

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { CURRENCIES } from '../../platform/money.ts';
 import type { Metadata as MetadataMap } from './intents.repository.ts';
 import { INTENT_STATUSES } from './intents.state.ts';
+import { eventSchema } from '../events/index.ts';
 
 export const MAX_METADATA_KEYS = 50;
 export const MAX_METADATA_KEY_LENGTH = 40;
@@ -123,3 +124,7 @@ export type ListIntentsQuery = Static<typeof ListIntentsQuery>;
 
 export const IntentIdParams = Type.Object({ id: Type.String({ description: 'pi_…' }) });
 export const SessionTokenParams = Type.Object({ sessionToken: Type.String({ description: 'ps_…, from the creation answer' }) });
+
+/** The events about an intent (every `payment.*` type): the envelope around the intent as the merchant reads it. */
+export const PaymentEvent = eventSchema(Type.Object({ paymentIntent: Intent }));
+export type PaymentEvent = Static<typeof PaymentEvent>;

@@ -4,17 +4,18 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
-import { recordEvent, wakeDispatchers } from '../webhooks/events.ts';
-import { type IntentPatch, type IntentRow, type IntentScope, intentsRepository as repo } from './intents.repository.ts';
+import { announceEvents, type EventsService } from '../events/index.ts';
+import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
+import { type IntentPatch, type IntentRow, intentsRepository as repo } from './intents.repository.ts';
 import type { CreatedIntent, CreateIntentBody, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
 import { intentIdOfSessionToken, newSessionToken, sessionTokenMatches } from './intents.session-token.ts';
 import { assertMove, effectiveStatus, type IntentStatus, isDue } from './intents.state.ts';
 
-/** The caller of a merchant operation: a merchant in one mode, with its pinned API version. */
-export interface IntentCaller extends IntentScope {
-  /** The merchant's pinned API version: the version its events are written in. */
-  pinnedVersion: string;
-}
+/** What creating an intent needs of its caller: the scope and the merchant's default validity. */
+export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'intentExpiresIn'>;
+
+/** Rows expired per sweeper transaction. */
+export const SWEEP_BATCH_SIZE = 100;
 
 
 /** The intent as the client with only the API key sees it: no metadata, no session token. */
@@ -44,65 +45,109 @@ export function merchantView(row: IntentRow, now: Date): Intent {
   return { ...publicView(row, now), metadata: row.metadata };
 }
 
-/**
- * Moves a locked intent to `to` and writes the move's event, in the caller's transaction (lock the
- * row first with `intentsRepository.lockForUpdate`). Refuses a move the state machine does not
- * allow (409 `intent_state_invalid`, or `intent_expired` for an intent that has expired, swept or
- * not). `patch` sets what the move also changes (attempts, lastError, the refunded amount).
- * Returns the updated row.
- */
-export async function applyTransition(
-  tx: Tx,
-  deps: Pick<Deps, 'clock' | 'ids'>,
-  row: IntentRow,
-  to: IntentStatus,
-  opts: { apiVersion: string; patch?: IntentPatch },
-): Promise<IntentRow> {
-  const now = deps.clock.now();
-  // The expiry itself starts from the stored PENDING; any other move starts from what a reader
-  // sees, so nothing can charge or cancel an intent that reads EXPIRED.
-  const move = assertMove(to === 'EXPIRED' ? row.status : effectiveStatus(row, now), to);
-  const updated = await repo.update(tx, row.id, {
-    ...opts.patch,
-    status: to,
-    // An expiry dates from expiresAt (when readers started to see it), never from the future.
-    updated_at: to === 'EXPIRED' && isDue(row.expires_at, now) ? row.expires_at : now,
-  });
-  if (move.event !== null) {
-    await recordEvent(tx, deps, {
-      merchantId: updated.merchant_id,
-      mode: updated.mode,
-      type: move.event,
-      apiVersion: opts.apiVersion,
-      paymentIntent: merchantView(updated, now),
-    });
-  }
-  return updated;
-}
-
-/**
- * If the locked intent is PENDING and past its expiresAt, expires it for good (status EXPIRED and
- * its `payment.expired` event) and returns the new row; otherwise returns the row unchanged. A
- * caller that finds it expired should commit and then answer 409 `intent_expired`.
- */
-export async function expireIfDue(tx: Tx, deps: Pick<Deps, 'clock' | 'ids'>, row: IntentRow, apiVersion: string): Promise<IntentRow> {
-  if (row.status !== 'PENDING' || !isDue(row.expires_at, deps.clock.now())) return row;
-  return applyTransition(tx, deps, row, 'EXPIRED', { apiVersion });
-}
-
 function notFound(id: string): ApiError {
   return new ApiError('not_found', `No payment intent ${id}`, { param: 'id' });
 }
 
-export function createIntentsService(deps: Deps) {
+export function createIntentsService(
+  deps: Deps,
+  collaborators: { events: Pick<EventsService, 'record'>; pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>> },
+) {
   const { db, clock, random, ids } = deps;
+  const { events } = collaborators;
+
+  /**
+   * Moves a locked intent (see `lockForChange`) to `to` and writes the move's event, in the
+   * caller's transaction. Refuses a move the state machine does not allow (409
+   * `intent_state_invalid`, or `intent_expired` for an intent that has expired, swept or not).
+   * `patch` sets what the move also changes (attempts, lastError, the refunded amount).
+   */
+  async function transition(tx: Tx, row: IntentRow, to: IntentStatus, opts: { apiVersion: string; patch?: IntentPatch }): Promise<IntentRow> {
+    const now = clock.now();
+    // The expiry itself starts from the stored PENDING; any other move starts from what a reader
+    // sees, so nothing can charge or cancel an intent that reads EXPIRED.
+    const move = assertMove(to === 'EXPIRED' ? row.status : effectiveStatus(row, now), to);
+    const updated = await repo.update(tx, row.id, {
+      ...opts.patch,
+      status: to,
+      // An expiry dates from expiresAt (when readers started to see it), never from the future.
+      updated_at: to === 'EXPIRED' && isDue(row.expires_at, now) ? row.expires_at : now,
+    });
+    if (move.event !== null) {
+      await events.record(tx, {
+        merchantId: updated.merchant_id,
+        mode: updated.mode,
+        type: move.event,
+        apiVersion: opts.apiVersion,
+        intentId: updated.id,
+        data: { paymentIntent: merchantView(updated, now) },
+      });
+    }
+    return updated;
+  }
+
+  /**
+   * If the locked intent is PENDING and past its expiresAt, expires it for good (EXPIRED and its
+   * `payment.expired` event) and returns the new row; otherwise returns the row unchanged. A
+   * caller that finds it expired should commit and then answer 409 `intent_expired`.
+   */
+  async function expireIfDue(tx: Tx, row: IntentRow, apiVersion: string): Promise<IntentRow> {
+    if (row.status !== 'PENDING' || !isDue(row.expires_at, clock.now())) return row;
+    return transition(tx, row, 'EXPIRED', { apiVersion });
+  }
 
   return {
     /**
      * Creates a PENDING intent; the answer is the only one that shows its session token. With
      * `answer` (an Idempotency-Key), the insert and the stored answer are one transaction.
      */
-    async create(caller: IntentCaller, body: CreateIntentBody, answer?: IdempotentAnswer): Promise<CreatedIntent> {
+    transition,
+    expireIfDue,
+
+    /**
+     * The intent row, locked `FOR UPDATE` until the caller's transaction ends: the one way to
+     * change an intent from another module (a charge, a refund), so two changes of one intent run
+     * one after the other and the second sees the first's result.
+     */
+    lockForChange: (tx: Tx, scope: Scope, id: string): Promise<IntentRow | undefined> => repo.lockForUpdate(tx, scope, id),
+
+    /**
+     * Whose intent a session token names, checked against the stored hash; undefined when no
+     * intent has this token (the hosted checkout page knows no key yet).
+     */
+    async sessionOwner(sessionToken: string): Promise<Scope | undefined> {
+      const id = intentIdOfSessionToken(sessionToken);
+      const owner = id === undefined ? undefined : await repo.findOwner(db, id);
+      if (!owner || !sessionTokenMatches(sessionToken, owner.session_token_hash)) return undefined;
+      return { merchantId: owner.merchant_id, mode: owner.mode };
+    },
+
+    /**
+     * Expires, for good, every PENDING intent whose expiresAt has passed: EXPIRED and a
+     * `payment.expired` event (in its merchant's pinned version), one transaction per batch.
+     * Batches are claimed `FOR UPDATE SKIP LOCKED`, so sweepers of several processes share the
+     * work and never wait on an intent that a charge holds. Returns how many it expired.
+     */
+    async sweepExpired(batchSize = SWEEP_BATCH_SIZE): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const now = clock.now();
+        const swept = await db.transaction().execute(async (tx) => {
+          const due = await repo.claimDue(tx, now, batchSize);
+          const versions = await collaborators.pinnedVersions(
+            due.map((r) => r.merchant_id),
+            tx,
+          );
+          for (const row of due) await transition(tx, row, 'EXPIRED', { apiVersion: versions.get(row.merchant_id) ?? '' });
+          return due.length;
+        });
+        if (swept > 0) announceEvents(deps);
+        total += swept;
+        if (swept < batchSize) return total;
+      }
+    },
+
+    async create(caller: IntentCreator, body: CreateIntentBody, answer?: IdempotentAnswer): Promise<CreatedIntent> {
       const currency = assertCurrency(body.currency);
       const amountMinor = parseAmount(body.amount, currency);
       const id = ids('intent');
@@ -125,8 +170,8 @@ export function createIntentsService(deps: Deps) {
             last_error_message: null,
             created_at: now,
             updated_at: now,
+            expires_at: new Date(now.getTime() + (body.expiresIn ?? caller.intentExpiresIn) * 1000),
           },
-          body.expiresIn,
         );
         return { ...merchantView(row, now), sessionToken };
       };
@@ -138,21 +183,24 @@ export function createIntentsService(deps: Deps) {
       });
     },
 
-    async retrieve(caller: IntentScope, id: string): Promise<Intent> {
+    /** The stored row of an intent of this scope (other modules check its state and amount). */
+    retrieveRow: (scope: Scope, id: string): Promise<IntentRow | undefined> => repo.find(db, scope, id),
+
+    async retrieve(caller: Scope, id: string): Promise<Intent> {
       const row = await repo.find(db, caller, id);
       if (!row) throw notFound(id);
       return merchantView(row, clock.now());
     },
 
     /** The client's read (API key alone): by session token, within the key's merchant and mode. */
-    async retrieveBySessionToken(caller: IntentScope, sessionToken: string): Promise<PublicIntent> {
+    async retrieveBySessionToken(caller: Scope, sessionToken: string): Promise<PublicIntent> {
       const id = intentIdOfSessionToken(sessionToken);
       const row = id === undefined ? undefined : await repo.find(db, caller, id);
       if (!row || !sessionTokenMatches(sessionToken, row.session_token_hash)) throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
       return publicView(row, clock.now());
     },
 
-    async list(caller: IntentScope, query: ListIntentsQuery): Promise<IntentList> {
+    async list(caller: Scope, query: ListIntentsQuery): Promise<IntentList> {
       const now = clock.now();
       const limit = query.limit ?? 20;
       const rows = await repo.list(db, caller, { limit, startingAfter: query.startingAfter, status: query.status, now });
@@ -168,22 +216,22 @@ export function createIntentsService(deps: Deps) {
      * good instead (`payment.expired`, as the sweeper would) and the answer is 409
      * `intent_expired`; any other state is 409 `intent_state_invalid`.
      */
-    async cancel(caller: IntentCaller, id: string, answer?: IdempotentAnswer): Promise<Intent> {
+    async cancel(caller: Caller, id: string, answer?: IdempotentAnswer): Promise<Intent> {
       const outcome = await db.transaction().execute(async (tx): Promise<Intent | ApiError> => {
         const locked = await repo.lockForUpdate(tx, caller, id);
         if (!locked) throw notFound(id);
-        const row = await expireIfDue(tx, deps, locked, caller.pinnedVersion);
+        const row = await expireIfDue(tx, locked, caller.pinnedVersion);
         if (row !== locked) {
           // The expiry commits, and so does this answer to it.
           const expired = new ApiError('intent_expired', 'The intent expired before it could be canceled');
           await answer?.recordProblem(tx, expired);
           return expired;
         }
-        const canceled = merchantView(await applyTransition(tx, deps, row, 'CANCELED', { apiVersion: caller.pinnedVersion }), clock.now());
+        const canceled = merchantView(await transition(tx, row, 'CANCELED', { apiVersion: caller.pinnedVersion }), clock.now());
         await answer?.record(tx, 200, canceled);
         return canceled;
       });
-      wakeDispatchers(deps);
+      announceEvents(deps);
       if (outcome instanceof ApiError) throw outcome;
       return outcome;
     },

@@ -1,5 +1,5 @@
 import { ApiError } from '../../platform/errors.ts';
-import type { EventType } from '../webhooks/events.ts';
+import type { EventType } from '../events/index.ts';
 
 /**
  * The payment intent's state machine (contract §3), in one place: the table below is the whole

@@ -1,7 +1,7 @@
 import { type Generated, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 import type { Currency } from '../../platform/money.ts';
-import type { KeyMode } from '../merchants/merchants.repository.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type AccountKind = 'user_wallet' | 'merchant_balance' | 'external';
 

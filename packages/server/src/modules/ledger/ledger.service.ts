@@ -2,7 +2,7 @@ import type { Db, Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
-import type { KeyMode } from '../merchants/merchants.repository.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
 import { type AccountKind, type AccountRow, ledgerRepository as repo } from './ledger.repository.ts';
 
 export type { AccountKind, AccountRow } from './ledger.repository.ts';

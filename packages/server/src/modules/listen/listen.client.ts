@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { type Clock, systemClock } from '../../platform/clock.ts';
-import type { EventType } from '../webhooks/events.ts';
+import type { EventType } from '../events/index.ts';
 import { SECRET_PREFIX, signedHeaders } from '../webhooks/signing.ts';
 import type { ApiTarget } from './api-client.ts';
 import { eventIdFloor, eventIdTime } from './listen.cursor.ts';

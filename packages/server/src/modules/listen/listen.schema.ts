@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { EVENT_TYPES } from '../webhooks/events.ts';
+import { EVENT_TYPES } from '../events/index.ts';
 
 /** Schemas of `GET /listen/stream` (the event stream behind `caisse listen`). */
 

@@ -1,8 +1,7 @@
 import type { Deps } from '../../platform/deps.ts';
 import { SECOND } from '../../platform/clock.ts';
-import type { EventType } from '../webhooks/events.ts';
+import { createEventsService, type EventsService, type EventType } from '../events/index.ts';
 import { eventIdFloor, eventIdTime, isFloor } from './listen.cursor.ts';
-import { listenRepository as repo } from './listen.repository.ts';
 
 /**
  * How far behind the newest event already sent each poll looks again. An event's id is made
@@ -47,7 +46,8 @@ export interface FeedOptions {
  * after that id comes again, plus possibly some just before it (the client drops ids it has
  * seen, as webhook receivers do).
  */
-export function createListenService(deps: Pick<Deps, 'db' | 'clock'>) {
+export function createListenService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, collaborators: { events?: Pick<EventsService, 'idsAfter' | 'payloads'> } = {}) {
+  const events = collaborators.events ?? createEventsService(deps);
   function openFeed(owner: { merchantId: string; mode: 'test' | 'live' }, opts: FeedOptions = {}): Feed {
     const types = opts.types !== undefined && opts.types.length > 0 ? [...opts.types] : undefined;
     const last = opts.lastEventId;
@@ -74,12 +74,12 @@ export function createListenService(deps: Pick<Deps, 'db' | 'clock'>) {
       let after = windowStart > floor ? windowStart : floor;
       const fresh: string[] = [];
       for (let read = 0; read < MAX_PER_POLL; read += PAGE) {
-        const ids = await repo.idsAfter(deps.db, owner.merchantId, owner.mode, after, types, PAGE);
+        const ids = await events.idsAfter(owner, after, types, PAGE);
         for (const id of ids) if (!sent.has(id)) fresh.push(id);
         if (ids.length < PAGE) break;
         after = ids[ids.length - 1] as string;
       }
-      const rows = await repo.payloads(deps.db, fresh);
+      const rows = await events.payloads(fresh);
       for (const row of rows) {
         const at = eventIdTime(row.id);
         sent.set(row.id, at);

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventType } from '../webhooks/events.ts';
+import { EVENT_TYPES, type EventType } from '../events/index.ts';
 import type { ApiClient } from './api-client.ts';
 import { testPayments } from './test-payments.ts';
 

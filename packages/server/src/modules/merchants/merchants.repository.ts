@@ -1,8 +1,8 @@
 import type { Generated, Selectable } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type KeyKind = 'publishable' | 'secret';
-export type KeyMode = 'test' | 'live';
 
 export interface MerchantsTable {
   id: string;
@@ -50,7 +50,7 @@ declare module '../../platform/database.ts' {
 export type MerchantRow = Selectable<MerchantsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string };
+export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string };
 
 export const merchantsRepository = {
   async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; created_at: Date }) {
@@ -76,7 +76,7 @@ export const merchantsRepository = {
       .selectFrom('api_keys')
       .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
       .selectAll('api_keys')
-      .select('merchants.api_version as merchant_api_version')
+      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name'])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
   },
@@ -95,6 +95,33 @@ export const merchantsRepository = {
 
   async touchKey(db: Executor, id: string, at: Date) {
     await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+  },
+
+  /** The pinned API version of each of these merchants. */
+  async pinnedVersions(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db.selectFrom('merchants').select(['id', 'api_version']).where('id', 'in', [...new Set(ids)]).execute();
+    return new Map(rows.map((r) => [r.id, r.api_version]));
+  },
+
+  /** A dashboard account by e-mail (case-insensitive), with its merchant's name. */
+  async findDashboardUserByEmail(db: Executor, email: string) {
+    return db
+      .selectFrom('dashboard_users')
+      .innerJoin('merchants', 'merchants.id', 'dashboard_users.merchant_id')
+      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.password_hash', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version'])
+      .where((eb) => eb(eb.fn('lower', ['dashboard_users.email']), '=', email))
+      .executeTakeFirst();
+  },
+
+  /** A dashboard account by id, with its merchant's name and pinned API version. */
+  async findDashboardUser(db: Executor, id: string) {
+    return db
+      .selectFrom('dashboard_users')
+      .innerJoin('merchants', 'merchants.id', 'dashboard_users.merchant_id')
+      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version'])
+      .where('dashboard_users.id', '=', id)
+      .executeTakeFirst();
   },
 
   async insertDashboardUser(db: Executor, row: { id: string; merchant_id: string; email: string; password_hash: string; created_at: Date }) {

@@ -3,7 +3,9 @@ import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { normalizeOrigin } from '../../platform/http/cors.ts';
 import { hashPassword } from '../../platform/passwords.ts';
-import { type ApiKeyRow, type KeyKind, type KeyMode, type KeyWithMerchant, merchantsRepository as repo } from './merchants.repository.ts';
+import type { KeyMode, MerchantContext } from '../../platform/tenancy.ts';
+import type { Executor } from '../../platform/db.ts';
+import { type ApiKeyRow, type KeyKind, type KeyWithMerchant, merchantsRepository as repo } from './merchants.repository.ts';
 
 export const MAX_ROLL_GRACE_SECONDS = 7 * 24 * 3600;
 
@@ -51,16 +53,6 @@ function createKeyCache(deps: Pick<Deps, 'db' | 'clock' | 'wakeups'>) {
   };
   deps.wakeups?.subscribe('api_keys', (message) => ('reset' in message || message.payload === '' ? cache.clear() : cache.forget(message.payload)));
   return cache;
-}
-
-/** Who is calling, once the keys are checked. */
-export interface MerchantContext {
-  merchantId: string;
-  mode: KeyMode;
-  apiKeyId: string;
-  secretKeyId: string | undefined;
-  allowedOrigins: string[];
-  pinnedVersion: string;
 }
 
 export interface KeyView {
@@ -194,6 +186,31 @@ export function createMerchantsService(deps: Deps) {
       });
     },
 
+    /** How many merchants there are (`npm start` creates one on an empty database). */
+    countMerchants: () => repo.countMerchants(db),
+
+    /** A merchant's name and pinned API version; undefined when there is no such merchant. */
+    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string } | undefined> {
+      const row = await repo.findMerchant(db, merchantId);
+      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version };
+    },
+
+    /** The pinned API version of each of these merchants (in the caller's transaction when given). */
+    pinnedVersions: (ids: readonly string[], executor: Executor = db) => repo.pinnedVersions(executor, ids),
+
+    /** A dashboard account by e-mail (lower case), with its password hash to check and its merchant. */
+    findDashboardAccountByEmail: (email: string) => repo.findDashboardUserByEmail(db, email),
+
+    /** A dashboard account by id, with its merchant's name and pinned version (no password hash). */
+    findDashboardAccount: (id: string) => repo.findDashboardUser(db, id),
+
+    /** Whether a key can still be used now (not revoked, not past its roll's grace). */
+    async isKeyUsable(keyId: string): Promise<boolean> {
+      const key = await repo.findKey(db, keyId);
+      const now = clock.now();
+      return key !== undefined && !key.revoked_at && !(key.expires_at && key.expires_at <= now);
+    },
+
     async listKeys(merchantId: string): Promise<KeyView[]> {
       return (await repo.listKeys(db, merchantId)).map(keyView);
     },
@@ -257,6 +274,8 @@ export function createMerchantsService(deps: Deps) {
         secretKeyId: undefined,
         allowedOrigins: pk.allowed_origins,
         pinnedVersion: pk.merchant_api_version,
+        intentExpiresIn: pk.merchant_intent_expires_in,
+        merchantName: pk.merchant_name,
       };
       if (!requireSecret) return context;
       if (!secretKey) throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_…');

@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
-import type { KeyMode } from '../merchants/merchants.repository.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type Channel = 'sms' | 'email';
 export type MessageStatus = 'stored' | 'sent' | 'failed';

@@ -1,6 +1,7 @@
 import type { Deps } from '../../platform/deps.ts';
+import { firstIdAt } from '../../platform/ids.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { KeyMode } from '../merchants/merchants.repository.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
 import { africasTalkingSms, type EmailTransport, ProviderError, type SmsTransport, smtpEmail } from './messaging.providers.ts';
 import { type Channel, type MessageRow, type MessageStatus, messagesRepository as repo } from './messaging.repository.ts';
 
@@ -109,6 +110,8 @@ export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' |
   }
 
   return {
+    /** Retention: deletes up to `limit` messages created before `before`. Returns how many. */
+    purgeBefore: (before: Date, limit: number) => repo.purgeBefore(db, before, firstIdAt('message', before), limit),
     send,
 
     async list(q: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit?: number }) {

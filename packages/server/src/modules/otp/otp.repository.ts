@@ -1,7 +1,7 @@
 import { type Generated, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
-import type { KeyMode } from '../merchants/merchants.repository.ts';
-import type { Channel } from '../messaging/messaging.service.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
+import type { Channel } from '../messaging/index.ts';
 
 export interface OtpCodesTable {
   id: string;
@@ -83,37 +83,6 @@ export const otpRepository = {
       .where('created_at', '>', q.windowStart)
       .execute();
     return rows.map((r) => r.created_at);
-  },
-
-  /**
-   * The user of this merchant and mode, with, when `intentId` is given, that intent (of the same
-   * merchant and mode, or undefined) and its merchant's name: what initOtp checks, in one read.
-   */
-  async findPayer(db: Executor, scope: UserScope, intentId: string | undefined) {
-    const user = db
-      .selectFrom('users as u')
-      .select(['u.id', 'u.email', 'u.phone_number', 'u.phone_verified_at'])
-      .where('u.id', '=', scope.userId)
-      .where('u.merchant_id', '=', scope.merchantId)
-      .where('u.mode', '=', scope.mode);
-    if (intentId === undefined) {
-      const row = await user.executeTakeFirst();
-      return row && { user: row, intent: undefined };
-    }
-    const row = await user
-      .leftJoin('intents as i', (join) =>
-        join.on((eb) => eb.and([eb('i.id', '=', intentId), eb('i.merchant_id', '=', scope.merchantId), eb('i.mode', '=', scope.mode)])),
-      )
-      .leftJoin('merchants as m', 'm.id', 'i.merchant_id')
-      .select(['i.id as intent_id', 'i.status', 'i.expires_at', 'i.amount_minor', 'i.currency', 'm.name as merchant_name'])
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const { intent_id, status, expires_at, amount_minor, currency, merchant_name, ...u } = row;
-    const intent =
-      intent_id === null || status === null || expires_at === null || amount_minor === null || currency === null
-        ? undefined
-        : { id: intent_id, status, expires_at, amount_minor, currency, merchantName: merchant_name ?? 'the merchant' };
-    return { user: u, intent };
   },
 
   async insertCode(db: Executor, row: Omit<OtpCodesTable, 'attempts' | 'consumed_at'>): Promise<void> {

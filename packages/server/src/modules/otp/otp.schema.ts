@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { OTP_RULES } from './otp.rules.ts';
+import { OTP_RULES } from '../../platform/codes.ts';
 
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description: `RFC 3339, UTC, with milliseconds. ${description}` });
 const UserId = Type.String({ maxLength: 64, description: 'The user id (`usr_…`): must be the `sub` of the access token (else 403 `user_mismatch`).' });

@@ -1,25 +1,20 @@
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { firstIdAt } from '../../platform/ids.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { UserContext } from '../../platform/http/auth.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
-import { effectiveStatus } from '../intents/intents.state.ts';
-import type { MerchantContext } from '../merchants/merchants.service.ts';
-import type { Channel, MessageSender } from '../messaging/messaging.service.ts';
+import { effectiveStatus, type IntentsService } from '../intents/index.ts';
+import type { Channel, MessageSender } from '../messaging/index.ts';
 import { type OtpCodeRow, otpRepository as repo, type UserScope } from './otp.repository.ts';
-import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, nextSendAt, OTP_RULES, sendDecision } from './otp.rules.ts';
+import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, nextSendAt, OTP_RULES, retryAfterHeader, sendDecision } from '../../platform/codes.ts';
 import type { InitOtpBody, OtpAuthorization, OtpChallenge, VerifyOtpBody } from './otp.schema.ts';
+import type { MerchantContext, Scope, UserContext } from '../../platform/tenancy.ts';
 
 /** Authorization tokens: `otp_` + 32 random bytes (256 bits) in base62. */
 export const AUTHORIZATION_TOKEN_PREFIX = 'otp_';
 const AUTHORIZATION_TOKEN_SHAPE = /^otp_[0-9A-Za-z]{43}$/;
-
-/** `Retry-After` in whole seconds, at least 1. */
-export function retryAfterHeader(ms: number): Record<string, string> {
-  return { 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) };
-}
 
 /** Operations for a user take that user's access token; its `sub` must be the body's userId. */
 export function assertSameUser(user: UserContext, userId: string): void {
@@ -43,7 +38,7 @@ function invalidToken(why: string): ApiError {
  * bound to an intent, to this intent. Otherwise 401 `otp_token_invalid` (the caller's transaction
  * then rolls back, so a refused token is not spent). The token is looked up by its SHA-256.
  */
-export async function consumeAuthorization(
+async function consumeAuthorization(
   tx: Tx,
   deps: Pick<Deps, 'clock'>,
   q: { token: string; merchantId: string; mode: string; userId: string; intentId: string },
@@ -80,9 +75,17 @@ function incorrectCode(outcome: Extract<VerifyOutcome, { kind: 'wrong' } | { kin
  * Strong customer authentication (contract §4): initOtp sends a code, verifyOtp exchanges it for
  * a single-use authorization token that `POST /charge` spends.
  */
-export function createOtpService(deps: Deps, collaborators: { messaging: MessageSender }) {
+/** Where a user's codes go: the users module's contact details (injected: users do not depend on OTP). */
+export interface PayerContacts {
+  contact(scope: Scope, userId: string): Promise<{ email: string | null; phoneNumber: string; phoneVerified: boolean } | undefined>;
+}
+
+export function createOtpService(
+  deps: Deps,
+  collaborators: { messaging: MessageSender; users: PayerContacts; intents: Pick<IntentsService, 'retrieveRow'> },
+) {
   const { db, clock, ids, config, random } = deps;
-  const { messaging } = collaborators;
+  const { messaging, users, intents } = collaborators;
 
   const windowStart = (now: Date) => new Date(now.getTime() - OTP_RULES.sendWindowMs);
 
@@ -90,17 +93,19 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
    * Where the code goes and, with an intent, what its message names (user, intent and merchant
    * are read at once), or the 4xx that says why it cannot go.
    */
-  async function payerAndPayment(scope: UserScope, channel: Channel, intentId: string | undefined) {
-    const found = await repo.findPayer(db, scope, intentId);
-    if (!found) throw new ApiError('not_found', `No user ${scope.userId}`, { param: 'userId' });
-    const { user, intent } = found;
+  async function payerAndPayment(scope: UserScope, merchantName: string, channel: Channel, intentId: string | undefined) {
+    const [user, intent] = await Promise.all([
+      users.contact(scope, scope.userId),
+      intentId === undefined ? undefined : intents.retrieveRow(scope, intentId),
+    ]);
+    if (!user) throw new ApiError('not_found', `No user ${scope.userId}`, { param: 'userId' });
     let to: string;
     if (channel === 'email') {
       if (!user.email) throw new ApiError('email_missing', 'This user has no e-mail address on file; use channel "sms"', { param: 'channel' });
       to = user.email;
     } else {
-      if (!user.phone_verified_at) throw new ApiError('phone_not_verified', 'The phone number is not verified; verify it first (POST /users/verify-phone)');
-      to = user.phone_number;
+      if (!user.phoneVerified) throw new ApiError('phone_not_verified', 'The phone number is not verified; verify it first (POST /users/verify-phone)');
+      to = user.phoneNumber;
     }
     if (intentId === undefined) return { to, payment: undefined };
     if (!intent) throw new ApiError('not_found', `No payment intent ${intentId}`, { param: 'intentionId' });
@@ -109,7 +114,7 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
     if (status !== 'PENDING') {
       throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, { param: 'intentionId', extra: { intentStatus: status } });
     }
-    const payment = { intentId: intent.id, amount: formatAmount(intent.amount_minor, intent.currency as Currency), currency: intent.currency, merchantName: intent.merchantName };
+    const payment = { intentId: intent.id, amount: formatAmount(intent.amount_minor, intent.currency as Currency), currency: intent.currency, merchantName };
     return { to, payment };
   }
 
@@ -126,6 +131,15 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
   }
 
   return {
+    /** Retention: deletes up to `limit` codes sent before `before`, with their authorizations. */
+    purgeCodesBefore: (before: Date, limit: number) => repo.purgeCodesBefore(db, { before, beforeId: firstIdAt('otp', before), now: clock.now(), limit }),
+
+    /**
+     * Spends an authorization token from verifyOtp in the caller's transaction (the charge's); see
+     * consumeAuthorization. A refusal is 401 `otp_token_invalid` and rolls the caller back.
+     */
+    consume: (tx: Tx, q: { token: string; merchantId: string; mode: string; userId: string; intentId: string }) => consumeAuthorization(tx, deps, q),
+
     /**
      * POST /otp/init: a fresh 6-digit code to the user's verified phone or e-mail on file, voiding
      * the previous one. Sends are limited per user (one per 30 s, 5 per 15 min: 429
@@ -134,7 +148,7 @@ export function createOtpService(deps: Deps, collaborators: { messaging: Message
     async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody): Promise<OtpChallenge> {
       assertSameUser(user, body.userId);
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
-      const { to, payment } = await payerAndPayment(scope, body.channel, body.intentionId);
+      const { to, payment } = await payerAndPayment(scope, merchant.merchantName, body.channel, body.intentionId);
 
       const code = generateCode(random);
       const otpId = ids('otp');

@@ -1,6 +1,6 @@
 import { type Generated, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
-import type { KeyMode } from '../merchants/merchants.repository.ts';
+import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 
 export interface UsersTable {
   id: string;
@@ -21,14 +21,6 @@ export interface PhoneVerificationsTable {
   created_at: Date;
 }
 
-export interface LoginAttemptsTable {
-  id: Generated<bigint>;
-  merchant_id: string;
-  mode: KeyMode;
-  phone_number: string;
-  attempted_at: Date;
-}
-
 export interface SigningKeysTable {
   kid: string;
   algorithm: Generated<string>;
@@ -42,7 +34,6 @@ declare module '../../platform/database.ts' {
   interface Database {
     users: UsersTable;
     phone_verifications: PhoneVerificationsTable;
-    login_attempts: LoginAttemptsTable;
     signing_keys: SigningKeysTable;
   }
 }
@@ -53,11 +44,6 @@ export type SigningKeyRow = Selectable<SigningKeysTable>;
 
 /** Any constant: the advisory lock taken while a signing key is created or rotated. */
 const SIGNING_KEYS_LOCK = 72_616_472;
-
-export interface Scope {
-  merchantId: string;
-  mode: KeyMode;
-}
 
 export const usersRepository = {
   async insertUser(db: Executor, row: UsersTable): Promise<UserRow | undefined> {
@@ -116,56 +102,6 @@ export const usersRepository = {
 
   async deleteVerification(db: Executor, userId: string): Promise<void> {
     await db.deleteFrom('phone_verifications').where('user_id', '=', userId).execute();
-  },
-
-  // --- login attempts -------------------------------------------------------------------------
-
-  async insertLoginAttempt(db: Executor, scope: Scope, phoneNumber: string, at: Date): Promise<bigint> {
-    const row = await db
-      .insertInto('login_attempts')
-      .values({ merchant_id: scope.merchantId, mode: scope.mode, phone_number: phoneNumber, attempted_at: at })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  },
-
-  /** Attempt times for this phone since `since`, newest first. */
-  async loginAttemptsSince(db: Executor, scope: Scope, phoneNumber: string, since: Date): Promise<Date[]> {
-    const rows = await db
-      .selectFrom('login_attempts')
-      .select('attempted_at')
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('phone_number', '=', phoneNumber)
-      .where('attempted_at', '>', since)
-      .orderBy('attempted_at', 'desc')
-      .execute();
-    return rows.map((r) => r.attempted_at);
-  },
-
-  async deleteLoginAttempt(db: Executor, id: bigint): Promise<void> {
-    await db.deleteFrom('login_attempts').where('id', '=', id).execute();
-  },
-
-  /**
-   * After a successful login the phone's failures are forgotten. Old rows of phones that never
-   * sign in again are the retention worker's (purgeLoginAttemptsBefore): deleting them here too
-   * made every sign-in scan the table.
-   */
-  async clearLoginAttempts(db: Executor, scope: Scope, phoneNumber: string): Promise<void> {
-    await db
-      .deleteFrom('login_attempts')
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('phone_number', '=', phoneNumber)
-      .execute();
-  },
-
-  /** Deletes up to `limit` failed sign-ins made before `before`, whatever the phone. Returns how many. */
-  async purgeLoginAttemptsBefore(db: Executor, before: Date, limit: number): Promise<number> {
-    const batch = db.selectFrom('login_attempts').select('id').where('attempted_at', '<', before).limit(limit);
-    const result = await db.deleteFrom('login_attempts').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
-    return Number(result.numDeletedRows);
   },
 
   // --- signing keys ---------------------------------------------------------------------------

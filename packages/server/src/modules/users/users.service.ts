@@ -2,21 +2,18 @@ import { MINUTE } from '../../platform/clock.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { UserContext } from '../../platform/http/auth.ts';
 import { assertCurrency, type Currency, parseAmount } from '../../platform/money.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
-import type { LedgerService } from '../ledger/ledger.service.ts';
-import type { Balance, WalletView } from '../ledger/ledger.service.ts';
-import type { MerchantContext } from '../merchants/merchants.service.ts';
-import type { MessageSender, MessagingService } from '../messaging/messaging.service.ts';
-import { codeMatches, generateCode, hashCode, sendDecision } from '../otp/otp.rules.ts';
+import type { LedgerService } from '../ledger/index.ts';
+import type { Balance, WalletView } from '../ledger/index.ts';
+import type { MessageSender, MessagingService } from '../messaging/index.ts';
+import { codeMatches, generateCode, hashCode, retryAfterHeader, sendDecision } from '../../platform/codes.ts';
+import { createLoginThrottle } from '../../platform/login-throttle.ts';
 import { assertPasswordPolicy, assertPhoneNumber, PASSWORD_MAX_LENGTH } from './users.policy.ts';
-import { type Scope, type UserRow, usersRepository as repo } from './users.repository.ts';
+import { type UserRow, usersRepository as repo } from './users.repository.ts';
 import { createTokenService, type IssuedToken } from './users.tokens.ts';
+import { type MerchantContext, type Scope, scopeOf, type UserContext } from '../../platform/tenancy.ts';
 
-/** Login lockout (contract §6): 5 failures per phone number per 15 minutes. */
-export const LOGIN_MAX_FAILURES = 5;
-export const LOGIN_WINDOW_MS = 15 * MINUTE;
 /** Phone verification codes: 10 minutes, 5 wrong tries; resent at most once per 30 s, 5 per 15 min. */
 export const VERIFICATION_TTL_MS = 10 * MINUTE;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
@@ -53,8 +50,7 @@ export function userView(u: UserRow): UserView {
   };
 }
 
-const scopeOf = (m: MerchantContext): Scope => ({ merchantId: m.merchantId, mode: m.mode });
-const retryAfter = (ms: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) });
+const retryAfter = retryAfterHeader;
 
 function verificationText(code: string): string {
   return `Your verification code is ${code}. It expires in ${VERIFICATION_TTL_MS / MINUTE} minutes. Never share it.`;
@@ -62,6 +58,7 @@ function verificationText(code: string): string {
 
 export function createUsersService(deps: Deps, collaborators: { messaging: MessageSender & Pick<MessagingService, 'sentSince'>; ledger: LedgerService }) {
   const { db, clock, ids, config, random } = deps;
+  const throttle = createLoginThrottle(deps);
   const { messaging, ledger } = collaborators;
   const tokens = createTokenService(deps);
 
@@ -193,22 +190,11 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
     async login(merchant: MerchantContext, input: { phoneNumber: string; password: string }): Promise<AuthResult> {
       const scope = scopeOf(merchant);
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
-      const now = clock.now();
-      const windowStart = new Date(now.getTime() - LOGIN_WINDOW_MS);
-      const attemptId = await repo.insertLoginAttempt(db, scope, phoneNumber, now);
-      const attempts = await repo.loginAttemptsSince(db, scope, phoneNumber, windowStart);
-      if (attempts.length > LOGIN_MAX_FAILURES) {
-        await repo.deleteLoginAttempt(db, attemptId);
-        // Newest first, ours at the head: the lock lifts when the fifth newest other one ages out.
-        const fifth = attempts[LOGIN_MAX_FAILURES] as Date;
-        throw new ApiError('login_locked', 'Too many failed sign-ins for this phone number; try again later', {
-          headers: retryAfter(fifth.getTime() + LOGIN_WINDOW_MS - now.getTime()),
-        });
-      }
+      const attempt = await throttle.begin(`user:${scope.mode}:${scope.merchantId}:${phoneNumber}`, 'this phone number');
       const user = await repo.findUserByPhone(db, scope, phoneNumber);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
       if (!user || !ok) throw new ApiError('invalid_credentials', 'The phone number or the password is incorrect');
-      await repo.clearLoginAttempts(db, scope, phoneNumber);
+      await attempt.succeeded();
       if (!user.phone_verified_at) {
         throw new ApiError('phone_not_verified', 'Verify the phone number first with the code sent by SMS (POST /users/verify-phone)');
       }
@@ -219,10 +205,12 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
 
     verifyAccessToken: (token: string, merchant: MerchantContext): Promise<UserContext> => tokens.verify(token, merchant),
 
-    /**
-     * The user of this merchant and mode (for the OTP and charge modules: phone, e-mail and
-     * whether the phone is verified), or undefined.
-     */
+    /** Where a user's codes go (the OTP module's PayerContacts). */
+    async contact(scope: Scope, userId: string) {
+      const u = await repo.findUser(db, scope, userId);
+      return u && { email: u.email, phoneNumber: u.phone_number, phoneVerified: u.phone_verified_at !== null };
+    },
+
     async getUser(merchant: Pick<MerchantContext, 'merchantId' | 'mode'>, userId: string): Promise<UserRow | undefined> {
       return repo.findUser(db, { merchantId: merchant.merchantId, mode: merchant.mode }, userId);
     },
@@ -231,7 +219,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
 
     /** POST /test/users: a verified user with a funded wallet (test mode only). */
     async createTestUser(
-      merchant: MerchantContext,
+      merchant: Scope,
       input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string },
     ): Promise<UserView & { balances: Balance[] }> {
       const scope = scopeOf(merchant);
@@ -250,7 +238,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
     },
 
     /** POST /test/wallets/fund: money from the external account into a user's wallet. */
-    async fundTestWallet(merchant: MerchantContext, input: { userId: string; amount: string; currency: string }): Promise<WalletView> {
+    async fundTestWallet(merchant: Scope, input: { userId: string; amount: string; currency: string }): Promise<WalletView> {
       const scope = scopeOf(merchant);
       const currency = assertCurrency(input.currency);
       const amount = parseAmount(input.amount, currency);

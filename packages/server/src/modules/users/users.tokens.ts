@@ -3,9 +3,7 @@ import { DAY, MINUTE, SECOND } from '../../platform/clock.ts';
 import { decrypt, encrypt, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { UserContext } from '../../platform/http/auth.ts';
-import type { MerchantContext } from '../merchants/merchants.service.ts';
-import type { KeyMode } from '../merchants/merchants.repository.ts';
+import type { KeyMode, MerchantContext, UserContext } from '../../platform/tenancy.ts';
 import { type SigningKeyRow, usersRepository as repo } from './users.repository.ts';
 
 /** Access tokens live 15 minutes (contract §1). */

@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { SECOND } from '../../platform/clock.ts';
+import { createEventsService, type EventsService } from '../events/index.ts';
+import { type BackgroundWorker, type LoopWorker, startWorker } from '../../platform/worker.ts';
 import { decrypt } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { nextAttemptAt, DISABLE_AFTER_MS, retryAfterMs } from './retry-policy.ts';
@@ -25,6 +27,8 @@ export interface DispatcherOptions {
   transport?: WebhookTransport;
   resolver?: Resolver;
   logger?: Logger;
+  /** Where event payloads are read (default: the events module's reads on deps.db). */
+  events?: Pick<EventsService, 'payloads'>;
 }
 
 export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'parked' | 'lost_lease';
@@ -78,6 +82,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
   const transport = opts.transport ?? nodeTransport;
   const resolver = opts.resolver ?? systemResolver;
   const log = opts.logger;
+  const events = opts.events ?? createEventsService(deps);
 
   function policyFor(endpoint: EndpointRow): AddressPolicy {
     return { live: endpoint.mode === 'live', allowLoopback: config.webhooks.allowLoopback };
@@ -196,7 +201,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     const [endpoints, secretRows, payloads] = await Promise.all([
       repo.findEndpointsByIds(db, endpointIds),
       repo.liveSecrets(db, endpointIds, clock.now()),
-      repo.payloads(db, [...new Set(claimed.map((c) => c.eventId))]),
+      events.payloads([...new Set(claimed.map((c) => c.eventId))]),
     ]);
     const endpointById = new Map(endpoints.map((e) => [e.id, e]));
     const payloadById = new Map(payloads.map((p) => [p.id, p.payload]));
@@ -262,37 +267,16 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
 
   // ---- the background loop -------------------------------------------------------------------
   let stopping = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  /** A wake-up that came while the loop was busy: the next pause returns at once. */
-  let woken = false;
+  let worker: LoopWorker | undefined;
   let unsubscribe: (() => void) | undefined;
   const inFlight = new Set<Promise<unknown>>();
   /** Claimed and prepared, waiting for a free slot. */
   const ready: ((onSent?: () => void) => Promise<DeliveryOutcome>)[] = [];
   let sending = 0;
 
-  function pause(ms: number): Promise<void> {
-    if (woken || stopping) {
-      woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        woken = false;
-        resolve();
-      }
-      wake = done;
-    });
-  }
-
-  /** New work, or room for more: the loop claims now rather than at its next poll. */
+  /** Ends the loop's wait: new events, a freed slot, a recorded batch. */
   function poke() {
-    if (wake) wake();
-    else woken = true;
+    worker?.wake();
   }
 
   /** Starts ready deliveries while slots are free (all of them when `all`, on stop). */
@@ -321,31 +305,18 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
    * (batched, see recordSuccess) goes on meanwhile, and the loop claims no more while a full
    * batch of answers waits to be recorded.
    */
-  async function run(): Promise<void> {
-    while (!stopping) {
+  async function tick(): Promise<boolean> {
+    startReady();
+    const room = 2 * concurrency - ready.length - sending;
+    if (ready.length < concurrency && room > 0 && acknowledged.length < SUCCESS_BATCH) {
+      const claimed = await claim(room);
+      ready.push(...(await prepare(claimed)));
       startReady();
-      const room = 2 * concurrency - ready.length - sending;
-      if (ready.length < concurrency && room > 0 && acknowledged.length < SUCCESS_BATCH) {
-        try {
-          const claimed = await claim(room);
-          ready.push(...(await prepare(claimed)));
-          startReady();
-          // A full claim: more may be due at once.
-          if (claimed.length === room) continue;
-        } catch (err) {
-          log?.error({ err }, 'webhook dispatcher could not claim deliveries');
-          await pause(pollIntervalMs * 5);
-          continue;
-        }
-      }
-      if (stopping) break;
-      // Nothing more due for now, or enough in hand: wait for a wake-up (new events, a slot, a
-      // recorded batch) or for the poll interval.
-      await pause(pollIntervalMs);
+      // A full claim: more may be due at once.
+      return claimed.length === room;
     }
-    // What was claimed is delivered, not left to its lease.
-    startReady(true);
-    await Promise.allSettled([...inFlight]);
+    // Enough in hand: wait for a wake-up (a slot, a recorded batch) or for the poll interval.
+    return false;
   }
 
   return {
@@ -355,28 +326,39 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     claimAndDeliver,
     runOnce,
     start() {
-      if (loop !== undefined) return;
+      if (worker !== undefined) return;
       stopping = false;
-      // Woken as soon as a transaction that recorded events commits (wakeDispatchers); the poll
+      worker = startWorker({
+        name: 'webhook-dispatcher',
+        logger: log,
+        intervalMs: pollIntervalMs,
+        errorDelayMs: pollIntervalMs * 5,
+        tick,
+        // What was claimed is delivered, not left to its lease.
+        async drain() {
+          stopping = true;
+          startReady(true);
+          await Promise.allSettled([...inFlight]);
+        },
+      });
+      // Woken as soon as a transaction that recorded events commits (announceEvents); the poll
       // stays, for events whose wake-up was lost and for retries coming due.
       unsubscribe = deps.wakeups?.subscribe('webhooks', poke);
-      loop = run();
     },
     async stop() {
       stopping = true;
       unsubscribe?.();
       unsubscribe = undefined;
-      wake?.();
-      await loop;
+      await worker?.stop();
       await Promise.allSettled([...inFlight]);
-      loop = undefined;
+      worker = undefined;
     },
   };
 }
 
-/** The dispatcher as a background worker of `start` and `caisse worker` (runtime.ts). */
-export function webhookDispatcherWorker(runtime: { deps: Deps; logger: Logger }): { name: string; stop(): Promise<void> } {
-  const dispatcher = createDispatcher(runtime.deps, { logger: runtime.logger.child({ worker: 'webhook-dispatcher' }) });
+/** The dispatcher as a background worker of `start` and `caisse worker`, started. */
+export function startDispatcher(deps: Deps, logger: Logger, opts: DispatcherOptions = {}): BackgroundWorker {
+  const dispatcher = createDispatcher(deps, { logger: logger.child({ worker: 'webhook-dispatcher' }), ...opts });
   dispatcher.start();
   return { name: dispatcher.name, stop: () => dispatcher.stop() };
 }

@@ -1,14 +1,15 @@
 import { type Generated, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 
-export type Mode = 'test' | 'live';
+import type { KeyMode, Scope } from '../../platform/tenancy.ts';
+import type { OutboxSubscriber } from '../events/index.ts';
 export type DisabledReason = 'manual' | 'gone' | 'failing';
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 export interface WebhookEndpointsTable {
   id: string;
   merchant_id: string;
-  mode: Mode;
+  mode: KeyMode;
   url: string;
   description: string | null;
   enabled_events: string[];
@@ -32,7 +33,7 @@ export interface WebhookDeliveriesTable {
   event_id: string;
   endpoint_id: string;
   merchant_id: string;
-  mode: Mode;
+  mode: KeyMode;
   status: DeliveryStatus;
   attempts: Generated<number>;
   next_attempt_at: Date | null;
@@ -95,6 +96,33 @@ export interface AttemptResult {
  */
 const PENDING_LITERAL = sql.lit<DeliveryStatus>('pending');
 
+/**
+ * The webhooks module as the events outbox's subscriber: a pending delivery due at once for every
+ * enabled endpoint of the event's merchant and mode that wants its type, written by the event's
+ * own statement. Delivery ids: one new id whose last character (5 of its 80 random bits) is the
+ * endpoint's rank, 0 to 15, for every endpoint there may be: as unique and time-ordered as any
+ * id, for one draw of randomness.
+ */
+export function deliveriesOutbox(newDeliveryId: () => string, maxEndpoints: number): OutboxSubscriber {
+  return {
+    fanOut(row) {
+      const base = newDeliveryId().slice(0, -1);
+      const deliveryIds = Array.from({ length: maxEndpoints }, (_, rank) => base + rank.toString(32));
+      return sql`insert into webhook_deliveries (id, event_id, endpoint_id, merchant_id, mode, status, next_attempt_at, created_at)
+        select (${deliveryIds}::text[])[e.n], ${row.id}, e.id, ${row.merchant_id}, ${row.mode}, 'pending', ${row.created_at}, ${row.created_at}
+        from (
+          select id, row_number() over (order by id) as n from webhook_endpoints
+          where merchant_id = ${row.merchant_id} and mode = ${row.mode} and enabled
+            and (cardinality(enabled_events) = 0 or ${row.type} = any(enabled_events))
+        ) e
+        returning id`;
+    },
+    needs(alias) {
+      return sql<boolean>`exists (select 1 from webhook_deliveries d where d.event_id = ${sql.ref(`${alias}.id`)})`;
+    },
+  };
+}
+
 export const webhooksRepository = {
   // ---- endpoints ----------------------------------------------------------------------------
 
@@ -102,7 +130,7 @@ export const webhooksRepository = {
     return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  async findEndpoint(db: Executor, merchantId: string, mode: Mode, id: string) {
+  async findEndpoint(db: Executor, merchantId: string, mode: KeyMode, id: string) {
     return db
       .selectFrom('webhook_endpoints')
       .selectAll()
@@ -117,13 +145,13 @@ export const webhooksRepository = {
     return db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', ids).execute();
   },
 
-  async listEndpoints(db: Executor, merchantId: string, mode: Mode, limit: number, startingAfter: string | undefined) {
+  async listEndpoints(db: Executor, merchantId: string, mode: KeyMode, limit: number, startingAfter: string | undefined) {
     let q = db.selectFrom('webhook_endpoints').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', mode);
     if (startingAfter !== undefined) q = q.where('id', '<', startingAfter);
     return q.orderBy('id', 'desc').limit(limit).execute();
   },
 
-  async countEndpoints(db: Executor, merchantId: string, mode: Mode): Promise<number> {
+  async countEndpoints(db: Executor, merchantId: string, mode: KeyMode): Promise<number> {
     const row = await db
       .selectFrom('webhook_endpoints')
       .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -133,13 +161,16 @@ export const webhooksRepository = {
     return Number(row.n);
   },
 
-  /** Serialises endpoint creation per merchant, so the endpoint limit holds under concurrency. */
-  async lockMerchant(db: Executor, merchantId: string) {
-    await db.selectFrom('merchants').select('id').where('id', '=', merchantId).forUpdate().executeTakeFirst();
+  /**
+   * Serialises endpoint creation per merchant and mode until the transaction ends, so the
+   * endpoint limit holds under concurrency (an advisory lock: the merchant's row is not ours).
+   */
+  async lockEndpointsOf(db: Executor, merchantId: string, mode: KeyMode) {
+    await sql`select pg_advisory_xact_lock(hashtext(${`webhook_endpoints:${merchantId}:${mode}`}))`.execute(db);
   },
 
   /** Enabled endpoints of a merchant and mode that want this event type. */
-  async endpointsFor(db: Executor, merchantId: string, mode: Mode, type: string) {
+  async endpointsFor(db: Executor, merchantId: string, mode: KeyMode, type: string) {
     return db
       .selectFrom('webhook_endpoints')
       .select('id')
@@ -241,6 +272,20 @@ export const webhooksRepository = {
     return q.orderBy('id', 'desc').limit(limit).execute();
   },
 
+  /** Every delivery of these events, to any endpoint of the scope, newest first (at most 200). */
+  async deliveriesOfEvents(db: Executor, scope: Scope, eventIds: string[]) {
+    if (eventIds.length === 0) return [];
+    return db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .where('event_id', 'in', eventIds)
+      .orderBy('id', 'desc')
+      .limit(200)
+      .execute();
+  },
+
   async attemptsOf(db: Executor, deliveryIds: string[]) {
     if (deliveryIds.length === 0) return [];
     return db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('id').execute();
@@ -278,11 +323,6 @@ export const webhooksRepository = {
       attempts: r.attempts,
       createdAt: r.created_at,
     }));
-  },
-
-  async payloads(db: Executor, eventIds: string[]) {
-    if (eventIds.length === 0) return [];
-    return db.selectFrom('events').select(['id', 'payload']).where('id', 'in', eventIds).execute();
   },
 
   /** Logs attempts, in one statement. */

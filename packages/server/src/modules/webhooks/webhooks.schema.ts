@@ -1,12 +1,11 @@
 import { type Static, Type } from 'typebox';
-import { Intent } from '../intents/intents.schema.ts';
-import { EVENT_TYPES, MAX_ENDPOINTS } from './events.ts';
+import { EVENT_TYPES, EventTypeSchema as EventType } from '../events/index.ts';
+import { PaymentEvent } from '../intents/index.ts';
 
 /** Schemas of the webhook endpoints and events API (contract §2, §5). */
 
-export { MAX_ENDPOINTS };
-
-const EventType = Type.Enum(EVENT_TYPES, { description: 'An event type' });
+/** Webhook endpoints a merchant may have per mode (so: deliveries per event, at most). */
+export const MAX_ENDPOINTS = 16;
 const EnabledEvent = Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')], {
   description: 'An event type, or `*` for every type',
 });
@@ -153,14 +152,6 @@ export const DeliveryList = Type.Object({ data: Type.Array(Delivery), hasMore: T
 export const ResendResult = Type.Object({ data: Type.Array(Delivery) });
 
 /** An event (contract §5), as delivered to endpoints and as GET /events answers it. */
-export const Event = Type.Object({
-  id: Type.String({ description: 'evt_…: receivers dedupe by it' }),
-  object: Type.Literal('event'),
-  type: EventType,
-  createdAt: Timestamp,
-  livemode: Type.Boolean(),
-  apiVersion: Type.String({ description: 'The API version the event is written in: the merchant\'s pinned version when it happened' }),
-  /** The payment intent at the moment of the event, as the merchant reads it (metadata included). */
-  data: Type.Object({ paymentIntent: Intent }),
-});
+export const Event = PaymentEvent;
+export type EventBody = Static<typeof Event>;
 export const EventList = Type.Object({ data: Type.Array(Event), hasMore: Type.Boolean() });

@@ -1,15 +1,15 @@
 import { decrypt, encrypt } from '../../platform/crypto.ts';
+import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { type EventBody, type EventType, enqueueDeliveries, EVENT_TYPES, wakeDispatchers } from './events.ts';
-import { eventsRepository } from './events.repository.ts';
+import type { Executor } from '../../platform/db.ts';
+import { announceEvents, createEventsService, EVENT_TYPES, type EventsService, type EventType } from '../events/index.ts';
 import { newWebhookSecret } from './signing.ts';
 import { type AddressPolicy, checkEndpointHost, parseEndpointUrl, type Resolver, systemResolver } from './url-policy.ts';
 import {
   type AttemptRow,
   type DeliveryRow,
   type EndpointRow,
-  type Mode,
   webhooksRepository as repo,
 } from './webhooks.repository.ts';
 import {
@@ -17,15 +17,10 @@ import {
   type DeliveryView,
   type EndpointSecretView,
   type EndpointView,
+  type EventBody,
   MAX_ENDPOINTS,
   type UpdateEndpointInput,
 } from './webhooks.schema.ts';
-
-/** Whose objects: a merchant in one mode. Test and live never see each other's. */
-export interface Owner {
-  merchantId: string;
-  mode: Mode;
-}
 
 export interface Page {
   limit: number;
@@ -90,19 +85,44 @@ function page<T extends { id: string }>(rows: T[], limit: number) {
   return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
-export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver } = {}) {
+export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; events?: EventsService } = {}) {
+  const events = opts.events ?? createEventsService(deps);
+
+  /** New pending deliveries of one event, due at once. */
+  async function enqueueDeliveries(tx: Executor, event: { eventId: string; merchantId: string; mode: KeyMode }, endpointIds: string[]) {
+    const now = deps.clock.now();
+    return repo.insertDeliveries(
+      tx,
+      endpointIds.map((endpointId) => ({
+        id: deps.ids('delivery'),
+        event_id: event.eventId,
+        endpoint_id: endpointId,
+        merchant_id: event.merchantId,
+        mode: event.mode,
+        status: 'pending' as const,
+        next_attempt_at: now,
+        lease_token: null,
+        last_attempt_at: null,
+        last_status_code: null,
+        last_error: null,
+        created_at: now,
+        completed_at: null,
+      })),
+    );
+  }
+
   const { db, clock, random, ids, config } = deps;
   const resolver = opts.resolver ?? systemResolver;
 
-  const policy = (mode: Mode): AddressPolicy => ({ live: mode === 'live', allowLoopback: config.webhooks.allowLoopback });
+  const policy = (mode: KeyMode): AddressPolicy => ({ live: mode === 'live', allowLoopback: config.webhooks.allowLoopback });
 
-  async function checkedUrl(raw: string, mode: Mode): Promise<string> {
+  async function checkedUrl(raw: string, mode: KeyMode): Promise<string> {
     const url = parseEndpointUrl(raw, policy(mode));
     await checkEndpointHost(url, policy(mode), resolver);
     return url.toString();
   }
 
-  async function owned(owner: Owner, id: string): Promise<EndpointRow> {
+  async function owned(owner: Scope, id: string): Promise<EndpointRow> {
     const row = await repo.findEndpoint(db, owner.merchantId, owner.mode, id);
     if (!row) throw new ApiError('not_found', `No webhook endpoint ${id}`, { param: 'id' });
     return row;
@@ -112,13 +132,13 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver } 
     return encrypt(config.masterKey, secret, random);
   }
 
-  async function createEndpoint(owner: Owner, input: CreateEndpointInput): Promise<EndpointView & { secret: string }> {
+  async function createEndpoint(owner: Scope, input: CreateEndpointInput): Promise<EndpointView & { secret: string }> {
     const url = await checkedUrl(input.url, owner.mode);
     const events = normaliseEvents(input.enabledEvents);
     const secret = newWebhookSecret(random);
     const now = clock.now();
     const row = await db.transaction().execute(async (tx) => {
-      await repo.lockMerchant(tx, owner.merchantId);
+      await repo.lockEndpointsOf(tx, owner.merchantId, owner.mode);
       const count = await repo.countEndpoints(tx, owner.merchantId, owner.mode);
       if (count >= MAX_ENDPOINTS) {
         throw new ApiError('limit_exceeded', `A merchant may have at most ${MAX_ENDPOINTS} webhook endpoints per mode; delete one first`, {
@@ -145,16 +165,16 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver } 
     return { ...endpointView(row), secret };
   }
 
-  async function listEndpoints(owner: Owner, p: Page) {
+  async function listEndpoints(owner: Scope, p: Page) {
     const { rows, hasMore } = page(await repo.listEndpoints(db, owner.merchantId, owner.mode, p.limit + 1, p.startingAfter), p.limit);
     return { data: rows.map(endpointView), hasMore };
   }
 
-  async function getEndpoint(owner: Owner, id: string) {
+  async function getEndpoint(owner: Scope, id: string) {
     return endpointView(await owned(owner, id));
   }
 
-  async function updateEndpoint(owner: Owner, id: string, input: UpdateEndpointInput): Promise<EndpointView> {
+  async function updateEndpoint(owner: Scope, id: string, input: UpdateEndpointInput): Promise<EndpointView> {
     const current = await owned(owner, id);
     const url = input.url === undefined ? undefined : await checkedUrl(input.url, owner.mode);
     const events = input.enabledEvents === undefined ? undefined : normaliseEvents(input.enabledEvents);
@@ -174,7 +194,7 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver } 
     return endpointView(row);
   }
 
-  async function deleteEndpoint(owner: Owner, id: string) {
+  async function deleteEndpoint(owner: Scope, id: string) {
     await owned(owner, id);
     await repo.deleteEndpoint(db, id);
     return { id, object: 'webhook_endpoint' as const, deleted: true as const };
@@ -195,13 +215,13 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver } 
   }
 
   /** Explicit reveal of the signing secret(s). */
-  async function revealSecret(owner: Owner, id: string): Promise<EndpointSecretView> {
+  async function revealSecret(owner: Scope, id: string): Promise<EndpointSecretView> {
     await owned(owner, id);
     return secretView(id);
   }
 
   /** A new secret signs from now on; the previous ones keep signing beside it for `expiresIn` seconds. */
-  async function rollSecret(owner: Owner, id: string, expiresIn = SECRET_ROLL_GRACE_SECONDS): Promise<EndpointView & { secret: string }> {
+  async function rollSecret(owner: Scope, id: string, expiresIn = SECRET_ROLL_GRACE_SECONDS): Promise<EndpointView & { secret: string }> {
     const endpoint = await owned(owner, id);
     const secret = newWebhookSecret(random);
     const now = clock.now();
@@ -212,26 +232,26 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver } 
     return { ...endpointView(endpoint), secret };
   }
 
-  async function listDeliveries(owner: Owner, endpointId: string, p: Page & { eventId?: string }) {
+  async function listDeliveries(owner: Scope, endpointId: string, p: Page & { eventId?: string }) {
     await owned(owner, endpointId);
     const { rows, hasMore } = page(await repo.listDeliveries(db, endpointId, p.limit + 1, p.startingAfter, p.eventId), p.limit);
     const attempts = await repo.attemptsOf(db, rows.map((r) => r.id));
     return { data: rows.map((r) => deliveryView(r, attempts)), hasMore };
   }
 
-  async function listEvents(owner: Owner, p: Page & { type?: string }) {
-    const found = await eventsRepository.list(db, owner.merchantId, owner.mode, { ...p, limit: p.limit + 1 });
+  async function listEvents(owner: Scope, p: Page & { type?: string }) {
+    const found = await events.list(owner, { ...p, limit: p.limit + 1 });
     const { rows, hasMore } = page(found, p.limit);
     return { data: rows.map((r) => JSON.parse(r.payload) as EventBody), hasMore };
   }
 
-  async function ownedEvent(owner: Owner, id: string) {
-    const row = await eventsRepository.find(db, owner.merchantId, owner.mode, id);
+  async function ownedEvent(owner: Scope, id: string) {
+    const row = await events.find(owner, id);
     if (!row) throw new ApiError('not_found', `No event ${id}`, { param: 'id' });
     return row;
   }
 
-  async function getEvent(owner: Owner, id: string): Promise<EventBody> {
+  async function getEvent(owner: Scope, id: string): Promise<EventBody> {
     return JSON.parse((await ownedEvent(owner, id)).payload) as EventBody;
   }
 
@@ -239,7 +259,7 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver } 
    * New deliveries of an event, due at once: to one named endpoint (which must be enabled), or
    * to every enabled endpoint that wants its type. Earlier deliveries are left as they are.
    */
-  async function resendEvent(owner: Owner, id: string, endpointId?: string) {
+  async function resendEvent(owner: Scope, id: string, endpointId?: string) {
     const event = await ownedEvent(owner, id);
     let targets: string[];
     if (endpointId !== undefined) {
@@ -250,12 +270,31 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver } 
     } else {
       targets = (await repo.endpointsFor(db, owner.merchantId, owner.mode, event.type)).map((e) => e.id);
     }
-    const rows = await enqueueDeliveries(db, deps, { eventId: event.id, merchantId: owner.merchantId, mode: owner.mode }, targets);
-    wakeDispatchers(deps);
+    const rows = await enqueueDeliveries(db, { eventId: event.id, merchantId: owner.merchantId, mode: owner.mode }, targets);
+    announceEvents(deps);
     return { data: rows.map((r) => deliveryView(r, [])) };
   }
 
+  /** Every delivery of these events to any endpoint of the scope, newest first, with their attempts. */
+  async function deliveriesOfEvents(owner: Scope, eventIds: string[]): Promise<DeliveryView[]> {
+    const rows = await repo.deliveriesOfEvents(db, owner, eventIds);
+    const attempts = await repo.attemptsOf(db, rows.map((r) => r.id));
+    return rows.map((r) => deliveryView(r, attempts));
+  }
+
+  /**
+   * Retention: deletes, batch by batch of `limit`, attempts and then deliveries that reached a
+   * final state before `before`. Pending deliveries stay, parked or retrying, whatever their age.
+   */
+  async function purgeFinished(before: Date, limit: number, drain: (batch: () => Promise<number>) => Promise<number>) {
+    const deliveryAttempts = await drain(() => repo.purgeFinishedAttempts(db, before, limit));
+    const deliveries = await drain(() => repo.purgeFinishedDeliveries(db, before, limit));
+    return { deliveryAttempts, deliveries };
+  }
+
   return {
+    deliveriesOfEvents,
+    purgeFinished,
     createEndpoint,
     listEndpoints,
     getEndpoint,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { MerchantContext, MerchantsService } from '../../modules/merchants/merchants.service.ts';
 import { ApiError } from '../errors.ts';
+import type { AccessTokenVerifier, Authenticator, MerchantContext, UserContext } from '../tenancy.ts';
 import { isApiVersion, LATEST_API_VERSION } from '../versioning.ts';
 
 /**
@@ -9,12 +9,6 @@ import { isApiVersion, LATEST_API_VERSION } from '../versioning.ts';
  */
 export type AuthKind = 'none' | 'pk' | 'sk' | 'user';
 
-export interface UserContext {
-  userId: string;
-}
-
-/** Verifies a user's access token for a merchant context; provided by the users module. */
-export type AccessTokenVerifier = (token: string, merchant: MerchantContext) => Promise<UserContext>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -40,7 +34,7 @@ function single(value: string | string[] | undefined): string | undefined {
 
 export function registerAuth(
   app: FastifyInstance,
-  merchants: MerchantsService,
+  merchants: Authenticator,
   verifyAccessToken: () => AccessTokenVerifier | undefined,
 ): void {
   app.decorateRequest('merchant', null as unknown as MerchantContext);

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { MINUTE, SECOND } from '../../platform/clock.ts';
-import type { RandomBytes } from '../../platform/crypto.ts';
+import { MINUTE, SECOND } from './clock.ts';
+import type { RandomBytes } from './crypto.ts';
 
 /** The OTP rules of contract §4, in one place. */
 export const OTP_RULES = {
@@ -74,4 +74,9 @@ export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at < 1) return '•••';
   return `${email[0]}•••${email.slice(at)}`;
+}
+
+/** `Retry-After` in whole seconds, at least 1. */
+export function retryAfterHeader(ms: number): Record<string, string> {
+  return { 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) };
 }

@@ -1,15 +1,23 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { DAY, MINUTE } from '../../platform/clock.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { firstIdAt } from '../../platform/ids.ts';
-import type { BackgroundWorker, Runtime } from '../../runtime.ts';
-import { dashboardRepository } from '../dashboard/dashboard.repository.ts';
-import { messagesRepository } from '../messaging/messaging.repository.ts';
-import { otpRepository } from '../otp/otp.repository.ts';
-import { usersRepository } from '../users/users.repository.ts';
-import { eventsRepository } from '../webhooks/events.repository.ts';
-import { webhooksRepository } from '../webhooks/webhooks.repository.ts';
+import { purgeIdempotencyKeys } from '../../platform/http/idempotency.ts';
+import { createLoginThrottle } from '../../platform/login-throttle.ts';
+import { type BackgroundWorker, startWorker } from '../../platform/worker.ts';
+import type { DashboardService } from '../dashboard/index.ts';
+import type { EventsService } from '../events/index.ts';
+import type { MessagingService } from '../messaging/index.ts';
+import type { OtpService } from '../otp/index.ts';
+import type { WebhooksService } from '../webhooks/index.ts';
+
+/** The purges each module offers on its public entry; retention only schedules them. */
+export interface Purgers {
+  webhooks: Pick<WebhooksService, 'purgeFinished'>;
+  events: Pick<EventsService, 'purgeBefore'>;
+  otp: Pick<OtpService, 'purgeCodesBefore'>;
+  messaging: Pick<MessagingService, 'purgeBefore'>;
+  dashboard: Pick<DashboardService, 'purgeExpiredSessions'>;
+}
 
 /** Rows one delete statement takes at most: each batch commits on its own, so no lock is held long. */
 export const RETENTION_BATCH_SIZE = 5000;
@@ -26,8 +34,8 @@ export interface PurgeCounts {
   otpCodes: number;
   messages: number;
   dashboardSessions: number;
-  dashboardLoginAttempts: number;
-  userLoginAttempts: number;
+  loginFailures: number;
+  idempotencyKeys: number;
 }
 
 export interface PurgeOptions {
@@ -47,12 +55,13 @@ export interface PurgeOptions {
  *   resend work for every event of the period;
  * - OTP codes sent more than `otpDays` ago (expired, consumed or not) with the authorizations
  *   they bought, and failed sign-ins (dashboard and end users) as old;
+ * - stored Idempotency-Key answers past their 24 hours;
  * - messages (the test-mode outbox and live records) older than `messagesDays`;
  * - dashboard sessions past their expiry.
  *
  * Intents, charges, refunds, the ledger and users are never touched. Returns the counts.
  */
-export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, opts: PurgeOptions = {}): Promise<PurgeCounts> {
+export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, purgers: Purgers, opts: PurgeOptions = {}): Promise<PurgeCounts> {
   const { db, config } = deps;
   const limit = opts.batchSize ?? RETENTION_BATCH_SIZE;
   const now = deps.clock.now();
@@ -72,16 +81,17 @@ export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
     return total;
   };
 
+  const throttle = createLoginThrottle({ db, clock: deps.clock });
+  // Attempts, then deliveries, then events: each step frees the rows the next one needs free.
+  const finished = await purgers.webhooks.purgeFinished(events, limit, drain);
   return {
-    // Attempts, then deliveries, then events: each step frees the rows the next one needs free.
-    deliveryAttempts: await drain(() => webhooksRepository.purgeFinishedAttempts(db, events, limit)),
-    deliveries: await drain(() => webhooksRepository.purgeFinishedDeliveries(db, events, limit)),
-    events: await drain(() => eventsRepository.purgeUndelivered(db, events, firstIdAt('event', events), limit)),
-    otpCodes: await drain(() => otpRepository.purgeCodesBefore(db, { before: otp, beforeId: firstIdAt('otp', otp), now, limit })),
-    messages: await drain(() => messagesRepository.purgeBefore(db, messages, firstIdAt('message', messages), limit)),
-    dashboardSessions: await drain(() => dashboardRepository.purgeExpiredSessions(db, now, limit)),
-    dashboardLoginAttempts: await drain(() => dashboardRepository.purgeLoginAttemptsBefore(db, otp, limit)),
-    userLoginAttempts: await drain(() => usersRepository.purgeLoginAttemptsBefore(db, otp, limit)),
+    ...finished,
+    events: await drain(() => purgers.events.purgeBefore(events, limit)),
+    otpCodes: await drain(() => purgers.otp.purgeCodesBefore(otp, limit)),
+    messages: await drain(() => purgers.messaging.purgeBefore(messages, limit)),
+    dashboardSessions: await drain(() => purgers.dashboard.purgeExpiredSessions(now, limit)),
+    loginFailures: await drain(() => throttle.purgeBefore(otp, limit)),
+    idempotencyKeys: await purgeIdempotencyKeys({ db, clock: deps.clock }),
   };
 }
 
@@ -92,39 +102,21 @@ export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
  */
 export function startRetention(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  purgers: Purgers,
   logger: Logger,
   opts: { intervalMs?: number; firstRoundMs?: number; batchSize?: number; onRound?: (counts: PurgeCounts | undefined) => void } = {},
 ): BackgroundWorker {
-  const stopping = new AbortController();
-  const { signal } = stopping;
-  const loop = (async () => {
-    let wait = opts.firstRoundMs ?? RETENTION_FIRST_ROUND_MS;
-    for (;;) {
-      try {
-        await sleep(wait, undefined, { signal });
-      } catch {
-        return; // stopped while waiting
-      }
-      wait = opts.intervalMs ?? RETENTION_INTERVAL_MS;
-      let counts: PurgeCounts | undefined;
-      try {
-        counts = await purgeExpired(deps, { batchSize: opts.batchSize, signal });
-        if (Object.values(counts).some((n) => n > 0)) logger.info({ deleted: counts }, 'retention round');
-      } catch (err) {
-        logger.error({ err }, 'retention round failed');
-      }
-      opts.onRound?.(counts);
-    }
-  })();
-
-  return {
+  let counts: PurgeCounts | undefined;
+  return startWorker({
     name: 'retention',
-    async stop() {
-      stopping.abort();
-      await loop;
+    logger,
+    firstDelayMs: opts.firstRoundMs ?? RETENTION_FIRST_ROUND_MS,
+    intervalMs: opts.intervalMs ?? RETENTION_INTERVAL_MS,
+    async tick(signal) {
+      counts = undefined;
+      counts = await purgeExpired(deps, purgers, { batchSize: opts.batchSize, signal });
+      if (Object.values(counts).some((n) => n > 0)) logger.info({ deleted: counts }, 'retention round');
     },
-  };
+    onTick: () => opts.onRound?.(counts),
+  });
 }
-
-/** The factory registered in runtime.ts. */
-export const retentionWorker = (runtime: Runtime): BackgroundWorker => startRetention(runtime.deps, runtime.logger);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, OTP_RULES, sendDecision } from './otp.rules.ts';
+import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, OTP_RULES, sendDecision } from './codes.ts';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 10, 0, 0) + s * 1000);
 

@@ -1,0 +1,4 @@
+// The charges module: the charge (authorization + ledger transfer + state change) and refunds.
+export * from './charges.service.ts';
+export * from './charges.schema.ts';
+export { default as chargesRoutes } from './charges.routes.ts';

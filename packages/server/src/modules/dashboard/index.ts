@@ -1,0 +1,3 @@
+// The dashboard module: dashboard sessions, its API, its pages and the hosted checkout's keys.
+export * from './dashboard.service.ts';
+export { default as dashboardRoutes } from './dashboard.routes.ts';

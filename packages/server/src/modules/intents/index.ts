@@ -1,0 +1,19 @@
+// The intents module: payment intents, their state machine, expiry and the sweeper.
+export { createIntentsService, type IntentCreator, type IntentsService, merchantView, publicView, SWEEP_BATCH_SIZE } from './intents.service.ts';
+export { startSweeper, SWEEP_INTERVAL_MS } from './intents.sweeper.ts';
+export * from './intents.schema.ts';
+export {
+  assertMove,
+  effectiveStatus,
+  findMove,
+  INTENT_STATUSES,
+  INTENT_TRANSITIONS,
+  type IntentStatus,
+  isDue,
+  MAX_CHARGE_ATTEMPTS,
+  type Move,
+  statusAfterFailedCharge,
+  statusAfterRefund,
+} from './intents.state.ts';
+export type { IntentPatch, IntentRow, Metadata as MetadataMap, MetadataValue } from './intents.repository.ts';
+export { default as intentsRoutes } from './intents.routes.ts';

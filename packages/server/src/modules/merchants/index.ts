@@ -1,0 +1,3 @@
+// The merchants module: merchants, API keys (and their cache), dashboard accounts.
+export * from './merchants.service.ts';
+export type { ApiKeyRow, KeyKind } from './merchants.repository.ts';

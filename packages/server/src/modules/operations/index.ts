@@ -1,0 +1,2 @@
+// Operations: health, readiness and metrics.
+export { default as operationsRoutes } from './operations.routes.ts';

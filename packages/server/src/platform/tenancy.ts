@@ -1,0 +1,48 @@
+/**
+ * The shared vocabulary of who is acting, declared once. Every module and the HTTP layer speak
+ * these words; none of them is owned by a module, so `platform/` never imports one.
+ */
+
+/** The mode of an API key, and so of everything it sees: test and live never mix. */
+export type KeyMode = 'test' | 'live';
+export const KEY_MODES: readonly KeyMode[] = ['test', 'live'];
+
+/** A merchant in one mode: the scope of every object (intents, events, endpoints, balances). */
+export interface Scope {
+  merchantId: string;
+  mode: KeyMode;
+}
+
+/** A scope acting with its merchant's pinned API version (the version its events are written in). */
+export interface Caller extends Scope {
+  pinnedVersion: string;
+}
+
+/** Who is calling the API once the keys are checked (the `x-api-key`, and the secret key if asked). */
+export interface MerchantContext extends Caller {
+  apiKeyId: string;
+  secretKeyId: string | undefined;
+  allowedOrigins: string[];
+  /** The merchant's name, as messages to its customers name it. */
+  merchantName: string;
+  /** The merchant's default validity of a new intent, in seconds. */
+  intentExpiresIn: number;
+}
+
+/** The end user a user route acts for, once their access token is checked. */
+export interface UserContext {
+  userId: string;
+}
+
+/** Checks API keys (the merchants module provides it; the HTTP layer only knows this shape). */
+export interface Authenticator {
+  authenticate(apiKey: string | undefined, secretKey: string | undefined, requireSecret: boolean): Promise<MerchantContext>;
+}
+
+/** Verifies a user's access token for a merchant context (the users module provides it). */
+export type AccessTokenVerifier = (token: string, merchant: MerchantContext) => Promise<UserContext>;
+
+/** The scope alone, from any richer context (so a stored row never carries more than it names). */
+export function scopeOf(context: Scope): Scope {
+  return { merchantId: context.merchantId, mode: context.mode };
+}
