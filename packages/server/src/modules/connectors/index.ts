@@ -27,3 +27,14 @@ export {
   sandboxSettings,
 } from './connectors.registry.ts';
 export { createMtnMomoConnector, MTN_MOMO, type MtnMomoSettings } from './mtn-momo.connector.ts';
+export {
+  type MomoSandbox,
+  type MomoSandboxOptions,
+  runMomoSandbox,
+  SANDBOX_OUTCOMES,
+  type SandboxCallback,
+  type SandboxFaults,
+  type SandboxOverride,
+  type SandboxRequestView,
+  startMomoSandbox,
+} from './momo-sandbox.ts';
