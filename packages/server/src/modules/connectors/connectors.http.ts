@@ -78,17 +78,24 @@ export class ProviderHttp {
   }
 }
 
-/** Parses an answer body and checks it against a compiled schema; the reason says what was wrong. */
-export function readJson<T>(body: string, validator: { Check(v: unknown): v is T; Errors(v: unknown): { instancePath: string; message: string }[] }):
-  | { ok: true; value: T }
-  | { ok: false; reason: string } {
+/** A compiled TypeBox schema (typebox/compile), as far as reading JSON needs it. */
+export interface Checker<T> {
+  Check(value: unknown): value is T;
+  Errors(value: unknown): { instancePath: string; message: string }[];
+}
+
+/**
+ * Parses a JSON text and checks it against a compiled schema. The reason says what was wrong,
+ * naming the text as `what` ("the answer", "the body"); `json` tells bad JSON from a bad shape.
+ */
+export function readJson<T>(text: string, checker: Checker<T>, what = 'the answer'): { ok: true; value: T } | { ok: false; json: boolean; reason: string } {
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = JSON.parse(text);
   } catch {
-    return { ok: false, reason: 'the answer is not JSON' };
+    return { ok: false, json: false, reason: `${what} is not JSON` };
   }
-  if (validator.Check(value)) return { ok: true, value };
-  const first = validator.Errors(value)[0];
-  return { ok: false, reason: `the answer does not match the schema (${first ? `${first.instancePath || '/'} ${first.message}` : 'invalid'})` };
+  if (checker.Check(value)) return { ok: true, value };
+  const first = checker.Errors(value)[0];
+  return { ok: false, json: true, reason: `${what} does not match the schema (${first ? `${first.instancePath || '/'} ${first.message}` : 'invalid'})` };
 }
