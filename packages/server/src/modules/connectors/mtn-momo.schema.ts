@@ -25,26 +25,19 @@ export const MomoParty = Type.Object({
 export type MomoParty = Static<typeof MomoParty>;
 
 const Note = Type.String({ maxLength: 160 });
+/** What requesttopay and transfer bodies share; one names the payer, the other the payee. */
+const paymentFields = {
+  amount: DecimalAmount,
+  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  externalId: Type.String({ minLength: 1, maxLength: 64 }),
+  payerMessage: Note,
+  payeeNote: Note,
+};
 
 /** POST /collection/v1_0/requesttopay. */
-export const MomoRequestToPayBody = Type.Object({
-  amount: DecimalAmount,
-  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
-  externalId: Type.String({ minLength: 1, maxLength: 64 }),
-  payer: MomoParty,
-  payerMessage: Note,
-  payeeNote: Note,
-});
-
+export const MomoRequestToPayBody = Type.Object({ ...paymentFields, payer: MomoParty });
 /** POST /disbursement/v1_0/transfer. */
-export const MomoTransferBody = Type.Object({
-  amount: DecimalAmount,
-  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
-  externalId: Type.String({ minLength: 1, maxLength: 64 }),
-  payee: MomoParty,
-  payerMessage: Note,
-  payeeNote: Note,
-});
+export const MomoTransferBody = Type.Object({ ...paymentFields, payee: MomoParty });
 export type MomoPaymentBody = Static<typeof MomoRequestToPayBody> | Static<typeof MomoTransferBody>;
 
 /**
