@@ -258,6 +258,17 @@ export function buildCli(): Command {
     }
   });
 
+  program
+    .command('momo-sandbox')
+    .description('run the MTN MoMo sandbox: the MoMo Open API subset of the mtn_momo connector, outcomes by phone number')
+    .option('--port <port>', 'port to listen on', port, 8090)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks,duplicateCallbacks,badJson,badSchema', (v) => v.split(','), [])
+    .action(async (opts: { port: number; host: string; faults: string[] }) => {
+      const { runMomoSandbox } = await import('./modules/connectors/index.ts');
+      await runMomoSandbox(opts);
+    });
+
   const signingKeys = program.command('signing-keys').description('keys that sign user access tokens');
   signingKeys
     .command('rotate')

@@ -1,0 +1,83 @@
+import type { MomoConfig } from '../../config.ts';
+import type { Connector, ConnectorDeps } from './connectors.types.ts';
+import { createMtnMomoConnector, type MtnMomoSettings } from './mtn-momo.connector.ts';
+
+/**
+ * Every provider by its registry name, with the function that builds its connector from its own
+ * settings. A second provider is one connector file plus one line here, its settings in
+ * config.ts and its mapping in `connectorSettings` (docs/architecture.md, "Connectors").
+ */
+const PROVIDERS = {
+  mtn_momo: createMtnMomoConnector,
+} satisfies Record<string, (settings: never, deps: ConnectorDeps) => Connector>;
+
+export type ProviderName = keyof typeof PROVIDERS;
+export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];
+
+/** Each provider's settings; a provider without settings has no connector. */
+export type ConnectorSettings = { [P in ProviderName]?: Parameters<(typeof PROVIDERS)[P]>[0] };
+
+export function isProviderName(value: string): value is ProviderName {
+  return Object.hasOwn(PROVIDERS, value);
+}
+
+export interface ConnectorRegistry {
+  /** The connector of this provider, or undefined when the name is unknown or not configured. */
+  get(provider: string): Connector | undefined;
+  /** The providers that have a connector here. */
+  providers(): ProviderName[];
+  close(): Promise<void>;
+}
+
+export function createConnectorRegistry(settings: ConnectorSettings, deps: ConnectorDeps): ConnectorRegistry {
+  const connectors = new Map<ProviderName, Connector>();
+  for (const name of PROVIDER_NAMES) {
+    const own = settings[name];
+    if (own !== undefined) connectors.set(name, PROVIDERS[name](own, deps));
+  }
+  return {
+    get: (provider) => (isProviderName(provider) ? connectors.get(provider) : undefined),
+    providers: () => [...connectors.keys()],
+    close: async () => {
+      await Promise.all([...connectors.values()].map((c) => c.close()));
+    },
+  };
+}
+
+/** The live providers configured in the environment (none of them: an empty registry). */
+export function connectorSettings(config: { momo: MomoConfig }): ConnectorSettings {
+  const m = config.momo;
+  if (m.baseUrl === undefined || m.apiUser === undefined || m.apiKey === undefined || m.collectionKey === undefined || m.disbursementKey === undefined) {
+    return {};
+  }
+  return {
+    mtn_momo: {
+      baseUrl: m.baseUrl,
+      targetEnvironment: m.targetEnvironment,
+      apiUser: m.apiUser,
+      apiKey: m.apiKey,
+      collectionKey: m.collectionKey,
+      disbursementKey: m.disbursementKey,
+      callbackUrl: m.callbackUrl,
+      timeoutMs: m.timeoutMs,
+    },
+  };
+}
+
+/**
+ * Settings that point `mtn_momo` at a MoMo sandbox (test mode, development without an MTN
+ * account). The sandbox takes any credentials unless it was started with some.
+ */
+export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string; timeoutMs?: number } = {}): ConnectorSettings {
+  const settings: MtnMomoSettings = {
+    baseUrl: sandboxUrl,
+    targetEnvironment: 'sandbox',
+    apiUser: '00000000-0000-4000-8000-000000000000',
+    apiKey: 'sandbox',
+    collectionKey: 'sandbox',
+    disbursementKey: 'sandbox',
+    callbackUrl: opts.callbackUrl,
+    timeoutMs: opts.timeoutMs,
+  };
+  return { mtn_momo: settings };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.ts';
+import { systemClock } from '../../platform/clock.ts';
+import { callbackSigner } from './connectors.references.ts';
+import { connectorSettings, createConnectorRegistry, isReference, newReference, PROVIDER_NAMES, sandboxSettings } from './index.ts';
+
+const deps = { clock: systemClock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) };
+
+describe('references', () => {
+  it('are UUID v4 made from the injected random source', () => {
+    const ref = newReference((n) => Buffer.alloc(n, 0xff));
+    expect(ref).toBe('ffffffff-ffff-4fff-bfff-ffffffffffff');
+    expect(newReference((n) => Buffer.alloc(n, 0))).toBe('00000000-0000-4000-8000-000000000000');
+    expect(isReference(newReference())).toBe(true);
+    expect(newReference()).not.toBe(newReference());
+    for (const bad of ['', 'order-1', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF', '00000000-0000-1000-8000-000000000000']) expect(isReference(bad)).toBe(false);
+  });
+
+  it('callback tokens are bound to the secret, the provider, the kind and the reference', () => {
+    const ref = newReference();
+    const signer = callbackSigner(Buffer.alloc(32, 1), 'mtn_momo');
+    const token = signer.sign('collection', ref);
+    expect(token).toMatch(/^[\w-]{43}$/);
+    expect(signer.verify('collection', ref, token)).toBe(true);
+    expect(signer.verify('disbursement', ref, token)).toBe(false);
+    expect(signer.verify('collection', newReference(), token)).toBe(false);
+    expect(signer.verify('collection', ref, token.slice(0, -1))).toBe(false);
+    expect(callbackSigner(Buffer.alloc(32, 2), 'mtn_momo').verify('collection', ref, token)).toBe(false);
+    expect(callbackSigner(Buffer.alloc(32, 1), 'orange_money').verify('collection', ref, token)).toBe(false);
+  });
+});
+
+describe('the registry', () => {
+  const base = { CAISSE_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'), CAISSE_DATA_DIR: '/tmp/caisse-connectors-test' };
+
+  it('has no connector when no provider is configured', async () => {
+    const registry = createConnectorRegistry(connectorSettings(loadConfig(base)), deps);
+    expect(registry.providers()).toEqual([]);
+    expect(registry.get('mtn_momo')).toBeUndefined();
+    await registry.close();
+  });
+
+  it('builds mtn_momo from the configuration, or from a sandbox URL; unknown names have none', async () => {
+    const config = loadConfig({
+      ...base,
+      CAISSE_MOMO_BASE_URL: 'https://sandbox.momodeveloper.mtn.com',
+      CAISSE_MOMO_API_USER: '0efc4721-b2ec-409c-bcd4-429b4cb8e8e5',
+      CAISSE_MOMO_API_KEY: 'k',
+      CAISSE_MOMO_COLLECTION_KEY: 'c',
+      CAISSE_MOMO_DISBURSEMENT_KEY: 'd',
+    });
+    expect(connectorSettings(config).mtn_momo).toMatchObject({ baseUrl: 'https://sandbox.momodeveloper.mtn.com', collectionKey: 'c', timeoutMs: 10_000 });
+    for (const settings of [connectorSettings(config), sandboxSettings('http://127.0.0.1:8090')]) {
+      const registry = createConnectorRegistry(settings, deps);
+      expect(registry.providers()).toEqual(['mtn_momo']);
+      expect(registry.get('mtn_momo')?.provider).toBe('mtn_momo');
+      expect(registry.get('orange_money')).toBeUndefined();
+      expect(registry.get('__proto__')).toBeUndefined();
+      await registry.close();
+    }
+    expect(PROVIDER_NAMES).toEqual(['mtn_momo']);
+  });
+});

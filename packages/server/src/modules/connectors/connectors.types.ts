@@ -1,0 +1,119 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../platform/clock.ts';
+import type { Currency } from '../../platform/money.ts';
+
+/**
+ * The connector contract (contract §9): one interface for every mobile-money provider. Nothing in
+ * it throws on a provider's behaviour: whatever the provider answers (or fails to answer) comes
+ * back as a typed result, and the reason is logged.
+ */
+
+/** Which product a request belongs to: money in from a payer, or money out to a payee. */
+export type ConnectorKind = 'collection' | 'disbursement';
+
+/** A request to move money. Amounts are minor units; the connector writes the provider's format. */
+export interface PaymentRequest {
+  /**
+   * OUR reference: a UUID v4 (`newReference`) that the caller stores (and commits) before the
+   * call. The provider keys the request by it, so sending it again never makes a second payment.
+   */
+  reference: string;
+  /** Minor units, greater than zero. */
+  amount: bigint;
+  currency: Currency;
+  /** The payer's (collect) or payee's (disburse) mobile-money number: E.164 (`+2376…`) or digits only. */
+  phoneNumber: string;
+  /** Our id of the business object (`top_…`, `po_…`), shown in the provider's records. */
+  externalId: string;
+  /** Shown to the payer / payee by the provider (payerMessage); default: externalId. */
+  payerMessage?: string;
+  /** Kept on the provider's side for us (payeeNote); default: externalId. */
+  payeeNote?: string;
+}
+
+/**
+ * What a provider says about one request, read back by our reference.
+ * - `PENDING` / `SUCCESSFUL` / `FAILED`: the provider's own answer, with the amount and currency
+ *   it holds (the caller compares them with what it asked for).
+ * - `NOT_FOUND`: the provider never saw this reference. Nothing was created: the caller may send
+ *   the same request again with the same reference, or give up.
+ * - `UNKNOWN`: no usable answer (timeout, 5xx, not JSON, wrong schema, credentials refused). It
+ *   says nothing about the payment: ask again later. Never read it as FAILED.
+ */
+export type StatusResult =
+  | ({ status: 'PENDING' } & ProviderView)
+  | ({ status: 'SUCCESSFUL' } & ProviderView)
+  | ({ status: 'FAILED'; reason?: string } & ProviderView)
+  | { status: 'NOT_FOUND' }
+  | { status: 'UNKNOWN'; reason: string };
+
+export interface ProviderView {
+  amount: bigint;
+  currency: Currency;
+  financialTransactionId?: string;
+  externalId?: string;
+}
+
+/**
+ * What sending a request (collect, disburse) did.
+ * - `PENDING`: the provider accepted it (`duplicate`: it already had this reference, which is
+ *   the same thing as far as the payment goes). The outcome comes by callback or by `status`.
+ * - `FAILED`: the provider refused THIS call (invalid request, credentials refused) or it could
+ *   not be sent (invalid number or amount): this call created nothing. When an earlier call with
+ *   the same reference ended UNKNOWN, ask `status` before concluding anything.
+ * - `UNKNOWN`: we do not know whether the provider has it (timeout, 5xx, rate limit, nonsense
+ *   answer). Ask `status` later; NOT_FOUND then means it is safe to send again.
+ */
+export type SubmitResult =
+  | { status: 'PENDING'; duplicate: boolean }
+  | { status: 'FAILED'; reason: string }
+  | { status: 'UNKNOWN'; reason: string };
+
+/** Every result a connector gives: `{status, reason?, financialTransactionId?, amount?, currency?}`. */
+export type ConnectorResult = SubmitResult | StatusResult;
+
+/** An HTTP request that claims to be a provider's callback, as our route received it. */
+export interface IncomingCallback {
+  /** The request's path (and query), or its full URL: the connector put what it needs in it. */
+  url: string;
+  /** The raw body (string or Buffer) or the JSON already parsed; it is only a hint. */
+  body: unknown;
+}
+
+/**
+ * A verified callback. `result` is what the provider answers to `status` right now, and is the
+ * only thing to act on; `claimed` is what the callback body said (undefined when unreadable).
+ * A replayed callback verifies again and gives the same final state: acting on it must be
+ * idempotent on the caller's side (credit once per reference).
+ */
+export type CallbackResult =
+  | { ok: true; kind: ConnectorKind; reference: string; claimed: 'PENDING' | 'SUCCESSFUL' | 'FAILED' | undefined; result: StatusResult }
+  | { ok: false; reason: string };
+
+export interface Connector {
+  /** The registry name (`mtn_momo`). */
+  readonly provider: string;
+  /** Ask the payer's account for `amount`; the payer approves on their phone. */
+  collect(request: PaymentRequest): Promise<SubmitResult>;
+  /** Send `amount` to the payee's account. */
+  disburse(request: PaymentRequest): Promise<SubmitResult>;
+  /** Look a request up by our reference. */
+  status(kind: ConnectorKind, reference: string): Promise<StatusResult>;
+  /** Authenticate a callback and confirm it with the provider (docs/decisions.md, "Connectors"). */
+  verifyCallback(callback: IncomingCallback): Promise<CallbackResult>;
+  /** Closes the connection pool. */
+  close(): Promise<void>;
+}
+
+export type ConnectorLogger = Pick<Logger, 'debug' | 'info' | 'warn'>;
+
+/** What every connector is built with, besides its own settings. */
+export interface ConnectorDeps {
+  clock: Clock;
+  logger: ConnectorLogger;
+  /**
+   * A key only this deployment knows (the master key): each connector derives from it the key
+   * that signs its callback URLs.
+   */
+  callbackKey: Buffer;
+}

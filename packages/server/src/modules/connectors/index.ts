@@ -1,0 +1,40 @@
+/**
+ * Mobile-money connectors (contract §9): the module's only public entry. Other modules import
+ * this file and nothing else from modules/connectors/.
+ */
+export type {
+  CallbackResult,
+  Connector,
+  ConnectorDeps,
+  ConnectorKind,
+  ConnectorLogger,
+  ConnectorResult,
+  IncomingCallback,
+  PaymentRequest,
+  ProviderView,
+  StatusResult,
+  SubmitResult,
+} from './connectors.types.ts';
+export { isReference, newReference } from './connectors.references.ts';
+export {
+  type ConnectorRegistry,
+  type ConnectorSettings,
+  connectorSettings,
+  createConnectorRegistry,
+  isProviderName,
+  PROVIDER_NAMES,
+  type ProviderName,
+  sandboxSettings,
+} from './connectors.registry.ts';
+export { createMtnMomoConnector, MTN_MOMO, type MtnMomoSettings } from './mtn-momo.connector.ts';
+export {
+  type MomoSandbox,
+  type MomoSandboxOptions,
+  runMomoSandbox,
+  SANDBOX_OUTCOMES,
+  type SandboxCallback,
+  type SandboxFaults,
+  type SandboxOverride,
+  type SandboxRequestView,
+  startMomoSandbox,
+} from './momo-sandbox.ts';

@@ -1,0 +1,73 @@
+import { type Static, Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+/**
+ * The MTN MoMo Open API subset we speak (Collection v1_0 requesttopay, Disbursement v1_0
+ * transfer), as TypeBox schemas: the connector validates every answer with them, and the sandbox
+ * validates every request with them, so the two cannot drift apart.
+ */
+
+/** Amounts are decimal strings in major units ("5000", "12.50"), never JSON numbers. */
+const DecimalAmount = Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', maxLength: 32 });
+
+/** POST /{product}/token/ → 200. MTN sends `token_type: "access_token"`; any type is taken. */
+export const MomoTokenAnswer = Type.Object({
+  access_token: Type.String({ minLength: 1, maxLength: 8192 }),
+  token_type: Type.String(),
+  expires_in: Type.Integer({ minimum: 1 }),
+});
+export type MomoTokenAnswer = Static<typeof MomoTokenAnswer>;
+
+export const MomoParty = Type.Object({
+  partyIdType: Type.Literal('MSISDN'),
+  partyId: Type.String({ pattern: '^[0-9]{5,15}$' }),
+});
+export type MomoParty = Static<typeof MomoParty>;
+
+const Note = Type.String({ maxLength: 160 });
+/** What requesttopay and transfer bodies share; one names the payer, the other the payee. */
+const paymentFields = {
+  amount: DecimalAmount,
+  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  externalId: Type.String({ minLength: 1, maxLength: 64 }),
+  payerMessage: Note,
+  payeeNote: Note,
+};
+
+/** POST /collection/v1_0/requesttopay. */
+export const MomoRequestToPayBody = Type.Object({ ...paymentFields, payer: MomoParty });
+/** POST /disbursement/v1_0/transfer. */
+export const MomoTransferBody = Type.Object({ ...paymentFields, payee: MomoParty });
+export type MomoPaymentBody = Static<typeof MomoRequestToPayBody> | Static<typeof MomoTransferBody>;
+
+/**
+ * GET …/requesttopay/{referenceId} and …/transfer/{referenceId} → 200; the callback body has the
+ * same shape. Extra members are allowed (MTN adds some per market); a status outside the three
+ * known ones is not (it would be a state we do not understand, so it is not a result either).
+ * `reason` is a code string in v1_0 answers; older answers sent `{code, message}`: both are read.
+ */
+export const MomoStatusAnswer = Type.Object({
+  amount: DecimalAmount,
+  currency: Type.String(),
+  externalId: Type.Optional(Type.String()),
+  payer: Type.Optional(Type.Object({ partyIdType: Type.String(), partyId: Type.String() })),
+  payee: Type.Optional(Type.Object({ partyIdType: Type.String(), partyId: Type.String() })),
+  payerMessage: Type.Optional(Type.String()),
+  payeeNote: Type.Optional(Type.String()),
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCESSFUL'), Type.Literal('FAILED')]),
+  reason: Type.Optional(Type.Union([Type.String(), Type.Object({ code: Type.String(), message: Type.Optional(Type.String()) })])),
+  financialTransactionId: Type.Optional(Type.String()),
+});
+export type MomoStatusAnswer = Static<typeof MomoStatusAnswer>;
+
+/** Error answers: `{code, message}` from the API, `{statusCode, message}` from its gateway. */
+export const MomoErrorBody = Type.Object({
+  code: Type.Optional(Type.Union([Type.String(), Type.Number()])),
+  message: Type.Optional(Type.String()),
+});
+
+export const checkTokenAnswer = Compile(MomoTokenAnswer);
+export const checkStatusAnswer = Compile(MomoStatusAnswer);
+export const checkErrorBody = Compile(MomoErrorBody);
+export const checkRequestToPayBody = Compile(MomoRequestToPayBody);
+export const checkTransferBody = Compile(MomoTransferBody);

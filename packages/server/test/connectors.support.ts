@@ -1,0 +1,122 @@
+/**
+ * The world of the connector tests: a MoMo sandbox as a real HTTP server on 127.0.0.1 (random
+ * port), a callback receiver, and an `mtn_momo` connector pointing at them, all on one
+ * ManualClock so that tests move time instead of waiting.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import {
+  type Connector,
+  createMtnMomoConnector,
+  type MomoSandbox,
+  type MomoSandboxOptions,
+  type MtnMomoSettings,
+  startMomoSandbox,
+} from '../src/modules/connectors/index.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+import { createLogger } from '../src/platform/logger.ts';
+
+export const CREDENTIALS = {
+  apiUser: '0efc4721-b2ec-409c-bcd4-429b4cb8e8e5',
+  apiKey: 'apikey0secret0value0aaaa',
+  collectionKey: 'collection0secret0value0bbbb',
+  disbursementKey: 'disbursement0secret0value0cccc',
+};
+
+export const CALLBACK_KEY = Buffer.alloc(32, 7);
+
+export interface Received {
+  method: string;
+  url: string;
+  body: string;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+/** Records every request and answers 200, like our callback route will. */
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export interface World {
+  clock: ManualClock;
+  sandbox: MomoSandbox;
+  receiver: Receiver;
+  settings: MtnMomoSettings;
+  connector: Connector;
+  /** Every log line the connectors of this world wrote. */
+  logs: string[];
+  /** Another connector on the same sandbox, clock and logs, with other settings. */
+  connectorWith(change: Partial<MtnMomoSettings>): Connector;
+  close(): Promise<void>;
+}
+
+export async function startWorld(opts: { sandbox?: Partial<MomoSandboxOptions>; settings?: Partial<MtnMomoSettings> } = {}): Promise<World> {
+  const clock = new ManualClock('2026-11-23T08:00:00.000Z');
+  // tickMs 0: final states are reached only when a request comes in or the test calls tick().
+  const sandbox = await startMomoSandbox({ clock, credentials: CREDENTIALS, tickMs: 0, ...opts.sandbox });
+  const receiver = await startReceiver();
+  const logs: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    stream: new Writable({
+      write(chunk, _enc, cb) {
+        logs.push(String(chunk));
+        cb();
+      },
+    }),
+  });
+  const settings: MtnMomoSettings = {
+    baseUrl: sandbox.url,
+    targetEnvironment: 'sandbox',
+    ...CREDENTIALS,
+    callbackUrl: `${receiver.url}/connectors/mtn_momo/callbacks`,
+    timeoutMs: 2000,
+    ...opts.settings,
+  };
+  const connectors: Connector[] = [];
+  const connectorWith = (change: Partial<MtnMomoSettings>) => {
+    const c = createMtnMomoConnector({ ...settings, ...change }, { clock, logger, callbackKey: CALLBACK_KEY });
+    connectors.push(c);
+    return c;
+  };
+  const connector = connectorWith({});
+  return {
+    clock,
+    sandbox,
+    receiver,
+    settings,
+    connector,
+    logs,
+    connectorWith,
+    async close() {
+      await Promise.all(connectors.map((c) => c.close()));
+      await sandbox.close();
+      await receiver.close();
+    },
+  };
+}
