@@ -230,7 +230,7 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     expect(first.statusCode, first.body).toBe(200);
     expect((await call(ctx.app, 'POST', '/dashboard/api/login', {}, { email: 'ghost@example.com', password: 'wrong' })).statusCode).toBe(401);
     const sessions = () => ctx.deps.db.selectFrom('dashboard_sessions').select('token_hash').execute();
-    const attempts = () => ctx.deps.db.selectFrom('login_failures').select('id').execute();
+    const attempts = () => ctx.deps.db.selectFrom('throttle_attempts').select('id').execute();
     expect(await attempts()).toHaveLength(1);
 
     // 31 minutes idle: the first session has expired. Another user signs in.
@@ -246,7 +246,7 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     expect(await attempts()).toHaveLength(1);
 
     ctx.clock.advance(DAY);
-    expect(await purge()).toMatchObject({ dashboardSessions: 1, loginFailures: 1 });
+    expect(await purge()).toMatchObject({ dashboardSessions: 1, throttleAttempts: 1 });
     expect(await attempts()).toHaveLength(0);
     expect(await sessions()).toHaveLength(0);
   });
@@ -260,7 +260,7 @@ describe('end users\' failed sign-ins', () => {
     // Sign-in failures are kept by the SHA-256 of their subject, never the phone number itself.
     const subject = (phone: string) => sha256(`user:test:${m.merchantId}:${phone}`).toString('hex');
     const phones = (list: string[]) => list.map(subject).sort();
-    const failures = async () => (await ctx.deps.db.selectFrom('login_failures').select('subject_hash').execute()).map((r) => r.subject_hash.toString('hex')).sort();
+    const failures = async () => (await ctx.deps.db.selectFrom('throttle_attempts').select('subject_hash').execute()).map((r) => r.subject_hash.toString('hex')).sort();
     expect((await signIn(alice.phoneNumber, 'not-the-password')).statusCode).toBe(401);
     expect((await signIn(bob.phoneNumber, 'not-the-password')).statusCode).toBe(401);
     expect((await signIn('+237699000111', 'nobody-has-this')).statusCode).toBe(401);
@@ -271,10 +271,10 @@ describe('end users\' failed sign-ins', () => {
     const good = await signIn(alice.phoneNumber, PASSWORD);
     expect(good.statusCode, good.body).toBe(200);
     expect(await failures()).toEqual(phones([bob.phoneNumber, '+237699000111']));
-    expect((await purge()).loginFailures).toBe(0);
+    expect((await purge()).throttleAttempts).toBe(0);
 
     ctx.clock.advance(DAY);
-    expect((await purge()).loginFailures).toBe(2);
+    expect((await purge()).throttleAttempts).toBe(2);
     expect(await failures()).toEqual([]);
     await expectLedgerClean(ctx);
   });

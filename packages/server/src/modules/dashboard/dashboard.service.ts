@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
-import { createLoginThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from '../../platform/login-throttle.ts';
+import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRule } from '../../platform/throttle.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentStatus, IntentsService } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -91,7 +91,7 @@ export function createDashboardService(
 ) {
   const { db, clock, random, config } = deps;
   const { merchants, intents, events, webhooks, ledger, messaging, users } = services;
-  const throttle = createLoginThrottle(deps);
+  const throttle = createThrottle(deps);
 
   /** The CSRF token of a session: an HMAC of its token under the master key (nothing stored). */
   function csrfTokenOf(sessionToken: string): string {
@@ -159,7 +159,7 @@ export function createDashboardService(
      */
     async login(input: { email: string; password: string }): Promise<{ sessionToken: string; session: SessionView; absoluteExpiresAt: Date }> {
       const email = input.email.trim().toLowerCase();
-      const attempt = await throttle.begin(`dashboard:${email}`, 'this e-mail address');
+      const attempt = await throttle.begin(`dashboard:${email}`, loginRule('this e-mail address'));
       const now = clock.now();
       const user = await merchants.findDashboardAccountByEmail(email);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { DAY, MINUTE } from '../../platform/clock.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { purgeIdempotencyKeys } from '../../platform/http/idempotency.ts';
-import { createLoginThrottle } from '../../platform/login-throttle.ts';
+import { createThrottle } from '../../platform/throttle.ts';
 import { type BackgroundWorker, startWorker } from '../../platform/worker.ts';
 import type { DashboardService } from '../dashboard/index.ts';
 import type { EventsService } from '../events/index.ts';
@@ -34,7 +34,7 @@ export interface PurgeCounts {
   otpCodes: number;
   messages: number;
   dashboardSessions: number;
-  loginFailures: number;
+  throttleAttempts: number;
   idempotencyKeys: number;
 }
 
@@ -81,7 +81,7 @@ export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
     return total;
   };
 
-  const throttle = createLoginThrottle({ db, clock: deps.clock });
+  const throttle = createThrottle({ db, clock: deps.clock });
   // Attempts, then deliveries, then events: each step frees the rows the next one needs free.
   const finished = await purgers.webhooks.purgeFinished(events, limit, drain);
   return {
@@ -90,7 +90,7 @@ export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
     otpCodes: await drain(() => purgers.otp.purgeCodesBefore(otp, limit)),
     messages: await drain(() => purgers.messaging.purgeBefore(messages, limit)),
     dashboardSessions: await drain(() => purgers.dashboard.purgeExpiredSessions(now, limit)),
-    loginFailures: await drain(() => throttle.purgeBefore(otp, limit)),
+    throttleAttempts: await drain(() => throttle.purgeBefore(otp, limit)),
     idempotencyKeys: await purgeIdempotencyKeys({ db, clock: deps.clock }),
   };
 }

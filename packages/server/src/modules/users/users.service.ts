@@ -8,7 +8,7 @@ import type { LedgerService } from '../ledger/index.ts';
 import type { Balance, WalletView } from '../ledger/index.ts';
 import type { MessageSender, MessagingService } from '../messaging/index.ts';
 import { codeMatches, generateCode, hashCode, retryAfterHeader, sendDecision } from '../../platform/codes.ts';
-import { createLoginThrottle } from '../../platform/login-throttle.ts';
+import { createThrottle, loginRule } from '../../platform/throttle.ts';
 import { assertPasswordPolicy, assertPhoneNumber, PASSWORD_MAX_LENGTH } from './users.policy.ts';
 import { type UserRow, usersRepository as repo } from './users.repository.ts';
 import { createTokenService, type IssuedToken } from './users.tokens.ts';
@@ -58,7 +58,7 @@ function verificationText(code: string): string {
 
 export function createUsersService(deps: Deps, collaborators: { messaging: MessageSender & Pick<MessagingService, 'sentSince'>; ledger: LedgerService }) {
   const { db, clock, ids, config, random } = deps;
-  const throttle = createLoginThrottle(deps);
+  const throttle = createThrottle(deps);
   const { messaging, ledger } = collaborators;
   const tokens = createTokenService(deps);
 
@@ -190,7 +190,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
     async login(merchant: MerchantContext, input: { phoneNumber: string; password: string }): Promise<AuthResult> {
       const scope = scopeOf(merchant);
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
-      const attempt = await throttle.begin(`user:${scope.mode}:${scope.merchantId}:${phoneNumber}`, 'this phone number');
+      const attempt = await throttle.begin(`user:${scope.mode}:${scope.merchantId}:${phoneNumber}`, loginRule('this phone number'));
       const user = await repo.findUserByPhone(db, scope, phoneNumber);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
       if (!user || !ok) throw new ApiError('invalid_credentials', 'The phone number or the password is incorrect');

@@ -1,0 +1,117 @@
+import { type Generated, sql } from 'kysely';
+import type { Clock } from './clock.ts';
+import { MINUTE } from './clock.ts';
+import { OTP_RULES, retryAfterHeader, sendDecision } from './codes.ts';
+import { sha256 } from './crypto.ts';
+import type { Db, Executor } from './db.ts';
+import { ApiError } from './errors.ts';
+
+export interface ThrottleAttemptsTable {
+  id: Generated<bigint>;
+  subject_hash: Buffer;
+  attempted_at: Date;
+}
+
+declare module './database.ts' {
+  interface Database {
+    throttle_attempts: ThrottleAttemptsTable;
+  }
+}
+
+/** How many tries a subject gets in a window, and what the one too many is answered. */
+export interface AttemptRule {
+  max: number;
+  windowMs: number;
+  refuse(retryAfterMs: number): ApiError;
+}
+
+/** The sign-in lockout of contract §6, for every sign-in: 5 failures per subject within 15 minutes. */
+export const LOGIN_MAX_FAILURES = 5;
+export const LOGIN_WINDOW_MS = 15 * MINUTE;
+
+/** The lockout rule of a sign-in whose subject `what` names ("this phone number", "this e-mail address"). */
+export function loginRule(what: string): AttemptRule {
+  return {
+    max: LOGIN_MAX_FAILURES,
+    windowMs: LOGIN_WINDOW_MS,
+    refuse: (ms) => new ApiError('login_locked', `Too many failed sign-ins for ${what}; try again later`, { headers: retryAfterHeader(ms) }),
+  };
+}
+
+export interface Attempt {
+  /** Tries left after this one, within the window. */
+  remaining: number;
+  /** It succeeded: the subject's attempts are forgotten. */
+  succeeded(): Promise<void>;
+}
+
+/**
+ * Attempt limits keyed by subject, whatever the subject is and whether an account stands behind
+ * it, so a limit tells nothing about which accounts exist. Subjects are stored as SHA-256 hashes.
+ */
+export function createThrottle(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function attemptsSince(hash: Buffer, since: Date): Promise<Date[]> {
+    const rows = await db
+      .selectFrom('throttle_attempts')
+      .select('attempted_at')
+      .where('subject_hash', '=', hash)
+      .where('attempted_at', '>', since)
+      .orderBy('attempted_at', 'desc')
+      .execute();
+    return rows.map((r) => r.attempted_at);
+  }
+
+  async function clear(subject: string): Promise<void> {
+    await db.deleteFrom('throttle_attempts').where('subject_hash', '=', sha256(subject)).execute();
+  }
+
+  return {
+    /**
+     * Counts an attempt for `subject` before it is checked (parallel tries cannot slip past the
+     * limit), or refuses it with `rule.refuse` when it would be one too many: the refused attempt is
+     * not counted, so hammering does not extend the lock, which lifts when the oldest counted
+     * attempt leaves the window.
+     */
+    async begin(subject: string, rule: AttemptRule): Promise<Attempt> {
+      const hash = sha256(subject);
+      const now = clock.now();
+      const { id } = await db.insertInto('throttle_attempts').values({ subject_hash: hash, attempted_at: now }).returning('id').executeTakeFirstOrThrow();
+      const attempts = await attemptsSince(hash, new Date(now.getTime() - rule.windowMs));
+      if (attempts.length > rule.max) {
+        await db.deleteFrom('throttle_attempts').where('id', '=', id).execute();
+        // Newest first, ours at the head: the lock lifts when the max-th newest other one ages out.
+        const oldestCounted = attempts[rule.max] as Date;
+        throw rule.refuse(oldestCounted.getTime() + rule.windowMs - now.getTime());
+      }
+      return { remaining: rule.max - attempts.length, succeeded: () => clear(subject) };
+    },
+
+    /**
+     * A send of a code to `subject` under the OTP send limits (one per 30 s, 5 per 15 min), or
+     * 429 `otp_rate_limited` with Retry-After. Counted whether or not anything is sent.
+     */
+    async send(subject: string): Promise<void> {
+      const hash = sha256(subject);
+      const now = clock.now();
+      const decision = sendDecision((await attemptsSince(hash, new Date(now.getTime() - OTP_RULES.sendWindowMs))), now);
+      if (!decision.allowed) {
+        throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(decision.retryAfterMs) });
+      }
+      await db.insertInto('throttle_attempts').values({ subject_hash: hash, attempted_at: now }).execute();
+    },
+
+    /** Forgets a subject's attempts (a new code was sent: its tries start again). */
+    clear,
+
+    /** Retention: deletes up to `limit` attempts made before `before`. Returns how many. */
+    async purgeBefore(before: Date, limit: number, executor: Executor = db): Promise<number> {
+      const batch = executor.selectFrom('throttle_attempts').select('id').where('attempted_at', '<', before).limit(limit);
+      const result = await executor.deleteFrom('throttle_attempts').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type Throttle = ReturnType<typeof createThrottle>;
