@@ -7,10 +7,7 @@
  * memory only: never in localStorage, sessionStorage, cookies or anything the page can read,
  * and neither is ever returned to the caller.
  */
-import { API_VERSION, type paths } from './generated/api.ts';
-
-type JsonAnswer<Op, S extends number> = Op extends { responses: { [K in S]: { content: { 'application/json': infer R } } } } ? R : never;
-type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+import { API_VERSION, type JsonAnswer, type JsonBody, type paths } from '@caisse/api-types';
 
 /** A payment intent as the browser sees it (no metadata, no session token). */
 export type PublicPaymentIntent = JsonAnswer<paths['/gateway/sessions/{sessionToken}']['get'], 200>;

@@ -1,4 +1,4 @@
-import { API_VERSION } from './generated/api.ts';
+import { API_VERSION } from '@caisse/api-types';
 import { type FetchLike, HttpClient, type RequestOptions, type WithResponse } from './http.ts';
 import type {
   Balance,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { API_VERSION } from './generated/api.ts';
+import { API_VERSION } from '@caisse/api-types';
 import { CaisseAPIError, CaisseConnectionError, CaisseError, errorFromResponse, retryAfterSeconds } from './errors.ts';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

@@ -16,4 +16,4 @@ export {
 export { API_VERSION, BACKOFF, MAX_RETRY_AFTER_SECONDS, type FetchLike, type RequestOptions, type ResponseMeta, type WithResponse } from './http.ts';
 export { constructEvent, DEFAULT_TOLERANCE_SECONDS, generateTestHeader, SIGNATURE_HEADER, type ConstructEventOptions } from './webhooks.ts';
 export type * from './types.ts';
-export type { paths } from './generated/api.ts';
+export type { paths } from '@caisse/api-types';

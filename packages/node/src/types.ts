@@ -1,12 +1,8 @@
 /**
- * The SDK's public types, read off the generated `paths` (src/generated/api.ts) so that they
- * follow the server's route schemas: a field the server adds or renames changes them here.
+ * The SDK's public types, read off the generated `paths` (@caisse/api-types) so that they follow
+ * the server's route schemas: a field the server adds or renames changes them here.
  */
-import type { paths } from './generated/api.ts';
-
-type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
-type JsonAnswer<Op, S extends number> = Op extends { responses: { [K in S]: { content: { 'application/json': infer R } } } } ? R : never;
-type Query<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+import type { JsonAnswer, JsonBody, paths, Query } from '@caisse/api-types';
 
 /** A payment intent as the merchant sees it (with `metadata`). */
 export type PaymentIntent = JsonAnswer<paths['/gateway/{id}']['get'], 200>;
