@@ -1,9 +1,11 @@
 /**
  * @caisse/api-types: what the Caisse clients share. The API's request and answer types
  * (`paths`, generated from the server's OpenAPI document into src/generated/api.ts), the API
- * version they describe, and helpers to read an operation's body, answer and query off `paths`.
+ * version they describe, helpers to read an operation's body, answer and query off `paths`, and
+ * CaisseError, the one error type of @caisse/node and @caisse/browser.
  */
 export { API_VERSION, type paths } from './generated/api.ts';
+export { CaisseError, errorInit, retryAfterSeconds, type CaisseErrorInit, type ProblemBody } from './errors.ts';
 
 /** The JSON body of an operation, e.g. `JsonBody<paths['/gateway']['post']>`. */
 export type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { API_VERSION } from '@caisse/api-types';
-import { CaisseAPIError, CaisseConnectionError, CaisseError, errorFromResponse, retryAfterSeconds } from './errors.ts';
+import { CaisseAPIError, CaisseConnectionError, CaisseError, errorFromResponse } from './errors.ts';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -53,14 +53,14 @@ export const MAX_RETRY_AFTER_SECONDS = 60;
 function isRetryable(error: CaisseError): boolean {
   if (error instanceof CaisseConnectionError) return true;
   if (error.status === undefined) return false;
-  if (error.status === 429) return (retryAfterSeconds(error.headers) ?? 0) <= MAX_RETRY_AFTER_SECONDS;
+  if (error.status === 429) return (error.retryAfter ?? 0) <= MAX_RETRY_AFTER_SECONDS;
   // The first request with this Idempotency-Key is still running: ask again shortly.
   if (error.status === 409 && error.code === 'idempotency_request_in_progress') return true;
   return error.status >= 500;
 }
 
 function delayMs(attempt: number, error: CaisseError, random: () => number): number {
-  const after = retryAfterSeconds(error.headers);
+  const after = error.retryAfter;
   const backoff = Math.min(BACKOFF.maxMs, BACKOFF.initialMs * 2 ** attempt);
   const jittered = backoff / 2 + (random() * backoff) / 2;
   return after === undefined ? jittered : Math.max(after * 1000, jittered);

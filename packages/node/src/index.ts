@@ -10,6 +10,7 @@ export {
   CaissePermissionError,
   CaisseRateLimitError,
   WebhookSignatureError,
+  type CaisseErrorInit,
   type ProblemBody,
   type WebhookSignatureErrorCode,
 } from './errors.ts';

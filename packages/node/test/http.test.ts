@@ -1,3 +1,4 @@
+import { CaisseError as SharedCaisseError } from '@caisse/api-types';
 import { describe, expect, it } from 'vitest';
 import {
   Caisse,
@@ -278,6 +279,16 @@ describe('errors', () => {
     expect(err).toBeInstanceOf(CaisseAPIError);
     expect(err.code).toBe('api_error');
     expect(err.status).toBe(502);
+  });
+
+  it('is the CaisseError of @caisse/api-types, the class @caisse/browser throws too, with the Idempotency-Key of the POST', async () => {
+    expect(CaisseError).toBe(SharedCaisseError);
+    const { caisse, calls } = scriptedClient([{ status: 409, body: problem(409, 'intent_state_invalid') }]);
+    const err = (await caisse.intents.cancel('pi_1').catch((e: unknown) => e)) as CaisseError;
+    expect(err).toBeInstanceOf(SharedCaisseError);
+    expect(err).toBeInstanceOf(CaisseConflictError);
+    expect(err.idempotencyKey).toBe(calls[0]?.headers['idempotency-key']);
+    expect(err.retryAfter).toBeUndefined();
   });
 });
 
