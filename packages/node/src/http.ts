@@ -45,6 +45,12 @@ export type WithResponse<T> = T & { readonly lastResponse: ResponseMeta };
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 
+/**
+ * Who a request is made as: the merchant (API key and secret key, the default), the API key
+ * alone (a customer signing in), or a customer (API key and the user's access token).
+ */
+export type Caller = 'merchant' | 'apiKey' | { userToken: string };
+
 /** Exponential backoff: 0.5 s, 1 s, 2 s, … up to 8 s, with jitter in the upper half of each step. */
 export const BACKOFF = { initialMs: 500, maxMs: 8_000 } as const;
 /** A Retry-After longer than this is not waited for inside a call: the error is thrown. */
@@ -72,18 +78,20 @@ export class HttpClient {
   async request<T>(
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
-    opts: { query?: Query; body?: unknown; options?: RequestOptions } = {},
+    opts: { query?: Query; body?: unknown; options?: RequestOptions; as?: Caller; headers?: Record<string, string> } = {},
   ): Promise<WithResponse<T>> {
     const options = opts.options ?? {};
     const url = new URL(this.config.baseUrl + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
     const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? randomUUID()) : undefined;
+    const as = opts.as ?? 'merchant';
     const headers: Record<string, string> = {
       accept: 'application/json',
       'x-api-key': this.config.apiKey,
-      authorization: `Bearer ${this.config.secretKey}`,
+      ...(as === 'merchant' ? { authorization: `Bearer ${this.config.secretKey}` } : as === 'apiKey' ? {} : { authorization: `Bearer ${as.userToken}` }),
       'pay-version': this.config.apiVersion,
       'user-agent': this.config.userAgent,
+      ...opts.headers,
     };
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     // POST bodies are JSON; an operation without parameters sends `{}`.

@@ -56,3 +56,18 @@ export type TestWalletFundParams = JsonBody<paths['/test/wallets/fund']['post']>
 export type Wallet = JsonAnswer<paths['/test/wallets/fund']['post'], 200>;
 export type TestMessageListParams = Partial<Query<paths['/test/messages']['get']>>;
 export type TestMessageList = JsonAnswer<paths['/test/messages']['get'], 200>;
+
+/** A test user's phone number and password, for `testHelpers.login`. */
+export type TestLoginParams = JsonBody<paths['/auth/web']['post']>;
+/** A signed-in test user: `token` is the user's access token (15 minutes) for initOtp, verifyOtp and charge. */
+export type TestUserSession = JsonAnswer<paths['/auth/web']['post'], 200>;
+export type InitOtpParams = JsonBody<paths['/otp/init']['post']>;
+/** Where the code went (masked), and when another may be sent. */
+export type OtpChallenge = JsonAnswer<paths['/otp/init']['post'], 200>;
+export type VerifyOtpParams = JsonBody<paths['/otp/verify']['post']>;
+/** A verified code: `authorizationToken` authorizes one charge (`x-otp-token`). */
+export type OtpAuthorization = JsonAnswer<paths['/otp/verify']['post'], 200>;
+/** The charge's body, and the `authorizationToken` of `verifyOtp` (sent as `x-otp-token`). */
+export type TestChargeParams = JsonBody<paths['/charge']['post']> & { authorizationToken: string };
+/** The intent a charge paid, as the customer sees it (no `metadata`). */
+export type ChargedPaymentIntent = JsonAnswer<paths['/charge']['post'], 200>;
