@@ -7,8 +7,8 @@
  * receiver's return every event was delivered (the retries back off: the first within a minute,
  * then doubling), duplicates, and the server's RSS before, during and after.
  *
- *   node --import tsx bench/outage.ts                  # refuse, 503 and hang, 2 minutes each
- *   OUTAGE_MODES=refuse OUTAGE_SECONDS=30 node --import tsx bench/outage.ts
+ *   node --conditions=source --import tsx bench/outage.ts                  # refuse, 503 and hang, 2 minutes each
+ *   OUTAGE_MODES=refuse OUTAGE_SECONDS=30 node --conditions=source --import tsx bench/outage.ts
  *
  * Knobs: OUTAGE_MODES (refuse,503,hang), OUTAGE_SECONDS (120), OUTAGE_BASELINE_SECONDS (20),
  * OUTAGE_RATE (payments started per second, 2), OUTAGE_RECOVERY_TIMEOUT_S (900),

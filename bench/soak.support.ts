@@ -1,7 +1,7 @@
 /**
  * What the soak and the receiver-outage runs share: Caisse as a child process on a fresh
  * database, a merchant, funded test users, a webhook receiver that can go down, full payment
- * flows over HTTP (the same client `caisse trigger` uses), and the server's RSS sampled from /proc.
+ * flows over HTTP (the same client `caisse trigger` uses: @caisse/node), and the server's RSS sampled from /proc.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { type ApiClient, ApiRequestError, createApiClient } from '../packages/server/src/modules/listen/api-client.ts';
-import { type TestUser, testPayments } from '../packages/server/src/modules/listen/test-payments.ts';
+import { type Caisse, CaisseError } from '@caisse/node';
+import { createCaisse } from '../packages/server/src/cli/client.ts';
+import { type TestUser, testPayments } from '../packages/server/src/cli/test-payments.ts';
 import {
   createMerchantWithCli,
   createRunDatabase,
@@ -180,7 +181,7 @@ export interface World {
   env: Record<string, string>;
   keys: TestKeys;
   server: ServerProc;
-  api: ApiClient;
+  api: Caisse;
   receiver: Receiver;
   endpointId: string;
   users: PooledUser[];
@@ -195,9 +196,9 @@ export async function setUpWorld(tag: string, opts: { users: number; serverEnv?:
   const env = processEnv({ ...database.env, ...opts.serverEnv });
   const keys = await createMerchantWithCli(env, tag);
   const server = await startServerProcess({ env });
-  const api = createApiClient({ baseUrl: server.url, apiKey: keys.apiKey, secretKey: keys.secretKey }, { timeoutMs: 30_000 });
+  const api = createCaisse({ baseUrl: server.url, apiKey: keys.apiKey, secretKey: keys.secretKey }, { timeoutMs: 30_000 });
   const receiver = await startReceiver();
-  const endpoint = await api.call<{ id: string; secret: string }>('POST', '/webhook-endpoints', { body: { url: receiver.url } });
+  const endpoint = await api.webhookEndpoints.create({ url: receiver.url });
   receiver.setSecret(endpoint.secret);
   const pay = testPayments(api);
   const users: PooledUser[] = [];
@@ -261,7 +262,7 @@ function takeUser(users: PooledUser[]): PooledUser | undefined {
 }
 
 /** One full payment: intent → initOtp → code from the outbox → verifyOtp → charge. */
-export async function payOnce(api: ApiClient, users: PooledUser[], stats: LoadStats): Promise<void> {
+export async function payOnce(api: Caisse, users: PooledUser[], stats: LoadStats): Promise<void> {
   const user = takeUser(users);
   if (user === undefined) {
     stats.noUser += 1;
@@ -269,24 +270,38 @@ export async function payOnce(api: ApiClient, users: PooledUser[], stats: LoadSt
   }
   const pay = testPayments(api);
   const t = performance.now();
+  // The request under way, to name a failure by it.
+  let step = 'POST /gateway';
   try {
     const intent = await pay.createIntent({ amount: String(100 + Math.floor(Math.random() * 50) * 100), description: 'soak', metadata: { run: 'soak' } });
     user.sends.push(Date.now());
     let otpToken: string;
+    // pay.authorize, one request at a time.
+    const authorize = async () => {
+      step = 'POST /otp/init';
+      await api.testHelpers.initOtp(user.token, { userId: user.id, channel: 'sms', intentionId: intent.id });
+      step = 'GET /test/messages';
+      const otp = await pay.latestCode(user.id);
+      step = 'POST /otp/verify';
+      return (await api.testHelpers.verifyOtp(user.token, { userId: user.id, otp })).authorizationToken;
+    };
     try {
-      otpToken = await pay.authorize(user, intent.id);
+      otpToken = await authorize();
     } catch (err) {
-      if (err instanceof ApiRequestError && err.code === 'access_token_invalid') {
+      if (err instanceof CaisseError && err.code === 'access_token_invalid') {
+        step = 'POST /auth/web';
         await pay.signIn(user);
-        otpToken = await pay.authorize(user, intent.id);
+        otpToken = await authorize();
       } else throw err;
     }
-    const res = await pay.charge(user, intent.id, otpToken, { 'idempotency-key': `soak-${intent.id}` });
-    if (res.status !== 200) throw new ApiRequestError('POST', '/charge', res.status, res.body.code, res.body);
+    step = 'POST /charge';
+    const res = await pay.charge(user, intent.id, otpToken, { idempotencyKey: `soak-${intent.id}` });
+    if (res.status !== 200) throw new CaisseError({ code: res.problem?.code ?? `http_${res.status}`, message: 'the charge was refused', status: res.status });
     stats.paid += 1;
     stats.latenciesMs.push(performance.now() - t);
   } catch (err) {
-    const key = err instanceof ApiRequestError ? `${err.method} ${err.path.split('?')[0]?.replace(/\/(pi|usr|we)_\w+/g, '/{id}')} → ${err.status} ${err.code ?? ''}` : `network: ${(err as Error).message}`;
+    const key =
+      err instanceof CaisseError && err.status !== undefined ? `${step} → ${err.status} ${err.code}` : `network: ${(err as Error).message}`;
     stats.errors.set(key, (stats.errors.get(key) ?? 0) + 1);
   } finally {
     stats.flows += 1;
@@ -295,7 +310,7 @@ export async function payOnce(api: ApiClient, users: PooledUser[], stats: LoadSt
 }
 
 /** Starts a payment every 1/rate s (open loop, at most `maxInFlight` at once) until `stop()`. */
-export function paceLoad(api: ApiClient, users: PooledUser[], stats: LoadStats, rate: number, maxInFlight = 64) {
+export function paceLoad(api: Caisse, users: PooledUser[], stats: LoadStats, rate: number, maxInFlight = 64) {
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
   const loop = (async () => {

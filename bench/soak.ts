@@ -5,15 +5,15 @@
  * latency, the deliveries and the server's RSS; at the end, whether anything failed or was lost
  * and how RSS grew after the warm-up (growth and least-squares slope).
  *
- *   node --import tsx bench/soak.ts                   # 30 minutes
- *   node --import tsx bench/soak.ts --minutes 3       # a short run (also SOAK_MINUTES=3)
+ *   node --conditions=source --import tsx bench/soak.ts                 # 30 minutes
+ *   node --conditions=source --import tsx bench/soak.ts --minutes 3     # a short run (also SOAK_MINUTES=3)
  *
  * Knobs: SOAK_MINUTES (30), SOAK_RATE (payments started per second, 2), SOAK_REPORT_S (60, or
  * 15 for runs under 10 minutes), SOAK_MAX_RSS_SLOPE_MB_H (fail above it on runs of 10 minutes or
  * more; 50), BENCH_DATABASE_URL. Writes bench/results/soak-<minutes>min.json. Exit 1 when a
  * request failed, an event was lost, or RSS kept growing.
  */
-import { forwardingSecret, listen } from '../packages/server/src/modules/listen/listen.client.ts';
+import { forwardingSecret, listen } from '../packages/server/src/cli/listen.ts';
 import {
   argValue,
   deliveryBacklog,

@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 const report = process.env.CAISSE_TEST_REPORT;
 
 export default defineConfig({
+  resolve: {
+    // Test against @caisse/api-types' sources, no build needed.
+    alias: { '@caisse/api-types': decodeURIComponent(new URL('../api-types/src/index.ts', import.meta.url).pathname) },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     // CI asks for a JSON report beside the console one, to print its closing count.

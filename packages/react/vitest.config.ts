@@ -4,8 +4,11 @@ const report = process.env.CAISSE_TEST_REPORT;
 
 export default defineConfig({
   resolve: {
-    // Test against @caisse/browser's sources, no build needed.
-    alias: { '@caisse/browser': decodeURIComponent(new URL('../browser/src/index.ts', import.meta.url).pathname) },
+    // Test against the sources of @caisse/browser and @caisse/api-types, no build needed.
+    alias: {
+      '@caisse/browser': decodeURIComponent(new URL('../browser/src/index.ts', import.meta.url).pathname),
+      '@caisse/api-types': decodeURIComponent(new URL('../api-types/src/index.ts', import.meta.url).pathname),
+    },
   },
   esbuild: { jsx: 'automatic' },
   test: {

@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+const source = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
+
 export default defineConfig({
+  resolve: {
+    // The CLI's client code (src/cli/) on the sources of @caisse/node and @caisse/api-types: no build needed.
+    alias: { '@caisse/node': source('../node/src/index.ts'), '@caisse/api-types': source('../api-types/src/index.ts') },
+  },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',

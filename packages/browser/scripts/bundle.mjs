@@ -1,6 +1,7 @@
 /* global process, console */
-// Bundles @caisse/browser as one minified ES module (dist/caisse-browser.min.js) and prints its
-// size, raw and gzipped: the number the README quotes. `npm run size`.
+// Bundles @caisse/browser as one minified ES module (dist/caisse-browser.min.js), @caisse/api-types
+// included (from its sources), and prints its size, raw and gzipped: the number the README
+// quotes. `npm run size`.
 import { gzipSync } from 'node:zlib';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -19,6 +20,8 @@ export async function bundle() {
     platform: 'browser',
     write: false,
     legalComments: 'none',
+    // The workspace's @caisse/api-types from its sources: no build of it needed first.
+    conditions: ['source'],
   });
   const code = result.outputFiles[0].contents;
   return { code, minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength };

@@ -7,10 +7,7 @@
  * memory only: never in localStorage, sessionStorage, cookies or anything the page can read,
  * and neither is ever returned to the caller.
  */
-import { API_VERSION, type paths } from './generated/api.ts';
-
-type JsonAnswer<Op, S extends number> = Op extends { responses: { [K in S]: { content: { 'application/json': infer R } } } } ? R : never;
-type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+import { API_VERSION, CaisseError, errorInit, type JsonAnswer, type JsonBody, type paths } from '@caisse/api-types';
 
 /** A payment intent as the browser sees it (no metadata, no session token). */
 export type PublicPaymentIntent = JsonAnswer<paths['/gateway/sessions/{sessionToken}']['get'], 200>;
@@ -25,6 +22,13 @@ export type OtpAuthorization = Omit<JsonAnswer<paths['/otp/verify']['post'], 200
 export type OtpChannel = InitOtpParams['channel'];
 
 export { API_VERSION };
+/**
+ * Any failure: `code` is the API's error code (or `connection_error`), with `status`,
+ * `requestId`, `param`, `retryAfter` and the problem body as `raw`. The same class as
+ * @caisse/node's CaisseError (@caisse/api-types).
+ */
+export { CaisseError };
+export type { CaisseErrorInit, ProblemBody } from '@caisse/api-types';
 
 /** Named environments of the hosted service; a self-hosted gateway passes its base URL instead. */
 export const ENVIRONMENTS = {
@@ -41,28 +45,6 @@ export interface CaisseClientOptions {
   /** Retries of a request that got no answer, a 5xx or a short 429 (default 2). */
   maxRetries?: number;
   fetch?: typeof fetch;
-}
-
-/** Any failure: `code` is the API's error code (or `connection_error`), with the answer's details. */
-export class CaisseError extends Error {
-  override name = 'CaisseError';
-  readonly code: string;
-  readonly status: number | undefined;
-  readonly requestId: string | undefined;
-  readonly param: string | undefined;
-  /** Seconds to wait before trying again (429), when the API said. */
-  readonly retryAfter: number | undefined;
-  /** The problem body, with extra members such as `attemptsRemaining`. */
-  readonly raw: Record<string, unknown> | undefined;
-  constructor(code: string, message: string, status?: number, raw?: Record<string, unknown>, requestId?: string, retryAfter?: number) {
-    super(message);
-    this.code = code;
-    this.status = status;
-    this.raw = raw;
-    this.requestId = requestId ?? (raw?.requestId as string | undefined);
-    this.param = raw?.param as string | undefined;
-    this.retryAfter = retryAfter;
-  }
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -157,7 +139,7 @@ export class CaisseClient {
    */
   async charge(intentionId: string): Promise<PublicPaymentIntent> {
     const otpToken = this.#otpToken;
-    if (otpToken === undefined) throw new CaisseError('otp_token_missing', 'Verify a one-time code before charging');
+    if (otpToken === undefined) throw new CaisseError({ code: 'otp_token_missing', message: 'Verify a one-time code before charging' });
     try {
       return await this.#request('POST', '/charge', { intentionId }, { ...this.#userHeaders(), 'x-otp-token': otpToken });
     } finally {
@@ -171,7 +153,7 @@ export class CaisseClient {
   }
 
   #userHeaders(): Record<string, string> {
-    if (this.#accessToken === undefined) throw new CaisseError('access_token_missing', 'Sign the customer in (login) first');
+    if (this.#accessToken === undefined) throw new CaisseError({ code: 'access_token_missing', message: 'Sign the customer in (login) first' });
     return { authorization: `Bearer ${this.#accessToken}` };
   }
 
@@ -194,17 +176,9 @@ export class CaisseClient {
         });
         const data = await response.json().catch(() => undefined);
         if (response.ok && data && typeof data === 'object') return data as T;
-        const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
-        error = new CaisseError(
-          data?.code ?? `http_${response.status}`,
-          data?.detail ?? data?.title ?? `Caisse answered ${response.status}`,
-          response.status,
-          data,
-          response.headers.get('request-id') ?? undefined,
-          Number.isFinite(retryAfter) ? retryAfter : undefined,
-        );
+        error = new CaisseError({ ...errorInit(response.status, response.headers, data), idempotencyKey: headers['idempotency-key'] });
       } catch (err) {
-        error = new CaisseError('connection_error', `Could not reach Caisse: ${(err as Error)?.message ?? err}`);
+        error = new CaisseError({ code: 'connection_error', message: `Could not reach Caisse: ${(err as Error)?.message ?? err}`, cause: err });
       }
       const s = error.status;
       const retryable = s === undefined || s >= 500 || (s === 429 && (error.retryAfter ?? 0) <= 10);

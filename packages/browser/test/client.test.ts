@@ -1,3 +1,4 @@
+import { CaisseError as SharedCaisseError } from '@caisse/api-types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API_VERSION, CaisseClient, CaisseError } from '../src/index.ts';
 
@@ -168,6 +169,15 @@ describe('CaisseClient', () => {
     const err = (await client.login('+237650000001', 'nope').catch((e: unknown) => e)) as CaisseError;
     expect(err).toBeInstanceOf(CaisseError);
     expect(err).toMatchObject({ code: 'invalid_credentials', status: 401, requestId: 'req_9', message: 'Wrong phone number or password' });
+  });
+
+  it('throws the CaisseError of @caisse/api-types (the class @caisse/node throws too), with the Idempotency-Key of the POST', async () => {
+    expect(CaisseError).toBe(SharedCaisseError);
+    const { fetch, calls } = fakeApi({ 'POST /auth/web': [{ status: 429, body: { code: 'rate_limited', status: 429 }, headers: { 'retry-after': '60' } }] });
+    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch, maxRetries: 0 });
+    const err = (await client.login('+237650000001', 'nope').catch((e: unknown) => e)) as CaisseError;
+    expect(err).toBeInstanceOf(SharedCaisseError);
+    expect(err).toMatchObject({ code: 'rate_limited', status: 429, retryAfter: 60, idempotencyKey: calls[0]?.headers['idempotency-key'] });
   });
 
   it('maps environments to base URLs and refuses secret keys and plain http off localhost', async () => {

@@ -1,25 +1,33 @@
-import { API_VERSION } from './generated/api.ts';
+import { API_VERSION } from '@caisse/api-types';
 import { type FetchLike, HttpClient, type RequestOptions, type WithResponse } from './http.ts';
 import type {
   Balance,
   CaisseEvent,
+  ChargedPaymentIntent,
   CreatedPaymentIntent,
   DeletedWebhookEndpoint,
   EventList,
   EventListParams,
   EventResendParams,
   EventResendResult,
+  InitOtpParams,
+  OtpAuthorization,
+  OtpChallenge,
   PaymentIntent,
   PaymentIntentCreateParams,
   PaymentIntentList,
   PaymentIntentListParams,
   Refund,
   RefundCreateParams,
+  TestChargeParams,
+  TestLoginParams,
   TestMessageList,
   TestMessageListParams,
   TestUser,
   TestUserCreateParams,
+  TestUserSession,
   TestWalletFundParams,
+  VerifyOtpParams,
   Wallet,
   WebhookDeliveryList,
   WebhookDeliveryListParams,
@@ -32,7 +40,7 @@ import type {
   WebhookEndpointUpdateParams,
   WebhookEndpointWithSecret,
 } from './types.ts';
-import { constructEvent, generateTestHeader } from './webhooks.ts';
+import { constructEvent, generateTestHeader, generateTestHeaders } from './webhooks.ts';
 
 export const VERSION = '0.1.0';
 /** The hosted Caisse API. A self-hosted gateway passes its own `baseUrl`. */
@@ -55,18 +63,23 @@ export interface CaisseOptions {
   fetch?: FetchLike;
   /** Waits between retries (tests replace it to avoid real waiting). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Accept a plain http:// `baseUrl` on any host, not only localhost: for a gateway on a private
+   * network you trust (containers, a VM). Test keys only: a live secret key never travels in clear.
+   */
+  allowInsecureHttp?: boolean;
 }
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
-function checkBaseUrl(raw: string): string {
+function checkBaseUrl(raw: string, anyHttp: boolean): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new TypeError(`baseUrl is not a URL: ${raw}`);
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (anyHttp || LOOPBACK.test(url.hostname)))) {
     throw new TypeError(`baseUrl must use https:// (plain http only to localhost): ${raw}`);
   }
   return url.toString().replace(/\/+$/, '');
@@ -97,20 +110,25 @@ export class Caisse {
   readonly events;
   readonly webhookEndpoints;
   readonly balance;
-  /** Test-mode helpers (404 with live keys): users with funded wallets and the message outbox. */
+  /**
+   * Test-mode helpers: users with funded wallets and the message outbox (404 with live keys), and
+   * the customer's side of a payment (login, initOtp, verifyOtp, charge; test keys only).
+   */
   readonly testHelpers;
   /** Webhook signature verification; needs no key, so it is also on the class (`Caisse.webhooks`). */
-  static readonly webhooks = { constructEvent, generateTestHeader };
+  static readonly webhooks = { constructEvent, generateTestHeader, generateTestHeaders };
   readonly webhooks = Caisse.webhooks;
 
   constructor(options: CaisseOptions) {
     checkKeys(options.apiKey, options.secretKey);
+    const testMode = options.apiKey.startsWith('pk_test_');
+    if (options.allowInsecureHttp && !testMode) throw new TypeError('allowInsecureHttp works with test keys only');
     const fetchImpl = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
     if (typeof fetchImpl !== 'function') throw new TypeError('No fetch: use Node 20 or later, or pass options.fetch');
     const http = new HttpClient({
       apiKey: options.apiKey,
       secretKey: options.secretKey,
-      baseUrl: checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
+      baseUrl: checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, options.allowInsecureHttp === true),
       maxRetries: options.maxRetries ?? 2,
       timeout: options.timeout ?? 30_000,
       apiVersion: options.apiVersion ?? API_VERSION,
@@ -167,6 +185,11 @@ export class Caisse {
       retrieve: (options?: RequestOptions) => http.request<Balance>('GET', '/balance', { options }),
     };
 
+    // The customer's side, for tests: refused before any request with live keys, so that a
+    // merchant's server never becomes the place where customers type their password.
+    const asTestCustomer = <T>(call: () => Promise<T>): Promise<T> =>
+      testMode ? call() : Promise.reject(new TypeError('The customer test helpers work with test keys only'));
+
     this.testHelpers = {
       createUser: (params: TestUserCreateParams, options?: RequestOptions) =>
         http.request<TestUser>('POST', '/test/users', { body: params, options }),
@@ -174,6 +197,20 @@ export class Caisse {
         http.request<Wallet>('POST', '/test/wallets/fund', { body: params, options }),
       listMessages: (params: TestMessageListParams = {}, options?: RequestOptions) =>
         http.request<TestMessageList>('GET', '/test/messages', { query: params, options }),
+      /** Signs a test user in (API key alone, as a browser does); the answer's `token` is their access token. */
+      login: (params: TestLoginParams, options?: RequestOptions) =>
+        asTestCustomer(() => http.request<TestUserSession>('POST', '/auth/web', { body: params, options, as: 'apiKey' })),
+      /** Sends the user a one-time code (readable with `listMessages`), as that user. */
+      initOtp: (userToken: string, params: InitOtpParams, options?: RequestOptions) =>
+        asTestCustomer(() => http.request<OtpChallenge>('POST', '/otp/init', { body: params, options, as: { userToken } })),
+      /** Checks the code, as that user; the answer's `authorizationToken` authorizes one charge. */
+      verifyOtp: (userToken: string, params: VerifyOtpParams, options?: RequestOptions) =>
+        asTestCustomer(() => http.request<OtpAuthorization>('POST', '/otp/verify', { body: params, options, as: { userToken } })),
+      /** Pays the intent from the user's wallet, as that user, with the `authorizationToken` of `verifyOtp`. */
+      charge: (userToken: string, { authorizationToken, ...params }: TestChargeParams, options?: RequestOptions) =>
+        asTestCustomer(() =>
+          http.request<ChargedPaymentIntent>('POST', '/charge', { body: params, options, as: { userToken }, headers: { 'x-otp-token': authorizationToken } }),
+        ),
     };
   }
 }

@@ -1,64 +1,13 @@
 /**
- * Every failure the SDK reports is a CaisseError: `code` is the API's stable error code (or the
- * SDK's own for network and signature failures), `status` the HTTP status, `requestId` the
- * `request-id` the server gave the answer (quote it to support), `param` the offending field.
+ * Every failure the SDK reports is a CaisseError (@caisse/api-types: the same class
+ * @caisse/browser throws), of the subclass for its status: `code` is the API's stable error code
+ * (or the SDK's own for network and signature failures), `status` the HTTP status, `requestId`
+ * the `request-id` the server gave the answer (quote it to support), `param` the offending field.
  */
+import { CaisseError, errorInit } from '@caisse/api-types';
 
-/** An RFC 9457 problem body as the API sends it (contract §6). */
-export interface ProblemBody {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  code?: string;
-  param?: string;
-  errors?: { param: string; message: string }[];
-  requestId?: string;
-  [extra: string]: unknown;
-}
-
-export interface CaisseErrorInit {
-  code: string;
-  message: string;
-  status?: number;
-  requestId?: string;
-  param?: string;
-  raw?: ProblemBody;
-  headers?: Headers;
-  idempotencyKey?: string;
-  cause?: unknown;
-}
-
-export class CaisseError extends Error {
-  override name = 'CaisseError';
-  /** Stable error code, e.g. `amount_invalid`, `secret_key_invalid`, `connection_error`. */
-  readonly code: string;
-  /** HTTP status of the answer; undefined when no answer arrived. */
-  readonly status: number | undefined;
-  /** The answer's `request-id`. */
-  readonly requestId: string | undefined;
-  /** The request field the error is about, when there is one. */
-  readonly param: string | undefined;
-  /** `errors: [{param, message}]` of a `validation_error`. */
-  readonly errors: { param: string; message: string }[] | undefined;
-  /** The whole problem body, with any extra members (`attemptsRemaining`, `intentStatus`, …). */
-  readonly raw: ProblemBody | undefined;
-  readonly headers: Headers | undefined;
-  /** The Idempotency-Key the request was sent with (POST only): retry with it to be safe. */
-  readonly idempotencyKey: string | undefined;
-
-  constructor(init: CaisseErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.code = init.code;
-    this.status = init.status;
-    this.requestId = init.requestId;
-    this.param = init.param;
-    this.errors = init.raw?.errors;
-    this.raw = init.raw;
-    this.headers = init.headers;
-    this.idempotencyKey = init.idempotencyKey;
-  }
-}
+export { CaisseError };
+export type { CaisseErrorInit, ProblemBody } from '@caisse/api-types';
 
 /** 400, 404, 405, 413, 415, 422: the request itself is wrong; retrying it will not help. */
 export class CaisseInvalidRequestError extends CaisseError {
@@ -83,9 +32,6 @@ export class CaisseConflictError extends CaisseError {
 /** 429: too many requests; `retryAfter` says how many seconds to wait. */
 export class CaisseRateLimitError extends CaisseError {
   override name = 'CaisseRateLimitError';
-  get retryAfter(): number | undefined {
-    return retryAfterSeconds(this.headers);
-  }
 }
 /** 5xx, or an answer that is not the API's. */
 export class CaisseAPIError extends CaisseError {
@@ -112,15 +58,6 @@ export class WebhookSignatureError extends CaisseError {
   }
 }
 
-/** Seconds from a `Retry-After` header (delta-seconds or an HTTP date), or undefined. */
-export function retryAfterSeconds(headers: Headers | undefined, now = Date.now()): number | undefined {
-  const raw = headers?.get('retry-after')?.trim();
-  if (!raw) return undefined;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
 const BY_STATUS: Record<number, typeof CaisseError> = {
   400: CaisseInvalidRequestError,
   401: CaisseAuthenticationError,
@@ -137,21 +74,6 @@ const BY_STATUS: Record<number, typeof CaisseError> = {
 
 /** The typed error for an answer that is not 2xx. */
 export function errorFromResponse(status: number, headers: Headers, body: unknown, idempotencyKey: string | undefined): CaisseError {
-  const problem: ProblemBody | undefined = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as ProblemBody) : undefined;
-  const code = typeof problem?.code === 'string' ? problem.code : status >= 500 ? 'api_error' : `http_${status}`;
-  const message =
-    (typeof problem?.detail === 'string' && problem.detail) ||
-    (typeof problem?.title === 'string' && problem.title) ||
-    `The Caisse API answered ${status} without an error body`;
   const Type = BY_STATUS[status] ?? (status >= 400 && status < 500 ? CaisseInvalidRequestError : CaisseAPIError);
-  return new Type({
-    code,
-    message,
-    status,
-    requestId: headers.get('request-id') ?? (typeof problem?.requestId === 'string' ? problem.requestId : undefined),
-    param: typeof problem?.param === 'string' ? problem.param : undefined,
-    raw: problem,
-    headers,
-    idempotencyKey,
-  });
+  return new Type({ ...errorInit(status, headers, body), idempotencyKey });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { API_VERSION } from './generated/api.ts';
-import { CaisseAPIError, CaisseConnectionError, CaisseError, errorFromResponse, retryAfterSeconds } from './errors.ts';
+import { API_VERSION } from '@caisse/api-types';
+import { CaisseAPIError, CaisseConnectionError, CaisseError, errorFromResponse } from './errors.ts';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -45,6 +45,12 @@ export type WithResponse<T> = T & { readonly lastResponse: ResponseMeta };
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 
+/**
+ * Who a request is made as: the merchant (API key and secret key, the default), the API key
+ * alone (a customer signing in), or a customer (API key and the user's access token).
+ */
+export type Caller = 'merchant' | 'apiKey' | { userToken: string };
+
 /** Exponential backoff: 0.5 s, 1 s, 2 s, … up to 8 s, with jitter in the upper half of each step. */
 export const BACKOFF = { initialMs: 500, maxMs: 8_000 } as const;
 /** A Retry-After longer than this is not waited for inside a call: the error is thrown. */
@@ -53,14 +59,14 @@ export const MAX_RETRY_AFTER_SECONDS = 60;
 function isRetryable(error: CaisseError): boolean {
   if (error instanceof CaisseConnectionError) return true;
   if (error.status === undefined) return false;
-  if (error.status === 429) return (retryAfterSeconds(error.headers) ?? 0) <= MAX_RETRY_AFTER_SECONDS;
+  if (error.status === 429) return (error.retryAfter ?? 0) <= MAX_RETRY_AFTER_SECONDS;
   // The first request with this Idempotency-Key is still running: ask again shortly.
   if (error.status === 409 && error.code === 'idempotency_request_in_progress') return true;
   return error.status >= 500;
 }
 
 function delayMs(attempt: number, error: CaisseError, random: () => number): number {
-  const after = retryAfterSeconds(error.headers);
+  const after = error.retryAfter;
   const backoff = Math.min(BACKOFF.maxMs, BACKOFF.initialMs * 2 ** attempt);
   const jittered = backoff / 2 + (random() * backoff) / 2;
   return after === undefined ? jittered : Math.max(after * 1000, jittered);
@@ -72,18 +78,20 @@ export class HttpClient {
   async request<T>(
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
-    opts: { query?: Query; body?: unknown; options?: RequestOptions } = {},
+    opts: { query?: Query; body?: unknown; options?: RequestOptions; as?: Caller; headers?: Record<string, string> } = {},
   ): Promise<WithResponse<T>> {
     const options = opts.options ?? {};
     const url = new URL(this.config.baseUrl + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
     const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? randomUUID()) : undefined;
+    const as = opts.as ?? 'merchant';
     const headers: Record<string, string> = {
       accept: 'application/json',
       'x-api-key': this.config.apiKey,
-      authorization: `Bearer ${this.config.secretKey}`,
+      ...(as === 'merchant' ? { authorization: `Bearer ${this.config.secretKey}` } : as === 'apiKey' ? {} : { authorization: `Bearer ${as.userToken}` }),
       'pay-version': this.config.apiVersion,
       'user-agent': this.config.userAgent,
+      ...opts.headers,
     };
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     // POST bodies are JSON; an operation without parameters sends `{}`.

@@ -1,12 +1,8 @@
 /**
- * The SDK's public types, read off the generated `paths` (src/generated/api.ts) so that they
- * follow the server's route schemas: a field the server adds or renames changes them here.
+ * The SDK's public types, read off the generated `paths` (@caisse/api-types) so that they follow
+ * the server's route schemas: a field the server adds or renames changes them here.
  */
-import type { paths } from './generated/api.ts';
-
-type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
-type JsonAnswer<Op, S extends number> = Op extends { responses: { [K in S]: { content: { 'application/json': infer R } } } } ? R : never;
-type Query<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+import type { JsonAnswer, JsonBody, paths, Query } from '@caisse/api-types';
 
 /** A payment intent as the merchant sees it (with `metadata`). */
 export type PaymentIntent = JsonAnswer<paths['/gateway/{id}']['get'], 200>;
@@ -60,3 +56,18 @@ export type TestWalletFundParams = JsonBody<paths['/test/wallets/fund']['post']>
 export type Wallet = JsonAnswer<paths['/test/wallets/fund']['post'], 200>;
 export type TestMessageListParams = Partial<Query<paths['/test/messages']['get']>>;
 export type TestMessageList = JsonAnswer<paths['/test/messages']['get'], 200>;
+
+/** A test user's phone number and password, for `testHelpers.login`. */
+export type TestLoginParams = JsonBody<paths['/auth/web']['post']>;
+/** A signed-in test user: `token` is the user's access token (15 minutes) for initOtp, verifyOtp and charge. */
+export type TestUserSession = JsonAnswer<paths['/auth/web']['post'], 200>;
+export type InitOtpParams = JsonBody<paths['/otp/init']['post']>;
+/** Where the code went (masked), and when another may be sent. */
+export type OtpChallenge = JsonAnswer<paths['/otp/init']['post'], 200>;
+export type VerifyOtpParams = JsonBody<paths['/otp/verify']['post']>;
+/** A verified code: `authorizationToken` authorizes one charge (`x-otp-token`). */
+export type OtpAuthorization = JsonAnswer<paths['/otp/verify']['post'], 200>;
+/** The charge's body, and the `authorizationToken` of `verifyOtp` (sent as `x-otp-token`). */
+export type TestChargeParams = JsonBody<paths['/charge']['post']> & { authorizationToken: string };
+/** The intent a charge paid, as the customer sees it (no `metadata`). */
+export type ChargedPaymentIntent = JsonAnswer<paths['/charge']['post'], 200>;

@@ -5,6 +5,8 @@ import type { CaisseEvent } from './types.ts';
 /** Seconds a signature's timestamp may be from now (contract §5: 300 s by default). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 export const SIGNATURE_HEADER = 'pay-signature';
+/** Webhook endpoint secrets are `whsec_` and base64 of 32 random bytes. */
+const SECRET_PREFIX = 'whsec_';
 
 export interface ConstructEventOptions {
   /** Seconds the `t=` timestamp may differ from now; default 300. `Infinity` skips the check. */
@@ -113,3 +115,46 @@ export function generateTestHeader(params: { payload: RawBody; secret: string; t
   const timestamp = String(params.timestamp ?? Math.floor(Date.now() / 1000));
   return `t=${timestamp},v1=${sign(params.secret, timestamp, bodyBytes(params.payload)).toString('hex')}`;
 }
+
+/** The Standard Webhooks key: the base64-decoded text after `whsec_`. */
+function standardKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+}
+
+/** The signature headers of a delivery, both families. */
+export interface SignatureHeaders {
+  'pay-signature': string;
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+/**
+ * Every signature header Caisse sends with a delivery of `payload`, for testing a webhook
+ * handler however it verifies: `pay-signature` (as `generateTestHeader`, for `constructEvent`)
+ * and the Standard Webhooks `webhook-id`, `webhook-timestamp` and `webhook-signature`
+ * (`v1,<base64>`, HMAC-SHA256 of `"<id>.<timestamp>.<body>"` keyed with the base64 bytes after
+ * `whsec_`), which the Standard Webhooks libraries verify. `id` is the event id (default: the
+ * payload's `id`). `caisse listen` signs the events it forwards with it.
+ */
+export function generateTestHeaders(params: { payload: RawBody; secret: string; id?: string; timestamp?: number }): SignatureHeaders {
+  const body = bodyBytes(params.payload);
+  const timestamp = String(params.timestamp ?? Math.floor(Date.now() / 1000));
+  let id = params.id;
+  if (id === undefined) {
+    try {
+      id = (JSON.parse(body.toString('utf8')) as { id?: unknown }).id as string | undefined;
+    } catch {
+      id = undefined;
+    }
+    if (typeof id !== 'string' || id === '') throw new TypeError('generateTestHeaders needs an id: the payload has none');
+  }
+  const standard = createHmac('sha256', standardKey(params.secret)).update(`${id}.${timestamp}.`, 'utf8').update(body).digest('base64');
+  return {
+    'pay-signature': `t=${timestamp},v1=${sign(params.secret, timestamp, body).toString('hex')}`,
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': `v1,${standard}`,
+  };
+}
+

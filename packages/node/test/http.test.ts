@@ -1,3 +1,4 @@
+import { CaisseError as SharedCaisseError } from '@caisse/api-types';
 import { describe, expect, it } from 'vitest';
 import {
   Caisse,
@@ -279,6 +280,62 @@ describe('errors', () => {
     expect(err.code).toBe('api_error');
     expect(err.status).toBe(502);
   });
+
+  it('is the CaisseError of @caisse/api-types, the class @caisse/browser throws too, with the Idempotency-Key of the POST', async () => {
+    expect(CaisseError).toBe(SharedCaisseError);
+    const { caisse, calls } = scriptedClient([{ status: 409, body: problem(409, 'intent_state_invalid') }]);
+    const err = (await caisse.intents.cancel('pi_1').catch((e: unknown) => e)) as CaisseError;
+    expect(err).toBeInstanceOf(SharedCaisseError);
+    expect(err).toBeInstanceOf(CaisseConflictError);
+    expect(err.idempotencyKey).toBe(calls[0]?.headers['idempotency-key']);
+    expect(err.retryAfter).toBeUndefined();
+  });
+});
+
+describe('test helpers: the customer side', () => {
+  const SESSION = { id: 'usr_1', phoneNumber: '+237650000001', roles: ['USER'], token: 'jwt_user', expiresAt: '2026-11-01T10:15:00.000Z' };
+  const AUTHORIZATION = { object: 'otp_authorization', userId: 'usr_1', intentionId: 'pi_1', authorizationToken: 'otpa_1', expiresAt: 'x' };
+
+  it('signs in with the API key alone, then sends, verifies and charges as the user, with the code token as x-otp-token', async () => {
+    const { caisse, calls } = scriptedClient([
+      { status: 200, body: SESSION },
+      { status: 200, body: { object: 'otp_challenge', userId: 'usr_1', channel: 'sms', destination: '+237 6•• •• ••01', intentionId: 'pi_1', expiresAt: 'x', resendAvailableAt: 'y' } },
+      { status: 200, body: AUTHORIZATION },
+      { status: 200, body: { ...INTENT, status: 'SUCCEEDED' } },
+    ]);
+    const session = await caisse.testHelpers.login({ phoneNumber: SESSION.phoneNumber, password: 'pw' });
+    expect(session.token).toBe('jwt_user');
+    await caisse.testHelpers.initOtp(session.token, { userId: session.id, channel: 'sms', intentionId: 'pi_1' });
+    const { authorizationToken } = await caisse.testHelpers.verifyOtp(session.token, { userId: session.id, otp: '123456' });
+    const paid = await caisse.testHelpers.charge(session.token, { intentionId: 'pi_1', authorizationToken }, { idempotencyKey: 'pay-pi_1' });
+    expect(paid.status).toBe('SUCCEEDED');
+
+    expect(calls.map((c) => `${c.method} ${c.url.slice(BASE.length)}`)).toEqual(['POST /auth/web', 'POST /otp/init', 'POST /otp/verify', 'POST /charge']);
+    const [login, init, verify, charge] = calls;
+    expect(login?.headers['x-api-key']).toBe(KEYS.apiKey);
+    expect(login?.headers.authorization).toBeUndefined();
+    for (const c of [init, verify, charge]) {
+      expect(c?.headers['x-api-key']).toBe(KEYS.apiKey);
+      expect(c?.headers.authorization).toBe('Bearer jwt_user');
+    }
+    expect(charge?.headers['x-otp-token']).toBe('otpa_1');
+    expect(charge?.headers['idempotency-key']).toBe('pay-pi_1');
+    expect(charge?.body).toEqual({ intentionId: 'pi_1' });
+    // The secret key goes with none of them.
+    expect(JSON.stringify(calls)).not.toContain(KEYS.secretKey);
+  });
+
+  it('a declined charge is a CaissePaymentError; with live keys the customer helpers send nothing', async () => {
+    const { caisse } = scriptedClient([{ status: 402, body: problem(402, 'insufficient_funds', { intentStatus: 'PENDING' }) }]);
+    const err = await caisse.testHelpers.charge('jwt_user', { intentionId: 'pi_1', authorizationToken: 'otpa_1' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CaissePaymentError);
+    expect(err).toMatchObject({ code: 'insufficient_funds', status: 402, raw: { intentStatus: 'PENDING' } });
+
+    const live = scriptedClient([], { apiKey: 'pk_live_abcdefghijklmnopqrstuvwx', secretKey: 'sk_live_abcdefghijklmnopqrstuvwx' });
+    await expect(live.caisse.testHelpers.login({ phoneNumber: '+237650000001', password: 'pw' })).rejects.toThrow(/test keys only/);
+    await expect(live.caisse.testHelpers.charge('jwt', { intentionId: 'pi_1', authorizationToken: 'a' })).rejects.toThrow(TypeError);
+    expect(live.calls).toHaveLength(0);
+  });
 });
 
 describe('construction', () => {
@@ -289,5 +346,14 @@ describe('construction', () => {
     expect(() => new Caisse({ ...KEYS, baseUrl: 'http://pay.example.com' })).toThrow(/https/);
     expect(() => new Caisse({ ...KEYS, baseUrl: 'http://localhost:8080/' })).not.toThrow();
     expect(() => new Caisse({ ...KEYS, baseUrl: 'https://pay.example.com' })).not.toThrow();
+  });
+
+  it('allowInsecureHttp accepts plain http on any host, with test keys only', async () => {
+    const { caisse, calls } = scriptedClient([{ status: 200, body: { object: 'balance' } }], { baseUrl: 'http://caisse.internal:8080', allowInsecureHttp: true });
+    await caisse.balance.retrieve();
+    expect(calls[0]?.url).toBe('http://caisse.internal:8080/balance');
+    const live = { apiKey: 'pk_live_abcdefghijklmnopqrstuvwx', secretKey: 'sk_live_abcdefghijklmnopqrstuvwx' };
+    expect(() => new Caisse({ ...live, baseUrl: 'http://caisse.internal:8080', allowInsecureHttp: true })).toThrow(/test keys only/);
+    expect(() => new Caisse({ ...live, baseUrl: 'https://pay.example.com', allowInsecureHttp: true })).toThrow(/test keys only/);
   });
 });

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { Caisse, constructEvent, generateTestHeader, WebhookSignatureError } from '../src/index.ts';
+import { Caisse, constructEvent, generateTestHeader, generateTestHeaders, WebhookSignatureError } from '../src/index.ts';
 import { INTENT } from './support.ts';
 
 const SECRET = 'whsec_' + Buffer.alloc(32, 3).toString('base64');
@@ -123,5 +124,22 @@ describe('webhooks.constructEvent', () => {
     const h = generateTestHeader({ payload: BODY, secret: SECRET, timestamp: NOW });
     expect(h).toBe(header(NOW, contractSignature(SECRET, NOW, BODY)));
     expect(constructEvent(BODY, h, SECRET, { now: NOW * 1000 }).id).toBe('evt_1');
+  });
+
+  it('generateTestHeaders makes both families of headers: constructEvent and the Standard Webhooks library accept them', () => {
+    const headers = generateTestHeaders({ payload: BODY, secret: SECRET, timestamp: NOW });
+    expect(headers).toEqual({
+      'pay-signature': generateTestHeader({ payload: BODY, secret: SECRET, timestamp: NOW }),
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(NOW),
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
+    });
+    expect(constructEvent(BODY, headers['pay-signature'], SECRET, { now: NOW * 1000 }).id).toBe('evt_1');
+    // The reference implementation checks the timestamp against the clock: sign for now.
+    const fresh = generateTestHeaders({ payload: Buffer.from(BODY), secret: SECRET, id: 'msg_1' });
+    expect(fresh['webhook-id']).toBe('msg_1');
+    expect(new Webhook(SECRET).verify(BODY, { ...fresh })).toEqual(EVENT);
+    expect(() => new Webhook(OTHER_SECRET).verify(BODY, { ...fresh })).toThrow();
+    expect(() => generateTestHeaders({ payload: '[]', secret: SECRET })).toThrow(/needs an id/);
   });
 });

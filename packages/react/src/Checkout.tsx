@@ -1,5 +1,6 @@
 import type { PublicPaymentIntent } from '@caisse/browser';
 import { type CSSProperties, type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import { OtpCodeInput } from './OtpCodeInput.tsx';
 import { type CheckoutStatus, useCheckout } from './useCheckout.ts';
 
 /** Colours, radius and font of <Checkout/>; each maps to a CSS variable you may also set in CSS. */
@@ -165,19 +166,7 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
         <p id={ids.hint} className="caisse-hint">
           Enter the 6-digit code sent to {otp?.destination ?? 'your phone'}.
         </p>
-        <label htmlFor={ids.code}>Verification code</label>
-        <input
-          id={ids.code}
-          name="otp"
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]{6}"
-          maxLength={6}
-          required
-          aria-invalid={invalid}
-          aria-describedby={describedBy(ids.hint)}
-        />
+        <OtpCodeInput id={ids.code} invalid={invalid} describedBy={describedBy(ids.hint)} />
         <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
           {pending ? 'Checking…' : 'Verify code'}
         </button>

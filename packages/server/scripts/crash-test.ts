@@ -30,8 +30,9 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { type ApiClient, ApiRequestError, createApiClient } from '../src/modules/listen/api-client.ts';
-import { type TestUser, testPayments } from '../src/modules/listen/test-payments.ts';
+import { type Caisse, CaisseConnectionError, CaisseError } from '@caisse/node';
+import { createCaisse } from '../src/cli/client.ts';
+import { type TestUser, testPayments } from '../src/cli/test-payments.ts';
 import {
   createMerchantWithCli,
   createRunDatabase,
@@ -168,8 +169,9 @@ interface Outcomes {
   errors: Map<string, number>;
 }
 
+/** No answer came (the server was killed): anything but an error the API answered. */
 function isNetworkError(err: unknown): boolean {
-  return !(err instanceof ApiRequestError);
+  return err instanceof CaisseConnectionError || !(err instanceof CaisseError);
 }
 
 function countError(o: Outcomes, what: string) {
@@ -191,7 +193,7 @@ function takeUser(pool: PooledUser[]): PooledUser | undefined {
  * (released after 60 s) is given up after a few seconds in the short form: it stays in doubt,
  * and the database decides.
  */
-async function chargeUntilAnswered(api: ApiClient, life: Lifecycle, user: PooledUser, intentId: string, otpToken: string, o: Outcomes, stop: { stopped: boolean }) {
+async function chargeUntilAnswered(api: Caisse, life: Lifecycle, user: PooledUser, intentId: string, otpToken: string, o: Outcomes, stop: { stopped: boolean }) {
   const pay = testPayments(api);
   const key = `crash-${intentId}`;
   let giveUpAt = Date.now() + 100_000;
@@ -200,8 +202,8 @@ async function chargeUntilAnswered(api: ApiClient, life: Lifecycle, user: Pooled
     if (attempt > 0) o.chargeRetries += 1;
     try {
       await life.waitUp();
-      const res = await pay.charge(user, intentId, otpToken, { 'idempotency-key': key });
-      if (res.status === 409 && res.body.code === 'idempotency_request_in_progress') {
+      const res = await pay.charge(user, intentId, otpToken, { idempotencyKey: key });
+      if (res.status === 409 && res.problem?.code === 'idempotency_request_in_progress') {
         // The first try is still held by a process that died: its key is released after 60 s.
         if (Date.now() > giveUpAt) return undefined;
         await sleep(2000);
@@ -217,7 +219,7 @@ async function chargeUntilAnswered(api: ApiClient, life: Lifecycle, user: Pooled
   }
 }
 
-async function flow(api: ApiClient, life: Lifecycle, pool: PooledUser[], o: Outcomes, stop: { stopped: boolean }): Promise<void> {
+async function flow(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcomes, stop: { stopped: boolean }): Promise<void> {
   const pay = testPayments(api);
   const roll = rand();
   const amount = String(between(1, 50) * 100);
@@ -241,13 +243,13 @@ async function flow(api: ApiClient, life: Lifecycle, pool: PooledUser[], o: Outc
     try {
       otpToken = await pay.authorize(user, intent.id);
     } catch (err) {
-      if (err instanceof ApiRequestError && err.code === 'access_token_invalid') await pay.signIn(user);
-      if (err instanceof ApiRequestError && err.code === 'otp_rate_limited') user.sends.push(Date.now());
+      if (err instanceof CaisseError && err.code === 'access_token_invalid') await pay.signIn(user);
+      if (err instanceof CaisseError && err.code === 'otp_rate_limited') user.sends.push(Date.now());
       throw err;
     }
     let res: Awaited<ReturnType<typeof pay.charge>>;
     try {
-      res = await pay.charge(user, intent.id, otpToken, { 'idempotency-key': `crash-${intent.id}` });
+      res = await pay.charge(user, intent.id, otpToken, { idempotencyKey: `crash-${intent.id}` });
     } catch {
       // The answer was lost in a kill: it is sought in the background (same Idempotency-Key), so
       // this worker goes on loading the server.
@@ -256,8 +258,8 @@ async function flow(api: ApiClient, life: Lifecycle, pool: PooledUser[], o: Outc
         else if (answer.status === 200) o.paid.set(intent.id, user.id);
         else if (answer.status === 402) o.declined.add(intent.id);
         else {
-          countError(o, `charge ${answer.status} ${answer.body.code ?? ''} (after a lost answer)`);
-          o.wrongAfterLost.push(`${intent.id}: ${answer.status} ${answer.body.code ?? ''}`);
+          countError(o, `charge ${answer.status} ${answer.problem?.code ?? ''} (after a lost answer)`);
+          o.wrongAfterLost.push(`${intent.id}: ${answer.status} ${answer.problem?.code ?? ''}`);
         }
       });
       o.resolving.add(settle);
@@ -276,14 +278,14 @@ async function flow(api: ApiClient, life: Lifecycle, pool: PooledUser[], o: Outc
     } else if (res.status === 402) {
       o.declined.add(intent.id);
     } else {
-      countError(o, `charge ${res.status} ${res.body.code ?? ''}`);
+      countError(o, `charge ${res.status} ${res.problem?.code ?? ''}`);
     }
   } finally {
     user.busy = false;
   }
 }
 
-async function loadLoop(api: ApiClient, life: Lifecycle, pool: PooledUser[], o: Outcomes, stop: { stopped: boolean }) {
+async function loadLoop(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcomes, stop: { stopped: boolean }) {
   while (!stop.stopped) {
     await life.waitUp();
     try {
@@ -291,9 +293,9 @@ async function loadLoop(api: ApiClient, life: Lifecycle, pool: PooledUser[], o: 
       o.flows += 1;
     } catch (err) {
       o.abandoned += 1;
-      if (err instanceof ApiRequestError && err.status >= 500) o.serverErrors += 1;
+      if (err instanceof CaisseError && (err.status ?? 0) >= 500) o.serverErrors += 1;
       if (isNetworkError(err)) countError(o, 'no answer (server killed)');
-      else countError(o, `${(err as ApiRequestError).status} ${(err as ApiRequestError).code ?? ''}`);
+      else countError(o, `${(err as CaisseError).status} ${(err as CaisseError).code}`);
       await sleep(100);
     }
   }
@@ -320,8 +322,8 @@ async function main(): Promise<boolean> {
     receiver = await startReceiver(() => endpoint.secret);
     life = new Lifecycle();
     life.markUp(await startServerProcess({ env, port }));
-    const api = createApiClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: keys.apiKey, secretKey: keys.secretKey }, { timeoutMs: 20_000 });
-    endpoint.secret = (await api.call<{ secret: string }>('POST', '/webhook-endpoints', { body: { url: receiver.url } })).secret;
+    const api = createCaisse({ baseUrl: `http://127.0.0.1:${port}`, apiKey: keys.apiKey, secretKey: keys.secretKey }, { timeoutMs: 20_000 });
+    endpoint.secret = (await api.webhookEndpoints.create({ url: receiver.url })).secret;
 
     const pay = testPayments(api);
     const pool: PooledUser[] = [];

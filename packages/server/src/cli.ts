@@ -2,12 +2,11 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
-import { type ApiTarget, ApiRequestError, createApiClient } from './modules/listen/api-client.ts';
-import { forwardingSecret, listen, ListenFatalError } from './modules/listen/listen.client.ts';
-import { isEventType, trigger } from './modules/listen/trigger.ts';
-import { EVENT_TYPES, type EventType } from './modules/events/index.ts';
+import type { ApiTarget } from './cli/client.ts';
+import { EVENT_TYPES, type EventType, isEventType } from './cli/event-types.ts';
 // The server, its database and its services load only for the commands that use them: listen
-// and trigger work over HTTP and start faster without them.
+// and trigger work over HTTP and start faster without them. Those two load their client code
+// (src/cli/, on @caisse/node) only when they run.
 import type { createServices } from './services.ts';
 
 function config(): Config {
@@ -88,6 +87,16 @@ function eventTypes(value: string): EventType[] {
   const types = value.split(',').map((t) => t.trim()).filter((t) => t !== '' && t !== '*');
   for (const t of types) if (!isEventType(t)) throw new InvalidArgumentError(`unknown event type "${t}"; known: ${EVENT_TYPES.join(', ')}`);
   return types as EventType[];
+}
+
+/** Runs listen or trigger: their failures the person can act on become one line (CliError). */
+async function overHttp(run: () => Promise<void>): Promise<void> {
+  const { explain } = await import('./cli/errors.ts');
+  try {
+    await run();
+  } catch (err) {
+    throw explain(err);
+  }
 }
 
 function targetOptions(command: Command): Command {
@@ -230,6 +239,7 @@ export function buildCli(): Command {
       .option('--print-secret', 'print the signing secret and exit'),
   ).action(async (opts: TargetOptions & { forwardTo?: string; events?: EventType[]; printSecret?: boolean }) => {
     const target = apiTarget(opts);
+    const { forwardingSecret, listen } = await import('./cli/listen.ts');
     if (opts.printSecret) {
       process.stdout.write(`${forwardingSecret(target.secretKey)}\n`);
       return;
@@ -239,7 +249,7 @@ export function buildCli(): Command {
     const stop = new AbortController();
     process.once('SIGINT', () => stop.abort());
     process.once('SIGTERM', () => stop.abort());
-    await listen({ ...target, forwardTo, events: opts.events, signal: stop.signal, say: (line) => process.stdout.write(`${line}\n`) });
+    await overHttp(() => listen({ ...target, forwardTo, events: opts.events, signal: stop.signal, say: (line) => process.stdout.write(`${line}\n`) }));
   });
 
   targetOptions(
@@ -250,12 +260,16 @@ export function buildCli(): Command {
   ).action(async (event: string, opts: TargetOptions & { json?: boolean }) => {
     if (!isEventType(event)) throw new InvalidArgumentError(`unknown event type "${event}"; known: ${EVENT_TYPES.join(', ')}`);
     const json = opts.json === true;
-    const result = await trigger(createApiClient(apiTarget(opts)), event, json ? undefined : (line) => process.stdout.write(`${line}\n`));
-    if (json) print(result, true);
-    else {
-      for (const e of result.events) process.stdout.write(`produced ${e.type} ${e.id} for ${result.intentId}\n`);
-      if (result.expiresAt) process.stdout.write(`payment.expired for ${result.intentId} will come shortly after ${result.expiresAt}\n`);
-    }
+    const target = apiTarget(opts);
+    const [{ createCaisse }, { trigger }] = await Promise.all([import('./cli/client.ts'), import('./cli/trigger.ts')]);
+    await overHttp(async () => {
+      const result = await trigger(createCaisse(target), event, json ? undefined : (line) => process.stdout.write(`${line}\n`));
+      if (json) print(result, true);
+      else {
+        for (const e of result.events) process.stdout.write(`produced ${e.type} ${e.id} for ${result.intentId}\n`);
+        if (result.expiresAt) process.stdout.write(`payment.expired for ${result.intentId} will come shortly after ${result.expiresAt}\n`);
+      }
+    });
   });
 
   program
@@ -296,10 +310,9 @@ export async function runCli(argv: string[]): Promise<void> {
       process.stderr.write(`caisse: ${(err as DataDirLockedError).message}\n`);
     } else if (err instanceof ApiError) {
       process.stderr.write(`caisse: ${err.code}: ${err.message}\n`);
-    } else if (err instanceof ListenFatalError || err instanceof ApiRequestError) {
-      process.stderr.write(`caisse: ${err.message}\n`);
-    } else if ((err as { cause?: { code?: string } } | undefined)?.cause?.code === 'ECONNREFUSED') {
-      process.stderr.write(`caisse: cannot reach the server (${(err as Error).message}: connection refused); is it running? (--base-url)\n`);
+    } else if ((err as Error | undefined)?.name === 'CliError') {
+      // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.
+      process.stderr.write(`caisse: ${(err as Error).message}\n`);
     } else if (err instanceof InvalidArgumentError) {
       process.stderr.write(`caisse: ${err.message}\n`);
     } else {

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eventIdFloor, eventIdTime, isFloor } from '../src/modules/listen/listen.cursor.ts';
-import { forwardingSecret } from '../src/modules/listen/listen.client.ts';
+import { eventIdFloor, eventIdTime, isFloor } from '../src/platform/id-cursor.ts';
+import { forwardingSecret } from '../src/cli/listen.ts';
 import { LOOKBACK_MS } from '../src/modules/listen/listen.service.ts';
 import { newId } from '../src/platform/ids.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { Caisse } from '@caisse/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiClient } from '../src/modules/listen/api-client.ts';
 import { TEST_DATABASE_URL } from './harness.ts';
 import { createMerchantWithCli, createRunDatabase, processEnv, type RunDatabase, type ServerProc, startServerProcess, type TestKeys } from './processes.ts';
 import { type Receiver, startReceiver } from './webhooks.receiver.ts';
@@ -77,7 +77,7 @@ describe('SIGTERM on a real server process', () => {
     const server = await start();
     keys ??= server.devMerchant as TestKeys;
     expect(keys).toBeDefined();
-    const api = createApiClient({ baseUrl: server.url, ...keys });
+    const api = new Caisse({ baseUrl: server.url, apiKey: keys.apiKey, secretKey: keys.secretKey });
 
     // A receiver that holds its answer until told: the delivery is in flight at the signal.
     let release: () => void = () => {};
@@ -88,9 +88,9 @@ describe('SIGTERM on a real server process', () => {
         res.end('ok');
       });
     };
-    const endpoint = await api.call<{ id: string }>('POST', '/webhook-endpoints', { body: { url: receiver.url } });
-    const intent = await api.call<{ id: string }>('POST', '/gateway', { body: { amount: '5000', currency: 'XAF' } });
-    await api.call('POST', `/gateway/${intent.id}/cancel`, { body: {} });
+    const endpoint = await api.webhookEndpoints.create({ url: receiver.url });
+    const intent = await api.intents.create({ amount: '5000', currency: 'XAF' });
+    await api.intents.cancel(intent.id);
     await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 15_000, interval: 50 });
     const eventId = String(receiver.received[0]?.headers['webhook-id']);
 
@@ -142,12 +142,9 @@ describe('SIGTERM on a real server process', () => {
 
     // What finished during the shutdown was committed: the intent, and the delivery as succeeded on its first attempt.
     const again = await start();
-    const api2 = createApiClient({ baseUrl: again.url, ...keys });
-    expect((await api2.call<{ amount: string }>('GET', `/gateway/${created.id}`)).amount).toBe('7000');
-    const deliveries = await api2.call<{ data: { eventId: string; status: string; attemptCount: number; lastStatusCode: number }[] }>(
-      'GET',
-      `/webhook-endpoints/${endpoint.id}/deliveries`,
-    );
+    const api2 = new Caisse({ baseUrl: again.url, apiKey: keys.apiKey, secretKey: keys.secretKey });
+    expect((await api2.intents.retrieve(created.id)).amount).toBe('7000');
+    const deliveries = await api2.webhookEndpoints.listDeliveries(endpoint.id);
     expect(deliveries.data).toHaveLength(1);
     expect(deliveries.data[0]).toMatchObject({ eventId, status: 'succeeded', attemptCount: 1, lastStatusCode: 200 });
     expect(receiver.received).toHaveLength(1);

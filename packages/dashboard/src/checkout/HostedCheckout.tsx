@@ -1,4 +1,4 @@
-import { CaisseProvider, type CheckoutStatus, useCheckout } from '@caisse/react';
+import { CaisseProvider, type CheckoutStatus, OtpCodeInput, useCheckout } from '@caisse/react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { formatMoney } from '../shared/format.ts';
 
@@ -131,19 +131,7 @@ function Flow({ merchantName }: { merchantName: string }) {
           </p>
           {alert}
           <div className="field">
-            <label htmlFor="otp">Code</label>
-            <input
-              id="otp"
-              name="otp"
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
-              required
-              aria-describedby="code-hint"
-              aria-invalid={error ? true : undefined}
-            />
+            <OtpCodeInput id="otp" label="Code" describedBy="code-hint" invalid={error ? true : undefined} />
           </div>
           <button type="submit" disabled={pending} aria-busy={pending}>
             {pending ? 'Checking…' : 'Verify code'}

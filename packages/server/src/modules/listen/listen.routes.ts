@@ -6,7 +6,7 @@ import { SECOND } from '../../platform/clock.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { assertTestMode } from '../../platform/http/auth.ts';
 import { EVENT_TYPES, type EventType } from '../events/index.ts';
-import { EVENT_ID } from './listen.cursor.ts';
+import { EVENT_ID } from '../../platform/id-cursor.ts';
 import type { ReadyMessage } from './listen.schema.ts';
 import { StreamHeaders, StreamQuery } from './listen.schema.ts';
 

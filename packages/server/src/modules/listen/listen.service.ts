@@ -1,7 +1,7 @@
 import type { Deps } from '../../platform/deps.ts';
 import { SECOND } from '../../platform/clock.ts';
 import { createEventsService, type EventsService, type EventType } from '../events/index.ts';
-import { eventIdFloor, eventIdTime, isFloor } from './listen.cursor.ts';
+import { eventIdFloor, eventIdTime, isFloor } from '../../platform/id-cursor.ts';
 
 /**
  * How far behind the newest event already sent each poll looks again. An event's id is made

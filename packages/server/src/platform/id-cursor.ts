@@ -1,7 +1,7 @@
-import { newId } from '../../platform/ids.ts';
+import { newId } from './ids.ts';
 
 /**
- * Positions in a merchant's event stream. Event ids are `evt_` + a ULID-like body whose first
+ * Positions in a stream of time-sorted ids (a merchant's events: caisse listen). Event ids are `evt_` + a ULID-like body whose first
  * 48 bits are the creation time in milliseconds (platform/ids.ts), so an id is also a time, and
  * the id made of a time and 80 zero bits sorts before every event id of that millisecond: a
  * cursor meaning "from this instant on".

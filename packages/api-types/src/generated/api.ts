@@ -1,7 +1,7 @@
-// Generated from the Caisse server's OpenAPI document by packages/node/scripts/generate-types.ts.
+// Generated from the Caisse server's OpenAPI document by packages/api-types/scripts/generate-types.ts.
 // Do not edit: change the server's route schemas, then run `npm run generate:types` at the root.
 
-/** The API version these types describe; the SDK sends it as `pay-version`. */
+/** The API version these types describe; the clients send it as `pay-version`. */
 export const API_VERSION = "2026-11-01";
 
 export interface paths {

@@ -1,16 +1,17 @@
 import { createHmac } from 'node:crypto';
+import { generateTestHeaders } from '@caisse/node';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { type Clock, systemClock } from '../../platform/clock.ts';
-import type { EventType } from '../events/index.ts';
-import { SECRET_PREFIX, signedHeaders } from '../webhooks/signing.ts';
-import type { ApiTarget } from './api-client.ts';
-import { eventIdFloor, eventIdTime } from './listen.cursor.ts';
+import { eventIdFloor, eventIdTime } from '../platform/id-cursor.ts';
+import { type Clock, systemClock } from '../platform/clock.ts';
+import type { ApiTarget } from './client.ts';
+import type { EventType } from './event-types.ts';
 
 /**
- * The client side of `caisse listen` (contract §7): reads `GET /listen/stream` and POSTs every
- * event to a local URL, signed exactly as real webhook deliveries are (`pay-signature` and the
- * Standard Webhooks headers, platform of webhooks/signing.ts) with a secret that depends only on
- * the secret key, so it is the same after every restart.
+ * The client side of `caisse listen` (contract §7): reads `GET /listen/stream` (the CLI's own
+ * stream, which the SDKs leave out) and POSTs every event to a local URL, signed exactly as real
+ * webhook deliveries are (`pay-signature` and the Standard Webhooks headers, by @caisse/node's
+ * `generateTestHeaders`) with a secret that depends only on the secret key, so it is the same
+ * after every restart.
  */
 
 /**
@@ -19,8 +20,11 @@ import { eventIdFloor, eventIdTime } from './listen.cursor.ts';
  * every secret key, and it reveals nothing of the key. Rolling the secret key changes it.
  */
 export function forwardingSecret(secretKey: string): string {
-  return SECRET_PREFIX + createHmac('sha256', secretKey).update('caisse listen forwarding secret v1').digest('base64');
+  return 'whsec_' + createHmac('sha256', secretKey).update('caisse listen forwarding secret v1').digest('base64');
 }
+
+/** What a delivery carries besides its signatures. */
+const DELIVERY_HEADERS = { 'content-type': 'application/json', 'user-agent': 'Caisse-Webhooks/1.0' };
 
 export class ListenFatalError extends Error {
   constructor(message: string) {
@@ -109,7 +113,10 @@ export async function listen(opts: ListenOptions): Promise<void> {
       try {
         const res = await fetch(opts.forwardTo, {
           method: 'POST',
-          headers: signedHeaders([secret], id, clock.now(), message.data),
+          headers: {
+            ...DELIVERY_HEADERS,
+            ...generateTestHeaders({ payload: message.data, secret, id, timestamp: Math.floor(clock.now().getTime() / 1000) }),
+          },
           body: message.data,
           redirect: 'manual',
           signal: AbortSignal.timeout(10_000),

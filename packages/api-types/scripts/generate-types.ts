@@ -1,9 +1,10 @@
 /**
- * Generates the SDKs' API types from the server's OpenAPI document, so a change to a route's
- * schema reaches @caisse/node and @caisse/browser as a type change (or a failing check).
+ * Generates the API types from the server's OpenAPI document into src/generated/api.ts, the one
+ * copy @caisse/node and @caisse/browser build from (both depend on this package), so a change to
+ * a route's schema reaches every client as a type change (or a failing check).
  *
- *   npm run generate:types            (from the repository root) rewrites the generated files
- *   npm run check:generated-types     exits 1, naming the stale files, when they differ
+ *   npm run generate:types            (from the repository root) rewrites the generated file
+ *   npm run check:generated-types     exits 1, naming the stale file, when it differs
  *
  * The document comes from packages/server/scripts/openapi.ts, which builds the app on an
  * in-memory database and prints `app.swagger()`; openapi-typescript turns it into `paths`.
@@ -16,7 +17,7 @@ import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const TARGETS = ['packages/node/src/generated/api.ts', 'packages/browser/src/generated/api.ts'];
+const TARGETS = ['packages/api-types/src/generated/api.ts'];
 
 async function openapiDocument(): Promise<Record<string, unknown> & { paths: Record<string, unknown>; info: { title: string; version: string } }> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'packages/server/scripts/openapi.ts'], {
@@ -55,10 +56,10 @@ async function render(): Promise<string> {
   const ast = await openapiTS(forSdks as never, { alphabetize: true });
   const version = doc.info.version;
   return [
-    '// Generated from the Caisse server\'s OpenAPI document by packages/node/scripts/generate-types.ts.',
+    '// Generated from the Caisse server\'s OpenAPI document by packages/api-types/scripts/generate-types.ts.',
     '// Do not edit: change the server\'s route schemas, then run `npm run generate:types` at the root.',
     '',
-    '/** The API version these types describe; the SDK sends it as `pay-version`. */',
+    '/** The API version these types describe; the clients send it as `pay-version`. */',
     `export const API_VERSION = ${JSON.stringify(version)};`,
     '',
     astToString(ast).trimEnd(),
@@ -88,9 +89,9 @@ for (const target of TARGETS) {
 if (check) {
   if (stale.length > 0) {
     process.stderr.write(
-      `The SDK types are stale (the server's OpenAPI document changed):\n  ${stale.join('\n  ')}\nRun \`npm run generate:types\` at the repository root and commit the result.\n`,
+      `The generated API types (@caisse/api-types) are stale (the server's OpenAPI document changed):\n  ${stale.join('\n  ')}\nRun \`npm run generate:types\` at the repository root and commit the result.\n`,
     );
     process.exit(1);
   }
-  process.stdout.write('generated SDK types are up to date\n');
+  process.stdout.write('generated API types (@caisse/api-types) are up to date\n');
 }

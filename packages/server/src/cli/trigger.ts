@@ -1,10 +1,10 @@
-import { EVENT_TYPES, type EventType } from '../events/index.ts';
-import type { ApiClient } from './api-client.ts';
+import type { Caisse } from '@caisse/node';
+import type { EventType } from './event-types.ts';
 import { testPayments } from './test-payments.ts';
 
 /**
  * `caisse trigger <event type>` (contract §7): a real test payment over HTTP against the running
- * server that produces that event, through the same routes a shop uses:
+ * server that produces that event, through the same routes a shop uses (with @caisse/node):
  *
  * - `payment.completed`: a test user with 5 000 XAF, an intent of 5 000 XAF, initOtp, the code
  *   from the test outbox, verifyOtp, charge.
@@ -26,18 +26,14 @@ export interface TriggerResult {
   type: EventType;
   intentId: string;
   /** Events the trigger produced (ids), oldest first; empty for payment.expired. */
-  events: { id: string; type: string }[];
+  events: { id: string; type: EventType }[];
   /** For payment.expired: when the intent expires. */
   expiresAt?: string;
   steps: string[];
 }
 
-export function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value);
-}
-
-export async function trigger(api: ApiClient, type: EventType, say: (line: string) => void = () => {}): Promise<TriggerResult> {
-  const pay = testPayments(api);
+export async function trigger(caisse: Caisse, type: EventType, say: (line: string) => void = () => {}): Promise<TriggerResult> {
+  const pay = testPayments(caisse);
   const steps: string[] = [];
   const step = (line: string) => {
     steps.push(line);
@@ -58,12 +54,12 @@ export async function trigger(api: ApiClient, type: EventType, say: (line: strin
     const otpToken = await pay.authorize(user, intent.id);
     step('initOtp sent a code, read it from the test outbox, verifyOtp gave an authorization token');
     const res = await pay.charge(user, intent.id, otpToken);
-    step(`charge answered ${res.status}${res.body.code ? ` ${res.body.code}` : ''} (intent ${res.body.status ?? (await pay.getIntent(intent.id)).status})`);
+    step(`charge answered ${res.status}${res.problem?.code ? ` ${res.problem.code}` : ''} (intent ${res.intent?.status ?? (await pay.getIntent(intent.id)).status})`);
     return { intent, res };
   };
 
   const produced = async (intentId: string, types: EventType[]) => {
-    const found: { id: string; type: string }[] = [];
+    const found: { id: string; type: EventType }[] = [];
     for (const t of types) found.push(...(await pay.eventsOf(intentId, t)).reverse());
     return found;
   };
@@ -71,17 +67,17 @@ export async function trigger(api: ApiClient, type: EventType, say: (line: strin
   switch (type) {
     case 'payment.completed': {
       const { intent, res } = await payIntent(TRIGGER_AMOUNT);
-      if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.problem)}`);
       return { type, intentId: intent.id, events: await produced(intent.id, ['payment.completed']), steps };
     }
     case 'payment.failed': {
       const { intent, res } = await payIntent('1000');
-      if (res.status !== 402) throw new Error(`expected 402 insufficient_funds, got ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 402) throw new Error(`expected 402 insufficient_funds, got ${res.status} ${JSON.stringify(res.problem ?? res.intent)}`);
       return { type, intentId: intent.id, events: await produced(intent.id, ['payment.failed']), steps };
     }
     case 'payment.refunded': {
       const { intent, res } = await payIntent(TRIGGER_AMOUNT);
-      if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.problem)}`);
       const refund = await pay.refund(intent.id);
       step(`refunded ${refund.amount} XAF (${refund.id})`);
       return { type, intentId: intent.id, events: await produced(intent.id, ['payment.completed', 'payment.refunded']), steps };

@@ -1,0 +1,15 @@
+/**
+ * @caisse/api-types: what the Caisse clients share. The API's request and answer types
+ * (`paths`, generated from the server's OpenAPI document into src/generated/api.ts), the API
+ * version they describe, helpers to read an operation's body, answer and query off `paths`, and
+ * CaisseError, the one error type of @caisse/node and @caisse/browser.
+ */
+export { API_VERSION, type paths } from './generated/api.ts';
+export { CaisseError, errorInit, retryAfterSeconds, type CaisseErrorInit, type ProblemBody } from './errors.ts';
+
+/** The JSON body of an operation, e.g. `JsonBody<paths['/gateway']['post']>`. */
+export type JsonBody<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+/** The JSON answer of an operation with status `S`, e.g. `JsonAnswer<paths['/gateway']['post'], 201>`. */
+export type JsonAnswer<Op, S extends number> = Op extends { responses: { [K in S]: { content: { 'application/json': infer R } } } } ? R : never;
+/** The query parameters of an operation. */
+export type Query<Op> = Op extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
