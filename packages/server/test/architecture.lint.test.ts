@@ -1,0 +1,59 @@
+/**
+ * The module walls are enforced by `npm run lint:modules` (.dependency-cruiser.cjs). This runs the
+ * same rules over a small tree made to break each of them, and over the real tree, which must
+ * pass: a rule that stopped matching would let the walls fall silently.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const config = join(repoRoot, '.dependency-cruiser.cjs');
+const depcruise = join(repoRoot, 'node_modules', '.bin', 'depcruise');
+
+function cruise(cwd: string, paths: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((done) => {
+    execFile(depcruise, ['--config', config, '--output-type', 'err', ...paths], { cwd, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      done({ code, output: stdout + stderr });
+    });
+  });
+}
+
+const fixture = mkdtempSync(join(tmpdir(), 'caisse-walls-'));
+afterAll(() => rmSync(fixture, { recursive: true, force: true }));
+
+function write(path: string, text: string) {
+  const file = join(fixture, path);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+describe('the module walls (npm run lint:modules)', () => {
+  it('fail on a cross-module import of a non-public file, a cycle, platform importing a module, and a repository used from outside', async () => {
+    const m = 'packages/server/src/modules';
+    write(`${m}/a/index.ts`, "export * from './a.service.ts';\n");
+    write(`${m}/a/a.service.ts`, "import { b } from '../b/b.service.ts';\nexport const a = () => b();\n");
+    write(`${m}/a/a.repository.ts`, 'export const aRepository = {};\n');
+    write(`${m}/b/index.ts`, "export * from './b.service.ts';\n");
+    write(`${m}/b/b.service.ts`, "import { c } from './c.ts';\nexport const b = () => c();\n");
+    write(`${m}/b/c.ts`, "import { b } from './b.service.ts';\nexport const c = () => b;\n");
+    write('packages/server/src/platform/http.ts', "import { a } from '../modules/a/index.ts';\nexport const h = a;\n");
+    write('packages/server/test/a.test.ts', "import { aRepository } from '../src/modules/a/a.repository.ts';\nexport const t = aRepository;\n");
+    const { code, output } = await cruise(fixture, ['packages/server/src', 'packages/server/test']);
+    expect(code).not.toBe(0);
+    expect(output).toContain('module-public-entry-only');
+    expect(output).toMatch(/no-cycles.*b\.service\.ts|no-cycles.*c\.ts/);
+    expect(output).toContain('platform-imports-no-module');
+    expect(output).toContain('repositories-are-private');
+  }, 90_000);
+
+  it('pass on the real tree', async () => {
+    const { code, output } = await cruise(repoRoot, ['packages/server/src', 'packages/server/test', 'packages/server/scripts']);
+    expect(output).not.toMatch(/error/i);
+    expect(code).toBe(0);
+  }, 90_000);
+});
