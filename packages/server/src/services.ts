@@ -33,7 +33,7 @@ export function createServices(deps: Deps) {
     webhooks: createWebhooksService(deps, { events }),
     intents,
     otp,
-    charges: createChargesService(deps, { ledger, intents, otp }),
+    charges: createChargesService(deps, { ledger, intents, otp, customers: users }),
     listen: createListenService(deps, { events }),
   };
   return { ...services, dashboard: createDashboardService(deps, services) };

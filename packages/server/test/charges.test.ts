@@ -13,6 +13,7 @@ import {
   problem,
   refreshToken,
   type TestUser,
+  registerUser,
   walletMinor,
 } from './flow.support.ts';
 
@@ -181,9 +182,7 @@ describe('bad tokens: 401, and no money moves', () => {
     const user = await newUser(ctx, m, { balance: '9000' });
     const testToken = await authorize(ctx, m, user);
     // A live user of the same merchant, a live intent, and the test-mode token.
-    const reg = await call(ctx.app, 'POST', '/users', { apiKey: m.live.apiKey }, { phoneNumber: '+237699000001', password: 'douala-port-2026' });
-    expect(reg.statusCode, reg.body).toBe(201);
-    const liveUserId = (reg.json() as { id: string }).id;
+    const liveUserId = await registerUser(ctx, { apiKey: m.live.apiKey }, { phoneNumber: '+237699000001', password: 'douala-port-2026' }, 'live');
     const liveUser: TestUser = { id: liveUserId, phoneNumber: '+237699000001', creds: { apiKey: m.live.apiKey, token: await accessToken(ctx, m, liveUserId, 'live') } };
     const liveIntent = await createIntent(ctx, m, {}, { apiKey: m.live.apiKey, secretKey: m.live.secretKey });
     await expectNoMoneyMoves(user, undefined, async () => {

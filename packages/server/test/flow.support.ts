@@ -46,9 +46,20 @@ export async function newUser(ctx: TestContext, m: TestMerchant, opts: { balance
   return { id, phoneNumber, creds: { apiKey: m.apiKey, token: await accessToken(ctx, m, id) } };
 }
 
+/**
+ * Registers a customer with POST /users (202, which names no customer) and returns its id, read
+ * from the database as only the customer's own sign-in would reveal it.
+ */
+export async function registerUser(ctx: TestContext, creds: Creds, body: { phoneNumber: string; password: string; email?: string }, mode: 'test' | 'live' = 'test'): Promise<string> {
+  const res = await call(ctx.app, 'POST', '/users', creds, body);
+  expect(res.statusCode, res.body).toBe(202);
+  const row = await ctx.deps.db.selectFrom('users').select('id').where('mode', '=', mode).where('phone_number', '=', body.phoneNumber).where('merged_into', 'is', null).executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** A fresh 15-minute access token (signed as POST /auth/web would, without the password round). */
 export async function accessToken(ctx: TestContext, m: TestMerchant, userId: string, mode: 'test' | 'live' = 'test'): Promise<string> {
-  const issued = await ctx.services.users.tokens.sign({ userId, merchantId: m.merchantId, mode, roles: ['USER'] });
+  const issued = await ctx.services.users.tokens.sign({ userId, merchantId: m.merchantId, mode, roles: ['USER'], version: 0 });
   return issued.token;
 }
 

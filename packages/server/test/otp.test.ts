@@ -4,7 +4,7 @@ import { sha256 } from '../src/platform/crypto.ts';
 import { ApiError } from '../src/platform/errors.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
-import { accessToken, authorize, createIntent, expectLedgerClean, lastMessage, merchantContext, newUser, problem, refreshToken } from './flow.support.ts';
+import { accessToken, authorize, createIntent, expectLedgerClean, lastMessage, merchantContext, newUser, problem, refreshToken, registerUser } from './flow.support.ts';
 
 /**
  * initOtp and verifyOtp over HTTP (contract §4): codes, their limits on the ManualClock, dynamic
@@ -62,9 +62,7 @@ describe('initOtp', () => {
   });
 
   it('refuses a phone that was never verified: 403 phone_not_verified', async () => {
-    const reg = await call(ctx.app, 'POST', '/users', { apiKey: m.apiKey }, { phoneNumber: '+237698000777', password: 'bafoussam-2026' });
-    expect(reg.statusCode, reg.body).toBe(201);
-    const id = (reg.json() as { id: string }).id;
+    const id = await registerUser(ctx, { apiKey: m.apiKey }, { phoneNumber: '+237698000777', password: 'bafoussam-2026' });
     const unverified = { id, creds: { apiKey: m.apiKey, token: await accessToken(ctx, m, id) } };
     problem(await init(unverified), 403, 'phone_not_verified');
   });

@@ -258,7 +258,7 @@ describe('end users\' failed sign-ins', () => {
     const bob = await newUser(ctx, m);
     const signIn = (phoneNumber: string, password: string) => call(ctx.app, 'POST', '/auth/web', { apiKey: m.apiKey }, { phoneNumber, password });
     // Sign-in failures are kept by the SHA-256 of their subject, never the phone number itself.
-    const subject = (phone: string) => sha256(`user:test:${m.merchantId}:${phone}`).toString('hex');
+    const subject = (phone: string) => sha256(`login:test:${phone}`).toString('hex');
     const phones = (list: string[]) => list.map(subject).sort();
     const failures = async () => (await ctx.deps.db.selectFrom('throttle_attempts').select('subject_hash').execute()).map((r) => r.subject_hash.toString('hex')).sort();
     expect((await signIn(alice.phoneNumber, 'not-the-password')).statusCode).toBe(401);

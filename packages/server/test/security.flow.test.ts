@@ -62,8 +62,8 @@ beforeAll(async () => {
   const password = 'Flow-Registration-Pass-91';
   secrets.set('registrationPassword', password);
   const registered = await post('/users', pk(m), { phoneNumber: phone, password });
-  expect(registered.statusCode, registered.body).toBeLessThan(300);
-  const registeredId = (registered.json() as { id?: string; userId?: string }).userId ?? (registered.json() as { id: string }).id;
+  expect(registered.statusCode, registered.body).toBe(202);
+  const registeredId = (await ctx.deps.db.selectFrom('users').select('id').where('mode', '=', 'test').where('phone_number', '=', phone).executeTakeFirstOrThrow()).id;
   const phoneCode = await lastCode(registeredId);
   secrets.set('phoneCode', phoneCode);
   const verified = await post('/users/verify-phone', pk(m), { userId: registeredId, code: phoneCode });

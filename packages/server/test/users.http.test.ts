@@ -40,23 +40,25 @@ async function lastCode(userId: string, merchant = m): Promise<string> {
   return code as string;
 }
 
+/** Registers with POST /users (202, naming no customer); the id is read from the database. */
 async function register(phoneNumber = phone(), password = PASSWORD) {
   const res = await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: string; phoneNumber: string; phoneVerified: boolean };
+  expect(res.statusCode, res.body).toBe(202);
+  const row = await ctx.deps.db.selectFrom('users').select(['id', 'phone_verified_at']).where('mode', '=', 'test').where('phone_number', '=', phoneNumber).executeTakeFirstOrThrow();
+  return { id: row.id, phoneNumber, phoneVerified: row.phone_verified_at !== null };
 }
 
 describe('POST /users', () => {
-  it('registers a user and sends a 6-digit code by SMS into the test outbox', async () => {
+  it('registers a customer and sends a 6-digit code by SMS into the test outbox; the answer names no customer', async () => {
     const phoneNumber = phone();
     const res = await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: PASSWORD, email: 'awa@example.cm' });
-    expect(res.statusCode).toBe(201);
-    const user = res.json();
-    expect(user).toMatchObject({ object: 'user', phoneNumber, email: 'awa@example.cm', phoneVerified: false, livemode: false });
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ object: 'phone_verification', phoneNumber, channel: 'sms', expiresAt: '2026-11-01T10:10:00.000Z' });
+    const row = await ctx.deps.db.selectFrom('users').selectAll().where('phone_number', '=', phoneNumber).executeTakeFirstOrThrow();
+    const user = { id: row.id };
+    expect(row).toMatchObject({ email: 'awa@example.cm', phone_verified_at: null, mode: 'test' });
     expect(user.id).toMatch(/^usr_[0-9a-z]{26}$/);
-    expect(user.createdAt).toBe('2026-11-01T10:00:00.000Z');
-    expect(user).not.toHaveProperty('password');
-    expect(user).not.toHaveProperty('passwordHash');
+    expect(row.created_at.toISOString()).toBe('2026-11-01T10:00:00.000Z');
 
     const messages = (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m))).json();
     expect(messages.data).toHaveLength(1);
@@ -97,20 +99,23 @@ describe('POST /users', () => {
     problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: `0${phoneNumber.slice(4)}` }), 400, 'password_weak');
   });
 
-  it('409 already_exists for a phone number registered with this merchant and mode, not for others', async () => {
+  it('a registered number answers the same 202 through any merchant; test and live are separate customers', async () => {
     const phoneNumber = phone();
     await register(phoneNumber);
-    const body = problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: 'another-password-1' }), 409, 'already_exists');
-    expect(body.param).toBe('phoneNumber');
-    // The same phone is free with another merchant, and in live mode.
-    expect((await call(ctx.app, 'POST', '/users', pk(other), { phoneNumber, password: PASSWORD })).statusCode).toBe(201);
-    expect((await call(ctx.app, 'POST', '/users', { apiKey: m.live.apiKey }, { phoneNumber, password: PASSWORD })).statusCode).toBe(201);
+    ctx.clock.advance(30 * SECOND);
+    expect((await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: 'another-password-1' })).statusCode).toBe(202);
+    ctx.clock.advance(30 * SECOND);
+    expect((await call(ctx.app, 'POST', '/users', pk(other), { phoneNumber, password: PASSWORD })).statusCode).toBe(202);
+    expect(await ctx.deps.db.selectFrom('users').select('id').where('phone_number', '=', phoneNumber).where('mode', '=', 'test').execute()).toHaveLength(1);
+    expect((await call(ctx.app, 'POST', '/users', { apiKey: m.live.apiKey }, { phoneNumber, password: PASSWORD })).statusCode).toBe(202);
+    expect(await ctx.deps.db.selectFrom('users').select('id').where('phone_number', '=', phoneNumber).where('mode', '=', 'live').execute()).toHaveLength(1);
   });
 
-  it('two simultaneous registrations of one phone: one 201, one 409', async () => {
+  it('two simultaneous registrations of one phone make one customer; the second send is held back', async () => {
     const phoneNumber = phone();
     const results = await Promise.all([1, 2].map(() => call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password: PASSWORD })));
-    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(results.map((r) => r.statusCode).sort()).toContain(202);
+    expect(await ctx.deps.db.selectFrom('users').select('id').where('phone_number', '=', phoneNumber).execute()).toHaveLength(1);
   });
 
   it('validation: unknown field, bad e-mail, missing password, no API key', async () => {
@@ -138,8 +143,10 @@ describe('POST /users/verify-phone', () => {
     const ok = await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ id: user.id, phoneVerified: true });
-    // Verifying again answers the user; the code was used up.
-    expect((await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { phoneNumber: user.phoneNumber, code })).json().phoneVerified).toBe(true);
+    // Verifying again returns no customer data: the code was used up, and it reads as a wrong one.
+    const again = await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { phoneNumber: user.phoneNumber, code });
+    problem(again, 400, 'otp_incorrect');
+    expect(again.body).not.toContain(user.id);
   });
 
   it('keeps only a keyed hash of the code', async () => {
@@ -171,29 +178,31 @@ describe('POST /users/verify-phone', () => {
     ctx.clock.advance(30 * SECOND);
     const resent = await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id });
     expect(resent.statusCode).toBe(202);
-    expect(resent.json()).toMatchObject({ object: 'phone_verification', userId: user.id, channel: 'sms' });
+    expect(resent.json()).toMatchObject({ object: 'phone_verification', phoneNumber: user.phoneNumber, channel: 'sms' });
     const fresh = await lastCode(user.id);
     expect((await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code: fresh })).json().phoneVerified).toBe(true);
-    problem(await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id }), 409, 'phone_already_verified');
+    // A verified number: the same 202, and nothing sent.
+    ctx.clock.advance(30 * SECOND);
+    expect((await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id })).statusCode).toBe(202);
+    expect(await lastCode(user.id)).toBe(fresh);
   });
 
-  it('otp_expired after 10 minutes', async () => {
+  it('a code past its 10 minutes reads as a wrong one (otp_incorrect), so an answer tells nothing', async () => {
     const user = await register();
     const code = await lastCode(user.id);
     ctx.clock.advance(10 * MINUTE);
-    problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code }), 400, 'otp_expired');
+    problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code }), 400, 'otp_incorrect');
   });
 
-  it('not_found for an unknown user or another merchant\'s user; validation without a user', async () => {
+  it('any merchant of the mode verifies a customer\'s phone; the other mode and unknown ids answer as a wrong code', async () => {
     const user = await register();
     const code = await lastCode(user.id);
-    problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(other), { userId: user.id, code }), 404, 'not_found');
-    problem(await call(ctx.app, 'POST', '/users/verify-phone', { apiKey: m.live.apiKey }, { userId: user.id, code }), 404, 'not_found');
-    problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: 'usr_nope', code }), 404, 'not_found');
+    problem(await call(ctx.app, 'POST', '/users/verify-phone', { apiKey: m.live.apiKey }, { userId: user.id, code }), 400, 'otp_incorrect');
+    problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: 'usr_nope', code }), 400, 'otp_incorrect');
     problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { code }), 400, 'validation_error');
     problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id }), 400, 'validation_error');
-    // `otp` is accepted in place of `code`.
-    expect((await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, otp: code })).json()).toMatchObject({ phoneVerified: true });
+    // `otp` is accepted in place of `code`, and through another merchant's key.
+    expect((await call(ctx.app, 'POST', '/users/verify-phone', pk(other), { userId: user.id, otp: code })).json()).toMatchObject({ phoneVerified: true });
   });
 });
 
@@ -222,8 +231,8 @@ describe('POST /auth/web', () => {
     const { requestId: _a, ...w } = wrong;
     const { requestId: _b, ...u } = unknown;
     expect(w).toEqual(u);
-    // Another merchant's user, or the same phone in live mode, is unknown here.
-    problem(await call(ctx.app, 'POST', '/auth/web', pk(other), { phoneNumber: user.phoneNumber, password: PASSWORD }), 401, 'invalid_credentials');
+    // The same customer signs in through another merchant; the phone in live mode is unknown here.
+    expect((await call(ctx.app, 'POST', '/auth/web', pk(other), { phoneNumber: user.phoneNumber, password: PASSWORD })).json()).toMatchObject({ id: user.id });
     problem(await call(ctx.app, 'POST', '/auth/web', { apiKey: m.live.apiKey }, { phoneNumber: user.phoneNumber, password: PASSWORD }), 401, 'invalid_credentials');
   });
 

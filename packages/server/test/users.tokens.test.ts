@@ -4,6 +4,7 @@ import * as jose from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { registerUser } from './flow.support.ts';
 
 /**
  * User access tokens: EdDSA JWTs with a kid, checked by an independent verifier against the JWKS
@@ -36,9 +37,8 @@ async function signIn(merchant = m, live = false): Promise<{ id: string; token: 
   if (live) {
     // Live users register for real; verify the phone through the service's code path.
     const apiKey = merchant.live.apiKey;
-    const reg = await call(ctx.app, 'POST', '/users', { apiKey }, { phoneNumber, password: PASSWORD });
-    expect(reg.statusCode).toBe(201);
-    await ctx.deps.db.updateTable('users').set({ phone_verified_at: ctx.clock.now() }).where('id', '=', reg.json().id).execute();
+    const id = await registerUser(ctx, { apiKey }, { phoneNumber, password: PASSWORD }, 'live');
+    await ctx.deps.db.updateTable('users').set({ phone_verified_at: ctx.clock.now() }).where('id', '=', id).execute();
     const res = await call(ctx.app, 'POST', '/auth/web', { apiKey }, { phoneNumber, password: PASSWORD });
     expect(res.statusCode).toBe(200);
     return res.json();

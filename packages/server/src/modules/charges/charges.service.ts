@@ -1,3 +1,4 @@
+import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
@@ -8,7 +9,7 @@ import type { LedgerService } from '../ledger/index.ts';
 import { assertSameUser, type OtpService } from '../otp/index.ts';
 import { chargesRepository as repo, type RefundRow } from './charges.repository.ts';
 import type { ChargeBody, Refund, RefundBody } from './charges.schema.ts';
-import type { MerchantContext, UserContext } from '../../platform/tenancy.ts';
+import type { MerchantContext, Scope, UserContext } from '../../platform/tenancy.ts';
 
 /** What a refused charge writes into the intent's lastError (it names no balance: the merchant reads it). */
 export function insufficientFundsMessage(amount: string, currency: string): string {
@@ -46,10 +47,16 @@ type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refu
  */
 export function createChargesService(
   deps: Deps,
-  collaborators: { ledger: LedgerService; intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition'>; otp: Pick<OtpService, 'consume'> },
+  collaborators: {
+    ledger: LedgerService;
+    intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition'>;
+    otp: Pick<OtpService, 'consume'>;
+    /** A charge is a payment attempt: the merchant sees the customer from then on (users.link). */
+    customers: { link(scope: Scope, userId: string, tx: Tx): Promise<void> };
+  },
 ) {
   const { db, clock, ids } = deps;
-  const { ledger, intents, otp } = collaborators;
+  const { ledger, intents, otp, customers } = collaborators;
 
   return {
     /**
@@ -78,6 +85,7 @@ export function createChargesService(
         }
         if (row.status !== 'PENDING') throw stateInvalid(row.status, 'charged');
 
+        await customers.link(scope, user.userId, tx);
         await otp.consume(tx, { token: otpToken, ...scope, userId: user.userId, intentId: row.id });
 
         const currency = row.currency as Currency;

@@ -149,7 +149,10 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     for (const p of postings) {
       const account = accounts.get(p.accountId);
       if (!account) throw new Error(`no ledger account ${p.accountId}`);
-      if (account.merchant_id !== input.merchantId || account.mode !== input.mode) throw new Error(`account ${p.accountId} belongs to another merchant or mode`);
+      // A wallet is the customer's, used with every merchant of its mode; other accounts are one merchant's.
+      if (account.mode !== input.mode || (account.kind !== 'user_wallet' && account.merchant_id !== input.merchantId)) {
+        throw new Error(`account ${p.accountId} belongs to another merchant or mode`);
+      }
       if (input.currency !== undefined && account.currency !== input.currency) throw new Error(`account ${p.accountId} is not in ${input.currency}`);
       sums.set(account.currency, (sums.get(account.currency) ?? 0n) + p.amount);
     }

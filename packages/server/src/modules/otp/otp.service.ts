@@ -78,6 +78,8 @@ function incorrectCode(outcome: Extract<VerifyOutcome, { kind: 'wrong' } | { kin
 /** Where a user's codes go: the users module's contact details (injected: users do not depend on OTP). */
 export interface PayerContacts {
   contact(scope: Scope, userId: string): Promise<{ email: string | null; phoneNumber: string; phoneVerified: boolean } | undefined>;
+  /** A code for one of the merchant's intents is a payment attempt: the merchant sees the customer from then on. */
+  link(scope: Scope, userId: string): Promise<void>;
 }
 
 export function createOtpService(
@@ -108,6 +110,7 @@ export function createOtpService(
       to = user.phoneNumber;
     }
     if (intentId === undefined) return { to, payment: undefined };
+    if (intent) await users.link(scope, scope.userId);
     if (!intent) throw new ApiError('not_found', `No payment intent ${intentId}`, { param: 'intentionId' });
     const status = effectiveStatus(intent, clock.now());
     if (status === 'EXPIRED') throw new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });

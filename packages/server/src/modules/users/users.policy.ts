@@ -77,8 +77,8 @@ function isSequence(password: string): boolean {
  * NIST SP 800-63B style: a minimum length, no composition rules, and a refusal of passwords that
  * are known, trivial or made of the user's own phone number.
  */
-export function assertPasswordPolicy(password: string, phoneNumber: string): void {
-  const weak = (why: string) => new ApiError('password_weak', why, { param: 'password' });
+export function assertPasswordPolicy(password: string, phoneNumber: string, param = 'password'): void {
+  const weak = (why: string) => new ApiError('password_weak', why, { param });
   if ([...password].length < PASSWORD_MIN_LENGTH) throw weak(`The password must have at least ${PASSWORD_MIN_LENGTH} characters`);
   if ([...password].length > PASSWORD_MAX_LENGTH) throw weak(`The password must have at most ${PASSWORD_MAX_LENGTH} characters`);
   const lower = password.toLowerCase();

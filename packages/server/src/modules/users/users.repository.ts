@@ -1,4 +1,4 @@
-import { type Generated, type Selectable, sql } from 'kysely';
+import { type ColumnType, type Generated, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 
@@ -10,6 +10,26 @@ export interface UsersTable {
   email: string | null;
   password_hash: string;
   phone_verified_at: Date | null;
+  created_at: Date;
+  /** Set on a user merged into another at the move to customers: it can no longer be found. */
+  merged_into: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Raised by every password reset or change: access tokens of an older version are refused. */
+  token_version: Generated<number>;
+}
+
+/** Which merchants see a customer (contract §8): registration, test helpers, a payment attempt. */
+export interface CustomerLinksTable {
+  merchant_id: string;
+  mode: KeyMode;
+  user_id: string;
+  linked_at: Date;
+}
+
+/** A password reset code: one live per customer, its keyed hash only. */
+export interface PasswordResetsTable {
+  user_id: string;
+  code_hash: Buffer;
+  expires_at: Date;
   created_at: Date;
 }
 
@@ -33,6 +53,8 @@ export interface SigningKeysTable {
 declare module '../../platform/database.ts' {
   interface Database {
     users: UsersTable;
+    customer_links: CustomerLinksTable;
+    password_resets: PasswordResetsTable;
     phone_verifications: PhoneVerificationsTable;
     signing_keys: SigningKeysTable;
   }
@@ -46,33 +68,95 @@ export type SigningKeyRow = Selectable<SigningKeysTable>;
 const SIGNING_KEYS_LOCK = 72_616_472;
 
 export const usersRepository = {
-  async insertUser(db: Executor, row: UsersTable): Promise<UserRow | undefined> {
+  /** Inserts a customer unless one of this mode has the phone number (then undefined). */
+  async insertUser(db: Executor, row: Insertable<UsersTable>): Promise<UserRow | undefined> {
     return db
       .insertInto('users')
       .values(row)
-      .onConflict((oc) => oc.columns(['merchant_id', 'mode', 'phone_number']).doNothing())
+      .onConflict((oc) => oc.columns(['mode', 'phone_number']).where('merged_into', 'is', null).doNothing())
       .returningAll()
       .executeTakeFirst();
   },
 
-  async findUser(db: Executor, scope: Scope, id: string): Promise<UserRow | undefined> {
+  /** The customer with this id in this mode, whichever merchant (a token holder acts for it). */
+  async findUser(db: Executor, mode: KeyMode, id: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', id).where('mode', '=', mode).where('merged_into', 'is', null).executeTakeFirst();
+  },
+
+  async findUserByPhone(db: Executor, mode: KeyMode, phoneNumber: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('mode', '=', mode).where('phone_number', '=', phoneNumber).where('merged_into', 'is', null).executeTakeFirst();
+  },
+
+  /** The customer locked for this transaction (a password change and a payment never interleave). */
+  async lockUser(db: Executor, id: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', id).where('merged_into', 'is', null).forUpdate().executeTakeFirst();
+  },
+
+  /** The customer if the merchant sees it (a link), else undefined. */
+  async findLinkedUser(db: Executor, scope: Scope, id: string) {
     return db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', id)
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
+      .selectFrom('users as u')
+      .innerJoin('customer_links as l', (join) => join.onRef('l.user_id', '=', 'u.id').on('l.merchant_id', '=', scope.merchantId))
+      .selectAll('u')
+      .select('l.linked_at')
+      .where('u.id', '=', id)
+      .where('u.mode', '=', scope.mode)
+      .where('u.merged_into', 'is', null)
       .executeTakeFirst();
   },
 
-  async findUserByPhone(db: Executor, scope: Scope, phoneNumber: string): Promise<UserRow | undefined> {
+  /** The merchant's customers, newest user first; one more row than asked. */
+  async listLinkedUsers(db: Executor, scope: Scope, q: { limit: number; startingAfter?: string }) {
+    let query = db
+      .selectFrom('users as u')
+      .innerJoin('customer_links as l', (join) => join.onRef('l.user_id', '=', 'u.id').on('l.merchant_id', '=', scope.merchantId))
+      .selectAll('u')
+      .select('l.linked_at')
+      .where('u.mode', '=', scope.mode)
+      .where('u.merged_into', 'is', null);
+    if (q.startingAfter !== undefined) query = query.where('u.id', '<', q.startingAfter);
+    return query.orderBy('u.id', 'desc').limit(q.limit + 1).execute();
+  },
+
+  /** Lets the merchant see the customer from now on (idempotent). */
+  async link(db: Executor, row: Insertable<CustomerLinksTable>): Promise<void> {
+    await db.insertInto('customer_links').values(row).onConflict((oc) => oc.columns(['merchant_id', 'user_id']).doNothing()).execute();
+  },
+
+  /** The customer's token version, or undefined when it no longer exists. */
+  async tokenVersion(db: Executor, id: string): Promise<number | undefined> {
+    const row = await db.selectFrom('users').select('token_version').where('id', '=', id).where('merged_into', 'is', null).executeTakeFirst();
+    return row?.token_version;
+  },
+
+  /** A new password: the token version goes up (older tokens are refused) when `voidTokens`. */
+  async setPassword(db: Executor, id: string, passwordHash: string, voidTokens: boolean): Promise<UserRow> {
     return db
-      .selectFrom('users')
-      .selectAll()
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('phone_number', '=', phoneNumber)
-      .executeTakeFirst();
+      .updateTable('users')
+      .set((eb) => ({ password_hash: passwordHash, ...(voidTokens ? { token_version: eb('token_version', '+', 1) } : {}) }))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  async updateUnverified(db: Executor, id: string, patch: { password_hash: string; email: string | null }): Promise<UserRow | undefined> {
+    return db.updateTable('users').set(patch).where('id', '=', id).where('phone_verified_at', 'is', null).returningAll().executeTakeFirst();
+  },
+
+  async saveReset(db: Executor, row: PasswordResetsTable): Promise<void> {
+    await db
+      .insertInto('password_resets')
+      .values(row)
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ code_hash: row.code_hash, expires_at: row.expires_at, created_at: row.created_at }))
+      .execute();
+  },
+
+  async lockReset(db: Executor, userId: string) {
+    return db.selectFrom('password_resets').selectAll().where('user_id', '=', userId).forUpdate().executeTakeFirst();
+  },
+
+  async deleteReset(db: Executor, userId: string): Promise<void> {
+    await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
   },
 
   async markPhoneVerified(db: Executor, id: string, at: Date): Promise<UserRow> {

@@ -3,6 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { assertTestMode } from '../../platform/http/auth.ts';
 import {
   AuthResponse,
+  ChangePasswordBody,
+  ListUsersQuery,
+  PasswordResetBody,
+  PasswordResetConfirmBody,
+  PasswordResetSent,
+  UserIdParams,
+  UserList,
   CreateTestUserBody,
   Jwks,
   LoginBody,
@@ -28,17 +35,18 @@ export default async function usersRoutes(fastify: FastifyInstance) {
       config: { auth: 'pk' },
       schema: {
         tags,
-        summary: 'Register a user',
+        summary: 'Register a customer',
         description: [
-          'Creates a user of this merchant and mode and sends a 6-digit code by SMS to verify the phone (valid 10 minutes; in test mode it lands in `GET /test/messages`). The user can sign in once the phone is verified.',
-          'Errors: `phone_invalid` (not E.164, or not a possible number for its country), `password_weak` (under 8 characters, very common, a sequence, or the phone number), `already_exists` (409: this phone number is registered with this merchant and mode), `validation_error` (e-mail).',
+          'A customer is one account per mode and phone number across every merchant of this gateway (one password, one wallet). A new number becomes a customer linked to this merchant and gets a 6-digit code by SMS to verify the phone (valid 10 minutes; in test mode it lands in `GET /test/messages`). A number registered but never verified takes this password and gets a new code. A number that already has a verified account is left as it is, and its owner is told by SMS.',
+          'The answer is the same 202 for all three, and names no customer: nothing here tells whether a number has an account. Sends count against the number, known or not (one per 30 s, 5 per 15 min: 429 `otp_rate_limited`).',
+          'Errors: `phone_invalid` (not E.164, or not a possible number for its country), `password_weak` (under 8 characters, very common, a sequence, or the phone number), `validation_error` (e-mail).',
         ].join('\n\n'),
         security: apiKeyOnly,
         body: RegisterBody,
-        response: { 201: User },
+        response: { 202: PhoneVerification },
       },
     },
-    async (request, reply) => reply.code(201).send(await users.register(request.merchant, request.body)),
+    async (request, reply) => reply.code(202).send(await users.register(request.merchant, request.body)),
   );
 
   app.post(
@@ -49,8 +57,8 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         tags,
         summary: "Verify a registered user's phone",
         description: [
-          'Send `userId` (or `phoneNumber`) and the `code` received by SMS (`otp` is accepted as its name too). Verifying an already verified phone answers the user again.',
-          'Errors: `otp_incorrect` (400, with `attemptsRemaining`), `otp_expired` (400: ask for a new code), `otp_attempts_exceeded` (429 after 5 wrong codes, until a new code is sent), `not_found`.',
+          'Send `phoneNumber` (or `userId`) and the `code` received by SMS (`otp` is accepted as its name too). The right code marks the phone verified and answers the customer, who just proved the number is theirs.',
+          'Tries are counted per number whether or not it has an account: a wrong or expired code, an unknown number and an already verified one all answer 400 `otp_incorrect` with `attemptsRemaining`, then 429 `otp_attempts_exceeded` until a new code is sent. Verifying an already verified phone returns no customer data.',
         ].join('\n\n'),
         security: apiKeyOnly,
         body: VerifyPhoneBody,
@@ -68,7 +76,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Send a new phone verification code',
         description:
-          'Voids the previous code and sends a new one. At most one per 30 seconds and 5 per 15 minutes (429 `otp_rate_limited` with `Retry-After`). A verified phone answers 409 `phone_already_verified`.',
+          'Voids the previous code and sends a new one when the number awaits verification. The same 202 for any number (nothing is sent to an unknown or already verified one). At most one per 30 seconds and 5 per 15 minutes per number (429 `otp_rate_limited` with `Retry-After`).',
         security: apiKeyOnly,
         body: ResendVerificationBody,
         response: { 202: PhoneVerification },
@@ -96,6 +104,95 @@ export default async function usersRoutes(fastify: FastifyInstance) {
     async (request) => users.login(request.merchant, request.body),
   );
 
+  app.post(
+    '/auth/password-reset',
+    {
+      config: { auth: 'pk' },
+      schema: {
+        tags,
+        summary: 'Send a password reset code',
+        description:
+          'Sends a 6-digit code by SMS to the customer with this number (valid 10 minutes, 5 tries; one send per 30 s and 5 per 15 min per number: 429 `otp_rate_limited`). The same 202 for a number without an account, to which nothing is sent.',
+        security: apiKeyOnly,
+        body: PasswordResetBody,
+        response: { 202: PasswordResetSent },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await users.requestPasswordReset(request.merchant, request.body)),
+  );
+
+  app.post(
+    '/auth/password-reset/confirm',
+    {
+      config: { auth: 'pk' },
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset code',
+        description: [
+          '204 once the new password is set. Every access token issued before is refused from then on, in every process.',
+          'Errors: `password_weak` (400, checked first), `otp_incorrect` (400 with `attemptsRemaining`: a wrong or expired code, or a number without an account), `otp_attempts_exceeded` (429 after 5 wrong codes, until a new code is sent).',
+        ].join('\n\n'),
+        security: apiKeyOnly,
+        body: PasswordResetConfirmBody,
+      },
+    },
+    async (request, reply) => {
+      await users.confirmPasswordReset(request.merchant, request.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/users/me/password',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: "Change the signed-in customer's password",
+        description:
+          '204 once changed. Every access token issued before, this one included, is refused from then on: sign in again. Errors: `invalid_credentials` (401, the current password is wrong; counts toward the sign-in lockout), `password_weak`, `login_locked`.',
+        security: [{ apiKey: [], accessToken: [] }],
+        body: ChangePasswordBody,
+      },
+    },
+    async (request, reply) => {
+      await users.changePassword(request.merchant, request.user, request.body);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/users',
+    {
+      config: { auth: 'sk' },
+      schema: {
+        tags,
+        summary: "List this merchant's customers",
+        description: 'Customers linked to this merchant (they registered through its key, were made by its test helpers, or attempted one of its payments), newest first. No wallet balance: only the customer sees it.',
+        security: [{ apiKey: [], secretKey: [] }],
+        querystring: ListUsersQuery,
+        response: { 200: UserList },
+      },
+    },
+    async (request) => users.list(request.merchant, request.query),
+  );
+
+  app.get(
+    '/users/:id',
+    {
+      config: { auth: 'sk' },
+      schema: {
+        tags,
+        summary: 'Retrieve a customer',
+        description: '404 `not_found` unless the customer is linked to this merchant (as for GET /users).',
+        security: [{ apiKey: [], secretKey: [] }],
+        params: UserIdParams,
+        response: { 200: User },
+      },
+    },
+    async (request) => users.retrieve(request.merchant, request.params.id),
+  );
+
   app.get(
     '/.well-known/jwks.json',
     {
@@ -121,7 +218,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         tags: ['test helpers'],
         summary: 'Create a verified test user with a funded wallet',
         description:
-          'Test mode only (404 `not_found` with live keys). The phone is already verified; `balance` (default none) in `currency` (default XAF) is moved into the wallet from the test funding account. Errors: `phone_invalid`, `already_exists`, `amount_invalid`, `currency_unsupported`.',
+          'Test mode only (404 `not_found` with live keys). The customer is linked to this merchant and its phone is already verified; `balance` (default none) in `currency` (default XAF) is moved into the wallet from the test funding account. Errors: `phone_invalid`, `already_exists` (409: a customer of test mode has this number), `amount_invalid`, `currency_unsupported`.',
         security: [{ apiKey: [], secretKey: [] }],
         body: CreateTestUserBody,
         response: { 201: TestUser },

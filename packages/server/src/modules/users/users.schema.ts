@@ -57,12 +57,51 @@ export const Balance = Type.Object({
 
 export const TestUser = Type.Object({ ...User.properties, balances: Type.Array(Balance) });
 
+/**
+ * What the publishable-key routes about a phone number answer, whether the number has an account
+ * or not: no customer data (contract §8). What differs goes by SMS to the number itself.
+ */
 export const PhoneVerification = Type.Object({
   object: Type.Literal('phone_verification'),
-  userId: Type.String(),
+  phoneNumber: Type.String({ description: 'The number, as sent' }),
   channel: Type.Literal('sms'),
-  expiresAt: Timestamp,
+  expiresAt: Type.String({ format: 'date-time', description: 'When a code sent now would expire' }),
 });
+
+export const PasswordResetSent = Type.Object({
+  object: Type.Literal('password_reset'),
+  phoneNumber: Type.String({ description: 'The number, as sent' }),
+  channel: Type.Literal('sms'),
+  expiresAt: Type.String({ format: 'date-time', description: 'When a code sent now would expire' }),
+});
+
+export const PasswordResetBody = Type.Object({ phoneNumber: PhoneNumber }, { additionalProperties: false });
+
+export const PasswordResetConfirmBody = Type.Object(
+  {
+    phoneNumber: PhoneNumber,
+    code: Type.String({ maxLength: 16, description: 'The 6-digit code received by SMS.' }),
+    newPassword: Password,
+  },
+  { additionalProperties: false },
+);
+
+export const ChangePasswordBody = Type.Object(
+  { currentPassword: Type.String({ maxLength: 1024 }), newPassword: Password },
+  { additionalProperties: false },
+);
+
+export const UserIdParams = Type.Object({ id: Type.String({ maxLength: 64, description: '`usr_…`' }) });
+
+export const ListUsersQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    startingAfter: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the last customer of the previous page' })),
+  },
+  { additionalProperties: false },
+);
+
+export const UserList = Type.Object({ object: Type.Literal('list'), data: Type.Array(User), hasMore: Type.Boolean() });
 
 export const AuthResponse = Type.Object({
   id: Type.String({ description: 'The user id' }),

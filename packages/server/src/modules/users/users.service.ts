@@ -1,23 +1,23 @@
 import { MINUTE } from '../../platform/clock.ts';
-import type { Tx } from '../../platform/db.ts';
+import { codeMatches, generateCode, hashCode } from '../../platform/codes.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { retryAfterHeader } from '../../platform/codes.ts';
 import { assertCurrency, type Currency, parseAmount } from '../../platform/money.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
-import type { LedgerService } from '../ledger/index.ts';
-import type { Balance, WalletView } from '../ledger/index.ts';
-import type { MessageSender, MessagingService } from '../messaging/index.ts';
-import { codeMatches, generateCode, hashCode, retryAfterHeader, sendDecision } from '../../platform/codes.ts';
-import { createThrottle, loginRule } from '../../platform/throttle.ts';
+import { type KeyMode, type MerchantContext, type Scope, scopeOf, type UserContext } from '../../platform/tenancy.ts';
+import { type AttemptRule, createThrottle, loginRule } from '../../platform/throttle.ts';
+import type { Balance, LedgerService, WalletView } from '../ledger/index.ts';
+import type { MessageSender } from '../messaging/index.ts';
 import { assertPasswordPolicy, assertPhoneNumber, PASSWORD_MAX_LENGTH } from './users.policy.ts';
 import { type UserRow, usersRepository as repo } from './users.repository.ts';
 import { createTokenService, type IssuedToken } from './users.tokens.ts';
-import { type MerchantContext, type Scope, scopeOf, type UserContext } from '../../platform/tenancy.ts';
 
-/** Phone verification codes: 10 minutes, 5 wrong tries; resent at most once per 30 s, 5 per 15 min. */
+/** Phone verification and password reset codes: 10 minutes, 5 wrong tries; sends as OTP codes. */
 export const VERIFICATION_TTL_MS = 10 * MINUTE;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
-/** The wallet currency every user starts with (the flow's currency). */
+/** The wallet currency every customer starts with (the flow's currency). */
 export const DEFAULT_CURRENCY: Currency = 'XAF';
 
 export interface UserView {
@@ -38,6 +38,17 @@ export interface AuthResult {
   expiresAt: string;
 }
 
+/**
+ * What the publishable-key routes about a phone number answer, known number or not (contract §8):
+ * the same status and shape, and no customer data. What differs goes by SMS to the number.
+ */
+export interface CodeSent<Kind extends 'phone_verification' | 'password_reset' = 'phone_verification'> {
+  object: Kind;
+  phoneNumber: string;
+  channel: 'sms';
+  expiresAt: string;
+}
+
 export function userView(u: UserRow): UserView {
   return {
     id: u.id,
@@ -50,45 +61,73 @@ export function userView(u: UserRow): UserView {
   };
 }
 
-const retryAfter = retryAfterHeader;
-
-function verificationText(code: string): string {
-  return `Your verification code is ${code}. It expires in ${VERIFICATION_TTL_MS / MINUTE} minutes. Never share it.`;
+/** A code check: 5 tries per code (a new code starts them again), the sixth 429 `otp_attempts_exceeded`. */
+function codeRule(what: string): AttemptRule {
+  return {
+    max: VERIFICATION_MAX_ATTEMPTS,
+    windowMs: VERIFICATION_TTL_MS,
+    refuse: (ms) => new ApiError('otp_attempts_exceeded', `Too many wrong codes; ask for a new one with ${what}`, { headers: retryAfterHeader(ms) }),
+  };
 }
 
-export function createUsersService(deps: Deps, collaborators: { messaging: MessageSender & Pick<MessagingService, 'sentSince'>; ledger: LedgerService }) {
+/** A wrong, expired or never-sent code: one answer, so it tells nothing about the number. */
+function incorrect(remaining: number): ApiError {
+  return new ApiError('otp_incorrect', `The code is incorrect or no longer valid; ${remaining} attempt${remaining === 1 ? '' : 's'} left`, {
+    param: 'code',
+    extra: { attemptsRemaining: remaining },
+  });
+}
+
+const verificationText = (code: string) =>
+  `Your verification code is ${code}. It expires in ${VERIFICATION_TTL_MS / MINUTE} minutes. Never share it.`;
+const resetText = (code: string) =>
+  `Your password reset code is ${code}. It expires in ${VERIFICATION_TTL_MS / MINUTE} minutes. If you did not ask for it, ignore this message.`;
+const alreadyRegisteredText = () =>
+  'Someone tried to create an account with this phone number, which already has one. If it was you, sign in, or reset your password.';
+
+/**
+ * Customers (contract §8): one account per mode and phone number across the deployment, one
+ * password, one wallet per currency. A merchant sees a customer once linked to it (registration
+ * through its key, its test helpers, a payment attempt of one of its intents).
+ */
+export function createUsersService(deps: Deps, collaborators: { messaging: MessageSender; ledger: LedgerService }) {
   const { db, clock, ids, config, random } = deps;
   const throttle = createThrottle(deps);
   const { messaging, ledger } = collaborators;
-  const tokens = createTokenService(deps);
+  const tokens = createTokenService(deps, (userId) => repo.tokenVersion(db, userId));
 
-  async function findUser(scope: Scope, ref: { userId?: string; phoneNumber?: string }): Promise<UserRow> {
-    let user: UserRow | undefined;
-    if (ref.userId !== undefined) user = await repo.findUser(db, scope, ref.userId);
-    else if (ref.phoneNumber !== undefined) user = await repo.findUserByPhone(db, scope, assertPhoneNumber(ref.phoneNumber));
-    else throw new ApiError('validation_error', 'Send userId or phoneNumber', { param: 'userId', errors: [{ param: 'userId', message: 'userId or phoneNumber is required' }] });
-    if (!user) throw new ApiError('not_found', ref.userId !== undefined ? `No user ${ref.userId}` : 'No user with this phone number');
-    return user;
+  const subject = (kind: 'login' | 'verify' | 'reset' | 'send:verify' | 'send:reset', mode: KeyMode, phoneNumber: string) => `${kind}:${mode}:${phoneNumber}`;
+  const codeExpiry = () => new Date(clock.now().getTime() + VERIFICATION_TTL_MS);
+
+  /** Sends an SMS; a provider outage is recorded by messaging and must not change the answer. */
+  async function sms(scope: Scope, user: UserRow, body: string, subjectLine: string): Promise<void> {
+    try {
+      await messaging.send({ ...scope, userId: user.id, channel: 'sms', to: user.phone_number, body, subject: subjectLine });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
   }
 
-  /** A fresh verification code for the user's phone: stored as a keyed hash, sent by SMS. */
-  async function sendVerification(scope: Scope, user: UserRow): Promise<Date> {
+  /** A fresh verification code for the customer's phone: stored as a keyed hash, sent by SMS. */
+  async function sendVerification(scope: Scope, user: UserRow): Promise<void> {
     const code = generateCode(random);
     const now = clock.now();
-    const expiresAt = new Date(now.getTime() + VERIFICATION_TTL_MS);
-    await repo.saveVerification(db, { user_id: user.id, code_hash: hashCode(config.masterKey, user.id, code), expires_at: expiresAt, created_at: now });
-    await messaging.send({ ...scope, userId: user.id, channel: 'sms', to: user.phone_number, body: verificationText(code), subject: 'Your verification code' });
-    return expiresAt;
+    await repo.saveVerification(db, { user_id: user.id, code_hash: hashCode(config.masterKey, user.id, code), expires_at: codeExpiry(), created_at: now });
+    await throttle.clear(subject('verify', user.mode, user.phone_number));
+    await sms(scope, user, verificationText(code), 'Your verification code');
   }
 
-  /** Inserts the user and its XAF wallet; `also` runs in the same transaction. */
+  async function link(executor: Executor, scope: Scope, userId: string): Promise<void> {
+    await repo.link(executor, { merchant_id: scope.merchantId, mode: scope.mode, user_id: userId, linked_at: clock.now() });
+  }
+
+  /** Inserts the customer with its XAF wallet and its link to the merchant; `also` runs in the same transaction. */
   async function insertUser(
     scope: Scope,
-    input: { phoneNumber: string; password: string; email?: string },
+    input: { phoneNumber: string; passwordHash: string; email?: string },
     verifiedAt: Date | null,
     also?: (tx: Tx, user: UserRow) => Promise<void>,
-  ): Promise<UserRow> {
-    const passwordHash = await hashPassword(input.password);
+  ): Promise<UserRow | undefined> {
     return db.transaction().execute(async (tx) => {
       const user = await repo.insertUser(tx, {
         id: ids('user'),
@@ -96,102 +135,112 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
         mode: scope.mode,
         phone_number: input.phoneNumber,
         email: input.email ?? null,
-        password_hash: passwordHash,
+        password_hash: input.passwordHash,
         phone_verified_at: verifiedAt,
         created_at: clock.now(),
       });
-      if (!user) throw new ApiError('already_exists', `A user with phone number ${input.phoneNumber} already exists`, { param: 'phoneNumber' });
+      if (!user) return undefined;
+      await link(tx, scope, user.id);
       await ledger.userWallet(tx, { ...scope, userId: user.id, currency: DEFAULT_CURRENCY });
       await also?.(tx, user);
       return user;
     });
   }
 
+  /** The customer a phone-verification call names (by phone number, or by id within the mode). */
+  async function named(mode: KeyMode, ref: { userId?: string; phoneNumber?: string }): Promise<{ phoneNumber: string; user: UserRow | undefined }> {
+    if (ref.phoneNumber !== undefined) {
+      const phoneNumber = assertPhoneNumber(ref.phoneNumber);
+      return { phoneNumber, user: await repo.findUserByPhone(db, mode, phoneNumber) };
+    }
+    if (ref.userId !== undefined) {
+      const user = await repo.findUser(db, mode, ref.userId);
+      return { phoneNumber: user?.phone_number ?? ref.userId, user };
+    }
+    throw new ApiError('validation_error', 'Send phoneNumber', { param: 'phoneNumber', errors: [{ param: 'phoneNumber', message: 'phoneNumber is required' }] });
+  }
+
   return {
     tokens,
 
-    /** POST /users: registers a user and sends a code to verify the phone. */
-    async register(merchant: MerchantContext, input: { phoneNumber: string; password: string; email?: string }): Promise<UserView> {
+    /**
+     * POST /users. A new number: the customer, its wallet and its link to this merchant, and a
+     * code by SMS. A number registered but never verified: the password (and e-mail) of this
+     * registration replace the unproven ones and a new code goes out. A verified number: the
+     * account is untouched and its owner is told by SMS. The answer is the same in all three.
+     */
+    async register(merchant: MerchantContext, input: { phoneNumber: string; password: string; email?: string }): Promise<CodeSent> {
       const scope = scopeOf(merchant);
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
       assertPasswordPolicy(input.password, phoneNumber);
-      const user = await insertUser(scope, { ...input, phoneNumber }, null);
-      try {
+      await throttle.send(subject('send:verify', scope.mode, phoneNumber));
+      // The hash is made whatever the number, so the answer takes as long for a known one.
+      const passwordHash = await hashPassword(input.password);
+      let user = await insertUser(scope, { phoneNumber, passwordHash, email: input.email }, null);
+      if (user) {
         await sendVerification(scope, user);
-      } catch (err) {
-        // The user exists; a provider outage must not turn registration into an error the client
-        // would retry into 409. The failed message is recorded; POST /users/verify-phone/resend.
-        if (!(err instanceof ApiError)) throw err;
+      } else {
+        const existing = await repo.findUserByPhone(db, scope.mode, phoneNumber);
+        if (existing && !existing.phone_verified_at) {
+          user = await repo.updateUnverified(db, existing.id, { password_hash: passwordHash, email: input.email ?? null });
+          if (user) {
+            await link(db, scope, user.id);
+            await sendVerification(scope, user);
+          }
+        } else if (existing) {
+          await sms(scope, existing, alreadyRegisteredText(), 'Your account');
+        }
       }
-      return userView(user);
+      return { object: 'phone_verification', phoneNumber, channel: 'sms', expiresAt: codeExpiry().toISOString() };
     },
 
-    /** POST /users/verify-phone/resend: a fresh code, with the OTP send limits. */
-    async resendVerification(merchant: MerchantContext, ref: { userId?: string; phoneNumber?: string }) {
+    /** POST /users/verify-phone/resend: a fresh code if the number awaits verification; the same answer otherwise. */
+    async resendVerification(merchant: MerchantContext, ref: { userId?: string; phoneNumber?: string }): Promise<CodeSent> {
       const scope = scopeOf(merchant);
-      const user = await findUser(scope, ref);
-      if (user.phone_verified_at) throw new ApiError('phone_already_verified', 'This phone number is already verified');
-      const now = clock.now();
-      const sends = await messaging.sentSince({ ...scope, userId: user.id, channel: 'sms', since: new Date(now.getTime() - 15 * MINUTE) });
-      const decision = sendDecision(sends, now);
-      if (!decision.allowed) {
-        throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfter(decision.retryAfterMs) });
-      }
-      const expiresAt = await sendVerification(scope, user);
-      return { object: 'phone_verification' as const, userId: user.id, channel: 'sms' as const, expiresAt: expiresAt.toISOString() };
+      const { phoneNumber, user } = await named(scope.mode, ref);
+      await throttle.send(subject('send:verify', scope.mode, phoneNumber));
+      if (user && !user.phone_verified_at) await sendVerification(scope, user);
+      return { object: 'phone_verification', phoneNumber, channel: 'sms', expiresAt: codeExpiry().toISOString() };
     },
 
-    /** POST /users/verify-phone: the code from the SMS marks the phone verified. */
+    /**
+     * POST /users/verify-phone: the code from the SMS marks the phone verified and answers the
+     * customer (who just proved the phone is theirs). Tries are counted per number, known or not:
+     * a wrong or expired code, a verified or an unknown number all answer 400 `otp_incorrect`
+     * with the tries left, then 429 `otp_attempts_exceeded`.
+     */
     async verifyPhone(merchant: MerchantContext, input: { userId?: string; phoneNumber?: string; code?: string; otp?: string }): Promise<UserView> {
       const scope = scopeOf(merchant);
       const code = input.code ?? input.otp;
       if (code === undefined) {
         throw new ApiError('validation_error', 'code is required', { param: 'code', errors: [{ param: 'code', message: 'code is required' }] });
       }
-      const user = await findUser(scope, input);
-      if (user.phone_verified_at) return userView(user);
-      const outcome = await db.transaction().execute(async (tx) => {
-        const v = await repo.lockVerification(tx, user.id);
-        const now = clock.now();
-        if (!v || v.expires_at <= now) return { kind: 'expired' as const };
-        if (v.attempts >= VERIFICATION_MAX_ATTEMPTS) return { kind: 'exhausted' as const, since: v.created_at };
-        if (!codeMatches(config.masterKey, user.id, code, v.code_hash)) {
-          await repo.countVerificationAttempt(tx, user.id);
-          return { kind: 'wrong' as const, remaining: VERIFICATION_MAX_ATTEMPTS - v.attempts - 1 };
-        }
-        await repo.deleteVerification(tx, user.id);
-        return { kind: 'verified' as const, user: await repo.markPhoneVerified(tx, user.id, now) };
-      });
-      switch (outcome.kind) {
-        case 'verified':
-          return userView(outcome.user);
-        case 'wrong':
-          throw new ApiError('otp_incorrect', `The code is incorrect; ${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`, {
-            param: 'code',
-            extra: { attemptsRemaining: outcome.remaining },
-          });
-        case 'exhausted': {
-          const decision = sendDecision([outcome.since], clock.now());
-          throw new ApiError('otp_attempts_exceeded', 'Too many wrong codes; ask for a new one with POST /users/verify-phone/resend', {
-            headers: retryAfter(decision.allowed ? 0 : decision.retryAfterMs),
-          });
-        }
-        case 'expired':
-          throw new ApiError('otp_expired', 'The code has expired; ask for a new one with POST /users/verify-phone/resend', { param: 'code' });
-      }
+      const { phoneNumber, user } = await named(scope.mode, input);
+      const attempt = await throttle.begin(subject('verify', scope.mode, phoneNumber), codeRule('POST /users/verify-phone/resend'));
+      const verified = user && !user.phone_verified_at
+        ? await db.transaction().execute(async (tx) => {
+            const v = await repo.lockVerification(tx, user.id);
+            if (!v || v.expires_at <= clock.now() || !codeMatches(config.masterKey, user.id, code, v.code_hash)) return undefined;
+            await repo.deleteVerification(tx, user.id);
+            await link(tx, scope, user.id);
+            return repo.markPhoneVerified(tx, user.id, clock.now());
+          })
+        : undefined;
+      if (!verified) throw incorrect(attempt.remaining);
+      await attempt.succeeded();
+      return userView(verified);
     },
 
     /**
      * POST /auth/web. One answer (401 invalid_credentials) and the same work (an argon2id
      * verification) for an unknown phone number and a wrong password. Each attempt is counted
-     * before the password is checked, so parallel guesses cannot slip past the lockout; a success
-     * forgets the phone's failures.
+     * before the password is checked; a success forgets the number's failures. The token is good
+     * with this merchant's keys of this mode only.
      */
     async login(merchant: MerchantContext, input: { phoneNumber: string; password: string }): Promise<AuthResult> {
-      const scope = scopeOf(merchant);
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
-      const attempt = await throttle.begin(`user:${scope.mode}:${scope.merchantId}:${phoneNumber}`, loginRule('this phone number'));
-      const user = await repo.findUserByPhone(db, scope, phoneNumber);
+      const attempt = await throttle.begin(subject('login', merchant.mode, phoneNumber), loginRule('this phone number'));
+      const user = await repo.findUserByPhone(db, merchant.mode, phoneNumber);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
       if (!user || !ok) throw new ApiError('invalid_credentials', 'The phone number or the password is incorrect');
       await attempt.succeeded();
@@ -199,25 +248,101 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
         throw new ApiError('phone_not_verified', 'Verify the phone number first with the code sent by SMS (POST /users/verify-phone)');
       }
       const roles = ['USER'];
-      const issued: IssuedToken = await tokens.sign({ userId: user.id, merchantId: user.merchant_id, mode: user.mode, roles });
+      const issued: IssuedToken = await tokens.sign({ userId: user.id, merchantId: merchant.merchantId, mode: merchant.mode, roles, version: user.token_version });
       return { id: user.id, token: issued.token, phoneNumber: user.phone_number, roles, expiresAt: issued.expiresAt.toISOString() };
+    },
+
+    /** POST /auth/password-reset: a code by SMS to a customer's number; the same answer for any number. */
+    async requestPasswordReset(merchant: MerchantContext, input: { phoneNumber: string }): Promise<CodeSent<'password_reset'>> {
+      const scope = scopeOf(merchant);
+      const phoneNumber = assertPhoneNumber(input.phoneNumber);
+      await throttle.send(subject('send:reset', scope.mode, phoneNumber));
+      const user = await repo.findUserByPhone(db, scope.mode, phoneNumber);
+      if (user) {
+        const code = generateCode(random);
+        await repo.saveReset(db, { user_id: user.id, code_hash: hashCode(config.masterKey, `reset:${user.id}`, code), expires_at: codeExpiry(), created_at: clock.now() });
+        await throttle.clear(subject('reset', scope.mode, phoneNumber));
+        await sms(scope, user, resetText(code), 'Your password reset code');
+      }
+      return { object: 'password_reset', phoneNumber, channel: 'sms', expiresAt: codeExpiry().toISOString() };
+    },
+
+    /**
+     * POST /auth/password-reset/confirm: the code sets the new password and voids every access
+     * token issued before (the token version goes up). A weak password is 400 `password_weak`
+     * before anything else; a wrong code answers as phone verification does.
+     */
+    async confirmPasswordReset(merchant: MerchantContext, input: { phoneNumber: string; code: string; newPassword: string }): Promise<void> {
+      const phoneNumber = assertPhoneNumber(input.phoneNumber);
+      assertPasswordPolicy(input.newPassword, phoneNumber, 'newPassword');
+      const attempt = await throttle.begin(subject('reset', merchant.mode, phoneNumber), codeRule('POST /auth/password-reset'));
+      const user = await repo.findUserByPhone(db, merchant.mode, phoneNumber);
+      const passwordHash = await hashPassword(input.newPassword);
+      const done = user
+        ? await db.transaction().execute(async (tx) => {
+            const reset = await repo.lockReset(tx, user.id);
+            if (!reset || reset.expires_at <= clock.now() || !codeMatches(config.masterKey, `reset:${user.id}`, input.code, reset.code_hash)) return false;
+            await repo.lockUser(tx, user.id);
+            await repo.deleteReset(tx, user.id);
+            await repo.setPassword(tx, user.id, passwordHash, true);
+            // The code came by SMS to the number: the phone is the customer's.
+            if (!user.phone_verified_at) await repo.markPhoneVerified(tx, user.id, clock.now());
+            return true;
+          })
+        : false;
+      if (!done) throw incorrect(attempt.remaining);
+      await attempt.succeeded();
+      await throttle.clear(subject('login', merchant.mode, phoneNumber));
+    },
+
+    /** POST /users/me/password: the current password, then the new one; older tokens are refused from then on. */
+    async changePassword(merchant: MerchantContext, me: UserContext, input: { currentPassword: string; newPassword: string }): Promise<void> {
+      const user = await repo.findUser(db, merchant.mode, me.userId);
+      if (!user) throw new ApiError('access_token_invalid', 'The access token is not valid or has expired; sign in again with POST /auth/web');
+      assertPasswordPolicy(input.newPassword, user.phone_number, 'newPassword');
+      const attempt = await throttle.begin(subject('login', merchant.mode, user.phone_number), loginRule('this phone number'));
+      if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
+        throw new ApiError('invalid_credentials', 'The current password is incorrect', { param: 'currentPassword' });
+      }
+      await attempt.succeeded();
+      const passwordHash = await hashPassword(input.newPassword);
+      await db.transaction().execute(async (tx) => {
+        await repo.lockUser(tx, user.id);
+        await repo.setPassword(tx, user.id, passwordHash, true);
+      });
     },
 
     verifyAccessToken: (token: string, merchant: MerchantContext): Promise<UserContext> => tokens.verify(token, merchant),
 
-    /** Where a user's codes go (the OTP module's PayerContacts). */
+    /** Where a customer's codes go (the OTP module's PayerContacts): any customer of the mode. */
     async contact(scope: Scope, userId: string) {
-      const u = await repo.findUser(db, scope, userId);
+      const u = await repo.findUser(db, scope.mode, userId);
       return u && { email: u.email, phoneNumber: u.phone_number, phoneVerified: u.phone_verified_at !== null };
     },
 
-    async getUser(merchant: Pick<MerchantContext, 'merchantId' | 'mode'>, userId: string): Promise<UserRow | undefined> {
-      return repo.findUser(db, { merchantId: merchant.merchantId, mode: merchant.mode }, userId);
+    /** Lets the merchant see the customer (a payment attempt), in the caller's transaction when given. */
+    link: (scope: Scope, userId: string, executor: Executor = db) => link(executor, scope, userId),
+
+    /** GET /users/{id}: a customer the merchant sees, or 404 `not_found`. No wallet: that is the customer's own. */
+    async retrieve(scope: Scope, userId: string): Promise<UserView> {
+      const user = await repo.findLinkedUser(db, scopeOf(scope), userId);
+      if (!user) throw new ApiError('not_found', `No user ${userId}`, { param: 'id' });
+      return userView(user);
+    },
+
+    /** GET /users: the merchant's customers, newest first. */
+    async list(scope: Scope, q: { limit?: number; startingAfter?: string }) {
+      const limit = q.limit ?? 20;
+      const rows = await repo.listLinkedUsers(db, scopeOf(scope), { limit, startingAfter: q.startingAfter });
+      return { object: 'list' as const, data: rows.slice(0, limit).map(userView), hasMore: rows.length > limit };
     },
 
     jwks: () => tokens.jwks(),
 
-    /** POST /test/users: a verified user with a funded wallet (test mode only). */
+    /**
+     * POST /test/users: a verified customer with a funded wallet, linked to the merchant (test mode
+     * only). A number that already has a customer in test mode is 409 `already_exists`.
+     */
     async createTestUser(
       merchant: Scope,
       input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string },
@@ -229,27 +354,30 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
       }
       const currency = assertCurrency(input.currency ?? DEFAULT_CURRENCY);
       const amount = input.balance === undefined || input.balance === '0' ? 0n : parseAmount(input.balance, currency, 'balance');
-      const user = await insertUser(scope, { ...input, phoneNumber }, clock.now(), async (tx, u) => {
+      const passwordHash = await hashPassword(input.password);
+      const user = await insertUser(scope, { phoneNumber, passwordHash, email: input.email }, clock.now(), async (tx, u) => {
         await ledger.userWallet(tx, { ...scope, userId: u.id, currency });
         if (amount > 0n) await ledger.fund(tx, { ...scope, userId: u.id, currency, amount });
       });
+      if (!user) throw new ApiError('already_exists', `A customer with phone number ${phoneNumber} already exists in test mode`, { param: 'phoneNumber' });
       const wallet = await ledger.wallet({ userId: user.id, mode: scope.mode }, db, 0);
       return { ...userView(user), balances: wallet.balances };
     },
 
-    /** POST /test/wallets/fund: money from the external account into a user's wallet. */
+    /** POST /test/wallets/fund: money from the external account into a customer's wallet. */
     async fundTestWallet(merchant: Scope, input: { userId: string; amount: string; currency: string }): Promise<WalletView> {
       const scope = scopeOf(merchant);
       const currency = assertCurrency(input.currency);
       const amount = parseAmount(input.amount, currency);
-      const user = await findUser(scope, { userId: input.userId });
+      const user = await repo.findLinkedUser(db, scope, input.userId);
+      if (!user) throw new ApiError('not_found', `No user ${input.userId}`, { param: 'userId' });
       return db.transaction().execute(async (tx) => {
         await ledger.fund(tx, { ...scope, userId: user.id, currency, amount });
         return ledger.wallet({ userId: user.id, mode: scope.mode }, tx);
       });
     },
 
-    /** GET /wallet for the signed-in user. */
+    /** GET /wallet for the signed-in customer. */
     wallet: (merchant: MerchantContext, user: UserContext) => ledger.wallet({ userId: user.userId, mode: merchant.mode }),
   };
 }

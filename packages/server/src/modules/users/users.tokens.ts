@@ -29,7 +29,15 @@ export interface AccessTokenSubject {
   merchantId: string;
   mode: KeyMode;
   roles: string[];
+  /** The customer's token version now: a password reset or change raises it, voiding older tokens. */
+  version: number;
 }
+
+/**
+ * The customer's token version now, or undefined when the customer no longer exists (merged):
+ * read on every use, so a reset in any process voids older tokens in every process at once.
+ */
+export type CurrentTokenVersion = (userId: string) => Promise<number | undefined>;
 
 export interface IssuedToken {
   token: string;
@@ -59,7 +67,11 @@ interface LoadedKey {
  * the private half encrypted under the master key, and published at /.well-known/jwks.json while
  * any token they signed may still be alive.
  */
-export function createTokenService(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'random'>) {
+function invalid(): ApiError {
+  return new ApiError('access_token_invalid', 'The access token is not valid or has expired; sign in again with POST /auth/web');
+}
+
+export function createTokenService(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'random'>, currentVersion: CurrentTokenVersion) {
   const { db, clock, config } = deps;
   let published = new Map<string, LoadedKey>();
   let signer: { kid: string; privateKey: CryptoKey; createdAt: Date } | undefined;
@@ -70,7 +82,7 @@ export function createTokenService(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
    * every request for 15 minutes, and its Ed25519 signature needs checking once. What a token
    * says cannot change; its expiry, audience and mode are checked again on every use.
    */
-  const verified = new Map<string, { userId: string; audience: string; mode: unknown; expiresAt: number }>();
+  const verified = new Map<string, { userId: string; audience: string; mode: unknown; version: unknown; expiresAt: number }>();
 
   const now = () => clock.now().getTime();
   const publishedSince = () => new Date(now() - ACCESS_TOKEN_TTL_MS - PUBLISH_MARGIN_MS);
@@ -146,7 +158,7 @@ export function createTokenService(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
       const key = await activeSigner();
       const issuedAt = clock.now();
       const expiresAt = new Date(issuedAt.getTime() + ACCESS_TOKEN_TTL_MS);
-      const token = await new jose.SignJWT({ mode: subject.mode, roles: subject.roles })
+      const token = await new jose.SignJWT({ mode: subject.mode, roles: subject.roles, ver: subject.version })
         .setProtectedHeader({ alg: ALG, kid: key.kid, typ: TOKEN_TYPE })
         .setIssuer(TOKEN_ISSUER)
         .setSubject(subject.userId)
@@ -165,7 +177,10 @@ export function createTokenService(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
     async verify(token: string, merchant: MerchantContext): Promise<UserContext> {
       const digest = sha256(token).toString('base64');
       const known = verified.get(digest);
-      if (known && known.expiresAt > now() && known.audience === merchant.merchantId && known.mode === merchant.mode) return { userId: known.userId };
+      if (known && known.expiresAt > now() && known.audience === merchant.merchantId && known.mode === merchant.mode) {
+        if (known.version === (await currentVersion(known.userId))) return { userId: known.userId };
+        throw invalid();
+      }
       if (now() - loadedAt > CACHE_MS) await load();
       const keyFor: jose.JWTVerifyGetKey = async (header) => {
         if (typeof header.kid !== 'string') throw new Error('no kid');
@@ -191,7 +206,10 @@ export function createTokenService(deps: Pick<Deps, 'db' | 'clock' | 'config' | 
         throw new ApiError('access_token_invalid', `The access token was not issued for ${merchant.mode} mode of this merchant`);
       }
       if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
-      verified.set(digest, { userId: payload.sub, audience: merchant.merchantId, mode: payload.mode, expiresAt: (payload.exp as number) * 1000 });
+      // Tokens from before versions existed carry none: they count as version 0.
+      const version = payload.ver ?? 0;
+      verified.set(digest, { userId: payload.sub, audience: merchant.merchantId, mode: payload.mode, version, expiresAt: (payload.exp as number) * 1000 });
+      if (version !== (await currentVersion(payload.sub))) throw invalid();
       return { userId: payload.sub };
     },
 
