@@ -98,6 +98,42 @@ describe('one customer, every merchant', () => {
   });
 });
 
+describe('the dashboard', () => {
+  it('lists the merchant\'s customers with a masked phone and what they paid it, and a payment names its customer', async () => {
+    const c = await createMerchant(ctx, 'Charlie');
+    const login = await call(ctx.app, 'POST', '/dashboard/api/login', {}, c.dashboard);
+    expect(login.statusCode, login.body).toBe(200);
+    const cookie = String(login.headers['set-cookie']).split(';')[0] as string;
+    const get = (url: string) => call(ctx.app, 'GET', url, { headers: { cookie } });
+
+    const phoneNumber = newPhone();
+    const made = (await call(ctx.app, 'POST', '/test/users', sk(a), { phoneNumber, password: PASSWORD, balance: '9000' })).json() as { id: string };
+    expect((await get('/dashboard/api/test/customers')).json()).toMatchObject({ data: [] });
+
+    const token = ((await signIn(c, phoneNumber, PASSWORD)).json() as { token: string }).token;
+    const user = { id: made.id, phoneNumber, creds: { apiKey: c.apiKey, token } };
+    for (const amount of ['2000', '3000']) {
+      const intent = await createIntent(ctx, c, { amount });
+      expect((await charge(ctx, user, intent.id, await authorize(ctx, c, user, intent.id))).statusCode).toBe(200);
+      ctx.clock.advance(31_000);
+    }
+    const list = await get('/dashboard/api/test/customers');
+    expect(list.statusCode, list.body).toBe(200);
+    const [row] = (list.json() as { data: Record<string, unknown>[] }).data;
+    expect(row).toMatchObject({ id: made.id, payments: 2, volume: [{ currency: 'XAF', amount: '5000' }] });
+    expect(row?.phoneNumber).not.toBe(phoneNumber);
+    expect(String(row?.phoneNumber)).toContain(phoneNumber.slice(-2));
+    expect(row?.firstPaymentAt).not.toBe(row?.lastPaymentAt);
+    expect(JSON.stringify(row)).not.toMatch(/balance|wallet/i);
+
+    const payments = (await get('/dashboard/api/test/payments')).json() as { data: { id: string }[] };
+    const detail = await get(`/dashboard/api/test/payments/${payments.data[0]?.id}`);
+    expect(detail.json()).toMatchObject({ customer: { id: made.id } });
+    // Live mode has no test customers.
+    expect((await get('/dashboard/api/live/customers')).json()).toMatchObject({ data: [] });
+  });
+});
+
 describe('no phone enumeration with a publishable key', () => {
   let known: string;
   beforeAll(async () => {

@@ -56,6 +56,33 @@ export const chargesRepository = {
     return db.selectFrom('charges').selectAll().where('intent_id', '=', intentId).orderBy('id').execute();
   },
 
+  /** Succeeded charges of these customers to one merchant and mode, per customer and currency. */
+  async statsByCustomer(db: Executor, merchantId: string, mode: KeyMode, userIds: readonly string[]) {
+    if (userIds.length === 0) return [];
+    return db
+      .selectFrom('charges')
+      .select((eb) => [
+        'user_id',
+        'currency',
+        eb.fn.min('created_at').as('first_at'),
+        eb.fn.max('created_at').as('last_at'),
+        eb.fn.countAll<string>().as('count'),
+        eb.fn.sum<string>('amount_minor').as('volume'),
+      ])
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('status', '=', 'succeeded')
+      .where('user_id', 'in', [...userIds])
+      .groupBy(['user_id', 'currency'])
+      .execute();
+  },
+
+  /** Who last tried to pay the intent (its latest charge, succeeded or not). */
+  async lastPayer(db: Executor, intentId: string): Promise<string | undefined> {
+    const row = await db.selectFrom('charges').select('user_id').where('intent_id', '=', intentId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return row?.user_id;
+  },
+
   async insertRefund(tx: Tx, row: RefundsTable): Promise<RefundRow> {
     return tx.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
   },

@@ -37,6 +37,14 @@ function stateInvalid(status: string, doing: string): ApiError {
   return new ApiError('intent_state_invalid', `An intent that is ${status} cannot be ${doing}`, { extra: { intentStatus: status } });
 }
 
+/** What a customer paid one merchant (the dashboard's Customers page). */
+export interface CustomerPayments {
+  firstPaymentAt: string | null;
+  lastPaymentAt: string | null;
+  payments: number;
+  volume: { currency: string; amount: string }[];
+}
+
 /** What a charge answers: the paid intent, or the refusal it committed (declined, expired). */
 type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refused'; error: ApiError };
 
@@ -59,6 +67,28 @@ export function createChargesService(
   const { ledger, intents, otp, customers } = collaborators;
 
   return {
+    /**
+     * What each of these customers paid this merchant in this mode (succeeded charges): first and
+     * last payment, how many, and the volume per currency.
+     */
+    async customerStats(scope: Scope, userIds: readonly string[]): Promise<Map<string, CustomerPayments>> {
+      const stats = new Map<string, CustomerPayments>();
+      for (const r of await repo.statsByCustomer(db, scope.merchantId, scope.mode, userIds)) {
+        const s = stats.get(r.user_id) ?? { firstPaymentAt: null, lastPaymentAt: null, payments: 0, volume: [] };
+        const first = new Date(r.first_at as unknown as Date);
+        const last = new Date(r.last_at as unknown as Date);
+        if (s.firstPaymentAt === null || first < new Date(s.firstPaymentAt)) s.firstPaymentAt = first.toISOString();
+        if (s.lastPaymentAt === null || last > new Date(s.lastPaymentAt)) s.lastPaymentAt = last.toISOString();
+        s.payments += Number(r.count);
+        s.volume.push({ currency: r.currency, amount: formatAmount(BigInt(r.volume), r.currency as Currency) });
+        stats.set(r.user_id, s);
+      }
+      return stats;
+    },
+
+    /** The customer who last tried to pay this intent, if any (the dashboard links to it). */
+    lastPayer: (intentId: string) => repo.lastPayer(db, intentId),
+
     /**
      * POST /charge. In one transaction: lock the intent; refuse it when unknown (404), expired
      * (409 `intent_expired`, recording the expiry if no sweeper did yet) or not PENDING (409

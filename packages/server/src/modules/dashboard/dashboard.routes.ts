@@ -33,6 +33,8 @@ import {
   ModeIdParams,
   ModeParams,
   OriginsBody,
+  CustomerList,
+  CustomersQuery,
   PaymentDetail,
   PaymentList,
   PaymentsQuery,
@@ -337,6 +339,23 @@ async function dashboardApi(instance: FastifyInstance) {
       schema: { tags, summary: 'Send an event again', params: ModeIdParams, body: ResendBody, response: { 200: ResendResult } },
     },
     async (req) => webhooks.resendEvent(scope(req), req.params.id, req.body.endpointId),
+  );
+
+  // ---- customers --------------------------------------------------------------------------------
+
+  app.get(
+    '/:mode/customers',
+    {
+      config: session,
+      schema: {
+        tags,
+        summary: "The merchant's customers: masked phone, first and last payment, count and volume (never a wallet)",
+        params: ModeParams,
+        querystring: CustomersQuery,
+        response: { 200: CustomerList },
+      },
+    },
+    async (req) => dashboard.customers(scope(req), req.query),
   );
 
   // ---- balance and test data --------------------------------------------------------------------

@@ -43,12 +43,32 @@ export type PaymentsQuery = Static<typeof PaymentsQuery>;
 
 export const PaymentList = Type.Object({ object: Type.Literal('list'), data: Type.Array(Intent), hasMore: Type.Boolean() });
 
+const CustomerRef = Type.Object({ id: Type.String({ description: '`usr_…`' }), phoneNumber: Type.String({ description: 'Masked: the last digits only' }) });
+
 export const PaymentDetail = Type.Object({
   object: Type.Literal('dashboard_payment'),
   payment: Intent,
   events: Type.Array(Event, { description: 'The payment\'s events, oldest first' }),
   deliveries: Type.Array(Delivery, { description: 'Every webhook delivery of those events, newest first' }),
+  customer: Type.Union([CustomerRef, Type.Null()], { description: 'The customer who last tried to pay it, if any' }),
 });
+
+export const Customer = Type.Object({
+  ...CustomerRef.properties,
+  createdAt: Type.String({ format: 'date-time' }),
+  firstPaymentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastPaymentAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  payments: Type.Integer({ description: 'Succeeded payments to this merchant' }),
+  volume: Type.Array(Type.Object({ currency: Type.String(), amount: Type.String() }), { description: 'What they paid this merchant, per currency' }),
+});
+export const CustomerList = Type.Object({ object: Type.Literal('list'), data: Type.Array(Customer), hasMore: Type.Boolean() });
+export const CustomersQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    startingAfter: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
 
 export const ApiKey = Type.Object({
   id: Type.String(),

@@ -4,8 +4,10 @@ import { decrypt, encrypt, randomToken, safeEqual, sha256 } from '../../platform
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { maskPhone } from '../../platform/codes.ts';
 import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRule } from '../../platform/throttle.ts';
+import type { ChargesService } from '../charges/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentStatus, IntentsService } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -82,6 +84,7 @@ export function createDashboardService(
   services: {
     merchants: MerchantsService;
     intents: IntentsService;
+    charges: Pick<ChargesService, 'customerStats' | 'lastPayer'>;
     events: EventsService;
     webhooks: WebhooksService;
     ledger: LedgerService;
@@ -90,7 +93,7 @@ export function createDashboardService(
   },
 ) {
   const { db, clock, random, config } = deps;
-  const { merchants, intents, events, webhooks, ledger, messaging, users } = services;
+  const { merchants, intents, charges, events, webhooks, ledger, messaging, users } = services;
   const throttle = createThrottle(deps);
 
   /** The CSRF token of a session: an HMAC of its token under the master key (nothing stored). */
@@ -257,10 +260,28 @@ export function createDashboardService(
       const payment = await intents.retrieve(scope, id);
       const found = (await events.listForIntent(scopeOf(scope), payment.id)).map((e) => JSON.parse(e.payload) as EventBody);
       const deliveries = await webhooks.deliveriesOfEvents(scopeOf(scope), found.map((e) => e.id));
-      return { object: 'dashboard_payment' as const, payment, events: found, deliveries };
+      const payer = await charges.lastPayer(payment.id);
+      const customer = payer === undefined ? null : await users.retrieve(scope, payer).then(customerRef, () => null);
+      return { object: 'dashboard_payment' as const, payment, events: found, deliveries, customer };
     },
 
     cancelPayment: (scope: DashboardScope, id: string) => intents.cancel(scope, id),
+
+    // ---- customers -----------------------------------------------------------------------------
+
+    /**
+     * The merchant's customers (those linked to it), newest first, with what each paid this
+     * merchant: never a wallet, and the phone masked (the page is for people, not for matching).
+     */
+    async customers(scope: DashboardScope, q: { limit?: number; startingAfter?: string }) {
+      const page = await users.list(scope, q);
+      const stats = await charges.customerStats(scopeOf(scope), page.data.map((u) => u.id));
+      return {
+        object: 'list' as const,
+        data: page.data.map((u) => ({ ...customerRef(u), createdAt: u.createdAt, ...(stats.get(u.id) ?? { firstPaymentAt: null, lastPaymentAt: null, payments: 0, volume: [] }) })),
+        hasMore: page.hasMore,
+      };
+    },
 
     // ---- API keys -----------------------------------------------------------------------------
 
@@ -322,5 +343,10 @@ export function createDashboardService(
 }
 
 class LostRace extends Error {}
+
+/** A customer as the dashboard names it: id and masked phone number. */
+function customerRef(u: { id: string; phoneNumber: string }) {
+  return { id: u.id, phoneNumber: maskPhone(u.phoneNumber) };
+}
 
 export type DashboardService = ReturnType<typeof createDashboardService>;
