@@ -252,6 +252,28 @@ describe('password reset and change', () => {
     expect((await signIn(a, phoneNumber, 'limbe-tide-2026')).statusCode).toBe(200);
   });
 
+  it('a payment and a password change racing leave one consistent outcome: money moves once, the password changes', async () => {
+    const phoneNumber = newPhone();
+    const made = (await call(ctx.app, 'POST', '/test/users', sk(a), { phoneNumber, password: PASSWORD, balance: '5000' })).json() as { id: string };
+    const { token } = (await signIn(a, phoneNumber, PASSWORD)).json() as { token: string };
+    const user = { id: made.id, phoneNumber, creds: { apiKey: a.apiKey, token } };
+    const intent = await createIntent(ctx, a, { amount: '5000' });
+    const otpToken = await authorize(ctx, a, user, intent.id);
+    const [paid, changed] = await Promise.all([
+      charge(ctx, user, intent.id, otpToken),
+      call(ctx.app, 'POST', '/users/me/password', user.creds, { currentPassword: PASSWORD, newPassword: 'ebolowa-2026-x' }),
+    ]);
+    expect(changed.statusCode, changed.body).toBe(204);
+    // The charge either ran with the token still good (200) or found it voided (401): never half of it.
+    expect([200, 401]).toContain(paid.statusCode);
+    const status = ((await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(a))).json() as { status: string }).status;
+    expect(status).toBe(paid.statusCode === 200 ? 'SUCCEEDED' : 'PENDING');
+    const fresh = ((await signIn(a, phoneNumber, 'ebolowa-2026-x')).json() as { token: string }).token;
+    const wallet = (await call(ctx.app, 'GET', '/wallet', { apiKey: a.apiKey, token: fresh })).json() as { balances: { amount: string }[] };
+    expect(wallet.balances[0]?.amount).toBe(paid.statusCode === 200 ? '0' : '5000');
+    await expectLedgerClean(ctx);
+  });
+
   it('a registration of a never-verified number replaces its unproven password; verifying links the customer', async () => {
     const phoneNumber = newPhone();
     expect((await call(ctx.app, 'POST', '/users', pk(a), { phoneNumber, password: 'first-try-2026' })).statusCode).toBe(202);
