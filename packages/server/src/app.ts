@@ -25,6 +25,8 @@ import { validatorCompiler } from './platform/http/validation.ts';
 import { createMetrics, type Metrics } from './platform/metrics.ts';
 import { openapiDocument } from './platform/openapi.ts';
 import { createServices, type Services } from './services.ts';
+import type { ModeConnectors } from './modules/connectors/index.ts';
+import { topupsRoutes } from './modules/topups/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,10 +59,12 @@ export interface AppOptions {
   tls?: TlsFiles;
   /** Rate-limit counters to use instead of those the config chooses (tests). */
   rateLimitCounters?: WindowCounters;
+  /** Mobile-money connectors per mode (runtime points test mode at its sandbox); default: from config. */
+  connectors?: ModeConnectors;
 }
 
 /** Builds the whole HTTP app from its dependencies. It never listens: main.ts and tests do. */
-export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ deps, logger, tls, rateLimitCounters, connectors }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
@@ -77,7 +81,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOpti
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
 
-  const services = createServices(deps);
+  const services = createServices(deps, { connectors, logger: logger as Logger });
   app.decorate('deps', deps);
   app.decorate('services', services);
   app.decorate('metrics', createMetrics());
@@ -112,6 +116,12 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters }: AppOpti
   await app.register(otpRoutes);
   await app.register(chargesRoutes);
   await app.register(listenRoutes);
+  await app.register(topupsRoutes);
+  // Provider calls a request started finish before the database closes.
+  app.addHook('onClose', async () => {
+    await services.topups.drain();
+    await services.connectors.close();
+  });
 
   await app.register(dashboardRoutes);
 

@@ -57,6 +57,17 @@ export interface MomoConfig {
   disbursementKey: string | undefined;
   /** Base of the X-Callback-Url sent with each request (CAISSE_MOMO_CALLBACK_URL); unset: no callbacks, polling only. */
   callbackUrl: string | undefined;
+  /**
+   * The MoMo sandbox test mode uses (CAISSE_MOMO_SANDBOX_URL): test mode never calls a real
+   * provider. Unset in development: `start` runs one in-process. Unset otherwise: test-mode
+   * top-ups and payouts answer 503 `provider_unavailable`.
+   */
+  sandboxUrl: string | undefined;
+  /**
+   * Where the sandbox sends its callbacks: this server's own base URL + /callbacks/mtn_momo
+   * (CAISSE_MOMO_SANDBOX_CALLBACK_URL; default http://127.0.0.1:PORT/callbacks/mtn_momo).
+   */
+  sandboxCallbackUrl: string;
   /** Bound on each call to the provider, connection to last byte (CAISSE_MOMO_TIMEOUT_MS, 10 000). */
   timeoutMs: number;
 }
@@ -295,6 +306,10 @@ function momo(env: Env, mode: Mode): MomoConfig {
     targetEnvironment,
     ...account,
     callbackUrl,
+    sandboxUrl: env.CAISSE_MOMO_SANDBOX_URL ? httpUrl(env, 'CAISSE_MOMO_SANDBOX_URL', '') : undefined,
+    sandboxCallbackUrl: env.CAISSE_MOMO_SANDBOX_CALLBACK_URL
+      ? httpUrl(env, 'CAISSE_MOMO_SANDBOX_CALLBACK_URL', '')
+      : `http://127.0.0.1:${integer(env, 'PORT', 8080, 0, 65535)}/callbacks/mtn_momo`,
     timeoutMs: integer(env, 'CAISSE_MOMO_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 }

@@ -16,6 +16,7 @@ import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
 import { createServices } from './services.ts';
+import { createModeConnectors, type ModeConnectors, type MomoSandbox, startMomoSandbox } from './modules/connectors/index.ts';
 import { startBackgroundWorkers } from './workers.ts';
 
 export interface Runtime {
@@ -76,14 +77,28 @@ export async function startServer(config: Config, opts: { port: number; worker: 
       ].join('\n'),
     );
   }
+  // Development without CAISSE_MOMO_SANDBOX_URL: a MoMo sandbox in this process serves test mode,
+  // so a newcomer tops up a wallet with no provider account anywhere.
+  let sandbox: MomoSandbox | undefined;
+  let connectors: ModeConnectors | undefined;
+  if (config.mode === 'development' && config.momo.sandboxUrl === undefined) {
+    sandbox = await startMomoSandbox({ port: 0, host: '127.0.0.1' });
+    connectors = createModeConnectors(
+      config,
+      { clock: systemClock, logger, callbackKey: config.masterKey },
+      { sandboxUrl: sandbox.url, sandboxCallbackUrl: `http://127.0.0.1:${opts.port}/callbacks/mtn_momo` },
+    );
+    logger.info({ url: sandbox.url }, 'MoMo sandbox running in this process for test mode');
+  }
   // With CAISSE_TLS_CERT_FILE and CAISSE_TLS_KEY_FILE the server terminates TLS itself.
-  const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config) });
+  const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config), connectors });
   const workers = opts.worker ? startBackgroundWorkers(deps, app.services, logger) : [];
   const connections = trackConnections(app.server);
   await app.listen({ port: opts.port, host: config.host });
   const stop = once(async () => {
     // HTTP and workers stop together; the database closes once both have finished.
     const [httpClean] = await Promise.all([closeHttp(app, connections, logger, SHUTDOWN_DEADLINE_MS), ...workers.map((w) => w.stop())]);
+    await sandbox?.close();
     await runtime.close();
     return httpClean;
   });

@@ -8,14 +8,20 @@ import { createMerchantsService } from './modules/merchants/index.ts';
 import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
 import { createUsersService } from './modules/users/index.ts';
+import { createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
+import { createTopupsService } from './modules/topups/index.ts';
 import { createWebhooksService, deliveriesOutbox, MAX_ENDPOINTS } from './modules/webhooks/index.ts';
+import { createLogger } from './platform/logger.ts';
+import type { Logger } from 'pino';
 import type { Deps } from './platform/deps.ts';
 
 /**
  * Every module's service, built once from the injected world: the composition root. Modules
  * receive their collaborators here instead of importing each other's internals.
  */
-export function createServices(deps: Deps) {
+export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; logger?: Logger } = {}) {
+  const logger = opts.logger ?? createLogger({ level: 'silent' });
+  const connectors = opts.connectors ?? createModeConnectors(deps.config, { clock: deps.clock, logger, callbackKey: deps.config.masterKey });
   const merchants = createMerchantsService(deps);
   const messaging = createMessagingService(deps);
   const ledger = createLedgerService(deps);
@@ -35,6 +41,8 @@ export function createServices(deps: Deps) {
     otp,
     charges: createChargesService(deps, { ledger, intents, otp, customers: users }),
     listen: createListenService(deps, { events }),
+    connectors,
+    topups: createTopupsService(deps, { ledger, connectors, logger }),
   };
   return { ...services, dashboard: createDashboardService(deps, services) };
 }

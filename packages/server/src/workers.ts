@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { startSweeper } from './modules/intents/index.ts';
 import { startRetention } from './modules/retention/index.ts';
+import { startTopupPoller } from './modules/topups/index.ts';
 import { startDispatcher } from './modules/webhooks/index.ts';
 import type { Deps } from './platform/deps.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
@@ -8,9 +9,14 @@ import type { Services } from './services.ts';
 
 /**
  * The background workers of `start` (unless --no-worker) and of `caisse worker`: the webhook
- * dispatcher, the expiry sweeper and retention. Each owns its work; all share one loop
+ * dispatcher, the expiry sweeper, retention and the top-up poller. Each owns its work; all share one loop
  * (platform/worker.ts) and stop together.
  */
 export function startBackgroundWorkers(deps: Deps, services: Services, logger: Logger): BackgroundWorker[] {
-  return [startDispatcher(deps, logger, { events: services.events }), startSweeper(services.intents, logger), startRetention(deps, services, logger)];
+  return [
+    startDispatcher(deps, logger, { events: services.events }),
+    startSweeper(services.intents, logger),
+    startRetention(deps, services, logger),
+    startTopupPoller(services.topups, logger),
+  ];
 }

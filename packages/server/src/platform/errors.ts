@@ -16,6 +16,8 @@ export const ERRORS = {
   phone_invalid: { status: 400, title: 'The phone number is not valid' },
   password_weak: { status: 400, title: 'The password is too weak' },
   url_invalid: { status: 400, title: 'The URL is not allowed' },
+  provider_unsupported: { status: 400, title: 'The payment provider is not supported' },
+  callback_invalid: { status: 400, title: 'The provider callback could not be authenticated' },
   // 401
   api_key_missing: { status: 401, title: 'The x-api-key header is missing' },
   api_key_invalid: { status: 401, title: 'The API key is not valid' },
@@ -68,6 +70,7 @@ export const ERRORS = {
   // 5xx
   internal_error: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
+  provider_unavailable: { status: 503, title: 'The payment provider is not configured or not reachable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -18,6 +18,8 @@ export const ID_PREFIXES = {
   otp: 'otp',
   dashboardUser: 'du',
   request: 'req',
+  topup: 'top',
+  payout: 'po',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

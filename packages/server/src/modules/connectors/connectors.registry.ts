@@ -81,3 +81,33 @@ export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string
   };
   return { mtn_momo: settings };
 }
+
+/** The connectors of each mode: live mode the configured providers, test mode only the sandbox. */
+export interface ModeConnectors {
+  forMode(mode: 'test' | 'live'): ConnectorRegistry;
+  close(): Promise<void>;
+}
+
+/**
+ * Live mode: the providers configured in the environment (CAISSE_MOMO_*). Test mode never calls a
+ * real provider: the MoMo sandbox at `sandboxUrl` (CAISSE_MOMO_SANDBOX_URL, or the one `start`
+ * runs in development), or none (test top-ups then answer 503 provider_unavailable).
+ */
+export function createModeConnectors(
+  config: { momo: MomoConfig },
+  deps: ConnectorDeps,
+  opts: { sandboxUrl?: string; sandboxCallbackUrl?: string } = {},
+): ModeConnectors {
+  const live = createConnectorRegistry(connectorSettings(config), deps);
+  const sandboxUrl = opts.sandboxUrl ?? config.momo.sandboxUrl;
+  const test = createConnectorRegistry(
+    sandboxUrl === undefined ? {} : sandboxSettings(sandboxUrl, { callbackUrl: opts.sandboxCallbackUrl ?? config.momo.sandboxCallbackUrl, timeoutMs: config.momo.timeoutMs }),
+    deps,
+  );
+  return {
+    forMode: (mode) => (mode === 'live' ? live : test),
+    close: async () => {
+      await Promise.all([live.close(), test.close()]);
+    },
+  };
+}

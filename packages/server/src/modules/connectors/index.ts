@@ -21,6 +21,8 @@ export {
   type ConnectorSettings,
   connectorSettings,
   createConnectorRegistry,
+  createModeConnectors,
+  type ModeConnectors,
   isProviderName,
   PROVIDER_NAMES,
   type ProviderName,

@@ -3,11 +3,16 @@ import type { Executor } from '../../platform/db.ts';
 import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
-export type AccountKind = 'user_wallet' | 'merchant_balance' | 'external';
+export type AccountKind = 'user_wallet' | 'merchant_balance' | 'external' | PlatformAccountKind;
+/** Accounts of the platform itself (no merchant): a provider's clearing account, the platform's revenue. */
+export type PlatformAccountKind = 'provider_clearing' | 'platform_revenue';
 
 export interface LedgerAccountsTable {
   id: string;
-  merchant_id: string;
+  /** Null for the platform's own accounts. */
+  merchant_id: string | null;
+  /** The provider or revenue a platform account is for; null otherwise. */
+  name: string | null;
   mode: KeyMode;
   kind: AccountKind;
   user_id: string | null;
@@ -72,12 +77,12 @@ export const ledgerRepository = {
   /** Creates the account if it does not exist (concurrent callers both get the one row). */
   async ensureAccount(
     db: Executor,
-    row: Omit<LedgerAccountsTable, 'balance'>,
+    row: Omit<LedgerAccountsTable, 'balance' | 'name'>,
   ): Promise<AccountRow> {
     const conflict = row.kind === 'user_wallet' ? (['user_id', 'currency'] as const) : (['merchant_id', 'mode', 'kind', 'currency'] as const);
     await db
       .insertInto('ledger_accounts')
-      .values(row)
+      .values({ ...row, name: null })
       // The partial indexes' predicates as literals: PostgreSQL infers the arbiter index when it
       // parses the statement, before it sees parameters (a prepared statement has none yet).
       .onConflict((oc) => {
@@ -88,6 +93,24 @@ export const ledgerRepository = {
     let q = db.selectFrom('ledger_accounts').selectAll().where('kind', '=', row.kind).where('currency', '=', row.currency);
     q = row.kind === 'user_wallet' ? q.where('user_id', '=', row.user_id) : q.where('merchant_id', '=', row.merchant_id).where('mode', '=', row.mode);
     return q.executeTakeFirstOrThrow();
+  },
+
+  /** A platform account (no merchant), created if it does not exist. */
+  async ensurePlatformAccount(db: Executor, row: Omit<LedgerAccountsTable, 'balance' | 'merchant_id' | 'user_id' | 'name'> & { kind: PlatformAccountKind; name: string }): Promise<AccountRow> {
+    await db
+      .insertInto('ledger_accounts')
+      .values({ ...row, merchant_id: null, user_id: null })
+      .onConflict((oc) => oc.columns(['mode', 'kind', 'name', 'currency']).where(sql<boolean>`merchant_id is null`).doNothing())
+      .execute();
+    return db
+      .selectFrom('ledger_accounts')
+      .selectAll()
+      .where('merchant_id', 'is', null)
+      .where('mode', '=', row.mode)
+      .where('kind', '=', row.kind)
+      .where('name', '=', row.name)
+      .where('currency', '=', row.currency)
+      .executeTakeFirstOrThrow();
   },
 
   async findAccount(

@@ -149,8 +149,9 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     for (const p of postings) {
       const account = accounts.get(p.accountId);
       if (!account) throw new Error(`no ledger account ${p.accountId}`);
-      // A wallet is the customer's, used with every merchant of its mode; other accounts are one merchant's.
-      if (account.mode !== input.mode || (account.kind !== 'user_wallet' && account.merchant_id !== input.merchantId)) {
+      // A wallet is the customer's, used with every merchant of its mode; a platform account
+      // (merchant_id null) serves every merchant; other accounts are one merchant's.
+      if (account.mode !== input.mode || (account.kind !== 'user_wallet' && account.merchant_id !== null && account.merchant_id !== input.merchantId)) {
         throw new Error(`account ${p.accountId} belongs to another merchant or mode`);
       }
       if (input.currency !== undefined && account.currency !== input.currency) throw new Error(`account ${p.accountId} is not in ${input.currency}`);
@@ -217,6 +218,13 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     merchantBalance: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_balance' }),
     /** Where money comes from outside the ledger (test funding, top-ups), created when missing. */
     externalAccount: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'external' }),
+
+    /**
+     * A provider's clearing account in a mode and currency (the float held at the provider),
+     * created when missing: a top-up moves money from it into a wallet, a payout back into it.
+     */
+    providerClearing: (executor: Executor, q: { mode: KeyMode; provider: string; currency: Currency }) =>
+      repo.ensurePlatformAccount(executor, { id: ids('account'), mode: q.mode, kind: 'provider_clearing', name: q.provider, currency: q.currency, created_at: clock.now() }),
 
     /** The merchant's balances per currency (for GET /balance). */
     async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db): Promise<Balance[]> {

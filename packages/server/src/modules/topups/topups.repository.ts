@@ -1,0 +1,107 @@
+import { type Insertable, type Selectable, sql } from 'kysely';
+import type { Executor, Tx } from '../../platform/db.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
+
+export type TopupStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface TopupsTable {
+  id: string;
+  merchant_id: string;
+  mode: KeyMode;
+  user_id: string;
+  provider: string;
+  phone_number: string;
+  amount_minor: bigint;
+  currency: string;
+  reference: string;
+  status: TopupStatus;
+  failure_reason: string | null;
+  provider_transaction_id: string | null;
+  transfer_id: string | null;
+  submitted_at: Date | null;
+  next_poll_at: Date;
+  polls: import('kysely').Generated<number>;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+
+declare module '../../platform/database.ts' {
+  interface Database {
+    topups: TopupsTable;
+  }
+}
+
+export type TopupRow = Selectable<TopupsTable>;
+
+export const topupsRepository = {
+  async insert(db: Executor, row: Insertable<TopupsTable>): Promise<TopupRow> {
+    return db.insertInto('topups').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async find(db: Executor, userId: string, mode: KeyMode, id: string): Promise<TopupRow | undefined> {
+    return db.selectFrom('topups').selectAll().where('id', '=', id).where('user_id', '=', userId).where('mode', '=', mode).executeTakeFirst();
+  },
+
+  async findByReference(db: Executor, reference: string): Promise<TopupRow | undefined> {
+    return db.selectFrom('topups').selectAll().where('reference', '=', reference).executeTakeFirst();
+  },
+
+  /** The top-up, locked until the transaction ends: every change of its status goes through this. */
+  async lock(tx: Tx, id: string): Promise<TopupRow | undefined> {
+    return tx.selectFrom('topups').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  },
+
+  /** Serialises one customer's new top-ups until the transaction ends (an advisory lock). */
+  async lockCustomer(tx: Tx, userId: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtext(${`topups:${userId}`}))`.execute(tx);
+  },
+
+  async countPending(db: Executor, userId: string): Promise<number> {
+    const row = await db
+      .selectFrom('topups')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', userId)
+      .where(sql<boolean>`status = 'PENDING'`)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  async listForUser(db: Executor, userId: string, mode: KeyMode, q: { limit: number; startingAfter?: string }) {
+    let query = db.selectFrom('topups').selectAll().where('user_id', '=', userId).where('mode', '=', mode);
+    if (q.startingAfter !== undefined) query = query.where('id', '<', q.startingAfter);
+    return query.orderBy('id', 'desc').limit(q.limit + 1).execute();
+  },
+
+  async update(db: Executor, id: string, patch: Partial<Omit<TopupRow, 'id'>>): Promise<TopupRow> {
+    return db.updateTable('topups').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  },
+
+  /**
+   * Claims up to `limit` PENDING top-ups due for a poll and pushes their next poll to `leaseUntil`
+   * (SKIP LOCKED: pollers of several processes share the work; a poller that dies leaves them due
+   * again at the lease's end). Returns them as they were claimed.
+   */
+  async claimDue(db: Executor, now: Date, leaseUntil: Date, limit: number): Promise<TopupRow[]> {
+    const due = db
+      .selectFrom('topups')
+      .select('id')
+      .where(sql<boolean>`status = 'PENDING'`)
+      .where('next_poll_at', '<=', now)
+      .orderBy('next_poll_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    return db
+      .updateTable('topups')
+      .set((eb) => ({ next_poll_at: leaseUntil, polls: eb('polls', '+', 1) }))
+      .where(sql<boolean>`id = any(array(${due}))`)
+      .returningAll()
+      .execute();
+  },
+
+  /** Every top-up of a provider created in [from, to) (reconciliation). */
+  async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<TopupRow[]> {
+    return db.selectFrom('topups').selectAll().where('provider', '=', provider).where('created_at', '>=', from).where('created_at', '<', to).orderBy('id').execute();
+  },
+};

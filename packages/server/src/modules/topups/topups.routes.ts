@@ -1,0 +1,64 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { idempotentAnswer } from '../../platform/http/idempotency.ts';
+import { CallbackParams, CreateTopupBody, ListTopupsQuery, Topup, TopupIdParams, TopupList } from './topups.schema.ts';
+
+const tags = ['wallet'];
+const userAuth = [{ apiKey: [], accessToken: [] }];
+
+/** Wallet top-ups by mobile money (contract §9), and the providers' callbacks. */
+export default async function topupsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const topups = app.services.topups;
+
+  app.post(
+    '/wallet/topups',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: "Top up the signed-in customer's wallet by mobile money",
+        description: [
+          'Asks `phoneNumber`\'s mobile-money account (provider `mtn_momo`) for `amount`: the payer approves on their phone. The answer is 202 with the top-up PENDING at once: the top-up and its provider reference are committed first, the provider is called after. The wallet is credited exactly once when the provider says SUCCESSFUL (by callback or by the poller); FAILED with the provider\'s reason otherwise, or TIMEOUT after 15 minutes. Test mode always uses the MoMo sandbox (numbers decide the outcome: see `/docs`).',
+          'Errors: `amount_invalid`, `currency_unsupported`, `provider_unsupported` (400), `phone_invalid` (400, not E.164), `limit_exceeded` (422: 5 top-ups already wait for the provider), `provider_unavailable` (503: the provider is not configured for this mode). Send an `Idempotency-Key`: a retry replays the first answer and never asks the payer twice.',
+        ].join('\n\n'),
+        security: userAuth,
+        body: CreateTopupBody,
+        response: { 202: Topup },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await topups.create(request.merchant, request.user, request.body, idempotentAnswer(request))),
+  );
+
+  app.get(
+    '/wallet/topups',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: "The signed-in customer's top-ups, newest first", security: userAuth, querystring: ListTopupsQuery, response: { 200: TopupList } },
+    },
+    async (request) => topups.list(request.merchant, request.user, request.query),
+  );
+
+  app.get(
+    '/wallet/topups/:id',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'A top-up of the signed-in customer', security: userAuth, params: TopupIdParams, response: { 200: Topup } },
+    },
+    async (request) => topups.retrieve(request.merchant, request.user, request.params.id),
+  );
+
+  // MTN calls back with PUT (requesttopay) or POST (transfer); the URL carries our token.
+  for (const method of ['PUT', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/callbacks/:provider/:kind/:reference/:token',
+      config: { auth: 'none' },
+      schema: { tags: ['providers'], summary: "A mobile-money provider's callback (a hint: the provider's status decides)", params: CallbackParams, hide: true },
+      handler: async (request, reply) => {
+        await topups.callback(request.params.provider, request.params.reference, request.url, request.body);
+        return reply.code(204).send();
+      },
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import { type Static, Type } from 'typebox';
+
+const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
+
+export const CreateTopupBody = Type.Object(
+  {
+    amount: Type.String({ 'x-code': 'amount_invalid', description: 'Decimal string in major units of the currency ("5000" XAF).' }),
+    currency: Type.String({ description: 'ISO 4217: XAF, XOF, EUR or USD.' }),
+    provider: Type.String({ maxLength: 32, description: 'The mobile-money provider: `mtn_momo`.' }),
+    phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The mobile-money number that pays, E.164.' }),
+  },
+  { additionalProperties: false },
+);
+export type CreateTopupBody = Static<typeof CreateTopupBody>;
+
+export const Topup = Type.Object({
+  id: Type.String({ description: '`top_…`' }),
+  object: Type.Literal('topup'),
+  amount: Type.String(),
+  currency: Type.String(),
+  provider: Type.String(),
+  phoneNumber: Type.String(),
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], {
+    description: 'PENDING until the provider says: SUCCEEDED (the wallet is credited, once) or FAILED (with `failureReason`). Timed out after 15 minutes: FAILED.',
+  }),
+  failureReason: Type.Union([Type.String(), Type.Null()], { description: "The provider's reason (e.g. APPROVAL_REJECTED), or TIMEOUT" }),
+  livemode: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  completedAt: Type.Union([Timestamp, Type.Null()]),
+});
+export type Topup = Static<typeof Topup>;
+
+export const TopupIdParams = Type.Object({ id: Type.String({ maxLength: 64, description: '`top_…`' }) });
+
+export const TopupList = Type.Object({ object: Type.Literal('list'), data: Type.Array(Topup), hasMore: Type.Boolean() });
+export const ListTopupsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    startingAfter: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+
+export const CallbackParams = Type.Object({
+  provider: Type.String({ maxLength: 32 }),
+  kind: Type.String({ maxLength: 32 }),
+  reference: Type.String({ maxLength: 64 }),
+  token: Type.String({ maxLength: 128 }),
+});

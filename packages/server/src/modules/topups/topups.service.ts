@@ -1,0 +1,265 @@
+import type { Logger } from 'pino';
+import { MINUTE, SECOND } from '../../platform/clock.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
+import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
+import type { KeyMode, MerchantContext, UserContext } from '../../platform/tenancy.ts';
+import { type Connector, type ConnectorRegistry, isProviderName, newReference, type StatusResult } from '../connectors/index.ts';
+import type { LedgerService } from '../ledger/index.ts';
+import { type TopupRow, topupsRepository as repo } from './topups.repository.ts';
+import type { CreateTopupBody, Topup } from './topups.schema.ts';
+
+/** A top-up the provider has not settled 15 minutes after its creation fails (TIMEOUT). */
+export const TOPUP_TIMEOUT_MS = 15 * MINUTE;
+/** PENDING top-ups a customer may have at once. */
+export const MAX_PENDING_TOPUPS = 5;
+/** How long a poller holds a claimed top-up before another may take it (a call is bounded by 10 s). */
+const POLL_LEASE_MS = 30 * SECOND;
+
+/** The poll after `polls` earlier ones: 2 s, 4 s, 8 s … at most a minute apart. */
+export function pollBackoffMs(polls: number): number {
+  return Math.min(MINUTE, 2 * SECOND * 2 ** Math.max(0, polls - 1));
+}
+
+/** The connectors of each mode: test mode always the sandbox, live mode the configured providers. */
+export interface ConnectorSource {
+  forMode(mode: KeyMode): ConnectorRegistry;
+}
+
+export function topupView(row: TopupRow): Topup {
+  const currency = row.currency as Currency;
+  return {
+    id: row.id,
+    object: 'topup',
+    amount: formatAmount(row.amount_minor, currency),
+    currency,
+    provider: row.provider,
+    phoneNumber: row.phone_number,
+    status: row.status,
+    failureReason: row.failure_reason,
+    livemode: row.mode === 'live',
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
+  };
+}
+
+type Outcome = { status: 'SUCCESSFUL'; amount: bigint; currency: string; financialTransactionId?: string } | { status: 'FAILED'; reason: string };
+
+/**
+ * Money in (contract §9): a customer's wallet is topped up by mobile money. The top-up and its
+ * reference are committed first; the provider is called after, outside any transaction; the
+ * wallet is credited exactly once, in the transaction that moves the top-up to SUCCEEDED under its
+ * row lock, whether a callback, a duplicate callback or the poller learnt it.
+ */
+export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerService; connectors: ConnectorSource; logger?: Logger }) {
+  const { db, clock, ids, random } = deps;
+  const { ledger, connectors } = collaborators;
+  const log = collaborators.logger;
+  /** Provider calls started by requests and not yet finished (a shutdown waits for them). */
+  const inFlight = new Set<Promise<unknown>>();
+
+  function connectorFor(mode: KeyMode, provider: string): Connector | undefined {
+    return connectors.forMode(mode).get(provider);
+  }
+
+  /** Moves a PENDING top-up to its outcome, once: the credit and the state change commit together. */
+  async function settle(id: string, outcome: Outcome): Promise<TopupRow | undefined> {
+    return db.transaction().execute(async (tx) => {
+      const row = await repo.lock(tx, id);
+      if (!row || row.status !== 'PENDING') return row;
+      const now = clock.now();
+      if (outcome.status === 'FAILED') {
+        return repo.update(tx, id, { status: 'FAILED', failure_reason: outcome.reason.slice(0, 200), completed_at: now, updated_at: now });
+      }
+      if (outcome.amount !== row.amount_minor || outcome.currency !== row.currency) {
+        // The provider took another amount than we asked: credit nothing, say why (reconciliation shows it).
+        log?.error({ topup: id, provider: row.provider }, 'mobile-money top-up settled for another amount or currency: not credited');
+        return repo.update(tx, id, { status: 'FAILED', failure_reason: 'AMOUNT_MISMATCH', completed_at: now, updated_at: now });
+      }
+      const currency = row.currency as Currency;
+      const clearing = await ledger.providerClearing(tx, { mode: row.mode, provider: row.provider, currency });
+      const wallet = await ledger.userWallet(tx, { merchantId: row.merchant_id, mode: row.mode, userId: row.user_id, currency });
+      const transfer = await ledger.transfer(tx, {
+        merchantId: row.merchant_id,
+        mode: row.mode,
+        kind: 'topup',
+        reference: row.id,
+        currency,
+        from: clearing.id,
+        to: wallet.id,
+        amount: row.amount_minor,
+      });
+      return repo.update(tx, id, {
+        status: 'SUCCEEDED',
+        transfer_id: transfer.id,
+        provider_transaction_id: outcome.financialTransactionId ?? null,
+        completed_at: now,
+        updated_at: now,
+      });
+    });
+  }
+
+  /** What the provider's answer about a top-up means for it, if it decides anything. */
+  function outcomeOf(result: StatusResult): Outcome | undefined {
+    if (result.status === 'SUCCESSFUL') return { status: 'SUCCESSFUL', amount: result.amount, currency: result.currency, financialTransactionId: result.financialTransactionId };
+    if (result.status === 'FAILED') return { status: 'FAILED', reason: result.reason ?? 'FAILED' };
+    return undefined;
+  }
+
+  /** Asks the provider for the money (after the commit). A definitive refusal fails the top-up; anything unsure is the poller's. */
+  async function submit(row: TopupRow): Promise<void> {
+    const connector = connectorFor(row.mode, row.provider);
+    if (!connector) return;
+    const result = await connector.collect({
+      reference: row.reference,
+      amount: row.amount_minor,
+      currency: row.currency as Currency,
+      phoneNumber: row.phone_number,
+      externalId: row.id,
+      payerMessage: `Caisse wallet top-up ${row.id}`,
+    });
+    if (result.status === 'PENDING') {
+      const now = clock.now();
+      await db.updateTable('topups').set({ submitted_at: now, updated_at: now }).where('id', '=', row.id).where('submitted_at', 'is', null).execute();
+    } else if (result.status === 'FAILED') {
+      await settle(row.id, { status: 'FAILED', reason: result.reason });
+    }
+  }
+
+  function track(p: Promise<unknown>): void {
+    const tracked = p.catch((err: unknown) => log?.error({ err }, 'mobile-money top-up call failed')).finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+  }
+
+  /**
+   * One poll of a claimed top-up: the provider's status decides it; a reference the provider never
+   * saw is sent again (same reference: it can never make a second payment); 15 minutes after its
+   * creation a top-up still undecided fails (TIMEOUT). Otherwise the next poll is scheduled.
+   */
+  async function poll(row: TopupRow): Promise<void> {
+    const now = clock.now();
+    const expired = now.getTime() - row.created_at.getTime() >= TOPUP_TIMEOUT_MS;
+    const connector = connectorFor(row.mode, row.provider);
+    const result: StatusResult = connector ? await connector.status('collection', row.reference) : { status: 'UNKNOWN', reason: 'no connector for this provider' };
+    const outcome = outcomeOf(result);
+    if (outcome) {
+      await settle(row.id, outcome);
+      return;
+    }
+    if (expired) {
+      await settle(row.id, { status: 'FAILED', reason: result.status === 'NOT_FOUND' ? 'NOT_SUBMITTED' : 'TIMEOUT' });
+      return;
+    }
+    if (result.status === 'NOT_FOUND' && connector) await submit(row);
+    await db
+      .updateTable('topups')
+      .set({ next_poll_at: new Date(clock.now().getTime() + pollBackoffMs(row.polls)) })
+      .where('id', '=', row.id)
+      .where('status', '=', 'PENDING')
+      .execute();
+  }
+
+  return {
+    /**
+     * POST /wallet/topups: a PENDING top-up, committed with its reference (and the Idempotency-Key
+     * answer) before the provider is called; the call runs after the answer. 202 at once, whatever
+     * the provider does.
+     */
+    async create(merchant: MerchantContext, user: UserContext, body: CreateTopupBody, answer?: IdempotentAnswer): Promise<Topup> {
+      const currency = assertCurrency(body.currency);
+      const amount = parseAmount(body.amount, currency);
+      if (!isProviderName(body.provider)) throw new ApiError('provider_unsupported', `Unknown provider "${body.provider}"; supported: mtn_momo`, { param: 'provider' });
+      if (!/^\+[1-9][0-9]{6,14}$/.test(body.phoneNumber)) {
+        throw new ApiError('phone_invalid', 'phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', { param: 'phoneNumber' });
+      }
+      if (!connectorFor(merchant.mode, body.provider)) {
+        throw new ApiError('provider_unavailable', `${body.provider} is not configured for ${merchant.mode} mode on this server`, { param: 'provider' });
+      }
+      const now = clock.now();
+      const row = await db.transaction().execute(async (tx) => {
+        // One customer's top-ups queue here, so the pending limit holds under concurrency.
+        await repo.lockCustomer(tx, user.userId);
+        if ((await repo.countPending(tx, user.userId)) >= MAX_PENDING_TOPUPS) {
+          throw new ApiError('limit_exceeded', `At most ${MAX_PENDING_TOPUPS} top-ups may wait for the provider at once; wait for one to finish`, {
+            extra: { limit: MAX_PENDING_TOPUPS },
+          });
+        }
+        const inserted = await repo.insert(tx, {
+          id: ids('topup'),
+          merchant_id: merchant.merchantId,
+          mode: merchant.mode,
+          user_id: user.userId,
+          provider: body.provider,
+          phone_number: body.phoneNumber,
+          amount_minor: amount,
+          currency,
+          reference: newReference(random),
+          status: 'PENDING',
+          failure_reason: null,
+          provider_transaction_id: null,
+          transfer_id: null,
+          submitted_at: null,
+          // The first poll comes after the submit has had its chance.
+          next_poll_at: new Date(now.getTime() + 2 * SECOND),
+          created_at: now,
+          updated_at: now,
+          completed_at: null,
+        });
+        await answer?.record(tx, 202, topupView(inserted));
+        return inserted;
+      });
+      track(submit(row));
+      return topupView(row);
+    },
+
+    async retrieve(merchant: MerchantContext, user: UserContext, id: string): Promise<Topup> {
+      const row = await repo.find(db, user.userId, merchant.mode, id);
+      if (!row) throw new ApiError('not_found', `No top-up ${id}`, { param: 'id' });
+      return topupView(row);
+    },
+
+    async list(merchant: MerchantContext, user: UserContext, q: { limit?: number; startingAfter?: string }) {
+      const limit = q.limit ?? 20;
+      const rows = await repo.listForUser(db, user.userId, merchant.mode, { limit, startingAfter: q.startingAfter });
+      return { object: 'list' as const, data: rows.slice(0, limit).map(topupView), hasMore: rows.length > limit };
+    },
+
+    /**
+     * A provider's callback: authenticated by the connector (the token in its URL), then only a
+     * hint: the connector's status call decides. A forged or replayed callback changes nothing.
+     */
+    async callback(provider: string, reference: string, url: string, body: unknown): Promise<void> {
+      const row = await repo.findByReference(db, reference);
+      const connector = row && connectorFor(row.mode, provider);
+      if (!row || !connector || row.provider !== provider) throw new ApiError('not_found', 'No request has this reference');
+      const verified = await connector.verifyCallback({ url, body });
+      if (!verified.ok || verified.reference !== reference || verified.kind !== 'collection') {
+        throw new ApiError('callback_invalid', 'The callback could not be authenticated');
+      }
+      const outcome = outcomeOf(verified.result);
+      if (outcome) await settle(row.id, outcome);
+    },
+
+    /** The poller's round: claims due PENDING top-ups and polls them. Returns how many it claimed. */
+    async pollDue(limit = 20): Promise<number> {
+      const now = clock.now();
+      const claimed = await repo.claimDue(db, now, new Date(now.getTime() + POLL_LEASE_MS), limit);
+      await Promise.all(
+        claimed.map((row) => poll(row).catch((err: unknown) => log?.error({ err, topup: row.id }, 'mobile-money top-up poll failed'))),
+      );
+      return claimed.length;
+    },
+
+    /** Waits for the provider calls requests started (shutdown). */
+    async drain(): Promise<void> {
+      await Promise.allSettled([...inFlight]);
+    },
+
+    /** Every top-up of a provider created in [from, to), for reconciliation. */
+    listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),
+  };
+}
+
+export type TopupsService = ReturnType<typeof createTopupsService>;

@@ -1,0 +1,210 @@
+/**
+ * Money in (contract §9): wallet top-ups through the mtn_momo connector against the MoMo sandbox,
+ * a real HTTP server, with the app listening for its callbacks. Time is the shared ManualClock.
+ */
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MomoSandbox, startMomoSandbox } from '../src/modules/connectors/index.ts';
+import { ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
+import { authorize, charge, createIntent, expectLedgerClean, newUser, refreshToken, registerUser, type TestUser } from './flow.support.ts';
+import { call, createMerchant, createTestContext, type TestContext, type TestMerchant } from './harness.ts';
+
+let ctx: TestContext;
+let sandbox: MomoSandbox;
+let m: TestMerchant;
+
+/** A port nobody listens on now (the app listens on it once built, for the sandbox's callbacks). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  const clock = new ManualClock();
+  sandbox = await startMomoSandbox({ clock, tickMs: 0 });
+  ctx = await createTestContext({
+    clock,
+    env: { CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url },
+  });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  m = await createMerchant(ctx, 'Topup shop');
+});
+afterAll(async () => {
+  await ctx?.close();
+  await sandbox?.close();
+});
+
+const SUCCESS = '+46733123459';
+const topup = (user: TestUser, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  call(ctx.app, 'POST', '/wallet/topups', { ...user.creds, headers }, { amount: '5000', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS, ...body });
+const read = async (user: TestUser, id: string) => (await call(ctx.app, 'GET', `/wallet/topups/${id}`, user.creds)).json() as { status: string; failureReason: string | null };
+const balance = async (user: TestUser) =>
+  ((await call(ctx.app, 'GET', '/wallet', user.creds)).json() as { balances: { currency: string; amount: string }[] }).balances.find((b) => b.currency === 'XAF')?.amount;
+
+/** Lets the submit made after the answer finish, then the payer approve and the callback arrive. */
+async function approve(ms = 2 * SECOND) {
+  await ctx.services.topups.drain();
+  ctx.clock.advance(ms);
+  await sandbox.tick();
+}
+
+describe('top-ups', () => {
+  it('202 PENDING at once; the callback credits the wallet once; the customer then pays an intent with it', async () => {
+    const user = await newUser(ctx, m);
+    const res = await topup(user, {});
+    expect(res.statusCode, res.body).toBe(202);
+    const created = res.json() as { id: string; status: string; object: string };
+    expect(created).toMatchObject({ object: 'topup', status: 'PENDING', amount: '5000', currency: 'XAF', provider: 'mtn_momo' });
+    expect(created.id).toMatch(/^top_/);
+    expect(await balance(user)).toBe('0');
+
+    await approve();
+    await expect.poll(async () => (await read(user, created.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    expect(await balance(user)).toBe('5000');
+    const wallet = (await call(ctx.app, 'GET', '/wallet', user.creds)).json() as { movements: { kind: string; reference: string; amount: string }[] };
+    expect(wallet.movements).toContainEqual(expect.objectContaining({ kind: 'topup', reference: created.id, amount: '5000' }));
+
+    // A later poll (or any duplicate) changes nothing.
+    ctx.clock.advance(MINUTE);
+    await ctx.services.topups.pollDue();
+    expect(await balance(user)).toBe('5000');
+
+    const intent = await createIntent(ctx, m, { amount: '5000' });
+    const paid = await charge(ctx, user, intent.id, await authorize(ctx, m, user, intent.id));
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(await balance(user)).toBe('0');
+    await expectLedgerClean(ctx);
+  });
+
+  it('a callback sent twice credits once; a forged callback changes nothing', async () => {
+    const user = await newUser(ctx, m);
+    sandbox.setFaults({ duplicateCallbacks: true });
+    try {
+      const { id } = (await topup(user, { amount: '700' })).json() as { id: string };
+      await approve();
+      await expect.poll(async () => (await read(user, id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+      expect(await balance(user)).toBe('700');
+    } finally {
+      sandbox.setFaults({ duplicateCallbacks: false });
+    }
+    const { id } = (await topup(user, { amount: '300' })).json() as { id: string };
+    await ctx.services.topups.drain();
+    const row = await ctx.deps.db.selectFrom('topups').select('reference').where('id', '=', id).executeTakeFirstOrThrow();
+    const forged = await ctx.app.inject({
+      method: 'PUT',
+      url: `/callbacks/mtn_momo/collection/${row.reference}/not-the-token`,
+      headers: { 'content-type': 'application/json' },
+      payload: { status: 'SUCCESSFUL', amount: '300', currency: 'XAF', externalId: id },
+    });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toMatchObject({ code: 'callback_invalid' });
+    expect((await read(user, id)).status).toBe('PENDING');
+    expect(await balance(user)).toBe('700');
+    await expectLedgerClean(ctx);
+  });
+
+  it('a dropped callback is made up by the poller; a refusal and a timeout fail with their reason, never credited', async () => {
+    const user = await newUser(ctx, m);
+    sandbox.setFaults({ dropCallbacks: true });
+    try {
+      const ok = (await topup(user, { amount: '1200' })).json() as { id: string };
+      const rejected = (await topup(user, { amount: '1300', phoneNumber: '+46733123451' })).json() as { id: string };
+      const silent = (await topup(user, { amount: '1400', phoneNumber: '+46733123452' })).json() as { id: string };
+      await approve();
+      expect((await read(user, ok.id)).status).toBe('PENDING');
+      ctx.clock.advance(5 * SECOND);
+      await ctx.services.topups.pollDue();
+      expect(await read(user, ok.id)).toMatchObject({ status: 'SUCCEEDED' });
+      expect(await read(user, rejected.id)).toMatchObject({ status: 'FAILED', failureReason: 'APPROVAL_REJECTED' });
+      expect((await read(user, silent.id)).status).toBe('PENDING');
+      ctx.clock.advance(15 * MINUTE);
+      await ctx.services.topups.pollDue();
+      await refreshToken(ctx, m, user);
+      expect(await read(user, silent.id)).toMatchObject({ status: 'FAILED', failureReason: 'TIMEOUT' });
+      expect(await balance(user)).toBe('1200');
+    } finally {
+      sandbox.setFaults({ dropCallbacks: false });
+    }
+    await expectLedgerClean(ctx);
+  });
+
+  it('a provider that fails or answers nonsense when asked leaves the top-up PENDING; the poller sends it again and it is credited once', async () => {
+    const user = await newUser(ctx, m);
+    sandbox.setFaults({ answer500: true });
+    const { id } = (await topup(user, { amount: '900' })).json() as { id: string };
+    await ctx.services.topups.drain();
+    // The provider never took it: the reference is unknown to it.
+    expect(sandbox.requests().some((r) => r.externalId === id)).toBe(false);
+    sandbox.setFaults({ answer500: false, badJson: true });
+    ctx.clock.advance(5 * SECOND);
+    await ctx.services.topups.pollDue();
+    expect((await read(user, id)).status).toBe('PENDING');
+    sandbox.setFaults({ badJson: false });
+    ctx.clock.advance(MINUTE);
+    await ctx.services.topups.pollDue();
+    expect(sandbox.requests().filter((r) => r.externalId === id)).toHaveLength(1);
+    await approve();
+    ctx.clock.advance(MINUTE);
+    await ctx.services.topups.pollDue();
+    expect((await read(user, id)).status).toBe('SUCCEEDED');
+    expect(await balance(user)).toBe('900');
+    await expectLedgerClean(ctx);
+  });
+
+  it('an Idempotency-Key replays the answer and asks the payer once', async () => {
+    const user = await newUser(ctx, m);
+    const first = await topup(user, { amount: '450' }, { 'idempotency-key': 'topup-once' });
+    const again = await topup(user, { amount: '450' }, { 'idempotency-key': 'topup-once' });
+    expect(first.statusCode).toBe(202);
+    expect(again.statusCode).toBe(202);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    await ctx.services.topups.drain();
+    expect(sandbox.requests().filter((r) => r.externalId === (first.json() as { id: string }).id)).toHaveLength(1);
+  });
+
+  it('bad input: provider, phone number, amount, currency; at most 5 pending; another customer\'s top-up is 404', async () => {
+    const user = await newUser(ctx, m);
+    const problem = async (body: Record<string, unknown>, status: number, code: string) => {
+      const res = await topup(user, body);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json()).toMatchObject({ code });
+    };
+    await problem({ provider: 'orange_money' }, 400, 'provider_unsupported');
+    await problem({ phoneNumber: '650000000' }, 400, 'phone_invalid');
+    await problem({ amount: '50.5' }, 400, 'amount_invalid');
+    await problem({ amount: '0' }, 400, 'amount_invalid');
+    await problem({ currency: 'GBP' }, 400, 'currency_unsupported');
+    await problem({ extra: true }, 400, 'parameter_unknown');
+    expect((await call(ctx.app, 'POST', '/wallet/topups', { apiKey: m.apiKey }, { amount: '1', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS })).statusCode).toBe(401);
+    const silent = '+46733123452';
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(((await topup(user, { amount: '10', phoneNumber: silent })).json() as { id: string }).id);
+    await problem({ amount: '10', phoneNumber: silent }, 422, 'limit_exceeded');
+    const other = await newUser(ctx, m);
+    expect((await call(ctx.app, 'GET', `/wallet/topups/${ids[0]}`, other.creds)).statusCode).toBe(404);
+    const list = (await call(ctx.app, 'GET', '/wallet/topups?limit=2', user.creds)).json() as { data: { id: string }[]; hasMore: boolean };
+    // Newest first: ids sort by creation time.
+    expect(list.data.map((t) => t.id)).toEqual([...ids].sort().reverse().slice(0, 2));
+    expect(list.hasMore).toBe(true);
+    await ctx.services.topups.drain();
+  });
+
+  it('live mode without a configured provider: 503 provider_unavailable, nothing recorded', async () => {
+    const phoneNumber = '+237677001122';
+    const id = await registerUser(ctx, { apiKey: m.live.apiKey }, { phoneNumber, password: 'live-customer-2026' }, 'live');
+    await ctx.deps.db.updateTable('users').set({ phone_verified_at: ctx.clock.now() }).where('id', '=', id).execute();
+    const { token } = (await call(ctx.app, 'POST', '/auth/web', { apiKey: m.live.apiKey }, { phoneNumber, password: 'live-customer-2026' })).json() as { token: string };
+    const live = await call(ctx.app, 'POST', '/wallet/topups', { apiKey: m.live.apiKey, token }, { amount: '1', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS });
+    expect(live.statusCode, live.body).toBe(503);
+    expect(live.json()).toMatchObject({ code: 'provider_unavailable' });
+    expect(await ctx.deps.db.selectFrom('topups').select('id').where('user_id', '=', id).execute()).toEqual([]);
+  });
+});
