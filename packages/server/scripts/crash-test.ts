@@ -32,6 +32,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { type Caisse, CaisseConnectionError, CaisseError } from '@caisse/node';
 import { createCaisse } from '../src/cli/client.ts';
+import { type MomoSandbox, startMomoSandbox } from '../src/modules/connectors/index.ts';
 import { type TestUser, testPayments } from '../src/cli/test-payments.ts';
 import {
   createMerchantWithCli,
@@ -139,6 +140,9 @@ class Lifecycle {
   }
 }
 
+/** Where the load's raw HTTP calls go (set once the server and its keys exist). */
+const target = { baseUrl: '', apiKey: '' };
+
 // ---- the load ----------------------------------------------------------------------------------
 
 interface PooledUser extends TestUser {
@@ -167,7 +171,57 @@ interface Outcomes {
   wrongAfterLost: string[];
   resolving: Set<Promise<void>>;
   errors: Map<string, number>;
+  /** Top-ups answered 202: id → amount. */
+  topups: Map<string, bigint>;
 }
+
+/** The MoMo sandbox numbers the top-ups use: mostly approved, some rejected, some approved after 30 s. */
+function topupNumber(): string {
+  const r = rand();
+  if (r < 0.15) return '+46733123451';
+  if (r < 0.25) return '+46733123453';
+  return `+2376${String(between(10_000_000, 99_999_999))}`;
+}
+
+/**
+ * A wallet top-up over HTTP, retried with its Idempotency-Key while the server is down, so an
+ * answer lost in a kill is found again (a replay) rather than making a second top-up.
+ */
+async function topupFlow(baseUrl: string, apiKey: string, life: Lifecycle, user: PooledUser, o: Outcomes, stop: { stopped: boolean }): Promise<void> {
+  const amount = between(1, 50) * 100;
+  const key = `crash-top-${user.id}-${between(0, 2 ** 30)}`;
+  const body = JSON.stringify({ amount: String(amount), currency: 'XAF', provider: 'mtn_momo', phoneNumber: topupNumber() });
+  for (let attempt = 0; attempt < 40 && !(stop.stopped && attempt > 3); attempt++) {
+    await life.waitUp();
+    let res: Response;
+    try {
+      res = await fetch(`${baseUrl}/wallet/topups`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, authorization: `Bearer ${user.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body,
+        signal: AbortSignal.timeout(20_000),
+      });
+    } catch {
+      await sleep(200);
+      continue;
+    }
+    if (res.status >= 500) o.serverErrors += 1;
+    if (res.status === 202) {
+      o.topups.set(((await res.json()) as { id: string }).id, BigInt(amount));
+      return;
+    }
+    if (res.status === 409) {
+      // The first try is still running (its process was killed): its key frees after the take-over delay.
+      await sleep(1000);
+      continue;
+    }
+    const problem = (await res.json().catch(() => ({}))) as { code?: string };
+    if (problem.code === 'access_token_invalid') throw new CaisseError({ code: 'access_token_invalid', message: 'token', status: 401 });
+    countError(o, `topup ${res.status} ${problem.code ?? ''}`);
+    return;
+  }
+}
+
 
 /** No answer came (the server was killed): anything but an error the API answered. */
 function isNetworkError(err: unknown): boolean {
@@ -233,6 +287,17 @@ async function flow(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcome
   const user = takeUser(pool);
   if (user === undefined) {
     await sleep(500);
+    return;
+  }
+  if (roll >= 0.16 && roll < 0.3) {
+    try {
+      await topupFlow(target.baseUrl, target.apiKey, life, user, o, stop);
+    } catch (err) {
+      if (err instanceof CaisseError && err.code === 'access_token_invalid') await testPayments(api).signIn(user);
+      throw err;
+    } finally {
+      user.busy = false;
+    }
     return;
   }
   try {
@@ -308,6 +373,7 @@ async function main(): Promise<boolean> {
   let database: RunDatabase | undefined;
   let life: Lifecycle | undefined;
   let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+  let sandbox: MomoSandbox | undefined;
   const failures: string[] = [];
   const check = (ok: boolean, what: string) => {
     log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
@@ -315,9 +381,18 @@ async function main(): Promise<boolean> {
   };
   try {
     database = await createRunDatabase(ADMIN_URL, 'crash');
-    const env = processEnv({ ...database.env, CAISSE_WEBHOOK_CONCURRENCY: '16' });
-    const keys: TestKeys = await createMerchantWithCli(env, 'Crash');
     const port = await freePort();
+    // The MoMo sandbox lives in this process: it outlives every kill of the server, as MTN would.
+    sandbox = await startMomoSandbox({ port: 0 });
+    const env = processEnv({
+      ...database.env,
+      CAISSE_WEBHOOK_CONCURRENCY: '16',
+      CAISSE_MOMO_SANDBOX_URL: sandbox.url,
+      CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`,
+    });
+    const keys: TestKeys = await createMerchantWithCli(env, 'Crash');
+    target.baseUrl = `http://127.0.0.1:${port}`;
+    target.apiKey = keys.apiKey;
     const endpoint: { secret?: string } = {};
     receiver = await startReceiver(() => endpoint.secret);
     life = new Lifecycle();
@@ -348,6 +423,7 @@ async function main(): Promise<boolean> {
       wrongAfterLost: [],
       resolving: new Set(),
       errors: new Map(),
+      topups: new Map(),
     };
     const stop = { stopped: false };
     const loops = Array.from({ length: CONCURRENCY }, () => loadLoop(api, life as Lifecycle, pool, o, stop));
@@ -355,6 +431,8 @@ async function main(): Promise<boolean> {
     let restartMs = 0;
     const serverErrors: string[] = [];
     for (let kill = 1; kill <= KILLS; kill++) {
+      // The provider misbehaves differently between kills: 500s, lost and doubled callbacks.
+      sandbox.setFaults({ answer500: rand() < 0.15, dropCallbacks: rand() < 0.3, duplicateCallbacks: rand() < 0.3 });
       await sleep(between(MIN_UP_MS, MAX_UP_MS));
       const victim = life.server as ServerProc;
       life.markDown();
@@ -373,6 +451,7 @@ async function main(): Promise<boolean> {
     stop.stopped = true;
     await Promise.all(loops);
     while (o.resolving.size > 0) await Promise.allSettled([...o.resolving]);
+    sandbox.setFaults({ answer500: false, dropCallbacks: false, duplicateCallbacks: false });
 
     // The dispatcher delivers what is left (deliveries leased by killed processes are due again once their 70 s lease lapses).
     const db = new pg.Client({ connectionString: database.url });
@@ -381,11 +460,13 @@ async function main(): Promise<boolean> {
       const drainStart = performance.now();
       let pending = -1;
       let missing: string[] = [];
+      let pendingTopups = -1;
       for (;;) {
         pending = Number((await db.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status <> 'succeeded'`)).rows[0]?.n);
         const all = (await db.query<{ id: string }>(`select id from events where merchant_id = $1`, [keys.merchantId])).rows.map((r) => r.id);
         missing = all.filter((id) => !receiver?.received.has(id));
-        if ((pending === 0 && missing.length === 0) || performance.now() - drainStart > DRAIN_TIMEOUT_MS) break;
+        pendingTopups = Number((await db.query<{ n: string }>(`select count(*) as n from topups where status = 'PENDING'`)).rows[0]?.n);
+        if ((pending === 0 && missing.length === 0 && pendingTopups === 0) || performance.now() - drainStart > DRAIN_TIMEOUT_MS) break;
         await sleep(500);
       }
       log(`dispatcher drained in ${((performance.now() - drainStart) / 1000).toFixed(1)} s (${pending} deliveries not succeeded, ${missing.length} events not received)`);
@@ -447,6 +528,31 @@ async function main(): Promise<boolean> {
         `no charge whose answer was lost got anything but a 200 or a 402 when retried with its Idempotency-Key (${o.lostAnswers} lost, ${o.replayed} replayed, ${o.inDoubt.size} left in doubt; other answers: ${o.wrongAfterLost.slice(0, 5).join(', ') || 'none'})`,
       );
 
+      // Money in: what the provider recorded is what the ledger holds, exactly once.
+      check(pendingTopups === 0, `no top-up is left PENDING (${pendingTopups})`);
+      const topups = (await db.query<{ id: string; status: string; amount_minor: string; transfers: string; credited: string | null }>(
+        `select t.id, t.status, t.amount_minor,
+                (select count(*) from ledger_transfers lt where lt.kind = 'topup' and lt.reference = t.id) as transfers,
+                (select sum(p.amount) from ledger_transfers lt join ledger_postings p on p.transfer_id = lt.id join ledger_accounts a on a.id = p.account_id
+                  where lt.kind = 'topup' and lt.reference = t.id and a.kind = 'user_wallet') as credited
+         from topups t`,
+      )).rows;
+      const topupById = new Map(topups.map((t) => [t.id, t]));
+      const provider = sandbox.requests().filter((r) => r.kind === 'collection');
+      const successful = provider.filter((r) => r.status === 'SUCCESSFUL');
+      const wrongCredit = successful.filter((r) => {
+        const t = topupById.get(r.externalId);
+        return !t || t.status !== 'SUCCEEDED' || t.transfers !== '1' || t.credited !== t.amount_minor;
+      });
+      check(wrongCredit.length === 0, `every one of the ${successful.length} top-ups the provider recorded SUCCESSFUL is credited exactly once (${wrongCredit.slice(0, 5).map((r) => r.externalId).join(', ') || 'all'})`);
+      const failedAtProvider = provider.filter((r) => r.status === 'FAILED');
+      const creditedFailed = failedAtProvider.filter((r) => topupById.get(r.externalId)?.transfers !== '0' || topupById.get(r.externalId)?.status !== 'FAILED');
+      check(creditedFailed.length === 0, `none of the ${failedAtProvider.length} top-ups the provider refused is credited, and each is FAILED (${creditedFailed.length} wrong)`);
+      const creditedUnknown = topups.filter((t) => t.transfers !== '0' && !successful.some((r) => r.externalId === t.id));
+      check(creditedUnknown.length === 0, `no top-up is credited without the provider's success (${creditedUnknown.length})`);
+      const unheldTopups = [...o.topups.keys()].filter((id) => !topupById.has(id));
+      check(unheldTopups.length === 0, `every one of the ${o.topups.size} top-ups answered 202 is in the database (${unheldTopups.length} missing)`);
+
       const server = life.server as ServerProc;
       server.kill('SIGTERM');
       const exit = await server.exited;
@@ -459,6 +565,7 @@ async function main(): Promise<boolean> {
         [
           `summary: ${KILLS} SIGKILLs (restart ${(restartMs / KILLS / 1000).toFixed(1)} s on average), ${o.flows} flows completed, ${o.abandoned} abandoned by a kill or a refusal`,
           `  client: ${o.paid.size} charges answered 200 (${o.lostAnswers} answers lost in a kill and sought again: ${o.replayed} replayed, ${o.chargeRetries} retries), ${o.declined.size} declined, ${o.refunded.size} refunds, ${o.canceled.size} cancels, ${o.inDoubt.size} left in doubt`,
+          `  top-ups: ${o.topups.size} answered 202, ${topups.length} in the database (${topups.filter((t) => t.status === 'SUCCEEDED').length} credited, ${topups.filter((t) => t.status === 'FAILED').length} failed), ${provider.length} seen by the provider`,
           `  database: ${intents.length} intents (${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}), ${events.length} events`,
           `  receiver: ${receiver.deliveries()} deliveries of ${receiver.received.size} distinct events (${duplicates} received more than once)`,
           `  abandoned flows: ${[...o.errors].map(([k, n]) => `${k} × ${n}`).join(', ') || 'none'}`,
@@ -478,6 +585,7 @@ async function main(): Promise<boolean> {
       await life.server.exited;
     }
     await receiver?.close();
+    await sandbox?.close();
     await database?.drop().catch(() => {});
   }
   log(failures.length === 0 ? `PASSED in ${((performance.now() - t0) / 1000).toFixed(0)} s` : `FAILED: ${failures.length} check(s)`);
