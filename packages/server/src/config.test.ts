@@ -61,8 +61,19 @@ describe('loadConfig', () => {
         collectionKey: undefined,
         disbursementKey: undefined,
         callbackUrl: undefined,
+        sandboxUrl: undefined,
+        sandboxCallbackUrl: 'http://127.0.0.1:8080/callbacks/mtn_momo',
         timeoutMs: 10_000,
       });
+    });
+
+    it('test mode\'s sandbox: CAISSE_MOMO_SANDBOX_URL, and its callbacks to this server\'s port unless told otherwise', () => {
+      expect(loadConfig({ ...base, PORT: '9001', CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090/' }).momo).toMatchObject({
+        sandboxUrl: 'http://127.0.0.1:8090',
+        sandboxCallbackUrl: 'http://127.0.0.1:9001/callbacks/mtn_momo',
+      });
+      expect(loadConfig({ ...base, CAISSE_MOMO_SANDBOX_CALLBACK_URL: 'https://gw.example/callbacks/mtn_momo' }).momo.sandboxCallbackUrl).toBe('https://gw.example/callbacks/mtn_momo');
+      expect(() => loadConfig({ ...base, CAISSE_MOMO_SANDBOX_URL: 'ftp://x' })).toThrow(/CAISSE_MOMO_SANDBOX_URL/);
     });
 
     it('reads a whole account', () => {
@@ -81,6 +92,8 @@ describe('loadConfig', () => {
         collectionKey: account.CAISSE_MOMO_COLLECTION_KEY,
         disbursementKey: account.CAISSE_MOMO_DISBURSEMENT_KEY,
         callbackUrl: 'https://pay.example.cm/connectors/mtn_momo/callbacks',
+        sandboxUrl: undefined,
+        sandboxCallbackUrl: 'http://127.0.0.1:8080/callbacks/mtn_momo',
         timeoutMs: 2500,
       });
     });
