@@ -284,6 +284,8 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     );
   } else if (status === 'reset-code') {
     const phoneNumber = checkout.reset?.phoneNumber ?? checkout.phoneNumber ?? '';
+    // A refused password is the password field's fault; anything else, the code's.
+    const weak = error?.code === 'password_weak';
     step = (
       <form onSubmit={onConfirmReset}>
         <p id={ids.hint} className="caisse-hint">
@@ -291,7 +293,7 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
         </p>
         {/* For password managers: whose new password this is. */}
         <input type="text" name="username" autoComplete="username" value={phoneNumber} readOnly hidden />
-        <OtpCodeInput id={ids.code} label={T.resetCode} invalid={invalid} describedBy={describedBy(ids.hint)} />
+        <OtpCodeInput id={ids.code} label={T.resetCode} invalid={invalid && !weak} describedBy={describedBy(ids.hint)} />
         <label htmlFor={ids.newPassword}>{T.newPassword}</label>
         <input
           id={ids.newPassword}
@@ -300,7 +302,7 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
           autoComplete="new-password"
           required
           minLength={8}
-          aria-invalid={invalid}
+          aria-invalid={weak}
           aria-describedby={describedBy(ids.newPasswordHint)}
         />
         <p id={ids.newPasswordHint} className="caisse-hint">

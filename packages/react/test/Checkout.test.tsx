@@ -147,6 +147,9 @@ describe('<Checkout/>', () => {
     await user.type(screen.getByLabelText('New password'), 'password{Enter}');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/^Choose a stronger password/));
     expect(screen.getByLabelText('New password').getAttribute('aria-describedby')).toContain(screen.getByRole('alert').id);
+    // The password is what was refused, not the code.
+    expect(screen.getByLabelText('New password').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Reset code').getAttribute('aria-invalid')).toBe('false');
 
     await user.click(screen.getByRole('button', { name: 'Back to sign in' }));
     const phone = await screen.findByLabelText('Phone number');
