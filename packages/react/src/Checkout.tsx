@@ -125,7 +125,7 @@ export const CHECKOUT_TEXT = {
   sending: 'Sending…',
   backToSignIn: 'Back to sign in',
   resetSent: (phoneNumber: string) => `If ${phoneNumber} has a Caisse account, a code is on its way by SMS.`,
-  resetHint: (phoneNumber: string) => `Enter the 6-digit code sent by SMS to ${phoneNumber}, then choose a new password.`,
+  resetHint: 'Enter the 6-digit code from the SMS, then choose a new password.',
   resetCode: 'Reset code',
   newPassword: 'New password',
   newPasswordHint: 'At least 8 characters, not a common one and not your phone number.',
@@ -289,7 +289,7 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     step = (
       <form onSubmit={onConfirmReset}>
         <p id={ids.hint} className="caisse-hint">
-          {T.resetHint(phoneNumber)}
+          {T.resetHint}
         </p>
         {/* For password managers: whose new password this is. */}
         <input type="text" name="username" autoComplete="username" value={phoneNumber} readOnly hidden />
