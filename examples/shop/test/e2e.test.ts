@@ -175,6 +175,16 @@ describe('a purchase from the example shop, end to end', () => {
     await checkout.waitFor();
     await expectAccessible(page);
 
+    // "Forgot password?" opens the reset with the number typed so far, accessible too; back to sign-in keeps it.
+    expect(await checkout.textContent()).toContain('Your Caisse account works at every shop that uses Caisse.');
+    await page.getByLabel('Phone number').fill(PHONE);
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByRole('button', { name: 'Send code' }).waitFor();
+    expect(await page.getByLabel('Phone number').inputValue()).toBe(PHONE);
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Back to sign in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).waitFor();
+
     // Sign in with phone number and password; the code goes out by SMS (the test outbox).
     await page.getByLabel('Phone number').fill(PHONE);
     await page.getByLabel('Password').fill(PASSWORD);

@@ -2,7 +2,9 @@
  * @caisse/browser: the customer's side of a Caisse payment, in the browser.
  *
  * The flow is: retrieve the intent by its session token, sign the customer in (phone number and
- * password), send a one-time code (initOtp), verify it (verifyOtp), charge. The user's access
+ * password), send a one-time code (initOtp), verify it (verifyOtp), charge. A customer who forgot
+ * their password gets a code by SMS (requestPasswordReset) and sets a new one with it
+ * (confirmPasswordReset); a signed-in customer changes it with changePassword. The user's access
  * token and the single-use OTP authorization token are kept in private fields of the client, in
  * memory only: never in localStorage, sessionStorage, cookies or anything the page can read,
  * and neither is ever returned to the caller.
@@ -20,6 +22,9 @@ export type VerifyOtpParams = JsonBody<paths['/otp/verify']['post']>;
 /** The verification's outcome. The authorization token itself stays inside the client. */
 export type OtpAuthorization = Omit<JsonAnswer<paths['/otp/verify']['post'], 200>, 'authorizationToken'>;
 export type OtpChannel = InitOtpParams['channel'];
+/** Where the password reset code went (the number itself, as sent): the same answer for any number. */
+export type PasswordResetRequest = JsonAnswer<paths['/auth/password-reset']['post'], 202>;
+export type ConfirmPasswordResetParams = JsonBody<paths['/auth/password-reset/confirm']['post']>;
 
 export { API_VERSION };
 /**
@@ -147,6 +152,32 @@ export class CaisseClient {
     }
   }
 
+  /**
+   * Sends a 6-digit password reset code by SMS to the customer with this number (E.164). The
+   * answer is the same for a number without an account, to which nothing is sent.
+   */
+  requestPasswordReset(phoneNumber: string): Promise<PasswordResetRequest> {
+    return this.#request('POST', '/auth/password-reset', { phoneNumber });
+  }
+
+  /**
+   * Sets a new password with the code of requestPasswordReset. Every access token issued before
+   * is refused from then on, so the client forgets the one it holds: sign in with the new one.
+   */
+  async confirmPasswordReset(params: ConfirmPasswordResetParams): Promise<void> {
+    await this.#request('POST', '/auth/password-reset/confirm', params);
+    this.logout();
+  }
+
+  /**
+   * Changes the signed-in customer's password. Every access token issued before, the client's
+   * own included, is refused from then on: the client forgets it, so sign in again to go on.
+   */
+  async changePassword(currentPassword: string, newPassword: string): Promise<void> {
+    await this.#request('POST', '/users/me/password', { currentPassword, newPassword }, this.#userHeaders());
+    this.logout();
+  }
+
   /** Forgets the access token and any OTP authorization. */
   logout(): void {
     this.#accessToken = this.#userId = this.#otpToken = undefined;
@@ -174,6 +205,8 @@ export class CaisseClient {
           body: body === undefined ? undefined : JSON.stringify(body),
           credentials: 'omit',
         });
+        // 204: done, nothing to read (a password set or changed).
+        if (response.status === 204) return undefined as T;
         const data = await response.json().catch(() => undefined);
         if (response.ok && data && typeof data === 'object') return data as T;
         error = new CaisseError({ ...errorInit(response.status, response.headers, data), idempotencyKey: headers['idempotency-key'] });

@@ -48,7 +48,8 @@ function fakeApi(routes: Record<string, Answer[]>) {
     const answer = routes[key]?.shift();
     if (answer === undefined) throw new Error(`unexpected ${key}`);
     if (answer === 'network-error') throw new TypeError('Failed to fetch');
-    return new Response(JSON.stringify(answer.body ?? {}), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
+    // A 204 has no body at all.
+    return new Response(answer.status === 204 ? null : JSON.stringify(answer.body ?? {}), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
   });
   return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
 }
@@ -159,6 +160,80 @@ describe('CaisseClient', () => {
     client.logout();
     expect(client.userId).toBeUndefined();
     expect(() => client.initOtp({ userId: 'usr_1' })).toThrow(expect.objectContaining({ code: 'access_token_missing' }));
+  });
+
+  describe('passwords', () => {
+    const RESET = { object: 'password_reset', phoneNumber: '+237650000001', channel: 'sms', expiresAt: '2026-11-01T10:10:00.000Z' };
+
+    it('requestPasswordReset sends the number with the API key only, and answers where the code went', async () => {
+      const { fetch, calls } = fakeApi({ 'POST /auth/password-reset': [{ status: 202, body: RESET }] });
+      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const sent = await client.requestPasswordReset('+237650000001');
+      expect(sent).toEqual(RESET);
+      expect(calls[0]).toMatchObject({ url: `${BASE}/auth/password-reset`, method: 'POST', body: { phoneNumber: '+237650000001' }, credentials: 'omit' });
+      expect(calls[0]?.headers['x-api-key']).toBe(API_KEY);
+      expect(calls[0]?.headers.authorization).toBeUndefined();
+      expect(calls[0]?.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
+    });
+
+    it('confirmPasswordReset sends number, code and new password, takes the 204, and forgets a token it held', async () => {
+      const routes = happyRoutes();
+      routes['POST /auth/password-reset/confirm'] = [{ status: 204 }];
+      const { fetch, calls } = fakeApi(routes);
+      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      await client.login('+237650000001', 'correct horse');
+      const done = await client.confirmPasswordReset({ phoneNumber: '+237650000001', code: '123456', newPassword: 'a new horse' });
+      expect(done).toBeUndefined();
+      const confirm = calls.find((c) => c.url.endsWith('/auth/password-reset/confirm'));
+      expect(confirm?.body).toEqual({ phoneNumber: '+237650000001', code: '123456', newPassword: 'a new horse' });
+      expect(confirm?.headers.authorization).toBeUndefined();
+      // Every token issued before the reset is refused by the server: the client holds none.
+      expect(client.userId).toBeUndefined();
+      expect(() => client.initOtp({ userId: 'usr_1' })).toThrow(expect.objectContaining({ code: 'access_token_missing' }));
+    });
+
+    it('confirmPasswordReset reports a wrong code with the tries left, and a weak password, without retrying', async () => {
+      const { fetch, calls } = fakeApi({
+        'POST /auth/password-reset/confirm': [
+          { status: 400, body: { code: 'otp_incorrect', status: 400, detail: 'Wrong code', attemptsRemaining: 3 } },
+          { status: 400, body: { code: 'password_weak', status: 400, detail: 'Too common', param: 'newPassword' } },
+          { status: 429, body: { code: 'otp_attempts_exceeded', status: 429, detail: 'Ask for a new code' }, headers: { 'retry-after': '600' } },
+        ],
+      });
+      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const params = { phoneNumber: '+237650000001', code: '000000', newPassword: 'password' };
+      await expect(client.confirmPasswordReset(params)).rejects.toMatchObject({ code: 'otp_incorrect', status: 400, raw: { attemptsRemaining: 3 } });
+      await expect(client.confirmPasswordReset(params)).rejects.toMatchObject({ code: 'password_weak', param: 'newPassword' });
+      // A long 429 is not retried.
+      await expect(client.confirmPasswordReset(params)).rejects.toMatchObject({ code: 'otp_attempts_exceeded', status: 429, retryAfter: 600 });
+      expect(calls).toHaveLength(3);
+    });
+
+    it('changePassword sends both passwords with the access token, then forgets the token (the server refuses it now)', async () => {
+      const routes = happyRoutes();
+      routes['POST /users/me/password'] = [{ status: 204 }];
+      const { fetch, calls } = fakeApi(routes);
+      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      await client.login('+237650000001', 'correct horse');
+      await client.changePassword('correct horse', 'battery staple');
+      const change = calls.find((c) => c.url.endsWith('/users/me/password'));
+      expect(change).toMatchObject({ method: 'POST', body: { currentPassword: 'correct horse', newPassword: 'battery staple' } });
+      expect(change?.headers.authorization).toBe(`Bearer ${JWT}`);
+      expect(change?.headers['x-api-key']).toBe(API_KEY);
+      expect(client.userId).toBeUndefined();
+      await expect(client.changePassword('battery staple', 'another one')).rejects.toMatchObject({ code: 'access_token_missing' });
+      expect(calls.filter((c) => c.url.endsWith('/users/me/password'))).toHaveLength(1);
+    });
+
+    it('changePassword with a wrong current password keeps the customer signed in', async () => {
+      const routes = happyRoutes();
+      routes['POST /users/me/password'] = [{ status: 401, body: { code: 'invalid_credentials', status: 401, detail: 'The current password is incorrect', param: 'currentPassword' } }];
+      const { fetch } = fakeApi(routes);
+      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      await client.login('+237650000001', 'correct horse');
+      await expect(client.changePassword('not it', 'battery staple')).rejects.toMatchObject({ code: 'invalid_credentials', param: 'currentPassword' });
+      expect(client.userId).toBe('usr_1');
+    });
   });
 
   it('reports API errors with their code, request id and extra members', async () => {

@@ -33,13 +33,16 @@ const RICH = { phoneNumber: '+237650001111', password: 'rich-customer-pw', email
 const POOR = { phoneNumber: '+237650002222', password: 'poor-customer-pw', email: 'poor@customer.example', balance: '1000' };
 /** Codes go out at most once per 30 s per user: each flow below has its own customer. */
 const LATE = { phoneNumber: '+237650003333', password: 'late-customer-pw', email: 'late@customer.example', balance: '20000' };
+/** Forgot their password: resets it on the page. */
+const FORGETFUL = { phoneNumber: '+237650004444', password: 'forgotten-pw-2026', email: 'forgetful@customer.example', balance: '20000' };
+const NEW_PASSWORD = 'baobab-at-dusk-77';
 const users: Record<string, string> = {};
 
 beforeAll(async () => {
   if (!existsSync(join(import.meta.dirname, '..', 'dist', 'checkout.html'))) throw new Error('Build the pages first: npm run build -w @caisse/dashboard');
   [server, browser] = await Promise.all([startServer(), launchChromium()]);
   keys = server.merchant.test;
-  for (const u of [RICH, POOR, LATE]) {
+  for (const u of [RICH, POOR, LATE, FORGETFUL]) {
     const res = await apiCall(server.url, 'POST', '/test/users', keys, u);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     users[u.phoneNumber] = res.body.id as string;
@@ -69,13 +72,13 @@ async function newIntent(body: Record<string, unknown>) {
   return res.body as { id: string; sessionToken: string };
 }
 
-/** The newest code sent to a user, read from the test outbox. */
-async function latestCode(userId: string, channel: 'sms' | 'email'): Promise<string> {
+/** The newest code sent to a user (in a message matching `about`), read from the test outbox. */
+async function latestCode(userId: string, channel: 'sms' | 'email', about = /./): Promise<string> {
   let code = '';
   await expect
     .poll(async () => {
       const res = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, keys);
-      const message = (res.body.data as { channel: string; body: string }[]).find((m) => m.channel === channel);
+      const message = (res.body.data as { channel: string; body: string }[]).find((m) => m.channel === channel && about.test(m.body));
       code = /\b(\d{6})\b/.exec(message?.body ?? '')?.[1] ?? '';
       return code;
     })
@@ -180,6 +183,78 @@ describe('the hosted checkout page', () => {
     await outcome('This payment has expired');
     const after = await apiCall(server.url, 'GET', `/gateway/${during.id}`, keys);
     expect(after.body.status).toBe('EXPIRED');
+  });
+
+  it('resets a forgotten password on the page with the code sent by SMS, signs in with the new one, and pays', async () => {
+    const userId = users[FORGETFUL.phoneNumber] as string;
+    const intent = await newIntent({ amount: '4000', description: 'Forgot my password' });
+    await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
+    // One account at every shop: the sign-in step says so.
+    expect(await page.locator('form').textContent()).toContain('Your Caisse account works at every shop that uses Caisse.');
+    await page.getByLabel(/Phone number/).fill('+237 650 00 44 44');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    // Focus follows the step; the number typed at sign-in is there already; still step 1 of 3.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Reset your password');
+    expect(await page.getByLabel(/Phone number/).inputValue()).toBe('+237650004444');
+    expect(await page.locator('.steps [aria-current="step"]').textContent()).toBe('Sign in');
+    await accessible('checkout-10-forgot-password');
+    await page.getByRole('button', { name: 'Send code' }).click();
+
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    expect(await page.textContent('body')).toContain('If +237650004444 has a Caisse account, we sent it a 6-digit code by SMS.');
+    expect(await page.getByLabel('Code from the SMS').inputValue()).toBe('');
+    expect(await page.getByLabel(/New password/).getAttribute('autocomplete')).toBe('new-password');
+    await accessible('checkout-11-new-password');
+    const resetCode = await latestCode(userId, 'sms', /password reset/);
+
+    // A password the policy refuses first: the form stays, with the reason.
+    await page.getByLabel('Code from the SMS').fill(resetCode);
+    await page.getByLabel(/New password/).fill('password');
+    await page.getByRole('button', { name: 'Set password and continue' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Choose a stronger password');
+    expect(await page.getByLabel(/New password/).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Code from the SMS').getAttribute('aria-invalid')).toBeNull();
+    await accessible('checkout-12-weak-password');
+
+    // By keyboard: the code field, Tab to the new password, Enter.
+    await page.getByLabel('Code from the SMS').fill(resetCode);
+    await page.getByLabel('Code from the SMS').press('Tab');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(NEW_PASSWORD);
+    await page.keyboard.press('Enter');
+
+    // Signed in with the new password: the payment's code went out.
+    await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+    expect(await page.getByRole('status').textContent()).toBe('Your new password is set and you are signed in.');
+    expect(await page.locator('.steps [aria-current="step"]').textContent()).toBe('Code');
+    await accessible('checkout-13-signed-in-after-reset');
+    await page.getByLabel('Code', { exact: true }).fill(await latestCode(userId, 'sms', /Boutique Akwa/));
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByRole('button', { name: /^Pay 4.000 XAF$/ }).click();
+    await outcome('Payment complete');
+    expect((await apiCall(server.url, 'GET', `/gateway/${intent.id}`, keys)).body.status).toBe('SUCCEEDED');
+
+    // The old password no longer signs in; the new one does.
+    const signIn = (password: string) => apiCall(server.url, 'POST', '/auth/web', { apiKey: keys.apiKey }, { phoneNumber: FORGETFUL.phoneNumber, password });
+    expect((await signIn(FORGETFUL.password)).status).toBe(401);
+    expect((await signIn(NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it('goes back from the password reset to sign-in with the number kept', async () => {
+    const intent = await newIntent({ amount: '1000', description: 'Changed my mind' });
+    await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
+    await page.getByLabel(/Phone number/).fill('+237650009999');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    await page.getByRole('button', { name: 'Back to sign in' }).click();
+    await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sign in to pay');
+    expect(await page.getByLabel(/Phone number/).inputValue()).toBe('+237650009999');
+    expect(await page.getByLabel('Password').inputValue()).toBe('');
   });
 
   it('shows a canceled intent and a link that is not valid', async () => {

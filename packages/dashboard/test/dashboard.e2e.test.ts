@@ -60,6 +60,30 @@ async function heading(name: string | RegExp) {
 
 const keys: { apiKey?: string; secretKey?: string } = {};
 
+/**
+ * A customer pays one of the merchant's intents through the public API, as a checkout page does:
+ * sign in, a code by SMS (read from the test outbox), verify it, charge.
+ */
+async function payAsCustomer(customer: { phoneNumber: string; password: string }, intentId: string) {
+  const merchant = server.merchant.test;
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-api-key': merchant.apiKey, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const json = (await res.json()) as Record<string, unknown>;
+    expect(res.status, `${path}: ${JSON.stringify(json)}`).toBe(200);
+    return json;
+  };
+  const login = await post('/auth/web', customer);
+  const asCustomer = { authorization: `Bearer ${String(login.token)}` };
+  const userId = String(login.id);
+  await post('/otp/init', { userId, channel: 'sms', intentionId: intentId }, asCustomer);
+  const messages = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, merchant);
+  const code = /\b(\d{6})\b/.exec((messages.body.data as { body: string }[])[0]?.body ?? '')?.[1] ?? '';
+  const authorization = await post('/otp/verify', { userId, otp: code }, asCustomer);
+  const paid = await post('/charge', { intentionId: intentId }, { ...asCustomer, 'x-otp-token': String(authorization.authorizationToken) });
+  expect(paid.status).toBe('SUCCEEDED');
+  return userId;
+}
+
 describe('the merchant dashboard', () => {
   it('refuses a wrong password, then signs in with the merchant\'s e-mail and password', async () => {
     await page.goto(`${server.url}/dashboard`);
@@ -210,6 +234,15 @@ describe('the merchant dashboard', () => {
     await accessible('10-payment-detail');
   });
 
+  it('shows an empty Customers page before anyone registered or paid', async () => {
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await heading('Customers');
+    expect(page.url()).toBe(`${server.url}/dashboard/test/customers`);
+    expect(await page.getByRole('link', { name: 'Customers' }).getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => page.getByRole('region', { name: 'Customers' }).textContent()).toContain('No customers yet');
+    await accessible('10b-customers-empty');
+  });
+
   it('shows the balance and makes test data: a funded test user and the messages outbox', async () => {
     await page.getByRole('link', { name: 'Balance' }).click();
     await heading('Balance');
@@ -237,6 +270,65 @@ describe('the merchant dashboard', () => {
     await page.getByRole('button', { name: 'Test mode' }).click();
     await heading('API keys');
     expect(page.url()).toContain('/dashboard/test/settings/api-keys');
+  });
+
+  it('lists a customer who paid (masked phone, count, volume), and a payment links to its customer', async () => {
+    const customer = { phoneNumber: '+237650007788', password: 'customer-pw-2026' };
+    const made = await apiCall(server.url, 'POST', '/test/users', server.merchant.test, { ...customer, balance: '30000' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const intent = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '12000', currency: 'XAF', description: 'Order 2077' });
+    expect(intent.status).toBe(201);
+    const userId = await payAsCustomer(customer, String(intent.body.id));
+    expect(userId).toBe(made.body.id);
+
+    await page.getByRole('link', { name: 'Customers' }).click();
+    await heading('Customers');
+    const table = page.getByRole('region', { name: 'Customers' });
+    // Newest first: the customer who paid, then the test user made on the Test data page.
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /•88$/ }) });
+    await expect.poll(() => row.count()).toBe(1);
+    const phone = (await row.getByRole('rowheader').textContent()) ?? '';
+    // Masked: the country code and the last two digits, never the number.
+    expect(phone).toMatch(/^\+237•+88$/);
+    const cells = row.getByRole('cell');
+    expect(await cells.nth(2).textContent()).toBe('1');
+    expect(await cells.nth(3).textContent()).toBe('12\u202f000 XAF');
+    expect(await cells.nth(0).textContent()).not.toBe('—');
+    const other = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /•34$/ }) });
+    expect(await other.getByRole('cell').nth(2).textContent()).toBe('0');
+    expect(await other.getByRole('cell').nth(3).textContent()).toBe('—');
+    expect(await page.content()).not.toContain('650007788');
+    await accessible('13b-customers');
+
+    // The payment names its customer, and the link opens that customer's entry.
+    await page.getByRole('link', { name: 'Payments' }).click();
+    await heading('Payments');
+    await page.getByRole('region', { name: 'Payments' }).getByRole('row', { name: /Order 2077/ }).getByRole('link').click();
+    await heading(/12.000 XAF/);
+    const link = page.getByRole('link', { name: phone });
+    await link.waitFor();
+    expect(await page.locator('dl.summary').textContent()).toContain(userId);
+    await accessible('13c-payment-customer');
+    await link.click();
+    await heading(`Customer ${phone}`);
+    expect(page.url()).toBe(`${server.url}/dashboard/test/customers/${userId}`);
+    const summary = page.getByRole('region', { name: 'Customer' });
+    const text = await summary.textContent();
+    expect(text).toContain(userId);
+    expect(text).toContain('12\u202f000 XAF');
+    expect(text).not.toContain('650007788');
+    await accessible('13d-customer-detail');
+    await page.getByRole('link', { name: '← All customers' }).click();
+    await heading('Customers');
+
+    // Live mode has no test customers.
+    await page.getByRole('button', { name: 'Live mode' }).click();
+    await heading('Customers');
+    expect(page.url()).toBe(`${server.url}/dashboard/live/customers`);
+    await expect.poll(() => page.getByRole('region', { name: 'Customers' }).textContent()).toContain('No customers yet');
+    await page.getByRole('button', { name: 'Test mode' }).click();
+    await heading('Customers');
   });
 
   it('works on a phone-sized screen', async () => {

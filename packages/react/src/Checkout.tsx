@@ -64,6 +64,7 @@ font-family:var(--caisse-font);color:var(--caisse-text);background:var(--caisse-
 :where(.caisse-checkout) :where(button){font:inherit;font-weight:600;margin-top:1rem;padding:.625rem 1rem;border-radius:calc(var(--caisse-radius)/2);border:1px solid var(--caisse-accent);cursor:pointer}
 :where(.caisse-checkout) :where(button.caisse-primary){width:100%;background:var(--caisse-accent);color:var(--caisse-accent-text)}
 :where(.caisse-checkout) :where(button.caisse-secondary){background:transparent;color:var(--caisse-accent)}
+:where(.caisse-checkout) :where(button.caisse-link){display:block;background:transparent;border-color:transparent;color:var(--caisse-accent);font-weight:400;text-decoration:underline;margin-top:.5rem;padding:.5rem 0}
 :where(.caisse-checkout) :where(button:disabled){opacity:.6;cursor:progress}
 :where(.caisse-checkout) :where(input:focus-visible,button:focus-visible){outline:3px solid var(--caisse-accent);outline-offset:2px}
 :where(.caisse-checkout) :where(.caisse-error:not(:empty)){color:var(--caisse-danger);margin:.75rem 0 0}
@@ -93,26 +94,94 @@ export function formatAmount(intent: Pick<PublicPaymentIntent, 'amount' | 'curre
   }
 }
 
-const STATUS_TEXT: Partial<Record<CheckoutStatus, string>> = {
+/**
+ * Every text <Checkout/> shows, in one place (for a translation to replace). Amounts arrive
+ * formatted; a function takes what the sentence needs.
+ */
+export const CHECKOUT_TEXT = {
+  title: 'Payment',
+  pay: (amount: string) => `Pay ${amount}`,
+  paid: (amount: string) => `Paid ${amount}`,
   loading: 'Loading the payment…',
-  'logging-in': 'Signing you in…',
-  charging: 'Paying…',
+  signingIn: 'Signing you in…',
+  paying: 'Paying…',
   succeeded: 'Payment complete.',
   failed: 'The payment did not go through.',
   expired: 'This payment has expired.',
   canceled: 'This payment was canceled.',
+  codeSent: (destination: string) => `A code was sent to ${destination}.`,
+  codeVerified: 'Code verified.',
+  triesLeft: (n: number) => `${n} ${n === 1 ? 'try' : 'tries'} left.`,
+  everyShop: 'Your Caisse account works at every shop that uses Caisse.',
+  phoneNumber: 'Phone number',
+  phonePlaceholder: '+237 6XX XX XX XX',
+  password: 'Password',
+  signInBusy: 'Signing in…',
+  continue: 'Continue',
+  forgotPassword: 'Forgot password?',
+  resetTitle: 'Reset your password.',
+  resetIntro: 'We will send a code by SMS to this number, to choose a new password.',
+  sendResetCode: 'Send code',
+  sending: 'Sending…',
+  backToSignIn: 'Back to sign in',
+  resetSent: (phoneNumber: string) => `If ${phoneNumber} has a Caisse account, a code is on its way by SMS.`,
+  resetHint: 'Enter the 6-digit code from the SMS, then choose a new password.',
+  resetCode: 'Reset code',
+  newPassword: 'New password',
+  newPasswordHint: 'At least 8 characters, not a common one and not your phone number.',
+  setPassword: 'Set password and continue',
+  settingPassword: 'Saving…',
+  passwordChanged: 'Your new password is set.',
+  enterCode: (destination: string | undefined) => `Enter the 6-digit code sent to ${destination ?? 'your phone'}.`,
+  verificationCode: 'Verification code',
+  verify: 'Verify code',
+  checking: 'Checking…',
+  sendNewCode: 'Send a new code',
+  thankYou: (amount: string) => `Thank you: your payment of ${amount} is complete.`,
+  tryAgain: 'Try again',
+  noLongerPayable: 'This payment can no longer be made. Please return to the shop.',
+  returnToShop: 'Please return to the shop to start a new payment.',
 };
 
+const STATUS_TEXT: Partial<Record<CheckoutStatus, string>> = {
+  loading: CHECKOUT_TEXT.loading,
+  'reset-phone': CHECKOUT_TEXT.resetTitle,
+  'logging-in': CHECKOUT_TEXT.signingIn,
+  charging: CHECKOUT_TEXT.paying,
+  succeeded: CHECKOUT_TEXT.succeeded,
+  failed: CHECKOUT_TEXT.failed,
+  expired: CHECKOUT_TEXT.expired,
+  canceled: CHECKOUT_TEXT.canceled,
+};
+
+/** Which form a status shows: a new form gets new fields, so nothing typed in one step lingers in the next. */
+function stepOf(status: CheckoutStatus): string {
+  if (status === 'ready' || status === 'logging-in') return 'sign-in';
+  if (status === 'otp-verified' || status === 'charging') return 'pay';
+  return status;
+}
+
 /**
- * The whole checkout: sign in with phone number and password, enter the code sent by SMS, pay.
- * Every field has a label, forms submit with Enter, focus moves to the next step's first field,
- * progress is announced politely and errors assertively.
+ * The whole checkout: sign in with phone number and password (or reset a forgotten password with
+ * a code by SMS), enter the code sent by SMS, pay. Every field has a label, forms submit with
+ * Enter, focus moves to the next step's first field, progress is announced politely and errors
+ * assertively.
  */
 export function Checkout({ theme, className, locale, unstyled, onSuccess, onStatusChange }: CheckoutProps) {
   const checkout = useCheckout();
   const { status, intent, error, pending, otp } = checkout;
+  const T = CHECKOUT_TEXT;
   const id = useId();
-  const ids = { title: `${id}-title`, error: `${id}-error`, phone: `${id}-phone`, password: `${id}-password`, code: `${id}-code`, hint: `${id}-hint` };
+  const ids = {
+    title: `${id}-title`,
+    error: `${id}-error`,
+    phone: `${id}-phone`,
+    password: `${id}-password`,
+    code: `${id}-code`,
+    hint: `${id}-hint`,
+    newPassword: `${id}-new-password`,
+    newPasswordHint: `${id}-new-password-hint`,
+  };
   const stepRef = useRef<HTMLDivElement>(null);
   const previous = useRef<CheckoutStatus>(status);
 
@@ -123,40 +192,130 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     onStatusChange?.(status);
     if (status === 'succeeded' && intent) onSuccess?.(intent);
     // Move focus to the new step when the customer caused the change (not on first load).
-    if (before !== 'loading') stepRef.current?.querySelector<HTMLElement>('input, button')?.focus();
+    if (before !== 'loading') stepRef.current?.querySelector<HTMLElement>('input:not([hidden]), button')?.focus();
   }, [status, intent, onStatusChange, onSuccess]);
 
   const amount = intent ? formatAmount(intent, locale) : '';
   const invalid = error !== undefined;
   const describedBy = (...extra: string[]) => [...extra, ...(invalid ? [ids.error] : [])].join(' ') || undefined;
+  const field = (form: HTMLFormElement | null, name: string) => (form ? String(new FormData(form).get(name) ?? '') : '');
 
   const onLogin = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    void checkout.login(String(form.get('phoneNumber') ?? ''), String(form.get('password') ?? ''));
+    void checkout.login(field(e.currentTarget, 'phoneNumber'), field(e.currentTarget, 'password'));
   };
   const onVerify = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    void checkout.verifyCode(String(new FormData(e.currentTarget).get('otp') ?? ''));
+    void checkout.verifyCode(field(e.currentTarget, 'otp'));
+  };
+  const onRequestReset = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    void checkout.requestPasswordReset(field(e.currentTarget, 'phoneNumber'));
+  };
+  const onConfirmReset = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    void checkout.confirmPasswordReset(field(e.currentTarget, 'otp'), field(e.currentTarget, 'newPassword'));
   };
 
   let message = STATUS_TEXT[status] ?? '';
-  if (status === 'otp-sent' && otp) message = `A code was sent to ${otp.destination}.`;
-  if (status === 'otp-verified') message = 'Code verified.';
+  if (status === 'otp-sent' && otp) message = `${checkout.passwordChanged ? `${T.passwordChanged} ` : ''}${T.codeSent(otp.destination)}`;
+  if (status === 'otp-verified') message = T.codeVerified;
+  if (status === 'reset-code' && checkout.reset) message = T.resetSent(checkout.reset.phoneNumber);
   let errorText = error?.message ?? '';
-  if (error?.attemptsRemaining !== undefined) errorText += ` ${error.attemptsRemaining} ${error.attemptsRemaining === 1 ? 'try' : 'tries'} left.`;
+  if (error?.attemptsRemaining !== undefined) errorText += ` ${T.triesLeft(error.attemptsRemaining)}`;
 
   let step: ReactNode = null;
   if (status === 'ready' || status === 'logging-in') {
     const busy = status === 'logging-in';
     step = (
       <form onSubmit={onLogin} aria-describedby={describedBy()}>
-        <label htmlFor={ids.phone}>Phone number</label>
-        <input id={ids.phone} name="phoneNumber" type="tel" autoComplete="tel" inputMode="tel" required aria-invalid={invalid} aria-describedby={describedBy()} placeholder="+237 6XX XX XX XX" />
-        <label htmlFor={ids.password}>Password</label>
+        <p className="caisse-hint">
+          {T.everyShop}
+        </p>
+        <label htmlFor={ids.phone}>{T.phoneNumber}</label>
+        <input
+          id={ids.phone}
+          name="phoneNumber"
+          type="tel"
+          autoComplete="tel"
+          inputMode="tel"
+          required
+          defaultValue={checkout.phoneNumber}
+          aria-invalid={invalid}
+          aria-describedby={describedBy()}
+          placeholder={T.phonePlaceholder}
+        />
+        <label htmlFor={ids.password}>{T.password}</label>
         <input id={ids.password} name="password" type="password" autoComplete="current-password" required aria-invalid={invalid} aria-describedby={describedBy()} />
         <button type="submit" className="caisse-primary" disabled={busy} aria-busy={busy}>
-          {busy ? 'Signing in…' : 'Continue'}
+          {busy ? T.signInBusy : T.continue}
+        </button>
+        <button type="button" className="caisse-link" disabled={busy} onClick={(e) => checkout.forgotPassword(field(e.currentTarget.form, 'phoneNumber'))}>
+          {T.forgotPassword}
+        </button>
+      </form>
+    );
+  } else if (status === 'reset-phone') {
+    step = (
+      <form onSubmit={onRequestReset}>
+        <p id={ids.hint} className="caisse-hint">
+          {T.resetIntro}
+        </p>
+        <label htmlFor={ids.phone}>{T.phoneNumber}</label>
+        <input
+          id={ids.phone}
+          name="phoneNumber"
+          type="tel"
+          autoComplete="tel"
+          inputMode="tel"
+          required
+          defaultValue={checkout.phoneNumber}
+          aria-invalid={invalid}
+          aria-describedby={describedBy(ids.hint)}
+          placeholder={T.phonePlaceholder}
+        />
+        <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
+          {pending ? T.sending : T.sendResetCode}
+        </button>
+        <button type="button" className="caisse-secondary" onClick={() => checkout.cancelPasswordReset()} disabled={pending}>
+          {T.backToSignIn}
+        </button>
+      </form>
+    );
+  } else if (status === 'reset-code') {
+    const phoneNumber = checkout.reset?.phoneNumber ?? checkout.phoneNumber ?? '';
+    // A refused password is the password field's fault; anything else, the code's.
+    const weak = error?.code === 'password_weak';
+    step = (
+      <form onSubmit={onConfirmReset}>
+        <p id={ids.hint} className="caisse-hint">
+          {T.resetHint}
+        </p>
+        {/* For password managers: whose new password this is. */}
+        <input type="text" name="username" autoComplete="username" value={phoneNumber} readOnly hidden />
+        <OtpCodeInput id={ids.code} label={T.resetCode} invalid={invalid && !weak} describedBy={describedBy(ids.hint)} />
+        <label htmlFor={ids.newPassword}>{T.newPassword}</label>
+        <input
+          id={ids.newPassword}
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          aria-invalid={weak}
+          aria-describedby={describedBy(ids.newPasswordHint)}
+        />
+        <p id={ids.newPasswordHint} className="caisse-hint">
+          {T.newPasswordHint}
+        </p>
+        <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
+          {pending ? T.settingPassword : T.setPassword}
+        </button>
+        <button type="button" className="caisse-secondary" onClick={() => void checkout.requestPasswordReset()} disabled={pending}>
+          {T.sendNewCode}
+        </button>
+        <button type="button" className="caisse-link" onClick={() => checkout.cancelPasswordReset()} disabled={pending}>
+          {T.backToSignIn}
         </button>
       </form>
     );
@@ -164,14 +323,14 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     step = (
       <form onSubmit={onVerify}>
         <p id={ids.hint} className="caisse-hint">
-          Enter the 6-digit code sent to {otp?.destination ?? 'your phone'}.
+          {T.enterCode(otp?.destination)}
         </p>
-        <OtpCodeInput id={ids.code} invalid={invalid} describedBy={describedBy(ids.hint)} />
+        <OtpCodeInput id={ids.code} label={T.verificationCode} invalid={invalid} describedBy={describedBy(ids.hint)} />
         <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
-          {pending ? 'Checking…' : 'Verify code'}
+          {pending ? T.checking : T.verify}
         </button>
         <button type="button" className="caisse-secondary" onClick={() => void checkout.resendCode()} disabled={pending}>
-          Send a new code
+          {T.sendNewCode}
         </button>
       </form>
     );
@@ -179,25 +338,25 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     const busy = status === 'charging';
     step = (
       <button type="button" className="caisse-primary" onClick={() => void checkout.pay()} disabled={busy} aria-busy={busy} aria-describedby={describedBy()}>
-        {busy ? 'Paying…' : `Pay ${amount}`}
+        {busy ? T.paying : T.pay(amount)}
       </button>
     );
   } else if (status === 'succeeded') {
-    step = <p className="caisse-success">Thank you: your payment of {amount} is complete.</p>;
+    step = <p className="caisse-success">{T.thankYou(amount)}</p>;
   } else if (status === 'failed') {
     step = checkout.canRetry ? (
       <button type="button" className="caisse-primary" onClick={() => void checkout.retry()} disabled={pending}>
-        Try again
+        {T.tryAgain}
       </button>
     ) : (
-      <p>This payment can no longer be made. Please return to the shop.</p>
+      <p>{T.noLongerPayable}</p>
     );
   } else if (status === 'expired' || status === 'canceled') {
-    step = <p>Please return to the shop to start a new payment.</p>;
+    step = <p>{T.returnToShop}</p>;
   } else if (status === 'error') {
     step = (
       <button type="button" className="caisse-primary" onClick={() => void checkout.retry()}>
-        Try again
+        {T.tryAgain}
       </button>
     );
   }
@@ -211,12 +370,14 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
       data-status={status}
     >
       {unstyled ? null : <style>{CHECKOUT_CSS}</style>}
-      <h2 id={ids.title}>{intent ? `${status === 'succeeded' ? 'Paid' : 'Pay'} ${amount}` : 'Payment'}</h2>
+      <h2 id={ids.title}>{intent ? (status === 'succeeded' ? T.paid(amount) : T.pay(amount)) : T.title}</h2>
       {intent?.description ? <p className="caisse-description">{intent.description}</p> : null}
       <p role="status" aria-live="polite" className={status === 'succeeded' ? 'caisse-visually-hidden' : 'caisse-status'}>
         {message}
       </p>
-      <div ref={stepRef}>{step}</div>
+      <div ref={stepRef} key={stepOf(status)}>
+        {step}
+      </div>
       <p id={ids.error} role="alert" aria-live="assertive" className="caisse-error">
         {errorText}
       </p>

@@ -3,6 +3,7 @@ import {
   CaisseError,
   type OtpChallenge,
   type OtpChannel,
+  type PasswordResetRequest,
   type PaymentIntentStatus,
   type PublicPaymentIntent,
 } from '@caisse/browser';
@@ -14,15 +15,22 @@ import { useCaisse } from './provider.tsx';
  *
  *   loading → ready → logging-in → otp-sent → otp-verified → charging → succeeded
  *                                                                      ↘ failed | expired | canceled | error
+ *   ready → reset-phone → reset-code → logging-in → otp-sent …   (forgot password)
  *
  * `loading` reads the intent; an intent already paid, expired or canceled goes straight to
  * `succeeded`, `expired` or `canceled`. A wrong password or code keeps the step and sets
  * `error`. `failed` is a declined charge (`canRetry` when the intent still takes attempts);
  * `error` is a failure to reach the gateway or an unexpected answer.
+ *
+ * Forgot password: `reset-phone` asks for the number (prefilled with the one typed at sign-in),
+ * `reset-code` for the code sent by SMS and a new password; once it is set the customer is signed
+ * in with it and the payment goes on. The account is the customer's at every shop using Caisse.
  */
 export type CheckoutStatus =
   | 'loading'
   | 'ready'
+  | 'reset-phone'
+  | 'reset-code'
   | 'logging-in'
   | 'otp-sent'
   | 'otp-verified'
@@ -54,6 +62,12 @@ export interface CheckoutState {
   pending: boolean;
   /** After `failed`: the intent still takes a payment, so `retry()` starts a new attempt. */
   canRetry: boolean;
+  /** The phone number the customer last typed (sign-in or reset), to fill the next form with. */
+  phoneNumber: string | undefined;
+  /** Where the password reset code went, once asked for (`reset-code`). */
+  reset: PasswordResetRequest | undefined;
+  /** The customer set a new password in this checkout (and was then signed in with it). */
+  passwordChanged: boolean;
 }
 
 export interface Checkout extends CheckoutState {
@@ -67,6 +81,18 @@ export interface Checkout extends CheckoutState {
   pay(): Promise<void>;
   /** After `failed` (when `canRetry`) or `error`: start again from where it makes sense. */
   retry(): Promise<void>;
+  /** "Forgot password?": from `ready` to `reset-phone`, keeping `phoneNumber` (what the sign-in form holds) to prefill. */
+  forgotPassword(phoneNumber?: string): void;
+  /** Sends a reset code by SMS: from `reset-phone` (then `reset-code`), or again from `reset-code`. */
+  requestPasswordReset(phoneNumber?: string): Promise<void>;
+  /**
+   * Sets the new password with the code, then signs the customer in with it and sends the
+   * payment code by SMS (or `channel`): from `reset-code` to `otp-sent`. A wrong code or a weak
+   * password keeps `reset-code` and sets `error`.
+   */
+  confirmPasswordReset(code: string, newPassword: string, channel?: OtpChannel): Promise<void>;
+  /** Back to sign-in from `reset-phone` or `reset-code` (not while a request runs). */
+  cancelPasswordReset(): void;
 }
 
 const TERMINAL: Partial<Record<PaymentIntentStatus, CheckoutStatus>> = {
@@ -83,6 +109,8 @@ export const CUSTOMER_MESSAGES: Record<string, string> = {
   invalid_credentials: 'The phone number or password is not right.',
   login_locked: 'Too many failed sign-ins. Please wait a few minutes and try again.',
   phone_not_verified: 'This phone number is not verified yet.',
+  phone_invalid: 'Enter the phone number with its country code, e.g. +237 6XX XX XX XX.',
+  password_weak: 'Choose a stronger password: at least 8 characters, not a common one and not your phone number.',
   otp_incorrect: 'That code is not right.',
   otp_expired: 'That code has expired. Ask for a new code.',
   otp_attempts_exceeded: 'Too many wrong codes. Ask for a new code.',
@@ -114,7 +142,13 @@ const INITIAL: CheckoutState = {
   error: undefined,
   pending: false,
   canRetry: false,
+  phoneNumber: undefined,
+  reset: undefined,
+  passwordChanged: false,
 };
+
+/** "+237 650-00.00 01" → "+237650000001": people type spaces and dashes, the API wants E.164. */
+const normalizePhone = (phoneNumber: string) => phoneNumber.replace(/[\s().-]+/g, '');
 
 /** Drives the payment of the provider's intent, one step at a time. */
 export function useCheckout(): Checkout {
@@ -204,11 +238,10 @@ export function useCheckout(): Checkout {
     [client, onError, update],
   );
 
-  const login = useCallback(
-    async (phoneNumber: string, password: string, channel?: OtpChannel) => {
-      if (current.current.status !== 'ready') return;
-      const gen = generation.current;
-      update(gen, { status: 'logging-in', error: undefined });
+  /** Signs in, then sends the payment code; a failure goes back to `ready` with the error. */
+  const signIn = useCallback(
+    async (gen: number, phoneNumber: string, password: string, channel: OtpChannel | undefined) => {
+      update(gen, { status: 'logging-in', phoneNumber, error: undefined, pending: false });
       let user: AuthenticatedUser;
       try {
         user = await client.login(phoneNumber, password);
@@ -220,6 +253,66 @@ export function useCheckout(): Checkout {
     },
     [client, onError, sendCode, update],
   );
+
+  const login = useCallback(
+    async (phoneNumber: string, password: string, channel?: OtpChannel) => {
+      if (current.current.status !== 'ready') return;
+      await signIn(generation.current, normalizePhone(phoneNumber), password, channel);
+    },
+    [signIn],
+  );
+
+  const forgotPassword = useCallback(
+    (phoneNumber?: string) => {
+      const s = current.current;
+      if (s.status !== 'ready') return;
+      const typed = phoneNumber === undefined ? '' : normalizePhone(phoneNumber);
+      update(generation.current, { status: 'reset-phone', error: undefined, reset: undefined, ...(typed ? { phoneNumber: typed } : {}) });
+    },
+    [update],
+  );
+
+  const requestPasswordReset = useCallback(
+    async (phoneNumber?: string) => {
+      const s = current.current;
+      if ((s.status !== 'reset-phone' && s.status !== 'reset-code') || s.pending) return;
+      const number = normalizePhone(phoneNumber ?? s.phoneNumber ?? '');
+      const gen = generation.current;
+      update(gen, { pending: true, error: undefined, phoneNumber: number });
+      try {
+        const reset = await client.requestPasswordReset(number);
+        update(gen, { status: 'reset-code', reset, pending: false });
+      } catch (err) {
+        await onError(gen, err, s.status);
+      }
+    },
+    [client, onError, update],
+  );
+
+  const confirmPasswordReset = useCallback(
+    async (code: string, newPassword: string, channel?: OtpChannel) => {
+      const s = current.current;
+      const phoneNumber = s.reset?.phoneNumber ?? s.phoneNumber;
+      if (s.status !== 'reset-code' || s.pending || phoneNumber === undefined) return;
+      const gen = generation.current;
+      update(gen, { pending: true, error: undefined });
+      try {
+        await client.confirmPasswordReset({ phoneNumber, code: code.trim(), newPassword });
+      } catch (err) {
+        return onError(gen, err, 'reset-code');
+      }
+      update(gen, { passwordChanged: true, reset: undefined });
+      await signIn(gen, phoneNumber, newPassword, channel);
+    },
+    [client, onError, signIn, update],
+  );
+
+  const cancelPasswordReset = useCallback(() => {
+    const s = current.current;
+    // Not while a request runs: its answer would move the step on behind the customer's back.
+    if ((s.status !== 'reset-phone' && s.status !== 'reset-code') || s.pending) return;
+    update(generation.current, { status: 'ready', error: undefined, reset: undefined, pending: false });
+  }, [update]);
 
   const resendCode = useCallback(
     async (channel?: OtpChannel) => {
@@ -289,5 +382,5 @@ export function useCheckout(): Checkout {
     await sendCode(gen, s.user.id, s.otp?.channel, s.status);
   }, [client, sendCode, settle, update]);
 
-  return { ...state, login, resendCode, verifyCode, pay, retry };
+  return { ...state, login, resendCode, verifyCode, pay, retry, forgotPassword, requestPasswordReset, confirmPasswordReset, cancelPasswordReset };
 }

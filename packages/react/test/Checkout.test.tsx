@@ -79,6 +79,88 @@ describe('<Checkout/>', () => {
     await waitFor(() => expect(gateway.state.codesSent).toBe(2));
   });
 
+  it('says on the sign-in step that the account works at every shop using Caisse', async () => {
+    renderCheckout();
+    await screen.findByLabelText('Phone number');
+    expect(screen.getByText('Your Caisse account works at every shop that uses Caisse.')).toBeTruthy();
+  });
+
+  it('resets a forgotten password by keyboard alone, then signs in with it and pays', async () => {
+    const onStatusChange = vi.fn();
+    const { user, gateway } = renderCheckout(fakeGateway(), { onStatusChange });
+    await user.click(await screen.findByLabelText('Phone number'));
+    await user.keyboard('+237 650 00 00 01');
+    // Phone number → Password → Continue → Forgot password?
+    await user.tab();
+    await user.tab();
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Forgot password?' }));
+    await user.keyboard('{Enter}');
+
+    // The number typed at sign-in is there already, and has focus.
+    const phone = await screen.findByLabelText('Phone number');
+    await waitFor(() => expect(document.activeElement).toBe(phone));
+    expect((phone as HTMLInputElement).value).toBe('+237650000001');
+    expect(screen.getByRole('status').textContent).toBe('Reset your password.');
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    await user.keyboard('{Enter}');
+
+    const code = await screen.findByLabelText('Reset code');
+    await waitFor(() => expect(document.activeElement).toBe(code));
+    expect(code.getAttribute('autocomplete')).toBe('one-time-code');
+    expect(screen.getByRole('status').textContent).toBe('If +237650000001 has a Caisse account, a code is on its way by SMS.');
+    const newPassword = screen.getByLabelText('New password');
+    expect(newPassword.getAttribute('autocomplete')).toBe('new-password');
+    expect((newPassword as HTMLInputElement).value).toBe('');
+
+    // A wrong code: the alert says so, with the tries left, tied to the field.
+    await user.keyboard('000000');
+    await user.tab();
+    expect(document.activeElement).toBe(newPassword);
+    await user.keyboard('a brand new horse{Enter}');
+    const alert = screen.getByRole('alert');
+    await waitFor(() => expect(alert.textContent).toBe('That code is not right. 4 tries left.'));
+    expect(code.getAttribute('aria-invalid')).toBe('true');
+    expect(code.getAttribute('aria-describedby')).toContain(alert.id);
+
+    await user.clear(code);
+    await user.type(code, '654321{Enter}');
+    // Signed in with the new password: the payment code went out.
+    const otp = await screen.findByLabelText('Verification code');
+    await waitFor(() => expect(document.activeElement).toBe(otp));
+    expect(screen.getByRole('status').textContent).toBe('Your new password is set. A code was sent to +237 6•• •• ••01.');
+    expect((otp as HTMLInputElement).value).toBe('');
+    expect(gateway.state.password).toBe('a brand new horse');
+    await user.keyboard('123456{Enter}');
+    await user.click(await screen.findByRole('button', { name: /Pay FCFA\s5,000/ }));
+    await screen.findByText(/is complete/);
+    // (Signing in after the reset passes within one render here, so logging-in is not seen.)
+    expect(onStatusChange.mock.calls.map((c) => c[0])).toEqual(['ready', 'reset-phone', 'reset-code', 'otp-sent', 'otp-verified', 'charging', 'succeeded']);
+  });
+
+  it('goes back to sign-in from the reset, with the number kept and a weak password explained', async () => {
+    const { user } = renderCheckout();
+    await user.type(await screen.findByLabelText('Phone number'), '+237650000001');
+    await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    await user.click(await screen.findByRole('button', { name: 'Send code' }));
+    await user.type(await screen.findByLabelText('Reset code'), '654321');
+    await user.type(screen.getByLabelText('New password'), 'password{Enter}');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/^Choose a stronger password/));
+    expect(screen.getByLabelText('New password').getAttribute('aria-describedby')).toContain(screen.getByRole('alert').id);
+    // The password is what was refused, not the code.
+    expect(screen.getByLabelText('New password').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Reset code').getAttribute('aria-invalid')).toBe('false');
+
+    await user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    const phone = await screen.findByLabelText('Phone number');
+    expect((phone as HTMLInputElement).value).toBe('+237650000001');
+    expect(screen.getByRole('alert').textContent).toBe('');
+    await waitFor(() => expect(document.activeElement).toBe(phone));
+    // The old password still works: nothing was set.
+    await user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+    await screen.findByLabelText('Verification code');
+  });
+
   it('says when the payment has expired and offers nothing to pay', async () => {
     renderCheckout(fakeGateway({ status: 'EXPIRED' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('This payment has expired.'));

@@ -22,6 +22,12 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
       attempts: 0,
     } satisfies PublicPaymentIntent as PublicPaymentIntent,
     balance: opts.balance ?? 10_000,
+    password: 'correct horse',
+    /** Goes up when the password is set: every access token issued before is refused. */
+    tokenVersion: 1,
+    resetCode: '654321',
+    resetsSent: 0,
+    wrongResetCodes: 0,
     code: '123456',
     codesSent: 0,
     wrongCodes: 0,
@@ -33,6 +39,7 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     failNext: new Set<string>(),
   };
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const jwt = () => `jwt-${state.tokenVersion}`;
   const problem = (status: number, code: string, detail: string, extra: Record<string, unknown> = {}) => json(status, { code, status, detail, ...extra });
 
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -49,10 +56,32 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
       return path.endsWith('/ps_good') ? json(200, state.intent) : problem(404, 'not_found', 'No such payment');
     }
     if (path === '/auth/web') {
-      if (body.password !== 'correct horse') return problem(401, 'invalid_credentials', 'Invalid phone number or password');
-      return json(200, { id: 'usr_1', token: 'jwt', phoneNumber: body.phoneNumber, roles: ['USER'], expiresAt: new Date(Date.now() + 900_000).toISOString() });
+      if (body.password !== state.password) return problem(401, 'invalid_credentials', 'Invalid phone number or password');
+      return json(200, { id: 'usr_1', token: jwt(), phoneNumber: body.phoneNumber, roles: ['USER'], expiresAt: new Date(Date.now() + 900_000).toISOString() });
     }
-    if (headers.authorization !== 'Bearer jwt') return problem(401, 'access_token_missing', 'Sign in first');
+    // The same answer for any possible number: nothing tells whether it has an account.
+    if (path === '/auth/password-reset') {
+      if (!/^\+[1-9]\d{6,14}$/.test(body.phoneNumber)) return problem(400, 'phone_invalid', 'phoneNumber must be in E.164 format');
+      state.resetsSent++;
+      state.wrongResetCodes = 0;
+      return json(202, { object: 'password_reset', phoneNumber: body.phoneNumber, channel: 'sms', expiresAt: new Date(Date.now() + 600_000).toISOString() });
+    }
+    if (path === '/auth/password-reset/confirm') {
+      if (typeof body.newPassword !== 'string' || body.newPassword.length < 8 || body.newPassword === 'password') {
+        return problem(400, 'password_weak', 'The new password is too weak', { param: 'newPassword' });
+      }
+      if (state.wrongResetCodes >= 5) return problem(429, 'otp_attempts_exceeded', 'Too many wrong codes');
+      if (body.code !== state.resetCode || state.resetsSent === 0) {
+        state.wrongResetCodes++;
+        return problem(400, 'otp_incorrect', 'Incorrect code', { attemptsRemaining: 5 - state.wrongResetCodes });
+      }
+      state.password = body.newPassword;
+      state.tokenVersion++;
+      state.resetsSent = 0;
+      return new Response(null, { status: 204 });
+    }
+    if (headers.authorization === undefined) return problem(401, 'access_token_missing', 'Sign in first');
+    if (headers.authorization !== `Bearer ${jwt()}`) return problem(401, 'access_token_invalid', 'The access token is not valid or has expired');
     if (path === '/otp/init') {
       state.codesSent++;
       state.wrongCodes = 0;

@@ -196,6 +196,104 @@ describe('useCheckout', () => {
     expect(result.current.status).toBe('otp-sent');
   });
 
+  describe('forgot password', () => {
+    it('ready → reset-phone → reset-code → logging-in → otp-sent: the new password signs the customer in, then the payment goes on', async () => {
+      const gateway = fakeGateway();
+      const { result, seen } = setup(gateway);
+      await waitFor(() => expect(result.current.status).toBe('ready'));
+      act(() => result.current.forgotPassword(' +237 650 00 00 01 '));
+      expect(result.current.status).toBe('reset-phone');
+      // The number typed at sign-in comes along, to prefill the form.
+      expect(result.current.phoneNumber).toBe('+237650000001');
+
+      let step: Promise<void> = Promise.resolve();
+      act(() => {
+        step = result.current.requestPasswordReset();
+      });
+      expect(result.current.pending).toBe(true);
+      await act(() => step);
+      expect(result.current.status).toBe('reset-code');
+      expect(result.current.pending).toBe(false);
+      expect(result.current.reset).toMatchObject({ object: 'password_reset', phoneNumber: '+237650000001', channel: 'sms' });
+      expect(gateway.state.resetsSent).toBe(1);
+
+      await act(() => result.current.confirmPasswordReset(' 654321 ', 'a brand new horse'));
+      expect(result.current.status).toBe('otp-sent');
+      expect(result.current.passwordChanged).toBe(true);
+      expect(result.current.user?.id).toBe('usr_1');
+      expect(gateway.state.password).toBe('a brand new horse');
+      expect(gateway.state.requests).toEqual([
+        'GET /gateway/sessions/ps_good',
+        'POST /auth/password-reset',
+        'POST /auth/password-reset/confirm',
+        'POST /auth/web',
+        'POST /otp/init',
+      ]);
+      await act(() => result.current.verifyCode('123456'));
+      await act(() => result.current.pay());
+      expect(result.current.status).toBe('succeeded');
+      // (logging-in and charging pass within one act() each here.)
+      expect(seen).toEqual(['loading', 'ready', 'reset-phone', 'reset-code', 'otp-sent', 'otp-verified', 'succeeded']);
+    });
+
+    it('a weak password or a wrong code keeps reset-code with the error (and the tries left); a new code can be sent', async () => {
+      const gateway = fakeGateway();
+      const { result } = setup(gateway);
+      await waitFor(() => expect(result.current.status).toBe('ready'));
+      act(() => result.current.forgotPassword());
+      expect(result.current.phoneNumber).toBeUndefined();
+      await act(() => result.current.requestPasswordReset('+237650000001'));
+      expect(result.current.status).toBe('reset-code');
+
+      await act(() => result.current.confirmPasswordReset('654321', 'password'));
+      expect(result.current.status).toBe('reset-code');
+      expect(result.current.error).toMatchObject({ code: 'password_weak', message: expect.stringContaining('stronger password') });
+
+      await act(() => result.current.confirmPasswordReset('000000', 'a brand new horse'));
+      expect(result.current.status).toBe('reset-code');
+      expect(result.current.error).toMatchObject({ code: 'otp_incorrect', attemptsRemaining: 4 });
+      expect(gateway.state.password).toBe('correct horse');
+
+      await act(() => result.current.requestPasswordReset());
+      expect(result.current.status).toBe('reset-code');
+      expect(result.current.error).toBeUndefined();
+      expect(gateway.state.resetsSent).toBe(2);
+      expect(gateway.state.requests.filter((r) => r === 'POST /auth/password-reset')).toHaveLength(2);
+    });
+
+    it('an invalid number keeps reset-phone with the error; back to sign-in keeps the number for the form', async () => {
+      const gateway = fakeGateway();
+      const { result } = setup(gateway);
+      await waitFor(() => expect(result.current.status).toBe('ready'));
+      act(() => result.current.forgotPassword('650000001'));
+      await act(() => result.current.requestPasswordReset());
+      expect(result.current.status).toBe('reset-phone');
+      expect(result.current.error?.code).toBe('phone_invalid');
+      act(() => result.current.cancelPasswordReset());
+      expect(result.current.status).toBe('ready');
+      expect(result.current.error).toBeUndefined();
+      expect(result.current.phoneNumber).toBe('650000001');
+      // The old password still signs in: nothing was changed.
+      await act(() => result.current.login('+237650000001', 'correct horse'));
+      expect(result.current.status).toBe('otp-sent');
+      expect(result.current.passwordChanged).toBe(false);
+    });
+
+    it('is offered from ready only, and ignores reset steps called out of order', async () => {
+      const gateway = fakeGateway();
+      const { result } = setup(gateway);
+      await waitFor(() => expect(result.current.status).toBe('ready'));
+      await act(() => result.current.requestPasswordReset('+237650000001'));
+      await act(() => result.current.confirmPasswordReset('654321', 'a brand new horse'));
+      act(() => result.current.cancelPasswordReset());
+      expect(result.current.status).toBe('ready');
+      await act(() => result.current.login('+237650000001', 'correct horse'));
+      act(() => result.current.forgotPassword('+237650000001'));
+      expect(result.current.status).toBe('otp-sent');
+      expect(gateway.state.requests.some((r) => r.includes('password-reset'))).toBe(false);
+    });
+  });
+
   it('must be used inside <CaisseProvider>', () => {
     expect(() => renderHook(() => useCheckout())).toThrow(/CaisseProvider/);
   });

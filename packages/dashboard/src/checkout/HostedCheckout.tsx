@@ -7,7 +7,88 @@ export type CheckoutConfig = { apiKey: string; merchantName: string; livemode: b
 
 type Channel = 'sms' | 'email';
 
-const STEPS = ['Sign in', 'Code', 'Pay'];
+/**
+ * Every text of the hosted checkout page, in one place (for a translation to replace). A function
+ * takes what its sentence needs; amounts and numbers arrive as nodes, already emphasised.
+ */
+const TEXT = {
+  steps: ['Sign in', 'Code', 'Pay'],
+  stepsLabel: 'Steps',
+  docTitle: (amount: string | undefined, merchant: string) => (amount ? `Pay ${amount} to ${merchant}` : `Pay ${merchant}`),
+  payMerchant: (merchant: string) => `Pay ${merchant}`,
+  testMode: 'Test mode: no real money moves.',
+  securedBy: 'Secured by Caisse',
+  checkoutLabel: 'Checkout',
+  triesLeft: (n: number) => `${n} ${n === 1 ? 'try' : 'tries'} left.`,
+  waitSeconds: (s: number) => `Wait ${s} s.`,
+  loading: 'Loading the payment…',
+  signInTitle: 'Sign in to pay',
+  everyShop: 'Your Caisse account works at every shop that uses Caisse.',
+  phoneNumber: 'Phone number',
+  phoneHint: 'With the country code, e.g. +237 6XX XX XX XX',
+  password: 'Password',
+  sendCodeBy: 'Send my code by',
+  sms: 'SMS',
+  email: 'E-mail',
+  signingIn: 'Signing in…',
+  continue: 'Continue',
+  forgotPassword: 'Forgot password?',
+  resetTitle: 'Reset your password',
+  resetIntro: 'We will send a 6-digit code by SMS to your phone number. With it you choose a new password for your Caisse account.',
+  sending: 'Sending…',
+  sendResetCode: 'Send code',
+  backToSignIn: 'Back to sign in',
+  newPasswordTitle: 'Choose a new password',
+  resetSent: (phone: ReactNode) => <>If {phone} has a Caisse account, we sent it a 6-digit code by SMS.</>,
+  resetCode: 'Code from the SMS',
+  newPassword: 'New password',
+  newPasswordHint: 'At least 8 characters, not a common one and not your phone number.',
+  savingPassword: 'Saving…',
+  setPassword: 'Set password and continue',
+  sendNewCode: 'Send a new code',
+  passwordChanged: 'Your new password is set and you are signed in.',
+  codeTitle: 'Enter your code',
+  codeSent: (channel: Channel | undefined, destination: ReactNode, merchant: string, amount: string) => (
+    <>
+      We sent a 6-digit code by {channel === 'email' ? 'e-mail' : 'SMS'} to {destination}. It names {merchant} and {amount}.
+    </>
+  ),
+  code: 'Code',
+  checking: 'Checking…',
+  verify: 'Verify code',
+  sendInstead: (channel: Channel | undefined) => `Send it by ${channel === 'email' ? 'SMS' : 'e-mail'} instead`,
+  confirmTitle: 'Confirm the payment',
+  confirmText: (amount: ReactNode, merchant: string) => (
+    <>
+      Your code is verified. Pay {amount} to {merchant} from your wallet.
+    </>
+  ),
+  paying: 'Paying…',
+  pay: (amount: string) => `Pay ${amount}`,
+  succeededTitle: 'Payment complete',
+  succeededText: (amount: ReactNode, merchant: string) => (
+    <>
+      You paid {amount} to {merchant}.
+    </>
+  ),
+  reference: (id: ReactNode) => <>Reference {id}. You can close this page.</>,
+  noFundsTitle: 'Not enough money in your wallet',
+  noFundsText: (amount: string, canRetry: boolean) => `Your wallet does not hold ${amount} for this payment. Add money to your wallet${canRetry ? ', then try again' : ''}.`,
+  tryAgain: 'Try again',
+  failedTitle: 'The payment did not go through',
+  declined: 'The payment was declined.',
+  noLongerPayable: (merchant: string) => `This payment can no longer be made. Return to ${merchant} to start again.`,
+  expiredTitle: 'This payment has expired',
+  expiredText: (merchant: string) => `The time to pay has run out and no money was taken. Return to ${merchant} to start a new payment.`,
+  canceledTitle: 'This payment was canceled',
+  canceledText: (merchant: string) => `${merchant} canceled this payment and no money was taken. Return to the shop if you still want to pay.`,
+  errorTitle: 'We could not load this payment',
+  unreachable: 'The payment service could not be reached.',
+  invalidLinkTitle: 'This payment link is not valid',
+  invalidLinkText: 'Check the link you were given, or return to the shop to start the payment again.',
+};
+
+const RESET: CheckoutStatus[] = ['reset-phone', 'reset-code'];
 
 function stepIndex(status: CheckoutStatus): number {
   if (status === 'otp-sent') return 1;
@@ -15,14 +96,28 @@ function stepIndex(status: CheckoutStatus): number {
   return 0;
 }
 
+/** One element per form: no field of one step is reused for the next (a typed password must never become the code field's value). */
+function stepKey(status: CheckoutStatus): string {
+  if (status === 'ready' || status === 'logging-in') return 'sign-in';
+  if (RESET.includes(status) || status === 'otp-sent') return status;
+  if (status === 'otp-verified' || status === 'charging') return 'pay';
+  return status;
+}
+
+/** Set once the customer clicked or submitted something on the page: from then on, new steps take focus. */
+let customerActed = false;
+const acted = () => {
+  customerActed = true;
+};
+
 /** A heading that takes focus when it appears after the customer acted, so screen readers follow. */
-function StepTitle({ children }: { children: ReactNode }) {
+function StepTitle({ children, id }: { children: ReactNode; id?: string }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (document.activeElement && document.activeElement !== document.body) ref.current?.focus();
+    if (customerActed || (document.activeElement && document.activeElement !== document.body)) ref.current?.focus();
   }, []);
   return (
-    <h2 tabIndex={-1} ref={ref}>
+    <h2 tabIndex={-1} ref={ref} id={id}>
       {children}
     </h2>
   );
@@ -60,23 +155,35 @@ function Flow({ merchantName }: { merchantName: string }) {
   const amount = intent ? formatMoney(intent.amount, intent.currency) : '';
 
   useEffect(() => {
-    document.title = intent ? `Pay ${amount} to ${merchantName}` : `Pay ${merchantName}`;
+    document.title = TEXT.docTitle(intent ? amount : undefined, merchantName);
   }, [intent, amount, merchantName]);
 
   let errorText = error?.message ?? '';
-  if (error?.attemptsRemaining !== undefined) errorText += ` ${error.attemptsRemaining} ${error.attemptsRemaining === 1 ? 'try' : 'tries'} left.`;
-  if (error?.retryAfter !== undefined) errorText += ` Wait ${error.retryAfter} s.`;
+  if (error?.attemptsRemaining !== undefined) errorText += ` ${TEXT.triesLeft(error.attemptsRemaining)}`;
+  if (error?.retryAfter !== undefined) errorText += ` ${TEXT.waitSeconds(error.retryAfter)}`;
   const alert = errorText && !['failed', 'expired', 'canceled'].includes(status) ? (
-    <div className="notice error" role="alert">
+    <div className="notice error" role="alert" id="step-error">
       {errorText}
     </div>
   ) : null;
+  const invalid = error ? true : undefined;
+  const describedBy = (...ids: string[]) => [...ids, ...(alert ? ['step-error'] : [])].join(' ') || undefined;
+  const phoneOf = (form: HTMLFormElement | null) => String((form && new FormData(form).get('phoneNumber')) ?? '').replace(/[\s.-]+/g, '');
 
   function signIn(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    void checkout.login(phoneOf(e.currentTarget), String(new FormData(e.currentTarget).get('password') ?? ''), channel);
+  }
+
+  function requestReset(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    void checkout.requestPasswordReset(phoneOf(e.currentTarget));
+  }
+
+  function confirmReset(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
     const form = new FormData(e.currentTarget);
-    const phone = String(form.get('phoneNumber') ?? '').replace(/[\s.-]+/g, '');
-    void checkout.login(phone, String(form.get('password') ?? ''), channel);
+    void checkout.confirmPasswordReset(String(form.get('otp') ?? ''), String(form.get('newPassword') ?? ''), channel);
   }
 
   function verify(e: FormEvent<HTMLFormElement>) {
@@ -87,61 +194,138 @@ function Flow({ merchantName }: { merchantName: string }) {
   let body: ReactNode;
   switch (status) {
     case 'loading':
-      body = <p role="status">Loading the payment…</p>;
+      body = <p role="status">{TEXT.loading}</p>;
       break;
     case 'ready':
     case 'logging-in':
       body = (
         <form onSubmit={signIn} aria-labelledby="signin-step">
-          <h2 id="signin-step">Sign in to pay</h2>
+          <StepTitle id="signin-step">{TEXT.signInTitle}</StepTitle>
+          <p className="hint">{TEXT.everyShop}</p>
           {alert}
           <div className="field">
             <label htmlFor="phone">
-              Phone number <span className="hint">With the country code, e.g. +237 6XX XX XX XX</span>
+              {TEXT.phoneNumber} <span className="hint">{TEXT.phoneHint}</span>
             </label>
-            <input id="phone" name="phoneNumber" type="tel" autoComplete="tel" inputMode="tel" required aria-invalid={error ? true : undefined} />
+            <input id="phone" name="phoneNumber" type="tel" autoComplete="tel" inputMode="tel" required defaultValue={checkout.phoneNumber} aria-invalid={invalid} aria-describedby={describedBy()} />
           </div>
           <div className="field">
-            <label htmlFor="password">Password</label>
-            <input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={error ? true : undefined} />
+            <label htmlFor="password">{TEXT.password}</label>
+            <input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={invalid} aria-describedby={describedBy()} />
           </div>
           <fieldset className="field">
-            <legend>Send my code by</legend>
+            <legend>{TEXT.sendCodeBy}</legend>
             <label className="check" htmlFor="ch-sms">
               <input id="ch-sms" type="radio" name="channel" value="sms" checked={channel === 'sms'} onChange={() => setChannel('sms')} />
-              SMS
+              {TEXT.sms}
             </label>
             <label className="check" htmlFor="ch-email">
               <input id="ch-email" type="radio" name="channel" value="email" checked={channel === 'email'} onChange={() => setChannel('email')} />
-              E-mail
+              {TEXT.email}
             </label>
           </fieldset>
           <button type="submit" disabled={status === 'logging-in'} aria-busy={status === 'logging-in'}>
-            {status === 'logging-in' ? 'Signing in…' : 'Continue'}
+            {status === 'logging-in' ? TEXT.signingIn : TEXT.continue}
           </button>
+          <p className="forgot">
+            <button type="button" className="link" disabled={status === 'logging-in'} onClick={(e) => checkout.forgotPassword(phoneOf(e.currentTarget.form))}>
+              {TEXT.forgotPassword}
+            </button>
+          </p>
         </form>
       );
       break;
+    case 'reset-phone':
+      body = (
+        <form onSubmit={requestReset} aria-labelledby="reset-step">
+          <StepTitle id="reset-step">{TEXT.resetTitle}</StepTitle>
+          <p id="reset-intro">{TEXT.resetIntro}</p>
+          {alert}
+          <div className="field">
+            <label htmlFor="reset-phone">
+              {TEXT.phoneNumber} <span className="hint">{TEXT.phoneHint}</span>
+            </label>
+            <input
+              id="reset-phone"
+              name="phoneNumber"
+              type="tel"
+              autoComplete="tel"
+              inputMode="tel"
+              required
+              defaultValue={checkout.phoneNumber}
+              aria-invalid={invalid}
+              aria-describedby={describedBy('reset-intro')}
+            />
+          </div>
+          <button type="submit" disabled={pending} aria-busy={pending}>
+            {pending ? TEXT.sending : TEXT.sendResetCode}
+          </button>
+          <div className="actions">
+            <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelPasswordReset()}>
+              {TEXT.backToSignIn}
+            </button>
+          </div>
+        </form>
+      );
+      break;
+    case 'reset-code': {
+      const phone = checkout.reset?.phoneNumber ?? checkout.phoneNumber ?? '';
+      // A refused password is the password field's fault; anything else, the code's.
+      const weak = error?.code === 'password_weak';
+      body = (
+        <form onSubmit={confirmReset} aria-labelledby="new-password-step">
+          <StepTitle id="new-password-step">{TEXT.newPasswordTitle}</StepTitle>
+          <p id="reset-hint">{TEXT.resetSent(<strong>{phone}</strong>)}</p>
+          {alert}
+          {/* For password managers: whose new password this is. */}
+          <input type="text" name="username" autoComplete="username" value={phone} readOnly hidden />
+          <div className="field">
+            <OtpCodeInput id="reset-code" label={TEXT.resetCode} describedBy={describedBy('reset-hint')} invalid={error && !weak ? true : undefined} />
+          </div>
+          <div className="field">
+            <label htmlFor="new-password">
+              {TEXT.newPassword} <span className="hint">{TEXT.newPasswordHint}</span>
+            </label>
+            <input id="new-password" name="newPassword" type="password" autoComplete="new-password" required minLength={8} aria-invalid={weak || undefined} aria-describedby={describedBy()} />
+          </div>
+          <button type="submit" disabled={pending} aria-busy={pending}>
+            {pending ? TEXT.savingPassword : TEXT.setPassword}
+          </button>
+          <div className="actions">
+            <button type="button" className="secondary" disabled={pending} onClick={() => void checkout.requestPasswordReset()}>
+              {TEXT.sendNewCode}
+            </button>
+            <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelPasswordReset()}>
+              {TEXT.backToSignIn}
+            </button>
+          </div>
+        </form>
+      );
+      break;
+    }
     case 'otp-sent':
       body = (
         <form onSubmit={verify}>
-          <StepTitle>Enter your code</StepTitle>
-          <p id="code-hint">
-            We sent a 6-digit code by {otp?.channel === 'email' ? 'e-mail' : 'SMS'} to <strong>{otp?.destination}</strong>. It names {merchantName} and {amount}.
-          </p>
+          <StepTitle>{TEXT.codeTitle}</StepTitle>
+          {checkout.passwordChanged && (
+            <p className="notice success" role="status">
+              {TEXT.passwordChanged}
+            </p>
+          )}
+          <p id="code-hint">{TEXT.codeSent(otp?.channel, <strong>{otp?.destination}</strong>, merchantName, amount)}</p>
           {alert}
           <div className="field">
-            <OtpCodeInput id="otp" label="Code" describedBy="code-hint" invalid={error ? true : undefined} />
+            <OtpCodeInput id="otp" label={TEXT.code} describedBy={describedBy('code-hint')} invalid={invalid} />
           </div>
           <button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? 'Checking…' : 'Verify code'}
+            {pending ? TEXT.checking : TEXT.verify}
           </button>
           <div className="actions">
             <button type="button" className="secondary" disabled={pending} onClick={() => void checkout.resendCode(otp?.channel)}>
-              Send a new code
+              {TEXT.sendNewCode}
             </button>
             <button type="button" className="secondary" disabled={pending} onClick={() => void checkout.resendCode(otp?.channel === 'email' ? 'sms' : 'email')}>
-              Send it by {otp?.channel === 'email' ? 'SMS' : 'e-mail'} instead
+              {TEXT.sendInstead(otp?.channel)}
             </button>
           </div>
         </form>
@@ -151,86 +335,78 @@ function Flow({ merchantName }: { merchantName: string }) {
     case 'charging':
       body = (
         <div>
-          <StepTitle>Confirm the payment</StepTitle>
-          <p>
-            Your code is verified. Pay <strong>{amount}</strong> to {merchantName} from your wallet.
-          </p>
+          <StepTitle>{TEXT.confirmTitle}</StepTitle>
+          <p>{TEXT.confirmText(<strong>{amount}</strong>, merchantName)}</p>
           {alert}
           <button type="button" className="wide" onClick={() => void checkout.pay()} disabled={status === 'charging'} aria-busy={status === 'charging'}>
-            {status === 'charging' ? 'Paying…' : `Pay ${amount}`}
+            {status === 'charging' ? TEXT.paying : TEXT.pay(amount)}
           </button>
         </div>
       );
       break;
     case 'succeeded':
       body = (
-        <Outcome icon="✓" title="Payment complete">
-          <p>
-            You paid <strong>{amount}</strong> to {merchantName}.
-          </p>
-          <p className="hint">
-            Reference <code>{intent?.id}</code>. You can close this page.
-          </p>
+        <Outcome icon="✓" title={TEXT.succeededTitle}>
+          <p>{TEXT.succeededText(<strong>{amount}</strong>, merchantName)}</p>
+          <p className="hint">{TEXT.reference(<code>{intent?.id}</code>)}</p>
         </Outcome>
       );
       break;
     case 'failed':
       body =
         error?.code === 'insufficient_funds' ? (
-          <Outcome icon="!" title="Not enough money in your wallet">
-            <p>
-              Your wallet does not hold {amount} for this payment. Add money to your wallet{checkout.canRetry ? ', then try again' : ''}.
-            </p>
+          <Outcome icon="!" title={TEXT.noFundsTitle}>
+            <p>{TEXT.noFundsText(amount, checkout.canRetry)}</p>
             {checkout.canRetry && (
               <button type="button" className="wide" onClick={() => void checkout.retry()} disabled={pending}>
-                Try again
+                {TEXT.tryAgain}
               </button>
             )}
           </Outcome>
         ) : (
-          <Outcome icon="✕" title="The payment did not go through">
-            <p>{error?.message ?? 'The payment was declined.'}</p>
+          <Outcome icon="✕" title={TEXT.failedTitle}>
+            <p>{error?.message ?? TEXT.declined}</p>
             {checkout.canRetry ? (
               <button type="button" className="wide" onClick={() => void checkout.retry()} disabled={pending}>
-                Try again
+                {TEXT.tryAgain}
               </button>
             ) : (
-              <p>This payment can no longer be made. Return to {merchantName} to start again.</p>
+              <p>{TEXT.noLongerPayable(merchantName)}</p>
             )}
           </Outcome>
         );
       break;
     case 'expired':
       body = (
-        <Outcome icon="⏱" title="This payment has expired">
-          <p>The time to pay has run out and no money was taken. Return to {merchantName} to start a new payment.</p>
+        <Outcome icon="⏱" title={TEXT.expiredTitle}>
+          <p>{TEXT.expiredText(merchantName)}</p>
         </Outcome>
       );
       break;
     case 'canceled':
       body = (
-        <Outcome icon="✕" title="This payment was canceled">
-          <p>{merchantName} canceled this payment and no money was taken. Return to the shop if you still want to pay.</p>
+        <Outcome icon="✕" title={TEXT.canceledTitle}>
+          <p>{TEXT.canceledText(merchantName)}</p>
         </Outcome>
       );
       break;
     default:
       body = (
-        <Outcome icon="!" title="We could not load this payment">
-          <p>{errorText || 'The payment service could not be reached.'}</p>
+        <Outcome icon="!" title={TEXT.errorTitle}>
+          <p>{errorText || TEXT.unreachable}</p>
           <button type="button" className="wide" onClick={() => void checkout.retry()}>
-            Try again
+            {TEXT.tryAgain}
           </button>
         </Outcome>
       );
   }
 
-  const inFlow = ['ready', 'logging-in', 'otp-sent', 'otp-verified', 'charging'].includes(status);
+  const inFlow = ['ready', 'logging-in', ...RESET, 'otp-sent', 'otp-verified', 'charging'].includes(status);
   const current = stepIndex(status);
   return (
     <>
       <header>
-        <p className="merchant">Pay {merchantName}</p>
+        <p className="merchant">{TEXT.payMerchant(merchantName)}</p>
         {intent && (
           <>
             <p className="amount">{amount}</p>
@@ -239,16 +415,15 @@ function Flow({ merchantName }: { merchantName: string }) {
         )}
       </header>
       {inFlow && (
-        <ol className="steps" aria-label="Steps">
-          {STEPS.map((s, i) => (
+        <ol className="steps" aria-label={TEXT.stepsLabel}>
+          {TEXT.steps.map((s, i) => (
             <li key={s} className={i < current ? 'done' : undefined} aria-current={i === current ? 'step' : undefined}>
               {s}
             </li>
           ))}
         </ol>
       )}
-      {/* One element per step: no field of one step is reused for the next (a typed password must never become the code field's value). */}
-      <div key={current === 0 && inFlow ? 'sign-in' : inFlow ? `step-${current}` : status} aria-busy={status === 'loading' || status === 'charging' || pending}>
+      <div key={stepKey(status)} aria-busy={status === 'loading' || status === 'charging' || pending} onClickCapture={acted} onSubmitCapture={acted}>
         {body}
       </div>
     </>
@@ -259,16 +434,16 @@ function Flow({ merchantName }: { merchantName: string }) {
 export function HostedCheckout({ config, sessionToken }: { config: CheckoutConfig; sessionToken: string }) {
   return (
     <div className="center-page">
-      <main className="panel" aria-label="Checkout">
+      <main className="panel" aria-label={TEXT.checkoutLabel}>
         {'error' in config ? (
-          <Outcome icon="?" title="This payment link is not valid">
-            <p>Check the link you were given, or return to the shop to start the payment again.</p>
+          <Outcome icon="?" title={TEXT.invalidLinkTitle}>
+            <p>{TEXT.invalidLinkText}</p>
           </Outcome>
         ) : (
           <>
             {!config.livemode && (
               <p className="test-ribbon" role="note">
-                Test mode: no real money moves.
+                {TEXT.testMode}
               </p>
             )}
             <CaisseProvider apiKey={config.apiKey} clientSecret={sessionToken} environment={window.location.origin}>
@@ -277,7 +452,7 @@ export function HostedCheckout({ config, sessionToken }: { config: CheckoutConfi
           </>
         )}
         <p className="hint" style={{ marginTop: '1.5rem', textAlign: 'center' }}>
-          Secured by Caisse
+          {TEXT.securedBy}
         </p>
       </main>
     </div>

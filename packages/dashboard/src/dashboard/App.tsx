@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, ApiProblem, onSessionLost, setCsrfToken } from './api.ts';
 import { ApiKeys } from './pages/ApiKeys.tsx';
 import { Balance } from './pages/Balance.tsx';
+import { CustomerDetail, Customers } from './pages/Customers.tsx';
 import { Login } from './pages/Login.tsx';
 import { PaymentDetail } from './pages/PaymentDetail.tsx';
 import { Payments } from './pages/Payments.tsx';
@@ -31,6 +32,7 @@ function parse(location: string): Route | undefined {
 
 const NAV = [
   { section: 'payments', path: 'payments', label: 'Payments' },
+  { section: 'customers', path: 'customers', label: 'Customers' },
   { section: 'balance', path: 'balance', label: 'Balance' },
   { section: 'webhooks', path: 'webhooks', label: 'Webhooks' },
   { section: 'api-keys', path: 'settings/api-keys', label: 'API keys', group: 'Settings' },
@@ -42,6 +44,8 @@ function Page({ route }: { route: Route }) {
   switch (section) {
     case 'payments':
       return id ? <PaymentDetail mode={mode} id={id} /> : <Payments mode={mode} search={search} />;
+    case 'customers':
+      return id ? <CustomerDetail mode={mode} id={id} /> : <Customers mode={mode} />;
     case 'balance':
       return <Balance mode={mode} />;
     case 'webhooks':

@@ -55,10 +55,28 @@ export interface Delivery {
   completedAt: string | null;
 }
 
+/** A customer as the dashboard names it: the phone number is masked (last digits only). */
+export interface CustomerRef {
+  id: string;
+  phoneNumber: string;
+}
+
+/** One of the merchant's customers, with what they paid this merchant (never a wallet). */
+export interface Customer extends CustomerRef {
+  createdAt: string;
+  firstPaymentAt: string | null;
+  lastPaymentAt: string | null;
+  /** Succeeded payments to this merchant. */
+  payments: number;
+  volume: { currency: string; amount: string }[];
+}
+
 export interface PaymentDetail {
   payment: Payment;
   events: WebhookEvent[];
   deliveries: Delivery[];
+  /** The customer who last tried to pay it, if any. */
+  customer: CustomerRef | null;
 }
 
 export interface ApiKey {

@@ -58,6 +58,19 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
           <dd className="mono">{p.id}</dd>
           <dt>Description</dt>
           <dd>{p.description ?? '—'}</dd>
+          <dt>Customer</dt>
+          <dd>
+            {detail.customer ? (
+              <>
+                <Link to={`/dashboard/${mode}/customers/${detail.customer.id}`} className="mono">
+                  {detail.customer.phoneNumber}
+                </Link>
+                <span className="hint mono">{detail.customer.id}</span>
+              </>
+            ) : (
+              '—'
+            )}
+          </dd>
           <dt>Created</dt>
           <dd>{formatDateTime(p.createdAt)}</dd>
           <dt>Expires</dt>
