@@ -81,6 +81,19 @@ describe('top-ups', () => {
     expect(paid.statusCode, paid.body).toBe(200);
     expect(await balance(user)).toBe('0');
     await expectLedgerClean(ctx);
+
+    // The merchant's dashboard shows the top-up on the customer's page, with the payment; never a wallet.
+    const login = await call(ctx.app, 'POST', '/dashboard/api/login', {}, m.dashboard);
+    const cookie = String(login.headers['set-cookie']).split(';')[0] as string;
+    const page = await call(ctx.app, 'GET', `/dashboard/api/test/customers/${user.id}`, { headers: { cookie } });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json()).toMatchObject({
+      customer: { id: user.id, payments: 1 },
+      payments: [{ intentId: intent.id, amount: '5000', status: 'succeeded' }],
+      topups: [{ id: created.id, status: 'SUCCEEDED', amount: '5000' }],
+    });
+    expect(page.body).not.toMatch(/balance/i);
+    expect((await call(ctx.app, 'GET', '/dashboard/api/test/customers/usr_unknown', { headers: { cookie } })).statusCode).toBe(404);
   });
 
   it('a callback sent twice credits once; a forged callback changes nothing', async () => {

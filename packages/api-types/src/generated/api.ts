@@ -122,7 +122,7 @@ export interface paths {
                 };
             };
             responses: {
-                200: {
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1379,7 +1379,7 @@ export interface paths {
                 };
             };
             responses: {
-                200: {
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -77,6 +77,19 @@ export const chargesRepository = {
       .execute();
   },
 
+  /** A customer's charge attempts at one merchant and mode, newest first. */
+  async listForCustomer(db: Executor, merchantId: string, mode: KeyMode, userId: string, limit: number): Promise<ChargeRow[]> {
+    return db
+      .selectFrom('charges')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
   /** Who last tried to pay the intent (its latest charge, succeeded or not). */
   async lastPayer(db: Executor, intentId: string): Promise<string | undefined> {
     const row = await db.selectFrom('charges').select('user_id').where('intent_id', '=', intentId).orderBy('id', 'desc').limit(1).executeTakeFirst();

@@ -86,6 +86,19 @@ export function createChargesService(
       return stats;
     },
 
+    /** A customer's payment attempts at this merchant, newest first (the dashboard's customer page). */
+    async listForCustomer(scope: Scope, userId: string, limit = 50) {
+      return (await repo.listForCustomer(db, scope.merchantId, scope.mode, userId, limit)).map((c) => ({
+        id: c.id,
+        intentId: c.intent_id,
+        amount: formatAmount(c.amount_minor, c.currency as Currency),
+        currency: c.currency,
+        status: c.status,
+        failureCode: c.failure_code,
+        createdAt: c.created_at.toISOString(),
+      }));
+    },
+
     /** The customer who last tried to pay this intent, if any (the dashboard links to it). */
     lastPayer: (intentId: string) => repo.lastPayer(db, intentId),
 

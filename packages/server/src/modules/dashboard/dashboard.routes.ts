@@ -33,6 +33,7 @@ import {
   ModeIdParams,
   ModeParams,
   OriginsBody,
+  CustomerDetail,
   CustomerList,
   CustomersQuery,
   PaymentDetail,
@@ -356,6 +357,20 @@ async function dashboardApi(instance: FastifyInstance) {
       },
     },
     async (req) => dashboard.customers(scope(req), req.query),
+  );
+
+  app.get(
+    '/:mode/customers/:id',
+    {
+      config: session,
+      schema: {
+        tags,
+        summary: 'One customer: what it paid this merchant, its payment attempts and the top-ups it started here (never a wallet)',
+        params: ModeIdParams,
+        response: { 200: CustomerDetail },
+      },
+    },
+    async (req) => dashboard.customer(scope(req), req.params.id),
   );
 
   // ---- balance and test data --------------------------------------------------------------------

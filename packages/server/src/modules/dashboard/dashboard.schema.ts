@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Intent } from '../intents/index.ts';
+import { Topup } from '../topups/index.ts';
 import { INTENT_STATUSES } from '../intents/index.ts';
 import { Delivery, Event } from '../webhooks/index.ts';
 
@@ -62,6 +63,23 @@ export const Customer = Type.Object({
   volume: Type.Array(Type.Object({ currency: Type.String(), amount: Type.String() }), { description: 'What they paid this merchant, per currency' }),
 });
 export const CustomerList = Type.Object({ object: Type.Literal('list'), data: Type.Array(Customer), hasMore: Type.Boolean() });
+export const CustomerDetail = Type.Object({
+  object: Type.Literal('dashboard_customer'),
+  customer: Customer,
+  payments: Type.Array(
+    Type.Object({
+      id: Type.String({ description: '`ch_…`' }),
+      intentId: Type.String(),
+      amount: Type.String(),
+      currency: Type.String(),
+      status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]),
+      failureCode: Type.Union([Type.String(), Type.Null()]),
+      createdAt: Type.String({ format: 'date-time' }),
+    }),
+    { description: "The customer's payment attempts at this merchant, newest first (at most 50)" },
+  ),
+  topups: Type.Array(Topup, { description: "Top-ups the customer started through this merchant's checkout, newest first (at most 50)" }),
+});
 export const CustomersQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),

@@ -8,6 +8,7 @@ import { maskPhone } from '../../platform/codes.ts';
 import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRule } from '../../platform/throttle.ts';
 import type { ChargesService } from '../charges/index.ts';
+import type { TopupsService } from '../topups/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentStatus, IntentsService } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -84,7 +85,8 @@ export function createDashboardService(
   services: {
     merchants: MerchantsService;
     intents: IntentsService;
-    charges: Pick<ChargesService, 'customerStats' | 'lastPayer'>;
+    charges: Pick<ChargesService, 'customerStats' | 'lastPayer' | 'listForCustomer'>;
+    topups: Pick<TopupsService, 'listForCustomerAt'>;
     events: EventsService;
     webhooks: WebhooksService;
     ledger: LedgerService;
@@ -93,7 +95,7 @@ export function createDashboardService(
   },
 ) {
   const { db, clock, random, config } = deps;
-  const { merchants, intents, charges, events, webhooks, ledger, messaging, users } = services;
+  const { merchants, intents, charges, topups, events, webhooks, ledger, messaging, users } = services;
   const throttle = createThrottle(deps);
 
   /** The CSRF token of a session: an HMAC of its token under the master key (nothing stored). */
@@ -280,6 +282,21 @@ export function createDashboardService(
         object: 'list' as const,
         data: page.data.map((u) => ({ ...customerRef(u), createdAt: u.createdAt, ...(stats.get(u.id) ?? { firstPaymentAt: null, lastPaymentAt: null, payments: 0, volume: [] }) })),
         hasMore: page.hasMore,
+      };
+    },
+
+    /**
+     * One customer of the merchant (404 unless linked): its row as in the list, its payment
+     * attempts at this merchant, and the top-ups it started through this merchant's checkout.
+     */
+    async customer(scope: DashboardScope, userId: string) {
+      const user = await users.retrieve(scope, userId);
+      const stats = await charges.customerStats(scopeOf(scope), [user.id]);
+      return {
+        object: 'dashboard_customer' as const,
+        customer: { ...customerRef(user), createdAt: user.createdAt, ...(stats.get(user.id) ?? { firstPaymentAt: null, lastPaymentAt: null, payments: 0, volume: [] }) },
+        payments: await charges.listForCustomer(scopeOf(scope), user.id),
+        topups: await topups.listForCustomerAt(scopeOf(scope), user.id),
       };
     },
 

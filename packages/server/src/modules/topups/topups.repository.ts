@@ -100,6 +100,11 @@ export const topupsRepository = {
       .execute();
   },
 
+  /** A customer's top-ups started through one merchant's key, newest first. */
+  async listForCustomerAt(db: Executor, merchantId: string, mode: KeyMode, userId: string, limit: number): Promise<TopupRow[]> {
+    return db.selectFrom('topups').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', mode).where('user_id', '=', userId).orderBy('id', 'desc').limit(limit).execute();
+  },
+
   /** Every top-up of a provider created in [from, to) (reconciliation). */
   async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<TopupRow[]> {
     return db.selectFrom('topups').selectAll().where('provider', '=', provider).where('created_at', '>=', from).where('created_at', '<', to).orderBy('id').execute();

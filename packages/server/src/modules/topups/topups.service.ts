@@ -257,6 +257,10 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
       await Promise.allSettled([...inFlight]);
     },
 
+    /** A customer's top-ups started through this merchant's checkout (the dashboard's customer page). */
+    listForCustomerAt: async (scope: { merchantId: string; mode: KeyMode }, userId: string, limit = 50) =>
+      (await repo.listForCustomerAt(db, scope.merchantId, scope.mode, userId, limit)).map(topupView),
+
     /** Every top-up of a provider created in [from, to), for reconciliation. */
     listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),
   };

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { assertTestMode } from '../../platform/http/auth.ts';
 import {
   AuthResponse,
@@ -134,11 +135,12 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         ].join('\n\n'),
         security: apiKeyOnly,
         body: PasswordResetConfirmBody,
+        response: { 204: Type.Null({ description: 'The new password is set' }) },
       },
     },
     async (request, reply) => {
       await users.confirmPasswordReset(request.merchant, request.body);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
@@ -153,11 +155,12 @@ export default async function usersRoutes(fastify: FastifyInstance) {
           '204 once changed. Every access token issued before, this one included, is refused from then on: sign in again. Errors: `invalid_credentials` (401, the current password is wrong; counts toward the sign-in lockout), `password_weak`, `login_locked`.',
         security: [{ apiKey: [], accessToken: [] }],
         body: ChangePasswordBody,
+        response: { 204: Type.Null({ description: 'The password is changed' }) },
       },
     },
     async (request, reply) => {
       await users.changePassword(request.merchant, request.user, request.body);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
