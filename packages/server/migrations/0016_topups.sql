@@ -1,15 +1,16 @@
 -- Money in (contract §9): wallet top-ups by mobile money, and the ledger's platform accounts.
 
 -- Accounts of the platform itself, no merchant's: a provider's clearing account per mode and
--- currency (the float held at the provider: it goes negative as customers' money arrives there),
--- and the platform's revenue (fees). `name` says which provider or which revenue.
+-- currency (the float held at the provider: it goes negative as customers' money arrives there);
+-- `name` says which provider. (The platform's fee revenue is kept per merchant, kind
+-- platform_revenue, so a charge locks only its own merchant's rows.)
 alter table ledger_accounts alter column merchant_id drop not null;
 alter table ledger_accounts add column name text;
 alter table ledger_accounts drop constraint ledger_accounts_kind_check;
 alter table ledger_accounts add constraint ledger_accounts_kind_check
   check (kind in ('user_wallet', 'merchant_balance', 'external', 'provider_clearing', 'platform_revenue'));
 alter table ledger_accounts add constraint ledger_platform_account
-  check ((kind in ('provider_clearing', 'platform_revenue')) = (merchant_id is null and name is not null));
+  check ((kind = 'provider_clearing') = (merchant_id is null and name is not null));
 create unique index ledger_accounts_platform on ledger_accounts (mode, kind, name, currency) where merchant_id is null;
 
 -- A top-up credits a wallet once: one ledger transfer per top-up reference, whatever mix of

@@ -510,8 +510,17 @@ async function main(): Promise<boolean> {
       const balance = BigInt(
         (await db.query<{ b: string | null }>(`select coalesce(sum(balance), 0) as b from ledger_accounts where merchant_id = $1 and mode = 'test' and kind = 'merchant_balance'`, [keys.merchantId])).rows[0]?.b ?? '0',
       );
-      const expected = succeeded.reduce((sum, i) => sum + BigInt(i.amount_minor) - BigInt(i.amount_refunded_minor), 0n);
-      check(balance === expected, `the merchant's balance (${balance}) is what its paid intents add up to (${expected})`);
+      // What the paid intents add up to, net of the platform's fee (and of the fee each refund gave back).
+      const expected = BigInt(
+        (
+          await db.query<{ e: string }>(
+            `select (select coalesce(sum(amount_minor - coalesce(fee_minor, 0)), 0) from intents where merchant_id = $1 and status in ('SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'))
+                  - (select coalesce(sum(amount_minor - fee_returned_minor), 0) from refunds where merchant_id = $1) as e`,
+            [keys.merchantId],
+          )
+        ).rows[0]?.e ?? '0',
+      );
+      check(balance === expected, `the merchant's balance (${balance}) is what its paid intents add up to, net of fees (${expected})`);
 
       const unheld = [...o.paid.keys()].filter((id) => !paidStates.has(byId.get(id)?.status ?? ''));
       check(unheld.length === 0, `every one of the ${o.paid.size} charges answered 200 is paid in the database (${unheld.slice(0, 5).join(', ') || 'all'})`);

@@ -158,6 +158,27 @@ export function buildCli(): Command {
       print(created, opts.json === true);
     });
 
+  merchants
+    .command('fees <merchantId>')
+    .description("set a merchant's fee schedule: a percentage of each payment plus a fixed part per currency")
+    .requiredOption('--percent <percent>', 'e.g. 1.5 (at most 2 decimals, 0 to 100)')
+    .option('--fixed <amounts>', 'fixed part per currency in major units: "0" (every currency) or "XAF:0,EUR:0.25"', '0')
+    .option('--json', 'print JSON')
+    .action(async (merchantId: string, opts: { percent: string; fixed: string; json?: boolean }) => {
+      // The configuration's own parser reads the same forms as CAISSE_FEE_PERCENT and CAISSE_FEE_FIXED.
+      const fixed = opts.fixed.trim() === '0' ? '' : opts.fixed;
+      let fees: { bps: number; fixedMinor: Record<string, bigint> };
+      try {
+        fees = loadConfig({ ...process.env, CAISSE_FEE_PERCENT: opts.percent, CAISSE_FEE_FIXED: fixed }).fees;
+      } catch (err) {
+        if (err instanceof ConfigError) throw new InvalidArgumentError(err.message.replace('CAISSE_FEE_PERCENT', '--percent').replace('CAISSE_FEE_FIXED', '--fixed'));
+        throw err;
+      }
+      await withServices((s) => s.merchants.setFees(merchantId, fees.bps, fees.fixedMinor));
+      const shown = { merchantId, percent: fees.bps / 100, fixed: Object.fromEntries(Object.entries(fees.fixedMinor).map(([c, v]) => [c, v.toString()])) };
+      print(shown, opts.json === true);
+    });
+
   const keys = program.command('keys').description('manage API keys and secret keys');
   keys
     .command('create')

@@ -76,13 +76,15 @@ export const TEST_MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
  * reach here, and tests of the limits themselves pass `env` to bring them back.
  */
 const UNLIMITED = { CAISSE_RATE_LIMIT_LIVE: '1000000', CAISSE_RATE_LIMIT_TEST: '1000000', CAISSE_RATE_LIMIT_IP: '1000000' };
+/** Money tests count whole amounts unless they name a fee: the default fee is 0 here (test/fees.test.ts sets one). */
+const NO_FEES = { CAISSE_FEE_PERCENT: '0' };
 
 export async function createTestContext(
   opts: { beforeReady?: (app: FastifyInstance) => void | Promise<void>; env?: Record<string, string>; clock?: ManualClock } = {},
 ): Promise<TestContext> {
   const database = await openTestDb();
   const clock = opts.clock ?? new ManualClock();
-  const config = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/caisse-test-unused', LOG_LEVEL: 'info', ...UNLIMITED, ...opts.env });
+  const config = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/caisse-test-unused', LOG_LEVEL: 'info', ...UNLIMITED, ...NO_FEES, ...opts.env });
   const deps: Deps = { config, db: database.db, clock, random: systemRandom, ids: idFactory(clock) };
   const logs: string[] = [];
   const stream = new Writable({

@@ -93,6 +93,8 @@ export function testIntent({ id, ...fields }: Partial<Intent> & Pick<Intent, 'id
     lastError: null,
     attempts: 1,
     metadata: {},
+    fee: '75',
+    net: '4925',
     ...fields,
   };
 }

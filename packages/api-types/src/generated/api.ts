@@ -332,6 +332,7 @@ export interface paths {
                                         description: string | null;
                                         /** Format: date-time */
                                         expiresAt: string;
+                                        fee: string | null;
                                         id: string;
                                         lastError: {
                                             code: string;
@@ -341,6 +342,7 @@ export interface paths {
                                         metadata: {
                                             [key: string]: string | number | boolean;
                                         };
+                                        net: string | null;
                                         /** @enum {string} */
                                         object: "payment_intent";
                                         /** @enum {unknown} */
@@ -408,6 +410,7 @@ export interface paths {
                                     description: string | null;
                                     /** Format: date-time */
                                     expiresAt: string;
+                                    fee: string | null;
                                     id: string;
                                     lastError: {
                                         code: string;
@@ -417,6 +420,7 @@ export interface paths {
                                     metadata: {
                                         [key: string]: string | number | boolean;
                                     };
+                                    net: string | null;
                                     /** @enum {string} */
                                     object: "payment_intent";
                                     /** @enum {unknown} */
@@ -548,6 +552,7 @@ export interface paths {
                                 description: string | null;
                                 /** Format: date-time */
                                 expiresAt: string;
+                                fee: string | null;
                                 id: string;
                                 lastError: {
                                     code: string;
@@ -557,6 +562,7 @@ export interface paths {
                                 metadata: {
                                     [key: string]: string | number | boolean;
                                 };
+                                net: string | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
                                 /** @enum {unknown} */
@@ -669,6 +675,7 @@ export interface paths {
                             description: string | null;
                             /** Format: date-time */
                             expiresAt: string;
+                            fee: string | null;
                             id: string;
                             lastError: {
                                 code: string;
@@ -678,6 +685,7 @@ export interface paths {
                             metadata: {
                                 [key: string]: string | number | boolean;
                             };
+                            net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
                             /** @enum {unknown} */
@@ -736,6 +744,7 @@ export interface paths {
                             description: string | null;
                             /** Format: date-time */
                             expiresAt: string;
+                            fee: string | null;
                             id: string;
                             lastError: {
                                 code: string;
@@ -745,6 +754,7 @@ export interface paths {
                             metadata: {
                                 [key: string]: string | number | boolean;
                             };
+                            net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
                             /** @enum {unknown} */

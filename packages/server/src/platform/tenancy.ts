@@ -27,6 +27,8 @@ export interface MerchantContext extends Caller {
   merchantName: string;
   /** The merchant's default validity of a new intent, in seconds. */
   intentExpiresIn: number;
+  /** The merchant's own fee schedule, where it has one (else the configured default applies). */
+  fees?: { bps: number | null; fixedMinor: Record<string, number | string> | null };
 }
 
 /** The end user a user route acts for, once their access token is checked. */

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
@@ -16,6 +16,8 @@ export interface ChargesTable {
   failure_code: string | null;
   failure_message: string | null;
   transfer_id: string | null;
+  /** The fee the platform took (0 for a declined attempt). */
+  fee_minor: ColumnType<bigint, bigint | undefined, bigint>;
   created_at: Date;
 }
 
@@ -29,6 +31,8 @@ export interface RefundsTable {
   currency: string;
   reason: string | null;
   transfer_id: string;
+  /** The part of the payment's fee this refund returned to the merchant's balance. */
+  fee_returned_minor: ColumnType<bigint, bigint | undefined, bigint>;
   created_at: Date;
 }
 
@@ -43,7 +47,7 @@ export type ChargeRow = Selectable<ChargesTable>;
 export type RefundRow = Selectable<RefundsTable>;
 
 export const chargesRepository = {
-  async insertCharge(tx: Tx, row: ChargesTable): Promise<ChargeRow> {
+  async insertCharge(tx: Tx, row: Insertable<ChargesTable>): Promise<ChargeRow> {
     return tx.insertInto('charges').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
@@ -96,7 +100,7 @@ export const chargesRepository = {
     return row?.user_id;
   },
 
-  async insertRefund(tx: Tx, row: RefundsTable): Promise<RefundRow> {
+  async insertRefund(tx: Tx, row: Insertable<RefundsTable>): Promise<RefundRow> {
     return tx.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
   },
 

@@ -1,4 +1,5 @@
 import type { Tx } from '../../platform/db.ts';
+import { type FeeSchedule, feeOf, feeReturned } from '../../platform/fees.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
@@ -53,6 +54,14 @@ type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refu
  * wallet to the merchant's balance; a refund moves (part of) it back. Each is one transaction
  * under the intent's row lock, with the ledger transfer, the state change and its event.
  */
+/** The merchant's fee schedule in a currency: its own where it has one, else the configured default. */
+function feeScheduleOf(config: Deps['config'], merchant: MerchantContext, currency: Currency): FeeSchedule {
+  const own = merchant.fees;
+  const bps = own?.bps ?? config.fees.bps;
+  const fixed = own?.fixedMinor ? own.fixedMinor[currency] : undefined;
+  return { bps, fixedMinor: fixed !== undefined ? BigInt(fixed) : (own?.fixedMinor ? 0n : (config.fees.fixedMinor[currency] ?? 0n)) };
+}
+
 export function createChargesService(
   deps: Deps,
   collaborators: {
@@ -65,6 +74,7 @@ export function createChargesService(
 ) {
   const { db, clock, ids } = deps;
   const { ledger, intents, otp, customers } = collaborators;
+  const feeSchedule = (merchant: MerchantContext, currency: Currency) => feeScheduleOf(deps.config, merchant, currency);
 
   return {
     /**
@@ -163,19 +173,41 @@ export function createChargesService(
         // merchant needs, and holds it to the commit. The charge row names the transfer before
         // it exists (the foreign key is checked at commit).
         const transferId = ids('transfer');
-        await repo.insertCharge(tx, { ...base, status: 'succeeded', failure_code: null, failure_message: null, transfer_id: transferId });
+        const fee = feeOf(row.amount_minor, feeSchedule(merchant, currency));
+        await repo.insertCharge(tx, { ...base, status: 'succeeded', failure_code: null, failure_message: null, transfer_id: transferId, fee_minor: fee });
         const paid = await intents.transition(tx, row, 'SUCCEEDED', {
           apiVersion: merchant.pinnedVersion,
-          patch: { attempts, last_error_code: null, last_error_message: null },
+          patch: { attempts, last_error_code: null, last_error_message: null, fee_minor: fee },
         });
         // The answer is stored before the transfer, so it does not lengthen the balance's lock.
         const intent = publicView(paid, clock.now());
         await answer?.record(tx, 200, intent);
-        await ledger.transfer(
-          tx,
-          { ...scope, id: transferId, kind: 'charge', reference: row.id, currency, from: wallet.id, to: balance.id, amount: row.amount_minor },
-          accounts,
-        );
+        if (fee === 0n) {
+          await ledger.transfer(
+            tx,
+            { ...scope, id: transferId, kind: 'charge', reference: row.id, currency, from: wallet.id, to: balance.id, amount: row.amount_minor },
+            accounts,
+          );
+        } else {
+          // The merchant receives amount − fee, the platform's revenue the fee, in one transfer.
+          const revenue = await ledger.platformRevenue(tx, { ...scope, currency });
+          await ledger.transfer(
+            tx,
+            {
+              ...scope,
+              id: transferId,
+              kind: 'charge',
+              reference: row.id,
+              currency,
+              postings: [
+                { accountId: wallet.id, amount: -row.amount_minor },
+                { accountId: balance.id, amount: row.amount_minor - fee },
+                { accountId: revenue.id, amount: fee },
+              ],
+            },
+            [...accounts, revenue],
+          );
+        }
         return { kind: 'succeeded', intent };
       });
       // Every outcome that got here committed an event (completed, failed or expired).
@@ -211,7 +243,14 @@ export function createChargesService(
 
         const wallet = await ledger.userWallet(tx, { ...scope, userId: charge.user_id, currency });
         const balance = await ledger.merchantBalance(tx, { ...scope, currency });
-        const transfer = await ledger.transfer(tx, { ...scope, kind: 'refund', reference: row.id, currency, from: balance.id, to: wallet.id, amount });
+        // The fee comes back in proportion to what is refunded (exactly all of it once all is refunded).
+        const feeBack = feeReturned({ amount: row.amount_minor, fee: row.fee_minor ?? 0n, refundedBefore: row.amount_refunded_minor, refund: amount });
+        const postings = [
+          { accountId: wallet.id, amount },
+          { accountId: balance.id, amount: -(amount - feeBack) },
+        ].filter((p) => p.amount !== 0n);
+        if (feeBack > 0n) postings.push({ accountId: (await ledger.platformRevenue(tx, { ...scope, currency })).id, amount: -feeBack });
+        const transfer = await ledger.transfer(tx, { ...scope, kind: 'refund', reference: row.id, currency, postings });
         const refunded = row.amount_refunded_minor + amount;
         await intents.transition(tx, row, statusAfterRefund(row.amount_minor, refunded), {
           apiVersion: merchant.pinnedVersion,
@@ -228,6 +267,7 @@ export function createChargesService(
             currency,
             reason: body.reason ?? null,
             transfer_id: transfer.id,
+            fee_returned_minor: feeBack,
             created_at: clock.now(),
           }),
         );

@@ -21,6 +21,8 @@ export interface IntentsTable {
   attempts: Generated<number>;
   last_error_code: string | null;
   last_error_message: string | null;
+  /** The platform's fee, set when the intent is paid (contract §10). */
+  fee_minor: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -41,6 +43,7 @@ export interface IntentPatch {
   last_error_code?: string | null;
   last_error_message?: string | null;
   amount_refunded_minor?: bigint;
+  fee_minor?: bigint | null;
 }
 
 /** A status filter as a reader means it: PENDING and EXPIRED depend on expires_at (read-time expiry). */

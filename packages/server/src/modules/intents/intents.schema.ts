@@ -91,7 +91,12 @@ export const PublicIntent = Type.Object(publicFields);
 export type PublicIntent = Static<typeof PublicIntent>;
 
 /** The intent as the merchant sees it (secret key), and as events carry it. */
-export const Intent = Type.Object({ ...publicFields, metadata: Metadata });
+export const Intent = Type.Object({
+  ...publicFields,
+  metadata: Metadata,
+  fee: Type.Union([Type.String(), Type.Null()], { description: "The platform's fee, in major units, once paid (null before): the merchant's fee schedule applied to the amount, half up to the minor unit" }),
+  net: Type.Union([Type.String(), Type.Null()], { description: 'What the merchant receives of the amount once paid: amount − fee (null before)' }),
+});
 export type Intent = Static<typeof Intent>;
 
 /** The answer to creation: the only time the session token is ever shown. */

@@ -42,7 +42,14 @@ export function publicView(row: IntentRow, now: Date): PublicIntent {
 
 /** The intent as the merchant sees it (secret key) and as events carry it: with metadata. */
 export function merchantView(row: IntentRow, now: Date): Intent {
-  return { ...publicView(row, now), metadata: row.metadata };
+  const currency = row.currency as Currency;
+  const fee = row.fee_minor;
+  return {
+    ...publicView(row, now),
+    metadata: row.metadata,
+    fee: fee === null ? null : formatAmount(fee, currency),
+    net: fee === null ? null : formatAmount(row.amount_minor - fee, currency),
+  };
 }
 
 function notFound(id: string): ApiError {

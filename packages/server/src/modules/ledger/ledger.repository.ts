@@ -3,9 +3,9 @@ import type { Executor } from '../../platform/db.ts';
 import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
-export type AccountKind = 'user_wallet' | 'merchant_balance' | 'external' | PlatformAccountKind;
-/** Accounts of the platform itself (no merchant): a provider's clearing account, the platform's revenue. */
-export type PlatformAccountKind = 'provider_clearing' | 'platform_revenue';
+export type AccountKind = 'user_wallet' | 'merchant_balance' | 'external' | 'platform_revenue' | PlatformAccountKind;
+/** Accounts of the platform itself (no merchant): a provider's clearing account. */
+export type PlatformAccountKind = 'provider_clearing';
 
 export interface LedgerAccountsTable {
   id: string;

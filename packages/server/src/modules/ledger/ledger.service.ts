@@ -214,6 +214,8 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     /** The user's wallet in a currency, created when missing. */
     userWallet: (executor: Executor, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency }) =>
       ensure(executor, { ...q, kind: 'user_wallet' }),
+    /** The platform's fee revenue from this merchant in a currency, created when missing. */
+    platformRevenue: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'platform_revenue' }),
     /** The merchant's balance in a currency, created when missing. */
     merchantBalance: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_balance' }),
     /** Where money comes from outside the ledger (test funding, top-ups), created when missing. */

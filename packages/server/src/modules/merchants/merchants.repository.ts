@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
@@ -11,6 +11,9 @@ export interface MerchantsTable {
   intent_expires_in: Generated<number>;
   api_version: Generated<string>;
   created_at: Date;
+  /** Own fee schedule (contract §10); null: the configured default. */
+  fee_bps: ColumnType<number | null, number | null | undefined, number | null>;
+  fee_fixed: ColumnType<Record<string, number | string> | null, string | null | undefined, string | null>;
 }
 
 export interface ApiKeysTable {
@@ -50,7 +53,7 @@ declare module '../../platform/database.ts' {
 export type MerchantRow = Selectable<MerchantsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string };
+export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null };
 
 export const merchantsRepository = {
   async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; created_at: Date }) {
@@ -76,7 +79,7 @@ export const merchantsRepository = {
       .selectFrom('api_keys')
       .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
       .selectAll('api_keys')
-      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name'])
+      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed'])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
   },
@@ -122,6 +125,12 @@ export const merchantsRepository = {
       .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version'])
       .where('dashboard_users.id', '=', id)
       .executeTakeFirst();
+  },
+
+  /** Sets a merchant's fee schedule (null: back to the configured default). */
+  async setFees(db: Executor, id: string, bps: number | null, fixedMinor: Record<string, string> | null): Promise<boolean> {
+    const r = await db.updateTable('merchants').set({ fee_bps: bps, fee_fixed: fixedMinor === null ? null : JSON.stringify(fixedMinor) }).where('id', '=', id).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   },
 
   async insertDashboardUser(db: Executor, row: { id: string; merchant_id: string; email: string; password_hash: string; created_at: Date }) {

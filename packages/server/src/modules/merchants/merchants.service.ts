@@ -186,6 +186,19 @@ export function createMerchantsService(deps: Deps) {
       });
     },
 
+    /**
+     * Sets the merchant's fee schedule (`caisse merchants fees`): a percentage in basis points and
+     * a fixed part per currency in minor units. Keys cached by any process pick it up within the
+     * key cache's life; the broadcast drops them at once.
+     */
+    async setFees(merchantId: string, bps: number, fixedMinor: Record<string, bigint>): Promise<void> {
+      if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new ApiError('validation_error', 'The percentage must be from 0 to 100 with at most 2 decimals', { param: 'percent' });
+      const fixed = Object.fromEntries(Object.entries(fixedMinor).map(([c, v]) => [c, v.toString()]));
+      if (!(await repo.setFees(db, merchantId, bps, fixed))) throw new ApiError('not_found', `No merchant ${merchantId}`);
+      keys.clear();
+      await deps.wakeups?.broadcast('api_keys', '');
+    },
+
     /** How many merchants there are (`npm start` creates one on an empty database). */
     countMerchants: () => repo.countMerchants(db),
 
@@ -276,6 +289,7 @@ export function createMerchantsService(deps: Deps) {
         pinnedVersion: pk.merchant_api_version,
         intentExpiresIn: pk.merchant_intent_expires_in,
         merchantName: pk.merchant_name,
+        fees: { bps: pk.merchant_fee_bps, fixedMinor: pk.merchant_fee_fixed },
       };
       if (!requireSecret) return context;
       if (!secretKey) throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_…');
