@@ -57,6 +57,8 @@ describe('POST /gateway', () => {
       amountRefunded: '0',
       lastError: null,
       attempts: 0,
+      fee: null,
+      net: null,
     });
     // Metadata comes back byte for byte, key order included.
     expect(res.body).toContain('"metadata":{"orderId":"ord_42","customer":"cus_7","quantity":3,"gift":false}');
@@ -199,7 +201,8 @@ describe('GET /gateway/sessions/{sessionToken}', () => {
     const res = await call(ctx.app, 'GET', `/gateway/sessions/${created.sessionToken}`, pk(m));
     expect(res.statusCode).toBe(200);
     const intent = res.json();
-    const { metadata: _metadata, sessionToken: _token, ...visible } = created;
+    // The public view has no metadata, no session token, and no fee (the merchant's business).
+    const { metadata: _metadata, sessionToken: _token, fee: _fee, net: _net, ...visible } = created as typeof created & { fee: unknown; net: unknown };
     expect(intent).toEqual(visible);
     expect(intent).not.toHaveProperty('metadata');
     expect(intent).not.toHaveProperty('sessionToken');

@@ -615,6 +615,7 @@ export interface paths {
                             description: string | null;
                             /** Format: date-time */
                             expiresAt: string;
+                            fee: string | null;
                             id: string;
                             lastError: {
                                 code: string;
@@ -624,6 +625,7 @@ export interface paths {
                             metadata: {
                                 [key: string]: string | number | boolean;
                             };
+                            net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
                             sessionToken: string;

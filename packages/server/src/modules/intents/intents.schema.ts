@@ -101,8 +101,7 @@ export type Intent = Static<typeof Intent>;
 
 /** The answer to creation: the only time the session token is ever shown. */
 export const CreatedIntent = Type.Object({
-  ...publicFields,
-  metadata: Metadata,
+  ...Intent.properties,
   sessionToken: Type.String({
     description:
       'ps_…: the intent id\'s 26 characters then 256 random bits (treat it as opaque). Hand it to the browser: it retrieves the intent and drives the checkout. Shown in this answer only — Caisse keeps only its SHA-256, so no later read can return it.',
