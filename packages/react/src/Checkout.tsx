@@ -58,6 +58,7 @@ export const CHECKOUT_CSS = `
 font-family:var(--caisse-font);color:var(--caisse-text);background:var(--caisse-background);border:1px solid var(--caisse-border);border-radius:var(--caisse-radius);padding:1.25rem;max-width:24rem}
 :where(.caisse-checkout) :where(h2){font-size:1.25rem;margin:0 0 .25rem}
 :where(.caisse-checkout) :where(.caisse-description,.caisse-hint){color:var(--caisse-muted);margin:0 0 1rem}
+:where(.caisse-checkout) :where(input+.caisse-hint){margin:.25rem 0 0}
 :where(.caisse-checkout) :where(label){display:block;font-weight:600;margin:.75rem 0 .25rem}
 :where(.caisse-checkout) :where(input){box-sizing:border-box;width:100%;font:inherit;padding:.5rem .625rem;border:1px solid var(--caisse-border);border-radius:calc(var(--caisse-radius)/2);color:inherit;background:var(--caisse-background)}
 :where(.caisse-checkout) :where(input[aria-invalid=true]){border-color:var(--caisse-danger)}
@@ -363,7 +364,7 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
           inputMode="tel"
           required
           defaultValue={topUp.phoneNumber}
-          aria-invalid={invalid}
+          aria-invalid={invalid && error.code !== 'insufficient_funds'}
           aria-describedby={describedBy(ids.topUpHint)}
           placeholder={T.phonePlaceholder}
         />
