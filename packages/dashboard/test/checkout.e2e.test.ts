@@ -189,7 +189,8 @@ describe('the hosted checkout page', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Approve on your phone');
     await accessible('checkout-15-topup-pending');
     release();
-    await page.unroute('**/wallet/topups/top_*');
+    // Waits for the held answers to go through before the handler is removed.
+    await page.unrouteAll({ behavior: 'wait' });
 
     await page.getByRole('heading', { name: 'The top-up did not go through' }).waitFor({ timeout: 20_000 });
     expect(await page.getByRole('alert').textContent()).toBe('The top-up was declined on the phone.');
