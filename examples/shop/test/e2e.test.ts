@@ -1,7 +1,10 @@
 /**
  * End to end: the real Caisse server process, the example shop process, and a real Chromium.
  * A customer buys a basket of mangoes: Buy → phone and password → the SMS code (read from the
- * test outbox) → Pay; the shop marks the order paid when Caisse's signed webhook arrives.
+ * test outbox) → Pay; the shop marks the order paid when Caisse's signed webhook arrives. A
+ * second customer's wallet is short: the checkout offers a top-up by MTN MoMo (Caisse's MoMo
+ * sandbox, which development mode runs in the server's process, approves it), then the payment
+ * goes on the same way. Screenshots of the top-up steps go to examples/shop/test-results/.
  *
  * Caisse runs on a fresh database: a temporary PGlite data directory, or, when
  * TEST_DATABASE_URL is set, a fresh PostgreSQL database made for this run and dropped after.
@@ -9,7 +12,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,7 +36,10 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 const PHONE = '+237650001234';
+/** A customer with 1 500 of the 5 000 XAF in the wallet. */
+const SHORT_PHONE = '+237650005678';
 const PASSWORD = 'correct horse battery staple';
+const RESULTS = resolve(import.meta.dirname, '../test-results');
 
 async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -100,6 +106,10 @@ describe('a purchase from the example shop, end to end', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, CAISSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', CAISSE_MODE: 'development' };
     delete env.DATABASE_URL;
     delete env.CAISSE_MASTER_KEY;
+    // Development mode without a sandbox URL runs the MoMo sandbox in the server's process, with
+    // its callbacks to this server: test-mode top-ups need nothing else.
+    delete env.CAISSE_MOMO_SANDBOX_URL;
+    delete env.CAISSE_MOMO_SANDBOX_CALLBACK_URL;
     if (process.env.TEST_DATABASE_URL) {
       const name = `caisse_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
       const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -225,6 +235,81 @@ describe('a purchase from the example shop, end to end', () => {
     expect(stored).toEqual({ local: 0, session: 0, cookie: '' });
     expect(await context.cookies()).toEqual([]);
     expect(await page.content()).not.toMatch(/eyJ[\w-]+\.eyJ/);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('a customer whose wallet is short tops it up with MTN MoMo in the checkout, then pays; the webhook marks the order paid', async () => {
+    onTestFailed(() => {
+      process.stderr.write(`${[...(server?.output ?? []), ...(shop?.output ?? [])].slice(-80).join('\n')}\n`);
+    });
+    const customer = await caisse.testHelpers.createUser({ phoneNumber: SHORT_PHONE, password: PASSWORD, balance: '1500', currency: 'XAF' });
+    const context = await browser!.newContext({ viewport: { width: 480, height: 900 } });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') pageErrors.push(msg.text());
+    });
+    mkdirSync(RESULTS, { recursive: true });
+
+    await page.goto(shopUrl);
+    await page.getByRole('button', { name: 'Buy' }).click();
+    await page.waitForURL(/\/orders\/ord_[0-9a-f]+$/);
+    const orderId = /\/orders\/(ord_[0-9a-f]+)$/.exec(page.url())![1]!;
+    await page.getByRole('region', { name: /Pay FCFA\s5,000/ }).waitFor();
+    await page.getByLabel('Phone number').fill(SHORT_PHONE);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').press('Enter');
+
+    // The wallet holds 1 500: the checkout offers the 3 500 missing, before any code is sent.
+    const offer = page.getByRole('button', { name: /^Top up FCFA\s3,500 with MTN MoMo$/ });
+    await offer.waitFor();
+    const status = page.locator('.caisse-checkout [role="status"]');
+    expect(await status.textContent()).toMatch(/^Your wallet is FCFA\s3,500 short of this payment\.$/);
+    expect(await page.getByLabel('MTN MoMo number').inputValue()).toBe(SHORT_PHONE);
+    expect((await caisse.testHelpers.listMessages({ userId: customer.id })).data).toEqual([]);
+    await expectAccessible(page);
+    await page.screenshot({ path: join(RESULTS, 'shop-topup-offer.png'), fullPage: true });
+
+    // The customer's own number: the sandbox approves about a second later. Its answers about the
+    // top-up are held back a moment, to look at the wait for approval.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/wallet/topups/top_*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await offer.click();
+    await expect.poll(() => status.textContent()).toMatch(/^Approve the top-up of FCFA\s3,500 on your phone \(\+237650005678\)\. Waiting for MTN MoMo…$/);
+    expect(await page.getByText('Keep this page open: the payment goes on once you approve.').isVisible()).toBe(true);
+    await expectAccessible(page);
+    await page.screenshot({ path: join(RESULTS, 'shop-topup-awaiting-approval.png'), fullPage: true });
+    release();
+    // Waits for the held answers to go through before the handler is removed.
+    await page.unrouteAll({ behavior: 'wait' });
+
+    // Approved: the wallet holds the 5 000 now, and the payment's code went out by SMS.
+    const codeField = page.getByLabel('Verification code');
+    await codeField.waitFor({ timeout: 30_000 });
+    expect(await status.textContent()).toMatch(/^Your wallet was topped up with FCFA\s3,500\. A code was sent to /);
+    await page.screenshot({ path: join(RESULTS, 'shop-topup-received.png'), fullPage: true });
+    const sms = (await caisse.testHelpers.listMessages({ userId: customer.id })).data[0];
+    const code = /\b(\d{6})\b/.exec(sms?.body ?? '')?.[1];
+    expect(code, `a 6-digit code in "${sms?.body}"`).toBeDefined();
+    await codeField.fill(code!);
+    await codeField.press('Enter');
+    await page.getByRole('button', { name: /^Pay FCFA\s5,000$/ }).click();
+    await page.getByText(/your payment of FCFA\s5,000 is complete/).waitFor();
+
+    // The webhook, not the browser, marks the order paid.
+    await page.locator('#order-status[data-status="paid"]').waitFor({ timeout: 30_000 });
+    const order = (await (await fetch(`${shopUrl}/orders/${orderId}/status`)).json()) as { status: string; paidByEvent: string };
+    expect(order.status).toBe('paid');
+    const event = await caisse.events.retrieve(order.paidByEvent);
+    expect(event.type).toBe('payment.completed');
+    expect(event.data.paymentIntent.metadata).toEqual({ orderId });
+    expect(await caisse.intents.retrieve(event.data.paymentIntent.id)).toMatchObject({ status: 'SUCCEEDED', amount: '5000', attempts: 1 });
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -4,7 +4,9 @@
  * The flow is: retrieve the intent by its session token, sign the customer in (phone number and
  * password), send a one-time code (initOtp), verify it (verifyOtp), charge. A customer who forgot
  * their password gets a code by SMS (requestPasswordReset) and sets a new one with it
- * (confirmPasswordReset); a signed-in customer changes it with changePassword. The user's access
+ * (confirmPasswordReset); a signed-in customer changes it with changePassword. A signed-in customer
+ * reads their wallet (wallet) and tops it up by mobile money (topUp, then getTopup until it is
+ * SUCCEEDED or FAILED). The user's access
  * token and the single-use OTP authorization token are kept in private fields of the client, in
  * memory only: never in localStorage, sessionStorage, cookies or anything the page can read,
  * and neither is ever returned to the caller.
@@ -25,6 +27,18 @@ export type OtpChannel = InitOtpParams['channel'];
 /** Where the password reset code went (the number itself, as sent): the same answer for any number. */
 export type PasswordResetRequest = JsonAnswer<paths['/auth/password-reset']['post'], 202>;
 export type ConfirmPasswordResetParams = JsonBody<paths['/auth/password-reset/confirm']['post']>;
+/** The signed-in customer's wallet: a balance per currency and the latest movements. */
+export type Wallet = JsonAnswer<paths['/wallet']['get'], 200>;
+/** `{ amount, currency, provider: 'mtn_momo', phoneNumber }`: the mobile-money account asked for the amount. */
+export type TopUpParams = JsonBody<paths['/wallet/topups']['post']>;
+/** A wallet top-up: PENDING until the provider says, then SUCCEEDED (credited once) or FAILED (`failureReason`). */
+export type Topup = JsonAnswer<paths['/wallet/topups/{id}']['get'], 200>;
+export type TopupStatus = Topup['status'];
+/** Per-call options of a POST. */
+export interface RequestOptions {
+  /** Sent as Idempotency-Key (one is generated when left out); reused across the client's retries. */
+  idempotencyKey?: string;
+}
 
 export { API_VERSION };
 /**
@@ -178,6 +192,28 @@ export class CaisseClient {
     this.logout();
   }
 
+  /** The signed-in customer's wallet (`GET /wallet`): `balances` per currency, latest `movements`. */
+  wallet(): Promise<Wallet> {
+    return this.#request('GET', '/wallet', undefined, this.#userHeaders());
+  }
+
+  /**
+   * Tops the signed-in customer's wallet up by mobile money (`POST /wallet/topups`): the answer is
+   * the top-up, PENDING, at once; the payer approves on their phone, then `getTopup(id)` says
+   * SUCCEEDED (the wallet is credited) or FAILED (`failureReason`, e.g. APPROVAL_REJECTED). The
+   * Idempotency-Key (given, or generated) is reused across retries: the payer is asked once.
+   */
+  topUp(params: TopUpParams, options: RequestOptions = {}): Promise<Topup> {
+    const headers = this.#userHeaders();
+    if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+    return this.#request('POST', '/wallet/topups', params, headers);
+  }
+
+  /** A top-up of the signed-in customer (`GET /wallet/topups/{id}`). */
+  getTopup(id: string): Promise<Topup> {
+    return this.#request('GET', `/wallet/topups/${encodeURIComponent(id)}`, undefined, this.#userHeaders());
+  }
+
   /** Forgets the access token and any OTP authorization. */
   logout(): void {
     this.#accessToken = this.#userId = this.#otpToken = undefined;
@@ -193,7 +229,7 @@ export class CaisseClient {
     if (method === 'POST') {
       headers['content-type'] = 'application/json';
       // One key for every attempt: a retried charge can never pay twice.
-      headers['idempotency-key'] = newKey();
+      headers['idempotency-key'] ??= newKey();
     }
     for (let attempt = 0; ; attempt++) {
       let error: CaisseError;

@@ -236,6 +236,90 @@ describe('CaisseClient', () => {
     });
   });
 
+  describe('wallet and top-ups', () => {
+    const TOPUP = {
+      id: 'top_1',
+      object: 'topup',
+      amount: '2500',
+      currency: 'XAF',
+      provider: 'mtn_momo',
+      phoneNumber: '+237650000001',
+      status: 'PENDING',
+      failureReason: null,
+      livemode: false,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      updatedAt: '2026-11-01T10:00:00.000Z',
+      completedAt: null,
+    };
+    const WALLET = { object: 'wallet', userId: 'usr_1', livemode: false, balances: [{ currency: 'XAF', amount: '2500' }], movements: [] };
+    const signedIn = (routes: Record<string, Answer[]>) => ({ ...happyRoutes(), ...routes });
+
+    it('wallet reads the balances with the access token', async () => {
+      const { fetch, calls } = fakeApi(signedIn({ 'GET /wallet': [{ status: 200, body: WALLET }] }));
+      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      await client.login('+237650000001', 'correct horse');
+      const wallet = await client.wallet();
+      expect(wallet.balances).toEqual([{ currency: 'XAF', amount: '2500' }]);
+      expect(calls[1]).toMatchObject({ url: `${BASE}/wallet`, method: 'GET', body: undefined, credentials: 'omit' });
+      expect(calls[1]?.headers.authorization).toBe(`Bearer ${JWT}`);
+      expect(calls[1]?.headers['idempotency-key']).toBeUndefined();
+    });
+
+    it('topUp posts the top-up with the access token and a generated Idempotency-Key; getTopup reads it', async () => {
+      const { fetch, calls } = fakeApi(
+        signedIn({
+          'POST /wallet/topups': [{ status: 202, body: TOPUP }],
+          'GET /wallet/topups/top_1': [{ status: 200, body: { ...TOPUP, status: 'SUCCEEDED', completedAt: '2026-11-01T10:00:01.000Z' } }],
+        }),
+      );
+      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      await client.login('+237650000001', 'correct horse');
+      const params = { amount: '2500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '+237650000001' };
+      const topup = await client.topUp(params);
+      expect(topup).toMatchObject({ id: 'top_1', status: 'PENDING' });
+      expect(calls[1]).toMatchObject({ url: `${BASE}/wallet/topups`, method: 'POST', body: params });
+      expect(calls[1]?.headers.authorization).toBe(`Bearer ${JWT}`);
+      expect(calls[1]?.headers['content-type']).toBe('application/json');
+      expect(calls[1]?.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
+
+      const settled = await client.getTopup('top_1');
+      expect(settled).toMatchObject({ status: 'SUCCEEDED', failureReason: null });
+      expect(calls[2]).toMatchObject({ url: `${BASE}/wallet/topups/top_1`, method: 'GET' });
+      expect(calls[2]?.headers.authorization).toBe(`Bearer ${JWT}`);
+    });
+
+    it("topUp sends the caller's Idempotency-Key, the same on every retry: the payer is asked once", async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      try {
+        const { fetch, calls } = fakeApi(signedIn({ 'POST /wallet/topups': ['network-error', { status: 502, body: { code: 'bad_gateway' } }, { status: 202, body: TOPUP }] }));
+        const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+        await client.login('+237650000001', 'correct horse');
+        const pending = client.topUp({ amount: '2500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '+237650000001' }, { idempotencyKey: 'topup-order-42' });
+        await vi.runAllTimersAsync();
+        expect((await pending).id).toBe('top_1');
+        const posts = calls.filter((c) => c.url.endsWith('/wallet/topups'));
+        expect(posts.map((c) => c.headers['idempotency-key'])).toEqual(['topup-order-42', 'topup-order-42', 'topup-order-42']);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('a refused top-up is a CaisseError with its code; nothing is sent before sign-in', async () => {
+      const { fetch, calls } = fakeApi(
+        signedIn({ 'POST /wallet/topups': [{ status: 400, body: { code: 'phone_invalid', status: 400, detail: 'phoneNumber must be in E.164 format', param: 'phoneNumber' } }] }),
+      );
+      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const params = { amount: '2500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '650000001' };
+      expect(() => client.topUp(params)).toThrow(expect.objectContaining({ code: 'access_token_missing' }));
+      expect(() => client.wallet()).toThrow(expect.objectContaining({ code: 'access_token_missing' }));
+      expect(() => client.getTopup('top_1')).toThrow(expect.objectContaining({ code: 'access_token_missing' }));
+      expect(calls).toHaveLength(0);
+      await client.login('+237650000001', 'correct horse');
+      await expect(client.topUp(params)).rejects.toMatchObject({ code: 'phone_invalid', status: 400, param: 'phoneNumber' });
+      expect(calls.filter((c) => c.url.endsWith('/wallet/topups'))).toHaveLength(1);
+    });
+  });
+
   it('reports API errors with their code, request id and extra members', async () => {
     const { fetch } = fakeApi({
       'POST /auth/web': [{ status: 401, body: { code: 'invalid_credentials', status: 401, detail: 'Wrong phone number or password' }, headers: { 'request-id': 'req_9' } }],

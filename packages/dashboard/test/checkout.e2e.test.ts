@@ -19,8 +19,10 @@ import {
  * The hosted checkout page (/checkout/{sessionToken}) on a phone-sized screen in Debian's
  * Chromium, against a real server: the customer signs in with phone number and password, gets a
  * code by SMS or e-mail (read back from the test outbox, as a customer reads their phone), and
- * pays; and the clear screens for insufficient funds, an expired intent (before and during the
- * flow), a canceled intent and a link that is not valid. Screenshots and axe-core on each screen.
+ * pays; a customer whose wallet is short tops it up by MTN MoMo (the server's MoMo sandbox: one
+ * number declines, the next approves) and then pays; and the clear screens for an expired intent
+ * (before and during the flow), a canceled intent and a link that is not valid. Screenshots and
+ * axe-core on each screen.
  */
 let server: RunningServer;
 let browser: Browser;
@@ -31,6 +33,8 @@ let keys: { apiKey: string; secretKey: string };
 
 const RICH = { phoneNumber: '+237650001111', password: 'rich-customer-pw', email: 'rich@customer.example', balance: '20000' };
 const POOR = { phoneNumber: '+237650002222', password: 'poor-customer-pw', email: 'poor@customer.example', balance: '1000' };
+/** The MoMo sandbox declines this number's requests (APPROVAL_REJECTED) after about a second. */
+const DECLINING_NUMBER = '+46733123451';
 /** Codes go out at most once per 30 s per user: each flow below has its own customer. */
 const LATE = { phoneNumber: '+237650003333', password: 'late-customer-pw', email: 'late@customer.example', balance: '20000' };
 /** Forgot their password: resets it on the page. */
@@ -147,20 +151,71 @@ describe('the hosted checkout page', () => {
     await outcome('Payment complete');
   });
 
-  it('sends the code by e-mail, and says clearly when the wallet holds too little', async () => {
+  it('tops up a short wallet with MTN MoMo (declined once, then approved), then sends the code by e-mail and pays', async () => {
+    const userId = users[POOR.phoneNumber] as string;
     const intent = await newIntent({ amount: '7500', description: 'Pagne wax' });
     await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
     await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
-    await signIn(POOR, 'E-mail');
+    await page.getByLabel(/Phone number/).fill(POOR.phoneNumber);
+    await page.getByLabel('Password').fill(POOR.password);
+    await page.getByRole('radio', { name: 'E-mail' }).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    // The wallet holds 1 000 XAF of the 7 500: the page offers the 6 500 missing, before any code is sent.
+    await page.getByRole('heading', { name: 'Top up your wallet' }).waitFor();
+    expect(await page.locator('#topup-intro').textContent()).toMatch(/^Your wallet holds less than 7.500 XAF: 6.500 XAF is missing\./);
+    expect(await page.getByLabel(/MTN MoMo number/).inputValue()).toBe(POOR.phoneNumber);
+    expect(await page.locator('.steps li').allTextContents()).toEqual(['Sign in', 'Top up', 'Code', 'Pay']);
+    expect(await page.locator('.steps [aria-current="step"]').textContent()).toBe('Top up');
+    await accessible('checkout-14-topup-offer');
+    const messages = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, keys);
+    expect(messages.body.data).toEqual([]);
+
+    // A number that declines first. The answers about the top-up are held back a moment, to look
+    // at the wait for approval.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/wallet/topups/top_*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByLabel(/MTN MoMo number/).fill(DECLINING_NUMBER);
+    await page.getByRole('button', { name: /^Top up 6.500 XAF with MTN MoMo$/ }).click();
+    await page.getByRole('heading', { name: 'Approve on your phone' }).waitFor();
+    const news = page.locator('#topup-news');
+    expect(await news.getAttribute('role')).toBe('status');
+    expect(await news.textContent()).toBe(`Waiting for your approval on ${DECLINING_NUMBER}…`);
+    expect(await page.locator('main').textContent()).toMatch(/MTN MoMo asked \+46733123451 for 6.500 XAF/);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Approve on your phone');
+    await accessible('checkout-15-topup-pending');
+    release();
+    // Waits for the held answers to go through before the handler is removed.
+    await page.unrouteAll({ behavior: 'wait' });
+
+    await page.getByRole('heading', { name: 'The top-up did not go through' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('alert').textContent()).toBe('The top-up was declined on the phone.');
+    expect(await news.textContent()).toBe('');
+    await accessible('checkout-16-topup-failed');
+
+    // Try again from the customer's own number: the sandbox approves it about a second later.
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { name: 'Top up your wallet' }).waitFor();
+    expect(await page.getByLabel(/MTN MoMo number/).inputValue()).toBe(DECLINING_NUMBER);
+    await page.getByLabel(/MTN MoMo number/).fill('+237 650 00 22 22');
+    await page.getByRole('button', { name: /^Top up 6.500 XAF with MTN MoMo$/ }).click();
+
+    // Approved: the wallet holds 7 500 now, and the payment's code went out by e-mail as chosen.
+    await page.getByRole('heading', { name: 'Enter your code' }).waitFor({ timeout: 20_000 });
+    expect(await news.textContent()).toBe('Your wallet was topped up with 6\u202f500 XAF.');
     expect(await page.textContent('body')).toMatch(/by e-mail to/);
-    await page.getByLabel('Code').fill(await latestCode(users[POOR.phoneNumber] as string, 'email'));
+    expect(await page.locator('.steps [aria-current="step"]').textContent()).toBe('Code');
+    await accessible('checkout-17-topup-received');
+    await page.getByLabel('Code', { exact: true }).fill(await latestCode(userId, 'email'));
     await page.getByRole('button', { name: 'Verify code' }).click();
     await page.getByRole('button', { name: /^Pay 7.500 XAF$/ }).click();
-    await outcome('Not enough money in your wallet');
-    expect(await page.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
-    await accessible('checkout-06-insufficient-funds');
+    await outcome('Payment complete');
     const after = await apiCall(server.url, 'GET', `/gateway/${intent.id}`, keys);
-    expect(after.body).toMatchObject({ status: 'PENDING', attempts: 1, lastError: { code: 'insufficient_funds' } });
+    expect(after.body).toMatchObject({ status: 'SUCCEEDED', attempts: 1, lastError: null });
   });
 
   it('shows an intent that expired before the page opened, and one that expires while the customer pays', async () => {

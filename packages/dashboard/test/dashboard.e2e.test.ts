@@ -60,28 +60,81 @@ async function heading(name: string | RegExp) {
 
 const keys: { apiKey?: string; secretKey?: string } = {};
 
+/** A POST to the public API with the merchant's API key (and `headers`), expecting `status`. */
+async function customerPost(path: string, body: unknown, headers: Record<string, string> = {}, status = 200) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': server.merchant.test.apiKey, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  expect(res.status, `${path}: ${JSON.stringify(json)}`).toBe(status);
+  return json;
+}
+
+/** Signs a customer in through the public API: their id and the headers of their calls. */
+async function signInCustomer(customer: { phoneNumber: string; password: string }) {
+  const login = await customerPost('/auth/web', customer);
+  return { userId: String(login.id), headers: { authorization: `Bearer ${String(login.token)}` } };
+}
+
 /**
  * A customer pays one of the merchant's intents through the public API, as a checkout page does:
- * sign in, a code by SMS (read from the test outbox), verify it, charge.
+ * sign in, a code by SMS (read from the test outbox), verify it, charge. `declined`: the charge
+ * answers 402 insufficient_funds. Codes go out at most once per 30 s per customer: a second
+ * payment waits for its code.
  */
-async function payAsCustomer(customer: { phoneNumber: string; password: string }, intentId: string) {
+async function payAsCustomer(customer: { phoneNumber: string; password: string }, intentId: string, outcome: 'paid' | 'declined' = 'paid') {
   const merchant = server.merchant.test;
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-api-key': merchant.apiKey, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    const json = (await res.json()) as Record<string, unknown>;
-    expect(res.status, `${path}: ${JSON.stringify(json)}`).toBe(200);
-    return json;
-  };
-  const login = await post('/auth/web', customer);
-  const asCustomer = { authorization: `Bearer ${String(login.token)}` };
-  const userId = String(login.id);
-  await post('/otp/init', { userId, channel: 'sms', intentionId: intentId }, asCustomer);
+  const { userId, headers } = await signInCustomer(customer);
+  const before = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, merchant);
+  const sent = (before.body.data as unknown[]).length;
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`${server.url}/otp/init`, {
+          method: 'POST',
+          headers: { 'x-api-key': merchant.apiKey, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ userId, channel: 'sms', intentionId: intentId }),
+        });
+        return res.status;
+      },
+      { timeout: 45_000, interval: 2000 },
+    )
+    .toBe(200);
   const messages = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, merchant);
-  const code = /\b(\d{6})\b/.exec((messages.body.data as { body: string }[])[0]?.body ?? '')?.[1] ?? '';
-  const authorization = await post('/otp/verify', { userId, otp: code }, asCustomer);
-  const paid = await post('/charge', { intentionId: intentId }, { ...asCustomer, 'x-otp-token': String(authorization.authorizationToken) });
-  expect(paid.status).toBe('SUCCEEDED');
+  const data = messages.body.data as { body: string }[];
+  expect(data.length).toBe(sent + 1);
+  const code = /\b(\d{6})\b/.exec(data[0]?.body ?? '')?.[1] ?? '';
+  const authorization = await customerPost('/otp/verify', { userId, otp: code }, headers);
+  const charge = { ...headers, 'x-otp-token': String(authorization.authorizationToken), 'idempotency-key': `pay-${intentId}-${sent}` };
+  if (outcome === 'declined') {
+    const declined = await customerPost('/charge', { intentionId: intentId }, charge, 402);
+    expect(declined.code).toBe('insufficient_funds');
+  } else {
+    const paid = await customerPost('/charge', { intentionId: intentId }, charge);
+    expect(paid.status).toBe('SUCCEEDED');
+  }
   return userId;
+}
+
+/** A customer tops up their wallet by MTN MoMo (the server's sandbox), waiting for the outcome. */
+async function topUpAsCustomer(customer: { phoneNumber: string; password: string }, amount: string, momoNumber: string) {
+  const { headers } = await signInCustomer(customer);
+  const created = await customerPost('/wallet/topups', { amount, currency: 'XAF', provider: 'mtn_momo', phoneNumber: momoNumber }, { ...headers, 'idempotency-key': `top-${momoNumber}-${amount}` }, 202);
+  expect(created.status).toBe('PENDING');
+  let topup: Record<string, unknown> = created;
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`${server.url}/wallet/topups/${String(created.id)}`, { headers: { 'x-api-key': server.merchant.test.apiKey, ...headers } });
+        topup = (await res.json()) as Record<string, unknown>;
+        return topup.status;
+      },
+      { timeout: 20_000 },
+    )
+    .not.toBe('PENDING');
+  return topup;
 }
 
 describe('the merchant dashboard', () => {
@@ -274,11 +327,17 @@ describe('the merchant dashboard', () => {
 
   it('lists a customer who paid (masked phone, count, volume), and a payment links to its customer', async () => {
     const customer = { phoneNumber: '+237650007788', password: 'customer-pw-2026' };
-    const made = await apiCall(server.url, 'POST', '/test/users', server.merchant.test, { ...customer, balance: '30000' });
+    const made = await apiCall(server.url, 'POST', '/test/users', server.merchant.test, { ...customer, balance: '5000' });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const intent = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '12000', currency: 'XAF', description: 'Order 2077' });
     expect(intent.status).toBe(201);
-    const userId = await payAsCustomer(customer, String(intent.body.id));
+    // 5 000 XAF in the wallet: the first try is declined. A top-up by MTN MoMo is declined on the
+    // phone, the next one approved (the server's MoMo sandbox), and the second try pays.
+    const intentId = String(intent.body.id);
+    expect(await payAsCustomer(customer, intentId, 'declined')).toBe(made.body.id);
+    expect(await topUpAsCustomer(customer, '7000', '+46733123451')).toMatchObject({ status: 'FAILED', failureReason: 'APPROVAL_REJECTED' });
+    expect(await topUpAsCustomer(customer, '7000', customer.phoneNumber)).toMatchObject({ status: 'SUCCEEDED', failureReason: null });
+    const userId = await payAsCustomer(customer, intentId);
     expect(userId).toBe(made.body.id);
 
     await page.getByRole('link', { name: 'Customers' }).click();
@@ -313,12 +372,43 @@ describe('the merchant dashboard', () => {
     await link.click();
     await heading(`Customer ${phone}`);
     expect(page.url()).toBe(`${server.url}/dashboard/test/customers/${userId}`);
-    const summary = page.getByRole('region', { name: 'Customer' });
+    const summary = page.getByRole('region', { name: 'Customer', exact: true });
     const text = await summary.textContent();
     expect(text).toContain(userId);
     expect(text).toContain('12\u202f000 XAF');
-    expect(text).not.toContain('650007788');
+    expect(await page.content()).not.toContain('650007788');
+
+    // Its two attempts at this payment, newest first, each linking to the payment.
+    const attempts = page.getByRole('region', { name: 'Payment attempts of this customer' });
+    const attemptRows = attempts.getByRole('row');
+    await expect.poll(() => attemptRows.count()).toBe(3);
+    expect(await attemptRows.nth(1).textContent()).toMatch(/12.000 XAF.*succeeded/);
+    expect(await attemptRows.nth(2).textContent()).toMatch(/12.000 XAF.*failed.*Not enough in the wallet/);
+    expect(await attemptRows.nth(2).textContent()).toContain('insufficient_funds');
+    expect(await attempts.getByRole('link', { name: intentId }).count()).toBe(2);
+
+    // The top-ups it started here: amount, status, the reason of the declined one, the date.
+    const topups = page.getByRole('region', { name: 'Top-ups of this customer' });
+    const topupRows = topups.getByRole('row');
+    expect(await topupRows.count()).toBe(3);
+    const approved = await topupRows.nth(1).textContent();
+    expect(approved).toMatch(/^7.000 XAFMTN MoMosucceeded—/);
+    expect(approved).toMatch(/20\d\d/);
+    expect(await topupRows.nth(2).textContent()).toMatch(/^7.000 XAFMTN MoMofailedDeclined on the phoneAPPROVAL_REJECTED/);
     await accessible('13d-customer-detail');
+
+    // An attempt opens its payment.
+    await attempts.getByRole('link', { name: intentId }).first().click();
+    await heading(/12.000 XAF/);
+    expect(page.url()).toBe(`${server.url}/dashboard/test/payments/${intentId}`);
+    await page.goBack();
+    await heading(`Customer ${phone}`);
+
+    // A customer that is not the merchant's (or no customer at all) is said so.
+    await page.goto(`${server.url}/dashboard/test/customers/usr_notOneOfYours000000000`);
+    await heading('Customer');
+    await expect.poll(() => page.locator('.notice.info').textContent()).toContain('not one of yours');
+    await accessible('13e-customer-not-found');
     await page.getByRole('link', { name: '← All customers' }).click();
     await heading('Customers');
 

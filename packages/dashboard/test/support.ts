@@ -78,6 +78,10 @@ export async function startServer(): Promise<RunningServer> {
     PORT: String(port),
   };
   delete env.TEST_DATABASE_URL;
+  // Development mode without a sandbox URL runs the MoMo sandbox in the server's process, its
+  // callbacks to this server's port: the checkout's top-ups need nothing else.
+  delete env.CAISSE_MOMO_SANDBOX_URL;
+  delete env.CAISSE_MOMO_SANDBOX_CALLBACK_URL;
 
   const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'merchants', 'create', '--name', 'Boutique Akwa', '--email', 'owner@akwa.example', '--json'], {
     env,

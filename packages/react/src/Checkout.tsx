@@ -58,6 +58,7 @@ export const CHECKOUT_CSS = `
 font-family:var(--caisse-font);color:var(--caisse-text);background:var(--caisse-background);border:1px solid var(--caisse-border);border-radius:var(--caisse-radius);padding:1.25rem;max-width:24rem}
 :where(.caisse-checkout) :where(h2){font-size:1.25rem;margin:0 0 .25rem}
 :where(.caisse-checkout) :where(.caisse-description,.caisse-hint){color:var(--caisse-muted);margin:0 0 1rem}
+:where(.caisse-checkout) :where(input+.caisse-hint){margin:.25rem 0 0}
 :where(.caisse-checkout) :where(label){display:block;font-weight:600;margin:.75rem 0 .25rem}
 :where(.caisse-checkout) :where(input){box-sizing:border-box;width:100%;font:inherit;padding:.5rem .625rem;border:1px solid var(--caisse-border);border-radius:calc(var(--caisse-radius)/2);color:inherit;background:var(--caisse-background)}
 :where(.caisse-checkout) :where(input[aria-invalid=true]){border-color:var(--caisse-danger)}
@@ -141,6 +142,23 @@ export const CHECKOUT_TEXT = {
   tryAgain: 'Try again',
   noLongerPayable: 'This payment can no longer be made. Please return to the shop.',
   returnToShop: 'Please return to the shop to start a new payment.',
+  topUpShort: (missing: string) => `Your wallet is ${missing} short of this payment.`,
+  topUpIntro: 'Top up the missing amount from your MTN MoMo account, then pay.',
+  topUpPhone: 'MTN MoMo number',
+  topUpPhoneHint: 'You approve the top-up on this phone.',
+  topUp: (amount: string) => `Top up ${amount} with MTN MoMo`,
+  topUpStarting: 'Asking MTN MoMo…',
+  topUpAwaiting: (amount: string, phoneNumber: string) => `Approve the top-up of ${amount} on your phone (${phoneNumber}). Waiting for MTN MoMo…`,
+  topUpKeepOpen: 'Keep this page open: the payment goes on once you approve.',
+  topUpReceived: (amount: string) => `Your wallet was topped up with ${amount}.`,
+  topUpFailed: (code: string, reason: string | undefined) => {
+    if (code === 'topup_timeout') return 'MTN MoMo did not confirm the top-up in time. If you still approve it, the money will reach your wallet.';
+    if (reason === 'APPROVAL_REJECTED') return 'The top-up was declined on the phone.';
+    if (reason === 'TIMEOUT') return 'The top-up was not approved in time.';
+    return `The top-up did not go through${reason ? ` (${reason})` : ''}.`;
+  },
+  topUpTryAgain: 'Try the top-up again',
+  cancel: 'Cancel',
 };
 
 const STATUS_TEXT: Partial<Record<CheckoutStatus, string>> = {
@@ -181,6 +199,8 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     hint: `${id}-hint`,
     newPassword: `${id}-new-password`,
     newPasswordHint: `${id}-new-password-hint`,
+    topUpPhone: `${id}-topup-phone`,
+    topUpHint: `${id}-topup-hint`,
   };
   const stepRef = useRef<HTMLDivElement>(null);
   const previous = useRef<CheckoutStatus>(status);
@@ -192,7 +212,7 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     onStatusChange?.(status);
     if (status === 'succeeded' && intent) onSuccess?.(intent);
     // Move focus to the new step when the customer caused the change (not on first load).
-    if (before !== 'loading') stepRef.current?.querySelector<HTMLElement>('input:not([hidden]), button')?.focus();
+    if (before !== 'loading') stepRef.current?.querySelector<HTMLElement>('input:not([hidden]), button, [data-caisse-focus]')?.focus();
   }, [status, intent, onStatusChange, onSuccess]);
 
   const amount = intent ? formatAmount(intent, locale) : '';
@@ -216,13 +236,25 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     e.preventDefault();
     void checkout.confirmPasswordReset(field(e.currentTarget, 'otp'), field(e.currentTarget, 'newPassword'));
   };
+  const onTopUp = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    void checkout.startTopUp(field(e.currentTarget, 'phoneNumber'));
+  };
+  const topUp = checkout.topUp;
+  const topUpAmount = topUp ? formatAmount(topUp, locale) : '';
 
   let message = STATUS_TEXT[status] ?? '';
-  if (status === 'otp-sent' && otp) message = `${checkout.passwordChanged ? `${T.passwordChanged} ` : ''}${T.codeSent(otp.destination)}`;
+  if (status === 'otp-sent' && otp) {
+    const before = [checkout.passwordChanged ? T.passwordChanged : '', topUp?.topup?.status === 'SUCCEEDED' ? T.topUpReceived(formatAmount(topUp.topup, locale)) : ''];
+    message = [...before.filter(Boolean), T.codeSent(otp.destination)].join(' ');
+  }
+  if (status === 'topup-offer' && topUp) message = T.topUpShort(topUpAmount);
+  if (status === 'topup-pending' && topUp) message = T.topUpAwaiting(topUpAmount, topUp.topup?.phoneNumber ?? topUp.phoneNumber);
   if (status === 'otp-verified') message = T.codeVerified;
   if (status === 'reset-code' && checkout.reset) message = T.resetSent(checkout.reset.phoneNumber);
   let errorText = error?.message ?? '';
   if (error?.attemptsRemaining !== undefined) errorText += ` ${T.triesLeft(error.attemptsRemaining)}`;
+  if (error && (error.code === 'topup_failed' || error.code === 'topup_timeout')) errorText = T.topUpFailed(error.code, error.failureReason);
 
   let step: ReactNode = null;
   if (status === 'ready' || status === 'logging-in') {
@@ -318,6 +350,51 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
           {T.backToSignIn}
         </button>
       </form>
+    );
+  } else if (status === 'topup-offer' && topUp) {
+    step = (
+      <form onSubmit={onTopUp}>
+        <p className="caisse-hint">{T.topUpIntro}</p>
+        <label htmlFor={ids.topUpPhone}>{T.topUpPhone}</label>
+        <input
+          id={ids.topUpPhone}
+          name="phoneNumber"
+          type="tel"
+          autoComplete="tel"
+          inputMode="tel"
+          required
+          defaultValue={topUp.phoneNumber}
+          aria-invalid={invalid && error.code !== 'insufficient_funds'}
+          aria-describedby={describedBy(ids.topUpHint)}
+          placeholder={T.phonePlaceholder}
+        />
+        <p id={ids.topUpHint} className="caisse-hint">
+          {T.topUpPhoneHint}
+        </p>
+        <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
+          {pending ? T.topUpStarting : T.topUp(topUpAmount)}
+        </button>
+        <button type="button" className="caisse-secondary" onClick={() => checkout.cancelTopUp()} disabled={pending}>
+          {T.cancel}
+        </button>
+      </form>
+    );
+  } else if (status === 'topup-pending') {
+    step = (
+      <p className="caisse-hint" tabIndex={-1} data-caisse-focus="">
+        {T.topUpKeepOpen}
+      </p>
+    );
+  } else if (status === 'topup-failed') {
+    step = (
+      <>
+        <button type="button" className="caisse-primary" onClick={() => void checkout.retryTopUp()} disabled={pending} aria-busy={pending}>
+          {T.topUpTryAgain}
+        </button>
+        <button type="button" className="caisse-secondary" onClick={() => checkout.cancelTopUp()} disabled={pending}>
+          {T.cancel}
+        </button>
+      </>
     );
   } else if (status === 'otp-sent') {
     step = (

@@ -6,6 +6,7 @@ import {
   type PasswordResetRequest,
   type PaymentIntentStatus,
   type PublicPaymentIntent,
+  type Topup,
 } from '@caisse/browser';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCaisse } from './provider.tsx';
@@ -16,6 +17,8 @@ import { useCaisse } from './provider.tsx';
  *   loading → ready → logging-in → otp-sent → otp-verified → charging → succeeded
  *                                                                      ↘ failed | expired | canceled | error
  *   ready → reset-phone → reset-code → logging-in → otp-sent …   (forgot password)
+ *   logging-in → topup-offer → topup-pending → otp-sent …         (the wallet holds too little)
+ *                            ↖ topup-failed ↙   (cancel: back to ready)
  *
  * `loading` reads the intent; an intent already paid, expired or canceled goes straight to
  * `succeeded`, `expired` or `canceled`. A wrong password or code keeps the step and sets
@@ -25,6 +28,14 @@ import { useCaisse } from './provider.tsx';
  * Forgot password: `reset-phone` asks for the number (prefilled with the one typed at sign-in),
  * `reset-code` for the code sent by SMS and a new password; once it is set the customer is signed
  * in with it and the payment goes on. The account is the customer's at every shop using Caisse.
+ *
+ * Short wallet: after sign-in (before the payment code is sent) the customer's wallet is read;
+ * when it holds less than the intent — or when a charge answers 402 `insufficient_funds` and the
+ * intent still takes attempts — `topup-offer` proposes to top up the missing amount by mobile
+ * money (`topUp`). `startTopUp` asks the payer's account for it (`topup-pending` while they
+ * approve on their phone, read again every second, for at most two minutes); once SUCCEEDED the
+ * payment code is sent as usual. FAILED (or no answer in time) is `topup-failed`, with the
+ * reason in `error`: `retryTopUp` offers it again, `cancelTopUp` goes back to sign-in.
  */
 export type CheckoutStatus =
   | 'loading'
@@ -32,6 +43,9 @@ export type CheckoutStatus =
   | 'reset-phone'
   | 'reset-code'
   | 'logging-in'
+  | 'topup-offer'
+  | 'topup-pending'
+  | 'topup-failed'
   | 'otp-sent'
   | 'otp-verified'
   | 'charging'
@@ -49,6 +63,20 @@ export interface CheckoutError {
   /** Seconds to wait before asking again (429). */
   retryAfter?: number;
   requestId?: string;
+  /** A failed top-up: the provider's reason (e.g. APPROVAL_REJECTED, TIMEOUT). */
+  failureReason?: string;
+}
+
+/** The top-up the checkout offers when the wallet holds less than the intent. */
+export interface CheckoutTopUp {
+  /** What is missing: the intent's amount less the wallet's balance (a decimal string in major units). */
+  amount: string;
+  currency: string;
+  provider: 'mtn_momo';
+  /** The mobile-money number to ask: the one last typed, else the signed-in customer's. */
+  phoneNumber: string;
+  /** The top-up under way (`topup-pending`), or the last one tried. */
+  topup: Topup | undefined;
 }
 
 export interface CheckoutState {
@@ -68,6 +96,8 @@ export interface CheckoutState {
   reset: PasswordResetRequest | undefined;
   /** The customer set a new password in this checkout (and was then signed in with it). */
   passwordChanged: boolean;
+  /** Once the wallet was found short: the top-up offered, under way or done. */
+  topUp: CheckoutTopUp | undefined;
 }
 
 export interface Checkout extends CheckoutState {
@@ -93,7 +123,20 @@ export interface Checkout extends CheckoutState {
   confirmPasswordReset(code: string, newPassword: string, channel?: OtpChannel): Promise<void>;
   /** Back to sign-in from `reset-phone` or `reset-code` (not while a request runs). */
   cancelPasswordReset(): void;
+  /**
+   * Tops the wallet up by the missing amount from `phoneNumber`'s mobile-money account (default:
+   * `topUp.phoneNumber`), waits for the payer's approval, then sends the payment code. From `topup-offer`.
+   */
+  startTopUp(phoneNumber?: string): Promise<void>;
+  /** After `topup-failed`: reads the wallet again and offers the top-up again (or goes on if the money arrived). */
+  retryTopUp(): Promise<void>;
+  /** From `topup-offer` or `topup-failed`: signs the customer out, back to `ready`. */
+  cancelTopUp(): void;
 }
+
+/** How often a pending top-up is read again, and how long the checkout waits for the payer's approval. */
+export const TOPUP_POLL_INTERVAL_MS = 1000;
+export const TOPUP_WAIT_MS = 2 * 60_000;
 
 const TERMINAL: Partial<Record<PaymentIntentStatus, CheckoutStatus>> = {
   SUCCEEDED: 'succeeded',
@@ -116,6 +159,10 @@ export const CUSTOMER_MESSAGES: Record<string, string> = {
   otp_attempts_exceeded: 'Too many wrong codes. Ask for a new code.',
   otp_rate_limited: 'A code was sent a moment ago. Please wait before asking for another.',
   insufficient_funds: 'Your wallet does not hold enough for this payment.',
+  topup_failed: 'The top-up did not go through.',
+  topup_timeout: 'The mobile-money provider did not confirm the top-up in time. If you still approve it, the money will reach your wallet.',
+  limit_exceeded: 'Several top-ups already wait for approval. Approve or decline them on your phone, then try again.',
+  provider_unavailable: 'Top-ups by mobile money are not available right now.',
   intent_expired: 'This payment has expired.',
   connection_error: 'We could not reach the payment service. Check your connection and try again.',
 };
@@ -145,10 +192,31 @@ const INITIAL: CheckoutState = {
   phoneNumber: undefined,
   reset: undefined,
   passwordChanged: false,
+  topUp: undefined,
 };
 
 /** "+237 650-00.00 01" → "+237650000001": people type spaces and dashes, the API wants E.164. */
 const normalizePhone = (phoneNumber: string) => phoneNumber.replace(/[\s().-]+/g, '');
+
+const decimals = (amount: string) => amount.split('.')[1]?.length ?? 0;
+const scaled = (amount: string, scale: number) => {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return BigInt(whole + fraction.padEnd(scale, '0'));
+};
+
+/**
+ * What `held` lacks to pay `needed` (decimal strings in major units, no floats), or undefined
+ * when it is enough: `shortfall('5000', '1500')` → `'3500'`, `shortfall('12.50', '10')` → `'2.50'`.
+ */
+export function shortfall(needed: string, held: string): string | undefined {
+  const scale = Math.max(decimals(needed), decimals(held));
+  const missing = scaled(needed, scale) - scaled(held, scale);
+  if (missing <= 0n) return undefined;
+  const digits = missing.toString().padStart(scale + 1, '0');
+  return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Drives the payment of the provider's intent, one step at a time. */
 export function useCheckout(): Checkout {
@@ -158,6 +226,10 @@ export function useCheckout(): Checkout {
   const current = useRef(state);
   // Answers that arrive after the intent changed or the component left are dropped.
   const generation = useRef(0);
+  // The channel the customer chose for the payment code, for the code sent after a top-up.
+  const codeChannel = useRef<OtpChannel | undefined>(undefined);
+  // Each top-up's wait has its number: a wait that is no longer the latest stops.
+  const topUpRun = useRef(0);
 
   const update = useCallback((gen: number, patch: Partial<CheckoutState>) => {
     if (gen !== generation.current) return;
@@ -226,10 +298,11 @@ export function useCheckout(): Checkout {
   );
 
   const sendCode = useCallback(
-    async (gen: number, userId: string, channel: OtpChannel | undefined, stay: CheckoutStatus) => {
+    async (gen: number, userId: string, requested: OtpChannel | undefined, stay: CheckoutStatus) => {
       const intent = current.current.intent;
+      codeChannel.current = requested ?? codeChannel.current;
       try {
-        const otp = await client.initOtp({ userId, channel: channel ?? 'sms', ...(intent ? { intentionId: intent.id } : {}) });
+        const otp = await client.initOtp({ userId, channel: codeChannel.current ?? 'sms', ...(intent ? { intentionId: intent.id } : {}) });
         update(gen, { status: 'otp-sent', otp, error: undefined, pending: false });
       } catch (err) {
         await onError(gen, err, stay);
@@ -238,10 +311,52 @@ export function useCheckout(): Checkout {
     [client, onError, update],
   );
 
+  /**
+   * Reads the wallet: when it holds less than the intent, offers the top-up of what is missing
+   * (`topup-offer`, with `extra`) and answers 'short'; 'enough' otherwise, 'unknown' when the
+   * wallet could not be read (the charge would then say `insufficient_funds`).
+   */
+  const offerTopUp = useCallback(
+    async (gen: number, extra: Partial<CheckoutState> = {}): Promise<'short' | 'enough' | 'unknown'> => {
+      const { intent, user } = current.current;
+      if (intent === undefined || user === undefined) return 'unknown';
+      let missing: string | undefined;
+      try {
+        const wallet = await client.wallet();
+        missing = shortfall(intent.amount, wallet.balances.find((b) => b.currency === intent.currency)?.amount ?? '0');
+      } catch {
+        return 'unknown';
+      }
+      if (missing === undefined) return 'enough';
+      const before = current.current.topUp;
+      update(gen, {
+        status: 'topup-offer',
+        pending: false,
+        error: undefined,
+        topUp: { amount: missing, currency: intent.currency, provider: 'mtn_momo', phoneNumber: before?.phoneNumber ?? user.phoneNumber, topup: before?.topup },
+        ...extra,
+      });
+      return 'short';
+    },
+    [client, update],
+  );
+
+  /** On to the payment code once the wallet holds enough; the top-up offer when it does not. */
+  const proceed = useCallback(
+    async (gen: number, stay: CheckoutStatus) => {
+      const user = current.current.user;
+      if (user === undefined) return;
+      if ((await offerTopUp(gen)) === 'short' || gen !== generation.current) return;
+      await sendCode(gen, user.id, undefined, stay);
+    },
+    [offerTopUp, sendCode],
+  );
+
   /** Signs in, then sends the payment code; a failure goes back to `ready` with the error. */
   const signIn = useCallback(
     async (gen: number, phoneNumber: string, password: string, channel: OtpChannel | undefined) => {
-      update(gen, { status: 'logging-in', phoneNumber, error: undefined, pending: false });
+      update(gen, { status: 'logging-in', phoneNumber, error: undefined, pending: false, topUp: undefined });
+      codeChannel.current = channel;
       let user: AuthenticatedUser;
       try {
         user = await client.login(phoneNumber, password);
@@ -249,9 +364,9 @@ export function useCheckout(): Checkout {
         return onError(gen, err, 'ready');
       }
       update(gen, { user });
-      await sendCode(gen, user.id, channel, 'ready');
+      await proceed(gen, 'ready');
     },
-    [client, onError, sendCode, update],
+    [client, onError, proceed, update],
   );
 
   const login = useCallback(
@@ -362,12 +477,107 @@ export function useCheckout(): Checkout {
       if (error.code === 'otp_token_invalid' || error.code === 'otp_token_missing') {
         return update(gen, { status: 'otp-sent', error: { ...error, message: 'The code has expired or was already used. Ask for a new code.' } });
       }
-      if (err instanceof CaisseError && err.status === 402) return settle(gen, 'failed', { status: 'failed', error });
+      if (err instanceof CaisseError && err.status === 402) {
+        // Too little in the wallet while the intent still takes attempts: offer the top-up.
+        if (error.code === 'insufficient_funds' && client.userId !== undefined) {
+          try {
+            const intent = await client.retrieveIntent(clientSecret);
+            if (intent.status === 'PENDING') {
+              update(gen, { intent, canRetry: true });
+              if ((await offerTopUp(gen, { error })) === 'short') return;
+            }
+          } catch {
+            /* the intent is read again just below */
+          }
+        }
+        return settle(gen, 'failed', { status: 'failed', error });
+      }
       // No answer: the charge may or may not have happened, so the intent decides.
       if (error.code === 'connection_error') return settle(gen, 'error', { error });
       await onError(gen, err, 'error');
     }
-  }, [client, onError, settle, update]);
+  }, [client, clientSecret, offerTopUp, onError, settle, update]);
+
+  /** Reads the top-up every second until the provider decided, or the wait is over. */
+  const awaitTopUp = useCallback(
+    async (gen: number, run: number, first: Topup) => {
+      const deadline = Date.now() + TOPUP_WAIT_MS;
+      const stale = () => gen !== generation.current || run !== topUpRun.current || current.current.status !== 'topup-pending';
+      const withTopup = (topup: Topup): Partial<CheckoutState> => {
+        const offer = current.current.topUp;
+        return offer ? { topUp: { ...offer, topup } } : {};
+      };
+      let topup = first;
+      while (topup.status === 'PENDING') {
+        if (Date.now() >= deadline) {
+          return update(gen, { status: 'topup-failed', error: { code: 'topup_timeout', message: CUSTOMER_MESSAGES.topup_timeout as string } });
+        }
+        await wait(TOPUP_POLL_INTERVAL_MS);
+        if (stale()) return;
+        try {
+          topup = await client.getTopup(topup.id);
+        } catch (err) {
+          if (stale()) return;
+          const status = err instanceof CaisseError ? err.status : undefined;
+          // No answer or a passing server error: look again at the next tick.
+          if (status === undefined || status >= 500 || status === 429) continue;
+          return onError(gen, err, 'topup-failed');
+        }
+        if (stale()) return;
+      }
+      if (topup.status === 'FAILED') {
+        const reason = topup.failureReason ?? undefined;
+        return update(gen, {
+          status: 'topup-failed',
+          ...withTopup(topup),
+          error: { code: 'topup_failed', message: CUSTOMER_MESSAGES.topup_failed as string, ...(reason ? { failureReason: reason } : {}) },
+        });
+      }
+      update(gen, withTopup(topup));
+      await proceed(gen, 'ready');
+    },
+    [client, onError, proceed, update],
+  );
+
+  const startTopUp = useCallback(
+    async (phoneNumber?: string) => {
+      const s = current.current;
+      if (s.status !== 'topup-offer' || s.topUp === undefined || s.pending) return;
+      const gen = generation.current;
+      const run = ++topUpRun.current;
+      const offer: CheckoutTopUp = { ...s.topUp, phoneNumber: normalizePhone(phoneNumber ?? s.topUp.phoneNumber) };
+      update(gen, { pending: true, error: undefined, topUp: offer });
+      let topup: Topup;
+      try {
+        topup = await client.topUp({ amount: offer.amount, currency: offer.currency, provider: offer.provider, phoneNumber: offer.phoneNumber });
+      } catch (err) {
+        return onError(gen, err, 'topup-offer');
+      }
+      update(gen, { status: 'topup-pending', pending: false, topUp: { ...offer, topup } });
+      await awaitTopUp(gen, run, topup);
+    },
+    [awaitTopUp, client, onError, update],
+  );
+
+  const retryTopUp = useCallback(async () => {
+    const s = current.current;
+    if (s.status !== 'topup-failed' || s.user === undefined || s.pending) return;
+    const gen = generation.current;
+    update(gen, { pending: true, error: undefined });
+    const wallet = await offerTopUp(gen);
+    if (gen !== generation.current || wallet === 'short') return;
+    // The money arrived meanwhile: on to the payment. Unknown: offer the same top-up again.
+    if (wallet === 'enough') return sendCode(gen, s.user.id, undefined, 'ready');
+    update(gen, { status: 'topup-offer', pending: false });
+  }, [offerTopUp, sendCode, update]);
+
+  const cancelTopUp = useCallback(() => {
+    const s = current.current;
+    if ((s.status !== 'topup-offer' && s.status !== 'topup-failed') || s.pending) return;
+    topUpRun.current++;
+    client.logout();
+    update(generation.current, { status: 'ready', user: undefined, otp: undefined, topUp: undefined, error: undefined, pending: false });
+  }, [client, update]);
 
   const retry = useCallback(async () => {
     const s = current.current;
@@ -379,8 +589,22 @@ export function useCheckout(): Checkout {
     if ((s.status !== 'failed' && s.status !== 'error') || (s.status === 'failed' && !s.canRetry)) return;
     if (s.user === undefined || client.userId === undefined) return settle(gen, 'ready', { error: undefined });
     update(gen, { pending: true, error: undefined });
-    await sendCode(gen, s.user.id, s.otp?.channel, s.status);
-  }, [client, sendCode, settle, update]);
+    await proceed(gen, s.status);
+  }, [client, proceed, settle, update]);
 
-  return { ...state, login, resendCode, verifyCode, pay, retry, forgotPassword, requestPasswordReset, confirmPasswordReset, cancelPasswordReset };
+  return {
+    ...state,
+    login,
+    resendCode,
+    verifyCode,
+    pay,
+    retry,
+    forgotPassword,
+    requestPasswordReset,
+    confirmPasswordReset,
+    cancelPasswordReset,
+    startTopUp,
+    retryTopUp,
+    cancelTopUp,
+  };
 }

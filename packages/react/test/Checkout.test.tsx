@@ -2,7 +2,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CaisseProvider, Checkout, type CheckoutProps } from '../src/index.ts';
-import { fakeGateway } from './fake-gateway.ts';
+import { fakeGateway, REJECTED_NUMBER } from './fake-gateway.ts';
 
 function renderCheckout(gateway = fakeGateway(), props: CheckoutProps = {}) {
   const user = userEvent.setup();
@@ -168,10 +168,13 @@ describe('<Checkout/>', () => {
   });
 
   it('offers a retry after a declined payment', async () => {
-    const { user, gateway } = renderCheckout(fakeGateway({ balance: 10 }));
+    const { user, gateway } = renderCheckout(fakeGateway());
     await user.type(await screen.findByLabelText('Phone number'), '+237650000001');
     await user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
     await user.type(await screen.findByLabelText('Verification code'), '123456{Enter}');
+    // Spent elsewhere meanwhile, and the wallet cannot be read to offer a top-up.
+    gateway.state.balance = 10;
+    gateway.state.failNext.add('/wallet');
     await user.click(await screen.findByRole('button', { name: /Pay/ }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Your wallet does not hold enough for this payment.'));
     gateway.state.balance = 10_000;
@@ -179,6 +182,82 @@ describe('<Checkout/>', () => {
     await user.type(await screen.findByLabelText('Verification code'), '123456{Enter}');
     await user.click(await screen.findByRole('button', { name: /Pay/ }));
     await screen.findByText(/is complete/);
+  });
+
+  describe('a short wallet', () => {
+    /** Signs in as a customer whose wallet holds `balance` of the 5 000 FCFA. */
+    async function signInShort(balance: number, props: CheckoutProps = {}) {
+      const view = renderCheckout(fakeGateway({ balance }), props);
+      await view.user.type(await screen.findByLabelText('Phone number'), '+237650000001');
+      await view.user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+      return view;
+    }
+
+    it('offers to top up the missing amount with MTN MoMo, awaits the approval in a live region, then goes on to the code and pays', async () => {
+      const onStatusChange = vi.fn();
+      const { user, gateway } = await signInShort(1500, { onStatusChange });
+      const offer = await screen.findByRole('button', { name: /^Top up FCFA\s3,500 with MTN MoMo$/ });
+      expect(screen.getByRole('status').textContent).toMatch(/^Your wallet is FCFA\s3,500 short of this payment\.$/);
+      // The number field is labelled, prefilled with the customer's phone, and has focus.
+      const phone = screen.getByLabelText('MTN MoMo number') as HTMLInputElement;
+      expect(phone.value).toBe('+237650000001');
+      expect(phone.getAttribute('autocomplete')).toBe('tel');
+      expect(phone.getAttribute('aria-describedby')).toBeTruthy();
+      await waitFor(() => expect(document.activeElement).toBe(phone));
+      expect(screen.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+      expect(gateway.state.codesSent).toBe(0);
+
+      await user.click(offer);
+      const status = screen.getByRole('status');
+      await waitFor(() => expect(status.textContent).toMatch(/^Approve the top-up of FCFA\s3,500 on your phone \(\+237650000001\)\. Waiting for MTN MoMo…$/));
+      expect(status.getAttribute('aria-live')).toBe('polite');
+      expect(screen.getByText('Keep this page open: the payment goes on once you approve.')).toBeTruthy();
+      expect(gateway.state.topups[0]).toMatchObject({ amount: '3500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '+237650000001' });
+
+      // Approved (the fake settles on the first read, a second later): the code goes out.
+      const code = await screen.findByLabelText('Verification code', {}, { timeout: 4000 });
+      expect(status.textContent).toMatch(/^Your wallet was topped up with FCFA\s3,500\. A code was sent to/);
+      await waitFor(() => expect(document.activeElement).toBe(code));
+      await user.keyboard('123456{Enter}');
+      await user.click(await screen.findByRole('button', { name: /^Pay FCFA\s5,000$/ }));
+      await screen.findByText(/your payment of FCFA\s5,000 is complete/);
+      expect(gateway.state.balance).toBe(0);
+      expect(onStatusChange.mock.calls.map((c) => c[0])).toEqual(['ready', 'logging-in', 'topup-offer', 'topup-pending', 'otp-sent', 'otp-verified', 'charging', 'succeeded']);
+    });
+
+    it('says why a top-up failed (role=alert), and offers to try again or cancel', async () => {
+      const { user, gateway } = await signInShort(0);
+      const phone = (await screen.findByLabelText('MTN MoMo number')) as HTMLInputElement;
+      await user.clear(phone);
+      await user.type(phone, `${REJECTED_NUMBER}{Enter}`);
+      const alert = screen.getByRole('alert');
+      await waitFor(() => expect(alert.textContent).toBe('The top-up was declined on the phone.'), { timeout: 4000 });
+      expect(alert.getAttribute('aria-live')).toBe('assertive');
+      const again = screen.getByRole('button', { name: 'Try the top-up again' });
+      await waitFor(() => expect(document.activeElement).toBe(again));
+      expect(gateway.state.codesSent).toBe(0);
+
+      // Try again: the same offer, the number last typed kept.
+      await user.click(again);
+      const field = (await screen.findByLabelText('MTN MoMo number')) as HTMLInputElement;
+      expect(field.value).toBe(REJECTED_NUMBER);
+      expect(alert.textContent).toBe('');
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      // Cancel: back to sign-in, signed out.
+      await screen.findByLabelText('Password');
+      expect(gateway.client.userId).toBeUndefined();
+    });
+
+    it('a number the API refuses keeps the offer, with the error tied to the field', async () => {
+      const { user } = await signInShort(0);
+      const phone = (await screen.findByLabelText('MTN MoMo number')) as HTMLInputElement;
+      await user.clear(phone);
+      await user.type(phone, '6500{Enter}');
+      const alert = screen.getByRole('alert');
+      await waitFor(() => expect(alert.textContent).toMatch(/country code/));
+      expect(phone.getAttribute('aria-invalid')).toBe('true');
+      expect(phone.getAttribute('aria-describedby')).toContain(alert.id);
+    });
   });
 
   it('is themeable through CSS variables, and can leave its stylesheet out', async () => {

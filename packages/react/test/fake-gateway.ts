@@ -1,8 +1,13 @@
-import { CaisseClient, type PublicPaymentIntent } from '@caisse/browser';
+import { CaisseClient, type PublicPaymentIntent, type Topup } from '@caisse/browser';
+
+/** The MoMo sandbox's numbers: rejected on the phone, and never answered. */
+export const REJECTED_NUMBER = '+46733123451';
+export const SILENT_NUMBER = '+46733123452';
 
 /**
  * A small in-memory stand-in for the gateway's customer routes, behind a fetch: enough state
- * (password, code, token, wallet, intent status) for the checkout to walk every branch.
+ * (password, code, token, wallet, top-ups, intent status) for the checkout to walk every branch.
+ * A top-up settles on its `topupReadsToSettle`-th read, as the MoMo sandbox decides by number.
  */
 export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number } = {}) {
   const state = {
@@ -33,6 +38,10 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     wrongCodes: 0,
     token: undefined as string | undefined,
     requests: [] as string[],
+    topups: [] as (Topup & { reads: number })[],
+    /** The Idempotency-Key of each POST /wallet/topups. */
+    topupKeys: [] as string[],
+    topupReadsToSettle: 1,
     /** Makes the next request to this path fail without an answer. */
     dropNext: new Set<string>(),
     /** Makes the next request to this path answer 500. */
@@ -82,6 +91,48 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     }
     if (headers.authorization === undefined) return problem(401, 'access_token_missing', 'Sign in first');
     if (headers.authorization !== `Bearer ${jwt()}`) return problem(401, 'access_token_invalid', 'The access token is not valid or has expired');
+    if (path === '/wallet') {
+      return json(200, { object: 'wallet', userId: 'usr_1', livemode: false, balances: [{ currency: 'XAF', amount: String(state.balance) }], movements: [] });
+    }
+    if (path === '/wallet/topups' && init?.method === 'POST') {
+      if (!/^\+[1-9]\d{6,14}$/.test(body.phoneNumber)) return problem(400, 'phone_invalid', 'phoneNumber must be in E.164 format', { param: 'phoneNumber' });
+      if (body.provider !== 'mtn_momo') return problem(400, 'provider_unsupported', 'Unknown provider');
+      state.topupKeys.push(headers['idempotency-key'] ?? '');
+      const now = new Date().toISOString();
+      const topup = {
+        id: `top_${state.topups.length + 1}`,
+        object: 'topup' as const,
+        amount: String(body.amount),
+        currency: String(body.currency),
+        provider: 'mtn_momo',
+        phoneNumber: String(body.phoneNumber),
+        status: 'PENDING' as Topup['status'],
+        failureReason: null as string | null,
+        livemode: false,
+        createdAt: now,
+        updatedAt: now,
+        completedAt: null as string | null,
+        reads: 0,
+      };
+      state.topups.push(topup);
+      const { reads: _reads, ...view } = topup;
+      return json(202, view);
+    }
+    if (path.startsWith('/wallet/topups/')) {
+      const topup = state.topups.find((t) => t.id === path.slice('/wallet/topups/'.length));
+      if (!topup) return problem(404, 'not_found', 'No such top-up');
+      topup.reads++;
+      if (topup.status === 'PENDING' && topup.reads >= state.topupReadsToSettle && topup.phoneNumber !== SILENT_NUMBER) {
+        const completedAt = new Date().toISOString();
+        if (topup.phoneNumber === REJECTED_NUMBER) Object.assign(topup, { status: 'FAILED', failureReason: 'APPROVAL_REJECTED', completedAt, updatedAt: completedAt });
+        else {
+          Object.assign(topup, { status: 'SUCCEEDED', completedAt, updatedAt: completedAt });
+          state.balance += Number(topup.amount);
+        }
+      }
+      const { reads: _reads, ...view } = topup;
+      return json(200, view);
+    }
     if (path === '/otp/init') {
       state.codesSent++;
       state.wrongCodes = 0;

@@ -1,8 +1,8 @@
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CaisseProvider, type CheckoutStatus, useCheckout } from '../src/index.ts';
-import { fakeGateway } from './fake-gateway.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CaisseProvider, type CheckoutStatus, shortfall, TOPUP_POLL_INTERVAL_MS, TOPUP_WAIT_MS, useCheckout } from '../src/index.ts';
+import { fakeGateway, REJECTED_NUMBER, SILENT_NUMBER } from './fake-gateway.ts';
 
 function setup(gateway: ReturnType<typeof fakeGateway>, clientSecret = 'ps_good') {
   const seen: CheckoutStatus[] = [];
@@ -102,28 +102,41 @@ describe('useCheckout', () => {
     expect(gateway.state.codesSent).toBe(2);
   });
 
-  it('a declined charge is failed; retry sends a new code while the intent takes attempts', async () => {
-    const gateway = fakeGateway({ balance: 100 });
+  it('a declined charge whose wallet cannot be read is failed; retry reads the wallet and offers the top-up', async () => {
+    const gateway = fakeGateway();
     const { result } = setup(gateway);
     await verifiedCustomer(result);
+    // The wallet was spent elsewhere after sign-in, and cannot be read when the charge is declined.
+    gateway.state.balance = 100;
+    gateway.state.failNext.add('/wallet');
     await act(() => result.current.pay());
     expect(result.current.status).toBe('failed');
     expect(result.current.error?.code).toBe('insufficient_funds');
     expect(result.current.canRetry).toBe(true);
 
-    gateway.state.balance = 10_000;
     await act(() => result.current.retry());
+    expect(result.current.status).toBe('topup-offer');
+    expect(result.current.topUp).toMatchObject({ amount: '4900', currency: 'XAF' });
+
+    // Money arrived some other way: Cancel signs out, and signing in again goes straight to the code.
+    gateway.state.balance = 10_000;
+    act(() => result.current.cancelTopUp());
+    expect(result.current.status).toBe('ready');
+    expect(result.current.user).toBeUndefined();
+    expect(gateway.client.userId).toBeUndefined();
+    await act(() => result.current.login('+237650000001', 'correct horse'));
     expect(result.current.status).toBe('otp-sent');
     await act(() => result.current.verifyCode('123456'));
     await act(() => result.current.pay());
     expect(result.current.status).toBe('succeeded');
   });
 
-  it('after the last attempt the intent is FAILED and retry is not offered', async () => {
-    const gateway = fakeGateway({ balance: 0 });
+  it('after the last attempt the intent is FAILED and neither retry nor a top-up is offered', async () => {
+    const gateway = fakeGateway();
     gateway.state.intent = { ...gateway.state.intent, attempts: 2 };
     const { result } = setup(gateway);
     await verifiedCustomer(result);
+    gateway.state.balance = 0;
     await act(() => result.current.pay());
     expect(result.current.status).toBe('failed');
     expect(result.current.intent?.status).toBe('FAILED');
@@ -227,6 +240,7 @@ describe('useCheckout', () => {
         'POST /auth/password-reset',
         'POST /auth/password-reset/confirm',
         'POST /auth/web',
+        'GET /wallet',
         'POST /otp/init',
       ]);
       await act(() => result.current.verifyCode('123456'));
@@ -291,6 +305,214 @@ describe('useCheckout', () => {
       act(() => result.current.forgotPassword('+237650000001'));
       expect(result.current.status).toBe('otp-sent');
       expect(gateway.state.requests.some((r) => r.includes('password-reset'))).toBe(false);
+    });
+  });
+
+  describe('a short wallet: the top-up by mobile money', () => {
+    it('computes what is missing on decimal strings, without floats', () => {
+      expect(shortfall('5000', '1500')).toBe('3500');
+      expect(shortfall('5000', '5000')).toBeUndefined();
+      expect(shortfall('5000', '7000.5')).toBeUndefined();
+      expect(shortfall('12.50', '10')).toBe('2.50');
+      expect(shortfall('0.30', '0.1')).toBe('0.20');
+      expect(shortfall('1', '0.99')).toBe('0.01');
+      expect(shortfall('999999999999', '0')).toBe('999999999999');
+    });
+
+    it('reads the wallet after sign-in and offers the missing amount before any code is sent', async () => {
+      const gateway = fakeGateway({ balance: 1500 });
+      const { result, seen } = setup(gateway);
+      await waitFor(() => expect(result.current.status).toBe('ready'));
+      await act(() => result.current.login('+237 650 00 00 01', 'correct horse'));
+      expect(result.current.status).toBe('topup-offer');
+      expect(result.current.topUp).toEqual({ amount: '3500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '+237650000001', topup: undefined });
+      expect(result.current.error).toBeUndefined();
+      expect(gateway.state.requests).toEqual(['GET /gateway/sessions/ps_good', 'POST /auth/web', 'GET /wallet']);
+      expect(gateway.state.codesSent).toBe(0);
+      // (logging-in passes within one act() here.)
+      expect(seen).toEqual(['loading', 'ready', 'topup-offer']);
+      // The other steps' actions do nothing here.
+      await act(() => result.current.verifyCode('123456'));
+      await act(() => result.current.pay());
+      expect(result.current.status).toBe('topup-offer');
+    });
+
+    it('a wallet that cannot be read does not stop the payment: the code goes out', async () => {
+      const gateway = fakeGateway();
+      gateway.state.failNext.add('/wallet');
+      const { result } = setup(gateway);
+      await waitFor(() => expect(result.current.status).toBe('ready'));
+      await act(() => result.current.login('+237650000001', 'correct horse'));
+      expect(result.current.status).toBe('otp-sent');
+    });
+
+    describe('on a fake clock', () => {
+      beforeEach(() => {
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      });
+      afterEach(() => {
+        vi.useRealTimers();
+      });
+
+      /** Renders, signs in (the code by `channel`) and lands on topup-offer. */
+      async function shortCustomer(gateway: ReturnType<typeof fakeGateway>, channel: 'sms' | 'email' = 'sms') {
+        const hook = setup(gateway);
+        await act(() => vi.advanceTimersByTimeAsync(0));
+        expect(hook.result.current.status).toBe('ready');
+        await act(() => hook.result.current.login('+237650000001', 'correct horse', channel));
+        expect(hook.result.current.status).toBe('topup-offer');
+        return hook;
+      }
+
+      /** Runs `step` while the clock moves on by `ms`. */
+      async function during(step: () => Promise<void>, ms: number) {
+        let running: Promise<void> = Promise.resolve();
+        act(() => {
+          running = step();
+        });
+        await act(() => vi.advanceTimersByTimeAsync(ms));
+        await act(() => running);
+      }
+
+      it('tops up the missing amount, waits for the approval, then sends the code (by the channel chosen) and pays', async () => {
+        const gateway = fakeGateway({ balance: 1000 });
+        gateway.state.topupReadsToSettle = 2;
+        const { result, seen } = await shortCustomer(gateway, 'email');
+
+        let running: Promise<void> = Promise.resolve();
+        act(() => {
+          running = result.current.startTopUp();
+        });
+        expect(result.current.pending).toBe(true);
+        await act(() => vi.advanceTimersByTimeAsync(0));
+        expect(result.current.status).toBe('topup-pending');
+        expect(result.current.pending).toBe(false);
+        expect(result.current.topUp?.topup).toMatchObject({ id: 'top_1', status: 'PENDING', amount: '4000', phoneNumber: '+237650000001' });
+        // Read again every second while the payer has not approved.
+        await act(() => vi.advanceTimersByTimeAsync(TOPUP_POLL_INTERVAL_MS));
+        expect(result.current.status).toBe('topup-pending');
+        await act(() => vi.advanceTimersByTimeAsync(TOPUP_POLL_INTERVAL_MS));
+        await act(() => running);
+        expect(result.current.status).toBe('otp-sent');
+        expect(result.current.otp?.channel).toBe('email');
+        expect(result.current.topUp?.topup?.status).toBe('SUCCEEDED');
+        expect(gateway.state.topupKeys).toHaveLength(1);
+        expect(gateway.state.topupKeys[0]).toMatch(/^[0-9a-f]{32}$/);
+        expect(gateway.state.requests).toEqual([
+          'GET /gateway/sessions/ps_good',
+          'POST /auth/web',
+          'GET /wallet',
+          'POST /wallet/topups',
+          'GET /wallet/topups/top_1',
+          'GET /wallet/topups/top_1',
+          'GET /wallet',
+          'POST /otp/init',
+        ]);
+
+        await act(() => result.current.verifyCode('123456'));
+        await act(() => result.current.pay());
+        expect(result.current.status).toBe('succeeded');
+        expect(gateway.state.balance).toBe(0);
+        // (logging-in and charging pass within one act() each here.)
+        expect(seen).toEqual(['loading', 'ready', 'topup-offer', 'topup-pending', 'otp-sent', 'otp-verified', 'succeeded']);
+      });
+
+      it('a FAILED top-up says why; the customer tries again from another number, or cancels', async () => {
+        const gateway = fakeGateway({ balance: 0 });
+        const { result } = await shortCustomer(gateway);
+        await during(() => result.current.startTopUp(` ${REJECTED_NUMBER} `), TOPUP_POLL_INTERVAL_MS);
+        expect(result.current.status).toBe('topup-failed');
+        expect(result.current.error).toMatchObject({ code: 'topup_failed', failureReason: 'APPROVAL_REJECTED', message: 'The top-up did not go through.' });
+        expect(result.current.topUp).toMatchObject({ phoneNumber: REJECTED_NUMBER, topup: { status: 'FAILED', failureReason: 'APPROVAL_REJECTED' } });
+        expect(gateway.state.balance).toBe(0);
+        expect(gateway.state.codesSent).toBe(0);
+
+        // Try again: the offer again, with the number last typed.
+        await act(() => result.current.retryTopUp());
+        expect(result.current.status).toBe('topup-offer');
+        expect(result.current.error).toBeUndefined();
+        expect(result.current.topUp).toMatchObject({ amount: '5000', phoneNumber: REJECTED_NUMBER });
+        await during(() => result.current.startTopUp('+237650000001'), TOPUP_POLL_INTERVAL_MS);
+        expect(result.current.status).toBe('otp-sent');
+        expect(gateway.state.balance).toBe(5000);
+        // A new top-up, under a new Idempotency-Key.
+        expect(new Set(gateway.state.topupKeys).size).toBe(2);
+      });
+
+      it('cancel after a FAILED top-up goes back to sign-in, signed out', async () => {
+        const gateway = fakeGateway({ balance: 0 });
+        const { result } = await shortCustomer(gateway);
+        await during(() => result.current.startTopUp(REJECTED_NUMBER), TOPUP_POLL_INTERVAL_MS);
+        expect(result.current.status).toBe('topup-failed');
+        act(() => result.current.cancelTopUp());
+        expect(result.current).toMatchObject({ status: 'ready', user: undefined, topUp: undefined, error: undefined });
+        expect(gateway.client.userId).toBeUndefined();
+      });
+
+      it('gives up waiting after a bound, with a clear message; trying again finds the money if it arrived', async () => {
+        const gateway = fakeGateway({ balance: 0 });
+        const { result } = await shortCustomer(gateway);
+        await during(() => result.current.startTopUp(SILENT_NUMBER), TOPUP_WAIT_MS + TOPUP_POLL_INTERVAL_MS);
+        expect(result.current.status).toBe('topup-failed');
+        expect(result.current.error).toMatchObject({ code: 'topup_timeout', message: expect.stringContaining('did not confirm the top-up in time') });
+        const reads = gateway.state.requests.filter((r) => r === 'GET /wallet/topups/top_1').length;
+        expect(reads).toBeGreaterThanOrEqual(TOPUP_WAIT_MS / TOPUP_POLL_INTERVAL_MS - 1);
+        expect(reads).toBeLessThanOrEqual(TOPUP_WAIT_MS / TOPUP_POLL_INTERVAL_MS + 1);
+        // Nothing reads it any more.
+        await act(() => vi.advanceTimersByTimeAsync(10 * TOPUP_POLL_INTERVAL_MS));
+        expect(gateway.state.requests.filter((r) => r === 'GET /wallet/topups/top_1').length).toBe(reads);
+
+        // The payer approved late: the wallet holds it now, so trying again goes on to the code.
+        gateway.state.balance = 5000;
+        await act(() => result.current.retryTopUp());
+        expect(result.current.status).toBe('otp-sent');
+      });
+
+      it('a refused top-up request (a number that is not valid) keeps the offer with the error', async () => {
+        const gateway = fakeGateway({ balance: 0 });
+        const { result } = await shortCustomer(gateway);
+        await act(() => result.current.startTopUp('650000001'));
+        expect(result.current.status).toBe('topup-offer');
+        expect(result.current.error).toMatchObject({ code: 'phone_invalid' });
+        expect(result.current.pending).toBe(false);
+        expect(gateway.state.topups).toHaveLength(0);
+      });
+
+      it('a declined charge (the wallet shrank after sign-in) offers the top-up of what is missing, then pays', async () => {
+        const gateway = fakeGateway({ balance: 10_000 });
+        const { result } = setup(gateway);
+        await act(() => vi.advanceTimersByTimeAsync(0));
+        await act(() => result.current.login('+237650000001', 'correct horse'));
+        await act(() => result.current.verifyCode('123456'));
+        gateway.state.balance = 1200;
+        await act(() => result.current.pay());
+        expect(result.current.status).toBe('topup-offer');
+        expect(result.current.error).toMatchObject({ code: 'insufficient_funds', message: 'Your wallet does not hold enough for this payment.' });
+        expect(result.current.topUp).toMatchObject({ amount: '3800', currency: 'XAF' });
+        expect(result.current.intent).toMatchObject({ status: 'PENDING', attempts: 1 });
+        await during(() => result.current.startTopUp(), TOPUP_POLL_INTERVAL_MS);
+        expect(result.current.status).toBe('otp-sent');
+        expect(gateway.state.codesSent).toBe(2);
+        await act(() => result.current.verifyCode('123456'));
+        await act(() => result.current.pay());
+        expect(result.current.status).toBe('succeeded');
+        expect(gateway.state.balance).toBe(0);
+      });
+
+      it('stops waiting when the component leaves', async () => {
+        const gateway = fakeGateway({ balance: 0 });
+        gateway.state.topupReadsToSettle = 100;
+        const { result, unmount } = await shortCustomer(gateway);
+        act(() => {
+          void result.current.startTopUp();
+        });
+        await act(() => vi.advanceTimersByTimeAsync(3 * TOPUP_POLL_INTERVAL_MS));
+        const reads = gateway.state.requests.filter((r) => r.startsWith('GET /wallet/topups/')).length;
+        expect(reads).toBeGreaterThan(0);
+        unmount();
+        await act(() => vi.advanceTimersByTimeAsync(5 * TOPUP_POLL_INTERVAL_MS));
+        expect(gateway.state.requests.filter((r) => r.startsWith('GET /wallet/topups/')).length).toBeLessThanOrEqual(reads + 1);
+      });
     });
   });
 

@@ -13,6 +13,8 @@ type Channel = 'sms' | 'email';
  */
 const TEXT = {
   steps: ['Sign in', 'Code', 'Pay'],
+  /** The steps once the wallet was found short. */
+  stepsWithTopUp: ['Sign in', 'Top up', 'Code', 'Pay'],
   stepsLabel: 'Steps',
   docTitle: (amount: string | undefined, merchant: string) => (amount ? `Pay ${amount} to ${merchant}` : `Pay ${merchant}`),
   payMerchant: (merchant: string) => `Pay ${merchant}`,
@@ -86,13 +88,46 @@ const TEXT = {
   unreachable: 'The payment service could not be reached.',
   invalidLinkTitle: 'This payment link is not valid',
   invalidLinkText: 'Check the link you were given, or return to the shop to start the payment again.',
+  topUpTitle: 'Top up your wallet',
+  topUpShort: (missing: ReactNode, amount: ReactNode) => (
+    <>
+      Your wallet holds less than {amount}: {missing} is missing. Top it up from your MTN MoMo account, then pay.
+    </>
+  ),
+  topUpPhone: 'MTN MoMo number',
+  topUpPhoneHint: 'The phone that approves the top-up',
+  topUp: (amount: string) => `Top up ${amount} with MTN MoMo`,
+  topUpStarting: 'Asking MTN MoMo…',
+  cancel: 'Cancel',
+  topUpPendingTitle: 'Approve on your phone',
+  topUpAsked: (amount: ReactNode, phone: ReactNode) => (
+    <>
+      MTN MoMo asked {phone} for {amount}. Approve the request on that phone with your MoMo PIN.
+    </>
+  ),
+  topUpKeepOpen: 'Keep this page open: the payment goes on by itself once you approve.',
+  topUpWaiting: (phone: string) => `Waiting for your approval on ${phone}…`,
+  topUpReceived: (amount: string) => `Your wallet was topped up with ${amount}.`,
+  topUpFailedTitle: 'The top-up did not go through',
+  topUpFailed: (code: string, reason: string | undefined) => {
+    if (code === 'topup_timeout') return 'MTN MoMo did not confirm the top-up in time. If you still approve it, the money will reach your wallet.';
+    if (reason === 'APPROVAL_REJECTED') return 'The top-up was declined on the phone.';
+    if (reason === 'TIMEOUT') return 'The top-up was not approved in time.';
+    return `MTN MoMo did not accept the top-up${reason ? ` (${reason})` : ''}.`;
+  },
+  topUpNothingTaken: 'Try again, perhaps from another MTN MoMo number, or cancel.',
+  topUpTryAgain: 'Try again',
 };
 
 const RESET: CheckoutStatus[] = ['reset-phone', 'reset-code'];
+const TOP_UP: CheckoutStatus[] = ['topup-offer', 'topup-pending', 'topup-failed'];
 
-function stepIndex(status: CheckoutStatus): number {
-  if (status === 'otp-sent') return 1;
-  if (status === 'otp-verified' || status === 'charging') return 2;
+/** Where the customer is in `steps` (with a "Top up" step once the wallet was found short). */
+function stepIndex(status: CheckoutStatus, withTopUp: boolean): number {
+  const after = withTopUp ? 1 : 0;
+  if (TOP_UP.includes(status)) return 1;
+  if (status === 'otp-sent') return 1 + after;
+  if (status === 'otp-verified' || status === 'charging') return 2 + after;
   return 0;
 }
 
@@ -161,6 +196,10 @@ function Flow({ merchantName }: { merchantName: string }) {
   let errorText = error?.message ?? '';
   if (error?.attemptsRemaining !== undefined) errorText += ` ${TEXT.triesLeft(error.attemptsRemaining)}`;
   if (error?.retryAfter !== undefined) errorText += ` ${TEXT.waitSeconds(error.retryAfter)}`;
+  if (error?.code === 'topup_failed' || error?.code === 'topup_timeout') errorText = TEXT.topUpFailed(error.code, error.failureReason);
+  const topUp = checkout.topUp;
+  const topUpAmount = topUp ? formatMoney(topUp.amount, topUp.currency) : '';
+  const topUpPhone = topUp?.topup?.phoneNumber ?? topUp?.phoneNumber ?? '';
   const alert = errorText && !['failed', 'expired', 'canceled'].includes(status) ? (
     <div className="notice error" role="alert" id="step-error">
       {errorText}
@@ -184,6 +223,11 @@ function Flow({ merchantName }: { merchantName: string }) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     void checkout.confirmPasswordReset(String(form.get('otp') ?? ''), String(form.get('newPassword') ?? ''), channel);
+  }
+
+  function startTopUp(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    void checkout.startTopUp(phoneOf(e.currentTarget));
   }
 
   function verify(e: FormEvent<HTMLFormElement>) {
@@ -303,6 +347,65 @@ function Flow({ merchantName }: { merchantName: string }) {
       );
       break;
     }
+    case 'topup-offer':
+      body = (
+        <form onSubmit={startTopUp} aria-labelledby="topup-step">
+          <StepTitle id="topup-step">{TEXT.topUpTitle}</StepTitle>
+          <p id="topup-intro">{TEXT.topUpShort(<strong>{topUpAmount}</strong>, <strong>{amount}</strong>)}</p>
+          {alert}
+          <div className="field">
+            <label htmlFor="topup-phone">
+              {TEXT.topUpPhone} <span className="hint">{TEXT.topUpPhoneHint}</span>
+            </label>
+            <input
+              id="topup-phone"
+              name="phoneNumber"
+              type="tel"
+              autoComplete="tel"
+              inputMode="tel"
+              required
+              defaultValue={topUp?.phoneNumber}
+              aria-invalid={error && error.code !== 'insufficient_funds' ? true : undefined}
+              aria-describedby={describedBy('topup-intro')}
+            />
+          </div>
+          <button type="submit" disabled={pending} aria-busy={pending}>
+            {pending ? TEXT.topUpStarting : TEXT.topUp(topUpAmount)}
+          </button>
+          <div className="actions">
+            <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelTopUp()}>
+              {TEXT.cancel}
+            </button>
+          </div>
+        </form>
+      );
+      break;
+    case 'topup-pending':
+      body = (
+        <div>
+          <StepTitle>{TEXT.topUpPendingTitle}</StepTitle>
+          <p>{TEXT.topUpAsked(<strong>{topUpAmount}</strong>, <strong>{topUpPhone}</strong>)}</p>
+          <p className="hint">{TEXT.topUpKeepOpen}</p>
+        </div>
+      );
+      break;
+    case 'topup-failed':
+      body = (
+        <div>
+          <StepTitle>{TEXT.topUpFailedTitle}</StepTitle>
+          {alert}
+          <p>{TEXT.topUpNothingTaken}</p>
+          <button type="button" className="wide" disabled={pending} aria-busy={pending} onClick={() => void checkout.retryTopUp()}>
+            {TEXT.topUpTryAgain}
+          </button>
+          <div className="actions">
+            <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelTopUp()}>
+              {TEXT.cancel}
+            </button>
+          </div>
+        </div>
+      );
+      break;
     case 'otp-sent':
       body = (
         <form onSubmit={verify}>
@@ -401,8 +504,14 @@ function Flow({ merchantName }: { merchantName: string }) {
       );
   }
 
-  const inFlow = ['ready', 'logging-in', ...RESET, 'otp-sent', 'otp-verified', 'charging'].includes(status);
-  const current = stepIndex(status);
+  const inFlow = ['ready', 'logging-in', ...RESET, ...TOP_UP, 'otp-sent', 'otp-verified', 'charging'].includes(status);
+  const steps = topUp ? TEXT.stepsWithTopUp : TEXT.steps;
+  const current = stepIndex(status, topUp !== undefined);
+  // Polite and kept across the steps of a top-up, so each change is read out: the wait for the
+  // payer's approval, then the money received.
+  let topUpNews = '';
+  if (status === 'topup-pending') topUpNews = TEXT.topUpWaiting(topUpPhone);
+  else if (topUp?.topup?.status === 'SUCCEEDED' && ['otp-sent', 'otp-verified', 'charging'].includes(status)) topUpNews = TEXT.topUpReceived(formatMoney(topUp.topup.amount, topUp.topup.currency));
   return (
     <>
       <header>
@@ -416,12 +525,17 @@ function Flow({ merchantName }: { merchantName: string }) {
       </header>
       {inFlow && (
         <ol className="steps" aria-label={TEXT.stepsLabel}>
-          {TEXT.steps.map((s, i) => (
+          {steps.map((s, i) => (
             <li key={s} className={i < current ? 'done' : undefined} aria-current={i === current ? 'step' : undefined}>
               {s}
             </li>
           ))}
         </ol>
+      )}
+      {inFlow && topUp && (
+        <p role="status" id="topup-news" className={topUpNews ? `notice ${status === 'topup-pending' ? 'info' : 'success'}` : undefined}>
+          {topUpNews}
+        </p>
       )}
       <div key={stepKey(status)} aria-busy={status === 'loading' || status === 'charging' || pending} onClickCapture={acted} onSubmitCapture={acted}>
         {body}

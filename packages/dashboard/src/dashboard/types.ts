@@ -71,6 +71,39 @@ export interface Customer extends CustomerRef {
   volume: { currency: string; amount: string }[];
 }
 
+/** One charge attempt of a customer at this merchant (an intent may have several). */
+export interface CustomerPayment {
+  id: string;
+  intentId: string;
+  amount: string;
+  currency: string;
+  status: 'succeeded' | 'failed';
+  failureCode: string | null;
+  createdAt: string;
+}
+
+/** A wallet top-up by mobile money that a customer started through this merchant's checkout. */
+export interface Topup {
+  id: string;
+  amount: string;
+  currency: string;
+  provider: string;
+  phoneNumber: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  failureReason: string | null;
+  livemode: boolean;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+/** `GET /dashboard/api/{mode}/customers/{id}`: the customer's row, its payment attempts here and its top-ups started here. */
+export interface CustomerDetail {
+  customer: Customer;
+  payments: CustomerPayment[];
+  topups: Topup[];
+}
+
 export interface PaymentDetail {
   payment: Payment;
   events: WebhookEvent[];

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { formatDateTime, formatMoney } from '../../shared/format.ts';
-import { api } from '../api.ts';
+import { api, ApiProblem } from '../api.ts';
 import { Link } from '../router.tsx';
-import type { Customer, List, Mode } from '../types.ts';
-import { ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
+import type { Customer, CustomerDetail as Detail, List, Mode } from '../types.ts';
+import { Badge, ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
 
 /** Every text of the Customers pages, in one place (for a translation to replace). */
 const TEXT = {
@@ -26,14 +26,36 @@ const TEXT = {
   customer: 'Customer',
   customerId: 'Customer id',
   allPayments: 'All payments',
-  detailLoading: 'Looking for the customer…',
-  notFound: (pages: number) => `This customer is not among your ${pages * 100} newest customers, or is not one of yours.`,
+  detailLoading: 'Loading the customer…',
+  notFound: 'This customer is not one of yours: they never registered through your API key, were not made by your test helpers, and never tried to pay you.',
   none: '—',
+  attemptsTitle: 'Payment attempts',
+  attemptsIntro: 'Each time this customer tried to pay one of your payments, newest first (the latest 50).',
+  attemptsLabel: 'Payment attempts of this customer',
+  attemptsCaption: 'Payment attempts of this customer at your shop, newest first',
+  noAttempts: 'This customer has not tried to pay you yet.',
+  payment: 'Payment',
+  amount: 'Amount',
+  status: 'Status',
+  failure: 'Failure reason',
+  date: 'Date',
+  paymentFailures: { insufficient_funds: 'Not enough in the wallet' } as Record<string, string>,
+  topupsTitle: 'Top-ups',
+  topupsIntro: "Money this customer added to their wallet by mobile money from your checkout, newest first (the latest 50). You see the amount and the outcome, never the wallet's balance.",
+  topupsLabel: 'Top-ups of this customer',
+  topupsCaption: 'Top-ups this customer started through your checkout, newest first',
+  noTopups: 'No top-ups started through your checkout.',
+  provider: 'Provider',
+  providers: { mtn_momo: 'MTN MoMo' } as Record<string, string>,
+  topupFailures: {
+    APPROVAL_REJECTED: 'Declined on the phone',
+    TIMEOUT: 'Not approved in time',
+    AMOUNT_MISMATCH: 'The provider took another amount',
+    INTERNAL_PROCESSING_ERROR: "The provider's error",
+  } as Record<string, string>,
 };
 
 const PAGE_SIZE = 20;
-/** How far the detail page looks (the dashboard API lists customers; it has no lookup by id). */
-const SEARCH_PAGES = 10;
 
 function queryOf(limit: number, startingAfter?: string) {
   const q = new URLSearchParams({ limit: String(limit) });
@@ -138,38 +160,37 @@ export function Customers({ mode }: { mode: Mode }) {
   );
 }
 
-/** The customer's row of the list, found by paging through it (newest first). */
-async function findCustomer(mode: Mode, id: string): Promise<Customer | null> {
-  let after: string | undefined;
-  for (let i = 0; i < SEARCH_PAGES; i++) {
-    const page = await api<List<Customer>>('GET', `/${mode}/customers?${queryOf(100, after)}`);
-    const found = page.data.find((c) => c.id === id);
-    if (found) return found;
-    after = page.data[page.data.length - 1]?.id;
-    if (!page.hasMore || after === undefined) return null;
-  }
-  return null;
+/** A payment's failure code in words (the code itself stays beside it, for support). */
+function FailureText({ code, words }: { code: string | null; words: Record<string, string> }) {
+  if (code === null) return <span className="hint">{TEXT.none}</span>;
+  return (
+    <>
+      {words[code] ?? code}
+      {words[code] !== undefined && <span className="hint mono">{code}</span>}
+    </>
+  );
 }
 
 export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
-  const loaded = useLoad(() => findCustomer(mode, id), `${mode}/${id}`);
+  const loaded = useLoad(() => api<Detail>('GET', `/${mode}/customers/${encodeURIComponent(id)}`), `${mode}/${id}`);
   const back = (
     <p>
       <Link to={`/dashboard/${mode}/customers`}>{TEXT.allCustomers}</Link>
     </p>
   );
-  const c = loaded.data;
-  if (loaded.error || c === null) {
+  if (loaded.error) {
+    const notFound = loaded.error instanceof ApiProblem && loaded.error.status === 404;
     return (
       <>
         {back}
         <PageTitle title={TEXT.customer}>{TEXT.customer}</PageTitle>
-        <ErrorNotice error={loaded.error} />
-        {c === null && <div className="notice info">{TEXT.notFound(SEARCH_PAGES)}</div>}
+        {notFound ? <div className="notice info">{TEXT.notFound}</div> : <ErrorNotice error={loaded.error} />}
       </>
     );
   }
-  if (!c) return <p role="status">{TEXT.detailLoading}</p>;
+  const detail = loaded.data;
+  if (!detail) return <p role="status">{TEXT.detailLoading}</p>;
+  const c = detail.customer;
   return (
     <>
       {back}
@@ -196,10 +217,102 @@ export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
           <dt>{TEXT.created}</dt>
           <dd>{formatDateTime(c.createdAt)}</dd>
         </dl>
-        <p>
-          <Link to={`/dashboard/${mode}/payments`}>{TEXT.allPayments}</Link>
-        </p>
       </section>
+
+      <section aria-labelledby="attempts-title">
+        <h2 id="attempts-title">{TEXT.attemptsTitle}</h2>
+        <p className="hint">{TEXT.attemptsIntro}</p>
+        <TableWrap label={TEXT.attemptsLabel}>
+          <table>
+            <caption className="visually-hidden">{TEXT.attemptsCaption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{TEXT.payment}</th>
+                <th scope="col" className="num">
+                  {TEXT.amount}
+                </th>
+                <th scope="col">{TEXT.status}</th>
+                <th scope="col">{TEXT.failure}</th>
+                <th scope="col">{TEXT.date}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {detail.payments.length === 0 && (
+                <tr>
+                  <td colSpan={5} className="empty">
+                    {TEXT.noAttempts}
+                  </td>
+                </tr>
+              )}
+              {detail.payments.map((p) => (
+                <tr key={p.id}>
+                  <th scope="row">
+                    <Link to={`/dashboard/${mode}/payments/${p.intentId}`} className="mono">
+                      {p.intentId}
+                    </Link>
+                  </th>
+                  <td className="num">{formatMoney(p.amount, p.currency)}</td>
+                  <td>
+                    <Badge value={p.status} />
+                  </td>
+                  <td>
+                    <FailureText code={p.failureCode} words={TEXT.paymentFailures} />
+                  </td>
+                  <td>{formatDateTime(p.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      </section>
+
+      <section aria-labelledby="topups-title">
+        <h2 id="topups-title">{TEXT.topupsTitle}</h2>
+        <p className="hint">{TEXT.topupsIntro}</p>
+        <TableWrap label={TEXT.topupsLabel}>
+          <table>
+            <caption className="visually-hidden">{TEXT.topupsCaption}</caption>
+            <thead>
+              <tr>
+                <th scope="col" className="num">
+                  {TEXT.amount}
+                </th>
+                <th scope="col">{TEXT.provider}</th>
+                <th scope="col">{TEXT.status}</th>
+                <th scope="col">{TEXT.failure}</th>
+                <th scope="col">{TEXT.date}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {detail.topups.length === 0 && (
+                <tr>
+                  <td colSpan={5} className="empty">
+                    {TEXT.noTopups}
+                  </td>
+                </tr>
+              )}
+              {detail.topups.map((t) => (
+                <tr key={t.id}>
+                  <th scope="row" className="num">
+                    {formatMoney(t.amount, t.currency)}
+                  </th>
+                  <td>{TEXT.providers[t.provider] ?? t.provider}</td>
+                  <td>
+                    <Badge value={t.status} />
+                  </td>
+                  <td>
+                    <FailureText code={t.failureReason} words={TEXT.topupFailures} />
+                  </td>
+                  <td>{formatDateTime(t.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      </section>
+      <p>
+        <Link to={`/dashboard/${mode}/payments`}>{TEXT.allPayments}</Link>
+      </p>
     </>
   );
 }
