@@ -226,9 +226,10 @@ describe('a purchase from the example shop, end to end', () => {
     expect(event.data.paymentIntent.metadata).toEqual({ orderId });
     expect(event.data.paymentIntent.status).toBe('SUCCEEDED');
     const intent = await caisse.intents.retrieve(event.data.paymentIntent.id);
-    expect(intent).toMatchObject({ status: 'SUCCEEDED', amount: '5000', currency: 'XAF' });
+    // The default fee is 1.5 %: the merchant receives 4 925 of the 5 000.
+    expect(intent).toMatchObject({ status: 'SUCCEEDED', amount: '5000', currency: 'XAF', fee: '75', net: '4925' });
     const balance = await caisse.balance.retrieve();
-    expect(JSON.stringify(balance)).toContain('5000');
+    expect(JSON.stringify(balance)).toContain('4925');
 
     // The browser kept every token in memory: no storage, no cookie, nothing in the page.
     const stored = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie }));

@@ -93,6 +93,7 @@ describe('top-ups', () => {
       topups: [{ id: created.id, status: 'SUCCEEDED', amount: '5000' }],
     });
     expect(page.body).not.toMatch(/balance/i);
+    expect(page.body).not.toContain(SUCCESS);
     expect((await call(ctx.app, 'GET', '/dashboard/api/test/customers/usr_unknown', { headers: { cookie } })).statusCode).toBe(404);
   });
 

@@ -3,6 +3,7 @@ import { MINUTE, SECOND } from '../../platform/clock.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
+import { maskPhone } from '../../platform/codes.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import type { KeyMode, MerchantContext, UserContext } from '../../platform/tenancy.ts';
 import { type Connector, type ConnectorRegistry, isProviderName, newReference, type StatusResult } from '../connectors/index.ts';
@@ -259,7 +260,8 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
 
     /** A customer's top-ups started through this merchant's checkout (the dashboard's customer page). */
     listForCustomerAt: async (scope: { merchantId: string; mode: KeyMode }, userId: string, limit = 50) =>
-      (await repo.listForCustomerAt(db, scope.merchantId, scope.mode, userId, limit)).map(topupView),
+      // The payer's number is the customer's: a merchant sees it masked, as the customer's phone.
+      (await repo.listForCustomerAt(db, scope.merchantId, scope.mode, userId, limit)).map((row) => ({ ...topupView(row), phoneNumber: maskPhone(row.phone_number) })),
 
     /** Every top-up of a provider created in [from, to), for reconciliation. */
     listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),
