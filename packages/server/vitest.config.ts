@@ -4,7 +4,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     pool: 'forks',
-    // Each file gets its own database (in-memory PGlite, or a fresh PostgreSQL database).
+    // Each file gets its own database (in-memory PGlite, or a fresh PostgreSQL database), a copy
+    // of the template that the global setup migrated once.
+    globalSetup: ['test/global-setup.ts'],
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
