@@ -8,6 +8,9 @@ export default defineConfig({
     // of the template that the global setup migrated once.
     globalSetup: ['test/global-setup.ts'],
     maxWorkers: 2,
+    // Files share their worker's modules (the app's, and PGlite's compiled WebAssembly) rather than
+    // loading them again each: every file builds its own app on its own database, and closes it.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // CI asks for a JSON report beside the console one, to print its closing count.
