@@ -44,12 +44,13 @@ function templateTarball(): Blob | undefined {
 
 /**
  * A fresh, migrated database for one test file: a copy of the template that test/global-setup.ts
- * migrated once (without it, an empty database migrated here). `migrate` then finds nothing to do.
+ * migrated once in this run, or else (no global setup) an empty database migrated here.
  */
 export async function openTestDb(): Promise<OpenedDb & { url?: string }> {
   if (!TEST_DATABASE_URL) {
-    const opened = await openPglite(undefined, { loadDataDir: templateTarball() });
-    await migrate(opened.db);
+    const template = templateTarball();
+    const opened = await openPglite(undefined, { loadDataDir: template });
+    if (!template) await migrate(opened.db);
     return opened;
   }
   const name = `caisse_t_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -60,7 +61,7 @@ export async function openTestDb(): Promise<OpenedDb & { url?: string }> {
   await admin.end();
   const url = adminUrl(name);
   const opened = openPostgres(url, 20);
-  await migrate(opened.db);
+  if (!template) await migrate(opened.db);
   return {
     ...opened,
     url,
