@@ -6,7 +6,7 @@
  * `create database … template …`. Both are removed at the end of the run.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -15,13 +15,15 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import type { Database } from '../src/platform/database.ts';
-import { openPostgres } from '../src/platform/db.ts';
+import { openPglite, openPostgres } from '../src/platform/db.ts';
 import { migrate } from '../src/platform/migrations.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** PGlite: the path of the migrated data directory tarball. */
     pgliteTemplate: string | undefined;
+    /** PGlite: the same database as a data directory (the `pgdata` inside CAISSE_DATA_DIR). */
+    pgliteTemplateDir: string | undefined;
     /** PostgreSQL: the name of the migrated template database. */
     postgresTemplate: string | undefined;
   }
@@ -59,9 +61,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     } finally {
       await pglite.close();
     }
+    // The same database as an embedded data directory on disk, for tests that start `caisse`
+    // processes on a data directory whose first start is not their subject (seedDataDir).
+    const dir = mkdtempSync(join(tmpdir(), 'caisse-test-template-'));
+    const onDisk = await openPglite(dir, { loadDataDir: new Blob([readFileSync(file)]) });
+    await onDisk.close();
     project.provide('pgliteTemplate', file);
+    project.provide('pgliteTemplateDir', join(dir, 'pgdata'));
     project.provide('postgresTemplate', undefined);
-    return async () => rmSync(file, { force: true });
+    return async () => {
+      rmSync(file, { force: true });
+      rmSync(dir, { recursive: true, force: true });
+    };
   }
   const name = `caisse_tpl_${process.pid}_${randomBytes(4).toString('hex')}`;
   await admin(url, (c) => c.query(`create database ${name}`));
@@ -73,6 +84,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await opened.close();
   }
   project.provide('pgliteTemplate', undefined);
+  project.provide('pgliteTemplateDir', undefined);
   project.provide('postgresTemplate', name);
   return async () => {
     await admin(url, (c) => c.query(`drop database if exists ${name} with (force)`));
