@@ -16,12 +16,28 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const started = performance.now();
 const seconds = (from) => ((performance.now() - from) / 1000).toFixed(1);
 const results = [];
+const running = new Set();
 
-/** Runs `npm args…`, its output line by line with a prefix; resolves with its exit code. */
-function run(label, args) {
+// Each command runs in a process group of its own: a signal to this script ends all of it.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        /* already gone */
+      }
+    }
+    process.exit(1);
+  });
+}
+
+/** Runs a command, its output line by line with a prefix; resolves with its exit code. */
+function run(label, command, args) {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(npm, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+    const child = spawn(command, args, { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+    running.add(child);
     for (const [stream, out] of [
       [child.stdout, process.stdout],
       [child.stderr, process.stderr],
@@ -41,6 +57,7 @@ function run(label, args) {
       resolve(1);
     });
     child.on('close', (code, signal) => {
+      running.delete(child);
       const status = code ?? (signal ? 1 : 0);
       results.push({ label, status, took: seconds(t0) });
       resolve(status);
@@ -48,9 +65,9 @@ function run(label, args) {
   });
 }
 
-const test = (workspace, label) => run(label, ['test', '--silent', '-w', workspace]);
+const test = (workspace, label) => run(label, npm, ['test', '--silent', '-w', workspace]);
 
-const cli = run('server build', ['run', 'build:if-stale', '--silent', '-w', '@caisse/server']);
+const cli = run('server build', process.execPath, [join(root, 'packages', 'server', 'scripts', 'build-if-stale.mjs')]);
 const lanes = [
   cli.then(() => test('@caisse/server', 'server')),
   (async () => {
