@@ -4,7 +4,7 @@
 // reports stay as they are), the long server suite beside the others instead of after them, then
 // how long it took. Exits non-zero when any workspace failed.
 //
-//   lane 1: the server's compiled CLI (if stale), then the server suite (2 workers)
+//   lane 1: the server's compiled CLI (if stale), then the server suite (3 workers)
 //   lane 2: browser, node, react, then — once the compiled CLI is there, since their tests start
 //           `caisse` processes — the dashboard and the example shop (Chromium, one file at a time)
 import { spawn } from 'node:child_process';
