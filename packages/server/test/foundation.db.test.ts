@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir, openPglite, openPostgres } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
-import { onPostgres, openTestDb, TEST_DATABASE_URL } from './harness.ts';
+import { onPostgres, openTestDb, seedDataDir, TEST_DATABASE_URL } from './harness.ts';
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'caisse.js');
 
@@ -66,6 +66,8 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
 
 describe('embedded data directory', () => {
   const dir = mkdtempSync(join(tmpdir(), 'caisse-lock-'));
+  // A migrated data directory: what is checked here is its lock, not a first start.
+  beforeAll(() => seedDataDir(dir));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a second opener in this process is refused, naming the holder', async () => {

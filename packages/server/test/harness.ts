@@ -1,13 +1,17 @@
 /**
  * The integration-test harness. Each test file gets its own database: in-memory PGlite by
  * default, or a fresh PostgreSQL database (created from TEST_DATABASE_URL, dropped at the end)
- * when TEST_DATABASE_URL is set. The app is built with an injected clock and real everything
- * else, and called with `app.inject`.
+ * when TEST_DATABASE_URL is set; either one a copy of the database migrated once by
+ * test/global-setup.ts. The app is built with an injected clock and real everything else, and
+ * called with `app.inject`.
  */
 import { randomBytes } from 'node:crypto';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { ManualClock } from '../src/platform/clock.ts';
@@ -30,21 +34,45 @@ function adminUrl(database: string): string {
   return url.toString();
 }
 
-/** A fresh, migrated database for one test file. */
+/** The migrated data directory made once by test/global-setup.ts, read once per worker. */
+let pgliteTemplate: Blob | undefined;
+function templateTarball(): Blob | undefined {
+  const file = inject('pgliteTemplate');
+  if (file === undefined) return undefined;
+  pgliteTemplate ??= new Blob([readFileSync(file)]);
+  return pgliteTemplate;
+}
+
+/**
+ * Fills an empty embedded data directory (CAISSE_DATA_DIR) with a copy of the migrated template,
+ * as `caisse migrate` would have left it, for tests whose subject is not a first start (that one
+ * runs initdb and every migration: ~3 s of CPU). Without the global setup, leaves it empty.
+ */
+export function seedDataDir(dataDir: string): void {
+  const template = inject('pgliteTemplateDir');
+  if (template !== undefined) cpSync(template, join(dataDir, 'pgdata'), { recursive: true });
+}
+
+/**
+ * A fresh, migrated database for one test file: a copy of the template that test/global-setup.ts
+ * migrated once in this run, or else (no global setup) an empty database migrated here.
+ */
 export async function openTestDb(): Promise<OpenedDb & { url?: string }> {
   if (!TEST_DATABASE_URL) {
-    const opened = await openPglite(undefined);
-    await migrate(opened.db);
+    const template = templateTarball();
+    const opened = await openPglite(undefined, { loadDataDir: template });
+    if (!template) await migrate(opened.db);
     return opened;
   }
   const name = `caisse_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const template = inject('postgresTemplate');
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = adminUrl(name);
   const opened = openPostgres(url, 20);
-  await migrate(opened.db);
+  if (!template) await migrate(opened.db);
   return {
     ...opened,
     url,

@@ -13,7 +13,7 @@ import { createServices } from '../src/services.ts';
 import { loadConfig } from '../src/config.ts';
 import { openPglite } from '../src/platform/db.ts';
 import { migrate } from '../src/platform/migrations.ts';
-import { call, createMerchant, createTestContext, onPostgres, sk, TEST_MASTER_KEY, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, createTestContext, onPostgres, seedDataDir, sk, TEST_MASTER_KEY, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
  * The double-entry ledger: balanced transfers under row locks, wallets that the database keeps
@@ -151,10 +151,11 @@ describe('verifyLedger and `caisse ledger verify`', () => {
   });
 
   it('the command exits 0 on a consistent ledger and 1 on any difference', async () => {
-    // Its own embedded database in a data directory, as an operator would run it.
+    // Its own embedded database in a data directory, as an operator would run it (migrated).
     const dir = mkdtempSync(join(tmpdir(), 'caisse-ledger-'));
     const env = { ...process.env, CAISSE_DATA_DIR: dir, CAISSE_MASTER_KEY: TEST_MASTER_KEY, DATABASE_URL: '', LOG_LEVEL: 'silent' };
     try {
+      seedDataDir(dir);
       const opened = await openPglite(dir);
       await migrate(opened.db);
       const clock = new ManualClock();

@@ -5,7 +5,7 @@ import { recordEvent } from './webhooks.receiver.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db.ts';
 import { idFactory } from '../src/platform/ids.ts';
-import { TEST_DATABASE_URL } from './harness.ts';
+import { seedDataDir, TEST_DATABASE_URL } from './harness.ts';
 import {
   createMerchantWithCli,
   createRunDatabase,
@@ -36,6 +36,8 @@ const procs: Proc[] = [];
 
 beforeAll(async () => {
   database = await createRunDatabase(TEST_DATABASE_URL, 'listen');
+  // Migrated already: the subject is listen and trigger, not a first start (the example shop's e2e starts on an empty one).
+  if (database.kind === 'pglite') seedDataDir(database.dataDir as string);
   env = processEnv(database.env);
   if (database.kind === 'postgres') keys = await createMerchantWithCli(env, 'Listen');
   server = await startServerProcess({ env });

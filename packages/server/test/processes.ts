@@ -95,6 +95,8 @@ export interface Proc {
   /** stdout and stderr lines, oldest first (bounded). */
   lines: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves once stdout and stderr have ended (after `exited`, every line is in `lines` only then). */
+  drained: Promise<void>;
   /** Resolves with the first line (already seen or to come) matching `pattern`. */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   kill(signal?: NodeJS.Signals): void;
@@ -115,8 +117,10 @@ export function spawnCaisse(args: string[], env: Record<string, string>, opts: {
       }
     }
   };
+  const ends: Promise<void>[] = [];
   for (const stream of [child.stdout, child.stderr]) {
     let buffer = '';
+    if (stream) ends.push(new Promise((resolve) => stream.once('close', () => resolve())));
     stream?.setEncoding('utf8');
     stream?.on('data', (chunk: string) => {
       buffer += chunk;
@@ -139,6 +143,7 @@ export function spawnCaisse(args: string[], env: Record<string, string>, opts: {
     pid: child.pid as number,
     lines,
     exited,
+    drained: Promise.all(ends).then(() => {}),
     waitForLine(pattern, timeoutMs = 60_000) {
       const found = lines.find((l) => pattern.test(l));
       if (found !== undefined) return Promise.resolve(found);
@@ -215,8 +220,24 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-/** `caisse start --port N` as a child process, resolved once /healthz answers. */
+/**
+ * `caisse start --port N` as a child process, resolved once /healthz answers. Without `port`, a
+ * free port is picked; should another process take it before the server listens (EADDRINUSE: a
+ * race with anything else opening sockets meanwhile), the server is started again on another.
+ */
 export async function startServerProcess(opts: { env: Record<string, string>; port?: number; args?: string[]; timeoutMs?: number }): Promise<ServerProc> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(opts);
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || opts.port !== undefined || attempt === 3) throw err;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startServerOnce(opts: { env: Record<string, string>; port?: number; args?: string[]; timeoutMs?: number }): Promise<ServerProc> {
   const port = opts.port ?? (await freePort());
   const proc = spawnCaisse(['start', '--port', String(port), ...(opts.args ?? [])], opts.env);
   const url = `http://127.0.0.1:${port}`;
@@ -224,7 +245,14 @@ export async function startServerProcess(opts: { env: Record<string, string>; po
   let exited = false;
   void proc.exited.then(() => (exited = true));
   while (!(await healthy(url))) {
-    if (exited) throw new Error(`caisse start exited before answering:\n${proc.lines.slice(-40).join('\n')}`);
+    if (exited) {
+      // The exit can come before the last of its output: read that first, to say why.
+      const { code, signal } = await proc.exited;
+      await Promise.race([proc.drained, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+      const output = proc.lines.slice(-40).join('\n');
+      const message = `caisse start exited (${code ?? signal}) before answering:\n${output}`;
+      throw /EADDRINUSE/.test(output) ? new PortTakenError(message) : new Error(message);
+    }
     if (Date.now() > deadline) {
       proc.kill('SIGKILL');
       throw new Error(`caisse start did not answer within ${opts.timeoutMs ?? 90_000} ms:\n${proc.lines.slice(-40).join('\n')}`);

@@ -9,7 +9,7 @@ import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/runtime.ts';
-import { createMerchant, createTestContext, TEST_MASTER_KEY, type TestContext, type TestMerchant } from './harness.ts';
+import { createMerchant, createTestContext, seedDataDir, TEST_MASTER_KEY, type TestContext, type TestMerchant } from './harness.ts';
 import { variantApp } from './security.support.ts';
 
 /**
@@ -91,6 +91,7 @@ describe('TLS terminated by the server', () => {
     const dir = mkdtempSync(join(tmpdir(), 'caisse-tls-start-'));
     writeFileSync(join(dir, 'cert.pem'), cert);
     writeFileSync(join(dir, 'key.pem'), key, { mode: 0o600 });
+    seedDataDir(join(dir, 'data'));
     const config = loadConfig({
       CAISSE_MASTER_KEY: TEST_MASTER_KEY,
       CAISSE_DATA_DIR: join(dir, 'data'),

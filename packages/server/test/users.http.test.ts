@@ -246,11 +246,13 @@ describe('POST /auth/web', () => {
     await time(phone()); // warm the dummy hash
     const unknown: number[] = [];
     const wrong: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    // Five of each (the lockout counts five failures before it refuses): a median that a busy
+    // machine's pause in one or two requests does not move.
+    for (let i = 0; i < 5; i++) {
       unknown.push(await time(phone()));
       wrong.push(await time(user.phoneNumber));
     }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1] as number;
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[2] as number;
     expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
     expect(median(wrong)).toBeGreaterThan(median(unknown) * 0.5);
   });

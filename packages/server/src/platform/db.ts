@@ -191,12 +191,13 @@ export function openPostgres(url: string, poolSize = 10, opts: { preparedStateme
 
 /**
  * Embedded PGlite through its own node-postgres adapter and a pool of one connection, so
- * transactions never interleave. `dataDir` undefined means in memory (tests).
+ * transactions never interleave. `dataDir` undefined means in memory (tests). `loadDataDir`: a
+ * data directory tarball (PGlite's dumpDataDir) to start from instead of an empty database (tests).
  */
-export async function openPglite(dataDir: string | undefined, opts: { preparedStatements?: boolean } = {}): Promise<OpenedDb> {
+export async function openPglite(dataDir: string | undefined, opts: { preparedStatements?: boolean; loadDataDir?: Blob } = {}): Promise<OpenedDb> {
   const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
   try {
-    const pglite = new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'));
+    const pglite = new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'), opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
     await pglite.waitReady;
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types } as pg.PoolConfig);
     // Parsing and planning run in WASM on this very thread: preparing once matters even more here.

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+/* global console, performance, process */
+// `npm test`: every workspace's tests (each its own `npm test`, so their pretest steps and JSON
+// reports stay as they are), the long server suite beside the others instead of after them, then
+// how long it took. Exits non-zero when any workspace failed.
+//
+//   lane 1: the server's compiled CLI (if stale), then the server suite (3 workers)
+//   lane 2: api-types, browser, node, react, then — once the compiled CLI is there, since their tests start
+//           `caisse` processes — the dashboard and the example shop (Chromium, one file at a time)
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const started = performance.now();
+const seconds = (from) => ((performance.now() - from) / 1000).toFixed(1);
+const results = [];
+const running = new Set();
+
+// Each command runs in a process group of its own: a signal to this script ends all of it.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        /* already gone */
+      }
+    }
+    process.exit(1);
+  });
+}
+
+/** Runs a command, its output line by line with a prefix; resolves with its exit code. */
+function run(label, command, args) {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+    running.add(child);
+    for (const [stream, out] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      let buffer = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        buffer += chunk;
+        const lines = buffer.split('\n');
+        buffer = lines.pop();
+        for (const line of lines) out.write(`[${label}] ${line}\n`);
+      });
+      stream.on('end', () => buffer && out.write(`[${label}] ${buffer}\n`));
+    }
+    child.on('error', (err) => {
+      console.error(`[${label}] ${err.message}`);
+      resolve(1);
+    });
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      const status = code ?? (signal ? 1 : 0);
+      results.push({ label, status, took: seconds(t0) });
+      resolve(status);
+    });
+  });
+}
+
+const test = (workspace, label) => run(label, npm, ['test', '--silent', '-w', workspace]);
+
+const cli = run('server build', process.execPath, [join(root, 'packages', 'server', 'scripts', 'build-if-stale.mjs')]);
+const lanes = [
+  cli.then(() => test('@caisse/server', 'server')),
+  (async () => {
+    await test('@caisse/api-types', 'api-types');
+    await test('@caisse/browser', 'browser');
+    await test('@caisse/node', 'node');
+    await test('@caisse/react', 'react');
+    await cli;
+    await test('@caisse/dashboard', 'dashboard');
+    await test('@caisse/example-shop', 'shop');
+  })(),
+];
+await Promise.all(lanes);
+
+console.log('');
+for (const r of results) console.log(`${r.status === 0 ? 'ok  ' : 'FAIL'} ${r.label.padEnd(13)} ${r.took.padStart(6)} s`);
+const failed = results.filter((r) => r.status !== 0);
+console.log(`tests took ${seconds(started)} s${failed.length ? ` (${failed.length} failed: ${failed.map((r) => r.label).join(', ')})` : ''}`);
+process.exit(failed.length ? 1 : 0);
