@@ -12,7 +12,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const started = performance.now();
 const seconds = (from) => ((performance.now() - from) / 1000).toFixed(1);
 const results = [];
@@ -36,7 +35,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 function run(label, command, args) {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+    const child = spawn(command, args, { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     for (const [stream, out] of [
       [child.stdout, process.stdout],
@@ -65,7 +64,7 @@ function run(label, command, args) {
   });
 }
 
-const test = (workspace, label) => run(label, npm, ['test', '--silent', '-w', workspace]);
+const test = (workspace, label) => run(label, 'npm', ['test', '--silent', '-w', workspace]);
 
 const cli = run('server build', process.execPath, [join(root, 'packages', 'server', 'scripts', 'build-if-stale.mjs')]);
 const lanes = [

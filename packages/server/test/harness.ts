@@ -34,7 +34,7 @@ function adminUrl(database: string): string {
   return url.toString();
 }
 
-/** The migrated data directory made once by test/global-setup.ts, read once per worker. */
+/** The migrated data directory tarball that test/global-setup.ts provides, read once per worker. */
 let pgliteTemplate: Blob | undefined;
 function templateTarball(): Blob | undefined {
   const file = inject('pgliteTemplate');
@@ -55,7 +55,8 @@ export function seedDataDir(dataDir: string): void {
 
 /**
  * A fresh, migrated database for one test file: a copy of the template that test/global-setup.ts
- * migrated once in this run, or else (no global setup) an empty database migrated here.
+ * provides (migrated with these very migrations), or else (no global setup) an empty database
+ * migrated here.
  */
 export async function openTestDb(): Promise<OpenedDb & { url?: string }> {
   if (!TEST_DATABASE_URL) {
