@@ -58,8 +58,10 @@ describe('two dispatchers on one database', () => {
         return nodeTransport(req);
       };
     const dbB = ctx.database.url ? (secondPool = openPostgres(ctx.database.url, 10)).db : ctx.deps.db;
-    const a = createDispatcher(ctx.deps, { concurrency: 32, pollIntervalMs: 10, transport: counting('a') });
-    const b = createDispatcher({ ...ctx.deps, db: dbB }, { concurrency: 32, pollIntervalMs: 10, transport: counting('b') });
+    // A generous deadline per delivery: on a loaded machine a local answer can take over the usual
+    // 10 s, and a retry would then wait on the frozen test clock (and might deliver twice).
+    const a = createDispatcher(ctx.deps, { concurrency: 32, pollIntervalMs: 10, timeoutMs: 120_000, transport: counting('a') });
+    const b = createDispatcher({ ...ctx.deps, db: dbB }, { concurrency: 32, pollIntervalMs: 10, timeoutMs: 120_000, transport: counting('b') });
     const started = performance.now();
     a.start();
     b.start();
