@@ -179,6 +179,20 @@ export function buildCli(): Command {
       print(shown, opts.json === true);
     });
 
+  merchants
+    .command('settlement <merchantId>')
+    .description("set how many days a payment's net stays pending before it is available for payouts")
+    .requiredOption('--delay-days <days>', '0 (available within seconds) to 365', (v: string) => {
+      if (!/^(0|[1-9][0-9]{0,2})$/.test(v) || Number(v) > 365) throw new InvalidArgumentError('--delay-days is a whole number of days from 0 to 365');
+      return Number(v);
+    })
+    .option('--json', 'print JSON')
+    .addHelpText('after', '\nExample:\n  npx caisse merchants settlement mch_01jd… --delay-days 0')
+    .action(async (merchantId: string, opts: { delayDays: number; json?: boolean }) => {
+      await withServices((s) => s.merchants.setSettlementDelay(merchantId, opts.delayDays));
+      print({ merchantId, settlementDelayDays: opts.delayDays }, opts.json === true);
+    });
+
   const keys = program.command('keys').description('manage API keys and secret keys');
   keys
     .command('create')
@@ -287,7 +301,7 @@ export function buildCli(): Command {
       const result = await trigger(createCaisse(target), event, json ? undefined : (line) => process.stdout.write(`${line}\n`));
       if (json) print(result, true);
       else {
-        for (const e of result.events) process.stdout.write(`produced ${e.type} ${e.id} for ${result.intentId}\n`);
+        for (const e of result.events) process.stdout.write(`produced ${e.type} ${e.id} for ${result.payoutId ?? result.intentId}\n`);
         if (result.expiresAt) process.stdout.write(`payment.expired for ${result.intentId} will come shortly after ${result.expiresAt}\n`);
       }
     });

@@ -38,6 +38,8 @@ export interface Config {
   momo: MomoConfig;
   /** The default fee schedule of every merchant without its own (contract §10). */
   fees: FeesConfig;
+  /** CAISSE_SETTLEMENT_DELAY_DAYS (default 1): how long a charge's net stays pending (contract §10). */
+  settlementDelayDays: number;
 }
 
 export interface FeesConfig {
@@ -435,6 +437,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     messaging: messaging(env),
     fees: fees(env),
+    settlementDelayDays: integer(env, 'CAISSE_SETTLEMENT_DELAY_DAYS', 1, 0, 365),
     retention: {
       eventsDays: integer(env, 'CAISSE_RETENTION_EVENTS_DAYS', 30, 1, 3650),
       otpDays: integer(env, 'CAISSE_RETENTION_OTP_DAYS', 1, 1, 3650),

@@ -1,3 +1,4 @@
+import { createBalancesService } from './modules/balances/index.ts';
 import { createChargesService } from './modules/charges/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
 import { createEventsService } from './modules/events/index.ts';
@@ -9,6 +10,7 @@ import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
 import { createUsersService } from './modules/users/index.ts';
 import { createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
+import { createPayoutsService } from './modules/payouts/index.ts';
 import { createTopupsService } from './modules/topups/index.ts';
 import { createWebhooksService, deliveriesOutbox, MAX_ENDPOINTS } from './modules/webhooks/index.ts';
 import { createLogger } from './platform/logger.ts';
@@ -30,19 +32,22 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions });
   const users = createUsersService(deps, { messaging, ledger });
   const otp = createOtpService(deps, { messaging, users, intents });
+  const balances = createBalancesService(deps, { ledger });
   const services = {
     merchants,
     messaging,
     ledger,
+    balances,
     events,
     users,
     webhooks: createWebhooksService(deps, { events }),
     intents,
     otp,
-    charges: createChargesService(deps, { ledger, intents, otp, customers: users }),
+    charges: createChargesService(deps, { ledger, balances, intents, otp, customers: users }),
     listen: createListenService(deps, { events }),
     connectors,
     topups: createTopupsService(deps, { ledger, connectors, logger }),
+    payouts: createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, logger }),
   };
   return { ...services, dashboard: createDashboardService(deps, services) };
 }

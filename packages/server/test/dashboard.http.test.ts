@@ -357,7 +357,7 @@ describe('payments, webhooks, balance and test data', () => {
     expect(user.json()).toMatchObject({ phoneNumber: '+237650009911', phoneVerified: true, balances: [{ currency: 'XAF', amount: '25000' }] });
     const messages = await send('GET', '/dashboard/api/test/messages', s);
     expect(messages.json()).toMatchObject({ data: [], hasMore: false });
-    expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toEqual({ object: 'balance', livemode: false, available: [] });
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toEqual({ object: 'balance', livemode: false, available: [], pending: [], balances: [] });
     expect((await send('GET', '/dashboard/api/live/balance', s)).json()).toMatchObject({ livemode: true });
     expectProblem(await send('POST', '/dashboard/api/live/test-users', s, { phoneNumber: '+237650009912', password: 'x' }), 404, 'not_found');
     expectProblem(await send('GET', '/dashboard/api/live/messages', s), 404, 'not_found');

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDispatcher, type DispatcherOptions } from '../src/modules/webhooks/dispatcher.ts';
-import type { EventBody } from '../src/modules/webhooks/index.ts';
+import type { PaymentEvent } from '../src/modules/intents/index.ts';
 import type { TransportRequest } from '../src/modules/webhooks/transport.ts';
 import { DAY, HOUR, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -83,7 +83,7 @@ describe('signing', () => {
     // Stripe's official library, as a merchant would call it.
     const parsed = stripe.webhooks.constructEvent(got.body, header(got, 'pay-signature'), ep.secret, 300, undefined, ctx.clock.now().getTime());
     expect(parsed).toMatchObject({ id: event.id, type: 'payment.completed' });
-    expect((parsed as unknown as EventBody).data.paymentIntent.metadata).toEqual({ orderId: 'A-1', note: 'crème brûlée ✓ "quoted"' });
+    expect((parsed as unknown as PaymentEvent).data.paymentIntent.metadata).toEqual({ orderId: 'A-1', note: 'crème brûlée ✓ "quoted"' });
     // Standard Webhooks, keyed with the bytes after whsec_.
     const verified = atClockTime(() => new Webhook(ep.secret).verify(got.body, got.headers as Record<string, string>));
     expect(verified).toMatchObject({ id: event.id });

@@ -57,6 +57,8 @@ export const ERRORS = {
   already_exists: { status: 409, title: 'It already exists' },
   endpoint_disabled: { status: 409, title: 'The webhook endpoint is disabled' },
   phone_already_verified: { status: 409, title: 'The phone number is already verified' },
+  balance_insufficient: { status: 409, title: 'The available balance is too low' },
+  payout_state_invalid: { status: 409, title: 'The payout cannot change from its current state' },
   // 422
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with another request' },
   refund_exceeds_amount: { status: 422, title: 'The refund exceeds what is left to refund' },

@@ -16,8 +16,11 @@ export type {
   SubmitResult,
 } from './connectors.types.ts';
 export { isReference, newReference } from './connectors.references.ts';
+export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 export {
   type ConnectorRegistry,
+  type ConnectorSource,
+  pollBackoffMs,
   type ConnectorSettings,
   connectorSettings,
   createConnectorRegistry,

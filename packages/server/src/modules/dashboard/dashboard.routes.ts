@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
 import { ListMessagesQuery, MessageList } from '../messaging/index.ts';
-import { MerchantBalance } from '../ledger/index.ts';
+import { MerchantBalance } from '../balances/index.ts';
 import { CreateTestUserBody, TestUser } from '../users/index.ts';
 import {
   CreateEndpointBody,

@@ -7,11 +7,11 @@ import { newId } from '../../platform/ids.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRule } from '../../platform/throttle.ts';
+import type { BalancesService } from '../balances/index.ts';
 import type { ChargesService } from '../charges/index.ts';
 import type { TopupsService } from '../topups/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentStatus, IntentsService } from '../intents/index.ts';
-import type { LedgerService } from '../ledger/index.ts';
 import { type Caller, type KeyMode, scopeOf } from '../../platform/tenancy.ts';
 import type { KeyKind, KeyView, MerchantsService } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
@@ -89,13 +89,13 @@ export function createDashboardService(
     topups: Pick<TopupsService, 'listForCustomerAt'>;
     events: EventsService;
     webhooks: WebhooksService;
-    ledger: LedgerService;
+    balances: BalancesService;
     messaging: MessagingService;
     users: UsersService;
   },
 ) {
   const { db, clock, random, config } = deps;
-  const { merchants, intents, charges, topups, events, webhooks, ledger, messaging, users } = services;
+  const { merchants, intents, charges, topups, events, webhooks, balances, messaging, users } = services;
   const throttle = createThrottle(deps);
 
   /** The CSRF token of a session: an HMAC of its token under the master key (nothing stored). */
@@ -329,9 +329,7 @@ export function createDashboardService(
 
     webhooks,
 
-    async balance(scope: DashboardScope) {
-      return { object: 'balance' as const, livemode: scope.mode === 'live', available: await ledger.merchantBalances(scope.merchantId, scope.mode) };
-    },
+    balance: (scope: DashboardScope) => balances.balance(scopeOf(scope)),
 
     async messages(scope: DashboardScope, q: { userId?: string; limit?: number; startingAfter?: string }) {
       assertTest(scope, 'The messages outbox');

@@ -3,7 +3,11 @@ import type { Executor } from '../../platform/db.ts';
 import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
-export type AccountKind = 'user_wallet' | 'merchant_balance' | 'external' | 'platform_revenue' | PlatformAccountKind;
+/**
+ * A merchant's money is `merchant_pending` (charges not yet settled) or `merchant_balance` (what
+ * is available to pay out); `payout_transit` holds a payout until the provider decides it.
+ */
+export type AccountKind = 'user_wallet' | 'merchant_balance' | 'merchant_pending' | 'payout_transit' | 'external' | 'platform_revenue' | PlatformAccountKind;
 /** Accounts of the platform itself (no merchant): a provider's clearing account. */
 export type PlatformAccountKind = 'provider_clearing';
 
@@ -162,7 +166,7 @@ export const ledgerRepository = {
 
   /**
    * The user's wallet in one currency, locked for the rest of the transaction, and the merchant's
-   * balance in that currency, read without a lock, in one statement. One that does not exist yet
+   * pending account in that currency (a charge's net is pending until settled), read without a lock, in one statement. One that does not exist yet
    * is missing from the answer. The merchant balance is every charge's account: it is locked only
    * by the write at the end of the charge, so that charges of one merchant hold its lock for as
    * little as possible (that write and the commit).
@@ -175,7 +179,7 @@ export const ledgerRepository = {
       select * from wallet
       union all
       select * from ledger_accounts
-      where kind = 'merchant_balance' and merchant_id = ${q.merchantId} and mode = ${q.mode} and currency = ${q.currency}`.execute(db);
+      where kind = 'merchant_pending' and merchant_id = ${q.merchantId} and mode = ${q.mode} and currency = ${q.currency}`.execute(db);
     return result.rows;
   },
 

@@ -193,7 +193,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
 
     /**
      * What a charge moves money between, created when missing: the user's wallet in a currency,
-     * locked for the rest of the transaction, and the merchant's balance, read without a lock
+     * locked for the rest of the transaction, and the merchant's pending account, read without a lock
      * (the transfer's write locks it: do it last in the transaction, so that the merchant's other
      * charges wait for as little as possible). One statement when both exist. Pass them on to
      * `transfer` as `known`.
@@ -202,11 +202,11 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       let rows = await repo.lockPaymentAccounts(tx, q);
       if (rows.length < 2) {
         await ensure(tx, { ...q, kind: 'user_wallet' });
-        await ensure(tx, { ...q, kind: 'merchant_balance' });
+        await ensure(tx, { ...q, kind: 'merchant_pending' });
         rows = await repo.lockPaymentAccounts(tx, q);
       }
       const wallet = rows.find((a) => a.kind === 'user_wallet');
-      const balance = rows.find((a) => a.kind === 'merchant_balance');
+      const balance = rows.find((a) => a.kind === 'merchant_pending');
       if (!wallet || !balance) throw new Error('the payment accounts could not be made');
       return { wallet, balance, accounts: rows };
     },
@@ -216,8 +216,14 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       ensure(executor, { ...q, kind: 'user_wallet' }),
     /** The platform's fee revenue from this merchant in a currency, created when missing. */
     platformRevenue: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'platform_revenue' }),
-    /** The merchant's balance in a currency, created when missing. */
+    /** The merchant's available balance in a currency, created when missing. */
     merchantBalance: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_balance' }),
+    /** The merchant's pending balance (charges not yet settled) in a currency, created when missing. */
+    merchantPending: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_pending' }),
+    /** Where a merchant's payouts wait for the provider's answer, created when missing. */
+    payoutTransit: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'payout_transit' }),
+    /** Locks accounts for the rest of the transaction, in the ledger's one lock order. */
+    lockAccounts: (tx: Tx, accountIds: string[]) => repo.lockAccounts(tx, accountIds),
     /** Where money comes from outside the ledger (test funding, top-ups), created when missing. */
     externalAccount: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'external' }),
 
@@ -228,10 +234,12 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     providerClearing: (executor: Executor, q: { mode: KeyMode; provider: string; currency: Currency }) =>
       repo.ensurePlatformAccount(executor, { id: ids('account'), mode: q.mode, kind: 'provider_clearing', name: q.provider, currency: q.currency, created_at: clock.now() }),
 
-    /** The merchant's balances per currency (for GET /balance). */
-    async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db): Promise<Balance[]> {
-      return balancesOf(await repo.merchantAccounts(executor, merchantId, mode, 'merchant_balance'));
+    /** The merchant's balances per currency in one kind of account (available: merchant_balance). */
+    async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db, kind: 'merchant_balance' | 'merchant_pending' = 'merchant_balance'): Promise<Balance[]> {
+      return balancesOf(await repo.merchantAccounts(executor, merchantId, mode, kind));
     },
+    /** The merchant's accounts of one kind (minor units), for the balance module. */
+    merchantAccounts: (merchantId: string, mode: KeyMode, kind: AccountKind, executor: Executor = db) => repo.merchantAccounts(executor, merchantId, mode, kind),
 
     transfersByReference: (reference: string, executor: Executor = db) => repo.transfersByReference(executor, reference),
 

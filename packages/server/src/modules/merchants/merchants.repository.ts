@@ -14,6 +14,8 @@ export interface MerchantsTable {
   /** Own fee schedule (contract §10); null: the configured default. */
   fee_bps: ColumnType<number | null, number | null | undefined, number | null>;
   fee_fixed: ColumnType<Record<string, number | string> | null, string | null | undefined, string | null>;
+  /** Own settlement delay in days (contract §10); null: the configured default. */
+  settlement_delay_days: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ApiKeysTable {
@@ -53,7 +55,7 @@ declare module '../../platform/database.ts' {
 export type MerchantRow = Selectable<MerchantsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null };
+export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_settlement_delay_days: number | null };
 
 export const merchantsRepository = {
   async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; created_at: Date }) {
@@ -79,7 +81,7 @@ export const merchantsRepository = {
       .selectFrom('api_keys')
       .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
       .selectAll('api_keys')
-      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed'])
+      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed', 'merchants.settlement_delay_days as merchant_settlement_delay_days'])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
   },
@@ -130,6 +132,12 @@ export const merchantsRepository = {
   /** Sets a merchant's fee schedule (null: back to the configured default). */
   async setFees(db: Executor, id: string, bps: number | null, fixedMinor: Record<string, string> | null): Promise<boolean> {
     const r = await db.updateTable('merchants').set({ fee_bps: bps, fee_fixed: fixedMinor === null ? null : JSON.stringify(fixedMinor) }).where('id', '=', id).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+
+  /** Sets a merchant's settlement delay (null: back to the configured default). */
+  async setSettlementDelay(db: Executor, id: string, days: number | null): Promise<boolean> {
+    const r = await db.updateTable('merchants').set({ settlement_delay_days: days }).where('id', '=', id).executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   },
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_TYPES, EventTypeSchema as EventType } from '../events/index.ts';
 import { PaymentEvent } from '../intents/index.ts';
+import { PayoutEvent } from '../payouts/index.ts';
 
 /** Schemas of the webhook endpoints and events API (contract §2, §5). */
 
@@ -152,6 +153,6 @@ export const DeliveryList = Type.Object({ data: Type.Array(Delivery), hasMore: T
 export const ResendResult = Type.Object({ data: Type.Array(Delivery) });
 
 /** An event (contract §5), as delivered to endpoints and as GET /events answers it. */
-export const Event = PaymentEvent;
+export const Event = Type.Union([PaymentEvent, PayoutEvent], { description: 'A payment event (`data.paymentIntent`) or a payout event (`data.payout`)' });
 export type EventBody = Static<typeof Event>;
 export const EventList = Type.Object({ data: Type.Array(Event), hasMore: Type.Boolean() });
