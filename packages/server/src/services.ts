@@ -9,6 +9,7 @@ import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
 import { createUsersService } from './modules/users/index.ts';
 import { createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
+import { createReconciliationService } from './modules/reconciliation/index.ts';
 import { createTopupsService } from './modules/topups/index.ts';
 import { createWebhooksService, deliveriesOutbox, MAX_ENDPOINTS } from './modules/webhooks/index.ts';
 import { createLogger } from './platform/logger.ts';
@@ -30,6 +31,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions });
   const users = createUsersService(deps, { messaging, ledger });
   const otp = createOtpService(deps, { messaging, users, intents });
+  const topups = createTopupsService(deps, { ledger, connectors, logger });
   const services = {
     merchants,
     messaging,
@@ -42,7 +44,9 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     charges: createChargesService(deps, { ledger, intents, otp, customers: users }),
     listen: createListenService(deps, { events }),
     connectors,
-    topups: createTopupsService(deps, { ledger, connectors, logger }),
+    topups,
+    // Payouts join as `payouts: payouts` (their listForProvider) once that module is here.
+    reconciliation: createReconciliationService(deps, { connectors, topups }),
   };
   return { ...services, dashboard: createDashboardService(deps, services) };
 }
