@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
@@ -265,6 +265,49 @@ export function buildCli(): Command {
       if (!report.ok) process.exitCode = 1;
     });
 
+  program
+    .command('reconcile')
+    .description("compare every top-up and payout of a period with the provider's records; exit 0 all agree, 1 mismatches, 2 not everything could be checked")
+    .requiredOption('--provider <name>', 'the provider, e.g. mtn_momo')
+    .requiredOption('--from <day>', 'first day, YYYY-MM-DD (UTC)')
+    .requiredOption('--to <day>', 'last day, included, YYYY-MM-DD (UTC)')
+    .addOption(new Option('--mode <mode>', 'live (the configured provider) or test (the MoMo sandbox)').choices(['test', 'live']).default('live'))
+    .option('--statement <file.csv>', "the provider's statement: lists requests the provider has and we may not (columns reference,kind,status,amount,currency,created_at)")
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Prints one line per mismatch (status, amount, missing_at_provider, missing_here), the requests',
+        'still PENDING here (in flight, not mismatches) and those the provider could not be asked about',
+        '(unverified), then a summary. It changes nothing.',
+        '',
+        'Examples:',
+        '  $ npx caisse reconcile --provider mtn_momo --from 2026-11-01 --to 2026-11-30',
+        '  $ npx caisse reconcile --provider mtn_momo --from 2026-11-01 --to 2026-11-01 --mode test --json',
+        '  $ npx caisse reconcile --provider mtn_momo --from 2026-11-01 --to 2026-11-30 --statement momo-november.csv',
+      ].join('\n'),
+    )
+    // Usage errors exit 2 like an incomplete check: 1 always means "a mismatch was found".
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
+    .action(async (opts: { provider: string; from: string; to: string; mode: 'test' | 'live'; statement?: string; json?: boolean }) => {
+      try {
+        const { printReport, reconcileQuery } = await import('./cli/reconcile.ts');
+        const query = await reconcileQuery(opts);
+        const report = await withServices(async (s) => {
+          try {
+            return await s.reconciliation.reconcile(query);
+          } finally {
+            await s.connectors.close();
+          }
+        });
+        process.exitCode = printReport(report, opts.json === true, (text) => process.stdout.write(text));
+      } catch (err) {
+        process.stderr.write(`caisse: ${errorLine(err)}\n`);
+        process.exitCode = 2;
+      }
+    });
+
   targetOptions(
     program
       .command('listen')
@@ -334,25 +377,23 @@ async function merchantExists(s: ReturnType<typeof createServices>, id: string):
   return (await s.merchants.listKeys(id)).length > 0;
 }
 
+/** What to tell the person about a command's failure, after "caisse: ". */
+function errorLine(err: unknown): string {
+  if (err instanceof ConfigError) return `configuration error: ${err.message}`;
+  // By name: the database module (and PGlite with it) loads only for commands that open it.
+  if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') return (err as DataDirLockedError).message;
+  if (err instanceof ApiError) return `${err.code}: ${err.message}`;
+  // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.
+  if ((err as Error | undefined)?.name === 'CliError') return (err as Error).message;
+  if (err instanceof InvalidArgumentError) return err.message;
+  return (err as Error).stack ?? String(err);
+}
+
 export async function runCli(argv: string[]): Promise<void> {
   try {
     await buildCli().parseAsync(argv);
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`caisse: configuration error: ${err.message}\n`);
-    } else if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') {
-      // By name: the database module (and PGlite with it) loads only for commands that open it.
-      process.stderr.write(`caisse: ${(err as DataDirLockedError).message}\n`);
-    } else if (err instanceof ApiError) {
-      process.stderr.write(`caisse: ${err.code}: ${err.message}\n`);
-    } else if ((err as Error | undefined)?.name === 'CliError') {
-      // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.
-      process.stderr.write(`caisse: ${(err as Error).message}\n`);
-    } else if (err instanceof InvalidArgumentError) {
-      process.stderr.write(`caisse: ${err.message}\n`);
-    } else {
-      process.stderr.write(`caisse: ${(err as Error).stack ?? String(err)}\n`);
-    }
+    process.stderr.write(`caisse: ${errorLine(err)}\n`);
     process.exit(1);
   }
 }

@@ -11,6 +11,7 @@ import { createOtpService } from './modules/otp/index.ts';
 import { createUsersService } from './modules/users/index.ts';
 import { createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
 import { createPayoutsService } from './modules/payouts/index.ts';
+import { createReconciliationService } from './modules/reconciliation/index.ts';
 import { createTopupsService } from './modules/topups/index.ts';
 import { createWebhooksService, deliveriesOutbox, MAX_ENDPOINTS } from './modules/webhooks/index.ts';
 import { createLogger } from './platform/logger.ts';
@@ -33,6 +34,8 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const users = createUsersService(deps, { messaging, ledger });
   const otp = createOtpService(deps, { messaging, users, intents });
   const balances = createBalancesService(deps, { ledger });
+  const topups = createTopupsService(deps, { ledger, connectors, logger });
+  const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, logger });
   const services = {
     merchants,
     messaging,
@@ -46,8 +49,9 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     charges: createChargesService(deps, { ledger, balances, intents, otp, customers: users }),
     listen: createListenService(deps, { events }),
     connectors,
-    topups: createTopupsService(deps, { ledger, connectors, logger }),
-    payouts: createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, logger }),
+    topups,
+    payouts,
+    reconciliation: createReconciliationService(deps, { connectors, topups, payouts }),
   };
   return { ...services, dashboard: createDashboardService(deps, services) };
 }

@@ -178,6 +178,14 @@ describe('payouts', () => {
     }
     expect(await ctx.services.balances.differences({ merchantId: m.merchantId, mode: 'test' })).toEqual([]);
     await expectLedgerClean(ctx);
+    // The provider agrees: the payout is PAID on both sides (the sandbox's other requests are this file's own).
+    const from = new Date(`${day}T00:00:00Z`);
+    const report = await ctx.services.reconciliation.reconcile({ provider: 'mtn_momo', mode: 'test', from, to: new Date(from.getTime() + DAY) });
+    expect(report.mismatches.filter((x) => x.id === created.id)).toEqual([]);
+    expect(report.checked.payouts).toBeGreaterThanOrEqual(1);
+    sandbox.override(sent[0]?.referenceId as string, { status: 'FAILED', reason: 'PAYEE_NOT_FOUND' });
+    const disagreed = await ctx.services.reconciliation.reconcile({ provider: 'mtn_momo', mode: 'test', from, to: new Date(from.getTime() + DAY) });
+    expect(disagreed.mismatches).toContainEqual(expect.objectContaining({ kind: 'status', object: 'payout', id: created.id }));
   });
 
   it('a refused payout comes back to available, with payout_reversal and payout.failed', async () => {

@@ -66,7 +66,8 @@ export function connectorSettings(config: { momo: MomoConfig }): ConnectorSettin
 
 /**
  * Settings that point `mtn_momo` at a MoMo sandbox (test mode, development without an MTN
- * account). The sandbox takes any credentials unless it was started with some.
+ * account). The sandbox takes any credentials unless it was started with some, and lists its
+ * requests, which MTN cannot (`listRequests`, for reconciliation).
  */
 export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string; timeoutMs?: number } = {}): ConnectorSettings {
   const settings: MtnMomoSettings = {
@@ -78,6 +79,7 @@ export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string
     disbursementKey: 'sandbox',
     callbackUrl: opts.callbackUrl,
     timeoutMs: opts.timeoutMs,
+    sandboxListing: true,
   };
   return { mtn_momo: settings };
 }

@@ -10,6 +10,8 @@ export type {
   ConnectorLogger,
   ConnectorResult,
   IncomingCallback,
+  ListedRequest,
+  ListResult,
   PaymentRequest,
   ProviderView,
   StatusResult,
