@@ -252,10 +252,15 @@ export function buildCli(): Command {
   const ledger = program.command('ledger').description('the double-entry ledger');
   ledger
     .command('verify')
-    .description('recompute every balance from the postings; exit 1 on any difference')
+    .description("recompute every balance from the postings and check each merchant's balance statement against them; exit 1 on any difference")
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const report = await withServices((s) => s.ledger.verify());
+      const report = await withServices(async (s) => {
+        // The books, then each merchant's balance statement against them.
+        const books = await s.ledger.verify();
+        const statements = await s.balances.verifyStatements();
+        return { ...books, ok: books.ok && statements.length === 0, differences: [...books.differences, ...statements] };
+      });
       if (opts.json === true) print(report, true);
       else {
         process.stdout.write(`checked ${report.accounts} accounts, ${report.transfers} transfers, ${report.postings} postings\n`);

@@ -6,6 +6,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import Stripe from 'stripe';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { createDispatcher } from '../src/modules/webhooks/index.ts';
@@ -81,6 +82,14 @@ describe('settlement and the balance', () => {
     expect(xaf(await balance(m))).toMatchObject({ available: '4925', pending: '0' });
     expect(await ctx.services.balances.differences({ merchantId: m.merchantId, mode: 'test' })).toEqual([]);
     await expectLedgerClean(ctx);
+    // `ledger verify` checks every statement against the books: a total off by one is reported.
+    expect(await ctx.services.balances.verifyStatements()).toEqual([]);
+    const tamper = (by: number) => sql`update balance_totals set total_minor = total_minor + ${by} where merchant_id = ${m.merchantId}`.execute(ctx.deps.db);
+    await tamper(1);
+    expect(await ctx.services.balances.verifyStatements()).toEqual([
+      { type: 'statement', id: `${m.merchantId} test XAF`, detail: "the balance statement's total is 4926 but the ledger holds 4925" },
+    ]);
+    await tamper(-1);
   });
 
   it('the statement lists charges, fees, refunds with running balances; filters; cursor; bad input', async () => {

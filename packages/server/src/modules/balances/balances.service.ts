@@ -267,6 +267,23 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
     },
 
     /**
+     * Every statement whose total is not the merchant's money in the ledger (available +
+     * pending), as `ledger verify` differences (type `statement`).
+     */
+    async verifyStatements(): Promise<{ type: 'statement'; id: string; detail: string }[]> {
+      const key = (m: string, mode: string, c: string) => `${m} ${mode} ${c}`;
+      const held = new Map((await ledger.merchantMoney()).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total]));
+      const stated = new Map((await repo.allTotals(db)).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total_minor]));
+      const out: { type: 'statement'; id: string; detail: string }[] = [];
+      for (const k of new Set([...held.keys(), ...stated.keys()])) {
+        const a = stated.get(k) ?? 0n;
+        const b = held.get(k) ?? 0n;
+        if (a !== b) out.push({ type: 'statement', id: k, detail: `the balance statement's total is ${a} but the ledger holds ${b}` });
+      }
+      return out;
+    },
+
+    /**
      * Statement totals that disagree with the ledger (available + pending), per merchant and
      * mode: `ledger verify`'s check of the statements.
      */

@@ -255,6 +255,13 @@ export const ledgerRepository = {
     return result.rows;
   },
 
+  async merchantMoney(db: Executor): Promise<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }[]> {
+    const result = await sql<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }>`
+      select merchant_id, mode, currency, sum(balance)::bigint as total from ledger_accounts
+      where kind in ('merchant_balance', 'merchant_pending') group by merchant_id, mode, currency`.execute(db);
+    return result.rows;
+  },
+
   async counts(db: Executor): Promise<{ accounts: number; transfers: number; postings: number }> {
     const result = await sql<{ accounts: bigint; transfers: bigint; postings: bigint }>`
       select (select count(*) from ledger_accounts) as accounts,

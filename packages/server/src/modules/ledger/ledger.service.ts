@@ -48,7 +48,7 @@ export interface WalletView {
 }
 
 export interface LedgerDifference {
-  type: 'balance' | 'unbalanced_transfer' | 'currency_mismatch' | 'negative_wallet';
+  type: 'balance' | 'unbalanced_transfer' | 'currency_mismatch' | 'negative_wallet' | 'statement';
   id: string;
   detail: string;
 }
@@ -274,6 +274,9 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     },
 
     verify: () => verifyLedger(db),
+
+    /** Every merchant's money (available + pending) per mode and currency, minor units. */
+    merchantMoney: (executor: Executor = db) => repo.merchantMoney(executor),
   };
 }
 
