@@ -339,4 +339,24 @@ describe.runIf(onPostgres)('payouts under concurrency (PostgreSQL)', () => {
     await providerDecides();
     await expectLedgerClean(ctx);
   });
+
+  it('charges, refunds, settlement and payouts of one merchant at once: no deadlock, no 5xx, the books and the statement agree', async () => {
+    const m = await merchantWithDelay('Busy shop', 0);
+    const paid = await Promise.all(Array.from({ length: 10 }, () => pay(m, '2000')));
+    const users = await Promise.all(Array.from({ length: 10 }, () => newUser(ctx, m, { balance: '100000' })));
+    const intents = await Promise.all(users.map(() => createIntent(ctx, m, { amount: '3000' })));
+    const tokens = await Promise.all(users.map((u, i) => authorize(ctx, m, u, intents[i]?.id as string)));
+    const answers = await Promise.all([
+      ...users.map((u, i) => charge(ctx, u, intents[i]?.id as string, tokens[i])),
+      ...paid.map(({ intent }) => call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(m), { amount: '700' })),
+      ...Array.from({ length: 5 }, () => payout(m, { amount: '500' })),
+      ctx.services.balances.settleDue().then(() => ({ statusCode: 200 })),
+      ctx.services.balances.settleDue().then(() => ({ statusCode: 200 })),
+    ]);
+    expect(answers.filter((a) => a.statusCode >= 500).length, ctx.logs.filter((l) => l.includes('"level":50')).join('\n').slice(0, 3000)).toBe(0);
+    await ctx.services.balances.settleDue();
+    await providerDecides();
+    expect(await ctx.services.balances.verifyStatements()).toEqual([]);
+    await expectLedgerClean(ctx);
+  });
 });

@@ -185,20 +185,25 @@ export const ledgerRepository = {
 
   /**
    * Writes a transfer: its row, its postings, and each posting's amount added to its account's
-   * balance (which locks the accounts the caller had not locked), in one statement. Each account
+   * balance (locking, in the one lock order, the accounts the caller had not locked), in one statement. Each account
    * appears once. Returns the balances after it.
    */
   async writeTransfer(db: Executor, transfer: LedgerTransfersTable, postings: Omit<LedgerPostingsTable, 'id'>[]): Promise<{ id: string; balance: bigint }[]> {
     const rows = sql.join(postings.map((p) => sql`(${p.transfer_id}, ${p.account_id}, ${p.currency}, ${p.amount.toString()}::bigint, ${p.created_at})`));
+    const accountIds = sql.join(postings.map((p) => sql`${p.account_id}`));
+    // `locked` takes the rows not locked yet in lockAccounts' order (the update waits on none of
+    // its own): a charge and a refund of one merchant never lock its accounts crosswise.
     const result = await sql<{ id: string; balance: bigint }>`
-      with transfer as (
+      with locked as (
+        select id from ledger_accounts where id in (${accountIds}) order by (kind <> 'user_wallet'), id for update
+      ), transfer as (
         insert into ledger_transfers (id, merchant_id, mode, kind, reference, created_at)
         values (${transfer.id}, ${transfer.merchant_id}, ${transfer.mode}, ${transfer.kind}, ${transfer.reference}, ${transfer.created_at})
       ), postings as (
         insert into ledger_postings (transfer_id, account_id, currency, amount, created_at) values ${rows}
         returning account_id, amount
       )
-      update ledger_accounts a set balance = a.balance + p.amount from postings p where a.id = p.account_id
+      update ledger_accounts a set balance = a.balance + p.amount from postings p join locked l on l.id = p.account_id where a.id = p.account_id
       returning a.id, a.balance`.execute(db);
     return result.rows;
   },

@@ -171,12 +171,18 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     }
 
     const now = clock.now();
+    // Written in lockAccounts' order too (wallets first, then by id): postings read back in order.
+    const ordered = [...result.postings].sort((a, b) => {
+      const wa = accounts.get(a.accountId)?.kind === 'user_wallet' ? 0 : 1;
+      const wb = accounts.get(b.accountId)?.kind === 'user_wallet' ? 0 : 1;
+      return wa - wb || (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0);
+    });
     let written: { id: string; balance: bigint }[];
     try {
       written = await repo.writeTransfer(
         tx,
         { id: result.id, merchant_id: input.merchantId, mode: input.mode, kind: input.kind, reference: input.reference ?? null, created_at: now },
-        result.postings.map((p) => ({ transfer_id: result.id, account_id: p.accountId, currency: p.currency, amount: p.amount, created_at: now })),
+        ordered.map((p) => ({ transfer_id: result.id, account_id: p.accountId, currency: p.currency, amount: p.amount, created_at: now })),
       );
     } catch (err) {
       // The database's own guard: a wallet cannot go below zero even if the check above erred.
