@@ -6,6 +6,7 @@ import { CustomerDetail, Customers } from './pages/Customers.tsx';
 import { Login } from './pages/Login.tsx';
 import { PaymentDetail } from './pages/PaymentDetail.tsx';
 import { Payments } from './pages/Payments.tsx';
+import { PayoutDetail, Payouts } from './pages/Payouts.tsx';
 import { TestData } from './pages/TestData.tsx';
 import { WebhookEndpoint } from './pages/WebhookEndpoint.tsx';
 import { Webhooks } from './pages/Webhooks.tsx';
@@ -34,6 +35,7 @@ const NAV = [
   { section: 'payments', path: 'payments', label: 'Payments' },
   { section: 'customers', path: 'customers', label: 'Customers' },
   { section: 'balance', path: 'balance', label: 'Balance' },
+  { section: 'payouts', path: 'payouts', label: 'Payouts' },
   { section: 'webhooks', path: 'webhooks', label: 'Webhooks' },
   { section: 'api-keys', path: 'settings/api-keys', label: 'API keys', group: 'Settings' },
   { section: 'test-data', path: 'test-data', label: 'Test data', testOnly: true },
@@ -47,7 +49,9 @@ function Page({ route }: { route: Route }) {
     case 'customers':
       return id ? <CustomerDetail mode={mode} id={id} /> : <Customers mode={mode} />;
     case 'balance':
-      return <Balance mode={mode} />;
+      return <Balance mode={mode} search={search} />;
+    case 'payouts':
+      return id ? <PayoutDetail mode={mode} id={id} /> : <Payouts mode={mode} />;
     case 'webhooks':
       return id ? <WebhookEndpoint mode={mode} id={id} /> : <Webhooks mode={mode} />;
     case 'api-keys':

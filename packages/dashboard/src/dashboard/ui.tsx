@@ -69,6 +69,8 @@ export function useLoad<T>(fn: () => Promise<T>, key: string): Loaded<T> {
 
 const TONES: Record<string, string> = {
   SUCCEEDED: 'ok',
+  PAID: 'ok',
+  available: 'ok',
   succeeded: 'ok',
   active: 'ok',
   enabled: 'ok',

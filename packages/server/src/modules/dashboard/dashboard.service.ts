@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRule } from '../../platform/throttle.ts';
-import type { BalancesService } from '../balances/index.ts';
+import type { BalancesService, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery } from '../balances/index.ts';
 import type { ChargesService } from '../charges/index.ts';
 import type { TopupsService } from '../topups/index.ts';
 import type { EventsService } from '../events/index.ts';
@@ -15,6 +15,7 @@ import type { IntentStatus, IntentsService } from '../intents/index.ts';
 import { type Caller, type KeyMode, scopeOf } from '../../platform/tenancy.ts';
 import type { KeyKind, KeyView, MerchantsService } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
+import type { PayoutsService } from '../payouts/index.ts';
 import type { UsersService } from '../users/index.ts';
 import type { EventBody, WebhooksService } from '../webhooks/index.ts';
 import { dashboardRepository as repo } from './dashboard.repository.ts';
@@ -90,12 +91,13 @@ export function createDashboardService(
     events: EventsService;
     webhooks: WebhooksService;
     balances: BalancesService;
+    payouts: Pick<PayoutsService, 'create' | 'list' | 'retrieve' | 'schedule' | 'setSchedule'>;
     messaging: MessagingService;
     users: UsersService;
   },
 ) {
   const { db, clock, random, config } = deps;
-  const { merchants, intents, charges, topups, events, webhooks, balances, messaging, users } = services;
+  const { merchants, intents, charges, topups, events, webhooks, balances, payouts, messaging, users } = services;
   const throttle = createThrottle(deps);
 
   /** The CSRF token of a session: an HMAC of its token under the master key (nothing stored). */
@@ -325,11 +327,17 @@ export function createDashboardService(
       return merchants.setAllowedOrigins(scope.merchantId, keyId, origins);
     },
 
-    // ---- webhooks, balance, test data: the modules' own services, for the session's merchant ----
+    // ---- webhooks, balance, payouts, test data: the modules' own services, for the session's merchant
 
     webhooks,
 
     balance: (scope: DashboardScope) => balances.balance(scopeOf(scope)),
+    balanceTransactions: (scope: DashboardScope, q: ListBalanceTransactionsQuery) => balances.list(scopeOf(scope), q),
+    /** The statement CSV of a period, streamed; throws (before any byte) on a bad period. */
+    balanceCsv: (scope: DashboardScope, q: ExportBalanceTransactionsQuery) => balances.exportCsv(scopeOf(scope), q),
+
+    /** Create (202, PENDING), list, read; the automatic schedule: as the API with a secret key. */
+    payouts,
 
     async messages(scope: DashboardScope, q: { userId?: string; limit?: number; startingAfter?: string }) {
       assertTest(scope, 'The messages outbox');
