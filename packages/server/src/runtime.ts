@@ -57,7 +57,9 @@ export async function openRuntime(config: Config): Promise<Runtime> {
 
 export type { BackgroundWorker };
 
-export async function startServer(config: Config, opts: { port: number; worker: boolean }) {
+export async function startServer(given: Config, opts: { port: number; worker: boolean }) {
+  // `--port` wins over PORT everywhere, the webhook policy's "gateway's own port" included.
+  const config = given.port === opts.port ? given : { ...given, port: opts.port };
   const runtime = await openRuntime(config);
   const { deps, logger } = runtime;
   const services = createServices(deps);
