@@ -314,6 +314,16 @@ describe('payments, webhooks, balance and test data', () => {
     const next = (await send('GET', `/dashboard/api/test/payments?limit=1&startingAfter=${second.id}&createdGte=${encodeURIComponent(day2.toISOString())}`, s)).json();
     expect(next).toMatchObject({ data: [], hasMore: false });
     expectProblem(await send('GET', '/dashboard/api/test/payments?createdGte=yesterday', s), 400, 'validation_error');
+    // Issue 20: ISO 8601 dates and date-times only; Date's lenient reading is not used.
+    for (const bad of ["' OR '1'='1", '1', '2026', '2026-02-30', '2026-13-01', '2026-11-01T25:00:00Z', '2026-11-01T10:00:00', 'Sun Nov 01 2026', '2026-11-01T10:00:00+2', '2026-11-01T23:59:60Z']) {
+      for (const param of ['createdGte', 'createdLt']) {
+        const body = expectProblem(await send('GET', `/dashboard/api/test/payments?${param}=${encodeURIComponent(bad)}`, s), 400, 'validation_error');
+        expect(body.param, bad).toBe(param);
+      }
+    }
+    const midnight = day2.toISOString().slice(0, 10);
+    expect(await ids(`?createdLt=${midnight}`)).toEqual(await ids(`?createdLt=${encodeURIComponent(`${midnight}T00:00:00.000Z`)}`));
+    expect(await ids(`?createdGte=${encodeURIComponent(day2.toISOString().replace('Z', '+00:00'))}`)).toEqual([third.id, second.id]);
   });
 
   it('shows a payment with its event timeline and webhook deliveries, and resends an event', async () => {

@@ -70,9 +70,11 @@ function intentIdAt(at: Date): string {
   return newId('intent', { now: () => at }, (size) => Buffer.alloc(size));
 }
 
+/** A filter's instant, its form checked by the schema (RFC 3339 date-time or date); a date alone is midnight UTC. */
 function parseInstant(value: string | undefined, param: string): Date | undefined {
   if (value === undefined) return undefined;
-  const at = new Date(value);
+  const at = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  // The schema lets a leap second (23:59:60) through, which Date cannot hold.
   if (Number.isNaN(at.getTime())) throw new ApiError('validation_error', `${param} must be an RFC 3339 date-time`, { param });
   return at;
 }
