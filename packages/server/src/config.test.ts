@@ -40,7 +40,19 @@ describe('loadConfig', () => {
   it('production refuses the embedded database and needs a master key', () => {
     expect(errorOf({ CAISSE_MODE: 'production' }).variable).toBe('DATABASE_URL');
     expect(() => loadConfig({ CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_DATA_DIR: '/tmp/x' })).toThrow(/CAISSE_MASTER_KEY/);
-    expect(loadConfig({ ...base, CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x' }).mode).toBe('production');
+    expect(loadConfig({ ...base, CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_LIVE_OUTBOX: 'allow' }).mode).toBe('production');
+  });
+
+  it('production refuses to keep live codes in the outbox unless CAISSE_LIVE_OUTBOX=allow (issue 20)', () => {
+    const prod = { CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x' };
+    const err = errorOf(prod);
+    expect(err.variable).toBe('CAISSE_SMS_PROVIDER');
+    expect(err.message).toMatch(/CAISSE_LIVE_OUTBOX=allow/);
+    expect(errorOf({ ...prod, CAISSE_SMS_PROVIDER: 'outbox', CAISSE_LIVE_OUTBOX: 'yes' }).variable).toBe('CAISSE_LIVE_OUTBOX');
+    expect(loadConfig({ ...base, ...prod, CAISSE_LIVE_OUTBOX: 'allow' }).hardening.liveOutbox).toBe(true);
+    const sms = { CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'shop', AFRICASTALKING_API_KEY: 'k' };
+    expect(loadConfig({ ...base, ...prod, ...sms }).hardening.liveOutbox).toBe(false);
+    expect(loadConfig(base).hardening.liveOutbox).toBe(false);
   });
 
   describe('MTN MoMo (CAISSE_MOMO_*)', () => {
@@ -122,7 +134,7 @@ describe('loadConfig', () => {
     });
 
     it('production talks to MTN over HTTPS only', () => {
-      const prod = { CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x' };
+      const prod = { CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_LIVE_OUTBOX: 'allow' };
       expect(errorOf({ ...prod, ...account, CAISSE_MOMO_BASE_URL: 'http://momo.local' }).variable).toBe('CAISSE_MOMO_BASE_URL');
       expect(errorOf({ ...prod, CAISSE_MOMO_CALLBACK_URL: 'http://pay.example.cm/cb' }).variable).toBe('CAISSE_MOMO_CALLBACK_URL');
       expect(loadConfig({ ...base, ...prod, ...account }).momo.baseUrl).toBe('https://sandbox.momodeveloper.mtn.com');

@@ -409,17 +409,15 @@ export interface MetricsConfig {
   port: number | undefined;
   /** CAISSE_METRICS_HOST: the address of that listener (default 127.0.0.1). */
   host: string;
-  /** No token and no listener of its own in production: /metrics answers loopback requests only. */
-  loopbackOnly: boolean;
 }
 
 export interface HardeningConfig {
   /**
-   * Live-mode messages may go to the outbox when no provider is configured: always in
-   * development, in production only with CAISSE_LIVE_OUTBOX=allow (a staging deployment).
-   * A live outbox row never keeps the code.
+   * CAISSE_LIVE_OUTBOX=allow: production may keep live messages in the outbox when no provider
+   * is configured (a staging deployment). Development always may. A live row never keeps the code.
    */
   liveOutbox: boolean;
+  /** Who reads /metrics: with neither a token nor a listener of its own, production answers loopback only. */
   metrics: MetricsConfig;
   /** Failed API-key authentications per minute per client address (CAISSE_RATE_LIMIT_AUTH_FAILURES, 60). */
   authFailuresPerMinute: number;
@@ -443,8 +441,8 @@ function hardening(env: Env, mode: Mode): HardeningConfig {
   if (isIP(host) === 0 && host !== 'localhost') throw new ConfigError('CAISSE_METRICS_HOST', `must be an IP address, got "${host}"`);
   if (port !== undefined && port === integer(env, 'PORT', 8080, 0, 65535)) throw new ConfigError('CAISSE_METRICS_PORT', 'must differ from PORT');
   return {
-    liveOutbox: mode === 'development' || liveOutboxAllowed,
-    metrics: { token, port, host, loopbackOnly: mode === 'production' && token === undefined && port === undefined },
+    liveOutbox: liveOutboxAllowed,
+    metrics: { token, port, host },
     authFailuresPerMinute: integer(env, 'CAISSE_RATE_LIMIT_AUTH_FAILURES', 60, 1, 1_000_000),
   };
 }

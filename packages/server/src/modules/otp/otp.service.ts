@@ -186,6 +186,7 @@ export function createOtpService(
           channel: body.channel,
           to,
           body: otpMessage(code, payment),
+          code,
           subject: payment ? `Your code to pay ${payment.merchantName}` : 'Your Caisse code',
         });
       } catch (err) {

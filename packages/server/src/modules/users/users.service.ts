@@ -99,10 +99,10 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
   const subject = (kind: 'login' | 'verify' | 'reset' | 'send:verify' | 'send:reset', mode: KeyMode, phoneNumber: string) => `${kind}:${mode}:${phoneNumber}`;
   const codeExpiry = () => new Date(clock.now().getTime() + VERIFICATION_TTL_MS);
 
-  /** Sends an SMS; a provider outage is recorded by messaging and must not change the answer. */
-  async function sms(scope: Scope, user: UserRow, body: string, subjectLine: string): Promise<void> {
+  /** Sends an SMS (`code`: the one it carries); a provider outage is recorded by messaging and must not change the answer. */
+  async function sms(scope: Scope, user: UserRow, body: string, subjectLine: string, code?: string): Promise<void> {
     try {
-      await messaging.send({ ...scope, userId: user.id, channel: 'sms', to: user.phone_number, body, subject: subjectLine });
+      await messaging.send({ ...scope, userId: user.id, channel: 'sms', to: user.phone_number, body, subject: subjectLine, code });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
@@ -114,7 +114,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
     const now = clock.now();
     await repo.saveVerification(db, { user_id: user.id, code_hash: hashCode(config.masterKey, user.id, code), expires_at: codeExpiry(), created_at: now });
     await throttle.clear(subject('verify', user.mode, user.phone_number));
-    await sms(scope, user, verificationText(code), 'Your verification code');
+    await sms(scope, user, verificationText(code), 'Your verification code', code);
   }
 
   async function link(executor: Executor, scope: Scope, userId: string): Promise<void> {
@@ -262,7 +262,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
         const code = generateCode(random);
         await repo.saveReset(db, { user_id: user.id, code_hash: hashCode(config.masterKey, `reset:${user.id}`, code), expires_at: codeExpiry(), created_at: clock.now() });
         await throttle.clear(subject('reset', scope.mode, phoneNumber));
-        await sms(scope, user, resetText(code), 'Your password reset code');
+        await sms(scope, user, resetText(code), 'Your password reset code', code);
       }
       return { object: 'password_reset', phoneNumber, channel: 'sms', expiresAt: codeExpiry().toISOString() };
     },
