@@ -27,6 +27,35 @@ const init = (user: { id: string; creds: object }, body: Record<string, unknown>
 const verify = (user: { id: string; creds: object }, otp: string) => call(ctx.app, 'POST', '/otp/verify', user.creds, { userId: user.id, otp });
 const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
+/** A verified live customer with an access token (live codes are withheld from the outbox, so the phone is marked verified here). */
+async function liveUser() {
+  const phoneNumber = `+2376920${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`;
+  const id = await registerUser(ctx, { apiKey: m.live.apiKey }, { phoneNumber, password: 'limbe-market-2026' }, 'live');
+  await ctx.deps.db.updateTable('users').set({ phone_verified_at: ctx.clock.now() }).where('id', '=', id).execute();
+  return { id, creds: { apiKey: m.live.apiKey, token: await accessToken(ctx, m, id, 'live') } };
+}
+
+describe('initOtp in live mode (issue 20)', () => {
+  it('needs intentionId: 400 parameter_missing, and no code is sent', async () => {
+    const user = await liveUser();
+    const body = problem(await init(user), 400, 'parameter_missing');
+    expect(body.param).toBe('intentionId');
+    expect(await ctx.deps.db.selectFrom('otp_codes').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+  });
+
+  it('with intentionId it sends the code, and the live outbox row keeps the text without it', async () => {
+    const user = await liveUser();
+    const intent = await createIntent(ctx, m, {}, { apiKey: m.live.apiKey, secretKey: m.live.secretKey });
+    const res = await init(user, { intentionId: intent.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = await ctx.deps.db.selectFrom('messages').select(['body', 'mode']).where('user_id', '=', user.id).where('body', 'like', '%Caisse code%').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.mode).toBe('live');
+    expect(rows[0]?.body).toMatch(/^\[code withheld\] is your Caisse code to pay 5000 XAF to /);
+    expect(rows[0]?.body).not.toMatch(/\d{6}/);
+  });
+});
+
 describe('initOtp', () => {
   it('sends a 6-digit code by SMS to the verified phone and answers a masked destination', async () => {
     const user = await newUser(ctx, m);

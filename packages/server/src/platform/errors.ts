@@ -6,6 +6,7 @@ export const ERRORS = {
   // 400
   validation_error: { status: 400, title: 'The request is not valid' },
   parameter_unknown: { status: 400, title: 'Unknown parameter' },
+  parameter_missing: { status: 400, title: 'A required parameter is missing' },
   amount_invalid: { status: 400, title: 'The amount is not valid for its currency' },
   currency_unsupported: { status: 400, title: 'The currency is not supported' },
   metadata_invalid: { status: 400, title: 'The metadata is not valid' },

@@ -150,6 +150,10 @@ export function createOtpService(
      */
     async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody): Promise<OtpChallenge> {
       assertSameUser(user, body.userId);
+      // An unbound authorization would pay any intent of any amount: live codes are for one payment.
+      if (merchant.mode === 'live' && body.intentionId === undefined) {
+        throw new ApiError('parameter_missing', 'In live mode initOtp needs intentionId: a code authorizes one payment', { param: 'intentionId' });
+      }
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
       const { to, payment } = await payerAndPayment(scope, merchant.merchantName, body.channel, body.intentionId);
 
