@@ -84,7 +84,7 @@ export interface PayerContacts {
 
 export function createOtpService(
   deps: Deps,
-  collaborators: { messaging: MessageSender; users: PayerContacts; intents: Pick<IntentsService, 'retrieveRow'> },
+  collaborators: { messaging: MessageSender; users: PayerContacts; intents: Pick<IntentsService, 'retrieveRow' | 'markStarted'> },
 ) {
   const { db, clock, ids, config, random } = deps;
   const { messaging, users, intents } = collaborators;
@@ -117,7 +117,7 @@ export function createOtpService(
     if (status !== 'PENDING') {
       throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, { param: 'intentionId', extra: { intentStatus: status } });
     }
-    const payment = { intentId: intent.id, amount: formatAmount(intent.amount_minor, intent.currency as Currency), currency: intent.currency, merchantName };
+    const payment = { intentId: intent.id, amount: formatAmount(intent.amount_minor, intent.currency as Currency), currency: intent.currency, merchantName, started: intent.started_by !== null };
     return { to, payment };
   }
 
@@ -168,6 +168,8 @@ export function createOtpService(
           throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(decision.retryAfterMs) });
         }
         const expiresAt = new Date(now.getTime() + OTP_RULES.codeTtlMs);
+        // The first customer sent a code for the intent started paying it (only their declines count).
+        if (payment && !payment.started) await intents.markStarted(tx, scope, payment.intentId, scope.userId);
         await repo.insertCode(tx, {
           id: otpId,
           merchant_id: scope.merchantId,
