@@ -274,6 +274,43 @@ describe('verifyOtp', () => {
     problem(await verify(user, code), 429, 'otp_attempts_exceeded');
   });
 
+  it('20 wrong codes in a UTC day: 429 otp_daily_limit until the next day, and one SMS to the customer (issue 20)', async () => {
+    const user = await newUser(ctx, m);
+    const bystander = await newUser(ctx, m);
+    const answers: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      ctx.clock.advance(31 * SECOND);
+      expect((await init(user)).statusCode).toBe(200);
+      const { code } = await lastMessage(ctx, m, user.id);
+      for (let i = 0; i < 5; i++) answers.push((await verify(user, wrongCode(code))).statusCode);
+    }
+    // 19 wrong codes answered as such; the 20th closes the day.
+    expect(answers.slice(0, 19).every((s) => s === 400)).toBe(true);
+    const now = ctx.clock.now();
+    const nextDay = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const untilTomorrow = String(Math.ceil((nextDay - now.getTime()) / 1000));
+    ctx.clock.advance(31 * SECOND);
+    for (const res of [await init(user), await verify(user, '123456')]) {
+      const body = problem(res, 429, 'otp_daily_limit');
+      expect(body.detail).toMatch(/20 wrong codes today.*00:00 UTC/);
+      expect(Number(res.headers['retry-after'])).toBe(Number(untilTomorrow) - 31);
+    }
+    expect(answers[19]).toBe(429);
+    // The customer is told once, by SMS to the phone on file.
+    const messages = (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m))).json().data as { body: string; to: string }[];
+    const alerts = messages.filter((x) => /wrong codes/.test(x.body));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.to).toBe(user.phoneNumber);
+    expect(alerts[0]?.body).toMatch(/change your password/);
+    // Another customer is not concerned; the next UTC day opens again.
+    expect((await init(bystander)).statusCode).toBe(200);
+    ctx.clock.set(new Date(nextDay));
+    await refreshToken(ctx, m, user);
+    expect((await init(user)).statusCode).toBe(200);
+    const fresh = await lastMessage(ctx, m, user.id);
+    expect((await verify(user, fresh.code)).statusCode).toBe(200);
+  });
+
   it('a new code voids the old one', async () => {
     const user = await newUser(ctx, m);
     await init(user);

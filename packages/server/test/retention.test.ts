@@ -197,6 +197,21 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     expect(await ctx.deps.db.selectFrom('users').select('id').where('id', 'in', [user.id, other.id]).execute()).toHaveLength(2);
   });
 
+  it('daily counts of wrong codes go once their day is past the OTP period (issue 20)', async () => {
+    const user = await newUser(ctx, m, { balance: '0' });
+    ctx.clock.advance(31 * SECOND);
+    expect((await call(ctx.app, 'POST', '/otp/init', user.creds, { userId: user.id, channel: 'sms' })).statusCode).toBe(200);
+    expect((await call(ctx.app, 'POST', '/otp/verify', user.creds, { userId: user.id, otp: 'nope' })).statusCode).toBe(400);
+    const rows = () => ctx.deps.db.selectFrom('otp_daily_failures').select('failures').where('user_id', '=', user.id).execute();
+    expect(await rows()).toEqual([{ failures: 1 }]);
+    ctx.clock.advance(DAY);
+    await purge();
+    expect(await rows()).toHaveLength(1);
+    ctx.clock.advance(DAY);
+    expect((await purge()).otpDailyFailures).toBeGreaterThanOrEqual(1);
+    expect(await rows()).toEqual([]);
+  });
+
   it('messages, the test outbox and live records alike, go after 7 days, in batches of the given size', async () => {
     const send = (mode: 'test' | 'live') =>
       ctx.services.messaging.send({ merchantId: m.merchantId, mode, userId: null, channel: 'email', to: 'someone@example.com', body: 'Hello' });

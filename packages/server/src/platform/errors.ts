@@ -67,6 +67,7 @@ export const ERRORS = {
   rate_limited: { status: 429, title: 'Too many requests' },
   otp_rate_limited: { status: 429, title: 'Too many codes requested' },
   otp_attempts_exceeded: { status: 429, title: 'Too many wrong codes' },
+  otp_daily_limit: { status: 429, title: 'Too many wrong codes today' },
   login_locked: { status: 429, title: 'Too many failed logins' },
   // 5xx
   internal_error: { status: 500, title: 'Internal error' },
