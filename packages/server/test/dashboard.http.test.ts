@@ -127,6 +127,15 @@ describe('sign-in and the session cookie', () => {
     await login(c);
   });
 
+  it("locks the stranger's address, not the owner's elsewhere (issue 20)", async () => {
+    const c = await account('Kappa');
+    const from = (address: string, password: string) =>
+      ctx.app.inject({ method: 'POST', url: '/dashboard/api/login', remoteAddress: address, payload: { email: c.email, password } });
+    for (let i = 0; i < 5; i++) expectProblem(await from('203.0.113.9', `wrong-${i}`), 401, 'invalid_credentials');
+    expectProblem(await from('203.0.113.9', c.password), 429, 'login_locked');
+    expect((await from('198.51.100.30', c.password)).statusCode).toBe(200);
+  });
+
   it('locks unknown e-mail addresses the same way, so the lockout tells nothing about accounts', async () => {
     const email = `ghost-${randomBytes(3).toString('hex')}@example.com`;
     for (let i = 0; i < 5; i++) expectProblem(await send('POST', '/dashboard/api/login', undefined, { email, password: 'x' }), 401, 'invalid_credentials');

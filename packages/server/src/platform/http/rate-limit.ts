@@ -29,6 +29,14 @@ import { ApiError } from '../errors.ts';
  * cannot be reached the request is let through and the failure logged: availability first.
  */
 
+/**
+ * The client's address as limits count it: `request.ip` (through trusted proxies), an IPv6
+ * address reduced to its /64 (one subscriber's allocation), an IPv4-mapped one to its IPv4.
+ */
+export function clientAddress(request: FastifyRequest): string {
+  return normalizeIP(request.ip);
+}
+
 /** Routes limited per client IP, by method and path as registered, whichever module owns them. */
 export const IP_LIMITED_ROUTES: ReadonlySet<string> = new Set([
   'POST /auth/web',
@@ -192,7 +200,7 @@ export async function registerRateLimits(app: FastifyInstance, { config, clock, 
   });
   const perIp = app.createRateLimit({
     timeWindow: MINUTE_MS,
-    keyGenerator: (request) => `ip:${request.method}${request.routeOptions.url}:${normalizeIP(request.ip)}`,
+    keyGenerator: (request) => `ip:${request.method}${request.routeOptions.url}:${clientAddress(request)}`,
     max: limits.ipPerMinute,
   });
 
