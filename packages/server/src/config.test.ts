@@ -43,6 +43,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_LIVE_OUTBOX: 'allow' }).mode).toBe('production');
   });
 
+  it('metrics: a token of 16 characters or more, or a port of their own on an IP address (issue 20)', () => {
+    expect(loadConfig(base).hardening.metrics).toEqual({ token: undefined, port: undefined, host: '127.0.0.1' });
+    expect(loadConfig({ ...base, CAISSE_METRICS_TOKEN: 'a'.repeat(16), CAISSE_METRICS_PORT: '9464', CAISSE_METRICS_HOST: '10.0.0.5' }).hardening.metrics).toEqual({
+      token: 'a'.repeat(16),
+      port: 9464,
+      host: '10.0.0.5',
+    });
+    expect(errorOf({ CAISSE_METRICS_TOKEN: 'short' }).variable).toBe('CAISSE_METRICS_TOKEN');
+    expect(errorOf({ CAISSE_METRICS_TOKEN: 'with a space inside it' }).variable).toBe('CAISSE_METRICS_TOKEN');
+    expect(errorOf({ CAISSE_METRICS_HOST: '10.0.0.5' }).variable).toBe('CAISSE_METRICS_HOST');
+    expect(errorOf({ CAISSE_METRICS_PORT: '9464', CAISSE_METRICS_HOST: 'metrics.internal' }).variable).toBe('CAISSE_METRICS_HOST');
+    expect(errorOf({ CAISSE_METRICS_PORT: '8080' }).variable).toBe('CAISSE_METRICS_PORT');
+    expect(errorOf({ CAISSE_METRICS_PORT: '0' }).variable).toBe('CAISSE_METRICS_PORT');
+    expect(errorOf({ CAISSE_RATE_LIMIT_AUTH_FAILURES: '0' }).variable).toBe('CAISSE_RATE_LIMIT_AUTH_FAILURES');
+    expect(loadConfig(base).hardening.authFailuresPerMinute).toBe(60);
+  });
+
   it('production refuses to keep live codes in the outbox unless CAISSE_LIVE_OUTBOX=allow (issue 20)', () => {
     const prod = { CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x' };
     const err = errorOf(prod);

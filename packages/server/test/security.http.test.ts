@@ -129,6 +129,51 @@ describe('HTTPS', () => {
   });
 });
 
+describe('/metrics (issue 20)', () => {
+  const TOKEN = 'metrics-token-0123456789abcdef';
+  const viaProxy = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' };
+
+  it('production without a token: this machine only, even over HTTPS through a trusted proxy', async () => {
+    const prod = await variant({ mode: 'production', security: { trustedProxies: ['10.0.0.0/8'] } });
+    const remote = await prod.inject({ method: 'GET', url: '/metrics', remoteAddress: '10.1.2.3', headers: viaProxy });
+    expect(expectProblem(remote, 403, 'metrics_local_only').detail).toMatch(/CAISSE_METRICS_TOKEN/);
+    expect((await prod.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' })).body).toContain('caisse_http_request_duration_seconds');
+    // Health and readiness stay open to the proxy.
+    expect((await prod.inject({ method: 'GET', url: '/healthz', remoteAddress: '10.1.2.3', headers: viaProxy })).statusCode).toBe(200);
+  });
+
+  it('with CAISSE_METRICS_TOKEN: the bearer token, from anywhere, and nothing without it', async () => {
+    const prod = await variant({ mode: 'production', security: { trustedProxies: ['10.0.0.0/8'] }, hardening: { metrics: { token: TOKEN, port: undefined, host: '127.0.0.1' } } });
+    const scrape = (headers: Record<string, string>, remoteAddress = '10.1.2.3') => prod.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: { ...viaProxy, ...headers } });
+    expect((await scrape({ authorization: `Bearer ${TOKEN}` })).statusCode).toBe(200);
+    const missing = await scrape({});
+    expectProblem(missing, 401, 'metrics_token_invalid');
+    expect(missing.headers['www-authenticate']).toBe('Bearer');
+    expectProblem(await scrape({ authorization: `Bearer ${TOKEN}x` }), 401, 'metrics_token_invalid');
+    expectProblem(await prod.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' }), 401, 'metrics_token_invalid');
+    // Development too, once a token is set.
+    const dev = await variant({ hardening: { metrics: { token: TOKEN, port: undefined, host: '127.0.0.1' } } });
+    expectProblem(await dev.inject({ method: 'GET', url: '/metrics' }), 401, 'metrics_token_invalid');
+  });
+
+  it('with CAISSE_METRICS_PORT: a listener of its own, and none on the API port', async () => {
+    const { listenMetrics } = await import('../src/platform/metrics.ts');
+    const app = await variant({ hardening: { metrics: { token: TOKEN, port: 9, host: '127.0.0.1' } } });
+    expectProblem(await app.inject({ method: 'GET', url: '/metrics' }), 404, 'not_found');
+    const listener = await listenMetrics(app.metrics, { port: 0, host: '127.0.0.1', token: TOKEN });
+    try {
+      const base = `http://127.0.0.1:${listener.port}`;
+      const ok = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('caisse_http_request_duration_seconds');
+      expect((await fetch(`${base}/metrics`)).status).toBe(401);
+      expect((await fetch(`${base}/healthz`)).status).toBe(404);
+    } finally {
+      await listener.close();
+    }
+  });
+});
+
 describe('CORS', () => {
   const origin = 'https://shop.example';
   const preflight = (app: FastifyInstance, url: string, method: string, from = origin) =>

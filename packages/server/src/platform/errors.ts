@@ -36,6 +36,7 @@ export const ERRORS = {
   otp_token_invalid: { status: 401, title: 'The authorization token is not valid' },
   invalid_credentials: { status: 401, title: 'The login or the password is incorrect' },
   session_required: { status: 401, title: 'Sign in to the dashboard' },
+  metrics_token_invalid: { status: 401, title: 'The metrics token is missing or wrong' },
   // 402
   insufficient_funds: { status: 402, title: 'Insufficient funds' },
   // 403
@@ -44,6 +45,7 @@ export const ERRORS = {
   origin_not_allowed: { status: 403, title: 'This origin is not allowed for the API key' },
   phone_not_verified: { status: 403, title: 'The phone number is not verified' },
   csrf_token_invalid: { status: 403, title: 'The CSRF token is missing or wrong' },
+  metrics_local_only: { status: 403, title: 'Metrics are served to this machine only' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   // 405, 413, 415
