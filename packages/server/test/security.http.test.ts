@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BODY_LIMIT } from '../src/app.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../src/platform/http/body-limits.ts';
 import { memoryCounters } from '../src/platform/http/rate-limit.ts';
@@ -418,6 +418,36 @@ describe('rate limits (memory counters, windows of the injected clock)', () => {
     expectProblem(over, 429, 'rate_limited');
     expect(over.headers['access-control-allow-origin']).toBe(origin);
     expect(String(over.headers['access-control-expose-headers'])).toContain('retry-after');
+  });
+});
+
+describe('failed authentications per client address (issue 20)', () => {
+  it('3 a minute: then 429 for that address without a key lookup, until the window ends; other addresses go on', async () => {
+    const app = await variant({ hardening: { authFailuresPerMinute: 3 }, counters: memoryCounters(ctx.clock) });
+    ctx.clock.set('2026-11-01T11:20:00.000Z');
+    const lookups = vi.spyOn(app.services.merchants, 'authenticate');
+    const from = (remoteAddress: string, apiKey?: string, url = '/t/pk') => app.inject({ method: 'GET', url, remoteAddress, headers: apiKey ? { 'x-api-key': apiKey } : {} });
+    const unknown = `pk_test_${'x'.repeat(32)}`;
+    expectProblem(await from('203.0.113.50', unknown), 401, 'api_key_invalid');
+    expectProblem(await from('203.0.113.50'), 401, 'api_key_missing');
+    expectProblem(await app.inject({ method: 'POST', url: '/t/sk', remoteAddress: '203.0.113.50', headers: { 'x-api-key': m.apiKey, authorization: 'Bearer sk_test_wrong' }, payload: { a: 1 } }), 401, 'secret_key_invalid');
+    ctx.clock.advance(10_000);
+    // Refused before any lookup, a good key included, for the rest of the window.
+    lookups.mockClear();
+    const over = await from('203.0.113.50', unknown);
+    const body = expectProblem(over, 429, 'rate_limited');
+    expect(body.detail).toMatch(/3 failed authentications per minute from this address/);
+    expect(over.headers['retry-after']).toBe('50');
+    expectProblem(await from('203.0.113.50', unknown), 429, 'rate_limited');
+    expectProblem(await from('203.0.113.50', m.apiKey), 429, 'rate_limited');
+    expect(lookups).not.toHaveBeenCalled();
+    // Another address, and routes without credentials, are not concerned.
+    expect((await from('198.51.100.60', m.apiKey)).statusCode).toBe(200);
+    expect((await from('203.0.113.50', undefined, '/healthz')).statusCode).toBe(200);
+    const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toMatch(/caisse_auth_failures_refused_total 3/);
+    ctx.clock.advance(50_000);
+    expect((await from('203.0.113.50', m.apiKey)).statusCode).toBe(200);
   });
 });
 

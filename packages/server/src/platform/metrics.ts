@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Config, MetricsConfig } from '../config.ts';
 import { sha256 } from './crypto.ts';
 import { ApiError } from './errors.ts';
@@ -10,6 +10,10 @@ import { isLocalRequest } from './http/https.ts';
 export interface Metrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Rate-limit counter store (Redis) failures: limits then count in this process's memory. */
+  rateLimitStoreErrors: Counter;
+  /** Requests refused because their address failed authentication too often. */
+  authFailuresRefused: Counter;
 }
 
 /** One registry per app, so several apps in one process (tests) never collide. */
@@ -23,7 +27,17 @@ export function createMetrics(): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
-  return { registry, httpDuration };
+  const rateLimitStoreErrors = new Counter({
+    name: 'caisse_rate_limit_store_errors_total',
+    help: 'Rate-limit counter store (Redis) failures; each time, the limits counted in this process instead',
+    registers: [registry],
+  });
+  const authFailuresRefused = new Counter({
+    name: 'caisse_auth_failures_refused_total',
+    help: 'Requests refused with 429 because their client address failed authentication too often',
+    registers: [registry],
+  });
+  return { registry, httpDuration, rateLimitStoreErrors, authFailuresRefused };
 }
 
 /** `Authorization: Bearer <token>` with the configured token, compared in constant time. */
