@@ -98,11 +98,11 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   });
 
   // HTTPS, security headers, CORS, body limits and rate limits (contract §6): before auth.
-  await registerSecurity(app, { config: deps.config, clock: deps.clock, bodyLimit: BODY_LIMIT, counters: rateLimitCounters });
+  const authFailures = await registerSecurity(app, { config: deps.config, clock: deps.clock, bodyLimit: BODY_LIMIT, counters: rateLimitCounters });
 
   const userTokens: { verify?: AccessTokenVerifier } = {};
   userTokens.verify = services.users.verifyAccessToken;
-  registerAuth(app, services.merchants, () => userTokens.verify);
+  registerAuth(app, services.merchants, () => userTokens.verify, authFailures);
   // Every POST of the API (merchant and user routes alike) honours Idempotency-Key (contract §6).
   registerIdempotency(app, deps);
 

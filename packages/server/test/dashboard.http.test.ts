@@ -137,6 +137,15 @@ describe('sign-in and the session cookie', () => {
     await login(c);
   });
 
+  it("locks the stranger's address, not the owner's elsewhere (issue 20)", async () => {
+    const c = await account('Kappa');
+    const from = (address: string, password: string) =>
+      ctx.app.inject({ method: 'POST', url: '/dashboard/api/login', remoteAddress: address, payload: { email: c.email, password } });
+    for (let i = 0; i < 5; i++) expectProblem(await from('203.0.113.9', `wrong-${i}`), 401, 'invalid_credentials');
+    expectProblem(await from('203.0.113.9', c.password), 429, 'login_locked');
+    expect((await from('198.51.100.30', c.password)).statusCode).toBe(200);
+  });
+
   it('locks unknown e-mail addresses the same way, so the lockout tells nothing about accounts', async () => {
     const email = `ghost-${randomBytes(3).toString('hex')}@example.com`;
     for (let i = 0; i < 5; i++) expectProblem(await send('POST', '/dashboard/api/login', undefined, { email, password: 'x' }), 401, 'invalid_credentials');
@@ -324,6 +333,16 @@ describe('payments, webhooks, balance and test data', () => {
     const next = (await send('GET', `/dashboard/api/test/payments?limit=1&startingAfter=${second.id}&createdGte=${encodeURIComponent(day2.toISOString())}`, s)).json();
     expect(next).toMatchObject({ data: [], hasMore: false });
     expectProblem(await send('GET', '/dashboard/api/test/payments?createdGte=yesterday', s), 400, 'validation_error');
+    // Issue 20: ISO 8601 dates and date-times only; Date's lenient reading is not used.
+    for (const bad of ["' OR '1'='1", '1', '2026', '2026-02-30', '2026-13-01', '2026-11-01T25:00:00Z', '2026-11-01T10:00:00', 'Sun Nov 01 2026', '2026-11-01T10:00:00+2', '2026-11-01T23:59:60Z']) {
+      for (const param of ['createdGte', 'createdLt']) {
+        const body = expectProblem(await send('GET', `/dashboard/api/test/payments?${param}=${encodeURIComponent(bad)}`, s), 400, 'validation_error');
+        expect(body.param, bad).toBe(param);
+      }
+    }
+    const midnight = day2.toISOString().slice(0, 10);
+    expect(await ids(`?createdLt=${midnight}`)).toEqual(await ids(`?createdLt=${encodeURIComponent(`${midnight}T00:00:00.000Z`)}`));
+    expect(await ids(`?createdGte=${encodeURIComponent(day2.toISOString().replace('Z', '+00:00'))}`)).toEqual([third.id, second.id]);
   });
 
   it('shows a payment with its event timeline and webhook deliveries, and resends an event', async () => {

@@ -160,11 +160,15 @@ export function createChargesService(
         if (wallet.balance < row.amount_minor) {
           const message = insufficientFundsMessage(formatAmount(row.amount_minor, currency), currency);
           await repo.insertCharge(tx, { ...base, status: 'failed', failure_code: 'insufficient_funds', failure_message: message, transfer_id: null });
+          // Only the customer who started the payment counts against it, by their own declines
+          // (issue 20): anyone else's is theirs alone, and the intent stays as it was.
           const failed = publicView(
-            await intents.transition(tx, row, statusAfterFailedCharge(attempts), {
-              apiVersion: merchant.pinnedVersion,
-              patch: { attempts, last_error_code: 'insufficient_funds', last_error_message: message },
-            }),
+            row.started_by !== user.userId
+              ? row
+              : await intents.transition(tx, row, statusAfterFailedCharge(await repo.countDeclined(tx, row.id, user.userId)), {
+                  apiVersion: merchant.pinnedVersion,
+                  patch: { attempts, last_error_code: 'insufficient_funds', last_error_message: message },
+                }),
             clock.now(),
           );
           return refused(

@@ -1,3 +1,4 @@
+import { clientAddress } from '../../platform/http/rate-limit.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
@@ -147,13 +148,13 @@ async function dashboardApi(instance: FastifyInstance) {
         tags,
         summary: 'Sign in to the dashboard',
         description:
-          'E-mail and password (argon2id). Sets the session cookie and answers the session with its `csrfToken`. Wrong e-mail or password: 401 `invalid_credentials` (one answer for both). 5 failures for an e-mail within 15 minutes: 429 `login_locked` with `Retry-After`. More than `CAISSE_RATE_LIMIT_IP` (20) sign-ins a minute from one address, whatever the e-mail: 429 `rate_limited` with `Retry-After`.',
+          'E-mail and password (argon2id). Sets the session cookie and answers the session with its `csrfToken`. Wrong e-mail or password: 401 `invalid_credentials` (one answer for both). 5 failures for an e-mail from one client address within 15 minutes, or 100 from all addresses within 24 hours: 429 `login_locked` with `Retry-After`. More than `CAISSE_RATE_LIMIT_IP` (20) sign-ins a minute from one address, whatever the e-mail: 429 `rate_limited` with `Retry-After`.',
         body: LoginBody,
         response: { 200: Session },
       },
     },
     async (req, reply) => {
-      const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.login(req.body);
+      const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.login(req.body, clientAddress(req));
       reply.header('set-cookie', sessionCookie(sessionToken, absoluteExpiresAt, app.deps.clock.now(), production));
       return view;
     },

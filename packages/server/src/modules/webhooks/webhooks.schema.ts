@@ -127,7 +127,7 @@ export const Attempt = Type.Object({
   attemptedAt: Timestamp,
   statusCode: Type.Union([Type.Integer(), Type.Null()]),
   latencyMs: Type.Integer(),
-  responseExcerpt: Type.Union([Type.String(), Type.Null()]),
+  responseExcerpt: Type.Union([Type.String(), Type.Null()], { description: 'The first 2 KiB of the answer; null when there was none, and always for a loopback target (development), whose answers are never kept.' }),
   error: Type.Union([Type.String(), Type.Null()]),
   succeeded: Type.Boolean(),
 });
