@@ -3,7 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
+import { registerAdminRoutes } from './admin.ts';
 import { buildApp } from './app.ts';
+import { formatBanner, serverVersion } from './banner.ts';
 import type { Config } from './config.ts';
 import { systemClock } from './platform/clock.ts';
 import { systemRandom } from './platform/crypto.ts';
@@ -28,7 +30,7 @@ export interface Runtime {
 
 /** Opens the configured database, applies migrations and assembles the production world. */
 export async function openRuntime(config: Config): Promise<Runtime> {
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -62,21 +64,11 @@ export async function startServer(config: Config, opts: { port: number; worker: 
   const { deps, logger } = runtime;
   const services = createServices(deps);
   const { merchants } = services;
-  if (config.databaseUrl === undefined && (await merchants.countMerchants()) === 0) {
-    const created = await merchants.createMerchant({ name: 'Development merchant', email: 'dev@caisse.local' });
-    process.stdout.write(
-      [
-        '',
-        'Created a development merchant on the empty database:',
-        `  merchant id:      ${created.merchantId}`,
-        `  test API key:     ${created.test.apiKey}`,
-        `  test secret key:  ${created.test.secretKey}`,
-        `  dashboard login:  ${created.dashboard.email} / ${created.dashboard.password}`,
-        'Keep them: the keys are stored only as hashes and will not be shown again.',
-        '',
-      ].join('\n'),
-    );
-  }
+  const embedded = config.databaseUrl === undefined;
+  const created =
+    embedded && (await merchants.countMerchants()) === 0
+      ? await merchants.createMerchant({ name: 'Development merchant', email: 'dev@caisse.local' })
+      : undefined;
   // Development without CAISSE_MOMO_SANDBOX_URL: a MoMo sandbox in this process serves test mode,
   // so a newcomer tops up a wallet with no provider account anywhere.
   let sandbox: MomoSandbox | undefined;
@@ -92,10 +84,26 @@ export async function startServer(config: Config, opts: { port: number; worker: 
   }
   // With CAISSE_TLS_CERT_FILE and CAISSE_TLS_KEY_FILE the server terminates TLS itself.
   const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config), connectors });
+  // The embedded database opens in one process at a time: the CLI's merchant and key commands
+  // reach it through this server's loopback admin endpoint while it runs (src/admin.ts).
+  const admin = embedded ? await registerAdminRoutes(app, config.dataDir) : undefined;
   const workers = opts.worker ? startBackgroundWorkers(deps, app.services, logger) : [];
   const connections = trackConnections(app.server);
   await app.listen({ port: opts.port, host: config.host });
+  const url = localUrl(app, config);
+  admin?.publish(url);
+  process.stdout.write(
+    formatBanner({
+      version: serverVersion(),
+      mode: config.mode,
+      url,
+      dataDir: embedded ? config.dataDir : undefined,
+      created,
+      merchants: created ? [] : await merchants.listMerchants(3),
+    }),
+  );
   const stop = once(async () => {
+    admin?.remove();
     // HTTP and workers stop together; the database closes once both have finished.
     const [httpClean] = await Promise.all([closeHttp(app, connections, logger, SHUTDOWN_DEADLINE_MS), ...workers.map((w) => w.stop())]);
     await sandbox?.close();
@@ -104,6 +112,14 @@ export async function startServer(config: Config, opts: { port: number; worker: 
   });
   installShutdown(logger, stop);
   return { app, runtime, workers, stop };
+}
+
+/** How a person on this machine reaches the server: loopback when it listens on every address. */
+function localUrl(app: FastifyInstance, config: Config): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `${config.security.tls ? 'https' : 'http'}://${host}:${port}`;
 }
 
 export async function startWorkers(config: Config) {
