@@ -449,6 +449,7 @@ export function buildCli(): Command {
       if (json) print(result, true);
       else {
         for (const e of result.events) process.stdout.write(`produced ${e.type} ${e.id} for ${result.payoutId ?? result.intentId}\n`);
+        process.stdout.write(`intent ${result.intentId} is ${result.intentStatus}\n`);
         if (result.expiresAt) process.stdout.write(`payment.expired for ${result.intentId} will come shortly after ${result.expiresAt}\n`);
       }
     });

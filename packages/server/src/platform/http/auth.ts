@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { misplacedCredential } from './credentials.ts';
 import type { AccessTokenVerifier, Authenticator, MerchantContext, UserContext } from '../tenancy.ts';
 import { isApiVersion, LATEST_API_VERSION } from '../versioning.ts';
 
@@ -61,6 +62,8 @@ export function registerAuth(
 
     const apiKey = single(request.headers['x-api-key']);
     const token = bearer(request);
+    const misplaced = misplacedCredential(kind, apiKey, token);
+    if (misplaced) throw misplaced;
     const merchant = await merchants.authenticate(apiKey, kind === 'sk' ? token : undefined, kind === 'sk');
     request.merchant = merchant;
     request.apiVersion = asked ?? merchant.pinnedVersion;
