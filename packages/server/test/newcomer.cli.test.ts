@@ -44,6 +44,16 @@ describe('one data directory for every entry point', () => {
   });
 });
 
+describe('.env.example', () => {
+  it('lists every variable the configuration reads', () => {
+    const example = readFileSync(join(REPO, '.env.example'), 'utf8');
+    const source = readFileSync(join(import.meta.dirname, '..', 'src', 'config.ts'), 'utf8');
+    const read = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|'([A-Z][A-Z0-9_]*_[A-Z0-9_]+|PORT|HOST)'/g)].map((m) => (m[1] ?? m[2]) as string));
+    expect(read.size).toBeGreaterThan(40);
+    for (const name of read) expect(example, name).toMatch(new RegExp(`^# ${name}=`, 'm'));
+  });
+});
+
 describe('caisse --help', () => {
   function commands(c: Command): Command[] {
     return [c, ...c.commands.flatMap(commands)];
