@@ -163,7 +163,7 @@ try {
   const big = await api(base, '/gateway', { method: 'POST', headers: json, body: JSON.stringify({ amount: '99999999999999999', currency: 'XAF' }) });
   check(7, 'a too large amount states the maximum', /maximum of 999999999999 XAF/.test(big.body.detail), JSON.stringify(big.body));
   const bad = await api(base, '/gateway', { method: 'POST', headers: json, body: '{"amount": "5000", "currency": XAF}' });
-  check(7, 'malformed JSON says where', /line 1, column 33 \(position 32\)/.test(bad.body.detail), JSON.stringify(bad.body));
+  check(7, 'malformed JSON says where', /line 1, column 32 \(position 31\)/.test(bad.body.detail), JSON.stringify(bad.body));
   const empty = await api(base, '/gateway/%20', { headers: json });
   check(7, 'an empty id says "empty"', /is empty/.test(empty.body.detail), JSON.stringify(empty.body));
   const skAsPk = await api(base, '/gateway', { headers: { 'x-api-key': keys.secretKey } });
