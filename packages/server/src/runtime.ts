@@ -59,7 +59,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
 
 export type { BackgroundWorker };
 
-export async function startServer(config: Config, opts: { port: number; worker: boolean }) {
+export async function startServer(config: Config, opts: { port: number; worker: boolean; banner?: boolean }) {
   const runtime = await openRuntime(config);
   const { deps, logger } = runtime;
   const services = createServices(deps);
@@ -92,16 +92,17 @@ export async function startServer(config: Config, opts: { port: number; worker: 
   await app.listen({ port: opts.port, host: config.host });
   const url = localUrl(app, config);
   admin?.publish(url);
-  process.stdout.write(
-    formatBanner({
+  if (opts.banner !== false) {
+    const banner = formatBanner({
       version: serverVersion(),
       mode: config.mode,
       url,
       dataDir: embedded ? config.dataDir : undefined,
       created,
       merchants: created ? [] : await merchants.listMerchants(3),
-    }),
-  );
+    });
+    process.stdout.write(banner);
+  }
   const stop = once(async () => {
     admin?.remove();
     // HTTP and workers stop together; the database closes once both have finished.
