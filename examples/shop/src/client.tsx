@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 
 interface Config {
   apiKey: string;
-  environment: string;
+  baseUrl: string;
   clientSecret: string;
   orderId: string;
 }
@@ -41,7 +41,7 @@ function App() {
     };
   }, [paid]);
   return (
-    <CaisseProvider apiKey={config.apiKey} clientSecret={config.clientSecret} environment={config.environment}>
+    <CaisseProvider apiKey={config.apiKey} clientSecret={config.clientSecret} baseUrl={config.baseUrl}>
       <Checkout theme={{ accent: '#047857' }} onSuccess={() => setPaid(true)} />
     </CaisseProvider>
   );

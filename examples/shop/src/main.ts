@@ -1,5 +1,5 @@
 // Starts the example shop. Environment:
-//   CAISSE_API_URL     where Caisse runs (default http://127.0.0.1:8080)
+//   CAISSE_BASE_URL    where Caisse runs (default http://127.0.0.1:8080, where `npm start` puts it)
 //   CAISSE_API_KEY     the merchant's publishable key (pk_test_…)
 //   CAISSE_SECRET_KEY  the merchant's secret key (sk_test_…)
 //   PORT               the shop's port (default 3000)
@@ -18,7 +18,7 @@ function required(name: string): string {
 
 const shop = await startShop({
   caisse: {
-    baseUrl: process.env.CAISSE_API_URL || 'http://127.0.0.1:8080',
+    baseUrl: process.env.CAISSE_BASE_URL || 'http://127.0.0.1:8080',
     apiKey: required('CAISSE_API_KEY'),
     secretKey: required('CAISSE_SECRET_KEY'),
   },

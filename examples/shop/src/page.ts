@@ -41,8 +41,8 @@ export function productPage(): string {
   );
 }
 
-export function orderPage(order: Order, checkout: { apiKey: string; environment: string }): string {
-  const config = { apiKey: checkout.apiKey, environment: checkout.environment, clientSecret: order.sessionToken, orderId: order.id };
+export function orderPage(order: Order, checkout: { apiKey: string; baseUrl: string }): string {
+  const config = { apiKey: checkout.apiKey, baseUrl: checkout.baseUrl, clientSecret: order.sessionToken, orderId: order.id };
   return layout(
     `Order ${order.id}`,
     `<h1>Your order</h1>

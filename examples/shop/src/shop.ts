@@ -133,7 +133,7 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
         const { id, status, paidAt, paidByEvent } = order;
         return send(res, 200, 'application/json', JSON.stringify({ id, status, paidAt: paidAt ?? null, paidByEvent: paidByEvent ?? null }));
       }
-      return send(res, 200, 'text/html; charset=utf-8', orderPage(order, { apiKey: options.caisse.apiKey, environment: options.caisse.baseUrl }));
+      return send(res, 200, 'text/html; charset=utf-8', orderPage(order, { apiKey: options.caisse.apiKey, baseUrl: options.caisse.baseUrl as string }));
     }
 
     if (req.method === 'POST' && path === WEBHOOK_PATH) {

@@ -139,7 +139,7 @@ describe('a purchase from the example shop, end to end', () => {
     shop = start(
       'shop',
       ['--conditions=source', '--import', 'tsx', 'src/main.ts'],
-      { ...process.env, CAISSE_API_URL: apiUrl, CAISSE_API_KEY: keys.test.apiKey, CAISSE_SECRET_KEY: keys.test.secretKey, PORT: String(shopPort) },
+      { ...process.env, CAISSE_BASE_URL: apiUrl, CAISSE_API_KEY: keys.test.apiKey, CAISSE_SECRET_KEY: keys.test.secretKey, PORT: String(shopPort) },
       resolve(ROOT, 'examples/shop'),
     );
     await waitFor200(`${shopUrl}/healthz`, shop);

@@ -15,9 +15,12 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { type OpenApiDocument, renderReference } from './api-reference.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const TARGETS = ['packages/api-types/src/generated/api.ts'];
+const TYPES = 'packages/api-types/src/generated/api.ts';
+/** The API reference (scripts/api-reference.ts), rendered from the same document with its prose. */
+const REFERENCE = 'docs/api.md';
 
 async function openapiDocument(): Promise<Record<string, unknown> & { paths: Record<string, unknown>; info: { title: string; version: string } }> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'packages/server/scripts/openapi.ts'], {
@@ -47,8 +50,7 @@ function withoutProse(node: unknown, propertyNames = false): unknown {
   return out;
 }
 
-async function render(): Promise<string> {
-  const doc = await openapiDocument();
+async function render(doc: Awaited<ReturnType<typeof openapiDocument>>): Promise<string> {
   const paths = Object.fromEntries(Object.entries(doc.paths as Record<string, unknown>).filter(([path]) => !NOT_FOR_SDKS.test(path)));
   const { info: _info, ...rest } = doc;
   const forSdks = { ...(withoutProse({ ...rest, paths }) as object), info: { title: doc.info.title, version: doc.info.version } };
@@ -68,9 +70,13 @@ async function render(): Promise<string> {
 }
 
 const check = process.argv.includes('--check');
-const text = await render();
+const doc = await openapiDocument();
+const outputs: [string, string][] = [
+  [TYPES, await render(doc)],
+  [REFERENCE, renderReference(doc as unknown as OpenApiDocument)],
+];
 const stale: string[] = [];
-for (const target of TARGETS) {
+for (const [target, text] of outputs) {
   const file = resolve(root, target);
   let current: string | undefined;
   try {
@@ -89,9 +95,9 @@ for (const target of TARGETS) {
 if (check) {
   if (stale.length > 0) {
     process.stderr.write(
-      `The generated API types (@caisse/api-types) are stale (the server's OpenAPI document changed):\n  ${stale.join('\n  ')}\nRun \`npm run generate:types\` at the repository root and commit the result.\n`,
+      `The generated API types (@caisse/api-types) or the API reference are stale (the server's OpenAPI document changed):\n  ${stale.join('\n  ')}\nRun \`npm run generate:types\` at the repository root and commit the result.\n`,
     );
     process.exit(1);
   }
-  process.stdout.write('generated API types (@caisse/api-types) are up to date\n');
+  process.stdout.write('generated API types (@caisse/api-types) and docs/api.md are up to date\n');
 }

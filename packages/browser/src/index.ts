@@ -49,18 +49,14 @@ export { API_VERSION };
 export { CaisseError };
 export type { CaisseErrorInit, ProblemBody } from '@caisse/api-types';
 
-/** Named environments of the hosted service; a self-hosted gateway passes its base URL instead. */
-export const ENVIRONMENTS = {
-  production: 'https://api.caisse.dev',
-  sandbox: 'https://sandbox.caisse.dev',
-} as const;
-export type Environment = keyof typeof ENVIRONMENTS | (string & {});
-
 export interface CaisseClientOptions {
   /** The publishable API key (`pk_test_…` / `pk_live_…`). Never a secret key. */
   apiKey: string;
-  /** `production`, `sandbox`, or the gateway's base URL (https; plain http only on localhost). */
-  environment?: Environment;
+  /**
+   * Your Caisse gateway's base URL, e.g. `https://pay.example.com` (https; plain http only on
+   * localhost). Required: Caisse is self-hosted, there is no default host.
+   */
+  baseUrl: string;
   /** Retries of a request that got no answer, a 5xx or a short 429 (default 2). */
   maxRetries?: number;
   fetch?: typeof fetch;
@@ -68,13 +64,17 @@ export interface CaisseClientOptions {
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
-function baseUrlOf(environment: Environment): string {
-  const raw = ENVIRONMENTS[environment as keyof typeof ENVIRONMENTS] ?? environment;
+function baseUrlOf(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    throw new TypeError(
+      'baseUrl is required: the address of your Caisse gateway, e.g. new CaisseClient({ apiKey, baseUrl: "https://pay.example.com" }) (there is no default host)',
+    );
+  }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new TypeError(`environment is production, sandbox or a URL, got "${environment}"`);
+    throw new TypeError(`baseUrl is not a URL: "${raw}"`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
     throw new TypeError('The gateway must be reached over https (plain http only on localhost)');
@@ -101,7 +101,7 @@ export class CaisseClient {
       throw new TypeError('apiKey must be a publishable key (pk_test_… or pk_live_…); a secret key never belongs in a browser');
     }
     this.#apiKey = options.apiKey;
-    this.#baseUrl = baseUrlOf(options.environment ?? 'production');
+    this.#baseUrl = baseUrlOf(options.baseUrl);
     this.#fetch = options.fetch ?? fetch.bind(globalThis);
     this.#maxRetries = options.maxRetries ?? 2;
   }

@@ -76,7 +76,7 @@ async function runFlow(client: CaisseClient) {
 describe('CaisseClient', () => {
   it('walks the flow: retrieve, login, initOtp, verifyOtp, charge, with the right credentials on each call', async () => {
     const { fetch, calls } = fakeApi(happyRoutes());
-    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+    const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
     const { intent, user, authorization, paid } = await runFlow(client);
     expect(intent.status).toBe('PENDING');
     expect(paid.status).toBe('SUCCEEDED');
@@ -115,7 +115,7 @@ describe('CaisseClient', () => {
     const routes = happyRoutes();
     routes['POST /charge'] = [{ status: 402, body: { code: 'insufficient_funds', status: 402, detail: 'Not enough in the wallet' } }];
     const { fetch, calls } = fakeApi(routes);
-    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+    const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
     const err = await runFlow(client).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CaisseError);
     expect(err).toMatchObject({ code: 'insufficient_funds', status: 402 });
@@ -128,7 +128,7 @@ describe('CaisseClient', () => {
     const setItem = vi.spyOn(Storage.prototype, 'setItem');
     const cookie = vi.spyOn(document, 'cookie', 'set');
     const { fetch } = fakeApi(happyRoutes());
-    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+    const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
     await client.retrieveIntent('ps_token');
     const user = await client.login('+237650000001', 'correct horse');
     await client.initOtp({ userId: user.id, intentionId: 'pi_1' });
@@ -155,7 +155,7 @@ describe('CaisseClient', () => {
 
   it('logout forgets the access token', async () => {
     const { fetch } = fakeApi(happyRoutes());
-    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+    const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
     await client.login('+237650000001', 'correct horse');
     client.logout();
     expect(client.userId).toBeUndefined();
@@ -167,7 +167,7 @@ describe('CaisseClient', () => {
 
     it('requestPasswordReset sends the number with the API key only, and answers where the code went', async () => {
       const { fetch, calls } = fakeApi({ 'POST /auth/password-reset': [{ status: 202, body: RESET }] });
-      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       const sent = await client.requestPasswordReset('+237650000001');
       expect(sent).toEqual(RESET);
       expect(calls[0]).toMatchObject({ url: `${BASE}/auth/password-reset`, method: 'POST', body: { phoneNumber: '+237650000001' }, credentials: 'omit' });
@@ -180,7 +180,7 @@ describe('CaisseClient', () => {
       const routes = happyRoutes();
       routes['POST /auth/password-reset/confirm'] = [{ status: 204 }];
       const { fetch, calls } = fakeApi(routes);
-      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       await client.login('+237650000001', 'correct horse');
       const done = await client.confirmPasswordReset({ phoneNumber: '+237650000001', code: '123456', newPassword: 'a new horse' });
       expect(done).toBeUndefined();
@@ -200,7 +200,7 @@ describe('CaisseClient', () => {
           { status: 429, body: { code: 'otp_attempts_exceeded', status: 429, detail: 'Ask for a new code' }, headers: { 'retry-after': '600' } },
         ],
       });
-      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       const params = { phoneNumber: '+237650000001', code: '000000', newPassword: 'password' };
       await expect(client.confirmPasswordReset(params)).rejects.toMatchObject({ code: 'otp_incorrect', status: 400, raw: { attemptsRemaining: 3 } });
       await expect(client.confirmPasswordReset(params)).rejects.toMatchObject({ code: 'password_weak', param: 'newPassword' });
@@ -213,7 +213,7 @@ describe('CaisseClient', () => {
       const routes = happyRoutes();
       routes['POST /users/me/password'] = [{ status: 204 }];
       const { fetch, calls } = fakeApi(routes);
-      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       await client.login('+237650000001', 'correct horse');
       await client.changePassword('correct horse', 'battery staple');
       const change = calls.find((c) => c.url.endsWith('/users/me/password'));
@@ -229,7 +229,7 @@ describe('CaisseClient', () => {
       const routes = happyRoutes();
       routes['POST /users/me/password'] = [{ status: 401, body: { code: 'invalid_credentials', status: 401, detail: 'The current password is incorrect', param: 'currentPassword' } }];
       const { fetch } = fakeApi(routes);
-      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       await client.login('+237650000001', 'correct horse');
       await expect(client.changePassword('not it', 'battery staple')).rejects.toMatchObject({ code: 'invalid_credentials', param: 'currentPassword' });
       expect(client.userId).toBe('usr_1');
@@ -256,7 +256,7 @@ describe('CaisseClient', () => {
 
     it('wallet reads the balances with the access token', async () => {
       const { fetch, calls } = fakeApi(signedIn({ 'GET /wallet': [{ status: 200, body: WALLET }] }));
-      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       await client.login('+237650000001', 'correct horse');
       const wallet = await client.wallet();
       expect(wallet.balances).toEqual([{ currency: 'XAF', amount: '2500' }]);
@@ -272,7 +272,7 @@ describe('CaisseClient', () => {
           'GET /wallet/topups/top_1': [{ status: 200, body: { ...TOPUP, status: 'SUCCEEDED', completedAt: '2026-11-01T10:00:01.000Z' } }],
         }),
       );
-      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       await client.login('+237650000001', 'correct horse');
       const params = { amount: '2500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '+237650000001' };
       const topup = await client.topUp(params);
@@ -292,7 +292,7 @@ describe('CaisseClient', () => {
       vi.useFakeTimers({ toFake: ['setTimeout'] });
       try {
         const { fetch, calls } = fakeApi(signedIn({ 'POST /wallet/topups': ['network-error', { status: 502, body: { code: 'bad_gateway' } }, { status: 202, body: TOPUP }] }));
-        const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+        const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
         await client.login('+237650000001', 'correct horse');
         const pending = client.topUp({ amount: '2500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '+237650000001' }, { idempotencyKey: 'topup-order-42' });
         await vi.runAllTimersAsync();
@@ -308,7 +308,7 @@ describe('CaisseClient', () => {
       const { fetch, calls } = fakeApi(
         signedIn({ 'POST /wallet/topups': [{ status: 400, body: { code: 'phone_invalid', status: 400, detail: 'phoneNumber must be in E.164 format', param: 'phoneNumber' } }] }),
       );
-      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       const params = { amount: '2500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '650000001' };
       expect(() => client.topUp(params)).toThrow(expect.objectContaining({ code: 'access_token_missing' }));
       expect(() => client.wallet()).toThrow(expect.objectContaining({ code: 'access_token_missing' }));
@@ -324,7 +324,7 @@ describe('CaisseClient', () => {
     const { fetch } = fakeApi({
       'POST /auth/web': [{ status: 401, body: { code: 'invalid_credentials', status: 401, detail: 'Wrong phone number or password' }, headers: { 'request-id': 'req_9' } }],
     });
-    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+    const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
     const err = (await client.login('+237650000001', 'nope').catch((e: unknown) => e)) as CaisseError;
     expect(err).toBeInstanceOf(CaisseError);
     expect(err).toMatchObject({ code: 'invalid_credentials', status: 401, requestId: 'req_9', message: 'Wrong phone number or password' });
@@ -333,21 +333,20 @@ describe('CaisseClient', () => {
   it('throws the CaisseError of @caisse/api-types (the class @caisse/node throws too), with the Idempotency-Key of the POST', async () => {
     expect(CaisseError).toBe(SharedCaisseError);
     const { fetch, calls } = fakeApi({ 'POST /auth/web': [{ status: 429, body: { code: 'rate_limited', status: 429 }, headers: { 'retry-after': '60' } }] });
-    const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch, maxRetries: 0 });
+    const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch, maxRetries: 0 });
     const err = (await client.login('+237650000001', 'nope').catch((e: unknown) => e)) as CaisseError;
     expect(err).toBeInstanceOf(SharedCaisseError);
     expect(err).toMatchObject({ code: 'rate_limited', status: 429, retryAfter: 60, idempotencyKey: calls[0]?.headers['idempotency-key'] });
   });
 
-  it('maps environments to base URLs and refuses secret keys and plain http off localhost', async () => {
-    const { fetch, calls } = fakeApi({ 'GET /gateway/sessions/t': [{ status: 200, body: INTENT }, { status: 200, body: INTENT }] });
-    await new CaisseClient({ apiKey: API_KEY, environment: 'production', fetch }).retrieveIntent('t');
-    await new CaisseClient({ apiKey: API_KEY, environment: 'sandbox', fetch }).retrieveIntent('t');
-    expect(calls[0]?.url).toBe('https://api.caisse.dev/gateway/sessions/t');
-    expect(calls[1]?.url).toBe('https://sandbox.caisse.dev/gateway/sessions/t');
-    expect(() => new CaisseClient({ apiKey: 'sk_test_abc', environment: BASE })).toThrow(/secret key/);
-    expect(() => new CaisseClient({ apiKey: API_KEY, environment: 'http://pay.example.com' })).toThrow(/https/);
-    expect(() => new CaisseClient({ apiKey: API_KEY, environment: 'staging' })).toThrow(/production, sandbox or a URL/);
+  it('needs a baseUrl (no default host), and refuses secret keys and plain http off localhost', async () => {
+    const { fetch, calls } = fakeApi({ 'GET /gateway/sessions/t': [{ status: 200, body: INTENT }] });
+    await new CaisseClient({ apiKey: API_KEY, baseUrl: 'https://pay.example.com/', fetch }).retrieveIntent('t');
+    expect(calls[0]?.url).toBe('https://pay.example.com/gateway/sessions/t');
+    expect(() => new CaisseClient({ apiKey: API_KEY } as never)).toThrow(/baseUrl is required/);
+    expect(() => new CaisseClient({ apiKey: 'sk_test_abc', baseUrl: BASE })).toThrow(/secret key/);
+    expect(() => new CaisseClient({ apiKey: API_KEY, baseUrl: 'http://pay.example.com' })).toThrow(/https/);
+    expect(() => new CaisseClient({ apiKey: API_KEY, baseUrl: 'staging' })).toThrow(/not a URL/);
   });
 
   describe('retries', () => {
@@ -362,7 +361,7 @@ describe('CaisseClient', () => {
       const routes = happyRoutes();
       routes['POST /charge'] = ['network-error', { status: 503, body: { code: 'unavailable' } }, { status: 200, body: { ...INTENT, status: 'SUCCEEDED' } }];
       const { fetch, calls } = fakeApi(routes);
-      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       const flow = runFlow(client);
       await vi.runAllTimersAsync();
       const { paid } = await flow;
@@ -377,7 +376,7 @@ describe('CaisseClient', () => {
       const routes = happyRoutes();
       routes['POST /otp/verify'] = [{ status: 400, body: { code: 'otp_incorrect', status: 400, detail: 'Wrong code', attemptsRemaining: 4 } }];
       const { fetch, calls } = fakeApi(routes);
-      const client = new CaisseClient({ apiKey: API_KEY, environment: BASE, fetch });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       await client.login('+237650000001', 'correct horse');
       const err = (await client.verifyOtp({ userId: 'usr_1', otp: '000000' }).catch((e: unknown) => e)) as CaisseError;
       expect(err.code).toBe('otp_incorrect');

@@ -1,6 +1,7 @@
 /* global console, process */
 // Builds the dashboard and checkout pages unless dist/ is newer than every source file, so
-// `npm start` (which builds first) costs nothing when nothing changed. `--force` always builds.
+// `npm start` (which builds first, through packages/server/scripts/build-if-stale.mjs, which
+// imports this file) costs nothing when nothing changed. `--force` always builds.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,13 +16,23 @@ function newest(path) {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-const built = ['dist/dashboard.html', 'dist/checkout.html'].map((f) => join(root, f));
-const builtAt = built.every((f) => existsSync(f)) ? Math.min(...built.map((f) => statSync(f).mtimeMs)) : 0;
-const sourcesAt = Math.max(...inputs.map((p) => newest(join(root, p))));
-if (builtAt > sourcesAt && !process.argv.includes('--force')) {
-  console.log('dashboard: dist/ is up to date');
-} else {
+/** Whether dist/ holds both pages, built after the last change to any of their sources. */
+export function dashboardIsFresh() {
+  const built = ['dist/dashboard.html', 'dist/checkout.html'].map((f) => join(root, f));
+  const builtAt = built.every((f) => existsSync(f)) ? Math.min(...built.map((f) => statSync(f).mtimeMs)) : 0;
+  return builtAt > Math.max(...inputs.map((p) => newest(join(root, p))));
+}
+
+export async function buildDashboard() {
   const { build } = await import('vite');
   await build({ root, logLevel: 'warn' });
-  console.log('dashboard: built dist/');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (dashboardIsFresh() && !process.argv.includes('--force')) {
+    console.log('dashboard: dist/ is up to date');
+  } else {
+    await buildDashboard();
+    console.log('dashboard: built dist/');
+  }
 }

@@ -51,15 +51,17 @@ import type {
 import { constructEvent, generateTestHeader, generateTestHeaders } from './webhooks.ts';
 
 export const VERSION = '0.1.0';
-/** The hosted Caisse API. A self-hosted gateway passes its own `baseUrl`. */
-export const DEFAULT_BASE_URL = 'https://api.caisse.dev';
 
 export interface CaisseOptions {
   /** The publishable API key, `pk_test_…` or `pk_live_…` (sent as `x-api-key`). */
   apiKey: string;
   /** The secret key of the same merchant and mode, `sk_test_…` or `sk_live_…` (sent as a Bearer token). */
   secretKey: string;
-  /** Where the API is, e.g. `https://pay.example.com`; plain http only to a loopback address. */
+  /**
+   * Where your Caisse gateway is, e.g. `https://pay.example.com` or `http://127.0.0.1:8080`
+   * (plain http only to a loopback address). Required: Caisse is self-hosted, there is no default
+   * host. Omitted: the `CAISSE_BASE_URL` environment variable.
+   */
   baseUrl?: string;
   /** Retries after the first attempt for network errors, timeouts, 429 and 5xx (default 2). */
   maxRetries?: number;
@@ -80,7 +82,12 @@ export interface CaisseOptions {
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
-function checkBaseUrl(raw: string, anyHttp: boolean): string {
+function checkBaseUrl(raw: string | undefined, anyHttp: boolean): string {
+  if (raw === undefined || raw.trim() === '') {
+    throw new TypeError(
+      'baseUrl is required: the address of your Caisse gateway, e.g. new Caisse({ …, baseUrl: "http://127.0.0.1:8080" }), or set CAISSE_BASE_URL (there is no default host)',
+    );
+  }
   let url: URL;
   try {
     url = new URL(raw);
@@ -137,7 +144,7 @@ export class Caisse {
     const http = new HttpClient({
       apiKey: options.apiKey,
       secretKey: options.secretKey,
-      baseUrl: checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, options.allowInsecureHttp === true),
+      baseUrl: checkBaseUrl(options.baseUrl ?? process.env.CAISSE_BASE_URL, options.allowInsecureHttp === true),
       maxRetries: options.maxRetries ?? 2,
       timeout: options.timeout ?? 30_000,
       apiVersion: options.apiVersion ?? API_VERSION,

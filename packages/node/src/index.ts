@@ -1,4 +1,4 @@
-export { Caisse, DEFAULT_BASE_URL, VERSION, type CaisseOptions } from './client.ts';
+export { Caisse, VERSION, type CaisseOptions } from './client.ts';
 export {
   CaisseAPIError,
   CaisseAuthenticationError,

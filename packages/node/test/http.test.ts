@@ -363,6 +363,29 @@ describe('construction', () => {
     expect(() => new Caisse({ ...KEYS, baseUrl: 'https://pay.example.com' })).not.toThrow();
   });
 
+  it('needs baseUrl, or CAISSE_BASE_URL: a self-hosted gateway has no default host', async () => {
+    const saved = process.env.CAISSE_BASE_URL;
+    try {
+      delete process.env.CAISSE_BASE_URL;
+      expect(() => new Caisse({ ...KEYS })).toThrow(/baseUrl is required.*CAISSE_BASE_URL/);
+      expect(() => new Caisse({ ...KEYS, baseUrl: ' ' })).toThrow(/baseUrl is required/);
+      process.env.CAISSE_BASE_URL = 'http://127.0.0.1:8080';
+      const urls: string[] = [];
+      const caisse = new Caisse({
+        ...KEYS,
+        fetch: async (url) => {
+          urls.push(String(url));
+          return new Response(JSON.stringify({ object: 'balance', available: [], pending: [], balances: [] }), { status: 200, headers: { 'content-type': 'application/json' } });
+        },
+      });
+      await caisse.balance.retrieve();
+      expect(urls).toEqual(['http://127.0.0.1:8080/balance']);
+    } finally {
+      if (saved === undefined) delete process.env.CAISSE_BASE_URL;
+      else process.env.CAISSE_BASE_URL = saved;
+    }
+  });
+
   it('allowInsecureHttp accepts plain http on any host, with test keys only', async () => {
     const { caisse, calls } = scriptedClient([{ status: 200, body: { object: 'balance' } }], { baseUrl: 'http://caisse.internal:8080', allowInsecureHttp: true });
     await caisse.balance.retrieve();

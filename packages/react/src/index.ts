@@ -13,4 +13,4 @@ export {
 } from './useCheckout.ts';
 export { Checkout, CHECKOUT_CSS, CHECKOUT_TEXT, formatAmount, themeStyle, type CheckoutProps, type CheckoutTheme } from './Checkout.tsx';
 export { OtpCodeInput, type OtpCodeInputProps } from './OtpCodeInput.tsx';
-export { CaisseClient, CaisseError, type Environment, type PasswordResetRequest, type PublicPaymentIntent, type Topup, type Wallet } from '@caisse/browser';
+export { CaisseClient, CaisseError, type PasswordResetRequest, type PublicPaymentIntent, type Topup, type Wallet } from '@caisse/browser';

@@ -1,4 +1,4 @@
-import { CaisseClient, type Environment } from '@caisse/browser';
+import { CaisseClient } from '@caisse/browser';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
 
 export interface CaisseContextValue {
@@ -14,9 +14,9 @@ export interface CaisseProviderProps {
   apiKey: string;
   /** The payment intent's session token, handed to the page by the merchant's server. */
   clientSecret: string;
-  /** `production`, `sandbox` or the gateway's base URL. */
-  environment?: Environment;
-  /** A client to use instead of one built from apiKey and environment (tests, custom fetch). */
+  /** Your Caisse gateway's base URL (https; plain http only on localhost); required unless `client` is given. */
+  baseUrl?: string;
+  /** A client to use instead of one built from apiKey and baseUrl (tests, custom fetch). */
   client?: CaisseClient;
   children?: ReactNode;
 }
@@ -25,10 +25,10 @@ export interface CaisseProviderProps {
  * Makes a Caisse client and the intent's client secret available to useCheckout() and
  * <Checkout/> below it. The client keeps the customer's tokens in memory for the page's life.
  */
-export function CaisseProvider({ apiKey, clientSecret, environment, client, children }: CaisseProviderProps) {
+export function CaisseProvider({ apiKey, clientSecret, baseUrl, client, children }: CaisseProviderProps) {
   const value = useMemo<CaisseContextValue>(
-    () => ({ client: client ?? new CaisseClient({ apiKey, environment }), clientSecret }),
-    [client, apiKey, environment, clientSecret],
+    () => ({ client: client ?? new CaisseClient({ apiKey, baseUrl: baseUrl as string }), clientSecret }),
+    [client, apiKey, baseUrl, clientSecret],
   );
   return <CaisseContext.Provider value={value}>{children}</CaisseContext.Provider>;
 }

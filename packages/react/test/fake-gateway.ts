@@ -175,6 +175,6 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     }
     return problem(404, 'not_found', `No route ${path}`);
   };
-  const client = new CaisseClient({ apiKey: 'pk_test_abcdefghijklmnopqrstuvwx', environment: 'http://localhost:8080', fetch, maxRetries: 0 });
+  const client = new CaisseClient({ apiKey: 'pk_test_abcdefghijklmnopqrstuvwx', baseUrl: 'http://localhost:8080', fetch, maxRetries: 0 });
   return { state, client, fetch };
 }

@@ -6,33 +6,8 @@
 // faster and holds about 40 MB less (no TypeScript loader thread). The sources that count are
 // the server's and those of @caisse/node and @caisse/api-types, which `listen` and `trigger`
 // use (the server's build builds them first).
-import { readdirSync, statSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const sdks = ['node', 'api-types'].map((name) => join(root, '..', name));
-
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function compiledIsFresh() {
-  try {
-    const built = statSync(join(root, 'dist', 'cli.js')).mtimeMs;
-    for (const sdk of sdks) statSync(join(sdk, 'dist', 'index.js'));
-    return [root, ...sdks].every((dir) => built >= newestSource(join(dir, 'src')));
-  } catch {
-    return false;
-  }
-}
+import { groupIsFresh } from '../scripts/builds.mjs';
 
 /**
  * From the sources, the workspace's @caisse/* packages resolve to their TypeScript too (their
@@ -47,7 +22,7 @@ const SOURCE_CONDITION = `export async function resolve(specifier, context, next
 let cli;
 // CAISSE_COMPILED=1 insists on dist/ (the bench builds it first and measures it even while the
 // sources are being edited); CAISSE_FROM_SOURCE=1 insists on the sources.
-if (process.env.CAISSE_COMPILED === '1' || (process.env.CAISSE_FROM_SOURCE !== '1' && compiledIsFresh())) {
+if (process.env.CAISSE_COMPILED === '1' || (process.env.CAISSE_FROM_SOURCE !== '1' && (await groupIsFresh('server')))) {
   cli = await import('../dist/cli.js');
 } else {
   const { register } = await import('tsx/esm/api');

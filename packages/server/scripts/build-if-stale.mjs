@@ -1,36 +1,37 @@
-/* global console, process */
-// Compiles the server to dist/ (`npm run build`) unless dist/cli.js is already newer than every
-// source file: bin/caisse.js then runs the compiled server, which starts faster than the sources
-// through tsx. The tests run it before they start `caisse` processes; `--force` always builds.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+/* global console, performance, process */
+// `node build-if-stale.mjs [server|clients|all] [--force]` (default: server): builds each step of
+// the group (scripts/builds.mjs) whose output is older than its sources, one line per step with
+// its time, so a first `npm start` shows what it is doing and a later one costs nothing. `npm
+// start` builds `all`, `npm ci` (prepare) `clients`, the tests `server` (they start `caisse`
+// processes, which run dist/ when it is fresh). `--force` builds every step of the group.
+import { groupIsFresh, GROUPS, stepsOf } from './builds.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-// The same test as bin/caisse.js: the newest .ts file under src/ against dist/cli.js.
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
+const group = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'server';
+if (!(group in GROUPS)) {
+  console.error(`build: unknown group "${group}"; one of ${Object.keys(GROUPS).join(', ')}`);
+  process.exit(2);
 }
+const force = process.argv.includes('--force');
+const seconds = (from) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
 
-let builtAt = 0;
-try {
-  builtAt = statSync(join(root, 'dist', 'cli.js')).mtimeMs;
-} catch {
-  /* never built */
-}
-if (builtAt >= newestSource(join(root, 'src')) && !process.argv.includes('--force')) {
-  console.log('server: dist/ is up to date');
+const started = performance.now();
+if (!force && (await groupIsFresh(group))) {
+  console.log(`build: up to date (${GROUPS[group].join(', ')})`);
 } else {
-  const res = spawnSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--noCheck'], { cwd: root, stdio: 'inherit' });
-  if (res.status !== 0) process.exit(res.status ?? 1);
-  console.log('server: built dist/');
+  let built = 0;
+  for (const step of stepsOf(group)) {
+    if (!force && (await step.fresh())) continue;
+    const t0 = performance.now();
+    process.stdout.write(`build: ${step.name} …`);
+    try {
+      await step.build();
+    } catch (err) {
+      process.stdout.write(' failed\n');
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    }
+    process.stdout.write(` ${seconds(t0)}\n`);
+    built++;
+  }
+  console.log(`build: ${built} step${built === 1 ? '' : 's'} in ${seconds(started)}; the next start rebuilds only what changed`);
 }

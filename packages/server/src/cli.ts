@@ -1,7 +1,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { AdminArgs, AdminCommand, AdminResult } from './admin.ts';
+import { serverVersion } from './banner.ts';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
+import { processAlive } from './platform/process-alive.ts';
 import type { ApiTarget } from './cli/client.ts';
 import { EVENT_TYPES, type EventType, isEventType } from './cli/event-types.ts';
 // The server, its database and its services load only for the commands that use them: listen
@@ -24,6 +27,11 @@ function wholeNumber(value: string): number {
   return Number(value);
 }
 
+/** Where the command works: the embedded database's directory, or "PostgreSQL". */
+function databaseLabel(cfg: Config): string {
+  return cfg.databaseUrl === undefined ? `embedded database in ${cfg.dataDir}` : 'PostgreSQL (DATABASE_URL)';
+}
+
 /** Runs a command that needs the database and the services, then closes everything. */
 async function withServices<T>(fn: (services: ReturnType<typeof createServices>) => Promise<T>): Promise<T> {
   const { openRuntime } = await import('./runtime.ts');
@@ -34,6 +42,34 @@ async function withServices<T>(fn: (services: ReturnType<typeof createServices>)
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * Runs an operator command (src/admin.ts) on the database; or, when a server started on the same
+ * embedded database holds it (one process at a time may open it), asks that server to run it
+ * through its loopback admin endpoint, with the token it left in the data directory.
+ */
+async function admin<C extends AdminCommand>(name: C, args: AdminArgs<C>): Promise<AdminResult<C>> {
+  const cfg = config();
+  const { readAdminFile, runAdminCommand } = await import('./admin.ts');
+  const server = cfg.databaseUrl === undefined ? readAdminFile(cfg.dataDir) : undefined;
+  if (server !== undefined && processAlive(server.pid)) {
+    const { AdminUnreachableError, callAdmin } = await import('./cli/admin-client.ts');
+    try {
+      const result = await callAdmin(server, name, args);
+      process.stderr.write(`caisse: done by the server running on the ${databaseLabel(cfg)} (process ${server.pid})\n`);
+      return result;
+    } catch (err) {
+      // A stale admin.json (the process id now belongs to something else): work on the database.
+      if (!(err instanceof AdminUnreachableError)) throw err;
+    }
+  }
+  return withServices((s) => runAdminCommand(s, name, args));
+}
+
+/** Appends "Example(s):" lines to a command's --help. */
+function examples(command: Command, ...lines: string[]): Command {
+  return command.addHelpText('after', `\n${lines.length > 1 ? 'Examples' : 'Example'}:\n${lines.map((l) => `  $ ${l}`).join('\n')}`);
 }
 
 /** Collects a repeatable option (`--origin a --origin b`). */
@@ -48,7 +84,11 @@ function print(value: unknown, json: boolean) {
 function formatHuman(value: unknown, indent = ''): string {
   if (value === null || typeof value !== 'object') return String(value);
   return Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => (v !== null && typeof v === 'object' ? `${indent}${k}:\n${formatHuman(v, `${indent}  `)}` : `${indent}${k}: ${v}`))
+    .map(([k, v]) => {
+      // A list of plain values on one line (allowedOrigins: none, or a, b).
+      if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) return `${indent}${k}: ${v.length > 0 ? v.join(', ') : '(none)'}`;
+      return v !== null && typeof v === 'object' ? `${indent}${k}:\n${formatHuman(v, `${indent}  `)}` : `${indent}${k}: ${v}`;
+    })
     .join('\n');
 }
 
@@ -107,168 +147,219 @@ function targetOptions(command: Command): Command {
 }
 
 export function buildCli(): Command {
-  const program = new Command('caisse').description('Caisse payment gateway').showHelpAfterError();
+  const program = new Command('caisse')
+    .description('Caisse payment gateway: the server, its workers and the operator commands')
+    .version(serverVersion(), '-v, --version', 'print the version')
+    .helpCommand(false)
+    .showHelpAfterError()
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  $ npx caisse start                                  # the gateway (npm start builds it first)',
+        '  $ npx caisse keys create --merchant mch_… --kind both   # a new pair of test keys',
+        '  $ npx caisse trigger payment.completed              # a real test payment, over HTTP',
+        '',
+        'Configuration comes from the environment (.env.example lists every variable). The embedded',
+        'database lives in CAISSE_DATA_DIR (default: .caisse at the repository root); while a server',
+        'runs on it, merchants, keys, ledger and signing-keys commands are done by that server.',
+        'Every command has --help; docs/quickstart.md goes from nothing to a paid test payment.',
+      ].join('\n'),
+    );
 
-  program
-    .command('start')
-    .description('run the API server (and, unless --no-worker, the webhook dispatcher and expiry sweeper)')
-    .option('--port <port>', 'port to listen on (default: PORT or 8080)', port)
-    .option('--no-worker', 'do not run the background workers in this process')
-    .option('--workers <n>', 'API processes sharing the port (node:cluster; PostgreSQL only; default: CAISSE_API_PROCESSES or 1)', wholeNumber)
-    .action(async (opts: { port?: number; worker: boolean; workers?: number }) => {
-      const cfg = config();
-      const processes = opts.workers ?? cfg.apiProcesses;
-      if (processes < 1) throw new InvalidArgumentError('--workers is at least 1');
-      if (processes > 1) {
-        const { startCluster } = await import('./cluster.ts');
-        await startCluster(cfg, { port: opts.port ?? cfg.port, worker: opts.worker, processes });
-        return;
+  examples(
+    program
+      .command('start')
+      .description('run the API server (and, unless --no-worker, the webhook dispatcher and expiry sweeper)')
+      .option('--port <port>', 'port to listen on (default: PORT or 8080)', port)
+      .option('--no-worker', 'do not run the background workers in this process')
+      .option('--workers <n>', 'API processes sharing the port (node:cluster; PostgreSQL only; default: CAISSE_API_PROCESSES or 1)', wholeNumber),
+    'npx caisse start --port 8081',
+    'DATABASE_URL=postgres://caisse@127.0.0.1/caisse npx caisse start --workers 4 --no-worker',
+  ).action(async (opts: { port?: number; worker: boolean; workers?: number }) => {
+    const cfg = config();
+    const processes = opts.workers ?? cfg.apiProcesses;
+    if (processes < 1) throw new InvalidArgumentError('--workers is at least 1');
+    if (processes > 1) {
+      const { startCluster } = await import('./cluster.ts');
+      await startCluster(cfg, { port: opts.port ?? cfg.port, worker: opts.worker, processes });
+      return;
+    }
+    const { startServer } = await import('./runtime.ts');
+    await startServer(cfg, { port: opts.port ?? cfg.port, worker: opts.worker });
+  });
+
+  examples(
+    program.command('worker').description('run only the background workers (webhook dispatcher, expiry sweeper, pollers)'),
+    'DATABASE_URL=postgres://caisse@127.0.0.1/caisse npx caisse worker',
+  ).action(async () => {
+    const { startWorkers } = await import('./runtime.ts');
+    await startWorkers(config());
+  });
+
+  examples(program.command('migrate').description('apply the database migrations and exit'), 'npx caisse migrate').action(async () => {
+    const cfg = config();
+    const { openRuntime } = await import('./runtime.ts');
+    const runtime = await openRuntime(cfg);
+    await runtime.close();
+    process.stdout.write(`migrations are up to date (${databaseLabel(cfg)})\n`);
+  });
+
+  const merchants = examples(
+    program.command('merchants').description('manage merchants'),
+    'npx caisse merchants create --name "Boutique Douala"',
+    'npx caisse merchants list',
+  );
+  examples(
+    merchants
+      .command('create')
+      .description('create a merchant with test keys and a dashboard login (shown once)')
+      .requiredOption('--name <name>', 'merchant name')
+      .option('--email <email>', 'dashboard login e-mail (default: derived from the name, @caisse.local)')
+      .option('--json', 'print JSON'),
+    'npx caisse merchants create --name "Boutique Douala" --email owner@boutique.cm',
+  ).action(async (opts: { name: string; email?: string; json?: boolean }) => {
+    const created = await admin('merchants.create', { name: opts.name, ...(opts.email !== undefined ? { email: opts.email } : {}) });
+    print(created, opts.json === true);
+    if (opts.json !== true) process.stdout.write(`\nexport CAISSE_API_KEY=${created.test.apiKey} CAISSE_SECRET_KEY=${created.test.secretKey}\n`);
+  });
+
+  examples(merchants.command('list').description('list the merchants (id, name, dashboard e-mail)').option('--json', 'print JSON'), 'npx caisse merchants list --json').action(
+    async (opts: { json?: boolean }) => {
+      const list = await admin('merchants.list', {});
+      if (opts.json === true) print(list, true);
+      else if (list.length === 0) process.stdout.write('no merchants yet (npx caisse merchants create --name …)\n');
+      else for (const m of list) process.stdout.write(`${m.id}  ${m.name}${m.email ? `  <${m.email}>` : ''}\n`);
+    },
+  );
+
+  examples(
+    merchants
+      .command('fees <merchantId>')
+      .description("set a merchant's fee schedule: a percentage of each payment plus a fixed part per currency")
+      .requiredOption('--percent <percent>', 'e.g. 1.5 (at most 2 decimals, 0 to 100)')
+      .option('--fixed <amounts>', 'fixed part per currency in major units: "0" (every currency) or "XAF:0,EUR:0.25"', '0')
+      .option('--json', 'print JSON'),
+    'npx caisse merchants fees mch_01jd… --percent 1.5 --fixed XAF:50,EUR:0.25',
+  ).action(async (merchantId: string, opts: { percent: string; fixed: string; json?: boolean }) => {
+    // The configuration's own parser reads the same forms as CAISSE_FEE_PERCENT and CAISSE_FEE_FIXED.
+    const fixed = opts.fixed.trim() === '0' ? '' : opts.fixed;
+    let fees: { bps: number; fixedMinor: Record<string, bigint> };
+    try {
+      fees = loadConfig({ ...process.env, CAISSE_FEE_PERCENT: opts.percent, CAISSE_FEE_FIXED: fixed }).fees;
+    } catch (err) {
+      if (err instanceof ConfigError) throw new InvalidArgumentError(err.message.replace('CAISSE_FEE_PERCENT', '--percent').replace('CAISSE_FEE_FIXED', '--fixed'));
+      throw err;
+    }
+    const fixedMinor = Object.fromEntries(Object.entries(fees.fixedMinor).map(([c, v]) => [c, v.toString()]));
+    print(await admin('merchants.fees', { merchantId, bps: fees.bps, fixedMinor }), opts.json === true);
+  });
+
+  examples(
+    merchants
+      .command('settlement <merchantId>')
+      .description("set how many days a payment's net stays pending before it is available for payouts")
+      .requiredOption('--delay-days <days>', '0 (available within seconds) to 365', (v: string) => {
+        if (!/^(0|[1-9][0-9]{0,2})$/.test(v) || Number(v) > 365) throw new InvalidArgumentError('--delay-days is a whole number of days from 0 to 365');
+        return Number(v);
+      })
+      .option('--json', 'print JSON'),
+    'npx caisse merchants settlement mch_01jd… --delay-days 0',
+  ).action(async (merchantId: string, opts: { delayDays: number; json?: boolean }) => {
+    print(await admin('merchants.settlement', { merchantId, delayDays: opts.delayDays }), opts.json === true);
+  });
+
+  const keys = examples(
+    program.command('keys').description('manage API keys and secret keys'),
+    'npx caisse keys create --merchant mch_… --kind both',
+    'npx caisse keys list --merchant mch_…',
+  );
+  examples(
+    keys
+      .command('create')
+      .description('create a key (or, with --kind both, an API key and a secret key); shown once')
+      .requiredOption('--merchant <id>', 'merchant id (npx caisse merchants list)')
+      .addOption(new Option('--kind <kind>', 'publishable (pk_…), secret (sk_…) or both').choices(['publishable', 'secret', 'both']).default('publishable'))
+      .addOption(new Option('--mode <mode>', 'test or live').choices(['test', 'live']).default('test'))
+      .option('--name <name>', 'a name to recognise it by', 'API key')
+      .option('--origin <origin>', 'a browser origin allowed to use this API key (repeatable; none: any origin)', repeatable)
+      .option('--json', 'print JSON'),
+    'npx caisse keys create --merchant mch_01jd… --kind both            # lost the development keys? a new pair',
+    'npx caisse keys create --merchant mch_01jd… --kind secret --mode live --name "Server"',
+    'npx caisse keys create --merchant mch_01jd… --origin https://shop.example',
+  ).action(async (opts: { merchant: string; kind: 'publishable' | 'secret' | 'both'; mode: 'test' | 'live'; name: string; origin?: string[]; json?: boolean }) => {
+    const created = await admin('keys.create', { merchantId: opts.merchant, kind: opts.kind, mode: opts.mode, name: opts.name, allowedOrigins: opts.origin ?? [] });
+    print(created, opts.json === true);
+    if (opts.json !== true && 'apiKey' in created) {
+      const prefix = opts.mode === 'test' ? 'CAISSE' : 'CAISSE_LIVE';
+      process.stdout.write(`\nexport ${prefix}_API_KEY=${created.apiKey.secret} ${prefix}_SECRET_KEY=${created.secretKey.secret}\n`);
+    }
+  });
+  examples(
+    keys
+      .command('roll <keyId>')
+      .description('issue a replacement key; the old one works for the grace period')
+      .requiredOption('--merchant <id>', 'merchant id')
+      .option('--grace <seconds>', 'seconds the old key keeps working (0 to 604800)', wholeNumber, 86_400)
+      .option('--json', 'print JSON'),
+    'npx caisse keys roll key_01jd… --merchant mch_01jd… --grace 86400',
+  ).action(async (keyId: string, opts: { merchant: string; grace: number; json?: boolean }) => {
+    print(await admin('keys.roll', { merchantId: opts.merchant, keyId, graceSeconds: opts.grace }), opts.json === true);
+  });
+  examples(
+    keys
+      .command('origins <keyId>')
+      .description('replace the browser origins allowed to use an API key (no --origin: any origin)')
+      .requiredOption('--merchant <id>', 'merchant id')
+      .option('--origin <origin>', 'an allowed origin, e.g. https://shop.example (repeatable)', repeatable)
+      .option('--json', 'print JSON'),
+    'npx caisse keys origins key_01jd… --merchant mch_01jd… --origin https://shop.example --origin http://localhost:3000',
+  ).action(async (keyId: string, opts: { merchant: string; origin?: string[]; json?: boolean }) => {
+    print(await admin('keys.origins', { merchantId: opts.merchant, keyId, origins: opts.origin ?? [] }), opts.json === true);
+  });
+  examples(
+    keys.command('revoke <keyId>').description('stop a key from working, now').requiredOption('--merchant <id>', 'merchant id').option('--json', 'print JSON'),
+    'npx caisse keys revoke key_01jd… --merchant mch_01jd…',
+  ).action(async (keyId: string, opts: { merchant: string; json?: boolean }) => {
+    print(await admin('keys.revoke', { merchantId: opts.merchant, keyId }), opts.json === true);
+  });
+  examples(
+    keys
+      .command('list')
+      .description("list a merchant's keys (their secrets are never shown again)")
+      .requiredOption('--merchant <id>', 'merchant id (npx caisse merchants list)')
+      .option('--json', 'print JSON'),
+    'npx caisse keys list --merchant mch_01jd…',
+  ).action(async (opts: { merchant: string; json?: boolean }) => {
+    const list = await admin('keys.list', { merchantId: opts.merchant });
+    if (opts.json === true) print(list, true);
+    else if (list.length === 0) process.stdout.write(`merchant ${opts.merchant} has no keys (npx caisse keys create --merchant ${opts.merchant} --kind both)\n`);
+    else {
+      for (const k of list) {
+        const state = k.revokedAt ? 'revoked' : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
+        process.stdout.write(`${k.id}  ${k.display}  ${k.kind} ${k.mode}  ${state}  "${k.name}"\n`);
       }
-      const { startServer } = await import('./runtime.ts');
-      await startServer(cfg, { port: opts.port ?? cfg.port, worker: opts.worker });
-    });
+    }
+  });
 
-  program
-    .command('worker')
-    .description('run only the background workers (webhook dispatcher, expiry sweeper)')
-    .action(async () => {
-      const { startWorkers } = await import('./runtime.ts');
-      await startWorkers(config());
-    });
-
-  program
-    .command('migrate')
-    .description('apply the database migrations and exit')
-    .action(async () => {
-      const { openRuntime } = await import('./runtime.ts');
-      const runtime = await openRuntime(config());
-      await runtime.close();
-      process.stdout.write('migrations are up to date\n');
-    });
-
-  const merchants = program.command('merchants').description('manage merchants');
-  merchants
-    .command('create')
-    .description('create a merchant with test keys and a dashboard login')
-    .requiredOption('--name <name>', 'merchant name')
-    .option('--email <email>', 'dashboard login e-mail')
-    .option('--json', 'print JSON')
-    .action(async (opts: { name: string; email?: string; json?: boolean }) => {
-      const created = await withServices((s) => s.merchants.createMerchant({ name: opts.name, email: opts.email }));
-      print(created, opts.json === true);
-    });
-
-  merchants
-    .command('fees <merchantId>')
-    .description("set a merchant's fee schedule: a percentage of each payment plus a fixed part per currency")
-    .requiredOption('--percent <percent>', 'e.g. 1.5 (at most 2 decimals, 0 to 100)')
-    .option('--fixed <amounts>', 'fixed part per currency in major units: "0" (every currency) or "XAF:0,EUR:0.25"', '0')
-    .option('--json', 'print JSON')
-    .action(async (merchantId: string, opts: { percent: string; fixed: string; json?: boolean }) => {
-      // The configuration's own parser reads the same forms as CAISSE_FEE_PERCENT and CAISSE_FEE_FIXED.
-      const fixed = opts.fixed.trim() === '0' ? '' : opts.fixed;
-      let fees: { bps: number; fixedMinor: Record<string, bigint> };
-      try {
-        fees = loadConfig({ ...process.env, CAISSE_FEE_PERCENT: opts.percent, CAISSE_FEE_FIXED: fixed }).fees;
-      } catch (err) {
-        if (err instanceof ConfigError) throw new InvalidArgumentError(err.message.replace('CAISSE_FEE_PERCENT', '--percent').replace('CAISSE_FEE_FIXED', '--fixed'));
-        throw err;
-      }
-      await withServices((s) => s.merchants.setFees(merchantId, fees.bps, fees.fixedMinor));
-      const shown = { merchantId, percent: fees.bps / 100, fixed: Object.fromEntries(Object.entries(fees.fixedMinor).map(([c, v]) => [c, v.toString()])) };
-      print(shown, opts.json === true);
-    });
-
-  merchants
-    .command('settlement <merchantId>')
-    .description("set how many days a payment's net stays pending before it is available for payouts")
-    .requiredOption('--delay-days <days>', '0 (available within seconds) to 365', (v: string) => {
-      if (!/^(0|[1-9][0-9]{0,2})$/.test(v) || Number(v) > 365) throw new InvalidArgumentError('--delay-days is a whole number of days from 0 to 365');
-      return Number(v);
-    })
-    .option('--json', 'print JSON')
-    .addHelpText('after', '\nExample:\n  npx caisse merchants settlement mch_01jd… --delay-days 0')
-    .action(async (merchantId: string, opts: { delayDays: number; json?: boolean }) => {
-      await withServices((s) => s.merchants.setSettlementDelay(merchantId, opts.delayDays));
-      print({ merchantId, settlementDelayDays: opts.delayDays }, opts.json === true);
-    });
-
-  const keys = program.command('keys').description('manage API keys and secret keys');
-  keys
-    .command('create')
-    .description('create a key; it is shown once')
-    .requiredOption('--merchant <id>', 'merchant id')
-    .option('--kind <kind>', 'publishable or secret', 'publishable')
-    .option('--mode <mode>', 'test or live', 'test')
-    .option('--name <name>', 'a name to recognise it by', 'API key')
-    .option('--origin <origin>', 'a browser origin allowed to use this API key (repeatable; none: any origin)', repeatable)
-    .option('--json', 'print JSON')
-    .action(async (opts: { merchant: string; kind: string; mode: string; name: string; origin?: string[]; json?: boolean }) => {
-      if (opts.kind !== 'publishable' && opts.kind !== 'secret') throw new InvalidArgumentError('--kind is publishable or secret');
-      if (opts.mode !== 'test' && opts.mode !== 'live') throw new InvalidArgumentError('--mode is test or live');
-      const kind = opts.kind;
-      const mode = opts.mode;
-      const created = await withServices(async (s) => {
-        if (!(await merchantExists(s, opts.merchant))) throw new ApiError('not_found', `No merchant ${opts.merchant}`);
-        return s.merchants.createKey(opts.merchant, { kind, mode, name: opts.name, allowedOrigins: opts.origin ?? [] });
-      });
-      print(created, opts.json === true);
-    });
-  keys
-    .command('roll <keyId>')
-    .description('issue a replacement key; the old one works for the grace period')
-    .requiredOption('--merchant <id>', 'merchant id')
-    .option('--grace <seconds>', 'seconds the old key keeps working (0 to 604800)', wholeNumber, 86_400)
-    .option('--json', 'print JSON')
-    .action(async (keyId: string, opts: { merchant: string; grace: number; json?: boolean }) => {
-      const rolled = await withServices((s) => s.merchants.rollKey(opts.merchant, keyId, opts.grace));
-      print(rolled, opts.json === true);
-    });
-  keys
-    .command('origins <keyId>')
-    .description("replace the browser origins allowed to use an API key (no --origin: any origin)")
-    .requiredOption('--merchant <id>', 'merchant id')
-    .option('--origin <origin>', 'an allowed origin, e.g. https://shop.example (repeatable)', repeatable)
-    .option('--json', 'print JSON')
-    .action(async (keyId: string, opts: { merchant: string; origin?: string[]; json?: boolean }) => {
-      print(await withServices((s) => s.merchants.setAllowedOrigins(opts.merchant, keyId, opts.origin ?? [])), opts.json === true);
-    });
-  keys
-    .command('revoke <keyId>')
-    .description('stop a key from working, now')
-    .requiredOption('--merchant <id>', 'merchant id')
-    .option('--json', 'print JSON')
-    .action(async (keyId: string, opts: { merchant: string; json?: boolean }) => {
-      print(await withServices((s) => s.merchants.revokeKey(opts.merchant, keyId)), opts.json === true);
-    });
-  keys
-    .command('list')
-    .requiredOption('--merchant <id>', 'merchant id')
-    .option('--json', 'print JSON')
-    .action(async (opts: { merchant: string; json?: boolean }) => {
-      print(await withServices((s) => s.merchants.listKeys(opts.merchant)), opts.json === true);
-    });
-
-  const ledger = program.command('ledger').description('the double-entry ledger');
-  ledger
-    .command('verify')
-    .description("recompute every balance from the postings and check each merchant's balance statement against them; exit 1 on any difference")
-    .option('--json', 'print JSON')
-    .action(async (opts: { json?: boolean }) => {
-      const report = await withServices(async (s) => {
-        // The books, then each merchant's balance statement against them.
-        const books = await s.ledger.verify();
-        const statements = await s.balances.verifyStatements();
-        return { ...books, ok: books.ok && statements.length === 0, differences: [...books.differences, ...statements] };
-      });
-      if (opts.json === true) print(report, true);
-      else {
-        process.stdout.write(`checked ${report.accounts} accounts, ${report.transfers} transfers, ${report.postings} postings\n`);
-        for (const d of report.differences) process.stdout.write(`DIFFERENCE ${d.type} ${d.id}: ${d.detail}\n`);
-        process.stdout.write(report.ok ? 'ledger is consistent\n' : `${report.differences.length} difference(s) found\n`);
-      }
-      if (!report.ok) process.exitCode = 1;
-    });
+  const ledger = examples(program.command('ledger').description('the double-entry ledger'), 'npx caisse ledger verify');
+  examples(
+    ledger
+      .command('verify')
+      .description("recompute every balance from the postings and check each merchant's balance statement against them; exit 1 on any difference")
+      .option('--json', 'print JSON'),
+    'npx caisse ledger verify --json',
+  ).action(async (opts: { json?: boolean }) => {
+    const report = await admin('ledger.verify', {});
+    if (opts.json === true) print(report, true);
+    else {
+      process.stdout.write(`checked ${report.accounts} accounts, ${report.transfers} transfers, ${report.postings} postings (${databaseLabel(config())})\n`);
+      for (const d of report.differences) process.stdout.write(`DIFFERENCE ${d.type} ${d.id}: ${d.detail}\n`);
+      process.stdout.write(report.ok ? 'ledger is consistent\n' : `${report.differences.length} difference(s) found\n`);
+    }
+    if (!report.ok) process.exitCode = 1;
+  });
 
   program
     .command('reconcile')
@@ -313,13 +404,17 @@ export function buildCli(): Command {
       }
     });
 
-  targetOptions(
-    program
-      .command('listen')
-      .description("forward this merchant's test events, as they happen, to a local URL, signed like webhooks with a secret it prints")
-      .option('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
-      .option('--events <types>', `comma-separated event types (default: all of ${EVENT_TYPES.join(', ')})`, eventTypes)
-      .option('--print-secret', 'print the signing secret and exit'),
+  examples(
+    targetOptions(
+      program
+        .command('listen')
+        .description("forward this merchant's test events, as they happen, to a local URL, signed like webhooks with a secret it prints")
+        .option('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/webhooks')
+        .option('--events <types>', `comma-separated event types (default: all of ${EVENT_TYPES.join(', ')})`, eventTypes)
+        .option('--print-secret', 'print the signing secret and exit'),
+    ),
+    'npx caisse listen --forward-to http://localhost:3000/webhooks --events payment.completed,payment.failed',
+    'npx caisse listen --print-secret     # the whsec_… your handler verifies with',
   ).action(async (opts: TargetOptions & { forwardTo?: string; events?: EventType[]; printSecret?: boolean }) => {
     const target = apiTarget(opts);
     const { forwardingSecret, listen } = await import('./cli/listen.ts');
@@ -335,11 +430,15 @@ export function buildCli(): Command {
     await overHttp(() => listen({ ...target, forwardTo, events: opts.events, signal: stop.signal, say: (line) => process.stdout.write(`${line}\n`) }));
   });
 
-  targetOptions(
-    program
-      .command('trigger <event>')
-      .description(`make a real test payment over HTTP that produces this event (${EVENT_TYPES.join(', ')})`)
-      .option('--json', 'print JSON'),
+  examples(
+    targetOptions(
+      program
+        .command('trigger <event>')
+        .description(`make a real test payment over HTTP that produces this event (${EVENT_TYPES.join(', ')})`)
+        .option('--json', 'print JSON'),
+    ),
+    'npx caisse trigger payment.completed',
+    'npx caisse trigger payment.failed --json',
   ).action(async (event: string, opts: TargetOptions & { json?: boolean }) => {
     if (!isEventType(event)) throw new InvalidArgumentError(`unknown event type "${event}"; known: ${EVENT_TYPES.join(', ')}`);
     const json = opts.json === true;
@@ -350,43 +449,59 @@ export function buildCli(): Command {
       if (json) print(result, true);
       else {
         for (const e of result.events) process.stdout.write(`produced ${e.type} ${e.id} for ${result.payoutId ?? result.intentId}\n`);
+        process.stdout.write(`intent ${result.intentId} is ${result.intentStatus}\n`);
         if (result.expiresAt) process.stdout.write(`payment.expired for ${result.intentId} will come shortly after ${result.expiresAt}\n`);
       }
     });
   });
 
-  program
-    .command('momo-sandbox')
-    .description('run the MTN MoMo sandbox: the MoMo Open API subset of the mtn_momo connector, outcomes by phone number')
-    .option('--port <port>', 'port to listen on', port, 8090)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks,duplicateCallbacks,badJson,badSchema', (v) => v.split(','), [])
-    .action(async (opts: { port: number; host: string; faults: string[] }) => {
+  examples(
+    program
+      .command('momo-sandbox')
+      .description('run the MTN MoMo sandbox: the MoMo Open API subset of the mtn_momo connector, outcomes by phone number')
+      .option('--port <port>', 'port to listen on', port, 8090)
+      .option('--host <host>', 'address to listen on', '127.0.0.1')
+      .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks,duplicateCallbacks,badJson,badSchema', (v) => v.split(','), []),
+    'npx caisse momo-sandbox --port 8090     # then CAISSE_MOMO_SANDBOX_URL=http://127.0.0.1:8090 npm start',
+    'npx caisse momo-sandbox --faults answer500,dropCallbacks',
+  ).action(async (opts: { port: number; host: string; faults: string[] }) => {
       const { runMomoSandbox } = await import('./modules/connectors/index.ts');
       await runMomoSandbox(opts);
     });
 
-  const signingKeys = program.command('signing-keys').description('keys that sign user access tokens');
-  signingKeys
-    .command('rotate')
-    .description('make a new signing key; the old one stays published until its tokens expire')
-    .action(async () => {
-      const kid = await withServices((s) => s.users.tokens.rotate());
-      process.stdout.write(`new signing key ${kid}\n`);
+  const signingKeys = examples(program.command('signing-keys').description('keys that sign user access tokens'), 'npx caisse signing-keys rotate');
+  examples(
+    signingKeys.command('rotate').description('make a new signing key; the old one stays published until its tokens expire'),
+    'npx caisse signing-keys rotate',
+  ).action(async () => {
+    const { kid } = await admin('signing-keys.rotate', {});
+    process.stdout.write(`new signing key ${kid}\n`);
+  });
+
+  // `help keys create` as well as `keys create --help` (Commander's own help command stops at one level).
+  program
+    .command('help [command...]')
+    .description('show the help of a command, e.g. caisse help keys create')
+    .action((names: string[]) => {
+      let command: Command = program;
+      for (const name of names) {
+        const next = command.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        if (next === undefined) throw new InvalidArgumentError(`unknown command "${names.join(' ')}"; caisse --help lists them`);
+        command = next;
+      }
+      command.outputHelp();
     });
 
   return program;
-}
-
-async function merchantExists(s: ReturnType<typeof createServices>, id: string): Promise<boolean> {
-  return (await s.merchants.listKeys(id)).length > 0;
 }
 
 /** What to tell the person about a command's failure, after "caisse: ". */
 function errorLine(err: unknown): string {
   if (err instanceof ConfigError) return `configuration error: ${err.message}`;
   // By name: the database module (and PGlite with it) loads only for commands that open it.
-  if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') return (err as DataDirLockedError).message;
+  if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') {
+    return `${(err as DataDirLockedError).message}\n(while \`npm start\` runs, the merchants, keys, ledger verify and signing-keys commands are done by it; this one needs it stopped)`;
+  }
   if (err instanceof ApiError) return `${err.code}: ${err.message}`;
   // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.
   if ((err as Error | undefined)?.name === 'CliError') return (err as Error).message;

@@ -27,7 +27,8 @@ const SHUTDOWN_MESSAGE = 'caisse:shutdown';
  */
 export async function startCluster(config: Config, opts: { port: number; worker: boolean; processes: number }): Promise<void> {
   if (cluster.isWorker || process.env[API_PROCESS_ENV] === '1') {
-    const { stop } = await startServer(config, { port: opts.port, worker: false });
+    // One banner for the cluster: the first API process prints it (a replacement prints none).
+    const { stop } = await startServer(config, { port: opts.port, worker: false, banner: cluster.worker?.id === 1 });
     // A message rather than a signal: a Ctrl-C reaches every process of the group already, and
     // a second signal would cut the requests in flight.
     process.on('message', (message) => {

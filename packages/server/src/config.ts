@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants as fsConstants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type Mode = 'development' | 'production';
 
@@ -15,6 +16,8 @@ export interface Config {
   /** 32-byte key that encrypts secrets which must stay readable (webhook secrets). */
   masterKey: Buffer;
   logLevel: string;
+  /** How log lines are written (CAISSE_LOG_FORMAT): readable on a development terminal, JSON otherwise. */
+  logFormat: 'pretty' | 'json';
   redisUrl: string | undefined;
   /** Pool size for PostgreSQL (PGlite always uses one connection). */
   dbPoolSize: number;
@@ -449,6 +452,40 @@ function hardening(env: Env, mode: Mode): HardeningConfig {
   };
 }
 
+// --- Newcomer defaults (issue 21): one data directory for every entry point, log format. ---
+
+/**
+ * The directory a relative CAISSE_DATA_DIR (and the default `.caisse`) is taken from: the root of
+ * the npm workspace this server is part of (the nearest directory above it whose package.json has
+ * `workspaces`), so `npm start` (which runs in packages/server) and `npx caisse` run from the
+ * root or any other folder of the clone open the same database. Outside a workspace: the
+ * current directory.
+ */
+export function projectRoot(from = dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { workspaces?: unknown };
+      if (manifest.workspaces !== undefined) return dir;
+    } catch {
+      /* no package.json here */
+    }
+    if (dirname(dir) === dir) return process.cwd();
+  }
+}
+
+/** CAISSE_DATA_DIR, absolute; relative paths and the default `.caisse` are taken from projectRoot(). */
+export function dataDirectory(env: Env): string {
+  const raw = env.CAISSE_DATA_DIR || '.caisse';
+  return isAbsolute(raw) ? resolve(raw) : resolve(projectRoot(), raw);
+}
+
+/** CAISSE_LOG_FORMAT: `pretty` (one readable line per entry) or `json`; default pretty only on a terminal in development. */
+function logFormat(env: Env, mode: Mode, terminal: boolean): 'pretty' | 'json' {
+  return oneOf(env, 'CAISSE_LOG_FORMAT', ['pretty', 'json'] as const, mode === 'development' && terminal ? 'pretty' : 'json');
+}
+
+// --- end of newcomer defaults ---
+
 /** Environment → one validated, typed config. Throws a ConfigError that names the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'CAISSE_MODE', ['development', 'production'] as const, 'development');
@@ -459,7 +496,7 @@ export function loadConfig(env: Env = process.env): Config {
       'is required in production mode: the embedded database runs without fsync and is for development only',
     );
   }
-  const dataDir = resolve(env.CAISSE_DATA_DIR || '.caisse');
+  const dataDir = dataDirectory(env);
   const logLevel = oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info');
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
@@ -473,6 +510,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     masterKey: masterKey(env, mode, dataDir),
     logLevel,
+    logFormat: logFormat(env, mode, process.stdout.isTTY === true),
     redisUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),

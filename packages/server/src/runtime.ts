@@ -3,7 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
 import type { Logger } from 'pino';
+import { registerAdminRoutes } from './admin.ts';
 import { buildApp } from './app.ts';
+import { formatBanner, serverVersion } from './banner.ts';
 import type { Config } from './config.ts';
 import { systemClock } from './platform/clock.ts';
 import { systemRandom } from './platform/crypto.ts';
@@ -29,7 +31,7 @@ export interface Runtime {
 
 /** Opens the configured database, applies migrations and assembles the production world. */
 export async function openRuntime(config: Config): Promise<Runtime> {
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -58,28 +60,18 @@ export async function openRuntime(config: Config): Promise<Runtime> {
 
 export type { BackgroundWorker };
 
-export async function startServer(given: Config, opts: { port: number; worker: boolean }) {
+export async function startServer(given: Config, opts: { port: number; worker: boolean; banner?: boolean }) {
   // `--port` wins over PORT everywhere, the webhook policy's "gateway's own port" included.
   const config = given.port === opts.port ? given : { ...given, port: opts.port };
   const runtime = await openRuntime(config);
   const { deps, logger } = runtime;
   const services = createServices(deps);
   const { merchants } = services;
-  if (config.databaseUrl === undefined && (await merchants.countMerchants()) === 0) {
-    const created = await merchants.createMerchant({ name: 'Development merchant', email: 'dev@caisse.local' });
-    process.stdout.write(
-      [
-        '',
-        'Created a development merchant on the empty database:',
-        `  merchant id:      ${created.merchantId}`,
-        `  test API key:     ${created.test.apiKey}`,
-        `  test secret key:  ${created.test.secretKey}`,
-        `  dashboard login:  ${created.dashboard.email} / ${created.dashboard.password}`,
-        'Keep them: the keys are stored only as hashes and will not be shown again.',
-        '',
-      ].join('\n'),
-    );
-  }
+  const embedded = config.databaseUrl === undefined;
+  const created =
+    embedded && (await merchants.countMerchants()) === 0
+      ? await merchants.createMerchant({ name: 'Development merchant', email: 'dev@caisse.local' })
+      : undefined;
   // Development without CAISSE_MOMO_SANDBOX_URL: a MoMo sandbox in this process serves test mode,
   // so a newcomer tops up a wallet with no provider account anywhere.
   let sandbox: MomoSandbox | undefined;
@@ -95,6 +87,9 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   }
   // With CAISSE_TLS_CERT_FILE and CAISSE_TLS_KEY_FILE the server terminates TLS itself.
   const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config), connectors });
+  // The embedded database opens in one process at a time: the CLI's merchant and key commands
+  // reach it through this server's loopback admin endpoint while it runs (src/admin.ts).
+  const admin = embedded ? await registerAdminRoutes(app, config.dataDir) : undefined;
   const workers = opts.worker ? startBackgroundWorkers(deps, app.services, logger) : [];
   const connections = trackConnections(app.server);
   await app.listen({ port: opts.port, host: config.host });
@@ -102,7 +97,21 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   const { port: metricsPort, host: metricsHost, token: metricsToken } = config.hardening.metrics;
   const metrics = metricsPort === undefined ? undefined : await listenMetrics(app.metrics, { port: metricsPort, host: metricsHost, token: metricsToken });
   if (metrics) logger.info({ host: metricsHost, port: metrics.port }, 'metrics listening');
+  const url = localUrl(app, config);
+  admin?.publish(url);
+  if (opts.banner !== false) {
+    const banner = formatBanner({
+      version: serverVersion(),
+      mode: config.mode,
+      url,
+      dataDir: embedded ? config.dataDir : undefined,
+      created,
+      merchants: created ? [] : await merchants.listMerchants(3),
+    });
+    process.stdout.write(banner);
+  }
   const stop = once(async () => {
+    admin?.remove();
     // HTTP and workers stop together; the database closes once both have finished.
     const [httpClean] = await Promise.all([closeHttp(app, connections, logger, SHUTDOWN_DEADLINE_MS), ...workers.map((w) => w.stop()), metrics?.close()]);
     await sandbox?.close();
@@ -111,6 +120,14 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   });
   installShutdown(logger, stop);
   return { app, runtime, workers, stop };
+}
+
+/** How a person on this machine reaches the server: loopback when it listens on every address. */
+function localUrl(app: FastifyInstance, config: Config): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `${config.security.tls ? 'https' : 'http'}://${host}:${port}`;
 }
 
 export async function startWorkers(config: Config) {

@@ -147,6 +147,14 @@ describe('caisse listen + caisse trigger', () => {
     expect(new Set(ids).size).toBe(ids.length);
   }, 180_000);
 
+  it("trigger payment.failed prints the intent's status, not the declined charge's HTTP status", async () => {
+    const triggered = await runCaisse(['trigger', 'payment.failed'], cliEnv());
+    expect(triggered.code, triggered.output).toBe(0);
+    expect(triggered.stdout).toMatch(/charge declined \(insufficient_funds\): intent pi_\S+ is PENDING, 1 of 3 attempts used/);
+    expect(triggered.stdout).toMatch(/^intent pi_\S+ is PENDING$/m);
+    expect(triggered.stdout).not.toMatch(/\b402\b/);
+  }, 120_000);
+
   it('a triggered payout.paid (payment, settled, paid out to the sandbox) arrives and verifies with Stripe', async () => {
     const triggered = await runCaisse(['trigger', 'payout.paid'], cliEnv());
     expect(triggered.code, triggered.output).toBe(0);

@@ -260,9 +260,10 @@ async function startServerOnce(opts: { env: Record<string, string>; port?: numbe
     await new Promise((r) => setTimeout(r, 100));
   }
   const text = proc.lines.join('\n');
-  const merchantId = /merchant id:\s+(mch_\S+)/.exec(text)?.[1];
-  const apiKey = /test API key:\s+(pk_test_\S+)/.exec(text)?.[1];
-  const secretKey = /test secret key:\s+(sk_test_\S+)/.exec(text)?.[1];
+  // The start banner (src/banner.ts): "Merchant  mch_… (created now…)", then the export line.
+  const merchantId = /Merchant\s+(mch_\S+) \(created now/.exec(text)?.[1];
+  const apiKey = /export CAISSE_API_KEY=(pk_test_\S+)/.exec(text)?.[1];
+  const secretKey = /CAISSE_SECRET_KEY=(sk_test_\S+)/.exec(text)?.[1];
   const devMerchant = merchantId && apiKey && secretKey ? { merchantId, apiKey, secretKey } : undefined;
   return { ...proc, port, url, devMerchant };
 }

@@ -560,7 +560,7 @@ export function HostedCheckout({ config, sessionToken }: { config: CheckoutConfi
                 {TEXT.testMode}
               </p>
             )}
-            <CaisseProvider apiKey={config.apiKey} clientSecret={sessionToken} environment={window.location.origin}>
+            <CaisseProvider apiKey={config.apiKey} clientSecret={sessionToken} baseUrl={window.location.origin}>
               <Flow merchantName={config.merchantName} />
             </CaisseProvider>
           </>

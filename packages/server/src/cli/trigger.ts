@@ -30,6 +30,8 @@ export const TRIGGER_AMOUNT = '5000';
 export interface TriggerResult {
   type: EventType;
   intentId: string;
+  /** The intent's status once the trigger is done (payment.failed: PENDING, an attempt used). */
+  intentStatus: string;
   /** Events the trigger produced (ids), oldest first; empty for payment.expired. */
   events: { id: string; type: EventType }[];
   /** For payout.paid and payout.failed: the payout. */
@@ -69,8 +71,14 @@ export async function trigger(
     const otpToken = await pay.authorize(user, intent.id);
     step('initOtp sent a code, read it from the test outbox, verifyOtp gave an authorization token');
     const res = await pay.charge(user, intent.id, otpToken);
-    step(`charge answered ${res.status}${res.problem?.code ? ` ${res.problem.code}` : ''} (intent ${res.intent?.status ?? (await pay.getIntent(intent.id)).status})`);
-    return { intent, res };
+    // What matters is where the intent stands, not the HTTP status of a declined charge.
+    const after = res.intent ?? (await pay.getIntent(intent.id));
+    step(
+      res.problem?.code
+        ? `charge declined (${res.problem.code}): intent ${intent.id} is ${after.status}, ${after.attempts} of 3 attempts used`
+        : `charge succeeded: intent ${intent.id} is ${after.status}`,
+    );
+    return { intent, res, status: after.status };
   };
 
   const produced = async (intentId: string, types: EventType[]) => {
@@ -81,27 +89,27 @@ export async function trigger(
 
   switch (type) {
     case 'payment.completed': {
-      const { intent, res } = await payIntent(TRIGGER_AMOUNT);
+      const { intent, res, status } = await payIntent(TRIGGER_AMOUNT);
       if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.problem)}`);
-      return { type, intentId: intent.id, events: await produced(intent.id, ['payment.completed']), steps };
+      return { type, intentId: intent.id, intentStatus: status, events: await produced(intent.id, ['payment.completed']), steps };
     }
     case 'payment.failed': {
-      const { intent, res } = await payIntent('1000');
+      const { intent, res, status } = await payIntent('1000');
       if (res.status !== 402) throw new Error(`expected 402 insufficient_funds, got ${res.status} ${JSON.stringify(res.problem ?? res.intent)}`);
-      return { type, intentId: intent.id, events: await produced(intent.id, ['payment.failed']), steps };
+      return { type, intentId: intent.id, intentStatus: status, events: await produced(intent.id, ['payment.failed']), steps };
     }
     case 'payment.refunded': {
       const { intent, res } = await payIntent(TRIGGER_AMOUNT);
       if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.problem)}`);
       const refund = await pay.refund(intent.id);
       step(`refunded ${refund.amount} XAF (${refund.id})`);
-      return { type, intentId: intent.id, events: await produced(intent.id, ['payment.completed', 'payment.refunded']), steps };
+      return { type, intentId: intent.id, intentStatus: (await pay.getIntent(intent.id)).status, events: await produced(intent.id, ['payment.completed', 'payment.refunded']), steps };
     }
     case 'payment.canceled': {
       const intent = await intentFor('caisse trigger payment.canceled');
       await pay.cancel(intent.id);
       step(`canceled ${intent.id}`);
-      return { type, intentId: intent.id, events: await produced(intent.id, ['payment.canceled']), steps };
+      return { type, intentId: intent.id, intentStatus: 'CANCELED', events: await produced(intent.id, ['payment.canceled']), steps };
     }
     case 'payout.paid':
     case 'payout.failed': {
@@ -120,12 +128,12 @@ export async function trigger(
         status = (await caisse.payouts.retrieve(payout.id)).status;
       }
       step(`payout ${payout.id} is ${status}`);
-      return { type, intentId: intent.id, payoutId: payout.id, events: (await pay.eventsOfPayout(payout.id, type)).reverse(), steps };
+      return { type, intentId: intent.id, intentStatus: 'SUCCEEDED', payoutId: payout.id, events: (await pay.eventsOfPayout(payout.id, type)).reverse(), steps };
     }
     case 'payment.expired': {
       const intent = await intentFor('caisse trigger payment.expired', 300);
       step(`it expires at ${intent.expiresAt} (intents live at least 300 s); the server sends payment.expired within seconds after that`);
-      return { type, intentId: intent.id, events: [], expiresAt: intent.expiresAt, steps };
+      return { type, intentId: intent.id, intentStatus: intent.status, events: [], expiresAt: intent.expiresAt, steps };
     }
   }
 }

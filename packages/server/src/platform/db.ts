@@ -7,6 +7,7 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
+import { processAlive } from './process-alive.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -48,15 +49,6 @@ export class DataDirLockedError extends Error {
   ) {
     super(`the embedded database in ${dataDir} is already open by ${holder}; stop it or use another CAISSE_DATA_DIR`);
     this.name = 'DataDirLockedError';
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

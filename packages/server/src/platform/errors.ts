@@ -37,6 +37,7 @@ export const ERRORS = {
   invalid_credentials: { status: 401, title: 'The login or the password is incorrect' },
   session_required: { status: 401, title: 'Sign in to the dashboard' },
   metrics_token_invalid: { status: 401, title: 'The metrics token is missing or wrong' },
+  admin_token_invalid: { status: 401, title: 'The admin token is missing or wrong' },
   // 402
   insufficient_funds: { status: 402, title: 'Insufficient funds' },
   // 403

@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 /**
  * Secrets recognisable by their form: keys (`pk_…`, `sk_…`), session tokens (`ps_…`), webhook
@@ -55,7 +56,8 @@ export function redactUrl(url: string): string {
  * every line is passed through `redactText` before it is written (keys, tokens, JWTs and phone
  * numbers are masked even inside error messages).
  */
-export function createLogger(opts: { level: string; stream?: DestinationStream }): Logger {
+export function createLogger(opts: { level: string; stream?: DestinationStream; format?: 'pretty' | 'json' }): Logger {
+  const stream = opts.stream ?? (opts.format === 'pretty' ? prettyStream() : undefined);
   return pino(
     {
       level: opts.level,
@@ -96,6 +98,32 @@ export function createLogger(opts: { level: string; stream?: DestinationStream }
         },
       },
     },
-    opts.stream,
+    stream,
   );
+}
+
+interface LogEntry {
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: number;
+  [key: string]: unknown;
+}
+
+/**
+ * Readable lines for a person at a terminal (CAISSE_LOG_FORMAT=pretty, the default in
+ * development when stdout is a TTY): time, level, message, then the other fields; a request is
+ * `GET /gateway 201 4 ms`. It receives the JSON line after redaction, so it shows no more.
+ */
+function prettyStream(): DestinationStream {
+  return pinoPretty({
+    colorize: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,req,res,responseTime,reqId',
+    singleLine: true,
+    messageFormat: (log: LogEntry, messageKey: string) => {
+      if (log.req?.method === undefined || log.res?.statusCode === undefined) return String(log[messageKey] ?? '');
+      const ms = typeof log.responseTime === 'number' ? ` ${log.responseTime.toFixed(0)} ms` : '';
+      return `${log.req.method} ${log.req.url ?? ''} ${log.res.statusCode}${ms}`;
+    },
+  });
 }

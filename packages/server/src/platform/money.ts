@@ -34,10 +34,10 @@ export function parseAmount(value: unknown, currency: Currency, param = 'amount'
   if (fraction.length > exponent) {
     throw invalid(exponent === 0 ? `${currency} has no minor unit: send a whole amount such as "5000"` : `${currency} takes at most ${exponent} decimals`);
   }
-  if (whole.length > 13) throw invalid(`amount is larger than the maximum`);
+  if (whole.length > 13) throw invalid(`amount is larger than the maximum of ${formatAmount(MAX_MINOR_UNITS, currency)} ${currency}`);
   const minor = BigInt(whole) * 10n ** BigInt(exponent) + BigInt(fraction.padEnd(exponent, '0') || '0');
   if (minor <= 0n) throw invalid('amount must be greater than zero');
-  if (minor > MAX_MINOR_UNITS) throw invalid(`amount is larger than the maximum of ${formatAmount(MAX_MINOR_UNITS, currency)}`);
+  if (minor > MAX_MINOR_UNITS) throw invalid(`amount is larger than the maximum of ${formatAmount(MAX_MINOR_UNITS, currency)} ${currency}`);
   return minor;
 }
 

@@ -23,9 +23,10 @@ Each credential failure has its own code: \`api_key_missing\`, \`api_key_invalid
 \`api_key_revoked\`, \`api_key_expired\` (rolled and past its grace period),
 \`secret_key_required\`, \`secret_key_invalid\`, \`secret_key_revoked\`, \`secret_key_expired\`,
 \`key_mode_mismatch\` (a test key with a live secret key, or the reverse) and
-\`key_merchant_mismatch\`. The contract lists only \`api_key_invalid\` for a key that does not
-work; revoked and expired keys get their own codes so an integrator knows to rotate rather than
-to look for a typo.
+\`key_merchant_mismatch\`. Revoked and expired keys get their own codes, not \`api_key_invalid\`,
+so an integrator knows to rotate rather than to look for a typo; a key sent in the wrong place (a
+secret key as \`x-api-key\` or as a customer's token, an API key as the secret key) is named for
+what it is in the problem's \`detail\`.
 
 ## End users and access tokens
 End users belong to one merchant and one mode; a phone number is registered once per merchant and
@@ -161,8 +162,8 @@ factors.
   provider refused (503 \`unavailable\`) is forgotten: not live, not counted.
 - **verifyOtp.** A wrong code is 400 \`otp_incorrect\` with \`attemptsRemaining\` and nothing
   more. No live code at all (never sent, expired, already exchanged) is the same 400
-  \`otp_incorrect\` with \`attemptsRemaining: 0\`: the contract names no other code for it, and
-  the client does the same thing either way (ask for a new code). The answer \`{object,
+  \`otp_incorrect\` with \`attemptsRemaining: 0\`: one code for both, since the client does
+  the same thing either way (ask for a new code). The answer \`{object,
   authorizationToken, expiresAt, userId, intentionId}\` carries an opaque \`otp_…\` token (256
   random bits), single use, 10 minutes, bound to the user and, when the code was sent for one,
   to the intent (\`intentionId\` is null otherwise: the token then pays any one intent of the

@@ -71,6 +71,10 @@ export const merchantsRepository = {
     return Number(row.n);
   },
 
+  async listMerchants(db: Executor, limit: number) {
+    return db.selectFrom('merchants').select(['id', 'name', 'email', 'created_at']).orderBy('created_at').orderBy('id').limit(limit).execute();
+  },
+
   async insertKey(db: Executor, row: Omit<ApiKeysTable, 'allowed_origins' | 'last_used_at' | 'expires_at' | 'revoked_at' | 'rolled_to'> & { allowed_origins?: string[] }) {
     return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
   },

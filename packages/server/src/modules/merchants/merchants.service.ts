@@ -213,6 +213,11 @@ export function createMerchantsService(deps: Deps) {
     /** How many merchants there are (`npm start` creates one on an empty database). */
     countMerchants: () => repo.countMerchants(db),
 
+    /** The first `limit` merchants, oldest first (`caisse merchants list`, the start banner). */
+    async listMerchants(limit = 100): Promise<{ id: string; name: string; email: string | null; createdAt: string }[]> {
+      return (await repo.listMerchants(db, limit)).map((m) => ({ id: m.id, name: m.name, email: m.email, createdAt: m.created_at.toISOString() }));
+    },
+
     /** A merchant's name and pinned API version; undefined when there is no such merchant. */
     async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string } | undefined> {
       const row = await repo.findMerchant(db, merchantId);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { AuthFailureGuard } from './rate-limit.ts';
+import { misplacedCredential } from './credentials.ts';
 import type { AccessTokenVerifier, Authenticator, MerchantContext, UserContext } from '../tenancy.ts';
 import { isApiVersion, LATEST_API_VERSION } from '../versioning.ts';
 
@@ -65,6 +66,9 @@ export function registerAuth(
     failures?.check(request);
     const apiKey = single(request.headers['x-api-key']);
     const token = bearer(request);
+    // A key in the wrong place is named before any lookup (and is not a failed key).
+    const misplaced = misplacedCredential(kind, apiKey, token);
+    if (misplaced) throw misplaced;
     let merchant: MerchantContext;
     try {
       merchant = await merchants.authenticate(apiKey, kind === 'sk' ? token : undefined, kind === 'sk');

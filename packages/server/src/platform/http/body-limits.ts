@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ApiError } from '../errors.ts';
+import { jsonErrorPosition } from './json-position.ts';
 
 /** Objects and arrays may nest this deep in a body; deeper is 400 `json_invalid`. */
 export const MAX_JSON_DEPTH = 32;
@@ -45,7 +46,8 @@ export function parseJsonBody(text: string): unknown {
     if (err instanceof SyntaxError && /forbidden (prototype|constructor) property/.test(err.message)) {
       throw new ApiError('json_invalid', 'The body contains a "__proto__" or "constructor.prototype" member, which is refused');
     }
-    throw new ApiError('json_invalid', 'The body could not be parsed as JSON');
+    const where = jsonErrorPosition(text);
+    throw new ApiError('json_invalid', where === undefined ? 'The body could not be parsed as JSON' : `The body is not valid JSON at ${where}`);
   }
 }
 

@@ -36,7 +36,26 @@ function paramOf(part: string, e: ErrorObject): string {
   return path.join('.');
 }
 
+/** The values a failed enum (or a union of constants, as TypeBox writes one) allows; undefined for other errors. */
+function allowedValues(e: ErrorObject): unknown[] | undefined {
+  if (e.keyword === 'enum') return (e.params as { allowedValues: unknown[] }).allowedValues;
+  if ((e.keyword === 'anyOf' || e.keyword === 'oneOf') && Array.isArray(e.schema) && e.schema.length > 0) {
+    const branches = e.schema as Record<string, unknown>[];
+    if (branches.every((b) => b !== null && typeof b === 'object' && 'const' in b)) return branches.map((b) => b.const);
+  }
+  return undefined;
+}
+
+const isBlank = (value: unknown) => typeof value === 'string' && value.trim() === '';
+
 function messageOf(param: string, e: ErrorObject): string {
+  const allowed = allowedValues(e);
+  if (allowed !== undefined) {
+    const given = typeof e.data === 'string' ? `, got "${e.data}"` : '';
+    return `${param} must be one of ${allowed.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}${given}`;
+  }
+  // An empty string where an id, a name or a code belongs: say so, rather than quote a pattern.
+  if (isBlank(e.data) && ['pattern', 'minLength', 'format'].includes(e.keyword)) return `${param} is empty`;
   switch (e.keyword) {
     case 'required':
       return `${param} is required`;
@@ -44,9 +63,36 @@ function messageOf(param: string, e: ErrorObject): string {
       return `${param} is not a known parameter`;
     case 'type':
       return `${param} must be of type ${(e.params as { type: string }).type}`;
+    case 'maximum':
+    case 'minimum':
+      return `${param} must be ${e.keyword === 'maximum' ? 'at most' : 'at least'} ${(e.params as { limit: number }).limit}`;
+    case 'maxLength':
+      return `${param} must be at most ${(e.params as { limit: number }).limit} characters long`;
     default:
       return `${param} ${e.message ?? 'is not valid'}`;
   }
+}
+
+/** Edit distance (Levenshtein) between two short names. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** "did you mean …?" for the closest known name (case aside, at most half its length away), else the known names. */
+export function suggestParameter(name: string, known: readonly string[]): string {
+  if (known.length === 0) return 'this object takes no parameters';
+  const ranked = known.map((k) => ({ k, d: distance(name.toLowerCase(), k.toLowerCase()) })).sort((x, y) => x.d - y.d);
+  const best = ranked[0] as { k: string; d: number };
+  if (best.d <= Math.max(2, Math.floor(name.length / 2))) return `did you mean ${best.k}?`;
+  return `known parameters: ${known.join(', ')}`;
 }
 
 /** Turns Ajv's errors into one ApiError: unknown fields first, then field codes, then the list. */
@@ -54,7 +100,9 @@ export function toApiError(part: string, errors: ErrorObject[]): ApiError {
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
   if (unknown) {
     const param = paramOf(part, unknown);
-    return new ApiError('parameter_unknown', `Unknown parameter: ${param}`, { param });
+    const name = String((unknown.params as { additionalProperty: string }).additionalProperty);
+    const known = Object.keys(((unknown.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}));
+    return new ApiError('parameter_unknown', `Unknown parameter: ${param}; ${suggestParameter(name, known)}`, { param });
   }
   // Alternatives (anyOf/oneOf) report every branch; keep the most specific error.
   const coded = errors.find((e) => typeof (e.parentSchema as Record<string, unknown> | undefined)?.['x-code'] === 'string');
@@ -63,8 +111,11 @@ export function toApiError(part: string, errors: ErrorObject[]): ApiError {
     const code = (coded.parentSchema as Record<string, unknown>)['x-code'] as ErrorCode;
     return new ApiError(code, messageOf(param, coded), { param });
   }
+  // A union of constants fails once per constant, then as a whole: keep the whole, which lists them.
+  const unions = errors.filter((e) => allowedValues(e) !== undefined && e.keyword !== 'enum');
   const list = errors
-    .filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf')
+    .filter((e) => (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') || allowedValues(e) !== undefined)
+    .filter((e) => !(e.keyword === 'const' && unions.some((u) => u.instancePath === e.instancePath && e.schemaPath.startsWith(`${u.schemaPath}/`))))
     .map((e) => {
       const param = paramOf(part, e);
       return { param, message: messageOf(param, e) };
@@ -102,6 +153,16 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
       const param = nul.length > 0 ? nul.join('.') : part;
       const message = `${param} must not contain NUL characters`;
       return { error: new ApiError('validation_error', message, { param, errors: [{ param, message }] }) };
+    }
+    // An id that is empty — in the path (`GET /gateway/%20`), or a top-level `…Id` member — is
+    // said to be empty, rather than looked up and not found.
+    if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+      const blank = Object.entries(data).find(([k, v]) => isBlank(v) && (part === 'params' || /(^id|Id)$/.test(k)));
+      if (blank) {
+        const [param] = blank;
+        const message = part === 'params' ? `${param} is empty: the path has nothing where the ${param} belongs` : `${param} is empty`;
+        return { error: new ApiError('validation_error', message, { param, errors: [{ param, message }] }) };
+      }
     }
     if (validate(data)) return { value: data };
     return { error: toApiError(part, validate.errors ?? []) };

@@ -1,0 +1,82 @@
+/* global process */
+// What `npm start`, `npm ci` (prepare) and the tests build, each step only when its output is
+// older than one of its inputs. bin/caisse.js asks the same question (is the compiled server
+// fresh?) to choose between dist/ and the TypeScript sources.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const require = createRequire(import.meta.url);
+
+/** The newest modification time of a file, or of any file under a directory (0: missing). */
+export function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+/** Runs tsc in a package; rejects with its output when it fails (the output is shown only then). */
+function tsc(dir, ...extra) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', ...extra], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`tsc in ${dir} failed (${code}):\n${output}`))));
+  });
+}
+
+/** A package compiled by tsc to dist/: fresh when `output` is newer than src/ and its tsconfig files. */
+function tscStep(name, folder, output, ...extra) {
+  const dir = join(repo, folder);
+  return {
+    name,
+    fresh: async () => statTime(join(dir, output)) >= Math.max(...['src', 'tsconfig.json', 'tsconfig.build.json'].map((p) => newest(join(dir, p)))),
+    build: () => tsc(dir, ...extra),
+  };
+}
+
+function statTime(path) {
+  return existsSync(path) ? statSync(path).mtimeMs : 0;
+}
+
+/** In build order: each package's dist/ is what the next one's tsc reads. */
+export const STEPS = [
+  tscStep('@caisse/api-types', 'packages/api-types', 'dist/index.js'),
+  tscStep('@caisse/node', 'packages/node', 'dist/index.js'),
+  tscStep('@caisse/browser', 'packages/browser', 'dist/index.js'),
+  tscStep('@caisse/react', 'packages/react', 'dist/index.js'),
+  {
+    name: 'dashboard and checkout pages',
+    fresh: async () => (await import('../../dashboard/scripts/build-if-stale.mjs')).dashboardIsFresh(),
+    build: async () => (await import('../../dashboard/scripts/build-if-stale.mjs')).buildDashboard(),
+  },
+  // --noCheck: `npm run typecheck` checks; this only emits (about twice as fast).
+  tscStep('@caisse/server', 'packages/server', 'dist/cli.js', '--noCheck'),
+];
+
+/**
+ * clients: what `npm ci` builds (prepare), so the SDKs import in the workspace with no step of
+ * yours. server: what bin/caisse.js runs compiled (the server and the SDK it uses for listen
+ * and trigger). all: what `npm start` needs, the dashboard's pages included.
+ */
+export const GROUPS = {
+  clients: ['@caisse/api-types', '@caisse/node', '@caisse/browser', '@caisse/react'],
+  server: ['@caisse/api-types', '@caisse/node', '@caisse/server'],
+  all: STEPS.map((s) => s.name),
+};
+
+export function stepsOf(group) {
+  return STEPS.filter((s) => GROUPS[group].includes(s.name));
+}
+
+/** Whether every step of the group is up to date. */
+export async function groupIsFresh(group) {
+  for (const step of stepsOf(group)) if (!(await step.fresh())) return false;
+  return true;
+}

@@ -1,0 +1,187 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Static, type TSchema, Type } from 'typebox';
+import { ApiError } from './platform/errors.ts';
+import type { Services } from './services.ts';
+
+/**
+ * The operator's commands of the command line (merchants, keys, the ledger check, signing keys),
+ * each runnable two ways with the same code: by the CLI on the database itself, or — while a
+ * server holds the embedded database, which one process at a time may open — by that server for
+ * the CLI, through its admin endpoint: `POST /admin/<group>/<command>` on loopback, with the
+ * token the server wrote into the data directory (admin.json, readable by its owner only).
+ * Results are plain JSON either way, so the CLI prints the same thing.
+ */
+
+const Id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]+$`, maxLength: 64 });
+const Origins = Type.Array(Type.String({ maxLength: 300 }), { maxItems: 50 });
+
+function command<S extends TSchema, R>(args: S, run: (services: Services, args: Static<S>) => Promise<R>) {
+  return { args, run };
+}
+
+async function requireMerchant(services: Services, merchantId: string): Promise<void> {
+  if (!(await services.merchants.findMerchant(merchantId))) {
+    throw new ApiError('not_found', `No merchant ${merchantId} (npx caisse merchants list shows them)`);
+  }
+}
+
+const KeyKind = Type.Union([Type.Literal('publishable'), Type.Literal('secret'), Type.Literal('both')]);
+
+export const ADMIN_COMMANDS = {
+  'merchants.create': command(
+    Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })) }, { additionalProperties: false }),
+    (s, a) => s.merchants.createMerchant(a),
+  ),
+  'merchants.list': command(Type.Object({}, { additionalProperties: false }), (s) => s.merchants.listMerchants()),
+  'merchants.fees': command(
+    Type.Object(
+      {
+        merchantId: Id('mch'),
+        bps: Type.Integer({ minimum: 0, maximum: 10_000 }),
+        fixedMinor: Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.String({ pattern: '^(0|[1-9][0-9]{0,17})$' })),
+      },
+      { additionalProperties: false },
+    ),
+    async (s, a) => {
+      const fixed = Object.fromEntries(Object.entries(a.fixedMinor).map(([c, v]) => [c, BigInt(v)]));
+      await s.merchants.setFees(a.merchantId, a.bps, fixed);
+      return { merchantId: a.merchantId, percent: a.bps / 100, fixed: a.fixedMinor };
+    },
+  ),
+  'merchants.settlement': command(
+    Type.Object({ merchantId: Id('mch'), delayDays: Type.Integer({ minimum: 0, maximum: 365 }) }, { additionalProperties: false }),
+    async (s, a) => {
+      await s.merchants.setSettlementDelay(a.merchantId, a.delayDays);
+      return { merchantId: a.merchantId, settlementDelayDays: a.delayDays };
+    },
+  ),
+  'keys.create': command(
+    Type.Object(
+      {
+        merchantId: Id('mch'),
+        kind: KeyKind,
+        mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+        name: Type.String({ minLength: 1, maxLength: 200 }),
+        allowedOrigins: Origins,
+      },
+      { additionalProperties: false },
+    ),
+    async (s, a) => {
+      await requireMerchant(s, a.merchantId);
+      const make = (kind: 'publishable' | 'secret', allowedOrigins: string[]) =>
+        s.merchants.createKey(a.merchantId, { kind, mode: a.mode, name: a.name, allowedOrigins });
+      if (a.kind !== 'both') return make(a.kind, a.allowedOrigins);
+      // A new pair, for a person who lost the development keys: the API key, then the secret key.
+      return { apiKey: await make('publishable', a.allowedOrigins), secretKey: await make('secret', []) };
+    },
+  ),
+  'keys.list': command(Type.Object({ merchantId: Id('mch') }, { additionalProperties: false }), async (s, a) => {
+    await requireMerchant(s, a.merchantId);
+    return s.merchants.listKeys(a.merchantId);
+  }),
+  'keys.roll': command(
+    Type.Object({ merchantId: Id('mch'), keyId: Id('key'), graceSeconds: Type.Integer({ minimum: 0, maximum: 604_800 }) }, { additionalProperties: false }),
+    (s, a) => s.merchants.rollKey(a.merchantId, a.keyId, a.graceSeconds),
+  ),
+  'keys.origins': command(
+    Type.Object({ merchantId: Id('mch'), keyId: Id('key'), origins: Origins }, { additionalProperties: false }),
+    (s, a) => s.merchants.setAllowedOrigins(a.merchantId, a.keyId, a.origins),
+  ),
+  'keys.revoke': command(Type.Object({ merchantId: Id('mch'), keyId: Id('key') }, { additionalProperties: false }), (s, a) =>
+    s.merchants.revokeKey(a.merchantId, a.keyId),
+  ),
+  'ledger.verify': command(Type.Object({}, { additionalProperties: false }), async (s) => {
+    // The books, then each merchant's balance statement against them.
+    const books = await s.ledger.verify();
+    const statements = await s.balances.verifyStatements();
+    return { ...books, ok: books.ok && statements.length === 0, differences: [...books.differences, ...statements] };
+  }),
+  'signing-keys.rotate': command(Type.Object({}, { additionalProperties: false }), async (s) => ({ kid: await s.users.tokens.rotate() })),
+};
+
+export type AdminCommands = typeof ADMIN_COMMANDS;
+export type AdminCommand = keyof AdminCommands;
+export type AdminArgs<C extends AdminCommand> = Static<AdminCommands[C]['args']>;
+export type AdminResult<C extends AdminCommand> = Awaited<ReturnType<AdminCommands[C]['run']>>;
+
+/** Runs a command on these services; its result as JSON would show it (dates as ISO strings). */
+export async function runAdminCommand<C extends AdminCommand>(services: Services, name: C, args: AdminArgs<C>): Promise<AdminResult<C>> {
+  const { run } = ADMIN_COMMANDS[name] as unknown as { run: (s: Services, a: AdminArgs<C>) => Promise<AdminResult<C>> };
+  return JSON.parse(JSON.stringify(await run(services, args))) as AdminResult<C>;
+}
+
+export const adminPath = (name: AdminCommand) => `/admin/${name.replace('.', '/')}`;
+
+/** What the server writes into the data directory for the CLI: where it listens and the token. */
+export interface AdminFile {
+  url: string;
+  token: string;
+  pid: number;
+}
+
+export const ADMIN_FILE = 'admin.json';
+
+/** Reads the running server's admin.json, or undefined when there is none (or it cannot be read). */
+export function readAdminFile(dataDir: string): AdminFile | undefined {
+  try {
+    const file = JSON.parse(readFileSync(join(dataDir, ADMIN_FILE), 'utf8')) as Partial<AdminFile>;
+    if (typeof file.url === 'string' && typeof file.token === 'string' && typeof file.pid === 'number') return file as AdminFile;
+  } catch {
+    /* none, or half written */
+  }
+  return undefined;
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  return plain === '::1' || (isIP(plain) === 4 && plain.startsWith('127.'));
+}
+
+function bearer(request: FastifyRequest): string {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+}
+
+/**
+ * Adds the admin endpoint to a server on the embedded database, and writes admin.json (mode
+ * 0600) once it listens. Only connections from this machine's loopback reach it (others get
+ * 404, as for any unknown path; a browser's request, which carries Origin, too), and only with
+ * the token: a new random one each start, so a stale file is worth nothing.
+ */
+export async function registerAdminRoutes(app: FastifyInstance, dataDir: string): Promise<{ publish(url: string): void; remove(): void }> {
+  const token = randomBytes(32).toString('base64url');
+  const expected = Buffer.from(token);
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request) => {
+      if (!isLoopback(request.socket.remoteAddress) || request.headers.origin !== undefined) {
+        throw new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`);
+      }
+      const given = Buffer.from(bearer(request));
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        throw new ApiError('admin_token_invalid', `Send the token of ${join(dataDir, ADMIN_FILE)} as Authorization: Bearer (npx caisse does)`);
+      }
+    });
+    for (const name of Object.keys(ADMIN_COMMANDS) as AdminCommand[]) {
+      scope.post(
+        adminPath(name),
+        { config: { auth: 'none' }, schema: { hide: true, body: ADMIN_COMMANDS[name].args } },
+        async (request) => runAdminCommand(app.services, name, request.body as never),
+      );
+    }
+  });
+  const file = join(dataDir, ADMIN_FILE);
+  return {
+    publish(url) {
+      // A new file each time: the mode applies only to a file being created.
+      rmSync(file, { force: true });
+      writeFileSync(file, JSON.stringify({ url, token, pid: process.pid } satisfies AdminFile), { mode: 0o600 });
+    },
+    remove() {
+      if (readAdminFile(dataDir)?.token === token) rmSync(file, { force: true });
+    },
+  };
+}

@@ -1,0 +1,200 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_FILE, readAdminFile, registerAdminRoutes } from '../src/admin.ts';
+import { buildApp } from '../src/app.ts';
+import { formatBanner } from '../src/banner.ts';
+import { buildCli } from '../src/cli.ts';
+import { dataDirectory, loadConfig, projectRoot } from '../src/config.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { createTestContext, TEST_DATABASE_URL, TEST_MASTER_KEY, type TestContext } from './harness.ts';
+import { createRunDatabase, processEnv, type RunDatabase, runCaisse, type ServerProc, startServerProcess } from './processes.ts';
+
+/** A newcomer's first hour (issue 21): one data directory, the banner, the CLI's help, its admin route. */
+
+const REPO = resolve(import.meta.dirname, '..', '..', '..');
+
+describe('one data directory for every entry point', () => {
+  it('is .caisse at the repository root, whatever the current directory; relative CAISSE_DATA_DIR too', () => {
+    expect(projectRoot()).toBe(REPO);
+    expect(dataDirectory({})).toBe(join(REPO, '.caisse'));
+    expect(dataDirectory({ CAISSE_DATA_DIR: 'var/caisse' })).toBe(join(REPO, 'var', 'caisse'));
+    expect(dataDirectory({ CAISSE_DATA_DIR: '/srv/caisse' })).toBe('/srv/caisse');
+    expect(loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY }).dataDir).toBe(join(REPO, '.caisse'));
+  });
+
+  it('outside a workspace, the current directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'caisse-root-'));
+    try {
+      expect(projectRoot(dir)).toBe(process.cwd());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('logs are readable on a development terminal, JSON otherwise', () => {
+    const base = { CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/caisse-unused' };
+    // The test runner's stdout is no terminal: JSON unless asked.
+    expect(loadConfig(base).logFormat).toBe(process.stdout.isTTY ? 'pretty' : 'json');
+    expect(loadConfig({ ...base, CAISSE_LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(() => loadConfig({ ...base, CAISSE_LOG_FORMAT: 'yaml' })).toThrow(/CAISSE_LOG_FORMAT: must be one of pretty, json/);
+  });
+});
+
+describe('.env.example', () => {
+  it('lists every variable the configuration reads', () => {
+    const example = readFileSync(join(REPO, '.env.example'), 'utf8');
+    const source = readFileSync(join(import.meta.dirname, '..', 'src', 'config.ts'), 'utf8');
+    const read = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|'([A-Z][A-Z0-9_]*_[A-Z0-9_]+|PORT|HOST)'/g)].map((m) => (m[1] ?? m[2]) as string));
+    expect(read.size).toBeGreaterThan(40);
+    for (const name of read) expect(example, name).toMatch(new RegExp(`^# ${name}=`, 'm'));
+  });
+});
+
+describe('caisse --help', () => {
+  function commands(c: Command): Command[] {
+    return [c, ...c.commands.flatMap(commands)];
+  }
+  function helpOf(c: Command): string {
+    let out = '';
+    c.configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (out += s) });
+    c.outputHelp();
+    return out;
+  }
+
+  it('every command shows an example', () => {
+    const all = commands(buildCli()).filter((c) => c.name() !== 'help');
+    expect(all.map((c) => c.name())).toEqual(expect.arrayContaining(['start', 'merchants', 'list', 'create', 'reconcile', 'trigger', 'listen']));
+    for (const c of all) expect(helpOf(c), `caisse … ${c.name()} --help`).toMatch(/Examples?:\n {2}\$ .*npx caisse /);
+  });
+
+  it('--version, and help <command> at any depth', async () => {
+    const version = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')).version as string;
+    const res = await runCaisse(['--version'], processEnv({}));
+    expect(res.stdout.trim()).toBe(version);
+    const help = await runCaisse(['help', 'keys', 'create'], processEnv({}));
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: caisse keys create [options]');
+    expect(help.stdout).toContain('--kind both');
+  });
+});
+
+describe('the start banner', () => {
+  const common = { version: '0.1.0', mode: 'development' as const, url: 'http://127.0.0.1:8080', dataDir: '/repo/.caisse' };
+
+  it('on an empty database: URLs, login, data directory and an export line to paste', () => {
+    const text = formatBanner({
+      ...common,
+      created: { merchantId: 'mch_1', test: { apiKey: 'pk_test_a', secretKey: 'sk_test_b' }, dashboard: { email: 'dev@caisse.local', password: 'pw' } },
+      merchants: [],
+    });
+    expect(text).toContain('http://127.0.0.1:8080/docs');
+    expect(text).toContain('http://127.0.0.1:8080/dashboard');
+    expect(text).toContain('dev@caisse.local / pw');
+    expect(text).toContain('Data directory  /repo/.caisse');
+    expect(text).toMatch(/^ {2}export CAISSE_API_KEY=pk_test_a CAISSE_SECRET_KEY=sk_test_b$/m);
+  });
+
+  it('on a later start: how to get keys again', () => {
+    const text = formatBanner({ ...common, merchants: [{ id: 'mch_1', name: 'Development merchant', email: 'dev@caisse.local' }] });
+    expect(text).not.toContain('export CAISSE_API_KEY');
+    expect(text).toContain('npx caisse keys create --merchant mch_1 --kind both');
+  });
+});
+
+describe('the admin endpoint (embedded database held by a server)', () => {
+  let ctx: TestContext;
+  let app: FastifyInstance;
+  let dir: string;
+  let token: string;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    // As `caisse start` does: the routes are added before the app is ready.
+    app = await buildApp({ deps: ctx.deps, logger: createLogger({ level: 'silent' }) });
+    dir = mkdtempSync(join(tmpdir(), 'caisse-admin-'));
+    const admin = await registerAdminRoutes(app, dir);
+    await app.ready();
+    admin.publish('http://127.0.0.1:1');
+    token = readAdminFile(dir)?.token as string;
+  });
+  afterAll(async () => {
+    await app.close();
+    await ctx.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
+    app.inject({ method: 'POST', url: path, payload: body as object, remoteAddress, headers: { authorization: `Bearer ${token}`, ...headers } });
+
+  it('writes its token to admin.json, readable by its owner only', () => {
+    expect(token).toMatch(/^[\w-]{43}$/);
+    expect(statSync(join(dir, ADMIN_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it('runs the CLI commands for the token holder on loopback', async () => {
+    const created = await post('/admin/merchants/create', { name: 'Over the socket' });
+    expect(created.statusCode, created.body).toBe(200);
+    const merchantId = (created.json() as { merchantId: string }).merchantId;
+    const pair = await post('/admin/keys/create', { merchantId, kind: 'both', mode: 'test', name: 'Lost keys', allowedOrigins: [] });
+    expect(pair.json()).toMatchObject({ apiKey: { secret: expect.stringMatching(/^pk_test_/) }, secretKey: { secret: expect.stringMatching(/^sk_test_/) } });
+    const list = await post('/admin/keys/list', { merchantId });
+    expect((list.json() as unknown[]).length).toBe(4);
+    const unknown = await post('/admin/keys/list', { merchantId: 'mch_nobody' });
+    expect(unknown.json()).toMatchObject({ code: 'not_found' });
+  });
+
+  it('refuses a wrong token (401), another address or a browser (404, as an unknown path)', async () => {
+    expect((await post('/admin/merchants/list', {}, { authorization: 'Bearer nope' })).json()).toMatchObject({ code: 'admin_token_invalid' });
+    expect((await post('/admin/merchants/list', {}, {}, '10.0.0.8')).statusCode).toBe(404);
+    expect((await post('/admin/merchants/list', {}, { origin: 'https://evil.example' })).statusCode).toBe(404);
+    expect((await post('/admin/merchants/list', {}, {}, '::ffff:127.0.0.1')).statusCode).toBe(200);
+  });
+
+  it('is not in the OpenAPI document', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/admin'))).toBe(false);
+  });
+});
+
+describe.skipIf(TEST_DATABASE_URL !== undefined)('merchants and keys commands while `caisse start` holds the embedded database', () => {
+  let database: RunDatabase;
+  let server: ServerProc;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    database = await createRunDatabase(undefined, 'admin');
+    env = processEnv(database.env);
+    server = await startServerProcess({ env });
+  }, 120_000);
+  afterAll(async () => {
+    server.kill('SIGTERM');
+    await server.exited;
+    await database.drop();
+  });
+
+  it('prints the data directory at start, and the CLI works through the running server', async () => {
+    expect(server.lines.join('\n')).toContain(`Data directory  ${database.dataDir}`);
+    const merchantId = server.devMerchant?.merchantId as string;
+    const pair = await runCaisse(['keys', 'create', '--merchant', merchantId, '--kind', 'both'], env);
+    expect(pair.code, pair.output).toBe(0);
+    expect(pair.output).toContain('done by the server running on the embedded database');
+    const exported = /export CAISSE_API_KEY=(pk_test_\S+) CAISSE_SECRET_KEY=(sk_test_\S+)/.exec(pair.stdout);
+    expect(exported).not.toBeNull();
+    // The new pair works against the running server at once.
+    const res = await fetch(`${server.url}/balance`, { headers: { 'x-api-key': exported?.[1] as string, authorization: `Bearer ${exported?.[2]}` } });
+    expect(res.status).toBe(200);
+    const list = await runCaisse(['keys', 'list', '--merchant', merchantId, '--json'], env);
+    expect((JSON.parse(list.stdout) as unknown[]).length).toBe(4);
+    const shop = await runCaisse(['merchants', 'create', '--name', 'Second shop', '--json'], env);
+    expect(JSON.parse(shop.stdout)).toMatchObject({ merchantId: expect.stringMatching(/^mch_/) });
+  }, 120_000);
+
+  it('removes admin.json when it stops', async () => {
+    expect(existsSync(join(database.dataDir as string, ADMIN_FILE))).toBe(true);
+    server.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+    expect(existsSync(join(database.dataDir as string, ADMIN_FILE))).toBe(false);
+  }, 60_000);
+});

@@ -1,0 +1,204 @@
+#!/usr/bin/env node
+/* global console, fetch, process, setTimeout */
+// `npm run test:newcomer`: a newcomer's first hour, replayed (issue 21). Clones this repository's
+// committed HEAD into a temporary directory, runs `npm ci`, starts `npm start` in the background
+// as a person would, and checks each thing a newcomer meets: the build lines and the banner, one
+// data directory for the server and `npx caisse` from any folder, the CLI through the running
+// server, --help/--version, errors that say what to do, the docs, the quickstart script as
+// written, a second start that builds nothing. Ends with "N passed, N failed"; exit 1 on any
+// failure. Needs the npm registry (npm ci) and about 3 minutes; `--keep` leaves the clone.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const source = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dir = mkdtempSync(join(tmpdir(), 'caisse-newcomer-'));
+const results = [];
+const run = promisify(execFile);
+
+function check(item, what, ok, detail = '') {
+  results.push(ok);
+  console.log(`${ok ? 'ok  ' : 'FAIL'} [${item}] ${what}${ok || !detail ? '' : `\n       ${String(detail).split('\n').slice(0, 12).join('\n       ')}`}`);
+}
+
+async function sh(command, args, opts = {}) {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd: dir, maxBuffer: 64 * 1024 * 1024, timeout: 600_000, ...opts });
+    return { code: 0, stdout, stderr, output: stdout + stderr };
+  } catch (err) {
+    return { code: err.code ?? 1, stdout: err.stdout ?? '', stderr: err.stderr ?? String(err), output: (err.stdout ?? '') + (err.stderr ?? String(err)) };
+  }
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** `npm start` in the background; resolves once /readyz answers, with its output so far. */
+async function npmStart(env) {
+  const child = spawn('npm', ['start'], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}:\n${output}`);
+    if (Date.now() - started > 240_000) throw new Error(`npm start did not answer in 240 s:\n${output}`);
+    const ready = await fetch(`${env.CAISSE_BASE_URL}/readyz`).then((r) => r.ok).catch(() => false);
+    // The banner comes right after listen: wait for it too.
+    if (ready && /is ready/.test(output)) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    child,
+    took: (Date.now() - started) / 1000,
+    output: () => output,
+    async stop() {
+      process.kill(-child.pid, 'SIGINT');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+const api = (base, path, init = {}) => fetch(`${base}${path}`, init).then(async (r) => ({ status: r.status, body: await r.json().catch(() => ({})) }));
+
+let server;
+try {
+  console.log(`newcomer: cloning ${source} into ${dir}`);
+  const clone = await sh('git', ['clone', '--quiet', source, dir], { cwd: tmpdir() });
+  if (clone.code !== 0) throw new Error(clone.output);
+
+  // 10. npm ci, as the README says; 5. the clients are built by it.
+  const ci = await sh('npm', ['ci', '--no-audit', '--no-fund']);
+  check(10, 'npm ci succeeds', ci.code === 0, ci.output.slice(-2000));
+  check(10, 'npm ci prints no EBADENGINE', !/EBADENGINE/.test(ci.output), ci.output.match(/.*EBADENGINE.*/g)?.join('\n'));
+  check(5, 'npm ci built @caisse/node (prepare)', existsSync(join(dir, 'packages/node/dist/index.js')));
+  const importNode = await sh(process.execPath, ['--input-type=module', '-e', "const { Caisse } = await import('@caisse/node'); try { new Caisse({ apiKey: 'pk_test_abcdefghijklmnopqrstuvwx', secretKey: 'sk_test_abcdefghijklmnopqrstuvwx' }); } catch (e) { console.log(e.message); }"], {
+    env: { ...process.env, CAISSE_BASE_URL: '' },
+  });
+  check(5, '@caisse/node imports in the workspace', importNode.code === 0, importNode.output);
+  check(5, 'a client without baseUrl says it is required', /baseUrl is required/.test(importNode.stdout), importNode.output);
+
+  // 11. Basics.
+  check(11, 'LICENSE is Apache-2.0', /Apache License\s+Version 2\.0/.test(readFileSync(join(dir, 'LICENSE'), 'utf8')));
+  check(11, '.nvmrc names a Node version', /^\d+/.test(readFileSync(join(dir, '.nvmrc'), 'utf8')));
+  check(11, '.env.example lists DATABASE_URL and CAISSE_DATA_DIR', /^# DATABASE_URL=/m.test(readFileSync(join(dir, '.env.example'), 'utf8')) && /^# CAISSE_DATA_DIR=/m.test(readFileSync(join(dir, '.env.example'), 'utf8')));
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  check(11, 'the README names the test prerequisites', /Test prerequisites/.test(readme) && /Chromium/.test(readme) && /PostgreSQL/.test(readme));
+
+  // 8, 9. The docs.
+  const links = [...readme.matchAll(/\]\((docs\/[^)#]+)/g)].map((m) => m[1]);
+  check(9, 'the README links docs/quickstart.md first', links[0] === 'docs/quickstart.md', links.join(', '));
+  check(8, 'the README links the API reference in docs/, not ../shared/spec', links.includes('docs/api.md') && !readme.includes('shared/spec'));
+  check(8, 'docs/ does not speak of "the contract"', !['api.md', 'quickstart.md', 'architecture.md', 'decisions.md'].some((f) => /\bcontract\b/i.test(readFileSync(join(dir, 'docs', f), 'utf8'))));
+  check(9, 'POST /test/wallets/fund is documented', /### POST \/test\/wallets\/fund/.test(readFileSync(join(dir, 'docs/api.md'), 'utf8')));
+  const shopPhones = [...readFileSync(join(dir, 'examples/shop/README.md'), 'utf8').matchAll(/\+237\d{9}/g)].map((m) => m[0]);
+  const rootPhones = new Set([...readme.matchAll(/\+237\d{9}/g)].map((m) => m[0]));
+  check(9, "the shop's test phone is not one of the root README's", shopPhones.length > 0 && shopPhones.every((p) => !rootPhones.has(p)), shopPhones.join(', '));
+
+  // 3. npm start: build lines with times, then the banner.
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, PORT: String(port), CAISSE_BASE_URL: base };
+  for (const k of ['CAISSE_DATA_DIR', 'DATABASE_URL', 'CAISSE_MODE', 'CAISSE_API_KEY', 'CAISSE_SECRET_KEY', 'LOG_LEVEL', 'CAISSE_LOG_FORMAT']) delete env[k];
+  server = await npmStart(env);
+  const first = server.output();
+  console.log(`newcomer: first npm start answered after ${server.took.toFixed(1)} s`);
+  check(3, 'the first build prints a line per step with its time', /build: @caisse\/server … \d+\.\d s/.test(first) && /build: dashboard and checkout pages … \d+\.\d s/.test(first), first.slice(0, 1500));
+  check(3, 'the banner names the URL, the reference and the dashboard', first.includes(`API             ${base}`) && first.includes(`${base}/docs`) && first.includes(`${base}/dashboard`), first);
+  check(1, 'the banner prints the absolute data directory at the repository root', first.includes(`Data directory  ${join(dir, '.caisse')}`), first);
+  check(3, 'the banner shows the dashboard login', /Sign in as\s+dev@caisse\.local \/ \S+/.test(first));
+  const exported = /export CAISSE_API_KEY=(pk_test_\S+) CAISSE_SECRET_KEY=(sk_test_\S+)/.exec(first);
+  check(3, 'the banner has an export line to paste', exported !== null, first);
+  check(4, 'logs are JSON when stdout is not a terminal', /^\{"level":30,/m.test(first));
+  const merchantId = /Merchant\s+(mch_\S+)/.exec(first)?.[1];
+  const keys = { apiKey: exported?.[1], secretKey: exported?.[2] };
+  const cliEnv = { ...env, CAISSE_API_KEY: keys.apiKey, CAISSE_SECRET_KEY: keys.secretKey };
+
+  // 1, 2. One database for every entry point; the CLI through the running server.
+  const npx = (args, cwd = dir) => sh('npx', ['caisse', ...args], { cwd, env: cliEnv });
+  for (const cwd of [dir, join(dir, 'packages/server'), join(dir, 'examples/shop')]) {
+    const list = await npx(['merchants', 'list'], cwd);
+    check(1, `npx caisse merchants list from ${cwd.slice(dir.length) || '/'} sees the server's merchant`, list.code === 0 && list.stdout.includes(merchantId), list.output);
+  }
+  const pair = await npx(['keys', 'create', '--merchant', merchantId, '--kind', 'both']);
+  const newKeys = /export CAISSE_API_KEY=(pk_test_\S+) CAISSE_SECRET_KEY=(sk_test_\S+)/.exec(pair.stdout);
+  check(2, 'npx caisse keys create --kind both works while npm start runs', pair.code === 0 && newKeys !== null, pair.output);
+  const balance = await api(base, '/balance', { headers: { 'x-api-key': newKeys?.[1] ?? '', authorization: `Bearer ${newKeys?.[2]}` } });
+  check(2, 'the new keys work on the running server at once', balance.status === 200, JSON.stringify(balance));
+  const keyList = await npx(['keys', 'list', '--merchant', merchantId]);
+  check(2, 'npx caisse keys list shows the keys', keyList.code === 0 && keyList.stdout.split('\n').filter((l) => l.startsWith('key_')).length === 4, keyList.output);
+  const created = await npx(['merchants', 'create', '--name', 'Second shop']);
+  check(2, 'npx caisse merchants create works while npm start runs', created.code === 0 && /export CAISSE_API_KEY=pk_test_/.test(created.stdout), created.output);
+  const verify = await npx(['ledger', 'verify']);
+  check(1, "ledger verify checks the server's database", verify.code === 0 && verify.stdout.includes(join(dir, '.caisse')), verify.output);
+  const hint = await npx(['migrate']);
+  check(2, 'a command that needs the database alone says who holds it', hint.code === 1 && /already open by process/.test(hint.output) && /npm start/.test(hint.output), hint.output);
+
+  // 6. Help and version.
+  const version = await npx(['--version']);
+  check(6, 'npx caisse --version', version.code === 0 && /^\d+\.\d+\.\d+\s*$/.test(version.stdout), version.output);
+  const help = await npx(['--help']);
+  check(6, 'npx caisse --help lists the commands with examples', help.code === 0 && /Commands:/.test(help.stdout) && /Examples:/.test(help.stdout), help.output);
+  const helpCreate = await npx(['help', 'keys', 'create']);
+  check(6, 'npx caisse help keys create shows that command with an example', /Usage: caisse keys create/.test(helpCreate.stdout) && /Examples?:/.test(helpCreate.stdout), helpCreate.output);
+  const listenHelp = await npx(['listen', '--help']);
+  check(6, 'npx caisse listen --help shows an example', /Examples?:\n {2}\$ npx caisse listen/.test(listenHelp.stdout), listenHelp.output);
+
+  // 7. Errors that say what to do.
+  const json = { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}`, 'content-type': 'application/json' };
+  const enumErr = await api(base, '/webhook-endpoints', { method: 'POST', headers: json, body: JSON.stringify({ url: 'https://shop.example.com/h', enabledEvents: ['payment.done'] }) });
+  check(7, 'an enum error lists the allowed values once', /must be one of payment\.completed, /.test(enumErr.body.detail) && enumErr.body.errors?.length === 1, JSON.stringify(enumErr.body));
+  const unknown = await api(base, '/gateway', { method: 'POST', headers: json, body: JSON.stringify({ amount: '5000', currency: 'XAF', descripton: 'x' }) });
+  check(7, 'an unknown parameter suggests the closest known one', /did you mean description\?/.test(unknown.body.detail), JSON.stringify(unknown.body));
+  const big = await api(base, '/gateway', { method: 'POST', headers: json, body: JSON.stringify({ amount: '99999999999999999', currency: 'XAF' }) });
+  check(7, 'a too large amount states the maximum', /maximum of 999999999999 XAF/.test(big.body.detail), JSON.stringify(big.body));
+  const bad = await api(base, '/gateway', { method: 'POST', headers: json, body: '{"amount": "5000", "currency": XAF}' });
+  check(7, 'malformed JSON says where', /line 1, column 32 \(position 31\)/.test(bad.body.detail), JSON.stringify(bad.body));
+  const empty = await api(base, '/gateway/%20', { headers: json });
+  check(7, 'an empty id says "empty"', /is empty/.test(empty.body.detail), JSON.stringify(empty.body));
+  const skAsPk = await api(base, '/gateway', { headers: { 'x-api-key': keys.secretKey } });
+  check(7, 'a secret key sent as x-api-key is named as such', /is a secret key/.test(skAsPk.body.detail), JSON.stringify(skAsPk.body));
+  const openapi = await fetch(`${base}/openapi.json`).then((r) => r.text());
+  check(8, 'the served /docs document does not speak of "the contract"', !/\bcontract\b/i.test(openapi));
+
+  // 9. The quickstart script, as written (only the host and the handler's port changed).
+  const quickstart = readFileSync(join(dir, 'docs/quickstart.md'), 'utf8');
+  const script = /## 2\.[\s\S]*?```sh\n([\s\S]*?)```/.exec(quickstart)?.[1] ?? '';
+  const hookPort = await freePort();
+  writeFileSync(join(dir, 'quickstart.sh'), script.replaceAll('http://127.0.0.1:8080', base).replaceAll('4242', String(hookPort)));
+  const qs = await sh('bash', ['quickstart.sh'], { env: cliEnv, timeout: 60_000 });
+  check(9, 'the quickstart script pays an intent', /charge: SUCCEEDED/.test(qs.stdout), qs.output);
+  check(9, 'the quickstart script verifies the webhook', /webhook verified: payment\.completed evt_\S+ for pi_/.test(qs.stdout), qs.output);
+
+  // 11. trigger payment.failed prints the intent's status.
+  const failed = await npx(['trigger', 'payment.failed']);
+  check(11, "trigger payment.failed prints the intent's status", failed.code === 0 && /^intent pi_\S+ is PENDING$/m.test(failed.stdout), failed.output);
+
+  // 3. A second start builds nothing and says how to get keys again.
+  await server.stop();
+  server = await npmStart(env);
+  const second = server.output();
+  console.log(`newcomer: second npm start answered after ${server.took.toFixed(1)} s`);
+  check(3, 'the second start builds nothing', /build: up to date/.test(second) && !/build: @caisse\/server …/.test(second), second.slice(0, 1500));
+  check(3, 'the second banner says how to get keys again', !/export CAISSE_API_KEY/.test(second) && second.includes(`npx caisse keys create --merchant ${merchantId} --kind both`), second);
+} catch (err) {
+  check('-', 'the replay ran to its end', false, err instanceof Error ? err.stack : err);
+} finally {
+  await server?.stop().catch(() => {});
+  if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+  else console.log(`newcomer: the clone is kept in ${dir}`);
+}
+
+const failed = results.filter((ok) => !ok).length;
+console.log(`newcomer: ${results.length - failed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
