@@ -5,14 +5,14 @@
 // directly through tsx: no build step between a clone and a run. The compiled server starts
 // faster and holds about 40 MB less (no TypeScript loader thread). The sources that count are
 // the server's and those of @caisse/node and @caisse/api-types, which `listen` and `trigger`
-// use (the server's build builds them first).
+// use, and @caisse/intl (the server's build builds them first).
 import { readdirSync, statSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const sdks = ['node', 'api-types'].map((name) => join(root, '..', name));
+const sdks = ['node', 'api-types', 'intl'].map((name) => join(root, '..', name));
 
 function newestSource(dir) {
   let newest = 0;
