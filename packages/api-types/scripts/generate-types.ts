@@ -20,7 +20,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const TARGETS = ['packages/api-types/src/generated/api.ts'];
 
 async function openapiDocument(): Promise<Record<string, unknown> & { paths: Record<string, unknown>; info: { title: string; version: string } }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'packages/server/scripts/openapi.ts'], {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=source', '--import', 'tsx', 'packages/server/scripts/openapi.ts'], {
     cwd: root,
     maxBuffer: 64 * 1024 * 1024,
   });

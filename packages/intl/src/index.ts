@@ -89,7 +89,9 @@ export function chooseLanguage(choice: {
  */
 export function formatAmount(amount: string, currency: string, locale: string): string {
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount as `${number}`);
+    // A decimal string is formatted exactly (ES2023 Intl.NumberFormat v3); typed as a number for
+    // the packages that compile this with an older `lib`.
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount as unknown as number);
   } catch {
     return `${amount} ${currency}`;
   }

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
+import { isLanguage, type Language } from '@caisse/intl';
 import type { ApiTarget } from './cli/client.ts';
 import { EVENT_TYPES, type EventType, isEventType } from './cli/event-types.ts';
 // The server, its database and its services load only for the commands that use them: listen
@@ -37,6 +38,11 @@ async function withServices<T>(fn: (services: ReturnType<typeof createServices>)
 }
 
 /** Collects a repeatable option (`--origin a --origin b`). */
+function parseLanguage(value: string): Language {
+  if (!isLanguage(value)) throw new InvalidArgumentError('a language is fr or en');
+  return value;
+}
+
 function repeatable(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
@@ -152,10 +158,21 @@ export function buildCli(): Command {
     .description('create a merchant with test keys and a dashboard login')
     .requiredOption('--name <name>', 'merchant name')
     .option('--email <email>', 'dashboard login e-mail')
+    .option('--language <language>', "default language of its customers' messages: fr or en", parseLanguage, 'fr')
     .option('--json', 'print JSON')
-    .action(async (opts: { name: string; email?: string; json?: boolean }) => {
-      const created = await withServices((s) => s.merchants.createMerchant({ name: opts.name, email: opts.email }));
+    .action(async (opts: { name: string; email?: string; language: Language; json?: boolean }) => {
+      const created = await withServices((s) => s.merchants.createMerchant({ name: opts.name, email: opts.email, language: opts.language }));
       print(created, opts.json === true);
+    });
+
+  merchants
+    .command('language <merchantId> <language>')
+    .description("set a merchant's default language (fr or en): its customers' SMS and e-mail use it when they chose none and their request named none")
+    .option('--json', 'print JSON')
+    .action(async (merchantId: string, language: string, opts: { json?: boolean }) => {
+      const chosen = parseLanguage(language);
+      await withServices((s) => s.merchants.setLanguage(merchantId, chosen));
+      print({ merchantId, language: chosen }, opts.json === true);
     });
 
   merchants

@@ -28,7 +28,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   // The webhooks module subscribes to the outbox: an event's deliveries are written with it.
   const events = createEventsService(deps, { subscriber: deliveriesOutbox(() => deps.ids('delivery'), MAX_ENDPOINTS) });
   const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions });
-  const users = createUsersService(deps, { messaging, ledger });
+  const users = createUsersService(deps, { messaging, ledger, merchantLanguage: async (id) => (await merchants.findMerchant(id))?.language });
   const otp = createOtpService(deps, { messaging, users, intents });
   const services = {
     merchants,
@@ -42,7 +42,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     charges: createChargesService(deps, { ledger, intents, otp, customers: users }),
     listen: createListenService(deps, { events }),
     connectors,
-    topups: createTopupsService(deps, { ledger, connectors, logger }),
+    topups: createTopupsService(deps, { ledger, connectors, logger, notices: users }),
   };
   return { ...services, dashboard: createDashboardService(deps, services) };
 }

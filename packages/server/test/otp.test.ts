@@ -46,7 +46,8 @@ describe('initOtp', () => {
     const message = await lastMessage(ctx, m, user.id);
     expect(message.channel).toBe('sms');
     expect(message.to).toBe(user.phoneNumber);
-    expect(message.body).toMatch(/^\d{6} is your Caisse code\./);
+    // French: the user chose no language, the request named none, the merchant's default is French.
+    expect(message.body).toMatch(/^\d{6} est votre code Caisse\./);
   });
 
   it('sends by e-mail to the address on file; without one the answer is 422 email_missing', async () => {
@@ -86,7 +87,7 @@ describe('initOtp', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ intentionId: intent.id });
     const message = await lastMessage(ctx, m, user.id);
-    expect(message.body).toMatch(new RegExp(`^${message.code} is your Caisse code to pay 7500 XAF to Marché Central\\.`));
+    expect(message.body).toMatch(new RegExp(`^${message.code} est votre code Caisse pour payer 7 500 FCFA à Marché Central\\.`));
     const verified = await verify(user, message.code);
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json()).toMatchObject({ intentionId: intent.id, userId: user.id });

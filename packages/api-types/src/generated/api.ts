@@ -170,6 +170,7 @@ export interface paths {
                             /** Format: date-time */
                             expiresAt: string;
                             id: string;
+                            language: "fr" | "en" | null;
                             phoneNumber: string;
                             roles: string[];
                             token: string;
@@ -1137,6 +1138,7 @@ export interface paths {
                         currency?: string;
                         /** Format: email */
                         email?: string;
+                        language?: string;
                         password: string;
                         phoneNumber: string;
                     };
@@ -1157,6 +1159,7 @@ export interface paths {
                             createdAt: string;
                             email: string | null;
                             id: string;
+                            language: "fr" | "en" | null;
                             livemode: boolean;
                             /** @enum {string} */
                             object: "user";
@@ -1263,6 +1266,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string | null;
                                 id: string;
+                                language: "fr" | "en" | null;
                                 livemode: boolean;
                                 /** @enum {string} */
                                 object: "user";
@@ -1290,6 +1294,7 @@ export interface paths {
                     "application/json": {
                         /** Format: email */
                         email?: string;
+                        language?: string;
                         password: string;
                         phoneNumber: string;
                     };
@@ -1348,6 +1353,7 @@ export interface paths {
                             createdAt: string;
                             email: string | null;
                             id: string;
+                            language: "fr" | "en" | null;
                             livemode: boolean;
                             /** @enum {string} */
                             object: "user";
@@ -1364,6 +1370,57 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        language: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string | null;
+                            id: string;
+                            language: "fr" | "en" | null;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "user";
+                            phoneNumber: string;
+                            phoneVerified: boolean;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/users/me/password": {
@@ -1442,6 +1499,7 @@ export interface paths {
                             createdAt: string;
                             email: string | null;
                             id: string;
+                            language: "fr" | "en" | null;
                             livemode: boolean;
                             /** @enum {string} */
                             object: "user";

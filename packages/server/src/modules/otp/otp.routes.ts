@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { idempotentAnswer } from '../../platform/http/idempotency.ts';
+import { requestedLanguages } from '../../platform/i18n.ts';
 import { InitOtpBody, OtpAuthorization, OtpChallenge, VerifyOtpBody } from './otp.schema.ts';
 
 const tags = ['payments'];
@@ -21,6 +22,7 @@ export default async function otpRoutes(fastify: FastifyInstance) {
         description: [
           "Sends a 6-digit code by SMS to the user's verified phone (`channel: \"sms\"`) or by e-mail to the address on file (`\"email\"`). In test mode the message lands in `GET /test/messages`, never on a phone. Calling it again sends a fresh code and voids the previous one (resend).",
           'With `intentionId` (a PENDING intent of the same merchant and mode) the message names the amount, the currency and the merchant, and the authorization that verifyOtp gives pays that intent only (dynamic linking).',
+          "The message is in the customer's saved language (`PATCH /users/me`), else the request's `Accept-Language` (French or English), else the merchant's default, else French; the amount is written for that locale (`5 000 FCFA`, `FCFA 5,000`).",
           'The code lives 5 minutes and allows 5 wrong tries. Sends are limited per user: one per 30 seconds and 5 per 15 minutes (429 `otp_rate_limited` with `Retry-After`); `resendAvailableAt` says when the next send is allowed.',
           'Errors: `user_mismatch` (403: the access token is another user\'s), `phone_not_verified` (403), `email_missing` (422: channel email, no e-mail on file), `not_found` (the user or the intent), `intent_expired` / `intent_state_invalid` (409: the intent can no longer be paid), `otp_rate_limited` (429), `unavailable` (503: the SMS or e-mail provider refused; no code was stored, try again).',
         ].join('\n\n'),
@@ -29,7 +31,7 @@ export default async function otpRoutes(fastify: FastifyInstance) {
         response: { 200: OtpChallenge },
       },
     },
-    async (request) => otp.init(request.merchant, request.user, request.body),
+    async (request) => otp.init(request.merchant, request.user, request.body, requestedLanguages(request.headers['accept-language'])),
   );
 
   app.post(

@@ -4,7 +4,8 @@ import type { Deps } from '../../platform/deps.ts';
 import { firstIdAt } from '../../platform/ids.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
-import { type Currency, formatAmount } from '../../platform/money.ts';
+import { type Translator, translator } from '../../platform/i18n.ts';
+import type { Currency } from '../../platform/money.ts';
 import { effectiveStatus, type IntentsService } from '../intents/index.ts';
 import type { Channel, MessageSender } from '../messaging/index.ts';
 import { type OtpCodeRow, otpRepository as repo, type UserScope } from './otp.repository.ts';
@@ -21,11 +22,18 @@ export function assertSameUser(user: UserContext, userId: string): void {
   if (user.userId !== userId) throw new ApiError('user_mismatch', 'The access token belongs to another user than userId', { param: 'userId' });
 }
 
-/** The text of the code's message. The code comes first, so a reader (or a test) finds it before any amount. */
-export function otpMessage(code: string, payment?: { amount: string; currency: string; merchantName: string }): string {
+/**
+ * The code's message and e-mail subject in the reader's language. The code comes first, so a
+ * reader (or a test) finds it before any amount; the amount is written for the locale (`5 000 FCFA`).
+ */
+export function otpMessage(t: Translator, code: string, payment?: { amountMinor: bigint; currency: Currency; merchantName: string }): { body: string; subject: string } {
   const minutes = OTP_RULES.codeTtlMs / 60_000;
-  const purpose = payment ? ` to pay ${payment.amount} ${payment.currency} to ${payment.merchantName}` : '';
-  return `${code} is your Caisse code${purpose}. It expires in ${minutes} minutes. Never share it: Caisse will never ask you for it.`;
+  if (!payment) return { body: t.text('otp.code', { code, minutes }), subject: t.text('otp.subject') };
+  const merchant = payment.merchantName;
+  return {
+    body: t.text('otp.codeToPay', { code, minutes, merchant, amount: t.amount(payment.amountMinor, payment.currency) }),
+    subject: t.text('otp.subjectToPay', { merchant }),
+  };
 }
 
 function invalidToken(why: string): ApiError {
@@ -77,7 +85,7 @@ function incorrectCode(outcome: Extract<VerifyOutcome, { kind: 'wrong' } | { kin
  */
 /** Where a user's codes go: the users module's contact details (injected: users do not depend on OTP). */
 export interface PayerContacts {
-  contact(scope: Scope, userId: string): Promise<{ email: string | null; phoneNumber: string; phoneVerified: boolean } | undefined>;
+  contact(scope: Scope, userId: string): Promise<{ email: string | null; phoneNumber: string; phoneVerified: boolean; language: string | null } | undefined>;
   /** A code for one of the merchant's intents is a payment attempt: the merchant sees the customer from then on. */
   link(scope: Scope, userId: string): Promise<void>;
 }
@@ -109,7 +117,7 @@ export function createOtpService(
       if (!user.phoneVerified) throw new ApiError('phone_not_verified', 'The phone number is not verified; verify it first (POST /users/verify-phone)');
       to = user.phoneNumber;
     }
-    if (intentId === undefined) return { to, payment: undefined };
+    if (intentId === undefined) return { to, language: user.language, payment: undefined };
     if (intent) await users.link(scope, scope.userId);
     if (!intent) throw new ApiError('not_found', `No payment intent ${intentId}`, { param: 'intentionId' });
     const status = effectiveStatus(intent, clock.now());
@@ -117,8 +125,8 @@ export function createOtpService(
     if (status !== 'PENDING') {
       throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, { param: 'intentionId', extra: { intentStatus: status } });
     }
-    const payment = { intentId: intent.id, amount: formatAmount(intent.amount_minor, intent.currency as Currency), currency: intent.currency, merchantName };
-    return { to, payment };
+    const payment = { intentId: intent.id, amountMinor: intent.amount_minor, currency: intent.currency as Currency, merchantName };
+    return { to, language: user.language, payment };
   }
 
   /** Why a verification failed, as the 4xx the client gets. */
@@ -146,12 +154,15 @@ export function createOtpService(
     /**
      * POST /otp/init: a fresh 6-digit code to the user's verified phone or e-mail on file, voiding
      * the previous one. Sends are limited per user (one per 30 s, 5 per 15 min: 429
-     * `otp_rate_limited` with Retry-After), counted under a per-user lock.
+     * `otp_rate_limited` with Retry-After), counted under a per-user lock. The message is in the
+     * customer's language, else the request's (`requested`, from Accept-Language), else the
+     * merchant's default, else French (contract §11).
      */
-    async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody): Promise<OtpChallenge> {
+    async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody, requested: readonly string[] = []): Promise<OtpChallenge> {
       assertSameUser(user, body.userId);
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
-      const { to, payment } = await payerAndPayment(scope, merchant.merchantName, body.channel, body.intentionId);
+      const { to, language, payment } = await payerAndPayment(scope, merchant.merchantName, body.channel, body.intentionId);
+      const t = translator({ saved: language, requested, merchantDefault: merchant.merchantLanguage });
 
       const code = generateCode(random);
       const otpId = ids('otp');
@@ -178,6 +189,7 @@ export function createOtpService(
         return { now, expiresAt, sends: [...sends, now] };
       });
 
+      const message = otpMessage(t, code, payment);
       try {
         await messaging.send({
           merchantId: scope.merchantId,
@@ -185,8 +197,8 @@ export function createOtpService(
           userId: scope.userId,
           channel: body.channel,
           to,
-          body: otpMessage(code, payment),
-          subject: payment ? `Your code to pay ${payment.merchantName}` : 'Your Caisse code',
+          body: message.body,
+          subject: message.subject,
         });
       } catch (err) {
         // Not delivered: forget it, so it neither replaces the previous code nor counts as a send.
