@@ -9,7 +9,7 @@ export const SILENT_NUMBER = '+46733123452';
  * (password, code, token, wallet, top-ups, intent status) for the checkout to walk every branch.
  * A top-up settles on its `topupReadsToSettle`-th read, as the MoMo sandbox decides by number.
  */
-export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number } = {}) {
+export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number; language?: 'fr' | 'en' } = {}) {
   const state = {
     intent: {
       id: 'pi_1',
@@ -66,7 +66,7 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     }
     if (path === '/auth/web') {
       if (body.password !== state.password) return problem(401, 'invalid_credentials', 'Invalid phone number or password');
-      return json(200, { id: 'usr_1', token: jwt(), phoneNumber: body.phoneNumber, roles: ['USER'], expiresAt: new Date(Date.now() + 900_000).toISOString() });
+      return json(200, { id: 'usr_1', token: jwt(), phoneNumber: body.phoneNumber, roles: ['USER'], expiresAt: new Date(Date.now() + 900_000).toISOString(), language: opts.language ?? null });
     }
     // The same answer for any possible number: nothing tells whether it has an account.
     if (path === '/auth/password-reset') {
