@@ -11,7 +11,7 @@ export {
   type CheckoutTopUp,
 } from './useCheckout.ts';
 export { Checkout, CHECKOUT_CSS, themeStyle, type CheckoutProps, type CheckoutTheme } from './Checkout.tsx';
-export { CHECKOUT_MESSAGES, CheckoutIntl, checkoutLanguage, CUSTOMER_MESSAGES, useCheckoutText, type CheckoutMessageId } from './i18n.tsx';
+export { browserLanguages, CHECKOUT_MESSAGES, CheckoutIntl, checkoutLanguage, CUSTOMER_MESSAGES, useCheckoutText, type CheckoutMessageId } from './i18n.tsx';
 export { formatAmount, formatDate, formatDateTime, type Language, type LanguageChoice } from '@caisse/intl';
 export { OtpCodeInput, type OtpCodeInputProps } from './OtpCodeInput.tsx';
 export { CaisseClient, CaisseError, type Environment, type PasswordResetRequest, type PublicPaymentIntent, type Topup, type Wallet } from '@caisse/browser';

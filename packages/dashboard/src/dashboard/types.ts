@@ -4,7 +4,9 @@ export type Mode = 'test' | 'live';
 export interface Session {
   object: 'dashboard_session';
   email: string;
-  merchant: { id: string; name: string };
+  /** The user's own language; null: none chosen (the browser's, then the merchant's, decide). */
+  language: 'fr' | 'en' | null;
+  merchant: { id: string; name: string; language: 'fr' | 'en' };
   csrfToken: string;
   expiresAt: string;
 }

@@ -1,29 +1,30 @@
-import { formatMoney } from '../../shared/format.ts';
+import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import type { Balance as BalanceView, Mode } from '../types.ts';
 import { ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
 
 export function Balance({ mode }: { mode: Mode }) {
+  const { t, money } = useI18n();
   const balance = useLoad(() => api<BalanceView>('GET', `/${mode}/balance`), mode);
   return (
     <>
-      <PageTitle title="Balance">Balance</PageTitle>
-      <p>What your {mode} payments brought in, less refunds, per currency.</p>
+      <PageTitle title={t('balance.title')}>{t('balance.title')}</PageTitle>
+      <p>{t('balance.intro', { mode })}</p>
       <ErrorNotice error={balance.error} />
       {balance.data &&
         (balance.data.available.length === 0 ? (
           <div className="card">
             <p className="big-number">0</p>
-            <p className="hint">No {mode} money yet: the balance grows as payments succeed.</p>
+            <p className="hint">{t('balance.empty', { mode })}</p>
           </div>
         ) : (
-          <TableWrap label="Balance per currency">
+          <TableWrap label={t('balance.tableLabel')}>
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Currency</th>
+                  <th scope="col">{t('balance.currency')}</th>
                   <th scope="col" className="num">
-                    Available
+                    {t('balance.available')}
                   </th>
                 </tr>
               </thead>
@@ -31,7 +32,7 @@ export function Balance({ mode }: { mode: Mode }) {
                 {balance.data.available.map((b) => (
                   <tr key={b.currency}>
                     <th scope="row">{b.currency}</th>
-                    <td className="num big-number">{formatMoney(b.amount, b.currency)}</td>
+                    <td className="num big-number">{money(b.amount, b.currency)}</td>
                   </tr>
                 ))}
               </tbody>
