@@ -79,8 +79,9 @@ export interface CheckoutProps {
   className?: string;
   /**
    * The language of the texts and the locale of amounts, a BCP 47 tag such as `fr-CM` or `en`
-   * (default: the browser's languages). French and English exist; any other reads French. Once
-   * the customer signs in, their saved language wins (contract §11).
+   * (default: the browser's languages). French and English exist; when neither is asked for, the
+   * merchant's default language (sent with the intent), else French. Once the customer signs in,
+   * their saved language wins (contract §11).
    */
   locale?: string;
   /** Leave out the default stylesheet (style .caisse-checkout yourself). */
@@ -118,7 +119,7 @@ function stepOf(status: CheckoutStatus): string {
  */
 export function Checkout(props: CheckoutProps) {
   const checkout = useCheckout();
-  const choice = checkoutLanguage({ saved: checkout.user?.language, locale: props.locale });
+  const choice = checkoutLanguage({ saved: checkout.user?.language, locale: props.locale, merchantDefault: checkout.intent?.merchantLanguage });
   return (
     <CheckoutIntl choice={choice}>
       <CheckoutSteps {...props} checkout={checkout} />

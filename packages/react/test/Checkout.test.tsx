@@ -98,6 +98,21 @@ describe('<Checkout/>', () => {
     await waitFor(() => expect(alert.textContent).toBe('Ce code n’est pas le bon. 4 essais restants.'));
   });
 
+  it("falls back to the merchant's default when the browser asks for neither French nor English", async () => {
+    const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['de-DE', 'es']);
+    try {
+      const gateway = fakeGateway();
+      gateway.state.intent = { ...gateway.state.intent, merchantLanguage: 'en' };
+      renderWithoutLocale(gateway);
+      await screen.findByRole('region', { name: /^Pay FCFA\s5,000$/ });
+      cleanup();
+      renderWithoutLocale(fakeGateway());
+      await screen.findByRole('region', { name: /^Payer 5\s000\sFCFA$/ });
+    } finally {
+      languages.mockRestore();
+    }
+  });
+
   it("defaults to the browser's languages, and follows the customer's saved language once they sign in", async () => {
     const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['de-DE', 'en-GB']);
     try {

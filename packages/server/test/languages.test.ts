@@ -100,7 +100,12 @@ describe("a customer's SMS", () => {
     };
     expect(await sms(lang('de-DE, en-US;q=0.8'))).toMatch(/to pay FCFA 5,000 to Default shop\./);
     expect(await sms(lang('de'))).toMatch(/pour payer 5 000 FCFA à Default shop\./);
+    const { sessionToken } = await createIntent(ctx, merchant);
+    const read = async () => (await call(ctx.app, 'GET', `/gateway/sessions/${sessionToken}`, pk(merchant))).json() as { merchantLanguage: string };
+    expect((await read()).merchantLanguage).toBe('fr');
     await ctx.services.merchants.setLanguage(merchant.merchantId, 'en');
+    // A checkout reads the merchant's default with the intent, for a browser that asks for neither language.
+    expect((await read()).merchantLanguage).toBe('en');
     expect(await sms({})).toMatch(/to pay FCFA 5,000 to Default shop\./);
     expect(await sms(lang('fr-SN'))).toMatch(/pour payer 5 000 FCFA à Default shop\./);
   });

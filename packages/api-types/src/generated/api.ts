@@ -869,6 +869,7 @@ export interface paths {
                                 message: string;
                             } | null;
                             livemode: boolean;
+                            merchantLanguage?: "fr" | "en";
                             /** @enum {string} */
                             object: "payment_intent";
                             /** @enum {unknown} */
