@@ -87,7 +87,8 @@ export class World {
     databaseUrl: string | undefined,
   ) {
     this.deps = { config: configFor(dataDir, databaseUrl), db: database.db, clock: systemClock, random: systemRandom, ids: idFactory(systemClock) };
-    this.tokens = createTokenService(this.deps);
+    // Seeded users never changed their password: token version 0.
+    this.tokens = createTokenService(this.deps, async () => 0);
   }
 
   static async open(opts: { databaseUrl?: string; dataDir: string }): Promise<World> {
@@ -142,7 +143,7 @@ export class World {
     for (let i = 0; i < count; i++) {
       const k = this.nextK++;
       const id = userIdOf(k);
-      const { token } = await this.tokens.sign({ userId: id, merchantId: this.merchant.merchantId, mode: 'test', roles: ['USER'] });
+      const { token } = await this.tokens.sign({ userId: id, merchantId: this.merchant.merchantId, mode: 'test', roles: ['USER'], version: 0 });
       users.push({ k, id, token, tokenAt: Date.now() });
     }
     return users;

@@ -6,13 +6,17 @@ import {
   apiCall,
   type Browser,
   type BrowserContext,
+  customerPost,
   DESKTOP,
+  expectAccessible,
   launchChromium,
   type Page,
+  payAsCustomer,
   PHONE,
   type RunningServer,
   screenshot,
   seriousViolations,
+  signInCustomer,
   startReceiver,
   startServer,
   watchConsole,
@@ -47,12 +51,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function accessible(name: string) {
-  await screenshot(page, name);
-  const violations = await seriousViolations(page);
-  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
-  expect(errors, `${name}: errors in the page`).toEqual([]);
-}
+const accessible = (name: string) => expectAccessible(page, errors, name);
 
 async function heading(name: string | RegExp) {
   await page.getByRole('heading', { level: 1, name }).waitFor();
@@ -60,68 +59,10 @@ async function heading(name: string | RegExp) {
 
 const keys: { apiKey?: string; secretKey?: string } = {};
 
-/** A POST to the public API with the merchant's API key (and `headers`), expecting `status`. */
-async function customerPost(path: string, body: unknown, headers: Record<string, string> = {}, status = 200) {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'x-api-key': server.merchant.test.apiKey, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  expect(res.status, `${path}: ${JSON.stringify(json)}`).toBe(status);
-  return json;
-}
-
-/** Signs a customer in through the public API: their id and the headers of their calls. */
-async function signInCustomer(customer: { phoneNumber: string; password: string }) {
-  const login = await customerPost('/auth/web', customer);
-  return { userId: String(login.id), headers: { authorization: `Bearer ${String(login.token)}` } };
-}
-
-/**
- * A customer pays one of the merchant's intents through the public API, as a checkout page does:
- * sign in, a code by SMS (read from the test outbox), verify it, charge. `declined`: the charge
- * answers 402 insufficient_funds. Codes go out at most once per 30 s per customer: a second
- * payment waits for its code.
- */
-async function payAsCustomer(customer: { phoneNumber: string; password: string }, intentId: string, outcome: 'paid' | 'declined' = 'paid') {
-  const merchant = server.merchant.test;
-  const { userId, headers } = await signInCustomer(customer);
-  const before = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, merchant);
-  const sent = (before.body.data as unknown[]).length;
-  await expect
-    .poll(
-      async () => {
-        const res = await fetch(`${server.url}/otp/init`, {
-          method: 'POST',
-          headers: { 'x-api-key': merchant.apiKey, 'content-type': 'application/json', ...headers },
-          body: JSON.stringify({ userId, channel: 'sms', intentionId: intentId }),
-        });
-        return res.status;
-      },
-      { timeout: 45_000, interval: 2000 },
-    )
-    .toBe(200);
-  const messages = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, merchant);
-  const data = messages.body.data as { body: string }[];
-  expect(data.length).toBe(sent + 1);
-  const code = /\b(\d{6})\b/.exec(data[0]?.body ?? '')?.[1] ?? '';
-  const authorization = await customerPost('/otp/verify', { userId, otp: code }, headers);
-  const charge = { ...headers, 'x-otp-token': String(authorization.authorizationToken), 'idempotency-key': `pay-${intentId}-${sent}` };
-  if (outcome === 'declined') {
-    const declined = await customerPost('/charge', { intentionId: intentId }, charge, 402);
-    expect(declined.code).toBe('insufficient_funds');
-  } else {
-    const paid = await customerPost('/charge', { intentionId: intentId }, charge);
-    expect(paid.status).toBe('SUCCEEDED');
-  }
-  return userId;
-}
-
 /** A customer tops up their wallet by MTN MoMo (the server's sandbox), waiting for the outcome. */
 async function topUpAsCustomer(customer: { phoneNumber: string; password: string }, amount: string, momoNumber: string) {
-  const { headers } = await signInCustomer(customer);
-  const created = await customerPost('/wallet/topups', { amount, currency: 'XAF', provider: 'mtn_momo', phoneNumber: momoNumber }, { ...headers, 'idempotency-key': `top-${momoNumber}-${amount}` }, 202);
+  const { headers } = await signInCustomer(server, customer);
+  const created = await customerPost(server, '/wallet/topups', { amount, currency: 'XAF', provider: 'mtn_momo', phoneNumber: momoNumber }, { ...headers, 'idempotency-key': `top-${momoNumber}-${amount}` }, 202);
   expect(created.status).toBe('PENDING');
   let topup: Record<string, unknown> = created;
   await expect
@@ -334,10 +275,10 @@ describe('the merchant dashboard', () => {
     // 5 000 XAF in the wallet: the first try is declined. A top-up by MTN MoMo is declined on the
     // phone, the next one approved (the server's MoMo sandbox), and the second try pays.
     const intentId = String(intent.body.id);
-    expect(await payAsCustomer(customer, intentId, 'declined')).toBe(made.body.id);
+    expect(await payAsCustomer(server, customer, intentId, 'declined')).toBe(made.body.id);
     expect(await topUpAsCustomer(customer, '7000', '+46733123451')).toMatchObject({ status: 'FAILED', failureReason: 'APPROVAL_REJECTED' });
     expect(await topUpAsCustomer(customer, '7000', customer.phoneNumber)).toMatchObject({ status: 'SUCCEEDED', failureReason: null });
-    const userId = await payAsCustomer(customer, intentId);
+    const userId = await payAsCustomer(server, customer, intentId);
     expect(userId).toBe(made.body.id);
 
     await page.getByRole('link', { name: 'Customers' }).click();

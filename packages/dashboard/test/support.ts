@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const CLI = join(here, '..', '..', 'server', 'bin', 'caisse.js');
@@ -202,6 +203,14 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/** Screenshots the page into test-results/ and fails on a serious or critical axe-core violation, or on any error the page logged. */
+export async function expectAccessible(page: Page, errors: string[], name: string) {
+  await screenshot(page, name);
+  const violations = await seriousViolations(page);
+  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+  expect(errors, `${name}: errors in the page`).toEqual([]);
+}
+
 export type { Browser, BrowserContext, Page };
 
 /** The server's JSON API with a key pair, as a merchant's server would call it. */
@@ -212,4 +221,62 @@ export async function apiCall(base: string, method: string, path: string, keys: 
   const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** A POST to the public API with the merchant's API key (and `headers`), expecting `status`. */
+export async function customerPost(server: RunningServer, path: string, body: unknown, headers: Record<string, string> = {}, status = 200) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': server.merchant.test.apiKey, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  expect(res.status, `${path}: ${JSON.stringify(json)}`).toBe(status);
+  return json;
+}
+
+/** Signs a customer in through the public API: their id and the headers of their calls. */
+export async function signInCustomer(server: RunningServer, customer: { phoneNumber: string; password: string }) {
+  const login = await customerPost(server, '/auth/web', customer);
+  return { userId: String(login.id), headers: { authorization: `Bearer ${String(login.token)}` } };
+}
+
+/**
+ * A customer pays one of the merchant's intents through the public API, as a checkout page does:
+ * sign in, a code by SMS (read from the test outbox), verify it, charge. `declined`: the charge
+ * answers 402 insufficient_funds. Codes go out at most once per 30 s per customer: a second
+ * payment waits for its code.
+ */
+export async function payAsCustomer(server: RunningServer, customer: { phoneNumber: string; password: string }, intentId: string, outcome: 'paid' | 'declined' = 'paid') {
+  const merchant = server.merchant.test;
+  const { userId, headers } = await signInCustomer(server, customer);
+  const before = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, merchant);
+  const sent = (before.body.data as unknown[]).length;
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`${server.url}/otp/init`, {
+          method: 'POST',
+          headers: { 'x-api-key': merchant.apiKey, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ userId, channel: 'sms', intentionId: intentId }),
+        });
+        return res.status;
+      },
+      { timeout: 45_000, interval: 2000 },
+    )
+    .toBe(200);
+  const messages = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, merchant);
+  const data = messages.body.data as { body: string }[];
+  expect(data.length).toBe(sent + 1);
+  const code = /\b(\d{6})\b/.exec(data[0]?.body ?? '')?.[1] ?? '';
+  const authorization = await customerPost(server, '/otp/verify', { userId, otp: code }, headers);
+  const charge = { ...headers, 'x-otp-token': String(authorization.authorizationToken), 'idempotency-key': `pay-${intentId}-${sent}` };
+  if (outcome === 'declined') {
+    const declined = await customerPost(server, '/charge', { intentionId: intentId }, charge, 402);
+    expect(declined.code).toBe('insufficient_funds');
+  } else {
+    const paid = await customerPost(server, '/charge', { intentionId: intentId }, charge);
+    expect(paid.status).toBe('SUCCEEDED');
+  }
+  return userId;
 }

@@ -2,6 +2,14 @@ import { API_VERSION } from '@caisse/api-types';
 import { type FetchLike, HttpClient, type RequestOptions, type WithResponse } from './http.ts';
 import type {
   Balance,
+  BalanceTransactionList,
+  BalanceTransactionListParams,
+  Payout,
+  PayoutCreateParams,
+  PayoutList,
+  PayoutListParams,
+  PayoutSchedule,
+  PayoutScheduleUpdateParams,
   CaisseEvent,
   ChargedPaymentIntent,
   CreatedPaymentIntent,
@@ -110,6 +118,7 @@ export class Caisse {
   readonly events;
   readonly webhookEndpoints;
   readonly balance;
+  readonly payouts;
   /**
    * Test-mode helpers: users with funded wallets and the message outbox (404 with live keys), and
    * the customer's side of a payment (login, initOtp, verifyOtp, charge; test keys only).
@@ -182,7 +191,21 @@ export class Caisse {
     };
 
     this.balance = {
+      /** Available and pending per currency. */
       retrieve: (options?: RequestOptions) => http.request<Balance>('GET', '/balance', { options }),
+      /** The balance statement, newest first (`type`, `currency`, `from`, `to` filters). */
+      listTransactions: (params: BalanceTransactionListParams = {}, options?: RequestOptions) =>
+        http.request<BalanceTransactionList>('GET', '/balance/transactions', { query: params, options }),
+    };
+
+    this.payouts = {
+      /** Pays `amount` of the available balance out to a mobile-money number; PENDING until the provider answers. */
+      create: (params: PayoutCreateParams, options?: RequestOptions) => http.request<Payout>('POST', '/payouts', { body: params, options }),
+      retrieve: (payoutId: string, options?: RequestOptions) => http.request<Payout>('GET', `/payouts/${id(payoutId)}`, { options }),
+      list: (params: PayoutListParams = {}, options?: RequestOptions) => http.request<PayoutList>('GET', '/payouts', { query: params, options }),
+      retrieveSchedule: (options?: RequestOptions) => http.request<PayoutSchedule>('GET', '/payout-schedule', { options }),
+      updateSchedule: (params: PayoutScheduleUpdateParams, options?: RequestOptions) =>
+        http.request<PayoutSchedule>('PUT', '/payout-schedule', { body: params, options }),
     };
 
     // The customer's side, for tests: refused before any request with live keys, so that a
@@ -195,6 +218,8 @@ export class Caisse {
         http.request<TestUser>('POST', '/test/users', { body: params, options }),
       fundWallet: (params: TestWalletFundParams, options?: RequestOptions) =>
         http.request<Wallet>('POST', '/test/wallets/fund', { body: params, options }),
+      /** Makes every pending test-mode amount available now, as if the settlement delay had passed. */
+      settleBalance: (options?: RequestOptions) => http.request<Balance>('POST', '/test/balance/settle', { options }),
       listMessages: (params: TestMessageListParams = {}, options?: RequestOptions) =>
         http.request<TestMessageList>('GET', '/test/messages', { query: params, options }),
       /** Signs a test user in (API key alone, as a browser does); the answer's `token` is their access token. */

@@ -76,7 +76,7 @@ export class HttpClient {
   constructor(private readonly config: HttpConfig) {}
 
   async request<T>(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     opts: { query?: Query; body?: unknown; options?: RequestOptions; as?: Caller; headers?: Record<string, string> } = {},
   ): Promise<WithResponse<T>> {
@@ -94,8 +94,8 @@ export class HttpClient {
       ...opts.headers,
     };
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
-    // POST bodies are JSON; an operation without parameters sends `{}`.
-    const body = method === 'POST' || method === 'PATCH' ? JSON.stringify(opts.body ?? {}) : undefined;
+    // POST, PUT and PATCH bodies are JSON; an operation without parameters sends `{}`.
+    const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? JSON.stringify(opts.body ?? {}) : undefined;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
     const timeout = options.timeout ?? this.config.timeout;

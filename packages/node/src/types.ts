@@ -49,6 +49,17 @@ export type WebhookDeliveryListParams = Partial<Query<paths['/webhook-endpoints/
 export type WebhookDeliveryList = JsonAnswer<paths['/webhook-endpoints/{id}/deliveries']['get'], 200>;
 
 export type Balance = JsonAnswer<paths['/balance']['get'], 200>;
+export type BalanceTransactionList = JsonAnswer<paths['/balance/transactions']['get'], 200>;
+export type BalanceTransaction = BalanceTransactionList['data'][number];
+export type BalanceTransactionListParams = Partial<Query<paths['/balance/transactions']['get']>>;
+export type BalanceTransactionExportParams = Partial<Query<paths['/balance/transactions.csv']['get']>>;
+
+export type Payout = JsonAnswer<paths['/payouts/{id}']['get'], 200>;
+export type PayoutCreateParams = JsonBody<paths['/payouts']['post']>;
+export type PayoutListParams = Partial<Query<paths['/payouts']['get']>>;
+export type PayoutList = JsonAnswer<paths['/payouts']['get'], 200>;
+export type PayoutSchedule = JsonAnswer<paths['/payout-schedule']['get'], 200>;
+export type PayoutScheduleUpdateParams = JsonBody<paths['/payout-schedule']['put']>;
 
 export type TestUserCreateParams = JsonBody<paths['/test/users']['post']>;
 export type TestUser = JsonAnswer<paths['/test/users']['post'], 201>;

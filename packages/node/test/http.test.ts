@@ -54,7 +54,7 @@ describe('requests', () => {
 
   it('covers every resource with its method and path', async () => {
     const ok = { status: 200, body: { data: [], hasMore: false } };
-    const { caisse, calls } = scriptedClient(Array.from({ length: 17 }, () => ok));
+    const { caisse, calls } = scriptedClient(Array.from({ length: 24 }, () => ok));
     await caisse.intents.retrieve('pi_1');
     await caisse.intents.refund('pi_1', { amount: '100' });
     await caisse.events.list({ type: 'payment.completed' });
@@ -69,6 +69,13 @@ describe('requests', () => {
     await caisse.webhookEndpoints.rollSecret('we_1', { expiresIn: 3600 });
     await caisse.webhookEndpoints.listDeliveries('we_1', { eventId: 'evt_1' });
     await caisse.balance.retrieve();
+    await caisse.balance.listTransactions({ type: 'payout', from: '2026-11-01' });
+    await caisse.payouts.create({ amount: '4925', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237670000000' } });
+    await caisse.payouts.retrieve('po_1');
+    await caisse.payouts.list({ status: 'PAID' });
+    await caisse.payouts.retrieveSchedule();
+    await caisse.payouts.updateSchedule({ interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: '+237670000000' } });
+    await caisse.testHelpers.settleBalance();
     await caisse.testHelpers.createUser({ phoneNumber: '+237650000001', password: 'pw' });
     await caisse.testHelpers.fundWallet({ userId: 'usr_1', amount: '10', currency: 'XAF' });
     await caisse.testHelpers.listMessages({ userId: 'usr_1' });
@@ -87,11 +94,19 @@ describe('requests', () => {
       'POST /webhook-endpoints/we_1/roll-secret',
       'GET /webhook-endpoints/we_1/deliveries?eventId=evt_1',
       'GET /balance',
+      'GET /balance/transactions?type=payout&from=2026-11-01',
+      'POST /payouts',
+      'GET /payouts/po_1',
+      'GET /payouts?status=PAID',
+      'GET /payout-schedule',
+      'PUT /payout-schedule',
+      'POST /test/balance/settle',
       'POST /test/users',
       'POST /test/wallets/fund',
       'GET /test/messages?userId=usr_1',
     ]);
     expect(calls[7]?.body).toEqual({ enabled: false });
+    expect(calls[19]?.body).toEqual({ interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: '+237670000000' } });
   });
 });
 

@@ -94,10 +94,10 @@ async function startReceiver(getSecret: () => string | undefined) {
       const secret = getSecret();
       try {
         if (secret === undefined) throw new Error('no secret yet');
-        const event = new Webhook(secret).verify(body, req.headers as Record<string, string>) as { id: string; type: string; data: { paymentIntent: { id: string } } };
+        const event = new Webhook(secret).verify(body, req.headers as Record<string, string>) as { id: string; type: string; data: { paymentIntent?: { id: string }; payout?: { id: string } } };
         const seen = received.get(event.id);
         if (seen) seen.count += 1;
-        else received.set(event.id, { count: 1, type: event.type, intentId: event.data.paymentIntent.id });
+        else received.set(event.id, { count: 1, type: event.type, intentId: event.data.paymentIntent?.id ?? event.data.payout?.id ?? '' });
         deliveries += 1;
       } catch (err) {
         badSignatures.push(`${String(req.headers['webhook-id'])}: ${(err as Error).message}`);
@@ -141,7 +141,7 @@ class Lifecycle {
 }
 
 /** Where the load's raw HTTP calls go (set once the server and its keys exist). */
-const target = { baseUrl: '', apiKey: '' };
+const target = { baseUrl: '', apiKey: '', secretKey: '' };
 
 // ---- the load ----------------------------------------------------------------------------------
 
@@ -173,6 +173,9 @@ interface Outcomes {
   errors: Map<string, number>;
   /** Top-ups answered 202: id → amount. */
   topups: Map<string, bigint>;
+  /** Payouts answered 202: id → amount; and how many were refused for want of balance. */
+  payouts: Map<string, bigint>;
+  payoutsRefused: number;
 }
 
 /** The MoMo sandbox numbers the top-ups use: mostly approved, some rejected, some approved after 30 s. */
@@ -222,6 +225,51 @@ async function topupFlow(baseUrl: string, apiKey: string, life: Lifecycle, user:
   }
 }
 
+
+/**
+ * A payout of part of the available balance over HTTP (mostly to numbers the sandbox pays, some
+ * to the one it refuses), retried with its Idempotency-Key while the server is down.
+ */
+async function payoutFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean }): Promise<void> {
+  const headers = { 'x-api-key': target.apiKey, authorization: `Bearer ${target.secretKey}` };
+  await life.waitUp();
+  const balance = (await (await fetch(`${target.baseUrl}/balance`, { headers, signal: AbortSignal.timeout(20_000) })).json()) as { available: { currency: string; amount: string }[] };
+  const available = Number(balance.available.find((b) => b.currency === 'XAF')?.amount ?? '0');
+  if (available < 100) return;
+  const amount = Math.min(available, between(1, 30) * 100);
+  const phoneNumber = rand() < 0.2 ? '+46733123450' : `+2376${String(between(10_000_000, 99_999_999))}`;
+  const body = JSON.stringify({ amount: String(amount), currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber } });
+  const key = `crash-po-${between(0, 2 ** 30)}`;
+  for (let attempt = 0; attempt < 40 && !(stop.stopped && attempt > 3); attempt++) {
+    await life.waitUp();
+    let res: Response;
+    try {
+      res = await fetch(`${target.baseUrl}/payouts`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': key },
+        body,
+        signal: AbortSignal.timeout(20_000),
+      });
+    } catch {
+      await sleep(200);
+      continue;
+    }
+    if (res.status >= 500) o.serverErrors += 1;
+    if (res.status === 202) {
+      o.payouts.set(((await res.json()) as { id: string }).id, BigInt(amount));
+      return;
+    }
+    const problem = (await res.json().catch(() => ({}))) as { code?: string };
+    if (res.status === 409 && problem.code === 'idempotency_request_in_progress') {
+      await sleep(1000);
+      continue;
+    }
+    // Another payout took the money first: the balance held.
+    if (res.status === 409 && problem.code === 'balance_insufficient') o.payoutsRefused += 1;
+    else countError(o, `payout ${res.status} ${problem.code ?? ''}`);
+    return;
+  }
+}
 
 /** No answer came (the server was killed): anything but an error the API answered. */
 function isNetworkError(err: unknown): boolean {
@@ -282,6 +330,10 @@ async function flow(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcome
     const intent = await pay.createIntent({ amount, description: 'crash: cancel' });
     await pay.cancel(intent.id);
     o.canceled.add(intent.id);
+    return;
+  }
+  if (roll < 0.12) {
+    await payoutFlow(life, o, stop);
     return;
   }
   const user = takeUser(pool);
@@ -393,6 +445,10 @@ async function main(): Promise<boolean> {
     const keys: TestKeys = await createMerchantWithCli(env, 'Crash');
     target.baseUrl = `http://127.0.0.1:${port}`;
     target.apiKey = keys.apiKey;
+    target.secretKey = keys.secretKey;
+    // Payments are available for payouts within seconds.
+    const settlement = await runCaisse(['merchants', 'settlement', keys.merchantId, '--delay-days', '0'], env);
+    if (settlement.code !== 0) throw new Error(`caisse merchants settlement failed: ${settlement.output}`);
     const endpoint: { secret?: string } = {};
     receiver = await startReceiver(() => endpoint.secret);
     life = new Lifecycle();
@@ -424,6 +480,8 @@ async function main(): Promise<boolean> {
       resolving: new Set(),
       errors: new Map(),
       topups: new Map(),
+      payouts: new Map(),
+      payoutsRefused: 0,
     };
     const stop = { stopped: false };
     const loops = Array.from({ length: CONCURRENCY }, () => loadLoop(api, life as Lifecycle, pool, o, stop));
@@ -461,12 +519,14 @@ async function main(): Promise<boolean> {
       let pending = -1;
       let missing: string[] = [];
       let pendingTopups = -1;
+      let pendingPayouts = -1;
       for (;;) {
         pending = Number((await db.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status <> 'succeeded'`)).rows[0]?.n);
         const all = (await db.query<{ id: string }>(`select id from events where merchant_id = $1`, [keys.merchantId])).rows.map((r) => r.id);
         missing = all.filter((id) => !receiver?.received.has(id));
         pendingTopups = Number((await db.query<{ n: string }>(`select count(*) as n from topups where status = 'PENDING'`)).rows[0]?.n);
-        if ((pending === 0 && missing.length === 0 && pendingTopups === 0) || performance.now() - drainStart > DRAIN_TIMEOUT_MS) break;
+        pendingPayouts = Number((await db.query<{ n: string }>(`select count(*) as n from payouts where status = 'PENDING'`)).rows[0]?.n);
+        if ((pending === 0 && missing.length === 0 && pendingTopups === 0 && pendingPayouts === 0) || performance.now() - drainStart > DRAIN_TIMEOUT_MS) break;
         await sleep(500);
       }
       log(`dispatcher drained in ${((performance.now() - drainStart) / 1000).toFixed(1)} s (${pending} deliveries not succeeded, ${missing.length} events not received)`);
@@ -508,19 +568,28 @@ async function main(): Promise<boolean> {
       check(wrongCharges === 0, `each paid intent has exactly one succeeded charge, and no other intent has one (${wrongCharges} wrong)`);
 
       const balance = BigInt(
-        (await db.query<{ b: string | null }>(`select coalesce(sum(balance), 0) as b from ledger_accounts where merchant_id = $1 and mode = 'test' and kind = 'merchant_balance'`, [keys.merchantId])).rows[0]?.b ?? '0',
+        (
+          await db.query<{ b: string | null }>(
+            `select coalesce(sum(balance), 0) as b from ledger_accounts where merchant_id = $1 and mode = 'test' and kind in ('merchant_balance', 'merchant_pending')`,
+            [keys.merchantId],
+          )
+        ).rows[0]?.b ?? '0',
       );
-      // What the paid intents add up to, net of the platform's fee (and of the fee each refund gave back).
+      // What the paid intents add up to, net of the platform's fee (and of the fee each refund
+      // gave back), less what was paid out (a failed payout's money came back).
       const expected = BigInt(
         (
           await db.query<{ e: string }>(
             `select (select coalesce(sum(amount_minor - coalesce(fee_minor, 0)), 0) from intents where merchant_id = $1 and status in ('SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'))
-                  - (select coalesce(sum(amount_minor - fee_returned_minor), 0) from refunds where merchant_id = $1) as e`,
+                  - (select coalesce(sum(amount_minor - fee_returned_minor), 0) from refunds where merchant_id = $1)
+                  - (select coalesce(sum(amount_minor), 0) from payouts where merchant_id = $1 and status <> 'FAILED') as e`,
             [keys.merchantId],
           )
         ).rows[0]?.e ?? '0',
       );
-      check(balance === expected, `the merchant's balance (${balance}) is what its paid intents add up to, net of fees (${expected})`);
+      check(balance === expected, `the merchant's money (${balance}) is what its paid intents add up to, net of fees and payouts (${expected})`);
+      const statement = BigInt((await db.query<{ t: string | null }>(`select coalesce(sum(total_minor), 0) as t from balance_totals where merchant_id = $1 and mode = 'test'`, [keys.merchantId])).rows[0]?.t ?? '0');
+      check(statement === balance, `the balance statement's total (${statement}) is the ledger's (${balance})`);
 
       const unheld = [...o.paid.keys()].filter((id) => !paidStates.has(byId.get(id)?.status ?? ''));
       check(unheld.length === 0, `every one of the ${o.paid.size} charges answered 200 is paid in the database (${unheld.slice(0, 5).join(', ') || 'all'})`);
@@ -562,6 +631,29 @@ async function main(): Promise<boolean> {
       const unheldTopups = [...o.topups.keys()].filter((id) => !topupById.has(id));
       check(unheldTopups.length === 0, `every one of the ${o.topups.size} top-ups answered 202 is in the database (${unheldTopups.length} missing)`);
 
+      // Money out: each payout the provider paid is PAID once; each it refused came back; none sent twice.
+      check(pendingPayouts === 0, `no payout is left PENDING (${pendingPayouts})`);
+      const payouts = (await db.query<{ id: string; status: string; paid: string; reversed: string }>(
+        `select p.id, p.status,
+                (select count(*) from ledger_transfers lt where lt.kind = 'payout_paid' and lt.reference = p.id) as paid,
+                (select count(*) from ledger_transfers lt where lt.kind = 'payout_reversal' and lt.reference = p.id) as reversed
+         from payouts p where p.merchant_id = $1`,
+        [keys.merchantId],
+      )).rows;
+      const payoutById = new Map(payouts.map((p) => [p.id, p]));
+      const disbursed = sandbox.requests().filter((r) => r.kind === 'disbursement');
+      const sentTwice = disbursed.filter((r, i) => disbursed.findIndex((x) => x.externalId === r.externalId) !== i);
+      check(sentTwice.length === 0, `no payout reached the provider twice (${sentTwice.length})`);
+      const wrongPaid = disbursed.filter((r) => {
+        const p = payoutById.get(r.externalId);
+        return r.status === 'SUCCESSFUL' ? p?.status !== 'PAID' || p.paid !== '1' || p.reversed !== '0' : p?.status !== 'FAILED' || p.reversed !== '1' || p.paid !== '0';
+      });
+      check(wrongPaid.length === 0, `each of the ${disbursed.length} payouts the provider saw is PAID once (SUCCESSFUL) or FAILED with its money back (${wrongPaid.slice(0, 5).map((r) => r.externalId).join(', ') || 'all'})`);
+      const paidUnseen = payouts.filter((p) => p.status === 'PAID' && !disbursed.some((r) => r.externalId === p.id && r.status === 'SUCCESSFUL'));
+      check(paidUnseen.length === 0, `no payout is PAID without the provider's success (${paidUnseen.length})`);
+      const unheldPayouts = [...o.payouts.keys()].filter((id) => !payoutById.has(id));
+      check(unheldPayouts.length === 0, `every one of the ${o.payouts.size} payouts answered 202 is in the database (${unheldPayouts.length} missing)`);
+
       const server = life.server as ServerProc;
       server.kill('SIGTERM');
       const exit = await server.exited;
@@ -575,6 +667,7 @@ async function main(): Promise<boolean> {
           `summary: ${KILLS} SIGKILLs (restart ${(restartMs / KILLS / 1000).toFixed(1)} s on average), ${o.flows} flows completed, ${o.abandoned} abandoned by a kill or a refusal`,
           `  client: ${o.paid.size} charges answered 200 (${o.lostAnswers} answers lost in a kill and sought again: ${o.replayed} replayed, ${o.chargeRetries} retries), ${o.declined.size} declined, ${o.refunded.size} refunds, ${o.canceled.size} cancels, ${o.inDoubt.size} left in doubt`,
           `  top-ups: ${o.topups.size} answered 202, ${topups.length} in the database (${topups.filter((t) => t.status === 'SUCCEEDED').length} credited, ${topups.filter((t) => t.status === 'FAILED').length} failed), ${provider.length} seen by the provider`,
+          `  payouts: ${o.payouts.size} answered 202 (${o.payoutsRefused} refused: balance_insufficient), ${payouts.length} in the database (${payouts.filter((p) => p.status === 'PAID').length} paid, ${payouts.filter((p) => p.status === 'FAILED').length} failed)`,
           `  database: ${intents.length} intents (${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}), ${events.length} events`,
           `  receiver: ${receiver.deliveries()} deliveries of ${receiver.received.size} distinct events (${duplicates} received more than once)`,
           `  abandoned flows: ${[...o.errors].map(([k, n]) => `${k} × ${n}`).join(', ') || 'none'}`,

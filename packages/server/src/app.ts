@@ -7,6 +7,7 @@ import { chargesRoutes } from './modules/charges/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { intentsRoutes } from './modules/intents/index.ts';
 import { ledgerRoutes } from './modules/ledger/index.ts';
+import { balancesRoutes } from './modules/balances/index.ts';
 import { listenRoutes } from './modules/listen/index.ts';
 import { messagingRoutes } from './modules/messaging/index.ts';
 import { operationsRoutes } from './modules/operations/index.ts';
@@ -27,6 +28,7 @@ import { openapiDocument } from './platform/openapi.ts';
 import { createServices, type Services } from './services.ts';
 import type { ModeConnectors } from './modules/connectors/index.ts';
 import { topupsRoutes } from './modules/topups/index.ts';
+import { payoutsRoutes } from './modules/payouts/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -96,11 +98,11 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   });
 
   // HTTPS, security headers, CORS, body limits and rate limits (contract §6): before auth.
-  await registerSecurity(app, { config: deps.config, clock: deps.clock, bodyLimit: BODY_LIMIT, counters: rateLimitCounters });
+  const authFailures = await registerSecurity(app, { config: deps.config, clock: deps.clock, bodyLimit: BODY_LIMIT, counters: rateLimitCounters });
 
   const userTokens: { verify?: AccessTokenVerifier } = {};
   userTokens.verify = services.users.verifyAccessToken;
-  registerAuth(app, services.merchants, () => userTokens.verify);
+  registerAuth(app, services.merchants, () => userTokens.verify, authFailures);
   // Every POST of the API (merchant and user routes alike) honours Idempotency-Key (contract §6).
   registerIdempotency(app, deps);
 
@@ -110,6 +112,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   await app.register(operationsRoutes);
   await app.register(usersRoutes);
   await app.register(ledgerRoutes);
+  await app.register(balancesRoutes);
   await app.register(messagingRoutes);
   await app.register(webhooksRoutes);
   await app.register(intentsRoutes);
@@ -117,9 +120,11 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   await app.register(chargesRoutes);
   await app.register(listenRoutes);
   await app.register(topupsRoutes);
+  await app.register(payoutsRoutes);
   // Provider calls a request started finish before the database closes.
   app.addHook('onClose', async () => {
     await services.topups.drain();
+    await services.payouts.drain();
     await services.connectors.close();
   });
 

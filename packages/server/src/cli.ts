@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
@@ -196,6 +196,20 @@ export function buildCli(): Command {
       print(shown, opts.json === true);
     });
 
+  merchants
+    .command('settlement <merchantId>')
+    .description("set how many days a payment's net stays pending before it is available for payouts")
+    .requiredOption('--delay-days <days>', '0 (available within seconds) to 365', (v: string) => {
+      if (!/^(0|[1-9][0-9]{0,2})$/.test(v) || Number(v) > 365) throw new InvalidArgumentError('--delay-days is a whole number of days from 0 to 365');
+      return Number(v);
+    })
+    .option('--json', 'print JSON')
+    .addHelpText('after', '\nExample:\n  npx caisse merchants settlement mch_01jd… --delay-days 0')
+    .action(async (merchantId: string, opts: { delayDays: number; json?: boolean }) => {
+      await withServices((s) => s.merchants.setSettlementDelay(merchantId, opts.delayDays));
+      print({ merchantId, settlementDelayDays: opts.delayDays }, opts.json === true);
+    });
+
   const keys = program.command('keys').description('manage API keys and secret keys');
   keys
     .command('create')
@@ -255,10 +269,15 @@ export function buildCli(): Command {
   const ledger = program.command('ledger').description('the double-entry ledger');
   ledger
     .command('verify')
-    .description('recompute every balance from the postings; exit 1 on any difference')
+    .description("recompute every balance from the postings and check each merchant's balance statement against them; exit 1 on any difference")
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const report = await withServices((s) => s.ledger.verify());
+      const report = await withServices(async (s) => {
+        // The books, then each merchant's balance statement against them.
+        const books = await s.ledger.verify();
+        const statements = await s.balances.verifyStatements();
+        return { ...books, ok: books.ok && statements.length === 0, differences: [...books.differences, ...statements] };
+      });
       if (opts.json === true) print(report, true);
       else {
         process.stdout.write(`checked ${report.accounts} accounts, ${report.transfers} transfers, ${report.postings} postings\n`);
@@ -266,6 +285,49 @@ export function buildCli(): Command {
         process.stdout.write(report.ok ? 'ledger is consistent\n' : `${report.differences.length} difference(s) found\n`);
       }
       if (!report.ok) process.exitCode = 1;
+    });
+
+  program
+    .command('reconcile')
+    .description("compare every top-up and payout of a period with the provider's records; exit 0 all agree, 1 mismatches, 2 not everything could be checked")
+    .requiredOption('--provider <name>', 'the provider, e.g. mtn_momo')
+    .requiredOption('--from <day>', 'first day, YYYY-MM-DD (UTC)')
+    .requiredOption('--to <day>', 'last day, included, YYYY-MM-DD (UTC)')
+    .addOption(new Option('--mode <mode>', 'live (the configured provider) or test (the MoMo sandbox)').choices(['test', 'live']).default('live'))
+    .option('--statement <file.csv>', "the provider's statement: lists requests the provider has and we may not (columns reference,kind,status,amount,currency,created_at)")
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Prints one line per mismatch (status, amount, missing_at_provider, missing_here), the requests',
+        'still PENDING here (in flight, not mismatches) and those the provider could not be asked about',
+        '(unverified), then a summary. It changes nothing.',
+        '',
+        'Examples:',
+        '  $ npx caisse reconcile --provider mtn_momo --from 2026-11-01 --to 2026-11-30',
+        '  $ npx caisse reconcile --provider mtn_momo --from 2026-11-01 --to 2026-11-01 --mode test --json',
+        '  $ npx caisse reconcile --provider mtn_momo --from 2026-11-01 --to 2026-11-30 --statement momo-november.csv',
+      ].join('\n'),
+    )
+    // Usage errors exit 2 like an incomplete check: 1 always means "a mismatch was found".
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
+    .action(async (opts: { provider: string; from: string; to: string; mode: 'test' | 'live'; statement?: string; json?: boolean }) => {
+      try {
+        const { printReport, reconcileQuery } = await import('./cli/reconcile.ts');
+        const query = await reconcileQuery(opts);
+        const report = await withServices(async (s) => {
+          try {
+            return await s.reconciliation.reconcile(query);
+          } finally {
+            await s.connectors.close();
+          }
+        });
+        process.exitCode = printReport(report, opts.json === true, (text) => process.stdout.write(text));
+      } catch (err) {
+        process.stderr.write(`caisse: ${errorLine(err)}\n`);
+        process.exitCode = 2;
+      }
     });
 
   targetOptions(
@@ -304,7 +366,7 @@ export function buildCli(): Command {
       const result = await trigger(createCaisse(target), event, json ? undefined : (line) => process.stdout.write(`${line}\n`));
       if (json) print(result, true);
       else {
-        for (const e of result.events) process.stdout.write(`produced ${e.type} ${e.id} for ${result.intentId}\n`);
+        for (const e of result.events) process.stdout.write(`produced ${e.type} ${e.id} for ${result.payoutId ?? result.intentId}\n`);
         if (result.expiresAt) process.stdout.write(`payment.expired for ${result.intentId} will come shortly after ${result.expiresAt}\n`);
       }
     });
@@ -337,25 +399,23 @@ async function merchantExists(s: ReturnType<typeof createServices>, id: string):
   return (await s.merchants.listKeys(id)).length > 0;
 }
 
+/** What to tell the person about a command's failure, after "caisse: ". */
+function errorLine(err: unknown): string {
+  if (err instanceof ConfigError) return `configuration error: ${err.message}`;
+  // By name: the database module (and PGlite with it) loads only for commands that open it.
+  if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') return (err as DataDirLockedError).message;
+  if (err instanceof ApiError) return `${err.code}: ${err.message}`;
+  // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.
+  if ((err as Error | undefined)?.name === 'CliError') return (err as Error).message;
+  if (err instanceof InvalidArgumentError) return err.message;
+  return (err as Error).stack ?? String(err);
+}
+
 export async function runCli(argv: string[]): Promise<void> {
   try {
     await buildCli().parseAsync(argv);
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`caisse: configuration error: ${err.message}\n`);
-    } else if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') {
-      // By name: the database module (and PGlite with it) loads only for commands that open it.
-      process.stderr.write(`caisse: ${(err as DataDirLockedError).message}\n`);
-    } else if (err instanceof ApiError) {
-      process.stderr.write(`caisse: ${err.code}: ${err.message}\n`);
-    } else if ((err as Error | undefined)?.name === 'CliError') {
-      // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.
-      process.stderr.write(`caisse: ${(err as Error).message}\n`);
-    } else if (err instanceof InvalidArgumentError) {
-      process.stderr.write(`caisse: ${err.message}\n`);
-    } else {
-      process.stderr.write(`caisse: ${(err as Error).stack ?? String(err)}\n`);
-    }
+    process.stderr.write(`caisse: ${errorLine(err)}\n`);
     process.exit(1);
   }
 }

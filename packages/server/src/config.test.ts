@@ -40,7 +40,36 @@ describe('loadConfig', () => {
   it('production refuses the embedded database and needs a master key', () => {
     expect(errorOf({ CAISSE_MODE: 'production' }).variable).toBe('DATABASE_URL');
     expect(() => loadConfig({ CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_DATA_DIR: '/tmp/x' })).toThrow(/CAISSE_MASTER_KEY/);
-    expect(loadConfig({ ...base, CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x' }).mode).toBe('production');
+    expect(loadConfig({ ...base, CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_LIVE_OUTBOX: 'allow' }).mode).toBe('production');
+  });
+
+  it('metrics: a token of 16 characters or more, or a port of their own on an IP address (issue 20)', () => {
+    expect(loadConfig(base).hardening.metrics).toEqual({ token: undefined, port: undefined, host: '127.0.0.1' });
+    expect(loadConfig({ ...base, CAISSE_METRICS_TOKEN: 'a'.repeat(16), CAISSE_METRICS_PORT: '9464', CAISSE_METRICS_HOST: '10.0.0.5' }).hardening.metrics).toEqual({
+      token: 'a'.repeat(16),
+      port: 9464,
+      host: '10.0.0.5',
+    });
+    expect(errorOf({ CAISSE_METRICS_TOKEN: 'short' }).variable).toBe('CAISSE_METRICS_TOKEN');
+    expect(errorOf({ CAISSE_METRICS_TOKEN: 'with a space inside it' }).variable).toBe('CAISSE_METRICS_TOKEN');
+    expect(errorOf({ CAISSE_METRICS_HOST: '10.0.0.5' }).variable).toBe('CAISSE_METRICS_HOST');
+    expect(errorOf({ CAISSE_METRICS_PORT: '9464', CAISSE_METRICS_HOST: 'metrics.internal' }).variable).toBe('CAISSE_METRICS_HOST');
+    expect(errorOf({ CAISSE_METRICS_PORT: '8080' }).variable).toBe('CAISSE_METRICS_PORT');
+    expect(errorOf({ CAISSE_METRICS_PORT: '0' }).variable).toBe('CAISSE_METRICS_PORT');
+    expect(errorOf({ CAISSE_RATE_LIMIT_AUTH_FAILURES: '0' }).variable).toBe('CAISSE_RATE_LIMIT_AUTH_FAILURES');
+    expect(loadConfig(base).hardening.authFailuresPerMinute).toBe(60);
+  });
+
+  it('production refuses to keep live codes in the outbox unless CAISSE_LIVE_OUTBOX=allow (issue 20)', () => {
+    const prod = { CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x' };
+    const err = errorOf(prod);
+    expect(err.variable).toBe('CAISSE_SMS_PROVIDER');
+    expect(err.message).toMatch(/CAISSE_LIVE_OUTBOX=allow/);
+    expect(errorOf({ ...prod, CAISSE_SMS_PROVIDER: 'outbox', CAISSE_LIVE_OUTBOX: 'yes' }).variable).toBe('CAISSE_LIVE_OUTBOX');
+    expect(loadConfig({ ...base, ...prod, CAISSE_LIVE_OUTBOX: 'allow' }).hardening.liveOutbox).toBe(true);
+    const sms = { CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'shop', AFRICASTALKING_API_KEY: 'k' };
+    expect(loadConfig({ ...base, ...prod, ...sms }).hardening.liveOutbox).toBe(false);
+    expect(loadConfig(base).hardening.liveOutbox).toBe(false);
   });
 
   describe('MTN MoMo (CAISSE_MOMO_*)', () => {
@@ -122,7 +151,7 @@ describe('loadConfig', () => {
     });
 
     it('production talks to MTN over HTTPS only', () => {
-      const prod = { CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x' };
+      const prod = { CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_LIVE_OUTBOX: 'allow' };
       expect(errorOf({ ...prod, ...account, CAISSE_MOMO_BASE_URL: 'http://momo.local' }).variable).toBe('CAISSE_MOMO_BASE_URL');
       expect(errorOf({ ...prod, CAISSE_MOMO_CALLBACK_URL: 'http://pay.example.cm/cb' }).variable).toBe('CAISSE_MOMO_CALLBACK_URL');
       expect(loadConfig({ ...base, ...prod, ...account }).momo.baseUrl).toBe('https://sandbox.momodeveloper.mtn.com');

@@ -28,6 +28,8 @@ export interface Config {
   apiProcesses: number;
   /** HTTPS, proxies and rate limits (platform/http/security.ts). */
   security: SecurityConfig;
+  /** Live outbox, metrics exposure and failed-authentication limits (issue 20). */
+  hardening: HardeningConfig;
   /** Webhook delivery (contract §5). */
   webhooks: WebhooksConfig;
   /** Where live-mode SMS and e-mail go. Test mode always uses the outbox. */
@@ -38,6 +40,8 @@ export interface Config {
   momo: MomoConfig;
   /** The default fee schedule of every merchant without its own (contract §10). */
   fees: FeesConfig;
+  /** CAISSE_SETTLEMENT_DELAY_DAYS (default 1): how long a charge's net stays pending (contract §10). */
+  settlementDelayDays: number;
 }
 
 export interface FeesConfig {
@@ -400,6 +404,51 @@ function security(env: Env): SecurityConfig {
   };
 }
 
+export interface MetricsConfig {
+  /** CAISSE_METRICS_TOKEN: `Authorization: Bearer <token>` required on /metrics. */
+  token: string | undefined;
+  /** CAISSE_METRICS_PORT: /metrics on a listener of its own (and not on the API's port). */
+  port: number | undefined;
+  /** CAISSE_METRICS_HOST: the address of that listener (default 127.0.0.1). */
+  host: string;
+}
+
+export interface HardeningConfig {
+  /**
+   * CAISSE_LIVE_OUTBOX=allow: production may keep live messages in the outbox when no provider
+   * is configured (a staging deployment). Development always may. A live row never keeps the code.
+   */
+  liveOutbox: boolean;
+  /** Who reads /metrics: with neither a token nor a listener of its own, production answers loopback only. */
+  metrics: MetricsConfig;
+  /** Failed API-key authentications per minute per client address (CAISSE_RATE_LIMIT_AUTH_FAILURES, 60). */
+  authFailuresPerMinute: number;
+}
+
+/** CAISSE_LIVE_OUTBOX, CAISSE_METRICS_*, CAISSE_RATE_LIMIT_AUTH_FAILURES. */
+function hardening(env: Env, mode: Mode): HardeningConfig {
+  const liveOutboxAllowed = oneOf(env, 'CAISSE_LIVE_OUTBOX', ['allow', 'refuse'] as const, 'refuse') === 'allow';
+  const smsOutbox = (env.CAISSE_SMS_PROVIDER || 'outbox') === 'outbox';
+  if (mode === 'production' && smsOutbox && !liveOutboxAllowed) {
+    throw new ConfigError(
+      'CAISSE_SMS_PROVIDER',
+      'is the outbox: production mode would keep live codes in the database instead of sending them. Configure a provider (africastalking), or set CAISSE_LIVE_OUTBOX=allow for a staging deployment',
+    );
+  }
+  const token = credential(env, 'CAISSE_METRICS_TOKEN');
+  if (token !== undefined && token.length < 16) throw new ConfigError('CAISSE_METRICS_TOKEN', 'must be at least 16 characters (openssl rand -hex 24)');
+  const port = env.CAISSE_METRICS_PORT ? integer(env, 'CAISSE_METRICS_PORT', 0, 1, 65535) : undefined;
+  const host = env.CAISSE_METRICS_HOST?.trim() || '127.0.0.1';
+  if (port === undefined && env.CAISSE_METRICS_HOST) throw new ConfigError('CAISSE_METRICS_HOST', 'needs CAISSE_METRICS_PORT');
+  if (isIP(host) === 0 && host !== 'localhost') throw new ConfigError('CAISSE_METRICS_HOST', `must be an IP address, got "${host}"`);
+  if (port !== undefined && port === integer(env, 'PORT', 8080, 0, 65535)) throw new ConfigError('CAISSE_METRICS_PORT', 'must differ from PORT');
+  return {
+    liveOutbox: liveOutboxAllowed,
+    metrics: { token, port, host },
+    authFailuresPerMinute: integer(env, 'CAISSE_RATE_LIMIT_AUTH_FAILURES', 60, 1, 1_000_000),
+  };
+}
+
 /** Environment → one validated, typed config. Throws a ConfigError that names the bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'CAISSE_MODE', ['development', 'production'] as const, 'development');
@@ -429,12 +478,14 @@ export function loadConfig(env: Env = process.env): Config {
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
     apiProcesses: integer(env, 'CAISSE_API_PROCESSES', 1, 1, 64),
     security: security(env),
+    hardening: hardening(env, mode),
     webhooks: {
       allowLoopback: flag(env, 'CAISSE_WEBHOOK_ALLOW_LOOPBACK', mode === 'development'),
       concurrency: integer(env, 'CAISSE_WEBHOOK_CONCURRENCY', 32, 1, 1000),
     },
     messaging: messaging(env),
     fees: fees(env),
+    settlementDelayDays: integer(env, 'CAISSE_SETTLEMENT_DELAY_DAYS', 1, 0, 365),
     retention: {
       eventsDays: integer(env, 'CAISSE_RETENTION_EVENTS_DAYS', 30, 1, 3650),
       otpDays: integer(env, 'CAISSE_RETENTION_OTP_DAYS', 1, 1, 3650),

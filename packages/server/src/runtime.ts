@@ -12,6 +12,7 @@ import type { Deps } from './platform/deps.ts';
 import { readTlsFiles } from './platform/http/https.ts';
 import { idFactory } from './platform/ids.ts';
 import { createLogger } from './platform/logger.ts';
+import { listenMetrics } from './platform/metrics.ts';
 import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
@@ -57,7 +58,9 @@ export async function openRuntime(config: Config): Promise<Runtime> {
 
 export type { BackgroundWorker };
 
-export async function startServer(config: Config, opts: { port: number; worker: boolean }) {
+export async function startServer(given: Config, opts: { port: number; worker: boolean }) {
+  // `--port` wins over PORT everywhere, the webhook policy's "gateway's own port" included.
+  const config = given.port === opts.port ? given : { ...given, port: opts.port };
   const runtime = await openRuntime(config);
   const { deps, logger } = runtime;
   const services = createServices(deps);
@@ -95,9 +98,13 @@ export async function startServer(config: Config, opts: { port: number; worker: 
   const workers = opts.worker ? startBackgroundWorkers(deps, app.services, logger) : [];
   const connections = trackConnections(app.server);
   await app.listen({ port: opts.port, host: config.host });
+  // CAISSE_METRICS_PORT: /metrics on a listener of its own, and no longer on the API's port.
+  const { port: metricsPort, host: metricsHost, token: metricsToken } = config.hardening.metrics;
+  const metrics = metricsPort === undefined ? undefined : await listenMetrics(app.metrics, { port: metricsPort, host: metricsHost, token: metricsToken });
+  if (metrics) logger.info({ host: metricsHost, port: metrics.port }, 'metrics listening');
   const stop = once(async () => {
     // HTTP and workers stop together; the database closes once both have finished.
-    const [httpClean] = await Promise.all([closeHttp(app, connections, logger, SHUTDOWN_DEADLINE_MS), ...workers.map((w) => w.stop())]);
+    const [httpClean] = await Promise.all([closeHttp(app, connections, logger, SHUTDOWN_DEADLINE_MS), ...workers.map((w) => w.stop()), metrics?.close()]);
     await sandbox?.close();
     await runtime.close();
     return httpClean;

@@ -1,3 +1,4 @@
+import { createBalancesService } from './modules/balances/index.ts';
 import { createChargesService } from './modules/charges/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
 import { createEventsService } from './modules/events/index.ts';
@@ -9,6 +10,8 @@ import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
 import { createUsersService } from './modules/users/index.ts';
 import { createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
+import { createPayoutsService } from './modules/payouts/index.ts';
+import { createReconciliationService } from './modules/reconciliation/index.ts';
 import { createTopupsService } from './modules/topups/index.ts';
 import { createWebhooksService, deliveriesOutbox, MAX_ENDPOINTS } from './modules/webhooks/index.ts';
 import { createLogger } from './platform/logger.ts';
@@ -30,19 +33,25 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions });
   const users = createUsersService(deps, { messaging, ledger, merchantLanguage: async (id) => (await merchants.findMerchant(id))?.language });
   const otp = createOtpService(deps, { messaging, users, intents });
+  const balances = createBalancesService(deps, { ledger });
+  const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users });
+  const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, logger });
   const services = {
     merchants,
     messaging,
     ledger,
+    balances,
     events,
     users,
     webhooks: createWebhooksService(deps, { events }),
     intents,
     otp,
-    charges: createChargesService(deps, { ledger, intents, otp, customers: users }),
+    charges: createChargesService(deps, { ledger, balances, intents, otp, customers: users }),
     listen: createListenService(deps, { events }),
     connectors,
-    topups: createTopupsService(deps, { ledger, connectors, logger, notices: users }),
+    topups,
+    payouts,
+    reconciliation: createReconciliationService(deps, { connectors, topups, payouts }),
   };
   return { ...services, dashboard: createDashboardService(deps, services) };
 }

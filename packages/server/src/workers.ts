@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
+import { startSettlement } from './modules/balances/index.ts';
 import { startSweeper } from './modules/intents/index.ts';
+import { startPayoutPoller, startPayoutScheduler } from './modules/payouts/index.ts';
 import { startRetention } from './modules/retention/index.ts';
 import { startTopupPoller } from './modules/topups/index.ts';
 import { startDispatcher } from './modules/webhooks/index.ts';
@@ -9,7 +11,7 @@ import type { Services } from './services.ts';
 
 /**
  * The background workers of `start` (unless --no-worker) and of `caisse worker`: the webhook
- * dispatcher, the expiry sweeper, retention and the top-up poller. Each owns its work; all share one loop
+ * dispatcher, the expiry sweeper, retention, the top-up poller, settlement, the payout poller and scheduler. Each owns its work; all share one loop
  * (platform/worker.ts) and stop together.
  */
 export function startBackgroundWorkers(deps: Deps, services: Services, logger: Logger): BackgroundWorker[] {
@@ -18,5 +20,8 @@ export function startBackgroundWorkers(deps: Deps, services: Services, logger: L
     startSweeper(services.intents, logger),
     startRetention(deps, services, logger),
     startTopupPoller(services.topups, logger),
+    startSettlement(services.balances, logger),
+    startPayoutPoller(services.payouts, logger),
+    startPayoutScheduler(services.payouts, logger),
   ];
 }

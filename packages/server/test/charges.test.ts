@@ -301,6 +301,53 @@ describe('insufficient funds', () => {
     ]);
   });
 
+  it('only the customer who started the payment counts against it; others get their 402 and leave it as it was (issue 20)', async () => {
+    const intent = await createIntent(ctx, m, { amount: '5000' });
+    const payer = await newUser(ctx, m, { balance: '1000' });
+    const strangers = [await newUser(ctx, m), await newUser(ctx, m), await newUser(ctx, m)];
+    const decline = async (user: TestUser, bound: boolean) => {
+      ctx.clock.advance(31 * SECOND);
+      return problem(await charge(ctx, user, intent.id, await authorize(ctx, m, user, bound ? intent.id : undefined)), 402, 'insufficient_funds');
+    };
+    // The payer's code came first: the payer started the payment.
+    expect(await decline(payer, true)).toMatchObject({ attempts: 1, intentStatus: 'PENDING' });
+    // Three empty wallets, each three times, bound to the intent or not: the intent does not move.
+    for (const stranger of strangers) {
+      for (const bound of [true, false, true]) expect(await decline(stranger, bound)).toMatchObject({ attempts: 1, intentStatus: 'PENDING' });
+    }
+    const read = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json();
+    expect(read).toMatchObject({ status: 'PENDING', attempts: 1 });
+    expect(await eventTypes(ctx, intent.id)).toEqual(['payment.failed']);
+    // Every decline is on record with its customer.
+    const charges = await ctx.deps.db.selectFrom('charges').select(['user_id', 'status']).where('intent_id', '=', intent.id).execute();
+    expect(charges).toHaveLength(10);
+    expect(charges.every((c) => c.status === 'failed')).toBe(true);
+    // The payer's own second and third declines: FAILED at the payer's third.
+    expect(await decline(payer, true)).toMatchObject({ attempts: 2, intentStatus: 'PENDING' });
+    expect(await decline(payer, true)).toMatchObject({ attempts: 3, intentStatus: 'FAILED' });
+    expect(await eventTypes(ctx, intent.id)).toEqual(['payment.failed', 'payment.failed', 'payment.failed']);
+  });
+
+  it('another customer may still pay the intent someone else started', async () => {
+    const intent = await createIntent(ctx, m, { amount: '5000' });
+    const starter = await newUser(ctx, m);
+    await authorize(ctx, m, starter, intent.id);
+    const friend = await newUser(ctx, m, { balance: '5000' });
+    const res = await charge(ctx, friend, intent.id, await authorize(ctx, m, friend, intent.id));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'SUCCEEDED', attempts: 1 });
+  });
+
+  it('a test-mode code without intentionId starts nothing: its declines leave the intent untouched', async () => {
+    const intent = await createIntent(ctx, m, { amount: '5000' });
+    const user = await newUser(ctx, m);
+    for (let i = 0; i < 3; i++) {
+      ctx.clock.advance(31 * SECOND);
+      expect(problem(await charge(ctx, user, intent.id, await authorize(ctx, m, user)), 402, 'insufficient_funds')).toMatchObject({ attempts: 0, intentStatus: 'PENDING' });
+    }
+    expect((await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json()).toMatchObject({ status: 'PENDING', attempts: 0, lastError: null });
+  });
+
   it('after a declined attempt, a funded wallet pays: lastError cleared, attempts 2', async () => {
     const user = await newUser(ctx, m, { balance: '0' });
     const intent = await createIntent(ctx, m, { amount: '5000' });

@@ -305,6 +305,30 @@ describe('mtn_momo: a provider misbehaving is a typed result, never an exception
     expect(await w.connector.collect(req)).toEqual({ status: 'PENDING', duplicate: false });
   });
 
+  it('lists requests only against Caisse\'s sandbox (MTN cannot): by product and period, or why not', async () => {
+    const w = await world();
+    expect(w.connector.listRequests).toBeUndefined();
+    const listing = w.connectorWith({ sandboxListing: true });
+    const start = w.clock.now();
+    const collected = payment({ amount: 700n });
+    const paidOut = payment({ externalId: 'po_1' });
+    await listing.collect(collected);
+    await listing.disburse(paidOut);
+    w.clock.advance(HOUR);
+    await listing.collect(payment());
+    const end = new Date(start.getTime() + HOUR);
+    expect(await listing.listRequests?.('collection', start, end)).toEqual({
+      ok: true,
+      requests: [{ kind: 'collection', reference: collected.reference, status: 'SUCCESSFUL', amount: '700', currency: 'XAF', createdAt: start, externalId: 'top_test' }],
+    });
+    expect(await listing.listRequests?.('disbursement', start, end)).toMatchObject({ ok: true, requests: [{ reference: paidOut.reference, externalId: 'po_1' }] });
+    // Not the MoMo API: its faults do not reach the control API; a base URL that is not our sandbox does.
+    w.sandbox.setFaults({ answer500: true });
+    expect((await listing.listRequests?.('collection', start, end))?.ok).toBe(true);
+    const elsewhere = w.connectorWith({ sandboxListing: true, baseUrl: `${w.sandbox.url}/not-the-sandbox` });
+    expect(await elsewhere.listRequests?.('collection', start, end)).toEqual({ ok: false, reason: 'HTTP 404' });
+  });
+
   it('500 on the token endpoint: UNKNOWN for submit and status', async () => {
     const w = await world({ sandbox: { faults: { answer500: true } } });
     expect(await w.connector.disburse(payment())).toEqual({ status: 'UNKNOWN', reason: 'token: HTTP 500 INTERNAL_PROCESSING_ERROR' });

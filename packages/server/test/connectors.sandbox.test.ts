@@ -170,6 +170,14 @@ describe('MoMo sandbox: control API', () => {
     expect((await call(sb, 'POST', `/_sandbox/requests/${ok}/override`, {}, { status: 'DONE' })).status).toBe(400);
     expect(await call(sb, 'GET', '/_sandbox/stats')).toEqual({ status: 200, body: { tokensIssued: { collection: 1, disbursement: 0 }, requests: 2 } });
     expect(await call(sb, 'POST', '/_sandbox/tokens/revoke')).toEqual({ status: 200, body: { revoked: 1 } });
+
+    // A provider that lost a request: MTN's own 404 from then on, and gone from the listing.
+    expect(await call(sb, 'DELETE', `/_sandbox/requests/${ok}`)).toEqual({ status: 204, body: undefined });
+    expect((await call(sb, 'DELETE', `/_sandbox/requests/${ok}`)).status).toBe(404);
+    const again = await token(sb);
+    expect(await call(sb, 'GET', `/collection/v1_0/requesttopay/${ok}`, apiHeaders(again))).toMatchObject({ status: 404, body: { code: 'RESOURCE_NOT_FOUND' } });
+    listed = (await call(sb, 'GET', '/_sandbox/requests')).body?.data as Record<string, unknown>[];
+    expect(listed.map((r) => r.referenceId)).toEqual([rejected]);
   });
 });
 

@@ -16,6 +16,7 @@ import {
 } from '../src/modules/connectors/index.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
+import { createTestContext, type TestContext } from './harness.ts';
 
 export const CREDENTIALS = {
   apiUser: '0efc4721-b2ec-409c-bcd4-429b4cb8e8e5',
@@ -119,4 +120,33 @@ export async function startWorld(opts: { sandbox?: Partial<MomoSandboxOptions>; 
       await receiver.close();
     },
   };
+}
+
+/** A port nobody listens on now (the app listens on it once built, for the sandbox's callbacks). */
+export async function freePort(): Promise<number> {
+  const { createServer: createTcpServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const probe = createTcpServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The app listening on 127.0.0.1 with its test-mode connector pointed at a MoMo sandbox that
+ * calls it back; both on one ManualClock (starting at `start` when given).
+ */
+export async function appWithSandbox(opts: { start?: Date; env?: Record<string, string> } = {}): Promise<{ ctx: TestContext; sandbox: MomoSandbox }> {
+  const port = await freePort();
+  const clock = new ManualClock(opts.start);
+  const sandbox = await startMomoSandbox({ clock, tickMs: 0 });
+  const ctx = await createTestContext({
+    clock,
+    env: { CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url, ...opts.env },
+  });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  return { ctx, sandbox };
 }

@@ -2,19 +2,26 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import Fastify, { type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { LOGIN_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../src/modules/dashboard/dashboard.service.ts';
 import registerPages, { renderCheckout } from '../src/modules/dashboard/dashboard.pages.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
-import { call, createTestContext, type TestContext } from './harness.ts';
+import { appWithSandbox } from './connectors.support.ts';
+import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
+import { call, createMerchant, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
  * The dashboard's own API (/dashboard/api) over HTTP: sign-in, the session cookie, lockout on the
  * ManualClock, CSRF refusals, session expiry, and that a session sees only its merchant's objects
- * in the mode it names. The pages themselves are driven in a real browser by packages/dashboard.
+ * in the mode it names; the balance statement, its CSV and payouts (through the MoMo sandbox, a
+ * real HTTP server on the same ManualClock). The pages themselves are driven in a real browser by
+ * packages/dashboard.
  */
 let ctx: TestContext;
+let sandbox: MomoSandbox;
 
 interface Account {
   merchantId: string;
@@ -61,11 +68,14 @@ let a: Account;
 let b: Account;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ({ ctx, sandbox } = await appWithSandbox());
   a = await account('Alpha');
   b = await account('Beta');
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx?.close();
+  await sandbox?.close();
+});
 
 describe('sign-in and the session cookie', () => {
   it('signs in with e-mail and password: an HttpOnly SameSite=Strict cookie and the session with its CSRF token', async () => {
@@ -125,6 +135,15 @@ describe('sign-in and the session cookie', () => {
     // A success forgets the failures.
     for (let i = 0; i < 4; i++) expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: c.email, password: 'wrong' }), 401, 'invalid_credentials');
     await login(c);
+  });
+
+  it("locks the stranger's address, not the owner's elsewhere (issue 20)", async () => {
+    const c = await account('Kappa');
+    const from = (address: string, password: string) =>
+      ctx.app.inject({ method: 'POST', url: '/dashboard/api/login', remoteAddress: address, payload: { email: c.email, password } });
+    for (let i = 0; i < 5; i++) expectProblem(await from('203.0.113.9', `wrong-${i}`), 401, 'invalid_credentials');
+    expectProblem(await from('203.0.113.9', c.password), 429, 'login_locked');
+    expect((await from('198.51.100.30', c.password)).statusCode).toBe(200);
   });
 
   it('locks unknown e-mail addresses the same way, so the lockout tells nothing about accounts', async () => {
@@ -314,6 +333,16 @@ describe('payments, webhooks, balance and test data', () => {
     const next = (await send('GET', `/dashboard/api/test/payments?limit=1&startingAfter=${second.id}&createdGte=${encodeURIComponent(day2.toISOString())}`, s)).json();
     expect(next).toMatchObject({ data: [], hasMore: false });
     expectProblem(await send('GET', '/dashboard/api/test/payments?createdGte=yesterday', s), 400, 'validation_error');
+    // Issue 20: ISO 8601 dates and date-times only; Date's lenient reading is not used.
+    for (const bad of ["' OR '1'='1", '1', '2026', '2026-02-30', '2026-13-01', '2026-11-01T25:00:00Z', '2026-11-01T10:00:00', 'Sun Nov 01 2026', '2026-11-01T10:00:00+2', '2026-11-01T23:59:60Z']) {
+      for (const param of ['createdGte', 'createdLt']) {
+        const body = expectProblem(await send('GET', `/dashboard/api/test/payments?${param}=${encodeURIComponent(bad)}`, s), 400, 'validation_error');
+        expect(body.param, bad).toBe(param);
+      }
+    }
+    const midnight = day2.toISOString().slice(0, 10);
+    expect(await ids(`?createdLt=${midnight}`)).toEqual(await ids(`?createdLt=${encodeURIComponent(`${midnight}T00:00:00.000Z`)}`));
+    expect(await ids(`?createdGte=${encodeURIComponent(day2.toISOString().replace('Z', '+00:00'))}`)).toEqual([third.id, second.id]);
   });
 
   it('shows a payment with its event timeline and webhook deliveries, and resends an event', async () => {
@@ -357,7 +386,7 @@ describe('payments, webhooks, balance and test data', () => {
     expect(user.json()).toMatchObject({ phoneNumber: '+237650009911', phoneVerified: true, balances: [{ currency: 'XAF', amount: '25000' }] });
     const messages = await send('GET', '/dashboard/api/test/messages', s);
     expect(messages.json()).toMatchObject({ data: [], hasMore: false });
-    expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toEqual({ object: 'balance', livemode: false, available: [] });
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toEqual({ object: 'balance', livemode: false, available: [], pending: [], balances: [] });
     expect((await send('GET', '/dashboard/api/live/balance', s)).json()).toMatchObject({ livemode: true });
     expectProblem(await send('POST', '/dashboard/api/live/test-users', s, { phoneNumber: '+237650009912', password: 'x' }), 404, 'not_found');
     expectProblem(await send('GET', '/dashboard/api/live/messages', s), 404, 'not_found');
@@ -454,5 +483,207 @@ describe('the hosted checkout page', () => {
     const out = renderCheckout('<meta name="caisse-checkout" content="{}">', { apiKey: 'pk_test_x', merchantName: '"><script>alert(1)</script>&', livemode: false, merchantLanguage: 'fr' }, { language: 'fr', locale: 'fr' });
     expect(out).not.toContain('<script>');
     expect(out).toContain('&quot;&gt;&lt;script&gt;');
+  });
+});
+
+describe('balance, statement and payouts from the dashboard', () => {
+  const PAYEE = '+237670000099';
+  const FAILS = '+46733123450';
+
+  /** A customer pays `amount` XAF to the merchant through the API (the charge's net is pending). */
+  async function pay(m: TestMerchant, amount: string) {
+    const user = await newUser(ctx, m, { balance: '1000000' });
+    const intent = await createIntent(ctx, m, { amount });
+    const res = await charge(ctx, user, intent.id, await authorize(ctx, m, user, intent.id));
+    expect(res.statusCode, res.body).toBe(200);
+    return intent.id;
+  }
+
+  /** A merchant (fee 1.5 %) with 4 925 XAF available and 1 970 XAF pending, signed in. */
+  async function fundedMerchant(name: string) {
+    const m = await createMerchant(ctx, name);
+    await ctx.services.merchants.setFees(m.merchantId, 150, {});
+    const settled = await pay(m, '5000');
+    expect((await call(ctx.app, 'POST', '/test/balance/settle', sk(m))).statusCode).toBe(200);
+    ctx.clock.advance(MINUTE);
+    const pending = await pay(m, '2000');
+    return { m, s: await login(m.dashboard), settled, pending };
+  }
+
+  /** Lets the submit made after the answer finish, then the sandbox decide and call back. */
+  async function providerDecides() {
+    await ctx.services.payouts.drain();
+    ctx.clock.advance(2 * SECOND);
+    await sandbox.tick();
+  }
+
+  it('shows available and pending per currency, the statement by type with a cursor, and refuses bad filters', async () => {
+    const { m, s, settled, pending } = await fundedMerchant('Eta');
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toMatchObject({
+      available: [{ currency: 'XAF', amount: '4925' }],
+      pending: [{ currency: 'XAF', amount: '1970' }],
+      balances: [{ currency: 'XAF', available: '4925', pending: '1970' }],
+    });
+    const list = (await send('GET', '/dashboard/api/test/balance/transactions', s)).json() as { data: Record<string, string | null>[]; hasMore: boolean };
+    expect(list.data.map((t) => [t.type, t.amount, t.balanceAfter, t.status, t.source])).toEqual([
+      ['fee', '-30', '6895', 'pending', pending],
+      ['charge', '2000', '6925', 'pending', pending],
+      ['fee', '-75', '4925', 'available', settled],
+      ['charge', '5000', '5000', 'available', settled],
+    ]);
+    expect(list.hasMore).toBe(false);
+    const ids = async (q: string) => ((await send('GET', `/dashboard/api/test/balance/transactions${q}`, s)).json() as { data: { id: string }[] }).data.map((t) => t.id);
+    expect(await ids('?type=fee')).toEqual([list.data[0]?.id, list.data[2]?.id]);
+    const first = (await send('GET', '/dashboard/api/test/balance/transactions?limit=3', s)).json() as { data: { id: string }[]; hasMore: boolean };
+    expect(first.hasMore).toBe(true);
+    expect(await ids(`?limit=3&startingAfter=${first.data[2]?.id}`)).toEqual([list.data[3]?.id]);
+    const today = ctx.clock.now().toISOString().slice(0, 10);
+    expect(await ids(`?from=${today}&to=${today}&currency=XAF`)).toHaveLength(4);
+    expect(await ids('?from=2001-01-01&to=2001-01-31')).toEqual([]);
+    // The live side and another merchant have none of it.
+    expect((await send('GET', '/dashboard/api/live/balance/transactions', s)).json()).toMatchObject({ data: [], hasMore: false });
+    expect((await send('GET', '/dashboard/api/test/balance/transactions', await login(b))).json()).toMatchObject({ data: [] });
+
+    expectProblem(await send('GET', '/dashboard/api/test/balance/transactions?from=yesterday', s), 400, 'validation_error');
+    expectProblem(await send('GET', `/dashboard/api/test/balance/transactions?from=${today}&to=2001-01-01`, s), 400, 'validation_error');
+    expectProblem(await send('GET', '/dashboard/api/test/balance/transactions?type=bonus', s), 400, 'validation_error');
+    expectProblem(await send('GET', '/dashboard/api/test/balance/transactions?currency=ZZZ', s), 400, 'currency_unsupported');
+    expectProblem(await send('GET', '/dashboard/api/test/balance/transactions?limit=0', s), 400, 'validation_error');
+    expectProblem(await send('GET', '/dashboard/api/test/balance/transactions?startingAfter=btx_nope', s), 404, 'not_found');
+    expectProblem(await send('GET', '/dashboard/api/test/balance/transactions'), 401, 'session_required');
+    // The API's secret key does not open the dashboard's routes.
+    expectProblem(await call(ctx.app, 'GET', '/dashboard/api/test/balance/transactions', sk(m)), 401, 'session_required');
+  });
+
+  it('downloads the statement of a period as an RFC 4180 CSV attachment', async () => {
+    const { s, settled } = await fundedMerchant('Theta');
+    const today = ctx.clock.now().toISOString().slice(0, 10);
+    const res = await send('GET', `/dashboard/api/test/balance/transactions.csv?from=${today}&to=${today}`, s);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="caisse-balance-test-${today}-${today}.csv"`);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toContain('\r\n');
+    const rows = parse(res.body, { columns: true }) as Record<string, string>[];
+    // Oldest first, amounts as decimal strings; the last balance is what the balance page shows.
+    expect(rows.map((r) => [r.type, r.amount, r.balance_after, r.status])).toEqual([
+      ['charge', '5000', '5000', 'available'],
+      ['fee', '-75', '4925', 'available'],
+      ['charge', '2000', '6925', 'pending'],
+      ['fee', '-30', '6895', 'pending'],
+    ]);
+    expect(rows[0]?.source).toBe(settled);
+
+    const fees = parse((await send('GET', '/dashboard/api/test/balance/transactions.csv?type=fee', s)).body, { columns: true }) as Record<string, string>[];
+    expect(fees.map((r) => r.amount)).toEqual(['-75', '-30']);
+    const empty = await send('GET', '/dashboard/api/live/balance/transactions.csv', s);
+    expect(empty.body).toBe('id,created_at,type,source,description,currency,amount,balance_after,status,available_on\r\n');
+    expect(empty.headers['content-disposition']).toBe('attachment; filename="caisse-balance-live-start-now.csv"');
+
+    // A bad period is a problem, before any byte of CSV; no session, no file.
+    expectProblem(await send('GET', '/dashboard/api/test/balance/transactions.csv?to=2026-02-30', s), 400, 'validation_error');
+    expectProblem(await send('GET', '/dashboard/api/test/balance/transactions.csv?limit=5', s), 400, 'parameter_unknown');
+    expectProblem(await send('GET', '/dashboard/api/test/balance/transactions.csv'), 401, 'session_required');
+  });
+
+  it('creates a payout that the sandbox pays, one that fails and comes back, and refuses bad ones', async () => {
+    const { m, s } = await fundedMerchant('Iota');
+    const body = { amount: '1000', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: PAYEE } };
+
+    // CSRF: no token, another session's, another site: refused, and nothing leaves the balance.
+    const other = await login(b);
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', { cookie: s.cookie }, body), 403, 'csrf_token_invalid');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', { cookie: s.cookie, csrf: other.csrf }, body), 403, 'csrf_token_invalid');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, body, { 'sec-fetch-site': 'cross-site' }), 403, 'csrf_token_invalid');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', undefined, body), 401, 'session_required');
+
+    // Bad input: RFC 9457 problems with the API's codes, never a payout.
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '12abc' }), 400, 'amount_invalid');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '0' }), 400, 'amount_invalid');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '-5' }), 400, 'amount_invalid');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, currency: 'ZZZ' }), 400, 'currency_unsupported');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, destination: { provider: 'mtn_momo', phoneNumber: '650 00' } }), 400, 'phone_invalid');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, destination: { provider: 'paypal', phoneNumber: PAYEE } }), 400, 'provider_unsupported');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, fee: '0' }), 400, 'parameter_unknown');
+    // More than available (pending money cannot be paid out), or a currency without balance: 409.
+    const over = expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '4926' }), 409, 'balance_insufficient');
+    expect(over.detail).toContain('4925 XAF');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, currency: 'EUR', amount: '1' }), 409, 'balance_insufficient');
+    // No live connector on this server: 503, nothing else.
+    expectProblem(await send('POST', '/dashboard/api/live/payouts', s, body), 503, 'provider_unavailable');
+    expect((await send('GET', '/dashboard/api/test/payouts', s)).json()).toMatchObject({ data: [], hasMore: false });
+
+    const created = await send('POST', '/dashboard/api/test/payouts', s, body);
+    expect(created.statusCode, created.body).toBe(202);
+    const payout = created.json() as { id: string };
+    expect(payout).toMatchObject({ object: 'payout', amount: '1000', currency: 'XAF', status: 'PENDING', method: 'manual', livemode: false, destination: { provider: 'mtn_momo', phoneNumber: PAYEE } });
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([{ currency: 'XAF', available: '3925', pending: '1970' }]);
+    await providerDecides();
+    await expect.poll(async () => (await send('GET', `/dashboard/api/test/payouts/${payout.id}`, s)).json().status, { interval: 20, timeout: 5000 }).toBe('PAID');
+    const paid = (await send('GET', `/dashboard/api/test/payouts/${payout.id}`, s)).json();
+    expect(paid).toMatchObject({ failureReason: null, completedAt: ctx.clock.now().toISOString() });
+
+    const failing = (await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '500', destination: { provider: 'mtn_momo', phoneNumber: FAILS } })).json() as { id: string };
+    await providerDecides();
+    await expect.poll(async () => (await send('GET', `/dashboard/api/test/payouts/${failing.id}`, s)).json().status, { interval: 20, timeout: 5000 }).toBe('FAILED');
+    expect((await send('GET', `/dashboard/api/test/payouts/${failing.id}`, s)).json().failureReason).toBe('INTERNAL_PROCESSING_ERROR');
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([{ currency: 'XAF', available: '3925', pending: '1970' }]);
+    const types = ((await send('GET', '/dashboard/api/test/balance/transactions?limit=3', s)).json() as { data: { type: string; amount: string }[] }).data;
+    expect(types.map((t) => [t.type, t.amount])).toEqual([['payout_reversal', '500'], ['payout', '-500'], ['payout', '-1000']]);
+
+    // The list, newest first, by status; the detail; others never see them.
+    const ids = async (q: string, who = s) => ((await send('GET', `/dashboard/api/test/payouts${q}`, who)).json() as { data: { id: string }[] }).data.map((p) => p.id);
+    expect(await ids('')).toEqual([failing.id, payout.id]);
+    expect(await ids('?status=PAID')).toEqual([payout.id]);
+    expect(await ids('?limit=1')).toEqual([failing.id]);
+    expect(await ids(`?startingAfter=${failing.id}`)).toEqual([payout.id]);
+    expect(await ids('', other)).toEqual([]);
+    expectProblem(await send('GET', '/dashboard/api/test/payouts?status=LOST', s), 400, 'validation_error');
+    expectProblem(await send('GET', `/dashboard/api/test/payouts/${payout.id}`, other), 404, 'not_found');
+    expectProblem(await send('GET', `/dashboard/api/live/payouts/${payout.id}`, s), 404, 'not_found');
+    // The API with the merchant's secret key sees the dashboard's payouts: one and the same.
+    expect((await call(ctx.app, 'GET', `/payouts/${payout.id}`, sk(m))).json()).toEqual(paid);
+    expect(await ctx.services.balances.differences({ merchantId: m.merchantId, mode: 'test' })).toEqual([]);
+    await expectLedgerClean(ctx);
+  });
+
+  it('reads and sets the payout schedule of each mode (PUT with the CSRF token), and refuses bad ones', async () => {
+    const m = await createMerchant(ctx, 'Kappa');
+    const s = await login(m.dashboard);
+    expect((await send('GET', '/dashboard/api/test/payout-schedule', s)).json()).toEqual({
+      object: 'payout_schedule',
+      livemode: false,
+      interval: 'manual',
+      weeklyAnchor: null,
+      destination: null,
+      minimumAmount: {},
+      nextRunAt: null,
+    });
+    const weekly = { interval: 'weekly', weeklyAnchor: 'friday', destination: { provider: 'mtn_momo', phoneNumber: PAYEE }, minimumAmount: { XAF: '10000', EUR: '15.50' } };
+    expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', { cookie: s.cookie }, weekly), 403, 'csrf_token_invalid');
+    expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, weekly, { origin: 'https://evil.example' }), 403, 'csrf_token_invalid');
+    expect((await send('GET', '/dashboard/api/test/payout-schedule', s)).json().interval).toBe('manual');
+
+    const set = await send('PUT', '/dashboard/api/test/payout-schedule', s, weekly);
+    expect(set.statusCode, set.body).toBe(200);
+    const saved = set.json();
+    expect(saved).toMatchObject({ interval: 'weekly', weeklyAnchor: 'friday', destination: weekly.destination, minimumAmount: { XAF: '10000', EUR: '15.50' } });
+    expect(new Date(saved.nextRunAt).getUTCDay()).toBe(5);
+    expect((await send('GET', '/dashboard/api/test/payout-schedule', s)).json()).toEqual(saved);
+    // Daily keeps the destination; the live schedule is another one.
+    expect((await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily' })).json()).toMatchObject({ interval: 'daily', weeklyAnchor: null, destination: weekly.destination, minimumAmount: {} });
+    expect((await send('GET', '/dashboard/api/live/payout-schedule', s)).json()).toMatchObject({ livemode: true, interval: 'manual', destination: null });
+    expect((await call(ctx.app, 'GET', '/payout-schedule', sk(m))).json()).toMatchObject({ interval: 'daily' });
+
+    expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'hourly' }), 400, 'validation_error');
+    expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily', weeklyAnchor: 'monday' }), 400, 'validation_error');
+    expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'weekly', weeklyAnchor: 'someday' }), 400, 'validation_error');
+    expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily', minimumAmount: { XAF: '10.5' } }), 400, 'amount_invalid');
+    expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily', minimumAmount: { ZZZ: '1' } }), 400, 'currency_unsupported');
+    expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: '12' } }), 400, 'phone_invalid');
+    // An automatic live schedule needs a destination; this server has no live connector for it.
+    expectProblem(await send('PUT', '/dashboard/api/live/payout-schedule', s, { interval: 'daily' }), 400, 'validation_error');
+    expectProblem(await send('PUT', '/dashboard/api/live/payout-schedule', s, weekly), 503, 'provider_unavailable');
+    expect((await send('GET', '/dashboard/api/test/payout-schedule', s)).json().interval).toBe('daily');
   });
 });

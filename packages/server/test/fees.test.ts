@@ -16,15 +16,17 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
+/** The merchant's accounts of a kind, summed; `merchant_balance` means its money: available + pending. */
 async function accounts(kind: string, currency = 'XAF'): Promise<bigint> {
-  const row = await ctx.deps.db
+  const kinds = kind === 'merchant_balance' ? ['merchant_balance', 'merchant_pending'] : [kind];
+  const rows = await ctx.deps.db
     .selectFrom('ledger_accounts')
     .select('balance')
     .where('merchant_id', '=', m.merchantId)
-    .where('kind', '=', kind as 'merchant_balance')
+    .where('kind', 'in', kinds as 'merchant_balance'[])
     .where('currency', '=', currency as 'XAF')
-    .executeTakeFirst();
-  return row?.balance ?? 0n;
+    .execute();
+  return rows.reduce((sum, r) => sum + r.balance, 0n);
 }
 
 async function pay(amount: string, currency = 'XAF') {

@@ -119,17 +119,17 @@ export async function walletMinor(ctx: TestContext, userId: string, currency: Cu
   return row?.balance ?? 0n;
 }
 
-/** The merchant's balance in minor units in one mode and currency. */
+/** The merchant's money (available + pending) in minor units in one mode and currency. */
 export async function merchantMinor(ctx: TestContext, merchantId: string, mode: 'test' | 'live' = 'test', currency: Currency = 'XAF'): Promise<bigint> {
-  const row = await ctx.deps.db
+  const rows = await ctx.deps.db
     .selectFrom('ledger_accounts')
     .select('balance')
     .where('merchant_id', '=', merchantId)
     .where('mode', '=', mode)
-    .where('kind', '=', 'merchant_balance')
+    .where('kind', 'in', ['merchant_balance', 'merchant_pending'])
     .where('currency', '=', currency)
-    .executeTakeFirst();
-  return row?.balance ?? 0n;
+    .execute();
+  return rows.reduce((sum, r) => sum + r.balance, 0n);
 }
 
 /** The event types written for an intent, oldest first (events of one clock millisecond: in any order). */

@@ -104,7 +104,7 @@ export const TEST_MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
  * Rate limits count in windows of the ManualClock, which tests rarely move: they are set out of
  * reach here, and tests of the limits themselves pass `env` to bring them back.
  */
-const UNLIMITED = { CAISSE_RATE_LIMIT_LIVE: '1000000', CAISSE_RATE_LIMIT_TEST: '1000000', CAISSE_RATE_LIMIT_IP: '1000000' };
+const UNLIMITED = { CAISSE_RATE_LIMIT_LIVE: '1000000', CAISSE_RATE_LIMIT_TEST: '1000000', CAISSE_RATE_LIMIT_IP: '1000000', CAISSE_RATE_LIMIT_AUTH_FAILURES: '1000000' };
 /** Money tests count whole amounts unless they name a fee: the default fee is 0 here (test/fees.test.ts sets one). */
 const NO_FEES = { CAISSE_FEE_PERCENT: '0' };
 

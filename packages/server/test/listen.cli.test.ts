@@ -147,6 +147,18 @@ describe('caisse listen + caisse trigger', () => {
     expect(new Set(ids).size).toBe(ids.length);
   }, 180_000);
 
+  it('a triggered payout.paid (payment, settled, paid out to the sandbox) arrives and verifies with Stripe', async () => {
+    const triggered = await runCaisse(['trigger', 'payout.paid'], cliEnv());
+    expect(triggered.code, triggered.output).toBe(0);
+    expect(triggered.stdout).toMatch(/payout po_\S+ is PAID/);
+    const eventId = /produced payout\.paid (evt_\S+) for po_/.exec(triggered.stdout)?.[1] as string;
+    expect(eventId).toBeDefined();
+    await vi.waitFor(() => expect(receivedIds()).toContain(eventId), { timeout: 15_000, interval: 50 });
+    const got = receiver.received.find((r) => header(r.headers, 'webhook-id') === eventId);
+    const event = stripe.webhooks.constructEvent(got?.body ?? '', header(got?.headers ?? {}, 'pay-signature'), secret) as unknown as { type: string; data: { payout: { status: string; amount: string } } };
+    expect(event).toMatchObject({ type: 'payout.paid', data: { payout: { status: 'PAID', amount: '4925' } } });
+  }, 120_000);
+
   it('refuses live keys and unknown event types before connecting', async () => {
     const live = await runCaisse(['listen', '--forward-to', receiver.url], { ...cliEnv(), CAISSE_SECRET_KEY: 'sk_live_x' });
     expect(live.code).toBe(1);

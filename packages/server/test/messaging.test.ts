@@ -212,6 +212,38 @@ describe('test mode', () => {
   });
 });
 
+describe('live codes in the outbox (issue 20)', () => {
+  const dev = () => loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/x' });
+
+  it('a live outbox row keeps the text without its code; a test-mode row keeps it whole', async () => {
+    const messaging = messagingWith(dev());
+    const body = 'Your code is 482913. It expires in 5 minutes.';
+    await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_7', channel: 'sms', to: '+237650000007', body, code: '482913' });
+    ctx.clock.advance(1);
+    await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_7', channel: 'email', to: 'd@example.cm', body, code: '482913' });
+    ctx.clock.advance(1);
+    await messaging.send({ merchantId: m.merchantId, mode: 'test', userId: 'usr_7', channel: 'sms', to: '+237650000007', body, code: '482913' });
+    const rows = await ctx.deps.db.selectFrom('messages').select(['mode', 'body']).where('user_id', '=', 'usr_7').orderBy('id').execute();
+    expect(rows).toEqual([
+      { mode: 'live', body: 'Your code is [code withheld]. It expires in 5 minutes.' },
+      { mode: 'live', body: 'Your code is [code withheld]. It expires in 5 minutes.' },
+      { mode: 'test', body },
+    ]);
+  });
+
+  it('production without CAISSE_LIVE_OUTBOX=allow: a live message with no provider is 503, never stored', async () => {
+    const prod = (extra: Record<string, string>) =>
+      loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'u', AFRICASTALKING_API_KEY: 'k', ...extra });
+    const email = { merchantId: m.merchantId, mode: 'live' as const, userId: 'usr_8', channel: 'email' as const, to: 'e@example.cm', body: 'Your code is 918273.', code: '918273' };
+    const err = await messagingWith(prod({})).send(email).catch((e) => e);
+    expect(err).toMatchObject({ code: 'unavailable', detail: 'No e-mail provider is configured for live mode' });
+    expect(await ctx.deps.db.selectFrom('messages').select('id').where('user_id', '=', 'usr_8').execute()).toEqual([]);
+    // A staging deployment may keep them, still without the code.
+    await messagingWith(prod({ CAISSE_LIVE_OUTBOX: 'allow' })).send(email);
+    expect(await ctx.deps.db.selectFrom('messages').select('body').where('user_id', '=', 'usr_8').execute()).toEqual([{ body: 'Your code is [code withheld].' }]);
+  });
+});
+
 describe('configuration', () => {
   const base = { CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/caisse-config-test' };
   const errorOf = (env: Record<string, string>) => {

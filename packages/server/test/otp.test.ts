@@ -27,6 +27,36 @@ const init = (user: { id: string; creds: object }, body: Record<string, unknown>
 const verify = (user: { id: string; creds: object }, otp: string) => call(ctx.app, 'POST', '/otp/verify', user.creds, { userId: user.id, otp });
 const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
+/** A verified live customer with an access token (live codes are withheld from the outbox, so the phone is marked verified here). */
+async function liveUser() {
+  const phoneNumber = `+2376920${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`;
+  const id = await registerUser(ctx, { apiKey: m.live.apiKey }, { phoneNumber, password: 'limbe-market-2026' }, 'live');
+  await ctx.deps.db.updateTable('users').set({ phone_verified_at: ctx.clock.now() }).where('id', '=', id).execute();
+  return { id, creds: { apiKey: m.live.apiKey, token: await accessToken(ctx, m, id, 'live') } };
+}
+
+describe('initOtp in live mode (issue 20)', () => {
+  it('needs intentionId: 400 parameter_missing, and no code is sent', async () => {
+    const user = await liveUser();
+    const body = problem(await init(user), 400, 'parameter_missing');
+    expect(body.param).toBe('intentionId');
+    expect(await ctx.deps.db.selectFrom('otp_codes').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+  });
+
+  it('with intentionId it sends the code, and the live outbox row keeps the text without it', async () => {
+    const user = await liveUser();
+    const intent = await createIntent(ctx, m, {}, { apiKey: m.live.apiKey, secretKey: m.live.secretKey });
+    const res = await init(user, { intentionId: intent.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = await ctx.deps.db.selectFrom('messages').select(['body', 'mode']).where('user_id', '=', user.id).where('body', 'like', '%code Caisse%').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.mode).toBe('live');
+    // In the merchant's default language (French): the customer chose none, the request named none.
+    expect(rows[0]?.body).toMatch(/^\[code withheld\] est votre code Caisse pour payer 5\s000\sFCFA à /);
+    expect(rows[0]?.body).not.toMatch(/\d{6}/);
+  });
+});
+
 describe('initOtp', () => {
   it('sends a 6-digit code by SMS to the verified phone and answers a masked destination', async () => {
     const user = await newUser(ctx, m);
@@ -244,6 +274,43 @@ describe('verifyOtp', () => {
     expect(guesses.filter((r) => r.statusCode === 400)).toHaveLength(5);
     expect(guesses.filter((r) => r.statusCode === 429)).toHaveLength(7);
     problem(await verify(user, code), 429, 'otp_attempts_exceeded');
+  });
+
+  it('20 wrong codes in a UTC day: 429 otp_daily_limit until the next day, and one SMS to the customer (issue 20)', async () => {
+    const user = await newUser(ctx, m);
+    const bystander = await newUser(ctx, m);
+    const answers: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      ctx.clock.advance(31 * SECOND);
+      expect((await init(user)).statusCode).toBe(200);
+      const { code } = await lastMessage(ctx, m, user.id);
+      for (let i = 0; i < 5; i++) answers.push((await verify(user, wrongCode(code))).statusCode);
+    }
+    // 19 wrong codes answered as such; the 20th closes the day.
+    expect(answers.slice(0, 19).every((s) => s === 400)).toBe(true);
+    const now = ctx.clock.now();
+    const nextDay = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const untilTomorrow = String(Math.ceil((nextDay - now.getTime()) / 1000));
+    ctx.clock.advance(31 * SECOND);
+    for (const res of [await init(user), await verify(user, '123456')]) {
+      const body = problem(res, 429, 'otp_daily_limit');
+      expect(body.detail).toMatch(/20 wrong codes today.*00:00 UTC/);
+      expect(Number(res.headers['retry-after'])).toBe(Number(untilTomorrow) - 31);
+    }
+    expect(answers[19]).toBe(429);
+    // The customer is told once, by SMS to the phone on file.
+    const messages = (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m))).json().data as { body: string; to: string }[];
+    const alerts = messages.filter((x) => /wrong codes/.test(x.body));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.to).toBe(user.phoneNumber);
+    expect(alerts[0]?.body).toMatch(/change your password/);
+    // Another customer is not concerned; the next UTC day opens again.
+    expect((await init(bystander)).statusCode).toBe(200);
+    ctx.clock.set(new Date(nextDay));
+    await refreshToken(ctx, m, user);
+    expect((await init(user)).statusCode).toBe(200);
+    const fresh = await lastMessage(ctx, m, user.id);
+    expect((await verify(user, fresh.code)).statusCode).toBe(200);
   });
 
   it('a new code voids the old one', async () => {

@@ -197,6 +197,21 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     expect(await ctx.deps.db.selectFrom('users').select('id').where('id', 'in', [user.id, other.id]).execute()).toHaveLength(2);
   });
 
+  it('daily counts of wrong codes go once their day is past the OTP period (issue 20)', async () => {
+    const user = await newUser(ctx, m, { balance: '0' });
+    ctx.clock.advance(31 * SECOND);
+    expect((await call(ctx.app, 'POST', '/otp/init', user.creds, { userId: user.id, channel: 'sms' })).statusCode).toBe(200);
+    expect((await call(ctx.app, 'POST', '/otp/verify', user.creds, { userId: user.id, otp: 'nope' })).statusCode).toBe(400);
+    const rows = () => ctx.deps.db.selectFrom('otp_daily_failures').select('failures').where('user_id', '=', user.id).execute();
+    expect(await rows()).toEqual([{ failures: 1 }]);
+    ctx.clock.advance(DAY);
+    await purge();
+    expect(await rows()).toHaveLength(1);
+    ctx.clock.advance(DAY);
+    expect((await purge()).otpDailyFailures).toBeGreaterThanOrEqual(1);
+    expect(await rows()).toEqual([]);
+  });
+
   it('messages, the test outbox and live records alike, go after 7 days, in batches of the given size', async () => {
     const send = (mode: 'test' | 'live') =>
       ctx.services.messaging.send({ merchantId: m.merchantId, mode, userId: null, channel: 'email', to: 'someone@example.com', body: 'Hello' });
@@ -231,7 +246,8 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     expect((await call(ctx.app, 'POST', '/dashboard/api/login', {}, { email: 'ghost@example.com', password: 'wrong' })).statusCode).toBe(401);
     const sessions = () => ctx.deps.db.selectFrom('dashboard_sessions').select('token_hash').execute();
     const attempts = () => ctx.deps.db.selectFrom('throttle_attempts').select('id').execute();
-    expect(await attempts()).toHaveLength(1);
+    // One failed sign-in: counted per e-mail and address, and per e-mail.
+    expect(await attempts()).toHaveLength(2);
 
     // 31 minutes idle: the first session has expired. Another user signs in.
     ctx.clock.advance(31 * MINUTE);
@@ -243,10 +259,10 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     expect(await sessions()).toHaveLength(1);
     expect((await sessionWith(cookieOf(second))).statusCode).toBe(200);
     expect((await sessionWith(cookieOf(first))).statusCode).toBe(401);
-    expect(await attempts()).toHaveLength(1);
+    expect(await attempts()).toHaveLength(2);
 
     ctx.clock.advance(DAY);
-    expect(await purge()).toMatchObject({ dashboardSessions: 1, throttleAttempts: 1 });
+    expect(await purge()).toMatchObject({ dashboardSessions: 1, throttleAttempts: 2 });
     expect(await attempts()).toHaveLength(0);
     expect(await sessions()).toHaveLength(0);
   });
@@ -257,14 +273,15 @@ describe('end users\' failed sign-ins', () => {
     const alice = await newUser(ctx, m);
     const bob = await newUser(ctx, m);
     const signIn = (phoneNumber: string, password: string) => call(ctx.app, 'POST', '/auth/web', { apiKey: m.apiKey }, { phoneNumber, password });
-    // Sign-in failures are kept by the SHA-256 of their subject, never the phone number itself.
-    const subject = (phone: string) => sha256(`login:test:${phone}`).toString('hex');
-    const phones = (list: string[]) => list.map(subject).sort();
+    // Sign-in failures are kept by the SHA-256 of their subjects (per number and address, and per
+    // number), never the phone number itself.
+    const subjects = (phone: string) => [`login:test:${phone}@127.0.0.1`, `login:test:${phone}`].map((s) => sha256(s).toString('hex'));
+    const phones = (list: string[]) => list.flatMap(subjects).sort();
     const failures = async () => (await ctx.deps.db.selectFrom('throttle_attempts').select('subject_hash').execute()).map((r) => r.subject_hash.toString('hex')).sort();
     expect((await signIn(alice.phoneNumber, 'not-the-password')).statusCode).toBe(401);
     expect((await signIn(bob.phoneNumber, 'not-the-password')).statusCode).toBe(401);
     expect((await signIn('+237699000111', 'nobody-has-this')).statusCode).toBe(401);
-    expect(await failures()).toHaveLength(3);
+    expect(await failures()).toEqual(phones([alice.phoneNumber, bob.phoneNumber, '+237699000111']));
 
     // Two hours on, Alice signs in: her failure goes, Bob's and the unknown phone's stay.
     ctx.clock.advance(2 * HOUR);
@@ -274,7 +291,7 @@ describe('end users\' failed sign-ins', () => {
     expect((await purge()).throttleAttempts).toBe(0);
 
     ctx.clock.advance(DAY);
-    expect((await purge()).throttleAttempts).toBe(2);
+    expect((await purge()).throttleAttempts).toBe(4);
     expect(await failures()).toEqual([]);
     await expectLedgerClean(ctx);
   });

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BODY_LIMIT } from '../src/app.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../src/platform/http/body-limits.ts';
 import { memoryCounters } from '../src/platform/http/rate-limit.ts';
@@ -126,6 +126,51 @@ describe('HTTPS', () => {
       expectProblem(await prod.inject({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } }), 403, 'https_required');
     }
     expectProblem(await prod.inject({ method: 'GET', url: '/openapi.json', remoteAddress: '127.0.0.1' }), 403, 'https_required');
+  });
+});
+
+describe('/metrics (issue 20)', () => {
+  const TOKEN = 'metrics-token-0123456789abcdef';
+  const viaProxy = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' };
+
+  it('production without a token: this machine only, even over HTTPS through a trusted proxy', async () => {
+    const prod = await variant({ mode: 'production', security: { trustedProxies: ['10.0.0.0/8'] } });
+    const remote = await prod.inject({ method: 'GET', url: '/metrics', remoteAddress: '10.1.2.3', headers: viaProxy });
+    expect(expectProblem(remote, 403, 'metrics_local_only').detail).toMatch(/CAISSE_METRICS_TOKEN/);
+    expect((await prod.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' })).body).toContain('caisse_http_request_duration_seconds');
+    // Health and readiness stay open to the proxy.
+    expect((await prod.inject({ method: 'GET', url: '/healthz', remoteAddress: '10.1.2.3', headers: viaProxy })).statusCode).toBe(200);
+  });
+
+  it('with CAISSE_METRICS_TOKEN: the bearer token, from anywhere, and nothing without it', async () => {
+    const prod = await variant({ mode: 'production', security: { trustedProxies: ['10.0.0.0/8'] }, hardening: { metrics: { token: TOKEN, port: undefined, host: '127.0.0.1' } } });
+    const scrape = (headers: Record<string, string>, remoteAddress = '10.1.2.3') => prod.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: { ...viaProxy, ...headers } });
+    expect((await scrape({ authorization: `Bearer ${TOKEN}` })).statusCode).toBe(200);
+    const missing = await scrape({});
+    expectProblem(missing, 401, 'metrics_token_invalid');
+    expect(missing.headers['www-authenticate']).toBe('Bearer');
+    expectProblem(await scrape({ authorization: `Bearer ${TOKEN}x` }), 401, 'metrics_token_invalid');
+    expectProblem(await prod.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' }), 401, 'metrics_token_invalid');
+    // Development too, once a token is set.
+    const dev = await variant({ hardening: { metrics: { token: TOKEN, port: undefined, host: '127.0.0.1' } } });
+    expectProblem(await dev.inject({ method: 'GET', url: '/metrics' }), 401, 'metrics_token_invalid');
+  });
+
+  it('with CAISSE_METRICS_PORT: a listener of its own, and none on the API port', async () => {
+    const { listenMetrics } = await import('../src/platform/metrics.ts');
+    const app = await variant({ hardening: { metrics: { token: TOKEN, port: 9, host: '127.0.0.1' } } });
+    expectProblem(await app.inject({ method: 'GET', url: '/metrics' }), 404, 'not_found');
+    const listener = await listenMetrics(app.metrics, { port: 0, host: '127.0.0.1', token: TOKEN });
+    try {
+      const base = `http://127.0.0.1:${listener.port}`;
+      const ok = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('caisse_http_request_duration_seconds');
+      expect((await fetch(`${base}/metrics`)).status).toBe(401);
+      expect((await fetch(`${base}/healthz`)).status).toBe(404);
+    } finally {
+      await listener.close();
+    }
   });
 });
 
@@ -373,6 +418,36 @@ describe('rate limits (memory counters, windows of the injected clock)', () => {
     expectProblem(over, 429, 'rate_limited');
     expect(over.headers['access-control-allow-origin']).toBe(origin);
     expect(String(over.headers['access-control-expose-headers'])).toContain('retry-after');
+  });
+});
+
+describe('failed authentications per client address (issue 20)', () => {
+  it('3 a minute: then 429 for that address without a key lookup, until the window ends; other addresses go on', async () => {
+    const app = await variant({ hardening: { authFailuresPerMinute: 3 }, counters: memoryCounters(ctx.clock) });
+    ctx.clock.set('2026-11-01T11:20:00.000Z');
+    const lookups = vi.spyOn(app.services.merchants, 'authenticate');
+    const from = (remoteAddress: string, apiKey?: string, url = '/t/pk') => app.inject({ method: 'GET', url, remoteAddress, headers: apiKey ? { 'x-api-key': apiKey } : {} });
+    const unknown = `pk_test_${'x'.repeat(32)}`;
+    expectProblem(await from('203.0.113.50', unknown), 401, 'api_key_invalid');
+    expectProblem(await from('203.0.113.50'), 401, 'api_key_missing');
+    expectProblem(await app.inject({ method: 'POST', url: '/t/sk', remoteAddress: '203.0.113.50', headers: { 'x-api-key': m.apiKey, authorization: 'Bearer sk_test_wrong' }, payload: { a: 1 } }), 401, 'secret_key_invalid');
+    ctx.clock.advance(10_000);
+    // Refused before any lookup, a good key included, for the rest of the window.
+    lookups.mockClear();
+    const over = await from('203.0.113.50', unknown);
+    const body = expectProblem(over, 429, 'rate_limited');
+    expect(body.detail).toMatch(/3 failed authentications per minute from this address/);
+    expect(over.headers['retry-after']).toBe('50');
+    expectProblem(await from('203.0.113.50', unknown), 429, 'rate_limited');
+    expectProblem(await from('203.0.113.50', m.apiKey), 429, 'rate_limited');
+    expect(lookups).not.toHaveBeenCalled();
+    // Another address, and routes without credentials, are not concerned.
+    expect((await from('198.51.100.60', m.apiKey)).statusCode).toBe(200);
+    expect((await from('203.0.113.50', undefined, '/healthz')).statusCode).toBe(200);
+    const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toMatch(/caisse_auth_failures_refused_total 3/);
+    ctx.clock.advance(50_000);
+    expect((await from('203.0.113.50', m.apiKey)).statusCode).toBe(200);
   });
 });
 

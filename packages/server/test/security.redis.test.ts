@@ -81,6 +81,21 @@ describe.skipIf(!reachable)('rate limits in Redis, shared by two server instance
     expect((await call(a, 'GET', '/gateway', sk(m))).headers['ratelimit-remaining']).toBe('4');
   });
 
+  it('failed authentications per address are counted together (issue 20)', async () => {
+    const a = await variantApp(ctx, { redisUrl: REDIS_URL, security: { redisPrefix: prefix }, hardening: { authFailuresPerMinute: 2 } });
+    const b = await variantApp(ctx, { redisUrl: REDIS_URL, security: { redisPrefix: prefix }, hardening: { authFailuresPerMinute: 2 } });
+    apps.push(a, b);
+    ctx.clock.set('2026-11-01T12:07:00.000Z');
+    const unknown = { apiKey: 'pk_test_unknownunknownunknownunknown' };
+    expectProblem(await call(a, 'GET', '/gateway', unknown), 401, 'api_key_invalid');
+    expectProblem(await call(b, 'GET', '/gateway', unknown), 401, 'api_key_invalid');
+    // The second failure, on b, reached the shared limit: b refuses the address from now on.
+    expectProblem(await call(b, 'GET', '/gateway', sk(m)), 429, 'rate_limited');
+    // a learns it at the address's next failure.
+    expectProblem(await call(a, 'GET', '/gateway', unknown), 401, 'api_key_invalid');
+    expectProblem(await call(a, 'GET', '/gateway', sk(m)), 429, 'rate_limited');
+  });
+
   it('per-address limits on login are shared too', async (t) => {
     if (!ctx.app.registeredRoutes.some((r) => r.method === 'POST' && r.url === '/auth/web')) t.skip();
     const [a, b] = [await instance({ ipPerMinute: 2 }), await instance({ ipPerMinute: 2 })] as [FastifyInstance, FastifyInstance];
@@ -94,17 +109,24 @@ describe.skipIf(!reachable)('rate limits in Redis, shared by two server instance
 });
 
 describe('when Redis does not answer', () => {
-  it('requests are let through (availability first) and the failure is logged once', async () => {
-    const app = await variantApp(ctx, { redisUrl: 'redis://127.0.0.1:1', security: { redisPrefix: prefix, rateLimit: { test: 1 } } });
+  it('fails open to this process\'s counters: the limits still hold per process, logged once a minute and counted (issue 20)', async () => {
+    const app = await variantApp(ctx, { redisUrl: 'redis://127.0.0.1:1', security: { redisPrefix: prefix, rateLimit: { test: 2 } }, hardening: { authFailuresPerMinute: 2 } });
     apps.push(app);
-    for (let i = 0; i < 3; i++) {
-      const res = await call(app, 'GET', '/gateway', sk(m));
-      expect(res.statusCode).toBe(200);
-      expect(res.headers['ratelimit-limit']).toBeUndefined();
-    }
+    ctx.clock.set('2026-11-01T12:10:00.000Z');
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++) codes.push((await call(app, 'GET', '/gateway', sk(m))).statusCode);
+    expect(codes).toEqual([200, 200, 429]);
+    // Failed authentications too: the third request from the address is refused before a lookup.
+    for (let i = 0; i < 2; i++) expectProblem(await call(app, 'GET', '/gateway', { apiKey: 'pk_test_unknownunknownunknownunknown', secretKey: 'sk_test_x' }), 401, 'api_key_invalid');
+    expectProblem(await call(app, 'GET', '/gateway', sk(other)), 429, 'rate_limited');
     expect((await call(app, 'GET', '/healthz', pk(m))).statusCode).toBe(200);
     const logs = app.logs.join('\n');
     expect(logs).toContain('Redis is unreachable');
-    expect(logs.match(/the counter store failed/g)?.length).toBe(1);
+    expect(logs.match(/the counter store failed; counting in this process/g)?.length).toBe(1);
+    const metrics = (await call(app, 'GET', '/metrics')).body;
+    expect(Number(/caisse_rate_limit_store_errors_total (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(5);
+    // The next minute opens new windows for the key and the address.
+    ctx.clock.advance(60_000);
+    expect((await call(app, 'GET', '/gateway', sk(m))).statusCode).toBe(200);
   });
 });

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import type { Config, SecurityConfig } from '../src/config.ts';
+import type { Config, HardeningConfig, SecurityConfig } from '../src/config.ts';
 import type { TlsFiles } from '../src/platform/http/https.ts';
 import type { WindowCounters } from '../src/platform/http/rate-limit.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -15,6 +15,7 @@ import type { TestContext } from './harness.ts';
 export interface VariantOptions {
   mode?: Config['mode'];
   security?: Partial<Omit<SecurityConfig, 'rateLimit'>> & { rateLimit?: Partial<SecurityConfig['rateLimit']> };
+  hardening?: Partial<HardeningConfig>;
   redisUrl?: string;
   tls?: TlsFiles;
   counters?: WindowCounters;
@@ -34,6 +35,7 @@ export async function variantApp(ctx: TestContext, opts: VariantOptions = {}): P
       ...opts.security,
       rateLimit: { ...base.security.rateLimit, ...opts.security?.rateLimit },
     },
+    hardening: { ...base.hardening, ...opts.hardening },
   };
   const logs: string[] = [];
   const stream = new Writable({

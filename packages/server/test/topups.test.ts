@@ -2,38 +2,19 @@
  * Money in (contract §9): wallet top-ups through the mtn_momo connector against the MoMo sandbox,
  * a real HTTP server, with the app listening for its callbacks. Time is the shared ManualClock.
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MomoSandbox, startMomoSandbox } from '../src/modules/connectors/index.ts';
-import { ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
+import type { MomoSandbox } from '../src/modules/connectors/index.ts';
+import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { appWithSandbox } from './connectors.support.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser, refreshToken, registerUser, type TestUser } from './flow.support.ts';
-import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
 let sandbox: MomoSandbox;
 let m: TestMerchant;
 
-/** A port nobody listens on now (the app listens on it once built, for the sandbox's callbacks). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  const clock = new ManualClock();
-  sandbox = await startMomoSandbox({ clock, tickMs: 0 });
-  ctx = await createTestContext({
-    clock,
-    env: { CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url },
-  });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ ctx, sandbox } = await appWithSandbox());
   m = await createMerchant(ctx, 'Topup shop');
 });
 afterAll(async () => {

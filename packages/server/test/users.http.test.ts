@@ -276,6 +276,34 @@ describe('POST /auth/web', () => {
     expect((await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: PASSWORD })).statusCode).toBe(200);
   });
 
+  it("a stranger's wrong passwords lock out that stranger's address only; 100 a day from all addresses lock the number, and a password reset opens it (issue 20)", async () => {
+    const user = await verifiedUser();
+    const from = (address: string, password: string, url = '/auth/web', body: Record<string, unknown> = { phoneNumber: user.phoneNumber, password }) =>
+      ctx.app.inject({ method: 'POST', url, remoteAddress: address, headers: { 'x-api-key': m.apiKey }, payload: body });
+    for (let i = 0; i < 5; i++) problem(await from('203.0.113.7', `wrong-${i}-password`), 401, 'invalid_credentials');
+    const locked = problem(await from('203.0.113.7', PASSWORD), 429, 'login_locked');
+    expect(locked.detail).toMatch(/from this address.*reset the password \(POST \/auth\/password-reset\)/);
+    // The customer, elsewhere, signs in (and so forgets the number's failures).
+    expect((await from('198.51.100.20', PASSWORD)).statusCode).toBe(200);
+    // One IPv6 subscriber (a /64) is one address.
+    for (let i = 0; i < 5; i++) problem(await from(`2001:db8:1:2::${i + 1}`, 'wrong-password'), 401, 'invalid_credentials');
+    problem(await from('2001:db8:1:2:ffff::9', PASSWORD), 429, 'login_locked');
+
+    // Many addresses: the slower limit per number holds them all to 100 attempts in 24 hours.
+    ctx.clock.advance(15 * MINUTE);
+    for (let n = 0; n < 19; n++) {
+      for (let i = 0; i < 5; i++) problem(await from(`192.0.2.${n + 1}`, 'wrong-password'), 401, 'invalid_credentials');
+    }
+    const everywhere = problem(await from('198.51.100.20', PASSWORD), 429, 'login_locked');
+    expect(everywhere.detail).toMatch(/from all addresses/);
+    // The way out: a password reset by SMS code, then the new password works from that address.
+    expect((await from('198.51.100.20', '', '/auth/password-reset', { phoneNumber: user.phoneNumber })).statusCode).toBe(202);
+    const code = await lastCode(user.id);
+    const confirmed = await from('198.51.100.20', '', '/auth/password-reset/confirm', { phoneNumber: user.phoneNumber, code, newPassword: 'kribi-beach-2027' });
+    expect(confirmed.statusCode, confirmed.body).toBe(204);
+    expect((await from('198.51.100.20', 'kribi-beach-2027')).statusCode).toBe(200);
+  });
+
   it('the lockout is per phone number, applies to unknown numbers too, and a success clears the count', async () => {
     const a = await verifiedUser();
     const b = await verifiedUser();

@@ -87,6 +87,13 @@ describe('webhook endpoints', () => {
       ['live', 'https://172.16.0.1/x'],
       ['live', 'https://100.64.0.1/x'],
       ['live', `https://shop.example.com/${'x'.repeat(2100)}`],
+      // Issue 20: IPv6 forms that embed a private IPv4 address, and the gateway's own port.
+      ['live', 'https://[::127.0.0.1]/'],
+      ['live', 'https://[::a9fe:a9fe]/'],
+      ['live', 'https://[::a00:1]/'],
+      ['live', 'https://[64:ff9b::a00:1]/'],
+      [m, `http://127.0.0.1:${ctx.deps.config.port}/readyz`],
+      [m, `http://localhost:${ctx.deps.config.port}/readyz`],
     ];
     for (const [who, url] of cases) {
       const creds = who === 'live' ? live(m) : sk(who);

@@ -3,6 +3,8 @@ import { Intent } from '../src/modules/intents/intents.schema.ts';
 import { createDispatcher } from '../src/modules/webhooks/dispatcher.ts';
 import { EVENT_TYPES } from '../src/modules/events/index.ts';
 import { Event } from '../src/modules/webhooks/webhooks.schema.ts';
+import { PaymentEvent } from '../src/modules/intents/index.ts';
+import { Payout } from '../src/modules/payouts/index.ts';
 import { validatorCompiler } from '../src/platform/http/validation.ts';
 import { authorize, charge, createIntent, newUser } from './flow.support.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -48,7 +50,7 @@ describe('the event schema', () => {
       const result = validateEvent(event) as { error?: Error };
       expect(result.error, JSON.stringify(event)).toBeUndefined();
       // Exactly the schema's fields, the intent's in the schema's order: nothing more, nothing less.
-      expect(Object.keys(event).sort()).toEqual(Object.keys(Event.properties).sort());
+      expect(Object.keys(event).sort()).toEqual(Object.keys(PaymentEvent.properties).sort());
       expect(Object.keys(event.data)).toEqual(['paymentIntent']);
       expect(Object.keys(event.data.paymentIntent)).toEqual(Object.keys(Intent.properties));
       const read = await call(ctx.app, 'GET', `/events/${event.id}`, sk(m));
@@ -68,12 +70,14 @@ describe('the event schema', () => {
     expect((validateEvent({ ...first, type: 'payment.teleported' }) as { error?: Error }).error).toBeDefined();
   });
 
-  it('the OpenAPI document gives data.paymentIntent the intent schema and type the event types', async () => {
+  it('the OpenAPI document gives data.paymentIntent the intent schema, data.payout the payout schema, and type the event types', async () => {
     const doc = (await call(ctx.app, 'GET', '/openapi.json')).json();
-    for (const schema of [
+    for (const union of [
       doc.paths['/events/{id}'].get.responses['200'].content['application/json'].schema,
       doc.paths['/events'].get.responses['200'].content['application/json'].schema.properties.data.items,
     ]) {
+      const [schema, payout] = union.anyOf;
+      expect(Object.keys(payout.properties.data.properties.payout.properties)).toEqual(Object.keys(Payout.properties));
       const intent = schema.properties.data.properties.paymentIntent;
       expect(Object.keys(intent.properties)).toEqual(Object.keys(Intent.properties));
       expect(intent.required).toEqual(expect.arrayContaining(['id', 'amount', 'currency', 'status', 'metadata']));

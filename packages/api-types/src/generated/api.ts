@@ -211,11 +211,118 @@ export interface paths {
                                 amount: string;
                                 currency: string;
                             }[];
+                            balances: {
+                                available: string;
+                                currency: string;
+                                pending: string;
+                            }[];
                             livemode: boolean;
                             /** @enum {string} */
                             object: "balance";
+                            pending: {
+                                amount: string;
+                                currency: string;
+                            }[];
                         };
                     };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/balance/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    currency?: string;
+                    from?: string;
+                    limit?: number;
+                    startingAfter?: string;
+                    to?: string;
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                /** Format: date-time */
+                                availableOn: string;
+                                balanceAfter: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string;
+                                id: string;
+                                /** @enum {string} */
+                                object: "balance_transaction";
+                                source: string | null;
+                                status: "pending" | "available";
+                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/balance/transactions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    currency?: string;
+                    from?: string;
+                    to?: string;
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
             };
         };
@@ -304,7 +411,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     startingAfter?: string;
-                    type?: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded";
+                    type?: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                 };
                 header?: never;
                 path?: never;
@@ -318,7 +425,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data: {
+                            data: ({
                                 apiVersion: string;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -357,8 +464,41 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded";
-                            }[];
+                                type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            } | {
+                                apiVersion: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                data: {
+                                    payout: {
+                                        amount: string;
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        description: string | null;
+                                        destination: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                        };
+                                        failureReason: string | null;
+                                        id: string;
+                                        livemode: boolean;
+                                        method: "manual" | "scheduled";
+                                        /** @enum {string} */
+                                        object: "payout";
+                                        status: "PENDING" | "PAID" | "FAILED";
+                                        /** Format: date-time */
+                                        updatedAt: string;
+                                    };
+                                };
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "event";
+                                /** @enum {unknown} */
+                                type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            })[];
                             hasMore: boolean;
                         };
                     };
@@ -435,7 +575,40 @@ export interface paths {
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded";
+                            type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                        } | {
+                            apiVersion: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            data: {
+                                payout: {
+                                    amount: string;
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    currency: string;
+                                    description: string | null;
+                                    destination: {
+                                        phoneNumber: string;
+                                        provider: string;
+                                    };
+                                    failureReason: string | null;
+                                    id: string;
+                                    livemode: boolean;
+                                    method: "manual" | "scheduled";
+                                    /** @enum {string} */
+                                    object: "payout";
+                                    status: "PENDING" | "PAID" | "FAILED";
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                };
+                            };
+                            id: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "event";
+                            /** @enum {unknown} */
+                            type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                         };
                     };
                 };
@@ -1027,6 +1200,269 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payout-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destination: {
+                                phoneNumber: string;
+                                provider: string;
+                            } | null;
+                            interval: "manual" | "daily" | "weekly";
+                            livemode: boolean;
+                            minimumAmount: {
+                                [key: string]: string;
+                            };
+                            nextRunAt: string | null;
+                            /** @enum {string} */
+                            object: "payout_schedule";
+                            weeklyAnchor: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        destination?: {
+                            phoneNumber: string;
+                            provider: string;
+                        };
+                        interval: "manual" | "daily" | "weekly";
+                        minimumAmount?: {
+                            [key: string]: string;
+                        };
+                        weeklyAnchor?: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destination: {
+                                phoneNumber: string;
+                                provider: string;
+                            } | null;
+                            interval: "manual" | "daily" | "weekly";
+                            livemode: boolean;
+                            minimumAmount: {
+                                [key: string]: string;
+                            };
+                            nextRunAt: string | null;
+                            /** @enum {string} */
+                            object: "payout_schedule";
+                            weeklyAnchor: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                    status?: "PENDING" | "PAID" | "FAILED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string | null;
+                                destination: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                };
+                                failureReason: string | null;
+                                id: string;
+                                livemode: boolean;
+                                method: "manual" | "scheduled";
+                                /** @enum {string} */
+                                object: "payout";
+                                status: "PENDING" | "PAID" | "FAILED";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount: string;
+                        currency: string;
+                        description?: string;
+                        destination: {
+                            phoneNumber: string;
+                            provider: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string | null;
+                            destination: {
+                                phoneNumber: string;
+                                provider: string;
+                            };
+                            failureReason: string | null;
+                            id: string;
+                            livemode: boolean;
+                            method: "manual" | "scheduled";
+                            /** @enum {string} */
+                            object: "payout";
+                            status: "PENDING" | "PAID" | "FAILED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string | null;
+                            destination: {
+                                phoneNumber: string;
+                                provider: string;
+                            };
+                            failureReason: string | null;
+                            id: string;
+                            livemode: boolean;
+                            method: "manual" | "scheduled";
+                            /** @enum {string} */
+                            object: "payout";
+                            status: "PENDING" | "PAID" | "FAILED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -1057,6 +1493,57 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test/balance/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            available: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                            balances: {
+                                available: string;
+                                currency: string;
+                                pending: string;
+                            }[];
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "balance";
+                            pending: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -1830,7 +2317,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "*")[];
+                        enabledEvents?: ("payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
                         url: string;
                     };
                 };
@@ -1954,7 +2441,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "*")[];
+                        enabledEvents?: ("payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
                         url?: string;
                     };
                 };

@@ -9,6 +9,7 @@ import { CustomerDetail, Customers } from './pages/Customers.tsx';
 import { Login } from './pages/Login.tsx';
 import { PaymentDetail } from './pages/PaymentDetail.tsx';
 import { Payments } from './pages/Payments.tsx';
+import { PayoutDetail, Payouts } from './pages/Payouts.tsx';
 import { TestData } from './pages/TestData.tsx';
 import { WebhookEndpoint } from './pages/WebhookEndpoint.tsx';
 import { Webhooks } from './pages/Webhooks.tsx';
@@ -38,6 +39,7 @@ const NAV: { section: string; path: string; label: MessageId; group?: MessageId;
   { section: 'payments', path: 'payments', label: 'nav.payments' },
   { section: 'customers', path: 'customers', label: 'nav.customers' },
   { section: 'balance', path: 'balance', label: 'nav.balance' },
+  { section: 'payouts', path: 'payouts', label: 'nav.payouts' },
   { section: 'webhooks', path: 'webhooks', label: 'nav.webhooks' },
   { section: 'api-keys', path: 'settings/api-keys', label: 'nav.apiKeys', group: 'nav.settings' },
   { section: 'test-data', path: 'test-data', label: 'nav.testData', testOnly: true },
@@ -51,7 +53,9 @@ function Page({ route }: { route: Route }) {
     case 'customers':
       return id ? <CustomerDetail mode={mode} id={id} /> : <Customers mode={mode} />;
     case 'balance':
-      return <Balance mode={mode} />;
+      return <Balance mode={mode} search={search} />;
+    case 'payouts':
+      return id ? <PayoutDetail mode={mode} id={id} /> : <Payouts mode={mode} />;
     case 'webhooks':
       return id ? <WebhookEndpoint mode={mode} id={id} /> : <Webhooks mode={mode} />;
     case 'api-keys':

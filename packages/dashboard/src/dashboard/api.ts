@@ -1,6 +1,6 @@
 /**
  * The dashboard API client: same-origin fetch with the session cookie, the CSRF token on every
- * state-changing request, and RFC 9457 problems turned into `ApiProblem`s.
+ * state-changing request (POST, PUT, PATCH, DELETE), and RFC 9457 problems turned into `ApiProblem`s.
  */
 export class ApiProblem extends Error {
   constructor(
@@ -26,7 +26,7 @@ export function onSessionLost(fn: () => void) {
   sessionLost = fn;
 }
 
-export async function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   const payload = method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(body ?? {});

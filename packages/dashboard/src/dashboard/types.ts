@@ -152,6 +152,61 @@ export interface EndpointSecret {
 export interface Balance {
   livemode: boolean;
   available: { currency: string; amount: string }[];
+  pending: { currency: string; amount: string }[];
+  /** The same figures, one entry per currency. */
+  balances: { currency: string; available: string; pending: string }[];
+}
+
+export const CURRENCIES = ['XAF', 'XOF', 'EUR', 'USD'] as const;
+
+export const BALANCE_TRANSACTION_TYPES = ['charge', 'fee', 'refund', 'payout', 'payout_reversal', 'adjustment'] as const;
+export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
+
+/** One line of the balance statement (`GET /dashboard/api/{mode}/balance/transactions`). */
+export interface BalanceTransaction {
+  id: string;
+  type: BalanceTransactionType;
+  /** Signed: what it adds to (or takes from) the merchant's money. */
+  amount: string;
+  currency: string;
+  /** Available + pending right after it. */
+  balanceAfter: string;
+  source: string | null;
+  description: string;
+  status: 'pending' | 'available';
+  availableOn: string;
+  createdAt: string;
+}
+
+export type PayoutStatus = 'PENDING' | 'PAID' | 'FAILED';
+export const PAYOUT_STATUSES: PayoutStatus[] = ['PENDING', 'PAID', 'FAILED'];
+
+export interface Payout {
+  id: string;
+  amount: string;
+  currency: string;
+  destination: { provider: string; phoneNumber: string };
+  description: string | null;
+  method: 'manual' | 'scheduled';
+  status: PayoutStatus;
+  /** The provider's reason of a FAILED payout (e.g. PAYEE_NOT_FOUND). */
+  failureReason: string | null;
+  livemode: boolean;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+export const WEEK_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
+export interface PayoutSchedule {
+  livemode: boolean;
+  interval: 'manual' | 'daily' | 'weekly';
+  weeklyAnchor: string | null;
+  destination: { provider: string; phoneNumber: string } | null;
+  /** Per currency, the least available balance worth paying out. */
+  minimumAmount: Record<string, string>;
+  nextRunAt: string | null;
 }
 
 export interface Message {

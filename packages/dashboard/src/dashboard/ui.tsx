@@ -79,6 +79,8 @@ export function useLoad<T>(fn: () => Promise<T>, key: string): Loaded<T> {
 
 const TONES: Record<string, string> = {
   SUCCEEDED: 'ok',
+  PAID: 'ok',
+  available: 'ok',
   succeeded: 'ok',
   active: 'ok',
   enabled: 'ok',
@@ -97,13 +99,15 @@ const TONES: Record<string, string> = {
   REFUNDED: 'warn',
 };
 
-/** Statuses in words: payments, top-ups and charges (upper and lower case), deliveries, keys, endpoints. */
+/** Statuses in words: payments, top-ups, charges and payouts (upper and lower case), balance lines, deliveries, keys, endpoints. */
 const STATUS_TEXTS: Record<string, MessageId> = {
   PENDING: 'status.pending',
   pending: 'status.pending',
   PROCESSING: 'status.processing',
   SUCCEEDED: 'status.succeeded',
   succeeded: 'status.succeeded',
+  PAID: 'status.paid',
+  available: 'status.available',
   FAILED: 'status.failed',
   failed: 'status.failed',
   EXPIRED: 'status.expired',

@@ -11,6 +11,8 @@ const KNOWN = {
   'payment.expired': true,
   'payment.canceled': true,
   'payment.refunded': true,
+  'payout.paid': true,
+  'payout.failed': true,
 } as const satisfies Record<EventType, true>;
 
 export type { EventType };

@@ -116,10 +116,16 @@ export function testPayments(caisse: Caisse) {
   /** The events of one intent, newest first (searched among the merchant's latest events of that type). */
   async function eventsOf(intentId: string, type: EventType): Promise<{ id: string; type: EventType }[]> {
     const page = await caisse.events.list({ type, limit: 100 });
-    return page.data.filter((e) => e.data.paymentIntent.id === intentId).map((e) => ({ id: e.id, type: e.type }));
+    return page.data.filter((e) => 'paymentIntent' in e.data && e.data.paymentIntent.id === intentId).map((e) => ({ id: e.id, type: e.type }));
   }
 
-  return { createUser, signIn, createIntent, latestCode, authorize, charge, refund, cancel, getIntent, eventsOf };
+  /** The events of one payout, newest first (among the merchant's latest events of that type). */
+  async function eventsOfPayout(payoutId: string, type: EventType): Promise<{ id: string; type: EventType }[]> {
+    const page = await caisse.events.list({ type, limit: 100 });
+    return page.data.filter((e) => 'payout' in e.data && (e.data.payout as { id: string }).id === payoutId).map((e) => ({ id: e.id, type: e.type }));
+  }
+
+  return { createUser, signIn, createIntent, latestCode, authorize, charge, refund, cancel, getIntent, eventsOf, eventsOfPayout };
 }
 
 export type TestPayments = ReturnType<typeof testPayments>;

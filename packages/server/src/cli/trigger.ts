@@ -17,6 +17,11 @@ import { testPayments } from './test-payments.ts';
  *   with `expiresIn: 300`; the server's sweeper sends `payment.expired` within seconds of
  *   `expiresAt`, which is printed.
  *
+ * - `payout.paid`: a completed payment, its net made available at once (the test helper
+ *   `POST /test/balance/settle`), then a payout of it to a sandbox number that succeeds; the
+ *   server's poller (or the sandbox's callback) makes it PAID within seconds.
+ * - `payout.failed`: the same, to the sandbox number that fails (46733123450).
+ *
  * Every intent carries `metadata.triggeredBy = "caisse trigger"`.
  */
 
@@ -27,12 +32,22 @@ export interface TriggerResult {
   intentId: string;
   /** Events the trigger produced (ids), oldest first; empty for payment.expired. */
   events: { id: string; type: EventType }[];
+  /** For payout.paid and payout.failed: the payout. */
+  payoutId?: string;
   /** For payment.expired: when the intent expires. */
   expiresAt?: string;
   steps: string[];
 }
 
-export async function trigger(caisse: Caisse, type: EventType, say: (line: string) => void = () => {}): Promise<TriggerResult> {
+/** Sandbox numbers (contract §9): any other number is paid, this one fails. */
+const PAYOUT_TO = { 'payout.paid': '+237670000000', 'payout.failed': '+46733123450' } as const;
+
+export async function trigger(
+  caisse: Caisse,
+  type: EventType,
+  say: (line: string) => void = () => {},
+  wait: { sleep: (ms: number) => Promise<void>; timeoutMs: number } = { sleep: (ms) => new Promise((r) => setTimeout(r, ms)), timeoutMs: 60_000 },
+): Promise<TriggerResult> {
   const pay = testPayments(caisse);
   const steps: string[] = [];
   const step = (line: string) => {
@@ -87,6 +102,25 @@ export async function trigger(caisse: Caisse, type: EventType, say: (line: strin
       await pay.cancel(intent.id);
       step(`canceled ${intent.id}`);
       return { type, intentId: intent.id, events: await produced(intent.id, ['payment.canceled']), steps };
+    }
+    case 'payout.paid':
+    case 'payout.failed': {
+      const { intent, res } = await payIntent(TRIGGER_AMOUNT);
+      if (res.status !== 200 || !res.intent) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.problem)}`);
+      await caisse.testHelpers.settleBalance();
+      const net = (await pay.getIntent(intent.id)).net ?? TRIGGER_AMOUNT;
+      step(`made the payment's net (${net} XAF) available now (POST /test/balance/settle)`);
+      const payout = await caisse.payouts.create({ amount: net, currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: PAYOUT_TO[type] }, description: `caisse trigger ${type}` });
+      step(`created payout ${payout.id} of ${payout.amount} XAF to ${PAYOUT_TO[type]} (PENDING); waiting for the provider`);
+      const deadline = Date.now() + wait.timeoutMs;
+      let status: string = payout.status;
+      while (status === 'PENDING') {
+        if (Date.now() > deadline) throw new Error(`payout ${payout.id} is still PENDING after ${wait.timeoutMs / 1000} s: is the server's worker running?`);
+        await wait.sleep(500);
+        status = (await caisse.payouts.retrieve(payout.id)).status;
+      }
+      step(`payout ${payout.id} is ${status}`);
+      return { type, intentId: intent.id, payoutId: payout.id, events: (await pay.eventsOfPayout(payout.id, type)).reverse(), steps };
     }
     case 'payment.expired': {
       const intent = await intentFor('caisse trigger payment.expired', 300);

@@ -11,6 +11,8 @@ export const OTP_RULES = {
   maxSendsPerWindow: 5,
   sendWindowMs: 15 * MINUTE,
   authorizationTtlMs: 10 * MINUTE,
+  /** Wrong codes per customer and UTC day; then no code is sent or checked until the next day. */
+  maxWrongCodesPerDay: 20,
 } as const;
 
 /** A uniformly random 6-digit code (rejection sampling: no modulo bias). */

@@ -6,6 +6,7 @@ export const ERRORS = {
   // 400
   validation_error: { status: 400, title: 'The request is not valid' },
   parameter_unknown: { status: 400, title: 'Unknown parameter' },
+  parameter_missing: { status: 400, title: 'A required parameter is missing' },
   amount_invalid: { status: 400, title: 'The amount is not valid for its currency' },
   currency_unsupported: { status: 400, title: 'The currency is not supported' },
   metadata_invalid: { status: 400, title: 'The metadata is not valid' },
@@ -35,6 +36,7 @@ export const ERRORS = {
   otp_token_invalid: { status: 401, title: 'The authorization token is not valid' },
   invalid_credentials: { status: 401, title: 'The login or the password is incorrect' },
   session_required: { status: 401, title: 'Sign in to the dashboard' },
+  metrics_token_invalid: { status: 401, title: 'The metrics token is missing or wrong' },
   // 402
   insufficient_funds: { status: 402, title: 'Insufficient funds' },
   // 403
@@ -43,6 +45,7 @@ export const ERRORS = {
   origin_not_allowed: { status: 403, title: 'This origin is not allowed for the API key' },
   phone_not_verified: { status: 403, title: 'The phone number is not verified' },
   csrf_token_invalid: { status: 403, title: 'The CSRF token is missing or wrong' },
+  metrics_local_only: { status: 403, title: 'Metrics are served to this machine only' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   // 405, 413, 415
@@ -57,6 +60,8 @@ export const ERRORS = {
   already_exists: { status: 409, title: 'It already exists' },
   endpoint_disabled: { status: 409, title: 'The webhook endpoint is disabled' },
   phone_already_verified: { status: 409, title: 'The phone number is already verified' },
+  balance_insufficient: { status: 409, title: 'The available balance is too low' },
+  payout_state_invalid: { status: 409, title: 'The payout cannot change from its current state' },
   // 422
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with another request' },
   refund_exceeds_amount: { status: 422, title: 'The refund exceeds what is left to refund' },
@@ -66,6 +71,7 @@ export const ERRORS = {
   rate_limited: { status: 429, title: 'Too many requests' },
   otp_rate_limited: { status: 429, title: 'Too many codes requested' },
   otp_attempts_exceeded: { status: 429, title: 'Too many wrong codes' },
+  otp_daily_limit: { status: 429, title: 'Too many wrong codes today' },
   login_locked: { status: 429, title: 'Too many failed logins' },
   // 5xx
   internal_error: { status: 500, title: 'Internal error' },

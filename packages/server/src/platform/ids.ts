@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   request: 'req',
   topup: 'top',
   payout: 'po',
+  balanceTransaction: 'btx',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -31,6 +31,8 @@ export interface MerchantContext extends Caller {
   intentExpiresIn: number;
   /** The merchant's own fee schedule, where it has one (else the configured default applies). */
   fees?: { bps: number | null; fixedMinor: Record<string, number | string> | null };
+  /** The merchant's own settlement delay in days, where it has one (else the configured default). */
+  settlementDelayDays?: number | null;
 }
 
 /** The end user a user route acts for, once their access token is checked. */

@@ -1,6 +1,6 @@
 import { type Generated, sql } from 'kysely';
 import type { Clock } from './clock.ts';
-import { MINUTE } from './clock.ts';
+import { DAY, MINUTE } from './clock.ts';
 import { OTP_RULES, retryAfterHeader, sendDecision } from './codes.ts';
 import { sha256 } from './crypto.ts';
 import type { Db, Executor } from './db.ts';
@@ -25,17 +25,39 @@ export interface AttemptRule {
   refuse(retryAfterMs: number): ApiError;
 }
 
-/** The sign-in lockout of contract §6, for every sign-in: 5 failures per subject within 15 minutes. */
+/**
+ * The sign-in lockout of contract §6, per subject and client address (issue 20): 5 attempts
+ * within 15 minutes. Per address, so that a stranger's wrong passwords do not lock the real
+ * owner out from elsewhere.
+ */
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_WINDOW_MS = 15 * MINUTE;
+/**
+ * And a slower one per subject from every address together: 100 attempts in 24 hours (NIST SP
+ * 800-63B's ceiling on consecutive failures), which bounds guessing from many addresses.
+ */
+export const LOGIN_GLOBAL_MAX_FAILURES = 100;
+export const LOGIN_GLOBAL_WINDOW_MS = DAY;
 
-/** The lockout rule of a sign-in whose subject `what` names ("this phone number", "this e-mail address"). */
-export function loginRule(what: string): AttemptRule {
-  return {
-    max: LOGIN_MAX_FAILURES,
-    windowMs: LOGIN_WINDOW_MS,
-    refuse: (ms) => new ApiError('login_locked', `Too many failed sign-ins for ${what}; try again later`, { headers: retryAfterHeader(ms) }),
-  };
+/** A sign-in's subject (`what` names it: "this phone number") and the client address it comes from. */
+export interface LoginSubject {
+  subject: string;
+  address: string;
+  what: string;
+  /** What a locked-out owner can do besides waiting, said in the refusal. */
+  remedy?: string;
+}
+
+/** The two lockout rules of a sign-in: per subject and address, then per subject. */
+export function loginRules(s: LoginSubject): { subject: string; rule: AttemptRule }[] {
+  const refuse = (where: string) => (ms: number) =>
+    new ApiError('login_locked', `Too many failed sign-ins for ${s.what} ${where}; try again later${s.remedy ? `, or ${s.remedy}` : ''}`, {
+      headers: retryAfterHeader(ms),
+    });
+  return [
+    { subject: `${s.subject}@${s.address}`, rule: { max: LOGIN_MAX_FAILURES, windowMs: LOGIN_WINDOW_MS, refuse: refuse('from this address') } },
+    { subject: s.subject, rule: { max: LOGIN_GLOBAL_MAX_FAILURES, windowMs: LOGIN_GLOBAL_WINDOW_MS, refuse: refuse('from all addresses') } },
+  ];
 }
 
 export interface Attempt {
@@ -67,6 +89,24 @@ export function createThrottle(deps: { db: Db; clock: Clock }) {
     await db.deleteFrom('throttle_attempts').where('subject_hash', '=', sha256(subject)).execute();
   }
 
+  /**
+   * Counts an attempt for `subject` before it is checked, or refuses it with `rule.refuse` when
+   * it would be one too many (the refused attempt is removed). Returns the row's id and the tries left.
+   */
+  async function count(subject: string, rule: AttemptRule): Promise<{ id: bigint; remaining: number }> {
+    const hash = sha256(subject);
+    const now = clock.now();
+    const { id } = await db.insertInto('throttle_attempts').values({ subject_hash: hash, attempted_at: now }).returning('id').executeTakeFirstOrThrow();
+    const attempts = await attemptsSince(hash, new Date(now.getTime() - rule.windowMs));
+    if (attempts.length > rule.max) {
+      await db.deleteFrom('throttle_attempts').where('id', '=', id).execute();
+      // Newest first, ours at the head: the lock lifts when the max-th newest other one ages out.
+      const oldestCounted = attempts[rule.max] as Date;
+      throw rule.refuse(oldestCounted.getTime() + rule.windowMs - now.getTime());
+    }
+    return { id, remaining: rule.max - attempts.length };
+  }
+
   return {
     /**
      * Counts an attempt for `subject` before it is checked (parallel tries cannot slip past the
@@ -75,17 +115,29 @@ export function createThrottle(deps: { db: Db; clock: Clock }) {
      * attempt leaves the window.
      */
     async begin(subject: string, rule: AttemptRule): Promise<Attempt> {
-      const hash = sha256(subject);
-      const now = clock.now();
-      const { id } = await db.insertInto('throttle_attempts').values({ subject_hash: hash, attempted_at: now }).returning('id').executeTakeFirstOrThrow();
-      const attempts = await attemptsSince(hash, new Date(now.getTime() - rule.windowMs));
-      if (attempts.length > rule.max) {
-        await db.deleteFrom('throttle_attempts').where('id', '=', id).execute();
-        // Newest first, ours at the head: the lock lifts when the max-th newest other one ages out.
-        const oldestCounted = attempts[rule.max] as Date;
-        throw rule.refuse(oldestCounted.getTime() + rule.windowMs - now.getTime());
+      const { remaining } = await count(subject, rule);
+      return { remaining, succeeded: () => clear(subject) };
+    },
+
+    /**
+     * One attempt under several limits at once (a sign-in: per address, then per subject), each
+     * as `begin` counts it. A refusal by any of them counts it under none; a success forgets the
+     * attempts under every one.
+     */
+    async beginAll(limits: { subject: string; rule: AttemptRule }[]): Promise<Attempt> {
+      const counted: { id: bigint; remaining: number }[] = [];
+      try {
+        for (const { subject, rule } of limits) counted.push(await count(subject, rule));
+      } catch (err) {
+        if (counted.length > 0) await db.deleteFrom('throttle_attempts').where('id', 'in', counted.map((c) => c.id)).execute();
+        throw err;
       }
-      return { remaining: rule.max - attempts.length, succeeded: () => clear(subject) };
+      return {
+        remaining: Math.min(...counted.map((c) => c.remaining)),
+        succeeded: async () => {
+          for (const { subject } of limits) await clear(subject);
+        },
+      };
     },
 
     /**

@@ -100,6 +100,18 @@ export const chargesRepository = {
     return row?.user_id;
   },
 
+  /** The declined charges of one customer on one intent (issue 20: attempts count per intent and customer). */
+  async countDeclined(tx: Tx, intentId: string, userId: string): Promise<number> {
+    const row = await tx
+      .selectFrom('charges')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('intent_id', '=', intentId)
+      .where('user_id', '=', userId)
+      .where('status', '=', 'failed')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
   async insertRefund(tx: Tx, row: Insertable<RefundsTable>): Promise<RefundRow> {
     return tx.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
   },

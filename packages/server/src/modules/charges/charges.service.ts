@@ -6,6 +6,7 @@ import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import { announceEvents } from '../events/index.ts';
 import { type IntentsService, type PublicIntent, publicView, statusAfterFailedCharge, statusAfterRefund } from '../intents/index.ts';
+import type { BalancesService } from '../balances/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { assertSameUser, type OtpService } from '../otp/index.ts';
 import { chargesRepository as repo, type RefundRow } from './charges.repository.ts';
@@ -66,6 +67,7 @@ export function createChargesService(
   deps: Deps,
   collaborators: {
     ledger: LedgerService;
+    balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'refundSource' | 'recordRefund'>;
     intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition'>;
     otp: Pick<OtpService, 'consume'>;
     /** A charge is a payment attempt: the merchant sees the customer from then on (users.link). */
@@ -73,7 +75,7 @@ export function createChargesService(
   },
 ) {
   const { db, clock, ids } = deps;
-  const { ledger, intents, otp, customers } = collaborators;
+  const { ledger, balances, intents, otp, customers } = collaborators;
   const feeSchedule = (merchant: MerchantContext, currency: Currency) => feeScheduleOf(deps.config, merchant, currency);
 
   return {
@@ -158,11 +160,15 @@ export function createChargesService(
         if (wallet.balance < row.amount_minor) {
           const message = insufficientFundsMessage(formatAmount(row.amount_minor, currency), currency);
           await repo.insertCharge(tx, { ...base, status: 'failed', failure_code: 'insufficient_funds', failure_message: message, transfer_id: null });
+          // Only the customer who started the payment counts against it, by their own declines
+          // (issue 20): anyone else's is theirs alone, and the intent stays as it was.
           const failed = publicView(
-            await intents.transition(tx, row, statusAfterFailedCharge(attempts), {
-              apiVersion: merchant.pinnedVersion,
-              patch: { attempts, last_error_code: 'insufficient_funds', last_error_message: message },
-            }),
+            row.started_by !== user.userId
+              ? row
+              : await intents.transition(tx, row, statusAfterFailedCharge(await repo.countDeclined(tx, row.id, user.userId)), {
+                  apiVersion: merchant.pinnedVersion,
+                  patch: { attempts, last_error_code: 'insufficient_funds', last_error_message: message },
+                }),
             clock.now(),
           );
           return refused(
@@ -208,6 +214,8 @@ export function createChargesService(
             [...accounts, revenue],
           );
         }
+        // The statement's rows last: the merchant's running total is locked from here to the commit.
+        await balances.recordCharge(tx, scope, { intentId: row.id, currency, amount: row.amount_minor, fee, transferId, availableOn: balances.availableOn(merchant) });
         return { kind: 'succeeded', intent };
       });
       // Every outcome that got here committed an event (completed, failed or expired).
@@ -241,8 +249,10 @@ export function createChargesService(
         const charge = await repo.findSucceeded(tx, row.id);
         if (!charge) throw new Error(`intent ${row.id} is ${row.status} without a succeeded charge`);
 
+        // Still pending (not settled): the refund comes out of pending; else out of available.
+        const source = await balances.refundSource(tx, scope, row.id, currency);
+        const balance = source.account;
         const wallet = await ledger.userWallet(tx, { ...scope, userId: charge.user_id, currency });
-        const balance = await ledger.merchantBalance(tx, { ...scope, currency });
         // The fee comes back in proportion to what is refunded (exactly all of it once all is refunded).
         const feeBack = feeReturned({ amount: row.amount_minor, fee: row.fee_minor ?? 0n, refundedBefore: row.amount_refunded_minor, refund: amount });
         const postings = [
@@ -271,6 +281,16 @@ export function createChargesService(
             created_at: clock.now(),
           }),
         );
+        await balances.recordRefund(tx, scope, {
+          refundId: refund.id,
+          intentId: row.id,
+          currency,
+          amount,
+          feeReturned: feeBack,
+          transferId: transfer.id,
+          status: source.status,
+          availableOn: source.availableOn,
+        });
         await answer?.record(tx, 201, refund);
         return refund;
       });

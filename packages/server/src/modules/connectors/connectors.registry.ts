@@ -66,7 +66,8 @@ export function connectorSettings(config: { momo: MomoConfig }): ConnectorSettin
 
 /**
  * Settings that point `mtn_momo` at a MoMo sandbox (test mode, development without an MTN
- * account). The sandbox takes any credentials unless it was started with some.
+ * account). The sandbox takes any credentials unless it was started with some, and lists its
+ * requests, which MTN cannot (`listRequests`, for reconciliation).
  */
 export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string; timeoutMs?: number } = {}): ConnectorSettings {
   const settings: MtnMomoSettings = {
@@ -78,11 +79,22 @@ export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string
     disbursementKey: 'sandbox',
     callbackUrl: opts.callbackUrl,
     timeoutMs: opts.timeoutMs,
+    sandboxListing: true,
   };
   return { mtn_momo: settings };
 }
 
 /** The connectors of each mode: live mode the configured providers, test mode only the sandbox. */
+/** The connectors of each mode: test mode always the sandbox, live mode the configured providers. */
+export interface ConnectorSource {
+  forMode(mode: 'test' | 'live'): ConnectorRegistry;
+}
+
+/** When to ask a provider again about a request after `polls` earlier asks: 2 s, 4 s, 8 s … at most a minute apart. */
+export function pollBackoffMs(polls: number): number {
+  return Math.min(60_000, 2_000 * 2 ** Math.max(0, polls - 1));
+}
+
 export interface ModeConnectors {
   forMode(mode: 'test' | 'live'): ConnectorRegistry;
   close(): Promise<void>;

@@ -90,6 +90,23 @@ export type CallbackResult =
   | { ok: true; kind: ConnectorKind; reference: string; claimed: 'PENDING' | 'SUCCESSFUL' | 'FAILED' | undefined; result: StatusResult }
   | { ok: false; reason: string };
 
+/**
+ * One request as a provider's own listing shows it (reconciliation: what the provider has and we
+ * may not). The amount is the provider's decimal string in major units, as it wrote it.
+ */
+export interface ListedRequest {
+  kind: ConnectorKind;
+  reference: string;
+  status: 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+  amount: string;
+  currency: string;
+  createdAt: Date;
+  externalId?: string;
+}
+
+/** A listing, or why there is none (`UNKNOWN`-like: it says nothing about the requests). */
+export type ListResult = { ok: true; requests: ListedRequest[] } | { ok: false; reason: string };
+
 export interface Connector {
   /** The registry name (`mtn_momo`). */
   readonly provider: string;
@@ -101,6 +118,12 @@ export interface Connector {
   status(kind: ConnectorKind, reference: string): Promise<StatusResult>;
   /** Authenticate a callback and confirm it with the provider (docs/decisions.md, "Connectors"). */
   verifyCallback(callback: IncomingCallback): Promise<CallbackResult>;
+  /**
+   * Optional: every request of one product the provider created in [from, to). Only providers
+   * (or sandboxes) that can list have it: MTN's Open API cannot, so `mtn_momo` has it only
+   * against Caisse's MoMo sandbox (docs/decisions.md, "Reconciliation").
+   */
+  listRequests?(kind: ConnectorKind, from: Date, to: Date): Promise<ListResult>;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }

@@ -10,14 +10,19 @@ export type {
   ConnectorLogger,
   ConnectorResult,
   IncomingCallback,
+  ListedRequest,
+  ListResult,
   PaymentRequest,
   ProviderView,
   StatusResult,
   SubmitResult,
 } from './connectors.types.ts';
 export { isReference, newReference } from './connectors.references.ts';
+export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 export {
   type ConnectorRegistry,
+  type ConnectorSource,
+  pollBackoffMs,
   type ConnectorSettings,
   connectorSettings,
   createConnectorRegistry,

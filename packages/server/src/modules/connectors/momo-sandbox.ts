@@ -119,6 +119,8 @@ export interface MomoSandbox {
   setFaults(faults: Partial<SandboxFaults>): SandboxFaults;
   requests(): SandboxRequestView[];
   override(referenceId: string, change: SandboxOverride): SandboxRequestView | undefined;
+  /** Loses a request, as a provider that dropped it would: `404 RESOURCE_NOT_FOUND` from then on. */
+  forget(referenceId: string): boolean;
   /** Moves the sandbox's own time forward (on top of its clock). */
   advance(ms: number): void;
   /** Forgets every access token, as MTN does when an API key is regenerated. */
@@ -386,6 +388,14 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     return view(r);
   }
 
+  function forgetOne(referenceId: string): boolean {
+    const r = store.get(referenceId.toLowerCase());
+    if (r === undefined) return false;
+    store.delete(r.referenceId);
+    pending.delete(r);
+    return true;
+  }
+
   async function control(method: string, path: string, req: IncomingMessage): Promise<HttpAnswer> {
     if (method === 'GET' && path === '/_sandbox/faults') return new HttpAnswer(200, faults);
     if (method === 'POST' && path === '/_sandbox/faults') return new HttpAnswer(200, api.setFaults(parseJson(await readBody(req), checkFaults)));
@@ -404,6 +414,9 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     if (m && method === 'GET' && m[2] === undefined) {
       const r = store.get((m[1] as string).toLowerCase());
       return r ? new HttpAnswer(200, view(r)) : new HttpAnswer(404, { code: 'RESOURCE_NOT_FOUND', message: 'No such request.' });
+    }
+    if (m && method === 'DELETE' && m[2] === undefined) {
+      return forgetOne(m[1] as string) ? new HttpAnswer(204) : new HttpAnswer(404, { code: 'RESOURCE_NOT_FOUND', message: 'No such request.' });
     }
     if (m && method === 'POST' && m[2] !== undefined) {
       const v = overrideOne(m[1] as string, parseJson(await readBody(req), checkOverride));
@@ -470,6 +483,7 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     },
     requests: () => [...store.values()].sort((a, b) => a.createdAt - b.createdAt).map(view),
     override: overrideOne,
+    forget: forgetOne,
     advance(ms) {
       offset += ms;
     },
@@ -514,7 +528,7 @@ export async function runMomoSandbox(opts: { port: number; host: string; faults:
     `MoMo sandbox listening on ${sandbox.url}\n` +
       `  CAISSE_MOMO_BASE_URL=${sandbox.url} (any API user, API key and subscription keys)\n` +
       `  numbers: 46733123450 FAILED, 46733123451 APPROVAL_REJECTED, 46733123452 never answers, 46733123453 SUCCESSFUL after 30 s, others SUCCESSFUL after 1 s\n` +
-      `  control: GET|POST /_sandbox/faults, GET /_sandbox/requests, POST /_sandbox/requests/{ref}/override, POST /_sandbox/clock, POST /_sandbox/tick\n`,
+      `  control: GET|POST /_sandbox/faults, GET /_sandbox/requests, POST /_sandbox/requests/{ref}/override, DELETE /_sandbox/requests/{ref}, POST /_sandbox/clock, POST /_sandbox/tick\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

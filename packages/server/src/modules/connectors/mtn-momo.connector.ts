@@ -7,11 +7,12 @@ import type {
   ConnectorDeps,
   ConnectorKind,
   IncomingCallback,
+  ListResult,
   PaymentRequest,
   StatusResult,
   SubmitResult,
 } from './connectors.types.ts';
-import { checkErrorBody, checkStatusAnswer, checkTokenAnswer, type MomoStatusAnswer } from './mtn-momo.schema.ts';
+import { checkErrorBody, checkSandboxListing, checkStatusAnswer, checkTokenAnswer, type MomoStatusAnswer } from './mtn-momo.schema.ts';
 
 /**
  * `mtn_momo`: MTN's MoMo Open API (Collection requesttopay, Disbursement transfer), as described
@@ -35,6 +36,11 @@ export interface MtnMomoSettings {
   /** Bound on each call (default 10 s). */
   timeoutMs?: number;
   connections?: number;
+  /**
+   * The base URL is Caisse's MoMo sandbox (`sandboxSettings`), whose control API lists every
+   * request: the connector then has `listRequests` (reconciliation). Never set for MTN itself.
+   */
+  sandboxListing?: boolean;
 }
 
 const PRODUCTS = {
@@ -268,12 +274,34 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
     return { ok: true, kind, reference, claimed, result };
   }
 
+  /** The sandbox's own listing (no credentials: its control API), cut to one product and period. */
+  async function listRequests(kind: ConnectorKind, from: Date, to: Date): Promise<ListResult> {
+    const res = await http.send('GET', '/_sandbox/requests', {});
+    const fail = (reason: string): ListResult => {
+      log.warn({ provider: MTN_MOMO, op: 'list', kind, reason }, 'mobile-money sandbox listing failed');
+      return { ok: false, reason };
+    };
+    if (!res.ok) return fail(res.reason);
+    if (res.status !== 200) return fail(httpReason(res.status, res.body));
+    const answer = readJson(res.body, checkSandboxListing);
+    if (!answer.ok) return fail(answer.reason);
+    const requests = [];
+    for (const r of answer.value.data) {
+      const createdAt = new Date(r.createdAt);
+      if (Number.isNaN(createdAt.getTime())) return fail(`the listing's createdAt ${r.createdAt} is not a time`);
+      if (r.kind !== kind || createdAt < from || createdAt >= to) continue;
+      requests.push({ kind, reference: r.referenceId, status: r.status, amount: r.amount, currency: r.currency, createdAt, externalId: r.externalId });
+    }
+    return { ok: true, requests };
+  }
+
   return {
     provider: MTN_MOMO,
     collect: (req) => submit('collection', req),
     disburse: (req) => submit('disbursement', req),
     status,
     verifyCallback,
+    ...(settings.sandboxListing === true ? { listRequests } : {}),
     close: () => http.close(),
   };
 }

@@ -71,3 +71,23 @@ export const checkStatusAnswer = Compile(MomoStatusAnswer);
 export const checkErrorBody = Compile(MomoErrorBody);
 export const checkRequestToPayBody = Compile(MomoRequestToPayBody);
 export const checkTransferBody = Compile(MomoTransferBody);
+
+/**
+ * Not MTN's: `GET /_sandbox/requests` of Caisse's MoMo sandbox (momo-sandbox.ts), which the
+ * connector reads to list requests when it talks to that sandbox (MTN's API has no listing).
+ * Only the members the listing needs; the sandbox sends more.
+ */
+export const SandboxListing = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      referenceId: Type.String(),
+      kind: Type.Union([Type.Literal('collection'), Type.Literal('disbursement')]),
+      amount: DecimalAmount,
+      currency: Type.String(),
+      externalId: Type.String(),
+      status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCESSFUL'), Type.Literal('FAILED')]),
+      createdAt: Type.String(),
+    }),
+  ),
+});
+export const checkSandboxListing = Compile(SandboxListing);

@@ -1,8 +1,10 @@
+import { clientAddress } from '../../platform/http/rate-limit.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
 import { ListMessagesQuery, MessageList } from '../messaging/index.ts';
-import { MerchantBalance } from '../ledger/index.ts';
+import { BalanceTransactionList, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery, MerchantBalance } from '../balances/index.ts';
+import { CreatePayoutBody, ListPayoutsQuery, Payout, PayoutList, PayoutSchedule, PayoutScheduleBody } from '../payouts/index.ts';
 import { CreateTestUserBody, TestUser } from '../users/index.ts';
 import {
   CreateEndpointBody,
@@ -95,7 +97,7 @@ function assertSameSite(request: FastifyRequest) {
  *
  * Sessions: an HttpOnly, SameSite=Strict cookie (Secure and `__Host-` in production) holding a
  * random token whose SHA-256 only is stored; 30 minutes idle, 12 hours at most. CSRF: every POST,
- * PATCH and DELETE must carry `x-csrf-token` (from the sign-in answer or GET /session: an HMAC of
+ * PUT, PATCH and DELETE must carry `x-csrf-token` (from the sign-in answer or GET /session: an HMAC of
  * the session token), and cross-site requests are refused outright (`Sec-Fetch-Site`, `Origin`).
  */
 export default async function dashboardRoutes(instance: FastifyInstance) {
@@ -147,13 +149,13 @@ async function dashboardApi(instance: FastifyInstance) {
         tags,
         summary: 'Sign in to the dashboard',
         description:
-          'E-mail and password (argon2id). Sets the session cookie and answers the session with its `csrfToken`. Wrong e-mail or password: 401 `invalid_credentials` (one answer for both). 5 failures for an e-mail within 15 minutes: 429 `login_locked` with `Retry-After`. More than `CAISSE_RATE_LIMIT_IP` (20) sign-ins a minute from one address, whatever the e-mail: 429 `rate_limited` with `Retry-After`.',
+          'E-mail and password (argon2id). Sets the session cookie and answers the session with its `csrfToken`. Wrong e-mail or password: 401 `invalid_credentials` (one answer for both). 5 failures for an e-mail from one client address within 15 minutes, or 100 from all addresses within 24 hours: 429 `login_locked` with `Retry-After`. More than `CAISSE_RATE_LIMIT_IP` (20) sign-ins a minute from one address, whatever the e-mail: 429 `rate_limited` with `Retry-After`.',
         body: LoginBody,
         response: { 200: Session },
       },
     },
     async (req, reply) => {
-      const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.login(req.body);
+      const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.login(req.body, clientAddress(req));
       reply.header('set-cookie', sessionCookie(sessionToken, absoluteExpiresAt, app.deps.clock.now(), production));
       return view;
     },
@@ -391,13 +393,96 @@ async function dashboardApi(instance: FastifyInstance) {
     async (req) => dashboard.customer(scope(req), req.params.id),
   );
 
-  // ---- balance and test data --------------------------------------------------------------------
+  // ---- balance ----------------------------------------------------------------------------------
 
   app.get(
     '/:mode/balance',
     { config: session, schema: { tags, summary: "The merchant's balance per currency", params: ModeParams, response: { 200: MerchantBalance } } },
     async (req) => dashboard.balance(scope(req)),
   );
+
+  app.get(
+    '/:mode/balance/transactions',
+    {
+      config: session,
+      schema: {
+        tags,
+        summary: "The balance statement, newest first, by type, currency and period (as GET /balance/transactions)",
+        params: ModeParams,
+        querystring: ListBalanceTransactionsQuery,
+        response: { 200: BalanceTransactionList },
+      },
+    },
+    async (req) => dashboard.balanceTransactions(scope(req), req.query),
+  );
+
+  app.get(
+    '/:mode/balance/transactions.csv',
+    {
+      config: session,
+      schema: {
+        tags,
+        summary: 'The balance statement of a period as a CSV download (as GET /balance/transactions.csv)',
+        params: ModeParams,
+        querystring: ExportBalanceTransactionsQuery,
+        produces: ['text/csv'],
+      },
+    },
+    async (req, reply) => {
+      // The query is checked before the first byte: a bad period is a problem+json 400, not a broken file.
+      const stream = dashboard.balanceCsv(scope(req), req.query);
+      const name = `caisse-balance-${req.params.mode}-${req.query.from ?? 'start'}-${req.query.to ?? 'now'}.csv`.replace(/[^A-Za-z0-9._-]/g, '_');
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(stream);
+    },
+  );
+
+  // ---- payouts ----------------------------------------------------------------------------------
+
+  app.get(
+    '/:mode/payouts',
+    { config: session, schema: { tags, summary: 'Payouts, newest first', params: ModeParams, querystring: ListPayoutsQuery, response: { 200: PayoutList } } },
+    async (req) => dashboard.payouts.list(scope(req), req.query),
+  );
+
+  app.get(
+    '/:mode/payouts/:id',
+    { config: session, schema: { tags, summary: 'A payout', params: ModeIdParams, response: { 200: Payout } } },
+    async (req) => dashboard.payouts.retrieve(scope(req), req.params.id),
+  );
+
+  app.post(
+    '/:mode/payouts',
+    {
+      config: session,
+      schema: {
+        tags,
+        summary: 'Pay out part of the available balance to a mobile-money number (as POST /payouts: 202, PENDING)',
+        description:
+          'Errors as POST /payouts: `amount_invalid`, `currency_unsupported`, `provider_unsupported`, `phone_invalid` (400); `balance_insufficient` (409); `provider_unavailable` (503: no connector for the mode).',
+        params: ModeParams,
+        body: CreatePayoutBody,
+        response: { 202: Payout },
+      },
+    },
+    async (req, reply) => reply.code(202).send(await dashboard.payouts.create(scope(req), req.body)),
+  );
+
+  app.get(
+    '/:mode/payout-schedule',
+    { config: session, schema: { tags, summary: 'The automatic payout schedule of the mode', params: ModeParams, response: { 200: PayoutSchedule } } },
+    async (req) => dashboard.payouts.schedule(scope(req)),
+  );
+
+  app.put(
+    '/:mode/payout-schedule',
+    {
+      config: session,
+      schema: { tags, summary: 'Set the automatic payout schedule (as PUT /payout-schedule)', params: ModeParams, body: PayoutScheduleBody, response: { 200: PayoutSchedule } },
+    },
+    async (req) => dashboard.payouts.setSchedule(scope(req), req.body),
+  );
+
+  // ---- test data --------------------------------------------------------------------------------
 
   app.get(
     '/:mode/messages',

@@ -40,13 +40,22 @@ export const ModeParams = Type.Object({
 });
 export const ModeIdParams = Type.Object({ ...ModeParams.properties, id: Type.String({ maxLength: 64 }) });
 
+/**
+ * A filter's instant: ISO 8601 as RFC 3339 writes it, checked by the schema, never read by
+ * `new Date()` alone (which takes `' OR '1'='1` for 2001-01-01 and 2026-02-30 for 2 March).
+ */
+const Instant = (what: string) =>
+  Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.String({ format: 'date', maxLength: 10 })], {
+    description: `${what}: an RFC 3339 date-time with its zone (2026-11-01T09:30:00Z) or a date (2026-11-01, midnight UTC); anything else is 400 \`validation_error\`.`,
+  });
+
 export const PaymentsQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
     startingAfter: Type.Optional(Type.String({ pattern: '^pi_[0-9a-z]{26}$' })),
     status: Type.Optional(Type.Union(INTENT_STATUSES.map((s) => Type.Literal(s)))),
-    createdGte: Type.Optional(Type.String({ maxLength: 40, description: 'Created at or after this instant (RFC 3339).' })),
-    createdLt: Type.Optional(Type.String({ maxLength: 40, description: 'Created before this instant (RFC 3339).' })),
+    createdGte: Type.Optional(Instant('Created at or after this instant')),
+    createdLt: Type.Optional(Instant('Created before this instant')),
   },
   { additionalProperties: false },
 );

@@ -7,15 +7,16 @@ import type { Language } from '../../platform/i18n.ts';
 import { newId } from '../../platform/ids.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
-import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRule } from '../../platform/throttle.ts';
+import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRules } from '../../platform/throttle.ts';
+import type { BalancesService, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery } from '../balances/index.ts';
 import type { ChargesService } from '../charges/index.ts';
 import type { TopupsService } from '../topups/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentStatus, IntentsService } from '../intents/index.ts';
-import type { LedgerService } from '../ledger/index.ts';
 import { type Caller, type KeyMode, scopeOf } from '../../platform/tenancy.ts';
 import type { KeyKind, KeyView, MerchantsService } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
+import type { PayoutsService } from '../payouts/index.ts';
 import type { UsersService } from '../users/index.ts';
 import type { EventBody, WebhooksService } from '../webhooks/index.ts';
 import { dashboardRepository as repo } from './dashboard.repository.ts';
@@ -77,9 +78,11 @@ function intentIdAt(at: Date): string {
   return newId('intent', { now: () => at }, (size) => Buffer.alloc(size));
 }
 
+/** A filter's instant, its form checked by the schema (RFC 3339 date-time or date); a date alone is midnight UTC. */
 function parseInstant(value: string | undefined, param: string): Date | undefined {
   if (value === undefined) return undefined;
-  const at = new Date(value);
+  const at = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  // The schema lets a leap second (23:59:60) through, which Date cannot hold.
   if (Number.isNaN(at.getTime())) throw new ApiError('validation_error', `${param} must be an RFC 3339 date-time`, { param });
   return at;
 }
@@ -96,13 +99,14 @@ export function createDashboardService(
     topups: Pick<TopupsService, 'listForCustomerAt'>;
     events: EventsService;
     webhooks: WebhooksService;
-    ledger: LedgerService;
+    balances: BalancesService;
+    payouts: Pick<PayoutsService, 'create' | 'list' | 'retrieve' | 'schedule' | 'setSchedule'>;
     messaging: MessagingService;
     users: UsersService;
   },
 ) {
   const { db, clock, random, config } = deps;
-  const { merchants, intents, charges, topups, events, webhooks, ledger, messaging, users } = services;
+  const { merchants, intents, charges, topups, events, webhooks, balances, payouts, messaging, users } = services;
   const throttle = createThrottle(deps);
 
   /** The CSRF token of a session: an HMAC of its token under the master key (nothing stored). */
@@ -166,13 +170,14 @@ export function createDashboardService(
 
     /**
      * Signs in with e-mail and password. Each attempt is counted before the password is checked
-     * (parallel guesses cannot slip past the lockout); the 6th within 15 minutes is 429
-     * `login_locked` with Retry-After, known address or not; a success forgets the failures.
+     * (parallel guesses cannot slip past the lockout); the 6th within 15 minutes from one client
+     * address, or the 101st within 24 hours from all of them, is 429 `login_locked` with
+     * Retry-After, known e-mail or not; a success forgets the failures.
      * An unknown address and a wrong password get the same answer after the same work.
      */
-    async login(input: { email: string; password: string }): Promise<{ sessionToken: string; session: SessionView; absoluteExpiresAt: Date }> {
+    async login(input: { email: string; password: string }, address: string): Promise<{ sessionToken: string; session: SessionView; absoluteExpiresAt: Date }> {
       const email = input.email.trim().toLowerCase();
-      const attempt = await throttle.begin(`dashboard:${email}`, loginRule('this e-mail address'));
+      const attempt = await throttle.beginAll(loginRules({ subject: `dashboard:${email}`, address, what: 'this e-mail address' }));
       const now = clock.now();
       const user = await merchants.findDashboardAccountByEmail(email);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
@@ -343,13 +348,17 @@ export function createDashboardService(
       return merchants.setAllowedOrigins(scope.merchantId, keyId, origins);
     },
 
-    // ---- webhooks, balance, test data: the modules' own services, for the session's merchant ----
+    // ---- webhooks, balance, payouts, test data: the modules' own services, for the session's merchant
 
     webhooks,
 
-    async balance(scope: DashboardScope) {
-      return { object: 'balance' as const, livemode: scope.mode === 'live', available: await ledger.merchantBalances(scope.merchantId, scope.mode) };
-    },
+    balance: (scope: DashboardScope) => balances.balance(scopeOf(scope)),
+    balanceTransactions: (scope: DashboardScope, q: ListBalanceTransactionsQuery) => balances.list(scopeOf(scope), q),
+    /** The statement CSV of a period, streamed; throws (before any byte) on a bad period. */
+    balanceCsv: (scope: DashboardScope, q: ExportBalanceTransactionsQuery) => balances.exportCsv(scopeOf(scope), q),
+
+    /** Create (202, PENDING), list, read; the automatic schedule: as the API with a secret key. */
+    payouts,
 
     async messages(scope: DashboardScope, q: { userId?: string; limit?: number; startingAfter?: string }) {
       assertTest(scope, 'The messages outbox');

@@ -23,6 +23,8 @@ export interface IntentsTable {
   last_error_message: string | null;
   /** The platform's fee, set when the intent is paid (contract §10). */
   fee_minor: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  /** The customer who started paying it: the first sent a code bound to it (only their declines count). */
+  started_by: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -80,6 +82,19 @@ export const intentsRepository = {
    */
   async lockForUpdate(tx: Tx, scope: Scope, id: string) {
     return scoped(tx, scope).where('id', '=', id).forUpdate().executeTakeFirst();
+  },
+
+  /** Records who started paying the intent, unless someone did already; true when it was this customer. */
+  async markStarted(db: Executor, scope: Scope, id: string, userId: string): Promise<boolean> {
+    const result = await db
+      .updateTable('intents')
+      .set({ started_by: userId })
+      .where('id', '=', id)
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .where('started_by', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   },
 
   async update(tx: Tx, id: string, set: IntentPatch & { status: IntentStatus; updated_at: Date }) {

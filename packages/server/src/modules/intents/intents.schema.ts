@@ -83,7 +83,7 @@ const publicFields = {
   livemode: Type.Boolean(),
   amountRefunded: Type.String({ description: 'Refunded so far, in major units like amount.' }),
   lastError: LastError,
-  attempts: Type.Integer({ description: 'Charge attempts made (at most 3).' }),
+  attempts: Type.Integer({ description: 'Charge attempts that count against the intent (at most 3 declines): those of the customer who started paying it, the first sent a code bound to it. Other customers\' declines are answered 402 and leave the intent as it was.' }),
 };
 
 /** The intent as the client sees it with the API key alone: no metadata, no session token. */

@@ -119,6 +119,12 @@ export function createIntentsService(
     lockForChange: (tx: Tx, scope: Scope, id: string): Promise<IntentRow | undefined> => repo.lockForUpdate(tx, scope, id),
 
     /**
+     * The customer started paying the intent (a code bound to it was sent), unless another one did
+     * first: only the starter's declined charges count against the intent (issue 20).
+     */
+    markStarted: (tx: Tx, scope: Scope, id: string, userId: string): Promise<boolean> => repo.markStarted(tx, scope, id, userId),
+
+    /**
      * Whose intent a session token names, checked against the stored hash; undefined when no
      * intent has this token (the hosted checkout page knows no key yet).
      */

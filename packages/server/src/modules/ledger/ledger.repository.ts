@@ -3,7 +3,11 @@ import type { Executor } from '../../platform/db.ts';
 import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
-export type AccountKind = 'user_wallet' | 'merchant_balance' | 'external' | 'platform_revenue' | PlatformAccountKind;
+/**
+ * A merchant's money is `merchant_pending` (charges not yet settled) or `merchant_balance` (what
+ * is available to pay out); `payout_transit` holds a payout until the provider decides it.
+ */
+export type AccountKind = 'user_wallet' | 'merchant_balance' | 'merchant_pending' | 'payout_transit' | 'external' | 'platform_revenue' | PlatformAccountKind;
 /** Accounts of the platform itself (no merchant): a provider's clearing account. */
 export type PlatformAccountKind = 'provider_clearing';
 
@@ -162,7 +166,7 @@ export const ledgerRepository = {
 
   /**
    * The user's wallet in one currency, locked for the rest of the transaction, and the merchant's
-   * balance in that currency, read without a lock, in one statement. One that does not exist yet
+   * pending account in that currency (a charge's net is pending until settled), read without a lock, in one statement. One that does not exist yet
    * is missing from the answer. The merchant balance is every charge's account: it is locked only
    * by the write at the end of the charge, so that charges of one merchant hold its lock for as
    * little as possible (that write and the commit).
@@ -175,26 +179,31 @@ export const ledgerRepository = {
       select * from wallet
       union all
       select * from ledger_accounts
-      where kind = 'merchant_balance' and merchant_id = ${q.merchantId} and mode = ${q.mode} and currency = ${q.currency}`.execute(db);
+      where kind = 'merchant_pending' and merchant_id = ${q.merchantId} and mode = ${q.mode} and currency = ${q.currency}`.execute(db);
     return result.rows;
   },
 
   /**
    * Writes a transfer: its row, its postings, and each posting's amount added to its account's
-   * balance (which locks the accounts the caller had not locked), in one statement. Each account
+   * balance (locking, in the one lock order, the accounts the caller had not locked), in one statement. Each account
    * appears once. Returns the balances after it.
    */
   async writeTransfer(db: Executor, transfer: LedgerTransfersTable, postings: Omit<LedgerPostingsTable, 'id'>[]): Promise<{ id: string; balance: bigint }[]> {
     const rows = sql.join(postings.map((p) => sql`(${p.transfer_id}, ${p.account_id}, ${p.currency}, ${p.amount.toString()}::bigint, ${p.created_at})`));
+    const accountIds = sql.join(postings.map((p) => sql`${p.account_id}`));
+    // `locked` takes the rows not locked yet in lockAccounts' order (the update waits on none of
+    // its own): a charge and a refund of one merchant never lock its accounts crosswise.
     const result = await sql<{ id: string; balance: bigint }>`
-      with transfer as (
+      with locked as (
+        select id from ledger_accounts where id in (${accountIds}) order by (kind <> 'user_wallet'), id for update
+      ), transfer as (
         insert into ledger_transfers (id, merchant_id, mode, kind, reference, created_at)
         values (${transfer.id}, ${transfer.merchant_id}, ${transfer.mode}, ${transfer.kind}, ${transfer.reference}, ${transfer.created_at})
       ), postings as (
         insert into ledger_postings (transfer_id, account_id, currency, amount, created_at) values ${rows}
         returning account_id, amount
       )
-      update ledger_accounts a set balance = a.balance + p.amount from postings p where a.id = p.account_id
+      update ledger_accounts a set balance = a.balance + p.amount from postings p join locked l on l.id = p.account_id where a.id = p.account_id
       returning a.id, a.balance`.execute(db);
     return result.rows;
   },
@@ -248,6 +257,13 @@ export const ledgerRepository = {
   async negativeWallets(db: Executor): Promise<{ account_id: string; balance: bigint }[]> {
     const result = await sql<{ account_id: string; balance: bigint }>`
       select id as account_id, balance from ledger_accounts where kind = 'user_wallet' and balance < 0 order by id`.execute(db);
+    return result.rows;
+  },
+
+  async merchantMoney(db: Executor): Promise<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }[]> {
+    const result = await sql<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }>`
+      select merchant_id, mode, currency, sum(balance)::bigint as total from ledger_accounts
+      where kind in ('merchant_balance', 'merchant_pending') group by merchant_id, mode, currency`.execute(db);
     return result.rows;
   },
 

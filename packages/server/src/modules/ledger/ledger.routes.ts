@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { assertTestMode } from '../../platform/http/auth.ts';
-import { FundWalletBody, MerchantBalance, Wallet } from './ledger.schema.ts';
+import { FundWalletBody, Wallet } from './ledger.schema.ts';
 
-/** The user's wallet (contract §2) and the test-mode funding helper. */
+/** The user's wallet (contract §2) and the test-mode funding helper. (The merchant's balance: modules/balances.) */
 export default async function ledgerRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const users = app.services.users;
@@ -21,24 +21,6 @@ export default async function ledgerRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => users.wallet(request.merchant, request.user),
-  );
-
-  app.get(
-    '/balance',
-    {
-      config: { auth: 'sk' },
-      schema: {
-        tags: ['balance'],
-        summary: "The merchant's balance per currency, in the key's mode",
-        security: [{ apiKey: [], secretKey: [] }],
-        response: { 200: MerchantBalance },
-      },
-    },
-    async (request) => ({
-      object: 'balance' as const,
-      livemode: request.merchant.mode === 'live',
-      available: await app.services.ledger.merchantBalances(request.merchant.merchantId, request.merchant.mode),
-    }),
   );
 
   app.post(

@@ -5,12 +5,6 @@ const Balance = Type.Object({
   amount: Type.String({ description: 'Decimal string in major units ("5000" XAF, "12.50" EUR)' }),
 });
 
-export const MerchantBalance = Type.Object({
-  object: Type.Literal('balance'),
-  livemode: Type.Boolean(),
-  available: Type.Array(Balance, { description: 'What charges brought in, less refunds, per currency' }),
-});
-
 export const Wallet = Type.Object({
   object: Type.Literal('wallet'),
   userId: Type.String(),

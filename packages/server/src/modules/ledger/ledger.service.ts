@@ -48,7 +48,7 @@ export interface WalletView {
 }
 
 export interface LedgerDifference {
-  type: 'balance' | 'unbalanced_transfer' | 'currency_mismatch' | 'negative_wallet';
+  type: 'balance' | 'unbalanced_transfer' | 'currency_mismatch' | 'negative_wallet' | 'statement';
   id: string;
   detail: string;
 }
@@ -171,12 +171,18 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     }
 
     const now = clock.now();
+    // Written in lockAccounts' order too (wallets first, then by id): postings read back in order.
+    const ordered = [...result.postings].sort((a, b) => {
+      const wa = accounts.get(a.accountId)?.kind === 'user_wallet' ? 0 : 1;
+      const wb = accounts.get(b.accountId)?.kind === 'user_wallet' ? 0 : 1;
+      return wa - wb || (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0);
+    });
     let written: { id: string; balance: bigint }[];
     try {
       written = await repo.writeTransfer(
         tx,
         { id: result.id, merchant_id: input.merchantId, mode: input.mode, kind: input.kind, reference: input.reference ?? null, created_at: now },
-        result.postings.map((p) => ({ transfer_id: result.id, account_id: p.accountId, currency: p.currency, amount: p.amount, created_at: now })),
+        ordered.map((p) => ({ transfer_id: result.id, account_id: p.accountId, currency: p.currency, amount: p.amount, created_at: now })),
       );
     } catch (err) {
       // The database's own guard: a wallet cannot go below zero even if the check above erred.
@@ -193,7 +199,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
 
     /**
      * What a charge moves money between, created when missing: the user's wallet in a currency,
-     * locked for the rest of the transaction, and the merchant's balance, read without a lock
+     * locked for the rest of the transaction, and the merchant's pending account, read without a lock
      * (the transfer's write locks it: do it last in the transaction, so that the merchant's other
      * charges wait for as little as possible). One statement when both exist. Pass them on to
      * `transfer` as `known`.
@@ -202,11 +208,11 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       let rows = await repo.lockPaymentAccounts(tx, q);
       if (rows.length < 2) {
         await ensure(tx, { ...q, kind: 'user_wallet' });
-        await ensure(tx, { ...q, kind: 'merchant_balance' });
+        await ensure(tx, { ...q, kind: 'merchant_pending' });
         rows = await repo.lockPaymentAccounts(tx, q);
       }
       const wallet = rows.find((a) => a.kind === 'user_wallet');
-      const balance = rows.find((a) => a.kind === 'merchant_balance');
+      const balance = rows.find((a) => a.kind === 'merchant_pending');
       if (!wallet || !balance) throw new Error('the payment accounts could not be made');
       return { wallet, balance, accounts: rows };
     },
@@ -216,8 +222,14 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       ensure(executor, { ...q, kind: 'user_wallet' }),
     /** The platform's fee revenue from this merchant in a currency, created when missing. */
     platformRevenue: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'platform_revenue' }),
-    /** The merchant's balance in a currency, created when missing. */
+    /** The merchant's available balance in a currency, created when missing. */
     merchantBalance: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_balance' }),
+    /** The merchant's pending balance (charges not yet settled) in a currency, created when missing. */
+    merchantPending: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_pending' }),
+    /** Where a merchant's payouts wait for the provider's answer, created when missing. */
+    payoutTransit: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'payout_transit' }),
+    /** Locks accounts for the rest of the transaction, in the ledger's one lock order. */
+    lockAccounts: (tx: Tx, accountIds: string[]) => repo.lockAccounts(tx, accountIds),
     /** Where money comes from outside the ledger (test funding, top-ups), created when missing. */
     externalAccount: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'external' }),
 
@@ -228,10 +240,12 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     providerClearing: (executor: Executor, q: { mode: KeyMode; provider: string; currency: Currency }) =>
       repo.ensurePlatformAccount(executor, { id: ids('account'), mode: q.mode, kind: 'provider_clearing', name: q.provider, currency: q.currency, created_at: clock.now() }),
 
-    /** The merchant's balances per currency (for GET /balance). */
-    async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db): Promise<Balance[]> {
-      return balancesOf(await repo.merchantAccounts(executor, merchantId, mode, 'merchant_balance'));
+    /** The merchant's balances per currency in one kind of account (available: merchant_balance). */
+    async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db, kind: 'merchant_balance' | 'merchant_pending' = 'merchant_balance'): Promise<Balance[]> {
+      return balancesOf(await repo.merchantAccounts(executor, merchantId, mode, kind));
     },
+    /** The merchant's accounts of one kind (minor units), for the balance module. */
+    merchantAccounts: (merchantId: string, mode: KeyMode, kind: AccountKind, executor: Executor = db) => repo.merchantAccounts(executor, merchantId, mode, kind),
 
     transfersByReference: (reference: string, executor: Executor = db) => repo.transfersByReference(executor, reference),
 
@@ -266,6 +280,9 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     },
 
     verify: () => verifyLedger(db),
+
+    /** Every merchant's money (available + pending) per mode and currency, minor units. */
+    merchantMoney: (executor: Executor = db) => repo.merchantMoney(executor),
   };
 }
 

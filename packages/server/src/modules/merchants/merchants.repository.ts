@@ -16,6 +16,8 @@ export interface MerchantsTable {
   fee_fixed: ColumnType<Record<string, number | string> | null, string | null | undefined, string | null>;
   /** The default language of its customers' messages (contract §11). */
   language: Generated<'fr' | 'en'>;
+  /** Own settlement delay in days (contract §10); null: the configured default. */
+  settlement_delay_days: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ApiKeysTable {
@@ -57,7 +59,7 @@ declare module '../../platform/database.ts' {
 export type MerchantRow = Selectable<MerchantsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en' };
+export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en'; merchant_settlement_delay_days: number | null };
 
 export const merchantsRepository = {
   async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; created_at: Date }) {
@@ -83,7 +85,7 @@ export const merchantsRepository = {
       .selectFrom('api_keys')
       .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
       .selectAll('api_keys')
-      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed', 'merchants.language as merchant_language'])
+      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed', 'merchants.language as merchant_language', 'merchants.settlement_delay_days as merchant_settlement_delay_days'])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
   },
@@ -144,6 +146,12 @@ export const merchantsRepository = {
 
   async setDashboardUserLanguage(db: Executor, id: string, language: 'fr' | 'en' | null): Promise<void> {
     await db.updateTable('dashboard_users').set({ language }).where('id', '=', id).execute();
+  },
+
+  /** Sets a merchant's settlement delay (null: back to the configured default). */
+  async setSettlementDelay(db: Executor, id: string, days: number | null): Promise<boolean> {
+    const r = await db.updateTable('merchants').set({ settlement_delay_days: days }).where('id', '=', id).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   },
 
   async insertDashboardUser(db: Executor, row: { id: string; merchant_id: string; email: string; password_hash: string; created_at: Date }) {

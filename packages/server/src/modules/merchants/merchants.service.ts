@@ -211,6 +211,17 @@ export function createMerchantsService(deps: Deps) {
       await deps.wakeups?.broadcast('api_keys', '');
     },
 
+    /**
+     * Sets how many days a charge's net stays pending (`caisse merchants settlement`; 0: available
+     * within seconds). It applies to charges made from then on.
+     */
+    async setSettlementDelay(merchantId: string, days: number): Promise<void> {
+      if (!Number.isInteger(days) || days < 0 || days > 365) throw new ApiError('validation_error', 'The delay is a whole number of days from 0 to 365', { param: 'delayDays' });
+      if (!(await repo.setSettlementDelay(db, merchantId, days))) throw new ApiError('not_found', `No merchant ${merchantId}`);
+      keys.clear();
+      await deps.wakeups?.broadcast('api_keys', '');
+    },
+
     /** The dashboard user's own language (null: back to the browser's, then the merchant's). */
     setDashboardLanguage: (dashboardUserId: string, language: Language | null) => repo.setDashboardUserLanguage(db, dashboardUserId, language),
 
@@ -306,6 +317,7 @@ export function createMerchantsService(deps: Deps) {
         merchantName: pk.merchant_name,
         merchantLanguage: pk.merchant_language,
         fees: { bps: pk.merchant_fee_bps, fixedMinor: pk.merchant_fee_fixed },
+        settlementDelayDays: pk.merchant_settlement_delay_days,
       };
       if (!requireSecret) return context;
       if (!secretKey) throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_…');

@@ -17,6 +17,8 @@ export interface OutgoingMessage {
   body: string;
   /** E-mail subject (sms ignores it). */
   subject?: string;
+  /** The one-time code the body carries, if any: a live outbox row keeps the text without it. */
+  code?: string;
 }
 
 export interface SentMessage {
@@ -70,6 +72,9 @@ export function transportsFromConfig(config: Deps['config']): Transports {
   };
 }
 
+/** What stands for the code in a live outbox row. */
+export const WITHHELD_CODE = '[code withheld]';
+
 /**
  * An SMS's text as sent: the no-break spaces Intl writes in French amounts ("5 000 FCFA") become
  * plain ones, which the GSM 7-bit alphabet has; one character outside it would make the message
@@ -81,8 +86,10 @@ export function smsBody(text: string): string {
 
 /**
  * Sends SMS and e-mail. Test mode always writes into the outbox (never a real message); live mode
- * uses the configured provider of the channel, or the outbox when none is configured. Every
- * message gets a row; only outbox rows keep their text, since a message carries a code.
+ * uses the configured provider of the channel, or the outbox when none is configured (in
+ * production only with CAISSE_LIVE_OUTBOX=allow; otherwise 503 `unavailable`). Every message gets
+ * a row; only outbox rows keep their text, since a message carries a code, and a live one keeps it
+ * without its code.
  */
 export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, transports: Transports = transportsFromConfig(deps.config)) {
   const { db, clock, ids } = deps;
@@ -102,7 +109,12 @@ export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' |
       created_at: clock.now(),
     };
     if (!transport) {
-      await repo.insert(db, { ...row, body: message.body, provider: 'outbox', status: 'stored' });
+      const live = message.mode === 'live';
+      if (live && deps.config.mode === 'production' && !deps.config.hardening.liveOutbox) {
+        throw new ApiError('unavailable', `No ${message.channel === 'sms' ? 'SMS' : 'e-mail'} provider is configured for live mode`);
+      }
+      const body = live && message.code ? message.body.replaceAll(message.code, WITHHELD_CODE) : message.body;
+      await repo.insert(db, { ...row, body, provider: 'outbox', status: 'stored' });
       return { id, provider: 'outbox', status: 'stored' };
     }
     await repo.insert(db, { ...row, body: null, provider: transport.name, status: 'failed' });

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.ts';
+import { assertMetricsAccess } from '../../platform/metrics.ts';
 
 const Status = Type.Object({ status: Type.String() });
 
-/** Health, readiness, metrics and the OpenAPI document: no credentials needed. */
+/** Health, readiness, metrics and the OpenAPI document: no API credentials (metrics: see assertMetricsAccess). */
 export default async function operationsRoutes(app: FastifyInstance) {
   app.get(
     '/healthz',
@@ -29,7 +30,8 @@ export default async function operationsRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/metrics', { config: { auth: 'none' }, schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
+    assertMetricsAccess(request, app.deps.config);
     reply.type(app.metrics.registry.contentType);
     return app.metrics.registry.metrics();
   });

@@ -29,10 +29,18 @@ export interface OtpAuthorizationsTable {
   used_at: Date | null;
 }
 
+/** Wrong codes per customer and UTC day (`day` written as 'YYYY-MM-DD'). */
+export interface OtpDailyFailuresTable {
+  user_id: string;
+  day: string;
+  failures: number;
+}
+
 declare module '../../platform/database.ts' {
   interface Database {
     otp_codes: OtpCodesTable;
     otp_authorizations: OtpAuthorizationsTable;
+    otp_daily_failures: OtpDailyFailuresTable;
   }
 }
 
@@ -54,9 +62,17 @@ export const otpRepository = {
   /**
    * Serialises the sends of one user until the transaction ends (a transaction-level advisory
    * lock keyed by the user id), so two initOtp calls at once cannot both pass the send limits.
+   * Answers, in the same statement, the user's wrong codes on `day`.
    */
-  async lockUserSends(tx: Tx, userId: string): Promise<void> {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`otp:${userId}`}, 0))`.execute(tx);
+  async lockUserSends(tx: Tx, userId: string, day: string): Promise<number> {
+    const { rows } = await sql<{ failures: number | null }>`select pg_advisory_xact_lock(hashtextextended(${`otp:${userId}`}, 0)), (select failures from otp_daily_failures where user_id = ${userId} and day = ${day}::date) as failures`.execute(tx);
+    return rows[0]?.failures ?? 0;
+  },
+
+  /** The user's wrong codes on `day`. */
+  async failuresOn(db: Executor, userId: string, day: string): Promise<number> {
+    const row = await db.selectFrom('otp_daily_failures').select('failures').where('user_id', '=', userId).where('day', '=', day).executeTakeFirst();
+    return row?.failures ?? 0;
   },
 
   /** When the user's codes were sent since `since`. */
@@ -93,19 +109,46 @@ export const otpRepository = {
     await db.deleteFrom('otp_codes').where('id', '=', id).execute();
   },
 
-  /** The user's newest code (the only live one), locked for the transaction so tries count exactly. */
-  async lockNewestCode(tx: Tx, scope: UserScope): Promise<OtpCodeRow | undefined> {
-    return codesOf(tx, scope).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).forUpdate().executeTakeFirst();
+  /**
+   * The user's newest code (the only live one), locked for the transaction so tries count exactly,
+   * with the user's wrong codes on `day` read in the same statement.
+   */
+  async lockNewestCode(tx: Tx, scope: UserScope, day: string): Promise<(OtpCodeRow & { failures_today: number | null }) | undefined> {
+    return codesOf(tx, scope)
+      .selectAll()
+      .select((eb) => eb.selectFrom('otp_daily_failures').select('failures').where('user_id', '=', scope.userId).where('day', '=', day).as('failures_today'))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .forUpdate()
+      .executeTakeFirst();
   },
 
-  async countWrongAttempt(tx: Tx, id: string): Promise<number> {
+  /** Counts a wrong try on the code and on the user's `day`, in one statement: the code's tries and the day's wrong codes. */
+  async countWrongAttempt(tx: Tx, id: string, userId: string, day: string): Promise<{ attempts: number; failuresToday: number }> {
     const row = await tx
-      .updateTable('otp_codes')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-      .where('id', '=', id)
-      .returning('attempts')
+      .with('code', (db) => db.updateTable('otp_codes').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('id', '=', id).returning('attempts'))
+      .with('today', (db) =>
+        db
+          .insertInto('otp_daily_failures')
+          .values({ user_id: userId, day, failures: 1 })
+          .onConflict((oc) => oc.columns(['user_id', 'day']).doUpdateSet((eb) => ({ failures: eb('otp_daily_failures.failures', '+', 1) })))
+          .returning('failures'),
+      )
+      .selectFrom(['code', 'today'])
+      .select(['code.attempts', 'today.failures'])
       .executeTakeFirstOrThrow();
-    return row.attempts;
+    return { attempts: row.attempts, failuresToday: row.failures };
+  },
+
+  /** Retention: deletes up to `limit` daily counts of days before `day`. Returns how many. */
+  async purgeDailyFailuresBefore(db: Executor, day: string, limit: number): Promise<number> {
+    const batch = db.selectFrom('otp_daily_failures').select(['user_id', 'day']).where('day', '<', day).limit(limit);
+    const result = await db
+      .deleteFrom('otp_daily_failures')
+      .where(sql<boolean>`(user_id, day) in (${batch})`)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
 
   /** Marks the code exchanged and stores the authorization token it bought, in one statement. */

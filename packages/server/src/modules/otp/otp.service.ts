@@ -1,3 +1,4 @@
+import { DAY } from '../../platform/clock.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -8,7 +9,7 @@ import { type Translator, translator } from '../../platform/i18n.ts';
 import type { Currency } from '../../platform/money.ts';
 import { effectiveStatus, type IntentsService } from '../intents/index.ts';
 import type { Channel, MessageSender } from '../messaging/index.ts';
-import { type OtpCodeRow, otpRepository as repo, type UserScope } from './otp.repository.ts';
+import { otpRepository as repo, type UserScope } from './otp.repository.ts';
 import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, nextSendAt, OTP_RULES, retryAfterHeader, sendDecision } from '../../platform/codes.ts';
 import type { InitOtpBody, OtpAuthorization, OtpChallenge, VerifyOtpBody } from './otp.schema.ts';
 import type { MerchantContext, Scope, UserContext } from '../../platform/tenancy.ts';
@@ -34,6 +35,24 @@ export function otpMessage(t: Translator, code: string, payment?: { amountMinor:
     body: t.text('otp.codeToPay', { code, minutes, merchant, amount: t.amount(payment.amountMinor, payment.currency) }),
     subject: t.text('otp.subjectToPay', { merchant }),
   };
+}
+
+/** The SMS that tells a customer their codes are paused for the day (plain English, for translation later). */
+export function dailyLimitMessage(): string {
+  return `Caisse: someone entered ${OTP_RULES.maxWrongCodesPerDay} wrong codes for your account today, so payment codes are paused until tomorrow (00:00 UTC). If it was not you, change your password.`;
+}
+
+/** The UTC day of an instant, as the database's `date` reads it. */
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/** 429 `otp_daily_limit`: no code is sent or checked for this customer until the next UTC day. */
+function dailyLimit(now: Date): ApiError {
+  const tomorrow = new Date(`${utcDay(now)}T00:00:00Z`).getTime() + DAY;
+  return new ApiError(
+    'otp_daily_limit',
+    `${OTP_RULES.maxWrongCodesPerDay} wrong codes today for this customer: no code is sent or checked until 00:00 UTC (${new Date(tomorrow).toISOString()})`,
+    { headers: retryAfterHeader(tomorrow - now.getTime()) },
+  );
 }
 
 function invalidToken(why: string): ApiError {
@@ -67,7 +86,13 @@ async function consumeAuthorization(
   if (auth.intent_id !== null && auth.intent_id !== q.intentId) throw invalidToken('issued for another payment intent');
 }
 
-type VerifyOutcome = { kind: 'authorized'; authorization: OtpAuthorization } | { kind: 'wrong'; remaining: number } | { kind: 'exhausted' } | { kind: 'dead' };
+type VerifyOutcome =
+  | { kind: 'authorized'; authorization: OtpAuthorization }
+  | { kind: 'wrong'; remaining: number }
+  | { kind: 'exhausted' }
+  | { kind: 'dead' }
+  /** The day's wrong codes reached the cap; `alert` on the one that reached it. */
+  | { kind: 'daily'; alert: boolean };
 
 /** A wrong code (`remaining` tries left), or no live code at all (`dead`): 400 `otp_incorrect`. */
 function incorrectCode(outcome: Extract<VerifyOutcome, { kind: 'wrong' } | { kind: 'dead' }>): ApiError {
@@ -92,7 +117,7 @@ export interface PayerContacts {
 
 export function createOtpService(
   deps: Deps,
-  collaborators: { messaging: MessageSender; users: PayerContacts; intents: Pick<IntentsService, 'retrieveRow'> },
+  collaborators: { messaging: MessageSender; users: PayerContacts; intents: Pick<IntentsService, 'retrieveRow' | 'markStarted'> },
 ) {
   const { db, clock, ids, config, random } = deps;
   const { messaging, users, intents } = collaborators;
@@ -125,12 +150,27 @@ export function createOtpService(
     if (status !== 'PENDING') {
       throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, { param: 'intentionId', extra: { intentStatus: status } });
     }
-    const payment = { intentId: intent.id, amountMinor: intent.amount_minor, currency: intent.currency as Currency, merchantName };
+    const payment = { intentId: intent.id, amountMinor: intent.amount_minor, currency: intent.currency as Currency, merchantName, started: intent.started_by !== null };
     return { to, language: user.language, payment };
+  }
+
+  /** Tells the customer by SMS that their codes are paused; a provider outage does not change the answer. */
+  async function alertDailyLimit(scope: UserScope): Promise<void> {
+    const contact = await users.contact(scope, scope.userId);
+    if (!contact) return;
+    try {
+      await messaging.send({ ...scope, channel: 'sms', to: contact.phoneNumber, body: dailyLimitMessage(), subject: 'Your Caisse codes' });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
   }
 
   /** Why a verification failed, as the 4xx the client gets. */
   async function verifyFailure(scope: UserScope, outcome: Exclude<VerifyOutcome, { kind: 'authorized' }>): Promise<ApiError> {
+    if (outcome.kind === 'daily') {
+      if (outcome.alert) await alertDailyLimit(scope);
+      return dailyLimit(clock.now());
+    }
     if (outcome.kind === 'exhausted') {
       const now = clock.now();
       const decision = sendDecision(await repo.sendsSince(db, scope, windowStart(now)), now);
@@ -142,6 +182,9 @@ export function createOtpService(
   }
 
   return {
+    /** Retention: deletes up to `limit` daily counts of wrong codes of days before `before`'s. */
+    purgeDailyFailuresBefore: (before: Date, limit: number) => repo.purgeDailyFailuresBefore(db, utcDay(before), limit),
+
     /** Retention: deletes up to `limit` codes sent before `before`, with their authorizations. */
     purgeCodesBefore: (before: Date, limit: number) => repo.purgeCodesBefore(db, { before, beforeId: firstIdAt('otp', before), now: clock.now(), limit }),
 
@@ -160,6 +203,10 @@ export function createOtpService(
      */
     async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody, requested: readonly string[] = []): Promise<OtpChallenge> {
       assertSameUser(user, body.userId);
+      // An unbound authorization would pay any intent of any amount: live codes are for one payment.
+      if (merchant.mode === 'live' && body.intentionId === undefined) {
+        throw new ApiError('parameter_missing', 'In live mode initOtp needs intentionId: a code authorizes one payment', { param: 'intentionId' });
+      }
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
       const { to, language, payment } = await payerAndPayment(scope, merchant.merchantName, body.channel, body.intentionId);
       const t = translator({ saved: language, requested, merchantDefault: merchant.merchantLanguage });
@@ -167,14 +214,16 @@ export function createOtpService(
       const code = generateCode(random);
       const otpId = ids('otp');
       const { now, expiresAt, sends } = await db.transaction().execute(async (tx) => {
-        await repo.lockUserSends(tx, scope.userId);
         const now = clock.now();
+        if ((await repo.lockUserSends(tx, scope.userId, utcDay(now))) >= OTP_RULES.maxWrongCodesPerDay) throw dailyLimit(now);
         const sends = await repo.sendsInWindowForgettingStale(tx, scope, { now, windowStart: windowStart(now) });
         const decision = sendDecision(sends, now);
         if (!decision.allowed) {
           throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(decision.retryAfterMs) });
         }
         const expiresAt = new Date(now.getTime() + OTP_RULES.codeTtlMs);
+        // The first customer sent a code for the intent started paying it (only their declines count).
+        if (payment && !payment.started) await intents.markStarted(tx, scope, payment.intentId, scope.userId);
         await repo.insertCode(tx, {
           id: otpId,
           merchant_id: scope.merchantId,
@@ -198,6 +247,7 @@ export function createOtpService(
           channel: body.channel,
           to,
           body: message.body,
+          code,
           subject: message.subject,
         });
       } catch (err) {
@@ -229,13 +279,24 @@ export function createOtpService(
       assertSameUser(user, body.userId);
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
       const outcome = await db.transaction().execute(async (tx): Promise<VerifyOutcome> => {
-        const row: OtpCodeRow | undefined = await repo.lockNewestCode(tx, scope);
         const now = clock.now();
+        const day = utcDay(now);
+        const row = await repo.lockNewestCode(tx, scope, day);
+        // Past the day's cap every answer is the same 429, the right code's included.
+        if ((row ? (row.failures_today ?? 0) : await repo.failuresOn(tx, scope.userId, day)) >= OTP_RULES.maxWrongCodesPerDay) {
+          const daily = dailyLimit(now);
+          await answer?.recordProblem(tx, daily);
+          return { kind: 'daily', alert: false };
+        }
         if (!row || row.consumed_at !== null) return { kind: 'dead' };
         if (row.attempts >= OTP_RULES.maxWrongAttempts) return { kind: 'exhausted' };
         if (row.expires_at.getTime() <= now.getTime()) return { kind: 'dead' };
         if (!codeMatches(config.masterKey, row.id, body.otp, row.code_hash)) {
-          const attempts = await repo.countWrongAttempt(tx, row.id);
+          const { attempts, failuresToday } = await repo.countWrongAttempt(tx, row.id, scope.userId, day);
+          if (failuresToday >= OTP_RULES.maxWrongCodesPerDay) {
+            await answer?.recordProblem(tx, dailyLimit(now));
+            return { kind: 'daily', alert: failuresToday === OTP_RULES.maxWrongCodesPerDay };
+          }
           const wrong = { kind: 'wrong' as const, remaining: Math.max(0, OTP_RULES.maxWrongAttempts - attempts) };
           await answer?.recordProblem(tx, incorrectCode(wrong));
           return wrong;

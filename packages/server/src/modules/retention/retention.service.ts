@@ -14,7 +14,7 @@ import type { WebhooksService } from '../webhooks/index.ts';
 export interface Purgers {
   webhooks: Pick<WebhooksService, 'purgeFinished'>;
   events: Pick<EventsService, 'purgeBefore'>;
-  otp: Pick<OtpService, 'purgeCodesBefore'>;
+  otp: Pick<OtpService, 'purgeCodesBefore' | 'purgeDailyFailuresBefore'>;
   messaging: Pick<MessagingService, 'purgeBefore'>;
   dashboard: Pick<DashboardService, 'purgeExpiredSessions'>;
 }
@@ -32,6 +32,7 @@ export interface PurgeCounts {
   deliveries: number;
   events: number;
   otpCodes: number;
+  otpDailyFailures: number;
   messages: number;
   dashboardSessions: number;
   throttleAttempts: number;
@@ -54,7 +55,8 @@ export interface PurgeOptions {
  *   delivery, or a final one still inside the period (a recent resend), stays, so GET /events and
  *   resend work for every event of the period;
  * - OTP codes sent more than `otpDays` ago (expired, consumed or not) with the authorizations
- *   they bought, and failed sign-ins (dashboard and end users) as old;
+ *   they bought, the daily counts of wrong codes of days before then, and failed sign-ins
+ *   (dashboard and end users) as old;
  * - stored Idempotency-Key answers past their 24 hours;
  * - messages (the test-mode outbox and live records) older than `messagesDays`;
  * - dashboard sessions past their expiry.
@@ -88,6 +90,7 @@ export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
     ...finished,
     events: await drain(() => purgers.events.purgeBefore(events, limit)),
     otpCodes: await drain(() => purgers.otp.purgeCodesBefore(otp, limit)),
+    otpDailyFailures: await drain(() => purgers.otp.purgeDailyFailuresBefore(otp, limit)),
     messages: await drain(() => purgers.messaging.purgeBefore(messages, limit)),
     dashboardSessions: await drain(() => purgers.dashboard.purgeExpiredSessions(now, limit)),
     throttleAttempts: await drain(() => throttle.purgeBefore(otp, limit)),

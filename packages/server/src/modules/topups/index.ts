@@ -1,5 +1,5 @@
 // The top-ups module: money into a customer's wallet by mobile money, exactly once.
-export { type ConnectorSource, createTopupsService, MAX_PENDING_TOPUPS, pollBackoffMs, TOPUP_TIMEOUT_MS, type TopupsService, topupView } from './topups.service.ts';
+export { createTopupsService, MAX_PENDING_TOPUPS, TOPUP_TIMEOUT_MS, type TopupsService, topupView } from './topups.service.ts';
 export { startTopupPoller, TOPUP_POLL_INTERVAL_MS } from './topups.poller.ts';
 export * from './topups.schema.ts';
 export type { TopupRow } from './topups.repository.ts';

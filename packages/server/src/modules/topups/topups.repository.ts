@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
+import { claimDueForPoll } from '../../platform/polling.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type TopupStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
@@ -77,28 +78,8 @@ export const topupsRepository = {
     return db.updateTable('topups').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
 
-  /**
-   * Claims up to `limit` PENDING top-ups due for a poll and pushes their next poll to `leaseUntil`
-   * (SKIP LOCKED: pollers of several processes share the work; a poller that dies leaves them due
-   * again at the lease's end). Returns them as they were claimed.
-   */
-  async claimDue(db: Executor, now: Date, leaseUntil: Date, limit: number): Promise<TopupRow[]> {
-    const due = db
-      .selectFrom('topups')
-      .select('id')
-      .where(sql<boolean>`status = 'PENDING'`)
-      .where('next_poll_at', '<=', now)
-      .orderBy('next_poll_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked();
-    return db
-      .updateTable('topups')
-      .set((eb) => ({ next_poll_at: leaseUntil, polls: eb('polls', '+', 1) }))
-      .where(sql<boolean>`id = any(array(${due}))`)
-      .returningAll()
-      .execute();
-  },
+  /** PENDING topups due for a poll, claimed until `leaseUntil` (see claimDueForPoll). */
+  claimDue: (db: Executor, now: Date, leaseUntil: Date, limit: number) => claimDueForPoll<TopupRow>(db, 'topups', now, leaseUntil, limit),
 
   /** A customer's top-ups started through one merchant's key, newest first. */
   async listForCustomerAt(db: Executor, merchantId: string, mode: KeyMode, userId: string, limit: number): Promise<TopupRow[]> {

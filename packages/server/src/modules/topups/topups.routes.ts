@@ -48,11 +48,12 @@ export default async function topupsRoutes(fastify: FastifyInstance) {
     async (request) => topups.retrieve(request.merchant, request.user, request.params.id),
   );
 
-  // MTN calls back with PUT (requesttopay) or POST (transfer); the URL carries our token.
+  // MTN calls back with PUT (requesttopay) or POST (transfer); the URL carries our token. Money
+  // out (disbursement) calls back on the payouts module's route.
   for (const method of ['PUT', 'POST'] as const) {
     app.route({
       method,
-      url: '/callbacks/:provider/:kind/:reference/:token',
+      url: '/callbacks/:provider/collection/:reference/:token',
       config: { auth: 'none' },
       schema: { tags: ['providers'], summary: "A mobile-money provider's callback (a hint: the provider's status decides)", params: CallbackParams, hide: true },
       handler: async (request, reply) => {

@@ -44,7 +44,6 @@ export const ListTopupsQuery = Type.Object(
 
 export const CallbackParams = Type.Object({
   provider: Type.String({ maxLength: 32 }),
-  kind: Type.String({ maxLength: 32 }),
   reference: Type.String({ maxLength: 64 }),
   token: Type.String({ maxLength: 128 }),
 });

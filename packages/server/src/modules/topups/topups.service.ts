@@ -6,7 +6,7 @@ import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import type { KeyMode, MerchantContext, UserContext } from '../../platform/tenancy.ts';
-import { type Connector, type ConnectorRegistry, isProviderName, newReference, type StatusResult } from '../connectors/index.ts';
+import { type Connector, type ConnectorSource, isProviderName, newReference, pollBackoffMs, type StatusResult, callbackDecision, type Decision, decisionOf } from '../connectors/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { type TopupRow, topupsRepository as repo } from './topups.repository.ts';
 import type { CreateTopupBody, Topup } from './topups.schema.ts';
@@ -17,16 +17,6 @@ export const TOPUP_TIMEOUT_MS = 15 * MINUTE;
 export const MAX_PENDING_TOPUPS = 5;
 /** How long a poller holds a claimed top-up before another may take it (a call is bounded by 10 s). */
 const POLL_LEASE_MS = 30 * SECOND;
-
-/** The poll after `polls` earlier ones: 2 s, 4 s, 8 s … at most a minute apart. */
-export function pollBackoffMs(polls: number): number {
-  return Math.min(MINUTE, 2 * SECOND * 2 ** Math.max(0, polls - 1));
-}
-
-/** The connectors of each mode: test mode always the sandbox, live mode the configured providers. */
-export interface ConnectorSource {
-  forMode(mode: KeyMode): ConnectorRegistry;
-}
 
 export function topupView(row: TopupRow): Topup {
   const currency = row.currency as Currency;
@@ -46,14 +36,7 @@ export function topupView(row: TopupRow): Topup {
   };
 }
 
-type Outcome = { status: 'SUCCESSFUL'; amount: bigint; currency: string; financialTransactionId?: string } | { status: 'FAILED'; reason: string };
 
-/**
- * Money in (contract §9): a customer's wallet is topped up by mobile money. The top-up and its
- * reference are committed first; the provider is called after, outside any transaction; the
- * wallet is credited exactly once, in the transaction that moves the top-up to SUCCEEDED under its
- * row lock, whether a callback, a duplicate callback or the poller learnt it.
- */
 /** Who tells the customer that a top-up reached their wallet (the users module, injected: it knows their language). */
 export interface TopupNotices {
   notifyTopupCredited(topup: { merchantId: string; mode: KeyMode; userId: string; amount: bigint; currency: Currency; providerName: string }): Promise<void>;
@@ -62,6 +45,12 @@ export interface TopupNotices {
 /** Providers as people know them, for the notice. */
 const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo' };
 
+/**
+ * Money in (contract §9): a customer's wallet is topped up by mobile money. The top-up and its
+ * reference are committed first; the provider is called after, outside any transaction; the
+ * wallet is credited exactly once, in the transaction that moves the top-up to SUCCEEDED under its
+ * row lock, whether a callback, a duplicate callback or the poller learnt it.
+ */
 export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerService; connectors: ConnectorSource; logger?: Logger; notices?: TopupNotices }) {
   const { db, clock, ids, random } = deps;
   const { ledger, connectors, notices } = collaborators;
@@ -78,7 +67,7 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
    * The customer is told by SMS after the commit, by the call that credited (a crash in between
    * loses the notice, never the money).
    */
-  async function settle(id: string, outcome: Outcome): Promise<TopupRow | undefined> {
+  async function settle(id: string, outcome: Decision): Promise<TopupRow | undefined> {
     let credited: TopupRow | undefined;
     const row = await db.transaction().execute(async (tx) => {
       const row = await repo.lock(tx, id);
@@ -123,13 +112,6 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
     return row;
   }
 
-  /** What the provider's answer about a top-up means for it, if it decides anything. */
-  function outcomeOf(result: StatusResult): Outcome | undefined {
-    if (result.status === 'SUCCESSFUL') return { status: 'SUCCESSFUL', amount: result.amount, currency: result.currency, financialTransactionId: result.financialTransactionId };
-    if (result.status === 'FAILED') return { status: 'FAILED', reason: result.reason ?? 'FAILED' };
-    return undefined;
-  }
-
   /** Asks the provider for the money (after the commit). A definitive refusal fails the top-up; anything unsure is the poller's. */
   async function submit(row: TopupRow): Promise<void> {
     const connector = connectorFor(row.mode, row.provider);
@@ -165,7 +147,7 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
     const expired = now.getTime() - row.created_at.getTime() >= TOPUP_TIMEOUT_MS;
     const connector = connectorFor(row.mode, row.provider);
     const result: StatusResult = connector ? await connector.status('collection', row.reference) : { status: 'UNKNOWN', reason: 'no connector for this provider' };
-    const outcome = outcomeOf(result);
+    const outcome = decisionOf(result);
     if (outcome) {
       await settle(row.id, outcome);
       return;
@@ -256,11 +238,7 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
       const row = await repo.findByReference(db, reference);
       const connector = row && connectorFor(row.mode, provider);
       if (!row || !connector || row.provider !== provider) throw new ApiError('not_found', 'No request has this reference');
-      const verified = await connector.verifyCallback({ url, body });
-      if (!verified.ok || verified.reference !== reference || verified.kind !== 'collection') {
-        throw new ApiError('callback_invalid', 'The callback could not be authenticated');
-      }
-      const outcome = outcomeOf(verified.result);
+      const outcome = await callbackDecision(connector, 'collection', reference, { url, body });
       if (outcome) await settle(row.id, outcome);
     },
 

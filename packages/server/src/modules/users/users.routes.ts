@@ -1,3 +1,4 @@
+import { clientAddress } from '../../platform/http/rate-limit.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -98,14 +99,14 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         summary: 'Authenticate a user',
         description: [
           'Phone number and password → a 15-minute access token (JWT, EdDSA/Ed25519, `kid` header; claims `sub` = user id, `aud` = merchant id, `mode`, `roles`). Verify it with the keys at `/.well-known/jwks.json`. The token works only with API keys of the same merchant and mode.',
-          'Errors: `invalid_credentials` (401, the same answer for an unknown phone number and a wrong password), `login_locked` (429 with `Retry-After` after 5 failures for one phone number within 15 minutes), `phone_not_verified` (403, right password but the phone was never verified), `phone_invalid`.',
+          'Errors: `invalid_credentials` (401, the same answer for an unknown phone number and a wrong password), `login_locked` (429 with `Retry-After`: 5 failed sign-ins for one phone number from one client address within 15 minutes lock that address out; 100 from all addresses within 24 hours lock the number. A locked-out customer resets the password with `POST /auth/password-reset` and `/auth/password-reset/confirm`, which lifts both locks for the address it is confirmed from), `phone_not_verified` (403, right password but the phone was never verified), `phone_invalid`.',
         ].join('\n\n'),
         security: apiKeyOnly,
         body: LoginBody,
         response: { 200: AuthResponse },
       },
     },
-    async (request) => users.login(request.merchant, request.body),
+    async (request) => users.login(request.merchant, request.body, clientAddress(request)),
   );
 
   app.post(
@@ -133,7 +134,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Set a new password with a reset code',
         description: [
-          '204 once the new password is set. Every access token issued before is refused from then on, in every process.',
+          '204 once the new password is set. Every access token issued before is refused from then on, in every process. It also lifts the sign-in lockout of the number, and that of the client address the reset is confirmed from: the way out for a locked-out customer.',
           'Errors: `password_weak` (400, checked first), `otp_incorrect` (400 with `attemptsRemaining`: a wrong or expired code, or a number without an account), `otp_attempts_exceeded` (429 after 5 wrong codes, until a new code is sent).',
         ].join('\n\n'),
         security: apiKeyOnly,
@@ -142,7 +143,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await users.confirmPasswordReset(request.merchant, request.body);
+      await users.confirmPasswordReset(request.merchant, request.body, clientAddress(request));
       return reply.code(204).send(null);
     },
   );
@@ -162,7 +163,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await users.changePassword(request.merchant, request.user, request.body);
+      await users.changePassword(request.merchant, request.user, request.body, clientAddress(request));
       return reply.code(204).send(null);
     },
   );

@@ -8,7 +8,7 @@ import { retryAfterHeader } from '../../platform/codes.ts';
 import { assertCurrency, type Currency, parseAmount } from '../../platform/money.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { type KeyMode, type MerchantContext, type Scope, scopeOf, type UserContext } from '../../platform/tenancy.ts';
-import { type AttemptRule, createThrottle, loginRule } from '../../platform/throttle.ts';
+import { type AttemptRule, createThrottle, type LoginSubject, loginRules } from '../../platform/throttle.ts';
 import type { Balance, LedgerService, WalletView } from '../ledger/index.ts';
 import type { MessageSender } from '../messaging/index.ts';
 import { assertPasswordPolicy, assertPhoneNumber, PASSWORD_MAX_LENGTH } from './users.policy.ts';
@@ -116,18 +116,26 @@ export function createUsersService(
 
   const subject = (kind: 'login' | 'verify' | 'reset' | 'send:verify' | 'send:reset', mode: KeyMode, phoneNumber: string) => `${kind}:${mode}:${phoneNumber}`;
   const codeExpiry = () => new Date(clock.now().getTime() + VERIFICATION_TTL_MS);
+  /** A customer's sign-in, limited per number and client address, then per number (issue 20). */
+  const loginOf = (mode: KeyMode, phoneNumber: string, address: string): LoginSubject => ({
+    subject: subject('login', mode, phoneNumber),
+    address,
+    what: 'this phone number',
+    remedy: 'reset the password (POST /auth/password-reset)',
+  });
 
   const minutes = VERIFICATION_TTL_MS / MINUTE;
 
   /**
    * Sends an SMS in the customer's language (contract §11: theirs, else what the request asked
    * for, else the merchant's default); a provider outage is recorded by messaging and must not
-   * change the answer.
+   * change the answer. `values.code`, when there is one, is the one-time code the text carries
+   * (a live outbox row keeps the text without it).
    */
   async function sms(merchant: Scope & { merchantLanguage?: string }, user: UserRow, requested: readonly string[], text: MessageId, subjectLine: MessageId, values?: Record<string, string | number>): Promise<void> {
     const t = translator({ saved: user.language, requested, merchantDefault: merchant.merchantLanguage });
     try {
-      await messaging.send({ ...scopeOf(merchant), userId: user.id, channel: 'sms', to: user.phone_number, body: t.text(text, values), subject: t.text(subjectLine, values) });
+      await messaging.send({ ...scopeOf(merchant), userId: user.id, channel: 'sms', to: user.phone_number, body: t.text(text, values), subject: t.text(subjectLine, values), code: typeof values?.code === 'string' ? values.code : undefined });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
@@ -263,12 +271,13 @@ export function createUsersService(
     /**
      * POST /auth/web. One answer (401 invalid_credentials) and the same work (an argon2id
      * verification) for an unknown phone number and a wrong password. Each attempt is counted
-     * before the password is checked; a success forgets the number's failures. The token is good
+     * before the password is checked, per number and client address (5 in 15 minutes) and per
+     * number (100 in 24 hours); a success forgets the number's failures. The token is good
      * with this merchant's keys of this mode only.
      */
-    async login(merchant: MerchantContext, input: { phoneNumber: string; password: string }): Promise<AuthResult> {
+    async login(merchant: MerchantContext, input: { phoneNumber: string; password: string }, address: string): Promise<AuthResult> {
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
-      const attempt = await throttle.begin(subject('login', merchant.mode, phoneNumber), loginRule('this phone number'));
+      const attempt = await throttle.beginAll(loginRules(loginOf(merchant.mode, phoneNumber, address)));
       const user = await repo.findUserByPhone(db, merchant.mode, phoneNumber);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
       if (!user || !ok) throw new ApiError('invalid_credentials', 'The phone number or the password is incorrect');
@@ -301,7 +310,7 @@ export function createUsersService(
      * token issued before (the token version goes up). A weak password is 400 `password_weak`
      * before anything else; a wrong code answers as phone verification does.
      */
-    async confirmPasswordReset(merchant: MerchantContext, input: { phoneNumber: string; code: string; newPassword: string }): Promise<void> {
+    async confirmPasswordReset(merchant: MerchantContext, input: { phoneNumber: string; code: string; newPassword: string }, address: string): Promise<void> {
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
       assertPasswordPolicy(input.newPassword, phoneNumber, 'newPassword');
       const attempt = await throttle.begin(subject('reset', merchant.mode, phoneNumber), codeRule('POST /auth/password-reset'));
@@ -321,15 +330,16 @@ export function createUsersService(
         : false;
       if (!done) throw incorrect(attempt.remaining);
       await attempt.succeeded();
-      await throttle.clear(subject('login', merchant.mode, phoneNumber));
+      // The way out of a sign-in lock: this address's and the number's own are lifted.
+      for (const limit of loginRules(loginOf(merchant.mode, phoneNumber, address))) await throttle.clear(limit.subject);
     },
 
     /** POST /users/me/password: the current password, then the new one; older tokens are refused from then on. */
-    async changePassword(merchant: MerchantContext, me: UserContext, input: { currentPassword: string; newPassword: string }): Promise<void> {
+    async changePassword(merchant: MerchantContext, me: UserContext, input: { currentPassword: string; newPassword: string }, address: string): Promise<void> {
       const user = await repo.findUser(db, merchant.mode, me.userId);
       if (!user) throw new ApiError('access_token_invalid', 'The access token is not valid or has expired; sign in again with POST /auth/web');
       assertPasswordPolicy(input.newPassword, user.phone_number, 'newPassword');
-      const attempt = await throttle.begin(subject('login', merchant.mode, user.phone_number), loginRule('this phone number'));
+      const attempt = await throttle.beginAll(loginRules(loginOf(merchant.mode, user.phone_number, address)));
       if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
         throw new ApiError('invalid_credentials', 'The current password is incorrect', { param: 'currentPassword' });
       }

@@ -8,7 +8,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { nextAttemptAt, DISABLE_AFTER_MS, retryAfterMs } from './retry-policy.ts';
 import { signedHeaders } from './signing.ts';
 import { nodeTransport, type WebhookTransport } from './transport.ts';
-import { type AddressPolicy, resolveForDelivery, type Resolver, systemResolver } from './url-policy.ts';
+import { addressPolicy, isLoopbackAddress, resolveForDelivery, type Resolver, systemResolver } from './url-policy.ts';
 import { type AttemptResult, type ClaimedDelivery, type EndpointRow, webhooksRepository as repo } from './webhooks.repository.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10 * SECOND;
@@ -84,10 +84,6 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
   const log = opts.logger;
   const events = opts.events ?? createEventsService(deps);
 
-  function policyFor(endpoint: EndpointRow): AddressPolicy {
-    return { live: endpoint.mode === 'live', allowLoopback: config.webhooks.allowLoopback };
-  }
-
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = clock.now();
     return repo.claimDue(db, now, new Date(now.getTime() + leaseMs), random(16).toString('hex'), limit);
@@ -99,7 +95,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     const elapsed = () => Math.round(performance.now() - started);
     try {
       const url = new URL(endpoint.url);
-      const address = await resolveForDelivery(url, policyFor(endpoint), resolver);
+      const address = await resolveForDelivery(url, addressPolicy(config, endpoint.mode), resolver);
       const res = await transport({
         url,
         address,
@@ -109,8 +105,10 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
         maxExcerptBytes: EXCERPT_BYTES,
       });
       const succeeded = res.status >= 200 && res.status < 300;
+      // A loopback target is on the gateway's own machine: its answer is never shown back.
+      const excerpt = isLoopbackAddress(address.address) ? null : clean(res.excerpt, EXCERPT_BYTES);
       return {
-        result: { attemptedAt, statusCode: res.status, latencyMs: elapsed(), responseExcerpt: clean(res.excerpt, EXCERPT_BYTES), error: succeeded ? null : `HTTP ${res.status}`, succeeded },
+        result: { attemptedAt, statusCode: res.status, latencyMs: elapsed(), responseExcerpt: excerpt, error: succeeded ? null : `HTTP ${res.status}`, succeeded },
         retryAfter: retryAfterMs(res.headers['retry-after'], clock.now()),
       };
     } catch (err) {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DAY, MINUTE, SECOND } from '../../platform/clock.ts';
 import { backoffMs, nextAttemptAt, RETRY_WINDOW_MS, retryAfterMs } from './retry-policy.ts';
 import { paySignature, signedHeaders, standardSignature } from './signing.ts';
-import { addressRefusal, parseEndpointUrl, resolveForDelivery } from './url-policy.ts';
+import { addressPolicy, addressRefusal, checkEndpointHost, parseEndpointUrl, resolveForDelivery } from './url-policy.ts';
+import { loadConfig } from '../../config.ts';
 
 const secret = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
 
@@ -87,5 +88,59 @@ describe('address policy', () => {
     ).rejects.toThrow(/10\.0\.0\.1/);
     await expect(resolveForDelivery(url, live, async () => [])).rejects.toThrow(/does not resolve/);
     await expect(resolveForDelivery(url, live, async () => [{ address: '93.184.216.34', family: 4 }])).resolves.toEqual({ address: '93.184.216.34', family: 4 });
+  });
+
+  it('IPv6: only global unicast 2000::/3 outside the special ranges (issue 20)', () => {
+    for (const a of ['2606:4700::1', '2a00:1450:4001:80b::200e', '2001:4860:4860::8888', '3ffe::1']) {
+      expect(addressRefusal(a, live), a).toBeNull();
+    }
+    const refused = [
+      '::127.0.0.1', // IPv4-compatible (deprecated) forms, whatever they embed
+      '::a9fe:a9fe', // 169.254.169.254
+      '::a00:1', // 10.0.0.1
+      '::5db8:d822', '::93.184.216.34', // 93.184.216.34 (as glibc prints it), still refused: the form is deprecated
+      'fe80::1%eth0',
+      '::', '::1',
+      '::ffff:169.254.169.254', '::ffff:0:10.0.0.1', // IPv4-mapped, SIIT
+      '64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::c0a8:1', '64:ff9b:1::a00:1', // NAT64
+      '2002:7f00:1::1', '2002:a9fe:a9fe::1', '2002:a00:1::', // 6to4 of loopback, link-local, private
+      '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+      '2001:2::1', '2001:10::1', '2001:20::1', // benchmarking, ORCHID
+      '2001:db8::1', '3fff::1', // documentation
+      'fc00::1', 'fe80::1', 'fec0::1', 'ff02::1', '100::1', '4000::1', '5f00::1', 'e000::1',
+    ];
+    for (const a of refused) expect(addressRefusal(a, live), a).not.toBeNull();
+    expect(addressRefusal('::a9fe:a9fe', live)).toMatch(/IPv4-compatible/);
+    expect(addressRefusal('64:ff9b::a9fe:a9fe', live)).toMatch(/embeds 169\.254\.169\.254 is a linkLocal address/);
+    // The embedding forms lead to a public IPv4 address: allowed (DNS64 answers, 6to4 hosts).
+    for (const a of ['::ffff:93.184.216.34', '64:ff9b::5db8:d822', '2002:5db8:d822::1']) expect(addressRefusal(a, live), a).toBeNull();
+    // Loopback in test mode means ::1 and 127/8 (also IPv4-mapped), never one tunnelled in another form.
+    for (const a of ['::1', '::ffff:127.0.0.1']) expect(addressRefusal(a, test), a).toBeNull();
+    for (const a of ['::127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::1']) expect(addressRefusal(a, test), a).not.toBeNull();
+  });
+
+  it('the same IPv6 rule at registration (literal or resolved) and at delivery', async () => {
+    for (const url of ['https://[::127.0.0.1]/', 'https://[::a9fe:a9fe]/', 'https://[::a00:1]/', 'https://[64:ff9b::a00:1]/', 'https://[2002:a00:1::1]/']) {
+      expect(() => parseEndpointUrl(url, live), url).toThrow(expect.objectContaining({ code: 'url_invalid' }));
+    }
+    const url = new URL('https://aaaa.example/h');
+    const resolver = async () => [{ address: '::a9fe:a9fe', family: 6 as const }];
+    await expect(checkEndpointHost(url, live, resolver)).rejects.toMatchObject({ code: 'url_invalid' });
+    await expect(resolveForDelivery(url, live, resolver)).rejects.toThrow(/refused to connect: aaaa\.example resolves to ::a9fe:a9fe/);
+    await expect(resolveForDelivery(url, live, async () => [{ address: '2606:4700::1', family: 6 }])).resolves.toEqual({ address: '2606:4700::1', family: 6 });
+  });
+
+  it("loopback is never the gateway's own port, at registration or delivery (issue 20)", async () => {
+    const policy = addressPolicy(loadConfig({ CAISSE_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'), CAISSE_DATA_DIR: '/tmp/caisse-policy-test', PORT: '8080' }), 'test');
+    expect(policy).toMatchObject({ live: false, allowLoopback: true, gatewayPorts: [8080] });
+    for (const url of ['http://127.0.0.1:8080/readyz', 'http://localhost:8080/x', 'http://[::1]:8080/', 'http://[::ffff:127.0.0.1]:8080/']) {
+      expect(() => parseEndpointUrl(url, policy), url).toThrow(expect.objectContaining({ code: 'url_invalid', detail: expect.stringMatching(/8080 on loopback is this gateway's own/) }));
+    }
+    expect(parseEndpointUrl('http://127.0.0.1:8081/hooks', policy).port).toBe('8081');
+    const local = new URL('http://hooks.localtest.example:8080/x');
+    const toLoopback = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    await expect(checkEndpointHost(local, policy, toLoopback)).rejects.toMatchObject({ code: 'url_invalid' });
+    await expect(resolveForDelivery(local, policy, toLoopback)).rejects.toThrow(/this gateway's own/);
+    await expect(resolveForDelivery(new URL('http://hooks.localtest.example:9000/x'), policy, toLoopback)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
   });
 });

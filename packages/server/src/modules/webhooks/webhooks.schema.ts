@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_TYPES, EventTypeSchema as EventType } from '../events/index.ts';
 import { PaymentEvent } from '../intents/index.ts';
+import { PayoutEvent } from '../payouts/index.ts';
 
 /** Schemas of the webhook endpoints and events API (contract §2, §5). */
 
@@ -126,7 +127,7 @@ export const Attempt = Type.Object({
   attemptedAt: Timestamp,
   statusCode: Type.Union([Type.Integer(), Type.Null()]),
   latencyMs: Type.Integer(),
-  responseExcerpt: Type.Union([Type.String(), Type.Null()]),
+  responseExcerpt: Type.Union([Type.String(), Type.Null()], { description: 'The first 2 KiB of the answer; null when there was none, and always for a loopback target (development), whose answers are never kept.' }),
   error: Type.Union([Type.String(), Type.Null()]),
   succeeded: Type.Boolean(),
 });
@@ -152,6 +153,6 @@ export const DeliveryList = Type.Object({ data: Type.Array(Delivery), hasMore: T
 export const ResendResult = Type.Object({ data: Type.Array(Delivery) });
 
 /** An event (contract §5), as delivered to endpoints and as GET /events answers it. */
-export const Event = PaymentEvent;
+export const Event = Type.Union([PaymentEvent, PayoutEvent], { description: 'A payment event (`data.paymentIntent`) or a payout event (`data.payout`)' });
 export type EventBody = Static<typeof Event>;
 export const EventList = Type.Object({ data: Type.Array(Event), hasMore: Type.Boolean() });

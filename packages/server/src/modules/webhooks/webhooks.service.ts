@@ -5,7 +5,7 @@ import { ApiError } from '../../platform/errors.ts';
 import type { Executor } from '../../platform/db.ts';
 import { announceEvents, createEventsService, EVENT_TYPES, type EventsService, type EventType } from '../events/index.ts';
 import { newWebhookSecret } from './signing.ts';
-import { type AddressPolicy, checkEndpointHost, parseEndpointUrl, type Resolver, systemResolver } from './url-policy.ts';
+import { addressPolicy, checkEndpointHost, parseEndpointUrl, type Resolver, systemResolver } from './url-policy.ts';
 import {
   type AttemptRow,
   type DeliveryRow,
@@ -114,11 +114,10 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; e
   const { db, clock, random, ids, config } = deps;
   const resolver = opts.resolver ?? systemResolver;
 
-  const policy = (mode: KeyMode): AddressPolicy => ({ live: mode === 'live', allowLoopback: config.webhooks.allowLoopback });
-
   async function checkedUrl(raw: string, mode: KeyMode): Promise<string> {
-    const url = parseEndpointUrl(raw, policy(mode));
-    await checkEndpointHost(url, policy(mode), resolver);
+    const policy = addressPolicy(config, mode);
+    const url = parseEndpointUrl(raw, policy);
+    await checkEndpointHost(url, policy, resolver);
     return url.toString();
   }
 

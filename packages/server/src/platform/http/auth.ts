@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
+import type { AuthFailureGuard } from './rate-limit.ts';
 import type { AccessTokenVerifier, Authenticator, MerchantContext, UserContext } from '../tenancy.ts';
 import { isApiVersion, LATEST_API_VERSION } from '../versioning.ts';
 
@@ -36,6 +37,7 @@ export function registerAuth(
   app: FastifyInstance,
   merchants: Authenticator,
   verifyAccessToken: () => AccessTokenVerifier | undefined,
+  failures?: AuthFailureGuard,
 ): void {
   app.decorateRequest('merchant', null as unknown as MerchantContext);
   app.decorateRequest('user', null as unknown as UserContext);
@@ -59,9 +61,17 @@ export function registerAuth(
     const kind: AuthKind = request.routeOptions.config.auth ?? 'pk';
     if (kind === 'none') return;
 
+    // An address that failed too often is refused before its key costs a lookup (issue 20).
+    failures?.check(request);
     const apiKey = single(request.headers['x-api-key']);
     const token = bearer(request);
-    const merchant = await merchants.authenticate(apiKey, kind === 'sk' ? token : undefined, kind === 'sk');
+    let merchant: MerchantContext;
+    try {
+      merchant = await merchants.authenticate(apiKey, kind === 'sk' ? token : undefined, kind === 'sk');
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) await failures?.failed(request);
+      throw err;
+    }
     request.merchant = merchant;
     request.apiVersion = asked ?? merchant.pinnedVersion;
     reply.header('pay-version', request.apiVersion);

@@ -38,12 +38,15 @@ function isLoopback(address: string | undefined): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
-function isLocalProbe(request: FastifyRequest): boolean {
-  const url = request.routeOptions.url;
-  if (url === undefined || !PLAIN_HTTP_OPERATIONS.has(url)) return false;
-  // A local reverse proxy forwarding someone else's request is not a local probe.
+/** A request made on this machine: from loopback, and not relayed by a local reverse proxy for someone else. */
+export function isLocalRequest(request: FastifyRequest): boolean {
   const forwarded = request.headers['x-forwarded-for'] ?? request.headers.forwarded ?? request.headers['x-forwarded-proto'];
   return forwarded === undefined && isLoopback(request.socket?.remoteAddress);
+}
+
+function isLocalProbe(request: FastifyRequest): boolean {
+  const url = request.routeOptions.url;
+  return url !== undefined && PLAIN_HTTP_OPERATIONS.has(url) && isLocalRequest(request);
 }
 
 /**

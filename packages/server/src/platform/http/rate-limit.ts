@@ -12,12 +12,16 @@ import { ApiError } from '../errors.ts';
  *   `CAISSE_RATE_LIMIT_TEST` (25) for a test key, over every route the key opens. The key is the
  *   API key's id, known once authentication has run (this hook is a route-level onRequest hook, so
  *   it runs after the app-level authentication hook); a request whose key is refused is not
- *   counted (it never reaches a route, and keys are unguessable).
+ *   counted here (it never reaches a route), but for its address (the last limit below).
  * - per client IP on login and registration (`IP_LIMITED_ROUTES`): `CAISSE_RATE_LIMIT_IP` (20)
  *   requests per minute per route. On routes opened with an API key, live mode only: test mode is
  *   left to the per-key limit (its users are fake and it never sends a real message). The
  *   dashboard's sign-in takes no API key and is always limited. Logins are also limited per phone
  *   number by the users module, and dashboard sign-ins per e-mail by the dashboard module.
+ * - per client address, failed authentications (an API key or secret key refused, which costs a
+ *   key lookup): `CAISSE_RATE_LIMIT_AUTH_FAILURES` (60) a minute; then the address's requests that
+ *   need credentials are 429 `rate_limited` without a lookup until the window ends (see
+ *   `AuthFailureGuard`).
  *
  * Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
  * (seconds until the window ends), the separate-header form of the IETF httpapi draft; where two
@@ -26,8 +30,18 @@ import { ApiError } from '../errors.ts';
  *
  * Counters live in Redis when REDIS_URL is set (shared by every process; keys
  * `<CAISSE_REDIS_PREFIX>rl:<limit>:<window>` expire on their own), in memory otherwise. When Redis
- * cannot be reached the request is let through and the failure logged: availability first.
+ * cannot be reached the limits fail open to this process's memory: each process counts on its
+ * own (N processes let up to N times a limit through) until Redis answers again; the failure is
+ * logged at most once a minute and counted in `caisse_rate_limit_store_errors_total`.
  */
+
+/**
+ * The client's address as limits count it: `request.ip` (through trusted proxies), an IPv6
+ * address reduced to its /64 (one subscriber's allocation), an IPv4-mapped one to its IPv4.
+ */
+export function clientAddress(request: FastifyRequest): string {
+  return normalizeIP(request.ip);
+}
 
 /** Routes limited per client IP, by method and path as registered, whichever module owns them. */
 export const IP_LIMITED_ROUTES: ReadonlySet<string> = new Set([
@@ -103,6 +117,26 @@ export function redisCounters(redis: Redis, clock: Clock, prefix: string): Windo
   };
 }
 
+/**
+ * Counters that fall back to `fallback` for each hit `primary` fails (Redis down): the limits
+ * still hold, per process, rather than none at all or every request refused.
+ */
+export function failoverCounters(primary: WindowCounters, fallback: WindowCounters, onError: (err: Error) => void): WindowCounters {
+  return {
+    async hit(key, windowMs) {
+      try {
+        return await primary.hit(key, windowMs);
+      } catch (err) {
+        onError(err as Error);
+        return fallback.hit(key, windowMs);
+      }
+    },
+    async close() {
+      await Promise.all([primary.close(), fallback.close()]);
+    },
+  };
+}
+
 /** Connects to REDIS_URL; an unreachable Redis is logged and retried in the background. */
 export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
   const redis = new Redis(url, {
@@ -118,7 +152,7 @@ export async function connectRedis(url: string, log: FastifyBaseLogger): Promise
   try {
     await redis.connect();
   } catch (err) {
-    log.error({ err }, 'rate limits: Redis is unreachable; requests are let through until it answers');
+    log.error({ err }, 'rate limits: Redis is unreachable; each process counts on its own until it answers');
   }
   return redis;
 }
@@ -163,25 +197,69 @@ export interface RateLimitOptions {
   counters?: WindowCounters;
 }
 
-export async function registerRateLimits(app: FastifyInstance, { config, clock, counters: given }: RateLimitOptions): Promise<void> {
+/**
+ * Failed authentications per client address (issue 20): every unknown but well-formed key costs a
+ * key lookup. `failed` counts one; once an address reaches the limit within the minute, `check`
+ * refuses its requests (429 `rate_limited`) before any lookup until the window ends. The refusal
+ * is remembered in this process (no store round trip on the hot path); other processes learn it
+ * at their address's next failure.
+ */
+export interface AuthFailureGuard {
+  check(request: FastifyRequest): void;
+  failed(request: FastifyRequest): Promise<void>;
+}
+
+function authFailureGuard(counters: WindowCounters, clock: Clock, max: number, refused: { inc(): void }, maxEntries = 100_000): AuthFailureGuard {
+  const blockedUntil = new Map<string, number>();
+  return {
+    check(request) {
+      const address = clientAddress(request);
+      const until = blockedUntil.get(address);
+      if (until === undefined) return;
+      const now = clock.now().getTime();
+      if (until <= now) {
+        blockedUntil.delete(address);
+        return;
+      }
+      refused.inc();
+      const seconds = String(Math.max(1, Math.ceil((until - now) / SECOND_MS)));
+      throw new ApiError('rate_limited', `Over ${max} failed authentications per minute from this address; retry in ${seconds} s`, { headers: { 'retry-after': seconds } });
+    },
+    async failed(request) {
+      const address = clientAddress(request);
+      const { count, resetMs } = await counters.hit(`authfail:${address}`, MINUTE_MS);
+      if (count < max) return;
+      if (blockedUntil.size >= maxEntries) {
+        const now = clock.now().getTime();
+        for (const [a, until] of blockedUntil) if (until <= now) blockedUntil.delete(a);
+        if (blockedUntil.size >= maxEntries) blockedUntil.clear();
+      }
+      blockedUntil.set(address, clock.now().getTime() + resetMs);
+    },
+  };
+}
+
+export async function registerRateLimits(app: FastifyInstance, { config, clock, counters: given }: RateLimitOptions): Promise<AuthFailureGuard> {
   const limits = config.security.rateLimit;
+
+  // A failing store is logged at most once a minute, not once a request, and counted every time.
+  let lastErrorLog = Number.NEGATIVE_INFINITY;
+  const onError = (err: Error) => {
+    app.metrics.rateLimitStoreErrors.inc();
+    const now = clock.now().getTime();
+    if (now - lastErrorLog < MINUTE_MS) return;
+    lastErrorLog = now;
+    app.log.error({ err }, 'rate limits: the counter store failed; counting in this process until it answers');
+  };
+
   let counters = given;
   if (!counters) {
     counters = config.redisUrl
-      ? redisCounters(await connectRedis(config.redisUrl, app.log), clock, config.security.redisPrefix)
+      ? failoverCounters(redisCounters(await connectRedis(config.redisUrl, app.log), clock, config.security.redisPrefix), memoryCounters(clock), onError)
       : memoryCounters(clock);
   }
   const chosen = counters;
   app.addHook('onClose', async () => chosen.close());
-
-  // Log a failing store at most once a minute, not once a request.
-  let lastErrorLog = Number.NEGATIVE_INFINITY;
-  const onError = (err: Error) => {
-    const now = clock.now().getTime();
-    if (now - lastErrorLog < MINUTE_MS) return;
-    lastErrorLog = now;
-    app.log.error({ err }, 'rate limits: the counter store failed; requests are let through');
-  };
 
   await app.register(rateLimit, { global: false, store: storeClass(chosen, onError) });
 
@@ -192,7 +270,7 @@ export async function registerRateLimits(app: FastifyInstance, { config, clock, 
   });
   const perIp = app.createRateLimit({
     timeWindow: MINUTE_MS,
-    keyGenerator: (request) => `ip:${request.method}${request.routeOptions.url}:${normalizeIP(request.ip)}`,
+    keyGenerator: (request) => `ip:${request.method}${request.routeOptions.url}:${clientAddress(request)}`,
     max: limits.ipPerMinute,
   });
 
@@ -241,4 +319,6 @@ export async function registerRateLimits(app: FastifyInstance, { config, clock, 
     const existing = route.onRequest;
     route.onRequest = [...(Array.isArray(existing) ? existing : existing ? [existing] : []), limitHook];
   });
+
+  return authFailureGuard(chosen, clock, config.hardening.authFailuresPerMinute, app.metrics.authFailuresRefused);
 }

@@ -8,7 +8,7 @@ import { registerBodyLimits } from './body-limits.ts';
 import { registerCors } from './cors.ts';
 import { sendProblem } from './errors.ts';
 import { registerHttps } from './https.ts';
-import { registerRateLimits, type WindowCounters } from './rate-limit.ts';
+import { type AuthFailureGuard, registerRateLimits, type WindowCounters } from './rate-limit.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './security-headers.ts';
 
 /** A route as registered: its method, its path pattern and who may call it. */
@@ -39,7 +39,7 @@ export interface SecurityOptions {
  * checks that need no key; the key-dependent checks (the key's origins, rate limits) are
  * route-level hooks, which Fastify runs after the app-level authentication hook.
  */
-export async function registerSecurity(app: FastifyInstance, opts: SecurityOptions): Promise<void> {
+export async function registerSecurity(app: FastifyInstance, opts: SecurityOptions): Promise<AuthFailureGuard> {
   const routes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (route) => {
@@ -60,7 +60,7 @@ export async function registerSecurity(app: FastifyInstance, opts: SecurityOptio
   registerHttps(app, opts.config);
   registerBodyLimits(app, opts.bodyLimit);
   registerCors(app);
-  await registerRateLimits(app, { config: opts.config, clock: opts.clock, counters: opts.counters });
+  const authFailures = await registerRateLimits(app, { config: opts.config, clock: opts.clock, counters: opts.counters });
 
   // Error bodies never carry a secret or a phone number, even one echoed from the request.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -68,6 +68,7 @@ export async function registerSecurity(app: FastifyInstance, opts: SecurityOptio
     const type = String(reply.getHeader('content-type') ?? '');
     return type.startsWith('application/problem+json') ? redactText(payload) : payload;
   });
+  return authFailures;
 }
 
 /**

@@ -1,0 +1,163 @@
+import { type Generated, type Selectable, sql } from 'kysely';
+import type { Executor, Tx } from '../../platform/db.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
+
+export type BalanceTransactionType = 'charge' | 'refund' | 'fee' | 'payout' | 'payout_reversal' | 'adjustment';
+export const BALANCE_TRANSACTION_TYPES: readonly BalanceTransactionType[] = ['charge', 'refund', 'fee', 'payout', 'payout_reversal', 'adjustment'];
+export type BalanceStatus = 'pending' | 'available';
+
+export interface BalanceTransactionsTable {
+  id: string;
+  seq: Generated<bigint>;
+  merchant_id: string;
+  mode: KeyMode;
+  currency: string;
+  type: BalanceTransactionType;
+  amount_minor: bigint;
+  balance_after_minor: bigint;
+  source_id: string | null;
+  transfer_id: string | null;
+  description: string;
+  status: BalanceStatus;
+  available_on: Date;
+  settlement_transfer_id: string | null;
+  created_at: Date;
+}
+
+export interface BalanceTotalsTable {
+  merchant_id: string;
+  mode: KeyMode;
+  currency: string;
+  total_minor: bigint;
+}
+
+declare module '../../platform/database.ts' {
+  interface Database {
+    balance_transactions: BalanceTransactionsTable;
+    balance_totals: BalanceTotalsTable;
+  }
+}
+
+export type BalanceTransactionRow = Selectable<BalanceTransactionsTable>;
+
+/** One row to write; its balance after is computed from the statement's running total. */
+export interface NewEntry {
+  id: string;
+  type: BalanceTransactionType;
+  amount: bigint;
+  sourceId: string | null;
+  transferId: string | null;
+  description: string;
+  status: BalanceStatus;
+  availableOn: Date;
+}
+
+export interface ListFilter {
+  merchantId: string;
+  mode: KeyMode;
+  type?: BalanceTransactionType;
+  currency?: string;
+  from?: Date;
+  to?: Date;
+}
+
+function filtered(db: Executor, f: ListFilter) {
+  let q = db.selectFrom('balance_transactions').selectAll().where('merchant_id', '=', f.merchantId).where('mode', '=', f.mode);
+  if (f.type !== undefined) q = q.where('type', '=', f.type);
+  if (f.currency !== undefined) q = q.where('currency', '=', f.currency);
+  if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
+  if (f.to !== undefined) q = q.where('created_at', '<', f.to);
+  return q;
+}
+
+export const balancesRepository = {
+  /**
+   * Writes rows of one merchant, mode and currency in their order, in one statement: the running
+   * total moves by their sum first (its row lock, held to the commit, orders every statement's
+   * rows), and each row gets the total after it.
+   */
+  async record(tx: Tx, scope: { merchantId: string; mode: KeyMode; currency: string }, entries: readonly NewEntry[], now: Date): Promise<void> {
+    if (entries.length === 0) return;
+    const sum = entries.reduce((s, e) => s + e.amount, 0n);
+    // What the rows after each one add: its balance after is the new total less that.
+    let later = sum;
+    const values = entries.map((e, i) => {
+      later -= e.amount;
+      return sql`(${i}, ${e.id}, ${e.type}, ${e.amount.toString()}::bigint, ${later.toString()}::bigint, ${e.sourceId}, ${e.transferId}, ${e.description}, ${e.status}, ${e.availableOn}::timestamptz)`;
+    });
+    await sql`
+      with total as (
+        insert into balance_totals (merchant_id, mode, currency, total_minor)
+        values (${scope.merchantId}, ${scope.mode}, ${scope.currency}, ${sum.toString()}::bigint)
+        on conflict (merchant_id, mode, currency) do update set total_minor = balance_totals.total_minor + excluded.total_minor
+        returning total_minor
+      )
+      insert into balance_transactions
+        (id, merchant_id, mode, currency, type, amount_minor, balance_after_minor, source_id, transfer_id, description, status, available_on, created_at)
+      select v.id, ${scope.merchantId}, ${scope.mode}, ${scope.currency}, v.type, v.amount, total.total_minor - v.later,
+             v.source_id, v.transfer_id, v.description, v.status, v.available_on, ${now}::timestamptz
+      from total, (values ${sql.join(values)}) as v(ord, id, type, amount, later, source_id, transfer_id, description, status, available_on)
+      order by v.ord`.execute(tx);
+  },
+
+  /** The rows of a source (a charge's intent), locked: a refund and the settlement of that charge queue here. */
+  async lockSource(tx: Tx, sourceId: string, type: BalanceTransactionType): Promise<BalanceTransactionRow | undefined> {
+    return tx.selectFrom('balance_transactions').selectAll().where('source_id', '=', sourceId).where('type', '=', type).forUpdate().executeTakeFirst();
+  },
+
+  /** Merchants, modes and currencies with pending rows due by `now` (of one merchant and mode when given). */
+  async dueGroups(db: Executor, now: Date, limit: number, only?: { merchantId: string; mode: KeyMode }): Promise<{ merchant_id: string; mode: KeyMode; currency: string }[]> {
+    const scoped = only ? sql`and merchant_id = ${only.merchantId} and mode = ${only.mode}` : sql``;
+    const result = await sql<{ merchant_id: string; mode: KeyMode; currency: string }>`
+      select distinct merchant_id, mode, currency from balance_transactions
+      where status = 'pending' and available_on <= ${now} ${scoped} limit ${limit}`.execute(db);
+    return result.rows;
+  },
+
+  /** Up to `limit` due pending rows of one group, locked (rows a refund holds are left for the next round). */
+  async claimDue(tx: Tx, g: { merchant_id: string; mode: KeyMode; currency: string }, now: Date, limit: number): Promise<{ id: string; amount_minor: bigint }[]> {
+    return tx
+      .selectFrom('balance_transactions')
+      .select(['id', 'amount_minor'])
+      .where('merchant_id', '=', g.merchant_id)
+      .where('mode', '=', g.mode)
+      .where('currency', '=', g.currency)
+      .where(sql<boolean>`status = 'pending'`)
+      .where('available_on', '<=', now)
+      .orderBy('seq')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+  },
+
+  async markAvailable(tx: Tx, ids: string[], settlementTransferId: string | null): Promise<void> {
+    if (ids.length === 0) return;
+    await tx.updateTable('balance_transactions').set({ status: 'available', settlement_transfer_id: settlementTransferId }).where('id', 'in', ids).execute();
+  },
+
+  /** A page of the statement, newest first, after the row `startingAfter` (an id) when given. */
+  async list(db: Executor, f: ListFilter, page: { limit: number; startingAfter?: string }): Promise<BalanceTransactionRow[] | undefined> {
+    let q = filtered(db, f);
+    if (page.startingAfter !== undefined) {
+      const cursor = await db.selectFrom('balance_transactions').select('seq').where('id', '=', page.startingAfter).where('merchant_id', '=', f.merchantId).where('mode', '=', f.mode).executeTakeFirst();
+      if (!cursor) return undefined;
+      q = q.where('seq', '<', cursor.seq);
+    }
+    return q.orderBy('seq', 'desc').limit(page.limit + 1).execute();
+  },
+
+  /** The statement of a period, oldest first, in batches after `afterSeq` (the CSV export). */
+  async batchAfter(db: Executor, f: ListFilter, afterSeq: bigint, limit: number): Promise<BalanceTransactionRow[]> {
+    return filtered(db, f).where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
+  },
+
+  async allTotals(db: Executor): Promise<BalanceTotalsTable[]> {
+    return db.selectFrom('balance_totals').selectAll().execute();
+  },
+
+  /** The totals per currency, to check them against the ledger (minor units). */
+  async totals(db: Executor, merchantId: string, mode: KeyMode): Promise<{ currency: string; total_minor: bigint }[]> {
+    return db.selectFrom('balance_totals').select(['currency', 'total_minor']).where('merchant_id', '=', merchantId).where('mode', '=', mode).orderBy('currency').execute();
+  },
+};

@@ -1,0 +1,307 @@
+import { stringify } from 'csv-stringify';
+import { DAY } from '../../platform/clock.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { assertCurrency, type Currency, formatAmount } from '../../platform/money.ts';
+import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
+import type { AccountRow, LedgerService } from '../ledger/index.ts';
+import { type BalanceTransactionRow, balancesRepository as repo, type ListFilter, type NewEntry } from './balances.repository.ts';
+import type { BalanceTransaction, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery, MerchantBalance } from './balances.schema.ts';
+
+/** Pending rows one settlement transfer moves at most. */
+const SETTLE_BATCH = 500;
+/** A bound later than every date: everything pending is due. */
+const FOREVER = new Date(8.64e15);
+
+export function balanceTransactionView(row: BalanceTransactionRow): BalanceTransaction {
+  const currency = row.currency as Currency;
+  return {
+    id: row.id,
+    object: 'balance_transaction',
+    type: row.type,
+    amount: formatAmount(row.amount_minor, currency),
+    currency,
+    balanceAfter: formatAmount(row.balance_after_minor, currency),
+    source: row.source_id,
+    description: row.description,
+    status: row.status,
+    availableOn: row.available_on.toISOString(),
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A `from`/`to` bound: a UTC date (a `to` date includes its whole day) or an RFC 3339 time. */
+export function periodBound(value: string | undefined, param: 'from' | 'to'): Date | undefined {
+  if (value === undefined) return undefined;
+  const invalid = () => new ApiError('validation_error', `${param} must be a date (2026-11-23) or an RFC 3339 time (2026-11-23T10:00:00Z)`, { param, errors: [{ param, message: 'not a date or time' }] });
+  if (DATE.test(value)) {
+    const day = new Date(`${value}T00:00:00.000Z`);
+    if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value) throw invalid();
+    return param === 'to' ? new Date(day.getTime() + DAY) : day;
+  }
+  if (!TIME.test(value)) throw invalid();
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) throw invalid();
+  return at;
+}
+
+/** CSV cells a spreadsheet would run as a formula are written as text (OWASP's advice). */
+function textCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/**
+ * The merchant's money (contract §10): pending (charges within the settlement delay) and
+ * available, in the ledger as two accounts per currency; the balance statement, one row per
+ * movement with the total after it, written in the transaction of the movement; the settlement
+ * worker's moves of what matured; the payouts' debits and credits of `available`.
+ */
+export function createBalancesService(deps: Deps, collaborators: { ledger: LedgerService }) {
+  const { db, clock, ids, config } = deps;
+  const { ledger } = collaborators;
+
+  const entry = (e: Omit<NewEntry, 'id'>): NewEntry => ({ id: ids('balanceTransaction'), ...e });
+
+  function filterOf(scope: Scope, q: { from?: string; to?: string; type?: ListFilter['type']; currency?: string }): ListFilter {
+    const from = periodBound(q.from, 'from');
+    const to = periodBound(q.to, 'to');
+    if (from && to && from >= to) throw new ApiError('validation_error', '`from` must be before `to`', { param: 'from', errors: [{ param: 'from', message: 'after to' }] });
+    return { merchantId: scope.merchantId, mode: scope.mode, type: q.type, currency: q.currency === undefined ? undefined : assertCurrency(q.currency), from, to };
+  }
+
+  /** Locks the merchant's available account in a currency (created when missing) for the rest of the transaction. */
+  async function lockAvailable(tx: Tx, scope: Scope, currency: Currency): Promise<AccountRow> {
+    const account = await ledger.merchantBalance(tx, { ...scope, currency });
+    const [locked] = await ledger.lockAccounts(tx, [account.id]);
+    if (!locked) throw new Error(`no ledger account ${account.id}`);
+    return locked;
+  }
+
+  async function settle(until: Date, groups: number, only?: Scope): Promise<number> {
+    let settled = 0;
+    for (const g of await repo.dueGroups(db, until, groups, only)) {
+      settled += await db.transaction().execute(async (tx) => {
+        const rows = await repo.claimDue(tx, g, until, SETTLE_BATCH);
+        if (rows.length === 0) return 0;
+        const scope = { merchantId: g.merchant_id, mode: g.mode };
+        const currency = g.currency as Currency;
+        const sum = rows.reduce((s, r) => s + r.amount_minor, 0n);
+        let transferId: string | null = null;
+        if (sum !== 0n) {
+          const pending = await ledger.merchantPending(tx, { ...scope, currency });
+          const available = await ledger.merchantBalance(tx, { ...scope, currency });
+          const [from, to] = sum > 0n ? [pending, available] : [available, pending];
+          transferId = (await ledger.transfer(tx, { ...scope, kind: 'settlement', reference: null, currency, from: from.id, to: to.id, amount: sum > 0n ? sum : -sum })).id;
+        }
+        await repo.markAvailable(tx, rows.map((r) => r.id), transferId);
+        return rows.length;
+      });
+    }
+    return settled;
+  }
+
+  return {
+    /** When a charge made now becomes available: the merchant's delay, else the configured one. */
+    availableOn(merchant: Pick<MerchantContext, 'settlementDelayDays'>, at: Date = clock.now()): Date {
+      const days = merchant.settlementDelayDays ?? config.settlementDelayDays;
+      return new Date(at.getTime() + days * DAY);
+    },
+
+    /** A charge's rows (gross, then its fee), pending until `availableOn`, in the charge's transaction. */
+    async recordCharge(tx: Tx, scope: Scope, c: { intentId: string; currency: Currency; amount: bigint; fee: bigint; transferId: string; availableOn: Date }) {
+      const common = { sourceId: c.intentId, transferId: c.transferId, status: 'pending' as const, availableOn: c.availableOn };
+      const entries = [entry({ ...common, type: 'charge', amount: c.amount, description: `Payment ${c.intentId}` })];
+      if (c.fee !== 0n) entries.push(entry({ ...common, type: 'fee', amount: -c.fee, description: `Fee for payment ${c.intentId}` }));
+      await repo.record(tx, { ...scope, currency: c.currency }, entries, clock.now());
+    },
+
+    /**
+     * Where a refund of this payment takes the merchant's money from: still pending (the charge is
+     * not settled: the refund settles with it, on the same day) or available (possibly going
+     * below zero). Locks the charge's statement row, so its settlement waits for the refund.
+     */
+    async refundSource(tx: Tx, scope: Scope, intentId: string, currency: Currency): Promise<{ account: AccountRow; status: 'pending' | 'available'; availableOn: Date }> {
+      const charge = await repo.lockSource(tx, intentId, 'charge');
+      if (charge?.status === 'pending') return { account: await ledger.merchantPending(tx, { ...scope, currency }), status: 'pending', availableOn: charge.available_on };
+      return { account: await ledger.merchantBalance(tx, { ...scope, currency }), status: 'available', availableOn: clock.now() };
+    },
+
+    /** A refund's rows: what went back to the customer, and the part of the fee that came back. */
+    async recordRefund(
+      tx: Tx,
+      scope: Scope,
+      r: { refundId: string; intentId: string; currency: Currency; amount: bigint; feeReturned: bigint; transferId: string; status: 'pending' | 'available'; availableOn: Date },
+    ) {
+      const common = { sourceId: r.refundId, transferId: r.transferId, status: r.status, availableOn: r.availableOn };
+      const entries = [entry({ ...common, type: 'refund', amount: -r.amount, description: `Refund ${r.refundId} of payment ${r.intentId}` })];
+      if (r.feeReturned !== 0n) entries.push(entry({ ...common, type: 'fee', amount: r.feeReturned, description: `Fee returned for refund ${r.refundId}` }));
+      await repo.record(tx, { ...scope, currency: r.currency }, entries, clock.now());
+    },
+
+    /**
+     * A payout's money leaves `available` (into the payout's transit account), in the payout's
+     * transaction: refused with 409 `balance_insufficient` when `available` holds less. The
+     * available account's row lock makes concurrent payouts queue: none overdraws it.
+     */
+    async debitForPayout(tx: Tx, scope: Scope, p: { payoutId: string; currency: Currency; amount: bigint; description: string }) {
+      const available = await lockAvailable(tx, scope, p.currency);
+      if (available.balance < p.amount) {
+        const held = formatAmount(available.balance, p.currency);
+        throw new ApiError('balance_insufficient', `The available balance is ${held} ${p.currency}, less than the ${formatAmount(p.amount, p.currency)} ${p.currency} to pay out`, {
+          param: 'amount',
+          extra: { available: held, currency: p.currency },
+        });
+      }
+      const transit = await ledger.payoutTransit(tx, { ...scope, currency: p.currency });
+      const transfer = await ledger.transfer(
+        tx,
+        { ...scope, kind: 'payout', reference: p.payoutId, currency: p.currency, from: available.id, to: transit.id, amount: p.amount },
+        [available, transit],
+      );
+      await repo.record(tx, { ...scope, currency: p.currency }, [
+        entry({ type: 'payout', amount: -p.amount, sourceId: p.payoutId, transferId: transfer.id, description: p.description, status: 'available', availableOn: clock.now() }),
+      ], clock.now());
+      return transfer;
+    },
+
+    /** The provider paid: the money leaves the merchant for the provider's clearing account. */
+    async payoutPaid(tx: Tx, scope: Scope, p: { payoutId: string; provider: string; currency: Currency; amount: bigint }) {
+      const transit = await ledger.payoutTransit(tx, { ...scope, currency: p.currency });
+      const clearing = await ledger.providerClearing(tx, { mode: scope.mode, provider: p.provider, currency: p.currency });
+      return ledger.transfer(tx, { ...scope, kind: 'payout_paid', reference: p.payoutId, currency: p.currency, from: transit.id, to: clearing.id, amount: p.amount });
+    },
+
+    /** The payout failed: its money comes back to `available` (a `payout_reversal` row). */
+    async payoutFailed(tx: Tx, scope: Scope, p: { payoutId: string; currency: Currency; amount: bigint; reason: string }) {
+      const transit = await ledger.payoutTransit(tx, { ...scope, currency: p.currency });
+      const available = await ledger.merchantBalance(tx, { ...scope, currency: p.currency });
+      const transfer = await ledger.transfer(tx, { ...scope, kind: 'payout_reversal', reference: p.payoutId, currency: p.currency, from: transit.id, to: available.id, amount: p.amount });
+      await repo.record(tx, { ...scope, currency: p.currency }, [
+        entry({ type: 'payout_reversal', amount: p.amount, sourceId: p.payoutId, transferId: transfer.id, description: `Payout ${p.payoutId} failed: ${p.reason}`, status: 'available', availableOn: clock.now() }),
+      ], clock.now());
+      return transfer;
+    },
+
+    /** What is available now in each currency (minor units), for the payout scheduler. */
+    async availableMinor(scope: Scope, executor: Executor = db): Promise<{ currency: Currency; amount: bigint }[]> {
+      return (await ledger.merchantAccounts(scope.merchantId, scope.mode, 'merchant_balance', executor)).map((a) => ({ currency: a.currency, amount: a.balance }));
+    },
+
+    /**
+     * One settlement round: for up to `groups` merchants and currencies with matured pending rows,
+     * moves their sum from pending to available in one ledger transfer and marks them available.
+     * Returns how many rows it settled.
+     */
+    settleDue: (groups = 20) => settle(clock.now(), groups),
+
+    /** Settles all of a merchant's pending money now (the test-mode helper). */
+    async settleNow(scope: Scope): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const n = await settle(FOREVER, 20, scope);
+        total += n;
+        if (n === 0) return total;
+      }
+    },
+
+    /** GET /balance: available and pending per currency, in the key's mode. */
+    async balance(scope: Scope): Promise<MerchantBalance> {
+      const [available, pending] = await Promise.all([
+        ledger.merchantBalances(scope.merchantId, scope.mode, db, 'merchant_balance'),
+        ledger.merchantBalances(scope.merchantId, scope.mode, db, 'merchant_pending'),
+      ]);
+      const currencies = [...new Set([...available, ...pending].map((b) => b.currency))].sort();
+      const zero = (c: string) => formatAmount(0n, c as Currency);
+      return {
+        object: 'balance',
+        livemode: scope.mode === 'live',
+        available,
+        pending,
+        balances: currencies.map((currency) => ({
+          currency,
+          available: available.find((b) => b.currency === currency)?.amount ?? zero(currency),
+          pending: pending.find((b) => b.currency === currency)?.amount ?? zero(currency),
+        })),
+      };
+    },
+
+    /** GET /balance/transactions: the statement, newest first. */
+    async list(scope: Scope, q: ListBalanceTransactionsQuery) {
+      const limit = q.limit ?? 20;
+      const rows = await repo.list(db, filterOf(scope, q), { limit, startingAfter: q.startingAfter });
+      if (!rows) throw new ApiError('not_found', `No balance transaction ${q.startingAfter}`, { param: 'startingAfter' });
+      return { object: 'list' as const, data: rows.slice(0, limit).map(balanceTransactionView), hasMore: rows.length > limit };
+    },
+
+    /**
+     * GET /balance/transactions.csv: the statement of a period, oldest first, as RFC 4180 CSV
+     * (header row, CRLF, amounts as decimal strings, ISO times), read and written in batches so a
+     * long period streams. Checks the query before the first byte.
+     */
+    exportCsv(scope: Scope, q: ExportBalanceTransactionsQuery): NodeJS.ReadableStream {
+      const filter = filterOf(scope, q);
+      const csv = stringify({
+        header: true,
+        record_delimiter: 'windows',
+        columns: ['id', 'created_at', 'type', 'source', 'description', 'currency', 'amount', 'balance_after', 'status', 'available_on'],
+      });
+      (async () => {
+        let after = 0n;
+        for (;;) {
+          const batch = await repo.batchAfter(db, filter, after, 1000);
+          for (const row of batch) {
+            const v = balanceTransactionView(row);
+            const ok = csv.write([v.id, v.createdAt, v.type, v.source ?? '', textCell(v.description), v.currency, v.amount, v.balanceAfter, v.status, v.availableOn]);
+            if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
+          }
+          if (batch.length < 1000) break;
+          after = (batch[batch.length - 1] as BalanceTransactionRow).seq;
+        }
+        csv.end();
+      })().catch((err: unknown) => csv.destroy(err as Error));
+      return csv;
+    },
+
+    /**
+     * Every statement whose total is not the merchant's money in the ledger (available +
+     * pending), as `ledger verify` differences (type `statement`).
+     */
+    async verifyStatements(): Promise<{ type: 'statement'; id: string; detail: string }[]> {
+      const key = (m: string, mode: string, c: string) => `${m} ${mode} ${c}`;
+      const held = new Map((await ledger.merchantMoney()).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total]));
+      const stated = new Map((await repo.allTotals(db)).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total_minor]));
+      const out: { type: 'statement'; id: string; detail: string }[] = [];
+      for (const k of new Set([...held.keys(), ...stated.keys()])) {
+        const a = stated.get(k) ?? 0n;
+        const b = held.get(k) ?? 0n;
+        if (a !== b) out.push({ type: 'statement', id: k, detail: `the balance statement's total is ${a} but the ledger holds ${b}` });
+      }
+      return out;
+    },
+
+    /**
+     * Statement totals that disagree with the ledger (available + pending), per merchant and
+     * mode: `ledger verify`'s check of the statements.
+     */
+    async differences(scope: Scope): Promise<{ currency: string; statement: bigint; ledger: bigint }[]> {
+      const totals = await repo.totals(db, scope.merchantId, scope.mode);
+      const accounts = [...(await ledger.merchantAccounts(scope.merchantId, scope.mode, 'merchant_balance')), ...(await ledger.merchantAccounts(scope.merchantId, scope.mode, 'merchant_pending'))];
+      const inLedger = new Map<string, bigint>();
+      for (const a of accounts) inLedger.set(a.currency, (inLedger.get(a.currency) ?? 0n) + a.balance);
+      const currencies = new Set([...totals.map((t) => t.currency), ...inLedger.keys()]);
+      const out: { currency: string; statement: bigint; ledger: bigint }[] = [];
+      for (const currency of currencies) {
+        const statement = totals.find((t) => t.currency === currency)?.total_minor ?? 0n;
+        const held = inLedger.get(currency) ?? 0n;
+        if (statement !== held) out.push({ currency, statement, ledger: held });
+      }
+      return out;
+    },
+  };
+}
+
+export type BalancesService = ReturnType<typeof createBalancesService>;

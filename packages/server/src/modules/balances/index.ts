@@ -1,0 +1,5 @@
+// The balances module: a merchant's pending and available money, its statement, settlement.
+export { balanceTransactionView, type BalancesService, createBalancesService, periodBound } from './balances.service.ts';
+export { startSettlement, SETTLEMENT_INTERVAL_MS } from './balances.settler.ts';
+export * from './balances.schema.ts';
+export { default as balancesRoutes } from './balances.routes.ts';

@@ -1,0 +1,353 @@
+import type { Logger } from 'pino';
+import { DAY, SECOND } from '../../platform/clock.ts';
+import type { Tx } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
+import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
+import type { Caller, KeyMode, Scope } from '../../platform/tenancy.ts';
+import { LATEST_API_VERSION } from '../../platform/versioning.ts';
+import type { BalancesService } from '../balances/index.ts';
+import { type Connector, type ConnectorSource, isProviderName, newReference, pollBackoffMs, type StatusResult, callbackDecision, type Decision, decisionOf } from '../connectors/index.ts';
+import { announceEvents, type EventsService } from '../events/index.ts';
+import { type PayoutRow, type PayoutScheduleRow, payoutsRepository as repo } from './payouts.repository.ts';
+import { type CreatePayoutBody, type Payout, type PayoutSchedule, type PayoutScheduleBody, WEEK_DAYS } from './payouts.schema.ts';
+
+/** How long a poller holds a claimed payout before another may take it (a call is bounded by 10 s). */
+const POLL_LEASE_MS = 30 * SECOND;
+const E164 = /^\+[1-9][0-9]{6,14}$/;
+
+export function payoutView(row: PayoutRow): Payout {
+  const currency = row.currency as Currency;
+  return {
+    id: row.id,
+    object: 'payout',
+    amount: formatAmount(row.amount_minor, currency),
+    currency,
+    destination: { provider: row.provider, phoneNumber: row.phone_number },
+    description: row.description,
+    method: row.method,
+    status: row.status,
+    failureReason: row.failure_reason,
+    livemode: row.mode === 'live',
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
+  };
+}
+
+/** The next run of a schedule after `now`: the next 00:00 UTC (of the anchor day, weekly). */
+export function nextRunAfter(now: Date, interval: 'manual' | 'daily' | 'weekly', weeklyAnchor: number | null): Date | null {
+  if (interval === 'manual') return null;
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  let next = midnight + DAY;
+  if (interval === 'weekly') {
+    const anchor = weeklyAnchor ?? 1;
+    while (new Date(next).getUTCDay() !== anchor) next += DAY;
+  }
+  return new Date(next);
+}
+
+function scheduleView(scope: Scope, row: PayoutScheduleRow | undefined): PayoutSchedule {
+  return {
+    object: 'payout_schedule',
+    livemode: scope.mode === 'live',
+    interval: row?.interval ?? 'manual',
+    weeklyAnchor: row?.weekly_anchor == null ? null : (WEEK_DAYS[row.weekly_anchor] ?? null),
+    destination: row?.provider && row.phone_number ? { provider: row.provider, phoneNumber: row.phone_number } : null,
+    minimumAmount: Object.fromEntries(Object.entries(row?.minimum ?? {}).map(([c, v]) => [c, formatAmount(BigInt(v), c as Currency)])),
+    nextRunAt: row?.next_run_at?.toISOString() ?? null,
+  };
+}
+
+
+
+interface NewPayout {
+  amount: bigint;
+  currency: Currency;
+  provider: string;
+  phoneNumber: string;
+  description: string | null;
+  method: 'manual' | 'scheduled';
+}
+
+/**
+ * Money out (contract §10): payouts of a merchant's available balance to a mobile-money number.
+ * The payout, its reference and the debit of `available` commit first; the provider is called
+ * after, outside any transaction; PAID or FAILED (the money back) is decided once, under the
+ * payout's row lock, whether a callback, a duplicate callback or the poller learnt it. A payout is
+ * never sent twice: a retry sends the same reference, which the provider keys it by.
+ */
+export function createPayoutsService(
+  deps: Deps,
+  collaborators: {
+    balances: Pick<BalancesService, 'debitForPayout' | 'payoutPaid' | 'payoutFailed' | 'availableMinor'>;
+    connectors: ConnectorSource;
+    events: Pick<EventsService, 'record'>;
+    /** The merchants' pinned API versions (the version their events are written in). */
+    pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;
+    logger?: Logger;
+  },
+) {
+  const { db, clock, ids, random } = deps;
+  const { balances, connectors, events, pinnedVersions } = collaborators;
+  const log = collaborators.logger;
+  const inFlight = new Set<Promise<unknown>>();
+
+  const connectorFor = (mode: KeyMode, provider: string): Connector | undefined => connectors.forMode(mode).get(provider);
+
+  function checkDestination(mode: KeyMode, d: { provider: string; phoneNumber: string }): void {
+    if (!isProviderName(d.provider)) throw new ApiError('provider_unsupported', `Unknown provider "${d.provider}"; supported: mtn_momo`, { param: 'destination.provider' });
+    if (!E164.test(d.phoneNumber)) {
+      throw new ApiError('phone_invalid', 'destination.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', { param: 'destination.phoneNumber' });
+    }
+    if (!connectorFor(mode, d.provider)) throw new ApiError('provider_unavailable', `${d.provider} is not configured for ${mode} mode on this server`, { param: 'destination.provider' });
+  }
+
+  /** Writes a PENDING payout and takes its money out of `available`, in the caller's transaction. */
+  async function createInTx(tx: Tx, scope: Scope, p: NewPayout): Promise<PayoutRow> {
+    const id = ids('payout');
+    await balances.debitForPayout(tx, scope, { payoutId: id, currency: p.currency, amount: p.amount, description: p.description ?? `Payout ${id} to ${p.provider} ${p.phoneNumber}` });
+    const now = clock.now();
+    return repo.insert(tx, {
+      id,
+      merchant_id: scope.merchantId,
+      mode: scope.mode,
+      amount_minor: p.amount,
+      currency: p.currency,
+      provider: p.provider,
+      phone_number: p.phoneNumber,
+      description: p.description,
+      method: p.method,
+      reference: newReference(random),
+      status: 'PENDING',
+      failure_reason: null,
+      provider_transaction_id: null,
+      submitted_at: null,
+      // The first poll comes after the submit has had its chance.
+      next_poll_at: new Date(now.getTime() + 2 * SECOND),
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+    });
+  }
+
+  /** Moves a PENDING payout to its outcome, once: the ledger, the state and the event commit together. */
+  async function settle(id: string, outcome: Decision): Promise<PayoutRow | undefined> {
+    const settled = await db.transaction().execute(async (tx) => {
+      const row = await repo.lock(tx, id);
+      if (!row || row.status !== 'PENDING') return row;
+      const now = clock.now();
+      const scope = { merchantId: row.merchant_id, mode: row.mode };
+      const currency = row.currency as Currency;
+      let updated: PayoutRow;
+      if (outcome.status === 'FAILED') {
+        const reason = outcome.reason.slice(0, 200);
+        await balances.payoutFailed(tx, scope, { payoutId: row.id, currency, amount: row.amount_minor, reason });
+        updated = await repo.update(tx, id, { status: 'FAILED', failure_reason: reason, completed_at: now, updated_at: now });
+      } else {
+        // The provider paid: the money is gone whatever it says the amount was; an amount that
+        // differs from ours is logged and left to reconciliation, never paid out again.
+        const mismatch = outcome.amount !== row.amount_minor || outcome.currency !== row.currency;
+        if (mismatch) log?.error({ payout: id, provider: row.provider }, 'mobile-money payout paid for another amount or currency: see caisse reconcile');
+        await balances.payoutPaid(tx, scope, { payoutId: row.id, provider: row.provider, currency, amount: row.amount_minor });
+        updated = await repo.update(tx, id, {
+          status: 'PAID',
+          failure_reason: mismatch ? 'AMOUNT_MISMATCH' : null,
+          provider_transaction_id: outcome.financialTransactionId ?? null,
+          completed_at: now,
+          updated_at: now,
+        });
+      }
+      const versions = await pinnedVersions([row.merchant_id], tx);
+      await events.record(tx, {
+        merchantId: row.merchant_id,
+        mode: row.mode,
+        type: updated.status === 'PAID' ? 'payout.paid' : 'payout.failed',
+        apiVersion: versions.get(row.merchant_id) ?? LATEST_API_VERSION,
+        intentId: null,
+        data: { payout: payoutView(updated) },
+      });
+      return updated;
+    });
+    announceEvents(deps);
+    return settled;
+  }
+
+  /** Sends the payout to the provider (after the commit). Only a refusal of a request the provider never had fails it. */
+  async function submit(row: PayoutRow): Promise<void> {
+    const connector = connectorFor(row.mode, row.provider);
+    if (!connector) return;
+    const result = await connector.disburse({
+      reference: row.reference,
+      amount: row.amount_minor,
+      currency: row.currency as Currency,
+      phoneNumber: row.phone_number,
+      externalId: row.id,
+      payerMessage: row.description ?? `Payout ${row.id}`,
+      payeeNote: row.id,
+    });
+    if (result.status === 'PENDING') {
+      await repo.markSubmitted(db, row.id, clock.now());
+    } else if (result.status === 'FAILED') {
+      // An earlier call with this reference may have reached the provider: its status decides.
+      const status = await connector.status('disbursement', row.reference);
+      const outcome = status.status === 'NOT_FOUND' ? ({ status: 'FAILED', reason: result.reason } as const) : decisionOf(status);
+      if (outcome) await settle(row.id, outcome);
+    }
+  }
+
+  function track(p: Promise<unknown>): void {
+    const tracked = p.catch((err: unknown) => log?.error({ err }, 'mobile-money payout call failed')).finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+  }
+
+  /** One poll: the provider's status decides; a reference it never saw is sent again (same reference). */
+  async function poll(row: PayoutRow): Promise<void> {
+    const connector = connectorFor(row.mode, row.provider);
+    const result: StatusResult = connector ? await connector.status('disbursement', row.reference) : { status: 'UNKNOWN', reason: 'no connector for this provider' };
+    const outcome = decisionOf(result);
+    if (outcome) {
+      await settle(row.id, outcome);
+      return;
+    }
+    if (result.status === 'NOT_FOUND' && connector) await submit(row);
+    await repo.scheduleNextPoll(db, row.id, new Date(clock.now().getTime() + pollBackoffMs(row.polls)));
+  }
+
+  return {
+    /**
+     * POST /payouts: a PENDING payout whose money leaves `available` at once (409
+     * `balance_insufficient` when it holds less), committed with its reference (and the
+     * Idempotency-Key answer) before the provider is called. 202 whatever the provider does.
+     */
+    async create(merchant: Caller, body: CreatePayoutBody, answer?: IdempotentAnswer): Promise<Payout> {
+      const currency = assertCurrency(body.currency);
+      const amount = parseAmount(body.amount, currency);
+      checkDestination(merchant.mode, body.destination);
+      const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
+      const row = await db.transaction().execute(async (tx) => {
+        const created = await createInTx(tx, scope, {
+          amount,
+          currency,
+          provider: body.destination.provider,
+          phoneNumber: body.destination.phoneNumber,
+          description: body.description ?? null,
+          method: 'manual',
+        });
+        await answer?.record(tx, 202, payoutView(created));
+        return created;
+      });
+      track(submit(row));
+      return payoutView(row);
+    },
+
+    async retrieve(scope: Scope, id: string): Promise<Payout> {
+      const row = await repo.find(db, scope, id);
+      if (!row) throw new ApiError('not_found', `No payout ${id}`, { param: 'id' });
+      return payoutView(row);
+    },
+
+    async list(scope: Scope, q: { limit?: number; startingAfter?: string; status?: 'PENDING' | 'PAID' | 'FAILED' }) {
+      const limit = q.limit ?? 20;
+      const rows = await repo.list(db, scope, { limit, startingAfter: q.startingAfter, status: q.status });
+      return { object: 'list' as const, data: rows.slice(0, limit).map(payoutView), hasMore: rows.length > limit };
+    },
+
+    /** A provider's disbursement callback: authenticated by the connector, then only a hint (its status call decides). */
+    async callback(provider: string, reference: string, url: string, body: unknown): Promise<void> {
+      const row = await repo.findByReference(db, reference);
+      const connector = row && connectorFor(row.mode, provider);
+      if (!row || !connector || row.provider !== provider) throw new ApiError('not_found', 'No request has this reference');
+      const outcome = await callbackDecision(connector, 'disbursement', reference, { url, body });
+      if (outcome) await settle(row.id, outcome);
+    },
+
+    /** The poller's round: claims due PENDING payouts and polls them. Returns how many it claimed. */
+    async pollDue(limit = 20): Promise<number> {
+      const now = clock.now();
+      const claimed = await repo.claimDue(db, now, new Date(now.getTime() + POLL_LEASE_MS), limit);
+      await Promise.all(claimed.map((row) => poll(row).catch((err: unknown) => log?.error({ err, payout: row.id }, 'mobile-money payout poll failed'))));
+      return claimed.length;
+    },
+
+    async schedule(scope: Scope): Promise<PayoutSchedule> {
+      return scheduleView(scope, await repo.schedule(db, scope));
+    },
+
+    /** PUT /payout-schedule: manual, daily or weekly, where to, and the least amount worth paying per currency. */
+    async setSchedule(scope: Scope, body: PayoutScheduleBody): Promise<PayoutSchedule> {
+      const current = await repo.schedule(db, scope);
+      const destination = body.destination ?? (current?.provider && current.phone_number ? { provider: current.provider, phoneNumber: current.phone_number } : undefined);
+      if (destination) checkDestination(scope.mode, destination);
+      if (body.interval !== 'manual' && !destination) {
+        throw new ApiError('validation_error', 'An automatic schedule needs a destination: {provider, phoneNumber}', { param: 'destination', errors: [{ param: 'destination', message: 'required for daily and weekly' }] });
+      }
+      if (body.weeklyAnchor !== undefined && body.interval !== 'weekly') {
+        throw new ApiError('validation_error', 'weeklyAnchor is for a weekly schedule', { param: 'weeklyAnchor', errors: [{ param: 'weeklyAnchor', message: 'only with interval weekly' }] });
+      }
+      const minimum: Record<string, string> = {};
+      for (const [code, value] of Object.entries(body.minimumAmount ?? {})) {
+        const currency = assertCurrency(code, `minimumAmount.${code}`);
+        minimum[currency] = parseAmount(value, currency, `minimumAmount.${code}`).toString();
+      }
+      const anchor = body.interval === 'weekly' ? WEEK_DAYS.indexOf(body.weeklyAnchor ?? 'monday') : null;
+      const now = clock.now();
+      const saved = await repo.saveSchedule(db, {
+        merchant_id: scope.merchantId,
+        mode: scope.mode,
+        interval: body.interval,
+        weekly_anchor: anchor,
+        provider: destination?.provider ?? null,
+        phone_number: destination?.phoneNumber ?? null,
+        minimum,
+        next_run_at: nextRunAfter(now, body.interval, anchor),
+        updated_at: now,
+      });
+      return scheduleView(scope, saved);
+    },
+
+    /**
+     * The scheduler's round: for each schedule due, in one transaction with moving it to its next
+     * run, a payout of the whole available balance of each currency that reaches the minimum (a
+     * merchant whose balance is zero or negative gets none). Returns how many payouts it made.
+     */
+    async runDueSchedules(limit = 20): Promise<number> {
+      const now = clock.now();
+      const made = await db.transaction().execute(async (tx) => {
+        const rows: PayoutRow[] = [];
+        for (const s of await repo.lockDueSchedules(tx, now, limit)) {
+          const scope = { merchantId: s.merchant_id, mode: s.mode };
+          await repo.setNextRun(tx, scope, nextRunAfter(now, s.interval, s.weekly_anchor));
+          if (!s.provider || !s.phone_number || !connectorFor(s.mode, s.provider)) {
+            log?.warn({ merchant: s.merchant_id, mode: s.mode }, 'payout schedule skipped: its destination cannot be paid');
+            continue;
+          }
+          for (const { currency, amount } of await balances.availableMinor(scope, tx)) {
+            const minimum = BigInt(s.minimum[currency] ?? '1');
+            if (amount <= 0n || amount < minimum) continue;
+            try {
+              rows.push(await createInTx(tx, scope, { amount, currency, provider: s.provider, phoneNumber: s.phone_number, description: null, method: 'scheduled' }));
+            } catch (err) {
+              // A payout made meanwhile took part of it (checked before any write): next time.
+              if (!(err instanceof ApiError && err.code === 'balance_insufficient')) throw err;
+            }
+          }
+        }
+        return rows;
+      });
+      for (const row of made) track(submit(row));
+      return made.length;
+    },
+
+    /** Waits for the provider calls requests started (shutdown). */
+    async drain(): Promise<void> {
+      await Promise.allSettled([...inFlight]);
+    },
+
+    /** Every payout of a provider created in [from, to), for reconciliation. */
+    listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),
+  };
+}
+
+export type PayoutsService = ReturnType<typeof createPayoutsService>;

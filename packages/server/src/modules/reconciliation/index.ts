@@ -1,0 +1,24 @@
+/**
+ * Reconciliation (contract §10): our top-ups and payouts against the provider's records. The
+ * module's only public entry.
+ */
+export {
+  compareRequest,
+  createReconciliationService,
+  type InFlight,
+  type Mismatch,
+  type MismatchKind,
+  type OurRequest,
+  type OurSide,
+  type PayoutSource,
+  type ProviderSide,
+  type ReconcileQuery,
+  type ReconciledObject,
+  type ReconciliationReport,
+  type ReconciliationService,
+  type RequestSource,
+  type TopupSource,
+  type Unverified,
+  type Verdict,
+} from './reconciliation.service.ts';
+export { parseStatement, STATEMENT_COLUMNS } from './reconciliation.statement.ts';

@@ -1,0 +1,325 @@
+import { type Clock, DAY } from '../../platform/clock.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { formatAmount, isCurrency } from '../../platform/money.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
+import { type Connector, type ConnectorKind, isProviderName, type ListedRequest, type ModeConnectors, type StatusResult } from '../connectors/index.ts';
+
+/**
+ * Reconciliation (contract §10): every top-up and payout of a period, as our ledger's modules
+ * have it, against what the provider says about the same reference. The service reads no table:
+ * the modules that own the requests hand them over through the sources below, and the provider
+ * is asked through its connector (docs/decisions.md, "Reconciliation").
+ */
+
+/** One request of ours, as its owning module lists it (its own row shape). */
+export interface OurRequest<S extends string> {
+  id: string;
+  mode: KeyMode;
+  reference: string;
+  amount_minor: bigint;
+  currency: string;
+  status: S;
+  created_at: Date;
+}
+
+/** What a module that sends requests to providers gives reconciliation: its requests of [from, to). */
+export interface RequestSource<S extends string> {
+  listForProvider(provider: string, from: Date, to: Date): Promise<OurRequest<S>[]>;
+}
+/** modules/topups (`TopupsService.listForProvider`). */
+export type TopupSource = RequestSource<'PENDING' | 'SUCCEEDED' | 'FAILED'>;
+/** modules/payouts (`listForProvider`), wired in services.ts. */
+export type PayoutSource = RequestSource<'PENDING' | 'PAID' | 'FAILED'>;
+
+export type ReconciledObject = 'topup' | 'payout';
+
+/** Per object: the connector product it goes through and our status that means "the money moved". */
+const OBJECTS = {
+  topup: { kind: 'collection', done: 'SUCCEEDED' },
+  payout: { kind: 'disbursement', done: 'PAID' },
+} as const satisfies Record<ReconciledObject, { kind: ConnectorKind; done: string }>;
+
+/** Our side of a request; amounts as decimal strings in major units, as in the API. */
+export interface OurSide {
+  status: string;
+  amount: string;
+  currency: string;
+  createdAt: string;
+}
+
+/** The provider's side: its answer to `status`, or its listing's line. */
+export interface ProviderSide {
+  status: 'PENDING' | 'SUCCESSFUL' | 'FAILED' | 'NOT_FOUND' | 'UNKNOWN';
+  amount?: string;
+  currency?: string;
+  reason?: string;
+  financialTransactionId?: string;
+  externalId?: string;
+}
+
+/**
+ * - `status`: the final states differ (we SUCCEEDED/PAID, the provider FAILED, or the reverse, or
+ *   the provider still PENDING while we have closed the request).
+ * - `amount`: the amount or the currency differs.
+ * - `missing_at_provider`: we moved the money (SUCCEEDED/PAID) and the provider never saw the reference.
+ * - `missing_here`: the provider has a request whose reference we do not.
+ */
+export type MismatchKind = 'status' | 'amount' | 'missing_at_provider' | 'missing_here';
+
+export interface Mismatch {
+  kind: MismatchKind;
+  object: ReconciledObject;
+  /** Our id (`top_…`, `po_…`); null for `missing_here`. */
+  id: string | null;
+  reference: string;
+  ours: OurSide | null;
+  provider: ProviderSide | null;
+  detail: string;
+}
+
+/** A request still PENDING on our side: its poller decides it, so it is not a mismatch (yet). */
+export interface InFlight {
+  object: ReconciledObject;
+  id: string;
+  reference: string;
+  ours: OurSide;
+  provider: ProviderSide;
+}
+
+/** A request the provider could not be asked about (`UNKNOWN`): neither agreement nor mismatch. */
+export interface Unverified {
+  object: ReconciledObject;
+  id: string;
+  reference: string;
+  ours: OurSide;
+  reason: string;
+}
+
+export interface ReconciliationReport {
+  object: 'reconciliation';
+  provider: string;
+  mode: KeyMode;
+  /** The period, [from, to). */
+  from: string;
+  to: string;
+  generatedAt: string;
+  /** `agreed`: nothing differs and everything was checked; `mismatched`: at least one mismatch; `unverified`: none found, but not everything could be checked. */
+  result: 'agreed' | 'mismatched' | 'unverified';
+  ok: boolean;
+  /** Requests of ours in the period; payouts null when no payouts source is wired. */
+  checked: { topups: number; payouts: number | null };
+  /** Requests whose final state, amount and currency the provider confirmed. */
+  agreed: number;
+  /**
+   * Where the provider's own list of requests came from (for `missing_here`): its connector
+   * (`provider`, only Caisse's MoMo sandbox for mtn_momo), a statement file, or `none` (that
+   * check was not made: MTN's API cannot list). `ok` false: the listing failed (result unverified).
+   */
+  listing: { source: 'provider' | 'statement' | 'none'; ok: boolean; requests: number; reason?: string };
+  mismatches: Mismatch[];
+  inFlight: InFlight[];
+  unverified: Unverified[];
+}
+
+export interface ReconcileQuery {
+  provider: string;
+  mode: KeyMode;
+  from: Date;
+  to: Date;
+  /** The provider's statement (parseStatement): used instead of the connector's listing. */
+  statement?: ListedRequest[];
+}
+
+/** Provider calls at once: enough to get through a day's requests quickly, few enough to stay under a provider's rate limit. */
+const STATUS_CONCURRENCY = 8;
+/**
+ * A request the provider lists in the period may be ours from just outside it (the provider
+ * records it when it arrives: after our commit, and after a resubmission by the poller up to 15
+ * minutes later). Ours are looked up this much wider before one is called unknown to us.
+ */
+const MATCH_MARGIN_MS = DAY;
+
+function amountOf(minor: bigint, currency: string): string {
+  return isCurrency(currency) ? formatAmount(minor, currency) : minor.toString();
+}
+
+function ourSide(row: OurRequest<string>): OurSide {
+  return { status: row.status, amount: amountOf(row.amount_minor, row.currency), currency: row.currency, createdAt: row.created_at.toISOString() };
+}
+
+function providerSide(result: StatusResult): ProviderSide {
+  if (result.status === 'NOT_FOUND') return { status: 'NOT_FOUND' };
+  if (result.status === 'UNKNOWN') return { status: 'UNKNOWN', reason: result.reason };
+  return {
+    status: result.status,
+    amount: formatAmount(result.amount, result.currency),
+    currency: result.currency,
+    ...(result.status === 'FAILED' && result.reason !== undefined ? { reason: result.reason } : {}),
+    ...(result.financialTransactionId !== undefined ? { financialTransactionId: result.financialTransactionId } : {}),
+    ...(result.externalId !== undefined ? { externalId: result.externalId } : {}),
+  };
+}
+
+export type Verdict =
+  | { type: 'agreed' }
+  | { type: 'mismatched'; mismatches: Mismatch[] }
+  | { type: 'in_flight'; entry: InFlight }
+  | { type: 'unverified'; entry: Unverified };
+
+/**
+ * One request of ours against the provider's answer about its reference. A FAILED request the
+ * provider never saw agrees (no money moved on either side: refused before sending, or never
+ * submitted); one we count as moved does not.
+ */
+export function compareRequest(object: ReconciledObject, row: OurRequest<string>, result: StatusResult): Verdict {
+  const ours = ourSide(row);
+  const provider = providerSide(result);
+  const base = { object, id: row.id, reference: row.reference };
+  if (row.status === 'PENDING') return { type: 'in_flight', entry: { ...base, ours, provider } };
+  if (result.status === 'UNKNOWN') return { type: 'unverified', entry: { ...base, ours, reason: result.reason } };
+  const moved = row.status === OBJECTS[object].done;
+  if (result.status === 'NOT_FOUND') {
+    if (!moved) return { type: 'agreed' };
+    const detail = `we have ${row.status} ${ours.amount} ${ours.currency}, the provider does not know the reference`;
+    return { type: 'mismatched', mismatches: [{ kind: 'missing_at_provider', ...base, ours, provider, detail }] };
+  }
+  const mismatches: Mismatch[] = [];
+  const expected = moved ? 'SUCCESSFUL' : 'FAILED';
+  if (result.status !== expected) {
+    const theirs = result.status === 'PENDING' ? 'still PENDING' : `${result.status}${provider.reason !== undefined ? ` (${provider.reason})` : ''}`;
+    mismatches.push({ kind: 'status', ...base, ours, provider, detail: `we have ${row.status}, the provider ${theirs}` });
+  }
+  if (result.currency !== row.currency || result.amount !== row.amount_minor) {
+    const detail = `we have ${ours.amount} ${ours.currency}, the provider ${provider.amount} ${provider.currency}`;
+    mismatches.push({ kind: 'amount', ...base, ours, provider, detail });
+  }
+  return mismatches.length === 0 ? { type: 'agreed' } : { type: 'mismatched', mismatches };
+}
+
+/** A request the provider lists and we do not have. */
+function missingHere(object: ReconciledObject, listed: ListedRequest): Mismatch {
+  const provider: ProviderSide = {
+    status: listed.status,
+    amount: listed.amount,
+    currency: listed.currency,
+    ...(listed.externalId !== undefined ? { externalId: listed.externalId } : {}),
+  };
+  const external = listed.externalId !== undefined ? ` (externalId ${listed.externalId})` : '';
+  const detail = `the provider has ${listed.status} ${listed.amount} ${listed.currency}${external} from ${listed.createdAt.toISOString()}, we have no ${object} with this reference`;
+  return { kind: 'missing_here', object, id: null, reference: listed.reference, ours: null, provider, detail };
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time, keeping their order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
+
+export function createReconciliationService(
+  deps: { clock: Clock },
+  sources: { connectors: Pick<ModeConnectors, 'forMode'>; topups: TopupSource; payouts?: PayoutSource },
+) {
+  function connectorFor(provider: string, mode: KeyMode): Connector {
+    if (!isProviderName(provider)) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"; supported: mtn_momo`, { param: 'provider' });
+    const connector = sources.connectors.forMode(mode).get(provider);
+    if (connector === undefined) {
+      const how = mode === 'test' ? 'test mode asks the MoMo sandbox: set CAISSE_MOMO_SANDBOX_URL (npx caisse momo-sandbox)' : 'set the CAISSE_MOMO_* variables';
+      throw new ApiError('provider_unavailable', `${provider} is not configured for ${mode} mode here; ${how}`, { param: 'provider' });
+    }
+    return connector;
+  }
+
+  /** The provider's requests of the period for each product we check, or why there are none. */
+  async function listing(connector: Connector, q: ReconcileQuery, kinds: ConnectorKind[]): Promise<{ source: ReconciliationReport['listing']['source']; requests: ListedRequest[]; reason?: string }> {
+    if (q.statement !== undefined) {
+      const requests = q.statement.filter((r) => kinds.includes(r.kind) && r.createdAt >= q.from && r.createdAt < q.to);
+      return { source: 'statement', requests };
+    }
+    if (connector.listRequests === undefined) return { source: 'none', requests: [] };
+    const requests: ListedRequest[] = [];
+    for (const kind of kinds) {
+      const listed = await connector.listRequests(kind, q.from, q.to);
+      if (!listed.ok) return { source: 'provider', requests: [], reason: listed.reason };
+      requests.push(...listed.requests);
+    }
+    return { source: 'provider', requests };
+  }
+
+  return {
+    /**
+     * Asks the provider about every top-up (and payout, when a payouts source is wired) of `mode`
+     * created in [from, to), and lists what the provider has that we do not when it (or a
+     * statement) can say. Never changes anything: the pollers settle requests, people settle
+     * mismatches.
+     */
+    async reconcile(q: ReconcileQuery): Promise<ReconciliationReport> {
+      if (!(q.from.getTime() < q.to.getTime())) throw new ApiError('validation_error', 'The period is empty: from must be before to', { param: 'from' });
+      const connector = connectorFor(q.provider, q.mode);
+      const wideFrom = new Date(q.from.getTime() - MATCH_MARGIN_MS);
+      const wideTo = new Date(q.to.getTime() + MATCH_MARGIN_MS);
+      const [topups, payouts] = await Promise.all([
+        sources.topups.listForProvider(q.provider, wideFrom, wideTo),
+        sources.payouts?.listForProvider(q.provider, wideFrom, wideTo),
+      ]);
+      const inPeriod = (r: OurRequest<string>) => r.mode === q.mode && r.created_at >= q.from && r.created_at < q.to;
+      const ourTopups = topups.filter(inPeriod);
+      const ourPayouts = payouts?.filter(inPeriod);
+      const ours: { object: ReconciledObject; row: OurRequest<string> }[] = [
+        ...ourTopups.map((row) => ({ object: 'topup' as const, row })),
+        ...(ourPayouts ?? []).map((row) => ({ object: 'payout' as const, row })),
+      ];
+
+      const kinds: ConnectorKind[] = payouts === undefined ? ['collection'] : ['collection', 'disbursement'];
+      const [verdicts, listed] = await Promise.all([
+        mapLimited(ours, STATUS_CONCURRENCY, async ({ object, row }) => compareRequest(object, row, await connector.status(OBJECTS[object].kind, row.reference))),
+        listing(connector, q, kinds),
+      ]);
+
+      const mismatches: Mismatch[] = [];
+      const inFlight: InFlight[] = [];
+      const unverified: Unverified[] = [];
+      let agreed = 0;
+      for (const v of verdicts) {
+        if (v.type === 'agreed') agreed++;
+        else if (v.type === 'mismatched') mismatches.push(...v.mismatches);
+        else if (v.type === 'in_flight') inFlight.push(v.entry);
+        else unverified.push(v.entry);
+      }
+      // Any request of ours, of any mode and a day either side: only a reference we never had is unknown to us.
+      const known = new Set([...topups, ...(payouts ?? [])].map((r) => r.reference.toLowerCase()));
+      const objectOf = (kind: ConnectorKind): ReconciledObject => (kind === 'collection' ? 'topup' : 'payout');
+      for (const r of [...listed.requests].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+        if (!known.has(r.reference.toLowerCase())) mismatches.push(missingHere(objectOf(r.kind), r));
+      }
+
+      const listingOk = listed.reason === undefined;
+      const result = mismatches.length > 0 ? 'mismatched' : unverified.length > 0 || !listingOk ? 'unverified' : 'agreed';
+      return {
+        object: 'reconciliation',
+        provider: q.provider,
+        mode: q.mode,
+        from: q.from.toISOString(),
+        to: q.to.toISOString(),
+        generatedAt: deps.clock.now().toISOString(),
+        result,
+        ok: result === 'agreed',
+        checked: { topups: ourTopups.length, payouts: ourPayouts?.length ?? null },
+        agreed,
+        listing: { source: listed.source, ok: listingOk, requests: listed.requests.length, ...(listingOk ? {} : { reason: listed.reason }) },
+        mismatches,
+        inFlight,
+        unverified,
+      };
+    },
+  };
+}
+
+export type ReconciliationService = ReturnType<typeof createReconciliationService>;
