@@ -8,7 +8,7 @@ import { smsBody } from '../src/modules/messaging/index.ts';
 import en from '../src/messages/en.json' with { type: 'json' };
 import { type MessageId, translator } from '../src/platform/i18n.ts';
 import { createIntent, lastMessage, newUser, problem, type TestUser } from './flow.support.ts';
-import { call, createMerchant, createTestContext, pk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
  * Languages (contract §11) on the server: a customer's SMS are in the language saved on them (set
@@ -110,11 +110,35 @@ describe("a customer's SMS", () => {
     expect(await sms(lang('fr-SN'))).toMatch(/pour payer 5 000 FCFA à Default shop\./);
   });
 
+  it("the daily wrong-code limit's SMS: the saved language, else the request's (issue 20)", async () => {
+    /** 20 wrong codes (4 codes, 5 wrong tries each), verifications sent with `headers`: the alert's text. */
+    const alert = async (user: TestUser, headers: Record<string, string>) => {
+      for (let round = 0; round < 4; round++) {
+        ctx.clock.advance(31_000);
+        expect((await call(ctx.app, 'POST', '/otp/init', user.creds, { userId: user.id, channel: 'sms' })).statusCode).toBe(200);
+        const { code } = await lastMessage(ctx, m, user.id);
+        const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+        for (let i = 0; i < 5; i++) await call(ctx.app, 'POST', '/otp/verify', { ...user.creds, headers }, { userId: user.id, otp: wrong });
+      }
+      const res = await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m));
+      const texts = (res.json() as { data: { body: string }[] }).data.map((x) => x.body).filter((b) => b.startsWith('Caisse'));
+      expect(texts).toHaveLength(1);
+      return texts[0];
+    };
+    // No saved language: the verification's Accept-Language.
+    expect(await alert(await newUser(ctx, m), lang('en-CM'))).toBe(
+      'Caisse: someone entered 20 wrong codes for your account today, so payment codes are paused until tomorrow (00:00 UTC). If it was not you, change your password.',
+    );
+    // Saved French beats an English request.
+    const { user } = await registered({ language: 'fr' });
+    expect(await alert(user, lang('en'))).toMatch(/^Caisse : 20 codes erronés ont été saisis aujourd'hui/);
+  });
+
   it('every SMS text of both catalogues stays in the GSM 7-bit alphabet (160 characters a part, not 70)', () => {
     const GSM7 = new Set(
       '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
     );
-    const values = { code: '123456', minutes: 10, merchant: 'Boutique Akwa', provider: 'MTN MoMo' };
+    const values = { code: '123456', minutes: 10, count: 20, merchant: 'Boutique Akwa', provider: 'MTN MoMo' };
     for (const language of ['fr-CM', 'fr-SN', 'en'] as const) {
       const t = translator({ requested: [language] });
       for (const id of Object.keys(en) as MessageId[]) {

@@ -298,12 +298,15 @@ describe('verifyOtp', () => {
       expect(Number(res.headers['retry-after'])).toBe(Number(untilTomorrow) - 31);
     }
     expect(answers[19]).toBe(429);
-    // The customer is told once, by SMS to the phone on file.
+    // The customer is told once, by SMS to the phone on file, in the merchant's default language
+    // (French: the customer chose none, the requests named none; see languages.test.ts for English).
     const messages = (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m))).json().data as { body: string; to: string }[];
-    const alerts = messages.filter((x) => /wrong codes/.test(x.body));
+    const alerts = messages.filter((x) => /codes erronés/.test(x.body));
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.to).toBe(user.phoneNumber);
-    expect(alerts[0]?.body).toMatch(/change your password/);
+    expect(alerts[0]?.body).toBe(
+      "Caisse : 20 codes erronés ont été saisis aujourd'hui pour votre compte, les codes de paiement sont donc suspendus jusqu'à demain (00 h 00 UTC). Si ce n'était pas vous, changez votre mot de passe.",
+    );
     // Another customer is not concerned; the next UTC day opens again.
     expect((await init(bystander)).statusCode).toBe(200);
     ctx.clock.set(new Date(nextDay));

@@ -46,7 +46,7 @@ export default async function otpRoutes(fastify: FastifyInstance) {
         description: [
           "Checks the code against the user's live code (the newest one sent, compared in constant time) and answers `authorizationToken`: opaque, single use, valid 10 minutes, bound to the user and — when the code was sent with `intentionId` — to that intent. Send it as `x-otp-token` on `POST /charge`; keep it in memory only.",
           'A wrong code is 400 `otp_incorrect` with `attemptsRemaining` (and nothing more); after 5 wrong codes, 429 `otp_attempts_exceeded` (with `Retry-After`: when a new code may be sent) until initOtp sends a new one. When the user has no live code (none sent, expired after 5 minutes, or already exchanged) the answer is also 400 `otp_incorrect`, with `attemptsRemaining: 0`: ask for a new code.',
-          `A customer gets ${OTP_RULES.maxWrongCodesPerDay} wrong codes per UTC day across every merchant: the one that reaches it, and every verification after it that day (the right code included), is 429 \`otp_daily_limit\` with \`Retry-After\` until 00:00 UTC, and the customer is told by SMS to change their password if it was not them.`,
+          `A customer gets ${OTP_RULES.maxWrongCodesPerDay} wrong codes per UTC day across every merchant: the one that reaches it, and every verification after it that day (the right code included), is 429 \`otp_daily_limit\` with \`Retry-After\` until 00:00 UTC, and the customer is told by SMS (in their language, else the request's \`Accept-Language\`, else the merchant's default) to change their password if it was not them.`,
           'Errors also: `user_mismatch` (403).',
         ].join('\n\n'),
         security: userSecurity,
@@ -54,6 +54,6 @@ export default async function otpRoutes(fastify: FastifyInstance) {
         response: { 200: OtpAuthorization },
       },
     },
-    async (request) => otp.verify(request.merchant, request.user, request.body, idempotentAnswer(request)),
+    async (request) => otp.verify(request.merchant, request.user, request.body, idempotentAnswer(request), requestedLanguages(request.headers['accept-language'])),
   );
 }

@@ -37,9 +37,9 @@ export function otpMessage(t: Translator, code: string, payment?: { amountMinor:
   };
 }
 
-/** The SMS that tells a customer their codes are paused for the day (plain English, for translation later). */
-export function dailyLimitMessage(): string {
-  return `Caisse: someone entered ${OTP_RULES.maxWrongCodesPerDay} wrong codes for your account today, so payment codes are paused until tomorrow (00:00 UTC). If it was not you, change your password.`;
+/** The SMS that tells a customer their codes are paused for the day, in their language. */
+export function dailyLimitMessage(t: Translator): { body: string; subject: string } {
+  return { body: t.text('otp.dailyLimit', { count: OTP_RULES.maxWrongCodesPerDay }), subject: t.text('otp.dailyLimitSubject') };
 }
 
 /** The UTC day of an instant, as the database's `date` reads it. */
@@ -154,21 +154,25 @@ export function createOtpService(
     return { to, language: user.language, payment };
   }
 
-  /** Tells the customer by SMS that their codes are paused; a provider outage does not change the answer. */
-  async function alertDailyLimit(scope: UserScope): Promise<void> {
+  /**
+   * Tells the customer by SMS that their codes are paused, in their language (else the request's,
+   * else the merchant's default); a provider outage does not change the answer.
+   */
+  async function alertDailyLimit(merchant: MerchantContext, scope: UserScope, requested: readonly string[]): Promise<void> {
     const contact = await users.contact(scope, scope.userId);
     if (!contact) return;
+    const message = dailyLimitMessage(translator({ saved: contact.language, requested, merchantDefault: merchant.merchantLanguage }));
     try {
-      await messaging.send({ ...scope, channel: 'sms', to: contact.phoneNumber, body: dailyLimitMessage(), subject: 'Your Caisse codes' });
+      await messaging.send({ ...scope, channel: 'sms', to: contact.phoneNumber, body: message.body, subject: message.subject });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
   }
 
   /** Why a verification failed, as the 4xx the client gets. */
-  async function verifyFailure(scope: UserScope, outcome: Exclude<VerifyOutcome, { kind: 'authorized' }>): Promise<ApiError> {
+  async function verifyFailure(merchant: MerchantContext, scope: UserScope, outcome: Exclude<VerifyOutcome, { kind: 'authorized' }>, requested: readonly string[]): Promise<ApiError> {
     if (outcome.kind === 'daily') {
-      if (outcome.alert) await alertDailyLimit(scope);
+      if (outcome.alert) await alertDailyLimit(merchant, scope, requested);
       return dailyLimit(clock.now());
     }
     if (outcome.kind === 'exhausted') {
@@ -273,9 +277,10 @@ export function createOtpService(
      * `attemptsRemaining`); after 5, 429 `otp_attempts_exceeded` until a new code is sent. No live
      * code at all (none sent, expired, already used) is `otp_incorrect` with 0 attempts remaining.
      * With `answer` (an Idempotency-Key), the token's answer, or the wrong code's with its try
-     * counted, is stored in the transaction that commits it.
+     * counted, is stored in the transaction that commits it. The 20th wrong code of the day sends
+     * the customer an SMS in their language (`requested`: Accept-Language, when they chose none).
      */
-    async verify(merchant: MerchantContext, user: UserContext, body: VerifyOtpBody, answer?: IdempotentAnswer): Promise<OtpAuthorization> {
+    async verify(merchant: MerchantContext, user: UserContext, body: VerifyOtpBody, answer?: IdempotentAnswer, requested: readonly string[] = []): Promise<OtpAuthorization> {
       assertSameUser(user, body.userId);
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
       const outcome = await db.transaction().execute(async (tx): Promise<VerifyOutcome> => {
@@ -323,7 +328,7 @@ export function createOtpService(
         await answer?.record(tx, 200, authorization);
         return { kind: 'authorized', authorization };
       });
-      if (outcome.kind !== 'authorized') throw await verifyFailure(scope, outcome);
+      if (outcome.kind !== 'authorized') throw await verifyFailure(merchant, scope, outcome, requested);
       return outcome.authorization;
     },
   };
