@@ -9,7 +9,8 @@ import { apiCall, type Browser, type BrowserContext, DESKTOP, launchChromium, ty
  * `en` (the browser context's locale sets the header and `navigator.languages`). Each run pays an
  * intent on the hosted checkout (the SMS code in the same language, read from the test outbox)
  * and walks the dashboard, asserting translated texts, amounts as Intl writes them for the locale
- * (`5 000 FCFA`, `FCFA 5,000`), dates, `<html lang>`, and axe-core on every screen. Then the
+ * (`5 000 FCFA`, `FCFA 5,000`), dates, `<html lang>`, and axe-core on every screen (Balance's
+ * statement and a payout made on the Payouts page included). Then the
  * customer's saved language beats the browser's, and the dashboard's language switch is
  * remembered for the user. Screenshots: test-results/lang-*.png.
  */
@@ -35,6 +36,7 @@ const LANGUAGES = [
     lang: 'fr',
     amount: /^5\s000\sFCFA$/,
     big: /^12\s500\sFCFA$/,
+    fee: /^-75\sFCFA$/,
     date: /^\d{1,2} [a-zéû]+\.? \d{4}, \d{2}:\d{2}$/,
     smsCode: /^\d{6} est votre code Caisse pour payer 5 000 FCFA à Boutique Akwa\./,
     checkout: {
@@ -63,6 +65,22 @@ const LANGUAGES = [
       succeeded: 'réussi',
       customers: 'Clients',
       balance: 'Solde',
+      statement: 'Mouvements du solde',
+      fee: 'Frais',
+      available: 'disponible',
+      payouts: 'Virements',
+      availableNow: 'Disponible maintenant',
+      payoutAmount: /^Montant/,
+      payoutPhone: /^Numéro mobile money/,
+      payOut: 'Faire le virement',
+      payoutCreated: /^Virement de 1\s000\sFCFA vers le \+237670000001 créé\./,
+      openPayout: 'Ouvrir le virement',
+      payoutHeading: /^Virement de 1\s000\sFCFA/,
+      allPayouts: '← Tous les virements',
+      schedule: 'Virements automatiques',
+      weekly: /^Chaque semaine/,
+      weekday: 'Jour de la semaine',
+      friday: 'vendredi',
       webhooks: 'Webhooks',
       addEndpoint: 'Ajouter un endpoint',
       apiKeys: 'Clés d’API',
@@ -76,6 +94,7 @@ const LANGUAGES = [
     lang: 'en',
     amount: /^FCFA\s5,000$/,
     big: /^FCFA\s12,500$/,
+    fee: /^-FCFA\s75$/,
     date: /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/,
     smsCode: /^\d{6} is your Caisse code to pay FCFA 5,000 to Boutique Akwa\./,
     checkout: {
@@ -104,6 +123,22 @@ const LANGUAGES = [
       succeeded: 'succeeded',
       customers: 'Customers',
       balance: 'Balance',
+      statement: 'Balance transactions',
+      fee: 'Fee',
+      available: 'available',
+      payouts: 'Payouts',
+      availableNow: 'Available now',
+      payoutAmount: /^Amount/,
+      payoutPhone: /^Mobile-money number/,
+      payOut: 'Pay out',
+      payoutCreated: /^Payout of FCFA\s1,000 to \+237670000001 created\./,
+      openPayout: 'Open the payout',
+      payoutHeading: /^Payout FCFA\s1,000/,
+      allPayouts: '← All payouts',
+      schedule: 'Automatic payouts',
+      weekly: /^Weekly/,
+      weekday: 'Day of the week',
+      friday: 'Friday',
       webhooks: 'Webhooks',
       addEndpoint: 'Add an endpoint',
       apiKeys: 'API keys',
@@ -215,9 +250,12 @@ describe.each(LANGUAGES)('in $locale', (L) => {
     await page.getByRole('heading', { level: 1, name: new RegExp(L.big.source.replace(/\$$/, '')) }).waitFor();
     await checked(page, errors, `dashboard-${L.locale}-payment`);
 
+    // The checkout's payment made available, so that Balance shows it settled and Payouts can pay it out.
+    expect((await apiCall(server.url, 'POST', '/test/balance/settle', keys)).status).toBe(200);
     const pages: [string, string][] = [
       ['customers', D.customers],
       ['balance', D.balance],
+      ['payouts', D.payouts],
       ['webhooks', D.webhooks],
       ['settings/api-keys', D.apiKeys],
       ['test-data', D.testData],
@@ -226,7 +264,33 @@ describe.each(LANGUAGES)('in $locale', (L) => {
       await page.getByRole('navigation').getByRole('link', { name: title }).click();
       await page.waitForURL(`**/dashboard/test/${path}`);
       await page.getByRole('heading', { level: 1, name: title }).waitFor();
-      if (path === 'balance') expect(await page.locator('td.big-number').first().textContent()).toMatch(/\d/);
+      if (path === 'balance') {
+        expect(await page.locator('td.big-number').first().textContent()).toMatch(/\d/);
+        // The newest fee of the statement: its date, type, amount and status in the language.
+        const fee = page.getByRole('region', { name: D.statement }).getByRole('row').filter({ hasText: D.fee }).first();
+        const cells = fee.getByRole('cell');
+        await expect.poll(() => cells.nth(1).textContent()).toBe(D.fee);
+        expect(await cells.nth(0).textContent()).toMatch(L.date);
+        expect(await cells.nth(2).textContent()).toMatch(L.fee);
+        expect(await cells.nth(4).textContent()).toBe(D.available);
+      }
+      if (path === 'payouts') {
+        await expect.poll(() => page.getByRole('region', { name: D.availableNow }).textContent()).toMatch(/FCFA/);
+        await page.getByLabel(D.payoutAmount).fill('1000');
+        await page.getByLabel(D.payoutPhone).fill('+237670000001');
+        await page.getByRole('button', { name: D.payOut }).click();
+        await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(D.payoutCreated);
+        // Weekdays are named by Intl in the language.
+        const schedule = page.getByRole('form', { name: D.schedule });
+        await schedule.getByLabel(D.weekly).check();
+        expect(await schedule.getByLabel(D.weekday).locator('option[value="friday"]').textContent()).toBe(D.friday);
+        await page.getByRole('link', { name: D.openPayout }).click();
+        await page.getByRole('heading', { level: 1, name: D.payoutHeading }).waitFor();
+        expect(await page.evaluate(() => document.documentElement.lang)).toBe(L.lang);
+        await checked(page, errors, `dashboard-${L.locale}-payout`);
+        await page.getByRole('link', { name: D.allPayouts }).click();
+        await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      }
       if (path === 'webhooks') await page.getByRole('heading', { name: D.addEndpoint }).waitFor();
       if (path === 'test-data') await page.getByRole('heading', { name: D.outbox }).waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(L.lang);

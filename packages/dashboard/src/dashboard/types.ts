@@ -159,6 +159,9 @@ export interface Balance {
 
 export const CURRENCIES = ['XAF', 'XOF', 'EUR', 'USD'] as const;
 
+/** Mobile-money providers by their brand names, the same in every language. */
+export const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo' };
+
 export const BALANCE_TRANSACTION_TYPES = ['charge', 'fee', 'refund', 'payout', 'payout_reversal', 'adjustment'] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api, ApiProblem } from '../api.ts';
 import { Link } from '../router.tsx';
-import type { Customer, CustomerDetail as Detail, List, Mode } from '../types.ts';
+import { type Customer, type CustomerDetail as Detail, type List, type Mode, PROVIDER_NAMES } from '../types.ts';
 import { Badge, ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
 
-/** Failure codes in words (the code stays beside them, for support); providers by their brand. */
+/** Failure codes in words (the code stays beside them, for support). */
 const PAYMENT_FAILURES: Record<string, MessageId> = { insufficient_funds: 'customers.failure.insufficient_funds' };
 const TOPUP_FAILURES: Record<string, MessageId> = {
   APPROVAL_REJECTED: 'customers.failure.APPROVAL_REJECTED',
@@ -13,7 +13,6 @@ const TOPUP_FAILURES: Record<string, MessageId> = {
   AMOUNT_MISMATCH: 'customers.failure.AMOUNT_MISMATCH',
   INTERNAL_PROCESSING_ERROR: 'customers.failure.INTERNAL_PROCESSING_ERROR',
 };
-const PROVIDERS: Record<string, string> = { mtn_momo: 'MTN MoMo' };
 
 const PAGE_SIZE = 20;
 
@@ -261,7 +260,7 @@ export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
                   <th scope="row" className="num">
                     {money(topup.amount, topup.currency)}
                   </th>
-                  <td>{PROVIDERS[topup.provider] ?? topup.provider}</td>
+                  <td>{PROVIDER_NAMES[topup.provider] ?? topup.provider}</td>
                   <td>
                     <Badge value={topup.status} />
                   </td>
