@@ -23,6 +23,7 @@ const ERROR_TEXTS: Record<string, CheckoutMessageId> = {
   otp_expired: 'error.otp_expired',
   otp_attempts_exceeded: 'error.otp_attempts_exceeded',
   otp_rate_limited: 'error.otp_rate_limited',
+  otp_daily_limit: 'error.otp_daily_limit',
   insufficient_funds: 'error.insufficient_funds',
   topup_failed: 'error.topup_failed',
   topup_timeout: 'error.topup_timeout',
@@ -72,6 +73,13 @@ export function useCheckoutText() {
   const intl = useIntl();
   const t = (id: CheckoutMessageId, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   /** A failed top-up in words: the provider's reason when we know it. */
+  /** How long to wait, in the unit a person reads (a daily limit's Retry-After is hours, not 30 000 seconds). */
+  const wait = (seconds: number) =>
+    seconds >= 2 * 3600
+      ? t('error.waitHours', { hours: Math.ceil(seconds / 3600) })
+      : seconds >= 120
+        ? t('error.waitMinutes', { minutes: Math.ceil(seconds / 60) })
+        : t('error.waitSeconds', { seconds });
   const topUpFailure = (code: string, reason: string | undefined) => {
     if (code === 'topup_timeout') return t('error.topup_timeout');
     if (reason === 'APPROVAL_REJECTED') return t('error.topUpDeclined');
@@ -90,7 +98,7 @@ export function useCheckoutText() {
       const id = ERROR_TEXTS[error.code];
       const parts = [id ? t(id) : error.message];
       if (error.attemptsRemaining !== undefined) parts.push(t('error.triesLeft', { count: error.attemptsRemaining }));
-      if (error.retryAfter !== undefined) parts.push(t('error.waitSeconds', { seconds: error.retryAfter }));
+      if (error.retryAfter !== undefined) parts.push(wait(error.retryAfter));
       return parts.join(' ');
     },
   };

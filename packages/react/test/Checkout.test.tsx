@@ -98,6 +98,31 @@ describe('<Checkout/>', () => {
     await waitFor(() => expect(alert.textContent).toBe('Ce code n’est pas le bon. 4 essais restants.'));
   });
 
+  it('words a locked sign-in and the daily code limit (issue 20) with the wait in hours or minutes, in both languages', async () => {
+    const locked = fakeGateway();
+    locked.state.tooMany.set('/auth/web', { code: 'login_locked', retryAfter: 900 });
+    const { user } = renderCheckout(locked);
+    await user.type(await screen.findByLabelText('Phone number'), '+237650000001');
+    await user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'Too many failed sign-ins with this number. Try again later, or choose a new password with “Forgot password?”. Wait 15 minutes.',
+      ),
+    );
+    cleanup();
+
+    const limited = fakeGateway();
+    limited.state.tooMany.set('/otp/init', { code: 'otp_daily_limit', retryAfter: 5 * 3600 + 60 });
+    const fr = renderCheckout(limited, { locale: 'fr-CM' });
+    await fr.user.type(await screen.findByLabelText('Numéro de téléphone'), '+237650000001');
+    await fr.user.type(screen.getByLabelText('Mot de passe'), 'correct horse{Enter}');
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'Trop de codes erronés aujourd’hui\u00a0: aucun code ne peut être envoyé ni vérifié avant demain. Si ce n’était pas vous, changez votre mot de passe. Patientez 6 heures.',
+      ),
+    );
+  });
+
   it("falls back to the merchant's default when the browser asks for neither French nor English", async () => {
     const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['de-DE', 'es']);
     try {

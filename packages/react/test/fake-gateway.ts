@@ -46,6 +46,8 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     dropNext: new Set<string>(),
     /** Makes the next request to this path answer 500. */
     failNext: new Set<string>(),
+    /** Makes every request to this path answer 429 with this code and Retry-After (seconds). */
+    tooMany: new Map<string, { code: string; retryAfter: number }>(),
   };
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const jwt = () => `jwt-${state.tokenVersion}`;
@@ -57,6 +59,13 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     state.requests.push(`${init?.method ?? 'GET'} ${path}`);
     if (state.dropNext.delete(path)) throw new TypeError('Failed to fetch');
     if (state.failNext.delete(path)) return problem(500, 'internal_error', 'Something went wrong on our side');
+    const limit = state.tooMany.get(path);
+    if (limit) {
+      return new Response(JSON.stringify({ code: limit.code, status: 429, detail: 'Too many attempts' }), {
+        status: 429,
+        headers: { 'content-type': 'application/problem+json', 'retry-after': String(limit.retryAfter) },
+      });
+    }
     const body = init?.body ? JSON.parse(String(init.body)) : {};
     const headers = (init?.headers ?? {}) as Record<string, string>;
     const expired = state.intent.status === 'PENDING' && Date.parse(state.intent.expiresAt) <= Date.now();
