@@ -5,7 +5,7 @@
 // how long it took. Exits non-zero when any workspace failed.
 //
 //   lane 1: the server's compiled CLI (if stale), then the server suite (3 workers)
-//   lane 2: api-types, browser, node, react, then — once the compiled CLI is there, since their tests start
+//   lane 2: the message catalogues' check, api-types, intl, browser, node, react, then — once the compiled CLI is there, since their tests start
 //           `caisse` processes — the dashboard and the example shop (Chromium, one file at a time)
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -70,7 +70,9 @@ const cli = run('server build', process.execPath, [join(root, 'packages', 'serve
 const lanes = [
   cli.then(() => test('@caisse/server', 'server')),
   (async () => {
+    await run('messages', process.execPath, [join(root, 'scripts', 'check-messages.mjs')]);
     await test('@caisse/api-types', 'api-types');
+    await test('@caisse/intl', 'intl');
     await test('@caisse/browser', 'browser');
     await test('@caisse/node', 'node');
     await test('@caisse/react', 'react');

@@ -4,8 +4,9 @@ const report = process.env.CAISSE_TEST_REPORT;
 
 export default defineConfig({
   resolve: {
-    // Test against the sources of @caisse/browser and @caisse/api-types, no build needed.
+    // Test against the sources of @caisse/browser, @caisse/api-types and @caisse/intl, no build needed.
     alias: {
+      '@caisse/intl': decodeURIComponent(new URL('../intl/src/index.ts', import.meta.url).pathname),
       '@caisse/browser': decodeURIComponent(new URL('../browser/src/index.ts', import.meta.url).pathname),
       '@caisse/api-types': decodeURIComponent(new URL('../api-types/src/index.ts', import.meta.url).pathname),
     },

@@ -4,8 +4,9 @@ const source = (path: string) => decodeURIComponent(new URL(path, import.meta.ur
 
 export default defineConfig({
   resolve: {
-    // The CLI's client code (src/cli/) on the sources of @caisse/node and @caisse/api-types: no build needed.
-    alias: { '@caisse/node': source('../node/src/index.ts'), '@caisse/api-types': source('../api-types/src/index.ts') },
+    // The CLI's client code (src/cli/) on the sources of @caisse/node and @caisse/api-types, and the
+    // languages on @caisse/intl's: no build needed.
+    alias: { '@caisse/node': source('../node/src/index.ts'), '@caisse/api-types': source('../api-types/src/index.ts'), '@caisse/intl': source('../intl/src/index.ts') },
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -207,7 +207,8 @@ describe('a purchase from the example shop, end to end', () => {
     expect(sms?.channel).toBe('sms');
     const code = /\b(\d{6})\b/.exec(sms?.body ?? '')?.[1];
     expect(code, `a 6-digit code in "${sms?.body}"`).toBeDefined();
-    expect(sms?.body).toContain('5000 XAF');
+    // In the browser's language (the customer saved none): English, as Intl writes it.
+    expect(sms?.body).toContain('to pay FCFA 5,000 to Mango Market');
 
     await codeField.fill(code!);
     await codeField.press('Enter');
@@ -314,6 +315,75 @@ describe('a purchase from the example shop, end to end', () => {
     expect(pageErrors).toEqual([]);
     await context.close();
   });
+
+  // Contract §11: <Checkout/> without a `locale` speaks the browser's language, and so do the
+  // customer's SMS; amounts as Intl writes them there. Screenshots: shop-<locale>-*.png.
+  const LANGUAGES = [
+    {
+      locale: 'fr-CM',
+      phone: '+237650008801',
+      region: /^Payer 5\s000\sFCFA$/,
+      everyShop: 'Votre compte Caisse fonctionne dans toutes les boutiques qui utilisent Caisse.',
+      phoneLabel: 'Numéro de téléphone',
+      password: 'Mot de passe',
+      code: 'Code de vérification',
+      sent: /^Un code a été envoyé à \+237/,
+      sms: /^\d{6} est votre code Caisse pour payer 5 000 FCFA à Mango Market\./,
+      pay: /^Payer 5\s000\sFCFA$/,
+      thanks: /^Merci\s: votre paiement de 5\s000\sFCFA est effectué\.$/,
+    },
+    {
+      locale: 'en',
+      phone: '+237650008802',
+      region: /^Pay FCFA\s5,000$/,
+      everyShop: 'Your Caisse account works at every shop that uses Caisse.',
+      phoneLabel: 'Phone number',
+      password: 'Password',
+      code: 'Verification code',
+      sent: /^A code was sent to \+237/,
+      sms: /^\d{6} is your Caisse code to pay FCFA 5,000 to Mango Market\./,
+      pay: /^Pay FCFA\s5,000$/,
+      thanks: /^Thank you: your payment of FCFA\s5,000 is complete\.$/,
+    },
+  ];
+  for (const L of LANGUAGES) {
+    it(`the purchase with Accept-Language ${L.locale}: the checkout's texts, amounts and SMS in that language`, async () => {
+      const customer = await caisse.testHelpers.createUser({ phoneNumber: L.phone, password: PASSWORD, balance: '10000', currency: 'XAF' });
+      const context = await browser!.newContext({ locale: L.locale, viewport: { width: 480, height: 900 } });
+      const page = await context.newPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+      mkdirSync(RESULTS, { recursive: true });
+
+      await page.goto(shopUrl);
+      await page.getByRole('button', { name: 'Buy' }).click();
+      const checkout = page.getByRole('region', { name: L.region });
+      await checkout.waitFor();
+      expect(await checkout.getAttribute('lang')).toBe(L.locale);
+      expect(await checkout.textContent()).toContain(L.everyShop);
+      await expectAccessible(page);
+      await page.screenshot({ path: join(RESULTS, `shop-${L.locale}-sign-in.png`), fullPage: true });
+
+      await page.getByLabel(L.phoneLabel).fill(L.phone);
+      await page.getByLabel(L.password).fill(PASSWORD);
+      await page.getByLabel(L.password).press('Enter');
+      const codeField = page.getByLabel(L.code);
+      await codeField.waitFor();
+      expect(await page.locator('.caisse-checkout [role="status"]').textContent()).toMatch(L.sent);
+      await expectAccessible(page);
+      const sms = (await caisse.testHelpers.listMessages({ userId: customer.id })).data[0];
+      expect(sms?.body).toMatch(L.sms);
+      await codeField.fill(/\b(\d{6})\b/.exec(sms?.body ?? '')![1]!);
+      await codeField.press('Enter');
+      await page.getByRole('button', { name: L.pay }).click();
+      await page.getByText(L.thanks).waitFor();
+      await page.locator('#order-status[data-status="paid"]').waitFor({ timeout: 30_000 });
+      await expectAccessible(page);
+      await page.screenshot({ path: join(RESULTS, `shop-${L.locale}-paid.png`), fullPage: true });
+      expect(pageErrors).toEqual([]);
+      await context.close();
+    });
+  }
 
   it('a forged payment.completed does not mark an order paid', async () => {
     const created = await fetch(`${shopUrl}/orders`, { method: 'POST', redirect: 'manual' });

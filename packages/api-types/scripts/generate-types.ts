@@ -23,7 +23,7 @@ const TYPES = 'packages/api-types/src/generated/api.ts';
 const REFERENCE = 'docs/api.md';
 
 async function openapiDocument(): Promise<Record<string, unknown> & { paths: Record<string, unknown>; info: { title: string; version: string } }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'packages/server/scripts/openapi.ts'], {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=source', '--import', 'tsx', 'packages/server/scripts/openapi.ts'], {
     cwd: root,
     maxBuffer: 64 * 1024 * 1024,
   });

@@ -109,7 +109,7 @@ describe('the hosted checkout page', () => {
     await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
     const header = await page.locator('header').textContent();
     expect(header).toContain('Pay Boutique Akwa');
-    expect(header).toMatch(/5.000 XAF/);
+    expect(header).toMatch(/FCFA.5,000/);
     expect(header).toContain('2 × Ndolé, 1 × jus de bissap');
     expect(await page.getByRole('note').textContent()).toContain('Test mode');
     // The page carries a publishable key of the intent's mode, never a secret key.
@@ -139,7 +139,7 @@ describe('the hosted checkout page', () => {
     await page.getByRole('button', { name: 'Verify code' }).click();
     await page.getByRole('heading', { name: 'Confirm the payment' }).waitFor();
     await accessible('checkout-04-confirm');
-    await page.getByRole('button', { name: /^Pay 5.000 XAF$/ }).click();
+    await page.getByRole('button', { name: /^Pay FCFA.5,000$/ }).click();
     await outcome('Payment complete');
     expect(await page.textContent('body')).toContain(intent.id);
     await accessible('checkout-05-success');
@@ -163,7 +163,7 @@ describe('the hosted checkout page', () => {
 
     // The wallet holds 1 000 XAF of the 7 500: the page offers the 6 500 missing, before any code is sent.
     await page.getByRole('heading', { name: 'Top up your wallet' }).waitFor();
-    expect(await page.locator('#topup-intro').textContent()).toMatch(/^Your wallet holds less than 7.500 XAF: 6.500 XAF is missing\./);
+    expect(await page.locator('#topup-intro').textContent()).toMatch(/^Your wallet holds less than FCFA.7,500: FCFA.6,500 is missing\./);
     expect(await page.getByLabel(/MTN MoMo number/).inputValue()).toBe(POOR.phoneNumber);
     expect(await page.locator('.steps li').allTextContents()).toEqual(['Sign in', 'Top up', 'Code', 'Pay']);
     expect(await page.locator('.steps [aria-current="step"]').textContent()).toBe('Top up');
@@ -180,12 +180,12 @@ describe('the hosted checkout page', () => {
       await route.continue();
     });
     await page.getByLabel(/MTN MoMo number/).fill(DECLINING_NUMBER);
-    await page.getByRole('button', { name: /^Top up 6.500 XAF with MTN MoMo$/ }).click();
+    await page.getByRole('button', { name: /^Top up FCFA.6,500 with MTN MoMo$/ }).click();
     await page.getByRole('heading', { name: 'Approve on your phone' }).waitFor();
     const news = page.locator('#topup-news');
     expect(await news.getAttribute('role')).toBe('status');
     expect(await news.textContent()).toBe(`Waiting for your approval on ${DECLINING_NUMBER}…`);
-    expect(await page.locator('main').textContent()).toMatch(/MTN MoMo asked \+46733123451 for 6.500 XAF/);
+    expect(await page.locator('main').textContent()).toMatch(/MTN MoMo asked \+46733123451 for FCFA.6,500/);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Approve on your phone');
     await accessible('checkout-15-topup-pending');
     release();
@@ -202,17 +202,17 @@ describe('the hosted checkout page', () => {
     await page.getByRole('heading', { name: 'Top up your wallet' }).waitFor();
     expect(await page.getByLabel(/MTN MoMo number/).inputValue()).toBe(DECLINING_NUMBER);
     await page.getByLabel(/MTN MoMo number/).fill('+237 650 00 22 22');
-    await page.getByRole('button', { name: /^Top up 6.500 XAF with MTN MoMo$/ }).click();
+    await page.getByRole('button', { name: /^Top up FCFA.6,500 with MTN MoMo$/ }).click();
 
     // Approved: the wallet holds 7 500 now, and the payment's code went out by e-mail as chosen.
     await page.getByRole('heading', { name: 'Enter your code' }).waitFor({ timeout: 20_000 });
-    expect(await news.textContent()).toBe('Your wallet was topped up with 6\u202f500 XAF.');
+    expect(await news.textContent()).toBe('Your wallet was topped up with FCFA\u00a06,500.');
     expect(await page.textContent('body')).toMatch(/by e-mail to/);
     expect(await page.locator('.steps [aria-current="step"]').textContent()).toBe('Code');
     await accessible('checkout-17-topup-received');
     await page.getByLabel('Code', { exact: true }).fill(await latestCode(userId, 'email'));
     await page.getByRole('button', { name: 'Verify code' }).click();
-    await page.getByRole('button', { name: /^Pay 7.500 XAF$/ }).click();
+    await page.getByRole('button', { name: /^Pay FCFA.7,500$/ }).click();
     await outcome('Payment complete');
     const after = await apiCall(server.url, 'GET', `/gateway/${intent.id}`, keys);
     expect(after.body).toMatchObject({ status: 'SUCCEEDED', attempts: 1, lastError: null });
@@ -234,7 +234,7 @@ describe('the hosted checkout page', () => {
     await page.getByRole('button', { name: 'Verify code' }).click();
     await page.getByRole('heading', { name: 'Confirm the payment' }).waitFor();
     await server.sql(`update intents set expires_at = now() - interval '1 second' where id = $1`, [during.id]);
-    await page.getByRole('button', { name: /^Pay 3.000 XAF$/ }).click();
+    await page.getByRole('button', { name: /^Pay FCFA.3,000$/ }).click();
     await outcome('This payment has expired');
     const after = await apiCall(server.url, 'GET', `/gateway/${during.id}`, keys);
     expect(after.body.status).toBe('EXPIRED');
@@ -288,7 +288,7 @@ describe('the hosted checkout page', () => {
     await accessible('checkout-13-signed-in-after-reset');
     await page.getByLabel('Code', { exact: true }).fill(await latestCode(userId, 'sms', /Boutique Akwa/));
     await page.getByRole('button', { name: 'Verify code' }).click();
-    await page.getByRole('button', { name: /^Pay 4.000 XAF$/ }).click();
+    await page.getByRole('button', { name: /^Pay FCFA.4,000$/ }).click();
     await outcome('Payment complete');
     expect((await apiCall(server.url, 'GET', `/gateway/${intent.id}`, keys)).body.status).toBe('SUCCEEDED');
 

@@ -220,7 +220,7 @@ describe('the merchant dashboard', () => {
     await expect.poll(() => table.getByRole('row').count()).toBe(3);
 
     await table.getByRole('row', { name: /Order 1042/ }).getByRole('link').click();
-    await heading(/12.500 XAF/);
+    await heading(/FCFA.12,500/);
     await expect.poll(() => page.getByRole('heading', { name: 'Events' }).isVisible()).toBe(true);
     expect(await page.locator('ol.timeline').textContent()).toContain('payment.canceled');
     const deliveries = page.getByRole('region', { name: 'Webhook deliveries of this payment' });
@@ -247,7 +247,7 @@ describe('the merchant dashboard', () => {
     await page.getByLabel('Password').fill('test-user-pw-1');
     await page.getByLabel('Opening balance').fill('75000');
     await page.getByRole('button', { name: 'Create test user' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('75\u202f000 XAF');
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('FCFA\u00a075,000');
     await accessible('12-test-data');
   });
 
@@ -293,7 +293,7 @@ describe('the merchant dashboard', () => {
     expect(phone).toMatch(/^\+237•+88$/);
     const cells = row.getByRole('cell');
     expect(await cells.nth(2).textContent()).toBe('1');
-    expect(await cells.nth(3).textContent()).toBe('12\u202f000 XAF');
+    expect(await cells.nth(3).textContent()).toBe('FCFA\u00a012,000');
     expect(await cells.nth(0).textContent()).not.toBe('—');
     const other = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /•34$/ }) });
     expect(await other.getByRole('cell').nth(2).textContent()).toBe('0');
@@ -305,7 +305,7 @@ describe('the merchant dashboard', () => {
     await page.getByRole('link', { name: 'Payments' }).click();
     await heading('Payments');
     await page.getByRole('region', { name: 'Payments' }).getByRole('row', { name: /Order 2077/ }).getByRole('link').click();
-    await heading(/12.000 XAF/);
+    await heading(/FCFA.12,000/);
     const link = page.getByRole('link', { name: phone });
     await link.waitFor();
     expect(await page.locator('dl.summary').textContent()).toContain(userId);
@@ -316,15 +316,15 @@ describe('the merchant dashboard', () => {
     const summary = page.getByRole('region', { name: 'Customer', exact: true });
     const text = await summary.textContent();
     expect(text).toContain(userId);
-    expect(text).toContain('12\u202f000 XAF');
+    expect(text).toContain('FCFA\u00a012,000');
     expect(await page.content()).not.toContain('650007788');
 
     // Its two attempts at this payment, newest first, each linking to the payment.
     const attempts = page.getByRole('region', { name: 'Payment attempts of this customer' });
     const attemptRows = attempts.getByRole('row');
     await expect.poll(() => attemptRows.count()).toBe(3);
-    expect(await attemptRows.nth(1).textContent()).toMatch(/12.000 XAF.*succeeded/);
-    expect(await attemptRows.nth(2).textContent()).toMatch(/12.000 XAF.*failed.*Not enough in the wallet/);
+    expect(await attemptRows.nth(1).textContent()).toMatch(/FCFA.12,000.*succeeded/);
+    expect(await attemptRows.nth(2).textContent()).toMatch(/FCFA.12,000.*failed.*Not enough in the wallet/);
     expect(await attemptRows.nth(2).textContent()).toContain('insufficient_funds');
     expect(await attempts.getByRole('link', { name: intentId }).count()).toBe(2);
 
@@ -333,14 +333,14 @@ describe('the merchant dashboard', () => {
     const topupRows = topups.getByRole('row');
     expect(await topupRows.count()).toBe(3);
     const approved = await topupRows.nth(1).textContent();
-    expect(approved).toMatch(/^7.000 XAFMTN MoMosucceeded—/);
+    expect(approved).toMatch(/^FCFA.7,000MTN MoMosucceeded—/);
     expect(approved).toMatch(/20\d\d/);
-    expect(await topupRows.nth(2).textContent()).toMatch(/^7.000 XAFMTN MoMofailedDeclined on the phoneAPPROVAL_REJECTED/);
+    expect(await topupRows.nth(2).textContent()).toMatch(/^FCFA.7,000MTN MoMofailedDeclined on the phoneAPPROVAL_REJECTED/);
     await accessible('13d-customer-detail');
 
     // An attempt opens its payment.
     await attempts.getByRole('link', { name: intentId }).first().click();
-    await heading(/12.000 XAF/);
+    await heading(/FCFA.12,000/);
     expect(page.url()).toBe(`${server.url}/dashboard/test/payments/${intentId}`);
     await page.goBack();
     await heading(`Customer ${phone}`);

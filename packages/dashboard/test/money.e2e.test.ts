@@ -24,8 +24,9 @@ import {
  * pending sees both on the Balance page, filters the statement and downloads it as CSV, is told
  * why a payout above the available balance is refused, sees a payout to a number the sandbox
  * refuses fail with its reason, pays out to the sandbox number and watches the payout become
- * PAID, and sets a weekly schedule. Every page is screenshotted and checked
- * with axe-core.
+ * PAID, and sets a weekly schedule. The browser asks for English, so amounts read as Intl writes
+ * them in `en` (`FCFA 4,925`); languages.e2e.test.ts walks the same pages in French. Every page is
+ * screenshotted and checked with axe-core.
  */
 let server: RunningServer;
 let browser: Browser;
@@ -87,15 +88,15 @@ describe('balance and payouts in the dashboard', () => {
     await heading('Balance');
     const perCurrency = page.getByRole('region', { name: 'Balance per currency' });
     const xaf = perCurrency.getByRole('row', { name: /^XAF/ });
-    await expect.poll(() => xaf.textContent()).toBe('XAF4\u202f925 XAF1\u202f970 XAF');
+    await expect.poll(() => xaf.textContent()).toBe('XAFFCFA\u00a04,925FCFA\u00a01,970');
 
     // Newest first: the pending payment and its fee, then the settled one and its fee.
     const statement = page.getByRole('region', { name: 'Balance transactions' });
     const rows = statement.getByRole('row');
     await expect.poll(() => rows.count()).toBe(5);
-    expect(await rows.nth(1).textContent()).toMatch(/Fee−30 XAF6\u202f895 XAFpending/);
-    expect(await rows.nth(2).textContent()).toMatch(/Payment2\u202f000 XAF6\u202f925 XAFpending/);
-    expect(await rows.nth(4).textContent()).toMatch(/Payment5\u202f000 XAF5\u202f000 XAFavailable/);
+    expect(await rows.nth(1).textContent()).toMatch(/Fee-FCFA\u00a030FCFA\u00a06,895pending/);
+    expect(await rows.nth(2).textContent()).toMatch(/PaymentFCFA\u00a02,000FCFA\u00a06,925pending/);
+    expect(await rows.nth(4).textContent()).toMatch(/PaymentFCFA\u00a05,000FCFA\u00a05,000available/);
     await accessible('m01-balance');
 
     // Fees of today only (UTC days): the URL keeps the filter, the CSV link follows it.
@@ -133,7 +134,7 @@ describe('balance and payouts in the dashboard', () => {
     await page.getByRole('link', { name: 'Payouts' }).click();
     await heading('Payouts');
     expect(await page.getByRole('link', { name: 'Payouts' }).getAttribute('aria-current')).toBe('page');
-    await expect.poll(() => page.getByRole('region', { name: 'Available now' }).textContent()).toContain('4\u202f925 XAF');
+    await expect.poll(() => page.getByRole('region', { name: 'Available now' }).textContent()).toContain('FCFA\u00a04,925');
     await expect.poll(() => page.getByRole('region', { name: 'Payouts', exact: true }).textContent()).toContain('No payouts yet');
     await accessible('m03-payouts-empty');
 
@@ -152,36 +153,36 @@ describe('balance and payouts in the dashboard', () => {
     await page.getByLabel(/^Mobile-money number/).fill(REFUSED);
     await page.getByRole('button', { name: 'Pay out' }).click();
     await page.getByRole('link', { name: 'Open the payout' }).click();
-    await heading(/Payout 1.000 XAF/);
+    await heading(/Payout FCFA.1,000/);
     await expect.poll(() => page.locator('dl.summary').textContent(), { timeout: 30_000 }).toContain('Statusfailed');
     expect(await page.locator('dl.summary').textContent()).toContain('Failure reasonThe provider’s error INTERNAL_PROCESSING_ERROR');
     expect(await page.locator('.notice.warning').textContent()).toContain('The money is back in your available balance.');
     await accessible('m05-payout-failed');
     await page.getByRole('link', { name: '← All payouts' }).click();
     await heading('Payouts');
-    await expect.poll(() => page.getByRole('region', { name: 'Available now' }).textContent()).toContain('4\u202f925 XAF');
+    await expect.poll(() => page.getByRole('region', { name: 'Available now' }).textContent()).toContain('FCFA\u00a04,925');
 
     await page.getByLabel(/^Amount/).fill('4925');
     await page.getByLabel(/^Mobile-money number/).fill('+237 670 00 00 01');
     await page.getByLabel(/^Description/).fill('Week 47');
     await page.getByRole('button', { name: 'Pay out' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain(`Payout of 4\u202f925 XAF to ${PAYEE} created`);
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain(`Payout of FCFA\u00a04,925 to ${PAYEE} created`);
     expect(await page.getByRole('alert').count()).toBe(0);
-    await expect.poll(() => page.getByRole('region', { name: 'Available now' }).textContent()).toContain('0 XAF');
-    const row = page.getByRole('region', { name: 'Payouts', exact: true }).getByRole('row', { name: /4.925 XAF/ });
+    await expect.poll(() => page.getByRole('region', { name: 'Available now' }).textContent()).toContain('FCFA\u00a00');
+    const row = page.getByRole('region', { name: 'Payouts', exact: true }).getByRole('row', { name: /FCFA.4,925/ });
     await expect.poll(() => row.textContent()).toContain(PAYEE);
 
     // The detail page looks again while the payout is pending: the server's poller and the
     // sandbox (which approves this number after a second) make it PAID.
     await page.getByRole('link', { name: 'Open the payout' }).click();
-    await heading(/Payout 4.925 XAF/);
+    await heading(/Payout FCFA.4,925/);
     const summary = page.locator('dl.summary');
     await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('Statuspaid');
     const text = await summary.textContent();
     expect(text).toContain(`MTN MoMo ${PAYEE}`);
     expect(text).toContain('Week 47');
     expect(text).not.toContain('Failure reason');
-    expect(text).toMatch(/Completed\d/);
+    expect(text).toMatch(/Completed[A-Z][a-z]{2} \d{1,2}, \d{4}/);
     await accessible('m06-payout-paid');
     const id = /po_[0-9a-z]+/.exec(page.url())?.[0] ?? '';
     expect((await apiCall(server.url, 'GET', `/payouts/${id}`, server.merchant.test)).body).toMatchObject({ status: 'PAID', amount: '4925', method: 'manual' });
@@ -189,13 +190,13 @@ describe('balance and payouts in the dashboard', () => {
     await page.getByRole('link', { name: '← All payouts' }).click();
     await heading('Payouts');
     const history = page.getByRole('region', { name: 'Payouts', exact: true });
-    await expect.poll(() => history.getByRole('row', { name: /4.925 XAF/ }).textContent()).toContain('paid');
-    expect(await history.getByRole('row', { name: /1.000 XAF/ }).textContent()).toContain('failed');
+    await expect.poll(() => history.getByRole('row', { name: /FCFA.4,925/ }).textContent()).toContain('paid');
+    expect(await history.getByRole('row', { name: /FCFA.1,000/ }).textContent()).toContain('failed');
     // The statement shows the payout, linking to it.
     await page.getByRole('link', { name: 'Balance' }).click();
     await heading('Balance');
     const first = page.getByRole('region', { name: 'Balance transactions' }).getByRole('row').nth(1);
-    await expect.poll(() => first.textContent()).toMatch(/Payout−4\u202f925 XAF1\u202f970 XAFavailable/);
+    await expect.poll(() => first.textContent()).toMatch(/Payout-FCFA\u00a04,925FCFA\u00a01,970available/);
     expect(await first.getByRole('link', { name: id }).count()).toBe(1);
   });
 

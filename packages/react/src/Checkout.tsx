@@ -1,7 +1,8 @@
 import type { PublicPaymentIntent } from '@caisse/browser';
 import { type CSSProperties, type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import { type CheckoutMessageId, CheckoutIntl, checkoutLanguage, useCheckoutText } from './i18n.tsx';
 import { OtpCodeInput } from './OtpCodeInput.tsx';
-import { type CheckoutStatus, useCheckout } from './useCheckout.ts';
+import { type Checkout as CheckoutController, type CheckoutStatus, useCheckout } from './useCheckout.ts';
 
 /** Colours, radius and font of <Checkout/>; each maps to a CSS variable you may also set in CSS. */
 export interface CheckoutTheme {
@@ -76,7 +77,12 @@ font-family:var(--caisse-font);color:var(--caisse-text);background:var(--caisse-
 export interface CheckoutProps {
   theme?: CheckoutTheme;
   className?: string;
-  /** Locale for amounts (default: the browser's). */
+  /**
+   * The language of the texts and the locale of amounts, a BCP 47 tag such as `fr-CM` or `en`
+   * (default: the browser's languages). French and English exist; when neither is asked for, the
+   * merchant's default language (sent with the intent), else French. Once the customer signs in,
+   * their saved language wins (contract §11).
+   */
   locale?: string;
   /** Leave out the default stylesheet (style .caisse-checkout yourself). */
   unstyled?: boolean;
@@ -86,90 +92,16 @@ export interface CheckoutProps {
   onStatusChange?: (status: CheckoutStatus) => void;
 }
 
-export function formatAmount(intent: Pick<PublicPaymentIntent, 'amount' | 'currency'>, locale?: string): string {
-  try {
-    // The amount stays a decimal string: Intl formats it without going through a float.
-    return new Intl.NumberFormat(locale, { style: 'currency', currency: intent.currency }).format(intent.amount as `${number}`);
-  } catch {
-    return `${intent.amount} ${intent.currency}`;
-  }
-}
-
-/**
- * Every text <Checkout/> shows, in one place (for a translation to replace). Amounts arrive
- * formatted; a function takes what the sentence needs.
- */
-export const CHECKOUT_TEXT = {
-  title: 'Payment',
-  pay: (amount: string) => `Pay ${amount}`,
-  paid: (amount: string) => `Paid ${amount}`,
-  loading: 'Loading the payment…',
-  signingIn: 'Signing you in…',
-  paying: 'Paying…',
-  succeeded: 'Payment complete.',
-  failed: 'The payment did not go through.',
-  expired: 'This payment has expired.',
-  canceled: 'This payment was canceled.',
-  codeSent: (destination: string) => `A code was sent to ${destination}.`,
-  codeVerified: 'Code verified.',
-  triesLeft: (n: number) => `${n} ${n === 1 ? 'try' : 'tries'} left.`,
-  everyShop: 'Your Caisse account works at every shop that uses Caisse.',
-  phoneNumber: 'Phone number',
-  phonePlaceholder: '+237 6XX XX XX XX',
-  password: 'Password',
-  signInBusy: 'Signing in…',
-  continue: 'Continue',
-  forgotPassword: 'Forgot password?',
-  resetTitle: 'Reset your password.',
-  resetIntro: 'We will send a code by SMS to this number, to choose a new password.',
-  sendResetCode: 'Send code',
-  sending: 'Sending…',
-  backToSignIn: 'Back to sign in',
-  resetSent: (phoneNumber: string) => `If ${phoneNumber} has a Caisse account, a code is on its way by SMS.`,
-  resetHint: 'Enter the 6-digit code from the SMS, then choose a new password.',
-  resetCode: 'Reset code',
-  newPassword: 'New password',
-  newPasswordHint: 'At least 8 characters, not a common one and not your phone number.',
-  setPassword: 'Set password and continue',
-  settingPassword: 'Saving…',
-  passwordChanged: 'Your new password is set.',
-  enterCode: (destination: string | undefined) => `Enter the 6-digit code sent to ${destination ?? 'your phone'}.`,
-  verificationCode: 'Verification code',
-  verify: 'Verify code',
-  checking: 'Checking…',
-  sendNewCode: 'Send a new code',
-  thankYou: (amount: string) => `Thank you: your payment of ${amount} is complete.`,
-  tryAgain: 'Try again',
-  noLongerPayable: 'This payment can no longer be made. Please return to the shop.',
-  returnToShop: 'Please return to the shop to start a new payment.',
-  topUpShort: (missing: string) => `Your wallet is ${missing} short of this payment.`,
-  topUpIntro: 'Top up the missing amount from your MTN MoMo account, then pay.',
-  topUpPhone: 'MTN MoMo number',
-  topUpPhoneHint: 'You approve the top-up on this phone.',
-  topUp: (amount: string) => `Top up ${amount} with MTN MoMo`,
-  topUpStarting: 'Asking MTN MoMo…',
-  topUpAwaiting: (amount: string, phoneNumber: string) => `Approve the top-up of ${amount} on your phone (${phoneNumber}). Waiting for MTN MoMo…`,
-  topUpKeepOpen: 'Keep this page open: the payment goes on once you approve.',
-  topUpReceived: (amount: string) => `Your wallet was topped up with ${amount}.`,
-  topUpFailed: (code: string, reason: string | undefined) => {
-    if (code === 'topup_timeout') return 'MTN MoMo did not confirm the top-up in time. If you still approve it, the money will reach your wallet.';
-    if (reason === 'APPROVAL_REJECTED') return 'The top-up was declined on the phone.';
-    if (reason === 'TIMEOUT') return 'The top-up was not approved in time.';
-    return `The top-up did not go through${reason ? ` (${reason})` : ''}.`;
-  },
-  topUpTryAgain: 'Try the top-up again',
-  cancel: 'Cancel',
-};
-
-const STATUS_TEXT: Partial<Record<CheckoutStatus, string>> = {
-  loading: CHECKOUT_TEXT.loading,
-  'reset-phone': CHECKOUT_TEXT.resetTitle,
-  'logging-in': CHECKOUT_TEXT.signingIn,
-  charging: CHECKOUT_TEXT.paying,
-  succeeded: CHECKOUT_TEXT.succeeded,
-  failed: CHECKOUT_TEXT.failed,
-  expired: CHECKOUT_TEXT.expired,
-  canceled: CHECKOUT_TEXT.canceled,
+/** What the polite status line says at each step that has nothing more to say. */
+const STATUS_TEXT: Partial<Record<CheckoutStatus, CheckoutMessageId>> = {
+  loading: 'checkout.loading',
+  'reset-phone': 'checkout.resetTitle',
+  'logging-in': 'checkout.signingIn',
+  charging: 'checkout.paying',
+  succeeded: 'checkout.succeeded',
+  failed: 'checkout.failed',
+  expired: 'checkout.expired',
+  canceled: 'checkout.canceled',
 };
 
 /** Which form a status shows: a new form gets new fields, so nothing typed in one step lingers in the next. */
@@ -183,12 +115,21 @@ function stepOf(status: CheckoutStatus): string {
  * The whole checkout: sign in with phone number and password (or reset a forgotten password with
  * a code by SMS), enter the code sent by SMS, pay. Every field has a label, forms submit with
  * Enter, focus moves to the next step's first field, progress is announced politely and errors
- * assertively.
+ * assertively. Its texts are in French or English (`locale`).
  */
-export function Checkout({ theme, className, locale, unstyled, onSuccess, onStatusChange }: CheckoutProps) {
+export function Checkout(props: CheckoutProps) {
   const checkout = useCheckout();
+  const choice = checkoutLanguage({ saved: checkout.user?.language, locale: props.locale, merchantDefault: checkout.intent?.merchantLanguage });
+  return (
+    <CheckoutIntl choice={choice}>
+      <CheckoutSteps {...props} checkout={checkout} />
+    </CheckoutIntl>
+  );
+}
+
+function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, checkout }: CheckoutProps & { checkout: CheckoutController }) {
   const { status, intent, error, pending, otp } = checkout;
-  const T = CHECKOUT_TEXT;
+  const { t, amount: money, error: describe, locale } = useCheckoutText();
   const id = useId();
   const ids = {
     title: `${id}-title`,
@@ -215,7 +156,7 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     if (before !== 'loading') stepRef.current?.querySelector<HTMLElement>('input:not([hidden]), button, [data-caisse-focus]')?.focus();
   }, [status, intent, onStatusChange, onSuccess]);
 
-  const amount = intent ? formatAmount(intent, locale) : '';
+  const amount = intent ? money(intent) : '';
   const invalid = error !== undefined;
   const describedBy = (...extra: string[]) => [...extra, ...(invalid ? [ids.error] : [])].join(' ') || undefined;
   const field = (form: HTMLFormElement | null, name: string) => (form ? String(new FormData(form).get(name) ?? '') : '');
@@ -241,20 +182,20 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     void checkout.startTopUp(field(e.currentTarget, 'phoneNumber'));
   };
   const topUp = checkout.topUp;
-  const topUpAmount = topUp ? formatAmount(topUp, locale) : '';
+  const topUpAmount = topUp ? money(topUp) : '';
 
-  let message = STATUS_TEXT[status] ?? '';
+  const statusText = STATUS_TEXT[status];
+  let message = statusText ? t(statusText) : '';
   if (status === 'otp-sent' && otp) {
-    const before = [checkout.passwordChanged ? T.passwordChanged : '', topUp?.topup?.status === 'SUCCEEDED' ? T.topUpReceived(formatAmount(topUp.topup, locale)) : ''];
-    message = [...before.filter(Boolean), T.codeSent(otp.destination)].join(' ');
+    // Whole sentences, one after the other: what just happened, then where the code went.
+    const before = [checkout.passwordChanged ? t('checkout.passwordChanged') : '', topUp?.topup?.status === 'SUCCEEDED' ? t('checkout.topUpReceived', { amount: money(topUp.topup) }) : ''];
+    message = [...before.filter(Boolean), t('checkout.codeSent', { destination: otp.destination })].join(' ');
   }
-  if (status === 'topup-offer' && topUp) message = T.topUpShort(topUpAmount);
-  if (status === 'topup-pending' && topUp) message = T.topUpAwaiting(topUpAmount, topUp.topup?.phoneNumber ?? topUp.phoneNumber);
-  if (status === 'otp-verified') message = T.codeVerified;
-  if (status === 'reset-code' && checkout.reset) message = T.resetSent(checkout.reset.phoneNumber);
-  let errorText = error?.message ?? '';
-  if (error?.attemptsRemaining !== undefined) errorText += ` ${T.triesLeft(error.attemptsRemaining)}`;
-  if (error && (error.code === 'topup_failed' || error.code === 'topup_timeout')) errorText = T.topUpFailed(error.code, error.failureReason);
+  if (status === 'topup-offer' && topUp) message = t('checkout.topUpShort', { missing: topUpAmount });
+  if (status === 'topup-pending' && topUp) message = t('checkout.topUpAwaiting', { amount: topUpAmount, phoneNumber: topUp.topup?.phoneNumber ?? topUp.phoneNumber });
+  if (status === 'otp-verified') message = t('checkout.codeVerified');
+  if (status === 'reset-code' && checkout.reset) message = t('checkout.resetSent', { phoneNumber: checkout.reset.phoneNumber });
+  const errorText = describe(error);
 
   let step: ReactNode = null;
   if (status === 'ready' || status === 'logging-in') {
@@ -262,9 +203,9 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     step = (
       <form onSubmit={onLogin} aria-describedby={describedBy()}>
         <p className="caisse-hint">
-          {T.everyShop}
+          {t('checkout.everyShop')}
         </p>
-        <label htmlFor={ids.phone}>{T.phoneNumber}</label>
+        <label htmlFor={ids.phone}>{t('checkout.phoneNumber')}</label>
         <input
           id={ids.phone}
           name="phoneNumber"
@@ -275,15 +216,15 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
           defaultValue={checkout.phoneNumber}
           aria-invalid={invalid}
           aria-describedby={describedBy()}
-          placeholder={T.phonePlaceholder}
+          placeholder={t('checkout.phonePlaceholder')}
         />
-        <label htmlFor={ids.password}>{T.password}</label>
+        <label htmlFor={ids.password}>{t('checkout.password')}</label>
         <input id={ids.password} name="password" type="password" autoComplete="current-password" required aria-invalid={invalid} aria-describedby={describedBy()} />
         <button type="submit" className="caisse-primary" disabled={busy} aria-busy={busy}>
-          {busy ? T.signInBusy : T.continue}
+          {busy ? t('checkout.signInBusy') : t('checkout.continue')}
         </button>
         <button type="button" className="caisse-link" disabled={busy} onClick={(e) => checkout.forgotPassword(field(e.currentTarget.form, 'phoneNumber'))}>
-          {T.forgotPassword}
+          {t('checkout.forgotPassword')}
         </button>
       </form>
     );
@@ -291,9 +232,9 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     step = (
       <form onSubmit={onRequestReset}>
         <p id={ids.hint} className="caisse-hint">
-          {T.resetIntro}
+          {t('checkout.resetIntro')}
         </p>
-        <label htmlFor={ids.phone}>{T.phoneNumber}</label>
+        <label htmlFor={ids.phone}>{t('checkout.phoneNumber')}</label>
         <input
           id={ids.phone}
           name="phoneNumber"
@@ -304,13 +245,13 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
           defaultValue={checkout.phoneNumber}
           aria-invalid={invalid}
           aria-describedby={describedBy(ids.hint)}
-          placeholder={T.phonePlaceholder}
+          placeholder={t('checkout.phonePlaceholder')}
         />
         <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
-          {pending ? T.sending : T.sendResetCode}
+          {pending ? t('checkout.sending') : t('checkout.sendResetCode')}
         </button>
         <button type="button" className="caisse-secondary" onClick={() => checkout.cancelPasswordReset()} disabled={pending}>
-          {T.backToSignIn}
+          {t('checkout.backToSignIn')}
         </button>
       </form>
     );
@@ -321,12 +262,12 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     step = (
       <form onSubmit={onConfirmReset}>
         <p id={ids.hint} className="caisse-hint">
-          {T.resetHint}
+          {t('checkout.resetHint')}
         </p>
         {/* For password managers: whose new password this is. */}
         <input type="text" name="username" autoComplete="username" value={phoneNumber} readOnly hidden />
-        <OtpCodeInput id={ids.code} label={T.resetCode} invalid={invalid && !weak} describedBy={describedBy(ids.hint)} />
-        <label htmlFor={ids.newPassword}>{T.newPassword}</label>
+        <OtpCodeInput id={ids.code} label={t('checkout.resetCode')} invalid={invalid && !weak} describedBy={describedBy(ids.hint)} />
+        <label htmlFor={ids.newPassword}>{t('checkout.newPassword')}</label>
         <input
           id={ids.newPassword}
           name="newPassword"
@@ -338,24 +279,24 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
           aria-describedby={describedBy(ids.newPasswordHint)}
         />
         <p id={ids.newPasswordHint} className="caisse-hint">
-          {T.newPasswordHint}
+          {t('checkout.newPasswordHint')}
         </p>
         <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
-          {pending ? T.settingPassword : T.setPassword}
+          {pending ? t('checkout.settingPassword') : t('checkout.setPassword')}
         </button>
         <button type="button" className="caisse-secondary" onClick={() => void checkout.requestPasswordReset()} disabled={pending}>
-          {T.sendNewCode}
+          {t('checkout.sendNewCode')}
         </button>
         <button type="button" className="caisse-link" onClick={() => checkout.cancelPasswordReset()} disabled={pending}>
-          {T.backToSignIn}
+          {t('checkout.backToSignIn')}
         </button>
       </form>
     );
   } else if (status === 'topup-offer' && topUp) {
     step = (
       <form onSubmit={onTopUp}>
-        <p className="caisse-hint">{T.topUpIntro}</p>
-        <label htmlFor={ids.topUpPhone}>{T.topUpPhone}</label>
+        <p className="caisse-hint">{t('checkout.topUpIntro')}</p>
+        <label htmlFor={ids.topUpPhone}>{t('checkout.topUpPhone')}</label>
         <input
           id={ids.topUpPhone}
           name="phoneNumber"
@@ -366,33 +307,33 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
           defaultValue={topUp.phoneNumber}
           aria-invalid={invalid && error.code !== 'insufficient_funds'}
           aria-describedby={describedBy(ids.topUpHint)}
-          placeholder={T.phonePlaceholder}
+          placeholder={t('checkout.phonePlaceholder')}
         />
         <p id={ids.topUpHint} className="caisse-hint">
-          {T.topUpPhoneHint}
+          {t('checkout.topUpPhoneHint')}
         </p>
         <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
-          {pending ? T.topUpStarting : T.topUp(topUpAmount)}
+          {pending ? t('checkout.topUpStarting') : t('checkout.topUp', { amount: topUpAmount })}
         </button>
         <button type="button" className="caisse-secondary" onClick={() => checkout.cancelTopUp()} disabled={pending}>
-          {T.cancel}
+          {t('checkout.cancel')}
         </button>
       </form>
     );
   } else if (status === 'topup-pending') {
     step = (
       <p className="caisse-hint" tabIndex={-1} data-caisse-focus="">
-        {T.topUpKeepOpen}
+        {t('checkout.topUpKeepOpen')}
       </p>
     );
   } else if (status === 'topup-failed') {
     step = (
       <>
         <button type="button" className="caisse-primary" onClick={() => void checkout.retryTopUp()} disabled={pending} aria-busy={pending}>
-          {T.topUpTryAgain}
+          {t('checkout.topUpTryAgain')}
         </button>
         <button type="button" className="caisse-secondary" onClick={() => checkout.cancelTopUp()} disabled={pending}>
-          {T.cancel}
+          {t('checkout.cancel')}
         </button>
       </>
     );
@@ -400,14 +341,14 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     step = (
       <form onSubmit={onVerify}>
         <p id={ids.hint} className="caisse-hint">
-          {T.enterCode(otp?.destination)}
+          {otp?.destination ? t('checkout.enterCode', { destination: otp.destination }) : t('checkout.enterCodeToPhone')}
         </p>
-        <OtpCodeInput id={ids.code} label={T.verificationCode} invalid={invalid} describedBy={describedBy(ids.hint)} />
+        <OtpCodeInput id={ids.code} label={t('checkout.verificationCode')} invalid={invalid} describedBy={describedBy(ids.hint)} />
         <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
-          {pending ? T.checking : T.verify}
+          {pending ? t('checkout.checking') : t('checkout.verify')}
         </button>
         <button type="button" className="caisse-secondary" onClick={() => void checkout.resendCode()} disabled={pending}>
-          {T.sendNewCode}
+          {t('checkout.sendNewCode')}
         </button>
       </form>
     );
@@ -415,25 +356,25 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
     const busy = status === 'charging';
     step = (
       <button type="button" className="caisse-primary" onClick={() => void checkout.pay()} disabled={busy} aria-busy={busy} aria-describedby={describedBy()}>
-        {busy ? T.paying : T.pay(amount)}
+        {busy ? t('checkout.paying') : t('checkout.pay', { amount })}
       </button>
     );
   } else if (status === 'succeeded') {
-    step = <p className="caisse-success">{T.thankYou(amount)}</p>;
+    step = <p className="caisse-success">{t('checkout.thankYou', { amount })}</p>;
   } else if (status === 'failed') {
     step = checkout.canRetry ? (
       <button type="button" className="caisse-primary" onClick={() => void checkout.retry()} disabled={pending}>
-        {T.tryAgain}
+        {t('checkout.tryAgain')}
       </button>
     ) : (
-      <p>{T.noLongerPayable}</p>
+      <p>{t('checkout.noLongerPayable')}</p>
     );
   } else if (status === 'expired' || status === 'canceled') {
-    step = <p>{T.returnToShop}</p>;
+    step = <p>{t('checkout.returnToShop')}</p>;
   } else if (status === 'error') {
     step = (
       <button type="button" className="caisse-primary" onClick={() => void checkout.retry()}>
-        {T.tryAgain}
+        {t('checkout.tryAgain')}
       </button>
     );
   }
@@ -445,9 +386,10 @@ export function Checkout({ theme, className, locale, unstyled, onSuccess, onStat
       aria-labelledby={ids.title}
       aria-busy={status === 'loading' || status === 'logging-in' || status === 'charging' || pending}
       data-status={status}
+      lang={locale}
     >
       {unstyled ? null : <style>{CHECKOUT_CSS}</style>}
-      <h2 id={ids.title}>{intent ? (status === 'succeeded' ? T.paid(amount) : T.pay(amount)) : T.title}</h2>
+      <h2 id={ids.title}>{intent ? (status === 'succeeded' ? t('checkout.paid', { amount }) : t('checkout.pay', { amount })) : t('checkout.title')}</h2>
       {intent?.description ? <p className="caisse-description">{intent.description}</p> : null}
       <p role="status" aria-live="polite" className={status === 'succeeded' ? 'caisse-visually-hidden' : 'caisse-status'}>
         {message}

@@ -1,6 +1,5 @@
 export { CaisseProvider, useCaisse, type CaisseContextValue, type CaisseProviderProps } from './provider.tsx';
 export {
-  CUSTOMER_MESSAGES,
   shortfall,
   TOPUP_POLL_INTERVAL_MS,
   TOPUP_WAIT_MS,
@@ -11,6 +10,8 @@ export {
   type CheckoutStatus,
   type CheckoutTopUp,
 } from './useCheckout.ts';
-export { Checkout, CHECKOUT_CSS, CHECKOUT_TEXT, formatAmount, themeStyle, type CheckoutProps, type CheckoutTheme } from './Checkout.tsx';
+export { Checkout, CHECKOUT_CSS, themeStyle, type CheckoutProps, type CheckoutTheme } from './Checkout.tsx';
+export { browserLanguages, CHECKOUT_MESSAGES, CheckoutIntl, checkoutLanguage, CUSTOMER_MESSAGES, useCheckoutText, type CheckoutMessageId } from './i18n.tsx';
+export { formatAmount, formatDate, formatDateTime, type Language, type LanguageChoice } from '@caisse/intl';
 export { OtpCodeInput, type OtpCodeInputProps } from './OtpCodeInput.tsx';
 export { CaisseClient, CaisseError, type PasswordResetRequest, type PublicPaymentIntent, type Topup, type Wallet } from '@caisse/browser';

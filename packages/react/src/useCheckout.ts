@@ -9,6 +9,7 @@ import {
   type Topup,
 } from '@caisse/browser';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { CUSTOMER_MESSAGES } from './i18n.tsx';
 import { useCaisse } from './provider.tsx';
 
 /**
@@ -147,25 +148,6 @@ const TERMINAL: Partial<Record<PaymentIntentStatus, CheckoutStatus>> = {
   CANCELED: 'canceled',
 };
 
-/** What the customer reads for the errors they can act on; others show the API's detail. */
-export const CUSTOMER_MESSAGES: Record<string, string> = {
-  invalid_credentials: 'The phone number or password is not right.',
-  login_locked: 'Too many failed sign-ins. Please wait a few minutes and try again.',
-  phone_not_verified: 'This phone number is not verified yet.',
-  phone_invalid: 'Enter the phone number with its country code, e.g. +237 6XX XX XX XX.',
-  password_weak: 'Choose a stronger password: at least 8 characters, not a common one and not your phone number.',
-  otp_incorrect: 'That code is not right.',
-  otp_expired: 'That code has expired. Ask for a new code.',
-  otp_attempts_exceeded: 'Too many wrong codes. Ask for a new code.',
-  otp_rate_limited: 'A code was sent a moment ago. Please wait before asking for another.',
-  insufficient_funds: 'Your wallet does not hold enough for this payment.',
-  topup_failed: 'The top-up did not go through.',
-  topup_timeout: 'The mobile-money provider did not confirm the top-up in time. If you still approve it, the money will reach your wallet.',
-  limit_exceeded: 'Several top-ups already wait for approval. Approve or decline them on your phone, then try again.',
-  provider_unavailable: 'Top-ups by mobile money are not available right now.',
-  intent_expired: 'This payment has expired.',
-  connection_error: 'We could not reach the payment service. Check your connection and try again.',
-};
 
 function toError(err: unknown): CheckoutError {
   if (err instanceof CaisseError) {
@@ -290,7 +272,7 @@ export function useCheckout(): Checkout {
         return settle(gen, stay, { error });
       }
       if (error.code === 'access_token_invalid' || error.code === 'access_token_missing') {
-        return update(gen, { status: 'ready', error: { ...error, message: 'Your session ended. Please sign in again.' }, pending: false });
+        return update(gen, { status: 'ready', error, pending: false });
       }
       update(gen, { status: stay, error, pending: false });
     },
@@ -470,12 +452,12 @@ export function useCheckout(): Checkout {
         status: 'failed',
         intent,
         canRetry: intent.status === 'PENDING',
-        error: lastError ? { code: lastError.code, message: lastError.message } : { code: 'payment_failed', message: 'The payment did not go through.' },
+        error: lastError ? { code: lastError.code, message: lastError.message } : { code: 'payment_failed', message: CUSTOMER_MESSAGES.payment_failed as string },
       });
     } catch (err) {
       const error = toError(err);
       if (error.code === 'otp_token_invalid' || error.code === 'otp_token_missing') {
-        return update(gen, { status: 'otp-sent', error: { ...error, message: 'The code has expired or was already used. Ask for a new code.' } });
+        return update(gen, { status: 'otp-sent', error });
       }
       if (err instanceof CaisseError && err.status === 402) {
         // Too little in the wallet while the intent still takes attempts: offer the top-up.

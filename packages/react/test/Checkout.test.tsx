@@ -14,6 +14,17 @@ function renderCheckout(gateway = fakeGateway(), props: CheckoutProps = {}) {
   return { user, gateway, ...view };
 }
 
+/** Without a `locale`: the browser's languages decide. */
+function renderWithoutLocale(gateway = fakeGateway()) {
+  const user = userEvent.setup();
+  const view = render(
+    <CaisseProvider apiKey="pk_test_abcdefghijklmnopqrstuvwx" clientSecret="ps_good" client={gateway.client}>
+      <Checkout />
+    </CaisseProvider>,
+  );
+  return { user, ...view };
+}
+
 afterEach(cleanup);
 
 describe('<Checkout/>', () => {
@@ -68,6 +79,77 @@ describe('<Checkout/>', () => {
     await user.type(code, '000000{Enter}');
     await waitFor(() => expect(alert.textContent).toBe('That code is not right. 4 tries left.'));
     expect(code.getAttribute('aria-describedby')).toContain(alert.id);
+  });
+
+  it('speaks French with locale="fr-CM": texts, plurals and amounts as Intl writes them there', async () => {
+    const { user, container } = renderCheckout(fakeGateway(), { locale: 'fr-CM' });
+    expect(screen.getByRole('status').textContent).toBe('Chargement du paiement…');
+    await screen.findByRole('region', { name: /^Payer 5\s000\sFCFA$/ });
+    expect(container.querySelector('section')?.getAttribute('lang')).toBe('fr-CM');
+    await user.type(screen.getByLabelText('Numéro de téléphone'), '+237650000001');
+    await user.type(screen.getByLabelText('Mot de passe'), 'wrong{Enter}');
+    const alert = screen.getByRole('alert');
+    await waitFor(() => expect(alert.textContent).toBe('Le numéro de téléphone ou le mot de passe n’est pas le bon.'));
+    await user.clear(screen.getByLabelText('Mot de passe'));
+    await user.type(screen.getByLabelText('Mot de passe'), 'correct horse{Enter}');
+    const code = await screen.findByLabelText('Code de vérification');
+    expect(screen.getByRole('status').textContent).toBe('Un code a été envoyé à +237 6•• •• ••01.');
+    await user.type(code, '000000{Enter}');
+    await waitFor(() => expect(alert.textContent).toBe('Ce code n’est pas le bon. 4 essais restants.'));
+  });
+
+  it('words a locked sign-in and the daily code limit (issue 20) with the wait in hours or minutes, in both languages', async () => {
+    const locked = fakeGateway();
+    locked.state.tooMany.set('/auth/web', { code: 'login_locked', retryAfter: 900 });
+    const { user } = renderCheckout(locked);
+    await user.type(await screen.findByLabelText('Phone number'), '+237650000001');
+    await user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'Too many failed sign-ins with this number. Try again later, or choose a new password with “Forgot password?”. Wait 15 minutes.',
+      ),
+    );
+    cleanup();
+
+    const limited = fakeGateway();
+    limited.state.tooMany.set('/otp/init', { code: 'otp_daily_limit', retryAfter: 5 * 3600 + 60 });
+    const fr = renderCheckout(limited, { locale: 'fr-CM' });
+    await fr.user.type(await screen.findByLabelText('Numéro de téléphone'), '+237650000001');
+    await fr.user.type(screen.getByLabelText('Mot de passe'), 'correct horse{Enter}');
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'Trop de codes erronés aujourd’hui\u00a0: aucun code ne peut être envoyé ni vérifié avant demain. Si ce n’était pas vous, changez votre mot de passe. Patientez 6 heures.',
+      ),
+    );
+  });
+
+  it("falls back to the merchant's default when the browser asks for neither French nor English", async () => {
+    const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['de-DE', 'es']);
+    try {
+      const gateway = fakeGateway();
+      gateway.state.intent = { ...gateway.state.intent, merchantLanguage: 'en' };
+      renderWithoutLocale(gateway);
+      await screen.findByRole('region', { name: /^Pay FCFA\s5,000$/ });
+      cleanup();
+      renderWithoutLocale(fakeGateway());
+      await screen.findByRole('region', { name: /^Payer 5\s000\sFCFA$/ });
+    } finally {
+      languages.mockRestore();
+    }
+  });
+
+  it("defaults to the browser's languages, and follows the customer's saved language once they sign in", async () => {
+    const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['de-DE', 'en-GB']);
+    try {
+      const { user } = renderWithoutLocale(fakeGateway({ language: 'fr' }));
+      await screen.findByRole('region', { name: /^Pay FCFA\s5,000$/ });
+      await user.type(screen.getByLabelText('Phone number'), '+237650000001');
+      await user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+      await screen.findByLabelText('Code de vérification');
+      expect(screen.getByRole('region', { name: /^Payer 5\s000\sFCFA$/ })).toBeTruthy();
+    } finally {
+      languages.mockRestore();
+    }
   });
 
   it('sends a new code on request', async () => {

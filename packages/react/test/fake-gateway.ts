@@ -9,7 +9,7 @@ export const SILENT_NUMBER = '+46733123452';
  * (password, code, token, wallet, top-ups, intent status) for the checkout to walk every branch.
  * A top-up settles on its `topupReadsToSettle`-th read, as the MoMo sandbox decides by number.
  */
-export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number } = {}) {
+export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number; language?: 'fr' | 'en' } = {}) {
   const state = {
     intent: {
       id: 'pi_1',
@@ -46,6 +46,8 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     dropNext: new Set<string>(),
     /** Makes the next request to this path answer 500. */
     failNext: new Set<string>(),
+    /** Makes every request to this path answer 429 with this code and Retry-After (seconds). */
+    tooMany: new Map<string, { code: string; retryAfter: number }>(),
   };
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const jwt = () => `jwt-${state.tokenVersion}`;
@@ -57,6 +59,13 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     state.requests.push(`${init?.method ?? 'GET'} ${path}`);
     if (state.dropNext.delete(path)) throw new TypeError('Failed to fetch');
     if (state.failNext.delete(path)) return problem(500, 'internal_error', 'Something went wrong on our side');
+    const limit = state.tooMany.get(path);
+    if (limit) {
+      return new Response(JSON.stringify({ code: limit.code, status: 429, detail: 'Too many attempts' }), {
+        status: 429,
+        headers: { 'content-type': 'application/problem+json', 'retry-after': String(limit.retryAfter) },
+      });
+    }
     const body = init?.body ? JSON.parse(String(init.body)) : {};
     const headers = (init?.headers ?? {}) as Record<string, string>;
     const expired = state.intent.status === 'PENDING' && Date.parse(state.intent.expiresAt) <= Date.now();
@@ -66,7 +75,7 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     }
     if (path === '/auth/web') {
       if (body.password !== state.password) return problem(401, 'invalid_credentials', 'Invalid phone number or password');
-      return json(200, { id: 'usr_1', token: jwt(), phoneNumber: body.phoneNumber, roles: ['USER'], expiresAt: new Date(Date.now() + 900_000).toISOString() });
+      return json(200, { id: 'usr_1', token: jwt(), phoneNumber: body.phoneNumber, roles: ['USER'], expiresAt: new Date(Date.now() + 900_000).toISOString(), language: opts.language ?? null });
     }
     // The same answer for any possible number: nothing tells whether it has an account.
     if (path === '/auth/password-reset') {

@@ -48,6 +48,7 @@ function statTime(path) {
 /** In build order: each package's dist/ is what the next one's tsc reads. */
 export const STEPS = [
   tscStep('@caisse/api-types', 'packages/api-types', 'dist/index.js'),
+  tscStep('@caisse/intl', 'packages/intl', 'dist/index.js'),
   tscStep('@caisse/node', 'packages/node', 'dist/index.js'),
   tscStep('@caisse/browser', 'packages/browser', 'dist/index.js'),
   tscStep('@caisse/react', 'packages/react', 'dist/index.js'),
@@ -66,8 +67,8 @@ export const STEPS = [
  * and trigger). all: what `npm start` needs, the dashboard's pages included.
  */
 export const GROUPS = {
-  clients: ['@caisse/api-types', '@caisse/node', '@caisse/browser', '@caisse/react'],
-  server: ['@caisse/api-types', '@caisse/node', '@caisse/server'],
+  clients: ['@caisse/api-types', '@caisse/intl', '@caisse/node', '@caisse/browser', '@caisse/react'],
+  server: ['@caisse/api-types', '@caisse/intl', '@caisse/node', '@caisse/server'],
   all: STEPS.map((s) => s.name),
 };
 

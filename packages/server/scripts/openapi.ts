@@ -4,7 +4,7 @@
  * `app.swagger()`. The SDKs generate their types from this output (`npm run generate` in
  * packages/node), and CI checks that what is committed matches it.
  *
- *   node --import tsx packages/server/scripts/openapi.ts > openapi.json
+ *   node --conditions=source --import tsx packages/server/scripts/openapi.ts > openapi.json
  */
 import { Writable } from 'node:stream';
 import { buildApp } from '../src/app.ts';

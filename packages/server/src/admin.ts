@@ -33,8 +33,22 @@ const KeyKind = Type.Union([Type.Literal('publishable'), Type.Literal('secret'),
 
 export const ADMIN_COMMANDS = {
   'merchants.create': command(
-    Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })) }, { additionalProperties: false }),
+    Type.Object(
+      {
+        name: Type.String({ minLength: 1, maxLength: 200 }),
+        email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+        language: Type.Optional(Type.Union([Type.Literal('fr'), Type.Literal('en')])),
+      },
+      { additionalProperties: false },
+    ),
     (s, a) => s.merchants.createMerchant(a),
+  ),
+  'merchants.language': command(
+    Type.Object({ merchantId: Id('mch'), language: Type.Union([Type.Literal('fr'), Type.Literal('en')]) }, { additionalProperties: false }),
+    async (s, a) => {
+      await s.merchants.setLanguage(a.merchantId, a.language);
+      return { merchantId: a.merchantId, language: a.language };
+    },
   ),
   'merchants.list': command(Type.Object({}, { additionalProperties: false }), (s) => s.merchants.listMerchants()),
   'merchants.fees': command(

@@ -4,6 +4,7 @@ import { serverVersion } from './banner.ts';
 import { ConfigError, type Config, loadConfig } from './config.ts';
 import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
+import { isLanguage, type Language } from '@caisse/intl';
 import { processAlive } from './platform/process-alive.ts';
 import type { ApiTarget } from './cli/client.ts';
 import { EVENT_TYPES, type EventType, isEventType } from './cli/event-types.ts';
@@ -70,6 +71,12 @@ async function admin<C extends AdminCommand>(name: C, args: AdminArgs<C>): Promi
 /** Appends "Example(s):" lines to a command's --help. */
 function examples(command: Command, ...lines: string[]): Command {
   return command.addHelpText('after', `\n${lines.length > 1 ? 'Examples' : 'Example'}:\n${lines.map((l) => `  $ ${l}`).join('\n')}`);
+}
+
+/** A language option: fr or en. */
+function parseLanguage(value: string): Language {
+  if (!isLanguage(value)) throw new InvalidArgumentError('a language is fr or en');
+  return value;
 }
 
 /** Collects a repeatable option (`--origin a --origin b`). */
@@ -217,10 +224,11 @@ export function buildCli(): Command {
       .description('create a merchant with test keys and a dashboard login (shown once)')
       .requiredOption('--name <name>', 'merchant name')
       .option('--email <email>', 'dashboard login e-mail (default: derived from the name, @caisse.local)')
+      .option('--language <language>', "default language of its customers' messages: fr or en", parseLanguage, 'fr')
       .option('--json', 'print JSON'),
-    'npx caisse merchants create --name "Boutique Douala" --email owner@boutique.cm',
-  ).action(async (opts: { name: string; email?: string; json?: boolean }) => {
-    const created = await admin('merchants.create', { name: opts.name, ...(opts.email !== undefined ? { email: opts.email } : {}) });
+    'npx caisse merchants create --name "Boutique Douala" --email owner@boutique.cm --language fr',
+  ).action(async (opts: { name: string; email?: string; language: Language; json?: boolean }) => {
+    const created = await admin('merchants.create', { name: opts.name, language: opts.language, ...(opts.email !== undefined ? { email: opts.email } : {}) });
     print(created, opts.json === true);
     if (opts.json !== true) process.stdout.write(`\nexport CAISSE_API_KEY=${created.test.apiKey} CAISSE_SECRET_KEY=${created.test.secretKey}\n`);
   });
@@ -254,6 +262,16 @@ export function buildCli(): Command {
     }
     const fixedMinor = Object.fromEntries(Object.entries(fees.fixedMinor).map(([c, v]) => [c, v.toString()]));
     print(await admin('merchants.fees', { merchantId, bps: fees.bps, fixedMinor }), opts.json === true);
+  });
+
+  examples(
+    merchants
+      .command('language <merchantId> <language>')
+      .description("set a merchant's default language (fr or en): its customers' SMS and e-mail use it when they chose none and their request named none")
+      .option('--json', 'print JSON'),
+    'npx caisse merchants language mch_01jd… en',
+  ).action(async (merchantId: string, language: string, opts: { json?: boolean }) => {
+    print(await admin('merchants.language', { merchantId, language: parseLanguage(language) }), opts.json === true);
   });
 
   examples(

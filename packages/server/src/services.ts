@@ -31,10 +31,10 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   // The webhooks module subscribes to the outbox: an event's deliveries are written with it.
   const events = createEventsService(deps, { subscriber: deliveriesOutbox(() => deps.ids('delivery'), MAX_ENDPOINTS) });
   const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions });
-  const users = createUsersService(deps, { messaging, ledger });
+  const users = createUsersService(deps, { messaging, ledger, merchantLanguage: async (id) => (await merchants.findMerchant(id))?.language });
   const otp = createOtpService(deps, { messaging, users, intents });
   const balances = createBalancesService(deps, { ledger });
-  const topups = createTopupsService(deps, { ledger, connectors, logger });
+  const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users });
   const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, logger });
   const services = {
     merchants,

@@ -468,7 +468,7 @@ describe('the hosted checkout page', () => {
     const app = await pages();
     const res = await app.inject({ method: 'GET', url: '/checkout/ps_doesnotexist' });
     expect(res.statusCode).toBe(200);
-    expect(configOf(res.body)).toEqual({ error: 'not_found' });
+    expect(configOf(res.body)).toEqual({ error: 'not_found', language: 'fr', locale: 'fr' });
     expect((await app.inject({ method: 'GET', url: '/dashboard' })).body).toContain('<title>Dashboard</title>');
     expect((await app.inject({ method: 'GET', url: '/dashboard/payments/pi_123' })).body).toContain('<title>Dashboard</title>');
     const asset = await app.inject({ method: 'GET', url: '/dashboard/assets/app-1234.js' });
@@ -480,7 +480,7 @@ describe('the hosted checkout page', () => {
   });
 
   it('escapes what it embeds, so a merchant name cannot break out of the attribute', () => {
-    const out = renderCheckout('<meta name="caisse-checkout" content="{}">', { apiKey: 'pk_test_x', merchantName: '"><script>alert(1)</script>&', livemode: false });
+    const out = renderCheckout('<meta name="caisse-checkout" content="{}">', { apiKey: 'pk_test_x', merchantName: '"><script>alert(1)</script>&', livemode: false, merchantLanguage: 'fr' }, { language: 'fr', locale: 'fr' });
     expect(out).not.toContain('<script>');
     expect(out).toContain('&quot;&gt;&lt;script&gt;');
   });

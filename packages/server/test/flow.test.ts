@@ -62,7 +62,7 @@ describe(`the payment flow over HTTP (${dbKind})`, () => {
     // 4. The code, from the test outbox.
     const messages = await call(ctx.app, 'GET', `/test/messages?userId=${userId}`, sk(m));
     const body = (messages.json() as { data: { body: string }[] }).data[0]?.body ?? '';
-    expect(body).toContain('5000 XAF to Flow Shop');
+    expect(body).toContain('5 000 FCFA à Flow Shop');
     const otp = /\b(\d{6})\b/.exec(body)?.[1] as string;
 
     // 5. verifyOtp.

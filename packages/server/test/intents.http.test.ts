@@ -203,7 +203,8 @@ describe('GET /gateway/sessions/{sessionToken}', () => {
     const intent = res.json();
     // The public view has no metadata, no session token, and no fee (the merchant's business).
     const { metadata: _metadata, sessionToken: _token, fee: _fee, net: _net, ...visible } = created as typeof created & { fee: unknown; net: unknown };
-    expect(intent).toEqual(visible);
+    // And the merchant's default language, for a checkout to fall back to (contract §11).
+    expect(intent).toEqual({ ...visible, merchantLanguage: 'fr' });
     expect(intent).not.toHaveProperty('metadata');
     expect(intent).not.toHaveProperty('sessionToken');
     expect(res.body).not.toContain('internal-7');

@@ -48,10 +48,11 @@ describe('initOtp in live mode (issue 20)', () => {
     const intent = await createIntent(ctx, m, {}, { apiKey: m.live.apiKey, secretKey: m.live.secretKey });
     const res = await init(user, { intentionId: intent.id });
     expect(res.statusCode, res.body).toBe(200);
-    const rows = await ctx.deps.db.selectFrom('messages').select(['body', 'mode']).where('user_id', '=', user.id).where('body', 'like', '%Caisse code%').execute();
+    const rows = await ctx.deps.db.selectFrom('messages').select(['body', 'mode']).where('user_id', '=', user.id).where('body', 'like', '%code Caisse%').execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]?.mode).toBe('live');
-    expect(rows[0]?.body).toMatch(/^\[code withheld\] is your Caisse code to pay 5000 XAF to /);
+    // In the merchant's default language (French): the customer chose none, the request named none.
+    expect(rows[0]?.body).toMatch(/^\[code withheld\] est votre code Caisse pour payer 5\s000\sFCFA à /);
     expect(rows[0]?.body).not.toMatch(/\d{6}/);
   });
 });
@@ -75,7 +76,8 @@ describe('initOtp', () => {
     const message = await lastMessage(ctx, m, user.id);
     expect(message.channel).toBe('sms');
     expect(message.to).toBe(user.phoneNumber);
-    expect(message.body).toMatch(/^\d{6} is your Caisse code\./);
+    // French: the user chose no language, the request named none, the merchant's default is French.
+    expect(message.body).toMatch(/^\d{6} est votre code Caisse\./);
   });
 
   it('sends by e-mail to the address on file; without one the answer is 422 email_missing', async () => {
@@ -115,7 +117,7 @@ describe('initOtp', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ intentionId: intent.id });
     const message = await lastMessage(ctx, m, user.id);
-    expect(message.body).toMatch(new RegExp(`^${message.code} is your Caisse code to pay 7500 XAF to Marché Central\\.`));
+    expect(message.body).toMatch(new RegExp(`^${message.code} est votre code Caisse pour payer 7 500 FCFA à Marché Central\\.`));
     const verified = await verify(user, message.code);
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json()).toMatchObject({ intentionId: intent.id, userId: user.id });
@@ -296,12 +298,15 @@ describe('verifyOtp', () => {
       expect(Number(res.headers['retry-after'])).toBe(Number(untilTomorrow) - 31);
     }
     expect(answers[19]).toBe(429);
-    // The customer is told once, by SMS to the phone on file.
+    // The customer is told once, by SMS to the phone on file, in the merchant's default language
+    // (French: the customer chose none, the requests named none; see languages.test.ts for English).
     const messages = (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m))).json().data as { body: string; to: string }[];
-    const alerts = messages.filter((x) => /wrong codes/.test(x.body));
+    const alerts = messages.filter((x) => /codes erronés/.test(x.body));
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.to).toBe(user.phoneNumber);
-    expect(alerts[0]?.body).toMatch(/change your password/);
+    expect(alerts[0]?.body).toBe(
+      "Caisse : 20 codes erronés ont été saisis aujourd'hui pour votre compte, les codes de paiement sont donc suspendus jusqu'à demain (00 h 00 UTC). Si ce n'était pas vous, changez votre mot de passe.",
+    );
     // Another customer is not concerned; the next UTC day opens again.
     expect((await init(bystander)).statusCode).toBe(200);
     ctx.clock.set(new Date(nextDay));

@@ -7,7 +7,7 @@ import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithSandbox } from './connectors.support.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser, refreshToken, registerUser, type TestUser } from './flow.support.ts';
-import { call, createMerchant, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
 let sandbox: MomoSandbox;
@@ -56,6 +56,12 @@ describe('top-ups', () => {
     ctx.clock.advance(MINUTE);
     await ctx.services.topups.pollDue();
     expect(await balance(user)).toBe('5000');
+
+    // The customer is told once by SMS, in their language (none chosen, none asked: the merchant's French).
+    const outbox = (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m))).json() as { data: { channel: string; body: string }[] };
+    expect(outbox.data.filter((x) => x.body.includes('rechargé'))).toEqual([
+      expect.objectContaining({ channel: 'sms', body: 'Votre portefeuille Caisse a été rechargé de 5 000 FCFA par MTN MoMo.' }),
+    ]);
 
     const intent = await createIntent(ctx, m, { amount: '5000' });
     const paid = await charge(ctx, user, intent.id, await authorize(ctx, m, user, intent.id));

@@ -213,12 +213,12 @@ describe('POST /auth/web', () => {
     return res.json() as { id: string; phoneNumber: string };
   }
 
-  it('answers {id, token, phoneNumber, roles, expiresAt} for the right password', async () => {
+  it('answers {id, token, phoneNumber, roles, expiresAt, language} for the right password', async () => {
     const user = await verifiedUser();
     const res = await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: PASSWORD });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['expiresAt', 'id', 'phoneNumber', 'roles', 'token']);
+    expect(Object.keys(body).sort()).toEqual(['expiresAt', 'id', 'language', 'phoneNumber', 'roles', 'token']);
     expect(body).toMatchObject({ id: user.id, phoneNumber: user.phoneNumber, roles: ['USER'] });
     expect(body.token.split('.')).toHaveLength(3);
     expect(new Date(body.expiresAt).getTime() - ctx.clock.now().getTime()).toBe(15 * MINUTE);

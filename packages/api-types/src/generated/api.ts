@@ -170,6 +170,7 @@ export interface paths {
                             /** Format: date-time */
                             expiresAt: string;
                             id: string;
+                            language: "fr" | "en" | null;
                             phoneNumber: string;
                             roles: string[];
                             token: string;
@@ -1041,6 +1042,7 @@ export interface paths {
                                 message: string;
                             } | null;
                             livemode: boolean;
+                            merchantLanguage?: "fr" | "en";
                             /** @enum {string} */
                             object: "payment_intent";
                             /** @enum {unknown} */
@@ -1624,6 +1626,7 @@ export interface paths {
                         currency?: string;
                         /** Format: email */
                         email?: string;
+                        language?: string;
                         password: string;
                         phoneNumber: string;
                     };
@@ -1644,6 +1647,7 @@ export interface paths {
                             createdAt: string;
                             email: string | null;
                             id: string;
+                            language: "fr" | "en" | null;
                             livemode: boolean;
                             /** @enum {string} */
                             object: "user";
@@ -1750,6 +1754,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string | null;
                                 id: string;
+                                language: "fr" | "en" | null;
                                 livemode: boolean;
                                 /** @enum {string} */
                                 object: "user";
@@ -1777,6 +1782,7 @@ export interface paths {
                     "application/json": {
                         /** Format: email */
                         email?: string;
+                        language?: string;
                         password: string;
                         phoneNumber: string;
                     };
@@ -1835,6 +1841,7 @@ export interface paths {
                             createdAt: string;
                             email: string | null;
                             id: string;
+                            language: "fr" | "en" | null;
                             livemode: boolean;
                             /** @enum {string} */
                             object: "user";
@@ -1851,6 +1858,57 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        language: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string | null;
+                            id: string;
+                            language: "fr" | "en" | null;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "user";
+                            phoneNumber: string;
+                            phoneVerified: boolean;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/users/me/password": {
@@ -1929,6 +1987,7 @@ export interface paths {
                             createdAt: string;
                             email: string | null;
                             id: string;
+                            language: "fr" | "en" | null;
                             livemode: boolean;
                             /** @enum {string} */
                             object: "user";

@@ -1,123 +1,19 @@
-import { CaisseProvider, type CheckoutStatus, OtpCodeInput, useCheckout } from '@caisse/react';
+import { chooseLanguage, type LanguageChoice } from '@caisse/intl';
+import { CaisseProvider, CHECKOUT_MESSAGES, type CheckoutStatus, OtpCodeInput, useCheckout, useCheckoutText } from '@caisse/react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { formatMoney } from '../shared/format.ts';
+import { DashboardIntl, type MessageId, useDocumentLanguage, useI18n } from '../shared/i18n.tsx';
 
-/** What the server embeds in the page's `caisse-checkout` meta tag (dashboard.pages.ts). */
-export type CheckoutConfig = { apiKey: string; merchantName: string; livemode: boolean } | { error: 'not_found' };
+/**
+ * What the server embeds in the page's `caisse-checkout` meta tag (dashboard.pages.ts), with the
+ * language it chose from Accept-Language and the merchant's default (contract §11).
+ */
+export type CheckoutConfig = LanguageChoice & ({ apiKey: string; merchantName: string; livemode: boolean } | { error: 'not_found' });
 
 type Channel = 'sms' | 'email';
 
-/**
- * Every text of the hosted checkout page, in one place (for a translation to replace). A function
- * takes what its sentence needs; amounts and numbers arrive as nodes, already emphasised.
- */
-const TEXT = {
-  steps: ['Sign in', 'Code', 'Pay'],
-  /** The steps once the wallet was found short. */
-  stepsWithTopUp: ['Sign in', 'Top up', 'Code', 'Pay'],
-  stepsLabel: 'Steps',
-  docTitle: (amount: string | undefined, merchant: string) => (amount ? `Pay ${amount} to ${merchant}` : `Pay ${merchant}`),
-  payMerchant: (merchant: string) => `Pay ${merchant}`,
-  testMode: 'Test mode: no real money moves.',
-  securedBy: 'Secured by Caisse',
-  checkoutLabel: 'Checkout',
-  triesLeft: (n: number) => `${n} ${n === 1 ? 'try' : 'tries'} left.`,
-  waitSeconds: (s: number) => `Wait ${s} s.`,
-  loading: 'Loading the payment…',
-  signInTitle: 'Sign in to pay',
-  everyShop: 'Your Caisse account works at every shop that uses Caisse.',
-  phoneNumber: 'Phone number',
-  phoneHint: 'With the country code, e.g. +237 6XX XX XX XX',
-  password: 'Password',
-  sendCodeBy: 'Send my code by',
-  sms: 'SMS',
-  email: 'E-mail',
-  signingIn: 'Signing in…',
-  continue: 'Continue',
-  forgotPassword: 'Forgot password?',
-  resetTitle: 'Reset your password',
-  resetIntro: 'We will send a 6-digit code by SMS to your phone number. With it you choose a new password for your Caisse account.',
-  sending: 'Sending…',
-  sendResetCode: 'Send code',
-  backToSignIn: 'Back to sign in',
-  newPasswordTitle: 'Choose a new password',
-  resetSent: (phone: ReactNode) => <>If {phone} has a Caisse account, we sent it a 6-digit code by SMS.</>,
-  resetCode: 'Code from the SMS',
-  newPassword: 'New password',
-  newPasswordHint: 'At least 8 characters, not a common one and not your phone number.',
-  savingPassword: 'Saving…',
-  setPassword: 'Set password and continue',
-  sendNewCode: 'Send a new code',
-  passwordChanged: 'Your new password is set and you are signed in.',
-  codeTitle: 'Enter your code',
-  codeSent: (channel: Channel | undefined, destination: ReactNode, merchant: string, amount: string) => (
-    <>
-      We sent a 6-digit code by {channel === 'email' ? 'e-mail' : 'SMS'} to {destination}. It names {merchant} and {amount}.
-    </>
-  ),
-  code: 'Code',
-  checking: 'Checking…',
-  verify: 'Verify code',
-  sendInstead: (channel: Channel | undefined) => `Send it by ${channel === 'email' ? 'SMS' : 'e-mail'} instead`,
-  confirmTitle: 'Confirm the payment',
-  confirmText: (amount: ReactNode, merchant: string) => (
-    <>
-      Your code is verified. Pay {amount} to {merchant} from your wallet.
-    </>
-  ),
-  paying: 'Paying…',
-  pay: (amount: string) => `Pay ${amount}`,
-  succeededTitle: 'Payment complete',
-  succeededText: (amount: ReactNode, merchant: string) => (
-    <>
-      You paid {amount} to {merchant}.
-    </>
-  ),
-  reference: (id: ReactNode) => <>Reference {id}. You can close this page.</>,
-  noFundsTitle: 'Not enough money in your wallet',
-  noFundsText: (amount: string, canRetry: boolean) => `Your wallet does not hold ${amount} for this payment. Add money to your wallet${canRetry ? ', then try again' : ''}.`,
-  tryAgain: 'Try again',
-  failedTitle: 'The payment did not go through',
-  declined: 'The payment was declined.',
-  noLongerPayable: (merchant: string) => `This payment can no longer be made. Return to ${merchant} to start again.`,
-  expiredTitle: 'This payment has expired',
-  expiredText: (merchant: string) => `The time to pay has run out and no money was taken. Return to ${merchant} to start a new payment.`,
-  canceledTitle: 'This payment was canceled',
-  canceledText: (merchant: string) => `${merchant} canceled this payment and no money was taken. Return to the shop if you still want to pay.`,
-  errorTitle: 'We could not load this payment',
-  unreachable: 'The payment service could not be reached.',
-  invalidLinkTitle: 'This payment link is not valid',
-  invalidLinkText: 'Check the link you were given, or return to the shop to start the payment again.',
-  topUpTitle: 'Top up your wallet',
-  topUpShort: (missing: ReactNode, amount: ReactNode) => (
-    <>
-      Your wallet holds less than {amount}: {missing} is missing. Top it up from your MTN MoMo account, then pay.
-    </>
-  ),
-  topUpPhone: 'MTN MoMo number',
-  topUpPhoneHint: 'The phone that approves the top-up',
-  topUp: (amount: string) => `Top up ${amount} with MTN MoMo`,
-  topUpStarting: 'Asking MTN MoMo…',
-  cancel: 'Cancel',
-  topUpPendingTitle: 'Approve on your phone',
-  topUpAsked: (amount: ReactNode, phone: ReactNode) => (
-    <>
-      MTN MoMo asked {phone} for {amount}. Approve the request on that phone with your MoMo PIN.
-    </>
-  ),
-  topUpKeepOpen: 'Keep this page open: the payment goes on by itself once you approve.',
-  topUpWaiting: (phone: string) => `Waiting for your approval on ${phone}…`,
-  topUpReceived: (amount: string) => `Your wallet was topped up with ${amount}.`,
-  topUpFailedTitle: 'The top-up did not go through',
-  topUpFailed: (code: string, reason: string | undefined) => {
-    if (code === 'topup_timeout') return 'MTN MoMo did not confirm the top-up in time. If you still approve it, the money will reach your wallet.';
-    if (reason === 'APPROVAL_REJECTED') return 'The top-up was declined on the phone.';
-    if (reason === 'TIMEOUT') return 'The top-up was not approved in time.';
-    return `MTN MoMo did not accept the top-up${reason ? ` (${reason})` : ''}.`;
-  },
-  topUpNothingTaken: 'Try again, perhaps from another MTN MoMo number, or cancel.',
-  topUpTryAgain: 'Try again',
-};
+/** The steps shown above the form; with a "Top up" step once the wallet was found short. */
+const STEPS: MessageId[] = ['hosted.stepSignIn', 'hosted.stepCode', 'hosted.stepPay'];
+const STEPS_WITH_TOP_UP: MessageId[] = ['hosted.stepSignIn', 'hosted.stepTopUp', 'hosted.stepCode', 'hosted.stepPay'];
 
 const RESET: CheckoutStatus[] = ['reset-phone', 'reset-code'];
 const TOP_UP: CheckoutStatus[] = ['topup-offer', 'topup-pending', 'topup-failed'];
@@ -182,23 +78,28 @@ function shownStatus(status: CheckoutStatus, intentStatus: string | undefined, e
   return status;
 }
 
-function Flow({ merchantName }: { merchantName: string }) {
+function Flow({ merchantName, onSavedLanguage }: { merchantName: string; onSavedLanguage: (language: string | null) => void }) {
   const checkout = useCheckout();
+  const { t, rich, money } = useI18n();
+  const { error: describe } = useCheckoutText();
   const { intent, error, pending, otp } = checkout;
   const status = shownStatus(checkout.status, intent?.status, error?.code);
   const [channel, setChannel] = useState<Channel>('sms');
-  const amount = intent ? formatMoney(intent.amount, intent.currency) : '';
+  const amount = intent ? money(intent.amount, intent.currency) : '';
+  const merchant = merchantName;
+  const savedLanguage = checkout.user?.language ?? null;
 
+  // Once signed in, the customer's saved language is the page's (contract §11).
+  useEffect(() => onSavedLanguage(savedLanguage), [savedLanguage, onSavedLanguage]);
+
+  const docTitle = intent ? t('hosted.docTitle', { amount, merchant }) : t('hosted.payMerchant', { merchant });
   useEffect(() => {
-    document.title = TEXT.docTitle(intent ? amount : undefined, merchantName);
-  }, [intent, amount, merchantName]);
+    document.title = docTitle;
+  }, [docTitle]);
 
-  let errorText = error?.message ?? '';
-  if (error?.attemptsRemaining !== undefined) errorText += ` ${TEXT.triesLeft(error.attemptsRemaining)}`;
-  if (error?.retryAfter !== undefined) errorText += ` ${TEXT.waitSeconds(error.retryAfter)}`;
-  if (error?.code === 'topup_failed' || error?.code === 'topup_timeout') errorText = TEXT.topUpFailed(error.code, error.failureReason);
+  const errorText = describe(error);
   const topUp = checkout.topUp;
-  const topUpAmount = topUp ? formatMoney(topUp.amount, topUp.currency) : '';
+  const topUpAmount = topUp ? money(topUp.amount, topUp.currency) : '';
   const topUpPhone = topUp?.topup?.phoneNumber ?? topUp?.phoneNumber ?? '';
   const alert = errorText && !['failed', 'expired', 'canceled'].includes(status) ? (
     <div className="notice error" role="alert" id="step-error">
@@ -238,42 +139,42 @@ function Flow({ merchantName }: { merchantName: string }) {
   let body: ReactNode;
   switch (status) {
     case 'loading':
-      body = <p role="status">{TEXT.loading}</p>;
+      body = <p role="status">{t('hosted.loading')}</p>;
       break;
     case 'ready':
     case 'logging-in':
       body = (
         <form onSubmit={signIn} aria-labelledby="signin-step">
-          <StepTitle id="signin-step">{TEXT.signInTitle}</StepTitle>
-          <p className="hint">{TEXT.everyShop}</p>
+          <StepTitle id="signin-step">{t('hosted.signInTitle')}</StepTitle>
+          <p className="hint">{t('hosted.everyShop')}</p>
           {alert}
           <div className="field">
             <label htmlFor="phone">
-              {TEXT.phoneNumber} <span className="hint">{TEXT.phoneHint}</span>
+              {t('hosted.phoneNumber')} <span className="hint">{t('hosted.phoneHint')}</span>
             </label>
             <input id="phone" name="phoneNumber" type="tel" autoComplete="tel" inputMode="tel" required defaultValue={checkout.phoneNumber} aria-invalid={invalid} aria-describedby={describedBy()} />
           </div>
           <div className="field">
-            <label htmlFor="password">{TEXT.password}</label>
+            <label htmlFor="password">{t('hosted.password')}</label>
             <input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={invalid} aria-describedby={describedBy()} />
           </div>
           <fieldset className="field">
-            <legend>{TEXT.sendCodeBy}</legend>
+            <legend>{t('hosted.sendCodeBy')}</legend>
             <label className="check" htmlFor="ch-sms">
               <input id="ch-sms" type="radio" name="channel" value="sms" checked={channel === 'sms'} onChange={() => setChannel('sms')} />
-              {TEXT.sms}
+              {t('hosted.sms')}
             </label>
             <label className="check" htmlFor="ch-email">
               <input id="ch-email" type="radio" name="channel" value="email" checked={channel === 'email'} onChange={() => setChannel('email')} />
-              {TEXT.email}
+              {t('hosted.email')}
             </label>
           </fieldset>
           <button type="submit" disabled={status === 'logging-in'} aria-busy={status === 'logging-in'}>
-            {status === 'logging-in' ? TEXT.signingIn : TEXT.continue}
+            {status === 'logging-in' ? t('hosted.signingIn') : t('hosted.continue')}
           </button>
           <p className="forgot">
             <button type="button" className="link" disabled={status === 'logging-in'} onClick={(e) => checkout.forgotPassword(phoneOf(e.currentTarget.form))}>
-              {TEXT.forgotPassword}
+              {t('hosted.forgotPassword')}
             </button>
           </p>
         </form>
@@ -282,12 +183,12 @@ function Flow({ merchantName }: { merchantName: string }) {
     case 'reset-phone':
       body = (
         <form onSubmit={requestReset} aria-labelledby="reset-step">
-          <StepTitle id="reset-step">{TEXT.resetTitle}</StepTitle>
-          <p id="reset-intro">{TEXT.resetIntro}</p>
+          <StepTitle id="reset-step">{t('hosted.resetTitle')}</StepTitle>
+          <p id="reset-intro">{t('hosted.resetIntro')}</p>
           {alert}
           <div className="field">
             <label htmlFor="reset-phone">
-              {TEXT.phoneNumber} <span className="hint">{TEXT.phoneHint}</span>
+              {t('hosted.phoneNumber')} <span className="hint">{t('hosted.phoneHint')}</span>
             </label>
             <input
               id="reset-phone"
@@ -302,11 +203,11 @@ function Flow({ merchantName }: { merchantName: string }) {
             />
           </div>
           <button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? TEXT.sending : TEXT.sendResetCode}
+            {pending ? t('hosted.sending') : t('hosted.sendResetCode')}
           </button>
           <div className="actions">
             <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelPasswordReset()}>
-              {TEXT.backToSignIn}
+              {t('hosted.backToSignIn')}
             </button>
           </div>
         </form>
@@ -318,29 +219,29 @@ function Flow({ merchantName }: { merchantName: string }) {
       const weak = error?.code === 'password_weak';
       body = (
         <form onSubmit={confirmReset} aria-labelledby="new-password-step">
-          <StepTitle id="new-password-step">{TEXT.newPasswordTitle}</StepTitle>
-          <p id="reset-hint">{TEXT.resetSent(<strong>{phone}</strong>)}</p>
+          <StepTitle id="new-password-step">{t('hosted.newPasswordTitle')}</StepTitle>
+          <p id="reset-hint">{rich('hosted.resetSent', { phone })}</p>
           {alert}
           {/* For password managers: whose new password this is. */}
           <input type="text" name="username" autoComplete="username" value={phone} readOnly hidden />
           <div className="field">
-            <OtpCodeInput id="reset-code" label={TEXT.resetCode} describedBy={describedBy('reset-hint')} invalid={error && !weak ? true : undefined} />
+            <OtpCodeInput id="reset-code" label={t('hosted.resetCode')} describedBy={describedBy('reset-hint')} invalid={error && !weak ? true : undefined} />
           </div>
           <div className="field">
             <label htmlFor="new-password">
-              {TEXT.newPassword} <span className="hint">{TEXT.newPasswordHint}</span>
+              {t('hosted.newPassword')} <span className="hint">{t('hosted.newPasswordHint')}</span>
             </label>
             <input id="new-password" name="newPassword" type="password" autoComplete="new-password" required minLength={8} aria-invalid={weak || undefined} aria-describedby={describedBy()} />
           </div>
           <button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? TEXT.savingPassword : TEXT.setPassword}
+            {pending ? t('hosted.savingPassword') : t('hosted.setPassword')}
           </button>
           <div className="actions">
             <button type="button" className="secondary" disabled={pending} onClick={() => void checkout.requestPasswordReset()}>
-              {TEXT.sendNewCode}
+              {t('hosted.sendNewCode')}
             </button>
             <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelPasswordReset()}>
-              {TEXT.backToSignIn}
+              {t('hosted.backToSignIn')}
             </button>
           </div>
         </form>
@@ -350,12 +251,12 @@ function Flow({ merchantName }: { merchantName: string }) {
     case 'topup-offer':
       body = (
         <form onSubmit={startTopUp} aria-labelledby="topup-step">
-          <StepTitle id="topup-step">{TEXT.topUpTitle}</StepTitle>
-          <p id="topup-intro">{TEXT.topUpShort(<strong>{topUpAmount}</strong>, <strong>{amount}</strong>)}</p>
+          <StepTitle id="topup-step">{t('hosted.topUpTitle')}</StepTitle>
+          <p id="topup-intro">{rich('hosted.topUpShort', { missing: topUpAmount, amount })}</p>
           {alert}
           <div className="field">
             <label htmlFor="topup-phone">
-              {TEXT.topUpPhone} <span className="hint">{TEXT.topUpPhoneHint}</span>
+              {t('hosted.topUpPhone')} <span className="hint">{t('hosted.topUpPhoneHint')}</span>
             </label>
             <input
               id="topup-phone"
@@ -370,11 +271,11 @@ function Flow({ merchantName }: { merchantName: string }) {
             />
           </div>
           <button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? TEXT.topUpStarting : TEXT.topUp(topUpAmount)}
+            {pending ? t('hosted.topUpStarting') : t('hosted.topUp', { amount: topUpAmount })}
           </button>
           <div className="actions">
             <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelTopUp()}>
-              {TEXT.cancel}
+              {t('hosted.cancel')}
             </button>
           </div>
         </form>
@@ -383,24 +284,24 @@ function Flow({ merchantName }: { merchantName: string }) {
     case 'topup-pending':
       body = (
         <div>
-          <StepTitle>{TEXT.topUpPendingTitle}</StepTitle>
-          <p>{TEXT.topUpAsked(<strong>{topUpAmount}</strong>, <strong>{topUpPhone}</strong>)}</p>
-          <p className="hint">{TEXT.topUpKeepOpen}</p>
+          <StepTitle>{t('hosted.topUpPendingTitle')}</StepTitle>
+          <p>{rich('hosted.topUpAsked', { amount: topUpAmount, phone: topUpPhone })}</p>
+          <p className="hint">{t('hosted.topUpKeepOpen')}</p>
         </div>
       );
       break;
     case 'topup-failed':
       body = (
         <div>
-          <StepTitle>{TEXT.topUpFailedTitle}</StepTitle>
+          <StepTitle>{t('hosted.topUpFailedTitle')}</StepTitle>
           {alert}
-          <p>{TEXT.topUpNothingTaken}</p>
+          <p>{t('hosted.topUpNothingTaken')}</p>
           <button type="button" className="wide" disabled={pending} aria-busy={pending} onClick={() => void checkout.retryTopUp()}>
-            {TEXT.topUpTryAgain}
+            {t('hosted.topUpTryAgain')}
           </button>
           <div className="actions">
             <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelTopUp()}>
-              {TEXT.cancel}
+              {t('hosted.cancel')}
             </button>
           </div>
         </div>
@@ -409,26 +310,26 @@ function Flow({ merchantName }: { merchantName: string }) {
     case 'otp-sent':
       body = (
         <form onSubmit={verify}>
-          <StepTitle>{TEXT.codeTitle}</StepTitle>
+          <StepTitle>{t('hosted.codeTitle')}</StepTitle>
           {checkout.passwordChanged && (
             <p className="notice success" role="status">
-              {TEXT.passwordChanged}
+              {t('hosted.passwordChanged')}
             </p>
           )}
-          <p id="code-hint">{TEXT.codeSent(otp?.channel, <strong>{otp?.destination}</strong>, merchantName, amount)}</p>
+          <p id="code-hint">{rich(otp?.channel === 'email' ? 'hosted.codeSentEmail' : 'hosted.codeSentSms', { destination: otp?.destination ?? '', merchant, amount })}</p>
           {alert}
           <div className="field">
-            <OtpCodeInput id="otp" label={TEXT.code} describedBy={describedBy('code-hint')} invalid={invalid} />
+            <OtpCodeInput id="otp" label={t('hosted.code')} describedBy={describedBy('code-hint')} invalid={invalid} />
           </div>
           <button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? TEXT.checking : TEXT.verify}
+            {pending ? t('hosted.checking') : t('hosted.verify')}
           </button>
           <div className="actions">
             <button type="button" className="secondary" disabled={pending} onClick={() => void checkout.resendCode(otp?.channel)}>
-              {TEXT.sendNewCode}
+              {t('hosted.sendNewCode')}
             </button>
             <button type="button" className="secondary" disabled={pending} onClick={() => void checkout.resendCode(otp?.channel === 'email' ? 'sms' : 'email')}>
-              {TEXT.sendInstead(otp?.channel)}
+              {otp?.channel === 'email' ? t('hosted.sendBySms') : t('hosted.sendByEmail')}
             </button>
           </div>
         </form>
@@ -438,84 +339,84 @@ function Flow({ merchantName }: { merchantName: string }) {
     case 'charging':
       body = (
         <div>
-          <StepTitle>{TEXT.confirmTitle}</StepTitle>
-          <p>{TEXT.confirmText(<strong>{amount}</strong>, merchantName)}</p>
+          <StepTitle>{t('hosted.confirmTitle')}</StepTitle>
+          <p>{rich('hosted.confirmText', { amount, merchant })}</p>
           {alert}
           <button type="button" className="wide" onClick={() => void checkout.pay()} disabled={status === 'charging'} aria-busy={status === 'charging'}>
-            {status === 'charging' ? TEXT.paying : TEXT.pay(amount)}
+            {status === 'charging' ? t('hosted.paying') : t('hosted.pay', { amount })}
           </button>
         </div>
       );
       break;
     case 'succeeded':
       body = (
-        <Outcome icon="✓" title={TEXT.succeededTitle}>
-          <p>{TEXT.succeededText(<strong>{amount}</strong>, merchantName)}</p>
-          <p className="hint">{TEXT.reference(<code>{intent?.id}</code>)}</p>
+        <Outcome icon="✓" title={t('hosted.succeededTitle')}>
+          <p>{rich('hosted.succeededText', { amount, merchant })}</p>
+          <p className="hint">{rich('hosted.reference', { id: intent?.id ?? '' })}</p>
         </Outcome>
       );
       break;
     case 'failed':
       body =
         error?.code === 'insufficient_funds' ? (
-          <Outcome icon="!" title={TEXT.noFundsTitle}>
-            <p>{TEXT.noFundsText(amount, checkout.canRetry)}</p>
+          <Outcome icon="!" title={t('hosted.noFundsTitle')}>
+            <p>{checkout.canRetry ? t('hosted.noFundsRetry', { amount }) : t('hosted.noFunds', { amount })}</p>
             {checkout.canRetry && (
               <button type="button" className="wide" onClick={() => void checkout.retry()} disabled={pending}>
-                {TEXT.tryAgain}
+                {t('hosted.tryAgain')}
               </button>
             )}
           </Outcome>
         ) : (
-          <Outcome icon="✕" title={TEXT.failedTitle}>
-            <p>{error?.message ?? TEXT.declined}</p>
+          <Outcome icon="✕" title={t('hosted.failedTitle')}>
+            <p>{errorText || t('hosted.declined')}</p>
             {checkout.canRetry ? (
               <button type="button" className="wide" onClick={() => void checkout.retry()} disabled={pending}>
-                {TEXT.tryAgain}
+                {t('hosted.tryAgain')}
               </button>
             ) : (
-              <p>{TEXT.noLongerPayable(merchantName)}</p>
+              <p>{t('hosted.noLongerPayable', { merchant })}</p>
             )}
           </Outcome>
         );
       break;
     case 'expired':
       body = (
-        <Outcome icon="⏱" title={TEXT.expiredTitle}>
-          <p>{TEXT.expiredText(merchantName)}</p>
+        <Outcome icon="⏱" title={t('hosted.expiredTitle')}>
+          <p>{t('hosted.expiredText', { merchant })}</p>
         </Outcome>
       );
       break;
     case 'canceled':
       body = (
-        <Outcome icon="✕" title={TEXT.canceledTitle}>
-          <p>{TEXT.canceledText(merchantName)}</p>
+        <Outcome icon="✕" title={t('hosted.canceledTitle')}>
+          <p>{t('hosted.canceledText', { merchant })}</p>
         </Outcome>
       );
       break;
     default:
       body = (
-        <Outcome icon="!" title={TEXT.errorTitle}>
-          <p>{errorText || TEXT.unreachable}</p>
+        <Outcome icon="!" title={t('hosted.errorTitle')}>
+          <p>{errorText || t('hosted.unreachable')}</p>
           <button type="button" className="wide" onClick={() => void checkout.retry()}>
-            {TEXT.tryAgain}
+            {t('hosted.tryAgain')}
           </button>
         </Outcome>
       );
   }
 
   const inFlow = ['ready', 'logging-in', ...RESET, ...TOP_UP, 'otp-sent', 'otp-verified', 'charging'].includes(status);
-  const steps = topUp ? TEXT.stepsWithTopUp : TEXT.steps;
+  const steps = topUp ? STEPS_WITH_TOP_UP : STEPS;
   const current = stepIndex(status, topUp !== undefined);
   // Polite and kept across the steps of a top-up, so each change is read out: the wait for the
   // payer's approval, then the money received.
   let topUpNews = '';
-  if (status === 'topup-pending') topUpNews = TEXT.topUpWaiting(topUpPhone);
-  else if (topUp?.topup?.status === 'SUCCEEDED' && ['otp-sent', 'otp-verified', 'charging'].includes(status)) topUpNews = TEXT.topUpReceived(formatMoney(topUp.topup.amount, topUp.topup.currency));
+  if (status === 'topup-pending') topUpNews = t('hosted.topUpWaiting', { phone: topUpPhone });
+  else if (topUp?.topup?.status === 'SUCCEEDED' && ['otp-sent', 'otp-verified', 'charging'].includes(status)) topUpNews = t('hosted.topUpReceived', { amount: money(topUp.topup.amount, topUp.topup.currency) });
   return (
     <>
       <header>
-        <p className="merchant">{TEXT.payMerchant(merchantName)}</p>
+        <p className="merchant">{t('hosted.payMerchant', { merchant })}</p>
         {intent && (
           <>
             <p className="amount">{amount}</p>
@@ -524,10 +425,10 @@ function Flow({ merchantName }: { merchantName: string }) {
         )}
       </header>
       {inFlow && (
-        <ol className="steps" aria-label={TEXT.stepsLabel}>
+        <ol className="steps" aria-label={t('hosted.stepsLabel')}>
           {steps.map((s, i) => (
             <li key={s} className={i < current ? 'done' : undefined} aria-current={i === current ? 'step' : undefined}>
-              {s}
+              {t(s)}
             </li>
           ))}
         </ol>
@@ -544,29 +445,44 @@ function Flow({ merchantName }: { merchantName: string }) {
   );
 }
 
-/** The hosted checkout page: the intent of the session token in the URL, paid with @caisse/react. */
+/**
+ * The hosted checkout page: the intent of the session token in the URL, paid with @caisse/react,
+ * in the language the server chose, then in the customer's saved language once they sign in.
+ */
 export function HostedCheckout({ config, sessionToken }: { config: CheckoutConfig; sessionToken: string }) {
+  const [saved, setSaved] = useState<string | null>(null);
+  const choice: LanguageChoice = saved ? chooseLanguage({ saved, requested: [config.locale] }) : { language: config.language, locale: config.locale };
+  useDocumentLanguage(choice.language);
+  return (
+    <DashboardIntl choice={choice} extra={CHECKOUT_MESSAGES[choice.language]}>
+      <Page config={config} sessionToken={sessionToken} onSavedLanguage={setSaved} />
+    </DashboardIntl>
+  );
+}
+
+function Page({ config, sessionToken, onSavedLanguage }: { config: CheckoutConfig; sessionToken: string; onSavedLanguage: (language: string | null) => void }) {
+  const { t } = useI18n();
   return (
     <div className="center-page">
-      <main className="panel" aria-label={TEXT.checkoutLabel}>
+      <main className="panel" aria-label={t('hosted.checkoutLabel')}>
         {'error' in config ? (
-          <Outcome icon="?" title={TEXT.invalidLinkTitle}>
-            <p>{TEXT.invalidLinkText}</p>
+          <Outcome icon="?" title={t('hosted.invalidLinkTitle')}>
+            <p>{t('hosted.invalidLinkText')}</p>
           </Outcome>
         ) : (
           <>
             {!config.livemode && (
               <p className="test-ribbon" role="note">
-                {TEXT.testMode}
+                {t('hosted.testMode')}
               </p>
             )}
             <CaisseProvider apiKey={config.apiKey} clientSecret={sessionToken} baseUrl={window.location.origin}>
-              <Flow merchantName={config.merchantName} />
+              <Flow merchantName={config.merchantName} onSavedLanguage={onSavedLanguage} />
             </CaisseProvider>
           </>
         )}
         <p className="hint" style={{ marginTop: '1.5rem', textAlign: 'center' }}>
-          {TEXT.securedBy}
+          {t('hosted.securedBy')}
         </p>
       </main>
     </div>

@@ -1,4 +1,7 @@
+import { chooseLanguage, type Language } from '@caisse/intl';
 import { useEffect, useState } from 'react';
+import { browserLanguages } from '@caisse/react';
+import { DashboardIntl, type MessageId, useDocumentLanguage, useI18n } from '../shared/i18n.tsx';
 import { api, ApiProblem, onSessionLost, setCsrfToken } from './api.ts';
 import { ApiKeys } from './pages/ApiKeys.tsx';
 import { Balance } from './pages/Balance.tsx';
@@ -12,7 +15,7 @@ import { WebhookEndpoint } from './pages/WebhookEndpoint.tsx';
 import { Webhooks } from './pages/Webhooks.tsx';
 import { Link, navigate, useLocation } from './router.tsx';
 import type { Mode, Session } from './types.ts';
-import { ErrorNotice, PageTitle } from './ui.tsx';
+import { ErrorNotice, LanguageSwitch, PageTitle } from './ui.tsx';
 
 interface Route {
   mode: Mode;
@@ -31,14 +34,15 @@ function parse(location: string): Route | undefined {
   return { mode, section: section ?? 'payments', id: rest[0], search };
 }
 
-const NAV = [
-  { section: 'payments', path: 'payments', label: 'Payments' },
-  { section: 'customers', path: 'customers', label: 'Customers' },
-  { section: 'balance', path: 'balance', label: 'Balance' },
-  { section: 'payouts', path: 'payouts', label: 'Payouts' },
-  { section: 'webhooks', path: 'webhooks', label: 'Webhooks' },
-  { section: 'api-keys', path: 'settings/api-keys', label: 'API keys', group: 'Settings' },
-  { section: 'test-data', path: 'test-data', label: 'Test data', testOnly: true },
+/** The side navigation: a new page adds its line here (and its `nav.*` text to both catalogues). */
+const NAV: { section: string; path: string; label: MessageId; group?: MessageId; testOnly?: boolean }[] = [
+  { section: 'payments', path: 'payments', label: 'nav.payments' },
+  { section: 'customers', path: 'customers', label: 'nav.customers' },
+  { section: 'balance', path: 'balance', label: 'nav.balance' },
+  { section: 'payouts', path: 'payouts', label: 'nav.payouts' },
+  { section: 'webhooks', path: 'webhooks', label: 'nav.webhooks' },
+  { section: 'api-keys', path: 'settings/api-keys', label: 'nav.apiKeys', group: 'nav.settings' },
+  { section: 'test-data', path: 'test-data', label: 'nav.testData', testOnly: true },
 ];
 
 function Page({ route }: { route: Route }) {
@@ -64,18 +68,20 @@ function Page({ route }: { route: Route }) {
 }
 
 function NotFound() {
+  const { t } = useI18n();
   return (
     <>
-      <PageTitle title="Not found">Page not found</PageTitle>
+      <PageTitle title={t('dash.notFoundTitle')}>{t('dash.notFound')}</PageTitle>
       <p>
-        <Link to="/dashboard/test/payments">Go to payments</Link>
+        <Link to="/dashboard/test/payments">{t('dash.goToPayments')}</Link>
       </p>
     </>
   );
 }
 
-function Shell({ session, route, onSignOut }: { session: Session; route: Route; onSignOut: () => void }) {
+function Shell({ session, route, onSignOut, language, onLanguage }: { session: Session; route: Route; onSignOut: () => void; language: Language; onLanguage: (l: Language) => void }) {
   const { mode, section } = route;
+  const { t } = useI18n();
   const otherPath = (m: Mode) => {
     const nav = NAV.find((n) => n.section === section);
     return `/dashboard/${m}/${nav?.path ?? 'payments'}`;
@@ -83,7 +89,7 @@ function Shell({ session, route, onSignOut }: { session: Session; route: Route; 
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('dash.skip')}
       </a>
       <header className="topbar">
         <Link to={`/dashboard/${mode}/payments`} className="brand">
@@ -91,32 +97,33 @@ function Shell({ session, route, onSignOut }: { session: Session; route: Route; 
         </Link>
         <span className="merchant-name">{session.merchant.name}</span>
         <span className="spacer" />
-        <div className="segmented" role="group" aria-label="Mode">
+        <div className="segmented" role="group" aria-label={t('dash.mode')}>
           {(['test', 'live'] as const).map((m) => (
             <button key={m} type="button" aria-pressed={mode === m} onClick={() => mode !== m && navigate(otherPath(m))}>
-              {m === 'test' ? 'Test mode' : 'Live mode'}
+              {m === 'test' ? t('dash.testMode') : t('dash.liveMode')}
             </button>
           ))}
         </div>
-        <span className="hint" title="Signed in as">
+        <LanguageSwitch value={language} onChange={onLanguage} />
+        <span className="hint" title={t('dash.signedInAs')}>
           {session.email}
         </span>
         <button type="button" className="secondary" onClick={onSignOut}>
-          Sign out
+          {t('dash.signOut')}
         </button>
       </header>
       <div className={`mode-banner ${mode}`} role="note">
-        {mode === 'test' ? 'Test mode: test keys, test payments and test data only. No real money moves.' : 'Live mode: real payments and real money.'}
+        {mode === 'test' ? t('dash.testBanner') : t('dash.liveBanner')}
       </div>
       <div className="shell">
-        <nav className="sidenav" aria-label="Main">
+        <nav className="sidenav" aria-label={t('dash.mainNav')}>
           <ul>
             {NAV.filter((n) => !n.testOnly || mode === 'test').map((n) => (
               <li key={n.section}>
-                {n.group && <div className="group-label">{n.group}</div>}
+                {n.group && <div className="group-label">{t(n.group)}</div>}
                 <Link to={`/dashboard/${mode}/${n.path}`} aria-current={section === n.section ? 'page' : undefined}>
-                  {n.group && <span className="visually-hidden">{n.group} → </span>}
-                  {n.label}
+                  {n.group && <span className="visually-hidden">{t(n.group)} → </span>}
+                  {t(n.label)}
                 </Link>
               </li>
             ))}
@@ -130,9 +137,42 @@ function Shell({ session, route, onSignOut }: { session: Session; route: Route; 
   );
 }
 
+/**
+ * The dashboard in the user's language (contract §11): their own choice (saved on their account),
+ * else the browser's languages, else the merchant's default, else French. Before sign-in the
+ * switch changes the page only; once signed in it is saved (PATCH /dashboard/api/session).
+ */
 export function App() {
-  const location = useLocation();
+  const [picked, setPicked] = useState<Language | null>(null);
   const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const choice = chooseLanguage({ saved: session?.language ?? picked, requested: browserLanguages(), merchantDefault: session?.merchant.language });
+  useDocumentLanguage(choice.language);
+
+  async function changeLanguage(language: Language) {
+    setPicked(language);
+    if (session) setSession(await api<Session>('PATCH', '/session', { language }));
+  }
+
+  return (
+    <DashboardIntl choice={choice}>
+      <Signed session={session} setSession={setSession} language={choice.language} onLanguage={(l) => void changeLanguage(l)} />
+    </DashboardIntl>
+  );
+}
+
+function Signed({
+  session,
+  setSession,
+  language,
+  onLanguage,
+}: {
+  session: Session | null | undefined;
+  setSession: (s: Session | null) => void;
+  language: Language;
+  onLanguage: (l: Language) => void;
+}) {
+  const { t } = useI18n();
+  const location = useLocation();
   const [expired, setExpired] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -151,19 +191,21 @@ export function App() {
         setSession(null);
       },
     );
-  }, []);
+  }, [setSession]);
 
   const route = parse(location);
   useEffect(() => {
     if (session && !route) navigate('/dashboard/test/payments', { replace: true });
   }, [session, route]);
 
-  if (session === undefined) return <p role="status">Loading…</p>;
+  if (session === undefined) return <p role="status">{t('dash.loading')}</p>;
   if (session === null) {
     return (
       <>
         {error ? <ErrorNotice error={error} /> : null}
         <Login
+          language={language}
+          onLanguage={onLanguage}
           expired={expired}
           onSignedIn={(s) => {
             setCsrfToken(s.csrfToken);
@@ -174,11 +216,13 @@ export function App() {
       </>
     );
   }
-  if (!route) return <p role="status">Loading…</p>;
+  if (!route) return <p role="status">{t('dash.loading')}</p>;
   return (
     <Shell
       session={session}
       route={route}
+      language={language}
+      onLanguage={onLanguage}
       onSignOut={() => {
         void api('POST', '/logout').finally(() => {
           setCsrfToken('');

@@ -4,7 +4,9 @@ export type Mode = 'test' | 'live';
 export interface Session {
   object: 'dashboard_session';
   email: string;
-  merchant: { id: string; name: string };
+  /** The user's own language; null: none chosen (the browser's, then the merchant's, decide). */
+  language: 'fr' | 'en' | null;
+  merchant: { id: string; name: string; language: 'fr' | 'en' };
   csrfToken: string;
   expiresAt: string;
 }
@@ -156,6 +158,9 @@ export interface Balance {
 }
 
 export const CURRENCIES = ['XAF', 'XOF', 'EUR', 'USD'] as const;
+
+/** Mobile-money providers by their brand names, the same in every language. */
+export const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo' };
 
 export const BALANCE_TRANSACTION_TYPES = ['charge', 'fee', 'refund', 'payout', 'payout_reversal', 'adjustment'] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];

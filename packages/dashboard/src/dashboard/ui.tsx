@@ -1,13 +1,17 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type Language, LANGUAGE_NAMES, LANGUAGES } from '@caisse/intl';
+import { type MessageId, useI18n } from '../shared/i18n.tsx';
 import { ApiProblem } from './api.ts';
 
 /** The page's heading: sets the document title and takes focus after a navigation, for screen readers. */
 export function PageTitle({ children, title }: { children: ReactNode; title: string }) {
   const ref = useRef<HTMLHeadingElement>(null);
+  const { t } = useI18n();
+  const docTitle = t('dash.docTitle', { title });
   useEffect(() => {
-    document.title = `${title} · Caisse dashboard`;
+    document.title = docTitle;
     if (document.activeElement && document.activeElement !== document.body) ref.current?.focus();
-  }, [title]);
+  }, [docTitle]);
   return (
     <h1 tabIndex={-1} ref={ref}>
       {children}
@@ -15,17 +19,23 @@ export function PageTitle({ children, title }: { children: ReactNode; title: str
   );
 }
 
-export function messageOf(error: unknown): string {
-  if (error instanceof ApiProblem) return error.message;
-  if (error instanceof Error) return error.message;
-  return 'Something went wrong.';
-}
+/** The errors the dashboard words itself; any other shows the API's `detail` (which stays English). */
+const ERROR_TEXTS: Record<string, MessageId> = {
+  connection_error: 'error.connection',
+  invalid_credentials: 'error.invalidCredentials',
+  session_required: 'error.sessionRequired',
+  csrf_token_invalid: 'error.csrf',
+};
 
 export function ErrorNotice({ error }: { error: unknown }) {
+  const { t } = useI18n();
   if (!error) return null;
+  let text = t('error.unknown');
+  if (error instanceof ApiProblem) text = ERROR_TEXTS[error.code] ? t(ERROR_TEXTS[error.code] as MessageId) : error.message;
+  else if (error instanceof Error) text = error.message;
   return (
     <div className="notice error" role="alert">
-      {messageOf(error)}
+      {text}
     </div>
   );
 }
@@ -89,8 +99,37 @@ const TONES: Record<string, string> = {
   REFUNDED: 'warn',
 };
 
+/** Statuses in words: payments, top-ups, charges and payouts (upper and lower case), balance lines, deliveries, keys, endpoints. */
+const STATUS_TEXTS: Record<string, MessageId> = {
+  PENDING: 'status.pending',
+  pending: 'status.pending',
+  PROCESSING: 'status.processing',
+  SUCCEEDED: 'status.succeeded',
+  succeeded: 'status.succeeded',
+  PAID: 'status.paid',
+  available: 'status.available',
+  FAILED: 'status.failed',
+  failed: 'status.failed',
+  EXPIRED: 'status.expired',
+  expired: 'status.expired',
+  CANCELED: 'status.canceled',
+  PARTIALLY_REFUNDED: 'status.partiallyRefunded',
+  REFUNDED: 'status.refunded',
+  active: 'status.active',
+  revoked: 'status.revoked',
+  enabled: 'status.enabled',
+  disabled: 'status.disabled',
+};
+
+/** A status in words, in the page's language (the value itself when it has none). */
+export function useStatusText() {
+  const { t } = useI18n();
+  return (value: string) => (STATUS_TEXTS[value] ? t(STATUS_TEXTS[value] as MessageId) : value.replace(/_/g, ' ').toLowerCase());
+}
+
 export function Badge({ value, label }: { value: string; label?: string }) {
-  return <span className={`badge ${TONES[value] ?? ''}`}>{label ?? value.replace(/_/g, ' ').toLowerCase()}</span>;
+  const statusText = useStatusText();
+  return <span className={`badge ${TONES[value] ?? ''}`}>{label ?? statusText(value)}</span>;
 }
 
 /** A table that scrolls sideways on small screens; focusable so keyboard users can scroll it too. */
@@ -105,6 +144,7 @@ export function TableWrap({ label, children }: { label: string; children: ReactN
 /** A secret shown once, with a copy button. */
 export function SecretField({ label, value, hint }: { label: string; value: string; hint?: string }) {
   const id = useId();
+  const { t } = useI18n();
   const [copied, setCopied] = useState(false);
   return (
     <div className="field">
@@ -121,7 +161,7 @@ export function SecretField({ label, value, hint }: { label: string; value: stri
             void navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false));
           }}
         >
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? t('dash.copied') : t('dash.copy')}
         </button>
       </div>
     </div>
@@ -131,6 +171,7 @@ export function SecretField({ label, value, hint }: { label: string; value: stri
 /** A button that asks once more inline before doing something that cannot be undone. */
 export function ConfirmButton({ label, confirmLabel, onConfirm, disabled, name }: { label: string; confirmLabel: string; onConfirm: () => void; disabled?: boolean; name?: string }) {
   const [asking, setAsking] = useState(false);
+  const { t } = useI18n();
   if (!asking) {
     return (
       <button type="button" className="danger" onClick={() => setAsking(true)} disabled={disabled} aria-label={name}>
@@ -152,8 +193,28 @@ export function ConfirmButton({ label, confirmLabel, onConfirm, disabled, name }
         {confirmLabel}
       </button>
       <button type="button" className="secondary" onClick={() => setAsking(false)}>
-        Keep it
+        {t('dash.keepIt')}
       </button>
+    </span>
+  );
+}
+
+/** The language switch: each language named in itself. */
+export function LanguageSwitch({ value, onChange }: { value: Language; onChange: (language: Language) => void }) {
+  const { t } = useI18n();
+  const id = useId();
+  return (
+    <span className="language-switch">
+      <label htmlFor={id} className="visually-hidden">
+        {t('dash.language')}
+      </label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value as Language)}>
+        {LANGUAGES.map((l) => (
+          <option key={l} value={l} lang={l}>
+            {LANGUAGE_NAMES[l]}
+          </option>
+        ))}
+      </select>
     </span>
   );
 }

@@ -25,6 +25,8 @@ export interface MerchantContext extends Caller {
   allowedOrigins: string[];
   /** The merchant's name, as messages to its customers name it. */
   merchantName: string;
+  /** The merchant's default language for its customers' messages (contract §11). */
+  merchantLanguage?: string;
   /** The merchant's default validity of a new intent, in seconds. */
   intentExpiresIn: number;
   /** The merchant's own fee schedule, where it has one (else the configured default applies). */

@@ -1,32 +1,34 @@
 import { type FormEvent, useState } from 'react';
-import { formatDateTime } from '../../shared/format.ts';
+import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import type { ApiKey, CreatedApiKey, List, Mode } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
 
-const GRACE_CHOICES = [
-  { seconds: 0, label: 'Stop the old key now' },
-  { seconds: 3600, label: '1 hour' },
-  { seconds: 24 * 3600, label: '24 hours' },
-  { seconds: 3 * 24 * 3600, label: '3 days' },
-  { seconds: 7 * 24 * 3600, label: '7 days (the most)' },
+const GRACE_CHOICES: { seconds: number; label: MessageId }[] = [
+  { seconds: 0, label: 'keys.graceNow' },
+  { seconds: 3600, label: 'keys.grace1h' },
+  { seconds: 24 * 3600, label: 'keys.grace24h' },
+  { seconds: 3 * 24 * 3600, label: 'keys.grace3d' },
+  { seconds: 7 * 24 * 3600, label: 'keys.grace7d' },
 ];
 
-function stateOf(k: ApiKey, now: Date): { value: string; label: string } {
-  if (k.revokedAt) return { value: 'revoked', label: 'revoked' };
-  if (k.expiresAt && new Date(k.expiresAt) <= now) return { value: 'expired', label: 'expired' };
-  if (k.expiresAt) return { value: 'expiring', label: `rolled: works until ${formatDateTime(k.expiresAt)}` };
-  return { value: 'active', label: 'active' };
+/** A key's state, and its words when a status alone does not say it (a rolled key's end). */
+function stateOf(k: ApiKey, now: Date): { value: string; until?: string } {
+  if (k.revokedAt) return { value: 'revoked' };
+  if (k.expiresAt && new Date(k.expiresAt) <= now) return { value: 'expired' };
+  if (k.expiresAt) return { value: 'expiring', until: k.expiresAt };
+  return { value: 'active' };
 }
 
 function RollForm({ k, onRolled }: { k: ApiKey; onRolled: (created: CreatedApiKey) => void }) {
+  const { t, rich } = useI18n();
   const [open, setOpen] = useState(false);
   const [grace, setGrace] = useState(String(24 * 3600));
   const [error, setError] = useState<unknown>(null);
   if (!open) {
     return (
       <button type="button" className="secondary" onClick={() => setOpen(true)}>
-        Roll<span className="visually-hidden"> {k.name}</span>
+        {rich('keys.roll', { name: k.name, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
       </button>
     );
   }
@@ -41,25 +43,25 @@ function RollForm({ k, onRolled }: { k: ApiKey; onRolled: (created: CreatedApiKe
     }
   }
   return (
-    <form onSubmit={roll} className="card" style={{ margin: '0.5rem 0' }} aria-label={`Roll ${k.name}`}>
+    <form onSubmit={roll} className="card" style={{ margin: '0.5rem 0' }} aria-label={t('keys.rollLabel', { name: k.name })}>
       <ErrorNotice error={error} />
       <div className="field">
         <label htmlFor={`grace-${k.id}`}>
-          Keep the old key working for
-          <span className="hint">Deploy the new key before this ends.</span>
+          {t('keys.graceLabel')}
+          <span className="hint">{t('keys.graceHint')}</span>
         </label>
         <select id={`grace-${k.id}`} value={grace} onChange={(e) => setGrace(e.target.value)}>
           {GRACE_CHOICES.map((c) => (
             <option key={c.seconds} value={c.seconds}>
-              {c.label}
+              {t(c.label)}
             </option>
           ))}
         </select>
       </div>
       <div className="actions">
-        <button type="submit">Roll key</button>
+        <button type="submit">{t('keys.rollKey')}</button>
         <button type="button" className="secondary" onClick={() => setOpen(false)}>
-          Cancel
+          {t('dash.cancel')}
         </button>
       </div>
     </form>
@@ -67,6 +69,7 @@ function RollForm({ k, onRolled }: { k: ApiKey; onRolled: (created: CreatedApiKe
 }
 
 export function ApiKeys({ mode }: { mode: Mode }) {
+  const { t, rich, dateTime } = useI18n();
   const keys = useLoad(() => api<List<ApiKey>>('GET', `/${mode}/keys`), mode);
   const [name, setName] = useState('');
   const [kind, setKind] = useState<'publishable' | 'secret'>('publishable');
@@ -93,7 +96,7 @@ export function ApiKeys({ mode }: { mode: Mode }) {
     setError(null);
     try {
       await api('POST', `/${mode}/keys/${k.id}/revoke`, {});
-      setDone(`${k.name} was revoked: it no longer works.`);
+      setDone(t('keys.revoked', { name: k.name }));
       keys.reload();
     } catch (err) {
       setError(err);
@@ -102,67 +105,64 @@ export function ApiKeys({ mode }: { mode: Mode }) {
 
   return (
     <>
-      <PageTitle title="API keys">API keys</PageTitle>
-      <p>
-        Browsers use an <strong>API key</strong> (<code>pk_{mode}_…</code>) in the <code>x-api-key</code> header. Your server also sends a{' '}
-        <strong>secret key</strong> (<code>sk_{mode}_…</code>) as <code>Authorization: Bearer</code>; never put a secret key in a web page or an app.
-      </p>
+      <PageTitle title={t('keys.title')}>{t('keys.title')}</PageTitle>
+      <p>{rich('keys.intro', { mode })}</p>
       <ErrorNotice error={error} />
       {done && <StatusNotice>{done}</StatusNotice>}
       {shown && (
         <section className="notice warning" aria-labelledby="shown-title">
           <h2 id="shown-title" style={{ marginTop: 0 }}>
-            {shown.why === 'created' ? 'Your new key' : 'Your rolled key'}: copy it now
+            {shown.why === 'created' ? t('keys.shownNew') : t('keys.shownRolled')}
           </h2>
-          <p>This is the only time it is shown. Caisse keeps only a hash of it.</p>
-          <SecretField label={`${shown.key.name} (${shown.key.kind === 'secret' ? 'secret key' : 'API key'})`} value={shown.key.secret} />
+          <p>{t('keys.shownOnce')}</p>
+          <SecretField label={shown.key.kind === 'secret' ? t('keys.secretKeyNamed', { name: shown.key.name }) : t('keys.apiKeyNamed', { name: shown.key.name })} value={shown.key.secret} />
           <button type="button" className="secondary" onClick={() => setShown(null)}>
-            I have copied it
+            {t('keys.copied')}
           </button>
         </section>
       )}
       <form className="card" onSubmit={create} aria-labelledby="create-title">
         <h2 id="create-title" style={{ marginTop: 0 }}>
-          Create a {mode} key
+          {t('keys.createTitle', { mode })}
         </h2>
         <div className="form-row">
           <div className="field">
-            <label htmlFor="key-name">Name</label>
-            <input id="key-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="Web shop" />
+            <label htmlFor="key-name">{t('keys.name')}</label>
+            <input id="key-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder={t('keys.namePlaceholder')} />
           </div>
           <div className="field">
-            <label htmlFor="key-kind">Kind</label>
+            <label htmlFor="key-kind">{t('keys.kind')}</label>
             <select id="key-kind" value={kind} onChange={(e) => setKind(e.target.value as 'publishable' | 'secret')}>
-              <option value="publishable">API key (pk_, for browsers)</option>
-              <option value="secret">Secret key (sk_, for your server)</option>
+              <option value="publishable">{t('keys.kindPublishable')}</option>
+              <option value="secret">{t('keys.kindSecret')}</option>
             </select>
           </div>
           <div className="actions" style={{ marginTop: 0 }}>
-            <button type="submit">Create key</button>
+            <button type="submit">{t('keys.create')}</button>
           </div>
         </div>
       </form>
       <ErrorNotice error={keys.error} />
       {keys.data && (
-        <TableWrap label={`${mode} keys`}>
+        <TableWrap label={t('keys.tableLabel', { mode })}>
           <table>
-            <caption>{mode === 'test' ? 'Test' : 'Live'} keys</caption>
+            <caption>{t('keys.caption', { mode })}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
+                <th scope="col">{t('keys.name')}</th>
+                <th scope="col">{t('keys.kind')}</th>
+                <th scope="col">{t('keys.key')}</th>
+                <th scope="col">{t('keys.created')}</th>
+                <th scope="col">{t('keys.lastUsed')}</th>
+                <th scope="col">{t('keys.status')}</th>
+                <th scope="col">{t('keys.actions')}</th>
               </tr>
             </thead>
             <tbody>
               {keys.data.data.length === 0 && (
                 <tr>
                   <td colSpan={7} className="empty">
-                    No {mode} keys yet.
+                    {t('keys.empty', { mode })}
                   </td>
                 </tr>
               )}
@@ -172,18 +172,18 @@ export function ApiKeys({ mode }: { mode: Mode }) {
                 return (
                   <tr key={k.id}>
                     <th scope="row">{k.name}</th>
-                    <td>{k.kind === 'secret' ? 'secret' : 'API key'}</td>
+                    <td>{k.kind === 'secret' ? t('keys.secret') : t('keys.apiKey')}</td>
                     <td className="mono">{k.display}</td>
-                    <td>{formatDateTime(k.createdAt)}</td>
-                    <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : 'never'}</td>
+                    <td>{dateTime(k.createdAt)}</td>
+                    <td>{k.lastUsedAt ? dateTime(k.lastUsedAt) : t('keys.never')}</td>
                     <td>
-                      <Badge value={state.value} label={state.label} />
+                      <Badge value={state.value} label={state.until ? t('keys.rolledUntil', { until: dateTime(state.until) }) : undefined} />
                     </td>
                     <td>
                       {usable && (
                         <div className="actions" style={{ marginTop: 0 }}>
                           {state.value === 'active' && <RollForm k={k} onRolled={(created) => { setShown({ key: created, why: 'rolled' }); keys.reload(); }} />}
-                          <ConfirmButton label="Revoke" name={`Revoke ${k.name}`} confirmLabel={`Revoke ${k.name} now`} onConfirm={() => void revoke(k)} />
+                          <ConfirmButton label={t('keys.revoke')} name={t('keys.revokeName', { name: k.name })} confirmLabel={t('keys.revokeNow', { name: k.name })} onConfirm={() => void revoke(k)} />
                         </div>
                       )}
                     </td>

@@ -1,55 +1,19 @@
 import { type FormEvent, useState } from 'react';
-import { formatDateTime, formatMoney } from '../../shared/format.ts';
+import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { PagedTable, usePages } from '../paging.tsx';
 import { Link, navigate } from '../router.tsx';
-import { BALANCE_TRANSACTION_TYPES, type BalanceTransaction, type Balance as BalanceView, type List, type Mode } from '../types.ts';
+import { BALANCE_TRANSACTION_TYPES, type BalanceTransaction, type BalanceTransactionType, type Balance as BalanceView, type List, type Mode } from '../types.ts';
 import { Badge, ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
 
-/** Every text of the Balance page, in one place (for a translation to replace). */
-const TEXT = {
-  title: 'Balance',
-  intro: (mode: Mode) =>
-    `Your ${mode} money per currency. A payment's net (amount less the fee) is pending until its settlement date, then available: payouts take from what is available.`,
-  perCurrency: 'Balance per currency',
-  currency: 'Currency',
-  available: 'Available',
-  pending: 'Pending',
-  noMoney: (mode: Mode) => `No ${mode} money yet: the balance grows as payments succeed.`,
-  payOut: 'Pay out',
-  loadingBalance: 'Loading the balance…',
-  statement: 'Statement',
-  statementIntro: 'Every movement of your money, newest first, with the balance right after it (available and pending together).',
-  filterLabel: 'Filter the statement',
-  type: 'Type',
-  anyType: 'Any type',
-  types: {
-    charge: 'Payment',
-    fee: 'Fee',
-    refund: 'Refund',
-    payout: 'Payout',
-    payout_reversal: 'Payout returned',
-    adjustment: 'Adjustment',
-  } as Record<string, string>,
-  from: 'From',
-  to: 'To',
-  periodHint: 'Whole days in UTC, as in the CSV file.',
-  apply: 'Apply filters',
-  clear: 'Clear',
-  download: 'Download CSV',
-  downloadHint: 'The CSV file holds every line of the chosen period and type, oldest first, amounts in the currency’s units: it opens in any spreadsheet.',
-  tableLabel: 'Balance transactions',
-  caption: 'Balance transactions, newest first',
-  date: 'Date',
-  amount: 'Amount',
-  balanceAfter: 'Balance after',
-  status: 'Status',
-  availableOn: 'Available on',
-  source: 'Source',
-  statuses: { pending: 'pending', available: 'available' } as Record<string, string>,
-  empty: 'No balance transactions match. Payments, their fees, refunds and payouts appear here.',
-  loading: 'Loading the statement…',
-  loadMore: 'Load more',
+/** Each line type's word (written in full, so the catalogue check finds every id). */
+const TYPE_TEXTS: Record<BalanceTransactionType, MessageId> = {
+  charge: 'balance.type.charge',
+  fee: 'balance.type.fee',
+  refund: 'balance.type.refund',
+  payout: 'balance.type.payout',
+  payout_reversal: 'balance.type.payoutReversal',
+  adjustment: 'balance.type.adjustment',
 };
 
 interface Filters {
@@ -68,30 +32,31 @@ function queryOf(filters: Filters, extra: Record<string, string> = {}) {
 }
 
 export function Balance({ mode, search }: { mode: Mode; search: string }) {
+  const { t, money } = useI18n();
   const balance = useLoad(() => api<BalanceView>('GET', `/${mode}/balance`), mode);
   return (
     <>
-      <PageTitle title={TEXT.title}>{TEXT.title}</PageTitle>
-      <p>{TEXT.intro(mode)}</p>
+      <PageTitle title={t('balance.title')}>{t('balance.title')}</PageTitle>
+      <p>{t('balance.intro', { mode })}</p>
       <ErrorNotice error={balance.error} />
       {!balance.data ? (
-        balance.loading && <p role="status">{TEXT.loadingBalance}</p>
+        balance.loading && <p role="status">{t('balance.loading')}</p>
       ) : balance.data.balances.length === 0 ? (
         <div className="card">
           <p className="big-number">0</p>
-          <p className="hint">{TEXT.noMoney(mode)}</p>
+          <p className="hint">{t('balance.empty', { mode })}</p>
         </div>
       ) : (
-        <TableWrap label={TEXT.perCurrency}>
+        <TableWrap label={t('balance.tableLabel')}>
           <table>
             <thead>
               <tr>
-                <th scope="col">{TEXT.currency}</th>
+                <th scope="col">{t('balance.currency')}</th>
                 <th scope="col" className="num">
-                  {TEXT.available}
+                  {t('balance.available')}
                 </th>
                 <th scope="col" className="num">
-                  {TEXT.pending}
+                  {t('balance.pending')}
                 </th>
               </tr>
             </thead>
@@ -99,8 +64,8 @@ export function Balance({ mode, search }: { mode: Mode; search: string }) {
               {balance.data.balances.map((b) => (
                 <tr key={b.currency}>
                   <th scope="row">{b.currency}</th>
-                  <td className="num big-number">{formatMoney(b.available, b.currency)}</td>
-                  <td className="num">{formatMoney(b.pending, b.currency)}</td>
+                  <td className="num big-number">{money(b.available, b.currency)}</td>
+                  <td className="num">{money(b.pending, b.currency)}</td>
                 </tr>
               ))}
             </tbody>
@@ -110,7 +75,7 @@ export function Balance({ mode, search }: { mode: Mode; search: string }) {
       {balance.data && balance.data.balances.length > 0 && (
         <p>
           <Link to={`/dashboard/${mode}/payouts`} className="button secondary">
-            {TEXT.payOut}
+            {t('balance.payOut')}
           </Link>
         </p>
       )}
@@ -120,6 +85,7 @@ export function Balance({ mode, search }: { mode: Mode; search: string }) {
 }
 
 function Statement({ mode, search }: { mode: Mode; search: string }) {
+  const { t, money, dateTime } = useI18n();
   const params = new URLSearchParams(search);
   const filters: Filters = { type: params.get('type') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
   const [draft, setDraft] = useState(filters);
@@ -138,31 +104,31 @@ function Statement({ mode, search }: { mode: Mode; search: string }) {
 
   return (
     <section aria-labelledby="statement-title">
-      <h2 id="statement-title">{TEXT.statement}</h2>
-      <p className="hint">{TEXT.statementIntro}</p>
-      <form className="card" onSubmit={apply} aria-label={TEXT.filterLabel}>
+      <h2 id="statement-title">{t('balance.statement')}</h2>
+      <p className="hint">{t('balance.statementIntro')}</p>
+      <form className="card" onSubmit={apply} aria-label={t('balance.filter')}>
         <div className="form-row">
           <div className="field">
-            <label htmlFor="st-type">{TEXT.type}</label>
+            <label htmlFor="st-type">{t('balance.type')}</label>
             <select id="st-type" value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.target.value })}>
-              <option value="">{TEXT.anyType}</option>
-              {BALANCE_TRANSACTION_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {TEXT.types[t]}
+              <option value="">{t('balance.anyType')}</option>
+              {BALANCE_TRANSACTION_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {t(TYPE_TEXTS[type])}
                 </option>
               ))}
             </select>
           </div>
           <div className="field">
-            <label htmlFor="st-from">{TEXT.from}</label>
+            <label htmlFor="st-from">{t('balance.from')}</label>
             <input id="st-from" type="date" value={draft.from} aria-describedby="st-period-hint" onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
           </div>
           <div className="field">
-            <label htmlFor="st-to">{TEXT.to}</label>
+            <label htmlFor="st-to">{t('balance.to')}</label>
             <input id="st-to" type="date" value={draft.to} aria-describedby="st-period-hint" onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
           </div>
           <div className="actions" style={{ marginTop: 0 }}>
-            <button type="submit">{TEXT.apply}</button>
+            <button type="submit">{t('balance.apply')}</button>
             {(filters.type || filters.from || filters.to) && (
               <button
                 type="button"
@@ -172,50 +138,50 @@ function Statement({ mode, search }: { mode: Mode; search: string }) {
                   navigate(`/dashboard/${mode}/balance`);
                 }}
               >
-                {TEXT.clear}
+                {t('balance.clear')}
               </button>
             )}
           </div>
         </div>
         <p className="hint" id="st-period-hint">
-          {TEXT.periodHint}
+          {t('balance.periodHint')}
         </p>
         <div className="actions">
           {/* A plain link: the browser downloads the file with the session cookie (a GET needs no CSRF token). */}
           <a className="button secondary" href={csv} download aria-describedby="st-download-hint">
-            {TEXT.download}
+            {t('balance.download')}
           </a>
           <span className="hint" id="st-download-hint">
-            {TEXT.downloadHint}
+            {t('balance.downloadHint')}
           </span>
         </div>
       </form>
       <PagedTable
         pages={pages}
-        label={TEXT.tableLabel}
-        caption={TEXT.caption}
+        label={t('balance.transactionsLabel')}
+        caption={t('balance.caption')}
         columns={[
-          { label: TEXT.date },
-          { label: TEXT.type },
-          { label: TEXT.amount, num: true },
-          { label: TEXT.balanceAfter, num: true },
-          { label: TEXT.status },
-          { label: TEXT.availableOn },
-          { label: TEXT.source },
+          { label: t('balance.date') },
+          { label: t('balance.type') },
+          { label: t('balance.amount'), num: true },
+          { label: t('balance.balanceAfter'), num: true },
+          { label: t('balance.status') },
+          { label: t('balance.availableOn') },
+          { label: t('balance.source') },
         ]}
-        text={{ loading: TEXT.loading, empty: TEXT.empty, loadMore: TEXT.loadMore }}
-        row={(t) => (
-          <tr key={t.id}>
-            <td>{formatDateTime(t.createdAt)}</td>
-            <td>{TEXT.types[t.type] ?? t.type}</td>
-            <td className="num">{formatMoney(t.amount, t.currency)}</td>
-            <td className="num">{formatMoney(t.balanceAfter, t.currency)}</td>
+        text={{ loading: t('balance.statementLoading'), empty: t('balance.noTransactions'), loadMore: t('dash.loadMore') }}
+        row={(line) => (
+          <tr key={line.id}>
+            <td>{dateTime(line.createdAt)}</td>
+            <td>{TYPE_TEXTS[line.type] ? t(TYPE_TEXTS[line.type]) : line.type}</td>
+            <td className="num">{money(line.amount, line.currency)}</td>
+            <td className="num">{money(line.balanceAfter, line.currency)}</td>
             <td>
-              <Badge value={t.status} label={TEXT.statuses[t.status]} />
+              <Badge value={line.status} />
             </td>
-            <td>{formatDateTime(t.availableOn)}</td>
+            <td>{dateTime(line.availableOn)}</td>
             <td>
-              <Source mode={mode} id={t.source} />
+              <Source mode={mode} id={line.source} />
             </td>
           </tr>
         )}

@@ -1,58 +1,17 @@
 import { useState } from 'react';
-import { formatDateTime, formatMoney } from '../../shared/format.ts';
+import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api, ApiProblem } from '../api.ts';
 import { Link } from '../router.tsx';
-import type { Customer, CustomerDetail as Detail, List, Mode } from '../types.ts';
+import { type Customer, type CustomerDetail as Detail, type List, type Mode, PROVIDER_NAMES } from '../types.ts';
 import { Badge, ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
 
-/** Every text of the Customers pages, in one place (for a translation to replace). */
-const TEXT = {
-  title: 'Customers',
-  intro:
-    'People who registered through your API key, were made by your test helpers, or tried to pay one of your payments. A customer has one Caisse account for every shop; you see what they paid you, never their wallet.',
-  masked: 'Phone numbers show their last digits only.',
-  loading: 'Loading customers…',
-  tableLabel: 'Customers',
-  caption: 'Customers, newest first',
-  phone: 'Phone number',
-  firstPayment: 'First payment',
-  lastPayment: 'Last payment',
-  payments: 'Payments',
-  volume: 'Paid to you',
-  created: 'Account created',
-  empty: 'No customers yet. A customer appears here once they register through your API key, are made by your test helpers, or try to pay one of your payments.',
-  loadMore: 'Load more',
-  allCustomers: '← All customers',
-  customer: 'Customer',
-  customerId: 'Customer id',
-  allPayments: 'All payments',
-  detailLoading: 'Loading the customer…',
-  notFound: 'This customer is not one of yours: they never registered through your API key, were not made by your test helpers, and never tried to pay you.',
-  none: '—',
-  attemptsTitle: 'Payment attempts',
-  attemptsIntro: 'Each time this customer tried to pay one of your payments, newest first (the latest 50).',
-  attemptsLabel: 'Payment attempts of this customer',
-  attemptsCaption: 'Payment attempts of this customer at your shop, newest first',
-  noAttempts: 'This customer has not tried to pay you yet.',
-  payment: 'Payment',
-  amount: 'Amount',
-  status: 'Status',
-  failure: 'Failure reason',
-  date: 'Date',
-  paymentFailures: { insufficient_funds: 'Not enough in the wallet' } as Record<string, string>,
-  topupsTitle: 'Top-ups',
-  topupsIntro: "Money this customer added to their wallet by mobile money from your checkout, newest first (the latest 50). You see the amount and the outcome, never the wallet's balance.",
-  topupsLabel: 'Top-ups of this customer',
-  topupsCaption: 'Top-ups this customer started through your checkout, newest first',
-  noTopups: 'No top-ups started through your checkout.',
-  provider: 'Provider',
-  providers: { mtn_momo: 'MTN MoMo' } as Record<string, string>,
-  topupFailures: {
-    APPROVAL_REJECTED: 'Declined on the phone',
-    TIMEOUT: 'Not approved in time',
-    AMOUNT_MISMATCH: 'The provider took another amount',
-    INTERNAL_PROCESSING_ERROR: "The provider's error",
-  } as Record<string, string>,
+/** Failure codes in words (the code stays beside them, for support). */
+const PAYMENT_FAILURES: Record<string, MessageId> = { insufficient_funds: 'customers.failure.insufficient_funds' };
+const TOPUP_FAILURES: Record<string, MessageId> = {
+  APPROVAL_REJECTED: 'customers.failure.APPROVAL_REJECTED',
+  TIMEOUT: 'customers.failure.TIMEOUT',
+  AMOUNT_MISMATCH: 'customers.failure.AMOUNT_MISMATCH',
+  INTERNAL_PROCESSING_ERROR: 'customers.failure.INTERNAL_PROCESSING_ERROR',
 };
 
 const PAGE_SIZE = 20;
@@ -65,17 +24,19 @@ function queryOf(limit: number, startingAfter?: string) {
 
 /** "5 000 XAF", one line per currency; a dash when nothing was paid. */
 function Volume({ volume }: { volume: Customer['volume'] }) {
-  if (volume.length === 0) return <span className="hint">{TEXT.none}</span>;
+  const { t, money } = useI18n();
+  if (volume.length === 0) return <span className="hint">{t('customers.none')}</span>;
   return (
     <>
       {volume.map((v) => (
-        <div key={v.currency}>{formatMoney(v.amount, v.currency)}</div>
+        <div key={v.currency}>{money(v.amount, v.currency)}</div>
       ))}
     </>
   );
 }
 
 export function Customers({ mode }: { mode: Mode }) {
+  const { t, dateTime } = useI18n();
   const first = useLoad(() => api<List<Customer>>('GET', `/${mode}/customers?${queryOf(PAGE_SIZE)}`), mode);
   const [more, setMore] = useState<{ key: string; rows: Customer[]; hasMore: boolean } | null>(null);
   const [moreError, setMoreError] = useState<unknown>(null);
@@ -98,35 +59,35 @@ export function Customers({ mode }: { mode: Mode }) {
 
   return (
     <>
-      <PageTitle title={TEXT.title}>{TEXT.title}</PageTitle>
-      <p>{TEXT.intro}</p>
-      <p className="hint">{TEXT.masked}</p>
+      <PageTitle title={t('customers.title')}>{t('customers.title')}</PageTitle>
+      <p>{t('customers.intro')}</p>
+      <p className="hint">{t('customers.masked')}</p>
       <ErrorNotice error={first.error} />
       {first.loading && !first.data ? (
-        <p role="status">{TEXT.loading}</p>
+        <p role="status">{t('customers.loading')}</p>
       ) : (
-        <TableWrap label={TEXT.tableLabel}>
+        <TableWrap label={t('customers.tableLabel')}>
           <table>
-            <caption className="visually-hidden">{TEXT.caption}</caption>
+            <caption className="visually-hidden">{t('customers.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">{TEXT.phone}</th>
-                <th scope="col">{TEXT.firstPayment}</th>
-                <th scope="col">{TEXT.lastPayment}</th>
+                <th scope="col">{t('customers.phone')}</th>
+                <th scope="col">{t('customers.firstPayment')}</th>
+                <th scope="col">{t('customers.lastPayment')}</th>
                 <th scope="col" className="num">
-                  {TEXT.payments}
+                  {t('customers.payments')}
                 </th>
                 <th scope="col" className="num">
-                  {TEXT.volume}
+                  {t('customers.volume')}
                 </th>
-                <th scope="col">{TEXT.created}</th>
+                <th scope="col">{t('customers.created')}</th>
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 && (
                 <tr>
                   <td colSpan={6} className="empty">
-                    {TEXT.empty}
+                    {t('customers.empty')}
                   </td>
                 </tr>
               )}
@@ -137,13 +98,13 @@ export function Customers({ mode }: { mode: Mode }) {
                       {c.phoneNumber}
                     </Link>
                   </th>
-                  <td>{formatDateTime(c.firstPaymentAt)}</td>
-                  <td>{formatDateTime(c.lastPaymentAt)}</td>
+                  <td>{dateTime(c.firstPaymentAt)}</td>
+                  <td>{dateTime(c.lastPaymentAt)}</td>
                   <td className="num">{c.payments}</td>
                   <td className="num">
                     <Volume volume={c.volume} />
                   </td>
-                  <td>{formatDateTime(c.createdAt)}</td>
+                  <td>{dateTime(c.createdAt)}</td>
                 </tr>
               ))}
             </tbody>
@@ -153,7 +114,7 @@ export function Customers({ mode }: { mode: Mode }) {
       <ErrorNotice error={moreError} />
       {hasMore && (
         <button type="button" className="secondary" onClick={() => void loadMore()}>
-          {TEXT.loadMore}
+          {t('customers.loadMore')}
         </button>
       )}
     </>
@@ -161,21 +122,24 @@ export function Customers({ mode }: { mode: Mode }) {
 }
 
 /** A payment's failure code in words (the code itself stays beside it, for support). */
-function FailureText({ code, words }: { code: string | null; words: Record<string, string> }) {
-  if (code === null) return <span className="hint">{TEXT.none}</span>;
+function FailureText({ code, words }: { code: string | null; words: Record<string, MessageId> }) {
+  const { t } = useI18n();
+  if (code === null) return <span className="hint">{t('customers.none')}</span>;
+  const word = words[code];
   return (
     <>
-      {words[code] ?? code}
+      {word ? t(word) : code}
       {words[code] !== undefined && <span className="hint mono">{code}</span>}
     </>
   );
 }
 
 export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
+  const { t, rich, money, dateTime } = useI18n();
   const loaded = useLoad(() => api<Detail>('GET', `/${mode}/customers/${encodeURIComponent(id)}`), `${mode}/${id}`);
   const back = (
     <p>
-      <Link to={`/dashboard/${mode}/customers`}>{TEXT.allCustomers}</Link>
+      <Link to={`/dashboard/${mode}/customers`}>{t('customers.allCustomers')}</Link>
     </p>
   );
   if (loaded.error) {
@@ -183,64 +147,64 @@ export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
     return (
       <>
         {back}
-        <PageTitle title={TEXT.customer}>{TEXT.customer}</PageTitle>
-        {notFound ? <div className="notice info">{TEXT.notFound}</div> : <ErrorNotice error={loaded.error} />}
+        <PageTitle title={t('customers.customer')}>{t('customers.customer')}</PageTitle>
+        {notFound ? <div className="notice info">{t('customers.notFound')}</div> : <ErrorNotice error={loaded.error} />}
       </>
     );
   }
   const detail = loaded.data;
-  if (!detail) return <p role="status">{TEXT.detailLoading}</p>;
+  if (!detail) return <p role="status">{t('customers.detailLoading')}</p>;
   const c = detail.customer;
   return (
     <>
       {back}
-      <PageTitle title={`${TEXT.customer} ${c.phoneNumber}`}>
-        {TEXT.customer} <span className="mono">{c.phoneNumber}</span>
+      <PageTitle title={t('customers.docTitle', { phone: c.phoneNumber })}>
+        {rich('customers.heading', { phone: c.phoneNumber, mono: (chunks) => <span className="mono">{chunks}</span> })}
       </PageTitle>
-      <p className="hint">{TEXT.masked}</p>
-      <section className="card" aria-label={TEXT.customer}>
+      <p className="hint">{t('customers.masked')}</p>
+      <section className="card" aria-label={t('customers.customer')}>
         <dl className="summary">
-          <dt>{TEXT.customerId}</dt>
+          <dt>{t('customers.customerId')}</dt>
           <dd className="mono">{c.id}</dd>
-          <dt>{TEXT.phone}</dt>
+          <dt>{t('customers.phone')}</dt>
           <dd className="mono">{c.phoneNumber}</dd>
-          <dt>{TEXT.payments}</dt>
+          <dt>{t('customers.payments')}</dt>
           <dd>{c.payments}</dd>
-          <dt>{TEXT.volume}</dt>
+          <dt>{t('customers.volume')}</dt>
           <dd>
             <Volume volume={c.volume} />
           </dd>
-          <dt>{TEXT.firstPayment}</dt>
-          <dd>{formatDateTime(c.firstPaymentAt)}</dd>
-          <dt>{TEXT.lastPayment}</dt>
-          <dd>{formatDateTime(c.lastPaymentAt)}</dd>
-          <dt>{TEXT.created}</dt>
-          <dd>{formatDateTime(c.createdAt)}</dd>
+          <dt>{t('customers.firstPayment')}</dt>
+          <dd>{dateTime(c.firstPaymentAt)}</dd>
+          <dt>{t('customers.lastPayment')}</dt>
+          <dd>{dateTime(c.lastPaymentAt)}</dd>
+          <dt>{t('customers.created')}</dt>
+          <dd>{dateTime(c.createdAt)}</dd>
         </dl>
       </section>
 
       <section aria-labelledby="attempts-title">
-        <h2 id="attempts-title">{TEXT.attemptsTitle}</h2>
-        <p className="hint">{TEXT.attemptsIntro}</p>
-        <TableWrap label={TEXT.attemptsLabel}>
+        <h2 id="attempts-title">{t('customers.attemptsTitle')}</h2>
+        <p className="hint">{t('customers.attemptsIntro')}</p>
+        <TableWrap label={t('customers.attemptsLabel')}>
           <table>
-            <caption className="visually-hidden">{TEXT.attemptsCaption}</caption>
+            <caption className="visually-hidden">{t('customers.attemptsCaption')}</caption>
             <thead>
               <tr>
-                <th scope="col">{TEXT.payment}</th>
+                <th scope="col">{t('customers.payment')}</th>
                 <th scope="col" className="num">
-                  {TEXT.amount}
+                  {t('customers.amount')}
                 </th>
-                <th scope="col">{TEXT.status}</th>
-                <th scope="col">{TEXT.failure}</th>
-                <th scope="col">{TEXT.date}</th>
+                <th scope="col">{t('customers.status')}</th>
+                <th scope="col">{t('customers.failure')}</th>
+                <th scope="col">{t('customers.date')}</th>
               </tr>
             </thead>
             <tbody>
               {detail.payments.length === 0 && (
                 <tr>
                   <td colSpan={5} className="empty">
-                    {TEXT.noAttempts}
+                    {t('customers.noAttempts')}
                   </td>
                 </tr>
               )}
@@ -251,14 +215,14 @@ export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
                       {p.intentId}
                     </Link>
                   </th>
-                  <td className="num">{formatMoney(p.amount, p.currency)}</td>
+                  <td className="num">{money(p.amount, p.currency)}</td>
                   <td>
                     <Badge value={p.status} />
                   </td>
                   <td>
-                    <FailureText code={p.failureCode} words={TEXT.paymentFailures} />
+                    <FailureText code={p.failureCode} words={PAYMENT_FAILURES} />
                   </td>
-                  <td>{formatDateTime(p.createdAt)}</td>
+                  <td>{dateTime(p.createdAt)}</td>
                 </tr>
               ))}
             </tbody>
@@ -267,43 +231,43 @@ export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
       </section>
 
       <section aria-labelledby="topups-title">
-        <h2 id="topups-title">{TEXT.topupsTitle}</h2>
-        <p className="hint">{TEXT.topupsIntro}</p>
-        <TableWrap label={TEXT.topupsLabel}>
+        <h2 id="topups-title">{t('customers.topupsTitle')}</h2>
+        <p className="hint">{t('customers.topupsIntro')}</p>
+        <TableWrap label={t('customers.topupsLabel')}>
           <table>
-            <caption className="visually-hidden">{TEXT.topupsCaption}</caption>
+            <caption className="visually-hidden">{t('customers.topupsCaption')}</caption>
             <thead>
               <tr>
                 <th scope="col" className="num">
-                  {TEXT.amount}
+                  {t('customers.amount')}
                 </th>
-                <th scope="col">{TEXT.provider}</th>
-                <th scope="col">{TEXT.status}</th>
-                <th scope="col">{TEXT.failure}</th>
-                <th scope="col">{TEXT.date}</th>
+                <th scope="col">{t('customers.provider')}</th>
+                <th scope="col">{t('customers.status')}</th>
+                <th scope="col">{t('customers.failure')}</th>
+                <th scope="col">{t('customers.date')}</th>
               </tr>
             </thead>
             <tbody>
               {detail.topups.length === 0 && (
                 <tr>
                   <td colSpan={5} className="empty">
-                    {TEXT.noTopups}
+                    {t('customers.noTopups')}
                   </td>
                 </tr>
               )}
-              {detail.topups.map((t) => (
-                <tr key={t.id}>
+              {detail.topups.map((topup) => (
+                <tr key={topup.id}>
                   <th scope="row" className="num">
-                    {formatMoney(t.amount, t.currency)}
+                    {money(topup.amount, topup.currency)}
                   </th>
-                  <td>{TEXT.providers[t.provider] ?? t.provider}</td>
+                  <td>{PROVIDER_NAMES[topup.provider] ?? topup.provider}</td>
                   <td>
-                    <Badge value={t.status} />
+                    <Badge value={topup.status} />
                   </td>
                   <td>
-                    <FailureText code={t.failureReason} words={TEXT.topupFailures} />
+                    <FailureText code={topup.failureReason} words={TOPUP_FAILURES} />
                   </td>
-                  <td>{formatDateTime(t.createdAt)}</td>
+                  <td>{dateTime(topup.createdAt)}</td>
                 </tr>
               ))}
             </tbody>
@@ -311,7 +275,7 @@ export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
         </TableWrap>
       </section>
       <p>
-        <Link to={`/dashboard/${mode}/payments`}>{TEXT.allPayments}</Link>
+        <Link to={`/dashboard/${mode}/payments`}>{t('customers.allPayments')}</Link>
       </p>
     </>
   );

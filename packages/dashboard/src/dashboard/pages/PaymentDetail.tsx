@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { formatDateTime, formatMoney } from '../../shared/format.ts';
+import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { Link } from '../router.tsx';
 import type { Mode, Payment, PaymentDetail as Detail } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
 
 export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
+  const { t, rich, money, dateTime } = useI18n();
   const loaded = useLoad(() => api<Detail>('GET', `/${mode}/payments/${encodeURIComponent(id)}`), `${mode}/${id}`);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState('');
@@ -24,41 +25,41 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
 
   const back = (
     <p>
-      <Link to={`/dashboard/${mode}/payments`}>← All payments</Link>
+      <Link to={`/dashboard/${mode}/payments`}>{t('payment.all')}</Link>
     </p>
   );
   if (loaded.error) {
     return (
       <>
         {back}
-        <PageTitle title="Payment">Payment</PageTitle>
+        <PageTitle title={t('payment.title')}>{t('payment.title')}</PageTitle>
         <ErrorNotice error={loaded.error} />
       </>
     );
   }
   const detail = loaded.data;
-  if (!detail) return <p role="status">Loading the payment…</p>;
+  if (!detail) return <p role="status">{t('payment.loading')}</p>;
   const p: Payment = detail.payment;
   const open = p.status === 'PENDING' && new Date(p.expiresAt) > new Date();
 
   return (
     <>
       {back}
-      <PageTitle title={`Payment ${p.id}`}>
-        {formatMoney(p.amount, p.currency)} <Badge value={p.status} />
+      <PageTitle title={t('payment.docTitle', { id: p.id })}>
+        {money(p.amount, p.currency)} <Badge value={p.status} />
       </PageTitle>
       {done && <StatusNotice>{done}</StatusNotice>}
       <ErrorNotice error={error} />
       <section className="card" aria-labelledby="summary-title">
         <h2 id="summary-title" style={{ marginTop: 0 }}>
-          Summary
+          {t('payment.summary')}
         </h2>
         <dl className="summary">
-          <dt>Payment id</dt>
+          <dt>{t('payment.id')}</dt>
           <dd className="mono">{p.id}</dd>
-          <dt>Description</dt>
+          <dt>{t('payment.description')}</dt>
           <dd>{p.description ?? '—'}</dd>
-          <dt>Customer</dt>
+          <dt>{t('payment.customer')}</dt>
           <dd>
             {detail.customer ? (
               <>
@@ -71,25 +72,25 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
               '—'
             )}
           </dd>
-          <dt>Created</dt>
-          <dd>{formatDateTime(p.createdAt)}</dd>
-          <dt>Expires</dt>
-          <dd>{formatDateTime(p.expiresAt)}</dd>
-          <dt>Last change</dt>
-          <dd>{formatDateTime(p.updatedAt)}</dd>
-          <dt>Charge attempts</dt>
+          <dt>{t('payment.created')}</dt>
+          <dd>{dateTime(p.createdAt)}</dd>
+          <dt>{t('payment.expires')}</dt>
+          <dd>{dateTime(p.expiresAt)}</dd>
+          <dt>{t('payment.updated')}</dt>
+          <dd>{dateTime(p.updatedAt)}</dd>
+          <dt>{t('payment.attempts')}</dt>
           <dd>{p.attempts}</dd>
           {p.lastError && (
             <>
-              <dt>Last error</dt>
+              <dt>{t('payment.lastError')}</dt>
               <dd>
                 <code>{p.lastError.code}</code> {p.lastError.message}
               </dd>
             </>
           )}
-          <dt>Refunded</dt>
-          <dd>{formatMoney(p.amountRefunded, p.currency)}</dd>
-          <dt>Metadata</dt>
+          <dt>{t('payment.refunded')}</dt>
+          <dd>{money(p.amountRefunded, p.currency)}</dd>
+          <dt>{t('payment.metadata')}</dt>
           <dd>
             {Object.keys(p.metadata).length === 0 ? (
               '—'
@@ -104,24 +105,24 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
         </dl>
         {open && (
           <div className="actions">
-            <ConfirmButton label="Cancel payment" confirmLabel="Yes, cancel it" onConfirm={() => void act(() => api('POST', `/${mode}/payments/${p.id}/cancel`), 'The payment was canceled.')} />
+            <ConfirmButton label={t('payment.cancel')} confirmLabel={t('payment.cancelConfirm')} onConfirm={() => void act(() => api('POST', `/${mode}/payments/${p.id}/cancel`), t('payment.canceled'))} />
           </div>
         )}
       </section>
 
       <section aria-labelledby="timeline-title">
-        <h2 id="timeline-title">Events</h2>
+        <h2 id="timeline-title">{t('payment.events')}</h2>
         {detail.events.length === 0 ? (
-          <p className="hint">No events yet: they are recorded when the payment succeeds, fails, expires, is canceled or refunded.</p>
+          <p className="hint">{t('payment.noEvents')}</p>
         ) : (
           <ol className="timeline">
             {detail.events.map((e) => (
               <li key={e.id}>
-                <strong>{e.type}</strong> <span className="hint">{formatDateTime(e.createdAt)}</span>
+                <strong>{e.type}</strong> <span className="hint">{dateTime(e.createdAt)}</span>
                 <div className="actions" style={{ marginTop: '0.25rem' }}>
                   <code>{e.id}</code>
-                  <button type="button" className="secondary" onClick={() => void act(() => api('POST', `/${mode}/events/${e.id}/resend`, {}), `Event ${e.type} queued for delivery again.`)}>
-                    Resend <span className="visually-hidden">{e.type}</span>
+                  <button type="button" className="secondary" onClick={() => void act(() => api('POST', `/${mode}/events/${e.id}/resend`, {}), t('payment.resent', { type: e.type }))}>
+                    {rich('payment.resend', { type: e.type, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
                   </button>
                 </div>
               </li>
@@ -131,24 +132,24 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
       </section>
 
       <section aria-labelledby="deliveries-title">
-        <h2 id="deliveries-title">Webhook deliveries</h2>
+        <h2 id="deliveries-title">{t('payment.deliveries')}</h2>
         {detail.deliveries.length === 0 ? (
           <p className="hint">
-            No deliveries. <Link to={`/dashboard/${mode}/webhooks`}>Add a webhook endpoint</Link> to receive this payment&apos;s events.
+            {rich('payment.noDeliveries', { link: (chunks) => <Link to={`/dashboard/${mode}/webhooks`}>{chunks}</Link> })}
           </p>
         ) : (
-          <TableWrap label="Webhook deliveries of this payment">
+          <TableWrap label={t('payment.deliveriesLabel')}>
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Status</th>
+                  <th scope="col">{t('deliveries.event')}</th>
+                  <th scope="col">{t('deliveries.endpoint')}</th>
+                  <th scope="col">{t('deliveries.status')}</th>
                   <th scope="col" className="num">
-                    Attempts
+                    {t('deliveries.attempts')}
                   </th>
-                  <th scope="col">Last answer</th>
-                  <th scope="col">Last attempt</th>
+                  <th scope="col">{t('deliveries.lastAnswer')}</th>
+                  <th scope="col">{t('deliveries.lastAttempt')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -165,7 +166,7 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
                     </td>
                     <td className="num">{d.attemptCount}</td>
                     <td>{d.lastStatusCode !== null ? `HTTP ${d.lastStatusCode}` : (d.lastError ?? '—')}</td>
-                    <td>{formatDateTime(d.lastAttemptAt)}</td>
+                    <td>{dateTime(d.lastAttemptAt)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { formatDateTime, formatMoney, startOfLocalDay } from '../../shared/format.ts';
+import { startOfLocalDay } from '../../shared/format.ts';
+import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { Link, navigate } from '../router.tsx';
 import { type List, type Mode, PAYMENT_STATUSES, type Payment } from '../types.ts';
-import { Badge, ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
+import { Badge, ErrorNotice, PageTitle, TableWrap, useLoad, useStatusText } from '../ui.tsx';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -18,6 +19,8 @@ function queryOf(filters: { status: string; from: string; to: string }, starting
 }
 
 export function Payments({ mode, search }: { mode: Mode; search: string }) {
+  const { t, rich, money, dateTime } = useI18n();
+  const statusText = useStatusText();
   const params = new URLSearchParams(search);
   const filters = { status: params.get('status') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
   const [draft, setDraft] = useState(filters);
@@ -52,30 +55,30 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
 
   return (
     <>
-      <PageTitle title="Payments">Payments</PageTitle>
-      <form className="card" onSubmit={apply} aria-label="Filter payments">
+      <PageTitle title={t('payments.title')}>{t('payments.title')}</PageTitle>
+      <form className="card" onSubmit={apply} aria-label={t('payments.filter')}>
         <div className="form-row">
           <div className="field">
-            <label htmlFor="f-status">Status</label>
+            <label htmlFor="f-status">{t('payments.status')}</label>
             <select id="f-status" value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
-              <option value="">Any status</option>
+              <option value="">{t('payments.anyStatus')}</option>
               {PAYMENT_STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {s.replace(/_/g, ' ').toLowerCase()}
+                  {statusText(s)}
                 </option>
               ))}
             </select>
           </div>
           <div className="field">
-            <label htmlFor="f-from">Created from</label>
+            <label htmlFor="f-from">{t('payments.from')}</label>
             <input id="f-from" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
           </div>
           <div className="field">
-            <label htmlFor="f-to">Created to</label>
+            <label htmlFor="f-to">{t('payments.to')}</label>
             <input id="f-to" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
           </div>
           <div className="actions" style={{ marginTop: 0 }}>
-            <button type="submit">Apply filters</button>
+            <button type="submit">{t('payments.apply')}</button>
             {(filters.status || filters.from || filters.to) && (
               <button
                 type="button"
@@ -85,7 +88,7 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
                   navigate(`/dashboard/${mode}/payments`);
                 }}
               >
-                Clear
+                {t('payments.clear')}
               </button>
             )}
           </div>
@@ -93,34 +96,34 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
       </form>
       <ErrorNotice error={first.error} />
       {first.loading && !first.data ? (
-        <p role="status">Loading payments…</p>
+        <p role="status">{t('payments.loading')}</p>
       ) : (
-        <TableWrap label="Payments">
+        <TableWrap label={t('payments.title')}>
           <table>
-            <caption className="visually-hidden">Payments, newest first</caption>
+            <caption className="visually-hidden">{t('payments.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Created</th>
+                <th scope="col">{t('payments.created')}</th>
                 <th scope="col" className="num">
-                  Amount
+                  {t('payments.amount')}
                 </th>
-                <th scope="col">Status</th>
-                <th scope="col">Description</th>
-                <th scope="col">Payment</th>
+                <th scope="col">{t('payments.status')}</th>
+                <th scope="col">{t('payments.description')}</th>
+                <th scope="col">{t('payments.payment')}</th>
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 && (
                 <tr>
                   <td colSpan={5} className="empty">
-                    No payments match. Payments appear here when your server creates them with <code>POST /gateway</code>.
+                    {rich('payments.empty')}
                   </td>
                 </tr>
               )}
               {rows.map((p) => (
                 <tr key={p.id}>
-                  <td>{formatDateTime(p.createdAt)}</td>
-                  <td className="num">{formatMoney(p.amount, p.currency)}</td>
+                  <td>{dateTime(p.createdAt)}</td>
+                  <td className="num">{money(p.amount, p.currency)}</td>
                   <td>
                     <Badge value={p.status} />
                   </td>
@@ -139,7 +142,7 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
       <ErrorNotice error={moreError} />
       {hasMore && (
         <button type="button" className="secondary" onClick={() => void loadMore()}>
-          Load more
+          {t('dash.loadMore')}
         </button>
       )}
     </>

@@ -1,113 +1,49 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { formatDateTime, formatMoney } from '../../shared/format.ts';
+import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api, ApiProblem } from '../api.ts';
 import { PagedTable, usePages } from '../paging.tsx';
 import { Link } from '../router.tsx';
-import { type Balance, CURRENCIES, type List, type Mode, type Payout, type PayoutSchedule, WEEK_DAYS } from '../types.ts';
+import { type Balance, CURRENCIES, type List, type Mode, type Payout, PROVIDER_NAMES, type PayoutSchedule, WEEK_DAYS } from '../types.ts';
 import { Badge, ErrorNotice, PageTitle, StatusNotice, useLoad } from '../ui.tsx';
 
-/** Every text of the Payouts pages, in one place (for a translation to replace). */
-const TEXT = {
-  title: 'Payouts',
-  intro: (mode: Mode) =>
-    mode === 'test'
-      ? 'Send money from your available balance to a mobile-money number. Test mode pays through the MoMo sandbox: no real money moves.'
-      : 'Send money from your available balance to a mobile-money number.',
-  availableNow: 'Available now',
-  nothingAvailable: 'Nothing is available to pay out yet: payments become available after their settlement date.',
-  createTitle: 'New payout',
-  createHint: 'The money leaves your available balance at once; if the provider refuses the payout, it comes back.',
-  amount: 'Amount',
-  amountHint: 'In the currency’s units, e.g. 5000',
-  currency: 'Currency',
-  provider: 'Provider',
-  providers: { mtn_momo: 'MTN MoMo' } as Record<string, string>,
-  phone: 'Mobile-money number',
-  phoneHint: 'International format, e.g. +237670000001',
-  description: 'Description (optional)',
-  descriptionLabel: 'Description',
-  descriptionHint: 'Shown in your statement and to the payee',
-  create: 'Pay out',
-  creating: 'Paying out…',
-  created: (amount: string, phone: string) => `Payout of ${amount} to ${phone} created. It is pending until the provider confirms it.`,
-  open: 'Open the payout',
-  // The API's `detail` (English) follows each title; the code stays visible for support.
-  errors: {
-    balance_insufficient: 'Not enough available balance',
-    amount_invalid: 'The amount is not valid',
-    currency_unsupported: 'This currency is not supported',
-    phone_invalid: 'The mobile-money number is not valid',
-    provider_unsupported: 'This provider is not supported',
-    provider_unavailable: 'The provider is not available',
-  } as Record<string, string>,
-  errorTitle: 'The payout was refused',
-  listTitle: 'Payout history',
-  tableLabel: 'Payouts',
-  caption: 'Payouts, newest first',
-  createdAt: 'Created',
-  destination: 'Destination',
-  method: 'Method',
-  methods: { manual: 'Manual', scheduled: 'Scheduled' } as Record<string, string>,
-  status: 'Status',
-  statuses: { PENDING: 'pending', PAID: 'paid', FAILED: 'failed' } as Record<string, string>,
-  payout: 'Payout',
-  empty: 'No payouts yet.',
-  loading: 'Loading payouts…',
-  loadMore: 'Load more',
-  scheduleTitle: 'Automatic payouts',
-  scheduleIntro: 'On a schedule, the whole available balance of each currency is paid out to one number, when it reaches the minimum. Nothing is paid while a balance is zero or negative.',
-  interval: 'How often',
-  intervals: {
-    manual: 'Manual only: no automatic payouts',
-    daily: 'Daily, at 00:00 UTC',
-    weekly: 'Weekly, at 00:00 UTC on the chosen day',
-  } as Record<string, string>,
-  weekday: 'Day of the week',
-  weekdays: {
-    monday: 'Monday',
-    tuesday: 'Tuesday',
-    wednesday: 'Wednesday',
-    thursday: 'Thursday',
-    friday: 'Friday',
-    saturday: 'Saturday',
-    sunday: 'Sunday',
-  } as Record<string, string>,
-  scheduleDestination: 'Pay out to (mobile-money number)',
-  minimums: 'Minimum per currency',
-  minimumsHint: 'Optional: the least balance worth paying out. Empty: any positive balance.',
-  minimumFor: (currency: string) => `Minimum in ${currency}`,
-  save: 'Save schedule',
-  saving: 'Saving…',
-  saved: 'The payout schedule was saved.',
-  nextRun: 'Next automatic payout',
-  noNextRun: 'None: payouts are manual',
-  scheduleLoading: 'Loading the schedule…',
-  // The detail page
-  allPayouts: '← All payouts',
-  detailLoading: 'Loading the payout…',
-  summary: 'Summary',
-  payoutId: 'Payout id',
-  failureReason: 'Failure reason',
-  failureReasons: {
-    PAYEE_NOT_FOUND: 'The number has no mobile-money account',
-    NOT_ENOUGH_FUNDS: 'The provider’s account could not cover it',
-    INTERNAL_PROCESSING_ERROR: 'The provider’s error',
-    AMOUNT_MISMATCH: 'The provider paid another amount (see reconciliation)',
-  } as Record<string, string>,
-  updated: 'Last change',
-  completed: 'Completed',
-  waiting: 'Waiting for the provider: this page updates by itself.',
-  failedNote: 'The money is back in your available balance.',
-  refresh: 'Refresh',
-  none: '—',
+/** The refusals the page words itself (written in full, so the catalogue check finds every id). */
+const ERROR_TEXTS: Record<string, MessageId> = {
+  balance_insufficient: 'payouts.error.balanceInsufficient',
+  amount_invalid: 'payouts.error.amountInvalid',
+  currency_unsupported: 'payouts.error.currencyUnsupported',
+  phone_invalid: 'payouts.error.phoneInvalid',
+  provider_unsupported: 'payouts.error.providerUnsupported',
+  provider_unavailable: 'payouts.error.providerUnavailable',
 };
 
-/** The API's refusal in words: a title for the codes the page knows, the API's detail, the code. */
+const METHOD_TEXTS: Record<Payout['method'], MessageId> = { manual: 'payouts.method.manual', scheduled: 'payouts.method.scheduled' };
+
+const INTERVAL_TEXTS: Record<PayoutSchedule['interval'], MessageId> = {
+  manual: 'payouts.interval.manual',
+  daily: 'payouts.interval.daily',
+  weekly: 'payouts.interval.weekly',
+};
+
+/** The provider's reasons the page explains; the code is shown beside them anyway. */
+const FAILURE_TEXTS: Record<string, MessageId> = {
+  PAYEE_NOT_FOUND: 'payouts.failure.PAYEE_NOT_FOUND',
+  NOT_ENOUGH_FUNDS: 'payouts.failure.NOT_ENOUGH_FUNDS',
+  INTERNAL_PROCESSING_ERROR: 'payouts.failure.INTERNAL_PROCESSING_ERROR',
+  AMOUNT_MISMATCH: 'payouts.failure.AMOUNT_MISMATCH',
+};
+
+/** A day of the week as the locale names it ("friday" → "vendredi"): 2024-01-01 was a Monday. */
+function weekdayName(day: (typeof WEEK_DAYS)[number], locale: string): string {
+  return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, 1 + WEEK_DAYS.indexOf(day)));
+}
+
+/** The API's refusal in words: a title for the codes the page knows, the API's detail (English), the code. */
 function PayoutProblem({ error }: { error: unknown }) {
+  const { t } = useI18n();
   if (!(error instanceof ApiProblem) || error.code === 'connection_error' || error.code === 'session_required') return <ErrorNotice error={error} />;
   return (
     <div className="notice error" role="alert">
-      <strong>{TEXT.errors[error.code] ?? TEXT.errorTitle}</strong>
+      <strong>{t(ERROR_TEXTS[error.code] ?? 'payouts.error.refused')}</strong>
       <p>
         {error.message} <code>{error.code}</code>
       </p>
@@ -116,23 +52,24 @@ function PayoutProblem({ error }: { error: unknown }) {
 }
 
 export function Payouts({ mode }: { mode: Mode }) {
+  const { t, money, dateTime } = useI18n();
   const balance = useLoad(() => api<Balance>('GET', `/${mode}/balance`), mode);
   const pages = usePages((startingAfter) => api<List<Payout>>('GET', `/${mode}/payouts?limit=20${startingAfter ? `&startingAfter=${startingAfter}` : ''}`), mode);
 
   return (
     <>
-      <PageTitle title={TEXT.title}>{TEXT.title}</PageTitle>
-      <p>{TEXT.intro(mode)}</p>
+      <PageTitle title={t('payouts.title')}>{t('payouts.title')}</PageTitle>
+      <p>{t('payouts.intro', { mode })}</p>
       <ErrorNotice error={balance.error} />
       {balance.data && (
-        <div className="card" role="region" aria-label={TEXT.availableNow}>
-          <h2 style={{ marginTop: 0 }}>{TEXT.availableNow}</h2>
+        <div className="card" role="region" aria-label={t('payouts.availableNow')}>
+          <h2 style={{ marginTop: 0 }}>{t('payouts.availableNow')}</h2>
           {balance.data.balances.length === 0 ? (
-            <p className="hint">{TEXT.nothingAvailable}</p>
+            <p className="hint">{t('payouts.nothingAvailable')}</p>
           ) : (
             balance.data.balances.map((b) => (
               <p key={b.currency} className="big-number">
-                {formatMoney(b.available, b.currency)}
+                {money(b.available, b.currency)}
               </p>
             ))
           )}
@@ -148,23 +85,30 @@ export function Payouts({ mode }: { mode: Mode }) {
       />
 
       <section aria-labelledby="payouts-title">
-        <h2 id="payouts-title">{TEXT.listTitle}</h2>
+        <h2 id="payouts-title">{t('payouts.listTitle')}</h2>
         <PagedTable
           pages={pages}
-          label={TEXT.tableLabel}
-          caption={TEXT.caption}
-          columns={[{ label: TEXT.createdAt }, { label: TEXT.amount, num: true }, { label: TEXT.destination }, { label: TEXT.method }, { label: TEXT.status }, { label: TEXT.payout }]}
-          text={{ loading: TEXT.loading, empty: TEXT.empty, loadMore: TEXT.loadMore }}
+          label={t('payouts.tableLabel')}
+          caption={t('payouts.caption')}
+          columns={[
+            { label: t('payouts.createdAt') },
+            { label: t('payouts.amount'), num: true },
+            { label: t('payouts.destination') },
+            { label: t('payouts.method') },
+            { label: t('payouts.status') },
+            { label: t('payouts.payout') },
+          ]}
+          text={{ loading: t('payouts.loading'), empty: t('payouts.empty'), loadMore: t('dash.loadMore') }}
           row={(p) => (
             <tr key={p.id}>
-              <td>{formatDateTime(p.createdAt)}</td>
-              <td className="num">{formatMoney(p.amount, p.currency)}</td>
+              <td>{dateTime(p.createdAt)}</td>
+              <td className="num">{money(p.amount, p.currency)}</td>
               <td>
                 <Destination payout={p} />
               </td>
-              <td>{TEXT.methods[p.method]}</td>
+              <td>{t(METHOD_TEXTS[p.method])}</td>
               <td>
-                <Badge value={p.status} label={TEXT.statuses[p.status]} />
+                <Badge value={p.status} />
               </td>
               <td>
                 <Link to={`/dashboard/${mode}/payouts/${p.id}`} className="mono">
@@ -182,9 +126,10 @@ export function Payouts({ mode }: { mode: Mode }) {
 }
 
 function Destination({ payout }: { payout: Payout }) {
+  const { provider, phoneNumber } = payout.destination;
   return (
     <>
-      {TEXT.providers[payout.destination.provider] ?? payout.destination.provider} <span className="mono">{payout.destination.phoneNumber}</span>
+      {PROVIDER_NAMES[provider] ?? provider} <span className="mono">{phoneNumber}</span>
     </>
   );
 }
@@ -193,6 +138,7 @@ function Destination({ payout }: { payout: Payout }) {
 const phoneOf = (typed: string) => typed.replace(/[\s.-]+/g, '');
 
 function CreatePayout({ mode, currencies, onCreated }: { mode: Mode; currencies: string[]; onCreated: () => void }) {
+  const { t, money } = useI18n();
   const [form, setForm] = useState({ amount: '', currency: '', phoneNumber: '', description: '' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -227,25 +173,25 @@ function CreatePayout({ mode, currencies, onCreated }: { mode: Mode; currencies:
   return (
     <form className="card" onSubmit={submit} aria-labelledby="po-create-title">
       <h2 id="po-create-title" style={{ marginTop: 0 }}>
-        {TEXT.createTitle}
+        {t('payouts.createTitle')}
       </h2>
-      <p className="hint">{TEXT.createHint}</p>
+      <p className="hint">{t('payouts.createHint')}</p>
       {created && (
         <StatusNotice>
-          {TEXT.created(formatMoney(created.amount, created.currency), created.destination.phoneNumber)}{' '}
-          <Link to={`/dashboard/${mode}/payouts/${created.id}`}>{TEXT.open}</Link>
+          {t('payouts.created', { amount: money(created.amount, created.currency), phone: created.destination.phoneNumber })}{' '}
+          <Link to={`/dashboard/${mode}/payouts/${created.id}`}>{t('payouts.open')}</Link>
         </StatusNotice>
       )}
       <PayoutProblem error={error} />
       <div className="form-row">
         <div className="field">
           <label htmlFor="po-amount">
-            {TEXT.amount} <span className="hint">{TEXT.amountHint}</span>
+            {t('payouts.amount')} <span className="hint">{t('payouts.amountHint')}</span>
           </label>
           <input id="po-amount" inputMode="decimal" required autoComplete="off" value={form.amount} onChange={set('amount')} />
         </div>
         <div className="field">
-          <label htmlFor="po-currency">{TEXT.currency}</label>
+          <label htmlFor="po-currency">{t('payouts.currency')}</label>
           <select id="po-currency" value={currency} onChange={set('currency')}>
             {[...new Set([...currencies, ...CURRENCIES])].map((c) => (
               <option key={c} value={c}>
@@ -255,27 +201,27 @@ function CreatePayout({ mode, currencies, onCreated }: { mode: Mode; currencies:
           </select>
         </div>
         <div className="field">
-          <label htmlFor="po-provider">{TEXT.provider}</label>
+          <label htmlFor="po-provider">{t('payouts.provider')}</label>
           <select id="po-provider" value="mtn_momo" disabled>
-            <option value="mtn_momo">{TEXT.providers.mtn_momo}</option>
+            <option value="mtn_momo">{PROVIDER_NAMES.mtn_momo}</option>
           </select>
         </div>
         <div className="field">
           <label htmlFor="po-phone">
-            {TEXT.phone} <span className="hint">{TEXT.phoneHint}</span>
+            {t('payouts.phone')} <span className="hint">{t('payouts.phoneHint')}</span>
           </label>
           <input id="po-phone" type="tel" required autoComplete="off" value={form.phoneNumber} onChange={set('phoneNumber')} />
         </div>
       </div>
       <div className="field" style={{ marginTop: '1rem' }}>
         <label htmlFor="po-description">
-          {TEXT.description} <span className="hint">{TEXT.descriptionHint}</span>
+          {t('payouts.description')} <span className="hint">{t('payouts.descriptionHint')}</span>
         </label>
         <input id="po-description" maxLength={200} value={form.description} onChange={set('description')} />
       </div>
       <div className="actions">
         <button type="submit" disabled={busy}>
-          {busy ? TEXT.creating : TEXT.create}
+          {busy ? t('payouts.creating') : t('payouts.create')}
         </button>
       </div>
     </form>
@@ -294,6 +240,7 @@ function draftOf(s: PayoutSchedule): ScheduleDraft {
 }
 
 function ScheduleForm({ mode }: { mode: Mode }) {
+  const { t, dateTime, locale } = useI18n();
   const loaded = useLoad(() => api<PayoutSchedule>('GET', `/${mode}/payout-schedule`), mode);
   const [draft, setDraft] = useState<ScheduleDraft | null>(null);
   const [saved, setSaved] = useState<PayoutSchedule | null>(null);
@@ -332,33 +279,33 @@ function ScheduleForm({ mode }: { mode: Mode }) {
   return (
     <section className="card" aria-labelledby="schedule-title">
       <h2 id="schedule-title" style={{ marginTop: 0 }}>
-        {TEXT.scheduleTitle}
+        {t('payouts.scheduleTitle')}
       </h2>
-      <p className="hint">{TEXT.scheduleIntro}</p>
+      <p className="hint">{t('payouts.scheduleIntro')}</p>
       <ErrorNotice error={loaded.error} />
       {!draft || !current ? (
-        loaded.loading && <p role="status">{TEXT.scheduleLoading}</p>
+        loaded.loading && <p role="status">{t('payouts.scheduleLoading')}</p>
       ) : (
-        <form onSubmit={save} aria-label={TEXT.scheduleTitle}>
-          {saved && <StatusNotice>{TEXT.saved}</StatusNotice>}
+        <form onSubmit={save} aria-label={t('payouts.scheduleTitle')}>
+          {saved && <StatusNotice>{t('payouts.saved')}</StatusNotice>}
           <PayoutProblem error={error} />
           <fieldset>
-            <legend>{TEXT.interval}</legend>
+            <legend>{t('payouts.interval')}</legend>
             {(['manual', 'daily', 'weekly'] as const).map((i) => (
               <label key={i} className="check">
                 <input type="radio" name="po-interval" value={i} checked={draft.interval === i} onChange={() => setDraft({ ...draft, interval: i })} />
-                {TEXT.intervals[i]}
+                {t(INTERVAL_TEXTS[i])}
               </label>
             ))}
           </fieldset>
           <div className="form-row" style={{ marginTop: '1rem' }}>
             {draft.interval === 'weekly' && (
               <div className="field">
-                <label htmlFor="ps-weekday">{TEXT.weekday}</label>
+                <label htmlFor="ps-weekday">{t('payouts.weekday')}</label>
                 <select id="ps-weekday" value={draft.weeklyAnchor} onChange={(e) => setDraft({ ...draft, weeklyAnchor: e.target.value })}>
                   {WEEK_DAYS.map((d) => (
                     <option key={d} value={d}>
-                      {TEXT.weekdays[d]}
+                      {weekdayName(d, locale)}
                     </option>
                   ))}
                 </select>
@@ -366,7 +313,7 @@ function ScheduleForm({ mode }: { mode: Mode }) {
             )}
             <div className="field">
               <label htmlFor="ps-phone">
-                {TEXT.scheduleDestination} <span className="hint">{TEXT.phoneHint}</span>
+                {t('payouts.scheduleDestination')} <span className="hint">{t('payouts.phoneHint')}</span>
               </label>
               <input
                 id="ps-phone"
@@ -379,12 +326,12 @@ function ScheduleForm({ mode }: { mode: Mode }) {
             </div>
           </div>
           <fieldset style={{ marginTop: '1rem' }}>
-            <legend>{TEXT.minimums}</legend>
-            <p className="hint">{TEXT.minimumsHint}</p>
+            <legend>{t('payouts.minimums')}</legend>
+            <p className="hint">{t('payouts.minimumsHint')}</p>
             <div className="form-row">
               {CURRENCIES.map((c) => (
                 <div className="field" key={c}>
-                  <label htmlFor={`ps-min-${c}`}>{TEXT.minimumFor(c)}</label>
+                  <label htmlFor={`ps-min-${c}`}>{t('payouts.minimumFor', { currency: c })}</label>
                   <input
                     id={`ps-min-${c}`}
                     inputMode="decimal"
@@ -397,12 +344,12 @@ function ScheduleForm({ mode }: { mode: Mode }) {
             </div>
           </fieldset>
           <dl className="summary" style={{ marginTop: '1rem' }}>
-            <dt>{TEXT.nextRun}</dt>
-            <dd>{current.nextRunAt ? formatDateTime(current.nextRunAt) : TEXT.noNextRun}</dd>
+            <dt>{t('payouts.nextRun')}</dt>
+            <dd>{current.nextRunAt ? dateTime(current.nextRunAt) : t('payouts.noNextRun')}</dd>
           </dl>
           <div className="actions">
             <button type="submit" disabled={busy}>
-              {busy ? TEXT.saving : TEXT.save}
+              {busy ? t('payouts.saving') : t('payouts.save')}
             </button>
           </div>
         </form>
@@ -412,6 +359,7 @@ function ScheduleForm({ mode }: { mode: Mode }) {
 }
 
 export function PayoutDetail({ mode, id }: { mode: Mode; id: string }) {
+  const { t, money, dateTime } = useI18n();
   const loaded = useLoad(() => api<Payout>('GET', `/${mode}/payouts/${encodeURIComponent(id)}`), `${mode}/${id}`);
   const p = loaded.data;
   const pending = p?.status === 'PENDING';
@@ -425,68 +373,68 @@ export function PayoutDetail({ mode, id }: { mode: Mode; id: string }) {
 
   const back = (
     <p>
-      <Link to={`/dashboard/${mode}/payouts`}>{TEXT.allPayouts}</Link>
+      <Link to={`/dashboard/${mode}/payouts`}>{t('payouts.allPayouts')}</Link>
     </p>
   );
   if (!p) {
     return (
       <>
         {back}
-        <PageTitle title={TEXT.payout}>{TEXT.payout}</PageTitle>
+        <PageTitle title={t('payouts.payout')}>{t('payouts.payout')}</PageTitle>
         <ErrorNotice error={loaded.error} />
-        {!loaded.error && <p role="status">{TEXT.detailLoading}</p>}
+        {!loaded.error && <p role="status">{t('payouts.detailLoading')}</p>}
       </>
     );
   }
   return (
     <>
       {back}
-      <PageTitle title={`${TEXT.payout} ${p.id}`}>
-        {TEXT.payout} {formatMoney(p.amount, p.currency)} <Badge value={p.status} label={TEXT.statuses[p.status]} />
+      <PageTitle title={t('payouts.docTitle', { id: p.id })}>
+        {t('payouts.heading', { amount: money(p.amount, p.currency) })} <Badge value={p.status} />
       </PageTitle>
       <ErrorNotice error={loaded.error} />
-      {pending && <StatusNotice tone="info">{TEXT.waiting}</StatusNotice>}
-      {p.status === 'FAILED' && <div className="notice warning">{TEXT.failedNote}</div>}
+      {pending && <StatusNotice tone="info">{t('payouts.waiting')}</StatusNotice>}
+      {p.status === 'FAILED' && <div className="notice warning">{t('payouts.failedNote')}</div>}
       <section className="card" aria-labelledby="po-summary-title">
         <h2 id="po-summary-title" style={{ marginTop: 0 }}>
-          {TEXT.summary}
+          {t('payouts.summary')}
         </h2>
         <dl className="summary">
-          <dt>{TEXT.payoutId}</dt>
+          <dt>{t('payouts.id')}</dt>
           <dd className="mono">{p.id}</dd>
-          <dt>{TEXT.status}</dt>
+          <dt>{t('payouts.status')}</dt>
           <dd>
-            <Badge value={p.status} label={TEXT.statuses[p.status]} />
+            <Badge value={p.status} />
           </dd>
-          <dt>{TEXT.amount}</dt>
-          <dd>{formatMoney(p.amount, p.currency)}</dd>
-          <dt>{TEXT.destination}</dt>
+          <dt>{t('payouts.amount')}</dt>
+          <dd>{money(p.amount, p.currency)}</dd>
+          <dt>{t('payouts.destination')}</dt>
           <dd>
             <Destination payout={p} />
           </dd>
-          <dt>{TEXT.method}</dt>
-          <dd>{TEXT.methods[p.method]}</dd>
-          <dt>{TEXT.descriptionLabel}</dt>
-          <dd>{p.description ?? TEXT.none}</dd>
+          <dt>{t('payouts.method')}</dt>
+          <dd>{t(METHOD_TEXTS[p.method])}</dd>
+          <dt>{t('payouts.descriptionLabel')}</dt>
+          <dd>{p.description ?? '—'}</dd>
           {p.failureReason && (
             <>
-              <dt>{TEXT.failureReason}</dt>
+              <dt>{t('payouts.failureReason')}</dt>
               <dd>
-                {TEXT.failureReasons[p.failureReason] && <>{TEXT.failureReasons[p.failureReason]} </>}
+                {FAILURE_TEXTS[p.failureReason] && <>{t(FAILURE_TEXTS[p.failureReason] as MessageId)} </>}
                 <code>{p.failureReason}</code>
               </dd>
             </>
           )}
-          <dt>{TEXT.createdAt}</dt>
-          <dd>{formatDateTime(p.createdAt)}</dd>
-          <dt>{TEXT.updated}</dt>
-          <dd>{formatDateTime(p.updatedAt)}</dd>
-          <dt>{TEXT.completed}</dt>
-          <dd>{formatDateTime(p.completedAt)}</dd>
+          <dt>{t('payouts.createdAt')}</dt>
+          <dd>{dateTime(p.createdAt)}</dd>
+          <dt>{t('payouts.updated')}</dt>
+          <dd>{dateTime(p.updatedAt)}</dd>
+          <dt>{t('payouts.completed')}</dt>
+          <dd>{dateTime(p.completedAt)}</dd>
         </dl>
         <div className="actions">
           <button type="button" className="secondary" onClick={reload}>
-            {TEXT.refresh}
+            {t('dash.refresh')}
           </button>
         </div>
       </section>

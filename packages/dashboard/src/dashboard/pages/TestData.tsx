@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { formatDateTime, formatMoney } from '../../shared/format.ts';
+import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { Link } from '../router.tsx';
 import type { List, Message, Mode, TestUser } from '../types.ts';
@@ -8,14 +8,15 @@ import { ErrorNotice, PageTitle, StatusNotice, TableWrap, useLoad } from '../ui.
 const CURRENCIES = ['XAF', 'XOF', 'EUR', 'USD'];
 
 export function TestData({ mode }: { mode: Mode }) {
+  const { t } = useI18n();
   if (mode !== 'test') {
     return (
       <>
-        <PageTitle title="Test data">Test data</PageTitle>
+        <PageTitle title={t('testData.title')}>{t('testData.title')}</PageTitle>
         <div className="notice info">
-          <p>Test users and the messages outbox exist in test mode only: live mode never sends a fake message.</p>
+          <p>{t('testData.liveOnly')}</p>
           <p>
-            <Link to="/dashboard/test/test-data">Switch to test mode</Link>
+            <Link to="/dashboard/test/test-data">{t('testData.switch')}</Link>
           </p>
         </div>
       </>
@@ -25,6 +26,7 @@ export function TestData({ mode }: { mode: Mode }) {
 }
 
 function TestDataPage() {
+  const { t, rich, money, dateTime } = useI18n();
   const messages = useLoad(() => api<List<Message>>('GET', '/test/messages?limit=50'), 'messages');
   const [form, setForm] = useState({ phoneNumber: '', password: '', email: '', balance: '50000', currency: 'XAF' });
   const [created, setCreated] = useState<TestUser[]>([]);
@@ -52,38 +54,38 @@ function TestDataPage() {
 
   return (
     <>
-      <PageTitle title="Test data">Test data</PageTitle>
+      <PageTitle title={t('testData.title')}>{t('testData.title')}</PageTitle>
       <form className="card" onSubmit={create} aria-labelledby="tu-title">
         <h2 id="tu-title" style={{ marginTop: 0 }}>
-          Create a test user with a funded wallet
+          {t('testData.createTitle')}
         </h2>
-        <p className="hint">The phone number is verified at once; use the user to pay on the hosted checkout page in test mode.</p>
+        <p className="hint">{t('testData.createHint')}</p>
         <ErrorNotice error={error} />
         <div className="form-row">
           <div className="field">
             <label htmlFor="tu-phone">
-              Phone number <span className="hint">International format, e.g. +237650000001</span>
+              {t('testData.phone')} <span className="hint">{t('testData.phoneHint')}</span>
             </label>
             <input id="tu-phone" type="tel" required autoComplete="off" value={form.phoneNumber} onChange={set('phoneNumber')} />
           </div>
           <div className="field">
-            <label htmlFor="tu-password">Password</label>
+            <label htmlFor="tu-password">{t('testData.password')}</label>
             <input id="tu-password" type="text" required autoComplete="off" value={form.password} onChange={set('password')} />
           </div>
           <div className="field">
             <label htmlFor="tu-email">
-              E-mail <span className="hint">Optional, for codes by e-mail</span>
+              {t('testData.email')} <span className="hint">{t('testData.emailHint')}</span>
             </label>
             <input id="tu-email" type="email" value={form.email} onChange={set('email')} />
           </div>
         </div>
         <div className="form-row" style={{ marginTop: '1rem' }}>
           <div className="field">
-            <label htmlFor="tu-balance">Opening balance</label>
+            <label htmlFor="tu-balance">{t('testData.balance')}</label>
             <input id="tu-balance" inputMode="decimal" value={form.balance} onChange={set('balance')} />
           </div>
           <div className="field">
-            <label htmlFor="tu-currency">Currency</label>
+            <label htmlFor="tu-currency">{t('testData.currency')}</label>
             <select id="tu-currency" value={form.currency} onChange={set('currency')}>
               {CURRENCIES.map((c) => (
                 <option key={c}>{c}</option>
@@ -91,7 +93,7 @@ function TestDataPage() {
             </select>
           </div>
           <div className="actions" style={{ marginTop: 0 }}>
-            <button type="submit">Create test user</button>
+            <button type="submit">{t('testData.create')}</button>
           </div>
         </div>
       </form>
@@ -99,7 +101,9 @@ function TestDataPage() {
         <StatusNotice>
           {created.map((u) => (
             <p key={u.id}>
-              Created <strong>{u.phoneNumber}</strong> (<code>{u.id}</code>) with {u.balances.map((b) => formatMoney(b.amount, b.currency)).join(', ') || 'an empty wallet'}.
+              {u.balances.length
+                ? rich('testData.created', { phone: u.phoneNumber, id: u.id, balances: u.balances.map((b) => money(b.amount, b.currency)).join(', ') })
+                : rich('testData.createdEmpty', { phone: u.phoneNumber, id: u.id })}
             </p>
           ))}
         </StatusNotice>
@@ -108,37 +112,37 @@ function TestDataPage() {
       <section aria-labelledby="outbox-title">
         <div className="actions">
           <h2 id="outbox-title" style={{ margin: 0 }}>
-            Messages outbox
+            {t('testData.outbox')}
           </h2>
           <button type="button" className="secondary" onClick={() => messages.reload()}>
-            Refresh
+            {t('dash.refresh')}
           </button>
         </div>
-        <p className="hint">SMS and e-mails test mode &quot;sent&quot; (one-time codes included), newest first. Nothing leaves the server in test mode.</p>
+        <p className="hint">{t('testData.outboxHint')}</p>
         <ErrorNotice error={messages.error} />
         {messages.data && (
-          <TableWrap label="Messages outbox">
+          <TableWrap label={t('testData.outbox')}>
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Sent</th>
-                  <th scope="col">Channel</th>
-                  <th scope="col">To</th>
-                  <th scope="col">Message</th>
+                  <th scope="col">{t('testData.sent')}</th>
+                  <th scope="col">{t('testData.channel')}</th>
+                  <th scope="col">{t('testData.to')}</th>
+                  <th scope="col">{t('testData.message')}</th>
                 </tr>
               </thead>
               <tbody>
                 {messages.data.data.length === 0 && (
                   <tr>
                     <td colSpan={4} className="empty">
-                      No messages yet.
+                      {t('testData.noMessages')}
                     </td>
                   </tr>
                 )}
                 {messages.data.data.map((m) => (
                   <tr key={m.id}>
-                    <td>{formatDateTime(m.createdAt)}</td>
-                    <td>{m.channel === 'sms' ? 'SMS' : 'E-mail'}</td>
+                    <td>{dateTime(m.createdAt)}</td>
+                    <td>{m.channel === 'sms' ? t('testData.sms') : t('testData.emailChannel')}</td>
                     <td className="mono">{m.to}</td>
                     <td>{m.body ?? '—'}</td>
                   </tr>

@@ -1,19 +1,21 @@
 import { useState } from 'react';
-import { formatDateTime } from '../../shared/format.ts';
+import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { Link, navigate } from '../router.tsx';
 import type { Delivery, Endpoint, EndpointSecret, EndpointWithSecret, List, Mode } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
-import { EventTypesField } from './Webhooks.tsx';
+import { EventTypesField, useEndpointStatus } from './Webhooks.tsx';
 
-const ROLL_GRACE = [
-  { seconds: 0, label: 'Stop the old secret now' },
-  { seconds: 3600, label: '1 hour' },
-  { seconds: 24 * 3600, label: '24 hours' },
-  { seconds: 7 * 24 * 3600, label: '7 days' },
+const ROLL_GRACE: { seconds: number; label: MessageId }[] = [
+  { seconds: 0, label: 'endpoint.graceNow' },
+  { seconds: 3600, label: 'keys.grace1h' },
+  { seconds: 24 * 3600, label: 'keys.grace24h' },
+  { seconds: 7 * 24 * 3600, label: 'endpoint.grace7d' },
 ];
 
 export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
+  const { t, rich, dateTime } = useI18n();
+  const endpointStatus = useEndpointStatus();
   const key = `${mode}/${id}`;
   const endpoint = useLoad(() => api<Endpoint>('GET', `/${mode}/webhook-endpoints/${encodeURIComponent(id)}`), key);
   const deliveries = useLoad(() => api<List<Delivery>>('GET', `/${mode}/webhook-endpoints/${encodeURIComponent(id)}/deliveries?limit=50`), key);
@@ -38,7 +40,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
 
   const back = (
     <p>
-      <Link to={`/dashboard/${mode}/webhooks`}>← All endpoints</Link>
+      <Link to={`/dashboard/${mode}/webhooks`}>{t('endpoint.all')}</Link>
     </p>
   );
   const ep = endpoint.data;
@@ -46,8 +48,8 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
     return (
       <>
         {back}
-        <PageTitle title="Webhook endpoint">Webhook endpoint</PageTitle>
-        {endpoint.error ? <ErrorNotice error={endpoint.error} /> : <p role="status">Loading…</p>}
+        <PageTitle title={t('endpoint.title')}>{t('endpoint.title')}</PageTitle>
+        {endpoint.error ? <ErrorNotice error={endpoint.error} /> : <p role="status">{t('dash.loading')}</p>}
       </>
     );
   }
@@ -56,92 +58,92 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
   return (
     <>
       {back}
-      <PageTitle title="Webhook endpoint">Webhook endpoint</PageTitle>
+      <PageTitle title={t('endpoint.title')}>{t('endpoint.title')}</PageTitle>
       <p className="mono">{ep.url}</p>
       {done && <StatusNotice>{done}</StatusNotice>}
       <ErrorNotice error={error} />
       <section className="card" aria-labelledby="ep-summary">
         <h2 id="ep-summary" style={{ marginTop: 0 }}>
-          Details
+          {t('endpoint.details')}
         </h2>
         <dl className="summary">
-          <dt>Endpoint id</dt>
+          <dt>{t('endpoint.id')}</dt>
           <dd className="mono">{ep.id}</dd>
-          <dt>Status</dt>
+          <dt>{t('webhooks.status')}</dt>
           <dd>
-            <Badge value={ep.enabled ? 'enabled' : 'disabled'} label={ep.enabled ? 'enabled' : `disabled (${ep.disabledReason ?? 'manual'})`} />
+            <Badge value={ep.enabled ? 'enabled' : 'disabled'} label={endpointStatus(ep)} />
           </dd>
-          <dt>Description</dt>
+          <dt>{t('endpoint.description')}</dt>
           <dd>{ep.description ?? '—'}</dd>
-          <dt>Added</dt>
-          <dd>{formatDateTime(ep.createdAt)}</dd>
+          <dt>{t('webhooks.addedAt')}</dt>
+          <dd>{dateTime(ep.createdAt)}</dd>
         </dl>
         <div className="actions">
           <button
             type="button"
             className="secondary"
             onClick={() =>
-              void act(() => api('PATCH', `/${mode}/webhook-endpoints/${ep.id}`, { enabled: !ep.enabled }), ep.enabled ? 'The endpoint is disabled.' : 'The endpoint is enabled again.').then(
+              void act(() => api('PATCH', `/${mode}/webhook-endpoints/${ep.id}`, { enabled: !ep.enabled }), ep.enabled ? t('endpoint.disabled') : t('endpoint.enabled')).then(
                 () => endpoint.reload(),
               )
             }
           >
-            {ep.enabled ? 'Disable endpoint' : 'Enable endpoint'}
+            {ep.enabled ? t('endpoint.disable') : t('endpoint.enable')}
           </button>
           <ConfirmButton
-            label="Delete endpoint"
-            confirmLabel="Yes, delete it"
-            onConfirm={() => void act(() => api('DELETE', `/${mode}/webhook-endpoints/${ep.id}`), 'Deleted.').then((r) => r !== undefined && navigate(`/dashboard/${mode}/webhooks`))}
+            label={t('endpoint.delete')}
+            confirmLabel={t('endpoint.deleteConfirm')}
+            onConfirm={() => void act(() => api('DELETE', `/${mode}/webhook-endpoints/${ep.id}`), t('endpoint.deleted')).then((r) => r !== undefined && navigate(`/dashboard/${mode}/webhooks`))}
           />
         </div>
       </section>
 
       <section className="card" aria-labelledby="ep-events">
         <h2 id="ep-events" style={{ marginTop: 0 }}>
-          Event types
+          {t('endpoint.eventTypes')}
         </h2>
         <EventTypesField value={chosen} onChange={setEvents} idPrefix="ep-ev" />
         <div className="actions">
           <button
             type="button"
             onClick={() =>
-              void act(() => api('PATCH', `/${mode}/webhook-endpoints/${ep.id}`, { enabledEvents: chosen.length ? chosen : ['*'] }), 'Event types saved.').then(() => {
+              void act(() => api('PATCH', `/${mode}/webhook-endpoints/${ep.id}`, { enabledEvents: chosen.length ? chosen : ['*'] }), t('endpoint.eventsSaved')).then(() => {
                 setEvents(null);
                 endpoint.reload();
               })
             }
           >
-            Save event types
+            {t('endpoint.saveEvents')}
           </button>
         </div>
       </section>
 
       <section className="card" aria-labelledby="ep-secret">
         <h2 id="ep-secret" style={{ marginTop: 0 }}>
-          Signing secret
+          {t('webhooks.secret')}
         </h2>
         {secret ? (
           <>
-            <SecretField label="Current signing secret" value={secret.secret} />
+            <SecretField label={t('endpoint.currentSecret')} value={secret.secret} />
             {secret.rollingSecrets.map((r) => (
-              <SecretField key={r.secret} label={`Previous secret, still signing until ${formatDateTime(r.expiresAt)}`} value={r.secret} />
+              <SecretField key={r.secret} label={t('endpoint.previousSecret', { until: dateTime(r.expiresAt) })} value={r.secret} />
             ))}
             <button type="button" className="secondary" onClick={() => setSecret(null)}>
-              Hide secret
+              {t('endpoint.hideSecret')}
             </button>
           </>
         ) : (
           <button type="button" className="secondary" onClick={() => void act(() => api<EndpointSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/reveal-secret`, {}), '').then((s) => s && setSecret(s))}>
-            Reveal secret
+            {t('endpoint.revealSecret')}
           </button>
         )}
         <div className="form-row" style={{ marginTop: '1rem' }}>
           <div className="field">
-            <label htmlFor="roll-grace">Keep the previous secret signing for</label>
+            <label htmlFor="roll-grace">{t('endpoint.graceLabel')}</label>
             <select id="roll-grace" value={grace} onChange={(e) => setGrace(e.target.value)}>
               {ROLL_GRACE.map((g) => (
                 <option key={g.seconds} value={g.seconds}>
-                  {g.label}
+                  {t(g.label)}
                 </option>
               ))}
             </select>
@@ -150,12 +152,12 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
             <button
               type="button"
               onClick={() =>
-                void act(() => api<EndpointWithSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/roll-secret`, { expiresIn: Number(grace) }), 'A new secret signs from now on.').then(async (r) => {
+                void act(() => api<EndpointWithSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/roll-secret`, { expiresIn: Number(grace) }), t('endpoint.rolled')).then(async (r) => {
                   if (r) setSecret(await api<EndpointSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/reveal-secret`, {}));
                 })
               }
             >
-              Roll secret
+              {t('endpoint.rollSecret')}
             </button>
           </div>
         </div>
@@ -164,34 +166,34 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
       <section aria-labelledby="ep-deliveries">
         <div className="actions">
           <h2 id="ep-deliveries" style={{ margin: 0 }}>
-            Deliveries
+            {t('endpoint.deliveries')}
           </h2>
           <button type="button" className="secondary" onClick={() => deliveries.reload()}>
-            Refresh
+            {t('dash.refresh')}
           </button>
         </div>
         <ErrorNotice error={deliveries.error} />
         {deliveries.data && (
-          <TableWrap label="Deliveries to this endpoint">
+          <TableWrap label={t('endpoint.deliveriesLabel')}>
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
+                  <th scope="col">{t('deliveries.event')}</th>
+                  <th scope="col">{t('deliveries.status')}</th>
                   <th scope="col" className="num">
-                    Attempts
+                    {t('deliveries.attempts')}
                   </th>
-                  <th scope="col">Last answer</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Next try</th>
-                  <th scope="col">Actions</th>
+                  <th scope="col">{t('deliveries.lastAnswer')}</th>
+                  <th scope="col">{t('deliveries.created')}</th>
+                  <th scope="col">{t('deliveries.nextTry')}</th>
+                  <th scope="col">{t('keys.actions')}</th>
                 </tr>
               </thead>
               <tbody>
                 {deliveries.data.data.length === 0 && (
                   <tr>
                     <td colSpan={7} className="empty">
-                      No deliveries yet.
+                      {t('endpoint.noDeliveries')}
                     </td>
                   </tr>
                 )}
@@ -203,15 +205,15 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
                     </td>
                     <td className="num">{d.attemptCount}</td>
                     <td>{d.lastStatusCode !== null ? `HTTP ${d.lastStatusCode}` : (d.lastError ?? '—')}</td>
-                    <td>{formatDateTime(d.createdAt)}</td>
-                    <td>{formatDateTime(d.nextAttemptAt)}</td>
+                    <td>{dateTime(d.createdAt)}</td>
+                    <td>{dateTime(d.nextAttemptAt)}</td>
                     <td>
                       <button
                         type="button"
                         className="secondary"
-                        onClick={() => void act(() => api('POST', `/${mode}/events/${d.eventId}/resend`, { endpointId: ep.id }), 'The event was queued again for this endpoint.').then(() => deliveries.reload())}
+                        onClick={() => void act(() => api('POST', `/${mode}/events/${d.eventId}/resend`, { endpointId: ep.id }), t('endpoint.resent')).then(() => deliveries.reload())}
                       >
-                        Resend<span className="visually-hidden"> event {d.eventId}</span>
+                        {rich('endpoint.resend', { id: d.eventId, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
                       </button>
                     </td>
                   </tr>

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { formatDateTime } from '../../shared/format.ts';
+import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { Link } from '../router.tsx';
 import { type Endpoint, type EndpointWithSecret, EVENT_TYPES, type List, type Mode } from '../types.ts';
@@ -7,10 +7,11 @@ import { Badge, ErrorNotice, PageTitle, SecretField, TableWrap, useLoad } from '
 
 /** The event types an endpoint receives, chosen with checkboxes ("all" when none is ticked). */
 export function EventTypesField({ value, onChange, idPrefix }: { value: string[]; onChange: (v: string[]) => void; idPrefix: string }) {
+  const { t } = useI18n();
   return (
     <fieldset>
-      <legend>Events to send</legend>
-      <span className="hint">Tick none to receive every event type.</span>
+      <legend>{t('webhooks.eventsLegend')}</legend>
+      <span className="hint">{t('webhooks.eventsHint')}</span>
       {EVENT_TYPES.map((t) => (
         <label key={t} className="check" htmlFor={`${idPrefix}-${t}`}>
           <input
@@ -26,7 +27,15 @@ export function EventTypesField({ value, onChange, idPrefix }: { value: string[]
   );
 }
 
+/** An endpoint's status in words: enabled, or disabled and why. */
+export function useEndpointStatus() {
+  const { t } = useI18n();
+  return (ep: Endpoint) => (ep.enabled ? t('status.enabled') : t('webhooks.disabledWhy', { reason: ep.disabledReason ?? 'manual' }));
+}
+
 export function Webhooks({ mode }: { mode: Mode }) {
+  const { t, rich, dateTime } = useI18n();
+  const endpointStatus = useEndpointStatus();
   const endpoints = useLoad(() => api<List<Endpoint>>('GET', `/${mode}/webhook-endpoints?limit=100`), mode);
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
@@ -55,69 +64,64 @@ export function Webhooks({ mode }: { mode: Mode }) {
 
   return (
     <>
-      <PageTitle title="Webhooks">Webhooks</PageTitle>
-      <p>
-        Caisse POSTs each event to your endpoints, signed with the endpoint&apos;s secret in the <code>pay-signature</code> header. Fulfil orders from
-        these events, not from the browser.
-      </p>
+      <PageTitle title={t('webhooks.title')}>{t('webhooks.title')}</PageTitle>
+      <p>{rich('webhooks.intro')}</p>
       {created && (
         <section className="notice success" aria-labelledby="created-title">
           <h2 id="created-title" style={{ marginTop: 0 }}>
-            Endpoint added
+            {t('webhooks.added')}
           </h2>
-          <p>
-            Events now go to <code>{created.url}</code>. Verify them with this signing secret (you can reveal it again on the endpoint&apos;s page).
-          </p>
-          <SecretField label="Signing secret" value={created.secret} />
+          <p>{rich('webhooks.addedText', { url: created.url })}</p>
+          <SecretField label={t('webhooks.secret')} value={created.secret} />
           <div className="actions">
             <Link className="button secondary" to={`/dashboard/${mode}/webhooks/${created.id}`}>
-              Open the endpoint
+              {t('webhooks.open')}
             </Link>
             <button type="button" className="secondary" onClick={() => setCreated(null)}>
-              Done
+              {t('webhooks.done')}
             </button>
           </div>
         </section>
       )}
       <form className="card" onSubmit={add} aria-labelledby="add-title">
         <h2 id="add-title" style={{ marginTop: 0 }}>
-          Add an endpoint
+          {t('webhooks.addTitle')}
         </h2>
         <ErrorNotice error={error} />
         <div className="field">
           <label htmlFor="ep-url">
-            Endpoint URL
-            <span className="hint">{mode === 'live' ? 'https, on a public address.' : 'http or https; test mode may use a local address.'}</span>
+            {t('webhooks.url')}
+            <span className="hint">{mode === 'live' ? t('webhooks.urlHintLive') : t('webhooks.urlHintTest')}</span>
           </label>
           <input id="ep-url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://shop.example.com/webhooks/caisse" />
         </div>
         <div className="field">
-          <label htmlFor="ep-desc">Description (optional)</label>
+          <label htmlFor="ep-desc">{t('webhooks.description')}</label>
           <input id="ep-desc" maxLength={1000} value={description} onChange={(e) => setDescription(e.target.value)} />
         </div>
         <EventTypesField value={events} onChange={setEvents} idPrefix="new-ev" />
         <div className="actions">
-          <button type="submit">Add endpoint</button>
+          <button type="submit">{t('webhooks.add')}</button>
         </div>
       </form>
       <ErrorNotice error={endpoints.error} />
       {endpoints.data && (
-        <TableWrap label="Webhook endpoints">
+        <TableWrap label={t('webhooks.tableLabel')}>
           <table>
-            <caption>{mode === 'test' ? 'Test' : 'Live'} endpoints</caption>
+            <caption>{t('webhooks.caption', { mode })}</caption>
             <thead>
               <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Added</th>
+                <th scope="col">{t('webhooks.urlColumn')}</th>
+                <th scope="col">{t('webhooks.events')}</th>
+                <th scope="col">{t('webhooks.status')}</th>
+                <th scope="col">{t('webhooks.addedAt')}</th>
               </tr>
             </thead>
             <tbody>
               {endpoints.data.data.length === 0 && (
                 <tr>
                   <td colSpan={4} className="empty">
-                    No endpoints yet.
+                    {t('webhooks.empty')}
                   </td>
                 </tr>
               )}
@@ -129,11 +133,11 @@ export function Webhooks({ mode }: { mode: Mode }) {
                     </Link>
                     {ep.description && <span className="hint">{ep.description}</span>}
                   </td>
-                  <td>{ep.enabledEvents.includes('*') ? 'all events' : ep.enabledEvents.join(', ')}</td>
+                  <td>{ep.enabledEvents.includes('*') ? t('webhooks.allEvents') : ep.enabledEvents.join(', ')}</td>
                   <td>
-                    <Badge value={ep.enabled ? 'enabled' : 'disabled'} label={ep.enabled ? 'enabled' : `disabled (${ep.disabledReason ?? 'manual'})`} />
+                    <Badge value={ep.enabled ? 'enabled' : 'disabled'} label={endpointStatus(ep)} />
                   </td>
-                  <td>{formatDateTime(ep.createdAt)}</td>
+                  <td>{dateTime(ep.createdAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { chooseLanguage, type LanguageChoice } from '@caisse/intl';
 import { ApiError } from '../../platform/errors.ts';
+import { requestedLanguages } from '../../platform/i18n.ts';
 import type { CheckoutPageConfig } from './dashboard.service.ts';
 
 /** Where `npm run build -w @caisse/dashboard` writes the built pages (packages/dashboard/dist). */
@@ -41,9 +43,19 @@ function attribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** The checkout page's HTML with its configuration (or `{error}`) in the meta tag. */
-export function renderCheckout(template: string, config: CheckoutPageConfig | { error: 'not_found' }): string {
-  return template.replace(CHECKOUT_META, `<meta name="caisse-checkout" content="${attribute(JSON.stringify(config))}">`);
+/** The page's `<html lang>`: the language its texts are in (the built pages say "en"). */
+export function withLang(html: string, language: string): string {
+  return html.replace(/<html lang="[^"]*">/, `<html lang="${attribute(language)}">`);
+}
+
+/**
+ * The checkout page's HTML with its configuration (or `{error}`) in the meta tag, and its language
+ * (contract §11: the request's Accept-Language, else the merchant's default, else French; the
+ * page follows the customer's saved language once they sign in).
+ */
+export function renderCheckout(template: string, config: CheckoutPageConfig | { error: 'not_found' }, choice: LanguageChoice): string {
+  const embedded = { ...config, language: choice.language, locale: choice.locale };
+  return withLang(template, choice.language).replace(CHECKOUT_META, `<meta name="caisse-checkout" content="${attribute(JSON.stringify(embedded))}">`);
 }
 
 function html(reply: FastifyReply, body: string | Buffer) {
@@ -61,7 +73,11 @@ export default function registerPages(instance: FastifyInstance, dist = DASHBOAR
   const dashboard = app.services.dashboard;
   const page = { auth: 'none' as const, csp: 'page' as const };
 
-  const dashboardPage = async (_req: unknown, reply: FastifyReply) => html(reply, await readBuilt(dist, 'dashboard.html'));
+  // The first paint's language from Accept-Language; the app then follows the user's own choice.
+  const dashboardPage = async (req: { headers: { 'accept-language'?: string | string[] } }, reply: FastifyReply) => {
+    const { language } = chooseLanguage({ requested: requestedLanguages(req.headers['accept-language']) });
+    return html(reply, withLang((await readBuilt(dist, 'dashboard.html')).toString('utf8'), language));
+  };
   app.get('/dashboard', { config: page, schema: { hide: true } }, dashboardPage);
 
   app.get('/dashboard/*', { config: page, schema: { hide: true } }, async (req, reply) => {
@@ -92,14 +108,16 @@ export default function registerPages(instance: FastifyInstance, dist = DASHBOAR
           'An HTML page for the customer: the merchant\'s name, the amount and description, then phone number and password, a code by SMS or e-mail, and pay. ' +
           'The page runs the browser client with the publishable API key of the intent\'s merchant and mode, which the server embeds in the page ' +
           '(a key named "Hosted checkout", made on first use and kept encrypted so it can be embedded; revoking it makes a new one). Never a secret key. ' +
-          'An unknown token gets the page too, saying the link is not valid.',
+          'An unknown token gets the page too, saying the link is not valid. ' +
+          "Its language (contract §11): the request's `Accept-Language` (French or English), else the merchant's default, else French; once the customer signs in, their saved language.",
         params: Type.Object({ sessionToken: Type.String({ maxLength: 200 }) }),
       },
     },
     async (req, reply) => {
       const template = (await readBuilt(dist, 'checkout.html')).toString('utf8');
       const config = await dashboard.checkoutPage(req.params.sessionToken);
-      return html(reply, renderCheckout(template, config ?? { error: 'not_found' }));
+      const choice = chooseLanguage({ requested: requestedLanguages(req.headers['accept-language']), merchantDefault: config?.merchantLanguage });
+      return html(reply, renderCheckout(template, config ?? { error: 'not_found' }, choice));
     },
   );
 }

@@ -31,6 +31,7 @@ import {
   CreatedApiKey,
   CreateKeyBody,
   EmptyBody,
+  SessionPatch,
   LoginBody,
   ModeIdParams,
   ModeParams,
@@ -164,6 +165,23 @@ async function dashboardApi(instance: FastifyInstance) {
     '/session',
     { config: session, schema: { tags, summary: 'The signed-in session, with its CSRF token', response: { 200: Session } } },
     async (req) => dashboard.sessionView(req.dashboardSession, req.dashboardToken),
+  );
+
+  app.patch(
+    '/session',
+    {
+      config: session,
+      schema: {
+        tags,
+        summary: "Set the signed-in user's language (the language switch), remembered for their next sign-ins",
+        body: SessionPatch,
+        response: { 200: Session },
+      },
+    },
+    async (req) => {
+      req.dashboardSession = await dashboard.setLanguage(req.dashboardSession, req.body.language);
+      return dashboard.sessionView(req.dashboardSession, req.dashboardToken);
+    },
   );
 
   app.post(

@@ -17,13 +17,23 @@ export const LoginBody = Type.Object(
   { additionalProperties: false },
 );
 
+const Language = Type.Union([Type.Literal('fr'), Type.Literal('en')]);
+
 export const Session = Type.Object({
   object: Type.Literal('dashboard_session'),
   email: Type.String(),
-  merchant: Type.Object({ id: Type.String(), name: Type.String() }),
+  language: Type.Union([Language, Type.Null()], {
+    description: "The signed-in user's own language (the dashboard's language switch); null: none chosen, so the browser's languages, then the merchant's default, then French decide (contract §11).",
+  }),
+  merchant: Type.Object({ id: Type.String(), name: Type.String(), language: { ...Language, description: "The merchant's default language" } }),
   csrfToken: Type.String({ description: 'Send it back as `x-csrf-token` on every POST, PATCH and DELETE of /dashboard/api.' }),
   expiresAt: Type.String({ format: 'date-time', description: 'When the session ends if left idle (30 minutes; 12 hours at most after sign-in).' }),
 });
+
+export const SessionPatch = Type.Object(
+  { language: Type.Union([Language, Type.Null()], { description: 'fr or en; null goes back to the browser\'s languages' }) },
+  { additionalProperties: false },
+);
 
 export const ModeParams = Type.Object({
   mode: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'Which mode\'s objects: the dashboard\'s test/live switch.' }),

@@ -3,6 +3,7 @@ import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { decrypt, encrypt, randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
+import type { Language } from '../../platform/i18n.ts';
 import { newId } from '../../platform/ids.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
@@ -41,12 +42,16 @@ export interface DashboardSession {
   merchantName: string;
   pinnedVersion: string;
   expiresAt: Date;
+  /** The user's own language (the dashboard's switch); null: their browser's, then the merchant's. */
+  language: Language | null;
+  merchantLanguage: Language;
 }
 
 export interface SessionView {
   object: 'dashboard_session';
   email: string;
-  merchant: { id: string; name: string };
+  language: Language | null;
+  merchant: { id: string; name: string; language: Language };
   /** Send it back as `x-csrf-token` on every POST, PATCH and DELETE. */
   csrfToken: string;
   expiresAt: string;
@@ -64,6 +69,8 @@ export interface CheckoutPageConfig {
   apiKey: string;
   merchantName: string;
   livemode: boolean;
+  /** The merchant's default language: the page's choice when the browser asks for neither French nor English. */
+  merchantLanguage: Language;
 }
 
 /** The smallest intent id of the millisecond `at`: ids sort by creation time (platform/ids.ts). */
@@ -111,7 +118,8 @@ export function createDashboardService(
     return {
       object: 'dashboard_session',
       email: s.email,
-      merchant: { id: s.merchantId, name: s.merchantName },
+      language: s.language,
+      merchant: { id: s.merchantId, name: s.merchantName, language: s.merchantLanguage },
       csrfToken: csrfTokenOf(sessionToken),
       expiresAt: s.expiresAt.toISOString(),
     };
@@ -198,6 +206,8 @@ export function createDashboardService(
         merchantName: user.merchant_name,
         pinnedVersion: user.merchant_api_version,
         expiresAt,
+        language: user.language,
+        merchantLanguage: user.merchant_language,
       };
       return { sessionToken, session: view(session, sessionToken), absoluteExpiresAt };
     },
@@ -225,6 +235,8 @@ export function createDashboardService(
         merchantName: account.merchant_name,
         pinnedVersion: account.merchant_api_version,
         expiresAt,
+        language: account.language,
+        merchantLanguage: account.merchant_language,
       };
     },
 
@@ -235,6 +247,12 @@ export function createDashboardService(
       if (sent === undefined || !safeEqual(sent, csrfTokenOf(sessionToken))) {
         throw new ApiError('csrf_token_invalid', 'Send the csrfToken of GET /dashboard/api/session in the x-csrf-token header');
       }
+    },
+
+    /** The language switch: the user's own language from now on (null: back to their browser's). */
+    async setLanguage(session: DashboardSession, language: Language | null): Promise<DashboardSession> {
+      await merchants.setDashboardLanguage(session.userId, language);
+      return { ...session, language };
     },
 
     async logout(session: DashboardSession): Promise<void> {
@@ -363,7 +381,7 @@ export function createDashboardService(
       const owner = await intents.sessionOwner(sessionToken);
       const merchant = owner && (await merchants.findMerchant(owner.merchantId));
       if (!owner || !merchant) return null;
-      return { apiKey: await checkoutKey(owner.merchantId, owner.mode), merchantName: merchant.name, livemode: owner.mode === 'live' };
+      return { apiKey: await checkoutKey(owner.merchantId, owner.mode), merchantName: merchant.name, livemode: owner.mode === 'live', merchantLanguage: merchant.language };
     },
   };
 }

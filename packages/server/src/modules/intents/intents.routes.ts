@@ -1,8 +1,9 @@
+import { isLanguage } from '@caisse/intl';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { idempotentAnswer } from '../../platform/http/idempotency.ts';
-import { CreatedIntent, CreateIntentBody, Intent, IntentIdParams, IntentList, ListIntentsQuery, PublicIntent, SessionTokenParams } from './intents.schema.ts';
+import { CreatedIntent, CreateIntentBody, Intent, IntentIdParams, IntentList, ListIntentsQuery, SessionIntent, SessionTokenParams } from './intents.schema.ts';
 
 const tags = ['payment intents'];
 const merchantSecurity = [{ apiKey: [], secretKey: [] }];
@@ -46,13 +47,17 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Retrieve an intent by its session token (client operation)',
         description:
-          'For the browser, with the API key alone. The answer leaves out `metadata` and `sessionToken`: they are for the merchant. An intent past its `expiresAt` reads EXPIRED at once: start a new intent. A token of another merchant or mode is 404 `not_found`.',
+          'For the browser, with the API key alone. The answer leaves out `metadata` and `sessionToken`: they are for the merchant, and adds `merchantLanguage`, the language a checkout falls back to (contract §11). An intent past its `expiresAt` reads EXPIRED at once: start a new intent. A token of another merchant or mode is 404 `not_found`.',
         security: [{ apiKey: [] }],
         params: SessionTokenParams,
-        response: { 200: PublicIntent },
+        response: { 200: SessionIntent },
       },
     },
-    async (request) => intents.retrieveBySessionToken(request.merchant, request.params.sessionToken),
+    async (request) => {
+      const intent = await intents.retrieveBySessionToken(request.merchant, request.params.sessionToken);
+      const language = request.merchant.merchantLanguage;
+      return isLanguage(language) ? { ...intent, merchantLanguage: language } : intent;
+    },
   );
 
   app.get(

@@ -90,6 +90,16 @@ const publicFields = {
 export const PublicIntent = Type.Object(publicFields);
 export type PublicIntent = Static<typeof PublicIntent>;
 
+/** The intent read by its session token, with what a checkout needs to pick its language. */
+export const SessionIntent = Type.Object({
+  ...publicFields,
+  merchantLanguage: Type.Optional(
+    Type.Union([Type.Literal('fr'), Type.Literal('en')], {
+      description: "The merchant's default language (contract §11): a checkout speaks it when the customer has not signed in with a saved language and the browser asks for neither French nor English.",
+    }),
+  ),
+});
+
 /** The intent as the merchant sees it (secret key), and as events carry it. */
 export const Intent = Type.Object({
   ...publicFields,

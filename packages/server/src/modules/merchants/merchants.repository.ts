@@ -14,6 +14,8 @@ export interface MerchantsTable {
   /** Own fee schedule (contract §10); null: the configured default. */
   fee_bps: ColumnType<number | null, number | null | undefined, number | null>;
   fee_fixed: ColumnType<Record<string, number | string> | null, string | null | undefined, string | null>;
+  /** The default language of its customers' messages (contract §11). */
+  language: Generated<'fr' | 'en'>;
   /** Own settlement delay in days (contract §10); null: the configured default. */
   settlement_delay_days: ColumnType<number | null, number | null | undefined, number | null>;
 }
@@ -42,6 +44,8 @@ export interface DashboardUsersTable {
   failed_logins: Generated<number>;
   locked_until: Date | null;
   created_at: Date;
+  /** The language the user chose for the dashboard; null: their browser's, then the merchant's. */
+  language: ColumnType<'fr' | 'en' | null, 'fr' | 'en' | null | undefined, 'fr' | 'en' | null>;
 }
 
 declare module '../../platform/database.ts' {
@@ -55,10 +59,10 @@ declare module '../../platform/database.ts' {
 export type MerchantRow = Selectable<MerchantsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_settlement_delay_days: number | null };
+export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en'; merchant_settlement_delay_days: number | null };
 
 export const merchantsRepository = {
-  async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; created_at: Date }) {
+  async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; created_at: Date }) {
     return db.insertInto('merchants').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
@@ -85,7 +89,7 @@ export const merchantsRepository = {
       .selectFrom('api_keys')
       .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
       .selectAll('api_keys')
-      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed', 'merchants.settlement_delay_days as merchant_settlement_delay_days'])
+      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed', 'merchants.language as merchant_language', 'merchants.settlement_delay_days as merchant_settlement_delay_days'])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
   },
@@ -118,7 +122,7 @@ export const merchantsRepository = {
     return db
       .selectFrom('dashboard_users')
       .innerJoin('merchants', 'merchants.id', 'dashboard_users.merchant_id')
-      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.password_hash', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version'])
+      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.password_hash', 'dashboard_users.language', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
       .where((eb) => eb(eb.fn('lower', ['dashboard_users.email']), '=', email))
       .executeTakeFirst();
   },
@@ -128,7 +132,7 @@ export const merchantsRepository = {
     return db
       .selectFrom('dashboard_users')
       .innerJoin('merchants', 'merchants.id', 'dashboard_users.merchant_id')
-      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version'])
+      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.language', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
       .where('dashboard_users.id', '=', id)
       .executeTakeFirst();
   },
@@ -137,6 +141,15 @@ export const merchantsRepository = {
   async setFees(db: Executor, id: string, bps: number | null, fixedMinor: Record<string, string> | null): Promise<boolean> {
     const r = await db.updateTable('merchants').set({ fee_bps: bps, fee_fixed: fixedMinor === null ? null : JSON.stringify(fixedMinor) }).where('id', '=', id).executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
+  },
+
+  async setLanguage(db: Executor, id: string, language: 'fr' | 'en'): Promise<boolean> {
+    const r = await db.updateTable('merchants').set({ language }).where('id', '=', id).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+
+  async setDashboardUserLanguage(db: Executor, id: string, language: 'fr' | 'en' | null): Promise<void> {
+    await db.updateTable('dashboard_users').set({ language }).where('id', '=', id).execute();
   },
 
   /** Sets a merchant's settlement delay (null: back to the configured default). */

@@ -5,6 +5,7 @@ import { normalizeOrigin } from '../../platform/http/cors.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import type { KeyMode, MerchantContext } from '../../platform/tenancy.ts';
 import type { Executor } from '../../platform/db.ts';
+import type { Language } from '../../platform/i18n.ts';
 import { type ApiKeyRow, type KeyKind, type KeyWithMerchant, merchantsRepository as repo } from './merchants.repository.ts';
 
 export const MAX_ROLL_GRACE_SECONDS = 7 * 24 * 3600;
@@ -168,13 +169,13 @@ export function createMerchantsService(deps: Deps) {
      * A merchant with a test publishable key, a test secret key and a dashboard login.
      * Live keys are created on purpose, later, with `keys create --mode live`.
      */
-    async createMerchant(input: { name: string; email?: string; dashboardPassword?: string }) {
+    async createMerchant(input: { name: string; email?: string; dashboardPassword?: string; language?: Language }) {
       const email = input.email ?? `${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'merchant'}@caisse.local`;
       const password = input.dashboardPassword ?? randomToken(random, 12);
       const passwordHash = await hashPassword(password);
       return db.transaction().execute(async (tx) => {
         const now = clock.now();
-        const merchant = await repo.insertMerchant(tx, { id: ids('merchant'), name: input.name, email, created_at: now });
+        const merchant = await repo.insertMerchant(tx, { id: ids('merchant'), name: input.name, email, language: input.language, created_at: now });
         const apiKey = await createKey(merchant.id, { kind: 'publishable', mode: 'test', name: 'Default test key' }, tx);
         const secretKey = await createKey(merchant.id, { kind: 'secret', mode: 'test', name: 'Default test secret key' }, tx);
         await repo.insertDashboardUser(tx, { id: ids('dashboardUser'), merchant_id: merchant.id, email, password_hash: passwordHash, created_at: now });
@@ -200,6 +201,17 @@ export function createMerchantsService(deps: Deps) {
     },
 
     /**
+     * Sets the merchant's default language (`caisse merchants language`): its customers' messages
+     * use it when they chose none and their request named none (contract §11). Cached keys carry
+     * it, so they are dropped as for fees.
+     */
+    async setLanguage(merchantId: string, language: Language): Promise<void> {
+      if (!(await repo.setLanguage(db, merchantId, language))) throw new ApiError('not_found', `No merchant ${merchantId}`);
+      keys.clear();
+      await deps.wakeups?.broadcast('api_keys', '');
+    },
+
+    /**
      * Sets how many days a charge's net stays pending (`caisse merchants settlement`; 0: available
      * within seconds). It applies to charges made from then on.
      */
@@ -210,6 +222,9 @@ export function createMerchantsService(deps: Deps) {
       await deps.wakeups?.broadcast('api_keys', '');
     },
 
+    /** The dashboard user's own language (null: back to the browser's, then the merchant's). */
+    setDashboardLanguage: (dashboardUserId: string, language: Language | null) => repo.setDashboardUserLanguage(db, dashboardUserId, language),
+
     /** How many merchants there are (`npm start` creates one on an empty database). */
     countMerchants: () => repo.countMerchants(db),
 
@@ -219,9 +234,9 @@ export function createMerchantsService(deps: Deps) {
     },
 
     /** A merchant's name and pinned API version; undefined when there is no such merchant. */
-    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string } | undefined> {
+    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language } | undefined> {
       const row = await repo.findMerchant(db, merchantId);
-      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version };
+      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language };
     },
 
     /** The pinned API version of each of these merchants (in the caller's transaction when given). */
@@ -305,6 +320,7 @@ export function createMerchantsService(deps: Deps) {
         pinnedVersion: pk.merchant_api_version,
         intentExpiresIn: pk.merchant_intent_expires_in,
         merchantName: pk.merchant_name,
+        merchantLanguage: pk.merchant_language,
         fees: { bps: pk.merchant_fee_bps, fixedMinor: pk.merchant_fee_fixed },
         settlementDelayDays: pk.merchant_settlement_delay_days,
       };

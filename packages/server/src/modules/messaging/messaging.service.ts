@@ -76,6 +76,15 @@ export function transportsFromConfig(config: Deps['config']): Transports {
 export const WITHHELD_CODE = '[code withheld]';
 
 /**
+ * An SMS's text as sent: the no-break spaces Intl writes in French amounts ("5 000 FCFA") become
+ * plain ones, which the GSM 7-bit alphabet has; one character outside it would make the message
+ * UCS-2, 70 characters a part instead of 160.
+ */
+export function smsBody(text: string): string {
+  return text.replace(/[\u00a0\u202f]/g, ' ');
+}
+
+/**
  * Sends SMS and e-mail. Test mode always writes into the outbox (never a real message); live mode
  * uses the configured provider of the channel, or the outbox when none is configured (in
  * production only with CAISSE_LIVE_OUTBOX=allow; otherwise 503 `unavailable`). Every message gets
@@ -85,7 +94,8 @@ export const WITHHELD_CODE = '[code withheld]';
 export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, transports: Transports = transportsFromConfig(deps.config)) {
   const { db, clock, ids } = deps;
 
-  async function send(message: OutgoingMessage): Promise<SentMessage> {
+  async function send(sent: OutgoingMessage): Promise<SentMessage> {
+    const message = sent.channel === 'sms' ? { ...sent, body: smsBody(sent.body) } : sent;
     const transport = message.mode === 'test' ? undefined : message.channel === 'sms' ? transports.sms : transports.email;
     const id = ids('message');
     const row = {

@@ -5,7 +5,8 @@ import type { Deps } from '../../platform/deps.ts';
 import { firstIdAt } from '../../platform/ids.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
-import { type Currency, formatAmount } from '../../platform/money.ts';
+import { type Translator, translator } from '../../platform/i18n.ts';
+import type { Currency } from '../../platform/money.ts';
 import { effectiveStatus, type IntentsService } from '../intents/index.ts';
 import type { Channel, MessageSender } from '../messaging/index.ts';
 import { otpRepository as repo, type UserScope } from './otp.repository.ts';
@@ -22,16 +23,23 @@ export function assertSameUser(user: UserContext, userId: string): void {
   if (user.userId !== userId) throw new ApiError('user_mismatch', 'The access token belongs to another user than userId', { param: 'userId' });
 }
 
-/** The text of the code's message. The code comes first, so a reader (or a test) finds it before any amount. */
-export function otpMessage(code: string, payment?: { amount: string; currency: string; merchantName: string }): string {
+/**
+ * The code's message and e-mail subject in the reader's language. The code comes first, so a
+ * reader (or a test) finds it before any amount; the amount is written for the locale (`5 000 FCFA`).
+ */
+export function otpMessage(t: Translator, code: string, payment?: { amountMinor: bigint; currency: Currency; merchantName: string }): { body: string; subject: string } {
   const minutes = OTP_RULES.codeTtlMs / 60_000;
-  const purpose = payment ? ` to pay ${payment.amount} ${payment.currency} to ${payment.merchantName}` : '';
-  return `${code} is your Caisse code${purpose}. It expires in ${minutes} minutes. Never share it: Caisse will never ask you for it.`;
+  if (!payment) return { body: t.text('otp.code', { code, minutes }), subject: t.text('otp.subject') };
+  const merchant = payment.merchantName;
+  return {
+    body: t.text('otp.codeToPay', { code, minutes, merchant, amount: t.amount(payment.amountMinor, payment.currency) }),
+    subject: t.text('otp.subjectToPay', { merchant }),
+  };
 }
 
-/** The SMS that tells a customer their codes are paused for the day (plain English, for translation later). */
-export function dailyLimitMessage(): string {
-  return `Caisse: someone entered ${OTP_RULES.maxWrongCodesPerDay} wrong codes for your account today, so payment codes are paused until tomorrow (00:00 UTC). If it was not you, change your password.`;
+/** The SMS that tells a customer their codes are paused for the day, in their language. */
+export function dailyLimitMessage(t: Translator): { body: string; subject: string } {
+  return { body: t.text('otp.dailyLimit', { count: OTP_RULES.maxWrongCodesPerDay }), subject: t.text('otp.dailyLimitSubject') };
 }
 
 /** The UTC day of an instant, as the database's `date` reads it. */
@@ -102,7 +110,7 @@ function incorrectCode(outcome: Extract<VerifyOutcome, { kind: 'wrong' } | { kin
  */
 /** Where a user's codes go: the users module's contact details (injected: users do not depend on OTP). */
 export interface PayerContacts {
-  contact(scope: Scope, userId: string): Promise<{ email: string | null; phoneNumber: string; phoneVerified: boolean } | undefined>;
+  contact(scope: Scope, userId: string): Promise<{ email: string | null; phoneNumber: string; phoneVerified: boolean; language: string | null } | undefined>;
   /** A code for one of the merchant's intents is a payment attempt: the merchant sees the customer from then on. */
   link(scope: Scope, userId: string): Promise<void>;
 }
@@ -134,7 +142,7 @@ export function createOtpService(
       if (!user.phoneVerified) throw new ApiError('phone_not_verified', 'The phone number is not verified; verify it first (POST /users/verify-phone)');
       to = user.phoneNumber;
     }
-    if (intentId === undefined) return { to, payment: undefined };
+    if (intentId === undefined) return { to, language: user.language, payment: undefined };
     if (intent) await users.link(scope, scope.userId);
     if (!intent) throw new ApiError('not_found', `No payment intent ${intentId}`, { param: 'intentionId' });
     const status = effectiveStatus(intent, clock.now());
@@ -142,25 +150,29 @@ export function createOtpService(
     if (status !== 'PENDING') {
       throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, { param: 'intentionId', extra: { intentStatus: status } });
     }
-    const payment = { intentId: intent.id, amount: formatAmount(intent.amount_minor, intent.currency as Currency), currency: intent.currency, merchantName, started: intent.started_by !== null };
-    return { to, payment };
+    const payment = { intentId: intent.id, amountMinor: intent.amount_minor, currency: intent.currency as Currency, merchantName, started: intent.started_by !== null };
+    return { to, language: user.language, payment };
   }
 
-  /** Tells the customer by SMS that their codes are paused; a provider outage does not change the answer. */
-  async function alertDailyLimit(scope: UserScope): Promise<void> {
+  /**
+   * Tells the customer by SMS that their codes are paused, in their language (else the request's,
+   * else the merchant's default); a provider outage does not change the answer.
+   */
+  async function alertDailyLimit(merchant: MerchantContext, scope: UserScope, requested: readonly string[]): Promise<void> {
     const contact = await users.contact(scope, scope.userId);
     if (!contact) return;
+    const message = dailyLimitMessage(translator({ saved: contact.language, requested, merchantDefault: merchant.merchantLanguage }));
     try {
-      await messaging.send({ ...scope, channel: 'sms', to: contact.phoneNumber, body: dailyLimitMessage(), subject: 'Your Caisse codes' });
+      await messaging.send({ ...scope, channel: 'sms', to: contact.phoneNumber, body: message.body, subject: message.subject });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
   }
 
   /** Why a verification failed, as the 4xx the client gets. */
-  async function verifyFailure(scope: UserScope, outcome: Exclude<VerifyOutcome, { kind: 'authorized' }>): Promise<ApiError> {
+  async function verifyFailure(merchant: MerchantContext, scope: UserScope, outcome: Exclude<VerifyOutcome, { kind: 'authorized' }>, requested: readonly string[]): Promise<ApiError> {
     if (outcome.kind === 'daily') {
-      if (outcome.alert) await alertDailyLimit(scope);
+      if (outcome.alert) await alertDailyLimit(merchant, scope, requested);
       return dailyLimit(clock.now());
     }
     if (outcome.kind === 'exhausted') {
@@ -189,16 +201,19 @@ export function createOtpService(
     /**
      * POST /otp/init: a fresh 6-digit code to the user's verified phone or e-mail on file, voiding
      * the previous one. Sends are limited per user (one per 30 s, 5 per 15 min: 429
-     * `otp_rate_limited` with Retry-After), counted under a per-user lock.
+     * `otp_rate_limited` with Retry-After), counted under a per-user lock. The message is in the
+     * customer's language, else the request's (`requested`, from Accept-Language), else the
+     * merchant's default, else French (contract §11).
      */
-    async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody): Promise<OtpChallenge> {
+    async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody, requested: readonly string[] = []): Promise<OtpChallenge> {
       assertSameUser(user, body.userId);
       // An unbound authorization would pay any intent of any amount: live codes are for one payment.
       if (merchant.mode === 'live' && body.intentionId === undefined) {
         throw new ApiError('parameter_missing', 'In live mode initOtp needs intentionId: a code authorizes one payment', { param: 'intentionId' });
       }
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
-      const { to, payment } = await payerAndPayment(scope, merchant.merchantName, body.channel, body.intentionId);
+      const { to, language, payment } = await payerAndPayment(scope, merchant.merchantName, body.channel, body.intentionId);
+      const t = translator({ saved: language, requested, merchantDefault: merchant.merchantLanguage });
 
       const code = generateCode(random);
       const otpId = ids('otp');
@@ -227,6 +242,7 @@ export function createOtpService(
         return { now, expiresAt, sends: [...sends, now] };
       });
 
+      const message = otpMessage(t, code, payment);
       try {
         await messaging.send({
           merchantId: scope.merchantId,
@@ -234,9 +250,9 @@ export function createOtpService(
           userId: scope.userId,
           channel: body.channel,
           to,
-          body: otpMessage(code, payment),
+          body: message.body,
           code,
-          subject: payment ? `Your code to pay ${payment.merchantName}` : 'Your Caisse code',
+          subject: message.subject,
         });
       } catch (err) {
         // Not delivered: forget it, so it neither replaces the previous code nor counts as a send.
@@ -261,9 +277,10 @@ export function createOtpService(
      * `attemptsRemaining`); after 5, 429 `otp_attempts_exceeded` until a new code is sent. No live
      * code at all (none sent, expired, already used) is `otp_incorrect` with 0 attempts remaining.
      * With `answer` (an Idempotency-Key), the token's answer, or the wrong code's with its try
-     * counted, is stored in the transaction that commits it.
+     * counted, is stored in the transaction that commits it. The 20th wrong code of the day sends
+     * the customer an SMS in their language (`requested`: Accept-Language, when they chose none).
      */
-    async verify(merchant: MerchantContext, user: UserContext, body: VerifyOtpBody, answer?: IdempotentAnswer): Promise<OtpAuthorization> {
+    async verify(merchant: MerchantContext, user: UserContext, body: VerifyOtpBody, answer?: IdempotentAnswer, requested: readonly string[] = []): Promise<OtpAuthorization> {
       assertSameUser(user, body.userId);
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
       const outcome = await db.transaction().execute(async (tx): Promise<VerifyOutcome> => {
@@ -311,7 +328,7 @@ export function createOtpService(
         await answer?.record(tx, 200, authorization);
         return { kind: 'authorized', authorization };
       });
-      if (outcome.kind !== 'authorized') throw await verifyFailure(scope, outcome);
+      if (outcome.kind !== 'authorized') throw await verifyFailure(merchant, scope, outcome, requested);
       return outcome.authorization;
     },
   };

@@ -37,15 +37,23 @@ export function topupView(row: TopupRow): Topup {
 }
 
 
+/** Who tells the customer that a top-up reached their wallet (the users module, injected: it knows their language). */
+export interface TopupNotices {
+  notifyTopupCredited(topup: { merchantId: string; mode: KeyMode; userId: string; amount: bigint; currency: Currency; providerName: string }): Promise<void>;
+}
+
+/** Providers as people know them, for the notice. */
+const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo' };
+
 /**
  * Money in (contract §9): a customer's wallet is topped up by mobile money. The top-up and its
  * reference are committed first; the provider is called after, outside any transaction; the
  * wallet is credited exactly once, in the transaction that moves the top-up to SUCCEEDED under its
  * row lock, whether a callback, a duplicate callback or the poller learnt it.
  */
-export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerService; connectors: ConnectorSource; logger?: Logger }) {
+export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerService; connectors: ConnectorSource; logger?: Logger; notices?: TopupNotices }) {
   const { db, clock, ids, random } = deps;
-  const { ledger, connectors } = collaborators;
+  const { ledger, connectors, notices } = collaborators;
   const log = collaborators.logger;
   /** Provider calls started by requests and not yet finished (a shutdown waits for them). */
   const inFlight = new Set<Promise<unknown>>();
@@ -54,9 +62,14 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
     return connectors.forMode(mode).get(provider);
   }
 
-  /** Moves a PENDING top-up to its outcome, once: the credit and the state change commit together. */
+  /**
+   * Moves a PENDING top-up to its outcome, once: the credit and the state change commit together.
+   * The customer is told by SMS after the commit, by the call that credited (a crash in between
+   * loses the notice, never the money).
+   */
   async function settle(id: string, outcome: Decision): Promise<TopupRow | undefined> {
-    return db.transaction().execute(async (tx) => {
+    let credited: TopupRow | undefined;
+    const row = await db.transaction().execute(async (tx) => {
       const row = await repo.lock(tx, id);
       if (!row || row.status !== 'PENDING') return row;
       const now = clock.now();
@@ -81,16 +94,23 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
         to: wallet.id,
         amount: row.amount_minor,
       });
-      return repo.update(tx, id, {
+      credited = await repo.update(tx, id, {
         status: 'SUCCEEDED',
         transfer_id: transfer.id,
         provider_transaction_id: outcome.financialTransactionId ?? null,
         completed_at: now,
         updated_at: now,
       });
+      return credited;
     });
+    if (credited && notices) {
+      const t = credited;
+      await notices
+        .notifyTopupCredited({ merchantId: t.merchant_id, mode: t.mode, userId: t.user_id, amount: t.amount_minor, currency: t.currency as Currency, providerName: PROVIDER_NAMES[t.provider] ?? t.provider })
+        .catch((err: unknown) => log?.error({ err, topup: t.id }, 'top-up notice not sent'));
+    }
+    return row;
   }
-
 
   /** Asks the provider for the money (after the commit). A definitive refusal fails the top-up; anything unsure is the poller's. */
   async function submit(row: TopupRow): Promise<void> {

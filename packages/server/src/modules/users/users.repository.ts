@@ -15,6 +15,8 @@ export interface UsersTable {
   merged_into: ColumnType<string | null, string | null | undefined, string | null>;
   /** Raised by every password reset or change: access tokens of an older version are refused. */
   token_version: Generated<number>;
+  /** The customer's language for their messages (contract §11); null: none chosen yet. */
+  language: ColumnType<'fr' | 'en' | null, 'fr' | 'en' | null | undefined, 'fr' | 'en' | null>;
 }
 
 /** Which merchants see a customer (contract §8): registration, test helpers, a payment attempt. */
@@ -139,7 +141,11 @@ export const usersRepository = {
       .executeTakeFirstOrThrow();
   },
 
-  async updateUnverified(db: Executor, id: string, patch: { password_hash: string; email: string | null }): Promise<UserRow | undefined> {
+  async setLanguage(db: Executor, id: string, language: 'fr' | 'en'): Promise<UserRow | undefined> {
+    return db.updateTable('users').set({ language }).where('id', '=', id).where('merged_into', 'is', null).returningAll().executeTakeFirst();
+  },
+
+  async updateUnverified(db: Executor, id: string, patch: { password_hash: string; email: string | null; language?: 'fr' | 'en' | null }): Promise<UserRow | undefined> {
     return db.updateTable('users').set(patch).where('id', '=', id).where('phone_verified_at', 'is', null).returningAll().executeTakeFirst();
   },
 

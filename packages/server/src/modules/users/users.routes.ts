@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { assertTestMode } from '../../platform/http/auth.ts';
+import { requestedLanguages } from '../../platform/i18n.ts';
 import {
   AuthResponse,
   ChangePasswordBody,
@@ -19,6 +20,7 @@ import {
   RegisterBody,
   ResendVerificationBody,
   TestUser,
+  UpdateMeBody,
   User,
   VerifyPhoneBody,
 } from './users.schema.ts';
@@ -41,6 +43,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         description: [
           'A customer is one account per mode and phone number across every merchant of this gateway (one password, one wallet). A new number becomes a customer linked to this merchant and gets a 6-digit code by SMS to verify the phone (valid 10 minutes; in test mode it lands in `GET /test/messages`). A number registered but never verified takes this password and gets a new code. A number that already has a verified account is left as it is, and its owner is told by SMS.',
           'The answer is the same 202 for all three, and names no customer: nothing here tells whether a number has an account. Sends count against the number, known or not (one per 30 s, 5 per 15 min: 429 `otp_rate_limited`).',
+          "Language (contract §11): `language` is saved on the customer; without it, the first French or English tag of `Accept-Language`. Their SMS and e-mail are in it from then on (change it with `PATCH /users/me`); a customer without one gets the request's `Accept-Language`, else the merchant's default language, else French.",
           'Errors: `phone_invalid` (not E.164, or not a possible number for its country), `password_weak` (under 8 characters, very common, a sequence, or the phone number), `validation_error` (e-mail).',
         ].join('\n\n'),
         security: apiKeyOnly,
@@ -48,7 +51,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         response: { 202: PhoneVerification },
       },
     },
-    async (request, reply) => reply.code(202).send(await users.register(request.merchant, request.body)),
+    async (request, reply) => reply.code(202).send(await users.register(request.merchant, request.body, requestedLanguages(request.headers['accept-language']))),
   );
 
   app.post(
@@ -84,7 +87,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         response: { 202: PhoneVerification },
       },
     },
-    async (request, reply) => reply.code(202).send(await users.resendVerification(request.merchant, request.body)),
+    async (request, reply) => reply.code(202).send(await users.resendVerification(request.merchant, request.body, requestedLanguages(request.headers['accept-language']))),
   );
 
   app.post(
@@ -120,7 +123,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         response: { 202: PasswordResetSent },
       },
     },
-    async (request, reply) => reply.code(202).send(await users.requestPasswordReset(request.merchant, request.body)),
+    async (request, reply) => reply.code(202).send(await users.requestPasswordReset(request.merchant, request.body, requestedLanguages(request.headers['accept-language']))),
   );
 
   app.post(
@@ -163,6 +166,23 @@ export default async function usersRoutes(fastify: FastifyInstance) {
       await users.changePassword(request.merchant, request.user, request.body, clientAddress(request));
       return reply.code(204).send(null);
     },
+  );
+
+  app.patch(
+    '/users/me',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: "Change the signed-in customer's language",
+        description:
+          "`language`: `fr` or `en` (or a tag of either, e.g. `fr-CM`). The customer's SMS and e-mail are in it from now on, at every merchant, and a checkout shows its texts in it after sign-in (contract §11). Answers the customer.",
+        security: [{ apiKey: [], accessToken: [] }],
+        body: UpdateMeBody,
+        response: { 200: User },
+      },
+    },
+    async (request) => users.setLanguage(request.merchant, request.user, request.body.language),
   );
 
   app.get(

@@ -14,9 +14,21 @@ export const PhoneNumber = Type.String({
 const Password = Type.String({ maxLength: 1024, description: `At least ${PASSWORD_MIN_LENGTH} characters; very common passwords and the phone number itself are refused (400 password_weak).` });
 const Email = Type.String({ format: 'email', maxLength: 254, description: 'Optional e-mail address (for codes by e-mail).' });
 const UserId = Type.String({ maxLength: 64, description: 'The user id (`usr_…`).' });
+/** What a client may send: fr or en, or a tag of either (a browser's `fr-CM`). Stored as fr or en. */
+const LANGUAGE_TAG_TEXT = 'French or English: `fr`, `en`, or a BCP 47 tag of either (`fr-CM`, `en-GB`), saved as `fr` or `en`. Other languages are refused (400 `validation_error`).';
+const languageTag = (description = LANGUAGE_TAG_TEXT) =>
+  Type.String({ maxLength: 35, pattern: '^([Ff][Rr]|[Ee][Nn])([-_][A-Za-z0-9]{1,8})*$', description, examples: ['fr', 'en', 'fr-CM'] });
+const SavedLanguage = Type.Union([Type.Literal('fr'), Type.Literal('en'), Type.Null()], {
+  description: "The language of the customer's SMS and e-mail (contract §11); null: none chosen, so the request's `Accept-Language`, then the merchant's default, then French decide.",
+});
 
 export const RegisterBody = Type.Object(
-  { phoneNumber: PhoneNumber, password: Password, email: Type.Optional(Email) },
+  {
+    phoneNumber: PhoneNumber,
+    password: Password,
+    email: Type.Optional(Email),
+    language: Type.Optional(languageTag(`${LANGUAGE_TAG_TEXT} Without it, the first French or English tag of the request's \`Accept-Language\` is saved, if any.`)),
+  },
   { additionalProperties: false },
 );
 
@@ -46,6 +58,7 @@ export const User = Type.Object({
   phoneNumber: Type.String(),
   email: Type.Union([Type.String(), Type.Null()]),
   phoneVerified: Type.Boolean(),
+  language: SavedLanguage,
   livemode: Type.Boolean(),
   createdAt: Timestamp,
 });
@@ -109,7 +122,12 @@ export const AuthResponse = Type.Object({
   phoneNumber: Type.String(),
   roles: Type.Array(Type.String(), { description: 'Always contains USER' }),
   expiresAt: Timestamp,
+  language: Type.Union([Type.Literal('fr'), Type.Literal('en'), Type.Null()], {
+    description: "The customer's saved language: a checkout shows its texts in it from sign-in on (contract §11). Null: none saved.",
+  }),
 });
+
+export const UpdateMeBody = Type.Object({ language: languageTag() }, { additionalProperties: false });
 
 export const Jwks = Type.Object({
   keys: Type.Array(
@@ -125,6 +143,7 @@ export const CreateTestUserBody = Type.Object(
     phoneNumber: PhoneNumber,
     password: Type.String({ maxLength: 1024, description: 'Any non-empty password: test users skip the strength rules.' }),
     email: Type.Optional(Email),
+    language: Type.Optional(languageTag()),
     balance: Type.Optional(Type.String({ 'x-code': 'amount_invalid', description: 'Opening wallet balance in major units ("0" or omitted: empty wallet).' })),
     currency: Type.Optional(Type.String({ description: `Currency of the balance: ${Object.keys(CURRENCIES).join(', ')} (default XAF).` })),
   },

@@ -1,6 +1,7 @@
 import { MINUTE } from '../../platform/clock.ts';
 import { codeMatches, generateCode, hashCode } from '../../platform/codes.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
+import { type Language, languageToSave, type MessageId, translator } from '../../platform/i18n.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { retryAfterHeader } from '../../platform/codes.ts';
@@ -26,6 +27,8 @@ export interface UserView {
   phoneNumber: string;
   email: string | null;
   phoneVerified: boolean;
+  /** The language of the customer's messages (contract §11); null: none chosen yet. */
+  language: Language | null;
   livemode: boolean;
   createdAt: string;
 }
@@ -36,6 +39,8 @@ export interface AuthResult {
   phoneNumber: string;
   roles: string[];
   expiresAt: string;
+  /** The customer's saved language, for the checkout to follow (contract §11); null: none. */
+  language: Language | null;
 }
 
 /**
@@ -56,6 +61,7 @@ export function userView(u: UserRow): UserView {
     phoneNumber: u.phone_number,
     email: u.email,
     phoneVerified: u.phone_verified_at !== null,
+    language: u.language,
     livemode: u.mode === 'live',
     createdAt: u.created_at.toISOString(),
   };
@@ -78,19 +84,31 @@ function incorrect(remaining: number): ApiError {
   });
 }
 
-const verificationText = (code: string) =>
-  `Your verification code is ${code}. It expires in ${VERIFICATION_TTL_MS / MINUTE} minutes. Never share it.`;
-const resetText = (code: string) =>
-  `Your password reset code is ${code}. It expires in ${VERIFICATION_TTL_MS / MINUTE} minutes. If you did not ask for it, ignore this message.`;
-const alreadyRegisteredText = () =>
-  'Someone tried to create an account with this phone number, which already has one. If it was you, sign in, or reset your password.';
+/** A top-up credited to a customer's wallet (the topups module tells, once, after the commit). */
+export interface TopupCredited {
+  merchantId: string;
+  mode: KeyMode;
+  userId: string;
+  amount: bigint;
+  currency: Currency;
+  /** The provider as people know it ("MTN MoMo"). */
+  providerName: string;
+}
 
 /**
  * Customers (contract §8): one account per mode and phone number across the deployment, one
  * password, one wallet per currency. A merchant sees a customer once linked to it (registration
  * through its key, its test helpers, a payment attempt of one of its intents).
  */
-export function createUsersService(deps: Deps, collaborators: { messaging: MessageSender; ledger: LedgerService }) {
+export function createUsersService(
+  deps: Deps,
+  collaborators: {
+    messaging: MessageSender;
+    ledger: LedgerService;
+    /** A merchant's default language, for messages sent outside a request (the merchants module's). */
+    merchantLanguage?: (merchantId: string) => Promise<string | undefined>;
+  },
+) {
   const { db, clock, ids, config, random } = deps;
   const throttle = createThrottle(deps);
   const { messaging, ledger } = collaborators;
@@ -106,22 +124,30 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
     remedy: 'reset the password (POST /auth/password-reset)',
   });
 
-  /** Sends an SMS (`code`: the one it carries); a provider outage is recorded by messaging and must not change the answer. */
-  async function sms(scope: Scope, user: UserRow, body: string, subjectLine: string, code?: string): Promise<void> {
+  const minutes = VERIFICATION_TTL_MS / MINUTE;
+
+  /**
+   * Sends an SMS in the customer's language (contract §11: theirs, else what the request asked
+   * for, else the merchant's default); a provider outage is recorded by messaging and must not
+   * change the answer. `values.code`, when there is one, is the one-time code the text carries
+   * (a live outbox row keeps the text without it).
+   */
+  async function sms(merchant: Scope & { merchantLanguage?: string }, user: UserRow, requested: readonly string[], text: MessageId, subjectLine: MessageId, values?: Record<string, string | number>): Promise<void> {
+    const t = translator({ saved: user.language, requested, merchantDefault: merchant.merchantLanguage });
     try {
-      await messaging.send({ ...scope, userId: user.id, channel: 'sms', to: user.phone_number, body, subject: subjectLine, code });
+      await messaging.send({ ...scopeOf(merchant), userId: user.id, channel: 'sms', to: user.phone_number, body: t.text(text, values), subject: t.text(subjectLine, values), code: typeof values?.code === 'string' ? values.code : undefined });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
   }
 
   /** A fresh verification code for the customer's phone: stored as a keyed hash, sent by SMS. */
-  async function sendVerification(scope: Scope, user: UserRow): Promise<void> {
+  async function sendVerification(merchant: MerchantContext, user: UserRow, requested: readonly string[]): Promise<void> {
     const code = generateCode(random);
     const now = clock.now();
     await repo.saveVerification(db, { user_id: user.id, code_hash: hashCode(config.masterKey, user.id, code), expires_at: codeExpiry(), created_at: now });
     await throttle.clear(subject('verify', user.mode, user.phone_number));
-    await sms(scope, user, verificationText(code), 'Your verification code', code);
+    await sms(merchant, user, requested, 'users.verification', 'users.verificationSubject', { code, minutes });
   }
 
   async function link(executor: Executor, scope: Scope, userId: string): Promise<void> {
@@ -131,7 +157,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
   /** Inserts the customer with its XAF wallet and its link to the merchant; `also` runs in the same transaction. */
   async function insertUser(
     scope: Scope,
-    input: { phoneNumber: string; passwordHash: string; email?: string },
+    input: { phoneNumber: string; passwordHash: string; email?: string; language?: Language | null },
     verifiedAt: Date | null,
     also?: (tx: Tx, user: UserRow) => Promise<void>,
   ): Promise<UserRow | undefined> {
@@ -143,6 +169,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
         phone_number: input.phoneNumber,
         email: input.email ?? null,
         password_hash: input.passwordHash,
+        language: input.language ?? null,
         phone_verified_at: verifiedAt,
         created_at: clock.now(),
       });
@@ -175,38 +202,41 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
      * code by SMS. A number registered but never verified: the password (and e-mail) of this
      * registration replace the unproven ones and a new code goes out. A verified number: the
      * account is untouched and its owner is told by SMS. The answer is the same in all three.
+     * The language saved is `language` (a tag of French or English), else the first of the
+     * request's languages (`requested`, from Accept-Language) we have; else none.
      */
-    async register(merchant: MerchantContext, input: { phoneNumber: string; password: string; email?: string }): Promise<CodeSent> {
+    async register(merchant: MerchantContext, input: { phoneNumber: string; password: string; email?: string; language?: string }, requested: readonly string[] = []): Promise<CodeSent> {
       const scope = scopeOf(merchant);
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
+      const language = languageToSave(input.language, requested);
       assertPasswordPolicy(input.password, phoneNumber);
       await throttle.send(subject('send:verify', scope.mode, phoneNumber));
       // The hash is made whatever the number, so the answer takes as long for a known one.
       const passwordHash = await hashPassword(input.password);
-      let user = await insertUser(scope, { phoneNumber, passwordHash, email: input.email }, null);
+      let user = await insertUser(scope, { phoneNumber, passwordHash, email: input.email, language }, null);
       if (user) {
-        await sendVerification(scope, user);
+        await sendVerification(merchant, user, requested);
       } else {
         const existing = await repo.findUserByPhone(db, scope.mode, phoneNumber);
         if (existing && !existing.phone_verified_at) {
-          user = await repo.updateUnverified(db, existing.id, { password_hash: passwordHash, email: input.email ?? null });
+          user = await repo.updateUnverified(db, existing.id, { password_hash: passwordHash, email: input.email ?? null, ...(language ? { language } : {}) });
           if (user) {
             await link(db, scope, user.id);
-            await sendVerification(scope, user);
+            await sendVerification(merchant, user, requested);
           }
         } else if (existing) {
-          await sms(scope, existing, alreadyRegisteredText(), 'Your account');
+          await sms(merchant, existing, requested, 'users.alreadyRegistered', 'users.alreadyRegisteredSubject');
         }
       }
       return { object: 'phone_verification', phoneNumber, channel: 'sms', expiresAt: codeExpiry().toISOString() };
     },
 
     /** POST /users/verify-phone/resend: a fresh code if the number awaits verification; the same answer otherwise. */
-    async resendVerification(merchant: MerchantContext, ref: { userId?: string; phoneNumber?: string }): Promise<CodeSent> {
+    async resendVerification(merchant: MerchantContext, ref: { userId?: string; phoneNumber?: string }, requested: readonly string[] = []): Promise<CodeSent> {
       const scope = scopeOf(merchant);
       const { phoneNumber, user } = await named(scope.mode, ref);
       await throttle.send(subject('send:verify', scope.mode, phoneNumber));
-      if (user && !user.phone_verified_at) await sendVerification(scope, user);
+      if (user && !user.phone_verified_at) await sendVerification(merchant, user, requested);
       return { object: 'phone_verification', phoneNumber, channel: 'sms', expiresAt: codeExpiry().toISOString() };
     },
 
@@ -257,11 +287,11 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
       }
       const roles = ['USER'];
       const issued: IssuedToken = await tokens.sign({ userId: user.id, merchantId: merchant.merchantId, mode: merchant.mode, roles, version: user.token_version });
-      return { id: user.id, token: issued.token, phoneNumber: user.phone_number, roles, expiresAt: issued.expiresAt.toISOString() };
+      return { id: user.id, token: issued.token, phoneNumber: user.phone_number, roles, expiresAt: issued.expiresAt.toISOString(), language: user.language };
     },
 
     /** POST /auth/password-reset: a code by SMS to a customer's number; the same answer for any number. */
-    async requestPasswordReset(merchant: MerchantContext, input: { phoneNumber: string }): Promise<CodeSent<'password_reset'>> {
+    async requestPasswordReset(merchant: MerchantContext, input: { phoneNumber: string }, requested: readonly string[] = []): Promise<CodeSent<'password_reset'>> {
       const scope = scopeOf(merchant);
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
       await throttle.send(subject('send:reset', scope.mode, phoneNumber));
@@ -270,7 +300,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
         const code = generateCode(random);
         await repo.saveReset(db, { user_id: user.id, code_hash: hashCode(config.masterKey, `reset:${user.id}`, code), expires_at: codeExpiry(), created_at: clock.now() });
         await throttle.clear(subject('reset', scope.mode, phoneNumber));
-        await sms(scope, user, resetText(code), 'Your password reset code', code);
+        await sms(merchant, user, requested, 'users.reset', 'users.resetSubject', { code, minutes });
       }
       return { object: 'password_reset', phoneNumber, channel: 'sms', expiresAt: codeExpiry().toISOString() };
     },
@@ -321,12 +351,36 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
       });
     },
 
+    /** PATCH /users/me: the signed-in customer's language, for their messages from now on. */
+    async setLanguage(merchant: MerchantContext, me: UserContext, language: string): Promise<UserView> {
+      const chosen = languageToSave(language, []);
+      if (!chosen) throw new ApiError('validation_error', 'language must be fr or en', { param: 'language' });
+      const user = await repo.setLanguage(db, me.userId, chosen);
+      if (!user || user.mode !== merchant.mode) throw new ApiError('access_token_invalid', 'The access token is not valid or has expired; sign in again with POST /auth/web');
+      return userView(user);
+    },
+
+    /**
+     * Tells the customer by SMS that a top-up reached their wallet, in their language (else the
+     * merchant's default: no request asked for one). A provider outage loses the notice, not money.
+     */
+    async notifyTopupCredited(topup: TopupCredited): Promise<void> {
+      const user = await repo.findUser(db, topup.mode, topup.userId);
+      if (!user) return;
+      const merchantLanguage = await collaborators.merchantLanguage?.(topup.merchantId);
+      const t = translator({ saved: user.language, merchantDefault: merchantLanguage });
+      await sms({ merchantId: topup.merchantId, mode: topup.mode, merchantLanguage }, user, [], 'topups.credited', 'topups.creditedSubject', {
+        amount: t.amount(topup.amount, topup.currency),
+        provider: topup.providerName,
+      });
+    },
+
     verifyAccessToken: (token: string, merchant: MerchantContext): Promise<UserContext> => tokens.verify(token, merchant),
 
-    /** Where a customer's codes go (the OTP module's PayerContacts): any customer of the mode. */
+    /** Where a customer's codes go (the OTP module's PayerContacts): any customer of the mode, with their language. */
     async contact(scope: Scope, userId: string) {
       const u = await repo.findUser(db, scope.mode, userId);
-      return u && { email: u.email, phoneNumber: u.phone_number, phoneVerified: u.phone_verified_at !== null };
+      return u && { email: u.email, phoneNumber: u.phone_number, phoneVerified: u.phone_verified_at !== null, language: u.language };
     },
 
     /** Lets the merchant see the customer (a payment attempt), in the caller's transaction when given. */
@@ -354,7 +408,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
      */
     async createTestUser(
       merchant: Scope,
-      input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string },
+      input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string; language?: string },
     ): Promise<UserView & { balances: Balance[] }> {
       const scope = scopeOf(merchant);
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
@@ -364,7 +418,7 @@ export function createUsersService(deps: Deps, collaborators: { messaging: Messa
       const currency = assertCurrency(input.currency ?? DEFAULT_CURRENCY);
       const amount = input.balance === undefined || input.balance === '0' ? 0n : parseAmount(input.balance, currency, 'balance');
       const passwordHash = await hashPassword(input.password);
-      const user = await insertUser(scope, { phoneNumber, passwordHash, email: input.email }, clock.now(), async (tx, u) => {
+      const user = await insertUser(scope, { phoneNumber, passwordHash, email: input.email, language: languageToSave(input.language, []) }, clock.now(), async (tx, u) => {
         await ledger.userWallet(tx, { ...scope, userId: u.id, currency });
         if (amount > 0n) await ledger.fund(tx, { ...scope, userId: u.id, currency, amount });
       });
