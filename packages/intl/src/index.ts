@@ -1,5 +1,5 @@
 /**
- * Caisse's languages (contract §11), in one place for the server, `@caisse/react` and the
+ * Caisse's languages, in one place for the server, `@caisse/react` and the
  * dashboard: which language a person reads, and how amounts and dates are written in it. No
  * dependency: the platform's `Intl` does the formatting, so `5 000 FCFA` is what Intl writes.
  */
@@ -8,7 +8,7 @@
 export const LANGUAGES = ['fr', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** Where nothing else decides (contract §11): French, which most of our customers read first. */
+/** Where nothing else decides: French, which most of our customers read first. */
 export const DEFAULT_LANGUAGE: Language = 'fr';
 
 /** What a language is called in itself, for a language switch. */

@@ -81,7 +81,7 @@ export interface CheckoutProps {
    * The language of the texts and the locale of amounts, a BCP 47 tag such as `fr-CM` or `en`
    * (default: the browser's languages). French and English exist; when neither is asked for, the
    * merchant's default language (sent with the intent), else French. Once the customer signs in,
-   * their saved language wins (contract §11).
+   * their saved language wins.
    */
   locale?: string;
   /** Leave out the default stylesheet (style .caisse-checkout yourself). */

@@ -48,7 +48,7 @@ export function browserLanguages(): readonly string[] {
 }
 
 /**
- * Which language a checkout speaks (contract §11): the signed-in customer's saved language, else
+ * Which language a checkout speaks: the signed-in customer's saved language, else
  * `locale` (or the browser's languages), else the merchant's default when known, else French.
  */
 export function checkoutLanguage(choice: { saved?: string | null; locale?: string | readonly string[]; merchantDefault?: string | null }): LanguageChoice {

@@ -5,7 +5,7 @@ import { DashboardIntl, type MessageId, useDocumentLanguage, useI18n } from '../
 
 /**
  * What the server embeds in the page's `caisse-checkout` meta tag (dashboard.pages.ts), with the
- * language it chose from Accept-Language and the merchant's default (contract §11).
+ * language it chose from Accept-Language and the merchant's default.
  */
 export type CheckoutConfig = LanguageChoice & ({ apiKey: string; merchantName: string; livemode: boolean } | { error: 'not_found' });
 
@@ -89,7 +89,7 @@ function Flow({ merchantName, onSavedLanguage }: { merchantName: string; onSaved
   const merchant = merchantName;
   const savedLanguage = checkout.user?.language ?? null;
 
-  // Once signed in, the customer's saved language is the page's (contract §11).
+  // Once signed in, the customer's saved language is the page's.
   useEffect(() => onSavedLanguage(savedLanguage), [savedLanguage, onSavedLanguage]);
 
   const docTitle = intent ? t('hosted.docTitle', { amount, merchant }) : t('hosted.payMerchant', { merchant });

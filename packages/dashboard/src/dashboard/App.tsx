@@ -138,7 +138,7 @@ function Shell({ session, route, onSignOut, language, onLanguage }: { session: S
 }
 
 /**
- * The dashboard in the user's language (contract §11): their own choice (saved on their account),
+ * The dashboard in the user's language: their own choice (saved on their account),
  * else the browser's languages, else the merchant's default, else French. Before sign-in the
  * switch changes the page only; once signed in it is saved (PATCH /dashboard/api/session).
  */

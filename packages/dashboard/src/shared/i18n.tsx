@@ -5,7 +5,7 @@ import en from '../messages/en.json' with { type: 'json' };
 import fr from '../messages/fr.json' with { type: 'json' };
 
 /**
- * The texts of the dashboard and the hosted checkout page, in French and English (contract §11):
+ * The texts of the dashboard and the hosted checkout page, in French and English:
  * ICU MessageFormat catalogues (`src/messages/{fr,en}.json`) formatted by react-intl. A page reads
  * them with `useI18n()`; packages/dashboard/README.md says how to add a page.
  */

@@ -5,7 +5,7 @@ import fr from '../messages/fr.json' with { type: 'json' };
 import { type Currency, formatAmount as majorUnits } from './money.ts';
 
 /**
- * The texts the server writes to people (SMS and e-mail), in French and English (contract §11):
+ * The texts the server writes to people (SMS and e-mail), in French and English:
  * ICU MessageFormat catalogues in `src/messages/{fr,en}.json`, formatted by FormatJS. API error
  * `detail` texts are not here: they stay English, `code` is what clients translate.
  */

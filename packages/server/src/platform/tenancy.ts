@@ -25,7 +25,7 @@ export interface MerchantContext extends Caller {
   allowedOrigins: string[];
   /** The merchant's name, as messages to its customers name it. */
   merchantName: string;
-  /** The merchant's default language for its customers' messages (contract §11). */
+  /** The merchant's default language for its customers' messages. */
   merchantLanguage?: string;
   /** The merchant's default validity of a new intent, in seconds. */
   intentExpiresIn: number;

@@ -109,7 +109,7 @@ export default function registerPages(instance: FastifyInstance, dist = DASHBOAR
           'The page runs the browser client with the publishable API key of the intent\'s merchant and mode, which the server embeds in the page ' +
           '(a key named "Hosted checkout", made on first use and kept encrypted so it can be embedded; revoking it makes a new one). Never a secret key. ' +
           'An unknown token gets the page too, saying the link is not valid. ' +
-          "Its language (contract §11): the request's `Accept-Language` (French or English), else the merchant's default, else French; once the customer signs in, their saved language.",
+          "Its language: the request's `Accept-Language` (French or English), else the merchant's default, else French; once the customer signs in, their saved language.",
         params: Type.Object({ sessionToken: Type.String({ maxLength: 200 }) }),
       },
     },

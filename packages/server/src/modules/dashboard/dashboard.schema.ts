@@ -23,7 +23,7 @@ export const Session = Type.Object({
   object: Type.Literal('dashboard_session'),
   email: Type.String(),
   language: Type.Union([Language, Type.Null()], {
-    description: "The signed-in user's own language (the dashboard's language switch); null: none chosen, so the browser's languages, then the merchant's default, then French decide (contract §11).",
+    description: "The signed-in user's own language (the dashboard's language switch); null: none chosen, so the browser's languages, then the merchant's default, then French decide.",
   }),
   merchant: Type.Object({ id: Type.String(), name: Type.String(), language: { ...Language, description: "The merchant's default language" } }),
   csrfToken: Type.String({ description: 'Send it back as `x-csrf-token` on every POST, PATCH and DELETE of /dashboard/api.' }),

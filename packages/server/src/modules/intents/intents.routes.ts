@@ -47,7 +47,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Retrieve an intent by its session token (client operation)',
         description:
-          'For the browser, with the API key alone. The answer leaves out `metadata` and `sessionToken`: they are for the merchant, and adds `merchantLanguage`, the language a checkout falls back to (contract §11). An intent past its `expiresAt` reads EXPIRED at once: start a new intent. A token of another merchant or mode is 404 `not_found`.',
+          'For the browser, with the API key alone. The answer leaves out `metadata` and `sessionToken`: they are for the merchant, and adds `merchantLanguage`, the language a checkout falls back to. An intent past its `expiresAt` reads EXPIRED at once: start a new intent. A token of another merchant or mode is 404 `not_found`.',
         security: [{ apiKey: [] }],
         params: SessionTokenParams,
         response: { 200: SessionIntent },

@@ -95,7 +95,7 @@ export const SessionIntent = Type.Object({
   ...publicFields,
   merchantLanguage: Type.Optional(
     Type.Union([Type.Literal('fr'), Type.Literal('en')], {
-      description: "The merchant's default language (contract §11): a checkout speaks it when the customer has not signed in with a saved language and the browser asks for neither French nor English.",
+      description: "The merchant's default language: a checkout speaks it when the customer has not signed in with a saved language and the browser asks for neither French nor English.",
     }),
   ),
 });

@@ -14,7 +14,7 @@ export interface MerchantsTable {
   /** Own fee schedule (contract §10); null: the configured default. */
   fee_bps: ColumnType<number | null, number | null | undefined, number | null>;
   fee_fixed: ColumnType<Record<string, number | string> | null, string | null | undefined, string | null>;
-  /** The default language of its customers' messages (contract §11). */
+  /** The default language of its customers' messages. */
   language: Generated<'fr' | 'en'>;
   /** Own settlement delay in days (contract §10); null: the configured default. */
   settlement_delay_days: ColumnType<number | null, number | null | undefined, number | null>;

@@ -202,7 +202,7 @@ export function createMerchantsService(deps: Deps) {
 
     /**
      * Sets the merchant's default language (`caisse merchants language`): its customers' messages
-     * use it when they chose none and their request named none (contract §11). Cached keys carry
+     * use it when they chose none and their request named none. Cached keys carry
      * it, so they are dropped as for fees.
      */
     async setLanguage(merchantId: string, language: Language): Promise<void> {

@@ -203,7 +203,7 @@ export function createOtpService(
      * the previous one. Sends are limited per user (one per 30 s, 5 per 15 min: 429
      * `otp_rate_limited` with Retry-After), counted under a per-user lock. The message is in the
      * customer's language, else the request's (`requested`, from Accept-Language), else the
-     * merchant's default, else French (contract §11).
+     * merchant's default, else French.
      */
     async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody, requested: readonly string[] = []): Promise<OtpChallenge> {
       assertSameUser(user, body.userId);

@@ -15,7 +15,7 @@ export interface UsersTable {
   merged_into: ColumnType<string | null, string | null | undefined, string | null>;
   /** Raised by every password reset or change: access tokens of an older version are refused. */
   token_version: Generated<number>;
-  /** The customer's language for their messages (contract §11); null: none chosen yet. */
+  /** The customer's language for their messages; null: none chosen yet. */
   language: ColumnType<'fr' | 'en' | null, 'fr' | 'en' | null | undefined, 'fr' | 'en' | null>;
 }
 

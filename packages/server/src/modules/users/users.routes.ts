@@ -43,7 +43,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         description: [
           'A customer is one account per mode and phone number across every merchant of this gateway (one password, one wallet). A new number becomes a customer linked to this merchant and gets a 6-digit code by SMS to verify the phone (valid 10 minutes; in test mode it lands in `GET /test/messages`). A number registered but never verified takes this password and gets a new code. A number that already has a verified account is left as it is, and its owner is told by SMS.',
           'The answer is the same 202 for all three, and names no customer: nothing here tells whether a number has an account. Sends count against the number, known or not (one per 30 s, 5 per 15 min: 429 `otp_rate_limited`).',
-          "Language (contract §11): `language` is saved on the customer; without it, the first French or English tag of `Accept-Language`. Their SMS and e-mail are in it from then on (change it with `PATCH /users/me`); a customer without one gets the request's `Accept-Language`, else the merchant's default language, else French.",
+          "Language: `language` is saved on the customer; without it, the first French or English tag of `Accept-Language`. Their SMS and e-mail are in it from then on (change it with `PATCH /users/me`); a customer without one gets the request's `Accept-Language`, else the merchant's default language, else French.",
           'Errors: `phone_invalid` (not E.164, or not a possible number for its country), `password_weak` (under 8 characters, very common, a sequence, or the phone number), `validation_error` (e-mail).',
         ].join('\n\n'),
         security: apiKeyOnly,
@@ -176,7 +176,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         tags,
         summary: "Change the signed-in customer's language",
         description:
-          "`language`: `fr` or `en` (or a tag of either, e.g. `fr-CM`). The customer's SMS and e-mail are in it from now on, at every merchant, and a checkout shows its texts in it after sign-in (contract §11). Answers the customer.",
+          "`language`: `fr` or `en` (or a tag of either, e.g. `fr-CM`). The customer's SMS and e-mail are in it from now on, at every merchant, and a checkout shows its texts in it after sign-in. Answers the customer.",
         security: [{ apiKey: [], accessToken: [] }],
         body: UpdateMeBody,
         response: { 200: User },

@@ -19,7 +19,7 @@ const LANGUAGE_TAG_TEXT = 'French or English: `fr`, `en`, or a BCP 47 tag of eit
 const languageTag = (description = LANGUAGE_TAG_TEXT) =>
   Type.String({ maxLength: 35, pattern: '^([Ff][Rr]|[Ee][Nn])([-_][A-Za-z0-9]{1,8})*$', description, examples: ['fr', 'en', 'fr-CM'] });
 const SavedLanguage = Type.Union([Type.Literal('fr'), Type.Literal('en'), Type.Null()], {
-  description: "The language of the customer's SMS and e-mail (contract §11); null: none chosen, so the request's `Accept-Language`, then the merchant's default, then French decide.",
+  description: "The language of the customer's SMS and e-mail; null: none chosen, so the request's `Accept-Language`, then the merchant's default, then French decide.",
 });
 
 export const RegisterBody = Type.Object(
@@ -123,7 +123,7 @@ export const AuthResponse = Type.Object({
   roles: Type.Array(Type.String(), { description: 'Always contains USER' }),
   expiresAt: Timestamp,
   language: Type.Union([Type.Literal('fr'), Type.Literal('en'), Type.Null()], {
-    description: "The customer's saved language: a checkout shows its texts in it from sign-in on (contract §11). Null: none saved.",
+    description: "The customer's saved language: a checkout shows its texts in it from sign-in on. Null: none saved.",
   }),
 });
 

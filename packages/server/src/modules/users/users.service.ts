@@ -27,7 +27,7 @@ export interface UserView {
   phoneNumber: string;
   email: string | null;
   phoneVerified: boolean;
-  /** The language of the customer's messages (contract §11); null: none chosen yet. */
+  /** The language of the customer's messages; null: none chosen yet. */
   language: Language | null;
   livemode: boolean;
   createdAt: string;
@@ -39,7 +39,7 @@ export interface AuthResult {
   phoneNumber: string;
   roles: string[];
   expiresAt: string;
-  /** The customer's saved language, for the checkout to follow (contract §11); null: none. */
+  /** The customer's saved language, for the checkout to follow; null: none. */
   language: Language | null;
 }
 
