@@ -345,6 +345,54 @@ describe('payments, webhooks, balance and test data', () => {
     expect(await ids(`?createdGte=${encodeURIComponent(day2.toISOString().replace('Z', '+00:00'))}`)).toEqual([third.id, second.id]);
   });
 
+  it('downloads the payments of the list\'s filters as CSV: metadata as JSON, formulas defused, own merchant and mode only', async () => {
+    const c = await account('Kappa');
+    const creds = { apiKey: c.apiKey, secretKey: c.secretKey };
+    const day1 = ctx.clock.now();
+    const first = (await call(ctx.app, 'POST', '/gateway', creds, { amount: '1000', currency: 'XAF', description: '=HYPERLINK("http://evil")', metadata: { order: 'A-7', note: 'a, "quoted"\nline' } })).json();
+    ctx.clock.advance(24 * 60 * MINUTE);
+    const day2 = ctx.clock.now();
+    const second = (await call(ctx.app, 'POST', '/gateway', creds, { amount: '2500', currency: 'XAF', description: 'Shoes' })).json();
+    await call(ctx.app, 'POST', `/gateway/${second.id}/cancel`, creds, {});
+    // Another merchant's payment, at the same time: never in Kappa's file.
+    const other = (await call(ctx.app, 'POST', '/gateway', { apiKey: b.apiKey, secretKey: b.secretKey }, { amount: '9000', currency: 'XAF' })).json();
+    const s = await login(c);
+    const rows = async (q: string) => {
+      const res = await send('GET', `/dashboard/api/test/payments.csv${q}`, s);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.body.split('\r\n')[0]).toBe('id,created_at,amount,currency,status,description,metadata');
+      return parse(res.body, { columns: true }) as Record<string, string>[];
+    };
+
+    const all = await rows('');
+    expect(all.map((r) => r.id)).toEqual([second.id, first.id]);
+    expect(all.map((r) => r.id)).not.toContain(other.id);
+    expect(all[0]).toEqual({ id: second.id, created_at: second.createdAt, amount: '2500', currency: 'XAF', status: 'CANCELED', description: 'Shoes', metadata: '{}' });
+    expect(all[1]).toMatchObject({ id: first.id, status: 'EXPIRED', description: `'=HYPERLINK("http://evil")` });
+    expect(JSON.parse(all[1]?.metadata ?? '')).toEqual({ order: 'A-7', note: 'a, "quoted"\nline' });
+
+    expect((await rows('?status=CANCELED')).map((r) => r.id)).toEqual([second.id]);
+    expect((await rows(`?createdGte=${encodeURIComponent(day2.toISOString())}`)).map((r) => r.id)).toEqual([second.id]);
+    expect((await rows(`?createdLt=${encodeURIComponent(day2.toISOString())}`)).map((r) => r.id)).toEqual([first.id]);
+    expect((await rows(`?createdGte=${encodeURIComponent(day1.toISOString())}&createdLt=${encodeURIComponent(day2.toISOString())}&status=EXPIRED`)).map((r) => r.id)).toEqual([first.id]);
+    const named = await send('GET', `/dashboard/api/test/payments.csv?createdGte=${day1.toISOString().slice(0, 10)}`, s);
+    expect(named.headers['content-disposition']).toBe(`attachment; filename="caisse-payments-test-${day1.toISOString().slice(0, 10)}-now.csv"`);
+
+    // Live mode has its own payments (none); another session sees only its own.
+    expect(parse((await send('GET', '/dashboard/api/live/payments.csv', s)).body, { columns: true })).toEqual([]);
+    const sb = await login(b);
+    const bRows = parse((await send('GET', '/dashboard/api/test/payments.csv', sb)).body, { columns: true }) as Record<string, string>[];
+    expect(bRows.map((r) => r.id)).toContain(other.id);
+    expect(bRows.map((r) => r.id)).not.toContain(first.id);
+
+    expectProblem(await send('GET', '/dashboard/api/test/payments.csv?createdGte=2026-02-30', s), 400, 'validation_error');
+    expectProblem(await send('GET', '/dashboard/api/test/payments.csv?status=LOST', s), 400, 'validation_error');
+    expectProblem(await send('GET', `/dashboard/api/test/payments.csv?createdGte=${day2.toISOString().slice(0, 10)}&createdLt=${day1.toISOString().slice(0, 10)}`, s), 400, 'validation_error');
+    expectProblem(await send('GET', '/dashboard/api/test/payments.csv?limit=5', s), 400, 'parameter_unknown');
+    expectProblem(await send('GET', '/dashboard/api/test/payments.csv'), 401, 'session_required');
+  });
+
   it('shows a payment with its event timeline and webhook deliveries, and resends an event', async () => {
     const c = await account('Epsilon');
     const s = await login(c);

@@ -142,6 +142,21 @@ export function TableWrap({ label, children }: { label: string; children: ReactN
 }
 
 /** A secret shown once, with a copy button. */
+/** "Download CSV" with its hint: a plain link, so the browser downloads the file with the session cookie (a GET needs no CSRF token). */
+export function CsvDownload({ href, label, hint }: { href: string; label: string; hint: string }) {
+  const hintId = useId();
+  return (
+    <div className="actions">
+      <a className="button secondary" href={href} download aria-describedby={hintId}>
+        {label}
+      </a>
+      <span className="hint" id={hintId}>
+        {hint}
+      </span>
+    </div>
+  );
+}
+
 export function SecretField({ label, value, hint }: { label: string; value: string; hint?: string }) {
   const id = useId();
   const { t } = useI18n();

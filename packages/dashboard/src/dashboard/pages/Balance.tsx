@@ -4,7 +4,7 @@ import { api } from '../api.ts';
 import { PagedTable, usePages } from '../paging.tsx';
 import { Link, navigate } from '../router.tsx';
 import { BALANCE_TRANSACTION_TYPES, type BalanceTransaction, type BalanceTransactionType, type Balance as BalanceView, type List, type Mode } from '../types.ts';
-import { Badge, ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
+import { Badge, CsvDownload, ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
 
 /** Each line type's word (written in full, so the catalogue check finds every id). */
 const TYPE_TEXTS: Record<BalanceTransactionType, MessageId> = {
@@ -146,15 +146,7 @@ function Statement({ mode, search }: { mode: Mode; search: string }) {
         <p className="hint" id="st-period-hint">
           {t('balance.periodHint')}
         </p>
-        <div className="actions">
-          {/* A plain link: the browser downloads the file with the session cookie (a GET needs no CSRF token). */}
-          <a className="button secondary" href={csv} download aria-describedby="st-download-hint">
-            {t('balance.download')}
-          </a>
-          <span className="hint" id="st-download-hint">
-            {t('balance.downloadHint')}
-          </span>
-        </div>
+        <CsvDownload href={csv} label={t('balance.download')} hint={t('balance.downloadHint')} />
       </form>
       <PagedTable
         pages={pages}

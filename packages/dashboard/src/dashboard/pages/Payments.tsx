@@ -4,16 +4,23 @@ import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { Link, navigate } from '../router.tsx';
 import { type List, type Mode, PAYMENT_STATUSES, type Payment } from '../types.ts';
-import { Badge, ErrorNotice, PageTitle, TableWrap, useLoad, useStatusText } from '../ui.tsx';
+import { Badge, CsvDownload, ErrorNotice, PageTitle, TableWrap, useLoad, useStatusText } from '../ui.tsx';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** The list's query string from the filter form: status, and a date range as whole local days. */
-function queryOf(filters: { status: string; from: string; to: string }, startingAfter?: string) {
-  const q = new URLSearchParams({ limit: '20' });
+/** The filters' query string: status, and a date range as whole local days (the list's and the CSV's). */
+function filterQuery(filters: { status: string; from: string; to: string }) {
+  const q = new URLSearchParams();
   if (filters.status) q.set('status', filters.status);
   if (filters.from) q.set('createdGte', startOfLocalDay(filters.from).toISOString());
   if (filters.to) q.set('createdLt', new Date(startOfLocalDay(filters.to).getTime() + DAY_MS).toISOString());
+  return q;
+}
+
+/** The list's query string: the filters, a page of 20, after the last row shown. */
+function queryOf(filters: { status: string; from: string; to: string }, startingAfter?: string) {
+  const q = filterQuery(filters);
+  q.set('limit', '20');
   if (startingAfter) q.set('startingAfter', startingAfter);
   return q.toString();
 }
@@ -27,6 +34,8 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
   const [more, setMore] = useState<{ key: string; rows: Payment[]; hasMore: boolean } | null>(null);
   const [moreError, setMoreError] = useState<unknown>(null);
   const key = `${mode}?${queryOf(filters)}`;
+  const csvQuery = filterQuery(filters).toString();
+  const csv = `/dashboard/api/${mode}/payments.csv${csvQuery ? `?${csvQuery}` : ''}`;
   const first = useLoad(() => api<List<Payment>>('GET', `/${mode}/payments?${queryOf(filters)}`), key);
 
   const extra = more?.key === key ? more : null;
@@ -93,6 +102,7 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
             )}
           </div>
         </div>
+        <CsvDownload href={csv} label={t('payments.download')} hint={t('payments.downloadHint')} />
       </form>
       <ErrorNotice error={first.error} />
       {first.loading && !first.data ? (

@@ -1,5 +1,5 @@
-import { stringify } from 'csv-stringify';
 import { DAY } from '../../platform/clock.ts';
+import { csvStream, textCell } from '../../platform/csv.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -47,11 +47,6 @@ export function periodBound(value: string | undefined, param: 'from' | 'to'): Da
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) throw invalid();
   return at;
-}
-
-/** CSV cells a spreadsheet would run as a formula are written as text (OWASP's advice). */
-function textCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
 /**
@@ -244,26 +239,19 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
      */
     exportCsv(scope: Scope, q: ExportBalanceTransactionsQuery): NodeJS.ReadableStream {
       const filter = filterOf(scope, q);
-      const csv = stringify({
-        header: true,
-        record_delimiter: 'windows',
-        columns: ['id', 'created_at', 'type', 'source', 'description', 'currency', 'amount', 'balance_after', 'status', 'available_on'],
-      });
-      (async () => {
+      const columns = ['id', 'created_at', 'type', 'source', 'description', 'currency', 'amount', 'balance_after', 'status', 'available_on'];
+      return csvStream(columns, async (write) => {
         let after = 0n;
         for (;;) {
           const batch = await repo.batchAfter(db, filter, after, 1000);
           for (const row of batch) {
             const v = balanceTransactionView(row);
-            const ok = csv.write([v.id, v.createdAt, v.type, v.source ?? '', textCell(v.description), v.currency, v.amount, v.balanceAfter, v.status, v.availableOn]);
-            if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
+            await write([v.id, v.createdAt, v.type, v.source ?? '', textCell(v.description), v.currency, v.amount, v.balanceAfter, v.status, v.availableOn]);
           }
-          if (batch.length < 1000) break;
+          if (batch.length < 1000) return;
           after = (batch[batch.length - 1] as BalanceTransactionRow).seq;
         }
-        csv.end();
-      })().catch((err: unknown) => csv.destroy(err as Error));
-      return csv;
+      });
     },
 
     /**

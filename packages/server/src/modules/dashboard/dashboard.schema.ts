@@ -61,6 +61,12 @@ export const PaymentsQuery = Type.Object(
 );
 export type PaymentsQuery = Static<typeof PaymentsQuery>;
 
+/** The list's filters without its paging: what the CSV export takes. */
+export const PaymentsExportQuery = Type.Object(
+  { status: PaymentsQuery.properties.status, createdGte: PaymentsQuery.properties.createdGte, createdLt: PaymentsQuery.properties.createdLt },
+  { additionalProperties: false },
+);
+
 export const PaymentList = Type.Object({ object: Type.Literal('list'), data: Type.Array(Intent), hasMore: Type.Boolean() });
 
 const CustomerRef = Type.Object({ id: Type.String({ description: '`usr_…`' }), phoneNumber: Type.String({ description: 'Masked: the last digits only' }) });

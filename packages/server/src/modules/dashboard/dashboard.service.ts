@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { decrypt, encrypt, randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
+import { csvStream, textCell } from '../../platform/csv.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Language } from '../../platform/i18n.ts';
@@ -278,6 +279,35 @@ export function createDashboardService(
       const floor = intentIdAt(gte);
       const data = page.data.filter((p) => p.id >= floor);
       return { ...page, data, hasMore: page.hasMore && data.length === page.data.length };
+    },
+
+    /**
+     * GET …/payments.csv: every payment the list's filters select, newest first as the list, as
+     * RFC 4180 CSV: the list's columns plus the metadata as JSON. Read a page of 100 at a time
+     * through the intents module and stopped at `createdGte`, so a long period streams. The
+     * filters are checked before the first byte (a bad one is a problem+json 400, not a cut file).
+     */
+    paymentsCsv(scope: DashboardScope, q: Omit<PaymentsQuery, 'limit' | 'startingAfter'>): NodeJS.ReadableStream {
+      const gte = parseInstant(q.createdGte, 'createdGte');
+      const lt = parseInstant(q.createdLt, 'createdLt');
+      if (gte && lt && gte >= lt) {
+        throw new ApiError('validation_error', 'createdGte must be before createdLt', { param: 'createdGte', errors: [{ param: 'createdGte', message: 'not before createdLt' }] });
+      }
+      const floor = gte && intentIdAt(gte);
+      const columns = ['id', 'created_at', 'amount', 'currency', 'status', 'description', 'metadata'];
+      return csvStream(columns, async (write) => {
+        let startingAfter = lt && intentIdAt(lt);
+        for (;;) {
+          const page = await intents.list(scope, { limit: 100, startingAfter, status: q.status });
+          for (const p of page.data) {
+            if (floor !== undefined && p.id < floor) return;
+            await write([p.id, p.createdAt, p.amount, p.currency, p.status, textCell(p.description ?? ''), JSON.stringify(p.metadata)]);
+          }
+          const last = page.data[page.data.length - 1];
+          if (!page.hasMore || !last) return;
+          startingAfter = last.id;
+        }
+      });
     },
 
     /** One payment with its events, oldest first, and every webhook delivery of them. */
