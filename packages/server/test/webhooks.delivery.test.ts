@@ -578,6 +578,55 @@ describe('deliveries and resend API', () => {
   });
 });
 
+describe("the endpoint's success rate on the dashboard", () => {
+  it('counts the deliveries attempted in the last 24 hours and those that succeeded, for its own merchant and mode only', async () => {
+    const m = await createMerchant(ctx, 'Rates');
+    const other = await createMerchant(ctx, 'Others');
+    const signIn = async () => {
+      const login = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/login', payload: m.dashboard });
+      expect(login.statusCode, login.body).toBe(200);
+      return String(login.headers['set-cookie']).split(';')[0] as string;
+    };
+    let cookie = await signIn();
+    const stats = async (id: string, mode = 'test', who?: string) =>
+      ctx.app.inject({ method: 'GET', url: `/dashboard/api/${mode}/webhook-endpoints/${id}/stats`, headers: { cookie: who ?? cookie } });
+    const r = await receiver();
+    const ep = await endpoint(m, r.url);
+    const otherEp = await endpoint(other, r.url);
+
+    const empty = (await stats(ep.id)).json();
+    expect(empty).toMatchObject({ object: 'webhook_endpoint_stats', endpointId: ep.id, attempted: 0, succeeded: 0, successRate: null });
+    expect(Date.parse(empty.until) - Date.parse(empty.since)).toBe(DAY);
+
+    // Three acknowledged, then one refused (still pending, to retry): 3 of 4.
+    for (let i = 0; i < 3; i++) await makeEvent(ctx, m.merchantId);
+    await makeEvent(ctx, other.merchantId);
+    expect(await dispatcher().runOnce()).toMatchObject({ succeeded: 4 });
+    r.handler = (_req, res) => {
+      res.writeHead(500);
+      res.end();
+    };
+    await makeEvent(ctx, m.merchantId);
+    expect(await dispatcher().runOnce()).toMatchObject({ claimed: 1, succeeded: 0 });
+    expect((await stats(ep.id)).json()).toMatchObject({ attempted: 4, succeeded: 3, successRate: 0.75 });
+
+    // A day later the window is empty; the retry that then succeeds is the only delivery in it.
+    ctx.clock.advance(DAY + MINUTE);
+    cookie = await signIn();
+    expect((await stats(ep.id)).json()).toMatchObject({ attempted: 0, successRate: null });
+    r.handler = ok;
+    expect(await dispatcher().runOnce()).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect((await stats(ep.id)).json()).toMatchObject({ attempted: 1, succeeded: 1, successRate: 1 });
+
+    // Another merchant's endpoint, or the other mode: 404; no session: 401.
+    for (const res of [await stats(otherEp.id), await stats(ep.id, 'live')]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'not_found' });
+    }
+    expect((await stats(ep.id, 'test', '')).json()).toMatchObject({ status: 401, code: 'session_required' });
+  });
+});
+
 describe('transport', () => {
   it('sends the Host of the URL while connecting to the checked address', async () => {
     const r = await receiver();

@@ -141,6 +141,12 @@ export interface Endpoint {
   disabledReason: 'manual' | 'gone' | 'failing' | null;
   createdAt: string;
 }
+/** The endpoint's deliveries attempted in the last 24 hours and how many succeeded (rate null: none attempted). */
+export interface EndpointStats {
+  attempted: number;
+  succeeded: number;
+  successRate: number | null;
+}
 export interface EndpointWithSecret extends Endpoint {
   secret: string;
 }

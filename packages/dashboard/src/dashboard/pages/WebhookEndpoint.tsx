@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { Link, navigate } from '../router.tsx';
-import type { Delivery, Endpoint, EndpointSecret, EndpointWithSecret, List, Mode } from '../types.ts';
+import type { Delivery, Endpoint, EndpointSecret, EndpointStats, EndpointWithSecret, List, Mode } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
 import { EventTypesField, useEndpointStatus } from './Webhooks.tsx';
 
@@ -19,6 +19,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
   const key = `${mode}/${id}`;
   const endpoint = useLoad(() => api<Endpoint>('GET', `/${mode}/webhook-endpoints/${encodeURIComponent(id)}`), key);
   const deliveries = useLoad(() => api<List<Delivery>>('GET', `/${mode}/webhook-endpoints/${encodeURIComponent(id)}/deliveries?limit=50`), key);
+  const stats = useLoad(() => api<EndpointStats>('GET', `/${mode}/webhook-endpoints/${encodeURIComponent(id)}/stats`), key);
   const [secret, setSecret] = useState<EndpointSecret | null>(null);
   const [grace, setGrace] = useState(String(24 * 3600));
   const [events, setEvents] = useState<string[] | null>(null);
@@ -77,6 +78,16 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
           <dd>{ep.description ?? '—'}</dd>
           <dt>{t('webhooks.addedAt')}</dt>
           <dd>{dateTime(ep.createdAt)}</dd>
+          <dt>{t('endpoint.successRate')}</dt>
+          <dd>
+            {stats.data === undefined ? (
+              <ErrorNotice error={stats.error} />
+            ) : stats.data.successRate === null ? (
+              t('endpoint.successRateNone')
+            ) : (
+              rich('endpoint.successRateValue', { rate: stats.data.successRate, succeeded: stats.data.succeeded, attempted: stats.data.attempted })
+            )}
+          </dd>
         </dl>
         <div className="actions">
           <button

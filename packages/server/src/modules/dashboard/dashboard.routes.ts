@@ -14,6 +14,7 @@ import {
   Endpoint,
   EndpointList,
   EndpointSecret,
+  EndpointStats,
   EndpointWithSecret,
   EventList,
   EventsQuery,
@@ -372,6 +373,12 @@ async function dashboardApi(instance: FastifyInstance) {
     },
     async (req) =>
       webhooks.listDeliveries(scope(req), req.params.id, { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter, eventId: req.query.eventId }),
+  );
+
+  app.get(
+    '/:mode/webhook-endpoints/:id/stats',
+    { config: session, schema: { tags, summary: "The endpoint's success rate over the last 24 hours (deliveries attempted, succeeded)", params: ModeIdParams, response: { 200: EndpointStats } } },
+    async (req) => webhooks.endpointStats(scope(req), req.params.id),
   );
 
   app.get(

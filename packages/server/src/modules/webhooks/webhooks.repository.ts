@@ -272,6 +272,21 @@ export const webhooksRepository = {
     return q.orderBy('id', 'desc').limit(limit).execute();
   },
 
+  /**
+   * Deliveries to an endpoint last attempted since `since`, and how many of those succeeded (a
+   * success is final, so its last attempt is the success). One aggregate over the
+   * `(endpoint_id, last_attempt_at)` index (migration 0021): it reads only the window's rows.
+   */
+  async attemptedSince(db: Executor, endpointId: string, since: Date): Promise<{ attempted: number; succeeded: number }> {
+    const row = await db
+      .selectFrom('webhook_deliveries')
+      .select([sql<string>`count(*)`.as('attempted'), sql<string>`count(*) filter (where status = 'succeeded')`.as('succeeded')])
+      .where('endpoint_id', '=', endpointId)
+      .where('last_attempt_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return { attempted: Number(row.attempted), succeeded: Number(row.succeeded) };
+  },
+
   /** Every delivery of these events, to any endpoint of the scope, newest first (at most 200). */
   async deliveriesOfEvents(db: Executor, scope: Scope, eventIds: string[]) {
     if (eventIds.length === 0) return [];

@@ -104,6 +104,16 @@ export const Endpoint = Type.Object({
 });
 export type EndpointView = Static<typeof Endpoint>;
 
+export const EndpointStats = Type.Object({
+  object: Type.Literal('webhook_endpoint_stats'),
+  endpointId: Type.String(),
+  since: Timestamp,
+  until: Timestamp,
+  attempted: Type.Integer({ description: 'Deliveries to the endpoint whose last attempt was in the window (the last 24 hours)' }),
+  succeeded: Type.Integer({ description: 'Of those, the ones the endpoint acknowledged (2xx)' }),
+  successRate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'succeeded / attempted; null when nothing was attempted' }),
+});
+
 export const EndpointWithSecret = Type.Object({
   ...Endpoint.properties,
   secret: Type.String({ description: 'The signing secret `whsec_…`' }),

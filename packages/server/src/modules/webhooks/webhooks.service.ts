@@ -1,3 +1,4 @@
+import { HOUR } from '../../platform/clock.ts';
 import { decrypt, encrypt } from '../../platform/crypto.ts';
 import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -84,6 +85,9 @@ function normaliseEvents(list: string[] | undefined): EventType[] {
 function page<T extends { id: string }>(rows: T[], limit: number) {
   return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
 }
+
+/** The window of an endpoint's success rate (the dashboard's endpoint page). */
+export const STATS_WINDOW_MS = 24 * HOUR;
 
 export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; events?: EventsService } = {}) {
   const events = opts.events ?? createEventsService(deps);
@@ -238,6 +242,27 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; e
     return { data: rows.map((r) => deliveryView(r, attempts)), hasMore };
   }
 
+  /**
+   * The endpoint's health over the last 24 hours: deliveries attempted in that window and how
+   * many succeeded; `successRate` is their ratio, null when nothing was attempted (no rate is
+   * not a 0 % rate).
+   */
+  async function endpointStats(owner: Scope, endpointId: string) {
+    await owned(owner, endpointId);
+    const now = deps.clock.now();
+    const since = new Date(now.getTime() - STATS_WINDOW_MS);
+    const { attempted, succeeded } = await repo.attemptedSince(db, endpointId, since);
+    return {
+      object: 'webhook_endpoint_stats' as const,
+      endpointId,
+      since: since.toISOString(),
+      until: now.toISOString(),
+      attempted,
+      succeeded,
+      successRate: attempted === 0 ? null : succeeded / attempted,
+    };
+  }
+
   async function listEvents(owner: Scope, p: Page & { type?: string }) {
     const found = await events.list(owner, { ...p, limit: p.limit + 1 });
     const { rows, hasMore } = page(found, p.limit);
@@ -302,6 +327,7 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; e
     revealSecret,
     rollSecret,
     listDeliveries,
+    endpointStats,
     listEvents,
     getEvent,
     resendEvent,
