@@ -7,7 +7,8 @@ import { apiCall, type Browser, type BrowserContext, DESKTOP, expectAccessible, 
  * Issue 22, first part, in Debian's Chromium against a real server process: the Payments page
  * downloads what its filters select as CSV (parsed here with csv-parse: metadata as JSON, a
  * formula defused), and a webhook endpoint's page shows its success rate of the last 24 hours
- * once the server's dispatcher delivered to a local receiver. Pages checked with axe-core.
+ * once the server's dispatcher delivered to a local receiver, and the header's search box finds a
+ * payment by its order reference and by its amount. Pages checked with axe-core.
  */
 let server: RunningServer;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -30,8 +31,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('payments export and webhook success rate', () => {
-  it('downloads the filtered payments as CSV and shows an endpoint\'s success rate', async () => {
+describe('payments export, webhook success rate and search', () => {
+  it('downloads the filtered payments as CSV, shows an endpoint\'s success rate and finds a payment from the header', async () => {
     const keys = server.merchant.test;
     const endpoint = await apiCall(server.url, 'POST', '/webhook-endpoints', keys, { url: receiver.url, enabledEvents: ['payment.canceled'] });
     expect(endpoint.status).toBe(201);
@@ -70,5 +71,21 @@ describe('payments export and webhook success rate', () => {
     const rate = page.locator('dd', { hasText: /succeeded|No delivery/ });
     await expect.poll(async () => (await rate.textContent()) ?? '', { timeout: 20_000 }).toBe('100%: 1 delivery of 1 succeeded.');
     await expectAccessible(page, errors, 'x02-endpoint-success-rate');
+
+    // The header's search box finds a payment by its order reference, then by its amount.
+    const box = page.getByRole('searchbox', { name: 'Search payments' });
+    await box.fill('A-1001');
+    await box.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
+    const results = page.getByRole('region', { name: 'Payments' }).getByRole('link');
+    await expect.poll(() => results.allTextContents()).toEqual([kept.body.id]);
+    expect(new URL(page.url()).search).toBe('?q=A-1001');
+    await expectAccessible(page, errors, 'x03-search');
+    await box.fill('2000');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => results.allTextContents()).toEqual([canceled.body.id]);
+    await box.fill('no-such-order');
+    await box.press('Enter');
+    await page.getByText('No payment matches no-such-order.').waitFor();
   });
 });

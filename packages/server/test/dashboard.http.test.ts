@@ -393,6 +393,44 @@ describe('payments, webhooks, balance and test data', () => {
     expectProblem(await send('GET', '/dashboard/api/test/payments.csv'), 401, 'session_required');
   });
 
+  it('searches payments by id, metadata value and amount, in its own merchant and mode only', async () => {
+    const c = await account('Lambda');
+    const creds = { apiKey: c.apiKey, secretKey: c.secretKey };
+    const made = async (body: Record<string, unknown>) => (await call(ctx.app, 'POST', '/gateway', creds, body)).json() as { id: string };
+    const first = await made({ amount: '5000', currency: 'XAF', metadata: { order: 'A-1001', qty: 2 } });
+    ctx.clock.advance(MINUTE);
+    const second = await made({ amount: '7500', currency: 'XAF', metadata: { order: 'A-1002', ref: 'A-1001' } });
+    ctx.clock.advance(MINUTE);
+    const euro = await made({ amount: '12.50', currency: 'EUR', metadata: {} });
+    // Another merchant's payment with the same reference and amount: never found by Lambda.
+    const theirs = (await call(ctx.app, 'POST', '/gateway', { apiKey: b.apiKey, secretKey: b.secretKey }, { amount: '5000', currency: 'XAF', metadata: { order: 'A-1001' } })).json();
+    const s = await login(c);
+    const found = async (q: string, mode = 'test') => {
+      const res = await send('GET', `/dashboard/api/${mode}/search?q=${encodeURIComponent(q)}`, s);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.map((p: { id: string }) => p.id);
+    };
+
+    expect(await found('A-1001')).toEqual([second.id, first.id]);
+    expect(await found('A-1002')).toEqual([second.id]);
+    // A number in metadata is found by its text.
+    expect(await found('2')).toEqual([first.id]);
+    expect(await found(first.id)).toEqual([first.id]);
+    expect(await found(theirs.id)).toEqual([]);
+    expect(await found('5000')).toEqual([first.id]);
+    expect(await found('5 000')).toEqual([first.id]);
+    expect(await found('12.50')).toEqual([euro.id]);
+    expect(await found('  7500 ')).toEqual([second.id]);
+    expect(await found('A-100')).toEqual([]);
+    expect(await found('A-1001', 'live')).toEqual([]);
+
+    expectProblem(await send('GET', '/dashboard/api/test/search?q=%20%20', s), 400, 'validation_error');
+    expectProblem(await send('GET', '/dashboard/api/test/search', s), 400, 'validation_error');
+    expectProblem(await send('GET', `/dashboard/api/test/search?q=${'x'.repeat(101)}`, s), 400, 'validation_error');
+    expectProblem(await send('GET', '/dashboard/api/test/search?q=a&limit=5', s), 400, 'parameter_unknown');
+    expectProblem(await send('GET', '/dashboard/api/test/search?q=A-1001'), 401, 'session_required');
+  });
+
   it('shows a payment with its event timeline and webhook deliveries, and resends an event', async () => {
     const c = await account('Epsilon');
     const s = await login(c);

@@ -9,6 +9,7 @@ import { CustomerDetail, Customers } from './pages/Customers.tsx';
 import { Login } from './pages/Login.tsx';
 import { PaymentDetail } from './pages/PaymentDetail.tsx';
 import { Payments } from './pages/Payments.tsx';
+import { Search, SearchBox } from './pages/Search.tsx';
 import { PayoutDetail, Payouts } from './pages/Payouts.tsx';
 import { TestData } from './pages/TestData.tsx';
 import { WebhookEndpoint } from './pages/WebhookEndpoint.tsx';
@@ -62,6 +63,8 @@ function Page({ route }: { route: Route }) {
       return <ApiKeys mode={mode} />;
     case 'test-data':
       return <TestData mode={mode} />;
+    case 'search':
+      return <Search mode={mode} search={search} />;
     default:
       return <NotFound />;
   }
@@ -96,6 +99,7 @@ function Shell({ session, route, onSignOut, language, onLanguage }: { session: S
           Caisse
         </Link>
         <span className="merchant-name">{session.merchant.name}</span>
+        <SearchBox key={`${mode}?${route.search}`} mode={mode} initial={section === 'search' ? (new URLSearchParams(route.search).get('q') ?? '') : ''} />
         <span className="spacer" />
         <div className="segmented" role="group" aria-label={t('dash.mode')}>
           {(['test', 'live'] as const).map((m) => (

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { startOfLocalDay } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
@@ -26,7 +26,7 @@ function queryOf(filters: { status: string; from: string; to: string }, starting
 }
 
 export function Payments({ mode, search }: { mode: Mode; search: string }) {
-  const { t, rich, money, dateTime } = useI18n();
+  const { t, rich } = useI18n();
   const statusText = useStatusText();
   const params = new URLSearchParams(search);
   const filters = { status: params.get('status') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
@@ -108,46 +108,7 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
       {first.loading && !first.data ? (
         <p role="status">{t('payments.loading')}</p>
       ) : (
-        <TableWrap label={t('payments.title')}>
-          <table>
-            <caption className="visually-hidden">{t('payments.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('payments.created')}</th>
-                <th scope="col" className="num">
-                  {t('payments.amount')}
-                </th>
-                <th scope="col">{t('payments.status')}</th>
-                <th scope="col">{t('payments.description')}</th>
-                <th scope="col">{t('payments.payment')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 && (
-                <tr>
-                  <td colSpan={5} className="empty">
-                    {rich('payments.empty')}
-                  </td>
-                </tr>
-              )}
-              {rows.map((p) => (
-                <tr key={p.id}>
-                  <td>{dateTime(p.createdAt)}</td>
-                  <td className="num">{money(p.amount, p.currency)}</td>
-                  <td>
-                    <Badge value={p.status} />
-                  </td>
-                  <td>{p.description ?? <span className="hint">—</span>}</td>
-                  <td>
-                    <Link to={`/dashboard/${mode}/payments/${p.id}`} className="mono">
-                      {p.id}
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <PaymentsTable mode={mode} rows={rows} caption={t('payments.caption')} empty={rich('payments.empty')} />
       )}
       <ErrorNotice error={moreError} />
       {hasMore && (
@@ -156,5 +117,52 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
         </button>
       )}
     </>
+  );
+}
+
+/** Payments as a table: date, amount, status, description and a link to each (the list and the search). */
+export function PaymentsTable({ mode, rows, caption, empty }: { mode: Mode; rows: Payment[]; caption: string; empty: ReactNode }) {
+  const { t, money, dateTime } = useI18n();
+  return (
+    <TableWrap label={t('payments.title')}>
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('payments.created')}</th>
+            <th scope="col" className="num">
+              {t('payments.amount')}
+            </th>
+            <th scope="col">{t('payments.status')}</th>
+            <th scope="col">{t('payments.description')}</th>
+            <th scope="col">{t('payments.payment')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={5} className="empty">
+                {empty}
+              </td>
+            </tr>
+          )}
+          {rows.map((p) => (
+            <tr key={p.id}>
+              <td>{dateTime(p.createdAt)}</td>
+              <td className="num">{money(p.amount, p.currency)}</td>
+              <td>
+                <Badge value={p.status} />
+              </td>
+              <td>{p.description ?? <span className="hint">—</span>}</td>
+              <td>
+                <Link to={`/dashboard/${mode}/payments/${p.id}`} className="mono">
+                  {p.id}
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
   );
 }

@@ -46,6 +46,8 @@ import {
   PaymentsQuery,
   RolledApiKey,
   RollKeyBody,
+  SearchQuery,
+  SearchResults,
   Session,
 } from './dashboard.schema.ts';
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
@@ -237,6 +239,12 @@ async function dashboardApi(instance: FastifyInstance) {
       const stream = dashboard.paymentsCsv(scope(req), req.query);
       return sendCsv(reply, `caisse-payments-${req.params.mode}-${req.query.createdGte ?? 'start'}-${req.query.createdLt ?? 'now'}`, stream);
     },
+  );
+
+  app.get(
+    '/:mode/search',
+    { config: session, schema: { tags, summary: "The header's search: payments by id, metadata value or amount", params: ModeParams, querystring: SearchQuery, response: { 200: SearchResults } } },
+    async (req) => dashboard.search(scope(req), req.query.q),
   );
 
   app.get(

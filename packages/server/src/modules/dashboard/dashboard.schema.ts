@@ -67,6 +67,18 @@ export const PaymentsExportQuery = Type.Object(
   { additionalProperties: false },
 );
 
+export const SearchQuery = Type.Object(
+  {
+    q: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'A payment id (pi_…), a metadata value (an order reference) or an amount in major units (5000, 12.50)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export const SearchResults = Type.Object({ object: Type.Literal('list'), data: Type.Array(Intent, { description: 'At most 20, newest first' }), hasMore: Type.Boolean() });
+
 export const PaymentList = Type.Object({ object: Type.Literal('list'), data: Type.Array(Intent), hasMore: Type.Boolean() });
 
 const CustomerRef = Type.Object({ id: Type.String({ description: '`usr_…`' }), phoneNumber: Type.String({ description: 'Masked: the last digits only' }) });

@@ -24,6 +24,8 @@ import { dashboardRepository as repo } from './dashboard.repository.ts';
 
 /** Sign-in lockout: 5 failures per e-mail address within 15 minutes (as POST /auth/web). */
 export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS };
+/** Search results shown at most (the box is for finding one payment, not for listing). */
+const SEARCH_LIMIT = 20;
 /** A session ends after 30 idle minutes, and 12 hours after sign-in whatever happens. */
 export const SESSION_IDLE_MS = 30 * MINUTE;
 export const SESSION_ABSOLUTE_MS = 12 * HOUR;
@@ -308,6 +310,14 @@ export function createDashboardService(
           startingAfter = last.id;
         }
       });
+    },
+
+    /** The header's search box: payments by id, metadata value or amount (20 at most). */
+    async search(scope: DashboardScope, q: string) {
+      const text = q.trim();
+      if (text === '') throw new ApiError('validation_error', 'Type something to search for', { param: 'q', errors: [{ param: 'q', message: 'blank' }] });
+      const found = await intents.search(scope, text, SEARCH_LIMIT + 1);
+      return { object: 'list' as const, data: found.slice(0, SEARCH_LIMIT), hasMore: found.length > SEARCH_LIMIT };
     },
 
     /** One payment with its events, oldest first, and every webhook delivery of them. */

@@ -119,6 +119,24 @@ export const intentsRepository = {
   },
 
   /**
+   * The dashboard's search, newest first, `limit` of each kind: the intent of this id, those with
+   * `text` among their metadata values (the GIN index of migration 0021), and those of one of
+   * these amounts (`intents_amount`). Separate queries, so each uses its own index.
+   */
+  async search(db: Executor, scope: Scope, q: { id?: string; text: string; amounts: { currency: string; minor: bigint }[]; limit: number }) {
+    const queries = [
+      scoped(db, scope)
+        .where(sql<boolean>`intent_metadata_values(metadata) @> array[${q.text}]::text[]`)
+        .orderBy('id', 'desc')
+        .limit(q.limit)
+        .execute(),
+      ...q.amounts.map((a) => scoped(db, scope).where('amount_minor', '=', a.minor).where('currency', '=', a.currency).orderBy('id', 'desc').limit(q.limit).execute()),
+    ];
+    if (q.id !== undefined) queries.push(scoped(db, scope).where('id', '=', q.id).execute());
+    return (await Promise.all(queries)).flat();
+  },
+
+  /**
    * Claims up to `limit` PENDING intents past their expiry, locked for this transaction. SKIP
    * LOCKED: several sweepers (one per process) share the work, and an intent a charge holds is
    * left for the next round.

@@ -3,13 +3,16 @@ import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
-import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
+import { assertCurrency, CURRENCIES, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
 import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
 import { type IntentPatch, type IntentRow, intentsRepository as repo } from './intents.repository.ts';
 import type { CreatedIntent, CreateIntentBody, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
 import { intentIdOfSessionToken, newSessionToken, sessionTokenMatches } from './intents.session-token.ts';
 import { assertMove, effectiveStatus, type IntentStatus, isDue } from './intents.state.ts';
+
+/** Every currency an amount typed in the dashboard's search may be in. */
+const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
 
 /** What creating an intent needs of its caller: the scope and the merchant's default validity. */
 export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'intentExpiresIn'>;
@@ -222,6 +225,25 @@ export function createIntentsService(
         data: rows.slice(0, limit).map((r) => merchantView(r, now)),
         hasMore: rows.length > limit,
       };
+    },
+
+    /**
+     * The dashboard's search box: the intents whose id is `text`, or which have `text` as a
+     * metadata value, or whose amount it is (read in each currency it is valid in: "12.50" is
+     * EUR and USD only); newest first, at most `limit`.
+     */
+    async search(caller: Scope, text: string, limit: number): Promise<Intent[]> {
+      const now = clock.now();
+      const amounts = CURRENCY_CODES.flatMap((currency) => {
+        try {
+          return [{ currency, minor: parseAmount(text.replace(/[\s\u00a0\u202f,]/g, ''), currency) }];
+        } catch {
+          return [];
+        }
+      });
+      const rows = await repo.search(db, caller, { id: /^pi_[0-9a-z]{26}$/.test(text) ? text : undefined, text, amounts, limit });
+      const unique = [...new Map(rows.map((r) => [r.id, r])).values()].sort((a, b) => (a.id < b.id ? 1 : -1));
+      return unique.slice(0, limit).map((r) => merchantView(r, now));
     },
 
     /**
