@@ -83,6 +83,16 @@ describe('embedded data directory', () => {
     await again.close();
   });
 
+  it('runs with 16 MB of shared buffers (WASM memory never shrinks: the default 128 MB cost ~150 MB of RSS)', async () => {
+    const opened = await openPglite(dir);
+    try {
+      const res = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(opened.db);
+      expect(res.rows[0]?.shared_buffers).toBe('16MB');
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('a lock left by a dead process is taken over', () => {
     const stale = mkdtempSync(join(tmpdir(), 'caisse-stale-'));
     const release = lockDataDir(stale);
