@@ -155,9 +155,4 @@ export const balancesRepository = {
   async allTotals(db: Executor): Promise<BalanceTotalsTable[]> {
     return db.selectFrom('balance_totals').selectAll().execute();
   },
-
-  /** The totals per currency, to check them against the ledger (minor units). */
-  async totals(db: Executor, merchantId: string, mode: KeyMode): Promise<{ currency: string; total_minor: bigint }[]> {
-    return db.selectFrom('balance_totals').select(['currency', 'total_minor']).where('merchant_id', '=', merchantId).where('mode', '=', mode).orderBy('currency').execute();
-  },
 };

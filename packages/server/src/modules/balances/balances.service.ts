@@ -99,6 +99,23 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
     return settled;
   }
 
+  /**
+   * Every statement whose total is not the merchant's money in the ledger (available +
+   * pending), as `ledger verify` differences (type `statement`).
+   */
+  async function verifyStatements(): Promise<{ type: 'statement'; id: string; detail: string }[]> {
+    const key = (m: string, mode: string, c: string) => `${m} ${mode} ${c}`;
+    const held = new Map((await ledger.merchantMoney()).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total]));
+    const stated = new Map((await repo.allTotals(db)).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total_minor]));
+    const out: { type: 'statement'; id: string; detail: string }[] = [];
+    for (const k of new Set([...held.keys(), ...stated.keys()])) {
+      const a = stated.get(k) ?? 0n;
+      const b = held.get(k) ?? 0n;
+      if (a !== b) out.push({ type: 'statement', id: k, detail: `the balance statement's total is ${a} but the ledger holds ${b}` });
+    }
+    return out;
+  }
+
   return {
     /** When a charge made now becomes available: the merchant's delay, else the configured one. */
     availableOn(merchant: Pick<MerchantContext, 'settlementDelayDays'>, at: Date = clock.now()): Date {
@@ -254,40 +271,12 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
       });
     },
 
-    /**
-     * Every statement whose total is not the merchant's money in the ledger (available +
-     * pending), as `ledger verify` differences (type `statement`).
-     */
-    async verifyStatements(): Promise<{ type: 'statement'; id: string; detail: string }[]> {
-      const key = (m: string, mode: string, c: string) => `${m} ${mode} ${c}`;
-      const held = new Map((await ledger.merchantMoney()).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total]));
-      const stated = new Map((await repo.allTotals(db)).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total_minor]));
-      const out: { type: 'statement'; id: string; detail: string }[] = [];
-      for (const k of new Set([...held.keys(), ...stated.keys()])) {
-        const a = stated.get(k) ?? 0n;
-        const b = held.get(k) ?? 0n;
-        if (a !== b) out.push({ type: 'statement', id: k, detail: `the balance statement's total is ${a} but the ledger holds ${b}` });
-      }
-      return out;
-    },
+    verifyStatements,
 
-    /**
-     * Statement totals that disagree with the ledger (available + pending), per merchant and
-     * mode: `ledger verify`'s check of the statements.
-     */
-    async differences(scope: Scope): Promise<{ currency: string; statement: bigint; ledger: bigint }[]> {
-      const totals = await repo.totals(db, scope.merchantId, scope.mode);
-      const accounts = [...(await ledger.merchantAccounts(scope.merchantId, scope.mode, 'merchant_balance')), ...(await ledger.merchantAccounts(scope.merchantId, scope.mode, 'merchant_pending'))];
-      const inLedger = new Map<string, bigint>();
-      for (const a of accounts) inLedger.set(a.currency, (inLedger.get(a.currency) ?? 0n) + a.balance);
-      const currencies = new Set([...totals.map((t) => t.currency), ...inLedger.keys()]);
-      const out: { currency: string; statement: bigint; ledger: bigint }[] = [];
-      for (const currency of currencies) {
-        const statement = totals.find((t) => t.currency === currency)?.total_minor ?? 0n;
-        const held = inLedger.get(currency) ?? 0n;
-        if (statement !== held) out.push({ currency, statement, ledger: held });
-      }
-      return out;
+    /** verifyStatements' differences of one merchant and mode. */
+    async differences(scope: Scope) {
+      const prefix = `${scope.merchantId} ${scope.mode} `;
+      return (await verifyStatements()).filter((d) => d.id.startsWith(prefix));
     },
   };
 }
