@@ -39,9 +39,10 @@ describe('several API processes', () => {
 
       // Both processes answer (each logs its requests with its pid), and both cache the key.
       for (let i = 0; i < 20; i++) expect((await get(server, keys)).status).toBe(200);
-      const pids = new Set(server.lines.filter((l) => l.includes('"url":"/gateway?limit=1"')).map((l) => /"pid":(\d+)/.exec(l)?.[1]));
-      expect(pids.size).toBe(2);
-      expect(pids.has(String(server.pid))).toBe(false);
+      // The processes' log lines reach this pipe on their own schedule: wait for them, briefly.
+      const pids = () => new Set(server.lines.filter((l) => l.includes('"url":"/gateway?limit=1"')).map((l) => /"pid":(\d+)/.exec(l)?.[1]));
+      await vi.waitFor(() => expect(pids().size).toBe(2), { timeout: 5000, interval: 50 });
+      expect(pids().has(String(server.pid))).toBe(false);
 
       const listed = await runCaisse(['keys', 'list', '--merchant', keys.merchantId, '--json'], env);
       const apiKeyId = (JSON.parse(listed.stdout.slice(listed.stdout.indexOf('['))) as { id: string; kind: string; mode: string }[]).find(
