@@ -52,11 +52,14 @@ import {
 } from './dashboard.schema.ts';
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
 import registerPages from './dashboard.pages.ts';
+import type { Permission } from './dashboard.roles.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Dashboard API routes: `public` (sign-in) or `session` (the default: a signed-in user). */
     dashboard?: 'public' | 'session';
+    /** What a session route needs of the signed-in user's role (dashboard.roles.ts). */
+    permission?: Permission;
   }
   interface FastifyRequest {
     dashboardSession: DashboardSession;
