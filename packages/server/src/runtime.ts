@@ -21,6 +21,7 @@ import type { BackgroundWorker } from './platform/worker.ts';
 import { createServices } from './services.ts';
 import { createModeConnectors, type ModeConnectors, type MomoSandbox, startMomoSandbox } from './modules/connectors/index.ts';
 import { startBackgroundWorkers } from './workers.ts';
+import { startAutoAnalyze } from './platform/analyze.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -91,6 +92,8 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   // reach it through this server's loopback admin endpoint while it runs (src/admin.ts).
   const admin = embedded ? await registerAdminRoutes(app, config.dataDir) : undefined;
   const workers = opts.worker ? startBackgroundWorkers(deps, app.services, logger) : [];
+  // The embedded database has no autovacuum to keep its statistics, and so its plans, fresh.
+  if (embedded) workers.push(startAutoAnalyze(deps.db, logger));
   const connections = trackConnections(app.server);
   await app.listen({ port: opts.port, host: config.host });
   // CAISSE_METRICS_PORT: /metrics on a listener of its own, and no longer on the API's port.

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir, openPglite, openPostgres } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
+import { analyzeGrownTables } from '../src/platform/analyze.ts';
 import { onPostgres, openTestDb, seedDataDir, TEST_DATABASE_URL } from './harness.ts';
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'caisse.js');
@@ -31,6 +32,38 @@ describe('database', () => {
     db = await openTestDb();
   });
   afterAll(() => db.close());
+
+  // PGlite only: one connection (a prepared statement lives on its connection) and no autovacuum.
+  it.skipIf(onPostgres)('analyses a table again once it doubled since its statistics, so cached plans are made again', async () => {
+    await sql`create table analyze_probe (id int primary key, v text)`.execute(db.db);
+    const plan = async () => {
+      const res = await sql<{ 'QUERY PLAN': string }>`explain execute analyze_probe_by_id(7)`.execute(db.db);
+      return res.rows.map((r) => r['QUERY PLAN']).join(' ');
+    };
+    try {
+      // Small: a sequential scan is as good as an index, nothing to do.
+      await sql`insert into analyze_probe select g, 'x' from generate_series(1, 10) g`.execute(db.db);
+      expect(await analyzeGrownTables(db.db)).not.toContain('analyze_probe');
+      // Statistics of a young table (as a VACUUM ANALYZE of a new database leaves them), then a
+      // prepared statement's generic plan, made after five runs: a sequential scan.
+      await sql`analyze analyze_probe`.execute(db.db);
+      await sql`prepare analyze_probe_by_id(int) as select v from analyze_probe where id = $1`.execute(db.db);
+      for (let i = 0; i < 6; i++) await sql`execute analyze_probe_by_id(7)`.execute(db.db);
+      await sql`insert into analyze_probe select g, repeat('x', 100) from generate_series(11, 5000) g`.execute(db.db);
+      expect(await plan()).toMatch(/Seq Scan/);
+      expect(await analyzeGrownTables(db.db)).toContain('analyze_probe');
+      expect(await plan()).toMatch(/Index Scan/);
+      const stats = await sql<{ reltuples: number }>`select reltuples from pg_class where relname = 'analyze_probe'`.execute(db.db);
+      expect(Number(stats.rows[0]?.reltuples)).toBeGreaterThan(4000);
+      // Analysed: nothing again until it doubles.
+      expect(await analyzeGrownTables(db.db)).not.toContain('analyze_probe');
+      await sql`insert into analyze_probe select g, repeat('x', 100) from generate_series(5001, 12000) g`.execute(db.db);
+      expect(await analyzeGrownTables(db.db)).toContain('analyze_probe');
+    } finally {
+      await sql`deallocate all`.execute(db.db);
+      await sql`drop table analyze_probe`.execute(db.db);
+    }
+  });
 
   it('returns 64-bit integers exactly, as bigint', async () => {
     const big = 9_007_199_254_740_993n; // 2^53 + 1: not representable as a JS number
