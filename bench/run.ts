@@ -10,13 +10,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { createIntent, type FlowContext, payment } from './lib/flow.ts';
+import { createIntent, type FlowContext, payment, STEPS } from './lib/flow.ts';
+import { monotonicMicros, readProfile, recording, selfTimes, top, type Window } from './lib/profile.ts';
 import { closedLoop, Http, openLoop, type RunResult, sleep, withTimeout } from './lib/load.ts';
 import { describeMachine, loadAverage, type Machine } from './lib/machine.ts';
 import { type CpuUse, cpuBetween, cpuSnapshot } from './lib/cpu.ts';
 import { freePort, type MemoryReport, REPO, startCaisse, startProcess, type Started } from './lib/processes.ts';
 import { buildScript, capturePayments, type PgbenchResult, runPgbench, writeScript } from './lib/replay.ts';
-import { markdownReport } from './lib/report.ts';
+import { cpuLine, markdownReport } from './lib/report.ts';
 import { LabelledSamples, round, Samples, type Summary } from './lib/stats.ts';
 import { BENCH_MASTER_KEY, createDatabase, dropDatabase, type Merchant, UserQueue, World } from './lib/world.ts';
 
@@ -30,8 +31,11 @@ const int = (name: string, fallback: number) => {
   if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number`);
   return Number(raw);
 };
-const ALL_PHASES = ['hello', 'flow', 'create', 'pgbench', 'webhooks', 'bigtable', 'cluster', 'pglite'] as const;
+const ALL_PHASES = ['hello', 'flow', 'create', 'pgbench', 'webhooks', 'bigtable', 'cluster', 'pglite', 'profile'] as const;
 type Phase = (typeof ALL_PHASES)[number];
+/** `npm run bench -- --profile`: only the CPU profile of the flow (not part of a default run). */
+const PROFILE = process.argv.includes('--profile');
+const DEFAULT_PHASES: Phase[] = PROFILE ? ['profile'] : ALL_PHASES.filter((p) => p !== 'profile');
 
 const cfg = {
   adminUrl: env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
@@ -49,8 +53,8 @@ const cfg = {
   /** The highest payment rate the bench prepares users for (each user pays once: OTP send limits). */
   maxRate: int('BENCH_MAX_RATE', 1500),
   logLevel: env.BENCH_LOG_LEVEL || 'info',
-  label: env.BENCH_LABEL || (QUICK ? 'quick' : 'full'),
-  phases: (env.BENCH_PHASES ? env.BENCH_PHASES.split(',').map((p) => p.trim()) : [...ALL_PHASES]) as Phase[],
+  label: env.BENCH_LABEL || (PROFILE ? 'profile' : QUICK ? 'quick' : 'full'),
+  phases: (env.BENCH_PHASES ? env.BENCH_PHASES.split(',').map((p) => p.trim()) : DEFAULT_PHASES) as Phase[],
   keepDb: env.BENCH_KEEP_DB === '1',
   keepWork: env.BENCH_KEEP_WORK === '1',
   /** Options for node in the Caisse processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile). */
@@ -120,7 +124,7 @@ let merchant: Merchant;
 const children = new Set<Started>();
 const dataDir = join(work, 'data');
 
-async function caisse(opts: { apiProcesses?: number; name: string; pglite?: string }): Promise<Started> {
+async function caisse(opts: { apiProcesses?: number; name: string; pglite?: string; nodeArgs?: string[] }): Promise<Started> {
   const started = await startCaisse({
     databaseUrl: opts.pglite ? undefined : databaseUrl,
     dataDir: opts.pglite ?? dataDir,
@@ -129,7 +133,7 @@ async function caisse(opts: { apiProcesses?: number; name: string; pglite?: stri
     poolSize: cfg.poolSize,
     apiProcesses: opts.apiProcesses,
     logLevel: cfg.logLevel,
-    nodeArgs: cfg.serverNodeArgs,
+    nodeArgs: opts.nodeArgs ?? cfg.serverNodeArgs,
   });
   children.add(started);
   return started;
@@ -537,6 +541,73 @@ async function phasePglite() {
   results.phases.pglite = { peak, memory };
 }
 
+/**
+ * Where the server's CPU goes: the flow on PostgreSQL under a V8 CPU profile, first as a closed
+ * loop (self time per payment by package), then one virtual user alone (self time per request,
+ * each sample given to the one request in flight). Writes `<label>.profile.md`.
+ */
+async function phaseProfile() {
+  say('profile: the full flow on PostgreSQL under --cpu-prof');
+  const dir = join(work, 'cpu-profile');
+  mkdirSync(dir, { recursive: true });
+  const server = await caisse({ name: 'profile', nodeArgs: [...(cfg.serverNodeArgs ?? []), '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'] });
+  const http = new Http(server.origin, cfg.concurrency);
+  await flowClosed(http, cfg.warmupS, cfg.concurrency);
+  const loopFrom = monotonicMicros();
+  const loop = await flowClosed(http, cfg.durationS, cfg.concurrency, server);
+  const loopTo = monotonicMicros();
+  // One user alone: each request's samples are its own.
+  const windows: Window[] = [];
+  const step = (path: string) => (path.startsWith('/gateway') ? 'create' : path.startsWith('/otp/init') ? 'init' : path.startsWith('/test/messages') ? 'code' : path.startsWith('/otp/verify') ? 'verify' : 'charge');
+  const single = new LabelledSamples();
+  const queue = new UserQueue(await world.takeUsers(Math.ceil(200 * cfg.durationS)));
+  const ctx: FlowContext = { http: recording(http, step, windows), merchant, samples: single };
+  const alone = await closedLoop({ concurrency: 1, durationMs: cfg.durationS * 1000, task: () => payment(ctx, queue.next()) });
+  await http.close();
+  await stop(server, 'profile');
+  const profile = readProfile(dir);
+  const perPayment = selfTimes(profile, [{ from: loopFrom, to: loopTo, label: 'loop' }]).get('loop');
+  const perRequest = selfTimes(profile, windows);
+  const ms = (us: number, n: number) => round(us / 1000 / Math.max(1, n), 3);
+  const counts = new Map<string, number>();
+  for (const w of windows) counts.set(w.label, (counts.get(w.label) ?? 0) + 1);
+  const lines = [
+    `# Where the server's CPU goes (${cfg.label})`,
+    '',
+    `\`npm run bench -- --profile\`, ${new Date().toISOString()}: the server on PostgreSQL under \`node --cpu-prof\` (250 µs samples, main thread only: no kernel, no libuv pool).`,
+    '',
+    `Closed loop: ${loop.paymentsPerSecond} payments/s, ${loop.completed} payments, ${cfg.concurrency} virtual users. ${cpuLine(loop.cpu)}`,
+    `Sampled on the main thread: ${ms(perPayment?.total ?? 0, loop.completed)} ms per payment.`,
+    '',
+    '| group | share | ms per payment |',
+    '|---|---|---|',
+    ...top(perPayment?.byGroup ?? new Map(), 30).map(([g, us]) => `| ${g} | ${round((100 * us) / Math.max(1, perPayment?.total ?? 1), 1)} % | ${ms(us, loop.completed)} |`),
+    '',
+    'Functions with the most self time:',
+    '',
+    '| function (group) | ms per payment |',
+    '|---|---|',
+    ...top(perPayment?.byFunction ?? new Map(), 30).map(([f, us]) => `| ${f.replaceAll('|', '\\|')} | ${ms(us, loop.completed)} |`),
+    '',
+    `One user alone: ${alone.completed} payments in ${round(alone.elapsedMs / 1000, 1)} s; CPU sampled per request and its five largest groups.`,
+    '',
+    '| request | count | ms per request | largest groups (ms per request) |',
+    '|---|---|---|---|',
+    ...STEPS.map((label) => {
+      const t = perRequest.get(label);
+      const n = counts.get(label) ?? 0;
+      const groups = top(t?.byGroup ?? new Map(), 5).map(([g, us]) => `${g} ${ms(us, n)}`).join(', ');
+      return `| ${label} | ${n} | ${ms(t?.total ?? 0, n)} | ${groups} |`;
+    }),
+    '',
+  ];
+  const out = join(REPO, 'bench', 'results', `${cfg.label}.profile.md`);
+  mkdirSync(join(REPO, 'bench', 'results'), { recursive: true });
+  writeFileSync(out, lines.join('\n'));
+  results.phases.profile = { loop: { paymentsPerSecond: loop.paymentsPerSecond, completed: loop.completed, cpu: loop.cpu, sampledMsPerPayment: ms(perPayment?.total ?? 0, loop.completed) }, alone: { completed: alone.completed } };
+  say(`profile: written to bench/results/${cfg.label}.profile.md`);
+}
+
 // ---- goals --------------------------------------------------------------------------------------
 
 function goals() {
@@ -597,6 +668,7 @@ async function main() {
       bigtable: phaseBigTable,
       cluster: phaseCluster,
       pglite: phasePglite,
+      profile: phaseProfile,
     };
     for (const phase of ALL_PHASES) {
       if (!cfg.phases.includes(phase)) continue;
