@@ -59,6 +59,8 @@ const cfg = {
   keepWork: env.BENCH_KEEP_WORK === '1',
   /** Options for node in the Caisse processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile). */
   serverNodeArgs: env.BENCH_SERVER_NODE_ARGS ? env.BENCH_SERVER_NODE_ARGS.split(' ') : undefined,
+  /** More environment for the Caisse processes, `NAME=value` separated by spaces (e.g. `CAISSE_PGLITE_THREAD=false`). */
+  serverEnv: Object.fromEntries((env.BENCH_SERVER_ENV ?? '').split(' ').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
 };
 for (const p of cfg.phases) if (!ALL_PHASES.includes(p)) throw new Error(`unknown phase ${p}; known: ${ALL_PHASES.join(', ')}`);
 if (!/^postgres(ql)?:\/\/[^/]*@?(127\.0\.0\.1|localhost)(:\d+)?\//.test(cfg.adminUrl)) throw new Error('BENCH_DATABASE_URL must point at 127.0.0.1');
@@ -134,6 +136,7 @@ async function caisse(opts: { apiProcesses?: number; name: string; pglite?: stri
     apiProcesses: opts.apiProcesses,
     logLevel: cfg.logLevel,
     nodeArgs: opts.nodeArgs ?? cfg.serverNodeArgs,
+    extraEnv: cfg.serverEnv,
   });
   children.add(started);
   return started;

@@ -27,6 +27,8 @@ export interface Config {
    * as PgBouncer in transaction mode, which does not keep them).
    */
   dbPreparedStatements: boolean;
+  /** Embedded PGlite's engine in a worker thread beside the HTTP server (CAISSE_PGLITE_THREAD, default on). */
+  pgliteThread: boolean;
   /** API processes of `caisse start` (node:cluster; CAISSE_API_PROCESSES, default 1; PostgreSQL only). */
   apiProcesses: number;
   /** HTTPS, proxies and rate limits (platform/http/security.ts). */
@@ -514,6 +516,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
+    pgliteThread: flag(env, 'CAISSE_PGLITE_THREAD', true),
     apiProcesses: integer(env, 'CAISSE_API_PROCESSES', 1, 1, 64),
     security: security(env),
     hardening: hardening(env, mode),

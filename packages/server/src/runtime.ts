@@ -38,6 +38,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     preparedStatements: config.dbPreparedStatements,
+    pgliteThread: config.pgliteThread,
   });
   try {
     const applied = await migrate(database.db);

@@ -116,6 +116,57 @@ describe('embedded data directory', () => {
     await again.close();
   });
 
+  it("runs the engine in a thread of its own: this thread's event loop turns while a statement runs", async () => {
+    // One count of a million rows: the engine works for a while without answering.
+    const busy = (opened: Awaited<ReturnType<typeof openPglite>>) => async () => {
+      let turns = 0;
+      let done = false;
+      const spin = () => {
+        if (done) return;
+        turns++;
+        setImmediate(spin);
+      };
+      setImmediate(spin);
+      await sql`select count(*) from generate_series(1, 1000000)`.execute(opened.db);
+      done = true;
+      return turns;
+    };
+    const threaded = await openPglite(dir);
+    const inThread = await busy(threaded)().finally(() => threaded.close());
+    const same = await openPglite(dir, { thread: false });
+    const onThisThread = await busy(same)().finally(() => same.close());
+    expect(inThread).toBeGreaterThan(100);
+    expect(onThisThread).toBeLessThan(inThread / 10);
+  });
+
+  it('the threaded engine answers errors, transactions, prepared statements and large rows as PGlite does', async () => {
+    const opened = await openPglite(dir);
+    try {
+      await sql`create table thread_probe (id int primary key, v text)`.execute(opened.db);
+      await sql`insert into thread_probe values (${1}, ${'a'})`.execute(opened.db);
+      await expect(sql`insert into thread_probe values (${1}, ${'b'})`.execute(opened.db)).rejects.toMatchObject({ code: '23505' });
+      await expect(
+        opened.db.transaction().execute(async (tx) => {
+          await sql`insert into thread_probe values (${2}, ${'c'})`.execute(tx);
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      // The same text many times: a named prepared statement after the first.
+      for (let i = 0; i < 20; i++) {
+        const r = await sql<{ v: string }>`select v from thread_probe where id = ${1}`.execute(opened.db);
+        expect(r.rows).toEqual([{ v: 'a' }]);
+      }
+      const big = await sql<{ v: string }>`select repeat('x', 200000) as v from generate_series(1, 20)`.execute(opened.db);
+      expect(big.rows).toHaveLength(20);
+      expect(big.rows[19]?.v).toHaveLength(200_000);
+      const count = await sql<{ n: number }>`select count(*)::int as n from thread_probe`.execute(opened.db);
+      expect(count.rows[0]?.n).toBe(1);
+      await sql`drop table thread_probe`.execute(opened.db);
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('runs with 16 MB of shared buffers (WASM memory never shrinks: the default 128 MB cost ~150 MB of RSS)', async () => {
     const opened = await openPglite(dir);
     try {

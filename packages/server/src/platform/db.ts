@@ -8,6 +8,7 @@ import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
 import { processAlive } from './process-alive.ts';
+import { type PgliteEngine, startPgliteThread } from './pglite-thread.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -186,15 +187,21 @@ export function openPostgres(url: string, poolSize = 10, opts: { preparedStateme
  * transactions never interleave. `dataDir` undefined means in memory (tests). `loadDataDir`: a
  * data directory tarball (PGlite's dumpDataDir) to start from instead of an empty database (tests).
  */
-export async function openPglite(dataDir: string | undefined, opts: { preparedStatements?: boolean; loadDataDir?: Blob } = {}): Promise<OpenedDb> {
+export async function openPglite(dataDir: string | undefined, opts: { preparedStatements?: boolean; loadDataDir?: Blob; thread?: boolean } = {}): Promise<OpenedDb> {
   const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
+  let engine: PgliteEngine | PGlite | undefined;
   try {
     // shared_buffers lives in WASM memory, which never shrinks: 16 MB instead of the default
     // 128 MB keeps a development gateway's footprint small (the data of one is far smaller).
     const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
-    const pglite = new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'), { startParams, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
-    await pglite.waitReady;
-    const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types } as pg.PoolConfig);
+    // A data directory's engine runs in a thread of its own (pglite-thread.ts); an in-memory one
+    // (tests, loaded from a template) stays on this thread.
+    engine =
+      dataDir !== undefined && (opts.thread ?? true)
+        ? startPgliteThread(join(dataDir, 'pgdata'), startParams)
+        : new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'), { startParams, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
+    await engine.waitReady;
+    const pool = new pg.Pool({ ...createPgConfig(engine as PGlite), max: 1, types } as pg.PoolConfig);
     // Parsing and planning run in WASM on this very thread: preparing once matters even more here.
     if (opts.preparedStatements ?? true) pool.on('connect', (client) => prepareStatements(client));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -203,17 +210,18 @@ export async function openPglite(dataDir: string | undefined, opts: { preparedSt
       kind: 'pglite',
       async close() {
         await db.destroy();
-        await pglite.close();
+        await engine?.close();
         release();
       },
     };
   } catch (err) {
+    await engine?.close().catch(() => {});
     release();
     throw err;
   }
 }
 
-export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolSize?: number; preparedStatements?: boolean }): Promise<OpenedDb> {
+export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolSize?: number; preparedStatements?: boolean; pgliteThread?: boolean }): Promise<OpenedDb> {
   const prepared = { preparedStatements: opts.preparedStatements };
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize, prepared) : openPglite(opts.dataDir, prepared);
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize, prepared) : openPglite(opts.dataDir, { ...prepared, thread: opts.pgliteThread });
 }
