@@ -428,7 +428,7 @@ async function dashboardApi(instance: FastifyInstance) {
   app.post(
     '/:mode/events/:id/resend',
     {
-      config: session,
+      config: { ...session, permission: 'webhooks:write' },
       schema: { tags, summary: 'Send an event again', params: ModeIdParams, body: ResendBody, response: { 200: ResendResult } },
     },
     async (req) => webhooks.resendEvent(scope(req), req.params.id, req.body.endpointId),
