@@ -280,3 +280,47 @@ export async function payAsCustomer(server: RunningServer, customer: { phoneNumb
   }
   return userId;
 }
+
+/** One browser test's world: a server, a webhook receiver, Chromium with one page whose errors are watched. */
+export interface DashboardRun {
+  server: RunningServer;
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** What the page logged as errors (expectAccessible fails on any). */
+  errors: string[];
+  stop(): Promise<void>;
+}
+
+/** Starts a DashboardRun (in parallel: the server, the receiver and the browser). */
+export async function startDashboardRun(contextOptions: Parameters<Browser['newContext']>[0] = DESKTOP): Promise<DashboardRun> {
+  const [server, receiver, browser] = await Promise.all([startServer(), startReceiver(), launchChromium()]);
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  watchConsole(page, errors);
+  return {
+    server,
+    receiver,
+    browser,
+    context,
+    page,
+    errors,
+    async stop() {
+      await context.close();
+      await browser.close();
+      await receiver.close();
+      await server.stop();
+    },
+  };
+}
+
+/** Signs in to the dashboard with the merchant's login (an English page) and waits for the Payments page. */
+export async function signInDashboard(page: Page, server: RunningServer) {
+  await page.goto(`${server.url}/dashboard`);
+  await page.getByLabel('E-mail address').fill(server.merchant.dashboard.email);
+  await page.getByLabel('Password').fill(server.merchant.dashboard.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+}

@@ -6,6 +6,7 @@ import { api, ApiProblem, onSessionLost, setCsrfToken } from './api.ts';
 import { ApiKeys } from './pages/ApiKeys.tsx';
 import { Balance } from './pages/Balance.tsx';
 import { CustomerDetail, Customers } from './pages/Customers.tsx';
+import { EventDetail, Events } from './pages/Events.tsx';
 import { Login } from './pages/Login.tsx';
 import { PaymentDetail } from './pages/PaymentDetail.tsx';
 import { Payments } from './pages/Payments.tsx';
@@ -42,6 +43,7 @@ const NAV: { section: string; path: string; label: MessageId; group?: MessageId;
   { section: 'balance', path: 'balance', label: 'nav.balance' },
   { section: 'payouts', path: 'payouts', label: 'nav.payouts' },
   { section: 'webhooks', path: 'webhooks', label: 'nav.webhooks' },
+  { section: 'events', path: 'events', label: 'nav.events' },
   { section: 'api-keys', path: 'settings/api-keys', label: 'nav.apiKeys', group: 'nav.settings' },
   { section: 'test-data', path: 'test-data', label: 'nav.testData', testOnly: true },
 ];
@@ -59,6 +61,8 @@ function Page({ route }: { route: Route }) {
       return id ? <PayoutDetail mode={mode} id={id} /> : <Payouts mode={mode} />;
     case 'webhooks':
       return id ? <WebhookEndpoint mode={mode} id={id} /> : <Webhooks mode={mode} />;
+    case 'events':
+      return id ? <EventDetail mode={mode} id={id} /> : <Events mode={mode} search={search} />;
     case 'api-keys':
       return <ApiKeys mode={mode} />;
     case 'test-data':

@@ -40,7 +40,7 @@ export interface WebhookEvent {
   type: string;
   createdAt: string;
   livemode: boolean;
-  data: { paymentIntent: Record<string, unknown> };
+  data: { paymentIntent?: Record<string, unknown>; payout?: Record<string, unknown> };
 }
 
 export interface Delivery {
@@ -55,6 +55,32 @@ export interface Delivery {
   lastError: string | null;
   createdAt: string;
   completedAt: string | null;
+}
+
+/** One attempt of a delivery as the event page shows it: the request sent and what came back. */
+export interface AttemptDetail {
+  attemptedAt: string;
+  statusCode: number | null;
+  latencyMs: number;
+  succeeded: boolean;
+  error: string | null;
+  /** Null for a loopback target (development): its answers are never kept. */
+  responseExcerpt: string | null;
+  requestHeaders: Record<string, string> | null;
+  requestBodyExcerpt: string | null;
+}
+
+export interface DeliveryDetail extends Delivery {
+  endpoint: { id: string; url: string; description: string | null } | null;
+  attempts: AttemptDetail[];
+}
+
+/** GET /dashboard/api/{mode}/events/{id}. */
+export interface EventDetail {
+  event: WebhookEvent;
+  /** The envelope exactly as sent and signed. */
+  payload: string;
+  deliveries: DeliveryDetail[];
 }
 
 /** A customer as the dashboard names it: the phone number is masked (last digits only). */
@@ -130,7 +156,8 @@ export interface CreatedApiKey extends ApiKey {
   secret: string;
 }
 
-export const EVENT_TYPES = ['payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded'] as const;
+/** Event types, as the server's catalogue lists them (events.schema.ts): endpoints' choices and the Events page's filter. */
+export const EVENT_TYPES = ['payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded', 'payout.paid', 'payout.failed'] as const;
 
 export interface Endpoint {
   id: string;

@@ -120,7 +120,9 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
               <li key={e.id}>
                 <strong>{e.type}</strong> <span className="hint">{dateTime(e.createdAt)}</span>
                 <div className="actions" style={{ marginTop: '0.25rem' }}>
-                  <code>{e.id}</code>
+                  <Link to={`/dashboard/${mode}/events/${e.id}`} className="mono">
+                    {e.id}
+                  </Link>
                   <button type="button" className="secondary" onClick={() => void act(() => api('POST', `/${mode}/events/${e.id}/resend`, {}), t('payment.resent', { type: e.type }))}>
                     {rich('payment.resend', { type: e.type, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
                   </button>
@@ -155,7 +157,9 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
               <tbody>
                 {detail.deliveries.map((d) => (
                   <tr key={d.id}>
-                    <td>{detail.events.find((e) => e.id === d.eventId)?.type ?? d.eventId}</td>
+                    <td>
+                      <Link to={`/dashboard/${mode}/events/${d.eventId}`}>{detail.events.find((e) => e.id === d.eventId)?.type ?? d.eventId}</Link>
+                    </td>
                     <td>
                       <Link to={`/dashboard/${mode}/webhooks/${d.endpointId}`} className="mono">
                         {d.endpointId}

@@ -210,7 +210,11 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
                 )}
                 {deliveries.data.data.map((d) => (
                   <tr key={d.id}>
-                    <td className="mono">{d.eventId}</td>
+                    <td>
+                      <Link to={`/dashboard/${mode}/events/${d.eventId}`} className="mono">
+                        {d.eventId}
+                      </Link>
+                    </td>
                     <td>
                       <Badge value={d.status} />
                     </td>

@@ -16,8 +16,8 @@ import {
   EndpointSecret,
   EndpointStats,
   EndpointWithSecret,
+  EventDetail,
   EventList,
-  EventsQuery,
   ListQuery,
   ResendBody,
   ResendResult,
@@ -40,6 +40,7 @@ import {
   CustomerDetail,
   CustomerList,
   CustomersQuery,
+  EventsPageQuery,
   PaymentDetail,
   PaymentList,
   PaymentsExportQuery,
@@ -394,14 +395,40 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/events',
-    { config: session, schema: { tags, summary: 'Events, newest first', params: ModeParams, querystring: EventsQuery, response: { 200: EventList } } },
-    async (req) => webhooks.listEvents(scope(req), { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter, type: req.query.type }),
+    {
+      config: { ...session, permission: 'events:read' },
+      schema: {
+        tags,
+        summary: 'Events, newest first',
+        description: 'Filtered by type, creation period and `deliveryStatus=failed` (a delivery whose last attempt failed), each on its own index.',
+        params: ModeParams,
+        querystring: EventsPageQuery,
+        response: { 200: EventList },
+      },
+    },
+    async (req) => dashboard.listEvents(scope(req), req.query),
+  );
+
+  app.get(
+    '/:mode/events/:id',
+    {
+      config: { ...session, permission: 'events:read' },
+      schema: {
+        tags,
+        summary: 'An event as sent, with its deliveries per endpoint and every attempt',
+        description:
+          'Each attempt has its request headers and body excerpt and the first 2 KiB of the answer (never kept for a loopback target). Another merchant\'s or mode\'s event is 404.',
+        params: ModeIdParams,
+        response: { 200: EventDetail },
+      },
+    },
+    async (req) => dashboard.event(scope(req), req.params.id),
   );
 
   app.post(
     '/:mode/events/:id/resend',
     {
-      config: session,
+      config: { ...session, permission: 'webhooks:write' },
       schema: { tags, summary: 'Send an event again', params: ModeIdParams, body: ResendBody, response: { 200: ResendResult } },
     },
     async (req) => webhooks.resendEvent(scope(req), req.params.id, req.body.endpointId),

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Intent } from '../intents/index.ts';
 import { Topup } from '../topups/index.ts';
 import { INTENT_STATUSES } from '../intents/index.ts';
+import { EventTypeSchema } from '../events/index.ts';
 import { Delivery, Event } from '../webhooks/index.ts';
 
 /** Schemas of the dashboard's own API (/dashboard/api), used by the dashboard web app only. */
@@ -66,6 +67,22 @@ export const PaymentsExportQuery = Type.Object(
   { status: PaymentsQuery.properties.status, createdGte: PaymentsQuery.properties.createdGte, createdLt: PaymentsQuery.properties.createdLt },
   { additionalProperties: false },
 );
+
+/** The Events page's list: paging, type, a creation period and the "failed deliveries" filter. */
+export const EventsPageQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    startingAfter: Type.Optional(Type.String({ pattern: '^evt_[0-9a-z]{26}$' })),
+    type: Type.Optional(EventTypeSchema),
+    createdGte: Type.Optional(Instant('Created at or after this instant')),
+    createdLt: Type.Optional(Instant('Created before this instant')),
+    deliveryStatus: Type.Optional(
+      Type.Literal('failed', { description: 'Only events with a delivery whose last attempt failed (retrying, or given up after about 3 days)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type EventsPageQuery = Static<typeof EventsPageQuery>;
 
 export const SearchQuery = Type.Object(
   {

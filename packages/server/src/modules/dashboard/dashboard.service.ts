@@ -21,6 +21,7 @@ import type { PayoutsService } from '../payouts/index.ts';
 import type { UsersService } from '../users/index.ts';
 import type { EventBody, WebhooksService } from '../webhooks/index.ts';
 import { dashboardRepository as repo } from './dashboard.repository.ts';
+import type { EventsPageQuery } from './dashboard.schema.ts';
 
 /** Sign-in lockout: 5 failures per e-mail address within 15 minutes (as POST /auth/web). */
 export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS };
@@ -331,6 +332,18 @@ export function createDashboardService(
     },
 
     cancelPayment: (scope: DashboardScope, id: string) => intents.cancel(scope, id),
+
+    // ---- events ---------------------------------------------------------------------------------
+
+    /** The Events page's list: the webhooks module's, with the period read from the query. */
+    async listEvents(scope: DashboardScope, q: EventsPageQuery) {
+      const createdGte = parseInstant(q.createdGte, 'createdGte');
+      const createdLt = parseInstant(q.createdLt, 'createdLt');
+      return webhooks.listEvents(scopeOf(scope), { ...q, createdGte, createdLt });
+    },
+
+    /** One event as sent, with every delivery and attempt (the request and the answer's excerpt). */
+    event: (scope: DashboardScope, id: string) => webhooks.eventDetail(scopeOf(scope), id),
 
     // ---- customers -----------------------------------------------------------------------------
 

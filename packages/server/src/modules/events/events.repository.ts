@@ -21,6 +21,14 @@ declare module '../../platform/database.ts' {
 
 export type EventRow = Selectable<EventsTable>;
 
+export interface ListOptions {
+  limit: number;
+  startingAfter?: string;
+  type?: string;
+  floor?: string;
+  ids?: readonly string[];
+}
+
 /**
  * What a subscriber of the outbox (the webhooks module) adds to its statements, as SQL fragments,
  * so an event and its fan-out are written by one statement without this module knowing the
@@ -49,11 +57,16 @@ export const eventsRepository = {
     return db.selectFrom('events').selectAll().where('id', '=', id).where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode).executeTakeFirst();
   },
 
-  /** Newest first; `startingAfter` is the id of the last event of the previous page. */
-  async list(db: Executor, scope: Scope, opts: { limit: number; startingAfter?: string; type?: string }) {
+  /**
+   * Newest first; `startingAfter` is the id of the last event of the previous page, `floor` the
+   * smallest id wanted (ids sort by creation time: a period is a range of ids), `ids` only these.
+   */
+  async list(db: Executor, scope: Scope, opts: ListOptions) {
     let q = db.selectFrom('events').selectAll().where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode);
     if (opts.type !== undefined) q = q.where('type', '=', opts.type);
     if (opts.startingAfter !== undefined) q = q.where('id', '<', opts.startingAfter);
+    if (opts.floor !== undefined) q = q.where('id', '>=', opts.floor);
+    if (opts.ids !== undefined) q = q.where('id', 'in', opts.ids.length > 0 ? opts.ids : ['']);
     return q.orderBy('id', 'desc').limit(opts.limit).execute();
   },
 

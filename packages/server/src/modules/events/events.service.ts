@@ -2,7 +2,7 @@ import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { firstIdAt } from '../../platform/ids.ts';
 import type { KeyMode, Scope } from '../../platform/tenancy.ts';
-import { type EventRow, eventsRepository as repo, type OutboxSubscriber } from './events.repository.ts';
+import { type EventRow, eventsRepository as repo, type ListOptions, type OutboxSubscriber } from './events.repository.ts';
 import type { EventType } from './events.schema.ts';
 
 export type { OutboxSubscriber };
@@ -80,7 +80,7 @@ export function createEventsService(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'w
     announce: () => announceEvents(deps),
 
     find: (scope: Scope, id: string) => repo.find(db, scope, id),
-    list: (scope: Scope, opts: { limit: number; startingAfter?: string; type?: string }) => repo.list(db, scope, opts),
+    list: (scope: Scope, opts: ListOptions) => repo.list(db, scope, opts),
     listForIntent: (scope: Scope, intentId: string) => repo.listForIntent(db, scope, intentId),
     idsAfter: (scope: Scope, afterId: string, types: readonly string[] | undefined, limit: number) => repo.idsAfter(db, scope, afterId, types, limit),
     payloads: (ids: readonly string[]) => repo.payloads(db, ids),

@@ -7,7 +7,7 @@ import { decrypt } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { nextAttemptAt, DISABLE_AFTER_MS, retryAfterMs } from './retry-policy.ts';
 import { signedHeaders } from './signing.ts';
-import { nodeTransport, type WebhookTransport } from './transport.ts';
+import { nodeTransport, type WebhookTransport, wireHeaders } from './transport.ts';
 import { addressPolicy, isLoopbackAddress, resolveForDelivery, type Resolver, systemResolver } from './url-policy.ts';
 import { type AttemptResult, type ClaimedDelivery, type EndpointRow, webhooksRepository as repo } from './webhooks.repository.ts';
 
@@ -93,26 +93,23 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     const attemptedAt = clock.now();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
+    // Null until a request goes out: an address refused before sending sent nothing.
+    let requestHeaders: Record<string, string> | null = null;
     try {
       const url = new URL(endpoint.url);
       const address = await resolveForDelivery(url, addressPolicy(config, endpoint.mode), resolver);
-      const res = await transport({
-        url,
-        address,
-        headers: signedHeaders(secrets, eventId, clock.now(), payload),
-        body: payload,
-        timeoutMs,
-        maxExcerptBytes: EXCERPT_BYTES,
-      });
+      const headers = signedHeaders(secrets, eventId, clock.now(), payload);
+      requestHeaders = wireHeaders(url, headers, payload);
+      const res = await transport({ url, address, headers, body: payload, timeoutMs, maxExcerptBytes: EXCERPT_BYTES });
       const succeeded = res.status >= 200 && res.status < 300;
       // A loopback target is on the gateway's own machine: its answer is never shown back.
       const excerpt = isLoopbackAddress(address.address) ? null : clean(res.excerpt, EXCERPT_BYTES);
       return {
-        result: { attemptedAt, statusCode: res.status, latencyMs: elapsed(), responseExcerpt: excerpt, error: succeeded ? null : `HTTP ${res.status}`, succeeded },
+        result: { attemptedAt, statusCode: res.status, latencyMs: elapsed(), requestHeaders, responseExcerpt: excerpt, error: succeeded ? null : `HTTP ${res.status}`, succeeded },
         retryAfter: retryAfterMs(res.headers['retry-after'], clock.now()),
       };
     } catch (err) {
-      return { result: { attemptedAt, statusCode: null, latencyMs: elapsed(), responseExcerpt: null, error: clean((err as Error).message, 500), succeeded: false } };
+      return { result: { attemptedAt, statusCode: null, latencyMs: elapsed(), requestHeaders, responseExcerpt: null, error: clean((err as Error).message, 500), succeeded: false } };
     }
   }
 

@@ -21,6 +21,11 @@ export interface TransportResponse {
   excerpt: string;
 }
 
+/** The headers a request goes out with: its own, the Host it names and the body's length. */
+export function wireHeaders(url: URL, headers: Record<string, string>, body: string): Record<string, string> {
+  return { ...headers, host: url.host, 'content-length': String(Buffer.byteLength(body, 'utf8')) };
+}
+
 /** Sends one request; rejects on a network failure or timeout with an Error that says what happened. */
 export type WebhookTransport = (request: TransportRequest) => Promise<TransportResponse>;
 
@@ -66,7 +71,7 @@ function send(req: TransportRequest, pooled: boolean): Promise<TransportResponse
       path: `${req.url.pathname}${req.url.search}`,
       method: 'POST',
       agent: pooled ? (https ? agents.https : agents.http) : (false as const),
-      headers: { ...req.headers, host: req.url.host, 'content-length': String(body.length) },
+      headers: wireHeaders(req.url, req.headers, req.body),
       // TLS: the certificate is checked against the URL's host name, not the address.
       ...(https ? { servername: isIP(host) ? undefined : host } : {}),
     };

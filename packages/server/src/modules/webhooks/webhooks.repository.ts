@@ -51,6 +51,8 @@ export interface WebhookDeliveryAttemptsTable {
   attempted_at: Date;
   status_code: number | null;
   latency_ms: number;
+  /** The request's headers as sent, a JSON object (migration 0025); null when nothing was sent. */
+  request_headers: string | null;
   response_excerpt: string | null;
   error: string | null;
   succeeded: boolean;
@@ -84,6 +86,8 @@ export interface AttemptResult {
   attemptedAt: Date;
   statusCode: number | null;
   latencyMs: number;
+  /** The headers sent (null: the request never left, e.g. its address was refused). */
+  requestHeaders: Record<string, string> | null;
   responseExcerpt: string | null;
   error: string | null;
   succeeded: boolean;
@@ -301,6 +305,24 @@ export const webhooksRepository = {
       .execute();
   },
 
+  /**
+   * Ids of the scope's events, newest first, with a delivery whose last attempt failed (retrying
+   * or given up: only a success clears `last_error`), below `before` and from `floor` on. Reads
+   * the partial index `webhook_deliveries_failing` (migration 0025), which holds only those.
+   */
+  async failingEventIds(db: Executor, scope: Scope, before: string | undefined, floor: string | undefined, limit: number): Promise<string[]> {
+    let q = db
+      .selectFrom('webhook_deliveries')
+      .select('event_id')
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .where('last_error', 'is not', null);
+    if (before !== undefined) q = q.where('event_id', '<', before);
+    if (floor !== undefined) q = q.where('event_id', '>=', floor);
+    const rows = await q.groupBy('event_id').orderBy('event_id', 'desc').limit(limit).execute();
+    return rows.map((r) => r.event_id);
+  },
+
   async attemptsOf(db: Executor, deliveryIds: string[]) {
     if (deliveryIds.length === 0) return [];
     return db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('id').execute();
@@ -351,6 +373,7 @@ export const webhooksRepository = {
           attempted_at: r.attemptedAt,
           status_code: r.statusCode,
           latency_ms: r.latencyMs,
+          request_headers: r.requestHeaders === null ? null : JSON.stringify(r.requestHeaders),
           response_excerpt: r.responseExcerpt,
           error: r.error,
           succeeded: r.succeeded,

@@ -166,3 +166,32 @@ export const ResendResult = Type.Object({ data: Type.Array(Delivery) });
 export const Event = Type.Union([PaymentEvent, PayoutEvent], { description: 'A payment event (`data.paymentIntent`) or a payout event (`data.payout`)' });
 export type EventBody = Static<typeof Event>;
 export const EventList = Type.Object({ data: Type.Array(Event), hasMore: Type.Boolean() });
+
+// ---- the dashboard's event page (issue 22) ----------------------------------------------------
+
+/** Characters of the request body shown with each attempt: the payload is whole in `payload`. */
+export const BODY_EXCERPT_CHARS = 2048;
+
+export const AttemptDetail = Type.Object({
+  ...Attempt.properties,
+  requestHeaders: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+    description: 'The headers the request went out with, signatures included; null when no request left (its address was refused) or for attempts made before they were kept.',
+  }),
+  requestBodyExcerpt: Type.Union([Type.String(), Type.Null()], {
+    description: `The body sent (the event's payload), its first ${BODY_EXCERPT_CHARS} characters; null when no request left.`,
+  }),
+});
+
+export const DeliveryDetail = Type.Object({
+  ...Delivery.properties,
+  endpoint: Type.Union([Type.Object({ id: Type.String(), url: Type.String(), description: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  attempts: Type.Array(AttemptDetail, { description: 'Every attempt, oldest first' }),
+});
+export type DeliveryDetailView = Static<typeof DeliveryDetail>;
+
+export const EventDetail = Type.Object({
+  object: Type.Literal('event_detail'),
+  event: Event,
+  payload: Type.String({ description: 'The envelope as sent and signed: the exact bytes of every request body' }),
+  deliveries: Type.Array(DeliveryDetail, { description: 'Every delivery of the event, newest first (a resend adds one), each with its attempts' }),
+});

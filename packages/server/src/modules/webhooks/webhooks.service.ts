@@ -1,4 +1,5 @@
 import { HOUR } from '../../platform/clock.ts';
+import { firstIdAt } from '../../platform/ids.ts';
 import { decrypt, encrypt } from '../../platform/crypto.ts';
 import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -14,7 +15,9 @@ import {
   webhooksRepository as repo,
 } from './webhooks.repository.ts';
 import {
+  BODY_EXCERPT_CHARS,
   type CreateEndpointInput,
+  type DeliveryDetailView,
   type DeliveryView,
   type EndpointSecretView,
   type EndpointView,
@@ -59,18 +62,38 @@ export function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryVi
     lastError: d.last_error,
     createdAt: d.created_at.toISOString(),
     completedAt: d.completed_at?.toISOString() ?? null,
-    attempts: attempts
-      .filter((a) => a.delivery_id === d.id)
-      .map((a) => ({
-        attemptedAt: a.attempted_at.toISOString(),
-        statusCode: a.status_code,
-        latencyMs: a.latency_ms,
-        responseExcerpt: a.response_excerpt,
-        error: a.error,
-        succeeded: a.succeeded,
-      })),
+    attempts: attempts.filter((a) => a.delivery_id === d.id).map(attemptView),
   };
 }
+
+function attemptView(a: AttemptRow) {
+  return {
+    attemptedAt: a.attempted_at.toISOString(),
+    statusCode: a.status_code,
+    latencyMs: a.latency_ms,
+    responseExcerpt: a.response_excerpt,
+    error: a.error,
+    succeeded: a.succeeded,
+  };
+}
+
+/** The dashboard's view of a delivery: its endpoint, and each attempt with the request it sent. */
+function deliveryDetail(d: DeliveryRow, attempts: AttemptRow[], endpoint: EndpointRow | undefined, payload: string): DeliveryDetailView {
+  const body = payload.length > BODY_EXCERPT_CHARS ? `${payload.slice(0, BODY_EXCERPT_CHARS)}…` : payload;
+  return {
+    ...deliveryView(d, []),
+    endpoint: endpoint === undefined ? null : { id: endpoint.id, url: endpoint.url, description: endpoint.description },
+    attempts: attempts
+      .filter((a) => a.delivery_id === d.id)
+      .map((a) => {
+        const headers = a.request_headers === null ? null : (JSON.parse(a.request_headers) as Record<string, string>);
+        return { ...attemptView(a), requestHeaders: headers, requestBodyExcerpt: headers === null ? null : body };
+      }),
+  };
+}
+
+/** Failing deliveries read per batch by the "failed deliveries" filter of the events list. */
+const FAILING_BATCH = 100;
 
 /** Empty or containing `*`: every type, stored as the empty list. Duplicates dropped, order kept. */
 function normaliseEvents(list: string[] | undefined): EventType[] {
@@ -263,10 +286,50 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; e
     };
   }
 
-  async function listEvents(owner: Scope, p: Page & { type?: string }) {
-    const found = await events.list(owner, { ...p, limit: p.limit + 1 });
+  /**
+   * Events, newest first. `createdGte`/`createdLt` become id bounds (ids sort by creation time).
+   * `deliveryStatus: 'failed'`: only events with a delivery whose last attempt failed, found
+   * through the failing deliveries' own index, a batch at a time, then read (and filtered by
+   * type) from the events module.
+   */
+  async function listEvents(owner: Scope, p: Page & { type?: string; createdGte?: Date; createdLt?: Date; deliveryStatus?: 'failed' }) {
+    const floor = p.createdGte && firstIdAt('event', p.createdGte);
+    let startingAfter = p.startingAfter;
+    if (p.createdLt) {
+      const bound = firstIdAt('event', p.createdLt);
+      if (startingAfter === undefined || bound < startingAfter) startingAfter = bound;
+    }
+    let found: Awaited<ReturnType<EventsService['list']>>;
+    if (p.deliveryStatus === undefined) {
+      found = await events.list(owner, { limit: p.limit + 1, startingAfter, type: p.type, floor });
+    } else {
+      found = [];
+      for (let before = startingAfter; found.length <= p.limit; ) {
+        const ids = await repo.failingEventIds(db, owner, before, floor, FAILING_BATCH);
+        if (ids.length > 0) found.push(...(await events.list(owner, { limit: ids.length, ids, type: p.type })));
+        if (ids.length < FAILING_BATCH) break;
+        before = ids[ids.length - 1];
+      }
+    }
     const { rows, hasMore } = page(found, p.limit);
     return { data: rows.map((r) => JSON.parse(r.payload) as EventBody), hasMore };
+  }
+
+  /** The dashboard's event page: the envelope as sent, and per endpoint its deliveries and attempts. */
+  async function eventDetail(owner: Scope, id: string) {
+    const event = await ownedEvent(owner, id);
+    const deliveries = await repo.deliveriesOfEvents(db, owner, [event.id]);
+    const [attempts, endpoints] = await Promise.all([
+      repo.attemptsOf(db, deliveries.map((d) => d.id)),
+      repo.findEndpointsByIds(db, [...new Set(deliveries.map((d) => d.endpoint_id))]),
+    ]);
+    const endpointById = new Map(endpoints.map((e) => [e.id, e]));
+    return {
+      object: 'event_detail' as const,
+      event: JSON.parse(event.payload) as EventBody,
+      payload: event.payload,
+      deliveries: deliveries.map((d) => deliveryDetail(d, attempts, endpointById.get(d.endpoint_id), event.payload)),
+    };
   }
 
   async function ownedEvent(owner: Scope, id: string) {
@@ -329,6 +392,7 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; e
     listDeliveries,
     endpointStats,
     listEvents,
+    eventDetail,
     getEvent,
     resendEvent,
   };
