@@ -37,6 +37,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     preparedStatements: config.dbPreparedStatements,
+    listenUrl: config.databaseListenUrl,
   });
   try {
     const applied = await migrate(database.db);
