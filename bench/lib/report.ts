@@ -17,9 +17,10 @@ function latencyRows(latency: Record<string, Summary>): string[] {
 export function cpuLine(cpu: CpuUse | undefined, loadGenerator = 'load generator'): string {
   if (!cpu) return '';
   const u = cpu.perUnitMs;
-  const total = Math.round((u.server + u.postgres + u.loadGenerator) * 100) / 100;
+  const total = Math.round((u.server + u.postgres + (u.pgbouncer ?? 0) + u.loadGenerator) * 100) / 100;
   const kernel = u.server > 0 ? ` (${u.serverKernel} ms of it in the kernel)` : '';
-  return `CPU per payment: server ${u.server} ms${kernel}, PostgreSQL ${u.postgres} ms, ${loadGenerator} ${u.loadGenerator} ms (${total} ms in all); machine busy ${Math.round(cpu.machineBusy * 100)} %, stolen by the hypervisor ${Math.round(cpu.machineSteal * 100)} %.`;
+  const pgbouncer = u.pgbouncer !== undefined ? `, PgBouncer ${u.pgbouncer} ms` : '';
+  return `CPU per payment: server ${u.server} ms${kernel}, PostgreSQL ${u.postgres} ms${pgbouncer}, ${loadGenerator} ${u.loadGenerator} ms (${total} ms in all); machine busy ${Math.round(cpu.machineBusy * 100)} %, stolen by the hypervisor ${Math.round(cpu.machineSteal * 100)} %.`;
 }
 
 function flowTable(title: string, run: FlowRun): string[] {
