@@ -22,7 +22,7 @@ import { request } from 'undici';
 import { createMerchantsService } from '../packages/server/src/modules/merchants/merchants.service.ts';
 import { createIntent, type FlowContext, pay } from './lib/flow.ts';
 import { HOST_ADDRESSES, type HostsWorld, openHosts, ROOT_ADDRESS } from './lib/hosts.ts';
-import { Http, type HttpAnswer, type Requester, sleep } from './lib/load.ts';
+import { Http, Rotate, sleep } from './lib/load.ts';
 import { LabelledSamples } from './lib/stats.ts';
 import { BENCH_MASTER_KEY, World } from './lib/world.ts';
 
@@ -30,16 +30,6 @@ const ADMIN_URL = process.env.HOSTS_DATABASE_URL || 'postgres://postgres@127.0.0
 /** Per test-mode key and second, on every host; the shared-limit check runs into it. */
 const RATE_LIMIT = 20;
 const say = (line: string) => process.stdout.write(`[hosts ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
-
-/** Each request goes to the next requester of the list: a flow's steps cross the hosts in a set order. */
-export class Rotate implements Requester {
-  private i = 0;
-  constructor(private readonly to: Requester[]) {}
-  request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
-    const next = this.to[this.i++ % this.to.length] as Requester;
-    return next.request(method, path, headers, body);
-  }
-}
 
 const checks: { name: string; ok: boolean; detail: string }[] = [];
 function check(name: string, ok: boolean, detail = ''): void {

@@ -17,6 +17,16 @@ export interface Requester {
   request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer>;
 }
 
+/** Each request to the next requester of the list, round robin: load spread over hosts, or a flow's steps crossing them in a set order. */
+export class Rotate implements Requester {
+  private i = 0;
+  constructor(private readonly to: Requester[]) {}
+  request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
+    const next = this.to[this.i++ % this.to.length] as Requester;
+    return next.request(method, path, headers, body);
+  }
+}
+
 export class Http implements Requester {
   private readonly pool: Pool;
 

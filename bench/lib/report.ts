@@ -128,6 +128,23 @@ export function markdownReport(r: Results): string {
   }
   if (p.cluster) out.push(`## ${p.cluster.apiProcesses} API processes (node:cluster)`, '', ...flowTable('Peak (closed loop)', p.cluster.peak));
   if (p.pglite) out.push('## Full flow on embedded PGlite', '', ...flowTable('Peak (closed loop)', p.pglite.peak));
+  if (p.hosts) {
+    const runs = p.hosts.runs as (FlowRun & { hosts: number })[];
+    const ms = (run: FlowRun, k: 'server' | 'postgres' | 'pgbouncer' | 'loadGenerator') => run.cpu?.perUnitMs[k] ?? 0;
+    out.push(
+      '## Several hosts behind PgBouncer (transaction mode)',
+      '',
+      'API servers in network namespaces (198.18.0.11–13), every request to the next host in turn, PgBouncer and PostgreSQL and Redis shared. CPU in ms per payment:',
+      '',
+      '| hosts | payments/s | p99 ms (all requests) | errors | server | PostgreSQL | PgBouncer | load generator | all | machine busy |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+      ...runs.map((r) => {
+        const all = Math.round((ms(r, 'server') + ms(r, 'postgres') + ms(r, 'pgbouncer') + ms(r, 'loadGenerator')) * 100) / 100;
+        return `| ${r.hosts} | ${r.paymentsPerSecond} | ${r.latency.all?.p99 ?? '?'} | ${r.errors} | ${ms(r, 'server')} | ${ms(r, 'postgres')} | ${ms(r, 'pgbouncer')} | ${ms(r, 'loadGenerator')} | ${all} | ${Math.round((r.cpu?.machineBusy ?? 0) * 100)} % |`;
+      }),
+      '',
+    );
+  }
   const mem = Object.entries(r.memory) as [string, MemoryReport][];
   if (mem.length > 0) {
     out.push(
