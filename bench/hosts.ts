@@ -89,6 +89,9 @@ async function main(): Promise<void> {
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.once(sig, () => {
       say(`${sig}: cleaning up`);
+      // The checks still running lose their connections meanwhile: nothing may stop the cleanup.
+      process.on('uncaughtException', () => {});
+      process.on('unhandledRejection', () => {});
       void stopAll().finally(() => process.exit(130));
     });
   }

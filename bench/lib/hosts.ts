@@ -203,14 +203,12 @@ export async function openHosts(o: HostsOptions): Promise<HostsWorld> {
   ensurePgbouncer(log);
   const work = mkdtempSync(join(tmpdir(), 'caisse-hosts-'));
   const children: ChildProcess[] = [];
-  const hosts: Started[] = [];
+  /** Every server spawned, ready or not: a stop during start-up must end them too. */
+  const hosts: ChildProcess[] = [];
   const ownDatabase = o.database === undefined;
   const database = o.database ?? `${DB_PREFIX}${Date.now()}_${process.pid}`;
   const close = async () => {
-    for (const h of hosts.splice(0)) {
-      await h.stop().catch(() => undefined);
-      rmSync(join(STATE_DIR, `${h.child.pid}.pid`), { force: true });
-    }
+    await Promise.all(hosts.splice(0).map((h) => stopTracked(h)));
     for (const c of children.splice(0).reverse()) await stopTracked(c);
     removeNetwork();
     if (ownDatabase) {
@@ -289,7 +287,10 @@ export async function openHosts(o: HostsOptions): Promise<HostsWorld> {
           netns: { name, address: HOST_ADDRESSES[i] as string },
           port: API_PORT,
           startArgs: i === 0 ? [] : ['--no-worker'],
-          onSpawn: (child) => remember(child, 'caisse.js'),
+          onSpawn: (child) => {
+            remember(child, 'caisse.js');
+            hosts.push(child);
+          },
           extraEnv: {
             DB_PREPARED_STATEMENTS: 'false',
             DATABASE_LISTEN_URL: world.sessionUrl,
@@ -297,7 +298,6 @@ export async function openHosts(o: HostsOptions): Promise<HostsWorld> {
             ...env,
           },
         });
-        hosts.push(started);
         return started;
       },
       async forwardFromHost(i, port) {
