@@ -12,7 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { createIntent, type FlowContext, payment, STEPS } from './lib/flow.ts';
 import { monotonicMicros, readProfile, recording, selfTimes, top, type Window } from './lib/profile.ts';
-import { closedLoop, Http, openLoop, type RunResult, sleep, withTimeout } from './lib/load.ts';
+import { closedLoop, Http, openLoop, type Requester, Rotate, type RunResult, sleep, withTimeout } from './lib/load.ts';
+import { type HostsWorld, openHosts } from './lib/hosts.ts';
 import { describeMachine, loadAverage, type Machine } from './lib/machine.ts';
 import { type CpuUse, cpuBetween, cpuSnapshot } from './lib/cpu.ts';
 import { freePort, type MemoryReport, REPO, startCaisse, startProcess, type Started } from './lib/processes.ts';
@@ -31,11 +32,12 @@ const int = (name: string, fallback: number) => {
   if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number`);
   return Number(raw);
 };
-const ALL_PHASES = ['hello', 'flow', 'create', 'pgbench', 'webhooks', 'bigtable', 'cluster', 'pglite', 'profile'] as const;
+const ALL_PHASES = ['hello', 'flow', 'create', 'pgbench', 'webhooks', 'bigtable', 'cluster', 'pglite', 'profile', 'hosts'] as const;
 type Phase = (typeof ALL_PHASES)[number];
-/** `npm run bench -- --profile`: only the CPU profile of the flow (not part of a default run). */
+/** `npm run bench -- --profile`: only the CPU profile of the flow. */
 const PROFILE = process.argv.includes('--profile');
-const DEFAULT_PHASES: Phase[] = PROFILE ? ['profile'] : ALL_PHASES.filter((p) => p !== 'profile');
+/** `profile` runs alone; `hosts` needs root (network namespaces) and PgBouncer: both asked for by name only. */
+const DEFAULT_PHASES: Phase[] = PROFILE ? ['profile'] : ALL_PHASES.filter((p) => p !== 'profile' && p !== 'hosts');
 
 const cfg = {
   adminUrl: env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
@@ -169,15 +171,16 @@ async function users(payments: number): Promise<UserQueue> {
   return new UserQueue(await world.takeUsers(Math.ceil(payments)));
 }
 
-/** A closed loop of whole payments. */
-async function flowClosed(http: Http, seconds: number, concurrency: number, server?: Started): Promise<FlowRun> {
+/** A closed loop of whole payments; `server`: whose CPU is the server's (several: the hosts phase). */
+async function flowClosed(http: Requester, seconds: number, concurrency: number, server?: Started | Started[]): Promise<FlowRun> {
   const queue = new UserQueue(await world.takeUsers(Math.ceil(cfg.maxRate * seconds)));
   const samples = new LabelledSamples();
   const ctx: FlowContext = { http, merchant, samples };
-  const before = cpuSnapshot(server?.child.pid);
+  const pids = server === undefined ? undefined : [server].flat().map((s) => s.child.pid as number);
+  const before = cpuSnapshot(pids);
   const r = await closedLoop({ concurrency, durationMs: seconds * 1000, task: () => payment(ctx, queue.next()) });
   const run = flowRun(r, samples, { concurrency });
-  return { ...run, cpu: cpuBetween(before, cpuSnapshot(server?.child.pid), run.completed) };
+  return { ...run, cpu: cpuBetween(before, cpuSnapshot(pids), run.completed) };
 }
 
 /** An open loop of whole payments at `rate` per second. */
@@ -611,6 +614,40 @@ async function phaseProfile() {
   say(`profile: written to bench/results/${cfg.label}.profile.md`);
 }
 
+let hostsWorld: HostsWorld | undefined;
+
+/**
+ * Several hosts (bench/lib/hosts.ts): three `caisse start` in network namespaces, behind PgBouncer
+ * in transaction mode, Redis through a forward; the full flow on 1, 2 and 3 of them, every request
+ * to the next host in turn. Needs root.
+ */
+async function phaseHosts() {
+  say('hosts: the full flow on 1, 2 and 3 hosts (network namespaces) behind PgBouncer in transaction mode');
+  hostsWorld = await openHosts({ adminUrl: cfg.adminUrl, database: dbName, masterKey: BENCH_MASTER_KEY, log: say });
+  const h = hostsWorld;
+  const https: Http[] = [];
+  try {
+    const env = { CAISSE_RATE_LIMIT_TEST: '1000000', LOG_LEVEL: cfg.logLevel, ...(cfg.poolSize ? { DB_POOL_SIZE: String(cfg.poolSize) } : {}) };
+    const servers = await Promise.all([0, 1, 2].map((i) => h.startHost(i, env)));
+    for (const s of servers) https.push(new Http(s.origin, cfg.concurrency));
+    const runs: (FlowRun & { hosts: number })[] = [];
+    for (const n of [1, 2, 3]) {
+      const http = new Rotate(https.slice(0, n));
+      await flowClosed(http, cfg.warmupS, cfg.concurrency);
+      // Every host's CPU counts (the idle ones' too), and PgBouncer's apart.
+      const run = { hosts: n, ...(await flowClosed(http, cfg.durationS, cfg.concurrency, servers)) };
+      say(`hosts ${n}: ${run.paymentsPerSecond} payments/s, p99 all ${run.latency.all?.p99} ms, errors ${run.errors} ${run.errorSamples.join(' | ')}; CPU ms per payment ${JSON.stringify(run.cpu)}`);
+      runs.push(run);
+    }
+    const memory = servers.map((s) => s.memory.report());
+    results.phases.hosts = { pgbouncer: h.pooledUrl, runs, peakProcessRssMb: Math.max(...memory.map((m) => m.peakProcessRssMb)) };
+  } finally {
+    await Promise.all(https.map((x) => x.close()));
+    await h.close();
+    hostsWorld = undefined;
+  }
+}
+
 // ---- goals --------------------------------------------------------------------------------------
 
 function goals() {
@@ -672,6 +709,7 @@ async function main() {
       cluster: phaseCluster,
       pglite: phasePglite,
       profile: phaseProfile,
+      hosts: phaseHosts,
     };
     for (const phase of ALL_PHASES) {
       if (!cfg.phases.includes(phase)) continue;
@@ -683,6 +721,7 @@ async function main() {
       }
     }
   } finally {
+    await hostsWorld?.close().catch(() => undefined);
     for (const c of children) await c.stop().catch(() => undefined);
     await world?.close().catch(() => undefined);
     if (!cfg.keepDb) await dropDatabase(cfg.adminUrl, dbName).catch((err) => say(`could not drop ${dbName}: ${err}`));
@@ -711,7 +750,10 @@ overall.unref();
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {
     for (const c of children) c.child.kill('SIGKILL');
-    void dropDatabase(cfg.adminUrl, dbName).finally(() => process.exit(130));
+    void (hostsWorld?.close() ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => dropDatabase(cfg.adminUrl, dbName))
+      .finally(() => process.exit(130));
   });
 }
 

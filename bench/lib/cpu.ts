@@ -57,19 +57,21 @@ export interface CpuSnapshot {
   server: number;
   serverKernel: number;
   postgres: number;
+  pgbouncer: number;
   self: number;
   machine: { busy: number; idle: number; steal: number };
 }
 
-/** CPU used so far by the server whose root process is `serverPid` (and its children), PostgreSQL and this process. */
-export function cpuSnapshot(serverPid: number | undefined): CpuSnapshot {
+/** CPU used so far by the server whose root processes are `serverPid` (and their children), PostgreSQL, PgBouncer and this process. */
+export function cpuSnapshot(serverPid: number | number[] | undefined): CpuSnapshot {
+  const roots = new Set(serverPid === undefined ? [] : [serverPid].flat());
   const stats = allStats();
   const children = new Map<number, ProcStat[]>();
   for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
   let server = 0;
   let serverKernel = 0;
-  if (serverPid !== undefined) {
-    const stack = stats.filter((s) => s.pid === serverPid);
+  {
+    const stack = stats.filter((s) => roots.has(s.pid));
     while (stack.length > 0) {
       const s = stack.pop() as ProcStat;
       server += s.ms;
@@ -78,13 +80,15 @@ export function cpuSnapshot(serverPid: number | undefined): CpuSnapshot {
     }
   }
   const postgres = stats.filter((s) => s.comm === 'postgres' || s.comm.startsWith('postgres:')).reduce((sum, s) => sum + s.ms, 0);
+  const pgbouncer = stats.filter((s) => s.comm === 'pgbouncer').reduce((sum, s) => sum + s.ms, 0);
   const self = readStat(String(process.pid))?.ms ?? 0;
-  return { at: performance.now(), server, serverKernel, postgres, self, machine: machineTimes() };
+  return { at: performance.now(), server, serverKernel, postgres, pgbouncer, self, machine: machineTimes() };
 }
 
 export interface CpuUse {
   /** CPU ms per unit of work (a payment), for each party. */
-  perUnitMs: { server: number; serverKernel: number; postgres: number; loadGenerator: number };
+  /** `pgbouncer` only when one ran (the hosts phase). */
+  perUnitMs: { server: number; serverKernel: number; postgres: number; loadGenerator: number; pgbouncer?: number };
   /** Share of all cores busy during the run (0–1), and the share stolen by the hypervisor. */
   machineBusy: number;
   machineSteal: number;
@@ -97,7 +101,13 @@ export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot, units: number): CpuUs
   const steal = b.machine.steal - a.machine.steal;
   const all = busy + idle + steal;
   return {
-    perUnitMs: { server: per(b.server - a.server), serverKernel: per(b.serverKernel - a.serverKernel), postgres: per(b.postgres - a.postgres), loadGenerator: per(b.self - a.self) },
+    perUnitMs: {
+      server: per(b.server - a.server),
+      serverKernel: per(b.serverKernel - a.serverKernel),
+      postgres: per(b.postgres - a.postgres),
+      loadGenerator: per(b.self - a.self),
+      ...(b.pgbouncer > a.pgbouncer ? { pgbouncer: per(b.pgbouncer - a.pgbouncer) } : {}),
+    },
     machineBusy: all > 0 ? Math.round((busy / all) * 100) / 100 : 0,
     machineSteal: all > 0 ? Math.round((steal / all) * 100) / 100 : 0,
   };

@@ -17,6 +17,16 @@ export interface Requester {
   request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer>;
 }
 
+/** Each request to the next requester of the list, round robin: load spread over hosts, or a flow's steps crossing them in a set order. */
+export class Rotate implements Requester {
+  private i = 0;
+  constructor(private readonly to: Requester[]) {}
+  request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
+    const next = this.to[this.i++ % this.to.length] as Requester;
+    return next.request(method, path, headers, body);
+  }
+}
+
 export class Http implements Requester {
   private readonly pool: Pool;
 
@@ -24,7 +34,8 @@ export class Http implements Requester {
     readonly origin: string,
     connections: number,
   ) {
-    if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(origin)) throw new Error(`the bench only talks to 127.0.0.1, not ${origin}`);
+    // 198.18.0.0/15 (reserved for benchmarks): the hosts phase's network namespaces.
+    if (!/^http:\/\/(127\.0\.0\.1|198\.1[89]\.\d{1,3}\.\d{1,3}):\d+$/.test(origin)) throw new Error(`the bench only talks to 127.0.0.1 and 198.18.0.0/15, not ${origin}`);
     this.pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: 60_000, bodyTimeout: 60_000 });
   }
 

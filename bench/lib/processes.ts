@@ -96,6 +96,16 @@ export class MemoryWatch {
   }
 }
 
+/** SIGTERM, then SIGKILL after `killAfterMs`; resolves once it exited. */
+export async function stopChild(child: ChildProcess, killAfterMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  await gone;
+  clearTimeout(timer);
+}
+
 export interface Started {
   child: ChildProcess;
   origin: string;
@@ -114,19 +124,26 @@ export async function startProcess(opts: {
   logFile: string;
   cwd?: string;
   timeoutMs?: number;
+  /** The program (default: this node), e.g. `ip` for `ip netns exec <ns> node …`. */
+  command?: string;
+  /** Where it listens (default 127.0.0.1). */
+  host?: string;
+  /** Told the child at once, before it is ready (bench/lib/hosts.ts remembers its pid for cleanup). */
+  onSpawn?: (child: ChildProcess) => void;
 }): Promise<Started> {
   const log = openSync(opts.logFile, 'a');
-  const child = spawn(process.execPath, opts.args, {
+  const child = spawn(opts.command ?? process.execPath, opts.args, {
     cwd: opts.cwd ?? REPO,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...opts.env },
     stdio: ['ignore', log, log],
   });
   closeSync(log);
+  opts.onSpawn?.(child);
   let exited: string | undefined;
   child.once('exit', (code, signal) => {
     exited = `exited with ${code ?? signal}`;
   });
-  const origin = `http://127.0.0.1:${opts.port}`;
+  const origin = `http://${opts.host ?? '127.0.0.1'}:${opts.port}`;
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
     if (exited) throw new Error(`${opts.name} ${exited} before it was ready; see ${opts.logFile}`);
@@ -151,13 +168,7 @@ export async function startProcess(opts: {
     memory,
     async stop() {
       const report = memory.stop();
-      if (child.exitCode === null && child.signalCode === null) {
-        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
-        await gone;
-        clearTimeout(timer);
-      }
+      await stopChild(child, 40_000);
       return report;
     },
   };
@@ -175,11 +186,18 @@ export interface ServerOptions {
   extraEnv?: Record<string, string>;
   /** Options for node itself (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** Run it in this network namespace (`ip netns exec`), listening on `address` (bench/lib/hosts.ts). */
+  netns?: { name: string; address: string };
+  /** The port (default: a free one). */
+  port?: number;
+  /** Arguments after `start` (e.g. --no-worker). */
+  startArgs?: string[];
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /** `caisse start` with the bench's configuration: development mode (plain HTTP), rate limits out of the way. */
 export async function startCaisse(o: ServerOptions): Promise<Started> {
-  const port = await freePort();
+  const port = o.port ?? (await freePort());
   const env: Record<string, string> = {
     CAISSE_MODE: 'development',
     HOST: '127.0.0.1',
@@ -195,7 +213,11 @@ export async function startCaisse(o: ServerOptions): Promise<Started> {
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
     ...(o.poolSize ? { DB_POOL_SIZE: String(o.poolSize) } : {}),
     ...(o.apiProcesses ? { CAISSE_API_PROCESSES: String(o.apiProcesses) } : {}),
+    ...(o.netns ? { HOST: o.netns.address } : {}),
     ...o.extraEnv,
   };
-  return startProcess({ name: 'caisse', args: [...(o.nodeArgs ?? []), CAISSE_BIN, 'start'], env, port, readyPath: '/healthz', logFile: o.logFile });
+  const args = [...(o.nodeArgs ?? []), CAISSE_BIN, 'start', ...(o.startArgs ?? [])];
+  if (!o.netns) return startProcess({ name: 'caisse', args, env, port, readyPath: '/healthz', logFile: o.logFile });
+  // `ip netns exec` execs node in place: the child's pid is the server's.
+  return startProcess({ name: `caisse in ${o.netns.name}`, command: '/usr/sbin/ip', args: ['netns', 'exec', o.netns.name, process.execPath, ...args], env, port, host: o.netns.address, readyPath: '/healthz', logFile: o.logFile, onSpawn: o.onSpawn });
 }

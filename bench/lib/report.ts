@@ -17,9 +17,10 @@ function latencyRows(latency: Record<string, Summary>): string[] {
 export function cpuLine(cpu: CpuUse | undefined, loadGenerator = 'load generator'): string {
   if (!cpu) return '';
   const u = cpu.perUnitMs;
-  const total = Math.round((u.server + u.postgres + u.loadGenerator) * 100) / 100;
+  const total = Math.round((u.server + u.postgres + (u.pgbouncer ?? 0) + u.loadGenerator) * 100) / 100;
   const kernel = u.server > 0 ? ` (${u.serverKernel} ms of it in the kernel)` : '';
-  return `CPU per payment: server ${u.server} ms${kernel}, PostgreSQL ${u.postgres} ms, ${loadGenerator} ${u.loadGenerator} ms (${total} ms in all); machine busy ${Math.round(cpu.machineBusy * 100)} %, stolen by the hypervisor ${Math.round(cpu.machineSteal * 100)} %.`;
+  const pgbouncer = u.pgbouncer !== undefined ? `, PgBouncer ${u.pgbouncer} ms` : '';
+  return `CPU per payment: server ${u.server} ms${kernel}, PostgreSQL ${u.postgres} ms${pgbouncer}, ${loadGenerator} ${u.loadGenerator} ms (${total} ms in all); machine busy ${Math.round(cpu.machineBusy * 100)} %, stolen by the hypervisor ${Math.round(cpu.machineSteal * 100)} %.`;
 }
 
 function flowTable(title: string, run: FlowRun): string[] {
@@ -127,6 +128,23 @@ export function markdownReport(r: Results): string {
   }
   if (p.cluster) out.push(`## ${p.cluster.apiProcesses} API processes (node:cluster)`, '', ...flowTable('Peak (closed loop)', p.cluster.peak));
   if (p.pglite) out.push('## Full flow on embedded PGlite', '', ...flowTable('Peak (closed loop)', p.pglite.peak));
+  if (p.hosts) {
+    const runs = p.hosts.runs as (FlowRun & { hosts: number })[];
+    const ms = (run: FlowRun, k: 'server' | 'postgres' | 'pgbouncer' | 'loadGenerator') => run.cpu?.perUnitMs[k] ?? 0;
+    out.push(
+      '## Several hosts behind PgBouncer (transaction mode)',
+      '',
+      'API servers in network namespaces (198.18.0.11–13), every request to the next host in turn, PgBouncer and PostgreSQL and Redis shared. CPU in ms per payment:',
+      '',
+      '| hosts | payments/s | p99 ms (all requests) | errors | server | PostgreSQL | PgBouncer | load generator | all | machine busy |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+      ...runs.map((r) => {
+        const all = Math.round((ms(r, 'server') + ms(r, 'postgres') + ms(r, 'pgbouncer') + ms(r, 'loadGenerator')) * 100) / 100;
+        return `| ${r.hosts} | ${r.paymentsPerSecond} | ${r.latency.all?.p99 ?? '?'} | ${r.errors} | ${ms(r, 'server')} | ${ms(r, 'postgres')} | ${ms(r, 'pgbouncer')} | ${ms(r, 'loadGenerator')} | ${all} | ${Math.round((r.cpu?.machineBusy ?? 0) * 100)} % |`;
+      }),
+      '',
+    );
+  }
   const mem = Object.entries(r.memory) as [string, MemoryReport][];
   if (mem.length > 0) {
     out.push(

@@ -16,8 +16,13 @@ function errorOf(env: Record<string, string>): ConfigError {
 describe('loadConfig', () => {
   it('has working defaults for development', () => {
     const c = loadConfig(base);
-    expect(c).toMatchObject({ mode: 'development', port: 8080, host: '127.0.0.1', databaseUrl: undefined });
+    expect(c).toMatchObject({ mode: 'development', port: 8080, host: '127.0.0.1', databaseUrl: undefined, databaseListenUrl: undefined });
     expect(c.masterKey.length).toBe(32);
+  });
+
+  it('takes a separate LISTEN path for a pooler in transaction mode', () => {
+    const c = loadConfig({ ...base, DATABASE_URL: 'postgres://pgbouncer:6432/caisse', DATABASE_LISTEN_URL: 'postgres://db:5432/caisse', DB_PREPARED_STATEMENTS: 'false' });
+    expect(c).toMatchObject({ databaseUrl: 'postgres://pgbouncer:6432/caisse', databaseListenUrl: 'postgres://db:5432/caisse', dbPreparedStatements: false });
   });
 
   it.each([
@@ -26,6 +31,8 @@ describe('loadConfig', () => {
     [{ CAISSE_MODE: 'staging' }, 'CAISSE_MODE'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_LISTEN_URL: 'redis://x' }, 'DATABASE_LISTEN_URL'],
+    [{ DATABASE_LISTEN_URL: 'postgres://db/x' }, 'DATABASE_LISTEN_URL'],
     [{ CAISSE_MASTER_KEY: 'c2hvcnQ=' }, 'CAISSE_MASTER_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],

@@ -12,6 +12,12 @@ export interface Config {
   host: string;
   /** PostgreSQL URL; undefined means the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * Where LISTEN connects (DATABASE_LISTEN_URL; default DATABASE_URL): a connection that keeps its
+   * session, PostgreSQL itself or a session-mode pool, when DATABASE_URL is a pooler in
+   * transaction mode (PgBouncer), which cannot deliver notifications to a client.
+   */
+  databaseListenUrl: string | undefined;
   dataDir: string;
   /** 32-byte key that encrypts secrets which must stay readable (webhook secrets). */
   masterKey: Buffer;
@@ -177,17 +183,17 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
-function databaseUrl(env: Env): string | undefined {
-  const raw = env.DATABASE_URL;
+function databaseUrl(env: Env, name: 'DATABASE_URL' | 'DATABASE_LISTEN_URL' = 'DATABASE_URL'): string | undefined {
+  const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError('DATABASE_URL', 'is not a URL (expected postgres://user@host:port/database)');
+    throw new ConfigError(name, 'is not a URL (expected postgres://user@host:port/database)');
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError('DATABASE_URL', `must use postgres:// or postgresql://, got ${url.protocol}//`);
+    throw new ConfigError(name, `must use postgres:// or postgresql://, got ${url.protocol}//`);
   }
   return raw;
 }
@@ -498,6 +504,8 @@ export function loadConfig(env: Env = process.env): Config {
       'is required in production mode: the embedded database runs without fsync and is for development only',
     );
   }
+  const listenUrl = databaseUrl(env, 'DATABASE_LISTEN_URL');
+  if (listenUrl !== undefined && dbUrl === undefined) throw new ConfigError('DATABASE_LISTEN_URL', 'needs DATABASE_URL (the embedded database has no LISTEN)');
   const dataDir = dataDirectory(env);
   const logLevel = oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info');
   const redisUrl = env.REDIS_URL || undefined;
@@ -509,6 +517,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || (mode === 'production' ? '0.0.0.0' : '127.0.0.1'),
     databaseUrl: dbUrl,
+    databaseListenUrl: listenUrl,
     dataDir,
     masterKey: masterKey(env, mode, dataDir),
     logLevel,

@@ -39,6 +39,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     poolSize: config.dbPoolSize,
     preparedStatements: config.dbPreparedStatements,
     pgliteThread: config.pgliteThread,
+    listenUrl: config.databaseListenUrl,
   });
   try {
     const applied = await migrate(database.db);

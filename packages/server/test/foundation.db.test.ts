@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../src/platform/database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir, openPglite, openPostgres } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
@@ -93,6 +95,37 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
     } finally {
       await Promise.all(pools.map((p) => p.close()));
       await fresh.close();
+    }
+  });
+
+  it('holds no session-level lock, so a pooler in transaction mode (PgBouncer) may sit in between', async () => {
+    const fresh = await openTestDb();
+    await sql`drop schema public cascade; create schema public`.execute(fresh.db);
+    const statements: string[] = [];
+    const logged = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: fresh.url as string, max: 2 }) }), log: (e) => void statements.push(e.query.sql) });
+    try {
+      expect((await migrate(logged)).length).toBe(readMigrations().length);
+      expect(statements.some((s) => s.includes('pg_advisory_xact_lock'))).toBe(true);
+      expect(statements.filter((s) => /pg_advisory_(lock|unlock)\b/.test(s))).toEqual([]);
+    } finally {
+      await logged.destroy();
+      await fresh.close();
+    }
+  });
+
+  it('LISTENs over DATABASE_LISTEN_URL when one is given, NOTIFYs over the pool', async () => {
+    const fresh = await openTestDb();
+    const url = new URL(fresh.url as string);
+    const elsewhere = new URL(url);
+    elsewhere.pathname = '/caisse_no_such_database';
+    const wrong = openPostgres(url.toString(), 1, { listenUrl: elsewhere.toString() });
+    const right = openPostgres(url.toString(), 1, { listenUrl: url.toString() });
+    try {
+      await expect(wrong.listen!('caisse_probe', () => {}, () => {})).rejects.toThrow(/caisse_no_such_database/);
+      const heard = new Promise<string>((resolve) => void right.listen!('caisse_probe', resolve, () => {}).then(() => right.notify!('caisse_probe', 'hello')));
+      expect(await heard).toBe('hello');
+    } finally {
+      await Promise.all([wrong.close(), right.close(), fresh.close()]);
     }
   });
 });

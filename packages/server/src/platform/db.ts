@@ -136,7 +136,12 @@ function prepareStatements(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
-export function openPostgres(url: string, poolSize = 10, opts: { preparedStatements?: boolean } = {}): OpenedDb {
+/**
+ * `opts.listenUrl`: where LISTEN connects instead of `url` (DATABASE_LISTEN_URL): behind a pooler
+ * in transaction mode, a LISTEN lands on whichever server connection the pooler picked and its
+ * notifications never come back to this client, so LISTEN needs a path that keeps its session.
+ */
+export function openPostgres(url: string, poolSize = 10, opts: { preparedStatements?: boolean; listenUrl?: string } = {}): OpenedDb {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
@@ -150,7 +155,7 @@ export function openPostgres(url: string, poolSize = 10, opts: { preparedStateme
       await pool.query('select pg_notify($1, $2)', [channel, payload]);
     },
     async listen(channel, onNotify, onLost) {
-      const client = new pg.Client({ connectionString: url, types });
+      const client = new pg.Client({ connectionString: opts.listenUrl ?? url, types });
       let lost = false;
       const fail = () => {
         if (lost) return;
@@ -221,7 +226,16 @@ export async function openPglite(dataDir: string | undefined, opts: { preparedSt
   }
 }
 
-export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolSize?: number; preparedStatements?: boolean; pgliteThread?: boolean }): Promise<OpenedDb> {
+export async function openDatabase(opts: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+  preparedStatements?: boolean;
+  listenUrl?: string;
+  pgliteThread?: boolean;
+}): Promise<OpenedDb> {
   const prepared = { preparedStatements: opts.preparedStatements };
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize, prepared) : openPglite(opts.dataDir, { ...prepared, thread: opts.pgliteThread });
+  return opts.databaseUrl
+    ? openPostgres(opts.databaseUrl, opts.poolSize, { ...prepared, listenUrl: opts.listenUrl })
+    : openPglite(opts.dataDir, { ...prepared, thread: opts.pgliteThread });
 }

@@ -22,32 +22,36 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 }
 
 /**
- * Applies every migration not yet applied, each in its own transaction, under a session-level
+ * Applies every migration not yet applied, each in its own transaction, under a transaction-level
  * advisory lock: several processes starting together against one PostgreSQL apply each file once.
- * Returns the names applied by this call.
+ * Nothing outlives a transaction (no session lock), so this also holds behind a pooler in
+ * transaction mode (PgBouncer), where consecutive statements outside a transaction may run on
+ * different server connections. Returns the names applied by this call.
  */
 export async function migrate(db: Db, migrations = readMigrations()): Promise<string[]> {
-  return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
-    try {
-      await sql`create table if not exists schema_migrations (
-        name text primary key,
-        applied_at timestamptz not null default now()
-      )`.execute(conn);
-      const done = await sql<{ name: string }>`select name from schema_migrations`.execute(conn);
-      const applied = new Set(done.rows.map((r) => r.name));
-      const ran: string[] = [];
-      for (const m of migrations) {
-        if (applied.has(m.name)) continue;
-        await conn.transaction().execute(async (tx) => {
-          await sql.raw(m.sql).execute(tx);
-          await sql`insert into schema_migrations (name) values (${m.name})`.execute(tx);
-        });
-        ran.push(m.name);
-      }
-      return ran;
-    } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
-    }
+  const lock = sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+  const pending = await db.transaction().execute(async (tx) => {
+    await lock.execute(tx);
+    await sql`create table if not exists schema_migrations (
+      name text primary key,
+      applied_at timestamptz not null default now()
+    )`.execute(tx);
+    const done = await sql<{ name: string }>`select name from schema_migrations`.execute(tx);
+    const applied = new Set(done.rows.map((r) => r.name));
+    return migrations.filter((m) => !applied.has(m.name));
   });
+  const ran: string[] = [];
+  for (const m of pending) {
+    // Another migrator may have applied it since: checked again under the lock.
+    const applied = await db.transaction().execute(async (tx) => {
+      await lock.execute(tx);
+      const done = await sql`select 1 from schema_migrations where name = ${m.name}`.execute(tx);
+      if (done.rows.length > 0) return false;
+      await sql.raw(m.sql).execute(tx);
+      await sql`insert into schema_migrations (name) values (${m.name})`.execute(tx);
+      return true;
+    });
+    if (applied) ran.push(m.name);
+  }
+  return ran;
 }
