@@ -1,0 +1,32 @@
+import { requestedLanguages, translator, type MessageId } from '../../platform/i18n.ts';
+
+/** Why a visit shows a page instead of the checkout. */
+export type Unavailable = 'not_found' | 'inactive' | 'rate_limited';
+
+const TEXTS: Record<Unavailable, MessageId> = {
+  not_found: 'paymentLinks.notFound',
+  inactive: 'paymentLinks.inactive',
+  rate_limited: 'paymentLinks.rateLimited',
+};
+
+function escape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * The small page a person gets instead of the checkout (never a JSON error), in their language:
+ * Accept-Language, else the link's merchant's default, else French (contract §11).
+ */
+export function unavailablePage(reason: Unavailable, reader: { acceptLanguage: string | string[] | undefined; merchantLanguage?: string; retryAfterSeconds?: number }): string {
+  const t = translator({ requested: requestedLanguages(reader.acceptLanguage), merchantDefault: reader.merchantLanguage });
+  const title = escape(t.text('paymentLinks.unavailableTitle'));
+  const body = escape(t.text(TEXTS[reason], { seconds: reader.retryAfterSeconds ?? 60 }));
+  return `<!doctype html>
+<html lang="${t.language}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;background:#f6f7f9;color:#1d2330;margin:0}main{max-width:32rem;margin:15vh auto;padding:2rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.08)}h1{font-size:1.4rem;margin:0 0 1rem}</style>
+</head>
+<body><main><h1>${title}</h1><p>${body}</p></main></body>
+</html>
+`;
+}
