@@ -198,3 +198,34 @@ describe('a visit', () => {
     expect(after.data).toEqual([expect.objectContaining({ id: intent!.id, status: 'SUCCEEDED', amount: '3000' })]);
   });
 });
+
+describe('the dashboard API', () => {
+  async function signIn(t: TestMerchant) {
+    const res = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/login', remoteAddress: nextAddress(), payload: t.dashboard });
+    expect(res.statusCode, res.body).toBe(200);
+    return { cookie: String(res.headers['set-cookie']).split(';')[0] as string, 'x-csrf-token': res.json().csrfToken as string };
+  }
+
+  it('creates, lists, shows with its payments and deactivates a link, in the mode of the path', async () => {
+    const headers = await signIn(m);
+    const created = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/test/payment-links', headers, payload: { amount: '1500', currency: 'XAF', description: 'From the dashboard' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const link = created.json() as { id: string; url: string };
+    expect(link.url).toMatch(/\/pay\/plink_/);
+    problem(await ctx.app.inject({ method: 'POST', url: '/dashboard/api/test/payment-links', headers, payload: { amount: '1.5', currency: 'XAF', description: 'x' } }), 400, 'amount_invalid');
+    // Without the CSRF token, nothing is created.
+    problem(await ctx.app.inject({ method: 'POST', url: '/dashboard/api/test/payment-links', headers: { cookie: headers.cookie }, payload: { amount: '1500', currency: 'XAF', description: 'x' } }), 403, 'csrf_token_invalid');
+    const list = await ctx.app.inject({ method: 'GET', url: '/dashboard/api/test/payment-links?limit=100', headers });
+    expect((list.json() as { data: { id: string }[] }).data.map((l) => l.id)).toContain(link.id);
+    expect((await ctx.app.inject({ method: 'GET', url: '/dashboard/api/live/payment-links?limit=100', headers })).json().data.map((l: { id: string }) => l.id)).not.toContain(link.id);
+    expect((await visit(link.id)).statusCode).toBe(303);
+    const detail = await ctx.app.inject({ method: 'GET', url: `/dashboard/api/test/payment-links/${link.id}`, headers });
+    expect(detail.json()).toMatchObject({ link: { id: link.id, active: true }, payments: { data: [{ amount: '1500', metadata: { payment_link: link.id } }] } });
+    problem(await ctx.app.inject({ method: 'GET', url: `/dashboard/api/live/payment-links/${link.id}`, headers }), 404, 'not_found');
+    const off = await ctx.app.inject({ method: 'POST', url: `/dashboard/api/test/payment-links/${link.id}`, headers, payload: { active: false } });
+    expect(off.json().active).toBe(false);
+    // Another merchant's session sees nothing of it.
+    const theirs = await signIn(other);
+    problem(await ctx.app.inject({ method: 'GET', url: `/dashboard/api/test/payment-links/${link.id}/payments`, headers: theirs }), 404, 'not_found');
+  });
+});
