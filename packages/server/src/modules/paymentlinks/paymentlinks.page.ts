@@ -24,7 +24,7 @@ export function unavailablePage(reason: Unavailable, reader: { acceptLanguage: s
   return `<!doctype html>
 <html lang="${t.language}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title>
-<style>body{font-family:system-ui,sans-serif;background:#f6f7f9;color:#1d2330;margin:0}main{max-width:32rem;margin:15vh auto;padding:2rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.08)}h1{font-size:1.4rem;margin:0 0 1rem}</style>
+<style>body{font-family:system-ui,sans-serif;background:#f6f7f9;color:#1d2330;margin:0}main{max-width:32rem;margin:15vh auto;padding:2rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.08)}h1{font-size:1.4rem;margin:0 0 1rem}@media (max-width:36rem){main{margin:10vh 1rem}}</style>
 </head>
 <body><main><h1>${title}</h1><p>${body}</p></main></body>
 </html>
