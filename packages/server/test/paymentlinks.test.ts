@@ -31,6 +31,7 @@ async function createLink(t: TestMerchant = m, body: Record<string, unknown> = {
 }
 
 function visit(id: string, opts: { method?: 'GET' | 'HEAD'; ip?: string; language?: string } = {}) {
+  ctx.clock.advance(1); // each visit's intent is newer than the last (ids sort by millisecond)
   return ctx.app.inject({
     method: opts.method ?? 'GET',
     url: `/pay/${id}`,
