@@ -30,13 +30,13 @@ async function createLink(t: TestMerchant = m, body: Record<string, unknown> = {
   return res.json() as { id: string; url: string; active: boolean; livemode: boolean; amount: string; metadata: Record<string, unknown> };
 }
 
-function visit(id: string, opts: { method?: 'GET' | 'HEAD'; ip?: string; language?: string } = {}) {
+function visit(id: string, opts: { method?: 'GET' | 'HEAD'; ip?: string; language?: string; userAgent?: string } = {}) {
   ctx.clock.advance(1); // each visit's intent is newer than the last (ids sort by millisecond)
   return ctx.app.inject({
     method: opts.method ?? 'GET',
     url: `/pay/${id}`,
     remoteAddress: opts.ip ?? nextAddress(),
-    headers: opts.language ? { 'accept-language': opts.language } : {},
+    headers: { ...(opts.language ? { 'accept-language': opts.language } : {}), ...(opts.userAgent ? { 'user-agent': opts.userAgent } : {}) },
   });
 }
 
@@ -168,6 +168,22 @@ describe('a visit', () => {
     await call(ctx.app, 'POST', `/payment-links/${link.id}`, sk(m), { active: false });
     expect((await visit(link.id, { method: 'HEAD' })).statusCode).toBe(410);
     expect((await payments(link.id)).data).toHaveLength(0);
+  });
+
+  it("a link-preview robot's GET gets the preview page and creates nothing; a browser's GET does", async () => {
+    const link = await createLink(m, { description: 'Pagne <wax>' });
+    for (const userAgent of ['WhatsApp/2.23.20.0 A', 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)']) {
+      const res = await visit(link.id, { userAgent, language: 'en' });
+      expect(res.statusCode, userAgent).toBe(200);
+      expect(res.body).toContain('<meta property="og:title" content="Pay FCFA');
+      expect(res.body).toContain('to Links');
+      expect(res.body).toContain('Pagne &lt;wax&gt;');
+    }
+    expect((await payments(link.id)).data).toHaveLength(0);
+    // A phone whose brand ends in "bot" is a person.
+    const phone = await visit(link.id, { userAgent: 'Mozilla/5.0 (Linux; Android 12; Cubot X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36' });
+    expect(phone.statusCode).toBe(303);
+    expect((await payments(link.id)).data).toHaveLength(1);
   });
 
   it('is limited per client address (an HTML 429 with Retry-After), other addresses still pass', async () => {

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { asApiError } from '../../platform/http/errors.ts';
 import { idempotentAnswer } from '../../platform/http/idempotency.ts';
 import { IntentList } from '../intents/index.ts';
-import { type Unavailable, unavailablePage } from './paymentlinks.page.ts';
+import { isPreviewRobot, previewPage, type Unavailable, unavailablePage } from './paymentlinks.page.ts';
 import {
   CreatePaymentLinkBody,
   ListLinkPaymentsQuery,
@@ -41,8 +41,12 @@ function answerVisit(reply: FastifyReply, request: FastifyRequest, visit: Visit)
     case 'inactive':
       return sendPage(reply, request, 'inactive', { merchantLanguage: visit.merchantLanguage });
     case 'open':
-      // A HEAD of an active link: what a GET would do, without creating an intent.
-      return reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-store').send('');
+      // A HEAD or a preview robot's GET of an active link: its preview, no intent.
+      return reply
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(previewPage(visit, { acceptLanguage: request.headers['accept-language'], merchantLanguage: visit.merchantLanguage }));
     case 'checkout':
       return reply.code(303).header('cache-control', 'no-store').redirect(`/checkout/${visit.sessionToken}`, 303);
   }
@@ -156,7 +160,7 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
         description:
           'No key. Creates a payment intent for the link (its merchant, mode, amount, currency, description; metadata with `payment_link`) and answers **303** to the hosted checkout page `/checkout/{sessionToken}`. ' +
           'An unknown link answers an HTML page with status 404, an inactive one 410; in French or English (Accept-Language, else the merchant\'s language, else French). ' +
-          'Limited per client address (each visit creates an intent): over the limit, an HTML page with status 429 and `Retry-After`. `HEAD` answers the same status without creating anything.',
+          'Limited per client address (each visit creates an intent): over the limit, an HTML page with status 429 and `Retry-After`. `HEAD`, and a GET by a link-preview robot (chat apps, social networks, search engines, by User-Agent), create nothing: an open link answers 200 with a preview page (merchant, amount, description as Open Graph tags).',
         params: VisitParams,
       },
       // A person gets a page, never a problem+json (the rate limit's 429 included).
@@ -168,7 +172,10 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
         return sendPage(reply, request, 'rate_limited', { retryAfterSeconds: retryAfter });
       },
     },
-    async (request, reply) => answerVisit(reply, request, await links.visit(request.params.linkId)),
+    async (request, reply) => {
+      const { linkId } = request.params;
+      return answerVisit(reply, request, await (isPreviewRobot(request.headers['user-agent']) ? links.peek(linkId) : links.visit(linkId)));
+    },
   );
 
   app.head('/pay/:linkId', { config: page, schema: { hide: true, params: VisitParams } }, async (request, reply) =>

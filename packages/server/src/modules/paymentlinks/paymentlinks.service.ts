@@ -17,6 +17,7 @@ import {
 
 /** What a visit needs of the link's merchant: its language (the unavailable page) and its intents' validity. */
 export interface LinkMerchant {
+  name: string;
   language: string;
   intentExpiresIn: number;
 }
@@ -24,7 +25,7 @@ export interface LinkMerchant {
 /** What a visit of `/pay/{linkId}` comes to. */
 export type Visit =
   | { kind: 'checkout'; sessionToken: string; intentId: string }
-  | { kind: 'open'; merchantLanguage: string }
+  | { kind: 'open'; merchantLanguage: string; merchantName: string; amountMinor: bigint; currency: Currency; description: string }
   | { kind: 'inactive'; merchantLanguage: string }
   | { kind: 'not_found' };
 
@@ -159,11 +160,13 @@ export function createPaymentLinksService(
       return { kind: 'checkout', sessionToken: created.sessionToken, intentId: created.id };
     },
 
-    /** What a visit would come to, creating nothing (a HEAD request: crawlers, link previews). */
+    /** What a visit would come to, creating nothing (a HEAD request, a link preview's robot). */
     async peek(linkId: string): Promise<Visit> {
       const found = await lookUp(linkId);
       if (!found) return { kind: 'not_found' };
-      return { kind: found.row.active ? 'open' : 'inactive', merchantLanguage: found.merchant.language };
+      const { row, merchant } = found;
+      if (!row.active) return { kind: 'inactive', merchantLanguage: merchant.language };
+      return { kind: 'open', merchantLanguage: merchant.language, merchantName: merchant.name, amountMinor: row.amount_minor, currency: row.currency as Currency, description: row.description };
     },
   };
 }
