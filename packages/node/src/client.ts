@@ -4,6 +4,12 @@ import type {
   Balance,
   BalanceTransactionList,
   BalanceTransactionListParams,
+  PaymentLink,
+  PaymentLinkCreateParams,
+  PaymentLinkList,
+  PaymentLinkListParams,
+  PaymentLinkPaymentListParams,
+  PaymentLinkUpdateParams,
   Payout,
   PayoutCreateParams,
   PayoutList,
@@ -126,6 +132,7 @@ export class Caisse {
   readonly webhookEndpoints;
   readonly balance;
   readonly payouts;
+  readonly paymentLinks;
   /**
    * Test-mode helpers: users with funded wallets and the message outbox (404 with live keys), and
    * the customer's side of a payment (login, initOtp, verifyOtp, charge; test keys only).
@@ -213,6 +220,19 @@ export class Caisse {
       retrieveSchedule: (options?: RequestOptions) => http.request<PayoutSchedule>('GET', '/payout-schedule', { options }),
       updateSchedule: (params: PayoutScheduleUpdateParams, options?: RequestOptions) =>
         http.request<PayoutSchedule>('PUT', '/payout-schedule', { body: params, options }),
+    };
+
+    this.paymentLinks = {
+      /** A shareable `url` for an amount and description: each visit creates an intent and opens its hosted checkout. */
+      create: (params: PaymentLinkCreateParams, options?: RequestOptions) => http.request<PaymentLink>('POST', '/payment-links', { body: params, options }),
+      retrieve: (linkId: string, options?: RequestOptions) => http.request<PaymentLink>('GET', `/payment-links/${id(linkId)}`, { options }),
+      list: (params: PaymentLinkListParams = {}, options?: RequestOptions) => http.request<PaymentLinkList>('GET', '/payment-links', { query: params, options }),
+      /** `{active: false}` deactivates the link (visits then answer 410), `{active: true}` opens it again. */
+      update: (linkId: string, params: PaymentLinkUpdateParams, options?: RequestOptions) =>
+        http.request<PaymentLink>('POST', `/payment-links/${id(linkId)}`, { body: params, options }),
+      /** The intents the link's visits created, newest first. */
+      listPayments: (linkId: string, params: PaymentLinkPaymentListParams = {}, options?: RequestOptions) =>
+        http.request<PaymentIntentList>('GET', `/payment-links/${id(linkId)}/payments`, { query: params, options }),
     };
 
     // The customer's side, for tests: refused before any request with live keys, so that a

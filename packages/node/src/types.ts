@@ -61,6 +61,13 @@ export type PayoutList = JsonAnswer<paths['/payouts']['get'], 200>;
 export type PayoutSchedule = JsonAnswer<paths['/payout-schedule']['get'], 200>;
 export type PayoutScheduleUpdateParams = JsonBody<paths['/payout-schedule']['put']>;
 
+export type PaymentLink = JsonAnswer<paths['/payment-links/{id}']['get'], 200>;
+export type PaymentLinkCreateParams = JsonBody<paths['/payment-links']['post']>;
+export type PaymentLinkUpdateParams = JsonBody<paths['/payment-links/{id}']['post']>;
+export type PaymentLinkListParams = Partial<Query<paths['/payment-links']['get']>>;
+export type PaymentLinkList = JsonAnswer<paths['/payment-links']['get'], 200>;
+export type PaymentLinkPaymentListParams = Partial<Query<paths['/payment-links/{id}/payments']['get']>>;
+
 export type TestUserCreateParams = JsonBody<paths['/test/users']['post']>;
 export type TestUser = JsonAnswer<paths['/test/users']['post'], 201>;
 export type TestWalletFundParams = JsonBody<paths['/test/wallets/fund']['post']>;

@@ -108,6 +108,33 @@ describe('requests', () => {
     expect(calls[7]?.body).toEqual({ enabled: false });
     expect(calls[19]?.body).toEqual({ interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: '+237670000000' } });
   });
+
+  it('payment links: create, list, retrieve, update (deactivate) and listPayments', async () => {
+    const link = { id: 'plink_1', object: 'payment_link', url: 'https://pay.example/pay/plink_1', amount: '5000', currency: 'XAF', description: 'Wax', metadata: {}, active: true, livemode: false, createdAt: '2026-11-01T10:00:00.000Z', updatedAt: '2026-11-01T10:00:00.000Z' };
+    const { caisse, calls } = scriptedClient([
+      { status: 201, body: link },
+      { status: 200, body: { object: 'list', data: [link], hasMore: false } },
+      { status: 200, body: link },
+      { status: 200, body: { ...link, active: false } },
+      { status: 200, body: { object: 'list', data: [INTENT], hasMore: false } },
+    ]);
+    const created = await caisse.paymentLinks.create({ amount: '5000', currency: 'XAF', description: 'Wax', metadata: { sku: 'W-6' } }, { idempotencyKey: 'link-1' });
+    expect(created.url).toBe('https://pay.example/pay/plink_1');
+    expect((await caisse.paymentLinks.list({ limit: 5, startingAfter: 'plink_0' })).data).toHaveLength(1);
+    await caisse.paymentLinks.retrieve('plink_1');
+    expect((await caisse.paymentLinks.update('plink_1', { active: false })).active).toBe(false);
+    expect((await caisse.paymentLinks.listPayments('plink_1', { limit: 10 })).data[0]?.id).toBe('pi_1');
+    expect(calls.map((c) => `${c.method} ${c.url.slice(BASE.length)}`)).toEqual([
+      'POST /payment-links',
+      'GET /payment-links?limit=5&startingAfter=plink_0',
+      'GET /payment-links/plink_1',
+      'POST /payment-links/plink_1',
+      'GET /payment-links/plink_1/payments?limit=10',
+    ]);
+    expect(calls[0]?.body).toEqual({ amount: '5000', currency: 'XAF', description: 'Wax', metadata: { sku: 'W-6' } });
+    expect(calls[0]?.headers['idempotency-key']).toBe('link-1');
+    expect(calls[3]?.body).toEqual({ active: false });
+  });
 });
 
 describe('retries', () => {

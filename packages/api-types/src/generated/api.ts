@@ -1200,6 +1200,313 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pay/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    linkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                active: boolean;
+                                amount: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string;
+                                id: string;
+                                livemode: boolean;
+                                metadata: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                /** @enum {string} */
+                                object: "payment_link";
+                                /** Format: date-time */
+                                updatedAt: string;
+                                url: string;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        active?: boolean;
+                        amount: string;
+                        currency: string;
+                        description: string;
+                        metadata?: {
+                            [key: string]: string | number | boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string;
+                            id: string;
+                            livemode: boolean;
+                            metadata: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @enum {string} */
+                            object: "payment_link";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string;
+                            id: string;
+                            livemode: boolean;
+                            metadata: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @enum {string} */
+                            object: "payment_link";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        active: boolean;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string;
+                            id: string;
+                            livemode: boolean;
+                            metadata: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @enum {string} */
+                            object: "payment_link";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-links/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                amountRefunded: string;
+                                attempts: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string | null;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                fee: string | null;
+                                id: string;
+                                lastError: {
+                                    code: string;
+                                    message: string;
+                                } | null;
+                                livemode: boolean;
+                                metadata: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_intent";
+                                /** @enum {unknown} */
+                                status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payout-schedule": {
         parameters: {
             query?: never;

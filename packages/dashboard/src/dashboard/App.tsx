@@ -9,6 +9,7 @@ import { CustomerDetail, Customers } from './pages/Customers.tsx';
 import { EventDetail, Events } from './pages/Events.tsx';
 import { Login } from './pages/Login.tsx';
 import { PaymentDetail } from './pages/PaymentDetail.tsx';
+import { PaymentLinkDetail, PaymentLinks } from './pages/PaymentLinks.tsx';
 import { Payments } from './pages/Payments.tsx';
 import { Search, SearchBox } from './pages/Search.tsx';
 import { PayoutDetail, Payouts } from './pages/Payouts.tsx';
@@ -39,6 +40,7 @@ function parse(location: string): Route | undefined {
 /** The side navigation: a new page adds its line here (and its `nav.*` text to both catalogues). */
 const NAV: { section: string; path: string; label: MessageId; group?: MessageId; testOnly?: boolean }[] = [
   { section: 'payments', path: 'payments', label: 'nav.payments' },
+  { section: 'payment-links', path: 'payment-links', label: 'nav.paymentLinks' },
   { section: 'customers', path: 'customers', label: 'nav.customers' },
   { section: 'balance', path: 'balance', label: 'nav.balance' },
   { section: 'payouts', path: 'payouts', label: 'nav.payouts' },
@@ -53,6 +55,8 @@ function Page({ route }: { route: Route }) {
   switch (section) {
     case 'payments':
       return id ? <PaymentDetail mode={mode} id={id} /> : <Payments mode={mode} search={search} />;
+    case 'payment-links':
+      return id ? <PaymentLinkDetail mode={mode} id={id} /> : <PaymentLinks mode={mode} />;
     case 'customers':
       return id ? <CustomerDetail mode={mode} id={id} /> : <Customers mode={mode} />;
     case 'balance':

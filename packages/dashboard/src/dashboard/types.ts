@@ -261,3 +261,17 @@ export interface TestUser {
   email: string | null;
   balances: { currency: string; amount: string }[];
 }
+
+/** A payment link (issue 22): each visit of `url` creates a payment and opens its checkout. */
+export interface PaymentLink {
+  id: string;
+  url: string;
+  amount: string;
+  currency: string;
+  description: string;
+  metadata: Record<string, string | number | boolean>;
+  active: boolean;
+  livemode: boolean;
+  createdAt: string;
+  updatedAt: string;
+}

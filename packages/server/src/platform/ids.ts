@@ -21,6 +21,7 @@ export const ID_PREFIXES = {
   topup: 'top',
   payout: 'po',
   balanceTransaction: 'btx',
+  paymentLink: 'plink',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

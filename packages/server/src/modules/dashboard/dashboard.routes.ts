@@ -53,6 +53,7 @@ import {
 } from './dashboard.schema.ts';
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
 import registerPages from './dashboard.pages.ts';
+import { dashboardLinkRoutes } from './dashboard.links.routes.ts';
 import type { Permission } from './dashboard.roles.ts';
 
 declare module 'fastify' {
@@ -152,6 +153,8 @@ async function dashboardApi(instance: FastifyInstance) {
     mode: req.params.mode,
     pinnedVersion: req.dashboardSession.pinnedVersion,
   });
+
+  dashboardLinkRoutes(app, scope);
 
   // ---- session ----------------------------------------------------------------------------------
 

@@ -75,6 +75,10 @@ export const intentsRepository = {
     return scoped(db, scope).where('id', '=', id).executeTakeFirst();
   },
 
+  async findMany(db: Executor, scope: Scope, ids: readonly string[]) {
+    return scoped(db, scope).where('id', 'in', ids).execute();
+  },
+
   /**
    * The intent row, locked `FOR UPDATE` until the transaction ends: the one way to change an
    * intent, so two changes of one intent (two charges, a charge and a cancel, the sweeper) run

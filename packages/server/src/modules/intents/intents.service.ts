@@ -106,6 +106,31 @@ export function createIntentsService(
     return transition(tx, row, 'EXPIRED', { apiVersion });
   }
 
+  async function insertIntent(ex: Executor, caller: IntentCreator, body: CreateIntentBody): Promise<CreatedIntent> {
+    const currency = assertCurrency(body.currency);
+    const amountMinor = parseAmount(body.amount, currency);
+    const id = ids('intent');
+    const sessionToken = newSessionToken(id, random);
+    const now = clock.now();
+    const row = await repo.insert(ex, {
+      id,
+      merchant_id: caller.merchantId,
+      mode: caller.mode,
+      status: 'PENDING',
+      amount_minor: amountMinor,
+      currency,
+      description: body.description ?? null,
+      metadata: JSON.stringify(body.metadata ?? {}),
+      session_token_hash: sha256(sessionToken),
+      last_error_code: null,
+      last_error_message: null,
+      created_at: now,
+      updated_at: now,
+      expires_at: new Date(now.getTime() + (body.expiresIn ?? caller.intentExpiresIn) * 1000),
+    });
+    return { ...merchantView(row, now), sessionToken };
+  }
+
   return {
     /**
      * Creates a PENDING intent; the answer is the only one that shows its session token. With
@@ -164,38 +189,28 @@ export function createIntentsService(
     },
 
     async create(caller: IntentCreator, body: CreateIntentBody, answer?: IdempotentAnswer): Promise<CreatedIntent> {
-      const currency = assertCurrency(body.currency);
-      const amountMinor = parseAmount(body.amount, currency);
-      const id = ids('intent');
-      const sessionToken = newSessionToken(id, random);
-      const now = clock.now();
-      const insert = async (ex: Executor): Promise<CreatedIntent> => {
-        const row = await repo.insert(
-          ex,
-          {
-            id,
-            merchant_id: caller.merchantId,
-            mode: caller.mode,
-            status: 'PENDING',
-            amount_minor: amountMinor,
-            currency,
-            description: body.description ?? null,
-            metadata: JSON.stringify(body.metadata ?? {}),
-            session_token_hash: sha256(sessionToken),
-            last_error_code: null,
-            last_error_message: null,
-            created_at: now,
-            updated_at: now,
-            expires_at: new Date(now.getTime() + (body.expiresIn ?? caller.intentExpiresIn) * 1000),
-          },
-        );
-        return { ...merchantView(row, now), sessionToken };
-      };
-      if (!answer) return insert(db);
+      if (!answer) return insertIntent(db, caller, body);
       return db.transaction().execute(async (tx) => {
-        const created = await insert(tx);
+        const created = await insertIntent(tx, caller, body);
         await answer.record(tx, 201, created);
         return created;
+      });
+    },
+
+    /**
+     * Creates a PENDING intent in the caller's transaction (a payment link's visit records which
+     * link made it in the same commit). The body is trusted as the create route's schema would.
+     */
+    createIn: (tx: Tx, caller: IntentCreator, body: CreateIntentBody): Promise<CreatedIntent> => insertIntent(tx, caller, body),
+
+    /** These intents of this scope, in the order of `ids` (missing ones left out). */
+    async retrieveMany(scope: Scope, intentIds: readonly string[]): Promise<Intent[]> {
+      if (intentIds.length === 0) return [];
+      const now = clock.now();
+      const rows = new Map((await repo.findMany(db, scope, intentIds)).map((r) => [r.id, r]));
+      return intentIds.flatMap((id) => {
+        const row = rows.get(id);
+        return row ? [merchantView(row, now)] : [];
       });
     },
 

@@ -233,10 +233,10 @@ export function createMerchantsService(deps: Deps) {
       return (await repo.listMerchants(db, limit)).map((m) => ({ id: m.id, name: m.name, email: m.email, createdAt: m.created_at.toISOString() }));
     },
 
-    /** A merchant's name and pinned API version; undefined when there is no such merchant. */
-    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language } | undefined> {
+    /** A merchant's name, pinned API version, language and intents' default validity; undefined when there is no such merchant. */
+    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; intentExpiresIn: number } | undefined> {
       const row = await repo.findMerchant(db, merchantId);
-      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language };
+      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, intentExpiresIn: row.intent_expires_in };
     },
 
     /** The pinned API version of each of these merchants (in the caller's transaction when given). */

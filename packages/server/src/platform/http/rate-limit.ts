@@ -13,7 +13,7 @@ import { ApiError } from '../errors.ts';
  *   API key's id, known once authentication has run (this hook is a route-level onRequest hook, so
  *   it runs after the app-level authentication hook); a request whose key is refused is not
  *   counted here (it never reaches a route), but for its address (the last limit below).
- * - per client IP on login and registration (`IP_LIMITED_ROUTES`): `CAISSE_RATE_LIMIT_IP` (20)
+ * - per client IP on login, registration and payment-link visits (`IP_LIMITED_ROUTES`): `CAISSE_RATE_LIMIT_IP` (20)
  *   requests per minute per route. On routes opened with an API key, live mode only: test mode is
  *   left to the per-key limit (its users are fake and it never sends a real message). The
  *   dashboard's sign-in takes no API key and is always limited. Logins are also limited per phone
@@ -50,6 +50,8 @@ export const IP_LIMITED_ROUTES: ReadonlySet<string> = new Set([
   'POST /users/verify-phone',
   'POST /users/verify-phone/resend',
   'POST /dashboard/api/login',
+  // Each visit of a payment link creates an intent: limited per address like a sign-in.
+  'GET /pay/:linkId',
 ]);
 
 const SECOND_MS = 1000;

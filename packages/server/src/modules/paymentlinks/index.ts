@@ -1,0 +1,4 @@
+// The payment links module: shareable links whose visits create intents (issue 22).
+export { createPaymentLinksService, type LinkMerchant, linkUrl, type PaymentLinksService, type Visit } from './paymentlinks.service.ts';
+export * from './paymentlinks.schema.ts';
+export { default as paymentLinksRoutes, originOf } from './paymentlinks.routes.ts';
