@@ -302,6 +302,12 @@ describe('password change and reset', () => {
     const late = expectProblem(await send('POST', '/dashboard/api/password-reset/complete', undefined, { token, newPassword: 'reset-password-22' }), 400, 'reset_token_invalid');
     expect(late.detail).toMatch(/expired/);
     browserOf(await passwordLogin(a));
+    // Retention deletes expired links (and challenges) with the expired sessions.
+    const resets = () => ctx.deps.db.selectFrom('dashboard_password_resets').select('token_hash').where('dashboard_user_id', '=', a.userId).execute();
+    expect(await resets()).toHaveLength(1);
+    expect(await ctx.services.dashboard.purgeExpiredSessions(ctx.clock.now(), 1000)).toBeGreaterThan(0);
+    expect(await resets()).toEqual([]);
+    expect(await ctx.deps.db.selectFrom('dashboard_login_challenges').select('token_hash').where('expires_at', '<=', ctx.clock.now()).execute()).toEqual([]);
   });
 
   it('the e-mail is in the user\'s language', async () => {

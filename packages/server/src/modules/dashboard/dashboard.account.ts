@@ -132,7 +132,6 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
       const now = clock.now();
       const challenge = `dc_${randomToken(random, 32)}`;
       const expiresAt = new Date(now.getTime() + LOGIN_CHALLENGE_MS);
-      await repo.deleteStaleChallenges(db, now);
       await repo.insertChallenge(db, { token_hash: sha256(challenge), dashboard_user_id: userId, created_at: now, expires_at: expiresAt });
       return { object: 'dashboard_login_challenge', mfaRequired: true, challenge, expiresAt: expiresAt.toISOString() };
     },

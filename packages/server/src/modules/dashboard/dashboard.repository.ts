@@ -104,9 +104,11 @@ export const dashboardRepository = {
     return Number(r.numDeletedRows) === 1;
   },
 
-  /** A user's challenges and those of anyone past their expiry (housekeeping at each new one). */
-  async deleteStaleChallenges(db: Executor, now: Date) {
-    await db.deleteFrom('dashboard_login_challenges').where('expires_at', '<=', now).execute();
+  /** Deletes up to `limit` sign-in challenges past their expiry. Returns how many. */
+  async purgeExpiredChallenges(db: Executor, now: Date, limit: number): Promise<number> {
+    const batch = db.selectFrom('dashboard_login_challenges').select('token_hash').where('expires_at', '<=', now).limit(limit);
+    const r = await db.deleteFrom('dashboard_login_challenges').where(sql<boolean>`token_hash = any(array(${batch}))`).executeTakeFirst();
+    return Number(r.numDeletedRows);
   },
 
   /** A user's sessions past either expiry (housekeeping at sign-in; reads already refuse them). */

@@ -218,8 +218,14 @@ export function createDashboardService(
   return {
     csrfTokenOf,
 
-    /** Retention: deletes up to `limit` sessions expired by `now`. Returns how many. */
-    purgeExpiredSessions: (now: Date, limit: number) => repo.purgeExpiredSessions(db, now, limit),
+    /**
+     * Retention: deletes up to `limit` sessions expired by `now`, and as many sign-in challenges
+     * and password reset links past their expiry. Returns how many rows in all.
+     */
+    purgeExpiredSessions: async (now: Date, limit: number) =>
+      (await repo.purgeExpiredSessions(db, now, limit)) +
+      (await repo.purgeExpiredChallenges(db, now, limit)) +
+      (await merchants.dashboardCredentials.purgeExpiredResets(now, limit)),
 
 
     /**

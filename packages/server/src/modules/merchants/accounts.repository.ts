@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 
 /** A dashboard user's credentials besides the password: recovery codes and reset links. */
@@ -121,6 +122,13 @@ export const accountsRepository = {
 
   async findReset(db: Executor, tokenHash: Buffer) {
     return db.selectFrom('dashboard_password_resets').select(['used_at', 'expires_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  },
+
+  /** Deletes up to `limit` reset links past their expiry (used or not). Returns how many. */
+  async purgeExpiredResets(db: Executor, now: Date, limit: number): Promise<number> {
+    const batch = db.selectFrom('dashboard_password_resets').select('token_hash').where('expires_at', '<=', now).limit(limit);
+    const r = await db.deleteFrom('dashboard_password_resets').where(sql<boolean>`token_hash = any(array(${batch}))`).executeTakeFirst();
+    return Number(r.numDeletedRows);
   },
 
   /** Every reset link of a user still open is closed (its password changed another way). */

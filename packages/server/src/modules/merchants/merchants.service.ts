@@ -268,6 +268,8 @@ export function createMerchantsService(deps: Deps) {
       claimReset: (tokenHash: Buffer, executor: Executor = db) => accounts.claimReset(executor, tokenHash, clock.now()),
       findReset: (tokenHash: Buffer) => accounts.findReset(db, tokenHash),
       closeResets: (id: string, executor: Executor = db) => accounts.closeResets(executor, id, clock.now()),
+      /** Retention: deletes up to `limit` reset links expired by `now`. */
+      purgeExpiredResets: (now: Date, limit: number) => accounts.purgeExpiredResets(db, now, limit),
     },
 
     /** Whether a key can still be used now (not revoked, not past its roll's grace). */
