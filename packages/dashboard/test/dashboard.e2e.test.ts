@@ -252,6 +252,11 @@ describe('the merchant dashboard', () => {
   });
 
   it('switches between test and live mode, always visible, and live mode has its own (empty) objects', async () => {
+    // Live mode needs two-factor sign-in (account.e2e.test.ts enrols in the page): here the owner
+    // is marked enrolled in the database, and the reload reads the session again.
+    await server.sql('update dashboard_users set totp_enabled_at = now()');
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Live mode' }).click();
     await heading('Test data');
     expect(page.url()).toContain('/dashboard/live/');

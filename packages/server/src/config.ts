@@ -53,6 +53,12 @@ export interface Config {
   fees: FeesConfig;
   /** CAISSE_SETTLEMENT_DELAY_DAYS (default 1): how long a charge's net stays pending (contract §10). */
   settlementDelayDays: number;
+  /**
+   * CAISSE_PUBLIC_URL: the address people open the dashboard at (https://pay.example.com), for
+   * links sent by e-mail. Unset: in development the request's own address; in production the
+   * e-mail gives the path only (a Host header is the client's to forge).
+   */
+  publicUrl?: string;
 }
 
 export interface FeesConfig {
@@ -536,6 +542,7 @@ export function loadConfig(env: Env = process.env): Config {
     messaging: messaging(env),
     fees: fees(env),
     settlementDelayDays: integer(env, 'CAISSE_SETTLEMENT_DELAY_DAYS', 1, 0, 365),
+    publicUrl: env.CAISSE_PUBLIC_URL ? httpUrl(env, 'CAISSE_PUBLIC_URL', '') : undefined,
     retention: {
       eventsDays: integer(env, 'CAISSE_RETENTION_EVENTS_DAYS', 30, 1, 3650),
       otpDays: integer(env, 'CAISSE_RETENTION_OTP_DAYS', 1, 1, 3650),

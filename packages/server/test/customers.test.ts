@@ -10,7 +10,7 @@ import { verifyLedger } from '../src/modules/ledger/index.ts';
 import { type OpenedDb, openPglite, openPostgres } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
 import { authorize, charge, createIntent, expectLedgerClean, PASSWORD } from './flow.support.ts';
-import { call, createMerchant, createTestContext, pk, sk, TEST_DATABASE_URL, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, createTestContext, pk, setTotpEnrolled, sk, TEST_DATABASE_URL, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
 let a: TestMerchant;
@@ -129,7 +129,8 @@ describe('the dashboard', () => {
     const payments = (await get('/dashboard/api/test/payments')).json() as { data: { id: string }[] };
     const detail = await get(`/dashboard/api/test/payments/${payments.data[0]?.id}`);
     expect(detail.json()).toMatchObject({ customer: { id: made.id } });
-    // Live mode has no test customers.
+    // Live mode has no test customers (an owner enrolled in two-factor sign-in sees live mode).
+    await setTotpEnrolled(ctx, c.dashboard.email, true);
     expect((await get('/dashboard/api/live/customers')).json()).toMatchObject({ data: [] });
   });
 });

@@ -11,7 +11,7 @@ import registerPages, { renderCheckout } from '../src/modules/dashboard/dashboar
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithSandbox } from './connectors.support.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
-import { call, createMerchant, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, setTotpEnrolled, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
  * The dashboard's own API (/dashboard/api) over HTTP: sign-in, the session cookie, lockout on the
@@ -50,9 +50,12 @@ function send(method: InjectOptions['method'], url: string, who?: Browser | { co
   return ctx.app.inject({ method, url, headers: h, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}) });
 }
 
+/** Signs in with the password, then marks the owner enrolled in TOTP so live mode is open (dashboard.account.test.ts tests TOTP itself). */
 async function login(a: { email: string; password: string }): Promise<Browser> {
+  await setTotpEnrolled(ctx, a.email, false);
   const res = await send('POST', '/dashboard/api/login', undefined, { email: a.email, password: a.password });
   expect(res.statusCode, res.body).toBe(200);
+  await setTotpEnrolled(ctx, a.email, true);
   const setCookie = String(res.headers['set-cookie']);
   return { cookie: setCookie.split(';')[0] as string, csrf: res.json().csrfToken };
 }

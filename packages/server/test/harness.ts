@@ -182,3 +182,16 @@ export function call(
 /** Server-side credentials (API key + secret key) of a test merchant. */
 export const sk = (m: TestMerchant): Creds => ({ apiKey: m.apiKey, secretKey: m.secretKey });
 export const pk = (m: TestMerchant): Creds => ({ apiKey: m.apiKey });
+
+/**
+ * Marks a dashboard user as enrolled in two-factor sign-in (or not), for tests of live-mode
+ * dashboard routes that are not about TOTP: live mode answers 403 `totp_required` to a user
+ * without it. Open sessions see the change at once (the flag is read per request).
+ */
+export async function setTotpEnrolled(ctx: TestContext, email: string, enrolled: boolean): Promise<void> {
+  await ctx.deps.db
+    .updateTable('dashboard_users')
+    .set({ totp_enabled_at: enrolled ? ctx.clock.now() : null })
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .execute();
+}

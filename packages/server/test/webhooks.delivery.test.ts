@@ -5,7 +5,7 @@ import { createDispatcher, type DispatcherOptions } from '../src/modules/webhook
 import type { PaymentEvent } from '../src/modules/intents/index.ts';
 import { nodeTransport, type TransportRequest, type TransportResponse } from '../src/modules/webhooks/transport.ts';
 import { DAY, HOUR, MINUTE, SECOND } from '../src/platform/clock.ts';
-import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, createTestContext, setTotpEnrolled, sk, type TestContext, type TestMerchant } from './harness.ts';
 import { makeEvent, ok, type Receiver, startReceiver, testIntent } from './webhooks.receiver.ts';
 
 /**
@@ -618,7 +618,9 @@ describe("the endpoint's success rate on the dashboard", () => {
     expect(await dispatcher().runOnce()).toMatchObject({ claimed: 1, succeeded: 1 });
     expect((await stats(ep.id)).json()).toMatchObject({ attempted: 1, succeeded: 1, successRate: 1 });
 
-    // Another merchant's endpoint, or the other mode: 404; no session: 401.
+    // Another merchant's endpoint, or the other mode: 404 (live mode open to an owner enrolled
+    // in two-factor sign-in); no session: 401.
+    await setTotpEnrolled(ctx, m.dashboard.email, true);
     for (const res of [await stats(otherEp.id), await stats(ep.id, 'live')]) {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ code: 'not_found' });

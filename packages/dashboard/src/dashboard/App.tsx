@@ -7,7 +7,8 @@ import { ApiKeys } from './pages/ApiKeys.tsx';
 import { Balance } from './pages/Balance.tsx';
 import { CustomerDetail, Customers } from './pages/Customers.tsx';
 import { EventDetail, Events } from './pages/Events.tsx';
-import { Login } from './pages/Login.tsx';
+import { Account } from './pages/Account.tsx';
+import { Login, ResetPassword } from './pages/Login.tsx';
 import { PaymentDetail } from './pages/PaymentDetail.tsx';
 import { PaymentLinkDetail, PaymentLinks } from './pages/PaymentLinks.tsx';
 import { Payments } from './pages/Payments.tsx';
@@ -48,11 +49,14 @@ const NAV: { section: string; path: string; label: MessageId; group?: MessageId;
   { section: 'events', path: 'events', label: 'nav.events' },
   { section: 'api-keys', path: 'settings/api-keys', label: 'nav.apiKeys', group: 'nav.settings' },
   { section: 'test-data', path: 'test-data', label: 'nav.testData', testOnly: true },
+  { section: 'account', path: 'account', label: 'nav.account' },
 ];
 
-function Page({ route }: { route: Route }) {
+function Page({ route, onSessionChanged }: { route: Route; onSessionChanged: () => void }) {
   const { mode, section, id, search } = route;
   switch (section) {
+    case 'account':
+      return <Account onSessionChanged={onSessionChanged} />;
     case 'payments':
       return id ? <PaymentDetail mode={mode} id={id} /> : <Payments mode={mode} search={search} />;
     case 'payment-links':
@@ -90,7 +94,21 @@ function NotFound() {
   );
 }
 
-function Shell({ session, route, onSignOut, language, onLanguage }: { session: Session; route: Route; onSignOut: () => void; language: Language; onLanguage: (l: Language) => void }) {
+function Shell({
+  session,
+  route,
+  onSignOut,
+  onSessionChanged,
+  language,
+  onLanguage,
+}: {
+  session: Session;
+  route: Route;
+  onSignOut: () => void;
+  onSessionChanged: () => void;
+  language: Language;
+  onLanguage: (l: Language) => void;
+}) {
   const { mode, section } = route;
   const { t } = useI18n();
   const otherPath = (m: Mode) => {
@@ -127,6 +145,12 @@ function Shell({ session, route, onSignOut, language, onLanguage }: { session: S
       <div className={`mode-banner ${mode}`} role="note">
         {mode === 'test' ? t('dash.testBanner') : t('dash.liveBanner')}
       </div>
+      {mode === 'live' && !session.totpEnabled && (
+        <div className="notice warning totp-banner" role="note">
+          {t('account.totpRequiredBanner')}{' '}
+          {section !== 'account' && <Link to="/dashboard/live/account">{t('account.enrolNow')}</Link>}
+        </div>
+      )}
       <div className="shell">
         <nav className="sidenav" aria-label={t('dash.mainNav')}>
           <ul>
@@ -142,7 +166,7 @@ function Shell({ session, route, onSignOut, language, onLanguage }: { session: S
           </ul>
         </nav>
         <main id="main" className="content" tabIndex={-1}>
-          <Page route={route} />
+          <Page route={route} onSessionChanged={onSessionChanged} />
         </main>
       </div>
     </>
@@ -206,9 +230,13 @@ function Signed({
   }, [setSession]);
 
   const route = parse(location);
+  const resetToken = /^\/dashboard\/reset-password\/([^/?]+)/.exec(location)?.[1];
   useEffect(() => {
-    if (session && !route) navigate('/dashboard/test/payments', { replace: true });
-  }, [session, route]);
+    if (session && !route && resetToken === undefined) navigate('/dashboard/test/payments', { replace: true });
+  }, [session, route, resetToken]);
+
+  // The reset link's page works signed in or not: it never needs a session.
+  if (resetToken !== undefined) return <ResetPassword token={decodeURIComponent(resetToken)} language={language} onLanguage={onLanguage} />;
 
   if (session === undefined) return <p role="status">{t('dash.loading')}</p>;
   if (session === null) {
@@ -235,6 +263,9 @@ function Signed({
       route={route}
       language={language}
       onLanguage={onLanguage}
+      onSessionChanged={() => {
+        void api<Session>('GET', '/session').then(setSession, () => undefined);
+      }}
       onSignOut={() => {
         void api('POST', '/logout').finally(() => {
           setCsrfToken('');

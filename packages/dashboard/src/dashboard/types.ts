@@ -9,6 +9,38 @@ export interface Session {
   merchant: { id: string; name: string; language: 'fr' | 'en' };
   csrfToken: string;
   expiresAt: string;
+  /** Two-factor sign-in is on; without it live mode answers 403 `totp_required`. */
+  totpEnabled: boolean;
+}
+
+/** The answer of a password sign-in when the user has two-factor sign-in: no session yet. */
+export interface LoginChallenge {
+  object: 'dashboard_login_challenge';
+  mfaRequired: true;
+  challenge: string;
+  expiresAt: string;
+}
+
+export interface AccountSecurity {
+  totpEnabled: boolean;
+  totpEnabledAt: string | null;
+  recoveryCodesLeft: number;
+}
+
+export interface TotpEnrolment {
+  secret: string;
+  uri: string;
+  /** An SVG data URL of the otpauth:// URI. */
+  qrCode: string;
+}
+
+export interface AccountSessionEntry {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  address: string | null;
+  userAgent: string | null;
+  current: boolean;
 }
 
 export type PaymentStatus = 'PENDING' | 'PROCESSING' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED' | 'CANCELED' | 'PARTIALLY_REFUNDED' | 'REFUNDED';

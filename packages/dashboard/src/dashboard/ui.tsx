@@ -25,6 +25,12 @@ const ERROR_TEXTS: Record<string, MessageId> = {
   invalid_credentials: 'error.invalidCredentials',
   session_required: 'error.sessionRequired',
   csrf_token_invalid: 'error.csrf',
+  totp_code_invalid: 'error.totpCodeInvalid',
+  totp_code_reused: 'error.totpCodeReused',
+  login_challenge_invalid: 'error.loginChallengeInvalid',
+  totp_required: 'error.totpRequired',
+  reset_token_invalid: 'error.resetTokenInvalid',
+  otp_incorrect: 'error.totpConfirmIncorrect',
 };
 
 export function ErrorNotice({ error }: { error: unknown }) {

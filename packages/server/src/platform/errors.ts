@@ -19,6 +19,7 @@ export const ERRORS = {
   url_invalid: { status: 400, title: 'The URL is not allowed' },
   provider_unsupported: { status: 400, title: 'The payment provider is not supported' },
   callback_invalid: { status: 400, title: 'The provider callback could not be authenticated' },
+  reset_token_invalid: { status: 400, title: 'The password reset link is not valid' },
   // 401
   api_key_missing: { status: 401, title: 'The x-api-key header is missing' },
   api_key_invalid: { status: 401, title: 'The API key is not valid' },
@@ -38,6 +39,9 @@ export const ERRORS = {
   session_required: { status: 401, title: 'Sign in to the dashboard' },
   metrics_token_invalid: { status: 401, title: 'The metrics token is missing or wrong' },
   admin_token_invalid: { status: 401, title: 'The admin token is missing or wrong' },
+  totp_code_invalid: { status: 401, title: 'The two-factor code is not valid' },
+  totp_code_reused: { status: 401, title: 'The two-factor code was already used' },
+  login_challenge_invalid: { status: 401, title: 'The sign-in step has expired or is not valid' },
   // 402
   insufficient_funds: { status: 402, title: 'Insufficient funds' },
   // 403
@@ -47,6 +51,7 @@ export const ERRORS = {
   phone_not_verified: { status: 403, title: 'The phone number is not verified' },
   csrf_token_invalid: { status: 403, title: 'The CSRF token is missing or wrong' },
   metrics_local_only: { status: 403, title: 'Metrics are served to this machine only' },
+  totp_required: { status: 403, title: 'Two-factor sign-in is required' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   // 405, 413, 415
@@ -63,6 +68,7 @@ export const ERRORS = {
   phone_already_verified: { status: 409, title: 'The phone number is already verified' },
   balance_insufficient: { status: 409, title: 'The available balance is too low' },
   payout_state_invalid: { status: 409, title: 'The payout cannot change from its current state' },
+  totp_state_invalid: { status: 409, title: 'Two-factor sign-in is not in a state that allows this' },
   // 422
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with another request' },
   refund_exceeds_amount: { status: 422, title: 'The refund exceeds what is left to refund' },

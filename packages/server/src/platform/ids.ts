@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   message: 'msg',
   otp: 'otp',
   dashboardUser: 'du',
+  dashboardSession: 'dss',
   request: 'req',
   topup: 'top',
   payout: 'po',

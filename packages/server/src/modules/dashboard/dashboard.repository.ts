@@ -4,6 +4,11 @@ import type { KeyMode } from '../../platform/tenancy.ts';
 
 export interface DashboardSessionsTable {
   token_hash: Buffer;
+  /** The public id (`dss_…`) the sessions list names it by; the token's hash stays internal. */
+  id: string;
+  /** The client address and the (truncated) User-Agent of the sign-in. */
+  address: string | null;
+  user_agent: string | null;
   dashboard_user_id: string;
   merchant_id: string;
   created_at: Date;
@@ -20,8 +25,17 @@ export interface DashboardCheckoutKeysTable {
   created_at: Date;
 }
 
+/** The second step of a sign-in with TOTP: SHA-256 of the challenge token, 5 minutes. */
+export interface DashboardLoginChallengesTable {
+  token_hash: Buffer;
+  dashboard_user_id: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
 declare module '../../platform/database.ts' {
   interface Database {
+    dashboard_login_challenges: DashboardLoginChallengesTable;
     dashboard_sessions: DashboardSessionsTable;
     dashboard_checkout_keys: DashboardCheckoutKeysTable;
   }
@@ -47,6 +61,54 @@ export const dashboardRepository = {
 
   async deleteSession(db: Executor, tokenHash: Buffer) {
     await db.deleteFrom('dashboard_sessions').where('token_hash', '=', tokenHash).execute();
+  },
+
+  /** A user's sessions still open, newest first. */
+  async listSessions(db: Executor, dashboardUserId: string, now: Date) {
+    return db
+      .selectFrom('dashboard_sessions')
+      .select(['id', 'token_hash', 'created_at', 'last_seen_at', 'address', 'user_agent'])
+      .where('dashboard_user_id', '=', dashboardUserId)
+      .where('expires_at', '>', now)
+      .where('absolute_expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  },
+
+  /** Ends one session of a user by its public id; false when the user has none with it. */
+  async deleteSessionById(db: Executor, dashboardUserId: string, id: string): Promise<boolean> {
+    const r = await db.deleteFrom('dashboard_sessions').where('dashboard_user_id', '=', dashboardUserId).where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) === 1;
+  },
+
+  /** Ends every session of a user, but `keep` (the one asking) when named. Returns how many. */
+  async deleteUserSessions(db: Executor, dashboardUserId: string, keep?: Buffer): Promise<number> {
+    let q = db.deleteFrom('dashboard_sessions').where('dashboard_user_id', '=', dashboardUserId);
+    if (keep) q = q.where('token_hash', '!=', keep);
+    const r = await q.executeTakeFirst();
+    return Number(r.numDeletedRows);
+  },
+
+  async insertChallenge(db: Executor, row: DashboardLoginChallengesTable) {
+    await db.insertInto('dashboard_login_challenges').values(row).execute();
+  },
+
+  async findChallenge(db: Executor, tokenHash: Buffer) {
+    return db.selectFrom('dashboard_login_challenges').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  },
+
+  /** Uses a challenge once; false when another request used it first. */
+  async deleteChallenge(db: Executor, tokenHash: Buffer): Promise<boolean> {
+    const r = await db.deleteFrom('dashboard_login_challenges').where('token_hash', '=', tokenHash).executeTakeFirst();
+    return Number(r.numDeletedRows) === 1;
+  },
+
+  /** Deletes up to `limit` sign-in challenges past their expiry. Returns how many. */
+  async purgeExpiredChallenges(db: Executor, now: Date, limit: number): Promise<number> {
+    const batch = db.selectFrom('dashboard_login_challenges').select('token_hash').where('expires_at', '<=', now).limit(limit);
+    const r = await db.deleteFrom('dashboard_login_challenges').where(sql<boolean>`token_hash = any(array(${batch}))`).executeTakeFirst();
+    return Number(r.numDeletedRows);
   },
 
   /** A user's sessions past either expiry (housekeeping at sign-in; reads already refuse them). */

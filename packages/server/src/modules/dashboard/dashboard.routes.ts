@@ -1,4 +1,4 @@
-import { clientAddress } from '../../platform/http/rate-limit.ts';
+import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
@@ -54,6 +54,9 @@ import {
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
 import registerPages from './dashboard.pages.ts';
 import { dashboardLinkRoutes } from './dashboard.links.routes.ts';
+import accountRoutes, { clientOf } from './dashboard.account.routes.ts';
+import { LoginChallenge } from './dashboard.account.schema.ts';
+import { totpRequired } from './dashboard.account.ts';
 import type { Permission } from './dashboard.roles.ts';
 
 declare module 'fastify' {
@@ -146,6 +149,10 @@ async function dashboardApi(instance: FastifyInstance) {
       const sent = request.headers['x-csrf-token'];
       dashboard.checkCsrf(request.dashboardToken, typeof sent === 'string' ? sent : undefined);
     }
+    const mode = (request.params as { mode?: string } | undefined)?.mode;
+    if (totpRequired(request.dashboardSession, mode === 'live' ? 'live' : undefined)) {
+      throw new ApiError('totp_required', 'Live mode needs two-factor sign-in: enrol an authenticator app on the Account page (POST /dashboard/api/account/totp), then come back');
+    }
   });
 
   const scope = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }): DashboardScope => ({
@@ -166,17 +173,20 @@ async function dashboardApi(instance: FastifyInstance) {
         tags,
         summary: 'Sign in to the dashboard',
         description:
-          'E-mail and password (argon2id). Sets the session cookie and answers the session with its `csrfToken`. Wrong e-mail or password: 401 `invalid_credentials` (one answer for both). 5 failures for an e-mail from one client address within 15 minutes, or 100 from all addresses within 24 hours: 429 `login_locked` with `Retry-After`. More than `CAISSE_RATE_LIMIT_IP` (20) sign-ins a minute from one address, whatever the e-mail: 429 `rate_limited` with `Retry-After`.',
+          'E-mail and password (argon2id). Sets the session cookie and answers the session with its `csrfToken`; for a user with two-factor sign-in, no cookie yet: 200 `{mfaRequired: true, challenge}` for POST /dashboard/api/login/totp. Wrong e-mail or password: 401 `invalid_credentials` (one answer for both). 5 failures for an e-mail from one client address within 15 minutes, or 100 from all addresses within 24 hours: 429 `login_locked` with `Retry-After`. More than `CAISSE_RATE_LIMIT_IP` (20) sign-ins a minute from one address, whatever the e-mail: 429 `rate_limited` with `Retry-After`.',
         body: LoginBody,
-        response: { 200: Session },
+        response: { 200: Type.Union([Session, LoginChallenge]) },
       },
     },
     async (req, reply) => {
-      const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.login(req.body, clientAddress(req));
-      reply.header('set-cookie', sessionCookie(sessionToken, absoluteExpiresAt, app.deps.clock.now(), production));
-      return view;
+      const signedIn = await dashboard.login(req.body, clientOf(req));
+      if ('challenge' in signedIn) return signedIn.challenge;
+      reply.header('set-cookie', sessionCookie(signedIn.sessionToken, signedIn.absoluteExpiresAt, app.deps.clock.now(), production));
+      return signedIn.session;
     },
   );
+
+  await accountRoutes(app, { production });
 
   app.get(
     '/session',

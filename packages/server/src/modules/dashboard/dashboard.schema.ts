@@ -29,6 +29,7 @@ export const Session = Type.Object({
   merchant: Type.Object({ id: Type.String(), name: Type.String(), language: { ...Language, description: "The merchant's default language" } }),
   csrfToken: Type.String({ description: 'Send it back as `x-csrf-token` on every POST, PATCH and DELETE of /dashboard/api.' }),
   expiresAt: Type.String({ format: 'date-time', description: 'When the session ends if left idle (30 minutes; 12 hours at most after sign-in).' }),
+  totpEnabled: Type.Boolean({ description: 'Two-factor sign-in is on. Without it, every live-mode route answers 403 `totp_required` (owners must enrol).' }),
 });
 
 export const SessionPatch = Type.Object(

@@ -22,6 +22,7 @@ import type { UsersService } from '../users/index.ts';
 import type { EventBody, WebhooksService } from '../webhooks/index.ts';
 import { dashboardRepository as repo } from './dashboard.repository.ts';
 import type { EventsPageQuery } from './dashboard.schema.ts';
+import { type Client, createAccountSecurity } from './dashboard.account.ts';
 
 /** Sign-in lockout: 5 failures per e-mail address within 15 minutes (as POST /auth/web). */
 export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS };
@@ -32,6 +33,8 @@ export const SESSION_IDLE_MS = 30 * MINUTE;
 export const SESSION_ABSOLUTE_MS = 12 * HOUR;
 /** Sliding expiry is written at most once a minute per session, so reads rarely write. */
 const TOUCH_EVERY_MS = MINUTE;
+/** What of a User-Agent a session keeps: enough to tell browsers apart. */
+const USER_AGENT_MAX = 200;
 /** Session tokens: `ds_` + 32 random bytes (256 bits) in base62. */
 const SESSION_TOKEN_SHAPE = /^ds_[0-9A-Za-z]{40,50}$/;
 /** The name of the API key the hosted checkout page runs with (one per merchant and mode). */
@@ -49,6 +52,8 @@ export interface DashboardSession {
   /** The user's own language (the dashboard's switch); null: their browser's, then the merchant's. */
   language: Language | null;
   merchantLanguage: Language;
+  /** Two-factor sign-in (TOTP) is enabled: live mode is open to an owner only then. */
+  totpEnabled: boolean;
 }
 
 export interface SessionView {
@@ -59,6 +64,7 @@ export interface SessionView {
   /** Send it back as `x-csrf-token` on every POST, PATCH and DELETE. */
   csrfToken: string;
   expiresAt: string;
+  totpEnabled: boolean;
 }
 
 export interface PaymentsQuery {
@@ -91,6 +97,24 @@ function parseInstant(value: string | undefined, param: string): Date | undefine
   return at;
 }
 
+type DashboardAccount = NonNullable<Awaited<ReturnType<MerchantsService['findDashboardAccount']>>>;
+
+/** The session a request sees: its account as read now, so a change (TOTP enabled) shows at once. */
+function sessionOf(user: DashboardAccount, tokenHash: Buffer, expiresAt: Date): DashboardSession {
+  return {
+    tokenHash,
+    userId: user.id,
+    email: user.email,
+    merchantId: user.merchant_id,
+    merchantName: user.merchant_name,
+    pinnedVersion: user.merchant_api_version,
+    expiresAt,
+    language: user.language,
+    merchantLanguage: user.merchant_language,
+    totpEnabled: user.totp_enabled_at !== null,
+  };
+}
+
 /** Who the dashboard acts for: the signed-in merchant in the mode the page chose. */
 export type DashboardScope = Caller;
 
@@ -112,6 +136,32 @@ export function createDashboardService(
   const { db, clock, random, config } = deps;
   const { merchants, intents, charges, topups, events, webhooks, balances, payouts, messaging, users } = services;
   const throttle = createThrottle(deps);
+  const account = createAccountSecurity(deps, { merchants, messaging });
+
+  /** Opens a session for a user who proved who they are: a random token, its hash stored with the client. */
+  async function openSession(userId: string, client: Client): Promise<{ sessionToken: string; session: SessionView; absoluteExpiresAt: Date }> {
+    const user = await merchants.findDashboardAccount(userId);
+    if (!user) throw new ApiError('invalid_credentials', 'The e-mail address or the password is incorrect');
+    const now = clock.now();
+    const sessionToken = `ds_${randomToken(random, 32)}`;
+    const absoluteExpiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+    const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
+    const tokenHash = sha256(sessionToken);
+    await repo.insertSession(db, {
+      token_hash: tokenHash,
+      id: deps.ids('dashboardSession'),
+      dashboard_user_id: user.id,
+      merchant_id: user.merchant_id,
+      address: client.address,
+      user_agent: client.userAgent ? client.userAgent.slice(0, USER_AGENT_MAX) : null,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: expiresAt,
+      absolute_expires_at: absoluteExpiresAt,
+    });
+    await repo.deleteExpiredSessions(db, user.id, now);
+    return { sessionToken, session: view(sessionOf(user, tokenHash, expiresAt), sessionToken), absoluteExpiresAt };
+  }
 
   /** The CSRF token of a session: an HMAC of its token under the master key (nothing stored). */
   function csrfTokenOf(sessionToken: string): string {
@@ -126,6 +176,7 @@ export function createDashboardService(
       merchant: { id: s.merchantId, name: s.merchantName, language: s.merchantLanguage },
       csrfToken: csrfTokenOf(sessionToken),
       expiresAt: s.expiresAt.toISOString(),
+      totpEnabled: s.totpEnabled,
     };
   }
 
@@ -168,8 +219,14 @@ export function createDashboardService(
   return {
     csrfTokenOf,
 
-    /** Retention: deletes up to `limit` sessions expired by `now`. Returns how many. */
-    purgeExpiredSessions: (now: Date, limit: number) => repo.purgeExpiredSessions(db, now, limit),
+    /**
+     * Retention: deletes up to `limit` sessions expired by `now`, and as many sign-in challenges
+     * and password reset links past their expiry. Returns how many rows in all.
+     */
+    purgeExpiredSessions: async (now: Date, limit: number) =>
+      (await repo.purgeExpiredSessions(db, now, limit)) +
+      (await repo.purgeExpiredChallenges(db, now, limit)) +
+      (await merchants.dashboardCredentials.purgeExpiredResets(now, limit)),
 
 
     /**
@@ -179,42 +236,26 @@ export function createDashboardService(
      * Retry-After, known e-mail or not; a success forgets the failures.
      * An unknown address and a wrong password get the same answer after the same work.
      */
-    async login(input: { email: string; password: string }, address: string): Promise<{ sessionToken: string; session: SessionView; absoluteExpiresAt: Date }> {
+    async login(input: { email: string; password: string }, client: Client) {
       const email = input.email.trim().toLowerCase();
-      const attempt = await throttle.beginAll(loginRules({ subject: `dashboard:${email}`, address, what: 'this e-mail address' }));
-      const now = clock.now();
+      const attempt = await throttle.beginAll(loginRules({ subject: `dashboard:${email}`, address: client.address, what: 'this e-mail address' }));
       const user = await merchants.findDashboardAccountByEmail(email);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
       if (!user || !ok) throw new ApiError('invalid_credentials', 'The e-mail address or the password is incorrect');
+      // With TOTP the failures are forgotten only after the second step: a known password
+      // does not reset the count of wrong codes.
+      if (user.totp_enabled_at !== null) return { challenge: await account.challenge(user.id) };
       await attempt.succeeded();
-
-      const sessionToken = `ds_${randomToken(random, 32)}`;
-      const absoluteExpiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-      const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
-      const tokenHash = sha256(sessionToken);
-      await repo.insertSession(db, {
-        token_hash: tokenHash,
-        dashboard_user_id: user.id,
-        merchant_id: user.merchant_id,
-        created_at: now,
-        last_seen_at: now,
-        expires_at: expiresAt,
-        absolute_expires_at: absoluteExpiresAt,
-      });
-      await repo.deleteExpiredSessions(db, user.id, now);
-      const session: DashboardSession = {
-        tokenHash,
-        userId: user.id,
-        email: user.email,
-        merchantId: user.merchant_id,
-        merchantName: user.merchant_name,
-        pinnedVersion: user.merchant_api_version,
-        expiresAt,
-        language: user.language,
-        merchantLanguage: user.merchant_language,
-      };
-      return { sessionToken, session: view(session, sessionToken), absoluteExpiresAt };
+      return openSession(user.id, client);
     },
+
+    /** The second step of a sign-in with TOTP: the challenge and a code, then the session. */
+    async loginSecondStep(input: { challenge: string; code: string }, client: Client) {
+      return openSession(await account.secondStep(input, client), client);
+    },
+
+    /** Two-factor enrolment, recovery codes, password change and reset, own sessions. */
+    account,
 
     /** The live session of a cookie's token, its idle expiry pushed forward; else 401 `session_required`. */
     async authenticate(sessionToken: string | undefined): Promise<DashboardSession> {
@@ -224,24 +265,14 @@ export function createDashboardService(
       const row = await repo.findSession(db, tokenHash);
       const now = clock.now();
       if (!row || row.expires_at <= now || row.absolute_expires_at <= now) throw missing;
-      const account = await merchants.findDashboardAccount(row.dashboard_user_id);
-      if (!account) throw missing;
+      const user = await merchants.findDashboardAccount(row.dashboard_user_id);
+      if (!user) throw missing;
       let expiresAt = row.expires_at;
       if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
         expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, row.absolute_expires_at.getTime()));
         await repo.touchSession(db, tokenHash, now, expiresAt);
       }
-      return {
-        tokenHash,
-        userId: row.dashboard_user_id,
-        email: account.email,
-        merchantId: row.merchant_id,
-        merchantName: account.merchant_name,
-        pinnedVersion: account.merchant_api_version,
-        expiresAt,
-        language: account.language,
-        merchantLanguage: account.merchant_language,
-      };
+      return sessionOf(user, tokenHash, expiresAt);
     },
 
     sessionView: view,

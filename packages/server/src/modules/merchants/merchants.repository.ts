@@ -46,6 +46,11 @@ export interface DashboardUsersTable {
   created_at: Date;
   /** The language the user chose for the dashboard; null: their browser's, then the merchant's. */
   language: ColumnType<'fr' | 'en' | null, 'fr' | 'en' | null | undefined, 'fr' | 'en' | null>;
+  /** The TOTP secret, AES-256-GCM under the master key; set at enrolment, before it is enabled. */
+  totp_secret_encrypted: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  totp_enabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The last time step a code was accepted for: a code of that step or older is refused. */
+  totp_last_step: ColumnType<bigint | null, number | null | undefined, number | null>;
 }
 
 declare module '../../platform/database.ts' {
@@ -122,7 +127,7 @@ export const merchantsRepository = {
     return db
       .selectFrom('dashboard_users')
       .innerJoin('merchants', 'merchants.id', 'dashboard_users.merchant_id')
-      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.password_hash', 'dashboard_users.language', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
+      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.password_hash', 'dashboard_users.language', 'dashboard_users.totp_enabled_at', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
       .where((eb) => eb(eb.fn('lower', ['dashboard_users.email']), '=', email))
       .executeTakeFirst();
   },
@@ -132,7 +137,7 @@ export const merchantsRepository = {
     return db
       .selectFrom('dashboard_users')
       .innerJoin('merchants', 'merchants.id', 'dashboard_users.merchant_id')
-      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.language', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
+      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.language', 'dashboard_users.totp_enabled_at', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
       .where('dashboard_users.id', '=', id)
       .executeTakeFirst();
   },

@@ -7,6 +7,7 @@ import type { KeyMode, MerchantContext } from '../../platform/tenancy.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Language } from '../../platform/i18n.ts';
 import { type ApiKeyRow, type KeyKind, type KeyWithMerchant, merchantsRepository as repo } from './merchants.repository.ts';
+import { accountsRepository as accounts } from './accounts.repository.ts';
 
 export const MAX_ROLL_GRACE_SECONDS = 7 * 24 * 3600;
 
@@ -247,6 +248,29 @@ export function createMerchantsService(deps: Deps) {
 
     /** A dashboard account by id, with its merchant's name and pinned version (no password hash). */
     findDashboardAccount: (id: string) => repo.findDashboardUser(db, id),
+
+    /**
+     * A dashboard user's credentials (password hash, encrypted TOTP secret, recovery codes, reset
+     * links): the dashboard module's account security works through these, in its transaction
+     * when it passes one.
+     */
+    dashboardCredentials: {
+      find: (id: string, executor: Executor = db) => accounts.findCredentials(executor, id),
+      setPassword: (id: string, passwordHash: string, executor: Executor = db) => accounts.setPassword(executor, id, passwordHash),
+      setPendingTotp: (id: string, secretEncrypted: Buffer) => accounts.setPendingTotp(db, id, secretEncrypted),
+      enableTotp: (id: string, at: Date, step: number, executor: Executor = db) => accounts.enableTotp(executor, id, at, step),
+      disableTotp: (id: string, executor: Executor = db) => accounts.disableTotp(executor, id),
+      claimTotpStep: (id: string, step: number) => accounts.claimTotpStep(db, id, step),
+      replaceRecoveryCodes: (id: string, hashes: Buffer[], executor: Executor = db) => accounts.replaceRecoveryCodes(executor, id, hashes, clock.now()),
+      useRecoveryCode: (id: string, hash: Buffer) => accounts.useRecoveryCode(db, id, hash, clock.now()),
+      recoveryCodesLeft: (id: string) => accounts.countRecoveryCodesLeft(db, id),
+      insertReset: (row: { token_hash: Buffer; dashboard_user_id: string; created_at: Date; expires_at: Date }) => accounts.insertReset(db, { ...row, used_at: null }),
+      claimReset: (tokenHash: Buffer, executor: Executor = db) => accounts.claimReset(executor, tokenHash, clock.now()),
+      findReset: (tokenHash: Buffer) => accounts.findReset(db, tokenHash),
+      closeResets: (id: string, executor: Executor = db) => accounts.closeResets(executor, id, clock.now()),
+      /** Retention: deletes up to `limit` reset links expired by `now`. */
+      purgeExpiredResets: (now: Date, limit: number) => accounts.purgeExpiredResets(db, now, limit),
+    },
 
     /** Whether a key can still be used now (not revoked, not past its roll's grace). */
     async isKeyUsable(keyId: string): Promise<boolean> {
