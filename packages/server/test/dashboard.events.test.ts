@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher, type DispatcherOptions } from '../src/modules/webhooks/dispatcher.ts';
 import { nodeTransport } from '../src/modules/webhooks/transport.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
-import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, createTestContext, setTotpEnrolled, sk, type TestContext, type TestMerchant } from './harness.ts';
 import { makeEvent, type Handler, ok, type Receiver, startReceiver } from './webhooks.receiver.ts';
 
 /**
@@ -83,6 +83,8 @@ beforeAll(async () => {
   other = await createMerchant(ctx, 'Elsewhere');
   session = await login(m);
   otherSession = await login(other);
+  // Signed in with the password alone, then enrolled: live mode needs two-factor sign-in.
+  for (const who of [m, other]) await setTotpEnrolled(ctx, who.dashboard.email, true);
 });
 afterAll(() => ctx.close());
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, createTestContext, setTotpEnrolled, sk, type TestContext, type TestMerchant } from './harness.ts';
 import { authorize, charge, newUser, problem } from './flow.support.ts';
 
 /**
@@ -220,6 +220,8 @@ describe('the dashboard API', () => {
   async function signIn(t: TestMerchant) {
     const res = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/login', remoteAddress: nextAddress(), payload: t.dashboard });
     expect(res.statusCode, res.body).toBe(200);
+    // Signed in with the password alone, then enrolled: live mode needs two-factor sign-in.
+    await setTotpEnrolled(ctx, t.dashboard.email, true);
     return { cookie: String(res.headers['set-cookie']).split(';')[0] as string, 'x-csrf-token': res.json().csrfToken as string };
   }
 
