@@ -47,6 +47,18 @@ async function payments(id: string, t: TestMerchant = m) {
 }
 
 describe('the merchant API', () => {
+  it('a link\'s url starts with CAISSE_PUBLIC_URL when it is set, whatever host the API was called by', async () => {
+    const pub = await createTestContext({ env: { CAISSE_PUBLIC_URL: 'https://pay.example.com/' } });
+    try {
+      const owner = await createMerchant(pub, 'Public');
+      const res = await call(pub.app, 'POST', '/payment-links', sk(owner), { amount: '100', currency: 'XAF', description: 'Public' });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().url).toBe(`https://pay.example.com/pay/${res.json().id}`);
+    } finally {
+      await pub.close();
+    }
+  });
+
   it('creates a link with its shareable url, and retrieves and lists it', async () => {
     const link = await createLink(m, { metadata: { sku: 'WAX-6' } });
     expect(link).toMatchObject({ object: 'payment_link', amount: '5000', currency: 'XAF', description: 'Pagne wax, 6 yards', metadata: { sku: 'WAX-6' }, active: true, livemode: false });

@@ -21,9 +21,12 @@ const merchantSecurity = [{ apiKey: [], secretKey: [] }];
 const idempotencyNote =
   'Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours replays this answer (`Idempotent-Replayed: true`).';
 
-/** How the caller reached this server (through trusted proxies): the base of a link's `url`. */
+/**
+ * The base of a link's `url`: CAISSE_PUBLIC_URL (the address customers reach), else how the
+ * caller reached this server (through trusted proxies).
+ */
 export function originOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
+  return request.server.deps.config.publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 const STATUS: Record<Unavailable, number> = { not_found: 404, inactive: 410, rate_limited: 429 };
