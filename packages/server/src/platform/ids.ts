@@ -17,6 +17,8 @@ export const ID_PREFIXES = {
   message: 'msg',
   otp: 'otp',
   dashboardUser: 'du',
+  dashboardInvitation: 'dinv',
+  auditEntry: 'aud',
   request: 'req',
   topup: 'top',
   payout: 'po',
