@@ -25,6 +25,9 @@ const ERROR_TEXTS: Record<string, MessageId> = {
   invalid_credentials: 'error.invalidCredentials',
   session_required: 'error.sessionRequired',
   csrf_token_invalid: 'error.csrf',
+  permission_denied: 'error.permissionDenied',
+  last_owner: 'error.lastOwner',
+  password_weak: 'error.passwordWeak',
 };
 
 export function ErrorNotice({ error }: { error: unknown }) {

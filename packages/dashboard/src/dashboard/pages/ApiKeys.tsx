@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
+import { useCan } from '../permissions.tsx';
 import type { ApiKey, CreatedApiKey, List, Mode } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
 
@@ -69,6 +70,7 @@ function RollForm({ k, onRolled }: { k: ApiKey; onRolled: (created: CreatedApiKe
 }
 
 export function ApiKeys({ mode }: { mode: Mode }) {
+  const writable = useCan()('keys:write');
   const { t, rich, dateTime } = useI18n();
   const keys = useLoad(() => api<List<ApiKey>>('GET', `/${mode}/keys`), mode);
   const [name, setName] = useState('');
@@ -121,6 +123,7 @@ export function ApiKeys({ mode }: { mode: Mode }) {
           </button>
         </section>
       )}
+      {writable && (
       <form className="card" onSubmit={create} aria-labelledby="create-title">
         <h2 id="create-title" style={{ marginTop: 0 }}>
           {t('keys.createTitle', { mode })}
@@ -142,6 +145,7 @@ export function ApiKeys({ mode }: { mode: Mode }) {
           </div>
         </div>
       </form>
+      )}
       <ErrorNotice error={keys.error} />
       {keys.data && (
         <TableWrap label={t('keys.tableLabel', { mode })}>
@@ -180,7 +184,7 @@ export function ApiKeys({ mode }: { mode: Mode }) {
                       <Badge value={state.value} label={state.until ? t('keys.rolledUntil', { until: dateTime(state.until) }) : undefined} />
                     </td>
                     <td>
-                      {usable && (
+                      {usable && writable && (
                         <div className="actions" style={{ marginTop: 0 }}>
                           {state.value === 'active' && <RollForm k={k} onRolled={(created) => { setShown({ key: created, why: 'rolled' }); keys.reload(); }} />}
                           <ConfirmButton label={t('keys.revoke')} name={t('keys.revokeName', { name: k.name })} confirmLabel={t('keys.revokeNow', { name: k.name })} onConfirm={() => void revoke(k)} />

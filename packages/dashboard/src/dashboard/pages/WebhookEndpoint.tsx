@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
+import { useCan } from '../permissions.tsx';
 import { Link, navigate } from '../router.tsx';
 import type { Delivery, Endpoint, EndpointSecret, EndpointStats, EndpointWithSecret, List, Mode } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
@@ -14,6 +15,7 @@ const ROLL_GRACE: { seconds: number; label: MessageId }[] = [
 ];
 
 export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
+  const writable = useCan()('webhooks:write');
   const { t, rich, dateTime } = useI18n();
   const endpointStatus = useEndpointStatus();
   const key = `${mode}/${id}`;
@@ -89,6 +91,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
             )}
           </dd>
         </dl>
+        {writable && (
         <div className="actions">
           <button
             type="button"
@@ -107,8 +110,10 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
             onConfirm={() => void act(() => api('DELETE', `/${mode}/webhook-endpoints/${ep.id}`), t('endpoint.deleted')).then((r) => r !== undefined && navigate(`/dashboard/${mode}/webhooks`))}
           />
         </div>
+        )}
       </section>
 
+      {writable && (
       <section className="card" aria-labelledby="ep-events">
         <h2 id="ep-events" style={{ marginTop: 0 }}>
           {t('endpoint.eventTypes')}
@@ -128,7 +133,9 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
           </button>
         </div>
       </section>
+      )}
 
+      {writable && (
       <section className="card" aria-labelledby="ep-secret">
         <h2 id="ep-secret" style={{ marginTop: 0 }}>
           {t('webhooks.secret')}
@@ -173,6 +180,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
           </div>
         </div>
       </section>
+      )}
 
       <section aria-labelledby="ep-deliveries">
         <div className="actions">

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
+import { useCan } from '../permissions.tsx';
 import { Link } from '../router.tsx';
 import { type Endpoint, type EndpointWithSecret, EVENT_TYPES, type List, type Mode } from '../types.ts';
 import { Badge, ErrorNotice, PageTitle, SecretField, TableWrap, useLoad } from '../ui.tsx';
@@ -34,6 +35,7 @@ export function useEndpointStatus() {
 }
 
 export function Webhooks({ mode }: { mode: Mode }) {
+  const can = useCan();
   const { t, rich, dateTime } = useI18n();
   const endpointStatus = useEndpointStatus();
   const endpoints = useLoad(() => api<List<Endpoint>>('GET', `/${mode}/webhook-endpoints?limit=100`), mode);
@@ -83,6 +85,7 @@ export function Webhooks({ mode }: { mode: Mode }) {
           </div>
         </section>
       )}
+      {can('webhooks:write') && (
       <form className="card" onSubmit={add} aria-labelledby="add-title">
         <h2 id="add-title" style={{ marginTop: 0 }}>
           {t('webhooks.addTitle')}
@@ -104,6 +107,7 @@ export function Webhooks({ mode }: { mode: Mode }) {
           <button type="submit">{t('webhooks.add')}</button>
         </div>
       </form>
+      )}
       <ErrorNotice error={endpoints.error} />
       {endpoints.data && (
         <TableWrap label={t('webhooks.tableLabel')}>
