@@ -47,10 +47,10 @@ const NAV: { section: string; path: string; label: MessageId; permission: Permis
   { section: 'balance', path: 'balance', label: 'nav.balance', permission: 'balance:read' },
   { section: 'payouts', path: 'payouts', label: 'nav.payouts', permission: 'payouts:read' },
   { section: 'webhooks', path: 'webhooks', label: 'nav.webhooks', permission: 'webhooks:read' },
-  { section: 'test-data', path: 'test-data', label: 'nav.testData', permission: 'testdata:write', testOnly: true },
   { section: 'api-keys', path: 'settings/api-keys', label: 'nav.apiKeys', permission: 'keys:read', group: 'nav.settings' },
   { section: 'team', path: 'settings/team', label: 'nav.team', permission: 'team:read' },
   { section: 'audit-log', path: 'settings/audit-log', label: 'nav.auditLog', permission: 'audit:read' },
+  { section: 'test-data', path: 'test-data', label: 'nav.testData', permission: 'testdata:write', testOnly: true },
 ];
 
 function Page({ route, session }: { route: Route; session: Session }) {
