@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, type Browser, type BrowserContext, DESKTOP, expectAccessible, launchChromium, type Page, type RunningServer, startServer, watchConsole } from './support.ts';
+import { apiCall, type Browser, type BrowserContext, DESKTOP, expectAccessible, launchChromium, type Page, payAsCustomer, type RunningServer, startServer, watchConsole } from './support.ts';
 
 /**
  * Team members with roles in Debian's Chromium against a real server (issue 22): the owner
@@ -131,13 +131,37 @@ describe('team members with roles', () => {
     expect(String(refused.body.detail)).toContain('analyst');
   });
 
+  it('the owner refunds part of a payment with the Refund button; the analyst has none', async () => {
+    const customer = { phoneNumber: '+237650004321', password: 'client-password-1' };
+    expect((await apiCall(server.url, 'POST', '/test/users', server.merchant.test, { ...customer, balance: '20000' })).status).toBe(201);
+    const intent = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '5000', currency: 'XAF', description: 'Panier 7' });
+    const id = String(intent.body.id);
+    await payAsCustomer(server, customer, id);
+
+    await analyst.goto(`${server.url}/dashboard/test/payments/${id}`);
+    await heading(analyst, /5,000/);
+    expect(await analyst.getByRole('button', { name: 'Refund' }).count()).toBe(0);
+
+    await owner.goto(`${server.url}/dashboard/test/payments/${id}`);
+    await heading(owner, /5,000/);
+    await owner.getByLabel('Amount to refund (XAF)').fill('1000');
+    await owner.getByRole('button', { name: 'Refund', exact: true }).click();
+    await owner.getByRole('button', { name: /^Refund .*1,000 now$/ }).click();
+    await expect.poll(() => owner.getByRole('status').first().textContent()).toContain('Refund made');
+    await owner.getByRole('heading', { level: 1, name: /Partially refunded/i }).waitFor();
+    await expectAccessible(owner, ownerErrors, 'team-06-refunded');
+    const after = await apiCall(server.url, 'GET', `/gateway/${id}`, server.merchant.test);
+    expect(after.body).toMatchObject({ status: 'PARTIALLY_REFUNDED', amountRefunded: '1000' });
+  });
+
   it('the audit log shows who did what', async () => {
     await owner.getByRole('link', { name: 'Audit log' }).click();
     await heading(owner, 'Audit log');
     await owner.getByRole('cell', { name: 'invitation.accepted' }).waitFor();
     await owner.getByRole('cell', { name: 'member.invited' }).waitFor();
     expect(await owner.getByRole('row', { name: /invitation\.accepted/ }).textContent()).toContain(ANALYST);
-    await expectAccessible(owner, ownerErrors, 'team-06-audit-log');
+    expect(await owner.getByRole('row', { name: /payment\.refunded/ }).textContent()).toContain('1000');
+    await expectAccessible(owner, ownerErrors, 'team-07-audit-log');
   });
 
   it('the owner removes the analyst: the analyst\'s next request is 401', async () => {
@@ -147,7 +171,7 @@ describe('team members with roles', () => {
     await owner.getByRole('button', { name: `Remove ${ANALYST} now` }).click();
     await expect.poll(() => owner.getByRole('status').first().textContent()).toContain(`${ANALYST} was removed`);
     await expect.poll(() => owner.getByRole('row', { name: new RegExp(ANALYST) }).count()).toBe(0);
-    await expectAccessible(owner, ownerErrors, 'team-07-removed');
+    await expectAccessible(owner, ownerErrors, 'team-08-removed');
 
     const after = await fromPage(analyst, 'GET', '/test/payments');
     expect(after.status).toBe(401);
