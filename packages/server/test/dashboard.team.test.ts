@@ -161,7 +161,7 @@ describe('team and invitations', () => {
     expect(team.invitations.map((i: { email: string }) => i.email)).toContain(email);
     // The merchant's language is French by default: the e-mail is French; only the token's hash is stored.
     const mail = (await ctx.services.messaging.list({ merchantId: m.merchantId, mode: 'test' })).data.find((x) => x.to === email);
-    expect(mail?.body).toMatch(/vous invite à rejoindre l’équipe de Team.*support/s);
+    expect(mail?.body).toMatch(/vous invite à rejoindre l'équipe de Team.*support/s);
     const token = await invitationToken(m.merchantId, email);
     const rows = await ctx.deps.db.selectFrom('dashboard_invitations').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(token);
@@ -190,6 +190,17 @@ describe('team and invitations', () => {
     expectProblem(await send('GET', `/dashboard/api/invitations/${token}`), 410, 'invitation_used');
     expectProblem(await send('GET', '/dashboard/api/invitations/inv_nothingnothingnothingnothingnothingnothing1'), 404, 'invitation_not_found');
     expectProblem(await send('POST', '/dashboard/api/invitations/whatever/accept', undefined, { password: PASSWORD }), 404, 'invitation_not_found');
+  });
+
+  it('two acceptances of one link at once: one account, the other 410 invitation_used', async () => {
+    const email = `race-${randomBytes(3).toString('hex')}@example.com`;
+    await invite(owner, email, 'support');
+    const token = await invitationToken(m.merchantId, email);
+    const both = await Promise.all([1, 2].map(() => send('POST', `/dashboard/api/invitations/${token}/accept`, undefined, { password: PASSWORD })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 410]);
+    expect(both.find((r) => r.statusCode === 410)?.json().code).toBe('invitation_used');
+    const accounts = await ctx.deps.db.selectFrom('dashboard_users').select('id').where('email', '=', email).execute();
+    expect(accounts).toHaveLength(1);
   });
 
   it('an invitation expires after 7 days (410 invitation_expired), on the injected clock', async () => {
