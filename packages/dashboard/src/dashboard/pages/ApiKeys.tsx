@@ -124,27 +124,27 @@ export function ApiKeys({ mode }: { mode: Mode }) {
         </section>
       )}
       {writable && (
-      <form className="card" onSubmit={create} aria-labelledby="create-title">
-        <h2 id="create-title" style={{ marginTop: 0 }}>
-          {t('keys.createTitle', { mode })}
-        </h2>
-        <div className="form-row">
-          <div className="field">
-            <label htmlFor="key-name">{t('keys.name')}</label>
-            <input id="key-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder={t('keys.namePlaceholder')} />
+        <form className="card" onSubmit={create} aria-labelledby="create-title">
+          <h2 id="create-title" style={{ marginTop: 0 }}>
+            {t('keys.createTitle', { mode })}
+          </h2>
+          <div className="form-row">
+            <div className="field">
+              <label htmlFor="key-name">{t('keys.name')}</label>
+              <input id="key-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder={t('keys.namePlaceholder')} />
+            </div>
+            <div className="field">
+              <label htmlFor="key-kind">{t('keys.kind')}</label>
+              <select id="key-kind" value={kind} onChange={(e) => setKind(e.target.value as 'publishable' | 'secret')}>
+                <option value="publishable">{t('keys.kindPublishable')}</option>
+                <option value="secret">{t('keys.kindSecret')}</option>
+              </select>
+            </div>
+            <div className="actions" style={{ marginTop: 0 }}>
+              <button type="submit">{t('keys.create')}</button>
+            </div>
           </div>
-          <div className="field">
-            <label htmlFor="key-kind">{t('keys.kind')}</label>
-            <select id="key-kind" value={kind} onChange={(e) => setKind(e.target.value as 'publishable' | 'secret')}>
-              <option value="publishable">{t('keys.kindPublishable')}</option>
-              <option value="secret">{t('keys.kindSecret')}</option>
-            </select>
-          </div>
-          <div className="actions" style={{ marginTop: 0 }}>
-            <button type="submit">{t('keys.create')}</button>
-          </div>
-        </div>
-      </form>
+        </form>
       )}
       <ErrorNotice error={keys.error} />
       {keys.data && (

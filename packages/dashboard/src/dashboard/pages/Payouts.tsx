@@ -78,14 +78,14 @@ export function Payouts({ mode }: { mode: Mode }) {
         </div>
       )}
       {can('payouts:write') && (
-      <CreatePayout
-        mode={mode}
-        currencies={balance.data?.balances.map((b) => b.currency) ?? []}
-        onCreated={() => {
-          balance.reload();
-          pages.reload();
-        }}
-      />
+        <CreatePayout
+          mode={mode}
+          currencies={balance.data?.balances.map((b) => b.currency) ?? []}
+          onCreated={() => {
+            balance.reload();
+            pages.reload();
+          }}
+        />
       )}
 
       <section aria-labelledby="payouts-title">

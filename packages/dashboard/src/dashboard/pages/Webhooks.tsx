@@ -86,27 +86,27 @@ export function Webhooks({ mode }: { mode: Mode }) {
         </section>
       )}
       {can('webhooks:write') && (
-      <form className="card" onSubmit={add} aria-labelledby="add-title">
-        <h2 id="add-title" style={{ marginTop: 0 }}>
-          {t('webhooks.addTitle')}
-        </h2>
-        <ErrorNotice error={error} />
-        <div className="field">
-          <label htmlFor="ep-url">
-            {t('webhooks.url')}
-            <span className="hint">{mode === 'live' ? t('webhooks.urlHintLive') : t('webhooks.urlHintTest')}</span>
-          </label>
-          <input id="ep-url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://shop.example.com/webhooks/caisse" />
-        </div>
-        <div className="field">
-          <label htmlFor="ep-desc">{t('webhooks.description')}</label>
-          <input id="ep-desc" maxLength={1000} value={description} onChange={(e) => setDescription(e.target.value)} />
-        </div>
-        <EventTypesField value={events} onChange={setEvents} idPrefix="new-ev" />
-        <div className="actions">
-          <button type="submit">{t('webhooks.add')}</button>
-        </div>
-      </form>
+        <form className="card" onSubmit={add} aria-labelledby="add-title">
+          <h2 id="add-title" style={{ marginTop: 0 }}>
+            {t('webhooks.addTitle')}
+          </h2>
+          <ErrorNotice error={error} />
+          <div className="field">
+            <label htmlFor="ep-url">
+              {t('webhooks.url')}
+              <span className="hint">{mode === 'live' ? t('webhooks.urlHintLive') : t('webhooks.urlHintTest')}</span>
+            </label>
+            <input id="ep-url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://shop.example.com/webhooks/caisse" />
+          </div>
+          <div className="field">
+            <label htmlFor="ep-desc">{t('webhooks.description')}</label>
+            <input id="ep-desc" maxLength={1000} value={description} onChange={(e) => setDescription(e.target.value)} />
+          </div>
+          <EventTypesField value={events} onChange={setEvents} idPrefix="new-ev" />
+          <div className="actions">
+            <button type="submit">{t('webhooks.add')}</button>
+          </div>
+        </form>
       )}
       <ErrorNotice error={endpoints.error} />
       {endpoints.data && (
