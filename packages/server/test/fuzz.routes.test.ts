@@ -47,6 +47,13 @@ beforeAll(async () => {
     const login = await ctx.app.inject({ method: 'POST', url: '/auth/web', headers: { 'x-api-key': m.apiKey }, payload: { phoneNumber: '+237650001234', password: 'fuzz-password-1' } });
     if (login.statusCode === 200) credentialSets.push({ apiKey: m.apiKey, token: login.json().token }, { apiKey: m.apiKey, token: login.json().token });
   }
+  // A signed-in dashboard owner (cookie and CSRF token), so random requests reach past the
+  // dashboard API's session check into its routes (team, audit log, refunds…).
+  const login = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/login', payload: m.dashboard });
+  if (login.statusCode === 200) {
+    const cookie = String(login.headers['set-cookie']).split(';')[0] as string;
+    credentialSets.push({ headers: { cookie, 'x-csrf-token': login.json().csrfToken } });
+  }
   const intent = await ctx.app.inject({
     method: 'POST',
     url: '/gateway',
@@ -142,9 +149,11 @@ function fill(url: string, params: string[]): string {
 }
 
 async function send(request: { method: string; url: string; creds: Creds; headers: Record<string, string>; body?: string }) {
-  const h: Record<string, string> = { ...request.headers };
-  if (request.creds.apiKey) h['x-api-key'] = request.creds.apiKey;
-  const bearer = request.creds.token ?? request.creds.secretKey;
+  // The dashboard session is kept for every request: signing out would leave the rest at 401.
+  const creds = request.url.startsWith('/dashboard/api/logout') ? {} : request.creds;
+  const h: Record<string, string> = { ...request.headers, ...creds.headers };
+  if (creds.apiKey) h['x-api-key'] = creds.apiKey;
+  const bearer = creds.token ?? creds.secretKey;
   if (bearer) h.authorization = `Bearer ${bearer}`;
   const options: InjectOptions = { method: request.method as InjectOptions['method'], url: request.url, headers: h };
   if (request.body !== undefined) options.payload = request.body;
@@ -210,6 +219,7 @@ describe('fuzzing every registered route', () => {
   it('every route with every kind of credential and a random body', async () => {
     const bodies = fc.sample(body, { numRuns: routes.length * credentialSets.length, seed: 42 });
     let n = 0;
+    let pastDashboardSession = 0;
     for (const route of routes) {
       for (const creds of credentialSets) {
         const payload = bodies[n++];
@@ -220,9 +230,13 @@ describe('fuzzing every registered route', () => {
           headers: payload === undefined ? {} : ({ 'content-type': 'application/json' } as Record<string, string>),
           body: payload,
         };
-        checkAnswer(req, await send(req));
+        const res = await send(req);
+        checkAnswer(req, res);
+        if (creds.headers?.cookie && route.url.startsWith('/dashboard/api/') && res.statusCode !== 401) pastDashboardSession++;
       }
     }
+    // The signed-in dashboard owner reached the dashboard API's routes, not only its 401.
+    expect(pastDashboardSession).toBeGreaterThan(40);
   }, 120_000);
 
   it('random paths and methods anywhere: 404, 405 or a route answer, never a 5xx', async () => {

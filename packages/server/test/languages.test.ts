@@ -138,7 +138,7 @@ describe("a customer's SMS", () => {
     const GSM7 = new Set(
       '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
     );
-    const values = { code: '123456', minutes: 10, count: 20, merchant: 'Boutique Akwa', provider: 'MTN MoMo', link: 'https://pay.example.com/dashboard/reset-password/dr_x' };
+    const values = { code: '123456', minutes: 10, count: 20, merchant: 'Boutique Akwa', provider: 'MTN MoMo', inviter: 'owner@akwa.example', role: 'analyst', link: 'https://caisse.example/dashboard/invitations/inv_x' };
     for (const language of ['fr-CM', 'fr-SN', 'en'] as const) {
       const t = translator({ requested: [language] });
       for (const id of Object.keys(en) as MessageId[]) {

@@ -3,7 +3,9 @@ import { useEffect, useState } from 'react';
 import { browserLanguages } from '@caisse/react';
 import { DashboardIntl, type MessageId, useDocumentLanguage, useI18n } from '../shared/i18n.tsx';
 import { api, ApiProblem, onSessionLost, setCsrfToken } from './api.ts';
+import { AcceptInvitation } from './pages/AcceptInvitation.tsx';
 import { ApiKeys } from './pages/ApiKeys.tsx';
+import { AuditLog } from './pages/AuditLog.tsx';
 import { Balance } from './pages/Balance.tsx';
 import { CustomerDetail, Customers } from './pages/Customers.tsx';
 import { EventDetail, Events } from './pages/Events.tsx';
@@ -14,7 +16,9 @@ import { PaymentLinkDetail, PaymentLinks } from './pages/PaymentLinks.tsx';
 import { Payments } from './pages/Payments.tsx';
 import { Search, SearchBox } from './pages/Search.tsx';
 import { PayoutDetail, Payouts } from './pages/Payouts.tsx';
+import { Team } from './pages/Team.tsx';
 import { TestData } from './pages/TestData.tsx';
+import { type Permission, PermissionsProvider } from './permissions.tsx';
 import { WebhookEndpoint } from './pages/WebhookEndpoint.tsx';
 import { Webhooks } from './pages/Webhooks.tsx';
 import { Link, navigate, useLocation } from './router.tsx';
@@ -34,25 +38,28 @@ function parse(location: string): Route | undefined {
   const parts = path.replace(/\/+$/, '').split('/').slice(2).map(decodeURIComponent);
   const [mode, section, ...rest] = parts;
   if (mode !== 'test' && mode !== 'live') return undefined;
-  if (section === 'settings' && rest[0] === 'api-keys') return { mode, section: 'api-keys', id: undefined, search };
+  if (section === 'settings' && (rest[0] === 'api-keys' || rest[0] === 'team' || rest[0] === 'audit-log')) return { mode, section: rest[0], id: undefined, search };
   return { mode, section: section ?? 'payments', id: rest[0], search };
 }
 
 /** The side navigation: a new page adds its line here (and its `nav.*` text to both catalogues). */
-const NAV: { section: string; path: string; label: MessageId; group?: MessageId; testOnly?: boolean }[] = [
-  { section: 'payments', path: 'payments', label: 'nav.payments' },
-  { section: 'payment-links', path: 'payment-links', label: 'nav.paymentLinks' },
-  { section: 'customers', path: 'customers', label: 'nav.customers' },
-  { section: 'balance', path: 'balance', label: 'nav.balance' },
-  { section: 'payouts', path: 'payouts', label: 'nav.payouts' },
-  { section: 'webhooks', path: 'webhooks', label: 'nav.webhooks' },
-  { section: 'events', path: 'events', label: 'nav.events' },
-  { section: 'api-keys', path: 'settings/api-keys', label: 'nav.apiKeys', group: 'nav.settings' },
-  { section: 'test-data', path: 'test-data', label: 'nav.testData', testOnly: true },
-  { section: 'account', path: 'account', label: 'nav.account' },
+/** A line shows only to a role with its `permission` (the server refuses the page's calls anyway). */
+const NAV: { section: string; path: string; label: MessageId; permission: Permission; group?: MessageId; testOnly?: boolean }[] = [
+  { section: 'payments', path: 'payments', label: 'nav.payments', permission: 'payments:read' },
+  { section: 'payment-links', path: 'payment-links', label: 'nav.paymentLinks', permission: 'payments:read' },
+  { section: 'customers', path: 'customers', label: 'nav.customers', permission: 'customers:read' },
+  { section: 'balance', path: 'balance', label: 'nav.balance', permission: 'balance:read' },
+  { section: 'payouts', path: 'payouts', label: 'nav.payouts', permission: 'payouts:read' },
+  { section: 'webhooks', path: 'webhooks', label: 'nav.webhooks', permission: 'webhooks:read' },
+  { section: 'events', path: 'events', label: 'nav.events', permission: 'events:read' },
+  { section: 'api-keys', path: 'settings/api-keys', label: 'nav.apiKeys', permission: 'keys:read', group: 'nav.settings' },
+  { section: 'team', path: 'settings/team', label: 'nav.team', permission: 'team:read' },
+  { section: 'audit-log', path: 'settings/audit-log', label: 'nav.auditLog', permission: 'audit:read' },
+  { section: 'test-data', path: 'test-data', label: 'nav.testData', permission: 'testdata:write', testOnly: true },
+  { section: 'account', path: 'account', label: 'nav.account', permission: 'account' },
 ];
 
-function Page({ route, onSessionChanged }: { route: Route; onSessionChanged: () => void }) {
+function Page({ route, session, onSessionChanged }: { route: Route; session: Session; onSessionChanged: () => void }) {
   const { mode, section, id, search } = route;
   switch (section) {
     case 'account':
@@ -75,6 +82,10 @@ function Page({ route, onSessionChanged }: { route: Route; onSessionChanged: () 
       return <ApiKeys mode={mode} />;
     case 'test-data':
       return <TestData mode={mode} />;
+    case 'team':
+      return <Team session={session} />;
+    case 'audit-log':
+      return <AuditLog />;
     case 'search':
       return <Search mode={mode} search={search} />;
     default:
@@ -154,7 +165,7 @@ function Shell({
       <div className="shell">
         <nav className="sidenav" aria-label={t('dash.mainNav')}>
           <ul>
-            {NAV.filter((n) => !n.testOnly || mode === 'test').map((n) => (
+            {NAV.filter((n) => (!n.testOnly || mode === 'test') && session.permissions.includes(n.permission)).map((n) => (
               <li key={n.section}>
                 {n.group && <div className="group-label">{t(n.group)}</div>}
                 <Link to={`/dashboard/${mode}/${n.path}`} aria-current={section === n.section ? 'page' : undefined}>
@@ -166,7 +177,9 @@ function Shell({
           </ul>
         </nav>
         <main id="main" className="content" tabIndex={-1}>
-          <Page route={route} onSessionChanged={onSessionChanged} />
+          <PermissionsProvider permissions={session.permissions}>
+            <Page route={route} session={session} onSessionChanged={onSessionChanged} />
+          </PermissionsProvider>
         </main>
       </div>
     </>
@@ -231,12 +244,29 @@ function Signed({
 
   const route = parse(location);
   const resetToken = /^\/dashboard\/reset-password\/([^/?]+)/.exec(location)?.[1];
+  const invitation = /^\/dashboard\/invitations\/([^/?]+)/.exec(location)?.[1];
   useEffect(() => {
-    if (session && !route && resetToken === undefined) navigate('/dashboard/test/payments', { replace: true });
-  }, [session, route, resetToken]);
+    if (session && !route && resetToken === undefined && invitation === undefined) navigate('/dashboard/test/payments', { replace: true });
+  }, [session, route, resetToken, invitation]);
 
   // The reset link's page works signed in or not: it never needs a session.
   if (resetToken !== undefined) return <ResetPassword token={decodeURIComponent(resetToken)} language={language} onLanguage={onLanguage} />;
+  // An invitation link opens its page whoever is signed in: accepting signs the new member in.
+  if (invitation !== undefined) {
+    return (
+      <AcceptInvitation
+        token={decodeURIComponent(invitation)}
+        language={language}
+        onLanguage={onLanguage}
+        onSignedIn={(s) => {
+          setCsrfToken(s.csrfToken);
+          setExpired(false);
+          setSession(s);
+          navigate('/dashboard/test/payments', { replace: true });
+        }}
+      />
+    );
+  }
 
   if (session === undefined) return <p role="status">{t('dash.loading')}</p>;
   if (session === null) {

@@ -7,6 +7,9 @@ export interface Session {
   /** The user's own language; null: none chosen (the browser's, then the merchant's, decide). */
   language: 'fr' | 'en' | null;
   merchant: { id: string; name: string; language: 'fr' | 'en' };
+  /** The user's team role, and what it may do (the page shows only what works). */
+  role: Role;
+  permissions: string[];
   csrfToken: string;
   expiresAt: string;
   /** Two-factor sign-in is on; without it live mode answers 403 `totp_required`. */
@@ -306,4 +309,45 @@ export interface PaymentLink {
   livemode: boolean;
   createdAt: string;
   updatedAt: string;
+}
+
+export type Role = 'owner' | 'developer' | 'analyst' | 'support';
+export const ROLES: Role[] = ['owner', 'developer', 'analyst', 'support'];
+
+export interface TeamMember {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+}
+
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface Team {
+  members: TeamMember[];
+  invitations: Invitation[];
+}
+
+export interface InvitationPreview {
+  email: string;
+  role: Role;
+  merchant: { name: string };
+  expiresAt: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  action: string;
+  actor: { id: string | null; email: string };
+  mode: Mode | null;
+  targetId: string | null;
+  details: Record<string, unknown>;
+  createdAt: string;
 }

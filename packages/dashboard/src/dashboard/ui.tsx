@@ -31,6 +31,9 @@ const ERROR_TEXTS: Record<string, MessageId> = {
   totp_required: 'error.totpRequired',
   reset_token_invalid: 'error.resetTokenInvalid',
   otp_incorrect: 'error.totpConfirmIncorrect',
+  permission_denied: 'error.permissionDenied',
+  last_owner: 'error.lastOwner',
+  password_weak: 'error.passwordWeak',
 };
 
 export function ErrorNotice({ error }: { error: unknown }) {

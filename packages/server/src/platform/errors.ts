@@ -52,8 +52,10 @@ export const ERRORS = {
   csrf_token_invalid: { status: 403, title: 'The CSRF token is missing or wrong' },
   metrics_local_only: { status: 403, title: 'Metrics are served to this machine only' },
   totp_required: { status: 403, title: 'Two-factor sign-in is required' },
+  permission_denied: { status: 403, title: 'Your team role does not allow this' },
   // 404
   not_found: { status: 404, title: 'Not found' },
+  invitation_not_found: { status: 404, title: 'No such invitation' },
   // 405, 413, 415
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   not_acceptable: { status: 406, title: 'The answer cannot be given in a type the Accept header allows' },
@@ -69,6 +71,11 @@ export const ERRORS = {
   balance_insufficient: { status: 409, title: 'The available balance is too low' },
   payout_state_invalid: { status: 409, title: 'The payout cannot change from its current state' },
   totp_state_invalid: { status: 409, title: 'Two-factor sign-in is not in a state that allows this' },
+  last_owner: { status: 409, title: 'A team keeps at least one owner' },
+  // 410
+  invitation_used: { status: 410, title: 'The invitation was already used' },
+  invitation_expired: { status: 410, title: 'The invitation has expired' },
+  invitation_revoked: { status: 410, title: 'The invitation was revoked' },
   // 422
   idempotency_key_reused: { status: 422, title: 'The Idempotency-Key was used with another request' },
   refund_exceeds_amount: { status: 422, title: 'The refund exceeds what is left to refund' },

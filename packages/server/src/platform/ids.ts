@@ -18,6 +18,8 @@ export const ID_PREFIXES = {
   otp: 'otp',
   dashboardUser: 'du',
   dashboardSession: 'dss',
+  dashboardInvitation: 'dinv',
+  auditEntry: 'aud',
   request: 'req',
   topup: 'top',
   payout: 'po',

@@ -3,13 +3,13 @@ import pinoPretty from 'pino-pretty';
 
 /**
  * Secrets recognisable by their form: keys (`pk_…`, `sk_…`), session tokens (`ps_…`), webhook
- * secrets (`whsec_…`), OTP tokens (`otp_…`) and JWTs (user access tokens).
+ * secrets (`whsec_…`), OTP tokens (`otp_…`), dashboard invitation tokens (`inv_…`) and JWTs (user access tokens).
  */
 // At least 16 characters after the prefix: every real secret is longer, and error codes such as
 // `otp_incorrect` or `otp_rate_limited` (which problem bodies must carry intact) are shorter.
 // Only webhook secrets are base64 (with + / =): the others are base62, so a path such as
 // `ps_…/sk_test_…` is two secrets, each masked.
-const PREFIXED_SECRET = /\b(?:(ps|pk_test|pk_live|sk_test|sk_live|otp)_[0-9A-Za-z]{16,}|(whsec)_[0-9A-Za-z+/=]{16,})/g;
+const PREFIXED_SECRET = /\b(?:(ps|pk_test|pk_live|sk_test|sk_live|otp|inv)_[0-9A-Za-z]{16,}|(whsec)_[0-9A-Za-z+/=]{16,})/g;
 const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 /** E.164 phone numbers, raw or URL-encoded (`%2B`): kept are the country part and the last 2 digits. */
 const PHONE = /(\+|%2B)(\d{3})(\d{4,10})(\d{2})(?!\d)/gi;

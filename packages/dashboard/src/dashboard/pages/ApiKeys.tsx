@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
+import { useCan } from '../permissions.tsx';
 import type { ApiKey, CreatedApiKey, List, Mode } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
 
@@ -69,6 +70,7 @@ function RollForm({ k, onRolled }: { k: ApiKey; onRolled: (created: CreatedApiKe
 }
 
 export function ApiKeys({ mode }: { mode: Mode }) {
+  const writable = useCan()('keys:write');
   const { t, rich, dateTime } = useI18n();
   const keys = useLoad(() => api<List<ApiKey>>('GET', `/${mode}/keys`), mode);
   const [name, setName] = useState('');
@@ -121,27 +123,29 @@ export function ApiKeys({ mode }: { mode: Mode }) {
           </button>
         </section>
       )}
-      <form className="card" onSubmit={create} aria-labelledby="create-title">
-        <h2 id="create-title" style={{ marginTop: 0 }}>
-          {t('keys.createTitle', { mode })}
-        </h2>
-        <div className="form-row">
-          <div className="field">
-            <label htmlFor="key-name">{t('keys.name')}</label>
-            <input id="key-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder={t('keys.namePlaceholder')} />
+      {writable && (
+        <form className="card" onSubmit={create} aria-labelledby="create-title">
+          <h2 id="create-title" style={{ marginTop: 0 }}>
+            {t('keys.createTitle', { mode })}
+          </h2>
+          <div className="form-row">
+            <div className="field">
+              <label htmlFor="key-name">{t('keys.name')}</label>
+              <input id="key-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder={t('keys.namePlaceholder')} />
+            </div>
+            <div className="field">
+              <label htmlFor="key-kind">{t('keys.kind')}</label>
+              <select id="key-kind" value={kind} onChange={(e) => setKind(e.target.value as 'publishable' | 'secret')}>
+                <option value="publishable">{t('keys.kindPublishable')}</option>
+                <option value="secret">{t('keys.kindSecret')}</option>
+              </select>
+            </div>
+            <div className="actions" style={{ marginTop: 0 }}>
+              <button type="submit">{t('keys.create')}</button>
+            </div>
           </div>
-          <div className="field">
-            <label htmlFor="key-kind">{t('keys.kind')}</label>
-            <select id="key-kind" value={kind} onChange={(e) => setKind(e.target.value as 'publishable' | 'secret')}>
-              <option value="publishable">{t('keys.kindPublishable')}</option>
-              <option value="secret">{t('keys.kindSecret')}</option>
-            </select>
-          </div>
-          <div className="actions" style={{ marginTop: 0 }}>
-            <button type="submit">{t('keys.create')}</button>
-          </div>
-        </div>
-      </form>
+        </form>
+      )}
       <ErrorNotice error={keys.error} />
       {keys.data && (
         <TableWrap label={t('keys.tableLabel', { mode })}>
@@ -180,7 +184,7 @@ export function ApiKeys({ mode }: { mode: Mode }) {
                       <Badge value={state.value} label={state.until ? t('keys.rolledUntil', { until: dateTime(state.until) }) : undefined} />
                     </td>
                     <td>
-                      {usable && (
+                      {usable && writable && (
                         <div className="actions" style={{ marginTop: 0 }}>
                           {state.value === 'active' && <RollForm k={k} onRolled={(created) => { setShown({ key: created, why: 'rolled' }); keys.reload(); }} />}
                           <ConfirmButton label={t('keys.revoke')} name={t('keys.revokeName', { name: k.name })} confirmLabel={t('keys.revokeNow', { name: k.name })} onConfirm={() => void revoke(k)} />

@@ -1,12 +1,14 @@
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
+import { useCan } from '../permissions.tsx';
 import { Link } from '../router.tsx';
 import type { Mode, Payment, PaymentDetail as Detail } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
 
 export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
   const { t, rich, money, dateTime } = useI18n();
+  const can = useCan();
   const loaded = useLoad(() => api<Detail>('GET', `/${mode}/payments/${encodeURIComponent(id)}`), `${mode}/${id}`);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState('');
@@ -41,6 +43,7 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
   if (!detail) return <p role="status">{t('payment.loading')}</p>;
   const p: Payment = detail.payment;
   const open = p.status === 'PENDING' && new Date(p.expiresAt) > new Date();
+  const refundable = p.status === 'SUCCEEDED' || p.status === 'PARTIALLY_REFUNDED';
 
   return (
     <>
@@ -103,10 +106,16 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
             )}
           </dd>
         </dl>
-        {open && (
+        {open && can('payments:write') && (
           <div className="actions">
             <ConfirmButton label={t('payment.cancel')} confirmLabel={t('payment.cancelConfirm')} onConfirm={() => void act(() => api('POST', `/${mode}/payments/${p.id}/cancel`), t('payment.canceled'))} />
           </div>
+        )}
+        {refundable && can('payments:write') && (
+          <RefundForm
+            payment={p}
+            onRefund={(amount) => act(() => api('POST', `/${mode}/payments/${p.id}/refund`, amount ? { amount } : {}), t('payment.refundDone'))}
+          />
         )}
       </section>
 
@@ -123,9 +132,11 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
                   <Link to={`/dashboard/${mode}/events/${e.id}`} className="mono">
                     {e.id}
                   </Link>
+                  {can('webhooks:write') && (
                   <button type="button" className="secondary" onClick={() => void act(() => api('POST', `/${mode}/events/${e.id}/resend`, {}), t('payment.resent', { type: e.type }))}>
                     {rich('payment.resend', { type: e.type, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
                   </button>
+                  )}
                 </div>
               </li>
             ))}
@@ -180,4 +191,60 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
       </section>
     </>
   );
+}
+
+/** Refund all that is left (amount left empty) or part of it, after one more confirmation. */
+function RefundForm({ payment, onRefund }: { payment: Payment; onRefund: (amount: string) => Promise<unknown> }) {
+  const { t, money } = useI18n();
+  const [amount, setAmount] = useState('');
+  const [asking, setAsking] = useState(false);
+  const left = minus(payment.amount, payment.amountRefunded);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    setAsking(true);
+  }
+
+  return (
+    <form className="actions" onSubmit={submit} aria-label={t('payment.refundLabel')}>
+      <div className="field" style={{ marginBottom: 0 }}>
+        <label htmlFor="refund-amount">{t('payment.refundAmount', { currency: payment.currency })}</label>
+        <input id="refund-amount" inputMode="decimal" value={amount} placeholder={left} onChange={(e) => setAmount(e.target.value.trim())} aria-describedby="refund-hint" />
+        <p id="refund-hint" className="hint">
+          {t('payment.refundHint', { left: money(left, payment.currency) })}
+        </p>
+      </div>
+      {asking ? (
+        <>
+          <button
+            type="button"
+            className="danger"
+            autoFocus
+            onClick={() => {
+              setAsking(false);
+              void onRefund(amount).then(() => setAmount(''));
+            }}
+          >
+            {t('payment.refundConfirm', { amount: money(amount || left, payment.currency) })}
+          </button>
+          <button type="button" className="secondary" onClick={() => setAsking(false)}>
+            {t('dash.keepIt')}
+          </button>
+        </>
+      ) : (
+        <button type="submit" className="danger">
+          {t('payment.refund')}
+        </button>
+      )}
+    </form>
+  );
+}
+
+/** `a − b` of two decimal strings in major units, exactly (never through a float). */
+function minus(a: string, b: string): string {
+  const decimals = (x: string) => x.split('.')[1]?.length ?? 0;
+  const d = Math.max(decimals(a), decimals(b));
+  const scaled = (x: string) => BigInt(x.replace('.', '') + '0'.repeat(d - decimals(x)));
+  const r = (scaled(a) - scaled(b)).toString().padStart(d + 1, '0');
+  return d === 0 ? r : `${r.slice(0, -d)}.${r.slice(-d)}`;
 }

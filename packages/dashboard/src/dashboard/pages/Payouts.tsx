@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api, ApiProblem } from '../api.ts';
+import { useCan } from '../permissions.tsx';
 import { PagedTable, usePages } from '../paging.tsx';
 import { Link } from '../router.tsx';
 import { type Balance, CURRENCIES, type List, type Mode, type Payout, PROVIDER_NAMES, type PayoutSchedule, WEEK_DAYS } from '../types.ts';
@@ -52,6 +53,7 @@ function PayoutProblem({ error }: { error: unknown }) {
 }
 
 export function Payouts({ mode }: { mode: Mode }) {
+  const can = useCan();
   const { t, money, dateTime } = useI18n();
   const balance = useLoad(() => api<Balance>('GET', `/${mode}/balance`), mode);
   const pages = usePages((startingAfter) => api<List<Payout>>('GET', `/${mode}/payouts?limit=20${startingAfter ? `&startingAfter=${startingAfter}` : ''}`), mode);
@@ -75,14 +77,16 @@ export function Payouts({ mode }: { mode: Mode }) {
           )}
         </div>
       )}
-      <CreatePayout
-        mode={mode}
-        currencies={balance.data?.balances.map((b) => b.currency) ?? []}
-        onCreated={() => {
-          balance.reload();
-          pages.reload();
-        }}
-      />
+      {can('payouts:write') && (
+        <CreatePayout
+          mode={mode}
+          currencies={balance.data?.balances.map((b) => b.currency) ?? []}
+          onCreated={() => {
+            balance.reload();
+            pages.reload();
+          }}
+        />
+      )}
 
       <section aria-labelledby="payouts-title">
         <h2 id="payouts-title">{t('payouts.listTitle')}</h2>
@@ -120,7 +124,7 @@ export function Payouts({ mode }: { mode: Mode }) {
         />
       </section>
 
-      <ScheduleForm mode={mode} />
+      {can('payouts:write') && <ScheduleForm mode={mode} />}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
+import { useCan } from '../permissions.tsx';
 import { Link, navigate } from '../router.tsx';
 import type { Delivery, Endpoint, EndpointSecret, EndpointStats, EndpointWithSecret, List, Mode } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
@@ -14,6 +15,7 @@ const ROLL_GRACE: { seconds: number; label: MessageId }[] = [
 ];
 
 export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
+  const writable = useCan()('webhooks:write');
   const { t, rich, dateTime } = useI18n();
   const endpointStatus = useEndpointStatus();
   const key = `${mode}/${id}`;
@@ -89,90 +91,96 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
             )}
           </dd>
         </dl>
-        <div className="actions">
-          <button
-            type="button"
-            className="secondary"
-            onClick={() =>
-              void act(() => api('PATCH', `/${mode}/webhook-endpoints/${ep.id}`, { enabled: !ep.enabled }), ep.enabled ? t('endpoint.disabled') : t('endpoint.enabled')).then(
-                () => endpoint.reload(),
-              )
-            }
-          >
-            {ep.enabled ? t('endpoint.disable') : t('endpoint.enable')}
-          </button>
-          <ConfirmButton
-            label={t('endpoint.delete')}
-            confirmLabel={t('endpoint.deleteConfirm')}
-            onConfirm={() => void act(() => api('DELETE', `/${mode}/webhook-endpoints/${ep.id}`), t('endpoint.deleted')).then((r) => r !== undefined && navigate(`/dashboard/${mode}/webhooks`))}
-          />
-        </div>
-      </section>
-
-      <section className="card" aria-labelledby="ep-events">
-        <h2 id="ep-events" style={{ marginTop: 0 }}>
-          {t('endpoint.eventTypes')}
-        </h2>
-        <EventTypesField value={chosen} onChange={setEvents} idPrefix="ep-ev" />
-        <div className="actions">
-          <button
-            type="button"
-            onClick={() =>
-              void act(() => api('PATCH', `/${mode}/webhook-endpoints/${ep.id}`, { enabledEvents: chosen.length ? chosen : ['*'] }), t('endpoint.eventsSaved')).then(() => {
-                setEvents(null);
-                endpoint.reload();
-              })
-            }
-          >
-            {t('endpoint.saveEvents')}
-          </button>
-        </div>
-      </section>
-
-      <section className="card" aria-labelledby="ep-secret">
-        <h2 id="ep-secret" style={{ marginTop: 0 }}>
-          {t('webhooks.secret')}
-        </h2>
-        {secret ? (
-          <>
-            <SecretField label={t('endpoint.currentSecret')} value={secret.secret} />
-            {secret.rollingSecrets.map((r) => (
-              <SecretField key={r.secret} label={t('endpoint.previousSecret', { until: dateTime(r.expiresAt) })} value={r.secret} />
-            ))}
-            <button type="button" className="secondary" onClick={() => setSecret(null)}>
-              {t('endpoint.hideSecret')}
+        {writable && (
+          <div className="actions">
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                void act(() => api('PATCH', `/${mode}/webhook-endpoints/${ep.id}`, { enabled: !ep.enabled }), ep.enabled ? t('endpoint.disabled') : t('endpoint.enabled')).then(
+                  () => endpoint.reload(),
+                )
+              }
+            >
+              {ep.enabled ? t('endpoint.disable') : t('endpoint.enable')}
             </button>
-          </>
-        ) : (
-          <button type="button" className="secondary" onClick={() => void act(() => api<EndpointSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/reveal-secret`, {}), '').then((s) => s && setSecret(s))}>
-            {t('endpoint.revealSecret')}
-          </button>
-        )}
-        <div className="form-row" style={{ marginTop: '1rem' }}>
-          <div className="field">
-            <label htmlFor="roll-grace">{t('endpoint.graceLabel')}</label>
-            <select id="roll-grace" value={grace} onChange={(e) => setGrace(e.target.value)}>
-              {ROLL_GRACE.map((g) => (
-                <option key={g.seconds} value={g.seconds}>
-                  {t(g.label)}
-                </option>
-              ))}
-            </select>
+            <ConfirmButton
+              label={t('endpoint.delete')}
+              confirmLabel={t('endpoint.deleteConfirm')}
+              onConfirm={() => void act(() => api('DELETE', `/${mode}/webhook-endpoints/${ep.id}`), t('endpoint.deleted')).then((r) => r !== undefined && navigate(`/dashboard/${mode}/webhooks`))}
+            />
           </div>
-          <div className="actions" style={{ marginTop: 0 }}>
+        )}
+      </section>
+
+      {writable && (
+        <section className="card" aria-labelledby="ep-events">
+          <h2 id="ep-events" style={{ marginTop: 0 }}>
+            {t('endpoint.eventTypes')}
+          </h2>
+          <EventTypesField value={chosen} onChange={setEvents} idPrefix="ep-ev" />
+          <div className="actions">
             <button
               type="button"
               onClick={() =>
-                void act(() => api<EndpointWithSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/roll-secret`, { expiresIn: Number(grace) }), t('endpoint.rolled')).then(async (r) => {
-                  if (r) setSecret(await api<EndpointSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/reveal-secret`, {}));
+                void act(() => api('PATCH', `/${mode}/webhook-endpoints/${ep.id}`, { enabledEvents: chosen.length ? chosen : ['*'] }), t('endpoint.eventsSaved')).then(() => {
+                  setEvents(null);
+                  endpoint.reload();
                 })
               }
             >
-              {t('endpoint.rollSecret')}
+              {t('endpoint.saveEvents')}
             </button>
           </div>
-        </div>
-      </section>
+        </section>
+      )}
+
+      {writable && (
+        <section className="card" aria-labelledby="ep-secret">
+          <h2 id="ep-secret" style={{ marginTop: 0 }}>
+            {t('webhooks.secret')}
+          </h2>
+          {secret ? (
+            <>
+              <SecretField label={t('endpoint.currentSecret')} value={secret.secret} />
+              {secret.rollingSecrets.map((r) => (
+                <SecretField key={r.secret} label={t('endpoint.previousSecret', { until: dateTime(r.expiresAt) })} value={r.secret} />
+              ))}
+              <button type="button" className="secondary" onClick={() => setSecret(null)}>
+                {t('endpoint.hideSecret')}
+              </button>
+            </>
+          ) : (
+            <button type="button" className="secondary" onClick={() => void act(() => api<EndpointSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/reveal-secret`, {}), '').then((s) => s && setSecret(s))}>
+              {t('endpoint.revealSecret')}
+            </button>
+          )}
+          <div className="form-row" style={{ marginTop: '1rem' }}>
+            <div className="field">
+              <label htmlFor="roll-grace">{t('endpoint.graceLabel')}</label>
+              <select id="roll-grace" value={grace} onChange={(e) => setGrace(e.target.value)}>
+                {ROLL_GRACE.map((g) => (
+                  <option key={g.seconds} value={g.seconds}>
+                    {t(g.label)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="actions" style={{ marginTop: 0 }}>
+              <button
+                type="button"
+                onClick={() =>
+                  void act(() => api<EndpointWithSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/roll-secret`, { expiresIn: Number(grace) }), t('endpoint.rolled')).then(async (r) => {
+                    if (r) setSecret(await api<EndpointSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/reveal-secret`, {}));
+                  })
+                }
+              >
+                {t('endpoint.rollSecret')}
+              </button>
+            </div>
+          </div>
+        </section>
+      )}
 
       <section aria-labelledby="ep-deliveries">
         <div className="actions">
@@ -223,13 +231,15 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
                     <td>{dateTime(d.createdAt)}</td>
                     <td>{dateTime(d.nextAttemptAt)}</td>
                     <td>
-                      <button
-                        type="button"
-                        className="secondary"
-                        onClick={() => void act(() => api('POST', `/${mode}/events/${d.eventId}/resend`, { endpointId: ep.id }), t('endpoint.resent')).then(() => deliveries.reload())}
-                      >
-                        {rich('endpoint.resend', { id: d.eventId, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
-                      </button>
+                      {writable && (
+                        <button
+                          type="button"
+                          className="secondary"
+                          onClick={() => void act(() => api('POST', `/${mode}/events/${d.eventId}/resend`, { endpointId: ep.id }), t('endpoint.resent')).then(() => deliveries.reload())}
+                        >
+                          {rich('endpoint.resend', { id: d.eventId, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
+                        </button>
+                      )}
                     </td>
                   </tr>
                 ))}

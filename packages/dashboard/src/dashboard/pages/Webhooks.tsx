@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
+import { useCan } from '../permissions.tsx';
 import { Link } from '../router.tsx';
 import { type Endpoint, type EndpointWithSecret, EVENT_TYPES, type List, type Mode } from '../types.ts';
 import { Badge, ErrorNotice, PageTitle, SecretField, TableWrap, useLoad } from '../ui.tsx';
@@ -34,6 +35,7 @@ export function useEndpointStatus() {
 }
 
 export function Webhooks({ mode }: { mode: Mode }) {
+  const can = useCan();
   const { t, rich, dateTime } = useI18n();
   const endpointStatus = useEndpointStatus();
   const endpoints = useLoad(() => api<List<Endpoint>>('GET', `/${mode}/webhook-endpoints?limit=100`), mode);
@@ -83,27 +85,29 @@ export function Webhooks({ mode }: { mode: Mode }) {
           </div>
         </section>
       )}
-      <form className="card" onSubmit={add} aria-labelledby="add-title">
-        <h2 id="add-title" style={{ marginTop: 0 }}>
-          {t('webhooks.addTitle')}
-        </h2>
-        <ErrorNotice error={error} />
-        <div className="field">
-          <label htmlFor="ep-url">
-            {t('webhooks.url')}
-            <span className="hint">{mode === 'live' ? t('webhooks.urlHintLive') : t('webhooks.urlHintTest')}</span>
-          </label>
-          <input id="ep-url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://shop.example.com/webhooks/caisse" />
-        </div>
-        <div className="field">
-          <label htmlFor="ep-desc">{t('webhooks.description')}</label>
-          <input id="ep-desc" maxLength={1000} value={description} onChange={(e) => setDescription(e.target.value)} />
-        </div>
-        <EventTypesField value={events} onChange={setEvents} idPrefix="new-ev" />
-        <div className="actions">
-          <button type="submit">{t('webhooks.add')}</button>
-        </div>
-      </form>
+      {can('webhooks:write') && (
+        <form className="card" onSubmit={add} aria-labelledby="add-title">
+          <h2 id="add-title" style={{ marginTop: 0 }}>
+            {t('webhooks.addTitle')}
+          </h2>
+          <ErrorNotice error={error} />
+          <div className="field">
+            <label htmlFor="ep-url">
+              {t('webhooks.url')}
+              <span className="hint">{mode === 'live' ? t('webhooks.urlHintLive') : t('webhooks.urlHintTest')}</span>
+            </label>
+            <input id="ep-url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://shop.example.com/webhooks/caisse" />
+          </div>
+          <div className="field">
+            <label htmlFor="ep-desc">{t('webhooks.description')}</label>
+            <input id="ep-desc" maxLength={1000} value={description} onChange={(e) => setDescription(e.target.value)} />
+          </div>
+          <EventTypesField value={events} onChange={setEvents} idPrefix="new-ev" />
+          <div className="actions">
+            <button type="submit">{t('webhooks.add')}</button>
+          </div>
+        </form>
+      )}
       <ErrorNotice error={endpoints.error} />
       {endpoints.data && (
         <TableWrap label={t('webhooks.tableLabel')}>

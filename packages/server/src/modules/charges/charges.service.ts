@@ -11,7 +11,7 @@ import type { LedgerService } from '../ledger/index.ts';
 import { assertSameUser, type OtpService } from '../otp/index.ts';
 import { chargesRepository as repo, type RefundRow } from './charges.repository.ts';
 import type { ChargeBody, Refund, RefundBody } from './charges.schema.ts';
-import type { MerchantContext, Scope, UserContext } from '../../platform/tenancy.ts';
+import type { Caller, MerchantContext, Scope, UserContext } from '../../platform/tenancy.ts';
 
 /** What a refused charge writes into the intent's lastError (it names no balance: the merchant reads it). */
 export function insufficientFundsMessage(amount: string, currency: string): string {
@@ -231,7 +231,7 @@ export function createChargesService(
      * `refund_exceeds_amount`; an intent that was not paid (or is fully refunded): 409
      * `intent_state_invalid`. The merchant's balance may go below zero (see the OpenAPI notes).
      */
-    async refund(merchant: MerchantContext, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund> {
+    async refund(merchant: Caller, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund> {
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const refund = await db.transaction().execute(async (tx) => {
         const row = await intents.lockForChange(tx, scope, intentId);

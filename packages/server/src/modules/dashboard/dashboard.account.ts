@@ -1,3 +1,4 @@
+import type { Role } from './dashboard.roles.ts';
 import QRCode from 'qrcode';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { decrypt, encrypt, randomToken, sha256 } from '../../platform/crypto.ts';
@@ -42,12 +43,11 @@ export interface Proof {
 }
 
 /**
- * Contract-style rule for owners in live mode: every live-mode dashboard route answers 403
- * `totp_required` to a user without two-factor sign-in. Every dashboard user is an owner today;
- * the team roles will name the role here.
+ * Owners hold everything, live money included: in live mode an owner without two-factor sign-in
+ * gets 403 `totp_required` from every live route until they enrol. Other roles may enrol too.
  */
-export function totpRequired(session: { totpEnabled: boolean }, mode: KeyMode | undefined): boolean {
-  return mode === 'live' && !session.totpEnabled;
+export function totpRequired(session: { totpEnabled: boolean; role: Role }, mode: KeyMode | undefined): boolean {
+  return mode === 'live' && session.role === 'owner' && !session.totpEnabled;
 }
 
 /** `xxxxx-xxxxx` from an alphabet without look-alikes: 50 bits, typed by a person once. */

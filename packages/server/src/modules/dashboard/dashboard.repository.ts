@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import { type ColumnType, type Generated, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
@@ -33,13 +33,30 @@ export interface DashboardLoginChallengesTable {
   expires_at: Date;
 }
 
+/** Who did what from the dashboard (ids `aud_…` sort by time). */
+export interface DashboardAuditLogTable {
+  id: string;
+  seq: Generated<string>;
+  merchant_id: string;
+  mode: KeyMode | null;
+  actor_id: string | null;
+  actor_email: string;
+  action: string;
+  target_id: string | null;
+  details: ColumnType<Record<string, unknown>, string, never>;
+  created_at: Date;
+}
+
 declare module '../../platform/database.ts' {
   interface Database {
     dashboard_login_challenges: DashboardLoginChallengesTable;
     dashboard_sessions: DashboardSessionsTable;
     dashboard_checkout_keys: DashboardCheckoutKeysTable;
+    dashboard_audit_log: DashboardAuditLogTable;
   }
 }
+
+export type AuditRow = Selectable<DashboardAuditLogTable>;
 
 export type SessionRow = Selectable<DashboardSessionsTable>;
 
@@ -127,6 +144,23 @@ export const dashboardRepository = {
     const batch = db.selectFrom('dashboard_sessions').select('token_hash').where('expires_at', '<=', now).limit(limit);
     const result = await db.deleteFrom('dashboard_sessions').where(sql<boolean>`token_hash = any(array(${batch}))`).executeTakeFirst();
     return Number(result.numDeletedRows);
+  },
+
+  // ---- audit log ----------------------------------------------------------------------------
+
+  async insertAudit(db: Executor, row: Omit<AuditRow, 'details' | 'seq'> & { details: string }) {
+    await db.insertInto('dashboard_audit_log').values(row).execute();
+  },
+
+  /** A merchant's entries, newest (last written) first, by action, after a cursor (an entry id). */
+  async listAudit(db: Executor, q: { merchantId: string; action?: string; startingAfter?: string; limit: number }): Promise<AuditRow[]> {
+    let query = db.selectFrom('dashboard_audit_log').selectAll().where('merchant_id', '=', q.merchantId);
+    if (q.action !== undefined) query = query.where('action', '=', q.action);
+    if (q.startingAfter !== undefined) {
+      const cursor = db.selectFrom('dashboard_audit_log').select('seq').where('merchant_id', '=', q.merchantId).where('id', '=', q.startingAfter);
+      query = query.where('seq', '<', cursor);
+    }
+    return query.orderBy('seq', 'desc').limit(q.limit).execute();
   },
 
   // ---- hosted checkout ----------------------------------------------------------------------

@@ -25,7 +25,8 @@ import {
   UpdateEndpointBody,
 } from '../webhooks/index.ts';
 import { Intent } from '../intents/index.ts';
-import type { DashboardScope, DashboardSession } from './dashboard.service.ts';
+import { Refund, RefundBody } from '../charges/index.ts';
+import { AUDIT_ACTIONS, type DashboardScope, type DashboardSession } from './dashboard.service.ts';
 import {
   ApiKey,
   ApiKeyList,
@@ -50,6 +51,17 @@ import {
   SearchQuery,
   SearchResults,
   Session,
+  AcceptInvitationBody,
+  AuditList,
+  AuditQuery,
+  IdParams,
+  Invitation,
+  InvitationPreview,
+  InviteBody,
+  Member,
+  RoleBody,
+  Team,
+  TokenParams,
 } from './dashboard.schema.ts';
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
 import registerPages from './dashboard.pages.ts';
@@ -57,7 +69,7 @@ import { dashboardLinkRoutes } from './dashboard.links.routes.ts';
 import accountRoutes, { clientOf } from './dashboard.account.routes.ts';
 import { LoginChallenge } from './dashboard.account.schema.ts';
 import { totpRequired } from './dashboard.account.ts';
-import type { Permission } from './dashboard.roles.ts';
+import { can, type Permission, PERMISSIONS } from './dashboard.roles.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -77,6 +89,23 @@ const tags = ['dashboard (internal)'];
 /** The dashboard API answers JSON: the API's CSP and no-store, not the pages' headers. No API key. */
 const session = { auth: 'none' as const, csp: 'api' as const };
 const open = { ...session, dashboard: 'public' as const };
+/** A session route and the permission its caller's role must have. */
+const need = (permission: Permission) => ({ ...session, permission });
+
+/**
+ * Makes a session route without a permission impossible: registering one throws, so the app does
+ * not build. Every dashboard API route is either public (`dashboard: 'public'`) or says what it
+ * needs (`permission`, from PERMISSIONS).
+ */
+export function requirePermissions(instance: FastifyInstance) {
+  instance.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { dashboard?: 'public' | 'session'; permission?: string };
+    if (config.dashboard === 'public') return;
+    if (config.permission === undefined || !(PERMISSIONS as readonly string[]).includes(config.permission)) {
+      throw new Error(`Dashboard API route ${String(route.method)} ${route.url} has no permission: declare config.permission (dashboard.roles.ts) or make it public`);
+    }
+  });
+}
 
 /**
  * Refuses requests a browser made for another site: `Sec-Fetch-Site: cross-site` (every current
@@ -130,6 +159,7 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.decorateRequest('dashboardSession', null as unknown as DashboardSession);
   app.decorateRequest('dashboardToken', '');
+  requirePermissions(app);
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.is404) return;
@@ -148,6 +178,14 @@ async function dashboardApi(instance: FastifyInstance) {
     if (STATE_CHANGING.has(request.method)) {
       const sent = request.headers['x-csrf-token'];
       dashboard.checkCsrf(request.dashboardToken, typeof sent === 'string' ? sent : undefined);
+    }
+    // The role is read with the session on every request: a changed role applies at once.
+    const needed = request.routeOptions.config.permission;
+    const { role } = request.dashboardSession;
+    if (needed === undefined || !can(role, needed)) {
+      throw new ApiError('permission_denied', `Your role (${role}) does not allow this: it needs the ${needed ?? 'unknown'} permission; ask an owner of the team`, {
+        extra: { role, permission: needed ?? null },
+      });
     }
     const mode = (request.params as { mode?: string } | undefined)?.mode;
     if (totpRequired(request.dashboardSession, mode === 'live' ? 'live' : undefined)) {
@@ -190,14 +228,14 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/session',
-    { config: session, schema: { tags, summary: 'The signed-in session, with its CSRF token', response: { 200: Session } } },
+    { config: need('account'), schema: { tags, summary: 'The signed-in session, with its CSRF token', response: { 200: Session } } },
     async (req) => dashboard.sessionView(req.dashboardSession, req.dashboardToken),
   );
 
   app.patch(
     '/session',
     {
-      config: session,
+      config: need('account'),
       schema: {
         tags,
         summary: "Set the signed-in user's language (the language switch), remembered for their next sign-ins",
@@ -213,7 +251,7 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.post(
     '/logout',
-    { config: session, schema: { tags, summary: 'Sign out: ends the session and clears the cookie', body: EmptyBody } },
+    { config: need('account'), schema: { tags, summary: 'Sign out: ends the session and clears the cookie', body: EmptyBody } },
     async (req, reply) => {
       await dashboard.logout(req.dashboardSession);
       reply.header('set-cookie', clearSessionCookie(production));
@@ -226,7 +264,7 @@ async function dashboardApi(instance: FastifyInstance) {
   app.get(
     '/:mode/payments',
     {
-      config: session,
+      config: need('payments:read'),
       schema: {
         tags,
         summary: 'Payments, newest first, by status and creation date',
@@ -241,7 +279,7 @@ async function dashboardApi(instance: FastifyInstance) {
   app.get(
     '/:mode/payments.csv',
     {
-      config: session,
+      config: need('payments:read'),
       schema: {
         tags,
         summary: 'The payments the list\'s filters select, newest first, as a CSV download',
@@ -260,14 +298,14 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/search',
-    { config: session, schema: { tags, summary: "The header's search: payments by id, metadata value or amount", params: ModeParams, querystring: SearchQuery, response: { 200: SearchResults } } },
+    { config: need('payments:read'), schema: { tags, summary: "The header's search: payments by id, metadata value or amount", params: ModeParams, querystring: SearchQuery, response: { 200: SearchResults } } },
     async (req) => dashboard.search(scope(req), req.query.q),
   );
 
   app.get(
     '/:mode/payments/:id',
     {
-      config: session,
+      config: need('payments:read'),
       schema: { tags, summary: 'A payment with its events and their webhook deliveries', params: ModeIdParams, response: { 200: PaymentDetail } },
     },
     async (req) => dashboard.payment(scope(req), req.params.id),
@@ -275,31 +313,48 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.post(
     '/:mode/payments/:id/cancel',
-    { config: session, schema: { tags, summary: 'Cancel an open payment', params: ModeIdParams, body: EmptyBody, response: { 200: Intent } } },
-    async (req) => dashboard.cancelPayment(scope(req), req.params.id),
+    { config: need('payments:write'), schema: { tags, summary: 'Cancel an open payment', params: ModeIdParams, body: EmptyBody, response: { 200: Intent } } },
+    async (req) => dashboard.cancelPayment(req.dashboardSession, scope(req), req.params.id),
+  );
+
+  app.post(
+    '/:mode/payments/:id/refund',
+    {
+      config: need('payments:write'),
+      schema: {
+        tags,
+        summary: 'Refund a payment, whole or in part (as POST /gateway/{id}/refunds)',
+        description:
+          'All that is left (no `amount`) or part of it, back to the wallet that paid. Errors as the API: `refund_exceeds_amount` (422), `amount_invalid`, `intent_state_invalid` (409), `not_found`. Written to the audit log with the refund.',
+        params: ModeIdParams,
+        body: RefundBody,
+        response: { 201: Refund },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await dashboard.refundPayment(req.dashboardSession, scope(req), req.params.id, req.body)),
   );
 
   // ---- API keys ---------------------------------------------------------------------------------
 
   app.get(
     '/:mode/keys',
-    { config: session, schema: { tags, summary: 'API keys and secret keys of the mode, newest first', params: ModeParams, response: { 200: ApiKeyList } } },
+    { config: need('keys:read'), schema: { tags, summary: 'API keys and secret keys of the mode, newest first', params: ModeParams, response: { 200: ApiKeyList } } },
     async (req) => dashboard.listKeys(scope(req)),
   );
 
   app.post(
     '/:mode/keys',
     {
-      config: session,
+      config: need('keys:write'),
       schema: { tags, summary: 'Create a key: the answer shows it in full, once', params: ModeParams, body: CreateKeyBody, response: { 201: CreatedApiKey } },
     },
-    async (req, reply) => reply.code(201).send(await dashboard.createKey(scope(req), req.body)),
+    async (req, reply) => reply.code(201).send(await dashboard.createKey(req.dashboardSession, scope(req), req.body)),
   );
 
   app.post(
     '/:mode/keys/:id/roll',
     {
-      config: session,
+      config: need('keys:write'),
       schema: {
         tags,
         summary: 'Roll a key: a new one now, the old one working for the grace period',
@@ -308,22 +363,22 @@ async function dashboardApi(instance: FastifyInstance) {
         response: { 200: RolledApiKey },
       },
     },
-    async (req) => dashboard.rollKey(scope(req), req.params.id, req.body.graceSeconds),
+    async (req) => dashboard.rollKey(req.dashboardSession, scope(req), req.params.id, req.body.graceSeconds),
   );
 
   app.post(
     '/:mode/keys/:id/revoke',
-    { config: session, schema: { tags, summary: 'Revoke a key now', params: ModeIdParams, body: EmptyBody, response: { 200: ApiKey } } },
-    async (req) => dashboard.revokeKey(scope(req), req.params.id),
+    { config: need('keys:write'), schema: { tags, summary: 'Revoke a key now', params: ModeIdParams, body: EmptyBody, response: { 200: ApiKey } } },
+    async (req) => dashboard.revokeKey(req.dashboardSession, scope(req), req.params.id),
   );
 
   app.post(
     '/:mode/keys/:id/allowed-origins',
     {
-      config: session,
+      config: need('keys:write'),
       schema: { tags, summary: 'Replace the browser origins allowed to use an API key', params: ModeIdParams, body: OriginsBody, response: { 200: ApiKey } },
     },
-    async (req) => dashboard.setAllowedOrigins(scope(req), req.params.id, req.body.allowedOrigins),
+    async (req) => dashboard.setAllowedOrigins(req.dashboardSession, scope(req), req.params.id, req.body.allowedOrigins),
   );
 
   // ---- webhooks ---------------------------------------------------------------------------------
@@ -332,44 +387,44 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/webhook-endpoints',
-    { config: session, schema: { tags, summary: 'Webhook endpoints', params: ModeParams, querystring: ListQuery, response: { 200: EndpointList } } },
+    { config: need('webhooks:read'), schema: { tags, summary: 'Webhook endpoints', params: ModeParams, querystring: ListQuery, response: { 200: EndpointList } } },
     async (req) => webhooks.listEndpoints(scope(req), { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter }),
   );
 
   app.post(
     '/:mode/webhook-endpoints',
     {
-      config: session,
+      config: need('webhooks:write'),
       schema: { tags, summary: 'Add a webhook endpoint', params: ModeParams, body: CreateEndpointBody, response: { 201: EndpointWithSecret } },
     },
-    async (req, reply) => reply.code(201).send(await webhooks.createEndpoint(scope(req), req.body)),
+    async (req, reply) => reply.code(201).send(await dashboard.endpoints.create(req.dashboardSession, scope(req), req.body)),
   );
 
   app.get(
     '/:mode/webhook-endpoints/:id',
-    { config: session, schema: { tags, summary: 'A webhook endpoint', params: ModeIdParams, response: { 200: Endpoint } } },
+    { config: need('webhooks:read'), schema: { tags, summary: 'A webhook endpoint', params: ModeIdParams, response: { 200: Endpoint } } },
     async (req) => webhooks.getEndpoint(scope(req), req.params.id),
   );
 
   app.patch(
     '/:mode/webhook-endpoints/:id',
     {
-      config: session,
+      config: need('webhooks:write'),
       schema: { tags, summary: 'Change a webhook endpoint', params: ModeIdParams, body: UpdateEndpointBody, response: { 200: Endpoint } },
     },
-    async (req) => webhooks.updateEndpoint(scope(req), req.params.id, req.body),
+    async (req) => dashboard.endpoints.update(req.dashboardSession, scope(req), req.params.id, req.body),
   );
 
   app.delete(
     '/:mode/webhook-endpoints/:id',
-    { config: session, schema: { tags, summary: 'Delete a webhook endpoint', params: ModeIdParams, response: { 200: DeletedEndpoint } } },
-    async (req) => webhooks.deleteEndpoint(scope(req), req.params.id),
+    { config: need('webhooks:write'), schema: { tags, summary: 'Delete a webhook endpoint', params: ModeIdParams, response: { 200: DeletedEndpoint } } },
+    async (req) => dashboard.endpoints.remove(req.dashboardSession, scope(req), req.params.id),
   );
 
   app.post(
     '/:mode/webhook-endpoints/:id/reveal-secret',
     {
-      config: session,
+      config: need('webhooks:write'),
       schema: {
         tags,
         summary: 'Reveal the signing secret (a POST, so it needs the CSRF token)',
@@ -378,22 +433,22 @@ async function dashboardApi(instance: FastifyInstance) {
         response: { 200: EndpointSecret },
       },
     },
-    async (req) => webhooks.revealSecret(scope(req), req.params.id),
+    async (req) => dashboard.endpoints.revealSecret(req.dashboardSession, scope(req), req.params.id),
   );
 
   app.post(
     '/:mode/webhook-endpoints/:id/roll-secret',
     {
-      config: session,
+      config: need('webhooks:write'),
       schema: { tags, summary: 'Roll the signing secret', params: ModeIdParams, body: RollSecretBody, response: { 200: EndpointWithSecret } },
     },
-    async (req) => webhooks.rollSecret(scope(req), req.params.id, req.body.expiresIn),
+    async (req) => dashboard.endpoints.rollSecret(req.dashboardSession, scope(req), req.params.id, req.body.expiresIn),
   );
 
   app.get(
     '/:mode/webhook-endpoints/:id/deliveries',
     {
-      config: session,
+      config: need('webhooks:read'),
       schema: { tags, summary: 'Deliveries to an endpoint, newest first', params: ModeIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryList } },
     },
     async (req) =>
@@ -402,7 +457,7 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/webhook-endpoints/:id/stats',
-    { config: session, schema: { tags, summary: "The endpoint's success rate over the last 24 hours (deliveries attempted, succeeded)", params: ModeIdParams, response: { 200: EndpointStats } } },
+    { config: need('webhooks:read'), schema: { tags, summary: "The endpoint's success rate over the last 24 hours (deliveries attempted, succeeded)", params: ModeIdParams, response: { 200: EndpointStats } } },
     async (req) => webhooks.endpointStats(scope(req), req.params.id),
   );
 
@@ -441,7 +496,7 @@ async function dashboardApi(instance: FastifyInstance) {
   app.post(
     '/:mode/events/:id/resend',
     {
-      config: { ...session, permission: 'webhooks:write' },
+      config: need('webhooks:write'),
       schema: { tags, summary: 'Send an event again', params: ModeIdParams, body: ResendBody, response: { 200: ResendResult } },
     },
     async (req) => webhooks.resendEvent(scope(req), req.params.id, req.body.endpointId),
@@ -452,7 +507,7 @@ async function dashboardApi(instance: FastifyInstance) {
   app.get(
     '/:mode/customers',
     {
-      config: session,
+      config: need('customers:read'),
       schema: {
         tags,
         summary: "The merchant's customers: masked phone, first and last payment, count and volume (never a wallet)",
@@ -467,7 +522,7 @@ async function dashboardApi(instance: FastifyInstance) {
   app.get(
     '/:mode/customers/:id',
     {
-      config: session,
+      config: need('customers:read'),
       schema: {
         tags,
         summary: 'One customer: what it paid this merchant, its payment attempts and the top-ups it started here (never a wallet)',
@@ -482,14 +537,14 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/balance',
-    { config: session, schema: { tags, summary: "The merchant's balance per currency", params: ModeParams, response: { 200: MerchantBalance } } },
+    { config: need('balance:read'), schema: { tags, summary: "The merchant's balance per currency", params: ModeParams, response: { 200: MerchantBalance } } },
     async (req) => dashboard.balance(scope(req)),
   );
 
   app.get(
     '/:mode/balance/transactions',
     {
-      config: session,
+      config: need('balance:read'),
       schema: {
         tags,
         summary: "The balance statement, newest first, by type, currency and period (as GET /balance/transactions)",
@@ -504,7 +559,7 @@ async function dashboardApi(instance: FastifyInstance) {
   app.get(
     '/:mode/balance/transactions.csv',
     {
-      config: session,
+      config: need('balance:read'),
       schema: {
         tags,
         summary: 'The balance statement of a period as a CSV download (as GET /balance/transactions.csv)',
@@ -524,20 +579,20 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/payouts',
-    { config: session, schema: { tags, summary: 'Payouts, newest first', params: ModeParams, querystring: ListPayoutsQuery, response: { 200: PayoutList } } },
+    { config: need('payouts:read'), schema: { tags, summary: 'Payouts, newest first', params: ModeParams, querystring: ListPayoutsQuery, response: { 200: PayoutList } } },
     async (req) => dashboard.payouts.list(scope(req), req.query),
   );
 
   app.get(
     '/:mode/payouts/:id',
-    { config: session, schema: { tags, summary: 'A payout', params: ModeIdParams, response: { 200: Payout } } },
+    { config: need('payouts:read'), schema: { tags, summary: 'A payout', params: ModeIdParams, response: { 200: Payout } } },
     async (req) => dashboard.payouts.retrieve(scope(req), req.params.id),
   );
 
   app.post(
     '/:mode/payouts',
     {
-      config: session,
+      config: need('payouts:write'),
       schema: {
         tags,
         summary: 'Pay out part of the available balance to a mobile-money number (as POST /payouts: 202, PENDING)',
@@ -548,22 +603,22 @@ async function dashboardApi(instance: FastifyInstance) {
         response: { 202: Payout },
       },
     },
-    async (req, reply) => reply.code(202).send(await dashboard.payouts.create(scope(req), req.body)),
+    async (req, reply) => reply.code(202).send(await dashboard.createPayout(req.dashboardSession, scope(req), req.body)),
   );
 
   app.get(
     '/:mode/payout-schedule',
-    { config: session, schema: { tags, summary: 'The automatic payout schedule of the mode', params: ModeParams, response: { 200: PayoutSchedule } } },
+    { config: need('payouts:read'), schema: { tags, summary: 'The automatic payout schedule of the mode', params: ModeParams, response: { 200: PayoutSchedule } } },
     async (req) => dashboard.payouts.schedule(scope(req)),
   );
 
   app.put(
     '/:mode/payout-schedule',
     {
-      config: session,
+      config: need('payouts:write'),
       schema: { tags, summary: 'Set the automatic payout schedule (as PUT /payout-schedule)', params: ModeParams, body: PayoutScheduleBody, response: { 200: PayoutSchedule } },
     },
-    async (req) => dashboard.payouts.setSchedule(scope(req), req.body),
+    async (req) => dashboard.setPayoutSchedule(req.dashboardSession, scope(req), req.body),
   );
 
   // ---- test data --------------------------------------------------------------------------------
@@ -571,7 +626,7 @@ async function dashboardApi(instance: FastifyInstance) {
   app.get(
     '/:mode/messages',
     {
-      config: session,
+      config: need('testdata:write'),
       schema: { tags, summary: 'The test-mode messages outbox (404 in live mode)', params: ModeParams, querystring: ListMessagesQuery, response: { 200: MessageList } },
     },
     async (req) => dashboard.messages(scope(req), req.query),
@@ -580,10 +635,129 @@ async function dashboardApi(instance: FastifyInstance) {
   app.post(
     '/:mode/test-users',
     {
-      config: session,
+      config: need('testdata:write'),
       schema: { tags, summary: 'Create a verified test user with a funded wallet (404 in live mode)', params: ModeParams, body: CreateTestUserBody, response: { 201: TestUser } },
     },
     async (req, reply) => reply.code(201).send(await dashboard.createTestUser(scope(req), req.body)),
+  );
+
+  // ---- team (no mode: a member is one for test and live) ------------------------------------------
+
+  app.get(
+    '/team',
+    { config: need('team:read'), schema: { tags, summary: 'The team: members with their roles, and pending invitations', response: { 200: Team } } },
+    async (req) => ({ object: 'dashboard_team' as const, ...(await dashboard.team.list(req.dashboardSession)) }),
+  );
+
+  app.post(
+    '/team/invitations',
+    {
+      config: need('team:write'),
+      schema: {
+        tags,
+        summary: 'Invite someone by e-mail with a role',
+        description:
+          "Sends an e-mail (SMTP when configured; the test outbox in development) in the inviter's language with a single-use link `/dashboard/invitations/<token>` valid 7 days; only the token's SHA-256 is kept. A pending invitation of the same address is replaced. Errors: `already_exists` (409: the address has a dashboard account), `validation_error`, `unavailable` (503: no e-mail provider in production).",
+        body: InviteBody,
+        response: { 201: Invitation },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await dashboard.team.invite(req.dashboardSession, req.body, `${req.protocol}://${req.host}`)),
+  );
+
+  app.delete(
+    '/team/invitations/:id',
+    {
+      config: need('team:write'),
+      schema: { tags, summary: 'Revoke a pending invitation: its link answers 410 `invitation_revoked` from then on', params: IdParams, response: { 200: Invitation } },
+    },
+    async (req) => dashboard.team.revokeInvitation(req.dashboardSession, req.params.id),
+  );
+
+  app.patch(
+    '/team/members/:id',
+    {
+      config: need('team:write'),
+      schema: {
+        tags,
+        summary: "Change a member's role (applies to their next request)",
+        description: 'Errors: `last_owner` (409: the team would have no owner left), `not_found`.',
+        params: IdParams,
+        body: RoleBody,
+        response: { 200: Member },
+      },
+    },
+    async (req) => dashboard.team.setRole(req.dashboardSession, req.params.id, req.body.role),
+  );
+
+  app.delete(
+    '/team/members/:id',
+    {
+      config: need('team:write'),
+      schema: {
+        tags,
+        summary: 'Remove a member: their account and every session of theirs end at once (their next request is 401)',
+        description: 'Errors: `last_owner` (409), `not_found`.',
+        params: IdParams,
+      },
+    },
+    async (req, reply) => {
+      await dashboard.team.remove(req.dashboardSession, req.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/invitations/:token',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary: 'What an invitation link invites to (the acceptance page reads it first)',
+        description: 'Errors: `invitation_not_found` (404), `invitation_used`, `invitation_revoked`, `invitation_expired` (410).',
+        params: TokenParams,
+        response: { 200: InvitationPreview },
+      },
+    },
+    async (req) => dashboard.team.invitation(req.params.token),
+  );
+
+  app.post(
+    '/invitations/:token/accept',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary: 'Accept an invitation: choose a password, and be signed in',
+        description:
+          'Creates the dashboard user of the inviting merchant with the invited role, uses the invitation up and signs in (session cookie, the session with its `csrfToken`). Errors: `invitation_not_found` (404), `invitation_used`, `invitation_revoked`, `invitation_expired` (410), `password_weak` (400), `already_exists` (409).',
+        params: TokenParams,
+        body: AcceptInvitationBody,
+        response: { 200: Session },
+      },
+    },
+    async (req, reply) => {
+      const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.team.accept({ token: req.params.token, ...req.body }, clientOf(req));
+      reply.header('set-cookie', sessionCookie(sessionToken, absoluteExpiresAt, app.deps.clock.now(), production));
+      return view;
+    },
+  );
+
+  // ---- audit log --------------------------------------------------------------------------------
+
+  app.get(
+    '/audit-log',
+    {
+      config: need('audit:read'),
+      schema: {
+        tags,
+        summary: 'Who did what in the dashboard, newest first',
+        description: `Keys, webhook endpoints, refunds, cancellations, payouts and team changes, with the member who did it. Filter by \`action\` (${AUDIT_ACTIONS.join(', ')}); pages with \`startingAfter\` (the last id).`,
+        querystring: AuditQuery,
+        response: { 200: AuditList },
+      },
+    },
+    async (req) => dashboard.audit.list(req.dashboardSession, req.query),
   );
 
   // Anything else under /dashboard/api is a JSON 404, not the dashboard's HTML page.

@@ -27,6 +27,8 @@ export const Session = Type.Object({
     description: "The signed-in user's own language (the dashboard's language switch); null: none chosen, so the browser's languages, then the merchant's default, then French decide.",
   }),
   merchant: Type.Object({ id: Type.String(), name: Type.String(), language: { ...Language, description: "The merchant's default language" } }),
+  role: Type.Union([Type.Literal('owner'), Type.Literal('developer'), Type.Literal('analyst'), Type.Literal('support')], { description: "The signed-in user's team role" }),
+  permissions: Type.Array(Type.String(), { description: 'What the role may do (dashboard.roles.ts): the page shows only what works' }),
   csrfToken: Type.String({ description: 'Send it back as `x-csrf-token` on every POST, PATCH and DELETE of /dashboard/api.' }),
   expiresAt: Type.String({ format: 'date-time', description: 'When the session ends if left idle (30 minutes; 12 hours at most after sign-in).' }),
   totpEnabled: Type.Boolean({ description: 'Two-factor sign-in is on. Without it, every live-mode route answers 403 `totp_required` (owners must enrol).' }),
@@ -179,3 +181,81 @@ export const RollKeyBody = Type.Object(
 export const OriginsBody = Type.Object({ allowedOrigins: Origins }, { additionalProperties: false });
 
 export const EmptyBody = Type.Object({}, { additionalProperties: false });
+
+// ---- team ---------------------------------------------------------------------------------------
+
+const RoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('developer'), Type.Literal('analyst'), Type.Literal('support')], {
+  description: 'owner (everything), developer (keys, webhooks, events, test data; no payouts), analyst (read only), support (payments and refunds; no keys)',
+});
+
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const TokenParams = Type.Object({ token: Type.String({ maxLength: 200, description: 'The token of the invitation link (`inv_…`)' }) });
+
+export const Member = Type.Object({
+  id: Type.String({ description: '`du_…`' }),
+  object: Type.Literal('dashboard_user'),
+  email: Type.String(),
+  role: RoleSchema,
+  createdAt: Timestamp,
+});
+
+export const Invitation = Type.Object({
+  id: Type.String({ description: '`dinv_…`' }),
+  object: Type.Literal('dashboard_invitation'),
+  email: Type.String(),
+  role: RoleSchema,
+  invitedBy: Type.String({ description: 'The e-mail of the member who sent it' }),
+  createdAt: Timestamp,
+  expiresAt: Timestamp,
+});
+
+export const Team = Type.Object({
+  object: Type.Literal('dashboard_team'),
+  members: Type.Array(Member, { description: 'Oldest first' }),
+  invitations: Type.Array(Invitation, { description: 'Pending invitations (not used, revoked or expired), newest first' }),
+});
+
+export const InviteBody = Type.Object(
+  { email: Type.String({ minLength: 3, maxLength: 254, description: 'Who to invite: an address without a dashboard account' }), role: RoleSchema },
+  { additionalProperties: false },
+);
+
+export const RoleBody = Type.Object({ role: RoleSchema }, { additionalProperties: false });
+
+export const InvitationPreview = Type.Object({
+  object: Type.Literal('dashboard_invitation_preview'),
+  email: Type.String(),
+  role: RoleSchema,
+  merchant: Type.Object({ name: Type.String() }),
+  expiresAt: Timestamp,
+});
+
+export const AcceptInvitationBody = Type.Object(
+  {
+    password: Type.String({ minLength: 1, maxLength: 1024, description: 'At least 8 characters; very common passwords are refused (400 `password_weak`).' }),
+    language: Type.Optional(Type.Union([Language, Type.Null()], { description: 'The dashboard language the new member chose' })),
+  },
+  { additionalProperties: false },
+);
+
+// ---- audit log ----------------------------------------------------------------------------------
+
+export const AuditEntry = Type.Object({
+  id: Type.String({ description: '`aud_…`' }),
+  object: Type.Literal('audit_entry'),
+  action: Type.String({ description: '`key.created`, `webhook_endpoint.updated`, `payment.refunded`, `member.removed`…' }),
+  actor: Type.Object({ id: Type.Union([Type.String(), Type.Null()]), email: Type.String() }),
+  mode: Type.Union([Type.Literal('test'), Type.Literal('live'), Type.Null()], { description: 'The mode it was done in; null for team changes' }),
+  targetId: Type.Union([Type.String(), Type.Null()], { description: 'What it was done to (a key, an endpoint, a payment, a member…)' }),
+  details: Type.Record(Type.String(), Type.Unknown(), { description: 'A few facts of the action (never a secret)' }),
+  createdAt: Timestamp,
+});
+export const AuditList = Type.Object({ object: Type.Literal('list'), data: Type.Array(AuditEntry), hasMore: Type.Boolean() });
+export const AuditQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    startingAfter: Type.Optional(Type.String({ pattern: '^aud_[0-9a-z]{26}$', description: 'The last entry id of the previous page' })),
+    action: Type.Optional(Type.String({ pattern: '^[a-z_]+\\.[a-z_]+$', maxLength: 64, description: 'Only entries of this action' })),
+  },
+  { additionalProperties: false },
+);

@@ -2,27 +2,30 @@ import { createHmac } from 'node:crypto';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { decrypt, encrypt, randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
 import { csvStream, textCell } from '../../platform/csv.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { Language } from '../../platform/i18n.ts';
+import { type Language, translator } from '../../platform/i18n.ts';
+import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { newId } from '../../platform/ids.ts';
 import { maskPhone } from '../../platform/codes.ts';
-import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRules } from '../../platform/throttle.ts';
 import type { BalancesService, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery } from '../balances/index.ts';
-import type { ChargesService } from '../charges/index.ts';
+import type { ChargesService, RefundBody } from '../charges/index.ts';
 import type { TopupsService } from '../topups/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentStatus, IntentsService } from '../intents/index.ts';
 import { type Caller, type KeyMode, scopeOf } from '../../platform/tenancy.ts';
-import type { KeyKind, KeyView, MerchantsService } from '../merchants/index.ts';
+import type { KeyKind, KeyView, MerchantsService, TeamRole } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
-import type { UsersService } from '../users/index.ts';
-import type { EventBody, WebhooksService } from '../webhooks/index.ts';
-import { dashboardRepository as repo } from './dashboard.repository.ts';
+import { assertPasswordPolicy, type UsersService } from '../users/index.ts';
+import type { CreateEndpointInput, EventBody, UpdateEndpointInput, WebhooksService } from '../webhooks/index.ts';
+import { type AuditRow, dashboardRepository as repo } from './dashboard.repository.ts';
 import type { EventsPageQuery } from './dashboard.schema.ts';
 import { type Client, createAccountSecurity } from './dashboard.account.ts';
+import { type Permission, permissionsOf, type Role } from './dashboard.roles.ts';
 
 /** Sign-in lockout: 5 failures per e-mail address within 15 minutes (as POST /auth/web). */
 export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS };
@@ -54,6 +57,8 @@ export interface DashboardSession {
   merchantLanguage: Language;
   /** Two-factor sign-in (TOTP) is enabled: live mode is open to an owner only then. */
   totpEnabled: boolean;
+  /** The user's team role: what the dashboard API lets them do (dashboard.roles.ts). */
+  role: Role;
 }
 
 export interface SessionView {
@@ -61,6 +66,8 @@ export interface SessionView {
   email: string;
   language: Language | null;
   merchant: { id: string; name: string; language: Language };
+  role: Role;
+  permissions: Permission[];
   /** Send it back as `x-csrf-token` on every POST, PATCH and DELETE. */
   csrfToken: string;
   expiresAt: string;
@@ -112,18 +119,66 @@ function sessionOf(user: DashboardAccount, tokenHash: Buffer, expiresAt: Date): 
     language: user.language,
     merchantLanguage: user.merchant_language,
     totpEnabled: user.totp_enabled_at !== null,
+    role: user.role,
   };
 }
 
 /** Who the dashboard acts for: the signed-in merchant in the mode the page chose. */
 export type DashboardScope = Caller;
 
+/** Who did it: the signed-in dashboard user (their session, or the account an invitation made). */
+export type Actor = Pick<DashboardSession, 'userId' | 'email' | 'merchantId'> & Partial<Pick<DashboardSession, 'language' | 'merchantLanguage' | 'merchantName'>>;
+
+/** An audit log entry; `mode` null for what has none (team changes). */
+export interface AuditEntry {
+  mode: KeyMode | null;
+  /** `key.created`, `member.removed`… (AUDIT_ACTIONS lists those written today). */
+  action: string;
+  targetId?: string;
+  details?: Record<string, unknown>;
+}
+
+/** The actions the dashboard writes to the audit log (the page's filter offers them). */
+export const AUDIT_ACTIONS = [
+  'key.created',
+  'key.rolled',
+  'key.revoked',
+  'key.origins_changed',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rolled',
+  'webhook_endpoint.secret_revealed',
+  'payment.refunded',
+  'payment.canceled',
+  'payout.created',
+  'payout_schedule.changed',
+  'member.invited',
+  'member.role_changed',
+  'member.removed',
+  'invitation.accepted',
+  'invitation.revoked',
+] as const;
+
+function auditView(r: Omit<AuditRow, 'seq'>) {
+  return {
+    id: r.id,
+    object: 'audit_entry' as const,
+    action: r.action,
+    actor: { id: r.actor_id, email: r.actor_email },
+    mode: r.mode,
+    targetId: r.target_id,
+    details: r.details,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
 export function createDashboardService(
   deps: Deps,
   services: {
     merchants: MerchantsService;
     intents: IntentsService;
-    charges: Pick<ChargesService, 'customerStats' | 'lastPayer' | 'listForCustomer'>;
+    charges: Pick<ChargesService, 'customerStats' | 'lastPayer' | 'listForCustomer' | 'refund'>;
     topups: Pick<TopupsService, 'listForCustomerAt'>;
     events: EventsService;
     webhooks: WebhooksService;
@@ -133,7 +188,7 @@ export function createDashboardService(
     users: UsersService;
   },
 ) {
-  const { db, clock, random, config } = deps;
+  const { db, clock, random, config, ids } = deps;
   const { merchants, intents, charges, topups, events, webhooks, balances, payouts, messaging, users } = services;
   const throttle = createThrottle(deps);
   const account = createAccountSecurity(deps, { merchants, messaging });
@@ -174,6 +229,8 @@ export function createDashboardService(
       email: s.email,
       language: s.language,
       merchant: { id: s.merchantId, name: s.merchantName, language: s.merchantLanguage },
+      role: s.role,
+      permissions: permissionsOf(s.role),
       csrfToken: csrfTokenOf(sessionToken),
       expiresAt: s.expiresAt.toISOString(),
       totpEnabled: s.totpEnabled,
@@ -214,6 +271,55 @@ export function createDashboardService(
       if (made !== undefined) return made;
     }
     throw new ApiError('unavailable', 'The checkout page could not get its key; reload the page');
+  }
+
+  /** Writes an audit entry on `executor` (the action's transaction, or the database after it). */
+  async function record(executor: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
+    await repo.insertAudit(executor, {
+      id: ids('auditEntry'),
+      merchant_id: actor.merchantId,
+      mode: entry.mode,
+      actor_id: actor.userId,
+      actor_email: actor.email,
+      action: entry.action,
+      target_id: entry.targetId ?? null,
+      details: JSON.stringify(entry.details ?? {}),
+      created_at: clock.now(),
+    });
+  }
+
+  /**
+   * For a service that commits its outcome through an `IdempotentAnswer` (cancel, refund,
+   * payout): the audit entry is written in that transaction, from the answer's body.
+   */
+  function inSameTransaction(actor: Actor, scope: DashboardScope, action: string, of: (body: unknown) => { targetId?: string; details?: Record<string, unknown> }): IdempotentAnswer {
+    return {
+      record: (tx: Tx, _status: number, body: unknown) => record(tx, actor, { mode: scope.mode, action, ...of(body) }),
+      recordProblem: async () => {},
+    };
+  }
+
+  /**
+   * The invitation e-mail through the messaging module, in the inviter's language (theirs, else
+   * the merchant's). With SMTP configured it is sent (live channel); without, in development and
+   * tests it lands in the test-mode outbox (GET /test/messages shows it), and in production it is
+   * refused (503 `unavailable`) unless CAISSE_LIVE_OUTBOX allows the live outbox, which keeps the
+   * text without the link's token.
+   */
+  async function sendInvitation(actor: Actor & { language?: Language | null; merchantLanguage?: Language; merchantName?: string }, email: string, role: TeamRole, link: string, token: string) {
+    const t = translator({ saved: actor.language ?? null, merchantDefault: actor.merchantLanguage });
+    const merchant = actor.merchantName ?? '';
+    const mode = config.messaging.email.provider === 'smtp' || config.mode === 'production' ? 'live' : 'test';
+    await messaging.send({
+      merchantId: actor.merchantId,
+      mode,
+      userId: null,
+      channel: 'email',
+      to: email,
+      subject: t.text('dashboard.invitationSubject', { merchant }),
+      body: t.text('dashboard.invitation', { inviter: actor.email, merchant, role, link }),
+      code: token,
+    });
   }
 
   return {
@@ -362,7 +468,24 @@ export function createDashboardService(
       return { object: 'dashboard_payment' as const, payment, events: found, deliveries, customer };
     },
 
-    cancelPayment: (scope: DashboardScope, id: string) => intents.cancel(scope, id),
+    /** Cancels an open payment; the audit entry commits with the state change. */
+    cancelPayment: (actor: Actor, scope: DashboardScope, id: string) =>
+      intents.cancel(scope, id, inSameTransaction(actor, scope, 'payment.canceled', () => ({ targetId: id }))),
+
+    /**
+     * Refunds a payment, all that is left or `amount` (the charges module's refund, as POST
+     * /gateway/{id}/refunds); the audit entry commits with the refund.
+     */
+    refundPayment: (actor: Actor, scope: DashboardScope, id: string, body: RefundBody) =>
+      charges.refund(
+        scope,
+        id,
+        body,
+        inSameTransaction(actor, scope, 'payment.refunded', (refund) => {
+          const r = refund as { id: string; amount: string; currency: string };
+          return { targetId: id, details: { refundId: r.id, amount: r.amount, currency: r.currency } };
+        }),
+      ),
 
     // ---- events ---------------------------------------------------------------------------------
 
@@ -414,27 +537,66 @@ export function createDashboardService(
       return { data, hasMore: false };
     },
 
-    createKey: (scope: DashboardScope, input: { name: string; kind: KeyKind; allowedOrigins?: string[] }) =>
-      merchants.createKey(scope.merchantId, { kind: input.kind, mode: scope.mode, name: input.name, allowedOrigins: input.allowedOrigins }),
+    createKey: (actor: Actor, scope: DashboardScope, input: { name: string; kind: KeyKind; allowedOrigins?: string[] }) =>
+      db.transaction().execute(async (tx) => {
+        const key = await merchants.createKey(scope.merchantId, { kind: input.kind, mode: scope.mode, name: input.name, allowedOrigins: input.allowedOrigins }, tx);
+        await record(tx, actor, { mode: scope.mode, action: 'key.created', targetId: key.id, details: { name: key.name, kind: key.kind } });
+        return key;
+      }),
 
-    async rollKey(scope: DashboardScope, keyId: string, graceSeconds: number) {
+    async rollKey(actor: Actor, scope: DashboardScope, keyId: string, graceSeconds: number) {
       await keyOfMode(scope, keyId);
-      return merchants.rollKey(scope.merchantId, keyId, graceSeconds);
+      const rolled = await merchants.rollKey(scope.merchantId, keyId, graceSeconds);
+      await record(db, actor, { mode: scope.mode, action: 'key.rolled', targetId: keyId, details: { newKeyId: rolled.new.id, graceSeconds } });
+      return rolled;
     },
 
-    async revokeKey(scope: DashboardScope, keyId: string) {
+    async revokeKey(actor: Actor, scope: DashboardScope, keyId: string) {
       await keyOfMode(scope, keyId);
-      return merchants.revokeKey(scope.merchantId, keyId);
+      const key = await merchants.revokeKey(scope.merchantId, keyId);
+      await record(db, actor, { mode: scope.mode, action: 'key.revoked', targetId: keyId, details: { name: key.name } });
+      return key;
     },
 
-    async setAllowedOrigins(scope: DashboardScope, keyId: string, origins: string[]) {
+    async setAllowedOrigins(actor: Actor, scope: DashboardScope, keyId: string, origins: string[]) {
       await keyOfMode(scope, keyId);
-      return merchants.setAllowedOrigins(scope.merchantId, keyId, origins);
+      const key = await merchants.setAllowedOrigins(scope.merchantId, keyId, origins);
+      await record(db, actor, { mode: scope.mode, action: 'key.origins_changed', targetId: keyId, details: { allowedOrigins: key.allowedOrigins } });
+      return key;
     },
 
     // ---- webhooks, balance, payouts, test data: the modules' own services, for the session's merchant
 
     webhooks,
+
+    /** The webhook endpoint changes: the webhooks module's own (no transaction to share), each audited once done. */
+    endpoints: {
+      async create(actor: Actor, scope: DashboardScope, input: CreateEndpointInput) {
+        const endpoint = await webhooks.createEndpoint(scope, input);
+        await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.created', targetId: endpoint.id, details: { url: endpoint.url } });
+        return endpoint;
+      },
+      async update(actor: Actor, scope: DashboardScope, id: string, input: UpdateEndpointInput) {
+        const endpoint = await webhooks.updateEndpoint(scope, id, input);
+        await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.updated', targetId: id, details: { changed: Object.keys(input).sort() } });
+        return endpoint;
+      },
+      async remove(actor: Actor, scope: DashboardScope, id: string) {
+        const deleted = await webhooks.deleteEndpoint(scope, id);
+        await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.deleted', targetId: id });
+        return deleted;
+      },
+      async revealSecret(actor: Actor, scope: DashboardScope, id: string) {
+        const secret = await webhooks.revealSecret(scope, id);
+        await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.secret_revealed', targetId: id });
+        return secret;
+      },
+      async rollSecret(actor: Actor, scope: DashboardScope, id: string, expiresIn: number | undefined) {
+        const endpoint = await webhooks.rollSecret(scope, id, expiresIn);
+        await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.secret_rolled', targetId: id, details: expiresIn === undefined ? {} : { expiresIn } });
+        return endpoint;
+      },
+    },
 
     balance: (scope: DashboardScope) => balances.balance(scopeOf(scope)),
     balanceTransactions: (scope: DashboardScope, q: ListBalanceTransactionsQuery) => balances.list(scopeOf(scope), q),
@@ -444,6 +606,23 @@ export function createDashboardService(
     /** Create (202, PENDING), list, read; the automatic schedule: as the API with a secret key. */
     payouts,
 
+    /** A payout (202, PENDING): the audit entry commits with it. */
+    createPayout: (actor: Actor, scope: DashboardScope, body: Parameters<typeof payouts.create>[1]) =>
+      payouts.create(
+        scope,
+        body,
+        inSameTransaction(actor, scope, 'payout.created', (payout) => {
+          const p = payout as { id: string; amount: string; currency: string };
+          return { targetId: p.id, details: { amount: p.amount, currency: p.currency } };
+        }),
+      ),
+
+    async setPayoutSchedule(actor: Actor, scope: DashboardScope, body: Parameters<typeof payouts.setSchedule>[1]) {
+      const schedule = await payouts.setSchedule(scope, body);
+      await record(db, actor, { mode: scope.mode, action: 'payout_schedule.changed', details: { ...body } });
+      return schedule;
+    },
+
     async messages(scope: DashboardScope, q: { userId?: string; limit?: number; startingAfter?: string }) {
       assertTest(scope, 'The messages outbox');
       return messaging.list({ merchantId: scope.merchantId, mode: scope.mode, ...q });
@@ -452,6 +631,97 @@ export function createDashboardService(
     async createTestUser(scope: DashboardScope, input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string }) {
       assertTest(scope, 'Creating funded test users');
       return users.createTestUser(scopeOf(scope), input);
+    },
+
+    // ---- team ---------------------------------------------------------------------------------
+
+    team: {
+      list: (actor: Actor) => merchants.listTeam(actor.merchantId),
+
+      /**
+       * Invites an e-mail address with a role, then sends its e-mail (in the inviter's language)
+       * once the invitation is committed; an e-mail the provider refuses revokes the invitation, so
+       * no link is pending that nobody received.
+       */
+      async invite(actor: Actor, input: { email: string; role: TeamRole }, origin: string) {
+        const { invitation, token } = await db.transaction().execute(async (tx) => {
+          const made = await merchants.invite(actor.merchantId, { ...input, by: { id: actor.userId, email: actor.email } }, tx);
+          await record(tx, actor, { mode: null, action: 'member.invited', targetId: made.invitation.id, details: { email: made.invitation.email, role: made.invitation.role } });
+          return made;
+        });
+        try {
+          await sendInvitation(actor, invitation.email, invitation.role, `${origin}/dashboard/invitations/${token}`, token);
+        } catch (err) {
+          await db.transaction().execute((tx) => merchants.revokeInvitation(tx, actor.merchantId, invitation.id));
+          throw err;
+        }
+        return invitation;
+      },
+
+      async revokeInvitation(actor: Actor, id: string) {
+        return db.transaction().execute(async (tx) => {
+          const invitation = await merchants.revokeInvitation(tx, actor.merchantId, id);
+          await record(tx, actor, { mode: null, action: 'invitation.revoked', targetId: id, details: { email: invitation.email } });
+          return invitation;
+        });
+      },
+
+      async setRole(actor: Actor, userId: string, role: TeamRole) {
+        return db.transaction().execute(async (tx) => {
+          const { before, member } = await merchants.setMemberRole(tx, actor.merchantId, userId, role);
+          if (before !== role) await record(tx, actor, { mode: null, action: 'member.role_changed', targetId: userId, details: { email: member.email, from: before, to: role } });
+          return member;
+        });
+      },
+
+      /** Removes a member: their sessions end in the same transaction (their next request is 401). */
+      async remove(actor: Actor, userId: string) {
+        await db.transaction().execute(async (tx) => {
+          await repo.deleteUserSessions(tx, userId);
+          const member = await merchants.removeMember(tx, actor.merchantId, userId);
+          await record(tx, actor, { mode: null, action: 'member.removed', targetId: userId, details: { email: member.email, role: member.role } });
+        });
+      },
+
+      /** What the invitation page shows before the password is chosen (404/410 as acceptance would). */
+      async invitation(token: string) {
+        const i = await merchants.openInvitation(token);
+        return { object: 'dashboard_invitation_preview' as const, email: i.email, role: i.role, merchant: { name: i.merchant_name }, expiresAt: i.expires_at.toISOString() };
+      },
+
+      /**
+       * Accepts an invitation: the password (the customers' rules: 8 characters at least, not a
+       * common one), then the account and a session, as a sign-in.
+       */
+      async accept(input: { token: string; password: string; language?: Language | null }, client: Client) {
+        const preview = await merchants.openInvitation(input.token);
+        assertPasswordPolicy(input.password, preview.email);
+        const passwordHash = await hashPassword(input.password);
+        const accepted = await db.transaction().execute(async (tx) => {
+          const done = await merchants.acceptInvitation(tx, input.token, { passwordHash, language: input.language ?? null });
+          const actor = { userId: done.user.id, email: done.user.email, merchantId: done.merchantId };
+          await record(tx, actor, { mode: null, action: 'invitation.accepted', targetId: done.invitation.id, details: { email: done.user.email, role: done.user.role } });
+          return done;
+        });
+        return openSession(accepted.user.id, client);
+      },
+    },
+
+    // ---- audit log ----------------------------------------------------------------------------
+
+    audit: {
+      /**
+       * Writes an entry: in `executor`'s transaction when the action runs in one (so the entry
+       * commits with it), else on the database right after the action succeeded.
+       */
+      record,
+
+      /** The merchant's entries, newest first, by action. */
+      async list(actor: Actor, q: { limit?: number; startingAfter?: string; action?: string }) {
+        const limit = q.limit ?? 20;
+        const rows = await repo.listAudit(db, { merchantId: actor.merchantId, action: q.action, startingAfter: q.startingAfter, limit: limit + 1 });
+        return { object: 'list' as const, data: rows.slice(0, limit).map(auditView), hasMore: rows.length > limit };
+      },
     },
 
     // ---- hosted checkout ----------------------------------------------------------------------

@@ -3,6 +3,8 @@ import type { Executor } from '../../platform/db.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type KeyKind = 'publishable' | 'secret';
+/** A dashboard user's team role; what each may do is the dashboard module's (dashboard.roles.ts). */
+export type TeamRole = 'owner' | 'developer' | 'analyst' | 'support';
 
 export interface MerchantsTable {
   id: string;
@@ -51,6 +53,23 @@ export interface DashboardUsersTable {
   totp_enabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The last time step a code was accepted for: a code of that step or older is refused. */
   totp_last_step: ColumnType<bigint | null, number | null | undefined, number | null>;
+  role: Generated<TeamRole>;
+}
+
+/** An invitation to a merchant's team: single use, 7 days; only the SHA-256 of its token is kept. */
+export interface DashboardInvitationsTable {
+  id: string;
+  merchant_id: string;
+  email: string;
+  role: TeamRole;
+  token_hash: Buffer;
+  invited_by: string;
+  invited_by_email: string;
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
+  accepted_user_id: string | null;
+  revoked_at: Date | null;
 }
 
 declare module '../../platform/database.ts' {
@@ -58,10 +77,12 @@ declare module '../../platform/database.ts' {
     merchants: MerchantsTable;
     api_keys: ApiKeysTable;
     dashboard_users: DashboardUsersTable;
+    dashboard_invitations: DashboardInvitationsTable;
   }
 }
 
 export type MerchantRow = Selectable<MerchantsTable>;
+export type InvitationRow = Selectable<DashboardInvitationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en'; merchant_settlement_delay_days: number | null };
@@ -127,7 +148,7 @@ export const merchantsRepository = {
     return db
       .selectFrom('dashboard_users')
       .innerJoin('merchants', 'merchants.id', 'dashboard_users.merchant_id')
-      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.password_hash', 'dashboard_users.language', 'dashboard_users.totp_enabled_at', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
+      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.password_hash', 'dashboard_users.language', 'dashboard_users.totp_enabled_at', 'dashboard_users.role', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
       .where((eb) => eb(eb.fn('lower', ['dashboard_users.email']), '=', email))
       .executeTakeFirst();
   },
@@ -137,7 +158,7 @@ export const merchantsRepository = {
     return db
       .selectFrom('dashboard_users')
       .innerJoin('merchants', 'merchants.id', 'dashboard_users.merchant_id')
-      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.language', 'dashboard_users.totp_enabled_at', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
+      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.language', 'dashboard_users.totp_enabled_at', 'dashboard_users.role', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
       .where('dashboard_users.id', '=', id)
       .executeTakeFirst();
   },
@@ -163,7 +184,70 @@ export const merchantsRepository = {
     return Number(r.numUpdatedRows) === 1;
   },
 
-  async insertDashboardUser(db: Executor, row: { id: string; merchant_id: string; email: string; password_hash: string; created_at: Date }) {
+  async insertDashboardUser(db: Executor, row: { id: string; merchant_id: string; email: string; password_hash: string; created_at: Date; role?: TeamRole; language?: 'fr' | 'en' | null }) {
     return db.insertInto('dashboard_users').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  // ---- team ---------------------------------------------------------------------------------
+
+  /** A merchant's dashboard users, oldest first (no password hashes). */
+  async listDashboardUsers(db: Executor, merchantId: string) {
+    return db.selectFrom('dashboard_users').select(['id', 'email', 'role', 'created_at']).where('merchant_id', '=', merchantId).orderBy('created_at').orderBy('id').execute();
+  },
+
+  /** Every dashboard user of a merchant, locked: role changes and removals queue here, so the last owner stays. */
+  async lockDashboardUsers(db: Executor, merchantId: string) {
+    return db.selectFrom('dashboard_users').select(['id', 'email', 'role']).where('merchant_id', '=', merchantId).orderBy('id').forUpdate().execute();
+  },
+
+  async setDashboardUserRole(db: Executor, id: string, role: TeamRole): Promise<void> {
+    await db.updateTable('dashboard_users').set({ role }).where('id', '=', id).execute();
+  },
+
+  async deleteDashboardUser(db: Executor, id: string): Promise<void> {
+    await db.deleteFrom('dashboard_users').where('id', '=', id).execute();
+  },
+
+  async insertInvitation(db: Executor, row: Omit<InvitationRow, 'accepted_at' | 'accepted_user_id' | 'revoked_at'>) {
+    return db.insertInto('dashboard_invitations').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  /** An invitation by the hash of its token, locked when `lock` (acceptance: one use only). */
+  async findInvitationByHash(db: Executor, hash: Buffer, lock = false) {
+    const q = db.selectFrom('dashboard_invitations').selectAll().where('token_hash', '=', hash);
+    return (lock ? q.forUpdate() : q).executeTakeFirst();
+  },
+
+  async findInvitation(db: Executor, merchantId: string, id: string) {
+    return db.selectFrom('dashboard_invitations').selectAll().where('merchant_id', '=', merchantId).where('id', '=', id).forUpdate().executeTakeFirst();
+  },
+
+  /** Invitations neither used nor revoked nor expired, newest first. */
+  async listPendingInvitations(db: Executor, merchantId: string, now: Date) {
+    return db
+      .selectFrom('dashboard_invitations')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .execute();
+  },
+
+  /** Revokes the pending invitations of an e-mail (a new one replaces them). */
+  async revokePendingInvitationsOf(db: Executor, merchantId: string, email: string, at: Date): Promise<void> {
+    await db
+      .updateTable('dashboard_invitations')
+      .set({ revoked_at: at })
+      .where('merchant_id', '=', merchantId)
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
+  },
+
+  async updateInvitation(db: Executor, id: string, patch: Partial<Pick<InvitationRow, 'accepted_at' | 'accepted_user_id' | 'revoked_at'>>) {
+    return db.updateTable('dashboard_invitations').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
 };

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
@@ -16,6 +16,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   readonly auth: AuthKind;
+  /** The route's config as declared (e.g. a dashboard route's `permission`). */
+  readonly config: FastifyContextConfig;
 }
 
 declare module 'fastify' {
@@ -51,6 +53,9 @@ export async function registerSecurity(app: FastifyInstance, opts: SecurityOptio
         url: route.url,
         get auth() {
           return route.config?.auth ?? 'pk';
+        },
+        get config() {
+          return (route.config ?? {}) as FastifyContextConfig;
         },
       });
     }

@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { useI18n } from '../../shared/i18n.tsx';
+import { api } from '../api.ts';
+import { PagedTable, usePages } from '../paging.tsx';
+import type { AuditEntry, List } from '../types.ts';
+import { PageTitle } from '../ui.tsx';
+
+/** The actions the server writes (dashboard.service.ts AUDIT_ACTIONS), for the filter. */
+const ACTIONS = [
+  'key.created',
+  'key.rolled',
+  'key.revoked',
+  'key.origins_changed',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rolled',
+  'webhook_endpoint.secret_revealed',
+  'payment.refunded',
+  'payment.canceled',
+  'payout.created',
+  'payout_schedule.changed',
+  'member.invited',
+  'member.role_changed',
+  'member.removed',
+  'invitation.accepted',
+  'invitation.revoked',
+];
+
+/** Who did what, newest first, by action. */
+export function AuditLog() {
+  const { t, dateTime } = useI18n();
+  const [action, setAction] = useState('');
+  const pages = usePages(
+    (startingAfter) => {
+      const q = new URLSearchParams({ limit: '50' });
+      if (action) q.set('action', action);
+      if (startingAfter) q.set('startingAfter', startingAfter);
+      return api<List<AuditEntry>>('GET', `/audit-log?${q.toString()}`);
+    },
+    `audit?${action}`,
+  );
+  return (
+    <>
+      <PageTitle title={t('audit.title')}>{t('audit.title')}</PageTitle>
+      <p>{t('audit.intro')}</p>
+      <div className="field" style={{ maxWidth: '22rem' }}>
+        <label htmlFor="audit-action">{t('audit.filter')}</label>
+        <select id="audit-action" value={action} onChange={(e) => setAction(e.target.value)}>
+          <option value="">{t('audit.allActions')}</option>
+          {ACTIONS.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+      </div>
+      <PagedTable
+        pages={pages}
+        label={t('audit.title')}
+        caption={t('audit.caption')}
+        columns={[{ label: t('audit.when') }, { label: t('audit.who') }, { label: t('audit.action') }, { label: t('audit.mode') }, { label: t('audit.target') }, { label: t('audit.details') }]}
+        text={{ loading: t('audit.loading'), empty: t('audit.empty'), loadMore: t('audit.loadMore') }}
+        row={(e) => (
+          <tr key={e.id}>
+            <td>{dateTime(e.createdAt)}</td>
+            <td>{e.actor.email}</td>
+            <td>
+              <code>{e.action}</code>
+            </td>
+            <td>{e.mode === 'live' ? t('dash.liveMode') : e.mode === 'test' ? t('dash.testMode') : '—'}</td>
+            <td className="mono">{e.targetId ?? '—'}</td>
+            <td>
+              {Object.keys(e.details).length === 0 ? (
+                '—'
+              ) : (
+                <code>
+                  {Object.entries(e.details)
+                    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+                    .join(', ')}
+                </code>
+              )}
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}
