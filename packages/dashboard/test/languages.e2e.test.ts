@@ -330,18 +330,18 @@ describe('choices that outrank the browser', () => {
   }
 
   it("the dashboard's language switch is saved for the user: it outlives a reload and a new browser", async () => {
-    const first = await signedIn('Payments');
+    const first = await signedIn('Home');
     await first.page.getByLabel('Language').selectOption('fr');
-    await first.page.getByRole('heading', { level: 1, name: 'Paiements' }).waitFor();
+    await first.page.getByRole('heading', { level: 1, name: 'Accueil' }).waitFor();
     expect(await first.page.evaluate(() => document.documentElement.lang)).toBe('fr');
     await first.page.reload();
-    await first.page.getByRole('heading', { level: 1, name: 'Paiements' }).waitFor();
+    await first.page.getByRole('heading', { level: 1, name: 'Accueil' }).waitFor();
     await checked(first.page, first.errors, 'dashboard-switched-fr');
     await first.context.close();
 
-    const second = await signedIn('Paiements');
+    const second = await signedIn('Accueil');
     await second.page.getByLabel('Langue').selectOption('en');
-    await second.page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+    await second.page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     await second.context.close();
   });
 });

@@ -6,6 +6,7 @@ import { api, ApiProblem, onSessionLost, setCsrfToken } from './api.ts';
 import { ApiKeys } from './pages/ApiKeys.tsx';
 import { Balance } from './pages/Balance.tsx';
 import { CustomerDetail, Customers } from './pages/Customers.tsx';
+import { Home } from './pages/Home.tsx';
 import { Login } from './pages/Login.tsx';
 import { PaymentDetail } from './pages/PaymentDetail.tsx';
 import { Payments } from './pages/Payments.tsx';
@@ -32,11 +33,12 @@ function parse(location: string): Route | undefined {
   const [mode, section, ...rest] = parts;
   if (mode !== 'test' && mode !== 'live') return undefined;
   if (section === 'settings' && rest[0] === 'api-keys') return { mode, section: 'api-keys', id: undefined, search };
-  return { mode, section: section ?? 'payments', id: rest[0], search };
+  return { mode, section: section ?? 'home', id: rest[0], search };
 }
 
 /** The side navigation: a new page adds its line here (and its `nav.*` text to both catalogues). */
 const NAV: { section: string; path: string; label: MessageId; group?: MessageId; testOnly?: boolean }[] = [
+  { section: 'home', path: 'home', label: 'nav.home' },
   { section: 'payments', path: 'payments', label: 'nav.payments' },
   { section: 'customers', path: 'customers', label: 'nav.customers' },
   { section: 'balance', path: 'balance', label: 'nav.balance' },
@@ -49,6 +51,8 @@ const NAV: { section: string; path: string; label: MessageId; group?: MessageId;
 function Page({ route }: { route: Route }) {
   const { mode, section, id, search } = route;
   switch (section) {
+    case 'home':
+      return <Home mode={mode} />;
     case 'payments':
       return id ? <PaymentDetail mode={mode} id={id} /> : <Payments mode={mode} search={search} />;
     case 'customers':
@@ -95,7 +99,7 @@ function Shell({ session, route, onSignOut, language, onLanguage }: { session: S
         {t('dash.skip')}
       </a>
       <header className="topbar">
-        <Link to={`/dashboard/${mode}/payments`} className="brand">
+        <Link to={`/dashboard/${mode}/home`} className="brand">
           Caisse
         </Link>
         <span className="merchant-name">{session.merchant.name}</span>
@@ -199,7 +203,7 @@ function Signed({
 
   const route = parse(location);
   useEffect(() => {
-    if (session && !route) navigate('/dashboard/test/payments', { replace: true });
+    if (session && !route) navigate('/dashboard/test/home', { replace: true });
   }, [session, route]);
 
   if (session === undefined) return <p role="status">{t('dash.loading')}</p>;
