@@ -276,32 +276,14 @@ export const chargesRepository = {
             .orderBy('created_at')
             .as('f'),
         )
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('charge_first_payments as p')
-                .select('p.user_id')
-                .where('p.merchant_id', '=', merchantId)
-                .where('p.mode', '=', mode)
-                .whereRef('p.user_id', '=', 'f.user_id')
-                .where('p.first_paid_at', '<', w.from),
-            ),
-          ),
+        // Scalar subqueries, run once per customer through a primary key or charges_payer: as
+        // NOT EXISTS the planner may join the whole table instead when its statistics are stale.
+        .where(
+          sql<boolean>`coalesce((select p.first_paid_at from charge_first_payments p where p.merchant_id = ${merchantId} and p.mode = ${mode} and p.user_id = f.user_id), 'infinity'::timestamptz) >= ${w.from}`,
         )
         .$if(rolledUntil === null || rolledUntil < w.from, (q) =>
-          q.where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('charges as e')
-                  .select('e.id')
-                  .where('e.merchant_id', '=', merchantId)
-                  .where('e.mode', '=', mode)
-                  .whereRef('e.user_id', '=', 'f.user_id')
-                  .where('e.status', '=', 'succeeded')
-                  .where('e.created_at', '>=', rolledUntil ?? new Date(0))
-                  .where('e.created_at', '<', w.from),
-              ),
-            ),
+          q.where(
+            sql<boolean>`(select 1 from charges e where e.merchant_id = ${merchantId} and e.mode = ${mode} and e.user_id = f.user_id and e.status = 'succeeded' and e.created_at >= ${rolledUntil ?? new Date(0)} and e.created_at < ${w.from} limit 1) is null`,
           ),
         )
         .select((eb) => [epochHour('f.created_at').as('hour'), 'f.currency', eb.fn.countAll<string>().as('n')])
