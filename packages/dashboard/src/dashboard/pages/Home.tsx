@@ -63,6 +63,7 @@ function FigureCard({ figure, overview }: { figure: (typeof FIGURES)[number]; ov
   const { t, money, locale } = useI18n();
   const count = new Intl.NumberFormat(locale);
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
+  const shortDay = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
   const currency = overview.current.volume[0]?.currency ?? overview.previous.volume[0]?.currency;
   const text = (f: OverviewFigures): string => {
     if (figure.key === 'volume') return f.volume.length === 0 ? money('0', currency ?? 'XAF') : f.volume.map((v) => money(v.amount, v.currency)).join(' · ');
@@ -90,7 +91,7 @@ function FigureCard({ figure, overview }: { figure: (typeof FIGURES)[number]; ov
         ys={overview.series.map((s) => plotted(s, figure.key, currency))}
         bars={overview.interval === 'day'}
         max={figure.key === 'successRate' ? 100 : undefined}
-        tick={(at) => (overview.interval === 'hour' ? at.toISOString().slice(11, 16) : formatDate(at, locale, 'UTC'))}
+        tick={(at) => (overview.interval === 'hour' ? at.toISOString().slice(11, 16) : shortDay.format(at))}
       />
       <details>
         <summary>{t('home.showTable', { figure: title })}</summary>
