@@ -125,8 +125,17 @@ export const intentsRepository = {
    */
   async search(db: Executor, scope: Scope, q: { id?: string; text: string; amounts: { currency: string; minor: bigint }[]; ids: readonly string[]; limit: number }) {
     const queries = [
-      scoped(db, scope)
-        .where(sql<boolean>`intent_metadata_values(metadata) @> array[${q.text}]::text[]`)
+      // The matches first (GIN), then the newest of them: fenced by OFFSET 0, or the planner walks
+      // the merchant's list newest first testing every row, which on 10 million intents and a
+      // value nobody has takes minutes (bench/README.md, bigtable).
+      db
+        .selectFrom(
+          scoped(db, scope)
+            .where(sql<boolean>`intent_metadata_values(metadata) @> array[${q.text}]::text[]`)
+            .offset(0)
+            .as('m'),
+        )
+        .selectAll()
         .orderBy('id', 'desc')
         .limit(q.limit)
         .execute(),
