@@ -125,6 +125,12 @@ export function markdownReport(r: Results): string {
       `| ratio | ${b.ratios.createP50} | ${b.ratios.createP99} | ${b.ratios.chargeP50} | ${b.ratios.chargeP99} |`,
       '',
     );
+    if (b.rollup) out.push(`The server's rollup worker caught up on ${b.rollup.hours} hours of charges in ${b.rollup.seconds} s.`, '');
+    if (b.dashboard) {
+      out.push('The dashboard through its HTTP routes (signed in, goal < 200 ms):', '', '| request | p50 ms | max ms | results |', '|---|---|---|---|');
+      for (const [name, x] of Object.entries(b.dashboard as Record<string, { p50: number; max: number; results?: number }>)) out.push(`| ${name} | ${x.p50} | ${x.max} | ${x.results ?? ''} |`);
+      out.push('');
+    }
   }
   if (p.cluster) out.push(`## ${p.cluster.apiProcesses} API processes (node:cluster)`, '', ...flowTable('Peak (closed loop)', p.cluster.peak));
   if (p.pglite) out.push('## Full flow on embedded PGlite', '', ...flowTable('Peak (closed loop)', p.pglite.peak));

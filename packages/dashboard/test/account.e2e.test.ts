@@ -54,9 +54,9 @@ describe('account security', () => {
   it('live mode asks for two-factor sign-in; the Account page enrols an app and shows the recovery codes once', async () => {
     await page.goto(`${server.url}/dashboard`);
     await signInWithPassword(server.merchant.dashboard.password);
-    await heading('Payments');
+    await heading('Home');
     await page.getByRole('button', { name: 'Live mode' }).click();
-    await heading('Payments');
+    await heading('Home');
     const banner = page.locator('.totp-banner');
     expect(await banner.textContent()).toContain('Live mode needs two-factor sign-in');
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Set it up on the Account page');
@@ -101,14 +101,14 @@ describe('account security', () => {
     // One step ahead: always after the step the enrolment used, and within the ±1 window.
     await page.getByLabel('Code').fill(code(secret, 1));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await heading('Payments');
+    await heading('Home');
 
     await signOut();
     await signInWithPassword(server.merchant.dashboard.password);
     await heading('Two-factor sign-in');
     await page.getByLabel('Code').fill(recoveryCodes[0] as string);
     await page.getByRole('button', { name: 'Verify' }).click();
-    await heading('Payments');
+    await heading('Home');
     await page.getByRole('link', { name: 'Account' }).click();
     await heading('Account');
     await expect.poll(() => page.getByText(/recovery codes left/).textContent()).toContain('9 recovery codes left');
@@ -157,6 +157,6 @@ describe('account security', () => {
     await heading('Two-factor sign-in');
     await page.getByLabel('Code').fill(recoveryCodes[1] as string);
     await page.getByRole('button', { name: 'Verify' }).click();
-    await heading('Payments');
+    await heading('Home');
   });
 });

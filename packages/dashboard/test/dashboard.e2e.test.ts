@@ -89,8 +89,11 @@ describe('the merchant dashboard', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('incorrect');
     await page.getByLabel('Password').fill(server.merchant.dashboard.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    // Sign-in lands on Home (issue 22); the payments list is one link away.
+    await heading('Home');
+    expect(page.url()).toBe(`${server.url}/dashboard/test/home`);
+    await page.getByRole('link', { name: 'Payments', exact: true }).click();
     await heading('Payments');
-    expect(page.url()).toBe(`${server.url}/dashboard/test/payments`);
     // The session cookie is HttpOnly and SameSite=Strict: the page's scripts cannot read it.
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'caisse_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });

@@ -44,6 +44,8 @@ describe('payments export, webhook success rate and search', () => {
     await page.getByLabel('E-mail address').fill(server.merchant.dashboard.email);
     await page.getByLabel('Password').fill(server.merchant.dashboard.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    await page.getByRole('link', { name: 'Payments', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
 
     const download = async () => {

@@ -61,6 +61,7 @@ const LANGUAGES = [
       password: 'Mot de passe',
       signIn: 'Se connecter',
       payments: 'Paiements',
+      home: 'Accueil',
       pending: 'en attente',
       succeeded: 'réussi',
       customers: 'Clients',
@@ -119,6 +120,7 @@ const LANGUAGES = [
       password: 'Password',
       signIn: 'Sign in',
       payments: 'Payments',
+      home: 'Home',
       pending: 'pending',
       succeeded: 'succeeded',
       customers: 'Customers',
@@ -234,6 +236,9 @@ describe.each(LANGUAGES)('in $locale', (L) => {
     await page.getByLabel(D.password).fill(server.merchant.dashboard.password);
     await page.getByRole('button', { name: D.signIn }).click();
 
+    // Sign-in lands on Home (issue 22); the payments are one link away.
+    await page.getByRole('heading', { level: 1, name: D.home }).waitFor();
+    await page.getByRole('link', { name: D.payments, exact: true }).click();
     await page.getByRole('heading', { level: 1, name: D.payments }).waitFor();
     await expect.poll(() => page.title()).toBe(D.docTitle);
     const row = page.getByRole('row', { name: new RegExp(`Order ${L.locale}`) });
@@ -330,18 +335,18 @@ describe('choices that outrank the browser', () => {
   }
 
   it("the dashboard's language switch is saved for the user: it outlives a reload and a new browser", async () => {
-    const first = await signedIn('Payments');
+    const first = await signedIn('Home');
     await first.page.getByLabel('Language').selectOption('fr');
-    await first.page.getByRole('heading', { level: 1, name: 'Paiements' }).waitFor();
+    await first.page.getByRole('heading', { level: 1, name: 'Accueil' }).waitFor();
     expect(await first.page.evaluate(() => document.documentElement.lang)).toBe('fr');
     await first.page.reload();
-    await first.page.getByRole('heading', { level: 1, name: 'Paiements' }).waitFor();
+    await first.page.getByRole('heading', { level: 1, name: 'Accueil' }).waitFor();
     await checked(first.page, first.errors, 'dashboard-switched-fr');
     await first.context.close();
 
-    const second = await signedIn('Paiements');
+    const second = await signedIn('Accueil');
     await second.page.getByLabel('Langue').selectOption('en');
-    await second.page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+    await second.page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     await second.context.close();
   });
 });

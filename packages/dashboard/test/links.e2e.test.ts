@@ -40,7 +40,7 @@ describe('payment links', () => {
     await page.getByLabel('E-mail address').fill(server.merchant.dashboard.email);
     await page.getByLabel('Password').fill(server.merchant.dashboard.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     await page.getByRole('link', { name: 'Payment links' }).click();
     await page.getByRole('heading', { level: 1, name: 'Payment links' }).waitFor();
     await expectAccessible(page, errors, 'l01-links-empty');

@@ -82,7 +82,7 @@ describe('balance and payouts in the dashboard', () => {
     await page.getByLabel('E-mail address').fill(server.merchant.dashboard.email);
     await page.getByLabel('Password').fill(server.merchant.dashboard.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await heading('Payments');
+    await heading('Home');
 
     await page.getByRole('link', { name: 'Balance' }).click();
     await heading('Balance');

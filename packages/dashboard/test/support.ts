@@ -322,5 +322,5 @@ export async function signInDashboard(page: Page, server: RunningServer) {
   await page.getByLabel('E-mail address').fill(server.merchant.dashboard.email);
   await page.getByLabel('Password').fill(server.merchant.dashboard.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
 }

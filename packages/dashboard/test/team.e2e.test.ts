@@ -67,7 +67,7 @@ describe('team members with roles', () => {
     await owner.getByLabel('E-mail address').fill(server.merchant.dashboard.email);
     await owner.getByLabel('Password').fill(server.merchant.dashboard.password);
     await owner.getByRole('button', { name: 'Sign in' }).click();
-    await heading(owner, 'Payments');
+    await heading(owner, 'Home');
     await owner.getByRole('link', { name: 'Team' }).click();
     await heading(owner, 'Team');
     await owner.getByRole('row', { name: new RegExp(server.merchant.dashboard.email) }).waitFor();
@@ -99,8 +99,8 @@ describe('team members with roles', () => {
     await expect.poll(() => analyst.getByRole('alert').textContent()).toContain('different');
     await analyst.getByLabel('Password again').fill(PASSWORD);
     await analyst.getByRole('button', { name: 'Join the team' }).click();
-    await heading(analyst, 'Payments');
-    expect(analyst.url()).toBe(`${server.url}/dashboard/test/payments`);
+    await heading(analyst, 'Home');
+    expect(analyst.url()).toBe(`${server.url}/dashboard/test/home`);
     const session = await fromPage(analyst, 'GET', '/session');
     expect(session.body).toMatchObject({ email: ANALYST, role: 'analyst' });
     // What an analyst cannot use is not in the navigation.

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { startSettlement } from './modules/balances/index.ts';
+import { startChargeRollup } from './modules/charges/index.ts';
 import { startSweeper } from './modules/intents/index.ts';
 import { startPayoutPoller, startPayoutScheduler } from './modules/payouts/index.ts';
 import { startRetention } from './modules/retention/index.ts';
@@ -11,7 +12,7 @@ import type { Services } from './services.ts';
 
 /**
  * The background workers of `start` (unless --no-worker) and of `caisse worker`: the webhook
- * dispatcher, the expiry sweeper, retention, the top-up poller, settlement, the payout poller and scheduler. Each owns its work; all share one loop
+ * dispatcher, the expiry sweeper, retention, the top-up poller, settlement, the payout poller and scheduler, the overview's rollup. Each owns its work; all share one loop
  * (platform/worker.ts) and stop together.
  */
 export function startBackgroundWorkers(deps: Deps, services: Services, logger: Logger): BackgroundWorker[] {
@@ -23,5 +24,6 @@ export function startBackgroundWorkers(deps: Deps, services: Services, logger: L
     startSettlement(services.balances, logger),
     startPayoutPoller(services.payouts, logger),
     startPayoutScheduler(services.payouts, logger),
+    startChargeRollup(services.charges, logger),
   ];
 }

@@ -10,6 +10,7 @@ import { Balance } from './pages/Balance.tsx';
 import { CustomerDetail, Customers } from './pages/Customers.tsx';
 import { EventDetail, Events } from './pages/Events.tsx';
 import { Account } from './pages/Account.tsx';
+import { Home } from './pages/Home.tsx';
 import { Login, ResetPassword } from './pages/Login.tsx';
 import { PaymentDetail } from './pages/PaymentDetail.tsx';
 import { PaymentLinkDetail, PaymentLinks } from './pages/PaymentLinks.tsx';
@@ -39,12 +40,13 @@ function parse(location: string): Route | undefined {
   const [mode, section, ...rest] = parts;
   if (mode !== 'test' && mode !== 'live') return undefined;
   if (section === 'settings' && (rest[0] === 'api-keys' || rest[0] === 'team' || rest[0] === 'audit-log')) return { mode, section: rest[0], id: undefined, search };
-  return { mode, section: section ?? 'payments', id: rest[0], search };
+  return { mode, section: section ?? 'home', id: rest[0], search };
 }
 
 /** The side navigation: a new page adds its line here (and its `nav.*` text to both catalogues). */
 /** A line shows only to a role with its `permission` (the server refuses the page's calls anyway). */
 const NAV: { section: string; path: string; label: MessageId; permission: Permission; group?: MessageId; testOnly?: boolean }[] = [
+  { section: 'home', path: 'home', label: 'nav.home', permission: 'payments:read' },
   { section: 'payments', path: 'payments', label: 'nav.payments', permission: 'payments:read' },
   { section: 'payment-links', path: 'payment-links', label: 'nav.paymentLinks', permission: 'payments:read' },
   { section: 'customers', path: 'customers', label: 'nav.customers', permission: 'customers:read' },
@@ -62,6 +64,8 @@ const NAV: { section: string; path: string; label: MessageId; permission: Permis
 function Page({ route, session, onSessionChanged }: { route: Route; session: Session; onSessionChanged: () => void }) {
   const { mode, section, id, search } = route;
   switch (section) {
+    case 'home':
+      return <Home mode={mode} />;
     case 'account':
       return <Account onSessionChanged={onSessionChanged} />;
     case 'payments':
@@ -132,7 +136,7 @@ function Shell({
         {t('dash.skip')}
       </a>
       <header className="topbar">
-        <Link to={`/dashboard/${mode}/payments`} className="brand">
+        <Link to={`/dashboard/${mode}/home`} className="brand">
           Caisse
         </Link>
         <span className="merchant-name">{session.merchant.name}</span>
@@ -246,7 +250,7 @@ function Signed({
   const resetToken = /^\/dashboard\/reset-password\/([^/?]+)/.exec(location)?.[1];
   const invitation = /^\/dashboard\/invitations\/([^/?]+)/.exec(location)?.[1];
   useEffect(() => {
-    if (session && !route && resetToken === undefined && invitation === undefined) navigate('/dashboard/test/payments', { replace: true });
+    if (session && !route && resetToken === undefined && invitation === undefined) navigate('/dashboard/test/home', { replace: true });
   }, [session, route, resetToken, invitation]);
 
   // The reset link's page works signed in or not: it never needs a session.
@@ -262,7 +266,7 @@ function Signed({
           setCsrfToken(s.csrfToken);
           setExpired(false);
           setSession(s);
-          navigate('/dashboard/test/payments', { replace: true });
+          navigate('/dashboard/test/home', { replace: true });
         }}
       />
     );

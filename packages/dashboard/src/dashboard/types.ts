@@ -351,3 +351,28 @@ export interface AuditEntry {
   details: Record<string, unknown>;
   createdAt: string;
 }
+
+export type OverviewPeriod = 'today' | '7d' | '30d';
+
+export interface OverviewFigures {
+  volume: { currency: string; amount: string }[];
+  payments: number;
+  attempts: number;
+  /** Successful charge attempts / all attempts; null without attempts. */
+  successRate: number | null;
+  newCustomers: number;
+}
+
+/** GET /dashboard/api/:mode/overview */
+export interface Overview {
+  object: 'dashboard_overview';
+  period: OverviewPeriod;
+  interval: 'hour' | 'day';
+  from: string;
+  to: string;
+  previousFrom: string;
+  previousTo: string;
+  current: OverviewFigures;
+  previous: OverviewFigures;
+  series: (OverviewFigures & { start: string })[];
+}

@@ -1,4 +1,6 @@
 import type { Tx } from '../../platform/db.ts';
+import { HOUR, MINUTE } from '../../platform/clock.ts';
+import { firstIdAt } from '../../platform/ids.ts';
 import { type FeeSchedule, feeOf, feeReturned } from '../../platform/fees.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -9,7 +11,9 @@ import { type IntentsService, type PublicIntent, publicView, statusAfterFailedCh
 import type { BalancesService } from '../balances/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { assertSameUser, type OtpService } from '../otp/index.ts';
-import { chargesRepository as repo, type RefundRow } from './charges.repository.ts';
+import { chargesRepository as repo, type HourFigures, type RefundRow } from './charges.repository.ts';
+
+export type { HourFigures };
 import type { ChargeBody, Refund, RefundBody } from './charges.schema.ts';
 import type { Caller, MerchantContext, Scope, UserContext } from '../../platform/tenancy.ts';
 
@@ -46,6 +50,15 @@ export interface CustomerPayments {
   payments: number;
   volume: { currency: string; amount: string }[];
 }
+
+/**
+ * An hour is rolled up once it has been closed this long: a charge's transaction reads the clock
+ * before it commits, and must have committed before its hour is counted.
+ */
+export const ROLLUP_GRACE_MS = 2 * MINUTE;
+const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR) * HOUR);
+/** Charges made in [from, to), with the primary-key bounds that find them (a minute of slack each side). */
+const chargeWindow = (from: Date, to: Date) => ({ from, to, idFrom: firstIdAt('charge', new Date(from.getTime() - MINUTE)), idTo: firstIdAt('charge', new Date(to.getTime() + MINUTE)) });
 
 /** What a charge answers: the paid intent, or the refusal it committed (declined, expired). */
 type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refused'; error: ApiError };
@@ -113,6 +126,48 @@ export function createChargesService(
 
     /** The customer who last tried to pay this intent, if any (the dashboard links to it). */
     lastPayer: (intentId: string) => repo.lastPayer(db, intentId),
+
+    /** The intents these customers paid or tried to pay to the merchant, newest first (the dashboard's phone search). */
+    intentsOfPayers: (scope: Scope, userIds: readonly string[], limit: number) => repo.intentsOfPayers(db, scope.merchantId, scope.mode, userIds, limit),
+
+    /**
+     * The rollup worker's round: rolls up the oldest closed hour not rolled yet (every merchant at
+     * once), in one transaction with the rollup's point, which moves one hour on. Returns true when
+     * another closed hour is waiting. Idempotent and resumable: the point and the hour's rows
+     * commit together, under the point's row lock.
+     */
+    async rollUpNext(): Promise<boolean> {
+      const now = clock.now();
+      const closedBefore = floorHour(new Date(now.getTime() - ROLLUP_GRACE_MS));
+      return db.transaction().execute(async (tx) => {
+        let hour = await repo.lockRollupState(tx);
+        if (hour === null) {
+          const first = await repo.firstChargeAt(tx, firstIdAt('charge', new Date(0)));
+          if (first === undefined) return false;
+          hour = floorHour(first);
+        }
+        if (hour >= closedBefore) return false;
+        const end = new Date(hour.getTime() + HOUR);
+        await repo.rollUpHour(tx, chargeWindow(hour, end));
+        await repo.setRolledUntil(tx, end);
+        return end < closedBefore;
+      });
+    },
+
+    /**
+     * The overview's figures of [from, to) per hour and currency (from must be a whole hour): the
+     * rolled-up hours from the rollup, the rest (the open hour, or hours the worker has not
+     * reached) live from the charges through their primary key.
+     */
+    async hourFigures(scope: Scope, from: Date, to: Date): Promise<HourFigures[]> {
+      const rolledUntil = await repo.readRollupState(db);
+      const liveFrom = new Date(Math.max(from.getTime(), Math.min(floorHour(to).getTime(), rolledUntil?.getTime() ?? 0)));
+      const [rolled, live] = await Promise.all([
+        repo.rolledHours(db, scope.merchantId, scope.mode, from, liveFrom),
+        repo.liveHours(db, scope.merchantId, scope.mode, chargeWindow(liveFrom, to), rolledUntil),
+      ]);
+      return [...rolled, ...live];
+    },
 
     /**
      * POST /charge. In one transaction: lock the intent; refuse it when unknown (404), expired

@@ -2,3 +2,4 @@
 export * from './charges.service.ts';
 export * from './charges.schema.ts';
 export { default as chargesRoutes } from './charges.routes.ts';
+export { startChargeRollup, ROLLUP_INTERVAL_MS } from './charges.rollup.ts';

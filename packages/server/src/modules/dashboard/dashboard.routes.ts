@@ -38,6 +38,8 @@ import {
   ModeIdParams,
   ModeParams,
   OriginsBody,
+  Overview,
+  OverviewQuery,
   CustomerDetail,
   CustomerList,
   CustomersQuery,
@@ -298,8 +300,36 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/search',
-    { config: need('payments:read'), schema: { tags, summary: "The header's search: payments by id, metadata value or amount", params: ModeParams, querystring: SearchQuery, response: { 200: SearchResults } } },
+    {
+      config: need('payments:read'),
+      schema: {
+        tags,
+        summary: "The header's search: payments by id, metadata value, amount or customer phone (last digits)",
+        description:
+          'Newest first, 20 at most. A text of 4 digits or more (spaces and a leading + allowed) also finds the payments of the merchant\'s customers whose phone number ends with those digits; fewer digits are searched as an amount or a metadata value only.',
+        params: ModeParams,
+        querystring: SearchQuery,
+        response: { 200: SearchResults },
+      },
+    },
     async (req) => dashboard.search(scope(req), req.query.q),
+  );
+
+  app.get(
+    '/:mode/overview',
+    {
+      config: { ...session, permission: 'payments:read' },
+      schema: {
+        tags,
+        summary: 'The Home page: volume, successful payments, success rate and new customers, with their series and the previous period',
+        description:
+          'Periods in UTC: `today` (hourly series) and the last `7d` or `30d` days including today (daily series). The previous period is as long and cut at the same point (today so far against yesterday up to the same time). Volume: the sum of the successful payments per currency (refunds not deducted). Success rate: successful charge attempts / all charge attempts (succeeded or declined) in the period, null without attempts; an intent never attempted (expired, canceled unpaid) does not count. New customers: customers whose first successful payment to this merchant falls in the period. Closed hours come from an hourly rollup, the open hour from the charges themselves.',
+        params: ModeParams,
+        querystring: OverviewQuery,
+        response: { 200: Overview },
+      },
+    },
+    async (req) => dashboard.overview(scope(req), req.query.period ?? 'today'),
   );
 
   app.get(

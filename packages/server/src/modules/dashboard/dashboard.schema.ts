@@ -92,12 +92,38 @@ export const SearchQuery = Type.Object(
     q: Type.String({
       minLength: 1,
       maxLength: 100,
-      description: 'A payment id (pi_…), a metadata value (an order reference) or an amount in major units (5000, 12.50)',
+      description: 'A payment id (pi_…), a metadata value (an order reference), an amount in major units (5000, 12.50), or the last 4 digits or more of a customer\'s phone number',
     }),
   },
   { additionalProperties: false },
 );
 export const SearchResults = Type.Object({ object: Type.Literal('list'), data: Type.Array(Intent, { description: 'At most 20, newest first' }), hasMore: Type.Boolean() });
+
+export const OverviewQuery = Type.Object(
+  { period: Type.Union([Type.Literal('today'), Type.Literal('7d'), Type.Literal('30d')], { default: 'today', description: 'today (UTC, hourly series) or the last 7 or 30 UTC days including today (daily series)' }) },
+  { additionalProperties: false },
+);
+
+const Money = Type.Object({ currency: Type.String(), amount: Type.String({ description: 'Decimal string in major units, as every amount of the API' }) });
+const OverviewFigures = Type.Object({
+  volume: Type.Array(Money, { description: 'Sum of the successful payments, per currency (refunds not deducted)' }),
+  payments: Type.Integer({ description: 'Successful payments' }),
+  attempts: Type.Integer({ description: 'Charge attempts, succeeded or declined' }),
+  successRate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'payments / attempts; null without attempts' }),
+  newCustomers: Type.Integer({ description: 'Customers whose first successful payment to the merchant falls in the period' }),
+});
+export const Overview = Type.Object({
+  object: Type.Literal('dashboard_overview'),
+  period: Type.String(),
+  interval: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
+  from: Timestamp,
+  to: Timestamp,
+  previousFrom: Timestamp,
+  previousTo: Timestamp,
+  current: OverviewFigures,
+  previous: OverviewFigures,
+  series: Type.Array(Type.Intersect([Type.Object({ start: Timestamp }), OverviewFigures]), { description: 'One bucket per hour (today) or UTC day, oldest first, up to the current one' }),
+});
 
 export const PaymentList = Type.Object({ object: Type.Literal('list'), data: Type.Array(Intent), hasMore: Type.Boolean() });
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { HOUR, MINUTE } from '../../platform/clock.ts';
+import { DAY, HOUR, MINUTE } from '../../platform/clock.ts';
 import { decrypt, encrypt, randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
 import { csvStream, textCell } from '../../platform/csv.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
@@ -12,7 +12,8 @@ import { maskPhone } from '../../platform/codes.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRules } from '../../platform/throttle.ts';
 import type { BalancesService, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery } from '../balances/index.ts';
-import type { ChargesService, RefundBody } from '../charges/index.ts';
+import type { ChargesService, HourFigures, RefundBody } from '../charges/index.ts';
+import { type Currency, formatAmount } from '../../platform/money.ts';
 import type { TopupsService } from '../topups/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentStatus, IntentsService } from '../intents/index.ts';
@@ -31,6 +32,42 @@ import { type Permission, permissionsOf, type Role } from './dashboard.roles.ts'
 export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS };
 /** Search results shown at most (the box is for finding one payment, not for listing). */
 const SEARCH_LIMIT = 20;
+/** The fewest last digits of a phone number the search looks customers up by (fewer match too many). */
+export const PHONE_SEARCH_MIN_DIGITS = 4;
+/** Customers whose phone ends with the digits, looked at most (their newest payments are the results). */
+const PHONE_SEARCH_CUSTOMERS = 50;
+
+/** The Home page's periods: today (hourly buckets) and the last 7 or 30 days including today (daily), in UTC. */
+export const OVERVIEW_PERIODS = ['today', '7d', '30d'] as const;
+export type OverviewPeriod = (typeof OVERVIEW_PERIODS)[number];
+const PERIOD_DAYS: Record<OverviewPeriod, number> = { today: 1, '7d': 7, '30d': 30 };
+
+interface Totals {
+  volume: Map<string, bigint>;
+  payments: number;
+  attempts: number;
+  newCustomers: number;
+}
+
+const emptyTotals = (): Totals => ({ volume: new Map(), payments: 0, attempts: 0, newCustomers: 0 });
+
+function addHour(t: Totals, h: HourFigures): void {
+  t.volume.set(h.currency, (t.volume.get(h.currency) ?? 0n) + h.volume);
+  t.payments += h.succeeded;
+  t.attempts += h.succeeded + h.failed;
+  t.newCustomers += h.newCustomers;
+}
+
+/** Totals as the API answers them: amounts as decimal strings per currency, the success rate succeeded / attempts (null without attempts). */
+function figuresView(t: Totals) {
+  return {
+    volume: [...t.volume].filter(([, v]) => v > 0n).sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, v]) => ({ currency, amount: formatAmount(v, currency as Currency) })),
+    payments: t.payments,
+    attempts: t.attempts,
+    successRate: t.attempts === 0 ? null : Math.round((t.payments / t.attempts) * 10_000) / 10_000,
+    newCustomers: t.newCustomers,
+  };
+}
 /** A session ends after 30 idle minutes, and 12 hours after sign-in whatever happens. */
 export const SESSION_IDLE_MS = 30 * MINUTE;
 export const SESSION_ABSOLUTE_MS = 12 * HOUR;
@@ -178,7 +215,7 @@ export function createDashboardService(
   services: {
     merchants: MerchantsService;
     intents: IntentsService;
-    charges: Pick<ChargesService, 'customerStats' | 'lastPayer' | 'listForCustomer' | 'refund'>;
+    charges: Pick<ChargesService, 'customerStats' | 'lastPayer' | 'listForCustomer' | 'refund' | 'hourFigures' | 'intentsOfPayers'>;
     topups: Pick<TopupsService, 'listForCustomerAt'>;
     events: EventsService;
     webhooks: WebhooksService;
@@ -450,12 +487,60 @@ export function createDashboardService(
       });
     },
 
-    /** The header's search box: payments by id, metadata value or amount (20 at most). */
+    /**
+     * The header's search box: payments by id, metadata value or amount, and, for 4 digits or more
+     * (spaces and a leading + allowed), the payments of the merchant's customers whose phone number
+     * ends with them (20 at most). Fewer digits are searched as an amount or a metadata value only.
+     */
     async search(scope: DashboardScope, q: string) {
       const text = q.trim();
       if (text === '') throw new ApiError('validation_error', 'Type something to search for', { param: 'q', errors: [{ param: 'q', message: 'blank' }] });
-      const found = await intents.search(scope, text, SEARCH_LIMIT + 1);
+      const digits = text.replace(/[\s\u00a0]/g, '').replace(/^\+/, '');
+      let paidBy: string[] = [];
+      if (/^\d+$/.test(digits) && digits.length >= PHONE_SEARCH_MIN_DIGITS) {
+        const customers = await users.findByPhoneSuffix(scope, digits, PHONE_SEARCH_CUSTOMERS);
+        paidBy = await charges.intentsOfPayers(scopeOf(scope), customers, SEARCH_LIMIT + 1);
+      }
+      const found = await intents.search(scope, text, SEARCH_LIMIT + 1, paidBy);
       return { object: 'list' as const, data: found.slice(0, SEARCH_LIMIT), hasMore: found.length > SEARCH_LIMIT };
+    },
+
+    /**
+     * The Home page: volume, successful payments, success rate and new customers of the period
+     * and of the one before it (as long, cut at the same point: today so far against yesterday
+     * up to the same time), with a series per hour (today) or per UTC day. Success rate: the
+     * share of charge attempts that succeeded (docs/decisions.md, "Dashboard overview").
+     */
+    async overview(scope: DashboardScope, period: OverviewPeriod) {
+      const now = clock.now();
+      const days = PERIOD_DAYS[period];
+      const length = days * DAY;
+      const from = new Date(Math.floor(now.getTime() / DAY) * DAY - (days - 1) * DAY);
+      const previousFrom = new Date(from.getTime() - length);
+      const previousTo = new Date(now.getTime() - length);
+      const bucketMs = period === 'today' ? HOUR : DAY;
+      const [current, previous] = await Promise.all([charges.hourFigures(scopeOf(scope), from, now), charges.hourFigures(scopeOf(scope), previousFrom, previousTo)]);
+      const buckets = Array.from({ length: Math.floor((now.getTime() - from.getTime()) / bucketMs) + 1 }, emptyTotals);
+      const totals = emptyTotals();
+      for (const h of current) {
+        addHour(totals, h);
+        const bucket = buckets[Math.floor((h.hour * HOUR - from.getTime()) / bucketMs)];
+        if (bucket) addHour(bucket, h);
+      }
+      const before = emptyTotals();
+      for (const h of previous) addHour(before, h);
+      return {
+        object: 'dashboard_overview' as const,
+        period,
+        interval: period === 'today' ? ('hour' as const) : ('day' as const),
+        from: from.toISOString(),
+        to: now.toISOString(),
+        previousFrom: previousFrom.toISOString(),
+        previousTo: previousTo.toISOString(),
+        current: figuresView(totals),
+        previous: figuresView(before),
+        series: buckets.map((b, i) => ({ start: new Date(from.getTime() + i * bucketMs).toISOString(), ...figuresView(b) })),
+      };
     },
 
     /** One payment with its events, oldest first, and every webhook delivery of them. */

@@ -245,9 +245,10 @@ export function createIntentsService(
     /**
      * The dashboard's search box: the intents whose id is `text`, or which have `text` as a
      * metadata value, or whose amount it is (read in each currency it is valid in: "12.50" is
-     * EUR and USD only); newest first, at most `limit`.
+     * EUR and USD only), or whose id is among `ids` (found by the caller: a customer's payments);
+     * newest first, at most `limit`.
      */
-    async search(caller: Scope, text: string, limit: number): Promise<Intent[]> {
+    async search(caller: Scope, text: string, limit: number, ids: readonly string[] = []): Promise<Intent[]> {
       const now = clock.now();
       const amounts = CURRENCY_CODES.flatMap((currency) => {
         try {
@@ -256,7 +257,7 @@ export function createIntentsService(
           return [];
         }
       });
-      const rows = await repo.search(db, caller, { id: /^pi_[0-9a-z]{26}$/.test(text) ? text : undefined, text, amounts, limit });
+      const rows = await repo.search(db, caller, { id: /^pi_[0-9a-z]{26}$/.test(text) ? text : undefined, text, amounts, ids, limit });
       const unique = [...new Map(rows.map((r) => [r.id, r])).values()].sort((a, b) => (a.id < b.id ? 1 : -1));
       return unique.slice(0, limit).map((r) => merchantView(r, now));
     },

@@ -120,6 +120,24 @@ export const usersRepository = {
     return query.orderBy('u.id', 'desc').limit(q.limit + 1).execute();
   },
 
+  /**
+   * The merchant's customers whose phone number ends with `digits` (the users_phone_suffix index of
+   * migration 0024 reads `reverse(phone_number) like 'reversed digits%'`), at most `limit`.
+   */
+  async findLinkedByPhoneSuffix(db: Executor, scope: Scope, digits: string, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom('users as u')
+      .innerJoin('customer_links as l', (join) => join.onRef('l.user_id', '=', 'u.id').on('l.merchant_id', '=', scope.merchantId))
+      .select('u.id')
+      .where('u.mode', '=', scope.mode)
+      .where('u.merged_into', 'is', null)
+      .where(sql<string>`reverse(u.phone_number)`, 'like', `${[...digits].reverse().join('')}%`)
+      .orderBy('u.id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
   /** Lets the merchant see the customer from now on (idempotent). */
   async link(db: Executor, row: Insertable<CustomerLinksTable>): Promise<void> {
     await db.insertInto('customer_links').values(row).onConflict((oc) => oc.columns(['merchant_id', 'user_id']).doNothing()).execute();

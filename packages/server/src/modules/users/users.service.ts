@@ -393,6 +393,9 @@ export function createUsersService(
       return userView(user);
     },
 
+    /** The merchant's customers whose phone number ends with these digits (the dashboard's search; digits only). */
+    findByPhoneSuffix: (scope: Scope, digits: string, limit: number) => repo.findLinkedByPhoneSuffix(db, scopeOf(scope), digits, limit),
+
     /** GET /users: the merchant's customers, newest first. */
     async list(scope: Scope, q: { limit?: number; startingAfter?: string }) {
       const limit = q.limit ?? 20;
