@@ -152,6 +152,22 @@ describe('roles enforced by the server', () => {
 });
 
 describe('team and invitations', () => {
+  it('the invitation link starts with CAISSE_PUBLIC_URL when it is set', async () => {
+    const pub = await createTestContext({ env: { CAISSE_PUBLIC_URL: 'https://pay.example.com' } });
+    try {
+      const boss = await createMerchant(pub, 'Public team');
+      const signIn = await pub.app.inject({ method: 'POST', url: '/dashboard/api/login', payload: boss.dashboard });
+      const headers = { cookie: String(signIn.headers['set-cookie']).split(';')[0] as string, 'x-csrf-token': signIn.json().csrfToken as string };
+      const email = `public-${randomBytes(3).toString('hex')}@example.com`;
+      const res = await pub.app.inject({ method: 'POST', url: '/dashboard/api/team/invitations', headers, payload: { email, role: 'analyst' } });
+      expect(res.statusCode, res.body).toBe(201);
+      const mail = (await pub.services.messaging.list({ merchantId: boss.merchantId, mode: 'test', limit: 10 })).data.find((msg) => msg.to === email);
+      expect(mail?.body).toMatch(/https:\/\/pay\.example\.com\/dashboard\/invitations\/inv_[0-9A-Za-z]+/);
+    } finally {
+      await pub.close();
+    }
+  });
+
   it('lists members with roles and pending invitations; the invitation e-mail is in the inviter\'s language with a 7-day link', async () => {
     const email = `pending-${randomBytes(3).toString('hex')}@example.com`;
     const created = await invite(owner, email, 'support');

@@ -735,7 +735,8 @@ export function createDashboardService(
           return made;
         });
         try {
-          await sendInvitation(actor, invitation.email, invitation.role, `${origin}/dashboard/invitations/${token}`, token);
+          // CAISSE_PUBLIC_URL when set, as every e-mailed link; else the dashboard page the owner used.
+          await sendInvitation(actor, invitation.email, invitation.role, `${config.publicUrl ?? origin}/dashboard/invitations/${token}`, token);
         } catch (err) {
           await db.transaction().execute((tx) => merchants.revokeInvitation(tx, actor.merchantId, invitation.id));
           throw err;
