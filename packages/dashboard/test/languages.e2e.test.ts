@@ -336,7 +336,11 @@ describe('choices that outrank the browser', () => {
 
   it("the dashboard's language switch is saved for the user: it outlives a reload and a new browser", async () => {
     const first = await signedIn('Home');
+    // The switch shows French at once and saves it in the background: reload once it is saved
+    // (a reload cancels a request still queued behind the Home page's own).
+    const saved = first.page.waitForResponse((r) => r.url().endsWith('/dashboard/api/session') && r.request().method() === 'PATCH');
     await first.page.getByLabel('Language').selectOption('fr');
+    expect((await saved).status()).toBe(200);
     await first.page.getByRole('heading', { level: 1, name: 'Accueil' }).waitFor();
     expect(await first.page.evaluate(() => document.documentElement.lang)).toBe('fr');
     await first.page.reload();

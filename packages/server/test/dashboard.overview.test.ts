@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE } from '../src/platform/clock.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser, refreshToken, type TestUser } from './flow.support.ts';
-import { createMerchant, createTestContext, type TestContext, type TestMerchant } from './harness.ts';
+import { createMerchant, createTestContext, setTotpEnrolled, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
 let a: TestMerchant;
@@ -16,9 +16,12 @@ let cookieB: string;
 const users: Record<string, TestUser> = {};
 const paid: Record<string, string[]> = {};
 
+/** Signs in with the password, then enrols the owner in TOTP: live mode needs two-factor sign-in. */
 async function login(m: TestMerchant): Promise<string> {
+  await setTotpEnrolled(ctx, m.dashboard.email, false);
   const res = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/login', payload: m.dashboard });
   expect(res.statusCode, res.body).toBe(200);
+  await setTotpEnrolled(ctx, m.dashboard.email, true);
   return String(res.headers['set-cookie']).split(';')[0] as string;
 }
 
