@@ -37,11 +37,18 @@ describe('several API processes', () => {
       servers.push(server);
       await server.waitForLine(/"processes":2.*API processes listening/);
 
-      // Both processes answer (each logs its requests with its pid), and both cache the key.
-      for (let i = 0; i < 20; i++) expect((await get(server, keys)).status).toBe(200);
-      // The processes' log lines reach this pipe on their own schedule: wait for them, briefly.
+      // Both processes answer (each logs its requests with its pid), and both cache the key. The
+      // second may still be starting when the first is listening, and the log lines reach this
+      // pipe on their own schedule: keep asking until both have answered, within a bound.
       const pids = () => new Set(server.lines.filter((l) => l.includes('"url":"/gateway?limit=1"')).map((l) => /"pid":(\d+)/.exec(l)?.[1]));
-      await vi.waitFor(() => expect(pids().size).toBe(2), { timeout: 5000, interval: 50 });
+      for (let i = 0; i < 20; i++) expect((await get(server, keys)).status).toBe(200);
+      await vi.waitFor(
+        async () => {
+          expect((await get(server, keys)).status).toBe(200);
+          expect(pids().size).toBe(2);
+        },
+        { timeout: 20_000, interval: 100 },
+      );
       expect(pids().has(String(server.pid))).toBe(false);
 
       const listed = await runCaisse(['keys', 'list', '--merchant', keys.merchantId, '--json'], env);
