@@ -33,7 +33,7 @@ export interface Config {
    * as PgBouncer in transaction mode, which does not keep them).
    */
   dbPreparedStatements: boolean;
-  /** Embedded PGlite's engine in a worker thread beside the HTTP server (CAISSE_PGLITE_THREAD, default on). */
+  /** Embedded PGlite's engine in a worker thread beside the HTTP server (CAISSE_PGLITE_THREAD, default off: see docs/decisions.md). */
   pgliteThread: boolean;
   /** API processes of `caisse start` (node:cluster; CAISSE_API_PROCESSES, default 1; PostgreSQL only). */
   apiProcesses: number;
@@ -531,7 +531,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
-    pgliteThread: flag(env, 'CAISSE_PGLITE_THREAD', true),
+    pgliteThread: flag(env, 'CAISSE_PGLITE_THREAD', false),
     apiProcesses: integer(env, 'CAISSE_API_PROCESSES', 1, 1, 64),
     security: security(env),
     hardening: hardening(env, mode),

@@ -164,16 +164,16 @@ describe('embedded data directory', () => {
       done = true;
       return turns;
     };
-    const threaded = await openPglite(dir);
+    const threaded = await openPglite(dir, { thread: true });
     const inThread = await busy(threaded)().finally(() => threaded.close());
-    const same = await openPglite(dir, { thread: false });
+    const same = await openPglite(dir);
     const onThisThread = await busy(same)().finally(() => same.close());
     expect(inThread).toBeGreaterThan(100);
     expect(onThisThread).toBeLessThan(inThread / 10);
   });
 
   it('the threaded engine answers errors, transactions, prepared statements and large rows as PGlite does', async () => {
-    const opened = await openPglite(dir);
+    const opened = await openPglite(dir, { thread: true });
     try {
       await sql`create table thread_probe (id int primary key, v text)`.execute(opened.db);
       await sql`insert into thread_probe values (${1}, ${'a'})`.execute(opened.db);

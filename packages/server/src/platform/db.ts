@@ -199,10 +199,10 @@ export async function openPglite(dataDir: string | undefined, opts: { preparedSt
     // shared_buffers lives in WASM memory, which never shrinks: 16 MB instead of the default
     // 128 MB keeps a development gateway's footprint small (the data of one is far smaller).
     const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
-    // A data directory's engine runs in a thread of its own (pglite-thread.ts); an in-memory one
-    // (tests, loaded from a template) stays on this thread.
+    // `thread`: a data directory's engine in a thread of its own (pglite-thread.ts); off by
+    // default, it measured slower on a quiet machine (docs/decisions.md, "Performance").
     engine =
-      dataDir !== undefined && (opts.thread ?? true)
+      dataDir !== undefined && opts.thread === true
         ? startPgliteThread(join(dataDir, 'pgdata'), startParams)
         : new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'), { startParams, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
     await engine.waitReady;
