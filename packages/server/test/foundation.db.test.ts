@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +110,48 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
       expect(statements.filter((s) => /pg_advisory_(lock|unlock)\b/.test(s))).toEqual([]);
     } finally {
       await logged.destroy();
+      await fresh.close();
+    }
+  });
+
+  it("writes a transaction's BEGIN with its first statement: one write and one round trip fewer", async () => {
+    const fresh = await openTestDb();
+    const opened = openPostgres(fresh.url as string, 1);
+    const socket = net.Socket.prototype as unknown as { _writeGeneric: (...args: unknown[]) => unknown };
+    const original = socket._writeGeneric;
+    let writes = 0;
+    socket._writeGeneric = function (this: unknown, ...args: unknown[]) {
+      writes++;
+      return original.apply(this, args);
+    };
+    const counted = async (run: () => Promise<unknown>) => {
+      writes = 0;
+      await run().catch(() => {});
+      return writes;
+    };
+    try {
+      await sql`create table pipelined (x int)`.execute(opened.db);
+      const two = () => opened.db.transaction().execute(async (tx) => {
+        await sql`insert into pipelined values (1)`.execute(tx);
+        await sql`select 2`.execute(tx);
+      });
+      // BEGIN + insert, select, COMMIT.
+      expect(await counted(two)).toBe(3);
+      // A transaction that ends before any statement sends nothing.
+      expect(await counted(() => opened.db.transaction().execute(async () => {}))).toBe(0);
+      // The insert ran inside the transaction: the failure after it rolls it back.
+      const failing = () => opened.db.transaction().execute(async (tx) => {
+        await sql`insert into pipelined values (2)`.execute(tx);
+        throw new Error('after the insert');
+      });
+      await expect(failing()).rejects.toThrow('after the insert');
+      // A first statement that fails fails the transaction; the connection stays usable.
+      await expect(opened.db.transaction().execute((tx) => sql`select * from no_such_table`.execute(tx))).rejects.toThrow(/no_such_table/);
+      const rows = await sql<{ x: number }>`select x from pipelined order by x`.execute(opened.db);
+      expect(rows.rows.map((r) => r.x)).toEqual([1]);
+    } finally {
+      socket._writeGeneric = original;
+      await opened.close();
       await fresh.close();
     }
   });

@@ -136,16 +136,66 @@ function prepareStatements(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
+const EMPTY_RESULT = (command: string) => ({ command, rowCount: null, oid: 0, rows: [], fields: [] }) as unknown as pg.QueryResult;
+
+/**
+ * Holds a transaction's BEGIN back and writes it with the transaction's first statement, in one
+ * write and one round trip (the client runs in pg's pipeline mode, so the second is sent before
+ * the first is answered). A transaction that ends before any statement sends nothing. A failed
+ * BEGIN fails its statement too; the transaction then rolls back as usual.
+ */
+function pipelineBegin(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+  let pending: string | null = null;
+  client.query = ((text: unknown, values?: unknown[], ...rest: unknown[]) => {
+    if (typeof text === 'string' && rest.length === 0 && (values === undefined || values.length === 0)) {
+      // Kysely opens and ends transactions with these texts, always in lower case.
+      if (text === 'begin' || text.startsWith('start transaction')) {
+        pending = text;
+        return Promise.resolve(EMPTY_RESULT('BEGIN'));
+      }
+      if (pending !== null && (text === 'commit' || text === 'rollback')) {
+        pending = null;
+        return Promise.resolve(EMPTY_RESULT(text.toUpperCase()));
+      }
+    }
+    if (pending === null) return query(text, values, ...rest);
+    const begin = pending;
+    pending = null;
+    stream.cork();
+    let began: Promise<pg.QueryResult>;
+    let result: Promise<pg.QueryResult>;
+    try {
+      began = query(begin);
+      result = query(text, values, ...rest);
+    } finally {
+      stream.uncork();
+    }
+    return began.then(
+      () => result,
+      (err: unknown) => {
+        result.catch(() => {});
+        throw err;
+      },
+    );
+  }) as typeof client.query;
+}
+
 /**
  * `opts.listenUrl`: where LISTEN connects instead of `url` (DATABASE_LISTEN_URL): behind a pooler
  * in transaction mode, a LISTEN lands on whichever server connection the pooler picked and its
  * notifications never come back to this client, so LISTEN needs a path that keeps its session.
  */
 export function openPostgres(url: string, poolSize = 10, opts: { preparedStatements?: boolean; listenUrl?: string } = {}): OpenedDb {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+  // Pipeline mode: a statement may be written before the previous one is answered (pipelineBegin).
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, pipeline: true });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
-  if (opts.preparedStatements ?? true) pool.on('connect', (client) => prepareStatements(client));
+  pool.on('connect', (client) => {
+    if (opts.preparedStatements ?? true) prepareStatements(client);
+    pipelineBegin(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
