@@ -9,6 +9,7 @@ import type { Database } from '../src/platform/database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, lockDataDir, openPglite, openPostgres } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
+import { prepare } from '../src/platform/prepared.ts';
 import { analyzeGrownTables } from '../src/platform/analyze.ts';
 import { onPostgres, openTestDb, seedDataDir, TEST_DATABASE_URL } from './harness.ts';
 
@@ -66,6 +67,30 @@ describe('database', () => {
       await sql`deallocate all`.execute(db.db);
       await sql`drop table analyze_probe`.execute(db.db);
     }
+  });
+
+  it('runs a statement compiled once with each call\'s parameters, constants kept in place', async () => {
+    const insert = prepare((k, p: { merchantId: string; key: string; fingerprint: Buffer; at: Date }) =>
+      k
+        .insertInto('idempotency_keys')
+        .values({ merchant_id: p.merchantId, mode: 'test', key: p.key, fingerprint: p.fingerprint, state: 'running', request_id: 'req_prepared', locked_at: p.at, created_at: p.at })
+        .returning(['key', 'mode']),
+    );
+    const byKey = prepare((k, p: { key: string; merchantId: string }) =>
+      k.selectFrom('idempotency_keys').select(['key', 'fingerprint', 'request_id']).where('merchant_id', '=', p.merchantId).where('key', '=', p.key).where('mode', '=', 'test'),
+    );
+    const sqlBefore = byKey.sql;
+    const at = new Date('2026-11-25T10:00:00Z');
+    await sql`insert into merchants (id, name, created_at) values ('mch_prepared', 'Prepared', now())`.execute(db.db);
+    expect(await insert.rows(db.db, { merchantId: 'mch_prepared', key: 'k1', fingerprint: Buffer.from([1]), at })).toEqual([{ key: 'k1', mode: 'test' }]);
+    expect(await insert.first(db.db, { merchantId: 'mch_prepared', key: 'k2', fingerprint: Buffer.from([2]), at })).toEqual({ key: 'k2', mode: 'test' });
+    // Parameters bind by name, whatever their order in the statement.
+    expect(await byKey.first(db.db, { key: 'k2', merchantId: 'mch_prepared' })).toEqual({ key: 'k2', fingerprint: Buffer.from([2]), request_id: 'req_prepared' });
+    expect(await byKey.first(db.db, { key: 'k1', merchantId: 'mch_other' })).toBeUndefined();
+    expect(byKey.sql).toBe(sqlBefore);
+    // Inside a transaction, like any query; `affected` counts the rows touched.
+    const remove = prepare((k, p: { merchantId: string }) => k.deleteFrom('idempotency_keys').where('merchant_id', '=', p.merchantId));
+    await expect(db.db.transaction().execute((tx) => remove.affected(tx, { merchantId: 'mch_prepared' }))).resolves.toBe(2n);
   });
 
   it('returns 64-bit integers exactly, as bigint', async () => {

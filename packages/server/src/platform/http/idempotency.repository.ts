@@ -1,5 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { Executor } from '../db.ts';
+import { prepare } from '../prepared.ts';
 
 export interface IdempotencyKeysTable {
   merchant_id: string;
@@ -57,26 +58,38 @@ const running = (c: Claim) => ({
   created_at: c.now,
 });
 
+// The claim, the lookup and the answer run on every POST with a key: compiled once.
+const claimKey = prepare((db, p: { merchantId: string; mode: 'test' | 'live'; key: string; fingerprint: Buffer; requestId: string; now: Date }) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({ ...byScope(p), ...running({ fingerprint: p.fingerprint, requestId: p.requestId, now: p.now }) })
+    .onConflict((oc) => oc.columns(['merchant_id', 'mode', 'key']).doNothing())
+    .returning('key'),
+);
+
+const findKey = prepare((db, p: IdempotencyScope) =>
+  db.selectFrom('idempotency_keys').selectAll().where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode).where('key', '=', p.key),
+);
+
+const completeKey = prepare((db, p: IdempotencyScope & { requestId: string; status: number; headers: string; body: Buffer }) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', response_status: p.status, response_headers: p.headers, response_body: p.body })
+    .where('merchant_id', '=', p.merchantId)
+    .where('mode', '=', p.mode)
+    .where('key', '=', p.key)
+    .where('request_id', '=', p.requestId),
+);
+
 export const idempotencyRepository = {
   /** Takes the key for this request, or returns false when a row already holds it. */
   async claim(db: Executor, scope: IdempotencyScope, c: Claim): Promise<boolean> {
-    const row = await db
-      .insertInto('idempotency_keys')
-      .values({ ...byScope(scope), ...running(c) })
-      .onConflict((oc) => oc.columns(['merchant_id', 'mode', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst();
+    const row = await claimKey.first(db, { merchantId: scope.merchantId, mode: scope.mode, key: scope.key, fingerprint: c.fingerprint, requestId: c.requestId, now: c.now });
     return row !== undefined;
   },
 
   async find(db: Executor, scope: IdempotencyScope) {
-    return db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('key', '=', scope.key)
-      .executeTakeFirst();
+    return findKey.first(db, scope);
   },
 
   /**
@@ -104,15 +117,14 @@ export const idempotencyRepository = {
    * or after sending). False when the key is no longer this request's (taken over).
    */
   async complete(db: Executor, scope: IdempotencyScope, requestId: string, response: StoredResponse): Promise<boolean> {
-    const result = await db
-      .updateTable('idempotency_keys')
-      .set({ state: 'done', response_status: response.status, response_headers: JSON.stringify(response.headers), response_body: response.body })
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('key', '=', scope.key)
-      .where('request_id', '=', requestId)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    const updated = await completeKey.affected(db, {
+      ...scope,
+      requestId,
+      status: response.status,
+      headers: JSON.stringify(response.headers),
+      body: response.body,
+    });
+    return updated > 0n;
   },
 
   /**

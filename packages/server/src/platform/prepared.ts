@@ -1,0 +1,60 @@
+import { type Compilable, type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type QueryResult } from 'kysely';
+import type { Database } from './database.ts';
+import type { Executor } from './db.ts';
+
+/**
+ * A statement of the payment path, built and compiled by Kysely once, at module load, and run
+ * with its parameters bound: building and compiling a query on every call cost more CPU than
+ * node-postgres running it (docs/decisions.md, "Performance").
+ *
+ * `build` receives a Kysely of the schema and a parameters object whose fields stand for the
+ * values of each run (typed as `P`, so the builder checks them as it would real values). Use a
+ * parameter wherever a value varies; anything else is part of the statement. A parameter is one
+ * value: not a list (`in`), not an optional part of the statement (a column set only sometimes).
+ */
+export interface Prepared<P, R> {
+  readonly sql: string;
+  execute(db: Executor, params: P): Promise<QueryResult<R>>;
+  /** The rows. */
+  rows(db: Executor, params: P): Promise<R[]>;
+  /** The first row, if any. */
+  first(db: Executor, params: P): Promise<R | undefined>;
+  /** How many rows an INSERT, UPDATE or DELETE touched. */
+  affected(db: Executor, params: P): Promise<bigint>;
+}
+
+/** Stands for a parameter in the statement being compiled. */
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+/** Compiles only: it never connects. */
+const compiler = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+export function prepare<P extends object, R>(build: (db: Kysely<Database>, p: P) => Compilable<R>): Prepared<P, R> {
+  const slots = new Proxy({} as P, { get: (_target, name) => new Slot(String(name)) });
+  const compiled = build(compiler, slots).compile();
+  const names = compiled.parameters.map((value) => (value instanceof Slot ? value.name : null));
+  const execute = (db: Executor, params: P): Promise<QueryResult<R>> => {
+    const parameters = compiled.parameters.map((value, i) => {
+      const name = names[i];
+      return name == null ? value : (params as Record<string, unknown>)[name];
+    });
+    const query: CompiledQuery<R> = { query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters };
+    return db.executeQuery(query);
+  };
+  return {
+    sql: compiled.sql,
+    execute,
+    rows: async (db, params) => (await execute(db, params)).rows,
+    first: async (db, params) => (await execute(db, params)).rows[0],
+    affected: async (db, params) => (await execute(db, params)).numAffectedRows ?? 0n,
+  };
+}
