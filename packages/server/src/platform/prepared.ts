@@ -58,3 +58,30 @@ export function prepare<P extends object, R>(build: (db: Kysely<Database>, p: P)
     affected: async (db, params) => (await execute(db, params)).numAffectedRows ?? 0n,
   };
 }
+
+/**
+ * For a statement whose shape depends on which fields are given (an insert of a row, an update
+ * of some columns): compiled once per set of given fields. `build` receives those fields' names,
+ * sorted; fields given as `undefined` are not given.
+ */
+export function prepareByFields<P extends object, R>(build: (db: Kysely<Database>, p: P, fields: readonly string[]) => Compilable<R>): (params: P) => Prepared<P, R> {
+  const shapes = new Map<string, Prepared<P, R>>();
+  return (params) => {
+    const fields = Object.keys(params)
+      .filter((k) => (params as Record<string, unknown>)[k] !== undefined)
+      .sort();
+    const key = fields.join(',');
+    let statement = shapes.get(key);
+    if (statement === undefined) {
+      statement = prepare((db, p: P) => build(db, p, fields));
+      // A handful of shapes per statement in practice; never grow without bound.
+      if (shapes.size < 64) shapes.set(key, statement);
+    }
+    return statement;
+  };
+}
+
+/** `row`'s given fields, each as its parameter (for `values` and `set`). */
+export function fieldsOf<T extends object>(p: T, fields: readonly string[]): T {
+  return Object.fromEntries(fields.map((f) => [f, (p as Record<string, unknown>)[f]])) as T;
+}

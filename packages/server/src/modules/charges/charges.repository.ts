@@ -1,5 +1,6 @@
 import { type ColumnType, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
+import { fieldsOf, prepareByFields } from '../../platform/prepared.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type ChargeStatus = 'succeeded' | 'failed';
@@ -96,9 +97,14 @@ const epochHour = (column: string) => sql<string>`floor(extract(epoch from ${sql
 export type ChargeRow = Selectable<ChargesTable>;
 export type RefundRow = Selectable<RefundsTable>;
 
+// On every charge: compiled once (platform/prepared.ts).
+const insertChargeRow = prepareByFields((db, p: Insertable<ChargesTable>, fields) => db.insertInto('charges').values(fieldsOf(p, fields)).returningAll());
+
 export const chargesRepository = {
   async insertCharge(tx: Tx, row: Insertable<ChargesTable>): Promise<ChargeRow> {
-    return tx.insertInto('charges').values(row).returningAll().executeTakeFirstOrThrow();
+    const inserted = await insertChargeRow(row).first(tx, row);
+    if (!inserted) throw new Error('insert into charges returned no row');
+    return inserted;
   },
 
   /** The charge that paid the intent, if any (there is at most one). */

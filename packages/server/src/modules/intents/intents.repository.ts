@@ -1,5 +1,6 @@
 import { type ColumnType, type Generated, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
+import { fieldsOf, prepare, prepareByFields } from '../../platform/prepared.ts';
 import type { IntentStatus } from './intents.state.ts';
 
 import type { KeyMode, Scope } from '../../platform/tenancy.ts';
@@ -61,9 +62,19 @@ function scoped(db: Executor, scope: Scope) {
   return db.selectFrom('intents').selectAll().where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode);
 }
 
+// The payment path's statements, compiled once (platform/prepared.ts).
+const insertIntent = prepareByFields((db, p: Insertable<IntentsTable>, fields) => db.insertInto('intents').values(fieldsOf(p, fields)).returningAll());
+const lockIntent = prepare((db, p: Scope & { id: string }) => scoped(db, p).where('id', '=', p.id).forUpdate());
+const updateIntent = prepareByFields((db, p: IntentPatch & { status: IntentStatus; updated_at: Date; id: string }, fields) => {
+  const { id: _id, ...set } = fieldsOf(p, fields.filter((f) => f !== 'id'));
+  return db.updateTable('intents').set(set).where('id', '=', p.id).returningAll();
+});
+
 export const intentsRepository = {
   async insert(db: Executor, row: Insertable<IntentsTable>) {
-    return db.insertInto('intents').values(row).returningAll().executeTakeFirstOrThrow();
+    const inserted = await insertIntent(row).first(db, row);
+    if (!inserted) throw new Error('insert into intents returned no row');
+    return inserted;
   },
 
   /** Whose intent this is and its session token's hash, by id alone (the hosted checkout knows no key). */
@@ -85,7 +96,7 @@ export const intentsRepository = {
    * one after the other and the second sees the first's result.
    */
   async lockForUpdate(tx: Tx, scope: Scope, id: string) {
-    return scoped(tx, scope).where('id', '=', id).forUpdate().executeTakeFirst();
+    return lockIntent.first(tx, { merchantId: scope.merchantId, mode: scope.mode, id });
   },
 
   /** Records who started paying the intent, unless someone did already; true when it was this customer. */
@@ -102,7 +113,10 @@ export const intentsRepository = {
   },
 
   async update(tx: Tx, id: string, set: IntentPatch & { status: IntentStatus; updated_at: Date }) {
-    return tx.updateTable('intents').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const params = { ...set, id };
+    const updated = await updateIntent(params).first(tx, params);
+    if (!updated) throw new Error(`update of intent ${id} found no row`);
+    return updated;
   },
 
   /** Newest first; one more row than asked, so the caller knows whether there are more. */

@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
+import { fieldsOf, prepareByFields } from '../../platform/prepared.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type Channel = 'sms' | 'email';
@@ -27,9 +28,12 @@ declare module '../../platform/database.ts' {
 
 export type MessageRow = Selectable<MessagesTable>;
 
+// On every code sent: compiled once (platform/prepared.ts).
+const insertMessage = prepareByFields((db, p: MessagesTable, fields) => db.insertInto('messages').values(fieldsOf(p, fields)));
+
 export const messagesRepository = {
   async insert(db: Executor, row: MessagesTable): Promise<void> {
-    await db.insertInto('messages').values(row).execute();
+    await insertMessage(row).execute(db, row);
   },
 
   async finish(db: Executor, id: string, status: MessageStatus, providerRef: string | null): Promise<void> {

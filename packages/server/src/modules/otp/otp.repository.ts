@@ -1,5 +1,6 @@
 import { type Generated, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
+import { prepare } from '../../platform/prepared.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import type { Channel } from '../messaging/index.ts';
 
@@ -58,6 +59,63 @@ function codesOf(db: Executor, scope: UserScope) {
   return db.selectFrom('otp_codes').where('user_id', '=', scope.userId).where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode);
 }
 
+// The payment path's statements, compiled once (platform/prepared.ts).
+const sendsInWindow = prepare((db, p: UserScope & { now: Date; windowStart: Date }) =>
+  db
+    .with('stale_authorizations', (db) => db.deleteFrom('otp_authorizations').where('user_id', '=', p.userId).where('expires_at', '<=', p.now))
+    .with('stale_codes', (db) => db.deleteFrom('otp_codes').where('user_id', '=', p.userId).where('created_at', '<', p.windowStart))
+    .selectFrom('otp_codes')
+    .select('created_at')
+    .where('user_id', '=', p.userId)
+    .where('merchant_id', '=', p.merchantId)
+    .where('mode', '=', p.mode)
+    .where('created_at', '>', p.windowStart),
+);
+
+const insertCodeRow = prepare((db, p: Omit<OtpCodesTable, 'attempts' | 'consumed_at'>) =>
+  db.insertInto('otp_codes').values({
+    id: p.id,
+    merchant_id: p.merchant_id,
+    mode: p.mode,
+    user_id: p.user_id,
+    intent_id: p.intent_id,
+    channel: p.channel,
+    code_hash: p.code_hash,
+    expires_at: p.expires_at,
+    created_at: p.created_at,
+  }),
+);
+
+const lockNewest = prepare((db, p: UserScope & { day: string }) =>
+  codesOf(db, p)
+    .selectAll()
+    .select((eb) => eb.selectFrom('otp_daily_failures').select('failures').where('user_id', '=', p.userId).where('day', '=', p.day).as('failures_today'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .forUpdate(),
+);
+
+const exchange = prepare((db, p: Omit<OtpAuthorizationsTable, 'used_at'> & { codeId: string; at: Date }) =>
+  db
+    .with('consumed', (db) => db.updateTable('otp_codes').set({ consumed_at: p.at }).where('id', '=', p.codeId))
+    .insertInto('otp_authorizations')
+    .values({
+      token_hash: p.token_hash,
+      merchant_id: p.merchant_id,
+      mode: p.mode,
+      user_id: p.user_id,
+      intent_id: p.intent_id,
+      otp_id: p.otp_id,
+      expires_at: p.expires_at,
+      created_at: p.created_at,
+    }),
+);
+
+const spend = prepare((db, p: { tokenHash: Buffer; at: Date }) =>
+  db.updateTable('otp_authorizations').set({ used_at: p.at }).where('token_hash', '=', p.tokenHash).where('used_at', 'is', null).returningAll(),
+);
+
 export const otpRepository = {
   /**
    * Serialises the sends of one user until the transaction ends (a transaction-level advisory
@@ -88,21 +146,12 @@ export const otpRepository = {
    * gave. The rows counted and the rows deleted are disjoint, so one snapshot serves both.
    */
   async sendsInWindowForgettingStale(tx: Tx, scope: UserScope, q: { now: Date; windowStart: Date }): Promise<Date[]> {
-    const rows = await tx
-      .with('stale_authorizations', (db) => db.deleteFrom('otp_authorizations').where('user_id', '=', scope.userId).where('expires_at', '<=', q.now))
-      .with('stale_codes', (db) => db.deleteFrom('otp_codes').where('user_id', '=', scope.userId).where('created_at', '<', q.windowStart))
-      .selectFrom('otp_codes')
-      .select('created_at')
-      .where('user_id', '=', scope.userId)
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('created_at', '>', q.windowStart)
-      .execute();
+    const rows = await sendsInWindow.rows(tx, { ...scope, ...q });
     return rows.map((r) => r.created_at);
   },
 
   async insertCode(db: Executor, row: Omit<OtpCodesTable, 'attempts' | 'consumed_at'>): Promise<void> {
-    await db.insertInto('otp_codes').values(row).execute();
+    await insertCodeRow.execute(db, row);
   },
 
   async deleteCode(db: Executor, id: string): Promise<void> {
@@ -114,14 +163,7 @@ export const otpRepository = {
    * with the user's wrong codes on `day` read in the same statement.
    */
   async lockNewestCode(tx: Tx, scope: UserScope, day: string): Promise<(OtpCodeRow & { failures_today: number | null }) | undefined> {
-    return codesOf(tx, scope)
-      .selectAll()
-      .select((eb) => eb.selectFrom('otp_daily_failures').select('failures').where('user_id', '=', scope.userId).where('day', '=', day).as('failures_today'))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .forUpdate()
-      .executeTakeFirst();
+    return lockNewest.first(tx, { ...scope, day });
   },
 
   /** Counts a wrong try on the code and on the user's `day`, in one statement: the code's tries and the day's wrong codes. */
@@ -153,11 +195,7 @@ export const otpRepository = {
 
   /** Marks the code exchanged and stores the authorization token it bought, in one statement. */
   async exchangeCode(tx: Tx, codeId: string, at: Date, authorization: Omit<OtpAuthorizationsTable, 'used_at'>): Promise<void> {
-    await tx
-      .with('consumed', (db) => db.updateTable('otp_codes').set({ consumed_at: at }).where('id', '=', codeId))
-      .insertInto('otp_authorizations')
-      .values(authorization)
-      .execute();
+    await exchange.execute(tx, { ...authorization, codeId, at });
   },
 
   /**
@@ -166,13 +204,7 @@ export const otpRepository = {
    * rolls the transaction back to refuse it, which leaves it unspent.
    */
   async spendAuthorization(tx: Tx, tokenHash: Buffer, at: Date): Promise<OtpAuthorizationRow | undefined> {
-    return tx
-      .updateTable('otp_authorizations')
-      .set({ used_at: at })
-      .where('token_hash', '=', tokenHash)
-      .where('used_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
+    return spend.first(tx, { tokenHash, at });
   },
 
   async findAuthorization(db: Executor, tokenHash: Buffer): Promise<OtpAuthorizationRow | undefined> {
