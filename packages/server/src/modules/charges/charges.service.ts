@@ -199,7 +199,7 @@ export function createChargesService(
         await otp.consume(tx, { token: otpToken, ...scope, userId: user.userId, intentId: row.id });
 
         const currency = row.currency as Currency;
-        const { wallet, balance, accounts } = await ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency });
+        const { wallet, balance, revenue, accounts } = await ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency });
         const attempts = row.attempts + 1;
         const base = {
           id: ids('charge'),
@@ -251,7 +251,6 @@ export function createChargesService(
           );
         } else {
           // The merchant receives amount − fee, the platform's revenue the fee, in one transfer.
-          const revenue = await ledger.platformRevenue(tx, { ...scope, currency });
           await ledger.transfer(
             tx,
             {
@@ -266,7 +265,7 @@ export function createChargesService(
                 { accountId: revenue.id, amount: fee },
               ],
             },
-            [...accounts, revenue],
+            accounts,
           );
         }
         // The statement's rows last: the merchant's running total is locked from here to the commit.

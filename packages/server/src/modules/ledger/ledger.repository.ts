@@ -165,8 +165,9 @@ export const ledgerRepository = {
   },
 
   /**
-   * The user's wallet in one currency, locked for the rest of the transaction, and the merchant's
-   * pending account in that currency (a charge's net is pending until settled), read without a lock, in one statement. One that does not exist yet
+   * The user's wallet in one currency, locked for the rest of the transaction, the merchant's
+   * pending account in that currency (a charge's net is pending until settled) and the platform's
+   * revenue from the merchant (the fee), read without a lock, in one statement. One that does not exist yet
    * is missing from the answer. The merchant balance is every charge's account: it is locked only
    * by the write at the end of the charge, so that charges of one merchant hold its lock for as
    * little as possible (that write and the commit).
@@ -179,7 +180,7 @@ export const ledgerRepository = {
       select * from wallet
       union all
       select * from ledger_accounts
-      where kind = 'merchant_pending' and merchant_id = ${q.merchantId} and mode = ${q.mode} and currency = ${q.currency}`.execute(db);
+      where kind in ('merchant_pending', 'platform_revenue') and merchant_id = ${q.merchantId} and mode = ${q.mode} and currency = ${q.currency}`.execute(db);
     return result.rows;
   },
 

@@ -199,22 +199,25 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
 
     /**
      * What a charge moves money between, created when missing: the user's wallet in a currency,
-     * locked for the rest of the transaction, and the merchant's pending account, read without a lock
+     * locked for the rest of the transaction, the merchant's pending account and the platform's
+     * revenue from the merchant (the fee), read without a lock
      * (the transfer's write locks it: do it last in the transaction, so that the merchant's other
-     * charges wait for as little as possible). One statement when both exist. Pass them on to
+     * charges wait for as little as possible). One statement when they exist. Pass them on to
      * `transfer` as `known`.
      */
     async paymentAccounts(tx: Tx, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency }) {
       let rows = await repo.lockPaymentAccounts(tx, q);
-      if (rows.length < 2) {
+      if (rows.length < 3) {
         await ensure(tx, { ...q, kind: 'user_wallet' });
         await ensure(tx, { ...q, kind: 'merchant_pending' });
+        await ensure(tx, { ...q, kind: 'platform_revenue' });
         rows = await repo.lockPaymentAccounts(tx, q);
       }
       const wallet = rows.find((a) => a.kind === 'user_wallet');
       const balance = rows.find((a) => a.kind === 'merchant_pending');
-      if (!wallet || !balance) throw new Error('the payment accounts could not be made');
-      return { wallet, balance, accounts: rows };
+      const revenue = rows.find((a) => a.kind === 'platform_revenue');
+      if (!wallet || !balance || !revenue) throw new Error('the payment accounts could not be made');
+      return { wallet, balance, revenue, accounts: rows };
     },
 
     /** The user's wallet in a currency, created when missing. */
