@@ -87,11 +87,36 @@ export function chooseLanguage(choice: {
  * goes to Intl as a string, so no float ever rounds it. A currency Intl does not know reads
  * "5000 ABC".
  */
+// Making an Intl formatter costs far more than using one (the server formats an amount in every
+// SMS): one per locale and currency, or per locale and options, kept.
+const amountFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function amountFormat(locale: string, currency: string): Intl.NumberFormat {
+  const key = `${locale}|${currency}`;
+  let format = amountFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    if (amountFormats.size < 256) amountFormats.set(key, format);
+  }
+  return format;
+}
+
+function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${options.dateStyle ?? ''}|${options.timeStyle ?? ''}|${options.timeZone ?? ''}`;
+  let format = dateFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(locale, options);
+    if (dateFormats.size < 256) dateFormats.set(key, format);
+  }
+  return format;
+}
+
 export function formatAmount(amount: string, currency: string, locale: string): string {
   try {
     // A decimal string is formatted exactly (ES2023 Intl.NumberFormat v3); typed as a number for
     // the packages that compile this with an older `lib`.
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount as unknown as number);
+    return amountFormat(locale, currency).format(amount as unknown as number);
   } catch {
     return `${amount} ${currency}`;
   }
@@ -101,10 +126,10 @@ const asDate = (value: string | Date) => (typeof value === 'string' ? new Date(v
 
 /** A day as the locale writes it: fr "23 nov. 2026", en "Nov 23, 2026". */
 export function formatDate(value: string | Date, locale: string, timeZone?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', ...(timeZone ? { timeZone } : {}) }).format(asDate(value));
+  return dateFormat(locale, { dateStyle: 'medium', ...(timeZone ? { timeZone } : {}) }).format(asDate(value));
 }
 
 /** A day and time: fr "23 nov. 2026, 10:00", en "Nov 23, 2026, 10:00 AM". */
 export function formatDateTime(value: string | Date, locale: string, timeZone?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(asDate(value));
+  return dateFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(asDate(value));
 }
