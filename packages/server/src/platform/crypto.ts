@@ -2,7 +2,23 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes as nodeRandom
 
 /** Random source, injected so tests can make it deterministic when they need to. */
 export type RandomBytes = (size: number) => Buffer;
-export const systemRandom: RandomBytes = (size) => nodeRandomBytes(size);
+// Small draws come from a block of the CSPRNG's bytes fetched 4 KiB at a time (as Node's own
+// randomUUID does): one call into OpenSSL per block instead of one per id, IV or token. Each byte
+// is handed out once and wiped from the block.
+const BLOCK = 4096;
+let block = Buffer.alloc(0);
+let offset = 0;
+export const systemRandom: RandomBytes = (size) => {
+  if (size > 256) return nodeRandomBytes(size);
+  if (offset + size > block.length) {
+    block = nodeRandomBytes(BLOCK);
+    offset = 0;
+  }
+  const out = Buffer.from(block.subarray(offset, offset + size));
+  block.fill(0, offset, offset + size);
+  offset += size;
+  return out;
+};
 
 /** SHA-256 of a secret (API key, session token, OTP token). Secrets are looked up by this hash. */
 export function sha256(value: string): Buffer {
