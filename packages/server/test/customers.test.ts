@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../src/modules/ledger/index.ts';
+import { TOKEN_VERSION_TTL_MS } from '../src/modules/users/index.ts';
 import { type OpenedDb, openPglite, openPostgres } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
 import { authorize, charge, createIntent, expectLedgerClean, PASSWORD } from './flow.support.ts';
@@ -230,12 +231,31 @@ describe('password reset and change', () => {
     expect(done.statusCode, done.body).toBe(204);
 
     expect((await call(ctx.app, 'GET', '/wallet', { apiKey: b.apiKey, token: old.token })).statusCode).toBe(401);
+    // The second process trusts the version it read for TOKEN_VERSION_TTL_MS; here no broadcast
+    // reaches it (no wakeups), so it learns at the end of that time.
+    ctx.clock.advance(TOKEN_VERSION_TTL_MS);
     await expect(wallet(old.token, second)).rejects.toMatchObject({ code: 'access_token_invalid' });
     expect((await signIn(a, phoneNumber, PASSWORD)).statusCode).toBe(401);
     const fresh = await signIn(a, phoneNumber, 'garoua-sun-2026');
     expect(fresh.statusCode).toBe(200);
     // The code is spent.
     expect((await call(ctx.app, 'POST', '/auth/password-reset/confirm', pk(b), { phoneNumber, code, newPassword: 'garoua-moon-2026' })).statusCode).toBe(400);
+  });
+
+  it('a change is heard by the other processes at once through the broadcast', async () => {
+    const phoneNumber = newPhone();
+    expect((await call(ctx.app, 'POST', '/test/users', sk(a), { phoneNumber, password: PASSWORD })).statusCode).toBe(201);
+    const { token } = (await signIn(a, phoneNumber, PASSWORD)).json() as { token: string };
+    const { createServices } = await import('../src/services.ts');
+    const { createWakeups } = await import('../src/platform/wakeups.ts');
+    // Two processes sharing one PostgreSQL hear each other's broadcasts; on PGlite, in this process.
+    const wakeups = createWakeups({ kind: 'pglite' });
+    const [one, two] = [createServices({ ...ctx.deps, wakeups }), createServices({ ...ctx.deps, wakeups })];
+    const merchant = { merchantId: a.merchantId, mode: 'test' as const, apiKeyId: 'k', secretKeyId: undefined, allowedOrigins: [], pinnedVersion: '2026-11-01', merchantName: 'Alpha', intentExpiresIn: 1800 };
+    const me = await two.users.verifyAccessToken(token, merchant);
+    await one.users.changePassword(merchant, me, { currentPassword: PASSWORD, newPassword: 'kribi-wave-2026' }, '203.0.113.9');
+    await expect(two.users.verifyAccessToken(token, merchant)).rejects.toMatchObject({ code: 'access_token_invalid' });
+    await wakeups.close();
   });
 
   it('a change needs the current password and refuses older tokens, this one included', async () => {

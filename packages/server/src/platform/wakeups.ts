@@ -12,13 +12,14 @@ import type { OpenedDb } from './db.ts';
  *   coalesced: at most one in flight per channel. A lost wake-up only costs latency: the
  *   dispatcher still polls.
  * - `broadcast(channel, payload)`: "forget what you know": every subscriber of every process hears
- *   it (an API key revoked, rolled or given other origins drops out of every process's key cache).
+ *   it (an API key revoked, rolled or given other origins drops out of every process's key cache;
+ *   a customer's password changed, their token version out of every process's cache).
  *
  * On PGlite everything stays in this process (PGlite is single-process). When the LISTEN
  * connection to PostgreSQL is lost and made again, subscribers hear `reset`: what was broadcast
  * meanwhile may have been missed.
  */
-export type WakeChannel = 'webhooks' | 'api_keys';
+export type WakeChannel = 'webhooks' | 'api_keys' | 'user_tokens';
 
 export type Subscriber = (message: { payload: string } | { reset: true }) => void;
 

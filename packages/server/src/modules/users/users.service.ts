@@ -100,6 +100,39 @@ export interface TopupCredited {
  * password, one wallet per currency. A merchant sees a customer once linked to it (registration
  * through its key, its test helpers, a payment attempt of one of its intents).
  */
+/** How long a customer's token version is trusted without reading it again. */
+export const TOKEN_VERSION_TTL_MS = 2_000;
+const TOKEN_VERSION_CACHE_MAX = 50_000;
+const LINKS_REMEMBERED = 100_000;
+
+/**
+ * Customers' token versions, read once per TOKEN_VERSION_TTL_MS instead of on every request (a
+ * payment's three customer requests read it three times). A password change or reset forgets the
+ * customer's at once in this process and, through a broadcast, in the others; the TTL bounds a
+ * broadcast that was missed.
+ */
+function createVersionCache(deps: Pick<Deps, 'clock' | 'wakeups'>, read: (userId: string) => Promise<number | undefined>) {
+  const entries = new Map<string, { version: number | undefined; until: number }>();
+  deps.wakeups?.subscribe('user_tokens', (message) => ('reset' in message ? entries.clear() : entries.delete(message.payload)));
+  return {
+    async current(userId: string): Promise<number | undefined> {
+      const now = deps.clock.now().getTime();
+      const hit = entries.get(userId);
+      if (hit && hit.until > now) return hit.version;
+      const version = await read(userId);
+      entries.delete(userId);
+      if (entries.size >= TOKEN_VERSION_CACHE_MAX) entries.delete(entries.keys().next().value as string);
+      entries.set(userId, { version, until: now + TOKEN_VERSION_TTL_MS });
+      return version;
+    },
+    /** After the commit that raised the version. */
+    async changed(userId: string): Promise<void> {
+      entries.delete(userId);
+      await deps.wakeups?.broadcast('user_tokens', userId);
+    },
+  };
+}
+
 export function createUsersService(
   deps: Deps,
   collaborators: {
@@ -112,7 +145,8 @@ export function createUsersService(
   const { db, clock, ids, config, random } = deps;
   const throttle = createThrottle(deps);
   const { messaging, ledger } = collaborators;
-  const tokens = createTokenService(deps, (userId) => repo.tokenVersion(db, userId));
+  const versions = createVersionCache(deps, (userId) => repo.tokenVersion(db, userId));
+  const tokens = createTokenService(deps, versions.current);
 
   const subject = (kind: 'login' | 'verify' | 'reset' | 'send:verify' | 'send:reset', mode: KeyMode, phoneNumber: string) => `${kind}:${mode}:${phoneNumber}`;
   const codeExpiry = () => new Date(clock.now().getTime() + VERIFICATION_TTL_MS);
@@ -150,8 +184,19 @@ export function createUsersService(
     await sms(merchant, user, requested, 'users.verification', 'users.verificationSubject', { code, minutes });
   }
 
+  /**
+   * Links are never removed: one this process saw committed needs no insert again (a payment
+   * links its customer when the code is sent and again when it is charged). Only links written
+   * outside a transaction are remembered: a transaction's may still roll back.
+   */
+  const linked = new Set<string>();
   async function link(executor: Executor, scope: Scope, userId: string): Promise<void> {
+    const key = `${scope.merchantId}|${scope.mode}|${userId}`;
+    if (linked.has(key)) return;
     await repo.link(executor, { merchant_id: scope.merchantId, mode: scope.mode, user_id: userId, linked_at: clock.now() });
+    if (executor.isTransaction) return;
+    if (linked.size >= LINKS_REMEMBERED) linked.clear();
+    linked.add(key);
   }
 
   /** Inserts the customer with its XAF wallet and its link to the merchant; `also` runs in the same transaction. */
@@ -329,6 +374,7 @@ export function createUsersService(
           })
         : false;
       if (!done) throw incorrect(attempt.remaining);
+      if (user) await versions.changed(user.id);
       await attempt.succeeded();
       // The way out of a sign-in lock: this address's and the number's own are lifted.
       for (const limit of loginRules(loginOf(merchant.mode, phoneNumber, address))) await throttle.clear(limit.subject);
@@ -349,6 +395,7 @@ export function createUsersService(
         await repo.lockUser(tx, user.id);
         await repo.setPassword(tx, user.id, passwordHash, true);
       });
+      await versions.changed(user.id);
     },
 
     /** PATCH /users/me: the signed-in customer's language, for their messages from now on. */
