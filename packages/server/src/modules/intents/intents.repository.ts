@@ -64,6 +64,10 @@ function scoped(db: Executor, scope: Scope) {
 
 // The payment path's statements, compiled once (platform/prepared.ts).
 const insertIntent = prepareByFields((db, p: Insertable<IntentsTable>, fields) => db.insertInto('intents').values(fieldsOf(p, fields)).returningAll());
+const findIntent = prepare((db, p: Scope & { id: string }) => scoped(db, p).where('id', '=', p.id));
+const markStartedBy = prepare((db, p: Scope & { id: string; userId: string }) =>
+  db.updateTable('intents').set({ started_by: p.userId }).where('id', '=', p.id).where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode).where('started_by', 'is', null),
+);
 const lockIntent = prepare((db, p: Scope & { id: string }) => scoped(db, p).where('id', '=', p.id).forUpdate());
 const updateIntent = prepareByFields((db, p: IntentPatch & { status: IntentStatus; updated_at: Date; id: string }, fields) => {
   const { id: _id, ...set } = fieldsOf(p, fields.filter((f) => f !== 'id'));
@@ -83,7 +87,7 @@ export const intentsRepository = {
   },
 
   async find(db: Executor, scope: Scope, id: string) {
-    return scoped(db, scope).where('id', '=', id).executeTakeFirst();
+    return findIntent.first(db, { merchantId: scope.merchantId, mode: scope.mode, id });
   },
 
   async findMany(db: Executor, scope: Scope, ids: readonly string[]) {
@@ -101,15 +105,7 @@ export const intentsRepository = {
 
   /** Records who started paying the intent, unless someone did already; true when it was this customer. */
   async markStarted(db: Executor, scope: Scope, id: string, userId: string): Promise<boolean> {
-    const result = await db
-      .updateTable('intents')
-      .set({ started_by: userId })
-      .where('id', '=', id)
-      .where('merchant_id', '=', scope.merchantId)
-      .where('mode', '=', scope.mode)
-      .where('started_by', 'is', null)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    return (await markStartedBy.affected(db, { merchantId: scope.merchantId, mode: scope.mode, id, userId })) > 0n;
   },
 
   async update(tx: Tx, id: string, set: IntentPatch & { status: IntentStatus; updated_at: Date }) {

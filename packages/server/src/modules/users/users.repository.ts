@@ -1,5 +1,6 @@
 import { type ColumnType, type Generated, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
+import { prepare } from '../../platform/prepared.ts';
 import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 
 export interface UsersTable {
@@ -69,6 +70,18 @@ export type SigningKeyRow = Selectable<SigningKeysTable>;
 /** Any constant: the advisory lock taken while a signing key is created or rotated. */
 const SIGNING_KEYS_LOCK = 72_616_472;
 
+// Read or written by every payment: compiled once (platform/prepared.ts).
+const findUserById = prepare((db, p: { id: string; mode: KeyMode }) =>
+  db.selectFrom('users').selectAll().where('id', '=', p.id).where('mode', '=', p.mode).where('merged_into', 'is', null),
+);
+const linkCustomer = prepare((db, p: { merchant_id: string; mode: KeyMode; user_id: string; linked_at: Date }) =>
+  db
+    .insertInto('customer_links')
+    .values({ merchant_id: p.merchant_id, mode: p.mode, user_id: p.user_id, linked_at: p.linked_at })
+    .onConflict((oc) => oc.columns(['merchant_id', 'user_id']).doNothing()),
+);
+const tokenVersionOf = prepare((db, p: { id: string }) => db.selectFrom('users').select('token_version').where('id', '=', p.id).where('merged_into', 'is', null));
+
 export const usersRepository = {
   /** Inserts a customer unless one of this mode has the phone number (then undefined). */
   async insertUser(db: Executor, row: Insertable<UsersTable>): Promise<UserRow | undefined> {
@@ -82,7 +95,7 @@ export const usersRepository = {
 
   /** The customer with this id in this mode, whichever merchant (a token holder acts for it). */
   async findUser(db: Executor, mode: KeyMode, id: string): Promise<UserRow | undefined> {
-    return db.selectFrom('users').selectAll().where('id', '=', id).where('mode', '=', mode).where('merged_into', 'is', null).executeTakeFirst();
+    return findUserById.first(db, { id, mode });
   },
 
   async findUserByPhone(db: Executor, mode: KeyMode, phoneNumber: string): Promise<UserRow | undefined> {
@@ -140,12 +153,12 @@ export const usersRepository = {
 
   /** Lets the merchant see the customer from now on (idempotent). */
   async link(db: Executor, row: Insertable<CustomerLinksTable>): Promise<void> {
-    await db.insertInto('customer_links').values(row).onConflict((oc) => oc.columns(['merchant_id', 'user_id']).doNothing()).execute();
+    await linkCustomer.execute(db, { merchant_id: row.merchant_id, mode: row.mode, user_id: row.user_id, linked_at: row.linked_at });
   },
 
   /** The customer's token version, or undefined when it no longer exists. */
   async tokenVersion(db: Executor, id: string): Promise<number | undefined> {
-    const row = await db.selectFrom('users').select('token_version').where('id', '=', id).where('merged_into', 'is', null).executeTakeFirst();
+    const row = await tokenVersionOf.first(db, { id });
     return row?.token_version;
   },
 
