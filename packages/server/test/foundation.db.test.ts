@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../src/platform/database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataDirLockedError, lockDataDir, openPglite, openPostgres } from '../src/platform/db.ts';
+import { DataDirLockedError, DEFERRED, lockDataDir, openPglite, openPostgres } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
 import { prepare } from '../src/platform/prepared.ts';
 import { analyzeGrownTables } from '../src/platform/analyze.ts';
@@ -139,7 +139,7 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
     }
   });
 
-  it("writes a transaction's BEGIN with its first statement: one write and one round trip fewer", async () => {
+  it("writes a transaction's BEGIN with its first statement, and a deferred write with the next one", async () => {
     const fresh = await openTestDb();
     const opened = openPostgres(fresh.url as string, 1);
     const socket = net.Socket.prototype as unknown as { _writeGeneric: (...args: unknown[]) => unknown };
@@ -174,6 +174,37 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
       await expect(opened.db.transaction().execute((tx) => sql`select * from no_such_table`.execute(tx))).rejects.toThrow(/no_such_table/);
       const rows = await sql<{ x: number }>`select x from pipelined order by x`.execute(opened.db);
       expect(rows.rows.map((r) => r.x)).toEqual([1]);
+
+      // A deferred write rides with the next statement: BEGIN + insert, deferred + select, COMMIT.
+      const deferred = (x: number) => sql`${sql.raw(DEFERRED)}insert into pipelined values (${x})`;
+      const withDeferred = () => opened.db.transaction().execute(async (tx) => {
+        await sql`insert into pipelined values (3)`.execute(tx);
+        await deferred(4).execute(tx);
+        await sql`select 5`.execute(tx);
+      });
+      expect(await counted(withDeferred)).toBe(3);
+      // One that fails fails the statement it rode with, and the transaction.
+      const refusing = sql`${sql.raw(DEFERRED)}select caisse_fail('deferred write refused')`;
+      await expect(opened.db.transaction().execute(async (tx) => {
+        await sql`insert into pipelined values (6)`.execute(tx);
+        await refusing.execute(tx);
+        await sql`select 7`.execute(tx);
+      })).rejects.toThrow('deferred write refused');
+      // Sent with the COMMIT: the COMMIT fails, nothing of the transaction stays.
+      await expect(opened.db.transaction().execute(async (tx) => {
+        await sql`insert into pipelined values (8)`.execute(tx);
+        await deferred(9).execute(tx);
+        await refusing.execute(tx);
+      })).rejects.toThrow('deferred write refused');
+      // A COMMIT that PostgreSQL answers with ROLLBACK (an error was caught and ignored) fails.
+      await expect(opened.db.transaction().execute(async (tx) => {
+        await sql`insert into pipelined values (10)`.execute(tx);
+        await sql`select * from no_such_table`.execute(tx).catch(() => {});
+      })).rejects.toThrow(/rolled it back/);
+      // Outside a transaction it runs at once.
+      await deferred(11).execute(opened.db);
+      const after = await sql<{ x: number }>`select x from pipelined order by x`.execute(opened.db);
+      expect(after.rows.map((r) => r.x)).toEqual([1, 3, 4, 11]);
     } finally {
       socket._writeGeneric = original;
       await opened.close();

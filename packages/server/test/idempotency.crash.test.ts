@@ -49,6 +49,11 @@ beforeAll(async () => {
   });
   m = await createMerchant(ctx, 'Crash');
   const complete = idempotencyRepository.complete.bind(idempotencyRepository);
+  const completeInTransaction = idempotencyRepository.completeInTransaction.bind(idempotencyRepository);
+  vi.spyOn(idempotencyRepository, 'completeInTransaction').mockImplementation(async (tx, ...rest) => {
+    stores.inTransaction += 1;
+    return completeInTransaction(tx, ...rest);
+  });
   vi.spyOn(idempotencyRepository, 'complete').mockImplementation(async (db, ...rest) => {
     if (db !== ctx.deps.db) {
       stores.inTransaction += 1;

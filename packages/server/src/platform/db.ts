@@ -139,46 +139,81 @@ function prepareStatements(client: pg.PoolClient): void {
 const EMPTY_RESULT = (command: string) => ({ command, rowCount: null, oid: 0, rows: [], fields: [] }) as unknown as pg.QueryResult;
 
 /**
- * Holds a transaction's BEGIN back and writes it with the transaction's first statement, in one
- * write and one round trip (the client runs in pg's pipeline mode, so the second is sent before
- * the first is answered). A transaction that ends before any statement sends nothing. A failed
- * BEGIN fails its statement too; the transaction then rolls back as usual.
+ * A statement whose text starts with this comment may be held back inside a transaction and sent
+ * with the transaction's next statement (or its COMMIT), in the same write: its caller gets an
+ * empty answer at once and must not need its result. It must raise an error when it cannot do its
+ * work (then the transaction fails at that next statement, or at COMMIT). Outside a transaction,
+ * and on PGlite, it runs at once like any statement.
  */
-function pipelineBegin(client: pg.PoolClient): void {
+export const DEFERRED = '/* deferred */ ';
+
+/**
+ * Fewer round trips on PostgreSQL, in pg's pipeline mode (a statement is written before the
+ * previous one is answered): a transaction's BEGIN is held back and written with its first
+ * statement, and DEFERRED statements with the next one, all in one write and one round trip. A
+ * transaction that ends before any statement sends nothing. When a statement sent ahead fails, the
+ * statement it rode with fails with that error; a COMMIT that PostgreSQL answers with ROLLBACK
+ * (the transaction had failed) is an error too, never a silent success.
+ */
+function pipelined(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
   const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
-  let pending: string | null = null;
-  client.query = ((text: unknown, values?: unknown[], ...rest: unknown[]) => {
-    if (typeof text === 'string' && rest.length === 0 && (values === undefined || values.length === 0)) {
-      // Kysely opens and ends transactions with these texts, always in lower case.
-      if (text === 'begin' || text.startsWith('start transaction')) {
-        pending = text;
-        return Promise.resolve(EMPTY_RESULT('BEGIN'));
-      }
-      if (pending !== null && (text === 'commit' || text === 'rollback')) {
-        pending = null;
-        return Promise.resolve(EMPTY_RESULT(text.toUpperCase()));
-      }
-    }
-    if (pending === null) return query(text, values, ...rest);
-    const begin = pending;
-    pending = null;
-    stream.cork();
-    let began: Promise<pg.QueryResult>;
+  let begin: string | null = null;
+  let inTransaction = false;
+  let held: { text: string; values: unknown[] | undefined }[] = [];
+
+  const committed = (result: pg.QueryResult) => {
+    if (result.command === 'ROLLBACK') throw new Error('the transaction failed: PostgreSQL rolled it back at COMMIT');
+    return result;
+  };
+
+  function withAhead(text: unknown, values: unknown[] | undefined, rest: unknown[]): Promise<pg.QueryResult> {
+    const ahead: Promise<pg.QueryResult>[] = [];
     let result: Promise<pg.QueryResult>;
+    stream.cork();
     try {
-      began = query(begin);
+      if (begin !== null) ahead.push(query(begin));
+      begin = null;
+      for (const h of held) ahead.push(query(h.text, h.values));
+      held = [];
       result = query(text, values, ...rest);
     } finally {
       stream.uncork();
     }
-    return began.then(
-      () => result,
-      (err: unknown) => {
-        result.catch(() => {});
-        throw err;
-      },
-    );
+    // The first failure ahead is the cause: what follows it failed because the transaction had.
+    return Promise.allSettled(ahead).then((settled) => {
+      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failed === undefined) return result;
+      result.catch(() => {});
+      throw failed.reason;
+    });
+  }
+
+  client.query = ((text: unknown, values?: unknown[], ...rest: unknown[]) => {
+    if (typeof text === 'string' && rest.length === 0 && (values === undefined || values.length === 0)) {
+      // Kysely opens and ends transactions with these texts, always in lower case.
+      if (text === 'begin' || text.startsWith('start transaction')) {
+        begin = text;
+        inTransaction = true;
+        return Promise.resolve(EMPTY_RESULT('BEGIN'));
+      }
+      if (text === 'commit' || text === 'rollback') {
+        inTransaction = false;
+        if (text === 'rollback') held = [];
+        if (begin !== null && held.length === 0) {
+          begin = null;
+          return Promise.resolve(EMPTY_RESULT(text.toUpperCase()));
+        }
+        const sent = held.length > 0 ? withAhead(text, values, rest) : query(text);
+        return text === 'commit' ? sent.then(committed) : sent;
+      }
+    }
+    if (inTransaction && typeof text === 'string' && text.startsWith(DEFERRED)) {
+      held.push({ text, values });
+      return Promise.resolve(EMPTY_RESULT('SELECT'));
+    }
+    if (begin === null && held.length === 0) return query(text, values, ...rest);
+    return withAhead(text, values, rest);
   }) as typeof client.query;
 }
 
@@ -188,13 +223,13 @@ function pipelineBegin(client: pg.PoolClient): void {
  * notifications never come back to this client, so LISTEN needs a path that keeps its session.
  */
 export function openPostgres(url: string, poolSize = 10, opts: { preparedStatements?: boolean; listenUrl?: string } = {}): OpenedDb {
-  // Pipeline mode: a statement may be written before the previous one is answered (pipelineBegin).
+  // Pipeline mode: a statement may be written before the previous one is answered (pipelined).
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types, pipeline: true });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
     if (opts.preparedStatements ?? true) prepareStatements(client);
-    pipelineBegin(client);
+    pipelined(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -1,4 +1,4 @@
-import { type Compilable, type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type QueryResult } from 'kysely';
+import { type Compilable, type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type QueryResult, type RawBuilder } from 'kysely';
 import type { Database } from './database.ts';
 import type { Executor } from './db.ts';
 
@@ -38,9 +38,10 @@ const compiler = new Kysely<Database>({
   },
 });
 
-export function prepare<P extends object, R>(build: (db: Kysely<Database>, p: P) => Compilable<R>): Prepared<P, R> {
+export function prepare<P extends object, R>(build: (db: Kysely<Database>, p: P) => Compilable<R> | RawBuilder<R>): Prepared<P, R> {
   const slots = new Proxy({} as P, { get: (_target, name) => new Slot(String(name)) });
-  const compiled = build(compiler, slots).compile();
+  // A query builder compiles by itself; a `sql` template needs a Kysely to compile with.
+  const compiled = (build(compiler, slots) as RawBuilder<R>).compile(compiler);
   const names = compiled.parameters.map((value) => (value instanceof Slot ? value.name : null));
   const execute = (db: Executor, params: P): Promise<QueryResult<R>> => {
     const parameters = compiled.parameters.map((value, i) => {

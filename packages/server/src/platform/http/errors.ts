@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError, type ErrorCode, toProblem } from '../errors.ts';
+import { KEY_TAKEN_OVER } from './idempotency.repository.ts';
 
 /** An error's answer as the error handler sends it: status, headers and the RFC 9457 body text. */
 export function problemAnswer(err: ApiError, requestId: string): { status: number; headers: Record<string, string>; body: string } {
@@ -16,6 +17,19 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: A
   for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
   // Already JSON text with a JSON content type: Fastify sends it as it is (no route serializer).
   return reply.code(answer.status).send(answer.body);
+}
+
+/**
+ * The answer to a request whose transaction found its key taken over (it outlived LOCK_TIMEOUT):
+ * the error surfaces where the transaction's next statement runs, so the error handler maps it too.
+ */
+export function asTakenOver(err: unknown): ApiError | undefined {
+  const e = err as { code?: unknown; message?: unknown };
+  if (e?.code !== 'P0001' || e.message !== KEY_TAKEN_OVER) return undefined;
+  return new ApiError('idempotency_request_in_progress', 'Another request with this Idempotency-Key took it over while this one ran; nothing was done: retry to get its answer', {
+    param: 'Idempotency-Key',
+    headers: { 'retry-after': '1' },
+  });
 }
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -38,6 +52,8 @@ export function asApiError(err: FastifyError | Error): ApiError | null {
     return new ApiError('unsupported_media_type', 'Send the body as application/json');
   }
   if (mapped) return new ApiError(mapped);
+  const takenOver = asTakenOver(err);
+  if (takenOver) return takenOver;
   // PostgreSQL data exceptions (class 22: bad encoding, text that is not a number, out of range)
   // mean the input slipped past validation: still the caller's input, never a 500.
   if (typeof fe.code === 'string' && /^22[0-9A-Z]{3}$/.test(fe.code) && (err as { severity?: string }).severity !== undefined) {

@@ -1,5 +1,5 @@
-import type { ColumnType, Selectable } from 'kysely';
-import type { Executor } from '../db.ts';
+import { type ColumnType, type Selectable, sql } from 'kysely';
+import { DEFERRED, type Executor, type Tx } from '../db.ts';
 import { prepare } from '../prepared.ts';
 
 export interface IdempotencyKeysTable {
@@ -81,6 +81,20 @@ const completeKey = prepare((db, p: IdempotencyScope & { requestId: string; stat
     .where('request_id', '=', p.requestId),
 );
 
+/** The error a request's transaction fails with when its key was taken over (see completeInTransaction). */
+export const KEY_TAKEN_OVER = 'idempotency_key_taken_over';
+
+// Inside the answer's transaction: sent with the transaction's next statement (DEFERRED), so it
+// costs no round trip of its own; it fails the transaction when the key is no longer this request's.
+const completeKeyInTransaction = prepare((_db, p: IdempotencyScope & { requestId: string; status: number; headers: string; body: Buffer }) =>
+  sql<{ kept: number }>`${sql.raw(DEFERRED)}with kept as (
+      update idempotency_keys set state = 'done', response_status = ${p.status}, response_headers = ${p.headers}, response_body = ${p.body}
+      where merchant_id = ${p.merchantId} and mode = ${p.mode} and key = ${p.key} and request_id = ${p.requestId}
+      returning 1
+    )
+    select case when exists (select 1 from kept) then 1 else caisse_fail(${KEY_TAKEN_OVER}) end as kept`,
+);
+
 export const idempotencyRepository = {
   /** Takes the key for this request, or returns false when a row already holds it. */
   async claim(db: Executor, scope: IdempotencyScope, c: Claim): Promise<boolean> {
@@ -125,6 +139,15 @@ export const idempotencyRepository = {
       body: response.body,
     });
     return updated > 0n;
+  },
+
+  /**
+   * Stores the answer in the request's own transaction, where it commits with the effect. The
+   * transaction fails (P0001 KEY_TAKEN_OVER, here or at its next statement) when the key is no
+   * longer this request's.
+   */
+  async completeInTransaction(tx: Tx, scope: IdempotencyScope, requestId: string, response: StoredResponse): Promise<void> {
+    await completeKeyInTransaction.execute(tx, { ...scope, requestId, status: response.status, headers: JSON.stringify(response.headers), body: response.body });
   },
 
   /**

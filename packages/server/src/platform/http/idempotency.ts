@@ -5,7 +5,7 @@ import type { Tx } from '../db.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../errors.ts';
 import { redactText } from '../logger.ts';
-import { problemAnswer } from './errors.ts';
+import { asTakenOver, problemAnswer } from './errors.ts';
 import { type IdempotencyRow, type IdempotencyScope, idempotencyRepository as repo } from './idempotency.repository.ts';
 
 /**
@@ -125,12 +125,10 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
   function holdFor(request: FastifyRequest, reply: FastifyReply, scope: IdempotencyScope): Hold {
     const held: Hold = { scope, requestId: request.id, stored: null, answer: { record, recordProblem } };
     async function store(tx: Tx, status: number, headers: Record<string, string>, body: string): Promise<void> {
-      const kept = await repo.complete(tx, scope, held.requestId, { status, headers, body: encrypt(deps.config.masterKey, body, deps.random) });
-      if (!kept) {
-        throw new ApiError('idempotency_request_in_progress', 'Another request with this Idempotency-Key took it over while this one ran; nothing was done: retry to get its answer', {
-          param: 'Idempotency-Key',
-          headers: { 'retry-after': '1' },
-        });
+      try {
+        await repo.completeInTransaction(tx, scope, held.requestId, { status, headers, body: encrypt(deps.config.masterKey, body, deps.random) });
+      } catch (err) {
+        throw asTakenOver(err) ?? err;
       }
       held.stored = { status, body };
     }
