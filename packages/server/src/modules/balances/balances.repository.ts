@@ -1,5 +1,5 @@
 import { type Generated, type Selectable, sql } from 'kysely';
-import type { Executor, Tx } from '../../platform/db.ts';
+import { DEFERRED, type Executor, type Tx } from '../../platform/db.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type BalanceTransactionType = 'charge' | 'refund' | 'fee' | 'payout' | 'payout_reversal' | 'adjustment';
@@ -85,7 +85,9 @@ export const balancesRepository = {
       later -= e.amount;
       return sql`(${i}, ${e.id}, ${e.type}, ${e.amount.toString()}::bigint, ${later.toString()}::bigint, ${e.sourceId}, ${e.transferId}, ${e.description}, ${e.status}, ${e.availableOn}::timestamptz)`;
     });
-    await sql`
+    // Nobody reads its answer: DEFERRED, it is sent with the transaction's next statement (often
+    // the COMMIT), which also holds the running total's lock for one round trip less.
+    await sql`${sql.raw(DEFERRED)}
       with total as (
         insert into balance_totals (merchant_id, mode, currency, total_minor)
         values (${scope.merchantId}, ${scope.mode}, ${scope.currency}, ${sum.toString()}::bigint)

@@ -1,5 +1,5 @@
 import { type RawBuilder, type Selectable, sql } from 'kysely';
-import type { Executor } from '../../platform/db.ts';
+import { DEFERRED, type Executor } from '../../platform/db.ts';
 import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 
 export interface EventsTable {
@@ -42,15 +42,18 @@ export interface OutboxSubscriber {
 }
 
 export const eventsRepository = {
-  /** Inserts the event and, in the same statement, what the subscriber fans it out to. */
+  /**
+   * Inserts the event and, in the same statement, what the subscriber fans it out to. Nobody reads
+   * its answer, so inside a transaction it is DEFERRED: sent with the transaction's next statement.
+   */
   async insert(db: Executor, row: EventRow, subscriber: OutboxSubscriber | undefined): Promise<void> {
     const insert = sql`insert into events (id, merchant_id, mode, type, intent_id, api_version, payload, created_at)
         values (${row.id}, ${row.merchant_id}, ${row.mode}, ${row.type}, ${row.intent_id}, ${row.api_version}, ${row.payload}, ${row.created_at})`;
     if (!subscriber) {
-      await insert.execute(db);
+      await sql`${sql.raw(DEFERRED)}${insert}`.execute(db);
       return;
     }
-    await sql`with event as (${insert}), fan_out as (${subscriber.fanOut(row)}) select count(*)::int as n from fan_out`.execute(db);
+    await sql`${sql.raw(DEFERRED)}with event as (${insert}), fan_out as (${subscriber.fanOut(row)}) select count(*)::int as n from fan_out`.execute(db);
   },
 
   async find(db: Executor, scope: Scope, id: string) {
