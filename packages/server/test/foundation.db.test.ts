@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,7 @@ import { DataDirLockedError, DEFERRED, lockDataDir, openPglite, openPostgres } f
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
 import { prepare } from '../src/platform/prepared.ts';
 import { analyzeGrownTables } from '../src/platform/analyze.ts';
-import { onPostgres, openTestDb, seedDataDir, TEST_DATABASE_URL } from './harness.ts';
+import { countSocketWrites, onPostgres, openTestDb, seedDataDir, TEST_DATABASE_URL } from './harness.ts';
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'caisse.js');
 
@@ -142,18 +141,7 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
   it("writes a transaction's BEGIN with its first statement, and a deferred write with the next one", async () => {
     const fresh = await openTestDb();
     const opened = openPostgres(fresh.url as string, 1);
-    const socket = net.Socket.prototype as unknown as { _writeGeneric: (...args: unknown[]) => unknown };
-    const original = socket._writeGeneric;
-    let writes = 0;
-    socket._writeGeneric = function (this: unknown, ...args: unknown[]) {
-      writes++;
-      return original.apply(this, args);
-    };
-    const counted = async (run: () => Promise<unknown>) => {
-      writes = 0;
-      await run().catch(() => {});
-      return writes;
-    };
+    const counted = (run: () => Promise<unknown>) => countSocketWrites(() => run().catch(() => {}));
     try {
       await sql`create table pipelined (x int)`.execute(opened.db);
       const two = () => opened.db.transaction().execute(async (tx) => {
@@ -206,7 +194,6 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
       const after = await sql<{ x: number }>`select x from pipelined order by x`.execute(opened.db);
       expect(after.rows.map((r) => r.x)).toEqual([1, 3, 4, 11]);
     } finally {
-      socket._writeGeneric = original;
       await opened.close();
       await fresh.close();
     }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 /**
  * The integration-test harness. Each test file gets its own database: in-memory PGlite by
  * default, or a fresh PostgreSQL database (created from TEST_DATABASE_URL, dropped at the end)
@@ -194,4 +195,24 @@ export async function setTotpEnrolled(ctx: TestContext, email: string, enrolled:
     .set({ totp_enabled_at: enrolled ? ctx.clock.now() : null })
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .execute();
+}
+
+/**
+ * How many writes this process's sockets made while `run` ran: with nothing else going on, the
+ * round trips to PostgreSQL (a statement, or several sent together, is one write).
+ */
+export async function countSocketWrites(run: () => Promise<unknown>): Promise<number> {
+  const socket = net.Socket.prototype as unknown as { _writeGeneric: (...args: unknown[]) => unknown };
+  const original = socket._writeGeneric;
+  let writes = 0;
+  socket._writeGeneric = function (this: unknown, ...args: unknown[]) {
+    writes++;
+    return original.apply(this, args);
+  };
+  try {
+    await run();
+  } finally {
+    socket._writeGeneric = original;
+  }
+  return writes;
 }

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { HOUR, SECOND } from '../src/platform/clock.ts';
 import { openPostgres } from '../src/platform/db.ts';
-import { canonicalJson } from '../src/platform/http/idempotency.ts';
+import { sql } from 'kysely';
+import { canonicalJson, idempotentAnswer, inTransaction } from '../src/platform/http/idempotency.ts';
 import { createLogger } from '../src/platform/logger.ts';
-import { call, createMerchant, createTestContext, type Creds, onPostgres, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, countSocketWrites, createMerchant, createTestContext, type Creds, onPostgres, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
  * Idempotency-Key on POST (contract §6): replay, other body, still running, scope, what is kept,
@@ -29,6 +30,16 @@ beforeAll(async () => {
         const run = slowRuns;
         await new Promise<void>((resolve) => gates.push(resolve));
         return { run };
+      });
+      // The same, claiming its key with its transaction (as create, verifyOtp and charge do).
+      app.post('/t/slow-tx', { config: { auth: 'pk', idempotency: 'with-transaction' } }, async (request) => {
+        return inTransaction(app.deps.db, idempotentAnswer(request), async (tx) => {
+          await sql`select 1`.execute(tx);
+          slowRuns++;
+          const run = slowRuns;
+          await new Promise<void>((resolve) => gates.push(resolve));
+          return { run };
+        });
       });
       app.post('/t/flaky', { config: { auth: 'pk' } }, async (_req, reply) => {
         flakyRuns++;
@@ -171,6 +182,37 @@ describe('refusals', () => {
     expect(third.headers['idempotent-replayed']).toBe('true');
     expect(third.json()).toEqual({ run: 1 });
     expect(slowRuns).toBe(1);
+  });
+
+  // PostgreSQL: on PGlite the first request's transaction holds the one connection meanwhile.
+  it.runIf(onPostgres)('a key claimed with its transaction: 409 while the first runs, its answer after, the work done once', async () => {
+    const runsBefore = slowRuns;
+    const first = call(ctx.app, 'POST', '/t/slow-tx', withKey(pk(m), 'slow-tx-1'), { a: 1 });
+    await slowWaiting(1);
+    const second = await call(ctx.app, 'POST', '/t/slow-tx', withKey(pk(m), 'slow-tx-1'), { a: 1 });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().code).toBe('idempotency_request_in_progress');
+    gates.shift()?.();
+    expect((await first).json()).toEqual({ run: runsBefore + 1 });
+    const third = await call(ctx.app, 'POST', '/t/slow-tx', withKey(pk(m), 'slow-tx-1'), { a: 1 });
+    expect(third.headers['idempotent-replayed']).toBe('true');
+    expect(third.json()).toEqual({ run: runsBefore + 1 });
+    const other = await call(ctx.app, 'POST', '/t/slow-tx', withKey(pk(m), 'slow-tx-1'), { a: 2 });
+    expect(other.statusCode).toBe(422);
+    expect(slowRuns).toBe(runsBefore + 1);
+  });
+
+  it.runIf(onPostgres)('on PostgreSQL the claim rides with the transaction: a keyed create is two round trips', async () => {
+    const t = await createMerchant(ctx, 'RoundTrips');
+    // Warm: the API key is cached, the statements prepared on the connection.
+    for (let i = 0; i < 3; i++) expect((await call(ctx.app, 'POST', '/gateway', withKey(sk(t), `warm-${i}`), body())).statusCode).toBe(201);
+    let status = 0;
+    const writes = await countSocketWrites(async () => {
+      status = (await call(ctx.app, 'POST', '/gateway', withKey(sk(t), 'counted'), body())).statusCode;
+    });
+    expect(status).toBe(201);
+    // [claim, BEGIN, insert] and [answer, COMMIT].
+    expect(writes).toBe(2);
   });
 
   it('a key held past the lock timeout (its process died) is taken over; the late first answer is not kept', async () => {

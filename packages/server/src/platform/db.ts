@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -148,6 +149,34 @@ const EMPTY_RESULT = (command: string) => ({ command, rowCount: null, oid: 0, ro
 export const DEFERRED = '/* deferred */ ';
 
 /**
+ * A statement of its own (autocommit) to write just before the BEGIN of the next transaction that
+ * this async context opens, in the same write: an Idempotency-Key's claim rides with the business
+ * transaction's first round trip. `settle` reads its answer; an error it returns fails the
+ * transaction's first statement (the transaction then rolls back, nothing of it done).
+ */
+export interface StatementAhead {
+  text: string;
+  values: unknown[];
+  settle(result: { rowCount: number | null }): Error | undefined;
+}
+
+const ahead = new AsyncLocalStorage<{ statement: StatementAhead | null }>();
+const pipelining = new WeakSet<object>();
+
+/** True when `db` writes a StatementAhead with its transactions' first statement (PostgreSQL). */
+export function sendsStatementsAhead(db: Executor): boolean {
+  return pipelining.has(db);
+}
+
+/**
+ * Runs `run` with `slot.statement` to send ahead of its first transaction's first statement; the
+ * slot's statement is null once it was sent (still there: no transaction of `run` sent anything).
+ */
+export function withStatementAhead<T>(slot: { statement: StatementAhead | null }, run: () => Promise<T>): Promise<T> {
+  return ahead.run(slot, run);
+}
+
+/**
  * Fewer round trips on PostgreSQL, in pg's pipeline mode (a statement is written before the
  * previous one is answered): a transaction's BEGIN is held back and written with its first
  * statement, and DEFERRED statements with the next one, all in one write and one round trip. A
@@ -168,24 +197,38 @@ function pipelined(client: pg.PoolClient): void {
   };
 
   function withAhead(text: unknown, values: unknown[] | undefined, rest: unknown[]): Promise<pg.QueryResult> {
-    const ahead: Promise<pg.QueryResult>[] = [];
+    const sent: Promise<pg.QueryResult>[] = [];
     let result: Promise<pg.QueryResult>;
+    // The first statement of a transaction carries the context's statement ahead, if any.
+    const store = begin !== null ? ahead.getStore() : undefined;
+    const first = store?.statement ?? null;
+    if (store) store.statement = null;
+    let claimed: Promise<pg.QueryResult> | undefined;
     stream.cork();
     try {
-      if (begin !== null) ahead.push(query(begin));
+      if (first !== null) claimed = query(first.text, first.values);
+      if (begin !== null) sent.push(query(begin));
       begin = null;
-      for (const h of held) ahead.push(query(h.text, h.values));
+      for (const h of held) sent.push(query(h.text, h.values));
       held = [];
       result = query(text, values, ...rest);
     } finally {
       stream.uncork();
     }
     // The first failure ahead is the cause: what follows it failed because the transaction had.
-    return Promise.allSettled(ahead).then((settled) => {
+    return Promise.allSettled(sent).then(async (settled) => {
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failed === undefined) return result;
+      let refused: unknown;
+      if (first !== null && claimed) {
+        try {
+          refused = first.settle(await claimed);
+        } catch (err) {
+          refused = err;
+        }
+      }
+      if (failed === undefined && refused === undefined) return result;
       result.catch(() => {});
-      throw failed.reason;
+      throw refused ?? (failed as PromiseRejectedResult).reason;
     });
   }
 
@@ -232,6 +275,7 @@ export function openPostgres(url: string, poolSize = 10, opts: { preparedStateme
     pipelined(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pipelining.add(db);
   return {
     db,
     kind: 'postgres',

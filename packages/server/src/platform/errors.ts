@@ -104,6 +104,17 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * Not a failure: an outcome that answers the request itself, thrown out of a handler (an
+ * Idempotency-Key whose stored answer is replayed once the handler learns the key was another's).
+ */
+export class AnswerError extends Error {
+  constructor(readonly answer: (reply: never) => unknown) {
+    super('answered');
+    this.name = 'AnswerError';
+  }
+}
+
 export class ApiError extends Error {
   readonly status: number;
   constructor(

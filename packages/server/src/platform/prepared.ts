@@ -14,6 +14,8 @@ import type { Executor } from './db.ts';
  */
 export interface Prepared<P, R> {
   readonly sql: string;
+  /** The parameters of a run, in the statement's order. */
+  bind(params: P): unknown[];
   execute(db: Executor, params: P): Promise<QueryResult<R>>;
   /** The rows. */
   rows(db: Executor, params: P): Promise<R[]>;
@@ -43,16 +45,19 @@ export function prepare<P extends object, R>(build: (db: Kysely<Database>, p: P)
   // A query builder compiles by itself; a `sql` template needs a Kysely to compile with.
   const compiled = (build(compiler, slots) as RawBuilder<R>).compile(compiler);
   const names = compiled.parameters.map((value) => (value instanceof Slot ? value.name : null));
-  const execute = (db: Executor, params: P): Promise<QueryResult<R>> => {
-    const parameters = compiled.parameters.map((value, i) => {
+  const bind = (params: P): unknown[] =>
+    compiled.parameters.map((value, i) => {
       const name = names[i];
       return name == null ? value : (params as Record<string, unknown>)[name];
     });
+  const execute = (db: Executor, params: P): Promise<QueryResult<R>> => {
+    const parameters = bind(params);
     const query: CompiledQuery<R> = { query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters };
     return db.executeQuery(query);
   };
   return {
     sql: compiled.sql,
+    bind,
     execute,
     rows: async (db, params) => (await execute(db, params)).rows,
     first: async (db, params) => (await execute(db, params)).rows[0],

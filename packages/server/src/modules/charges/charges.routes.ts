@@ -22,7 +22,7 @@ export default async function chargesRoutes(fastify: FastifyInstance) {
   app.post(
     '/charge',
     {
-      config: { auth: 'user' },
+      config: { auth: 'user', idempotency: 'with-transaction' },
       // A credential like the others: checked before the body (and before an Idempotency-Key is claimed).
       onRequest: async (request) => {
         if (otpToken(request) === undefined) {

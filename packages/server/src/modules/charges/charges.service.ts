@@ -4,7 +4,7 @@ import { firstIdAt } from '../../platform/ids.ts';
 import { type FeeSchedule, feeOf, feeReturned } from '../../platform/fees.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
+import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import { announceEvents } from '../events/index.ts';
 import { type IntentsService, type PublicIntent, publicView, statusAfterFailedCharge, statusAfterRefund } from '../intents/index.ts';
@@ -182,7 +182,7 @@ export function createChargesService(
       if (body.userId !== undefined) assertSameUser(user, body.userId);
       const intentId = body.intentionId;
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
-      const outcome = await db.transaction().execute(async (tx): Promise<ChargeOutcome> => {
+      const outcome = await inTransaction(db, answer, async (tx): Promise<ChargeOutcome> => {
         const refused = async (error: ApiError): Promise<ChargeOutcome> => {
           await answer?.recordProblem(tx, error);
           return { kind: 'refused', error };

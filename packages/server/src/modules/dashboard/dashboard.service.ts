@@ -333,6 +333,7 @@ export function createDashboardService(
     return {
       record: (tx: Tx, _status: number, body: unknown) => record(tx, actor, { mode: scope.mode, action, ...of(body) }),
       recordProblem: async () => {},
+      transaction: (db, fn) => db.transaction().execute(fn),
     };
   }
 

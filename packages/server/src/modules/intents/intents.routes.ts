@@ -18,7 +18,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
   app.post(
     '/gateway',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', idempotency: 'with-transaction' },
       schema: {
         tags,
         summary: 'Create a payment intent',

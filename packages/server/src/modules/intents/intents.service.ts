@@ -2,7 +2,7 @@ import { sha256 } from '../../platform/crypto.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
+import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { assertCurrency, CURRENCIES, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
 import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
@@ -190,7 +190,7 @@ export function createIntentsService(
 
     async create(caller: IntentCreator, body: CreateIntentBody, answer?: IdempotentAnswer): Promise<CreatedIntent> {
       if (!answer) return insertIntent(db, caller, body);
-      return db.transaction().execute(async (tx) => {
+      return inTransaction(db, answer, async (tx) => {
         const created = await insertIntent(tx, caller, body);
         await answer.record(tx, 201, created);
         return created;

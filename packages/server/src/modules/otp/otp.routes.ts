@@ -39,7 +39,7 @@ export default async function otpRoutes(fastify: FastifyInstance) {
   app.post(
     '/otp/verify',
     {
-      config: { auth: 'user' },
+      config: { auth: 'user', idempotency: 'with-transaction' },
       schema: {
         tags,
         summary: 'Exchange the code for an authorization token (verifyOtp)',

@@ -4,7 +4,7 @@ import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { firstIdAt } from '../../platform/ids.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
+import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { type Translator, translator } from '../../platform/i18n.ts';
 import type { Currency } from '../../platform/money.ts';
 import { effectiveStatus, type IntentsService } from '../intents/index.ts';
@@ -283,7 +283,7 @@ export function createOtpService(
     async verify(merchant: MerchantContext, user: UserContext, body: VerifyOtpBody, answer?: IdempotentAnswer, requested: readonly string[] = []): Promise<OtpAuthorization> {
       assertSameUser(user, body.userId);
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
-      const outcome = await db.transaction().execute(async (tx): Promise<VerifyOutcome> => {
+      const outcome = await inTransaction(db, answer, async (tx): Promise<VerifyOutcome> => {
         const now = clock.now();
         const day = utcDay(now);
         const row = await repo.lockNewestCode(tx, scope, day);

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { ApiError, type ErrorCode, toProblem } from '../errors.ts';
+import { AnswerError, ApiError, type ErrorCode, toProblem } from '../errors.ts';
 import { KEY_TAKEN_OVER } from './idempotency.repository.ts';
 
 /** An error's answer as the error handler sends it: status, headers and the RFC 9457 body text. */
@@ -90,6 +90,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AnswerError) return (err.answer as (reply: FastifyReply) => FastifyReply)(reply);
     const apiError = asApiError(err);
     if (apiError) return sendProblem(reply, request, apiError);
     request.log.error({ err }, 'unhandled error');

@@ -102,6 +102,11 @@ export const idempotencyRepository = {
     return row !== undefined;
   },
 
+  /** The claim as a statement to send ahead of the request's transaction (platform/db.ts). */
+  claimStatement(scope: IdempotencyScope, c: Claim): { text: string; values: unknown[] } {
+    return { text: claimKey.sql, values: claimKey.bind({ merchantId: scope.merchantId, mode: scope.mode, key: scope.key, fingerprint: c.fingerprint, requestId: c.requestId, now: c.now }) };
+  },
+
   async find(db: Executor, scope: IdempotencyScope) {
     return findKey.first(db, scope);
   },

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HOUR, SECOND } from '../clock.ts';
 import { decrypt, encrypt, sha256 } from '../crypto.ts';
-import type { Tx } from '../db.ts';
+import { type Db, sendsStatementsAhead, type StatementAhead, type Tx, withStatementAhead } from '../db.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
+import { AnswerError, ApiError } from '../errors.ts';
 import { redactText } from '../logger.ts';
 import { asTakenOver, problemAnswer } from './errors.ts';
-import { type IdempotencyRow, type IdempotencyScope, idempotencyRepository as repo } from './idempotency.repository.ts';
+import { type Claim, type IdempotencyRow, type IdempotencyScope, idempotencyRepository as repo } from './idempotency.repository.ts';
 
 /**
  * `Idempotency-Key` on every POST of the API (contract §6), as one app-wide pair of hooks, plus an
@@ -63,6 +63,18 @@ export interface IdempotentAnswer {
   record(tx: Tx, status: number, body: unknown): Promise<void>;
   /** A refusal that commits (the declined attempt, the expiry): its problem+json answer. */
   recordProblem(tx: Tx, err: ApiError): Promise<void>;
+  /**
+   * Runs `fn` in a transaction. On a route that claims its key with its transaction
+   * (`config.idempotency: 'with-transaction'`), the claim is written with the transaction's first
+   * statement, one round trip for both; when another request holds the key, the transaction rolls
+   * back and the request gets what it would have got before running (the replay, 409 or 422).
+   */
+  transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+/** `fn` in a transaction, with the request's key claimed with it when it has one (IdempotentAnswer.transaction). */
+export function inTransaction<T>(db: Db, answer: IdempotentAnswer | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return answer ? answer.transaction(db, fn) : db.transaction().execute(fn);
 }
 
 interface Hold {
@@ -71,9 +83,15 @@ interface Hold {
   /** The answer the request's transaction stored (it may have rolled back since). */
   stored: { status: number; body: string } | null;
   answer: IdempotentAnswer;
+  /** The claim still to make: with the request's transaction, or after the handler if it ran none. */
+  pending: Claim | null;
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `with-transaction`: the route's service runs `inTransaction` first; its key is claimed with it. */
+    idempotency?: 'with-transaction';
+  }
   interface FastifyRequest {
     /** Set while this request holds an Idempotency-Key it must complete or release. */
     idempotencyHold: Hold | null;
@@ -122,8 +140,8 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
   }
 
   /** The hold of a key just claimed, with the recorder its request's transaction may use. */
-  function holdFor(request: FastifyRequest, reply: FastifyReply, scope: IdempotencyScope): Hold {
-    const held: Hold = { scope, requestId: request.id, stored: null, answer: { record, recordProblem } };
+  function holdFor(request: FastifyRequest, reply: FastifyReply, scope: IdempotencyScope, pending: Claim | null = null): Hold {
+    const held: Hold = { scope, requestId: request.id, stored: null, answer: { record, recordProblem, transaction }, pending };
     async function store(tx: Tx, status: number, headers: Record<string, string>, body: string): Promise<void> {
       try {
         await repo.completeInTransaction(tx, scope, held.requestId, { status, headers, body: encrypt(deps.config.masterKey, body, deps.random) });
@@ -143,7 +161,73 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
       // Problem bodies go out redacted (the onSend hook of security.ts): stored as they go out.
       await store(tx, problem.status, headers, redactText(problem.body));
     }
+    async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+      const claim = held.pending;
+      if (claim === null) return db.transaction().execute(fn);
+      const lost = new Error('the Idempotency-Key is held by another request');
+      const slot: { statement: StatementAhead | null } = {
+        statement: { ...repo.claimStatement(scope, claim), settle: (result) => (result.rowCount ? undefined : lost) },
+      };
+      try {
+        return await withStatementAhead(slot, () => db.transaction().execute(fn));
+      } catch (err) {
+        if (err !== lost) {
+          // Refused before its first statement: the key is claimed now, as it would have been first.
+          if (slot.statement !== null) {
+            held.pending = null;
+            const outcome = await settleKey(scope, claim, true);
+            if (outcome !== 'held') {
+              request.idempotencyHold = null;
+              throw new AnswerError((r: FastifyReply) => replay(r, outcome));
+            }
+          }
+          throw err;
+        }
+      } finally {
+        // Sent: claimed, or lost and answered below.
+        if (slot.statement === null) held.pending = null;
+      }
+      // Another request holds the key: this one was never run (its transaction rolled back).
+      request.idempotencyHold = null;
+      const outcome = await settleKey(scope, claim, false);
+      if (outcome !== 'held') throw new AnswerError((r: FastifyReply) => replay(r, outcome));
+      request.idempotencyHold = held;
+      return db.transaction().execute(fn);
+    }
     return held;
+  }
+
+  /**
+   * Takes the key for this request ('held'), or returns the answer to replay; throws 422 when the
+   * key was used with another request, 409 while it is another request's. A few rounds: a row can
+   * vanish (released, purged) or be taken over between our reads. `claimFirst` false: the caller
+   * just tried to claim it.
+   */
+  async function settleKey(scope: IdempotencyScope, claim: Claim, claimFirst: boolean): Promise<'held' | IdempotencyRow> {
+    for (let round = 0; round < 3; round++) {
+      if ((claimFirst || round > 0) && (await repo.claim(deps.db, scope, claim))) return 'held';
+      const row = await repo.find(deps.db, scope);
+      if (!row) continue;
+      if (claim.now.getTime() - row.created_at.getTime() >= IDEMPOTENCY_TTL_MS) {
+        if (await repo.takeOver(deps.db, scope, row, claim)) return 'held';
+        continue;
+      }
+      if (!row.fingerprint.equals(claim.fingerprint)) {
+        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with another request (method, path or body) in the last 24 hours', {
+          param: 'Idempotency-Key',
+        });
+      }
+      if (row.state === 'done') return row;
+      if (claim.now.getTime() - row.locked_at.getTime() >= LOCK_TIMEOUT_MS) {
+        if (await repo.takeOver(deps.db, scope, row, claim)) return 'held';
+        continue;
+      }
+      break;
+    }
+    throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still running; retry when it has finished', {
+      param: 'Idempotency-Key',
+      headers: { 'retry-after': '1' },
+    });
   }
 
   app.addHook('preHandler', async (request, reply) => {
@@ -157,37 +241,15 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
       });
     }
     const scope: IdempotencyScope = { merchantId: request.merchant.merchantId, mode: request.merchant.mode, key };
-    const now = deps.clock.now();
-    const claim = { fingerprint: fingerprintOf(request), requestId: request.id, now };
-    const hold = () => {
-      request.idempotencyHold = holdFor(request, reply, scope);
-    };
-
-    // A few rounds: a row can vanish (released, purged) or be taken over between our reads.
-    for (let round = 0; round < 3; round++) {
-      if (await repo.claim(deps.db, scope, claim)) return hold();
-      const row = await repo.find(deps.db, scope);
-      if (!row) continue;
-      if (now.getTime() - row.created_at.getTime() >= IDEMPOTENCY_TTL_MS) {
-        if (await repo.takeOver(deps.db, scope, row, claim)) return hold();
-        continue;
-      }
-      if (!row.fingerprint.equals(claim.fingerprint)) {
-        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with another request (method, path or body) in the last 24 hours', {
-          param: 'Idempotency-Key',
-        });
-      }
-      if (row.state === 'done') return replay(reply, row);
-      if (now.getTime() - row.locked_at.getTime() >= LOCK_TIMEOUT_MS) {
-        if (await repo.takeOver(deps.db, scope, row, claim)) return hold();
-        continue;
-      }
-      break;
+    const claim: Claim = { fingerprint: fingerprintOf(request), requestId: request.id, now: deps.clock.now() };
+    // Claimed with the route's transaction: one round trip fewer (IdempotentAnswer.transaction).
+    if (request.routeOptions.config.idempotency === 'with-transaction' && sendsStatementsAhead(deps.db)) {
+      request.idempotencyHold = holdFor(request, reply, scope, claim);
+      return;
     }
-    throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still running; retry when it has finished', {
-      param: 'Idempotency-Key',
-      headers: { 'retry-after': '1' },
-    });
+    const outcome = await settleKey(scope, claim, true);
+    if (outcome !== 'held') return replay(reply, outcome);
+    request.idempotencyHold = holdFor(request, reply, scope);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -206,6 +268,16 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
         if (value !== undefined) headers[name] = String(value);
       }
       const text = payload === null || payload === undefined ? '' : payload.toString();
+      // A route that answered before its transaction (a refusal): its key is claimed now; when it
+      // was another request's, that request's stored answer goes out instead, as a replay.
+      if (held.pending !== null && !(await repo.claim(deps.db, held.scope, held.pending))) {
+        const row = await repo.find(deps.db, held.scope);
+        if (!row || row.state !== 'done' || !row.fingerprint.equals(held.pending.fingerprint)) return payload;
+        for (const name of KEPT_HEADERS) reply.removeHeader(name);
+        for (const [name, value] of Object.entries(row.response_headers ?? {})) reply.header(name, value);
+        reply.code(row.response_status ?? 200).header('idempotent-replayed', 'true').header('original-request', row.request_id);
+        return row.response_body === null ? '' : decrypt(deps.config.masterKey, row.response_body);
+      }
       // Stored already, with the effect, in the request's transaction.
       if (held.stored !== null && held.stored.status === reply.statusCode && held.stored.body === text) return payload;
       await repo.complete(deps.db, held.scope, held.requestId, {
