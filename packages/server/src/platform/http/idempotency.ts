@@ -98,6 +98,9 @@ declare module 'fastify' {
   }
 }
 
+/** A claim sent with a transaction found the key taken: one object, made once (no stack per request). */
+const CLAIM_LOST = new Error('the Idempotency-Key is held by another request');
+
 /** The recorder for this request's transaction, when it holds an Idempotency-Key. */
 export function idempotentAnswer(request: FastifyRequest): IdempotentAnswer | undefined {
   return request.idempotencyHold?.answer;
@@ -164,14 +167,13 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
     async function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
       const claim = held.pending;
       if (claim === null) return db.transaction().execute(fn);
-      const lost = new Error('the Idempotency-Key is held by another request');
       const slot: { statement: StatementAhead | null } = {
-        statement: { ...repo.claimStatement(scope, claim), settle: (result) => (result.rowCount ? undefined : lost) },
+        statement: { ...repo.claimStatement(scope, claim), settle: (result) => (result.rowCount ? undefined : CLAIM_LOST) },
       };
       try {
         return await withStatementAhead(slot, () => db.transaction().execute(fn));
       } catch (err) {
-        if (err !== lost) {
+        if (err !== CLAIM_LOST) {
           // Refused before its first statement: the key is claimed now, as it would have been first.
           if (slot.statement !== null) {
             held.pending = null;
