@@ -1,5 +1,6 @@
 /** The Markdown table of a bench run (the JSON beside it has every figure). */
 import type { FlowRun, Results } from '../run.ts';
+import { comparisonSection } from './compare.ts';
 import type { CpuUse } from './cpu.ts';
 import type { MemoryReport } from './processes.ts';
 import type { Summary } from './stats.ts';
@@ -62,6 +63,7 @@ export function markdownReport(r: Results): string {
     '|---|---|---|---|',
     ...r.goals.map((g) => `| ${g.goal} | ${g.target} | ${g.measured} | ${g.met === null ? '–' : g.met ? 'yes' : 'no'} |`),
     '',
+    ...comparisonSection(r.comparison),
   ];
   if (p.flow) {
     out.push('## Full payment flow on PostgreSQL', '');
