@@ -1,6 +1,6 @@
 import { type Compilable, type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type QueryResult, type RawBuilder } from 'kysely';
 import type { Database } from './database.ts';
-import type { Executor } from './db.ts';
+import { DEFERRED, type Executor } from './db.ts';
 
 /**
  * A statement of the payment path, built and compiled by Kysely once, at module load, and run
@@ -40,10 +40,15 @@ const compiler = new Kysely<Database>({
   },
 });
 
-export function prepare<P extends object, R>(build: (db: Kysely<Database>, p: P) => Compilable<R> | RawBuilder<R>): Prepared<P, R> {
+/**
+ * `deferred`: a write whose answer nobody reads, sent inside a transaction with its next statement
+ * (DEFERRED in platform/db.ts); it must fail by itself when it cannot do its work.
+ */
+export function prepare<P extends object, R>(build: (db: Kysely<Database>, p: P) => Compilable<R> | RawBuilder<R>, opts: { deferred?: boolean } = {}): Prepared<P, R> {
   const slots = new Proxy({} as P, { get: (_target, name) => new Slot(String(name)) });
   // A query builder compiles by itself; a `sql` template needs a Kysely to compile with.
-  const compiled = (build(compiler, slots) as RawBuilder<R>).compile(compiler);
+  const built = (build(compiler, slots) as RawBuilder<R>).compile(compiler);
+  const compiled = opts.deferred ? { ...built, sql: `${DEFERRED}${built.sql}` } : built;
   const names = compiled.parameters.map((value) => (value instanceof Slot ? value.name : null));
   const bind = (params: P): unknown[] =>
     compiled.parameters.map((value, i) => {

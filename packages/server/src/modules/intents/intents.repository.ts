@@ -65,8 +65,11 @@ function scoped(db: Executor, scope: Scope) {
 // The payment path's statements, compiled once (platform/prepared.ts).
 const insertIntent = prepareByFields((db, p: Insertable<IntentsTable>, fields) => db.insertInto('intents').values(fieldsOf(p, fields)).returningAll());
 const findIntent = prepare((db, p: Scope & { id: string }) => scoped(db, p).where('id', '=', p.id));
-const markStartedBy = prepare((db, p: Scope & { id: string; userId: string }) =>
-  db.updateTable('intents').set({ started_by: p.userId }).where('id', '=', p.id).where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode).where('started_by', 'is', null),
+// Its answer is not needed (another customer may have started it first): it rides with the next statement.
+const markStartedBy = prepare(
+  (db, p: Scope & { id: string; userId: string }) =>
+    db.updateTable('intents').set({ started_by: p.userId }).where('id', '=', p.id).where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode).where('started_by', 'is', null),
+  { deferred: true },
 );
 const lockIntent = prepare((db, p: Scope & { id: string }) => scoped(db, p).where('id', '=', p.id).forUpdate());
 const updateIntent = prepareByFields((db, p: IntentPatch & { status: IntentStatus; updated_at: Date; id: string }, fields) => {
@@ -103,9 +106,9 @@ export const intentsRepository = {
     return lockIntent.first(tx, { merchantId: scope.merchantId, mode: scope.mode, id });
   },
 
-  /** Records who started paying the intent, unless someone did already; true when it was this customer. */
-  async markStarted(db: Executor, scope: Scope, id: string, userId: string): Promise<boolean> {
-    return (await markStartedBy.affected(db, { merchantId: scope.merchantId, mode: scope.mode, id, userId })) > 0n;
+  /** Records who started paying the intent, unless someone did already (deferred: nothing is answered). */
+  async markStarted(db: Executor, scope: Scope, id: string, userId: string): Promise<void> {
+    await markStartedBy.execute(db, { merchantId: scope.merchantId, mode: scope.mode, id, userId });
   },
 
   async update(tx: Tx, id: string, set: IntentPatch & { status: IntentStatus; updated_at: Date }) {

@@ -150,7 +150,7 @@ export function createIntentsService(
      * The customer started paying the intent (a code bound to it was sent), unless another one did
      * first: only the starter's declined charges count against the intent (issue 20).
      */
-    markStarted: (tx: Tx, scope: Scope, id: string, userId: string): Promise<boolean> => repo.markStarted(tx, scope, id, userId),
+    markStarted: (tx: Tx, scope: Scope, id: string, userId: string): Promise<void> => repo.markStarted(tx, scope, id, userId),
 
     /**
      * Whose intent a session token names, checked against the stored hash; undefined when no

@@ -72,6 +72,7 @@ const sendsInWindow = prepare((db, p: UserScope & { now: Date; windowStart: Date
     .where('created_at', '>', p.windowStart),
 );
 
+// Nobody reads its answer: inside the send's transaction it rides with the COMMIT.
 const insertCodeRow = prepare((db, p: Omit<OtpCodesTable, 'attempts' | 'consumed_at'>) =>
   db.insertInto('otp_codes').values({
     id: p.id,
@@ -84,6 +85,7 @@ const insertCodeRow = prepare((db, p: Omit<OtpCodesTable, 'attempts' | 'consumed
     expires_at: p.expires_at,
     created_at: p.created_at,
   }),
+  { deferred: true },
 );
 
 const lockNewest = prepare((db, p: UserScope & { day: string }) =>
