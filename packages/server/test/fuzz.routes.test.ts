@@ -161,6 +161,15 @@ async function send(request: { method: string; url: string; creds: Creds; header
 }
 
 /** The property every answer must have, whatever was sent. */
+/** The path as a URL parser reads it (a leading `//` is a path here, not a host). */
+function pathOf(url: string): string {
+  try {
+    return new URL(`http://caisse.test${url}`).pathname;
+  } catch {
+    return url;
+  }
+}
+
 function checkAnswer(request: { method: string; url: string }, res: Awaited<ReturnType<typeof send>>) {
   const where = `${request.method} ${request.url} → ${res.statusCode} ${res.body.slice(0, 200)}`;
   expect(res.statusCode, where).toBeLessThan(500);
@@ -168,7 +177,7 @@ function checkAnswer(request: { method: string; url: string }, res: Awaited<Retu
   // A payment link's visit is a page for people: a redirect to the checkout, or an HTML page
   // (a URL the router cannot even read is still a problem, checked below).
   // As a URL parser reads the path (`/%2e%2e/pay/x` is `/pay/x`), as the router did.
-  if (/^\/pay\//.test(new URL(request.url, 'http://caisse.test').pathname) && (request.method === 'GET' || request.method === 'HEAD')) {
+  if (/^\/pay\//.test(pathOf(request.url)) && (request.method === 'GET' || request.method === 'HEAD')) {
     if (res.statusCode === 303) return void expect(String(res.headers.location), where).toMatch(/^\/checkout\/ps_/);
     if (/^text\/html/.test(String(res.headers['content-type']))) return;
   }
