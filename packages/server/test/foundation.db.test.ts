@@ -258,12 +258,19 @@ describe('embedded data directory', () => {
     expect(onThisThread).toBeLessThan(inThread / 10);
   });
 
-  it('the threaded engine answers errors, transactions, prepared statements and large rows as PGlite does', async () => {
-    const opened = await openPglite(dir, { thread: true });
+  // Both engines hand the engine a statement's Parse, Bind, Describe and Execute in one call with its Sync.
+  it.each([
+    ['the threaded engine', true],
+    ['the engine on this thread', false],
+  ])('%s answers errors, transactions, prepared statements and large rows as PGlite does', async (_name, thread) => {
+    const opened = await openPglite(dir, { thread });
     try {
       await sql`create table thread_probe (id int primary key, v text)`.execute(opened.db);
       await sql`insert into thread_probe values (${1}, ${'a'})`.execute(opened.db);
       await expect(sql`insert into thread_probe values (${1}, ${'b'})`.execute(opened.db)).rejects.toMatchObject({ code: '23505' });
+      // An error in Bind (a parameter the type refuses), in the middle of a held batch: the next statement runs.
+      await expect(sql`select v from thread_probe where id = ${'not a number'}`.execute(opened.db)).rejects.toMatchObject({ code: '22P02' });
+      expect((await sql<{ v: string }>`select v from thread_probe where id = ${1}`.execute(opened.db)).rows).toEqual([{ v: 'a' }]);
       await expect(
         opened.db.transaction().execute(async (tx) => {
           await sql`insert into thread_probe values (${2}, ${'c'})`.execute(tx);

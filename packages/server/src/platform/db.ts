@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
 import { processAlive } from './process-alive.ts';
-import { type PgliteEngine, startPgliteThread } from './pglite-thread.ts';
+import { batchedEngine, type PgliteEngine, startPgliteThread } from './pglite-thread.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -323,19 +323,20 @@ export function openPostgres(url: string, poolSize = 10, opts: { preparedStateme
  */
 export async function openPglite(dataDir: string | undefined, opts: { preparedStatements?: boolean; loadDataDir?: Blob; thread?: boolean } = {}): Promise<OpenedDb> {
   const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
-  let engine: PgliteEngine | PGlite | undefined;
+  let engine: PgliteEngine | undefined;
   try {
     // shared_buffers lives in WASM memory, which never shrinks: 16 MB instead of the default
     // 128 MB keeps a development gateway's footprint small (the data of one is far smaller).
     const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
     // `thread`: a data directory's engine in a thread of its own (pglite-thread.ts); off by
     // default, it measured slower on a quiet machine (docs/decisions.md, "Performance").
+    // On this thread, statements still reach the engine in one call each (batchedEngine).
     engine =
       dataDir !== undefined && opts.thread === true
         ? startPgliteThread(join(dataDir, 'pgdata'), startParams)
-        : new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'), { startParams, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
+        : batchedEngine(new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'), { startParams, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) }));
     await engine.waitReady;
-    const pool = new pg.Pool({ ...createPgConfig(engine as PGlite), max: 1, types } as pg.PoolConfig);
+    const pool = new pg.Pool({ ...createPgConfig(engine as unknown as PGlite), max: 1, types } as pg.PoolConfig);
     // Parsing and planning run in WASM on this very thread: preparing once matters even more here.
     if (opts.preparedStatements ?? true) pool.on('connect', (client) => prepareStatements(client));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

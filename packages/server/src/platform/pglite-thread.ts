@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { protocol } from '@electric-sql/pglite';
+import { type PGlite, protocol } from '@electric-sql/pglite';
 
 /**
  * Embedded PGlite in a worker thread: the WASM engine runs beside the HTTP server instead of
@@ -45,6 +45,37 @@ const { parentPort, workerData } = require('node:worker_threads');
 /** Frontend messages that only make sense with what follows them (Parse, Bind, Describe, Execute, Close). */
 const HELD = new Set(['P', 'B', 'D', 'E', 'C'].map((c) => c.charCodeAt(0)));
 
+/**
+ * `execProtocolStream` for PGlite's node-postgres adapter that holds Parse, Bind, Describe,
+ * Execute and Close back and hands them to `run` with the message that ends them (Sync, Query,
+ * Flush…): one call into the engine per statement instead of four or five. Each call into PGlite
+ * pays its own fixed work (the engine's main loop, ReadyForQuery, a mutex, an answer buffer); the
+ * engine itself sees the same bytes in the same order, as it would from a socket.
+ */
+export function holdUntilSync(run: (batch: Uint8Array) => Promise<unknown[]>): (message: Uint8Array) => Promise<unknown[]> {
+  let held: Uint8Array[] = [];
+  return async (message) => {
+    if (HELD.has(message[0] as number)) {
+      held.push(message);
+      return [];
+    }
+    held.push(message);
+    const batch = concat(held);
+    held = [];
+    return run(batch);
+  };
+}
+
+/** The engine of `openPglite` on this thread, its statements batched by `holdUntilSync`. */
+export function batchedEngine(pglite: PGlite): PgliteEngine {
+  const exec = holdUntilSync((batch) => pglite.execProtocolStream(batch, { throwOnError: false }));
+  return {
+    waitReady: pglite.waitReady,
+    execProtocolStream: exec,
+    close: () => pglite.close(),
+  };
+}
+
 type WorkerAnswer =
   | { type: 'ready' }
   | { type: 'closed' }
@@ -65,7 +96,6 @@ export function startPgliteThread(dataDir: string, startParams: string[]): Pglit
   const calls = new Map<number, { resolve: (bytes: Uint8Array) => void; reject: (err: Error) => void }>();
   let nextId = 0;
   let stopped: Error | undefined;
-  let held: Uint8Array[] = [];
   const parser = new protocol.Parser();
   let onClosed: (() => void) | undefined;
 
@@ -109,16 +139,13 @@ export function startPgliteThread(dataDir: string, startParams: string[]): Pglit
 
   return {
     waitReady,
-    async execProtocolStream(message: Uint8Array) {
-      held.push(message);
-      if (HELD.has(message[0] as number)) return [];
-      const batch = concat(held);
-      held = [];
+    // `batch` has a buffer of its own (concat), which is transferred to the thread.
+    execProtocolStream: holdUntilSync(async (batch) => {
       const answer = await send(batch);
       const messages: unknown[] = [];
       parser.parse(answer, (m: unknown) => messages.push(m));
       return messages;
-    },
+    }),
     async close() {
       if (!stopped) {
         await new Promise<void>((resolve) => {
