@@ -626,7 +626,8 @@ async function phasePglite() {
   const seconds = cfg.durationS;
   const prepared = await w.takeUsers(Math.ceil(600 * (seconds + cfg.warmupS)));
   await w.close();
-  const server = await caisse({ name: 'pglite', pglite: dir });
+  // As `npm start` runs it (packages/server/package.json): young generation capped at 2 MB.
+  const server = await caisse({ name: 'pglite', pglite: dir, nodeArgs: ['--max-semi-space-size=2', ...(cfg.serverNodeArgs ?? [])] });
   const http = new Http(server.origin, cfg.concurrency);
   const queue = new UserQueue(prepared);
   const run = async (s: number) => {
