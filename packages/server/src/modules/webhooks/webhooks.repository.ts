@@ -216,12 +216,6 @@ export const webhooksRepository = {
     return disabled !== undefined;
   },
 
-  /** After acknowledged deliveries: their endpoints' failing runs end. */
-  async markEndpointsHealthy(db: Executor, ids: readonly string[]) {
-    if (ids.length === 0) return;
-    await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', 'in', ids).where('failing_since', 'is not', null).execute();
-  },
-
   async disableEndpoint(db: Executor, id: string, reason: DisabledReason, now: Date): Promise<boolean> {
     const row = await db
       .updateTable('webhook_endpoints')
@@ -383,17 +377,31 @@ export const webhooksRepository = {
   },
 
   /**
-   * Records acknowledged deliveries, in one statement: each still pending becomes succeeded
-   * (a success is final, whoever holds the claim). Returns the ids it recorded.
+   * Records acknowledged deliveries, in one statement (so one commit, and each delivery's attempt
+   * row commits with its state change): logs every attempt, makes each delivery still pending
+   * succeeded (a success is final, whoever holds the claim), and ends the failing runs of
+   * `endpointIds`. The columns go as one array each: the statement's text and its plan are the
+   * same whatever the batch's size. Returns the ids it made succeeded.
    */
-  async settleSucceeded(db: Executor, settled: readonly { id: string; result: AttemptResult }[], now: Date): Promise<string[]> {
+  async recordSucceeded(db: Executor, settled: readonly { id: string; result: AttemptResult }[], endpointIds: readonly string[], now: Date): Promise<string[]> {
     if (settled.length === 0) return [];
+    const col = <T>(f: (r: AttemptResult) => T) => settled.map((s) => f(s.result));
     const result = await sql<{ id: string }>`
+      with v as (
+        select * from unnest(${settled.map((s) => s.id)}::text[], ${col((r) => r.attemptedAt)}::timestamptz[], ${col((r) => r.statusCode)}::int[],
+          ${col((r) => r.latencyMs)}::int[], ${col((r) => (r.requestHeaders === null ? null : JSON.stringify(r.requestHeaders)))}::text[],
+          ${col((r) => r.responseExcerpt)}::text[])
+          as v(id, attempted_at, status_code, latency_ms, request_headers, response_excerpt)
+      ), logged as (
+        insert into webhook_delivery_attempts (delivery_id, attempted_at, status_code, latency_ms, request_headers, response_excerpt, error, succeeded)
+        select id, attempted_at, status_code, latency_ms, request_headers, response_excerpt, null, true from v
+      ), healthy as (
+        update webhook_endpoints set failing_since = null where id = any(${[...endpointIds]}::text[]) and failing_since is not null
+      )
       update webhook_deliveries d
       set status = 'succeeded', next_attempt_at = null, completed_at = ${now}, lease_token = null,
           last_attempt_at = v.attempted_at, last_status_code = v.status_code, last_error = null
-      from unnest(${settled.map((s) => s.id)}::text[], ${settled.map((s) => s.result.attemptedAt)}::timestamptz[], ${settled.map((s) => s.result.statusCode)}::int[])
-        as v(id, attempted_at, status_code)
+      from v
       where d.id = v.id and d.status = 'pending'
       returning d.id`.execute(db);
     return result.rows.map((r) => r.id);
