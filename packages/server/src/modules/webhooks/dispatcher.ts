@@ -100,7 +100,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
       const address = await resolveForDelivery(url, addressPolicy(config, endpoint.mode), resolver);
       const headers = signedHeaders(secrets, eventId, clock.now(), payload);
       requestHeaders = wireHeaders(url, headers, payload);
-      const res = await transport({ url, address, headers, body: payload, timeoutMs, maxExcerptBytes: EXCERPT_BYTES });
+      const res = await transport({ url, address, headers: requestHeaders, body: payload, timeoutMs, maxExcerptBytes: EXCERPT_BYTES });
       const succeeded = res.status >= 200 && res.status < 300;
       // A loopback target is on the gateway's own machine: its answer is never shown back.
       const excerpt = isLoopbackAddress(address.address) ? null : clean(res.excerpt, EXCERPT_BYTES);
