@@ -491,6 +491,80 @@ describe('dispatchers', () => {
   });
 });
 
+describe('batches', () => {
+  it('one batch where one delivery fails: the others are recorded succeeded, each with its attempt, and the failure retries', async () => {
+    const m = await createMerchant(ctx, 'Mixed');
+    const bad = new Set<string>();
+    const r = await receiver((req, res, body) => {
+      const id = (JSON.parse(body) as { id: string }).id;
+      res.writeHead(bad.has(id) ? 500 : 200);
+      res.end();
+    });
+    const ep = await endpoint(m, r.url);
+    // The endpoint was failing: the batch's successes end that run.
+    await ctx.deps.db.updateTable('webhook_endpoints').set({ failing_since: ctx.clock.now() }).where('id', '=', ep.id).execute();
+    const events = [];
+    for (let i = 0; i < 6; i++) events.push(await makeEvent(ctx, m.merchantId));
+    bad.add((events[2] as { id: string }).id);
+
+    const d = dispatcher();
+    const claimed = await d.claim(10);
+    expect(claimed).toHaveLength(6);
+    const outcomes = await d.deliver(claimed);
+    expect(outcomes.filter((o) => o === 'succeeded')).toHaveLength(5);
+    expect(outcomes.filter((o) => o === 'retrying')).toHaveLength(1);
+
+    const rows = await deliveries(ep.id);
+    const failed = rows.find((x) => x.event_id === events[2]?.id);
+    expect(failed).toMatchObject({ status: 'pending', last_status_code: 500, last_error: 'HTTP 500', attempts: 1 });
+    expect(rows.filter((x) => x.status === 'succeeded')).toHaveLength(5);
+    expect(rows.filter((x) => x.status === 'succeeded').every((x) => x.last_status_code === 200 && x.last_error === null && x.completed_at !== null && x.lease_token === null)).toBe(true);
+    const attempts = await ctx.deps.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', rows.map((x) => x.id)).execute();
+    expect(attempts).toHaveLength(6);
+    for (const row of rows) {
+      const mine = attempts.filter((a) => a.delivery_id === row.id);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]?.succeeded).toBe(row.status === 'succeeded');
+      expect(JSON.parse(mine[0]?.request_headers ?? '{}')).toMatchObject({ 'webhook-id': row.event_id });
+    }
+    const [endpointRow] = await ctx.deps.db.selectFrom('webhook_endpoints').select(['failing_since', 'enabled']).where('id', '=', ep.id).execute();
+    // The failure came with successes from the same endpoint: whichever was recorded last, the
+    // endpoint stays enabled, and the retry is due within a minute.
+    expect(endpointRow?.enabled).toBe(true);
+    expect((failed?.next_attempt_at?.getTime() ?? 0) - ctx.clock.now().getTime()).toBeLessThanOrEqual(MINUTE);
+
+    bad.clear();
+    ctx.clock.advance(MINUTE);
+    expect(await d.runOnce()).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect((await deliveries(ep.id)).every((x) => x.status === 'succeeded')).toBe(true);
+    const [healthy] = await ctx.deps.db.selectFrom('webhook_endpoints').select('failing_since').where('id', '=', ep.id).execute();
+    expect(healthy?.failing_since).toBeNull();
+  });
+
+  it('two dispatchers claiming at the same moment never send one delivery twice', async () => {
+    const m = await createMerchant(ctx, 'Racing');
+    const r = await receiver();
+    await endpoint(m, r.url);
+    const made = [];
+    for (let i = 0; i < 40; i++) made.push((await makeEvent(ctx, m.merchantId)).id);
+    const sent = new Map<string, number>();
+    const counting = (req: TransportRequest) => {
+      const id = String(req.headers['webhook-id']);
+      sent.set(id, (sent.get(id) ?? 0) + 1);
+      return nodeTransport(req);
+    };
+    const a = dispatcher({ transport: counting, concurrency: 4 });
+    const b = dispatcher({ transport: counting, concurrency: 4 });
+    const [ra, rb] = await Promise.all([a.runOnce(), b.runOnce()]);
+    expect(ra.claimed + rb.claimed).toBe(40);
+    expect(ra.succeeded + rb.succeeded).toBe(40);
+    expect([...sent.values()].every((n) => n === 1)).toBe(true);
+    expect(new Set(sent.keys())).toEqual(new Set(made));
+    expect(new Set(r.received.map((x) => x.headers['webhook-id']))).toEqual(new Set(made));
+    expect(r.received).toHaveLength(40);
+  });
+});
+
 describe('SSRF at delivery time', () => {
   it('resolves, checks, then connects to the checked address (DNS rebinding)', async () => {
     const m = await createMerchant(ctx, 'Rebind');
