@@ -435,7 +435,7 @@ describe('dispatchers', () => {
     r.handler = ok;
     const b = dispatcher();
     expect(await b.runOnce()).toMatchObject({ claimed: 1, succeeded: 1 });
-    // A comes back and delivers its stale claim (the receiver fails it): the success stands.
+    // A comes back with its stale claim: past its lease it is not sent again, and the success stands.
     r.handler = (_req, res) => {
       res.writeHead(500);
       res.end();
@@ -443,6 +443,25 @@ describe('dispatchers', () => {
     expect(await a.deliver(claimedByA)).toEqual(['lost_lease']);
     const [row] = await deliveries(ep.id);
     expect(row?.status).toBe('succeeded');
+  });
+
+  it('a claimed delivery whose lease would lapse before its answer is given back unsent', async () => {
+    const m = await createMerchant(ctx, 'Stale');
+    const r = await receiver();
+    const ep = await endpoint(m, r.url);
+    await makeEvent(ctx, m.merchantId);
+    const d = dispatcher();
+    const claimed = await d.claim(10);
+    expect(claimed).toHaveLength(1);
+    // The lease is the timeout (500 ms here) + 60 s: waiting 60 s in line leaves too little.
+    ctx.clock.advance(60 * SECOND);
+    expect(await d.deliver(claimed)).toEqual(['lost_lease']);
+    expect(r.received).toHaveLength(0);
+    const [row] = await deliveries(ep.id);
+    expect(row).toMatchObject({ status: 'pending', attempts: 0, lease_token: null });
+    expect(row?.next_attempt_at?.getTime()).toBe(ctx.clock.now().getTime());
+    expect(await d.runOnce()).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect(r.received).toHaveLength(1);
   });
 
   it('stop() lets in-flight deliveries finish', async () => {
@@ -503,7 +522,7 @@ describe('batches', () => {
     const ep = await endpoint(m, r.url);
     // The endpoint was failing: the batch's successes end that run.
     await ctx.deps.db.updateTable('webhook_endpoints').set({ failing_since: ctx.clock.now() }).where('id', '=', ep.id).execute();
-    const events = [];
+    const events: { id: string }[] = [];
     for (let i = 0; i < 6; i++) events.push(await makeEvent(ctx, m.merchantId));
     bad.add((events[2] as { id: string }).id);
 
@@ -545,7 +564,7 @@ describe('batches', () => {
     const m = await createMerchant(ctx, 'Racing');
     const r = await receiver();
     await endpoint(m, r.url);
-    const made = [];
+    const made: string[] = [];
     for (let i = 0; i < 40; i++) made.push((await makeEvent(ctx, m.merchantId)).id);
     const sent = new Map<string, number>();
     const counting = (req: TransportRequest) => {

@@ -78,6 +78,8 @@ export interface ClaimedDelivery {
   eventId: string;
   endpointId: string;
   leaseToken: string;
+  /** When the claim lapses and another dispatcher may take the delivery. */
+  leaseUntil: Date;
   attempts: number;
   createdAt: Date;
 }
@@ -351,6 +353,7 @@ export const webhooksRepository = {
       eventId: r.event_id,
       endpointId: r.endpoint_id,
       leaseToken: r.lease_token as string,
+      leaseUntil,
       attempts: r.attempts,
       createdAt: r.created_at,
     }));
@@ -433,6 +436,21 @@ export const webhooksRepository = {
       .returning('id')
       .executeTakeFirst();
     return row !== undefined;
+  },
+
+  /**
+   * Gives back a claimed delivery that was never sent (its claim would lapse before an answer
+   * could come): due again at once, and its claim not counted as an attempt. Only while the claim
+   * is still ours.
+   */
+  async releaseUnsent(db: Executor, id: string, leaseToken: string, now: Date) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ next_attempt_at: now, lease_token: null, attempts: eb('attempts', '-', 1) }))
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('lease_token', '=', leaseToken)
+      .execute();
   },
 
   /** Parks the pending deliveries of an endpoint that was disabled. */
