@@ -493,6 +493,34 @@ describe('dispatchers', () => {
     expect(row?.status).toBe('succeeded');
   });
 
+  it('stop() gives back what was claimed ahead and not sent, due at once', async () => {
+    const m = await createMerchant(ctx, 'Ahead');
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const r = await receiver((_req, res) => {
+      void gate.then(() => {
+        res.writeHead(204);
+        res.end();
+      });
+    });
+    const ep = await endpoint(m, r.url);
+    for (let i = 0; i < 5; i++) await makeEvent(ctx, m.merchantId);
+    const d = dispatcher({ concurrency: 1, pollIntervalMs: 5, timeoutMs: 5000 });
+    d.start();
+    await vi.waitFor(() => expect(r.received).toHaveLength(1));
+    const stopping = d.stop();
+    release();
+    await stopping;
+    expect(r.received).toHaveLength(1);
+    const rows = await deliveries(ep.id);
+    expect(rows.filter((x) => x.status === 'succeeded')).toHaveLength(1);
+    const back = rows.filter((x) => x.status === 'pending');
+    expect(back).toHaveLength(4);
+    expect(back.every((x) => x.attempts === 0 && x.lease_token === null && x.next_attempt_at?.getTime() === ctx.clock.now().getTime())).toBe(true);
+  });
+
   it('the background loop delivers what is committed', async () => {
     const m = await createMerchant(ctx, 'Looper');
     const r = await receiver();

@@ -229,7 +229,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
         // Waited so long behind the others of its claim that the lease could lapse mid-request,
         // and another dispatcher send it too: given back unsent instead.
         if (clock.now().getTime() + timeoutMs >= c.leaseUntil.getTime()) {
-          await repo.releaseUnsent(db, c.id, c.leaseToken, clock.now());
+          await repo.releaseUnsent(db, [c], clock.now());
           return 'lost_lease';
         }
         const { result, retryAfter } = await send(endpoint, secretsOf.get(endpoint.id) ?? [], c.eventId, payload);
@@ -277,7 +277,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
   let unsubscribe: (() => void) | undefined;
   const inFlight = new Set<Promise<unknown>>();
   /** Claimed and prepared, waiting for a free slot. */
-  const ready: ((onSent?: () => void) => Promise<DeliveryOutcome>)[] = [];
+  const ready: { c: ClaimedDelivery; run: (onSent?: () => void) => Promise<DeliveryOutcome> }[] = [];
   let sending = 0;
 
   /** Ends the loop's wait: new events, a freed slot, a recorded batch. */
@@ -285,14 +285,14 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     worker?.wake();
   }
 
-  /** Starts ready deliveries while slots are free (all of them when `all`, on stop). */
-  function startReady(all = false) {
-    while (ready.length > 0 && (all || sending < concurrency)) {
-      const task = ready.shift() as (typeof ready)[number];
+  /** Starts ready deliveries while slots are free (none once stopping: drain gives them back). */
+  function startReady() {
+    while (!stopping && ready.length > 0 && sending < concurrency) {
+      const { run } = ready.shift() as (typeof ready)[number];
       sending++;
-      const p = task(() => {
+      const p = run(() => {
         sending--;
-        startReady(stopping);
+        startReady();
         // Running low: claim the next batch while these are still being sent.
         if (ready.length < concurrency) poke();
       });
@@ -316,7 +316,8 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     const room = claimAhead - ready.length - sending;
     if (ready.length < concurrency && room > 0 && acknowledged.length < SUCCESS_BATCH) {
       const claimed = await claim(room);
-      ready.push(...(await prepare(claimed)));
+      const tasks = await prepare(claimed);
+      claimed.forEach((c, i) => ready.push({ c, run: tasks[i] as (typeof tasks)[number] }));
       startReady();
       // A full claim: more may be due at once.
       return claimed.length === room;
@@ -340,10 +341,12 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
         intervalMs: pollIntervalMs,
         errorDelayMs: pollIntervalMs * 5,
         tick,
-        // What was claimed is delivered, not left to its lease.
+        // What is being sent finishes; what was claimed ahead and not sent yet is given back at
+        // once (not left to its lease, nor sent all at once past the concurrency).
         async drain() {
           stopping = true;
-          startReady(true);
+          const unsent = ready.splice(0).map((r) => r.c);
+          await repo.releaseUnsent(db, unsent, clock.now()).catch((err: unknown) => log?.error({ err }, 'webhook deliveries claimed ahead could not be given back'));
           await Promise.allSettled([...inFlight]);
         },
       });

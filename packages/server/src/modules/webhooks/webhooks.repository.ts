@@ -439,18 +439,17 @@ export const webhooksRepository = {
   },
 
   /**
-   * Gives back a claimed delivery that was never sent (its claim would lapse before an answer
-   * could come): due again at once, and its claim not counted as an attempt. Only while the claim
-   * is still ours.
+   * Gives back claimed deliveries that were never sent (a claim about to lapse, or a dispatcher
+   * stopping): due again at once, their claims not counted as attempts. Only those whose claim
+   * is still the one given (same lease token).
    */
-  async releaseUnsent(db: Executor, id: string, leaseToken: string, now: Date) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({ next_attempt_at: now, lease_token: null, attempts: eb('attempts', '-', 1) }))
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where('lease_token', '=', leaseToken)
-      .execute();
+  async releaseUnsent(db: Executor, claims: readonly { id: string; leaseToken: string }[], now: Date) {
+    if (claims.length === 0) return;
+    await sql`
+      update webhook_deliveries d
+      set next_attempt_at = ${now}, lease_token = null, attempts = d.attempts - 1
+      from unnest(${claims.map((c) => c.id)}::text[], ${claims.map((c) => c.leaseToken)}::text[]) as v(id, lease_token)
+      where d.id = v.id and d.lease_token = v.lease_token and d.status = 'pending'`.execute(db);
   },
 
   /** Parks the pending deliveries of an endpoint that was disabled. */
