@@ -79,12 +79,15 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
   const { db, clock, random, config } = deps;
   const concurrency = opts.concurrency ?? config.webhooks.concurrency;
   /**
-   * Claimed and not yet answered, at most. A claim and its reads serve its whole batch, and the
-   * queue's index is walked once per claim: on a backlog of 20 000, claims of 512 instead of 64
-   * took PostgreSQL's CPU per delivery from 88 to 54-65 µs and the server's from 151 to 130.
-   * A delivery whose lease would lapse before it is sent is given back (see prepare).
+   * Claimed and not yet answered, at most, on a backlog. A claim and its reads serve its whole
+   * batch, and the queue's index is walked once per claim: on a backlog of 20 000, claims of 512
+   * instead of 64 took PostgreSQL's CPU per delivery from 88 to 54-68 µs and the server's from
+   * 151 to 130-134. A delivery whose lease would lapse before it is sent is given back (see
+   * prepare).
    */
   const claimAhead = Math.max(2 * concurrency, CLAIM_AHEAD);
+  /** The next claim's size: twice the concurrency, doubled after each full claim up to claimAhead. */
+  let claimSize = 2 * concurrency;
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseMs = opts.leaseMs ?? timeoutMs + 60 * SECOND;
   const pollIntervalMs = opts.pollIntervalMs ?? 500;
@@ -128,13 +131,13 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
   // commit for the lot): under load, one commit serves many deliveries; alone, a success is
   // recorded at once.
   const SUCCESS_BATCH = 500;
-  type Acknowledged = { c: ClaimedDelivery; endpointId: string; result: AttemptResult; done: (o: DeliveryOutcome) => void; fail: (e: unknown) => void };
+  type Acknowledged = { c: ClaimedDelivery; result: AttemptResult; done: (o: DeliveryOutcome) => void; fail: (e: unknown) => void };
   const acknowledged: Acknowledged[] = [];
   let recording: Promise<void> | undefined;
 
-  function recordSuccess(c: ClaimedDelivery, endpoint: EndpointRow, result: AttemptResult): Promise<DeliveryOutcome> {
+  function recordSuccess(c: ClaimedDelivery, result: AttemptResult): Promise<DeliveryOutcome> {
     return new Promise((done, fail) => {
-      acknowledged.push({ c, endpointId: endpoint.id, result, done, fail });
+      acknowledged.push({ c, result, done, fail });
       recording ??= recordSuccesses().finally(() => {
         recording = undefined;
       });
@@ -150,7 +153,6 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
           await repo.recordSucceeded(
             db,
             batch.map((b) => ({ id: b.c.id, result: b.result })),
-            [...new Set(batch.map((b) => b.endpointId))],
             now,
           ),
         );
@@ -163,7 +165,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
 
   /** Records an attempt and moves the delivery (and maybe its endpoint) on, in one transaction. */
   async function settle(c: ClaimedDelivery, endpoint: EndpointRow, result: AttemptResult, retryAfter: number | undefined): Promise<DeliveryOutcome> {
-    if (result.succeeded) return recordSuccess(c, endpoint, result);
+    if (result.succeeded) return recordSuccess(c, result);
     const now = clock.now();
     const last = { last_attempt_at: result.attemptedAt, last_status_code: result.statusCode, last_error: result.error };
     return db.transaction().execute(async (tx) => {
@@ -294,7 +296,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
         sending--;
         startReady();
         // Running low: claim the next batch while these are still being sent.
-        if (ready.length < concurrency) poke();
+        if (ready.length < claimAhead / 2) poke();
       });
       inFlight.add(p);
       void p.finally(() => {
@@ -313,13 +315,17 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
    */
   async function tick(): Promise<boolean> {
     startReady();
-    const room = claimAhead - ready.length - sending;
-    if (ready.length < concurrency && room > 0 && acknowledged.length < SUCCESS_BATCH) {
+    const room = Math.min(claimSize, claimAhead - ready.length - sending);
+    // The next claim goes out while half of `claimAhead` is still in hand: a claim of hundreds
+    // and its reads take longer than sending the last `concurrency` of the previous one did.
+    if (ready.length < claimAhead / 2 && room > 0 && acknowledged.length < SUCCESS_BATCH) {
       const claimed = await claim(room);
       const tasks = await prepare(claimed);
       claimed.forEach((c, i) => ready.push({ c, run: tasks[i] as (typeof tasks)[number] }));
       startReady();
-      // A full claim: more may be due at once.
+      // A full claim: more may be due at once, and the next claim may be bigger. A claim that
+      // found less: back to small claims, so that dispatchers share a short queue.
+      claimSize = claimed.length === room ? Math.min(2 * claimSize, claimAhead) : 2 * concurrency;
       return claimed.length === room;
     }
     // Enough in hand: wait for a wake-up (a slot, a recorded batch) or for the poll interval.

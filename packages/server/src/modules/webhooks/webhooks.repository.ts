@@ -382,11 +382,11 @@ export const webhooksRepository = {
   /**
    * Records acknowledged deliveries, in one statement (so one commit, and each delivery's attempt
    * row commits with its state change): logs every attempt, makes each delivery still pending
-   * succeeded (a success is final, whoever holds the claim), and ends the failing runs of
-   * `endpointIds`. The columns go as one array each: the statement's text and its plan are the
+   * succeeded (a success is final, whoever holds the claim), and ends the failing runs of their
+   * endpoints. The columns go as one array each: the statement's text and its plan are the
    * same whatever the batch's size. Returns the ids it made succeeded.
    */
-  async recordSucceeded(db: Executor, settled: readonly { id: string; result: AttemptResult }[], endpointIds: readonly string[], now: Date): Promise<string[]> {
+  async recordSucceeded(db: Executor, settled: readonly { id: string; result: AttemptResult }[], now: Date): Promise<string[]> {
     if (settled.length === 0) return [];
     const col = <T>(f: (r: AttemptResult) => T) => settled.map((s) => f(s.result));
     const result = await sql<{ id: string }>`
@@ -398,15 +398,20 @@ export const webhooksRepository = {
       ), logged as (
         insert into webhook_delivery_attempts (delivery_id, attempted_at, status_code, latency_ms, request_headers, response_excerpt, error, succeeded)
         select id, attempted_at, status_code, latency_ms, request_headers, response_excerpt, null, true from v
+      ), done as (
+        update webhook_deliveries d
+        set status = 'succeeded', next_attempt_at = null, completed_at = ${now}, lease_token = null,
+            last_attempt_at = v.attempted_at, last_status_code = v.status_code, last_error = null
+        from v
+        where d.id = v.id and d.status = 'pending'
+        returning d.id, d.endpoint_id
       ), healthy as (
-        update webhook_endpoints set failing_since = null where id = any(${[...endpointIds]}::text[]) and failing_since is not null
+        -- Reads \`done\` whole (distinct) before it locks an endpoint: deliveries, then endpoints,
+        -- the order in which a failure's transaction locks them.
+        update webhook_endpoints set failing_since = null
+        where id in (select distinct endpoint_id from done) and failing_since is not null
       )
-      update webhook_deliveries d
-      set status = 'succeeded', next_attempt_at = null, completed_at = ${now}, lease_token = null,
-          last_attempt_at = v.attempted_at, last_status_code = v.status_code, last_error = null
-      from v
-      where d.id = v.id and d.status = 'pending'
-      returning d.id`.execute(db);
+      select id from done`.execute(db);
     return result.rows.map((r) => r.id);
   },
 
