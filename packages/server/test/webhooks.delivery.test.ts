@@ -435,7 +435,7 @@ describe('dispatchers', () => {
     r.handler = ok;
     const b = dispatcher();
     expect(await b.runOnce()).toMatchObject({ claimed: 1, succeeded: 1 });
-    // A comes back and delivers its stale claim (the receiver fails it): the success stands.
+    // A comes back with its stale claim: past its lease it is not sent again, and the success stands.
     r.handler = (_req, res) => {
       res.writeHead(500);
       res.end();
@@ -443,6 +443,25 @@ describe('dispatchers', () => {
     expect(await a.deliver(claimedByA)).toEqual(['lost_lease']);
     const [row] = await deliveries(ep.id);
     expect(row?.status).toBe('succeeded');
+  });
+
+  it('a claimed delivery whose lease would lapse before its answer is given back unsent', async () => {
+    const m = await createMerchant(ctx, 'Stale');
+    const r = await receiver();
+    const ep = await endpoint(m, r.url);
+    await makeEvent(ctx, m.merchantId);
+    const d = dispatcher();
+    const claimed = await d.claim(10);
+    expect(claimed).toHaveLength(1);
+    // The lease is the timeout (500 ms here) + 60 s: waiting 60 s in line leaves too little.
+    ctx.clock.advance(60 * SECOND);
+    expect(await d.deliver(claimed)).toEqual(['lost_lease']);
+    expect(r.received).toHaveLength(0);
+    const [row] = await deliveries(ep.id);
+    expect(row).toMatchObject({ status: 'pending', attempts: 0, lease_token: null });
+    expect(row?.next_attempt_at?.getTime()).toBe(ctx.clock.now().getTime());
+    expect(await d.runOnce()).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect(r.received).toHaveLength(1);
   });
 
   it('stop() lets in-flight deliveries finish', async () => {
@@ -474,6 +493,34 @@ describe('dispatchers', () => {
     expect(row?.status).toBe('succeeded');
   });
 
+  it('stop() gives back what was claimed ahead and not sent, due at once', async () => {
+    const m = await createMerchant(ctx, 'Ahead');
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const r = await receiver((_req, res) => {
+      void gate.then(() => {
+        res.writeHead(204);
+        res.end();
+      });
+    });
+    const ep = await endpoint(m, r.url);
+    for (let i = 0; i < 5; i++) await makeEvent(ctx, m.merchantId);
+    const d = dispatcher({ concurrency: 1, pollIntervalMs: 5, timeoutMs: 5000 });
+    d.start();
+    await vi.waitFor(() => expect(r.received).toHaveLength(1));
+    const stopping = d.stop();
+    release();
+    await stopping;
+    expect(r.received).toHaveLength(1);
+    const rows = await deliveries(ep.id);
+    expect(rows.filter((x) => x.status === 'succeeded')).toHaveLength(1);
+    const back = rows.filter((x) => x.status === 'pending');
+    expect(back).toHaveLength(4);
+    expect(back.every((x) => x.attempts === 0 && x.lease_token === null && x.next_attempt_at?.getTime() === ctx.clock.now().getTime())).toBe(true);
+  });
+
   it('the background loop delivers what is committed', async () => {
     const m = await createMerchant(ctx, 'Looper');
     const r = await receiver();
@@ -488,6 +535,80 @@ describe('dispatchers', () => {
     } finally {
       await d.stop();
     }
+  });
+});
+
+describe('batches', () => {
+  it('one batch where one delivery fails: the others are recorded succeeded, each with its attempt, and the failure retries', async () => {
+    const m = await createMerchant(ctx, 'Mixed');
+    const bad = new Set<string>();
+    const r = await receiver((req, res, body) => {
+      const id = (JSON.parse(body) as { id: string }).id;
+      res.writeHead(bad.has(id) ? 500 : 200);
+      res.end();
+    });
+    const ep = await endpoint(m, r.url);
+    // The endpoint was failing: the batch's successes end that run.
+    await ctx.deps.db.updateTable('webhook_endpoints').set({ failing_since: ctx.clock.now() }).where('id', '=', ep.id).execute();
+    const events: { id: string }[] = [];
+    for (let i = 0; i < 6; i++) events.push(await makeEvent(ctx, m.merchantId));
+    bad.add((events[2] as { id: string }).id);
+
+    const d = dispatcher();
+    const claimed = await d.claim(10);
+    expect(claimed).toHaveLength(6);
+    const outcomes = await d.deliver(claimed);
+    expect(outcomes.filter((o) => o === 'succeeded')).toHaveLength(5);
+    expect(outcomes.filter((o) => o === 'retrying')).toHaveLength(1);
+
+    const rows = await deliveries(ep.id);
+    const failed = rows.find((x) => x.event_id === events[2]?.id);
+    expect(failed).toMatchObject({ status: 'pending', last_status_code: 500, last_error: 'HTTP 500', attempts: 1 });
+    expect(rows.filter((x) => x.status === 'succeeded')).toHaveLength(5);
+    expect(rows.filter((x) => x.status === 'succeeded').every((x) => x.last_status_code === 200 && x.last_error === null && x.completed_at !== null && x.lease_token === null)).toBe(true);
+    const attempts = await ctx.deps.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', rows.map((x) => x.id)).execute();
+    expect(attempts).toHaveLength(6);
+    for (const row of rows) {
+      const mine = attempts.filter((a) => a.delivery_id === row.id);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]?.succeeded).toBe(row.status === 'succeeded');
+      expect(JSON.parse(mine[0]?.request_headers ?? '{}')).toMatchObject({ 'webhook-id': row.event_id });
+    }
+    const [endpointRow] = await ctx.deps.db.selectFrom('webhook_endpoints').select(['failing_since', 'enabled']).where('id', '=', ep.id).execute();
+    // The failure came with successes from the same endpoint: whichever was recorded last, the
+    // endpoint stays enabled, and the retry is due within a minute.
+    expect(endpointRow?.enabled).toBe(true);
+    expect((failed?.next_attempt_at?.getTime() ?? 0) - ctx.clock.now().getTime()).toBeLessThanOrEqual(MINUTE);
+
+    bad.clear();
+    ctx.clock.advance(MINUTE);
+    expect(await d.runOnce()).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect((await deliveries(ep.id)).every((x) => x.status === 'succeeded')).toBe(true);
+    const [healthy] = await ctx.deps.db.selectFrom('webhook_endpoints').select('failing_since').where('id', '=', ep.id).execute();
+    expect(healthy?.failing_since).toBeNull();
+  });
+
+  it('two dispatchers claiming at the same moment never send one delivery twice', async () => {
+    const m = await createMerchant(ctx, 'Racing');
+    const r = await receiver();
+    await endpoint(m, r.url);
+    const made: string[] = [];
+    for (let i = 0; i < 40; i++) made.push((await makeEvent(ctx, m.merchantId)).id);
+    const sent = new Map<string, number>();
+    const counting = (req: TransportRequest) => {
+      const id = String(req.headers['webhook-id']);
+      sent.set(id, (sent.get(id) ?? 0) + 1);
+      return nodeTransport(req);
+    };
+    const a = dispatcher({ transport: counting, concurrency: 4 });
+    const b = dispatcher({ transport: counting, concurrency: 4 });
+    const [ra, rb] = await Promise.all([a.runOnce(), b.runOnce()]);
+    expect(ra.claimed + rb.claimed).toBe(40);
+    expect(ra.succeeded + rb.succeeded).toBe(40);
+    expect([...sent.values()].every((n) => n === 1)).toBe(true);
+    expect(new Set(sent.keys())).toEqual(new Set(made));
+    expect(new Set(r.received.map((x) => x.headers['webhook-id']))).toEqual(new Set(made));
+    expect(r.received).toHaveLength(40);
   });
 });
 

@@ -14,6 +14,8 @@ import { type AttemptResult, type ClaimedDelivery, type EndpointRow, webhooksRep
 export const DELIVERY_TIMEOUT_MS = 10 * SECOND;
 /** Bytes of a receiver's answer kept in the attempt log; the rest is never read. */
 export const EXCERPT_BYTES = 2048;
+/** Deliveries the background loop claims ahead of the requests in flight (see claimAhead). */
+const CLAIM_AHEAD = 512;
 
 export interface DispatcherOptions {
   /** Deliveries in flight at once (default: config). */
@@ -76,6 +78,16 @@ function clean(text: string | null, max: number): string | null {
 export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Dispatcher {
   const { db, clock, random, config } = deps;
   const concurrency = opts.concurrency ?? config.webhooks.concurrency;
+  /**
+   * Claimed and not yet answered, at most, on a backlog. A claim and its reads serve its whole
+   * batch, and the queue's index is walked once per claim: on a backlog of 20 000, claims of 512
+   * instead of 64 took PostgreSQL's CPU per delivery from 88 to 54-68 µs and the server's from
+   * 151 to 130-134. A delivery whose lease would lapse before it is sent is given back (see
+   * prepare).
+   */
+  const claimAhead = Math.max(2 * concurrency, CLAIM_AHEAD);
+  /** The next claim's size: twice the concurrency, doubled after each full claim up to claimAhead. */
+  let claimSize = 2 * concurrency;
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const leaseMs = opts.leaseMs ?? timeoutMs + 60 * SECOND;
   const pollIntervalMs = opts.pollIntervalMs ?? 500;
@@ -100,7 +112,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
       const address = await resolveForDelivery(url, addressPolicy(config, endpoint.mode), resolver);
       const headers = signedHeaders(secrets, eventId, clock.now(), payload);
       requestHeaders = wireHeaders(url, headers, payload);
-      const res = await transport({ url, address, headers, body: payload, timeoutMs, maxExcerptBytes: EXCERPT_BYTES });
+      const res = await transport({ url, address, headers: requestHeaders, body: payload, timeoutMs, maxExcerptBytes: EXCERPT_BYTES });
       const succeeded = res.status >= 200 && res.status < 300;
       // A loopback target is on the gateway's own machine: its answer is never shown back.
       const excerpt = isLoopbackAddress(address.address) ? null : clean(res.excerpt, EXCERPT_BYTES);
@@ -114,17 +126,18 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
   }
 
   // ---- acknowledged deliveries, recorded together -------------------------------------------
-  // Every success that arrives while a recording transaction runs waits for the next one, which
-  // records them all (attempts, deliveries, endpoints: three statements and one commit for the
-  // lot): under load, one commit serves many deliveries; alone, a success is recorded at once.
+  // Every success that arrives while a recording statement runs waits for the next one, which
+  // records them all (attempts, deliveries, endpoints: one statement, so one round trip and one
+  // commit for the lot): under load, one commit serves many deliveries; alone, a success is
+  // recorded at once.
   const SUCCESS_BATCH = 500;
-  type Acknowledged = { c: ClaimedDelivery; endpointId: string; result: AttemptResult; done: (o: DeliveryOutcome) => void; fail: (e: unknown) => void };
+  type Acknowledged = { c: ClaimedDelivery; result: AttemptResult; done: (o: DeliveryOutcome) => void; fail: (e: unknown) => void };
   const acknowledged: Acknowledged[] = [];
   let recording: Promise<void> | undefined;
 
-  function recordSuccess(c: ClaimedDelivery, endpoint: EndpointRow, result: AttemptResult): Promise<DeliveryOutcome> {
+  function recordSuccess(c: ClaimedDelivery, result: AttemptResult): Promise<DeliveryOutcome> {
     return new Promise((done, fail) => {
-      acknowledged.push({ c, endpointId: endpoint.id, result, done, fail });
+      acknowledged.push({ c, result, done, fail });
       recording ??= recordSuccesses().finally(() => {
         recording = undefined;
       });
@@ -136,19 +149,13 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
       const batch = acknowledged.splice(0, SUCCESS_BATCH);
       try {
         const now = clock.now();
-        const recorded = await db.transaction().execute(async (tx) => {
-          await repo.insertAttempts(
-            tx,
-            batch.map((b) => ({ deliveryId: b.c.id, result: b.result })),
-          );
-          const ids = await repo.settleSucceeded(
-            tx,
+        const recorded = new Set(
+          await repo.recordSucceeded(
+            db,
             batch.map((b) => ({ id: b.c.id, result: b.result })),
             now,
-          );
-          await repo.markEndpointsHealthy(tx, [...new Set(batch.map((b) => b.endpointId))]);
-          return new Set(ids);
-        });
+          ),
+        );
         for (const b of batch) b.done(recorded.has(b.c.id) ? 'succeeded' : 'lost_lease');
       } catch (err) {
         for (const b of batch) b.fail(err);
@@ -158,7 +165,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
 
   /** Records an attempt and moves the delivery (and maybe its endpoint) on, in one transaction. */
   async function settle(c: ClaimedDelivery, endpoint: EndpointRow, result: AttemptResult, retryAfter: number | undefined): Promise<DeliveryOutcome> {
-    if (result.succeeded) return recordSuccess(c, endpoint, result);
+    if (result.succeeded) return recordSuccess(c, result);
     const now = clock.now();
     const last = { last_attempt_at: result.attemptedAt, last_status_code: result.statusCode, last_error: result.error };
     return db.transaction().execute(async (tx) => {
@@ -221,6 +228,12 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
           await repo.settle(db, c.id, c.leaseToken, { status: 'pending', next_attempt_at: null });
           return 'parked';
         }
+        // Waited so long behind the others of its claim that the lease could lapse mid-request,
+        // and another dispatcher send it too: given back unsent instead.
+        if (clock.now().getTime() + timeoutMs >= c.leaseUntil.getTime()) {
+          await repo.releaseUnsent(db, [c], clock.now());
+          return 'lost_lease';
+        }
         const { result, retryAfter } = await send(endpoint, secretsOf.get(endpoint.id) ?? [], c.eventId, payload);
         markSent();
         return await settle(c, endpoint, result, retryAfter);
@@ -266,7 +279,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
   let unsubscribe: (() => void) | undefined;
   const inFlight = new Set<Promise<unknown>>();
   /** Claimed and prepared, waiting for a free slot. */
-  const ready: ((onSent?: () => void) => Promise<DeliveryOutcome>)[] = [];
+  const ready: { c: ClaimedDelivery; run: (onSent?: () => void) => Promise<DeliveryOutcome> }[] = [];
   let sending = 0;
 
   /** Ends the loop's wait: new events, a freed slot, a recorded batch. */
@@ -274,16 +287,16 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
     worker?.wake();
   }
 
-  /** Starts ready deliveries while slots are free (all of them when `all`, on stop). */
-  function startReady(all = false) {
-    while (ready.length > 0 && (all || sending < concurrency)) {
-      const task = ready.shift() as (typeof ready)[number];
+  /** Starts ready deliveries while slots are free (none once stopping: drain gives them back). */
+  function startReady() {
+    while (!stopping && ready.length > 0 && sending < concurrency) {
+      const { run } = ready.shift() as (typeof ready)[number];
       sending++;
-      const p = task(() => {
+      const p = run(() => {
         sending--;
-        startReady(stopping);
+        startReady();
         // Running low: claim the next batch while these are still being sent.
-        if (ready.length < concurrency) poke();
+        if (ready.length < claimAhead / 2) poke();
       });
       inFlight.add(p);
       void p.finally(() => {
@@ -294,20 +307,25 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
   }
 
   /**
-   * `concurrency` bounds the requests in flight. The loop claims ahead, up to twice that, so
-   * that a claim (a transaction) and its reads serve a batch, and a freed slot starts the next
+   * `concurrency` bounds the requests in flight. The loop claims ahead, up to `claimAhead`, so
+   * that a claim (one statement) and its reads serve a batch, and a freed slot starts the next
    * ready delivery at once. A delivery frees its slot as soon as its answer is in: recording it
    * (batched, see recordSuccess) goes on meanwhile, and the loop claims no more while a full
    * batch of answers waits to be recorded.
    */
   async function tick(): Promise<boolean> {
     startReady();
-    const room = 2 * concurrency - ready.length - sending;
-    if (ready.length < concurrency && room > 0 && acknowledged.length < SUCCESS_BATCH) {
+    const room = Math.min(claimSize, claimAhead - ready.length - sending);
+    // The next claim goes out while half of `claimAhead` is still in hand: a claim of hundreds
+    // and its reads take longer than sending the last `concurrency` of the previous one did.
+    if (ready.length < claimAhead / 2 && room > 0 && acknowledged.length < SUCCESS_BATCH) {
       const claimed = await claim(room);
-      ready.push(...(await prepare(claimed)));
+      const tasks = await prepare(claimed);
+      claimed.forEach((c, i) => ready.push({ c, run: tasks[i] as (typeof tasks)[number] }));
       startReady();
-      // A full claim: more may be due at once.
+      // A full claim: more may be due at once, and the next claim may be bigger. A claim that
+      // found less: back to small claims, so that dispatchers share a short queue.
+      claimSize = claimed.length === room ? Math.min(2 * claimSize, claimAhead) : 2 * concurrency;
       return claimed.length === room;
     }
     // Enough in hand: wait for a wake-up (a slot, a recorded batch) or for the poll interval.
@@ -329,10 +347,12 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
         intervalMs: pollIntervalMs,
         errorDelayMs: pollIntervalMs * 5,
         tick,
-        // What was claimed is delivered, not left to its lease.
+        // What is being sent finishes; what was claimed ahead and not sent yet is given back at
+        // once (not left to its lease, nor sent all at once past the concurrency).
         async drain() {
           stopping = true;
-          startReady(true);
+          const unsent = ready.splice(0).map((r) => r.c);
+          await repo.releaseUnsent(db, unsent, clock.now()).catch((err: unknown) => log?.error({ err }, 'webhook deliveries claimed ahead could not be given back'));
           await Promise.allSettled([...inFlight]);
         },
       });

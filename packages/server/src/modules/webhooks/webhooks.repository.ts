@@ -78,6 +78,8 @@ export interface ClaimedDelivery {
   eventId: string;
   endpointId: string;
   leaseToken: string;
+  /** When the claim lapses and another dispatcher may take the delivery. */
+  leaseUntil: Date;
   attempts: number;
   createdAt: Date;
 }
@@ -216,12 +218,6 @@ export const webhooksRepository = {
     return disabled !== undefined;
   },
 
-  /** After acknowledged deliveries: their endpoints' failing runs end. */
-  async markEndpointsHealthy(db: Executor, ids: readonly string[]) {
-    if (ids.length === 0) return;
-    await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', 'in', ids).where('failing_since', 'is not', null).execute();
-  },
-
   async disableEndpoint(db: Executor, id: string, reason: DisabledReason, now: Date): Promise<boolean> {
     const row = await db
       .updateTable('webhook_endpoints')
@@ -357,6 +353,7 @@ export const webhooksRepository = {
       eventId: r.event_id,
       endpointId: r.endpoint_id,
       leaseToken: r.lease_token as string,
+      leaseUntil,
       attempts: r.attempts,
       createdAt: r.created_at,
     }));
@@ -383,19 +380,38 @@ export const webhooksRepository = {
   },
 
   /**
-   * Records acknowledged deliveries, in one statement: each still pending becomes succeeded
-   * (a success is final, whoever holds the claim). Returns the ids it recorded.
+   * Records acknowledged deliveries, in one statement (so one commit, and each delivery's attempt
+   * row commits with its state change): logs every attempt, makes each delivery still pending
+   * succeeded (a success is final, whoever holds the claim), and ends the failing runs of their
+   * endpoints. The columns go as one array each: the statement's text and its plan are the
+   * same whatever the batch's size. Returns the ids it made succeeded.
    */
-  async settleSucceeded(db: Executor, settled: readonly { id: string; result: AttemptResult }[], now: Date): Promise<string[]> {
+  async recordSucceeded(db: Executor, settled: readonly { id: string; result: AttemptResult }[], now: Date): Promise<string[]> {
     if (settled.length === 0) return [];
+    const col = <T>(f: (r: AttemptResult) => T) => settled.map((s) => f(s.result));
     const result = await sql<{ id: string }>`
-      update webhook_deliveries d
-      set status = 'succeeded', next_attempt_at = null, completed_at = ${now}, lease_token = null,
-          last_attempt_at = v.attempted_at, last_status_code = v.status_code, last_error = null
-      from unnest(${settled.map((s) => s.id)}::text[], ${settled.map((s) => s.result.attemptedAt)}::timestamptz[], ${settled.map((s) => s.result.statusCode)}::int[])
-        as v(id, attempted_at, status_code)
-      where d.id = v.id and d.status = 'pending'
-      returning d.id`.execute(db);
+      with v as (
+        select * from unnest(${settled.map((s) => s.id)}::text[], ${col((r) => r.attemptedAt)}::timestamptz[], ${col((r) => r.statusCode)}::int[],
+          ${col((r) => r.latencyMs)}::int[], ${col((r) => (r.requestHeaders === null ? null : JSON.stringify(r.requestHeaders)))}::text[],
+          ${col((r) => r.responseExcerpt)}::text[])
+          as v(id, attempted_at, status_code, latency_ms, request_headers, response_excerpt)
+      ), logged as (
+        insert into webhook_delivery_attempts (delivery_id, attempted_at, status_code, latency_ms, request_headers, response_excerpt, error, succeeded)
+        select id, attempted_at, status_code, latency_ms, request_headers, response_excerpt, null, true from v
+      ), done as (
+        update webhook_deliveries d
+        set status = 'succeeded', next_attempt_at = null, completed_at = ${now}, lease_token = null,
+            last_attempt_at = v.attempted_at, last_status_code = v.status_code, last_error = null
+        from v
+        where d.id = v.id and d.status = 'pending'
+        returning d.id, d.endpoint_id
+      ), healthy as (
+        -- Reads \`done\` whole (distinct) before it locks an endpoint: deliveries, then endpoints,
+        -- the order in which a failure's transaction locks them.
+        update webhook_endpoints set failing_since = null
+        where id in (select distinct endpoint_id from done) and failing_since is not null
+      )
+      select id from done`.execute(db);
     return result.rows.map((r) => r.id);
   },
 
@@ -425,6 +441,20 @@ export const webhooksRepository = {
       .returning('id')
       .executeTakeFirst();
     return row !== undefined;
+  },
+
+  /**
+   * Gives back claimed deliveries that were never sent (a claim about to lapse, or a dispatcher
+   * stopping): due again at once, their claims not counted as attempts. Only those whose claim
+   * is still the one given (same lease token).
+   */
+  async releaseUnsent(db: Executor, claims: readonly { id: string; leaseToken: string }[], now: Date) {
+    if (claims.length === 0) return;
+    await sql`
+      update webhook_deliveries d
+      set next_attempt_at = ${now}, lease_token = null, attempts = d.attempts - 1
+      from unnest(${claims.map((c) => c.id)}::text[], ${claims.map((c) => c.leaseToken)}::text[]) as v(id, lease_token)
+      where d.id = v.id and d.lease_token = v.lease_token and d.status = 'pending'`.execute(db);
   },
 
   /** Parks the pending deliveries of an endpoint that was disabled. */
