@@ -6,6 +6,7 @@ import { openPostgres } from '../src/platform/db.ts';
 import { sql } from 'kysely';
 import { canonicalJson, idempotentAnswer, inTransaction } from '../src/platform/http/idempotency.ts';
 import { createLogger } from '../src/platform/logger.ts';
+import { newUser } from './flow.support.ts';
 import { call, countSocketWrites, createMerchant, createTestContext, type Creds, onPostgres, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
@@ -287,6 +288,21 @@ describe('concurrency', () => {
       }
     }
   }
+
+  it('initOtp retried with its key (and five at once) sends one code, and every answer is the first', async () => {
+    const t = await createMerchant(ctx, 'OneCode');
+    const user = await newUser(ctx, t);
+    const init = () => call(ctx.app, 'POST', '/otp/init', withKey(user.creds, 'code-once'), { userId: user.id, channel: 'sms' });
+    const answers = await Promise.all([init(), init(), init(), init(), init()]);
+    const ran = answers.filter((a) => a.statusCode === 200 && a.headers['idempotent-replayed'] === undefined);
+    expect(ran).toHaveLength(1);
+    for (const a of answers) expect([200, 409]).toContain(a.statusCode);
+    const again = await init();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(ran[0]?.body);
+    const sent = await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(t));
+    expect((sent.json() as { data: unknown[] }).data).toHaveLength(1);
+  });
 
   it('20 identical POST /gateway at once with one key create exactly one intent', async () => {
     const t = await createMerchant(ctx, 'Burst');

@@ -16,7 +16,7 @@ export default async function otpRoutes(fastify: FastifyInstance) {
   app.post(
     '/otp/init',
     {
-      config: { auth: 'user' },
+      config: { auth: 'user', idempotency: 'with-transaction' },
       schema: {
         tags,
         summary: 'Send a one-time code to the user (initOtp)',
@@ -33,7 +33,7 @@ export default async function otpRoutes(fastify: FastifyInstance) {
         response: { 200: OtpChallenge },
       },
     },
-    async (request) => otp.init(request.merchant, request.user, request.body, requestedLanguages(request.headers['accept-language'])),
+    async (request) => otp.init(request.merchant, request.user, request.body, requestedLanguages(request.headers['accept-language']), idempotentAnswer(request)),
   );
 
   app.post(

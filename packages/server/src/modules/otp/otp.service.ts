@@ -205,7 +205,7 @@ export function createOtpService(
      * customer's language, else the request's (`requested`, from Accept-Language), else the
      * merchant's default, else French.
      */
-    async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody, requested: readonly string[] = []): Promise<OtpChallenge> {
+    async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody, requested: readonly string[] = [], answer?: IdempotentAnswer): Promise<OtpChallenge> {
       assertSameUser(user, body.userId);
       // An unbound authorization would pay any intent of any amount: live codes are for one payment.
       if (merchant.mode === 'live' && body.intentionId === undefined) {
@@ -217,7 +217,8 @@ export function createOtpService(
 
       const code = generateCode(random);
       const otpId = ids('otp');
-      const { now, expiresAt, sends } = await db.transaction().execute(async (tx) => {
+      // With an Idempotency-Key, its claim rides with this transaction: no code is sent twice.
+      const { now, expiresAt, sends } = await inTransaction(db, answer, async (tx) => {
         const now = clock.now();
         if ((await repo.lockUserSends(tx, scope.userId, utcDay(now))) >= OTP_RULES.maxWrongCodesPerDay) throw dailyLimit(now);
         const sends = await repo.sendsInWindowForgettingStale(tx, scope, { now, windowStart: windowStart(now) });
