@@ -466,16 +466,7 @@ describe('dispatchers', () => {
 
   it('stop() lets in-flight deliveries finish', async () => {
     const m = await createMerchant(ctx, 'Stopper');
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const r = await receiver((_req, res) => {
-      void gate.then(() => {
-        res.writeHead(204);
-        res.end();
-      });
-    });
+    const { r, release } = await gatedReceiver();
     const ep = await endpoint(m, r.url);
     await makeEvent(ctx, m.merchantId);
     const d = dispatcher({ pollIntervalMs: 5, timeoutMs: 5000 });
@@ -495,16 +486,7 @@ describe('dispatchers', () => {
 
   it('stop() gives back what was claimed ahead and not sent, due at once', async () => {
     const m = await createMerchant(ctx, 'Ahead');
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const r = await receiver((_req, res) => {
-      void gate.then(() => {
-        res.writeHead(204);
-        res.end();
-      });
-    });
+    const { r, release } = await gatedReceiver();
     const ep = await endpoint(m, r.url);
     for (let i = 0; i < 5; i++) await makeEvent(ctx, m.merchantId);
     const d = dispatcher({ concurrency: 1, pollIntervalMs: 5, timeoutMs: 5000 });
@@ -768,3 +750,18 @@ describe('transport', () => {
     expect(r.received[0]?.headers.host).toBe(`hooks.example.test:${port}`);
   });
 });
+
+/** A receiver that holds every request until `release()`, then answers 204. */
+async function gatedReceiver() {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const r = await receiver((_req, res) => {
+    void gate.then(() => {
+      res.writeHead(204);
+      res.end();
+    });
+  });
+  return { r, release };
+}
