@@ -8,7 +8,7 @@ import type { Database } from '../src/platform/database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, DEFERRED, lockDataDir, openPglite, openPostgres } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
-import { prepare } from '../src/platform/prepared.ts';
+import { allAhead, prepare } from '../src/platform/prepared.ts';
 import { analyzeGrownTables } from '../src/platform/analyze.ts';
 import { countSocketWrites, onPostgres, openTestDb, seedDataDir, TEST_DATABASE_URL } from './harness.ts';
 
@@ -90,6 +90,45 @@ describe('database', () => {
     // Inside a transaction, like any query; `affected` counts the rows touched.
     const remove = prepare((k, p: { merchantId: string }) => k.deleteFrom('idempotency_keys').where('merchant_id', '=', p.merchantId));
     await expect(db.db.transaction().execute((tx) => remove.affected(tx, { merchantId: 'mch_prepared' }))).resolves.toBe(2n);
+  });
+
+  it('sends reads ahead: each answers its own rows, in order, in a transaction or not', async () => {
+    const value = prepare((k, p: { x: number }) => k.selectNoFrom(sql<number>`${p.x}::int`.as('x')));
+    const failing = prepare((k, p: { x: number }) => k.selectNoFrom(sql<number>`(${p.x}::int / 0)`.as('x')));
+    // Outside a transaction it runs at once.
+    expect(await value.ahead(db.db, { x: 1 })).toEqual([{ x: 1 }]);
+    const answers = await db.db.transaction().execute(async (tx) => {
+      const a = value.ahead(tx, { x: 2 });
+      const b = value.ahead(tx, { x: 3 });
+      const c = await value.first(tx, { x: 4 });
+      return [await a, await b, c];
+    });
+    expect(answers).toEqual([[{ x: 2 }], [{ x: 3 }], { x: 4 }]);
+    // Awaited with nothing after them: sent anyway.
+    expect(await db.db.transaction().execute((tx) => Promise.all([value.ahead(tx, { x: 5 }), value.ahead(tx, { x: 6 })]))).toEqual([[{ x: 5 }], [{ x: 6 }]]);
+    // A read that fails fails its own answer and the transaction.
+    await expect(db.db.transaction().execute(async (tx) => {
+      const bad = failing.ahead(tx, { x: 1 });
+      await value.first(tx, { x: 7 }).catch(() => {});
+      return bad;
+    })).rejects.toThrow(/division by zero/);
+    // One that reaches the connection after its transaction ended (the transaction failed without
+    // awaiting it) is refused, never run on its own.
+    await sql`create table if not exists ahead_late (x int)`.execute(db.db);
+    const insert = prepare((k, p: { x: number }) => k.insertInto('ahead_late' as never).values({ x: p.x } as never).returning(sql<number>`x`.as('x')));
+    const late: Promise<unknown>[] = [];
+    await expect(db.db.transaction().execute(async (tx) => {
+      late.push(insert.ahead(tx, { x: 1 }), insert.ahead(tx, { x: 2 }));
+      throw new Error('before the reads were awaited');
+    })).rejects.toThrow('before the reads were awaited');
+    await Promise.allSettled(late);
+    expect((await sql<{ n: number }>`select count(*)::int as n from ahead_late`.execute(db.db)).rows[0]?.n).toBe(0);
+    // allAhead waits for every read to settle before it rejects: all of them ran in the transaction.
+    await expect(db.db.transaction().execute(async (tx) => {
+      await allAhead([failing.ahead(tx, { x: 1 }), insert.ahead(tx, { x: 3 })]);
+    })).rejects.toThrow(/division by zero/);
+    expect((await sql<{ n: number }>`select count(*)::int as n from ahead_late`.execute(db.db)).rows[0]?.n).toBe(0);
+    await sql`drop table ahead_late`.execute(db.db);
   });
 
   it('returns 64-bit integers exactly, as bigint', async () => {
@@ -189,6 +228,23 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
         await sql`insert into pipelined values (10)`.execute(tx);
         await sql`select * from no_such_table`.execute(tx).catch(() => {});
       })).rejects.toThrow(/rolled it back/);
+      // Reads sent ahead share the round trip of what follows them, or one of their own.
+      const value = prepare((k, p: { x: number }) => k.selectNoFrom(sql<number>`${p.x}::int`.as('x')));
+      const reads = () => opened.db.transaction().execute(async (tx) => {
+        const a = value.ahead(tx, { x: 1 });
+        const b = value.ahead(tx, { x: 2 });
+        await sql`select 3`.execute(tx);
+        expect([await a, await b]).toEqual([[{ x: 1 }], [{ x: 2 }]]);
+        await Promise.all([value.ahead(tx, { x: 4 }), value.ahead(tx, { x: 5 })]);
+      });
+      // BEGIN + a + b + select, then the two reads awaited alone, then COMMIT.
+      expect(await counted(reads)).toBe(3);
+      // A failing read ahead fails the statement it rode with; nothing of the transaction stays.
+      await expect(opened.db.transaction().execute(async (tx) => {
+        await sql`insert into pipelined values (12)`.execute(tx);
+        void value.ahead(tx, { x: 'not a number' as unknown as number });
+        await sql`insert into pipelined values (13)`.execute(tx);
+      })).rejects.toThrow(/invalid input syntax/);
       // Outside a transaction it runs at once.
       await deferred(11).execute(opened.db);
       const after = await sql<{ x: number }>`select x from pipelined order by x`.execute(opened.db);

@@ -177,58 +177,165 @@ export function withStatementAhead<T>(slot: { statement: StatementAhead | null }
 }
 
 /**
+ * The answer of a statement sent ahead (`Prepared.ahead`), passed as the statement's last
+ * parameter, never to PostgreSQL: inside a transaction on PostgreSQL the statement is held like a
+ * DEFERRED one and written with the transaction's next statement, its COMMIT, or at the end of
+ * the current tick when nothing follows; the query itself answers empty at once, and the rows come
+ * here. Several reads issued before any is awaited then share one round trip. Elsewhere (outside a
+ * transaction, on PGlite) the statement runs at once and its answer comes here too.
+ */
+export class AnswerAhead {
+  readonly promise: Promise<pg.QueryResult>;
+  resolve!: (result: pg.QueryResult) => void;
+  reject!: (err: unknown) => void;
+  /** `inTransaction`: issued in a transaction, so it must never run outside one (see `allAhead`). */
+  constructor(readonly inTransaction: boolean) {
+    this.promise = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // Its caller may fail before reading it (the transaction then rolls back): never unhandled.
+    this.promise.catch(() => {});
+  }
+}
+
+/** The AnswerAhead a statement's parameters end with, if any. */
+function answerOf(values: unknown[] | undefined): AnswerAhead | undefined {
+  const last = values !== undefined && values.length > 0 ? values[values.length - 1] : undefined;
+  return last instanceof AnswerAhead ? last : undefined;
+}
+
+/** A read of a transaction that came after its end: refused, never run on its own. */
+function lateAnswer(answer: AnswerAhead): Promise<pg.QueryResult> {
+  answer.reject(new Error('the transaction ended before this statement was sent'));
+  return Promise.resolve(EMPTY_RESULT('SELECT'));
+}
+
+/** Runs statements sent ahead at once (PGlite: one connection, nothing to pipeline). */
+function answersAhead(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  let inTransaction = false;
+  client.query = ((text: unknown, values?: unknown[], ...rest: unknown[]) => {
+    // Kysely opens and ends transactions with these texts, always in lower case.
+    if (text === 'begin' || (typeof text === 'string' && text.startsWith('start transaction'))) inTransaction = true;
+    else if (text === 'commit' || text === 'rollback') inTransaction = false;
+    const answer = answerOf(values);
+    if (answer === undefined) return query(text, values, ...rest);
+    if (answer.inTransaction && !inTransaction) return lateAnswer(answer);
+    const run = query(text, (values as unknown[]).slice(0, -1));
+    run.then(answer.resolve, answer.reject);
+    return run;
+  }) as typeof client.query;
+}
+
+interface Held {
+  text: string;
+  values: unknown[] | undefined;
+  answer?: AnswerAhead;
+}
+
+/**
  * Fewer round trips on PostgreSQL, in pg's pipeline mode (a statement is written before the
  * previous one is answered): a transaction's BEGIN is held back and written with its first
- * statement, and DEFERRED statements with the next one, all in one write and one round trip. A
- * transaction that ends before any statement sends nothing. When a statement sent ahead fails, the
- * statement it rode with fails with that error; a COMMIT that PostgreSQL answers with ROLLBACK
- * (the transaction had failed) is an error too, never a silent success.
+ * statement, DEFERRED statements and statements sent ahead with the next one, all in one write
+ * and one round trip. A transaction that ends before any statement sends nothing. When a held
+ * statement fails, the statement it rode with fails with that error (one sent at the end of a
+ * tick, with nothing to ride with, fails the next one); a COMMIT that PostgreSQL answers with
+ * ROLLBACK (the transaction had failed) is an error too, never a silent success.
  */
 function pipelined(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
   const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
   let begin: string | null = null;
   let inTransaction = false;
-  let held: { text: string; values: unknown[] | undefined }[] = [];
+  let held: Held[] = [];
+  let flushing = false;
+  /** A held statement sent at the end of a tick failed: the transaction's next statement reports it. */
+  let failedAhead: unknown;
+  /** Counts transactions ended, so a failure seen late is never pinned on the next transaction. */
+  let ended = 0;
 
   const committed = (result: pg.QueryResult) => {
     if (result.command === 'ROLLBACK') throw new Error('the transaction failed: PostgreSQL rolled it back at COMMIT');
     return result;
   };
 
-  function withAhead(text: unknown, values: unknown[] | undefined, rest: unknown[]): Promise<pg.QueryResult> {
+  /**
+   * Writes what is held (the context's statement ahead, BEGIN, held statements) and then `rider`,
+   * if any, in one write. Resolves to the cause when one of the held statements failed.
+   */
+  function sendHeld(rider?: () => Promise<pg.QueryResult>): { result?: Promise<pg.QueryResult>; failure: Promise<unknown> } {
     const sent: Promise<pg.QueryResult>[] = [];
-    let result: Promise<pg.QueryResult>;
     // The first statement of a transaction carries the context's statement ahead, if any.
     const store = begin !== null ? ahead.getStore() : undefined;
     const first = store?.statement ?? null;
     if (store) store.statement = null;
     let claimed: Promise<pg.QueryResult> | undefined;
+    let result: Promise<pg.QueryResult> | undefined;
+    const answered: [AnswerAhead, Promise<pg.QueryResult>][] = [];
     stream.cork();
     try {
       if (first !== null) claimed = query(first.text, first.values);
       if (begin !== null) sent.push(query(begin));
       begin = null;
-      for (const h of held) sent.push(query(h.text, h.values));
+      for (const h of held) {
+        const run = query(h.text, h.values);
+        if (h.answer) answered.push([h.answer, run]);
+        sent.push(run);
+      }
       held = [];
-      result = query(text, values, ...rest);
+      if (rider) result = rider();
     } finally {
       stream.uncork();
     }
+    // The statement ahead refused (the key's claim was lost): nothing of the transaction counts.
+    const refusal: Promise<unknown> =
+      first !== null && claimed
+        ? claimed.then(
+            (r) => {
+              try {
+                return first.settle(r);
+              } catch (err) {
+                return err;
+              }
+            },
+            (err: unknown) => err,
+          )
+        : Promise.resolve(undefined);
+    for (const [answer, run] of answered) {
+      void refusal.then((refused) => (refused === undefined ? run.then(answer.resolve, answer.reject) : answer.reject(refused)));
+    }
     // The first failure ahead is the cause: what follows it failed because the transaction had.
-    return Promise.allSettled(sent).then(async (settled) => {
+    const failure = Promise.allSettled(sent).then(async (settled) => {
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      let refused: unknown;
-      if (first !== null && claimed) {
-        try {
-          refused = first.settle(await claimed);
-        } catch (err) {
-          refused = err;
-        }
-      }
-      if (failed === undefined && refused === undefined) return result;
-      result.catch(() => {});
-      throw refused ?? (failed as PromiseRejectedResult).reason;
+      return (await refusal) ?? failed?.reason;
+    });
+    return { result, failure };
+  }
+
+  function withHeld(text: unknown, values: unknown[] | undefined, rest: unknown[]): Promise<pg.QueryResult> {
+    const earlier = failedAhead;
+    failedAhead = undefined;
+    const { result, failure } = sendHeld(() => query(text, values, ...rest));
+    const answer = result as Promise<pg.QueryResult>;
+    return failure.then((cause) => {
+      if (cause === undefined && earlier === undefined) return answer;
+      answer.catch(() => {});
+      throw earlier ?? cause;
+    });
+  }
+
+  /** Sends what statements sent ahead wait for, when nothing else came along in the same tick. */
+  function flushAtTickEnd(): void {
+    if (flushing) return;
+    flushing = true;
+    process.nextTick(() => {
+      flushing = false;
+      if (!held.some((h) => h.answer !== undefined)) return;
+      const transaction = ended;
+      void sendHeld().failure.then((cause) => {
+        if (cause !== undefined && failedAhead === undefined && transaction === ended && inTransaction) failedAhead = cause;
+      });
     });
   }
 
@@ -238,25 +345,44 @@ function pipelined(client: pg.PoolClient): void {
       if (text === 'begin' || text.startsWith('start transaction')) {
         begin = text;
         inTransaction = true;
+        failedAhead = undefined;
         return Promise.resolve(EMPTY_RESULT('BEGIN'));
       }
       if (text === 'commit' || text === 'rollback') {
         inTransaction = false;
-        if (text === 'rollback') held = [];
+        ended++;
+        if (text === 'rollback') {
+          for (const h of held) h.answer?.reject(new Error('the transaction rolled back before this statement was sent'));
+          held = [];
+          failedAhead = undefined;
+        }
         if (begin !== null && held.length === 0) {
           begin = null;
           return Promise.resolve(EMPTY_RESULT(text.toUpperCase()));
         }
-        const sent = held.length > 0 ? withAhead(text, values, rest) : query(text);
+        const sent = held.length > 0 || failedAhead !== undefined ? withHeld(text, values, rest) : query(text);
         return text === 'commit' ? sent.then(committed) : sent;
       }
+    }
+    const answer = answerOf(values);
+    if (answer !== undefined) {
+      const bound = (values as unknown[]).slice(0, -1);
+      if (answer.inTransaction && !inTransaction) return lateAnswer(answer);
+      if (inTransaction) {
+        held.push({ text: text as string, values: bound, answer });
+        flushAtTickEnd();
+        return Promise.resolve(EMPTY_RESULT('SELECT'));
+      }
+      const run = query(text, bound, ...rest);
+      run.then(answer.resolve, answer.reject);
+      return run;
     }
     if (inTransaction && typeof text === 'string' && text.startsWith(DEFERRED)) {
       held.push({ text, values });
       return Promise.resolve(EMPTY_RESULT('SELECT'));
     }
-    if (begin === null && held.length === 0) return query(text, values, ...rest);
-    return withAhead(text, values, rest);
+    if (begin === null && held.length === 0 && failedAhead === undefined) return query(text, values, ...rest);
+    return withHeld(text, values, rest);
   }) as typeof client.query;
 }
 
@@ -338,7 +464,10 @@ export async function openPglite(dataDir: string | undefined, opts: { preparedSt
     await engine.waitReady;
     const pool = new pg.Pool({ ...createPgConfig(engine as unknown as PGlite), max: 1, types } as pg.PoolConfig);
     // Parsing and planning run in WASM on this very thread: preparing once matters even more here.
-    if (opts.preparedStatements ?? true) pool.on('connect', (client) => prepareStatements(client));
+    pool.on('connect', (client) => {
+      if (opts.preparedStatements ?? true) prepareStatements(client);
+      answersAhead(client);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

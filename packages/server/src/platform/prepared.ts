@@ -1,6 +1,6 @@
 import { type Compilable, type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type QueryResult, type RawBuilder } from 'kysely';
 import type { Database } from './database.ts';
-import { DEFERRED, type Executor } from './db.ts';
+import { AnswerAhead, DEFERRED, type Executor } from './db.ts';
 
 /**
  * A statement of the payment path, built and compiled by Kysely once, at module load, and run
@@ -23,6 +23,13 @@ export interface Prepared<P, R> {
   first(db: Executor, params: P): Promise<R | undefined>;
   /** How many rows an INSERT, UPDATE or DELETE touched. */
   affected(db: Executor, params: P): Promise<bigint>;
+  /**
+   * The rows, with the statement sent ahead (AnswerAhead in platform/db.ts): inside a transaction
+   * on PostgreSQL it is written with the transaction's next statement, so reads issued one after
+   * the other before any is awaited share a round trip. Issue them all, then await them all with
+   * `allAhead` (never `Promise.all`: see there).
+   */
+  ahead(db: Executor, params: P): Promise<R[]>;
 }
 
 /** Stands for a parameter in the statement being compiled. */
@@ -60,10 +67,20 @@ export function prepare<P extends object, R>(build: (db: Kysely<Database>, p: P)
     const query: CompiledQuery<R> = { query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters };
     return db.executeQuery(query);
   };
+  const ahead = (db: Executor, params: P): Promise<R[]> => {
+    const answer = new AnswerAhead(db.isTransaction);
+    const query: CompiledQuery<R> = { query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters: [...bind(params), answer] };
+    db.executeQuery(query).catch(answer.reject);
+    const rows = answer.promise.then((result) => result.rows as R[]);
+    // A transaction that fails before its caller reads this must not leave it unhandled.
+    rows.catch(() => {});
+    return rows;
+  };
   return {
     sql: compiled.sql,
     bind,
     execute,
+    ahead,
     rows: async (db, params) => (await execute(db, params)).rows,
     first: async (db, params) => (await execute(db, params)).rows[0],
     affected: async (db, params) => (await execute(db, params)).numAffectedRows ?? 0n,
@@ -75,7 +92,10 @@ export function prepare<P extends object, R>(build: (db: Kysely<Database>, p: P)
  * of some columns): compiled once per set of given fields. `build` receives those fields' names,
  * sorted; fields given as `undefined` are not given.
  */
-export function prepareByFields<P extends object, R>(build: (db: Kysely<Database>, p: P, fields: readonly string[]) => Compilable<R>): (params: P) => Prepared<P, R> {
+export function prepareByFields<P extends object, R>(
+  build: (db: Kysely<Database>, p: P, fields: readonly string[]) => Compilable<R>,
+  opts: { deferred?: boolean } = {},
+): (params: P) => Prepared<P, R> {
   const shapes = new Map<string, Prepared<P, R>>();
   return (params) => {
     const fields = Object.keys(params)
@@ -84,7 +104,7 @@ export function prepareByFields<P extends object, R>(build: (db: Kysely<Database
     const key = fields.join(',');
     let statement = shapes.get(key);
     if (statement === undefined) {
-      statement = prepare((db, p: P) => build(db, p, fields));
+      statement = prepare((db, p: P) => build(db, p, fields), opts);
       // A handful of shapes per statement in practice; never grow without bound.
       if (shapes.size < 64) shapes.set(key, statement);
     }
@@ -95,4 +115,17 @@ export function prepareByFields<P extends object, R>(build: (db: Kysely<Database
 /** `row`'s given fields, each as its parameter (for `values` and `set`). */
 export function fieldsOf<T extends object>(p: T, fields: readonly string[]): T {
   return Object.fromEntries(fields.map((f) => [f, (p as Record<string, unknown>)[f]])) as T;
+}
+
+/**
+ * `Promise.all` for reads sent ahead in one transaction, except that it waits for every one of
+ * them to settle before it rejects. Kysely hands a transaction's statements to the connection one
+ * after the other, but its ROLLBACK goes straight to the connection: a transaction that ended on
+ * the first failure while a later read still waited in Kysely's queue would have that read run
+ * after the ROLLBACK, outside it. Settled means handed over.
+ */
+export async function allAhead<T extends readonly unknown[]>(reads: readonly [...T]): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(reads);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }
