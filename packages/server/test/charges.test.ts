@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
-import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, countSocketWrites, createMerchant, createTestContext, onPostgres, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 import {
   accessToken,
   authorize,
@@ -8,6 +8,7 @@ import {
   createIntent,
   eventTypes,
   expectLedgerClean,
+  lastMessage,
   merchantMinor,
   newUser,
   problem,
@@ -67,6 +68,41 @@ describe('a successful charge', () => {
     expect(charges).toEqual([expect.objectContaining({ user_id: user.id, status: 'succeeded', amount_minor: 5000n, failure_code: null, transfer_id: expect.stringMatching(/^tr_/) })]);
     const merchantRead = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json();
     expect(merchantRead).toMatchObject({ status: 'SUCCEEDED', metadata: { orderId: '42' } });
+  });
+
+  it.runIf(onPostgres)('on PostgreSQL a keyed verifyOtp is two round trips and a keyed charge three, everything committed', async () => {
+    const user = await newUser(ctx, m, { balance: '20000' });
+    // Warm: the user's link, wallet and token known, the statements prepared on the connections.
+    const first = await createIntent(ctx, m);
+    expect((await charge(ctx, user, first.id, await authorize(ctx, m, user, first.id))).statusCode).toBe(200);
+    ctx.clock.advance(30 * SECOND);
+    const intent = await createIntent(ctx, m);
+    expect((await call(ctx.app, 'POST', '/otp/init', user.creds, { userId: user.id, channel: 'sms', intentionId: intent.id })).statusCode).toBe(200);
+    const { code } = await lastMessage(ctx, m, user.id);
+    const keyed = (key: string) => ({ ...user.creds, headers: { 'idempotency-key': key } });
+    let verified: Awaited<ReturnType<typeof call>> | undefined;
+    // [claim, BEGIN, the newest code locked] and [code exchanged for the token, answer, COMMIT].
+    expect(await countSocketWrites(async () => {
+      verified = await call(ctx.app, 'POST', '/otp/verify', keyed('verify-trips'), { userId: user.id, otp: code });
+    })).toBe(2);
+    expect(verified?.statusCode, verified?.body).toBe(200);
+    const token = (verified?.json() as { authorizationToken: string }).authorizationToken;
+    let paid: Awaited<ReturnType<typeof call>> | undefined;
+    // [claim, BEGIN, intent locked, token spent], [wallet locked], [charge row, intent, event,
+    // answer, transfer, statement rows, COMMIT].
+    expect(await countSocketWrites(async () => {
+      paid = await call(ctx.app, 'POST', '/charge', { ...keyed('charge-trips'), headers: { 'idempotency-key': 'charge-trips', 'x-otp-token': token } }, { intentionId: intent.id });
+    })).toBe(3);
+    expect(paid?.statusCode, paid?.body).toBe(200);
+    expect((paid?.json() as { status: string }).status).toBe('SUCCEEDED');
+    expect(await walletMinor(ctx, user.id)).toBe(10_000n);
+    expect(await eventTypes(ctx, intent.id)).toEqual(['payment.completed']);
+    const keys = await ctx.deps.db.selectFrom('idempotency_keys').select(['key', 'state']).where('key', 'in', ['verify-trips', 'charge-trips']).orderBy('key').execute();
+    expect(keys).toEqual([{ key: 'charge-trips', state: 'done' }, { key: 'verify-trips', state: 'done' }]);
+    // The replay is the answer, byte for byte.
+    const again = await call(ctx.app, 'POST', '/charge', { ...user.creds, headers: { 'idempotency-key': 'charge-trips', 'x-otp-token': token } }, { intentionId: intent.id });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(paid?.body);
   });
 
   it('an unbound token (initOtp without intentionId) pays one intent of the merchant, once', async () => {

@@ -3,7 +3,7 @@ import { createOtpService } from '../src/modules/otp/otp.service.ts';
 import { sha256 } from '../src/platform/crypto.ts';
 import { ApiError } from '../src/platform/errors.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
-import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, countSocketWrites, createMerchant, createTestContext, onPostgres, sk, type TestContext, type TestMerchant } from './harness.ts';
 import { accessToken, authorize, createIntent, expectLedgerClean, lastMessage, merchantContext, newUser, problem, refreshToken, registerUser } from './flow.support.ts';
 
 /**
@@ -174,6 +174,34 @@ describe('initOtp', () => {
     expect((res.json() as { data: unknown[] }).data).toHaveLength(1);
   });
 
+  it.runIf(onPostgres)('on PostgreSQL a keyed code for an intent is two round trips, its message and answer committed with it', async () => {
+    const user = await newUser(ctx, m);
+    // Warm: the user's token and link are known, the statements prepared on the connections.
+    for (let i = 0; i < 2; i++) {
+      expect((await init(user, { intentionId: (await createIntent(ctx, m)).id })).statusCode).toBe(200);
+      ctx.clock.advance(30 * SECOND);
+    }
+    const intent = await createIntent(ctx, m);
+    // The clock moved on: the user's token version is read again once, here.
+    expect((await call(ctx.app, 'GET', '/wallet', user.creds)).statusCode).toBe(200);
+    let res: Awaited<ReturnType<typeof init>> | undefined;
+    const writes = await countSocketWrites(async () => {
+      res = await call(ctx.app, 'POST', '/otp/init', { ...user.creds, headers: { 'idempotency-key': 'two-trips' } }, {
+        userId: user.id,
+        channel: 'sms',
+        intentionId: intent.id,
+      });
+    });
+    expect(res?.statusCode, res?.body).toBe(200);
+    // [claim, BEGIN, contact, intent, send lock, sends] and [started by, code, message, answer, COMMIT].
+    expect(writes).toBe(2);
+    const stored = await ctx.deps.db.selectFrom('idempotency_keys').select(['state', 'response_status']).where('key', '=', 'two-trips').executeTakeFirstOrThrow();
+    expect(stored).toEqual({ state: 'done', response_status: 200 });
+    const intentRow = await ctx.deps.db.selectFrom('intents').select('started_by').where('id', '=', intent.id).executeTakeFirstOrThrow();
+    expect(intentRow.started_by).toBe(user.id);
+    expect((await lastMessage(ctx, m, user.id)).code).toMatch(/^\d{6}$/);
+  });
+
   it('a code the provider did not take is forgotten: the previous code stays live and no send is counted', async () => {
     const user = await newUser(ctx, m);
     await init(user);
@@ -186,6 +214,13 @@ describe('initOtp', () => {
         send: async () => {
           throw new ApiError('unavailable', 'The sms provider did not take the message; try again later');
         },
+        // Written with the code, then refused by the provider after the commit.
+        stage: async () => ({
+          stored: false,
+          deliver: async () => {
+            throw new ApiError('unavailable', 'The sms provider did not take the message; try again later');
+          },
+        }),
       },
     });
     const merchant = await merchantContext(ctx, m);

@@ -5,6 +5,7 @@ import { type FeeSchedule, feeOf, feeReturned } from '../../platform/fees.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
+import { allAhead } from '../../platform/prepared.ts';
 import { type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import { announceEvents } from '../events/index.ts';
 import { type IntentsService, type PublicIntent, publicView, statusAfterFailedCharge, statusAfterRefund } from '../intents/index.ts';
@@ -82,7 +83,7 @@ export function createChargesService(
     ledger: LedgerService;
     balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'refundSource' | 'recordRefund'>;
     intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition'>;
-    otp: Pick<OtpService, 'consume'>;
+    otp: Pick<OtpService, 'spend'>;
     /** A charge is a payment attempt: the merchant sees the customer from then on (users.link). */
     customers: { link(scope: Scope, userId: string, tx: Tx): Promise<void> };
   },
@@ -187,16 +188,20 @@ export function createChargesService(
           await answer?.recordProblem(tx, error);
           return { kind: 'refused', error };
         };
-        const locked = await intents.lockForChange(tx, scope, intentId);
+        // The intent's lock and the token's spend go together, in one round trip with the BEGIN.
+        const spending = otp.spend(tx, { token: otpToken, ...scope, userId: user.userId, intentId });
+        const [locked] = await allAhead([intents.lockForChange(tx, scope, intentId), spending.sent]);
         if (!locked) throw notFound(intentId, 'intentionId');
         const row = await intents.expireIfDue(tx, locked, merchant.pinnedVersion);
         if (row !== locked || row.status === 'EXPIRED') {
+          // The expiry commits; the token was not used to pay.
+          await spending.undo(tx);
           return refused(new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' }));
         }
         if (row.status !== 'PENDING') throw stateInvalid(row.status, 'charged');
 
         await customers.link(scope, user.userId, tx);
-        await otp.consume(tx, { token: otpToken, ...scope, userId: user.userId, intentId: row.id });
+        await spending.check();
 
         const currency = row.currency as Currency;
         const { wallet, balance, revenue, accounts } = await ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency });
@@ -248,6 +253,7 @@ export function createChargesService(
             tx,
             { ...scope, id: transferId, kind: 'charge', reference: row.id, currency, from: wallet.id, to: balance.id, amount: row.amount_minor },
             accounts,
+            { deferred: true },
           );
         } else {
           // The merchant receives amount − fee, the platform's revenue the fee, in one transfer.
@@ -266,6 +272,7 @@ export function createChargesService(
               ],
             },
             accounts,
+            { deferred: true },
           );
         }
         // The statement's rows last: the merchant's running total is locked from here to the commit.

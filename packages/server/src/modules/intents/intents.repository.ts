@@ -72,10 +72,19 @@ const markStartedBy = prepare(
   { deferred: true },
 );
 const lockIntent = prepare((db, p: Scope & { id: string }) => scoped(db, p).where('id', '=', p.id).forUpdate());
-const updateIntent = prepareByFields((db, p: IntentPatch & { status: IntentStatus; updated_at: Date; id: string }, fields) => {
-  const { id: _id, ...set } = fieldsOf(p, fields.filter((f) => f !== 'id'));
-  return db.updateTable('intents').set(set).where('id', '=', p.id).returningAll();
-});
+/** The error a transaction fails with when a state change found no intent to change (see `update`). */
+export const INTENT_NOT_UPDATED = 'intent_update_found_no_row';
+// Of a row the transaction holds locked: its new state is known without reading it back, so the
+// write rides with the transaction's next statement and fails it should it find no row.
+const updateIntent = prepareByFields(
+  (db, p: IntentPatch & { status: IntentStatus; updated_at: Date; id: string }, fields) => {
+    const { id: _id, ...set } = fieldsOf(p, fields.filter((f) => f !== 'id'));
+    return db
+      .with('updated', (db) => db.updateTable('intents').set(set).where('id', '=', p.id).returning('id'))
+      .selectNoFrom(sql<number>`case when exists (select 1 from updated) then 1 else caisse_fail(${INTENT_NOT_UPDATED}) end`.as('updated'));
+  },
+  { deferred: true },
+);
 
 export const intentsRepository = {
   async insert(db: Executor, row: Insertable<IntentsTable>) {
@@ -93,6 +102,11 @@ export const intentsRepository = {
     return findIntent.first(db, { merchantId: scope.merchantId, mode: scope.mode, id });
   },
 
+  /** The intent, read ahead (Prepared.ahead): with a transaction's next statement. */
+  async findAhead(db: Executor, scope: Scope, id: string) {
+    return (await findIntent.ahead(db, { merchantId: scope.merchantId, mode: scope.mode, id }))[0];
+  },
+
   async findMany(db: Executor, scope: Scope, ids: readonly string[]) {
     return scoped(db, scope).where('id', 'in', ids).execute();
   },
@@ -103,7 +117,8 @@ export const intentsRepository = {
    * one after the other and the second sees the first's result.
    */
   async lockForUpdate(tx: Tx, scope: Scope, id: string) {
-    return lockIntent.first(tx, { merchantId: scope.merchantId, mode: scope.mode, id });
+    // Sent ahead: what the caller issues next (the charge's token spend) rides in the same write.
+    return (await lockIntent.ahead(tx, { merchantId: scope.merchantId, mode: scope.mode, id }))[0];
   },
 
   /** Records who started paying the intent, unless someone did already (deferred: nothing is answered). */
@@ -111,10 +126,16 @@ export const intentsRepository = {
     await markStartedBy.execute(db, { merchantId: scope.merchantId, mode: scope.mode, id, userId });
   },
 
-  async update(tx: Tx, id: string, set: IntentPatch & { status: IntentStatus; updated_at: Date }) {
-    const params = { ...set, id };
-    const updated = await updateIntent(params).first(tx, params);
-    if (!updated) throw new Error(`update of intent ${id} found no row`);
+  /**
+   * Changes an intent this transaction holds locked (`lockForUpdate`) and returns the row as it
+   * now is. The write is deferred: it fails the transaction, at its next statement or COMMIT, if
+   * the row was gone.
+   */
+  async update(tx: Tx, row: IntentRow, set: IntentPatch & { status: IntentStatus; updated_at: Date }): Promise<IntentRow> {
+    const params = { ...set, id: row.id };
+    await updateIntent(params).execute(tx, params);
+    const updated = { ...row };
+    for (const [column, value] of Object.entries(set)) if (value !== undefined) (updated as Record<string, unknown>)[column] = value;
     return updated;
   },
 

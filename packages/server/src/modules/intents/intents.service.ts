@@ -77,7 +77,7 @@ export function createIntentsService(
     // The expiry itself starts from the stored PENDING; any other move starts from what a reader
     // sees, so nothing can charge or cancel an intent that reads EXPIRED.
     const move = assertMove(to === 'EXPIRED' ? row.status : effectiveStatus(row, now), to);
-    const updated = await repo.update(tx, row.id, {
+    const updated = await repo.update(tx, row, {
       ...opts.patch,
       status: to,
       // An expiry dates from expiresAt (when readers started to see it), never from the future.
@@ -215,7 +215,9 @@ export function createIntentsService(
     },
 
     /** The stored row of an intent of this scope (other modules check its state and amount). */
-    retrieveRow: (scope: Scope, id: string): Promise<IntentRow | undefined> => repo.find(db, scope, id),
+    /** The intent's row; with `executor`, read ahead with that transaction's next statement (Prepared.ahead). */
+    retrieveRow: (scope: Scope, id: string, executor?: Executor): Promise<IntentRow | undefined> =>
+      executor === undefined ? repo.find(db, scope, id) : repo.findAhead(executor, scope, id),
 
     async retrieve(caller: Scope, id: string): Promise<Intent> {
       const row = await repo.find(db, caller, id);

@@ -1,5 +1,5 @@
 import { type Generated, type Selectable, sql } from 'kysely';
-import type { Executor } from '../../platform/db.ts';
+import { DEFERRED, type Executor } from '../../platform/db.ts';
 import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
@@ -189,12 +189,18 @@ export const ledgerRepository = {
    * balance (locking, in the one lock order, the accounts the caller had not locked), in one statement. Each account
    * appears once. Returns the balances after it.
    */
-  async writeTransfer(db: Executor, transfer: LedgerTransfersTable, postings: Omit<LedgerPostingsTable, 'id'>[]): Promise<{ id: string; balance: bigint }[]> {
+  /** `deferred`: sent with the transaction's next statement (DEFERRED); it answers no rows then. */
+  async writeTransfer(
+    db: Executor,
+    transfer: LedgerTransfersTable,
+    postings: Omit<LedgerPostingsTable, 'id'>[],
+    opts: { deferred?: boolean } = {},
+  ): Promise<{ id: string; balance: bigint }[]> {
     const rows = sql.join(postings.map((p) => sql`(${p.transfer_id}, ${p.account_id}, ${p.currency}, ${p.amount.toString()}::bigint, ${p.created_at})`));
     const accountIds = sql.join(postings.map((p) => sql`${p.account_id}`));
     // `locked` takes the rows not locked yet in lockAccounts' order (the update waits on none of
     // its own): a charge and a refund of one merchant never lock its accounts crosswise.
-    const result = await sql<{ id: string; balance: bigint }>`
+    const result = await sql<{ id: string; balance: bigint }>`${sql.raw(opts.deferred === true ? DEFERRED : '')}
       with locked as (
         select id from ledger_accounts where id in (${accountIds}) order by (kind <> 'user_wallet'), id for update
       ), transfer as (

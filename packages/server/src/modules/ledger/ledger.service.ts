@@ -133,9 +133,12 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
    * caller's transaction. The accounts are locked first (`lockAccounts`' order), unless the caller
    * passes them as it read them in this transaction (`known`, as `paymentAccounts` gives them):
    * then its user wallets must be locked already (their balance is checked against going below
-   * zero), and the other accounts are locked by the write itself.
+   * zero), and the other accounts are locked by the write itself. `deferred` (with `known`): the
+   * write rides with the transaction's next statement or its COMMIT, and `balanceAfter` is what
+   * `known` said plus the posting (exact for the locked wallets only): for a caller that reads no
+   * balance back, like the charge, whose transfer is its last write.
    */
-  async function transfer(tx: Tx, input: TransferInput, known?: readonly AccountRow[]): Promise<TransferResult> {
+  async function transfer(tx: Tx, input: TransferInput, known?: readonly AccountRow[], opts: { deferred?: boolean } = {}): Promise<TransferResult> {
     const postings = postingsOf(input);
     if (postings.length < 2) throw new Error('a transfer needs at least two postings');
     for (const p of postings) {
@@ -177,13 +180,17 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       const wb = accounts.get(b.accountId)?.kind === 'user_wallet' ? 0 : 1;
       return wa - wb || (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0);
     });
+    const header = { id: result.id, merchant_id: input.merchantId, mode: input.mode, kind: input.kind, reference: input.reference ?? null, created_at: now };
+    const rows = ordered.map((p) => ({ transfer_id: result.id, account_id: p.accountId, currency: p.currency, amount: p.amount, created_at: now }));
+    if (opts.deferred === true && known !== undefined) {
+      // A wallet below zero would fail the COMMIT (the database's own guard), but the wallets are
+      // locked and were checked above.
+      await repo.writeTransfer(tx, header, rows, { deferred: true });
+      return result;
+    }
     let written: { id: string; balance: bigint }[];
     try {
-      written = await repo.writeTransfer(
-        tx,
-        { id: result.id, merchant_id: input.merchantId, mode: input.mode, kind: input.kind, reference: input.reference ?? null, created_at: now },
-        ordered.map((p) => ({ transfer_id: result.id, account_id: p.accountId, currency: p.currency, amount: p.amount, created_at: now })),
-      );
+      written = await repo.writeTransfer(tx, header, rows);
     } catch (err) {
       // The database's own guard: a wallet cannot go below zero even if the check above erred.
       if ((err as { code?: string }).code === CHECK_VIOLATION) throw new ApiError('insufficient_funds', 'The wallet does not hold enough');

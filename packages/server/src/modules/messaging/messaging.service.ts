@@ -1,3 +1,4 @@
+import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { firstIdAt } from '../../platform/ids.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -27,9 +28,22 @@ export interface SentMessage {
   status: MessageStatus;
 }
 
+/** A message written in the caller's transaction, to hand to its provider once that committed. */
+export interface StagedMessage {
+  /** Kept in the outbox (test mode, or no provider): nothing is left to do after the commit. */
+  readonly stored: boolean;
+  /** Hands it to its provider: 503 `unavailable` when the provider does not take it. */
+  deliver(): Promise<SentMessage>;
+}
+
 /** What the OTP and registration code use to reach a user. */
 export interface MessageSender {
   send(message: OutgoingMessage): Promise<SentMessage>;
+  /**
+   * Writes the message's row in `executor`'s transaction (with the code it carries, the row
+   * commits or rolls back with it); the provider is called by `deliver`, after the commit.
+   */
+  stage(executor: Executor, message: OutgoingMessage): Promise<StagedMessage>;
 }
 
 export interface MessageView {
@@ -94,7 +108,7 @@ export function smsBody(text: string): string {
 export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, transports: Transports = transportsFromConfig(deps.config)) {
   const { db, clock, ids } = deps;
 
-  async function send(sent: OutgoingMessage): Promise<SentMessage> {
+  async function stage(executor: Executor, sent: OutgoingMessage): Promise<StagedMessage> {
     const message = sent.channel === 'sms' ? { ...sent, body: smsBody(sent.body) } : sent;
     const transport = message.mode === 'test' ? undefined : message.channel === 'sms' ? transports.sms : transports.email;
     const id = ids('message');
@@ -114,27 +128,39 @@ export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' |
         throw new ApiError('unavailable', `No ${message.channel === 'sms' ? 'SMS' : 'e-mail'} provider is configured for live mode`);
       }
       const body = live && message.code ? message.body.replaceAll(message.code, WITHHELD_CODE) : message.body;
-      await repo.insert(db, { ...row, body, provider: 'outbox', status: 'stored' });
-      return { id, provider: 'outbox', status: 'stored' };
+      await repo.insert(executor, { ...row, body, provider: 'outbox', status: 'stored' });
+      const stored: SentMessage = { id, provider: 'outbox', status: 'stored' };
+      return { stored: true, deliver: async () => stored };
     }
-    await repo.insert(db, { ...row, body: null, provider: transport.name, status: 'failed' });
-    try {
-      const { ref } =
-        message.channel === 'sms'
-          ? await (transport as SmsTransport).send(message.to, message.body)
-          : await (transport as EmailTransport).send(message.to, message.subject ?? 'Your code', message.body);
-      await repo.finish(db, id, 'sent', ref);
-      return { id, provider: transport.name, status: 'sent' };
-    } catch (err) {
-      if (err instanceof ProviderError) throw new ApiError('unavailable', `The ${message.channel} provider did not take the message; try again later`);
-      throw err;
-    }
+    // Written as failed: it says "sent" only once the provider took it.
+    await repo.insert(executor, { ...row, body: null, provider: transport.name, status: 'failed' });
+    return {
+      stored: false,
+      async deliver() {
+        try {
+          const { ref } =
+            message.channel === 'sms'
+              ? await (transport as SmsTransport).send(message.to, message.body)
+              : await (transport as EmailTransport).send(message.to, message.subject ?? 'Your code', message.body);
+          await repo.finish(db, id, 'sent', ref);
+          return { id, provider: transport.name, status: 'sent' };
+        } catch (err) {
+          if (err instanceof ProviderError) throw new ApiError('unavailable', `The ${message.channel} provider did not take the message; try again later`);
+          throw err;
+        }
+      },
+    };
+  }
+
+  async function send(message: OutgoingMessage): Promise<SentMessage> {
+    return (await stage(db, message)).deliver();
   }
 
   return {
     /** Retention: deletes up to `limit` messages created before `before`. Returns how many. */
     purgeBefore: (before: Date, limit: number) => repo.purgeBefore(db, before, firstIdAt('message', before), limit),
     send,
+    stage,
 
     async list(q: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit?: number }) {
       const limit = q.limit ?? 20;

@@ -72,6 +72,11 @@ const sendsInWindow = prepare((db, p: UserScope & { now: Date; windowStart: Date
     .where('created_at', '>', p.windowStart),
 );
 
+// Sent ahead with the code's other reads (Prepared.ahead): the lock is taken before the sends are read.
+const lockSends = prepare((_db, p: { lockKey: string; userId: string; day: string }) =>
+  sql<{ failures: number | null }>`select pg_advisory_xact_lock(hashtextextended(${p.lockKey}, 0)), (select failures from otp_daily_failures where user_id = ${p.userId} and day = ${p.day}::date) as failures`,
+);
+
 // Nobody reads its answer: inside the send's transaction it rides with the COMMIT.
 const insertCodeRow = prepare((db, p: Omit<OtpCodesTable, 'attempts' | 'consumed_at'>) =>
   db.insertInto('otp_codes').values({
@@ -98,6 +103,8 @@ const lockNewest = prepare((db, p: UserScope & { day: string }) =>
     .forUpdate(),
 );
 
+// The code is locked by this transaction and the token's hash is new: nothing can stop it, so it
+// rides with the COMMIT (a failure would still fail the transaction there).
 const exchange = prepare((db, p: Omit<OtpAuthorizationsTable, 'used_at'> & { codeId: string; at: Date }) =>
   db
     .with('consumed', (db) => db.updateTable('otp_codes').set({ consumed_at: p.at }).where('id', '=', p.codeId))
@@ -110,10 +117,13 @@ const exchange = prepare((db, p: Omit<OtpAuthorizationsTable, 'used_at'> & { cod
       intent_id: p.intent_id,
       otp_id: p.otp_id,
       expires_at: p.expires_at,
-      created_at: p.created_at,
-    }),
+        created_at: p.created_at,
+      }),
+  { deferred: true },
 );
 
+const unspend = prepare((db, p: { tokenHash: Buffer }) => db.updateTable('otp_authorizations').set({ used_at: null }).where('token_hash', '=', p.tokenHash), { deferred: true });
+// Sent ahead with the intent's lock (Prepared.ahead): one round trip for both.
 const spend = prepare((db, p: { tokenHash: Buffer; at: Date }) =>
   db.updateTable('otp_authorizations').set({ used_at: p.at }).where('token_hash', '=', p.tokenHash).where('used_at', 'is', null).returningAll(),
 );
@@ -122,10 +132,11 @@ export const otpRepository = {
   /**
    * Serialises the sends of one user until the transaction ends (a transaction-level advisory
    * lock keyed by the user id), so two initOtp calls at once cannot both pass the send limits.
-   * Answers, in the same statement, the user's wrong codes on `day`.
+   * Answers, in the same statement, the user's wrong codes on `day`. Sent ahead, like
+   * `sendsInWindowForgettingStale`: issue both, then await.
    */
   async lockUserSends(tx: Tx, userId: string, day: string): Promise<number> {
-    const { rows } = await sql<{ failures: number | null }>`select pg_advisory_xact_lock(hashtextextended(${`otp:${userId}`}, 0)), (select failures from otp_daily_failures where user_id = ${userId} and day = ${day}::date) as failures`.execute(tx);
+    const rows = await lockSends.ahead(tx, { lockKey: `otp:${userId}`, userId, day });
     return rows[0]?.failures ?? 0;
   },
 
@@ -148,7 +159,7 @@ export const otpRepository = {
    * gave. The rows counted and the rows deleted are disjoint, so one snapshot serves both.
    */
   async sendsInWindowForgettingStale(tx: Tx, scope: UserScope, q: { now: Date; windowStart: Date }): Promise<Date[]> {
-    const rows = await sendsInWindow.rows(tx, { ...scope, ...q });
+    const rows = await sendsInWindow.ahead(tx, { ...scope, ...q });
     return rows.map((r) => r.created_at);
   },
 
@@ -206,7 +217,12 @@ export const otpRepository = {
    * rolls the transaction back to refuse it, which leaves it unspent.
    */
   async spendAuthorization(tx: Tx, tokenHash: Buffer, at: Date): Promise<OtpAuthorizationRow | undefined> {
-    return spend.first(tx, { tokenHash, at });
+    return (await spend.ahead(tx, { tokenHash, at }))[0];
+  },
+
+  /** Gives back an authorization this transaction spent (it holds its row locked). */
+  async unspendAuthorization(tx: Tx, tokenHash: Buffer): Promise<void> {
+    await unspend.execute(tx, { tokenHash });
   },
 
   async findAuthorization(db: Executor, tokenHash: Buffer): Promise<OtpAuthorizationRow | undefined> {

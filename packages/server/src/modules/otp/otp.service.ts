@@ -1,14 +1,15 @@
 import { DAY } from '../../platform/clock.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
-import type { Tx } from '../../platform/db.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { firstIdAt } from '../../platform/ids.ts';
+import { allAhead } from '../../platform/prepared.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { type Translator, translator } from '../../platform/i18n.ts';
 import type { Currency } from '../../platform/money.ts';
-import { effectiveStatus, type IntentsService } from '../intents/index.ts';
-import type { Channel, MessageSender } from '../messaging/index.ts';
+import { effectiveStatus, type IntentRow, type IntentsService } from '../intents/index.ts';
+import type { Channel, MessageSender, StagedMessage } from '../messaging/index.ts';
 import { otpRepository as repo, type UserScope } from './otp.repository.ts';
 import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, nextSendAt, OTP_RULES, retryAfterHeader, sendDecision } from '../../platform/codes.ts';
 import type { InitOtpBody, OtpAuthorization, OtpChallenge, VerifyOtpBody } from './otp.schema.ts';
@@ -59,31 +60,55 @@ function invalidToken(why: string): ApiError {
   return new ApiError('otp_token_invalid', `The x-otp-token is not valid (${why}); verify a new code with POST /otp/verify`, { param: 'x-otp-token' });
 }
 
+/** A token being spent in the caller's transaction (see `spendAuthorization`). */
+export interface Spending {
+  /** The spend, sent ahead: await it with the transaction's other reads (`allAhead`). */
+  readonly sent: Promise<unknown>;
+  /** After `sent`: resolves when the token was spent and is valid for this payment; 401 `otp_token_invalid` otherwise. */
+  check(): Promise<void>;
+  /** Gives the token back (unspent) in the same transaction, for a caller that commits without paying. */
+  undo(tx: Tx): Promise<void>;
+}
+
 /**
  * Spends an authorization token from verifyOtp, in the caller's transaction (the charge's): it
  * must exist, be unused and unexpired, and belong to this merchant, mode and user and, when it was
  * bound to an intent, to this intent. Otherwise 401 `otp_token_invalid` (the caller's transaction
- * then rolls back, so a refused token is not spent). The token is looked up by its SHA-256.
+ * then rolls back, so a refused token is not spent). The token is looked up by its SHA-256. The
+ * spend is sent ahead, with the caller's next statement.
  */
-async function consumeAuthorization(
+function spendAuthorization(
   tx: Tx,
   deps: Pick<Deps, 'clock'>,
   q: { token: string; merchantId: string; mode: string; userId: string; intentId: string },
-): Promise<void> {
-  if (!AUTHORIZATION_TOKEN_SHAPE.test(q.token)) throw invalidToken('not a token Caisse issued');
+): Spending {
+  if (!AUTHORIZATION_TOKEN_SHAPE.test(q.token)) {
+    return { sent: Promise.resolve(), check: async () => Promise.reject(invalidToken('not a token Caisse issued')), undo: async () => {} };
+  }
   const hash = sha256(q.token);
   const now = deps.clock.now();
   // One statement in the usual case: spend it if unused, then check it (a refusal rolls back).
-  const auth = await repo.spendAuthorization(tx, hash, now);
-  if (!auth) {
-    const seen = await repo.findAuthorization(tx, hash);
-    if (!seen || seen.merchant_id !== q.merchantId || seen.mode !== q.mode) throw invalidToken('unknown token');
-    throw invalidToken('already used');
-  }
-  if (auth.merchant_id !== q.merchantId || auth.mode !== q.mode) throw invalidToken('unknown token');
-  if (auth.expires_at.getTime() <= now.getTime()) throw invalidToken('expired');
-  if (auth.user_id !== q.userId) throw invalidToken('issued to another user');
-  if (auth.intent_id !== null && auth.intent_id !== q.intentId) throw invalidToken('issued for another payment intent');
+  const spent = repo.spendAuthorization(tx, hash, now);
+  spent.catch(() => {});
+  return {
+    sent: spent,
+    async check() {
+      const auth = await spent;
+      if (!auth) {
+        const seen = await repo.findAuthorization(tx, hash);
+        if (!seen || seen.merchant_id !== q.merchantId || seen.mode !== q.mode) throw invalidToken('unknown token');
+        throw invalidToken('already used');
+      }
+      if (auth.merchant_id !== q.merchantId || auth.mode !== q.mode) throw invalidToken('unknown token');
+      if (auth.expires_at.getTime() <= now.getTime()) throw invalidToken('expired');
+      if (auth.user_id !== q.userId) throw invalidToken('issued to another user');
+      if (auth.intent_id !== null && auth.intent_id !== q.intentId) throw invalidToken('issued for another payment intent');
+    },
+    async undo(tx) {
+      // Spent here means it was unused before: unused it is again.
+      if ((await spent.catch(() => undefined)) !== undefined) await repo.unspendAuthorization(tx, hash);
+    },
+  };
 }
 
 type VerifyOutcome =
@@ -110,9 +135,14 @@ function incorrectCode(outcome: Extract<VerifyOutcome, { kind: 'wrong' } | { kin
  */
 /** Where a user's codes go: the users module's contact details (injected: users do not depend on OTP). */
 export interface PayerContacts {
-  contact(scope: Scope, userId: string): Promise<{ email: string | null; phoneNumber: string; phoneVerified: boolean; language: string | null } | undefined>;
+  /** `linked`: the merchant sees the customer already. With `executor`, read ahead in its transaction. */
+  contact(
+    scope: Scope,
+    userId: string,
+    executor?: Executor,
+  ): Promise<{ email: string | null; phoneNumber: string; phoneVerified: boolean; language: string | null; linked: boolean } | undefined>;
   /** A code for one of the merchant's intents is a payment attempt: the merchant sees the customer from then on. */
-  link(scope: Scope, userId: string): Promise<void>;
+  link(scope: Scope, userId: string, executor?: Executor): Promise<void>;
 }
 
 export function createOtpService(
@@ -124,34 +154,26 @@ export function createOtpService(
 
   const windowStart = (now: Date) => new Date(now.getTime() - OTP_RULES.sendWindowMs);
 
-  /**
-   * Where the code goes and, with an intent, what its message names (user, intent and merchant
-   * are read at once), or the 4xx that says why it cannot go.
-   */
-  async function payerAndPayment(scope: UserScope, merchantName: string, channel: Channel, intentId: string | undefined) {
-    const [user, intent] = await Promise.all([
-      users.contact(scope, scope.userId),
-      intentId === undefined ? undefined : intents.retrieveRow(scope, intentId),
-    ]);
-    if (!user) throw new ApiError('not_found', `No user ${scope.userId}`, { param: 'userId' });
-    let to: string;
+  /** Where the code goes, or the 4xx that says why it cannot go there. */
+  function destination(userId: string, contact: Awaited<ReturnType<PayerContacts['contact']>>, channel: Channel) {
+    if (!contact) throw new ApiError('not_found', `No user ${userId}`, { param: 'userId' });
     if (channel === 'email') {
-      if (!user.email) throw new ApiError('email_missing', 'This user has no e-mail address on file; use channel "sms"', { param: 'channel' });
-      to = user.email;
-    } else {
-      if (!user.phoneVerified) throw new ApiError('phone_not_verified', 'The phone number is not verified; verify it first (POST /users/verify-phone)');
-      to = user.phoneNumber;
+      if (!contact.email) throw new ApiError('email_missing', 'This user has no e-mail address on file; use channel "sms"', { param: 'channel' });
+      return { to: contact.email, contact };
     }
-    if (intentId === undefined) return { to, language: user.language, payment: undefined };
-    if (intent) await users.link(scope, scope.userId);
+    if (!contact.phoneVerified) throw new ApiError('phone_not_verified', 'The phone number is not verified; verify it first (POST /users/verify-phone)');
+    return { to: contact.phoneNumber, contact };
+  }
+
+  /** What the code's message names when it is for an intent, or the 4xx that says why it cannot be paid. */
+  function paymentOf(intent: IntentRow | undefined, intentId: string, merchantName: string) {
     if (!intent) throw new ApiError('not_found', `No payment intent ${intentId}`, { param: 'intentionId' });
     const status = effectiveStatus(intent, clock.now());
     if (status === 'EXPIRED') throw new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
     if (status !== 'PENDING') {
       throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, { param: 'intentionId', extra: { intentStatus: status } });
     }
-    const payment = { intentId: intent.id, amountMinor: intent.amount_minor, currency: intent.currency as Currency, merchantName, started: intent.started_by !== null };
-    return { to, language: user.language, payment };
+    return { intentId: intent.id, amountMinor: intent.amount_minor, currency: intent.currency as Currency, merchantName, started: intent.started_by !== null };
   }
 
   /**
@@ -194,9 +216,9 @@ export function createOtpService(
 
     /**
      * Spends an authorization token from verifyOtp in the caller's transaction (the charge's); see
-     * consumeAuthorization. A refusal is 401 `otp_token_invalid` and rolls the caller back.
+     * spendAuthorization. A refusal is 401 `otp_token_invalid` and rolls the caller back.
      */
-    consume: (tx: Tx, q: { token: string; merchantId: string; mode: string; userId: string; intentId: string }) => consumeAuthorization(tx, deps, q),
+    spend: (tx: Tx, q: { token: string; merchantId: string; mode: string; userId: string; intentId: string }): Spending => spendAuthorization(tx, deps, q),
 
     /**
      * POST /otp/init: a fresh 6-digit code to the user's verified phone or e-mail on file, voiding
@@ -212,64 +234,81 @@ export function createOtpService(
         throw new ApiError('parameter_missing', 'In live mode initOtp needs intentionId: a code authorizes one payment', { param: 'intentionId' });
       }
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
-      const { to, language, payment } = await payerAndPayment(scope, merchant.merchantName, body.channel, body.intentionId);
-      const t = translator({ saved: language, requested, merchantDefault: merchant.merchantLanguage });
-
       const code = generateCode(random);
       const otpId = ids('otp');
-      // With an Idempotency-Key, its claim rides with this transaction: no code is sent twice.
-      const { now, expiresAt, sends } = await inTransaction(db, answer, async (tx) => {
-        const now = clock.now();
-        if ((await repo.lockUserSends(tx, scope.userId, utcDay(now))) >= OTP_RULES.maxWrongCodesPerDay) throw dailyLimit(now);
-        const sends = await repo.sendsInWindowForgettingStale(tx, scope, { now, windowStart: windowStart(now) });
-        const decision = sendDecision(sends, now);
-        if (!decision.allowed) {
-          throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(decision.retryAfterMs) });
-        }
-        const expiresAt = new Date(now.getTime() + OTP_RULES.codeTtlMs);
-        // The first customer sent a code for the intent started paying it (only their declines count).
-        if (payment && !payment.started) await intents.markStarted(tx, scope, payment.intentId, scope.userId);
-        await repo.insertCode(tx, {
-          id: otpId,
-          merchant_id: scope.merchantId,
-          mode: scope.mode,
-          user_id: scope.userId,
-          intent_id: payment?.intentId ?? null,
-          channel: body.channel,
-          code_hash: hashCode(config.masterKey, otpId, code),
-          expires_at: expiresAt,
-          created_at: now,
-        });
-        return { now, expiresAt, sends: [...sends, now] };
-      });
-
-      const message = otpMessage(t, code, payment);
+      let attempt = false;
+      let staged: { message: StagedMessage; to: string; challenge: OtpChallenge } | undefined;
       try {
-        await messaging.send({
-          merchantId: scope.merchantId,
-          mode: scope.mode,
-          userId: scope.userId,
-          channel: body.channel,
-          to,
-          body: message.body,
-          code,
-          subject: message.subject,
+        // With an Idempotency-Key, its claim rides with this transaction: no code is sent twice.
+        staged = await inTransaction(db, answer, async (tx) => {
+          const now = clock.now();
+          // Sent ahead together, one round trip with the BEGIN: who pays, for what, then the
+          // user's send lock and, under it, the sends so far.
+          const [contact, intent, failuresToday, earlier] = await allAhead([
+            users.contact(scope, scope.userId, tx),
+            body.intentionId === undefined ? undefined : intents.retrieveRow(scope, body.intentionId, tx),
+            repo.lockUserSends(tx, scope.userId, utcDay(now)),
+            repo.sendsInWindowForgettingStale(tx, scope, { now, windowStart: windowStart(now) }),
+          ]);
+          const { to, contact: payer } = destination(scope.userId, contact, body.channel);
+          attempt = intent !== undefined && !payer.linked;
+          const payment = body.intentionId === undefined ? undefined : paymentOf(intent, body.intentionId, merchant.merchantName);
+          if (failuresToday >= OTP_RULES.maxWrongCodesPerDay) throw dailyLimit(now);
+          const decision = sendDecision(earlier, now);
+          if (!decision.allowed) {
+            throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(decision.retryAfterMs) });
+          }
+          const expiresAt = new Date(now.getTime() + OTP_RULES.codeTtlMs);
+          // The rest rides with the COMMIT: the merchant sees the customer from this attempt on,
+          // the first customer sent a code for the intent started paying it (only their declines count).
+          if (attempt) {
+            attempt = false;
+            await users.link(scope, scope.userId, tx);
+          }
+          if (payment && !payment.started) await intents.markStarted(tx, scope, payment.intentId, scope.userId);
+          await repo.insertCode(tx, {
+            id: otpId,
+            merchant_id: scope.merchantId,
+            mode: scope.mode,
+            user_id: scope.userId,
+            intent_id: payment?.intentId ?? null,
+            channel: body.channel,
+            code_hash: hashCode(config.masterKey, otpId, code),
+            expires_at: expiresAt,
+            created_at: now,
+          });
+          const t = translator({ saved: payer.language, requested, merchantDefault: merchant.merchantLanguage });
+          const text = otpMessage(t, code, payment);
+          // The message's row commits with its code; a provider is called after the commit.
+          const message = await messaging.stage(tx, { ...scope, channel: body.channel, to, body: text.body, code, subject: text.subject });
+          const sends = [...earlier, now];
+          const challenge: OtpChallenge = {
+            object: 'otp_challenge',
+            userId: scope.userId,
+            channel: body.channel,
+            destination: body.channel === 'sms' ? maskPhone(to) : maskEmail(to),
+            intentionId: payment?.intentId ?? null,
+            expiresAt: expiresAt.toISOString(),
+            resendAvailableAt: nextSendAt(sends, now).toISOString(),
+          };
+          // Nothing can fail after the commit when the outbox keeps the message: the answer commits too.
+          if (message.stored) await answer?.record(tx, 200, challenge);
+          return { message, to, challenge };
         });
+      } catch (err) {
+        // Refused, but for one of the merchant's intents: a payment attempt all the same.
+        if (attempt) await users.link(scope, scope.userId);
+        throw err;
+      }
+
+      try {
+        await staged.message.deliver();
       } catch (err) {
         // Not delivered: forget it, so it neither replaces the previous code nor counts as a send.
         await repo.deleteCode(db, otpId);
         throw err;
       }
-
-      return {
-        object: 'otp_challenge',
-        userId: scope.userId,
-        channel: body.channel,
-        destination: body.channel === 'sms' ? maskPhone(to) : maskEmail(to),
-        intentionId: payment?.intentId ?? null,
-        expiresAt: expiresAt.toISOString(),
-        resendAvailableAt: nextSendAt(sends, now).toISOString(),
-      };
+      return staged.challenge;
     },
 
     /**

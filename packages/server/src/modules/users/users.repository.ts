@@ -74,11 +74,24 @@ const SIGNING_KEYS_LOCK = 72_616_472;
 const findUserById = prepare((db, p: { id: string; mode: KeyMode }) =>
   db.selectFrom('users').selectAll().where('id', '=', p.id).where('mode', '=', p.mode).where('merged_into', 'is', null),
 );
-const linkCustomer = prepare((db, p: { merchant_id: string; mode: KeyMode; user_id: string; linked_at: Date }) =>
+// Nobody reads its answer: inside a payment's transaction it rides with the next statement.
+const linkCustomer = prepare(
+  (db, p: { merchant_id: string; mode: KeyMode; user_id: string; linked_at: Date }) =>
+    db
+      .insertInto('customer_links')
+      .values({ merchant_id: p.merchant_id, mode: p.mode, user_id: p.user_id, linked_at: p.linked_at })
+      .onConflict((oc) => oc.columns(['merchant_id', 'user_id']).doNothing()),
+  { deferred: true },
+);
+// Where a code goes, and whether the merchant already sees the customer (sent ahead by initOtp).
+const contactOf = prepare((db, p: { id: string; mode: KeyMode; merchantId: string }) =>
   db
-    .insertInto('customer_links')
-    .values({ merchant_id: p.merchant_id, mode: p.mode, user_id: p.user_id, linked_at: p.linked_at })
-    .onConflict((oc) => oc.columns(['merchant_id', 'user_id']).doNothing()),
+    .selectFrom('users as u')
+    .select(['u.email', 'u.phone_number', 'u.phone_verified_at', 'u.language'])
+    .select((eb) => eb.exists(eb.selectFrom('customer_links as l').select('l.user_id').where('l.merchant_id', '=', p.merchantId).whereRef('l.user_id', '=', 'u.id')).as('linked'))
+    .where('u.id', '=', p.id)
+    .where('u.mode', '=', p.mode)
+    .where('u.merged_into', 'is', null),
 );
 const tokenVersionOf = prepare((db, p: { id: string }) => db.selectFrom('users').select('token_version').where('id', '=', p.id).where('merged_into', 'is', null));
 
@@ -154,6 +167,11 @@ export const usersRepository = {
   /** Lets the merchant see the customer from now on (idempotent). */
   async link(db: Executor, row: Insertable<CustomerLinksTable>): Promise<void> {
     await linkCustomer.execute(db, { merchant_id: row.merchant_id, mode: row.mode, user_id: row.user_id, linked_at: row.linked_at });
+  },
+
+  /** A customer's contact details and whether `merchantId` sees them, sent ahead (Prepared.ahead). */
+  async contactAhead(db: Executor, q: { id: string; mode: KeyMode; merchantId: string }) {
+    return (await contactOf.ahead(db, q))[0];
   },
 
   /** The customer's token version, or undefined when it no longer exists. */

@@ -190,13 +190,15 @@ export function createUsersService(
    * outside a transaction are remembered: a transaction's may still roll back.
    */
   const linked = new Set<string>();
-  async function link(executor: Executor, scope: Scope, userId: string): Promise<void> {
-    const key = `${scope.merchantId}|${scope.mode}|${userId}`;
-    if (linked.has(key)) return;
-    await repo.link(executor, { merchant_id: scope.merchantId, mode: scope.mode, user_id: userId, linked_at: clock.now() });
-    if (executor.isTransaction) return;
+  const linkKey = (scope: Scope, userId: string) => `${scope.merchantId}|${scope.mode}|${userId}`;
+  function remember(scope: Scope, userId: string): void {
     if (linked.size >= LINKS_REMEMBERED) linked.clear();
-    linked.add(key);
+    linked.add(linkKey(scope, userId));
+  }
+  async function link(executor: Executor, scope: Scope, userId: string): Promise<void> {
+    if (linked.has(linkKey(scope, userId))) return;
+    await repo.link(executor, { merchant_id: scope.merchantId, mode: scope.mode, user_id: userId, linked_at: clock.now() });
+    if (!executor.isTransaction) remember(scope, userId);
   }
 
   /** Inserts the customer with its XAF wallet and its link to the merchant; `also` runs in the same transaction. */
@@ -425,9 +427,12 @@ export function createUsersService(
     verifyAccessToken: (token: string, merchant: MerchantContext): Promise<UserContext> => tokens.verify(token, merchant),
 
     /** Where a customer's codes go (the OTP module's PayerContacts): any customer of the mode, with their language. */
-    async contact(scope: Scope, userId: string) {
-      const u = await repo.findUser(db, scope.mode, userId);
-      return u && { email: u.email, phoneNumber: u.phone_number, phoneVerified: u.phone_verified_at !== null, language: u.language };
+    async contact(scope: Scope, userId: string, executor: Executor = db) {
+      const u = await repo.contactAhead(executor, { id: userId, mode: scope.mode, merchantId: scope.merchantId });
+      if (!u) return undefined;
+      // A link seen is committed (links are never removed): this process need not write it again.
+      if (u.linked === true) remember(scope, userId);
+      return { email: u.email, phoneNumber: u.phone_number, phoneVerified: u.phone_verified_at !== null, language: u.language, linked: u.linked === true };
     },
 
     /** Lets the merchant see the customer (a payment attempt), in the caller's transaction when given. */
