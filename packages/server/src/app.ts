@@ -15,7 +15,6 @@ import { otpRoutes } from './modules/otp/index.ts';
 import { usersRoutes } from './modules/users/index.ts';
 import { webhooksRoutes } from './modules/webhooks/index.ts';
 import type { Deps } from './platform/deps.ts';
-import { registerAuth } from './platform/http/auth.ts';
 import type { AccessTokenVerifier } from './platform/tenancy.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
 import { serverOptions, type TlsFiles } from './platform/http/https.ts';
@@ -23,7 +22,7 @@ import type { WindowCounters } from './platform/http/rate-limit.ts';
 import { frameworkErrors, registerSecurity } from './platform/http/security.ts';
 import { registerIdempotency } from './platform/http/idempotency.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
-import { createMetrics, type Metrics } from './platform/metrics.ts';
+import { createMetrics, httpDurationObserver, type Metrics } from './platform/metrics.ts';
 import { openapiDocument } from './platform/openapi.ts';
 import { createServices, type Services } from './services.ts';
 import type { ModeConnectors } from './modules/connectors/index.ts';
@@ -89,21 +88,25 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   app.decorate('services', services);
   app.decorate('metrics', createMetrics());
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('request-id', request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    app.metrics.httpDuration
-      .labels(request.method, request.routeOptions.url ?? 'unknown', String(reply.statusCode))
-      .observe(reply.elapsedTime / 1000);
+  // Synchronous (no promise per request), with each label set's child kept (issue 23).
+  const observe = httpDurationObserver(app.metrics);
+  app.addHook('onResponse', (request, reply, done) => {
+    observe(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 
-  // HTTPS, security headers, CORS, body limits and rate limits (contract §6): before auth.
-  const authFailures = await registerSecurity(app, { config: deps.config, clock: deps.clock, bodyLimit: BODY_LIMIT, counters: rateLimitCounters });
-
+  // The request id, security headers, HTTPS, body limits, CORS, authentication and rate limits
+  // (contract §6), in that order, in two synchronous hooks.
   const userTokens: { verify?: AccessTokenVerifier } = {};
   userTokens.verify = services.users.verifyAccessToken;
-  registerAuth(app, services.merchants, () => userTokens.verify, authFailures);
+  await registerSecurity(app, {
+    config: deps.config,
+    clock: deps.clock,
+    bodyLimit: BODY_LIMIT,
+    counters: rateLimitCounters,
+    merchants: services.merchants,
+    verifyAccessToken: () => userTokens.verify,
+  });
   // Every POST of the API (merchant and user routes alike) honours Idempotency-Key (contract §6).
   registerIdempotency(app, deps);
 

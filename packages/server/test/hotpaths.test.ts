@@ -87,6 +87,38 @@ describe('API-key cache', () => {
     expect(await refusal(merchants.authenticate(m.apiKey, undefined, false))).toBe('api_key_revoked');
   });
 
+  it('the synchronous cache path answers as authenticate does, only from fresh keys with nothing to write, else defers to it', async () => {
+    const m = await createMerchant(ctx, 'Synchronous');
+    const merchants = createMerchantsService(ctx.deps);
+    // Nothing cached yet: undefined, and the caller asks authenticate.
+    expect(merchants.authenticateCached(m.apiKey, m.secretKey, true)).toBeUndefined();
+    const full = await merchants.authenticate(m.apiKey, m.secretKey, true);
+    expect(merchants.authenticateCached(m.apiKey, m.secretKey, true)).toEqual(full);
+    expect(merchants.authenticateCached(m.apiKey, undefined, false)).toEqual({ ...full, secretKeyId: undefined });
+    // Every refusal is authenticate's to name (and to count as a failure).
+    expect(merchants.authenticateCached(undefined, undefined, false)).toBeUndefined();
+    expect(merchants.authenticateCached(m.apiKey, undefined, true)).toBeUndefined();
+    expect(merchants.authenticateCached(m.apiKey, 'sk_test_wrong', true)).toBeUndefined();
+    expect(merchants.authenticateCached(m.secretKey, undefined, false)).toBeUndefined();
+    // Past the cache's TTL the row is read again, by authenticate.
+    ctx.clock.advance(KEY_CACHE_TTL_MS);
+    expect(merchants.authenticateCached(m.apiKey, m.secretKey, true)).toBeUndefined();
+    await merchants.authenticate(m.apiKey, m.secretKey, true);
+    // A last use older than a minute is due a write: authenticate records it (the row was not fresh
+    // in the cache), then the cache serves.
+    const keyId = full.apiKeyId;
+    await ctx.deps.db.updateTable('api_keys').set({ last_used_at: new Date(ctx.clock.now().getTime() - 61_000) }).where('id', '=', keyId).execute();
+    ctx.clock.advance(KEY_CACHE_TTL_MS);
+    await merchants.authenticate(m.apiKey, undefined, false); // reads the old last use, writes it anew
+    const lastUsed = async () => (await merchants.listKeys(m.merchantId)).find((k) => k.id === keyId)?.lastUsedAt;
+    expect(await lastUsed()).toBe(ctx.clock.now().toISOString());
+    expect(merchants.authenticateCached(m.apiKey, undefined, false)).toEqual({ ...full, secretKeyId: undefined });
+    // A revocation this process made is seen at once.
+    await merchants.revokeKey(m.merchantId, keyId);
+    expect(merchants.authenticateCached(m.apiKey, undefined, false)).toBeUndefined();
+    expect(await refusal(merchants.authenticate(m.apiKey, undefined, false))).toBe('api_key_revoked');
+  });
+
   it('a revocation by another process reaches this process through the database', async () => {
     const m = await createMerchant(ctx, 'Broadcast');
     // Two processes' worth of services: their own caches, their own wake-ups (on PostgreSQL, their own LISTEN).

@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BODY_LIMIT } from '../src/app.ts';
+import { ApiError } from '../src/platform/errors.ts';
+import { LATEST_API_VERSION } from '../src/platform/versioning.ts';
 import { jsonDepth, MAX_JSON_DEPTH } from '../src/platform/http/body-limits.ts';
 import { memoryCounters } from '../src/platform/http/rate-limit.ts';
 import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -18,6 +20,10 @@ function testRoutes(app: FastifyInstance) {
   app.post('/t/user', { config: { auth: 'user' } }, async () => ({ ok: true }));
   app.post('/t/none', { config: { auth: 'none' } }, async () => ({ ok: true }));
   app.get('/t/item/:id', async (req) => ({ id: (req.params as { id: string }).id }));
+  // A route with a check of its own (as the charge's x-otp-token): it runs after authentication, before the rate limits.
+  app.post('/t/own-check', { onRequest: async (req) => {
+    if (req.headers['x-own'] === undefined) throw new ApiError('otp_token_missing', 'Send x-own');
+  } }, async () => ({ ok: true }));
 }
 
 let ctx: TestContext;
@@ -418,6 +424,81 @@ describe('rate limits (memory counters, windows of the injected clock)', () => {
     expectProblem(over, 429, 'rate_limited');
     expect(over.headers['access-control-allow-origin']).toBe(origin);
     expect(String(over.headers['access-control-expose-headers'])).toContain('retry-after');
+  });
+});
+
+describe('the request hooks (issue 23: two synchronous hooks instead of eight async ones)', () => {
+  /** An answer's headers but those that differ between any two answers. */
+  const stable = (res: Res) => {
+    const { 'request-id': id, date: _date, 'content-length': _length, 'ratelimit-remaining': _remaining, ...rest } = res.headers;
+    expect(id).toMatch(/^req_/);
+    return rest;
+  };
+
+  it('a key answered from the cache (no await) gets what a key read from the database gets', async () => {
+    // A fresh app: its key cache is empty, so the first request waits for the lookup.
+    const app = await variant({ counters: memoryCounters(ctx.clock) });
+    ctx.clock.set('2026-11-01T11:05:00.000Z');
+    const fresh = await call(app, 'POST', '/t/sk', { ...sk(m), headers: { 'pay-version': LATEST_API_VERSION } }, { a: 1 });
+    const cached = await call(app, 'POST', '/t/sk', { ...sk(m), headers: { 'pay-version': LATEST_API_VERSION } }, { a: 1 });
+    expect([fresh.statusCode, cached.statusCode]).toEqual([200, 200]);
+    expect(stable(cached)).toEqual(stable(fresh));
+    expect(cached.headers['pay-version']).toBe(LATEST_API_VERSION);
+    expectSecurityHeaders(cached);
+    // A user route: the key from the cache, then the token still checked (and refused).
+    expectProblem(await call(app, 'POST', '/t/user', { apiKey: m.apiKey, token: 'not-a-token' }, {}), 401, 'access_token_invalid');
+    expectProblem(await call(app, 'POST', '/t/user', { apiKey: m.apiKey }, {}), 401, 'access_token_missing');
+    // A cached key whose secret key is wrong is refused as before, and counted as a failure.
+    expectProblem(await call(app, 'POST', '/t/sk', { apiKey: m.apiKey, secretKey: 'sk_test_wrong' }, { a: 1 }), 401, 'secret_key_invalid');
+  });
+
+  it('every answer carries the request id and security headers: refusals of each step, 404s and preflights', async () => {
+    const app = await variant({ security: { rateLimit: { test: 1 } }, counters: memoryCounters(ctx.clock) });
+    ctx.clock.set('2026-11-01T11:06:00.000Z');
+    const answers = [
+      await call(app, 'GET', '/t/pk', pk(m)),
+      await call(app, 'GET', '/t/pk', pk(m)),
+      await call(app, 'GET', '/t/pk', { apiKey: 'pk_test_unknown' }),
+      await call(app, 'GET', '/t/pk', { ...pk(m), headers: { 'pay-version': '1999-01-01' } }),
+      await call(app, 'POST', '/t/sk', { ...sk(m), headers: { origin: 'https://shop.example' } }, { a: 1 }),
+      await app.inject({ method: 'POST', url: '/t/pk', headers: { 'x-api-key': m.apiKey, 'content-type': 'application/json', 'content-length': String(BODY_LIMIT + 1) }, payload: 'x'.repeat(BODY_LIMIT + 1) }),
+      await app.inject({ method: 'OPTIONS', url: '/t/pk', headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } }),
+      await call(app, 'GET', '/nope', pk(m)),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 429, 401, 400, 403, 413, 204, 404]);
+    for (const res of answers) {
+      expect(res.headers['request-id']).toMatch(/^req_/);
+      expectSecurityHeaders(res);
+    }
+  });
+
+  it('when several checks fail, the same one answers as before: body, CORS, key, the route\'s own check, then the limit', async () => {
+    const app = await variant({ security: { rateLimit: { test: 1 } }, counters: memoryCounters(ctx.clock) });
+    ctx.clock.set('2026-11-01T11:07:00.000Z');
+    expect((await call(app, 'GET', '/t/pk', pk(m))).statusCode).toBe(200);
+    // The key's one request of this second is spent: every answer below would otherwise be 429.
+    const big = 'x'.repeat(BODY_LIMIT + 1);
+    const tooLarge = await app.inject({ method: 'POST', url: '/t/sk', headers: { origin: 'https://shop.example', 'content-type': 'application/json', 'content-length': String(big.length) }, payload: big });
+    expectProblem(tooLarge, 413, 'payload_too_large');
+    expectProblem(await call(app, 'POST', '/t/sk', { headers: { origin: 'https://shop.example' } }, { a: 1 }), 403, 'origin_not_allowed');
+    expectProblem(await call(app, 'GET', '/t/pk'), 401, 'api_key_missing');
+    expectProblem(await call(app, 'POST', '/t/sk', { apiKey: m.apiKey, secretKey: 'sk_test_wrong' }, { a: 1 }), 401, 'secret_key_invalid');
+    expectProblem(await call(app, 'POST', '/t/own-check', pk(m), {}), 401, 'otp_token_missing');
+    const limited = await call(app, 'POST', '/t/own-check', { ...pk(m), headers: { 'x-own': '1' } }, {});
+    expectProblem(limited, 429, 'rate_limited');
+    expect(limited.headers['retry-after']).toBe('1');
+  });
+
+  it('the duration histogram counts each request by method, route pattern and status', async () => {
+    const app = await variant({});
+    for (let i = 0; i < 3; i++) await call(app, 'GET', `/t/item/pi_${i}`, pk(m));
+    await call(app, 'GET', '/t/item/pi_x');
+    for (let i = 0; i < 2; i++) await call(app, 'GET', '/nope');
+    const text = (await call(app, 'GET', '/metrics')).body;
+    const count = (labels: string) => Number(new RegExp(`caisse_http_request_duration_seconds_count\\{${labels}\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    expect(count('method="GET",route="/t/item/:id",status="200"')).toBe(3);
+    expect(count('method="GET",route="/t/item/:id",status="401"')).toBe(1);
+    expect(count('method="GET",route="unknown",status="404"')).toBe(2);
   });
 });
 

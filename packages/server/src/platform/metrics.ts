@@ -40,6 +40,24 @@ export function createMetrics(): Metrics {
   return { registry, httpDuration, rateLimitStoreErrors, authFailuresRefused };
 }
 
+/**
+ * Records a request's duration: `labels()` validates and copies the label set on every call, so
+ * each set's child is kept. Bounded: methods are those Node's parser accepts, routes are the
+ * registered patterns (`unknown` for no route), statuses are three digits.
+ */
+export function httpDurationObserver(metrics: Metrics): (method: string, route: string | undefined, status: number, seconds: number) => void {
+  const children = new Map<string, { observe(value: number): void }>();
+  return (method, route = 'unknown', status, seconds) => {
+    const key = `${method} ${status} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      child = metrics.httpDuration.labels(method, route, String(status));
+      children.set(key, child);
+    }
+    child.observe(seconds);
+  };
+}
+
 /** `Authorization: Bearer <token>` with the configured token, compared in constant time. */
 function bearerMatches(headers: IncomingHttpHeaders, token: string): boolean {
   const sent = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];

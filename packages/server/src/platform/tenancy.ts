@@ -43,6 +43,8 @@ export interface UserContext {
 /** Checks API keys (the merchants module provides it; the HTTP layer only knows this shape). */
 export interface Authenticator {
   authenticate(apiKey: string | undefined, secretKey: string | undefined, requireSecret: boolean): Promise<MerchantContext>;
+  /** The same answer from cached keys alone, or undefined when `authenticate` must be asked (a miss, a failure, a write due). */
+  authenticateCached?(apiKey: string | undefined, secretKey: string | undefined, requireSecret: boolean): MerchantContext | undefined;
 }
 
 /** Verifies a user's access token for a merchant context (the users module provides it). */

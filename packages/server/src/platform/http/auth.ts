@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { AuthFailureGuard } from './rate-limit.ts';
 import { misplacedCredential } from './credentials.ts';
@@ -34,12 +34,19 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * Authentication as a step of the request hooks (security.ts runs it after the CORS checks).
+ * `kind` is the route's (undefined: no route). Throws the refusal; returns a promise only when it
+ * must wait (a key not in the cache, a user's access token), so a cached key awaits nothing.
+ */
+export type AuthStep = (request: FastifyRequest, reply: FastifyReply, kind: AuthKind | undefined) => Promise<void> | undefined;
+
 export function registerAuth(
   app: FastifyInstance,
   merchants: Authenticator,
   verifyAccessToken: () => AccessTokenVerifier | undefined,
   failures?: AuthFailureGuard,
-): void {
+): AuthStep {
   app.decorateRequest('merchant', null as unknown as MerchantContext);
   app.decorateRequest('user', null as unknown as UserContext);
   app.decorateRequest('apiVersion', LATEST_API_VERSION);
@@ -51,16 +58,27 @@ export function registerAuth(
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  function admitted(request: FastifyRequest, reply: FastifyReply, kind: AuthKind, asked: string | undefined, token: string | undefined, merchant: MerchantContext) {
+    request.merchant = merchant;
+    request.apiVersion = asked ?? merchant.pinnedVersion;
+    reply.header('pay-version', request.apiVersion);
+    if (kind !== 'user') return undefined;
+    if (!token) throw new ApiError('access_token_missing', 'Send the user access token in Authorization: Bearer <token>');
+    const verifier = verifyAccessToken();
+    if (!verifier) throw new ApiError('access_token_invalid', 'User access tokens are not accepted by this server');
+    return verifier(token, merchant).then((user) => {
+      request.user = user;
+    });
+  }
+
+  return (request, reply, kind) => {
     reply.header('pay-version', LATEST_API_VERSION);
     const asked = single(request.headers['pay-version']);
     if (asked !== undefined && !isApiVersion(asked)) {
       throw new ApiError('version_unknown', `Unknown pay-version "${asked}"; this server speaks ${LATEST_API_VERSION}`, { param: 'pay-version' });
     }
     // Unknown routes fall to the not-found handler, which needs no credentials.
-    if (request.is404) return;
-    const kind: AuthKind = request.routeOptions.config.auth ?? 'pk';
-    if (kind === 'none') return;
+    if (kind === undefined || kind === 'none') return undefined;
 
     // An address that failed too often is refused before its key costs a lookup (issue 20).
     failures?.check(request);
@@ -69,24 +87,17 @@ export function registerAuth(
     // A key in the wrong place is named before any lookup (and is not a failed key).
     const misplaced = misplacedCredential(kind, apiKey, token);
     if (misplaced) throw misplaced;
-    let merchant: MerchantContext;
-    try {
-      merchant = await merchants.authenticate(apiKey, kind === 'sk' ? token : undefined, kind === 'sk');
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) await failures?.failed(request);
-      throw err;
-    }
-    request.merchant = merchant;
-    request.apiVersion = asked ?? merchant.pinnedVersion;
-    reply.header('pay-version', request.apiVersion);
-
-    if (kind === 'user') {
-      if (!token) throw new ApiError('access_token_missing', 'Send the user access token in Authorization: Bearer <token>');
-      const verifier = verifyAccessToken();
-      if (!verifier) throw new ApiError('access_token_invalid', 'User access tokens are not accepted by this server');
-      request.user = await verifier(token, merchant);
-    }
-  });
+    const secret = kind === 'sk' ? token : undefined;
+    const cached = merchants.authenticateCached?.(apiKey, secret, kind === 'sk');
+    if (cached) return admitted(request, reply, kind, asked, token, cached);
+    return merchants.authenticate(apiKey, secret, kind === 'sk').then(
+      (merchant) => admitted(request, reply, kind, asked, token, merchant),
+      async (err: unknown) => {
+        if (err instanceof ApiError && err.status === 401) await failures?.failed(request);
+        throw err;
+      },
+    );
+  };
 }
 
 /** Test-mode helpers (`/test/…`) do not exist for live keys: 404 not_found, as for any unknown path. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ApiError } from '../errors.ts';
 import { jsonErrorPosition } from './json-position.ts';
@@ -58,16 +58,19 @@ function contentLength(raw: string | undefined): number | undefined {
 
 /**
  * Bodies are JSON of at most `bodyLimit` bytes (contract §6: 64 KiB, 413). A declared length over
- * the limit is refused before authentication, so an oversized body costs no database work; a body
- * sent without a length is cut off by the parser at the same limit.
+ * the limit is refused before authentication (`assertBodyLength`, in the request hooks), so an
+ * oversized body costs no database work; a body sent without a length is cut off by the parser at
+ * the same limit.
  */
-export function registerBodyLimits(app: FastifyInstance, bodyLimit: number): void {
-  app.addHook('onRequest', async (request) => {
-    const length = contentLength(request.headers['content-length']);
-    if (length !== undefined && length > bodyLimit) {
-      throw new ApiError('payload_too_large', `The body is larger than ${bodyLimit / 1024} KiB`);
-    }
-  });
+export function assertBodyLength(request: FastifyRequest, bodyLimit: number): void {
+  const length = contentLength(request.headers['content-length']);
+  if (length !== undefined && length > bodyLimit) {
+    throw new ApiError('payload_too_large', `The body is larger than ${bodyLimit / 1024} KiB`);
+  }
+}
+
+/** JSON bodies only, parsed by `parseJsonBody`. */
+export function registerJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     try {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError } from '../errors.ts';
 import type { AuthKind } from './auth.ts';
@@ -71,7 +71,18 @@ function refuseBrowsers(): ApiError {
   );
 }
 
-export function registerCors(app: FastifyInstance): void {
+/** The CORS rules as steps of the request hooks (security.ts runs them in order). */
+export interface CorsSteps {
+  /**
+   * Before authentication: preflights, and browsers at secret-key routes. `kind` is the route's
+   * (undefined: no route). True when it answered the request itself (a preflight).
+   */
+  beforeAuth(request: FastifyRequest, reply: FastifyReply, kind: AuthKind | undefined): boolean;
+  /** After authentication: the key's list of origins. */
+  afterAuth(request: FastifyRequest, reply: FastifyReply, kind: AuthKind): void;
+}
+
+export function registerCors(app: FastifyInstance): CorsSteps {
   // Each route's options by method and path, to answer a preflight for the method it announces.
   const routes = FindMyWay();
   const methodsAt = new Map<string, Set<string>>();
@@ -105,50 +116,46 @@ export function registerCors(app: FastifyInstance): void {
     return allowed;
   }
 
-  // Before authentication: preflights, and browsers at secret-key routes.
-  app.addHook('onRequest', async (request, reply) => {
-    const origin = single(request.headers.origin);
-    if (origin === undefined) return;
-    const path = request.url.split('?')[0] ?? '/';
-    const preflightMethod = single(request.headers['access-control-request-method']);
-    if (request.method === 'OPTIONS' && preflightMethod !== undefined) {
-      reply.header('vary', 'origin, access-control-request-method, access-control-request-headers');
-      const kind = kindAt(preflightMethod.toUpperCase(), path);
-      if (kind === undefined) throw new ApiError('not_found', `No route ${preflightMethod.toUpperCase()} ${path}`);
-      if (!BROWSER_KINDS.has(kind) || normalizeOrigin(origin) === undefined) throw refuseBrowsers();
-      reply.header('access-control-allow-origin', origin);
-      reply.header('access-control-allow-methods', browserMethodsAt(path).join(', '));
-      reply.header('access-control-allow-headers', CORS_ALLOWED_HEADERS.join(', '));
-      reply.header('access-control-max-age', String(PREFLIGHT_MAX_AGE_SECONDS));
-      return reply.code(204).send();
-    }
-    if (request.is404) return;
-    const kind = request.routeOptions.config.auth ?? 'pk';
-    if (kind === 'sk') throw refuseBrowsers();
-    if (BROWSER_KINDS.has(kind) && !sameOrigin(request, origin)) {
-      reply.header('vary', 'origin');
-      // Allowed for now, so that an authentication error can be read by the page; narrowed to
-      // the key's list once the key is known (below).
-      if (normalizeOrigin(origin) !== undefined) allowOrigin(reply, origin);
-    }
-  });
+  return {
+    beforeAuth(request, reply, kind) {
+      const origin = single(request.headers.origin);
+      if (origin === undefined) return false;
+      const preflightMethod = single(request.headers['access-control-request-method']);
+      if (request.method === 'OPTIONS' && preflightMethod !== undefined) {
+        const path = request.url.split('?')[0] ?? '/';
+        reply.header('vary', 'origin, access-control-request-method, access-control-request-headers');
+        const asked = kindAt(preflightMethod.toUpperCase(), path);
+        if (asked === undefined) throw new ApiError('not_found', `No route ${preflightMethod.toUpperCase()} ${path}`);
+        if (!BROWSER_KINDS.has(asked) || normalizeOrigin(origin) === undefined) throw refuseBrowsers();
+        reply.header('access-control-allow-origin', origin);
+        reply.header('access-control-allow-methods', browserMethodsAt(path).join(', '));
+        reply.header('access-control-allow-headers', CORS_ALLOWED_HEADERS.join(', '));
+        reply.header('access-control-max-age', String(PREFLIGHT_MAX_AGE_SECONDS));
+        reply.code(204).send();
+        return true;
+      }
+      if (kind === undefined) return false;
+      if (kind === 'sk') throw refuseBrowsers();
+      if (BROWSER_KINDS.has(kind) && !sameOrigin(request, origin)) {
+        reply.header('vary', 'origin');
+        // Allowed for now, so that an authentication error can be read by the page; narrowed to
+        // the key's list once the key is known (afterAuth).
+        if (normalizeOrigin(origin) !== undefined) allowOrigin(reply, origin);
+      }
+      return false;
+    },
 
-  // After authentication (route-level hooks run after the app's): the key's list of origins.
-  const checkKeyOrigins: onRequestAsyncHookHandler = async (request, reply) => {
-    const origin = single(request.headers.origin);
-    if (origin === undefined || request.merchant === null) return;
-    const kind = request.routeOptions.config.auth ?? 'pk';
-    if (!BROWSER_KINDS.has(kind) || sameOrigin(request, origin)) return;
-    const allowed = request.merchant.allowedOrigins;
-    const normalized = normalizeOrigin(origin);
-    if (allowed.length === 0 && normalized !== undefined) return;
-    if (normalized !== undefined && allowed.some((o) => normalizeOrigin(o) === normalized)) return;
-    reply.removeHeader('access-control-allow-origin');
-    reply.removeHeader('access-control-expose-headers');
-    throw new ApiError('origin_not_allowed', `The origin ${origin} is not among the allowed origins of this API key`);
+    afterAuth(request, reply, kind) {
+      const origin = single(request.headers.origin);
+      if (origin === undefined || request.merchant === null) return;
+      if (!BROWSER_KINDS.has(kind) || sameOrigin(request, origin)) return;
+      const allowed = request.merchant.allowedOrigins;
+      const normalized = normalizeOrigin(origin);
+      if (allowed.length === 0 && normalized !== undefined) return;
+      if (normalized !== undefined && allowed.some((o) => normalizeOrigin(o) === normalized)) return;
+      reply.removeHeader('access-control-allow-origin');
+      reply.removeHeader('access-control-expose-headers');
+      throw new ApiError('origin_not_allowed', `The origin ${origin} is not among the allowed origins of this API key`);
+    },
   };
-  app.addHook('onRoute', (route) => {
-    const existing = route.onRequest;
-    route.onRequest = [...(Array.isArray(existing) ? existing : existing ? [existing] : []), checkKeyOrigins];
-  });
 }

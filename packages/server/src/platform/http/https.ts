@@ -44,25 +44,27 @@ export function isLocalRequest(request: FastifyRequest): boolean {
   return forwarded === undefined && isLoopback(request.socket?.remoteAddress);
 }
 
-function isLocalProbe(request: FastifyRequest): boolean {
-  const url = request.routeOptions.url;
-  return url !== undefined && PLAIN_HTTP_OPERATIONS.has(url) && isLocalRequest(request);
+function isLocalProbe(request: FastifyRequest, routeUrl: string | undefined): boolean {
+  return routeUrl !== undefined && PLAIN_HTTP_OPERATIONS.has(routeUrl) && isLocalRequest(request);
 }
+
+/** Refuses a request (throws) that the HTTPS rule does not let through; `routeUrl` is its route's pattern. */
+export type HttpsCheck = (request: FastifyRequest, routeUrl: string | undefined) => void;
 
 /**
  * Contract §6: in production mode a request that did not arrive over TLS (this server's own, or a
  * trusted proxy's that says `X-Forwarded-Proto: https`) is refused with 403 `https_required`.
- * Development mode accepts plain HTTP.
+ * Development mode accepts plain HTTP: no check at all (undefined).
  */
-export function registerHttps(app: FastifyInstance, config: Config): void {
-  if (config.mode !== 'production') return;
+export function httpsCheck(app: FastifyInstance, config: Config): HttpsCheck | undefined {
+  if (config.mode !== 'production') return undefined;
   if (!config.security.tls && config.security.trustedProxies.length === 0) {
     app.log.warn(
       'production mode without CAISSE_TLS_CERT_FILE/CAISSE_TLS_KEY_FILE or CAISSE_TRUSTED_PROXIES: every request but local health checks will be refused with https_required',
     );
   }
-  app.addHook('onRequest', async (request) => {
-    if (request.protocol === 'https' || isLocalProbe(request)) return;
+  return (request, routeUrl) => {
+    if (request.protocol === 'https' || isLocalProbe(request, routeUrl)) return;
     throw new ApiError('https_required', 'This server accepts only HTTPS requests: use https:// (plain HTTP is refused in production mode)');
-  });
+  };
 }

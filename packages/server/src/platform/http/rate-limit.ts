@@ -1,5 +1,5 @@
-import rateLimit, { type FastifyRateLimitStore, normalizeIP } from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../clock.ts';
@@ -10,8 +10,8 @@ import { ApiError } from '../errors.ts';
  *
  * - per API key: `CAISSE_RATE_LIMIT_LIVE` (100) requests per second for a live key,
  *   `CAISSE_RATE_LIMIT_TEST` (25) for a test key, over every route the key opens. The key is the
- *   API key's id, known once authentication has run (this hook is a route-level onRequest hook, so
- *   it runs after the app-level authentication hook); a request whose key is refused is not
+ *   API key's id, known once authentication has run (the limits run in the route-level onRequest
+ *   hook, after the app-level one that authenticates); a request whose key is refused is not
  *   counted here (it never reaches a route), but for its address (the last limit below).
  * - per client IP on login, registration and payment-link visits (`IP_LIMITED_ROUTES`): `CAISSE_RATE_LIMIT_IP` (20)
  *   requests per minute per route. On routes opened with an API key, live mode only: test mode is
@@ -60,6 +60,8 @@ const MINUTE_MS = 60_000;
 /** A count of hits in the window of `clock.now()`, and the milliseconds until that window ends. */
 export interface WindowCounters {
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** The same, answered at once, by counters that need no I/O (memory): the request hooks then await nothing. */
+  hitNow?(key: string, windowMs: number): { count: number; resetMs: number };
   close(): Promise<void>;
 }
 
@@ -83,17 +85,21 @@ export function memoryCounters(clock: Clock, maxEntries = 100_000): WindowCounte
       counts.delete(key);
     }
   }
+  function hitNow(key: string, windowMs: number) {
+    const { index, resetMs } = windowOf(clock, windowMs);
+    let entry = counts.get(key);
+    if (!entry || entry.index !== index) {
+      if (counts.size >= maxEntries) prune();
+      entry = { index, windowMs, count: 0 };
+      counts.set(key, entry);
+    }
+    entry.count++;
+    return { count: entry.count, resetMs };
+  }
   return {
+    hitNow,
     async hit(key, windowMs) {
-      const { index, resetMs } = windowOf(clock, windowMs);
-      let entry = counts.get(key);
-      if (!entry || entry.index !== index) {
-        if (counts.size >= maxEntries) prune();
-        entry = { index, windowMs, count: 0 };
-        counts.set(key, entry);
-      }
-      entry.count++;
-      return { count: entry.count, resetMs };
+      return hitNow(key, windowMs);
     },
     async close() {
       counts.clear();
@@ -159,24 +165,6 @@ export async function connectRedis(url: string, log: FastifyBaseLogger): Promise
   return redis;
 }
 
-/** The @fastify/rate-limit store contract over WindowCounters. Keys name their limit themselves. */
-function storeClass(counters: WindowCounters, onError: (err: Error) => void) {
-  return class ClockWindowStore implements FastifyRateLimitStore {
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
-      counters.hit(key, timeWindow).then(
-        ({ count, resetMs }) => callback(null, { current: count, ttl: resetMs }),
-        (err: Error) => {
-          onError(err);
-          callback(err);
-        },
-      );
-    }
-    child() {
-      return this;
-    }
-  };
-}
-
 interface LimitResult {
   max: number;
   remaining: number;
@@ -190,6 +178,52 @@ function setHeaders(reply: FastifyReply, r: LimitResult) {
   reply.header('ratelimit-limit', String(r.max));
   reply.header('ratelimit-remaining', String(r.remaining));
   reply.header('ratelimit-reset', String(r.resetSeconds));
+}
+
+/** One limit a request counts against: its counter, window and maximum, and what the refusal names. */
+interface Limit {
+  key: string;
+  windowMs: number;
+  max: number;
+  what: string;
+}
+
+/** A counted hit as the limit sees it (the arithmetic of @fastify/rate-limit's limiter, which this replaced). */
+function resultOf(limit: Limit, { count, resetMs }: { count: number; resetMs: number }): LimitResult {
+  return {
+    max: limit.max,
+    remaining: Math.max(0, limit.max - count),
+    resetSeconds: Math.max(1, Math.ceil(resetMs / SECOND_MS)),
+    exceeded: count > limit.max,
+    windowSeconds: limit.windowMs / SECOND_MS,
+    what: limit.what,
+  };
+}
+
+/** The rate-limit headers of an answer, and the refusal (throws) when a limit is exceeded. */
+function enforce(reply: FastifyReply, results: (LimitResult | undefined)[]): void {
+  const applied = results.filter((r): r is LimitResult => r !== undefined);
+  if (applied.length === 0) return;
+  const over = applied.find((r) => r.exceeded);
+  const shown = over ?? applied.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  setHeaders(reply, shown);
+  if (over) {
+    const per = over.windowSeconds === 1 ? 'second' : `${over.windowSeconds} seconds`;
+    throw new ApiError('rate_limited', `Over ${over.max} requests per ${per} for ${over.what}; retry in ${over.resetSeconds} s`, {
+      headers: { 'retry-after': String(over.resetSeconds) },
+    });
+  }
+}
+
+/**
+ * The rate limits of a request, once authentication has run; `routeUrl` is its route's pattern.
+ * Throws 429 `rate_limited`, or returns a promise when the counters are not in memory (Redis).
+ */
+export type LimitStep = (request: FastifyRequest, reply: FastifyReply, routeUrl: string | undefined) => Promise<void> | undefined;
+
+export interface RateLimits {
+  limit: LimitStep;
+  authFailures: AuthFailureGuard;
 }
 
 export interface RateLimitOptions {
@@ -241,7 +275,7 @@ function authFailureGuard(counters: WindowCounters, clock: Clock, max: number, r
   };
 }
 
-export async function registerRateLimits(app: FastifyInstance, { config, clock, counters: given }: RateLimitOptions): Promise<AuthFailureGuard> {
+export async function registerRateLimits(app: FastifyInstance, { config, clock, counters: given }: RateLimitOptions): Promise<RateLimits> {
   const limits = config.security.rateLimit;
 
   // A failing store is logged at most once a minute, not once a request, and counted every time.
@@ -263,64 +297,41 @@ export async function registerRateLimits(app: FastifyInstance, { config, clock, 
   const chosen = counters;
   app.addHook('onClose', async () => chosen.close());
 
-  await app.register(rateLimit, { global: false, store: storeClass(chosen, onError) });
-
-  const perKey = app.createRateLimit({
-    timeWindow: SECOND_MS,
-    keyGenerator: (request) => `key:${request.merchant.apiKeyId}`,
-    max: (request) => (request.merchant.mode === 'live' ? limits.live : limits.test),
-  });
-  const perIp = app.createRateLimit({
-    timeWindow: MINUTE_MS,
-    keyGenerator: (request) => `ip:${request.method}${request.routeOptions.url}:${clientAddress(request)}`,
-    max: limits.ipPerMinute,
-  });
-
-  async function check(request: FastifyRequest, limiter: typeof perKey, what: string): Promise<LimitResult | undefined> {
-    let r: Awaited<ReturnType<typeof limiter>>;
-    try {
-      r = await limiter(request);
-    } catch {
-      return undefined; // the store failed (logged by onError): let the request through, unlabelled
-    }
-    if (r.isAllowed) return undefined;
-    return {
-      max: r.max,
-      remaining: r.remaining,
-      resetSeconds: Math.max(1, r.ttlInSeconds),
-      exceeded: r.isExceeded,
-      windowSeconds: r.timeWindow / SECOND_MS,
-      what,
-    };
-  }
-
-  const limitHook: onRequestAsyncHookHandler = async (request, reply) => {
+  function limitsOf(request: FastifyRequest, routeUrl: string | undefined): Limit[] {
     const merchant = request.merchant;
-    const ipLimited = IP_LIMITED_ROUTES.has(`${request.method} ${request.routeOptions.url}`);
-    if (!merchant && !ipLimited) return;
-    const results = merchant ? [await check(request, perKey, 'this API key')] : [];
+    const ipLimited = IP_LIMITED_ROUTES.has(`${request.method} ${routeUrl}`);
+    if (!merchant && !ipLimited) return [];
+    const applied: Limit[] = merchant ? [{ key: `key:${merchant.apiKeyId}`, windowMs: SECOND_MS, max: merchant.mode === 'live' ? limits.live : limits.test, what: 'this API key' }] : [];
     // With an API key: live mode only. Without one (the dashboard's sign-in): always.
     if (ipLimited && (!merchant || merchant.mode === 'live')) {
-      results.push(await check(request, perIp, 'this address on this operation'));
+      applied.push({ key: `ip:${request.method}${routeUrl}:${clientAddress(request)}`, windowMs: MINUTE_MS, max: limits.ipPerMinute, what: 'this address on this operation' });
     }
-    const applied = results.filter((r): r is LimitResult => r !== undefined);
-    if (applied.length === 0) return;
-    const over = applied.find((r) => r.exceeded);
-    const shown = over ?? applied.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-    setHeaders(reply, shown);
-    if (over) {
-      const per = over.windowSeconds === 1 ? 'second' : `${over.windowSeconds} seconds`;
-      throw new ApiError('rate_limited', `Over ${over.max} requests per ${per} for ${over.what}; retry in ${over.resetSeconds} s`, {
-        headers: { 'retry-after': String(over.resetSeconds) },
-      });
+    return applied;
+  }
+
+  async function counted(limit: Limit): Promise<LimitResult | undefined> {
+    try {
+      return resultOf(limit, await chosen.hit(limit.key, limit.windowMs));
+    } catch (err) {
+      onError(err as Error);
+      return undefined; // the store failed: let the request through, unlabelled
     }
+  }
+
+  const hitNow = chosen.hitNow?.bind(chosen);
+  const limit: LimitStep = (request, reply, routeUrl) => {
+    const applied = limitsOf(request, routeUrl);
+    if (applied.length === 0) return undefined;
+    if (hitNow) {
+      enforce(reply, applied.map((l) => resultOf(l, hitNow(l.key, l.windowMs))));
+      return undefined;
+    }
+    return (async () => {
+      const results: (LimitResult | undefined)[] = [];
+      for (const l of applied) results.push(await counted(l));
+      enforce(reply, results);
+    })();
   };
 
-  // A route-level hook: it runs after the app-level hooks, authentication included.
-  app.addHook('onRoute', (route) => {
-    const existing = route.onRequest;
-    route.onRequest = [...(Array.isArray(existing) ? existing : existing ? [existing] : []), limitHook];
-  });
-
-  return authFailureGuard(chosen, clock, config.hardening.authFailuresPerMinute, app.metrics.authFailuresRefused);
+  return { limit, authFailures: authFailureGuard(chosen, clock, config.hardening.authFailuresPerMinute, app.metrics.authFailuresRefused) };
 }

@@ -1,5 +1,5 @@
-import type { ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
@@ -65,19 +65,40 @@ export function cspKindOf(url: string | undefined, configured: CspKind | undefin
 }
 
 /**
- * Sets HSTS, CSP and the other security headers on a reply. API answers are also `no-store`:
- * they carry payment data that no cache should keep.
+ * The headers a helmet middleware sets, read once at startup: ours depend on nothing of the
+ * request, so each answer gets a precomputed object instead of running helmet per request.
  */
-export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  const kind = cspKindOf(request.routeOptions.url, request.routeOptions.config?.csp);
-  const set = kind === 'page' ? pageHeaders : apiHeaders;
-  set(request.raw, reply.raw as ServerResponse, () => {});
-  if (kind === 'api') reply.header('cache-control', 'no-store');
+function headersOf(middleware: ReturnType<typeof helmet>): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string) {
+      headers[name.toLowerCase()] = value;
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let failed: unknown;
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+    failed = err;
+  });
+  if (failed) throw failed;
+  return Object.freeze(headers);
 }
 
-/** Every answer, errors and 404s included, carries the security headers (contract §6). */
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    applySecurityHeaders(request, reply);
-  });
+/** API answers are also `no-store`: they carry payment data that no cache should keep. */
+const HEADERS: Readonly<Record<CspKind, Readonly<Record<string, string>>>> = {
+  api: Object.freeze({ ...headersOf(apiHeaders), 'cache-control': 'no-store' }),
+  page: headersOf(pageHeaders),
+};
+
+/** HSTS, CSP and the other security headers of an answer of this kind. */
+export function securityHeaders(kind: CspKind): Readonly<Record<string, string>> {
+  return HEADERS[kind];
+}
+
+/** Sets the security headers of the request's route on a reply (the request hooks use a per-route copy). */
+export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  const { url, config } = request.routeOptions;
+  reply.headers(securityHeaders(cspKindOf(url, config?.csp)));
 }

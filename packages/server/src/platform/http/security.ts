@@ -1,15 +1,16 @@
-import type { FastifyContextConfig, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { redactText } from '../logger.ts';
-import type { AuthKind } from './auth.ts';
-import { registerBodyLimits } from './body-limits.ts';
+import type { AccessTokenVerifier, Authenticator } from '../tenancy.ts';
+import { type AuthKind, registerAuth } from './auth.ts';
+import { assertBodyLength, registerJsonParser } from './body-limits.ts';
 import { registerCors } from './cors.ts';
 import { sendProblem } from './errors.ts';
-import { registerHttps } from './https.ts';
-import { type AuthFailureGuard, registerRateLimits, type WindowCounters } from './rate-limit.ts';
-import { applySecurityHeaders, registerSecurityHeaders } from './security-headers.ts';
+import { httpsCheck } from './https.ts';
+import { registerRateLimits, type WindowCounters } from './rate-limit.ts';
+import { applySecurityHeaders, cspKindOf, securityHeaders } from './security-headers.ts';
 
 /** A route as registered: its method, its path pattern and who may call it. */
 export interface RegisteredRoute {
@@ -33,15 +34,63 @@ export interface SecurityOptions {
   bodyLimit: number;
   /** Rate-limit counters to use instead of those the config chooses (tests). */
   counters?: WindowCounters;
+  /** Checks API keys (the merchants service). */
+  merchants: Authenticator;
+  /** Verifies users' access tokens, asked at request time (undefined: refused). */
+  verifyAccessToken: () => AccessTokenVerifier | undefined;
+}
+
+/** What the request hooks decide per route, once: its auth kind (undefined: no route), pattern and security headers. */
+interface RoutePlan {
+  kind: AuthKind | undefined;
+  url: string | undefined;
+  headers: Readonly<Record<string, string>>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The route's plan, set by the first request hook for the route-level one. */
+    routePlan: RoutePlan | null;
+  }
+}
+
+/** A step's outcome when it has answered the request itself: the hook chain stops there. */
+const ANSWERED = Symbol('answered');
+
+/**
+ * A step as a callback-style hook: a step that threw or finished synchronously ends the hook at
+ * once (no promise, no turn of the event loop); one that returned a promise, when it settles.
+ */
+function callbackHook(step: (request: FastifyRequest, reply: FastifyReply) => Promise<void> | undefined | typeof ANSWERED): onRequestHookHandler {
+  return (request, reply, done) => {
+    let outcome: Promise<void> | undefined | typeof ANSWERED;
+    try {
+      outcome = step(request, reply);
+    } catch (err) {
+      done(err as FastifyError);
+      return;
+    }
+    if (outcome === ANSWERED) return;
+    if (outcome) outcome.then(() => done(), done);
+    else done();
+  };
 }
 
 /**
- * The request rules of contract §6 in the order they must run. Call it before `registerAuth`:
- * security headers first (so every refusal carries them), then HTTPS, body limits and the CORS
- * checks that need no key; the key-dependent checks (the key's origins, rate limits) are
- * route-level hooks, which Fastify runs after the app-level authentication hook.
+ * The request rules of contract §6 and authentication, in the order they must run, in two
+ * synchronous hooks (issue 23: each async hook cost a promise and a turn of Fastify's hook runner
+ * on every request):
+ *
+ * 1. app-level onRequest: the request id and security headers first (so every refusal carries
+ *    them), then HTTPS, the declared body length, the CORS checks that need no key (a preflight is
+ *    answered here), and authentication (`registerAuth`);
+ * 2. route-level onRequest, after the route's own and its plugin's hooks (the charge's OTP token,
+ *    the dashboard's session): the key's allowed origins, then the rate limits.
+ *
+ * A step that must wait (a key not in the cache, an access token, Redis counters) returns a promise
+ * and the hook ends when it settles; the common request awaits nothing.
  */
-export async function registerSecurity(app: FastifyInstance, opts: SecurityOptions): Promise<AuthFailureGuard> {
+export async function registerSecurity(app: FastifyInstance, opts: SecurityOptions): Promise<void> {
   const routes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (route) => {
@@ -61,19 +110,61 @@ export async function registerSecurity(app: FastifyInstance, opts: SecurityOptio
     }
   });
 
-  registerSecurityHeaders(app);
-  registerHttps(app, opts.config);
-  registerBodyLimits(app, opts.bodyLimit);
-  registerCors(app);
-  const authFailures = await registerRateLimits(app, { config: opts.config, clock: opts.clock, counters: opts.counters });
+  const https = httpsCheck(app, opts.config);
+  registerJsonParser(app);
+  const cors = registerCors(app);
+  const { limit, authFailures } = await registerRateLimits(app, { config: opts.config, clock: opts.clock, counters: opts.counters });
+  const authenticate = registerAuth(app, opts.merchants, opts.verifyAccessToken, authFailures);
+  const { bodyLimit } = opts;
+
+  // Plans by the route's config object, which Fastify keeps for the route's life; read at the
+  // first request, when every onRoute hook has had its say.
+  const plans = new WeakMap<object, RoutePlan>();
+  const NO_CONFIG: FastifyContextConfig = {};
+  function planOf(request: FastifyRequest): RoutePlan {
+    const known = request.routePlan;
+    if (known) return known;
+    const { url, config = NO_CONFIG } = request.routeOptions;
+    let plan = plans.get(config);
+    if (!plan) {
+      plan = { kind: url === undefined ? undefined : (config.auth ?? 'pk'), url, headers: securityHeaders(cspKindOf(url, config.csp)) };
+      plans.set(config, plan);
+    }
+    request.routePlan = plan;
+    return plan;
+  }
+
+  app.decorateRequest('routePlan', null);
+  app.addHook(
+    'onRequest',
+    callbackHook((request, reply) => {
+      const plan = planOf(request);
+      reply.header('request-id', request.id);
+      reply.headers(plan.headers);
+      https?.(request, plan.url);
+      assertBodyLength(request, bodyLimit);
+      if (cors.beforeAuth(request, reply, plan.kind)) return ANSWERED; // a preflight
+      return authenticate(request, reply, plan.kind);
+    }),
+  );
+
+  const afterAuth = callbackHook((request, reply) => {
+    const plan = planOf(request);
+    if (plan.kind !== undefined) cors.afterAuth(request, reply, plan.kind);
+    return limit(request, reply, plan.url);
+  });
+  // Route-level: Fastify runs it after the app-level and plugin-level hooks and the route's own.
+  app.addHook('onRoute', (route) => {
+    const existing = route.onRequest;
+    route.onRequest = [...(Array.isArray(existing) ? existing : existing ? [existing] : []), afterAuth];
+  });
 
   // Error bodies never carry a secret or a phone number, even one echoed from the request.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (typeof payload !== 'string') return payload;
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (typeof payload !== 'string') return done(null, payload);
     const type = String(reply.getHeader('content-type') ?? '');
-    return type.startsWith('application/problem+json') ? redactText(payload) : payload;
+    done(null, type.startsWith('application/problem+json') ? redactText(payload) : payload);
   });
-  return authFailures;
 }
 
 /**
