@@ -16,7 +16,7 @@ import { closedLoop, Http, openLoop, type Requester, Rotate, type RunResult, sle
 import { type HostsWorld, openHosts } from './lib/hosts.ts';
 import { describeMachine, loadAverage, type Machine } from './lib/machine.ts';
 import { type CpuUse, cpuBetween, cpuSnapshot } from './lib/cpu.ts';
-import { freePort, type MemoryReport, REPO, startCaisse, startProcess, type Started } from './lib/processes.ts';
+import { freePort, type MemoryReport, npmStartNodeArgs, REPO, startCaisse, startProcess, type Started } from './lib/processes.ts';
 import { buildScript, capturePayments, type PgbenchResult, runPgbench, writeScript } from './lib/replay.ts';
 import { type Comparison, compare, readBaseline } from './lib/compare.ts';
 import { cpuLine, markdownReport } from './lib/report.ts';
@@ -634,8 +634,8 @@ async function phasePglite() {
   const seconds = cfg.durationS;
   const prepared = await w.takeUsers(Math.ceil(600 * (seconds + cfg.warmupS)));
   await w.close();
-  // As `npm start` runs it (packages/server/package.json): young generation capped at 2 MB.
-  const server = await caisse({ name: 'pglite', pglite: dir, nodeArgs: ['--max-semi-space-size=2', ...(cfg.serverNodeArgs ?? [])] });
+  // With the node options `npm start` gives it (packages/server/package.json).
+  const server = await caisse({ name: 'pglite', pglite: dir, nodeArgs: [...npmStartNodeArgs(), ...(cfg.serverNodeArgs ?? [])] });
   const http = new Http(server.origin, cfg.concurrency);
   const queue = new UserQueue(prepared);
   const run = async (s: number) => {

@@ -12,6 +12,14 @@ import { sleep } from './load.ts';
 export const REPO = join(import.meta.dirname, '..', '..');
 export const CAISSE_BIN = join(REPO, 'packages', 'server', 'bin', 'caisse.js');
 
+/** The node options of `npm start` (packages/server's start script), read so the bench measures what it runs. */
+export function npmStartNodeArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(join(REPO, 'packages', 'server', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const m = /^node ((?:--\S+ )*)bin\/caisse\.js start$/.exec(pkg.scripts.start);
+  if (!m) throw new Error(`packages/server's start script is not \`node [--options] bin/caisse.js start\`: ${pkg.scripts.start}`);
+  return (m[1] ?? '').split(' ').filter((a) => a !== '');
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();

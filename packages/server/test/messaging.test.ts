@@ -138,6 +138,17 @@ describe('SMTP', () => {
     expect(row.provider_ref).toMatch(/@/);
   });
 
+  it('the transport, loaded with the first e-mail, carries the next ones too', async () => {
+    const messaging = messagingWith();
+    const before = mails.length;
+    const send = (userId: string, to: string) => messaging.send({ merchantId: m.merchantId, mode: 'live', userId, channel: 'email', to, subject: 'Code', body: `Code for ${to}` });
+    // Two at once: both wait for the one transport the first one loads.
+    const sent = await Promise.all([send('usr_smtp_1', 'c@example.cm'), send('usr_smtp_2', 'd@example.cm')]);
+    expect(sent).toMatchObject([{ status: 'sent' }, { status: 'sent' }]);
+    expect(await send('usr_smtp_3', 'e@example.cm')).toMatchObject({ status: 'sent' });
+    expect(mails.slice(before).map((mail) => mail.to).sort()).toEqual([['c@example.cm'], ['d@example.cm'], ['e@example.cm']]);
+  });
+
   it('wrong SMTP credentials: 503 unavailable, the row marked failed, no secret in the error', async () => {
     const messaging = messagingWith(liveConfig({ SMTP_URL: `smtp://caisse:wrong-password@127.0.0.1:${smtpPort}` }));
     const before = mails.length;

@@ -1,5 +1,4 @@
 import type { Role } from './dashboard.roles.ts';
-import QRCode from 'qrcode';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { decrypt, encrypt, randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -178,6 +177,8 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
         throw new ApiError('totp_state_invalid', 'Two-factor sign-in is already enabled: disable it first to enrol another app');
       }
       const uri = totpUri(secret, `Caisse (${account.merchantName})`, account.email);
+      // Loaded on the first enrolment: a rare request, and qrcode with its PNG encoder stays out of the heap until then.
+      const { default: QRCode } = await import('qrcode');
       const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       return { object: 'dashboard_totp_enrolment' as const, secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
     },

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { EmailConfig, SmsConfig } from '../../config.ts';
 
 /** A provider refused or could not take a message. The message never holds a credential. */
@@ -73,17 +73,23 @@ export function africasTalkingSms(cfg: Extract<SmsConfig, { provider: 'africasta
 
 /** E-mail over SMTP with nodemailer (`smtp://user:password@host:587`, STARTTLS when offered; `smtps://` for TLS). */
 export function smtpEmail(cfg: Extract<EmailConfig, { provider: 'smtp' }>): EmailTransport {
-  const transport = nodemailer.createTransport({
-    url: cfg.url,
-    connectionTimeout: PROVIDER_TIMEOUT_MS,
-    greetingTimeout: PROVIDER_TIMEOUT_MS,
-    socketTimeout: PROVIDER_TIMEOUT_MS,
-  });
+  // nodemailer loads with the first e-mail, not with every server: only SMTP deployments use it.
+  let transport: Promise<Transporter> | undefined;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: cfg.url,
+        connectionTimeout: PROVIDER_TIMEOUT_MS,
+        greetingTimeout: PROVIDER_TIMEOUT_MS,
+        socketTimeout: PROVIDER_TIMEOUT_MS,
+      }),
+    ));
   return {
     name: 'smtp',
     async send(to, subject, body) {
+      const smtp = await open();
       try {
-        const info = await transport.sendMail({ from: cfg.from, to, subject, text: body });
+        const info = await smtp.sendMail({ from: cfg.from, to, subject, text: body });
         return { ref: typeof info.messageId === 'string' ? info.messageId : null };
       } catch (err) {
         const code = (err as { code?: string; responseCode?: number }).responseCode ?? (err as { code?: string }).code ?? 'error';
