@@ -22,6 +22,7 @@ import { buildApp } from '../../packages/server/src/app.ts';
 import { systemClock } from '../../packages/server/src/platform/clock.ts';
 import { systemRandom } from '../../packages/server/src/platform/crypto.ts';
 import type { Database } from '../../packages/server/src/platform/database.ts';
+import { AnswerAhead, answersAhead } from '../../packages/server/src/platform/db.ts';
 import type { Deps } from '../../packages/server/src/platform/deps.ts';
 import { idFactory } from '../../packages/server/src/platform/ids.ts';
 import { createLogger } from '../../packages/server/src/platform/logger.ts';
@@ -46,7 +47,8 @@ export interface Capture {
 export async function capturePayments(opts: { databaseUrl: string; dataDir: string; merchant: Merchant; users: BenchUser[] }): Promise<Capture> {
   let recording: Statement[] | undefined;
   const log = (event: LogEvent) => {
-    recording?.push({ sql: event.query.sql, params: [...event.query.parameters] });
+    // A read sent ahead carries its answer's slot as a last parameter, never sent to PostgreSQL.
+    recording?.push({ sql: event.query.sql, params: event.query.parameters.filter((p) => !(p instanceof AnswerAhead)) });
   };
   // The server's pool, as platform/db.ts opens it (int8 as bigint), with Kysely's query log on.
   const types = {
@@ -54,6 +56,7 @@ export async function capturePayments(opts: { databaseUrl: string; dataDir: stri
       oid === 20 ? (v: string) => BigInt(v) : oid === 1700 ? (v: string) => v : pg.types.getTypeParser(oid, format),
   } as pg.CustomTypesConfig;
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 4, types });
+  pool.on('connect', (client) => answersAhead(client));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
   const deps: Deps = {
     config: configFor(opts.dataDir, opts.databaseUrl),

@@ -211,8 +211,8 @@ function lateAnswer(answer: AnswerAhead): Promise<pg.QueryResult> {
   return Promise.resolve(EMPTY_RESULT('SELECT'));
 }
 
-/** Runs statements sent ahead at once (PGlite: one connection, nothing to pipeline). */
-function answersAhead(client: pg.PoolClient): void {
+/** Runs statements sent ahead at once (PGlite: one connection, nothing to pipeline; a plain pg pool). */
+export function answersAhead(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
   let inTransaction = false;
   client.query = ((text: unknown, values?: unknown[], ...rest: unknown[]) => {
