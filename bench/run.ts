@@ -660,21 +660,43 @@ async function phasePglite() {
  * each sample given to the one request in flight). Writes `<label>.profile.md`.
  */
 async function phaseProfile() {
-  say('profile: the full flow on PostgreSQL under --cpu-prof');
+  // BENCH_PROFILE_PGLITE=1: the same on embedded PGlite, with the node options `npm start` gives it.
+  const onPglite = env.BENCH_PROFILE_PGLITE === '1';
+  say(`profile: the full flow on ${onPglite ? 'embedded PGlite' : 'PostgreSQL'} under --cpu-prof`);
   const dir = join(work, 'cpu-profile');
   mkdirSync(dir, { recursive: true });
-  const server = await caisse({ name: 'profile', nodeArgs: [...(cfg.serverNodeArgs ?? []), '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'] });
+  let target = { merchant, takeUsers: (n: number) => world.takeUsers(n), pglite: undefined as string | undefined };
+  if (onPglite) {
+    const pgliteDir = join(work, 'pglite-profile');
+    mkdirSync(pgliteDir, { recursive: true });
+    const w = await World.open({ dataDir: pgliteDir });
+    const m = await w.createMerchant();
+    const prepared = await w.takeUsers(Math.ceil(400 * (2 * cfg.durationS + cfg.warmupS)));
+    await w.close();
+    target = { merchant: m, takeUsers: async (n: number) => prepared.splice(0, n), pglite: pgliteDir };
+  }
+  const nodeArgs = [...(onPglite ? npmStartNodeArgs() : []), ...(cfg.serverNodeArgs ?? []), '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'];
+  const server = await caisse({ name: 'profile', pglite: target.pglite, nodeArgs });
   const http = new Http(server.origin, cfg.concurrency);
-  await flowClosed(http, cfg.warmupS, cfg.concurrency);
+  const closed = async (seconds: number) => {
+    const queue = new UserQueue(await target.takeUsers(Math.ceil((onPglite ? 150 : cfg.maxRate) * seconds)));
+    const samples = new LabelledSamples();
+    const ctx: FlowContext = { http, merchant: target.merchant, samples };
+    const before = cpuSnapshot(server.child.pid);
+    const r = await closedLoop({ concurrency: cfg.concurrency, durationMs: seconds * 1000, task: () => payment(ctx, queue.next()) });
+    const run = flowRun(r, samples, { concurrency: cfg.concurrency });
+    return { ...run, cpu: cpuBetween(before, cpuSnapshot(server.child.pid), run.completed) };
+  };
+  await closed(cfg.warmupS);
   const loopFrom = monotonicMicros();
-  const loop = await flowClosed(http, cfg.durationS, cfg.concurrency, server);
+  const loop = await closed(cfg.durationS);
   const loopTo = monotonicMicros();
   // One user alone: each request's samples are its own.
   const windows: Window[] = [];
   const step = (path: string) => (path.startsWith('/gateway') ? 'create' : path.startsWith('/otp/init') ? 'init' : path.startsWith('/test/messages') ? 'code' : path.startsWith('/otp/verify') ? 'verify' : 'charge');
   const single = new LabelledSamples();
-  const queue = new UserQueue(await world.takeUsers(Math.ceil(200 * cfg.durationS)));
-  const ctx: FlowContext = { http: recording(http, step, windows), merchant, samples: single };
+  const queue = new UserQueue(await target.takeUsers(Math.ceil(200 * cfg.durationS)));
+  const ctx: FlowContext = { http: recording(http, step, windows), merchant: target.merchant, samples: single };
   const alone = await closedLoop({ concurrency: 1, durationMs: cfg.durationS * 1000, task: () => payment(ctx, queue.next()) });
   await http.close();
   await stop(server, 'profile');
@@ -687,7 +709,7 @@ async function phaseProfile() {
   const lines = [
     `# Where the server's CPU goes (${cfg.label})`,
     '',
-    `\`npm run bench -- --profile\`, ${new Date().toISOString()}: the server on PostgreSQL under \`node --cpu-prof\` (250 µs samples, main thread only: no kernel, no libuv pool).`,
+    `\`npm run bench -- --profile\`, ${new Date().toISOString()}: the server on ${onPglite ? 'embedded PGlite (`npm start`\'s node options)' : 'PostgreSQL'} under \`node --cpu-prof\` (250 µs samples, main thread only: no kernel, no libuv pool).`,
     '',
     `Closed loop: ${loop.paymentsPerSecond} payments/s, ${loop.completed} payments, ${cfg.concurrency} virtual users. ${cpuLine(loop.cpu)}`,
     `Sampled on the main thread: ${ms(perPayment?.total ?? 0, loop.completed)} ms per payment.`,
