@@ -83,7 +83,14 @@ function spendAuthorization(
   q: { token: string; merchantId: string; mode: string; userId: string; intentId: string },
 ): Spending {
   if (!AUTHORIZATION_TOKEN_SHAPE.test(q.token)) {
-    return { sent: Promise.resolve(), check: async () => Promise.reject(invalidToken('not a token Caisse issued')), undo: async () => {} };
+    const refused = invalidToken('not a token Caisse issued');
+    return {
+      sent: Promise.resolve(),
+      check: async () => {
+        throw refused;
+      },
+      undo: async () => {},
+    };
   }
   const hash = sha256(q.token);
   const now = deps.clock.now();
