@@ -18,6 +18,21 @@ export type {
   SubmitResult,
 } from './connectors.types.ts';
 export { isReference, newReference } from './connectors.references.ts';
+export {
+  type CallbackRouter,
+  createCallbackRouter,
+  createProviderLifecycle,
+  FIRST_POLL_DELAY_MS,
+  type LifecycleSpec,
+  POLL_LEASE_MS,
+  type ProviderLifecycle,
+  type ProviderRequestRow,
+  type ProviderRequestRepository,
+  type ProviderRequestStore,
+  paymentRequestOf,
+  storeOf,
+} from './connectors.lifecycle.ts';
+export { default as connectorsRoutes } from './connectors.routes.ts';
 export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 export {
   type ConnectorRegistry,
