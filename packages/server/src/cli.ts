@@ -298,16 +298,33 @@ export function buildCli(): Command {
       .command('create')
       .description('create a key (or, with --kind both, an API key and a secret key); shown once')
       .requiredOption('--merchant <id>', 'merchant id (npx caisse merchants list)')
-      .addOption(new Option('--kind <kind>', 'publishable (pk_…), secret (sk_…) or both').choices(['publishable', 'secret', 'both']).default('publishable'))
+      .addOption(
+        new Option('--kind <kind>', 'publishable (pk_…), secret (sk_…), restricted (rk_…: --permissions only) or both').choices(['publishable', 'secret', 'restricted', 'both']).default('publishable'),
+      )
       .addOption(new Option('--mode <mode>', 'test or live').choices(['test', 'live']).default('test'))
       .option('--name <name>', 'a name to recognise it by', 'API key')
       .option('--origin <origin>', 'a browser origin allowed to use this API key (repeatable; none: any origin)', repeatable)
+      .option(
+        '--permissions <list>',
+        'a restricted key\'s permissions, resource:read|write separated by commas (payments, refunds, payouts, customers, balance, webhooks, events, payment_links; others: none)',
+      )
       .option('--json', 'print JSON'),
     'npx caisse keys create --merchant mch_01jd… --kind both            # lost the development keys? a new pair',
     'npx caisse keys create --merchant mch_01jd… --kind secret --mode live --name "Server"',
+    'npx caisse keys create --merchant mch_01jd… --kind restricted --permissions payments:read,balance:read --name "Reporting"',
     'npx caisse keys create --merchant mch_01jd… --origin https://shop.example',
-  ).action(async (opts: { merchant: string; kind: 'publishable' | 'secret' | 'both'; mode: 'test' | 'live'; name: string; origin?: string[]; json?: boolean }) => {
-    const created = await admin('keys.create', { merchantId: opts.merchant, kind: opts.kind, mode: opts.mode, name: opts.name, allowedOrigins: opts.origin ?? [] });
+  ).action(async (opts: { merchant: string; kind: 'publishable' | 'secret' | 'restricted' | 'both'; mode: 'test' | 'live'; name: string; origin?: string[]; permissions?: string; json?: boolean }) => {
+    if ((opts.kind === 'restricted') !== (opts.permissions !== undefined)) {
+      throw new InvalidArgumentError(opts.kind === 'restricted' ? '--kind restricted needs --permissions, e.g. --permissions payments:read,balance:read' : '--permissions is for --kind restricted only');
+    }
+    const created = await admin('keys.create', {
+      merchantId: opts.merchant,
+      kind: opts.kind,
+      mode: opts.mode,
+      name: opts.name,
+      allowedOrigins: opts.origin ?? [],
+      ...(opts.permissions === undefined ? {} : { permissions: opts.permissions }),
+    });
     print(created, opts.json === true);
     if (opts.json !== true && 'apiKey' in created) {
       const prefix = opts.mode === 'test' ? 'CAISSE' : 'CAISSE_LIVE';
@@ -356,7 +373,8 @@ export function buildCli(): Command {
     else {
       for (const k of list) {
         const state = k.revokedAt ? 'revoked' : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
-        process.stdout.write(`${k.id}  ${k.display}  ${k.kind} ${k.mode}  ${state}  "${k.name}"\n`);
+        const granted = k.permissions ? `  ${Object.entries(k.permissions).filter(([, level]) => level !== 'none').map(([r, level]) => `${r}:${level}`).join(',')}` : '';
+        process.stdout.write(`${k.id}  ${k.display}  ${k.kind} ${k.mode}  ${state}  "${k.name}"${granted}\n`);
       }
     }
   });
