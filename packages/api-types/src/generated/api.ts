@@ -2108,7 +2108,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "phone_verification";
-                            phoneNumber: string;
+                            phoneNumber: string | null;
                         };
                     };
                 };
@@ -2348,7 +2348,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "phone_verification";
-                            phoneNumber: string;
+                            phoneNumber: string | null;
                         };
                     };
                 };
