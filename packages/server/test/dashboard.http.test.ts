@@ -389,6 +389,13 @@ describe('payments, webhooks, balance and test data', () => {
     expect(bRows.map((r) => r.id)).toContain(other.id);
     expect(bRows.map((r) => r.id)).not.toContain(first.id);
 
+    // A line break and a full-width formula: the field is quoted, the formula defused on every line.
+    ctx.clock.advance(MINUTE);
+    const forged = (await call(ctx.app, 'POST', '/gateway', creds, { amount: '3000', currency: 'XAF', description: 'Bag\n=1+1\r\n\uFF0BSUM(A1)' })).json();
+    const newest = (await send('GET', '/dashboard/api/test/payments.csv', s)).body.split('\r\n')[1];
+    expect(newest).toBe(`${forged.id},${forged.createdAt},3000,XAF,PENDING,"Bag\n'=1+1`);
+    expect((await rows('?status=PENDING'))[0]?.description).toBe("Bag\n'=1+1\r\n'\uFF0BSUM(A1)");
+
     expectProblem(await send('GET', '/dashboard/api/test/payments.csv?createdGte=2026-02-30', s), 400, 'validation_error');
     expectProblem(await send('GET', '/dashboard/api/test/payments.csv?status=LOST', s), 400, 'validation_error');
     expectProblem(await send('GET', `/dashboard/api/test/payments.csv?createdGte=${day2.toISOString().slice(0, 10)}&createdLt=${day1.toISOString().slice(0, 10)}`, s), 400, 'validation_error');

@@ -197,6 +197,20 @@ describe('payouts', () => {
     expect(disagreed.mismatches).toContainEqual(expect.objectContaining({ kind: 'status', object: 'payout', id: created.id }));
   });
 
+  it('the statement CSV quotes a description holding a line break and defuses the formula after it', async () => {
+    const m = await merchantWithDelay('Forged row shop', 0);
+    await pay(m, '5000');
+    await ctx.services.balances.settleDue();
+    const res = await payout(m, { amount: '1000', description: '\n=1+1' });
+    expect(res.statusCode, res.body).toBe(202);
+    const csv = await call(ctx.app, 'GET', '/balance/transactions.csv?type=payout', sk(m));
+    expect(csv.statusCode, csv.body).toBe(200);
+    // One header and one row: the line break stays inside a quoted field.
+    expect(csv.body).toContain(`,payout,${res.json().id},"\n'=1+1",XAF,-1000,`);
+    const rows = parse(csv.body, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.type, r.description])).toEqual([['payout', "\n'=1+1"]]);
+  });
+
   it('a refused payout comes back to available, with payout_reversal and payout.failed', async () => {
     const m = await merchantWithDelay('Refused payout', 0);
     await pay(m, '3000');

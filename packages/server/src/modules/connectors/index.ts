@@ -50,6 +50,23 @@ export {
 } from './connectors.registry.ts';
 export { createMtnMomoConnector, MTN_MOMO, type MtnMomoSettings } from './mtn-momo.connector.ts';
 export {
+  type AmountBounds,
+  type ApprovalKind,
+  type BoundsCheck,
+  type Capability,
+  checkAmountBounds,
+  fitMessage,
+  isAcceptableMessage,
+  type MessageRules,
+  type ProviderDescription,
+  type ProviderSetting,
+  type TestNumber,
+} from './connectors.description.ts';
+export { PROVIDER_DESCRIPTIONS } from './connectors.registry.ts';
+export { describeProvider, providerDescriptions, providerPrefixes, providersServing, servesNumber, suggestProvider } from './connectors.catalog.ts';
+export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
+export { TEST_NUMBER_OUTCOMES, testNumbers } from './connectors.testnumbers.ts';
+export {
   type MomoSandbox,
   type MomoSandboxOptions,
   runMomoSandbox,
