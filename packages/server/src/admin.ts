@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
+import { CountrySchema, currencyOf } from './platform/countries.ts';
 import { ApiError } from './platform/errors.ts';
 import type { Services } from './services.ts';
 
@@ -38,11 +39,16 @@ export const ADMIN_COMMANDS = {
         name: Type.String({ minLength: 1, maxLength: 200 }),
         email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
         language: Type.Optional(Type.Union([Type.Literal('fr'), Type.Literal('en')])),
+        country: Type.Optional(CountrySchema),
       },
       { additionalProperties: false },
     ),
     (s, a) => s.merchants.createMerchant(a),
   ),
+  'merchants.country': command(Type.Object({ merchantId: Id('mch'), country: CountrySchema }, { additionalProperties: false }), async (s, a) => {
+    await s.merchants.setCountry(a.merchantId, a.country);
+    return { merchantId: a.merchantId, country: a.country, currency: currencyOf(a.country) };
+  }),
   'merchants.language': command(
     Type.Object({ merchantId: Id('mch'), language: Type.Union([Type.Literal('fr'), Type.Literal('en')]) }, { additionalProperties: false }),
     async (s, a) => {

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AdminArgs, AdminCommand, AdminResult } from './admin.ts';
 import { serverVersion } from './banner.ts';
 import { ConfigError, type Config, loadConfig } from './config.ts';
+import { COUNTRY_CODES, type Country, DEFAULT_COUNTRY, isCountry } from './platform/countries.ts';
 import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
 import { isLanguage, type Language } from '@caisse/intl';
@@ -77,6 +78,13 @@ function examples(command: Command, ...lines: string[]): Command {
 function parseLanguage(value: string): Language {
   if (!isLanguage(value)) throw new InvalidArgumentError('a language is fr or en');
   return value;
+}
+
+/** A country option: CM, SN or CI. */
+function parseCountry(value: string): Country {
+  const upper = value.toUpperCase();
+  if (!isCountry(upper)) throw new InvalidArgumentError(`a country is one of ${COUNTRY_CODES.join(', ')}`);
+  return upper;
 }
 
 /** Collects a repeatable option (`--origin a --origin b`). */
@@ -225,10 +233,12 @@ export function buildCli(): Command {
       .requiredOption('--name <name>', 'merchant name')
       .option('--email <email>', 'dashboard login e-mail (default: derived from the name, @caisse.local)')
       .option('--language <language>', "default language of its customers' messages: fr or en", parseLanguage, 'fr')
+      .option('--country <country>', `where it sells, selecting providers and currency: ${COUNTRY_CODES.join(', ')}`, parseCountry, DEFAULT_COUNTRY)
       .option('--json', 'print JSON'),
     'npx caisse merchants create --name "Boutique Douala" --email owner@boutique.cm --language fr',
-  ).action(async (opts: { name: string; email?: string; language: Language; json?: boolean }) => {
-    const created = await admin('merchants.create', { name: opts.name, language: opts.language, ...(opts.email !== undefined ? { email: opts.email } : {}) });
+    'npx caisse merchants create --name "Boutique Dakar" --country SN',
+  ).action(async (opts: { name: string; email?: string; language: Language; country: Country; json?: boolean }) => {
+    const created = await admin('merchants.create', { name: opts.name, language: opts.language, country: opts.country, ...(opts.email !== undefined ? { email: opts.email } : {}) });
     print(created, opts.json === true);
     if (opts.json !== true) process.stdout.write(`\nexport CAISSE_API_KEY=${created.test.apiKey} CAISSE_SECRET_KEY=${created.test.secretKey}\n`);
   });
@@ -272,6 +282,16 @@ export function buildCli(): Command {
     'npx caisse merchants language mch_01jd… en',
   ).action(async (merchantId: string, language: string, opts: { json?: boolean }) => {
     print(await admin('merchants.language', { merchantId, language: parseLanguage(language) }), opts.json === true);
+  });
+
+  examples(
+    merchants
+      .command('country <merchantId> <country>')
+      .description(`set a merchant's country (${COUNTRY_CODES.join(', ')}): its checkout offers that country's mobile-money providers and currency`)
+      .option('--json', 'print JSON'),
+    'npx caisse merchants country mch_01jd… SN',
+  ).action(async (merchantId: string, country: string, opts: { json?: boolean }) => {
+    print(await admin('merchants.country', { merchantId, country: parseCountry(country) }), opts.json === true);
   });
 
   examples(
@@ -494,13 +514,14 @@ export function buildCli(): Command {
   examples(
     program
       .command('momo-sandbox')
-      .description('run the MTN MoMo sandbox: the MoMo Open API subset of the mtn_momo connector, outcomes by phone number')
+      .description('run the MTN MoMo sandbox: the MoMo Open API subset of the mtn_momo connector, outcomes by the last three digits of the phone number')
       .option('--port <port>', 'port to listen on', port, 8090)
       .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks,duplicateCallbacks,badJson,badSchema', (v) => v.split(','), []),
+      .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks,duplicateCallbacks,badJson,badSchema', (v) => v.split(','), [])
+      .option('--fast', 'the approval window (numbers ending in 106) is 5 s instead of 5 min'),
     'npx caisse momo-sandbox --port 8090     # then CAISSE_MOMO_SANDBOX_URL=http://127.0.0.1:8090 npm start',
     'npx caisse momo-sandbox --faults answer500,dropCallbacks',
-  ).action(async (opts: { port: number; host: string; faults: string[] }) => {
+  ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean }) => {
       const { runMomoSandbox } = await import('./modules/connectors/index.ts');
       await runMomoSandbox(opts);
     });

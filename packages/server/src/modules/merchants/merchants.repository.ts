@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
+import type { Country } from '../../platform/countries.ts';
 import type { KeyMode, KeyPermissions } from '../../platform/tenancy.ts';
 
 /** Publishable (pk_…), secret (sk_…: everything) or restricted (rk_…: its permissions only). */
@@ -21,6 +22,8 @@ export interface MerchantsTable {
   language: Generated<'fr' | 'en'>;
   /** Own settlement delay in days (contract §10); null: the configured default. */
   settlement_delay_days: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Where it sells (contract §13): selects the providers and the currency offered. */
+  country: Generated<Country>;
 }
 
 export interface ApiKeysTable {
@@ -91,7 +94,7 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en'; merchant_settlement_delay_days: number | null };
 
 export const merchantsRepository = {
-  async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; created_at: Date }) {
+  async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; country?: Country; created_at: Date }) {
     return db.insertInto('merchants').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
@@ -170,6 +173,11 @@ export const merchantsRepository = {
   async setFees(db: Executor, id: string, bps: number | null, fixedMinor: Record<string, string> | null): Promise<boolean> {
     const r = await db.updateTable('merchants').set({ fee_bps: bps, fee_fixed: fixedMinor === null ? null : JSON.stringify(fixedMinor) }).where('id', '=', id).executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
+  },
+
+  async setCountry(db: Executor, id: string, country: Country): Promise<boolean> {
+    const r = await db.updateTable('merchants').set({ country }).where('id', '=', id).executeTakeFirst();
+    return r.numUpdatedRows > 0n;
   },
 
   async setLanguage(db: Executor, id: string, language: 'fr' | 'en'): Promise<boolean> {

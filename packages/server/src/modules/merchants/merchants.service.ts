@@ -6,6 +6,7 @@ import { hashPassword } from '../../platform/passwords.ts';
 import { ACCESS_LEVELS, type AccessLevel, API_RESOURCES, type ApiResource, type KeyMode, type KeyPermissions, type MerchantContext } from '../../platform/tenancy.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Language } from '../../platform/i18n.ts';
+import type { Country } from '../../platform/countries.ts';
 import { type ApiKeyRow, type InvitationRow, type KeyKind, type KeyWithMerchant, merchantsRepository as repo, type TeamRole } from './merchants.repository.ts';
 import { accountsRepository as accounts } from './accounts.repository.ts';
 
@@ -274,13 +275,13 @@ export function createMerchantsService(deps: Deps) {
      * A merchant with a test publishable key, a test secret key and a dashboard login.
      * Live keys are created on purpose, later, with `keys create --mode live`.
      */
-    async createMerchant(input: { name: string; email?: string; dashboardPassword?: string; language?: Language }) {
+    async createMerchant(input: { name: string; email?: string; dashboardPassword?: string; language?: Language; country?: Country }) {
       const email = input.email ?? `${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'merchant'}@caisse.local`;
       const password = input.dashboardPassword ?? randomToken(random, 12);
       const passwordHash = await hashPassword(password);
       return db.transaction().execute(async (tx) => {
         const now = clock.now();
-        const merchant = await repo.insertMerchant(tx, { id: ids('merchant'), name: input.name, email, language: input.language, created_at: now });
+        const merchant = await repo.insertMerchant(tx, { id: ids('merchant'), name: input.name, email, language: input.language, country: input.country, created_at: now });
         const apiKey = await createKey(merchant.id, { kind: 'publishable', mode: 'test', name: 'Default test key' }, tx);
         const secretKey = await createKey(merchant.id, { kind: 'secret', mode: 'test', name: 'Default test secret key' }, tx);
         await repo.insertDashboardUser(tx, { id: ids('dashboardUser'), merchant_id: merchant.id, email, password_hash: passwordHash, created_at: now });
@@ -327,6 +328,15 @@ export function createMerchantsService(deps: Deps) {
       await deps.wakeups?.broadcast('api_keys', '');
     },
 
+    /**
+     * Sets the merchant's country (`caisse merchants country`, the dashboard's settings): from then
+     * on its checkout offers that country's providers and currency. Intents already created keep
+     * their currency.
+     */
+    async setCountry(merchantId: string, country: Country): Promise<void> {
+      if (!(await repo.setCountry(db, merchantId, country))) throw new ApiError('not_found', `No merchant ${merchantId}`);
+    },
+
     /** The dashboard user's own language (null: back to the browser's, then the merchant's). */
     setDashboardLanguage: (dashboardUserId: string, language: Language | null) => repo.setDashboardUserLanguage(db, dashboardUserId, language),
 
@@ -338,10 +348,10 @@ export function createMerchantsService(deps: Deps) {
       return (await repo.listMerchants(db, limit)).map((m) => ({ id: m.id, name: m.name, email: m.email, createdAt: m.created_at.toISOString() }));
     },
 
-    /** A merchant's name, pinned API version, language and intents' default validity; undefined when there is no such merchant. */
-    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; intentExpiresIn: number } | undefined> {
+    /** A merchant's name, pinned API version, language, country and intents' default validity; undefined when there is no such merchant. */
+    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number } | undefined> {
       const row = await repo.findMerchant(db, merchantId);
-      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, intentExpiresIn: row.intent_expires_in };
+      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, country: row.country, intentExpiresIn: row.intent_expires_in };
     },
 
     /** The pinned API version of each of these merchants (in the caller's transaction when given). */
