@@ -175,9 +175,15 @@ export interface PaymentDetail {
   customer: CustomerRef | null;
 }
 
+/** What a restricted key may touch (the server's API resources), and how. */
+export const API_RESOURCES = ['payments', 'refunds', 'payouts', 'customers', 'balance', 'webhooks', 'events', 'payment_links'] as const;
+export type ApiResource = (typeof API_RESOURCES)[number];
+export type AccessLevel = 'none' | 'read' | 'write';
+export type KeyPermissions = Partial<Record<ApiResource, AccessLevel>>;
+
 export interface ApiKey {
   id: string;
-  kind: 'publishable' | 'secret';
+  kind: 'publishable' | 'secret' | 'restricted';
   mode: Mode;
   name: string;
   display: string;
@@ -186,6 +192,8 @@ export interface ApiKey {
   expiresAt: string | null;
   revokedAt: string | null;
   allowedOrigins: string[];
+  /** A restricted key's access per resource; null for the other kinds. */
+  permissions: KeyPermissions | null;
 }
 export interface CreatedApiKey extends ApiKey {
   secret: string;
