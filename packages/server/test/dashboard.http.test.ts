@@ -584,7 +584,7 @@ describe('the hosted checkout page', () => {
 
 describe('balance, statement and payouts from the dashboard', () => {
   const PAYEE = '+237670000099';
-  const FAILS = '+46733123450';
+  const FAILS = '+237650000103';
 
   /** A customer pays `amount` XAF to the merchant through the API (the charge's net is pending). */
   async function pay(m: TestMerchant, amount: string) {
@@ -722,7 +722,7 @@ describe('balance, statement and payouts from the dashboard', () => {
     const failing = (await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '500', destination: { provider: 'mtn_momo', phoneNumber: FAILS } })).json() as { id: string };
     await providerDecides();
     await expect.poll(async () => (await send('GET', `/dashboard/api/test/payouts/${failing.id}`, s)).json().status, { interval: 20, timeout: 5000 }).toBe('FAILED');
-    expect((await send('GET', `/dashboard/api/test/payouts/${failing.id}`, s)).json().failureReason).toBe('INTERNAL_PROCESSING_ERROR');
+    expect((await send('GET', `/dashboard/api/test/payouts/${failing.id}`, s)).json().failureReason).toBe('PAYEE_NOT_FOUND');
     expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([{ currency: 'XAF', available: '3925', pending: '1970' }]);
     const types = ((await send('GET', '/dashboard/api/test/balance/transactions?limit=3', s)).json() as { data: { type: string; amount: string }[] }).data;
     expect(types.map((t) => [t.type, t.amount])).toEqual([['payout_reversal', '500'], ['payout', '-500'], ['payout', '-1000']]);

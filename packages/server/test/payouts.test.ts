@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 const PAYEE = '+237670000001';
-const FAILS = '+46733123450';
+const FAILS = '+237650000103';
 
 type Balance = { available: { currency: string; amount: string }[]; pending: { currency: string; amount: string }[]; balances: { currency: string; available: string; pending: string }[] };
 const balance = async (m: TestMerchant) => (await call(ctx.app, 'GET', '/balance', sk(m))).json() as Balance;

@@ -188,7 +188,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
   app.get(
     '/users',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'customers:read' },
       schema: {
         tags,
         summary: "List this merchant's customers",
@@ -204,7 +204,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
   app.get(
     '/users/:id',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'customers:read' },
       schema: {
         tags,
         summary: 'Retrieve a customer',
@@ -237,7 +237,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
   app.post(
     '/test/users',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'customers:write' },
       schema: {
         tags: ['test helpers'],
         summary: 'Create a verified test user with a funded wallet',
