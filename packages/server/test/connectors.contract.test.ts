@@ -33,8 +33,7 @@ const providers: ContractProvider[] = [
     numberWithRequest: true,
     canDisburse: true,
     failureReasons: true,
-    // The MoMo sandbox still has MTN's old test numbers; §13's table comes with the lifecycle work.
-    testNumbers: false,
+    testNumbers: true,
     tokens: { issued: (s) => s.momo.stats().tokensIssued.collection, revoke: (s) => void s.momo.revokeTokens(), lifeMs: HOUR },
     sandboxOptions: () => ({ momo: { credentials: MOMO } }),
     connector: (env, change) =>

@@ -252,9 +252,9 @@ export function describeConnectorContract(p: ContractProvider): void {
           [HOUR, { status: 'PENDING' }],
           [24 * HOUR, { status: 'PENDING' }],
         ],
-        '103': [[0, { status: 'FAILED', reason: 'PAYER_NOT_FOUND' }]],
-        '104': [[0, { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' }]],
-        '105': [[0, { status: 'FAILED', reason: 'APPROVAL_REJECTED' }]],
+        '103': [[SECOND, { status: 'FAILED', reason: 'PAYER_NOT_FOUND' }]],
+        '104': [[SECOND, { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' }]],
+        '105': [[SECOND, { status: 'FAILED', reason: 'APPROVAL_REJECTED' }]],
         '106': [
           [4 * MINUTE, { status: 'PENDING' }],
           [MINUTE, { status: 'FAILED', reason: 'EXPIRED' }],
