@@ -77,3 +77,11 @@ export {
   type SandboxRequestView,
   startMomoSandbox,
 } from './momo-sandbox.ts';
+export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
+export { createOrangeMoneyConnector, ORANGE_MONEY, type OrangeMoneySettings } from './orange-money/orange-money.connector.ts';
+export type { OrangeSandbox, OrangeSandboxPayment, SandboxFaultSwitches } from './orange-money/orange-money.sandbox.ts';
+export { createWaveConnector, WAVE, type WaveSettings } from './wave/wave.connector.ts';
+export type { WaveSandbox, WaveSandboxSession } from './wave/wave.sandbox.ts';
+export { waveSignatureHeader } from './wave/wave.signature.ts';
+export { type Sandbox, SANDBOX_PATHS, type SandboxOptions, startSandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
+export { TEST_NUMBERS, testOutcome } from './sandbox/test-numbers.ts';

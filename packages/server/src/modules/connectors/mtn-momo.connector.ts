@@ -1,4 +1,5 @@
-import { CURRENCIES, type Currency, formatAmount, isCurrency, MAX_MINOR_UNITS } from '../../platform/money.ts';
+import { formatAmount, isCurrency, MAX_MINOR_UNITS } from '../../platform/money.ts';
+import { decimalToMinor } from './connectors.amounts.ts';
 import { type HttpResult, ProviderHttp, readJson } from './connectors.http.ts';
 import { callbackSigner, isReference } from './connectors.references.ts';
 import type {
@@ -70,19 +71,6 @@ function codeOf(body: string): string | undefined {
 function httpReason(status: number, body: string): string {
   const code = codeOf(body);
   return code === undefined ? `HTTP ${status}` : `HTTP ${status} ${code}`;
-}
-
-/**
- * "5000" or "12.50" → minor units of `currency`. Trailing zeros past the currency's exponent are
- * accepted ("5000.00" XAF), anything else that would lose precision is not.
- */
-function minorUnits(amount: string, currency: Currency): bigint | undefined {
-  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(amount);
-  if (!match) return undefined;
-  const exponent = CURRENCIES[currency];
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  if (fraction.length > exponent) return undefined;
-  return BigInt(match[1] as string) * 10n ** BigInt(exponent) + BigInt(fraction.padEnd(exponent, '0') || '0');
 }
 
 /** Why a request cannot be sent, as a code, or undefined. Checked before anything leaves. */
@@ -204,7 +192,7 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
 
   function fromAnswer(kind: ConnectorKind, reference: string, a: MomoStatusAnswer): StatusResult {
     if (!isCurrency(a.currency)) return unknown('status', kind, reference, `the answer's currency ${a.currency} is not one we handle`);
-    const amount = minorUnits(a.amount, a.currency);
+    const amount = decimalToMinor(a.amount, a.currency);
     if (amount === undefined) return unknown('status', kind, reference, `the answer's amount ${a.amount} is not a ${a.currency} amount`);
     const view = {
       amount,
