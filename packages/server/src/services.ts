@@ -9,7 +9,7 @@ import { createMerchantsService } from './modules/merchants/index.ts';
 import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
 import { createUsersService } from './modules/users/index.ts';
-import { createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
+import { createCallbackRouter, createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
 import { createPaymentLinksService } from './modules/paymentlinks/index.ts';
 import { createPayoutsService } from './modules/payouts/index.ts';
 import { createReconciliationService } from './modules/reconciliation/index.ts';
@@ -50,6 +50,8 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     charges: createChargesService(deps, { ledger, balances, intents, otp, customers: users }),
     listen: createListenService(deps, { events }),
     connectors,
+    // Each money movement's lifecycle, for the providers' callbacks.
+    callbacks: createCallbackRouter([topups.lifecycle, payouts.lifecycle]),
     topups,
     payouts,
     reconciliation: createReconciliationService(deps, { connectors, topups, payouts }),

@@ -1,6 +1,8 @@
 import type { MomoConfig } from '../../config.ts';
 import type { Connector, ConnectorDeps } from './connectors.types.ts';
+import type { ProviderDescription } from './connectors.description.ts';
 import { createMtnMomoConnector, type MtnMomoSettings } from './mtn-momo.connector.ts';
+import { MTN_MOMO_DESCRIPTION } from './mtn-momo.description.ts';
 
 /**
  * Every provider by its registry name, with the function that builds its connector from its own
@@ -13,6 +15,11 @@ const PROVIDERS = {
 
 export type ProviderName = keyof typeof PROVIDERS;
 export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];
+
+/** Each provider's description (contract §13), beside its connector above: one entry per provider, checked by the type. */
+export const PROVIDER_DESCRIPTIONS: { readonly [P in ProviderName]: ProviderDescription } = {
+  mtn_momo: MTN_MOMO_DESCRIPTION,
+};
 
 /** Each provider's settings; a provider without settings has no connector. */
 export type ConnectorSettings = { [P in ProviderName]?: Parameters<(typeof PROVIDERS)[P]>[0] };

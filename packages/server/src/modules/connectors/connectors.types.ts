@@ -58,6 +58,8 @@ export interface ProviderView {
  * What sending a request (collect, disburse) did.
  * - `PENDING`: the provider accepted it (`duplicate`: it already had this reference, which is
  *   the same thing as far as the payment goes). The outcome comes by callback or by `status`.
+ *   A redirect provider (Orange Money, Wave) answers `redirectUrl`: where to send the payer to
+ *   approve; a phone-prompt provider (MTN) answers none.
  * - `FAILED`: the provider refused THIS call (invalid request, credentials refused) or it could
  *   not be sent (invalid number or amount): this call created nothing. When an earlier call with
  *   the same reference ended UNKNOWN, ask `status` before concluding anything.
@@ -65,7 +67,7 @@ export interface ProviderView {
  *   answer). Ask `status` later; NOT_FOUND then means it is safe to send again.
  */
 export type SubmitResult =
-  | { status: 'PENDING'; duplicate: boolean }
+  | { status: 'PENDING'; duplicate: boolean; redirectUrl?: string }
   | { status: 'FAILED'; reason: string }
   | { status: 'UNKNOWN'; reason: string };
 

@@ -18,6 +18,21 @@ export type {
   SubmitResult,
 } from './connectors.types.ts';
 export { isReference, newReference } from './connectors.references.ts';
+export {
+  type CallbackRouter,
+  createCallbackRouter,
+  createProviderLifecycle,
+  FIRST_POLL_DELAY_MS,
+  type LifecycleSpec,
+  POLL_LEASE_MS,
+  type ProviderLifecycle,
+  type ProviderRequestRow,
+  type ProviderRequestRepository,
+  type ProviderRequestStore,
+  paymentRequestOf,
+  storeOf,
+} from './connectors.lifecycle.ts';
+export { default as connectorsRoutes } from './connectors.routes.ts';
 export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 export {
   type ConnectorRegistry,
@@ -34,6 +49,23 @@ export {
   sandboxSettings,
 } from './connectors.registry.ts';
 export { createMtnMomoConnector, MTN_MOMO, type MtnMomoSettings } from './mtn-momo.connector.ts';
+export {
+  type AmountBounds,
+  type ApprovalKind,
+  type BoundsCheck,
+  type Capability,
+  checkAmountBounds,
+  fitMessage,
+  isAcceptableMessage,
+  type MessageRules,
+  type ProviderDescription,
+  type ProviderSetting,
+  type TestNumber,
+} from './connectors.description.ts';
+export { PROVIDER_DESCRIPTIONS } from './connectors.registry.ts';
+export { describeProvider, providerDescriptions, providerPrefixes, providersServing, servesNumber, suggestProvider } from './connectors.catalog.ts';
+export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
+export { TEST_NUMBER_OUTCOMES, testNumbers } from './connectors.testnumbers.ts';
 export {
   type MomoSandbox,
   type MomoSandboxOptions,

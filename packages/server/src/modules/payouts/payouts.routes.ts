@@ -1,17 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { idempotentAnswer } from '../../platform/http/idempotency.ts';
 import { CreatePayoutBody, ListPayoutsQuery, Payout, PayoutIdParams, PayoutList, PayoutSchedule, PayoutScheduleBody } from './payouts.schema.ts';
 
 const tags = ['payouts'];
 const security = [{ apiKey: [], secretKey: [] }];
-
-const CallbackParams = Type.Object({
-  provider: Type.String({ maxLength: 32 }),
-  reference: Type.String({ maxLength: 64 }),
-  token: Type.String({ maxLength: 128 }),
-});
 
 /** Payouts to mobile money (contract §10), their schedule, and the providers' disbursement callbacks. */
 export default async function payoutsRoutes(fastify: FastifyInstance) {
@@ -71,18 +64,4 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
     },
     async (request) => payouts.setSchedule(request.merchant, request.body),
   );
-
-  // MTN calls back a transfer with POST (PUT accepted too); the URL carries our token.
-  for (const method of ['PUT', 'POST'] as const) {
-    app.route({
-      method,
-      url: '/callbacks/:provider/disbursement/:reference/:token',
-      config: { auth: 'none' },
-      schema: { tags: ['providers'], summary: "A mobile-money provider's disbursement callback (a hint: the provider's status decides)", params: CallbackParams, hide: true },
-      handler: async (request, reply) => {
-        await payouts.callback(request.params.provider, request.params.reference, request.url, request.body);
-        return reply.code(204).send();
-      },
-    });
-  }
 }

@@ -78,6 +78,14 @@ export const topupsRepository = {
     return db.updateTable('topups').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
 
+  async markSubmitted(db: Executor, id: string, now: Date): Promise<void> {
+    await db.updateTable('topups').set({ submitted_at: now, updated_at: now }).where('id', '=', id).where('submitted_at', 'is', null).execute();
+  },
+
+  async scheduleNextPoll(db: Executor, id: string, at: Date): Promise<void> {
+    await db.updateTable('topups').set({ next_poll_at: at }).where('id', '=', id).where('status', '=', 'PENDING').execute();
+  },
+
   /** PENDING topups due for a poll, claimed until `leaseUntil` (see claimDueForPoll). */
   claimDue: (db: Executor, now: Date, leaseUntil: Date, limit: number) => claimDueForPoll<TopupRow>(db, 'topups', now, leaseUntil, limit),
 

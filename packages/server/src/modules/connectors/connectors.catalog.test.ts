@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { COUNTRY_CODES } from '../../platform/countries.ts';
+import {
+  checkAmountBounds,
+  describeProvider,
+  fitMessage,
+  isAcceptableMessage,
+  lookupNumber,
+  NUMBERING_PLAN,
+  PROVIDER_NAMES,
+  providerDescriptions,
+  providerPrefixes,
+  providersServing,
+  servesNumber,
+  suggestProvider,
+  TEST_NUMBER_OUTCOMES,
+} from './index.ts';
+
+describe('provider descriptions', () => {
+  it('the registry lists one description per provider, named as in the registry', () => {
+    expect(providerDescriptions().map((d) => d.name)).toEqual(PROVIDER_NAMES);
+    for (const d of providerDescriptions()) {
+      expect(describeProvider(d.name)).toBe(d);
+      for (const c of d.currencies) {
+        const b = d.limits[c];
+        expect(b !== undefined && b.min > 0n && b.min <= b.max).toBe(true);
+      }
+      // Every provider's sandbox answers the same table (contract §13).
+      expect(d.testNumbers.map((t) => t.phoneNumber.slice(-3))).toEqual(Object.keys(TEST_NUMBER_OUTCOMES));
+      for (const t of d.testNumbers) expect(servesNumber(d, t.phoneNumber)).toBe(true);
+    }
+    expect(describeProvider('paypal')).toBeUndefined();
+    expect(describeProvider('toString')).toBeUndefined();
+  });
+
+  it('mtn_momo: Cameroon, XAF, phone prompt, *126#, MTN prefixes and message rules', () => {
+    const mtn = describeProvider('mtn_momo');
+    expect(mtn).toMatchObject({ displayName: 'MTN MoMo', countries: ['CM'], currencies: ['XAF'], approval: 'phone_prompt', ussd: '*126#' });
+    expect(mtn?.capabilities).toEqual({ collect: true, disburse: true, refund: true });
+    expect(mtn?.settings.filter((s) => s.secret).map((s) => s.env)).toEqual(['CAISSE_MOMO_API_KEY', 'CAISSE_MOMO_COLLECTION_KEY', 'CAISSE_MOMO_DISBURSEMENT_KEY']);
+    expect(providerPrefixes(mtn!)).toEqual(['+237650', '+237651', '+237652', '+237653', '+237654', '+237680', '+237681', '+237682', '+237683', '+23767']);
+    expect(providersServing('CM', 'XAF')).toEqual(['mtn_momo']);
+    expect(providersServing('CM', 'XOF')).toEqual([]);
+    expect(providersServing('SN', 'XOF')).toEqual([]);
+  });
+
+  it('checkAmountBounds answers why an amount cannot go through', () => {
+    const mtn = describeProvider('mtn_momo')!;
+    expect(checkAmountBounds(mtn, 'XAF', 100n)).toEqual({ ok: true });
+    expect(checkAmountBounds(mtn, 'XAF', 500_000n)).toEqual({ ok: true });
+    expect(checkAmountBounds(mtn, 'XAF', 99n)).toMatchObject({ ok: false, reason: 'below_minimum', bounds: { min: 100n } });
+    expect(checkAmountBounds(mtn, 'XAF', 500_001n)).toMatchObject({ ok: false, reason: 'above_maximum', bounds: { max: 500_000n } });
+    expect(checkAmountBounds(mtn, 'EUR', 1000n)).toEqual({ ok: false, reason: 'currency_unsupported' });
+  });
+
+  it('messages are made acceptable to MTN: no &\'<>, never empty, at most 160 characters', () => {
+    const rules = describeProvider('mtn_momo')!.messages;
+    expect(isAcceptableMessage(rules, "Tom & Jerry's <shop>")).toBe(false);
+    expect(fitMessage(rules, "Tom & Jerry's <shop>", 'pi_1')).toBe('Tom Jerry s shop');
+    expect(fitMessage(rules, '', 'pi_1')).toBe('pi_1');
+    expect(fitMessage(rules, '&&<>', 'pi_1')).toBe('pi_1');
+    const long = fitMessage(rules, 'é'.repeat(200), 'pi_1');
+    expect([...long]).toHaveLength(160);
+    expect(isAcceptableMessage(rules, long)).toBe(true);
+    expect(isAcceptableMessage(rules, '')).toBe(false);
+  });
+});
+
+describe('numbering table', () => {
+  it('Cameroon: MTN 650–654, 67x, 680–683; Orange 655–659, 69x', () => {
+    for (const n of ['+237650123456', '+237654123456', '+237677123456', '+237680123456', '+237683123456']) expect(lookupNumber(n)).toEqual({ country: 'CM', operator: 'mtn' });
+    for (const n of ['+237655123456', '+237659123456', '+237690123456', '+237699123456']) expect(lookupNumber(n)).toEqual({ country: 'CM', operator: 'orange' });
+    expect(lookupNumber('+237684123456')).toEqual({ country: 'CM', operator: undefined });
+  });
+
+  it('Senegal and Côte d\'Ivoire', () => {
+    expect(lookupNumber('+221771234567')).toEqual({ country: 'SN', operator: 'orange' });
+    expect(lookupNumber('+221761234567')).toEqual({ country: 'SN', operator: 'free' });
+    expect(lookupNumber('+2250712345678')).toEqual({ country: 'CI', operator: 'orange' });
+    expect(lookupNumber('+2250512345678')).toEqual({ country: 'CI', operator: 'mtn' });
+    expect(lookupNumber('+2250112345678')).toEqual({ country: 'CI', operator: 'moov' });
+  });
+
+  it('refuses what is not a mobile number of a country served', () => {
+    for (const n of ['237677123456', '+23767712345', '+2376771234567', '+33612345678', '+237 677 12 34 56', '', '+']) expect(lookupNumber(n)).toBeUndefined();
+  });
+
+  it('each country of the table is served, and no national prefix is listed twice', () => {
+    const seen = new Set<string>();
+    for (const e of NUMBERING_PLAN) {
+      expect(COUNTRY_CODES).toContain(e.country);
+      for (const p of e.prefixes) {
+        expect(seen.has(`${e.country}${p}`)).toBe(false);
+        seen.add(`${e.country}${p}`);
+      }
+    }
+  });
+
+  it('suggestProvider picks the provider of the number\'s network, among the allowed ones', () => {
+    expect(suggestProvider('+237677123456')).toBe('mtn_momo');
+    expect(suggestProvider('+237651123456', ['mtn_momo'])).toBe('mtn_momo');
+    expect(suggestProvider('+237677123456', [])).toBeUndefined();
+    expect(suggestProvider('+237699123456')).toBeUndefined(); // Orange: no connector yet
+    expect(suggestProvider('+2250512345678')).toBeUndefined(); // MTN, but mtn_momo serves Cameroon only
+    expect(suggestProvider('not a number')).toBeUndefined();
+  });
+
+  it('servesNumber: the provider\'s network in its countries', () => {
+    const mtn = describeProvider('mtn_momo')!;
+    expect(servesNumber(mtn, '+237677123456')).toBe(true);
+    expect(servesNumber(mtn, '+237699123456')).toBe(false);
+    expect(servesNumber(mtn, '+2250512345678')).toBe(false);
+    expect(servesNumber(mtn, '677123456')).toBe(false);
+  });
+});

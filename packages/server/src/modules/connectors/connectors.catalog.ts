@@ -1,0 +1,56 @@
+import type { Country } from '../../platform/countries.ts';
+import type { Currency } from '../../platform/money.ts';
+import type { ProviderDescription } from './connectors.description.ts';
+import { lookupNumber, prefixesOf } from './connectors.numbering.ts';
+import { isProviderName, PROVIDER_DESCRIPTIONS, PROVIDER_NAMES, type ProviderName } from './connectors.registry.ts';
+
+/**
+ * Questions about providers answered from their descriptions, so that no caller names one:
+ * which exist, which serve a country and currency, which one a number suggests.
+ */
+
+/** The description of a provider, or undefined for a name the registry does not know. */
+export function describeProvider(name: string): ProviderDescription | undefined {
+  return isProviderName(name) ? PROVIDER_DESCRIPTIONS[name] : undefined;
+}
+
+/** Every provider's description, in the registry's order. */
+export function providerDescriptions(): ProviderDescription[] {
+  return PROVIDER_NAMES.map((name) => PROVIDER_DESCRIPTIONS[name]);
+}
+
+/** The providers that take payments in this country and currency (`GET /payment-methods`, defaults). */
+export function providersServing(country: Country, currency: Currency): ProviderName[] {
+  return PROVIDER_NAMES.filter((name) => {
+    const d = PROVIDER_DESCRIPTIONS[name];
+    return d.capabilities.collect && d.countries.includes(country) && d.currencies.includes(currency) && d.limits[currency] !== undefined;
+  });
+}
+
+/** The E.164 prefixes of the numbers a provider serves (empty: any number of its countries). */
+export function providerPrefixes(description: ProviderDescription): string[] {
+  return description.network === null ? [] : prefixesOf(description.network, description.countries);
+}
+
+/**
+ * Whether the provider can take a payment from this E.164 number: a mobile number of one of its
+ * countries and, for a provider tied to a network, of that network's prefixes.
+ */
+export function servesNumber(description: ProviderDescription, e164: string): boolean {
+  const info = lookupNumber(e164);
+  if (info === undefined || !description.countries.includes(info.country)) return false;
+  return description.network === null || info.operator === description.network;
+}
+
+/**
+ * The provider a number's prefix suggests (checkout preselects it; the payer may change it), among
+ * `among` when given (e.g. the methods this intent offers); undefined when none fits.
+ */
+export function suggestProvider(e164: string, among?: readonly string[]): ProviderName | undefined {
+  const info = lookupNumber(e164);
+  if (info?.operator === undefined) return undefined;
+  return PROVIDER_NAMES.find((name) => {
+    const d = PROVIDER_DESCRIPTIONS[name];
+    return d.network === info.operator && d.countries.includes(info.country) && (among === undefined || among.includes(name));
+  });
+}

@@ -1,0 +1,101 @@
+import type { Country } from '../../platform/countries.ts';
+import type { Currency } from '../../platform/money.ts';
+import type { Operator } from './connectors.numbering.ts';
+
+/**
+ * What a provider is, for everything that is not the connector itself (contract §13): which
+ * payers it serves, how they approve, its bounds and rules. Each provider exports one next to its
+ * connector; the registry lists them. Checkout, `GET /payment-methods`, the CLI and the charge
+ * path read these instead of naming a provider.
+ */
+export interface ProviderDescription {
+  /** The registry name (`mtn_momo`). */
+  name: string;
+  /** The brand payers know (`MTN MoMo`); the same in French and English. */
+  displayName: string;
+  countries: readonly Country[];
+  currencies: readonly Currency[];
+  /** How the payer approves: a prompt on the phone (PIN), or a page of the provider's. */
+  approval: ApprovalKind;
+  /** Bounds of one payment, per currency, in minor units. A currency missing here is not served. */
+  limits: Partial<Record<Currency, AmountBounds>>;
+  /** What the payer dials when the prompt does not show (`*126#`), or null. */
+  ussd: string | null;
+  /**
+   * The mobile network whose numbers this provider serves, for routing by prefix
+   * (connectors.numbering.ts); null when any number of its countries may hold an account (Wave).
+   */
+  network: Operator | null;
+  capabilities: Readonly<Record<Capability, boolean>>;
+  /** What the provider accepts in the messages shown to the payer or payee. */
+  messages: MessageRules;
+  /** Its environment variables (read by config.ts); `providers list` shows which are set. */
+  settings: readonly ProviderSetting[];
+  /** Numbers its sandbox answers in a known way (contract §13's table), for tests and docs. */
+  testNumbers: readonly TestNumber[];
+}
+
+export type ApprovalKind = 'phone_prompt' | 'redirect';
+export type Capability = 'collect' | 'disburse' | 'refund';
+
+export interface AmountBounds {
+  min: bigint;
+  max: bigint;
+}
+
+export interface MessageRules {
+  minLength: number;
+  maxLength: number;
+  /** Characters the provider refuses (MTN: `&'<>`). */
+  forbidden: string;
+}
+
+export interface ProviderSetting {
+  /** The environment variable. */
+  env: string;
+  /** Needed for the provider to be configured at all. */
+  required: boolean;
+  /** Never printed (`providers list` shows only that it is set). */
+  secret: boolean;
+  description: string;
+}
+
+export interface TestNumber {
+  /** E.164. */
+  phoneNumber: string;
+  /** What the sandbox does with it (`SUCCESSFUL after about 1 s`). */
+  outcome: string;
+}
+
+/** An amount within a provider's bounds, or why not (the bounds, to say them back). */
+export type BoundsCheck = { ok: true } | { ok: false; reason: 'currency_unsupported' | 'below_minimum' | 'above_maximum'; bounds?: AmountBounds };
+
+/** Whether `amount` (minor units) of `currency` may go through this provider in one payment. */
+export function checkAmountBounds(description: Pick<ProviderDescription, 'limits'>, currency: Currency, amount: bigint): BoundsCheck {
+  const bounds = description.limits[currency];
+  if (bounds === undefined) return { ok: false, reason: 'currency_unsupported' };
+  if (amount < bounds.min) return { ok: false, reason: 'below_minimum', bounds };
+  if (amount > bounds.max) return { ok: false, reason: 'above_maximum', bounds };
+  return { ok: true };
+}
+
+/** Whether the provider would accept `text` as a payer or payee message. */
+export function isAcceptableMessage(rules: MessageRules, text: string): boolean {
+  const length = [...text].length;
+  return length >= rules.minLength && length <= rules.maxLength && ![...text].some((c) => rules.forbidden.includes(c));
+}
+
+/**
+ * `text` made acceptable: forbidden characters replaced by a space, spaces collapsed, cut to the
+ * maximum length; `fallback` when nothing is left (MTN refuses an empty message).
+ */
+export function fitMessage(rules: MessageRules, text: string, fallback: string): string {
+  const cleaned = [...text]
+    .map((c) => (rules.forbidden.includes(c) ? ' ' : c))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const cut = [...cleaned].slice(0, rules.maxLength).join('').trim();
+  if ([...cut].length >= Math.max(1, rules.minLength)) return cut;
+  return [...fallback].slice(0, rules.maxLength).join('');
+}

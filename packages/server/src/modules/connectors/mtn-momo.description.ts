@@ -1,0 +1,32 @@
+import type { ProviderDescription } from './connectors.description.ts';
+import { testNumbers } from './connectors.testnumbers.ts';
+
+/**
+ * `mtn_momo` as checkout, `GET /payment-methods` and the CLI see it. Bounds: 100 to 500 000 XAF
+ * per payment (docs/decisions.md, "Provider descriptions": MTN Cameroon's ceiling per
+ * transaction; the minimum is ours, below it the fee eats the payment).
+ */
+export const MTN_MOMO_DESCRIPTION: ProviderDescription = {
+  name: 'mtn_momo',
+  displayName: 'MTN MoMo',
+  countries: ['CM'],
+  currencies: ['XAF'],
+  approval: 'phone_prompt',
+  limits: { XAF: { min: 100n, max: 500_000n } },
+  ussd: '*126#',
+  network: 'mtn',
+  capabilities: { collect: true, disburse: true, refund: true },
+  // MTN refuses an empty message, more than 160 characters, and these four characters.
+  messages: { minLength: 1, maxLength: 160, forbidden: "&'<>" },
+  settings: [
+    { env: 'CAISSE_MOMO_BASE_URL', required: true, secret: false, description: 'MoMo Open API base URL (unset: sandbox only)' },
+    { env: 'CAISSE_MOMO_TARGET_ENVIRONMENT', required: false, secret: false, description: 'X-Target-Environment (sandbox, mtncameroon)' },
+    { env: 'CAISSE_MOMO_API_USER', required: true, secret: false, description: 'API user (UUID)' },
+    { env: 'CAISSE_MOMO_API_KEY', required: true, secret: true, description: 'API key of the API user' },
+    { env: 'CAISSE_MOMO_COLLECTION_KEY', required: true, secret: true, description: 'Collection subscription key' },
+    { env: 'CAISSE_MOMO_DISBURSEMENT_KEY', required: true, secret: true, description: 'Disbursement subscription key' },
+    { env: 'CAISSE_MOMO_CALLBACK_URL', required: false, secret: false, description: 'Base of the callback URL (unset: polling only)' },
+    { env: 'CAISSE_MOMO_TIMEOUT_MS', required: false, secret: false, description: 'Bound on each call, in ms (10000)' },
+  ],
+  testNumbers: testNumbers('+237677000'),
+};

@@ -1,0 +1,24 @@
+import type { Currency } from './money.ts';
+
+/**
+ * The countries merchants may sell in (contract §13), each with the currency its payers hold and
+ * its E.164 calling code. A merchant's country selects the providers and the currency offered.
+ */
+export const COUNTRIES = {
+  CM: { currency: 'XAF', callingCode: '237' },
+  SN: { currency: 'XOF', callingCode: '221' },
+  CI: { currency: 'XOF', callingCode: '225' },
+} as const satisfies Record<string, { currency: Currency; callingCode: string }>;
+
+export type Country = keyof typeof COUNTRIES;
+export const COUNTRY_CODES = Object.keys(COUNTRIES) as Country[];
+export const DEFAULT_COUNTRY: Country = 'CM';
+
+export function isCountry(value: string): value is Country {
+  return Object.hasOwn(COUNTRIES, value);
+}
+
+/** The currency a country's payers pay in (XAF in CM, XOF in SN and CI). */
+export function currencyOf(country: Country): Currency {
+  return COUNTRIES[country].currency;
+}
