@@ -34,7 +34,7 @@ let keys: { apiKey: string; secretKey: string };
 const RICH = { phoneNumber: '+237650001111', password: 'rich-customer-pw', email: 'rich@customer.example', balance: '20000' };
 const POOR = { phoneNumber: '+237650002222', password: 'poor-customer-pw', email: 'poor@customer.example', balance: '1000' };
 /** The MoMo sandbox declines this number's requests (APPROVAL_REJECTED) after about a second. */
-const DECLINING_NUMBER = '+46733123451';
+const DECLINING_NUMBER = '+237650000105';
 /** Codes go out at most once per 30 s per user: each flow below has its own customer. */
 const LATE = { phoneNumber: '+237650003333', password: 'late-customer-pw', email: 'late@customer.example', balance: '20000' };
 /** Forgot their password: resets it on the page. */
@@ -185,7 +185,7 @@ describe('the hosted checkout page', () => {
     const news = page.locator('#topup-news');
     expect(await news.getAttribute('role')).toBe('status');
     expect(await news.textContent()).toBe(`Waiting for your approval on ${DECLINING_NUMBER}…`);
-    expect(await page.locator('main').textContent()).toMatch(/MTN MoMo asked \+46733123451 for FCFA.6,500/);
+    expect(await page.locator('main').textContent()).toMatch(/MTN MoMo asked \+237650000105 for FCFA.6,500/);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Approve on your phone');
     await accessible('checkout-15-topup-pending');
     release();

@@ -1,8 +1,8 @@
 import { CaisseClient, type PublicPaymentIntent, type Topup } from '@caisse/browser';
 
 /** The MoMo sandbox's numbers: rejected on the phone, and never answered. */
-export const REJECTED_NUMBER = '+46733123451';
-export const SILENT_NUMBER = '+46733123452';
+export const REJECTED_NUMBER = '+237650000105';
+export const SILENT_NUMBER = '+237650000102';
 
 /**
  * A small in-memory stand-in for the gateway's customer routes, behind a fetch: enough state

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
+import { CountrySchema, currencyOf } from './platform/countries.ts';
 import { ApiError } from './platform/errors.ts';
 import type { Services } from './services.ts';
 
@@ -29,7 +30,7 @@ async function requireMerchant(services: Services, merchantId: string): Promise<
   }
 }
 
-const KeyKind = Type.Union([Type.Literal('publishable'), Type.Literal('secret'), Type.Literal('both')]);
+const KeyKind = Type.Union([Type.Literal('publishable'), Type.Literal('secret'), Type.Literal('restricted'), Type.Literal('both')]);
 
 export const ADMIN_COMMANDS = {
   'merchants.create': command(
@@ -38,11 +39,16 @@ export const ADMIN_COMMANDS = {
         name: Type.String({ minLength: 1, maxLength: 200 }),
         email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
         language: Type.Optional(Type.Union([Type.Literal('fr'), Type.Literal('en')])),
+        country: Type.Optional(CountrySchema),
       },
       { additionalProperties: false },
     ),
     (s, a) => s.merchants.createMerchant(a),
   ),
+  'merchants.country': command(Type.Object({ merchantId: Id('mch'), country: CountrySchema }, { additionalProperties: false }), async (s, a) => {
+    await s.merchants.setCountry(a.merchantId, a.country);
+    return { merchantId: a.merchantId, country: a.country, currency: currencyOf(a.country) };
+  }),
   'merchants.language': command(
     Type.Object({ merchantId: Id('mch'), language: Type.Union([Type.Literal('fr'), Type.Literal('en')]) }, { additionalProperties: false }),
     async (s, a) => {
@@ -81,13 +87,15 @@ export const ADMIN_COMMANDS = {
         mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
         name: Type.String({ minLength: 1, maxLength: 200 }),
         allowedOrigins: Origins,
+        /** A restricted key's permissions, `payments:read,balance:read` (restricted keys only). */
+        permissions: Type.Optional(Type.String({ maxLength: 500 })),
       },
       { additionalProperties: false },
     ),
     async (s, a) => {
       await requireMerchant(s, a.merchantId);
-      const make = (kind: 'publishable' | 'secret', allowedOrigins: string[]) =>
-        s.merchants.createKey(a.merchantId, { kind, mode: a.mode, name: a.name, allowedOrigins });
+      const make = (kind: 'publishable' | 'secret' | 'restricted', allowedOrigins: string[]) =>
+        s.merchants.createKey(a.merchantId, { kind, mode: a.mode, name: a.name, allowedOrigins, permissions: a.permissions });
       if (a.kind !== 'both') return make(a.kind, a.allowedOrigins);
       // A new pair, for a person who lost the development keys: the API key, then the secret key.
       return { apiKey: await make('publishable', a.allowedOrigins), secretKey: await make('secret', []) };

@@ -30,6 +30,7 @@ import { topupsRoutes } from './modules/topups/index.ts';
 import { connectorsRoutes } from './modules/connectors/index.ts';
 import { payoutsRoutes } from './modules/payouts/index.ts';
 import { paymentLinksRoutes } from './modules/paymentlinks/index.ts';
+import { methodsRoutes } from './modules/methods/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -128,6 +129,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   await app.register(connectorsRoutes);
   await app.register(payoutsRoutes);
   await app.register(paymentLinksRoutes);
+  await app.register(methodsRoutes);
   // Provider calls a request started finish before the database closes.
   app.addHook('onClose', async () => {
     await services.topups.drain();

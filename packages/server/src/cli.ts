@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { AdminArgs, AdminCommand, AdminResult } from './admin.ts';
 import { serverVersion } from './banner.ts';
 import { ConfigError, type Config, loadConfig } from './config.ts';
+import { COUNTRY_CODES, type Country, DEFAULT_COUNTRY, isCountry } from './platform/countries.ts';
 import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
 import { isLanguage, type Language } from '@caisse/intl';
@@ -77,6 +78,13 @@ function examples(command: Command, ...lines: string[]): Command {
 function parseLanguage(value: string): Language {
   if (!isLanguage(value)) throw new InvalidArgumentError('a language is fr or en');
   return value;
+}
+
+/** A country option: CM, SN or CI. */
+function parseCountry(value: string): Country {
+  const upper = value.toUpperCase();
+  if (!isCountry(upper)) throw new InvalidArgumentError(`a country is one of ${COUNTRY_CODES.join(', ')}`);
+  return upper;
 }
 
 /** Collects a repeatable option (`--origin a --origin b`). */
@@ -225,10 +233,12 @@ export function buildCli(): Command {
       .requiredOption('--name <name>', 'merchant name')
       .option('--email <email>', 'dashboard login e-mail (default: derived from the name, @caisse.local)')
       .option('--language <language>', "default language of its customers' messages: fr or en", parseLanguage, 'fr')
+      .option('--country <country>', `where it sells, selecting providers and currency: ${COUNTRY_CODES.join(', ')}`, parseCountry, DEFAULT_COUNTRY)
       .option('--json', 'print JSON'),
     'npx caisse merchants create --name "Boutique Douala" --email owner@boutique.cm --language fr',
-  ).action(async (opts: { name: string; email?: string; language: Language; json?: boolean }) => {
-    const created = await admin('merchants.create', { name: opts.name, language: opts.language, ...(opts.email !== undefined ? { email: opts.email } : {}) });
+    'npx caisse merchants create --name "Boutique Dakar" --country SN',
+  ).action(async (opts: { name: string; email?: string; language: Language; country: Country; json?: boolean }) => {
+    const created = await admin('merchants.create', { name: opts.name, language: opts.language, country: opts.country, ...(opts.email !== undefined ? { email: opts.email } : {}) });
     print(created, opts.json === true);
     if (opts.json !== true) process.stdout.write(`\nexport CAISSE_API_KEY=${created.test.apiKey} CAISSE_SECRET_KEY=${created.test.secretKey}\n`);
   });
@@ -276,6 +286,16 @@ export function buildCli(): Command {
 
   examples(
     merchants
+      .command('country <merchantId> <country>')
+      .description(`set a merchant's country (${COUNTRY_CODES.join(', ')}): its checkout offers that country's mobile-money providers and currency`)
+      .option('--json', 'print JSON'),
+    'npx caisse merchants country mch_01jd… SN',
+  ).action(async (merchantId: string, country: string, opts: { json?: boolean }) => {
+    print(await admin('merchants.country', { merchantId, country: parseCountry(country) }), opts.json === true);
+  });
+
+  examples(
+    merchants
       .command('settlement <merchantId>')
       .description("set how many days a payment's net stays pending before it is available for payouts")
       .requiredOption('--delay-days <days>', '0 (available within seconds) to 365', (v: string) => {
@@ -298,16 +318,33 @@ export function buildCli(): Command {
       .command('create')
       .description('create a key (or, with --kind both, an API key and a secret key); shown once')
       .requiredOption('--merchant <id>', 'merchant id (npx caisse merchants list)')
-      .addOption(new Option('--kind <kind>', 'publishable (pk_…), secret (sk_…) or both').choices(['publishable', 'secret', 'both']).default('publishable'))
+      .addOption(
+        new Option('--kind <kind>', 'publishable (pk_…), secret (sk_…), restricted (rk_…: --permissions only) or both').choices(['publishable', 'secret', 'restricted', 'both']).default('publishable'),
+      )
       .addOption(new Option('--mode <mode>', 'test or live').choices(['test', 'live']).default('test'))
       .option('--name <name>', 'a name to recognise it by', 'API key')
       .option('--origin <origin>', 'a browser origin allowed to use this API key (repeatable; none: any origin)', repeatable)
+      .option(
+        '--permissions <list>',
+        'a restricted key\'s permissions, resource:read|write separated by commas (payments, refunds, payouts, customers, balance, webhooks, events, payment_links; others: none)',
+      )
       .option('--json', 'print JSON'),
     'npx caisse keys create --merchant mch_01jd… --kind both            # lost the development keys? a new pair',
     'npx caisse keys create --merchant mch_01jd… --kind secret --mode live --name "Server"',
+    'npx caisse keys create --merchant mch_01jd… --kind restricted --permissions payments:read,balance:read --name "Reporting"',
     'npx caisse keys create --merchant mch_01jd… --origin https://shop.example',
-  ).action(async (opts: { merchant: string; kind: 'publishable' | 'secret' | 'both'; mode: 'test' | 'live'; name: string; origin?: string[]; json?: boolean }) => {
-    const created = await admin('keys.create', { merchantId: opts.merchant, kind: opts.kind, mode: opts.mode, name: opts.name, allowedOrigins: opts.origin ?? [] });
+  ).action(async (opts: { merchant: string; kind: 'publishable' | 'secret' | 'restricted' | 'both'; mode: 'test' | 'live'; name: string; origin?: string[]; permissions?: string; json?: boolean }) => {
+    if ((opts.kind === 'restricted') !== (opts.permissions !== undefined)) {
+      throw new InvalidArgumentError(opts.kind === 'restricted' ? '--kind restricted needs --permissions, e.g. --permissions payments:read,balance:read' : '--permissions is for --kind restricted only');
+    }
+    const created = await admin('keys.create', {
+      merchantId: opts.merchant,
+      kind: opts.kind,
+      mode: opts.mode,
+      name: opts.name,
+      allowedOrigins: opts.origin ?? [],
+      ...(opts.permissions === undefined ? {} : { permissions: opts.permissions }),
+    });
     print(created, opts.json === true);
     if (opts.json !== true && 'apiKey' in created) {
       const prefix = opts.mode === 'test' ? 'CAISSE' : 'CAISSE_LIVE';
@@ -356,7 +393,8 @@ export function buildCli(): Command {
     else {
       for (const k of list) {
         const state = k.revokedAt ? 'revoked' : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
-        process.stdout.write(`${k.id}  ${k.display}  ${k.kind} ${k.mode}  ${state}  "${k.name}"\n`);
+        const granted = k.permissions ? `  ${Object.entries(k.permissions).filter(([, level]) => level !== 'none').map(([r, level]) => `${r}:${level}`).join(',')}` : '';
+        process.stdout.write(`${k.id}  ${k.display}  ${k.kind} ${k.mode}  ${state}  "${k.name}"${granted}\n`);
       }
     }
   });
@@ -476,13 +514,14 @@ export function buildCli(): Command {
   examples(
     program
       .command('momo-sandbox')
-      .description('run the MTN MoMo sandbox: the MoMo Open API subset of the mtn_momo connector, outcomes by phone number')
+      .description('run the MTN MoMo sandbox: the MoMo Open API subset of the mtn_momo connector, outcomes by the last three digits of the phone number')
       .option('--port <port>', 'port to listen on', port, 8090)
       .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks,duplicateCallbacks,badJson,badSchema', (v) => v.split(','), []),
+      .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks,duplicateCallbacks,badJson,badSchema', (v) => v.split(','), [])
+      .option('--fast', 'the approval window (numbers ending in 106) is 5 s instead of 5 min'),
     'npx caisse momo-sandbox --port 8090     # then CAISSE_MOMO_SANDBOX_URL=http://127.0.0.1:8090 npm start',
     'npx caisse momo-sandbox --faults answer500,dropCallbacks',
-  ).action(async (opts: { port: number; host: string; faults: string[] }) => {
+  ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean }) => {
       const { runMomoSandbox } = await import('./modules/connectors/index.ts');
       await runMomoSandbox(opts);
     });

@@ -10,6 +10,7 @@ import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
 import { createUsersService } from './modules/users/index.ts';
 import { createCallbackRouter, createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
+import { createMethodsService } from './modules/methods/index.ts';
 import { createPaymentLinksService } from './modules/paymentlinks/index.ts';
 import { createPayoutsService } from './modules/payouts/index.ts';
 import { createReconciliationService } from './modules/reconciliation/index.ts';
@@ -56,6 +57,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     payouts,
     reconciliation: createReconciliationService(deps, { connectors, topups, payouts }),
     paymentLinks: createPaymentLinksService(deps, { intents, merchant: merchants.findMerchant }),
+    methods: createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant }),
   };
   return { ...services, dashboard: createDashboardService(deps, services) };
 }

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 const PAYEE = '+237670000001';
-const FAILS = '+46733123450';
+const FAILS = '+237650000103';
 
 type Balance = { available: { currency: string; amount: string }[]; pending: { currency: string; amount: string }[]; balances: { currency: string; available: string; pending: string }[] };
 const balance = async (m: TestMerchant) => (await call(ctx.app, 'GET', '/balance', sk(m))).json() as Balance;
@@ -195,6 +195,20 @@ describe('payouts', () => {
     sandbox.override(sent[0]?.referenceId as string, { status: 'FAILED', reason: 'PAYEE_NOT_FOUND' });
     const disagreed = await ctx.services.reconciliation.reconcile({ provider: 'mtn_momo', mode: 'test', from, to: new Date(from.getTime() + DAY) });
     expect(disagreed.mismatches).toContainEqual(expect.objectContaining({ kind: 'status', object: 'payout', id: created.id }));
+  });
+
+  it('the statement CSV quotes a description holding a line break and defuses the formula after it', async () => {
+    const m = await merchantWithDelay('Forged row shop', 0);
+    await pay(m, '5000');
+    await ctx.services.balances.settleDue();
+    const res = await payout(m, { amount: '1000', description: '\n=1+1' });
+    expect(res.statusCode, res.body).toBe(202);
+    const csv = await call(ctx.app, 'GET', '/balance/transactions.csv?type=payout', sk(m));
+    expect(csv.statusCode, csv.body).toBe(200);
+    // One header and one row: the line break stays inside a quoted field.
+    expect(csv.body).toContain(`,payout,${res.json().id},"\n'=1+1",XAF,-1000,`);
+    const rows = parse(csv.body, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.type, r.description])).toEqual([['payout', "\n'=1+1"]]);
   });
 
   it('a refused payout comes back to available, with payout_reversal and payout.failed', async () => {

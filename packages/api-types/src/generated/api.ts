@@ -1507,6 +1507,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    sessionToken: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: ({
+                                /** @enum {string} */
+                                type: "wallet";
+                            } | {
+                                approval: "phone_prompt" | "redirect";
+                                available: boolean;
+                                maxAmount: string;
+                                minAmount: string;
+                                name: string;
+                                prefixes: string[];
+                                /** @enum {string} */
+                                provider: "mtn_momo";
+                                /** @enum {string} */
+                                type: "mobile_money";
+                                ussd: string | null;
+                            })[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-methods/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: "CM" | "SN" | "CI";
+                            currency: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "payment_method_settings";
+                            providers: {
+                                approval: "phone_prompt" | "redirect";
+                                configured: boolean;
+                                enabled: boolean;
+                                name: string;
+                                offered: boolean;
+                                /** @enum {string} */
+                                provider: "mtn_momo";
+                                servesCountry: boolean;
+                            }[];
+                            providersDefault: boolean;
+                            wallet: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        providers?: "mtn_momo"[] | null;
+                        wallet?: boolean;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: "CM" | "SN" | "CI";
+                            currency: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "payment_method_settings";
+                            providers: {
+                                approval: "phone_prompt" | "redirect";
+                                configured: boolean;
+                                enabled: boolean;
+                                name: string;
+                                offered: boolean;
+                                /** @enum {string} */
+                                provider: "mtn_momo";
+                                servesCountry: boolean;
+                            }[];
+                            providersDefault: boolean;
+                            wallet: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payout-schedule": {
         parameters: {
             query?: never;
@@ -2108,7 +2256,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "phone_verification";
-                            phoneNumber: string;
+                            phoneNumber: string | null;
                         };
                     };
                 };
@@ -2348,7 +2496,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "phone_verification";
-                            phoneNumber: string;
+                            phoneNumber: string | null;
                         };
                     };
                 };

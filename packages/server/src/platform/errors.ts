@@ -52,7 +52,8 @@ export const ERRORS = {
   csrf_token_invalid: { status: 403, title: 'The CSRF token is missing or wrong' },
   metrics_local_only: { status: 403, title: 'Metrics are served to this machine only' },
   totp_required: { status: 403, title: 'Two-factor sign-in is required' },
-  permission_denied: { status: 403, title: 'Your team role does not allow this' },
+  totp_code_required: { status: 403, title: 'A fresh two-factor code is required' },
+  permission_denied: { status: 403, title: 'Your team role or restricted key does not allow this' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   invitation_not_found: { status: 404, title: 'No such invitation' },

@@ -51,7 +51,7 @@ export default async function chargesRoutes(fastify: FastifyInstance) {
   app.post(
     '/gateway/:id/refunds',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'refunds:write' },
       schema: {
         tags: ['payment intents'],
         summary: 'Refund a payment, whole or in part',

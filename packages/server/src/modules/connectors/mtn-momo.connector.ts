@@ -12,7 +12,7 @@ import type {
   StatusResult,
   SubmitResult,
 } from './connectors.types.ts';
-import { checkErrorBody, checkSandboxListing, checkStatusAnswer, checkTokenAnswer, type MomoStatusAnswer } from './mtn-momo.schema.ts';
+import { checkErrorBody, checkSandboxListing, checkStatusAnswer, checkTokenAnswer, MOMO_NOTE_MAX, type MomoStatusAnswer } from './mtn-momo.schema.ts';
 
 /**
  * `mtn_momo`: MTN's MoMo Open API (Collection requesttopay, Disbursement transfer), as described
@@ -90,8 +90,13 @@ function invalidRequest(req: PaymentRequest): string | undefined {
   if (typeof req.amount !== 'bigint' || req.amount <= 0n || req.amount > MAX_MINOR_UNITS) return 'INVALID_AMOUNT';
   if (!/^\+?[0-9]{5,15}$/.test(req.phoneNumber)) return 'INVALID_PHONE_NUMBER';
   if (req.externalId.length < 1 || req.externalId.length > 64) return 'INVALID_EXTERNAL_ID';
-  if ((req.payerMessage?.length ?? 0) > 160 || (req.payeeNote?.length ?? 0) > 160) return 'INVALID_MESSAGE';
   return undefined;
+}
+
+/** A message MTN takes: without `&'<>`, at most 160 characters, never empty (then `fallback`). */
+export function momoNote(text: string | undefined, fallback: string): string {
+  const clean = (text ?? '').replace(/[&'<>]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MOMO_NOTE_MAX).trim();
+  return clean === '' ? fallback.slice(0, MOMO_NOTE_MAX) : clean;
 }
 
 export function createMtnMomoConnector(settings: MtnMomoSettings, deps: ConnectorDeps): Connector {
@@ -177,8 +182,8 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
       currency: req.currency,
       externalId: req.externalId,
       [PRODUCTS[kind].party]: { partyIdType: 'MSISDN', partyId: req.phoneNumber.replace(/^\+/, '') },
-      payerMessage: req.payerMessage ?? req.externalId,
-      payeeNote: req.payeeNote ?? req.externalId,
+      payerMessage: momoNote(req.payerMessage, req.externalId),
+      payeeNote: momoNote(req.payeeNote, req.externalId),
     });
     const extra: Record<string, string> = { 'x-reference-id': req.reference };
     if (settings.callbackUrl !== undefined) {

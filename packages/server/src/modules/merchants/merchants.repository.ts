@@ -1,8 +1,10 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
-import type { KeyMode } from '../../platform/tenancy.ts';
+import type { Country } from '../../platform/countries.ts';
+import type { KeyMode, KeyPermissions } from '../../platform/tenancy.ts';
 
-export type KeyKind = 'publishable' | 'secret';
+/** Publishable (pk_…), secret (sk_…: everything) or restricted (rk_…: its permissions only). */
+export type KeyKind = 'publishable' | 'secret' | 'restricted';
 /** A dashboard user's team role; what each may do is the dashboard module's (dashboard.roles.ts). */
 export type TeamRole = 'owner' | 'developer' | 'analyst' | 'support';
 
@@ -20,6 +22,8 @@ export interface MerchantsTable {
   language: Generated<'fr' | 'en'>;
   /** Own settlement delay in days (contract §10); null: the configured default. */
   settlement_delay_days: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Where it sells (contract §13): selects the providers and the currency offered. */
+  country: Generated<Country>;
 }
 
 export interface ApiKeysTable {
@@ -31,6 +35,8 @@ export interface ApiKeysTable {
   key_hash: Buffer;
   display: string;
   allowed_origins: Generated<string[]>;
+  /** A restricted key's permissions (null for the other kinds), written as JSON text. */
+  permissions: ColumnType<KeyPermissions | null, string | null | undefined, string | null>;
   created_at: Date;
   last_used_at: Date | null;
   expires_at: Date | null;
@@ -88,7 +94,7 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en'; merchant_settlement_delay_days: number | null };
 
 export const merchantsRepository = {
-  async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; created_at: Date }) {
+  async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; country?: Country; created_at: Date }) {
     return db.insertInto('merchants').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
@@ -105,7 +111,7 @@ export const merchantsRepository = {
     return db.selectFrom('merchants').select(['id', 'name', 'email', 'created_at']).orderBy('created_at').orderBy('id').limit(limit).execute();
   },
 
-  async insertKey(db: Executor, row: Omit<ApiKeysTable, 'allowed_origins' | 'last_used_at' | 'expires_at' | 'revoked_at' | 'rolled_to'> & { allowed_origins?: string[] }) {
+  async insertKey(db: Executor, row: Omit<ApiKeysTable, 'allowed_origins' | 'permissions' | 'last_used_at' | 'expires_at' | 'revoked_at' | 'rolled_to'> & { allowed_origins?: string[]; permissions?: string | null }) {
     return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
@@ -167,6 +173,11 @@ export const merchantsRepository = {
   async setFees(db: Executor, id: string, bps: number | null, fixedMinor: Record<string, string> | null): Promise<boolean> {
     const r = await db.updateTable('merchants').set({ fee_bps: bps, fee_fixed: fixedMinor === null ? null : JSON.stringify(fixedMinor) }).where('id', '=', id).executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
+  },
+
+  async setCountry(db: Executor, id: string, country: Country): Promise<boolean> {
+    const r = await db.updateTable('merchants').set({ country }).where('id', '=', id).executeTakeFirst();
+    return r.numUpdatedRows > 0n;
   },
 
   async setLanguage(db: Executor, id: string, language: 'fr' | 'en'): Promise<boolean> {

@@ -3,9 +3,10 @@ import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { normalizeOrigin } from '../../platform/http/cors.ts';
 import { hashPassword } from '../../platform/passwords.ts';
-import type { KeyMode, MerchantContext } from '../../platform/tenancy.ts';
+import { ACCESS_LEVELS, type AccessLevel, API_RESOURCES, type ApiResource, type KeyMode, type KeyPermissions, type MerchantContext } from '../../platform/tenancy.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Language } from '../../platform/i18n.ts';
+import type { Country } from '../../platform/countries.ts';
 import { type ApiKeyRow, type InvitationRow, type KeyKind, type KeyWithMerchant, merchantsRepository as repo, type TeamRole } from './merchants.repository.ts';
 import { accountsRepository as accounts } from './accounts.repository.ts';
 
@@ -52,7 +53,47 @@ const KEY_CACHE_MAX = 10_000;
 /** A key's last use is written at most this often. */
 const TOUCH_EVERY_MS = 60_000;
 const PUBLISHABLE_KEY = /^pk_(test|live)_[0-9A-Za-z]+$/;
-const SECRET_KEY = /^sk_(test|live)_[0-9A-Za-z]+$/;
+/** Where a secret key goes (Authorization: Bearer), a restricted key goes too. */
+const SECRET_KEY = /^[sr]k_(test|live)_[0-9A-Za-z]+$/;
+
+/**
+ * A restricted key's permissions as given (an object, or `payments:read,balance:read` from the
+ * CLI), checked and written out for every resource (`none` where not named). At least one
+ * resource must be readable: a key that can do nothing is a mistake.
+ */
+export function restrictedPermissions(input: KeyPermissions | string | undefined): Record<ApiResource, AccessLevel> {
+  const param = 'permissions';
+  let given: Record<string, unknown>;
+  if (typeof input === 'string') {
+    given = {};
+    for (const part of input.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const [resource, level, extra] = part.split(':');
+      if (level === undefined || extra !== undefined) throw new ApiError('validation_error', `"${part}" is not resource:level, e.g. payments:read`, { param });
+      given[resource as string] = level;
+    }
+  } else {
+    given = input ?? {};
+  }
+  const out = Object.fromEntries(API_RESOURCES.map((r) => [r, 'none'])) as Record<ApiResource, AccessLevel>;
+  for (const [resource, level] of Object.entries(given)) {
+    if (!(API_RESOURCES as readonly string[]).includes(resource)) {
+      throw new ApiError('validation_error', `Unknown resource "${resource}": one of ${API_RESOURCES.join(', ')}`, { param });
+    }
+    if (!(ACCESS_LEVELS as readonly unknown[]).includes(level)) throw new ApiError('validation_error', `The access to ${resource} must be none, read or write`, { param });
+    out[resource as ApiResource] = level as AccessLevel;
+  }
+  if (API_RESOURCES.every((r) => out[r] === 'none')) {
+    throw new ApiError('validation_error', 'A restricted key needs at least one permission (read or write on a resource)', { param });
+  }
+  return out;
+}
+
+/** What a key may do, as the audit log and the key list name it: every resource for a secret key. */
+export function permissionsOfKey(kind: KeyKind, permissions: KeyPermissions | null): KeyPermissions | null {
+  if (kind === 'restricted') return permissions;
+  if (kind === 'secret') return Object.fromEntries(API_RESOURCES.map((r) => [r, 'write'])) as KeyPermissions;
+  return null;
+}
 
 /**
  * API keys by the SHA-256 of the key (the cache never holds a key itself), with their merchant's
@@ -109,6 +150,8 @@ export interface KeyView {
   revokedAt: string | null;
   /** Browser origins allowed to use this API key; empty: any origin. */
   allowedOrigins: string[];
+  /** A restricted key's access per resource; null for publishable and secret keys (a secret key may do everything). */
+  permissions: KeyPermissions | null;
 }
 
 export interface CreatedKey extends KeyView {
@@ -129,6 +172,7 @@ export function keyView(k: ApiKeyRow): KeyView {
     expiresAt: k.expires_at?.toISOString() ?? null,
     revokedAt: k.revoked_at?.toISOString() ?? null,
     allowedOrigins: k.allowed_origins,
+    permissions: k.permissions,
   };
 }
 
@@ -161,8 +205,10 @@ export function allowedOriginsFor(kind: KeyKind, origins: readonly string[]): st
   return [...new Set(normalized)];
 }
 
+const KEY_PREFIXES: Record<KeyKind, string> = { publishable: 'pk', secret: 'sk', restricted: 'rk' };
+
 function keyPrefix(kind: KeyKind, mode: KeyMode): string {
-  return `${kind === 'publishable' ? 'pk' : 'sk'}_${mode}_`;
+  return `${KEY_PREFIXES[kind]}_${mode}_`;
 }
 
 export function createMerchantsService(deps: Deps) {
@@ -177,9 +223,13 @@ export function createMerchantsService(deps: Deps) {
 
   async function createKey(
     merchantId: string,
-    input: { kind: KeyKind; mode: KeyMode; name: string; allowedOrigins?: string[] },
+    input: { kind: KeyKind; mode: KeyMode; name: string; allowedOrigins?: string[]; permissions?: KeyPermissions | string },
     executor = db,
   ): Promise<CreatedKey> {
+    if (input.kind !== 'restricted' && input.permissions !== undefined) {
+      throw new ApiError('validation_error', 'Only restricted keys (rk_…) take permissions: a secret key may do everything', { param: 'permissions' });
+    }
+    const permissions = input.kind === 'restricted' ? JSON.stringify(restrictedPermissions(input.permissions)) : null;
     // 24 random bytes = 192 bits, above the contract's 128.
     const secret = keyPrefix(input.kind, input.mode) + randomToken(random, 24);
     const row = await repo.insertKey(executor, {
@@ -191,6 +241,7 @@ export function createMerchantsService(deps: Deps) {
       key_hash: sha256(secret),
       display: `${secret.slice(0, 12)}…${secret.slice(-4)}`,
       allowed_origins: allowedOriginsFor(input.kind, input.allowedOrigins ?? []),
+      permissions,
       created_at: clock.now(),
     });
     return { ...keyView(row), secret };
@@ -224,13 +275,13 @@ export function createMerchantsService(deps: Deps) {
      * A merchant with a test publishable key, a test secret key and a dashboard login.
      * Live keys are created on purpose, later, with `keys create --mode live`.
      */
-    async createMerchant(input: { name: string; email?: string; dashboardPassword?: string; language?: Language }) {
+    async createMerchant(input: { name: string; email?: string; dashboardPassword?: string; language?: Language; country?: Country }) {
       const email = input.email ?? `${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'merchant'}@caisse.local`;
       const password = input.dashboardPassword ?? randomToken(random, 12);
       const passwordHash = await hashPassword(password);
       return db.transaction().execute(async (tx) => {
         const now = clock.now();
-        const merchant = await repo.insertMerchant(tx, { id: ids('merchant'), name: input.name, email, language: input.language, created_at: now });
+        const merchant = await repo.insertMerchant(tx, { id: ids('merchant'), name: input.name, email, language: input.language, country: input.country, created_at: now });
         const apiKey = await createKey(merchant.id, { kind: 'publishable', mode: 'test', name: 'Default test key' }, tx);
         const secretKey = await createKey(merchant.id, { kind: 'secret', mode: 'test', name: 'Default test secret key' }, tx);
         await repo.insertDashboardUser(tx, { id: ids('dashboardUser'), merchant_id: merchant.id, email, password_hash: passwordHash, created_at: now });
@@ -277,6 +328,15 @@ export function createMerchantsService(deps: Deps) {
       await deps.wakeups?.broadcast('api_keys', '');
     },
 
+    /**
+     * Sets the merchant's country (`caisse merchants country`, the dashboard's settings): from then
+     * on its checkout offers that country's providers and currency. Intents already created keep
+     * their currency.
+     */
+    async setCountry(merchantId: string, country: Country): Promise<void> {
+      if (!(await repo.setCountry(db, merchantId, country))) throw new ApiError('not_found', `No merchant ${merchantId}`);
+    },
+
     /** The dashboard user's own language (null: back to the browser's, then the merchant's). */
     setDashboardLanguage: (dashboardUserId: string, language: Language | null) => repo.setDashboardUserLanguage(db, dashboardUserId, language),
 
@@ -288,10 +348,10 @@ export function createMerchantsService(deps: Deps) {
       return (await repo.listMerchants(db, limit)).map((m) => ({ id: m.id, name: m.name, email: m.email, createdAt: m.created_at.toISOString() }));
     },
 
-    /** A merchant's name, pinned API version, language and intents' default validity; undefined when there is no such merchant. */
-    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; intentExpiresIn: number } | undefined> {
+    /** A merchant's name, pinned API version, language, country and intents' default validity; undefined when there is no such merchant. */
+    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number } | undefined> {
       const row = await repo.findMerchant(db, merchantId);
-      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, intentExpiresIn: row.intent_expires_in };
+      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, country: row.country, intentExpiresIn: row.intent_expires_in };
     },
 
     /** The pinned API version of each of these merchants (in the caller's transaction when given). */
@@ -440,7 +500,11 @@ export function createMerchantsService(deps: Deps) {
         throw new ApiError('validation_error', 'A revoked or expired key cannot be rolled', { param: 'keyId' });
       }
       const rolled = await db.transaction().execute(async (tx) => {
-        const created = await createKey(merchantId, { kind: old.kind, mode: old.mode, name: old.name, allowedOrigins: old.allowed_origins }, tx);
+        const created = await createKey(
+          merchantId,
+          { kind: old.kind, mode: old.mode, name: old.name, allowedOrigins: old.allowed_origins, permissions: old.permissions ?? undefined },
+          tx,
+        );
         const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
         const expiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
         const updated = await repo.updateKey(tx, old.id, { expires_at: expiresAt, rolled_to: created.id });
@@ -480,15 +544,15 @@ export function createMerchantsService(deps: Deps) {
       await touch(pk, now);
       const context = contextOf(pk);
       if (!requireSecret) return context;
-      if (!secretKey) throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_…');
+      if (!secretKey) throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_… (or a restricted key rk_…)');
       const sk = SECRET_KEY.test(secretKey) ? await keys.find(sha256(secretKey)) : undefined;
-      if (sk?.kind !== 'secret') throw new ApiError('secret_key_invalid', 'The bearer token is not a known secret key');
+      if (sk?.kind !== 'secret' && sk?.kind !== 'restricted') throw new ApiError('secret_key_invalid', 'The bearer token is not a known secret key');
       if (sk.revoked_at) throw new ApiError('secret_key_revoked', 'This secret key was revoked');
       if (sk.expires_at && sk.expires_at <= now) throw new ApiError('secret_key_expired', 'This secret key was rolled and its grace period has ended');
       if (sk.merchant_id !== pk.merchant_id) throw new ApiError('key_merchant_mismatch', 'The API key and the secret key belong to different merchants');
       if (sk.mode !== pk.mode) throw new ApiError('key_mode_mismatch', `The API key is a ${pk.mode} key but the secret key is a ${sk.mode} key`);
       await touch(sk, now);
-      return { ...context, secretKeyId: sk.id };
+      return secretContext(context, sk);
     },
 
     /**
@@ -505,8 +569,8 @@ export function createMerchantsService(deps: Deps) {
       if (!requireSecret) return context;
       if (!secretKey || !SECRET_KEY.test(secretKey)) return undefined;
       const sk = keys.peek(sha256(secretKey));
-      if (sk?.kind !== 'secret' || !usableWithoutWrite(sk, now) || sk.merchant_id !== pk.merchant_id || sk.mode !== pk.mode) return undefined;
-      return { ...context, secretKeyId: sk.id };
+      if ((sk?.kind !== 'secret' && sk?.kind !== 'restricted') || !usableWithoutWrite(sk, now) || sk.merchant_id !== pk.merchant_id || sk.mode !== pk.mode) return undefined;
+      return secretContext(context, sk);
     },
   };
 
@@ -524,6 +588,11 @@ export function createMerchantsService(deps: Deps) {
       fees: { bps: pk.merchant_fee_bps, fixedMinor: pk.merchant_fee_fixed },
       settlementDelayDays: pk.merchant_settlement_delay_days,
     };
+  }
+
+  /** The context with its secret key: a restricted key's permissions come along (the routes check them). */
+  function secretContext(context: MerchantContext, sk: KeyWithMerchant): MerchantContext {
+    return sk.kind === 'restricted' ? { ...context, secretKeyId: sk.id, permissions: sk.permissions ?? {} } : { ...context, secretKeyId: sk.id };
   }
 
   /** Not revoked, not expired, and its last use recorded within the minute (so `touch` would not write). */

@@ -14,7 +14,7 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
   app.post(
     '/payouts',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payouts:write' },
       schema: {
         tags,
         summary: "Pay out part of the available balance to a mobile-money number",
@@ -32,26 +32,26 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/payouts',
-    { config: { auth: 'sk' }, schema: { tags, summary: 'Payouts, newest first', security, querystring: ListPayoutsQuery, response: { 200: PayoutList } } },
+    { config: { auth: 'sk', access: 'payouts:read' }, schema: { tags, summary: 'Payouts, newest first', security, querystring: ListPayoutsQuery, response: { 200: PayoutList } } },
     async (request) => payouts.list(request.merchant, request.query),
   );
 
   app.get(
     '/payouts/:id',
-    { config: { auth: 'sk' }, schema: { tags, summary: 'A payout', security, params: PayoutIdParams, response: { 200: Payout } } },
+    { config: { auth: 'sk', access: 'payouts:read' }, schema: { tags, summary: 'A payout', security, params: PayoutIdParams, response: { 200: Payout } } },
     async (request) => payouts.retrieve(request.merchant, request.params.id),
   );
 
   app.get(
     '/payout-schedule',
-    { config: { auth: 'sk' }, schema: { tags, summary: 'The automatic payout schedule, in the key\'s mode', security, response: { 200: PayoutSchedule } } },
+    { config: { auth: 'sk', access: 'payouts:read' }, schema: { tags, summary: 'The automatic payout schedule, in the key\'s mode', security, response: { 200: PayoutSchedule } } },
     async (request) => payouts.schedule(request.merchant),
   );
 
   app.put(
     '/payout-schedule',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payouts:write' },
       schema: {
         tags,
         summary: 'Set the automatic payout schedule',

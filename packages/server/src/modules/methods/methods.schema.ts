@@ -1,0 +1,71 @@
+import { type Static, Type } from 'typebox';
+import { CountrySchema } from '../../platform/countries.ts';
+import { PROVIDER_NAMES, type ProviderName } from '../connectors/index.ts';
+
+/** A provider's registry name: an enum of the registry's names (a union in the generated types). */
+export const ProviderField = Type.Unsafe<ProviderName>({ type: 'string', enum: [...PROVIDER_NAMES], description: 'A mobile-money provider (the registry name)' });
+
+export const PaymentMethodsQuery = Type.Object(
+  { sessionToken: Type.String({ minLength: 1, maxLength: 200, description: "The intent's session token (ps_…)" }) },
+  { additionalProperties: false },
+);
+export type PaymentMethodsQuery = Static<typeof PaymentMethodsQuery>;
+
+export const WalletMethod = Type.Object({ type: Type.Literal('wallet') });
+
+export const MobileMoneyMethod = Type.Object({
+  type: Type.Literal('mobile_money'),
+  provider: ProviderField,
+  name: Type.String({ description: 'The brand payers know (MTN MoMo)' }),
+  approval: Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect')], {
+    description: '`phone_prompt`: the payer approves a request on their phone with their PIN; `redirect`: on a page of the provider',
+  }),
+  available: Type.Boolean({ description: 'False while the provider does not answer (show it greyed)' }),
+  minAmount: Type.String({ description: "Smallest amount of one payment, in major units of the intent's currency" }),
+  maxAmount: Type.String({ description: 'Largest amount of one payment, in major units' }),
+  prefixes: Type.Array(Type.String(), {
+    description: 'E.164 prefixes of the numbers this provider serves (`+23767`), longest first: the longest prefix a typed number starts with suggests the provider. Empty: any number of its countries',
+  }),
+  ussd: Type.Union([Type.String(), Type.Null()], { description: 'What the payer dials when the prompt does not show (`*126#`)' }),
+});
+
+export const PaymentMethod = Type.Union([WalletMethod, MobileMoneyMethod]);
+export type PaymentMethod = Static<typeof PaymentMethod>;
+
+export const PaymentMethodList = Type.Object({ data: Type.Array(PaymentMethod) });
+export type PaymentMethodList = Static<typeof PaymentMethodList>;
+
+export const PaymentMethodSettingsBody = Type.Object(
+  {
+    wallet: Type.Optional(Type.Boolean({ description: 'Offer the Caisse wallet' })),
+    providers: Type.Optional(
+      Type.Union([Type.Array(ProviderField, { maxItems: 20, uniqueItems: true }), Type.Null()], {
+        description: 'The mobile-money providers offered, exactly these; `null`: back to the default (every configured provider that serves your country)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PaymentMethodSettingsBody = Static<typeof PaymentMethodSettingsBody>;
+
+export const ProviderSettingView = Type.Object({
+  provider: ProviderField,
+  name: Type.String(),
+  approval: Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect')]),
+  enabled: Type.Boolean({ description: 'Chosen by the merchant (or by the default)' }),
+  configured: Type.Boolean({ description: 'This mode has a connector for it (test mode: the sandbox)' }),
+  servesCountry: Type.Boolean({ description: "It takes payments in the merchant's country and currency" }),
+  offered: Type.Boolean({ description: 'What checkout shows: enabled, configured and serving the country' }),
+});
+
+export const PaymentMethodSettings = Type.Object({
+  object: Type.Literal('payment_method_settings'),
+  livemode: Type.Boolean(),
+  country: CountrySchema,
+  currency: Type.String({ description: "The currency of the merchant's country (XAF in CM, XOF in SN and CI)" }),
+  wallet: Type.Boolean(),
+  /** Whether the providers are the merchant's own choice or the default. */
+  providersDefault: Type.Boolean({ description: 'True: the default (every configured provider that serves the country)' }),
+  providers: Type.Array(ProviderSettingView, { description: 'Every provider of the registry, with what this merchant and mode make of it' }),
+});
+export type PaymentMethodSettings = Static<typeof PaymentMethodSettings>;

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCommand } from '../src/admin.ts';
+import { COUNTRY_CODES, CountrySchema } from '../src/platform/countries.ts';
+import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { problem } from './flow.support.ts';
+
+/**
+ * Merchant country and payment methods (contract §12, §13): `GET /payment-methods` for checkout,
+ * the merchant's choice per mode, and the country that selects providers and currency. Test mode
+ * has the MoMo sandbox configured (never called here); live mode has no provider.
+ */
+let ctx: TestContext;
+let m: TestMerchant;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ env: { CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:9' } });
+  m = await createMerchant(ctx, 'Methods');
+}, 60_000);
+afterAll(() => ctx.close());
+
+async function intent(t: TestMerchant, body: Record<string, unknown> = {}, creds = sk(t)) {
+  const res = await call(ctx.app, 'POST', '/gateway', creds, { amount: '5000', currency: 'XAF', description: 'Order', metadata: {}, ...body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: string; sessionToken: string };
+}
+
+async function methodsOf(t: TestMerchant, sessionToken: string, creds = pk(t)) {
+  const res = await call(ctx.app, 'GET', `/payment-methods?sessionToken=${encodeURIComponent(sessionToken)}`, creds);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { data: Record<string, unknown>[] }).data;
+}
+
+const MTN = {
+  type: 'mobile_money',
+  provider: 'mtn_momo',
+  name: 'MTN MoMo',
+  approval: 'phone_prompt',
+  available: true,
+  minAmount: '100',
+  maxAmount: '500000',
+  prefixes: ['+237650', '+237651', '+237652', '+237653', '+237654', '+237680', '+237681', '+237682', '+237683', '+23767'],
+  ussd: '*126#',
+};
+
+describe('merchant country', () => {
+  it('is CM by default; merchants country sets it (CLI command); create takes --country', async () => {
+    const t = await createMerchant(ctx, 'Country');
+    expect((await ctx.services.merchants.findMerchant(t.merchantId))?.country).toBe('CM');
+    expect(await runAdminCommand(ctx.services, 'merchants.country', { merchantId: t.merchantId, country: 'SN' })).toEqual({ merchantId: t.merchantId, country: 'SN', currency: 'XOF' });
+    expect((await ctx.services.merchants.findMerchant(t.merchantId))?.country).toBe('SN');
+    const created = await runAdminCommand(ctx.services, 'merchants.create', { name: 'Abidjan', country: 'CI' });
+    expect((await ctx.services.merchants.findMerchant(created.merchantId))?.country).toBe('CI');
+    await expect(runAdminCommand(ctx.services, 'merchants.country', { merchantId: 'mch_nope', country: 'CM' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('the database refuses a country it does not know', async () => {
+    await expect(ctx.deps.db.updateTable('merchants').set({ country: 'FR' as 'CM' }).where('id', '=', m.merchantId).execute()).rejects.toThrow();
+    expect(CountrySchema.anyOf.map((s: { const: string }) => s.const)).toEqual(COUNTRY_CODES);
+  });
+});
+
+describe('GET /payment-methods', () => {
+  it('by default: the wallet, then every configured provider of the merchant\'s country and currency', async () => {
+    const { sessionToken } = await intent(m);
+    expect(await methodsOf(m, sessionToken)).toEqual([{ type: 'wallet' }, MTN]);
+  });
+
+  it('a currency no provider serves offers the wallet only; live mode has no provider configured here', async () => {
+    expect(await methodsOf(m, (await intent(m, { amount: '10.00', currency: 'EUR' })).sessionToken)).toEqual([{ type: 'wallet' }]);
+    const live = { apiKey: m.live.apiKey, secretKey: m.live.secretKey };
+    const { sessionToken } = await intent(m, {}, live);
+    expect(await methodsOf(m, sessionToken, { apiKey: m.live.apiKey })).toEqual([{ type: 'wallet' }]);
+  });
+
+  it('a merchant in Senegal is not offered MTN MoMo Cameroon', async () => {
+    const t = await createMerchant(ctx, 'Dakar');
+    await ctx.services.merchants.setCountry(t.merchantId, 'SN');
+    expect(await methodsOf(t, (await intent(t, { currency: 'XOF' })).sessionToken)).toEqual([{ type: 'wallet' }]);
+    expect(await ctx.services.methods.allowedMethod({ merchantId: t.merchantId, mode: 'test' }, 'mtn_momo', 'XOF')).toBe(false);
+  });
+
+  it('needs a token of this merchant and mode; refuses a missing one', async () => {
+    const other = await createMerchant(ctx, 'Other');
+    const { sessionToken } = await intent(m);
+    problem(await call(ctx.app, 'GET', `/payment-methods?sessionToken=${sessionToken}`, pk(other)), 404, 'not_found');
+    problem(await call(ctx.app, 'GET', `/payment-methods?sessionToken=${sessionToken}`, { apiKey: m.live.apiKey }), 404, 'not_found');
+    problem(await call(ctx.app, 'GET', '/payment-methods?sessionToken=ps_nope', pk(m)), 404, 'not_found');
+    problem(await call(ctx.app, 'GET', '/payment-methods', pk(m)), 400, 'validation_error');
+    problem(await call(ctx.app, 'GET', `/payment-methods?sessionToken=${sessionToken}`, {}), 401, 'api_key_missing');
+  });
+});
+
+describe('payment method settings', () => {
+  it('default: wallet on, providers by default; each mode has its own choice', async () => {
+    const t = await createMerchant(ctx, 'Settings');
+    const res = await call(ctx.app, 'GET', '/payment-methods/settings', sk(t));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      object: 'payment_method_settings',
+      livemode: false,
+      country: 'CM',
+      currency: 'XAF',
+      wallet: true,
+      providersDefault: true,
+      providers: [{ provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', enabled: true, configured: true, servesCountry: true, offered: true }],
+    });
+    const live = await call(ctx.app, 'GET', '/payment-methods/settings', { apiKey: t.live.apiKey, secretKey: t.live.secretKey });
+    expect(live.json()).toMatchObject({ livemode: true, providers: [{ provider: 'mtn_momo', enabled: true, configured: false, offered: false }] });
+  });
+
+  it('PUT chooses exactly what checkout offers, and what the charge path allows', async () => {
+    const t = await createMerchant(ctx, 'Chooser');
+    const scope = { merchantId: t.merchantId, mode: 'test' as const };
+    const { sessionToken } = await intent(t);
+    expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(true);
+
+    const off = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { providers: [] });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toMatchObject({ wallet: true, providersDefault: false, providers: [{ provider: 'mtn_momo', enabled: false, offered: false }] });
+    expect(await methodsOf(t, sessionToken)).toEqual([{ type: 'wallet' }]);
+    expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(false);
+
+    const mm = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { wallet: false, providers: ['mtn_momo'] });
+    expect(mm.json()).toMatchObject({ wallet: false, providersDefault: false, providers: [{ enabled: true, offered: true }] });
+    expect(await methodsOf(t, sessionToken)).toEqual([MTN]);
+    expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(true);
+    expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'EUR')).toBe(false);
+    expect(await ctx.services.methods.allowedMethod(scope, 'paypal', 'XAF')).toBe(false);
+
+    // A field left out keeps its value; null is the default again.
+    const back = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { providers: null });
+    expect(back.json()).toMatchObject({ wallet: false, providersDefault: true });
+    // Live mode kept its own default.
+    expect(await ctx.services.methods.walletAllowed({ merchantId: t.merchantId, mode: 'live' })).toBe(true);
+  });
+
+  it('refuses bad input with a code, and needs the secret key', async () => {
+    problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { providers: ['paypal'] }), 400, 'validation_error');
+    problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { wallet: 'yes' }), 400, 'validation_error');
+    problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { cards: true }), 400, 'parameter_unknown');
+    await expect(ctx.services.methods.updateSettings({ merchantId: m.merchantId, mode: 'test' }, { providers: ['paypal' as 'mtn_momo'] })).rejects.toMatchObject({ code: 'provider_unsupported' });
+    problem(await call(ctx.app, 'GET', '/payment-methods/settings', pk(m)), 401, 'secret_key_required');
+    problem(await call(ctx.app, 'PUT', '/payment-methods/settings', pk(m), { wallet: true }), 401, 'secret_key_required');
+  });
+});
