@@ -36,28 +36,19 @@ export type TopUpParams = JsonBody<paths['/wallet/topups']['post']>;
 export type Topup = JsonAnswer<paths['/wallet/topups/{id}']['get'], 200>;
 export type TopupStatus = Topup['status'];
 /*
- * Direct mobile-money payments (contract §12), typed by hand from the contract until the
- * server's OpenAPI document describes them.
+ * Direct mobile-money payments (contract §12). The methods come from the server's OpenAPI
+ * document; the charge's next action and attempts are written from the contract until it
+ * describes them.
  */
 /** A way to pay an intent (`getPaymentMethods`): the Caisse wallet, or a mobile-money provider. */
-export type PaymentMethod = { type: 'wallet' } | MobileMoneyMethod;
-export interface MobileMoneyMethod {
-  type: 'mobile_money';
-  /** e.g. `mtn_momo`, `orange_money`, `wave`. */
-  provider: string;
-  /** What the payer reads, e.g. "MTN MoMo". */
-  name: string;
-  /** `phone_prompt`: the payer approves a request on their phone; `redirect`: on the provider's page. */
-  approval: 'phone_prompt' | 'redirect';
-  /** False while the provider is down: shown greyed, a charge answers 503 `provider_unavailable`. */
-  available: boolean;
-  minAmount?: string;
-  maxAmount?: string;
-  /** Number prefixes the provider serves, used to suggest it from the number typed. */
-  prefixes?: string[];
-  /** The code to dial when the approval request does not appear, e.g. `*126#`. */
-  ussd?: string | null;
-}
+export type PaymentMethod = JsonAnswer<paths['/payment-methods']['get'], 200>['data'][number];
+/**
+ * A mobile-money provider: `approval` `phone_prompt` (the payer approves on their phone) or
+ * `redirect` (on the provider's page); `available` false while it is down (shown greyed, a
+ * charge answers 503 `provider_unavailable`); `prefixes` (E.164) suggest it from a number;
+ * `ussd` is what to dial when the request does not appear.
+ */
+export type MobileMoneyMethod = Extract<PaymentMethod, { type: 'mobile_money' }>;
 /** What the payer does next after a mobile-money charge (`payWithMobileMoney`). */
 export type NextAction =
   | { type: 'approve_on_phone'; provider: string; phoneNumber: string; expiresAt: string; message: string; ussd?: string | null }
@@ -191,7 +182,7 @@ export class CaisseClient {
 
   /** What this intent may be paid with (`GET /payment-methods`), mobile money first. */
   async getPaymentMethods(sessionToken: string): Promise<PaymentMethod[]> {
-    const { data } = await this.#request<{ data: PaymentMethod[] }>('GET', `/payment-methods?sessionToken=${encodeURIComponent(sessionToken)}`);
+    const { data } = await this.#request<JsonAnswer<paths['/payment-methods']['get'], 200>>('GET', `/payment-methods?sessionToken=${encodeURIComponent(sessionToken)}`);
     return data;
   }
 
