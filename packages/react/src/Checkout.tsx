@@ -233,9 +233,11 @@ function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, 
 
   if (mobile) message = mm.status === 'succeeded' || mm.status === 'failed' ? message : '';
 
+  // The intent's own returnUrl unless the page gives one (a wallet payment never reads mm.intent).
+  const backUrl = returnUrl ?? mm.intent?.returnUrl ?? (checkout.intent as { returnUrl?: string | null } | undefined)?.returnUrl ?? undefined;
   let step: ReactNode = null;
   if (mobile) {
-    step = <MobileMoneySteps mm={mm} amount={amount} merchantName={merchantName} returnUrl={returnUrl ?? mm.intent?.returnUrl} />;
+    step = <MobileMoneySteps mm={mm} amount={amount} merchantName={merchantName} returnUrl={backUrl} />;
   } else if (status === 'ready' || status === 'logging-in') {
     const busy = status === 'logging-in';
     step = (
@@ -403,7 +405,18 @@ function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, 
       </button>
     );
   } else if (status === 'succeeded') {
-    step = <p className="caisse-success">{t('checkout.thankYou', { amount })}</p>;
+    step = (
+      <>
+        <p className="caisse-success">{t('checkout.thankYou', { amount })}</p>
+        {backUrl ? (
+          <p>
+            <a href={backUrl} className="caisse-return">
+              {merchantName ? t('mm.backTo', { merchant: merchantName }) : t('mm.backToShop')}
+            </a>
+          </p>
+        ) : null}
+      </>
+    );
   } else if (status === 'failed') {
     step = checkout.canRetry ? (
       <button type="button" className="caisse-primary" onClick={() => void checkout.retry()} disabled={pending}>

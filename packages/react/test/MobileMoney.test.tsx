@@ -66,7 +66,8 @@ describe('suggestProvider', () => {
   });
 });
 
-describe('<Checkout/> with mobile money', () => {
+// Whole checkouts with many renders: room for a machine shared with other builds.
+describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
   it('pays with MTN MoMo in French: operator from the number, what to do and the time left, then the amount, the merchant and the way back', async () => {
     const { user, gateway, time, onSuccess } = renderMobileMoney({ returnUrl: 'https://shop.example/orders/42' });
     await screen.findByRole('heading', { name: 'Payer par mobile money' });
@@ -98,7 +99,7 @@ describe('<Checkout/> with mobile money', () => {
   });
 
   it('after a decline offers to send the request again (a new request) or to pay another way, here with the wallet', async () => {
-    const { user, gateway, time } = renderMobileMoney();
+    const { user, gateway, time } = renderMobileMoney({ returnUrl: 'https://shop.example/orders/42' });
     const phone = await screen.findByLabelText('Numéro mobile money');
     await user.type(phone, '+237670000105');
     await user.click(screen.getByRole('button', { name: /avec MTN MoMo/ }));
@@ -122,6 +123,8 @@ describe('<Checkout/> with mobile money', () => {
     await user.type(await screen.findByLabelText('Code de vérification'), '123456{Enter}');
     await user.click(await screen.findByRole('button', { name: /Payer 5\s000\sFCFA/ }));
     await screen.findByText(/votre paiement de 5\s000\sFCFA est effectué/);
+    // The wallet's success leads back to the shop too.
+    expect(screen.getByRole('link', { name: 'Retour à Boutique Mangue' }).getAttribute('href')).toBe('https://shop.example/orders/42');
   });
 
   it('never leaves the payer waiting without a way out: once the approval window is over, another way is offered', async () => {

@@ -87,7 +87,8 @@ function Flow({ merchantName, returnUrl: configured, onSavedLanguage }: { mercha
   const status = shownStatus(checkout.status, intent?.status, error?.code);
   // Mobile money first (from the methods screen on), unless the intent was over when the page opened or the payer chose the wallet.
   const mobile = mm.status !== 'loading' && mm.status !== 'wallet' && (mm.status !== 'choose' || status === 'ready');
-  const returnUrl = configured ?? mm.intent?.returnUrl ?? undefined;
+  // The intent's own returnUrl when the page was not given one (a wallet payment never reads mm.intent).
+  const returnUrl = configured ?? mm.intent?.returnUrl ?? (intent as { returnUrl?: string | null } | undefined)?.returnUrl ?? undefined;
   const back = returnUrl ? (
     <p>
       <a className="button" href={returnUrl}>
