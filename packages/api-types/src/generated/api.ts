@@ -356,6 +356,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         intentionId: string;
+                        paymentMethod?: {
+                            phoneNumber: string;
+                            provider: string;
+                            /** @enum {string} */
+                            type: "mobile_money";
+                        };
                         userId?: string;
                     };
                 };
@@ -391,6 +397,71 @@ export interface paths {
                         };
                     };
                 };
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            amountRefunded: string;
+                            attempts: {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            id: string;
+                            lastError: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            livemode: boolean;
+                            nextAction: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
+                            /** @enum {string} */
+                            object: "payment_intent";
+                            paymentMethod: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            } | null;
+                            /** @enum {unknown} */
+                            status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -411,7 +482,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     startingAfter?: string;
-                    type?: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                    type?: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                 };
                 header?: never;
                 path?: never;
@@ -464,7 +535,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                             } | {
                                 apiVersion: string;
                                 /** Format: date-time */
@@ -497,7 +568,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                             })[];
                             hasMore: boolean;
                         };
@@ -575,7 +646,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                         } | {
                             apiVersion: string;
                             /** Format: date-time */
@@ -608,7 +679,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                         };
                     };
                 };
@@ -2772,7 +2843,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
                         url: string;
                     };
                 };
@@ -2896,7 +2967,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
                         url?: string;
                     };
                 };

@@ -33,6 +33,7 @@ export {
   storeOf,
 } from './connectors.lifecycle.ts';
 export { default as connectorsRoutes } from './connectors.routes.ts';
+export { startLifecyclePoller } from './connectors.poller.ts';
 export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 export {
   type ConnectorRegistry,

@@ -354,6 +354,13 @@ export function createMerchantsService(deps: Deps) {
       return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, country: row.country, intentExpiresIn: row.intent_expires_in };
     },
 
+    /** What settling a payment outside a request needs of a merchant: fees, settlement delay, pinned version. */
+    async paymentTerms(merchantId: string, executor: Executor = db): Promise<{ pinnedVersion: string; fees: { bps: number | null; fixedMinor: Record<string, number | string> | null }; settlementDelayDays: number | null }> {
+      const row = await repo.findMerchant(executor, merchantId);
+      if (!row) throw new Error(`no merchant ${merchantId}`);
+      return { pinnedVersion: row.api_version, fees: { bps: row.fee_bps, fixedMinor: row.fee_fixed }, settlementDelayDays: row.settlement_delay_days };
+    },
+
     /** The pinned API version of each of these merchants (in the caller's transaction when given). */
     pinnedVersions: (ids: readonly string[], executor: Executor = db) => repo.pinnedVersions(executor, ids),
 
