@@ -204,6 +204,7 @@ describe('restricted keys on the API', () => {
   it('refuses permissions that make no sense: unknown resource or level, none at all, on another kind', async () => {
     const make = (kind: 'restricted' | 'secret', permissions?: string) => ctx.services.merchants.createKey(m.merchantId, { kind, mode: 'test', name: 'x', permissions });
     await expect(make('restricted', 'money:write')).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(make('restricted', '__proto__:read,payments:read')).rejects.toMatchObject({ code: 'validation_error' });
     await expect(make('restricted', 'payouts:all')).rejects.toMatchObject({ code: 'validation_error' });
     await expect(make('restricted', 'payouts:none')).rejects.toMatchObject({ code: 'validation_error' });
     await expect(make('restricted')).rejects.toMatchObject({ code: 'validation_error' });

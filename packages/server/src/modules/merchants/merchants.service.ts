@@ -65,7 +65,8 @@ export function restrictedPermissions(input: KeyPermissions | string | undefined
   const param = 'permissions';
   let given: Record<string, unknown>;
   if (typeof input === 'string') {
-    given = {};
+    // No prototype: `__proto__:read` is an unknown resource like any other.
+    given = Object.create(null) as Record<string, unknown>;
     for (const part of input.split(',').map((p) => p.trim()).filter(Boolean)) {
       const [resource, level, extra] = part.split(':');
       if (level === undefined || extra !== undefined) throw new ApiError('validation_error', `"${part}" is not resource:level, e.g. payments:read`, { param });
