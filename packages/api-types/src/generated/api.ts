@@ -1542,7 +1542,7 @@ export interface paths {
                                 name: string;
                                 prefixes: string[];
                                 /** @enum {string} */
-                                provider: "mtn_momo";
+                                provider: "mtn_momo" | "orange_money" | "wave";
                                 /** @enum {string} */
                                 type: "mobile_money";
                                 ussd: string | null;
@@ -1594,7 +1594,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo";
+                                provider: "mtn_momo" | "orange_money" | "wave";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -1614,7 +1614,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        providers?: "mtn_momo"[] | null;
+                        providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -1638,7 +1638,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo";
+                                provider: "mtn_momo" | "orange_money" | "wave";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
