@@ -1613,7 +1613,7 @@ export interface paths {
                                 name: string;
                                 prefixes: string[];
                                 /** @enum {string} */
-                                provider: "mtn_momo";
+                                provider: "mtn_momo" | "orange_money" | "wave";
                                 /** @enum {string} */
                                 type: "mobile_money";
                                 ussd: string | null;
@@ -1665,7 +1665,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo";
+                                provider: "mtn_momo" | "orange_money" | "wave";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -1685,7 +1685,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        providers?: "mtn_momo"[] | null;
+                        providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -1709,7 +1709,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo";
+                                provider: "mtn_momo" | "orange_money" | "wave";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
