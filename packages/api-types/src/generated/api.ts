@@ -384,6 +384,7 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -453,6 +454,7 @@ export interface paths {
                                         net: string | null;
                                         /** @enum {string} */
                                         object: "payment_intent";
+                                        returnUrl?: string | null;
                                         /** @enum {unknown} */
                                         status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                         /** Format: date-time */
@@ -564,6 +566,7 @@ export interface paths {
                                     net: string | null;
                                     /** @enum {string} */
                                     object: "payment_intent";
+                                    returnUrl?: string | null;
                                     /** @enum {unknown} */
                                     status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                     /** Format: date-time */
@@ -739,6 +742,7 @@ export interface paths {
                                 net: string | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                 /** Format: date-time */
@@ -770,6 +774,7 @@ export interface paths {
                         metadata?: {
                             [key: string]: string | number | boolean;
                         };
+                        returnUrl?: string;
                     };
                 };
             };
@@ -802,6 +807,7 @@ export interface paths {
                             net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             sessionToken: string;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -864,6 +870,7 @@ export interface paths {
                             net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -933,6 +940,7 @@ export interface paths {
                             net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -1045,6 +1053,7 @@ export interface paths {
                             merchantLanguage?: "fr" | "en";
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -1486,6 +1495,7 @@ export interface paths {
                                 net: string | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                 /** Format: date-time */

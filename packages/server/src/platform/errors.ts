@@ -18,6 +18,7 @@ export const ERRORS = {
   password_weak: { status: 400, title: 'The password is too weak' },
   url_invalid: { status: 400, title: 'The URL is not allowed' },
   provider_unsupported: { status: 400, title: 'The payment provider is not supported' },
+  return_url_invalid: { status: 400, title: 'The return URL is not an https URL' },
   callback_invalid: { status: 400, title: 'The provider callback could not be authenticated' },
   reset_token_invalid: { status: 400, title: 'The password reset link is not valid' },
   // 401
