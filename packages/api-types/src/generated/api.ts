@@ -390,6 +390,7 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -524,6 +525,7 @@ export interface paths {
                                         net: string | null;
                                         /** @enum {string} */
                                         object: "payment_intent";
+                                        returnUrl?: string | null;
                                         /** @enum {unknown} */
                                         status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                         /** Format: date-time */
@@ -635,6 +637,7 @@ export interface paths {
                                     net: string | null;
                                     /** @enum {string} */
                                     object: "payment_intent";
+                                    returnUrl?: string | null;
                                     /** @enum {unknown} */
                                     status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                     /** Format: date-time */
@@ -810,6 +813,7 @@ export interface paths {
                                 net: string | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                 /** Format: date-time */
@@ -841,6 +845,7 @@ export interface paths {
                         metadata?: {
                             [key: string]: string | number | boolean;
                         };
+                        returnUrl?: string;
                     };
                 };
             };
@@ -873,6 +878,7 @@ export interface paths {
                             net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             sessionToken: string;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -935,6 +941,7 @@ export interface paths {
                             net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -1004,6 +1011,7 @@ export interface paths {
                             net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -1116,6 +1124,7 @@ export interface paths {
                             merchantLanguage?: "fr" | "en";
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -1557,6 +1566,7 @@ export interface paths {
                                 net: string | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                 /** Format: date-time */

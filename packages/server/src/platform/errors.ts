@@ -20,6 +20,8 @@ export const ERRORS = {
   provider_unsupported: { status: 400, title: 'The payment provider is not supported' },
   amount_out_of_bounds: { status: 400, title: "The amount is outside the provider's bounds" },
   description_invalid: { status: 400, title: "The description breaks the provider's message rules" },
+
+  return_url_invalid: { status: 400, title: 'The return URL is not an https URL' },
   callback_invalid: { status: 400, title: 'The provider callback could not be authenticated' },
   reset_token_invalid: { status: 400, title: 'The password reset link is not valid' },
   // 401
