@@ -417,6 +417,19 @@ export function buildCli(): Command {
     if (!report.ok) process.exitCode = 1;
   });
 
+  const providers = examples(program.command('providers').description('mobile-money providers'), 'npx caisse providers list');
+  examples(
+    providers
+      .command('list')
+      .description('each provider: what it serves, which of its settings are set (never their values), and in which mode it works')
+      .option('--json', 'print JSON'),
+    'npx caisse providers list --json',
+  ).action(async (opts: { json?: boolean }) => {
+    const { formatProvidersReport, providersReport } = await import('./modules/connectors/index.ts');
+    const report = providersReport(config(), process.env);
+    process.stdout.write(opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatProvidersReport(report)}\n`);
+  });
+
   program
     .command('reconcile')
     .description("compare every top-up and payout of a period with the provider's records; exit 0 all agree, 1 mismatches, 2 not everything could be checked")

@@ -1,5 +1,5 @@
 import { createBalancesService } from './modules/balances/index.ts';
-import { createChargesService } from './modules/charges/index.ts';
+import { createAttemptsService, createChargesService } from './modules/charges/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
 import { createEventsService } from './modules/events/index.ts';
 import { createIntentsService } from './modules/intents/index.ts';
@@ -37,6 +37,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const otp = createOtpService(deps, { messaging, users, intents });
   const balances = createBalancesService(deps, { ledger });
   const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users });
+  const attempts = createAttemptsService(deps, { ledger, balances, intents, connectors, merchantTerms: merchants.paymentTerms, logger });
   const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, logger });
   const services = {
     merchants,
@@ -52,7 +53,8 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     listen: createListenService(deps, { events }),
     connectors,
     // Each money movement's lifecycle, for the providers' callbacks.
-    callbacks: createCallbackRouter([topups.lifecycle, payouts.lifecycle]),
+    callbacks: createCallbackRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle]),
+    attempts,
     topups,
     payouts,
     reconciliation: createReconciliationService(deps, { connectors, topups, payouts }),

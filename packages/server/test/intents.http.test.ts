@@ -59,6 +59,7 @@ describe('POST /gateway', () => {
       attempts: 0,
       fee: null,
       net: null,
+      returnUrl: null,
     });
     // Metadata comes back byte for byte, key order included.
     expect(res.body).toContain('"metadata":{"orderId":"ord_42","customer":"cus_7","quantity":3,"gift":false}');

@@ -148,3 +148,41 @@ describe('payment method settings', () => {
     problem(await call(ctx.app, 'PUT', '/payment-methods/settings', pk(m), { wallet: true }), 401, 'secret_key_required');
   });
 });
+
+describe('returnUrl on intents', () => {
+  it('is stored and returned on the intent, by the session-token read, and in events', async () => {
+    const res = await call(ctx.app, 'POST', '/gateway', sk(m), { amount: '5000', currency: 'XAF', description: 'Order', metadata: {}, returnUrl: 'https://shop.example.cm/orders/42?paid=1' });
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json() as { id: string; sessionToken: string; returnUrl: string };
+    expect(created.returnUrl).toBe('https://shop.example.cm/orders/42?paid=1');
+    expect((await call(ctx.app, 'GET', `/gateway/${created.id}`, sk(m))).json()).toMatchObject({ returnUrl: 'https://shop.example.cm/orders/42?paid=1' });
+    expect((await call(ctx.app, 'GET', `/gateway/sessions/${created.sessionToken}`, pk(m))).json()).toMatchObject({ returnUrl: 'https://shop.example.cm/orders/42?paid=1' });
+    await call(ctx.app, 'POST', `/gateway/${created.id}/cancel`, sk(m), {});
+    const events = (await call(ctx.app, 'GET', '/events?limit=5', sk(m))).json() as { data: { type: string; data: { paymentIntent: { id: string; returnUrl?: string } } }[] };
+    expect(events.data.find((e) => e.data.paymentIntent.id === created.id)?.data.paymentIntent.returnUrl).toBe('https://shop.example.cm/orders/42?paid=1');
+    // Without one: null.
+    expect((await intent(m)) as unknown).toMatchObject({ returnUrl: null });
+  });
+
+  it('http only to loopback and only in test mode; anything else is 400 return_url_invalid', async () => {
+    const create = (returnUrl: string, creds = sk(m)) => call(ctx.app, 'POST', '/gateway', creds, { amount: '5000', currency: 'XAF', description: 'Order', metadata: {}, returnUrl });
+    for (const ok of ['http://localhost:3000/done', 'http://127.0.0.1:5173/thanks', 'http://[::1]:8080/']) {
+      const res = await create(ok);
+      expect(res.statusCode, `${ok}: ${res.body}`).toBe(201);
+    }
+    const live = { apiKey: m.live.apiKey, secretKey: m.live.secretKey };
+    expect((await create('https://shop.example.cm/done', live)).statusCode).toBe(201);
+    for (const [bad, creds] of [
+      ['http://localhost:3000/done', live],
+      ['http://shop.example.cm/done', sk(m)],
+      ['ftp://shop.example.cm/', sk(m)],
+      ['javascript:alert(1)', sk(m)],
+      ['/orders/42', sk(m)],
+      ['https://user:pass@shop.example.cm/', sk(m)],
+      [`https://shop.example.cm/${'a'.repeat(2000)}`, sk(m)],
+    ] as const) {
+      const body = problem(await create(bad, creds), 400, 'return_url_invalid');
+      expect(body.param).toBe('returnUrl');
+    }
+  });
+});

@@ -245,9 +245,15 @@ describe('payouts', () => {
     expect((await payout(m, { destination: { provider: 'mtn_momo', phoneNumber: '670000001' } })).json()).toMatchObject({ status: 400, code: 'phone_invalid' });
     expect((await payout(m, { destination: { provider: 'mtn_momo' } })).statusCode).toBe(400);
     expect((await payout(m, { surprise: true })).statusCode).toBe(400);
+    // MTN's message rules, from its description: 1 to 160 characters, none of & ' < >.
+    for (const description of ['x'.repeat(161), 'é'.repeat(200), '', 'Tom & Jerry', "Jerry's", '<b>', 'a>b']) {
+      expect((await payout(m, { description })).json(), description).toMatchObject({ status: 400, code: 'description_invalid', param: 'description' });
+    }
+    expect(await balance(m)).toMatchObject({ balances: [{ currency: 'XAF', available: '985' }] });
     expect((await payout(m, { amount: '986' })).json()).toMatchObject({ status: 409, code: 'balance_insufficient' });
     expect((await payout(m, { amount: '1.00', currency: 'EUR' })).json()).toMatchObject({ status: 409, code: 'balance_insufficient' });
-    const ok = (await payout(m, { amount: '985' })).json() as { id: string };
+    const ok = (await payout(m, { amount: '985', description: 'é'.repeat(160) })).json() as { id: string; status: string };
+    expect(ok.status).toBe('PENDING');
     const other = await createMerchant(ctx, 'Nosy');
     expect((await call(ctx.app, 'GET', `/payouts/${ok.id}`, sk(other))).statusCode).toBe(404);
     expect((await call(ctx.app, 'GET', `/payouts/${ok.id}`, { apiKey: m.live.apiKey, secretKey: m.live.secretKey })).statusCode).toBe(404);

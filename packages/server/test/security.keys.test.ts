@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { runAdminCommand } from '../src/admin.ts';
+import { buildCli } from '../src/cli.ts';
 import { SECOND } from '../src/platform/clock.ts';
 import { sha256 } from '../src/platform/crypto.ts';
 import { API_RESOURCES, type AccessLevel, type ApiResource, type RouteAccess } from '../src/platform/tenancy.ts';
@@ -86,6 +89,10 @@ beforeAll(async () => {
   m = await createMerchant(ctx, 'Keys');
 }, 60_000);
 afterAll(() => ctx.close());
+
+function commandOf(root: Command, path: string[]): Command {
+  return path.reduce((c, name) => c.commands.find((sub) => sub.name() === name) as Command, root);
+}
 
 const sampleUrl = (url: string) => url.replace(/:[A-Za-z]+/g, 'x_00000000000000000000000000');
 const LOWER: Record<'read' | 'write', AccessLevel> = { read: 'none', write: 'read' };
@@ -172,9 +179,32 @@ describe('restricted keys on the API', () => {
     problem(await call(ctx.app, 'GET', '/balance', fresh), 401, 'secret_key_revoked');
   });
 
+  it('the CLI creates one: keys create --kind restricted --permissions payments:read,balance:read', async () => {
+    const created = await runAdminCommand(ctx.services, 'keys.create', {
+      merchantId: m.merchantId,
+      kind: 'restricted',
+      mode: 'live',
+      name: 'Reporting',
+      allowedOrigins: [],
+      permissions: 'payments:read,balance:read',
+    });
+    expect(created).toMatchObject({ kind: 'restricted', mode: 'live', permissions: { payments: 'read', balance: 'read', payouts: 'none' } });
+    const secret = (created as { secret: string }).secret;
+    expect(secret).toMatch(/^rk_live_/);
+    expect((await call(ctx.app, 'GET', '/balance', { apiKey: m.live.apiKey, secretKey: secret })).statusCode).toBe(200);
+    problem(await call(ctx.app, 'GET', '/payouts', { apiKey: m.live.apiKey, secretKey: secret }), 403, 'permission_denied');
+    // The other kinds work as before.
+    const pair = await runAdminCommand(ctx.services, 'keys.create', { merchantId: m.merchantId, kind: 'both', mode: 'test', name: 'Pair', allowedOrigins: [] });
+    expect(pair).toMatchObject({ apiKey: { kind: 'publishable', permissions: null }, secretKey: { kind: 'secret', permissions: null } });
+    const create = commandOf(buildCli(), ['keys', 'create']);
+    expect(create.options.find((o) => o.long === '--kind')?.argChoices).toContain('restricted');
+    expect(create.options.some((o) => o.long === '--permissions')).toBe(true);
+  });
+
   it('refuses permissions that make no sense: unknown resource or level, none at all, on another kind', async () => {
     const make = (kind: 'restricted' | 'secret', permissions?: string) => ctx.services.merchants.createKey(m.merchantId, { kind, mode: 'test', name: 'x', permissions });
     await expect(make('restricted', 'money:write')).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(make('restricted', '__proto__:read,payments:read')).rejects.toMatchObject({ code: 'validation_error' });
     await expect(make('restricted', 'payouts:all')).rejects.toMatchObject({ code: 'validation_error' });
     await expect(make('restricted', 'payouts:none')).rejects.toMatchObject({ code: 'validation_error' });
     await expect(make('restricted')).rejects.toMatchObject({ code: 'validation_error' });

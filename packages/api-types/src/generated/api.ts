@@ -356,6 +356,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         intentionId: string;
+                        paymentMethod?: {
+                            phoneNumber: string;
+                            provider: string;
+                            /** @enum {string} */
+                            type: "mobile_money";
+                        };
                         userId?: string;
                     };
                 };
@@ -384,6 +390,72 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
+                            /** @enum {unknown} */
+                            status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            amountRefunded: string;
+                            attempts: {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            id: string;
+                            lastError: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            livemode: boolean;
+                            nextAction: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
+                            /** @enum {string} */
+                            object: "payment_intent";
+                            paymentMethod: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            } | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -411,7 +483,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     startingAfter?: string;
-                    type?: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                    type?: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                 };
                 header?: never;
                 path?: never;
@@ -453,6 +525,7 @@ export interface paths {
                                         net: string | null;
                                         /** @enum {string} */
                                         object: "payment_intent";
+                                        returnUrl?: string | null;
                                         /** @enum {unknown} */
                                         status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                         /** Format: date-time */
@@ -464,7 +537,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                             } | {
                                 apiVersion: string;
                                 /** Format: date-time */
@@ -497,7 +570,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                             })[];
                             hasMore: boolean;
                         };
@@ -564,6 +637,7 @@ export interface paths {
                                     net: string | null;
                                     /** @enum {string} */
                                     object: "payment_intent";
+                                    returnUrl?: string | null;
                                     /** @enum {unknown} */
                                     status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                     /** Format: date-time */
@@ -575,7 +649,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                         } | {
                             apiVersion: string;
                             /** Format: date-time */
@@ -608,7 +682,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                         };
                     };
                 };
@@ -739,6 +813,7 @@ export interface paths {
                                 net: string | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                 /** Format: date-time */
@@ -770,6 +845,7 @@ export interface paths {
                         metadata?: {
                             [key: string]: string | number | boolean;
                         };
+                        returnUrl?: string;
                     };
                 };
             };
@@ -802,6 +878,7 @@ export interface paths {
                             net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             sessionToken: string;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -864,6 +941,7 @@ export interface paths {
                             net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -933,6 +1011,7 @@ export interface paths {
                             net: string | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -1045,6 +1124,7 @@ export interface paths {
                             merchantLanguage?: "fr" | "en";
                             /** @enum {string} */
                             object: "payment_intent";
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
@@ -1486,6 +1566,7 @@ export interface paths {
                                 net: string | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                 /** Format: date-time */
@@ -2772,7 +2853,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
                         url: string;
                     };
                 };
@@ -2896,7 +2977,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
                         url?: string;
                     };
                 };

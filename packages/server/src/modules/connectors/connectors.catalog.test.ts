@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.ts';
 import { COUNTRY_CODES } from '../../platform/countries.ts';
 import {
   checkAmountBounds,
   describeProvider,
   fitMessage,
+  formatProvidersReport,
   isAcceptableMessage,
   lookupNumber,
   NUMBERING_PLAN,
   PROVIDER_NAMES,
   providerDescriptions,
   providerPrefixes,
+  providersReport,
   providersServing,
   servesNumber,
   suggestProvider,
@@ -113,5 +116,27 @@ describe('numbering table', () => {
     expect(servesNumber(mtn, '+237699123456')).toBe(false);
     expect(servesNumber(mtn, '+2250512345678')).toBe(false);
     expect(servesNumber(mtn, '677123456')).toBe(false);
+  });
+});
+
+describe('providers list', () => {
+  const env = {
+    CAISSE_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+    CAISSE_MOMO_BASE_URL: 'https://momo.example.com',
+    CAISSE_MOMO_API_USER: '00000000-0000-4000-8000-000000000000',
+    CAISSE_MOMO_API_KEY: 'secret-api-key',
+    CAISSE_MOMO_COLLECTION_KEY: 'secret-collection',
+    CAISSE_MOMO_DISBURSEMENT_KEY: 'secret-disbursement',
+  };
+
+  it('says what is configured in each mode and which settings are set, never their values', () => {
+    const [mtn] = providersReport(loadConfig(env), env);
+    expect(mtn).toMatchObject({ provider: 'mtn_momo', live: 'configured', test: 'sandbox (in-process, with start)', limits: { XAF: { min: '100', max: '500000' } }, available: true });
+    expect(mtn?.settings.find((s) => s.env === 'CAISSE_MOMO_API_KEY')).toMatchObject({ set: true, secret: true });
+    expect(mtn?.settings.find((s) => s.env === 'CAISSE_MOMO_CALLBACK_URL')).toMatchObject({ set: false, required: false });
+    const text = formatProvidersReport(providersReport(loadConfig(env), env)) + JSON.stringify(providersReport(loadConfig(env), env));
+    for (const secret of ['secret-api-key', 'secret-collection', 'secret-disbursement']) expect(text).not.toContain(secret);
+    const bare = { CAISSE_MASTER_KEY: env.CAISSE_MASTER_KEY, CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090' };
+    expect(providersReport(loadConfig(bare), bare)[0]).toMatchObject({ live: 'not configured', test: 'sandbox' });
   });
 });

@@ -33,6 +33,7 @@ export {
   storeOf,
 } from './connectors.lifecycle.ts';
 export { default as connectorsRoutes } from './connectors.routes.ts';
+export { startLifecyclePoller } from './connectors.poller.ts';
 export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 export {
   type ConnectorRegistry,
@@ -66,6 +67,7 @@ export { PROVIDER_DESCRIPTIONS } from './connectors.registry.ts';
 export { describeProvider, providerDescriptions, providerPrefixes, providersServing, servesNumber, suggestProvider } from './connectors.catalog.ts';
 export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
 export { TEST_NUMBER_OUTCOMES, testNumbers } from './connectors.testnumbers.ts';
+export { formatProvidersReport, type ProviderReport, providersReport } from './connectors.report.ts';
 export {
   type MomoSandbox,
   type MomoSandboxOptions,

@@ -13,7 +13,9 @@ import type {
   StatusResult,
   SubmitResult,
 } from './connectors.types.ts';
-import { checkErrorBody, checkSandboxListing, checkStatusAnswer, checkTokenAnswer, MOMO_NOTE_MAX, type MomoStatusAnswer } from './mtn-momo.schema.ts';
+import { fitMessage } from './connectors.description.ts';
+import { MTN_MOMO_DESCRIPTION } from './mtn-momo.description.ts';
+import { checkErrorBody, checkSandboxListing, checkStatusAnswer, checkTokenAnswer, type MomoStatusAnswer } from './mtn-momo.schema.ts';
 
 /**
  * `mtn_momo`: MTN's MoMo Open API (Collection requesttopay, Disbursement transfer), as described
@@ -81,11 +83,6 @@ function invalidRequest(req: PaymentRequest): string | undefined {
   return undefined;
 }
 
-/** A message MTN takes: without `&'<>`, at most 160 characters, never empty (then `fallback`). */
-export function momoNote(text: string | undefined, fallback: string): string {
-  const clean = (text ?? '').replace(/[&'<>]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MOMO_NOTE_MAX).trim();
-  return clean === '' ? fallback.slice(0, MOMO_NOTE_MAX) : clean;
-}
 
 export function createMtnMomoConnector(settings: MtnMomoSettings, deps: ConnectorDeps): Connector {
   const http = new ProviderHttp(settings.baseUrl, { timeoutMs: settings.timeoutMs ?? 10_000, connections: settings.connections });
@@ -170,8 +167,8 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
       currency: req.currency,
       externalId: req.externalId,
       [PRODUCTS[kind].party]: { partyIdType: 'MSISDN', partyId: req.phoneNumber.replace(/^\+/, '') },
-      payerMessage: momoNote(req.payerMessage, req.externalId),
-      payeeNote: momoNote(req.payeeNote, req.externalId),
+      payerMessage: fitMessage(MTN_MOMO_DESCRIPTION.messages, req.payerMessage ?? '', req.externalId),
+      payeeNote: fitMessage(MTN_MOMO_DESCRIPTION.messages, req.payeeNote ?? '', req.externalId),
     });
     const extra: Record<string, string> = { 'x-reference-id': req.reference };
     if (settings.callbackUrl !== undefined) {

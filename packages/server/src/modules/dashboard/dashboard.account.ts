@@ -30,8 +30,8 @@ export interface Client {
   userAgent?: string;
   /** The request's languages (Accept-Language), for an e-mail to someone who chose none. */
   requested?: readonly string[];
-  /** The request's own scheme and host: the base of e-mailed links in development only. */
-  origin?: string;
+  /** The base of e-mailed links (platform/http/public-url.ts), never taken from the request. */
+  linkBase?: string;
 }
 
 /** Proof for a sensitive change while signed in: a current code (or recovery code), or the password. */
@@ -262,7 +262,7 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
       const token = `dr_${randomToken(random, 32)}`;
       await credentials.insertReset({ token_hash: sha256(token), dashboard_user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + RESET_LINK_MS) });
       const t = translator({ saved: user.language, requested: client.requested, merchantDefault: user.merchant_language });
-      const base = config.publicUrl ?? (config.mode === 'development' ? client.origin : undefined) ?? '';
+      const base = client.linkBase ?? config.publicUrl ?? '';
       const link = `${base}/dashboard/reset-password/${token}`;
       try {
         // Live mode: the configured SMTP, else the outbox (development, tests). A production

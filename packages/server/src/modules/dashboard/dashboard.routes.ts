@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
+import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { ListMessagesQuery, MessageList } from '../messaging/index.ts';
 import { BalanceTransactionList, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery, MerchantBalance } from '../balances/index.ts';
 import { CreatePayoutBody, ListPayoutsQuery, Payout, PayoutList, PayoutSchedule, PayoutScheduleBody } from '../payouts/index.ts';
@@ -701,7 +702,7 @@ async function dashboardApi(instance: FastifyInstance) {
         response: { 201: Invitation },
       },
     },
-    async (req, reply) => reply.code(201).send(await dashboard.team.invite(req.dashboardSession, req.body, `${req.protocol}://${req.host}`)),
+    async (req, reply) => reply.code(201).send(await dashboard.team.invite(req.dashboardSession, req.body, emailLinkBase(req.server.deps.config, req.server.server))),
   );
 
   app.delete(

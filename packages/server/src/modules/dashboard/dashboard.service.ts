@@ -768,15 +768,15 @@ export function createDashboardService(
        * once the invitation is committed; an e-mail the provider refuses revokes the invitation, so
        * no link is pending that nobody received.
        */
-      async invite(actor: Actor, input: { email: string; role: TeamRole }, origin: string) {
+      async invite(actor: Actor, input: { email: string; role: TeamRole }, base: string) {
         const { invitation, token } = await db.transaction().execute(async (tx) => {
           const made = await merchants.invite(actor.merchantId, { ...input, by: { id: actor.userId, email: actor.email } }, tx);
           await record(tx, actor, { mode: null, action: 'member.invited', targetId: made.invitation.id, details: { email: made.invitation.email, role: made.invitation.role } });
           return made;
         });
         try {
-          // CAISSE_PUBLIC_URL when set, as every e-mailed link; else the dashboard page the owner used.
-          await sendInvitation(actor, invitation.email, invitation.role, `${config.publicUrl ?? origin}/dashboard/invitations/${token}`, token);
+          // `base`: CAISSE_PUBLIC_URL, else the address the server listens on (never a request header).
+          await sendInvitation(actor, invitation.email, invitation.role, `${base}/dashboard/invitations/${token}`, token);
         } catch (err) {
           await db.transaction().execute((tx) => merchants.revokeInvitation(tx, actor.merchantId, invitation.id));
           throw err;

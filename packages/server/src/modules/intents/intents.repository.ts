@@ -26,6 +26,8 @@ export interface IntentsTable {
   fee_minor: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   /** The customer who started paying it: the first sent a code bound to it (only their declines count). */
   started_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where the checkout sends the payer after the outcome (contract §12); null: none. */
+  return_url: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;

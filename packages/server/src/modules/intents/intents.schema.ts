@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CURRENCIES } from '../../platform/money.ts';
 import type { Metadata as MetadataMap } from './intents.repository.ts';
+import { MAX_RETURN_URL_LENGTH } from './intents.return-url.ts';
 import { INTENT_STATUSES } from './intents.state.ts';
 import { eventSchema } from '../events/index.ts';
 
@@ -60,6 +61,14 @@ export const CreateIntentBody = Type.Object(
         description: `Validity in seconds (${MIN_EXPIRES_IN}–${MAX_EXPIRES_IN}). Default: the merchant's setting (30 minutes unless changed).`,
       }),
     ),
+    returnUrl: Type.Optional(
+      Type.String({
+        maxLength: MAX_RETURN_URL_LENGTH,
+        'x-code': 'return_url_invalid',
+        description:
+          'Where the hosted checkout sends the payer after the outcome, and where redirect providers come back to: an absolute https URL (plain http only to localhost or 127.0.0.1 in test mode). Otherwise 400 `return_url_invalid`.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -86,13 +95,22 @@ const publicFields = {
   attempts: Type.Integer({ description: 'Charge attempts that count against the intent (at most 3 declines): those of the customer who started paying it, the first sent a code bound to it. Other customers\' declines are answered 402 and leave the intent as it was.' }),
 };
 
+/**
+ * Optional and last: events recorded before it existed are read back byte for byte through this
+ * schema, and the serialiser writes optional fields after the required ones.
+ */
+const returnUrlField = {
+  returnUrl: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Where the checkout sends the payer after the outcome (given on creation), or null.' })),
+};
+
 /** The intent as the client sees it with the API key alone: no metadata, no session token. */
-export const PublicIntent = Type.Object(publicFields);
+export const PublicIntent = Type.Object({ ...publicFields, ...returnUrlField });
 export type PublicIntent = Static<typeof PublicIntent>;
 
 /** The intent read by its session token, with what a checkout needs to pick its language. */
 export const SessionIntent = Type.Object({
   ...publicFields,
+  ...returnUrlField,
   merchantLanguage: Type.Optional(
     Type.Union([Type.Literal('fr'), Type.Literal('en')], {
       description: "The merchant's default language: a checkout speaks it when the customer has not signed in with a saved language and the browser asks for neither French nor English.",
@@ -106,6 +124,7 @@ export const Intent = Type.Object({
   metadata: Metadata,
   fee: Type.Union([Type.String(), Type.Null()], { description: "The platform's fee, in major units, once paid (null before): the merchant's fee schedule applied to the amount, half up to the minor unit" }),
   net: Type.Union([Type.String(), Type.Null()], { description: 'What the merchant receives of the amount once paid: amount − fee (null before)' }),
+  ...returnUrlField,
 });
 export type Intent = Static<typeof Intent>;
 

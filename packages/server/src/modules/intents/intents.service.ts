@@ -9,6 +9,7 @@ import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
 import { type IntentPatch, type IntentRow, intentsRepository as repo } from './intents.repository.ts';
 import type { CreatedIntent, CreateIntentBody, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
 import { intentIdOfSessionToken, newSessionToken, sessionTokenMatches } from './intents.session-token.ts';
+import { checkReturnUrl } from './intents.return-url.ts';
 import { assertMove, effectiveStatus, type IntentStatus, isDue } from './intents.state.ts';
 
 /** Every currency an amount typed in the dashboard's search may be in. */
@@ -40,6 +41,7 @@ export function publicView(row: IntentRow, now: Date): PublicIntent {
     amountRefunded: formatAmount(row.amount_refunded_minor, currency),
     lastError: row.last_error_code === null ? null : { code: row.last_error_code, message: row.last_error_message ?? '' },
     attempts: row.attempts,
+    returnUrl: row.return_url,
   };
 }
 
@@ -47,11 +49,15 @@ export function publicView(row: IntentRow, now: Date): PublicIntent {
 export function merchantView(row: IntentRow, now: Date): Intent {
   const currency = row.currency as Currency;
   const fee = row.fee_minor;
+  // returnUrl last: its schema field is optional, and the serialiser writes optional fields after
+  // the required ones; events are read back byte for byte.
+  const { returnUrl, ...view } = publicView(row, now);
   return {
-    ...publicView(row, now),
+    ...view,
     metadata: row.metadata,
     fee: fee === null ? null : formatAmount(fee, currency),
     net: fee === null ? null : formatAmount(row.amount_minor - fee, currency),
+    returnUrl,
   };
 }
 
@@ -72,7 +78,7 @@ export function createIntentsService(
    * `intent_state_invalid`, or `intent_expired` for an intent that has expired, swept or not).
    * `patch` sets what the move also changes (attempts, lastError, the refunded amount).
    */
-  async function transition(tx: Tx, row: IntentRow, to: IntentStatus, opts: { apiVersion: string; patch?: IntentPatch }): Promise<IntentRow> {
+  async function transition(tx: Tx, row: IntentRow, to: IntentStatus, opts: { apiVersion: string; patch?: IntentPatch; eventData?: Record<string, unknown> }): Promise<IntentRow> {
     const now = clock.now();
     // The expiry itself starts from the stored PENDING; any other move starts from what a reader
     // sees, so nothing can charge or cancel an intent that reads EXPIRED.
@@ -90,7 +96,7 @@ export function createIntentsService(
         type: move.event,
         apiVersion: opts.apiVersion,
         intentId: updated.id,
-        data: { paymentIntent: merchantView(updated, now) },
+        data: { paymentIntent: merchantView(updated, now), ...opts.eventData },
       });
     }
     return updated;
@@ -109,6 +115,7 @@ export function createIntentsService(
   async function insertIntent(ex: Executor, caller: IntentCreator, body: CreateIntentBody): Promise<CreatedIntent> {
     const currency = assertCurrency(body.currency);
     const amountMinor = parseAmount(body.amount, currency);
+    const returnUrl = body.returnUrl === undefined ? null : checkReturnUrl(body.returnUrl, caller.mode);
     const id = ids('intent');
     const sessionToken = newSessionToken(id, random);
     const now = clock.now();
@@ -124,6 +131,7 @@ export function createIntentsService(
       session_token_hash: sha256(sessionToken),
       last_error_code: null,
       last_error_message: null,
+      return_url: returnUrl,
       created_at: now,
       updated_at: now,
       expires_at: new Date(now.getTime() + (body.expiresIn ?? caller.intentExpiresIn) * 1000),

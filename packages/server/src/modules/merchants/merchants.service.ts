@@ -65,7 +65,8 @@ export function restrictedPermissions(input: KeyPermissions | string | undefined
   const param = 'permissions';
   let given: Record<string, unknown>;
   if (typeof input === 'string') {
-    given = {};
+    // No prototype: `__proto__:read` is an unknown resource like any other.
+    given = Object.create(null) as Record<string, unknown>;
     for (const part of input.split(',').map((p) => p.trim()).filter(Boolean)) {
       const [resource, level, extra] = part.split(':');
       if (level === undefined || extra !== undefined) throw new ApiError('validation_error', `"${part}" is not resource:level, e.g. payments:read`, { param });
@@ -352,6 +353,13 @@ export function createMerchantsService(deps: Deps) {
     async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number } | undefined> {
       const row = await repo.findMerchant(db, merchantId);
       return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, country: row.country, intentExpiresIn: row.intent_expires_in };
+    },
+
+    /** What settling a payment outside a request needs of a merchant: fees, settlement delay, pinned version. */
+    async paymentTerms(merchantId: string, executor: Executor = db): Promise<{ pinnedVersion: string; fees: { bps: number | null; fixedMinor: Record<string, number | string> | null }; settlementDelayDays: number | null }> {
+      const row = await repo.findMerchant(executor, merchantId);
+      if (!row) throw new Error(`no merchant ${merchantId}`);
+      return { pinnedVersion: row.api_version, fees: { bps: row.fee_bps, fixedMinor: row.fee_fixed }, settlementDelayDays: row.settlement_delay_days };
     },
 
     /** The pinned API version of each of these merchants (in the caller's transaction when given). */

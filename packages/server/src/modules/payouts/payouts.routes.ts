@@ -20,7 +20,7 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
         summary: "Pay out part of the available balance to a mobile-money number",
         description: [
           "Takes `amount` out of the available balance at once and sends it to `destination.phoneNumber` through the provider (`mtn_momo`). The answer is 202 with the payout PENDING: the payout, the debit and the provider reference commit first, the provider is called after. PAID when the provider says SUCCESSFUL (`payout.paid`); FAILED with the provider's reason otherwise, the money back in `available` (`payout.failed`). While the provider cannot be reached the payout stays PENDING and is asked about again: never paid twice. Test mode always uses the MoMo sandbox.",
-          'Errors: `amount_invalid`, `currency_unsupported`, `provider_unsupported`, `phone_invalid` (400); `balance_insufficient` (409: `available` holds less, is negative, or has no such currency; concurrent payouts never overdraw it); `provider_unavailable` (503). Send an `Idempotency-Key`: a retry replays the first answer and never pays twice.',
+          'Errors: `amount_invalid`, `currency_unsupported`, `provider_unsupported`, `phone_invalid`, `description_invalid` (400: outside the provider\'s message rules, mtn_momo 1 to 160 characters without `& \' < >`); `balance_insufficient` (409: `available` holds less, is negative, or has no such currency; concurrent payouts never overdraw it); `provider_unavailable` (503). Send an `Idempotency-Key`: a retry replays the first answer and never pays twice.',
         ].join('\n\n'),
         security,
         body: CreatePayoutBody,

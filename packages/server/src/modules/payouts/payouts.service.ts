@@ -8,7 +8,7 @@ import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../
 import type { Caller, KeyMode, Scope } from '../../platform/tenancy.ts';
 import { LATEST_API_VERSION } from '../../platform/versioning.ts';
 import type { BalancesService } from '../balances/index.ts';
-import { type ConnectorSource, createProviderLifecycle, type Decision, paymentRequestOf, storeOf, FIRST_POLL_DELAY_MS, isProviderName, newReference } from '../connectors/index.ts';
+import { type ConnectorSource, createProviderLifecycle, type Decision, describeProvider, isAcceptableMessage, paymentRequestOf, storeOf, FIRST_POLL_DELAY_MS, isProviderName, newReference } from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
 import { type PayoutRow, type PayoutScheduleRow, payoutsRepository as repo } from './payouts.repository.ts';
 import { type CreatePayoutBody, type Payout, type PayoutSchedule, type PayoutScheduleBody, WEEK_DAYS } from './payouts.schema.ts';
@@ -98,6 +98,18 @@ export function createPayoutsService(
       throw new ApiError('phone_invalid', 'destination.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', { param: 'destination.phoneNumber' });
     }
     if (!connectorFor(mode, d.provider)) throw new ApiError('provider_unavailable', `${d.provider} is not configured for ${mode} mode on this server`, { param: 'destination.provider' });
+  }
+
+  /**
+   * The description goes to the payee as the provider's message: refused here (400
+   * `description_invalid`) by the provider's own rules, rather than by the provider after the
+   * money left `available` (MTN: 1 to 160 characters, none of `& ' < >`).
+   */
+  function checkDescription(provider: string, description: string | undefined): void {
+    const rules = describeProvider(provider)?.messages;
+    if (description === undefined || rules === undefined || isAcceptableMessage(rules, description)) return;
+    const forbidden = rules.forbidden ? `, without ${[...rules.forbidden].join(' ')}` : '';
+    throw new ApiError('description_invalid', `description must be ${rules.minLength} to ${rules.maxLength} characters${forbidden}: ${provider} refuses other messages`, { param: 'description' });
   }
 
   /** Writes a PENDING payout and takes its money out of `available`, in the caller's transaction. */
@@ -194,6 +206,7 @@ export function createPayoutsService(
       const currency = assertCurrency(body.currency);
       const amount = parseAmount(body.amount, currency);
       checkDestination(merchant.mode, body.destination);
+      checkDescription(body.destination.provider, body.description);
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const row = await db.transaction().execute(async (tx) => {
         const created = await createInTx(tx, scope, {

@@ -21,6 +21,12 @@ declare module 'fastify' {
      * call every route.
      */
     access?: RouteAccess;
+    /**
+     * A `user` route a payer may also call with the intent's session token (`x-session-token`)
+     * instead of a user access token: the direct mobile-money charge (contract §12). The route
+     * checks the session token itself.
+     */
+    payerSession?: boolean;
   }
   interface FastifyRequest {
     merchant: MerchantContext;
@@ -99,6 +105,7 @@ export function registerAuth(
     request.apiVersion = asked ?? merchant.pinnedVersion;
     reply.header('pay-version', request.apiVersion);
     if (kind !== 'user') return undefined;
+    if (!token && request.routeOptions.config.payerSession === true && single(request.headers['x-session-token']) !== undefined) return undefined;
     if (!token) throw new ApiError('access_token_missing', 'Send the user access token in Authorization: Bearer <token>');
     const verifier = verifyAccessToken();
     if (!verifier) throw new ApiError('access_token_invalid', 'User access tokens are not accepted by this server');
