@@ -456,6 +456,7 @@ export interface paths {
                                 /** @enum {string} */
                                 type: "mobile_money";
                             } | null;
+                            returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                             /** Format: date-time */
