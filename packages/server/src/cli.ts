@@ -526,17 +526,19 @@ export function buildCli(): Command {
 
   examples(
     program
-      .command('momo-sandbox')
-      .description('run the MTN MoMo sandbox: the MoMo Open API subset of the mtn_momo connector, outcomes by the last three digits of the phone number')
+      .command('sandbox')
+      .alias('momo-sandbox')
+      .description('run the providers\' sandbox: MTN MoMo, Orange Money and Wave API subsets on one port, outcomes by the last three digits of the phone number')
       .option('--port <port>', 'port to listen on', port, 8090)
       .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks,duplicateCallbacks,badJson,badSchema', (v) => v.split(','), [])
-      .option('--fast', 'the approval window (numbers ending in 106) is 5 s instead of 5 min'),
-    'npx caisse momo-sandbox --port 8090     # then CAISSE_MOMO_SANDBOX_URL=http://127.0.0.1:8090 npm start',
-    'npx caisse momo-sandbox --faults answer500,dropCallbacks',
-  ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean }) => {
-      const { runMomoSandbox } = await import('./modules/connectors/index.ts');
-      await runMomoSandbox(opts);
+      .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks (all providers), duplicateCallbacks,badJson,badSchema (MoMo)', (v) => v.split(','), [])
+      .option('--fast', 'the approval window (numbers ending in 106, payment pages) is 5 s instead of 5 min')
+      .option('--wave-webhook-url <url>', 'where the Wave sandbox sends its signed webhooks'),
+    'npx caisse sandbox --port 8090     # then CAISSE_MOMO_SANDBOX_URL=http://127.0.0.1:8090 npm start',
+    'npx caisse sandbox --faults answer500,dropCallbacks',
+  ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean; waveWebhookUrl?: string }) => {
+      const { runSandbox } = await import('./modules/connectors/index.ts');
+      await runSandbox(opts);
     });
 
   const signingKeys = examples(program.command('signing-keys').description('keys that sign user access tokens'), 'npx caisse signing-keys rotate');

@@ -181,14 +181,17 @@ describe('MoMo sandbox: control API', () => {
   });
 });
 
-describe('caisse momo-sandbox', () => {
-  it('starts the sandbox on the system clock, with faults from the command line, and stops on SIGTERM', async () => {
+describe('caisse sandbox (and its old name, momo-sandbox)', () => {
+  it('starts every provider\'s sandbox on one port, with faults from the command line, and stops on SIGTERM', async () => {
     const proc = spawnCaisse(['momo-sandbox', '--port', '0', '--faults', 'dropCallbacks,badJson'], processEnv({}));
     try {
-      const line = await proc.waitForLine(/MoMo sandbox listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
+      const line = await proc.waitForLine(/Sandbox listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
       const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)?.[0];
       const faults = await (await fetch(`${url}/_sandbox/faults`)).json();
       expect(faults).toMatchObject({ dropCallbacks: true, badJson: true, answer500: false });
+      // Orange Money and Wave under their own base paths, in the same process.
+      expect(await (await fetch(`${url}/orange-money/_sandbox/payments`)).json()).toEqual({ data: [] });
+      expect(await (await fetch(`${url}/wave/_sandbox/sessions`)).json()).toEqual({ data: [] });
     } finally {
       proc.kill('SIGTERM');
     }

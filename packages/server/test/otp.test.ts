@@ -166,6 +166,19 @@ describe('initOtp', () => {
     expect((await init(user)).statusCode).toBe(200);
   });
 
+  it("the send limit is the customer's across merchants: a code through A, then through B within 30 s, is 429", async () => {
+    const user = await newUser(ctx, m);
+    const throughOther = { id: user.id, creds: { apiKey: other.apiKey, token: await accessToken(ctx, other, user.id) } };
+    expect((await init(user)).statusCode).toBe(200);
+    ctx.clock.advance(SECOND);
+    const early = await init(throughOther);
+    problem(early, 429, 'otp_rate_limited');
+    expect(early.headers['retry-after']).toBe('29');
+    ctx.clock.advance(29 * SECOND);
+    const later = await init(throughOther);
+    expect(later.statusCode, later.body).toBe(200);
+  });
+
   it('concurrent sends for one user: one code goes out, the others are 429 (the limit is counted under a lock)', async () => {
     const user = await newUser(ctx, m);
     const answers = await Promise.all(Array.from({ length: 8 }, () => init(user)));

@@ -66,8 +66,8 @@ const sendsInWindow = prepare((db, p: UserScope & { now: Date; windowStart: Date
     .with('stale_codes', (db) => db.deleteFrom('otp_codes').where('user_id', '=', p.userId).where('created_at', '<', p.windowStart))
     .selectFrom('otp_codes')
     .select('created_at')
+    // Every merchant's: the send limits are the customer's, not one merchant's (issue 30).
     .where('user_id', '=', p.userId)
-    .where('merchant_id', '=', p.merchantId)
     .where('mode', '=', p.mode)
     .where('created_at', '>', p.windowStart),
 );
@@ -146,9 +146,9 @@ export const otpRepository = {
     return row?.failures ?? 0;
   },
 
-  /** When the user's codes were sent since `since`. */
+  /** When the user's codes were sent since `since`, through any merchant (the send limits are the customer's). */
   async sendsSince(db: Executor, scope: UserScope, since: Date): Promise<Date[]> {
-    const rows = await codesOf(db, scope).select('created_at').where('created_at', '>', since).execute();
+    const rows = await db.selectFrom('otp_codes').select('created_at').where('user_id', '=', scope.userId).where('mode', '=', scope.mode).where('created_at', '>', since).execute();
     return rows.map((r) => r.created_at);
   },
 

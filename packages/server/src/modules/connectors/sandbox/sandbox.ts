@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { InvalidArgumentError } from 'commander';
 import { Agent, request } from 'undici';
 import { type Clock, systemClock } from '../../../platform/clock.ts';
 import { type RandomBytes, systemRandom } from '../../../platform/crypto.ts';
@@ -7,6 +8,7 @@ import { type MomoSandbox, type MomoSandboxOptions, startMomoSandbox } from '../
 import { createOrangeSandbox, type OrangeSandbox } from '../orange-money/orange-money.sandbox.ts';
 import { createWaveSandbox, type WaveSandbox } from '../wave/wave.sandbox.ts';
 import { SandboxAnswer, writeAnswer } from './sandbox.http.ts';
+import { TEST_NUMBERS_HELP } from './test-numbers.ts';
 
 /**
  * One sandbox process for every provider (contract §13), one base path each on one port:
@@ -62,7 +64,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const now = () => clock.now().getTime() + offset;
   let url = '';
   const common = { now, random, fast: opts.fast, callbackTimeoutMs: opts.callbackTimeoutMs, log: opts.log };
-  const momo = await startMomoSandbox({ clock: { now: () => new Date(now()) }, random, tickMs: opts.tickMs, log: opts.log, ...opts.momo });
+  const momo = await startMomoSandbox({ clock: { now: () => new Date(now()) }, random, tickMs: opts.tickMs, fast: opts.fast, log: opts.log, ...opts.momo });
   const providers = {
     orange: createOrangeSandbox({ ...common, ...opts.orange, baseUrl: () => url + SANDBOX_PATHS.orange_money }),
     wave: createWaveSandbox({
@@ -153,4 +155,39 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       return closing;
     },
   };
+}
+
+const MOMO_FAULTS = ['answer500', 'hang', 'dropCallbacks', 'duplicateCallbacks', 'badJson', 'badSchema'] as const;
+const SHARED_FAULTS = ['answer500', 'hang', 'dropCallbacks'] as const;
+
+/** `caisse sandbox` (alias `momo-sandbox`): every provider's sandbox on one port, on the system clock, until SIGINT or SIGTERM. */
+export async function runSandbox(opts: { port: number; host: string; faults: string[]; fast?: boolean; waveWebhookUrl?: string }): Promise<void> {
+  const unknown = opts.faults.filter((f) => !(MOMO_FAULTS as readonly string[]).includes(f));
+  // commander's error type: the CLI prints it as a usage error, without a stack.
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown fault ${unknown.join(', ')}; known: ${MOMO_FAULTS.join(', ')}`);
+  const on = Object.fromEntries(opts.faults.map((f) => [f, true]));
+  const sandbox = await startSandbox({
+    port: opts.port,
+    host: opts.host,
+    fast: opts.fast,
+    momo: { faults: on },
+    wave: { webhookUrl: opts.waveWebhookUrl },
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  const shared = Object.fromEntries(SHARED_FAULTS.filter((f) => on[f]).map((f) => [f, true]));
+  sandbox.orange.setFaults(shared);
+  sandbox.wave.setFaults(shared);
+  process.stdout.write(
+    `Sandbox listening on ${sandbox.url}\n` +
+      `  mtn_momo      ${sandbox.urls.mtn_momo}  (CAISSE_MOMO_SANDBOX_URL; any API user, API key and subscription keys)\n` +
+      `  orange_money  ${sandbox.urls.orange_money}  (environment dev, currency OUV; any client id, secret and merchant key)\n` +
+      `  wave          ${sandbox.urls.wave}  (any API key starting with wave_; webhooks ${opts.waveWebhookUrl ? `to ${opts.waveWebhookUrl}, secret ${WAVE_SANDBOX_WEBHOOK_SECRET}` : 'off: --wave-webhook-url'})\n` +
+      `  numbers by their last three digits (the payer's number; on the Orange and Wave payment pages): ${TEST_NUMBERS_HELP}\n` +
+      `  approval window ${opts.fast ? '5 s' : '5 min'}\n`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await sandbox.close();
 }
