@@ -9,6 +9,9 @@ interface Config {
   baseUrl: string;
   clientSecret: string;
   orderId: string;
+  /** The order's "thank you" page, linked from the checkout's success. */
+  returnUrl: string;
+  merchantName: string;
 }
 
 const config = JSON.parse(document.getElementById('checkout-config')?.textContent ?? '{}') as Config;
@@ -42,7 +45,7 @@ function App() {
   }, [paid]);
   return (
     <CaisseProvider apiKey={config.apiKey} clientSecret={config.clientSecret} baseUrl={config.baseUrl}>
-      <Checkout theme={{ accent: '#047857' }} onSuccess={() => setPaid(true)} />
+      <Checkout theme={{ accent: '#047857' }} merchantName={config.merchantName} returnUrl={config.returnUrl} onSuccess={() => setPaid(true)} />
     </CaisseProvider>
   );
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Caisse } from '@caisse/node';
 import { build } from 'esbuild';
 import { OrderBook } from './orders.ts';
-import { orderPage, PRODUCT, productPage } from './page.ts';
+import { donePage, donePath, orderPage, PRODUCT, productPage } from './page.ts';
 import { handleWebhook } from './webhook.ts';
 
 export interface ShopOptions {
@@ -97,6 +97,8 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
   const host = options.host ?? '127.0.0.1';
 
   let webhookSecret = options.webhookSecret;
+  // The shop's address as the payer's browser and Caisse reach it, once it listens.
+  let publicUrl = options.publicUrl ?? '';
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       log(`error: ${(err as Error)?.stack ?? String(err)}`);
@@ -125,15 +127,16 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
       return res.end();
     }
 
-    const match = /^\/orders\/(ord_[0-9a-f]+)(\/status)?$/.exec(path);
+    const match = /^\/orders\/(ord_[0-9a-f]+)(\/status|\/done)?$/.exec(path);
     if (req.method === 'GET' && match) {
       const order = orders.get(match[1] ?? '');
       if (!order) return send(res, 404, 'text/plain', 'No such order');
+      if (match[2] === '/done') return send(res, 200, 'text/html; charset=utf-8', donePage(order));
       if (match[2]) {
         const { id, status, paidAt, paidByEvent } = order;
         return send(res, 200, 'application/json', JSON.stringify({ id, status, paidAt: paidAt ?? null, paidByEvent: paidByEvent ?? null }));
       }
-      return send(res, 200, 'text/html; charset=utf-8', orderPage(order, { apiKey: options.caisse.apiKey, baseUrl: options.caisse.baseUrl as string }));
+      return send(res, 200, 'text/html; charset=utf-8', orderPage(order, { apiKey: options.caisse.apiKey, baseUrl: options.caisse.baseUrl as string, returnUrl: `${publicUrl}${donePath(order)}` }));
     }
 
     if (req.method === 'POST' && path === WEBHOOK_PATH) {
@@ -151,6 +154,7 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
+  publicUrl ||= url;
   let webhookEndpointId: string | undefined;
   if (webhookSecret === undefined) {
     try {

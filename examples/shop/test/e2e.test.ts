@@ -12,7 +12,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -101,6 +101,7 @@ describe('a purchase from the example shop, end to end', () => {
   let apiUrl = '';
   let shopUrl = '';
   let caisse: Caisse;
+  let apiKey = '';
 
   beforeAll(async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, CAISSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', CAISSE_MODE: 'development' };
@@ -145,6 +146,7 @@ describe('a purchase from the example shop, end to end', () => {
     await waitFor200(`${shopUrl}/healthz`, shop);
 
     caisse = new Caisse({ ...keys.test, baseUrl: apiUrl });
+    apiKey = keys.test.apiKey;
     if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
@@ -183,6 +185,8 @@ describe('a purchase from the example shop, end to end', () => {
     const orderId = /\/orders\/(ord_[0-9a-f]+)$/.exec(page.url())![1]!;
     const checkout = page.getByRole('region', { name: /Pay FCFA\s5,000/ });
     await checkout.waitFor();
+    // Mobile money comes first; this customer pays from their Caisse wallet.
+    await page.getByRole('button', { name: 'Pay with my Caisse wallet' }).click();
     await expectAccessible(page);
 
     // "Forgot password?" opens the reset with the number typed so far, accessible too; back to sign-in keeps it.
@@ -260,6 +264,7 @@ describe('a purchase from the example shop, end to end', () => {
     await page.waitForURL(/\/orders\/ord_[0-9a-f]+$/);
     const orderId = /\/orders\/(ord_[0-9a-f]+)$/.exec(page.url())![1]!;
     await page.getByRole('region', { name: /Pay FCFA\s5,000/ }).waitFor();
+    await page.getByRole('button', { name: 'Pay with my Caisse wallet' }).click();
     await page.getByLabel('Phone number').fill(SHORT_PHONE);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByLabel('Password').press('Enter');
@@ -305,13 +310,7 @@ describe('a purchase from the example shop, end to end', () => {
     await page.getByText(/your payment of FCFA\s5,000 is complete/).waitFor();
 
     // The webhook, not the browser, marks the order paid.
-    await page.locator('#order-status[data-status="paid"]').waitFor({ timeout: 30_000 });
-    const order = (await (await fetch(`${shopUrl}/orders/${orderId}/status`)).json()) as { status: string; paidByEvent: string };
-    expect(order.status).toBe('paid');
-    const event = await caisse.events.retrieve(order.paidByEvent);
-    expect(event.type).toBe('payment.completed');
-    expect(event.data.paymentIntent.metadata).toEqual({ orderId });
-    expect(await caisse.intents.retrieve(event.data.paymentIntent.id)).toMatchObject({ status: 'SUCCEEDED', amount: '5000', attempts: 1 });
+    expect(await expectPaidByWebhook(page, orderId)).toMatchObject({ status: 'SUCCEEDED', amount: '5000', attempts: 1 });
     expect(pageErrors).toEqual([]);
     await context.close();
   });
@@ -323,6 +322,7 @@ describe('a purchase from the example shop, end to end', () => {
       locale: 'fr-CM',
       phone: '+237650008801',
       region: /^Payer 5\s000\sFCFA$/,
+      wallet: 'Payer avec mon portefeuille Caisse',
       everyShop: 'Votre compte Caisse fonctionne dans toutes les boutiques qui utilisent Caisse.',
       phoneLabel: 'Numéro de téléphone',
       password: 'Mot de passe',
@@ -336,6 +336,7 @@ describe('a purchase from the example shop, end to end', () => {
       locale: 'en',
       phone: '+237650008802',
       region: /^Pay FCFA\s5,000$/,
+      wallet: 'Pay with my Caisse wallet',
       everyShop: 'Your Caisse account works at every shop that uses Caisse.',
       phoneLabel: 'Phone number',
       password: 'Password',
@@ -360,6 +361,7 @@ describe('a purchase from the example shop, end to end', () => {
       const checkout = page.getByRole('region', { name: L.region });
       await checkout.waitFor();
       expect(await checkout.getAttribute('lang')).toBe(L.locale);
+      await page.getByRole('button', { name: L.wallet }).click();
       expect(await checkout.textContent()).toContain(L.everyShop);
       await expectAccessible(page);
       await page.screenshot({ path: join(RESULTS, `shop-${L.locale}-sign-in.png`), fullPage: true });
@@ -384,6 +386,114 @@ describe('a purchase from the example shop, end to end', () => {
       await context.close();
     });
   }
+
+  /**
+   * Whether this Caisse takes a direct mobile-money charge (contract §12, `POST /charge` with a
+   * `paymentMethod` and the session token). A server from before it refuses the field or asks
+   * for a user's token; the tests below run as soon as the server has it.
+   */
+  async function takesDirectCharges(): Promise<boolean> {
+    const res = await fetch(`${apiUrl}/charge`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'x-session-token': 'ps_probe' },
+      body: JSON.stringify({ intentionId: 'pi_probe', paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } }),
+    });
+    const body = (await res.json()) as { code?: string };
+    return !['parameter_unknown', 'access_token_missing'].includes(body.code ?? '');
+  }
+
+  /** Buy on the shop in a fr-CM browser, then go to Caisse's hosted checkout for the order. */
+  async function buyAndOpenHostedCheckout(context: import('playwright-core').BrowserContext) {
+    onTestFailed(() => {
+      process.stderr.write(`${[...(server?.output ?? []), ...(shop?.output ?? [])].slice(-80).join('\n')}\n`);
+    });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(shopUrl);
+    await page.getByRole('button', { name: 'Buy' }).click();
+    await page.waitForURL(/\/orders\/ord_[0-9a-f]+$/);
+    const orderId = /\/orders\/(ord_[0-9a-f]+)$/.exec(page.url())![1]!;
+    await page.locator('#hosted-checkout').click();
+    await page.waitForURL(/\/checkout\/ps_/);
+    await page.getByRole('heading', { name: 'Payer par mobile money' }).waitFor();
+    return { page, pageErrors, orderId };
+  }
+
+  /** The order the shop's server knows, paid only by the verified payment.completed webhook. */
+  async function expectPaidByWebhook(page: import('playwright-core').Page, orderId: string) {
+    await page.locator('#order-status[data-status="paid"]').waitFor({ timeout: 30_000 });
+    const order = (await (await fetch(`${shopUrl}/orders/${orderId}/status`)).json()) as { status: string; paidByEvent: string };
+    expect(order.status).toBe('paid');
+    const event = await caisse.events.retrieve(order.paidByEvent);
+    expect(event.type).toBe('payment.completed');
+    expect(event.data.paymentIntent.metadata).toEqual({ orderId });
+    return caisse.intents.retrieve(event.data.paymentIntent.id);
+  }
+
+  it('pays the order with MTN MoMo on the hosted checkout in fr-CM, returns to the shop, and the webhook marks it paid', async (ctx) => {
+    if (!(await takesDirectCharges())) return ctx.skip('this server has no direct mobile-money charge yet');
+    const context = await browser!.newContext({ locale: 'fr-CM', viewport: { width: 480, height: 900 } });
+    const { page, pageErrors, orderId } = await buyAndOpenHostedCheckout(context);
+    mkdirSync(RESULTS, { recursive: true });
+    await expectAccessibleIn(page, 'main');
+    await page.screenshot({ path: join(RESULTS, 'shop-momo-methods.png'), fullPage: true });
+
+    // The number suggests MTN MoMo; the sandbox approves any number of the table's first row.
+    await page.getByLabel('Numéro mobile money').fill('+237 670 00 00 00');
+    expect(await page.getByRole('radio', { name: 'MTN MoMo' }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: /^Payer 5\s000\sFCFA avec MTN MoMo$/ }).click();
+    await page.getByRole('heading', { name: 'Approuvez le paiement sur votre téléphone' }).waitFor();
+    expect(await page.getByText('Composez *126# si la demande n’apparaît pas.').isVisible()).toBe(true);
+    await expectAccessibleIn(page, 'main');
+    await page.screenshot({ path: join(RESULTS, 'shop-momo-waiting.png'), fullPage: true });
+
+    await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByText(/^Merci : vous avez payé 5\s000\sFCFA à Mango Market\.$/).isVisible()).toBe(true);
+    await expectAccessibleIn(page, 'main');
+    await page.getByRole('link', { name: 'Retour à Mango Market' }).click();
+    await page.waitForURL(`${shopUrl}/orders/${orderId}/done`);
+    const intent = await expectPaidByWebhook(page, orderId);
+    expect(intent).toMatchObject({ status: 'SUCCEEDED', amount: '5000', currency: 'XAF' });
+    expect(intent.attempts).toEqual([expect.objectContaining({ provider: 'mtn_momo', status: 'SUCCEEDED' })]);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it('declined on the phone first, then paid with the wallet on the hosted checkout; the webhook marks the order paid', async (ctx) => {
+    if (!(await takesDirectCharges())) return ctx.skip('this server has no direct mobile-money charge yet');
+    const phone = '+237650009105';
+    const customer = await caisse.testHelpers.createUser({ phoneNumber: phone, password: PASSWORD, balance: '10000', currency: 'XAF' });
+    const context = await browser!.newContext({ locale: 'fr-CM', viewport: { width: 480, height: 900 } });
+    const { page, pageErrors, orderId } = await buyAndOpenHostedCheckout(context);
+
+    // A number ending in 105: the sandbox's payer declines on the phone.
+    await page.getByLabel('Numéro mobile money').fill(phone);
+    await page.getByRole('button', { name: /avec MTN MoMo$/ }).click();
+    await page.getByRole('heading', { name: 'Le paiement n’a pas abouti' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('alert').textContent()).toBe('Le paiement a été refusé sur le téléphone.');
+    expect(await page.getByRole('button', { name: 'Renvoyer la demande' }).isVisible()).toBe(true);
+    await expectAccessibleIn(page, 'main');
+    await page.screenshot({ path: join(RESULTS, 'shop-momo-declined.png'), fullPage: true });
+
+    await page.getByRole('button', { name: 'Payer autrement' }).click();
+    await page.getByRole('button', { name: 'Payer avec mon portefeuille Caisse' }).click();
+    await page.getByLabel(/^Numéro de téléphone/).fill(phone);
+    await page.getByLabel('Mot de passe').fill(PASSWORD);
+    await page.getByLabel('Mot de passe').press('Enter');
+    const codeField = page.getByLabel('Code', { exact: true });
+    await codeField.waitFor();
+    const sms = (await caisse.testHelpers.listMessages({ userId: customer.id })).data[0];
+    await codeField.fill(/\b(\d{6})\b/.exec(sms?.body ?? '')![1]!);
+    await codeField.press('Enter');
+    await page.getByRole('button', { name: /^Payer 5\s000\sFCFA$/ }).click();
+    await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Retour à Mango Market' }).click();
+    const intent = await expectPaidByWebhook(page, orderId);
+    expect(intent.attempts).toEqual(expect.arrayContaining([expect.objectContaining({ provider: 'mtn_momo', status: 'FAILED', failureCode: 'approval_rejected' })]));
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
 
   it('a forged payment.completed does not mark an order paid', async () => {
     const created = await fetch(`${shopUrl}/orders`, { method: 'POST', redirect: 'manual' });
@@ -410,12 +520,17 @@ describe('a purchase from the example shop, end to end', () => {
 
 /** axe-core's WCAG 2 A/AA rules over the checkout, in the real browser. */
 async function expectAccessible(page: import('playwright-core').Page): Promise<void> {
-  const require = createRequire(import.meta.url);
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  const violations = await page.evaluate(async () => {
+  await expectAccessibleIn(page, '.caisse-checkout');
+}
+
+/** axe-core's WCAG 2 A/AA rules over `selector` (the hosted checkout is `main`). */
+async function expectAccessibleIn(page: import('playwright-core').Page, selector: string): Promise<void> {
+  // Evaluated, not added as a script tag: the hosted checkout's CSP refuses inline scripts.
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: { run: (ctx: string, opts: object) => Promise<{ violations: { id: string; help: string }[] }> } }).axe;
-    const result = await axe.run('.caisse-checkout', { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+    const result = await axe.run(selector, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
     return result.violations.map((v) => `${v.id}: ${v.help}`);
-  });
+  }, selector);
   expect(violations).toEqual([]);
 }

@@ -6,7 +6,8 @@
  * their password gets a code by SMS (requestPasswordReset) and sets a new one with it
  * (confirmPasswordReset); a signed-in customer changes it with changePassword. A signed-in customer
  * reads their wallet (wallet) and tops it up by mobile money (topUp, then getTopup until it is
- * SUCCEEDED or FAILED). The user's access
+ * SUCCEEDED or FAILED). A payer without an account pays from their mobile-money account directly:
+ * getPaymentMethods, payWithMobileMoney (approve on the phone), waitForPayment. The user's access
  * token and the single-use OTP authorization token are kept in private fields of the client, in
  * memory only: never in localStorage, sessionStorage, cookies or anything the page can read,
  * and neither is ever returned to the caller.
@@ -34,6 +35,64 @@ export type TopUpParams = JsonBody<paths['/wallet/topups']['post']>;
 /** A wallet top-up: PENDING until the provider says, then SUCCEEDED (credited once) or FAILED (`failureReason`). */
 export type Topup = JsonAnswer<paths['/wallet/topups/{id}']['get'], 200>;
 export type TopupStatus = Topup['status'];
+/*
+ * Direct mobile-money payments (contract §12). The methods come from the server's OpenAPI
+ * document; the charge's next action and attempts are written from the contract until it
+ * describes them.
+ */
+/** A way to pay an intent (`getPaymentMethods`): the Caisse wallet, or a mobile-money provider. */
+export type PaymentMethod = JsonAnswer<paths['/payment-methods']['get'], 200>['data'][number];
+/**
+ * A mobile-money provider: `approval` `phone_prompt` (the payer approves on their phone) or
+ * `redirect` (on the provider's page); `available` false while it is down (shown greyed, a
+ * charge answers 503 `provider_unavailable`); `prefixes` (E.164) suggest it from a number;
+ * `ussd` is what to dial when the request does not appear.
+ */
+export type MobileMoneyMethod = Extract<PaymentMethod, { type: 'mobile_money' }>;
+/** What the payer does next after a mobile-money charge (`payWithMobileMoney`). */
+export type NextAction =
+  | { type: 'approve_on_phone'; provider: string; phoneNumber: string; expiresAt: string; message: string; ussd?: string | null }
+  | { type: 'redirect'; url: string };
+/** One try at paying the intent with a method. */
+export interface PaymentAttempt {
+  id: string;
+  provider: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  failureCode?: string | null;
+  createdAt: string;
+}
+/** The intent as the payer sees it, with the direct-payment fields of contract §12 when the server sends them. */
+export type PayerIntent = Omit<PublicPaymentIntent, 'attempts'> & {
+  /** The tries so far: a list (contract §12), a count on older servers. */
+  attempts: PaymentAttempt[] | number;
+  nextAction?: NextAction | null;
+  paymentMethod?: { type: string; provider?: string; phoneNumber?: string } | null;
+  returnUrl?: string | null;
+};
+export interface MobileMoneyPayment {
+  sessionToken: string;
+  intentionId: string;
+  provider: string;
+  /** E.164, e.g. `+237670000000`. */
+  phoneNumber: string;
+  /** Reuse it to send the same request again without asking the payer twice. */
+  idempotencyKey?: string;
+}
+/** The timers `waitForPayment` uses; tests pass fake ones. */
+export interface Timers {
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+export interface WaitOptions {
+  /** Stops waiting: the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Each read of the intent, the last one included. */
+  onUpdate?: (intent: PayerIntent) => void;
+  /** First delay between reads, then ×1.5 up to `maxIntervalMs` (defaults 1 000 and 5 000). */
+  intervalMs?: number;
+  maxIntervalMs?: number;
+  timers?: Timers;
+}
 /** Per-call options of a POST. */
 export interface RequestOptions {
   /** Sent as Idempotency-Key (one is generated when left out); reused across the client's retries. */
@@ -119,6 +178,53 @@ export class CaisseClient {
   /** The intent the merchant created, looked up by its session token (the React "client secret"). */
   retrieveIntent(sessionToken: string): Promise<PublicPaymentIntent> {
     return this.#request('GET', `/gateway/sessions/${encodeURIComponent(sessionToken)}`);
+  }
+
+  /** What this intent may be paid with (`GET /payment-methods`), mobile money first. */
+  async getPaymentMethods(sessionToken: string): Promise<PaymentMethod[]> {
+    const { data } = await this.#request<JsonAnswer<paths['/payment-methods']['get'], 200>>('GET', `/payment-methods?sessionToken=${encodeURIComponent(sessionToken)}`);
+    return data;
+  }
+
+  /**
+   * Pays the intent from the payer's mobile-money account (`POST /charge` with the session
+   * token; the operator's PIN is the authentication). Answers 202 at once: the intent PROCESSING
+   * with `nextAction` (approve on the phone, or go to `nextAction.url`); then `waitForPayment`.
+   */
+  payWithMobileMoney({ sessionToken, intentionId, provider, phoneNumber, idempotencyKey }: MobileMoneyPayment): Promise<PayerIntent> {
+    const headers: Record<string, string> = { 'x-session-token': sessionToken };
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    return this.#request('POST', '/charge', { intentionId, paymentMethod: { type: 'mobile_money', provider, phoneNumber } }, headers);
+  }
+
+  /**
+   * Reads the intent again and again (backoff from 1 s to 5 s) until it is no longer PROCESSING,
+   * and answers that intent: SUCCEEDED, PENDING again (the attempt failed: `attempts`, `lastError`;
+   * the payer may retry) or a final state. A lost answer or a 5xx is read again; other errors reject.
+   */
+  async waitForPayment(sessionToken: string, { signal, onUpdate, intervalMs = 1000, maxIntervalMs = 5000, timers = globalThis }: WaitOptions = {}): Promise<PayerIntent> {
+    for (let delay = intervalMs; ; delay = Math.min(delay * 1.5, maxIntervalMs)) {
+      signal?.throwIfAborted();
+      try {
+        const intent = await this.#request<PayerIntent>('GET', `/gateway/sessions/${encodeURIComponent(sessionToken)}`, undefined, {}, 0);
+        onUpdate?.(intent);
+        if (intent.status !== 'PROCESSING') return intent;
+      } catch (err) {
+        const s = (err as CaisseError).status;
+        if (s !== undefined && s < 500 && s !== 429) throw err;
+      }
+      await new Promise<void>((resolve, reject) => {
+        const stop = () => {
+          timers.clearTimeout(handle);
+          reject(signal?.reason);
+        };
+        const handle = timers.setTimeout(() => {
+          signal?.removeEventListener('abort', stop);
+          resolve();
+        }, delay);
+        signal?.addEventListener('abort', stop, { once: true });
+      });
+    }
   }
 
   /** Signs the customer in. The access token is kept in memory for the calls made for this user. */
@@ -224,7 +330,7 @@ export class CaisseClient {
     return { authorization: `Bearer ${this.#accessToken}` };
   }
 
-  async #request<T>(method: 'GET' | 'POST', path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
+  async #request<T>(method: 'GET' | 'POST', path: string, body?: unknown, extra: Record<string, string> = {}, maxRetries = this.#maxRetries): Promise<T> {
     const headers: Record<string, string> = { 'x-api-key': this.#apiKey, 'pay-version': API_VERSION, ...extra };
     if (method === 'POST') {
       headers['content-type'] = 'application/json';
@@ -251,7 +357,7 @@ export class CaisseClient {
       }
       const s = error.status;
       const retryable = s === undefined || s >= 500 || (s === 429 && (error.retryAfter ?? 0) <= 10);
-      if (attempt >= this.#maxRetries || !retryable) throw error;
+      if (attempt >= maxRetries || !retryable) throw error;
       await wait(Math.max((error.retryAfter ?? 0) * 1000, 300 * 2 ** attempt));
     }
   }

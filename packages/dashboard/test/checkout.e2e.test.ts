@@ -34,7 +34,7 @@ let keys: { apiKey: string; secretKey: string };
 const RICH = { phoneNumber: '+237650001111', password: 'rich-customer-pw', email: 'rich@customer.example', balance: '20000' };
 const POOR = { phoneNumber: '+237650002222', password: 'poor-customer-pw', email: 'poor@customer.example', balance: '1000' };
 /** The MoMo sandbox declines this number's requests (APPROVAL_REJECTED) after about a second. */
-const DECLINING_NUMBER = '+46733123451';
+const DECLINING_NUMBER = '+237650000105';
 /** Codes go out at most once per 30 s per user: each flow below has its own customer. */
 const LATE = { phoneNumber: '+237650003333', password: 'late-customer-pw', email: 'late@customer.example', balance: '20000' };
 /** Forgot their password: resets it on the page. */
@@ -106,6 +106,8 @@ describe('the hosted checkout page', () => {
   it('pays an intent: phone and password, a code by SMS, pay, success', async () => {
     const intent = await newIntent({ amount: '5000', description: '2 × Ndolé, 1 × jus de bissap', metadata: { orderId: 'A-77' } });
     await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    // Mobile money comes first; this customer pays from their Caisse wallet.
+    await page.getByRole('button', { name: 'Pay with my Caisse wallet' }).click();
     await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
     const header = await page.locator('header').textContent();
     expect(header).toContain('Pay Boutique Akwa');
@@ -155,6 +157,8 @@ describe('the hosted checkout page', () => {
     const userId = users[POOR.phoneNumber] as string;
     const intent = await newIntent({ amount: '7500', description: 'Pagne wax' });
     await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    // Mobile money comes first; this customer pays from their Caisse wallet.
+    await page.getByRole('button', { name: 'Pay with my Caisse wallet' }).click();
     await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
     await page.getByLabel(/Phone number/).fill(POOR.phoneNumber);
     await page.getByLabel('Password').fill(POOR.password);
@@ -185,7 +189,7 @@ describe('the hosted checkout page', () => {
     const news = page.locator('#topup-news');
     expect(await news.getAttribute('role')).toBe('status');
     expect(await news.textContent()).toBe(`Waiting for your approval on ${DECLINING_NUMBER}…`);
-    expect(await page.locator('main').textContent()).toMatch(/MTN MoMo asked \+46733123451 for FCFA.6,500/);
+    expect(await page.locator('main').textContent()).toMatch(/MTN MoMo asked \+237650000105 for FCFA.6,500/);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Approve on your phone');
     await accessible('checkout-15-topup-pending');
     release();
@@ -228,6 +232,8 @@ describe('the hosted checkout page', () => {
 
     const during = await newIntent({ amount: '3000', description: 'Expires during' });
     await page.goto(`${server.url}/checkout/${during.sessionToken}`);
+    // Mobile money comes first; this customer pays from their Caisse wallet.
+    await page.getByRole('button', { name: 'Pay with my Caisse wallet' }).click();
     await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
     await signIn(LATE, 'SMS');
     await page.getByLabel('Code').fill(await latestCode(users[LATE.phoneNumber] as string, 'sms'));
@@ -244,6 +250,8 @@ describe('the hosted checkout page', () => {
     const userId = users[FORGETFUL.phoneNumber] as string;
     const intent = await newIntent({ amount: '4000', description: 'Forgot my password' });
     await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    // Mobile money comes first; this customer pays from their Caisse wallet.
+    await page.getByRole('button', { name: 'Pay with my Caisse wallet' }).click();
     await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
     // One account at every shop: the sign-in step says so.
     expect(await page.locator('form').textContent()).toContain('Your Caisse account works at every shop that uses Caisse.');
@@ -301,6 +309,8 @@ describe('the hosted checkout page', () => {
   it('goes back from the password reset to sign-in with the number kept', async () => {
     const intent = await newIntent({ amount: '1000', description: 'Changed my mind' });
     await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    // Mobile money comes first; this customer pays from their Caisse wallet.
+    await page.getByRole('button', { name: 'Pay with my Caisse wallet' }).click();
     await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
     await page.getByLabel(/Phone number/).fill('+237650009999');
     await page.getByRole('button', { name: 'Forgot password?' }).click();

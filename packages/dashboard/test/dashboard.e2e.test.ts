@@ -284,7 +284,7 @@ describe('the merchant dashboard', () => {
     // phone, the next one approved (the server's MoMo sandbox), and the second try pays.
     const intentId = String(intent.body.id);
     expect(await payAsCustomer(server, customer, intentId, 'declined')).toBe(made.body.id);
-    expect(await topUpAsCustomer(customer, '7000', '+46733123451')).toMatchObject({ status: 'FAILED', failureReason: 'APPROVAL_REJECTED' });
+    expect(await topUpAsCustomer(customer, '7000', '+237650000105')).toMatchObject({ status: 'FAILED', failureReason: 'APPROVAL_REJECTED' });
     expect(await topUpAsCustomer(customer, '7000', customer.phoneNumber)).toMatchObject({ status: 'SUCCEEDED', failureReason: null });
     const userId = await payAsCustomer(server, customer, intentId);
     expect(userId).toBe(made.body.id);

@@ -40,6 +40,7 @@ const LANGUAGES = [
     date: /^\d{1,2} [a-zéû]+\.? \d{4}, \d{2}:\d{2}$/,
     smsCode: /^\d{6} est votre code Caisse pour payer 5 000 FCFA à Boutique Akwa\./,
     checkout: {
+      wallet: 'Payer avec mon portefeuille Caisse',
       signIn: 'Connectez-vous pour payer',
       phone: /Numéro de téléphone/,
       password: 'Mot de passe',
@@ -99,6 +100,7 @@ const LANGUAGES = [
     date: /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/,
     smsCode: /^\d{6} is your Caisse code to pay FCFA 5,000 to Boutique Akwa\./,
     checkout: {
+      wallet: 'Pay with my Caisse wallet',
       signIn: 'Sign in to pay',
       phone: /Phone number/,
       password: 'Password',
@@ -194,6 +196,8 @@ describe.each(LANGUAGES)('in $locale', (L) => {
     const { context, page, errors } = await newContext(L.locale);
     await page.goto(`${server.url}/checkout/${intent.body.sessionToken as string}`);
     const C = L.checkout;
+    // Mobile money comes first; this customer pays from their Caisse wallet.
+    await page.getByRole('button', { name: C.wallet }).click();
     await page.getByRole('heading', { name: C.signIn }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe(L.lang);
     expect(await page.locator('header .amount').textContent()).toMatch(L.amount);
@@ -311,6 +315,8 @@ describe('choices that outrank the browser', () => {
     const intent = await apiCall(server.url, 'POST', '/gateway', keys, { amount: '5000', currency: 'XAF' });
     const { context, page, errors } = await newContext('en');
     await page.goto(`${server.url}/checkout/${intent.body.sessionToken as string}`);
+    // Mobile money comes first; this customer pays from their Caisse wallet.
+    await page.getByRole('button', { name: 'Pay with my Caisse wallet' }).click();
     await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
     await page.getByLabel(/Phone number/).fill(buyer.phoneNumber);
     await page.getByLabel('Password', { exact: true }).fill(buyer.password);

@@ -69,6 +69,8 @@ describe('payment links', () => {
     watchConsole(shop, customerErrors);
     await shop.goto(url);
     expect(shop.url()).toMatch(/\/checkout\/ps_/);
+    // Mobile money comes first; this customer pays from their Caisse wallet.
+    await shop.getByRole('button', { name: 'Pay with my Caisse wallet' }).click();
     await shop.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
     expect(await shop.locator('header').textContent()).toContain('Tissu wax, 6 yards');
     await expectAccessible(shop, customerErrors, 'l03-checkout-from-link');

@@ -34,8 +34,8 @@ let context: BrowserContext;
 let page: Page;
 const errors: string[] = [];
 const PAYEE = '+237670000001';
-/** The sandbox fails payouts to this number at once (INTERNAL_PROCESSING_ERROR). */
-const REFUSED = '+46733123450';
+/** The sandbox fails payouts to this number at once (PAYEE_NOT_FOUND). */
+const REFUSED = '+237650000103';
 
 beforeAll(async () => {
   if (!existsSync(join(import.meta.dirname, '..', 'dist', 'dashboard.html'))) throw new Error('Build the pages first: npm run build -w @caisse/dashboard');
@@ -155,7 +155,7 @@ describe('balance and payouts in the dashboard', () => {
     await page.getByRole('link', { name: 'Open the payout' }).click();
     await heading(/Payout FCFA.1,000/);
     await expect.poll(() => page.locator('dl.summary').textContent(), { timeout: 30_000 }).toContain('Statusfailed');
-    expect(await page.locator('dl.summary').textContent()).toContain('Failure reasonThe provider’s error INTERNAL_PROCESSING_ERROR');
+    expect(await page.locator('dl.summary').textContent()).toContain('Failure reasonThe number has no mobile-money account PAYEE_NOT_FOUND');
     expect(await page.locator('.notice.warning').textContent()).toContain('The money is back in your available balance.');
     await accessible('m05-payout-failed');
     await page.getByRole('link', { name: '← All payouts' }).click();

@@ -16,6 +16,8 @@ import type {
   PayoutListParams,
   PayoutSchedule,
   PayoutScheduleUpdateParams,
+  PaymentMethodSettings,
+  PaymentMethodSettingsUpdateParams,
   CaisseEvent,
   ChargedPaymentIntent,
   CreatedPaymentIntent,
@@ -133,6 +135,7 @@ export class Caisse {
   readonly balance;
   readonly payouts;
   readonly paymentLinks;
+  readonly paymentMethods;
   /**
    * Test-mode helpers: users with funded wallets and the message outbox (404 with live keys), and
    * the customer's side of a payment (login, initOtp, verifyOtp, charge; test keys only).
@@ -220,6 +223,14 @@ export class Caisse {
       retrieveSchedule: (options?: RequestOptions) => http.request<PayoutSchedule>('GET', '/payout-schedule', { options }),
       updateSchedule: (params: PayoutScheduleUpdateParams, options?: RequestOptions) =>
         http.request<PayoutSchedule>('PUT', '/payout-schedule', { body: params, options }),
+    };
+
+    this.paymentMethods = {
+      /** What checkout offers in this key's mode: the wallet, and the providers chosen (or the default: every one serving your country). */
+      retrieveSettings: (options?: RequestOptions) => http.request<PaymentMethodSettings>('GET', '/payment-methods/settings', { options }),
+      /** `{ wallet?, providers? }`: exactly these providers, or `providers: null` for the default. */
+      updateSettings: (params: PaymentMethodSettingsUpdateParams, options?: RequestOptions) =>
+        http.request<PaymentMethodSettings>('PUT', '/payment-methods/settings', { body: params, options }),
     };
 
     this.paymentLinks = {

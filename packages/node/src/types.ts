@@ -54,6 +54,10 @@ export type BalanceTransaction = BalanceTransactionList['data'][number];
 export type BalanceTransactionListParams = Partial<Query<paths['/balance/transactions']['get']>>;
 export type BalanceTransactionExportParams = Partial<Query<paths['/balance/transactions.csv']['get']>>;
 
+/** Which methods checkout offers in a mode: the wallet and each mobile-money provider (contract §12). */
+export type PaymentMethodSettings = JsonAnswer<paths['/payment-methods/settings']['get'], 200>;
+export type PaymentMethodSettingsUpdateParams = JsonBody<paths['/payment-methods/settings']['put']>;
+
 export type Payout = JsonAnswer<paths['/payouts/{id}']['get'], 200>;
 export type PayoutCreateParams = JsonBody<paths['/payouts']['post']>;
 export type PayoutListParams = Partial<Query<paths['/payouts']['get']>>;

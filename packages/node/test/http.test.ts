@@ -109,6 +109,18 @@ describe('requests', () => {
     expect(calls[19]?.body).toEqual({ interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: '+237670000000' } });
   });
 
+  it('payment methods: reads and sets which methods checkout offers', async () => {
+    const settings = { object: 'payment_method_settings', livemode: false, country: 'CM', currency: 'XAF', wallet: true, providersDefault: false, providers: [] };
+    const { caisse, calls } = scriptedClient([
+      { status: 200, body: settings },
+      { status: 200, body: { ...settings, wallet: false } },
+    ]);
+    expect((await caisse.paymentMethods.retrieveSettings()).country).toBe('CM');
+    expect((await caisse.paymentMethods.updateSettings({ wallet: false, providers: ['mtn_momo'] })).wallet).toBe(false);
+    expect(calls.map((c) => `${c.method} ${c.url.slice(BASE.length)}`)).toEqual(['GET /payment-methods/settings', 'PUT /payment-methods/settings']);
+    expect(calls[1]?.body).toEqual({ wallet: false, providers: ['mtn_momo'] });
+  });
+
   it('payment links: create, list, retrieve, update (deactivate) and listPayments', async () => {
     const link = { id: 'plink_1', object: 'payment_link', url: 'https://pay.example/pay/plink_1', amount: '5000', currency: 'XAF', description: 'Wax', metadata: {}, active: true, livemode: false, createdAt: '2026-11-01T10:00:00.000Z', updatedAt: '2026-11-01T10:00:00.000Z' };
     const { caisse, calls } = scriptedClient([

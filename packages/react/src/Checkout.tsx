@@ -1,8 +1,10 @@
 import type { PublicPaymentIntent } from '@caisse/browser';
 import { type CSSProperties, type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { type CheckoutMessageId, CheckoutIntl, checkoutLanguage, useCheckoutText } from './i18n.tsx';
+import { MobileMoneySteps } from './MobileMoney.tsx';
 import { OtpCodeInput } from './OtpCodeInput.tsx';
 import { type Checkout as CheckoutController, type CheckoutStatus, useCheckout } from './useCheckout.ts';
+import { type MobileMoney, type MobileMoneyOptions, type MobileMoneyStatus, useMobileMoney } from './useMobileMoney.ts';
 
 /** Colours, radius and font of <Checkout/>; each maps to a CSS variable you may also set in CSS. */
 export interface CheckoutTheme {
@@ -90,6 +92,33 @@ export interface CheckoutProps {
   onSuccess?: (intent: PublicPaymentIntent) => void;
   /** Called on every step change. */
   onStatusChange?: (status: CheckoutStatus) => void;
+  /** Your shop's name, shown once the payment succeeded. */
+  merchantName?: string;
+  /** Where "back to the shop" leads once the payment is over (default: the intent's `returnUrl`). */
+  returnUrl?: string;
+  /** The mobile-money flow's redirect and timers (tests). */
+  mobileMoney?: MobileMoneyOptions;
+}
+
+/** The mobile-money screens that stand for a step of the wallet flow (for `onStatusChange`). */
+const MOBILE_MONEY_STEP: Partial<Record<MobileMoneyStatus, CheckoutStatus>> = {
+  choose: 'ready',
+  submitting: 'charging',
+  waiting: 'charging',
+  redirecting: 'charging',
+  failed: 'failed',
+  succeeded: 'succeeded',
+  ended: 'failed',
+};
+
+/**
+ * Whether the mobile-money screens show: from the methods screen on, unless the intent was already
+ * over (or not readable) when the page opened, or the payer chose the wallet.
+ */
+function mobileMoneyShown(mm: MobileMoney, status: CheckoutStatus): boolean {
+  if (mm.status === 'loading' || mm.status === 'wallet') return false;
+  if (mm.status === 'choose') return status === 'ready';
+  return true;
 }
 
 /** What the polite status line says at each step that has nothing more to say. */
@@ -119,16 +148,21 @@ function stepOf(status: CheckoutStatus): string {
  */
 export function Checkout(props: CheckoutProps) {
   const checkout = useCheckout();
+  const mm = useMobileMoney(checkout.intent, props.mobileMoney);
   const choice = checkoutLanguage({ saved: checkout.user?.language, locale: props.locale, merchantDefault: checkout.intent?.merchantLanguage });
   return (
     <CheckoutIntl choice={choice}>
-      <CheckoutSteps {...props} checkout={checkout} />
+      <CheckoutSteps {...props} checkout={checkout} mm={mm} />
     </CheckoutIntl>
   );
 }
 
-function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, checkout }: CheckoutProps & { checkout: CheckoutController }) {
-  const { status, intent, error, pending, otp } = checkout;
+function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, checkout, mm, merchantName, returnUrl }: CheckoutProps & { checkout: CheckoutController; mm: MobileMoney }) {
+  const { error, pending, otp } = checkout;
+  const mobile = mobileMoneyShown(mm, checkout.status);
+  // The page waits for the methods before offering any.
+  const status: CheckoutStatus = mobile ? (MOBILE_MONEY_STEP[mm.status] ?? checkout.status) : mm.status === 'loading' && checkout.status === 'ready' ? 'loading' : checkout.status;
+  const intent = (mobile && mm.intent ? mm.intent : checkout.intent) as PublicPaymentIntent | undefined;
   const { t, amount: money, error: describe, locale } = useCheckoutText();
   const id = useId();
   const ids = {
@@ -195,10 +229,16 @@ function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, 
   if (status === 'topup-pending' && topUp) message = t('checkout.topUpAwaiting', { amount: topUpAmount, phoneNumber: topUp.topup?.phoneNumber ?? topUp.phoneNumber });
   if (status === 'otp-verified') message = t('checkout.codeVerified');
   if (status === 'reset-code' && checkout.reset) message = t('checkout.resetSent', { phoneNumber: checkout.reset.phoneNumber });
-  const errorText = describe(error);
+  const errorText = mobile ? '' : describe(error);
 
+  if (mobile) message = mm.status === 'succeeded' || mm.status === 'failed' ? message : '';
+
+  // The intent's own returnUrl unless the page gives one (a wallet payment never reads mm.intent).
+  const backUrl = returnUrl ?? mm.intent?.returnUrl ?? (checkout.intent as { returnUrl?: string | null } | undefined)?.returnUrl ?? undefined;
   let step: ReactNode = null;
-  if (status === 'ready' || status === 'logging-in') {
+  if (mobile) {
+    step = <MobileMoneySteps mm={mm} amount={amount} merchantName={merchantName} returnUrl={backUrl} />;
+  } else if (status === 'ready' || status === 'logging-in') {
     const busy = status === 'logging-in';
     step = (
       <form onSubmit={onLogin} aria-describedby={describedBy()}>
@@ -226,6 +266,11 @@ function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, 
         <button type="button" className="caisse-link" disabled={busy} onClick={(e) => checkout.forgotPassword(field(e.currentTarget.form, 'phoneNumber'))}>
           {t('checkout.forgotPassword')}
         </button>
+        {mm.mobileMoney.length > 0 && (
+          <button type="button" className="caisse-secondary" disabled={busy} onClick={() => mm.payAnotherWay()}>
+            {t('mm.payAnotherWay')}
+          </button>
+        )}
       </form>
     );
   } else if (status === 'reset-phone') {
@@ -360,7 +405,18 @@ function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, 
       </button>
     );
   } else if (status === 'succeeded') {
-    step = <p className="caisse-success">{t('checkout.thankYou', { amount })}</p>;
+    step = (
+      <>
+        <p className="caisse-success">{t('checkout.thankYou', { amount })}</p>
+        {backUrl ? (
+          <p>
+            <a href={backUrl} className="caisse-return">
+              {merchantName ? t('mm.backTo', { merchant: merchantName }) : t('mm.backToShop')}
+            </a>
+          </p>
+        ) : null}
+      </>
+    );
   } else if (status === 'failed') {
     step = checkout.canRetry ? (
       <button type="button" className="caisse-primary" onClick={() => void checkout.retry()} disabled={pending}>
@@ -394,7 +450,7 @@ function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, 
       <p role="status" aria-live="polite" className={status === 'succeeded' ? 'caisse-visually-hidden' : 'caisse-status'}>
         {message}
       </p>
-      <div ref={stepRef} key={stepOf(status)}>
+      <div ref={stepRef} key={mobile ? 'mobile-money' : stepOf(status)}>
         {step}
       </div>
       <p id={ids.error} role="alert" aria-live="assertive" className="caisse-error">

@@ -13,5 +13,22 @@ export {
 export { Checkout, CHECKOUT_CSS, themeStyle, type CheckoutProps, type CheckoutTheme } from './Checkout.tsx';
 export { browserLanguages, CHECKOUT_MESSAGES, CheckoutIntl, checkoutLanguage, CUSTOMER_MESSAGES, useCheckoutText, type CheckoutMessageId } from './i18n.tsx';
 export { formatAmount, formatDate, formatDateTime, type Language, type LanguageChoice } from '@caisse/intl';
+export { MobileMoneySteps, type MobileMoneyStepsProps } from './MobileMoney.tsx';
+export {
+  suggestProvider,
+  useMobileMoney,
+  type MobileMoney,
+  type MobileMoneyOptions,
+  type MobileMoneyState,
+  type MobileMoneyStatus,
+} from './useMobileMoney.ts';
 export { OtpCodeInput, type OtpCodeInputProps } from './OtpCodeInput.tsx';
-export { CaisseClient, CaisseError, type PasswordResetRequest, type PublicPaymentIntent, type Topup, type Wallet } from '@caisse/browser';
+export {
+  CaisseClient,
+  CaisseError,
+  type MobileMoneyMethod,
+  type NextAction,
+  type PayerIntent,
+  type PaymentAttempt,
+  type PaymentMethod,
+  type PasswordResetRequest, type PublicPaymentIntent, type Topup, type Wallet } from '@caisse/browser';

@@ -1,15 +1,22 @@
 import { CaisseClient, type PublicPaymentIntent, type Topup } from '@caisse/browser';
 
 /** The MoMo sandbox's numbers: rejected on the phone, and never answered. */
-export const REJECTED_NUMBER = '+46733123451';
-export const SILENT_NUMBER = '+46733123452';
+export const REJECTED_NUMBER = '+237650000105';
+export const SILENT_NUMBER = '+237650000102';
 
 /**
  * A small in-memory stand-in for the gateway's customer routes, behind a fetch: enough state
  * (password, code, token, wallet, top-ups, intent status) for the checkout to walk every branch.
  * A top-up settles on its `topupReadsToSettle`-th read, as the MoMo sandbox decides by number.
  */
-export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number; language?: 'fr' | 'en' } = {}) {
+/** The methods of a gateway that offers mobile money (contract §12): MTN by prompt, Orange by redirect, and the wallet. */
+export const METHODS = [
+  { type: 'mobile_money', provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', available: true, minAmount: '100', maxAmount: '1000000', prefixes: ['650', '651', '652', '653', '654', '67', '680', '681', '682', '683'], ussd: '*126#' },
+  { type: 'mobile_money', provider: 'orange_money', name: 'Orange Money', approval: 'redirect', available: true, minAmount: '100', maxAmount: '1000000', prefixes: ['655', '656', '657', '658', '659', '69'], ussd: '#150#' },
+  { type: 'wallet' },
+];
+
+export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number; language?: 'fr' | 'en'; mobileMoney?: boolean } = {}) {
   const state = {
     intent: {
       id: 'pi_1',
@@ -46,12 +53,51 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     dropNext: new Set<string>(),
     /** Makes the next request to this path answer 500. */
     failNext: new Set<string>(),
+    /** Direct mobile-money attempts: a number ending in 105 is declined, any other approved, on the `attemptReadsToSettle`-th read (the first read is the waiting's own, right after the charge). */
+    mmAttempts: [] as { id: string; provider: string; status: 'PENDING' | 'SUCCEEDED' | 'FAILED'; failureCode?: string; createdAt: string; phoneNumber: string; reads: number }[],
+    attemptReadsToSettle: 2,
+    /** Each direct charge: its session token header, Idempotency-Key and body. */
+    mmCharges: [] as { sessionToken: string | undefined; key: string | undefined; body: unknown }[],
     /** Makes every request to this path answer 429 with this code and Retry-After (seconds). */
     tooMany: new Map<string, { code: string; retryAfter: number }>(),
   };
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   const jwt = () => `jwt-${state.tokenVersion}`;
   const problem = (status: number, code: string, detail: string, extra: Record<string, unknown> = {}) => json(status, { code, status, detail, ...extra });
+
+  const attemptsView = () => state.mmAttempts.map(({ phoneNumber: _p, reads: _r, ...a }) => a);
+  /** The intent as the session-token read shows it; a PENDING attempt is settled on its N-th read. */
+  const readWithAttempts = () => {
+    const attempt = state.mmAttempts.find((a) => a.status === 'PENDING');
+    if (attempt && ++attempt.reads >= state.attemptReadsToSettle) {
+      if (attempt.phoneNumber.endsWith('105')) {
+        attempt.status = 'FAILED';
+        attempt.failureCode = 'approval_rejected';
+        state.intent = { ...state.intent, status: 'PENDING', lastError: { code: 'approval_rejected', message: 'The payer declined' } };
+      } else {
+        attempt.status = 'SUCCEEDED';
+        state.intent = { ...state.intent, status: 'SUCCEEDED', lastError: null };
+      }
+    }
+    return { ...state.intent, attempts: attemptsView() };
+  };
+  const directCharge = (body: { intentionId: string; paymentMethod: { provider: string; phoneNumber: string } }, headers: Record<string, string>) => {
+    state.mmCharges.push({ sessionToken: headers['x-session-token'], key: headers['idempotency-key'], body });
+    if (headers['x-session-token'] !== 'ps_good') return problem(401, 'session_token_invalid', 'Wrong session token');
+    const { provider, phoneNumber } = body.paymentMethod;
+    if (!METHODS.some((m) => m.type === 'mobile_money' && m.provider === provider)) return problem(400, 'provider_unsupported', 'Unknown provider', { param: 'paymentMethod.provider' });
+    if (!/^\+[1-9]\d{6,14}$/.test(phoneNumber)) return problem(400, 'phone_invalid', 'phoneNumber must be in E.164 format', { param: 'paymentMethod.phoneNumber' });
+    if (state.mmAttempts.some((a) => a.status === 'PENDING')) return problem(409, 'attempt_in_progress', 'An attempt is in flight');
+    if (state.intent.status !== 'PENDING') return problem(409, 'intent_state_invalid', 'Not payable');
+    const createdAt = new Date().toISOString();
+    state.mmAttempts.push({ id: `att_${state.mmAttempts.length + 1}`, provider, status: 'PENDING', createdAt, phoneNumber, reads: 0 });
+    state.intent = { ...state.intent, status: 'PROCESSING' };
+    const nextAction =
+      provider === 'orange_money'
+        ? { type: 'redirect', url: 'https://sandbox.example/orange/pay/1' }
+        : { type: 'approve_on_phone', provider, phoneNumber, expiresAt: new Date(Date.now() + 5 * 60_000).toISOString(), message: 'Approve on your phone', ussd: '*126#' };
+    return json(202, { ...state.intent, attempts: attemptsView(), nextAction });
+  };
 
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input));
@@ -71,8 +117,13 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     const expired = state.intent.status === 'PENDING' && Date.parse(state.intent.expiresAt) <= Date.now();
     if (expired) state.intent = { ...state.intent, status: 'EXPIRED' };
     if (path.startsWith('/gateway/sessions/')) {
-      return path.endsWith('/ps_good') ? json(200, state.intent) : problem(404, 'not_found', 'No such payment');
+      if (!path.endsWith('/ps_good')) return problem(404, 'not_found', 'No such payment');
+      return json(200, opts.mobileMoney ? readWithAttempts() : state.intent);
     }
+    if (opts.mobileMoney && path === '/payment-methods') {
+      return url.searchParams.get('sessionToken') === 'ps_good' ? json(200, { data: METHODS }) : problem(404, 'not_found', 'No such payment');
+    }
+    if (opts.mobileMoney && path === '/charge' && body.paymentMethod) return directCharge(body, headers);
     if (path === '/auth/web') {
       if (body.password !== state.password) return problem(401, 'invalid_credentials', 'Invalid phone number or password');
       return json(200, { id: 'usr_1', token: jwt(), phoneNumber: body.phoneNumber, roles: ['USER'], expiresAt: new Date(Date.now() + 900_000).toISOString(), language: opts.language ?? null });

@@ -178,11 +178,11 @@ interface Outcomes {
   payoutsRefused: number;
 }
 
-/** The MoMo sandbox numbers the top-ups use: mostly approved, some rejected, some approved after 30 s. */
+/** The MoMo sandbox numbers the top-ups use: mostly approved, some rejected, some approved after 10 s. */
 function topupNumber(): string {
   const r = rand();
-  if (r < 0.15) return '+46733123451';
-  if (r < 0.25) return '+46733123453';
+  if (r < 0.15) return '+237650000105';
+  if (r < 0.25) return '+237650000101';
   return `+2376${String(between(10_000_000, 99_999_999))}`;
 }
 
@@ -237,7 +237,7 @@ async function payoutFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean
   const available = Number(balance.available.find((b) => b.currency === 'XAF')?.amount ?? '0');
   if (available < 100) return;
   const amount = Math.min(available, between(1, 30) * 100);
-  const phoneNumber = rand() < 0.2 ? '+46733123450' : `+2376${String(between(10_000_000, 99_999_999))}`;
+  const phoneNumber = rand() < 0.2 ? '+237650000103' : `+2376${String(between(10_000_000, 99_999_999))}`;
   const body = JSON.stringify({ amount: String(amount), currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber } });
   const key = `crash-po-${between(0, 2 ** 30)}`;
   for (let attempt = 0; attempt < 40 && !(stop.stopped && attempt > 3); attempt++) {

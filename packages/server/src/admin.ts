@@ -30,7 +30,7 @@ async function requireMerchant(services: Services, merchantId: string): Promise<
   }
 }
 
-const KeyKind = Type.Union([Type.Literal('publishable'), Type.Literal('secret'), Type.Literal('both')]);
+const KeyKind = Type.Union([Type.Literal('publishable'), Type.Literal('secret'), Type.Literal('restricted'), Type.Literal('both')]);
 
 export const ADMIN_COMMANDS = {
   'merchants.create': command(
@@ -87,13 +87,15 @@ export const ADMIN_COMMANDS = {
         mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
         name: Type.String({ minLength: 1, maxLength: 200 }),
         allowedOrigins: Origins,
+        /** A restricted key's permissions, `payments:read,balance:read` (restricted keys only). */
+        permissions: Type.Optional(Type.String({ maxLength: 500 })),
       },
       { additionalProperties: false },
     ),
     async (s, a) => {
       await requireMerchant(s, a.merchantId);
-      const make = (kind: 'publishable' | 'secret', allowedOrigins: string[]) =>
-        s.merchants.createKey(a.merchantId, { kind, mode: a.mode, name: a.name, allowedOrigins });
+      const make = (kind: 'publishable' | 'secret' | 'restricted', allowedOrigins: string[]) =>
+        s.merchants.createKey(a.merchantId, { kind, mode: a.mode, name: a.name, allowedOrigins, permissions: a.permissions });
       if (a.kind !== 'both') return make(a.kind, a.allowedOrigins);
       // A new pair, for a person who lost the development keys: the API key, then the secret key.
       return { apiKey: await make('publishable', a.allowedOrigins), secretKey: await make('secret', []) };

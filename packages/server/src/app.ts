@@ -27,6 +27,7 @@ import { openapiDocument } from './platform/openapi.ts';
 import { createServices, type Services } from './services.ts';
 import type { ModeConnectors } from './modules/connectors/index.ts';
 import { topupsRoutes } from './modules/topups/index.ts';
+import { connectorsRoutes } from './modules/connectors/index.ts';
 import { payoutsRoutes } from './modules/payouts/index.ts';
 import { paymentLinksRoutes } from './modules/paymentlinks/index.ts';
 import { methodsRoutes } from './modules/methods/index.ts';
@@ -125,6 +126,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   await app.register(chargesRoutes);
   await app.register(listenRoutes);
   await app.register(topupsRoutes);
+  await app.register(connectorsRoutes);
   await app.register(payoutsRoutes);
   await app.register(paymentLinksRoutes);
   await app.register(methodsRoutes);

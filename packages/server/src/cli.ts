@@ -318,16 +318,33 @@ export function buildCli(): Command {
       .command('create')
       .description('create a key (or, with --kind both, an API key and a secret key); shown once')
       .requiredOption('--merchant <id>', 'merchant id (npx caisse merchants list)')
-      .addOption(new Option('--kind <kind>', 'publishable (pk_…), secret (sk_…) or both').choices(['publishable', 'secret', 'both']).default('publishable'))
+      .addOption(
+        new Option('--kind <kind>', 'publishable (pk_…), secret (sk_…), restricted (rk_…: --permissions only) or both').choices(['publishable', 'secret', 'restricted', 'both']).default('publishable'),
+      )
       .addOption(new Option('--mode <mode>', 'test or live').choices(['test', 'live']).default('test'))
       .option('--name <name>', 'a name to recognise it by', 'API key')
       .option('--origin <origin>', 'a browser origin allowed to use this API key (repeatable; none: any origin)', repeatable)
+      .option(
+        '--permissions <list>',
+        'a restricted key\'s permissions, resource:read|write separated by commas (payments, refunds, payouts, customers, balance, webhooks, events, payment_links; others: none)',
+      )
       .option('--json', 'print JSON'),
     'npx caisse keys create --merchant mch_01jd… --kind both            # lost the development keys? a new pair',
     'npx caisse keys create --merchant mch_01jd… --kind secret --mode live --name "Server"',
+    'npx caisse keys create --merchant mch_01jd… --kind restricted --permissions payments:read,balance:read --name "Reporting"',
     'npx caisse keys create --merchant mch_01jd… --origin https://shop.example',
-  ).action(async (opts: { merchant: string; kind: 'publishable' | 'secret' | 'both'; mode: 'test' | 'live'; name: string; origin?: string[]; json?: boolean }) => {
-    const created = await admin('keys.create', { merchantId: opts.merchant, kind: opts.kind, mode: opts.mode, name: opts.name, allowedOrigins: opts.origin ?? [] });
+  ).action(async (opts: { merchant: string; kind: 'publishable' | 'secret' | 'restricted' | 'both'; mode: 'test' | 'live'; name: string; origin?: string[]; permissions?: string; json?: boolean }) => {
+    if ((opts.kind === 'restricted') !== (opts.permissions !== undefined)) {
+      throw new InvalidArgumentError(opts.kind === 'restricted' ? '--kind restricted needs --permissions, e.g. --permissions payments:read,balance:read' : '--permissions is for --kind restricted only');
+    }
+    const created = await admin('keys.create', {
+      merchantId: opts.merchant,
+      kind: opts.kind,
+      mode: opts.mode,
+      name: opts.name,
+      allowedOrigins: opts.origin ?? [],
+      ...(opts.permissions === undefined ? {} : { permissions: opts.permissions }),
+    });
     print(created, opts.json === true);
     if (opts.json !== true && 'apiKey' in created) {
       const prefix = opts.mode === 'test' ? 'CAISSE' : 'CAISSE_LIVE';
@@ -376,7 +393,8 @@ export function buildCli(): Command {
     else {
       for (const k of list) {
         const state = k.revokedAt ? 'revoked' : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
-        process.stdout.write(`${k.id}  ${k.display}  ${k.kind} ${k.mode}  ${state}  "${k.name}"\n`);
+        const granted = k.permissions ? `  ${Object.entries(k.permissions).filter(([, level]) => level !== 'none').map(([r, level]) => `${r}:${level}`).join(',')}` : '';
+        process.stdout.write(`${k.id}  ${k.display}  ${k.kind} ${k.mode}  ${state}  "${k.name}"${granted}\n`);
       }
     }
   });
@@ -509,13 +527,14 @@ export function buildCli(): Command {
   examples(
     program
       .command('momo-sandbox')
-      .description('run the MTN MoMo sandbox: the MoMo Open API subset of the mtn_momo connector, outcomes by phone number')
+      .description('run the MTN MoMo sandbox: the MoMo Open API subset of the mtn_momo connector, outcomes by the last three digits of the phone number')
       .option('--port <port>', 'port to listen on', port, 8090)
       .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks,duplicateCallbacks,badJson,badSchema', (v) => v.split(','), []),
+      .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks,duplicateCallbacks,badJson,badSchema', (v) => v.split(','), [])
+      .option('--fast', 'the approval window (numbers ending in 106) is 5 s instead of 5 min'),
     'npx caisse momo-sandbox --port 8090     # then CAISSE_MOMO_SANDBOX_URL=http://127.0.0.1:8090 npm start',
     'npx caisse momo-sandbox --faults answer500,dropCallbacks',
-  ).action(async (opts: { port: number; host: string; faults: string[] }) => {
+  ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean }) => {
       const { runMomoSandbox } = await import('./modules/connectors/index.ts');
       await runMomoSandbox(opts);
     });

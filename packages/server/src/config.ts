@@ -55,8 +55,8 @@ export interface Config {
   settlementDelayDays: number;
   /**
    * CAISSE_PUBLIC_URL: the address people open the dashboard at (https://pay.example.com), for
-   * links sent by e-mail. Unset: in development the request's own address; in production the
-   * e-mail gives the path only (a Host header is the client's to forge).
+   * links sent by e-mail. Unset: the address the server listens on, never a request's Host
+   * header (the client's to forge: a reset link to its host would hand it the token).
    */
   publicUrl?: string;
 }

@@ -1,5 +1,5 @@
 import { createBalancesService } from './modules/balances/index.ts';
-import { createChargesService } from './modules/charges/index.ts';
+import { createAttemptsService, createChargesService } from './modules/charges/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
 import { createEventsService } from './modules/events/index.ts';
 import { createIntentsService } from './modules/intents/index.ts';
@@ -9,7 +9,7 @@ import { createMerchantsService } from './modules/merchants/index.ts';
 import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
 import { createUsersService } from './modules/users/index.ts';
-import { createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
+import { createCallbackRouter, createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
 import { createMethodsService } from './modules/methods/index.ts';
 import { createPaymentLinksService } from './modules/paymentlinks/index.ts';
 import { createPayoutsService } from './modules/payouts/index.ts';
@@ -37,6 +37,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const otp = createOtpService(deps, { messaging, users, intents });
   const balances = createBalancesService(deps, { ledger });
   const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users });
+  const attempts = createAttemptsService(deps, { ledger, balances, intents, connectors, merchantTerms: merchants.paymentTerms, logger });
   const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, logger });
   const services = {
     merchants,
@@ -51,6 +52,9 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     charges: createChargesService(deps, { ledger, balances, intents, otp, customers: users }),
     listen: createListenService(deps, { events }),
     connectors,
+    // Each money movement's lifecycle, for the providers' callbacks.
+    callbacks: createCallbackRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle]),
+    attempts,
     topups,
     payouts,
     reconciliation: createReconciliationService(deps, { connectors, topups, payouts }),

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { startSettlement } from './modules/balances/index.ts';
 import { startChargeRollup } from './modules/charges/index.ts';
+import { startLifecyclePoller } from './modules/connectors/index.ts';
 import { startSweeper } from './modules/intents/index.ts';
 import { startPayoutPoller, startPayoutScheduler } from './modules/payouts/index.ts';
 import { startRetention } from './modules/retention/index.ts';
@@ -21,6 +22,7 @@ export function startBackgroundWorkers(deps: Deps, services: Services, logger: L
     startSweeper(services.intents, logger),
     startRetention(deps, services, logger),
     startTopupPoller(services.topups, logger),
+    startLifecyclePoller('payment-attempt-poller', services.attempts, logger),
     startSettlement(services.balances, logger),
     startPayoutPoller(services.payouts, logger),
     startPayoutScheduler(services.payouts, logger),

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { callerKey } from '../src/platform/http/idempotency.ts';
 import { call, countSocketWrites, createMerchant, createTestContext, onPostgres, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 import {
   accessToken,
@@ -97,8 +98,9 @@ describe('a successful charge', () => {
     expect((paid?.json() as { status: string }).status).toBe('SUCCEEDED');
     expect(await walletMinor(ctx, user.id)).toBe(10_000n);
     expect(await eventTypes(ctx, intent.id)).toEqual(['payment.completed']);
-    const keys = await ctx.deps.db.selectFrom('idempotency_keys').select(['key', 'state']).where('key', 'in', ['verify-trips', 'charge-trips']).orderBy('key').execute();
-    expect(keys).toEqual([{ key: 'charge-trips', state: 'done' }, { key: 'verify-trips', state: 'done' }]);
+    const ownKeys = [callerKey(user.id, 'charge-trips'), callerKey(user.id, 'verify-trips')];
+    const keys = await ctx.deps.db.selectFrom('idempotency_keys').select(['key', 'state']).where('key', 'in', ownKeys).orderBy('key').execute();
+    expect(keys).toEqual(ownKeys.map((key) => ({ key, state: 'done' })));
     // The replay is the answer, byte for byte.
     const again = await call(ctx.app, 'POST', '/charge', { ...user.creds, headers: { 'idempotency-key': 'charge-trips', 'x-otp-token': token } }, { intentionId: intent.id });
     expect(again.headers['idempotent-replayed']).toBe('true');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ConnectorKind, newReference, type PaymentRequest, type StatusResult } from '../src/modules/connectors/index.ts';
-import { HOUR, SECOND } from '../src/platform/clock.ts';
+import { HOUR, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { CREDENTIALS, startWorld, type World } from './connectors.support.ts';
 
 /**
@@ -51,18 +51,26 @@ describe('mtn_momo: collect, disburse and status', () => {
     expect(await w.connector.status('disbursement', req.reference)).toMatchObject({ status: 'PENDING', amount: 1250n, currency: 'EUR' });
   });
 
-  // [number, [time moved before the look, expected]…]: MTN's test numbers (contract §9).
+  // [number, [time moved before the look, expected]…]: the sandbox's test numbers (contract §13).
   const OUTCOMES: [string, [number, Partial<StatusResult>][]][] = [
-    ['46733123450', [[0, { status: 'FAILED', reason: 'INTERNAL_PROCESSING_ERROR' }]]],
+    ['237650000103', [[0, { status: 'FAILED', reason: expect.stringMatching(/^PAYE[RE]_NOT_FOUND$/) as string }]]],
+    ['+221770000104', [[0, { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' }]]],
     [
-      '46733123451',
+      '225070000106',
+      [
+        [5 * MINUTE - 1, { status: 'PENDING' }],
+        [1, { status: 'FAILED', reason: 'EXPIRED' }],
+      ],
+    ],
+    [
+      '237650000105',
       [
         [0, { status: 'PENDING' }],
         [SECOND, { status: 'FAILED', reason: 'APPROVAL_REJECTED' }],
       ],
     ],
     [
-      '46733123452',
+      '237650000102',
       [
         [0, { status: 'PENDING' }],
         [HOUR, { status: 'PENDING' }],
@@ -70,10 +78,10 @@ describe('mtn_momo: collect, disburse and status', () => {
       ],
     ],
     [
-      '46733123453',
+      '237650000101',
       [
         [0, { status: 'PENDING' }],
-        [30 * SECOND - 1, { status: 'PENDING' }],
+        [10 * SECOND - 1, { status: 'PENDING' }],
         [1, { status: 'SUCCESSFUL' }],
       ],
     ],
@@ -99,6 +107,67 @@ describe('mtn_momo: collect, disburse and status', () => {
         if (result.status === 'SUCCESSFUL') expect(result.financialTransactionId).toMatch(/^\d+$/);
       }
     });
+  });
+
+  it('106 expires after the approval window: 5 s with fast', async () => {
+    const w = await world({ sandbox: { fast: true } });
+    const req = payment({ phoneNumber: '+237650000106' });
+    await w.connector.collect(req);
+    w.clock.advance(5 * SECOND - 1);
+    expect((await w.connector.status('collection', req.reference)).status).toBe('PENDING');
+    w.clock.advance(1);
+    expect(await w.connector.status('collection', req.reference)).toMatchObject({ status: 'FAILED', reason: 'EXPIRED' });
+  });
+
+  it('107 answers 500 and 108 hangs on the request; both are then SUCCESSFUL on a status read', async () => {
+    const w = await world({ settings: { timeoutMs: 150 } });
+    const five = payment({ phoneNumber: '+237650000107' });
+    expect(await w.connector.collect(five)).toEqual({ status: 'UNKNOWN', reason: 'HTTP 500 INTERNAL_PROCESSING_ERROR' });
+    const hang = payment({ phoneNumber: '+225070000108' });
+    expect((await w.connector.collect(hang)).status).toBe('UNKNOWN');
+    for (const req of [five, hang]) expect((await w.connector.status('collection', req.reference)).status).toBe('SUCCESSFUL');
+    await w.sandbox.tick();
+    expect(w.receiver.received).toHaveLength(0);
+  });
+
+  it('109 sends the callback twice, the second after the status read', async () => {
+    const w = await world();
+    const req = payment({ phoneNumber: '+237650000109' });
+    await w.connector.collect(req);
+    w.clock.advance(SECOND);
+    await w.sandbox.tick();
+    expect(w.receiver.received).toHaveLength(1);
+    expect((await w.connector.status('collection', req.reference)).status).toBe('SUCCESSFUL');
+    await w.sandbox.tick();
+    expect(w.receiver.received).toHaveLength(2);
+    await w.connector.status('collection', req.reference);
+    await w.sandbox.tick();
+    expect(w.receiver.received).toHaveLength(2);
+  });
+
+  it('the sandbox refuses what MTN refuses: amount 0, a currency of another environment, bad messages', async () => {
+    const w = await world();
+    const headers = async () => {
+      const token = await fetch(`${w.sandbox.url}/collection/token/`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${CREDENTIALS.apiUser}:${CREDENTIALS.apiKey}`).toString('base64')}`, 'ocp-apim-subscription-key': CREDENTIALS.collectionKey },
+      });
+      const { access_token } = (await token.json()) as { access_token: string };
+      return { authorization: `Bearer ${access_token}`, 'ocp-apim-subscription-key': CREDENTIALS.collectionKey, 'x-target-environment': 'sandbox', 'content-type': 'application/json' };
+    };
+    const h = await headers();
+    const ask = async (change: Record<string, unknown>) => {
+      const body = { amount: '5000', currency: 'XAF', externalId: 'x', payer: { partyIdType: 'MSISDN', partyId: '237670000001' }, payerMessage: 'Pay', payeeNote: 'Note', ...change };
+      const res = await fetch(`${w.sandbox.url}/collection/v1_0/requesttopay`, { method: 'POST', headers: { ...h, 'x-reference-id': newReference() }, body: JSON.stringify(body) });
+      return [res.status, ((await res.json()) as { code: string }).code];
+    };
+    expect(await ask({ amount: '0' })).toEqual([400, 'INVALID_AMOUNT']);
+    expect(await ask({ currency: 'GNF' })).toEqual([400, 'INVALID_CURRENCY']);
+    for (const payerMessage of ['', 'x'.repeat(161), 'Tom & Jerry', "l'achat", '<b>']) expect(await ask({ payerMessage })).toEqual([400, 'INVALID_REQUEST']);
+    expect(w.sandbox.requests()).toHaveLength(0);
+    // The connector makes any message one MTN takes.
+    expect(await w.connector.collect(payment({ payerMessage: "Commande d'<Awa> & co", payeeNote: '   ' }))).toMatchObject({ status: 'PENDING' });
+    expect(w.sandbox.requests()).toHaveLength(1);
   });
 
   it('a reference sent twice is one request: the second answer is 409, read as accepted', async () => {
@@ -211,13 +280,13 @@ describe('mtn_momo: callbacks', () => {
 
   it('a transfer callback is a POST; a failing number calls back at once', async () => {
     const w = await world();
-    const req = payment({ phoneNumber: '46733123450' });
+    const req = payment({ phoneNumber: '237650000103' });
     await w.connector.disburse(req);
     await w.sandbox.tick();
     const [cb] = w.receiver.received;
     expect(cb?.method).toBe('POST');
     const verified = await w.connector.verifyCallback({ url: cb?.url ?? '', body: Buffer.from(cb?.body ?? '') });
-    expect(verified).toMatchObject({ ok: true, kind: 'disbursement', claimed: 'FAILED', result: { status: 'FAILED', reason: 'INTERNAL_PROCESSING_ERROR' } });
+    expect(verified).toMatchObject({ ok: true, kind: 'disbursement', claimed: 'FAILED', result: { status: 'FAILED', reason: 'PAYEE_NOT_FOUND' } });
   });
 
   it('duplicated callbacks each verify to the same final state', async () => {
@@ -255,7 +324,7 @@ describe('mtn_momo: callbacks', () => {
 
   it('forged callbacks change nothing: wrong token, another reference, another product, unreadable URL', async () => {
     const w = await world();
-    const a = payment({ phoneNumber: '46733123451' });
+    const a = payment({ phoneNumber: '237650000105' });
     const b = payment();
     await w.connector.collect(a);
     await w.connector.collect(b);
@@ -280,7 +349,7 @@ describe('mtn_momo: callbacks', () => {
 
   it('a genuine URL with a lying body: the provider status decides', async () => {
     const w = await world();
-    const req = payment({ phoneNumber: '46733123451' });
+    const req = payment({ phoneNumber: '237650000105' });
     await w.connector.collect(req);
     const url = w.sandbox.requests()[0]?.callbackUrl ?? '';
     const lie = await w.connector.verifyCallback({ url, body: { status: 'SUCCESSFUL', amount: '5000', currency: 'XAF' } });

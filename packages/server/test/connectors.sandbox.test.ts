@@ -139,7 +139,7 @@ describe('MoMo sandbox: control API', () => {
     const ok = newReference();
     const rejected = newReference();
     await call(sb, 'POST', '/collection/v1_0/requesttopay', apiHeaders(bearer, { 'x-reference-id': ok, 'x-callback-url': `${cb.url}/cb` }), body());
-    await call(sb, 'POST', '/collection/v1_0/requesttopay', apiHeaders(bearer, { 'x-reference-id': rejected }), body('46733123451'));
+    await call(sb, 'POST', '/collection/v1_0/requesttopay', apiHeaders(bearer, { 'x-reference-id': rejected }), body('237650000105'));
 
     let listed = (await call(sb, 'GET', '/_sandbox/requests')).body?.data as Record<string, unknown>[];
     expect(listed.map((r) => [r.referenceId, r.status])).toEqual([

@@ -3,7 +3,7 @@
  * port), a callback receiver, and an `mtn_momo` connector pointing at them, all on one
  * ManualClock so that tests move time instead of waiting.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import {
@@ -30,6 +30,7 @@ export const CALLBACK_KEY = Buffer.alloc(32, 7);
 export interface Received {
   method: string;
   url: string;
+  headers: IncomingHttpHeaders;
   body: string;
 }
 
@@ -46,7 +47,7 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       res.writeHead(200).end();
     });
   });

@@ -262,6 +262,19 @@ describe('password change and reset', () => {
     browserOf(await passwordLogin({ email: a.email, password: 'a-new-password-1' }));
   });
 
+  it("reset: the link starts with the server's own address, never the request's Host or forwarded host", async () => {
+    const a = await account('HostHeader');
+    const res = await send('POST', '/dashboard/api/password-reset', undefined, { email: a.email }, {
+      headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', origin: 'http://evil.example' },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const mail = await resetMail(a.email);
+    expect(mail?.body).not.toContain('evil.example');
+    const { host, port } = ctx.deps.config;
+    const expected = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/dashboard/reset-password/${mail?.token}`;
+    expect(mail?.body).toContain(expected);
+  });
+
   it('reset: the same answer for an unknown e-mail; a link by e-mail, once; sessions end and the lockout lifts', async () => {
     const a = await account('Reset');
     const s = await login(a);

@@ -143,10 +143,12 @@ describe('roles enforced by the server', () => {
     owner = sessions.owner;
   }, 120_000);
 
-  it('an analyst cannot create a key (403); a developer can, and cannot pay out', async () => {
+  it('an analyst cannot create a key (403); a developer can (not a secret key: it may do everything), and cannot pay out', async () => {
     const denied = expectProblem(await send('POST', '/dashboard/api/test/keys', sessions.analyst, { name: 'x', kind: 'secret' }), 403, 'permission_denied');
     expect(denied.detail).toMatch(/analyst.*keys:write/);
-    expect((await send('POST', '/dashboard/api/test/keys', sessions.developer, { name: 'dev key', kind: 'secret' })).statusCode).toBe(201);
+    expect((await send('POST', '/dashboard/api/test/keys', sessions.developer, { name: 'dev key', kind: 'publishable' })).statusCode).toBe(201);
+    expect((await send('POST', '/dashboard/api/test/keys', sessions.developer, { name: 'dev key', kind: 'restricted', permissions: { payments: 'read' } })).statusCode).toBe(201);
+    expectProblem(await send('POST', '/dashboard/api/test/keys', sessions.developer, { name: 'dev key', kind: 'secret' }), 403, 'permission_denied');
     expectProblem(await send('POST', '/dashboard/api/test/payouts', sessions.developer, { amount: '100', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' } }), 403, 'permission_denied');
   });
 });

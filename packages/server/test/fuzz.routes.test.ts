@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegisteredRoute } from '../src/platform/http/security.ts';
+import { allows, API_RESOURCES, type KeyPermissions } from '../src/platform/tenancy.ts';
 import { type Creds, createMerchant, createTestContext, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
@@ -15,6 +16,8 @@ let m: TestMerchant;
 let other: TestMerchant;
 let routes: RegisteredRoute[];
 let credentialSets: Creds[];
+/** The restricted keys' credentials (test mode) and their permissions. */
+const restrictedSets = new Map<Creds, KeyPermissions>();
 /** Ids of real objects, so random bodies sometimes name something that exists. */
 const known: string[] = [];
 
@@ -35,6 +38,21 @@ beforeAll(async () => {
     { apiKey: m.apiKey, token: 'eyJhbGciOiJFZERTQSIsImtpZCI6Im5vcGUifQ.eyJzdWIiOiJ1c3JfeCJ9.c2lnbmF0dXJl' },
     { apiKey: m.apiKey, token: 'not a token' },
   ];
+  // Restricted keys of each permission set: all read, all write, and each resource alone at write
+  // (test mode), and a live one; the routes they may not call answer 403 permission_denied.
+  const sets = [
+    API_RESOURCES.map((r) => `${r}:read`).join(','),
+    API_RESOURCES.map((r) => `${r}:write`).join(','),
+    ...API_RESOURCES.map((r) => `${r}:write`),
+  ];
+  for (const permissions of sets) {
+    const key = await ctx.services.merchants.createKey(m.merchantId, { kind: 'restricted', mode: 'test', name: permissions, permissions });
+    const creds = { apiKey: m.apiKey, secretKey: key.secret };
+    credentialSets.push(creds);
+    restrictedSets.set(creds, key.permissions ?? {});
+  }
+  const live = await ctx.services.merchants.createKey(m.merchantId, { kind: 'restricted', mode: 'live', name: 'live', permissions: 'payments:read,balance:read' });
+  credentialSets.push({ apiKey: m.live.apiKey, secretKey: live.secret });
   // A real user and access token, where the users module is there, to reach past authentication.
   const user = await ctx.app.inject({
     method: 'POST',
@@ -230,6 +248,7 @@ describe('fuzzing every registered route', () => {
     const bodies = fc.sample(body, { numRuns: routes.length * credentialSets.length, seed: 42 });
     let n = 0;
     let pastDashboardSession = 0;
+    let restrictedRefusals = 0;
     for (const route of routes) {
       for (const creds of credentialSets) {
         const payload = bodies[n++];
@@ -242,11 +261,20 @@ describe('fuzzing every registered route', () => {
         };
         const res = await send(req);
         checkAnswer(req, res);
+        // A restricted key is refused exactly where its permissions fall short (none declared: always).
+        const permissions = restrictedSets.get(creds);
+        if (permissions && route.auth === 'sk') {
+          const denied = res.statusCode === 403 && res.json().code === 'permission_denied';
+          const access = route.config.access;
+          expect(denied, `${route.method} ${route.url} (${access ?? 'no access'}) with ${JSON.stringify(permissions)} → ${res.statusCode}`).toBe(access === undefined || !allows(permissions, access));
+          if (denied) restrictedRefusals++;
+        }
         if (creds.headers?.cookie && route.url.startsWith('/dashboard/api/') && res.statusCode !== 401) pastDashboardSession++;
       }
     }
     // The signed-in dashboard owner reached the dashboard API's routes, not only its 401.
     expect(pastDashboardSession).toBeGreaterThan(40);
+    expect(restrictedRefusals).toBeGreaterThan(50);
   }, 120_000);
 
   it('random paths and methods anywhere: 404, 405 or a route answer, never a 5xx', async () => {

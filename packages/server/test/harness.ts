@@ -216,3 +216,21 @@ export async function countSocketWrites(run: () => Promise<unknown>): Promise<nu
   }
   return writes;
 }
+
+/** A signed-in dashboard browser: its session cookie and CSRF token. */
+export interface DashboardBrowser {
+  cookie: string;
+  csrf: string;
+}
+
+/** A dashboard API call as that browser makes it (cookie, CSRF token), or signed out. */
+export function dashboardCall(app: FastifyInstance, method: InjectOptions['method'], url: string, who?: DashboardBrowser, body?: unknown): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = who ? { cookie: who.cookie, 'x-csrf-token': who.csrf } : {};
+  return app.inject({ method, url, headers, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}) });
+}
+
+/** The browser a sign-in (or an accepted invitation) answered 200 to. */
+export function dashboardBrowserOf(res: LightMyRequestResponse): DashboardBrowser {
+  if (res.statusCode !== 200) throw new Error(`expected a signed-in answer, got ${res.statusCode} ${res.body}`);
+  return { cookie: String(res.headers['set-cookie']).split(';')[0] as string, csrf: res.json().csrfToken };
+}

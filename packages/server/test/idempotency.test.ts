@@ -278,6 +278,31 @@ describe('scope and lifetime', () => {
   });
 });
 
+describe('whose key', () => {
+  it("a customer's key is their own: another customer of the merchant reusing it runs, and each replays their own", async () => {
+    const t = await createMerchant(ctx, 'TwoCustomers');
+    const first = await newUser(ctx, t);
+    const second = await newUser(ctx, t);
+    const init = (user: typeof first) => call(ctx.app, 'POST', '/otp/init', withKey(user.creds, 'top-1'), { userId: user.id, channel: 'sms' });
+    const a = await init(first);
+    expect(a.statusCode, a.body).toBe(200);
+    const b = await init(second);
+    expect(b.statusCode, b.body).toBe(200);
+    expect(b.headers['idempotent-replayed']).toBeUndefined();
+    expect(b.body).not.toBe(a.body);
+    const sent = await call(ctx.app, 'GET', `/test/messages?userId=${second.id}`, sk(t));
+    expect((sent.json() as { data: unknown[] }).data).toHaveLength(1);
+    for (const [user, answer] of [[first, a], [second, b]] as const) {
+      const again = await init(user);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toBe(answer.body);
+    }
+    // The merchant's own key of the same text is another one still.
+    const intent = await call(ctx.app, 'POST', '/gateway', withKey(sk(t), 'top-1'), body());
+    expect(intent.statusCode, intent.body).toBe(201);
+  });
+});
+
 describe('concurrency', () => {
   function expectOneIntent(answers: { statusCode: number; body: string; json(): { code?: string } }[], created: string) {
     for (const a of answers) {

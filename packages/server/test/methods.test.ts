@@ -102,10 +102,15 @@ describe('payment method settings', () => {
       currency: 'XAF',
       wallet: true,
       providersDefault: true,
-      providers: [{ provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', enabled: true, configured: true, servesCountry: true, offered: true }],
+      providers: [
+        { provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', enabled: true, configured: true, servesCountry: true, offered: true },
+        // Registered, but test mode has no sandbox connector for them yet: not offered.
+        { provider: 'orange_money', name: 'Orange Money', approval: 'redirect', enabled: true, configured: false, servesCountry: true, offered: false },
+        { provider: 'wave', name: 'Wave', approval: 'redirect', enabled: true, configured: false, servesCountry: false, offered: false },
+      ],
     });
     const live = await call(ctx.app, 'GET', '/payment-methods/settings', { apiKey: t.live.apiKey, secretKey: t.live.secretKey });
-    expect(live.json()).toMatchObject({ livemode: true, providers: [{ provider: 'mtn_momo', enabled: true, configured: false, offered: false }] });
+    expect(live.json()).toMatchObject({ livemode: true, providers: [{ provider: 'mtn_momo', enabled: true, configured: false, offered: false }, { configured: false }, { configured: false }] });
   });
 
   it('PUT chooses exactly what checkout offers, and what the charge path allows', async () => {
@@ -116,12 +121,12 @@ describe('payment method settings', () => {
 
     const off = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { providers: [] });
     expect(off.statusCode, off.body).toBe(200);
-    expect(off.json()).toMatchObject({ wallet: true, providersDefault: false, providers: [{ provider: 'mtn_momo', enabled: false, offered: false }] });
+    expect(off.json()).toMatchObject({ wallet: true, providersDefault: false, providers: [{ provider: 'mtn_momo', enabled: false, offered: false }, { provider: 'orange_money', enabled: false }, { provider: 'wave', enabled: false }] });
     expect(await methodsOf(t, sessionToken)).toEqual([{ type: 'wallet' }]);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(false);
 
     const mm = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { wallet: false, providers: ['mtn_momo'] });
-    expect(mm.json()).toMatchObject({ wallet: false, providersDefault: false, providers: [{ enabled: true, offered: true }] });
+    expect(mm.json()).toMatchObject({ wallet: false, providersDefault: false, providers: [{ enabled: true, offered: true }, { enabled: false }, { enabled: false }] });
     expect(await methodsOf(t, sessionToken)).toEqual([MTN]);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(true);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'EUR')).toBe(false);

@@ -3,6 +3,7 @@ import { createOtpService } from '../src/modules/otp/otp.service.ts';
 import { sha256 } from '../src/platform/crypto.ts';
 import { ApiError } from '../src/platform/errors.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { callerKey } from '../src/platform/http/idempotency.ts';
 import { call, countSocketWrites, createMerchant, createTestContext, onPostgres, sk, type TestContext, type TestMerchant } from './harness.ts';
 import { accessToken, authorize, createIntent, expectLedgerClean, lastMessage, merchantContext, newUser, problem, refreshToken, registerUser } from './flow.support.ts';
 
@@ -195,7 +196,7 @@ describe('initOtp', () => {
     expect(res?.statusCode, res?.body).toBe(200);
     // [claim, BEGIN, contact, intent, send lock, sends] and [started by, code, message, answer, COMMIT].
     expect(writes).toBe(2);
-    const stored = await ctx.deps.db.selectFrom('idempotency_keys').select(['state', 'response_status']).where('key', '=', 'two-trips').executeTakeFirstOrThrow();
+    const stored = await ctx.deps.db.selectFrom('idempotency_keys').select(['state', 'response_status']).where('key', '=', callerKey(user.id, 'two-trips')).executeTakeFirstOrThrow();
     expect(stored).toEqual({ state: 'done', response_status: 200 });
     const intentRow = await ctx.deps.db.selectFrom('intents').select('started_by').where('id', '=', intent.id).executeTakeFirstOrThrow();
     expect(intentRow.started_by).toBe(user.id);

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 const PAYEE = '+237670000001';
-const FAILS = '+46733123450';
+const FAILS = '+237650000103';
 
 type Balance = { available: { currency: string; amount: string }[]; pending: { currency: string; amount: string }[]; balances: { currency: string; available: string; pending: string }[] };
 const balance = async (m: TestMerchant) => (await call(ctx.app, 'GET', '/balance', sk(m))).json() as Balance;
@@ -197,6 +197,20 @@ describe('payouts', () => {
     expect(disagreed.mismatches).toContainEqual(expect.objectContaining({ kind: 'status', object: 'payout', id: created.id }));
   });
 
+  it('the statement CSV quotes a description holding a line break and defuses the formula after it', async () => {
+    const m = await merchantWithDelay('Forged row shop', 0);
+    await pay(m, '5000');
+    await ctx.services.balances.settleDue();
+    const res = await payout(m, { amount: '1000', description: '\n=1+1' });
+    expect(res.statusCode, res.body).toBe(202);
+    const csv = await call(ctx.app, 'GET', '/balance/transactions.csv?type=payout', sk(m));
+    expect(csv.statusCode, csv.body).toBe(200);
+    // One header and one row: the line break stays inside a quoted field.
+    expect(csv.body).toContain(`,payout,${res.json().id},"\n'=1+1",XAF,-1000,`);
+    const rows = parse(csv.body, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.type, r.description])).toEqual([['payout', "\n'=1+1"]]);
+  });
+
   it('a refused payout comes back to available, with payout_reversal and payout.failed', async () => {
     const m = await merchantWithDelay('Refused payout', 0);
     await pay(m, '3000');
@@ -231,9 +245,15 @@ describe('payouts', () => {
     expect((await payout(m, { destination: { provider: 'mtn_momo', phoneNumber: '670000001' } })).json()).toMatchObject({ status: 400, code: 'phone_invalid' });
     expect((await payout(m, { destination: { provider: 'mtn_momo' } })).statusCode).toBe(400);
     expect((await payout(m, { surprise: true })).statusCode).toBe(400);
+    // MTN's message rules, from its description: 1 to 160 characters, none of & ' < >.
+    for (const description of ['x'.repeat(161), 'é'.repeat(200), '', 'Tom & Jerry', "Jerry's", '<b>', 'a>b']) {
+      expect((await payout(m, { description })).json(), description).toMatchObject({ status: 400, code: 'description_invalid', param: 'description' });
+    }
+    expect(await balance(m)).toMatchObject({ balances: [{ currency: 'XAF', available: '985' }] });
     expect((await payout(m, { amount: '986' })).json()).toMatchObject({ status: 409, code: 'balance_insufficient' });
     expect((await payout(m, { amount: '1.00', currency: 'EUR' })).json()).toMatchObject({ status: 409, code: 'balance_insufficient' });
-    const ok = (await payout(m, { amount: '985' })).json() as { id: string };
+    const ok = (await payout(m, { amount: '985', description: 'é'.repeat(160) })).json() as { id: string; status: string };
+    expect(ok.status).toBe('PENDING');
     const other = await createMerchant(ctx, 'Nosy');
     expect((await call(ctx.app, 'GET', `/payouts/${ok.id}`, sk(other))).statusCode).toBe(404);
     expect((await call(ctx.app, 'GET', `/payouts/${ok.id}`, { apiKey: m.live.apiKey, secretKey: m.live.secretKey })).statusCode).toBe(404);

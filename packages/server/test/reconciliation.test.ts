@@ -47,8 +47,8 @@ afterAll(async () => {
 });
 
 const OK_NUMBER = '+46733123459';
-const FAILS = '+46733123450';
-const NEVER_ANSWERS = '+46733123452';
+const FAILS = '+237650000103';
+const NEVER_ANSWERS = '+237650000102';
 const DAY_1 = { provider: 'mtn_momo', from: '2026-11-01', to: '2026-11-01', mode: 'test' as const };
 
 async function topup(user: TestUser, amount: string, phoneNumber = OK_NUMBER): Promise<{ id: string; reference: string }> {

@@ -116,8 +116,8 @@ describe('top-ups', () => {
     sandbox.setFaults({ dropCallbacks: true });
     try {
       const ok = (await topup(user, { amount: '1200' })).json() as { id: string };
-      const rejected = (await topup(user, { amount: '1300', phoneNumber: '+46733123451' })).json() as { id: string };
-      const silent = (await topup(user, { amount: '1400', phoneNumber: '+46733123452' })).json() as { id: string };
+      const rejected = (await topup(user, { amount: '1300', phoneNumber: '+237650000105' })).json() as { id: string };
+      const silent = (await topup(user, { amount: '1400', phoneNumber: '+237650000102' })).json() as { id: string };
       await approve();
       expect((await read(user, ok.id)).status).toBe('PENDING');
       ctx.clock.advance(5 * SECOND);
@@ -185,7 +185,7 @@ describe('top-ups', () => {
     await problem({ currency: 'GBP' }, 400, 'currency_unsupported');
     await problem({ extra: true }, 400, 'parameter_unknown');
     expect((await call(ctx.app, 'POST', '/wallet/topups', { apiKey: m.apiKey }, { amount: '1', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS })).statusCode).toBe(401);
-    const silent = '+46733123452';
+    const silent = '+237650000102';
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push(((await topup(user, { amount: '10', phoneNumber: silent })).json() as { id: string }).id);
     await problem({ amount: '10', phoneNumber: silent }, 422, 'limit_exceeded');

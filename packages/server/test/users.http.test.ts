@@ -171,12 +171,15 @@ describe('POST /users/verify-phone', () => {
     problem(locked, 429, 'otp_attempts_exceeded');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
 
-    // A new code may be asked 30 s after the last one.
-    const early = await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id });
+    // A new code may be asked 30 s after the last one: by number, 429 before; by id, the same 202
+    // (a 429 would tie the id to the number) and nothing sent.
+    const early = await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { phoneNumber: user.phoneNumber });
     problem(early, 429, 'otp_rate_limited');
     expect(early.headers['retry-after']).toBe('30');
+    expect((await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id })).statusCode).toBe(202);
+    expect(await lastCode(user.id)).toBe(code);
     ctx.clock.advance(30 * SECOND);
-    const resent = await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id });
+    const resent = await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { phoneNumber: user.phoneNumber });
     expect(resent.statusCode).toBe(202);
     expect(resent.json()).toMatchObject({ object: 'phone_verification', phoneNumber: user.phoneNumber, channel: 'sms' });
     const fresh = await lastCode(user.id);
@@ -185,6 +188,34 @@ describe('POST /users/verify-phone', () => {
     ctx.clock.advance(30 * SECOND);
     expect((await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id })).statusCode).toBe(202);
     expect(await lastCode(user.id)).toBe(fresh);
+  });
+
+  it('resend by id: the same 202 body for a known, unknown, another merchant\'s or live id; no number, no id', async () => {
+    const mine = await register();
+    const theirs = await call(ctx.app, 'POST', '/users', pk(other), { phoneNumber: phone(), password: PASSWORD });
+    expect(theirs.statusCode).toBe(202);
+    const theirsId = (await ctx.deps.db.selectFrom('users').select('id').where('phone_number', '=', theirs.json().phoneNumber).executeTakeFirstOrThrow()).id;
+    const verified = await register();
+    await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: verified.id, code: await lastCode(verified.id) });
+    ctx.clock.advance(30 * SECOND);
+    const answers = [];
+    for (const [creds, userId] of [
+      [pk(m), mine.id],
+      [pk(m), theirsId],
+      [pk(m), verified.id],
+      [pk(m), 'usr_00000000000000000000000000'],
+      [pk(m), 'not-an-id'],
+      [{ apiKey: m.live.apiKey }, mine.id],
+    ] as const) {
+      const res = await call(ctx.app, 'POST', '/users/verify-phone/resend', creds, { userId });
+      expect(res.statusCode, userId).toBe(202);
+      expect(res.body).not.toContain(userId);
+      answers.push(res.json());
+    }
+    for (const a of answers) expect(a).toEqual({ object: 'phone_verification', phoneNumber: null, channel: 'sms', expiresAt: new Date(ctx.clock.now().getTime() + 10 * MINUTE).toISOString() });
+    // The unverified customer got a new code all the same (the SMS tells the number itself).
+    const sent = await call(ctx.app, 'GET', `/test/messages?userId=${mine.id}`, sk(m));
+    expect((sent.json() as { data: unknown[] }).data).toHaveLength(2);
   });
 
   it('a code past its 10 minutes reads as a wrong one (otp_incorrect), so an answer tells nothing', async () => {

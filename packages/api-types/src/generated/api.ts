@@ -356,6 +356,12 @@ export interface paths {
                 content: {
                     "application/json": {
                         intentionId: string;
+                        paymentMethod?: {
+                            phoneNumber: string;
+                            provider: string;
+                            /** @enum {string} */
+                            type: "mobile_money";
+                        };
                         userId?: string;
                     };
                 };
@@ -392,6 +398,72 @@ export interface paths {
                         };
                     };
                 };
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            amountRefunded: string;
+                            attempts: {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            id: string;
+                            lastError: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            livemode: boolean;
+                            nextAction: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
+                            /** @enum {string} */
+                            object: "payment_intent";
+                            paymentMethod: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            } | null;
+                            returnUrl?: string | null;
+                            /** @enum {unknown} */
+                            status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -412,7 +484,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     startingAfter?: string;
-                    type?: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                    type?: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                 };
                 header?: never;
                 path?: never;
@@ -466,7 +538,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                             } | {
                                 apiVersion: string;
                                 /** Format: date-time */
@@ -499,7 +571,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                             })[];
                             hasMore: boolean;
                         };
@@ -578,7 +650,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                         } | {
                             apiVersion: string;
                             /** Format: date-time */
@@ -611,7 +683,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
                         };
                     };
                 };
@@ -1552,7 +1624,7 @@ export interface paths {
                                 name: string;
                                 prefixes: string[];
                                 /** @enum {string} */
-                                provider: "mtn_momo";
+                                provider: "mtn_momo" | "orange_money" | "wave";
                                 /** @enum {string} */
                                 type: "mobile_money";
                                 ussd: string | null;
@@ -1604,7 +1676,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo";
+                                provider: "mtn_momo" | "orange_money" | "wave";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -1624,7 +1696,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        providers?: "mtn_momo"[] | null;
+                        providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -1648,7 +1720,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo";
+                                provider: "mtn_momo" | "orange_money" | "wave";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -2266,7 +2338,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "phone_verification";
-                            phoneNumber: string;
+                            phoneNumber: string | null;
                         };
                     };
                 };
@@ -2506,7 +2578,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "phone_verification";
-                            phoneNumber: string;
+                            phoneNumber: string | null;
                         };
                     };
                 };
@@ -2782,7 +2854,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
                         url: string;
                     };
                 };
@@ -2906,7 +2978,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
                         url?: string;
                     };
                 };

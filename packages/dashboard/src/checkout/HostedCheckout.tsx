@@ -1,5 +1,5 @@
 import { chooseLanguage, type LanguageChoice } from '@caisse/intl';
-import { CaisseProvider, CHECKOUT_MESSAGES, type CheckoutStatus, OtpCodeInput, useCheckout, useCheckoutText } from '@caisse/react';
+import { CaisseProvider, CHECKOUT_MESSAGES, type CheckoutStatus, MobileMoneySteps, OtpCodeInput, useCheckout, useCheckoutText, useMobileMoney } from '@caisse/react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { DashboardIntl, type MessageId, useDocumentLanguage, useI18n } from '../shared/i18n.tsx';
 
@@ -7,7 +7,7 @@ import { DashboardIntl, type MessageId, useDocumentLanguage, useI18n } from '../
  * What the server embeds in the page's `caisse-checkout` meta tag (dashboard.pages.ts), with the
  * language it chose from Accept-Language and the merchant's default.
  */
-export type CheckoutConfig = LanguageChoice & ({ apiKey: string; merchantName: string; livemode: boolean } | { error: 'not_found' });
+export type CheckoutConfig = LanguageChoice & ({ apiKey: string; merchantName: string; livemode: boolean; returnUrl?: string | null } | { error: 'not_found' });
 
 type Channel = 'sms' | 'email';
 
@@ -78,12 +78,24 @@ function shownStatus(status: CheckoutStatus, intentStatus: string | undefined, e
   return status;
 }
 
-function Flow({ merchantName, onSavedLanguage }: { merchantName: string; onSavedLanguage: (language: string | null) => void }) {
+function Flow({ merchantName, returnUrl: configured, onSavedLanguage }: { merchantName: string; returnUrl?: string | null; onSavedLanguage: (language: string | null) => void }) {
   const checkout = useCheckout();
+  const mm = useMobileMoney(checkout.intent);
   const { t, rich, money } = useI18n();
-  const { error: describe } = useCheckoutText();
+  const { error: describe, t: text } = useCheckoutText();
   const { intent, error, pending, otp } = checkout;
   const status = shownStatus(checkout.status, intent?.status, error?.code);
+  // Mobile money first (from the methods screen on), unless the intent was over when the page opened or the payer chose the wallet.
+  const mobile = mm.status !== 'loading' && mm.status !== 'wallet' && (mm.status !== 'choose' || status === 'ready');
+  // The intent's own returnUrl when the page was not given one (a wallet payment never reads mm.intent).
+  const returnUrl = configured ?? mm.intent?.returnUrl ?? (intent as { returnUrl?: string | null } | undefined)?.returnUrl ?? undefined;
+  const back = returnUrl ? (
+    <p>
+      <a className="button" href={returnUrl}>
+        {t('hosted.backTo', { merchant: merchantName })}
+      </a>
+    </p>
+  ) : null;
   const [channel, setChannel] = useState<Channel>('sms');
   const amount = intent ? money(intent.amount, intent.currency) : '';
   const merchant = merchantName;
@@ -177,6 +189,13 @@ function Flow({ merchantName, onSavedLanguage }: { merchantName: string; onSaved
               {t('hosted.forgotPassword')}
             </button>
           </p>
+          {mm.mobileMoney.length > 0 && (
+            <div className="actions">
+              <button type="button" className="secondary" disabled={status === 'logging-in'} onClick={() => mm.payAnotherWay()}>
+                {text('mm.payAnotherWay')}
+              </button>
+            </div>
+          )}
         </form>
       );
       break;
@@ -353,6 +372,7 @@ function Flow({ merchantName, onSavedLanguage }: { merchantName: string; onSaved
         <Outcome icon="✓" title={t('hosted.succeededTitle')}>
           <p>{rich('hosted.succeededText', { amount, merchant })}</p>
           <p className="hint">{rich('hosted.reference', { id: intent?.id ?? '' })}</p>
+          {back}
         </Outcome>
       );
       break;
@@ -405,7 +425,11 @@ function Flow({ merchantName, onSavedLanguage }: { merchantName: string; onSaved
       );
   }
 
-  const inFlow = ['ready', 'logging-in', ...RESET, ...TOP_UP, 'otp-sent', 'otp-verified', 'charging'].includes(status);
+  if (mm.status === 'loading' && status === 'ready') body = <p role="status">{t('hosted.loading')}</p>;
+  if (mobile) {
+    body = <MobileMoneySteps mm={mm} amount={amount} merchantName={merchant} returnUrl={returnUrl} title={(text, id) => <StepTitle id={id}>{text}</StepTitle>} />;
+  }
+  const inFlow = !mobile && ['ready', 'logging-in', ...RESET, ...TOP_UP, 'otp-sent', 'otp-verified', 'charging'].includes(status);
   const steps = topUp ? STEPS_WITH_TOP_UP : STEPS;
   const current = stepIndex(status, topUp !== undefined);
   // Polite and kept across the steps of a top-up, so each change is read out: the wait for the
@@ -438,7 +462,7 @@ function Flow({ merchantName, onSavedLanguage }: { merchantName: string; onSaved
           {topUpNews}
         </p>
       )}
-      <div key={stepKey(status)} aria-busy={status === 'loading' || status === 'charging' || pending} onClickCapture={acted} onSubmitCapture={acted}>
+      <div key={mobile ? 'mobile-money' : stepKey(status)} aria-busy={status === 'loading' || status === 'charging' || pending} onClickCapture={acted} onSubmitCapture={acted}>
         {body}
       </div>
     </>
@@ -477,7 +501,7 @@ function Page({ config, sessionToken, onSavedLanguage }: { config: CheckoutConfi
               </p>
             )}
             <CaisseProvider apiKey={config.apiKey} clientSecret={sessionToken} baseUrl={window.location.origin}>
-              <Flow merchantName={config.merchantName} onSavedLanguage={onSavedLanguage} />
+              <Flow merchantName={config.merchantName} returnUrl={config.returnUrl} onSavedLanguage={onSavedLanguage} />
             </CaisseProvider>
           </>
         )}

@@ -11,7 +11,7 @@ import { type CheckoutConfig, HostedCheckout } from './HostedCheckout.tsx';
  */
 function readConfig(): CheckoutConfig {
   const raw = document.querySelector<HTMLMetaElement>('meta[name="caisse-checkout"]')?.content ?? '{}';
-  let parsed: Partial<{ apiKey: string; merchantName: string; livemode: boolean; language: string; locale: string }> = {};
+  let parsed: Partial<{ apiKey: string; merchantName: string; livemode: boolean; language: string; locale: string; returnUrl: string }> = {};
   try {
     parsed = JSON.parse(raw) as typeof parsed;
   } catch {
@@ -19,7 +19,8 @@ function readConfig(): CheckoutConfig {
   }
   const choice = isLanguage(parsed.language) && typeof parsed.locale === 'string' ? { language: parsed.language, locale: parsed.locale } : chooseLanguage({ requested: browserLanguages() });
   if (typeof parsed.apiKey === 'string' && typeof parsed.merchantName === 'string') {
-    return { ...choice, apiKey: parsed.apiKey, merchantName: parsed.merchantName, livemode: parsed.livemode === true };
+    const returnUrl = typeof parsed.returnUrl === 'string' ? parsed.returnUrl : undefined;
+    return { ...choice, apiKey: parsed.apiKey, merchantName: parsed.merchantName, livemode: parsed.livemode === true, ...(returnUrl ? { returnUrl } : {}) };
   }
   return { ...choice, error: 'not_found' };
 }

@@ -9,6 +9,7 @@ export type Permission =
   | 'payments:read'
   | 'payments:write'
   | 'customers:read'
+  | 'customers:contact'
   | 'balance:read'
   | 'payouts:read'
   | 'payouts:write'

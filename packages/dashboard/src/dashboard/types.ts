@@ -1,4 +1,6 @@
 /** The shapes the dashboard API answers (packages/server/src/modules/dashboard/dashboard.schema.ts). */
+import type { PaymentAttempt as PublicAttempt } from '@caisse/react';
+
 export type Mode = 'test' | 'live';
 
 export interface Session {
@@ -61,8 +63,34 @@ export interface Payment {
   livemode: boolean;
   amountRefunded: string;
   lastError: { code: string; message: string } | null;
-  attempts: number;
+  /** The tries so far: each attempt (contract §12), or their count from a server before it. */
+  attempts: number | PaymentAttempt[];
   metadata: Record<string, string | number | boolean>;
+  /** What Caisse kept and what the merchant gets, once paid (contract §10). */
+  fee?: string | null;
+  net?: string | null;
+  /** How it was paid: the provider and the payer's number, masked. */
+  paymentMethod?: { type: string; provider?: string | null; phoneNumber?: string | null } | null;
+}
+
+/** One try at paying an intent with a method (contract §12), as the merchant sees it. */
+export interface PaymentAttempt extends PublicAttempt {
+  /** The payer's number, masked. */
+  phoneNumber?: string | null;
+  /** The provider's own id for the request (MTN's financialTransactionId), once known. */
+  providerReference?: string | null;
+}
+
+/** A refund: wallet refunds are SUCCEEDED at once; mobile-money ones are PENDING until the provider answers. */
+export interface Refund {
+  id: string;
+  amount: string;
+  currency: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  /** e.g. `late_payment`: a success that came when the intent could no longer take it, returned automatically. */
+  reason?: string | null;
+  failureCode?: string | null;
+  createdAt: string;
 }
 
 export interface List<T> {
@@ -173,11 +201,18 @@ export interface PaymentDetail {
   deliveries: Delivery[];
   /** The customer who last tried to pay it, if any. */
   customer: CustomerRef | null;
+  refunds?: Refund[];
 }
+
+/** What a restricted key may touch (the server's API resources), and how. */
+export const API_RESOURCES = ['payments', 'refunds', 'payouts', 'customers', 'balance', 'webhooks', 'events', 'payment_links'] as const;
+export type ApiResource = (typeof API_RESOURCES)[number];
+export type AccessLevel = 'none' | 'read' | 'write';
+export type KeyPermissions = Partial<Record<ApiResource, AccessLevel>>;
 
 export interface ApiKey {
   id: string;
-  kind: 'publishable' | 'secret';
+  kind: 'publishable' | 'secret' | 'restricted';
   mode: Mode;
   name: string;
   display: string;
@@ -186,6 +221,8 @@ export interface ApiKey {
   expiresAt: string | null;
   revokedAt: string | null;
   allowedOrigins: string[];
+  /** A restricted key's access per resource; null for the other kinds. */
+  permissions: KeyPermissions | null;
 }
 export interface CreatedApiKey extends ApiKey {
   secret: string;

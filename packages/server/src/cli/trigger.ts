@@ -20,7 +20,7 @@ import { testPayments } from './test-payments.ts';
  * - `payout.paid`: a completed payment, its net made available at once (the test helper
  *   `POST /test/balance/settle`), then a payout of it to a sandbox number that succeeds; the
  *   server's poller (or the sandbox's callback) makes it PAID within seconds.
- * - `payout.failed`: the same, to the sandbox number that fails (46733123450).
+ * - `payout.failed`: the same, to the sandbox number that fails (237650000103).
  *
  * Every intent carries `metadata.triggeredBy = "caisse trigger"`.
  */
@@ -42,7 +42,7 @@ export interface TriggerResult {
 }
 
 /** Sandbox numbers (contract §9): any other number is paid, this one fails. */
-const PAYOUT_TO = { 'payout.paid': '+237670000000', 'payout.failed': '+46733123450' } as const;
+const PAYOUT_TO = { 'payout.paid': '+237670000000', 'payout.failed': '+237650000103' } as const;
 
 export async function trigger(
   caisse: Caisse,

@@ -18,10 +18,15 @@ export const ERRORS = {
   password_weak: { status: 400, title: 'The password is too weak' },
   url_invalid: { status: 400, title: 'The URL is not allowed' },
   provider_unsupported: { status: 400, title: 'The payment provider is not supported' },
+  amount_out_of_bounds: { status: 400, title: "The amount is outside the provider's bounds" },
+  description_invalid: { status: 400, title: "The description breaks the provider's message rules" },
+
   return_url_invalid: { status: 400, title: 'The return URL is not an https URL' },
   callback_invalid: { status: 400, title: 'The provider callback could not be authenticated' },
   reset_token_invalid: { status: 400, title: 'The password reset link is not valid' },
   // 401
+  session_token_missing: { status: 401, title: 'The x-session-token header is missing' },
+  session_token_invalid: { status: 401, title: "The session token is not this intent's" },
   api_key_missing: { status: 401, title: 'The x-api-key header is missing' },
   api_key_invalid: { status: 401, title: 'The API key is not valid' },
   api_key_revoked: { status: 401, title: 'The API key was revoked' },
@@ -53,7 +58,8 @@ export const ERRORS = {
   csrf_token_invalid: { status: 403, title: 'The CSRF token is missing or wrong' },
   metrics_local_only: { status: 403, title: 'Metrics are served to this machine only' },
   totp_required: { status: 403, title: 'Two-factor sign-in is required' },
-  permission_denied: { status: 403, title: 'Your team role does not allow this' },
+  totp_code_required: { status: 403, title: 'A fresh two-factor code is required' },
+  permission_denied: { status: 403, title: 'Your team role or restricted key does not allow this' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   invitation_not_found: { status: 404, title: 'No such invitation' },
@@ -65,6 +71,8 @@ export const ERRORS = {
   // 409
   intent_state_invalid: { status: 409, title: 'The intent is not in a state that allows this' },
   intent_expired: { status: 409, title: 'The intent has expired' },
+  attempt_in_progress: { status: 409, title: 'A payment attempt of this intent is still waiting for the provider' },
+  refund_unsupported: { status: 409, title: 'The provider cannot refund this payment' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still running' },
   already_exists: { status: 409, title: 'It already exists' },
   endpoint_disabled: { status: 409, title: 'The webhook endpoint is disabled' },

@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   payout: 'po',
   balanceTransaction: 'btx',
   paymentLink: 'plink',
+  attempt: 'att',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -28,6 +28,19 @@ so an integrator knows to rotate rather than to look for a typo; a key sent in t
 secret key as \`x-api-key\` or as a customer's token, an API key as the secret key) is named for
 what it is in the problem's \`detail\`.
 
+## Restricted keys
+A restricted key (\`rk_test_…\` / \`rk_live_…\`) goes where a secret key goes
+(\`Authorization: Bearer rk_…\`, with the API key of the same merchant and mode) and may do only
+what its permissions say: \`none\`, \`read\` or \`write\` (which includes read) for each of
+\`payments\` (intents), \`refunds\`, \`payouts\` (and the payout schedule), \`customers\`,
+\`balance\`, \`webhooks\` (endpoints, their secrets, resending events), \`events\` and
+\`payment_links\`. Each secret-key operation below names the permission it needs; one that names
+none takes a secret key only. A key without the permission gets 403 \`permission_denied\`, whose
+\`detail\` and \`permission\` name it (\`payouts:write\`). Restricted keys are created, named,
+rolled (keeping their permissions) and revoked like secret keys, from the dashboard or with
+\`npx caisse keys create --kind restricted --permissions payments:read,balance:read\`; they are
+stored as hashes and shown once. Secret keys keep every permission.
+
 ## End users and access tokens
 End users belong to one merchant and one mode; a phone number is registered once per merchant and
 mode. Phone numbers are E.164 (\`+\` and digits, of a possible length for the country:
@@ -226,8 +239,9 @@ server allows it. Bad URL: 400 \`url_invalid\`; unknown event type: 400 \`valida
   components: {
     securitySchemes: {
       apiKey: { type: 'apiKey' as const, in: 'header', name: 'x-api-key' },
-      secretKey: { type: 'http' as const, scheme: 'bearer', description: 'Secret key sk_test_… / sk_live_…' },
+      secretKey: { type: 'http' as const, scheme: 'bearer', description: 'Secret key sk_test_… / sk_live_…, or a restricted key rk_test_… / rk_live_… (its permissions only)' },
       accessToken: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT', description: 'User access token from POST /auth/web' },
+      sessionToken: { type: 'apiKey' as const, in: 'header', name: 'x-session-token', description: "The intent's session token (ps_…): the direct mobile-money charge" },
     },
   },
 };

@@ -17,3 +17,26 @@ export async function claimDueForPoll<Row>(db: Executor, table: string, now: Dat
     returning *`.execute(db);
   return result.rows;
 }
+
+/**
+ * What a lifecycle asks of every table of provider requests besides its claim (`id`,
+ * `reference`, `status`, `submitted_at`, `updated_at`, `next_poll_at`): the same statements for
+ * each, so each repository spreads these instead of writing them again.
+ */
+export function providerRequestStatements<Row>(table: string) {
+  const t = sql.table(table);
+  return {
+    async findByReference(db: Executor, reference: string): Promise<Row | undefined> {
+      return (await sql<Row>`select * from ${t} where reference = ${reference}`.execute(db)).rows[0];
+    },
+    /** The provider accepted the request (only the first time is recorded). */
+    async markSubmitted(db: Executor, id: string, now: Date): Promise<void> {
+      await sql`update ${t} set submitted_at = ${now}, updated_at = ${now} where id = ${id} and submitted_at is null`.execute(db);
+    },
+    async scheduleNextPoll(db: Executor, id: string, at: Date): Promise<void> {
+      await sql`update ${t} set next_poll_at = ${at} where id = ${id} and status = 'PENDING'`.execute(db);
+    },
+    /** PENDING rows due for a poll, claimed until `leaseUntil` (see claimDueForPoll). */
+    claimDue: (db: Executor, now: Date, leaseUntil: Date, limit: number) => claimDueForPoll<Row>(db, table, now, leaseUntil, limit),
+  };
+}

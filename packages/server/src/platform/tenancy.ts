@@ -18,10 +18,35 @@ export interface Caller extends Scope {
   pinnedVersion: string;
 }
 
+/**
+ * What a restricted key (`rk_…`) may touch: one access level per resource (docs/decisions.md,
+ * "Restricted keys"). A secret key (`sk_…`) may do everything.
+ */
+export const API_RESOURCES = ['payments', 'refunds', 'payouts', 'customers', 'balance', 'webhooks', 'events', 'payment_links'] as const;
+export type ApiResource = (typeof API_RESOURCES)[number];
+export const ACCESS_LEVELS = ['none', 'read', 'write'] as const;
+/** `write` includes `read`. */
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+/** A restricted key's permissions: a resource it does not name is `none`. */
+export type KeyPermissions = Partial<Record<ApiResource, AccessLevel>>;
+/** What a secret-key route needs of a restricted key, declared on the route: `config.access`. */
+export type RouteAccess = `${ApiResource}:${'read' | 'write'}`;
+
+/** Whether these permissions (undefined: a secret key's, every one) allow `access`. */
+export function allows(permissions: KeyPermissions | undefined, access: RouteAccess): boolean {
+  if (permissions === undefined) return true;
+  const colon = access.indexOf(':');
+  const held = permissions[access.slice(0, colon) as ApiResource];
+  return held === 'write' || (held === 'read' && access.endsWith(':read'));
+}
+
 /** Who is calling the API once the keys are checked (the `x-api-key`, and the secret key if asked). */
 export interface MerchantContext extends Caller {
   apiKeyId: string;
+  /** The secret key's or the restricted key's id. */
   secretKeyId: string | undefined;
+  /** A restricted key's permissions; undefined for a secret key (every permission) or no key. */
+  permissions?: KeyPermissions;
   allowedOrigins: string[];
   /** The merchant's name, as messages to its customers name it. */
   merchantName: string;

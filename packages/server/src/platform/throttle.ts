@@ -107,6 +107,16 @@ export function createThrottle(deps: { db: Db; clock: Clock }) {
     return { id, remaining: rule.max - attempts.length };
   }
 
+  /** Counts a send under the OTP send limits; over them, nothing is counted and the wait is returned. */
+  async function countSend(subject: string): Promise<number | undefined> {
+    const hash = sha256(subject);
+    const now = clock.now();
+    const decision = sendDecision(await attemptsSince(hash, new Date(now.getTime() - OTP_RULES.sendWindowMs)), now);
+    if (!decision.allowed) return decision.retryAfterMs;
+    await db.insertInto('throttle_attempts').values({ subject_hash: hash, attempted_at: now }).execute();
+    return undefined;
+  }
+
   return {
     /**
      * Counts an attempt for `subject` before it is checked (parallel tries cannot slip past the
@@ -145,13 +155,15 @@ export function createThrottle(deps: { db: Db; clock: Clock }) {
      * 429 `otp_rate_limited` with Retry-After. Counted whether or not anything is sent.
      */
     async send(subject: string): Promise<void> {
-      const hash = sha256(subject);
-      const now = clock.now();
-      const decision = sendDecision((await attemptsSince(hash, new Date(now.getTime() - OTP_RULES.sendWindowMs))), now);
-      if (!decision.allowed) {
-        throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(decision.retryAfterMs) });
+      const retryAfterMs = await countSend(subject);
+      if (retryAfterMs !== undefined) {
+        throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(retryAfterMs) });
       }
-      await db.insertInto('throttle_attempts').values({ subject_hash: hash, attempted_at: now }).execute();
+    },
+
+    /** `send`'s limits without the refusal: whether a code may go to `subject` now (counted if so). */
+    async trySend(subject: string): Promise<boolean> {
+      return (await countSend(subject)) === undefined;
     },
 
     /** Forgets a subject's attempts (a new code was sent: its tries start again). */

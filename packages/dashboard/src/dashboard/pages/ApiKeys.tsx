@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { useCan } from '../permissions.tsx';
-import type { ApiKey, CreatedApiKey, List, Mode } from '../types.ts';
+import { type AccessLevel, API_RESOURCES, type ApiKey, type ApiResource, type CreatedApiKey, type KeyPermissions, type List, type Mode } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
 
 const GRACE_CHOICES: { seconds: number; label: MessageId }[] = [
@@ -12,6 +12,100 @@ const GRACE_CHOICES: { seconds: number; label: MessageId }[] = [
   { seconds: 3 * 24 * 3600, label: 'keys.grace3d' },
   { seconds: 7 * 24 * 3600, label: 'keys.grace7d' },
 ];
+
+const RESOURCE_NAMES: Record<ApiResource, MessageId> = {
+  payments: 'keys.resourcePayments',
+  refunds: 'keys.resourceRefunds',
+  payouts: 'keys.resourcePayouts',
+  customers: 'keys.resourceCustomers',
+  balance: 'keys.resourceBalance',
+  webhooks: 'keys.resourceWebhooks',
+  events: 'keys.resourceEvents',
+  payment_links: 'keys.resourcePaymentLinks',
+};
+const ACCESS_NAMES: Record<AccessLevel, MessageId> = { none: 'keys.accessNone', read: 'keys.accessRead', write: 'keys.accessWrite' };
+const LEVELS: AccessLevel[] = ['none', 'read', 'write'];
+const KIND_NAMES: Record<ApiKey['kind'], MessageId> = { publishable: 'keys.apiKey', secret: 'keys.secret', restricted: 'keys.restricted' };
+
+/** Live secret and restricted keys are confirmed with a fresh code of the authenticator app. */
+const needsCode = (mode: Mode, kind: ApiKey['kind']) => mode === 'live' && kind !== 'publishable';
+
+/** The code field of a live key's creation or roll. */
+function CodeField({ id }: { id: string }) {
+  const { t } = useI18n();
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {t('keys.code')}
+        <span className="hint">{t('keys.codeHint')}</span>
+      </label>
+      <input id={id} name="code" required inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]{6,8}" maxLength={8} />
+    </div>
+  );
+}
+
+/** The code typed in a form's code field, if it has one. */
+function codeOf(e: FormEvent): string | undefined {
+  const value = new FormData(e.currentTarget as HTMLFormElement).get('code');
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** What a key may do, in words: its permissions that are not none, or everything for a secret key. */
+function PermissionsSummary({ k }: { k: ApiKey }) {
+  const { t } = useI18n();
+  if (k.kind === 'secret') return <>{t('keys.permissionsAll')}</>;
+  if (k.kind === 'publishable' || !k.permissions) return <>{t('keys.permissionsPublishable')}</>;
+  const granted = API_RESOURCES.filter((r) => (k.permissions?.[r] ?? 'none') !== 'none');
+  return (
+    <ul className="plain">
+      {granted.map((r) => (
+        <li key={r}>{t('keys.accessOf', { resource: t(RESOURCE_NAMES[r]), access: t(ACCESS_NAMES[k.permissions?.[r] ?? 'none']) })}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** The restricted key's permission table: one radio group per resource. */
+function PermissionTable({ value, onChange }: { value: KeyPermissions; onChange: (next: KeyPermissions) => void }) {
+  const { t } = useI18n();
+  return (
+    <fieldset className="field">
+      <legend>{t('keys.permissions')}</legend>
+      <p className="hint">{t('keys.permissionsHint')}</p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('keys.resource')}</th>
+            {LEVELS.map((level) => (
+              <th scope="col" key={level}>
+                {t(ACCESS_NAMES[level])}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {API_RESOURCES.map((r) => (
+            <tr key={r}>
+              <th scope="row">{t(RESOURCE_NAMES[r])}</th>
+              {LEVELS.map((level) => (
+                <td key={level}>
+                  <input
+                    type="radio"
+                    name={`perm-${r}`}
+                    value={level}
+                    aria-label={t('keys.accessOf', { resource: t(RESOURCE_NAMES[r]), access: t(ACCESS_NAMES[level]) })}
+                    checked={(value[r] ?? 'none') === level}
+                    onChange={() => onChange({ ...value, [r]: level })}
+                  />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </fieldset>
+  );
+}
 
 /** A key's state, and its words when a status alone does not say it (a rolled key's end). */
 function stateOf(k: ApiKey, now: Date): { value: string; until?: string } {
@@ -36,7 +130,7 @@ function RollForm({ k, onRolled }: { k: ApiKey; onRolled: (created: CreatedApiKe
   async function roll(e: FormEvent) {
     e.preventDefault();
     try {
-      const rolled = await api<{ old: ApiKey; new: CreatedApiKey }>('POST', `/${k.mode}/keys/${k.id}/roll`, { graceSeconds: Number(grace) });
+      const rolled = await api<{ old: ApiKey; new: CreatedApiKey }>('POST', `/${k.mode}/keys/${k.id}/roll`, { graceSeconds: Number(grace), code: codeOf(e) });
       setOpen(false);
       onRolled(rolled.new);
     } catch (err) {
@@ -59,6 +153,7 @@ function RollForm({ k, onRolled }: { k: ApiKey; onRolled: (created: CreatedApiKe
           ))}
         </select>
       </div>
+      {needsCode(k.mode, k.kind) && <CodeField id={`roll-code-${k.id}`} />}
       <div className="actions">
         <button type="submit">{t('keys.rollKey')}</button>
         <button type="button" className="secondary" onClick={() => setOpen(false)}>
@@ -74,7 +169,8 @@ export function ApiKeys({ mode }: { mode: Mode }) {
   const { t, rich, dateTime } = useI18n();
   const keys = useLoad(() => api<List<ApiKey>>('GET', `/${mode}/keys`), mode);
   const [name, setName] = useState('');
-  const [kind, setKind] = useState<'publishable' | 'secret'>('publishable');
+  const [kind, setKind] = useState<ApiKey['kind']>('publishable');
+  const [permissions, setPermissions] = useState<KeyPermissions>({});
   const [shown, setShown] = useState<{ key: CreatedApiKey; why: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState('');
@@ -85,9 +181,11 @@ export function ApiKeys({ mode }: { mode: Mode }) {
     setError(null);
     setDone('');
     try {
-      const created = await api<CreatedApiKey>('POST', `/${mode}/keys`, { name, kind });
+      const body = { name, kind, ...(kind === 'restricted' ? { permissions } : {}), ...(needsCode(mode, kind) ? { code: codeOf(e) } : {}) };
+      const created = await api<CreatedApiKey>('POST', `/${mode}/keys`, body);
       setShown({ key: created, why: 'created' });
       setName('');
+      setPermissions({});
       keys.reload();
     } catch (err) {
       setError(err);
@@ -109,6 +207,7 @@ export function ApiKeys({ mode }: { mode: Mode }) {
     <>
       <PageTitle title={t('keys.title')}>{t('keys.title')}</PageTitle>
       <p>{rich('keys.intro', { mode })}</p>
+      <p>{rich('keys.introRestricted', { mode })}</p>
       <ErrorNotice error={error} />
       {done && <StatusNotice>{done}</StatusNotice>}
       {shown && (
@@ -117,7 +216,16 @@ export function ApiKeys({ mode }: { mode: Mode }) {
             {shown.why === 'created' ? t('keys.shownNew') : t('keys.shownRolled')}
           </h2>
           <p>{t('keys.shownOnce')}</p>
-          <SecretField label={shown.key.kind === 'secret' ? t('keys.secretKeyNamed', { name: shown.key.name }) : t('keys.apiKeyNamed', { name: shown.key.name })} value={shown.key.secret} />
+          <SecretField
+            label={
+              shown.key.kind === 'publishable'
+                ? t('keys.apiKeyNamed', { name: shown.key.name })
+                : shown.key.kind === 'restricted'
+                  ? t('keys.restrictedKeyNamed', { name: shown.key.name })
+                  : t('keys.secretKeyNamed', { name: shown.key.name })
+            }
+            value={shown.key.secret}
+          />
           <button type="button" className="secondary" onClick={() => setShown(null)}>
             {t('keys.copied')}
           </button>
@@ -135,14 +243,17 @@ export function ApiKeys({ mode }: { mode: Mode }) {
             </div>
             <div className="field">
               <label htmlFor="key-kind">{t('keys.kind')}</label>
-              <select id="key-kind" value={kind} onChange={(e) => setKind(e.target.value as 'publishable' | 'secret')}>
+              <select id="key-kind" value={kind} onChange={(e) => setKind(e.target.value as ApiKey['kind'])}>
                 <option value="publishable">{t('keys.kindPublishable')}</option>
+                <option value="restricted">{t('keys.kindRestricted')}</option>
                 <option value="secret">{t('keys.kindSecret')}</option>
               </select>
             </div>
-            <div className="actions" style={{ marginTop: 0 }}>
-              <button type="submit">{t('keys.create')}</button>
-            </div>
+          </div>
+          {kind === 'restricted' && <PermissionTable value={permissions} onChange={setPermissions} />}
+          {needsCode(mode, kind) && <CodeField id="key-code" />}
+          <div className="actions">
+            <button type="submit">{t('keys.create')}</button>
           </div>
         </form>
       )}
@@ -155,6 +266,7 @@ export function ApiKeys({ mode }: { mode: Mode }) {
               <tr>
                 <th scope="col">{t('keys.name')}</th>
                 <th scope="col">{t('keys.kind')}</th>
+                <th scope="col">{t('keys.permissions')}</th>
                 <th scope="col">{t('keys.key')}</th>
                 <th scope="col">{t('keys.created')}</th>
                 <th scope="col">{t('keys.lastUsed')}</th>
@@ -165,7 +277,7 @@ export function ApiKeys({ mode }: { mode: Mode }) {
             <tbody>
               {keys.data.data.length === 0 && (
                 <tr>
-                  <td colSpan={7} className="empty">
+                  <td colSpan={8} className="empty">
                     {t('keys.empty', { mode })}
                   </td>
                 </tr>
@@ -176,7 +288,10 @@ export function ApiKeys({ mode }: { mode: Mode }) {
                 return (
                   <tr key={k.id}>
                     <th scope="row">{k.name}</th>
-                    <td>{k.kind === 'secret' ? t('keys.secret') : t('keys.apiKey')}</td>
+                    <td>{t(KIND_NAMES[k.kind])}</td>
+                    <td>
+                      <PermissionsSummary k={k} />
+                    </td>
                     <td className="mono">{k.display}</td>
                     <td>{dateTime(k.createdAt)}</td>
                     <td>{k.lastUsedAt ? dateTime(k.lastUsedAt) : t('keys.never')}</td>

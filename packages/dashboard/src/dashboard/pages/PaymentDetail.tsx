@@ -3,7 +3,7 @@ import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { useCan } from '../permissions.tsx';
 import { Link } from '../router.tsx';
-import type { Mode, Payment, PaymentDetail as Detail } from '../types.ts';
+import type { Mode, Payment, PaymentAttempt, PaymentDetail as Detail, Refund } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
 
 export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
@@ -82,7 +82,28 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
           <dt>{t('payment.updated')}</dt>
           <dd>{dateTime(p.updatedAt)}</dd>
           <dt>{t('payment.attempts')}</dt>
-          <dd>{p.attempts}</dd>
+          <dd>{Array.isArray(p.attempts) ? p.attempts.length : p.attempts}</dd>
+          {p.paymentMethod && (
+            <>
+              <dt>{t('payment.method')}</dt>
+              <dd>
+                {p.paymentMethod.provider ? providerName(p.paymentMethod.provider) : t('payment.methodWallet')}
+                {p.paymentMethod.phoneNumber ? <span className="mono"> {p.paymentMethod.phoneNumber}</span> : null}
+              </dd>
+            </>
+          )}
+          {p.fee != null && (
+            <>
+              <dt>{t('payment.fee')}</dt>
+              <dd>{money(p.fee, p.currency)}</dd>
+            </>
+          )}
+          {p.net != null && (
+            <>
+              <dt>{t('payment.net')}</dt>
+              <dd>{money(p.net, p.currency)}</dd>
+            </>
+          )}
           {p.lastError && (
             <>
               <dt>{t('payment.lastError')}</dt>
@@ -114,10 +135,18 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
         {refundable && can('payments:write') && (
           <RefundForm
             payment={p}
-            onRefund={(amount) => act(() => api('POST', `/${mode}/payments/${p.id}/refund`, amount ? { amount } : {}), t('payment.refundDone'))}
+            onRefund={(amount) =>
+              act(
+                () => api('POST', `/${mode}/payments/${p.id}/refund`, amount ? { amount } : {}),
+                p.paymentMethod?.type === 'mobile_money' ? t('payment.refundStarted') : t('payment.refundDone'),
+              )
+            }
           />
         )}
       </section>
+
+      {Array.isArray(p.attempts) && p.attempts.length > 0 && <Attempts attempts={p.attempts} />}
+      {detail.refunds && detail.refunds.length > 0 && <Refunds refunds={detail.refunds} />}
 
       <section aria-labelledby="timeline-title">
         <h2 id="timeline-title">{t('payment.events')}</h2>
@@ -190,6 +219,86 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
         )}
       </section>
     </>
+  );
+}
+
+/** The providers' names as payers and merchants know them; an unknown one shows its id. */
+const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo', orange_money: 'Orange Money', wave: 'Wave' };
+const providerName = (provider: string) => PROVIDER_NAMES[provider] ?? provider;
+
+/** Each try at paying: method, masked number, the provider's reference and how it ended. */
+function Attempts({ attempts }: { attempts: PaymentAttempt[] }) {
+  const { t, dateTime } = useI18n();
+  return (
+    <section aria-labelledby="attempts-title">
+      <h2 id="attempts-title">{t('payment.attemptsTitle')}</h2>
+      <TableWrap label={t('payment.attemptsTitle')}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t('payment.attemptId')}</th>
+              <th scope="col">{t('payment.method')}</th>
+              <th scope="col">{t('payment.phoneNumber')}</th>
+              <th scope="col">{t('payment.providerReference')}</th>
+              <th scope="col">{t('deliveries.status')}</th>
+              <th scope="col">{t('payment.created')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {attempts.map((a) => (
+              <tr key={a.id}>
+                <td className="mono">{a.id}</td>
+                <td>{providerName(a.provider)}</td>
+                <td className="mono">{a.phoneNumber ?? '—'}</td>
+                <td className="mono">{a.providerReference ?? '—'}</td>
+                <td>
+                  <Badge value={a.status} /> {a.failureCode ? <code>{a.failureCode}</code> : null}
+                </td>
+                <td>{dateTime(a.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+    </section>
+  );
+}
+
+/** The refunds and their state: a refund to mobile money is PENDING until the provider answers. */
+function Refunds({ refunds }: { refunds: Refund[] }) {
+  const { t, money, dateTime } = useI18n();
+  return (
+    <section aria-labelledby="refunds-title">
+      <h2 id="refunds-title">{t('payment.refundsTitle')}</h2>
+      <TableWrap label={t('payment.refundsTitle')}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t('payment.refundId')}</th>
+              <th scope="col" className="num">
+                {t('payment.refundAmountColumn')}
+              </th>
+              <th scope="col">{t('deliveries.status')}</th>
+              <th scope="col">{t('payment.refundReason')}</th>
+              <th scope="col">{t('payment.created')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {refunds.map((r) => (
+              <tr key={r.id}>
+                <td className="mono">{r.id}</td>
+                <td className="num">{money(r.amount, r.currency)}</td>
+                <td>
+                  <Badge value={r.status} /> {r.failureCode ? <code>{r.failureCode}</code> : null}
+                </td>
+                <td>{r.reason === 'late_payment' ? t('payment.latePayment') : (r.reason ?? '—')}</td>
+                <td>{dateTime(r.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+    </section>
   );
 }
 

@@ -14,7 +14,7 @@ export default async function balancesRoutes(fastify: FastifyInstance) {
   app.get(
     '/balance',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'balance:read' },
       schema: {
         tags,
         summary: "The merchant's balance per currency, in the key's mode: available and pending",
@@ -30,7 +30,7 @@ export default async function balancesRoutes(fastify: FastifyInstance) {
   app.get(
     '/balance/transactions',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'balance:read' },
       schema: {
         tags,
         summary: "The merchant's balance statement, newest first",
@@ -47,7 +47,7 @@ export default async function balancesRoutes(fastify: FastifyInstance) {
   app.get(
     '/balance/transactions.csv',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'balance:read' },
       schema: {
         tags,
         summary: 'The balance statement of a period as CSV',
@@ -68,7 +68,7 @@ export default async function balancesRoutes(fastify: FastifyInstance) {
   app.post(
     '/test/balance/settle',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'balance:write' },
       schema: {
         tags: ['test helpers'],
         summary: "Make the merchant's pending test money available now",

@@ -1,17 +1,32 @@
 import { type Static, Type } from 'typebox';
+import { PublicIntent } from '../intents/index.ts';
 
 export const MAX_REFUND_REASON_LENGTH = 500;
+
+export const PaymentMethod = Type.Object(
+  {
+    type: Type.Literal('mobile_money'),
+    provider: Type.String({ maxLength: 32, description: 'The provider (`mtn_momo`): see `GET /payment-methods`.' }),
+    phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The payer\'s mobile-money number, E.164, served by that provider.' }),
+  },
+  { additionalProperties: false },
+);
 
 export const ChargeBody = Type.Object(
   {
     intentionId: Type.String({ maxLength: 64, description: 'The payment intent to pay (`pi_…`), of the API key\'s merchant and mode.' }),
+    paymentMethod: Type.Optional(PaymentMethod),
     userId: Type.Optional(Type.String({ maxLength: 64, description: 'Optional: the paying user (`usr_…`). When sent it must be the `sub` of the access token (else 403 `user_mismatch`); the payer is always the access token\'s user.' })),
   },
   { additionalProperties: false },
 );
 export type ChargeBody = Static<typeof ChargeBody>;
 
+/** A charge with a mobile-money method (contract §12). */
+export type MobileMoneyChargeBody = ChargeBody & { paymentMethod: Static<typeof PaymentMethod> };
+
 export const ChargeHeaders = Type.Object({
+  'x-session-token': Type.Optional(Type.String({ description: 'With `paymentMethod`: the intent\'s session token (`ps_…`) instead of a user token and OTP token.' })),
   'x-otp-token': Type.Optional(Type.String({ description: 'The `authorizationToken` from `POST /otp/verify` (single use). Missing: 401 `otp_token_missing`.' })),
 });
 
@@ -41,3 +56,43 @@ export const Refund = Type.Object({
   createdAt: Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' }),
 });
 export type Refund = Static<typeof Refund>;
+
+const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
+const Nullable = <T extends import('typebox').TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const PaymentAttempt = Type.Object({
+  id: Type.String({ description: '`att_…`' }),
+  object: Type.Literal('payment_attempt'),
+  provider: Type.String(),
+  phoneNumber: Type.String({ description: 'The payer\'s number, masked.' }),
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
+  failureCode: Nullable(Type.String({ description: '`payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `amount_out_of_bounds`' })),
+  providerReference: Nullable(Type.String({ description: "The provider's transaction id, once paid" })),
+  fee: Nullable(Type.String()),
+  net: Nullable(Type.String()),
+  late: Type.Boolean({ description: 'Paid after the intent could no longer take it: returned to the payer (late_payment)' }),
+  createdAt: Timestamp,
+  completedAt: Nullable(Timestamp),
+});
+export type PaymentAttempt = Static<typeof PaymentAttempt>;
+
+export const NextAction = Type.Union([
+  Type.Object({
+    type: Type.Literal('approve_on_phone'),
+    provider: Type.String(),
+    phoneNumber: Type.String(),
+    expiresAt: Timestamp,
+    message: Type.String({ description: "What the payer does, in the payer's language" }),
+    ussd: Nullable(Type.String({ description: "The provider's USSD code, to dial when no prompt appears" })),
+  }),
+  Type.Object({ type: Type.Literal('redirect'), url: Type.String() }),
+]);
+
+/** The answer to a mobile-money charge: the public intent with its attempts and what the payer does next. */
+export const ProcessingIntent = Type.Object({
+  ...PublicIntent.properties,
+  attempts: Type.Array(PaymentAttempt, { description: "The intent's mobile-money attempts, oldest first" }),
+  paymentMethod: Nullable(Type.Object({ type: Type.Literal('mobile_money'), provider: Type.String(), phoneNumber: Type.String({ description: 'masked' }) })),
+  nextAction: Nullable(NextAction),
+});
+export type ProcessingIntent = Static<typeof ProcessingIntent>;

@@ -70,7 +70,7 @@ type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refu
  * under the intent's row lock, with the ledger transfer, the state change and its event.
  */
 /** The merchant's fee schedule in a currency: its own where it has one, else the configured default. */
-function feeScheduleOf(config: Deps['config'], merchant: MerchantContext, currency: Currency): FeeSchedule {
+export function feeScheduleOf(config: Deps['config'], merchant: Pick<MerchantContext, 'fees'>, currency: Currency): FeeSchedule {
   const own = merchant.fees;
   const bps = own?.bps ?? config.fees.bps;
   const fixed = own?.fixedMinor ? own.fixedMinor[currency] : undefined;

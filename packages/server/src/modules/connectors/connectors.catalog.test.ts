@@ -42,9 +42,10 @@ describe('provider descriptions', () => {
     expect(mtn?.capabilities).toEqual({ collect: true, disburse: true, refund: true });
     expect(mtn?.settings.filter((s) => s.secret).map((s) => s.env)).toEqual(['CAISSE_MOMO_API_KEY', 'CAISSE_MOMO_COLLECTION_KEY', 'CAISSE_MOMO_DISBURSEMENT_KEY']);
     expect(providerPrefixes(mtn!)).toEqual(['+237650', '+237651', '+237652', '+237653', '+237654', '+237680', '+237681', '+237682', '+237683', '+23767']);
-    expect(providersServing('CM', 'XAF')).toEqual(['mtn_momo']);
-    expect(providersServing('CM', 'XOF')).toEqual([]);
-    expect(providersServing('SN', 'XOF')).toEqual([]);
+    expect(providersServing('CM', 'XAF')).toEqual(['mtn_momo', 'orange_money']);
+    // The merchant's country fixes the currency (XAF in CM); the descriptions alone do not pair them.
+    expect(providersServing('CM', 'XOF')).toEqual(['orange_money']);
+    expect(providersServing('SN', 'XOF')).toEqual(['orange_money', 'wave']);
   });
 
   it('checkAmountBounds answers why an amount cannot go through', () => {
@@ -103,7 +104,8 @@ describe('numbering table', () => {
     expect(suggestProvider('+237677123456')).toBe('mtn_momo');
     expect(suggestProvider('+237651123456', ['mtn_momo'])).toBe('mtn_momo');
     expect(suggestProvider('+237677123456', [])).toBeUndefined();
-    expect(suggestProvider('+237699123456')).toBeUndefined(); // Orange: no connector yet
+    expect(suggestProvider('+237699123456')).toBe('orange_money');
+    expect(suggestProvider('+221771234567')).toBe('orange_money'); // Wave has no network: never suggested by prefix
     expect(suggestProvider('+2250512345678')).toBeUndefined(); // MTN, but mtn_momo serves Cameroon only
     expect(suggestProvider('not a number')).toBeUndefined();
   });

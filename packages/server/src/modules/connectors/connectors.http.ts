@@ -45,7 +45,8 @@ export class ProviderHttp {
       const res = await this.#pool.request({
         method,
         path: this.#basePath + path,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+        // JSON unless the caller names another type (OAuth token requests are form-encoded).
+        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
         body,
         signal,
       });

@@ -3,6 +3,10 @@ import type { Connector, ConnectorDeps } from './connectors.types.ts';
 import type { ProviderDescription } from './connectors.description.ts';
 import { createMtnMomoConnector, type MtnMomoSettings } from './mtn-momo.connector.ts';
 import { MTN_MOMO_DESCRIPTION } from './mtn-momo.description.ts';
+import { createOrangeMoneyConnector } from './orange-money/orange-money.connector.ts';
+import { ORANGE_MONEY_DESCRIPTION } from './orange-money/orange-money.description.ts';
+import { createWaveConnector } from './wave/wave.connector.ts';
+import { WAVE_DESCRIPTION } from './wave/wave.description.ts';
 
 /**
  * Every provider by its registry name, with the function that builds its connector from its own
@@ -11,6 +15,8 @@ import { MTN_MOMO_DESCRIPTION } from './mtn-momo.description.ts';
  */
 const PROVIDERS = {
   mtn_momo: createMtnMomoConnector,
+  orange_money: createOrangeMoneyConnector,
+  wave: createWaveConnector,
 } satisfies Record<string, (settings: never, deps: ConnectorDeps) => Connector>;
 
 export type ProviderName = keyof typeof PROVIDERS;
@@ -19,6 +25,8 @@ export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];
 /** Each provider's description (contract §13), beside its connector above: one entry per provider, checked by the type. */
 export const PROVIDER_DESCRIPTIONS: { readonly [P in ProviderName]: ProviderDescription } = {
   mtn_momo: MTN_MOMO_DESCRIPTION,
+  orange_money: ORANGE_MONEY_DESCRIPTION,
+  wave: WAVE_DESCRIPTION,
 };
 
 /** Each provider's settings; a provider without settings has no connector. */
@@ -40,7 +48,9 @@ export function createConnectorRegistry(settings: ConnectorSettings, deps: Conne
   const connectors = new Map<ProviderName, Connector>();
   for (const name of PROVIDER_NAMES) {
     const own = settings[name];
-    if (own !== undefined) connectors.set(name, PROVIDERS[name](own, deps));
+    // Each name's settings are its own connector's (ConnectorSettings); TypeScript cannot follow the name through the loop.
+    const create = PROVIDERS[name] as (settings: NonNullable<typeof own>, deps: ConnectorDeps) => Connector;
+    if (own !== undefined) connectors.set(name, create(own, deps));
   }
   return {
     get: (provider) => (isProviderName(provider) ? connectors.get(provider) : undefined),

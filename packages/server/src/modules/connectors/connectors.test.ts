@@ -58,6 +58,6 @@ describe('the registry', () => {
       expect(registry.get('__proto__')).toBeUndefined();
       await registry.close();
     }
-    expect(PROVIDER_NAMES).toEqual(['mtn_momo']);
+    expect(PROVIDER_NAMES).toEqual(['mtn_momo', 'orange_money', 'wave']);
   });
 });

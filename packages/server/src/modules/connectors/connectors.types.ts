@@ -29,6 +29,12 @@ export interface PaymentRequest {
   payerMessage?: string;
   /** Kept on the provider's side for us (payeeNote); default: externalId. */
   payeeNote?: string;
+  /** Redirect providers: where the provider's page sends the payer back (after success, or always). */
+  returnUrl?: string;
+  /** Redirect providers: where the page sends the payer after a cancel or an error; default: returnUrl. */
+  cancelUrl?: string;
+  /** The payer's language on the provider's page. */
+  language?: 'fr' | 'en';
 }
 
 /**
@@ -58,6 +64,8 @@ export interface ProviderView {
  * What sending a request (collect, disburse) did.
  * - `PENDING`: the provider accepted it (`duplicate`: it already had this reference, which is
  *   the same thing as far as the payment goes). The outcome comes by callback or by `status`.
+ *   A redirect provider (Orange Money, Wave) answers `redirectUrl`: where to send the payer to
+ *   approve; a phone-prompt provider (MTN) answers none.
  * - `FAILED`: the provider refused THIS call (invalid request, credentials refused) or it could
  *   not be sent (invalid number or amount): this call created nothing. When an earlier call with
  *   the same reference ended UNKNOWN, ask `status` before concluding anything.
@@ -65,9 +73,26 @@ export interface ProviderView {
  *   answer). Ask `status` later; NOT_FOUND then means it is safe to send again.
  */
 export type SubmitResult =
-  | { status: 'PENDING'; duplicate: boolean }
+  | ({ status: 'PENDING'; duplicate: boolean } & ProviderHandle)
   | { status: 'FAILED'; reason: string }
   | { status: 'UNKNOWN'; reason: string };
+
+/**
+ * What a provider gave back on accepting a request, for the caller to store with it: where a
+ * redirect provider (Orange Money, Wave) sends the payer to approve, and the provider's own id of
+ * the request, which `status` needs after a restart when our reference alone cannot be asked.
+ */
+export interface ProviderHandle {
+  redirectUrl?: string;
+  providerReference?: string;
+}
+
+/** What the caller stored about a request, for providers that need more than our reference to read it. */
+export interface KnownRequest {
+  providerReference?: string;
+  amount?: bigint;
+  currency?: Currency;
+}
 
 /** Every result a connector gives: `{status, reason?, financialTransactionId?, amount?, currency?}`. */
 export type ConnectorResult = SubmitResult | StatusResult;
@@ -78,6 +103,8 @@ export interface IncomingCallback {
   url: string;
   /** The raw body (string or Buffer) or the JSON already parsed; it is only a hint. */
   body: unknown;
+  /** The request's headers (names in lower case); providers that sign their callbacks need them and the raw body. */
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 /**
@@ -114,8 +141,8 @@ export interface Connector {
   collect(request: PaymentRequest): Promise<SubmitResult>;
   /** Send `amount` to the payee's account. */
   disburse(request: PaymentRequest): Promise<SubmitResult>;
-  /** Look a request up by our reference. */
-  status(kind: ConnectorKind, reference: string): Promise<StatusResult>;
+  /** Look a request up by our reference (and, for providers that need it, what `collect` answered). */
+  status(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<StatusResult>;
   /** Authenticate a callback and confirm it with the provider (docs/decisions.md, "Connectors"). */
   verifyCallback(callback: IncomingCallback): Promise<CallbackResult>;
   /**

@@ -18,6 +18,22 @@ export type {
   SubmitResult,
 } from './connectors.types.ts';
 export { isReference, newReference } from './connectors.references.ts';
+export {
+  type CallbackRouter,
+  createCallbackRouter,
+  createProviderLifecycle,
+  FIRST_POLL_DELAY_MS,
+  type LifecycleSpec,
+  POLL_LEASE_MS,
+  type ProviderLifecycle,
+  type ProviderRequestRow,
+  type ProviderRequestRepository,
+  type ProviderRequestStore,
+  paymentRequestOf,
+  storeOf,
+} from './connectors.lifecycle.ts';
+export { default as connectorsRoutes } from './connectors.routes.ts';
+export { startLifecyclePoller } from './connectors.poller.ts';
 export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 export {
   type ConnectorRegistry,
@@ -63,3 +79,11 @@ export {
   type SandboxRequestView,
   startMomoSandbox,
 } from './momo-sandbox.ts';
+export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
+export { createOrangeMoneyConnector, ORANGE_MONEY, type OrangeMoneySettings } from './orange-money/orange-money.connector.ts';
+export type { OrangeSandbox, OrangeSandboxPayment, SandboxFaultSwitches } from './orange-money/orange-money.sandbox.ts';
+export { createWaveConnector, WAVE, type WaveSettings } from './wave/wave.connector.ts';
+export type { WaveSandbox, WaveSandboxSession } from './wave/wave.sandbox.ts';
+export { waveSignatureHeader } from './wave/wave.signature.ts';
+export { type Sandbox, SANDBOX_PATHS, type SandboxOptions, startSandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
+export { TEST_NUMBERS, testOutcome } from './sandbox/test-numbers.ts';

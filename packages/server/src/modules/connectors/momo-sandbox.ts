@@ -13,20 +13,71 @@ import { checkRequestToPayBody, checkTransferBody, type MomoPaymentBody } from '
 /**
  * The MoMo sandbox (contract §9): a small HTTP server speaking the same subset of MTN's MoMo Open
  * API as the `mtn_momo` connector, for tests, CI and development. The payer's or payee's number
- * decides the outcome, as in MTN's own sandbox; time comes from an injected clock, so tests move
+ * decides the outcome (contract §13's test-number table); time comes from an injected clock, so tests move
  * it instead of waiting. Fault switches make it misbehave on purpose, and `/_sandbox/*` routes
  * let tests (and the reconciliation command) read and bend what it holds.
  */
 
-/** The outcome of each test number, and when it is reached (null: never). */
-export const SANDBOX_OUTCOMES: Record<string, { status: 'SUCCESSFUL' | 'FAILED'; reason?: string; afterMs: number | null }> = {
-  '46733123450': { status: 'FAILED', reason: 'INTERNAL_PROCESSING_ERROR', afterMs: 0 },
-  '46733123451': { status: 'FAILED', reason: 'APPROVAL_REJECTED', afterMs: SECOND },
-  '46733123452': { status: 'SUCCESSFUL', afterMs: null },
-  '46733123453': { status: 'SUCCESSFUL', afterMs: 30 * SECOND },
+/** How long a payer has to approve before MTN expires the request (106); `fast`: for tests and demos. */
+export const APPROVAL_WINDOW_MS = 5 * 60 * SECOND;
+export const FAST_APPROVAL_WINDOW_MS = 5 * SECOND;
+
+/**
+ * What a test number does besides its outcome: `answer500` / `hang` on the request (the request
+ * is stored all the same, and decided SUCCESSFUL by the first status read), `callbackAgain` (the
+ * callback is sent a second time after the first status read that follows it).
+ */
+type NumberFault = 'answer500' | 'hang' | 'callbackAgain';
+
+interface Outcome {
+  status: 'SUCCESSFUL' | 'FAILED';
+  reason?: string;
+  /** After creation; null: never by time (PENDING forever, or decided by a status read). */
+  afterMs: number | null;
+  /** The approval window (106): 5 min, or 5 s with `fast`. */
+  window?: true;
+  fault?: NumberFault;
+}
+
+/**
+ * The test-number table of contract §13, by the number's last three digits, whatever the country
+ * prefix: the same for every provider's sandbox. Any other number: SUCCESSFUL after about 1 s.
+ */
+export const SANDBOX_OUTCOMES: Record<string, Outcome> = {
+  '101': { status: 'SUCCESSFUL', afterMs: 10 * SECOND },
+  '102': { status: 'SUCCESSFUL', afterMs: null },
+  '103': { status: 'FAILED', reason: 'PAYER_NOT_FOUND', afterMs: 0 },
+  '104': { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS', afterMs: 0 },
+  '105': { status: 'FAILED', reason: 'APPROVAL_REJECTED', afterMs: SECOND },
+  '106': { status: 'FAILED', reason: 'EXPIRED', afterMs: APPROVAL_WINDOW_MS, window: true },
+  '107': { status: 'SUCCESSFUL', afterMs: null, fault: 'answer500' },
+  '108': { status: 'SUCCESSFUL', afterMs: null, fault: 'hang' },
+  '109': { status: 'SUCCESSFUL', afterMs: SECOND, fault: 'callbackAgain' },
 };
-/** Any other number: the payer approves after about a second. */
-const DEFAULT_OUTCOME = { status: 'SUCCESSFUL', afterMs: SECOND } as const;
+const DEFAULT_OUTCOME: Outcome = { status: 'SUCCESSFUL', afterMs: SECOND };
+
+/** The outcome of a number (digits only), by its last three digits. */
+export function sandboxOutcome(partyId: string): Outcome {
+  return SANDBOX_OUTCOMES[partyId.slice(-3)] ?? DEFAULT_OUTCOME;
+}
+
+/** A transfer's payee is not a payer: MTN names it PAYEE_NOT_FOUND. */
+function outcomeFor(kind: ConnectorKind, partyId: string): Outcome {
+  const outcome = sandboxOutcome(partyId);
+  return kind === 'disbursement' && outcome.reason === 'PAYER_NOT_FOUND' ? { ...outcome, reason: 'PAYEE_NOT_FOUND' } : outcome;
+}
+
+/**
+ * The currencies each target environment takes, as MTN's do (one per market). Our `sandbox`
+ * environment serves the region's test mode, so it takes XAF and XOF as well as MTN's EUR.
+ */
+const ENVIRONMENT_CURRENCIES: Record<string, readonly string[]> = {
+  sandbox: ['EUR', 'XAF', 'XOF'],
+  mtncameroon: ['XAF'],
+  mtncongo: ['XAF'],
+  mtnivorycoast: ['XOF'],
+  mtnbenin: ['XOF'],
+};
 
 const Faults = Type.Object(
   {
@@ -84,6 +135,8 @@ export interface MomoSandboxOptions {
   callbackTimeoutMs?: number;
   /** One line per request handled. */
   log?: (line: string) => void;
+  /** The approval window (106) is 5 s instead of 5 min. */
+  fast?: boolean;
 }
 
 export interface SandboxCallback {
@@ -138,7 +191,9 @@ interface Stored {
   partyId: string;
   callbackUrl: string | undefined;
   createdAt: number;
-  outcome: { status: 'SUCCESSFUL' | 'FAILED'; reason?: string; afterMs: number | null };
+  outcome: Outcome;
+  /** 109: the second callback has left. */
+  calledBackAgain?: boolean;
   final?: { status: 'SUCCESSFUL' | 'FAILED'; reason?: string; financialTransactionId?: string; at: number };
   override?: SandboxOverride & { financialTransactionId?: string };
   callbacks: SandboxCallback[];
@@ -193,6 +248,8 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
   const ttlSeconds = opts.tokenTtlSeconds ?? 3600;
   const callbackTimeoutMs = opts.callbackTimeoutMs ?? 2000;
   const log = opts.log ?? (() => {});
+  const approvalWindowMs = opts.fast ? FAST_APPROVAL_WINDOW_MS : APPROVAL_WINDOW_MS;
+  const currencies = ENVIRONMENT_CURRENCIES[targetEnvironment] ?? [];
   let offset = 0;
   const now = () => baseClock.now().getTime() + offset;
   let faults: SandboxFaults = { ...NO_FAULTS, ...opts.faults };
@@ -273,18 +330,23 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     void p.finally(() => deliveries.delete(p));
   }
 
+  function decide(r: Stored, t: number): void {
+    pending.delete(r);
+    r.final = {
+      status: r.outcome.status,
+      at: t,
+      ...(r.outcome.reason !== undefined ? { reason: r.outcome.reason } : {}),
+      ...(r.outcome.status === 'SUCCESSFUL' ? { financialTransactionId: financialTransactionId() } : {}),
+    };
+  }
+
   /** Every request whose time has come reaches its final state, and its callback leaves. */
   function settle(): void {
     const t = now();
     for (const r of pending) {
-      if (r.outcome.afterMs === null || t < r.createdAt + r.outcome.afterMs) continue;
-      pending.delete(r);
-      r.final = {
-        status: r.outcome.status,
-        at: t,
-        ...(r.outcome.reason !== undefined ? { reason: r.outcome.reason } : {}),
-        ...(r.outcome.status === 'SUCCESSFUL' ? { financialTransactionId: financialTransactionId() } : {}),
-      };
+      const after = r.outcome.window ? approvalWindowMs : r.outcome.afterMs;
+      if (after === null || t < r.createdAt + after) continue;
+      decide(r, t);
       const url = r.callbackUrl;
       if (url === undefined || faults.dropCallbacks) continue;
       const twice = faults.duplicateCallbacks;
@@ -338,7 +400,7 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     return undefined;
   }
 
-  async function submit(kind: ConnectorKind, req: IncomingMessage): Promise<HttpAnswer> {
+  async function submit(kind: ConnectorKind, req: IncomingMessage, res: ServerResponse): Promise<HttpAnswer | undefined> {
     const refused = authorize(kind, req);
     if (refused) return refused;
     const referenceId = header(req, 'x-reference-id') ?? '';
@@ -347,6 +409,10 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     const callbackUrl = header(req, 'x-callback-url');
     if (callbackUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(callbackUrl)) {
       return new HttpAnswer(400, { code: 'INVALID_CALLBACK_URL_HOST', message: 'Callback URL is not valid.' });
+    }
+    if (/^0+(\.0+)?$/.test(body.amount)) return new HttpAnswer(400, { code: 'INVALID_AMOUNT', message: 'Amount must be greater than zero.' });
+    if (!currencies.includes(body.currency)) {
+      return new HttpAnswer(400, { code: 'INVALID_CURRENCY', message: `Currency ${body.currency} is not supported in ${targetEnvironment}.` });
     }
     const key = referenceId.toLowerCase();
     if (store.has(key)) return new HttpAnswer(409, { code: 'RESOURCE_ALREADY_EXIST', message: 'Duplicated reference id. Creation of resource failed.' });
@@ -358,11 +424,18 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
       partyId,
       callbackUrl,
       createdAt: now(),
-      outcome: SANDBOX_OUTCOMES[partyId] ?? DEFAULT_OUTCOME,
+      outcome: outcomeFor(kind, partyId),
       callbacks: [],
     };
     store.set(key, r);
     pending.add(r);
+    // 107 and 108: the request is taken, but its answer is lost (500, or none at all).
+    if (r.outcome.fault === 'answer500') return new HttpAnswer(500, { code: 'INTERNAL_PROCESSING_ERROR', message: 'An internal error occurred while processing.' });
+    if (r.outcome.fault === 'hang') {
+      hanging.add(res);
+      res.once('close', () => hanging.delete(res));
+      return undefined;
+    }
     return new HttpAnswer(202);
   }
 
@@ -371,6 +444,11 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     if (refused) return refused;
     const r = store.get(referenceId.toLowerCase());
     if (r === undefined || r.kind !== kind) return new HttpAnswer(404, { code: 'RESOURCE_NOT_FOUND', message: 'Requested resource was not found.' });
+    if (r.final === undefined && (r.outcome.fault === 'answer500' || r.outcome.fault === 'hang')) decide(r, now());
+    if (r.outcome.fault === 'callbackAgain' && r.final !== undefined && r.callbacks.length > 0 && !r.calledBackAgain && r.callbackUrl !== undefined) {
+      r.calledBackAgain = true;
+      track(deliver(r, r.callbackUrl));
+    }
     const answer = answerOf(r);
     if (faults.badJson) return new HttpAnswer(200, JSON.stringify(answer).slice(0, 40));
     if (faults.badSchema) return new HttpAnswer(200, { ...answer, amount: Number(answer.amount), status: 'SUCCESSFUL' });
@@ -440,7 +518,7 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     }
     if (faults.answer500) return new HttpAnswer(500, { code: 'INTERNAL_PROCESSING_ERROR', message: 'An internal error occurred while processing.' });
     if (route.op === 'token') return issueToken(route.kind, req);
-    if (route.op === 'submit') return submit(route.kind, req);
+    if (route.op === 'submit') return submit(route.kind, req, res);
     return status(route.kind, req, decodeURIComponent(path.slice(last + 1)));
   }
 
@@ -514,7 +592,7 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
 }
 
 /** `caisse momo-sandbox`: runs the sandbox on the system clock until SIGINT or SIGTERM. */
-export async function runMomoSandbox(opts: { port: number; host: string; faults: string[] }): Promise<void> {
+export async function runMomoSandbox(opts: { port: number; host: string; faults: string[]; fast?: boolean }): Promise<void> {
   const unknown = opts.faults.filter((f) => !Object.hasOwn(NO_FAULTS, f));
   // commander's error type: the CLI prints it as a usage error, without a stack.
   if (unknown.length > 0) throw new InvalidArgumentError(`unknown fault ${unknown.join(', ')}; known: ${Object.keys(NO_FAULTS).join(', ')}`);
@@ -522,12 +600,14 @@ export async function runMomoSandbox(opts: { port: number; host: string; faults:
     port: opts.port,
     host: opts.host,
     faults: Object.fromEntries(opts.faults.map((f) => [f, true])),
+    fast: opts.fast,
     log: (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write(
     `MoMo sandbox listening on ${sandbox.url}\n` +
       `  CAISSE_MOMO_BASE_URL=${sandbox.url} (any API user, API key and subscription keys)\n` +
-      `  numbers: 46733123450 FAILED, 46733123451 APPROVAL_REJECTED, 46733123452 never answers, 46733123453 SUCCESSFUL after 30 s, others SUCCESSFUL after 1 s\n` +
+      `  numbers by their last three digits: 101 SUCCESSFUL after 10 s, 102 never answers, 103 PAYER_NOT_FOUND, 104 NOT_ENOUGH_FUNDS,\n` +
+      `  105 APPROVAL_REJECTED, 106 EXPIRED after ${opts.fast ? '5 s' : '5 min'}, 107 500 then SUCCESSFUL, 108 hangs then SUCCESSFUL, 109 callback twice; others SUCCESSFUL after 1 s\n` +
       `  control: GET|POST /_sandbox/faults, GET /_sandbox/requests, POST /_sandbox/requests/{ref}/override, DELETE /_sandbox/requests/{ref}, POST /_sandbox/clock, POST /_sandbox/tick\n`,
   );
   await new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
-import { CURRENCIES, type Currency, formatAmount, isCurrency, MAX_MINOR_UNITS } from '../../platform/money.ts';
+import { formatAmount, isCurrency, MAX_MINOR_UNITS } from '../../platform/money.ts';
+import { decimalToMinor } from './connectors.amounts.ts';
 import { type HttpResult, ProviderHttp, readJson } from './connectors.http.ts';
 import { callbackSigner, isReference } from './connectors.references.ts';
 import type {
@@ -12,6 +13,8 @@ import type {
   StatusResult,
   SubmitResult,
 } from './connectors.types.ts';
+import { fitMessage } from './connectors.description.ts';
+import { MTN_MOMO_DESCRIPTION } from './mtn-momo.description.ts';
 import { checkErrorBody, checkSandboxListing, checkStatusAnswer, checkTokenAnswer, type MomoStatusAnswer } from './mtn-momo.schema.ts';
 
 /**
@@ -70,19 +73,6 @@ function httpReason(status: number, body: string): string {
   return code === undefined ? `HTTP ${status}` : `HTTP ${status} ${code}`;
 }
 
-/**
- * "5000" or "12.50" → minor units of `currency`. Trailing zeros past the currency's exponent are
- * accepted ("5000.00" XAF), anything else that would lose precision is not.
- */
-function minorUnits(amount: string, currency: Currency): bigint | undefined {
-  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(amount);
-  if (!match) return undefined;
-  const exponent = CURRENCIES[currency];
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  if (fraction.length > exponent) return undefined;
-  return BigInt(match[1] as string) * 10n ** BigInt(exponent) + BigInt(fraction.padEnd(exponent, '0') || '0');
-}
-
 /** Why a request cannot be sent, as a code, or undefined. Checked before anything leaves. */
 function invalidRequest(req: PaymentRequest): string | undefined {
   if (!isReference(req.reference)) return 'INVALID_REFERENCE';
@@ -90,9 +80,9 @@ function invalidRequest(req: PaymentRequest): string | undefined {
   if (typeof req.amount !== 'bigint' || req.amount <= 0n || req.amount > MAX_MINOR_UNITS) return 'INVALID_AMOUNT';
   if (!/^\+?[0-9]{5,15}$/.test(req.phoneNumber)) return 'INVALID_PHONE_NUMBER';
   if (req.externalId.length < 1 || req.externalId.length > 64) return 'INVALID_EXTERNAL_ID';
-  if ((req.payerMessage?.length ?? 0) > 160 || (req.payeeNote?.length ?? 0) > 160) return 'INVALID_MESSAGE';
   return undefined;
 }
+
 
 export function createMtnMomoConnector(settings: MtnMomoSettings, deps: ConnectorDeps): Connector {
   const http = new ProviderHttp(settings.baseUrl, { timeoutMs: settings.timeoutMs ?? 10_000, connections: settings.connections });
@@ -177,8 +167,8 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
       currency: req.currency,
       externalId: req.externalId,
       [PRODUCTS[kind].party]: { partyIdType: 'MSISDN', partyId: req.phoneNumber.replace(/^\+/, '') },
-      payerMessage: req.payerMessage ?? req.externalId,
-      payeeNote: req.payeeNote ?? req.externalId,
+      payerMessage: fitMessage(MTN_MOMO_DESCRIPTION.messages, req.payerMessage ?? '', req.externalId),
+      payeeNote: fitMessage(MTN_MOMO_DESCRIPTION.messages, req.payeeNote ?? '', req.externalId),
     });
     const extra: Record<string, string> = { 'x-reference-id': req.reference };
     if (settings.callbackUrl !== undefined) {
@@ -202,7 +192,7 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
 
   function fromAnswer(kind: ConnectorKind, reference: string, a: MomoStatusAnswer): StatusResult {
     if (!isCurrency(a.currency)) return unknown('status', kind, reference, `the answer's currency ${a.currency} is not one we handle`);
-    const amount = minorUnits(a.amount, a.currency);
+    const amount = decimalToMinor(a.amount, a.currency);
     if (amount === undefined) return unknown('status', kind, reference, `the answer's amount ${a.amount} is not a ${a.currency} amount`);
     const view = {
       amount,

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { clientAddress } from '../../platform/http/rate-limit.ts';
+import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { requestedLanguages } from '../../platform/i18n.ts';
 import { RESET_LINK_MS, type Client } from './dashboard.account.ts';
 import {
@@ -26,14 +27,14 @@ const tags = ['dashboard (internal)'];
 const account = { auth: 'none' as const, csp: 'api' as const, permission: 'account' as const };
 const open = { auth: 'none' as const, csp: 'api' as const, dashboard: 'public' as const };
 
-/** Who is asking: address, browser, languages and origin (the base of e-mailed links in development). */
+/** Who is asking: address, browser and languages, with the base of e-mailed links (not theirs to choose). */
 export function clientOf(req: FastifyRequest): Client {
   const agent = req.headers['user-agent'];
   return {
     address: clientAddress(req),
     userAgent: typeof agent === 'string' ? agent : undefined,
     requested: requestedLanguages(req.headers['accept-language']),
-    origin: `${req.protocol}://${req.host}`,
+    linkBase: emailLinkBase(req.server.deps.config, req.server.server),
   };
 }
 

@@ -1,4 +1,3 @@
-import type { Role } from './dashboard.roles.ts';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { decrypt, encrypt, randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -31,8 +30,8 @@ export interface Client {
   userAgent?: string;
   /** The request's languages (Accept-Language), for an e-mail to someone who chose none. */
   requested?: readonly string[];
-  /** The request's own scheme and host: the base of e-mailed links in development only. */
-  origin?: string;
+  /** The base of e-mailed links (platform/http/public-url.ts), never taken from the request. */
+  linkBase?: string;
 }
 
 /** Proof for a sensitive change while signed in: a current code (or recovery code), or the password. */
@@ -42,11 +41,12 @@ export interface Proof {
 }
 
 /**
- * Owners hold everything, live money included: in live mode an owner without two-factor sign-in
- * gets 403 `totp_required` from every live route until they enrol. Other roles may enrol too.
+ * Live mode holds live money and the keys that move it: a member of any role without two-factor
+ * sign-in gets 403 `totp_required` from every live route until they enrol (issue 30: a developer
+ * without it created live keys). Test mode needs none.
  */
-export function totpRequired(session: { totpEnabled: boolean; role: Role }, mode: KeyMode | undefined): boolean {
-  return mode === 'live' && session.role === 'owner' && !session.totpEnabled;
+export function totpRequired(session: { totpEnabled: boolean }, mode: KeyMode | undefined): boolean {
+  return mode === 'live' && !session.totpEnabled;
 }
 
 /** `xxxxx-xxxxx` from an alphabet without look-alikes: 50 bits, typed by a person once. */
@@ -125,6 +125,23 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
   }
 
   return {
+    /**
+     * A fresh code of the authenticator app (a recovery code does not do: it proves no device),
+     * for an action that must be confirmed now (a live key). Counted in the sign-in lockout; a
+     * code already used, or an older one, is refused.
+     */
+    async confirmFreshCode(account: { userId: string; email: string }, code: string | undefined, address: string): Promise<void> {
+      const totp = await secretOf(account.userId);
+      if (!totp?.enabled) throw new ApiError('totp_required', 'This needs two-factor sign-in: enrol an authenticator app on the Account page first');
+      if (code === undefined) throw new ApiError('totp_code_required', 'Confirm with a fresh code of your authenticator app (code)', { param: 'code' });
+      const attempt = await throttle.beginAll(lockout(account.email, address));
+      const step = matchTotp(totp.secret, code.replace(/\s/g, ''), clock.now());
+      if (step === null) throw new ApiError('totp_code_invalid', 'The code is not the current one of the authenticator app', { param: 'code' });
+      if (!(await credentials.claimTotpStep(account.userId, step))) {
+        throw new ApiError('totp_code_reused', 'This code was already used; wait for the next one in the authenticator app', { param: 'code' });
+      }
+      await attempt.succeeded();
+    },
 
     /** A challenge for the second step: the password was right and the user has TOTP. */
     async challenge(userId: string): Promise<{ object: 'dashboard_login_challenge'; mfaRequired: true; challenge: string; expiresAt: string }> {
@@ -245,7 +262,7 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
       const token = `dr_${randomToken(random, 32)}`;
       await credentials.insertReset({ token_hash: sha256(token), dashboard_user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + RESET_LINK_MS) });
       const t = translator({ saved: user.language, requested: client.requested, merchantDefault: user.merchant_language });
-      const base = config.publicUrl ?? (config.mode === 'development' ? client.origin : undefined) ?? '';
+      const base = client.linkBase ?? config.publicUrl ?? '';
       const link = `${base}/dashboard/reset-password/${token}`;
       try {
         // Live mode: the configured SMTP, else the outbox (development, tests). A production

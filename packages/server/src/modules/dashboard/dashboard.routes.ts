@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
+import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { ListMessagesQuery, MessageList } from '../messaging/index.ts';
 import { BalanceTransactionList, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery, MerchantBalance } from '../balances/index.ts';
 import { CreatePayoutBody, ListPayoutsQuery, Payout, PayoutList, PayoutSchedule, PayoutScheduleBody } from '../payouts/index.ts';
@@ -378,9 +379,17 @@ async function dashboardApi(instance: FastifyInstance) {
     '/:mode/keys',
     {
       config: need('keys:write'),
-      schema: { tags, summary: 'Create a key: the answer shows it in full, once', params: ModeParams, body: CreateKeyBody, response: { 201: CreatedApiKey } },
+      schema: {
+        tags,
+        summary: 'Create a key: the answer shows it in full, once',
+        description:
+          'A member creates only keys that do no more than their role may: a secret key (everything) takes an owner; a restricted key (`kind: restricted`, `permissions` per resource) takes a role that has each access it grants (403 `permission_denied` naming what is beyond it). In live mode a secret or restricted key also takes `code`, a fresh code of the member\'s authenticator app (403 `totp_code_required` without it, 401 `totp_code_invalid` or `totp_code_reused`). The audit entry `key.created` names the permissions granted.',
+        params: ModeParams,
+        body: CreateKeyBody,
+        response: { 201: CreatedApiKey },
+      },
     },
-    async (req, reply) => reply.code(201).send(await dashboard.createKey(req.dashboardSession, scope(req), req.body)),
+    async (req, reply) => reply.code(201).send(await dashboard.createKey(req.dashboardSession, scope(req), req.body, clientOf(req).address)),
   );
 
   app.post(
@@ -390,12 +399,13 @@ async function dashboardApi(instance: FastifyInstance) {
       schema: {
         tags,
         summary: 'Roll a key: a new one now, the old one working for the grace period',
+        description: 'The new key does what the old one did, so rolling takes what creating it takes: the role, and in live mode a fresh `code` for a secret or restricted key.',
         params: ModeIdParams,
         body: RollKeyBody,
         response: { 200: RolledApiKey },
       },
     },
-    async (req) => dashboard.rollKey(req.dashboardSession, scope(req), req.params.id, req.body.graceSeconds),
+    async (req) => dashboard.rollKey(req.dashboardSession, scope(req), req.params.id, req.body, clientOf(req).address),
   );
 
   app.post(
@@ -694,7 +704,7 @@ async function dashboardApi(instance: FastifyInstance) {
         response: { 201: Invitation },
       },
     },
-    async (req, reply) => reply.code(201).send(await dashboard.team.invite(req.dashboardSession, req.body, `${req.protocol}://${req.host}`)),
+    async (req, reply) => reply.code(201).send(await dashboard.team.invite(req.dashboardSession, req.body, emailLinkBase(req.server.deps.config, req.server.server))),
   );
 
   app.delete(

@@ -1,4 +1,5 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TOptional, Type } from 'typebox';
+import { API_RESOURCES, type ApiResource } from '../../platform/tenancy.ts';
 import { Intent } from '../intents/index.ts';
 import { Topup } from '../topups/index.ts';
 import { INTENT_STATUSES } from '../intents/index.ts';
@@ -171,10 +172,25 @@ export const CustomersQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const KeyKindSchema = Type.Union([Type.Literal('publishable'), Type.Literal('secret'), Type.Literal('restricted')], {
+  description: 'publishable (pk_…, for browsers), secret (sk_…, for your server: everything) or restricted (rk_…, for your server: only its permissions)',
+});
+const Access = Type.Union([Type.Literal('none'), Type.Literal('read'), Type.Literal('write')], { description: 'write includes read' });
+/** A restricted key's permissions: one access per API resource (a resource not named: none). */
+export const KeyPermissions = Type.Object(
+  Object.fromEntries(API_RESOURCES.map((r) => [r, Type.Optional(Access)])) as Record<ApiResource, TOptional<typeof Access>>,
+  { additionalProperties: false, description: 'Access per API resource: none, read or write' },
+);
+const TotpCode = Type.String({
+  minLength: 1,
+  maxLength: 20,
+  description: "A fresh code of the member's authenticator app: required for live secret and restricted keys (403 `totp_code_required` without it; a code already used is 401 `totp_code_reused`)",
+});
+
 export const ApiKey = Type.Object({
   id: Type.String(),
   object: Type.Literal('api_key'),
-  kind: Type.Union([Type.Literal('publishable'), Type.Literal('secret')]),
+  kind: KeyKindSchema,
   mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
   name: Type.String(),
   display: Type.String({ description: 'The start and the end of the key, to recognise it' }),
@@ -183,6 +199,7 @@ export const ApiKey = Type.Object({
   expiresAt: NullableTimestamp,
   revokedAt: NullableTimestamp,
   allowedOrigins: Type.Array(Type.String()),
+  permissions: Type.Union([KeyPermissions, Type.Null()], { description: "A restricted key's permissions; null for publishable and secret keys (a secret key may do everything)" }),
 });
 export const CreatedApiKey = Type.Object({ ...ApiKey.properties, secret: Type.String({ description: 'The whole key: shown this once, never stored' }) });
 export const ApiKeyList = Type.Object({ data: Type.Array(ApiKey), hasMore: Type.Boolean() });
@@ -193,14 +210,19 @@ const Origins = Type.Array(Type.String({ maxLength: 300 }), { maxItems: 50, desc
 export const CreateKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    kind: Type.Union([Type.Literal('publishable'), Type.Literal('secret')], { description: 'publishable (pk_…, for browsers) or secret (sk_…, for your server)' }),
+    kind: KeyKindSchema,
     allowedOrigins: Type.Optional(Origins),
+    permissions: Type.Optional(KeyPermissions),
+    code: Type.Optional(TotpCode),
   },
   { additionalProperties: false },
 );
 
 export const RollKeyBody = Type.Object(
-  { graceSeconds: Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600, description: 'How long the old key keeps working (0: stops now; at most 7 days)' }) },
+  {
+    graceSeconds: Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600, description: 'How long the old key keeps working (0: stops now; at most 7 days)' }),
+    code: Type.Optional(TotpCode),
+  },
   { additionalProperties: false },
 );
 

@@ -17,8 +17,8 @@ import { type Currency, formatAmount } from '../../platform/money.ts';
 import type { TopupsService } from '../topups/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentStatus, IntentsService } from '../intents/index.ts';
-import { type Caller, type KeyMode, scopeOf } from '../../platform/tenancy.ts';
-import type { KeyKind, KeyView, MerchantsService, TeamRole } from '../merchants/index.ts';
+import { type Caller, type KeyMode, type KeyPermissions, scopeOf } from '../../platform/tenancy.ts';
+import { type KeyKind, type KeyView, type MerchantsService, permissionsOfKey, restrictedPermissions, type TeamRole } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import { assertPasswordPolicy, type UsersService } from '../users/index.ts';
@@ -26,7 +26,7 @@ import type { CreateEndpointInput, EventBody, UpdateEndpointInput, WebhooksServi
 import { type AuditRow, dashboardRepository as repo } from './dashboard.repository.ts';
 import type { EventsPageQuery } from './dashboard.schema.ts';
 import { type Client, createAccountSecurity } from './dashboard.account.ts';
-import { type Permission, permissionsOf, type Role } from './dashboard.roles.ts';
+import { keyBeyondRole, type Permission, permissionsOf, type Role } from './dashboard.roles.ts';
 
 /** Sign-in lockout: 5 failures per e-mail address within 15 minutes (as POST /auth/web). */
 export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS };
@@ -92,7 +92,7 @@ export interface DashboardSession {
   /** The user's own language (the dashboard's switch); null: their browser's, then the merchant's. */
   language: Language | null;
   merchantLanguage: Language;
-  /** Two-factor sign-in (TOTP) is enabled: live mode is open to an owner only then. */
+  /** Two-factor sign-in (TOTP) is enabled: live mode is open to a member only then. */
   totpEnabled: boolean;
   /** The user's team role: what the dashboard API lets them do (dashboard.roles.ts). */
   role: Role;
@@ -276,6 +276,22 @@ export function createDashboardService(
 
   function assertTest(scope: DashboardScope, what: string) {
     if (scope.mode !== 'test') throw new ApiError('not_found', `${what} exists in test mode only`);
+  }
+
+  /**
+   * Whether this member may issue a key of this kind and permissions in this mode: 403
+   * `permission_denied` naming what their role lacks; in live mode, a secret or restricted key
+   * needs a fresh TOTP code (publishable keys only start customers' flows).
+   */
+  async function mayIssue(session: DashboardSession, scope: DashboardScope, kind: KeyKind, permissions: KeyPermissions | null, code: string | undefined, address: string) {
+    const beyond = keyBeyondRole(session.role, kind, permissions);
+    if (beyond.length > 0) {
+      const what = kind === 'secret' ? 'A secret key may do everything, so only an owner creates one: create a restricted key instead' : `The key would have ${beyond.join(', ')}`;
+      throw new ApiError('permission_denied', `${what}; your role (${session.role}) cannot give a key more than it may do`, {
+        extra: { role: session.role, permission: beyond[0] ?? null },
+      });
+    }
+    if (scope.mode === 'live' && kind !== 'publishable') await account.confirmFreshCode(session, code, address);
   }
 
   async function keyOfMode(scope: DashboardScope, keyId: string): Promise<KeyView> {
@@ -623,17 +639,40 @@ export function createDashboardService(
       return { data, hasMore: false };
     },
 
-    createKey: (actor: Actor, scope: DashboardScope, input: { name: string; kind: KeyKind; allowedOrigins?: string[] }) =>
-      db.transaction().execute(async (tx) => {
-        const key = await merchants.createKey(scope.merchantId, { kind: input.kind, mode: scope.mode, name: input.name, allowedOrigins: input.allowedOrigins }, tx);
-        await record(tx, actor, { mode: scope.mode, action: 'key.created', targetId: key.id, details: { name: key.name, kind: key.kind } });
+    /**
+     * Creates a key within the member's role (docs/decisions.md, "Restricted keys"); a live secret
+     * or restricted key also needs a fresh TOTP code. The audit entry names what the key may do.
+     */
+    async createKey(
+      session: DashboardSession,
+      scope: DashboardScope,
+      input: { name: string; kind: KeyKind; allowedOrigins?: string[]; permissions?: KeyPermissions; code?: string },
+      address: string,
+    ) {
+      const permissions = input.kind === 'restricted' ? restrictedPermissions(input.permissions) : null;
+      await mayIssue(session, scope, input.kind, permissions, input.code, address);
+      return db.transaction().execute(async (tx) => {
+        const key = await merchants.createKey(
+          scope.merchantId,
+          { kind: input.kind, mode: scope.mode, name: input.name, allowedOrigins: input.allowedOrigins, permissions: permissions ?? input.permissions },
+          tx,
+        );
+        await record(tx, session, { mode: scope.mode, action: 'key.created', targetId: key.id, details: { name: key.name, kind: key.kind, permissions: permissionsOfKey(key.kind, key.permissions) } });
         return key;
-      }),
+      });
+    },
 
-    async rollKey(actor: Actor, scope: DashboardScope, keyId: string, graceSeconds: number) {
-      await keyOfMode(scope, keyId);
-      const rolled = await merchants.rollKey(scope.merchantId, keyId, graceSeconds);
-      await record(db, actor, { mode: scope.mode, action: 'key.rolled', targetId: keyId, details: { newKeyId: rolled.new.id, graceSeconds } });
+    /** Rolling issues a new key that does what the old one did: the same rules as creating it. */
+    async rollKey(session: DashboardSession, scope: DashboardScope, keyId: string, input: { graceSeconds: number; code?: string }, address: string) {
+      const old = await keyOfMode(scope, keyId);
+      await mayIssue(session, scope, old.kind, old.permissions, input.code, address);
+      const rolled = await merchants.rollKey(scope.merchantId, keyId, input.graceSeconds);
+      await record(db, session, {
+        mode: scope.mode,
+        action: 'key.rolled',
+        targetId: keyId,
+        details: { newKeyId: rolled.new.id, graceSeconds: input.graceSeconds, kind: old.kind, permissions: permissionsOfKey(old.kind, old.permissions) },
+      });
       return rolled;
     },
 
@@ -729,15 +768,15 @@ export function createDashboardService(
        * once the invitation is committed; an e-mail the provider refuses revokes the invitation, so
        * no link is pending that nobody received.
        */
-      async invite(actor: Actor, input: { email: string; role: TeamRole }, origin: string) {
+      async invite(actor: Actor, input: { email: string; role: TeamRole }, base: string) {
         const { invitation, token } = await db.transaction().execute(async (tx) => {
           const made = await merchants.invite(actor.merchantId, { ...input, by: { id: actor.userId, email: actor.email } }, tx);
           await record(tx, actor, { mode: null, action: 'member.invited', targetId: made.invitation.id, details: { email: made.invitation.email, role: made.invitation.role } });
           return made;
         });
         try {
-          // CAISSE_PUBLIC_URL when set, as every e-mailed link; else the dashboard page the owner used.
-          await sendInvitation(actor, invitation.email, invitation.role, `${config.publicUrl ?? origin}/dashboard/invitations/${token}`, token);
+          // `base`: CAISSE_PUBLIC_URL, else the address the server listens on (never a request header).
+          await sendInvitation(actor, invitation.email, invitation.role, `${base}/dashboard/invitations/${token}`, token);
         } catch (err) {
           await db.transaction().execute((tx) => merchants.revokeInvitation(tx, actor.merchantId, invitation.id));
           throw err;

@@ -18,7 +18,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
   app.post(
     '/gateway',
     {
-      config: { auth: 'sk', idempotency: 'with-transaction' },
+      config: { auth: 'sk', access: 'payments:write', idempotency: 'with-transaction' },
       schema: {
         tags,
         summary: 'Create a payment intent',
@@ -63,7 +63,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
   app.get(
     '/gateway/:id',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payments:read' },
       schema: {
         tags,
         summary: 'Retrieve a payment intent',
@@ -80,7 +80,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
   app.get(
     '/gateway',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payments:read' },
       schema: {
         tags,
         summary: 'List payment intents',
@@ -97,7 +97,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
   app.post(
     '/gateway/:id/cancel',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payments:write' },
       schema: {
         tags,
         summary: 'Cancel an open payment intent',

@@ -78,7 +78,7 @@ export function createIntentsService(
    * `intent_state_invalid`, or `intent_expired` for an intent that has expired, swept or not).
    * `patch` sets what the move also changes (attempts, lastError, the refunded amount).
    */
-  async function transition(tx: Tx, row: IntentRow, to: IntentStatus, opts: { apiVersion: string; patch?: IntentPatch }): Promise<IntentRow> {
+  async function transition(tx: Tx, row: IntentRow, to: IntentStatus, opts: { apiVersion: string; patch?: IntentPatch; eventData?: Record<string, unknown> }): Promise<IntentRow> {
     const now = clock.now();
     // The expiry itself starts from the stored PENDING; any other move starts from what a reader
     // sees, so nothing can charge or cancel an intent that reads EXPIRED.
@@ -96,7 +96,7 @@ export function createIntentsService(
         type: move.event,
         apiVersion: opts.apiVersion,
         intentId: updated.id,
-        data: { paymentIntent: merchantView(updated, now) },
+        data: { paymentIntent: merchantView(updated, now), ...opts.eventData },
       });
     }
     return updated;

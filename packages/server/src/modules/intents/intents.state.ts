@@ -35,10 +35,12 @@ export const INTENT_TRANSITIONS: readonly Move[] = [
   { from: 'PENDING', to: 'FAILED', by: 'charge fails, no attempt left', event: 'payment.failed' },
   { from: 'PENDING', to: 'EXPIRED', by: 'expiresAt passes', event: 'payment.expired' },
   { from: 'PENDING', to: 'CANCELED', by: 'merchant cancels', event: 'payment.canceled' },
-  { from: 'PENDING', to: 'PROCESSING', by: 'an asynchronous source accepted the charge', event: null },
+  { from: 'PENDING', to: 'PROCESSING', by: 'an asynchronous source accepted the charge', event: 'payment.processing' },
   { from: 'PROCESSING', to: 'SUCCEEDED', by: 'the asynchronous charge succeeds', event: 'payment.completed' },
   { from: 'PROCESSING', to: 'PENDING', by: 'the asynchronous charge fails, attempts left', event: 'payment.failed' },
   { from: 'PROCESSING', to: 'FAILED', by: 'the asynchronous charge fails, no attempt left', event: 'payment.failed' },
+  // Contract §12: an attempt in flight holds off expiry until the provider's final answer.
+  { from: 'PROCESSING', to: 'EXPIRED', by: 'the asynchronous charge fails after expiresAt', event: 'payment.failed' },
   { from: 'SUCCEEDED', to: 'PARTIALLY_REFUNDED', by: 'refund of part', event: 'payment.refunded' },
   { from: 'SUCCEEDED', to: 'REFUNDED', by: 'refund of the whole', event: 'payment.refunded' },
   { from: 'PARTIALLY_REFUNDED', to: 'PARTIALLY_REFUNDED', by: 'refund of another part', event: 'payment.refunded' },

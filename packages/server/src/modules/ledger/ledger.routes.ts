@@ -26,7 +26,7 @@ export default async function ledgerRoutes(fastify: FastifyInstance) {
   app.post(
     '/test/wallets/fund',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'customers:write' },
       schema: {
         tags: ['test helpers'],
         summary: "Add money to a test user's wallet",

@@ -60,7 +60,7 @@ export default async function listenRoutes(fastify: FastifyInstance) {
   app.get(
     '/listen/stream',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'events:read' },
       schema: {
         tags: ['listen'],
         summary: "Stream this merchant's test events (Server-Sent Events), for `caisse listen`",

@@ -1,9 +1,10 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 import type { Country } from '../../platform/countries.ts';
-import type { KeyMode } from '../../platform/tenancy.ts';
+import type { KeyMode, KeyPermissions } from '../../platform/tenancy.ts';
 
-export type KeyKind = 'publishable' | 'secret';
+/** Publishable (pk_…), secret (sk_…: everything) or restricted (rk_…: its permissions only). */
+export type KeyKind = 'publishable' | 'secret' | 'restricted';
 /** A dashboard user's team role; what each may do is the dashboard module's (dashboard.roles.ts). */
 export type TeamRole = 'owner' | 'developer' | 'analyst' | 'support';
 
@@ -34,6 +35,8 @@ export interface ApiKeysTable {
   key_hash: Buffer;
   display: string;
   allowed_origins: Generated<string[]>;
+  /** A restricted key's permissions (null for the other kinds), written as JSON text. */
+  permissions: ColumnType<KeyPermissions | null, string | null | undefined, string | null>;
   created_at: Date;
   last_used_at: Date | null;
   expires_at: Date | null;
@@ -108,7 +111,7 @@ export const merchantsRepository = {
     return db.selectFrom('merchants').select(['id', 'name', 'email', 'created_at']).orderBy('created_at').orderBy('id').limit(limit).execute();
   },
 
-  async insertKey(db: Executor, row: Omit<ApiKeysTable, 'allowed_origins' | 'last_used_at' | 'expires_at' | 'revoked_at' | 'rolled_to'> & { allowed_origins?: string[] }) {
+  async insertKey(db: Executor, row: Omit<ApiKeysTable, 'allowed_origins' | 'permissions' | 'last_used_at' | 'expires_at' | 'revoked_at' | 'rolled_to'> & { allowed_origins?: string[]; permissions?: string | null }) {
     return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
   },
 

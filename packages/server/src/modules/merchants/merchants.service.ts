@@ -3,7 +3,7 @@ import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { normalizeOrigin } from '../../platform/http/cors.ts';
 import { hashPassword } from '../../platform/passwords.ts';
-import type { KeyMode, MerchantContext } from '../../platform/tenancy.ts';
+import { ACCESS_LEVELS, type AccessLevel, API_RESOURCES, type ApiResource, type KeyMode, type KeyPermissions, type MerchantContext } from '../../platform/tenancy.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Language } from '../../platform/i18n.ts';
 import type { Country } from '../../platform/countries.ts';
@@ -53,7 +53,48 @@ const KEY_CACHE_MAX = 10_000;
 /** A key's last use is written at most this often. */
 const TOUCH_EVERY_MS = 60_000;
 const PUBLISHABLE_KEY = /^pk_(test|live)_[0-9A-Za-z]+$/;
-const SECRET_KEY = /^sk_(test|live)_[0-9A-Za-z]+$/;
+/** Where a secret key goes (Authorization: Bearer), a restricted key goes too. */
+const SECRET_KEY = /^[sr]k_(test|live)_[0-9A-Za-z]+$/;
+
+/**
+ * A restricted key's permissions as given (an object, or `payments:read,balance:read` from the
+ * CLI), checked and written out for every resource (`none` where not named). At least one
+ * resource must be readable: a key that can do nothing is a mistake.
+ */
+export function restrictedPermissions(input: KeyPermissions | string | undefined): Record<ApiResource, AccessLevel> {
+  const param = 'permissions';
+  let given: Record<string, unknown>;
+  if (typeof input === 'string') {
+    // No prototype: `__proto__:read` is an unknown resource like any other.
+    given = Object.create(null) as Record<string, unknown>;
+    for (const part of input.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const [resource, level, extra] = part.split(':');
+      if (level === undefined || extra !== undefined) throw new ApiError('validation_error', `"${part}" is not resource:level, e.g. payments:read`, { param });
+      given[resource as string] = level;
+    }
+  } else {
+    given = input ?? {};
+  }
+  const out = Object.fromEntries(API_RESOURCES.map((r) => [r, 'none'])) as Record<ApiResource, AccessLevel>;
+  for (const [resource, level] of Object.entries(given)) {
+    if (!(API_RESOURCES as readonly string[]).includes(resource)) {
+      throw new ApiError('validation_error', `Unknown resource "${resource}": one of ${API_RESOURCES.join(', ')}`, { param });
+    }
+    if (!(ACCESS_LEVELS as readonly unknown[]).includes(level)) throw new ApiError('validation_error', `The access to ${resource} must be none, read or write`, { param });
+    out[resource as ApiResource] = level as AccessLevel;
+  }
+  if (API_RESOURCES.every((r) => out[r] === 'none')) {
+    throw new ApiError('validation_error', 'A restricted key needs at least one permission (read or write on a resource)', { param });
+  }
+  return out;
+}
+
+/** What a key may do, as the audit log and the key list name it: every resource for a secret key. */
+export function permissionsOfKey(kind: KeyKind, permissions: KeyPermissions | null): KeyPermissions | null {
+  if (kind === 'restricted') return permissions;
+  if (kind === 'secret') return Object.fromEntries(API_RESOURCES.map((r) => [r, 'write'])) as KeyPermissions;
+  return null;
+}
 
 /**
  * API keys by the SHA-256 of the key (the cache never holds a key itself), with their merchant's
@@ -110,6 +151,8 @@ export interface KeyView {
   revokedAt: string | null;
   /** Browser origins allowed to use this API key; empty: any origin. */
   allowedOrigins: string[];
+  /** A restricted key's access per resource; null for publishable and secret keys (a secret key may do everything). */
+  permissions: KeyPermissions | null;
 }
 
 export interface CreatedKey extends KeyView {
@@ -130,6 +173,7 @@ export function keyView(k: ApiKeyRow): KeyView {
     expiresAt: k.expires_at?.toISOString() ?? null,
     revokedAt: k.revoked_at?.toISOString() ?? null,
     allowedOrigins: k.allowed_origins,
+    permissions: k.permissions,
   };
 }
 
@@ -162,8 +206,10 @@ export function allowedOriginsFor(kind: KeyKind, origins: readonly string[]): st
   return [...new Set(normalized)];
 }
 
+const KEY_PREFIXES: Record<KeyKind, string> = { publishable: 'pk', secret: 'sk', restricted: 'rk' };
+
 function keyPrefix(kind: KeyKind, mode: KeyMode): string {
-  return `${kind === 'publishable' ? 'pk' : 'sk'}_${mode}_`;
+  return `${KEY_PREFIXES[kind]}_${mode}_`;
 }
 
 export function createMerchantsService(deps: Deps) {
@@ -178,9 +224,13 @@ export function createMerchantsService(deps: Deps) {
 
   async function createKey(
     merchantId: string,
-    input: { kind: KeyKind; mode: KeyMode; name: string; allowedOrigins?: string[] },
+    input: { kind: KeyKind; mode: KeyMode; name: string; allowedOrigins?: string[]; permissions?: KeyPermissions | string },
     executor = db,
   ): Promise<CreatedKey> {
+    if (input.kind !== 'restricted' && input.permissions !== undefined) {
+      throw new ApiError('validation_error', 'Only restricted keys (rk_…) take permissions: a secret key may do everything', { param: 'permissions' });
+    }
+    const permissions = input.kind === 'restricted' ? JSON.stringify(restrictedPermissions(input.permissions)) : null;
     // 24 random bytes = 192 bits, above the contract's 128.
     const secret = keyPrefix(input.kind, input.mode) + randomToken(random, 24);
     const row = await repo.insertKey(executor, {
@@ -192,6 +242,7 @@ export function createMerchantsService(deps: Deps) {
       key_hash: sha256(secret),
       display: `${secret.slice(0, 12)}…${secret.slice(-4)}`,
       allowed_origins: allowedOriginsFor(input.kind, input.allowedOrigins ?? []),
+      permissions,
       created_at: clock.now(),
     });
     return { ...keyView(row), secret };
@@ -302,6 +353,13 @@ export function createMerchantsService(deps: Deps) {
     async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number } | undefined> {
       const row = await repo.findMerchant(db, merchantId);
       return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, country: row.country, intentExpiresIn: row.intent_expires_in };
+    },
+
+    /** What settling a payment outside a request needs of a merchant: fees, settlement delay, pinned version. */
+    async paymentTerms(merchantId: string, executor: Executor = db): Promise<{ pinnedVersion: string; fees: { bps: number | null; fixedMinor: Record<string, number | string> | null }; settlementDelayDays: number | null }> {
+      const row = await repo.findMerchant(executor, merchantId);
+      if (!row) throw new Error(`no merchant ${merchantId}`);
+      return { pinnedVersion: row.api_version, fees: { bps: row.fee_bps, fixedMinor: row.fee_fixed }, settlementDelayDays: row.settlement_delay_days };
     },
 
     /** The pinned API version of each of these merchants (in the caller's transaction when given). */
@@ -450,7 +508,11 @@ export function createMerchantsService(deps: Deps) {
         throw new ApiError('validation_error', 'A revoked or expired key cannot be rolled', { param: 'keyId' });
       }
       const rolled = await db.transaction().execute(async (tx) => {
-        const created = await createKey(merchantId, { kind: old.kind, mode: old.mode, name: old.name, allowedOrigins: old.allowed_origins }, tx);
+        const created = await createKey(
+          merchantId,
+          { kind: old.kind, mode: old.mode, name: old.name, allowedOrigins: old.allowed_origins, permissions: old.permissions ?? undefined },
+          tx,
+        );
         const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
         const expiresAt = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
         const updated = await repo.updateKey(tx, old.id, { expires_at: expiresAt, rolled_to: created.id });
@@ -490,15 +552,15 @@ export function createMerchantsService(deps: Deps) {
       await touch(pk, now);
       const context = contextOf(pk);
       if (!requireSecret) return context;
-      if (!secretKey) throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_…');
+      if (!secretKey) throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_… (or a restricted key rk_…)');
       const sk = SECRET_KEY.test(secretKey) ? await keys.find(sha256(secretKey)) : undefined;
-      if (sk?.kind !== 'secret') throw new ApiError('secret_key_invalid', 'The bearer token is not a known secret key');
+      if (sk?.kind !== 'secret' && sk?.kind !== 'restricted') throw new ApiError('secret_key_invalid', 'The bearer token is not a known secret key');
       if (sk.revoked_at) throw new ApiError('secret_key_revoked', 'This secret key was revoked');
       if (sk.expires_at && sk.expires_at <= now) throw new ApiError('secret_key_expired', 'This secret key was rolled and its grace period has ended');
       if (sk.merchant_id !== pk.merchant_id) throw new ApiError('key_merchant_mismatch', 'The API key and the secret key belong to different merchants');
       if (sk.mode !== pk.mode) throw new ApiError('key_mode_mismatch', `The API key is a ${pk.mode} key but the secret key is a ${sk.mode} key`);
       await touch(sk, now);
-      return { ...context, secretKeyId: sk.id };
+      return secretContext(context, sk);
     },
 
     /**
@@ -515,8 +577,8 @@ export function createMerchantsService(deps: Deps) {
       if (!requireSecret) return context;
       if (!secretKey || !SECRET_KEY.test(secretKey)) return undefined;
       const sk = keys.peek(sha256(secretKey));
-      if (sk?.kind !== 'secret' || !usableWithoutWrite(sk, now) || sk.merchant_id !== pk.merchant_id || sk.mode !== pk.mode) return undefined;
-      return { ...context, secretKeyId: sk.id };
+      if ((sk?.kind !== 'secret' && sk?.kind !== 'restricted') || !usableWithoutWrite(sk, now) || sk.merchant_id !== pk.merchant_id || sk.mode !== pk.mode) return undefined;
+      return secretContext(context, sk);
     },
   };
 
@@ -534,6 +596,11 @@ export function createMerchantsService(deps: Deps) {
       fees: { bps: pk.merchant_fee_bps, fixedMinor: pk.merchant_fee_fixed },
       settlementDelayDays: pk.merchant_settlement_delay_days,
     };
+  }
+
+  /** The context with its secret key: a restricted key's permissions come along (the routes check them). */
+  function secretContext(context: MerchantContext, sk: KeyWithMerchant): MerchantContext {
+    return sk.kind === 'restricted' ? { ...context, secretKeyId: sk.id, permissions: sk.permissions ?? {} } : { ...context, secretKeyId: sk.id };
   }
 
   /** Not revoked, not expired, and its last use recorded within the minute (so `touch` would not write). */

@@ -11,7 +11,7 @@ export default async function messagingRoutes(fastify: FastifyInstance) {
   app.get(
     '/test/messages',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'customers:read' },
       schema: {
         tags: ['test helpers'],
         summary: 'Messages sent in test mode (the outbox)',

@@ -32,7 +32,7 @@ export default async function methodsRoutes(fastify: FastifyInstance) {
   app.get(
     '/payment-methods/settings',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payments:read' },
       schema: {
         tags,
         summary: 'The payment methods this mode offers',
@@ -48,7 +48,7 @@ export default async function methodsRoutes(fastify: FastifyInstance) {
   app.put(
     '/payment-methods/settings',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payments:write' },
       schema: {
         tags,
         summary: 'Choose the payment methods this mode offers',

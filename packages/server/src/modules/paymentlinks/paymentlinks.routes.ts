@@ -63,7 +63,7 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
   app.post(
     '/payment-links',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payment_links:write' },
       schema: {
         tags,
         summary: 'Create a payment link',
@@ -83,7 +83,7 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
   app.get(
     '/payment-links',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payment_links:read' },
       schema: {
         tags,
         summary: 'List payment links',
@@ -99,7 +99,7 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
   app.get(
     '/payment-links/:id',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payment_links:read' },
       schema: {
         tags,
         summary: 'Retrieve a payment link',
@@ -115,7 +115,7 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
   app.post(
     '/payment-links/:id',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payment_links:write' },
       schema: {
         tags,
         summary: 'Deactivate or reactivate a payment link',
@@ -135,7 +135,7 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
   app.get(
     '/payment-links/:id/payments',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payment_links:read' },
       schema: {
         tags,
         summary: "List a payment link's payments",

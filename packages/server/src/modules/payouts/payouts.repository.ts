@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
-import { claimDueForPoll } from '../../platform/polling.ts';
+import { providerRequestStatements } from '../../platform/polling.ts';
 import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 
 export type PayoutStatus = 'PENDING' | 'PAID' | 'FAILED';
@@ -52,16 +52,14 @@ export type PayoutRow = Selectable<PayoutsTable>;
 export type PayoutScheduleRow = Selectable<PayoutSchedulesTable>;
 
 export const payoutsRepository = {
+  ...providerRequestStatements<PayoutRow>('payouts'),
+
   async insert(db: Executor, row: Insertable<PayoutsTable>): Promise<PayoutRow> {
     return db.insertInto('payouts').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
   async find(db: Executor, scope: Scope, id: string): Promise<PayoutRow | undefined> {
     return db.selectFrom('payouts').selectAll().where('id', '=', id).where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode).executeTakeFirst();
-  },
-
-  async findByReference(db: Executor, reference: string): Promise<PayoutRow | undefined> {
-    return db.selectFrom('payouts').selectAll().where('reference', '=', reference).executeTakeFirst();
   },
 
   /** The payout, locked until the transaction ends: every change of its status goes through this. */
@@ -79,17 +77,6 @@ export const payoutsRepository = {
   async update(db: Executor, id: string, patch: Partial<Omit<PayoutRow, 'id'>>): Promise<PayoutRow> {
     return db.updateTable('payouts').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
-
-  async markSubmitted(db: Executor, id: string, now: Date): Promise<void> {
-    await db.updateTable('payouts').set({ submitted_at: now, updated_at: now }).where('id', '=', id).where('submitted_at', 'is', null).execute();
-  },
-
-  async scheduleNextPoll(db: Executor, id: string, at: Date): Promise<void> {
-    await db.updateTable('payouts').set({ next_poll_at: at }).where('id', '=', id).where('status', '=', 'PENDING').execute();
-  },
-
-  /** PENDING payouts due for a poll, claimed until `leaseUntil` (see claimDueForPoll). */
-  claimDue: (db: Executor, now: Date, leaseUntil: Date, limit: number) => claimDueForPoll<PayoutRow>(db, 'payouts', now, leaseUntil, limit),
 
   /** Every payout of a provider created in [from, to) (reconciliation). */
   async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<PayoutRow[]> {

@@ -1,17 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { idempotentAnswer } from '../../platform/http/idempotency.ts';
 import { CreatePayoutBody, ListPayoutsQuery, Payout, PayoutIdParams, PayoutList, PayoutSchedule, PayoutScheduleBody } from './payouts.schema.ts';
 
 const tags = ['payouts'];
 const security = [{ apiKey: [], secretKey: [] }];
-
-const CallbackParams = Type.Object({
-  provider: Type.String({ maxLength: 32 }),
-  reference: Type.String({ maxLength: 64 }),
-  token: Type.String({ maxLength: 128 }),
-});
 
 /** Payouts to mobile money (contract §10), their schedule, and the providers' disbursement callbacks. */
 export default async function payoutsRoutes(fastify: FastifyInstance) {
@@ -21,13 +14,13 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
   app.post(
     '/payouts',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payouts:write' },
       schema: {
         tags,
         summary: "Pay out part of the available balance to a mobile-money number",
         description: [
           "Takes `amount` out of the available balance at once and sends it to `destination.phoneNumber` through the provider (`mtn_momo`). The answer is 202 with the payout PENDING: the payout, the debit and the provider reference commit first, the provider is called after. PAID when the provider says SUCCESSFUL (`payout.paid`); FAILED with the provider's reason otherwise, the money back in `available` (`payout.failed`). While the provider cannot be reached the payout stays PENDING and is asked about again: never paid twice. Test mode always uses the MoMo sandbox.",
-          'Errors: `amount_invalid`, `currency_unsupported`, `provider_unsupported`, `phone_invalid` (400); `balance_insufficient` (409: `available` holds less, is negative, or has no such currency; concurrent payouts never overdraw it); `provider_unavailable` (503). Send an `Idempotency-Key`: a retry replays the first answer and never pays twice.',
+          'Errors: `amount_invalid`, `currency_unsupported`, `provider_unsupported`, `phone_invalid`, `description_invalid` (400: outside the provider\'s message rules, mtn_momo 1 to 160 characters without `& \' < >`); `balance_insufficient` (409: `available` holds less, is negative, or has no such currency; concurrent payouts never overdraw it); `provider_unavailable` (503). Send an `Idempotency-Key`: a retry replays the first answer and never pays twice.',
         ].join('\n\n'),
         security,
         body: CreatePayoutBody,
@@ -39,26 +32,26 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/payouts',
-    { config: { auth: 'sk' }, schema: { tags, summary: 'Payouts, newest first', security, querystring: ListPayoutsQuery, response: { 200: PayoutList } } },
+    { config: { auth: 'sk', access: 'payouts:read' }, schema: { tags, summary: 'Payouts, newest first', security, querystring: ListPayoutsQuery, response: { 200: PayoutList } } },
     async (request) => payouts.list(request.merchant, request.query),
   );
 
   app.get(
     '/payouts/:id',
-    { config: { auth: 'sk' }, schema: { tags, summary: 'A payout', security, params: PayoutIdParams, response: { 200: Payout } } },
+    { config: { auth: 'sk', access: 'payouts:read' }, schema: { tags, summary: 'A payout', security, params: PayoutIdParams, response: { 200: Payout } } },
     async (request) => payouts.retrieve(request.merchant, request.params.id),
   );
 
   app.get(
     '/payout-schedule',
-    { config: { auth: 'sk' }, schema: { tags, summary: 'The automatic payout schedule, in the key\'s mode', security, response: { 200: PayoutSchedule } } },
+    { config: { auth: 'sk', access: 'payouts:read' }, schema: { tags, summary: 'The automatic payout schedule, in the key\'s mode', security, response: { 200: PayoutSchedule } } },
     async (request) => payouts.schedule(request.merchant),
   );
 
   app.put(
     '/payout-schedule',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'payouts:write' },
       schema: {
         tags,
         summary: 'Set the automatic payout schedule',
@@ -71,18 +64,4 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
     },
     async (request) => payouts.setSchedule(request.merchant, request.body),
   );
-
-  // MTN calls back a transfer with POST (PUT accepted too); the URL carries our token.
-  for (const method of ['PUT', 'POST'] as const) {
-    app.route({
-      method,
-      url: '/callbacks/:provider/disbursement/:reference/:token',
-      config: { auth: 'none' },
-      schema: { tags: ['providers'], summary: "A mobile-money provider's disbursement callback (a hint: the provider's status decides)", params: CallbackParams, hide: true },
-      handler: async (request, reply) => {
-        await payouts.callback(request.params.provider, request.params.reference, request.url, request.body);
-        return reply.code(204).send();
-      },
-    });
-  }
 }

@@ -16,7 +16,9 @@ export const CreatePayoutBody = Type.Object(
     amount: Type.String({ 'x-code': 'amount_invalid', description: 'Decimal string in major units of the currency ("4925" XAF).' }),
     currency: Type.String({ description: 'ISO 4217: XAF, XOF, EUR or USD.' }),
     destination: Destination,
-    description: Type.Optional(Type.String({ maxLength: 200, description: 'Shown in the statement and to the payee (as the payer message).' })),
+    description: Type.Optional(
+      Type.String({ description: "Shown in the statement and to the payee (as the payer message), so within the provider's message rules (mtn_momo: 1 to 160 characters, none of `& ' < >`; 400 `description_invalid`)." }),
+    ),
   },
   { additionalProperties: false },
 );

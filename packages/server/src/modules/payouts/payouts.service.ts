@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { DAY, SECOND } from '../../platform/clock.ts';
+import { DAY } from '../../platform/clock.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -8,13 +8,11 @@ import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../
 import type { Caller, KeyMode, Scope } from '../../platform/tenancy.ts';
 import { LATEST_API_VERSION } from '../../platform/versioning.ts';
 import type { BalancesService } from '../balances/index.ts';
-import { type Connector, type ConnectorSource, isProviderName, newReference, pollBackoffMs, type StatusResult, callbackDecision, type Decision, decisionOf } from '../connectors/index.ts';
+import { type ConnectorSource, createProviderLifecycle, type Decision, describeProvider, isAcceptableMessage, paymentRequestOf, storeOf, FIRST_POLL_DELAY_MS, isProviderName, newReference } from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
 import { type PayoutRow, type PayoutScheduleRow, payoutsRepository as repo } from './payouts.repository.ts';
 import { type CreatePayoutBody, type Payout, type PayoutSchedule, type PayoutScheduleBody, WEEK_DAYS } from './payouts.schema.ts';
 
-/** How long a poller holds a claimed payout before another may take it (a call is bounded by 10 s). */
-const POLL_LEASE_MS = 30 * SECOND;
 const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 export function payoutView(row: PayoutRow): Payout {
@@ -92,9 +90,7 @@ export function createPayoutsService(
   const { db, clock, ids, random } = deps;
   const { balances, connectors, events, pinnedVersions } = collaborators;
   const log = collaborators.logger;
-  const inFlight = new Set<Promise<unknown>>();
-
-  const connectorFor = (mode: KeyMode, provider: string): Connector | undefined => connectors.forMode(mode).get(provider);
+  const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
 
   function checkDestination(mode: KeyMode, d: { provider: string; phoneNumber: string }): void {
     if (!isProviderName(d.provider)) throw new ApiError('provider_unsupported', `Unknown provider "${d.provider}"; supported: mtn_momo`, { param: 'destination.provider' });
@@ -102,6 +98,18 @@ export function createPayoutsService(
       throw new ApiError('phone_invalid', 'destination.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', { param: 'destination.phoneNumber' });
     }
     if (!connectorFor(mode, d.provider)) throw new ApiError('provider_unavailable', `${d.provider} is not configured for ${mode} mode on this server`, { param: 'destination.provider' });
+  }
+
+  /**
+   * The description goes to the payee as the provider's message: refused here (400
+   * `description_invalid`) by the provider's own rules, rather than by the provider after the
+   * money left `available` (MTN: 1 to 160 characters, none of `& ' < >`).
+   */
+  function checkDescription(provider: string, description: string | undefined): void {
+    const rules = describeProvider(provider)?.messages;
+    if (description === undefined || rules === undefined || isAcceptableMessage(rules, description)) return;
+    const forbidden = rules.forbidden ? `, without ${[...rules.forbidden].join(' ')}` : '';
+    throw new ApiError('description_invalid', `description must be ${rules.minLength} to ${rules.maxLength} characters${forbidden}: ${provider} refuses other messages`, { param: 'description' });
   }
 
   /** Writes a PENDING payout and takes its money out of `available`, in the caller's transaction. */
@@ -125,7 +133,7 @@ export function createPayoutsService(
       provider_transaction_id: null,
       submitted_at: null,
       // The first poll comes after the submit has had its chance.
-      next_poll_at: new Date(now.getTime() + 2 * SECOND),
+      next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
       created_at: now,
       updated_at: now,
       completed_at: null,
@@ -174,46 +182,19 @@ export function createPayoutsService(
     return settled;
   }
 
-  /** Sends the payout to the provider (after the commit). Only a refusal of a request the provider never had fails it. */
-  async function submit(row: PayoutRow): Promise<void> {
-    const connector = connectorFor(row.mode, row.provider);
-    if (!connector) return;
-    const result = await connector.disburse({
-      reference: row.reference,
-      amount: row.amount_minor,
-      currency: row.currency as Currency,
-      phoneNumber: row.phone_number,
-      externalId: row.id,
-      payerMessage: row.description ?? `Payout ${row.id}`,
-      payeeNote: row.id,
-    });
-    if (result.status === 'PENDING') {
-      await repo.markSubmitted(db, row.id, clock.now());
-    } else if (result.status === 'FAILED') {
-      // An earlier call with this reference may have reached the provider: its status decides.
-      const status = await connector.status('disbursement', row.reference);
-      const outcome = status.status === 'NOT_FOUND' ? ({ status: 'FAILED', reason: result.reason } as const) : decisionOf(status);
-      if (outcome) await settle(row.id, outcome);
-    }
-  }
-
-  function track(p: Promise<unknown>): void {
-    const tracked = p.catch((err: unknown) => log?.error({ err }, 'mobile-money payout call failed')).finally(() => inFlight.delete(tracked));
-    inFlight.add(tracked);
-  }
-
-  /** One poll: the provider's status decides; a reference it never saw is sent again (same reference). */
-  async function poll(row: PayoutRow): Promise<void> {
-    const connector = connectorFor(row.mode, row.provider);
-    const result: StatusResult = connector ? await connector.status('disbursement', row.reference) : { status: 'UNKNOWN', reason: 'no connector for this provider' };
-    const outcome = decisionOf(result);
-    if (outcome) {
-      await settle(row.id, outcome);
-      return;
-    }
-    if (result.status === 'NOT_FOUND' && connector) await submit(row);
-    await repo.scheduleNextPoll(db, row.id, new Date(clock.now().getTime() + pollBackoffMs(row.polls)));
-  }
+  // Money out is never given up while the provider may still pay it: no timeout.
+  const lifecycle = createProviderLifecycle<PayoutRow>({
+    what: 'payout',
+    kind: 'disbursement',
+    connectors,
+    clock,
+    logger: log,
+    store: storeOf(db, repo),
+    request: (row) => paymentRequestOf(row, { payerMessage: row.description ?? `Payout ${row.id}`, payeeNote: row.id }),
+    settle: async (id, decision) => {
+      await settle(id, decision);
+    },
+  });
 
   return {
     /**
@@ -225,6 +206,7 @@ export function createPayoutsService(
       const currency = assertCurrency(body.currency);
       const amount = parseAmount(body.amount, currency);
       checkDestination(merchant.mode, body.destination);
+      checkDescription(body.destination.provider, body.description);
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const row = await db.transaction().execute(async (tx) => {
         const created = await createInTx(tx, scope, {
@@ -238,7 +220,7 @@ export function createPayoutsService(
         await answer?.record(tx, 202, payoutView(created));
         return created;
       });
-      track(submit(row));
+      lifecycle.start(row);
       return payoutView(row);
     },
 
@@ -254,22 +236,9 @@ export function createPayoutsService(
       return { object: 'list' as const, data: rows.slice(0, limit).map(payoutView), hasMore: rows.length > limit };
     },
 
-    /** A provider's disbursement callback: authenticated by the connector, then only a hint (its status call decides). */
-    async callback(provider: string, reference: string, url: string, body: unknown): Promise<void> {
-      const row = await repo.findByReference(db, reference);
-      const connector = row && connectorFor(row.mode, provider);
-      if (!row || !connector || row.provider !== provider) throw new ApiError('not_found', 'No request has this reference');
-      const outcome = await callbackDecision(connector, 'disbursement', reference, { url, body });
-      if (outcome) await settle(row.id, outcome);
-    },
-
-    /** The poller's round: claims due PENDING payouts and polls them. Returns how many it claimed. */
-    async pollDue(limit = 20): Promise<number> {
-      const now = clock.now();
-      const claimed = await repo.claimDue(db, now, new Date(now.getTime() + POLL_LEASE_MS), limit);
-      await Promise.all(claimed.map((row) => poll(row).catch((err: unknown) => log?.error({ err, payout: row.id }, 'mobile-money payout poll failed'))));
-      return claimed.length;
-    },
+    /** The payouts' provider lifecycle: callbacks, the poller's rounds, shutdown's drain. */
+    lifecycle,
+    pollDue: (limit?: number) => lifecycle.pollDue(limit),
 
     async schedule(scope: Scope): Promise<PayoutSchedule> {
       return scheduleView(scope, await repo.schedule(db, scope));
@@ -336,14 +305,12 @@ export function createPayoutsService(
         }
         return rows;
       });
-      for (const row of made) track(submit(row));
+      for (const row of made) lifecycle.start(row);
       return made.length;
     },
 
     /** Waits for the provider calls requests started (shutdown). */
-    async drain(): Promise<void> {
-      await Promise.allSettled([...inFlight]);
-    },
+    drain: () => lifecycle.drain(),
 
     /** Every payout of a provider created in [from, to), for reconciliation. */
     listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),

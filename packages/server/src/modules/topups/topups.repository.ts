@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
-import { claimDueForPoll } from '../../platform/polling.ts';
+import { providerRequestStatements } from '../../platform/polling.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type TopupStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
@@ -36,16 +36,14 @@ declare module '../../platform/database.ts' {
 export type TopupRow = Selectable<TopupsTable>;
 
 export const topupsRepository = {
+  ...providerRequestStatements<TopupRow>('topups'),
+
   async insert(db: Executor, row: Insertable<TopupsTable>): Promise<TopupRow> {
     return db.insertInto('topups').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
   async find(db: Executor, userId: string, mode: KeyMode, id: string): Promise<TopupRow | undefined> {
     return db.selectFrom('topups').selectAll().where('id', '=', id).where('user_id', '=', userId).where('mode', '=', mode).executeTakeFirst();
-  },
-
-  async findByReference(db: Executor, reference: string): Promise<TopupRow | undefined> {
-    return db.selectFrom('topups').selectAll().where('reference', '=', reference).executeTakeFirst();
   },
 
   /** The top-up, locked until the transaction ends: every change of its status goes through this. */
@@ -77,9 +75,6 @@ export const topupsRepository = {
   async update(db: Executor, id: string, patch: Partial<Omit<TopupRow, 'id'>>): Promise<TopupRow> {
     return db.updateTable('topups').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
-
-  /** PENDING topups due for a poll, claimed until `leaseUntil` (see claimDueForPoll). */
-  claimDue: (db: Executor, now: Date, leaseUntil: Date, limit: number) => claimDueForPoll<TopupRow>(db, 'topups', now, leaseUntil, limit),
 
   /** A customer's top-ups started through one merchant's key, newest first. */
   async listForCustomerAt(db: Executor, merchantId: string, mode: KeyMode, userId: string, limit: number): Promise<TopupRow[]> {

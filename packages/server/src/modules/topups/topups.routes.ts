@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { idempotentAnswer } from '../../platform/http/idempotency.ts';
-import { CallbackParams, CreateTopupBody, ListTopupsQuery, Topup, TopupIdParams, TopupList } from './topups.schema.ts';
+import { CreateTopupBody, ListTopupsQuery, Topup, TopupIdParams, TopupList } from './topups.schema.ts';
 
 const tags = ['wallet'];
 const userAuth = [{ apiKey: [], accessToken: [] }];
@@ -47,19 +47,4 @@ export default async function topupsRoutes(fastify: FastifyInstance) {
     },
     async (request) => topups.retrieve(request.merchant, request.user, request.params.id),
   );
-
-  // MTN calls back with PUT (requesttopay) or POST (transfer); the URL carries our token. Money
-  // out (disbursement) calls back on the payouts module's route.
-  for (const method of ['PUT', 'POST'] as const) {
-    app.route({
-      method,
-      url: '/callbacks/:provider/collection/:reference/:token',
-      config: { auth: 'none' },
-      schema: { tags: ['providers'], summary: "A mobile-money provider's callback (a hint: the provider's status decides)", params: CallbackParams, hide: true },
-      handler: async (request, reply) => {
-        await topups.callback(request.params.provider, request.params.reference, request.url, request.body);
-        return reply.code(204).send();
-      },
-    });
-  }
 }

@@ -41,9 +41,3 @@ export const ListTopupsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const CallbackParams = Type.Object({
-  provider: Type.String({ maxLength: 32 }),
-  reference: Type.String({ maxLength: 64 }),
-  token: Type.String({ maxLength: 128 }),
-});

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import { MINUTE, SECOND } from '../../platform/clock.ts';
+import { MINUTE } from '../../platform/clock.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import type { KeyMode, MerchantContext, UserContext } from '../../platform/tenancy.ts';
-import { type Connector, type ConnectorSource, isProviderName, newReference, pollBackoffMs, type StatusResult, callbackDecision, type Decision, decisionOf } from '../connectors/index.ts';
+import { type ConnectorSource, createProviderLifecycle, type Decision, paymentRequestOf, storeOf, FIRST_POLL_DELAY_MS, isProviderName, newReference } from '../connectors/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { type TopupRow, topupsRepository as repo } from './topups.repository.ts';
 import type { CreateTopupBody, Topup } from './topups.schema.ts';
@@ -15,8 +15,6 @@ import type { CreateTopupBody, Topup } from './topups.schema.ts';
 export const TOPUP_TIMEOUT_MS = 15 * MINUTE;
 /** PENDING top-ups a customer may have at once. */
 export const MAX_PENDING_TOPUPS = 5;
-/** How long a poller holds a claimed top-up before another may take it (a call is bounded by 10 s). */
-const POLL_LEASE_MS = 30 * SECOND;
 
 export function topupView(row: TopupRow): Topup {
   const currency = row.currency as Currency;
@@ -55,13 +53,6 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
   const { db, clock, ids, random } = deps;
   const { ledger, connectors, notices } = collaborators;
   const log = collaborators.logger;
-  /** Provider calls started by requests and not yet finished (a shutdown waits for them). */
-  const inFlight = new Set<Promise<unknown>>();
-
-  function connectorFor(mode: KeyMode, provider: string): Connector | undefined {
-    return connectors.forMode(mode).get(provider);
-  }
-
   /**
    * Moves a PENDING top-up to its outcome, once: the credit and the state change commit together.
    * The customer is told by SMS after the commit, by the call that credited (a crash in between
@@ -112,58 +103,19 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
     return row;
   }
 
-  /** Asks the provider for the money (after the commit). A definitive refusal fails the top-up; anything unsure is the poller's. */
-  async function submit(row: TopupRow): Promise<void> {
-    const connector = connectorFor(row.mode, row.provider);
-    if (!connector) return;
-    const result = await connector.collect({
-      reference: row.reference,
-      amount: row.amount_minor,
-      currency: row.currency as Currency,
-      phoneNumber: row.phone_number,
-      externalId: row.id,
-      payerMessage: `Caisse wallet top-up ${row.id}`,
-    });
-    if (result.status === 'PENDING') {
-      const now = clock.now();
-      await db.updateTable('topups').set({ submitted_at: now, updated_at: now }).where('id', '=', row.id).where('submitted_at', 'is', null).execute();
-    } else if (result.status === 'FAILED') {
-      await settle(row.id, { status: 'FAILED', reason: result.reason });
-    }
-  }
-
-  function track(p: Promise<unknown>): void {
-    const tracked = p.catch((err: unknown) => log?.error({ err }, 'mobile-money top-up call failed')).finally(() => inFlight.delete(tracked));
-    inFlight.add(tracked);
-  }
-
-  /**
-   * One poll of a claimed top-up: the provider's status decides it; a reference the provider never
-   * saw is sent again (same reference: it can never make a second payment); 15 minutes after its
-   * creation a top-up still undecided fails (TIMEOUT). Otherwise the next poll is scheduled.
-   */
-  async function poll(row: TopupRow): Promise<void> {
-    const now = clock.now();
-    const expired = now.getTime() - row.created_at.getTime() >= TOPUP_TIMEOUT_MS;
-    const connector = connectorFor(row.mode, row.provider);
-    const result: StatusResult = connector ? await connector.status('collection', row.reference) : { status: 'UNKNOWN', reason: 'no connector for this provider' };
-    const outcome = decisionOf(result);
-    if (outcome) {
-      await settle(row.id, outcome);
-      return;
-    }
-    if (expired) {
-      await settle(row.id, { status: 'FAILED', reason: result.status === 'NOT_FOUND' ? 'NOT_SUBMITTED' : 'TIMEOUT' });
-      return;
-    }
-    if (result.status === 'NOT_FOUND' && connector) await submit(row);
-    await db
-      .updateTable('topups')
-      .set({ next_poll_at: new Date(clock.now().getTime() + pollBackoffMs(row.polls)) })
-      .where('id', '=', row.id)
-      .where('status', '=', 'PENDING')
-      .execute();
-  }
+  const lifecycle = createProviderLifecycle<TopupRow>({
+    what: 'top-up',
+    kind: 'collection',
+    connectors,
+    clock,
+    logger: log,
+    giveUpAfterMs: TOPUP_TIMEOUT_MS,
+    store: storeOf(db, repo),
+    request: (row) => paymentRequestOf(row, { payerMessage: `Caisse wallet top-up ${row.id}` }),
+    settle: async (id, decision) => {
+      await settle(id, decision);
+    },
+  });
 
   return {
     /**
@@ -178,7 +130,7 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
       if (!/^\+[1-9][0-9]{6,14}$/.test(body.phoneNumber)) {
         throw new ApiError('phone_invalid', 'phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', { param: 'phoneNumber' });
       }
-      if (!connectorFor(merchant.mode, body.provider)) {
+      if (!lifecycle.connectorFor(merchant.mode, body.provider)) {
         throw new ApiError('provider_unavailable', `${body.provider} is not configured for ${merchant.mode} mode on this server`, { param: 'provider' });
       }
       const now = clock.now();
@@ -206,7 +158,7 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
           transfer_id: null,
           submitted_at: null,
           // The first poll comes after the submit has had its chance.
-          next_poll_at: new Date(now.getTime() + 2 * SECOND),
+          next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
           created_at: now,
           updated_at: now,
           completed_at: null,
@@ -214,7 +166,7 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
         await answer?.record(tx, 202, topupView(inserted));
         return inserted;
       });
-      track(submit(row));
+      lifecycle.start(row);
       return topupView(row);
     },
 
@@ -230,32 +182,10 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
       return { object: 'list' as const, data: rows.slice(0, limit).map(topupView), hasMore: rows.length > limit };
     },
 
-    /**
-     * A provider's callback: authenticated by the connector (the token in its URL), then only a
-     * hint: the connector's status call decides. A forged or replayed callback changes nothing.
-     */
-    async callback(provider: string, reference: string, url: string, body: unknown): Promise<void> {
-      const row = await repo.findByReference(db, reference);
-      const connector = row && connectorFor(row.mode, provider);
-      if (!row || !connector || row.provider !== provider) throw new ApiError('not_found', 'No request has this reference');
-      const outcome = await callbackDecision(connector, 'collection', reference, { url, body });
-      if (outcome) await settle(row.id, outcome);
-    },
-
-    /** The poller's round: claims due PENDING top-ups and polls them. Returns how many it claimed. */
-    async pollDue(limit = 20): Promise<number> {
-      const now = clock.now();
-      const claimed = await repo.claimDue(db, now, new Date(now.getTime() + POLL_LEASE_MS), limit);
-      await Promise.all(
-        claimed.map((row) => poll(row).catch((err: unknown) => log?.error({ err, topup: row.id }, 'mobile-money top-up poll failed'))),
-      );
-      return claimed.length;
-    },
-
-    /** Waits for the provider calls requests started (shutdown). */
-    async drain(): Promise<void> {
-      await Promise.allSettled([...inFlight]);
-    },
+    /** The top-ups' provider lifecycle: callbacks, the poller's rounds, shutdown's drain. */
+    lifecycle,
+    pollDue: (limit?: number) => lifecycle.pollDue(limit),
+    drain: () => lifecycle.drain(),
 
     /** A customer's top-ups started through this merchant's checkout (the dashboard's customer page). */
     listForCustomerAt: async (scope: { merchantId: string; mode: KeyMode }, userId: string, limit = 50) =>

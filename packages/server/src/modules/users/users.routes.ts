@@ -81,7 +81,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Send a new phone verification code',
         description:
-          'Voids the previous code and sends a new one when the number awaits verification. The same 202 for any number (nothing is sent to an unknown or already verified one). At most one per 30 seconds and 5 per 15 minutes per number (429 `otp_rate_limited` with `Retry-After`).',
+          'Voids the previous code and sends a new one when the number awaits verification. The same 202 for any number (nothing is sent to an unknown or already verified one). At most one per 30 seconds and 5 per 15 minutes per number (429 `otp_rate_limited` with `Retry-After`). Named by `userId`, the answer is the same for every id, known or not, and carries no number (`phoneNumber: null`); the 429 then counts per id, and the number\'s own limit holds the SMS back silently.',
         security: apiKeyOnly,
         body: ResendVerificationBody,
         response: { 202: PhoneVerification },
@@ -188,7 +188,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
   app.get(
     '/users',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'customers:read' },
       schema: {
         tags,
         summary: "List this merchant's customers",
@@ -204,7 +204,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
   app.get(
     '/users/:id',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'customers:read' },
       schema: {
         tags,
         summary: 'Retrieve a customer',
@@ -237,7 +237,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
   app.post(
     '/test/users',
     {
-      config: { auth: 'sk' },
+      config: { auth: 'sk', access: 'customers:write' },
       schema: {
         tags: ['test helpers'],
         summary: 'Create a verified test user with a funded wallet',

@@ -76,7 +76,7 @@ export const TestUser = Type.Object({ ...User.properties, balances: Type.Array(B
  */
 export const PhoneVerification = Type.Object({
   object: Type.Literal('phone_verification'),
-  phoneNumber: Type.String({ description: 'The number, as sent' }),
+  phoneNumber: Type.Union([Type.String(), Type.Null()], { description: 'The number, as sent; null when the request named a `userId` (an id never gives away a number)' }),
   channel: Type.Literal('sms'),
   expiresAt: Type.String({ format: 'date-time', description: 'When a code sent now would expire' }),
 });

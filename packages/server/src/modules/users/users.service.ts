@@ -47,9 +47,9 @@ export interface AuthResult {
  * What the publishable-key routes about a phone number answer, known number or not (contract §8):
  * the same status and shape, and no customer data. What differs goes by SMS to the number.
  */
-export interface CodeSent<Kind extends 'phone_verification' | 'password_reset' = 'phone_verification'> {
+export interface CodeSent<Kind extends 'phone_verification' | 'password_reset' = 'phone_verification', Phone extends string | null = string> {
   object: Kind;
-  phoneNumber: string;
+  phoneNumber: Phone;
   channel: 'sms';
   expiresAt: string;
 }
@@ -278,9 +278,22 @@ export function createUsersService(
       return { object: 'phone_verification', phoneNumber, channel: 'sms', expiresAt: codeExpiry().toISOString() };
     },
 
-    /** POST /users/verify-phone/resend: a fresh code if the number awaits verification; the same answer otherwise. */
-    async resendVerification(merchant: MerchantContext, ref: { userId?: string; phoneNumber?: string }, requested: readonly string[] = []): Promise<CodeSent> {
+    /**
+     * POST /users/verify-phone/resend: a fresh code if the number awaits verification; the same
+     * answer otherwise. Named by id, the answer carries no number (an id must not give away a
+     * phone) and the send limit that can refuse it is the id's own; the number's limit then
+     * holds the SMS back silently, since its 429 would tell which number the id belongs to.
+     */
+    async resendVerification(merchant: MerchantContext, ref: { userId?: string; phoneNumber?: string }, requested: readonly string[] = []): Promise<CodeSent<'phone_verification', string | null>> {
       const scope = scopeOf(merchant);
+      if (ref.phoneNumber === undefined && ref.userId !== undefined) {
+        await throttle.send(subject('send:verify', scope.mode, `id:${ref.userId}`));
+        const user = await repo.findUser(db, scope.mode, ref.userId);
+        if (user && !user.phone_verified_at && (await throttle.trySend(subject('send:verify', scope.mode, user.phone_number)))) {
+          await sendVerification(merchant, user, requested);
+        }
+        return { object: 'phone_verification', phoneNumber: null, channel: 'sms', expiresAt: codeExpiry().toISOString() };
+      }
       const { phoneNumber, user } = await named(scope.mode, ref);
       await throttle.send(subject('send:verify', scope.mode, phoneNumber));
       if (user && !user.phone_verified_at) await sendVerification(merchant, user, requested);

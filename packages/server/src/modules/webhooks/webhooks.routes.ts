@@ -40,7 +40,7 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
   app.post(
     '/webhook-endpoints',
     {
-      config: sk,
+      config: { ...sk, access: 'webhooks:write' },
       schema: {
         tags: endpointsTag,
         security,
@@ -59,20 +59,20 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
 
   app.get(
     '/webhook-endpoints',
-    { config: sk, schema: { tags: endpointsTag, security, summary: 'List webhook endpoints, newest first', querystring: ListQuery, response: { 200: EndpointList } } },
+    { config: { ...sk, access: 'webhooks:read' }, schema: { tags: endpointsTag, security, summary: 'List webhook endpoints, newest first', querystring: ListQuery, response: { 200: EndpointList } } },
     async (req) => svc().listEndpoints(owner(req), { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter }),
   );
 
   app.get(
     '/webhook-endpoints/:id',
-    { config: sk, schema: { tags: endpointsTag, security, summary: 'Retrieve a webhook endpoint', params: EndpointIdParams, response: { 200: Endpoint } } },
+    { config: { ...sk, access: 'webhooks:read' }, schema: { tags: endpointsTag, security, summary: 'Retrieve a webhook endpoint', params: EndpointIdParams, response: { 200: Endpoint } } },
     async (req) => svc().getEndpoint(owner(req), req.params.id),
   );
 
   app.patch(
     '/webhook-endpoints/:id',
     {
-      config: sk,
+      config: { ...sk, access: 'webhooks:write' },
       schema: {
         tags: endpointsTag,
         security,
@@ -89,7 +89,7 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
   app.delete(
     '/webhook-endpoints/:id',
     {
-      config: sk,
+      config: { ...sk, access: 'webhooks:write' },
       schema: { tags: endpointsTag, security, summary: 'Delete a webhook endpoint and its pending deliveries', params: EndpointIdParams, response: { 200: DeletedEndpoint } },
     },
     async (req) => svc().deleteEndpoint(owner(req), req.params.id),
@@ -98,7 +98,7 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
   app.get(
     '/webhook-endpoints/:id/secret',
     {
-      config: sk,
+      config: { ...sk, access: 'webhooks:write' },
       schema: {
         tags: endpointsTag,
         security,
@@ -114,7 +114,7 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
   app.post(
     '/webhook-endpoints/:id/roll-secret',
     {
-      config: sk,
+      config: { ...sk, access: 'webhooks:write' },
       preValidation: optionalBody,
       schema: {
         tags: endpointsTag,
@@ -134,7 +134,7 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
   app.get(
     '/webhook-endpoints/:id/deliveries',
     {
-      config: sk,
+      config: { ...sk, access: 'webhooks:read' },
       schema: {
         tags: endpointsTag,
         security,
@@ -151,7 +151,7 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
   app.get(
     '/events',
     {
-      config: sk,
+      config: { ...sk, access: 'events:read' },
       schema: { tags: eventsTag, security, summary: 'List events, newest first', querystring: EventsQuery, response: { 200: EventList } },
     },
     async (req) => svc().listEvents(owner(req), { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter, type: req.query.type }),
@@ -159,14 +159,14 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
 
   app.get(
     '/events/:id',
-    { config: sk, schema: { tags: eventsTag, security, summary: 'Retrieve an event, as delivered', params: EventIdParams, response: { 200: Event } } },
+    { config: { ...sk, access: 'events:read' }, schema: { tags: eventsTag, security, summary: 'Retrieve an event, as delivered', params: EventIdParams, response: { 200: Event } } },
     async (req) => svc().getEvent(owner(req), req.params.id),
   );
 
   app.post(
     '/events/:id/resend',
     {
-      config: sk,
+      config: { ...sk, access: 'webhooks:write' },
       preValidation: optionalBody,
       schema: {
         tags: eventsTag,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import type { AuthFailureGuard } from './rate-limit.ts';
 import { misplacedCredential } from './credentials.ts';
-import type { AccessTokenVerifier, Authenticator, MerchantContext, UserContext } from '../tenancy.ts';
+import { ACCESS_LEVELS, allows, API_RESOURCES, type AccessTokenVerifier, type Authenticator, type MerchantContext, type RouteAccess, type UserContext } from '../tenancy.ts';
 import { isApiVersion, LATEST_API_VERSION } from '../versioning.ts';
 
 /**
@@ -15,6 +15,18 @@ export type AuthKind = 'none' | 'pk' | 'sk' | 'user';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthKind;
+    /**
+     * What a secret-key route needs of a restricted key (`rk_…`), e.g. `'payouts:write'`. A route
+     * that declares none refuses every restricted key (403 `permission_denied`); secret keys may
+     * call every route.
+     */
+    access?: RouteAccess;
+    /**
+     * A `user` route a payer may also call with the intent's session token (`x-session-token`)
+     * instead of a user access token: the direct mobile-money charge (contract §12). The route
+     * checks the session token itself.
+     */
+    payerSession?: boolean;
   }
   interface FastifyRequest {
     merchant: MerchantContext;
@@ -39,7 +51,25 @@ function single(value: string | string[] | undefined): string | undefined {
  * `kind` is the route's (undefined: no route). Throws the refusal; returns a promise only when it
  * must wait (a key not in the cache, a user's access token), so a cached key awaits nothing.
  */
-export type AuthStep = (request: FastifyRequest, reply: FastifyReply, kind: AuthKind | undefined) => Promise<void> | undefined;
+export type AuthStep = (request: FastifyRequest, reply: FastifyReply, kind: AuthKind | undefined, access: RouteAccess | undefined) => Promise<void> | undefined;
+
+const ROUTE_ACCESS = new Set<string>(API_RESOURCES.flatMap((r) => ACCESS_LEVELS.filter((l) => l !== 'none').map((l) => `${r}:${l}`)));
+
+/**
+ * A restricted key (its permissions in the context) past the route's needs, else 403
+ * `permission_denied` naming the permission. Secret keys (no permissions) pass every route.
+ */
+export function assertAccess(merchant: MerchantContext, access: RouteAccess | undefined): void {
+  if (merchant.permissions === undefined) return;
+  if (access === undefined) {
+    throw new ApiError('permission_denied', 'Restricted keys (rk_…) cannot call this operation: it takes a secret key (sk_…)', { extra: { permission: null } });
+  }
+  if (!allows(merchant.permissions, access)) {
+    throw new ApiError('permission_denied', `This restricted key does not have the ${access} permission this operation needs: create a key that has it`, {
+      extra: { permission: access },
+    });
+  }
+}
 
 export function registerAuth(
   app: FastifyInstance,
@@ -56,13 +86,26 @@ export function registerAuth(
     if (route.url.startsWith('/docs') && route.config?.auth === undefined) {
       route.config = { ...(route.config ?? {}), auth: 'none' };
     }
+    // A misspelt access would refuse every restricted key: the app does not build instead.
+    const access = route.config?.access;
+    if (access !== undefined && (route.config?.auth !== 'sk' || !ROUTE_ACCESS.has(access))) {
+      throw new Error(`Route ${String(route.method)} ${route.url}: config.access "${access}" must be <resource>:read|write on a secret-key route (auth: 'sk')`);
+    }
+    // The OpenAPI document says what each secret-key route takes of a restricted key.
+    if (route.config?.auth === 'sk' && route.schema && !route.schema.hide) {
+      const said = access === undefined ? 'Restricted keys (rk_…) cannot call it: a secret key only.' : `A restricted key (rk_…) needs the \`${access}\` permission.`;
+      const description = typeof route.schema.description === 'string' ? `${route.schema.description}\n\n${said}` : said;
+      route.schema = { ...route.schema, description };
+    }
   });
 
-  function admitted(request: FastifyRequest, reply: FastifyReply, kind: AuthKind, asked: string | undefined, token: string | undefined, merchant: MerchantContext) {
+  function admitted(request: FastifyRequest, reply: FastifyReply, kind: AuthKind, access: RouteAccess | undefined, asked: string | undefined, token: string | undefined, merchant: MerchantContext) {
+    if (kind === 'sk') assertAccess(merchant, access);
     request.merchant = merchant;
     request.apiVersion = asked ?? merchant.pinnedVersion;
     reply.header('pay-version', request.apiVersion);
     if (kind !== 'user') return undefined;
+    if (!token && request.routeOptions.config.payerSession === true && single(request.headers['x-session-token']) !== undefined) return undefined;
     if (!token) throw new ApiError('access_token_missing', 'Send the user access token in Authorization: Bearer <token>');
     const verifier = verifyAccessToken();
     if (!verifier) throw new ApiError('access_token_invalid', 'User access tokens are not accepted by this server');
@@ -71,7 +114,7 @@ export function registerAuth(
     });
   }
 
-  return (request, reply, kind) => {
+  return (request, reply, kind, access) => {
     reply.header('pay-version', LATEST_API_VERSION);
     const asked = single(request.headers['pay-version']);
     if (asked !== undefined && !isApiVersion(asked)) {
@@ -89,9 +132,9 @@ export function registerAuth(
     if (misplaced) throw misplaced;
     const secret = kind === 'sk' ? token : undefined;
     const cached = merchants.authenticateCached?.(apiKey, secret, kind === 'sk');
-    if (cached) return admitted(request, reply, kind, asked, token, cached);
+    if (cached) return admitted(request, reply, kind, access, asked, token, cached);
     return merchants.authenticate(apiKey, secret, kind === 'sk').then(
-      (merchant) => admitted(request, reply, kind, asked, token, merchant),
+      (merchant) => admitted(request, reply, kind, access, asked, token, merchant),
       async (err: unknown) => {
         if (err instanceof ApiError && err.status === 401) await failures?.failed(request);
         throw err;

@@ -21,7 +21,7 @@ import type { AuthKind } from './auth.ts';
 const BROWSER_KINDS: ReadonlySet<AuthKind> = new Set(['pk', 'user']);
 
 /** Request headers a browser may send. */
-export const CORS_ALLOWED_HEADERS = ['x-api-key', 'authorization', 'content-type', 'pay-version', 'idempotency-key', 'x-otp-token'];
+export const CORS_ALLOWED_HEADERS = ['x-api-key', 'authorization', 'content-type', 'pay-version', 'idempotency-key', 'x-otp-token', 'x-session-token'];
 /** Response headers a browser script may read. */
 export const CORS_EXPOSED_HEADERS = [
   'request-id',

@@ -1,8 +1,14 @@
 import { ApiError } from '../errors.ts';
 
-const SECRET = /^sk_(test|live)_/;
+// Restricted keys (rk_…) are secret keys too: they go where sk_… goes, and nowhere else.
+const SECRET = /^[sr]k_(test|live)_/;
 const PUBLISHABLE = /^pk_(test|live)_/;
 const JWT = /^eyJ[\w-]*\.[\w-]*\./;
+
+/** What a secret-looking credential is called, from its prefix alone. */
+function secretName(value: string): string {
+  return value.startsWith('rk_') ? 'a restricted key (rk_…)' : 'a secret key (sk_…)';
+}
 
 /**
  * A credential sent in the wrong place — a secret key as x-api-key or as a customer's token, an
@@ -14,7 +20,7 @@ export function misplacedCredential(kind: 'pk' | 'sk' | 'user', apiKey: string |
   if (apiKey !== undefined && SECRET.test(apiKey)) {
     return new ApiError(
       'api_key_invalid',
-      'This x-api-key is a secret key (sk_…): send it as Authorization: Bearer, and the publishable key (pk_…) in x-api-key. A secret key never belongs in a browser',
+      `This x-api-key is ${secretName(apiKey)}: send it as Authorization: Bearer, and the publishable key (pk_…) in x-api-key. A secret key never belongs in a browser`,
       { param: 'x-api-key' },
     );
   }
@@ -32,7 +38,7 @@ export function misplacedCredential(kind: 'pk' | 'sk' | 'user', apiKey: string |
   if (kind === 'user' && SECRET.test(bearer)) {
     return new ApiError(
       'access_token_invalid',
-      "The bearer token is a secret key (sk_…): this route takes the customer's access token from POST /auth/web as Authorization: Bearer. Never send a secret key from a browser",
+      `The bearer token is ${secretName(bearer)}: this route takes the customer's access token from POST /auth/web as Authorization: Bearer. Never send a secret key from a browser`,
       { param: 'authorization' },
     );
   }

@@ -12,8 +12,9 @@ import { type Claim, type IdempotencyRow, type IdempotencyScope, idempotencyRepo
  * `Idempotency-Key` on every POST of the API (contract §6), as one app-wide pair of hooks, plus an
  * answer recorder for the operations that move money or create something.
  *
- * - Scope: merchant + mode + key (a test key and a live key never share one). POST routes without
- *   a merchant (auth `none`) ignore the header.
+ * - Scope: merchant + mode + caller + key (a test key and a live key never share one; on user
+ *   routes each customer has keys of their own, see callerKey). POST routes without a merchant
+ *   (auth `none`) ignore the header.
  * - The key binds one request: method, path, caller (the user, on user routes) and body (compared
  *   as canonical JSON, so key order does not matter). The same key with another request is 422
  *   `idempotency_key_reused`, for 24 hours from the first use.
@@ -118,6 +119,15 @@ export function canonicalJson(value: unknown): string {
 
 function fingerprintOf(request: FastifyRequest): Buffer {
   return sha256(JSON.stringify([request.method, request.url, request.user?.userId ?? null, canonicalJson(request.body)]));
+}
+
+/**
+ * The key as stored: a customer's own (their id and a space before it, a space never being part
+ * of a key), so one customer's predictable key cannot block or replay another's; the merchant's
+ * server keys stay as sent.
+ */
+export function callerKey(userId: string | undefined, key: string): string {
+  return userId === undefined ? key : `${userId} ${key}`;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -242,7 +252,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
         errors: [{ param: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 visible ASCII characters' }],
       });
     }
-    const scope: IdempotencyScope = { merchantId: request.merchant.merchantId, mode: request.merchant.mode, key };
+    const scope: IdempotencyScope = { merchantId: request.merchant.merchantId, mode: request.merchant.mode, key: callerKey(request.user?.userId, key) };
     const claim: Claim = { fingerprint: fingerprintOf(request), requestId: request.id, now: deps.clock.now() };
     // Claimed with the route's transaction: one round trip fewer (IdempotentAnswer.transaction).
     if (request.routeOptions.config.idempotency === 'with-transaction' && sendsStatementsAhead(deps.db)) {

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 import { redactText } from '../logger.ts';
-import type { AccessTokenVerifier, Authenticator } from '../tenancy.ts';
+import type { AccessTokenVerifier, Authenticator, RouteAccess } from '../tenancy.ts';
 import { type AuthKind, registerAuth } from './auth.ts';
 import { assertBodyLength, registerJsonParser } from './body-limits.ts';
 import { registerCors } from './cors.ts';
@@ -43,6 +43,7 @@ export interface SecurityOptions {
 /** What the request hooks decide per route, once: its auth kind (undefined: no route), pattern and security headers. */
 interface RoutePlan {
   kind: AuthKind | undefined;
+  access: RouteAccess | undefined;
   url: string | undefined;
   headers: Readonly<Record<string, string>>;
 }
@@ -127,7 +128,7 @@ export async function registerSecurity(app: FastifyInstance, opts: SecurityOptio
     const { url, config = NO_CONFIG } = request.routeOptions;
     let plan = plans.get(config);
     if (!plan) {
-      plan = { kind: url === undefined ? undefined : (config.auth ?? 'pk'), url, headers: securityHeaders(cspKindOf(url, config.csp)) };
+      plan = { kind: url === undefined ? undefined : (config.auth ?? 'pk'), access: config.access, url, headers: securityHeaders(cspKindOf(url, config.csp)) };
       plans.set(config, plan);
     }
     request.routePlan = plan;
@@ -144,7 +145,7 @@ export async function registerSecurity(app: FastifyInstance, opts: SecurityOptio
       https?.(request, plan.url);
       assertBodyLength(request, bodyLimit);
       if (cors.beforeAuth(request, reply, plan.kind)) return ANSWERED; // a preflight
-      return authenticate(request, reply, plan.kind);
+      return authenticate(request, reply, plan.kind, plan.access);
     }),
   );
 

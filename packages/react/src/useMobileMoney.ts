@@ -1,0 +1,252 @@
+import { CaisseError, type MobileMoneyMethod, type NextAction, type PayerIntent, type PaymentMethod, type PublicPaymentIntent, type Timers } from '@caisse/browser';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { CUSTOMER_MESSAGES } from './i18n.tsx';
+import { useCaisse } from './provider.tsx';
+import type { CheckoutError } from './useCheckout.ts';
+
+/**
+ * The direct mobile-money payment of the checkout (contract §12), beside the wallet flow of
+ * useCheckout:
+ *
+ *   loading → choose → submitting → waiting → succeeded
+ *                ↑  ↘ wallet              ↘ failed → (send again) submitting
+ *                └──────────── (pay another way) ┘
+ *   submitting → redirecting (a redirect provider: the browser goes to nextAction.url)
+ *   waiting | failed → ended (the intent can take no more attempts, expired or was canceled)
+ *
+ * `choose` offers the methods: mobile money first (the operator suggested from the number's
+ * prefix, which the payer can change), the Caisse wallet as one more option (`wallet`: the
+ * page shows useCheckout's sign-in). With no mobile-money method at all the status is `wallet`
+ * from the start. While `waiting` the intent is read with backoff until the provider answered;
+ * `secondsLeft` counts the approval window down, and once it is over the payer may still
+ * choose another way (the answer is still awaited meanwhile: a late approval still shows success).
+ */
+export type MobileMoneyStatus = 'loading' | 'choose' | 'wallet' | 'submitting' | 'waiting' | 'redirecting' | 'failed' | 'succeeded' | 'ended';
+
+export interface MobileMoneyState {
+  status: MobileMoneyStatus;
+  /** Every method the intent may use, as the gateway lists them. */
+  methods: PaymentMethod[];
+  /** The mobile-money ones, in the gateway's order. */
+  mobileMoney: MobileMoneyMethod[];
+  /** Whether the Caisse wallet is one of the methods. */
+  walletOffered: boolean;
+  /** The operator chosen, or suggested from the number. */
+  provider: string | undefined;
+  /** True once the payer picked the operator themselves: the number no longer changes it. */
+  providerChosen: boolean;
+  phoneNumber: string;
+  /** What the payer does now (`waiting`): approve on the phone before `expiresAt`, or dial `ussd`. */
+  nextAction: NextAction | undefined;
+  /** Seconds left in the approval window while `waiting` (0 once it is over). */
+  secondsLeft: number | undefined;
+  /** The intent as last read by this flow. */
+  intent: PayerIntent | undefined;
+  error: CheckoutError | undefined;
+}
+
+export interface MobileMoney extends MobileMoneyState {
+  /** The number as typed; the operator follows its prefix until the payer picks one. */
+  setPhoneNumber(value: string): void;
+  chooseProvider(provider: string): void;
+  /** Sends the request to the payer's phone (or to the provider's page). From `choose` or `failed`. */
+  pay(): Promise<void>;
+  /** After a failure: the same request again, same operator and number. */
+  sendAgain(): Promise<void>;
+  /** Back to the methods: after a failure, or when the approval window passed. */
+  payAnotherWay(): void;
+  /** The payer chose the Caisse wallet (`wallet`). */
+  chooseWallet(): void;
+}
+
+export interface MobileMoneyOptions {
+  /** Where a redirect provider sends the browser (default: `location.assign`). */
+  navigate?: (url: string) => void;
+  /** Timers for the countdown and the reads (tests pass fake ones). */
+  timers?: Timers;
+  now?: () => number;
+}
+
+/** The provider whose longest prefix starts the number ("+237 670…", "670…": with or without the country code). */
+export function suggestProvider(phoneNumber: string, methods: readonly MobileMoneyMethod[]): string | undefined {
+  const digits = phoneNumber.replace(/^00/, '').replace(/\D/g, '');
+  let best: { provider: string; length: number } | undefined;
+  for (const method of methods) {
+    for (const raw of method.prefixes ?? []) {
+      const prefix = raw.replace(/\D/g, '');
+      // National prefixes ("67") also match after a 3-digit country code (+237, +221, +225).
+      const matches = prefix !== '' && (digits.startsWith(prefix) || (!raw.startsWith('+') && digits.length > 3 && digits.slice(3).startsWith(prefix)));
+      if (matches && (best === undefined || prefix.length > best.length)) best = { provider: method.provider, length: prefix.length };
+    }
+  }
+  return best?.provider;
+}
+
+const FINAL_PAID = ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+/** "+237 670-00.00 00" → "+237670000000": people type spaces and dashes, the API wants E.164. */
+const normalize = (phone: string) => phone.replace(/[\s().-]+/g, '');
+const newKey = () => crypto.randomUUID();
+
+function toError(err: unknown): CheckoutError {
+  if (err instanceof CaisseError) {
+    return { code: err.code, message: CUSTOMER_MESSAGES[err.code] ?? err.message, ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}) };
+  }
+  return { code: 'unexpected_error', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Why the last attempt failed: its `failureCode`, else the intent's `lastError`. */
+function failureOf(intent: PayerIntent): CheckoutError {
+  const last = Array.isArray(intent.attempts) ? intent.attempts[intent.attempts.length - 1] : undefined;
+  const code = last?.failureCode ?? intent.lastError?.code ?? 'payment_failed';
+  return { code, message: CUSTOMER_MESSAGES[code] ?? intent.lastError?.message ?? (CUSTOMER_MESSAGES.payment_failed as string) };
+}
+
+const INITIAL: MobileMoneyState = {
+  status: 'loading',
+  methods: [],
+  mobileMoney: [],
+  walletOffered: true,
+  provider: undefined,
+  providerChosen: false,
+  phoneNumber: '',
+  nextAction: undefined,
+  secondsLeft: undefined,
+  intent: undefined,
+  error: undefined,
+};
+
+/**
+ * Pays the provider's intent with mobile money. `intent` is the checkout's (useCheckout's)
+ * intent: one found PROCESSING (the page was reloaded during an approval) is waited for.
+ */
+export function useMobileMoney(intent: PublicPaymentIntent | undefined, options: MobileMoneyOptions = {}): MobileMoney {
+  const { client, clientSecret } = useCaisse();
+  const { timers = globalThis, now = Date.now } = options;
+  const navigate = options.navigate ?? ((url: string) => window.location.assign(url));
+  const [state, setState] = useState<MobileMoneyState>(INITIAL);
+  const current = useRef(state);
+  const watching = useRef<AbortController | undefined>(undefined);
+  const options$ = useRef({ timers, now, navigate });
+  options$.current = { timers, now, navigate };
+
+  const update = useCallback((patch: Partial<MobileMoneyState>) => {
+    const next = { ...current.current, ...patch };
+    current.current = next;
+    setState(next);
+  }, []);
+
+  // The methods, once per intent; a gateway without them (404) leaves the wallet alone.
+  useEffect(() => {
+    let live = true;
+    client.getPaymentMethods(clientSecret).then(
+      (methods) => {
+        if (!live) return;
+        const mobileMoney = methods.filter((m): m is MobileMoneyMethod => m.type === 'mobile_money');
+        const firstAvailable = mobileMoney.find((m) => m.available)?.provider;
+        update({ methods, mobileMoney, walletOffered: methods.some((m) => m.type === 'wallet'), provider: firstAvailable, status: mobileMoney.length ? 'choose' : 'wallet' });
+      },
+      () => live && update({ status: 'wallet', methods: [{ type: 'wallet' }], walletOffered: true }),
+    );
+    return () => {
+      live = false;
+      watching.current?.abort();
+    };
+  }, [client, clientSecret, update]);
+
+  /** Reads the intent until the provider answered, then moves to what that answer means. */
+  const watch = useCallback(async () => {
+    if (watching.current && !watching.current.signal.aborted) return;
+    const abort = new AbortController();
+    watching.current = abort;
+    let settled: PayerIntent;
+    try {
+      settled = await client.waitForPayment(clientSecret, { signal: abort.signal, timers: options$.current.timers, onUpdate: (intent) => update({ intent }) });
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      watching.current = undefined;
+      return update({ status: 'failed', error: toError(err) });
+    }
+    watching.current = undefined;
+    if (FINAL_PAID.includes(settled.status)) return update({ status: 'succeeded', intent: settled, error: undefined, secondsLeft: undefined });
+    if (settled.status !== 'PENDING') return update({ status: 'ended', intent: settled, secondsLeft: undefined });
+    // The attempt failed and the intent takes another: tell the payer, unless they already moved on.
+    if (current.current.status === 'waiting') update({ status: 'failed', error: failureOf(settled), secondsLeft: undefined });
+  }, [client, clientSecret, update]);
+
+  // A page opened (or reloaded) while an attempt is in flight waits for it.
+  const processing = intent?.status === 'PROCESSING';
+  useEffect(() => {
+    if (!processing || current.current.status === 'waiting' || current.current.status === 'submitting') return;
+    update({ status: 'waiting', intent: intent as PayerIntent });
+    void watch();
+    // Only on the intent becoming PROCESSING, not on every read of it.
+  }, [processing]);
+
+  // The approval window, counted down once a second.
+  const expiresAt = state.status === 'waiting' && state.nextAction?.type === 'approve_on_phone' ? state.nextAction.expiresAt : undefined;
+  useEffect(() => {
+    if (expiresAt === undefined) return;
+    const { timers: t, now: clock } = options$.current;
+    let handle: unknown;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((Date.parse(expiresAt) - clock()) / 1000));
+      if (current.current.secondsLeft !== left) update({ secondsLeft: left });
+      if (left > 0) handle = t.setTimeout(tick, 1000);
+    };
+    tick();
+    return () => t.clearTimeout(handle);
+  }, [expiresAt, update]);
+
+  const setPhoneNumber = useCallback(
+    (value: string) => {
+      const s = current.current;
+      const suggested = s.providerChosen ? undefined : suggestProvider(value, s.mobileMoney);
+      update({ phoneNumber: value, ...(suggested ? { provider: suggested } : {}) });
+    },
+    [update],
+  );
+
+  const chooseProvider = useCallback((provider: string) => update({ provider, providerChosen: true }), [update]);
+
+  const pay = useCallback(async () => {
+    const s = current.current;
+    const target = intent ?? s.intent;
+    if ((s.status !== 'choose' && s.status !== 'failed') || target === undefined || s.provider === undefined) return;
+    const phoneNumber = normalize(s.phoneNumber);
+    update({ status: 'submitting', error: undefined, phoneNumber });
+    let answer: PayerIntent;
+    try {
+      answer = await client.payWithMobileMoney({ sessionToken: clientSecret, intentionId: target.id, provider: s.provider, phoneNumber, idempotencyKey: newKey() });
+    } catch (err) {
+      // Refused before any request reached the phone: the form again, with the reason.
+      return update({ status: 'choose', error: toError(err) });
+    }
+    const nextAction = answer.nextAction ?? undefined;
+    if (nextAction?.type === 'redirect') {
+      update({ status: 'redirecting', intent: answer, nextAction });
+      return options$.current.navigate(nextAction.url);
+    }
+    if (FINAL_PAID.includes(answer.status)) return update({ status: 'succeeded', intent: answer });
+    update({ status: 'waiting', intent: answer, nextAction });
+    await watch();
+  }, [client, clientSecret, intent, update, watch]);
+
+  const sendAgain = useCallback(async () => {
+    if (current.current.status !== 'failed') return;
+    await pay();
+  }, [pay]);
+
+  const payAnotherWay = useCallback(() => {
+    const s = current.current;
+    const windowOver = s.status === 'waiting' && s.secondsLeft === 0;
+    if (s.status !== 'failed' && s.status !== 'wallet' && !windowOver) return;
+    update({ status: s.mobileMoney.length ? 'choose' : 'wallet', error: undefined, secondsLeft: undefined });
+  }, [update]);
+
+  const chooseWallet = useCallback(() => {
+    const s = current.current;
+    if (s.status === 'choose' && s.walletOffered) update({ status: 'wallet', error: undefined });
+  }, [update]);
+
+  return { ...state, setPhoneNumber, chooseProvider, pay, sendAgain, payAnotherWay, chooseWallet };
+}

@@ -1,0 +1,178 @@
+import type { Timers } from '@caisse/browser';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CaisseProvider, Checkout, type CheckoutProps, suggestProvider } from '../src/index.ts';
+import { fakeGateway, METHODS } from './fake-gateway.ts';
+
+/** Timers that fire only when the test says: the countdown's ticks and the reads' delays. */
+function manualTimers() {
+  let pending: { run: () => void }[] = [];
+  let clock = Date.parse('2026-11-25T10:00:00.000Z');
+  const timers: Timers = {
+    setTimeout: (run) => {
+      const entry = { run };
+      pending.push(entry);
+      return entry;
+    },
+    clearTimeout: (handle) => {
+      pending = pending.filter((e) => e !== handle);
+    },
+  };
+  return {
+    timers,
+    now: () => clock,
+    /** Moves the clock on and fires every timer due. */
+    async advance(ms = 1000) {
+      clock += ms;
+      const due = pending;
+      pending = [];
+      await act(async () => due.forEach((e) => e.run()));
+    },
+  };
+}
+
+function renderMobileMoney(props: CheckoutProps = {}, gateway = fakeGateway({ mobileMoney: true })) {
+  const user = userEvent.setup();
+  const time = manualTimers();
+  // The intent and the approval window are dated by the gateway's real clock; the countdown reads the fake one.
+  vi.spyOn(Date, 'now').mockImplementation(time.now);
+  const onSuccess = vi.fn();
+  const navigate = vi.fn();
+  render(
+    <CaisseProvider apiKey="pk_test_abcdefghijklmnopqrstuvwx" clientSecret="ps_good" client={gateway.client}>
+      <Checkout locale="fr-CM" merchantName="Boutique Mangue" onSuccess={onSuccess} mobileMoney={{ timers: time.timers, now: time.now, navigate }} {...props} />
+    </CaisseProvider>,
+  );
+  return { user, gateway, time, onSuccess, navigate };
+}
+
+/** The text of the page's alerts (the checkout's own, empty here, and the mobile-money step's). */
+const alerts = () => screen.getAllByRole('alert').map((a) => a.textContent).join('');
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe('suggestProvider', () => {
+  const mm = METHODS.filter((m) => m.type === 'mobile_money') as Parameters<typeof suggestProvider>[1];
+  it('suggests the operator from the longest prefix, with or without the country code', () => {
+    expect(suggestProvider('+237 670 00 00 00', mm)).toBe('mtn_momo');
+    expect(suggestProvider('+237650000000', mm)).toBe('mtn_momo');
+    expect(suggestProvider('+237 655 00 00 00', mm)).toBe('orange_money');
+    expect(suggestProvider('690000000', mm)).toBe('orange_money');
+    expect(suggestProvider('+237 62', mm)).toBeUndefined();
+  });
+});
+
+// Whole checkouts with many renders: room for a machine shared with other builds.
+describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
+  it('pays with MTN MoMo in French: operator from the number, what to do and the time left, then the amount, the merchant and the way back', async () => {
+    const { user, gateway, time, onSuccess } = renderMobileMoney({ returnUrl: 'https://shop.example/orders/42' });
+    await screen.findByRole('heading', { name: 'Payer par mobile money' });
+    // Mobile money first, the wallet as one more option.
+    expect(screen.getByRole('button', { name: 'Payer avec mon portefeuille Caisse' })).toBeTruthy();
+
+    const phone = screen.getByLabelText('Numéro mobile money');
+    await user.type(phone, '+237 690 00 00 00');
+    expect((screen.getByRole('radio', { name: 'Orange Money' }) as HTMLInputElement).checked).toBe(true);
+    await user.clear(phone);
+    await user.type(phone, '+237 670 00 00 00');
+    expect((screen.getByRole('radio', { name: 'MTN MoMo' }) as HTMLInputElement).checked).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: /Payer 5\s000\sFCFA avec MTN MoMo/ }));
+    await screen.findByRole('heading', { name: 'Approuvez le paiement sur votre téléphone' });
+    expect(screen.getByText('Composez *126# si la demande n’apparaît pas.')).toBeTruthy();
+    expect(screen.getByRole('timer').textContent).toBe('Temps restant pour approuver : 5:00');
+    expect(gateway.state.mmCharges).toHaveLength(1);
+    expect(gateway.state.mmCharges[0]).toMatchObject({
+      sessionToken: 'ps_good',
+      body: { intentionId: 'pi_1', paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } },
+    });
+
+    await time.advance(1000);
+    await screen.findByRole('heading', { name: 'Paiement effectué' });
+    expect(screen.getByText(/Merci : vous avez payé 5\s000\sFCFA à Boutique Mangue\./)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Retour à Boutique Mangue' }).getAttribute('href')).toBe('https://shop.example/orders/42');
+    expect(onSuccess).toHaveBeenCalledTimes(1);
+  });
+
+  it('after a decline offers to send the request again (a new request) or to pay another way, here with the wallet', async () => {
+    const { user, gateway, time } = renderMobileMoney({ returnUrl: 'https://shop.example/orders/42' });
+    const phone = await screen.findByLabelText('Numéro mobile money');
+    await user.type(phone, '+237670000105');
+    await user.click(screen.getByRole('button', { name: /avec MTN MoMo/ }));
+    await screen.findByRole('timer');
+    await time.advance(1000);
+    await screen.findByRole('heading', { name: 'Le paiement n’a pas abouti' });
+    expect(alerts()).toBe('Le paiement a été refusé sur le téléphone.');
+
+    await user.click(screen.getByRole('button', { name: 'Renvoyer la demande' }));
+    await screen.findByRole('timer');
+    await time.advance(1000);
+    await screen.findByRole('heading', { name: 'Le paiement n’a pas abouti' });
+    const [first, second] = gateway.state.mmCharges;
+    expect(second?.body).toEqual(first?.body);
+    expect(second?.key).not.toBe(first?.key);
+
+    await user.click(screen.getByRole('button', { name: 'Payer autrement' }));
+    await user.click(await screen.findByRole('button', { name: 'Payer avec mon portefeuille Caisse' }));
+    await user.type(await screen.findByLabelText('Numéro de téléphone'), '+237650000001');
+    await user.type(screen.getByLabelText('Mot de passe'), 'correct horse{Enter}');
+    await user.type(await screen.findByLabelText('Code de vérification'), '123456{Enter}');
+    await user.click(await screen.findByRole('button', { name: /Payer 5\s000\sFCFA/ }));
+    await screen.findByText(/votre paiement de 5\s000\sFCFA est effectué/);
+    // The wallet's success leads back to the shop too.
+    expect(screen.getByRole('link', { name: 'Retour à Boutique Mangue' }).getAttribute('href')).toBe('https://shop.example/orders/42');
+  });
+
+  it('never leaves the payer waiting without a way out: once the approval window is over, another way is offered', async () => {
+    const gateway = fakeGateway({ mobileMoney: true });
+    gateway.state.attemptReadsToSettle = 1_000;
+    const { user, time } = renderMobileMoney({}, gateway);
+    await user.type(await screen.findByLabelText('Numéro mobile money'), '+237670000000');
+    await user.click(screen.getByRole('button', { name: /avec MTN MoMo/ }));
+    await screen.findByRole('timer');
+    expect(screen.queryByRole('button', { name: 'Payer autrement' })).toBeNull();
+    await time.advance(60_000);
+    expect(screen.getByRole('timer').textContent).toBe('Temps restant pour approuver : 4:00');
+    await time.advance(4 * 60_000);
+    await user.click(await screen.findByRole('button', { name: 'Payer autrement' }));
+    // The attempt is still in flight at the provider: the gateway says so, in the payer's words.
+    await user.click(await screen.findByRole('radio', { name: 'MTN MoMo' }));
+    await user.click(screen.getByRole('button', { name: /avec MTN MoMo/ }));
+    await waitFor(() => expect(alerts()).toBe('Une demande attend encore sur votre téléphone : approuvez-la ou refusez-la d’abord.'));
+  });
+
+  it('sends the browser to a redirect provider’s page', async () => {
+    const { user, navigate } = renderMobileMoney();
+    await user.type(await screen.findByLabelText('Numéro mobile money'), '+237690000000');
+    await user.click(screen.getByRole('button', { name: /avec Orange Money/ }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('https://sandbox.example/orange/pay/1'));
+    expect(screen.getByRole('link', { name: 'Continuer vers Orange Money' })).toBeTruthy();
+  });
+
+  it('keeps the operator the payer picked, and shows a refused number next to the field', async () => {
+    const { user } = renderMobileMoney();
+    await user.click(await screen.findByRole('radio', { name: 'Orange Money' }));
+    await user.type(screen.getByLabelText('Numéro mobile money'), '670000000');
+    expect((screen.getByRole('radio', { name: 'Orange Money' }) as HTMLInputElement).checked).toBe(true);
+    await user.click(screen.getByRole('button', { name: /avec Orange Money/ }));
+    const field = screen.getByLabelText('Numéro mobile money');
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
+    expect(alerts()).toBe('Saisissez le numéro avec son indicatif pays, par exemple +237 6XX XX XX XX.');
+  });
+
+  it('waits for an attempt already in flight when the page opens', async () => {
+    const gateway = fakeGateway({ mobileMoney: true });
+    gateway.state.intent = { ...gateway.state.intent, status: 'PROCESSING' };
+    gateway.state.mmAttempts.push({ id: 'att_1', provider: 'mtn_momo', status: 'PENDING', createdAt: new Date().toISOString(), phoneNumber: '+237670000000', reads: 0 });
+    // Read once by the page as it opens, once by the wait; approved on the next read.
+    gateway.state.attemptReadsToSettle = 3;
+    const { time } = renderMobileMoney({}, gateway);
+    await screen.findByRole('heading', { name: 'Approuvez le paiement sur votre téléphone' });
+    await time.advance(1000);
+    await screen.findByRole('heading', { name: 'Paiement effectué' });
+  });
+});

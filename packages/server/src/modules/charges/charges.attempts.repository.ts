@@ -1,0 +1,70 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Executor, Tx } from '../../platform/db.ts';
+import { providerRequestStatements } from '../../platform/polling.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
+
+export type AttemptStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface PaymentAttemptsTable {
+  id: string;
+  merchant_id: string;
+  mode: KeyMode;
+  intent_id: string;
+  provider: string;
+  phone_number: string;
+  amount_minor: bigint;
+  currency: string;
+  reference: string;
+  status: AttemptStatus;
+  failure_code: string | null;
+  failure_reason: string | null;
+  provider_transaction_id: string | null;
+  fee_minor: bigint | null;
+  transfer_id: string | null;
+  language: string;
+  redirect_url: string | null;
+  approval_expires_at: Date;
+  late: Generated<boolean>;
+  submitted_at: Date | null;
+  next_poll_at: Date;
+  polls: Generated<number>;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+
+declare module '../../platform/database.ts' {
+  interface Database {
+    payment_attempts: PaymentAttemptsTable;
+  }
+}
+
+export type AttemptRow = Selectable<PaymentAttemptsTable>;
+
+/** Payment attempts by mobile money (contract §12): the charges module's own table. */
+export const attemptsRepository = {
+  ...providerRequestStatements<AttemptRow>('payment_attempts'),
+
+  async insert(db: Executor, row: Insertable<PaymentAttemptsTable>): Promise<AttemptRow> {
+    return db.insertInto('payment_attempts').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  /** The attempt, locked until the transaction ends: every change of its status goes through this. */
+  async lock(tx: Tx, id: string): Promise<AttemptRow | undefined> {
+    return tx.selectFrom('payment_attempts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  },
+
+  async update(db: Executor, id: string, patch: Partial<Omit<AttemptRow, 'id'>>): Promise<AttemptRow> {
+    return db.updateTable('payment_attempts').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  },
+
+  /** An intent's attempts, oldest first. */
+  async listForIntent(db: Executor, intentId: string): Promise<AttemptRow[]> {
+    return db.selectFrom('payment_attempts').selectAll().where('intent_id', '=', intentId).orderBy('created_at').orderBy('id').execute();
+  },
+
+  /** Every attempt of a provider created in [from, to) (reconciliation). */
+  async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<AttemptRow[]> {
+    return db.selectFrom('payment_attempts').selectAll().where('provider', '=', provider).where('created_at', '>=', from).where('created_at', '<', to).orderBy('id').execute();
+  },
+};

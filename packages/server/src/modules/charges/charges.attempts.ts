@@ -1,0 +1,319 @@
+import type { Logger } from 'pino';
+import { DAY, HOUR, MINUTE } from '../../platform/clock.ts';
+import { maskPhone, retryAfterHeader } from '../../platform/codes.ts';
+import type { Tx } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { feeOf } from '../../platform/fees.ts';
+import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
+import { translator } from '../../platform/i18n.ts';
+import { type Currency, formatAmount } from '../../platform/money.ts';
+import { type AttemptRule, createThrottle } from '../../platform/throttle.ts';
+import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
+import type { BalancesService } from '../balances/index.ts';
+import {
+  checkAmountBounds,
+  type ConnectorSource,
+  createProviderLifecycle,
+  type Decision,
+  describeProvider,
+  FIRST_POLL_DELAY_MS,
+  newReference,
+  paymentRequestOf,
+  type ProviderDescription,
+  servesNumber,
+  storeOf,
+} from '../connectors/index.ts';
+import { announceEvents } from '../events/index.ts';
+import { type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
+import type { LedgerService } from '../ledger/index.ts';
+import { type AttemptRow, attemptsRepository as repo } from './charges.attempts.repository.ts';
+import { feeScheduleOf } from './charges.service.ts';
+import type { MobileMoneyChargeBody, PaymentAttempt, ProcessingIntent } from './charges.schema.ts';
+
+/** Attempts per intent (contract §12): the fifth failure makes the intent FAILED. */
+export const MAX_PAYMENT_ATTEMPTS = 5;
+/** An attempt the provider has not decided 15 minutes after it started fails (approval_timeout). */
+export const ATTEMPT_TIMEOUT_MS = 15 * MINUTE;
+/** How long the payer has to approve on the phone (shown in nextAction; MTN's window). */
+export const APPROVAL_WINDOW_MS = 5 * MINUTE;
+
+const E164 = /^\+[1-9][0-9]{6,14}$/;
+
+/** The abuse limits of contract §12, each answered 429 rate_limited with Retry-After. */
+function limit(max: number, windowMs: number, what: string): AttemptRule {
+  return { max, windowMs, refuse: (ms) => new ApiError('rate_limited', `Too many payment requests ${what}; try again later`, { headers: retryAfterHeader(ms) }) };
+}
+const PROMPTS_PER_NUMBER_10_MIN = limit(3, 10 * MINUTE, 'to this phone number');
+const PROMPTS_PER_NUMBER_DAY = limit(20, DAY, 'to this phone number today');
+const CHARGES_PER_INTENT_HOUR = limit(10, HOUR, 'for this intent');
+
+/** The provider's reason as one of the contract's failure codes. */
+export function failureCodeOf(reason: string): string {
+  switch (reason) {
+    case 'PAYER_NOT_FOUND':
+      return 'payer_not_found';
+    case 'NOT_ENOUGH_FUNDS':
+      return 'insufficient_funds';
+    case 'APPROVAL_REJECTED':
+      return 'approval_rejected';
+    case 'EXPIRED':
+    case 'TIMEOUT':
+      return 'approval_timeout';
+    case 'INVALID_AMOUNT':
+      return 'amount_out_of_bounds';
+    default:
+      return 'provider_unavailable';
+  }
+}
+
+/**
+ * The provider's bounds on this amount (its description's limits), or the 400 that refuses it.
+ * One function, so that the merchant's own method settings can narrow it later.
+ */
+export function assertWithinBounds(description: ProviderDescription, currency: Currency, amount: bigint): void {
+  const check = checkAmountBounds(description, currency, amount);
+  if (check.ok) return;
+  const bounds = check.bounds;
+  const range = bounds ? ` (${formatAmount(bounds.min, currency)}–${formatAmount(bounds.max, currency)} ${currency})` : '';
+  throw new ApiError('amount_out_of_bounds', `${description.displayName} does not take ${formatAmount(amount, currency)} ${currency}${range}`, { param: 'amount' });
+}
+
+export function attemptView(row: AttemptRow): PaymentAttempt {
+  const currency = row.currency as Currency;
+  return {
+    id: row.id,
+    object: 'payment_attempt',
+    provider: row.provider,
+    phoneNumber: maskPhone(row.phone_number),
+    status: row.status,
+    failureCode: row.failure_code,
+    providerReference: row.provider_transaction_id,
+    fee: row.fee_minor === null ? null : formatAmount(row.fee_minor, currency),
+    net: row.fee_minor === null ? null : formatAmount(row.amount_minor - row.fee_minor, currency),
+    late: row.late,
+    createdAt: row.created_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Paying an intent directly with mobile money (contract §12), on the connectors' one request
+ * lifecycle: the attempt and its reference commit with the intent's move to PROCESSING; the
+ * provider is called after; the provider's own status decides the attempt once, under its row
+ * lock, with the intent's change, the ledger transfer and the event in that transaction.
+ */
+export function createAttemptsService(
+  deps: Deps,
+  collaborators: {
+    ledger: LedgerService;
+    balances: Pick<BalancesService, 'availableOn' | 'recordCharge'>;
+    intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition' | 'sessionOwner'>;
+    connectors: ConnectorSource;
+    /** The merchant's settings at settle time (fees, settlement delay, pinned version). */
+    merchantTerms: (merchantId: string, tx: Tx) => Promise<Pick<MerchantContext, 'fees' | 'settlementDelayDays' | 'pinnedVersion'>>;
+    logger?: Logger;
+  },
+) {
+  const { db, clock, ids, random } = deps;
+  const { ledger, balances, intents, connectors, merchantTerms } = collaborators;
+  const log = collaborators.logger;
+  const throttle = createThrottle(deps);
+
+  function intentView(row: IntentRow, attempts: AttemptRow[], current: AttemptRow | undefined): ProcessingIntent {
+    const description = current ? describeProvider(current.provider) : undefined;
+    const t = translator({ saved: current?.language });
+    const pending = current?.status === 'PENDING' ? current : undefined;
+    return {
+      ...publicView(row, clock.now()),
+      attempts: attempts.map(attemptView),
+      paymentMethod: current ? { type: 'mobile_money', provider: current.provider, phoneNumber: maskPhone(current.phone_number) } : null,
+      nextAction: !pending
+        ? null
+        : pending.redirect_url !== null
+          ? { type: 'redirect', url: pending.redirect_url }
+          : {
+              type: 'approve_on_phone',
+              provider: pending.provider,
+              phoneNumber: pending.phone_number,
+              expiresAt: pending.approval_expires_at.toISOString(),
+              message: t.text('attempts.approveOnPhone', { provider: description?.displayName ?? pending.provider, amount: t.amount(pending.amount_minor, pending.currency as Currency), ussd: description?.ussd ?? '' }),
+              ussd: description?.ussd ?? null,
+            },
+    };
+  }
+
+  /** Decides an attempt once, with the intent, the money and the event, in one transaction. */
+  async function settle(id: string, decision: Decision): Promise<void> {
+    await db.transaction().execute(async (tx) => {
+      const attempt = await repo.lock(tx, id);
+      if (!attempt || attempt.status !== 'PENDING') return;
+      const scope = { merchantId: attempt.merchant_id, mode: attempt.mode };
+      const intent = await intents.lockForChange(tx, scope, attempt.intent_id);
+      if (!intent) throw new Error(`attempt ${id} without its intent`);
+      const merchant = await merchantTerms(attempt.merchant_id, tx);
+      const now = clock.now();
+      const currency = attempt.currency as Currency;
+      const paid = decision.status === 'SUCCESSFUL' && decision.amount === attempt.amount_minor && decision.currency === attempt.currency;
+      if (!paid) {
+        const reason = decision.status === 'FAILED' ? decision.reason : 'AMOUNT_MISMATCH';
+        if (decision.status === 'SUCCESSFUL') log?.error({ attempt: id, provider: attempt.provider }, 'mobile-money payment settled for another amount or currency: see caisse reconcile');
+        const failed = await repo.update(tx, id, { status: 'FAILED', failure_code: failureCodeOf(reason), failure_reason: reason.slice(0, 200), completed_at: now, updated_at: now });
+        if (intent.status !== 'PROCESSING') return;
+        const used = (await repo.listForIntent(tx, intent.id)).length;
+        const to = isDue(intent.expires_at, now) ? 'EXPIRED' : used >= MAX_PAYMENT_ATTEMPTS ? 'FAILED' : 'PENDING';
+        await intents.transition(tx, intent, to, {
+          apiVersion: merchant.pinnedVersion,
+          patch: { attempts: intent.attempts + 1, last_error_code: failed.failure_code, last_error_message: `The mobile-money payment failed (${reason.slice(0, 100)})` },
+          eventData: { attempt: attemptView(failed) },
+        });
+        return;
+      }
+      const transferId = ids('transfer');
+      const clearing = await ledger.providerClearing(tx, { mode: attempt.mode, provider: attempt.provider, currency });
+      if (intent.status !== 'PROCESSING') {
+        // Paid, but the intent can no longer take it: the money is the payer's, held for the
+        // late_payment refund (docs/decisions.md, "Payment attempts").
+        await repo.update(tx, id, { status: 'SUCCEEDED', late: true, provider_transaction_id: decision.financialTransactionId ?? null, completed_at: now, updated_at: now });
+        log?.warn({ attempt: id, intent: intent.id }, 'mobile-money payment arrived for an intent that cannot take it: to be returned (late_payment)');
+        return;
+      }
+      const fee = feeOf(attempt.amount_minor, feeScheduleOf(deps.config, merchant, currency));
+      const pendingAccount = await ledger.merchantPending(tx, { ...scope, currency });
+      const postings = [
+        { accountId: clearing.id, amount: -attempt.amount_minor },
+        { accountId: pendingAccount.id, amount: attempt.amount_minor - fee },
+      ];
+      if (fee > 0n) postings.push({ accountId: (await ledger.platformRevenue(tx, { ...scope, currency })).id, amount: fee });
+      await ledger.transfer(tx, { ...scope, id: transferId, kind: 'mobile_money_charge', reference: attempt.id, currency, postings });
+      const succeeded = await repo.update(tx, id, {
+        status: 'SUCCEEDED',
+        fee_minor: fee,
+        transfer_id: transferId,
+        provider_transaction_id: decision.financialTransactionId ?? null,
+        completed_at: now,
+        updated_at: now,
+      });
+      await intents.transition(tx, intent, 'SUCCEEDED', {
+        apiVersion: merchant.pinnedVersion,
+        patch: { attempts: intent.attempts + 1, last_error_code: null, last_error_message: null, fee_minor: fee },
+        eventData: { attempt: attemptView(succeeded) },
+      });
+      await balances.recordCharge(tx, scope, { intentId: intent.id, currency, amount: attempt.amount_minor, fee, transferId, availableOn: balances.availableOn(merchant) });
+    });
+    announceEvents(deps);
+  }
+
+  const lifecycle = createProviderLifecycle<AttemptRow>({
+    what: 'payment attempt',
+    kind: 'collection',
+    connectors,
+    clock,
+    logger: log,
+    giveUpAfterMs: ATTEMPT_TIMEOUT_MS,
+    store: storeOf(db, repo),
+    request: (row) => paymentRequestOf(row, { payerMessage: `Payment ${row.intent_id}`, payeeNote: row.id }),
+    settle,
+  });
+
+  return {
+    lifecycle,
+    pollDue: (n?: number) => lifecycle.pollDue(n),
+    drain: () => lifecycle.drain(),
+
+    /**
+     * POST /charge with a mobile-money method and the intent's session token: the attempt and
+     * the intent's move to PROCESSING (`payment.processing`) commit first, with the
+     * Idempotency-Key answer; the provider is asked after. 202 with `nextAction`.
+     */
+    async start(merchant: MerchantContext, sessionToken: string | undefined, body: MobileMoneyChargeBody, opts: { languages: readonly string[]; answer?: IdempotentAnswer }): Promise<ProcessingIntent> {
+      if (sessionToken === undefined) throw new ApiError('session_token_missing', 'Send the intent\'s sessionToken (ps_…) in the x-session-token header', { param: 'x-session-token' });
+      const owner = await intents.sessionOwner(sessionToken);
+      if (!owner || owner.merchantId !== merchant.merchantId || owner.mode !== merchant.mode || !sessionToken.includes(body.intentionId.slice(3))) {
+        throw new ApiError('session_token_invalid', 'The x-session-token is not the session token of this intent', { param: 'x-session-token' });
+      }
+      const { provider, phoneNumber } = body.paymentMethod;
+      const description = describeProvider(provider);
+      if (!description) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
+      if (!lifecycle.connectorFor(merchant.mode, provider)) {
+        throw new ApiError('provider_unavailable', `${provider} is not configured for ${merchant.mode} mode on this server`, { param: 'paymentMethod.provider' });
+      }
+      if (!E164.test(phoneNumber)) {
+        throw new ApiError('phone_invalid', 'paymentMethod.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237677000000', { param: 'paymentMethod.phoneNumber' });
+      }
+      if (!servesNumber(description, phoneNumber)) {
+        throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
+      }
+      // Counted before anything is asked of the provider: a refused charge counts as well.
+      await throttle.beginAll([{ subject: `charge-intent:${body.intentionId}`, rule: CHARGES_PER_INTENT_HOUR }]);
+      await throttle.beginAll([
+        { subject: `prompt-10m:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_10_MIN },
+        { subject: `prompt-day:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_DAY },
+      ]);
+      const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
+      const language = translator({ requested: opts.languages, merchantDefault: merchant.merchantLanguage }).language;
+      const outcome = await db.transaction().execute(async (tx): Promise<{ row: AttemptRow; view: ProcessingIntent } | ApiError> => {
+        const locked = await intents.lockForChange(tx, scope, body.intentionId);
+        if (!locked) throw new ApiError('not_found', `No payment intent ${body.intentionId}`, { param: 'intentionId' });
+        const intent = await intents.expireIfDue(tx, locked, merchant.pinnedVersion);
+        if (intent.status === 'EXPIRED') return new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
+        if (intent.status === 'PROCESSING') throw new ApiError('attempt_in_progress', 'An attempt of this intent is waiting for the provider; wait for its outcome', { param: 'intentionId' });
+        if (intent.status !== 'PENDING') throw new ApiError('intent_state_invalid', `An intent that is ${intent.status} cannot be charged`, { extra: { intentStatus: intent.status } });
+        assertWithinBounds(description, intent.currency as Currency, intent.amount_minor);
+        const earlier = await repo.listForIntent(tx, intent.id);
+        if (earlier.length >= MAX_PAYMENT_ATTEMPTS) throw new ApiError('intent_state_invalid', `This intent had its ${MAX_PAYMENT_ATTEMPTS} attempts`, { extra: { intentStatus: intent.status } });
+        const now = clock.now();
+        const row = await repo.insert(tx, {
+          id: ids('attempt'),
+          merchant_id: scope.merchantId,
+          mode: scope.mode,
+          intent_id: intent.id,
+          provider,
+          phone_number: phoneNumber,
+          amount_minor: intent.amount_minor,
+          currency: intent.currency,
+          reference: newReference(random),
+          status: 'PENDING',
+          failure_code: null,
+          failure_reason: null,
+          provider_transaction_id: null,
+          fee_minor: null,
+          transfer_id: null,
+          language,
+          redirect_url: null,
+          approval_expires_at: new Date(now.getTime() + APPROVAL_WINDOW_MS),
+          submitted_at: null,
+          next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
+          created_at: now,
+          updated_at: now,
+          completed_at: null,
+        });
+        const processing = await intents.transition(tx, intent, 'PROCESSING', { apiVersion: merchant.pinnedVersion, eventData: { attempt: attemptView(row) } });
+        const view = intentView(processing, [...earlier, row], row);
+        await opts.answer?.record(tx, 202, view);
+        return { row, view };
+      });
+      announceEvents(deps);
+      if (outcome instanceof ApiError) throw outcome;
+      if (description.approval === 'redirect') {
+        // The payer needs the provider's page now: this one waits for the provider's answer.
+        const submitted = await lifecycle.submit(outcome.row);
+        if (submitted.status === 'PENDING' && submitted.redirectUrl !== undefined) {
+          const row = await repo.update(db, outcome.row.id, { redirect_url: submitted.redirectUrl });
+          return { ...outcome.view, nextAction: { type: 'redirect', url: row.redirect_url ?? submitted.redirectUrl } };
+        }
+        return outcome.view;
+      }
+      lifecycle.start(outcome.row);
+      return outcome.view;
+    },
+
+    /** An intent's attempts, oldest first (the dashboard's payment detail). */
+    listForIntent: async (intentId: string) => (await repo.listForIntent(db, intentId)).map(attemptView),
+
+    /** Every attempt of a provider created in [from, to), for reconciliation. */
+    listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),
+  };
+}
+
+export type AttemptsService = ReturnType<typeof createAttemptsService>;

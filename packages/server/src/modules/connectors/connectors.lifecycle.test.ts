@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock, MINUTE } from '../../platform/clock.ts';
+import type { Connector, ConnectorRegistry, Decision, ProviderRequestRow, StatusResult, SubmitResult } from './index.ts';
+import { createProviderLifecycle } from './index.ts';
+
+/** A connector whose answers the test scripts, and which records every call. */
+function scripted(answers: { submit: SubmitResult[]; status: StatusResult[] }) {
+  const calls: string[] = [];
+  const next = <T>(list: T[], last: T) => (list.length > 1 ? (list.shift() as T) : (list[0] ?? last));
+  const connector = {
+    provider: 'mtn_momo',
+    collect: async (r: { reference: string }) => (calls.push(`collect ${r.reference}`), next(answers.submit, { status: 'UNKNOWN', reason: 'x' } as SubmitResult)),
+    disburse: async () => ({ status: 'UNKNOWN', reason: 'x' }) as SubmitResult,
+    status: async (_k: string, ref: string) => (calls.push(`status ${ref}`), next(answers.status, { status: 'UNKNOWN', reason: 'x' } as StatusResult)),
+    verifyCallback: async () => ({ ok: false, reason: 'x' }),
+    close: async () => {},
+  } as unknown as Connector;
+  return { connector, calls };
+}
+
+function setup(answers: { submit: SubmitResult[]; status: StatusResult[] }, giveUpAfterMs?: number) {
+  const clock = new ManualClock(new Date('2026-11-25T10:00:00Z'));
+  const row: ProviderRequestRow & { status: string; next: Date } = { id: 'top_1', mode: 'test', provider: 'mtn_momo', reference: 'ref-1', polls: 0, created_at: clock.now(), status: 'PENDING', next: clock.now() };
+  const decisions: Decision[] = [];
+  const { connector, calls } = scripted(answers);
+  const registry: ConnectorRegistry = { get: () => connector, providers: () => ['mtn_momo'], close: async () => {} };
+  const lifecycle = createProviderLifecycle({
+    what: 'test',
+    kind: 'collection',
+    connectors: { forMode: () => registry },
+    clock,
+    giveUpAfterMs,
+    store: {
+      findByReference: async (r) => (r === row.reference ? row : undefined),
+      claimDue: async (now) => (row.status === 'PENDING' && row.next <= now ? [{ ...row, polls: ++row.polls }] : []),
+      markSubmitted: async () => {},
+      scheduleNextPoll: async (_id, at) => {
+        row.next = at;
+      },
+    },
+    request: (r) => ({ reference: r.reference, amount: 100n, currency: 'XAF', phoneNumber: '+237650000000', externalId: r.id }),
+    settle: async (_id, d) => {
+      // Decided once, as the owner's row lock makes it.
+      if (row.status !== 'PENDING') return;
+      row.status = d.status;
+      decisions.push(d);
+    },
+  });
+  return { clock, row, lifecycle, decisions, calls };
+}
+
+describe('the provider-request lifecycle', () => {
+  it('UNKNOWN is never read as FAILED; NOT_FOUND resends the same reference; the status decides once', async () => {
+    const t = setup({
+      submit: [{ status: 'UNKNOWN', reason: 'timeout' }, { status: 'PENDING', duplicate: false }],
+      status: [{ status: 'UNKNOWN', reason: '500' }, { status: 'NOT_FOUND' }, { status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }],
+    });
+    await t.lifecycle.submit(t.row);
+    expect(t.decisions).toEqual([]);
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(MINUTE);
+      await t.lifecycle.pollDue();
+    }
+    expect(t.calls).toEqual(['collect ref-1', 'status ref-1', 'status ref-1', 'collect ref-1', 'status ref-1']);
+    expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
+    t.clock.advance(MINUTE);
+    expect(await t.lifecycle.pollDue()).toBe(0);
+  });
+
+  it('a refused submit is confirmed by a status read; a request never decided gives up only after its window', async () => {
+    const refused = setup({ submit: [{ status: 'FAILED', reason: 'PAYER_NOT_FOUND' }], status: [{ status: 'NOT_FOUND' }] });
+    await refused.lifecycle.submit(refused.row);
+    expect(refused.decisions).toEqual([{ status: 'FAILED', reason: 'PAYER_NOT_FOUND' }]);
+
+    const silent = setup({ submit: [{ status: 'PENDING', duplicate: false }], status: [{ status: 'PENDING', amount: 100n, currency: 'XAF' }] }, 15 * MINUTE);
+    await silent.lifecycle.submit(silent.row);
+    silent.clock.advance(14 * MINUTE);
+    await silent.lifecycle.pollDue();
+    expect(silent.decisions).toEqual([]);
+    silent.clock.advance(MINUTE);
+    await silent.lifecycle.pollDue();
+    expect(silent.decisions).toEqual([{ status: 'FAILED', reason: 'TIMEOUT' }]);
+  });
+});

@@ -1,0 +1,202 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../platform/clock.ts';
+import { SECOND } from '../../platform/clock.ts';
+import type { Executor } from '../../platform/db.ts';
+import type { Currency } from '../../platform/money.ts';
+import type { KeyMode } from '../../platform/tenancy.ts';
+import { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
+import { type ConnectorSource, pollBackoffMs } from './connectors.registry.ts';
+import type { Connector, ConnectorKind, PaymentRequest, StatusResult, SubmitResult } from './connectors.types.ts';
+
+/**
+ * One provider request's lifecycle (docs/architecture.md, "Connectors"), the same for every money
+ * movement: a top-up, a payout, a payment attempt, a refund to mobile money. None of them names
+ * a provider, and none of them repeats these rules:
+ *
+ * 1. The owner commits its row with our reference first; `submit` calls the provider after the
+ *    commit, outside any transaction.
+ * 2. UNKNOWN (timeout, 5xx, nonsense) is never read as FAILED: the poller asks again.
+ * 3. NOT_FOUND means the provider never saw the reference: the same reference is sent again
+ *    (it can never make a second payment).
+ * 4. A callback is only a hint: the provider's status read decides.
+ * 5. The final state is decided once, by the owner's `settle`, under the row's lock.
+ */
+
+/** What every table of provider requests holds (status PENDING until decided). */
+export interface ProviderRequestRow {
+  id: string;
+  mode: KeyMode;
+  provider: string;
+  reference: string;
+  polls: number;
+  created_at: Date;
+}
+
+/** The owner's table, as far as the lifecycle needs it (its repository, bound to its database). */
+export interface ProviderRequestStore<Row extends ProviderRequestRow> {
+  findByReference(reference: string): Promise<Row | undefined>;
+  /** PENDING rows due for a poll, claimed until `leaseUntil` (platform/polling.ts). */
+  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Row[]>;
+  /** The provider accepted the request (first time only). */
+  markSubmitted(id: string, now: Date): Promise<void>;
+  /** When to ask again, if still PENDING. */
+  scheduleNextPoll(id: string, at: Date): Promise<void>;
+}
+
+/** The same, as a repository writes it (each function takes the executor first). */
+export interface ProviderRequestRepository<Row extends ProviderRequestRow> {
+  findByReference(db: Executor, reference: string): Promise<Row | undefined>;
+  claimDue(db: Executor, now: Date, leaseUntil: Date, limit: number): Promise<Row[]>;
+  markSubmitted(db: Executor, id: string, now: Date): Promise<void>;
+  scheduleNextPoll(db: Executor, id: string, at: Date): Promise<void>;
+}
+
+/** A repository bound to its database: the lifecycle's store. */
+export function storeOf<Row extends ProviderRequestRow>(db: Executor, repo: ProviderRequestRepository<Row>): ProviderRequestStore<Row> {
+  return {
+    findByReference: (reference) => repo.findByReference(db, reference),
+    claimDue: (now, leaseUntil, limit) => repo.claimDue(db, now, leaseUntil, limit),
+    markSubmitted: (id, now) => repo.markSubmitted(db, id, now),
+    scheduleNextPoll: (id, at) => repo.scheduleNextPoll(db, id, at),
+  };
+}
+
+/** The request most rows make: their own amount, currency and number, under their id and reference. */
+export function paymentRequestOf(
+  row: ProviderRequestRow & { amount_minor: bigint; currency: string; phone_number: string },
+  notes: { payerMessage: string; payeeNote?: string },
+): PaymentRequest {
+  return { reference: row.reference, amount: row.amount_minor, currency: row.currency as Currency, phoneNumber: row.phone_number, externalId: row.id, ...notes };
+}
+
+export interface LifecycleSpec<Row extends ProviderRequestRow> {
+  /** For the logs: "top-up", "payout", "payment attempt", "refund". */
+  what: string;
+  kind: ConnectorKind;
+  store: ProviderRequestStore<Row>;
+  connectors: ConnectorSource;
+  clock: Clock;
+  logger?: Pick<Logger, 'error'>;
+  /** What to send the provider for this row. */
+  request(row: Row): PaymentRequest;
+  /**
+   * Decides the row, once: in the owner's transaction, under the row's lock, only from PENDING
+   * (a second decision finds it decided and does nothing).
+   */
+  settle(id: string, decision: Decision): Promise<void>;
+  /**
+   * A row the provider has not decided this long after its creation fails with reason TIMEOUT
+   * (NOT_SUBMITTED when the provider never had it). Absent: never given up (money out must not
+   * be declared failed while the provider may still pay it).
+   */
+  giveUpAfterMs?: number;
+}
+
+/** How long a poller holds a claimed row before another may take it (a call is bounded by 10 s). */
+export const POLL_LEASE_MS = 30 * SECOND;
+/** The first poll comes after the submit has had its chance. */
+export const FIRST_POLL_DELAY_MS = 2 * SECOND;
+
+export interface ProviderLifecycle<Row extends ProviderRequestRow> {
+  readonly kind: ConnectorKind;
+  /** The connector of a row's provider in its mode (undefined: not configured). */
+  connectorFor(mode: KeyMode, provider: string): Connector | undefined;
+  /**
+   * Sends the committed row to the provider and acts on a definitive answer. Await it when the
+   * answer is needed (a redirect provider's URL); otherwise `start` it.
+   */
+  submit(row: Row): Promise<SubmitResult>;
+  /** `submit` in the background, tracked for `drain`. */
+  start(row: Row): void;
+  /** A callback for one of this lifecycle's references: false when the reference is not ours. */
+  callback(provider: string, reference: string, url: string, body: unknown): Promise<boolean>;
+  /** The poller's round: claims due rows and polls them. Returns how many it claimed. */
+  pollDue(limit?: number): Promise<number>;
+  /** Waits for the provider calls started in the background (shutdown). */
+  drain(): Promise<void>;
+}
+
+export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: LifecycleSpec<Row>): ProviderLifecycle<Row> {
+  const { kind, store, clock, connectors } = spec;
+  const log = spec.logger;
+  const inFlight = new Set<Promise<unknown>>();
+  const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
+
+  async function submit(row: Row): Promise<SubmitResult> {
+    const connector = connectorFor(row.mode, row.provider);
+    if (!connector) return { status: 'UNKNOWN', reason: 'no connector for this provider' };
+    const request = spec.request(row);
+    const result = kind === 'collection' ? await connector.collect(request) : await connector.disburse(request);
+    if (result.status === 'PENDING') {
+      await store.markSubmitted(row.id, clock.now());
+    } else if (result.status === 'FAILED') {
+      // An earlier call with this reference may have reached the provider: its status decides.
+      const status = await connector.status(kind, row.reference);
+      const decision = status.status === 'NOT_FOUND' ? ({ status: 'FAILED', reason: result.reason } as const) : decisionOf(status);
+      if (decision) await spec.settle(row.id, decision);
+    }
+    return result;
+  }
+
+  function start(row: Row): void {
+    const tracked = submit(row)
+      .catch((err: unknown) => log?.error({ err, id: row.id }, `mobile-money ${spec.what} call failed`))
+      .finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+  }
+
+  async function poll(row: Row): Promise<void> {
+    const connector = connectorFor(row.mode, row.provider);
+    const result: StatusResult = connector ? await connector.status(kind, row.reference) : { status: 'UNKNOWN', reason: 'no connector for this provider' };
+    const decision = decisionOf(result);
+    if (decision) return spec.settle(row.id, decision);
+    if (spec.giveUpAfterMs !== undefined && clock.now().getTime() - row.created_at.getTime() >= spec.giveUpAfterMs) {
+      return spec.settle(row.id, { status: 'FAILED', reason: result.status === 'NOT_FOUND' ? 'NOT_SUBMITTED' : 'TIMEOUT' });
+    }
+    if (result.status === 'NOT_FOUND' && connector) await submit(row);
+    await store.scheduleNextPoll(row.id, new Date(clock.now().getTime() + pollBackoffMs(row.polls)));
+  }
+
+  return {
+    kind,
+    connectorFor,
+    submit,
+    start,
+    async callback(provider, reference, url, body) {
+      const row = await store.findByReference(reference);
+      if (!row) return false;
+      const connector = connectorFor(row.mode, provider);
+      if (!connector || row.provider !== provider) return false;
+      const decision = await callbackDecision(connector, kind, reference, { url, body });
+      if (decision) await spec.settle(row.id, decision);
+      return true;
+    },
+    async pollDue(limit = 20) {
+      const now = clock.now();
+      const claimed = await store.claimDue(now, new Date(now.getTime() + POLL_LEASE_MS), limit);
+      await Promise.all(claimed.map((row) => poll(row).catch((err: unknown) => log?.error({ err, id: row.id }, `mobile-money ${spec.what} poll failed`))));
+      return claimed.length;
+    },
+    async drain() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+/**
+ * The providers' callbacks reach the lifecycle whose reference it is (every lifecycle of the
+ * callback's kind is asked in turn; references are UUIDs, never shared between tables).
+ */
+export function createCallbackRouter(lifecycles: readonly Pick<ProviderLifecycle<ProviderRequestRow>, 'kind' | 'callback'>[]) {
+  return {
+    /** False when no lifecycle knows the reference (the route answers 404). */
+    async handle(provider: string, kind: ConnectorKind, reference: string, url: string, body: unknown): Promise<boolean> {
+      for (const lifecycle of lifecycles) {
+        if (lifecycle.kind === kind && (await lifecycle.callback(provider, reference, url, body))) return true;
+      }
+      return false;
+    },
+  };
+}
+
+export type CallbackRouter = ReturnType<typeof createCallbackRouter>;

@@ -1,0 +1,36 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { ApiError } from '../../platform/errors.ts';
+
+const CallbackParams = Type.Object({
+  provider: Type.String({ maxLength: 32 }),
+  kind: Type.Union([Type.Literal('collection'), Type.Literal('disbursement')]),
+  reference: Type.String({ maxLength: 64 }),
+  token: Type.String({ maxLength: 128 }),
+});
+
+/**
+ * The providers' callbacks (contract §9, §12), for every money movement: the URL names the
+ * provider, the kind and our reference, and carries our token. A callback is only a hint: the
+ * lifecycle whose reference it is confirms it with a status read.
+ */
+export default async function connectorsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const callbacks = app.services.callbacks;
+
+  // MTN calls back a requesttopay with PUT and a transfer with POST; both are taken for both.
+  for (const method of ['PUT', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/callbacks/:provider/:kind/:reference/:token',
+      config: { auth: 'none' },
+      schema: { tags: ['providers'], summary: "A mobile-money provider's callback (a hint: the provider's status decides)", params: CallbackParams, hide: true },
+      handler: async (request, reply) => {
+        const { provider, kind, reference } = request.params;
+        if (!(await callbacks.handle(provider, kind, reference, request.url, request.body))) throw new ApiError('not_found', 'No request has this reference');
+        return reply.code(204).send();
+      },
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import type { ProviderDescription } from '../connectors.description.ts';
+import { testNumbers } from '../connectors.testnumbers.ts';
+
+/**
+ * `orange_money` as checkout, `GET /payment-methods` and the CLI see it: Orange Money Web Payment,
+ * the payer approves on Orange's page. Collection only (Web Payment has no transfer or refund).
+ * Bounds: 100 to 500 000 per payment (docs/decisions.md, "Orange Money Web Payment").
+ */
+export const ORANGE_MONEY_DESCRIPTION: ProviderDescription = {
+  name: 'orange_money',
+  displayName: 'Orange Money',
+  countries: ['CM', 'SN', 'CI'],
+  currencies: ['XAF', 'XOF'],
+  approval: 'redirect',
+  limits: { XAF: { min: 100n, max: 500_000n }, XOF: { min: 100n, max: 500_000n } },
+  ussd: null,
+  network: 'orange',
+  capabilities: { collect: true, disburse: false, refund: false },
+  // Nothing we write reaches the payer but the merchant's name (`reference`, 30 characters).
+  messages: { minLength: 1, maxLength: 30, forbidden: '' },
+  settings: [
+    { env: 'CAISSE_ORANGE_BASE_URL', required: true, secret: false, description: 'API host (https://api.orange.com; unset: sandbox only)' },
+    { env: 'CAISSE_ORANGE_ENVIRONMENT', required: false, secret: false, description: 'Web Payment path segment: dev, or the country (cm, sn, ci)' },
+    { env: 'CAISSE_ORANGE_CLIENT_ID', required: true, secret: false, description: 'OAuth client id of the Orange Developer application' },
+    { env: 'CAISSE_ORANGE_CLIENT_SECRET', required: true, secret: true, description: 'OAuth client secret' },
+    { env: 'CAISSE_ORANGE_MERCHANT_KEY', required: true, secret: true, description: 'Web Payment merchant key' },
+    { env: 'CAISSE_ORANGE_CALLBACK_URL', required: true, secret: false, description: 'Base of notif_url (this server + /callbacks/orange_money)' },
+    { env: 'CAISSE_ORANGE_TIMEOUT_MS', required: false, secret: false, description: 'Bound on each call, in ms (10000)' },
+  ],
+  testNumbers: testNumbers('+237690000'),
+};

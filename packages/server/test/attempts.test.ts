@@ -1,0 +1,180 @@
+/**
+ * Paying an intent directly with mobile money (contract §12): POST /charge with a method and the
+ * session token, against the MoMo sandbox (real HTTP), the app listening for its callbacks.
+ * Time is the shared ManualClock.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MomoSandbox } from '../src/modules/connectors/index.ts';
+import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { appWithSandbox } from './connectors.support.ts';
+import { createIntent, expectLedgerClean } from './flow.support.ts';
+import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+
+let ctx: TestContext;
+let sandbox: MomoSandbox;
+let m: TestMerchant;
+
+beforeAll(async () => {
+  ({ ctx, sandbox } = await appWithSandbox());
+  m = await createMerchant(ctx, 'Momo shop');
+  await ctx.services.merchants.setFees(m.merchantId, 150, {});
+});
+afterAll(async () => {
+  await ctx?.close();
+  await sandbox?.close();
+});
+
+type Attempt = { id: string; status: string; failureCode: string | null; phoneNumber: string; fee: string | null; net: string | null; providerReference: string | null };
+type Answer = { status: string; attempts: Attempt[]; nextAction: Record<string, unknown> | null; paymentMethod: Record<string, unknown> | null; lastError: { code: string } | null };
+
+let numbers = 0;
+/** A new MTN Cameroon number ending in `suffix` (each test its own, so the prompt limits stay apart). */
+const mtn = (suffix = '000') => `+2376770${String(++numbers).padStart(2, '0')}${suffix}`;
+
+const pay = (intent: { id: string; sessionToken: string }, phoneNumber: string, extra: { headers?: Record<string, string>; provider?: string } = {}) =>
+  call(
+    ctx.app,
+    'POST',
+    '/charge',
+    { ...pk(m), headers: { 'x-session-token': intent.sessionToken, ...extra.headers } },
+    { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: extra.provider ?? 'mtn_momo', phoneNumber } },
+  );
+const read = async (id: string) => (await call(ctx.app, 'GET', `/gateway/${id}`, sk(m))).json() as { status: string; fee: string | null; net: string | null };
+const events = async (id: string) =>
+  ((await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as { data: { type: string; data: { paymentIntent: { id: string }; attempt?: Attempt } }[] }).data
+    .filter((e) => e.data.paymentIntent?.id === id)
+    .map((e) => e.type)
+    .reverse();
+
+/** Lets the submit made after the answer finish, then moves time and delivers what the sandbox decided. */
+async function later(ms = 2 * SECOND) {
+  await ctx.services.attempts.drain();
+  ctx.clock.advance(ms);
+  await sandbox.tick();
+}
+
+describe('direct mobile-money payments', () => {
+  it('202 PROCESSING with nextAction in the payer language; the callback, confirmed, pays once with the fee', async () => {
+    const intent = await createIntent(ctx, m);
+    const phone = mtn();
+    const res = await pay(intent, phone, { headers: { 'accept-language': 'fr-CM' } });
+    expect(res.statusCode, res.body).toBe(202);
+    const started = res.json() as Answer;
+    expect(started.status).toBe('PROCESSING');
+    expect(started.nextAction).toMatchObject({ type: 'approve_on_phone', provider: 'mtn_momo', phoneNumber: phone, ussd: '*126#' });
+    expect(started.nextAction?.message).toMatch(/Validez la demande MTN MoMo de 5\s000\sFCFA.*\*126#/);
+    expect(started.paymentMethod).toMatchObject({ type: 'mobile_money', provider: 'mtn_momo' });
+    expect(started.paymentMethod?.phoneNumber).not.toBe(phone);
+    expect(started.attempts).toHaveLength(1);
+    expect(started.attempts[0]).toMatchObject({ status: 'PENDING', failureCode: null });
+    expect(started.attempts[0]?.id).toMatch(/^att_/);
+
+    // One attempt in flight.
+    expect((await pay(intent, phone)).json()).toMatchObject({ status: 409, code: 'attempt_in_progress' });
+
+    await later();
+    await expect.poll(async () => (await read(intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    expect(await read(intent.id)).toMatchObject({ fee: '75', net: '4925' });
+    const [attempt] = await ctx.services.attempts.listForIntent(intent.id);
+    expect(attempt).toMatchObject({ status: 'SUCCEEDED', fee: '75', net: '4925' });
+    expect(attempt?.providerReference).toMatch(/^\d+$/);
+    // Polls and duplicate callbacks later change nothing.
+    ctx.clock.advance(MINUTE);
+    await ctx.services.attempts.pollDue();
+    expect(await events(intent.id)).toEqual(['payment.processing', 'payment.completed']);
+    const balance = (await call(ctx.app, 'GET', '/balance', sk(m))).json() as { balances: { currency: string; pending: string }[] };
+    expect(balance.balances.find((b) => b.currency === 'XAF')?.pending).toBe('4925');
+    await expectLedgerClean(ctx);
+  });
+
+  it('a declined attempt puts the intent back to PENDING with its failureCode; another number then pays', async () => {
+    const intent = await createIntent(ctx, m);
+    expect((await pay(intent, mtn('105'))).statusCode).toBe(202);
+    await later();
+    await expect.poll(async () => (await read(intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    const session = (await call(ctx.app, 'GET', `/gateway/sessions/${intent.sessionToken}`, pk(m))).json() as { lastError: { code: string } };
+    expect(session.lastError.code).toBe('approval_rejected');
+    for (const [suffix, code] of [
+      ['103', 'payer_not_found'],
+      ['104', 'insufficient_funds'],
+    ] as const) {
+      expect((await pay(intent, mtn(suffix))).statusCode).toBe(202);
+      await later();
+      await expect.poll(async () => (await ctx.services.attempts.listForIntent(intent.id)).at(-1)?.failureCode, { interval: 20, timeout: 5000 }).toBe(code);
+    }
+    expect((await pay(intent, mtn())).statusCode).toBe(202);
+    await later();
+    await expect.poll(async () => (await read(intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    // Events of one millisecond have no order among them: count them.
+    const types = await events(intent.id);
+    expect(types.filter((t) => t === 'payment.processing')).toHaveLength(4);
+    expect(types.filter((t) => t === 'payment.failed')).toHaveLength(3);
+    expect(types.filter((t) => t === 'payment.completed')).toHaveLength(1);
+    await expectLedgerClean(ctx);
+  });
+
+  it('500 or no answer to the request: the poller reads SUCCESSFUL and pays once; a silent provider times out after 15 minutes', async () => {
+    for (const suffix of ['107', '108']) {
+      const intent = await createIntent(ctx, m);
+      expect((await pay(intent, mtn(suffix))).statusCode).toBe(202);
+      await ctx.services.attempts.drain();
+      expect((await read(intent.id)).status).toBe('PROCESSING');
+      ctx.clock.advance(5 * SECOND);
+      await ctx.services.attempts.pollDue();
+      expect((await read(intent.id)).status).toBe('SUCCEEDED');
+    }
+    const silent = await createIntent(ctx, m, { expiresIn: 300 });
+    expect((await pay(silent, mtn('102'))).statusCode).toBe(202);
+    await ctx.services.attempts.drain();
+    // Past expiresAt, but the attempt is in flight: no expiry yet.
+    ctx.clock.advance(10 * MINUTE);
+    await ctx.services.intents.sweepExpired();
+    await ctx.services.attempts.pollDue();
+    expect((await read(silent.id)).status).toBe('PROCESSING');
+    ctx.clock.advance(6 * MINUTE);
+    await ctx.services.attempts.pollDue();
+    expect((await read(silent.id)).status).toBe('EXPIRED');
+    expect((await ctx.services.attempts.listForIntent(silent.id))[0]?.failureCode).toBe('approval_timeout');
+    await expectLedgerClean(ctx);
+  }, 60_000);
+
+  it('bad input: session token, provider, number, bounds, state; Idempotency-Key replays', async () => {
+    const intent = await createIntent(ctx, m);
+    const body = { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: mtn() } };
+    expect((await call(ctx.app, 'POST', '/charge', pk(m), body)).json()).toMatchObject({ status: 401, code: 'access_token_missing' });
+    const other = await createIntent(ctx, m);
+    expect((await call(ctx.app, 'POST', '/charge', { ...pk(m), headers: { 'x-session-token': other.sessionToken } }, body)).json()).toMatchObject({ status: 401, code: 'session_token_invalid' });
+    expect((await pay(intent, mtn(), { provider: 'paypal' })).json()).toMatchObject({ status: 400, code: 'provider_unsupported' });
+    expect((await pay(intent, '677000000')).json()).toMatchObject({ status: 400, code: 'phone_invalid' });
+    // An Orange Cameroon number is not MTN's.
+    expect((await pay(intent, '+237690000000')).json()).toMatchObject({ status: 400, code: 'phone_invalid' });
+    const big = await createIntent(ctx, m, { amount: '900000' });
+    expect((await pay(big, mtn())).json()).toMatchObject({ status: 400, code: 'amount_out_of_bounds' });
+    const canceled = await createIntent(ctx, m);
+    await call(ctx.app, 'POST', `/gateway/${canceled.id}/cancel`, sk(m));
+    expect((await pay(canceled, mtn())).json()).toMatchObject({ status: 409, code: 'intent_state_invalid' });
+
+    const phone = mtn();
+    const first = await pay(intent, phone, { headers: { 'idempotency-key': 'mm-1' } });
+    expect(first.statusCode).toBe(202);
+    const again = await pay(intent, phone, { headers: { 'idempotency-key': 'mm-1' } });
+    expect(again.statusCode).toBe(202);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    await ctx.services.attempts.drain();
+    expect(sandbox.requests().filter((r) => r.partyId === phone.slice(1))).toHaveLength(1);
+  });
+
+  it('abuse limits: 3 prompts per number per 10 minutes → 429 rate_limited with Retry-After', async () => {
+    const phone = mtn('105');
+    for (let i = 0; i < 3; i++) {
+      const intent = await createIntent(ctx, m);
+      expect((await pay(intent, phone)).statusCode).toBe(202);
+    }
+    const intent = await createIntent(ctx, m);
+    const refused = await pay(intent, phone);
+    expect(refused.json()).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    ctx.clock.advance(11 * MINUTE);
+    await ctx.services.attempts.drain();
+  });
+});
