@@ -208,7 +208,9 @@ describe('dashboard: Settings → Payment methods', () => {
     problem(await send('PUT', '/settings/country', { country: 'FR' }), 400, 'validation_error');
 
     const read = await send('GET', '/test/payment-methods/settings');
-    expect(read.json()).toMatchObject({ country: 'CI', currency: 'XOF', wallet: true, providers: [{ provider: 'mtn_momo', servesCountry: false, offered: false }] });
+    expect(read.json()).toMatchObject({ country: 'CI', currency: 'XOF', wallet: true });
+    const providers = (read.json() as { providers: { provider: string }[] }).providers;
+    expect(providers.find((p) => p.provider === 'mtn_momo')).toMatchObject({ servesCountry: false, offered: false });
     const put = await send('PUT', '/test/payment-methods/settings', { wallet: false });
     expect(put.statusCode, put.body).toBe(200);
     expect(await ctx.services.methods.walletAllowed({ merchantId: t.merchantId, mode: 'test' })).toBe(false);
