@@ -186,3 +186,34 @@ describe('returnUrl on intents', () => {
     }
   });
 });
+
+describe('dashboard: Settings → Payment methods', () => {
+  async function signIn(t: TestMerchant) {
+    const res = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/login', payload: { email: t.dashboard.email, password: t.dashboard.password } });
+    expect(res.statusCode, res.body).toBe(200);
+    const cookie = String(res.headers['set-cookie']).split(';')[0] as string;
+    const csrf = (res.json() as { csrfToken: string }).csrfToken;
+    return (method: 'GET' | 'PUT', url: string, payload?: unknown) =>
+      ctx.app.inject({ method, url: `/dashboard/api${url}`, headers: { cookie, 'x-csrf-token': csrf }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  }
+
+  it('the owner reads and sets the country and the methods of each mode', async () => {
+    const t = await createMerchant(ctx, 'Dash');
+    const send = await signIn(t);
+    expect((await send('GET', '/settings/country')).json()).toEqual({ country: 'CM', currency: 'XAF' });
+    const set = await send('PUT', '/settings/country', { country: 'CI' });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toEqual({ country: 'CI', currency: 'XOF' });
+    expect((await ctx.services.merchants.findMerchant(t.merchantId))?.country).toBe('CI');
+    problem(await send('PUT', '/settings/country', { country: 'FR' }), 400, 'validation_error');
+
+    const read = await send('GET', '/test/payment-methods/settings');
+    expect(read.json()).toMatchObject({ country: 'CI', currency: 'XOF', wallet: true });
+    const providers = (read.json() as { providers: { provider: string }[] }).providers;
+    expect(providers.find((p) => p.provider === 'mtn_momo')).toMatchObject({ servesCountry: false, offered: false });
+    const put = await send('PUT', '/test/payment-methods/settings', { wallet: false });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await ctx.services.methods.walletAllowed({ merchantId: t.merchantId, mode: 'test' })).toBe(false);
+    expect(await ctx.services.methods.walletAllowed({ merchantId: t.merchantId, mode: 'live' })).toBe(true);
+  });
+});

@@ -21,7 +21,9 @@ export type Permission =
   | 'testdata:write'
   | 'team:read'
   | 'team:write'
-  | 'audit:read';
+  | 'audit:read'
+  | 'settings:read'
+  | 'settings:write';
 
 const PermissionsContext = createContext<readonly string[]>([]);
 

@@ -35,6 +35,9 @@ export const PERMISSIONS = [
   'team:read',
   'team:write',
   'audit:read',
+  /** The merchant's country and payment methods. */
+  'settings:read',
+  'settings:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -57,6 +60,8 @@ const GRANTS: Record<Permission, readonly Role[]> = {
   'team:read': everyone,
   'team:write': ['owner'],
   'audit:read': ['owner', 'analyst'],
+  'settings:read': ['owner', 'developer', 'analyst'],
+  'settings:write': ['owner'],
 };
 
 export function can(role: Role, permission: Permission): boolean {

@@ -69,6 +69,7 @@ import {
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
 import registerPages from './dashboard.pages.ts';
 import { dashboardLinkRoutes } from './dashboard.links.routes.ts';
+import { dashboardMethodRoutes } from './dashboard.methods.routes.ts';
 import accountRoutes, { clientOf } from './dashboard.account.routes.ts';
 import { LoginChallenge } from './dashboard.account.schema.ts';
 import { totpRequired } from './dashboard.account.ts';
@@ -203,6 +204,7 @@ async function dashboardApi(instance: FastifyInstance) {
   });
 
   dashboardLinkRoutes(app, scope);
+  dashboardMethodRoutes(app, scope);
 
   // ---- session ----------------------------------------------------------------------------------
 

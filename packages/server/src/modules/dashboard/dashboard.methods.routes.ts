@@ -1,0 +1,71 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { CountrySchema, currencyOf } from '../../platform/countries.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { PaymentMethodSettings, PaymentMethodSettingsBody } from '../methods/index.ts';
+import { ModeParams } from './dashboard.schema.ts';
+import type { DashboardScope, DashboardSession } from './dashboard.service.ts';
+
+const tags = ['dashboard (internal)'];
+const session = { auth: 'none' as const, csp: 'api' as const };
+type ScopeOf = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }) => DashboardScope;
+
+const CountrySettings = Type.Object({ country: CountrySchema, currency: Type.String() });
+const CountryBody = Type.Object({ country: CountrySchema }, { additionalProperties: false });
+
+/**
+ * Settings → Payment methods: the merchant's country (both modes) and the methods each mode
+ * offers, as the API's `/payment-methods/settings`. Reading needs `settings:read`, changing
+ * `settings:write` (owners).
+ */
+export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const { merchants, methods } = app.services;
+
+  app.get(
+    '/settings/country',
+    { config: { ...session, permission: 'settings:read' }, schema: { tags, summary: "The merchant's country and its currency", response: { 200: CountrySettings } } },
+    async (req) => {
+      const merchant = await merchants.findMerchant(req.dashboardSession.merchantId);
+      if (merchant === undefined) throw new ApiError('not_found', 'No such merchant');
+      return { country: merchant.country, currency: currencyOf(merchant.country) };
+    },
+  );
+
+  app.put(
+    '/settings/country',
+    {
+      config: { ...session, permission: 'settings:write' },
+      schema: { tags, summary: "Set the merchant's country: it selects the providers and the currency checkout offers", body: CountryBody, response: { 200: CountrySettings } },
+    },
+    async (req) => {
+      await merchants.setCountry(req.dashboardSession.merchantId, req.body.country);
+      return { country: req.body.country, currency: currencyOf(req.body.country) };
+    },
+  );
+
+  app.get(
+    '/:mode/payment-methods/settings',
+    {
+      config: { ...session, permission: 'settings:read' },
+      schema: { tags, summary: 'The payment methods this mode offers (as GET /payment-methods/settings)', params: ModeParams, response: { 200: PaymentMethodSettings } },
+    },
+    async (req) => methods.settings(scope(req)),
+  );
+
+  app.put(
+    '/:mode/payment-methods/settings',
+    {
+      config: { ...session, permission: 'settings:write' },
+      schema: {
+        tags,
+        summary: 'Choose the payment methods this mode offers (as PUT /payment-methods/settings)',
+        params: ModeParams,
+        body: PaymentMethodSettingsBody,
+        response: { 200: PaymentMethodSettings },
+      },
+    },
+    async (req) => methods.updateSettings(scope(req), req.body),
+  );
+}
