@@ -6,6 +6,7 @@ import type { EventType } from '@caisse/node';
  * `satisfies` fails the typecheck when the API gains a type this list lacks, or loses one it has.
  */
 const KNOWN = {
+  'payment.processing': true,
   'payment.completed': true,
   'payment.failed': true,
   'payment.expired': true,

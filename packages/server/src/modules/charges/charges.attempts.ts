@@ -5,7 +5,7 @@ import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { feeOf } from '../../platform/fees.ts';
-import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
+import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { translator } from '../../platform/i18n.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
 import { type AttemptRule, createThrottle } from '../../platform/throttle.ts';
@@ -252,7 +252,7 @@ export function createAttemptsService(
       ]);
       const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const language = translator({ requested: opts.languages, merchantDefault: merchant.merchantLanguage }).language;
-      const outcome = await db.transaction().execute(async (tx): Promise<{ row: AttemptRow; view: ProcessingIntent } | ApiError> => {
+      const outcome = await inTransaction(db, opts.answer, async (tx): Promise<{ row: AttemptRow; view: ProcessingIntent } | ApiError> => {
         const locked = await intents.lockForChange(tx, scope, body.intentionId);
         if (!locked) throw new ApiError('not_found', `No payment intent ${body.intentionId}`, { param: 'intentionId' });
         const intent = await intents.expireIfDue(tx, locked, merchant.pinnedVersion);

@@ -1,7 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { MINUTE } from '../../platform/clock.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { clientAddress, memoryCounters } from '../../platform/http/rate-limit.ts';
+
+/**
+ * Each valid callback costs us a status read at the provider, so callbacks are limited per
+ * reference (a provider sends one or two) and per client address, in this process.
+ */
+export const CALLBACKS_PER_REFERENCE_PER_MINUTE = 10;
+export const CALLBACKS_PER_ADDRESS_PER_MINUTE = 120;
 
 const CallbackParams = Type.Object({
   provider: Type.String({ maxLength: 32 }),
@@ -18,6 +27,15 @@ const CallbackParams = Type.Object({
 export default async function connectorsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const callbacks = app.services.callbacks;
+  const counters = memoryCounters(app.deps.clock);
+  app.addHook('onClose', async () => counters.close());
+
+  async function limit(key: string, max: number, what: string): Promise<void> {
+    const { count, resetMs } = await counters.hit(key, MINUTE);
+    if (count <= max) return;
+    const seconds = Math.max(1, Math.ceil(resetMs / 1000));
+    throw new ApiError('rate_limited', `Over ${max} callbacks per minute for ${what}; retry in ${seconds} s`, { headers: { 'retry-after': String(seconds) } });
+  }
 
   // MTN calls back a requesttopay with PUT and a transfer with POST; both are taken for both.
   for (const method of ['PUT', 'POST'] as const) {
@@ -28,6 +46,8 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
       schema: { tags: ['providers'], summary: "A mobile-money provider's callback (a hint: the provider's status decides)", params: CallbackParams, hide: true },
       handler: async (request, reply) => {
         const { provider, kind, reference } = request.params;
+        await limit(`address:${clientAddress(request)}`, CALLBACKS_PER_ADDRESS_PER_MINUTE, 'this address');
+        await limit(`reference:${reference}`, CALLBACKS_PER_REFERENCE_PER_MINUTE, 'this reference');
         if (!(await callbacks.handle(provider, kind, reference, request.url, request.body))) throw new ApiError('not_found', 'No request has this reference');
         return reply.code(204).send();
       },
