@@ -140,6 +140,17 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(ctx.logs.join('\n')).not.toContain(started.secret);
   });
 
+  it('enrolling ends the other sessions, this one stays', async () => {
+    const a = await account('Enrol ends sessions');
+    const here = await login(a);
+    const there = await login(a);
+    const started = (await send('POST', '/dashboard/api/account/totp', here, {})).json();
+    const confirmed = await send('POST', '/dashboard/api/account/totp/confirm', here, { code: codeAt(started.secret) });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect((await send('GET', '/dashboard/api/session', here)).statusCode).toBe(200);
+    expectProblem(await send('GET', '/dashboard/api/session', there), 401, 'session_required');
+  });
+
   it('sign-in needs the second step; ±1 step accepted, ±2 refused, each code once', async () => {
     const a = await account('Steps');
     nextStep();

@@ -157,7 +157,7 @@ export default async function accountRoutes(instance: FastifyInstance, options: 
         response: { 200: RecoveryCodes },
       },
     },
-    async (req) => security.confirmTotp(req.dashboardSession.userId, req.body.code),
+    async (req) => security.confirmTotp(me(req), req.body.code),
   );
 
   app.post(

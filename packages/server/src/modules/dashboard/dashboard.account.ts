@@ -200,14 +200,20 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
       return { object: 'dashboard_totp_enrolment' as const, secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
     },
 
-    /** Completes enrolment with a valid code; answers the 10 recovery codes, shown this once. */
-    async confirmTotp(userId: string, code: string) {
+    /**
+     * Completes enrolment with a valid code; answers the 10 recovery codes, shown this once. The
+     * user's other sessions end with it, as with a password change: one opened before enrolment by
+     * whoever held the password alone must not keep the second factor's reach.
+     */
+    async confirmTotp(account: { userId: string; tokenHash: Buffer }, code: string) {
+      const { userId } = account;
       const totp = await secretOf(userId);
       if (!totp || totp.enabled) throw new ApiError('totp_state_invalid', totp ? 'Two-factor sign-in is already enabled' : 'Start the enrolment first (POST /dashboard/api/account/totp)');
       const step = matchTotp(totp.secret, code.replace(/\s/g, ''), clock.now());
       if (step === null) throw new ApiError('otp_incorrect', 'The code is not the current one of the authenticator app: check the app and its clock, then try again', { param: 'code' });
       const recoveryCodes = await db.transaction().execute(async (tx) => {
         if (!(await credentials.enableTotp(userId, clock.now(), step, tx))) throw new ApiError('totp_state_invalid', 'Two-factor sign-in is already enabled');
+        await repo.deleteUserSessions(tx, userId, account.tokenHash);
         return newRecoveryCodes(userId, tx);
       });
       return { object: 'dashboard_recovery_codes' as const, recoveryCodes };
