@@ -121,7 +121,7 @@ const INITIAL: MobileMoneyState = {
  */
 export function useMobileMoney(intent: PublicPaymentIntent | undefined, options: MobileMoneyOptions = {}): MobileMoney {
   const { client, clientSecret } = useCaisse();
-  const { timers = globalThis, now = Date.now } = options;
+  const { timers = globalThis as Timers, now = Date.now } = options;
   const navigate = options.navigate ?? ((url: string) => window.location.assign(url));
   const [state, setState] = useState<MobileMoneyState>(INITIAL);
   const current = useRef(state);
