@@ -101,7 +101,6 @@ describe('a purchase from the example shop, end to end', () => {
   let apiUrl = '';
   let shopUrl = '';
   let caisse: Caisse;
-  let apiKey = '';
 
   beforeAll(async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, CAISSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', CAISSE_MODE: 'development' };
@@ -146,7 +145,6 @@ describe('a purchase from the example shop, end to end', () => {
     await waitFor200(`${shopUrl}/healthz`, shop);
 
     caisse = new Caisse({ ...keys.test, baseUrl: apiUrl });
-    apiKey = keys.test.apiKey;
     if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
