@@ -281,7 +281,7 @@ describe('reconcile', () => {
   it('bad input: unknown provider, a mode without the provider, an empty or impossible period', async () => {
     const reconcile = (q: Partial<Parameters<typeof ctx.services.reconciliation.reconcile>[0]>) =>
       ctx.services.reconciliation.reconcile({ provider: 'mtn_momo', mode: 'test', ...day1(), ...q });
-    await expect(reconcile({ provider: 'orange_money' })).rejects.toMatchObject({ code: 'provider_unsupported' });
+    await expect(reconcile({ provider: 'airtel_money' })).rejects.toMatchObject({ code: 'provider_unsupported' });
     await expect(reconcile({ mode: 'live' })).rejects.toMatchObject({ code: 'provider_unavailable', message: expect.stringMatching(/CAISSE_MOMO_/) });
     await expect(reconcile({ to: day1().from })).rejects.toBeInstanceOf(ApiError);
     const run = (o: Partial<ReconcileOptions>) => reconcileCommand(topupsOnly(), { ...DAY_1, ...o }, output().write);

@@ -178,7 +178,7 @@ describe('top-ups', () => {
       expect(res.statusCode, res.body).toBe(status);
       expect(res.json()).toMatchObject({ code });
     };
-    await problem({ provider: 'orange_money' }, 400, 'provider_unsupported');
+    await problem({ provider: 'airtel_money' }, 400, 'provider_unsupported');
     await problem({ phoneNumber: '650000000' }, 400, 'phone_invalid');
     await problem({ amount: '50.5' }, 400, 'amount_invalid');
     await problem({ amount: '0' }, 400, 'amount_invalid');
