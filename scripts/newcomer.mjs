@@ -157,7 +157,7 @@ try {
   // 7. Errors that say what to do.
   const json = { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}`, 'content-type': 'application/json' };
   const enumErr = await api(base, '/webhook-endpoints', { method: 'POST', headers: json, body: JSON.stringify({ url: 'https://shop.example.com/h', enabledEvents: ['payment.done'] }) });
-  check(7, 'an enum error lists the allowed values once', /must be one of payment\.completed, /.test(enumErr.body.detail) && enumErr.body.errors?.length === 1, JSON.stringify(enumErr.body));
+  check(7, 'an enum error lists the allowed values once', /must be one of payment\.processing, payment\.completed, /.test(enumErr.body.detail) && enumErr.body.errors?.length === 1, JSON.stringify(enumErr.body));
   const unknown = await api(base, '/gateway', { method: 'POST', headers: json, body: JSON.stringify({ amount: '5000', currency: 'XAF', descripton: 'x' }) });
   check(7, 'an unknown parameter suggests the closest known one', /did you mean description\?/.test(unknown.body.detail), JSON.stringify(unknown.body));
   const big = await api(base, '/gateway', { method: 'POST', headers: json, body: JSON.stringify({ amount: '99999999999999999', currency: 'XAF' }) });

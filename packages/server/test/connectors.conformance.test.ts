@@ -6,10 +6,10 @@ import {
   waveSignatureHeader,
 } from '../src/modules/connectors/index.ts';
 import { HOUR, MINUTE } from '../src/platform/clock.ts';
-import { type ContractProvider, describeConnectorContract } from './connectors.contract.ts';
+import { type ContractProvider, describeConnectorContract } from './connectors.conformance.ts';
 
 /**
- * The connector contract suite (connectors.contract.ts) for every provider, each against its
+ * The connector contract suite (connectors.conformance.ts) for every provider, each against its
  * part of the one sandbox.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The connector contract suite (contract §13): what every connector, against its sandbox, must do.
- * `describeConnectorContract(provider)` runs it for one provider; connectors.contract.test.ts runs
+ * `describeConnectorContract(provider)` runs it for one provider; connectors.conformance.test.ts runs
  * it for each one in the registry. A provider plugs in with a `ContractProvider`: how to build its
  * connector on the one sandbox, how a payer approves, and which fault switches and numbers it has.
  */
