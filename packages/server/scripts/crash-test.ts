@@ -183,7 +183,15 @@ function topupNumber(): string {
   const r = rand();
   if (r < 0.15) return '+237650000105';
   if (r < 0.25) return '+237650000101';
-  return `+2376${String(between(10_000_000, 99_999_999))}`;
+  return approvedNumber();
+}
+
+/**
+ * A random Cameroonian number the sandbox approves at once: its last three digits are 010–099,
+ * never one of the table's special endings (101–109: slow, never answered, refused, faults).
+ */
+function approvedNumber(): string {
+  return `+2376${String(between(10_000, 99_999))}0${String(between(10, 99))}`;
 }
 
 /**
@@ -237,7 +245,7 @@ async function payoutFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean
   const available = Number(balance.available.find((b) => b.currency === 'XAF')?.amount ?? '0');
   if (available < 100) return;
   const amount = Math.min(available, between(1, 30) * 100);
-  const phoneNumber = rand() < 0.2 ? '+237650000103' : `+2376${String(between(10_000_000, 99_999_999))}`;
+  const phoneNumber = rand() < 0.2 ? '+237650000103' : approvedNumber();
   const body = JSON.stringify({ amount: String(amount), currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber } });
   const key = `crash-po-${between(0, 2 ** 30)}`;
   for (let attempt = 0; attempt < 40 && !(stop.stopped && attempt > 3); attempt++) {
