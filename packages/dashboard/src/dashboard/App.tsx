@@ -14,6 +14,7 @@ import { Home } from './pages/Home.tsx';
 import { Login, ResetPassword } from './pages/Login.tsx';
 import { PaymentDetail } from './pages/PaymentDetail.tsx';
 import { PaymentLinkDetail, PaymentLinks } from './pages/PaymentLinks.tsx';
+import { PaymentMethods } from './pages/PaymentMethods.tsx';
 import { Payments } from './pages/Payments.tsx';
 import { Search, SearchBox } from './pages/Search.tsx';
 import { PayoutDetail, Payouts } from './pages/Payouts.tsx';
@@ -39,7 +40,7 @@ function parse(location: string): Route | undefined {
   const parts = path.replace(/\/+$/, '').split('/').slice(2).map(decodeURIComponent);
   const [mode, section, ...rest] = parts;
   if (mode !== 'test' && mode !== 'live') return undefined;
-  if (section === 'settings' && (rest[0] === 'api-keys' || rest[0] === 'team' || rest[0] === 'audit-log')) return { mode, section: rest[0], id: undefined, search };
+  if (section === 'settings' && (rest[0] === 'api-keys' || rest[0] === 'payment-methods' || rest[0] === 'team' || rest[0] === 'audit-log')) return { mode, section: rest[0], id: undefined, search };
   return { mode, section: section ?? 'home', id: rest[0], search };
 }
 
@@ -55,6 +56,7 @@ const NAV: { section: string; path: string; label: MessageId; permission: Permis
   { section: 'webhooks', path: 'webhooks', label: 'nav.webhooks', permission: 'webhooks:read' },
   { section: 'events', path: 'events', label: 'nav.events', permission: 'events:read' },
   { section: 'api-keys', path: 'settings/api-keys', label: 'nav.apiKeys', permission: 'keys:read', group: 'nav.settings' },
+  { section: 'payment-methods', path: 'settings/payment-methods', label: 'nav.paymentMethods', permission: 'settings:read' },
   { section: 'team', path: 'settings/team', label: 'nav.team', permission: 'team:read' },
   { section: 'audit-log', path: 'settings/audit-log', label: 'nav.auditLog', permission: 'audit:read' },
   { section: 'test-data', path: 'test-data', label: 'nav.testData', permission: 'testdata:write', testOnly: true },
@@ -84,6 +86,8 @@ function Page({ route, session, onSessionChanged }: { route: Route; session: Ses
       return id ? <EventDetail mode={mode} id={id} /> : <Events mode={mode} search={search} />;
     case 'api-keys':
       return <ApiKeys mode={mode} />;
+    case 'payment-methods':
+      return <PaymentMethods mode={mode} />;
     case 'test-data':
       return <TestData mode={mode} />;
     case 'team':

@@ -413,3 +413,32 @@ export interface Overview {
   previous: OverviewFigures;
   series: (OverviewFigures & { start: string })[];
 }
+
+/** Where a merchant sells: it picks the currency and the providers checkout offers. */
+export const COUNTRIES = ['CM', 'SN', 'CI'] as const;
+export type Country = (typeof COUNTRIES)[number];
+
+/** `GET /dashboard/api/settings/country`. */
+export interface CountrySettings {
+  country: Country;
+  currency: string;
+}
+
+/** `GET /dashboard/api/{mode}/payment-methods/settings` (as the API's `/payment-methods/settings`). */
+export interface PaymentMethodSettings {
+  object: 'payment_method_settings';
+  livemode: boolean;
+  country: Country;
+  currency: string;
+  wallet: boolean;
+  providersDefault: boolean;
+  providers: {
+    provider: string;
+    name: string;
+    approval: 'phone_prompt' | 'redirect';
+    enabled: boolean;
+    configured: boolean;
+    servesCountry: boolean;
+    offered: boolean;
+  }[];
+}
