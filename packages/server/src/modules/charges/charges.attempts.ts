@@ -4,6 +4,7 @@ import { maskPhone, retryAfterHeader } from '../../platform/codes.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { feeOf } from '../../platform/fees.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { translator } from '../../platform/i18n.ts';
@@ -56,6 +57,10 @@ export function failureCodeOf(reason: string): string {
     case 'NOT_ENOUGH_FUNDS':
       return 'insufficient_funds';
     case 'APPROVAL_REJECTED':
+    case 'CANCELLED':
+    // A redirect provider's failure without a reason (Orange's status has none): the payer did not
+    // complete the approval on its page, which is what the payer should be told.
+    case 'FAILED':
       return 'approval_rejected';
     case 'EXPIRED':
     case 'TIMEOUT':
@@ -212,7 +217,15 @@ export function createAttemptsService(
     logger: log,
     giveUpAfterMs: ATTEMPT_TIMEOUT_MS,
     store: storeOf(db, repo),
-    request: (row) => paymentRequestOf(row, { payerMessage: `Payment ${row.intent_id}`, payeeNote: row.id }),
+    request: (row) => ({
+      ...paymentRequestOf(row, { payerMessage: `Payment ${row.intent_id}`, payeeNote: row.id }),
+      ...(row.return_url ? { returnUrl: row.return_url } : {}),
+      language: row.language === 'en' ? 'en' : 'fr',
+    }),
+    known: (row) => ({ providerReference: row.provider_reference ?? undefined, amount: row.amount_minor, currency: row.currency as Currency }),
+    remember: async (row, handle) => {
+      await repo.update(db, row.id, { provider_reference: handle.providerReference ?? null, redirect_url: handle.redirectUrl ?? row.redirect_url });
+    },
     settle,
   });
 
@@ -281,6 +294,8 @@ export function createAttemptsService(
           transfer_id: null,
           language,
           redirect_url: null,
+          // Redirect providers send the payer back here: the merchant's page, else the hosted checkout.
+          return_url: intent.return_url ?? `${emailLinkBase(deps.config)}/checkout/${encodeURIComponent(sessionToken)}`,
           approval_expires_at: new Date(now.getTime() + APPROVAL_WINDOW_MS),
           submitted_at: null,
           next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
@@ -297,11 +312,9 @@ export function createAttemptsService(
       if (outcome instanceof ApiError) throw outcome;
       if (description.approval === 'redirect') {
         // The payer needs the provider's page now: this one waits for the provider's answer.
+        // The lifecycle stores the URL and the provider's reference with the attempt.
         const submitted = await lifecycle.submit(outcome.row);
-        if (submitted.status === 'PENDING' && submitted.redirectUrl !== undefined) {
-          const row = await repo.update(db, outcome.row.id, { redirect_url: submitted.redirectUrl });
-          return { ...outcome.view, nextAction: { type: 'redirect', url: row.redirect_url ?? submitted.redirectUrl } };
-        }
+        if (submitted.status === 'PENDING' && submitted.redirectUrl !== undefined) return { ...outcome.view, nextAction: { type: 'redirect', url: submitted.redirectUrl } };
         return outcome.view;
       }
       lifecycle.start(outcome.row);

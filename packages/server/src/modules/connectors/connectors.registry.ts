@@ -7,6 +7,7 @@ import { createOrangeMoneyConnector } from './orange-money/orange-money.connecto
 import { ORANGE_MONEY_DESCRIPTION } from './orange-money/orange-money.description.ts';
 import { createWaveConnector } from './wave/wave.connector.ts';
 import { WAVE_DESCRIPTION } from './wave/wave.description.ts';
+import { SANDBOX_PATHS, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
 
 /**
  * Every provider by its registry name, with the function that builds its connector from its own
@@ -82,13 +83,17 @@ export function connectorSettings(config: { momo: MomoConfig }): ConnectorSettin
 }
 
 /**
- * Settings that point `mtn_momo` at a MoMo sandbox (test mode, development without an MTN
- * account). The sandbox takes any credentials unless it was started with some, and lists its
- * requests, which MTN cannot (`listRequests`, for reconciliation).
+ * Settings that point every provider at Caisse's sandbox (`caisse sandbox`, or the one `start`
+ * runs in development): MTN MoMo at its root, Orange Money and Wave under their own paths. The
+ * sandbox takes any credentials unless it was started with some, and lists its requests, which
+ * MTN cannot (`listRequests`, for reconciliation). `callbackUrl` is MoMo's; the others' callbacks
+ * go beside it (`…/callbacks/orange_money`, and Wave's webhooks, set on the sandbox, to
+ * `…/callbacks/wave`).
  */
 export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string; timeoutMs?: number } = {}): ConnectorSettings {
-  const settings: MtnMomoSettings = {
-    baseUrl: sandboxUrl,
+  const root = sandboxUrl.replace(/\/+$/, '');
+  const momo: MtnMomoSettings = {
+    baseUrl: root,
     targetEnvironment: 'sandbox',
     apiUser: '00000000-0000-4000-8000-000000000000',
     apiKey: 'sandbox',
@@ -98,7 +103,25 @@ export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string
     timeoutMs: opts.timeoutMs,
     sandboxListing: true,
   };
-  return { mtn_momo: settings };
+  const callbacks = opts.callbackUrl === undefined ? undefined : callbacksBase(opts.callbackUrl);
+  return {
+    mtn_momo: momo,
+    orange_money: {
+      baseUrl: root + SANDBOX_PATHS.orange_money,
+      environment: 'dev',
+      clientId: 'sandbox',
+      clientSecret: 'sandbox',
+      merchantKey: 'sandbox',
+      callbackUrl: `${callbacks ?? 'http://127.0.0.1/callbacks'}/orange_money`,
+      timeoutMs: opts.timeoutMs,
+    },
+    wave: { baseUrl: root + SANDBOX_PATHS.wave, apiKey: 'wave_sandbox_key', webhookSecret: WAVE_SANDBOX_WEBHOOK_SECRET, timeoutMs: opts.timeoutMs },
+  };
+}
+
+/** This server's callback base (`…/callbacks`) from one provider's callback URL (`…/callbacks/mtn_momo`). */
+export function callbacksBase(providerCallbackUrl: string): string {
+  return providerCallbackUrl.replace(/\/+$/, '').replace(/\/[^/]*$/, '');
 }
 
 /** The connectors of each mode: live mode the configured providers, test mode only the sandbox. */

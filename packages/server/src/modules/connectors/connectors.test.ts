@@ -50,14 +50,19 @@ describe('the registry', () => {
       CAISSE_MOMO_DISBURSEMENT_KEY: 'd',
     });
     expect(connectorSettings(config).mtn_momo).toMatchObject({ baseUrl: 'https://sandbox.momodeveloper.mtn.com', collectionKey: 'c', timeoutMs: 10_000 });
-    for (const settings of [connectorSettings(config), sandboxSettings('http://127.0.0.1:8090')]) {
-      const registry = createConnectorRegistry(settings, deps);
-      expect(registry.providers()).toEqual(['mtn_momo']);
-      expect(registry.get('mtn_momo')?.provider).toBe('mtn_momo');
-      expect(registry.get('orange_money')).toBeUndefined();
-      expect(registry.get('__proto__')).toBeUndefined();
-      await registry.close();
-    }
+    const live = createConnectorRegistry(connectorSettings(config), deps);
+    expect(live.providers()).toEqual(['mtn_momo']);
+    expect(live.get('mtn_momo')?.provider).toBe('mtn_momo');
+    expect(live.get('orange_money')).toBeUndefined();
+    expect(live.get('__proto__')).toBeUndefined();
+    await live.close();
+    // The sandbox serves every provider, each under its own path.
+    const settings = sandboxSettings('http://127.0.0.1:8090', { callbackUrl: 'http://127.0.0.1:8080/callbacks/mtn_momo' });
+    expect(settings.orange_money).toMatchObject({ baseUrl: 'http://127.0.0.1:8090/orange-money', environment: 'dev', callbackUrl: 'http://127.0.0.1:8080/callbacks/orange_money' });
+    expect(settings.wave).toMatchObject({ baseUrl: 'http://127.0.0.1:8090/wave' });
+    const test = createConnectorRegistry(settings, deps);
+    expect(test.providers()).toEqual(['mtn_momo', 'orange_money', 'wave']);
+    await test.close();
     expect(PROVIDER_NAMES).toEqual(['mtn_momo', 'orange_money', 'wave']);
   });
 });

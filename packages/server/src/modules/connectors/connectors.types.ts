@@ -105,6 +105,8 @@ export interface IncomingCallback {
   body: unknown;
   /** The request's headers (names in lower case); providers that sign their callbacks need them and the raw body. */
   headers?: Record<string, string | string[] | undefined>;
+  /** What the caller stored about the request the URL names, for providers whose status read needs it (Orange's pay_token). */
+  known?: KnownRequest;
 }
 
 /**
