@@ -139,4 +139,18 @@ describe('providers list', () => {
     const bare = { CAISSE_MASTER_KEY: env.CAISSE_MASTER_KEY, CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090' };
     expect(providersReport(loadConfig(bare), bare)[0]).toMatchObject({ live: 'not configured', test: 'sandbox' });
   });
+
+  it('lists Orange Money and Wave as configured once their variables are set, secrets hidden', () => {
+    const all = { ...env, CAISSE_WAVE_API_KEY: 'wave_secret_key', CAISSE_WAVE_WEBHOOK_SECRET: 'wave_secret_hook' };
+    const report = providersReport(loadConfig(all), all);
+    expect(report.map((r) => [r.provider, r.live])).toEqual([
+      ['mtn_momo', 'configured'],
+      ['orange_money', 'not configured'],
+      ['wave', 'configured'],
+    ]);
+    expect(report[2]?.settings.find((s) => s.env === 'CAISSE_WAVE_BASE_URL')).toMatchObject({ set: false, required: false });
+    const text = formatProvidersReport(report);
+    expect(text).toContain('CAISSE_ORANGE_CLIENT_SECRET');
+    for (const secret of ['wave_secret_key', 'wave_secret_hook']) expect(text + JSON.stringify(report)).not.toContain(secret);
+  });
 });

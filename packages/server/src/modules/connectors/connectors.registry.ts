@@ -7,12 +7,13 @@ import { createOrangeMoneyConnector } from './orange-money/orange-money.connecto
 import { ORANGE_MONEY_DESCRIPTION } from './orange-money/orange-money.description.ts';
 import { createWaveConnector } from './wave/wave.connector.ts';
 import { WAVE_DESCRIPTION } from './wave/wave.description.ts';
+import { readProviderSettings } from './connectors.settings.ts';
 import { SANDBOX_PATHS, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
 
 /**
  * Every provider by its registry name, with the function that builds its connector from its own
- * settings. A second provider is one connector file plus one line here, its settings in
- * config.ts and its mapping in `connectorSettings` (docs/architecture.md, "Connectors").
+ * settings. A provider is one folder plus one line here; its description declares its
+ * environment variables (docs/architecture.md, "Connectors").
  */
 const PROVIDERS = {
   mtn_momo: createMtnMomoConnector,
@@ -62,9 +63,30 @@ export function createConnectorRegistry(settings: ConnectorSettings, deps: Conne
   };
 }
 
-/** The live providers configured in the environment (none of them: an empty registry). */
-export function connectorSettings(config: { momo: MomoConfig }): ConnectorSettings {
-  const m = config.momo;
+/** What the live providers' settings are read from. */
+export interface ProvidersConfig {
+  mode: 'development' | 'production';
+  momo: MomoConfig;
+  providerEnv?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The live providers configured in the environment (none of them: an empty registry). MTN's
+ * settings are config.ts's `momo` (read there before there was a second provider); every other
+ * provider's come from its description's variables (`readProviderSettings`, ConfigError when
+ * they are incomplete or malformed).
+ */
+export function connectorSettings(config: ProvidersConfig): ConnectorSettings {
+  const settings: ConnectorSettings = { ...momoSettings(config.momo) };
+  for (const name of PROVIDER_NAMES) {
+    const values = readProviderSettings(PROVIDER_DESCRIPTIONS[name], config.providerEnv ?? {}, config.mode);
+    // The description's fields are its connector's settings (connectors.settings.ts checks their kinds).
+    if (values !== undefined) (settings as Record<string, unknown>)[name] = values;
+  }
+  return settings;
+}
+
+function momoSettings(m: MomoConfig): ConnectorSettings {
   if (m.baseUrl === undefined || m.apiUser === undefined || m.apiKey === undefined || m.collectionKey === undefined || m.disbursementKey === undefined) {
     return {};
   }
@@ -146,7 +168,7 @@ export interface ModeConnectors {
  * runs in development), or none (test top-ups then answer 503 provider_unavailable).
  */
 export function createModeConnectors(
-  config: { momo: MomoConfig },
+  config: ProvidersConfig,
   deps: ConnectorDeps,
   opts: { sandboxUrl?: string; sandboxCallbackUrl?: string } = {},
 ): ModeConnectors {

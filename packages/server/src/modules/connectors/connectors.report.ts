@@ -1,7 +1,6 @@
-import type { MomoConfig } from '../../config.ts';
 import { formatAmount } from '../../platform/money.ts';
 import { providerDescriptions } from './connectors.catalog.ts';
-import { connectorSettings } from './connectors.registry.ts';
+import { connectorSettings, type ProvidersConfig } from './connectors.registry.ts';
 
 /** One provider as `npx caisse providers list` shows it. Secrets appear only as set or not. */
 export interface ProviderReport {
@@ -23,7 +22,7 @@ export interface ProviderReport {
 }
 
 /** What each provider of the registry has here: its description, its settings and the modes it works in. */
-export function providersReport(config: { mode: 'development' | 'production'; momo: MomoConfig }, env: Record<string, string | undefined>): ProviderReport[] {
+export function providersReport(config: ProvidersConfig, env: Record<string, string | undefined>): ProviderReport[] {
   const live = connectorSettings(config);
   const sandbox = config.momo.sandboxUrl !== undefined ? 'sandbox' : config.mode === 'development' ? 'sandbox (in-process, with start)' : 'no sandbox';
   return providerDescriptions().map((d) => ({
