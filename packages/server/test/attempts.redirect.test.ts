@@ -6,7 +6,7 @@
  * ManualClock moves time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../src/modules/connectors/index.ts';
+import { createWaveConnector, newReference, type Sandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/index.ts';
 import { SECOND } from '../src/platform/clock.ts';
 import { appWithAllSandboxes } from './connectors.support.ts';
 import { createIntent, expectLedgerClean } from './flow.support.ts';
@@ -117,5 +117,82 @@ describe('callbacks of redirect providers', () => {
     const body = JSON.stringify({ id: 'EV_1', type: 'checkout.session.completed', data: { id: 'cos_1', client_reference: '6c1c0c8e-8f7a-4b4f-9f43-0f4b8c1b2a10' } });
     const res = await call(ctx.app, 'POST', '/callbacks/wave', { headers: { 'wave-signature': 't=1,v1=00', 'content-type': 'application/json' } }, body);
     expect(res.json()).toMatchObject({ status: 400, code: 'callback_invalid' });
+  });
+});
+
+/** A paid Wave intent of the SN merchant, and its attempt as stored. */
+async function paidWithWave(m: TestMerchant) {
+  const intent = await createIntent(ctx, m, { currency: 'XOF' });
+  const phone = waveNumber();
+  const started = (await charge(m, intent, 'wave', phone)).json() as Answer;
+  await onPage(started.nextAction?.url ?? '', 'approve');
+  await later();
+  await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+  return { intent, stored: await storedAttempt(intent.id) };
+}
+
+describe('money out with Wave', () => {
+  it('a payout to a Wave number is sent once (idempotency-key) and PAID; Orange Money cannot receive payouts', async () => {
+    const m = await createMerchant(ctx, 'Thies shop');
+    await ctx.services.merchants.setCountry(m.merchantId, 'SN');
+    await ctx.services.merchants.setSettlementDelay(m.merchantId, 0);
+    await paidWithWave(m);
+    await ctx.services.balances.settleDue();
+    const payee = '+221770009001';
+    const body = { amount: '4925', currency: 'XOF', destination: { provider: 'wave', phoneNumber: payee } };
+    const res = await call(ctx.app, 'POST', '/payouts', { ...sk(m), headers: { 'idempotency-key': 'wave-po-1' } }, body);
+    expect(res.statusCode, res.body).toBe(202);
+    const created = res.json() as { id: string };
+    await ctx.services.payouts.drain();
+    ctx.clock.advance(2 * SECOND);
+    await sandbox.tick();
+    await ctx.services.payouts.pollDue();
+    await expect.poll(async () => ((await call(ctx.app, 'GET', `/payouts/${created.id}`, sk(m))).json() as { status: string }).status, { interval: 20, timeout: 5000 }).toBe('PAID');
+    expect(sandbox.wave.stats().payouts).toBe(1);
+
+    const orange = await call(ctx.app, 'POST', '/payouts', sk(m), { ...body, destination: { provider: 'orange_money', phoneNumber: '+221770009002' } });
+    expect(orange.json()).toMatchObject({ status: 400, code: 'destination_unsupported', param: 'destination.provider' });
+    expect((await call(ctx.app, 'POST', '/payouts', sk(m), { ...body, destination: { provider: 'paypal', phoneNumber: payee } })).json()).toMatchObject({ code: 'provider_unsupported' });
+    await expectLedgerClean(ctx);
+  });
+
+  it("Wave's refund operation gives a paid session back once; an unpaid one is refused", async () => {
+    const wave = createWaveConnector(
+      { baseUrl: sandbox.urls.wave, apiKey: 'wave_sn_test', webhookSecret: WAVE_SANDBOX_WEBHOOK_SECRET },
+      { clock: ctx.clock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) },
+    );
+    const { stored } = await paidWithWave(sn);
+    const request = { reference: newReference(), amount: 5000n, currency: 'XOF' as const, phoneNumber: '+221770000000', externalId: 're_1', providerReference: stored.provider_reference as string };
+    expect(await wave.refund?.(request)).toMatchObject({ status: 'PENDING', providerReference: stored.provider_reference });
+    expect(sandbox.wave.sessions().find((s) => s.id === stored.provider_reference)?.refunded).toBe(true);
+    expect(await wave.refund?.({ ...request, reference: newReference() })).toEqual({ status: 'FAILED', reason: 'checkout-refund-failed' });
+
+    const unpaid = await createIntent(ctx, sn, { currency: 'XOF' });
+    await charge(sn, unpaid, 'wave', waveNumber());
+    const open = await storedAttempt(unpaid.id);
+    expect(await wave.refund?.({ ...request, reference: newReference(), providerReference: open.provider_reference as string })).toEqual({ status: 'FAILED', reason: 'checkout-refund-failed' });
+    expect(await wave.refund?.({ ...request, providerReference: '../v1/payout' })).toMatchObject({ status: 'FAILED', reason: 'INVALID_PROVIDER_REFERENCE' });
+    await wave.close();
+  });
+
+  it('the Wave sandbox refuses payouts the real API refuses', async () => {
+    const post = (body: Record<string, unknown>, headers: Record<string, string> = { 'idempotency-key': newReference() }) =>
+      fetch(`${sandbox.urls.wave}/v1/payout`, { method: 'POST', headers: { authorization: 'Bearer wave_sn_test', 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const good = { currency: 'XOF', receive_amount: '1000', mobile: '+221770009100', client_reference: newReference(), payment_reason: 'Payout' };
+    expect((await post(good, {})).status).toBe(400); // no idempotency-key
+    expect((await post({ ...good, receive_amount: '0' })).status).toBe(400);
+    expect((await post({ ...good, currency: 'XAF' })).status).toBe(400);
+    expect((await post({ ...good, mobile: '770009100' })).status).toBe(400);
+    expect((await post({ ...good, payment_reason: 'x'.repeat(41) })).status).toBe(400);
+    const key = { 'idempotency-key': newReference() };
+    const first = await post(good, key);
+    expect(first.status).toBe(200);
+    const paid = (await first.json()) as { id: string };
+    expect(((await (await post(good, key)).json()) as { id: string }).id).toBe(paid.id);
+    expect((await post({ ...good, receive_amount: '2000' }, key)).status).toBe(409);
+    const read = await fetch(`${sandbox.urls.wave}/v1/payout/${paid.id}`, { headers: { authorization: 'Bearer wave_sn_test' } });
+    expect(await read.json()).toMatchObject({ id: paid.id, receive_amount: '1000', client_reference: good.client_reference });
+    expect((await fetch(`${sandbox.urls.wave}/v1/payout/pt-none`, { headers: { authorization: 'Bearer wave_sn_test' } })).status).toBe(404);
+    expect((await fetch(`${sandbox.urls.wave}/v1/payout/${paid.id}`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
   });
 });

@@ -67,6 +67,7 @@ export const ERRORS = {
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   not_acceptable: { status: 406, title: 'The answer cannot be given in a type the Accept header allows' },
   payload_too_large: { status: 413, title: 'The body is too large' },
+  destination_unsupported: { status: 400, title: 'The provider cannot send money to this destination' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
   // 409
   intent_state_invalid: { status: 409, title: 'The intent is not in a state that allows this' },

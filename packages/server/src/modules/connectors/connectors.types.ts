@@ -153,6 +153,12 @@ export interface Connector {
    * against Caisse's MoMo sandbox (docs/decisions.md, "Reconciliation").
    */
   listRequests?(kind: ConnectorKind, from: Date, to: Date): Promise<ListResult>;
+  /**
+   * Optional: gives a collected payment back to the payer through the provider's own refund
+   * operation (Wave's checkout refund), by the provider's reference that `collect` answered.
+   * Providers without one refund by `disburse`, or cannot refund (Orange Money Web Payment).
+   */
+  refund?(request: PaymentRequest & { providerReference: string }): Promise<SubmitResult>;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }
