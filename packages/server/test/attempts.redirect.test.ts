@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWaveConnector, newReference, type Sandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/index.ts';
-import { SECOND } from '../src/platform/clock.ts';
+import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithAllSandboxes } from './connectors.support.ts';
 import { createIntent, expectLedgerClean } from './flow.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -194,5 +194,45 @@ describe('money out with Wave', () => {
     expect(await read.json()).toMatchObject({ id: paid.id, receive_amount: '1000', client_reference: good.client_reference });
     expect((await fetch(`${sandbox.urls.wave}/v1/payout/pt-none`, { headers: { authorization: 'Bearer wave_sn_test' } })).status).toBe(404);
     expect((await fetch(`${sandbox.urls.wave}/v1/payout/${paid.id}`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+  });
+});
+
+describe('provider health', () => {
+  const waveMethod = async (m: TestMerchant, sessionToken: string) =>
+    ((await call(ctx.app, 'GET', `/payment-methods?sessionToken=${encodeURIComponent(sessionToken)}`, pk(m))).json() as { data: { provider?: string; available?: boolean }[] }).data.find(
+      (d) => d.provider === 'wave',
+    );
+
+  it('a provider that keeps answering 500 is refused with 503 and greyed, then a probe after the cool-down brings it back', async () => {
+    const m = await createMerchant(ctx, 'Saint-Louis shop');
+    await ctx.services.merchants.setCountry(m.merchantId, 'SN');
+    // Earlier tests' Wave successes fall out of the 5-minute window.
+    ctx.clock.advance(5 * MINUTE);
+    sandbox.wave.setFaults({ answer500: true });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const intent = await createIntent(ctx, m, { currency: 'XOF' });
+        expect((await charge(m, intent, 'wave', waveNumber())).statusCode).toBe(202);
+      }
+      const intent = await createIntent(ctx, m, { currency: 'XOF' });
+      const refused = await charge(m, intent, 'wave', waveNumber());
+      expect(refused.json()).toMatchObject({ status: 503, code: 'provider_unavailable', param: 'paymentMethod.provider' });
+      expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: false });
+      const metrics = (await call(ctx.app, 'GET', '/metrics')).body;
+      expect(metrics).toMatch(/caisse_provider_calls_total\{mode="test",provider="wave",outcome="server_error"\} 5/);
+      expect(metrics).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 0/);
+      // Other providers are not affected.
+      expect((await charge(cm, await createIntent(ctx, cm), 'orange_money', orangeNumber())).statusCode).toBe(202);
+    } finally {
+      sandbox.wave.setFaults({ answer500: false });
+    }
+    ctx.clock.advance(30 * SECOND);
+    const intent = await createIntent(ctx, m, { currency: 'XOF' });
+    expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: true });
+    const probe = await charge(m, intent, 'wave', waveNumber());
+    expect(probe.statusCode, probe.body).toBe(202);
+    expect((probe.json() as Answer).nextAction?.type).toBe('redirect');
+    expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: true });
+    expect((await call(ctx.app, 'GET', '/metrics')).body).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 1/);
   });
 });

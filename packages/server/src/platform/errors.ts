@@ -18,6 +18,7 @@ export const ERRORS = {
   password_weak: { status: 400, title: 'The password is too weak' },
   url_invalid: { status: 400, title: 'The URL is not allowed' },
   provider_unsupported: { status: 400, title: 'The payment provider is not supported' },
+  destination_unsupported: { status: 400, title: 'The provider cannot send money to this destination' },
   amount_out_of_bounds: { status: 400, title: "The amount is outside the provider's bounds" },
   description_invalid: { status: 400, title: "The description breaks the provider's message rules" },
 
@@ -67,7 +68,6 @@ export const ERRORS = {
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   not_acceptable: { status: 406, title: 'The answer cannot be given in a type the Accept header allows' },
   payload_too_large: { status: 413, title: 'The body is too large' },
-  destination_unsupported: { status: 400, title: 'The provider cannot send money to this destination' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
   // 409
   intent_state_invalid: { status: 409, title: 'The intent is not in a state that allows this' },

@@ -56,10 +56,10 @@ export function failureCodeOf(reason: string): string {
       return 'payer_not_found';
     case 'NOT_ENOUGH_FUNDS':
       return 'insufficient_funds';
+    // A redirect provider's failure without a reason (Orange's status has none) or a cancel on its
+    // page: the payer did not complete the approval there, which is what the payer should be told.
     case 'APPROVAL_REJECTED':
     case 'CANCELLED':
-    // A redirect provider's failure without a reason (Orange's status has none): the payer did not
-    // complete the approval on its page, which is what the payer should be told.
     case 'FAILED':
       return 'approval_rejected';
     case 'EXPIRED':
@@ -263,6 +263,12 @@ export function createAttemptsService(
         { subject: `prompt-10m:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_10_MIN },
         { subject: `prompt-day:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_DAY },
       ]);
+      // A provider whose recent calls mostly failed is refused at once; after a cool-down this admits one probe.
+      if (!(connectors.forMode(merchant.mode).health?.admit(provider) ?? true)) {
+        throw new ApiError('provider_unavailable', `${description.displayName} is not answering at the moment; try again in a few minutes or use another method`, {
+          param: 'paymentMethod.provider',
+        });
+      }
       const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const language = translator({ requested: opts.languages, merchantDefault: merchant.merchantLanguage }).language;
       const outcome = await inTransaction(db, opts.answer, async (tx): Promise<{ row: AttemptRow; view: ProcessingIntent } | ApiError> => {

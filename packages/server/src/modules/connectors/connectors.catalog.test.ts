@@ -12,6 +12,7 @@ import {
   PROVIDER_NAMES,
   providerDescriptions,
   providerPrefixes,
+  parseProviderHealth,
   providersReport,
   providersServing,
   servesNumber,
@@ -131,7 +132,7 @@ describe('providers list', () => {
 
   it('says what is configured in each mode and which settings are set, never their values', () => {
     const [mtn] = providersReport(loadConfig(env), env);
-    expect(mtn).toMatchObject({ provider: 'mtn_momo', live: 'configured', test: 'sandbox (in-process, with start)', limits: { XAF: { min: '100', max: '500000' } }, available: true });
+    expect(mtn).toMatchObject({ provider: 'mtn_momo', live: 'configured', test: 'sandbox (in-process, with start)', limits: { XAF: { min: '100', max: '500000' } }, available: { test: null, live: null } });
     expect(mtn?.settings.find((s) => s.env === 'CAISSE_MOMO_API_KEY')).toMatchObject({ set: true, secret: true });
     expect(mtn?.settings.find((s) => s.env === 'CAISSE_MOMO_CALLBACK_URL')).toMatchObject({ set: false, required: false });
     const text = formatProvidersReport(providersReport(loadConfig(env), env)) + JSON.stringify(providersReport(loadConfig(env), env));
@@ -152,5 +153,27 @@ describe('providers list', () => {
     const text = formatProvidersReport(report);
     expect(text).toContain('CAISSE_ORANGE_CLIENT_SECRET');
     for (const secret of ['wave_secret_key', 'wave_secret_hook']) expect(text + JSON.stringify(report)).not.toContain(secret);
+  });
+
+  it("shows each mode's health as the running server's /metrics says it", () => {
+    const metrics = [
+      '# HELP caisse_provider_available Whether new charges go to the provider',
+      '# TYPE caisse_provider_available gauge',
+      'caisse_provider_available{mode="test",provider="wave"} 0',
+      'caisse_provider_available{provider="mtn_momo",mode="live"} 1',
+      'caisse_provider_calls_total{mode="test",provider="wave",outcome="timeout"} 1',
+    ].join('\n');
+    const health = parseProviderHealth(metrics);
+    expect([...health.entries()]).toEqual([
+      ['test:wave', false],
+      ['live:mtn_momo', true],
+    ]);
+    const report = providersReport(loadConfig(env), env, health);
+    expect(report.map((r) => [r.provider, r.available])).toEqual([
+      ['mtn_momo', { test: null, live: true }],
+      ['orange_money', { test: null, live: null }],
+      ['wave', { test: false, live: null }],
+    ]);
+    expect(formatProvidersReport(report)).toContain('available: live unknown, test no');
   });
 });

@@ -7,6 +7,7 @@ import { createOrangeMoneyConnector } from './orange-money/orange-money.connecto
 import { ORANGE_MONEY_DESCRIPTION } from './orange-money/orange-money.description.ts';
 import { createWaveConnector } from './wave/wave.connector.ts';
 import { WAVE_DESCRIPTION } from './wave/wave.description.ts';
+import { createProviderHealth, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSettings } from './connectors.settings.ts';
 import { SANDBOX_PATHS, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
 
@@ -43,20 +44,24 @@ export interface ConnectorRegistry {
   get(provider: string): Connector | undefined;
   /** The providers that have a connector here. */
   providers(): ProviderName[];
+  /** Each provider's recent outcomes (absent: not watched, every provider counts as available). */
+  health?: ProviderHealth;
   close(): Promise<void>;
 }
 
-export function createConnectorRegistry(settings: ConnectorSettings, deps: ConnectorDeps): ConnectorRegistry {
+/** With `health`, every call of every connector reports its outcome to it. */
+export function createConnectorRegistry(settings: ConnectorSettings, deps: ConnectorDeps, health?: ProviderHealth): ConnectorRegistry {
   const connectors = new Map<ProviderName, Connector>();
   for (const name of PROVIDER_NAMES) {
     const own = settings[name];
     // Each name's settings are its own connector's (ConnectorSettings); TypeScript cannot follow the name through the loop.
     const create = PROVIDERS[name] as (settings: NonNullable<typeof own>, deps: ConnectorDeps) => Connector;
-    if (own !== undefined) connectors.set(name, create(own, deps));
+    if (own !== undefined) connectors.set(name, health ? watched(create(own, deps), health) : create(own, deps));
   }
   return {
     get: (provider) => (isProviderName(provider) ? connectors.get(provider) : undefined),
     providers: () => [...connectors.keys()],
+    ...(health ? { health } : {}),
     close: async () => {
       await Promise.all([...connectors.values()].map((c) => c.close()));
     },
@@ -162,6 +167,11 @@ export interface ModeConnectors {
   close(): Promise<void>;
 }
 
+/** Each mode's providers' health, for the metrics and `providers list` (modes without a watched registry are left out). */
+export function healthViews(source: ConnectorSource): (ProviderHealthView & { mode: 'test' | 'live' })[] {
+  return (['test', 'live'] as const).flatMap((mode) => (source.forMode(mode).health?.views() ?? []).map((v) => ({ ...v, mode })));
+}
+
 /**
  * Live mode: the providers configured in the environment (CAISSE_MOMO_*). Test mode never calls a
  * real provider: the MoMo sandbox at `sandboxUrl` (CAISSE_MOMO_SANDBOX_URL, or the one `start`
@@ -170,13 +180,14 @@ export interface ModeConnectors {
 export function createModeConnectors(
   config: ProvidersConfig,
   deps: ConnectorDeps,
-  opts: { sandboxUrl?: string; sandboxCallbackUrl?: string } = {},
+  opts: { sandboxUrl?: string; sandboxCallbackUrl?: string; healthRules?: HealthRules } = {},
 ): ModeConnectors {
-  const live = createConnectorRegistry(connectorSettings(config), deps);
+  const live = createConnectorRegistry(connectorSettings(config), deps, createProviderHealth(deps.clock, opts.healthRules));
   const sandboxUrl = opts.sandboxUrl ?? config.momo.sandboxUrl;
   const test = createConnectorRegistry(
     sandboxUrl === undefined ? {} : sandboxSettings(sandboxUrl, { callbackUrl: opts.sandboxCallbackUrl ?? config.momo.sandboxCallbackUrl, timeoutMs: config.momo.timeoutMs }),
     deps,
+    createProviderHealth(deps.clock, opts.healthRules),
   );
   return {
     forMode: (mode) => (mode === 'live' ? live : test),

@@ -72,8 +72,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           provider: name,
           name: d.displayName,
           approval: d.approval,
-          // Health comes with provider monitoring (contract §13); until then a configured provider is available.
-          available: true,
+          // From the provider's recent outcomes in this mode: greyed in checkout while it does not answer.
+          available: c.connectors.forMode(scope.mode).health?.available(name) ?? true,
           minAmount: formatAmount(bounds.min, currency),
           maxAmount: formatAmount(bounds.max, currency),
           prefixes: providerPrefixes(d),
