@@ -58,6 +58,12 @@ const completed = async (m: TestMerchant, id: string) =>
   ).length;
 const storedAttempt = (intentId: string) => ctx.deps.db.selectFrom('payment_attempts').select(['provider_reference', 'redirect_url', 'return_url', 'status']).where('intent_id', '=', intentId).executeTakeFirstOrThrow();
 
+/** What the sandbox's notifications (Orange's notif_url, Wave's webhook) got back from our callback routes. */
+function notificationsOf(provider: string, providerReference: string) {
+  const all = provider === 'wave' ? sandbox.wave.sessions().map((p) => ({ id: p.id, notifications: p.notifications })) : sandbox.orange.payments().map((p) => ({ id: p.payToken, notifications: p.notifications }));
+  return all.find((p) => p.id === providerReference)?.notifications ?? [];
+}
+
 describe.each([
   { provider: 'orange_money', country: 'CM', currency: 'XAF', merchant: () => cm, number: orangeNumber, page: '/orange-money/pay/' },
   { provider: 'wave', country: 'SN', currency: 'XOF', merchant: () => sn, number: waveNumber, page: '/wave/pay/' },
@@ -86,6 +92,8 @@ describe.each([
     expect(approved.headers.get('location')).toBe(stored.return_url);
     await later();
     await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    // The provider's notification reached our callback route and was taken (204), before any poll.
+    expect(notificationsOf(provider, stored.provider_reference as string)[0]?.httpStatus).toBe(204);
     // The poller asks too, and the second callback comes: nothing happens twice.
     ctx.clock.advance(10 * SECOND);
     await ctx.services.attempts.pollDue();

@@ -133,7 +133,8 @@ export function createAttemptsService(
       ...publicView(row, clock.now()),
       attempts: attempts.map(attemptView),
       paymentMethod: current ? { type: 'mobile_money', provider: current.provider, phoneNumber: maskPhone(current.phone_number) } : null,
-      nextAction: !pending
+      // A redirect provider whose page is not known (its answer was lost) has nothing to show.
+      nextAction: !pending || (pending.redirect_url === null && description?.approval === 'redirect')
         ? null
         : pending.redirect_url !== null
           ? { type: 'redirect', url: pending.redirect_url }
