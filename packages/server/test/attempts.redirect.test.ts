@@ -226,6 +226,12 @@ describe('provider health', () => {
       const refused = await charge(m, intent, 'wave', waveNumber());
       expect(refused.json()).toMatchObject({ status: 503, code: 'provider_unavailable', param: 'paymentMethod.provider' });
       expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: false });
+      const settings = (await call(ctx.app, 'GET', '/payment-methods/settings', sk(m))).json() as { providers: { provider: string; available: boolean }[] };
+      expect(settings.providers.map((p) => [p.provider, p.available])).toEqual([
+        ['mtn_momo', true],
+        ['orange_money', true],
+        ['wave', false],
+      ]);
       const metrics = (await call(ctx.app, 'GET', '/metrics')).body;
       expect(metrics).toMatch(/caisse_provider_calls_total\{mode="test",provider="wave",outcome="server_error"\} 5/);
       expect(metrics).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 0/);

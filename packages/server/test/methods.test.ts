@@ -109,10 +109,10 @@ describe('payment method settings', () => {
       wallet: true,
       providersDefault: true,
       providers: [
-        { provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', enabled: true, configured: true, servesCountry: true, offered: true },
+        { provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', enabled: true, configured: true, servesCountry: true, offered: true, available: true },
         // Test mode's sandbox serves every provider; Wave does not serve Cameroon.
-        { provider: 'orange_money', name: 'Orange Money', approval: 'redirect', enabled: true, configured: true, servesCountry: true, offered: true },
-        { provider: 'wave', name: 'Wave', approval: 'redirect', enabled: true, configured: true, servesCountry: false, offered: false },
+        { provider: 'orange_money', name: 'Orange Money', approval: 'redirect', enabled: true, configured: true, servesCountry: true, offered: true, available: true },
+        { provider: 'wave', name: 'Wave', approval: 'redirect', enabled: true, configured: true, servesCountry: false, offered: false, available: true },
       ],
     });
     const live = await call(ctx.app, 'GET', '/payment-methods/settings', { apiKey: t.live.apiKey, secretKey: t.live.secretKey });

@@ -51,6 +51,11 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   }
 
   /** The providers this offer gives for a currency, in registry order. */
+  /** From the provider's recent outcomes in this mode (connectors.health.ts). */
+  function available(scope: Scope, provider: ProviderName): boolean {
+    return c.connectors.forMode(scope.mode).health?.available(provider) ?? true;
+  }
+
   function offeredProviders(scope: Scope, offer: Offer, currency: Currency): ProviderName[] {
     return providersServing(offer.country, currency).filter((p) => (offer.chosen === undefined || offer.chosen.includes(p)) && configured(scope, p));
   }
@@ -73,7 +78,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           name: d.displayName,
           approval: d.approval,
           // From the provider's recent outcomes in this mode: greyed in checkout while it does not answer.
-          available: c.connectors.forMode(scope.mode).health?.available(name) ?? true,
+          available: available(scope, name),
           minAmount: formatAmount(bounds.min, currency),
           maxAmount: formatAmount(bounds.max, currency),
           prefixes: providerPrefixes(d),
@@ -120,6 +125,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
             configured: configured(scope, name),
             servesCountry: serving.includes(name),
             offered: offered.includes(name),
+            available: available(scope, name),
           };
         }),
       };
