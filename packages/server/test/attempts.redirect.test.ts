@@ -6,8 +6,10 @@
  * ManualClock moves time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWaveConnector, newReference, type Sandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/index.ts';
+import { createModeConnectors, createWaveConnector, newReference, type Sandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { createServices } from '../src/services.ts';
 import { appWithAllSandboxes } from './connectors.support.ts';
 import { createIntent, expectLedgerClean } from './flow.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -120,11 +122,46 @@ describe.each([
   });
 });
 
+describe('after a restart', () => {
+  it("Orange's status is asked with the pay_token and amount stored with the attempt, not the connector's memory", async () => {
+    const intent = await createIntent(ctx, cm);
+    const started = (await charge(cm, intent, 'orange_money', orangeNumber())).json() as Answer;
+    // The notification is lost, and so is the process that sent the request.
+    sandbox.orange.setFaults({ dropCallbacks: true });
+    try {
+      await onPage(started.nextAction?.url ?? '', 'approve', orangeNumber());
+      await later();
+      expect((await read(cm, intent.id)).status).toBe('PROCESSING');
+      const connectors = createModeConnectors(ctx.deps.config, { clock: ctx.clock, logger: createLogger({ level: 'silent' }), callbackKey: ctx.deps.config.masterKey });
+      const restarted = createServices(ctx.deps, { connectors });
+      ctx.clock.advance(10 * SECOND);
+      expect(await restarted.attempts.pollDue()).toBeGreaterThanOrEqual(1);
+      expect((await read(cm, intent.id)).status).toBe('SUCCEEDED');
+      await connectors.close();
+    } finally {
+      sandbox.orange.setFaults({ dropCallbacks: false });
+    }
+  });
+});
+
 describe('callbacks of redirect providers', () => {
-  it('a Wave webhook with a bad signature is refused, and changes nothing', async () => {
+  it('a Wave webhook with a bad signature, or none, is refused, and changes nothing', async () => {
     const body = JSON.stringify({ id: 'EV_1', type: 'checkout.session.completed', data: { id: 'cos_1', client_reference: '6c1c0c8e-8f7a-4b4f-9f43-0f4b8c1b2a10' } });
     const res = await call(ctx.app, 'POST', '/callbacks/wave', { headers: { 'wave-signature': 't=1,v1=00', 'content-type': 'application/json' } }, body);
     expect(res.json()).toMatchObject({ status: 400, code: 'callback_invalid' });
+    // No Wave-Signature, a provider that signs nothing, a body that is not JSON: refused, never a 500.
+    for (const [url, headers, payload] of [
+      ['/callbacks/wave', { 'content-type': 'application/json' }, body],
+      ['/callbacks/orange_money', { 'content-type': 'application/json', 'wave-signature': 't=1,v1=00' }, body],
+      ['/callbacks/paypal', { 'content-type': 'application/json' }, '{}'],
+      ['/callbacks/wave', { 'content-type': 'application/json', 'wave-signature': 't=1,v1=00' }, '{not json'],
+    ] as const) {
+      const refused = await call(ctx.app, 'POST', url, { headers }, payload);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'callback_invalid' });
+    }
+    const text = await call(ctx.app, 'POST', '/callbacks/wave', { headers: { 'content-type': 'text/plain' } }, 'hello');
+    expect(text.statusCode).toBe(415);
   });
 });
 
