@@ -255,13 +255,19 @@ describe('provider health', () => {
     ctx.clock.advance(5 * MINUTE);
     sandbox.wave.setFaults({ answer500: true });
     try {
-      for (let i = 0; i < 5; i++) {
-        const intent = await createIntent(ctx, m, { currency: 'XOF' });
-        expect((await charge(m, intent, 'wave', waveNumber())).statusCode).toBe(202);
+      // Every charge's request answers 500 (and so do the status reads of Wave's webhooks for
+      // sessions that expired meanwhile): after 5 bad outcomes, mostly bad, charges are refused.
+      let refused: Awaited<ReturnType<typeof charge>> | undefined;
+      let intent = await createIntent(ctx, m, { currency: 'XOF' });
+      for (let i = 0; i < 10 && refused === undefined; i++) {
+        const res = await charge(m, intent, 'wave', waveNumber());
+        if (res.statusCode === 503) refused = res;
+        else {
+          expect(res.statusCode).toBe(202);
+          intent = await createIntent(ctx, m, { currency: 'XOF' });
+        }
       }
-      const intent = await createIntent(ctx, m, { currency: 'XOF' });
-      const refused = await charge(m, intent, 'wave', waveNumber());
-      expect(refused.json()).toMatchObject({ status: 503, code: 'provider_unavailable', param: 'paymentMethod.provider' });
+      expect(refused?.json()).toMatchObject({ status: 503, code: 'provider_unavailable', param: 'paymentMethod.provider' });
       expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: false });
       const settings = (await call(ctx.app, 'GET', '/payment-methods/settings', sk(m))).json() as { providers: { provider: string; available: boolean }[] };
       expect(settings.providers.map((p) => [p.provider, p.available])).toEqual([
@@ -270,7 +276,7 @@ describe('provider health', () => {
         ['wave', false],
       ]);
       const metrics = (await call(ctx.app, 'GET', '/metrics')).body;
-      expect(metrics).toMatch(/caisse_provider_calls_total\{mode="test",provider="wave",outcome="server_error"\} 5/);
+      expect(Number(/caisse_provider_calls_total\{mode="test",provider="wave",outcome="server_error"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(5);
       expect(metrics).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 0/);
       // Other providers are not affected.
       expect((await charge(cm, await createIntent(ctx, cm), 'orange_money', orangeNumber())).statusCode).toBe(202);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, SECOND } from '../../platform/clock.ts';
-import { createProviderHealth, outcomeOf } from './connectors.health.ts';
+import { createProviderHealth, outcomeOf, watched } from './connectors.health.ts';
+import type { Connector } from './connectors.types.ts';
 
 const rules = { windowMs: 60 * SECOND, minOutcomes: 4, failureRatio: 0.5, coolDownMs: 30 * SECOND };
 
@@ -68,5 +69,29 @@ describe('provider health', () => {
     expect(health.admit('wave')).toBe(false);
     clock.advance(20 * SECOND);
     expect(health.admit('wave')).toBe(true);
+  });
+
+  it('a watched connector reports every call and verified callback, and changes no answer', async () => {
+    const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
+    const health = createProviderHealth(clock, rules);
+    const unknown = { status: 'UNKNOWN', reason: 'HTTP 502' } as const;
+    const inner: Connector = {
+      provider: 'wave',
+      collect: async () => ({ status: 'UNKNOWN', reason: 'no answer within 10 ms' }),
+      disburse: async () => ({ status: 'PENDING', duplicate: false }),
+      status: async () => unknown,
+      verifyCallback: async () => ({ ok: true, kind: 'collection', reference: 'r', claimed: undefined, result: unknown }),
+      refund: async () => ({ status: 'FAILED', reason: 'checkout-refund-failed' }),
+      close: async () => {},
+    };
+    const c = watched(inner, health);
+    const req = { reference: 'r', amount: 1n, currency: 'XOF' as const, phoneNumber: '+221770000000', externalId: 'x' };
+    expect(await c.collect(req)).toEqual({ status: 'UNKNOWN', reason: 'no answer within 10 ms' });
+    expect(await c.disburse(req)).toEqual({ status: 'PENDING', duplicate: false });
+    expect(await c.status('collection', 'r')).toBe(unknown);
+    expect(await c.verifyCallback({ url: '/', body: '' })).toMatchObject({ ok: true });
+    expect(await c.refund?.({ ...req, providerReference: 'cos-1' })).toEqual({ status: 'FAILED', reason: 'checkout-refund-failed' });
+    // 3 bad of 5: unavailable.
+    expect(health.views()).toEqual([{ provider: 'wave', available: false, outcomes: { success: 2, timeout: 1, server_error: 2, unknown: 0 } }]);
   });
 });

@@ -138,6 +138,13 @@ export function watched(connector: Connector, health: ProviderHealth): Connector
     collect: (request) => note(connector.collect(request)),
     disburse: (request) => note(connector.disburse(request)),
     status: (kind, reference, known) => note(connector.status(kind, reference, known)),
+    // A verified callback carries the provider's status read: its outcome counts as well.
+    verifyCallback: async (callback) => {
+      const verified = await connector.verifyCallback(callback);
+      const outcome = verified.ok ? outcomeOf(verified.result) : undefined;
+      if (outcome !== undefined) health.record(connector.provider, outcome);
+      return verified;
+    },
     ...(refund ? { refund: (request: Parameters<typeof refund>[0]) => note(refund(request)) } : {}),
   };
 }
