@@ -7,7 +7,8 @@ import { apiCall, type DashboardRun, expectAccessible, type Page, type RunningSe
  * Settings → Payment methods in Debian's Chromium against a real server: the owner sees MTN MoMo
  * offered by default in test mode, unticks it and turns the wallet off (the API's settings and
  * `GET /payment-methods` follow), goes back to the default, and moves the merchant to Senegal,
- * where the currency becomes XOF and MTN MoMo no longer serves the country.
+ * where the currency becomes XOF and MTN MoMo no longer serves the country. A provider whose
+ * recent calls fail is marked as not answering.
  */
 let run: DashboardRun;
 let server: RunningServer;
@@ -63,5 +64,20 @@ describe('Settings → Payment methods', () => {
     expect(now.currency).toBe('XOF');
     await expectAccessible(page, run.errors, 'methods-senegal');
     expect(run.errors).toEqual([]);
+  });
+
+  it('a provider that is not answering is marked so (its health, played by the network layer)', async () => {
+    // The server's answer with Wave unavailable, as after a run of timeouts.
+    await page.route('**/test/payment-methods/settings', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { providers: { provider: string; available: boolean }[] };
+      await route.fulfill({ response, json: { ...body, providers: body.providers.map((p) => (p.provider === 'wave' ? { ...p, available: false } : p)) } });
+    });
+    await page.reload();
+    await expect.poll(() => row('Wave').textContent()).toContain('Offered, not answering at the moment');
+    expect(await row('Orange Money').textContent()).toContain('Offered');
+    expect(await row('Orange Money').textContent()).not.toContain('not answering');
+    await expectAccessible(page, run.errors, 'methods-unavailable');
+    await page.unrouteAll({ behavior: 'wait' });
   });
 });

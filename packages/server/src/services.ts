@@ -53,7 +53,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     listen: createListenService(deps, { events }),
     connectors,
     // Each money movement's lifecycle, for the providers' callbacks.
-    callbacks: createCallbackRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle]),
+    callbacks: createCallbackRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle], connectors),
     attempts,
     topups,
     payouts,

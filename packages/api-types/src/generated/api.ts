@@ -1671,6 +1671,7 @@ export interface paths {
                             object: "payment_method_settings";
                             providers: {
                                 approval: "phone_prompt" | "redirect";
+                                available: boolean;
                                 configured: boolean;
                                 enabled: boolean;
                                 name: string;
@@ -1715,6 +1716,7 @@ export interface paths {
                             object: "payment_method_settings";
                             providers: {
                                 approval: "phone_prompt" | "redirect";
+                                available: boolean;
                                 configured: boolean;
                                 enabled: boolean;
                                 name: string;

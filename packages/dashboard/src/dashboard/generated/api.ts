@@ -1474,6 +1474,7 @@ export interface paths {
                             object: "payment_method_settings";
                             providers: {
                                 approval: "phone_prompt" | "redirect";
+                                available: boolean;
                                 configured: boolean;
                                 enabled: boolean;
                                 name: string;
@@ -1520,6 +1521,7 @@ export interface paths {
                             object: "payment_method_settings";
                             providers: {
                                 approval: "phone_prompt" | "redirect";
+                                available: boolean;
                                 configured: boolean;
                                 enabled: boolean;
                                 name: string;

@@ -147,7 +147,9 @@ function MethodsForm({ mode, settings, editable, onSave }: { mode: Mode; setting
                   </td>
                   <td>{p.approval === 'redirect' ? t('methods.redirect') : t('methods.phonePrompt')}</td>
                   <td>
-                    {p.offered ? (
+                    {p.offered && !p.available ? (
+                      <Badge value="disabled" label={t('methods.unavailable')} />
+                    ) : p.offered ? (
                       <Badge value="enabled" label={t('methods.offered')} />
                     ) : (
                       <Badge value="disabled" label={!p.servesCountry ? t('methods.notInCountry') : !p.configured ? t('methods.notConfigured') : t('methods.notChosen')} />

@@ -105,6 +105,8 @@ export interface IncomingCallback {
   body: unknown;
   /** The request's headers (names in lower case); providers that sign their callbacks need them and the raw body. */
   headers?: Record<string, string | string[] | undefined>;
+  /** What the caller stored about the request the URL names, for providers whose status read needs it (Orange's pay_token). */
+  known?: KnownRequest;
 }
 
 /**
@@ -151,6 +153,12 @@ export interface Connector {
    * against Caisse's MoMo sandbox (docs/decisions.md, "Reconciliation").
    */
   listRequests?(kind: ConnectorKind, from: Date, to: Date): Promise<ListResult>;
+  /**
+   * Optional: gives a collected payment back to the payer through the provider's own refund
+   * operation (Wave's checkout refund), by the provider's reference that `collect` answered.
+   * Providers without one refund by `disburse`, or cannot refund (Orange Money Web Payment).
+   */
+  refund?(request: PaymentRequest & { providerReference: string }): Promise<SubmitResult>;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }

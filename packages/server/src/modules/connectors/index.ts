@@ -47,8 +47,10 @@ export {
   isProviderName,
   PROVIDER_NAMES,
   type ProviderName,
+  healthViews,
   sandboxSettings,
 } from './connectors.registry.ts';
+export { registerProviderMetrics } from './connectors.metrics.ts';
 export { createMtnMomoConnector, MTN_MOMO, type MtnMomoSettings } from './mtn-momo.connector.ts';
 export {
   type AmountBounds,
@@ -67,7 +69,7 @@ export { PROVIDER_DESCRIPTIONS } from './connectors.registry.ts';
 export { describeProvider, providerDescriptions, providerPrefixes, providersServing, servesNumber, suggestProvider } from './connectors.catalog.ts';
 export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
 export { TEST_NUMBER_OUTCOMES, testNumbers } from './connectors.testnumbers.ts';
-export { formatProvidersReport, type ProviderReport, providersReport } from './connectors.report.ts';
+export { formatProvidersReport, type HealthReading, parseProviderHealth, type ProviderReport, providersReport } from './connectors.report.ts';
 export {
   type MomoSandbox,
   type MomoSandboxOptions,
@@ -87,3 +89,4 @@ export type { WaveSandbox, WaveSandboxSession } from './wave/wave.sandbox.ts';
 export { waveSignatureHeader } from './wave/wave.signature.ts';
 export { runSandbox, type Sandbox, SANDBOX_PATHS, type SandboxOptions, startSandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
 export { TEST_NUMBERS, testOutcome } from './sandbox/test-numbers.ts';
+export { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, outcomeOf, PROVIDER_OUTCOMES, type ProviderHealth, type ProviderHealthView, type ProviderOutcome, watched } from './connectors.health.ts';
