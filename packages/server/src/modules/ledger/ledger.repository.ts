@@ -215,16 +215,16 @@ export const ledgerRepository = {
     return result.rows;
   },
 
-  async movements(db: Executor, accountIds: string[], limit: number): Promise<Movement[]> {
+  /** The accounts' latest movements, newest first; with `merchantId`, only that merchant's transfers. */
+  async movements(db: Executor, accountIds: string[], limit: number, merchantId?: string): Promise<Movement[]> {
     if (accountIds.length === 0) return [];
-    return db
+    let query = db
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_transfers as t', 't.id', 'p.transfer_id')
       .select(['p.transfer_id', 't.kind', 't.reference', 'p.currency', 'p.amount', 'p.created_at'])
-      .where('p.account_id', 'in', accountIds)
-      .orderBy('p.id', 'desc')
-      .limit(limit)
-      .execute();
+      .where('p.account_id', 'in', accountIds);
+    if (merchantId !== undefined) query = query.where('t.merchant_id', '=', merchantId);
+    return query.orderBy('p.id', 'desc').limit(limit).execute();
   },
 
   async transfersByReference(db: Executor, reference: string): Promise<TransferRow[]> {

@@ -266,12 +266,18 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       return transfer(tx, { merchantId: q.merchantId, mode: q.mode, kind: 'funding', reference: q.reference ?? null, from: external.id, to: wallet.id, amount: q.amount });
     },
 
-    async wallet(q: { userId: string; mode: KeyMode }, executor: Executor = db, movementsLimit = 20): Promise<WalletView> {
+    /**
+     * The customer's balances and latest movements. `merchantId` (a merchant's key asks): only the
+     * movements made with that merchant, since the merchant's own page holds the answer; without
+     * it (the customer's own account page), every movement.
+     */
+    async wallet(q: { userId: string; mode: KeyMode; merchantId?: string }, executor: Executor = db, movementsLimit = 20): Promise<WalletView> {
       const accounts = await repo.userAccounts(executor, q.userId);
       const movements = await repo.movements(
         executor,
         accounts.map((a) => a.id),
         movementsLimit,
+        q.merchantId,
       );
       return {
         object: 'wallet',

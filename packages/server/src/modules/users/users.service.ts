@@ -504,12 +504,12 @@ export function createUsersService(
       if (!user) throw new ApiError('not_found', `No user ${input.userId}`, { param: 'userId' });
       return db.transaction().execute(async (tx) => {
         await ledger.fund(tx, { ...scope, userId: user.id, currency, amount });
-        return ledger.wallet({ userId: user.id, mode: scope.mode }, tx);
+        return ledger.wallet({ userId: user.id, mode: scope.mode, merchantId: scope.merchantId }, tx);
       });
     },
 
-    /** GET /wallet for the signed-in customer. */
-    wallet: (merchant: MerchantContext, user: UserContext) => ledger.wallet({ userId: user.userId, mode: merchant.mode }),
+    /** GET /wallet for the signed-in customer: balances, and the movements made with this merchant only. */
+    wallet: (merchant: MerchantContext, user: UserContext) => ledger.wallet({ userId: user.userId, mode: merchant.mode, merchantId: merchant.merchantId }),
   };
 }
 
