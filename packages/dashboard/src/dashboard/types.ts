@@ -259,7 +259,7 @@ export interface Balance {
   available: { currency: string; amount: string }[];
   pending: { currency: string; amount: string }[];
   /** The same figures, one entry per currency. */
-  balances: { currency: string; available: string; pending: string }[];
+  balances: { currency: string; available: string; pending: string; reserved: string; nextReleaseOn: string | null }[];
 }
 
 export const CURRENCIES = ['XAF', 'XOF', 'EUR', 'USD'] as const;
@@ -267,7 +267,7 @@ export const CURRENCIES = ['XAF', 'XOF', 'EUR', 'USD'] as const;
 /** Mobile-money providers by their brand names, the same in every language. */
 export const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo' };
 
-export const BALANCE_TRANSACTION_TYPES = ['charge', 'fee', 'refund', 'payout', 'payout_reversal', 'adjustment'] as const;
+export const BALANCE_TRANSACTION_TYPES = ['charge', 'fee', 'refund', 'payout', 'payout_reversal', 'adjustment', 'reserve', 'reserve_release'] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 
 /** One line of the balance statement (`GET /dashboard/api/{mode}/balance/transactions`). */

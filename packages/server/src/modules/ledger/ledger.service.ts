@@ -236,6 +236,8 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     merchantBalance: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_balance' }),
     /** The merchant's pending balance (charges not yet settled) in a currency, created when missing. */
     merchantPending: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_pending' }),
+    /** The merchant's rolling reserve in a currency (held from its charges, released later), created when missing. */
+    merchantReserve: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_reserve' }),
     /** Where a merchant's payouts wait for the provider's answer, created when missing. */
     payoutTransit: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'payout_transit' }),
     /** Locks accounts for the rest of the transaction, in the ledger's one lock order. */
@@ -251,7 +253,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       repo.ensurePlatformAccount(executor, { id: ids('account'), mode: q.mode, kind: 'provider_clearing', name: q.provider, currency: q.currency, created_at: clock.now() }),
 
     /** The merchant's balances per currency in one kind of account (available: merchant_balance). */
-    async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db, kind: 'merchant_balance' | 'merchant_pending' = 'merchant_balance'): Promise<Balance[]> {
+    async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db, kind: 'merchant_balance' | 'merchant_pending' | 'merchant_reserve' = 'merchant_balance'): Promise<Balance[]> {
       return balancesOf(await repo.merchantAccounts(executor, merchantId, mode, kind));
     },
     /** The merchant's accounts of one kind (minor units), for the balance module. */
