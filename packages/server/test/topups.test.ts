@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithSandbox } from './connectors.support.ts';
-import { accessToken, authorize, charge, createIntent, expectLedgerClean, newUser, refreshToken, registerUser, type TestUser } from './flow.support.ts';
+import { authorize, charge, createIntent, expectLedgerClean, newUser, payAt, refreshToken, registerUser, type TestUser, through } from './flow.support.ts';
 import { call, createMerchant, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
@@ -221,15 +221,13 @@ describe("what a merchant's key shows of its customer's wallet", () => {
     const messages = async () => (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m))).body;
     await expect.poll(messages, { interval: 20, timeout: 5000 }).toMatch(/3 000/);
     ctx.clock.advance(SECOND);
-    const atM = await createIntent(ctx, m, { amount: '1000' });
-    expect((await charge(ctx, user, atM.id, await authorize(ctx, m, user, atM.id))).statusCode).toBe(200);
+    const atM = await payAt(ctx, m, user, '1000');
     expect((await call(ctx.app, 'POST', `/gateway/${atM.id}/refunds`, sk(m), { amount: '400' })).statusCode).toBe(201);
 
     // The same customer signs in through the other merchant and pays it (a minute later: one code per 30 s).
     ctx.clock.advance(MINUTE);
-    const viaOther: TestUser = { ...user, creds: { apiKey: other.apiKey, token: await accessToken(ctx, other, user.id) } };
-    const atOther = await createIntent(ctx, other, { amount: '500' });
-    expect((await charge(ctx, viaOther, atOther.id, await authorize(ctx, other, viaOther, atOther.id))).statusCode).toBe(200);
+    const viaOther = await through(ctx, other, user);
+    const atOther = await payAt(ctx, other, viaOther, '500');
 
     type WalletBody = { balances: { currency: string; amount: string }[]; movements: { kind: string; reference: string }[] };
     const seenByOther = (await call(ctx.app, 'GET', '/wallet', viaOther.creds)).json() as WalletBody;

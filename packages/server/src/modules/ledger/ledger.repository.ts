@@ -57,6 +57,8 @@ export type TransferRow = Selectable<LedgerTransfersTable>;
 
 export interface Movement {
   transfer_id: string;
+  /** The merchant the movement was made with. */
+  merchant_id: string;
   kind: string;
   reference: string | null;
   currency: Currency;
@@ -222,7 +224,7 @@ export const ledgerRepository = {
     let query = db
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_transfers as t', 't.id', 'p.transfer_id')
-      .select(['p.transfer_id', 't.kind', 't.reference', 'p.currency', 'p.amount', 'p.created_at'])
+      .select(['p.transfer_id', 't.merchant_id', 't.kind', 't.reference', 'p.currency', 'p.amount', 'p.created_at'])
       .where('p.account_id', 'in', accountIds);
     if (merchantId !== undefined) query = query.where('t.merchant_id', '=', merchantId);
     return query.orderBy('p.id', 'desc').limit(limit).execute();

@@ -44,7 +44,7 @@ export interface WalletView {
   userId: string;
   livemode: boolean;
   balances: Balance[];
-  movements: { transferId: string; kind: string; reference: string | null; currency: Currency; amount: string; createdAt: string }[];
+  movements: { transferId: string; merchantId: string; kind: string; reference: string | null; currency: Currency; amount: string; createdAt: string }[];
 }
 
 export interface LedgerDifference {
@@ -288,6 +288,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
         balances: balancesOf(accounts),
         movements: movements.map((m) => ({
           transferId: m.transfer_id,
+          merchantId: m.merchant_id,
           kind: m.kind,
           reference: m.reference,
           currency: m.currency,
