@@ -5,6 +5,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpired } from '../src/modules/retention/index.ts';
 import { MINUTE } from '../src/platform/clock.ts';
 import { newUser, PASSWORD, payAt, type TestUser, through } from './flow.support.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -120,6 +121,18 @@ describe('my Caisse account', () => {
     const changed = await call(ctx.app, 'POST', '/users/me/password', user.creds, { currentPassword: PASSWORD, newPassword: 'kribi-tide-2027' });
     expect(changed.statusCode, changed.body).toBe(204);
     expect((await get('/account/test', { cookie, 'accept-language': 'en' })).body).toContain('action="/account/test/sign-in"');
+  });
+
+  it('a session ends after 30 minutes, and retention then deletes it', async () => {
+    const user = await newUser(ctx, b, { balance: '100' });
+    const cookie = await signIn(user, { 'accept-language': 'en' });
+    ctx.clock.advance(29 * MINUTE);
+    expect((await get('/account/test', { cookie, 'accept-language': 'en' })).body).toContain('History');
+    ctx.clock.advance(MINUTE);
+    expect((await get('/account/test', { cookie, 'accept-language': 'en' })).body).toContain('action="/account/test/sign-in"');
+    expect((await purgeExpired(ctx.deps, ctx.services)).accountSessions).toBeGreaterThanOrEqual(1);
+    const left = await ctx.deps.db.selectFrom('account_sessions').select('user_id').where('user_id', '=', user.id).execute();
+    expect(left).toEqual([]);
   });
 
   it('refuses a bad phone number and unknown numbers alike, with the form again and no 500', async () => {

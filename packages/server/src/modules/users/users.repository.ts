@@ -245,6 +245,14 @@ export const usersRepository = {
       .executeTakeFirst();
   },
 
+  async purgeExpiredAccountRows(db: Executor, now: Date, limit: number): Promise<number> {
+    const sessions = db.selectFrom('account_sessions').select('token_hash').where('expires_at', '<=', now).limit(limit);
+    const codes = db.selectFrom('account_codes').select('user_id').where('expires_at', '<=', now).limit(limit);
+    const a = await db.deleteFrom('account_sessions').where(sql<boolean>`token_hash = any(array(${sessions}))`).executeTakeFirst();
+    const b = await db.deleteFrom('account_codes').where(sql<boolean>`user_id = any(array(${codes}))`).executeTakeFirst();
+    return Number(a.numDeletedRows) + Number(b.numDeletedRows);
+  },
+
   async deleteAccountSession(db: Executor, tokenHash: Buffer): Promise<void> {
     await db.deleteFrom('account_sessions').where('token_hash', '=', tokenHash).execute();
   },

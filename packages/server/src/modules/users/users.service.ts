@@ -576,6 +576,9 @@ export function createUsersService(
 
       signOut: (token: string) => repo.deleteAccountSession(db, sha256(token)),
 
+      /** Deletes up to `limit` expired sessions and sign-in codes of the account page (retention); how many. */
+      purgeExpired: (now: Date, limit: number) => repo.purgeExpiredAccountRows(db, now, limit),
+
       /** Every balance and the latest movements across every merchant, each with its merchant's name. */
       async history(mode: KeyMode, userId: string) {
         const wallet = await ledger.wallet({ userId, mode }, db, ACCOUNT_MOVEMENTS);
