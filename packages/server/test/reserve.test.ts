@@ -10,7 +10,7 @@ import { DAY, HOUR, SECOND } from '../src/platform/clock.ts';
 import { reserveOf } from '../src/platform/fees.ts';
 import { appWithSandbox } from './connectors.support.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
-import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, onPostgres, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
 let sandbox: MomoSandbox;
@@ -159,5 +159,44 @@ describe('the rolling reserve', () => {
     await pay(m, '10000');
     expect(await xaf(m)).toMatchObject({ pending: `${4432 + 9850}`, reserved: '493' });
     await expectLedgerClean(ctx);
+  });
+
+  it("ledger verify finds holds that disagree with the reserve account", async () => {
+    const m = await reserveMerchant('Checked shop');
+    const intent = await pay(m, '10000');
+    const scope = { merchantId: m.merchantId, mode: 'test' as const };
+    expect(await ctx.services.balances.differences(scope)).toEqual([]);
+    await ctx.deps.db.updateTable('reserve_holds').set({ remaining_minor: 900n }).where('source_id', '=', intent.id).execute();
+    expect(await ctx.services.balances.differences(scope)).toEqual([
+      { type: 'statement', id: `${m.merchantId} test XAF`, detail: "the reserve's holds keep 900 but the reserve account holds 985" },
+    ]);
+    await ctx.deps.db.updateTable('reserve_holds').set({ remaining_minor: 985n }).where('source_id', '=', intent.id).execute();
+  });
+
+  it.runIf(onPostgres)('refunds and releases running at once neither deadlock nor lose a unit (PostgreSQL)', async () => {
+    const m = await reserveMerchant('Busy shop');
+    const intents = [];
+    for (let i = 0; i < 6; i++) {
+      intents.push(await pay(m, '10000'));
+      ctx.clock.advance(HOUR);
+    }
+    expect((await call(ctx.app, 'POST', '/test/balance/settle', sk(m))).statusCode).toBe(200);
+    // Everything available goes out, then the holds fall due while refunds arrive.
+    const payout = await call(ctx.app, 'POST', '/payouts', sk(m), { amount: '53190', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237670000001' } });
+    expect(payout.statusCode, payout.body).toBe(202);
+    ctx.clock.advance(90 * DAY - 3 * HOUR);
+    const answers = await Promise.all([
+      ...intents.map((intent) => call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(m), { amount: '1000' })),
+      ctx.services.balances.releaseDue(),
+      ctx.services.balances.releaseDue(),
+    ]);
+    for (const res of answers.slice(0, intents.length) as { statusCode: number; body: string }[]) expect(res.statusCode, res.body).toBe(201);
+    ctx.clock.advance(DAY);
+    await ctx.services.balances.releaseDue();
+    // 6 × 985 held; 6 × 985 taken by the refunds (from the reserve or, once released, from available).
+    expect(await xaf(m)).toMatchObject({ available: '0', reserved: '0', nextReleaseOn: null });
+    await expectLedgerClean(ctx);
+    expect(await ctx.services.balances.differences({ merchantId: m.merchantId, mode: 'test' })).toEqual([]);
+    await ctx.services.payouts.drain();
   });
 });

@@ -89,19 +89,14 @@ function filtered(db: Executor, f: ListFilter) {
   return q;
 }
 
+/** A group's unreleased holds. */
+function openHolds(db: Executor, g: Group) {
+  return db.selectFrom('reserve_holds').where('merchant_id', '=', g.merchant_id).where('mode', '=', g.mode).where('currency', '=', g.currency).where('released_at', 'is', null);
+}
+
 /** A group's unreleased holds, soonest release first, locked; those another transaction holds are skipped. */
 function unreleased(tx: Tx, g: Group) {
-  return tx
-    .selectFrom('reserve_holds')
-    .selectAll()
-    .where('merchant_id', '=', g.merchant_id)
-    .where('mode', '=', g.mode)
-    .where('currency', '=', g.currency)
-    .where('released_at', 'is', null)
-    .orderBy('release_on')
-    .orderBy('id')
-    .forUpdate()
-    .skipLocked();
+  return openHolds(tx, g).selectAll().orderBy('release_on').orderBy('id').forUpdate().skipLocked();
 }
 
 export const balancesRepository = {
@@ -221,6 +216,11 @@ export const balancesRepository = {
     return unreleased(tx, g).where('remaining_minor', '>', 0n).execute();
   },
 
+  /** Whether the group has unreleased holds that still hold money (no lock: a refund's first look). */
+  async hasOpenHolds(db: Executor, g: Group): Promise<boolean> {
+    return (await openHolds(db, g).select('id').where('remaining_minor', '>', 0n).limit(1).executeTakeFirst()) !== undefined;
+  },
+
   async setRemaining(tx: Tx, id: string, remaining: bigint): Promise<void> {
     await tx.updateTable('reserve_holds').set({ remaining_minor: remaining }).where('id', '=', id).execute();
   },
@@ -236,6 +236,14 @@ export const balancesRepository = {
       .where('remaining_minor', '>', 0n)
       .groupBy('currency')
       .execute() as Promise<{ currency: string; release_on: Date }[]>;
+  },
+
+  /** What the unreleased holds still keep, per merchant, mode and currency. */
+  async heldTotals(db: Executor): Promise<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }[]> {
+    const result = await sql<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }>`
+      select merchant_id, mode, currency, sum(remaining_minor)::bigint as total from reserve_holds
+      where released_at is null group by merchant_id, mode, currency`.execute(db);
+    return result.rows;
   },
 
   async allTotals(db: Executor): Promise<BalanceTotalsTable[]> {

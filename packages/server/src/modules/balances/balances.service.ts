@@ -148,6 +148,14 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
       const b = held.get(k) ?? 0n;
       if (a !== b) out.push({ type: 'statement', id: k, detail: `the balance statement's total is ${a} but the ledger holds ${b}` });
     }
+    // The rolling reserve: what the unreleased holds still hold is what the reserve account holds.
+    const reserved = new Map((await ledger.reserveMoney()).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total]));
+    const holding = new Map((await repo.heldTotals(db)).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total]));
+    for (const k of new Set([...reserved.keys(), ...holding.keys()])) {
+      const a = holding.get(k) ?? 0n;
+      const b = reserved.get(k) ?? 0n;
+      if (a !== b) out.push({ type: 'statement', id: k, detail: `the reserve's holds keep ${a} but the reserve account holds ${b}` });
+    }
     return out;
   }
 
@@ -201,23 +209,29 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
 
     /**
      * How much of a refund's `debit` (what leaves the merchant) the reserve covers, when it comes
-     * out of available: the part available cannot cover (all of it below zero), as far as the
-     * reserve's unreleased holds go, taken from the holds released soonest first. The holds are
-     * lowered here; the caller moves `drawn` out of the reserve account in its transfer.
+     * out of available: the part available cannot cover (all of it when available is at or below
+     * zero), as far as the unreleased holds go, taken from the holds released soonest first. The
+     * holds are lowered here; the caller moves `drawn` out of the reserve account in its transfer.
+     * With holds, available and the reserve are locked together, in the ledger's one order, as
+     * the release locks them: a refund and a release never wait on each other in a circle.
      */
     async drawReserve(tx: Tx, scope: Scope, currency: Currency, debit: bigint): Promise<{ drawn: bigint; account: AccountRow | undefined }> {
-      const available = await lockAvailable(tx, scope, currency);
-      let short = debit - (available.balance > 0n ? available.balance : 0n);
-      if (short <= 0n) return { drawn: 0n, account: undefined };
+      const group = { merchant_id: scope.merchantId, mode: scope.mode, currency };
+      if (!(await repo.hasOpenHolds(tx, group))) return { drawn: 0n, account: undefined };
+      const available = await ledger.merchantBalance(tx, { ...scope, currency });
+      const reserve = await ledger.merchantReserve(tx, { ...scope, currency });
+      const locked = await ledger.lockAccounts(tx, [available.id, reserve.id]);
+      const balance = locked.find((a) => a.id === available.id)?.balance ?? 0n;
+      let short = debit - (balance > 0n ? balance : 0n);
       let drawn = 0n;
-      for (const hold of await repo.lockOpenHolds(tx, { merchant_id: scope.merchantId, mode: scope.mode, currency })) {
+      for (const hold of short > 0n ? await repo.lockOpenHolds(tx, group) : []) {
         if (short <= 0n) break;
         const take = hold.remaining_minor < short ? hold.remaining_minor : short;
         await repo.setRemaining(tx, hold.id, hold.remaining_minor - take);
         drawn += take;
         short -= take;
       }
-      return { drawn, account: drawn > 0n ? await ledger.merchantReserve(tx, { ...scope, currency }) : undefined };
+      return { drawn, account: drawn > 0n ? reserve : undefined };
     },
 
     /**

@@ -277,6 +277,13 @@ export const ledgerRepository = {
     return result.rows;
   },
 
+  /** Every merchant's rolling reserve per mode and currency. */
+  async reserveMoney(db: Executor): Promise<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }[]> {
+    const result = await sql<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }>`
+      select merchant_id, mode, currency, balance as total from ledger_accounts where kind = 'merchant_reserve'`.execute(db);
+    return result.rows;
+  },
+
   async counts(db: Executor): Promise<{ accounts: number; transfers: number; postings: number }> {
     const result = await sql<{ accounts: bigint; transfers: bigint; postings: bigint }>`
       select (select count(*) from ledger_accounts) as accounts,

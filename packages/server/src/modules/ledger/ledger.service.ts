@@ -302,6 +302,8 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
 
     /** Every merchant's money (available + pending) per mode and currency, minor units. */
     merchantMoney: (executor: Executor = db) => repo.merchantMoney(executor),
+    /** Every merchant's rolling reserve per mode and currency, minor units. */
+    reserveMoney: (executor: Executor = db) => repo.reserveMoney(executor),
   };
 }
 
