@@ -143,6 +143,11 @@ describe('my Caisse account', () => {
     expect(unknown.statusCode).toBe(401);
     expect(unknown.body).toContain('The phone number or the password is incorrect.');
     expect((await form('/account/test/code', { phoneNumber: '+237650999111', code: '123456' })).statusCode).toBe(400);
+    // Another site's page cannot post the forms.
+    expect((await form('/account/test/sign-in', { phoneNumber: '+237650999111', password: 'x' }, { origin: 'https://evil.example', host: 'caisse.example' })).statusCode).toBe(403);
+    expect((await form('/account/test/sign-out', {}, { 'sec-fetch-site': 'cross-site', origin: 'null' })).statusCode).toBe(403);
+    // Our own page's form, posted under no-referrer: Origin null, same origin by Sec-Fetch-Site.
+    expect((await form('/account/test/sign-out', {}, { 'sec-fetch-site': 'same-origin', origin: 'null' })).statusCode).toBe(303);
     // The API stays JSON-only: a form body elsewhere is still refused.
     const api = await ctx.app.inject({ method: 'POST', url: '/auth/web', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': a.apiKey }, payload: 'phoneNumber=1' });
     expect(api.statusCode).toBe(415);

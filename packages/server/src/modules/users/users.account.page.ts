@@ -4,6 +4,7 @@ import { formatAmount, formatDateTime } from '@caisse/intl';
 import { ApiError, type ErrorCode } from '../../platform/errors.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { clientAddress } from '../../platform/http/rate-limit.ts';
+import { isCrossSite } from '../../platform/http/same-site.ts';
 import { type Language, type MessageId, requestedLanguages, type Translator, translator } from '../../platform/i18n.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import { ACCOUNT_SESSION_MS, type UsersService } from './users.service.ts';
@@ -116,6 +117,10 @@ export default async function accountPage(app: FastifyInstance) {
   // Only this plugin's routes read HTML forms; the API stays JSON-only.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  // Its forms come from its own pages only: another site cannot sign a visitor in or out.
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'POST' && isCrossSite(request, { nullOrigin: 'form' })) throw new ApiError('csrf_token_invalid', 'The account page takes its forms from its own pages only');
   });
   const config = { auth: 'none' as const, csp: 'page' as const };
   const schema = { hide: true };
