@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../src/admin.ts';
+import { createBalancesService } from '../src/modules/balances/index.ts';
+import type { LedgerService } from '../src/modules/ledger/index.ts';
 import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { DAY, HOUR, SECOND } from '../src/platform/clock.ts';
 import { reserveOf } from '../src/platform/fees.ts';
@@ -159,6 +161,37 @@ describe('the rolling reserve', () => {
     await pay(m, '10000');
     expect(await xaf(m)).toMatchObject({ pending: `${4432 + 9850}`, reserved: '493' });
     await expectLedgerClean(ctx);
+  });
+
+  it('a release that fails before its commit leaves the hold to the next round, which releases it once', async () => {
+    // Earlier tests' holds released first: this one is then the only one due.
+    ctx.clock.advance(366 * DAY);
+    await ctx.services.balances.releaseDue();
+    const m = await reserveMerchant('Crash shop');
+    await pay(m, '10000');
+    ctx.clock.advance(90 * DAY);
+    // A worker whose transaction dies after the ledger transfer (a crash before the commit).
+    let crashed = false;
+    const crashing = createBalancesService(ctx.deps, {
+      ledger: {
+        ...ctx.services.ledger,
+        async transfer(...args: Parameters<LedgerService['transfer']>) {
+          await ctx.services.ledger.transfer(...args);
+          crashed = true;
+          throw new Error('process killed');
+        },
+      },
+    });
+    await expect(crashing.releaseDue()).rejects.toThrow('process killed');
+    expect(crashed).toBe(true);
+    expect(await xaf(m)).toMatchObject({ available: '0', reserved: '985' });
+    expect(await releaseTransfers(m)).toHaveLength(0);
+    expect(await ctx.services.balances.releaseDue()).toBe(1);
+    expect(await ctx.services.balances.releaseDue()).toBe(0);
+    expect(await xaf(m)).toMatchObject({ reserved: '0', nextReleaseOn: null });
+    expect(await releaseTransfers(m)).toHaveLength(1);
+    await expectLedgerClean(ctx);
+    expect(await ctx.services.balances.differences({ merchantId: m.merchantId, mode: 'test' })).toEqual([]);
   });
 
   it("ledger verify finds holds that disagree with the reserve account", async () => {
