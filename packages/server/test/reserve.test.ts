@@ -134,6 +134,27 @@ describe('the rolling reserve', () => {
     await ctx.services.payouts.drain();
   });
 
+  it("a refund of a payment not yet settled takes back its share of the payment's own hold", async () => {
+    const m = await reserveMerchant('Early refund shop');
+    const intent = await pay(m, '10000');
+    // Half: 75 of fee back, 4 925 leaves the merchant; half the hold (492.5 → 493) with it.
+    expect((await call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(m), { amount: '5000' })).statusCode).toBe(201);
+    expect(await xaf(m)).toMatchObject({ available: '0', pending: '4433', reserved: '492' });
+    const rows = await statement(m);
+    expect(rows.slice(0, 3).map((r) => [r.type, r.amount, r.status])).toEqual([
+      ['fee', '75', 'pending'],
+      ['refund', '-5000', 'pending'],
+      ['reserve_release', '493', 'pending'],
+    ]);
+    // The rest: the whole hold is back, nothing is left anywhere.
+    expect((await call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(m), {})).statusCode).toBe(201);
+    expect(await xaf(m)).toEqual({ currency: 'XAF', available: '0', pending: '0', reserved: '0', nextReleaseOn: null });
+    expect((await call(ctx.app, 'POST', '/test/balance/settle', sk(m))).statusCode).toBe(200);
+    expect(await xaf(m)).toMatchObject({ available: '0', pending: '0', reserved: '0' });
+    await expectLedgerClean(ctx);
+    expect(await ctx.services.balances.differences({ merchantId: m.merchantId, mode: 'test' })).toEqual([]);
+  });
+
   it('a direct mobile-money payment holds the share too; a merchant without a reserve holds nothing; --off stops new holds', async () => {
     const m = await reserveMerchant('Momo reserve shop');
     const intent = await createIntent(ctx, m, { amount: '5000' });

@@ -221,6 +221,11 @@ export const balancesRepository = {
     return (await openHolds(db, g).select('id').where('remaining_minor', '>', 0n).limit(1).executeTakeFirst()) !== undefined;
   },
 
+  /** A payment's unreleased hold, locked (after a release that had it: none). */
+  async lockHoldOf(tx: Tx, sourceId: string): Promise<ReserveHoldRow | undefined> {
+    return tx.selectFrom('reserve_holds').selectAll().where('source_id', '=', sourceId).where('released_at', 'is', null).forUpdate().executeTakeFirst();
+  },
+
   async setRemaining(tx: Tx, id: string, remaining: bigint): Promise<void> {
     await tx.updateTable('reserve_holds').set({ remaining_minor: remaining }).where('id', '=', id).execute();
   },

@@ -4,7 +4,7 @@ import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { assertCurrency, type Currency, formatAmount } from '../../platform/money.ts';
-import { reserveOf } from '../../platform/fees.ts';
+import { feeReturned, reserveOf } from '../../platform/fees.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { AccountRow, LedgerService } from '../ledger/index.ts';
 import { type BalanceTransactionRow, balancesRepository as repo, type ListFilter, type NewEntry } from './balances.repository.ts';
@@ -232,6 +232,22 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
         short -= take;
       }
       return { drawn, account: drawn > 0n ? reserve : undefined };
+    },
+
+    /**
+     * A refund of a payment not yet settled (its money comes out of pending) takes back the same
+     * share of the payment's own hold as it refunds of the payment, counted on the running total
+     * as fees are (the whole hold once the whole payment is refunded): pending then keeps what
+     * the charge left there, and the hold does not outlive the money it was held for.
+     */
+    async drawOwnHold(tx: Tx, scope: Scope, p: { intentId: string; currency: Currency; amount: bigint; refundedBefore: bigint; refund: bigint }): Promise<{ drawn: bigint; account: AccountRow | undefined }> {
+      const hold = await repo.lockHoldOf(tx, p.intentId);
+      if (!hold) return { drawn: 0n, account: undefined };
+      const share = feeReturned({ amount: p.amount, fee: hold.amount_minor, refundedBefore: p.refundedBefore, refund: p.refund });
+      const drawn = share < hold.remaining_minor ? share : hold.remaining_minor;
+      if (drawn <= 0n) return { drawn: 0n, account: undefined };
+      await repo.setRemaining(tx, hold.id, hold.remaining_minor - drawn);
+      return { drawn, account: await ledger.merchantReserve(tx, { ...scope, currency: p.currency }) };
     },
 
     /**

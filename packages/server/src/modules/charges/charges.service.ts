@@ -96,7 +96,7 @@ export function createChargesService(
   deps: Deps,
   collaborators: {
     ledger: LedgerService;
-    balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'refundSource' | 'recordRefund' | 'reserveFor' | 'drawReserve'>;
+    balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'refundSource' | 'recordRefund' | 'reserveFor' | 'drawReserve' | 'drawOwnHold'>;
     intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition'>;
     otp: Pick<OtpService, 'spend'>;
     /** A charge is a payment attempt: the merchant sees the customer from then on (users.link). */
@@ -320,8 +320,12 @@ export function createChargesService(
         const wallet = await ledger.userWallet(tx, { ...scope, userId: charge.user_id, currency });
         // The fee comes back in proportion to what is refunded (exactly all of it once all is refunded).
         const feeBack = feeReturned({ amount: row.amount_minor, fee: row.fee_minor ?? 0n, refundedBefore: row.amount_refunded_minor, refund: amount });
-        // Out of available, the part it cannot cover comes from the rolling reserve, as far as it goes.
-        const drawn = source.status === 'available' ? await balances.drawReserve(tx, scope, currency, amount - feeBack) : { drawn: 0n, account: undefined };
+        // The rolling reserve: out of available, it covers what available cannot; out of pending,
+        // the payment's own hold comes back in proportion.
+        const drawn =
+          source.status === 'available'
+            ? await balances.drawReserve(tx, scope, currency, amount - feeBack)
+            : await balances.drawOwnHold(tx, scope, { intentId: row.id, currency, amount: row.amount_minor, refundedBefore: row.amount_refunded_minor, refund: amount });
         const postings = [
           { accountId: wallet.id, amount },
           { accountId: balance.id, amount: -(amount - feeBack - drawn.drawn) },
