@@ -153,6 +153,40 @@ describe('the hosted checkout page', () => {
     await outcome('Payment complete');
   });
 
+  it("links to My Caisse account, where the customer signs in with password and SMS code and sees the payment", async () => {
+    const intent = await newIntent({ amount: '700' });
+    await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    await page.getByRole('link', { name: 'My Caisse account: my wallet and history' }).click();
+    await page.waitForURL(`${server.url}/account/test`);
+    await page.getByRole('heading', { level: 1, name: 'My Caisse account' }).waitFor();
+    await accessible('account-01-sign-in');
+    await page.getByLabel('Phone number').fill(RICH.phoneNumber);
+    await page.getByLabel('Password').fill(RICH.password);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Code').waitFor();
+    // The sign-in code belongs to no merchant: read from the server's own outbox.
+    let code = '';
+    await expect
+      .poll(async () => {
+        const rows = await server.sql('select body from messages where user_id = $1 and merchant_id is null order by id desc limit 1', [users[RICH.phoneNumber]]);
+        code = /\b(\d{6})\b/.exec(String(rows.rows[0]?.body ?? ''))?.[1] ?? '';
+        return code;
+      })
+      .toMatch(/^\d{6}$/);
+    await accessible('account-02-code');
+    await page.getByLabel('Code').fill(code);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 2, name: 'History' }).waitFor();
+    const history = await page.textContent('body');
+    // 20 000 − the 5 000 paid above.
+    expect(history).toMatch(/FCFA.15,000/);
+    expect(history).toContain('Boutique Akwa');
+    expect(history).toMatch(/Payment/);
+    await accessible('account-03-history');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Continue' }).waitFor();
+  });
+
   it('tops up a short wallet with MTN MoMo (declined once, then approved), then sends the code by e-mail and pays', async () => {
     const userId = users[POOR.phoneNumber] as string;
     const intent = await newIntent({ amount: '7500', description: 'Pagne wax' });

@@ -88,7 +88,7 @@ describe('balance and payouts in the dashboard', () => {
     await heading('Balance');
     const perCurrency = page.getByRole('region', { name: 'Balance per currency' });
     const xaf = perCurrency.getByRole('row', { name: /^XAF/ });
-    await expect.poll(() => xaf.textContent()).toBe('XAFFCFA\u00a04,925FCFA\u00a01,970');
+    await expect.poll(() => xaf.textContent()).toBe('XAFFCFA\u00a04,925FCFA\u00a01,970FCFA\u00a00');
 
     // Newest first: the pending payment and its fee, then the settled one and its fee.
     const statement = page.getByRole('region', { name: 'Balance transactions' });

@@ -79,6 +79,16 @@ export const ADMIN_COMMANDS = {
       return { merchantId: a.merchantId, settlementDelayDays: a.delayDays };
     },
   ),
+  'merchants.reserve': command(
+    Type.Object(
+      { merchantId: Id('mch'), reserve: Type.Union([Type.Object({ bps: Type.Integer({ minimum: 1, maximum: 10_000 }), days: Type.Integer({ minimum: 1, maximum: 365 }) }), Type.Null()]) },
+      { additionalProperties: false },
+    ),
+    async (s, a) => {
+      await s.merchants.setReserve(a.merchantId, a.reserve);
+      return { merchantId: a.merchantId, reserve: a.reserve && { percent: a.reserve.bps / 100, days: a.reserve.days } };
+    },
+  ),
   'keys.create': command(
     Type.Object(
       {

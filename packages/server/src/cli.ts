@@ -308,6 +308,32 @@ export function buildCli(): Command {
     print(await admin('merchants.settlement', { merchantId, delayDays: opts.delayDays }), opts.json === true);
   });
 
+  examples(
+    merchants
+      .command('reserve <merchantId>')
+      .description("set a merchant's rolling reserve: a percentage of each payment's net held for some days, then released to its available balance (refunds after a payout draw on it)")
+      .option('--percent <percent>', 'share held, 0.01 to 100 (at most 2 decimals)', (v: string) => {
+        if (!/^(100(\.0{1,2})?|[0-9]{1,2}(\.[0-9]{1,2})?)$/.test(v) || Number(v) <= 0) throw new InvalidArgumentError('--percent is 0.01 to 100, at most 2 decimals');
+        return Math.round(Number(v) * 100);
+      })
+      .option('--days <days>', 'how long each share is held, 1 to 365', (v: string) => {
+        if (!/^[1-9][0-9]{0,2}$/.test(v) || Number(v) > 365) throw new InvalidArgumentError('--days is a whole number of days from 1 to 365');
+        return Number(v);
+      })
+      .option('--off', 'no reserve from now on (what is held is still released on its date)')
+      .option('--json', 'print JSON'),
+    'npx caisse merchants reserve mch_01jd… --percent 10 --days 90',
+    'npx caisse merchants reserve mch_01jd… --off',
+  ).action(async (merchantId: string, opts: { percent?: number; days?: number; off?: boolean; json?: boolean }) => {
+    if (opts.off === true) {
+      if (opts.percent !== undefined || opts.days !== undefined) throw new InvalidArgumentError('--off takes neither --percent nor --days');
+      print(await admin('merchants.reserve', { merchantId, reserve: null }), opts.json === true);
+      return;
+    }
+    if (opts.percent === undefined || opts.days === undefined) throw new InvalidArgumentError('give --percent and --days (or --off)');
+    print(await admin('merchants.reserve', { merchantId, reserve: { bps: opts.percent, days: opts.days } }), opts.json === true);
+  });
+
   const keys = examples(
     program.command('keys').description('manage API keys and secret keys'),
     'npx caisse keys create --merchant mch_… --kind both',

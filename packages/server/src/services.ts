@@ -33,7 +33,12 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   // The webhooks module subscribes to the outbox: an event's deliveries are written with it.
   const events = createEventsService(deps, { subscriber: deliveriesOutbox(() => deps.ids('delivery'), MAX_ENDPOINTS) });
   const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions });
-  const users = createUsersService(deps, { messaging, ledger, merchantLanguage: async (id) => (await merchants.findMerchant(id))?.language });
+  const users = createUsersService(deps, {
+    messaging,
+    ledger,
+    merchantLanguage: async (id) => (await merchants.findMerchant(id))?.language,
+    merchantName: async (id) => (await merchants.findMerchant(id))?.name,
+  });
   const otp = createOtpService(deps, { messaging, users, intents });
   const balances = createBalancesService(deps, { ledger });
   const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users });

@@ -482,7 +482,7 @@ describe('payments, webhooks, balance and test data', () => {
     expect(user.json()).toMatchObject({ phoneNumber: '+237650009911', phoneVerified: true, balances: [{ currency: 'XAF', amount: '25000' }] });
     const messages = await send('GET', '/dashboard/api/test/messages', s);
     expect(messages.json()).toMatchObject({ data: [], hasMore: false });
-    expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toEqual({ object: 'balance', livemode: false, available: [], pending: [], balances: [] });
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toEqual({ object: 'balance', livemode: false, available: [], pending: [], reserved: [], balances: [] });
     expect((await send('GET', '/dashboard/api/live/balance', s)).json()).toMatchObject({ livemode: true });
     expectProblem(await send('POST', '/dashboard/api/live/test-users', s, { phoneNumber: '+237650009912', password: 'x' }), 404, 'not_found');
     expectProblem(await send('GET', '/dashboard/api/live/messages', s), 404, 'not_found');
@@ -618,7 +618,7 @@ describe('balance, statement and payouts from the dashboard', () => {
     expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toMatchObject({
       available: [{ currency: 'XAF', amount: '4925' }],
       pending: [{ currency: 'XAF', amount: '1970' }],
-      balances: [{ currency: 'XAF', available: '4925', pending: '1970' }],
+      balances: [{ currency: 'XAF', available: '4925', pending: '1970', reserved: '0', nextReleaseOn: null }],
     });
     const list = (await send('GET', '/dashboard/api/test/balance/transactions', s)).json() as { data: Record<string, string | null>[]; hasMore: boolean };
     expect(list.data.map((t) => [t.type, t.amount, t.balanceAfter, t.status, t.source])).toEqual([
@@ -713,7 +713,7 @@ describe('balance, statement and payouts from the dashboard', () => {
     expect(created.statusCode, created.body).toBe(202);
     const payout = created.json() as { id: string };
     expect(payout).toMatchObject({ object: 'payout', amount: '1000', currency: 'XAF', status: 'PENDING', method: 'manual', livemode: false, destination: { provider: 'mtn_momo', phoneNumber: PAYEE } });
-    expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([{ currency: 'XAF', available: '3925', pending: '1970' }]);
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([{ currency: 'XAF', available: '3925', pending: '1970', reserved: '0', nextReleaseOn: null }]);
     await providerDecides();
     await expect.poll(async () => (await send('GET', `/dashboard/api/test/payouts/${payout.id}`, s)).json().status, { interval: 20, timeout: 5000 }).toBe('PAID');
     const paid = (await send('GET', `/dashboard/api/test/payouts/${payout.id}`, s)).json();
@@ -723,7 +723,7 @@ describe('balance, statement and payouts from the dashboard', () => {
     await providerDecides();
     await expect.poll(async () => (await send('GET', `/dashboard/api/test/payouts/${failing.id}`, s)).json().status, { interval: 20, timeout: 5000 }).toBe('FAILED');
     expect((await send('GET', `/dashboard/api/test/payouts/${failing.id}`, s)).json().failureReason).toBe('PAYEE_NOT_FOUND');
-    expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([{ currency: 'XAF', available: '3925', pending: '1970' }]);
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([{ currency: 'XAF', available: '3925', pending: '1970', reserved: '0', nextReleaseOn: null }]);
     const types = ((await send('GET', '/dashboard/api/test/balance/transactions?limit=3', s)).json() as { data: { type: string; amount: string }[] }).data;
     expect(types.map((t) => [t.type, t.amount])).toEqual([['payout_reversal', '500'], ['payout', '-500'], ['payout', '-1000']]);
 

@@ -103,6 +103,19 @@ export async function authorize(ctx: TestContext, m: TestMerchant, user: TestUse
   return (verify.json() as { authorizationToken: string }).authorizationToken;
 }
 
+/** The same customer signed in through another merchant (a token bound to that merchant's keys). */
+export async function through(ctx: TestContext, m: TestMerchant, user: TestUser): Promise<TestUser> {
+  return { ...user, creds: { apiKey: m.apiKey, token: await accessToken(ctx, m, user.id) } };
+}
+
+/** An intent of `amount` at `m`, paid by the customer (signed in through `m`) with a code; the intent. */
+export async function payAt(ctx: TestContext, m: TestMerchant, user: TestUser, amount: string): Promise<CreatedIntent> {
+  const intent = await createIntent(ctx, m, { amount });
+  const paid = await charge(ctx, user, intent.id, await authorize(ctx, m, user, intent.id));
+  expect(paid.statusCode, paid.body).toBe(200);
+  return intent;
+}
+
 export function charge(ctx: TestContext, user: TestUser, intentionId: string, otpToken: string | undefined, extra: Record<string, unknown> = {}) {
   const headers: Record<string, string> = otpToken === undefined ? {} : { 'x-otp-token': otpToken };
   return call(ctx.app, 'POST', '/charge', { ...user.creds, headers }, { intentionId, ...extra });

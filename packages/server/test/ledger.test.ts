@@ -232,7 +232,7 @@ describe('GET /balance', () => {
     const own = await createMerchant(ctx, 'Delta');
     const empty = await call(ctx.app, 'GET', '/balance', sk(own));
     expect(empty.statusCode).toBe(200);
-    expect(empty.json()).toEqual({ object: 'balance', livemode: false, available: [], pending: [], balances: [] });
+    expect(empty.json()).toEqual({ object: 'balance', livemode: false, available: [], pending: [], reserved: [], balances: [] });
     const userId = (await call(ctx.app, 'POST', '/test/users', sk(own), { phoneNumber: '+237650001122', password: 'douala-rain-2026', balance: '900' })).json().id;
     await ctx.deps.db.transaction().execute(async (tx) => {
       const q = { merchantId: own.merchantId, mode: 'test' as const, currency: 'XAF' as const };
@@ -242,7 +242,7 @@ describe('GET /balance', () => {
     });
     expect((await call(ctx.app, 'GET', '/balance', sk(own))).json().available).toEqual([{ currency: 'XAF', amount: '700' }]);
     const live = await call(ctx.app, 'GET', '/balance', { apiKey: own.live.apiKey, secretKey: own.live.secretKey });
-    expect(live.json()).toEqual({ object: 'balance', livemode: true, available: [], pending: [], balances: [] });
+    expect(live.json()).toEqual({ object: 'balance', livemode: true, available: [], pending: [], reserved: [], balances: [] });
     expect((await call(ctx.app, 'GET', '/balance', { apiKey: own.apiKey })).json().code).toBe('secret_key_required');
   });
 });

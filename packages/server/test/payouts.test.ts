@@ -63,7 +63,7 @@ describe('settlement and the balance', () => {
   it('a charge is pending for the delay, then the worker makes it available; refunds of unsettled charges come out of pending', async () => {
     const m = await merchantWithDelay('Settle shop', 1);
     await pay(m, '5000');
-    expect(xaf(await balance(m))).toEqual({ currency: 'XAF', available: '0', pending: '4925' });
+    expect(xaf(await balance(m))).toEqual({ currency: 'XAF', available: '0', pending: '4925', reserved: '0', nextReleaseOn: null });
     // Not yet due: nothing moves.
     await ctx.services.balances.settleDue();
     expect(xaf(await balance(m))).toMatchObject({ available: '0', pending: '4925' });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithSandbox } from './connectors.support.ts';
-import { authorize, charge, createIntent, expectLedgerClean, newUser, refreshToken, registerUser, type TestUser } from './flow.support.ts';
+import { authorize, charge, createIntent, expectLedgerClean, newUser, payAt, refreshToken, registerUser, type TestUser, through } from './flow.support.ts';
 import { call, createMerchant, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
@@ -207,5 +207,50 @@ describe('top-ups', () => {
     expect(live.statusCode, live.body).toBe(503);
     expect(live.json()).toMatchObject({ code: 'provider_unavailable' });
     expect(await ctx.deps.db.selectFrom('topups').select('id').where('user_id', '=', id).execute()).toEqual([]);
+  });
+});
+
+describe("what a merchant's key shows of its customer's wallet", () => {
+  it('balances in full, but only the movements and top-ups made with that merchant; another merchant\'s top-up is a 404 like an unknown id', async () => {
+    const other = await createMerchant(ctx, 'Other shop');
+    const user = await newUser(ctx, m, { balance: '2000' });
+    const made = (await topup(user, { amount: '3000' })).json() as { id: string };
+    await approve();
+    await expect.poll(async () => (await read(user, made.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    // The SMS saying so goes after the commit: let it arrive before the payment's code.
+    const messages = async () => (await call(ctx.app, 'GET', `/test/messages?userId=${user.id}`, sk(m))).body;
+    await expect.poll(messages, { interval: 20, timeout: 5000 }).toMatch(/3 000/);
+    ctx.clock.advance(SECOND);
+    const atM = await payAt(ctx, m, user, '1000');
+    expect((await call(ctx.app, 'POST', `/gateway/${atM.id}/refunds`, sk(m), { amount: '400' })).statusCode).toBe(201);
+
+    // The same customer signs in through the other merchant and pays it (a minute later: one code per 30 s).
+    ctx.clock.advance(MINUTE);
+    const viaOther = await through(ctx, other, user);
+    const atOther = await payAt(ctx, other, viaOther, '500');
+
+    type WalletBody = { balances: { currency: string; amount: string }[]; movements: { kind: string; reference: string }[] };
+    const seenByOther = (await call(ctx.app, 'GET', '/wallet', viaOther.creds)).json() as WalletBody;
+    expect(seenByOther.balances).toEqual([{ currency: 'XAF', amount: '3900' }]);
+    expect(seenByOther.movements.map((x) => [x.kind, x.reference])).toEqual([['charge', atOther.id]]);
+    const raw = JSON.stringify(seenByOther);
+    for (const leaked of [made.id, atM.id]) expect(raw).not.toContain(leaked);
+
+    const seenByM = (await call(ctx.app, 'GET', '/wallet', user.creds)).json() as WalletBody;
+    expect(seenByM.balances).toEqual(seenByOther.balances);
+    expect(seenByM.movements.map((x) => x.kind).sort()).toEqual(['charge', 'funding', 'refund', 'topup']);
+    expect(JSON.stringify(seenByM)).not.toContain(atOther.id);
+
+    // Top-ups: the list and a read through the other merchant know nothing of m's.
+    expect((await call(ctx.app, 'GET', '/wallet/topups', viaOther.creds)).json()).toMatchObject({ data: [], hasMore: false });
+    const foreign = await call(ctx.app, 'GET', `/wallet/topups/${made.id}`, viaOther.creds);
+    const unknownId = `top_${'0'.repeat(made.id.length - 4)}`;
+    const unknown = await call(ctx.app, 'GET', `/wallet/topups/${unknownId}`, viaOther.creds);
+    expect(foreign.statusCode).toBe(404);
+    expect(unknown.statusCode).toBe(404);
+    const withoutId = (res: { json(): unknown }, id: string) => JSON.stringify({ ...(res.json() as object), requestId: null }).replaceAll(id, 'ID');
+    expect(withoutId(foreign, made.id)).toBe(withoutId(unknown, unknownId));
+    expect(((await call(ctx.app, 'GET', '/wallet/topups', user.creds)).json() as { data: { id: string }[] }).data.map((t) => t.id)).toEqual([made.id]);
+    await expectLedgerClean(ctx);
   });
 });

@@ -214,12 +214,18 @@ export interface paths {
                             balances: {
                                 available: string;
                                 currency: string;
+                                nextReleaseOn: string | null;
                                 pending: string;
+                                reserved: string;
                             }[];
                             livemode: boolean;
                             /** @enum {string} */
                             object: "balance";
                             pending: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                            reserved: {
                                 amount: string;
                                 currency: string;
                             }[];
@@ -251,7 +257,7 @@ export interface paths {
                     limit?: number;
                     startingAfter?: string;
                     to?: string;
-                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
                 };
                 header?: never;
                 path?: never;
@@ -279,7 +285,7 @@ export interface paths {
                                 object: "balance_transaction";
                                 source: string | null;
                                 status: "pending" | "available";
-                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
                             }[];
                             hasMore: boolean;
                             /** @enum {string} */
@@ -310,7 +316,7 @@ export interface paths {
                     currency?: string;
                     from?: string;
                     to?: string;
-                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
                 };
                 header?: never;
                 path?: never;
@@ -2069,12 +2075,18 @@ export interface paths {
                             balances: {
                                 available: string;
                                 currency: string;
+                                nextReleaseOn: string | null;
                                 pending: string;
+                                reserved: string;
                             }[];
                             livemode: boolean;
                             /** @enum {string} */
                             object: "balance";
                             pending: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                            reserved: {
                                 amount: string;
                                 currency: string;
                             }[];

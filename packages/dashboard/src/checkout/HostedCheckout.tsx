@@ -508,6 +508,12 @@ function Page({ config, sessionToken, onSavedLanguage }: { config: CheckoutConfi
         <p className="hint" style={{ marginTop: '1.5rem', textAlign: 'center' }}>
           {t('hosted.securedBy')}
         </p>
+        {!('error' in config) && (
+          // The customer's whole history across merchants lives on the gateway's own page, not in any merchant's.
+          <p className="hint" style={{ textAlign: 'center' }}>
+            <a href={config.livemode ? '/account' : '/account/test'}>{t('hosted.myAccount')}</a>
+          </p>
+        )}
       </main>
     </div>
   );

@@ -98,7 +98,7 @@ export type EndpointSecret = Answer<'/dashboard/api/{mode}/webhook-endpoints/{id
 export type Balance = Answer<'/dashboard/api/{mode}/balance', 'get'>;
 export type BalanceTransaction = Row<'/dashboard/api/{mode}/balance/transactions'>;
 export type BalanceTransactionType = BalanceTransaction['type'];
-export const BALANCE_TRANSACTION_TYPES: BalanceTransactionType[] = ['charge', 'fee', 'refund', 'payout', 'payout_reversal', 'adjustment'];
+export const BALANCE_TRANSACTION_TYPES: BalanceTransactionType[] = ['charge', 'fee', 'refund', 'payout', 'payout_reversal', 'adjustment', 'reserve', 'reserve_release'];
 
 export const CURRENCIES = ['XAF', 'XOF', 'EUR', 'USD'] as const;
 

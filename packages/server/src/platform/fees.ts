@@ -34,3 +34,12 @@ export function feeReturned(q: { amount: bigint; fee: bigint; refundedBefore: bi
   if (after >= q.amount) return q.fee - mulDivHalfUp(q.fee, q.refundedBefore, q.amount);
   return mulDivHalfUp(q.fee, after, q.amount) - mulDivHalfUp(q.fee, q.refundedBefore, q.amount);
 }
+
+/**
+ * The rolling reserve's share of a charge's net: net × bps / 10 000, half up like fees (never
+ * more than the net, since bps is at most 10 000).
+ */
+export function reserveOf(net: bigint, bps: number): bigint {
+  if (net <= 0n || bps <= 0) return 0n;
+  return mulDivHalfUp(net, BigInt(bps), 10_000n);
+}

@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   balanceTransaction: 'btx',
   paymentLink: 'plink',
   attempt: 'att',
+  reserveHold: 'rsv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

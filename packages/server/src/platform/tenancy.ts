@@ -58,6 +58,14 @@ export interface MerchantContext extends Caller {
   fees?: { bps: number | null; fixedMinor: Record<string, number | string> | null };
   /** The merchant's own settlement delay in days, where it has one (else the configured default). */
   settlementDelayDays?: number | null;
+  /** The merchant's rolling reserve (a share of each charge's net held for some days), when set. */
+  reserve?: ReserveTerms | null;
+}
+
+/** A rolling reserve: `bps` of each charge's net (1 % = 100) held for `days` days. */
+export interface ReserveTerms {
+  bps: number;
+  days: number;
 }
 
 /** The end user a user route acts for, once their access token is checked. */

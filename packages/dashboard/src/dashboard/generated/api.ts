@@ -33,12 +33,18 @@ export interface paths {
                             balances: {
                                 available: string;
                                 currency: string;
+                                nextReleaseOn: string | null;
                                 pending: string;
+                                reserved: string;
                             }[];
                             livemode: boolean;
                             /** @enum {string} */
                             object: "balance";
                             pending: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                            reserved: {
                                 amount: string;
                                 currency: string;
                             }[];
@@ -70,7 +76,7 @@ export interface paths {
                     limit?: number;
                     startingAfter?: string;
                     to?: string;
-                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
                 };
                 header?: never;
                 path: {
@@ -100,7 +106,7 @@ export interface paths {
                                 object: "balance_transaction";
                                 source: string | null;
                                 status: "pending" | "available";
-                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
                             }[];
                             hasMore: boolean;
                             /** @enum {string} */
@@ -131,7 +137,7 @@ export interface paths {
                     currency?: string;
                     from?: string;
                     to?: string;
-                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
                 };
                 header?: never;
                 path: {

@@ -14,6 +14,8 @@ const TYPE_TEXTS: Record<BalanceTransactionType, MessageId> = {
   payout: 'balance.type.payout',
   payout_reversal: 'balance.type.payoutReversal',
   adjustment: 'balance.type.adjustment',
+  reserve: 'balance.type.reserve',
+  reserve_release: 'balance.type.reserveRelease',
 };
 
 interface Filters {
@@ -58,6 +60,9 @@ export function Balance({ mode, search }: { mode: Mode; search: string }) {
                 <th scope="col" className="num">
                   {t('balance.pending')}
                 </th>
+                <th scope="col" className="num">
+                  {t('balance.reserved')}
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -66,6 +71,7 @@ export function Balance({ mode, search }: { mode: Mode; search: string }) {
                   <th scope="row">{b.currency}</th>
                   <td className="num big-number">{money(b.available, b.currency)}</td>
                   <td className="num">{money(b.pending, b.currency)}</td>
+                  <td className="num">{money(b.reserved, b.currency)}</td>
                 </tr>
               ))}
             </tbody>

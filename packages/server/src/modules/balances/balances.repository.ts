@@ -2,8 +2,8 @@ import { type Generated, type Selectable, sql } from 'kysely';
 import { DEFERRED, type Executor, type Tx } from '../../platform/db.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
-export type BalanceTransactionType = 'charge' | 'refund' | 'fee' | 'payout' | 'payout_reversal' | 'adjustment';
-export const BALANCE_TRANSACTION_TYPES: readonly BalanceTransactionType[] = ['charge', 'refund', 'fee', 'payout', 'payout_reversal', 'adjustment'];
+export type BalanceTransactionType = 'charge' | 'refund' | 'fee' | 'payout' | 'payout_reversal' | 'adjustment' | 'reserve' | 'reserve_release';
+export const BALANCE_TRANSACTION_TYPES: readonly BalanceTransactionType[] = ['charge', 'refund', 'fee', 'payout', 'payout_reversal', 'adjustment', 'reserve', 'reserve_release'];
 export type BalanceStatus = 'pending' | 'available';
 
 export interface BalanceTransactionsTable {
@@ -31,12 +31,31 @@ export interface BalanceTotalsTable {
   total_minor: bigint;
 }
 
+/** One charge's share held in the rolling reserve, until `release_on`. */
+export interface ReserveHoldsTable {
+  id: string;
+  merchant_id: string;
+  mode: KeyMode;
+  currency: string;
+  source_id: string;
+  amount_minor: bigint;
+  remaining_minor: bigint;
+  release_on: Date;
+  released_at: Date | null;
+  release_transfer_id: string | null;
+  created_at: Date;
+}
+
 declare module '../../platform/database.ts' {
   interface Database {
     balance_transactions: BalanceTransactionsTable;
     balance_totals: BalanceTotalsTable;
+    reserve_holds: ReserveHoldsTable;
   }
 }
+
+export type ReserveHoldRow = Selectable<ReserveHoldsTable>;
+type Group = { merchant_id: string; mode: KeyMode; currency: string };
 
 export type BalanceTransactionRow = Selectable<BalanceTransactionsTable>;
 
@@ -68,6 +87,16 @@ function filtered(db: Executor, f: ListFilter) {
   if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
   if (f.to !== undefined) q = q.where('created_at', '<', f.to);
   return q;
+}
+
+/** A group's unreleased holds. */
+function openHolds(db: Executor, g: Group) {
+  return db.selectFrom('reserve_holds').where('merchant_id', '=', g.merchant_id).where('mode', '=', g.mode).where('currency', '=', g.currency).where('released_at', 'is', null);
+}
+
+/** A group's unreleased holds, soonest release first, locked; those another transaction holds are skipped. */
+function unreleased(tx: Tx, g: Group) {
+  return openHolds(tx, g).selectAll().orderBy('release_on').orderBy('id').forUpdate().skipLocked();
 }
 
 export const balancesRepository = {
@@ -152,6 +181,74 @@ export const balancesRepository = {
   /** The statement of a period, oldest first, in batches after `afterSeq` (the CSV export). */
   async batchAfter(db: Executor, f: ListFilter, afterSeq: bigint, limit: number): Promise<BalanceTransactionRow[]> {
     return filtered(db, f).where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
+  },
+
+  // --- the rolling reserve ----------------------------------------------------------------------
+
+  async insertHold(tx: Tx, row: Omit<ReserveHoldsTable, 'released_at' | 'release_transfer_id'>): Promise<void> {
+    await tx.insertInto('reserve_holds').values(row).execute();
+  },
+
+  /** Merchants, modes and currencies with holds due by `now`. */
+  async dueHoldGroups(db: Executor, now: Date, limit: number): Promise<Group[]> {
+    const result = await sql<Group>`
+      select distinct merchant_id, mode, currency from reserve_holds
+      where released_at is null and release_on <= ${now} limit ${limit}`.execute(db);
+    return result.rows;
+  },
+
+  /** Up to `limit` due holds of one group, locked; holds another transaction has are left for the next round. */
+  async claimDueHolds(tx: Tx, g: Group, now: Date, limit: number): Promise<ReserveHoldRow[]> {
+    return unreleased(tx, g).where('release_on', '<=', now).limit(limit).execute();
+  },
+
+  async markReleased(tx: Tx, ids: string[], at: Date, transferId: string | null): Promise<void> {
+    if (ids.length === 0) return;
+    await tx.updateTable('reserve_holds').set({ released_at: at, release_transfer_id: transferId, remaining_minor: 0n }).where('id', 'in', ids).execute();
+  },
+
+  /**
+   * The group's unreleased holds with money left, soonest release first, locked; holds a release
+   * has locked are skipped (it is releasing them), so a refund never waits on the settlement
+   * worker, which locks the holds before the accounts.
+   */
+  async lockOpenHolds(tx: Tx, g: Group): Promise<ReserveHoldRow[]> {
+    return unreleased(tx, g).where('remaining_minor', '>', 0n).execute();
+  },
+
+  /** Whether the group has unreleased holds that still hold money (no lock: a refund's first look). */
+  async hasOpenHolds(db: Executor, g: Group): Promise<boolean> {
+    return (await openHolds(db, g).select('id').where('remaining_minor', '>', 0n).limit(1).executeTakeFirst()) !== undefined;
+  },
+
+  /** A payment's unreleased hold, locked (after a release that had it: none). */
+  async lockHoldOf(tx: Tx, sourceId: string): Promise<ReserveHoldRow | undefined> {
+    return tx.selectFrom('reserve_holds').selectAll().where('source_id', '=', sourceId).where('released_at', 'is', null).forUpdate().executeTakeFirst();
+  },
+
+  async setRemaining(tx: Tx, id: string, remaining: bigint): Promise<void> {
+    await tx.updateTable('reserve_holds').set({ remaining_minor: remaining }).where('id', '=', id).execute();
+  },
+
+  /** The next release date per currency of a merchant's holds that still hold money. */
+  async nextReleases(db: Executor, merchantId: string, mode: KeyMode): Promise<{ currency: string; release_on: Date }[]> {
+    return db
+      .selectFrom('reserve_holds')
+      .select(['currency', (eb) => eb.fn.min('release_on').as('release_on')])
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('released_at', 'is', null)
+      .where('remaining_minor', '>', 0n)
+      .groupBy('currency')
+      .execute() as Promise<{ currency: string; release_on: Date }[]>;
+  },
+
+  /** What the unreleased holds still keep, per merchant, mode and currency. */
+  async heldTotals(db: Executor): Promise<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }[]> {
+    const result = await sql<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }>`
+      select merchant_id, mode, currency, sum(remaining_minor)::bigint as total from reserve_holds
+      where released_at is null group by merchant_id, mode, currency`.execute(db);
+    return result.rows;
   },
 
   async allTotals(db: Executor): Promise<BalanceTotalsTable[]> {

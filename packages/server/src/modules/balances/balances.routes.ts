@@ -17,9 +17,10 @@ export default async function balancesRoutes(fastify: FastifyInstance) {
       config: { auth: 'sk', access: 'balance:read' },
       schema: {
         tags,
-        summary: "The merchant's balance per currency, in the key's mode: available and pending",
+        summary: "The merchant's balance per currency, in the key's mode: available, pending and reserved",
         description:
-          "A charge's net (amount − fee) is `pending` for the merchant's settlement delay (default 1 day; `caisse merchants settlement mch_… --delay-days N`, 0: available within seconds), then `available`. Payouts take from `available`; refunds take from `pending` while the payment is not settled, else from `available`, which may then go below zero.",
+          "A charge's net (amount − fee) is `pending` for the merchant's settlement delay (default 1 day; `caisse merchants settlement mch_… --delay-days N`, 0: available within seconds), then `available`. Payouts take from `available`; refunds take from `pending` while the payment is not settled, else from `available`, which may then go below zero. " +
+          "With a rolling reserve (set by the operator: `caisse merchants reserve mch_… --percent 10 --days 90`), that share of each charge's net is `reserved` instead, and released to `available` that many days after the charge (`nextReleaseOn`); a refund that `available` cannot cover draws on the reserve first.",
         security,
         response: { 200: MerchantBalance },
       },
@@ -35,7 +36,7 @@ export default async function balancesRoutes(fastify: FastifyInstance) {
         tags,
         summary: "The merchant's balance statement, newest first",
         description:
-          "Every movement of the merchant's money: `charge`, `fee`, `refund`, `payout`, `payout_reversal`, `adjustment`, each with `balanceAfter` (available + pending right after it), whether it is `pending` or `available`, and `availableOn`. Moving a settled amount from pending to available is not a movement (the total does not change). Filters: `type`, `currency`, `from`, `to` (dates or RFC 3339 times). Errors: `validation_error` (a bad date), `currency_unsupported`, `not_found` (an unknown `startingAfter`).",
+          "Every movement of the merchant's money: `charge`, `fee`, `refund`, `payout`, `payout_reversal`, `adjustment`, `reserve` (a charge's share held by the rolling reserve, with its release date in the description), `reserve_release` (reserve money back to available, on its date or drawn by a refund), each with `balanceAfter` (available + pending right after it), whether it is `pending` or `available`, and `availableOn`. Moving a settled amount from pending to available is not a movement (the total does not change). Filters: `type`, `currency`, `from`, `to` (dates or RFC 3339 times). Errors: `validation_error` (a bad date), `currency_unsupported`, `not_found` (an unknown `startingAfter`).",
         security,
         querystring: ListBalanceTransactionsQuery,
         response: { 200: BalanceTransactionList },

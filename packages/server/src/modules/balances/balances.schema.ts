@@ -14,16 +14,26 @@ export const MerchantBalance = Type.Object({
       'What may be paid out now, per currency. It can be negative: a refund after a payout takes it below zero, and then no payout runs until it is positive again.',
   }),
   pending: Type.Array(Money, { description: "Charges' net not yet settled, per currency: available after the merchant's settlement delay" }),
+  reserved: Type.Array(Money, {
+    description:
+      "The rolling reserve, per currency (when the operator set one for the merchant): a share of each charge's net held for some days, then released to `available`. Refunds that `available` cannot cover draw on it. Not part of available + pending.",
+  }),
   balances: Type.Array(
-    Type.Object({ currency: Type.String(), available: Type.String(), pending: Type.String() }),
-    { description: 'The same figures, one entry per currency: `{currency, available, pending}`' },
+    Type.Object({
+      currency: Type.String(),
+      available: Type.String(),
+      pending: Type.String(),
+      reserved: Type.String(),
+      nextReleaseOn: Type.Union([Timestamp, Type.Null()], { description: 'When the next part of the reserve is released (null: nothing held)' }),
+    }),
+    { description: 'The same figures, one entry per currency: `{currency, available, pending, reserved, nextReleaseOn}`' },
   ),
 });
 export type MerchantBalance = Static<typeof MerchantBalance>;
 
-export const BalanceTransactionTypeSchema = Type.Union([Type.Literal('charge'), Type.Literal('refund'), Type.Literal('fee'), Type.Literal('payout'), Type.Literal('payout_reversal'), Type.Literal('adjustment')], {
+export const BalanceTransactionTypeSchema = Type.Union([Type.Literal('charge'), Type.Literal('refund'), Type.Literal('fee'), Type.Literal('payout'), Type.Literal('payout_reversal'), Type.Literal('adjustment'), Type.Literal('reserve'), Type.Literal('reserve_release')], {
   description:
-    '`charge` (a payment, gross), `fee` (the platform fee of a charge, negative; positive when a refund returns part of it), `refund`, `payout`, `payout_reversal` (a failed payout coming back), `adjustment`',
+    '`charge` (a payment, gross), `fee` (the platform fee of a charge, negative; positive when a refund returns part of it), `refund`, `payout`, `payout_reversal` (a failed payout coming back), `adjustment`, `reserve` (the rolling reserve\'s share of a charge, negative: held until the date in its description), `reserve_release` (reserve money coming back to available: on its date, or drawn by a refund)',
 });
 
 export const BalanceTransaction = Type.Object({

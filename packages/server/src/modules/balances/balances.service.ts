@@ -4,6 +4,7 @@ import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { assertCurrency, type Currency, formatAmount } from '../../platform/money.ts';
+import { feeReturned, reserveOf } from '../../platform/fees.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { AccountRow, LedgerService } from '../ledger/index.ts';
 import { type BalanceTransactionRow, balancesRepository as repo, type ListFilter, type NewEntry } from './balances.repository.ts';
@@ -100,6 +101,40 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
   }
 
   /**
+   * Releases due reserve holds of up to `groups` merchants and currencies: what each still holds
+   * goes from the reserve to available in one ledger transfer per group, a `reserve_release` row
+   * per hold, and the holds are marked released in that transaction (so once, whatever crashes).
+   */
+  async function release(until: Date, groups: number): Promise<number> {
+    let released = 0;
+    for (const g of await repo.dueHoldGroups(db, until, groups)) {
+      released += await db.transaction().execute(async (tx) => {
+        const holds = await repo.claimDueHolds(tx, g, until, SETTLE_BATCH);
+        if (holds.length === 0) return 0;
+        const scope = { merchantId: g.merchant_id, mode: g.mode };
+        const currency = g.currency as Currency;
+        const sum = holds.reduce((s, h) => s + h.remaining_minor, 0n);
+        let transferId: string | null = null;
+        if (sum > 0n) {
+          const reserve = await ledger.merchantReserve(tx, { ...scope, currency });
+          const available = await ledger.merchantBalance(tx, { ...scope, currency });
+          transferId = (await ledger.transfer(tx, { ...scope, kind: 'reserve_release', reference: null, currency, from: reserve.id, to: available.id, amount: sum })).id;
+          const now = clock.now();
+          const entries = holds
+            .filter((h) => h.remaining_minor > 0n)
+            .map((h) =>
+              entry({ type: 'reserve_release', amount: h.remaining_minor, sourceId: h.source_id, transferId, description: `Reserve released for payment ${h.source_id}`, status: 'available', availableOn: now }),
+            );
+          await repo.record(tx, { ...scope, currency }, entries, now);
+        }
+        await repo.markReleased(tx, holds.map((h) => h.id), clock.now(), transferId);
+        return holds.length;
+      });
+    }
+    return released;
+  }
+
+  /**
    * Every statement whose total is not the merchant's money in the ledger (available +
    * pending), as `ledger verify` differences (type `statement`).
    */
@@ -113,6 +148,14 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
       const b = held.get(k) ?? 0n;
       if (a !== b) out.push({ type: 'statement', id: k, detail: `the balance statement's total is ${a} but the ledger holds ${b}` });
     }
+    // The rolling reserve: what the unreleased holds still hold is what the reserve account holds.
+    const reserved = new Map((await ledger.reserveMoney()).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total]));
+    const holding = new Map((await repo.heldTotals(db)).map((r) => [key(r.merchant_id, r.mode, r.currency), r.total]));
+    for (const k of new Set([...reserved.keys(), ...holding.keys()])) {
+      const a = holding.get(k) ?? 0n;
+      const b = reserved.get(k) ?? 0n;
+      if (a !== b) out.push({ type: 'statement', id: k, detail: `the reserve's holds keep ${a} but the reserve account holds ${b}` });
+    }
     return out;
   }
 
@@ -123,12 +166,88 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
       return new Date(at.getTime() + days * DAY);
     },
 
-    /** A charge's rows (gross, then its fee), pending until `availableOn`, in the charge's transaction. */
-    async recordCharge(tx: Tx, scope: Scope, c: { intentId: string; currency: Currency; amount: bigint; fee: bigint; transferId: string; availableOn: Date }) {
+    /**
+     * The rolling reserve's share of a charge's net for this merchant (0 when it has none), and
+     * when it is released: `days` after the charge.
+     */
+    reserveFor(merchant: Pick<MerchantContext, 'reserve'>, net: bigint, at: Date = clock.now()): { amount: bigint; releaseOn: Date } {
+      const terms = merchant.reserve;
+      if (!terms) return { amount: 0n, releaseOn: at };
+      return { amount: reserveOf(net, terms.bps), releaseOn: new Date(at.getTime() + terms.days * DAY) };
+    },
+
+    /**
+     * A charge's rows (gross, then its fee, then the reserve's share), pending until `availableOn`,
+     * in the charge's transaction; with a reserve, its hold until `reserve.releaseOn`.
+     */
+    async recordCharge(
+      tx: Tx,
+      scope: Scope,
+      c: { intentId: string; currency: Currency; amount: bigint; fee: bigint; transferId: string; availableOn: Date; reserve?: { amount: bigint; releaseOn: Date } },
+    ) {
       const common = { sourceId: c.intentId, transferId: c.transferId, status: 'pending' as const, availableOn: c.availableOn };
       const entries = [entry({ ...common, type: 'charge', amount: c.amount, description: `Payment ${c.intentId}` })];
       if (c.fee !== 0n) entries.push(entry({ ...common, type: 'fee', amount: -c.fee, description: `Fee for payment ${c.intentId}` }));
+      const reserve = c.reserve;
+      if (reserve && reserve.amount > 0n) {
+        const until = reserve.releaseOn.toISOString().slice(0, 10);
+        entries.push(entry({ ...common, type: 'reserve', amount: -reserve.amount, description: `Reserve for payment ${c.intentId}, held until ${until}` }));
+        await repo.insertHold(tx, {
+          id: ids('reserveHold'),
+          merchant_id: scope.merchantId,
+          mode: scope.mode,
+          currency: c.currency,
+          source_id: c.intentId,
+          amount_minor: reserve.amount,
+          remaining_minor: reserve.amount,
+          release_on: reserve.releaseOn,
+          created_at: clock.now(),
+        });
+      }
       await repo.record(tx, { ...scope, currency: c.currency }, entries, clock.now());
+    },
+
+    /**
+     * How much of a refund's `debit` (what leaves the merchant) the reserve covers, when it comes
+     * out of available: the part available cannot cover (all of it when available is at or below
+     * zero), as far as the unreleased holds go, taken from the holds released soonest first. The
+     * holds are lowered here; the caller moves `drawn` out of the reserve account in its transfer.
+     * With holds, available and the reserve are locked together, in the ledger's one order, as
+     * the release locks them: a refund and a release never wait on each other in a circle.
+     */
+    async drawReserve(tx: Tx, scope: Scope, currency: Currency, debit: bigint): Promise<{ drawn: bigint; account: AccountRow | undefined }> {
+      const group = { merchant_id: scope.merchantId, mode: scope.mode, currency };
+      if (!(await repo.hasOpenHolds(tx, group))) return { drawn: 0n, account: undefined };
+      const available = await ledger.merchantBalance(tx, { ...scope, currency });
+      const reserve = await ledger.merchantReserve(tx, { ...scope, currency });
+      const locked = await ledger.lockAccounts(tx, [available.id, reserve.id]);
+      const balance = locked.find((a) => a.id === available.id)?.balance ?? 0n;
+      let short = debit - (balance > 0n ? balance : 0n);
+      let drawn = 0n;
+      for (const hold of short > 0n ? await repo.lockOpenHolds(tx, group) : []) {
+        if (short <= 0n) break;
+        const take = hold.remaining_minor < short ? hold.remaining_minor : short;
+        await repo.setRemaining(tx, hold.id, hold.remaining_minor - take);
+        drawn += take;
+        short -= take;
+      }
+      return { drawn, account: drawn > 0n ? reserve : undefined };
+    },
+
+    /**
+     * A refund of a payment not yet settled (its money comes out of pending) takes back the same
+     * share of the payment's own hold as it refunds of the payment, counted on the running total
+     * as fees are (the whole hold once the whole payment is refunded): pending then keeps what
+     * the charge left there, and the hold does not outlive the money it was held for.
+     */
+    async drawOwnHold(tx: Tx, scope: Scope, p: { intentId: string; currency: Currency; amount: bigint; refundedBefore: bigint; refund: bigint }): Promise<{ drawn: bigint; account: AccountRow | undefined }> {
+      const hold = await repo.lockHoldOf(tx, p.intentId);
+      if (!hold) return { drawn: 0n, account: undefined };
+      const share = feeReturned({ amount: p.amount, fee: hold.amount_minor, refundedBefore: p.refundedBefore, refund: p.refund });
+      const drawn = share < hold.remaining_minor ? share : hold.remaining_minor;
+      if (drawn <= 0n) return { drawn: 0n, account: undefined };
+      await repo.setRemaining(tx, hold.id, hold.remaining_minor - drawn);
+      return { drawn, account: await ledger.merchantReserve(tx, { ...scope, currency: p.currency }) };
     },
 
     /**
@@ -146,10 +265,14 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
     async recordRefund(
       tx: Tx,
       scope: Scope,
-      r: { refundId: string; intentId: string; currency: Currency; amount: bigint; feeReturned: bigint; transferId: string; status: 'pending' | 'available'; availableOn: Date },
+      r: { refundId: string; intentId: string; currency: Currency; amount: bigint; feeReturned: bigint; transferId: string; status: 'pending' | 'available'; availableOn: Date; reserveDrawn?: bigint },
     ) {
       const common = { sourceId: r.refundId, transferId: r.transferId, status: r.status, availableOn: r.availableOn };
-      const entries = [entry({ ...common, type: 'refund', amount: -r.amount, description: `Refund ${r.refundId} of payment ${r.intentId}` })];
+      const entries: NewEntry[] = [];
+      if (r.reserveDrawn !== undefined && r.reserveDrawn > 0n) {
+        entries.push(entry({ ...common, type: 'reserve_release', amount: r.reserveDrawn, description: `Reserve drawn for refund ${r.refundId}` }));
+      }
+      entries.push(entry({ ...common, type: 'refund', amount: -r.amount, description: `Refund ${r.refundId} of payment ${r.intentId}` }));
       if (r.feeReturned !== 0n) entries.push(entry({ ...common, type: 'fee', amount: r.feeReturned, description: `Fee returned for refund ${r.refundId}` }));
       await repo.record(tx, { ...scope, currency: r.currency }, entries, clock.now());
     },
@@ -210,6 +333,9 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
      */
     settleDue: (groups = 20) => settle(clock.now(), groups),
 
+    /** One round of reserve releases (the settlement worker runs it after `settleDue`); how many holds it released. */
+    releaseDue: (groups = 20) => release(clock.now(), groups),
+
     /** Settles all of a merchant's pending money now (the test-mode helper). */
     async settleNow(scope: Scope): Promise<number> {
       let total = 0;
@@ -222,9 +348,11 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
 
     /** GET /balance: available and pending per currency, in the key's mode. */
     async balance(scope: Scope): Promise<MerchantBalance> {
-      const [available, pending] = await Promise.all([
+      const [available, pending, reserved, releases] = await Promise.all([
         ledger.merchantBalances(scope.merchantId, scope.mode, db, 'merchant_balance'),
         ledger.merchantBalances(scope.merchantId, scope.mode, db, 'merchant_pending'),
+        ledger.merchantBalances(scope.merchantId, scope.mode, db, 'merchant_reserve'),
+        repo.nextReleases(db, scope.merchantId, scope.mode),
       ]);
       const currencies = [...new Set([...available, ...pending].map((b) => b.currency))].sort();
       const zero = (c: string) => formatAmount(0n, c as Currency);
@@ -233,11 +361,17 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
         livemode: scope.mode === 'live',
         available,
         pending,
-        balances: currencies.map((currency) => ({
-          currency,
-          available: available.find((b) => b.currency === currency)?.amount ?? zero(currency),
-          pending: pending.find((b) => b.currency === currency)?.amount ?? zero(currency),
-        })),
+        reserved,
+        balances: currencies.map((currency) => {
+          const next = releases.find((r) => r.currency === currency)?.release_on;
+          return {
+            currency,
+            available: available.find((b) => b.currency === currency)?.amount ?? zero(currency),
+            pending: pending.find((b) => b.currency === currency)?.amount ?? zero(currency),
+            reserved: reserved.find((b) => b.currency === currency)?.amount ?? zero(currency),
+            nextReleaseOn: next ? new Date(next).toISOString() : null,
+          };
+        }),
       };
     },
 

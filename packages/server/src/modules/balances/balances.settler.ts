@@ -6,8 +6,8 @@ import type { BalancesService } from './balances.service.ts';
 export const SETTLEMENT_INTERVAL_MS = SECOND;
 const GROUPS = 20;
 
-/** The settlement worker: moves matured pending money to available, every second. */
-export function startSettlement(balances: Pick<BalancesService, 'settleDue'>, logger: Logger, opts: { intervalMs?: number } = {}): BackgroundWorker {
+/** The settlement worker: moves matured pending money, then due reserve holds, to available, every second. */
+export function startSettlement(balances: Pick<BalancesService, 'settleDue' | 'releaseDue'>, logger: Logger, opts: { intervalMs?: number } = {}): BackgroundWorker {
   return startWorker({
     name: 'settlement',
     logger,
@@ -15,6 +15,7 @@ export function startSettlement(balances: Pick<BalancesService, 'settleDue'>, lo
     intervalMs: opts.intervalMs ?? SETTLEMENT_INTERVAL_MS,
     tick: async () => {
       await balances.settleDue(GROUPS);
+      await balances.releaseDue(GROUPS);
       return false;
     },
   });

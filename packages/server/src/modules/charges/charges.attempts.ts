@@ -29,7 +29,7 @@ import { announceEvents } from '../events/index.ts';
 import { type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { type AttemptRow, attemptsRepository as repo } from './charges.attempts.repository.ts';
-import { feeScheduleOf } from './charges.service.ts';
+import { chargePostings, feeScheduleOf } from './charges.service.ts';
 import type { MobileMoneyChargeBody, PaymentAttempt, ProcessingIntent } from './charges.schema.ts';
 
 /** Attempts per intent (contract §12): the fifth failure makes the intent FAILED. */
@@ -112,11 +112,11 @@ export function createAttemptsService(
   deps: Deps,
   collaborators: {
     ledger: LedgerService;
-    balances: Pick<BalancesService, 'availableOn' | 'recordCharge'>;
+    balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'reserveFor'>;
     intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition' | 'sessionOwner'>;
     connectors: ConnectorSource;
     /** The merchant's settings at settle time (fees, settlement delay, pinned version). */
-    merchantTerms: (merchantId: string, tx: Tx) => Promise<Pick<MerchantContext, 'fees' | 'settlementDelayDays' | 'pinnedVersion'>>;
+    merchantTerms: (merchantId: string, tx: Tx) => Promise<Pick<MerchantContext, 'fees' | 'settlementDelayDays' | 'pinnedVersion' | 'reserve'>>;
     logger?: Logger;
   },
 ) {
@@ -186,11 +186,18 @@ export function createAttemptsService(
       }
       const fee = feeOf(attempt.amount_minor, feeScheduleOf(deps.config, merchant, currency));
       const pendingAccount = await ledger.merchantPending(tx, { ...scope, currency });
-      const postings = [
-        { accountId: clearing.id, amount: -attempt.amount_minor },
-        { accountId: pendingAccount.id, amount: attempt.amount_minor - fee },
-      ];
-      if (fee > 0n) postings.push({ accountId: (await ledger.platformRevenue(tx, { ...scope, currency })).id, amount: fee });
+      const reserve = balances.reserveFor(merchant, attempt.amount_minor - fee);
+      const postings = chargePostings(
+        {
+          from: clearing.id,
+          pending: pendingAccount.id,
+          revenue: fee > 0n ? (await ledger.platformRevenue(tx, { ...scope, currency })).id : undefined,
+          reserve: reserve.amount > 0n ? (await ledger.merchantReserve(tx, { ...scope, currency })).id : undefined,
+        },
+        attempt.amount_minor,
+        fee,
+        reserve.amount,
+      );
       await ledger.transfer(tx, { ...scope, id: transferId, kind: 'mobile_money_charge', reference: attempt.id, currency, postings });
       const succeeded = await repo.update(tx, id, {
         status: 'SUCCEEDED',
@@ -205,7 +212,7 @@ export function createAttemptsService(
         patch: { attempts: intent.attempts + 1, last_error_code: null, last_error_message: null, fee_minor: fee },
         eventData: { attempt: attemptView(succeeded) },
       });
-      await balances.recordCharge(tx, scope, { intentId: intent.id, currency, amount: attempt.amount_minor, fee, transferId, availableOn: balances.availableOn(merchant) });
+      await balances.recordCharge(tx, scope, { intentId: intent.id, currency, amount: attempt.amount_minor, fee, transferId, availableOn: balances.availableOn(merchant), reserve });
     });
     announceEvents(deps);
   }

@@ -10,7 +10,7 @@ import { type Currency, formatAmount, parseAmount } from '../../platform/money.t
 import { announceEvents } from '../events/index.ts';
 import { type IntentsService, type PublicIntent, publicView, statusAfterFailedCharge, statusAfterRefund } from '../intents/index.ts';
 import type { BalancesService } from '../balances/index.ts';
-import type { LedgerService } from '../ledger/index.ts';
+import type { LedgerService, PostingInput } from '../ledger/index.ts';
 import { assertSameUser, type OtpService } from '../otp/index.ts';
 import { chargesRepository as repo, type HourFigures, type RefundRow } from './charges.repository.ts';
 
@@ -70,6 +70,21 @@ type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refu
  * under the intent's row lock, with the ledger transfer, the state change and its event.
  */
 /** The merchant's fee schedule in a currency: its own where it has one, else the configured default. */
+/**
+ * A charge's postings: the payer's money out of `from`, into the merchant's pending account
+ * (amount − fee − the reserve's share), its reserve account (that share, when held) and the
+ * platform's revenue (the fee). Postings of zero are left out.
+ */
+export function chargePostings(to: { from: string; pending: string; revenue?: string; reserve?: string }, amount: bigint, fee: bigint, reserve: bigint): PostingInput[] {
+  const postings: PostingInput[] = [
+    { accountId: to.from, amount: -amount },
+    { accountId: to.pending, amount: amount - fee - reserve },
+  ];
+  if (to.reserve !== undefined) postings.push({ accountId: to.reserve, amount: reserve });
+  if (to.revenue !== undefined) postings.push({ accountId: to.revenue, amount: fee });
+  return postings.filter((p) => p.amount !== 0n);
+}
+
 export function feeScheduleOf(config: Deps['config'], merchant: Pick<MerchantContext, 'fees'>, currency: Currency): FeeSchedule {
   const own = merchant.fees;
   const bps = own?.bps ?? config.fees.bps;
@@ -81,7 +96,7 @@ export function createChargesService(
   deps: Deps,
   collaborators: {
     ledger: LedgerService;
-    balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'refundSource' | 'recordRefund'>;
+    balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'refundSource' | 'recordRefund' | 'reserveFor' | 'drawReserve' | 'drawOwnHold'>;
     intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition'>;
     otp: Pick<OtpService, 'spend'>;
     /** A charge is a payment attempt: the merchant sees the customer from then on (users.link). */
@@ -248,35 +263,24 @@ export function createChargesService(
         // The answer is stored before the transfer, so it does not lengthen the balance's lock.
         const intent = publicView(paid, clock.now());
         await answer?.record(tx, 200, intent);
-        if (fee === 0n) {
-          await ledger.transfer(
-            tx,
-            { ...scope, id: transferId, kind: 'charge', reference: row.id, currency, from: wallet.id, to: balance.id, amount: row.amount_minor },
-            accounts,
-            { deferred: true },
-          );
-        } else {
-          // The merchant receives amount − fee, the platform's revenue the fee, in one transfer.
-          await ledger.transfer(
-            tx,
-            {
-              ...scope,
-              id: transferId,
-              kind: 'charge',
-              reference: row.id,
-              currency,
-              postings: [
-                { accountId: wallet.id, amount: -row.amount_minor },
-                { accountId: balance.id, amount: row.amount_minor - fee },
-                { accountId: revenue.id, amount: fee },
-              ],
-            },
-            accounts,
-            { deferred: true },
-          );
-        }
+        // The merchant receives amount − fee (less the reserve's share, held), the platform's revenue the fee, in one transfer.
+        const reserve = balances.reserveFor(merchant, row.amount_minor - fee);
+        const held = reserve.amount > 0n ? await ledger.merchantReserve(tx, { ...scope, currency }) : undefined;
+        await ledger.transfer(
+          tx,
+          {
+            ...scope,
+            id: transferId,
+            kind: 'charge',
+            reference: row.id,
+            currency,
+            postings: chargePostings({ from: wallet.id, pending: balance.id, revenue: revenue.id, reserve: held?.id }, row.amount_minor, fee, reserve.amount),
+          },
+          held ? [...accounts, held] : accounts,
+          { deferred: true },
+        );
         // The statement's rows last: the merchant's running total is locked from here to the commit.
-        await balances.recordCharge(tx, scope, { intentId: row.id, currency, amount: row.amount_minor, fee, transferId, availableOn: balances.availableOn(merchant) });
+        await balances.recordCharge(tx, scope, { intentId: row.id, currency, amount: row.amount_minor, fee, transferId, availableOn: balances.availableOn(merchant), reserve });
         return { kind: 'succeeded', intent };
       });
       // Every outcome that got here committed an event (completed, failed or expired).
@@ -316,9 +320,16 @@ export function createChargesService(
         const wallet = await ledger.userWallet(tx, { ...scope, userId: charge.user_id, currency });
         // The fee comes back in proportion to what is refunded (exactly all of it once all is refunded).
         const feeBack = feeReturned({ amount: row.amount_minor, fee: row.fee_minor ?? 0n, refundedBefore: row.amount_refunded_minor, refund: amount });
+        // The rolling reserve: out of available, it covers what available cannot; out of pending,
+        // the payment's own hold comes back in proportion.
+        const drawn =
+          source.status === 'available'
+            ? await balances.drawReserve(tx, scope, currency, amount - feeBack)
+            : await balances.drawOwnHold(tx, scope, { intentId: row.id, currency, amount: row.amount_minor, refundedBefore: row.amount_refunded_minor, refund: amount });
         const postings = [
           { accountId: wallet.id, amount },
-          { accountId: balance.id, amount: -(amount - feeBack) },
+          { accountId: balance.id, amount: -(amount - feeBack - drawn.drawn) },
+          ...(drawn.account ? [{ accountId: drawn.account.id, amount: -drawn.drawn }] : []),
         ].filter((p) => p.amount !== 0n);
         if (feeBack > 0n) postings.push({ accountId: (await ledger.platformRevenue(tx, { ...scope, currency })).id, amount: -feeBack });
         const transfer = await ledger.transfer(tx, { ...scope, kind: 'refund', reference: row.id, currency, postings });
@@ -348,6 +359,7 @@ export function createChargesService(
           currency,
           amount,
           feeReturned: feeBack,
+          reserveDrawn: drawn.drawn,
           transferId: transfer.id,
           status: source.status,
           availableOn: source.availableOn,

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isCrossSite } from '../../platform/http/same-site.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { ListMessagesQuery, MessageList } from '../messaging/index.ts';
@@ -112,25 +113,11 @@ export function requirePermissions(instance: FastifyInstance) {
 }
 
 /**
- * Refuses requests a browser made for another site: `Sec-Fetch-Site: cross-site` (every current
- * browser sends it), or an `Origin` whose host is not this server's. With the SameSite=Strict
+ * Refuses requests a browser made for another site (`isCrossSite`). With the SameSite=Strict
  * cookie and the CSRF token, the third line of defence against cross-site request forgery.
  */
 function assertSameSite(request: FastifyRequest) {
-  const site = request.headers['sec-fetch-site'];
-  const origin = request.headers.origin;
-  let foreignOrigin = false;
-  if (typeof origin === 'string') {
-    try {
-      const from = new URL(origin);
-      const self = new URL(`${from.protocol}//${request.headers.host ?? ''}`);
-      const port = (u: URL) => u.port || (u.protocol === 'https:' ? '443' : '80');
-      foreignOrigin = from.hostname !== self.hostname || port(from) !== port(self);
-    } catch {
-      foreignOrigin = true;
-    }
-  }
-  if (site === 'cross-site' || foreignOrigin) {
+  if (isCrossSite(request)) {
     throw new ApiError('csrf_token_invalid', 'The dashboard API takes requests from the dashboard\'s own pages only');
   }
 }

@@ -5,9 +5,10 @@ import type { KeyMode } from '../../platform/tenancy.ts';
 
 /**
  * A merchant's money is `merchant_pending` (charges not yet settled) or `merchant_balance` (what
- * is available to pay out); `payout_transit` holds a payout until the provider decides it.
+ * is available to pay out); `merchant_reserve` the rolling reserve held from its charges;
+ * `payout_transit` holds a payout until the provider decides it.
  */
-export type AccountKind = 'user_wallet' | 'merchant_balance' | 'merchant_pending' | 'payout_transit' | 'external' | 'platform_revenue' | PlatformAccountKind;
+export type AccountKind = 'user_wallet' | 'merchant_balance' | 'merchant_pending' | 'merchant_reserve' | 'payout_transit' | 'external' | 'platform_revenue' | PlatformAccountKind;
 /** Accounts of the platform itself (no merchant): a provider's clearing account. */
 export type PlatformAccountKind = 'provider_clearing';
 
@@ -56,6 +57,8 @@ export type TransferRow = Selectable<LedgerTransfersTable>;
 
 export interface Movement {
   transfer_id: string;
+  /** The merchant the movement was made with. */
+  merchant_id: string;
   kind: string;
   reference: string | null;
   currency: Currency;
@@ -215,16 +218,16 @@ export const ledgerRepository = {
     return result.rows;
   },
 
-  async movements(db: Executor, accountIds: string[], limit: number): Promise<Movement[]> {
+  /** The accounts' latest movements, newest first; with `merchantId`, only that merchant's transfers. */
+  async movements(db: Executor, accountIds: string[], limit: number, merchantId?: string): Promise<Movement[]> {
     if (accountIds.length === 0) return [];
-    return db
+    let query = db
       .selectFrom('ledger_postings as p')
       .innerJoin('ledger_transfers as t', 't.id', 'p.transfer_id')
-      .select(['p.transfer_id', 't.kind', 't.reference', 'p.currency', 'p.amount', 'p.created_at'])
-      .where('p.account_id', 'in', accountIds)
-      .orderBy('p.id', 'desc')
-      .limit(limit)
-      .execute();
+      .select(['p.transfer_id', 't.merchant_id', 't.kind', 't.reference', 'p.currency', 'p.amount', 'p.created_at'])
+      .where('p.account_id', 'in', accountIds);
+    if (merchantId !== undefined) query = query.where('t.merchant_id', '=', merchantId);
+    return query.orderBy('p.id', 'desc').limit(limit).execute();
   },
 
   async transfersByReference(db: Executor, reference: string): Promise<TransferRow[]> {
@@ -271,6 +274,13 @@ export const ledgerRepository = {
     const result = await sql<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }>`
       select merchant_id, mode, currency, sum(balance)::bigint as total from ledger_accounts
       where kind in ('merchant_balance', 'merchant_pending') group by merchant_id, mode, currency`.execute(db);
+    return result.rows;
+  },
+
+  /** Every merchant's rolling reserve per mode and currency. */
+  async reserveMoney(db: Executor): Promise<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }[]> {
+    const result = await sql<{ merchant_id: string; mode: KeyMode; currency: string; total: bigint }>`
+      select merchant_id, mode, currency, balance as total from ledger_accounts where kind = 'merchant_reserve'`.execute(db);
     return result.rows;
   },
 

@@ -14,8 +14,12 @@ export default async function ledgerRoutes(fastify: FastifyInstance) {
       config: { auth: 'user' },
       schema: {
         tags: ['wallet'],
-        summary: "The signed-in user's balances and recent movements",
-        description: 'API key and the user access token (`Authorization: Bearer <jwt>` from `POST /auth/web`).',
+        summary: "The signed-in user's balances and their recent movements with this merchant",
+        description:
+          'API key and the user access token (`Authorization: Bearer <jwt>` from `POST /auth/web`). ' +
+          "The balances are the customer's whole wallet; the movements are only those made with the merchant whose key is used " +
+          '(its payments, their refunds, the top-ups started through it, its test funding). ' +
+          "The customer's whole history across merchants is on their own page, `/account` on this server (`/account/test` in test mode), where they sign in with their password and a code by SMS.",
         security: [{ apiKey: [], accessToken: [] }],
         response: { 200: Wallet },
       },

@@ -44,7 +44,7 @@ export interface WalletView {
   userId: string;
   livemode: boolean;
   balances: Balance[];
-  movements: { transferId: string; kind: string; reference: string | null; currency: Currency; amount: string; createdAt: string }[];
+  movements: { transferId: string; merchantId: string; kind: string; reference: string | null; currency: Currency; amount: string; createdAt: string }[];
 }
 
 export interface LedgerDifference {
@@ -236,6 +236,8 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     merchantBalance: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_balance' }),
     /** The merchant's pending balance (charges not yet settled) in a currency, created when missing. */
     merchantPending: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_pending' }),
+    /** The merchant's rolling reserve in a currency (held from its charges, released later), created when missing. */
+    merchantReserve: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_reserve' }),
     /** Where a merchant's payouts wait for the provider's answer, created when missing. */
     payoutTransit: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'payout_transit' }),
     /** Locks accounts for the rest of the transaction, in the ledger's one lock order. */
@@ -251,7 +253,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       repo.ensurePlatformAccount(executor, { id: ids('account'), mode: q.mode, kind: 'provider_clearing', name: q.provider, currency: q.currency, created_at: clock.now() }),
 
     /** The merchant's balances per currency in one kind of account (available: merchant_balance). */
-    async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db, kind: 'merchant_balance' | 'merchant_pending' = 'merchant_balance'): Promise<Balance[]> {
+    async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db, kind: 'merchant_balance' | 'merchant_pending' | 'merchant_reserve' = 'merchant_balance'): Promise<Balance[]> {
       return balancesOf(await repo.merchantAccounts(executor, merchantId, mode, kind));
     },
     /** The merchant's accounts of one kind (minor units), for the balance module. */
@@ -266,12 +268,18 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       return transfer(tx, { merchantId: q.merchantId, mode: q.mode, kind: 'funding', reference: q.reference ?? null, from: external.id, to: wallet.id, amount: q.amount });
     },
 
-    async wallet(q: { userId: string; mode: KeyMode }, executor: Executor = db, movementsLimit = 20): Promise<WalletView> {
+    /**
+     * The customer's balances and latest movements. `merchantId` (a merchant's key asks): only the
+     * movements made with that merchant, since the merchant's own page holds the answer; without
+     * it (the customer's own account page), every movement.
+     */
+    async wallet(q: { userId: string; mode: KeyMode; merchantId?: string }, executor: Executor = db, movementsLimit = 20): Promise<WalletView> {
       const accounts = await repo.userAccounts(executor, q.userId);
       const movements = await repo.movements(
         executor,
         accounts.map((a) => a.id),
         movementsLimit,
+        q.merchantId,
       );
       return {
         object: 'wallet',
@@ -280,6 +288,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
         balances: balancesOf(accounts),
         movements: movements.map((m) => ({
           transferId: m.transfer_id,
+          merchantId: m.merchant_id,
           kind: m.kind,
           reference: m.reference,
           currency: m.currency,
@@ -293,6 +302,8 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
 
     /** Every merchant's money (available + pending) per mode and currency, minor units. */
     merchantMoney: (executor: Executor = db) => repo.merchantMoney(executor),
+    /** Every merchant's rolling reserve per mode and currency, minor units. */
+    reserveMoney: (executor: Executor = db) => repo.reserveMoney(executor),
   };
 }
 

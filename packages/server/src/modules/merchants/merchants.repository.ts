@@ -22,6 +22,9 @@ export interface MerchantsTable {
   language: Generated<'fr' | 'en'>;
   /** Own settlement delay in days (contract §10); null: the configured default. */
   settlement_delay_days: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The rolling reserve: basis points of each charge's net held, for `reserve_days` (both null: off). */
+  reserve_bps: ColumnType<number | null, number | null | undefined, number | null>;
+  reserve_days: ColumnType<number | null, number | null | undefined, number | null>;
   /** Where it sells (contract §13): selects the providers and the currency offered. */
   country: Generated<Country>;
 }
@@ -91,7 +94,7 @@ export type MerchantRow = Selectable<MerchantsTable>;
 export type InvitationRow = Selectable<DashboardInvitationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en'; merchant_settlement_delay_days: number | null };
+export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en'; merchant_settlement_delay_days: number | null; merchant_reserve_bps: number | null; merchant_reserve_days: number | null };
 
 export const merchantsRepository = {
   async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; country?: Country; created_at: Date }) {
@@ -121,7 +124,7 @@ export const merchantsRepository = {
       .selectFrom('api_keys')
       .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
       .selectAll('api_keys')
-      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed', 'merchants.language as merchant_language', 'merchants.settlement_delay_days as merchant_settlement_delay_days'])
+      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed', 'merchants.language as merchant_language', 'merchants.settlement_delay_days as merchant_settlement_delay_days', 'merchants.reserve_bps as merchant_reserve_bps', 'merchants.reserve_days as merchant_reserve_days'])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
   },
@@ -192,6 +195,16 @@ export const merchantsRepository = {
   /** Sets a merchant's settlement delay (null: back to the configured default). */
   async setSettlementDelay(db: Executor, id: string, days: number | null): Promise<boolean> {
     const r = await db.updateTable('merchants').set({ settlement_delay_days: days }).where('id', '=', id).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+
+  /** Sets a merchant's rolling reserve (null: off). */
+  async setReserve(db: Executor, id: string, reserve: { bps: number; days: number } | null): Promise<boolean> {
+    const r = await db
+      .updateTable('merchants')
+      .set({ reserve_bps: reserve?.bps ?? null, reserve_days: reserve?.days ?? null })
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   },
 

@@ -3,7 +3,7 @@ import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { normalizeOrigin } from '../../platform/http/cors.ts';
 import { hashPassword } from '../../platform/passwords.ts';
-import { ACCESS_LEVELS, type AccessLevel, API_RESOURCES, type ApiResource, type KeyMode, type KeyPermissions, type MerchantContext } from '../../platform/tenancy.ts';
+import { ACCESS_LEVELS, type AccessLevel, API_RESOURCES, type ApiResource, type KeyMode, type KeyPermissions, type MerchantContext, type ReserveTerms } from '../../platform/tenancy.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Language } from '../../platform/i18n.ts';
 import type { Country } from '../../platform/countries.ts';
@@ -208,6 +208,11 @@ export function allowedOriginsFor(kind: KeyKind, origins: readonly string[]): st
 
 const KEY_PREFIXES: Record<KeyKind, string> = { publishable: 'pk', secret: 'sk', restricted: 'rk' };
 
+/** The reserve as stored (both columns or neither) as terms, or null when off. */
+function reserveTerms(bps: number | null, days: number | null): ReserveTerms | null {
+  return bps === null || days === null ? null : { bps, days };
+}
+
 function keyPrefix(kind: KeyKind, mode: KeyMode): string {
   return `${KEY_PREFIXES[kind]}_${mode}_`;
 }
@@ -330,6 +335,19 @@ export function createMerchantsService(deps: Deps) {
     },
 
     /**
+     * Sets the merchant's rolling reserve (`caisse merchants reserve`; null: off): from then on
+     * each charge holds `bps` of its net for `days` days. Holds already made keep their terms.
+     */
+    async setReserve(merchantId: string, reserve: ReserveTerms | null): Promise<void> {
+      if (reserve !== null && (!Number.isInteger(reserve.bps) || reserve.bps < 1 || reserve.bps > 10_000 || !Number.isInteger(reserve.days) || reserve.days < 1 || reserve.days > 365)) {
+        throw new ApiError('validation_error', 'The reserve is 0.01 to 100 percent, held 1 to 365 days', { param: 'reserve' });
+      }
+      if (!(await repo.setReserve(db, merchantId, reserve))) throw new ApiError('not_found', `No merchant ${merchantId}`);
+      keys.clear();
+      await deps.wakeups?.broadcast('api_keys', '');
+    },
+
+    /**
      * Sets the merchant's country (`caisse merchants country`, the dashboard's settings): from then
      * on its checkout offers that country's providers and currency. Intents already created keep
      * their currency.
@@ -356,10 +374,18 @@ export function createMerchantsService(deps: Deps) {
     },
 
     /** What settling a payment outside a request needs of a merchant: fees, settlement delay, pinned version. */
-    async paymentTerms(merchantId: string, executor: Executor = db): Promise<{ pinnedVersion: string; fees: { bps: number | null; fixedMinor: Record<string, number | string> | null }; settlementDelayDays: number | null }> {
+    async paymentTerms(
+      merchantId: string,
+      executor: Executor = db,
+    ): Promise<{ pinnedVersion: string; fees: { bps: number | null; fixedMinor: Record<string, number | string> | null }; settlementDelayDays: number | null; reserve: ReserveTerms | null }> {
       const row = await repo.findMerchant(executor, merchantId);
       if (!row) throw new Error(`no merchant ${merchantId}`);
-      return { pinnedVersion: row.api_version, fees: { bps: row.fee_bps, fixedMinor: row.fee_fixed }, settlementDelayDays: row.settlement_delay_days };
+      return {
+        pinnedVersion: row.api_version,
+        fees: { bps: row.fee_bps, fixedMinor: row.fee_fixed },
+        settlementDelayDays: row.settlement_delay_days,
+        reserve: reserveTerms(row.reserve_bps, row.reserve_days),
+      };
     },
 
     /** The pinned API version of each of these merchants (in the caller's transaction when given). */
@@ -595,6 +621,7 @@ export function createMerchantsService(deps: Deps) {
       merchantLanguage: pk.merchant_language,
       fees: { bps: pk.merchant_fee_bps, fixedMinor: pk.merchant_fee_fixed },
       settlementDelayDays: pk.merchant_settlement_delay_days,
+      reserve: reserveTerms(pk.merchant_reserve_bps, pk.merchant_reserve_days),
     };
   }
 

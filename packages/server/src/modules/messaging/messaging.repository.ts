@@ -8,7 +8,8 @@ export type MessageStatus = 'stored' | 'sent' | 'failed';
 
 export interface MessagesTable {
   id: string;
-  merchant_id: string;
+  /** Null for a message of no merchant's (the customer's own account page). */
+  merchant_id: string | null;
   mode: KeyMode;
   user_id: string | null;
   channel: Channel;

@@ -9,7 +9,8 @@ import { type Channel, type MessageRow, type MessageStatus, messagesRepository a
 export type { Channel } from './messaging.repository.ts';
 
 export interface OutgoingMessage {
-  merchantId: string;
+  /** Null: the customer's own account page sends it, for no merchant. */
+  merchantId: string | null;
   mode: KeyMode;
   userId: string | null;
   channel: Channel;

@@ -8,6 +8,7 @@ import type { DashboardService } from '../dashboard/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
 import type { OtpService } from '../otp/index.ts';
+import type { UsersService } from '../users/index.ts';
 import type { WebhooksService } from '../webhooks/index.ts';
 
 /** The purges each module offers on its public entry; retention only schedules them. */
@@ -17,6 +18,7 @@ export interface Purgers {
   otp: Pick<OtpService, 'purgeCodesBefore' | 'purgeDailyFailuresBefore'>;
   messaging: Pick<MessagingService, 'purgeBefore'>;
   dashboard: Pick<DashboardService, 'purgeExpiredSessions'>;
+  users: { account: Pick<UsersService['account'], 'purgeExpired'> };
 }
 
 /** Rows one delete statement takes at most: each batch commits on its own, so no lock is held long. */
@@ -35,6 +37,7 @@ export interface PurgeCounts {
   otpDailyFailures: number;
   messages: number;
   dashboardSessions: number;
+  accountSessions: number;
   throttleAttempts: number;
   idempotencyKeys: number;
 }
@@ -59,7 +62,7 @@ export interface PurgeOptions {
  *   (dashboard and end users) as old;
  * - stored Idempotency-Key answers past their 24 hours;
  * - messages (the test-mode outbox and live records) older than `messagesDays`;
- * - dashboard sessions past their expiry.
+ * - dashboard sessions and the customers' account-page sessions and sign-in codes past their expiry.
  *
  * Intents, charges, refunds, the ledger and users are never touched. Returns the counts.
  */
@@ -93,6 +96,7 @@ export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
     otpDailyFailures: await drain(() => purgers.otp.purgeDailyFailuresBefore(otp, limit)),
     messages: await drain(() => purgers.messaging.purgeBefore(messages, limit)),
     dashboardSessions: await drain(() => purgers.dashboard.purgeExpiredSessions(now, limit)),
+    accountSessions: await drain(() => purgers.users.account.purgeExpired(now, limit)),
     throttleAttempts: await drain(() => throttle.purgeBefore(otp, limit)),
     idempotencyKeys: await purgeIdempotencyKeys({ db, clock: deps.clock }),
   };

@@ -42,8 +42,16 @@ export const topupsRepository = {
     return db.insertInto('topups').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  async find(db: Executor, userId: string, mode: KeyMode, id: string): Promise<TopupRow | undefined> {
-    return db.selectFrom('topups').selectAll().where('id', '=', id).where('user_id', '=', userId).where('mode', '=', mode).executeTakeFirst();
+  /** The customer's top-up started through this merchant's key (another merchant's: as unknown). */
+  async find(db: Executor, scope: { merchantId: string; mode: KeyMode }, userId: string, id: string): Promise<TopupRow | undefined> {
+    return db
+      .selectFrom('topups')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .executeTakeFirst();
   },
 
   /** The top-up, locked until the transaction ends: every change of its status goes through this. */
@@ -66,8 +74,9 @@ export const topupsRepository = {
     return Number(row.n);
   },
 
-  async listForUser(db: Executor, userId: string, mode: KeyMode, q: { limit: number; startingAfter?: string }) {
-    let query = db.selectFrom('topups').selectAll().where('user_id', '=', userId).where('mode', '=', mode);
+  /** The customer's top-ups started through this merchant's key, newest first. */
+  async listForUser(db: Executor, scope: { merchantId: string; mode: KeyMode }, userId: string, q: { limit: number; startingAfter?: string }) {
+    let query = db.selectFrom('topups').selectAll().where('user_id', '=', userId).where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode);
     if (q.startingAfter !== undefined) query = query.where('id', '<', q.startingAfter);
     return query.orderBy('id', 'desc').limit(q.limit + 1).execute();
   },

@@ -34,7 +34,14 @@ export default async function topupsRoutes(fastify: FastifyInstance) {
     '/wallet/topups',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: "The signed-in customer's top-ups, newest first", security: userAuth, querystring: ListTopupsQuery, response: { 200: TopupList } },
+      schema: {
+        tags,
+        summary: "The signed-in customer's top-ups started through this merchant, newest first",
+        description: "Only the top-ups started with this merchant's key: a merchant never sees what its customer did with another merchant.",
+        security: userAuth,
+        querystring: ListTopupsQuery,
+        response: { 200: TopupList },
+      },
     },
     async (request) => topups.list(request.merchant, request.user, request.query),
   );
@@ -43,7 +50,14 @@ export default async function topupsRoutes(fastify: FastifyInstance) {
     '/wallet/topups/:id',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'A top-up of the signed-in customer', security: userAuth, params: TopupIdParams, response: { 200: Topup } },
+      schema: {
+        tags,
+        summary: 'A top-up of the signed-in customer',
+        description: "404 `not_found` for a top-up started through another merchant's key, exactly as for an unknown id.",
+        security: userAuth,
+        params: TopupIdParams,
+        response: { 200: Topup },
+      },
     },
     async (request) => topups.retrieve(request.merchant, request.user, request.params.id),
   );

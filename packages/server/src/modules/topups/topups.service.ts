@@ -170,15 +170,16 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
       return topupView(row);
     },
 
+    /** Only through the merchant whose key started it: another merchant's top-up is as unknown. */
     async retrieve(merchant: MerchantContext, user: UserContext, id: string): Promise<Topup> {
-      const row = await repo.find(db, user.userId, merchant.mode, id);
+      const row = await repo.find(db, merchant, user.userId, id);
       if (!row) throw new ApiError('not_found', `No top-up ${id}`, { param: 'id' });
       return topupView(row);
     },
 
     async list(merchant: MerchantContext, user: UserContext, q: { limit?: number; startingAfter?: string }) {
       const limit = q.limit ?? 20;
-      const rows = await repo.listForUser(db, user.userId, merchant.mode, { limit, startingAfter: q.startingAfter });
+      const rows = await repo.listForUser(db, merchant, user.userId, { limit, startingAfter: q.startingAfter });
       return { object: 'list' as const, data: rows.slice(0, limit).map(topupView), hasMore: rows.length > limit };
     },
 

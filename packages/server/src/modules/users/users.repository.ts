@@ -36,6 +36,19 @@ export interface PasswordResetsTable {
   created_at: Date;
 }
 
+/** A session of the customer's own account page: the cookie's token as SHA-256 only. */
+export interface AccountSessionsTable {
+  token_hash: Buffer;
+  user_id: string;
+  mode: KeyMode;
+  token_version: number;
+  created_at: Date;
+  expires_at: Date;
+}
+
+/** Tables of one-time codes of one live code per customer: password resets, account sign-ins. */
+type CodeTable = 'password_resets' | 'account_codes';
+
 export interface PhoneVerificationsTable {
   user_id: string;
   code_hash: Buffer;
@@ -58,6 +71,8 @@ declare module '../../platform/database.ts' {
     users: UsersTable;
     customer_links: CustomerLinksTable;
     password_resets: PasswordResetsTable;
+    account_codes: PasswordResetsTable;
+    account_sessions: AccountSessionsTable;
     phone_verifications: PhoneVerificationsTable;
     signing_keys: SigningKeysTable;
   }
@@ -198,20 +213,48 @@ export const usersRepository = {
     return db.updateTable('users').set(patch).where('id', '=', id).where('phone_verified_at', 'is', null).returningAll().executeTakeFirst();
   },
 
-  async saveReset(db: Executor, row: PasswordResetsTable): Promise<void> {
+  async saveReset(db: Executor, row: PasswordResetsTable, table: CodeTable = 'password_resets'): Promise<void> {
     await db
-      .insertInto('password_resets')
+      .insertInto(table)
       .values(row)
       .onConflict((oc) => oc.column('user_id').doUpdateSet({ code_hash: row.code_hash, expires_at: row.expires_at, created_at: row.created_at }))
       .execute();
   },
 
-  async lockReset(db: Executor, userId: string) {
-    return db.selectFrom('password_resets').selectAll().where('user_id', '=', userId).forUpdate().executeTakeFirst();
+  async lockReset(db: Executor, userId: string, table: CodeTable = 'password_resets') {
+    return db.selectFrom(table).selectAll().where('user_id', '=', userId).forUpdate().executeTakeFirst();
   },
 
-  async deleteReset(db: Executor, userId: string): Promise<void> {
-    await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+  async deleteReset(db: Executor, userId: string, table: CodeTable = 'password_resets'): Promise<void> {
+    await db.deleteFrom(table).where('user_id', '=', userId).execute();
+  },
+
+  async insertAccountSession(db: Executor, row: AccountSessionsTable): Promise<void> {
+    await db.insertInto('account_sessions').values(row).execute();
+  },
+
+  /** A live session of the account page, with its customer's current token version. */
+  async findAccountSession(db: Executor, tokenHash: Buffer, mode: KeyMode, now: Date) {
+    return db
+      .selectFrom('account_sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.user_id', 's.token_version', 'u.token_version as current_version', 'u.language'])
+      .where('s.token_hash', '=', tokenHash)
+      .where('s.mode', '=', mode)
+      .where('s.expires_at', '>', now)
+      .executeTakeFirst();
+  },
+
+  async purgeExpiredAccountRows(db: Executor, now: Date, limit: number): Promise<number> {
+    const sessions = db.selectFrom('account_sessions').select('token_hash').where('expires_at', '<=', now).limit(limit);
+    const codes = db.selectFrom('account_codes').select('user_id').where('expires_at', '<=', now).limit(limit);
+    const a = await db.deleteFrom('account_sessions').where(sql<boolean>`token_hash = any(array(${sessions}))`).executeTakeFirst();
+    const b = await db.deleteFrom('account_codes').where(sql<boolean>`user_id = any(array(${codes}))`).executeTakeFirst();
+    return Number(a.numDeletedRows) + Number(b.numDeletedRows);
+  },
+
+  async deleteAccountSession(db: Executor, tokenHash: Buffer): Promise<void> {
+    await db.deleteFrom('account_sessions').where('token_hash', '=', tokenHash).execute();
   },
 
   async markPhoneVerified(db: Executor, id: string, at: Date): Promise<UserRow> {

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { assertTestMode } from '../../platform/http/auth.ts';
+import accountPage from './users.account.page.ts';
 import { requestedLanguages } from '../../platform/i18n.ts';
 import {
   AuthResponse,
@@ -32,6 +33,8 @@ const apiKeyOnly = [{ apiKey: [] }];
 export default async function usersRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const users = app.services.users;
+  // The customer's own account page: its own plugin, the only one that reads HTML forms.
+  await app.register(accountPage);
 
   app.post(
     '/users',

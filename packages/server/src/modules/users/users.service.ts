@@ -1,5 +1,6 @@
 import { MINUTE } from '../../platform/clock.ts';
 import { codeMatches, generateCode, hashCode } from '../../platform/codes.ts';
+import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { type Language, languageToSave, type MessageId, translator } from '../../platform/i18n.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -18,6 +19,10 @@ import { createTokenService, type IssuedToken } from './users.tokens.ts';
 /** Phone verification and password reset codes: 10 minutes, 5 wrong tries; sends as OTP codes. */
 export const VERIFICATION_TTL_MS = 10 * MINUTE;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
+/** How long a session of the customer's account page lasts. */
+export const ACCOUNT_SESSION_MS = 30 * MINUTE;
+/** How many movements the account page shows. */
+const ACCOUNT_MOVEMENTS = 100;
 /** The wallet currency every customer starts with (the flow's currency). */
 export const DEFAULT_CURRENCY: Currency = 'XAF';
 
@@ -140,6 +145,8 @@ export function createUsersService(
     ledger: LedgerService;
     /** A merchant's default language, for messages sent outside a request (the merchants module's). */
     merchantLanguage?: (merchantId: string) => Promise<string | undefined>;
+    /** A merchant's name, for the customer's own account page (the merchants module's). */
+    merchantName?: (merchantId: string) => Promise<string | undefined>;
   },
 ) {
   const { db, clock, ids, config, random } = deps;
@@ -148,7 +155,7 @@ export function createUsersService(
   const versions = createVersionCache(deps, (userId) => repo.tokenVersion(db, userId));
   const tokens = createTokenService(deps, versions.current);
 
-  const subject = (kind: 'login' | 'verify' | 'reset' | 'send:verify' | 'send:reset', mode: KeyMode, phoneNumber: string) => `${kind}:${mode}:${phoneNumber}`;
+  const subject = (kind: 'login' | 'verify' | 'reset' | 'account' | 'send:verify' | 'send:reset' | 'send:account', mode: KeyMode, phoneNumber: string) => `${kind}:${mode}:${phoneNumber}`;
   const codeExpiry = () => new Date(clock.now().getTime() + VERIFICATION_TTL_MS);
   /** A customer's sign-in, limited per number and client address, then per number (issue 20). */
   const loginOf = (mode: KeyMode, phoneNumber: string, address: string): LoginSubject => ({
@@ -173,6 +180,21 @@ export function createUsersService(
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
+  }
+
+  /**
+   * The customer of this number and password, or 401 `invalid_credentials` (the same answer and
+   * work for an unknown number). Each attempt counts before the password is checked, per number
+   * and client address, then per number; a success forgets the number's failures.
+   */
+  async function checkPassword(mode: KeyMode, input: { phoneNumber: string; password: string }, address: string): Promise<UserRow> {
+    const phoneNumber = assertPhoneNumber(input.phoneNumber);
+    const attempt = await throttle.beginAll(loginRules(loginOf(mode, phoneNumber, address)));
+    const user = await repo.findUserByPhone(db, mode, phoneNumber);
+    const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
+    if (!user || !ok) throw new ApiError('invalid_credentials', 'The phone number or the password is incorrect');
+    await attempt.succeeded();
+    return user;
   }
 
   /** A fresh verification code for the customer's phone: stored as a keyed hash, sent by SMS. */
@@ -336,12 +358,7 @@ export function createUsersService(
      * with this merchant's keys of this mode only.
      */
     async login(merchant: MerchantContext, input: { phoneNumber: string; password: string }, address: string): Promise<AuthResult> {
-      const phoneNumber = assertPhoneNumber(input.phoneNumber);
-      const attempt = await throttle.beginAll(loginRules(loginOf(merchant.mode, phoneNumber, address)));
-      const user = await repo.findUserByPhone(db, merchant.mode, phoneNumber);
-      const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
-      if (!user || !ok) throw new ApiError('invalid_credentials', 'The phone number or the password is incorrect');
-      await attempt.succeeded();
+      const user = await checkPassword(merchant.mode, input, address);
       if (!user.phone_verified_at) {
         throw new ApiError('phone_not_verified', 'Verify the phone number first with the code sent by SMS (POST /users/verify-phone)');
       }
@@ -504,12 +521,75 @@ export function createUsersService(
       if (!user) throw new ApiError('not_found', `No user ${input.userId}`, { param: 'userId' });
       return db.transaction().execute(async (tx) => {
         await ledger.fund(tx, { ...scope, userId: user.id, currency, amount });
-        return ledger.wallet({ userId: user.id, mode: scope.mode }, tx);
+        return ledger.wallet({ userId: user.id, mode: scope.mode, merchantId: scope.merchantId }, tx);
       });
     },
 
-    /** GET /wallet for the signed-in customer. */
-    wallet: (merchant: MerchantContext, user: UserContext) => ledger.wallet({ userId: user.userId, mode: merchant.mode }),
+    /**
+     * The customer's own account page (`/account`), signed in there and not through a merchant:
+     * the password, then a code by SMS (the same two steps as paying), then a session of its own.
+     */
+    account: {
+      /** The password is right: a sign-in code goes by SMS, in the customer's language (else the page's). */
+      async sendCode(mode: KeyMode, input: { phoneNumber: string; password: string }, address: string, requested: readonly string[]): Promise<void> {
+        const user = await checkPassword(mode, input, address);
+        await throttle.send(subject('send:account', mode, user.phone_number));
+        const code = generateCode(random);
+        await repo.saveReset(db, { user_id: user.id, code_hash: hashCode(config.masterKey, `account:${user.id}`, code), expires_at: codeExpiry(), created_at: clock.now() }, 'account_codes');
+        await throttle.clear(subject('account', mode, user.phone_number));
+        const t = translator({ saved: user.language, requested });
+        try {
+          await messaging.send({ merchantId: null, mode, userId: user.id, channel: 'sms', to: user.phone_number, body: t.text('users.accountCode', { code, minutes }), subject: t.text('users.accountCodeSubject'), code });
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+        }
+      },
+
+      /** The code: a new session (its token, shown once, for the cookie), or 400 `otp_incorrect`. */
+      async confirm(mode: KeyMode, input: { phoneNumber: string; code: string }): Promise<{ token: string; expiresAt: Date }> {
+        const phoneNumber = assertPhoneNumber(input.phoneNumber);
+        const attempt = await throttle.begin(subject('account', mode, phoneNumber), codeRule('the sign-in form'));
+        const user = await repo.findUserByPhone(db, mode, phoneNumber);
+        const token = randomToken(random, 32);
+        const expiresAt = new Date(clock.now().getTime() + ACCOUNT_SESSION_MS);
+        const done = user
+          ? await db.transaction().execute(async (tx) => {
+              const row = await repo.lockReset(tx, user.id, 'account_codes');
+              if (!row || row.expires_at <= clock.now() || !codeMatches(config.masterKey, `account:${user.id}`, input.code, row.code_hash)) return false;
+              await repo.deleteReset(tx, user.id, 'account_codes');
+              await repo.insertAccountSession(tx, { token_hash: sha256(token), user_id: user.id, mode, token_version: user.token_version, created_at: clock.now(), expires_at: expiresAt });
+              return true;
+            })
+          : false;
+        if (!done) throw incorrect(attempt.remaining);
+        await attempt.succeeded();
+        return { token, expiresAt };
+      },
+
+      /** The session's customer, or undefined (unknown, expired, or the password changed since). */
+      async session(mode: KeyMode, token: string | undefined): Promise<{ userId: string; language: Language | null } | undefined> {
+        if (token === undefined || token.length > 100) return undefined;
+        const row = await repo.findAccountSession(db, sha256(token), mode, clock.now());
+        if (!row || row.token_version !== row.current_version) return undefined;
+        return { userId: row.user_id, language: row.language };
+      },
+
+      signOut: (token: string) => repo.deleteAccountSession(db, sha256(token)),
+
+      /** Deletes up to `limit` expired sessions and sign-in codes of the account page (retention); how many. */
+      purgeExpired: (now: Date, limit: number) => repo.purgeExpiredAccountRows(db, now, limit),
+
+      /** Every balance and the latest movements across every merchant, each with its merchant's name. */
+      async history(mode: KeyMode, userId: string) {
+        const wallet = await ledger.wallet({ userId, mode }, db, ACCOUNT_MOVEMENTS);
+        const names = new Map<string, string>();
+        for (const id of new Set(wallet.movements.map((m) => m.merchantId))) names.set(id, (await collaborators.merchantName?.(id)) ?? id);
+        return { balances: wallet.balances, movements: wallet.movements.map((m) => ({ ...m, merchantName: names.get(m.merchantId) ?? m.merchantId })) };
+      },
+    },
+
+    /** GET /wallet for the signed-in customer: balances, and the movements made with this merchant only. */
+    wallet: (merchant: MerchantContext, user: UserContext) => ledger.wallet({ userId: user.userId, mode: merchant.mode, merchantId: merchant.merchantId }),
   };
 }
 
