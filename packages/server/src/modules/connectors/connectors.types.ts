@@ -94,6 +94,24 @@ export interface KnownRequest {
   currency?: Currency;
 }
 
+/**
+ * A collected payment to return (all or part) to its payer: the refund's own request (OUR refund
+ * reference, committed before the call; the amount returned; the payer's number) and the
+ * collection it returns, as the caller stored it.
+ */
+export interface RefundRequest extends PaymentRequest {
+  payment: {
+    /** Our reference of the collection. */
+    reference: string;
+    /** The provider's id of the collection, when `collect` gave one (Wave's checkout session). */
+    providerReference?: string;
+    /** The provider's transaction id from the collection's final status. */
+    financialTransactionId?: string;
+    /** What was collected, minor units (a refund may return less). */
+    amount: bigint;
+  };
+}
+
 /** Every result a connector gives: `{status, reason?, financialTransactionId?, amount?, currency?}`. */
 export type ConnectorResult = SubmitResult | StatusResult;
 
@@ -141,6 +159,13 @@ export interface Connector {
   collect(request: PaymentRequest): Promise<SubmitResult>;
   /** Send `amount` to the payee's account. */
   disburse(request: PaymentRequest): Promise<SubmitResult>;
+  /**
+   * Optional: return a collected payment to its payer through the provider's own refund
+   * operation (Wave). A provider without it refunds by `disburse` to the payer's number when it
+   * can (MTN MoMo), else not at all. The refund is read back like a transfer:
+   * `status('disbursement', request.reference, known)`.
+   */
+  refund?(request: RefundRequest): Promise<SubmitResult>;
   /** Look a request up by our reference (and, for providers that need it, what `collect` answered). */
   status(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<StatusResult>;
   /** Authenticate a callback and confirm it with the provider (docs/decisions.md, "Connectors"). */

@@ -79,7 +79,7 @@ export {
   type SandboxRequestView,
   startMomoSandbox,
 } from './momo-sandbox.ts';
-export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
+export type { KnownRequest, ProviderHandle, RefundRequest } from './connectors.types.ts';
 export { createOrangeMoneyConnector, ORANGE_MONEY, type OrangeMoneySettings } from './orange-money/orange-money.connector.ts';
 export type { OrangeSandbox, OrangeSandboxPayment, SandboxFaultSwitches } from './orange-money/orange-money.sandbox.ts';
 export { createWaveConnector, WAVE, type WaveSettings } from './wave/wave.connector.ts';
