@@ -1,5 +1,5 @@
 import { createBalancesService } from './modules/balances/index.ts';
-import { createAttemptsService, createChargesService } from './modules/charges/index.ts';
+import { createAttemptsService, createChargesService, directPayments } from './modules/charges/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
 import { createEventsService } from './modules/events/index.ts';
 import { createIntentsService } from './modules/intents/index.ts';
@@ -32,7 +32,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const ledger = createLedgerService(deps);
   // The webhooks module subscribes to the outbox: an event's deliveries are written with it.
   const events = createEventsService(deps, { subscriber: deliveriesOutbox(() => deps.ids('delivery'), MAX_ENDPOINTS) });
-  const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions });
+  const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions, directPayments });
   const users = createUsersService(deps, { messaging, ledger, merchantLanguage: async (id) => (await merchants.findMerchant(id))?.language });
   const otp = createOtpService(deps, { messaging, users, intents });
   const balances = createBalancesService(deps, { ledger });

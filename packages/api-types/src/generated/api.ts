@@ -375,7 +375,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -388,8 +403,28 @@ export interface paths {
                                 message: string;
                             } | null;
                             livemode: boolean;
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -503,10 +538,41 @@ export interface paths {
                                 /** Format: date-time */
                                 createdAt: string;
                                 data: {
+                                    attempt?: {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
                                     paymentIntent: {
                                         amount: string;
                                         amountRefunded: string;
-                                        attempts: number;
+                                        attempts: number | {
+                                            completedAt: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            failureCode: string | null;
+                                            fee: string | null;
+                                            id: string;
+                                            late: boolean;
+                                            net: string | null;
+                                            /** @enum {string} */
+                                            object: "payment_attempt";
+                                            phoneNumber: string;
+                                            provider: string;
+                                            providerReference: string | null;
+                                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                        }[];
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -524,8 +590,28 @@ export interface paths {
                                             [key: string]: string | number | boolean;
                                         };
                                         net: string | null;
+                                        nextAction?: ({
+                                            /** Format: date-time */
+                                            expiresAt: string;
+                                            message: string;
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "approve_on_phone";
+                                            ussd: string | null;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "redirect";
+                                            url: string;
+                                        }) | null;
                                         /** @enum {string} */
                                         object: "payment_intent";
+                                        paymentMethod?: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "mobile_money";
+                                        };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
                                         status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -615,10 +701,41 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             data: {
+                                attempt?: {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                };
                                 paymentIntent: {
                                     amount: string;
                                     amountRefunded: string;
-                                    attempts: number;
+                                    attempts: number | {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    }[];
                                     /** Format: date-time */
                                     createdAt: string;
                                     currency: string;
@@ -636,8 +753,28 @@ export interface paths {
                                         [key: string]: string | number | boolean;
                                     };
                                     net: string | null;
+                                    nextAction?: ({
+                                        /** Format: date-time */
+                                        expiresAt: string;
+                                        message: string;
+                                        phoneNumber: string;
+                                        provider: string;
+                                        /** @enum {string} */
+                                        type: "approve_on_phone";
+                                        ussd: string | null;
+                                    } | {
+                                        /** @enum {string} */
+                                        type: "redirect";
+                                        url: string;
+                                    }) | null;
                                     /** @enum {string} */
                                     object: "payment_intent";
+                                    paymentMethod?: {
+                                        phoneNumber: string;
+                                        provider: string;
+                                        /** @enum {string} */
+                                        type: "mobile_money";
+                                    };
                                     returnUrl?: string | null;
                                     /** @enum {unknown} */
                                     status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -794,7 +931,22 @@ export interface paths {
                             data: {
                                 amount: string;
                                 amountRefunded: string;
-                                attempts: number;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -812,8 +964,28 @@ export interface paths {
                                     [key: string]: string | number | boolean;
                                 };
                                 net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -859,7 +1031,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -877,8 +1064,28 @@ export interface paths {
                                 [key: string]: string | number | boolean;
                             };
                             net: string | null;
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             sessionToken: string;
                             /** @enum {unknown} */
@@ -922,7 +1129,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -940,8 +1162,28 @@ export interface paths {
                                 [key: string]: string | number | boolean;
                             };
                             net: string | null;
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -992,7 +1234,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -1010,8 +1267,28 @@ export interface paths {
                                 [key: string]: string | number | boolean;
                             };
                             net: string | null;
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -1109,7 +1386,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -1123,8 +1415,28 @@ export interface paths {
                             } | null;
                             livemode: boolean;
                             merchantLanguage?: "fr" | "en";
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -1547,7 +1859,22 @@ export interface paths {
                             data: {
                                 amount: string;
                                 amountRefunded: string;
-                                attempts: number;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -1565,8 +1892,28 @@ export interface paths {
                                     [key: string]: string | number | boolean;
                                 };
                                 net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";

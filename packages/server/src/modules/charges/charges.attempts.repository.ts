@@ -63,6 +63,12 @@ export const attemptsRepository = {
     return db.selectFrom('payment_attempts').selectAll().where('intent_id', '=', intentId).orderBy('created_at').orderBy('id').execute();
   },
 
+  /** The attempts of these intents, each intent's oldest first. */
+  async listForIntents(db: Executor, intentIds: readonly string[]): Promise<AttemptRow[]> {
+    if (intentIds.length === 0) return [];
+    return db.selectFrom('payment_attempts').selectAll().where('intent_id', 'in', intentIds).orderBy('created_at').orderBy('id').execute();
+  },
+
   /** Every attempt of a provider created in [from, to) (reconciliation). */
   async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<AttemptRow[]> {
     return db.selectFrom('payment_attempts').selectAll().where('provider', '=', provider).where('created_at', '>=', from).where('created_at', '<', to).orderBy('id').execute();

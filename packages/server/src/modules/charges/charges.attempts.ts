@@ -25,11 +25,12 @@ import {
   storeOf,
 } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
-import { type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
+import { type DirectPayment, type DirectPayments, type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { type AttemptRow, attemptsRepository as repo } from './charges.attempts.repository.ts';
 import { feeScheduleOf } from './charges.service.ts';
-import type { MobileMoneyChargeBody, PaymentAttempt, ProcessingIntent } from './charges.schema.ts';
+import type { MobileMoneyChargeBody, ProcessingIntent } from './charges.schema.ts';
+import type { PaymentAttempt } from '../intents/index.ts';
 
 /** Attempts per intent (contract §12): the fifth failure makes the intent FAILED. */
 export const MAX_PAYMENT_ATTEMPTS = 5;
@@ -97,6 +98,43 @@ export function attemptView(row: AttemptRow): PaymentAttempt {
   };
 }
 
+/** What an intent shows of its direct payment: its attempts (oldest first), the latest's method, and what the payer does while it waits. */
+export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment | undefined {
+  const current = attempts.at(-1);
+  if (!current) return undefined;
+  const description = describeProvider(current.provider);
+  const t = translator({ saved: current.language });
+  return {
+    attempts: attempts.map(attemptView),
+    paymentMethod: { type: 'mobile_money', provider: current.provider, phoneNumber: maskPhone(current.phone_number) },
+    nextAction:
+      current.status !== 'PENDING'
+        ? null
+        : current.redirect_url !== null
+          ? { type: 'redirect', url: current.redirect_url }
+          : {
+              type: 'approve_on_phone',
+              provider: current.provider,
+              phoneNumber: current.phone_number,
+              expiresAt: current.approval_expires_at.toISOString(),
+              message: t.text('attempts.approveOnPhone', { provider: description?.displayName ?? current.provider, amount: t.amount(current.amount_minor, current.currency as Currency), ussd: description?.ussd ?? '' }),
+              ussd: description?.ussd ?? null,
+            },
+  };
+}
+
+/** The direct payments of these intents, in one query (the intents module's reads and events). */
+export const directPayments: DirectPayments = async (executor, intentIds) => {
+  const byIntent = new Map<string, AttemptRow[]>();
+  for (const row of await repo.listForIntents(executor, intentIds)) byIntent.set(row.intent_id, [...(byIntent.get(row.intent_id) ?? []), row]);
+  const found = new Map<string, DirectPayment>();
+  for (const [id, rows] of byIntent) {
+    const direct = directPaymentOf(rows);
+    if (direct) found.set(id, direct);
+  }
+  return found;
+};
+
 /**
  * Paying an intent directly with mobile money (contract §12), on the connectors' one request
  * lifecycle: the attempt and its reference commit with the intent's move to PROCESSING; the
@@ -120,27 +158,9 @@ export function createAttemptsService(
   const log = collaborators.logger;
   const throttle = createThrottle(deps);
 
-  function intentView(row: IntentRow, attempts: AttemptRow[], current: AttemptRow | undefined): ProcessingIntent {
-    const description = current ? describeProvider(current.provider) : undefined;
-    const t = translator({ saved: current?.language });
-    const pending = current?.status === 'PENDING' ? current : undefined;
-    return {
-      ...publicView(row, clock.now()),
-      attempts: attempts.map(attemptView),
-      paymentMethod: current ? { type: 'mobile_money', provider: current.provider, phoneNumber: maskPhone(current.phone_number) } : null,
-      nextAction: !pending
-        ? null
-        : pending.redirect_url !== null
-          ? { type: 'redirect', url: pending.redirect_url }
-          : {
-              type: 'approve_on_phone',
-              provider: pending.provider,
-              phoneNumber: pending.phone_number,
-              expiresAt: pending.approval_expires_at.toISOString(),
-              message: t.text('attempts.approveOnPhone', { provider: description?.displayName ?? pending.provider, amount: t.amount(pending.amount_minor, pending.currency as Currency), ussd: description?.ussd ?? '' }),
-              ussd: description?.ussd ?? null,
-            },
-    };
+  function intentView(row: IntentRow, attempts: AttemptRow[]): ProcessingIntent {
+    const direct = directPaymentOf(attempts);
+    return { ...publicView(row, clock.now()), attempts: direct?.attempts ?? [], paymentMethod: direct?.paymentMethod ?? null, nextAction: direct?.nextAction ?? null };
   }
 
   /** Decides an attempt once, with the intent, the money and the event, in one transaction. */
@@ -288,8 +308,8 @@ export function createAttemptsService(
           updated_at: now,
           completed_at: null,
         });
-        const processing = await intents.transition(tx, intent, 'PROCESSING', { apiVersion: merchant.pinnedVersion, eventData: { attempt: attemptView(row) } });
-        const view = intentView(processing, [...earlier, row], row);
+        const processing = await intents.transition(tx, intent, 'PROCESSING', { apiVersion: merchant.pinnedVersion, patch: { direct_payment: true }, eventData: { attempt: attemptView(row) } });
+        const view = intentView(processing, [...earlier, row]);
         await opts.answer?.record(tx, 202, view);
         return { row, view };
       });
