@@ -251,7 +251,7 @@ export interface paths {
                     limit?: number;
                     startingAfter?: string;
                     to?: string;
-                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment";
                 };
                 header?: never;
                 path?: never;
@@ -279,7 +279,7 @@ export interface paths {
                                 object: "balance_transaction";
                                 source: string | null;
                                 status: "pending" | "available";
-                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment";
                             }[];
                             hasMore: boolean;
                             /** @enum {string} */
@@ -310,7 +310,7 @@ export interface paths {
                     currency?: string;
                     from?: string;
                     to?: string;
-                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment";
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment";
                 };
                 header?: never;
                 path?: never;
@@ -519,7 +519,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     startingAfter?: string;
-                    type?: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                    type?: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                 };
                 header?: never;
                 path?: never;
@@ -618,13 +618,25 @@ export interface paths {
                                         /** Format: date-time */
                                         updatedAt: string;
                                     };
+                                    refund?: {
+                                        amount: string;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        id: string;
+                                        intentId: string;
+                                        /** @enum {string} */
+                                        object: "refund";
+                                        reason: string | null;
+                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
                                 };
                                 id: string;
                                 livemode: boolean;
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                             } | {
                                 apiVersion: string;
                                 /** Format: date-time */
@@ -657,7 +669,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                             })[];
                             hasMore: boolean;
                         };
@@ -781,13 +793,25 @@ export interface paths {
                                     /** Format: date-time */
                                     updatedAt: string;
                                 };
+                                refund?: {
+                                    amount: string;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    currency: string;
+                                    id: string;
+                                    intentId: string;
+                                    /** @enum {string} */
+                                    object: "refund";
+                                    reason: string | null;
+                                    status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                };
                             };
                             id: string;
                             livemode: boolean;
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                         } | {
                             apiVersion: string;
                             /** Format: date-time */
@@ -820,7 +844,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                         };
                     };
                 };
@@ -1347,8 +1371,26 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
+                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                        };
+                    };
+                };
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            id: string;
+                            intentId: string;
                             /** @enum {string} */
-                            status: "succeeded";
+                            object: "refund";
+                            reason: string | null;
+                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
                 };
@@ -3201,7 +3243,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed" | "*")[];
                         url: string;
                     };
                 };
@@ -3325,7 +3367,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed" | "*")[];
                         url?: string;
                     };
                 };

@@ -229,7 +229,7 @@ export interface CreatedApiKey extends ApiKey {
 }
 
 /** Event types, as the server's catalogue lists them (events.schema.ts): endpoints' choices and the Events page's filter. */
-export const EVENT_TYPES = ['payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded', 'payout.paid', 'payout.failed'] as const;
+export const EVENT_TYPES = ['payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded', 'refund.failed', 'payout.paid', 'payout.failed'] as const;
 
 export interface Endpoint {
   id: string;

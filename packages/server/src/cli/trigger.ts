@@ -91,6 +91,9 @@ export async function trigger(
     case 'payment.processing':
       // Made by a direct mobile-money payment (contract §12), which trigger does not make yet.
       throw new Error('caisse trigger cannot make payment.processing yet: pay an intent with mobile money (POST /charge with a paymentMethod)');
+    case 'refund.failed':
+      // Made by a refund to mobile money that the provider refuses.
+      throw new Error('caisse trigger cannot make refund.failed yet: refund a payment made with mobile money to a number whose transfer fails');
     case 'payment.completed': {
       const { intent, res, status } = await payIntent(TRIGGER_AMOUNT);
       if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.problem)}`);

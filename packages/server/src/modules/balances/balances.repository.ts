@@ -2,8 +2,8 @@ import { type Generated, type Selectable, sql } from 'kysely';
 import { DEFERRED, type Executor, type Tx } from '../../platform/db.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
-export type BalanceTransactionType = 'charge' | 'refund' | 'fee' | 'payout' | 'payout_reversal' | 'adjustment';
-export const BALANCE_TRANSACTION_TYPES: readonly BalanceTransactionType[] = ['charge', 'refund', 'fee', 'payout', 'payout_reversal', 'adjustment'];
+export type BalanceTransactionType = 'charge' | 'refund' | 'fee' | 'payout' | 'payout_reversal' | 'refund_reversal' | 'late_payment' | 'adjustment';
+export const BALANCE_TRANSACTION_TYPES: readonly BalanceTransactionType[] = ['charge', 'refund', 'fee', 'payout', 'payout_reversal', 'refund_reversal', 'late_payment', 'adjustment'];
 export type BalanceStatus = 'pending' | 'available';
 
 export interface BalanceTransactionsTable {

@@ -63,6 +63,15 @@ export const attemptsRepository = {
     return db.selectFrom('payment_attempts').selectAll().where('intent_id', '=', intentId).orderBy('created_at').orderBy('id').execute();
   },
 
+  /** The attempt that paid the intent (a late success did not), if one did. */
+  async findPaid(db: Executor, intentId: string): Promise<AttemptRow | undefined> {
+    return db.selectFrom('payment_attempts').selectAll().where('intent_id', '=', intentId).where('status', '=', 'SUCCEEDED').where('late', '=', false).executeTakeFirst();
+  },
+
+  async find(db: Executor, id: string): Promise<AttemptRow | undefined> {
+    return db.selectFrom('payment_attempts').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
   /** The attempts of these intents, each intent's oldest first. */
   async listForIntents(db: Executor, intentIds: readonly string[]): Promise<AttemptRow[]> {
     if (intentIds.length === 0) return [];

@@ -28,6 +28,8 @@ import { announceEvents } from '../events/index.ts';
 import { type DirectPayment, type DirectPayments, type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { type AttemptRow, attemptsRepository as repo } from './charges.attempts.repository.ts';
+import type { MobileRefunds } from './charges.refunds.ts';
+import type { MobileRefundRow } from './charges.refunds.repository.ts';
 import { feeScheduleOf } from './charges.service.ts';
 import type { MobileMoneyChargeBody, ProcessingIntent } from './charges.schema.ts';
 import type { PaymentAttempt } from '../intents/index.ts';
@@ -148,13 +150,15 @@ export function createAttemptsService(
     balances: Pick<BalancesService, 'availableOn' | 'recordCharge'>;
     intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition' | 'sessionOwner'>;
     connectors: ConnectorSource;
+    /** Returns a late payment to the payer. */
+    refunds: Pick<MobileRefunds, 'returnLatePayment' | 'start'>;
     /** The merchant's settings at settle time (fees, settlement delay, pinned version). */
     merchantTerms: (merchantId: string, tx: Tx) => Promise<Pick<MerchantContext, 'fees' | 'settlementDelayDays' | 'pinnedVersion'>>;
     logger?: Logger;
   },
 ) {
   const { db, clock, ids, random } = deps;
-  const { ledger, balances, intents, connectors, merchantTerms } = collaborators;
+  const { ledger, balances, intents, connectors, merchantTerms, refunds } = collaborators;
   const log = collaborators.logger;
   const throttle = createThrottle(deps);
 
@@ -165,7 +169,7 @@ export function createAttemptsService(
 
   /** Decides an attempt once, with the intent, the money and the event, in one transaction. */
   async function settle(id: string, decision: Decision): Promise<void> {
-    await db.transaction().execute(async (tx) => {
+    const lateRefund = await db.transaction().execute(async (tx): Promise<MobileRefundRow | undefined> => {
       const attempt = await repo.lock(tx, id);
       if (!attempt || attempt.status !== 'PENDING') return;
       const scope = { merchantId: attempt.merchant_id, mode: attempt.mode };
@@ -179,7 +183,7 @@ export function createAttemptsService(
         const reason = decision.status === 'FAILED' ? decision.reason : 'AMOUNT_MISMATCH';
         if (decision.status === 'SUCCESSFUL') log?.error({ attempt: id, provider: attempt.provider }, 'mobile-money payment settled for another amount or currency: see caisse reconcile');
         const failed = await repo.update(tx, id, { status: 'FAILED', failure_code: failureCodeOf(reason), failure_reason: reason.slice(0, 200), completed_at: now, updated_at: now });
-        if (intent.status !== 'PROCESSING') return;
+        if (intent.status !== 'PROCESSING') return undefined;
         const used = (await repo.listForIntent(tx, intent.id)).length;
         const to = isDue(intent.expires_at, now) ? 'EXPIRED' : used >= MAX_PAYMENT_ATTEMPTS ? 'FAILED' : 'PENDING';
         await intents.transition(tx, intent, to, {
@@ -187,17 +191,17 @@ export function createAttemptsService(
           patch: { attempts: intent.attempts + 1, last_error_code: failed.failure_code, last_error_message: `The mobile-money payment failed (${reason.slice(0, 100)})` },
           eventData: { attempt: attemptView(failed) },
         });
-        return;
+        return undefined;
+      }
+      if (intent.status !== 'PROCESSING') {
+        // Paid, but the intent can no longer take it: the money is the payer's, returned to them
+        // (a late_payment refund), never through the merchant's balance.
+        const late = await repo.update(tx, id, { status: 'SUCCEEDED', late: true, provider_transaction_id: decision.financialTransactionId ?? null, completed_at: now, updated_at: now });
+        log?.warn({ attempt: id, intent: intent.id }, 'mobile-money payment arrived for an intent that cannot take it: returned to the payer (late_payment)');
+        return refunds.returnLatePayment(tx, late);
       }
       const transferId = ids('transfer');
       const clearing = await ledger.providerClearing(tx, { mode: attempt.mode, provider: attempt.provider, currency });
-      if (intent.status !== 'PROCESSING') {
-        // Paid, but the intent can no longer take it: the money is the payer's, held for the
-        // late_payment refund (docs/decisions.md, "Payment attempts").
-        await repo.update(tx, id, { status: 'SUCCEEDED', late: true, provider_transaction_id: decision.financialTransactionId ?? null, completed_at: now, updated_at: now });
-        log?.warn({ attempt: id, intent: intent.id }, 'mobile-money payment arrived for an intent that cannot take it: to be returned (late_payment)');
-        return;
-      }
       const fee = feeOf(attempt.amount_minor, feeScheduleOf(deps.config, merchant, currency));
       const pendingAccount = await ledger.merchantPending(tx, { ...scope, currency });
       const postings = [
@@ -220,8 +224,10 @@ export function createAttemptsService(
         eventData: { attempt: attemptView(succeeded) },
       });
       await balances.recordCharge(tx, scope, { intentId: intent.id, currency, amount: attempt.amount_minor, fee, transferId, availableOn: balances.availableOn(merchant) });
+      return undefined;
     });
     announceEvents(deps);
+    if (lateRefund) refunds.start(lateRefund);
   }
 
   const lifecycle = createProviderLifecycle<AttemptRow>({

@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { DirectPaymentMethod, NextAction, PaymentAttempt, PublicIntent } from '../intents/index.ts';
+import { DirectPaymentMethod, NextAction, PaymentAttempt, PublicIntent, Refund } from '../intents/index.ts';
+
+export { Refund };
 
 export const MAX_REFUND_REASON_LENGTH = 500;
 
@@ -45,17 +47,6 @@ export const RefundBody = Type.Object(
 );
 export type RefundBody = Static<typeof RefundBody>;
 
-export const Refund = Type.Object({
-  id: Type.String({ description: '`re_…`' }),
-  object: Type.Literal('refund'),
-  amount: Type.String({ description: 'Refunded by this refund, in major units ("2000" XAF).' }),
-  currency: Type.String({ description: 'The intent\'s currency.' }),
-  intentId: Type.String({ description: 'The refunded payment intent (`pi_…`).' }),
-  status: Type.Literal('succeeded', { description: 'Refunds are immediate: the money is back in the wallet when this answer arrives.' }),
-  reason: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' }),
-});
-export type Refund = Static<typeof Refund>;
 
 /** The answer to a mobile-money charge: the public intent with its attempts and what the payer does next. */
 export const ProcessingIntent = Type.Object({

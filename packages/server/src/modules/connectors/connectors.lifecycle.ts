@@ -79,6 +79,8 @@ export interface LifecycleSpec<Row extends ProviderRequestRow> {
   logger?: Pick<Logger, 'error'>;
   /** What to send the provider for this row. */
   request(row: Row): PaymentRequest;
+  /** How to send it, when not by `collect` or `disburse` after the kind (a refund: the provider's refund operation). */
+  send?(connector: Connector, request: PaymentRequest, row: Row): Promise<SubmitResult>;
   /**
    * Decides the row, once: in the owner's transaction, under the row's lock, only from PENDING
    * (a second decision finds it decided and does nothing).
@@ -126,7 +128,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     const connector = connectorFor(row.mode, row.provider);
     if (!connector) return { status: 'UNKNOWN', reason: 'no connector for this provider' };
     const request = spec.request(row);
-    const result = kind === 'collection' ? await connector.collect(request) : await connector.disburse(request);
+    const result = spec.send ? await spec.send(connector, request, row) : kind === 'collection' ? await connector.collect(request) : await connector.disburse(request);
     if (result.status === 'PENDING') {
       await store.markSubmitted(row.id, clock.now());
     } else if (result.status === 'FAILED') {

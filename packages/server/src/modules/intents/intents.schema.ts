@@ -209,6 +209,22 @@ export type ListIntentsQuery = Static<typeof ListIntentsQuery>;
 export const IntentIdParams = Type.Object({ id: Type.String({ description: 'pi_…' }) });
 export const SessionTokenParams = Type.Object({ sessionToken: Type.String({ description: 'ps_…, from the creation answer' }) });
 
+/** A refund: immediate for a wallet payment, through the provider for a direct mobile-money one. */
+export const Refund = Type.Object({
+  id: Type.String({ description: '`re_…`' }),
+  object: Type.Literal('refund'),
+  amount: Type.String({ description: 'Refunded by this refund, in major units ("2000" XAF).' }),
+  currency: Type.String({ description: 'The intent\'s currency.' }),
+  intentId: Type.String({ description: 'The refunded payment intent (`pi_…`).' }),
+  status: Type.Union([Type.Literal('succeeded'), Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], {
+    description:
+      'A wallet payment\'s refund is immediate: `succeeded`, the money is back in the wallet when the answer arrives. A direct mobile-money payment\'s goes back to the payer\'s number through the provider: `PENDING`, then `SUCCEEDED` (`payment.refunded`) or `FAILED` (`refund.failed`, the money back in the merchant\'s balance).',
+  }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'Your reason, or `late_payment` for a payment that arrived when the intent could no longer take it, returned automatically.' }),
+  createdAt: Timestamp,
+});
+export type Refund = Static<typeof Refund>;
+
 /**
  * The events about an intent (every `payment.*` type): the envelope around the intent as the
  * merchant reads it, and for a direct mobile-money payment the attempt the event is about.
@@ -217,6 +233,7 @@ export const PaymentEvent = eventSchema(
   Type.Object({
     paymentIntent: Intent,
     attempt: Type.Optional({ ...PaymentAttempt, description: 'A direct mobile-money payment: the attempt that started, succeeded or failed' }),
+    refund: Type.Optional({ ...Refund, description: 'A refund of a direct mobile-money payment: the one that succeeded (`payment.refunded`) or failed (`refund.failed`)' }),
   }),
 );
 export type PaymentEvent = Static<typeof PaymentEvent>;

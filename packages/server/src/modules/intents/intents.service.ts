@@ -4,7 +4,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { assertCurrency, CURRENCIES, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
-import { announceEvents, type EventsService } from '../events/index.ts';
+import { announceEvents, type EventsService, type EventType } from '../events/index.ts';
 import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
 import { type IntentPatch, type IntentRow, intentsRepository as repo } from './intents.repository.ts';
 import type { CreatedIntent, CreateIntentBody, DirectPayment, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
@@ -112,17 +112,20 @@ export function createIntentsService(
       // An expiry dates from expiresAt (when readers started to see it), never from the future.
       updated_at: to === 'EXPIRED' && isDue(row.expires_at, now) ? row.expires_at : now,
     });
-    if (move.event !== null) {
-      await events.record(tx, {
-        merchantId: updated.merchant_id,
-        mode: updated.mode,
-        type: move.event,
-        apiVersion: opts.apiVersion,
-        intentId: updated.id,
-        data: { paymentIntent: await viewOf(tx, updated, merchantView, now), ...opts.eventData },
-      });
-    }
+    if (move.event !== null) await recordEvent(tx, updated, move.event, { ...opts, now });
     return updated;
+  }
+
+  /** Writes an event about the intent (as the merchant reads it now, with `eventData` beside it), in the caller's transaction. */
+  async function recordEvent(tx: Tx, row: IntentRow, type: EventType, opts: { apiVersion: string; eventData?: Record<string, unknown>; now?: Date }): Promise<void> {
+    await events.record(tx, {
+      merchantId: row.merchant_id,
+      mode: row.mode,
+      type,
+      apiVersion: opts.apiVersion,
+      intentId: row.id,
+      data: { paymentIntent: await viewOf(tx, row, merchantView, opts.now), ...opts.eventData },
+    });
   }
 
   /**
@@ -168,6 +171,7 @@ export function createIntentsService(
      * `answer` (an Idempotency-Key), the insert and the stored answer are one transaction.
      */
     transition,
+    recordEvent,
     expireIfDue,
 
     /**
