@@ -9,7 +9,7 @@ import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { SECOND } from '../src/platform/clock.ts';
 import { appWithSandbox } from './connectors.support.ts';
 import { createIntent, eventTypes, expectLedgerClean } from './flow.support.ts';
-import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, dashboardBrowserOf, dashboardCall, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
 let sandbox: MomoSandbox;
@@ -190,6 +190,11 @@ describe('refunds of direct mobile-money payments', () => {
     expect(await pending()).toBe(before);
     expect(await statement(refunds[0]?.id ?? '')).toEqual([['late_payment', '0']]);
     expect(await read(intent.id)).toMatchObject({ status: 'CANCELED', amountRefunded: '0' });
+    // The dashboard's payment detail lists the return.
+    const owner = dashboardBrowserOf(await dashboardCall(ctx.app, 'POST', '/dashboard/api/login', undefined, m.dashboard));
+    const detail = (await dashboardCall(ctx.app, 'GET', `/dashboard/api/test/payments/${intent.id}`, owner)).json() as { refunds: Refund[]; payment: Intent };
+    expect(detail.refunds).toEqual([expect.objectContaining({ id: refunds[0]?.id, reason: 'late_payment', status: 'SUCCEEDED', amount: '5000' })]);
+    expect(detail.payment.attempts).toEqual([expect.objectContaining({ late: true })]);
     // No refund of a payment the merchant never received.
     expect((await refund(intent.id)).json()).toMatchObject({ status: 409, code: 'intent_state_invalid' });
     await expectLedgerClean(ctx);

@@ -104,7 +104,10 @@ export function createChargesService(
     /** A charge is a payment attempt: the merchant sees the customer from then on (users.link). */
     customers: { link(scope: Scope, userId: string, tx: Tx): Promise<void> };
     /** Refunds of payments made directly with mobile money (charges.refunds.ts): undefined when the intent was not paid that way. */
-    directRefunds?: { refund(merchant: Caller, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund | undefined> };
+    directRefunds?: {
+      refund(merchant: Caller, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund | undefined>;
+      listForIntent(intentId: string): Promise<Refund[]>;
+    };
   },
 ) {
   const { db, clock, ids } = deps;
@@ -146,6 +149,12 @@ export function createChargesService(
 
     /** The customer who last tried to pay this intent, if any (the dashboard links to it). */
     lastPayer: (intentId: string) => repo.lastPayer(db, intentId),
+
+    /** An intent's refunds, oldest first: to the wallet, and to mobile money (the dashboard's payment detail). */
+    async refundsOf(intentId: string): Promise<Refund[]> {
+      const [wallet, direct] = await Promise.all([repo.listRefunds(db, intentId), collaborators.directRefunds?.listForIntent(intentId) ?? []]);
+      return [...wallet.map(refundView), ...direct].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    },
 
     /** The intents these customers paid or tried to pay to the merchant, newest first (the dashboard's phone search). */
     intentsOfPayers: (scope: Scope, userIds: readonly string[], limit: number) => repo.intentsOfPayers(db, scope.merchantId, scope.mode, userIds, limit),
