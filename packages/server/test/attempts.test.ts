@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { directPayments } from '../src/modules/charges/index.ts';
+import { createIntentsService } from '../src/modules/intents/index.ts';
 import { appWithSandbox } from './connectors.support.ts';
 import { createIntent, expectLedgerClean } from './flow.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -178,7 +180,8 @@ describe('direct mobile-money payments', () => {
     type Direct = Answer & { metadata?: unknown };
     const secret = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json() as Direct;
     const session = (await call(ctx.app, 'GET', `/gateway/sessions/${intent.sessionToken}`, pk(m))).json() as Direct;
-    const listed = ((await call(ctx.app, 'GET', '/gateway?limit=5', sk(m))).json() as { data: (Direct & { id: string })[] }).data;
+    // Every intent of this file: ids made in one millisecond have no order among them.
+    const listed = ((await call(ctx.app, 'GET', '/gateway?limit=100', sk(m))).json() as { data: (Direct & { id: string })[] }).data;
     const inList = listed.find((i) => i.id === intent.id);
     for (const view of [secret, session, inList]) {
       expect(view?.status).toBe('PROCESSING');
@@ -215,6 +218,33 @@ describe('direct mobile-money payments', () => {
     const ended = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json() as Direct;
     expect(ended.attempts.map((a) => a.status)).toEqual(['FAILED', 'FAILED']);
     expect(ended.nextAction).toBeNull();
+  });
+
+  it('reads ask for attempts once per page, and never for intents paid through the wallet only', async () => {
+    const asked: string[][] = [];
+    const intents = createIntentsService(ctx.deps, {
+      events: ctx.services.events,
+      pinnedVersions: ctx.services.merchants.pinnedVersions,
+      directPayments: async (executor, ids) => {
+        asked.push([...ids]);
+        return directPayments(executor, ids);
+      },
+    });
+    const scope = { merchantId: m.merchantId, mode: 'test' as const };
+    const wallet = await createIntent(ctx, m);
+    await intents.retrieve(scope, wallet.id);
+    await intents.retrieveBySessionToken(scope, wallet.sessionToken);
+    await intents.retrieveMany(scope, [wallet.id]);
+    expect(asked).toEqual([]);
+
+    const direct = await createIntent(ctx, m);
+    expect((await pay(direct, mtn('102'))).statusCode).toBe(202);
+    await ctx.services.attempts.drain();
+    const page = await intents.retrieveMany(scope, [wallet.id, direct.id]);
+    expect(asked).toEqual([[direct.id]]);
+    expect(page.map((i) => i.attempts)).toEqual([0, [expect.objectContaining({ status: 'PENDING' })]]);
+    ctx.clock.advance(16 * MINUTE);
+    await ctx.services.attempts.pollDue();
   });
 
   it('abuse limits: 3 prompts per number per 10 minutes → 429 rate_limited with Retry-After', async () => {
