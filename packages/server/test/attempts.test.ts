@@ -9,7 +9,7 @@ import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { directPayments } from '../src/modules/charges/index.ts';
 import { createIntentsService } from '../src/modules/intents/index.ts';
 import { appWithSandbox } from './connectors.support.ts';
-import { createIntent, expectLedgerClean } from './flow.support.ts';
+import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
@@ -218,6 +218,18 @@ describe('direct mobile-money payments', () => {
     const ended = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json() as Direct;
     expect(ended.attempts.map((a) => a.status)).toEqual(['FAILED', 'FAILED']);
     expect(ended.nextAction).toBeNull();
+  });
+
+  it('declined on the phone, then paid from the wallet: the charge answers the attempts as every read does', async () => {
+    const intent = await createIntent(ctx, m);
+    expect((await pay(intent, mtn('105'))).statusCode).toBe(202);
+    await later();
+    await expect.poll(async () => (await read(intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    const user = await newUser(ctx, m, { balance: '5000' });
+    const paid = await charge(ctx, user, intent.id, await authorize(ctx, m, user, intent.id));
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json()).toMatchObject({ status: 'SUCCEEDED', attempts: [{ status: 'FAILED', failureCode: 'approval_rejected' }], paymentMethod: { provider: 'mtn_momo' }, nextAction: null });
+    await expectLedgerClean(ctx);
   });
 
   it('reads ask for attempts once per page, and never for intents paid through the wallet only', async () => {

@@ -99,7 +99,7 @@ export function createChargesService(
   collaborators: {
     ledger: LedgerService;
     balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'refundSource' | 'recordRefund'>;
-    intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition'>;
+    intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition' | 'publicViewIn'>;
     otp: Pick<OtpService, 'spend'>;
     /** A charge is a payment attempt: the merchant sees the customer from then on (users.link). */
     customers: { link(scope: Scope, userId: string, tx: Tx): Promise<void> };
@@ -274,7 +274,8 @@ export function createChargesService(
           patch: { attempts, last_error_code: null, last_error_message: null, fee_minor: fee },
         });
         // The answer is stored before the transfer, so it does not lengthen the balance's lock.
-        const intent = publicView(paid, clock.now());
+        // An intent that had a direct mobile-money attempt shows its attempts, as every read does.
+        const intent = paid.direct_payment ? await intents.publicViewIn(tx, paid) : publicView(paid, clock.now());
         await answer?.record(tx, 200, intent);
         if (fee === 0n) {
           await ledger.transfer(

@@ -172,6 +172,8 @@ export function createIntentsService(
      */
     transition,
     recordEvent,
+    /** The intent as the client sees it, with its direct payment if it had one (read with `executor`). */
+    publicViewIn: (executor: Executor, row: IntentRow): Promise<PublicIntent> => viewOf(executor, row, publicView),
     expireIfDue,
 
     /**
