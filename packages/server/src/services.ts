@@ -59,7 +59,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     refunds,
     topups,
     payouts,
-    reconciliation: createReconciliationService(deps, { connectors, topups, payouts }),
+    reconciliation: createReconciliationService(deps, { connectors, topups, payouts, attempts, refunds }),
     paymentLinks: createPaymentLinksService(deps, { intents, merchant: merchants.findMerchant }),
     methods: createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant }),
   };

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomoSandbox } from '../src/modules/connectors/index.ts';
-import { SECOND } from '../src/platform/clock.ts';
+import { DAY, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithSandbox } from './connectors.support.ts';
 import { createIntent, eventTypes, expectLedgerClean } from './flow.support.ts';
 import { call, createMerchant, dashboardBrowserOf, dashboardCall, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -159,6 +159,8 @@ describe('refunds of direct mobile-money payments', () => {
     expect((await refund(intent.id)).json()).toMatchObject({ status: 409, code: 'refund_unsupported' });
     expect(await pending()).toBe(before);
     expect(await ctx.deps.db.selectFrom('mobile_money_refunds').select('id').where('intent_id', '=', intent.id).execute()).toEqual([]);
+    // MTN has it: as it was, for the reconciliation below.
+    await ctx.deps.db.updateTable('payment_attempts').set({ provider: 'mtn_momo' }).where('intent_id', '=', intent.id).execute();
   });
 
   it('a success the intent can no longer take is returned to the payer once (late_payment), never from the merchant', async () => {
@@ -198,5 +200,20 @@ describe('refunds of direct mobile-money payments', () => {
     // No refund of a payment the merchant never received.
     expect((await refund(intent.id)).json()).toMatchObject({ status: 409, code: 'intent_state_invalid' });
     await expectLedgerClean(ctx);
+  });
+
+  it('reconciliation checks attempts and refunds against the provider: they agree, and a refund the provider did not pay is a mismatch', async () => {
+    const now = ctx.clock.now();
+    const period = { provider: 'mtn_momo', mode: 'test' as const, from: new Date(now.getTime() - DAY), to: new Date(now.getTime() + MINUTE) };
+    const agreed = await ctx.services.reconciliation.reconcile(period);
+    expect(agreed.mismatches).toEqual([]);
+    expect(agreed.checked.attempts).toBeGreaterThanOrEqual(4);
+    expect(agreed.checked.refunds).toBeGreaterThanOrEqual(4);
+    expect(agreed.listing).toMatchObject({ source: 'provider', ok: true });
+
+    const paid = await ctx.deps.db.selectFrom('mobile_money_refunds').selectAll().where('status', '=', 'SUCCEEDED').where('merchant_id', '=', m.merchantId).executeTakeFirstOrThrow();
+    sandbox.override(paid.reference, { status: 'FAILED', reason: 'PAYEE_NOT_FOUND' });
+    const disagreed = await ctx.services.reconciliation.reconcile(period);
+    expect(disagreed.mismatches).toEqual([expect.objectContaining({ kind: 'status', object: 'refund', id: paid.id, reference: paid.reference })]);
   });
 });

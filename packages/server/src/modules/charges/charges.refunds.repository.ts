@@ -66,6 +66,11 @@ export const mobileRefundsRepository = {
     return BigInt(row.held);
   },
 
+  /** Every refund through a provider created in [from, to), for reconciliation. */
+  async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<MobileRefundRow[]> {
+    return db.selectFrom('mobile_money_refunds').selectAll().where('provider', '=', provider).where('created_at', '>=', from).where('created_at', '<', to).orderBy('id').execute();
+  },
+
   /** An intent's refunds to mobile money, oldest first. */
   async listForIntent(db: Executor, intentId: string): Promise<MobileRefundRow[]> {
     return db.selectFrom('mobile_money_refunds').selectAll().where('intent_id', '=', intentId).orderBy('created_at').orderBy('id').execute();

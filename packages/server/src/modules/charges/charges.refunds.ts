@@ -214,6 +214,9 @@ export function createMobileRefunds(
       return row;
     },
 
+    /** Every refund through a provider created in [from, to), for reconciliation. */
+    listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),
+
     /** An intent's refunds to mobile money, oldest first (the dashboard's payment detail). */
     listForIntent: async (intentId: string) => (await repo.listForIntent(db, intentId)).map(mobileRefundView),
   };
