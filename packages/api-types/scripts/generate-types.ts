@@ -19,6 +19,8 @@ import { type OpenApiDocument, renderReference } from './api-reference.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const TYPES = 'packages/api-types/src/generated/api.ts';
+/** The dashboard API's types: the dashboard's pages read every answer through them, never a hand-made copy. */
+const DASHBOARD_TYPES = 'packages/dashboard/src/dashboard/generated/api.ts';
 /** The API reference (scripts/api-reference.ts), rendered from the same document with its prose. */
 const REFERENCE = 'docs/api.md';
 
@@ -35,6 +37,8 @@ async function openapiDocument(): Promise<Record<string, unknown> & { paths: Rec
  * and the CLI's event stream. Left out so that their changes do not make the SDK types stale.
  */
 const NOT_FOR_SDKS = /^\/(dashboard|checkout|listen)(\/|$)/;
+/** The dashboard's own API (session cookie, CSRF token): what the dashboard's pages call. */
+const DASHBOARD_API = /^\/dashboard\/api\//;
 /** Documentation keywords: left out so that a reworded description does not make the types stale. */
 const PROSE = new Set(['description', 'summary', 'examples', 'example']);
 
@@ -50,29 +54,41 @@ function withoutProse(node: unknown, propertyNames = false): unknown {
   return out;
 }
 
-async function render(doc: Awaited<ReturnType<typeof openapiDocument>>): Promise<string> {
-  const paths = Object.fromEntries(Object.entries(doc.paths as Record<string, unknown>).filter(([path]) => !NOT_FOR_SDKS.test(path)));
+/** The `paths` types of the document's routes that `keep` selects, without prose. */
+async function pathTypes(doc: Awaited<ReturnType<typeof openapiDocument>>, keep: (path: string) => boolean): Promise<string> {
+  const paths = Object.fromEntries(Object.entries(doc.paths as Record<string, unknown>).filter(([path]) => keep(path)));
   const { info: _info, ...rest } = doc;
-  const forSdks = { ...(withoutProse({ ...rest, paths }) as object), info: { title: doc.info.title, version: doc.info.version } };
+  const selected = { ...(withoutProse({ ...rest, paths }) as object), info: { title: doc.info.title, version: doc.info.version } };
   // The document is OpenAPI 3.1, which openapi-typescript reads as it is.
-  const ast = await openapiTS(forSdks as never, { alphabetize: true });
-  const version = doc.info.version;
+  return astToString(await openapiTS(selected as never, { alphabetize: true })).trimEnd();
+}
+
+const HEADER = [
+  '// Generated from the Caisse server\'s OpenAPI document by packages/api-types/scripts/generate-types.ts.',
+  '// Do not edit: change the server\'s route schemas, then run `npm run generate:types` at the root.',
+  '',
+];
+
+async function render(doc: Awaited<ReturnType<typeof openapiDocument>>): Promise<string> {
   return [
-    '// Generated from the Caisse server\'s OpenAPI document by packages/api-types/scripts/generate-types.ts.',
-    '// Do not edit: change the server\'s route schemas, then run `npm run generate:types` at the root.',
-    '',
+    ...HEADER,
     '/** The API version these types describe; the clients send it as `pay-version`. */',
-    `export const API_VERSION = ${JSON.stringify(version)};`,
+    `export const API_VERSION = ${JSON.stringify(doc.info.version)};`,
     '',
-    astToString(ast).trimEnd(),
+    await pathTypes(doc, (path) => !NOT_FOR_SDKS.test(path)),
     '',
   ].join('\n');
+}
+
+async function renderDashboard(doc: Awaited<ReturnType<typeof openapiDocument>>): Promise<string> {
+  return [...HEADER, await pathTypes(doc, (path) => DASHBOARD_API.test(path)), ''].join('\n');
 }
 
 const check = process.argv.includes('--check');
 const doc = await openapiDocument();
 const outputs: [string, string][] = [
   [TYPES, await render(doc)],
+  [DASHBOARD_TYPES, await renderDashboard(doc)],
   [REFERENCE, renderReference(doc as unknown as OpenApiDocument)],
 ];
 const stale: string[] = [];
@@ -95,7 +111,7 @@ for (const [target, text] of outputs) {
 if (check) {
   if (stale.length > 0) {
     process.stderr.write(
-      `The generated API types (@caisse/api-types) or the API reference are stale (the server's OpenAPI document changed):\n  ${stale.join('\n  ')}\nRun \`npm run generate:types\` at the repository root and commit the result.\n`,
+      `The generated API types (@caisse/api-types, the dashboard's) or the API reference are stale (the server's OpenAPI document changed):\n  ${stale.join('\n  ')}\nRun \`npm run generate:types\` at the repository root and commit the result.\n`,
     );
     process.exit(1);
   }

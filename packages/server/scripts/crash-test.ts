@@ -13,7 +13,9 @@
  * - every event in the outbox reached the receiver, with a valid signature (duplicates allowed,
  *   losses not), so every SUCCEEDED intent's payment.completed did;
  * - no intent is PROCESSING, no wallet is negative, each paid intent has exactly one succeeded
- *   charge, and the merchant's balance is what the intents say;
+ *   charge or mobile-money attempt, and the merchant's balance is what the intents say;
+ * - intents paid directly with MTN MoMo (about one flow in eight): each prompt the provider
+ *   approved paid its intent once, none it refused moved money, no attempt is left PENDING;
  * - every 200 the client got from /charge (and every 201 refund, 200 cancel) is in the database;
  * - every charge whose answer was lost got, retried with its Idempotency-Key, a 200 or a 402 (the
  *   stored answer, replayed, when the first try had committed): never a 409
@@ -176,6 +178,8 @@ interface Outcomes {
   /** Payouts answered 202: id → amount; and how many were refused for want of balance. */
   payouts: Map<string, bigint>;
   payoutsRefused: number;
+  /** Direct mobile-money charges answered 202: intent id → the payer's number. */
+  direct: Map<string, string>;
 }
 
 /** The MoMo sandbox numbers the top-ups use: mostly approved, some rejected, some approved after 10 s. */
@@ -279,6 +283,67 @@ async function payoutFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean
   }
 }
 
+/**
+ * A fresh MTN number (67x, unlike approvedNumber's, which any operator may hold) ending in
+ * `ending` (the sandbox's outcome): fresh, so the prompts-per-number limit never refuses it.
+ */
+function mtnNumber(ending = `0${String(between(10, 99))}`): string {
+  return `+23767${String(between(1000, 9999))}${ending}`;
+}
+
+/**
+ * An intent paid directly with MTN MoMo: created by the merchant, charged from the "browser"
+ * with its session token (mostly approved, some declined on the phone, some approved after
+ * 10 s), the charge retried with its Idempotency-Key while the server is down. The outcome comes
+ * from the provider, later: the checks read it from the database and the sandbox.
+ */
+async function directFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean }): Promise<void> {
+  const headers = { 'x-api-key': target.apiKey, authorization: `Bearer ${target.secretKey}`, 'content-type': 'application/json' };
+  await life.waitUp();
+  const created = await fetch(`${target.baseUrl}/gateway`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ amount: String(between(1, 50) * 100), currency: 'XAF', description: 'crash: mobile money' }),
+    signal: AbortSignal.timeout(20_000),
+  });
+  if (created.status !== 201) {
+    if (created.status >= 500) o.serverErrors += 1;
+    countError(o, `intent ${created.status}`);
+    return;
+  }
+  const intent = (await created.json()) as { id: string; sessionToken: string };
+  const r = rand();
+  const phoneNumber = mtnNumber(r < 0.15 ? '105' : r < 0.25 ? '101' : undefined);
+  const body = JSON.stringify({ intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber } });
+  for (let attempt = 0; attempt < 40 && !(stop.stopped && attempt > 3); attempt++) {
+    await life.waitUp();
+    let res: Response;
+    try {
+      res = await fetch(`${target.baseUrl}/charge`, {
+        method: 'POST',
+        headers: { 'x-api-key': target.apiKey, 'x-session-token': intent.sessionToken, 'content-type': 'application/json', 'idempotency-key': `crash-mm-${intent.id}` },
+        body,
+        signal: AbortSignal.timeout(20_000),
+      });
+    } catch {
+      await sleep(200);
+      continue;
+    }
+    if (res.status >= 500) o.serverErrors += 1;
+    if (res.status === 202) {
+      o.direct.set(intent.id, phoneNumber);
+      return;
+    }
+    const problem = (await res.json().catch(() => ({}))) as { code?: string; detail?: string };
+    if (res.status === 409 && problem.code === 'idempotency_request_in_progress') {
+      await sleep(1000);
+      continue;
+    }
+    countError(o, `mobile-money charge ${res.status} ${problem.code ?? ''} (${problem.detail ?? ''})`);
+    return;
+  }
+}
+
 /** No answer came (the server was killed): anything but an error the API answered. */
 function isNetworkError(err: unknown): boolean {
   return err instanceof CaisseConnectionError || !(err instanceof CaisseError);
@@ -342,6 +407,10 @@ async function flow(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcome
   }
   if (roll < 0.12) {
     await payoutFlow(life, o, stop);
+    return;
+  }
+  if (roll >= 0.3 && roll < 0.42) {
+    await directFlow(life, o, stop);
     return;
   }
   const user = takeUser(pool);
@@ -490,6 +559,7 @@ async function main(): Promise<boolean> {
       topups: new Map(),
       payouts: new Map(),
       payoutsRefused: 0,
+      direct: new Map(),
     };
     const stop = { stopped: false };
     const loops = Array.from({ length: CONCURRENCY }, () => loadLoop(api, life as Lifecycle, pool, o, stop));
@@ -528,13 +598,16 @@ async function main(): Promise<boolean> {
       let missing: string[] = [];
       let pendingTopups = -1;
       let pendingPayouts = -1;
+      let pendingAttempts = -1;
       for (;;) {
         pending = Number((await db.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status <> 'succeeded'`)).rows[0]?.n);
         const all = (await db.query<{ id: string }>(`select id from events where merchant_id = $1`, [keys.merchantId])).rows.map((r) => r.id);
         missing = all.filter((id) => !receiver?.received.has(id));
         pendingTopups = Number((await db.query<{ n: string }>(`select count(*) as n from topups where status = 'PENDING'`)).rows[0]?.n);
         pendingPayouts = Number((await db.query<{ n: string }>(`select count(*) as n from payouts where status = 'PENDING'`)).rows[0]?.n);
-        if ((pending === 0 && missing.length === 0 && pendingTopups === 0 && pendingPayouts === 0) || performance.now() - drainStart > DRAIN_TIMEOUT_MS) break;
+        pendingAttempts = Number((await db.query<{ n: string }>(`select count(*) as n from payment_attempts where status = 'PENDING'`)).rows[0]?.n);
+        const settled = pendingTopups === 0 && pendingPayouts === 0 && pendingAttempts === 0;
+        if ((pending === 0 && missing.length === 0 && settled) || performance.now() - drainStart > DRAIN_TIMEOUT_MS) break;
         await sleep(500);
       }
       log(`dispatcher drained in ${((performance.now() - drainStart) / 1000).toFixed(1)} s (${pending} deliveries not succeeded, ${missing.length} events not received)`);
@@ -570,10 +643,19 @@ async function main(): Promise<boolean> {
       const negative = Number((await db.query<{ n: string }>(`select count(*) as n from ledger_accounts where kind = 'user_wallet' and balance < 0`)).rows[0]?.n);
       check(negative === 0, `no wallet is negative (${negative})`);
 
-      const chargeRows = (await db.query<{ intent_id: string; n: string }>(`select intent_id, count(*) as n from charges where status = 'succeeded' group by intent_id`)).rows;
+      // A paid intent was paid once: by a wallet charge or by a mobile-money attempt (a late
+      // success is the payer's money, not the intent's).
+      const chargeRows = (
+        await db.query<{ intent_id: string; n: string }>(
+          `select intent_id, count(*) as n from (
+             select intent_id from charges where status = 'succeeded'
+             union all select intent_id from payment_attempts where status = 'SUCCEEDED' and not late) paid
+           group by intent_id`,
+        )
+      ).rows;
       const chargesByIntent = new Map(chargeRows.map((r) => [r.intent_id, Number(r.n)]));
       const wrongCharges = succeeded.filter((i) => chargesByIntent.get(i.id) !== 1).length + chargeRows.filter((r) => !paidStates.has(byId.get(r.intent_id)?.status ?? '')).length;
-      check(wrongCharges === 0, `each paid intent has exactly one succeeded charge, and no other intent has one (${wrongCharges} wrong)`);
+      check(wrongCharges === 0, `each paid intent has exactly one succeeded charge or attempt, and no other intent has one (${wrongCharges} wrong)`);
 
       const balance = BigInt(
         (
@@ -624,7 +706,8 @@ async function main(): Promise<boolean> {
          from topups t`,
       )).rows;
       const topupById = new Map(topups.map((t) => [t.id, t]));
-      const provider = sandbox.requests().filter((r) => r.kind === 'collection');
+      const collections = sandbox.requests().filter((r) => r.kind === 'collection');
+      const provider = collections.filter((r) => r.externalId.startsWith('top_'));
       const successful = provider.filter((r) => r.status === 'SUCCESSFUL');
       const wrongCredit = successful.filter((r) => {
         const t = topupById.get(r.externalId);
@@ -638,6 +721,27 @@ async function main(): Promise<boolean> {
       check(creditedUnknown.length === 0, `no top-up is credited without the provider's success (${creditedUnknown.length})`);
       const unheldTopups = [...o.topups.keys()].filter((id) => !topupById.has(id));
       check(unheldTopups.length === 0, `every one of the ${o.topups.size} top-ups answered 202 is in the database (${unheldTopups.length} missing)`);
+
+      // Direct payments: each the provider approved paid its intent once; none it refused moved money.
+      check(pendingAttempts === 0, `no mobile-money attempt is left PENDING (${pendingAttempts})`);
+      const attempts = (await db.query<{ id: string; intent_id: string; status: string; late: boolean; transfers: string }>(
+        `select a.id, a.intent_id, a.status, a.late,
+                (select count(*) from ledger_transfers lt where lt.kind = 'mobile_money_charge' and lt.reference = a.id) as transfers
+         from payment_attempts a where a.merchant_id = $1`,
+        [keys.merchantId],
+      )).rows;
+      const attemptById = new Map(attempts.map((a) => [a.id, a]));
+      const prompted = collections.filter((r) => r.externalId.startsWith('att_'));
+      const wrongAttempts = prompted.filter((r) => {
+        const a = attemptById.get(r.externalId);
+        if (r.status === 'SUCCESSFUL') return a?.status !== 'SUCCEEDED' || (a.late ? a.transfers !== '0' : a.transfers !== '1' || !paidStates.has(byId.get(a.intent_id)?.status ?? ''));
+        return r.status === 'FAILED' && (a?.status !== 'FAILED' || a.transfers !== '0');
+      });
+      check(wrongAttempts.length === 0, `each of the ${prompted.length} phone prompts the provider saw is SUCCEEDED with its intent paid once, or FAILED with no money moved (${wrongAttempts.slice(0, 5).map((r) => r.externalId).join(', ') || 'all'})`);
+      const paidUnprompted = attempts.filter((a) => a.status === 'SUCCEEDED' && !prompted.some((r) => r.externalId === a.id && r.status === 'SUCCESSFUL'));
+      check(paidUnprompted.length === 0, `no attempt is SUCCEEDED without the provider's success (${paidUnprompted.length})`);
+      const unheldDirect = [...o.direct.keys()].filter((id) => !attempts.some((a) => a.intent_id === id));
+      check(unheldDirect.length === 0, `every one of the ${o.direct.size} mobile-money charges answered 202 has its attempt in the database (${unheldDirect.length} missing)`);
 
       // Money out: each payout the provider paid is PAID once; each it refused came back; none sent twice.
       check(pendingPayouts === 0, `no payout is left PENDING (${pendingPayouts})`);
@@ -675,6 +779,7 @@ async function main(): Promise<boolean> {
           `summary: ${KILLS} SIGKILLs (restart ${(restartMs / KILLS / 1000).toFixed(1)} s on average), ${o.flows} flows completed, ${o.abandoned} abandoned by a kill or a refusal`,
           `  client: ${o.paid.size} charges answered 200 (${o.lostAnswers} answers lost in a kill and sought again: ${o.replayed} replayed, ${o.chargeRetries} retries), ${o.declined.size} declined, ${o.refunded.size} refunds, ${o.canceled.size} cancels, ${o.inDoubt.size} left in doubt`,
           `  top-ups: ${o.topups.size} answered 202, ${topups.length} in the database (${topups.filter((t) => t.status === 'SUCCEEDED').length} credited, ${topups.filter((t) => t.status === 'FAILED').length} failed), ${provider.length} seen by the provider`,
+          `  mobile money: ${o.direct.size} charges answered 202, ${attempts.length} attempts (${attempts.filter((a) => a.status === 'SUCCEEDED').length} succeeded, ${attempts.filter((a) => a.status === 'FAILED').length} failed), ${prompted.length} seen by the provider`,
           `  payouts: ${o.payouts.size} answered 202 (${o.payoutsRefused} refused: balance_insufficient), ${payouts.length} in the database (${payouts.filter((p) => p.status === 'PAID').length} paid, ${payouts.filter((p) => p.status === 'FAILED').length} failed)`,
           `  database: ${intents.length} intents (${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}), ${events.length} events`,
           `  receiver: ${receiver.deliveries()} deliveries of ${receiver.received.size} distinct events (${duplicates} received more than once)`,

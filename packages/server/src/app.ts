@@ -27,7 +27,7 @@ import { openapiDocument } from './platform/openapi.ts';
 import { createServices, type Services } from './services.ts';
 import type { ModeConnectors } from './modules/connectors/index.ts';
 import { topupsRoutes } from './modules/topups/index.ts';
-import { connectorsRoutes } from './modules/connectors/index.ts';
+import { connectorsRoutes, registerProviderMetrics } from './modules/connectors/index.ts';
 import { payoutsRoutes } from './modules/payouts/index.ts';
 import { paymentLinksRoutes } from './modules/paymentlinks/index.ts';
 import { methodsRoutes } from './modules/methods/index.ts';
@@ -89,6 +89,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   app.decorate('deps', deps);
   app.decorate('services', services);
   app.decorate('metrics', createMetrics());
+  registerProviderMetrics(app.metrics.registry, services.connectors);
 
   // Synchronous (no promise per request), with each label set's child kept (issue 23).
   const observe = httpDurationObserver(app.metrics);

@@ -421,12 +421,21 @@ export function buildCli(): Command {
   examples(
     providers
       .command('list')
-      .description('each provider: what it serves, which of its settings are set (never their values), and in which mode it works')
+      .description("each provider: what it serves, which of its settings are set (never their values), in which mode it works, and whether the running server finds it available")
       .option('--json', 'print JSON'),
     'npx caisse providers list --json',
   ).action(async (opts: { json?: boolean }) => {
-    const { formatProvidersReport, providersReport } = await import('./modules/connectors/index.ts');
-    const report = providersReport(config(), process.env);
+    const { formatProvidersReport, parseProviderHealth, providersReport } = await import('./modules/connectors/index.ts');
+    const c = config();
+    // Health lives in the running server's memory: its /metrics says it (nothing when it is not running).
+    const port = c.hardening.metrics.port ?? c.port;
+    const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, {
+      headers: c.hardening.metrics.token ? { authorization: `Bearer ${c.hardening.metrics.token}` } : {},
+      signal: AbortSignal.timeout(2000),
+    })
+      .then(async (res) => (res.ok ? res.text() : undefined))
+      .catch(() => undefined);
+    const report = providersReport(c, process.env, metrics === undefined ? undefined : parseProviderHealth(metrics));
     process.stdout.write(opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatProvidersReport(report)}\n`);
   });
 

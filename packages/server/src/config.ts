@@ -49,6 +49,12 @@ export interface Config {
   retention: RetentionConfig;
   /** MTN MoMo Open API, the `mtn_momo` connector (contract §9; modules/connectors). */
   momo: MomoConfig;
+  /**
+   * Every non-empty CAISSE_* variable, for the other providers' settings: each provider's
+   * description declares its own variables, and the connectors module reads and checks them
+   * (`connectorSettings`), so that no provider is named here. Holds secrets: never logged.
+   */
+  providerEnv: Readonly<Record<string, string>>;
   /** The default fee schedule of every merchant without its own (contract §10). */
   fees: FeesConfig;
   /** CAISSE_SETTLEMENT_DELAY_DAYS (default 1): how long a charge's net stays pending (contract §10). */
@@ -549,5 +555,6 @@ export function loadConfig(env: Env = process.env): Config {
       messagesDays: integer(env, 'CAISSE_RETENTION_MESSAGES_DAYS', 7, 1, 3650),
     },
     momo: momo(env, mode),
+    providerEnv: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => /^CAISSE_[A-Z0-9_]+$/.test(e[0]) && (e[1] ?? '').trim() !== '')),
   };
 }

@@ -19,7 +19,7 @@ import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
 import { createServices } from './services.ts';
-import { createModeConnectors, type ModeConnectors, type MomoSandbox, startMomoSandbox } from './modules/connectors/index.ts';
+import { createModeConnectors, type ModeConnectors, type Sandbox, startSandbox } from './modules/connectors/index.ts';
 import { startBackgroundWorkers } from './workers.ts';
 import { startAutoAnalyze } from './platform/analyze.ts';
 
@@ -75,18 +75,19 @@ export async function startServer(given: Config, opts: { port: number; worker: b
     embedded && (await merchants.countMerchants()) === 0
       ? await merchants.createMerchant({ name: 'Development merchant', email: 'dev@caisse.local' })
       : undefined;
-  // Development without CAISSE_MOMO_SANDBOX_URL: a MoMo sandbox in this process serves test mode,
-  // so a newcomer tops up a wallet with no provider account anywhere.
-  let sandbox: MomoSandbox | undefined;
+  // Development without CAISSE_MOMO_SANDBOX_URL: every provider's sandbox in this process serves
+  // test mode, so a newcomer takes payments with no provider account anywhere.
+  let sandbox: Sandbox | undefined;
   let connectors: ModeConnectors | undefined;
   if (config.mode === 'development' && config.momo.sandboxUrl === undefined) {
-    sandbox = await startMomoSandbox({ port: 0, host: '127.0.0.1' });
+    const callbacks = `http://127.0.0.1:${opts.port}/callbacks`;
+    sandbox = await startSandbox({ port: 0, host: '127.0.0.1', wave: { webhookUrl: `${callbacks}/wave` } });
     connectors = createModeConnectors(
       config,
       { clock: systemClock, logger, callbackKey: config.masterKey },
-      { sandboxUrl: sandbox.url, sandboxCallbackUrl: `http://127.0.0.1:${opts.port}/callbacks/mtn_momo` },
+      { sandboxUrl: sandbox.url, sandboxCallbackUrl: `${callbacks}/mtn_momo` },
     );
-    logger.info({ url: sandbox.url }, 'MoMo sandbox running in this process for test mode');
+    logger.info({ url: sandbox.url }, 'provider sandbox running in this process for test mode');
   }
   // With CAISSE_TLS_CERT_FILE and CAISSE_TLS_KEY_FILE the server terminates TLS itself.
   const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config), connectors });

@@ -54,7 +54,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     listen: createListenService(deps, { events }),
     connectors,
     // Each money movement's lifecycle, for the providers' callbacks.
-    callbacks: createCallbackRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle, refunds.lifecycle]),
+    callbacks: createCallbackRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle, refunds.lifecycle], connectors),
     attempts,
     refunds,
     topups,

@@ -12,7 +12,9 @@ import {
   type MomoSandbox,
   type MomoSandboxOptions,
   type MtnMomoSettings,
+  type Sandbox,
   startMomoSandbox,
+  startSandbox,
 } from '../src/modules/connectors/index.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -147,6 +149,24 @@ export async function appWithSandbox(opts: { start?: Date; env?: Record<string, 
   const ctx = await createTestContext({
     clock,
     env: { CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url, ...opts.env },
+  });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  return { ctx, sandbox };
+}
+
+/**
+ * The app listening on 127.0.0.1 with test mode on every provider's sandbox (`startSandbox`: MTN
+ * MoMo, Orange Money, Wave), which calls it back (Wave's webhooks to /callbacks/wave); both on
+ * one ManualClock. Sandbox time moves with the clock: advance it, then `sandbox.tick()`.
+ */
+export async function appWithAllSandboxes(opts: { start?: Date; env?: Record<string, string> } = {}): Promise<{ ctx: TestContext; sandbox: Sandbox }> {
+  const port = await freePort();
+  const clock = new ManualClock(opts.start);
+  const callbacks = `http://127.0.0.1:${port}/callbacks`;
+  const sandbox = await startSandbox({ clock, tickMs: 0, momo: { tickMs: 0 }, wave: { webhookUrl: `${callbacks}/wave` } });
+  const ctx = await createTestContext({
+    clock,
+    env: { CAISSE_MOMO_SANDBOX_CALLBACK_URL: `${callbacks}/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url, ...opts.env },
   });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   return { ctx, sandbox };

@@ -62,7 +62,12 @@ describe('merchant country', () => {
 describe('GET /payment-methods', () => {
   it('by default: the wallet, then every configured provider of the merchant\'s country and currency', async () => {
     const { sessionToken } = await intent(m);
-    expect(await methodsOf(m, sessionToken)).toEqual([{ type: 'wallet' }, MTN]);
+    // Test mode's sandbox serves every provider: MTN and Orange in Cameroon.
+    const methods = await methodsOf(m, sessionToken);
+    expect(methods.slice(0, 2)).toEqual([{ type: 'wallet' }, MTN]);
+    expect(methods.slice(2)).toEqual([
+      { type: 'mobile_money', provider: 'orange_money', name: 'Orange Money', approval: 'redirect', available: true, minAmount: '100', maxAmount: '500000', prefixes: expect.arrayContaining(['+23769']), ussd: null },
+    ]);
   });
 
   it('a currency no provider serves offers the wallet only; live mode has no provider configured here', async () => {
@@ -75,7 +80,8 @@ describe('GET /payment-methods', () => {
   it('a merchant in Senegal is not offered MTN MoMo Cameroon', async () => {
     const t = await createMerchant(ctx, 'Dakar');
     await ctx.services.merchants.setCountry(t.merchantId, 'SN');
-    expect(await methodsOf(t, (await intent(t, { currency: 'XOF' })).sessionToken)).toEqual([{ type: 'wallet' }]);
+    const methods = await methodsOf(t, (await intent(t, { currency: 'XOF' })).sessionToken);
+    expect(methods.map((d) => d.provider ?? d.type)).toEqual(['wallet', 'orange_money', 'wave']);
     expect(await ctx.services.methods.allowedMethod({ merchantId: t.merchantId, mode: 'test' }, 'mtn_momo', 'XOF')).toBe(false);
   });
 
@@ -103,10 +109,10 @@ describe('payment method settings', () => {
       wallet: true,
       providersDefault: true,
       providers: [
-        { provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', enabled: true, configured: true, servesCountry: true, offered: true },
-        // Registered, but test mode has no sandbox connector for them yet: not offered.
-        { provider: 'orange_money', name: 'Orange Money', approval: 'redirect', enabled: true, configured: false, servesCountry: true, offered: false },
-        { provider: 'wave', name: 'Wave', approval: 'redirect', enabled: true, configured: false, servesCountry: false, offered: false },
+        { provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', enabled: true, configured: true, servesCountry: true, offered: true, available: true },
+        // Test mode's sandbox serves every provider; Wave does not serve Cameroon.
+        { provider: 'orange_money', name: 'Orange Money', approval: 'redirect', enabled: true, configured: true, servesCountry: true, offered: true, available: true },
+        { provider: 'wave', name: 'Wave', approval: 'redirect', enabled: true, configured: true, servesCountry: false, offered: false, available: true },
       ],
     });
     const live = await call(ctx.app, 'GET', '/payment-methods/settings', { apiKey: t.live.apiKey, secretKey: t.live.secretKey });

@@ -143,7 +143,7 @@ describe('refunds of direct mobile-money payments', () => {
     ]);
     expect(await eventTypes(ctx, intent.id)).toEqual(['payment.processing', 'payment.completed', 'refund.failed']);
     const event = await ctx.deps.db.selectFrom('events').select('payload').where('intent_id', '=', intent.id).where('type', '=', 'refund.failed').executeTakeFirstOrThrow();
-    expect(JSON.parse(event.payload).data.refund).toMatchObject({ id: asked.id, status: 'FAILED' });
+    expect(JSON.parse(event.payload).data.refund).toMatchObject({ id: asked.id, status: 'FAILED', failureCode: 'payee_not_found' });
     // It can be asked again.
     expect((await refund(intent.id)).statusCode).toBe(202);
     await later();

@@ -623,6 +623,7 @@ export interface paths {
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
+                                        failureCode?: string | null;
                                         id: string;
                                         intentId: string;
                                         /** @enum {string} */
@@ -798,6 +799,7 @@ export interface paths {
                                     /** Format: date-time */
                                     createdAt: string;
                                     currency: string;
+                                    failureCode?: string | null;
                                     id: string;
                                     intentId: string;
                                     /** @enum {string} */
@@ -1366,6 +1368,7 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
+                            failureCode?: string | null;
                             id: string;
                             intentId: string;
                             /** @enum {string} */
@@ -1385,6 +1388,7 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
+                            failureCode?: string | null;
                             id: string;
                             intentId: string;
                             /** @enum {string} */
@@ -2060,6 +2064,7 @@ export interface paths {
                             object: "payment_method_settings";
                             providers: {
                                 approval: "phone_prompt" | "redirect";
+                                available: boolean;
                                 configured: boolean;
                                 enabled: boolean;
                                 name: string;
@@ -2104,6 +2109,7 @@ export interface paths {
                             object: "payment_method_settings";
                             providers: {
                                 approval: "phone_prompt" | "redirect";
+                                available: boolean;
                                 configured: boolean;
                                 enabled: boolean;
                                 name: string;

@@ -1,100 +1,32 @@
 import { chooseLanguage, type Language } from '@caisse/intl';
 import { useEffect, useState } from 'react';
 import { browserLanguages } from '@caisse/react';
-import { DashboardIntl, type MessageId, useDocumentLanguage, useI18n } from '../shared/i18n.tsx';
+import { DashboardIntl, useDocumentLanguage, useI18n } from '../shared/i18n.tsx';
 import { api, ApiProblem, onSessionLost, setCsrfToken } from './api.ts';
 import { AcceptInvitation } from './pages/AcceptInvitation.tsx';
-import { ApiKeys } from './pages/ApiKeys.tsx';
-import { AuditLog } from './pages/AuditLog.tsx';
-import { Balance } from './pages/Balance.tsx';
-import { CustomerDetail, Customers } from './pages/Customers.tsx';
-import { EventDetail, Events } from './pages/Events.tsx';
-import { Account } from './pages/Account.tsx';
-import { Home } from './pages/Home.tsx';
 import { Login, ResetPassword } from './pages/Login.tsx';
-import { PaymentDetail } from './pages/PaymentDetail.tsx';
-import { PaymentLinkDetail, PaymentLinks } from './pages/PaymentLinks.tsx';
-import { Payments } from './pages/Payments.tsx';
-import { Search, SearchBox } from './pages/Search.tsx';
-import { PayoutDetail, Payouts } from './pages/Payouts.tsx';
-import { Team } from './pages/Team.tsx';
-import { TestData } from './pages/TestData.tsx';
-import { type Permission, PermissionsProvider } from './permissions.tsx';
-import { WebhookEndpoint } from './pages/WebhookEndpoint.tsx';
-import { Webhooks } from './pages/Webhooks.tsx';
+import { SearchBox } from './pages/Search.tsx';
+import { PAGES, pageAt } from './pages.tsx';
+import { PermissionsProvider } from './permissions.tsx';
 import { Link, navigate, useLocation } from './router.tsx';
 import type { Mode, Session } from './types.ts';
 import { ErrorNotice, LanguageSwitch, PageTitle } from './ui.tsx';
 
 interface Route {
   mode: Mode;
-  section: string;
+  /** The page's `section`; undefined for a path no page has. */
+  section: string | undefined;
   id: string | undefined;
   search: string;
 }
 
-/** `/dashboard/{mode}/{section}[/{id}]`; anything else is undefined. */
+/** `/dashboard/{mode}/{page path}[/{id}]` (`/dashboard/{mode}` is Home); anything else is undefined. */
 function parse(location: string): Route | undefined {
   const [path = '', search = ''] = location.split('?');
-  const parts = path.replace(/\/+$/, '').split('/').slice(2).map(decodeURIComponent);
-  const [mode, section, ...rest] = parts;
+  const [mode, ...rest] = path.replace(/\/+$/, '').split('/').slice(2).map(decodeURIComponent);
   if (mode !== 'test' && mode !== 'live') return undefined;
-  if (section === 'settings' && (rest[0] === 'api-keys' || rest[0] === 'team' || rest[0] === 'audit-log')) return { mode, section: rest[0], id: undefined, search };
-  return { mode, section: section ?? 'home', id: rest[0], search };
-}
-
-/** The side navigation: a new page adds its line here (and its `nav.*` text to both catalogues). */
-/** A line shows only to a role with its `permission` (the server refuses the page's calls anyway). */
-const NAV: { section: string; path: string; label: MessageId; permission: Permission; group?: MessageId; testOnly?: boolean }[] = [
-  { section: 'home', path: 'home', label: 'nav.home', permission: 'payments:read' },
-  { section: 'payments', path: 'payments', label: 'nav.payments', permission: 'payments:read' },
-  { section: 'payment-links', path: 'payment-links', label: 'nav.paymentLinks', permission: 'payments:read' },
-  { section: 'customers', path: 'customers', label: 'nav.customers', permission: 'customers:read' },
-  { section: 'balance', path: 'balance', label: 'nav.balance', permission: 'balance:read' },
-  { section: 'payouts', path: 'payouts', label: 'nav.payouts', permission: 'payouts:read' },
-  { section: 'webhooks', path: 'webhooks', label: 'nav.webhooks', permission: 'webhooks:read' },
-  { section: 'events', path: 'events', label: 'nav.events', permission: 'events:read' },
-  { section: 'api-keys', path: 'settings/api-keys', label: 'nav.apiKeys', permission: 'keys:read', group: 'nav.settings' },
-  { section: 'team', path: 'settings/team', label: 'nav.team', permission: 'team:read' },
-  { section: 'audit-log', path: 'settings/audit-log', label: 'nav.auditLog', permission: 'audit:read' },
-  { section: 'test-data', path: 'test-data', label: 'nav.testData', permission: 'testdata:write', testOnly: true },
-  { section: 'account', path: 'account', label: 'nav.account', permission: 'account' },
-];
-
-function Page({ route, session, onSessionChanged }: { route: Route; session: Session; onSessionChanged: () => void }) {
-  const { mode, section, id, search } = route;
-  switch (section) {
-    case 'home':
-      return <Home mode={mode} />;
-    case 'account':
-      return <Account onSessionChanged={onSessionChanged} />;
-    case 'payments':
-      return id ? <PaymentDetail mode={mode} id={id} /> : <Payments mode={mode} search={search} />;
-    case 'payment-links':
-      return id ? <PaymentLinkDetail mode={mode} id={id} /> : <PaymentLinks mode={mode} />;
-    case 'customers':
-      return id ? <CustomerDetail mode={mode} id={id} /> : <Customers mode={mode} />;
-    case 'balance':
-      return <Balance mode={mode} search={search} />;
-    case 'payouts':
-      return id ? <PayoutDetail mode={mode} id={id} /> : <Payouts mode={mode} />;
-    case 'webhooks':
-      return id ? <WebhookEndpoint mode={mode} id={id} /> : <Webhooks mode={mode} />;
-    case 'events':
-      return id ? <EventDetail mode={mode} id={id} /> : <Events mode={mode} search={search} />;
-    case 'api-keys':
-      return <ApiKeys mode={mode} />;
-    case 'test-data':
-      return <TestData mode={mode} />;
-    case 'team':
-      return <Team session={session} />;
-    case 'audit-log':
-      return <AuditLog />;
-    case 'search':
-      return <Search mode={mode} search={search} />;
-    default:
-      return <NotFound />;
-  }
+  const { page, id } = pageAt(rest.length === 0 ? ['home'] : rest);
+  return { mode, section: page?.section, id, search };
 }
 
 function NotFound() {
@@ -126,10 +58,8 @@ function Shell({
 }) {
   const { mode, section } = route;
   const { t } = useI18n();
-  const otherPath = (m: Mode) => {
-    const nav = NAV.find((n) => n.section === section);
-    return `/dashboard/${m}/${nav?.path ?? 'payments'}`;
-  };
+  const page = PAGES.find((p) => p.section === section);
+  const otherPath = (m: Mode) => `/dashboard/${m}/${page?.label ? page.path : 'payments'}`;
   return (
     <>
       <a className="skip-link" href="#main">
@@ -169,12 +99,12 @@ function Shell({
       <div className="shell">
         <nav className="sidenav" aria-label={t('dash.mainNav')}>
           <ul>
-            {NAV.filter((n) => (!n.testOnly || mode === 'test') && session.permissions.includes(n.permission)).map((n) => (
+            {PAGES.filter((n) => n.label && (!n.testOnly || mode === 'test') && session.permissions.includes(n.permission)).map((n) => (
               <li key={n.section}>
                 {n.group && <div className="group-label">{t(n.group)}</div>}
                 <Link to={`/dashboard/${mode}/${n.path}`} aria-current={section === n.section ? 'page' : undefined}>
                   {n.group && <span className="visually-hidden">{t(n.group)} → </span>}
-                  {t(n.label)}
+                  {n.label && t(n.label)}
                 </Link>
               </li>
             ))}
@@ -182,7 +112,7 @@ function Shell({
         </nav>
         <main id="main" className="content" tabIndex={-1}>
           <PermissionsProvider permissions={session.permissions}>
-            <Page route={route} session={session} onSessionChanged={onSessionChanged} />
+            {page ? page.render({ mode, id: route.id, search: route.search, session, onSessionChanged }) : <NotFound />}
           </PermissionsProvider>
         </main>
       </div>

@@ -56,7 +56,7 @@ export function PagedTable<T extends { id: string }>(props: {
   label: string;
   caption: string;
   columns: { label: string; num?: boolean }[];
-  text: { loading: string; empty: string; loadMore: string };
+  text: { loading: string; empty: ReactNode; loadMore: string };
   row: (item: T) => ReactNode;
 }) {
   const { pages, columns, text } = props;
@@ -91,10 +91,19 @@ export function PagedTable<T extends { id: string }>(props: {
           </table>
         </TableWrap>
       )}
+      <LoadMore pages={pages} label={text.loadMore} />
+    </>
+  );
+}
+
+/** The next page's error, and "Load more" while there is one: under a PagedTable or a list's own table. */
+export function LoadMore<T>({ pages, label }: { pages: Pages<T>; label: string }) {
+  return (
+    <>
       <ErrorNotice error={pages.moreError} />
       {pages.hasMore && (
         <button type="button" className="secondary" onClick={() => void pages.loadMore()}>
-          {text.loadMore}
+          {label}
         </button>
       )}
     </>

@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { api, ApiProblem } from '../api.ts';
 import { Link } from '../router.tsx';
 import { type Customer, type CustomerDetail as Detail, type List, type Mode, PROVIDER_NAMES } from '../types.ts';
+import { PagedTable, usePages } from '../paging.tsx';
 import { Badge, ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
 
 /** Failure codes in words (the code stays beside them, for support). */
@@ -37,86 +37,42 @@ function Volume({ volume }: { volume: Customer['volume'] }) {
 
 export function Customers({ mode }: { mode: Mode }) {
   const { t, dateTime } = useI18n();
-  const first = useLoad(() => api<List<Customer>>('GET', `/${mode}/customers?${queryOf(PAGE_SIZE)}`), mode);
-  const [more, setMore] = useState<{ key: string; rows: Customer[]; hasMore: boolean } | null>(null);
-  const [moreError, setMoreError] = useState<unknown>(null);
-
-  const extra = more?.key === mode ? more : null;
-  const rows = [...(first.data?.data ?? []), ...(extra?.rows ?? [])];
-  const hasMore = extra ? extra.hasMore : (first.data?.hasMore ?? false);
-
-  async function loadMore() {
-    const last = rows[rows.length - 1];
-    if (!last) return;
-    setMoreError(null);
-    try {
-      const page = await api<List<Customer>>('GET', `/${mode}/customers?${queryOf(PAGE_SIZE, last.id)}`);
-      setMore({ key: mode, rows: [...(extra?.rows ?? []), ...page.data], hasMore: page.hasMore });
-    } catch (err) {
-      setMoreError(err);
-    }
-  }
-
+  const pages = usePages((after) => api<List<Customer>>('GET', `/${mode}/customers?${queryOf(PAGE_SIZE, after)}`), mode);
   return (
     <>
       <PageTitle title={t('customers.title')}>{t('customers.title')}</PageTitle>
       <p>{t('customers.intro')}</p>
       <p className="hint">{t('customers.masked')}</p>
-      <ErrorNotice error={first.error} />
-      {first.loading && !first.data ? (
-        <p role="status">{t('customers.loading')}</p>
-      ) : (
-        <TableWrap label={t('customers.tableLabel')}>
-          <table>
-            <caption className="visually-hidden">{t('customers.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('customers.phone')}</th>
-                <th scope="col">{t('customers.firstPayment')}</th>
-                <th scope="col">{t('customers.lastPayment')}</th>
-                <th scope="col" className="num">
-                  {t('customers.payments')}
-                </th>
-                <th scope="col" className="num">
-                  {t('customers.volume')}
-                </th>
-                <th scope="col">{t('customers.created')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="empty">
-                    {t('customers.empty')}
-                  </td>
-                </tr>
-              )}
-              {rows.map((c) => (
-                <tr key={c.id}>
-                  <th scope="row">
-                    <Link to={`/dashboard/${mode}/customers/${c.id}`} className="mono">
-                      {c.phoneNumber}
-                    </Link>
-                  </th>
-                  <td>{dateTime(c.firstPaymentAt)}</td>
-                  <td>{dateTime(c.lastPaymentAt)}</td>
-                  <td className="num">{c.payments}</td>
-                  <td className="num">
-                    <Volume volume={c.volume} />
-                  </td>
-                  <td>{dateTime(c.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
-      <ErrorNotice error={moreError} />
-      {hasMore && (
-        <button type="button" className="secondary" onClick={() => void loadMore()}>
-          {t('customers.loadMore')}
-        </button>
-      )}
+      <PagedTable
+        pages={pages}
+        label={t('customers.tableLabel')}
+        caption={t('customers.caption')}
+        columns={[
+          { label: t('customers.phone') },
+          { label: t('customers.firstPayment') },
+          { label: t('customers.lastPayment') },
+          { label: t('customers.payments'), num: true },
+          { label: t('customers.volume'), num: true },
+          { label: t('customers.created') },
+        ]}
+        text={{ loading: t('customers.loading'), empty: t('customers.empty'), loadMore: t('customers.loadMore') }}
+        row={(c) => (
+          <tr key={c.id}>
+            <th scope="row">
+              <Link to={`/dashboard/${mode}/customers/${c.id}`} className="mono">
+                {c.phoneNumber}
+              </Link>
+            </th>
+            <td>{dateTime(c.firstPaymentAt)}</td>
+            <td>{dateTime(c.lastPaymentAt)}</td>
+            <td className="num">{c.payments}</td>
+            <td className="num">
+              <Volume volume={c.volume} />
+            </td>
+            <td>{dateTime(c.createdAt)}</td>
+          </tr>
+        )}
+      />
     </>
   );
 }

@@ -22,8 +22,8 @@ function queryOf(filters: Filters, startingAfter?: string) {
 
 /** What an event is about, as a link: its payment (the payout's page for a payout event). */
 function Subject({ mode, event }: { mode: Mode; event: WebhookEvent }) {
-  const payment = event.data.paymentIntent?.id;
-  const payout = event.data.payout?.id;
+  const payment = 'paymentIntent' in event.data ? event.data.paymentIntent.id : undefined;
+  const payout = 'payout' in event.data ? event.data.payout.id : undefined;
   if (typeof payment === 'string') {
     return (
       <Link to={`/dashboard/${mode}/payments/${payment}`} className="mono">

@@ -3,7 +3,7 @@ import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { useCan } from '../permissions.tsx';
 import { Link } from '../router.tsx';
-import type { Mode, Payment, PaymentAttempt, PaymentDetail as Detail, Refund } from '../types.ts';
+import { type Mode, type Payment, type PaymentAttempt, type PaymentDetail as Detail, PROVIDER_NAMES, type Refund } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
 
 export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
@@ -222,8 +222,7 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
   );
 }
 
-/** The providers' names as payers and merchants know them; an unknown one shows its id. */
-const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo', orange_money: 'Orange Money', wave: 'Wave' };
+/** The provider's name as payers and merchants know it; an unknown one shows its id. */
 const providerName = (provider: string) => PROVIDER_NAMES[provider] ?? provider;
 
 /** Each try at paying: method, masked number, the provider's reference and how it ended. */

@@ -4,7 +4,8 @@ import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../api.ts';
 import { Link, navigate } from '../router.tsx';
 import { type List, type Mode, PAYMENT_STATUSES, type Payment } from '../types.ts';
-import { Badge, CsvDownload, ErrorNotice, PageTitle, TableWrap, useLoad, useStatusText } from '../ui.tsx';
+import { LoadMore, usePages } from '../paging.tsx';
+import { Badge, CsvDownload, ErrorNotice, PageTitle, TableWrap, useStatusText } from '../ui.tsx';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -31,16 +32,10 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
   const params = new URLSearchParams(search);
   const filters = { status: params.get('status') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
   const [draft, setDraft] = useState(filters);
-  const [more, setMore] = useState<{ key: string; rows: Payment[]; hasMore: boolean } | null>(null);
-  const [moreError, setMoreError] = useState<unknown>(null);
   const key = `${mode}?${queryOf(filters)}`;
   const csvQuery = filterQuery(filters).toString();
   const csv = `/dashboard/api/${mode}/payments.csv${csvQuery ? `?${csvQuery}` : ''}`;
-  const first = useLoad(() => api<List<Payment>>('GET', `/${mode}/payments?${queryOf(filters)}`), key);
-
-  const extra = more?.key === key ? more : null;
-  const rows = [...(first.data?.data ?? []), ...(extra?.rows ?? [])];
-  const hasMore = extra ? extra.hasMore : (first.data?.hasMore ?? false);
+  const pages = usePages((after) => api<List<Payment>>('GET', `/${mode}/payments?${queryOf(filters, after)}`), key);
 
   function apply(e: FormEvent) {
     e.preventDefault();
@@ -49,17 +44,6 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
     if (draft.from) q.set('from', draft.from);
     if (draft.to) q.set('to', draft.to);
     navigate(`/dashboard/${mode}/payments${q.size ? `?${q}` : ''}`);
-  }
-
-  async function loadMore() {
-    const last = rows[rows.length - 1];
-    if (!last) return;
-    try {
-      const page = await api<List<Payment>>('GET', `/${mode}/payments?${queryOf(filters, last.id)}`);
-      setMore({ key, rows: [...(extra?.rows ?? []), ...page.data], hasMore: page.hasMore });
-    } catch (err) {
-      setMoreError(err);
-    }
   }
 
   return (
@@ -104,18 +88,9 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
         </div>
         <CsvDownload href={csv} label={t('payments.download')} hint={t('payments.downloadHint')} />
       </form>
-      <ErrorNotice error={first.error} />
-      {first.loading && !first.data ? (
-        <p role="status">{t('payments.loading')}</p>
-      ) : (
-        <PaymentsTable mode={mode} rows={rows} caption={t('payments.caption')} empty={rich('payments.empty')} />
-      )}
-      <ErrorNotice error={moreError} />
-      {hasMore && (
-        <button type="button" className="secondary" onClick={() => void loadMore()}>
-          {t('dash.loadMore')}
-        </button>
-      )}
+      <ErrorNotice error={pages.error} />
+      {pages.loading ? <p role="status">{t('payments.loading')}</p> : <PaymentsTable mode={mode} rows={pages.rows} caption={t('payments.caption')} empty={rich('payments.empty')} />}
+      <LoadMore pages={pages} label={t('dash.loadMore')} />
     </>
   );
 }

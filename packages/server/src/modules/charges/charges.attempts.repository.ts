@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { providerRequestStatements } from '../../platform/polling.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
@@ -23,6 +23,8 @@ export interface PaymentAttemptsTable {
   transfer_id: string | null;
   language: string;
   redirect_url: string | null;
+  provider_reference: ColumnType<string | null, string | null | undefined, string | null>;
+  return_url: ColumnType<string | null, string | null | undefined, string | null>;
   approval_expires_at: Date;
   late: Generated<boolean>;
   submitted_at: Date | null;

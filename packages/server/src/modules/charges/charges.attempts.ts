@@ -4,6 +4,7 @@ import { maskPhone, retryAfterHeader } from '../../platform/codes.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { feeOf } from '../../platform/fees.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { translator } from '../../platform/i18n.ts';
@@ -58,7 +59,11 @@ export function failureCodeOf(reason: string): string {
       return 'payer_not_found';
     case 'NOT_ENOUGH_FUNDS':
       return 'insufficient_funds';
+    // A redirect provider's failure without a reason (Orange's status has none) or a cancel on its
+    // page: the payer did not complete the approval there, which is what the payer should be told.
     case 'APPROVAL_REJECTED':
+    case 'CANCELLED':
+    case 'FAILED':
       return 'approval_rejected';
     case 'EXPIRED':
     case 'TIMEOUT':
@@ -109,8 +114,9 @@ export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment 
   return {
     attempts: attempts.map(attemptView),
     paymentMethod: { type: 'mobile_money', provider: current.provider, phoneNumber: maskPhone(current.phone_number) },
+    // A redirect provider whose page is not known (its answer was lost) has nothing to show.
     nextAction:
-      current.status !== 'PENDING'
+      current.status !== 'PENDING' || (current.redirect_url === null && description?.approval === 'redirect')
         ? null
         : current.redirect_url !== null
           ? { type: 'redirect', url: current.redirect_url }
@@ -238,7 +244,15 @@ export function createAttemptsService(
     logger: log,
     giveUpAfterMs: ATTEMPT_TIMEOUT_MS,
     store: storeOf(db, repo),
-    request: (row) => paymentRequestOf(row, { payerMessage: `Payment ${row.intent_id}`, payeeNote: row.id }),
+    request: (row) => ({
+      ...paymentRequestOf(row, { payerMessage: `Payment ${row.intent_id}`, payeeNote: row.id }),
+      ...(row.return_url ? { returnUrl: row.return_url } : {}),
+      language: row.language === 'en' ? 'en' : 'fr',
+    }),
+    known: (row) => ({ providerReference: row.provider_reference ?? undefined, amount: row.amount_minor, currency: row.currency as Currency }),
+    remember: async (row, handle) => {
+      await repo.update(db, row.id, { provider_reference: handle.providerReference ?? null, redirect_url: handle.redirectUrl ?? row.redirect_url });
+    },
     settle,
   });
 
@@ -276,6 +290,12 @@ export function createAttemptsService(
         { subject: `prompt-10m:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_10_MIN },
         { subject: `prompt-day:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_DAY },
       ]);
+      // A provider whose recent calls mostly failed is refused at once; after a cool-down this admits one probe.
+      if (!(connectors.forMode(merchant.mode).health?.admit(provider) ?? true)) {
+        throw new ApiError('provider_unavailable', `${description.displayName} is not answering at the moment; try again in a few minutes or use another method`, {
+          param: 'paymentMethod.provider',
+        });
+      }
       const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const language = translator({ requested: opts.languages, merchantDefault: merchant.merchantLanguage }).language;
       const outcome = await inTransaction(db, opts.answer, async (tx): Promise<{ row: AttemptRow; view: ProcessingIntent } | ApiError> => {
@@ -307,6 +327,8 @@ export function createAttemptsService(
           transfer_id: null,
           language,
           redirect_url: null,
+          // Redirect providers send the payer back here: the merchant's page, else the hosted checkout.
+          return_url: intent.return_url ?? `${emailLinkBase(deps.config)}/checkout/${encodeURIComponent(sessionToken)}`,
           approval_expires_at: new Date(now.getTime() + APPROVAL_WINDOW_MS),
           submitted_at: null,
           next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
@@ -323,11 +345,9 @@ export function createAttemptsService(
       if (outcome instanceof ApiError) throw outcome;
       if (description.approval === 'redirect') {
         // The payer needs the provider's page now: this one waits for the provider's answer.
+        // The lifecycle stores the URL and the provider's reference with the attempt.
         const submitted = await lifecycle.submit(outcome.row);
-        if (submitted.status === 'PENDING' && submitted.redirectUrl !== undefined) {
-          const row = await repo.update(db, outcome.row.id, { redirect_url: submitted.redirectUrl });
-          return { ...outcome.view, nextAction: { type: 'redirect', url: row.redirect_url ?? submitted.redirectUrl } };
-        }
+        if (submitted.status === 'PENDING' && submitted.redirectUrl !== undefined) return { ...outcome.view, nextAction: { type: 'redirect', url: submitted.redirectUrl } };
         return outcome.view;
       }
       lifecycle.start(outcome.row);

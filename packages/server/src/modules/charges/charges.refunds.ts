@@ -27,6 +27,11 @@ import { notFound, refundAmount, stateInvalid } from './charges.service.ts';
 
 export const LATE_PAYMENT_REASON = 'late_payment';
 
+/** Whether a refund of `amount` gives back the whole payment, which a provider's refund operation can do (by the provider's reference). */
+function refundsWhole(paid: AttemptRow, amount: bigint): boolean {
+  return amount === paid.amount_minor && paid.provider_reference !== null;
+}
+
 export function mobileRefundView(row: MobileRefundRow): Refund {
   return {
     id: row.id,
@@ -37,6 +42,7 @@ export function mobileRefundView(row: MobileRefundRow): Refund {
     status: row.status,
     reason: row.reason,
     createdAt: row.created_at.toISOString(),
+    failureCode: row.failure_reason?.toLowerCase() ?? null,
   };
 }
 
@@ -114,15 +120,16 @@ export function createMobileRefunds(
       const text = row.late ? `Return of a late payment for ${row.intent_id}` : `Refund of ${row.intent_id}`;
       return paymentRequestOf(row, { payerMessage: rules ? fitMessage(rules, text, row.id) : text, payeeNote: row.id });
     },
-    // The provider's own refund operation when it has one; else a transfer to the payer's number.
+    // The provider's own refund operation for the whole payment (Wave's gives back the whole
+    // session); else a transfer to the payer's number.
     send: async (connector, request, row) => {
-      if (!connector.refund) return connector.disburse(request);
       const paid = await attempts.find(db, row.attempt_id);
       if (!paid) throw new Error(`refund ${row.id} without its attempt`);
-      return connector.refund({
-        ...request,
-        payment: { reference: paid.reference, amount: paid.amount_minor, ...(paid.provider_transaction_id !== null && { financialTransactionId: paid.provider_transaction_id }) },
-      });
+      if (!connector.refund || !refundsWhole(paid, row.amount_minor)) return connector.disburse(request);
+      const result = await connector.refund({ ...request, providerReference: paid.provider_reference as string });
+      // The refund operation's acceptance is its outcome: nothing reads a refund back.
+      if (result.status === 'PENDING') await settle(row.id, { status: 'SUCCESSFUL', amount: row.amount_minor, currency: row.currency as Currency });
+      return result;
     },
     settle,
   });
@@ -155,14 +162,18 @@ export function createMobileRefunds(
     };
   }
 
-  /** 409 `refund_unsupported` when the provider can neither refund nor transfer to the payer; 503 when it is not configured here. */
-  function assertCanRefund(scope: Scope, provider: string): void {
-    const description = describeProvider(provider);
-    const unsupported = () => new ApiError('refund_unsupported', `${description?.displayName ?? provider} cannot send money back to the payer: refund the customer another way`);
-    if (!description?.capabilities.refund) throw unsupported();
-    const connector = lifecycle.connectorFor(scope.mode, provider);
-    if (!connector) throw new ApiError('provider_unavailable', `${provider} is not configured for ${scope.mode} mode on this server`);
-    if (!connector.refund && !description.capabilities.disburse) throw unsupported();
+  /**
+   * 409 `refund_unsupported` when the provider can neither refund this amount nor transfer to the
+   * payer (its refund operation gives back whole payments only); 503 when it is not configured here.
+   */
+  function assertCanRefund(scope: Scope, paid: AttemptRow, amount: bigint): void {
+    const description = describeProvider(paid.provider);
+    const name = description?.displayName ?? paid.provider;
+    if (!description?.capabilities.refund) throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
+    const connector = lifecycle.connectorFor(scope.mode, paid.provider);
+    if (!connector) throw new ApiError('provider_unavailable', `${paid.provider} is not configured for ${scope.mode} mode on this server`);
+    if (description.capabilities.disburse || (connector.refund && refundsWhole(paid, amount))) return;
+    throw new ApiError('refund_unsupported', `${name} can only give back the whole payment: refund ${formatAmount(paid.amount_minor, paid.currency as Currency)} ${paid.currency}, or the customer another way`, { param: 'amount' });
   }
 
   return {
@@ -183,7 +194,8 @@ export function createMobileRefunds(
       if (!found?.direct_payment) return undefined;
       const paid = await attempts.findPaid(db, intentId);
       if (!paid) return undefined;
-      assertCanRefund(scope, paid.provider);
+      // Checked again with the amount once it is known (a whole refund may need the refund operation).
+      assertCanRefund(scope, paid, paid.amount_minor);
       const row = await inTransaction(db, answer, async (tx) => {
         const intent = await intents.lockForChange(tx, scope, intentId);
         if (!intent) throw notFound(intentId, 'id');
@@ -192,6 +204,7 @@ export function createMobileRefunds(
         // Refunds still waiting for the provider hold their amount: together they never exceed the payment.
         const held = intent.amount_refunded_minor + (await repo.pendingAmount(tx, intentId));
         const amount = refundAmount(body, intent.amount_minor - held, currency);
+        assertCanRefund(scope, paid, amount);
         const feeBack = feeReturned({ amount: intent.amount_minor, fee: intent.fee_minor ?? 0n, refundedBefore: held, refund: amount });
         const inserted = await repo.insert(tx, newRow(scope, paid, { amount, feeReturned: feeBack, reason: body.reason ?? null, late: false }));
         await balances.holdForRefund(tx, scope, { refundId: inserted.id, intentId, currency, amount, feeReturned: feeBack });

@@ -12,6 +12,7 @@ import {
   PROVIDER_NAMES,
   providerDescriptions,
   providerPrefixes,
+  parseProviderHealth,
   providersReport,
   providersServing,
   servesNumber,
@@ -131,12 +132,48 @@ describe('providers list', () => {
 
   it('says what is configured in each mode and which settings are set, never their values', () => {
     const [mtn] = providersReport(loadConfig(env), env);
-    expect(mtn).toMatchObject({ provider: 'mtn_momo', live: 'configured', test: 'sandbox (in-process, with start)', limits: { XAF: { min: '100', max: '500000' } }, available: true });
+    expect(mtn).toMatchObject({ provider: 'mtn_momo', live: 'configured', test: 'sandbox (in-process, with start)', limits: { XAF: { min: '100', max: '500000' } }, available: { test: null, live: null } });
     expect(mtn?.settings.find((s) => s.env === 'CAISSE_MOMO_API_KEY')).toMatchObject({ set: true, secret: true });
     expect(mtn?.settings.find((s) => s.env === 'CAISSE_MOMO_CALLBACK_URL')).toMatchObject({ set: false, required: false });
     const text = formatProvidersReport(providersReport(loadConfig(env), env)) + JSON.stringify(providersReport(loadConfig(env), env));
     for (const secret of ['secret-api-key', 'secret-collection', 'secret-disbursement']) expect(text).not.toContain(secret);
     const bare = { CAISSE_MASTER_KEY: env.CAISSE_MASTER_KEY, CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090' };
     expect(providersReport(loadConfig(bare), bare)[0]).toMatchObject({ live: 'not configured', test: 'sandbox' });
+  });
+
+  it('lists Orange Money and Wave as configured once their variables are set, secrets hidden', () => {
+    const all = { ...env, CAISSE_WAVE_API_KEY: 'wave_secret_key', CAISSE_WAVE_WEBHOOK_SECRET: 'wave_secret_hook' };
+    const report = providersReport(loadConfig(all), all);
+    expect(report.map((r) => [r.provider, r.live])).toEqual([
+      ['mtn_momo', 'configured'],
+      ['orange_money', 'not configured'],
+      ['wave', 'configured'],
+    ]);
+    expect(report[2]?.settings.find((s) => s.env === 'CAISSE_WAVE_BASE_URL')).toMatchObject({ set: false, required: false });
+    const text = formatProvidersReport(report);
+    expect(text).toContain('CAISSE_ORANGE_CLIENT_SECRET');
+    for (const secret of ['wave_secret_key', 'wave_secret_hook']) expect(text + JSON.stringify(report)).not.toContain(secret);
+  });
+
+  it("shows each mode's health as the running server's /metrics says it", () => {
+    const metrics = [
+      '# HELP caisse_provider_available Whether new charges go to the provider',
+      '# TYPE caisse_provider_available gauge',
+      'caisse_provider_available{mode="test",provider="wave"} 0',
+      'caisse_provider_available{provider="mtn_momo",mode="live"} 1',
+      'caisse_provider_calls_total{mode="test",provider="wave",outcome="timeout"} 1',
+    ].join('\n');
+    const health = parseProviderHealth(metrics);
+    expect([...health.entries()]).toEqual([
+      ['test:wave', false],
+      ['live:mtn_momo', true],
+    ]);
+    const report = providersReport(loadConfig(env), env, health);
+    expect(report.map((r) => [r.provider, r.available])).toEqual([
+      ['mtn_momo', { test: null, live: true }],
+      ['orange_money', { test: null, live: null }],
+      ['wave', { test: false, live: null }],
+    ]);
+    expect(formatProvidersReport(report)).toContain('available: live unknown, test no');
   });
 });

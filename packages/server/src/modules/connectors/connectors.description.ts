@@ -53,6 +53,16 @@ export interface MessageRules {
 export interface ProviderSetting {
   /** The environment variable. */
   env: string;
+  /** The field of the connector's settings it fills (absent: read elsewhere, as MTN's by config.ts). */
+  key?: string;
+  /**
+   * How it is checked: an http(s) URL (https in production; `callback`: no query or fragment, the
+   * connector appends to it), a credential sent in a header (printable ASCII), a name (letters,
+   * digits, `_.-`), or a whole number (milliseconds, 100 to 120 000).
+   */
+  kind?: 'url' | 'callback' | 'credential' | 'name' | 'integer';
+  /** Used when the variable is unset. */
+  default?: string;
   /** Needed for the provider to be configured at all. */
   required: boolean;
   /** Never printed (`providers list` shows only that it is set). */

@@ -11,16 +11,16 @@ function scripted(answers: { submit: SubmitResult[]; status: StatusResult[] }) {
     provider: 'mtn_momo',
     collect: async (r: { reference: string }) => (calls.push(`collect ${r.reference}`), next(answers.submit, { status: 'UNKNOWN', reason: 'x' } as SubmitResult)),
     disburse: async () => ({ status: 'UNKNOWN', reason: 'x' }) as SubmitResult,
-    status: async (_k: string, ref: string) => (calls.push(`status ${ref}`), next(answers.status, { status: 'UNKNOWN', reason: 'x' } as StatusResult)),
+    status: async (_k: string, ref: string, known?: { providerReference?: string }) => (calls.push(`status ${ref}${known?.providerReference ? ` ${known.providerReference}` : ''}`), next(answers.status, { status: 'UNKNOWN', reason: 'x' } as StatusResult)),
     verifyCallback: async () => ({ ok: false, reason: 'x' }),
     close: async () => {},
   } as unknown as Connector;
   return { connector, calls };
 }
 
-function setup(answers: { submit: SubmitResult[]; status: StatusResult[] }, giveUpAfterMs?: number) {
+function setup(answers: { submit: SubmitResult[]; status: StatusResult[] }, giveUpAfterMs?: number, withHandles = false) {
   const clock = new ManualClock(new Date('2026-11-25T10:00:00Z'));
-  const row: ProviderRequestRow & { status: string; next: Date } = { id: 'top_1', mode: 'test', provider: 'mtn_momo', reference: 'ref-1', polls: 0, created_at: clock.now(), status: 'PENDING', next: clock.now() };
+  const row: ProviderRequestRow & { status: string; next: Date; handle?: string } = { id: 'top_1', mode: 'test', provider: 'mtn_momo', reference: 'ref-1', polls: 0, created_at: clock.now(), status: 'PENDING', next: clock.now() };
   const decisions: Decision[] = [];
   const { connector, calls } = scripted(answers);
   const registry: ConnectorRegistry = { get: () => connector, providers: () => ['mtn_momo'], close: async () => {} };
@@ -39,6 +39,14 @@ function setup(answers: { submit: SubmitResult[]; status: StatusResult[] }, give
       },
     },
     request: (r) => ({ reference: r.reference, amount: 100n, currency: 'XAF', phoneNumber: '+237650000000', externalId: r.id }),
+    ...(withHandles
+      ? {
+          known: (r: typeof row) => ({ providerReference: r.handle }),
+          remember: async (_r: typeof row, h: { providerReference?: string }) => {
+            row.handle = h.providerReference;
+          },
+        }
+      : {}),
     settle: async (_id, d) => {
       // Decided once, as the owner's row lock makes it.
       if (row.status !== 'PENDING') return;
@@ -80,5 +88,15 @@ describe('the provider-request lifecycle', () => {
     silent.clock.advance(MINUTE);
     await silent.lifecycle.pollDue();
     expect(silent.decisions).toEqual([{ status: 'FAILED', reason: 'TIMEOUT' }]);
+  });
+
+  it("stores the provider's own reference from the submit and gives it to every status read", async () => {
+    const t = setup({ submit: [{ status: 'PENDING', duplicate: false, providerReference: 'pay-token-1', redirectUrl: 'https://pay.example/1' }], status: [{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }] }, undefined, true);
+    await t.lifecycle.submit(t.row);
+    expect(t.row.handle).toBe('pay-token-1');
+    t.clock.advance(MINUTE);
+    await t.lifecycle.pollDue();
+    expect(t.calls).toEqual(['collect ref-1', 'status ref-1 pay-token-1']);
+    expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
   });
 });

@@ -6,7 +6,7 @@ import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 import { type ConnectorSource, pollBackoffMs } from './connectors.registry.ts';
-import type { Connector, ConnectorKind, PaymentRequest, StatusResult, SubmitResult } from './connectors.types.ts';
+import type { CallbackResult, Connector, ConnectorKind, IncomingCallback, KnownRequest, PaymentRequest, ProviderHandle, StatusResult, SubmitResult } from './connectors.types.ts';
 
 /**
  * One provider request's lifecycle (docs/architecture.md, "Connectors"), the same for every money
@@ -82,6 +82,13 @@ export interface LifecycleSpec<Row extends ProviderRequestRow> {
   /** How to send it, when not by `collect` or `disburse` after the kind (a refund: the provider's refund operation). */
   send?(connector: Connector, request: PaymentRequest, row: Row): Promise<SubmitResult>;
   /**
+   * What the row stored of the provider's answer, for providers that cannot be asked by our
+   * reference alone (Orange's status needs its pay_token and the amount).
+   */
+  known?(row: Row): KnownRequest;
+  /** Stores what the provider answered on accepting the request (its own reference, the payer's redirect URL). */
+  remember?(row: Row, handle: ProviderHandle): Promise<void>;
+  /**
    * Decides the row, once: in the owner's transaction, under the row's lock, only from PENDING
    * (a second decision finds it decided and does nothing).
    */
@@ -111,7 +118,12 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
   /** `submit` in the background, tracked for `drain`. */
   start(row: Row): void;
   /** A callback for one of this lifecycle's references: false when the reference is not ours. */
-  callback(provider: string, reference: string, url: string, body: unknown): Promise<boolean>;
+  callback(provider: string, reference: string, callback: IncomingCallback): Promise<boolean>;
+  /**
+   * A callback the connector of `mode` already verified (providers that sign one webhook URL for
+   * everything, such as Wave): false when its reference is not one of this lifecycle's.
+   */
+  verified(mode: KeyMode, provider: string, verified: Extract<CallbackResult, { ok: true }>): Promise<boolean>;
   /** The poller's round: claims due rows and polls them. Returns how many it claimed. */
   pollDue(limit?: number): Promise<number>;
   /** Waits for the provider calls started in the background (shutdown). */
@@ -130,10 +142,13 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     const request = spec.request(row);
     const result = spec.send ? await spec.send(connector, request, row) : kind === 'collection' ? await connector.collect(request) : await connector.disburse(request);
     if (result.status === 'PENDING') {
+      if (spec.remember && (result.providerReference !== undefined || result.redirectUrl !== undefined)) {
+        await spec.remember(row, { providerReference: result.providerReference, redirectUrl: result.redirectUrl });
+      }
       await store.markSubmitted(row.id, clock.now());
     } else if (result.status === 'FAILED') {
       // An earlier call with this reference may have reached the provider: its status decides.
-      const status = await connector.status(kind, row.reference);
+      const status = await connector.status(kind, row.reference, spec.known?.(row));
       const decision = status.status === 'NOT_FOUND' ? ({ status: 'FAILED', reason: result.reason } as const) : decisionOf(status);
       if (decision) await spec.settle(row.id, decision);
     }
@@ -149,7 +164,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
 
   async function poll(row: Row): Promise<void> {
     const connector = connectorFor(row.mode, row.provider);
-    const result: StatusResult = connector ? await connector.status(kind, row.reference) : { status: 'UNKNOWN', reason: 'no connector for this provider' };
+    const result: StatusResult = connector ? await connector.status(kind, row.reference, spec.known?.(row)) : { status: 'UNKNOWN', reason: 'no connector for this provider' };
     const decision = decisionOf(result);
     if (decision) return spec.settle(row.id, decision);
     if (spec.giveUpAfterMs !== undefined && clock.now().getTime() - row.created_at.getTime() >= spec.giveUpAfterMs) {
@@ -164,12 +179,20 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     connectorFor,
     submit,
     start,
-    async callback(provider, reference, url, body) {
+    async callback(provider, reference, callback) {
       const row = await store.findByReference(reference);
       if (!row) return false;
       const connector = connectorFor(row.mode, provider);
       if (!connector || row.provider !== provider) return false;
-      const decision = await callbackDecision(connector, kind, reference, { url, body });
+      const decision = await callbackDecision(connector, kind, reference, { ...callback, known: spec.known?.(row) });
+      if (decision) await spec.settle(row.id, decision);
+      return true;
+    },
+    async verified(mode, provider, verified) {
+      if (verified.kind !== kind) return false;
+      const row = await store.findByReference(verified.reference);
+      if (!row || row.mode !== mode || row.provider !== provider) return false;
+      const decision = decisionOf(verified.result);
       if (decision) await spec.settle(row.id, decision);
       return true;
     },
@@ -189,14 +212,33 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
  * The providers' callbacks reach the lifecycle whose reference it is (every lifecycle of the
  * callback's kind is asked in turn; references are UUIDs, never shared between tables).
  */
-export function createCallbackRouter(lifecycles: readonly Pick<ProviderLifecycle<ProviderRequestRow>, 'kind' | 'callback'>[]) {
+export function createCallbackRouter(lifecycles: readonly Pick<ProviderLifecycle<ProviderRequestRow>, 'kind' | 'callback' | 'verified'>[], connectors: ConnectorSource) {
   return {
     /** False when no lifecycle knows the reference (the route answers 404). */
-    async handle(provider: string, kind: ConnectorKind, reference: string, url: string, body: unknown): Promise<boolean> {
+    async handle(provider: string, kind: ConnectorKind, reference: string, callback: IncomingCallback): Promise<boolean> {
       for (const lifecycle of lifecycles) {
-        if (lifecycle.kind === kind && (await lifecycle.callback(provider, reference, url, body))) return true;
+        if (lifecycle.kind === kind && (await lifecycle.callback(provider, reference, callback))) return true;
       }
       return false;
+    },
+    /**
+     * A webhook sent to one URL for every request (Wave): the URL names no reference and carries
+     * no token of ours, so the provider's signature over the raw body authenticates it. Each
+     * mode's connector has its own secret: the one that verifies it says which mode it is.
+     * Undefined when no connector verifies it (400), false when no lifecycle knows its reference.
+     */
+    async handleSigned(provider: string, callback: IncomingCallback): Promise<boolean | undefined> {
+      for (const mode of ['live', 'test'] as const) {
+        const connector = connectors.forMode(mode).get(provider);
+        if (!connector) continue;
+        const verified = await connector.verifyCallback(callback);
+        if (!verified.ok) continue;
+        for (const lifecycle of lifecycles) {
+          if (await lifecycle.verified(mode, provider, verified)) return true;
+        }
+        return false;
+      }
+      return undefined;
     },
   };
 }

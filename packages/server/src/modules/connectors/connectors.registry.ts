@@ -7,11 +7,14 @@ import { createOrangeMoneyConnector } from './orange-money/orange-money.connecto
 import { ORANGE_MONEY_DESCRIPTION } from './orange-money/orange-money.description.ts';
 import { createWaveConnector } from './wave/wave.connector.ts';
 import { WAVE_DESCRIPTION } from './wave/wave.description.ts';
+import { createProviderHealth, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
+import { readProviderSettings } from './connectors.settings.ts';
+import { SANDBOX_PATHS, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
 
 /**
  * Every provider by its registry name, with the function that builds its connector from its own
- * settings. A second provider is one connector file plus one line here, its settings in
- * config.ts and its mapping in `connectorSettings` (docs/architecture.md, "Connectors").
+ * settings. A provider is one folder plus one line here; its description declares its
+ * environment variables (docs/architecture.md, "Connectors").
  */
 const PROVIDERS = {
   mtn_momo: createMtnMomoConnector,
@@ -41,29 +44,54 @@ export interface ConnectorRegistry {
   get(provider: string): Connector | undefined;
   /** The providers that have a connector here. */
   providers(): ProviderName[];
+  /** Each provider's recent outcomes (absent: not watched, every provider counts as available). */
+  health?: ProviderHealth;
   close(): Promise<void>;
 }
 
-export function createConnectorRegistry(settings: ConnectorSettings, deps: ConnectorDeps): ConnectorRegistry {
+/** With `health`, every call of every connector reports its outcome to it. */
+export function createConnectorRegistry(settings: ConnectorSettings, deps: ConnectorDeps, health?: ProviderHealth): ConnectorRegistry {
   const connectors = new Map<ProviderName, Connector>();
   for (const name of PROVIDER_NAMES) {
     const own = settings[name];
     // Each name's settings are its own connector's (ConnectorSettings); TypeScript cannot follow the name through the loop.
     const create = PROVIDERS[name] as (settings: NonNullable<typeof own>, deps: ConnectorDeps) => Connector;
-    if (own !== undefined) connectors.set(name, create(own, deps));
+    if (own !== undefined) connectors.set(name, health ? watched(create(own, deps), health) : create(own, deps));
   }
   return {
     get: (provider) => (isProviderName(provider) ? connectors.get(provider) : undefined),
     providers: () => [...connectors.keys()],
+    ...(health ? { health } : {}),
     close: async () => {
       await Promise.all([...connectors.values()].map((c) => c.close()));
     },
   };
 }
 
-/** The live providers configured in the environment (none of them: an empty registry). */
-export function connectorSettings(config: { momo: MomoConfig }): ConnectorSettings {
-  const m = config.momo;
+/** What the live providers' settings are read from. */
+export interface ProvidersConfig {
+  mode: 'development' | 'production';
+  momo: MomoConfig;
+  providerEnv?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The live providers configured in the environment (none of them: an empty registry). MTN's
+ * settings are config.ts's `momo` (read there before there was a second provider); every other
+ * provider's come from its description's variables (`readProviderSettings`, ConfigError when
+ * they are incomplete or malformed).
+ */
+export function connectorSettings(config: ProvidersConfig): ConnectorSettings {
+  const settings: ConnectorSettings = { ...momoSettings(config.momo) };
+  for (const name of PROVIDER_NAMES) {
+    const values = readProviderSettings(PROVIDER_DESCRIPTIONS[name], config.providerEnv ?? {}, config.mode);
+    // The description's fields are its connector's settings (connectors.settings.ts checks their kinds).
+    if (values !== undefined) (settings as Record<string, unknown>)[name] = values;
+  }
+  return settings;
+}
+
+function momoSettings(m: MomoConfig): ConnectorSettings {
   if (m.baseUrl === undefined || m.apiUser === undefined || m.apiKey === undefined || m.collectionKey === undefined || m.disbursementKey === undefined) {
     return {};
   }
@@ -82,13 +110,17 @@ export function connectorSettings(config: { momo: MomoConfig }): ConnectorSettin
 }
 
 /**
- * Settings that point `mtn_momo` at a MoMo sandbox (test mode, development without an MTN
- * account). The sandbox takes any credentials unless it was started with some, and lists its
- * requests, which MTN cannot (`listRequests`, for reconciliation).
+ * Settings that point every provider at Caisse's sandbox (`caisse sandbox`, or the one `start`
+ * runs in development): MTN MoMo at its root, Orange Money and Wave under their own paths. The
+ * sandbox takes any credentials unless it was started with some, and lists its requests, which
+ * MTN cannot (`listRequests`, for reconciliation). `callbackUrl` is MoMo's; the others' callbacks
+ * go beside it (`…/callbacks/orange_money`, and Wave's webhooks, set on the sandbox, to
+ * `…/callbacks/wave`).
  */
 export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string; timeoutMs?: number } = {}): ConnectorSettings {
-  const settings: MtnMomoSettings = {
-    baseUrl: sandboxUrl,
+  const root = sandboxUrl.replace(/\/+$/, '');
+  const momo: MtnMomoSettings = {
+    baseUrl: root,
     targetEnvironment: 'sandbox',
     apiUser: '00000000-0000-4000-8000-000000000000',
     apiKey: 'sandbox',
@@ -98,7 +130,25 @@ export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string
     timeoutMs: opts.timeoutMs,
     sandboxListing: true,
   };
-  return { mtn_momo: settings };
+  const callbacks = opts.callbackUrl === undefined ? undefined : callbacksBase(opts.callbackUrl);
+  return {
+    mtn_momo: momo,
+    orange_money: {
+      baseUrl: root + SANDBOX_PATHS.orange_money,
+      environment: 'dev',
+      clientId: 'sandbox',
+      clientSecret: 'sandbox',
+      merchantKey: 'sandbox',
+      callbackUrl: `${callbacks ?? 'http://127.0.0.1/callbacks'}/orange_money`,
+      timeoutMs: opts.timeoutMs,
+    },
+    wave: { baseUrl: root + SANDBOX_PATHS.wave, apiKey: 'wave_sandbox_key', webhookSecret: WAVE_SANDBOX_WEBHOOK_SECRET, timeoutMs: opts.timeoutMs },
+  };
+}
+
+/** This server's callback base (`…/callbacks`) from one provider's callback URL (`…/callbacks/mtn_momo`). */
+export function callbacksBase(providerCallbackUrl: string): string {
+  return providerCallbackUrl.replace(/\/+$/, '').replace(/\/[^/]*$/, '');
 }
 
 /** The connectors of each mode: live mode the configured providers, test mode only the sandbox. */
@@ -117,21 +167,27 @@ export interface ModeConnectors {
   close(): Promise<void>;
 }
 
+/** Each mode's providers' health, for the metrics and `providers list` (modes without a watched registry are left out). */
+export function healthViews(source: ConnectorSource): (ProviderHealthView & { mode: 'test' | 'live' })[] {
+  return (['test', 'live'] as const).flatMap((mode) => (source.forMode(mode).health?.views() ?? []).map((v) => ({ ...v, mode })));
+}
+
 /**
  * Live mode: the providers configured in the environment (CAISSE_MOMO_*). Test mode never calls a
  * real provider: the MoMo sandbox at `sandboxUrl` (CAISSE_MOMO_SANDBOX_URL, or the one `start`
  * runs in development), or none (test top-ups then answer 503 provider_unavailable).
  */
 export function createModeConnectors(
-  config: { momo: MomoConfig },
+  config: ProvidersConfig,
   deps: ConnectorDeps,
-  opts: { sandboxUrl?: string; sandboxCallbackUrl?: string } = {},
+  opts: { sandboxUrl?: string; sandboxCallbackUrl?: string; healthRules?: HealthRules } = {},
 ): ModeConnectors {
-  const live = createConnectorRegistry(connectorSettings(config), deps);
+  const live = createConnectorRegistry(connectorSettings(config), deps, createProviderHealth(deps.clock, opts.healthRules));
   const sandboxUrl = opts.sandboxUrl ?? config.momo.sandboxUrl;
   const test = createConnectorRegistry(
     sandboxUrl === undefined ? {} : sandboxSettings(sandboxUrl, { callbackUrl: opts.sandboxCallbackUrl ?? config.momo.sandboxCallbackUrl, timeoutMs: config.momo.timeoutMs }),
     deps,
+    createProviderHealth(deps.clock, opts.healthRules),
   );
   return {
     forMode: (mode) => (mode === 'live' ? live : test),

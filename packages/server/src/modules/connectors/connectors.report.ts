@@ -1,7 +1,6 @@
-import type { MomoConfig } from '../../config.ts';
 import { formatAmount } from '../../platform/money.ts';
 import { providerDescriptions } from './connectors.catalog.ts';
-import { connectorSettings } from './connectors.registry.ts';
+import { connectorSettings, type ProvidersConfig } from './connectors.registry.ts';
 
 /** One provider as `npx caisse providers list` shows it. Secrets appear only as set or not. */
 export interface ProviderReport {
@@ -18,12 +17,28 @@ export interface ProviderReport {
   /** Test mode never calls a real provider: the sandbox, when there is one. */
   test: 'sandbox' | 'sandbox (in-process, with start)' | 'no sandbox';
   settings: { env: string; set: boolean; required: boolean; secret: boolean; description: string }[];
-  /** Health comes with provider monitoring; until then a configured provider is available. */
-  available: boolean;
+  /**
+   * Whether the running server sends new charges to it in each mode (its health is kept in the
+   * server's memory, read from its /metrics); null when the server could not be asked, or has
+   * not called the provider in that mode since it started (then it counts as available).
+   */
+  available: { test: boolean | null; live: boolean | null };
+}
+
+/** `mode:provider` → available, from the server's `caisse_provider_available` lines. */
+export type HealthReading = ReadonlyMap<string, boolean>;
+
+/** The providers' availability in a Prometheus text exposition (the server's /metrics). */
+export function parseProviderHealth(metrics: string): HealthReading {
+  const reading = new Map<string, boolean>();
+  for (const m of metrics.matchAll(/^caisse_provider_available\{(?=[^}]*mode="(test|live)")(?=[^}]*provider="([a-z0-9_]+)")[^}]*\} ([01])$/gm)) {
+    reading.set(`${m[1]}:${m[2]}`, m[3] === '1');
+  }
+  return reading;
 }
 
 /** What each provider of the registry has here: its description, its settings and the modes it works in. */
-export function providersReport(config: { mode: 'development' | 'production'; momo: MomoConfig }, env: Record<string, string | undefined>): ProviderReport[] {
+export function providersReport(config: ProvidersConfig, env: Record<string, string | undefined>, health?: HealthReading): ProviderReport[] {
   const live = connectorSettings(config);
   const sandbox = config.momo.sandboxUrl !== undefined ? 'sandbox' : config.mode === 'development' ? 'sandbox (in-process, with start)' : 'no sandbox';
   return providerDescriptions().map((d) => ({
@@ -41,7 +56,7 @@ export function providersReport(config: { mode: 'development' | 'production'; mo
     live: Object.hasOwn(live, d.name) ? 'configured' : 'not configured',
     test: sandbox,
     settings: d.settings.map((s) => ({ env: s.env, set: (env[s.env] ?? '').trim() !== '', required: s.required, secret: s.secret, description: s.description })),
-    available: true,
+    available: { test: health?.get(`test:${d.name}`) ?? null, live: health?.get(`live:${d.name}`) ?? null },
   }));
 }
 
@@ -52,10 +67,14 @@ export function formatProvidersReport(reports: ProviderReport[]): string {
       const limits = Object.entries(r.limits).map(([c, b]) => `${b.min}–${b.max} ${c}`).join(', ');
       const head = [
         `${r.provider}  ${r.name}  (${r.countries.join(', ')}; ${r.approval}; ${r.capabilities.join(', ')}; ${limits}${r.ussd ? `; ${r.ussd}` : ''})`,
-        `  live: ${r.live}   test: ${r.test}   available: ${r.available ? 'yes' : 'no'}`,
+        `  live: ${r.live}   test: ${r.test}   available: live ${yesNo(r.available.live)}, test ${yesNo(r.available.test)}`,
       ];
       const settings = r.settings.map((s) => `  ${s.set ? 'set    ' : 'not set'}  ${s.env}${s.required ? '' : ' (optional)'}  ${s.description}`);
       return [...head, ...settings].join('\n');
     })
     .join('\n\n');
+}
+
+function yesNo(available: boolean | null): string {
+  return available === null ? 'unknown' : available ? 'yes' : 'no';
 }

@@ -29,6 +29,10 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
   const callbacks = app.services.callbacks;
   const counters = memoryCounters(app.deps.clock);
   app.addHook('onClose', async () => counters.close());
+  // The connectors need the body as the provider sent it: Wave signs its raw bytes. Each
+  // connector parses it (as JSON) after authenticating it; in this plugin only.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   async function limit(key: string, max: number, what: string): Promise<void> {
     const { count, resetMs } = await counters.hit(key, MINUTE);
@@ -48,9 +52,25 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
         const { provider, kind, reference } = request.params;
         await limit(`address:${clientAddress(request)}`, CALLBACKS_PER_ADDRESS_PER_MINUTE, 'this address');
         await limit(`reference:${reference}`, CALLBACKS_PER_REFERENCE_PER_MINUTE, 'this reference');
-        if (!(await callbacks.handle(provider, kind, reference, request.url, request.body))) throw new ApiError('not_found', 'No request has this reference');
+        const incoming = { url: request.url, body: request.body, headers: request.headers };
+        if (!(await callbacks.handle(provider, kind, reference, incoming))) throw new ApiError('not_found', 'No request has this reference');
         return reply.code(204).send();
       },
     });
   }
+
+  // Providers that send every webhook to one URL and sign it (Wave's Wave-Signature).
+  app.route({
+    method: 'POST',
+    url: '/callbacks/:provider',
+    config: { auth: 'none' },
+    schema: { tags: ['providers'], summary: "A mobile-money provider's signed webhook (a hint: the provider's status decides)", params: Type.Object({ provider: Type.String({ maxLength: 32 }) }), hide: true },
+    handler: async (request, reply) => {
+      await limit(`address:${clientAddress(request)}`, CALLBACKS_PER_ADDRESS_PER_MINUTE, 'this address');
+      const handled = await callbacks.handleSigned(request.params.provider, { url: request.url, body: request.body, headers: request.headers });
+      if (handled === undefined) throw new ApiError('callback_invalid', 'The callback could not be authenticated');
+      if (!handled) throw new ApiError('not_found', 'No request has this reference');
+      return reply.code(204).send();
+    },
+  });
 }

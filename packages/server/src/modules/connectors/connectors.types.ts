@@ -94,24 +94,6 @@ export interface KnownRequest {
   currency?: Currency;
 }
 
-/**
- * A collected payment to return (all or part) to its payer: the refund's own request (OUR refund
- * reference, committed before the call; the amount returned; the payer's number) and the
- * collection it returns, as the caller stored it.
- */
-export interface RefundRequest extends PaymentRequest {
-  payment: {
-    /** Our reference of the collection. */
-    reference: string;
-    /** The provider's id of the collection, when `collect` gave one (Wave's checkout session). */
-    providerReference?: string;
-    /** The provider's transaction id from the collection's final status. */
-    financialTransactionId?: string;
-    /** What was collected, minor units (a refund may return less). */
-    amount: bigint;
-  };
-}
-
 /** Every result a connector gives: `{status, reason?, financialTransactionId?, amount?, currency?}`. */
 export type ConnectorResult = SubmitResult | StatusResult;
 
@@ -123,6 +105,8 @@ export interface IncomingCallback {
   body: unknown;
   /** The request's headers (names in lower case); providers that sign their callbacks need them and the raw body. */
   headers?: Record<string, string | string[] | undefined>;
+  /** What the caller stored about the request the URL names, for providers whose status read needs it (Orange's pay_token). */
+  known?: KnownRequest;
 }
 
 /**
@@ -159,13 +143,6 @@ export interface Connector {
   collect(request: PaymentRequest): Promise<SubmitResult>;
   /** Send `amount` to the payee's account. */
   disburse(request: PaymentRequest): Promise<SubmitResult>;
-  /**
-   * Optional: return a collected payment to its payer through the provider's own refund
-   * operation (Wave). A provider without it refunds by `disburse` to the payer's number when it
-   * can (MTN MoMo), else not at all. The refund is read back like a transfer:
-   * `status('disbursement', request.reference, known)`.
-   */
-  refund?(request: RefundRequest): Promise<SubmitResult>;
   /** Look a request up by our reference (and, for providers that need it, what `collect` answered). */
   status(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<StatusResult>;
   /** Authenticate a callback and confirm it with the provider (docs/decisions.md, "Connectors"). */
@@ -176,6 +153,12 @@ export interface Connector {
    * against Caisse's MoMo sandbox (docs/decisions.md, "Reconciliation").
    */
   listRequests?(kind: ConnectorKind, from: Date, to: Date): Promise<ListResult>;
+  /**
+   * Optional: gives a collected payment back to the payer through the provider's own refund
+   * operation (Wave's checkout refund), by the provider's reference that `collect` answered.
+   * Providers without one refund by `disburse`, or cannot refund (Orange Money Web Payment).
+   */
+  refund?(request: PaymentRequest & { providerReference: string }): Promise<SubmitResult>;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }

@@ -47,8 +47,10 @@ export {
   isProviderName,
   PROVIDER_NAMES,
   type ProviderName,
+  healthViews,
   sandboxSettings,
 } from './connectors.registry.ts';
+export { registerProviderMetrics } from './connectors.metrics.ts';
 export { createMtnMomoConnector, MTN_MOMO, type MtnMomoSettings } from './mtn-momo.connector.ts';
 export {
   type AmountBounds,
@@ -67,7 +69,7 @@ export { PROVIDER_DESCRIPTIONS } from './connectors.registry.ts';
 export { describeProvider, providerDescriptions, providerPrefixes, providersServing, servesNumber, suggestProvider } from './connectors.catalog.ts';
 export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
 export { TEST_NUMBER_OUTCOMES, testNumbers } from './connectors.testnumbers.ts';
-export { formatProvidersReport, type ProviderReport, providersReport } from './connectors.report.ts';
+export { formatProvidersReport, type HealthReading, parseProviderHealth, type ProviderReport, providersReport } from './connectors.report.ts';
 export {
   type MomoSandbox,
   type MomoSandboxOptions,
@@ -79,7 +81,7 @@ export {
   type SandboxRequestView,
   startMomoSandbox,
 } from './momo-sandbox.ts';
-export type { KnownRequest, ProviderHandle, RefundRequest } from './connectors.types.ts';
+export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
 export { createOrangeMoneyConnector, ORANGE_MONEY, type OrangeMoneySettings } from './orange-money/orange-money.connector.ts';
 export type { OrangeSandbox, OrangeSandboxPayment, SandboxFaultSwitches } from './orange-money/orange-money.sandbox.ts';
 export { createWaveConnector, WAVE, type WaveSettings } from './wave/wave.connector.ts';
@@ -87,3 +89,4 @@ export type { WaveSandbox, WaveSandboxSession } from './wave/wave.sandbox.ts';
 export { waveSignatureHeader } from './wave/wave.signature.ts';
 export { runSandbox, type Sandbox, SANDBOX_PATHS, type SandboxOptions, startSandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
 export { TEST_NUMBERS, testOutcome } from './sandbox/test-numbers.ts';
+export { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, outcomeOf, PROVIDER_OUTCOMES, type ProviderHealth, type ProviderHealthView, type ProviderOutcome, watched } from './connectors.health.ts';

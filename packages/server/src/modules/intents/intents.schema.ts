@@ -222,6 +222,7 @@ export const Refund = Type.Object({
   }),
   reason: Type.Union([Type.String(), Type.Null()], { description: 'Your reason, or `late_payment` for a payment that arrived when the intent could no longer take it, returned automatically.' }),
   createdAt: Timestamp,
+  failureCode: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A refund to mobile money that FAILED: the provider's reason in lower case (`payee_not_found`); null otherwise." })),
 });
 export type Refund = Static<typeof Refund>;
 

@@ -56,6 +56,7 @@ export const ProviderSettingView = Type.Object({
   configured: Type.Boolean({ description: 'This mode has a connector for it (test mode: the sandbox)' }),
   servesCountry: Type.Boolean({ description: "It takes payments in the merchant's country and currency" }),
   offered: Type.Boolean({ description: 'What checkout shows: enabled, configured and serving the country' }),
+  available: Type.Boolean({ description: 'False while its recent calls in this mode mostly time out or fail: checkout shows it greyed and charges are refused (503) until it answers again' }),
 });
 
 export const PaymentMethodSettings = Type.Object({

@@ -51,6 +51,11 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   }
 
   /** The providers this offer gives for a currency, in registry order. */
+  /** From the provider's recent outcomes in this mode (connectors.health.ts). */
+  function available(scope: Scope, provider: ProviderName): boolean {
+    return c.connectors.forMode(scope.mode).health?.available(provider) ?? true;
+  }
+
   function offeredProviders(scope: Scope, offer: Offer, currency: Currency): ProviderName[] {
     return providersServing(offer.country, currency).filter((p) => (offer.chosen === undefined || offer.chosen.includes(p)) && configured(scope, p));
   }
@@ -72,8 +77,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           provider: name,
           name: d.displayName,
           approval: d.approval,
-          // Health comes with provider monitoring (contract §13); until then a configured provider is available.
-          available: true,
+          // From the provider's recent outcomes in this mode: greyed in checkout while it does not answer.
+          available: available(scope, name),
           minAmount: formatAmount(bounds.min, currency),
           maxAmount: formatAmount(bounds.max, currency),
           prefixes: providerPrefixes(d),
@@ -120,6 +125,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
             configured: configured(scope, name),
             servesCountry: serving.includes(name),
             offered: offered.includes(name),
+            available: available(scope, name),
           };
         }),
       };

@@ -5,7 +5,7 @@ const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC
 
 export const Destination = Type.Object(
   {
-    provider: Type.String({ maxLength: 32, description: 'The mobile-money provider: `mtn_momo`.' }),
+    provider: Type.String({ maxLength: 32, description: 'The mobile-money provider that sends the money: `mtn_momo` (XAF) or `wave` (XOF); a provider that only collects (`orange_money`) is 400 `destination_unsupported`.' }),
     phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The mobile-money number that receives the money, E.164.' }),
   },
   { additionalProperties: false },

@@ -8,7 +8,7 @@ import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../
 import type { Caller, KeyMode, Scope } from '../../platform/tenancy.ts';
 import { LATEST_API_VERSION } from '../../platform/versioning.ts';
 import type { BalancesService } from '../balances/index.ts';
-import { type ConnectorSource, createProviderLifecycle, type Decision, describeProvider, isAcceptableMessage, paymentRequestOf, storeOf, FIRST_POLL_DELAY_MS, isProviderName, newReference } from '../connectors/index.ts';
+import { type ConnectorSource, createProviderLifecycle, type Decision, describeProvider, isAcceptableMessage, providerDescriptions, paymentRequestOf, storeOf, FIRST_POLL_DELAY_MS, isProviderName, newReference } from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
 import { type PayoutRow, type PayoutScheduleRow, payoutsRepository as repo } from './payouts.repository.ts';
 import { type CreatePayoutBody, type Payout, type PayoutSchedule, type PayoutScheduleBody, WEEK_DAYS } from './payouts.schema.ts';
@@ -93,7 +93,12 @@ export function createPayoutsService(
   const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
 
   function checkDestination(mode: KeyMode, d: { provider: string; phoneNumber: string }): void {
-    if (!isProviderName(d.provider)) throw new ApiError('provider_unsupported', `Unknown provider "${d.provider}"; supported: mtn_momo`, { param: 'destination.provider' });
+    const senders = providerDescriptions().filter((p) => p.capabilities.disburse).map((p) => p.name);
+    if (!isProviderName(d.provider)) throw new ApiError('provider_unsupported', `Unknown provider "${d.provider}"; payouts go to ${senders.join(', ')}`, { param: 'destination.provider' });
+    // A provider that only collects (Orange Money Web Payment) has no operation to send money with.
+    if (describeProvider(d.provider)?.capabilities.disburse !== true) {
+      throw new ApiError('destination_unsupported', `${d.provider} cannot receive payouts; payouts go to ${senders.join(', ')}`, { param: 'destination.provider' });
+    }
     if (!E164.test(d.phoneNumber)) {
       throw new ApiError('phone_invalid', 'destination.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', { param: 'destination.phoneNumber' });
     }

@@ -215,7 +215,7 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
     if (!checkOrangeNotification.Check(body)) return out.refused('the notification is not an Orange Money notification');
     const mine = sent.get(target.reference);
     if (mine !== undefined && !safeEqual(body.notif_token, mine.notifToken)) return out.refused('the notif_token does not match');
-    const result = await status('collection', target.reference);
+    const result = await status('collection', target.reference, callback.known);
     const claimed = body.status === 'SUCCESS' ? 'SUCCESSFUL' : body.status === 'FAILED' ? 'FAILED' : undefined;
     return { ok: true, kind: 'collection', reference: target.reference, claimed, result };
   }

@@ -19,13 +19,13 @@ export const ORANGE_MONEY_DESCRIPTION: ProviderDescription = {
   // Nothing we write reaches the payer but the merchant's name (`reference`, 30 characters).
   messages: { minLength: 1, maxLength: 30, forbidden: '' },
   settings: [
-    { env: 'CAISSE_ORANGE_BASE_URL', required: true, secret: false, description: 'API host (https://api.orange.com; unset: sandbox only)' },
-    { env: 'CAISSE_ORANGE_ENVIRONMENT', required: false, secret: false, description: 'Web Payment path segment: dev, or the country (cm, sn, ci)' },
-    { env: 'CAISSE_ORANGE_CLIENT_ID', required: true, secret: false, description: 'OAuth client id of the Orange Developer application' },
-    { env: 'CAISSE_ORANGE_CLIENT_SECRET', required: true, secret: true, description: 'OAuth client secret' },
-    { env: 'CAISSE_ORANGE_MERCHANT_KEY', required: true, secret: true, description: 'Web Payment merchant key' },
-    { env: 'CAISSE_ORANGE_CALLBACK_URL', required: true, secret: false, description: 'Base of notif_url (this server + /callbacks/orange_money)' },
-    { env: 'CAISSE_ORANGE_TIMEOUT_MS', required: false, secret: false, description: 'Bound on each call, in ms (10000)' },
+    { env: 'CAISSE_ORANGE_BASE_URL', key: 'baseUrl', kind: 'url', required: true, secret: false, description: 'API host (https://api.orange.com; unset: sandbox only)' },
+    { env: 'CAISSE_ORANGE_ENVIRONMENT', key: 'environment', kind: 'name', default: 'dev', required: false, secret: false, description: 'Web Payment path segment: dev (default), or the country (cm, sn, ci)' },
+    { env: 'CAISSE_ORANGE_CLIENT_ID', key: 'clientId', kind: 'credential', required: true, secret: false, description: 'OAuth client id of the Orange Developer application' },
+    { env: 'CAISSE_ORANGE_CLIENT_SECRET', key: 'clientSecret', kind: 'credential', required: true, secret: true, description: 'OAuth client secret' },
+    { env: 'CAISSE_ORANGE_MERCHANT_KEY', key: 'merchantKey', kind: 'credential', required: true, secret: true, description: 'Web Payment merchant key' },
+    { env: 'CAISSE_ORANGE_CALLBACK_URL', key: 'callbackUrl', kind: 'callback', required: true, secret: false, description: 'Base of notif_url (this server + /callbacks/orange_money)' },
+    { env: 'CAISSE_ORANGE_TIMEOUT_MS', key: 'timeoutMs', kind: 'integer', required: false, secret: false, description: 'Bound on each call, in ms (10000)' },
   ],
   testNumbers: testNumbers('+237690000'),
 };

@@ -216,10 +216,33 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
     return { ok: true, kind, reference, claimed, result };
   }
 
+  /**
+   * Wave's checkout refund: the whole session back to the payer, by Wave's session id. Wave
+   * answers 200 with no body; a session that is not paid, or already refunded, is 400
+   * `checkout-refund-failed` (one code for both: the caller's own record says which). Wave makes
+   * the refund when it answers 200 and the session object has no field that reads it back, so
+   * the caller records the refund on this answer (docs/decisions.md, "Wave refunds").
+   */
+  async function refund(req: PaymentRequest & { providerReference: string }): Promise<SubmitResult> {
+    if (!isReference(req.reference)) return out.failed('refund', 'collection', req.reference, 'INVALID_REFERENCE', 'not sent');
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(req.providerReference)) return out.failed('refund', 'collection', req.reference, 'INVALID_PROVIDER_REFERENCE', 'not sent');
+    const res = await http.send('POST', `/v1/checkout/sessions/${encodeURIComponent(req.providerReference)}/refund`, { ...auth, 'idempotency-key': req.reference });
+    if (!res.ok) return out.unknown('refund', 'collection', req.reference, res.reason);
+    if (res.status === 200 || res.status === 201 || res.status === 204) {
+      deps.logger.info({ provider: WAVE, op: 'refund', reference: req.reference }, 'mobile-money request accepted');
+      return { status: 'PENDING', duplicate: false, providerReference: req.providerReference };
+    }
+    if (res.status === 401 || res.status === 403) return out.failed('refund', 'collection', req.reference, 'CREDENTIALS_REFUSED', httpReason(res.status, res.body));
+    if (res.status === 408 || res.status === 429 || res.status >= 500) return out.unknown('refund', 'collection', req.reference, httpReason(res.status, res.body));
+    if (res.status >= 400) return out.failed('refund', 'collection', req.reference, codeOf(res.body) ?? `HTTP_${res.status}`, httpReason(res.status, res.body));
+    return out.unknown('refund', 'collection', req.reference, `unexpected ${httpReason(res.status, res.body)}`);
+  }
+
   return {
     provider: WAVE,
     collect: (req) => submit('collection', req),
     disburse: (req) => submit('disbursement', req),
+    refund,
     status,
     verifyCallback,
     close: () => http.close(),

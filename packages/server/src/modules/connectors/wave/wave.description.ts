@@ -19,10 +19,10 @@ export const WAVE_DESCRIPTION: ProviderDescription = {
   // A payout's payment_reason: at most 40 characters.
   messages: { minLength: 1, maxLength: 40, forbidden: '' },
   settings: [
-    { env: 'CAISSE_WAVE_BASE_URL', required: false, secret: false, description: 'API base URL (https://api.wave.com)' },
-    { env: 'CAISSE_WAVE_API_KEY', required: true, secret: true, description: 'API key (wave_sn_prod_…), checkout and payout scopes' },
-    { env: 'CAISSE_WAVE_WEBHOOK_SECRET', required: true, secret: true, description: 'Secret of the webhook registered in the Business Portal' },
-    { env: 'CAISSE_WAVE_TIMEOUT_MS', required: false, secret: false, description: 'Bound on each call, in ms (10000)' },
+    { env: 'CAISSE_WAVE_BASE_URL', key: 'baseUrl', kind: 'url', default: 'https://api.wave.com', required: false, secret: false, description: 'API base URL (https://api.wave.com)' },
+    { env: 'CAISSE_WAVE_API_KEY', key: 'apiKey', kind: 'credential', required: true, secret: true, description: 'API key (wave_sn_prod_…), checkout and payout scopes' },
+    { env: 'CAISSE_WAVE_WEBHOOK_SECRET', key: 'webhookSecret', kind: 'credential', required: true, secret: true, description: 'Secret of the webhook registered in the Business Portal (to this server + /callbacks/wave)' },
+    { env: 'CAISSE_WAVE_TIMEOUT_MS', key: 'timeoutMs', kind: 'integer', required: false, secret: false, description: 'Bound on each call, in ms (10000)' },
   ],
   testNumbers: testNumbers('+221770000'),
 };

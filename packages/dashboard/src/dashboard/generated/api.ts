@@ -1,0 +1,4419 @@
+// Generated from the Caisse server's OpenAPI document by packages/api-types/scripts/generate-types.ts.
+// Do not edit: change the server's route schemas, then run `npm run generate:types` at the root.
+
+export interface paths {
+    "/dashboard/api/{mode}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            available: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                            balances: {
+                                available: string;
+                                currency: string;
+                                pending: string;
+                            }[];
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "balance";
+                            pending: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/balance/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    currency?: string;
+                    from?: string;
+                    limit?: number;
+                    startingAfter?: string;
+                    to?: string;
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment";
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                /** Format: date-time */
+                                availableOn: string;
+                                balanceAfter: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string;
+                                id: string;
+                                /** @enum {string} */
+                                object: "balance_transaction";
+                                source: string | null;
+                                status: "pending" | "available";
+                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment";
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/balance/transactions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    currency?: string;
+                    from?: string;
+                    to?: string;
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment";
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                firstPaymentAt: string | null;
+                                id: string;
+                                lastPaymentAt: string | null;
+                                payments: number;
+                                phoneNumber: string;
+                                volume: {
+                                    amount: string;
+                                    currency: string;
+                                }[];
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            customer: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                firstPaymentAt: string | null;
+                                id: string;
+                                lastPaymentAt: string | null;
+                                payments: number;
+                                phoneNumber: string;
+                                volume: {
+                                    amount: string;
+                                    currency: string;
+                                }[];
+                            };
+                            /** @enum {string} */
+                            object: "dashboard_customer";
+                            payments: {
+                                amount: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                failureCode: string | null;
+                                id: string;
+                                intentId: string;
+                                status: "succeeded" | "failed";
+                            }[];
+                            topups: {
+                                amount: string;
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                failureReason: string | null;
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "topup";
+                                phoneNumber: string;
+                                provider: string;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    createdGte?: string;
+                    createdLt?: string;
+                    deliveryStatus?: "failed";
+                    limit: number;
+                    startingAfter?: string;
+                    type?: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: ({
+                                apiVersion: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                data: {
+                                    attempt?: {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
+                                    paymentIntent: {
+                                        amount: string;
+                                        amountRefunded: string;
+                                        attempts: number | {
+                                            completedAt: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            failureCode: string | null;
+                                            fee: string | null;
+                                            id: string;
+                                            late: boolean;
+                                            net: string | null;
+                                            /** @enum {string} */
+                                            object: "payment_attempt";
+                                            phoneNumber: string;
+                                            provider: string;
+                                            providerReference: string | null;
+                                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                        }[];
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        description: string | null;
+                                        /** Format: date-time */
+                                        expiresAt: string;
+                                        fee: string | null;
+                                        id: string;
+                                        lastError: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                        livemode: boolean;
+                                        metadata: {
+                                            [key: string]: string | number | boolean;
+                                        };
+                                        net: string | null;
+                                        nextAction?: ({
+                                            /** Format: date-time */
+                                            expiresAt: string;
+                                            message: string;
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "approve_on_phone";
+                                            ussd: string | null;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "redirect";
+                                            url: string;
+                                        }) | null;
+                                        /** @enum {string} */
+                                        object: "payment_intent";
+                                        paymentMethod?: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "mobile_money";
+                                        };
+                                        returnUrl?: string | null;
+                                        /** @enum {unknown} */
+                                        status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                        /** Format: date-time */
+                                        updatedAt: string;
+                                    };
+                                    refund?: {
+                                        amount: string;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        failureCode?: string | null;
+                                        id: string;
+                                        intentId: string;
+                                        /** @enum {string} */
+                                        object: "refund";
+                                        reason: string | null;
+                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
+                                };
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "event";
+                                /** @enum {unknown} */
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
+                            } | {
+                                apiVersion: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                data: {
+                                    payout: {
+                                        amount: string;
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        description: string | null;
+                                        destination: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                        };
+                                        failureReason: string | null;
+                                        id: string;
+                                        livemode: boolean;
+                                        method: "manual" | "scheduled";
+                                        /** @enum {string} */
+                                        object: "payout";
+                                        status: "PENDING" | "PAID" | "FAILED";
+                                        /** Format: date-time */
+                                        updatedAt: string;
+                                    };
+                                };
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "event";
+                                /** @enum {unknown} */
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
+                            })[];
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                attemptCount: number;
+                                attempts: {
+                                    /** Format: date-time */
+                                    attemptedAt: string;
+                                    error: string | null;
+                                    latencyMs: number;
+                                    requestBodyExcerpt: string | null;
+                                    requestHeaders: {
+                                        [key: string]: string;
+                                    } | null;
+                                    responseExcerpt: string | null;
+                                    statusCode: number | null;
+                                    succeeded: boolean;
+                                }[];
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                endpoint: {
+                                    description: string | null;
+                                    id: string;
+                                    url: string;
+                                } | null;
+                                endpointId: string;
+                                eventId: string;
+                                id: string;
+                                lastAttemptAt: string | null;
+                                lastError: string | null;
+                                lastStatusCode: number | null;
+                                nextAttemptAt: string | null;
+                                /** @enum {string} */
+                                object: "webhook_delivery";
+                                status: "pending" | "succeeded" | "failed";
+                            }[];
+                            event: {
+                                apiVersion: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                data: {
+                                    attempt?: {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
+                                    paymentIntent: {
+                                        amount: string;
+                                        amountRefunded: string;
+                                        attempts: number | {
+                                            completedAt: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            failureCode: string | null;
+                                            fee: string | null;
+                                            id: string;
+                                            late: boolean;
+                                            net: string | null;
+                                            /** @enum {string} */
+                                            object: "payment_attempt";
+                                            phoneNumber: string;
+                                            provider: string;
+                                            providerReference: string | null;
+                                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                        }[];
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        description: string | null;
+                                        /** Format: date-time */
+                                        expiresAt: string;
+                                        fee: string | null;
+                                        id: string;
+                                        lastError: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                        livemode: boolean;
+                                        metadata: {
+                                            [key: string]: string | number | boolean;
+                                        };
+                                        net: string | null;
+                                        nextAction?: ({
+                                            /** Format: date-time */
+                                            expiresAt: string;
+                                            message: string;
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "approve_on_phone";
+                                            ussd: string | null;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "redirect";
+                                            url: string;
+                                        }) | null;
+                                        /** @enum {string} */
+                                        object: "payment_intent";
+                                        paymentMethod?: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "mobile_money";
+                                        };
+                                        returnUrl?: string | null;
+                                        /** @enum {unknown} */
+                                        status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                        /** Format: date-time */
+                                        updatedAt: string;
+                                    };
+                                    refund?: {
+                                        amount: string;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        failureCode?: string | null;
+                                        id: string;
+                                        intentId: string;
+                                        /** @enum {string} */
+                                        object: "refund";
+                                        reason: string | null;
+                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
+                                };
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "event";
+                                /** @enum {unknown} */
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
+                            } | {
+                                apiVersion: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                data: {
+                                    payout: {
+                                        amount: string;
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        description: string | null;
+                                        destination: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                        };
+                                        failureReason: string | null;
+                                        id: string;
+                                        livemode: boolean;
+                                        method: "manual" | "scheduled";
+                                        /** @enum {string} */
+                                        object: "payout";
+                                        status: "PENDING" | "PAID" | "FAILED";
+                                        /** Format: date-time */
+                                        updatedAt: string;
+                                    };
+                                };
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "event";
+                                /** @enum {unknown} */
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
+                            };
+                            /** @enum {string} */
+                            object: "event_detail";
+                            payload: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/events/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        endpointId?: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                attemptCount: number;
+                                attempts: {
+                                    /** Format: date-time */
+                                    attemptedAt: string;
+                                    error: string | null;
+                                    latencyMs: number;
+                                    responseExcerpt: string | null;
+                                    statusCode: number | null;
+                                    succeeded: boolean;
+                                }[];
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                endpointId: string;
+                                eventId: string;
+                                id: string;
+                                lastAttemptAt: string | null;
+                                lastError: string | null;
+                                lastStatusCode: number | null;
+                                nextAttemptAt: string | null;
+                                /** @enum {string} */
+                                object: "webhook_delivery";
+                                status: "pending" | "succeeded" | "failed";
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                allowedOrigins: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                display: string;
+                                expiresAt: string | null;
+                                id: string;
+                                kind: "publishable" | "secret" | "restricted";
+                                lastUsedAt: string | null;
+                                mode: "test" | "live";
+                                name: string;
+                                /** @enum {string} */
+                                object: "api_key";
+                                permissions: {
+                                    balance?: "none" | "read" | "write";
+                                    customers?: "none" | "read" | "write";
+                                    events?: "none" | "read" | "write";
+                                    payment_links?: "none" | "read" | "write";
+                                    payments?: "none" | "read" | "write";
+                                    payouts?: "none" | "read" | "write";
+                                    refunds?: "none" | "read" | "write";
+                                    webhooks?: "none" | "read" | "write";
+                                } | null;
+                                revokedAt: string | null;
+                            }[];
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        allowedOrigins?: string[];
+                        code?: string;
+                        kind: "publishable" | "secret" | "restricted";
+                        name: string;
+                        permissions?: {
+                            balance?: "none" | "read" | "write";
+                            customers?: "none" | "read" | "write";
+                            events?: "none" | "read" | "write";
+                            payment_links?: "none" | "read" | "write";
+                            payments?: "none" | "read" | "write";
+                            payouts?: "none" | "read" | "write";
+                            refunds?: "none" | "read" | "write";
+                            webhooks?: "none" | "read" | "write";
+                        };
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allowedOrigins: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            display: string;
+                            expiresAt: string | null;
+                            id: string;
+                            kind: "publishable" | "secret" | "restricted";
+                            lastUsedAt: string | null;
+                            mode: "test" | "live";
+                            name: string;
+                            /** @enum {string} */
+                            object: "api_key";
+                            permissions: {
+                                balance?: "none" | "read" | "write";
+                                customers?: "none" | "read" | "write";
+                                events?: "none" | "read" | "write";
+                                payment_links?: "none" | "read" | "write";
+                                payments?: "none" | "read" | "write";
+                                payouts?: "none" | "read" | "write";
+                                refunds?: "none" | "read" | "write";
+                                webhooks?: "none" | "read" | "write";
+                            } | null;
+                            revokedAt: string | null;
+                            secret: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/keys/{id}/allowed-origins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        allowedOrigins: string[];
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allowedOrigins: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            display: string;
+                            expiresAt: string | null;
+                            id: string;
+                            kind: "publishable" | "secret" | "restricted";
+                            lastUsedAt: string | null;
+                            mode: "test" | "live";
+                            name: string;
+                            /** @enum {string} */
+                            object: "api_key";
+                            permissions: {
+                                balance?: "none" | "read" | "write";
+                                customers?: "none" | "read" | "write";
+                                events?: "none" | "read" | "write";
+                                payment_links?: "none" | "read" | "write";
+                                payments?: "none" | "read" | "write";
+                                payouts?: "none" | "read" | "write";
+                                refunds?: "none" | "read" | "write";
+                                webhooks?: "none" | "read" | "write";
+                            } | null;
+                            revokedAt: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allowedOrigins: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            display: string;
+                            expiresAt: string | null;
+                            id: string;
+                            kind: "publishable" | "secret" | "restricted";
+                            lastUsedAt: string | null;
+                            mode: "test" | "live";
+                            name: string;
+                            /** @enum {string} */
+                            object: "api_key";
+                            permissions: {
+                                balance?: "none" | "read" | "write";
+                                customers?: "none" | "read" | "write";
+                                events?: "none" | "read" | "write";
+                                payment_links?: "none" | "read" | "write";
+                                payments?: "none" | "read" | "write";
+                                payouts?: "none" | "read" | "write";
+                                refunds?: "none" | "read" | "write";
+                                webhooks?: "none" | "read" | "write";
+                            } | null;
+                            revokedAt: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        graceSeconds: number;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            new: {
+                                allowedOrigins: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                display: string;
+                                expiresAt: string | null;
+                                id: string;
+                                kind: "publishable" | "secret" | "restricted";
+                                lastUsedAt: string | null;
+                                mode: "test" | "live";
+                                name: string;
+                                /** @enum {string} */
+                                object: "api_key";
+                                permissions: {
+                                    balance?: "none" | "read" | "write";
+                                    customers?: "none" | "read" | "write";
+                                    events?: "none" | "read" | "write";
+                                    payment_links?: "none" | "read" | "write";
+                                    payments?: "none" | "read" | "write";
+                                    payouts?: "none" | "read" | "write";
+                                    refunds?: "none" | "read" | "write";
+                                    webhooks?: "none" | "read" | "write";
+                                } | null;
+                                revokedAt: string | null;
+                                secret: string;
+                            };
+                            old: {
+                                allowedOrigins: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                display: string;
+                                expiresAt: string | null;
+                                id: string;
+                                kind: "publishable" | "secret" | "restricted";
+                                lastUsedAt: string | null;
+                                mode: "test" | "live";
+                                name: string;
+                                /** @enum {string} */
+                                object: "api_key";
+                                permissions: {
+                                    balance?: "none" | "read" | "write";
+                                    customers?: "none" | "read" | "write";
+                                    events?: "none" | "read" | "write";
+                                    payment_links?: "none" | "read" | "write";
+                                    payments?: "none" | "read" | "write";
+                                    payouts?: "none" | "read" | "write";
+                                    refunds?: "none" | "read" | "write";
+                                    webhooks?: "none" | "read" | "write";
+                                } | null;
+                                revokedAt: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                    userId?: string;
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                body: string | null;
+                                channel: "sms" | "email";
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                /** @enum {string} */
+                                object: "message";
+                                provider: string;
+                                status: string;
+                                to: string;
+                                userId: string | null;
+                            }[];
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    period: "today" | "7d" | "30d";
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current: {
+                                attempts: number;
+                                newCustomers: number;
+                                payments: number;
+                                successRate: number | null;
+                                volume: {
+                                    amount: string;
+                                    currency: string;
+                                }[];
+                            };
+                            /** Format: date-time */
+                            from: string;
+                            interval: "hour" | "day";
+                            /** @enum {string} */
+                            object: "dashboard_overview";
+                            period: string;
+                            previous: {
+                                attempts: number;
+                                newCustomers: number;
+                                payments: number;
+                                successRate: number | null;
+                                volume: {
+                                    amount: string;
+                                    currency: string;
+                                }[];
+                            };
+                            /** Format: date-time */
+                            previousFrom: string;
+                            /** Format: date-time */
+                            previousTo: string;
+                            series: ({
+                                /** Format: date-time */
+                                start: string;
+                            } & {
+                                attempts: number;
+                                newCustomers: number;
+                                payments: number;
+                                successRate: number | null;
+                                volume: {
+                                    amount: string;
+                                    currency: string;
+                                }[];
+                            })[];
+                            /** Format: date-time */
+                            to: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                active: boolean;
+                                amount: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string;
+                                id: string;
+                                livemode: boolean;
+                                metadata: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                /** @enum {string} */
+                                object: "payment_link";
+                                /** Format: date-time */
+                                updatedAt: string;
+                                url: string;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        active?: boolean;
+                        amount: string;
+                        currency: string;
+                        description: string;
+                        metadata?: {
+                            [key: string]: string | number | boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string;
+                            id: string;
+                            livemode: boolean;
+                            metadata: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @enum {string} */
+                            object: "payment_link";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payment-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            link: {
+                                active: boolean;
+                                amount: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string;
+                                id: string;
+                                livemode: boolean;
+                                metadata: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                /** @enum {string} */
+                                object: "payment_link";
+                                /** Format: date-time */
+                                updatedAt: string;
+                                url: string;
+                            };
+                            payments: {
+                                data: {
+                                    amount: string;
+                                    amountRefunded: string;
+                                    attempts: number | {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    }[];
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    currency: string;
+                                    description: string | null;
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    fee: string | null;
+                                    id: string;
+                                    lastError: {
+                                        code: string;
+                                        message: string;
+                                    } | null;
+                                    livemode: boolean;
+                                    metadata: {
+                                        [key: string]: string | number | boolean;
+                                    };
+                                    net: string | null;
+                                    nextAction?: ({
+                                        /** Format: date-time */
+                                        expiresAt: string;
+                                        message: string;
+                                        phoneNumber: string;
+                                        provider: string;
+                                        /** @enum {string} */
+                                        type: "approve_on_phone";
+                                        ussd: string | null;
+                                    } | {
+                                        /** @enum {string} */
+                                        type: "redirect";
+                                        url: string;
+                                    }) | null;
+                                    /** @enum {string} */
+                                    object: "payment_intent";
+                                    paymentMethod?: {
+                                        phoneNumber: string;
+                                        provider: string;
+                                        /** @enum {string} */
+                                        type: "mobile_money";
+                                    };
+                                    returnUrl?: string | null;
+                                    /** @enum {unknown} */
+                                    status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                }[];
+                                hasMore: boolean;
+                                /** @enum {string} */
+                                object: "list";
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        active: boolean;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            active: boolean;
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string;
+                            id: string;
+                            livemode: boolean;
+                            metadata: {
+                                [key: string]: string | number | boolean;
+                            };
+                            /** @enum {string} */
+                            object: "payment_link";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payment-links/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                amountRefunded: string;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string | null;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                fee: string | null;
+                                id: string;
+                                lastError: {
+                                    code: string;
+                                    message: string;
+                                } | null;
+                                livemode: boolean;
+                                metadata: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
+                                /** @enum {string} */
+                                object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
+                                returnUrl?: string | null;
+                                /** @enum {unknown} */
+                                status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payment-methods/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: "CM" | "SN" | "CI";
+                            currency: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "payment_method_settings";
+                            providers: {
+                                approval: "phone_prompt" | "redirect";
+                                available: boolean;
+                                configured: boolean;
+                                enabled: boolean;
+                                name: string;
+                                offered: boolean;
+                                /** @enum {string} */
+                                provider: "mtn_momo" | "orange_money" | "wave";
+                                servesCountry: boolean;
+                            }[];
+                            providersDefault: boolean;
+                            wallet: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        wallet?: boolean;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: "CM" | "SN" | "CI";
+                            currency: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "payment_method_settings";
+                            providers: {
+                                approval: "phone_prompt" | "redirect";
+                                available: boolean;
+                                configured: boolean;
+                                enabled: boolean;
+                                name: string;
+                                offered: boolean;
+                                /** @enum {string} */
+                                provider: "mtn_momo" | "orange_money" | "wave";
+                                servesCountry: boolean;
+                            }[];
+                            providersDefault: boolean;
+                            wallet: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    createdGte?: string;
+                    createdLt?: string;
+                    limit: number;
+                    startingAfter?: string;
+                    status?: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                amountRefunded: string;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string | null;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                fee: string | null;
+                                id: string;
+                                lastError: {
+                                    code: string;
+                                    message: string;
+                                } | null;
+                                livemode: boolean;
+                                metadata: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
+                                /** @enum {string} */
+                                object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
+                                returnUrl?: string | null;
+                                /** @enum {unknown} */
+                                status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    createdGte?: string;
+                    createdLt?: string;
+                    status?: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            customer: {
+                                id: string;
+                                phoneNumber: string;
+                            } | null;
+                            deliveries: {
+                                attemptCount: number;
+                                attempts: {
+                                    /** Format: date-time */
+                                    attemptedAt: string;
+                                    error: string | null;
+                                    latencyMs: number;
+                                    responseExcerpt: string | null;
+                                    statusCode: number | null;
+                                    succeeded: boolean;
+                                }[];
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                endpointId: string;
+                                eventId: string;
+                                id: string;
+                                lastAttemptAt: string | null;
+                                lastError: string | null;
+                                lastStatusCode: number | null;
+                                nextAttemptAt: string | null;
+                                /** @enum {string} */
+                                object: "webhook_delivery";
+                                status: "pending" | "succeeded" | "failed";
+                            }[];
+                            events: ({
+                                apiVersion: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                data: {
+                                    attempt?: {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
+                                    paymentIntent: {
+                                        amount: string;
+                                        amountRefunded: string;
+                                        attempts: number | {
+                                            completedAt: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            failureCode: string | null;
+                                            fee: string | null;
+                                            id: string;
+                                            late: boolean;
+                                            net: string | null;
+                                            /** @enum {string} */
+                                            object: "payment_attempt";
+                                            phoneNumber: string;
+                                            provider: string;
+                                            providerReference: string | null;
+                                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                        }[];
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        description: string | null;
+                                        /** Format: date-time */
+                                        expiresAt: string;
+                                        fee: string | null;
+                                        id: string;
+                                        lastError: {
+                                            code: string;
+                                            message: string;
+                                        } | null;
+                                        livemode: boolean;
+                                        metadata: {
+                                            [key: string]: string | number | boolean;
+                                        };
+                                        net: string | null;
+                                        nextAction?: ({
+                                            /** Format: date-time */
+                                            expiresAt: string;
+                                            message: string;
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "approve_on_phone";
+                                            ussd: string | null;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "redirect";
+                                            url: string;
+                                        }) | null;
+                                        /** @enum {string} */
+                                        object: "payment_intent";
+                                        paymentMethod?: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "mobile_money";
+                                        };
+                                        returnUrl?: string | null;
+                                        /** @enum {unknown} */
+                                        status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                        /** Format: date-time */
+                                        updatedAt: string;
+                                    };
+                                    refund?: {
+                                        amount: string;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        failureCode?: string | null;
+                                        id: string;
+                                        intentId: string;
+                                        /** @enum {string} */
+                                        object: "refund";
+                                        reason: string | null;
+                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
+                                };
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "event";
+                                /** @enum {unknown} */
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
+                            } | {
+                                apiVersion: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                data: {
+                                    payout: {
+                                        amount: string;
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        description: string | null;
+                                        destination: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                        };
+                                        failureReason: string | null;
+                                        id: string;
+                                        livemode: boolean;
+                                        method: "manual" | "scheduled";
+                                        /** @enum {string} */
+                                        object: "payout";
+                                        status: "PENDING" | "PAID" | "FAILED";
+                                        /** Format: date-time */
+                                        updatedAt: string;
+                                    };
+                                };
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "event";
+                                /** @enum {unknown} */
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
+                            })[];
+                            /** @enum {string} */
+                            object: "dashboard_payment";
+                            payment: {
+                                amount: string;
+                                amountRefunded: string;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string | null;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                fee: string | null;
+                                id: string;
+                                lastError: {
+                                    code: string;
+                                    message: string;
+                                } | null;
+                                livemode: boolean;
+                                metadata: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
+                                /** @enum {string} */
+                                object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
+                                returnUrl?: string | null;
+                                /** @enum {unknown} */
+                                status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                            refunds: {
+                                amount: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                failureCode?: string | null;
+                                id: string;
+                                intentId: string;
+                                /** @enum {string} */
+                                object: "refund";
+                                reason: string | null;
+                                status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            amountRefunded: string;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            fee: string | null;
+                            id: string;
+                            lastError: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            livemode: boolean;
+                            metadata: {
+                                [key: string]: string | number | boolean;
+                            };
+                            net: string | null;
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
+                            /** @enum {string} */
+                            object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
+                            returnUrl?: string | null;
+                            /** @enum {unknown} */
+                            status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount?: string;
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            failureCode?: string | null;
+                            id: string;
+                            intentId: string;
+                            /** @enum {string} */
+                            object: "refund";
+                            reason: string | null;
+                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                        };
+                    };
+                };
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            failureCode?: string | null;
+                            id: string;
+                            intentId: string;
+                            /** @enum {string} */
+                            object: "refund";
+                            reason: string | null;
+                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payout-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destination: {
+                                phoneNumber: string;
+                                provider: string;
+                            } | null;
+                            interval: "manual" | "daily" | "weekly";
+                            livemode: boolean;
+                            minimumAmount: {
+                                [key: string]: string;
+                            };
+                            nextRunAt: string | null;
+                            /** @enum {string} */
+                            object: "payout_schedule";
+                            weeklyAnchor: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        destination?: {
+                            phoneNumber: string;
+                            provider: string;
+                        };
+                        interval: "manual" | "daily" | "weekly";
+                        minimumAmount?: {
+                            [key: string]: string;
+                        };
+                        weeklyAnchor?: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destination: {
+                                phoneNumber: string;
+                                provider: string;
+                            } | null;
+                            interval: "manual" | "daily" | "weekly";
+                            livemode: boolean;
+                            minimumAmount: {
+                                [key: string]: string;
+                            };
+                            nextRunAt: string | null;
+                            /** @enum {string} */
+                            object: "payout_schedule";
+                            weeklyAnchor: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                    status?: "PENDING" | "PAID" | "FAILED";
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string | null;
+                                destination: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                };
+                                failureReason: string | null;
+                                id: string;
+                                livemode: boolean;
+                                method: "manual" | "scheduled";
+                                /** @enum {string} */
+                                object: "payout";
+                                status: "PENDING" | "PAID" | "FAILED";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount: string;
+                        currency: string;
+                        description?: string;
+                        destination: {
+                            phoneNumber: string;
+                            provider: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string | null;
+                            destination: {
+                                phoneNumber: string;
+                                provider: string;
+                            };
+                            failureReason: string | null;
+                            id: string;
+                            livemode: boolean;
+                            method: "manual" | "scheduled";
+                            /** @enum {string} */
+                            object: "payout";
+                            status: "PENDING" | "PAID" | "FAILED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string | null;
+                            destination: {
+                                phoneNumber: string;
+                                provider: string;
+                            };
+                            failureReason: string | null;
+                            id: string;
+                            livemode: boolean;
+                            method: "manual" | "scheduled";
+                            /** @enum {string} */
+                            object: "payout";
+                            status: "PENDING" | "PAID" | "FAILED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    q: string;
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                amountRefunded: string;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string | null;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                fee: string | null;
+                                id: string;
+                                lastError: {
+                                    code: string;
+                                    message: string;
+                                } | null;
+                                livemode: boolean;
+                                metadata: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
+                                /** @enum {string} */
+                                object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
+                                returnUrl?: string | null;
+                                /** @enum {unknown} */
+                                status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/test-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        balance?: string;
+                        currency?: string;
+                        /** Format: email */
+                        email?: string;
+                        language?: string;
+                        password: string;
+                        phoneNumber: string;
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            balances: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string | null;
+                            id: string;
+                            language: "fr" | "en" | null;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "user";
+                            phoneNumber: string;
+                            phoneVerified: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                };
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                description: string | null;
+                                disabledReason: "manual" | "gone" | "failing" | null;
+                                enabled: boolean;
+                                enabledEvents: string[];
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "webhook_endpoint";
+                                /** Format: date-time */
+                                updatedAt: string;
+                                url: string;
+                            }[];
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string | null;
+                        enabled?: boolean;
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed" | "*")[];
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            disabledReason: "manual" | "gone" | "failing" | null;
+                            enabled: boolean;
+                            enabledEvents: string[];
+                            id: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "webhook_endpoint";
+                            secret: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            disabledReason: "manual" | "gone" | "failing" | null;
+                            enabled: boolean;
+                            enabledEvents: string[];
+                            id: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "webhook_endpoint";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            deleted: true;
+                            id: string;
+                            /** @enum {string} */
+                            object: "webhook_endpoint";
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string | null;
+                        enabled?: boolean;
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed" | "*")[];
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            disabledReason: "manual" | "gone" | "failing" | null;
+                            enabled: boolean;
+                            enabledEvents: string[];
+                            id: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "webhook_endpoint";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    eventId?: string;
+                    limit?: number;
+                    startingAfter?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                attemptCount: number;
+                                attempts: {
+                                    /** Format: date-time */
+                                    attemptedAt: string;
+                                    error: string | null;
+                                    latencyMs: number;
+                                    responseExcerpt: string | null;
+                                    statusCode: number | null;
+                                    succeeded: boolean;
+                                }[];
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                endpointId: string;
+                                eventId: string;
+                                id: string;
+                                lastAttemptAt: string | null;
+                                lastError: string | null;
+                                lastStatusCode: number | null;
+                                nextAttemptAt: string | null;
+                                /** @enum {string} */
+                                object: "webhook_delivery";
+                                status: "pending" | "succeeded" | "failed";
+                            }[];
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/webhook-endpoints/{id}/reveal-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            endpointId: string;
+                            /** @enum {string} */
+                            object: "webhook_endpoint_secret";
+                            rollingSecrets: {
+                                /** Format: date-time */
+                                expiresAt: string;
+                                secret: string;
+                            }[];
+                            secret: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/webhook-endpoints/{id}/roll-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default 86400 */
+                        expiresIn?: number;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            disabledReason: "manual" | "gone" | "failing" | null;
+                            enabled: boolean;
+                            enabledEvents: string[];
+                            id: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "webhook_endpoint";
+                            secret: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/webhook-endpoints/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempted: number;
+                            endpointId: string;
+                            /** @enum {string} */
+                            object: "webhook_endpoint_stats";
+                            /** Format: date-time */
+                            since: string;
+                            succeeded: number;
+                            successRate: number | null;
+                            /** Format: date-time */
+                            until: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/account/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        currentPassword: string;
+                        newPassword: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/account/security": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            object: "dashboard_account_security";
+                            recoveryCodesLeft: number;
+                            totpEnabled: boolean;
+                            totpEnabledAt: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/account/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                address: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                current: boolean;
+                                id: string;
+                                /** Format: date-time */
+                                lastSeenAt: string;
+                                /** @enum {string} */
+                                object: "dashboard_session_entry";
+                                userAgent: string | null;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/account/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/account/sessions/revoke-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            object: "dashboard_sessions_revoked";
+                            revoked: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/account/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            object: "dashboard_totp_enrolment";
+                            qrCode: string;
+                            secret: string;
+                            uri: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/account/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            object: "dashboard_recovery_codes";
+                            recoveryCodes: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/account/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/account/totp/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            object: "dashboard_recovery_codes";
+                            recoveryCodes: string[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    action?: string;
+                    limit?: number;
+                    startingAfter?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                action: string;
+                                actor: {
+                                    email: string;
+                                    id: string | null;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                mode: "test" | "live" | null;
+                                /** @enum {string} */
+                                object: "audit_entry";
+                                targetId: string | null;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            merchant: {
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            object: "dashboard_invitation_preview";
+                            role: "owner" | "developer" | "analyst" | "support";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        language?: ("fr" | "en") | null;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            csrfToken: string;
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            language: ("fr" | "en") | null;
+                            merchant: {
+                                id: string;
+                                language: "fr" | "en";
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            object: "dashboard_session";
+                            permissions: string[];
+                            role: "owner" | "developer" | "analyst" | "support";
+                            totpEnabled: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            csrfToken: string;
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            language: ("fr" | "en") | null;
+                            merchant: {
+                                id: string;
+                                language: "fr" | "en";
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            object: "dashboard_session";
+                            permissions: string[];
+                            role: "owner" | "developer" | "analyst" | "support";
+                            totpEnabled: boolean;
+                        } | {
+                            challenge: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** @enum {boolean} */
+                            mfaRequired: true;
+                            /** @enum {string} */
+                            object: "dashboard_login_challenge";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/login/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            csrfToken: string;
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            language: ("fr" | "en") | null;
+                            merchant: {
+                                id: string;
+                                language: "fr" | "en";
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            object: "dashboard_session";
+                            permissions: string[];
+                            role: "owner" | "developer" | "analyst" | "support";
+                            totpEnabled: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            expiresInSeconds: number;
+                            /** @enum {string} */
+                            object: "dashboard_password_reset_request";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/password-reset/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        newPassword: string;
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            csrfToken: string;
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            language: ("fr" | "en") | null;
+                            merchant: {
+                                id: string;
+                                language: "fr" | "en";
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            object: "dashboard_session";
+                            permissions: string[];
+                            role: "owner" | "developer" | "analyst" | "support";
+                            totpEnabled: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        language: ("fr" | "en") | null;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            csrfToken: string;
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            language: ("fr" | "en") | null;
+                            merchant: {
+                                id: string;
+                                language: "fr" | "en";
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            object: "dashboard_session";
+                            permissions: string[];
+                            role: "owner" | "developer" | "analyst" | "support";
+                            totpEnabled: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/dashboard/api/settings/country": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: "CM" | "SN" | "CI";
+                            currency: string;
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        country: "CM" | "SN" | "CI";
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: "CM" | "SN" | "CI";
+                            currency: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invitations: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                email: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                id: string;
+                                invitedBy: string;
+                                /** @enum {string} */
+                                object: "dashboard_invitation";
+                                role: "owner" | "developer" | "analyst" | "support";
+                            }[];
+                            members: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                email: string;
+                                id: string;
+                                /** @enum {string} */
+                                object: "dashboard_user";
+                                role: "owner" | "developer" | "analyst" | "support";
+                            }[];
+                            /** @enum {string} */
+                            object: "dashboard_team";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        role: "owner" | "developer" | "analyst" | "support";
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            id: string;
+                            invitedBy: string;
+                            /** @enum {string} */
+                            object: "dashboard_invitation";
+                            role: "owner" | "developer" | "analyst" | "support";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/team/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            id: string;
+                            invitedBy: string;
+                            /** @enum {string} */
+                            object: "dashboard_invitation";
+                            role: "owner" | "developer" | "analyst" | "support";
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/team/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        role: "owner" | "developer" | "analyst" | "support";
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string;
+                            id: string;
+                            /** @enum {string} */
+                            object: "dashboard_user";
+                            role: "owner" | "developer" | "analyst" | "support";
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

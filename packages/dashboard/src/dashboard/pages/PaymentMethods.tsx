@@ -1,0 +1,177 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { type MessageId, useI18n } from '../../shared/i18n.tsx';
+import { api } from '../api.ts';
+import { useCan } from '../permissions.tsx';
+import type { Country, CountrySettings, Mode, PaymentMethodSettings } from '../types.ts';
+import { COUNTRIES } from '../types.ts';
+import { Badge, ErrorNotice, PageTitle, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
+
+/** Countries by name in the page's language. */
+const COUNTRY_NAMES = { CM: 'country.CM', SN: 'country.SN', CI: 'country.CI' } as const satisfies Record<Country, MessageId>;
+
+/**
+ * Settings → Payment methods: the merchant's country (both modes: it picks the currency and the
+ * providers that serve it) and what this mode's checkout offers: the wallet, and the providers,
+ * either the default (every configured provider serving the country) or exactly the ones ticked.
+ */
+export function PaymentMethods({ mode }: { mode: Mode }) {
+  const { t } = useI18n();
+  const can = useCan();
+  const editable = can('settings:write');
+  const country = useLoad(() => api<CountrySettings>('GET', '/settings/country'), 'country');
+  const settings = useLoad(() => api<PaymentMethodSettings>('GET', `/${mode}/payment-methods/settings`), `methods ${mode}`);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  async function run(action: () => Promise<unknown>, done: string) {
+    setError(null);
+    setSaved(null);
+    try {
+      await action();
+      setSaved(done);
+      country.reload();
+      settings.reload();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <>
+      <PageTitle title={t('methods.title')}>{t('methods.title')}</PageTitle>
+      <p className="hint">{t('methods.intro')}</p>
+      <ErrorNotice error={error ?? country.error ?? settings.error} />
+      {saved && <StatusNotice>{saved}</StatusNotice>}
+      {country.data && (
+        <CountryForm
+          key={country.data.country}
+          current={country.data}
+          editable={editable}
+          onSave={(c) => run(() => api('PUT', '/settings/country', { country: c }), t('methods.countrySaved'))}
+        />
+      )}
+      {settings.data && (
+        <MethodsForm
+          key={JSON.stringify(settings.data)}
+          mode={mode}
+          settings={settings.data}
+          editable={editable}
+          onSave={(body) => run(() => api('PUT', `/${mode}/payment-methods/settings`, body), t('methods.saved'))}
+        />
+      )}
+    </>
+  );
+}
+
+function CountryForm({ current, editable, onSave }: { current: CountrySettings; editable: boolean; onSave: (country: Country) => void }) {
+  const { t } = useI18n();
+  const [value, setValue] = useState<Country>(current.country);
+  useEffect(() => setValue(current.country), [current.country]);
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    onSave(value);
+  }
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="country-title">
+      <h2 id="country-title" style={{ marginTop: 0 }}>
+        {t('methods.countryTitle')}
+      </h2>
+      <p className="hint">{t('methods.countryHint', { currency: current.currency })}</p>
+      <div className="form-row">
+        <div className="field">
+          <label htmlFor="merchant-country">{t('methods.country')}</label>
+          <select id="merchant-country" value={value} disabled={!editable} onChange={(e) => setValue(e.target.value as Country)}>
+            {COUNTRIES.map((c) => (
+              <option key={c} value={c}>
+                {t(COUNTRY_NAMES[c])}
+              </option>
+            ))}
+          </select>
+        </div>
+        {editable && (
+          <div className="actions" style={{ marginTop: 0 }}>
+            <button type="submit" disabled={value === current.country}>
+              {t('methods.saveCountry')}
+            </button>
+          </div>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function MethodsForm({ mode, settings, editable, onSave }: { mode: Mode; settings: PaymentMethodSettings; editable: boolean; onSave: (body: { wallet: boolean; providers: string[] | null }) => void }) {
+  const { t } = useI18n();
+  const [wallet, setWallet] = useState(settings.wallet);
+  const [chosen, setChosen] = useState<string[]>(settings.providers.filter((p) => p.enabled).map((p) => p.provider));
+  const [useDefault, setUseDefault] = useState(settings.providersDefault);
+
+  function toggle(provider: string, on: boolean) {
+    setUseDefault(false);
+    setChosen((list) => (on ? [...new Set([...list, provider])] : list.filter((p) => p !== provider)));
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    onSave({ wallet, providers: useDefault ? null : chosen });
+  }
+
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="methods-title">
+      <h2 id="methods-title" style={{ marginTop: 0 }}>
+        {mode === 'test' ? t('methods.offeredTest') : t('methods.offeredLive')}
+      </h2>
+      <div className="field">
+        <label>
+          <input type="checkbox" checked={wallet} disabled={!editable} onChange={(e) => setWallet(e.target.checked)} /> {t('methods.wallet')}
+        </label>
+      </div>
+      <TableWrap label={t('methods.providers')}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t('methods.provider')}</th>
+              <th scope="col">{t('methods.approval')}</th>
+              <th scope="col">{t('methods.state')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {settings.providers.map((p) => {
+              const enabled = useDefault ? true : chosen.includes(p.provider);
+              return (
+                <tr key={p.provider}>
+                  <td>
+                    <label>
+                      <input type="checkbox" checked={enabled} disabled={!editable} onChange={(e) => toggle(p.provider, e.target.checked)} /> {p.name}
+                    </label>
+                  </td>
+                  <td>{p.approval === 'redirect' ? t('methods.redirect') : t('methods.phonePrompt')}</td>
+                  <td>
+                    {p.offered && !p.available ? (
+                      <Badge value="disabled" label={t('methods.unavailable')} />
+                    ) : p.offered ? (
+                      <Badge value="enabled" label={t('methods.offered')} />
+                    ) : (
+                      <Badge value="disabled" label={!p.servesCountry ? t('methods.notInCountry') : !p.configured ? t('methods.notConfigured') : t('methods.notChosen')} />
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableWrap>
+      <p className="hint">{settings.providersDefault ? t('methods.isDefault') : t('methods.isChosen')}</p>
+      {editable && (
+        <div className="actions">
+          <button type="submit">{t('methods.save')}</button>
+          {!useDefault && (
+            <button type="button" className="secondary" onClick={() => setUseDefault(true)}>
+              {t('methods.backToDefault')}
+            </button>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}

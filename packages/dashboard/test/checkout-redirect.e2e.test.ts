@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, type DashboardRun, expectAccessible, type Page, PHONE, type RunningServer, startDashboardRun } from './support.ts';
+
+/**
+ * The hosted checkout paying through a redirect provider, end to end in Debian's Chromium and in
+ * French: the real server in development mode, whose in-process sandbox plays Orange Money and
+ * Wave. The payer chooses the provider, is sent to the sandbox's payment page, approves there,
+ * comes back to the checkout, and sees the payment done once the provider's notification,
+ * confirmed by a status read, has made the intent SUCCEEDED. Nothing is played by the browser.
+ */
+let run: DashboardRun;
+let server: RunningServer;
+let page: Page;
+
+beforeAll(async () => {
+  if (!existsSync(join(import.meta.dirname, '..', 'dist', 'checkout.html'))) throw new Error('Build the pages first: npm run build -w @caisse/dashboard');
+  run = await startDashboardRun({ ...PHONE, locale: 'fr-CM' });
+  ({ server, page } = run);
+});
+
+afterAll(() => run?.stop());
+
+async function intentOf(currency: 'XAF' | 'XOF') {
+  const res = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '5000', currency, description: 'Commande 42' });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; sessionToken: string };
+}
+
+async function statusOf(id: string) {
+  return (await apiCall(server.url, 'GET', `/gateway/${id}`, server.merchant.test)).body.status as string;
+}
+
+/** Chooses the provider by the number, pays, approves on the sandbox's page, and comes back paid. */
+async function payThroughPage(intent: { id: string; sessionToken: string }, number: string, provider: string, page$: string, shots: string) {
+  await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+  await page.getByRole('heading', { name: 'Payer par mobile money' }).waitFor();
+  await page.getByRole('radio', { name: provider }).check();
+  await page.getByLabel('Numéro mobile money').fill(number);
+  await expectAccessible(page, run.errors, `${shots}-01-methods-fr`);
+  await page.getByRole('button', { name: new RegExp(`avec ${provider}$`) }).click();
+
+  // The sandbox's page, in the payer's language.
+  await page.waitForURL(new RegExp(`${page$}/pay/`));
+  await page.getByRole('button', { name: 'Approuver le paiement' }).waitFor();
+  const field = page.getByLabel('Votre numéro');
+  if ((await field.inputValue()) === '') await field.fill(number.replace(/\s/g, ''));
+  await page.getByRole('button', { name: 'Approuver le paiement' }).click();
+
+  // Back on the checkout, which waits for the provider's outcome.
+  await page.waitForURL(new RegExp(`/checkout/${intent.sessionToken}`));
+  await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });
+  // XAF is written FCFA and XOF F CFA in French.
+  expect(await page.getByText(/^Merci : vous avez payé 5\s000\sF\s?CFA à Boutique Akwa\.$/).isVisible()).toBe(true);
+  await expectAccessible(page, run.errors, `${shots}-02-paid-fr`);
+  expect(await statusOf(intent.id)).toBe('SUCCEEDED');
+}
+
+describe('the hosted checkout pays through a redirect provider', () => {
+  it('Orange Money for a Cameroonian merchant: the sandbox page, approved, then paid', async () => {
+    await payThroughPage(await intentOf('XAF'), '+237 690 00 12 34', 'Orange Money', '/orange-money', 'orange');
+  });
+
+  it('Wave for a Senegalese merchant: the sandbox page, approved, then paid', async () => {
+    await server.sql('update merchants set country = $1 where id = $2', ['SN', server.merchant.merchantId]);
+    await payThroughPage(await intentOf('XOF'), '+221 77 000 12 34', 'Wave', '/wave', 'wave');
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock, SECOND } from '../../platform/clock.ts';
+import { createProviderHealth, outcomeOf, watched } from './connectors.health.ts';
+import type { Connector } from './connectors.types.ts';
+
+const rules = { windowMs: 60 * SECOND, minOutcomes: 4, failureRatio: 0.5, coolDownMs: 30 * SECOND };
+
+describe('provider health', () => {
+  it('reads outcomes from results: any answer of the provider is a success, UNKNOWN says why', () => {
+    expect(outcomeOf({ status: 'FAILED', reason: 'PAYER_NOT_FOUND' })).toBe('success');
+    expect(outcomeOf({ status: 'NOT_FOUND' })).toBe('success');
+    expect(outcomeOf({ status: 'UNKNOWN', reason: 'no answer within 10000 ms' })).toBe('timeout');
+    expect(outcomeOf({ status: 'UNKNOWN', reason: 'token: no answer within 10000 ms' })).toBe('timeout');
+    expect(outcomeOf({ status: 'UNKNOWN', reason: 'HTTP 503 SERVICE_UNAVAILABLE' })).toBe('server_error');
+    expect(outcomeOf({ status: 'UNKNOWN', reason: 'the answer is not JSON' })).toBe('unknown');
+    expect(outcomeOf({ status: 'UNKNOWN', reason: 'connection refused' })).toBe('unknown');
+    // Our side's: the provider was not asked, which says nothing of it.
+    expect(outcomeOf({ status: 'UNKNOWN', reason: 'the pay_token and amount of this request are not known' })).toBeUndefined();
+  });
+
+  it('a few failures decide nothing; mostly failures in the window make it unavailable; old ones fall out', () => {
+    const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
+    const health = createProviderHealth(clock, rules);
+    expect(health.available('wave')).toBe(true);
+    for (const o of ['timeout', 'server_error', 'success'] as const) health.record('wave', o);
+    expect(health.admit('wave')).toBe(true);
+    clock.advance(61 * SECOND);
+    // The two failures are out of the window: 1 bad of 4 stays available.
+    for (const o of ['success', 'success', 'success', 'timeout'] as const) health.record('wave', o);
+    expect(health.available('wave')).toBe(true);
+    health.record('wave', 'unknown');
+    health.record('wave', 'timeout');
+    expect(health.available('wave')).toBe(false);
+    expect(health.admit('wave')).toBe(false);
+    expect(health.available('orange_money')).toBe(true);
+    expect(health.views().find((v) => v.provider === 'wave')).toEqual({ provider: 'wave', available: false, outcomes: { success: 4, timeout: 3, server_error: 1, unknown: 1 } });
+  });
+
+  it('after the cool-down one probe goes through: a success brings it back, a failure starts another cool-down', () => {
+    const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
+    const health = createProviderHealth(clock, rules);
+    for (let i = 0; i < 4; i++) health.record('mtn_momo', 'timeout');
+    expect(health.admit('mtn_momo')).toBe(false);
+    // Answers during the cool-down (polls) change nothing.
+    health.record('mtn_momo', 'success');
+    clock.advance(30 * SECOND);
+    expect(health.available('mtn_momo')).toBe(true);
+    expect(health.admit('mtn_momo')).toBe(true);
+    expect(health.admit('mtn_momo')).toBe(false);
+    health.record('mtn_momo', 'server_error');
+    expect(health.available('mtn_momo')).toBe(false);
+    clock.advance(29 * SECOND);
+    expect(health.admit('mtn_momo')).toBe(false);
+    clock.advance(SECOND);
+    expect(health.admit('mtn_momo')).toBe(true);
+    health.record('mtn_momo', 'success');
+    expect(health.available('mtn_momo')).toBe(true);
+    expect(health.admit('mtn_momo')).toBe(true);
+    expect(health.admit('mtn_momo')).toBe(true);
+  });
+
+  it('a probe that never reports stops blocking after another cool-down', () => {
+    const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
+    const health = createProviderHealth(clock, rules);
+    for (let i = 0; i < 4; i++) health.record('wave', 'timeout');
+    clock.advance(30 * SECOND);
+    expect(health.admit('wave')).toBe(true);
+    clock.advance(10 * SECOND);
+    expect(health.admit('wave')).toBe(false);
+    clock.advance(20 * SECOND);
+    expect(health.admit('wave')).toBe(true);
+  });
+
+  it('a watched connector reports every call and verified callback, and changes no answer', async () => {
+    const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
+    const health = createProviderHealth(clock, rules);
+    const unknown = { status: 'UNKNOWN', reason: 'HTTP 502' } as const;
+    const inner: Connector = {
+      provider: 'wave',
+      collect: async () => ({ status: 'UNKNOWN', reason: 'no answer within 10 ms' }),
+      disburse: async () => ({ status: 'PENDING', duplicate: false }),
+      status: async () => unknown,
+      verifyCallback: async () => ({ ok: true, kind: 'collection', reference: 'r', claimed: undefined, result: unknown }),
+      refund: async () => ({ status: 'FAILED', reason: 'checkout-refund-failed' }),
+      close: async () => {},
+    };
+    const c = watched(inner, health);
+    const req = { reference: 'r', amount: 1n, currency: 'XOF' as const, phoneNumber: '+221770000000', externalId: 'x' };
+    expect(await c.collect(req)).toEqual({ status: 'UNKNOWN', reason: 'no answer within 10 ms' });
+    expect(await c.disburse(req)).toEqual({ status: 'PENDING', duplicate: false });
+    expect(await c.status('collection', 'r')).toBe(unknown);
+    expect(await c.verifyCallback({ url: '/', body: '' })).toMatchObject({ ok: true });
+    expect(await c.refund?.({ ...req, providerReference: 'cos-1' })).toEqual({ status: 'FAILED', reason: 'checkout-refund-failed' });
+    // 3 bad of 5: unavailable.
+    expect(health.views()).toEqual([{ provider: 'wave', available: false, outcomes: { success: 2, timeout: 1, server_error: 2, unknown: 0 } }]);
+  });
+});

@@ -1,0 +1,57 @@
+import { ConfigError } from '../../config.ts';
+import type { ProviderDescription, ProviderSetting } from './connectors.description.ts';
+
+/**
+ * A provider's settings read from the environment by its description (each setting's variable,
+ * field, kind and default), so that config.ts names no provider. All of a provider's required
+ * variables or none: a partial account is most likely a misspelt variable, and is refused at
+ * start rather than silently left out.
+ */
+export function readProviderSettings(
+  description: Pick<ProviderDescription, 'settings'>,
+  env: Readonly<Record<string, string | undefined>>,
+  mode: 'development' | 'production',
+): Record<string, string | number> | undefined {
+  const keyed = description.settings.filter((s) => s.key !== undefined);
+  const given = keyed.filter((s) => (env[s.env] ?? '').trim() !== '');
+  if (given.length === 0) return undefined;
+  const missing = keyed.find((s) => s.required && !given.includes(s));
+  if (missing) throw new ConfigError(missing.env, `is required when ${(given[0] as ProviderSetting).env} is set`);
+  const values: Record<string, string | number> = {};
+  for (const s of keyed) {
+    const raw = env[s.env]?.trim() || s.default;
+    if (raw !== undefined) values[s.key as string] = checked(s, raw, mode);
+  }
+  return values;
+}
+
+function checked(s: ProviderSetting, raw: string, mode: 'development' | 'production'): string | number {
+  switch (s.kind) {
+    case 'integer': {
+      const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+      if (!(value >= 100 && value <= 120_000)) throw new ConfigError(s.env, `must be a whole number of milliseconds between 100 and 120000, got "${raw}"`);
+      return value;
+    }
+    case 'url':
+    case 'callback': {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(s.env, 'is not a URL');
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(s.env, `must use https:// or http://, got ${url.protocol}//`);
+      if (mode === 'production' && url.protocol === 'http:') throw new ConfigError(s.env, 'must use https:// in production mode');
+      // The connector appends /{kind}/{reference}/{token} to a callback base.
+      if (s.kind === 'callback' && /[?#]/.test(raw)) throw new ConfigError(s.env, 'must not have a query string or a fragment');
+      return raw.replace(/\/+$/, '');
+    }
+    case 'name':
+      if (!/^[A-Za-z0-9_.-]{1,64}$/.test(raw)) throw new ConfigError(s.env, `must be letters, digits, "_", "." or "-" (at most 64), got "${raw}"`);
+      return raw;
+    default:
+      // A credential, sent in a header; its value is never quoted back.
+      if (!/^[\x21-\x7e]{1,256}$/.test(raw)) throw new ConfigError(s.env, 'must be printable ASCII without spaces (at most 256 characters)');
+      return raw;
+  }
+}

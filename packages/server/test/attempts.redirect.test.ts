@@ -1,0 +1,295 @@
+/**
+ * Paying an intent with a redirect provider (Orange Money in Cameroon, Wave in Senegal) in test
+ * mode: POST /charge answers the sandbox's payment page, the payer approves or declines there
+ * (one HTTP POST, as the page's form does), and the provider's callback, confirmed by a status
+ * read, decides the attempt once. Real HTTP between the app and the sandbox; the shared
+ * ManualClock moves time.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createModeConnectors, createWaveConnector, newReference, type Sandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/index.ts';
+import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { createServices } from '../src/services.ts';
+import { appWithAllSandboxes } from './connectors.support.ts';
+import { createIntent, expectLedgerClean } from './flow.support.ts';
+import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+
+let ctx: TestContext;
+let sandbox: Sandbox;
+let cm: TestMerchant;
+let sn: TestMerchant;
+
+beforeAll(async () => {
+  ({ ctx, sandbox } = await appWithAllSandboxes());
+  cm = await createMerchant(ctx, 'Douala shop');
+  sn = await createMerchant(ctx, 'Dakar shop');
+  await ctx.services.merchants.setCountry(sn.merchantId, 'SN');
+});
+afterAll(async () => {
+  await ctx?.close();
+  await sandbox?.close();
+});
+
+type Attempt = { id: string; status: string; failureCode: string | null };
+type Answer = { status: string; attempts: Attempt[]; nextAction: { type: string; url?: string } | null };
+
+let numbers = 0;
+const orangeNumber = (suffix = '000') => `+2376900${String(++numbers).padStart(2, '0')}${suffix}`;
+const waveNumber = (suffix = '000') => `+2217700${String(++numbers).padStart(2, '0')}${suffix}`;
+
+async function charge(m: TestMerchant, intent: { id: string; sessionToken: string }, provider: string, phoneNumber: string) {
+  return call(ctx.app, 'POST', '/charge', { ...pk(m), headers: { 'x-session-token': intent.sessionToken } }, { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider, phoneNumber } });
+}
+
+/** What the payer does on the sandbox's page: the form's POST. */
+async function onPage(url: string, action: 'approve' | 'decline', phoneNumber?: string) {
+  const form = new URLSearchParams({ action, lang: 'fr', ...(phoneNumber ? { phoneNumber } : {}) });
+  return fetch(url, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+}
+
+/** Moves time past the sandbox's 1 s and lets it deliver its callbacks to the app. */
+async function later(ms = 2 * SECOND) {
+  ctx.clock.advance(ms);
+  await sandbox.tick();
+}
+
+const read = async (m: TestMerchant, id: string) => (await call(ctx.app, 'GET', `/gateway/${id}`, sk(m))).json() as { status: string };
+const completed = async (m: TestMerchant, id: string) =>
+  ((await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as { data: { type: string; data: { paymentIntent?: { id: string } } }[] }).data.filter(
+    (e) => e.type === 'payment.completed' && e.data.paymentIntent?.id === id,
+  ).length;
+const storedAttempt = (intentId: string) => ctx.deps.db.selectFrom('payment_attempts').select(['provider_reference', 'redirect_url', 'return_url', 'status']).where('intent_id', '=', intentId).executeTakeFirstOrThrow();
+
+/** What the sandbox's notifications (Orange's notif_url, Wave's webhook) got back from our callback routes. */
+function notificationsOf(provider: string, providerReference: string) {
+  const all = provider === 'wave' ? sandbox.wave.sessions().map((p) => ({ id: p.id, notifications: p.notifications })) : sandbox.orange.payments().map((p) => ({ id: p.payToken, notifications: p.notifications }));
+  return all.find((p) => p.id === providerReference)?.notifications ?? [];
+}
+
+describe.each([
+  { provider: 'orange_money', country: 'CM', currency: 'XAF', merchant: () => cm, number: orangeNumber, page: '/orange-money/pay/' },
+  { provider: 'wave', country: 'SN', currency: 'XOF', merchant: () => sn, number: waveNumber, page: '/wave/pay/' },
+])('$provider ($country, $currency) through its sandbox page', ({ provider, currency, merchant, number, page }) => {
+  it('202 with a redirect to the page; approving pays once (callback and poll agree)', async () => {
+    const m = merchant();
+    const intent = await createIntent(ctx, m, { currency });
+    const phone = number('109'); // the sandbox sends its callback twice
+    const res = await charge(m, intent, provider, phone);
+    expect(res.statusCode, res.body).toBe(202);
+    const started = res.json() as Answer;
+    expect(started.status).toBe('PROCESSING');
+    expect(started.nextAction?.type).toBe('redirect');
+    const url = started.nextAction?.url ?? '';
+    expect(url.startsWith(sandbox.url + page)).toBe(true);
+
+    // The provider's own reference and the page are stored with the attempt, before any outcome.
+    const stored = await storedAttempt(intent.id);
+    expect(stored.provider_reference).toBeTruthy();
+    expect(url).toContain(stored.provider_reference as string);
+    expect(stored).toMatchObject({ redirect_url: url, status: 'PENDING' });
+    expect(stored.return_url).toContain(`/checkout/${encodeURIComponent(intent.sessionToken)}`);
+
+    const approved = await onPage(url, 'approve', phone);
+    expect(approved.status).toBe(303);
+    expect(approved.headers.get('location')).toBe(stored.return_url);
+    await later();
+    await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    // The provider's notification reached our callback route and was taken (204), before any poll.
+    expect(notificationsOf(provider, stored.provider_reference as string)[0]?.httpStatus).toBe(204);
+    // The poller asks too, and the second callback comes: nothing happens twice.
+    ctx.clock.advance(10 * SECOND);
+    await ctx.services.attempts.pollDue();
+    await later();
+    expect(await completed(m, intent.id)).toBe(1);
+    expect((await storedAttempt(intent.id)).status).toBe('SUCCEEDED');
+    await expectLedgerClean(ctx);
+  });
+
+  it('declining fails the attempt and the intent is PENDING again, ready for another try', async () => {
+    const m = merchant();
+    const intent = await createIntent(ctx, m, { currency });
+    const phone = number();
+    const started = (await charge(m, intent, provider, phone)).json() as Answer;
+    expect((await onPage(started.nextAction?.url ?? '', 'decline')).status).toBe(303);
+    await later();
+    await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    const [attempt] = await ctx.services.attempts.listForIntent(intent.id);
+    expect(attempt).toMatchObject({ status: 'FAILED', failureCode: 'approval_rejected' });
+
+    const again = await charge(m, intent, provider, phone);
+    expect(again.statusCode, again.body).toBe(202);
+    expect((again.json() as Answer).attempts).toHaveLength(2);
+  });
+});
+
+describe('after a restart', () => {
+  it("Orange's status is asked with the pay_token and amount stored with the attempt, not the connector's memory", async () => {
+    const intent = await createIntent(ctx, cm);
+    const started = (await charge(cm, intent, 'orange_money', orangeNumber())).json() as Answer;
+    // The notification is lost, and so is the process that sent the request.
+    sandbox.orange.setFaults({ dropCallbacks: true });
+    try {
+      await onPage(started.nextAction?.url ?? '', 'approve', orangeNumber());
+      await later();
+      expect((await read(cm, intent.id)).status).toBe('PROCESSING');
+      const connectors = createModeConnectors(ctx.deps.config, { clock: ctx.clock, logger: createLogger({ level: 'silent' }), callbackKey: ctx.deps.config.masterKey });
+      const restarted = createServices(ctx.deps, { connectors });
+      ctx.clock.advance(10 * SECOND);
+      expect(await restarted.attempts.pollDue()).toBeGreaterThanOrEqual(1);
+      expect((await read(cm, intent.id)).status).toBe('SUCCEEDED');
+      await connectors.close();
+    } finally {
+      sandbox.orange.setFaults({ dropCallbacks: false });
+    }
+  });
+});
+
+describe('callbacks of redirect providers', () => {
+  it('a Wave webhook with a bad signature, or none, is refused, and changes nothing', async () => {
+    const body = JSON.stringify({ id: 'EV_1', type: 'checkout.session.completed', data: { id: 'cos_1', client_reference: '6c1c0c8e-8f7a-4b4f-9f43-0f4b8c1b2a10' } });
+    const res = await call(ctx.app, 'POST', '/callbacks/wave', { headers: { 'wave-signature': 't=1,v1=00', 'content-type': 'application/json' } }, body);
+    expect(res.json()).toMatchObject({ status: 400, code: 'callback_invalid' });
+    // No Wave-Signature, a provider that signs nothing, a body that is not JSON: refused, never a 500.
+    for (const [url, headers, payload] of [
+      ['/callbacks/wave', { 'content-type': 'application/json' }, body],
+      ['/callbacks/orange_money', { 'content-type': 'application/json', 'wave-signature': 't=1,v1=00' }, body],
+      ['/callbacks/paypal', { 'content-type': 'application/json' }, '{}'],
+      ['/callbacks/wave', { 'content-type': 'application/json', 'wave-signature': 't=1,v1=00' }, '{not json'],
+    ] as const) {
+      const refused = await call(ctx.app, 'POST', url, { headers }, payload);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'callback_invalid' });
+    }
+    const text = await call(ctx.app, 'POST', '/callbacks/wave', { headers: { 'content-type': 'text/plain' } }, 'hello');
+    expect(text.statusCode).toBe(415);
+  });
+});
+
+/** A paid Wave intent of the SN merchant, and its attempt as stored. */
+async function paidWithWave(m: TestMerchant) {
+  const intent = await createIntent(ctx, m, { currency: 'XOF' });
+  const phone = waveNumber();
+  const started = (await charge(m, intent, 'wave', phone)).json() as Answer;
+  await onPage(started.nextAction?.url ?? '', 'approve');
+  await later();
+  await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+  return { intent, stored: await storedAttempt(intent.id) };
+}
+
+describe('money out with Wave', () => {
+  it('a payout to a Wave number is sent once (idempotency-key) and PAID; Orange Money cannot receive payouts', async () => {
+    const m = await createMerchant(ctx, 'Thies shop');
+    await ctx.services.merchants.setCountry(m.merchantId, 'SN');
+    await ctx.services.merchants.setSettlementDelay(m.merchantId, 0);
+    await paidWithWave(m);
+    await ctx.services.balances.settleDue();
+    const payee = '+221770009001';
+    const body = { amount: '4925', currency: 'XOF', destination: { provider: 'wave', phoneNumber: payee } };
+    const res = await call(ctx.app, 'POST', '/payouts', { ...sk(m), headers: { 'idempotency-key': 'wave-po-1' } }, body);
+    expect(res.statusCode, res.body).toBe(202);
+    const created = res.json() as { id: string };
+    await ctx.services.payouts.drain();
+    ctx.clock.advance(2 * SECOND);
+    await sandbox.tick();
+    await ctx.services.payouts.pollDue();
+    await expect.poll(async () => ((await call(ctx.app, 'GET', `/payouts/${created.id}`, sk(m))).json() as { status: string }).status, { interval: 20, timeout: 5000 }).toBe('PAID');
+    expect(sandbox.wave.stats().payouts).toBe(1);
+
+    const orange = await call(ctx.app, 'POST', '/payouts', sk(m), { ...body, destination: { provider: 'orange_money', phoneNumber: '+221770009002' } });
+    expect(orange.json()).toMatchObject({ status: 400, code: 'destination_unsupported', param: 'destination.provider' });
+    expect((await call(ctx.app, 'POST', '/payouts', sk(m), { ...body, destination: { provider: 'paypal', phoneNumber: payee } })).json()).toMatchObject({ code: 'provider_unsupported' });
+    await expectLedgerClean(ctx);
+  });
+
+  it("Wave's refund operation gives a paid session back once; an unpaid one is refused", async () => {
+    const wave = createWaveConnector(
+      { baseUrl: sandbox.urls.wave, apiKey: 'wave_sn_test', webhookSecret: WAVE_SANDBOX_WEBHOOK_SECRET },
+      { clock: ctx.clock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) },
+    );
+    const { stored } = await paidWithWave(sn);
+    const request = { reference: newReference(), amount: 5000n, currency: 'XOF' as const, phoneNumber: '+221770000000', externalId: 're_1', providerReference: stored.provider_reference as string };
+    expect(await wave.refund?.(request)).toMatchObject({ status: 'PENDING', providerReference: stored.provider_reference });
+    expect(sandbox.wave.sessions().find((s) => s.id === stored.provider_reference)?.refunded).toBe(true);
+    expect(await wave.refund?.({ ...request, reference: newReference() })).toEqual({ status: 'FAILED', reason: 'checkout-refund-failed' });
+
+    const unpaid = await createIntent(ctx, sn, { currency: 'XOF' });
+    await charge(sn, unpaid, 'wave', waveNumber());
+    const open = await storedAttempt(unpaid.id);
+    expect(await wave.refund?.({ ...request, reference: newReference(), providerReference: open.provider_reference as string })).toEqual({ status: 'FAILED', reason: 'checkout-refund-failed' });
+    expect(await wave.refund?.({ ...request, providerReference: '../v1/payout' })).toMatchObject({ status: 'FAILED', reason: 'INVALID_PROVIDER_REFERENCE' });
+    await wave.close();
+  });
+
+  it('the Wave sandbox refuses payouts the real API refuses', async () => {
+    const post = (body: Record<string, unknown>, headers: Record<string, string> = { 'idempotency-key': newReference() }) =>
+      fetch(`${sandbox.urls.wave}/v1/payout`, { method: 'POST', headers: { authorization: 'Bearer wave_sn_test', 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const good = { currency: 'XOF', receive_amount: '1000', mobile: '+221770009100', client_reference: newReference(), payment_reason: 'Payout' };
+    expect((await post(good, {})).status).toBe(400); // no idempotency-key
+    expect((await post({ ...good, receive_amount: '0' })).status).toBe(400);
+    expect((await post({ ...good, currency: 'XAF' })).status).toBe(400);
+    expect((await post({ ...good, mobile: '770009100' })).status).toBe(400);
+    expect((await post({ ...good, payment_reason: 'x'.repeat(41) })).status).toBe(400);
+    const key = { 'idempotency-key': newReference() };
+    const first = await post(good, key);
+    expect(first.status).toBe(200);
+    const paid = (await first.json()) as { id: string };
+    expect(((await (await post(good, key)).json()) as { id: string }).id).toBe(paid.id);
+    expect((await post({ ...good, receive_amount: '2000' }, key)).status).toBe(409);
+    const read = await fetch(`${sandbox.urls.wave}/v1/payout/${paid.id}`, { headers: { authorization: 'Bearer wave_sn_test' } });
+    expect(await read.json()).toMatchObject({ id: paid.id, receive_amount: '1000', client_reference: good.client_reference });
+    expect((await fetch(`${sandbox.urls.wave}/v1/payout/pt-none`, { headers: { authorization: 'Bearer wave_sn_test' } })).status).toBe(404);
+    expect((await fetch(`${sandbox.urls.wave}/v1/payout/${paid.id}`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+  });
+});
+
+describe('provider health', () => {
+  const waveMethod = async (m: TestMerchant, sessionToken: string) =>
+    ((await call(ctx.app, 'GET', `/payment-methods?sessionToken=${encodeURIComponent(sessionToken)}`, pk(m))).json() as { data: { provider?: string; available?: boolean }[] }).data.find(
+      (d) => d.provider === 'wave',
+    );
+
+  it('a provider that keeps answering 500 is refused with 503 and greyed, then a probe after the cool-down brings it back', async () => {
+    const m = await createMerchant(ctx, 'Saint-Louis shop');
+    await ctx.services.merchants.setCountry(m.merchantId, 'SN');
+    // Earlier tests' Wave successes fall out of the 5-minute window.
+    ctx.clock.advance(5 * MINUTE);
+    sandbox.wave.setFaults({ answer500: true });
+    try {
+      // Every charge's request answers 500 (and so do the status reads of Wave's webhooks for
+      // sessions that expired meanwhile): after 5 bad outcomes, mostly bad, charges are refused.
+      let refused: Awaited<ReturnType<typeof charge>> | undefined;
+      let intent = await createIntent(ctx, m, { currency: 'XOF' });
+      for (let i = 0; i < 10 && refused === undefined; i++) {
+        const res = await charge(m, intent, 'wave', waveNumber());
+        if (res.statusCode === 503) refused = res;
+        else {
+          expect(res.statusCode).toBe(202);
+          intent = await createIntent(ctx, m, { currency: 'XOF' });
+        }
+      }
+      expect(refused?.json()).toMatchObject({ status: 503, code: 'provider_unavailable', param: 'paymentMethod.provider' });
+      expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: false });
+      const settings = (await call(ctx.app, 'GET', '/payment-methods/settings', sk(m))).json() as { providers: { provider: string; available: boolean }[] };
+      expect(settings.providers.map((p) => [p.provider, p.available])).toEqual([
+        ['mtn_momo', true],
+        ['orange_money', true],
+        ['wave', false],
+      ]);
+      const metrics = (await call(ctx.app, 'GET', '/metrics')).body;
+      expect(Number(/caisse_provider_calls_total\{mode="test",provider="wave",outcome="server_error"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(5);
+      expect(metrics).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 0/);
+      // Other providers are not affected.
+      expect((await charge(cm, await createIntent(ctx, cm), 'orange_money', orangeNumber())).statusCode).toBe(202);
+    } finally {
+      sandbox.wave.setFaults({ answer500: false });
+    }
+    ctx.clock.advance(30 * SECOND);
+    const intent = await createIntent(ctx, m, { currency: 'XOF' });
+    expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: true });
+    const probe = await charge(m, intent, 'wave', waveNumber());
+    expect(probe.statusCode, probe.body).toBe(202);
+    expect((probe.json() as Answer).nextAction?.type).toBe('redirect');
+    expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: true });
+    expect((await call(ctx.app, 'GET', '/metrics')).body).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 1/);
+  });
+});
