@@ -116,9 +116,10 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
 
     if (req.method === 'POST' && path === '/orders') {
       const order = orders.create(PRODUCT.item, PRODUCT.amount, PRODUCT.currency);
-      // The order id travels in metadata and comes back in every event about this intent.
+      // The order id travels in metadata and comes back in every event about this intent; the
+      // hosted checkout (and a redirect provider) sends the payer back to the order's done page.
       const intent = await caisse.intents.create(
-        { amount: order.amount, currency: order.currency, description: `Mango Market order ${order.id}`, metadata: { orderId: order.id } },
+        { amount: order.amount, currency: order.currency, description: `Mango Market order ${order.id}`, metadata: { orderId: order.id }, returnUrl: `${publicUrl}${donePath(order)}` },
         { idempotencyKey: `order-${order.id}` },
       );
       orders.attachIntent(order.id, intent.id, intent.sessionToken);

@@ -414,9 +414,7 @@ describe('a purchase from the example shop, end to end', () => {
     return caisse.intents.retrieve(event.data.paymentIntent.id);
   }
 
-  // Skipped until the intent's reads carry the attempts list and the shop sends its returnUrl
-  // (docs/decisions.md, "Direct mobile-money payments: what is left").
-  it.skip('pays the order with MTN MoMo on the hosted checkout in fr-CM, returns to the shop, and the webhook marks it paid', async () => {
+  it('pays the order with MTN MoMo on the hosted checkout in fr-CM, returns to the shop, and the webhook marks it paid', async () => {
     const context = await browser!.newContext({ locale: 'fr-CM', viewport: { width: 480, height: 900 } });
     const { page, pageErrors, orderId } = await buyAndOpenHostedCheckout(context);
     mkdirSync(RESULTS, { recursive: true });
@@ -444,9 +442,7 @@ describe('a purchase from the example shop, end to end', () => {
     await context.close();
   });
 
-  // Skipped until the intent's reads carry the attempts list and the shop sends its returnUrl
-  // (docs/decisions.md, "Direct mobile-money payments: what is left").
-  it.skip('declined on the phone first, then paid with the wallet on the hosted checkout; the webhook marks the order paid', async () => {
+  it('declined on the phone first, then paid with the wallet on the hosted checkout; the webhook marks the order paid', async () => {
     const phone = '+237650009105';
     const customer = await caisse.testHelpers.createUser({ phoneNumber: phone, password: PASSWORD, balance: '10000', currency: 'XAF' });
     const context = await browser!.newContext({ locale: 'fr-CM', viewport: { width: 480, height: 900 } });

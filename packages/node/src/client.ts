@@ -36,6 +36,8 @@ import type {
   Refund,
   RefundCreateParams,
   TestChargeParams,
+  TestMobileMoneyChargeParams,
+  ProcessingPaymentIntent,
   TestLoginParams,
   TestMessageList,
   TestMessageListParams,
@@ -274,6 +276,12 @@ export class Caisse {
         asTestCustomer(() =>
           http.request<ChargedPaymentIntent>('POST', '/charge', { body: params, options, as: { userToken }, headers: { 'x-otp-token': authorizationToken } }),
         ),
+      /**
+       * Starts paying the intent with mobile money as the payer's browser does, with the intent's
+       * `sessionToken` (202, PROCESSING); in test mode the sandbox decides by the number's last digits.
+       */
+      chargeMobileMoney: (sessionToken: string, params: TestMobileMoneyChargeParams, options?: RequestOptions) =>
+        asTestCustomer(() => http.request<ProcessingPaymentIntent>('POST', '/charge', { body: params, options, as: 'apiKey', headers: { 'x-session-token': sessionToken } })),
     };
   }
 }

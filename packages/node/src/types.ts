@@ -93,3 +93,7 @@ export type OtpAuthorization = JsonAnswer<paths['/otp/verify']['post'], 200>;
 export type TestChargeParams = JsonBody<paths['/charge']['post']> & { authorizationToken: string };
 /** The intent a charge paid, as the customer sees it (no `metadata`). */
 export type ChargedPaymentIntent = JsonAnswer<paths['/charge']['post'], 200>;
+/** A charge with a mobile-money method: the intent to pay and the payer's provider and number. */
+export type TestMobileMoneyChargeParams = Required<Pick<JsonBody<paths['/charge']['post']>, 'intentionId' | 'paymentMethod'>>;
+/** The intent a mobile-money charge started: PROCESSING, with its attempts and what the payer does next. */
+export type ProcessingPaymentIntent = JsonAnswer<paths['/charge']['post'], 202>;

@@ -392,6 +392,27 @@ describe('test helpers: the customer side', () => {
   });
 });
 
+describe('test helpers: a mobile-money charge', () => {
+  it("pays with the intent's session token and the API key alone: 202 PROCESSING with nextAction", async () => {
+    const processing = { ...INTENT, status: 'PROCESSING', attempts: [], paymentMethod: null, nextAction: { type: 'approve_on_phone', provider: 'mtn_momo', phoneNumber: '+237670000000', expiresAt: 'x', message: 'Approve', ussd: '*126#' } };
+    const { caisse, calls } = scriptedClient([{ status: 202, body: processing }]);
+    const started = await caisse.testHelpers.chargeMobileMoney('ps_token', { intentionId: 'pi_1', paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } }, { idempotencyKey: 'mm-1' });
+    expect(started.status).toBe('PROCESSING');
+    expect(started.nextAction).toMatchObject({ type: 'approve_on_phone' });
+    const [charge] = calls;
+    expect(`${charge?.method} ${charge?.url.slice(BASE.length)}`).toBe('POST /charge');
+    expect(charge?.headers['x-session-token']).toBe('ps_token');
+    expect(charge?.headers['x-api-key']).toBe(KEYS.apiKey);
+    expect(charge?.headers.authorization).toBeUndefined();
+    expect(charge?.headers['idempotency-key']).toBe('mm-1');
+    expect(charge?.body).toEqual({ intentionId: 'pi_1', paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } });
+
+    const live = scriptedClient([], { apiKey: 'pk_live_abcdefghijklmnopqrstuvwx', secretKey: 'sk_live_abcdefghijklmnopqrstuvwx' });
+    await expect(live.caisse.testHelpers.chargeMobileMoney('ps_token', { intentionId: 'pi_1', paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } })).rejects.toThrow(TypeError);
+    expect(live.calls).toHaveLength(0);
+  });
+});
+
 describe('construction', () => {
   it('refuses keys in the wrong places, mixed modes and plain http to a non-loopback host', () => {
     expect(() => new Caisse({ apiKey: KEYS.secretKey, secretKey: KEYS.secretKey })).toThrow(/publishable/);

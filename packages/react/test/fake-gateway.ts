@@ -219,8 +219,10 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
       state.token = undefined;
       if (state.intent.status === 'EXPIRED') return problem(409, 'intent_expired', 'The intent has expired');
       if (state.intent.status !== 'PENDING') return problem(409, 'intent_state_invalid', 'Not payable');
+      // The wallet flow's count (a direct payment's reads list attempts instead).
+      const walletAttempts = typeof state.intent.attempts === 'number' ? state.intent.attempts : 0;
       if (state.balance < Number(state.intent.amount)) {
-        const attempts = state.intent.attempts + 1;
+        const attempts = walletAttempts + 1;
         state.intent = {
           ...state.intent,
           attempts,
@@ -230,7 +232,7 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
         return problem(402, 'insufficient_funds', 'Insufficient funds in the wallet', { intentStatus: state.intent.status, attempts });
       }
       state.balance -= Number(state.intent.amount);
-      state.intent = { ...state.intent, status: 'SUCCEEDED', attempts: state.intent.attempts + 1 };
+      state.intent = { ...state.intent, status: 'SUCCEEDED', attempts: walletAttempts + 1 };
       return json(200, state.intent);
     }
     return problem(404, 'not_found', `No route ${path}`);

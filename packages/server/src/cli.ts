@@ -539,17 +539,21 @@ export function buildCli(): Command {
       program
         .command('trigger <event>')
         .description(`make a real test payment over HTTP that produces this event (${EVENT_TYPES.join(', ')})`)
+        .option('--method <method>', 'pay from a test wallet (wallet) or directly with MTN MoMo (mtn_momo); payment.processing: mtn_momo')
         .option('--json', 'print JSON'),
     ),
     'npx caisse trigger payment.completed',
+    'npx caisse trigger payment.completed --method mtn_momo',
     'npx caisse trigger payment.failed --json',
-  ).action(async (event: string, opts: TargetOptions & { json?: boolean }) => {
+  ).action(async (event: string, opts: TargetOptions & { json?: boolean; method?: string }) => {
     if (!isEventType(event)) throw new InvalidArgumentError(`unknown event type "${event}"; known: ${EVENT_TYPES.join(', ')}`);
     const json = opts.json === true;
     const target = apiTarget(opts);
-    const [{ createCaisse }, { trigger }] = await Promise.all([import('./cli/client.ts'), import('./cli/trigger.ts')]);
+    const [{ createCaisse }, { trigger, TRIGGER_METHODS }] = await Promise.all([import('./cli/client.ts'), import('./cli/trigger.ts')]);
+    const method = TRIGGER_METHODS.find((m) => m === opts.method);
+    if (opts.method !== undefined && method === undefined) throw new InvalidArgumentError(`unknown method "${opts.method}"; known: ${TRIGGER_METHODS.join(', ')}`);
     await overHttp(async () => {
-      const result = await trigger(createCaisse(target), event, json ? undefined : (line) => process.stdout.write(`${line}\n`));
+      const result = await trigger(createCaisse(target), event, json ? undefined : (line) => process.stdout.write(`${line}\n`), undefined, method);
       if (json) print(result, true);
       else {
         for (const e of result.events) process.stdout.write(`produced ${e.type} ${e.id} for ${result.payoutId ?? result.intentId}\n`);

@@ -1,5 +1,5 @@
 import { createBalancesService } from './modules/balances/index.ts';
-import { createAttemptsService, createChargesService } from './modules/charges/index.ts';
+import { createAttemptsService, createChargesService, createMobileRefunds, directPayments } from './modules/charges/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
 import { createEventsService } from './modules/events/index.ts';
 import { createIntentsService } from './modules/intents/index.ts';
@@ -32,7 +32,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const ledger = createLedgerService(deps);
   // The webhooks module subscribes to the outbox: an event's deliveries are written with it.
   const events = createEventsService(deps, { subscriber: deliveriesOutbox(() => deps.ids('delivery'), MAX_ENDPOINTS) });
-  const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions });
+  const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions, directPayments });
   const users = createUsersService(deps, {
     messaging,
     ledger,
@@ -42,7 +42,8 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const otp = createOtpService(deps, { messaging, users, intents });
   const balances = createBalancesService(deps, { ledger });
   const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users });
-  const attempts = createAttemptsService(deps, { ledger, balances, intents, connectors, merchantTerms: merchants.paymentTerms, logger });
+  const refunds = createMobileRefunds(deps, { balances, intents, connectors, merchantTerms: merchants.paymentTerms, logger });
+  const attempts = createAttemptsService(deps, { ledger, balances, intents, connectors, refunds, merchantTerms: merchants.paymentTerms, logger });
   const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, logger });
   const services = {
     merchants,
@@ -54,15 +55,16 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     webhooks: createWebhooksService(deps, { events }),
     intents,
     otp,
-    charges: createChargesService(deps, { ledger, balances, intents, otp, customers: users }),
+    charges: createChargesService(deps, { ledger, balances, intents, otp, customers: users, directRefunds: refunds }),
     listen: createListenService(deps, { events }),
     connectors,
     // Each money movement's lifecycle, for the providers' callbacks.
-    callbacks: createCallbackRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle], connectors),
+    callbacks: createCallbackRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle, refunds.lifecycle], connectors),
     attempts,
+    refunds,
     topups,
     payouts,
-    reconciliation: createReconciliationService(deps, { connectors, topups, payouts }),
+    reconciliation: createReconciliationService(deps, { connectors, topups, payouts, attempts, refunds }),
     paymentLinks: createPaymentLinksService(deps, { intents, merchant: merchants.findMerchant }),
     methods: createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant }),
   };

@@ -23,6 +23,7 @@ export function startBackgroundWorkers(deps: Deps, services: Services, logger: L
     startRetention(deps, services, logger),
     startTopupPoller(services.topups, logger),
     startLifecyclePoller('payment-attempt-poller', services.attempts, logger),
+    startLifecyclePoller('refund-poller', services.refunds, logger),
     startSettlement(services.balances, logger),
     startPayoutPoller(services.payouts, logger),
     startPayoutScheduler(services.payouts, logger),

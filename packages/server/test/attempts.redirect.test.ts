@@ -220,6 +220,38 @@ describe('money out with Wave', () => {
     await wave.close();
   });
 
+  it('refunding a Wave payment: the whole through its refund operation, a part by a transfer to the payer; Orange Money cannot', async () => {
+    const refunded = async (m: TestMerchant, id: string) => {
+      await ctx.services.refunds.drain();
+      ctx.clock.advance(2 * SECOND);
+      await sandbox.tick();
+      await ctx.services.refunds.pollDue();
+      return read(m, id);
+    };
+    const whole = await paidWithWave(sn);
+    const all = await call(ctx.app, 'POST', `/gateway/${whole.intent.id}/refunds`, sk(sn), {});
+    expect(all.json()).toMatchObject({ status: 'PENDING', amount: '5000' });
+    // Wave's 200 is the refund: SUCCEEDED on its answer, without a status read.
+    await ctx.services.refunds.drain();
+    expect(await read(sn, whole.intent.id)).toMatchObject({ status: 'REFUNDED' });
+    expect(sandbox.wave.sessions().find((x) => x.id === whole.stored.provider_reference)?.refunded).toBe(true);
+
+    const part = await paidWithWave(sn);
+    const payoutsBefore = sandbox.wave.stats().payouts;
+    expect((await call(ctx.app, 'POST', `/gateway/${part.intent.id}/refunds`, sk(sn), { amount: '1000' })).json()).toMatchObject({ status: 'PENDING', amount: '1000' });
+    expect(await refunded(sn, part.intent.id)).toMatchObject({ status: 'PARTIALLY_REFUNDED' });
+    expect(sandbox.wave.sessions().find((x) => x.id === part.stored.provider_reference)?.refunded).toBe(false);
+    expect(sandbox.wave.stats().payouts).toBe(payoutsBefore + 1);
+
+    const orange = await createIntent(ctx, cm);
+    const started = (await charge(cm, orange, 'orange_money', orangeNumber())).json() as Answer;
+    await onPage(started.nextAction?.url ?? '', 'approve', orangeNumber());
+    await later();
+    await expect.poll(async () => (await read(cm, orange.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    expect((await call(ctx.app, 'POST', `/gateway/${orange.id}/refunds`, sk(cm), {})).json()).toMatchObject({ status: 409, code: 'refund_unsupported' });
+    await expectLedgerClean(ctx);
+  });
+
   it('the Wave sandbox refuses payouts the real API refuses', async () => {
     const post = (body: Record<string, unknown>, headers: Record<string, string> = { 'idempotency-key': newReference() }) =>
       fetch(`${sandbox.urls.wave}/v1/payout`, { method: 'POST', headers: { authorization: 'Bearer wave_sn_test', 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

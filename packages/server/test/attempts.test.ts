@@ -6,8 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { directPayments } from '../src/modules/charges/index.ts';
+import { createIntentsService } from '../src/modules/intents/index.ts';
 import { appWithSandbox } from './connectors.support.ts';
-import { createIntent, expectLedgerClean } from './flow.support.ts';
+import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
@@ -162,6 +164,99 @@ describe('direct mobile-money payments', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     await ctx.services.attempts.drain();
     expect(sandbox.requests().filter((r) => r.partyId === phone.slice(1))).toHaveLength(1);
+  });
+
+  it('every read of a direct payment lists its attempts, the method and nextAction; wallet-only intents keep the count', async () => {
+    const intent = await createIntent(ctx, m);
+    const wallet = await createIntent(ctx, m);
+    const declined = mtn('105');
+    expect((await pay(intent, declined)).statusCode).toBe(202);
+    await later();
+    await expect.poll(async () => (await read(intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    const phone = mtn('102');
+    expect((await pay(intent, phone)).statusCode).toBe(202);
+    await ctx.services.attempts.drain();
+
+    type Direct = Answer & { metadata?: unknown };
+    const secret = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json() as Direct;
+    const session = (await call(ctx.app, 'GET', `/gateway/sessions/${intent.sessionToken}`, pk(m))).json() as Direct;
+    // Every intent of this file: ids made in one millisecond have no order among them.
+    const listed = ((await call(ctx.app, 'GET', '/gateway?limit=100', sk(m))).json() as { data: (Direct & { id: string })[] }).data;
+    const inList = listed.find((i) => i.id === intent.id);
+    for (const view of [secret, session, inList]) {
+      expect(view?.status).toBe('PROCESSING');
+      expect(view?.attempts.map((a) => [a.status, a.failureCode])).toEqual([
+        ['FAILED', 'approval_rejected'],
+        ['PENDING', null],
+      ]);
+      expect(view?.attempts[0]?.id).toMatch(/^att_/);
+      expect(view?.paymentMethod).toEqual({ type: 'mobile_money', provider: 'mtn_momo', phoneNumber: expect.not.stringMatching(phone.slice(4, 10)) });
+      expect(view?.nextAction).toMatchObject({ type: 'approve_on_phone', provider: 'mtn_momo', phoneNumber: phone });
+    }
+    expect(session.metadata).toBeUndefined();
+    // Paid through the wallet only (or not yet): the count, and no method or next action.
+    const plain = listed.find((i) => i.id === wallet.id);
+    expect(plain?.attempts).toBe(0);
+    expect(plain).not.toHaveProperty('paymentMethod');
+    expect(plain).not.toHaveProperty('nextAction');
+    expect((await call(ctx.app, 'GET', `/gateway/${wallet.id}`, sk(m))).json()).toMatchObject({ attempts: 0 });
+
+    // The intent inside the events carries the list as it was then.
+    const all = ((await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as { data: { type: string; data: { paymentIntent: Direct & { id: string }; attempt?: Attempt } }[] }).data.filter(
+      (e) => e.data.paymentIntent.id === intent.id,
+    );
+    const failed = all.find((e) => e.type === 'payment.failed');
+    expect(failed?.data.paymentIntent.attempts.map((a) => a.status)).toEqual(['FAILED']);
+    expect(failed?.data.paymentIntent.nextAction).toBeNull();
+    expect(failed?.data.attempt).toMatchObject({ status: 'FAILED', failureCode: 'approval_rejected' });
+    const processing = all.filter((e) => e.type === 'payment.processing').map((e) => e.data.paymentIntent.attempts.length);
+    expect(processing.sort()).toEqual([1, 2]);
+
+    // The same intent after it is decided: no next action any more.
+    ctx.clock.advance(16 * MINUTE);
+    await ctx.services.attempts.pollDue();
+    const ended = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json() as Direct;
+    expect(ended.attempts.map((a) => a.status)).toEqual(['FAILED', 'FAILED']);
+    expect(ended.nextAction).toBeNull();
+  });
+
+  it('declined on the phone, then paid from the wallet: the charge answers the attempts as every read does', async () => {
+    const intent = await createIntent(ctx, m);
+    expect((await pay(intent, mtn('105'))).statusCode).toBe(202);
+    await later();
+    await expect.poll(async () => (await read(intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    const user = await newUser(ctx, m, { balance: '5000' });
+    const paid = await charge(ctx, user, intent.id, await authorize(ctx, m, user, intent.id));
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json()).toMatchObject({ status: 'SUCCEEDED', attempts: [{ status: 'FAILED', failureCode: 'approval_rejected' }], paymentMethod: { provider: 'mtn_momo' }, nextAction: null });
+    await expectLedgerClean(ctx);
+  });
+
+  it('reads ask for attempts once per page, and never for intents paid through the wallet only', async () => {
+    const asked: string[][] = [];
+    const intents = createIntentsService(ctx.deps, {
+      events: ctx.services.events,
+      pinnedVersions: ctx.services.merchants.pinnedVersions,
+      directPayments: async (executor, ids) => {
+        asked.push([...ids]);
+        return directPayments(executor, ids);
+      },
+    });
+    const scope = { merchantId: m.merchantId, mode: 'test' as const };
+    const wallet = await createIntent(ctx, m);
+    await intents.retrieve(scope, wallet.id);
+    await intents.retrieveBySessionToken(scope, wallet.sessionToken);
+    await intents.retrieveMany(scope, [wallet.id]);
+    expect(asked).toEqual([]);
+
+    const direct = await createIntent(ctx, m);
+    expect((await pay(direct, mtn('102'))).statusCode).toBe(202);
+    await ctx.services.attempts.drain();
+    const page = await intents.retrieveMany(scope, [wallet.id, direct.id]);
+    expect(asked).toEqual([[direct.id]]);
+    expect(page.map((i) => i.attempts)).toEqual([0, [expect.objectContaining({ status: 'PENDING' })]]);
+    ctx.clock.advance(16 * MINUTE);
+    await ctx.services.attempts.pollDue();
   });
 
   it('abuse limits: 3 prompts per number per 10 minutes → 429 rate_limited with Retry-After', async () => {

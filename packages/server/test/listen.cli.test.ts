@@ -167,6 +167,35 @@ describe('caisse listen + caisse trigger', () => {
     expect(event).toMatchObject({ type: 'payout.paid', data: { payout: { status: 'PAID', amount: '4925' } } });
   }, 120_000);
 
+  it('trigger pays directly with MTN MoMo: payment.processing, and payment.completed --method mtn_momo with the attempts in the event', async () => {
+    const completed = await runCaisse(['trigger', 'payment.completed', '--method', 'mtn_momo'], cliEnv());
+    expect(completed.code, completed.output).toBe(0);
+    expect(completed.stdout).toMatch(/asked MTN MoMo \(sandbox\) for 5000 XAF from \+23767\d{7}: intent pi_\S+ is PROCESSING/);
+    expect(completed.stdout).toMatch(/^produced payment\.processing evt_\S+ for pi_/m);
+    expect(completed.stdout).toMatch(/^intent pi_\S+ is SUCCEEDED$/m);
+    const eventId = /produced payment\.completed (evt_\S+)/.exec(completed.stdout)?.[1] as string;
+    expect(eventId).toBeDefined();
+    await vi.waitFor(() => expect(receivedIds()).toContain(eventId), { timeout: 15_000, interval: 50 });
+    const got = receiver.received.find((r) => header(r.headers, 'webhook-id') === eventId);
+    const event = stripe.webhooks.constructEvent(got?.body ?? '', header(got?.headers ?? {}, 'pay-signature'), secret) as unknown as {
+      data: { paymentIntent: { status: string; attempts: unknown; paymentMethod: unknown }; attempt: { status: string } };
+    };
+    expect(event.data.paymentIntent).toMatchObject({ status: 'SUCCEEDED', attempts: [expect.objectContaining({ provider: 'mtn_momo', status: 'SUCCEEDED' })], paymentMethod: { type: 'mobile_money', provider: 'mtn_momo' } });
+    expect(event.data.attempt).toMatchObject({ status: 'SUCCEEDED' });
+
+    const processing = await runCaisse(['trigger', 'payment.processing'], cliEnv());
+    expect(processing.code, processing.output).toBe(0);
+    expect(processing.stdout).toMatch(/^produced payment\.processing evt_\S+ for pi_/m);
+    expect(processing.stdout).not.toMatch(/produced payment\.completed/);
+
+    const canceled = await runCaisse(['trigger', 'payment.canceled', '--method', 'mtn_momo'], cliEnv());
+    expect(canceled.code).toBe(1);
+    expect(canceled.output).toMatch(/--method mtn_momo makes payment\.processing, payment\.completed, payment\.failed, payment\.refunded/);
+    const unknown = await runCaisse(['trigger', 'payment.completed', '--method', 'paypal'], cliEnv());
+    expect(unknown.code).toBe(1);
+    expect(unknown.output).toMatch(/unknown method "paypal"; known: wallet, mtn_momo/);
+  }, 120_000);
+
   it('refuses live keys and unknown event types before connecting', async () => {
     const live = await runCaisse(['listen', '--forward-to', receiver.url], { ...cliEnv(), CAISSE_SECRET_KEY: 'sk_live_x' });
     expect(live.code).toBe(1);

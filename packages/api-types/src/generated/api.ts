@@ -257,7 +257,7 @@ export interface paths {
                     limit?: number;
                     startingAfter?: string;
                     to?: string;
-                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment" | "reserve" | "reserve_release";
                 };
                 header?: never;
                 path?: never;
@@ -285,7 +285,7 @@ export interface paths {
                                 object: "balance_transaction";
                                 source: string | null;
                                 status: "pending" | "available";
-                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
+                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment" | "reserve" | "reserve_release";
                             }[];
                             hasMore: boolean;
                             /** @enum {string} */
@@ -316,7 +316,7 @@ export interface paths {
                     currency?: string;
                     from?: string;
                     to?: string;
-                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment" | "reserve" | "reserve_release";
                 };
                 header?: never;
                 path?: never;
@@ -381,7 +381,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -394,8 +409,28 @@ export interface paths {
                                 message: string;
                             } | null;
                             livemode: boolean;
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -490,7 +525,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     startingAfter?: string;
-                    type?: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                    type?: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                 };
                 header?: never;
                 path?: never;
@@ -509,10 +544,41 @@ export interface paths {
                                 /** Format: date-time */
                                 createdAt: string;
                                 data: {
+                                    attempt?: {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
                                     paymentIntent: {
                                         amount: string;
                                         amountRefunded: string;
-                                        attempts: number;
+                                        attempts: number | {
+                                            completedAt: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            failureCode: string | null;
+                                            fee: string | null;
+                                            id: string;
+                                            late: boolean;
+                                            net: string | null;
+                                            /** @enum {string} */
+                                            object: "payment_attempt";
+                                            phoneNumber: string;
+                                            provider: string;
+                                            providerReference: string | null;
+                                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                        }[];
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -530,13 +596,46 @@ export interface paths {
                                             [key: string]: string | number | boolean;
                                         };
                                         net: string | null;
+                                        nextAction?: ({
+                                            /** Format: date-time */
+                                            expiresAt: string;
+                                            message: string;
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "approve_on_phone";
+                                            ussd: string | null;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "redirect";
+                                            url: string;
+                                        }) | null;
                                         /** @enum {string} */
                                         object: "payment_intent";
+                                        paymentMethod?: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "mobile_money";
+                                        };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
                                         status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                         /** Format: date-time */
                                         updatedAt: string;
+                                    };
+                                    refund?: {
+                                        amount: string;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        failureCode?: string | null;
+                                        id: string;
+                                        intentId: string;
+                                        /** @enum {string} */
+                                        object: "refund";
+                                        reason: string | null;
+                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
                                 id: string;
@@ -544,7 +643,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                             } | {
                                 apiVersion: string;
                                 /** Format: date-time */
@@ -577,7 +676,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                             })[];
                             hasMore: boolean;
                         };
@@ -621,10 +720,41 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             data: {
+                                attempt?: {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                };
                                 paymentIntent: {
                                     amount: string;
                                     amountRefunded: string;
-                                    attempts: number;
+                                    attempts: number | {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    }[];
                                     /** Format: date-time */
                                     createdAt: string;
                                     currency: string;
@@ -642,13 +772,46 @@ export interface paths {
                                         [key: string]: string | number | boolean;
                                     };
                                     net: string | null;
+                                    nextAction?: ({
+                                        /** Format: date-time */
+                                        expiresAt: string;
+                                        message: string;
+                                        phoneNumber: string;
+                                        provider: string;
+                                        /** @enum {string} */
+                                        type: "approve_on_phone";
+                                        ussd: string | null;
+                                    } | {
+                                        /** @enum {string} */
+                                        type: "redirect";
+                                        url: string;
+                                    }) | null;
                                     /** @enum {string} */
                                     object: "payment_intent";
+                                    paymentMethod?: {
+                                        phoneNumber: string;
+                                        provider: string;
+                                        /** @enum {string} */
+                                        type: "mobile_money";
+                                    };
                                     returnUrl?: string | null;
                                     /** @enum {unknown} */
                                     status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                     /** Format: date-time */
                                     updatedAt: string;
+                                };
+                                refund?: {
+                                    amount: string;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    currency: string;
+                                    failureCode?: string | null;
+                                    id: string;
+                                    intentId: string;
+                                    /** @enum {string} */
+                                    object: "refund";
+                                    reason: string | null;
+                                    status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
                                 };
                             };
                             id: string;
@@ -656,7 +819,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                         } | {
                             apiVersion: string;
                             /** Format: date-time */
@@ -689,7 +852,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "event";
                             /** @enum {unknown} */
-                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                            type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                         };
                     };
                 };
@@ -800,7 +963,22 @@ export interface paths {
                             data: {
                                 amount: string;
                                 amountRefunded: string;
-                                attempts: number;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -818,8 +996,28 @@ export interface paths {
                                     [key: string]: string | number | boolean;
                                 };
                                 net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -865,7 +1063,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -883,8 +1096,28 @@ export interface paths {
                                 [key: string]: string | number | boolean;
                             };
                             net: string | null;
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             sessionToken: string;
                             /** @enum {unknown} */
@@ -928,7 +1161,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -946,8 +1194,28 @@ export interface paths {
                                 [key: string]: string | number | boolean;
                             };
                             net: string | null;
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -998,7 +1266,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -1016,8 +1299,28 @@ export interface paths {
                                 [key: string]: string | number | boolean;
                             };
                             net: string | null;
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -1071,13 +1374,33 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
+                            failureCode?: string | null;
                             id: string;
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
+                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                        };
+                    };
+                };
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            failureCode?: string | null;
+                            id: string;
+                            intentId: string;
                             /** @enum {string} */
-                            status: "succeeded";
+                            object: "refund";
+                            reason: string | null;
+                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
                 };
@@ -1115,7 +1438,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -1129,8 +1467,28 @@ export interface paths {
                             } | null;
                             livemode: boolean;
                             merchantLanguage?: "fr" | "en";
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -1553,7 +1911,22 @@ export interface paths {
                             data: {
                                 amount: string;
                                 amountRefunded: string;
-                                attempts: number;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -1571,8 +1944,28 @@ export interface paths {
                                     [key: string]: string | number | boolean;
                                 };
                                 net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -2868,7 +3261,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed" | "*")[];
                         url: string;
                     };
                 };
@@ -2992,7 +3385,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed" | "*")[];
                         url?: string;
                     };
                 };

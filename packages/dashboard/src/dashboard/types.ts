@@ -4,7 +4,6 @@
  * error here, never a silent copy gone stale. Only the enumerations the pages loop over, and the
  * names the pages use, are written here.
  */
-import type { PaymentAttempt as PublicAttempt } from '@caisse/react';
 import type { paths } from './generated/api.ts';
 
 type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
@@ -36,29 +35,18 @@ export type AccountSessionEntry = Row<'/dashboard/api/account/sessions'>;
 export type PaymentStatus = Row<'/dashboard/api/{mode}/payments'>['status'];
 export const PAYMENT_STATUSES: PaymentStatus[] = ['PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
 
-/** One try at paying an intent with a method, as the merchant sees it. */
-export interface PaymentAttempt extends PublicAttempt {
-  /** The payer's number, masked. */
-  phoneNumber?: string | null;
-  /** The provider's own id for the request, once known. */
-  providerReference?: string | null;
-}
-
 /**
- * A payment as the list and the detail answer it. The detail page also reads what direct
- * mobile-money payments add (the attempts as a list, the method): optional until every server
- * it talks to answers them.
+ * A payment as the list and the detail answer it: a direct mobile-money payment's attempts come
+ * as a list (with the method), a wallet payment's as the count of its declines.
  */
-export type Payment = Omit<Row<'/dashboard/api/{mode}/payments'>, 'attempts'> & {
-  attempts: number | PaymentAttempt[];
-  paymentMethod?: { type: string; provider?: string | null; phoneNumber?: string | null } | null;
-};
+export type Payment = Row<'/dashboard/api/{mode}/payments'>;
+/** One try at paying an intent directly with mobile money, as the merchant sees it. */
+export type PaymentAttempt = Extract<Payment['attempts'], unknown[]>[number];
 
 /** A refund: wallet refunds succeed at once; mobile-money ones are pending until the provider answers. */
-export type Refund = Answer<'/dashboard/api/{mode}/payments/{id}/refund', 'post'> & { failureCode?: string | null };
+export type Refund = Answer<'/dashboard/api/{mode}/payments/{id}/refund', 'post'>;
 
-type PaymentDetailAnswer = Answer<'/dashboard/api/{mode}/payments/{id}', 'get'>;
-export type PaymentDetail = Omit<PaymentDetailAnswer, 'payment'> & { payment: Payment; refunds?: Refund[] };
+export type PaymentDetail = Answer<'/dashboard/api/{mode}/payments/{id}', 'get'>;
 
 export type EventDetail = Answer<'/dashboard/api/{mode}/events/{id}', 'get'>;
 export type WebhookEvent = EventDetail['event'];
@@ -86,6 +74,7 @@ export const EVENT_TYPES = [
   'payment.expired',
   'payment.canceled',
   'payment.refunded',
+  'refund.failed',
   'payout.paid',
   'payout.failed',
 ] as const satisfies readonly EndpointWithSecret['enabledEvents'][number][];
@@ -98,7 +87,18 @@ export type EndpointSecret = Answer<'/dashboard/api/{mode}/webhook-endpoints/{id
 export type Balance = Answer<'/dashboard/api/{mode}/balance', 'get'>;
 export type BalanceTransaction = Row<'/dashboard/api/{mode}/balance/transactions'>;
 export type BalanceTransactionType = BalanceTransaction['type'];
-export const BALANCE_TRANSACTION_TYPES: BalanceTransactionType[] = ['charge', 'fee', 'refund', 'payout', 'payout_reversal', 'adjustment', 'reserve', 'reserve_release'];
+export const BALANCE_TRANSACTION_TYPES: BalanceTransactionType[] = [
+  'charge',
+  'fee',
+  'refund',
+  'payout',
+  'payout_reversal',
+  'refund_reversal',
+  'late_payment',
+  'adjustment',
+  'reserve',
+  'reserve_release',
+];
 
 export const CURRENCIES = ['XAF', 'XOF', 'EUR', 'USD'] as const;
 

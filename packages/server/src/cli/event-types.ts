@@ -12,6 +12,7 @@ const KNOWN = {
   'payment.expired': true,
   'payment.canceled': true,
   'payment.refunded': true,
+  'refund.failed': true,
   'payout.paid': true,
   'payout.failed': true,
 } as const satisfies Record<EventType, true>;

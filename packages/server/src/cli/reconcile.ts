@@ -63,8 +63,12 @@ export function formatReport(report: ReconciliationReport): string {
   for (const u of report.unverified) lines.push(`UNVERIFIED ${u.object} ${u.id} ${u.reference}: we have ${u.ours.status}, the provider could not be asked (${u.reason})`);
   const lastDay = new Date(new Date(report.to).getTime() - 1).toISOString().slice(0, 10);
   const payouts = report.checked.payouts === null ? 'payouts not checked (no payouts source)' : plural(report.checked.payouts, 'payout');
+  const direct = [
+    report.checked.attempts === null ? '' : `, ${plural(report.checked.attempts, 'payment attempt')}`,
+    report.checked.refunds === null ? '' : `, ${plural(report.checked.refunds, 'refund')}`,
+  ].join('');
   lines.push(
-    `${report.provider}, ${report.mode} mode, ${report.from.slice(0, 10)} to ${lastDay} (UTC): ${plural(report.checked.topups, 'top-up')}, ${payouts}; ` +
+    `${report.provider}, ${report.mode} mode, ${report.from.slice(0, 10)} to ${lastDay} (UTC): ${plural(report.checked.topups, 'top-up')}, ${payouts}${direct}; ` +
       `${report.agreed} agree, ${plural(report.mismatches.length, 'mismatch', 'mismatches')}, ${report.inFlight.length} in flight, ${report.unverified.length} unverified`,
   );
   const l = report.listing;

@@ -8,6 +8,7 @@ import {
   type PaymentIntent,
   type PaymentIntentCreateParams,
   type ProblemBody,
+  type ProcessingPaymentIntent,
   type Refund,
 } from '@caisse/node';
 
@@ -119,13 +120,24 @@ export function testPayments(caisse: Caisse) {
     return page.data.filter((e) => 'paymentIntent' in e.data && e.data.paymentIntent.id === intentId).map((e) => ({ id: e.id, type: e.type }));
   }
 
+  /**
+   * Starts paying the intent with MTN MoMo from a new test number ending in `suffix` (the
+   * sandbox's table: `000` approved after about a second, `105` declined), as the payer's browser
+   * does with the intent's session token.
+   */
+  function payWithMtnMomo(intent: CreatedPaymentIntent, suffix: string): Promise<ProcessingPaymentIntent> {
+    // An MTN Cameroon number (67x), new each time: the prompts per number are limited.
+    const phoneNumber = `+23767${String(randomInt(0, 10_000)).padStart(4, '0')}${suffix}`;
+    return test.chargeMobileMoney(intent.sessionToken, { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber } });
+  }
+
   /** The events of one payout, newest first (among the merchant's latest events of that type). */
   async function eventsOfPayout(payoutId: string, type: EventType): Promise<{ id: string; type: EventType }[]> {
     const page = await caisse.events.list({ type, limit: 100 });
     return page.data.filter((e) => 'payout' in e.data && (e.data.payout as { id: string }).id === payoutId).map((e) => ({ id: e.id, type: e.type }));
   }
 
-  return { createUser, signIn, createIntent, latestCode, authorize, charge, refund, cancel, getIntent, eventsOf, eventsOfPayout };
+  return { createUser, signIn, createIntent, latestCode, authorize, charge, payWithMtnMomo, refund, cancel, getIntent, eventsOf, eventsOfPayout };
 }
 
 export type TestPayments = ReturnType<typeof testPayments>;

@@ -1,4 +1,5 @@
 import type { Caisse } from '@caisse/node';
+import { CliError } from './errors.ts';
 import type { EventType } from './event-types.ts';
 import { testPayments } from './test-payments.ts';
 
@@ -17,6 +18,12 @@ import { testPayments } from './test-payments.ts';
  *   with `expiresIn: 300`; the server's sweeper sends `payment.expired` within seconds of
  *   `expiresAt`, which is printed.
  *
+ * With `--method mtn_momo` the payment is made directly with MTN MoMo instead (the intent's
+ * session token and a new test number: the sandbox approves numbers ending in 000 after about a
+ * second, declines those ending in 105), for `payment.completed`, `payment.failed` (declined on
+ * the phone) and `payment.refunded` (the refund goes back to the number: PENDING until the
+ * provider pays it). `payment.processing` is always made that way: the attempt starts it.
+ *
  * - `payout.paid`: a completed payment, its net made available at once (the test helper
  *   `POST /test/balance/settle`), then a payout of it to a sandbox number that succeeds; the
  *   server's poller (or the sandbox's callback) makes it PAID within seconds.
@@ -26,6 +33,12 @@ import { testPayments } from './test-payments.ts';
  */
 
 export const TRIGGER_AMOUNT = '5000';
+
+/** How the triggered payment is paid: from a test user's wallet, or directly with MTN MoMo. */
+export const TRIGGER_METHODS = ['wallet', 'mtn_momo'] as const;
+export type TriggerMethod = (typeof TRIGGER_METHODS)[number];
+/** The events a payment made directly with mobile money can trigger. */
+const DIRECT_EVENTS: readonly EventType[] = ['payment.processing', 'payment.completed', 'payment.failed', 'payment.refunded'];
 
 export interface TriggerResult {
   type: EventType;
@@ -49,7 +62,10 @@ export async function trigger(
   type: EventType,
   say: (line: string) => void = () => {},
   wait: { sleep: (ms: number) => Promise<void>; timeoutMs: number } = { sleep: (ms) => new Promise((r) => setTimeout(r, ms)), timeoutMs: 60_000 },
+  method: TriggerMethod = type === 'payment.processing' ? 'mtn_momo' : 'wallet',
 ): Promise<TriggerResult> {
+  if (method !== 'wallet' && !DIRECT_EVENTS.includes(type)) throw new CliError(`--method ${method} makes ${DIRECT_EVENTS.join(', ')}; ${type} is made without it`);
+  if (method === 'wallet' && type === 'payment.processing') throw new CliError('payment.processing comes from a payment made directly with mobile money: use --method mtn_momo');
   const pay = testPayments(caisse);
   const steps: string[] = [];
   const step = (line: string) => {
@@ -81,16 +97,55 @@ export async function trigger(
     return { intent, res, status: after.status };
   };
 
+  /** Reads the intent every 500 ms until `done` says so (the server's poller decides a direct payment). */
+  const until = async (intentId: string, done: (status: string) => boolean, what: string) => {
+    const deadline = Date.now() + wait.timeoutMs;
+    for (;;) {
+      const intent = await pay.getIntent(intentId);
+      if (done(intent.status)) return intent;
+      if (Date.now() > deadline) throw new Error(`intent ${intentId} is still ${intent.status} after ${wait.timeoutMs / 1000} s, ${what}: is the server's worker running?`);
+      await wait.sleep(500);
+    }
+  };
+
+  /** A payment made directly with MTN MoMo from a number ending in `suffix`, until the provider decides it. */
+  const payDirectly = async (suffix: string) => {
+    const intent = await intentFor(`caisse trigger ${type} --method mtn_momo`);
+    const started = await pay.payWithMtnMomo(intent, suffix);
+    step(`asked MTN MoMo (sandbox) for ${started.amount} XAF from ${started.nextAction?.type === 'approve_on_phone' ? started.nextAction.phoneNumber : 'a test number'}: intent ${intent.id} is ${started.status}`);
+    if (type === 'payment.processing') return { intent, status: started.status };
+    const after = await until(intent.id, (s) => s !== 'PROCESSING', 'waiting for the payer to approve');
+    step(after.status === 'SUCCEEDED' ? `the payer approved: intent ${intent.id} is SUCCEEDED` : `the payer declined on the phone: intent ${intent.id} is ${after.status}`);
+    return { intent, status: after.status };
+  };
+
   const produced = async (intentId: string, types: EventType[]) => {
     const found: { id: string; type: EventType }[] = [];
     for (const t of types) found.push(...(await pay.eventsOf(intentId, t)).reverse());
     return found;
   };
 
+  if (method === 'mtn_momo') {
+    const { intent, status } = await payDirectly(type === 'payment.failed' ? '105' : '000');
+    const expected = type === 'payment.failed' ? 'PENDING' : type === 'payment.processing' ? 'PROCESSING' : 'SUCCEEDED';
+    if (status !== expected) throw new Error(`expected intent ${intent.id} to be ${expected}, it is ${status}`);
+    if (type !== 'payment.refunded') {
+      const types: EventType[] = type === 'payment.processing' ? ['payment.processing'] : ['payment.processing', type];
+      return { type, intentId: intent.id, intentStatus: status, events: await produced(intent.id, types), steps };
+    }
+    const refund = await pay.refund(intent.id);
+    step(`asked for a refund of ${refund.amount} XAF to the payer's number (${refund.id}, ${refund.status})`);
+    const refunded = await until(intent.id, (s) => s === 'REFUNDED', 'waiting for the provider to pay the refund');
+    step(`the provider paid it back: intent ${intent.id} is ${refunded.status}`);
+    return { type, intentId: intent.id, intentStatus: refunded.status, events: await produced(intent.id, ['payment.processing', 'payment.completed', 'payment.refunded']), steps };
+  }
+
   switch (type) {
     case 'payment.processing':
-      // Made by a direct mobile-money payment (contract §12), which trigger does not make yet.
-      throw new Error('caisse trigger cannot make payment.processing yet: pay an intent with mobile money (POST /charge with a paymentMethod)');
+      throw new Error('unreachable: payment.processing is made with mobile money');
+    case 'refund.failed':
+      // Made by a refund to mobile money that the provider refuses.
+      throw new CliError('caisse trigger cannot make refund.failed yet: refund a payment made with mobile money to a number whose transfer fails');
     case 'payment.completed': {
       const { intent, res, status } = await payIntent(TRIGGER_AMOUNT);
       if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.problem)}`);

@@ -76,7 +76,7 @@ export interface paths {
                     limit?: number;
                     startingAfter?: string;
                     to?: string;
-                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment" | "reserve" | "reserve_release";
                 };
                 header?: never;
                 path: {
@@ -106,7 +106,7 @@ export interface paths {
                                 object: "balance_transaction";
                                 source: string | null;
                                 status: "pending" | "available";
-                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
+                                type: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment" | "reserve" | "reserve_release";
                             }[];
                             hasMore: boolean;
                             /** @enum {string} */
@@ -137,7 +137,7 @@ export interface paths {
                     currency?: string;
                     from?: string;
                     to?: string;
-                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "adjustment" | "reserve" | "reserve_release";
+                    type?: "charge" | "refund" | "fee" | "payout" | "payout_reversal" | "refund_reversal" | "late_payment" | "adjustment" | "reserve" | "reserve_release";
                 };
                 header?: never;
                 path: {
@@ -314,7 +314,7 @@ export interface paths {
                     deliveryStatus?: "failed";
                     limit: number;
                     startingAfter?: string;
-                    type?: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                    type?: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                 };
                 header?: never;
                 path: {
@@ -335,10 +335,41 @@ export interface paths {
                                 /** Format: date-time */
                                 createdAt: string;
                                 data: {
+                                    attempt?: {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
                                     paymentIntent: {
                                         amount: string;
                                         amountRefunded: string;
-                                        attempts: number;
+                                        attempts: number | {
+                                            completedAt: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            failureCode: string | null;
+                                            fee: string | null;
+                                            id: string;
+                                            late: boolean;
+                                            net: string | null;
+                                            /** @enum {string} */
+                                            object: "payment_attempt";
+                                            phoneNumber: string;
+                                            provider: string;
+                                            providerReference: string | null;
+                                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                        }[];
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -356,13 +387,46 @@ export interface paths {
                                             [key: string]: string | number | boolean;
                                         };
                                         net: string | null;
+                                        nextAction?: ({
+                                            /** Format: date-time */
+                                            expiresAt: string;
+                                            message: string;
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "approve_on_phone";
+                                            ussd: string | null;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "redirect";
+                                            url: string;
+                                        }) | null;
                                         /** @enum {string} */
                                         object: "payment_intent";
+                                        paymentMethod?: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "mobile_money";
+                                        };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
                                         status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                         /** Format: date-time */
                                         updatedAt: string;
+                                    };
+                                    refund?: {
+                                        amount: string;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        failureCode?: string | null;
+                                        id: string;
+                                        intentId: string;
+                                        /** @enum {string} */
+                                        object: "refund";
+                                        reason: string | null;
+                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
                                 id: string;
@@ -370,7 +434,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                             } | {
                                 apiVersion: string;
                                 /** Format: date-time */
@@ -403,7 +467,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                             })[];
                             hasMore: boolean;
                         };
@@ -483,10 +547,41 @@ export interface paths {
                                 /** Format: date-time */
                                 createdAt: string;
                                 data: {
+                                    attempt?: {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
                                     paymentIntent: {
                                         amount: string;
                                         amountRefunded: string;
-                                        attempts: number;
+                                        attempts: number | {
+                                            completedAt: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            failureCode: string | null;
+                                            fee: string | null;
+                                            id: string;
+                                            late: boolean;
+                                            net: string | null;
+                                            /** @enum {string} */
+                                            object: "payment_attempt";
+                                            phoneNumber: string;
+                                            provider: string;
+                                            providerReference: string | null;
+                                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                        }[];
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -504,13 +599,46 @@ export interface paths {
                                             [key: string]: string | number | boolean;
                                         };
                                         net: string | null;
+                                        nextAction?: ({
+                                            /** Format: date-time */
+                                            expiresAt: string;
+                                            message: string;
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "approve_on_phone";
+                                            ussd: string | null;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "redirect";
+                                            url: string;
+                                        }) | null;
                                         /** @enum {string} */
                                         object: "payment_intent";
+                                        paymentMethod?: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "mobile_money";
+                                        };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
                                         status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                         /** Format: date-time */
                                         updatedAt: string;
+                                    };
+                                    refund?: {
+                                        amount: string;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        failureCode?: string | null;
+                                        id: string;
+                                        intentId: string;
+                                        /** @enum {string} */
+                                        object: "refund";
+                                        reason: string | null;
+                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
                                 id: string;
@@ -518,7 +646,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                             } | {
                                 apiVersion: string;
                                 /** Format: date-time */
@@ -551,7 +679,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                             };
                             /** @enum {string} */
                             object: "event_detail";
@@ -1289,7 +1417,22 @@ export interface paths {
                                 data: {
                                     amount: string;
                                     amountRefunded: string;
-                                    attempts: number;
+                                    attempts: number | {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    }[];
                                     /** Format: date-time */
                                     createdAt: string;
                                     currency: string;
@@ -1307,8 +1450,28 @@ export interface paths {
                                         [key: string]: string | number | boolean;
                                     };
                                     net: string | null;
+                                    nextAction?: ({
+                                        /** Format: date-time */
+                                        expiresAt: string;
+                                        message: string;
+                                        phoneNumber: string;
+                                        provider: string;
+                                        /** @enum {string} */
+                                        type: "approve_on_phone";
+                                        ussd: string | null;
+                                    } | {
+                                        /** @enum {string} */
+                                        type: "redirect";
+                                        url: string;
+                                    }) | null;
                                     /** @enum {string} */
                                     object: "payment_intent";
+                                    paymentMethod?: {
+                                        phoneNumber: string;
+                                        provider: string;
+                                        /** @enum {string} */
+                                        type: "mobile_money";
+                                    };
                                     returnUrl?: string | null;
                                     /** @enum {unknown} */
                                     status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -1407,7 +1570,22 @@ export interface paths {
                             data: {
                                 amount: string;
                                 amountRefunded: string;
-                                attempts: number;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -1425,8 +1603,28 @@ export interface paths {
                                     [key: string]: string | number | boolean;
                                 };
                                 net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -1583,7 +1781,22 @@ export interface paths {
                             data: {
                                 amount: string;
                                 amountRefunded: string;
-                                attempts: number;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -1601,8 +1814,28 @@ export interface paths {
                                     [key: string]: string | number | boolean;
                                 };
                                 net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -1722,10 +1955,41 @@ export interface paths {
                                 /** Format: date-time */
                                 createdAt: string;
                                 data: {
+                                    attempt?: {
+                                        completedAt: string | null;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        failureCode: string | null;
+                                        fee: string | null;
+                                        id: string;
+                                        late: boolean;
+                                        net: string | null;
+                                        /** @enum {string} */
+                                        object: "payment_attempt";
+                                        phoneNumber: string;
+                                        provider: string;
+                                        providerReference: string | null;
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                    };
                                     paymentIntent: {
                                         amount: string;
                                         amountRefunded: string;
-                                        attempts: number;
+                                        attempts: number | {
+                                            completedAt: string | null;
+                                            /** Format: date-time */
+                                            createdAt: string;
+                                            failureCode: string | null;
+                                            fee: string | null;
+                                            id: string;
+                                            late: boolean;
+                                            net: string | null;
+                                            /** @enum {string} */
+                                            object: "payment_attempt";
+                                            phoneNumber: string;
+                                            provider: string;
+                                            providerReference: string | null;
+                                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                        }[];
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -1743,13 +2007,46 @@ export interface paths {
                                             [key: string]: string | number | boolean;
                                         };
                                         net: string | null;
+                                        nextAction?: ({
+                                            /** Format: date-time */
+                                            expiresAt: string;
+                                            message: string;
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "approve_on_phone";
+                                            ussd: string | null;
+                                        } | {
+                                            /** @enum {string} */
+                                            type: "redirect";
+                                            url: string;
+                                        }) | null;
                                         /** @enum {string} */
                                         object: "payment_intent";
+                                        paymentMethod?: {
+                                            phoneNumber: string;
+                                            provider: string;
+                                            /** @enum {string} */
+                                            type: "mobile_money";
+                                        };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
                                         status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                         /** Format: date-time */
                                         updatedAt: string;
+                                    };
+                                    refund?: {
+                                        amount: string;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        currency: string;
+                                        failureCode?: string | null;
+                                        id: string;
+                                        intentId: string;
+                                        /** @enum {string} */
+                                        object: "refund";
+                                        reason: string | null;
+                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
                                 id: string;
@@ -1757,7 +2054,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                             } | {
                                 apiVersion: string;
                                 /** Format: date-time */
@@ -1790,14 +2087,29 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "event";
                                 /** @enum {unknown} */
-                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed";
+                                type: "payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed";
                             })[];
                             /** @enum {string} */
                             object: "dashboard_payment";
                             payment: {
                                 amount: string;
                                 amountRefunded: string;
-                                attempts: number;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -1815,14 +2127,47 @@ export interface paths {
                                     [key: string]: string | number | boolean;
                                 };
                                 net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
                                 /** Format: date-time */
                                 updatedAt: string;
                             };
+                            refunds: {
+                                amount: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                failureCode?: string | null;
+                                id: string;
+                                intentId: string;
+                                /** @enum {string} */
+                                object: "refund";
+                                reason: string | null;
+                                status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                         };
                     };
                 };
@@ -1869,7 +2214,22 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             amountRefunded: string;
-                            attempts: number;
+                            attempts: number | {
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureCode: string | null;
+                                fee: string | null;
+                                id: string;
+                                late: boolean;
+                                net: string | null;
+                                /** @enum {string} */
+                                object: "payment_attempt";
+                                phoneNumber: string;
+                                provider: string;
+                                providerReference: string | null;
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -1887,8 +2247,28 @@ export interface paths {
                                 [key: string]: string | number | boolean;
                             };
                             net: string | null;
+                            nextAction?: ({
+                                /** Format: date-time */
+                                expiresAt: string;
+                                message: string;
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "approve_on_phone";
+                                ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                type: "redirect";
+                                url: string;
+                            }) | null;
                             /** @enum {string} */
                             object: "payment_intent";
+                            paymentMethod?: {
+                                phoneNumber: string;
+                                provider: string;
+                                /** @enum {string} */
+                                type: "mobile_money";
+                            };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
                             status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -1943,13 +2323,33 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
+                            failureCode?: string | null;
                             id: string;
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
+                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                        };
+                    };
+                };
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            failureCode?: string | null;
+                            id: string;
+                            intentId: string;
                             /** @enum {string} */
-                            status: "succeeded";
+                            object: "refund";
+                            reason: string | null;
+                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
                 };
@@ -2262,7 +2662,22 @@ export interface paths {
                             data: {
                                 amount: string;
                                 amountRefunded: string;
-                                attempts: number;
+                                attempts: number | {
+                                    completedAt: string | null;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    failureCode: string | null;
+                                    fee: string | null;
+                                    id: string;
+                                    late: boolean;
+                                    net: string | null;
+                                    /** @enum {string} */
+                                    object: "payment_attempt";
+                                    phoneNumber: string;
+                                    provider: string;
+                                    providerReference: string | null;
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
+                                }[];
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -2280,8 +2695,28 @@ export interface paths {
                                     [key: string]: string | number | boolean;
                                 };
                                 net: string | null;
+                                nextAction?: ({
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    message: string;
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "approve_on_phone";
+                                    ussd: string | null;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "redirect";
+                                    url: string;
+                                }) | null;
                                 /** @enum {string} */
                                 object: "payment_intent";
+                                paymentMethod?: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                    /** @enum {string} */
+                                    type: "mobile_money";
+                                };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED" | "EXPIRED" | "CANCELED" | "PARTIALLY_REFUNDED" | "REFUNDED";
@@ -2430,7 +2865,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed" | "*")[];
                         url: string;
                     };
                 };
@@ -2557,7 +2992,7 @@ export interface paths {
                     "application/json": {
                         description?: string | null;
                         enabled?: boolean;
-                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "payout.paid" | "payout.failed" | "*")[];
+                        enabledEvents?: ("payment.processing" | "payment.completed" | "payment.failed" | "payment.expired" | "payment.canceled" | "payment.refunded" | "refund.failed" | "payout.paid" | "payout.failed" | "*")[];
                         url?: string;
                     };
                 };

@@ -13,6 +13,8 @@ const TYPE_TEXTS: Record<BalanceTransactionType, MessageId> = {
   refund: 'balance.type.refund',
   payout: 'balance.type.payout',
   payout_reversal: 'balance.type.payoutReversal',
+  refund_reversal: 'balance.type.refundReversal',
+  late_payment: 'balance.type.latePayment',
   adjustment: 'balance.type.adjustment',
   reserve: 'balance.type.reserve',
   reserve_release: 'balance.type.reserveRelease',

@@ -2,8 +2,19 @@ import { type Generated, type Selectable, sql } from 'kysely';
 import { DEFERRED, type Executor, type Tx } from '../../platform/db.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
-export type BalanceTransactionType = 'charge' | 'refund' | 'fee' | 'payout' | 'payout_reversal' | 'adjustment' | 'reserve' | 'reserve_release';
-export const BALANCE_TRANSACTION_TYPES: readonly BalanceTransactionType[] = ['charge', 'refund', 'fee', 'payout', 'payout_reversal', 'adjustment', 'reserve', 'reserve_release'];
+export type BalanceTransactionType = 'charge' | 'refund' | 'fee' | 'payout' | 'payout_reversal' | 'refund_reversal' | 'late_payment' | 'adjustment' | 'reserve' | 'reserve_release';
+export const BALANCE_TRANSACTION_TYPES: readonly BalanceTransactionType[] = [
+  'charge',
+  'refund',
+  'fee',
+  'payout',
+  'payout_reversal',
+  'refund_reversal',
+  'late_payment',
+  'adjustment',
+  'reserve',
+  'reserve_release',
+];
 export type BalanceStatus = 'pending' | 'available';
 
 export interface BalanceTransactionsTable {

@@ -36,7 +36,7 @@ export default async function balancesRoutes(fastify: FastifyInstance) {
         tags,
         summary: "The merchant's balance statement, newest first",
         description:
-          "Every movement of the merchant's money: `charge`, `fee`, `refund`, `payout`, `payout_reversal`, `adjustment`, `reserve` (a charge's share held by the rolling reserve, with its release date in the description), `reserve_release` (reserve money back to available, on its date or drawn by a refund), each with `balanceAfter` (available + pending right after it), whether it is `pending` or `available`, and `availableOn`. Moving a settled amount from pending to available is not a movement (the total does not change). Filters: `type`, `currency`, `from`, `to` (dates or RFC 3339 times). Errors: `validation_error` (a bad date), `currency_unsupported`, `not_found` (an unknown `startingAfter`).",
+          "Every movement of the merchant's money: `charge`, `fee`, `refund`, `payout`, `payout_reversal`, `refund_reversal`, `late_payment`, `adjustment`, `reserve` (a charge's share held by the rolling reserve, with its release date in the description), `reserve_release` (reserve money back to available, on its date or drawn by a refund), each with `balanceAfter` (available + pending right after it), whether it is `pending` or `available`, and `availableOn`. Moving a settled amount from pending to available is not a movement (the total does not change). Filters: `type`, `currency`, `from`, `to` (dates or RFC 3339 times). Errors: `validation_error` (a bad date), `currency_unsupported`, `not_found` (an unknown `startingAfter`).",
         security,
         querystring: ListBalanceTransactionsQuery,
         response: { 200: BalanceTransactionList },

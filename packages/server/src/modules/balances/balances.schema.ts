@@ -31,10 +31,24 @@ export const MerchantBalance = Type.Object({
 });
 export type MerchantBalance = Static<typeof MerchantBalance>;
 
-export const BalanceTransactionTypeSchema = Type.Union([Type.Literal('charge'), Type.Literal('refund'), Type.Literal('fee'), Type.Literal('payout'), Type.Literal('payout_reversal'), Type.Literal('adjustment'), Type.Literal('reserve'), Type.Literal('reserve_release')], {
-  description:
-    '`charge` (a payment, gross), `fee` (the platform fee of a charge, negative; positive when a refund returns part of it), `refund`, `payout`, `payout_reversal` (a failed payout coming back), `adjustment`, `reserve` (the rolling reserve\'s share of a charge, negative: held until the date in its description), `reserve_release` (reserve money coming back to available: on its date, or drawn by a refund)',
-});
+export const BalanceTransactionTypeSchema = Type.Union(
+  [
+    Type.Literal('charge'),
+    Type.Literal('refund'),
+    Type.Literal('fee'),
+    Type.Literal('payout'),
+    Type.Literal('payout_reversal'),
+    Type.Literal('refund_reversal'),
+    Type.Literal('late_payment'),
+    Type.Literal('adjustment'),
+    Type.Literal('reserve'),
+    Type.Literal('reserve_release'),
+  ],
+  {
+    description:
+      '`charge` (a payment, gross), `fee` (the platform fee of a charge, negative; positive when a refund returns part of it), `refund` (a mobile-money refund leaves the balance when it is asked for), `payout`, `payout_reversal` (a failed payout coming back), `refund_reversal` (a failed mobile-money refund coming back), `late_payment` (a payment that arrived when the intent could no longer take it, returned to the payer: amount 0, never part of the balance), `adjustment`, `reserve` (the rolling reserve\'s share of a charge, negative: held until the date in its description), `reserve_release` (reserve money coming back to available: on its date, or drawn by a refund)',
+  },
+);
 
 export const BalanceTransaction = Type.Object({
   id: Type.String({ description: '`btx_…`' }),

@@ -65,6 +65,21 @@ export const attemptsRepository = {
     return db.selectFrom('payment_attempts').selectAll().where('intent_id', '=', intentId).orderBy('created_at').orderBy('id').execute();
   },
 
+  /** The attempt that paid the intent (a late success did not), if one did. */
+  async findPaid(db: Executor, intentId: string): Promise<AttemptRow | undefined> {
+    return db.selectFrom('payment_attempts').selectAll().where('intent_id', '=', intentId).where('status', '=', 'SUCCEEDED').where('late', '=', false).executeTakeFirst();
+  },
+
+  async find(db: Executor, id: string): Promise<AttemptRow | undefined> {
+    return db.selectFrom('payment_attempts').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** The attempts of these intents, each intent's oldest first. */
+  async listForIntents(db: Executor, intentIds: readonly string[]): Promise<AttemptRow[]> {
+    if (intentIds.length === 0) return [];
+    return db.selectFrom('payment_attempts').selectAll().where('intent_id', 'in', intentIds).orderBy('created_at').orderBy('id').execute();
+  },
+
   /** Every attempt of a provider created in [from, to) (reconciliation). */
   async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<AttemptRow[]> {
     return db.selectFrom('payment_attempts').selectAll().where('provider', '=', provider).where('created_at', '>=', from).where('created_at', '<', to).orderBy('id').execute();

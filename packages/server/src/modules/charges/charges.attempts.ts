@@ -26,11 +26,14 @@ import {
   storeOf,
 } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
-import { type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
+import { type DirectPayment, type DirectPayments, type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { type AttemptRow, attemptsRepository as repo } from './charges.attempts.repository.ts';
+import type { MobileRefunds } from './charges.refunds.ts';
+import type { MobileRefundRow } from './charges.refunds.repository.ts';
 import { chargePostings, feeScheduleOf } from './charges.service.ts';
-import type { MobileMoneyChargeBody, PaymentAttempt, ProcessingIntent } from './charges.schema.ts';
+import type { MobileMoneyChargeBody, ProcessingIntent } from './charges.schema.ts';
+import type { PaymentAttempt } from '../intents/index.ts';
 
 /** Attempts per intent (contract §12): the fifth failure makes the intent FAILED. */
 export const MAX_PAYMENT_ATTEMPTS = 5;
@@ -102,6 +105,44 @@ export function attemptView(row: AttemptRow): PaymentAttempt {
   };
 }
 
+/** What an intent shows of its direct payment: its attempts (oldest first), the latest's method, and what the payer does while it waits. */
+export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment | undefined {
+  const current = attempts.at(-1);
+  if (!current) return undefined;
+  const description = describeProvider(current.provider);
+  const t = translator({ saved: current.language });
+  return {
+    attempts: attempts.map(attemptView),
+    paymentMethod: { type: 'mobile_money', provider: current.provider, phoneNumber: maskPhone(current.phone_number) },
+    // A redirect provider whose page is not known (its answer was lost) has nothing to show.
+    nextAction:
+      current.status !== 'PENDING' || (current.redirect_url === null && description?.approval === 'redirect')
+        ? null
+        : current.redirect_url !== null
+          ? { type: 'redirect', url: current.redirect_url }
+          : {
+              type: 'approve_on_phone',
+              provider: current.provider,
+              phoneNumber: current.phone_number,
+              expiresAt: current.approval_expires_at.toISOString(),
+              message: t.text('attempts.approveOnPhone', { provider: description?.displayName ?? current.provider, amount: t.amount(current.amount_minor, current.currency as Currency), ussd: description?.ussd ?? '' }),
+              ussd: description?.ussd ?? null,
+            },
+  };
+}
+
+/** The direct payments of these intents, in one query (the intents module's reads and events). */
+export const directPayments: DirectPayments = async (executor, intentIds) => {
+  const byIntent = new Map<string, AttemptRow[]>();
+  for (const row of await repo.listForIntents(executor, intentIds)) byIntent.set(row.intent_id, [...(byIntent.get(row.intent_id) ?? []), row]);
+  const found = new Map<string, DirectPayment>();
+  for (const [id, rows] of byIntent) {
+    const direct = directPaymentOf(rows);
+    if (direct) found.set(id, direct);
+  }
+  return found;
+};
+
 /**
  * Paying an intent directly with mobile money (contract §12), on the connectors' one request
  * lifecycle: the attempt and its reference commit with the intent's move to PROCESSING; the
@@ -115,43 +156,26 @@ export function createAttemptsService(
     balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'reserveFor'>;
     intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition' | 'sessionOwner'>;
     connectors: ConnectorSource;
+    /** Returns a late payment to the payer. */
+    refunds: Pick<MobileRefunds, 'returnLatePayment' | 'start'>;
     /** The merchant's settings at settle time (fees, settlement delay, pinned version). */
     merchantTerms: (merchantId: string, tx: Tx) => Promise<Pick<MerchantContext, 'fees' | 'settlementDelayDays' | 'pinnedVersion' | 'reserve'>>;
     logger?: Logger;
   },
 ) {
   const { db, clock, ids, random } = deps;
-  const { ledger, balances, intents, connectors, merchantTerms } = collaborators;
+  const { ledger, balances, intents, connectors, merchantTerms, refunds } = collaborators;
   const log = collaborators.logger;
   const throttle = createThrottle(deps);
 
-  function intentView(row: IntentRow, attempts: AttemptRow[], current: AttemptRow | undefined): ProcessingIntent {
-    const description = current ? describeProvider(current.provider) : undefined;
-    const t = translator({ saved: current?.language });
-    const pending = current?.status === 'PENDING' ? current : undefined;
-    return {
-      ...publicView(row, clock.now()),
-      attempts: attempts.map(attemptView),
-      paymentMethod: current ? { type: 'mobile_money', provider: current.provider, phoneNumber: maskPhone(current.phone_number) } : null,
-      // A redirect provider whose page is not known (its answer was lost) has nothing to show.
-      nextAction: !pending || (pending.redirect_url === null && description?.approval === 'redirect')
-        ? null
-        : pending.redirect_url !== null
-          ? { type: 'redirect', url: pending.redirect_url }
-          : {
-              type: 'approve_on_phone',
-              provider: pending.provider,
-              phoneNumber: pending.phone_number,
-              expiresAt: pending.approval_expires_at.toISOString(),
-              message: t.text('attempts.approveOnPhone', { provider: description?.displayName ?? pending.provider, amount: t.amount(pending.amount_minor, pending.currency as Currency), ussd: description?.ussd ?? '' }),
-              ussd: description?.ussd ?? null,
-            },
-    };
+  function intentView(row: IntentRow, attempts: AttemptRow[]): ProcessingIntent {
+    const direct = directPaymentOf(attempts);
+    return { ...publicView(row, clock.now()), attempts: direct?.attempts ?? [], paymentMethod: direct?.paymentMethod ?? null, nextAction: direct?.nextAction ?? null };
   }
 
   /** Decides an attempt once, with the intent, the money and the event, in one transaction. */
   async function settle(id: string, decision: Decision): Promise<void> {
-    await db.transaction().execute(async (tx) => {
+    const lateRefund = await db.transaction().execute(async (tx): Promise<MobileRefundRow | undefined> => {
       const attempt = await repo.lock(tx, id);
       if (!attempt || attempt.status !== 'PENDING') return;
       const scope = { merchantId: attempt.merchant_id, mode: attempt.mode };
@@ -165,7 +189,7 @@ export function createAttemptsService(
         const reason = decision.status === 'FAILED' ? decision.reason : 'AMOUNT_MISMATCH';
         if (decision.status === 'SUCCESSFUL') log?.error({ attempt: id, provider: attempt.provider }, 'mobile-money payment settled for another amount or currency: see caisse reconcile');
         const failed = await repo.update(tx, id, { status: 'FAILED', failure_code: failureCodeOf(reason), failure_reason: reason.slice(0, 200), completed_at: now, updated_at: now });
-        if (intent.status !== 'PROCESSING') return;
+        if (intent.status !== 'PROCESSING') return undefined;
         const used = (await repo.listForIntent(tx, intent.id)).length;
         const to = isDue(intent.expires_at, now) ? 'EXPIRED' : used >= MAX_PAYMENT_ATTEMPTS ? 'FAILED' : 'PENDING';
         await intents.transition(tx, intent, to, {
@@ -173,17 +197,17 @@ export function createAttemptsService(
           patch: { attempts: intent.attempts + 1, last_error_code: failed.failure_code, last_error_message: `The mobile-money payment failed (${reason.slice(0, 100)})` },
           eventData: { attempt: attemptView(failed) },
         });
-        return;
+        return undefined;
+      }
+      if (intent.status !== 'PROCESSING') {
+        // Paid, but the intent can no longer take it: the money is the payer's, returned to them
+        // (a late_payment refund), never through the merchant's balance.
+        const late = await repo.update(tx, id, { status: 'SUCCEEDED', late: true, provider_transaction_id: decision.financialTransactionId ?? null, completed_at: now, updated_at: now });
+        log?.warn({ attempt: id, intent: intent.id }, 'mobile-money payment arrived for an intent that cannot take it: returned to the payer (late_payment)');
+        return refunds.returnLatePayment(tx, late);
       }
       const transferId = ids('transfer');
       const clearing = await ledger.providerClearing(tx, { mode: attempt.mode, provider: attempt.provider, currency });
-      if (intent.status !== 'PROCESSING') {
-        // Paid, but the intent can no longer take it: the money is the payer's, held for the
-        // late_payment refund (docs/decisions.md, "Payment attempts").
-        await repo.update(tx, id, { status: 'SUCCEEDED', late: true, provider_transaction_id: decision.financialTransactionId ?? null, completed_at: now, updated_at: now });
-        log?.warn({ attempt: id, intent: intent.id }, 'mobile-money payment arrived for an intent that cannot take it: to be returned (late_payment)');
-        return;
-      }
       const fee = feeOf(attempt.amount_minor, feeScheduleOf(deps.config, merchant, currency));
       const pendingAccount = await ledger.merchantPending(tx, { ...scope, currency });
       const reserve = balances.reserveFor(merchant, attempt.amount_minor - fee);
@@ -213,8 +237,10 @@ export function createAttemptsService(
         eventData: { attempt: attemptView(succeeded) },
       });
       await balances.recordCharge(tx, scope, { intentId: intent.id, currency, amount: attempt.amount_minor, fee, transferId, availableOn: balances.availableOn(merchant), reserve });
+      return undefined;
     });
     announceEvents(deps);
+    if (lateRefund) refunds.start(lateRefund);
   }
 
   const lifecycle = createProviderLifecycle<AttemptRow>({
@@ -317,8 +343,8 @@ export function createAttemptsService(
           updated_at: now,
           completed_at: null,
         });
-        const processing = await intents.transition(tx, intent, 'PROCESSING', { apiVersion: merchant.pinnedVersion, eventData: { attempt: attemptView(row) } });
-        const view = intentView(processing, [...earlier, row], row);
+        const processing = await intents.transition(tx, intent, 'PROCESSING', { apiVersion: merchant.pinnedVersion, patch: { direct_payment: true }, eventData: { attempt: attemptView(row) } });
+        const view = intentView(processing, [...earlier, row]);
         await opts.answer?.record(tx, 202, view);
         return { row, view };
       });

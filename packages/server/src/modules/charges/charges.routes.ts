@@ -5,6 +5,7 @@ import { idempotentAnswer } from '../../platform/http/idempotency.ts';
 import { IntentIdParams, PublicIntent } from '../intents/index.ts';
 import { requestedLanguages } from '../../platform/i18n.ts';
 import { ChargeBody, ChargeHeaders, ProcessingIntent, Refund, RefundBody } from './charges.schema.ts';
+import { refundStatusCode } from './charges.service.ts';
 
 const idempotencyNote =
   'Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours replays this answer (`Idempotent-Replayed: true`), a 402 included.';
@@ -79,15 +80,19 @@ export default async function chargesRoutes(fastify: FastifyInstance) {
         description: [
           "Moves `amount` (default: all that is left) back from the merchant's balance to the wallet that paid, in the intent's currency and mode, in one transaction under the intent's row lock: the intent becomes PARTIALLY_REFUNDED or REFUNDED, its `amountRefunded` grows and `payment.refunded` is written. Several refunds may follow one another until the whole amount is back; concurrent refunds never exceed it.",
           "The merchant's balance may go below zero for a refund (the customer's money comes first); it is the merchant's debt to the platform.",
-          'Errors: `refund_exceeds_amount` (422, with `amountRefundable`), `amount_invalid`, `intent_state_invalid` (409: the intent was not paid, or is REFUNDED already), `not_found`.',
+          "A payment made directly with mobile money is refunded to the payer's number through the provider (its refund operation, or a transfer): 202 with the refund `PENDING`, its money held out of the merchant's balance; then `SUCCEEDED` (the intent changes and `payment.refunded` is written, with the refund in `data.refund`) or `FAILED` (`refund.failed`, the money back in the merchant's balance). Refunds still pending count against what is left. A provider that can neither refund nor transfer: 409 `refund_unsupported`.",
+          'Errors: `refund_exceeds_amount` (422, with `amountRefundable`), `amount_invalid`, `intent_state_invalid` (409: the intent was not paid, or is REFUNDED already), `refund_unsupported` (409), `provider_unavailable` (503), `not_found`.',
           idempotencyNote,
         ].join('\n\n'),
         security: [{ apiKey: [], secretKey: [] }],
         params: IntentIdParams,
         body: RefundBody,
-        response: { 201: Refund },
+        response: { 201: Refund, 202: Refund },
       },
     },
-    async (request, reply) => reply.code(201).send(await charges.refund(request.merchant, request.params.id, request.body, idempotentAnswer(request))),
+    async (request, reply) => {
+      const refund = await charges.refund(request.merchant, request.params.id, request.body, idempotentAnswer(request));
+      return reply.code(refundStatusCode(refund)).send(refund);
+    },
   );
 }

@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { PublicIntent } from '../intents/index.ts';
+import { DirectPaymentMethod, NextAction, PaymentAttempt, PublicIntent, Refund } from '../intents/index.ts';
+
+export { Refund };
 
 export const MAX_REFUND_REASON_LENGTH = 500;
 
@@ -45,54 +47,12 @@ export const RefundBody = Type.Object(
 );
 export type RefundBody = Static<typeof RefundBody>;
 
-export const Refund = Type.Object({
-  id: Type.String({ description: '`re_…`' }),
-  object: Type.Literal('refund'),
-  amount: Type.String({ description: 'Refunded by this refund, in major units ("2000" XAF).' }),
-  currency: Type.String({ description: 'The intent\'s currency.' }),
-  intentId: Type.String({ description: 'The refunded payment intent (`pi_…`).' }),
-  status: Type.Literal('succeeded', { description: 'Refunds are immediate: the money is back in the wallet when this answer arrives.' }),
-  reason: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' }),
-});
-export type Refund = Static<typeof Refund>;
-
-const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
-const Nullable = <T extends import('typebox').TSchema>(t: T) => Type.Union([t, Type.Null()]);
-
-export const PaymentAttempt = Type.Object({
-  id: Type.String({ description: '`att_…`' }),
-  object: Type.Literal('payment_attempt'),
-  provider: Type.String(),
-  phoneNumber: Type.String({ description: 'The payer\'s number, masked.' }),
-  status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
-  failureCode: Nullable(Type.String({ description: '`payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `amount_out_of_bounds`' })),
-  providerReference: Nullable(Type.String({ description: "The provider's transaction id, once paid" })),
-  fee: Nullable(Type.String()),
-  net: Nullable(Type.String()),
-  late: Type.Boolean({ description: 'Paid after the intent could no longer take it: returned to the payer (late_payment)' }),
-  createdAt: Timestamp,
-  completedAt: Nullable(Timestamp),
-});
-export type PaymentAttempt = Static<typeof PaymentAttempt>;
-
-export const NextAction = Type.Union([
-  Type.Object({
-    type: Type.Literal('approve_on_phone'),
-    provider: Type.String(),
-    phoneNumber: Type.String(),
-    expiresAt: Timestamp,
-    message: Type.String({ description: "What the payer does, in the payer's language" }),
-    ussd: Nullable(Type.String({ description: "The provider's USSD code, to dial when no prompt appears" })),
-  }),
-  Type.Object({ type: Type.Literal('redirect'), url: Type.String() }),
-]);
 
 /** The answer to a mobile-money charge: the public intent with its attempts and what the payer does next. */
 export const ProcessingIntent = Type.Object({
   ...PublicIntent.properties,
   attempts: Type.Array(PaymentAttempt, { description: "The intent's mobile-money attempts, oldest first" }),
-  paymentMethod: Nullable(Type.Object({ type: Type.Literal('mobile_money'), provider: Type.String(), phoneNumber: Type.String({ description: 'masked' }) })),
-  nextAction: Nullable(NextAction),
+  paymentMethod: Type.Union([DirectPaymentMethod, Type.Null()]),
+  nextAction: Type.Union([NextAction, Type.Null()]),
 });
 export type ProcessingIntent = Static<typeof ProcessingIntent>;

@@ -36,12 +36,29 @@ export function refundView(r: RefundRow): Refund {
   };
 }
 
-function notFound(id: string, param: string): ApiError {
+export function notFound(id: string, param: string): ApiError {
   return new ApiError('not_found', `No payment intent ${id}`, { param });
 }
 
-function stateInvalid(status: string, doing: string): ApiError {
+export function stateInvalid(status: string, doing: string): ApiError {
   return new ApiError('intent_state_invalid', `An intent that is ${status} cannot be ${doing}`, { extra: { intentStatus: status } });
+}
+
+/** 201 for a wallet payment's refund (done), 202 for one the provider still has to make. */
+export function refundStatusCode(refund: Refund): 201 | 202 {
+  return refund.status === 'succeeded' ? 201 : 202;
+}
+
+/** What a refund asks for (default: all that is `left`), or 422 `refund_exceeds_amount`. */
+export function refundAmount(body: RefundBody, left: bigint, currency: Currency): bigint {
+  const amount = body.amount === undefined ? left : parseAmount(body.amount, currency);
+  if (amount > left || amount <= 0n) {
+    throw new ApiError('refund_exceeds_amount', `At most ${formatAmount(left, currency)} ${currency} is left to refund`, {
+      param: 'amount',
+      extra: { amountRefundable: formatAmount(left > 0n ? left : 0n, currency) },
+    });
+  }
+  return amount;
 }
 
 /** What a customer paid one merchant (the dashboard's Customers page). */
@@ -97,10 +114,15 @@ export function createChargesService(
   collaborators: {
     ledger: LedgerService;
     balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'refundSource' | 'recordRefund' | 'reserveFor' | 'drawReserve' | 'drawOwnHold'>;
-    intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition'>;
+    intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition' | 'publicViewIn'>;
     otp: Pick<OtpService, 'spend'>;
     /** A charge is a payment attempt: the merchant sees the customer from then on (users.link). */
     customers: { link(scope: Scope, userId: string, tx: Tx): Promise<void> };
+    /** Refunds of payments made directly with mobile money (charges.refunds.ts): undefined when the intent was not paid that way. */
+    directRefunds?: {
+      refund(merchant: Caller, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund | undefined>;
+      listForIntent(intentId: string): Promise<Refund[]>;
+    };
   },
 ) {
   const { db, clock, ids } = deps;
@@ -142,6 +164,12 @@ export function createChargesService(
 
     /** The customer who last tried to pay this intent, if any (the dashboard links to it). */
     lastPayer: (intentId: string) => repo.lastPayer(db, intentId),
+
+    /** An intent's refunds, oldest first: to the wallet, and to mobile money (the dashboard's payment detail). */
+    async refundsOf(intentId: string): Promise<Refund[]> {
+      const [wallet, direct] = await Promise.all([repo.listRefunds(db, intentId), collaborators.directRefunds?.listForIntent(intentId) ?? []]);
+      return [...wallet.map(refundView), ...direct].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    },
 
     /** The intents these customers paid or tried to pay to the merchant, newest first (the dashboard's phone search). */
     intentsOfPayers: (scope: Scope, userIds: readonly string[], limit: number) => repo.intentsOfPayers(db, scope.merchantId, scope.mode, userIds, limit),
@@ -261,7 +289,8 @@ export function createChargesService(
           patch: { attempts, last_error_code: null, last_error_message: null, fee_minor: fee },
         });
         // The answer is stored before the transfer, so it does not lengthen the balance's lock.
-        const intent = publicView(paid, clock.now());
+        // An intent that had a direct mobile-money attempt shows its attempts, as every read does.
+        const intent = paid.direct_payment ? await intents.publicViewIn(tx, paid) : publicView(paid, clock.now());
         await answer?.record(tx, 200, intent);
         // The merchant receives amount − fee (less the reserve's share, held), the platform's revenue the fee, in one transfer.
         const reserve = balances.reserveFor(merchant, row.amount_minor - fee);
@@ -291,26 +320,22 @@ export function createChargesService(
 
     /**
      * POST /gateway/{id}/refunds: all that is left (default) or part of it, back from the
-     * merchant's balance to the wallet that paid, in one transaction under the intent's row lock
+     * merchant's balance to the wallet that paid (a direct mobile-money payment: to the payer's
+     * number, through `directRefunds`), in one transaction under the intent's row lock
      * (PARTIALLY_REFUNDED / REFUNDED and `payment.refunded`). More than is left: 422
      * `refund_exceeds_amount`; an intent that was not paid (or is fully refunded): 409
      * `intent_state_invalid`. The merchant's balance may go below zero (see the OpenAPI notes).
      */
     async refund(merchant: Caller, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund> {
+      const direct = await collaborators.directRefunds?.refund(merchant, intentId, body, answer);
+      if (direct) return direct;
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const refund = await db.transaction().execute(async (tx) => {
         const row = await intents.lockForChange(tx, scope, intentId);
         if (!row) throw notFound(intentId, 'id');
         if (row.status !== 'SUCCEEDED' && row.status !== 'PARTIALLY_REFUNDED') throw stateInvalid(row.status, 'refunded');
         const currency = row.currency as Currency;
-        const left = row.amount_minor - row.amount_refunded_minor;
-        const amount = body.amount === undefined ? left : parseAmount(body.amount, currency);
-        if (amount > left) {
-          throw new ApiError('refund_exceeds_amount', `At most ${formatAmount(left, currency)} ${currency} is left to refund`, {
-            param: 'amount',
-            extra: { amountRefundable: formatAmount(left, currency) },
-          });
-        }
+        const amount = refundAmount(body, row.amount_minor - row.amount_refunded_minor, currency);
         const charge = await repo.findSucceeded(tx, row.id);
         if (!charge) throw new Error(`intent ${row.id} is ${row.status} without a succeeded charge`);
 

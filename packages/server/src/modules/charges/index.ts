@@ -3,4 +3,5 @@ export * from './charges.service.ts';
 export * from './charges.schema.ts';
 export { default as chargesRoutes } from './charges.routes.ts';
 export { startChargeRollup, ROLLUP_INTERVAL_MS } from './charges.rollup.ts';
-export { ATTEMPT_TIMEOUT_MS, type AttemptsService, attemptView, createAttemptsService, MAX_PAYMENT_ATTEMPTS } from './charges.attempts.ts';
+export { ATTEMPT_TIMEOUT_MS, type AttemptsService, attemptView, createAttemptsService, directPayments, MAX_PAYMENT_ATTEMPTS } from './charges.attempts.ts';
+export { createMobileRefunds, LATE_PAYMENT_REASON, type MobileRefunds } from './charges.refunds.ts';

@@ -79,6 +79,8 @@ export interface LifecycleSpec<Row extends ProviderRequestRow> {
   logger?: Pick<Logger, 'error'>;
   /** What to send the provider for this row. */
   request(row: Row): PaymentRequest;
+  /** How to send it, when not by `collect` or `disburse` after the kind (a refund: the provider's refund operation). */
+  send?(connector: Connector, request: PaymentRequest, row: Row): Promise<SubmitResult>;
   /**
    * What the row stored of the provider's answer, for providers that cannot be asked by our
    * reference alone (Orange's status needs its pay_token and the amount).
@@ -138,7 +140,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     const connector = connectorFor(row.mode, row.provider);
     if (!connector) return { status: 'UNKNOWN', reason: 'no connector for this provider' };
     const request = spec.request(row);
-    const result = kind === 'collection' ? await connector.collect(request) : await connector.disburse(request);
+    const result = spec.send ? await spec.send(connector, request, row) : kind === 'collection' ? await connector.collect(request) : await connector.disburse(request);
     if (result.status === 'PENDING') {
       if (spec.remember && (result.providerReference !== undefined || result.redirectUrl !== undefined)) {
         await spec.remember(row, { providerReference: result.providerReference, redirectUrl: result.redirectUrl });

@@ -27,7 +27,7 @@ import {
   UpdateEndpointBody,
 } from '../webhooks/index.ts';
 import { Intent } from '../intents/index.ts';
-import { Refund, RefundBody } from '../charges/index.ts';
+import { Refund, RefundBody, refundStatusCode } from '../charges/index.ts';
 import { AUDIT_ACTIONS, type DashboardScope, type DashboardSession } from './dashboard.service.ts';
 import {
   ApiKey,
@@ -348,10 +348,13 @@ async function dashboardApi(instance: FastifyInstance) {
           'All that is left (no `amount`) or part of it, back to the wallet that paid. Errors as the API: `refund_exceeds_amount` (422), `amount_invalid`, `intent_state_invalid` (409), `not_found`. Written to the audit log with the refund.',
         params: ModeIdParams,
         body: RefundBody,
-        response: { 201: Refund },
+        response: { 201: Refund, 202: Refund },
       },
     },
-    async (req, reply) => reply.code(201).send(await dashboard.refundPayment(req.dashboardSession, scope(req), req.params.id, req.body)),
+    async (req, reply) => {
+      const refund = await dashboard.refundPayment(req.dashboardSession, scope(req), req.params.id, req.body);
+      return reply.code(refundStatusCode(refund)).send(refund);
+    },
   );
 
   // ---- API keys ---------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { type Static, type TOptional, Type } from 'typebox';
 import { API_RESOURCES, type ApiResource } from '../../platform/tenancy.ts';
-import { Intent } from '../intents/index.ts';
+import { Intent, Refund } from '../intents/index.ts';
 import { Topup } from '../topups/index.ts';
 import { INTENT_STATUSES } from '../intents/index.ts';
 import { EventTypeSchema } from '../events/index.ts';
@@ -136,6 +136,7 @@ export const PaymentDetail = Type.Object({
   events: Type.Array(Event, { description: 'The payment\'s events, oldest first' }),
   deliveries: Type.Array(Delivery, { description: 'Every webhook delivery of those events, newest first' }),
   customer: Type.Union([CustomerRef, Type.Null()], { description: 'The customer who last tried to pay it, if any' }),
+  refunds: Type.Array(Refund, { description: 'Its refunds, oldest first: to the wallet, and to mobile money (a late payment returned to the payer included)' }),
 });
 
 export const Customer = Type.Object({

@@ -215,7 +215,7 @@ export function createDashboardService(
   services: {
     merchants: MerchantsService;
     intents: IntentsService;
-    charges: Pick<ChargesService, 'customerStats' | 'lastPayer' | 'listForCustomer' | 'refund' | 'hourFigures' | 'intentsOfPayers'>;
+    charges: Pick<ChargesService, 'customerStats' | 'lastPayer' | 'listForCustomer' | 'refund' | 'refundsOf' | 'hourFigures' | 'intentsOfPayers'>;
     topups: Pick<TopupsService, 'listForCustomerAt'>;
     events: EventsService;
     webhooks: WebhooksService;
@@ -567,7 +567,7 @@ export function createDashboardService(
       const deliveries = await webhooks.deliveriesOfEvents(scopeOf(scope), found.map((e) => e.id));
       const payer = await charges.lastPayer(payment.id);
       const customer = payer === undefined ? null : await users.retrieve(scope, payer).then(customerRef, () => null);
-      return { object: 'dashboard_payment' as const, payment, events: found, deliveries, customer };
+      return { object: 'dashboard_payment' as const, payment, events: found, deliveries, customer, refunds: await charges.refundsOf(payment.id) };
     },
 
     /** Cancels an open payment; the audit entry commits with the state change. */

@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
 /** Event types (contract §5, payouts §10). */
-export const EVENT_TYPES = ['payment.processing', 'payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded', 'payout.paid', 'payout.failed'] as const;
+export const EVENT_TYPES = ['payment.processing', 'payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded', 'refund.failed', 'payout.paid', 'payout.failed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const EventTypeSchema = Type.Enum(EVENT_TYPES, { description: 'An event type' });

@@ -28,6 +28,8 @@ export interface IntentsTable {
   started_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** Where the checkout sends the payer after the outcome (contract §12); null: none. */
   return_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Had a direct mobile-money attempt (its reads list the attempts). */
+  direct_payment: Generated<boolean>;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -49,6 +51,7 @@ export interface IntentPatch {
   last_error_message?: string | null;
   amount_refunded_minor?: bigint;
   fee_minor?: bigint | null;
+  direct_payment?: boolean;
 }
 
 /** A status filter as a reader means it: PENDING and EXPIRED depend on expires_at (read-time expiry). */

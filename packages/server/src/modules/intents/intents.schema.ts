@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { CURRENCIES } from '../../platform/money.ts';
 import type { Metadata as MetadataMap } from './intents.repository.ts';
 import { MAX_RETURN_URL_LENGTH } from './intents.return-url.ts';
@@ -78,6 +78,49 @@ const LastError = Type.Union([Type.Object({ code: Type.String(), message: Type.S
   description: 'Why the last charge attempt failed, or null.',
 });
 
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** One attempt to pay the intent directly with mobile money. */
+export const PaymentAttempt = Type.Object({
+  id: Type.String({ description: '`att_…`' }),
+  object: Type.Literal('payment_attempt'),
+  provider: Type.String(),
+  phoneNumber: Type.String({ description: 'The payer\'s number, masked.' }),
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
+  failureCode: Nullable(Type.String({ description: '`payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `amount_out_of_bounds`' })),
+  providerReference: Nullable(Type.String({ description: "The provider's transaction id, once paid" })),
+  fee: Nullable(Type.String()),
+  net: Nullable(Type.String()),
+  late: Type.Boolean({ description: 'Paid after the intent could no longer take it: returned to the payer (late_payment)' }),
+  createdAt: Timestamp,
+  completedAt: Nullable(Timestamp),
+});
+export type PaymentAttempt = Static<typeof PaymentAttempt>;
+
+/** What the payer does next while an attempt waits for the provider. */
+export const NextAction = Type.Union([
+  Type.Object({
+    type: Type.Literal('approve_on_phone'),
+    provider: Type.String(),
+    phoneNumber: Type.String(),
+    expiresAt: Timestamp,
+    message: Type.String({ description: "What the payer does, in the payer's language" }),
+    ussd: Nullable(Type.String({ description: "The provider's USSD code, to dial when no prompt appears" })),
+  }),
+  Type.Object({ type: Type.Literal('redirect'), url: Type.String() }),
+]);
+export type NextAction = Static<typeof NextAction>;
+
+/** The method of the intent's latest direct attempt. */
+export const DirectPaymentMethod = Type.Object({ type: Type.Literal('mobile_money'), provider: Type.String(), phoneNumber: Type.String({ description: 'masked' }) });
+
+/** What an intent paid directly with mobile money shows besides the common fields. */
+export interface DirectPayment {
+  attempts: PaymentAttempt[];
+  paymentMethod: Static<typeof DirectPaymentMethod>;
+  nextAction: NextAction | null;
+}
+
 /** The fields every reader sees, the client with only the API key included. */
 const publicFields = {
   id: Type.String({ description: 'pi_…' }),
@@ -92,15 +135,23 @@ const publicFields = {
   livemode: Type.Boolean(),
   amountRefunded: Type.String({ description: 'Refunded so far, in major units like amount.' }),
   lastError: LastError,
-  attempts: Type.Integer({ description: 'Charge attempts that count against the intent (at most 3 declines): those of the customer who started paying it, the first sent a code bound to it. Other customers\' declines are answered 402 and leave the intent as it was.' }),
+  attempts: Type.Union(
+    [
+      Type.Integer({ description: 'Paid (or being paid) through the wallet only: the charge attempts that count against the intent (at most 3 declines): those of the customer who started paying it, the first sent a code bound to it. Other customers\' declines are answered 402 and leave the intent as it was.' }),
+      Type.Array(PaymentAttempt, { description: 'Once the intent had a direct mobile-money attempt: its attempts, oldest first.' }),
+    ],
+    { description: 'A count for an intent paid through the wallet only; the list of attempts once one was made directly with mobile money.' },
+  ),
 };
 
 /**
- * Optional and last: events recorded before it existed are read back byte for byte through this
- * schema, and the serialiser writes optional fields after the required ones.
+ * Optional and last: events recorded before they existed are read back byte for byte through
+ * this schema, and the serialiser writes optional fields after the required ones.
  */
 const returnUrlField = {
   returnUrl: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Where the checkout sends the payer after the outcome (given on creation), or null.' })),
+  paymentMethod: Type.Optional(Type.Object(DirectPaymentMethod.properties, { description: 'Once the intent had a direct mobile-money attempt: the method of the latest one (number masked).' })),
+  nextAction: Type.Optional(Type.Union([NextAction, Type.Null()], { description: 'With paymentMethod: while an attempt waits for the provider, what the payer does; null otherwise.' })),
 };
 
 /** The intent as the client sees it with the API key alone: no metadata, no session token. */
@@ -158,6 +209,32 @@ export type ListIntentsQuery = Static<typeof ListIntentsQuery>;
 export const IntentIdParams = Type.Object({ id: Type.String({ description: 'pi_…' }) });
 export const SessionTokenParams = Type.Object({ sessionToken: Type.String({ description: 'ps_…, from the creation answer' }) });
 
-/** The events about an intent (every `payment.*` type): the envelope around the intent as the merchant reads it. */
-export const PaymentEvent = eventSchema(Type.Object({ paymentIntent: Intent }));
+/** A refund: immediate for a wallet payment, through the provider for a direct mobile-money one. */
+export const Refund = Type.Object({
+  id: Type.String({ description: '`re_…`' }),
+  object: Type.Literal('refund'),
+  amount: Type.String({ description: 'Refunded by this refund, in major units ("2000" XAF).' }),
+  currency: Type.String({ description: 'The intent\'s currency.' }),
+  intentId: Type.String({ description: 'The refunded payment intent (`pi_…`).' }),
+  status: Type.Union([Type.Literal('succeeded'), Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], {
+    description:
+      'A wallet payment\'s refund is immediate: `succeeded`, the money is back in the wallet when the answer arrives. A direct mobile-money payment\'s goes back to the payer\'s number through the provider: `PENDING`, then `SUCCEEDED` (`payment.refunded`) or `FAILED` (`refund.failed`, the money back in the merchant\'s balance).',
+  }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'Your reason, or `late_payment` for a payment that arrived when the intent could no longer take it, returned automatically.' }),
+  createdAt: Timestamp,
+  failureCode: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A refund to mobile money that FAILED: the provider's reason in lower case (`payee_not_found`); null otherwise." })),
+});
+export type Refund = Static<typeof Refund>;
+
+/**
+ * The events about an intent (every `payment.*` type): the envelope around the intent as the
+ * merchant reads it, and for a direct mobile-money payment the attempt the event is about.
+ */
+export const PaymentEvent = eventSchema(
+  Type.Object({
+    paymentIntent: Intent,
+    attempt: Type.Optional({ ...PaymentAttempt, description: 'A direct mobile-money payment: the attempt that started, succeeded or failed' }),
+    refund: Type.Optional({ ...Refund, description: 'A refund of a direct mobile-money payment: the one that succeeded (`payment.refunded`) or failed (`refund.failed`)' }),
+  }),
+);
 export type PaymentEvent = Static<typeof PaymentEvent>;

@@ -4,10 +4,10 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { assertCurrency, CURRENCIES, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
-import { announceEvents, type EventsService } from '../events/index.ts';
+import { announceEvents, type EventsService, type EventType } from '../events/index.ts';
 import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
 import { type IntentPatch, type IntentRow, intentsRepository as repo } from './intents.repository.ts';
-import type { CreatedIntent, CreateIntentBody, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
+import type { CreatedIntent, CreateIntentBody, DirectPayment, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
 import { intentIdOfSessionToken, newSessionToken, sessionTokenMatches } from './intents.session-token.ts';
 import { checkReturnUrl } from './intents.return-url.ts';
 import { assertMove, effectiveStatus, type IntentStatus, isDue } from './intents.state.ts';
@@ -22,8 +22,18 @@ export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'inten
 export const SWEEP_BATCH_SIZE = 100;
 
 
-/** The intent as the client with only the API key sees it: no metadata, no session token. */
-export function publicView(row: IntentRow, now: Date): PublicIntent {
+/**
+ * The direct mobile-money payments of these intents (their attempts, oldest first), in one query,
+ * keyed by intent id; given by the charges module, which owns the attempts.
+ */
+export type DirectPayments = (executor: Executor, intentIds: readonly string[]) => Promise<Map<string, DirectPayment>>;
+
+/**
+ * The intent as the client with only the API key sees it: no metadata, no session token. With
+ * `direct` (an intent that had a direct mobile-money attempt), the attempts as a list, the
+ * method and what the payer does next; without, the wallet flow's count.
+ */
+export function publicView(row: IntentRow, now: Date, direct?: DirectPayment): PublicIntent {
   const status = effectiveStatus(row, now);
   const currency = row.currency as Currency;
   return {
@@ -40,26 +50,31 @@ export function publicView(row: IntentRow, now: Date): PublicIntent {
     livemode: row.mode === 'live',
     amountRefunded: formatAmount(row.amount_refunded_minor, currency),
     lastError: row.last_error_code === null ? null : { code: row.last_error_code, message: row.last_error_message ?? '' },
-    attempts: row.attempts,
+    attempts: direct?.attempts ?? row.attempts,
     returnUrl: row.return_url,
+    ...(direct && { paymentMethod: direct.paymentMethod, nextAction: direct.nextAction }),
   };
 }
 
 /** The intent as the merchant sees it (secret key) and as events carry it: with metadata. */
-export function merchantView(row: IntentRow, now: Date): Intent {
+export function merchantView(row: IntentRow, now: Date, direct?: DirectPayment): Intent {
   const currency = row.currency as Currency;
   const fee = row.fee_minor;
   // returnUrl last: its schema field is optional, and the serialiser writes optional fields after
   // the required ones; events are read back byte for byte.
-  const { returnUrl, ...view } = publicView(row, now);
+  const { returnUrl, paymentMethod, nextAction, ...view } = publicView(row, now, direct);
   return {
     ...view,
     metadata: row.metadata,
     fee: fee === null ? null : formatAmount(fee, currency),
     net: fee === null ? null : formatAmount(row.amount_minor - fee, currency),
     returnUrl,
+    ...(direct && { paymentMethod, nextAction }),
   };
 }
+
+/** `publicView` or `merchantView`. */
+type IntentView<V> = (row: IntentRow, now: Date, direct?: DirectPayment) => V;
 
 function notFound(id: string): ApiError {
   return new ApiError('not_found', `No payment intent ${id}`, { param: 'id' });
@@ -67,10 +82,18 @@ function notFound(id: string): ApiError {
 
 export function createIntentsService(
   deps: Deps,
-  collaborators: { events: Pick<EventsService, 'record'>; pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>> },
+  collaborators: { events: Pick<EventsService, 'record'>; pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>; directPayments?: DirectPayments },
 ) {
   const { db, clock, random, ids } = deps;
   const { events } = collaborators;
+
+  /** Each row as `view` shows it, with its direct payment if it had one: no query for wallet-only rows. */
+  async function viewsOf<V>(executor: Executor, rows: readonly IntentRow[], view: IntentView<V>, now = clock.now()): Promise<V[]> {
+    const directIds = rows.filter((r) => r.direct_payment).map((r) => r.id);
+    const direct = directIds.length > 0 && collaborators.directPayments ? await collaborators.directPayments(executor, directIds) : undefined;
+    return rows.map((r) => view(r, now, direct?.get(r.id)));
+  }
+  const viewOf = async <V>(executor: Executor, row: IntentRow, view: IntentView<V>, now?: Date): Promise<V> => (await viewsOf(executor, [row], view, now))[0] as V;
 
   /**
    * Moves a locked intent (see `lockForChange`) to `to` and writes the move's event, in the
@@ -89,17 +112,20 @@ export function createIntentsService(
       // An expiry dates from expiresAt (when readers started to see it), never from the future.
       updated_at: to === 'EXPIRED' && isDue(row.expires_at, now) ? row.expires_at : now,
     });
-    if (move.event !== null) {
-      await events.record(tx, {
-        merchantId: updated.merchant_id,
-        mode: updated.mode,
-        type: move.event,
-        apiVersion: opts.apiVersion,
-        intentId: updated.id,
-        data: { paymentIntent: merchantView(updated, now), ...opts.eventData },
-      });
-    }
+    if (move.event !== null) await recordEvent(tx, updated, move.event, { ...opts, now });
     return updated;
+  }
+
+  /** Writes an event about the intent (as the merchant reads it now, with `eventData` beside it), in the caller's transaction. */
+  async function recordEvent(tx: Tx, row: IntentRow, type: EventType, opts: { apiVersion: string; eventData?: Record<string, unknown>; now?: Date }): Promise<void> {
+    await events.record(tx, {
+      merchantId: row.merchant_id,
+      mode: row.mode,
+      type,
+      apiVersion: opts.apiVersion,
+      intentId: row.id,
+      data: { paymentIntent: await viewOf(tx, row, merchantView, opts.now), ...opts.eventData },
+    });
   }
 
   /**
@@ -145,6 +171,9 @@ export function createIntentsService(
      * `answer` (an Idempotency-Key), the insert and the stored answer are one transaction.
      */
     transition,
+    recordEvent,
+    /** The intent as the client sees it, with its direct payment if it had one (read with `executor`). */
+    publicViewIn: (executor: Executor, row: IntentRow): Promise<PublicIntent> => viewOf(executor, row, publicView),
     expireIfDue,
 
     /**
@@ -214,12 +243,12 @@ export function createIntentsService(
     /** These intents of this scope, in the order of `ids` (missing ones left out). */
     async retrieveMany(scope: Scope, intentIds: readonly string[]): Promise<Intent[]> {
       if (intentIds.length === 0) return [];
-      const now = clock.now();
       const rows = new Map((await repo.findMany(db, scope, intentIds)).map((r) => [r.id, r]));
-      return intentIds.flatMap((id) => {
-        const row = rows.get(id);
-        return row ? [merchantView(row, now)] : [];
-      });
+      return viewsOf(
+        db,
+        intentIds.flatMap((id) => rows.get(id) ?? []),
+        merchantView,
+      );
     },
 
     /** The stored row of an intent of this scope (other modules check its state and amount). */
@@ -230,7 +259,7 @@ export function createIntentsService(
     async retrieve(caller: Scope, id: string): Promise<Intent> {
       const row = await repo.find(db, caller, id);
       if (!row) throw notFound(id);
-      return merchantView(row, clock.now());
+      return viewOf(db, row, merchantView);
     },
 
     /** The client's read (API key alone): by session token, within the key's merchant and mode. */
@@ -238,7 +267,7 @@ export function createIntentsService(
       const id = intentIdOfSessionToken(sessionToken);
       const row = id === undefined ? undefined : await repo.find(db, caller, id);
       if (!row || !sessionTokenMatches(sessionToken, row.session_token_hash)) throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
-      return publicView(row, clock.now());
+      return viewOf(db, row, publicView);
     },
 
     async list(caller: Scope, query: ListIntentsQuery): Promise<IntentList> {
@@ -247,7 +276,7 @@ export function createIntentsService(
       const rows = await repo.list(db, caller, { limit, startingAfter: query.startingAfter, status: query.status, now });
       return {
         object: 'list',
-        data: rows.slice(0, limit).map((r) => merchantView(r, now)),
+        data: await viewsOf(db, rows.slice(0, limit), merchantView),
         hasMore: rows.length > limit,
       };
     },
@@ -259,7 +288,6 @@ export function createIntentsService(
      * newest first, at most `limit`.
      */
     async search(caller: Scope, text: string, limit: number, ids: readonly string[] = []): Promise<Intent[]> {
-      const now = clock.now();
       const amounts = CURRENCY_CODES.flatMap((currency) => {
         try {
           return [{ currency, minor: parseAmount(text.replace(/[\s\u00a0\u202f,]/g, ''), currency) }];
@@ -269,7 +297,7 @@ export function createIntentsService(
       });
       const rows = await repo.search(db, caller, { id: /^pi_[0-9a-z]{26}$/.test(text) ? text : undefined, text, amounts, ids, limit });
       const unique = [...new Map(rows.map((r) => [r.id, r])).values()].sort((a, b) => (a.id < b.id ? 1 : -1));
-      return unique.slice(0, limit).map((r) => merchantView(r, now));
+      return viewsOf(db, unique.slice(0, limit), merchantView);
     },
 
     /**
@@ -288,7 +316,7 @@ export function createIntentsService(
           await answer?.recordProblem(tx, expired);
           return expired;
         }
-        const canceled = merchantView(await transition(tx, row, 'CANCELED', { apiVersion: caller.pinnedVersion }), clock.now());
+        const canceled = await viewOf(tx, await transition(tx, row, 'CANCELED', { apiVersion: caller.pinnedVersion }), merchantView);
         await answer?.record(tx, 200, canceled);
         return canceled;
       });

@@ -6,9 +6,19 @@ import type { KeyMode } from '../../platform/tenancy.ts';
 /**
  * A merchant's money is `merchant_pending` (charges not yet settled) or `merchant_balance` (what
  * is available to pay out); `merchant_reserve` the rolling reserve held from its charges;
- * `payout_transit` holds a payout until the provider decides it.
+ * `payout_transit` holds a payout until the provider decides it, and `refund_transit` a refund
+ * to mobile money (or a late payment to return) likewise.
  */
-export type AccountKind = 'user_wallet' | 'merchant_balance' | 'merchant_pending' | 'merchant_reserve' | 'payout_transit' | 'external' | 'platform_revenue' | PlatformAccountKind;
+export type AccountKind =
+  | 'user_wallet'
+  | 'merchant_balance'
+  | 'merchant_pending'
+  | 'merchant_reserve'
+  | 'payout_transit'
+  | 'refund_transit'
+  | 'external'
+  | 'platform_revenue'
+  | PlatformAccountKind;
 /** Accounts of the platform itself (no merchant): a provider's clearing account. */
 export type PlatformAccountKind = 'provider_clearing';
 

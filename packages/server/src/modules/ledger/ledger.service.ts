@@ -240,6 +240,8 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     merchantReserve: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'merchant_reserve' }),
     /** Where a merchant's payouts wait for the provider's answer, created when missing. */
     payoutTransit: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'payout_transit' }),
+    /** Where a merchant's refunds to mobile money (and late payments to return) wait for the provider's answer, created when missing. */
+    refundTransit: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'refund_transit' }),
     /** Locks accounts for the rest of the transaction, in the ledger's one lock order. */
     lockAccounts: (tx: Tx, accountIds: string[]) => repo.lockAccounts(tx, accountIds),
     /** Where money comes from outside the ledger (test funding, top-ups), created when missing. */

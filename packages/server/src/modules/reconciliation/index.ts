@@ -3,6 +3,7 @@
  * module's only public entry.
  */
 export {
+  type AttemptSource,
   compareRequest,
   createReconciliationService,
   type InFlight,
@@ -16,6 +17,7 @@ export {
   type ReconciledObject,
   type ReconciliationReport,
   type ReconciliationService,
+  type RefundSource,
   type RequestSource,
   type TopupSource,
   type Unverified,

@@ -5,7 +5,7 @@ import type { KeyMode } from '../../platform/tenancy.ts';
 import { type Connector, type ConnectorKind, isProviderName, type ListedRequest, type ModeConnectors, type StatusResult } from '../connectors/index.ts';
 
 /**
- * Reconciliation (contract §10): every top-up and payout of a period, as our ledger's modules
+ * Reconciliation (contract §10): every top-up, payout, payment attempt and refund to mobile money of a period, as our ledger's modules
  * have it, against what the provider says about the same reference. The service reads no table:
  * the modules that own the requests hand them over through the sources below, and the provider
  * is asked through its connector (docs/decisions.md, "Reconciliation").
@@ -30,13 +30,18 @@ export interface RequestSource<S extends string> {
 export type TopupSource = RequestSource<'PENDING' | 'SUCCEEDED' | 'FAILED'>;
 /** modules/payouts (`listForProvider`), wired in services.ts. */
 export type PayoutSource = RequestSource<'PENDING' | 'PAID' | 'FAILED'>;
+/** modules/charges: direct mobile-money payment attempts, and refunds of them to the payer. */
+export type AttemptSource = RequestSource<'PENDING' | 'SUCCEEDED' | 'FAILED'>;
+export type RefundSource = RequestSource<'PENDING' | 'SUCCEEDED' | 'FAILED'>;
 
-export type ReconciledObject = 'topup' | 'payout';
+export type ReconciledObject = 'topup' | 'payout' | 'attempt' | 'refund';
 
 /** Per object: the connector product it goes through and our status that means "the money moved". */
 const OBJECTS = {
   topup: { kind: 'collection', done: 'SUCCEEDED' },
   payout: { kind: 'disbursement', done: 'PAID' },
+  attempt: { kind: 'collection', done: 'SUCCEEDED' },
+  refund: { kind: 'disbursement', done: 'SUCCEEDED' },
 } as const satisfies Record<ReconciledObject, { kind: ConnectorKind; done: string }>;
 
 /** Our side of a request; amounts as decimal strings in major units, as in the API. */
@@ -106,8 +111,8 @@ export interface ReconciliationReport {
   /** `agreed`: nothing differs and everything was checked; `mismatched`: at least one mismatch; `unverified`: none found, but not everything could be checked. */
   result: 'agreed' | 'mismatched' | 'unverified';
   ok: boolean;
-  /** Requests of ours in the period; payouts null when no payouts source is wired. */
-  checked: { topups: number; payouts: number | null };
+  /** Requests of ours in the period; null for a kind whose source is not wired. */
+  checked: { topups: number; payouts: number | null; attempts: number | null; refunds: number | null };
   /** Requests whose final state, amount and currency the provider confirmed. */
   agreed: number;
   /**
@@ -225,7 +230,7 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 
 export function createReconciliationService(
   deps: { clock: Clock },
-  sources: { connectors: Pick<ModeConnectors, 'forMode'>; topups: TopupSource; payouts?: PayoutSource },
+  sources: { connectors: Pick<ModeConnectors, 'forMode'>; topups: TopupSource; payouts?: PayoutSource; attempts?: AttemptSource; refunds?: RefundSource },
 ) {
   function connectorFor(provider: string, mode: KeyMode): Connector {
     if (!isProviderName(provider)) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"; supported: mtn_momo`, { param: 'provider' });
@@ -265,19 +270,22 @@ export function createReconciliationService(
       const connector = connectorFor(q.provider, q.mode);
       const wideFrom = new Date(q.from.getTime() - MATCH_MARGIN_MS);
       const wideTo = new Date(q.to.getTime() + MATCH_MARGIN_MS);
-      const [topups, payouts] = await Promise.all([
-        sources.topups.listForProvider(q.provider, wideFrom, wideTo),
-        sources.payouts?.listForProvider(q.provider, wideFrom, wideTo),
-      ]);
+      const wide = (source: RequestSource<string> | undefined) => source?.listForProvider(q.provider, wideFrom, wideTo);
+      const [topups, payouts, attempts, refunds] = await Promise.all([wide(sources.topups) as Promise<OurRequest<string>[]>, wide(sources.payouts), wide(sources.attempts), wide(sources.refunds)]);
       const inPeriod = (r: OurRequest<string>) => r.mode === q.mode && r.created_at >= q.from && r.created_at < q.to;
       const ourTopups = topups.filter(inPeriod);
       const ourPayouts = payouts?.filter(inPeriod);
+      const ourAttempts = attempts?.filter(inPeriod);
+      const ourRefunds = refunds?.filter(inPeriod);
       const ours: { object: ReconciledObject; row: OurRequest<string> }[] = [
         ...ourTopups.map((row) => ({ object: 'topup' as const, row })),
         ...(ourPayouts ?? []).map((row) => ({ object: 'payout' as const, row })),
+        ...(ourAttempts ?? []).map((row) => ({ object: 'attempt' as const, row })),
+        ...(ourRefunds ?? []).map((row) => ({ object: 'refund' as const, row })),
       ];
 
-      const kinds: ConnectorKind[] = payouts === undefined ? ['collection'] : ['collection', 'disbursement'];
+      // Money out is listed only when a source of it is wired: otherwise every transfer would be unknown to us.
+      const kinds: ConnectorKind[] = payouts === undefined && refunds === undefined ? ['collection'] : ['collection', 'disbursement'];
       const [verdicts, listed] = await Promise.all([
         mapLimited(ours, STATUS_CONCURRENCY, async ({ object, row }) => compareRequest(object, row, await connector.status(OBJECTS[object].kind, row.reference))),
         listing(connector, q, kinds),
@@ -294,7 +302,7 @@ export function createReconciliationService(
         else unverified.push(v.entry);
       }
       // Any request of ours, of any mode and a day either side: only a reference we never had is unknown to us.
-      const known = new Set([...topups, ...(payouts ?? [])].map((r) => r.reference.toLowerCase()));
+      const known = new Set([...topups, ...(payouts ?? []), ...(attempts ?? []), ...(refunds ?? [])].map((r) => r.reference.toLowerCase()));
       const objectOf = (kind: ConnectorKind): ReconciledObject => (kind === 'collection' ? 'topup' : 'payout');
       for (const r of [...listed.requests].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
         if (!known.has(r.reference.toLowerCase())) mismatches.push(missingHere(objectOf(r.kind), r));
@@ -311,7 +319,7 @@ export function createReconciliationService(
         generatedAt: deps.clock.now().toISOString(),
         result,
         ok: result === 'agreed',
-        checked: { topups: ourTopups.length, payouts: ourPayouts?.length ?? null },
+        checked: { topups: ourTopups.length, payouts: ourPayouts?.length ?? null, attempts: ourAttempts?.length ?? null, refunds: ourRefunds?.length ?? null },
         agreed,
         listing: { source: listed.source, ok: listingOk, requests: listed.requests.length, ...(listingOk ? {} : { reason: listed.reason }) },
         mismatches,

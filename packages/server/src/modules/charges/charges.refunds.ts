@@ -1,0 +1,238 @@
+import type { Logger } from 'pino';
+import type { Tx } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { feeReturned } from '../../platform/fees.ts';
+import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
+import { type Currency, formatAmount } from '../../platform/money.ts';
+import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
+import type { BalancesService } from '../balances/index.ts';
+import {
+  type ConnectorSource,
+  createProviderLifecycle,
+  type Decision,
+  describeProvider,
+  FIRST_POLL_DELAY_MS,
+  fitMessage,
+  newReference,
+  paymentRequestOf,
+  storeOf,
+} from '../connectors/index.ts';
+import { announceEvents } from '../events/index.ts';
+import { type IntentsService, type Refund, statusAfterRefund } from '../intents/index.ts';
+import { type AttemptRow, attemptsRepository as attempts } from './charges.attempts.repository.ts';
+import { type MobileRefundRow, mobileRefundsRepository as repo } from './charges.refunds.repository.ts';
+import type { RefundBody } from './charges.schema.ts';
+import { notFound, refundAmount, stateInvalid } from './charges.service.ts';
+
+export const LATE_PAYMENT_REASON = 'late_payment';
+
+/** Whether a refund of `amount` gives back the whole payment, which a provider's refund operation can do (by the provider's reference). */
+function refundsWhole(paid: AttemptRow, amount: bigint): boolean {
+  return amount === paid.amount_minor && paid.provider_reference !== null;
+}
+
+export function mobileRefundView(row: MobileRefundRow): Refund {
+  return {
+    id: row.id,
+    object: 'refund',
+    amount: formatAmount(row.amount_minor, row.currency as Currency),
+    currency: row.currency,
+    intentId: row.intent_id,
+    status: row.status,
+    reason: row.reason,
+    createdAt: row.created_at.toISOString(),
+    failureCode: row.failure_reason?.toLowerCase() ?? null,
+  };
+}
+
+/**
+ * Refunds of payments made directly with mobile money: the money goes back to the payer's number
+ * through the provider (its refund operation when it has one, else a transfer), on the
+ * connectors' request lifecycle. The refund row, its reference and the hold of its money
+ * (`refund_transit`) commit first; the provider is called after; SUCCEEDED or FAILED is decided
+ * once under the row's lock, with the ledger, the intent and the event. A late payment (a success
+ * the intent could not take) is returned the same way, with money that was never the merchant's.
+ */
+export function createMobileRefunds(
+  deps: Deps,
+  collaborators: {
+    balances: Pick<BalancesService, 'holdForRefund' | 'refundPaid' | 'refundFailed' | 'holdLatePayment'>;
+    intents: Pick<IntentsService, 'lockForChange' | 'transition' | 'recordEvent' | 'retrieveRow'>;
+    connectors: ConnectorSource;
+    merchantTerms: (merchantId: string, tx: Tx) => Promise<Pick<MerchantContext, 'pinnedVersion'>>;
+    logger?: Logger;
+  },
+) {
+  const { db, clock, ids, random } = deps;
+  const { balances, intents, connectors, merchantTerms } = collaborators;
+  const log = collaborators.logger;
+
+  /** Decides a refund once: the ledger, its state, the intent and the event in one transaction. */
+  async function settle(id: string, decision: Decision): Promise<void> {
+    await db.transaction().execute(async (tx) => {
+      const row = await repo.lock(tx, id);
+      if (!row || row.status !== 'PENDING') return;
+      const scope: Scope = { merchantId: row.merchant_id, mode: row.mode };
+      const intent = await intents.lockForChange(tx, scope, row.intent_id);
+      if (!intent) throw new Error(`refund ${id} without its intent`);
+      const { pinnedVersion } = await merchantTerms(row.merchant_id, tx);
+      const currency = row.currency as Currency;
+      const now = clock.now();
+      if (decision.status === 'SUCCESSFUL') {
+        // The provider paid the payer back: gone, whatever amount it reports (a difference is
+        // logged and left to reconciliation, never sent again).
+        if (decision.amount !== row.amount_minor || decision.currency !== row.currency) log?.error({ refund: id, provider: row.provider }, 'mobile-money refund paid for another amount or currency: see caisse reconcile');
+        await balances.refundPaid(tx, scope, { refundId: row.id, provider: row.provider, currency, amount: row.amount_minor });
+        const paid = await repo.update(tx, id, { status: 'SUCCEEDED', provider_transaction_id: decision.financialTransactionId ?? null, completed_at: now, updated_at: now });
+        // A late payment was never part of the intent's amount: the intent does not change.
+        if (row.late) return;
+        const refunded = intent.amount_refunded_minor + row.amount_minor;
+        await intents.transition(tx, intent, statusAfterRefund(intent.amount_minor, refunded), {
+          apiVersion: pinnedVersion,
+          patch: { amount_refunded_minor: refunded },
+          eventData: { refund: mobileRefundView(paid) },
+        });
+        return;
+      }
+      const reason = decision.reason.slice(0, 200);
+      if (row.late) {
+        // The payer's money stays held in refund_transit: it is not the merchant's to take back.
+        log?.error({ refund: id, attempt: row.attempt_id, provider: row.provider, reason }, 'the return of a late mobile-money payment failed: the money is held for the payer');
+      } else {
+        await balances.refundFailed(tx, scope, { refundId: row.id, intentId: row.intent_id, currency, amount: row.amount_minor, feeReturned: row.fee_returned_minor, reason });
+      }
+      const failed = await repo.update(tx, id, { status: 'FAILED', failure_reason: reason, completed_at: now, updated_at: now });
+      await intents.recordEvent(tx, intent, 'refund.failed', { apiVersion: pinnedVersion, eventData: { refund: mobileRefundView(failed) } });
+    });
+    announceEvents(deps);
+  }
+
+  const lifecycle = createProviderLifecycle<MobileRefundRow>({
+    what: 'refund',
+    kind: 'disbursement',
+    connectors,
+    clock,
+    logger: log,
+    store: storeOf(db, repo),
+    request: (row) => {
+      const rules = describeProvider(row.provider)?.messages;
+      const text = row.late ? `Return of a late payment for ${row.intent_id}` : `Refund of ${row.intent_id}`;
+      return paymentRequestOf(row, { payerMessage: rules ? fitMessage(rules, text, row.id) : text, payeeNote: row.id });
+    },
+    // The provider's own refund operation for the whole payment (Wave's gives back the whole
+    // session); else a transfer to the payer's number.
+    send: async (connector, request, row) => {
+      const paid = await attempts.find(db, row.attempt_id);
+      if (!paid) throw new Error(`refund ${row.id} without its attempt`);
+      if (!connector.refund || !refundsWhole(paid, row.amount_minor)) return connector.disburse(request);
+      const result = await connector.refund({ ...request, providerReference: paid.provider_reference as string });
+      // The refund operation's acceptance is its outcome: nothing reads a refund back.
+      if (result.status === 'PENDING') await settle(row.id, { status: 'SUCCESSFUL', amount: row.amount_minor, currency: row.currency as Currency });
+      return result;
+    },
+    settle,
+  });
+
+  function newRow(scope: Scope, attempt: AttemptRow, r: { amount: bigint; feeReturned: bigint; reason: string | null; late: boolean }) {
+    const now = clock.now();
+    return {
+      id: ids('refund'),
+      merchant_id: scope.merchantId,
+      mode: scope.mode,
+      intent_id: attempt.intent_id,
+      attempt_id: attempt.id,
+      provider: attempt.provider,
+      phone_number: attempt.phone_number,
+      amount_minor: r.amount,
+      currency: attempt.currency,
+      fee_returned_minor: r.feeReturned,
+      reason: r.reason,
+      late: r.late,
+      reference: newReference(random),
+      status: 'PENDING' as const,
+      failure_reason: null,
+      provider_transaction_id: null,
+      submitted_at: null,
+      next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
+      polls: 0,
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+    };
+  }
+
+  /**
+   * 409 `refund_unsupported` when the provider can neither refund this amount nor transfer to the
+   * payer (its refund operation gives back whole payments only); 503 when it is not configured here.
+   */
+  function assertCanRefund(scope: Scope, paid: AttemptRow, amount: bigint): void {
+    const description = describeProvider(paid.provider);
+    const name = description?.displayName ?? paid.provider;
+    if (!description?.capabilities.refund) throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
+    const connector = lifecycle.connectorFor(scope.mode, paid.provider);
+    if (!connector) throw new ApiError('provider_unavailable', `${paid.provider} is not configured for ${scope.mode} mode on this server`);
+    if (description.capabilities.disburse || (connector.refund && refundsWhole(paid, amount))) return;
+    throw new ApiError('refund_unsupported', `${name} can only give back the whole payment: refund ${formatAmount(paid.amount_minor, paid.currency as Currency)} ${paid.currency}, or the customer another way`, { param: 'amount' });
+  }
+
+  return {
+    lifecycle,
+    pollDue: (n?: number) => lifecycle.pollDue(n),
+    drain: () => lifecycle.drain(),
+    /** Sends a committed refund to the provider, in the background. */
+    start: (row: MobileRefundRow) => lifecycle.start(row),
+
+    /**
+     * POST /gateway/{id}/refunds of an intent paid by a direct attempt: 202 PENDING, its money
+     * held out of the merchant's balance until the provider answers. Undefined when the intent
+     * was not paid that way (the wallet's refund answers).
+     */
+    async refund(merchant: Caller, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund | undefined> {
+      const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
+      const found = await intents.retrieveRow(scope, intentId);
+      if (!found?.direct_payment) return undefined;
+      const paid = await attempts.findPaid(db, intentId);
+      if (!paid) return undefined;
+      // Checked again with the amount once it is known (a whole refund may need the refund operation).
+      assertCanRefund(scope, paid, paid.amount_minor);
+      const row = await inTransaction(db, answer, async (tx) => {
+        const intent = await intents.lockForChange(tx, scope, intentId);
+        if (!intent) throw notFound(intentId, 'id');
+        if (intent.status !== 'SUCCEEDED' && intent.status !== 'PARTIALLY_REFUNDED') throw stateInvalid(intent.status, 'refunded');
+        const currency = intent.currency as Currency;
+        // Refunds still waiting for the provider hold their amount: together they never exceed the payment.
+        const held = intent.amount_refunded_minor + (await repo.pendingAmount(tx, intentId));
+        const amount = refundAmount(body, intent.amount_minor - held, currency);
+        assertCanRefund(scope, paid, amount);
+        const feeBack = feeReturned({ amount: intent.amount_minor, fee: intent.fee_minor ?? 0n, refundedBefore: held, refund: amount });
+        const inserted = await repo.insert(tx, newRow(scope, paid, { amount, feeReturned: feeBack, reason: body.reason ?? null, late: false }));
+        await balances.holdForRefund(tx, scope, { refundId: inserted.id, intentId, currency, amount, feeReturned: feeBack });
+        await answer?.record(tx, 202, mobileRefundView(inserted));
+        return inserted;
+      });
+      lifecycle.start(row);
+      return mobileRefundView(row);
+    },
+
+    /**
+     * A success the intent could not take, in the attempt's settling transaction: the refund
+     * (`late_payment`) and the hold of the payer's money, from the provider's clearing account.
+     * The caller starts it after the commit.
+     */
+    async returnLatePayment(tx: Tx, attempt: AttemptRow): Promise<MobileRefundRow> {
+      const scope: Scope = { merchantId: attempt.merchant_id, mode: attempt.mode };
+      const row = await repo.insert(tx, newRow(scope, attempt, { amount: attempt.amount_minor, feeReturned: 0n, reason: LATE_PAYMENT_REASON, late: true }));
+      await balances.holdLatePayment(tx, scope, { refundId: row.id, attemptId: attempt.id, intentId: attempt.intent_id, provider: attempt.provider, currency: attempt.currency as Currency, amount: attempt.amount_minor });
+      return row;
+    },
+
+    /** Every refund through a provider created in [from, to), for reconciliation. */
+    listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),
+
+    /** An intent's refunds to mobile money, oldest first (the dashboard's payment detail). */
+    listForIntent: async (intentId: string) => (await repo.listForIntent(db, intentId)).map(mobileRefundView),
+  };
+}
+
+export type MobileRefunds = ReturnType<typeof createMobileRefunds>;
