@@ -1,5 +1,5 @@
 /**
- * One payment over HTTP, as a shop and its customer's browser make it (contract §2, §4):
+ * One payment over HTTP, as a shop and its customer's browser make it (docs/spec/endpoints.md, docs/spec/otp-and-charge.md):
  *
  *   create   POST /gateway              merchant server, API key + secret key
  *   init     POST /otp/init             browser, API key + the user's access token

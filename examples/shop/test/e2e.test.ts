@@ -313,7 +313,7 @@ describe('a purchase from the example shop, end to end', () => {
     await context.close();
   });
 
-  // Contract §11: <Checkout/> without a `locale` speaks the browser's language, and so do the
+  // docs/spec/languages.md: <Checkout/> without a `locale` speaks the browser's language, and so do the
   // customer's SMS; amounts as Intl writes them there. Screenshots: shop-<locale>-*.png.
   const LANGUAGES = [
     {

@@ -4,7 +4,7 @@
  * It uses nothing of Node.js or of the DOM beyond `Headers`, so it runs in both.
  */
 
-/** An RFC 9457 problem body as the API sends it (contract §6). */
+/** An RFC 9457 problem body as the API sends it (docs/spec/request-rules.md). */
 export interface ProblemBody {
   type?: string;
   title?: string;

@@ -36,9 +36,9 @@ export type TopUpParams = JsonBody<paths['/wallet/topups']['post']>;
 export type Topup = JsonAnswer<paths['/wallet/topups/{id}']['get'], 200>;
 export type TopupStatus = Topup['status'];
 /*
- * Direct mobile-money payments (contract §12). The methods come from the server's OpenAPI
- * document; the charge's next action and attempts are written from the contract until it
- * describes them.
+ * Direct mobile-money payments (docs/spec/mobile-money-payments.md). The methods come from the server's OpenAPI
+ * document; the charge's next action and attempts are written from the specification until
+ * it describes them.
  */
 /** A way to pay an intent (`getPaymentMethods`): the Caisse wallet, or a mobile-money provider. */
 export type PaymentMethod = JsonAnswer<paths['/payment-methods']['get'], 200>['data'][number];
@@ -61,9 +61,9 @@ export interface PaymentAttempt {
   failureCode?: string | null;
   createdAt: string;
 }
-/** The intent as the payer sees it, with the direct-payment fields of contract §12 when the server sends them. */
+/** The intent as the payer sees it, with the direct-payment fields of docs/spec/mobile-money-payments.md when the server sends them. */
 export type PayerIntent = Omit<PublicPaymentIntent, 'attempts'> & {
-  /** The tries so far: a list (contract §12), a count on older servers. */
+  /** The tries so far: a list (docs/spec/mobile-money-payments.md), a count on older servers. */
   attempts: PaymentAttempt[] | number;
   nextAction?: NextAction | null;
   paymentMethod?: { type: string; provider?: string; phoneNumber?: string } | null;

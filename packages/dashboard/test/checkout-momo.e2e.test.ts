@@ -8,7 +8,7 @@ import { apiCall, type DashboardRun, expectAccessible, type Page, PHONE, type Ru
  * methods with the operator suggested from the number, the wait for the approval with the USSD
  * code and the time left, a decline with "send again" and "pay another way" (on to the wallet),
  * and the success with the way back to the shop. The page and the intent are the real server's;
- * the direct-payment answers of contract §12 (`GET /payment-methods`, `POST /charge` with a
+ * the direct-payment answers of docs/spec/mobile-money-payments.md (`GET /payment-methods`, `POST /charge` with a
  * method, the intent PROCESSING then settled) are played by the browser's network layer, so
  * these screens are checked (axe-core, screenshots) whatever the server's charge path does. The
  * example shop's end-to-end test pays through the real one.
@@ -35,7 +35,7 @@ afterAll(() => run?.stop());
 const accessible = (name: string) => expectAccessible(page, run.errors, name);
 
 /**
- * A real intent, and the §12 answers around it: the attempt is PENDING for `readsToSettle`
+ * A real intent, and the docs/spec/mobile-money-payments.md answers around it: the attempt is PENDING for `readsToSettle`
  * reads of the intent, then SUCCEEDED, or FAILED with `failureCode` (the intent PENDING again).
  */
 async function intentWithDirectPayment(outcome: { failureCode?: string; readsToSettle?: number }) {

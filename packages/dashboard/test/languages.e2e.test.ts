@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, type Browser, type BrowserContext, DESKTOP, launchChromium, type Page, PHONE, type RunningServer, screenshot, seriousViolations, startServer, watchConsole } from './support.ts';
 
 /**
- * French and English (contract §11) in Debian's Chromium against a real server: the hosted
+ * French and English (docs/spec/languages.md) in Debian's Chromium against a real server: the hosted
  * checkout and the dashboard's main pages, once with `Accept-Language: fr-CM` and once with
  * `en` (the browser context's locale sets the header and `navigator.languages`). Each run pays an
  * intent on the hosted checkout (the SMS code in the same language, read from the test outbox)

@@ -65,7 +65,7 @@ function localeFor(language: Language, requested: readonly string[]): string {
 }
 
 /**
- * Contract §11: the customer's (or dashboard user's) saved language, else the first requested one
+ * docs/spec/languages.md: the customer's (or dashboard user's) saved language, else the first requested one
  * we have (`Accept-Language`, the `locale` prop, the browser's languages), else the merchant's
  * default, else French. The locale keeps the region the person asked for in that language
  * (`fr-CM`, `fr-SN`), so amounts read as they expect.

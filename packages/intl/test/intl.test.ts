@@ -5,7 +5,7 @@ import { chooseLanguage, formatAmount, formatDate, formatDateTime, languageOf, p
 const plain = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ');
 
 describe('formatAmount', () => {
-  it('writes amounts as Intl does in the locale (contract §11)', () => {
+  it('writes amounts as Intl does in the locale (docs/spec/languages.md)', () => {
     expect(plain(formatAmount('5000', 'XAF', 'fr-CM'))).toBe('5 000 FCFA');
     expect(plain(formatAmount('5000', 'XOF', 'fr-SN'))).toBe('5 000 F CFA');
     expect(plain(formatAmount('5000', 'XAF', 'en'))).toBe('FCFA 5,000');
@@ -42,7 +42,7 @@ describe('parseAcceptLanguage', () => {
   });
 });
 
-describe('chooseLanguage (contract §11)', () => {
+describe('chooseLanguage (docs/spec/languages.md)', () => {
   it('takes the saved language first', () => {
     expect(chooseLanguage({ saved: 'en', requested: ['fr-CM'], merchantDefault: 'fr' })).toEqual({ language: 'en', locale: 'en' });
   });

@@ -20,7 +20,7 @@ export interface HttpConfig {
 export interface RequestOptions {
   /**
    * Makes a POST safe to repeat: the API replays the first answer for the same key and body
-   * (contract §6). The SDK makes one per call when none is given and sends it with every retry.
+   * (docs/spec/request-rules.md). The SDK makes one per call when none is given and sends it with every retry.
    */
   idempotencyKey?: string;
   /** Retries of this call after the first attempt (default: the client's `maxRetries`). */

@@ -54,7 +54,7 @@ export type BalanceTransaction = BalanceTransactionList['data'][number];
 export type BalanceTransactionListParams = Partial<Query<paths['/balance/transactions']['get']>>;
 export type BalanceTransactionExportParams = Partial<Query<paths['/balance/transactions.csv']['get']>>;
 
-/** Which methods checkout offers in a mode: the wallet and each mobile-money provider (contract §12). */
+/** Which methods checkout offers in a mode: the wallet and each mobile-money provider (docs/spec/mobile-money-payments.md). */
 export type PaymentMethodSettings = JsonAnswer<paths['/payment-methods/settings']['get'], 200>;
 export type PaymentMethodSettingsUpdateParams = JsonBody<paths['/payment-methods/settings']['put']>;
 

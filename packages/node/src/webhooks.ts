@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebhookSignatureError } from './errors.ts';
 import type { CaisseEvent } from './types.ts';
 
-/** Seconds a signature's timestamp may be from now (contract §5: 300 s by default). */
+/** Seconds a signature's timestamp may be from now (docs/spec/webhooks.md: 300 s by default). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 export const SIGNATURE_HEADER = 'pay-signature';
 /** Webhook endpoint secrets are `whsec_` and base64 of 32 random bytes. */

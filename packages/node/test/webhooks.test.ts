@@ -19,7 +19,7 @@ const EVENT = {
 };
 const BODY = JSON.stringify(EVENT);
 
-/** The contract's algorithm, written out independently of the SDK: HMAC-SHA256(secret as UTF-8, "<t>.<body>"). */
+/** The specification's algorithm, written out independently of the SDK: HMAC-SHA256(secret as UTF-8, "<t>.<body>"). */
 function contractSignature(secret: string, t: number, body: string): string {
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${t}.${body}`).digest('hex');
 }
@@ -36,7 +36,7 @@ function failure(fn: () => unknown): WebhookSignatureError {
 }
 
 describe('webhooks.constructEvent', () => {
-  it('returns the typed event for a body signed as the contract says', () => {
+  it('returns the typed event for a body signed as the specification says', () => {
     const event = constructEvent(BODY, header(NOW, contractSignature(SECRET, NOW, BODY)), SECRET, { now: NOW * 1000 });
     expect(event).toEqual(EVENT);
     expect(event.type).toBe('payment.completed');

@@ -6,8 +6,8 @@ import fr from './messages/fr.json' with { type: 'json' };
 import type { CheckoutError } from './useCheckout.ts';
 
 /**
- * The texts of `<Checkout/>` and the customer's error messages, in French and English (contract
- * §11): ICU MessageFormat catalogues (`src/messages/{fr,en}.json`) formatted by react-intl.
+ * The texts of `<Checkout/>` and the customer's error messages, in French and English
+ * (docs/spec/languages.md): ICU MessageFormat catalogues (`src/messages/{fr,en}.json`) formatted by react-intl.
  */
 export type CheckoutMessageId = keyof typeof en;
 export const CHECKOUT_MESSAGES: Record<Language, Record<CheckoutMessageId, string>> = { en, fr };

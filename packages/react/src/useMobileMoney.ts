@@ -5,7 +5,7 @@ import { useCaisse } from './provider.tsx';
 import type { CheckoutError } from './useCheckout.ts';
 
 /**
- * The direct mobile-money payment of the checkout (contract §12), beside the wallet flow of
+ * The direct mobile-money payment of the checkout (docs/spec/mobile-money-payments.md), beside the wallet flow of
  * useCheckout:
  *
  *   loading → choose → submitting → waiting → succeeded

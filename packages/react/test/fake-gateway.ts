@@ -9,7 +9,7 @@ export const SILENT_NUMBER = '+237650000102';
  * (password, code, token, wallet, top-ups, intent status) for the checkout to walk every branch.
  * A top-up settles on its `topupReadsToSettle`-th read, as the MoMo sandbox decides by number.
  */
-/** The methods of a gateway that offers mobile money (contract §12): MTN by prompt, Orange by redirect, and the wallet. */
+/** The methods of a gateway that offers mobile money (docs/spec/mobile-money-payments.md): MTN by prompt, Orange by redirect, and the wallet. */
 export const METHODS = [
   { type: 'mobile_money', provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', available: true, minAmount: '100', maxAmount: '1000000', prefixes: ['650', '651', '652', '653', '654', '67', '680', '681', '682', '683'], ussd: '*126#' },
   { type: 'mobile_money', provider: 'orange_money', name: 'Orange Money', approval: 'redirect', available: true, minAmount: '100', maxAmount: '1000000', prefixes: ['655', '656', '657', '658', '659', '69'], ussd: '#150#' },

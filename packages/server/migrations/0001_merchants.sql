@@ -4,9 +4,9 @@ create table merchants (
   id                 text primary key,
   name               text not null,
   email              text,
-  -- Default validity of a payment intent, seconds (contract §3).
+  -- Default validity of a payment intent, seconds (docs/spec/payment-intents.md).
   intent_expires_in  integer not null default 1800 check (intent_expires_in between 300 and 86400),
-  -- API version used when a request names none (contract §6).
+  -- API version used when a request names none (docs/spec/request-rules.md).
   api_version        text not null default '2026-11-01',
   created_at         timestamptz not null
 );

@@ -1,4 +1,4 @@
--- Payment intents (contract §3) and the Idempotency-Key records of every POST (contract §6).
+-- Payment intents (docs/spec/payment-intents.md) and the Idempotency-Key records of every POST (docs/spec/request-rules.md).
 
 create table intents (
   id                     text primary key,

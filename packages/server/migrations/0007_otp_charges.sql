@@ -1,5 +1,5 @@
 -- Strong customer authentication (OTP codes, the authorization tokens they buy), charges and
--- refunds (contract §3, §4).
+-- refunds (docs/spec/payment-intents.md, docs/spec/otp-and-charge.md).
 
 -- Every OTP code sent by initOtp. Only its HMAC (master key, salted with the row id) is kept. The
 -- user's live code is their newest row: a new code voids every older one. Rows also serve as the

@@ -1,4 +1,4 @@
--- Customers (contract §8): one end user per mode and phone number across the deployment, one
+-- Customers (docs/spec/customers.md): one end user per mode and phone number across the deployment, one
 -- password, one wallet per currency, usable to pay any merchant. `users.merchant_id` stays as the
 -- merchant the customer first registered through; which merchants see a customer is
 -- `customer_links`. `token_version` grows with every password reset or change: access tokens
@@ -95,7 +95,7 @@ drop table customer_merge_0015;
 
 create unique index users_mode_phone on users (mode, phone_number) where merged_into is null;
 
--- Password reset codes (contract §8): one live code per customer, its keyed hash only.
+-- Password reset codes (docs/spec/customers.md): one live code per customer, its keyed hash only.
 create table password_resets (
   user_id     text primary key references users(id),
   code_hash   bytea not null,

@@ -1,4 +1,4 @@
--- Money in (contract §9): wallet top-ups by mobile money, and the ledger's platform accounts.
+-- Money in (docs/spec/money-in.md): wallet top-ups by mobile money, and the ledger's platform accounts.
 
 -- Accounts of the platform itself, no merchant's: a provider's clearing account per mode and
 -- currency (the float held at the provider: it goes negative as customers' money arrives there);

@@ -1,4 +1,4 @@
--- Fees (contract §10): a schedule per merchant (null: the configured default), applied at charge
+-- Fees (docs/spec/money-out.md): a schedule per merchant (null: the configured default), applied at charge
 -- time in the charge's transaction; the intent, the charge and each refund keep their part.
 alter table merchants add column fee_bps integer check (fee_bps between 0 and 10000);
 -- The fixed part per currency, in minor units: {"XAF": 0, "EUR": 25}. Null: the configured default.

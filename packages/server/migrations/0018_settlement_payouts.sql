@@ -1,4 +1,4 @@
--- Money out (contract §10): settlement (pending, then available), the merchant's balance
+-- Money out (docs/spec/money-out.md): settlement (pending, then available), the merchant's balance
 -- statement, and payouts to mobile money.
 
 -- The settlement delay in days (null: the configured default); it fixes when a charge's net

@@ -1,4 +1,4 @@
--- Languages (contract §11): French or English for every text a person reads. Null: not chosen,
+-- Languages (docs/spec/languages.md): French or English for every text a person reads. Null: not chosen,
 -- so the next rule decides (the request's Accept-Language, then the merchant's default, then
 -- French).
 

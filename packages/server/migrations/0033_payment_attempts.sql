@@ -1,4 +1,4 @@
--- Paying an intent directly with mobile money (contract §12): one row per attempt, the provider
+-- Paying an intent directly with mobile money (docs/spec/mobile-money-payments.md): one row per attempt, the provider
 -- request it makes (its reference committed before the provider is called), polled like top-ups.
 create table payment_attempts (
   id                       text primary key,

@@ -1,4 +1,4 @@
--- The methods a merchant offers in each mode (contract §12, GET/PUT /payment-methods/settings).
+-- The methods a merchant offers in each mode (docs/spec/mobile-money-payments.md, GET/PUT /payment-methods/settings).
 -- No row: the default, the wallet and every configured provider that serves the merchant's
 -- country. `providers` null: that default for mobile money; a list: exactly those providers.
 create table payment_method_settings (

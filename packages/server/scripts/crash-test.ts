@@ -165,7 +165,7 @@ interface Outcomes {
   inDoubt: Set<string>;
   chargeRetries: number;
   replayed: number;
-  /** Answers with a 5xx status (the contract allows none). */
+  /** Answers with a 5xx status (the specification allows none). */
   serverErrors: number;
   /** Charges whose answer was lost in a kill, and the background retries that seek it. */
   lostAnswers: number;

@@ -99,7 +99,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   });
 
   // The request id, security headers, HTTPS, body limits, CORS, authentication and rate limits
-  // (contract §6), in that order, in two synchronous hooks.
+  // (docs/spec/request-rules.md), in that order, in two synchronous hooks.
   const userTokens: { verify?: AccessTokenVerifier } = {};
   userTokens.verify = services.users.verifyAccessToken;
   await registerSecurity(app, {
@@ -110,7 +110,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
     merchants: services.merchants,
     verifyAccessToken: () => userTokens.verify,
   });
-  // Every POST of the API (merchant and user routes alike) honours Idempotency-Key (contract §6).
+  // Every POST of the API (merchant and user routes alike) honours Idempotency-Key (docs/spec/request-rules.md).
   registerIdempotency(app, deps);
 
   await app.register(swagger, { openapi: openapiDocument });

@@ -41,13 +41,13 @@ export interface Config {
   security: SecurityConfig;
   /** Live outbox, metrics exposure and failed-authentication limits (issue 20). */
   hardening: HardeningConfig;
-  /** Webhook delivery (contract §5). */
+  /** Webhook delivery (docs/spec/webhooks.md). */
   webhooks: WebhooksConfig;
   /** Where live-mode SMS and e-mail go. Test mode always uses the outbox. */
   messaging: MessagingConfig;
   /** How long finished operational rows are kept (modules/retention). */
   retention: RetentionConfig;
-  /** MTN MoMo Open API, the `mtn_momo` connector (contract §9; modules/connectors). */
+  /** MTN MoMo Open API, the `mtn_momo` connector (docs/spec/money-in.md; modules/connectors). */
   momo: MomoConfig;
   /**
    * Every non-empty CAISSE_* variable, for the other providers' settings: each provider's
@@ -55,9 +55,9 @@ export interface Config {
    * (`connectorSettings`), so that no provider is named here. Holds secrets: never logged.
    */
   providerEnv: Readonly<Record<string, string>>;
-  /** The default fee schedule of every merchant without its own (contract §10). */
+  /** The default fee schedule of every merchant without its own (docs/spec/money-out.md). */
   fees: FeesConfig;
-  /** CAISSE_SETTLEMENT_DELAY_DAYS (default 1): how long a charge's net stays pending (contract §10). */
+  /** CAISSE_SETTLEMENT_DELAY_DAYS (default 1): how long a charge's net stays pending (docs/spec/money-out.md). */
   settlementDelayDays: number;
   /**
    * CAISSE_PUBLIC_URL: the address people open the dashboard at (https://pay.example.com), for
@@ -251,7 +251,7 @@ function required(env: Env, name: string, why: string): string {
   return raw.trim();
 }
 
-/** SMS and e-mail providers for live mode (contract §4). Secrets stay in the config object only. */
+/** SMS and e-mail providers for live mode (docs/spec/otp-and-charge.md). Secrets stay in the config object only. */
 function messaging(env: Env): MessagingConfig {
   const smsProvider = oneOf(env, 'CAISSE_SMS_PROVIDER', ['outbox', 'africastalking'] as const, 'outbox');
   let sms: SmsConfig = { provider: 'outbox' };

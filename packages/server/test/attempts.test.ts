@@ -1,5 +1,5 @@
 /**
- * Paying an intent directly with mobile money (contract §12): POST /charge with a method and the
+ * Paying an intent directly with mobile money (docs/spec/mobile-money-payments.md): POST /charge with a method and the
  * session token, against the MoMo sandbox (real HTTP), the app listening for its callbacks.
  * Time is the shared ManualClock.
  */

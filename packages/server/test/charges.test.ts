@@ -20,7 +20,7 @@ import {
 } from './flow.support.ts';
 
 /**
- * POST /charge (contract §3, §4): the money moves once, with the state change and its event, or
+ * POST /charge (docs/spec/payment-intents.md, docs/spec/otp-and-charge.md): the money moves once, with the state change and its event, or
  * not at all; every bad token or intent has its own code and leaves every balance as it was.
  */
 let ctx: TestContext;

@@ -1,5 +1,5 @@
 /**
- * The connector contract suite (contract §13): what every connector, against its sandbox, must do.
+ * The connector contract suite (docs/spec/providers.md): what every connector, against its sandbox, must do.
  * `describeConnectorContract(provider)` runs it for one provider; connectors.conformance.test.ts runs
  * it for each one in the registry. A provider plugs in with a `ContractProvider`: how to build its
  * connector on the one sandbox, how a payer approves, and which fault switches and numbers it has.
@@ -46,7 +46,7 @@ export interface ContractProvider {
   failureReasons: boolean;
   /** The token endpoint the connector renews from, when it has one. */
   tokens?: { issued(s: Sandbox): number; revoke(s: Sandbox): void; lifeMs: number };
-  /** §13's test numbers (true), or the sandbox does not have them yet (false: skipped). */
+  /** docs/spec/providers.md's test numbers (true), or the sandbox does not have them yet (false: skipped). */
   testNumbers: boolean;
   connector(env: ContractEnv, change?: { timeoutMs?: number; badCredentials?: boolean }): Connector;
   setFaults(s: Sandbox, faults: { answer500?: boolean; hang?: boolean }): void;
@@ -239,7 +239,7 @@ export function describeConnectorContract(p: ContractProvider): void {
       expect(p.requests(w.sandbox)).toBe(0);
     });
 
-    describe.runIf(p.testNumbers)('the test numbers of contract §13 (last three digits)', () => {
+    describe.runIf(p.testNumbers)('the test numbers of docs/spec/providers.md (last three digits)', () => {
       // [time moved, then the status expected]; the first entry is read right after the payer's part.
       const STEPS: Record<(typeof DIGITS)[number], [number, Partial<StatusResult>][]> = {
         '000': [[SECOND, { status: 'SUCCESSFUL' }]],

@@ -51,7 +51,7 @@ describe('mtn_momo: collect, disburse and status', () => {
     expect(await w.connector.status('disbursement', req.reference)).toMatchObject({ status: 'PENDING', amount: 1250n, currency: 'EUR' });
   });
 
-  // [number, [time moved before the look, expected]…]: the sandbox's test numbers (contract §13).
+  // [number, [time moved before the look, expected]…]: the sandbox's test numbers (docs/spec/providers.md).
   const OUTCOMES: [string, [number, Partial<StatusResult>][]][] = [
     ['237650000103', [[0, { status: 'FAILED', reason: expect.stringMatching(/^PAYE[RE]_NOT_FOUND$/) as string }]]],
     ['+221770000104', [[0, { status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' }]]],

@@ -1,5 +1,5 @@
 /**
- * Customers (contract §8): one account per mode and phone number that pays every merchant, what
+ * Customers (docs/spec/customers.md): one account per mode and phone number that pays every merchant, what
  * each merchant may see of it, no phone enumeration with a publishable key, password reset and
  * change voiding older tokens, and the move from per-merchant users with nothing lost.
  */

@@ -1,5 +1,5 @@
 /**
- * Fees (contract §10) over HTTP: 1.5 % of a 5 000 XAF payment is 75, the merchant's balance gets
+ * Fees (docs/spec/money-out.md) over HTTP: 1.5 % of a 5 000 XAF payment is 75, the merchant's balance gets
  * 4 925 and the platform's revenue 75, in the charge's transfer; the intent and payment.completed
  * show fee and net; refunds of any split return the fee in proportion, exactly all of it at the end.
  */

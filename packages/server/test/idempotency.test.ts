@@ -10,7 +10,7 @@ import { newUser } from './flow.support.ts';
 import { call, countSocketWrites, createMerchant, createTestContext, type Creds, onPostgres, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
- * Idempotency-Key on POST (contract §6): replay, other body, still running, scope, what is kept,
+ * Idempotency-Key on POST (docs/spec/request-rules.md): replay, other body, still running, scope, what is kept,
  * and many identical requests at once (one intent).
  */
 let ctx: TestContext;

@@ -31,7 +31,7 @@ async function create(t: TestMerchant, body: Record<string, unknown> = {}, creds
 }
 
 describe('POST /gateway', () => {
-  it('creates a PENDING intent with every contract field', async () => {
+  it('creates a PENDING intent with every specified field', async () => {
     const res = await call(ctx.app, 'POST', '/gateway', sk(m), {
       amount: '5000',
       currency: 'XAF',
@@ -204,7 +204,7 @@ describe('GET /gateway/sessions/{sessionToken}', () => {
     const intent = res.json();
     // The public view has no metadata, no session token, and no fee (the merchant's business).
     const { metadata: _metadata, sessionToken: _token, fee: _fee, net: _net, ...visible } = created as typeof created & { fee: unknown; net: unknown };
-    // And the merchant's default language, for a checkout to fall back to (contract §11).
+    // And the merchant's default language, for a checkout to fall back to (docs/spec/languages.md).
     expect(intent).toEqual({ ...visible, merchantLanguage: 'fr' });
     expect(intent).not.toHaveProperty('metadata');
     expect(intent).not.toHaveProperty('sessionToken');

@@ -4,7 +4,7 @@ import { INTENT_STATUSES, INTENT_TRANSITIONS, type IntentStatus } from '../src/m
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
- * Every row of the state table (contract §3) on a real database, through the function charges
+ * Every row of the state table (docs/spec/payment-intents.md) on a real database, through the function charges
  * and refunds will use: the move, its event in the same transaction, and every other move refused.
  */
 let ctx: TestContext;

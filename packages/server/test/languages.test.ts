@@ -11,7 +11,7 @@ import { createIntent, lastMessage, newUser, problem, type TestUser } from './fl
 import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
- * Languages (contract §11) on the server: a customer's SMS are in the language saved on them (set
+ * Languages (docs/spec/languages.md) on the server: a customer's SMS are in the language saved on them (set
  * at registration from `language` or Accept-Language, changed with PATCH /users/me), else in the
  * request's Accept-Language, else in the merchant's default, else French; amounts are written for
  * that locale. Also the dashboard user's language and the pages' `<html lang>`.

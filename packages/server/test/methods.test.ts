@@ -5,7 +5,7 @@ import { call, createMerchant, createTestContext, pk, sk, type TestContext, type
 import { problem } from './flow.support.ts';
 
 /**
- * Merchant country and payment methods (contract §12, §13): `GET /payment-methods` for checkout,
+ * Merchant country and payment methods (docs/spec/mobile-money-payments.md, docs/spec/providers.md): `GET /payment-methods` for checkout,
  * the merchant's choice per mode, and the country that selects providers and currency. Test mode
  * has the MoMo sandbox configured (never called here); live mode has no provider.
  */

@@ -8,7 +8,7 @@ import { call, countSocketWrites, createMerchant, createTestContext, onPostgres,
 import { accessToken, authorize, createIntent, expectLedgerClean, lastMessage, merchantContext, newUser, problem, refreshToken, registerUser } from './flow.support.ts';
 
 /**
- * initOtp and verifyOtp over HTTP (contract §4): codes, their limits on the ManualClock, dynamic
+ * initOtp and verifyOtp over HTTP (docs/spec/otp-and-charge.md): codes, their limits on the ManualClock, dynamic
  * linking, and the authorization token.
  */
 let ctx: TestContext;

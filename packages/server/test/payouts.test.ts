@@ -1,5 +1,5 @@
 /**
- * Money out (contract §10) over HTTP: settlement from pending to available, the balance
+ * Money out (docs/spec/money-out.md) over HTTP: settlement from pending to available, the balance
  * statement and its CSV, payouts through the mtn_momo connector against the MoMo sandbox (a
  * real HTTP server; the app listens for its callbacks), payout.paid verified with Stripe's
  * library, failures, provider outages, negative balances and schedules. Time is a ManualClock.

@@ -1,5 +1,5 @@
 /**
- * Reconciliation (contract §10) against the MoMo sandbox, a real HTTP server: real top-ups made
+ * Reconciliation (docs/spec/money-out.md) against the MoMo sandbox, a real HTTP server: real top-ups made
  * over HTTP and settled by the poller, real disbursements sent through the connector, then the
  * sandbox made to disagree on purpose (overrides, a lost request, requests only it knows). The
  * CLI's exit codes are checked through its function and, once, as a real process.

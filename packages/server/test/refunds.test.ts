@@ -3,7 +3,7 @@ import { call, createMerchant, createTestContext, onPostgres, pk, sk, type TestC
 import { authorize, charge, createIntent, eventTypes, expectLedgerClean, merchantMinor, newUser, problem, type TestUser, walletMinor } from './flow.support.ts';
 
 /**
- * POST /gateway/{id}/refunds (contract §3): whole or partial, never more than is left, the ledger
+ * POST /gateway/{id}/refunds (docs/spec/payment-intents.md): whole or partial, never more than is left, the ledger
  * reversed into the wallet that paid, PARTIALLY_REFUNDED / REFUNDED and payment.refunded.
  */
 let ctx: TestContext;

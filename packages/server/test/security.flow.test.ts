@@ -11,7 +11,7 @@ import { expectProblem } from './security.support.ts';
  * - user routes are called with another user's token: 403 `user_mismatch` (or 401 for the
  *   authorization token of another user).
  *
- * One exception, by contract §4: in test mode the outbox keeps the text of each message (it is
+ * One exception, by docs/spec/otp-and-charge.md: in test mode the outbox keeps the text of each message (it is
  * what `GET /test/messages` shows), and that text holds the code. Live-mode messages keep none.
  */
 let ctx: TestContext;
@@ -154,7 +154,7 @@ describe('after a full payment flow', () => {
       const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table_name)}`.execute(ctx.deps.db);
       for (const row of rows.rows) {
         rowsRead++;
-        // Contract §4: the test-mode outbox shows each message's text, code included.
+        // docs/spec/otp-and-charge.md: the test-mode outbox shows each message's text, code included.
         const shown = table_name === 'messages' && row.mode === 'test' ? { ...row, body: null } : row;
         const text = dump(shown);
         for (const [name, value] of secrets) {

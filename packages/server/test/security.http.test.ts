@@ -10,7 +10,7 @@ import { call, createMerchant, createTestContext, pk, sk, type TestContext, type
 import { expectProblem, variantApp } from './security.support.ts';
 
 /**
- * Contract §6 request rules through HTTP: security headers, HTTPS in production, CORS per API
+ * docs/spec/request-rules.md request rules through HTTP: security headers, HTTPS in production, CORS per API
  * key, body and JSON limits, rate limits. Routes under /t stand in for each kind of route.
  */
 function testRoutes(app: FastifyInstance) {

@@ -4,7 +4,7 @@ import { type Creds, call, createMerchant, createTestContext, pk, sk, type TestC
 import { expectProblem } from './security.support.ts';
 
 /**
- * Contract §1 and §6: test and live never mix, and another merchant's objects are 404. Merchant A
+ * docs/spec/keys-and-modes.md and docs/spec/request-rules.md: test and live never mix, and another merchant's objects are 404. Merchant A
  * makes one object of each kind it can (through the routes that are registered); then every
  * route with an id in its path is called with A's ids by merchant B, and by A's own live keys:
  * each answer must be 404 `not_found`. Ids are found through each collection's list route

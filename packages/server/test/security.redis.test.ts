@@ -6,7 +6,7 @@ import { call, createMerchant, createTestContext, pk, sk, type TestContext, type
 import { expectProblem, variantApp } from './security.support.ts';
 
 /**
- * Contract §6: rate limits are shared across server processes when Redis is configured. Two app
+ * docs/spec/request-rules.md: rate limits are shared across server processes when Redis is configured. Two app
  * instances (two Fastify servers, two Redis connections) share one limit through the machine's
  * Redis. Windows follow the injected clock, so nothing here waits for real time.
  */

@@ -5,7 +5,7 @@ import { redactText, redactUrl } from '../src/platform/logger.ts';
 import { type Creds, call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
- * Contract §6 and the brief: logs and error bodies never contain keys, tokens, passwords, OTPs or
+ * docs/spec/request-rules.md and the brief: logs and error bodies never contain keys, tokens, passwords, OTPs or
  * full phone numbers. Requests carrying all of them are sent to every registered route, and to
  * routes that misbehave on purpose (log their whole input, echo it in an error); then the
  * captured log lines and every error body are searched for each secret.

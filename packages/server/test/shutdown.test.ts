@@ -8,7 +8,7 @@ import { createMerchantWithCli, createRunDatabase, processEnv, type RunDatabase,
 import { type Receiver, startReceiver } from './webhooks.receiver.ts';
 
 /**
- * Graceful shutdown of a real `caisse start` process (contract §7): on SIGTERM it stops
+ * Graceful shutdown of a real `caisse start` process (docs/spec/running.md): on SIGTERM it stops
  * accepting connections, finishes the request and the webhook delivery in flight, closes the
  * database and exits 0. On PGlite by default, on PostgreSQL with TEST_DATABASE_URL.
  */

@@ -1,5 +1,5 @@
 /**
- * Money in (contract §9): wallet top-ups through the mtn_momo connector against the MoMo sandbox,
+ * Money in (docs/spec/money-in.md): wallet top-ups through the mtn_momo connector against the MoMo sandbox,
  * a real HTTP server, with the app listening for its callbacks. Time is the shared ManualClock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

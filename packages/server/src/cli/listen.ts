@@ -7,7 +7,7 @@ import type { ApiTarget } from './client.ts';
 import type { EventType } from './event-types.ts';
 
 /**
- * The client side of `caisse listen` (contract §7): reads `GET /listen/stream` (the CLI's own
+ * The client side of `caisse listen` (docs/spec/running.md): reads `GET /listen/stream` (the CLI's own
  * stream, which the SDKs leave out) and POSTs every event to a local URL, signed exactly as real
  * webhook deliveries are (`pay-signature` and the Standard Webhooks headers, by @caisse/node's
  * `generateTestHeaders`) with a secret that depends only on the secret key, so it is the same

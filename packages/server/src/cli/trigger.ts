@@ -4,7 +4,7 @@ import type { EventType } from './event-types.ts';
 import { testPayments } from './test-payments.ts';
 
 /**
- * `caisse trigger <event type>` (contract §7): a real test payment over HTTP against the running
+ * `caisse trigger <event type>` (docs/spec/running.md): a real test payment over HTTP against the running
  * server that produces that event, through the same routes a shop uses (with @caisse/node):
  *
  * - `payment.completed`: a test user with 5 000 XAF, an intent of 5 000 XAF, initOtp, the code
@@ -54,7 +54,7 @@ export interface TriggerResult {
   steps: string[];
 }
 
-/** Sandbox numbers (contract §9): any other number is paid, this one fails. */
+/** Sandbox numbers (docs/spec/money-in.md): any other number is paid, this one fails. */
 const PAYOUT_TO = { 'payout.paid': '+237670000000', 'payout.failed': '+237650000103' } as const;
 
 export async function trigger(

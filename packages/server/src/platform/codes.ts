@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { MINUTE, SECOND } from './clock.ts';
 import type { RandomBytes } from './crypto.ts';
 
-/** The OTP rules of contract §4, in one place. */
+/** The OTP rules of docs/spec/otp-and-charge.md, in one place. */
 export const OTP_RULES = {
   codeLength: 6,
   codeTtlMs: 5 * MINUTE,

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { Currency } from './money.ts';
 
 /**
- * The countries merchants may sell in (contract §13), each with the currency its payers hold and
+ * The countries merchants may sell in (docs/spec/providers.md), each with the currency its payers hold and
  * its E.164 calling code. A merchant's country selects the providers and the currency offered.
  */
 export const COUNTRIES = {

@@ -1,5 +1,5 @@
 /**
- * The one catalogue of error codes (contract §6). Services throw `ApiError(code, …)`; the HTTP
+ * The one catalogue of error codes (docs/spec/request-rules.md). Services throw `ApiError(code, …)`; the HTTP
  * error handler turns it into an RFC 9457 problem. A code has exactly one meaning and status.
  */
 export const ERRORS = {

@@ -1,5 +1,5 @@
 /**
- * Fee arithmetic (contract §10), in integer minor units only. A schedule is a percentage in basis
+ * Fee arithmetic (docs/spec/money-out.md), in integer minor units only. A schedule is a percentage in basis
  * points (150 = 1.5 %) plus a fixed amount in the currency's minor units. Rounding is half up to
  * the minor unit. The fee never exceeds the amount, so the net is never negative.
  */

@@ -16,7 +16,7 @@ const CATALOGUES: Record<Language, Record<MessageId, string>> = { en, fr };
 const cache = createIntlCache();
 const intls = new Map<string, IntlShape>();
 
-/** Who reads a message, in contract §11's order: their saved language, what their request asked for, the merchant's default. */
+/** Who reads a message, in docs/spec/languages.md's order: their saved language, what their request asked for, the merchant's default. */
 export interface Reader {
   saved?: string | null;
   /** The request's languages, most wanted first (`requestedLanguages(header)`). */

@@ -1,6 +1,6 @@
 import { ApiError } from './errors.ts';
 
-/** Supported currencies and their ISO 4217 minor-unit exponents (contract §3). */
+/** Supported currencies and their ISO 4217 minor-unit exponents (docs/spec/payment-intents.md). */
 export const CURRENCIES = { XAF: 0, XOF: 0, EUR: 2, USD: 2 } as const;
 export type Currency = keyof typeof CURRENCIES;
 

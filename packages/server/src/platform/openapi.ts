@@ -5,7 +5,7 @@ const codes = Object.entries(ERRORS)
   .map(([code, { status, title }]) => `| ${status} | \`${code}\` | ${title} |`)
   .join('\n');
 
-/** The OpenAPI document's head: where the contract is decided, it is written down here. */
+/** The OpenAPI document's head: where the specification is decided, it is written down here. */
 export const openapiDocument = {
   openapi: '3.1.0' as const,
   info: {

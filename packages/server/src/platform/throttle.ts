@@ -26,7 +26,7 @@ export interface AttemptRule {
 }
 
 /**
- * The sign-in lockout of contract §6, per subject and client address (issue 20): 5 attempts
+ * The sign-in lockout of docs/spec/request-rules.md, per subject and client address (issue 20): 5 attempts
  * within 15 minutes. Per address, so that a stranger's wrong passwords do not lock the real
  * owner out from elsewhere.
  */

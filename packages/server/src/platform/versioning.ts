@@ -1,4 +1,4 @@
-/** API versions this server speaks (contract §6), oldest first. */
+/** API versions this server speaks (docs/spec/request-rules.md), oldest first. */
 export const API_VERSIONS = ['2026-11-01'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 export const LATEST_API_VERSION: ApiVersion = '2026-11-01';

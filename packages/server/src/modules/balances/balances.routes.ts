@@ -6,7 +6,7 @@ import { BalanceTransactionList, ExportBalanceTransactionsQuery, ListBalanceTran
 const tags = ['balance'];
 const security = [{ apiKey: [], secretKey: [] }];
 
-/** The merchant's balance and its statement (contract §10). */
+/** The merchant's balance and its statement (docs/spec/money-out.md). */
 export default async function balancesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const balances = app.services.balances;

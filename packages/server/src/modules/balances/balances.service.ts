@@ -51,7 +51,7 @@ export function periodBound(value: string | undefined, param: 'from' | 'to'): Da
 }
 
 /**
- * The merchant's money (contract §10): pending (charges within the settlement delay) and
+ * The merchant's money (docs/spec/money-out.md): pending (charges within the settlement delay) and
  * available, in the ledger as two accounts per currency; the balance statement, one row per
  * movement with the total after it, written in the transaction of the movement; the settlement
  * worker's moves of what matured; the payouts' debits and credits of `available`.

@@ -43,7 +43,7 @@ declare module '../../platform/database.ts' {
 
 export type AttemptRow = Selectable<PaymentAttemptsTable>;
 
-/** Payment attempts by mobile money (contract §12): the charges module's own table. */
+/** Payment attempts by mobile money (docs/spec/mobile-money-payments.md): the charges module's own table. */
 export const attemptsRepository = {
   ...providerRequestStatements<AttemptRow>('payment_attempts'),
 

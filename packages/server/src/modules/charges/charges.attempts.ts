@@ -35,7 +35,7 @@ import { chargePostings, feeScheduleOf } from './charges.service.ts';
 import type { MobileMoneyChargeBody, ProcessingIntent } from './charges.schema.ts';
 import type { PaymentAttempt } from '../intents/index.ts';
 
-/** Attempts per intent (contract §12): the fifth failure makes the intent FAILED. */
+/** Attempts per intent (docs/spec/mobile-money-payments.md): the fifth failure makes the intent FAILED. */
 export const MAX_PAYMENT_ATTEMPTS = 5;
 /** An attempt the provider has not decided 15 minutes after it started fails (approval_timeout). */
 export const ATTEMPT_TIMEOUT_MS = 15 * MINUTE;
@@ -44,7 +44,7 @@ export const APPROVAL_WINDOW_MS = 5 * MINUTE;
 
 const E164 = /^\+[1-9][0-9]{6,14}$/;
 
-/** The abuse limits of contract §12, each answered 429 rate_limited with Retry-After. */
+/** The abuse limits of docs/spec/mobile-money-payments.md, each answered 429 rate_limited with Retry-After. */
 function limit(max: number, windowMs: number, what: string): AttemptRule {
   return { max, windowMs, refuse: (ms) => new ApiError('rate_limited', `Too many payment requests ${what}; try again later`, { headers: retryAfterHeader(ms) }) };
 }
@@ -52,7 +52,7 @@ const PROMPTS_PER_NUMBER_10_MIN = limit(3, 10 * MINUTE, 'to this phone number');
 const PROMPTS_PER_NUMBER_DAY = limit(20, DAY, 'to this phone number today');
 const CHARGES_PER_INTENT_HOUR = limit(10, HOUR, 'for this intent');
 
-/** The provider's reason as one of the contract's failure codes. */
+/** The provider's reason as one of the specification's failure codes. */
 export function failureCodeOf(reason: string): string {
   switch (reason) {
     case 'PAYER_NOT_FOUND':
@@ -144,7 +144,7 @@ export const directPayments: DirectPayments = async (executor, intentIds) => {
 };
 
 /**
- * Paying an intent directly with mobile money (contract §12), on the connectors' one request
+ * Paying an intent directly with mobile money (docs/spec/mobile-money-payments.md), on the connectors' one request
  * lifecycle: the attempt and its reference commit with the intent's move to PROCESSING; the
  * provider is called after; the provider's own status decides the attempt once, under its row
  * lock, with the intent's change, the ledger transfer and the event in that transaction.

@@ -22,7 +22,7 @@ function otpToken(request: FastifyRequest): string | undefined {
   return token === undefined || token.trim() === '' ? undefined : token.trim();
 }
 
-/** charge (contract §2, §4) and refunds (contract §3). */
+/** charge (docs/spec/endpoints.md, docs/spec/otp-and-charge.md) and refunds (docs/spec/payment-intents.md). */
 export default async function chargesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const charges = app.services.charges;

@@ -24,7 +24,7 @@ export const ChargeBody = Type.Object(
 );
 export type ChargeBody = Static<typeof ChargeBody>;
 
-/** A charge with a mobile-money method (contract §12). */
+/** A charge with a mobile-money method (docs/spec/mobile-money-payments.md). */
 export type MobileMoneyChargeBody = ChargeBody & { paymentMethod: Static<typeof PaymentMethod> };
 
 export const ChargeHeaders = Type.Object({

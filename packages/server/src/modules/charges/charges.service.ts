@@ -82,7 +82,7 @@ const chargeWindow = (from: Date, to: Date) => ({ from, to, idFrom: firstIdAt('c
 type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refused'; error: ApiError };
 
 /**
- * The money movement (contract §3, §4): a charge moves the intent's amount from the paying user's
+ * The money movement (docs/spec/payment-intents.md, docs/spec/otp-and-charge.md): a charge moves the intent's amount from the paying user's
  * wallet to the merchant's balance; a refund moves (part of) it back. Each is one transaction
  * under the intent's row lock, with the ledger transfer, the state change and its event.
  */

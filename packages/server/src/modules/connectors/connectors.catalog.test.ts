@@ -29,7 +29,7 @@ describe('provider descriptions', () => {
         const b = d.limits[c];
         expect(b !== undefined && b.min > 0n && b.min <= b.max).toBe(true);
       }
-      // Every provider's sandbox answers the same table (contract §13).
+      // Every provider's sandbox answers the same table (docs/spec/providers.md).
       expect(d.testNumbers.map((t) => t.phoneNumber.slice(-3))).toEqual(Object.keys(TEST_NUMBER_OUTCOMES));
       for (const t of d.testNumbers) expect(servesNumber(d, t.phoneNumber)).toBe(true);
     }

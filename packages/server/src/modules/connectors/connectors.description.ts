@@ -3,7 +3,7 @@ import type { Currency } from '../../platform/money.ts';
 import type { Operator } from './connectors.numbering.ts';
 
 /**
- * What a provider is, for everything that is not the connector itself (contract §13): which
+ * What a provider is, for everything that is not the connector itself (docs/spec/providers.md): which
  * payers it serves, how they approve, its bounds and rules. Each provider exports one next to its
  * connector; the registry lists them. Checkout, `GET /payment-methods`, the CLI and the charge
  * path read these instead of naming a provider.
@@ -31,7 +31,7 @@ export interface ProviderDescription {
   messages: MessageRules;
   /** Its environment variables (read by config.ts); `providers list` shows which are set. */
   settings: readonly ProviderSetting[];
-  /** Numbers its sandbox answers in a known way (contract §13's table), for tests and docs. */
+  /** Numbers its sandbox answers in a known way (docs/spec/providers.md's table), for tests and docs. */
   testNumbers: readonly TestNumber[];
 }
 

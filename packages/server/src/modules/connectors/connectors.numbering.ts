@@ -2,10 +2,10 @@ import { COUNTRIES, type Country } from '../../platform/countries.ts';
 
 /**
  * The numbering table: which mobile network a number's prefix belongs to, in every country
- * Caisse serves. It is the only place that knows prefixes (contract §13, "Operator routing").
+ * Caisse serves. It is the only place that knows prefixes (docs/spec/providers.md, "Operator routing").
  * Plain data, so the browser gets the same table through `GET /payment-methods` (`prefixes`).
  *
- * Sources: Cameroon as the contract gives it; Senegal (ARTP allocations: Orange 77 and 78, Free
+ * Sources: Cameroon as the specification gives it; Senegal (ARTP allocations: Orange 77 and 78, Free
  * 76, Expresso 70, Promobile 75); Côte d'Ivoire (ARTCI's 10-digit plan of 31 January 2021:
  * Moov 01, MTN 05, Orange 07). Numbers move between networks (portability), so a prefix only
  * suggests: the payer can always choose another provider. Wave is a wallet, not a network: any

@@ -25,7 +25,7 @@ const PROVIDERS = {
 export type ProviderName = keyof typeof PROVIDERS;
 export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];
 
-/** Each provider's description (contract §13), beside its connector above: one entry per provider, checked by the type. */
+/** Each provider's description (docs/spec/providers.md), beside its connector above: one entry per provider, checked by the type. */
 export const PROVIDER_DESCRIPTIONS: { readonly [P in ProviderName]: ProviderDescription } = {
   mtn_momo: MTN_MOMO_DESCRIPTION,
   orange_money: ORANGE_MONEY_DESCRIPTION,

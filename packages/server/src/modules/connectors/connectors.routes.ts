@@ -20,7 +20,7 @@ const CallbackParams = Type.Object({
 });
 
 /**
- * The providers' callbacks (contract §9, §12), for every money movement: the URL names the
+ * The providers' callbacks (docs/spec/money-in.md, docs/spec/mobile-money-payments.md), for every money movement: the URL names the
  * provider, the kind and our reference, and carries our token. A callback is only a hint: the
  * lifecycle whose reference it is confirms it with a status read.
  */

@@ -1,7 +1,7 @@
 import type { TestNumber } from './connectors.description.ts';
 
 /**
- * The sandbox's test numbers (contract §13): the same for every provider, decided by the
+ * The sandbox's test numbers (docs/spec/providers.md): the same for every provider, decided by the
  * number's last three digits whatever its country prefix.
  */
 export const TEST_NUMBER_OUTCOMES: Readonly<Record<string, string>> = {

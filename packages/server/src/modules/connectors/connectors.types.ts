@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Currency } from '../../platform/money.ts';
 
 /**
- * The connector contract (contract §9): one interface for every mobile-money provider. Nothing in
+ * The connector contract (docs/spec/money-in.md): one interface for every mobile-money provider. Nothing in
  * it throws on a provider's behaviour: whatever the provider answers (or fails to answer) comes
  * back as a typed result, and the reason is logged.
  */

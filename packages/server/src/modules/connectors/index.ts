@@ -1,5 +1,5 @@
 /**
- * Mobile-money connectors (contract §9): the module's only public entry. Other modules import
+ * Mobile-money connectors (docs/spec/money-in.md): the module's only public entry. Other modules import
  * this file and nothing else from modules/connectors/.
  */
 export type {

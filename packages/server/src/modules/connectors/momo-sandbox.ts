@@ -11,9 +11,9 @@ import type { ConnectorKind } from './connectors.types.ts';
 import { checkRequestToPayBody, checkTransferBody, type MomoPaymentBody } from './mtn-momo.schema.ts';
 
 /**
- * The MoMo sandbox (contract §9): a small HTTP server speaking the same subset of MTN's MoMo Open
+ * The MoMo sandbox (docs/spec/money-in.md): a small HTTP server speaking the same subset of MTN's MoMo Open
  * API as the `mtn_momo` connector, for tests, CI and development. The payer's or payee's number
- * decides the outcome (contract §13's test-number table); time comes from an injected clock, so tests move
+ * decides the outcome (docs/spec/providers.md's test-number table); time comes from an injected clock, so tests move
  * it instead of waiting. Fault switches make it misbehave on purpose, and `/_sandbox/*` routes
  * let tests (and the reconciliation command) read and bend what it holds.
  */
@@ -40,7 +40,7 @@ interface Outcome {
 }
 
 /**
- * The test-number table of contract §13, by the number's last three digits, whatever the country
+ * The test-number table of docs/spec/providers.md, by the number's last three digits, whatever the country
  * prefix: the same for every provider's sandbox. Any other number: SUCCESSFUL after about 1 s.
  */
 export const SANDBOX_OUTCOMES: Record<string, Outcome> = {

@@ -19,7 +19,7 @@ import { checkErrorBody, checkSandboxListing, checkStatusAnswer, checkTokenAnswe
 
 /**
  * `mtn_momo`: MTN's MoMo Open API (Collection requesttopay, Disbursement transfer), as described
- * in contract §9. One access token per product, cached and renewed before it expires; every
+ * in docs/spec/money-in.md. One access token per product, cached and renewed before it expires; every
  * answer validated; every outcome a typed result (connectors.types.ts), never an exception.
  */
 

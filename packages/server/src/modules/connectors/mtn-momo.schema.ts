@@ -24,7 +24,7 @@ export const MomoParty = Type.Object({
 });
 export type MomoParty = Static<typeof MomoParty>;
 
-/** MTN refuses an empty message, one over 160 characters, and `&`, `'`, `<`, `>` (contract §13). */
+/** MTN refuses an empty message, one over 160 characters, and `&`, `'`, `<`, `>` (docs/spec/providers.md). */
 export const MOMO_NOTE_MAX = 160;
 const Note = Type.String({ minLength: 1, maxLength: MOMO_NOTE_MAX, pattern: "^[^&'<>]*$" });
 /** What requesttopay and transfer bodies share; one names the payer, the other the payee. */

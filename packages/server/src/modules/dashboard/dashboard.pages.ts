@@ -50,7 +50,7 @@ export function withLang(html: string, language: string): string {
 
 /**
  * The checkout page's HTML with its configuration (or `{error}`) in the meta tag, and its language
- * (contract §11: the request's Accept-Language, else the merchant's default, else French; the
+ * (docs/spec/languages.md: the request's Accept-Language, else the merchant's default, else French; the
  * page follows the customer's saved language once they sign in).
  */
 export function renderCheckout(template: string, config: CheckoutPageConfig | { error: 'not_found' }, choice: LanguageChoice): string {

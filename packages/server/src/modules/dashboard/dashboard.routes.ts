@@ -129,7 +129,7 @@ function sendCsv(reply: FastifyReply, name: string, stream: NodeJS.ReadableStrea
 }
 
 /**
- * The dashboard's API (contract §2: "its own API under /dashboard/api", session cookie) and its
+ * The dashboard's API (docs/spec/endpoints.md: "its own API under /dashboard/api", session cookie) and its
  * pages. Every call after sign-in acts on the signed-in user's merchant, in the mode named in the
  * path (`/dashboard/api/test/…`, `/dashboard/api/live/…`).
  *

@@ -1,13 +1,13 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
-/** Event types (contract §5, payouts §10). */
+/** Event types (docs/spec/webhooks.md, payouts docs/spec/money-out.md). */
 export const EVENT_TYPES = ['payment.processing', 'payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded', 'refund.failed', 'payout.paid', 'payout.failed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const EventTypeSchema = Type.Enum(EVENT_TYPES, { description: 'An event type' });
 
 /**
- * The event envelope (contract §5) around what an event is about. The module that emits an event
+ * The event envelope (docs/spec/webhooks.md) around what an event is about. The module that emits an event
  * describes its `data` (the intents module: `{paymentIntent}`), so this module knows no resource.
  */
 export function eventSchema<Data extends TSchema>(data: Data) {

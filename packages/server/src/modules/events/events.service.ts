@@ -18,7 +18,7 @@ export interface NewEvent<Data extends Record<string, unknown>> {
   data: Data;
 }
 
-/** The envelope as delivered (contract §5). */
+/** The envelope as delivered (docs/spec/webhooks.md). */
 export interface EventEnvelope<Data> {
   id: string;
   object: 'event';

@@ -22,11 +22,11 @@ export interface IntentsTable {
   attempts: Generated<number>;
   last_error_code: string | null;
   last_error_message: string | null;
-  /** The platform's fee, set when the intent is paid (contract §10). */
+  /** The platform's fee, set when the intent is paid (docs/spec/money-out.md). */
   fee_minor: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   /** The customer who started paying it: the first sent a code bound to it (only their declines count). */
   started_by: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Where the checkout sends the payer after the outcome (contract §12); null: none. */
+  /** Where the checkout sends the payer after the outcome (docs/spec/mobile-money-payments.md); null: none. */
   return_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** Had a direct mobile-money attempt (its reads list the attempts). */
   direct_payment: Generated<boolean>;

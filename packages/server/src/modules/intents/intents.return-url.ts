@@ -12,7 +12,7 @@ function isLoopback(hostname: string): boolean {
 }
 
 /**
- * A `returnUrl` as given on intent creation (contract §12), or 400 `return_url_invalid`: an
+ * A `returnUrl` as given on intent creation (docs/spec/mobile-money-payments.md), or 400 `return_url_invalid`: an
  * absolute https URL without credentials; plain http only to loopback in test mode (a shop on
  * the developer's machine). The payer's browser goes there, so anything else would send them
  * over an unencrypted link or to a page that could read the user name and password in the URL.

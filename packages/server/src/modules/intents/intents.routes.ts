@@ -10,7 +10,7 @@ const merchantSecurity = [{ apiKey: [], secretKey: [] }];
 const idempotencyNote =
   'Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours replays this answer (`Idempotent-Replayed: true`).';
 
-/** Payment intents (contract §2, §3): the merchant's server creates, reads, lists and cancels; the browser reads by session token. */
+/** Payment intents (docs/spec/endpoints.md, docs/spec/payment-intents.md): the merchant's server creates, reads, lists and cancels; the browser reads by session token. */
 export default async function intentsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const intents = app.services.intents;

@@ -15,7 +15,7 @@ export const MAX_EXPIRES_IN = 86_400;
 const metadataInvalid = { 'x-code': 'metadata_invalid' } as const;
 
 /**
- * Metadata (contract §3): up to 50 keys of at most 40 characters; values are strings of at most
+ * Metadata (docs/spec/payment-intents.md): up to 50 keys of at most 40 characters; values are strings of at most
  * 500 characters, numbers or booleans; no nesting, no null. Every failure is `metadata_invalid`.
  */
 export const Metadata = Type.Unsafe<MetadataMap>({

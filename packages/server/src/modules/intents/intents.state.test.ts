@@ -10,8 +10,8 @@ import {
   statusAfterRefund,
 } from './intents.state.ts';
 
-/** Contract §3's table, written out again by hand so that a change to the code has to match it. */
-const CONTRACT: [IntentStatus, IntentStatus, string | null][] = [
+/** docs/spec/payment-intents.md's table, written out again by hand so that a change to the code has to match it. */
+const SPECIFIED: [IntentStatus, IntentStatus, string | null][] = [
   ['PENDING', 'SUCCEEDED', 'payment.completed'],
   ['PENDING', 'PENDING', 'payment.failed'],
   ['PENDING', 'FAILED', 'payment.failed'],
@@ -29,20 +29,20 @@ const CONTRACT: [IntentStatus, IntentStatus, string | null][] = [
 ];
 
 describe('intent state machine', () => {
-  it('has exactly the rows of the contract, each once', () => {
-    expect(INTENT_TRANSITIONS.map((m) => [m.from, m.to, m.event])).toEqual(CONTRACT);
+  it('has exactly the rows of the specification, each once', () => {
+    expect(INTENT_TRANSITIONS.map((m) => [m.from, m.to, m.event])).toEqual(SPECIFIED);
     const keys = new Set(INTENT_TRANSITIONS.map((m) => `${m.from}>${m.to}`));
     expect(keys.size).toBe(INTENT_TRANSITIONS.length);
   });
 
-  it.each(CONTRACT)('allows %s → %s and names its event (%s)', (from, to, event) => {
+  it.each(SPECIFIED)('allows %s → %s and names its event (%s)', (from, to, event) => {
     expect(assertMove(from, to)).toMatchObject({ from, to, event });
   });
 
-  const others = INTENT_STATUSES.flatMap((from) => INTENT_STATUSES.map((to) => [from, to] as const)).filter(([from, to]) => !CONTRACT.some(([f, t]) => f === from && t === to));
+  const others = INTENT_STATUSES.flatMap((from) => INTENT_STATUSES.map((to) => [from, to] as const)).filter(([from, to]) => !SPECIFIED.some(([f, t]) => f === from && t === to));
 
   it('refuses the other moves', () => {
-    expect(others.length).toBe(8 * 8 - CONTRACT.length);
+    expect(others.length).toBe(8 * 8 - SPECIFIED.length);
   });
 
   it.each(others)('refuses %s → %s with a 409', (from, to) => {

@@ -2,20 +2,20 @@ import { ApiError } from '../../platform/errors.ts';
 import type { EventType } from '../events/index.ts';
 
 /**
- * The payment intent's state machine (contract §3), in one place: the table below is the whole
+ * The payment intent's state machine (docs/spec/payment-intents.md), in one place: the table below is the whole
  * of it. Every module that changes an intent's status (cancel and expiry here, charges, refunds)
  * goes through `assertMove`, and `applyTransition` in intents.service.ts writes the row's event.
  */
 export const INTENT_STATUSES = ['PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED', 'PARTIALLY_REFUNDED', 'REFUNDED'] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];
 
-/** Charge attempts per intent (contract §3): the third failure makes the intent FAILED. */
+/** Charge attempts per intent (docs/spec/payment-intents.md): the third failure makes the intent FAILED. */
 export const MAX_CHARGE_ATTEMPTS = 3;
 
 export interface Move {
   from: IntentStatus;
   to: IntentStatus;
-  /** What makes the move, in the contract's words. */
+  /** What makes the move, in the specification's words. */
   by: string;
   /** The event written in the same transaction, or null when the move has none. */
   event: EventType | null;
@@ -25,7 +25,7 @@ export interface Move {
  * Every allowed move. (from, to) names a row uniquely, so a caller says where it wants the
  * intent to go and the table says whether that is allowed and which event it writes.
  *
- * Beyond the contract's literal rows: an intent that is PROCESSING settles like a PENDING one
+ * Beyond the specification's literal rows: an intent that is PROCESSING settles like a PENDING one
  * ("then SUCCEEDED or PENDING/FAILED as above"), and a PARTIALLY_REFUNDED intent can be refunded
  * again, in part or for the rest ("refund of part / of the rest").
  */
@@ -39,7 +39,7 @@ export const INTENT_TRANSITIONS: readonly Move[] = [
   { from: 'PROCESSING', to: 'SUCCEEDED', by: 'the asynchronous charge succeeds', event: 'payment.completed' },
   { from: 'PROCESSING', to: 'PENDING', by: 'the asynchronous charge fails, attempts left', event: 'payment.failed' },
   { from: 'PROCESSING', to: 'FAILED', by: 'the asynchronous charge fails, no attempt left', event: 'payment.failed' },
-  // Contract §12: an attempt in flight holds off expiry until the provider's final answer.
+  // docs/spec/mobile-money-payments.md: an attempt in flight holds off expiry until the provider's final answer.
   { from: 'PROCESSING', to: 'EXPIRED', by: 'the asynchronous charge fails after expiresAt', event: 'payment.failed' },
   { from: 'SUCCEEDED', to: 'PARTIALLY_REFUNDED', by: 'refund of part', event: 'payment.refunded' },
   { from: 'SUCCEEDED', to: 'REFUNDED', by: 'refund of the whole', event: 'payment.refunded' },
@@ -53,7 +53,7 @@ export function findMove(from: IntentStatus, to: IntentStatus): Move | undefined
 }
 
 /**
- * The move from → to, or the 409 that refuses it: `intent_expired` out of EXPIRED (the contract's
+ * The move from → to, or the 409 that refuses it: `intent_expired` out of EXPIRED (the specification's
  * code for acting on an expired intent, so a client knows to start a new one), otherwise
  * `intent_state_invalid`.
  */
@@ -76,7 +76,7 @@ export function statusAfterRefund(amountMinor: bigint, refundedMinor: bigint): '
 
 /**
  * The status a reader sees at `now`: a PENDING intent past its expiresAt is EXPIRED at once, even
- * before the sweeper has moved it (contract §3). The validity ends at expiresAt itself.
+ * before the sweeper has moved it (docs/spec/payment-intents.md). The validity ends at expiresAt itself.
  */
 export function effectiveStatus(row: { status: IntentStatus; expires_at: Date }, now: Date): IntentStatus {
   return row.status === 'PENDING' && isDue(row.expires_at, now) ? 'EXPIRED' : row.status;

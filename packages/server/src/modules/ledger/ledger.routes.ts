@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { assertTestMode } from '../../platform/http/auth.ts';
 import { FundWalletBody, Wallet } from './ledger.schema.ts';
 
-/** The user's wallet (contract §2) and the test-mode funding helper. (The merchant's balance: modules/balances.) */
+/** The user's wallet (docs/spec/endpoints.md) and the test-mode funding helper. (The merchant's balance: modules/balances.) */
 export default async function ledgerRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const users = app.services.users;

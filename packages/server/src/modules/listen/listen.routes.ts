@@ -43,7 +43,7 @@ function sse(fields: { id?: string; event?: string; data: string }): string {
 
 /**
  * `GET /listen/stream`: this merchant's test-mode events as Server-Sent Events, as they commit
- * (contract §7, `caisse listen`). Open streams end when the server shuts down; clients resume
+ * (docs/spec/running.md, `caisse listen`). Open streams end when the server shuts down; clients resume
  * with Last-Event-ID and lose nothing.
  */
 export default async function listenRoutes(fastify: FastifyInstance) {

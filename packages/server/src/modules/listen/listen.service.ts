@@ -40,7 +40,7 @@ export interface FeedOptions {
 }
 
 /**
- * The event feed behind `GET /listen/stream` (contract §7, `caisse listen`): this merchant's
+ * The event feed behind `GET /listen/stream` (docs/spec/running.md, `caisse listen`): this merchant's
  * events of one mode, as they commit. Nothing committed after the feed's start is skipped, even
  * when transactions commit out of id order; after a reconnect with Last-Event-ID, every event
  * after that id comes again, plus possibly some just before it (the client drops ids it has

@@ -15,17 +15,17 @@ export interface MerchantsTable {
   intent_expires_in: Generated<number>;
   api_version: Generated<string>;
   created_at: Date;
-  /** Own fee schedule (contract §10); null: the configured default. */
+  /** Own fee schedule (docs/spec/money-out.md); null: the configured default. */
   fee_bps: ColumnType<number | null, number | null | undefined, number | null>;
   fee_fixed: ColumnType<Record<string, number | string> | null, string | null | undefined, string | null>;
   /** The default language of its customers' messages. */
   language: Generated<'fr' | 'en'>;
-  /** Own settlement delay in days (contract §10); null: the configured default. */
+  /** Own settlement delay in days (docs/spec/money-out.md); null: the configured default. */
   settlement_delay_days: ColumnType<number | null, number | null | undefined, number | null>;
   /** The rolling reserve: basis points of each charge's net held, for `reserve_days` (both null: off). */
   reserve_bps: ColumnType<number | null, number | null | undefined, number | null>;
   reserve_days: ColumnType<number | null, number | null | undefined, number | null>;
-  /** Where it sells (contract §13): selects the providers and the currency offered. */
+  /** Where it sells (docs/spec/providers.md): selects the providers and the currency offered. */
   country: Generated<Country>;
 }
 

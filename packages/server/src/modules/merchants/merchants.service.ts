@@ -236,7 +236,7 @@ export function createMerchantsService(deps: Deps) {
       throw new ApiError('validation_error', 'Only restricted keys (rk_…) take permissions: a secret key may do everything', { param: 'permissions' });
     }
     const permissions = input.kind === 'restricted' ? JSON.stringify(restrictedPermissions(input.permissions)) : null;
-    // 24 random bytes = 192 bits, above the contract's 128.
+    // 24 random bytes = 192 bits, above the specification's 128.
     const secret = keyPrefix(input.kind, input.mode) + randomToken(random, 24);
     const row = await repo.insertKey(executor, {
       id: ids('apiKey'),
@@ -565,7 +565,7 @@ export function createMerchantsService(deps: Deps) {
     },
 
     /**
-     * Checks the x-api-key and, where asked, the secret key (contract §1). Every failure has its
+     * Checks the x-api-key and, where asked, the secret key (docs/spec/keys-and-modes.md). Every failure has its
      * own code. Keys are looked up by hash, so no comparison depends on secret bytes.
      */
     async authenticate(apiKey: string | undefined, secretKey: string | undefined, requireSecret: boolean): Promise<MerchantContext> {

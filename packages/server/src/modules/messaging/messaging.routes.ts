@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { assertTestMode } from '../../platform/http/auth.ts';
 import { ListMessagesQuery, MessageList } from './messaging.schema.ts';
 
-/** The test-mode outbox (contract §4, §7). */
+/** The test-mode outbox (docs/spec/otp-and-charge.md, docs/spec/running.md). */
 export default async function messagingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const messaging = app.services.messaging;

@@ -4,7 +4,7 @@ import { PaymentMethodList, PaymentMethodSettings, PaymentMethodSettingsBody, Pa
 
 const tags = ['payment methods'];
 
-/** `GET /payment-methods` for checkout, `GET/PUT /payment-methods/settings` for the merchant (contract §12). */
+/** `GET /payment-methods` for checkout, `GET/PUT /payment-methods/settings` for the merchant (docs/spec/mobile-money-payments.md). */
 export default async function methodsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const methods = app.services.methods;

@@ -32,7 +32,7 @@ interface Offer {
 }
 
 /**
- * The payment methods an intent may use (contract §12) and the merchant's choice of them per mode.
+ * The payment methods an intent may use (docs/spec/mobile-money-payments.md) and the merchant's choice of them per mode.
  * A provider is offered when the merchant enabled it (by default: all), this mode has a connector
  * for it, and it serves the merchant's country in the intent's currency.
  */

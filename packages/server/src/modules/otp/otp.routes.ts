@@ -8,7 +8,7 @@ import { InitOtpBody, OtpAuthorization, OtpChallenge, VerifyOtpBody } from './ot
 const tags = ['payments'];
 const userSecurity = [{ apiKey: [], accessToken: [] }];
 
-/** initOtp and verifyOtp (contract §2, §4): the user's second factor before a charge. */
+/** initOtp and verifyOtp (docs/spec/endpoints.md, docs/spec/otp-and-charge.md): the user's second factor before a charge. */
 export default async function otpRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const otp = app.services.otp;

@@ -137,7 +137,7 @@ function incorrectCode(outcome: Extract<VerifyOutcome, { kind: 'wrong' } | { kin
 }
 
 /**
- * Strong customer authentication (contract §4): initOtp sends a code, verifyOtp exchanges it for
+ * Strong customer authentication (docs/spec/otp-and-charge.md): initOtp sends a code, verifyOtp exchanges it for
  * a single-use authorization token that `POST /charge` spends.
  */
 /** Where a user's codes go: the users module's contact details (injected: users do not depend on OTP). */

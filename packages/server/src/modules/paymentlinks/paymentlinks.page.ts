@@ -50,7 +50,7 @@ export function previewPage(link: { merchantName: string; amountMinor: bigint; c
 
 /**
  * The small page a person gets instead of the checkout (never a JSON error), in their language:
- * Accept-Language, else the link's merchant's default, else French (contract §11).
+ * Accept-Language, else the link's merchant's default, else French (docs/spec/languages.md).
  */
 export function unavailablePage(reason: Unavailable, reader: { acceptLanguage: string | string[] | undefined; merchantLanguage?: string; retryAfterSeconds?: number }): string {
   const t = translator({ requested: requestedLanguages(reader.acceptLanguage), merchantDefault: reader.merchantLanguage });

@@ -6,7 +6,7 @@ import { CreatePayoutBody, ListPayoutsQuery, Payout, PayoutIdParams, PayoutList,
 const tags = ['payouts'];
 const security = [{ apiKey: [], secretKey: [] }];
 
-/** Payouts to mobile money (contract §10), their schedule, and the providers' disbursement callbacks. */
+/** Payouts to mobile money (docs/spec/money-out.md), their schedule, and the providers' disbursement callbacks. */
 export default async function payoutsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const payouts = app.services.payouts;

@@ -70,7 +70,7 @@ interface NewPayout {
 }
 
 /**
- * Money out (contract §10): payouts of a merchant's available balance to a mobile-money number.
+ * Money out (docs/spec/money-out.md): payouts of a merchant's available balance to a mobile-money number.
  * The payout, its reference and the debit of `available` commit first; the provider is called
  * after, outside any transaction; PAID or FAILED (the money back) is decided once, under the
  * payout's row lock, whether a callback, a duplicate callback or the poller learnt it. A payout is

@@ -1,5 +1,5 @@
 /**
- * Reconciliation (contract §10): our top-ups and payouts against the provider's records. The
+ * Reconciliation (docs/spec/money-out.md): our top-ups and payouts against the provider's records. The
  * module's only public entry.
  */
 export {

@@ -5,7 +5,7 @@ import type { KeyMode } from '../../platform/tenancy.ts';
 import { type Connector, type ConnectorKind, isProviderName, type ListedRequest, type ModeConnectors, type StatusResult } from '../connectors/index.ts';
 
 /**
- * Reconciliation (contract §10): every top-up, payout, payment attempt and refund to mobile money of a period, as our ledger's modules
+ * Reconciliation (docs/spec/money-out.md): every top-up, payout, payment attempt and refund to mobile money of a period, as our ledger's modules
  * have it, against what the provider says about the same reference. The service reads no table:
  * the modules that own the requests hand them over through the sources below, and the provider
  * is asked through its connector (docs/decisions.md, "Reconciliation").

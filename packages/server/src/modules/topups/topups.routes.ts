@@ -6,7 +6,7 @@ import { CreateTopupBody, ListTopupsQuery, Topup, TopupIdParams, TopupList } fro
 const tags = ['wallet'];
 const userAuth = [{ apiKey: [], accessToken: [] }];
 
-/** Wallet top-ups by mobile money (contract §9), and the providers' callbacks. */
+/** Wallet top-ups by mobile money (docs/spec/money-in.md), and the providers' callbacks. */
 export default async function topupsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const topups = app.services.topups;

@@ -44,7 +44,7 @@ export interface TopupNotices {
 const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo' };
 
 /**
- * Money in (contract §9): a customer's wallet is topped up by mobile money. The top-up and its
+ * Money in (docs/spec/money-in.md): a customer's wallet is topped up by mobile money. The top-up and its
  * reference are committed first; the provider is called after, outside any transaction; the
  * wallet is credited exactly once, in the transaction that moves the top-up to SUCCEEDED under its
  * row lock, whether a callback, a duplicate callback or the poller learnt it.

@@ -20,7 +20,7 @@ export interface UsersTable {
   language: ColumnType<'fr' | 'en' | null, 'fr' | 'en' | null | undefined, 'fr' | 'en' | null>;
 }
 
-/** Which merchants see a customer (contract §8): registration, test helpers, a payment attempt. */
+/** Which merchants see a customer (docs/spec/customers.md): registration, test helpers, a payment attempt. */
 export interface CustomerLinksTable {
   merchant_id: string;
   mode: KeyMode;

@@ -29,7 +29,7 @@ import {
 const tags = ['users'];
 const apiKeyOnly = [{ apiKey: [] }];
 
-/** End users: registration, phone verification, sign-in and the keys that verify access tokens (contract §1, §2). */
+/** End users: registration, phone verification, sign-in and the keys that verify access tokens (docs/spec/keys-and-modes.md, docs/spec/endpoints.md). */
 export default async function usersRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const users = app.services.users;

@@ -72,7 +72,7 @@ export const TestUser = Type.Object({ ...User.properties, balances: Type.Array(B
 
 /**
  * What the publishable-key routes about a phone number answer, whether the number has an account
- * or not: no customer data (contract §8). What differs goes by SMS to the number itself.
+ * or not: no customer data (docs/spec/customers.md). What differs goes by SMS to the number itself.
  */
 export const PhoneVerification = Type.Object({
   object: Type.Literal('phone_verification'),

@@ -49,7 +49,7 @@ export interface AuthResult {
 }
 
 /**
- * What the publishable-key routes about a phone number answer, known number or not (contract §8):
+ * What the publishable-key routes about a phone number answer, known number or not (docs/spec/customers.md):
  * the same status and shape, and no customer data. What differs goes by SMS to the number.
  */
 export interface CodeSent<Kind extends 'phone_verification' | 'password_reset' = 'phone_verification', Phone extends string | null = string> {
@@ -101,7 +101,7 @@ export interface TopupCredited {
 }
 
 /**
- * Customers (contract §8): one account per mode and phone number across the deployment, one
+ * Customers (docs/spec/customers.md): one account per mode and phone number across the deployment, one
  * password, one wallet per currency. A merchant sees a customer once linked to it (registration
  * through its key, its test helpers, a payment attempt of one of its intents).
  */
@@ -168,7 +168,7 @@ export function createUsersService(
   const minutes = VERIFICATION_TTL_MS / MINUTE;
 
   /**
-   * Sends an SMS in the customer's language (contract §11: theirs, else what the request asked
+   * Sends an SMS in the customer's language (docs/spec/languages.md: theirs, else what the request asked
    * for, else the merchant's default); a provider outage is recorded by messaging and must not
    * change the answer. `values.code`, when there is one, is the one-time code the text carries
    * (a live outbox row keeps the text without it).

@@ -6,7 +6,7 @@ import { ApiError } from '../../platform/errors.ts';
 import type { KeyMode, MerchantContext, UserContext } from '../../platform/tenancy.ts';
 import { type SigningKeyRow, usersRepository as repo } from './users.repository.ts';
 
-/** Access tokens live 15 minutes (contract §1). */
+/** Access tokens live 15 minutes (docs/spec/keys-and-modes.md). */
 export const ACCESS_TOKEN_TTL_MS = 15 * MINUTE;
 /** A signing key signs for at most this long; then a new one is made on the next use. */
 export const SIGNING_KEY_MAX_AGE_MS = 30 * DAY;

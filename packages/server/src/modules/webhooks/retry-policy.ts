@@ -1,7 +1,7 @@
 import { DAY, HOUR, SECOND } from '../../platform/clock.ts';
 
 /**
- * When to try a failed delivery again (contract §5): exponential backoff with jitter, the first
+ * When to try a failed delivery again (docs/spec/webhooks.md): exponential backoff with jitter, the first
  * retry within a minute, for about 3 days; a `Retry-After` from the receiver replaces the backoff.
  */
 export const RETRY_WINDOW_MS = 3 * DAY;

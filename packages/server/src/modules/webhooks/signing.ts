@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { RandomBytes } from '../../platform/crypto.ts';
 
 /**
- * Webhook signatures (contract §5). Two families, so receivers can use either kind of verifier:
+ * Webhook signatures (docs/spec/webhooks.md). Two families, so receivers can use either kind of verifier:
  *
  * - `pay-signature: t=<unix seconds>,v1=<hex>[,v1=<hex>…]`, HMAC-SHA256 of `"<t>.<raw body>"`
  *   keyed with the whole secret string (`whsec_…`) as UTF-8, the way Stripe's libraries key

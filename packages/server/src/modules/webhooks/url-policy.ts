@@ -6,7 +6,7 @@ import { ApiError } from '../../platform/errors.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
 /**
- * Where webhooks may go (contract §5: no SSRF into private networks). An IPv4 address must be
+ * Where webhooks may go (docs/spec/webhooks.md: no SSRF into private networks). An IPv4 address must be
  * global unicast. An IPv6 address must be global unicast (2000::/3) outside the IETF protocol
  * block (2001::/23: Teredo, benchmarking, ORCHID…) and the documentation prefixes; the forms that
  * carry an IPv4 address (IPv4-mapped ::ffff:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged

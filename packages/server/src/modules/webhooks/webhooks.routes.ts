@@ -31,7 +31,7 @@ const optionalBody = async (req: { body: unknown }) => {
   req.body ??= {};
 };
 
-/** Webhook endpoints and events (contract §2, §5). Secret-key routes, scoped to the key's merchant and mode. */
+/** Webhook endpoints and events (docs/spec/endpoints.md, docs/spec/webhooks.md). Secret-key routes, scoped to the key's merchant and mode. */
 export default async function webhooksRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const svc = () => app.services.webhooks;

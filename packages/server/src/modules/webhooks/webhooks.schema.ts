@@ -3,7 +3,7 @@ import { EVENT_TYPES, EventTypeSchema as EventType } from '../events/index.ts';
 import { PaymentEvent } from '../intents/index.ts';
 import { PayoutEvent } from '../payouts/index.ts';
 
-/** Schemas of the webhook endpoints and events API (contract §2, §5). */
+/** Schemas of the webhook endpoints and events API (docs/spec/endpoints.md, docs/spec/webhooks.md). */
 
 /** Webhook endpoints a merchant may have per mode (so: deliveries per event, at most). */
 export const MAX_ENDPOINTS = 16;
@@ -162,7 +162,7 @@ export type DeliveryView = Static<typeof Delivery>;
 export const DeliveryList = Type.Object({ data: Type.Array(Delivery), hasMore: Type.Boolean() });
 export const ResendResult = Type.Object({ data: Type.Array(Delivery) });
 
-/** An event (contract §5), as delivered to endpoints and as GET /events answers it. */
+/** An event (docs/spec/webhooks.md), as delivered to endpoints and as GET /events answers it. */
 export const Event = Type.Union([PaymentEvent, PayoutEvent], { description: 'A payment event (`data.paymentIntent`) or a payout event (`data.payout`)' });
 export type EventBody = Static<typeof Event>;
 export const EventList = Type.Object({ data: Type.Array(Event), hasMore: Type.Boolean() });

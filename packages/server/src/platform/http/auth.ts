@@ -6,7 +6,7 @@ import { ACCESS_LEVELS, allows, API_RESOURCES, type AccessTokenVerifier, type Au
 import { isApiVersion, LATEST_API_VERSION } from '../versioning.ts';
 
 /**
- * Who may call a route (contract §2): `none` (operations), `pk` (API key), `sk` (API key + secret
+ * Who may call a route (docs/spec/endpoints.md): `none` (operations), `pk` (API key), `sk` (API key + secret
  * key), `user` (API key + the user's access token). Routes that say nothing need `pk`.
  */
 export type AuthKind = 'none' | 'pk' | 'sk' | 'user';
@@ -23,7 +23,7 @@ declare module 'fastify' {
     access?: RouteAccess;
     /**
      * A `user` route a payer may also call with the intent's session token (`x-session-token`)
-     * instead of a user access token: the direct mobile-money charge (contract §12). The route
+     * instead of a user access token: the direct mobile-money charge (docs/spec/mobile-money-payments.md). The route
      * checks the session token itself.
      */
     payerSession?: boolean;

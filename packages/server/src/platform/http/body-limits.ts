@@ -57,7 +57,7 @@ function contentLength(raw: string | undefined): number | undefined {
 }
 
 /**
- * Bodies are JSON of at most `bodyLimit` bytes (contract §6: 64 KiB, 413). A declared length over
+ * Bodies are JSON of at most `bodyLimit` bytes (docs/spec/request-rules.md: 64 KiB, 413). A declared length over
  * the limit is refused before authentication (`assertBodyLength`, in the request hooks), so an
  * oversized body costs no database work; a body sent without a length is cut off by the parser at
  * the same limit.

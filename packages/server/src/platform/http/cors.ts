@@ -4,7 +4,7 @@ import { ApiError } from '../errors.ts';
 import type { AuthKind } from './auth.ts';
 
 /**
- * CORS (contract §1: "an API key may list allowed browser origins; CORS answers follow that
+ * CORS (docs/spec/keys-and-modes.md: "an API key may list allowed browser origins; CORS answers follow that
  * list"). Browsers may call the routes an API key alone or a user's token opens (`pk`, `user`);
  * never the secret-key routes (`sk`), nor the operations routes.
  *

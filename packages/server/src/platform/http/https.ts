@@ -52,7 +52,7 @@ function isLocalProbe(request: FastifyRequest, routeUrl: string | undefined): bo
 export type HttpsCheck = (request: FastifyRequest, routeUrl: string | undefined) => void;
 
 /**
- * Contract §6: in production mode a request that did not arrive over TLS (this server's own, or a
+ * docs/spec/request-rules.md: in production mode a request that did not arrive over TLS (this server's own, or a
  * trusted proxy's that says `X-Forwarded-Proto: https`) is refused with 403 `https_required`.
  * Development mode accepts plain HTTP: no check at all (undefined).
  */

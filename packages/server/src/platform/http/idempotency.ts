@@ -9,7 +9,7 @@ import { asTakenOver, problemAnswer } from './errors.ts';
 import { type Claim, type IdempotencyRow, type IdempotencyScope, idempotencyRepository as repo } from './idempotency.repository.ts';
 
 /**
- * `Idempotency-Key` on every POST of the API (contract §6), as one app-wide pair of hooks, plus an
+ * `Idempotency-Key` on every POST of the API (docs/spec/request-rules.md), as one app-wide pair of hooks, plus an
  * answer recorder for the operations that move money or create something.
  *
  * - Scope: merchant + mode + caller + key (a test key and a live key never share one; on user

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import { ApiError } from '../errors.ts';
 
 /**
- * Rate limits (contract §6), counted in fixed windows of the injected clock:
+ * Rate limits (docs/spec/request-rules.md), counted in fixed windows of the injected clock:
  *
  * - per API key: `CAISSE_RATE_LIMIT_LIVE` (100) requests per second for a live key,
  *   `CAISSE_RATE_LIMIT_TEST` (25) for a test key, over every route the key opens. The key is the

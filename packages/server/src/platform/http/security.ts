@@ -78,7 +78,7 @@ function callbackHook(step: (request: FastifyRequest, reply: FastifyReply) => Pr
 }
 
 /**
- * The request rules of contract §6 and authentication, in the order they must run, in two
+ * The request rules of docs/spec/request-rules.md and authentication, in the order they must run, in two
  * synchronous hooks (issue 23: each async hook cost a promise and a turn of Fastify's hook runner
  * on every request):
  *

@@ -25,7 +25,7 @@ import {
 } from './orange-money.schema.ts';
 
 /**
- * `orange_money`: Orange Money Web Payment (contract §13). The payer approves on Orange's page
+ * `orange_money`: Orange Money Web Payment (docs/spec/providers.md). The payer approves on Orange's page
  * (`payment_url`), so `collect` answers a redirect; Orange's status read needs its `pay_token`
  * and the amount, which `collect` returns for the caller to store (docs/decisions.md, "Orange
  * Money Web Payment"). Collection only: Web Payment has no transfer or refund operation.

@@ -11,7 +11,7 @@ import { SandboxAnswer, writeAnswer } from './sandbox.http.ts';
 import { TEST_NUMBERS_HELP } from './test-numbers.ts';
 
 /**
- * One sandbox process for every provider (contract §13), one base path each on one port:
+ * One sandbox process for every provider (docs/spec/providers.md), one base path each on one port:
  * Orange Money under `/orange-money`, Wave under `/wave`, and MTN MoMo at the root (where
  * `CAISSE_MOMO_SANDBOX_URL` has always pointed). The MoMo sandbox keeps its own server on a
  * loopback port; this one forwards to it, so it runs unchanged.

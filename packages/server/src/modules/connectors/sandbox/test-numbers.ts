@@ -1,7 +1,7 @@
 import { SECOND } from '../../../platform/clock.ts';
 
 /**
- * The test-number table of contract §13, the same for every provider's sandbox: the number's last
+ * The test-number table of docs/spec/providers.md, the same for every provider's sandbox: the number's last
  * three digits decide the outcome, whatever the country prefix.
  */
 export interface TestOutcome {

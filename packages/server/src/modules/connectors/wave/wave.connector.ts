@@ -28,7 +28,7 @@ import { verifyWaveSignature } from './wave.signature.ts';
 
 /**
  * `wave`: Wave's Checkout API (money in: the payer approves in the Wave app or page opened by
- * `wave_launch_url`) and Payout API (money out), contract §13. Our reference is both the
+ * `wave_launch_url`) and Payout API (money out), docs/spec/providers.md. Our reference is both the
  * `Idempotency-Key` and the `client_reference`, so a request can be found again by our reference
  * alone (Wave's search by client_reference), also after a crash. Webhooks are signed
  * (`Wave-Signature`) and, as every callback, only a hint confirmed by a status read.
