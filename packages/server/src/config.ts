@@ -33,7 +33,7 @@ export interface Config {
    * as PgBouncer in transaction mode, which does not keep them).
    */
   dbPreparedStatements: boolean;
-  /** Embedded PGlite's engine in a worker thread beside the HTTP server (CAISSE_PGLITE_THREAD, default off: see docs/decisions.md). */
+  /** Embedded PGlite's engine in a worker thread beside the HTTP server (CAISSE_PGLITE_THREAD, default off: see docs/decisions/0015-performance.md). */
   pgliteThread: boolean;
   /** API processes of `caisse start` (node:cluster; CAISSE_API_PROCESSES, default 1; PostgreSQL only). */
   apiProcesses: number;

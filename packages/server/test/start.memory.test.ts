@@ -8,7 +8,7 @@ const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.jso
 // `npm start` (the embedded PGlite gateway of a fresh clone) caps V8's young generation (its
 // default 16 MB semi-spaces cost about 30 MB of peak RSS), lowers how far the old generation grows
 // past its live objects, and keeps one platform thread, whose malloc arena is all that stays of
-// the WebAssembly tier-up's compilations (docs/decisions.md, "Performance").
+// the WebAssembly tier-up's compilations (docs/decisions/0015-performance.md).
 describe('npm start', () => {
   it('starts node with 2 MB semi-spaces, a 512 MB old generation and one platform thread', () => {
     const start = pkg.scripts.start as string;

@@ -455,7 +455,7 @@ export async function openPglite(dataDir: string | undefined, opts: { preparedSt
     // 128 MB keeps a development gateway's footprint small (the data of one is far smaller).
     const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
     // `thread`: a data directory's engine in a thread of its own (pglite-thread.ts); off by
-    // default, it measured slower on a quiet machine (docs/decisions.md, "Performance").
+    // default, it measured slower on a quiet machine (docs/decisions/0015-performance.md).
     // On this thread, statements still reach the engine in one call each (batchedEngine).
     engine =
       dataDir !== undefined && opts.thread === true

@@ -5,7 +5,7 @@ import { AnswerAhead, DEFERRED, type Executor } from './db.ts';
 /**
  * A statement of the payment path, built and compiled by Kysely once, at module load, and run
  * with its parameters bound: building and compiling a query on every call cost more CPU than
- * node-postgres running it (docs/decisions.md, "Performance").
+ * node-postgres running it (docs/decisions/0015-performance.md).
  *
  * `build` receives a Kysely of the schema and a parameters object whose fields stand for the
  * values of each run (typed as `P`, so the builder checks them as it would real values). Use a

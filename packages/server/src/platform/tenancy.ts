@@ -19,8 +19,8 @@ export interface Caller extends Scope {
 }
 
 /**
- * What a restricted key (`rk_…`) may touch: one access level per resource (docs/decisions.md,
- * "Restricted keys"). A secret key (`sk_…`) may do everything.
+ * What a restricted key (`rk_…`) may touch: one access level per resource
+ * (docs/decisions/0026-restricted-keys-and-two-factor.md). A secret key (`sk_…`) may do everything.
  */
 export const API_RESOURCES = ['payments', 'refunds', 'payouts', 'customers', 'balance', 'webhooks', 'events', 'payment_links'] as const;
 export type ApiResource = (typeof API_RESOURCES)[number];

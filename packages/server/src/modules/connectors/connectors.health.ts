@@ -3,8 +3,8 @@ import { MINUTE, SECOND } from '../../platform/clock.ts';
 import type { Connector, StatusResult, SubmitResult } from './connectors.types.ts';
 
 /**
- * Whether each provider answers, from its recent outcomes (docs/decisions.md, "Provider
- * health"): a sliding window in this process's memory, per provider, one per mode. A provider
+ * Whether each provider answers, from its recent outcomes (docs/decisions/0030-orange-money-and-wave-in-attempts.md,
+ * "Provider health"): a sliding window in this process's memory, per provider, one per mode. A provider
  * whose recent calls mostly time out, answer 5xx or nonsense is unavailable: new charges are
  * refused at once (503) instead of leaving payers waiting on a prompt that never comes. After a
  * cool-down one charge is let through as a probe; the next outcome decides whether it is back.

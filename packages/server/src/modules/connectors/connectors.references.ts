@@ -22,7 +22,7 @@ export function isReference(value: string): boolean {
 /**
  * Callback URLs carry a token bound to one provider, kind and reference: HMAC-SHA256 under a key
  * derived from the deployment's secret. Whoever sees one URL can only make us re-check that one
- * request, and no URL can be made up for another (docs/decisions.md, "Connectors").
+ * request, and no URL can be made up for another (docs/decisions/0018-connectors.md).
  */
 export function callbackSigner(secret: Buffer, provider: string) {
   const key = createHmac('sha256', secret).update(`caisse connector callbacks v1 ${provider}`).digest();

@@ -145,12 +145,12 @@ export interface Connector {
   disburse(request: PaymentRequest): Promise<SubmitResult>;
   /** Look a request up by our reference (and, for providers that need it, what `collect` answered). */
   status(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<StatusResult>;
-  /** Authenticate a callback and confirm it with the provider (docs/decisions.md, "Connectors"). */
+  /** Authenticate a callback and confirm it with the provider (docs/decisions/0018-connectors.md). */
   verifyCallback(callback: IncomingCallback): Promise<CallbackResult>;
   /**
    * Optional: every request of one product the provider created in [from, to). Only providers
    * (or sandboxes) that can list have it: MTN's Open API cannot, so `mtn_momo` has it only
-   * against Caisse's MoMo sandbox (docs/decisions.md, "Reconciliation").
+   * against Caisse's MoMo sandbox (docs/decisions/0021-reconciliation.md).
    */
   listRequests?(kind: ConnectorKind, from: Date, to: Date): Promise<ListResult>;
   /**

@@ -238,7 +238,7 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
   /**
    * MTN signs nothing. The callback URL's last three segments are `{kind}/{reference}/{token}`;
    * the token must be ours for that reference (constant-time compare), and then the body is only
-   * a hint: the result is what `status` answers now (docs/decisions.md, "Connectors").
+   * a hint: the result is what `status` answers now (docs/decisions/0018-connectors.md).
    */
   async function verifyCallback(callback: IncomingCallback): Promise<CallbackResult> {
     const refuse = (reason: string): CallbackResult => {

@@ -3,7 +3,7 @@ import { testNumbers } from './connectors.testnumbers.ts';
 
 /**
  * `mtn_momo` as checkout, `GET /payment-methods` and the CLI see it. Bounds: 100 to 500 000 XAF
- * per payment (docs/decisions.md, "Provider descriptions": MTN Cameroon's ceiling per
+ * per payment (docs/decisions/0023-provider-descriptions.md: MTN Cameroon's ceiling per
  * transaction; the minimum is ours, below it the fee eats the payment).
  */
 export const MTN_MOMO_DESCRIPTION: ProviderDescription = {

@@ -66,7 +66,7 @@ function normalizeRecoveryCode(code: string): string {
 /**
  * A dashboard user's account security: TOTP enrolment and the second sign-in step, recovery
  * codes, password change and reset by e-mail, and their own sessions. The rules are in
- * docs/decisions.md, "Dashboard account security".
+ * docs/decisions/0010-dashboard-account-security.md.
  */
 export function createAccountSecurity(deps: Deps, services: { merchants: MerchantsService; messaging: MessagingService }) {
   const { db, clock, random, config } = deps;

@@ -3,7 +3,7 @@ import { type AccessLevel, API_RESOURCES, type ApiResource, type KeyPermissions 
 /**
  * Team roles of a merchant's dashboard users and what each may do. The server checks a route's
  * permission on every call (the page only hides what the role cannot use); the rules are in
- * docs/decisions.md, "Dashboard team roles".
+ * docs/decisions/0011-dashboard-team-roles.md.
  */
 export const ROLES = ['owner', 'developer', 'analyst', 'support'] as const;
 export type Role = (typeof ROLES)[number];
@@ -74,8 +74,8 @@ export function permissionsOf(role: Role): Permission[] {
 }
 
 /**
- * What a role needs to give a key each access to an API resource (docs/decisions.md, "Restricted
- * keys"): a member creates only keys that do no more than they may. A write on a resource whose
+ * What a role needs to give a key each access to an API resource
+ * (docs/decisions/0026-restricted-keys-and-two-factor.md): a member creates only keys that do no more than they may. A write on a resource whose
  * only API writes are test helpers (customers, balance) needs `testdata:write`.
  */
 const KEY_NEEDS: Record<ApiResource, Record<'read' | 'write', readonly Permission[]>> = {

@@ -526,7 +526,7 @@ export function createDashboardService(
      * The Home page: volume, successful payments, success rate and new customers of the period
      * and of the one before it (as long, cut at the same point: today so far against yesterday
      * up to the same time), with a series per hour (today) or per UTC day. Success rate: the
-     * share of charge attempts that succeeded (docs/decisions.md, "Dashboard overview").
+     * share of charge attempts that succeeded (docs/decisions/0012-dashboard-overview.md).
      */
     async overview(scope: DashboardScope, period: OverviewPeriod) {
       const now = clock.now();
@@ -640,7 +640,7 @@ export function createDashboardService(
     },
 
     /**
-     * Creates a key within the member's role (docs/decisions.md, "Restricted keys"); a live secret
+     * Creates a key within the member's role (docs/decisions/0026-restricted-keys-and-two-factor.md); a live secret
      * or restricted key also needs a fresh TOTP code. The audit entry names what the key may do.
      */
     async createKey(

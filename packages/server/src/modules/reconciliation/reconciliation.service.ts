@@ -8,7 +8,7 @@ import { type Connector, type ConnectorKind, isProviderName, type ListedRequest,
  * Reconciliation (docs/spec/money-out.md): every top-up, payout, payment attempt and refund to mobile money of a period, as our ledger's modules
  * have it, against what the provider says about the same reference. The service reads no table:
  * the modules that own the requests hand them over through the sources below, and the provider
- * is asked through its connector (docs/decisions.md, "Reconciliation").
+ * is asked through its connector (docs/decisions/0021-reconciliation.md).
  */
 
 /** One request of ours, as its owning module lists it (its own row shape). */

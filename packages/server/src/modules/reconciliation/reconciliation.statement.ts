@@ -4,7 +4,7 @@ import type { ConnectorKind, ListedRequest } from '../connectors/index.ts';
 
 /**
  * A provider's statement, as a CSV file (`caisse reconcile --statement`): the list of its
- * requests that MTN's API cannot give (docs/decisions.md, "Reconciliation"). One header row
+ * requests that MTN's API cannot give (docs/decisions/0021-reconciliation.md). One header row
  * naming at least these columns, in any order and case; other columns are ignored, so a
  * provider's export only needs its columns renamed:
  *

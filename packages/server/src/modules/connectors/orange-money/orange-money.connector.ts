@@ -27,8 +27,8 @@ import {
 /**
  * `orange_money`: Orange Money Web Payment (docs/spec/providers.md). The payer approves on Orange's page
  * (`payment_url`), so `collect` answers a redirect; Orange's status read needs its `pay_token`
- * and the amount, which `collect` returns for the caller to store (docs/decisions.md, "Orange
- * Money Web Payment"). Collection only: Web Payment has no transfer or refund operation.
+ * and the amount, which `collect` returns for the caller to store
+ * (docs/decisions/0027-orange-money-and-wave-documentation-gaps.md). Collection only: Web Payment has no transfer or refund operation.
  */
 
 export const ORANGE_MONEY = 'orange_money';
@@ -170,7 +170,7 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
       return { status: 'PENDING', duplicate: false, redirectUrl: a.payment_url, providerReference: a.pay_token };
     }
     // Orange already has this order_id: an earlier try whose answer we lost. Its page is the one
-    // the payer may hold; we cannot learn its URL again (docs/decisions.md).
+    // the payer may hold; we cannot learn its URL again (docs/decisions/0027-orange-money-and-wave-documentation-gaps.md).
     if (res.status === 409) return { status: 'PENDING', duplicate: true };
     if (res.status === 401 || res.status === 403) return out.failed('collect', 'collection', req.reference, 'CREDENTIALS_REFUSED', httpReason(res.status, res.body));
     if (res.status === 408 || res.status === 429 || res.status >= 500) return out.unknown('collect', 'collection', req.reference, httpReason(res.status, res.body));

@@ -4,7 +4,7 @@ import { testNumbers } from '../connectors.testnumbers.ts';
 /**
  * `orange_money` as checkout, `GET /payment-methods` and the CLI see it: Orange Money Web Payment,
  * the payer approves on Orange's page. Collection only (Web Payment has no transfer or refund).
- * Bounds: 100 to 500 000 per payment (docs/decisions.md, "Orange Money Web Payment").
+ * Bounds: 100 to 500 000 per payment (docs/decisions/0027-orange-money-and-wave-documentation-gaps.md).
  */
 export const ORANGE_MONEY_DESCRIPTION: ProviderDescription = {
   name: 'orange_money',

@@ -221,7 +221,7 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
    * answers 200 with no body; a session that is not paid, or already refunded, is 400
    * `checkout-refund-failed` (one code for both: the caller's own record says which). Wave makes
    * the refund when it answers 200 and the session object has no field that reads it back, so
-   * the caller records the refund on this answer (docs/decisions.md, "Wave refunds").
+   * the caller records the refund on this answer (docs/decisions/0030-orange-money-and-wave-in-attempts.md, "Wave refunds").
    */
   async function refund(req: PaymentRequest & { providerReference: string }): Promise<SubmitResult> {
     if (!isReference(req.reference)) return out.failed('refund', 'collection', req.reference, 'INVALID_REFERENCE', 'not sent');

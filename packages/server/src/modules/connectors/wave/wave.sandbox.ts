@@ -99,7 +99,7 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
       client_reference: p.reference ?? null,
       transaction_id: p.transactionId ?? null,
       // The sandbox ends a session whose payment failed, with the reason, as a merchant would
-      // expire it once the payer came back through error_url (docs/decisions.md).
+      // expire it once the payer came back through error_url (docs/decisions/0027-orange-money-and-wave-documentation-gaps.md).
       last_payment_error: failed && p.reason !== undefined ? { code: p.reason, message: p.reason.toLowerCase().replaceAll('_', ' ') } : null,
       wave_launch_url: `${opts.baseUrl()}/pay/${p.id}`,
       success_url: p.successUrl,
