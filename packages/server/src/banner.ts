@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { RunMode } from './config.ts';
 
 /** The server package's version; package.json is one level above src/ and dist/ alike. */
 export function serverVersion(): string {
@@ -7,7 +8,7 @@ export function serverVersion(): string {
 
 export interface BannerInfo {
   version: string;
-  mode: 'development' | 'production';
+  mode: RunMode;
   /** Where a person on this machine reaches the server, e.g. http://127.0.0.1:8080. */
   url: string;
   /** The embedded database's directory; undefined on PostgreSQL. */

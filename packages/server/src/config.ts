@@ -4,10 +4,11 @@ import { isIP } from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type Mode = 'development' | 'production';
+/** How the server runs (development or production), not to be confused with an API key's KeyMode (test or live). */
+export type RunMode = 'development' | 'production';
 
 export interface Config {
-  mode: Mode;
+  mode: RunMode;
   port: number;
   host: string;
   /** PostgreSQL URL; undefined means the embedded PGlite database in `dataDir`. */
@@ -215,7 +216,7 @@ function databaseUrl(env: Env, name: 'DATABASE_URL' | 'DATABASE_LISTEN_URL' = 'D
  * not set, a key is generated once and kept in the data directory so that restarts can still
  * decrypt what was encrypted.
  */
-function masterKey(env: Env, mode: Mode, dataDir: string): Buffer {
+function masterKey(env: Env, mode: RunMode, dataDir: string): Buffer {
   const raw = env.CAISSE_MASTER_KEY;
   if (raw !== undefined && raw !== '') {
     const key = Buffer.from(raw, 'base64');
@@ -319,7 +320,7 @@ function credential(env: Env, name: string): string | undefined {
 }
 
 /** CAISSE_MOMO_*: all of the account's variables or none; production talks to MTN over HTTPS only. */
-function momo(env: Env, mode: Mode): MomoConfig {
+function momo(env: Env, mode: RunMode): MomoConfig {
   const baseUrl = env.CAISSE_MOMO_BASE_URL ? httpUrl(env, 'CAISSE_MOMO_BASE_URL', '') : undefined;
   const callbackUrl = env.CAISSE_MOMO_CALLBACK_URL ? httpUrl(env, 'CAISSE_MOMO_CALLBACK_URL', '') : undefined;
   if (callbackUrl !== undefined && /[?#]/.test(callbackUrl)) {
@@ -449,7 +450,7 @@ export interface HardeningConfig {
 }
 
 /** CAISSE_LIVE_OUTBOX, CAISSE_METRICS_*, CAISSE_RATE_LIMIT_AUTH_FAILURES. */
-function hardening(env: Env, mode: Mode): HardeningConfig {
+function hardening(env: Env, mode: RunMode): HardeningConfig {
   const liveOutboxAllowed = oneOf(env, 'CAISSE_LIVE_OUTBOX', ['allow', 'refuse'] as const, 'refuse') === 'allow';
   const smsOutbox = (env.CAISSE_SMS_PROVIDER || 'outbox') === 'outbox';
   if (mode === 'production' && smsOutbox && !liveOutboxAllowed) {
@@ -500,7 +501,7 @@ export function dataDirectory(env: Env): string {
 }
 
 /** CAISSE_LOG_FORMAT: `pretty` (one readable line per entry) or `json`; default pretty only on a terminal in development. */
-function logFormat(env: Env, mode: Mode, terminal: boolean): 'pretty' | 'json' {
+function logFormat(env: Env, mode: RunMode, terminal: boolean): 'pretty' | 'json' {
   return oneOf(env, 'CAISSE_LOG_FORMAT', ['pretty', 'json'] as const, mode === 'development' && terminal ? 'pretty' : 'json');
 }
 

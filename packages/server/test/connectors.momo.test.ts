@@ -40,7 +40,7 @@ describe('mtn_momo: collect, disburse and status', () => {
     expect((await w.connector.status('collection', req.reference)).status).toBe('PENDING');
     w.clock.advance(1);
     const done = await w.connector.status('collection', req.reference);
-    expect(done).toEqual({ status: 'SUCCESSFUL', amount: 5000n, currency: 'XAF', externalId: 'top_01', financialTransactionId: expect.stringMatching(/^\d{10}$/) });
+    expect(done).toEqual({ status: 'SUCCESSFUL', amount: 5000n, currency: 'XAF', externalId: 'top_01', providerTransactionId: expect.stringMatching(/^\d{10}$/) });
   });
 
   it('sends amounts as decimal strings and reads them back as minor units', async () => {
@@ -104,7 +104,7 @@ describe('mtn_momo: collect, disburse and status', () => {
         const result = await w.connector.status(kind, req.reference);
         expect(result).toMatchObject({ ...expected, amount: 5000n, currency: 'XAF' });
         if (result.status !== 'FAILED') expect(result).not.toHaveProperty('reason');
-        if (result.status === 'SUCCESSFUL') expect(result.financialTransactionId).toMatch(/^\d+$/);
+        if (result.status === 'SUCCESSFUL') expect(result.providerTransactionId).toMatch(/^\d+$/);
       }
     });
   });
@@ -273,7 +273,7 @@ describe('mtn_momo: callbacks', () => {
       kind: 'collection',
       reference: req.reference,
       claimed: 'SUCCESSFUL',
-      result: { status: 'SUCCESSFUL', amount: 5000n, currency: 'XAF', externalId: 'top_cb', financialTransactionId: expect.any(String) },
+      result: { status: 'SUCCESSFUL', amount: 5000n, currency: 'XAF', externalId: 'top_cb', providerTransactionId: expect.any(String) },
     });
     expect(w.sandbox.requests()[0]?.callbacks).toEqual([{ at: expect.any(String), method: 'PUT', httpStatus: 200 }]);
   });

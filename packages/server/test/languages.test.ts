@@ -142,9 +142,9 @@ describe("a customer's SMS", () => {
     for (const language of ['fr-CM', 'fr-SN', 'en'] as const) {
       const t = translator({ requested: [language] });
       for (const id of Object.keys(en) as MessageId[]) {
-        // Subjects, the payment link's web pages and the approval hint shown in checkout
-        // (`nextAction.message`) are never sent by SMS.
-        if (id.endsWith('Subject') || id === 'otp.subject' || id.startsWith('paymentLinks.') || id.startsWith('attempts.')) continue;
+        // Subjects, the payment link's and the account's web pages and the approval hint shown in
+        // checkout (`nextAction.message`) are never sent by SMS.
+        if (id.endsWith('Subject') || id === 'otp.subject' || id.startsWith('paymentLinks.') || id.startsWith('account.') || id.startsWith('attempts.')) continue;
         const text = smsBody(t.text(id, { ...values, amount: t.amount(1_250_000n, language === 'fr-SN' ? 'XOF' : 'XAF') }));
         const outside = [...text].filter((c) => !GSM7.has(c));
         expect(outside, `${language} ${id}: ${text}`).toEqual([]);

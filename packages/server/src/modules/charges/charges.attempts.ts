@@ -202,7 +202,7 @@ export function createAttemptsService(
       if (intent.status !== 'PROCESSING') {
         // Paid, but the intent can no longer take it: the money is the payer's, returned to them
         // (a late_payment refund), never through the merchant's balance.
-        const late = await repo.update(tx, id, { status: 'SUCCEEDED', late: true, provider_transaction_id: decision.financialTransactionId ?? null, completed_at: now, updated_at: now });
+        const late = await repo.update(tx, id, { status: 'SUCCEEDED', late: true, provider_transaction_id: decision.providerTransactionId ?? null, completed_at: now, updated_at: now });
         log?.warn({ attempt: id, intent: intent.id }, 'mobile-money payment arrived for an intent that cannot take it: returned to the payer (late_payment)');
         return refunds.returnLatePayment(tx, late);
       }
@@ -227,7 +227,7 @@ export function createAttemptsService(
         status: 'SUCCEEDED',
         fee_minor: fee,
         transfer_id: transferId,
-        provider_transaction_id: decision.financialTransactionId ?? null,
+        provider_transaction_id: decision.providerTransactionId ?? null,
         completed_at: now,
         updated_at: now,
       });

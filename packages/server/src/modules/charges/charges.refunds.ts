@@ -84,7 +84,7 @@ export function createMobileRefunds(
         // logged and left to reconciliation, never sent again).
         if (decision.amount !== row.amount_minor || decision.currency !== row.currency) log?.error({ refund: id, provider: row.provider }, 'mobile-money refund paid for another amount or currency: see caisse reconcile');
         await balances.refundPaid(tx, scope, { refundId: row.id, provider: row.provider, currency, amount: row.amount_minor });
-        const paid = await repo.update(tx, id, { status: 'SUCCEEDED', provider_transaction_id: decision.financialTransactionId ?? null, completed_at: now, updated_at: now });
+        const paid = await repo.update(tx, id, { status: 'SUCCEEDED', provider_transaction_id: decision.providerTransactionId ?? null, completed_at: now, updated_at: now });
         // A late payment was never part of the intent's amount: the intent does not change.
         if (row.late) return;
         const refunded = intent.amount_refunded_minor + row.amount_minor;

@@ -2,11 +2,11 @@ import { ApiError } from '../../platform/errors.ts';
 import type { Connector, ConnectorKind, IncomingCallback, StatusResult } from './connectors.types.ts';
 
 /** What a provider's answer decides about a request: paid (with what the provider holds) or failed. */
-export type Decision = { status: 'SUCCESSFUL'; amount: bigint; currency: string; financialTransactionId?: string } | { status: 'FAILED'; reason: string };
+export type Decision = { status: 'SUCCESSFUL'; amount: bigint; currency: string; providerTransactionId?: string } | { status: 'FAILED'; reason: string };
 
 /** The decision in a status answer, if it holds one (PENDING, NOT_FOUND and UNKNOWN decide nothing). */
 export function decisionOf(result: StatusResult): Decision | undefined {
-  if (result.status === 'SUCCESSFUL') return { status: 'SUCCESSFUL', amount: result.amount, currency: result.currency, financialTransactionId: result.financialTransactionId };
+  if (result.status === 'SUCCESSFUL') return { status: 'SUCCESSFUL', amount: result.amount, currency: result.currency, providerTransactionId: result.providerTransactionId };
   if (result.status === 'FAILED') return { status: 'FAILED', reason: result.reason ?? 'FAILED' };
   return undefined;
 }

@@ -1,4 +1,4 @@
-import type { MomoConfig } from '../../config.ts';
+import type { MomoConfig, RunMode } from '../../config.ts';
 import type { Connector, ConnectorDeps } from './connectors.types.ts';
 import type { ProviderDescription } from './connectors.description.ts';
 import { createMtnMomoConnector, type MtnMomoSettings } from './mtn-momo.connector.ts';
@@ -70,7 +70,7 @@ export function createConnectorRegistry(settings: ConnectorSettings, deps: Conne
 
 /** What the live providers' settings are read from. */
 export interface ProvidersConfig {
-  mode: 'development' | 'production';
+  mode: RunMode;
   momo: MomoConfig;
   providerEnv?: Readonly<Record<string, string>>;
 }

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../config.ts';
+import { ConfigError, type RunMode } from '../../config.ts';
 import type { ProviderDescription, ProviderSetting } from './connectors.description.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { ProviderDescription, ProviderSetting } from './connectors.descript
 export function readProviderSettings(
   description: Pick<ProviderDescription, 'settings'>,
   env: Readonly<Record<string, string | undefined>>,
-  mode: 'development' | 'production',
+  mode: RunMode,
 ): Record<string, string | number> | undefined {
   const keyed = description.settings.filter((s) => s.key !== undefined);
   const given = keyed.filter((s) => (env[s.env] ?? '').trim() !== '');
@@ -25,7 +25,7 @@ export function readProviderSettings(
   return values;
 }
 
-function checked(s: ProviderSetting, raw: string, mode: 'development' | 'production'): string | number {
+function checked(s: ProviderSetting, raw: string, mode: RunMode): string | number {
   switch (s.kind) {
     case 'integer': {
       const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;

@@ -56,7 +56,8 @@ export type StatusResult =
 export interface ProviderView {
   amount: bigint;
   currency: Currency;
-  financialTransactionId?: string;
+  /** The provider's own id of the money movement (MTN's financialTransactionId, Orange's txnid, Wave's transaction id). */
+  providerTransactionId?: string;
   externalId?: string;
 }
 
@@ -94,7 +95,7 @@ export interface KnownRequest {
   currency?: Currency;
 }
 
-/** Every result a connector gives: `{status, reason?, financialTransactionId?, amount?, currency?}`. */
+/** Every result a connector gives: `{status, reason?, providerTransactionId?, amount?, currency?}`. */
 export type ConnectorResult = SubmitResult | StatusResult;
 
 /** An HTTP request that claims to be a provider's callback, as our route received it. */

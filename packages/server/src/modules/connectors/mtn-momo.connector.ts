@@ -197,7 +197,7 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
     const view = {
       amount,
       currency: a.currency,
-      ...(a.financialTransactionId !== undefined ? { financialTransactionId: a.financialTransactionId } : {}),
+      ...(a.financialTransactionId !== undefined ? { providerTransactionId: a.financialTransactionId } : {}),
       ...(a.externalId !== undefined ? { externalId: a.externalId } : {}),
     };
     if (a.status !== 'FAILED') return { status: a.status, ...view };

@@ -1,14 +1,15 @@
+import type { Caller } from '../../platform/tenancy.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { IntentList } from '../intents/index.ts';
 import { CreatePaymentLinkBody, ListLinkPaymentsQuery, ListPaymentLinksQuery, originOf, PaymentLink, PaymentLinkList, UpdatePaymentLinkBody } from '../paymentlinks/index.ts';
 import { ModeIdParams, ModeParams } from './dashboard.schema.ts';
-import type { DashboardScope, DashboardSession } from './dashboard.service.ts';
+import type { DashboardSession } from './dashboard.service.ts';
 
 const tags = ['dashboard (internal)'];
 const session = { auth: 'none' as const, csp: 'api' as const };
-type ScopeOf = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }) => DashboardScope;
+type ScopeOf = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }) => Caller;
 
 /**
  * The dashboard's payment links (issue 22), as the API's `/payment-links` in the mode of the

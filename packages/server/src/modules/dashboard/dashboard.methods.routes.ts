@@ -1,3 +1,4 @@
+import type { Caller } from '../../platform/tenancy.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -5,11 +6,11 @@ import { CountrySchema, currencyOf } from '../../platform/countries.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { PaymentMethodSettings, PaymentMethodSettingsBody } from '../methods/index.ts';
 import { ModeParams } from './dashboard.schema.ts';
-import type { DashboardScope, DashboardSession } from './dashboard.service.ts';
+import type { DashboardSession } from './dashboard.service.ts';
 
 const tags = ['dashboard (internal)'];
 const session = { auth: 'none' as const, csp: 'api' as const };
-type ScopeOf = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }) => DashboardScope;
+type ScopeOf = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }) => Caller;
 
 const CountrySettings = Type.Object({ country: CountrySchema, currency: Type.String() });
 const CountryBody = Type.Object({ country: CountrySchema }, { additionalProperties: false });

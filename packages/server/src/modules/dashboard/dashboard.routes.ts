@@ -1,3 +1,4 @@
+import type { Caller } from '../../platform/tenancy.ts';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -28,7 +29,7 @@ import {
 } from '../webhooks/index.ts';
 import { Intent } from '../intents/index.ts';
 import { Refund, RefundBody, refundStatusCode } from '../charges/index.ts';
-import { AUDIT_ACTIONS, type DashboardScope, type DashboardSession } from './dashboard.service.ts';
+import { AUDIT_ACTIONS, type DashboardSession } from './dashboard.service.ts';
 import {
   ApiKey,
   ApiKeyList,
@@ -184,7 +185,7 @@ async function dashboardApi(instance: FastifyInstance) {
     }
   });
 
-  const scope = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }): DashboardScope => ({
+  const scope = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }): Caller => ({
     merchantId: req.dashboardSession.merchantId,
     mode: req.params.mode,
     pinnedVersion: req.dashboardSession.pinnedVersion,

@@ -161,7 +161,6 @@ function sessionOf(user: DashboardAccount, tokenHash: Buffer, expiresAt: Date): 
 }
 
 /** Who the dashboard acts for: the signed-in merchant in the mode the page chose. */
-export type DashboardScope = Caller;
 
 /** Who did it: the signed-in dashboard user (their session, or the account an invitation made). */
 export type Actor = Pick<DashboardSession, 'userId' | 'email' | 'merchantId'> & Partial<Pick<DashboardSession, 'language' | 'merchantLanguage' | 'merchantName'>>;
@@ -274,7 +273,7 @@ export function createDashboardService(
     };
   }
 
-  function assertTest(scope: DashboardScope, what: string) {
+  function assertTest(scope: Caller, what: string) {
     if (scope.mode !== 'test') throw new ApiError('not_found', `${what} exists in test mode only`);
   }
 
@@ -283,7 +282,7 @@ export function createDashboardService(
    * `permission_denied` naming what their role lacks; in live mode, a secret or restricted key
    * needs a fresh TOTP code (publishable keys only start customers' flows).
    */
-  async function mayIssue(session: DashboardSession, scope: DashboardScope, kind: KeyKind, permissions: KeyPermissions | null, code: string | undefined, address: string) {
+  async function mayIssue(session: DashboardSession, scope: Caller, kind: KeyKind, permissions: KeyPermissions | null, code: string | undefined, address: string) {
     const beyond = keyBeyondRole(session.role, kind, permissions);
     if (beyond.length > 0) {
       const what = kind === 'secret' ? 'A secret key may do everything, so only an owner creates one: create a restricted key instead' : `The key would have ${beyond.join(', ')}`;
@@ -294,7 +293,7 @@ export function createDashboardService(
     if (scope.mode === 'live' && kind !== 'publishable') await account.confirmFreshCode(session, code, address);
   }
 
-  async function keyOfMode(scope: DashboardScope, keyId: string): Promise<KeyView> {
+  async function keyOfMode(scope: Caller, keyId: string): Promise<KeyView> {
     const key = (await merchants.listKeys(scope.merchantId)).find((k) => k.id === keyId && k.mode === scope.mode);
     if (!key) throw new ApiError('not_found', `No ${scope.mode} API key ${keyId}`, { param: 'id' });
     return key;
@@ -345,7 +344,7 @@ export function createDashboardService(
    * For a service that commits its outcome through an `IdempotentAnswer` (cancel, refund,
    * payout): the audit entry is written in that transaction, from the answer's body.
    */
-  function inSameTransaction(actor: Actor, scope: DashboardScope, action: string, of: (body: unknown) => { targetId?: string; details?: Record<string, unknown> }): IdempotentAnswer {
+  function inSameTransaction(actor: Actor, scope: Caller, action: string, of: (body: unknown) => { targetId?: string; details?: Record<string, unknown> }): IdempotentAnswer {
     return {
       record: (tx: Tx, _status: number, body: unknown) => record(tx, actor, { mode: scope.mode, action, ...of(body) }),
       recordProblem: async () => {},
@@ -460,7 +459,7 @@ export function createDashboardService(
      * The intents list with a creation-date window on top of the status filter. Ids sort by
      * creation time, so `createdLt` becomes a `startingAfter` and `createdGte` a lower bound.
      */
-    async listPayments(scope: DashboardScope, q: PaymentsQuery) {
+    async listPayments(scope: Caller, q: PaymentsQuery) {
       const gte = parseInstant(q.createdGte, 'createdGte');
       const lt = parseInstant(q.createdLt, 'createdLt');
       let startingAfter = q.startingAfter;
@@ -481,7 +480,7 @@ export function createDashboardService(
      * through the intents module and stopped at `createdGte`, so a long period streams. The
      * filters are checked before the first byte (a bad one is a problem+json 400, not a cut file).
      */
-    paymentsCsv(scope: DashboardScope, q: Omit<PaymentsQuery, 'limit' | 'startingAfter'>): NodeJS.ReadableStream {
+    paymentsCsv(scope: Caller, q: Omit<PaymentsQuery, 'limit' | 'startingAfter'>): NodeJS.ReadableStream {
       const gte = parseInstant(q.createdGte, 'createdGte');
       const lt = parseInstant(q.createdLt, 'createdLt');
       if (gte && lt && gte >= lt) {
@@ -509,7 +508,7 @@ export function createDashboardService(
      * (spaces and a leading + allowed), the payments of the merchant's customers whose phone number
      * ends with them (20 at most). Fewer digits are searched as an amount or a metadata value only.
      */
-    async search(scope: DashboardScope, q: string) {
+    async search(scope: Caller, q: string) {
       const text = q.trim();
       if (text === '') throw new ApiError('validation_error', 'Type something to search for', { param: 'q', errors: [{ param: 'q', message: 'blank' }] });
       const digits = text.replace(/[\s\u00a0]/g, '').replace(/^\+/, '');
@@ -528,7 +527,7 @@ export function createDashboardService(
      * up to the same time), with a series per hour (today) or per UTC day. Success rate: the
      * share of charge attempts that succeeded (docs/decisions/0012-dashboard-overview.md).
      */
-    async overview(scope: DashboardScope, period: OverviewPeriod) {
+    async overview(scope: Caller, period: OverviewPeriod) {
       const now = clock.now();
       const days = PERIOD_DAYS[period];
       const length = days * DAY;
@@ -561,7 +560,7 @@ export function createDashboardService(
     },
 
     /** One payment with its events, oldest first, and every webhook delivery of them. */
-    async payment(scope: DashboardScope, id: string) {
+    async payment(scope: Caller, id: string) {
       const payment = await intents.retrieve(scope, id);
       const found = (await events.listForIntent(scopeOf(scope), payment.id)).map((e) => JSON.parse(e.payload) as EventBody);
       const deliveries = await webhooks.deliveriesOfEvents(scopeOf(scope), found.map((e) => e.id));
@@ -571,14 +570,14 @@ export function createDashboardService(
     },
 
     /** Cancels an open payment; the audit entry commits with the state change. */
-    cancelPayment: (actor: Actor, scope: DashboardScope, id: string) =>
+    cancelPayment: (actor: Actor, scope: Caller, id: string) =>
       intents.cancel(scope, id, inSameTransaction(actor, scope, 'payment.canceled', () => ({ targetId: id }))),
 
     /**
      * Refunds a payment, all that is left or `amount` (the charges module's refund, as POST
      * /gateway/{id}/refunds); the audit entry commits with the refund.
      */
-    refundPayment: (actor: Actor, scope: DashboardScope, id: string, body: RefundBody) =>
+    refundPayment: (actor: Actor, scope: Caller, id: string, body: RefundBody) =>
       charges.refund(
         scope,
         id,
@@ -592,14 +591,14 @@ export function createDashboardService(
     // ---- events ---------------------------------------------------------------------------------
 
     /** The Events page's list: the webhooks module's, with the period read from the query. */
-    async listEvents(scope: DashboardScope, q: EventsPageQuery) {
+    async listEvents(scope: Caller, q: EventsPageQuery) {
       const createdGte = parseInstant(q.createdGte, 'createdGte');
       const createdLt = parseInstant(q.createdLt, 'createdLt');
       return webhooks.listEvents(scopeOf(scope), { ...q, createdGte, createdLt });
     },
 
     /** One event as sent, with every delivery and attempt (the request and the answer's excerpt). */
-    event: (scope: DashboardScope, id: string) => webhooks.eventDetail(scopeOf(scope), id),
+    event: (scope: Caller, id: string) => webhooks.eventDetail(scopeOf(scope), id),
 
     // ---- customers -----------------------------------------------------------------------------
 
@@ -607,7 +606,7 @@ export function createDashboardService(
      * The merchant's customers (those linked to it), newest first, with what each paid this
      * merchant: never a wallet, and the phone masked (the page is for people, not for matching).
      */
-    async customers(scope: DashboardScope, q: { limit?: number; startingAfter?: string }) {
+    async customers(scope: Caller, q: { limit?: number; startingAfter?: string }) {
       const page = await users.list(scope, q);
       const stats = await charges.customerStats(scopeOf(scope), page.data.map((u) => u.id));
       return {
@@ -621,7 +620,7 @@ export function createDashboardService(
      * One customer of the merchant (404 unless linked): its row as in the list, its payment
      * attempts at this merchant, and the top-ups it started through this merchant's checkout.
      */
-    async customer(scope: DashboardScope, userId: string) {
+    async customer(scope: Caller, userId: string) {
       const user = await users.retrieve(scope, userId);
       const stats = await charges.customerStats(scopeOf(scope), [user.id]);
       return {
@@ -634,7 +633,7 @@ export function createDashboardService(
 
     // ---- API keys -----------------------------------------------------------------------------
 
-    async listKeys(scope: DashboardScope) {
+    async listKeys(scope: Caller) {
       const data = (await merchants.listKeys(scope.merchantId)).filter((k) => k.mode === scope.mode).reverse();
       return { data, hasMore: false };
     },
@@ -645,7 +644,7 @@ export function createDashboardService(
      */
     async createKey(
       session: DashboardSession,
-      scope: DashboardScope,
+      scope: Caller,
       input: { name: string; kind: KeyKind; allowedOrigins?: string[]; permissions?: KeyPermissions; code?: string },
       address: string,
     ) {
@@ -663,7 +662,7 @@ export function createDashboardService(
     },
 
     /** Rolling issues a new key that does what the old one did: the same rules as creating it. */
-    async rollKey(session: DashboardSession, scope: DashboardScope, keyId: string, input: { graceSeconds: number; code?: string }, address: string) {
+    async rollKey(session: DashboardSession, scope: Caller, keyId: string, input: { graceSeconds: number; code?: string }, address: string) {
       const old = await keyOfMode(scope, keyId);
       await mayIssue(session, scope, old.kind, old.permissions, input.code, address);
       const rolled = await merchants.rollKey(scope.merchantId, keyId, input.graceSeconds);
@@ -676,14 +675,14 @@ export function createDashboardService(
       return rolled;
     },
 
-    async revokeKey(actor: Actor, scope: DashboardScope, keyId: string) {
+    async revokeKey(actor: Actor, scope: Caller, keyId: string) {
       await keyOfMode(scope, keyId);
       const key = await merchants.revokeKey(scope.merchantId, keyId);
       await record(db, actor, { mode: scope.mode, action: 'key.revoked', targetId: keyId, details: { name: key.name } });
       return key;
     },
 
-    async setAllowedOrigins(actor: Actor, scope: DashboardScope, keyId: string, origins: string[]) {
+    async setAllowedOrigins(actor: Actor, scope: Caller, keyId: string, origins: string[]) {
       await keyOfMode(scope, keyId);
       const key = await merchants.setAllowedOrigins(scope.merchantId, keyId, origins);
       await record(db, actor, { mode: scope.mode, action: 'key.origins_changed', targetId: keyId, details: { allowedOrigins: key.allowedOrigins } });
@@ -696,43 +695,43 @@ export function createDashboardService(
 
     /** The webhook endpoint changes: the webhooks module's own (no transaction to share), each audited once done. */
     endpoints: {
-      async create(actor: Actor, scope: DashboardScope, input: CreateEndpointInput) {
+      async create(actor: Actor, scope: Caller, input: CreateEndpointInput) {
         const endpoint = await webhooks.createEndpoint(scope, input);
         await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.created', targetId: endpoint.id, details: { url: endpoint.url } });
         return endpoint;
       },
-      async update(actor: Actor, scope: DashboardScope, id: string, input: UpdateEndpointInput) {
+      async update(actor: Actor, scope: Caller, id: string, input: UpdateEndpointInput) {
         const endpoint = await webhooks.updateEndpoint(scope, id, input);
         await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.updated', targetId: id, details: { changed: Object.keys(input).sort() } });
         return endpoint;
       },
-      async remove(actor: Actor, scope: DashboardScope, id: string) {
+      async remove(actor: Actor, scope: Caller, id: string) {
         const deleted = await webhooks.deleteEndpoint(scope, id);
         await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.deleted', targetId: id });
         return deleted;
       },
-      async revealSecret(actor: Actor, scope: DashboardScope, id: string) {
+      async revealSecret(actor: Actor, scope: Caller, id: string) {
         const secret = await webhooks.revealSecret(scope, id);
         await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.secret_revealed', targetId: id });
         return secret;
       },
-      async rollSecret(actor: Actor, scope: DashboardScope, id: string, expiresIn: number | undefined) {
+      async rollSecret(actor: Actor, scope: Caller, id: string, expiresIn: number | undefined) {
         const endpoint = await webhooks.rollSecret(scope, id, expiresIn);
         await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.secret_rolled', targetId: id, details: expiresIn === undefined ? {} : { expiresIn } });
         return endpoint;
       },
     },
 
-    balance: (scope: DashboardScope) => balances.balance(scopeOf(scope)),
-    balanceTransactions: (scope: DashboardScope, q: ListBalanceTransactionsQuery) => balances.list(scopeOf(scope), q),
+    balance: (scope: Caller) => balances.balance(scopeOf(scope)),
+    balanceTransactions: (scope: Caller, q: ListBalanceTransactionsQuery) => balances.list(scopeOf(scope), q),
     /** The statement CSV of a period, streamed; throws (before any byte) on a bad period. */
-    balanceCsv: (scope: DashboardScope, q: ExportBalanceTransactionsQuery) => balances.exportCsv(scopeOf(scope), q),
+    balanceCsv: (scope: Caller, q: ExportBalanceTransactionsQuery) => balances.exportCsv(scopeOf(scope), q),
 
     /** Create (202, PENDING), list, read; the automatic schedule: as the API with a secret key. */
     payouts,
 
     /** A payout (202, PENDING): the audit entry commits with it. */
-    createPayout: (actor: Actor, scope: DashboardScope, body: Parameters<typeof payouts.create>[1]) =>
+    createPayout: (actor: Actor, scope: Caller, body: Parameters<typeof payouts.create>[1]) =>
       payouts.create(
         scope,
         body,
@@ -742,18 +741,18 @@ export function createDashboardService(
         }),
       ),
 
-    async setPayoutSchedule(actor: Actor, scope: DashboardScope, body: Parameters<typeof payouts.setSchedule>[1]) {
+    async setPayoutSchedule(actor: Actor, scope: Caller, body: Parameters<typeof payouts.setSchedule>[1]) {
       const schedule = await payouts.setSchedule(scope, body);
       await record(db, actor, { mode: scope.mode, action: 'payout_schedule.changed', details: { ...body } });
       return schedule;
     },
 
-    async messages(scope: DashboardScope, q: { userId?: string; limit?: number; startingAfter?: string }) {
+    async messages(scope: Caller, q: { userId?: string; limit?: number; startingAfter?: string }) {
       assertTest(scope, 'The messages outbox');
       return messaging.list({ merchantId: scope.merchantId, mode: scope.mode, ...q });
     },
 
-    async createTestUser(scope: DashboardScope, input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string }) {
+    async createTestUser(scope: Caller, input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string }) {
       assertTest(scope, 'Creating funded test users');
       return users.createTestUser(scopeOf(scope), input);
     },

@@ -167,7 +167,7 @@ export function createPayoutsService(
         updated = await repo.update(tx, id, {
           status: 'PAID',
           failure_reason: mismatch ? 'AMOUNT_MISMATCH' : null,
-          provider_transaction_id: outcome.financialTransactionId ?? null,
+          provider_transaction_id: outcome.providerTransactionId ?? null,
           completed_at: now,
           updated_at: now,
         });

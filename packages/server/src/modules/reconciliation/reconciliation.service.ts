@@ -58,7 +58,7 @@ export interface ProviderSide {
   amount?: string;
   currency?: string;
   reason?: string;
-  financialTransactionId?: string;
+  providerTransactionId?: string;
   externalId?: string;
 }
 
@@ -160,7 +160,7 @@ function providerSide(result: StatusResult): ProviderSide {
     amount: formatAmount(result.amount, result.currency),
     currency: result.currency,
     ...(result.status === 'FAILED' && result.reason !== undefined ? { reason: result.reason } : {}),
-    ...(result.financialTransactionId !== undefined ? { financialTransactionId: result.financialTransactionId } : {}),
+    ...(result.providerTransactionId !== undefined ? { providerTransactionId: result.providerTransactionId } : {}),
     ...(result.externalId !== undefined ? { externalId: result.externalId } : {}),
   };
 }

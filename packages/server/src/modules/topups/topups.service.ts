@@ -88,7 +88,7 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
       credited = await repo.update(tx, id, {
         status: 'SUCCEEDED',
         transfer_id: transfer.id,
-        provider_transaction_id: outcome.financialTransactionId ?? null,
+        provider_transaction_id: outcome.providerTransactionId ?? null,
         completed_at: now,
         updated_at: now,
       });

@@ -197,7 +197,7 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
     if (!answer.ok) return out.unknown('status', kind, reference, answer.reason);
     if (answer.value.order_id !== reference) return out.unknown('status', kind, reference, `the answer is about order ${answer.value.order_id}`);
     // Orange matched the amount we asked with: it is the amount it holds.
-    const view = { amount, currency, ...(answer.value.txnid ? { financialTransactionId: answer.value.txnid } : {}) };
+    const view = { amount, currency, ...(answer.value.txnid ? { providerTransactionId: answer.value.txnid } : {}) };
     const mapped = statusOf(answer.value.status);
     return mapped.status === 'FAILED' ? { ...view, status: 'FAILED', reason: mapped.reason } : { ...view, status: mapped.status };
   }

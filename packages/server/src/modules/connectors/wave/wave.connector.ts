@@ -142,7 +142,7 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
   function fromSession(reference: string, s: WaveCheckoutSession): StatusResult {
     const v = view('collection', reference, s.amount, s.currency);
     if ('status' in v) return v;
-    if (s.payment_status === 'succeeded') return { status: 'SUCCESSFUL', ...v, ...(s.transaction_id ? { financialTransactionId: s.transaction_id } : {}) };
+    if (s.payment_status === 'succeeded') return { status: 'SUCCESSFUL', ...v, ...(s.transaction_id ? { providerTransactionId: s.transaction_id } : {}) };
     // An open session can still be paid (the payer may try again in the app) until it expires.
     if (s.checkout_status !== 'expired') return { status: 'PENDING', ...v };
     return { status: 'FAILED', ...v, reason: s.last_payment_error?.code ?? 'EXPIRED' };
@@ -151,7 +151,7 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
   function fromPayout(reference: string, p: WavePayout): StatusResult {
     const v = view('disbursement', reference, p.receive_amount, p.currency);
     if ('status' in v) return v;
-    if (p.status === 'succeeded') return { status: 'SUCCESSFUL', ...v, financialTransactionId: p.id };
+    if (p.status === 'succeeded') return { status: 'SUCCESSFUL', ...v, providerTransactionId: p.id };
     if (p.status === 'processing') return { status: 'PENDING', ...v };
     return { status: 'FAILED', ...v, reason: p.status === 'reversed' ? 'REVERSED' : (p.payout_error?.error_code ?? 'FAILED') };
   }
