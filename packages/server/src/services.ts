@@ -8,6 +8,7 @@ import { createListenService } from './modules/listen/index.ts';
 import { createMerchantsService } from './modules/merchants/index.ts';
 import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
+import { createOperatorsService } from './modules/operators/index.ts';
 import { createUsersService } from './modules/users/index.ts';
 import { createCallbackRouter, createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
 import { createMethodsService } from './modules/methods/index.ts';
@@ -66,7 +67,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     paymentLinks: createPaymentLinksService(deps, { intents, merchant: merchants.findMerchant }),
     methods: createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant }),
   };
-  return { ...services, dashboard: createDashboardService(deps, services) };
+  return { ...services, dashboard: createDashboardService(deps, services), operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks }) };
 }
 
 export type Services = ReturnType<typeof createServices>;
