@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
 import { clientAddress } from '../../platform/http/rate-limit.ts';
 import { isCrossSite } from '../../platform/http/same-site.ts';
+import { PAGES_DIST, sendAppPage } from '../../platform/http/built-pages.ts';
 import { sessionCookies } from '../../platform/http/session-cookie.ts';
 import {
   ConfirmTotpBody,
@@ -59,7 +60,15 @@ function clientOf(req: FastifyRequest): OperatorClient {
  * permission it needs (deny by default, operators.roles.ts); until the operator has enrolled
  * TOTP, only the enrolment routes answer.
  */
-export default async function operatorRoutes(instance: FastifyInstance) {
+export default async function operatorRoutes(instance: FastifyInstance, opts: { dist?: string } = {}) {
+  const dist = opts.dist ?? PAGES_DIST;
+  const page = { auth: 'none' as const, csp: 'page' as const };
+  // The console's page (its assets are the dashboard build's, under /dashboard/assets/).
+  instance.get('/operator', { config: page, schema: { hide: true } }, (req, reply) => sendAppPage(dist, 'operator.html', req, reply));
+  instance.get('/operator/*', { config: page, schema: { hide: true } }, (req, reply) => {
+    if ((req.params as { '*': string })['*'].startsWith('api/')) throw new ApiError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`);
+    return sendAppPage(dist, 'operator.html', req, reply);
+  });
   await instance.register(operatorApi, { prefix: '/operator/api' });
 }
 
