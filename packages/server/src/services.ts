@@ -44,7 +44,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const balances = createBalancesService(deps, { ledger });
   const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users });
   const attempts = createAttemptsService(deps, { ledger, balances, intents, connectors, merchantTerms: merchants.paymentTerms, logger });
-  const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, logger });
+  const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, isFrozen: merchants.isFrozen, logger });
   const services = {
     merchants,
     messaging,

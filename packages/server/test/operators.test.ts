@@ -162,6 +162,7 @@ describe('merchants: search and freeze', () => {
     const compliance = (await operator('compliance')).browser;
     const customer = await newUser(ctx, shop, { balance: '20000' });
     const pending = await createIntent(ctx, shop, { amount: '1000' });
+    const link = (await call(ctx.app, 'POST', '/payment-links', sk(shop), { amount: '1500', currency: 'XAF', description: 'T-shirt' })).json() as { id: string };
     // Keys warm in the cache: the freeze must still apply at once.
     expect((await call(ctx.app, 'GET', '/gateway', sk(shop))).statusCode).toBe(200);
 
@@ -173,6 +174,8 @@ describe('merchants: search and freeze', () => {
     problem(await call(ctx.app, 'POST', '/gateway', { apiKey: shop.live.apiKey, secretKey: shop.live.secretKey }, { amount: '1000', currency: 'XAF' }), 403, 'merchant_frozen');
     problem(await charge(ctx, customer, pending.id, await authorize(ctx, shop, customer, pending.id)), 403, 'merchant_frozen');
     problem(await call(ctx.app, 'POST', '/payouts', sk(shop), { amount: '100', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' } }), 403, 'merchant_frozen');
+    // Its payment links open nothing (as an inactive link).
+    expect((await ctx.app.inject({ method: 'GET', url: `/pay/${link.id}` })).statusCode).toBe(410);
     // Reading goes on.
     expect((await call(ctx.app, 'GET', `/gateway/${pending.id}`, sk(shop))).statusCode).toBe(200);
 
@@ -185,6 +188,7 @@ describe('merchants: search and freeze', () => {
     const unfrozen = await send('POST', `/operator/api/merchants/${shop.merchantId}/unfreeze`, compliance, { reason: 'Explained by the merchant' });
     expect(unfrozen.json().frozen).toBeNull();
     expect((await call(ctx.app, 'POST', '/gateway', sk(shop), { amount: '1000', currency: 'XAF' })).statusCode).toBe(201);
+    expect((await ctx.app.inject({ method: 'GET', url: `/pay/${link.id}` })).statusCode).not.toBe(410);
     problem(await send('POST', `/operator/api/merchants/${shop.merchantId}/freeze`, compliance, { reason: '   ' }), 400, 'validation_error');
     await expectLedgerClean(ctx);
   });

@@ -250,6 +250,12 @@ export function createMerchantsService(deps: Deps) {
   const { db, clock, random, ids } = deps;
   const keys = createKeyCache(deps);
 
+  /** Whether an operator froze the merchant (what runs without an API key asks: the payout scheduler). */
+  async function isFrozen(merchantId: string, executor: Executor = db): Promise<boolean> {
+    const row = await repo.findMerchant(executor, merchantId);
+    return row?.frozen_at != null;
+  }
+
   /** After a change of a key: no process may go on using what it cached of it. */
   async function changed(keyId: string): Promise<void> {
     keys.forget(keyId);
@@ -444,18 +450,19 @@ export function createMerchantsService(deps: Deps) {
 
     /** 403 `merchant_frozen` for a frozen merchant (what reaches a service without an API key: the dashboard). */
     async assertNotFrozen(merchantId: string): Promise<void> {
-      const row = await repo.findMerchant(db, merchantId);
-      if (row?.frozen_at) throw merchantFrozen();
+      if (await isFrozen(merchantId)) throw merchantFrozen();
     },
+
+    isFrozen,
 
     async listMerchants(limit = 100): Promise<{ id: string; name: string; email: string | null; createdAt: string }[]> {
       return (await repo.listMerchants(db, limit)).map((m) => ({ id: m.id, name: m.name, email: m.email, createdAt: m.created_at.toISOString() }));
     },
 
     /** A merchant's name, pinned API version, language, country and intents' default validity; undefined when there is no such merchant. */
-    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number } | undefined> {
+    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number; frozen: boolean } | undefined> {
       const row = await repo.findMerchant(db, merchantId);
-      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, country: row.country, intentExpiresIn: row.intent_expires_in };
+      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, country: row.country, intentExpiresIn: row.intent_expires_in, frozen: row.frozen_at !== null };
     },
 
     /** What settling a payment outside a request needs of a merchant: fees, settlement delay, pinned version. */
