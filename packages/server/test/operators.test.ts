@@ -2,6 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
+import { purgeExpired } from '../src/modules/retention/index.ts';
 import { charge, authorize, createIntent, expectLedgerClean, newUser, payAt, problem, through, walletMinor } from './flow.support.ts';
 import { call, createMerchant, createTestContext, dashboardBrowserOf, dashboardCall, sk, type TestContext, type TestMerchant } from './harness.ts';
 
@@ -110,10 +111,13 @@ describe('sign-in: TOTP is mandatory', () => {
     problem(crossSite, 403, 'csrf_token_invalid');
   });
 
-  it('an idle session ends after 15 minutes', async () => {
+  it('an idle session ends after 15 minutes, and retention deletes it', async () => {
     const { browser } = await operator('support');
     ctx.clock.advance(16 * MINUTE);
     problem(await send('GET', '/operator/api/session', browser), 401, 'session_required');
+    expect((await purgeExpired(ctx.deps, ctx.services)).operatorSessions).toBeGreaterThanOrEqual(1);
+    const left = await ctx.deps.db.selectFrom('operator_sessions').select('id').where('expires_at', '<=', ctx.clock.now()).execute();
+    expect(left).toEqual([]);
   });
 });
 

@@ -70,11 +70,6 @@ export const operatorsRepository = {
     return db.selectFrom('operators').selectAll().orderBy('created_at').orderBy('id').execute();
   },
 
-  async countOperators(db: Executor): Promise<number> {
-    const row = await db.selectFrom('operators').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
-
   async setTotpSecret(db: Executor, id: string, encrypted: Buffer): Promise<void> {
     await db.updateTable('operators').set({ totp_secret_encrypted: encrypted, totp_enabled_at: null, totp_last_step: null }).where('id', '=', id).execute();
   },
@@ -114,6 +109,17 @@ export const operatorsRepository = {
 
   async deleteSession(db: Executor, tokenHash: Buffer): Promise<void> {
     await db.deleteFrom('operator_sessions').where('token_hash', '=', tokenHash).execute();
+  },
+
+  /** Retention: up to `limit` sessions past their idle or absolute expiry; how many went. */
+  async purgeExpiredSessions(db: Executor, now: Date, limit: number): Promise<number> {
+    const doomed = db
+      .selectFrom('operator_sessions')
+      .select('token_hash')
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('absolute_expires_at', '<=', now)]))
+      .limit(limit);
+    const r = await db.deleteFrom('operator_sessions').where('token_hash', 'in', doomed).executeTakeFirst();
+    return Number(r.numDeletedRows);
   },
 
   async deleteExpiredSessions(db: Executor, operatorId: string, now: Date): Promise<void> {

@@ -289,7 +289,8 @@ export function createOperatorsService(deps: Deps, services: { merchants: Mercha
       return { object: 'list' as const, data: rows.slice(0, q.limit).map(auditView), hasMore: rows.length > q.limit };
     },
 
-    countOperators: () => repo.countOperators(db),
+    /** Retention: deletes up to `limit` sessions expired by `now`; how many. */
+    purgeExpiredSessions: (now: Date, limit: number) => repo.purgeExpiredSessions(db, now, limit),
   };
 }
 
