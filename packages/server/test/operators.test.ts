@@ -99,6 +99,18 @@ describe('sign-in: TOTP is mandatory', () => {
     problem(await dashboardCall(ctx.app, 'GET', '/dashboard/api/session', renamed), 401, 'session_required');
   });
 
+  it('sign-ins are limited per client address, whatever the e-mail', async () => {
+    const limited = await createTestContext({ env: { CAISSE_RATE_LIMIT_IP: '2' } });
+    try {
+      const attempt = (n: number) => limited.app.inject({ method: 'POST', url: '/operator/api/login', payload: { email: `nobody${n}@ops.example`, password: 'wrong-password' } });
+      expect((await attempt(1)).statusCode).toBe(401);
+      expect((await attempt(2)).statusCode).toBe(401);
+      problem(await attempt(3), 429, 'rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('a POST without the CSRF token, or from another site, is refused', async () => {
     const { browser } = await operator('compliance');
     problem(await send('POST', `/operator/api/merchants/${other.merchantId}/freeze`, { cookie: browser.cookie, csrf: 'nope' }, { reason: 'test' }), 403, 'csrf_token_invalid');

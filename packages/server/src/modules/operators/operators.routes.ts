@@ -128,7 +128,7 @@ async function operatorApi(instance: FastifyInstance) {
         tags,
         summary: 'Sign in to the operator console',
         description:
-          'E-mail, password and, once enrolled, the current TOTP `code`. Sets the session cookie. An operator without TOTP gets a session that can only enrol (`totpEnrolmentRequired`). Wrong e-mail or password: 401 `invalid_credentials`; no code: 403 `totp_code_required`; a wrong one: 401 `totp_code_invalid`. 5 failures within 15 minutes: 429 `login_locked`.',
+          'E-mail, password and, once enrolled, the current TOTP `code`. Sets the session cookie. An operator without TOTP gets a session that can only enrol (`totpEnrolmentRequired`). Wrong e-mail or password: 401 `invalid_credentials`; no code: 403 `totp_code_required`; a wrong one: 401 `totp_code_invalid`. 5 failures within 15 minutes: 429 `login_locked`. More than `CAISSE_RATE_LIMIT_IP` (20) sign-ins a minute from one address: 429 `rate_limited`.',
         body: OperatorLoginBody,
         response: { 200: OperatorSession },
       },
