@@ -245,7 +245,9 @@ describe('audit log', () => {
     ]);
     const all = (await send('GET', '/operator/api/audit?limit=100', admin.browser)).json();
     const actions = all.data.map((e: { action: string }) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(['operator.created', 'operator.totp_enabled', 'ledger.verified']));
+    expect(actions).toEqual(expect.arrayContaining(['operator.created', 'operator.signed_in', 'operator.totp_enabled', 'ledger.verified']));
+    const signIn = all.data.find((e: { action: string; actor: { email: string } }) => e.action === 'operator.signed_in' && e.actor.email === compliance.email);
+    expect(signIn.after).toMatchObject({ stage: 'enrol', address: expect.any(String) });
     const page = (await send('GET', '/operator/api/audit?limit=1', admin.browser)).json();
     expect(page.hasMore).toBe(true);
     const next = (await send('GET', `/operator/api/audit?limit=1&startingAfter=${page.data[0].id}`, admin.browser)).json();

@@ -4004,7 +4004,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "operator.created" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "ledger.verified";
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "ledger.verified";
                                 actor: {
                                     email: string;
                                     id: string | null;

@@ -192,6 +192,8 @@ export function createOperatorsService(deps: Deps, services: { merchants: Mercha
         absolute_expires_at: absoluteExpiresAt,
       });
       await repo.deleteExpiredSessions(db, operator.id, now);
+      // Who opened a session, from where: the first thing a review of an incident asks.
+      await record(db, { operatorId: operator.id, email: operator.email }, { action: 'operator.signed_in', targetType: 'operator', targetId: operator.id, after: { stage, address: client.address } });
       const session: OperatorSession = { tokenHash, operatorId: operator.id, email: operator.email, role: operator.role, stage, expiresAt };
       return { sessionToken, absoluteExpiresAt, session: sessionView(session, sessionToken) };
     },
