@@ -33,12 +33,12 @@ async function openapiDocument(): Promise<Record<string, unknown> & { paths: Rec
 }
 
 /**
- * Paths the SDKs never call: the dashboard's own API (session cookie), the hosted checkout page
- * and the CLI's event stream. Left out so that their changes do not make the SDK types stale.
+ * Paths the SDKs never call: the dashboard's and the operator console's own APIs (session
+ * cookies), the hosted checkout page and the CLI's event stream. Left out so that their changes do not make the SDK types stale.
  */
-const NOT_FOR_SDKS = /^\/(dashboard|checkout|listen)(\/|$)/;
-/** The dashboard's own API (session cookie, CSRF token): what the dashboard's pages call. */
-const DASHBOARD_API = /^\/dashboard\/api\//;
+const NOT_FOR_SDKS = /^\/(dashboard|operator|checkout|listen)(\/|$)/;
+/** The dashboard's and the operator console's own APIs (session cookie, CSRF token): what their pages call. */
+const DASHBOARD_API = /^\/(dashboard|operator)\/api\//;
 /** Documentation keywords: left out so that a reworded description does not make the types stale. */
 const PROSE = new Set(['description', 'summary', 'examples', 'example']);
 

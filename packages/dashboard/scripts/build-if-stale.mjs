@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const inputs = ['src', 'dashboard.html', 'checkout.html', 'vite.config.ts', 'package.json', '../react/src', '../browser/src', '../api-types/src', '../intl/src'];
+const inputs = ['src', 'dashboard.html', 'checkout.html', 'operator.html', 'vite.config.ts', 'package.json', '../react/src', '../browser/src', '../api-types/src', '../intl/src'];
 
 function newest(path) {
   if (!existsSync(path)) return 0;
@@ -16,9 +16,9 @@ function newest(path) {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-/** Whether dist/ holds both pages, built after the last change to any of their sources. */
+/** Whether dist/ holds every page, built after the last change to any of their sources. */
 export function dashboardIsFresh() {
-  const built = ['dist/dashboard.html', 'dist/checkout.html'].map((f) => join(root, f));
+  const built = ['dist/dashboard.html', 'dist/checkout.html', 'dist/operator.html'].map((f) => join(root, f));
   const builtAt = built.every((f) => existsSync(f)) ? Math.min(...built.map((f) => statSync(f).mtimeMs)) : 0;
   return builtAt > Math.max(...inputs.map((p) => newest(join(root, p))));
 }

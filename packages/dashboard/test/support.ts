@@ -51,6 +51,8 @@ export interface RunningServer {
   url: string;
   databaseUrl: string;
   merchant: Merchant;
+  /** The operator `caisse operators create --json` made, when `startServer` was asked for one. */
+  operator?: { email: string; password: string; role: string };
   /** SQL against the server's database (to move an intent's expiry into the past). */
   sql(text: string, values?: unknown[]): Promise<pg.QueryResult>;
   /** What the server wrote to stdout and stderr. */
@@ -58,8 +60,11 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** A fresh database, a merchant made with `caisse merchants create --json`, then `caisse start`. */
-export async function startServer(): Promise<RunningServer> {
+/**
+ * A fresh database, a merchant made with `caisse merchants create --json` (and an operator with
+ * `caisse operators create --json` when `operatorEmail` is given), then `caisse start`.
+ */
+export async function startServer(opts: { operatorEmail?: string } = {}): Promise<RunningServer> {
   const dbName = `caisse_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES });
   await admin.connect();
@@ -89,6 +94,10 @@ export async function startServer(): Promise<RunningServer> {
     timeout: 60_000,
   });
   const merchant = JSON.parse(stdout) as Merchant;
+  const operator =
+    opts.operatorEmail === undefined
+      ? undefined
+      : (JSON.parse((await promisify(execFile)(process.execPath, [CLI, 'operators', 'create', '--email', opts.operatorEmail, '--json'], { env, timeout: 60_000 })).stdout) as RunningServer['operator']);
 
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [CLI, 'start', '--port', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -115,6 +124,7 @@ export async function startServer(): Promise<RunningServer> {
     url,
     databaseUrl,
     merchant,
+    operator,
     sql: (text, values) => pool.query(text, values),
     output: () => output,
     async stop() {

@@ -7,6 +7,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { CountrySchema, currencyOf } from './platform/countries.ts';
 import { ApiError } from './platform/errors.ts';
 import type { Services } from './services.ts';
+import { OPERATOR_ROLES } from './modules/operators/index.ts';
 
 /**
  * The operator's commands of the command line (merchants, keys, the ledger check, signing keys),
@@ -126,12 +127,14 @@ export const ADMIN_COMMANDS = {
   'keys.revoke': command(Type.Object({ merchantId: Id('mch'), keyId: Id('key') }, { additionalProperties: false }), (s, a) =>
     s.merchants.revokeKey(a.merchantId, a.keyId),
   ),
-  'ledger.verify': command(Type.Object({}, { additionalProperties: false }), async (s) => {
-    // The books, then each merchant's balance statement against them.
-    const books = await s.ledger.verify();
-    const statements = await s.balances.verifyStatements();
-    return { ...books, ok: books.ok && statements.length === 0, differences: [...books.differences, ...statements] };
-  }),
+  'ledger.verify': command(Type.Object({}, { additionalProperties: false }), (s) => s.balances.verifyBooks()),
+  'operators.create': command(
+    Type.Object(
+      { email: Type.String({ minLength: 3, maxLength: 254 }), role: Type.Optional(Type.Enum(OPERATOR_ROLES)) },
+      { additionalProperties: false },
+    ),
+    (s, a) => s.operators.createFromCli(a.email, a.role),
+  ),
   'signing-keys.rotate': command(Type.Object({}, { additionalProperties: false }), async (s) => ({ kid: await s.users.tokens.rotate() })),
 };
 

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Logger } from 'pino';
 import { chargesRoutes } from './modules/charges/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { operatorRoutes } from './modules/operators/index.ts';
 import { intentsRoutes } from './modules/intents/index.ts';
 import { ledgerRoutes } from './modules/ledger/index.ts';
 import { balancesRoutes } from './modules/balances/index.ts';
@@ -139,6 +140,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   });
 
   await app.register(dashboardRoutes);
+  await app.register(operatorRoutes);
 
   return app;
 }

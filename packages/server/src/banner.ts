@@ -20,10 +20,10 @@ export interface BannerInfo {
 }
 
 /**
- * What `npm start` prints once the server answers: where the API, its reference and the
- * dashboard are, where the data lives, and the keys — to paste as environment variables, on the
- * start that made them; on later starts, the command that makes new ones (keys are stored only
- * as hashes, so they cannot be shown again).
+ * What `npm start` prints once the server answers: where the API, its reference, the dashboard
+ * and the operator console are, where the data lives, and the keys — to paste as environment
+ * variables, on the start that made them; on later starts, the command that makes new ones (keys
+ * are stored only as hashes, so they cannot be shown again).
  */
 export function formatBanner(info: BannerInfo): string {
   const database = info.dataDir === undefined ? 'PostgreSQL (DATABASE_URL)' : 'embedded database';
@@ -32,6 +32,7 @@ export function formatBanner(info: BannerInfo): string {
     `Caisse ${info.version} is ready (${info.mode} mode, ${database})`,
     `  API             ${info.url}   reference: ${info.url}/docs`,
     `  Dashboard       ${info.url}/dashboard`,
+    `  Operators       ${info.url}/operator   (npx caisse operators create --email … makes one)`,
   ];
   if (info.dataDir !== undefined) lines.push(`  Data directory  ${info.dataDir}`);
   const first = info.merchants[0];

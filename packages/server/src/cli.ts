@@ -7,6 +7,7 @@ import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
 import { isLanguage, type Language } from '@caisse/intl';
 import { processAlive } from './platform/process-alive.ts';
+import { OPERATOR_ROLES, type OperatorRole } from './modules/operators/index.ts';
 import type { ApiTarget } from './cli/client.ts';
 import { EVENT_TYPES, type EventType, isEventType } from './cli/event-types.ts';
 // The server, its database and its services load only for the commands that use them: listen
@@ -78,6 +79,12 @@ function examples(command: Command, ...lines: string[]): Command {
 function parseLanguage(value: string): Language {
   if (!isLanguage(value)) throw new InvalidArgumentError('a language is fr or en');
   return value;
+}
+
+/** An operator role option. */
+function parseOperatorRole(value: string): OperatorRole {
+  if (!(OPERATOR_ROLES as readonly string[]).includes(value)) throw new InvalidArgumentError(`a role is one of ${OPERATOR_ROLES.join(', ')}`);
+  return value as OperatorRole;
 }
 
 /** A country option: CM, SN or CI. */
@@ -422,6 +429,23 @@ export function buildCli(): Command {
         const granted = k.permissions ? `  ${Object.entries(k.permissions).filter(([, level]) => level !== 'none').map(([r, level]) => `${r}:${level}`).join(',')}` : '';
         process.stdout.write(`${k.id}  ${k.display}  ${k.kind} ${k.mode}  ${state}  "${k.name}"${granted}\n`);
       }
+    }
+  });
+
+  const operators = examples(program.command('operators').description('the people who run the platform (operator console at /operator)'), 'npx caisse operators create --email ops@example.com');
+  examples(
+    operators
+      .command('create')
+      .description('create an operator (role admin unless --role says otherwise) with a one-time password, shown once')
+      .requiredOption('--email <email>', 'the operator\'s sign-in e-mail')
+      .option('--role <role>', `one of ${OPERATOR_ROLES.join(', ')}`, parseOperatorRole, 'admin')
+      .option('--json', 'print JSON'),
+    'npx caisse operators create --email ops@example.com',
+  ).action(async (opts: { email: string; role: OperatorRole; json?: boolean }) => {
+    const created = await admin('operators.create', { email: opts.email, role: opts.role });
+    print(created, opts.json === true);
+    if (opts.json !== true) {
+      process.stdout.write(`\nSign in at /operator with ${created.email} and this password; an authenticator app (TOTP) is enrolled at the first sign-in.\n`);
     }
   });
 

@@ -8,6 +8,7 @@ import { createListenService } from './modules/listen/index.ts';
 import { createMerchantsService } from './modules/merchants/index.ts';
 import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
+import { createOperatorsService } from './modules/operators/index.ts';
 import { createUsersService } from './modules/users/index.ts';
 import { createCallbackRouter, createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
 import { createMethodsService } from './modules/methods/index.ts';
@@ -44,7 +45,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users });
   const refunds = createMobileRefunds(deps, { balances, intents, connectors, merchantTerms: merchants.paymentTerms, logger });
   const attempts = createAttemptsService(deps, { ledger, balances, intents, connectors, refunds, merchantTerms: merchants.paymentTerms, logger });
-  const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, logger });
+  const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, isFrozen: merchants.isFrozen, logger });
   const services = {
     merchants,
     messaging,
@@ -68,7 +69,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     paymentLinks: createPaymentLinksService(deps, { intents, merchant: merchants.findMerchant }),
     methods: createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant }),
   };
-  return { ...services, dashboard: createDashboardService(deps, services) };
+  return { ...services, dashboard: createDashboardService(deps, services), operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks }) };
 }
 
 export type Services = ReturnType<typeof createServices>;

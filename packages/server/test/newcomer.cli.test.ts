@@ -93,6 +93,7 @@ describe('the start banner', () => {
     });
     expect(text).toContain('http://127.0.0.1:8080/docs');
     expect(text).toContain('http://127.0.0.1:8080/dashboard');
+    expect(text).toContain('http://127.0.0.1:8080/operator   (npx caisse operators create');
     expect(text).toContain('dev@caisse.local / pw');
     expect(text).toContain('Data directory  /repo/.caisse');
     expect(text).toMatch(/^ {2}export CAISSE_API_KEY=pk_test_a CAISSE_SECRET_KEY=sk_test_b$/m);

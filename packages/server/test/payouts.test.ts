@@ -316,6 +316,24 @@ describe('payouts', () => {
     await expectLedgerClean(ctx);
   });
 
+  it('the schedule makes no payout for a merchant an operator froze, and resumes once unfrozen', async () => {
+    const m = await merchantWithDelay('Frozen schedule shop', 0);
+    await pay(m, '2000');
+    await ctx.services.balances.settleDue();
+    expect((await call(ctx.app, 'PUT', '/payout-schedule', sk(m), { interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: PAYEE } })).statusCode).toBe(200);
+    await ctx.services.merchants.setFrozen(m.merchantId, { reason: 'review' }, async () => {});
+    ctx.clock.advance(DAY);
+    await ctx.services.payouts.runDueSchedules();
+    expect(((await call(ctx.app, 'GET', '/payouts', sk(m))).json() as { data: unknown[] }).data).toHaveLength(0);
+    await ctx.services.merchants.setFrozen(m.merchantId, null, async () => {});
+    ctx.clock.advance(DAY);
+    await ctx.services.payouts.runDueSchedules();
+    expect(((await call(ctx.app, 'GET', '/payouts', sk(m))).json() as { data: { method: string }[] }).data).toMatchObject([{ method: 'scheduled' }]);
+    await providerDecides();
+    await call(ctx.app, 'PUT', '/payout-schedule', sk(m), { interval: 'manual' });
+    await expectLedgerClean(ctx);
+  });
+
   it('schedules: weekly on its day with a minimum; bad schedules are 400', async () => {
     const m = await merchantWithDelay('Weekly shop', 0);
     const put = (body: Record<string, unknown>) => call(ctx.app, 'PUT', '/payout-schedule', sk(m), body);

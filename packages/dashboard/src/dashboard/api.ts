@@ -1,5 +1,5 @@
 /**
- * The dashboard API client: same-origin fetch with the session cookie, the CSRF token on every
+ * The dashboard API client (the operator console's too, with its own base): same-origin fetch with the session cookie, the CSRF token on every
  * state-changing request (POST, PUT, PATCH, DELETE), and RFC 9457 problems turned into `ApiProblem`s.
  */
 export class ApiProblem extends Error {
@@ -15,6 +15,12 @@ export class ApiProblem extends Error {
 }
 
 let csrfToken = '';
+/** The API this page talks to: the dashboard's, or the operator console's (`/operator/api`). */
+let base = '/dashboard/api';
+
+export function setApiBase(path: string) {
+  base = path;
+}
 let sessionLost: () => void = () => {};
 
 export function setCsrfToken(token: string) {
@@ -33,7 +39,7 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   if (payload !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(`/dashboard/api${path}`, { method, headers, body: payload, credentials: 'same-origin' });
+    res = await fetch(`${base}${path}`, { method, headers, body: payload, credentials: 'same-origin' });
   } catch {
     throw new ApiProblem(0, 'connection_error', 'The server could not be reached. Check your connection and try again.');
   }

@@ -61,6 +61,7 @@ export const ERRORS = {
   totp_required: { status: 403, title: 'Two-factor sign-in is required' },
   totp_code_required: { status: 403, title: 'A fresh two-factor code is required' },
   permission_denied: { status: 403, title: 'Your team role or restricted key does not allow this' },
+  merchant_frozen: { status: 403, title: 'The merchant account is frozen' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   invitation_not_found: { status: 404, title: 'No such invitation' },
@@ -136,6 +137,11 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = ERRORS[code].status;
   }
+}
+
+/** The one refusal of a frozen merchant's new money movements (the API's routes and the dashboard's). */
+export function merchantFrozen(): ApiError {
+  return new ApiError('merchant_frozen', 'This merchant account is frozen by the platform operator: new payments and payouts are refused until it is unfrozen; contact the operator');
 }
 
 export interface Problem {

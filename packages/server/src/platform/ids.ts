@@ -27,6 +27,9 @@ export const ID_PREFIXES = {
   paymentLink: 'plink',
   attempt: 'att',
   reserveHold: 'rsv',
+  operator: 'op',
+  operatorSession: 'ops',
+  operatorAuditEntry: 'oaud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -60,6 +60,8 @@ export interface MerchantContext extends Caller {
   settlementDelayDays?: number | null;
   /** The merchant's rolling reserve (a share of each charge's net held for some days), when set. */
   reserve?: ReserveTerms | null;
+  /** Frozen by an operator: routes that start new money movements refuse it (403 merchant_frozen). */
+  frozen?: boolean;
 }
 
 /** A rolling reserve: `bps` of each charge's net (1 % = 100) held for `days` days. */

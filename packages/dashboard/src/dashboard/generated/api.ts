@@ -4411,6 +4411,750 @@ export interface paths {
         };
         trace?: never;
     };
+    "/operator/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    startingAfter?: string;
+                    targetId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {unknown} */
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "ledger.verified";
+                                actor: {
+                                    email: string;
+                                    id: string | null;
+                                };
+                                after: unknown;
+                                before: unknown;
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                /** @enum {string} */
+                                object: "operator_audit_entry";
+                                reason: string | null;
+                                targetId: string | null;
+                                targetType: string | null;
+                            }[];
+                            hasMore: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/ledger/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            accounts: number;
+                            differences: {
+                                detail: string;
+                                id: string;
+                                type: string;
+                            }[];
+                            /** @enum {string} */
+                            object: "ledger_verification";
+                            ok: boolean;
+                            postings: number;
+                            transfers: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            csrfToken: string;
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** @enum {string} */
+                            object: "operator_session";
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "money:read" | "ledger:verify" | "audit:read")[];
+                            /** @enum {unknown} */
+                            role: "admin" | "compliance" | "finance" | "support";
+                            totpEnrolmentRequired: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                country: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                email: string | null;
+                                frozen: boolean;
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/merchants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            balances: {
+                                amount: string;
+                                currency: string;
+                                kind: "merchant_pending" | "merchant_balance" | "merchant_reserve";
+                                mode: "test" | "live";
+                            }[];
+                            country: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string | null;
+                            fees: {
+                                bps: number | null;
+                                fixedMinor: {
+                                    [key: string]: string | number;
+                                } | null;
+                            };
+                            frozen: {
+                                /** Format: date-time */
+                                at: string;
+                                reason: string;
+                            } | null;
+                            id: string;
+                            keys: {
+                                live: number;
+                                test: number;
+                            };
+                            language: string;
+                            name: string;
+                            /** @enum {string} */
+                            object: "operator_merchant";
+                            reserve: {
+                                bps: number;
+                                days: number;
+                            } | null;
+                            settlementDelayDays: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/merchants/{id}/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            balances: {
+                                amount: string;
+                                currency: string;
+                                kind: "merchant_pending" | "merchant_balance" | "merchant_reserve";
+                                mode: "test" | "live";
+                            }[];
+                            country: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string | null;
+                            fees: {
+                                bps: number | null;
+                                fixedMinor: {
+                                    [key: string]: string | number;
+                                } | null;
+                            };
+                            frozen: {
+                                /** Format: date-time */
+                                at: string;
+                                reason: string;
+                            } | null;
+                            id: string;
+                            keys: {
+                                live: number;
+                                test: number;
+                            };
+                            language: string;
+                            name: string;
+                            /** @enum {string} */
+                            object: "operator_merchant";
+                            reserve: {
+                                bps: number;
+                                days: number;
+                            } | null;
+                            settlementDelayDays: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/merchants/{id}/unfreeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            balances: {
+                                amount: string;
+                                currency: string;
+                                kind: "merchant_pending" | "merchant_balance" | "merchant_reserve";
+                                mode: "test" | "live";
+                            }[];
+                            country: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string | null;
+                            fees: {
+                                bps: number | null;
+                                fixedMinor: {
+                                    [key: string]: string | number;
+                                } | null;
+                            };
+                            frozen: {
+                                /** Format: date-time */
+                                at: string;
+                                reason: string;
+                            } | null;
+                            id: string;
+                            keys: {
+                                live: number;
+                                test: number;
+                            };
+                            language: string;
+                            name: string;
+                            /** @enum {string} */
+                            object: "operator_merchant";
+                            reserve: {
+                                bps: number;
+                                days: number;
+                            } | null;
+                            settlementDelayDays: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/money": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            object: "operator_money";
+                            totals: {
+                                accounts: number;
+                                amount: string;
+                                currency: string;
+                                kind: string;
+                                minor: string;
+                                mode: "test" | "live";
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                email: string;
+                                id: string;
+                                /** @enum {string} */
+                                object: "operator";
+                                /** @enum {unknown} */
+                                role: "admin" | "compliance" | "finance" | "support";
+                                totpEnabled: boolean;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        /** @enum {unknown} */
+                        role: "admin" | "compliance" | "finance" | "support";
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string;
+                            id: string;
+                            /** @enum {string} */
+                            object: "operator";
+                            password: string;
+                            /** @enum {unknown} */
+                            role: "admin" | "compliance" | "finance" | "support";
+                            totpEnabled: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            csrfToken: string;
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** @enum {string} */
+                            object: "operator_session";
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "money:read" | "ledger:verify" | "audit:read")[];
+                            /** @enum {unknown} */
+                            role: "admin" | "compliance" | "finance" | "support";
+                            totpEnrolmentRequired: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            object: "operator_totp_enrolment";
+                            secret: string;
+                            uri: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            csrfToken: string;
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            /** @enum {string} */
+                            object: "operator_session";
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "money:read" | "ledger:verify" | "audit:read")[];
+                            /** @enum {unknown} */
+                            role: "admin" | "compliance" | "finance" | "support";
+                            totpEnrolmentRequired: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

@@ -36,8 +36,8 @@ export function NewPasswordField({ label, value, onChange }: { label: string; va
   );
 }
 
-/** Runs a form's request: busy while it runs, the error kept, the sign-in lockout worded. */
-function useSubmit() {
+/** Runs a form's request: busy while it runs, the error kept, the sign-in lockout worded (the operator console's forms too). */
+export function useSubmit() {
   const { t } = useI18n();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);

@@ -478,6 +478,13 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
 
     verifyStatements,
 
+    /** `ledger verify`: the books, then each merchant's balance statement against them (the CLI and the operator console). */
+    async verifyBooks() {
+      const books = await ledger.verify();
+      const statements = await verifyStatements();
+      return { ...books, ok: books.ok && statements.length === 0, differences: [...books.differences, ...statements] };
+    },
+
     /** verifyStatements' differences of one merchant and mode. */
     async differences(scope: Scope) {
       const prefix = `${scope.merchantId} ${scope.mode} `;

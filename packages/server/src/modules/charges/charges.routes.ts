@@ -31,7 +31,7 @@ export default async function chargesRoutes(fastify: FastifyInstance) {
   app.post(
     '/charge',
     {
-      config: { auth: 'user', idempotency: 'with-transaction', payerSession: true },
+      config: { auth: 'user', idempotency: 'with-transaction', payerSession: true, refusedWhenFrozen: true },
       // A credential like the others: checked before the body (and before an Idempotency-Key is claimed).
       onRequest: async (request) => {
         if (request.user === null) return; // the session-token charge (mobile money): no OTP

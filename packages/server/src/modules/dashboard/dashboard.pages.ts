@@ -1,16 +1,16 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname, join } from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { chooseLanguage, type LanguageChoice } from '@caisse/intl';
 import { ApiError } from '../../platform/errors.ts';
+import { attribute, PAGES_DIST, readBuilt, sendAppPage, sendHtml, withLang } from '../../platform/http/built-pages.ts';
 import { requestedLanguages } from '../../platform/i18n.ts';
 import type { CheckoutPageConfig } from './dashboard.service.ts';
 
 /** Where `npm run build -w @caisse/dashboard` writes the built pages (packages/dashboard/dist). */
-export const DASHBOARD_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'dashboard', 'dist');
+export const DASHBOARD_DIST = PAGES_DIST;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -26,28 +26,6 @@ const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,200}$/;
 /** The placeholder the checkout page's HTML carries for the server to fill. */
 const CHECKOUT_META = '<meta name="caisse-checkout" content="{}">';
 
-function notBuilt(): ApiError {
-  return new ApiError('not_found', 'The dashboard is not built: run `npm run build -w @caisse/dashboard` (npm start does it)');
-}
-
-async function readBuilt(dist: string, file: string): Promise<Buffer> {
-  try {
-    return await readFile(join(dist, file));
-  } catch {
-    throw notBuilt();
-  }
-}
-
-/** HTML-attribute escaping for the JSON the checkout page reads from its meta tag. */
-function attribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** The page's `<html lang>`: the language its texts are in (the built pages say "en"). */
-export function withLang(html: string, language: string): string {
-  return html.replace(/<html lang="[^"]*">/, `<html lang="${attribute(language)}">`);
-}
-
 /**
  * The checkout page's HTML with its configuration (or `{error}`) in the meta tag, and its language
  * (docs/spec/languages.md: the request's Accept-Language, else the merchant's default, else French; the
@@ -56,11 +34,6 @@ export function withLang(html: string, language: string): string {
 export function renderCheckout(template: string, config: CheckoutPageConfig | { error: 'not_found' }, choice: LanguageChoice): string {
   const embedded = { ...config, language: choice.language, locale: choice.locale };
   return withLang(template, choice.language).replace(CHECKOUT_META, `<meta name="caisse-checkout" content="${attribute(JSON.stringify(embedded))}">`);
-}
-
-function html(reply: FastifyReply, body: string | Buffer) {
-  // Pages change with every build and the checkout page embeds a key: never cached.
-  return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
 }
 
 /**
@@ -73,11 +46,7 @@ export default function registerPages(instance: FastifyInstance, dist = DASHBOAR
   const dashboard = app.services.dashboard;
   const page = { auth: 'none' as const, csp: 'page' as const };
 
-  // The first paint's language from Accept-Language; the app then follows the user's own choice.
-  const dashboardPage = async (req: { headers: { 'accept-language'?: string | string[] } }, reply: FastifyReply) => {
-    const { language } = chooseLanguage({ requested: requestedLanguages(req.headers['accept-language']) });
-    return html(reply, withLang((await readBuilt(dist, 'dashboard.html')).toString('utf8'), language));
-  };
+  const dashboardPage = (req: { headers: { 'accept-language'?: string | string[] } }, reply: FastifyReply) => sendAppPage(dist, 'dashboard.html', req, reply);
   app.get('/dashboard', { config: page, schema: { hide: true } }, dashboardPage);
 
   app.get('/dashboard/*', { config: page, schema: { hide: true } }, async (req, reply) => {
@@ -117,7 +86,7 @@ export default function registerPages(instance: FastifyInstance, dist = DASHBOAR
       const template = (await readBuilt(dist, 'checkout.html')).toString('utf8');
       const config = await dashboard.checkoutPage(req.params.sessionToken);
       const choice = chooseLanguage({ requested: requestedLanguages(req.headers['accept-language']), merchantDefault: config?.merchantLanguage });
-      return html(reply, renderCheckout(template, config ?? { error: 'not_found' }, choice));
+      return sendHtml(reply, renderCheckout(template, config ?? { error: 'not_found' }, choice));
     },
   );
 }

@@ -18,7 +18,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
   app.post(
     '/gateway',
     {
-      config: { auth: 'sk', access: 'payments:write', idempotency: 'with-transaction' },
+      config: { auth: 'sk', access: 'payments:write', idempotency: 'with-transaction', refusedWhenFrozen: true },
       schema: {
         tags,
         summary: 'Create a payment intent',

@@ -294,6 +294,14 @@ export const ledgerRepository = {
     return result.rows;
   },
 
+  /** Every account kind's total per mode and currency, with how many accounts hold it. */
+  async totals(db: Executor): Promise<{ kind: AccountKind; mode: KeyMode; currency: Currency; total: bigint; accounts: bigint }[]> {
+    const result = await sql<{ kind: AccountKind; mode: KeyMode; currency: Currency; total: bigint; accounts: bigint }>`
+      select kind, mode, currency, sum(balance)::bigint as total, count(*)::bigint as accounts from ledger_accounts
+      group by kind, mode, currency order by mode, currency, kind`.execute(db);
+    return result.rows;
+  },
+
   async counts(db: Executor): Promise<{ accounts: number; transfers: number; postings: number }> {
     const result = await sql<{ accounts: bigint; transfers: bigint; postings: bigint }>`
       select (select count(*) from ledger_accounts) as accounts,

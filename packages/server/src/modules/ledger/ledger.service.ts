@@ -61,6 +61,16 @@ export interface LedgerReport {
   differences: LedgerDifference[];
 }
 
+/** One line of the platform's totals: an account kind's sum in a mode and currency. */
+export interface LedgerTotal {
+  kind: AccountKind;
+  mode: KeyMode;
+  currency: Currency;
+  amount: string;
+  minor: string;
+  accounts: number;
+}
+
 /** Postgres: a CHECK constraint refused the row. */
 const CHECK_VIOLATION = '23514';
 
@@ -301,6 +311,15 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     },
 
     verify: () => verifyLedger(db),
+
+    /**
+     * The platform's money per mode and currency, by account kind, read on one snapshot: amounts
+     * as decimal strings of the currency, `minor` in minor units (what the operator console shows).
+     */
+    async totals(): Promise<LedgerTotal[]> {
+      const rows = await db.transaction().setIsolationLevel('repeatable read').execute((tx) => repo.totals(tx));
+      return rows.map((r) => ({ kind: r.kind, mode: r.mode, currency: r.currency, amount: formatAmount(BigInt(r.total), r.currency), minor: BigInt(r.total).toString(), accounts: Number(r.accounts) }));
+    },
 
     /** Every merchant's money (available + pending) per mode and currency, minor units. */
     merchantMoney: (executor: Executor = db) => repo.merchantMoney(executor),

@@ -27,6 +27,9 @@ export interface MerchantsTable {
   reserve_days: ColumnType<number | null, number | null | undefined, number | null>;
   /** Where it sells (docs/spec/providers.md): selects the providers and the currency offered. */
   country: Generated<Country>;
+  /** Frozen by an operator (modules/operators): new intents, charges and payouts are refused. */
+  frozen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  frozen_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiKeysTable {
@@ -94,7 +97,7 @@ export type MerchantRow = Selectable<MerchantsTable>;
 export type InvitationRow = Selectable<DashboardInvitationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en'; merchant_settlement_delay_days: number | null; merchant_reserve_bps: number | null; merchant_reserve_days: number | null };
+export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en'; merchant_settlement_delay_days: number | null; merchant_reserve_bps: number | null; merchant_reserve_days: number | null; merchant_frozen_at: Date | null };
 
 export const merchantsRepository = {
   async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; country?: Country; created_at: Date }) {
@@ -108,6 +111,37 @@ export const merchantsRepository = {
   async countMerchants(db: Executor): Promise<number> {
     const row = await db.selectFrom('merchants').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
+  },
+
+  /** Merchants whose id or e-mail is the text, or whose name or e-mail contains it; newest first. */
+  async searchMerchants(db: Executor, text: string, limit: number) {
+    let q = db.selectFrom('merchants').select(['id', 'name', 'email', 'country', 'frozen_at', 'created_at']);
+    const t = text.trim();
+    if (t !== '') {
+      // LIKE's own characters are taken literally.
+      const like = `%${t.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) => eb.or([eb('id', '=', t), eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['email']), 'like', like)]));
+    }
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  },
+
+  /** Sets or clears the freeze; answers the row as it was before, locked (undefined: no merchant). */
+  async setFrozen(db: Executor, id: string, frozen: { at: Date; reason: string } | null) {
+    const before = await db.selectFrom('merchants').select(['frozen_at', 'frozen_reason']).where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!before) return undefined;
+    await db.updateTable('merchants').set({ frozen_at: frozen?.at ?? null, frozen_reason: frozen?.reason ?? null }).where('id', '=', id).execute();
+    return before;
+  },
+
+  async countKeys(db: Executor, merchantId: string, now: Date) {
+    return db
+      .selectFrom('api_keys')
+      .select(['mode', (eb) => eb.fn.countAll<bigint>().as('n')])
+      .where('merchant_id', '=', merchantId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .groupBy('mode')
+      .execute();
   },
 
   async listMerchants(db: Executor, limit: number) {
@@ -124,7 +158,7 @@ export const merchantsRepository = {
       .selectFrom('api_keys')
       .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
       .selectAll('api_keys')
-      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed', 'merchants.language as merchant_language', 'merchants.settlement_delay_days as merchant_settlement_delay_days', 'merchants.reserve_bps as merchant_reserve_bps', 'merchants.reserve_days as merchant_reserve_days'])
+      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed', 'merchants.language as merchant_language', 'merchants.settlement_delay_days as merchant_settlement_delay_days', 'merchants.reserve_bps as merchant_reserve_bps', 'merchants.reserve_days as merchant_reserve_days', 'merchants.frozen_at as merchant_frozen_at'])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
   },

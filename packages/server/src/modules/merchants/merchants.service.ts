@@ -1,10 +1,10 @@
-import { ApiError } from '../../platform/errors.ts';
+import { ApiError, merchantFrozen } from '../../platform/errors.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { normalizeOrigin } from '../../platform/http/cors.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { ACCESS_LEVELS, type AccessLevel, API_RESOURCES, type ApiResource, type KeyMode, type KeyPermissions, type MerchantContext, type ReserveTerms } from '../../platform/tenancy.ts';
-import type { Executor } from '../../platform/db.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import type { Language } from '../../platform/i18n.ts';
 import type { Country } from '../../platform/countries.ts';
 import { type ApiKeyRow, type InvitationRow, type KeyKind, type KeyWithMerchant, merchantsRepository as repo, type TeamRole } from './merchants.repository.ts';
@@ -217,9 +217,44 @@ function keyPrefix(kind: KeyKind, mode: KeyMode): string {
   return `${KEY_PREFIXES[kind]}_${mode}_`;
 }
 
+/** A merchant in the operator console's list. */
+export interface MerchantSummary {
+  id: string;
+  name: string;
+  email: string | null;
+  country: Country;
+  frozen: boolean;
+  createdAt: string;
+}
+
+/** A merchant's page in the operator console (balances come from the ledger). */
+export interface MerchantProfile {
+  id: string;
+  name: string;
+  email: string | null;
+  country: Country;
+  language: Language;
+  fees: { bps: number | null; fixedMinor: Record<string, number | string> | null };
+  settlementDelayDays: number | null;
+  reserve: ReserveTerms | null;
+  /** Usable keys (not revoked, not past a roll's grace) per mode. */
+  keys: { test: number; live: number };
+  frozen: { at: string; reason: string } | null;
+  createdAt: string;
+}
+
+/** Whether a merchant is frozen, as the operator audit log records it before and after. */
+export type FreezeState = { frozen: false } | { frozen: true; frozenAt: string; reason: string };
+
 export function createMerchantsService(deps: Deps) {
   const { db, clock, random, ids } = deps;
   const keys = createKeyCache(deps);
+
+  /** Whether an operator froze the merchant (what runs without an API key asks: the payout scheduler). */
+  async function isFrozen(merchantId: string, executor: Executor = db): Promise<boolean> {
+    const row = await repo.findMerchant(executor, merchantId);
+    return row?.frozen_at != null;
+  }
 
   /** After a change of a key: no process may go on using what it cached of it. */
   async function changed(keyId: string): Promise<void> {
@@ -363,14 +398,71 @@ export function createMerchantsService(deps: Deps) {
     countMerchants: () => repo.countMerchants(db),
 
     /** The first `limit` merchants, oldest first (`caisse merchants list`, the start banner). */
+    /** Merchants by id, name or e-mail (the operator console's search), newest first. */
+    async searchMerchants(text: string, limit: number): Promise<MerchantSummary[]> {
+      return (await repo.searchMerchants(db, text, limit)).map((m) => ({ id: m.id, name: m.name, email: m.email, country: m.country, frozen: m.frozen_at !== null, createdAt: m.created_at.toISOString() }));
+    },
+
+    /** What the operator console shows of a merchant; undefined when there is no such merchant. */
+    async merchantProfile(merchantId: string): Promise<MerchantProfile | undefined> {
+      const row = await repo.findMerchant(db, merchantId);
+      if (!row) return undefined;
+      const counts = await repo.countKeys(db, merchantId, clock.now());
+      const keysOf = (mode: KeyMode) => Number(counts.find((c) => c.mode === mode)?.n ?? 0);
+      return {
+        id: row.id,
+        name: row.name,
+        email: row.email,
+        country: row.country,
+        language: row.language,
+        fees: { bps: row.fee_bps, fixedMinor: row.fee_fixed },
+        settlementDelayDays: row.settlement_delay_days,
+        reserve: reserveTerms(row.reserve_bps, row.reserve_days),
+        keys: { test: keysOf('test'), live: keysOf('live') },
+        frozen: row.frozen_at === null ? null : { at: row.frozen_at.toISOString(), reason: row.frozen_reason ?? '' },
+        createdAt: row.created_at.toISOString(),
+      };
+    },
+
+    /**
+     * Freezes a merchant (`frozen` with its reason) or unfreezes it (null). `within` runs in the
+     * same transaction with the state before and after (the operator's audit entry). Every
+     * process drops its cached keys at once, as for a revoked key: the next call sees it.
+     */
+    async setFrozen(
+      merchantId: string,
+      frozen: { reason: string } | null,
+      within: (tx: Tx, before: FreezeState, after: FreezeState) => Promise<void>,
+    ): Promise<{ before: FreezeState; after: FreezeState }> {
+      const changed = await db.transaction().execute(async (tx) => {
+        const now = clock.now();
+        const old = await repo.setFrozen(tx, merchantId, frozen && { at: now, reason: frozen.reason });
+        if (!old) throw new ApiError('not_found', `No merchant ${merchantId}`, { param: 'id' });
+        const before: FreezeState = old.frozen_at === null ? { frozen: false } : { frozen: true, frozenAt: old.frozen_at.toISOString(), reason: old.frozen_reason ?? '' };
+        const after: FreezeState = frozen === null ? { frozen: false } : { frozen: true, frozenAt: now.toISOString(), reason: frozen.reason };
+        await within(tx, before, after);
+        return { before, after };
+      });
+      keys.clear();
+      await deps.wakeups?.broadcast('api_keys', '');
+      return changed;
+    },
+
+    /** 403 `merchant_frozen` for a frozen merchant (what reaches a service without an API key: the dashboard). */
+    async assertNotFrozen(merchantId: string): Promise<void> {
+      if (await isFrozen(merchantId)) throw merchantFrozen();
+    },
+
+    isFrozen,
+
     async listMerchants(limit = 100): Promise<{ id: string; name: string; email: string | null; createdAt: string }[]> {
       return (await repo.listMerchants(db, limit)).map((m) => ({ id: m.id, name: m.name, email: m.email, createdAt: m.created_at.toISOString() }));
     },
 
     /** A merchant's name, pinned API version, language, country and intents' default validity; undefined when there is no such merchant. */
-    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number } | undefined> {
+    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number; frozen: boolean } | undefined> {
       const row = await repo.findMerchant(db, merchantId);
-      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, country: row.country, intentExpiresIn: row.intent_expires_in };
+      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, country: row.country, intentExpiresIn: row.intent_expires_in, frozen: row.frozen_at !== null };
     },
 
     /** What settling a payment outside a request needs of a merchant: fees, settlement delay, pinned version. */
@@ -622,6 +714,7 @@ export function createMerchantsService(deps: Deps) {
       fees: { bps: pk.merchant_fee_bps, fixedMinor: pk.merchant_fee_fixed },
       settlementDelayDays: pk.merchant_settlement_delay_days,
       reserve: reserveTerms(pk.merchant_reserve_bps, pk.merchant_reserve_days),
+      frozen: pk.merchant_frozen_at !== null,
     };
   }
 

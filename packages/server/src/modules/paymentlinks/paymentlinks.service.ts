@@ -20,6 +20,8 @@ export interface LinkMerchant {
   name: string;
   language: string;
   intentExpiresIn: number;
+  /** Frozen by an operator: its links open nothing, as inactive ones. */
+  frozen?: boolean;
 }
 
 /** What a visit of `/pay/{linkId}` comes to. */
@@ -142,7 +144,7 @@ export function createPaymentLinksService(
       const found = await lookUp(linkId);
       if (!found) return { kind: 'not_found' };
       const { row, merchant } = found;
-      if (!row.active) return { kind: 'inactive', merchantLanguage: merchant.language };
+      if (!row.active || merchant.frozen === true) return { kind: 'inactive', merchantLanguage: merchant.language };
       const created = await db.transaction().execute(async (tx) => {
         const intent = await intents.createIn(
           tx,
@@ -165,7 +167,7 @@ export function createPaymentLinksService(
       const found = await lookUp(linkId);
       if (!found) return { kind: 'not_found' };
       const { row, merchant } = found;
-      if (!row.active) return { kind: 'inactive', merchantLanguage: merchant.language };
+      if (!row.active || merchant.frozen === true) return { kind: 'inactive', merchantLanguage: merchant.language };
       return { kind: 'open', merchantLanguage: merchant.language, merchantName: merchant.name, amountMinor: row.amount_minor, currency: row.currency as Currency, description: row.description };
     },
   };

@@ -14,7 +14,7 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
   app.post(
     '/payouts',
     {
-      config: { auth: 'sk', access: 'payouts:write' },
+      config: { auth: 'sk', access: 'payouts:write', refusedWhenFrozen: true },
       schema: {
         tags,
         summary: "Pay out part of the available balance to a mobile-money number",

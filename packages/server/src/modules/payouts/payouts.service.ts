@@ -84,6 +84,8 @@ export function createPayoutsService(
     events: Pick<EventsService, 'record'>;
     /** The merchants' pinned API versions (the version their events are written in). */
     pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;
+    /** Whether an operator froze the merchant: its schedule makes no payout meanwhile. */
+    isFrozen?: (merchantId: string, tx: Tx) => Promise<boolean>;
     logger?: Logger;
   },
 ) {
@@ -293,6 +295,10 @@ export function createPayoutsService(
         for (const s of await repo.lockDueSchedules(tx, now, limit)) {
           const scope = { merchantId: s.merchant_id, mode: s.mode };
           await repo.setNextRun(tx, scope, nextRunAfter(now, s.interval, s.weekly_anchor));
+          if (await collaborators.isFrozen?.(s.merchant_id, tx)) {
+            log?.warn({ merchant: s.merchant_id, mode: s.mode }, 'payout schedule skipped: the merchant is frozen');
+            continue;
+          }
           if (!s.provider || !s.phone_number || !connectorFor(s.mode, s.provider)) {
             log?.warn({ merchant: s.merchant_id, mode: s.mode }, 'payout schedule skipped: its destination cannot be paid');
             continue;

@@ -5,6 +5,7 @@ import { purgeIdempotencyKeys } from '../../platform/http/idempotency.ts';
 import { createThrottle } from '../../platform/throttle.ts';
 import { type BackgroundWorker, startWorker } from '../../platform/worker.ts';
 import type { DashboardService } from '../dashboard/index.ts';
+import type { OperatorsService } from '../operators/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
 import type { OtpService } from '../otp/index.ts';
@@ -18,6 +19,7 @@ export interface Purgers {
   otp: Pick<OtpService, 'purgeCodesBefore' | 'purgeDailyFailuresBefore'>;
   messaging: Pick<MessagingService, 'purgeBefore'>;
   dashboard: Pick<DashboardService, 'purgeExpiredSessions'>;
+  operators: Pick<OperatorsService, 'purgeExpiredSessions'>;
   users: { account: Pick<UsersService['account'], 'purgeExpired'> };
 }
 
@@ -37,6 +39,7 @@ export interface PurgeCounts {
   otpDailyFailures: number;
   messages: number;
   dashboardSessions: number;
+  operatorSessions: number;
   accountSessions: number;
   throttleAttempts: number;
   idempotencyKeys: number;
@@ -62,7 +65,8 @@ export interface PurgeOptions {
  *   (dashboard and end users) as old;
  * - stored Idempotency-Key answers past their 24 hours;
  * - messages (the test-mode outbox and live records) older than `messagesDays`;
- * - dashboard sessions and the customers' account-page sessions and sign-in codes past their expiry.
+ * - dashboard and operator console sessions, and the customers' account-page sessions and sign-in
+ *   codes, past their expiry.
  *
  * Intents, charges, refunds, the ledger and users are never touched. Returns the counts.
  */
@@ -96,6 +100,7 @@ export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
     otpDailyFailures: await drain(() => purgers.otp.purgeDailyFailuresBefore(otp, limit)),
     messages: await drain(() => purgers.messaging.purgeBefore(messages, limit)),
     dashboardSessions: await drain(() => purgers.dashboard.purgeExpiredSessions(now, limit)),
+    operatorSessions: await drain(() => purgers.operators.purgeExpiredSessions(now, limit)),
     accountSessions: await drain(() => purgers.users.account.purgeExpired(now, limit)),
     throttleAttempts: await drain(() => throttle.purgeBefore(otp, limit)),
     idempotencyKeys: await purgeIdempotencyKeys({ db, clock: deps.clock }),

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.ts';
+import { ApiError, merchantFrozen } from '../errors.ts';
 import type { AuthFailureGuard } from './rate-limit.ts';
 import { misplacedCredential } from './credentials.ts';
 import { ACCESS_LEVELS, allows, API_RESOURCES, type AccessTokenVerifier, type Authenticator, type MerchantContext, type RouteAccess, type UserContext } from '../tenancy.ts';
@@ -27,6 +27,11 @@ declare module 'fastify' {
      * checks the session token itself.
      */
     payerSession?: boolean;
+    /**
+     * The route starts a new money movement (an intent, a charge, a payout): a merchant frozen
+     * by an operator gets 403 `merchant_frozen` (its other routes still answer).
+     */
+    refusedWhenFrozen?: boolean;
   }
   interface FastifyRequest {
     merchant: MerchantContext;
@@ -101,6 +106,9 @@ export function registerAuth(
 
   function admitted(request: FastifyRequest, reply: FastifyReply, kind: AuthKind, access: RouteAccess | undefined, asked: string | undefined, token: string | undefined, merchant: MerchantContext) {
     if (kind === 'sk') assertAccess(merchant, access);
+    if (merchant.frozen === true && request.routeOptions.config.refusedWhenFrozen === true) {
+      throw merchantFrozen();
+    }
     request.merchant = merchant;
     request.apiVersion = asked ?? merchant.pinnedVersion;
     reply.header('pay-version', request.apiVersion);

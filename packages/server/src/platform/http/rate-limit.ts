@@ -50,6 +50,7 @@ export const IP_LIMITED_ROUTES: ReadonlySet<string> = new Set([
   'POST /users/verify-phone',
   'POST /users/verify-phone/resend',
   'POST /dashboard/api/login',
+  'POST /operator/api/login',
   // Each visit of a payment link creates an intent: limited per address like a sign-in.
   'GET /pay/:linkId',
 ]);

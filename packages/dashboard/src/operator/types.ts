@@ -1,0 +1,16 @@
+/**
+ * The shapes the operator console's API answers, from the types generated from the server's
+ * route schemas (src/dashboard/generated/api.ts): never a hand-made copy.
+ */
+import type { Answer } from '../dashboard/types.ts';
+
+export type OperatorSession = Answer<'/operator/api/session', 'get'>;
+export type OperatorPermission = OperatorSession['permissions'][number];
+export type TotpEnrolment = Answer<'/operator/api/totp', 'post'>;
+export type MerchantList = Answer<'/operator/api/merchants', 'get'>;
+export type OperatorMerchant = Answer<'/operator/api/merchants/{id}', 'get'>;
+export type Money = Answer<'/operator/api/money', 'get'>;
+export type LedgerVerification = Answer<'/operator/api/ledger/verify', 'post'>;
+export type AuditList = Answer<'/operator/api/audit', 'get'>;
+export type OperatorList = Answer<'/operator/api/operators', 'get'>;
+export type InvitedOperator = Answer<'/operator/api/operators', 'post'>;

@@ -1,0 +1,50 @@
+/**
+ * The operator console's roles and what each may do, as the dashboard's team roles: the server
+ * checks a route's permission on every call (deny by default: a permission names the roles that
+ * have it, nothing else does), and 403 `permission_denied` names the one missing. The rules are in
+ * docs/decisions/0033-operator-console.md.
+ */
+export const OPERATOR_ROLES = ['admin', 'compliance', 'finance', 'support'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** What an operator API route needs, declared on the route (`config.operatorPermission`). */
+export const OPERATOR_PERMISSIONS = [
+  /** The operator's own session and two-factor enrolment. Every role. */
+  'account',
+  /** Invite operators and list them. */
+  'operators:read',
+  'operators:write',
+  /** The merchants list, search and a merchant's page. */
+  'merchants:read',
+  /** Freeze and unfreeze a merchant. */
+  'merchants:freeze',
+  /** The platform's money totals and the ledger check. */
+  'money:read',
+  'ledger:verify',
+  'audit:read',
+] as const;
+export type OperatorPermission = (typeof OPERATOR_PERMISSIONS)[number];
+
+const GRANTS: Record<OperatorPermission, readonly OperatorRole[]> = {
+  account: OPERATOR_ROLES,
+  'operators:read': ['admin'],
+  'operators:write': ['admin'],
+  'merchants:read': OPERATOR_ROLES,
+  'merchants:freeze': ['admin', 'compliance'],
+  'money:read': ['admin', 'finance', 'compliance'],
+  'ledger:verify': ['admin', 'finance'],
+  'audit:read': ['admin', 'compliance'],
+};
+
+export function operatorCan(role: OperatorRole, permission: OperatorPermission): boolean {
+  return GRANTS[permission].includes(role);
+}
+
+/** Every permission of a role: the session answers it so the console shows only what works. */
+export function operatorPermissionsOf(role: OperatorRole): OperatorPermission[] {
+  return OPERATOR_PERMISSIONS.filter((p) => operatorCan(role, p));
+}
+
+/** The actions the console writes to its audit log. */
+export const OPERATOR_AUDIT_ACTIONS = ['operator.created', 'operator.signed_in', 'operator.totp_enabled', 'merchant.frozen', 'merchant.unfrozen', 'ledger.verified'] as const;
+export type OperatorAuditAction = (typeof OPERATOR_AUDIT_ACTIONS)[number];

@@ -1,0 +1,247 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../platform/errors.ts';
+import { clientAddress } from '../../platform/http/rate-limit.ts';
+import { isCrossSite } from '../../platform/http/same-site.ts';
+import { PAGES_DIST, sendAppPage } from '../../platform/http/built-pages.ts';
+import { sessionCookies } from '../../platform/http/session-cookie.ts';
+import {
+  ConfirmTotpBody,
+  EmptyBody,
+  FreezeBody,
+  InvitedOperator,
+  InviteOperatorBody,
+  LedgerVerification,
+  MerchantIdParams,
+  MerchantsQuery,
+  MerchantSummaryList,
+  OperatorAuditList,
+  OperatorAuditQuery,
+  OperatorList,
+  OperatorLoginBody,
+  OperatorMerchant,
+  OperatorMoney,
+  OperatorSession,
+  OperatorTotpEnrolment,
+} from './operators.schema.ts';
+import type { OperatorClient, OperatorSession as Session } from './operators.service.ts';
+import { OPERATOR_PERMISSIONS, type OperatorPermission, operatorCan } from './operators.roles.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Operator API routes: `public` (sign-in) or what the signed-in operator's role must have. */
+    operator?: 'public' | OperatorPermission;
+  }
+  interface FastifyRequest {
+    operatorSession: Session;
+    operatorToken: string;
+  }
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const tags = ['operator console (internal)'];
+/** JSON answers with the API's CSP and no-store; no API key. */
+const base = { auth: 'none' as const, csp: 'api' as const };
+const open = { ...base, operator: 'public' as const };
+const need = (permission: OperatorPermission) => ({ ...base, operator: permission });
+/** What a session that has not enrolled TOTP yet may call: its own session and the enrolment. */
+const ENROLMENT_ROUTES = new Set(['/operator/api/session', '/operator/api/logout', '/operator/api/totp', '/operator/api/totp/confirm']);
+
+function clientOf(req: FastifyRequest): OperatorClient {
+  const agent = req.headers['user-agent'];
+  return { address: clientAddress(req), userAgent: typeof agent === 'string' ? agent : undefined };
+}
+
+/**
+ * The operator console's API under /operator/api, with its own session cookie
+ * (`caisse_operator`, `__Host-` in production): a dashboard session never opens it, nor the
+ * reverse (other cookie, other token shape, other table). CSRF as the dashboard: every POST carries
+ * `x-csrf-token`, and cross-site requests are refused outright. Every route but sign-in names the
+ * permission it needs (deny by default, operators.roles.ts); until the operator has enrolled
+ * TOTP, only the enrolment routes answer.
+ */
+export default async function operatorRoutes(instance: FastifyInstance, opts: { dist?: string } = {}) {
+  const dist = opts.dist ?? PAGES_DIST;
+  const page = { auth: 'none' as const, csp: 'page' as const };
+  // The console's page (its assets are the dashboard build's, under /dashboard/assets/).
+  instance.get('/operator', { config: page, schema: { hide: true } }, (req, reply) => sendAppPage(dist, 'operator.html', req, reply));
+  instance.get('/operator/*', { config: page, schema: { hide: true } }, (req, reply) => {
+    if ((req.params as { '*': string })['*'].startsWith('api/')) throw new ApiError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`);
+    return sendAppPage(dist, 'operator.html', req, reply);
+  });
+  await instance.register(operatorApi, { prefix: '/operator/api' });
+}
+
+async function operatorApi(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const operators = app.services.operators;
+  const cookies = sessionCookies('caisse_operator', app.deps.config.mode === 'production');
+
+  app.decorateRequest('operatorSession', null as unknown as Session);
+  app.decorateRequest('operatorToken', '');
+
+  // A route without a permission cannot be registered: the app does not build.
+  app.addHook('onRoute', (route) => {
+    const declared = (route.config as { operator?: string } | undefined)?.operator;
+    if (declared !== 'public' && !(OPERATOR_PERMISSIONS as readonly string[]).includes(declared ?? '')) {
+      throw new Error(`Operator API route ${String(route.method)} ${route.url} declares no permission (config.operator)`);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return;
+    const needed = request.routeOptions.config.operator;
+    if (STATE_CHANGING.has(request.method) || needed === 'public') {
+      if (isCrossSite(request)) throw new ApiError('csrf_token_invalid', "The operator API takes requests from the console's own pages only");
+    }
+    if (needed === 'public') return;
+    const token = cookies.tokenOf(request);
+    try {
+      request.operatorSession = await operators.authenticate(token);
+    } catch (err) {
+      if (token !== undefined) reply.header('set-cookie', cookies.clear());
+      throw err;
+    }
+    request.operatorToken = token as string;
+    if (STATE_CHANGING.has(request.method)) {
+      const sent = request.headers['x-csrf-token'];
+      operators.checkCsrf(request.operatorToken, typeof sent === 'string' ? sent : undefined);
+    }
+    const session = request.operatorSession;
+    if (session.stage === 'enrol' && !ENROLMENT_ROUTES.has(request.routeOptions.url ?? '')) {
+      throw new ApiError('totp_required', 'Operators must use two-factor sign-in: enrol an authenticator app first (POST /operator/api/totp, then /operator/api/totp/confirm)');
+    }
+    if (needed === undefined || !operatorCan(session.role, needed)) {
+      throw new ApiError('permission_denied', `Your operator role (${session.role}) does not allow this: it needs the ${needed ?? 'unknown'} permission`, {
+        extra: { role: session.role, permission: needed ?? null },
+      });
+    }
+  });
+
+  // ---- session and enrolment --------------------------------------------------------------------
+
+  app.post(
+    '/login',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary: 'Sign in to the operator console',
+        description:
+          'E-mail, password and, once enrolled, the current TOTP `code`. Sets the session cookie. An operator without TOTP gets a session that can only enrol (`totpEnrolmentRequired`). Wrong e-mail or password: 401 `invalid_credentials`; no code: 403 `totp_code_required`; a wrong one: 401 `totp_code_invalid`. 5 failures within 15 minutes: 429 `login_locked`. More than `CAISSE_RATE_LIMIT_IP` (20) sign-ins a minute from one address: 429 `rate_limited`.',
+        body: OperatorLoginBody,
+        response: { 200: OperatorSession },
+      },
+    },
+    async (req, reply) => {
+      const signedIn = await operators.login(req.body, clientOf(req));
+      reply.header('set-cookie', cookies.set(signedIn.sessionToken, signedIn.absoluteExpiresAt, app.deps.clock.now()));
+      return signedIn.session;
+    },
+  );
+
+  app.get(
+    '/session',
+    { config: need('account'), schema: { tags, summary: 'The signed-in operator, with the CSRF token', response: { 200: OperatorSession } } },
+    async (req) => operators.sessionView(req.operatorSession, req.operatorToken),
+  );
+
+  app.post(
+    '/logout',
+    { config: need('account'), schema: { tags, summary: 'Sign out: ends the session and clears the cookie', body: EmptyBody } },
+    async (req, reply) => {
+      await operators.logout(req.operatorSession);
+      reply.header('set-cookie', cookies.clear());
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/totp',
+    {
+      config: need('account'),
+      schema: { tags, summary: 'Start TOTP enrolment: a new secret and its otpauth:// URI, shown once', body: EmptyBody, response: { 200: OperatorTotpEnrolment } },
+    },
+    async (req) => operators.startTotp(req.operatorSession),
+  );
+
+  app.post(
+    '/totp/confirm',
+    {
+      config: need('account'),
+      schema: { tags, summary: 'Finish TOTP enrolment with a current code: the session is then fully signed in', body: ConfirmTotpBody, response: { 200: OperatorSession } },
+    },
+    async (req) => operators.sessionView(await operators.confirmTotp(req.operatorSession, req.body.code), req.operatorToken),
+  );
+
+  // ---- operators ----------------------------------------------------------------------------------
+
+  app.get('/operators', { config: need('operators:read'), schema: { tags, summary: 'The operators', response: { 200: OperatorList } } }, async () => operators.listOperators());
+
+  app.post(
+    '/operators',
+    {
+      config: need('operators:write'),
+      schema: {
+        tags,
+        summary: 'Invite an operator: answers a password shown once, to hand over; TOTP enrolment comes at the first sign-in',
+        body: InviteOperatorBody,
+        response: { 201: InvitedOperator },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await operators.invite(req.operatorSession, req.body)),
+  );
+
+  // ---- merchants ----------------------------------------------------------------------------------
+
+  app.get(
+    '/merchants',
+    { config: need('merchants:read'), schema: { tags, summary: 'Merchants, newest first, by id, name or e-mail (50 at most)', querystring: MerchantsQuery, response: { 200: MerchantSummaryList } } },
+    async (req) => operators.listMerchants(req.query),
+  );
+
+  app.get(
+    '/merchants/:id',
+    { config: need('merchants:read'), schema: { tags, summary: "A merchant: settings, keys, balances and freeze", params: MerchantIdParams, response: { 200: OperatorMerchant } } },
+    async (req) => operators.merchant(req.params.id),
+  );
+
+  for (const [path, frozen] of [['freeze', true], ['unfreeze', false]] as const) {
+    app.post(
+      `/merchants/:id/${path}`,
+      {
+        config: need('merchants:freeze'),
+        schema: {
+          tags,
+          summary: frozen ? 'Freeze a merchant: its new intents, charges and payouts answer 403 `merchant_frozen`, in both modes, at once' : 'Unfreeze a merchant',
+          params: MerchantIdParams,
+          body: FreezeBody,
+          response: { 200: OperatorMerchant },
+        },
+      },
+      async (req) => operators.setFrozen(req.operatorSession, req.params.id, frozen, req.body.reason),
+    );
+  }
+
+  // ---- money --------------------------------------------------------------------------------------
+
+  app.get(
+    '/money',
+    { config: need('money:read'), schema: { tags, summary: "The platform's money per mode and currency, by ledger account kind", response: { 200: OperatorMoney } } },
+    async () => operators.money(),
+  );
+
+  app.post(
+    '/ledger/verify',
+    { config: need('ledger:verify'), schema: { tags, summary: 'Run the ledger check now (as `npx caisse ledger verify`)', body: EmptyBody, response: { 200: LedgerVerification } } },
+    async (req) => operators.verifyLedger(req.operatorSession),
+  );
+
+  // ---- audit --------------------------------------------------------------------------------------
+
+  app.get(
+    '/audit',
+    { config: need('audit:read'), schema: { tags, summary: 'What operators did, newest first', querystring: OperatorAuditQuery, response: { 200: OperatorAuditList } } },
+    async (req) => operators.listAudit(req.query),
+  );
+}

@@ -1,0 +1,145 @@
+import { Type } from 'typebox';
+import { OPERATOR_AUDIT_ACTIONS, OPERATOR_PERMISSIONS, OPERATOR_ROLES } from './operators.roles.ts';
+
+/** Schemas of the operator console's API (/operator/api). */
+
+const Timestamp = Type.String({ format: 'date-time' });
+const Role = Type.Enum(OPERATOR_ROLES, { description: "The operator's role (operators.roles.ts)" });
+const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);
+const Totp = Type.String({ minLength: 1, maxLength: 16, description: 'The current 6-digit code of the authenticator app (each code once).' });
+const Reason = Type.String({ minLength: 1, maxLength: 500, description: 'Why: kept in the operator audit log.' });
+
+export const OperatorLoginBody = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    code: Type.Optional({ ...Totp, description: 'Required once the operator has enrolled TOTP; without TOTP yet, leave it out: the session then only enrols.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const OperatorSession = Type.Object({
+  object: Type.Literal('operator_session'),
+  email: Type.String(),
+  role: Role,
+  permissions: Type.Array(Type.Enum(OPERATOR_PERMISSIONS), { description: 'What the session may do: only `account` until TOTP is enrolled' }),
+  totpEnrolmentRequired: Type.Boolean({ description: 'True until the operator enrols an authenticator app (POST /operator/api/totp, then /totp/confirm): every other route answers 403 `totp_required`.' }),
+  csrfToken: Type.String({ description: 'Send it back as `x-csrf-token` on every POST of /operator/api.' }),
+  expiresAt: { ...Timestamp, description: 'When the session ends if left idle (15 minutes; 8 hours at most after sign-in).' },
+});
+
+export const OperatorTotpEnrolment = Type.Object({
+  object: Type.Literal('operator_totp_enrolment'),
+  secret: Type.String({ description: 'Base32, shown this once' }),
+  uri: Type.String({ description: 'The otpauth:// URI an authenticator app reads' }),
+});
+
+export const ConfirmTotpBody = Type.Object({ code: Totp }, { additionalProperties: false });
+export const EmptyBody = Type.Optional(Type.Object({}, { additionalProperties: false }));
+
+export const Operator = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('operator'),
+  email: Type.String(),
+  role: Role,
+  totpEnabled: Type.Boolean(),
+  createdAt: Timestamp,
+});
+export const OperatorList = Type.Object({ object: Type.Literal('list'), data: Type.Array(Operator) });
+export const InviteOperatorBody = Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), role: Role }, { additionalProperties: false });
+export const InvitedOperator = Type.Object({
+  ...Operator.properties,
+  password: Type.String({ description: 'Shown this once: hand it to the operator, who enrols TOTP at the first sign-in.' }),
+});
+
+export const MerchantsQuery = Type.Object(
+  { q: Type.Optional(Type.String({ maxLength: 200, description: 'A merchant id, or part of a name or e-mail address' })) },
+  { additionalProperties: false },
+);
+export const MerchantSummary = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  country: Type.String(),
+  frozen: Type.Boolean(),
+  createdAt: Timestamp,
+});
+export const MerchantSummaryList = Type.Object({ object: Type.Literal('list'), data: Type.Array(MerchantSummary) });
+
+export const MerchantIdParams = Type.Object({ id: Type.String({ pattern: '^mch_[0-9A-Za-z]+$', maxLength: 64 }) });
+
+const FixedFees = Type.Union([Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])), Type.Null()]);
+export const OperatorMerchant = Type.Object({
+  object: Type.Literal('operator_merchant'),
+  id: Type.String(),
+  name: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  country: Type.String(),
+  language: Type.String(),
+  fees: Type.Object({ bps: Type.Union([Type.Integer(), Type.Null()]), fixedMinor: FixedFees }, { description: 'Null: the configured default applies' }),
+  settlementDelayDays: Type.Union([Type.Integer(), Type.Null()]),
+  reserve: Type.Union([Type.Object({ bps: Type.Integer(), days: Type.Integer() }), Type.Null()]),
+  keys: Type.Object({ test: Type.Integer(), live: Type.Integer() }, { description: 'Usable API keys per mode' }),
+  frozen: Type.Union([Type.Object({ at: Timestamp, reason: Type.String() }), Type.Null()]),
+  createdAt: Timestamp,
+  balances: Type.Array(
+    Type.Object({
+      mode: Mode,
+      kind: Type.Union([Type.Literal('merchant_pending'), Type.Literal('merchant_balance'), Type.Literal('merchant_reserve')]),
+      currency: Type.String(),
+      amount: Type.String(),
+    }),
+  ),
+});
+
+export const FreezeBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+
+export const OperatorMoney = Type.Object({
+  object: Type.Literal('operator_money'),
+  totals: Type.Array(
+    Type.Object({
+      kind: Type.String({ description: 'The ledger account kind: user_wallet, merchant_pending, merchant_balance, merchant_reserve, payout_transit, provider_clearing, platform_revenue, external' }),
+      mode: Mode,
+      currency: Type.String(),
+      amount: Type.String({ description: 'In the currency’s major units' }),
+      minor: Type.String({ description: 'In minor units' }),
+      accounts: Type.Integer(),
+    }),
+  ),
+});
+
+export const LedgerVerification = Type.Object({
+  object: Type.Literal('ledger_verification'),
+  ok: Type.Boolean(),
+  accounts: Type.Integer(),
+  transfers: Type.Integer(),
+  postings: Type.Integer(),
+  differences: Type.Array(Type.Object({ type: Type.String(), id: Type.String(), detail: Type.String() })),
+});
+
+export const OperatorAuditQuery = Type.Object(
+  {
+    targetId: Type.Optional(Type.String({ maxLength: 64, description: 'Only the entries about this merchant or operator' })),
+    startingAfter: Type.Optional(Type.String({ maxLength: 64 })),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  },
+  { additionalProperties: false },
+);
+export const OperatorAuditList = Type.Object({
+  object: Type.Literal('list'),
+  hasMore: Type.Boolean(),
+  data: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      object: Type.Literal('operator_audit_entry'),
+      action: Type.Enum(OPERATOR_AUDIT_ACTIONS),
+      actor: Type.Object({ id: Type.Union([Type.String(), Type.Null()]), email: Type.String() }),
+      targetType: Type.Union([Type.String(), Type.Null()]),
+      targetId: Type.Union([Type.String(), Type.Null()]),
+      before: Type.Unknown(),
+      after: Type.Unknown(),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      createdAt: Timestamp,
+    }),
+  ),
+});

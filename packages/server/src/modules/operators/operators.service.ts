@@ -1,0 +1,299 @@
+import { createHmac } from 'node:crypto';
+import { HOUR, MINUTE } from '../../platform/clock.ts';
+import { decrypt, encrypt, randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
+import type { Executor } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
+import { createThrottle, loginRules } from '../../platform/throttle.ts';
+import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
+import type { LedgerReport, LedgerService } from '../ledger/index.ts';
+import type { MerchantsService } from '../merchants/index.ts';
+import { type OperatorAuditRow, type OperatorRow, operatorsRepository as repo } from './operators.repository.ts';
+import { type OperatorAuditAction, type OperatorPermission, type OperatorRole, operatorPermissionsOf } from './operators.roles.ts';
+
+/** An operator session ends after 15 idle minutes, and 8 hours after sign-in (shorter than a merchant's: it reaches every merchant). */
+export const OPERATOR_SESSION_IDLE_MS = 15 * MINUTE;
+export const OPERATOR_SESSION_ABSOLUTE_MS = 8 * HOUR;
+/** Sliding expiry is written at most once a minute per session. */
+const TOUCH_EVERY_MS = MINUTE;
+const USER_AGENT_MAX = 200;
+/** `os_` + 32 random bytes: never the shape of a dashboard token (`ds_`), so neither opens the other. */
+const SESSION_TOKEN_SHAPE = /^os_[0-9A-Za-z]{40,50}$/;
+/** The merchants list shows at most this many (the search box finds the others). */
+const MERCHANT_LIST_LIMIT = 50;
+
+/** The signed-in operator, as every operator API call sees it (read with the session each time). */
+export interface OperatorSession {
+  tokenHash: Buffer;
+  operatorId: string;
+  email: string;
+  role: OperatorRole;
+  /** `enrol` until a TOTP code is given: only two-factor enrolment is open then. */
+  stage: 'enrol' | 'full';
+  expiresAt: Date;
+}
+
+/** Who the client is: recorded with the session it opens. */
+export interface OperatorClient {
+  address: string;
+  userAgent?: string;
+}
+
+
+interface AuditInput {
+  action: OperatorAuditAction;
+  targetType?: 'operator' | 'merchant' | 'ledger';
+  targetId?: string;
+  before?: unknown;
+  after?: unknown;
+  reason?: string;
+}
+
+function operatorView(o: OperatorRow) {
+  return { id: o.id, object: 'operator' as const, email: o.email, role: o.role, totpEnabled: o.totp_enabled_at !== null, createdAt: o.created_at.toISOString() };
+}
+
+function auditView(r: OperatorAuditRow) {
+  return {
+    id: r.id,
+    object: 'operator_audit_entry' as const,
+    action: r.action,
+    actor: { id: r.actor_id, email: r.actor_email },
+    targetType: r.target_type,
+    targetId: r.target_id,
+    before: r.before ?? null,
+    after: r.after ?? null,
+    reason: r.reason,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+/**
+ * The operator console: operators and their sign-in (password and TOTP, always), their
+ * sessions, the merchants seen from above (search, page, freeze), the platform's money from the
+ * ledger, and the audit log of every operator action. Rules in docs/decisions/0033-operator-console.md.
+ */
+export function createOperatorsService(deps: Deps, services: { merchants: MerchantsService; ledger: Pick<LedgerService, 'totals' | 'merchantBalances'>; verifyBooks: () => Promise<LedgerReport> }) {
+  const { db, clock, random, config, ids } = deps;
+  const { merchants, ledger, verifyBooks } = services;
+  const throttle = createThrottle(deps);
+
+  function csrfTokenOf(sessionToken: string): string {
+    return createHmac('sha256', config.masterKey).update(`operator-csrf:${sessionToken}`).digest('base64url');
+  }
+
+  async function record(executor: Executor, actor: { operatorId: string | null; email: string }, entry: AuditInput): Promise<void> {
+    await repo.insertAudit(executor, {
+      id: ids('operatorAuditEntry'),
+      actor_id: actor.operatorId,
+      actor_email: actor.email,
+      action: entry.action,
+      target_type: entry.targetType ?? null,
+      target_id: entry.targetId ?? null,
+      before: entry.before === undefined ? null : JSON.stringify(entry.before),
+      after: entry.after === undefined ? null : JSON.stringify(entry.after),
+      reason: entry.reason ?? null,
+      created_at: clock.now(),
+    });
+  }
+
+  /** A new operator with a generated password, shown once; the audit entry in the same transaction. */
+  async function createOperator(input: { email: string; role: OperatorRole }, actor: { operatorId: string | null; email: string }) {
+    const email = input.email.trim();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw new ApiError('validation_error', 'The e-mail address is not valid', { param: 'email' });
+    const password = randomToken(random, 15);
+    const passwordHash = await hashPassword(password);
+    return db.transaction().execute(async (tx) => {
+      if (await repo.findOperatorByEmail(tx, email)) throw new ApiError('already_exists', `An operator with the e-mail ${email} exists already`, { param: 'email' });
+      const row = await repo.insertOperator(tx, { id: ids('operator'), email, password_hash: passwordHash, role: input.role, invited_by: actor.operatorId, created_at: clock.now() });
+      await record(tx, actor, { action: 'operator.created', targetType: 'operator', targetId: row.id, after: { email, role: input.role } });
+      return { ...operatorView(row), password };
+    });
+  }
+
+  function sessionView(s: OperatorSession, sessionToken: string) {
+    return {
+      object: 'operator_session' as const,
+      email: s.email,
+      role: s.role,
+      // Until enrolment, nothing but the account is open, whatever the role.
+      permissions: s.stage === 'full' ? operatorPermissionsOf(s.role) : (['account'] as OperatorPermission[]),
+      totpEnrolmentRequired: s.stage === 'enrol',
+      csrfToken: csrfTokenOf(sessionToken),
+      expiresAt: s.expiresAt.toISOString(),
+    };
+  }
+
+  /** A merchant's page: its settings and keys from the merchants module, its balances from the ledger. */
+  async function merchantPage(merchantId: string) {
+    const profile = await merchants.merchantProfile(merchantId);
+    if (!profile) throw new ApiError('not_found', `No merchant ${merchantId}`, { param: 'id' });
+    const balances = [];
+    for (const mode of ['test', 'live'] as const) {
+      for (const kind of ['merchant_pending', 'merchant_balance', 'merchant_reserve'] as const) {
+        for (const b of await ledger.merchantBalances(merchantId, mode, db, kind)) balances.push({ mode, kind, currency: b.currency, amount: b.amount });
+      }
+    }
+    return { object: 'operator_merchant' as const, ...profile, balances };
+  }
+
+  const missingSession = () => new ApiError('session_required', 'Sign in to the operator console: the session is missing, has expired or was signed out');
+
+  return {
+    csrfTokenOf,
+
+    /**
+     * `npx caisse operators create`: an admin, with a password shown once. Made by the command
+     * line (no operator acts), so its audit entry names the CLI as the actor.
+     */
+    createFromCli: (email: string, role: OperatorRole = 'admin') => createOperator({ email, role }, { operatorId: null, email: 'cli' }),
+
+    /** An admin invites an operator: the password is answered once, for the admin to hand over. */
+    invite: (session: OperatorSession, input: { email: string; role: OperatorRole }) => createOperator(input, session),
+
+    listOperators: async () => ({ object: 'list' as const, data: (await repo.listOperators(db)).map(operatorView) }),
+
+    /**
+     * Sign-in: e-mail, password and the current TOTP code. Counted in the sign-in lockout before
+     * the password is checked, as for the dashboard. An operator without TOTP gets a session that
+     * can only enrol (stage `enrol`); with TOTP, no code or a wrong one opens nothing.
+     */
+    async login(input: { email: string; password: string; code?: string }, client: OperatorClient) {
+      const email = input.email.trim().toLowerCase();
+      const attempt = await throttle.beginAll(loginRules({ subject: `operator:${email}`, address: client.address, what: 'this e-mail address' }));
+      const operator = await repo.findOperatorByEmail(db, email);
+      const ok = await verifyPassword(operator?.password_hash ?? (await dummyPasswordHash()), input.password);
+      if (!operator || !ok) throw new ApiError('invalid_credentials', 'The e-mail address or the password is incorrect');
+      let stage: OperatorSession['stage'] = 'enrol';
+      if (operator.totp_enabled_at !== null && operator.totp_secret_encrypted !== null) {
+        if (input.code === undefined) throw new ApiError('totp_code_required', 'Type the current code of your authenticator app (code)', { param: 'code' });
+        const step = matchTotp(decrypt(config.masterKey, operator.totp_secret_encrypted), input.code.replace(/\s/g, ''), clock.now());
+        if (step === null) throw new ApiError('totp_code_invalid', 'The code is not the current one of the authenticator app', { param: 'code' });
+        if (!(await repo.claimTotpStep(db, operator.id, step))) throw new ApiError('totp_code_reused', 'This code was already used; wait for the next one in the authenticator app', { param: 'code' });
+        stage = 'full';
+      }
+      await attempt.succeeded();
+      const now = clock.now();
+      const sessionToken = `os_${randomToken(random, 32)}`;
+      const absoluteExpiresAt = new Date(now.getTime() + OPERATOR_SESSION_ABSOLUTE_MS);
+      const expiresAt = new Date(now.getTime() + OPERATOR_SESSION_IDLE_MS);
+      const tokenHash = sha256(sessionToken);
+      await repo.insertSession(db, {
+        token_hash: tokenHash,
+        id: ids('operatorSession'),
+        operator_id: operator.id,
+        stage,
+        address: client.address,
+        user_agent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: expiresAt,
+        absolute_expires_at: absoluteExpiresAt,
+      });
+      await repo.deleteExpiredSessions(db, operator.id, now);
+      // Who opened a session, from where: the first thing a review of an incident asks.
+      await record(db, { operatorId: operator.id, email: operator.email }, { action: 'operator.signed_in', targetType: 'operator', targetId: operator.id, after: { stage, address: client.address } });
+      const session: OperatorSession = { tokenHash, operatorId: operator.id, email: operator.email, role: operator.role, stage, expiresAt };
+      return { sessionToken, absoluteExpiresAt, session: sessionView(session, sessionToken) };
+    },
+
+    /** The live session of a cookie's token, its idle expiry pushed forward; else 401 `session_required`. */
+    async authenticate(sessionToken: string | undefined): Promise<OperatorSession> {
+      if (sessionToken === undefined || !SESSION_TOKEN_SHAPE.test(sessionToken)) throw missingSession();
+      const tokenHash = sha256(sessionToken);
+      const row = await repo.findSession(db, tokenHash);
+      const now = clock.now();
+      if (!row || row.expires_at <= now || row.absolute_expires_at <= now) throw missingSession();
+      const operator = await repo.findOperator(db, row.operator_id);
+      if (!operator) throw missingSession();
+      let expiresAt = row.expires_at;
+      if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
+        expiresAt = new Date(Math.min(now.getTime() + OPERATOR_SESSION_IDLE_MS, row.absolute_expires_at.getTime()));
+        await repo.touchSession(db, tokenHash, now, expiresAt);
+      }
+      return { tokenHash, operatorId: operator.id, email: operator.email, role: operator.role, stage: row.stage, expiresAt };
+    },
+
+    /** 403 `csrf_token_invalid` unless `sent` is the session's CSRF token (constant-time compare). */
+    checkCsrf(sessionToken: string, sent: string | undefined): void {
+      if (sent === undefined || !safeEqual(sent, csrfTokenOf(sessionToken))) {
+        throw new ApiError('csrf_token_invalid', 'Send the csrfToken of GET /operator/api/session in the x-csrf-token header');
+      }
+    },
+
+    sessionView,
+
+    logout: (s: OperatorSession) => repo.deleteSession(db, s.tokenHash),
+
+    /** Starts (or restarts) TOTP enrolment: a new secret, shown once with its otpauth:// URI. */
+    async startTotp(s: OperatorSession) {
+      const operator = await repo.findOperator(db, s.operatorId);
+      if (operator?.totp_enabled_at) throw new ApiError('totp_state_invalid', 'Two-factor sign-in is already enabled for this operator');
+      const secret = newTotpSecret(random);
+      await repo.setTotpSecret(db, s.operatorId, encrypt(config.masterKey, secret, random));
+      return { object: 'operator_totp_enrolment' as const, secret, uri: totpUri(secret, 'Caisse operator', s.email) };
+    },
+
+    /** Ends enrolment with a valid code: TOTP is on and this session is fully signed in. */
+    async confirmTotp(s: OperatorSession, code: string): Promise<OperatorSession> {
+      const operator = await repo.findOperator(db, s.operatorId);
+      if (!operator?.totp_secret_encrypted || operator.totp_enabled_at) throw new ApiError('totp_state_invalid', 'Start the enrolment first (POST /operator/api/totp)');
+      const step = matchTotp(decrypt(config.masterKey, operator.totp_secret_encrypted), code.replace(/\s/g, ''), clock.now());
+      // 400, as the dashboard's enrolment: a 401 would read as "signed out" to the console.
+      if (step === null) throw new ApiError('otp_incorrect', 'The code is not the current one of the authenticator app just enrolled', { param: 'code' });
+      await db.transaction().execute(async (tx) => {
+        if (!(await repo.claimTotpStep(tx, s.operatorId, step))) throw new ApiError('totp_code_reused', 'This code was already used; wait for the next one', { param: 'code' });
+        await repo.enableTotp(tx, s.operatorId, clock.now());
+        await repo.upgradeSession(tx, s.tokenHash);
+        await record(tx, s, { action: 'operator.totp_enabled', targetType: 'operator', targetId: s.operatorId, before: { totpEnabled: false }, after: { totpEnabled: true } });
+      });
+      return { ...s, stage: 'full' };
+    },
+
+    // ---- merchants ----------------------------------------------------------------------------
+
+    async listMerchants(q: { q?: string }) {
+      return { object: 'list' as const, data: await merchants.searchMerchants(q.q ?? '', MERCHANT_LIST_LIMIT) };
+    },
+
+    merchant: merchantPage,
+
+    /** Freezes (or unfreezes) a merchant with a reason; the audit entry commits with the change. */
+    async setFrozen(s: OperatorSession, merchantId: string, frozen: boolean, reason: string) {
+      const text = reason.trim();
+      if (text === '') throw new ApiError('validation_error', 'Say why (reason): the audit log keeps it', { param: 'reason' });
+      await merchants.setFrozen(merchantId, frozen ? { reason: text } : null, (tx, before, after) =>
+        record(tx, s, { action: frozen ? 'merchant.frozen' : 'merchant.unfrozen', targetType: 'merchant', targetId: merchantId, before, after, reason: text }),
+      );
+      return merchantPage(merchantId);
+    },
+
+    // ---- money --------------------------------------------------------------------------------
+
+    /** The platform's money per mode and currency, by ledger account kind. */
+    async money() {
+      return { object: 'operator_money' as const, totals: await ledger.totals() };
+    },
+
+    /** Runs `ledger verify` now (the books and the balance statements); the run and its outcome go to the audit log. */
+    async verifyLedger(s: OperatorSession) {
+      const report = await verifyBooks();
+      const result = { ok: report.ok, accounts: report.accounts, transfers: report.transfers, postings: report.postings, differences: report.differences };
+      await record(db, s, { action: 'ledger.verified', targetType: 'ledger', after: { ok: report.ok, differences: report.differences.length } });
+      return { object: 'ledger_verification' as const, ...result };
+    },
+
+    // ---- audit --------------------------------------------------------------------------------
+
+    async listAudit(q: { targetId?: string; startingAfter?: string; limit: number }) {
+      const rows = await repo.listAudit(db, { ...q, limit: q.limit + 1 });
+      return { object: 'list' as const, data: rows.slice(0, q.limit).map(auditView), hasMore: rows.length > q.limit };
+    },
+
+    /** Retention: deletes up to `limit` sessions expired by `now`; how many. */
+    purgeExpiredSessions: (now: Date, limit: number) => repo.purgeExpiredSessions(db, now, limit),
+  };
+}
+
+export type OperatorsService = ReturnType<typeof createOperatorsService>;
