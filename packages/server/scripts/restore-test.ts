@@ -12,7 +12,6 @@
  * Needs root; removes everything it made.
  */
 import { performance } from 'node:perf_hooks';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startMomoSandbox } from '../src/modules/connectors/index.ts';
 import { closeRun, configureLoad, type Lifecycle, loadLoop, newOutcomes, type Run, sleep, startRun, stopLastServer } from './full-load.ts';
@@ -125,8 +124,7 @@ async function main(): Promise<boolean> {
     asPostgres('/bin/cp', ['-a', join(ws.dir, 'base'), join(ws.dir, 'restored')]);
     const restored = ws.cluster('restored', await freePort(), { init: false });
     restored.conf(['archive_mode = off', `restore_command = 'cp ${archive}/%f %p'`, `recovery_target_time = '${target}'`, "recovery_target_action = 'promote'"]);
-    writeFileSync(join(restored.dir, 'recovery.signal'), '');
-    asPostgres('/bin/chown', ['postgres:postgres', join(restored.dir, 'recovery.signal')]);
+    asPostgres('/usr/bin/touch', [join(restored.dir, 'recovery.signal')]);
     restored.start();
     for (let i = 0; ; i++) {
       const inRecovery = (await query<{ r: boolean }>(restored.url(), `select pg_is_in_recovery() as r`))[0]?.r;
@@ -139,7 +137,7 @@ async function main(): Promise<boolean> {
 
     const restoredCounts = (await query<Counts>(restored.url(DATABASE), COUNTS))[0] as Counts;
     check(show(restoredCounts) === show(atTarget), `the restored database holds what the source held at the target (${show(restoredCounts)})`);
-    check(Number(atEnd.intents) > Number(atTarget.intents), `what came after the target is not there (source: ${atEnd.intents} intents now, ${atTarget.intents} at the target)`);
+    check(Number(atEnd.events) > Number(atTarget.events), `what came after the target is not there (the source has ${atEnd.events} events now, ${atTarget.events} at the target)`);
     const verify = await runCaisse(['ledger', 'verify'], { ...env, DATABASE_URL: restored.url(DATABASE) });
     check(verify.code === 0, `caisse ledger verify exits 0 on the restored database (${(verify.code === 0 ? verify.stdout : verify.output).trim().split('\n').slice(0, 4).join('; ')})`);
     log(`summary: base backup ${backupSeconds.toFixed(1)} s under load; restore (copy + WAL replay to the target + promotion) ${restoreSeconds.toFixed(1)} s; ${o.flows} flows in all`);
