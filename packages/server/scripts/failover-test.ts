@@ -15,6 +15,7 @@
  *   `caisse ledger verify` passes, every event was delivered (the crash test's checks);
  * - no answer was a 500: only 503 `unavailable`, while no primary answered;
  * - /readyz said not ready while the primary was gone, and ready again after;
+ * - a `caisse listen` stream open across the failover forwarded every event;
  * - Caisse stops on SIGTERM with exit 0.
  *
  * Prints requests answered, 503s, seconds without a primary and lost. Needs root. Everything it
@@ -25,12 +26,14 @@
  * (load after the promotion), FAILOVER_SEED.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { openSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startMomoSandbox } from '../src/modules/connectors/index.ts';
 import { closeRun, configureLoad, drainAndCheck, type Lifecycle, loadLoop, newOutcomes, type Run, sleep, startRun, stopLastServer, target } from './full-load.ts';
 import { asPostgres, type Cluster, openWorkspace, processTree, query, startBouncer, type Workspace } from './pg-clusters.ts';
-import { freePort, processEnv } from '../test/processes.ts';
+import { freePort, type Proc, processEnv, spawnCaisse } from '../test/processes.ts';
 
 const num = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -87,6 +90,22 @@ async function makePair(ws: Workspace): Promise<{ primary: Cluster; standby: Clu
   return { primary, standby };
 }
 
+/** Where `caisse listen` forwards: the event ids it got. */
+async function startListenReceiver() {
+  const ids = new Set<string>();
+  const server = createServer((req, res) => {
+    ids.add(String(req.headers['webhook-id']));
+    req.resume();
+    req.on('end', () => res.writeHead(200).end('ok'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    ids,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 async function readyz(baseUrl: string): Promise<number> {
   try {
     return (await realFetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(15_000) })).status;
@@ -105,7 +124,12 @@ async function main(): Promise<boolean> {
   let ws: Workspace | undefined;
   const children: ChildProcess[] = [];
   const run: Run = {};
+  let listener: Proc | undefined;
+  let listenReceiver: Awaited<ReturnType<typeof startListenReceiver>> | undefined;
   const cleanup = async () => {
+    listener?.kill('SIGKILL');
+    await listener?.exited;
+    await listenReceiver?.close();
     await closeRun(run);
     for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGTERM');
     ws?.close();
@@ -149,6 +173,11 @@ async function main(): Promise<boolean> {
     const life = run.life as Lifecycle;
     log(`merchant ${keys.merchantId}, ${pool.length} users, Caisse at ${target.baseUrl}`);
 
+    // A `caisse listen` stream forwarding every event, open across the failover.
+    listenReceiver = await startListenReceiver();
+    listener = spawnCaisse(['listen', '--forward-to', listenReceiver.url], { ...env, CAISSE_API_KEY: keys.apiKey, CAISSE_SECRET_KEY: keys.secretKey, CAISSE_BASE_URL: target.baseUrl });
+    await listener.waitForLine(/^Ready!/, 60_000);
+
     const o = newOutcomes();
     const stop = { stopped: false };
     const loops = Array.from({ length: CONCURRENCY }, () => loadLoop(api, life, pool, o, stop));
@@ -186,6 +215,10 @@ async function main(): Promise<boolean> {
     check(o.paid.size > before.paid && acknowledged() > before.acknowledged, `payments went on after the failover (wallet payments ${before.paid} before, ${o.paid.size} in all; everything acknowledged ${before.acknowledged} before, ${acknowledged()} in all)`);
     const serverErrors: string[] = [];
     const { lines, lost } = await drainAndCheck(run, o, { databaseUrl: standby.url(DATABASE), env, merchantId: keys.merchantId, serverErrors, check, drainTimeoutMs: 120_000 });
+    const eventIds = (await query<{ id: string }>(standby.url(DATABASE), `select id from events where merchant_id = $1`, [keys.merchantId])).map((e) => e.id);
+    const notStreamed = () => eventIds.filter((id) => !listenReceiver?.ids.has(id));
+    for (let i = 0; i < 150 && notStreamed().length > 0; i++) await sleep(200);
+    check(notStreamed().length === 0, `the caisse listen stream, open across the failover, forwarded every one of the ${eventIds.length} events (${notStreamed().length} missing)`);
     const fiveHundreds = [...answers.byStatus].filter(([s]) => s >= 500 && s !== 503).reduce((n, [, c]) => n + c, 0);
     check(fiveHundreds === 0, `no answer was a 5xx other than 503 (${fiveHundreds})`);
     await stopLastServer(life, check);
