@@ -1,9 +1,11 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openPostgres, type OpenedDb } from '../src/platform/db.ts';
 import { isDatabaseUnavailable } from '../src/platform/db-unavailable.ts';
 import { asApiError } from '../src/platform/http/errors.ts';
+import { createWakeups } from '../src/platform/wakeups.ts';
 import { call, createTestContext, onPostgres, TEST_DATABASE_URL, type TestContext } from './harness.ts';
 import { freePort } from './processes.ts';
 
@@ -139,6 +141,32 @@ describe.runIf(onPostgres)('the pool after a failover (PostgreSQL)', () => {
       expect(await one()).toBe(1);
       expect(await Promise.all([one(), one(), one()])).toEqual([1, 1, 1]);
     } finally {
+      await r.cut();
+      await database.close();
+    }
+  });
+
+  it('LISTEN reconnects by itself: its subscribers hear reset, then the wake-ups of other processes again', async () => {
+    const target = new URL(TEST_DATABASE_URL as string);
+    const r = await relay(target);
+    const via = new URL(target);
+    via.host = `127.0.0.1:${r.port}`;
+    const database = openPostgres(via.toString(), 1);
+    const wakeups = createWakeups(database);
+    const heard: string[] = [];
+    wakeups.subscribe('webhooks', (m) => heard.push('reset' in m ? 'reset' : `wake ${m.payload}`));
+    const other = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await other.connect();
+    try {
+      await wakeups.ready();
+      await r.cut();
+      await r.restore();
+      await vi.waitFor(() => expect(heard).toContain('reset'), { timeout: 10_000, interval: 50 });
+      await other.query(`select pg_notify('caisse_webhooks', 'after')`);
+      await vi.waitFor(() => expect(heard).toContain('wake after'), { timeout: 5_000, interval: 50 });
+    } finally {
+      await other.end();
+      await wakeups.close();
       await r.cut();
       await database.close();
     }
