@@ -120,13 +120,18 @@ async function relay(target: URL) {
   };
 }
 
+/** A pool of `size` to the test PostgreSQL through a relay that can be cut. */
+async function throughRelay(size: number) {
+  const target = new URL(TEST_DATABASE_URL as string);
+  const r = await relay(target);
+  const via = new URL(target);
+  via.host = `127.0.0.1:${r.port}`;
+  return { r, database: openPostgres(via.toString(), size) };
+}
+
 describe.runIf(onPostgres)('the pool after a failover (PostgreSQL)', () => {
   it('recovers by itself once a server answers again: no restart', async () => {
-    const target = new URL(TEST_DATABASE_URL as string);
-    const r = await relay(target);
-    const via = new URL(target);
-    via.host = `127.0.0.1:${r.port}`;
-    const database = openPostgres(via.toString(), 3);
+    const { r, database } = await throughRelay(3);
     try {
       const one = async () => (await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows[0]?.one;
       // Every connection of the pool is open and idle when the server goes.
@@ -147,11 +152,7 @@ describe.runIf(onPostgres)('the pool after a failover (PostgreSQL)', () => {
   });
 
   it('LISTEN reconnects by itself: its subscribers hear reset, then the wake-ups of other processes again', async () => {
-    const target = new URL(TEST_DATABASE_URL as string);
-    const r = await relay(target);
-    const via = new URL(target);
-    via.host = `127.0.0.1:${r.port}`;
-    const database = openPostgres(via.toString(), 1);
+    const { r, database } = await throughRelay(1);
     const wakeups = createWakeups(database);
     const heard: string[] = [];
     wakeups.subscribe('webhooks', (m) => heard.push('reset' in m ? 'reset' : `wake ${m.payload}`));
