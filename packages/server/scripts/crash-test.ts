@@ -14,10 +14,8 @@
  *   losses not), so every SUCCEEDED intent's payment.completed did;
  * - no intent is PROCESSING, no wallet is negative, each paid intent has exactly one succeeded
  *   charge or mobile-money attempt, and the merchant's balance is what the intents say;
- * - intents paid directly with MTN MoMo (about one flow in eight, some to the sandbox's fault
- *   numbers: 500 then success, a hang, doubled callbacks): each prompt the provider approved paid
- *   its intent once (or was returned as late_payment), none it refused moved money, no attempt
- *   is left PENDING;
+ * - intents paid directly with MTN MoMo (about one flow in eight): each prompt the provider
+ *   approved paid its intent once, none it refused moved money, no attempt is left PENDING;
  * - every 200 the client got from /charge (and every 201 refund, 200 cancel) is in the database;
  * - every charge whose answer was lost got, retried with its Idempotency-Key, a 200 or a 402 (the
  *   stored answer, replayed, when the first try had committed): never a 409
@@ -29,26 +27,24 @@
  * CRASH_KILLS, CRASH_MIN_UP_MS, CRASH_MAX_UP_MS, CRASH_USERS, CRASH_CONCURRENCY, CRASH_SEED.
  * Exit 0 when every check passed, 1 otherwise.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
-import { Webhook } from 'standardwebhooks';
-import { type Caisse, CaisseConnectionError, CaisseError } from '@caisse/node';
-import { createCaisse } from '../src/cli/client.ts';
-import { type MomoSandbox, startMomoSandbox } from '../src/modules/connectors/index.ts';
-import { type TestUser, testPayments } from '../src/cli/test-payments.ts';
+import { startMomoSandbox } from '../src/modules/connectors/index.ts';
 import {
-  createMerchantWithCli,
-  createRunDatabase,
-  freePort,
-  processEnv,
-  type RunDatabase,
-  runCaisse,
-  type ServerProc,
-  startServerProcess,
-  type TestKeys,
-} from '../test/processes.ts';
+  between,
+  closeRun,
+  configureLoad,
+  drainAndCheck,
+  type Lifecycle,
+  loadLoop,
+  newOutcomes,
+  rand,
+  type Receiver,
+  type Run,
+  sleep,
+  startRun,
+  stopLastServer,
+} from './full-load.ts';
+import { createRunDatabase, freePort, processEnv, type RunDatabase, type ServerProc, startServerProcess } from '../test/processes.ts';
 
 const short = process.argv.includes('--short');
 const num = (name: string, fallback: number) => {
@@ -66,449 +62,18 @@ const CONCURRENCY = num('CRASH_CONCURRENCY', short ? 10 : 16);
 const DRAIN_TIMEOUT_MS = num('CRASH_DRAIN_TIMEOUT_MS', 120_000);
 const ADMIN_URL = process.env.CRASH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
-// A small seeded generator, so a failing run can be replayed with CRASH_SEED.
-let seed = num('CRASH_SEED', Math.floor(Math.random() * 2 ** 31));
-const SEED = seed;
-function rand(): number {
-  seed = (seed * 1103515245 + 12345) % 2 ** 31;
-  return seed / 2 ** 31;
-}
-const between = (lo: number, hi: number) => Math.floor(lo + rand() * (hi - lo + 1));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SEED = num('CRASH_SEED', Math.floor(Math.random() * 2 ** 31));
 const t0 = performance.now();
 const log = (line: string) => process.stdout.write(`[crash ${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
 
-// ---- the webhook receiver -----------------------------------------------------------------------
-
-interface Receipt {
-  count: number;
-  type: string;
-  intentId: string;
-}
-
-async function startReceiver(getSecret: () => string | undefined) {
-  const received = new Map<string, Receipt>();
-  const badSignatures: string[] = [];
-  let deliveries = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const secret = getSecret();
-      try {
-        if (secret === undefined) throw new Error('no secret yet');
-        const event = new Webhook(secret).verify(body, req.headers as Record<string, string>) as { id: string; type: string; data: { paymentIntent?: { id: string }; payout?: { id: string } } };
-        const seen = received.get(event.id);
-        if (seen) seen.count += 1;
-        else received.set(event.id, { count: 1, type: event.type, intentId: event.data.paymentIntent?.id ?? event.data.payout?.id ?? '' });
-        deliveries += 1;
-      } catch (err) {
-        badSignatures.push(`${String(req.headers['webhook-id'])}: ${(err as Error).message}`);
-      }
-      // Answer after a short random delay, so kills also land while deliveries are in flight.
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end('ok');
-      }, between(0, 150));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
-    received,
-    badSignatures,
-    deliveries: () => deliveries,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-// ---- the server under the kills ------------------------------------------------------------------
-
-class Lifecycle {
-  server: ServerProc | undefined;
-  private upWaiters: (() => void)[] = [];
-  up = false;
-
-  waitUp(): Promise<void> {
-    if (this.up) return Promise.resolve();
-    return new Promise((resolve) => this.upWaiters.push(resolve));
-  }
-  markUp(server: ServerProc) {
-    this.server = server;
-    this.up = true;
-    for (const w of this.upWaiters.splice(0)) w();
-  }
-  markDown() {
-    this.up = false;
-  }
-}
-
-/** Where the load's raw HTTP calls go (set once the server and its keys exist). */
-const target = { baseUrl: '', apiKey: '', secretKey: '' };
-
-// ---- the load ----------------------------------------------------------------------------------
-
-interface PooledUser extends TestUser {
-  sends: number[];
-  busy: boolean;
-}
-
-interface Outcomes {
-  flows: number;
-  abandoned: number;
-  /** Intents whose charge answered 200, with the user who paid. */
-  paid: Map<string, string>;
-  /** Refunds answered 201: intent → amount (XAF: minor units are major units). */
-  refunded: Map<string, bigint>;
-  canceled: Set<string>;
-  declined: Set<string>;
-  /** Charges whose answer never came (given up after retries): the database decides. */
-  inDoubt: Set<string>;
-  chargeRetries: number;
-  replayed: number;
-  /** Answers with a 5xx status (the specification allows none). */
-  serverErrors: number;
-  /** Charges whose answer was lost in a kill, and the background retries that seek it. */
-  lostAnswers: number;
-  /** Lost answers whose retry got something else than a 200 or a 402: intent, status and code. */
-  wrongAfterLost: string[];
-  resolving: Set<Promise<void>>;
-  errors: Map<string, number>;
-  /** Top-ups answered 202: id → amount. */
-  topups: Map<string, bigint>;
-  /** Payouts answered 202: id → amount; and how many were refused for want of balance. */
-  payouts: Map<string, bigint>;
-  payoutsRefused: number;
-  /** Direct mobile-money charges answered 202: intent id → the payer's number. */
-  direct: Map<string, string>;
-}
-
-/** The MoMo sandbox numbers the top-ups use: mostly approved, some rejected, some approved after 10 s. */
-function topupNumber(): string {
-  const r = rand();
-  if (r < 0.15) return '+237650000105';
-  if (r < 0.25) return '+237650000101';
-  return approvedNumber();
-}
-
-/**
- * A random Cameroonian number the sandbox approves at once: its last three digits are 010–099,
- * never one of the table's special endings (101–109: slow, never answered, refused, faults).
- */
-function approvedNumber(): string {
-  return `+2376${String(between(10_000, 99_999))}0${String(between(10, 99))}`;
-}
-
-/**
- * A wallet top-up over HTTP, retried with its Idempotency-Key while the server is down, so an
- * answer lost in a kill is found again (a replay) rather than making a second top-up.
- */
-async function topupFlow(baseUrl: string, apiKey: string, life: Lifecycle, user: PooledUser, o: Outcomes, stop: { stopped: boolean }): Promise<void> {
-  const amount = between(1, 50) * 100;
-  const key = `crash-top-${user.id}-${between(0, 2 ** 30)}`;
-  const body = JSON.stringify({ amount: String(amount), currency: 'XAF', provider: 'mtn_momo', phoneNumber: topupNumber() });
-  for (let attempt = 0; attempt < 40 && !(stop.stopped && attempt > 3); attempt++) {
-    await life.waitUp();
-    let res: Response;
-    try {
-      res = await fetch(`${baseUrl}/wallet/topups`, {
-        method: 'POST',
-        headers: { 'x-api-key': apiKey, authorization: `Bearer ${user.token}`, 'content-type': 'application/json', 'idempotency-key': key },
-        body,
-        signal: AbortSignal.timeout(20_000),
-      });
-    } catch {
-      await sleep(200);
-      continue;
-    }
-    if (res.status >= 500) o.serverErrors += 1;
-    if (res.status === 202) {
-      o.topups.set(((await res.json()) as { id: string }).id, BigInt(amount));
-      return;
-    }
-    if (res.status === 409) {
-      // The first try is still running (its process was killed): its key frees after the take-over delay.
-      await sleep(1000);
-      continue;
-    }
-    const problem = (await res.json().catch(() => ({}))) as { code?: string };
-    if (problem.code === 'access_token_invalid') throw new CaisseError({ code: 'access_token_invalid', message: 'token', status: 401 });
-    countError(o, `topup ${res.status} ${problem.code ?? ''}`);
-    return;
-  }
-}
-
-
-/**
- * A payout of part of the available balance over HTTP (mostly to numbers the sandbox pays, some
- * to the one it refuses), retried with its Idempotency-Key while the server is down.
- */
-async function payoutFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean }): Promise<void> {
-  const headers = { 'x-api-key': target.apiKey, authorization: `Bearer ${target.secretKey}` };
-  await life.waitUp();
-  const balance = (await (await fetch(`${target.baseUrl}/balance`, { headers, signal: AbortSignal.timeout(20_000) })).json()) as { available: { currency: string; amount: string }[] };
-  const available = Number(balance.available.find((b) => b.currency === 'XAF')?.amount ?? '0');
-  if (available < 100) return;
-  const amount = Math.min(available, between(1, 30) * 100);
-  const phoneNumber = rand() < 0.2 ? '+237650000103' : approvedNumber();
-  const body = JSON.stringify({ amount: String(amount), currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber } });
-  const key = `crash-po-${between(0, 2 ** 30)}`;
-  for (let attempt = 0; attempt < 40 && !(stop.stopped && attempt > 3); attempt++) {
-    await life.waitUp();
-    let res: Response;
-    try {
-      res = await fetch(`${target.baseUrl}/payouts`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': key },
-        body,
-        signal: AbortSignal.timeout(20_000),
-      });
-    } catch {
-      await sleep(200);
-      continue;
-    }
-    if (res.status >= 500) o.serverErrors += 1;
-    if (res.status === 202) {
-      o.payouts.set(((await res.json()) as { id: string }).id, BigInt(amount));
-      return;
-    }
-    const problem = (await res.json().catch(() => ({}))) as { code?: string };
-    if (res.status === 409 && problem.code === 'idempotency_request_in_progress') {
-      await sleep(1000);
-      continue;
-    }
-    // Another payout took the money first: the balance held.
-    if (res.status === 409 && problem.code === 'balance_insufficient') o.payoutsRefused += 1;
-    else countError(o, `payout ${res.status} ${problem.code ?? ''}`);
-    return;
-  }
-}
-
-/**
- * A fresh MTN number (67x, unlike approvedNumber's, which any operator may hold) ending in
- * `ending` (the sandbox's outcome): fresh, so the prompts-per-number limit never refuses it.
- */
-function mtnNumber(ending = `0${String(between(10, 99))}`): string {
-  return `+23767${String(between(1000, 9999))}${ending}`;
-}
-
-/**
- * An intent paid directly with MTN MoMo: created by the merchant, charged from the "browser"
- * with its session token (mostly approved, some declined on the phone, some approved after
- * 10 s), the charge retried with its Idempotency-Key while the server is down. The outcome comes
- * from the provider, later: the checks read it from the database and the sandbox.
- */
-async function directFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean }): Promise<void> {
-  const headers = { 'x-api-key': target.apiKey, authorization: `Bearer ${target.secretKey}`, 'content-type': 'application/json' };
-  await life.waitUp();
-  const created = await fetch(`${target.baseUrl}/gateway`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ amount: String(between(1, 50) * 100), currency: 'XAF', description: 'crash: mobile money' }),
-    signal: AbortSignal.timeout(20_000),
-  });
-  if (created.status !== 201) {
-    if (created.status >= 500) o.serverErrors += 1;
-    countError(o, `intent ${created.status}`);
-    return;
-  }
-  const intent = (await created.json()) as { id: string; sessionToken: string };
-  const r = rand();
-  // Declined on the phone, approved after 10 s, and the table's faults: a 500 then success, a
-  // hang then success, a callback sent twice.
-  const ending = r < 0.1 ? '105' : r < 0.18 ? '101' : r < 0.25 ? '107' : r < 0.32 ? '108' : r < 0.39 ? '109' : undefined;
-  const phoneNumber = mtnNumber(ending);
-  const body = JSON.stringify({ intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber } });
-  for (let attempt = 0; attempt < 40 && !(stop.stopped && attempt > 3); attempt++) {
-    await life.waitUp();
-    let res: Response;
-    try {
-      res = await fetch(`${target.baseUrl}/charge`, {
-        method: 'POST',
-        headers: { 'x-api-key': target.apiKey, 'x-session-token': intent.sessionToken, 'content-type': 'application/json', 'idempotency-key': `crash-mm-${intent.id}` },
-        body,
-        signal: AbortSignal.timeout(20_000),
-      });
-    } catch {
-      await sleep(200);
-      continue;
-    }
-    if (res.status === 202) {
-      o.direct.set(intent.id, phoneNumber);
-      return;
-    }
-    const problem = (await res.json().catch(() => ({}))) as { code?: string; detail?: string };
-    // A provider the health window marks down is refused with 503 provider_unavailable: an answer, not a fault.
-    if (res.status >= 500 && problem.code !== 'provider_unavailable') o.serverErrors += 1;
-    if (res.status === 409 && problem.code === 'idempotency_request_in_progress') {
-      await sleep(1000);
-      continue;
-    }
-    countError(o, `mobile-money charge ${res.status} ${problem.code ?? ''} (${problem.detail ?? ''})`);
-    return;
-  }
-}
-
-/** No answer came (the server was killed): anything but an error the API answered. */
-function isNetworkError(err: unknown): boolean {
-  return err instanceof CaisseConnectionError || !(err instanceof CaisseError);
-}
-
-function countError(o: Outcomes, what: string) {
-  o.errors.set(what, (o.errors.get(what) ?? 0) + 1);
-}
-
-/** A user who may be sent a code now (one per 30 s, five per 15 min), or undefined. */
-function takeUser(pool: PooledUser[]): PooledUser | undefined {
-  const now = Date.now();
-  const ready = pool.filter((u) => !u.busy && (u.sends.at(-1) ?? 0) < now - 31_000 && u.sends.filter((t) => t > now - 15 * 60_000).length < 5);
-  const user = ready[Math.floor(rand() * ready.length)];
-  if (user) user.busy = true;
-  return user;
-}
-
-/**
- * The charge, retried with the same Idempotency-Key until it gets an answer, as a client that
- * lost the answer in a crash does. Once the load is stopping, a charge held by a dead process
- * (released after 60 s) is given up after a few seconds in the short form: it stays in doubt,
- * and the database decides.
- */
-async function chargeUntilAnswered(api: Caisse, life: Lifecycle, user: PooledUser, intentId: string, otpToken: string, o: Outcomes, stop: { stopped: boolean }) {
-  const pay = testPayments(api);
-  const key = `crash-${intentId}`;
-  let giveUpAt = Date.now() + 100_000;
-  for (let attempt = 0; ; attempt++) {
-    if (short && stop.stopped) giveUpAt = Math.min(giveUpAt, Date.now() + 5000);
-    if (attempt > 0) o.chargeRetries += 1;
-    try {
-      await life.waitUp();
-      const res = await pay.charge(user, intentId, otpToken, { idempotencyKey: key });
-      if (res.status === 409 && res.problem?.code === 'idempotency_request_in_progress') {
-        // The first try is still held by a process that died: its key is released after 60 s.
-        if (Date.now() > giveUpAt) return undefined;
-        await sleep(2000);
-        continue;
-      }
-      if (res.headers.get('idempotent-replayed') === 'true') o.replayed += 1;
-      if (res.status >= 500) o.serverErrors += 1;
-      return res;
-    } catch (err) {
-      if (!isNetworkError(err) || Date.now() > giveUpAt) throw err;
-      await sleep(300);
-    }
-  }
-}
-
-async function flow(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcomes, stop: { stopped: boolean }): Promise<void> {
-  const pay = testPayments(api);
-  const roll = rand();
-  const amount = String(between(1, 50) * 100);
-  if (roll < 0.08) {
-    // Create and cancel.
-    const intent = await pay.createIntent({ amount, description: 'crash: cancel' });
-    await pay.cancel(intent.id);
-    o.canceled.add(intent.id);
-    return;
-  }
-  if (roll < 0.12) {
-    await payoutFlow(life, o, stop);
-    return;
-  }
-  if (roll >= 0.3 && roll < 0.42) {
-    await directFlow(life, o, stop);
-    return;
-  }
-  const user = takeUser(pool);
-  if (user === undefined) {
-    await sleep(500);
-    return;
-  }
-  if (roll >= 0.16 && roll < 0.3) {
-    try {
-      await topupFlow(target.baseUrl, target.apiKey, life, user, o, stop);
-    } catch (err) {
-      if (err instanceof CaisseError && err.code === 'access_token_invalid') await testPayments(api).signIn(user);
-      throw err;
-    } finally {
-      user.busy = false;
-    }
-    return;
-  }
-  try {
-    const declined = roll < 0.16;
-    const intent = await pay.createIntent({ amount: declined ? '900000000' : amount, description: declined ? 'crash: declined' : 'crash: pay', metadata: { user: user.id } });
-    user.sends.push(Date.now());
-    let otpToken: string;
-    try {
-      otpToken = await pay.authorize(user, intent.id);
-    } catch (err) {
-      if (err instanceof CaisseError && err.code === 'access_token_invalid') await pay.signIn(user);
-      if (err instanceof CaisseError && err.code === 'otp_rate_limited') user.sends.push(Date.now());
-      throw err;
-    }
-    let res: Awaited<ReturnType<typeof pay.charge>>;
-    try {
-      res = await pay.charge(user, intent.id, otpToken, { idempotencyKey: `crash-${intent.id}` });
-    } catch {
-      // The answer was lost in a kill: it is sought in the background (same Idempotency-Key), so
-      // this worker goes on loading the server.
-      const settle = chargeUntilAnswered(api, life, user, intent.id, otpToken, o, stop).then((answer) => {
-        if (answer === undefined) o.inDoubt.add(intent.id);
-        else if (answer.status === 200) o.paid.set(intent.id, user.id);
-        else if (answer.status === 402) o.declined.add(intent.id);
-        else {
-          countError(o, `charge ${answer.status} ${answer.problem?.code ?? ''} (after a lost answer)`);
-          o.wrongAfterLost.push(`${intent.id}: ${answer.status} ${answer.problem?.code ?? ''}`);
-        }
-      });
-      o.resolving.add(settle);
-      void settle.catch(() => o.inDoubt.add(intent.id)).finally(() => o.resolving.delete(settle));
-      o.lostAnswers += 1;
-      return;
-    }
-    if (res.status >= 500) o.serverErrors += 1;
-    if (res.status === 200) {
-      o.paid.set(intent.id, user.id);
-      if (roll > 0.9) {
-        const part = String(between(1, Number(amount) / 100) * 100);
-        const refund = await pay.refund(intent.id, part);
-        o.refunded.set(intent.id, BigInt(refund.amount));
-      }
-    } else if (res.status === 402) {
-      o.declined.add(intent.id);
-    } else {
-      countError(o, `charge ${res.status} ${res.problem?.code ?? ''}`);
-    }
-  } finally {
-    user.busy = false;
-  }
-}
-
-async function loadLoop(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcomes, stop: { stopped: boolean }) {
-  while (!stop.stopped) {
-    await life.waitUp();
-    try {
-      await flow(api, life, pool, o, stop);
-      o.flows += 1;
-    } catch (err) {
-      o.abandoned += 1;
-      if (err instanceof CaisseError && (err.status ?? 0) >= 500) o.serverErrors += 1;
-      if (isNetworkError(err)) countError(o, 'no answer (server killed)');
-      else countError(o, `${(err as CaisseError).status} ${(err as CaisseError).code}`);
-      await sleep(100);
-    }
-  }
-}
+configureLoad({ seed: SEED, short, log });
 
 // ---- the run -------------------------------------------------------------------------------------
 
 async function main(): Promise<boolean> {
   log(`seed ${SEED}; ${KILLS} kills, up ${MIN_UP_MS}–${MAX_UP_MS} ms between them, ${USERS} users, ${CONCURRENCY} concurrent flows${short ? ' (short form)' : ''}`);
   let database: RunDatabase | undefined;
-  let life: Lifecycle | undefined;
-  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
-  let sandbox: MomoSandbox | undefined;
+  const run: Run = {};
   const failures: string[] = [];
   const check = (ok: boolean, what: string) => {
     log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
@@ -518,57 +83,22 @@ async function main(): Promise<boolean> {
     database = await createRunDatabase(ADMIN_URL, 'crash');
     const port = await freePort();
     // The MoMo sandbox lives in this process: it outlives every kill of the server, as MTN would.
-    sandbox = await startMomoSandbox({ port: 0 });
+    const sandbox = await startMomoSandbox({ port: 0 });
+    run.sandbox = sandbox;
     const env = processEnv({
       ...database.env,
       CAISSE_WEBHOOK_CONCURRENCY: '16',
       CAISSE_MOMO_SANDBOX_URL: sandbox.url,
       CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`,
     });
-    const keys: TestKeys = await createMerchantWithCli(env, 'Crash');
-    target.baseUrl = `http://127.0.0.1:${port}`;
-    target.apiKey = keys.apiKey;
-    target.secretKey = keys.secretKey;
-    // Payments are available for payouts within seconds.
-    const settlement = await runCaisse(['merchants', 'settlement', keys.merchantId, '--delay-days', '0'], env);
-    if (settlement.code !== 0) throw new Error(`caisse merchants settlement failed: ${settlement.output}`);
-    const endpoint: { secret?: string } = {};
-    receiver = await startReceiver(() => endpoint.secret);
-    life = new Lifecycle();
-    life.markUp(await startServerProcess({ env, port }));
-    const api = createCaisse({ baseUrl: `http://127.0.0.1:${port}`, apiKey: keys.apiKey, secretKey: keys.secretKey }, { timeoutMs: 20_000 });
-    endpoint.secret = (await api.webhookEndpoints.create({ url: receiver.url })).secret;
-
-    const pay = testPayments(api);
-    const pool: PooledUser[] = [];
-    for (let i = 0; i < USERS; i += 10) {
-      const batch = await Promise.all(Array.from({ length: Math.min(10, USERS - i) }, () => pay.createUser({ balance: '100000' })));
-      pool.push(...batch.map((u) => ({ ...u, sends: [], busy: false })));
-    }
+    const { keys, api, pool } = await startRun(run, { env, port, name: 'Crash', users: USERS });
+    const life = run.life as Lifecycle;
+    const receiver = run.receiver as Receiver;
     log(`merchant ${keys.merchantId}, ${pool.length} users with 100 000 XAF, webhook receiver at ${receiver.url}`);
 
-    const o: Outcomes = {
-      flows: 0,
-      abandoned: 0,
-      paid: new Map(),
-      refunded: new Map(),
-      canceled: new Set(),
-      declined: new Set(),
-      inDoubt: new Set(),
-      chargeRetries: 0,
-      replayed: 0,
-      serverErrors: 0,
-      lostAnswers: 0,
-      wrongAfterLost: [],
-      resolving: new Set(),
-      errors: new Map(),
-      topups: new Map(),
-      payouts: new Map(),
-      payoutsRefused: 0,
-      direct: new Map(),
-    };
+    const o = newOutcomes();
     const stop = { stopped: false };
-    const loops = Array.from({ length: CONCURRENCY }, () => loadLoop(api, life as Lifecycle, pool, o, stop));
+    const loops = Array.from({ length: CONCURRENCY }, () => loadLoop(api, life, pool, o, stop));
 
     let restartMs = 0;
     const serverErrors: string[] = [];
@@ -596,218 +126,15 @@ async function main(): Promise<boolean> {
     sandbox.setFaults({ answer500: false, dropCallbacks: false, duplicateCallbacks: false });
 
     // The dispatcher delivers what is left (deliveries leased by killed processes are due again once their 70 s lease lapses).
-    const db = new pg.Client({ connectionString: database.url });
-    await db.connect();
-    try {
-      const drainStart = performance.now();
-      let pending = -1;
-      let missing: string[] = [];
-      let pendingTopups = -1;
-      let pendingPayouts = -1;
-      let pendingAttempts = -1;
-      for (;;) {
-        pending = Number((await db.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status <> 'succeeded'`)).rows[0]?.n);
-        const all = (await db.query<{ id: string }>(`select id from events where merchant_id = $1`, [keys.merchantId])).rows.map((r) => r.id);
-        missing = all.filter((id) => !receiver?.received.has(id));
-        pendingTopups = Number((await db.query<{ n: string }>(`select count(*) as n from topups where status = 'PENDING'`)).rows[0]?.n);
-        pendingPayouts = Number((await db.query<{ n: string }>(`select count(*) as n from payouts where status = 'PENDING'`)).rows[0]?.n);
-        pendingAttempts = Number((await db.query<{ n: string }>(`select count(*) as n from payment_attempts where status = 'PENDING'`)).rows[0]?.n);
-        const settled = pendingTopups === 0 && pendingPayouts === 0 && pendingAttempts === 0;
-        if ((pending === 0 && missing.length === 0 && settled) || performance.now() - drainStart > DRAIN_TIMEOUT_MS) break;
-        await sleep(500);
-      }
-      log(`dispatcher drained in ${((performance.now() - drainStart) / 1000).toFixed(1)} s (${pending} deliveries not succeeded, ${missing.length} events not received)`);
-
-      // ---- the checks ----
-      const verify = await runCaisse(['ledger', 'verify'], env);
-      check(verify.code === 0, `caisse ledger verify exits 0 (${(verify.code === 0 ? verify.stdout : verify.output).trim().split('\n').slice(0, 12).join('; ')})`);
-
-      const events = (await db.query<{ id: string; type: string; intent_id: string }>(`select id, type, intent_id from events where merchant_id = $1`, [keys.merchantId])).rows;
-      const lost = events.filter((e) => !receiver?.received.has(e.id));
-      check(lost.length === 0, `every one of the ${events.length} events reached the receiver (lost: ${lost.slice(0, 5).map((e) => `${e.type} ${e.id}`).join(', ') || 'none'})`);
-      const duplicates = [...receiver.received.values()].filter((r) => r.count > 1).length;
-      check(receiver.badSignatures.length === 0, `every delivery carried a valid signature (${receiver.badSignatures.slice(0, 3).join('; ') || 'all valid'})`);
-      check(pending === 0, `no delivery is left pending or failed (${pending})`);
-
-      const intents = (await db.query<{ id: string; status: string; amount_minor: string; amount_refunded_minor: string }>(
-        `select id, status, amount_minor, amount_refunded_minor from intents where merchant_id = $1`,
-        [keys.merchantId],
-      )).rows;
-      const byId = new Map(intents.map((i) => [i.id, i]));
-      const paidStates = new Set(['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
-      const succeeded = intents.filter((i) => paidStates.has(i.status));
-      const completedByIntent = new Set(events.filter((e) => e.type === 'payment.completed').map((e) => e.intent_id));
-      const noCompleted = succeeded.filter((i) => !completedByIntent.has(i.id));
-      const completedNotReceived = events.filter((e) => e.type === 'payment.completed' && !receiver?.received.has(e.id));
-      check(
-        noCompleted.length === 0 && completedNotReceived.length === 0,
-        `every one of the ${succeeded.length} paid intents has its payment.completed, delivered (${noCompleted.length} without, ${completedNotReceived.length} not delivered)`,
-      );
-      const processing = intents.filter((i) => i.status === 'PROCESSING');
-      check(processing.length === 0, `no intent is stuck in PROCESSING (${processing.length})`);
-
-      const negative = Number((await db.query<{ n: string }>(`select count(*) as n from ledger_accounts where kind = 'user_wallet' and balance < 0`)).rows[0]?.n);
-      check(negative === 0, `no wallet is negative (${negative})`);
-
-      // A paid intent was paid once: by a wallet charge or by a mobile-money attempt (a late
-      // success is the payer's money, not the intent's).
-      const chargeRows = (
-        await db.query<{ intent_id: string; n: string }>(
-          `select intent_id, count(*) as n from (
-             select intent_id from charges where status = 'succeeded'
-             union all select intent_id from payment_attempts where status = 'SUCCEEDED' and not late) paid
-           group by intent_id`,
-        )
-      ).rows;
-      const chargesByIntent = new Map(chargeRows.map((r) => [r.intent_id, Number(r.n)]));
-      const wrongCharges = succeeded.filter((i) => chargesByIntent.get(i.id) !== 1).length + chargeRows.filter((r) => !paidStates.has(byId.get(r.intent_id)?.status ?? '')).length;
-      check(wrongCharges === 0, `each paid intent has exactly one succeeded charge or attempt, and no other intent has one (${wrongCharges} wrong)`);
-
-      const balance = BigInt(
-        (
-          await db.query<{ b: string | null }>(
-            `select coalesce(sum(balance), 0) as b from ledger_accounts where merchant_id = $1 and mode = 'test' and kind in ('merchant_balance', 'merchant_pending')`,
-            [keys.merchantId],
-          )
-        ).rows[0]?.b ?? '0',
-      );
-      // What the paid intents add up to, net of the platform's fee (and of the fee each refund
-      // gave back), less what was paid out (a failed payout's money came back).
-      const expected = BigInt(
-        (
-          await db.query<{ e: string }>(
-            `select (select coalesce(sum(amount_minor - coalesce(fee_minor, 0)), 0) from intents where merchant_id = $1 and status in ('SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'))
-                  - (select coalesce(sum(amount_minor - fee_returned_minor), 0) from refunds where merchant_id = $1)
-                  - (select coalesce(sum(amount_minor), 0) from payouts where merchant_id = $1 and status <> 'FAILED') as e`,
-            [keys.merchantId],
-          )
-        ).rows[0]?.e ?? '0',
-      );
-      check(balance === expected, `the merchant's money (${balance}) is what its paid intents add up to, net of fees and payouts (${expected})`);
-      const statement = BigInt((await db.query<{ t: string | null }>(`select coalesce(sum(total_minor), 0) as t from balance_totals where merchant_id = $1 and mode = 'test'`, [keys.merchantId])).rows[0]?.t ?? '0');
-      check(statement === balance, `the balance statement's total (${statement}) is the ledger's (${balance})`);
-
-      const unheld = [...o.paid.keys()].filter((id) => !paidStates.has(byId.get(id)?.status ?? ''));
-      check(unheld.length === 0, `every one of the ${o.paid.size} charges answered 200 is paid in the database (${unheld.slice(0, 5).join(', ') || 'all'})`);
-      const refundsUnheld = [...o.refunded].filter(([id, amount]) => BigInt(byId.get(id)?.amount_refunded_minor ?? '0') < amount);
-      check(refundsUnheld.length === 0, `every one of the ${o.refunded.size} refunds answered 201 is in the database`);
-      const cancelsUnheld = [...o.canceled].filter((id) => byId.get(id)?.status !== 'CANCELED');
-      check(cancelsUnheld.length === 0, `every one of the ${o.canceled.size} cancels answered 200 is in the database`);
-      serverErrors.push(...(life.server as ServerProc).lines.filter((l) => /"level":50/.test(l)));
-      check(o.serverErrors === 0 && serverErrors.length === 0, `no answer was a 5xx and the servers logged no error (${o.serverErrors} answers, ${serverErrors.length} log lines)`);
-      const declinedPaid = [...o.declined].filter((id) => paidStates.has(byId.get(id)?.status ?? ''));
-      check(declinedPaid.length === 0, `none of the ${o.declined.size} charges answered 402 moved money`);
-      check(
-        o.wrongAfterLost.length === 0,
-        `no charge whose answer was lost got anything but a 200 or a 402 when retried with its Idempotency-Key (${o.lostAnswers} lost, ${o.replayed} replayed, ${o.inDoubt.size} left in doubt; other answers: ${o.wrongAfterLost.slice(0, 5).join(', ') || 'none'})`,
-      );
-
-      // Money in: what the provider recorded is what the ledger holds, exactly once.
-      check(pendingTopups === 0, `no top-up is left PENDING (${pendingTopups})`);
-      const topups = (await db.query<{ id: string; status: string; amount_minor: string; transfers: string; credited: string | null }>(
-        `select t.id, t.status, t.amount_minor,
-                (select count(*) from ledger_transfers lt where lt.kind = 'topup' and lt.reference = t.id) as transfers,
-                (select sum(p.amount) from ledger_transfers lt join ledger_postings p on p.transfer_id = lt.id join ledger_accounts a on a.id = p.account_id
-                  where lt.kind = 'topup' and lt.reference = t.id and a.kind = 'user_wallet') as credited
-         from topups t`,
-      )).rows;
-      const topupById = new Map(topups.map((t) => [t.id, t]));
-      const collections = sandbox.requests().filter((r) => r.kind === 'collection');
-      const provider = collections.filter((r) => r.externalId.startsWith('top_'));
-      const successful = provider.filter((r) => r.status === 'SUCCESSFUL');
-      const wrongCredit = successful.filter((r) => {
-        const t = topupById.get(r.externalId);
-        return !t || t.status !== 'SUCCEEDED' || t.transfers !== '1' || t.credited !== t.amount_minor;
-      });
-      check(wrongCredit.length === 0, `every one of the ${successful.length} top-ups the provider recorded SUCCESSFUL is credited exactly once (${wrongCredit.slice(0, 5).map((r) => r.externalId).join(', ') || 'all'})`);
-      const failedAtProvider = provider.filter((r) => r.status === 'FAILED');
-      const creditedFailed = failedAtProvider.filter((r) => topupById.get(r.externalId)?.transfers !== '0' || topupById.get(r.externalId)?.status !== 'FAILED');
-      check(creditedFailed.length === 0, `none of the ${failedAtProvider.length} top-ups the provider refused is credited, and each is FAILED (${creditedFailed.length} wrong)`);
-      const creditedUnknown = topups.filter((t) => t.transfers !== '0' && !successful.some((r) => r.externalId === t.id));
-      check(creditedUnknown.length === 0, `no top-up is credited without the provider's success (${creditedUnknown.length})`);
-      const unheldTopups = [...o.topups.keys()].filter((id) => !topupById.has(id));
-      check(unheldTopups.length === 0, `every one of the ${o.topups.size} top-ups answered 202 is in the database (${unheldTopups.length} missing)`);
-
-      // Direct payments: each the provider approved paid its intent once; none it refused moved money.
-      check(pendingAttempts === 0, `no mobile-money attempt is left PENDING (${pendingAttempts})`);
-      const attempts = (await db.query<{ id: string; intent_id: string; status: string; late: boolean; transfers: string; returns: string }>(
-        `select a.id, a.intent_id, a.status, a.late,
-                (select count(*) from ledger_transfers lt where lt.kind = 'mobile_money_charge' and lt.reference = a.id) as transfers,
-                (select count(*) from mobile_money_refunds r where r.attempt_id = a.id and r.late) as returns
-         from payment_attempts a where a.merchant_id = $1`,
-        [keys.merchantId],
-      )).rows;
-      const attemptById = new Map(attempts.map((a) => [a.id, a]));
-      const prompted = collections.filter((r) => r.externalId.startsWith('att_'));
-      const wrongAttempts = prompted.filter((r) => {
-        const a = attemptById.get(r.externalId);
-        if (r.status === 'SUCCESSFUL') return a?.status !== 'SUCCEEDED' || (a.late ? a.transfers !== '0' || a.returns !== '1' : a.transfers !== '1' || !paidStates.has(byId.get(a.intent_id)?.status ?? ''));
-        return r.status === 'FAILED' && (a?.status !== 'FAILED' || a.transfers !== '0');
-      });
-      check(wrongAttempts.length === 0, `each of the ${prompted.length} phone prompts the provider saw is SUCCEEDED with its intent paid once (or returned once as late_payment), or FAILED with no money moved (${wrongAttempts.slice(0, 5).map((r) => r.externalId).join(', ') || 'all'})`);
-      const paidUnprompted = attempts.filter((a) => a.status === 'SUCCEEDED' && !prompted.some((r) => r.externalId === a.id && r.status === 'SUCCESSFUL'));
-      check(paidUnprompted.length === 0, `no attempt is SUCCEEDED without the provider's success (${paidUnprompted.length})`);
-      const unheldDirect = [...o.direct.keys()].filter((id) => !attempts.some((a) => a.intent_id === id));
-      check(unheldDirect.length === 0, `every one of the ${o.direct.size} mobile-money charges answered 202 has its attempt in the database (${unheldDirect.length} missing)`);
-
-      // Money out: each payout the provider paid is PAID once; each it refused came back; none sent twice.
-      check(pendingPayouts === 0, `no payout is left PENDING (${pendingPayouts})`);
-      const payouts = (await db.query<{ id: string; status: string; paid: string; reversed: string }>(
-        `select p.id, p.status,
-                (select count(*) from ledger_transfers lt where lt.kind = 'payout_paid' and lt.reference = p.id) as paid,
-                (select count(*) from ledger_transfers lt where lt.kind = 'payout_reversal' and lt.reference = p.id) as reversed
-         from payouts p where p.merchant_id = $1`,
-        [keys.merchantId],
-      )).rows;
-      const payoutById = new Map(payouts.map((p) => [p.id, p]));
-      const disbursed = sandbox.requests().filter((r) => r.kind === 'disbursement');
-      const sentTwice = disbursed.filter((r, i) => disbursed.findIndex((x) => x.externalId === r.externalId) !== i);
-      check(sentTwice.length === 0, `no payout reached the provider twice (${sentTwice.length})`);
-      const wrongPaid = disbursed.filter((r) => {
-        const p = payoutById.get(r.externalId);
-        return r.status === 'SUCCESSFUL' ? p?.status !== 'PAID' || p.paid !== '1' || p.reversed !== '0' : p?.status !== 'FAILED' || p.reversed !== '1' || p.paid !== '0';
-      });
-      check(wrongPaid.length === 0, `each of the ${disbursed.length} payouts the provider saw is PAID once (SUCCESSFUL) or FAILED with its money back (${wrongPaid.slice(0, 5).map((r) => r.externalId).join(', ') || 'all'})`);
-      const paidUnseen = payouts.filter((p) => p.status === 'PAID' && !disbursed.some((r) => r.externalId === p.id && r.status === 'SUCCESSFUL'));
-      check(paidUnseen.length === 0, `no payout is PAID without the provider's success (${paidUnseen.length})`);
-      const unheldPayouts = [...o.payouts.keys()].filter((id) => !payoutById.has(id));
-      check(unheldPayouts.length === 0, `every one of the ${o.payouts.size} payouts answered 202 is in the database (${unheldPayouts.length} missing)`);
-
-      const server = life.server as ServerProc;
-      server.kill('SIGTERM');
-      const exit = await server.exited;
-      life.server = undefined;
-      check(exit.code === 0, `the last server stops on SIGTERM with exit 0 (${exit.code ?? exit.signal})`);
-
-      const statuses = new Map<string, number>();
-      for (const i of intents) statuses.set(i.status, (statuses.get(i.status) ?? 0) + 1);
-      log(
-        [
-          `summary: ${KILLS} SIGKILLs (restart ${(restartMs / KILLS / 1000).toFixed(1)} s on average), ${o.flows} flows completed, ${o.abandoned} abandoned by a kill or a refusal`,
-          `  client: ${o.paid.size} charges answered 200 (${o.lostAnswers} answers lost in a kill and sought again: ${o.replayed} replayed, ${o.chargeRetries} retries), ${o.declined.size} declined, ${o.refunded.size} refunds, ${o.canceled.size} cancels, ${o.inDoubt.size} left in doubt`,
-          `  top-ups: ${o.topups.size} answered 202, ${topups.length} in the database (${topups.filter((t) => t.status === 'SUCCEEDED').length} credited, ${topups.filter((t) => t.status === 'FAILED').length} failed), ${provider.length} seen by the provider`,
-          `  mobile money: ${o.direct.size} charges answered 202, ${attempts.length} attempts (${attempts.filter((a) => a.status === 'SUCCEEDED').length} succeeded, ${attempts.filter((a) => a.status === 'FAILED').length} failed, ${attempts.filter((a) => a.late).length} late), ${prompted.length} seen by the provider`,
-          `  payouts: ${o.payouts.size} answered 202 (${o.payoutsRefused} refused: balance_insufficient), ${payouts.length} in the database (${payouts.filter((p) => p.status === 'PAID').length} paid, ${payouts.filter((p) => p.status === 'FAILED').length} failed)`,
-          `  database: ${intents.length} intents (${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}), ${events.length} events`,
-          `  receiver: ${receiver.deliveries()} deliveries of ${receiver.received.size} distinct events (${duplicates} received more than once)`,
-          `  abandoned flows: ${[...o.errors].map(([k, n]) => `${k} × ${n}`).join(', ') || 'none'}`,
-          `  server errors logged: ${serverErrors.length}${serverErrors.slice(0, 3).map((l) => `\n    ${l.slice(0, 1500)}`).join('')}`,
-        ].join('\n'),
-      );
-    } finally {
-      await db.end();
-    }
+    const { lines } = await drainAndCheck(run, o, { databaseUrl: database.url, env, merchantId: keys.merchantId, serverErrors, check, drainTimeoutMs: DRAIN_TIMEOUT_MS });
+    await stopLastServer(life, check);
+    log([`summary: ${KILLS} SIGKILLs (restart ${(restartMs / KILLS / 1000).toFixed(1)} s on average)`, ...lines].join('\n'));
   } catch (err) {
     failures.push(`the run failed: ${(err as Error).stack ?? String(err)}`);
     log(`FAIL ${(err as Error).stack ?? String(err)}`);
-    if (life?.server) log(`server output:\n${life.server.lines.slice(-40).join('\n')}`);
+    if (run.life?.server) log(`server output:\n${run.life.server.lines.slice(-40).join('\n')}`);
   } finally {
-    if (life?.server) {
-      life.server.kill('SIGKILL');
-      await life.server.exited;
-    }
-    await receiver?.close();
-    await sandbox?.close();
+    await closeRun(run);
     await database?.drop().catch(() => {});
   }
   log(failures.length === 0 ? `PASSED in ${((performance.now() - t0) / 1000).toFixed(0)} s` : `FAILED: ${failures.length} check(s)`);

@@ -386,6 +386,9 @@ function pipelined(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
+const CONNECT_TIMEOUT_MS = 5000;
+const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
+
 /**
  * `opts.listenUrl`: where LISTEN connects instead of `url` (DATABASE_LISTEN_URL): behind a pooler
  * in transaction mode, a LISTEN lands on whichever server connection the pooler picked and its
@@ -393,10 +396,18 @@ function pipelined(client: pg.PoolClient): void {
  */
 export function openPostgres(url: string, poolSize = 10, opts: { preparedStatements?: boolean; listenUrl?: string } = {}): OpenedDb {
   // Pipeline mode: a statement may be written before the previous one is answered (pipelined).
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, pipeline: true });
+  // A connection lost with its server (a failover) is dropped from the pool and the next checkout
+  // makes a new one: the pool recovers by itself. connectionTimeoutMillis: a connect that gets no
+  // answer fails (503) instead of holding the request; keepAlive: a server gone without a word
+  // (its machine died) is noticed by TCP (docs/operations.md).
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, pipeline: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...KEEP_ALIVE });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
+    // A connection lost while checked out (its server died mid-transaction) fails that query, and
+    // the pool drops the client when it comes back; without a listener the 'error' event it also
+    // emits would end the process.
+    client.on('error', () => {});
     if (opts.preparedStatements ?? true) prepareStatements(client);
     pipelined(client);
   });
@@ -410,7 +421,7 @@ export function openPostgres(url: string, poolSize = 10, opts: { preparedStateme
       await pool.query('select pg_notify($1, $2)', [channel, payload]);
     },
     async listen(channel, onNotify, onLost) {
-      const client = new pg.Client({ connectionString: opts.listenUrl ?? url, types });
+      const client = new pg.Client({ connectionString: opts.listenUrl ?? url, types, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...KEEP_ALIVE });
       let lost = false;
       const fail = () => {
         if (lost) return;

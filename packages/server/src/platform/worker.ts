@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { failureLevel } from './db-unavailable.ts';
 
 /** A long-running piece of a process (dispatcher, sweeper, retention) that stops on shutdown. */
 export interface BackgroundWorker {
@@ -69,7 +70,7 @@ export function startWorker(spec: WorkerSpec): LoopWorker {
       try {
         again = (await spec.tick(stopping.signal)) === true;
       } catch (err) {
-        spec.logger?.error({ err, worker: spec.name }, `${spec.name} round failed`);
+        spec.logger?.[failureLevel(err)]({ err, worker: spec.name }, `${spec.name} round failed`);
         delay = spec.errorDelayMs ?? spec.intervalMs;
       }
       spec.onTick?.();

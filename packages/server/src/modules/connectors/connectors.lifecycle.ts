@@ -7,6 +7,7 @@ import type { KeyMode } from '../../platform/tenancy.ts';
 import { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 import { type ConnectorSource, pollBackoffMs } from './connectors.registry.ts';
 import type { CallbackResult, Connector, ConnectorKind, IncomingCallback, KnownRequest, PaymentRequest, ProviderHandle, StatusResult, SubmitResult } from './connectors.types.ts';
+import { failureLevel } from '../../platform/db-unavailable.ts';
 
 /**
  * One provider request's lifecycle (docs/architecture.md, "Connectors"), the same for every money
@@ -76,7 +77,7 @@ export interface LifecycleSpec<Row extends ProviderRequestRow> {
   store: ProviderRequestStore<Row>;
   connectors: ConnectorSource;
   clock: Clock;
-  logger?: Pick<Logger, 'error'>;
+  logger?: Pick<Logger, 'error' | 'warn'>;
   /** What to send the provider for this row. */
   request(row: Row): PaymentRequest;
   /** How to send it, when not by `collect` or `disburse` after the kind (a refund: the provider's refund operation). */
@@ -157,7 +158,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
 
   function start(row: Row): void {
     const tracked = submit(row)
-      .catch((err: unknown) => log?.error({ err, id: row.id }, `mobile-money ${spec.what} call failed`))
+      .catch((err: unknown) => log?.[failureLevel(err)]({ err, id: row.id }, `mobile-money ${spec.what} call failed`))
       .finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);
   }
@@ -199,7 +200,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     async pollDue(limit = 20) {
       const now = clock.now();
       const claimed = await store.claimDue(now, new Date(now.getTime() + POLL_LEASE_MS), limit);
-      await Promise.all(claimed.map((row) => poll(row).catch((err: unknown) => log?.error({ err, id: row.id }, `mobile-money ${spec.what} poll failed`))));
+      await Promise.all(claimed.map((row) => poll(row).catch((err: unknown) => log?.[failureLevel(err)]({ err, id: row.id }, `mobile-money ${spec.what} poll failed`))));
       return claimed.length;
     },
     async drain() {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../platform/db-unavailable.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { assertMetricsAccess } from '../../platform/metrics.ts';
 
@@ -18,14 +19,18 @@ export default async function operationsRoutes(app: FastifyInstance) {
     '/readyz',
     {
       config: { auth: 'none' },
-      schema: { tags: ['operations'], summary: 'The database answers', response: { 200: Status } },
+      schema: { tags: ['operations'], summary: 'A writable database answers (503 `unavailable` with Retry-After otherwise)', response: { 200: Status } },
     },
     async () => {
+      // A standby that is not promoted yet answers reads but refuses every write: not ready.
+      let readOnly: boolean;
       try {
-        await sql`select 1`.execute(app.deps.db);
+        const { rows } = await sql<{ read_only: boolean }>`select pg_is_in_recovery() as read_only`.execute(app.deps.db);
+        readOnly = rows[0]?.read_only === true;
       } catch {
-        throw new ApiError('unavailable', 'The database does not answer');
+        readOnly = true;
       }
+      if (readOnly) throw new ApiError('unavailable', 'No writable database answers', { headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } });
       return { status: 'ready' };
     },
   );

@@ -10,6 +10,7 @@ import { signedHeaders } from './signing.ts';
 import { nodeTransport, type WebhookTransport, wireHeaders } from './transport.ts';
 import { addressPolicy, isLoopbackAddress, resolveForDelivery, type Resolver, systemResolver } from './url-policy.ts';
 import { type AttemptResult, type ClaimedDelivery, type EndpointRow, webhooksRepository as repo } from './webhooks.repository.ts';
+import { failureLevel } from '../../platform/db-unavailable.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10 * SECOND;
 /** Bytes of a receiver's answer kept in the attempt log; the rest is never read. */
@@ -239,7 +240,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
         return await settle(c, endpoint, result, retryAfter);
       } catch (err) {
         // The lease lapses and another claim retries it: nothing is lost.
-        log?.error({ err, deliveryId: c.id }, 'webhook delivery could not be recorded');
+        log?.[failureLevel(err)]({ err, deliveryId: c.id }, 'webhook delivery could not be recorded');
         return 'lost_lease';
       } finally {
         markSent();
@@ -352,7 +353,7 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
         async drain() {
           stopping = true;
           const unsent = ready.splice(0).map((r) => r.c);
-          await repo.releaseUnsent(db, unsent, clock.now()).catch((err: unknown) => log?.error({ err }, 'webhook deliveries claimed ahead could not be given back'));
+          await repo.releaseUnsent(db, unsent, clock.now()).catch((err: unknown) => log?.[failureLevel(err)]({ err }, 'webhook deliveries claimed ahead could not be given back'));
           await Promise.allSettled([...inFlight]);
         },
       });

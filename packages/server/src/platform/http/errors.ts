@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { AnswerError, ApiError, type ErrorCode, toProblem } from '../errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db-unavailable.ts';
 import { KEY_TAKEN_OVER } from './idempotency.repository.ts';
 
 /** An error's answer as the error handler sends it: status, headers and the RFC 9457 body text. */
@@ -32,6 +33,17 @@ export function asTakenOver(err: unknown): ApiError | undefined {
   });
 }
 
+/**
+ * No database reachable (its primary died or is being replaced): the transaction rolled back or
+ * its outcome is unknown, so nothing is claimed; a retry with the same Idempotency-Key gets the
+ * answer once a primary is back (docs/operations.md).
+ */
+export function databaseUnavailable(): ApiError {
+  return new ApiError('unavailable', 'The database is not reachable at the moment; retry shortly', {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+}
+
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'json_invalid',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'json_invalid',
@@ -54,6 +66,7 @@ export function asApiError(err: FastifyError | Error): ApiError | null {
   if (mapped) return new ApiError(mapped);
   const takenOver = asTakenOver(err);
   if (takenOver) return takenOver;
+  if (isDatabaseUnavailable(err)) return databaseUnavailable();
   // PostgreSQL data exceptions (class 22: bad encoding, text that is not a number, out of range)
   // mean the input slipped past validation: still the caller's input, never a 500.
   if (typeof fe.code === 'string' && /^22[0-9A-Z]{3}$/.test(fe.code) && (err as { severity?: string }).severity !== undefined) {
@@ -92,6 +105,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AnswerError) return (err.answer as (reply: FastifyReply) => FastifyReply)(reply);
     const apiError = asApiError(err);
+    if (apiError?.code === 'unavailable' && !(err instanceof ApiError)) request.log.warn({ err }, 'the database is not reachable');
     if (apiError) return sendProblem(reply, request, apiError);
     request.log.error({ err }, 'unhandled error');
     return sendProblem(reply, request, new ApiError('internal_error', 'Something went wrong on our side; the request id helps us find it'));

@@ -4,6 +4,7 @@ import { decrypt, encrypt, sha256 } from '../crypto.ts';
 import { type Db, sendsStatementsAhead, type StatementAhead, type Tx, withStatementAhead } from '../db.ts';
 import type { Deps } from '../deps.ts';
 import { AnswerError, ApiError } from '../errors.ts';
+import { failureLevel } from '../db-unavailable.ts';
 import { redactText } from '../logger.ts';
 import { asTakenOver, problemAnswer } from './errors.ts';
 import { type Claim, type IdempotencyRow, type IdempotencyScope, idempotencyRepository as repo } from './idempotency.repository.ts';
@@ -299,7 +300,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
       });
     } catch (err) {
       // The answer still goes out; the key stays held until LOCK_TIMEOUT, then is taken over.
-      request.log.error({ err }, 'could not store the idempotent answer');
+      request.log[failureLevel(err)]({ err }, 'could not store the idempotent answer');
     }
     return payload;
   });
