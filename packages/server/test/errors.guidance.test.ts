@@ -28,7 +28,7 @@ describe('validation errors name what is allowed', () => {
     expect(res.statusCode).toBe(400);
     const p = body(res);
     expect(p.detail).toBe(
-      'enabledEvents.0 must be one of payment.processing, payment.completed, payment.failed, payment.expired, payment.canceled, payment.refunded, payout.paid, payout.failed, *, got "payment.done"',
+      'enabledEvents.0 must be one of payment.processing, payment.completed, payment.failed, payment.expired, payment.canceled, payment.refunded, refund.failed, payout.paid, payout.failed, *, got "payment.done"',
     );
     expect(p.errors).toHaveLength(1);
     expect(p.detail).not.toContain('constant');

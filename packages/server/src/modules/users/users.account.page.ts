@@ -1,6 +1,8 @@
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formatAmount, formatDateTime } from '@caisse/intl';
+import { maskPhone } from '../../platform/codes.ts';
+import { decrypt, encrypt } from '../../platform/crypto.ts';
 import { ApiError, type ErrorCode } from '../../platform/errors.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { clientAddress } from '../../platform/http/rate-limit.ts';
@@ -73,10 +75,15 @@ function signInForm(t: Translator, base: string, phoneNumber = '', err?: ApiErro
 </form>`;
 }
 
-function codeForm(t: Translator, base: string, phoneNumber: string, err?: ApiError): string {
-  return `<p>${escapeHtml(t.text('account.codeSent', { phone: phoneNumber }))}</p>${errorLine(t, err)}
+/**
+ * The code step. The number travels to the next step sealed with the master key (`pending`) and
+ * is shown masked: a page answer, error or not, never holds a customer's number in clear.
+ */
+function codeForm(t: Translator, base: string, phoneNumber: string, masterKey: Buffer, err?: ApiError): string {
+  const pending = encrypt(masterKey, phoneNumber).toString('base64url');
+  return `<p>${escapeHtml(t.text('account.codeSent', { phone: maskPhone(phoneNumber) }))}</p>${errorLine(t, err)}
 <form method="post" action="${base}/code">
-<input type="hidden" name="phoneNumber" value="${escapeHtml(phoneNumber)}">
+<input type="hidden" name="pending" value="${pending}">
 <label for="code">${escapeHtml(t.text('account.code'))}</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required>
 <button type="submit">${escapeHtml(t.text('account.signIn'))}</button>
 </form>`;
@@ -114,6 +121,16 @@ function field(body: unknown, name: string): string {
 export default async function accountPage(app: FastifyInstance) {
   const users = app.services.users;
   const production = app.deps.config.mode === 'production';
+  const masterKey = app.deps.config.masterKey;
+  /** The number a code step's `pending` field seals; undefined when absent or not ours. */
+  const unsealed = (pending: string): string | undefined => {
+    if (pending === '') return undefined;
+    try {
+      return decrypt(masterKey, Buffer.from(pending, 'base64url'));
+    } catch {
+      return '';
+    }
+  };
   // Only this plugin's routes read HTML forms; the API stays JSON-only.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -157,20 +174,21 @@ export default async function accountPage(app: FastifyInstance) {
         await users.account.sendCode(mode, { phoneNumber, password: field(request.body, 'password') }, clientAddress(request), requestedLanguages(request.headers['accept-language']));
       } catch (err) {
         const e = refused(err);
-        return html(reply, e.status, t, mode, signInForm(t, base, phoneNumber, e));
+        // A refused sign-in does not send the number back: an error answer never echoes a customer's data.
+        return html(reply, e.status, t, mode, signInForm(t, base, '', e));
       }
-      return html(reply, 200, t, mode, codeForm(t, base, phoneNumber));
+      return html(reply, 200, t, mode, codeForm(t, base, phoneNumber, masterKey));
     });
 
     app.post(`${base}/code`, { config, schema }, async (request, reply) => {
-      const phoneNumber = field(request.body, 'phoneNumber');
+      const phoneNumber = unsealed(field(request.body, 'pending')) ?? field(request.body, 'phoneNumber');
       let session: { token: string };
       try {
         session = await users.account.confirm(mode, { phoneNumber, code: field(request.body, 'code').trim() });
       } catch (err) {
         const e = refused(err);
         const t = translate(request);
-        return html(reply, e.status, t, mode, codeForm(t, base, phoneNumber, e));
+        return html(reply, e.status, t, mode, codeForm(t, base, phoneNumber, masterKey, e));
       }
       return reply.code(303).header('set-cookie', cookie(mode, session.token, ACCOUNT_SESSION_MS / 1000)).header('location', base).send();
     });
