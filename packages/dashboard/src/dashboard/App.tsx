@@ -202,6 +202,8 @@ function Signed({
         onLanguage={onLanguage}
         onSignedIn={(s) => {
           setCsrfToken(s.csrfToken);
+          // Whoever was signed in before, the new member sees none of their data.
+          queryClient.clear();
           setExpired(false);
           setSession(s);
           navigate('/dashboard/test/home', { replace: true });

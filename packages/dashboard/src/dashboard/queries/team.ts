@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../api.ts';
-import type { Invitation, Role, Team } from '../types.ts';
+import type { Invitation, InvitationPreview, Role, Session, Team } from '../types.ts';
 import { get, useChange } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -26,4 +26,16 @@ export function useChangeRole() {
 
 export function useRemoveMember() {
   return useChange((id: string) => api('DELETE', `/team/members/${encodeURIComponent(id)}`), teamChanged);
+}
+
+/** Who invites to what, read from the link before signing in. */
+export function useInvitation(token: string) {
+  return useQuery({ queryKey: keys.invitation(token), queryFn: () => get<InvitationPreview>(`/invitations/${encodeURIComponent(token)}`) });
+}
+
+/** Joins the team: the answer is the new member's session (App empties the cache for them). */
+export function useAcceptInvitation(token: string) {
+  return useMutation({
+    mutationFn: (body: { password: string; language: string }) => api<Session>('POST', `/invitations/${encodeURIComponent(token)}/accept`, body),
+  });
 }
