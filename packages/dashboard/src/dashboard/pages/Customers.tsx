@@ -17,12 +17,6 @@ const TOPUP_FAILURES: Record<string, MessageId> = {
 
 const PAGE_SIZE = 20;
 
-function queryOf(limit: number, startingAfter?: string) {
-  const q = new URLSearchParams({ limit: String(limit) });
-  if (startingAfter) q.set('startingAfter', startingAfter);
-  return q.toString();
-}
-
 /** "5 000 XAF", one line per currency; a dash when nothing was paid. */
 function Volume({ volume }: { volume: Customer['volume'] }) {
   const { t, money } = useI18n();
@@ -38,7 +32,7 @@ function Volume({ volume }: { volume: Customer['volume'] }) {
 
 export function Customers({ mode }: { mode: Mode }) {
   const { t, dateTime } = useI18n();
-  const pages = useCustomers(mode, queryOf(PAGE_SIZE));
+  const pages = useCustomers(mode, `limit=${PAGE_SIZE}`);
   return (
     <>
       <PageTitle title={t('customers.title')}>{t('customers.title')}</PageTitle>

@@ -11,12 +11,11 @@ interface Filters {
   failed: boolean;
 }
 
-/** The list's query string: the filters as the API names them, a page of 20, after the last row shown. */
-function queryOf(filters: Filters, startingAfter?: string) {
+/** The list's query string: the filters as the API names them, a page of 20 (the hook adds the cursor). */
+function queryOf(filters: Filters) {
   const q = new URLSearchParams({ limit: '20' });
   if (filters.type) q.set('type', filters.type);
   if (filters.failed) q.set('deliveryStatus', 'failed');
-  if (startingAfter) q.set('startingAfter', startingAfter);
   return q.toString();
 }
 

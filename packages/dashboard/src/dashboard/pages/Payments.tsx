@@ -18,11 +18,10 @@ function filterQuery(filters: { status: string; from: string; to: string }) {
   return q;
 }
 
-/** The list's query string: the filters, a page of 20, after the last row shown. */
-function queryOf(filters: { status: string; from: string; to: string }, startingAfter?: string) {
+/** The list's query string: the filters, a page of 20 (the hook adds the cursor). */
+function queryOf(filters: { status: string; from: string; to: string }) {
   const q = filterQuery(filters);
   q.set('limit', '20');
-  if (startingAfter) q.set('startingAfter', startingAfter);
   return q.toString();
 }
 
