@@ -25,7 +25,7 @@ type PayoutBody = { amount: string; currency: string; destination: { provider: '
 export function useCreatePayout(mode: Mode) {
   return useChange(
     (body: PayoutBody) => api<Payout>('POST', modePath(mode, 'payouts'), body),
-    () => [keys.payouts.lists(mode), keys.balance.all(mode), keys.overview.all(mode)],
+    () => [keys.payouts.lists(mode), keys.balance.all(mode)],
   );
 }
 
