@@ -1,5 +1,5 @@
-import { type QueryKey, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useCallback } from 'react';
+import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import type { List } from './types.ts';
 import { ErrorNotice, TableWrap } from './ui.tsx';
 
@@ -11,8 +11,6 @@ export interface Pages<T> {
   error: unknown;
   moreError: unknown;
   loadMore: () => Promise<void>;
-  /** Loads the first page again and forgets the pages after it. */
-  reload: () => void;
 }
 
 /**
@@ -20,7 +18,6 @@ export interface Pages<T> {
  * more" appends the next page; invalidating the key loads again the pages already shown.
  */
 export function usePages<T extends { id: string }>(queryKey: QueryKey, load: (startingAfter?: string) => Promise<List<T>>): Pages<T> {
-  const client = useQueryClient();
   const query = useInfiniteQuery({
     queryKey,
     queryFn: ({ pageParam }) => load(pageParam),
@@ -28,9 +25,6 @@ export function usePages<T extends { id: string }>(queryKey: QueryKey, load: (st
     getNextPageParam: (last: List<T>) => (last.hasMore ? last.data[last.data.length - 1]?.id : undefined),
   });
   const rows = query.data?.pages.flatMap((p) => p.data) ?? [];
-  const keyText = JSON.stringify(queryKey);
-  // Resetting (not refetching) drops the later pages, as a first visit would.
-  const reload = useCallback(() => void client.resetQueries({ queryKey: JSON.parse(keyText) as QueryKey, exact: true }), [client, keyText]);
   return {
     rows,
     hasMore: query.hasNextPage,
@@ -40,7 +34,6 @@ export function usePages<T extends { id: string }>(queryKey: QueryKey, load: (st
     loadMore: async () => {
       await query.fetchNextPage();
     },
-    reload,
   };
 }
 
