@@ -62,4 +62,28 @@ describe('cached pages', () => {
     await page.unrouteAll({ behavior: 'wait' });
     await expectAccessible(page, errors, 'cache-refunded-list');
   });
+
+  it('"Load more" appends the next page, and going back to Payments shows both pages from the cache', async () => {
+    const { server, page, errors } = run;
+    // 20 more payments: with the refunded one, 21, one more than a page.
+    for (let i = 0; i < 20; i += 1) {
+      expect((await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: String(100 + i), currency: 'XAF', description: `Order ${i}` })).status).toBe(201);
+    }
+    await page.getByRole('link', { name: 'Home', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    await page.getByRole('link', { name: 'Payments', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Payments, newest first' });
+    // The cached first page shows first, then the refetched one: 20 rows and a header.
+    await expect.poll(() => table.getByRole('row').count()).toBe(21);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => table.getByRole('row').count()).toBe(22);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Home', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+    await page.getByRole('link', { name: 'Payments', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+    expect(await table.getByRole('row').count()).toBe(22);
+    await expectAccessible(page, errors, 'cache-two-pages');
+  });
 });
