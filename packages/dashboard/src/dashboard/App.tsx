@@ -1,4 +1,5 @@
 import { chooseLanguage, type Language } from '@caisse/intl';
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { browserLanguages } from '@caisse/react';
 import { DashboardIntl, useDocumentLanguage, useI18n } from '../shared/i18n.tsx';
@@ -8,6 +9,7 @@ import { Login, ResetPassword } from './pages/Login.tsx';
 import { SearchBox } from './pages/Search.tsx';
 import { PAGES, pageAt } from './pages.tsx';
 import { PermissionsProvider } from './permissions.tsx';
+import { createQueryClient } from './queries/client.ts';
 import { Link, navigate, useLocation } from './router.tsx';
 import type { Mode, Session } from './types.ts';
 import { ErrorNotice, LanguageSwitch, PageTitle } from './ui.tsx';
@@ -128,6 +130,7 @@ function Shell({
 export function App() {
   const [picked, setPicked] = useState<Language | null>(null);
   const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [queryClient] = useState(createQueryClient);
   const choice = chooseLanguage({ saved: session?.language ?? picked, requested: browserLanguages(), merchantDefault: session?.merchant.language });
   useDocumentLanguage(choice.language);
 
@@ -137,9 +140,11 @@ export function App() {
   }
 
   return (
-    <DashboardIntl choice={choice}>
-      <Signed session={session} setSession={setSession} language={choice.language} onLanguage={(l) => void changeLanguage(l)} />
-    </DashboardIntl>
+    <QueryClientProvider client={queryClient}>
+      <DashboardIntl choice={choice}>
+        <Signed session={session} setSession={setSession} language={choice.language} onLanguage={(l) => void changeLanguage(l)} />
+      </DashboardIntl>
+    </QueryClientProvider>
   );
 }
 
@@ -158,9 +163,12 @@ function Signed({
   const location = useLocation();
   const [expired, setExpired] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     onSessionLost(() => {
+      // What one user saw must not show to the next one to sign in.
+      queryClient.clear();
       setExpired(true);
       setSession(null);
     });
@@ -174,7 +182,7 @@ function Signed({
         setSession(null);
       },
     );
-  }, [setSession]);
+  }, [setSession, queryClient]);
 
   const route = parse(location);
   const resetToken = /^\/dashboard\/reset-password\/([^/?]+)/.exec(location)?.[1];
@@ -194,6 +202,8 @@ function Signed({
         onLanguage={onLanguage}
         onSignedIn={(s) => {
           setCsrfToken(s.csrfToken);
+          // Whoever was signed in before, the new member sees none of their data.
+          queryClient.clear();
           setExpired(false);
           setSession(s);
           navigate('/dashboard/test/home', { replace: true });
@@ -233,6 +243,7 @@ function Signed({
       onSignOut={() => {
         void api('POST', '/logout').finally(() => {
           setCsrfToken('');
+          queryClient.clear();
           setSession(null);
           navigate('/dashboard', { replace: true });
         });

@@ -1,6 +1,7 @@
-import { type ReactNode, useCallback, useState } from 'react';
+import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import type { List } from './types.ts';
-import { ErrorNotice, TableWrap, useLoad } from './ui.tsx';
+import { ErrorNotice, TableWrap } from './ui.tsx';
 
 export interface Pages<T> {
   rows: T[];
@@ -10,41 +11,30 @@ export interface Pages<T> {
   error: unknown;
   moreError: unknown;
   loadMore: () => Promise<void>;
-  /** Loads the first page again and forgets the pages after it. */
-  reload: () => void;
 }
 
 /**
- * A cursor-paginated list (`startingAfter` = the last row's id): the first page loads when `key`
- * changes, "Load more" appends the next one. Pages loaded for another key are never shown.
+ * A cursor-paginated list (`startingAfter` = the last row's id) cached under `queryKey`: "Load
+ * more" appends the next page; invalidating the key loads again the pages already shown.
  */
-export function usePages<T extends { id: string }>(load: (startingAfter?: string) => Promise<List<T>>, key: string): Pages<T> {
-  const first = useLoad(() => load(), key);
-  const [more, setMore] = useState<{ key: string; rows: T[]; hasMore: boolean } | null>(null);
-  const [moreError, setMoreError] = useState<unknown>(null);
-  const extra = more?.key === key ? more : null;
-  const rows = [...(first.data?.data ?? []), ...(extra?.rows ?? [])];
-  const hasMore = extra ? extra.hasMore : (first.data?.hasMore ?? false);
-  const { reload: reloadFirst } = first;
-
-  async function loadMore() {
-    const last = rows[rows.length - 1];
-    if (!last) return;
-    setMoreError(null);
-    try {
-      const page = await load(last.id);
-      setMore({ key, rows: [...(extra?.rows ?? []), ...page.data], hasMore: page.hasMore });
-    } catch (err) {
-      setMoreError(err);
-    }
-  }
-
-  const reload = useCallback(() => {
-    setMore(null);
-    reloadFirst();
-  }, [reloadFirst]);
-
-  return { rows, hasMore, loading: first.loading && !first.data, error: first.error, moreError, loadMore, reload };
+export function usePages<T extends { id: string }>(queryKey: QueryKey, load: (startingAfter?: string) => Promise<List<T>>): Pages<T> {
+  const query = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam }) => load(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: List<T>) => (last.hasMore ? last.data[last.data.length - 1]?.id : undefined),
+  });
+  const rows = query.data?.pages.flatMap((p) => p.data) ?? [];
+  return {
+    rows,
+    hasMore: query.hasNextPage,
+    loading: query.isPending,
+    error: query.isFetchNextPageError ? null : query.error,
+    moreError: query.isFetchNextPageError ? query.error : null,
+    loadMore: async () => {
+      await query.fetchNextPage();
+    },
+  };
 }
 
 /**

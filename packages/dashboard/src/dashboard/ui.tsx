@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { type Language, LANGUAGE_NAMES, LANGUAGES } from '@caisse/intl';
 import { type MessageId, useI18n } from '../shared/i18n.tsx';
 import { ApiProblem } from './api.ts';
@@ -56,34 +56,6 @@ export function StatusNotice({ children, tone = 'success' }: { children: ReactNo
       {children}
     </div>
   );
-}
-
-export interface Loaded<T> {
-  data: T | undefined;
-  error: unknown;
-  loading: boolean;
-  reload: () => void;
-}
-
-/** Loads `fn()` when `key` changes; `reload()` loads again. */
-export function useLoad<T>(fn: () => Promise<T>, key: string): Loaded<T> {
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
-  const [round, setRound] = useState(0);
-  const fnRef = useRef(fn);
-  fnRef.current = fn;
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ ...s, loading: true }));
-    fnRef.current().then(
-      (data) => live && setState({ data, loading: false }),
-      (error: unknown) => live && setState({ error, loading: false }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, round]);
-  const reload = useCallback(() => setRound((r) => r + 1), []);
-  return { data: state.data, error: state.error, loading: state.loading, reload };
 }
 
 const TONES: Record<string, string> = {

@@ -5,7 +5,8 @@ import { DashboardIntl, type MessageId, useDocumentLanguage, useI18n } from '../
 import { api, ApiProblem, onSessionLost, setCsrfToken } from '../dashboard/api.ts';
 import { CenterPanel, useSubmit } from '../dashboard/pages/Login.tsx';
 import { Link, navigate, useLocation } from '../dashboard/router.tsx';
-import { LanguageSwitch, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../dashboard/ui.tsx';
+import { LanguageSwitch, PageTitle, SecretField, StatusNotice, TableWrap } from '../dashboard/ui.tsx';
+import { useOperatorQuery } from './queries.ts';
 import type { AuditList, InvitedOperator, LedgerVerification, MerchantList, Money, OperatorList, OperatorMerchant, OperatorPermission, OperatorSession, TotpEnrolment } from './types.ts';
 
 /**
@@ -146,7 +147,7 @@ function Merchants({ search }: { search: string }) {
   const { t, dateTime } = useI18n();
   const initial = new URLSearchParams(search).get('q') ?? '';
   const [text, setText] = useState(initial);
-  const list = useLoad(() => api<MerchantList>('GET', `/merchants?${new URLSearchParams({ q: initial }).toString()}`), initial);
+  const list = useOperatorQuery<MerchantList>(['merchants', initial], `/merchants?${new URLSearchParams({ q: initial }).toString()}`);
   return (
     <>
       <PageTitle title={t('operator.merchantsTitle')}>{t('operator.merchantsTitle')}</PageTitle>
@@ -206,7 +207,7 @@ function kindText(t: (id: MessageId) => string, kind: string): string {
 
 function MerchantPage({ id, can }: { id: string; can: (p: OperatorPermission) => boolean }) {
   const { t, money, dateTime } = useI18n();
-  const loaded = useLoad(() => api<OperatorMerchant>('GET', `/merchants/${encodeURIComponent(id)}`), id);
+  const loaded = useOperatorQuery<OperatorMerchant>(['merchant', id], `/merchants/${encodeURIComponent(id)}`);
   const [reason, setReason] = useState('');
   const [done, setDone] = useState<string | null>(null);
   // The freeze's answer is the merchant as it is now: shown at once, no second request.
@@ -281,7 +282,7 @@ function MerchantPage({ id, can }: { id: string; can: (p: OperatorPermission) =>
 
 function MoneyPage({ can }: { can: (p: OperatorPermission) => boolean }) {
   const { t, money } = useI18n();
-  const loaded = useLoad(() => api<Money>('GET', '/money'), 'money');
+  const loaded = useOperatorQuery<Money>(['money'], '/money');
   const [report, setReport] = useState<LedgerVerification | null>(null);
   const { busy, error, run } = useSubmit();
   return (
@@ -334,7 +335,7 @@ function MoneyPage({ can }: { can: (p: OperatorPermission) => boolean }) {
 
 function Audit() {
   const { t, dateTime } = useI18n();
-  const loaded = useLoad(() => api<AuditList>('GET', '/audit?limit=100'), 'audit');
+  const loaded = useOperatorQuery<AuditList>(['audit'], '/audit?limit=100');
   const show = (v: unknown) => (v === null || v === undefined ? '—' : <code>{JSON.stringify(v)}</code>);
   return (
     <>
@@ -364,7 +365,7 @@ function Audit() {
 
 function Operators({ can }: { can: (p: OperatorPermission) => boolean }) {
   const { t, dateTime } = useI18n();
-  const loaded = useLoad(() => api<OperatorList>('GET', '/operators'), 'operators');
+  const loaded = useOperatorQuery<OperatorList>(['operators'], '/operators');
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('support');
   const [invited, setInvited] = useState<{ email: string; password: string } | null>(null);

@@ -1,8 +1,9 @@
 import type { Language } from '@caisse/intl';
 import { type FormEvent, useEffect, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
-import { api, ApiProblem } from '../api.ts';
-import type { InvitationPreview, Session } from '../types.ts';
+import { ApiProblem } from '../api.ts';
+import { useAcceptInvitation, useInvitation } from '../queries/team.ts';
+import type { Session } from '../types.ts';
 import { ErrorNotice, LanguageSwitch } from '../ui.tsx';
 import { useRoleName } from './Team.tsx';
 
@@ -21,8 +22,11 @@ const LINK_PROBLEMS: Record<string, MessageId> = {
 export function AcceptInvitation({ token, onSignedIn, language, onLanguage }: { token: string; onSignedIn: (s: Session) => void; language: Language; onLanguage: (l: Language) => void }) {
   const { t } = useI18n();
   const roleName = useRoleName();
-  const [preview, setPreview] = useState<InvitationPreview | null>(null);
-  const [linkProblem, setLinkProblem] = useState<unknown>(null);
+  const invitation = useInvitation(token);
+  const acceptInvitation = useAcceptInvitation(token);
+  const preview = invitation.data ?? null;
+  const [acceptProblem, setLinkProblem] = useState<unknown>(null);
+  const linkProblem = acceptProblem ?? invitation.error;
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
@@ -33,9 +37,6 @@ export function AcceptInvitation({ token, onSignedIn, language, onLanguage }: { 
     document.title = docTitle;
   }, [docTitle]);
 
-  useEffect(() => {
-    api<InvitationPreview>('GET', `/invitations/${encodeURIComponent(token)}`).then(setPreview, setLinkProblem);
-  }, [token]);
 
   async function accept(e: FormEvent) {
     e.preventDefault();
@@ -46,7 +47,7 @@ export function AcceptInvitation({ token, onSignedIn, language, onLanguage }: { 
     }
     setBusy(true);
     try {
-      onSignedIn(await api<Session>('POST', `/invitations/${encodeURIComponent(token)}/accept`, { password, language }));
+      onSignedIn(await acceptInvitation.mutateAsync({ password, language }));
     } catch (err) {
       if (err instanceof ApiProblem && LINK_PROBLEMS[err.code]) setLinkProblem(err);
       else setError(err);

@@ -1,9 +1,19 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
+import {
+  useAccountSecurity,
+  useAccountSessions,
+  useChangePassword,
+  useConfirmTotp,
+  useDisableTotp,
+  useNewRecoveryCodes,
+  useRevokeOtherSessions,
+  useRevokeSession,
+  useStartTotp,
+} from '../queries/account.ts';
 import { NewPasswordField } from './Login.tsx';
-import type { AccountSecurity, AccountSessionEntry, TotpEnrolment } from '../types.ts';
-import { ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
+import type { TotpEnrolment } from '../types.ts';
+import { ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap } from '../ui.tsx';
 
 /**
  * The signed-in user's own account: password change, two-factor sign-in (enrol with the QR code,
@@ -45,11 +55,12 @@ function PasswordChange() {
   const { t } = useI18n();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
+  const changePassword = useChangePassword();
   const { busy, error, done, run } = useAction();
   function submit(e: FormEvent) {
     e.preventDefault();
     void run(async () => {
-      await api('POST', '/account/password', { currentPassword: current, newPassword: next });
+      await changePassword.mutateAsync({ currentPassword: current, newPassword: next });
       setCurrent('');
       setNext('');
       return t('account.passwordChanged');
@@ -103,7 +114,11 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
 
 function TwoFactor({ onSessionChanged }: { onSessionChanged: () => void }) {
   const { t, dateTime } = useI18n();
-  const state = useLoad(() => api<AccountSecurity>('GET', '/account/security'), 'security');
+  const state = useAccountSecurity();
+  const startTotp = useStartTotp();
+  const confirmTotp = useConfirmTotp();
+  const newCodes = useNewRecoveryCodes();
+  const disableTotp = useDisableTotp();
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState('');
@@ -115,11 +130,10 @@ function TwoFactor({ onSessionChanged }: { onSessionChanged: () => void }) {
   function confirm(e: FormEvent) {
     e.preventDefault();
     void run(async () => {
-      const answer = await api<{ recoveryCodes: string[] }>('POST', '/account/totp/confirm', { code: code.trim() });
+      const answer = await confirmTotp.mutateAsync(code.trim());
       setCodes(answer.recoveryCodes);
       setEnrolment(null);
       setCode('');
-      state.reload();
       onSessionChanged();
       return t('account.totpOn');
     });
@@ -134,7 +148,7 @@ function TwoFactor({ onSessionChanged }: { onSessionChanged: () => void }) {
       {done && <StatusNotice>{done}</StatusNotice>}
       {codes && <RecoveryCodes codes={codes} />}
       {s && !s.totpEnabled && !enrolment && (
-        <button type="button" disabled={busy} onClick={() => void run(async () => (setEnrolment(await api<TotpEnrolment>('POST', '/account/totp')), null))}>
+        <button type="button" disabled={busy} onClick={() => void run(async () => (setEnrolment(await startTotp.mutateAsync()), null))}>
           {t('account.totpStart')}
         </button>
       )}
@@ -175,8 +189,7 @@ function TwoFactor({ onSessionChanged }: { onSessionChanged: () => void }) {
               disabled={busy}
               onClick={() =>
                 void run(async () => {
-                  setCodes((await api<{ recoveryCodes: string[] }>('POST', '/account/totp/recovery-codes', proof())).recoveryCodes);
-                  state.reload();
+                  setCodes((await newCodes.mutateAsync(proof())).recoveryCodes);
                   return null;
                 })
               }
@@ -189,9 +202,8 @@ function TwoFactor({ onSessionChanged }: { onSessionChanged: () => void }) {
               disabled={busy}
               onConfirm={() =>
                 void run(async () => {
-                  await api('POST', '/account/totp/disable', proof());
+                  await disableTotp.mutateAsync(proof());
                   setCodes(null);
-                  state.reload();
                   onSessionChanged();
                   return t('account.totpOff');
                 })
@@ -206,7 +218,9 @@ function TwoFactor({ onSessionChanged }: { onSessionChanged: () => void }) {
 
 function Sessions() {
   const { t, dateTime } = useI18n();
-  const list = useLoad(() => api<{ data: AccountSessionEntry[] }>('GET', '/account/sessions'), 'sessions');
+  const list = useAccountSessions();
+  const revokeSession = useRevokeSession();
+  const revokeOthers = useRevokeOtherSessions();
   const { busy, error, done, run } = useAction();
   const others = (list.data?.data ?? []).filter((s) => !s.current).length;
   return (
@@ -245,8 +259,7 @@ function Sessions() {
                       aria-label={t('account.revokeNamed', { date: dateTime(s.createdAt) })}
                       onClick={() =>
                         void run(async () => {
-                          await api('DELETE', `/account/sessions/${encodeURIComponent(s.id)}`);
-                          list.reload();
+                          await revokeSession.mutateAsync(s.id);
                           return t('account.revoked');
                         })
                       }
@@ -267,8 +280,7 @@ function Sessions() {
           disabled={busy || others === 0}
           onClick={() =>
             void run(async () => {
-              const r = await api<{ revoked: number }>('POST', '/account/sessions/revoke-others');
-              list.reload();
+              const r = await revokeOthers.mutateAsync();
               return t('account.revokedOthers', { count: r.revoked });
             })
           }

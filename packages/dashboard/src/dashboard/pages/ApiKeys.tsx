@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
 import { useCan } from '../permissions.tsx';
-import { type AccessLevel, API_RESOURCES, type ApiKey, type ApiResource, type CreatedApiKey, type KeyPermissions, type List, type Mode } from '../types.ts';
-import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey, useRollApiKey } from '../queries/apikeys.ts';
+import { type AccessLevel, API_RESOURCES, type ApiKey, type ApiResource, type CreatedApiKey, type KeyPermissions, type Mode } from '../types.ts';
+import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap } from '../ui.tsx';
 
 const GRACE_CHOICES: { seconds: number; label: MessageId }[] = [
   { seconds: 0, label: 'keys.graceNow' },
@@ -120,6 +120,7 @@ function RollForm({ k, onRolled }: { k: ApiKey; onRolled: (created: CreatedApiKe
   const [open, setOpen] = useState(false);
   const [grace, setGrace] = useState(String(24 * 3600));
   const [error, setError] = useState<unknown>(null);
+  const rollKey = useRollApiKey(k.mode);
   if (!open) {
     return (
       <button type="button" className="secondary" onClick={() => setOpen(true)}>
@@ -130,7 +131,7 @@ function RollForm({ k, onRolled }: { k: ApiKey; onRolled: (created: CreatedApiKe
   async function roll(e: FormEvent) {
     e.preventDefault();
     try {
-      const rolled = await api<{ old: ApiKey; new: CreatedApiKey }>('POST', `/${k.mode}/keys/${k.id}/roll`, { graceSeconds: Number(grace), code: codeOf(e) });
+      const rolled = await rollKey.mutateAsync({ id: k.id, graceSeconds: Number(grace), code: codeOf(e) });
       setOpen(false);
       onRolled(rolled.new);
     } catch (err) {
@@ -167,7 +168,9 @@ function RollForm({ k, onRolled }: { k: ApiKey; onRolled: (created: CreatedApiKe
 export function ApiKeys({ mode }: { mode: Mode }) {
   const writable = useCan()('keys:write');
   const { t, rich, dateTime } = useI18n();
-  const keys = useLoad(() => api<List<ApiKey>>('GET', `/${mode}/keys`), mode);
+  const keys = useApiKeys(mode);
+  const createKey = useCreateApiKey(mode);
+  const revokeKey = useRevokeApiKey(mode);
   const [name, setName] = useState('');
   const [kind, setKind] = useState<ApiKey['kind']>('publishable');
   const [permissions, setPermissions] = useState<KeyPermissions>({});
@@ -182,11 +185,10 @@ export function ApiKeys({ mode }: { mode: Mode }) {
     setDone('');
     try {
       const body = { name, kind, ...(kind === 'restricted' ? { permissions } : {}), ...(needsCode(mode, kind) ? { code: codeOf(e) } : {}) };
-      const created = await api<CreatedApiKey>('POST', `/${mode}/keys`, body);
+      const created = await createKey.mutateAsync(body);
       setShown({ key: created, why: 'created' });
       setName('');
       setPermissions({});
-      keys.reload();
     } catch (err) {
       setError(err);
     }
@@ -195,9 +197,8 @@ export function ApiKeys({ mode }: { mode: Mode }) {
   async function revoke(k: ApiKey) {
     setError(null);
     try {
-      await api('POST', `/${mode}/keys/${k.id}/revoke`, {});
+      await revokeKey.mutateAsync(k.id);
       setDone(t('keys.revoked', { name: k.name }));
-      keys.reload();
     } catch (err) {
       setError(err);
     }
@@ -301,7 +302,7 @@ export function ApiKeys({ mode }: { mode: Mode }) {
                     <td>
                       {usable && writable && (
                         <div className="actions" style={{ marginTop: 0 }}>
-                          {state.value === 'active' && <RollForm k={k} onRolled={(created) => { setShown({ key: created, why: 'rolled' }); keys.reload(); }} />}
+                          {state.value === 'active' && <RollForm k={k} onRolled={(created) => setShown({ key: created, why: 'rolled' })} />}
                           <ConfirmButton label={t('keys.revoke')} name={t('keys.revokeName', { name: k.name })} confirmLabel={t('keys.revokeNow', { name: k.name })} onConfirm={() => void revoke(k)} />
                         </div>
                       )}

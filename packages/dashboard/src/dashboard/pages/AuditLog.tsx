@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
-import { PagedTable, usePages } from '../paging.tsx';
-import type { AuditEntry, List } from '../types.ts';
+import { PagedTable } from '../paging.tsx';
+import { useAuditLog } from '../queries/audit.ts';
 import { PageTitle } from '../ui.tsx';
 
 /** The actions the server writes (dashboard.service.ts AUDIT_ACTIONS), for the filter. */
@@ -31,15 +30,7 @@ const ACTIONS = [
 export function AuditLog() {
   const { t, dateTime } = useI18n();
   const [action, setAction] = useState('');
-  const pages = usePages(
-    (startingAfter) => {
-      const q = new URLSearchParams({ limit: '50' });
-      if (action) q.set('action', action);
-      if (startingAfter) q.set('startingAfter', startingAfter);
-      return api<List<AuditEntry>>('GET', `/audit-log?${q.toString()}`);
-    },
-    `audit?${action}`,
-  );
+  const pages = useAuditLog(action);
   return (
     <>
       <PageTitle title={t('audit.title')}>{t('audit.title')}</PageTitle>

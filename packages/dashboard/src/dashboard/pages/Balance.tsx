@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
-import { PagedTable, usePages } from '../paging.tsx';
+import { PagedTable } from '../paging.tsx';
+import { useBalance, useBalanceTransactions } from '../queries/balance.ts';
 import { Link, navigate } from '../router.tsx';
-import { BALANCE_TRANSACTION_TYPES, type BalanceTransaction, type BalanceTransactionType, type Balance as BalanceView, type List, type Mode } from '../types.ts';
-import { Badge, CsvDownload, ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
+import { BALANCE_TRANSACTION_TYPES, type BalanceTransactionType, type Mode } from '../types.ts';
+import { Badge, CsvDownload, ErrorNotice, PageTitle, TableWrap } from '../ui.tsx';
 
 /** Each line type's word (written in full, so the catalogue check finds every id). */
 const TYPE_TEXTS: Record<BalanceTransactionType, MessageId> = {
@@ -37,14 +37,14 @@ function queryOf(filters: Filters, extra: Record<string, string> = {}) {
 
 export function Balance({ mode, search }: { mode: Mode; search: string }) {
   const { t, money } = useI18n();
-  const balance = useLoad(() => api<BalanceView>('GET', `/${mode}/balance`), mode);
+  const balance = useBalance(mode);
   return (
     <>
       <PageTitle title={t('balance.title')}>{t('balance.title')}</PageTitle>
       <p>{t('balance.intro', { mode })}</p>
       <ErrorNotice error={balance.error} />
       {!balance.data ? (
-        balance.loading && <p role="status">{t('balance.loading')}</p>
+        balance.isPending && <p role="status">{t('balance.loading')}</p>
       ) : balance.data.balances.length === 0 ? (
         <div className="card">
           <p className="big-number">0</p>
@@ -97,11 +97,7 @@ function Statement({ mode, search }: { mode: Mode; search: string }) {
   const params = new URLSearchParams(search);
   const filters: Filters = { type: params.get('type') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
   const [draft, setDraft] = useState(filters);
-  const key = `${mode}?${queryOf(filters)}`;
-  const pages = usePages(
-    (startingAfter) => api<List<BalanceTransaction>>('GET', `/${mode}/balance/transactions?${queryOf(filters, { limit: '20', ...(startingAfter ? { startingAfter } : {}) })}`),
-    key,
-  );
+  const pages = useBalanceTransactions(mode, queryOf(filters, { limit: '20' }));
   const csv = `/dashboard/api/${mode}/balance/transactions.csv${queryOf(filters) ? `?${queryOf(filters)}` : ''}`;
 
   function apply(e: FormEvent) {

@@ -1,9 +1,10 @@
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
-import { api, ApiProblem } from '../api.ts';
+import { ApiProblem } from '../api.ts';
 import { Link } from '../router.tsx';
-import { type Customer, type CustomerDetail as Detail, type List, type Mode, PROVIDER_NAMES } from '../types.ts';
-import { PagedTable, usePages } from '../paging.tsx';
-import { Badge, ErrorNotice, PageTitle, TableWrap, useLoad } from '../ui.tsx';
+import { type Customer, type Mode, PROVIDER_NAMES } from '../types.ts';
+import { PagedTable } from '../paging.tsx';
+import { useCustomer, useCustomers } from '../queries/customers.ts';
+import { Badge, ErrorNotice, PageTitle, TableWrap } from '../ui.tsx';
 
 /** Failure codes in words (the code stays beside them, for support). */
 const PAYMENT_FAILURES: Record<string, MessageId> = { insufficient_funds: 'customers.failure.insufficient_funds' };
@@ -15,12 +16,6 @@ const TOPUP_FAILURES: Record<string, MessageId> = {
 };
 
 const PAGE_SIZE = 20;
-
-function queryOf(limit: number, startingAfter?: string) {
-  const q = new URLSearchParams({ limit: String(limit) });
-  if (startingAfter) q.set('startingAfter', startingAfter);
-  return q.toString();
-}
 
 /** "5 000 XAF", one line per currency; a dash when nothing was paid. */
 function Volume({ volume }: { volume: Customer['volume'] }) {
@@ -37,7 +32,7 @@ function Volume({ volume }: { volume: Customer['volume'] }) {
 
 export function Customers({ mode }: { mode: Mode }) {
   const { t, dateTime } = useI18n();
-  const pages = usePages((after) => api<List<Customer>>('GET', `/${mode}/customers?${queryOf(PAGE_SIZE, after)}`), mode);
+  const pages = useCustomers(mode, `limit=${PAGE_SIZE}`);
   return (
     <>
       <PageTitle title={t('customers.title')}>{t('customers.title')}</PageTitle>
@@ -92,7 +87,7 @@ function FailureText({ code, words }: { code: string | null; words: Record<strin
 
 export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
   const { t, rich, money, dateTime } = useI18n();
-  const loaded = useLoad(() => api<Detail>('GET', `/${mode}/customers/${encodeURIComponent(id)}`), `${mode}/${id}`);
+  const loaded = useCustomer(mode, id);
   const back = (
     <p>
       <Link to={`/dashboard/${mode}/customers`}>{t('customers.allCustomers')}</Link>

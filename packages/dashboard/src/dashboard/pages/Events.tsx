@@ -1,22 +1,21 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
-import { PagedTable, usePages } from '../paging.tsx';
+import { PagedTable } from '../paging.tsx';
+import { useEvent, useEvents, useResendEvent } from '../queries/events.ts';
 import { Link, navigate } from '../router.tsx';
-import { type AttemptDetail, type DeliveryDetail, EVENT_TYPES, type EventDetail as Detail, type List, type Mode, type WebhookEvent } from '../types.ts';
-import { Badge, ErrorNotice, PageTitle, StatusNotice, useLoad } from '../ui.tsx';
+import { type AttemptDetail, type DeliveryDetail, EVENT_TYPES, type Mode, type WebhookEvent } from '../types.ts';
+import { Badge, ErrorNotice, PageTitle, StatusNotice } from '../ui.tsx';
 
 interface Filters {
   type: string;
   failed: boolean;
 }
 
-/** The list's query string: the filters as the API names them, a page of 20, after the last row shown. */
-function queryOf(filters: Filters, startingAfter?: string) {
+/** The list's query string: the filters as the API names them, a page of 20 (the hook adds the cursor). */
+function queryOf(filters: Filters) {
   const q = new URLSearchParams({ limit: '20' });
   if (filters.type) q.set('type', filters.type);
   if (filters.failed) q.set('deliveryStatus', 'failed');
-  if (startingAfter) q.set('startingAfter', startingAfter);
   return q.toString();
 }
 
@@ -47,7 +46,7 @@ export function Events({ mode, search }: { mode: Mode; search: string }) {
   const params = new URLSearchParams(search);
   const filters: Filters = { type: params.get('type') ?? '', failed: params.get('failed') === '1' };
   const [draft, setDraft] = useState(filters);
-  const pages = usePages((startingAfter) => api<List<WebhookEvent>>('GET', `/${mode}/events?${queryOf(filters, startingAfter)}`), `${mode}?${queryOf(filters)}`);
+  const pages = useEvents(mode, queryOf(filters));
 
   function go(next: Filters) {
     const q = new URLSearchParams();
@@ -208,7 +207,8 @@ function Delivery({ delivery }: { delivery: DeliveryDetail }) {
 /** One event: its payload as sent, and per endpoint its deliveries (a resend adds one) and their attempts. */
 export function EventDetail({ mode, id }: { mode: Mode; id: string }) {
   const { t, rich, dateTime } = useI18n();
-  const loaded = useLoad(() => api<Detail>('GET', `/${mode}/events/${encodeURIComponent(id)}`), `${mode}/${id}`);
+  const loaded = useEvent(mode, id);
+  const resendEvent = useResendEvent(mode);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState('');
 
@@ -216,9 +216,8 @@ export function EventDetail({ mode, id }: { mode: Mode; id: string }) {
     setError(null);
     setDone('');
     try {
-      const res = await api<{ data: unknown[] }>('POST', `/${mode}/events/${encodeURIComponent(id)}/resend`, endpointId ? { endpointId } : {});
+      const res = await resendEvent.mutateAsync({ id, endpointId });
       setDone(t('event.resent', { count: res.data.length }));
-      loaded.reload();
     } catch (err) {
       setError(err);
     }

@@ -3,9 +3,9 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
+import { useOverview } from '../queries/overview.ts';
 import type { Mode, Overview, OverviewFigures, OverviewPeriod } from '../types.ts';
-import { ErrorNotice, PageTitle, useLoad } from '../ui.tsx';
+import { ErrorNotice, PageTitle } from '../ui.tsx';
 
 const PERIODS: { value: OverviewPeriod; label: MessageId }[] = [
   { value: 'today', label: 'home.period.today' },
@@ -32,7 +32,7 @@ function plotted(f: OverviewFigures, key: FigureKey, currency: string | undefine
 export function Home({ mode }: { mode: Mode }) {
   const { t } = useI18n();
   const [period, setPeriod] = useState<OverviewPeriod>('today');
-  const overview = useLoad(() => api<Overview>('GET', `/${mode}/overview?period=${period}`), `${mode}:${period}`);
+  const overview = useOverview(mode, period);
   const data = overview.data?.period === period ? overview.data : undefined;
   return (
     <>
@@ -47,7 +47,7 @@ export function Home({ mode }: { mode: Mode }) {
       </div>
       <ErrorNotice error={overview.error} />
       {!data ? (
-        overview.loading && <p role="status">{t('home.loading')}</p>
+        overview.isPending && <p role="status">{t('home.loading')}</p>
       ) : (
         <div className="overview-grid">
           {FIGURES.map((f) => (

@@ -1,15 +1,19 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
 import { useCan } from '../permissions.tsx';
+import { useResendEvent } from '../queries/events.ts';
+import { useCancelPayment, usePayment, useRefundPayment } from '../queries/payments.ts';
 import { Link } from '../router.tsx';
-import { type Mode, type Payment, type PaymentAttempt, type PaymentDetail as Detail, PROVIDER_NAMES, type Refund } from '../types.ts';
-import { Badge, ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
+import { type Mode, type Payment, type PaymentAttempt, PROVIDER_NAMES, type Refund } from '../types.ts';
+import { Badge, ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap } from '../ui.tsx';
 
 export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
   const { t, rich, money, dateTime } = useI18n();
   const can = useCan();
-  const loaded = useLoad(() => api<Detail>('GET', `/${mode}/payments/${encodeURIComponent(id)}`), `${mode}/${id}`);
+  const loaded = usePayment(mode, id);
+  const refund = useRefundPayment(mode);
+  const cancel = useCancelPayment(mode);
+  const resend = useResendEvent(mode);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState('');
 
@@ -19,7 +23,6 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
     try {
       await what();
       setDone(message);
-      loaded.reload();
     } catch (err) {
       setError(err);
     }
@@ -129,7 +132,7 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
         </dl>
         {open && can('payments:write') && (
           <div className="actions">
-            <ConfirmButton label={t('payment.cancel')} confirmLabel={t('payment.cancelConfirm')} onConfirm={() => void act(() => api('POST', `/${mode}/payments/${p.id}/cancel`), t('payment.canceled'))} />
+            <ConfirmButton label={t('payment.cancel')} confirmLabel={t('payment.cancelConfirm')} onConfirm={() => void act(() => cancel.mutateAsync(p.id), t('payment.canceled'))} />
           </div>
         )}
         {refundable && can('payments:write') && (
@@ -137,7 +140,7 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
             payment={p}
             onRefund={(amount) =>
               act(
-                () => api('POST', `/${mode}/payments/${p.id}/refund`, amount ? { amount } : {}),
+                () => refund.mutateAsync({ id: p.id, amount }),
                 p.paymentMethod?.type === 'mobile_money' ? t('payment.refundStarted') : t('payment.refundDone'),
               )
             }
@@ -162,7 +165,7 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
                     {e.id}
                   </Link>
                   {can('webhooks:write') && (
-                  <button type="button" className="secondary" onClick={() => void act(() => api('POST', `/${mode}/events/${e.id}/resend`, {}), t('payment.resent', { type: e.type }))}>
+                  <button type="button" className="secondary" onClick={() => void act(() => resend.mutateAsync({ id: e.id }), t('payment.resent', { type: e.type }))}>
                     {rich('payment.resend', { type: e.type, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
                   </button>
                   )}

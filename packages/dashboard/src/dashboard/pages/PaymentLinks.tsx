@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
 import { Link } from '../router.tsx';
-import { CURRENCIES, type List, type Mode, type Payment, type PaymentLink } from '../types.ts';
-import { PagedTable, usePages } from '../paging.tsx';
-import { Badge, ErrorNotice, PageTitle, SecretField, StatusNotice, useLoad } from '../ui.tsx';
+import { CURRENCIES, type Mode, type PaymentLink } from '../types.ts';
+import { PagedTable } from '../paging.tsx';
+import { useCreatePaymentLink, usePaymentLink, usePaymentLinks, useSetPaymentLinkActive } from '../queries/links.ts';
+import { Badge, ErrorNotice, PageTitle, SecretField, StatusNotice } from '../ui.tsx';
 import { PaymentsTable } from './Payments.tsx';
 
 function LinkStatus({ link }: { link: PaymentLink }) {
@@ -15,7 +15,8 @@ function LinkStatus({ link }: { link: PaymentLink }) {
 /** Payment links: the form that creates one, then the merchant's links with a copy button each. */
 export function PaymentLinks({ mode }: { mode: Mode }) {
   const { t, money, dateTime } = useI18n();
-  const links = usePages((after) => api<List<PaymentLink>>('GET', `/${mode}/payment-links?limit=20${after ? `&startingAfter=${after}` : ''}`), mode);
+  const links = usePaymentLinks(mode, 'limit=20');
+  const createLink = useCreatePaymentLink(mode);
   const [amount, setAmount] = useState('');
   const [currency, setCurrency] = useState('XAF');
   const [description, setDescription] = useState('');
@@ -27,10 +28,9 @@ export function PaymentLinks({ mode }: { mode: Mode }) {
     e.preventDefault();
     setError(null);
     try {
-      setCreated(await api<PaymentLink>('POST', `/${mode}/payment-links`, { amount: amount.trim(), currency, description }));
+      setCreated(await createLink.mutateAsync({ amount: amount.trim(), currency, description }));
       setAmount('');
       setDescription('');
-      links.reload();
     } catch (err) {
       setError(err);
     }
@@ -127,14 +127,14 @@ export function PaymentLinks({ mode }: { mode: Mode }) {
 /** One link: its URL to copy, its status (with the switch), and the payments its visits created. */
 export function PaymentLinkDetail({ mode, id }: { mode: Mode; id: string }) {
   const { t, money, dateTime } = useI18n();
-  const detail = useLoad(() => api<{ link: PaymentLink; payments: List<Payment> }>('GET', `/${mode}/payment-links/${encodeURIComponent(id)}`), `${mode}/${id}`);
+  const detail = usePaymentLink(mode, id);
+  const setLinkActive = useSetPaymentLinkActive(mode);
   const [error, setError] = useState<unknown>(null);
 
   async function setActive(active: boolean) {
     setError(null);
     try {
-      await api<PaymentLink>('POST', `/${mode}/payment-links/${encodeURIComponent(id)}`, { active });
-      detail.reload();
+      await setLinkActive.mutateAsync({ id, active });
     } catch (err) {
       setError(err);
     }
@@ -149,7 +149,7 @@ export function PaymentLinkDetail({ mode, id }: { mode: Mode; id: string }) {
       </p>
       <ErrorNotice error={detail.error} />
       <ErrorNotice error={error} />
-      {detail.loading && !detail.data && <p role="status">{t('links.loading')}</p>}
+      {detail.isPending && <p role="status">{t('links.loading')}</p>}
       {link && detail.data && (
         <>
           <section className="card" aria-labelledby="link-summary">

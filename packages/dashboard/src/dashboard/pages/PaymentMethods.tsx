@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
 import { useCan } from '../permissions.tsx';
+import { useCountry, usePaymentMethods, useSaveCountry, useSavePaymentMethods } from '../queries/settings.ts';
 import type { Country, CountrySettings, Mode, PaymentMethodSettings } from '../types.ts';
 import { COUNTRIES } from '../types.ts';
-import { Badge, ErrorNotice, PageTitle, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
+import { Badge, ErrorNotice, PageTitle, StatusNotice, TableWrap } from '../ui.tsx';
 
 /** Countries by name in the page's language. */
 const COUNTRY_NAMES = { CM: 'country.CM', SN: 'country.SN', CI: 'country.CI' } as const satisfies Record<Country, MessageId>;
@@ -18,8 +18,10 @@ export function PaymentMethods({ mode }: { mode: Mode }) {
   const { t } = useI18n();
   const can = useCan();
   const editable = can('settings:write');
-  const country = useLoad(() => api<CountrySettings>('GET', '/settings/country'), 'country');
-  const settings = useLoad(() => api<PaymentMethodSettings>('GET', `/${mode}/payment-methods/settings`), `methods ${mode}`);
+  const country = useCountry();
+  const settings = usePaymentMethods(mode);
+  const saveCountry = useSaveCountry();
+  const saveMethods = useSavePaymentMethods(mode);
   const [saved, setSaved] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
 
@@ -29,8 +31,6 @@ export function PaymentMethods({ mode }: { mode: Mode }) {
     try {
       await action();
       setSaved(done);
-      country.reload();
-      settings.reload();
     } catch (err) {
       setError(err);
     }
@@ -47,7 +47,7 @@ export function PaymentMethods({ mode }: { mode: Mode }) {
           key={country.data.country}
           current={country.data}
           editable={editable}
-          onSave={(c) => run(() => api('PUT', '/settings/country', { country: c }), t('methods.countrySaved'))}
+          onSave={(c) => run(() => saveCountry.mutateAsync(c), t('methods.countrySaved'))}
         />
       )}
       {settings.data && (
@@ -56,7 +56,7 @@ export function PaymentMethods({ mode }: { mode: Mode }) {
           mode={mode}
           settings={settings.data}
           editable={editable}
-          onSave={(body) => run(() => api('PUT', `/${mode}/payment-methods/settings`, body), t('methods.saved'))}
+          onSave={(body) => run(() => saveMethods.mutateAsync(body), t('methods.saved'))}
         />
       )}
     </>

@@ -1,10 +1,10 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { startOfLocalDay } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
 import { Link, navigate } from '../router.tsx';
-import { type List, type Mode, PAYMENT_STATUSES, type Payment } from '../types.ts';
-import { LoadMore, usePages } from '../paging.tsx';
+import { type Mode, PAYMENT_STATUSES, type Payment } from '../types.ts';
+import { LoadMore } from '../paging.tsx';
+import { usePayments } from '../queries/payments.ts';
 import { Badge, CsvDownload, ErrorNotice, PageTitle, TableWrap, useStatusText } from '../ui.tsx';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -18,11 +18,10 @@ function filterQuery(filters: { status: string; from: string; to: string }) {
   return q;
 }
 
-/** The list's query string: the filters, a page of 20, after the last row shown. */
-function queryOf(filters: { status: string; from: string; to: string }, startingAfter?: string) {
+/** The list's query string: the filters, a page of 20 (the hook adds the cursor). */
+function queryOf(filters: { status: string; from: string; to: string }) {
   const q = filterQuery(filters);
   q.set('limit', '20');
-  if (startingAfter) q.set('startingAfter', startingAfter);
   return q.toString();
 }
 
@@ -32,10 +31,9 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
   const params = new URLSearchParams(search);
   const filters = { status: params.get('status') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
   const [draft, setDraft] = useState(filters);
-  const key = `${mode}?${queryOf(filters)}`;
   const csvQuery = filterQuery(filters).toString();
   const csv = `/dashboard/api/${mode}/payments.csv${csvQuery ? `?${csvQuery}` : ''}`;
-  const pages = usePages((after) => api<List<Payment>>('GET', `/${mode}/payments?${queryOf(filters, after)}`), key);
+  const pages = usePayments(mode, queryOf(filters));
 
   function apply(e: FormEvent) {
     e.preventDefault();

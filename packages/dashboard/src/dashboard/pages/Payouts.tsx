@@ -1,11 +1,13 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
-import { api, ApiProblem } from '../api.ts';
+import { ApiProblem } from '../api.ts';
 import { useCan } from '../permissions.tsx';
-import { PagedTable, usePages } from '../paging.tsx';
+import { PagedTable } from '../paging.tsx';
+import { useBalance } from '../queries/balance.ts';
+import { useCreatePayout, usePayout, usePayouts, usePayoutSchedule, useSavePayoutSchedule } from '../queries/payouts.ts';
 import { Link } from '../router.tsx';
-import { type Balance, CURRENCIES, type List, type Mode, type Payout, PROVIDER_NAMES, type PayoutSchedule, WEEK_DAYS } from '../types.ts';
-import { Badge, ErrorNotice, PageTitle, StatusNotice, useLoad } from '../ui.tsx';
+import { CURRENCIES, type Mode, type Payout, PROVIDER_NAMES, type PayoutSchedule, WEEK_DAYS } from '../types.ts';
+import { Badge, ErrorNotice, PageTitle, StatusNotice } from '../ui.tsx';
 
 /** The refusals the page words itself (written in full, so the catalogue check finds every id). */
 const ERROR_TEXTS: Record<string, MessageId> = {
@@ -55,8 +57,8 @@ function PayoutProblem({ error }: { error: unknown }) {
 export function Payouts({ mode }: { mode: Mode }) {
   const can = useCan();
   const { t, money, dateTime } = useI18n();
-  const balance = useLoad(() => api<Balance>('GET', `/${mode}/balance`), mode);
-  const pages = usePages((startingAfter) => api<List<Payout>>('GET', `/${mode}/payouts?limit=20${startingAfter ? `&startingAfter=${startingAfter}` : ''}`), mode);
+  const balance = useBalance(mode);
+  const pages = usePayouts(mode, 'limit=20');
 
   return (
     <>
@@ -81,10 +83,6 @@ export function Payouts({ mode }: { mode: Mode }) {
         <CreatePayout
           mode={mode}
           currencies={balance.data?.balances.map((b) => b.currency) ?? []}
-          onCreated={() => {
-            balance.reload();
-            pages.reload();
-          }}
         />
       )}
 
@@ -141,8 +139,9 @@ function Destination({ payout }: { payout: Payout }) {
 /** Digits and a leading plus only: people type numbers with spaces. */
 const phoneOf = (typed: string) => typed.replace(/[\s.-]+/g, '');
 
-function CreatePayout({ mode, currencies, onCreated }: { mode: Mode; currencies: string[]; onCreated: () => void }) {
+function CreatePayout({ mode, currencies }: { mode: Mode; currencies: string[] }) {
   const { t, money } = useI18n();
+  const createPayout = useCreatePayout(mode);
   const [form, setForm] = useState({ amount: '', currency: '', phoneNumber: '', description: '' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -158,7 +157,7 @@ function CreatePayout({ mode, currencies, onCreated }: { mode: Mode; currencies:
     setError(null);
     setCreated(null);
     try {
-      const payout = await api<Payout>('POST', `/${mode}/payouts`, {
+      const payout = await createPayout.mutateAsync({
         amount: form.amount.trim().replace(/[\s\u202f]+/g, ''),
         currency,
         destination: { provider: 'mtn_momo', phoneNumber: phoneOf(form.phoneNumber) },
@@ -166,7 +165,6 @@ function CreatePayout({ mode, currencies, onCreated }: { mode: Mode; currencies:
       });
       setCreated(payout);
       setForm({ ...form, amount: '', description: '' });
-      onCreated();
     } catch (err) {
       setError(err);
     } finally {
@@ -245,15 +243,17 @@ function draftOf(s: PayoutSchedule): ScheduleDraft {
 
 function ScheduleForm({ mode }: { mode: Mode }) {
   const { t, dateTime, locale } = useI18n();
-  const loaded = useLoad(() => api<PayoutSchedule>('GET', `/${mode}/payout-schedule`), mode);
+  const loaded = usePayoutSchedule(mode);
+  const saveSchedule = useSavePayoutSchedule(mode);
   const [draft, setDraft] = useState<ScheduleDraft | null>(null);
   const [saved, setSaved] = useState<PayoutSchedule | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     if (loaded.data) setDraft(draftOf(loaded.data));
-    setSaved(null);
   }, [loaded.data]);
+  // Saving updates the cached schedule too: only another mode's schedule hides the notice.
+  useEffect(() => setSaved(null), [mode]);
   const current = saved ?? loaded.data;
 
   async function save(e: FormEvent) {
@@ -265,7 +265,7 @@ function ScheduleForm({ mode }: { mode: Mode }) {
     const minimumAmount = Object.fromEntries(Object.entries(draft.minimums).filter(([, v]) => v.trim() !== '').map(([c, v]) => [c, v.trim()]));
     const phone = phoneOf(draft.phoneNumber);
     try {
-      const result = await api<PayoutSchedule>('PUT', `/${mode}/payout-schedule`, {
+      const result = await saveSchedule.mutateAsync({
         interval: draft.interval,
         ...(draft.interval === 'weekly' ? { weeklyAnchor: draft.weeklyAnchor } : {}),
         ...(phone ? { destination: { provider: 'mtn_momo', phoneNumber: phone } } : {}),
@@ -288,7 +288,7 @@ function ScheduleForm({ mode }: { mode: Mode }) {
       <p className="hint">{t('payouts.scheduleIntro')}</p>
       <ErrorNotice error={loaded.error} />
       {!draft || !current ? (
-        loaded.loading && <p role="status">{t('payouts.scheduleLoading')}</p>
+        loaded.isPending && <p role="status">{t('payouts.scheduleLoading')}</p>
       ) : (
         <form onSubmit={save} aria-label={t('payouts.scheduleTitle')}>
           {saved && <StatusNotice>{t('payouts.saved')}</StatusNotice>}
@@ -364,16 +364,9 @@ function ScheduleForm({ mode }: { mode: Mode }) {
 
 export function PayoutDetail({ mode, id }: { mode: Mode; id: string }) {
   const { t, money, dateTime } = useI18n();
-  const loaded = useLoad(() => api<Payout>('GET', `/${mode}/payouts/${encodeURIComponent(id)}`), `${mode}/${id}`);
+  const loaded = usePayout(mode, id);
   const p = loaded.data;
   const pending = p?.status === 'PENDING';
-  const { reload } = loaded;
-  // While the provider has not answered, look again every 2 seconds.
-  useEffect(() => {
-    if (!pending || loaded.loading) return;
-    const timer = setTimeout(reload, 2000);
-    return () => clearTimeout(timer);
-  }, [pending, loaded.loading, reload]);
 
   const back = (
     <p>
@@ -437,7 +430,7 @@ export function PayoutDetail({ mode, id }: { mode: Mode; id: string }) {
           <dd>{dateTime(p.completedAt)}</dd>
         </dl>
         <div className="actions">
-          <button type="button" className="secondary" onClick={reload}>
+          <button type="button" className="secondary" onClick={() => void loaded.refetch()}>
             {t('dash.refresh')}
           </button>
         </div>

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
+import { useSearch } from '../queries/payments.ts';
 import { navigate } from '../router.tsx';
-import type { List, Mode, Payment } from '../types.ts';
-import { ErrorNotice, PageTitle, useLoad } from '../ui.tsx';
+import type { Mode } from '../types.ts';
+import { ErrorNotice, PageTitle } from '../ui.tsx';
 import { PaymentsTable } from './Payments.tsx';
 
 /** The header's search box: goes to the results page of what was typed. */
@@ -32,13 +32,13 @@ export function SearchBox({ mode, initial }: { mode: Mode; initial: string }) {
 export function Search({ mode, search }: { mode: Mode; search: string }) {
   const { t, rich } = useI18n();
   const q = new URLSearchParams(search).get('q')?.trim() ?? '';
-  const found = useLoad(() => (q ? api<List<Payment>>('GET', `/${mode}/search?${new URLSearchParams({ q })}`) : Promise.resolve(null)), `${mode}?${q}`);
+  const found = useSearch(mode, q);
   return (
     <>
       <PageTitle title={t('search.title')}>{t('search.title')}</PageTitle>
       <p className="hint">{t('search.intro')}</p>
       <ErrorNotice error={found.error} />
-      {found.loading && !found.data ? (
+      {found.isLoading ? (
         <p role="status">{t('dash.loading')}</p>
       ) : (
         found.data && (

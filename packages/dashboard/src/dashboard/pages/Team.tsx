@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
 import { useCan } from '../permissions.tsx';
-import { type Invitation, type Role, ROLES, type Session, type Team as TeamData, type TeamMember } from '../types.ts';
-import { ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
+import { useChangeRole, useInviteMember, useRemoveMember, useRevokeInvitation, useTeam } from '../queries/team.ts';
+import { type Role, ROLES, type Session, type TeamMember } from '../types.ts';
+import { ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap } from '../ui.tsx';
 
 /** A role's name in the page's language. */
 export function useRoleName() {
@@ -17,7 +17,9 @@ export function Team({ session }: { session: Session }) {
   const { t, dateTime } = useI18n();
   const can = useCan();
   const roleName = useRoleName();
-  const team = useLoad(() => api<TeamData>('GET', '/team'), 'team');
+  const team = useTeam();
+  const inviteMember = useInviteMember();
+  const revokeInvitation = useRevokeInvitation();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('analyst');
   const [error, setError] = useState<unknown>(null);
@@ -30,7 +32,6 @@ export function Team({ session }: { session: Session }) {
     try {
       await what();
       setDone(message);
-      team.reload();
       return true;
     } catch (err) {
       setError(err);
@@ -40,7 +41,7 @@ export function Team({ session }: { session: Session }) {
 
   async function invite(e: FormEvent) {
     e.preventDefault();
-    if (await act(() => api<Invitation>('POST', '/team/invitations', { email, role }), t('team.invited', { email }))) setEmail('');
+    if (await act(() => inviteMember.mutateAsync({ email, role }), t('team.invited', { email }))) setEmail('');
   }
 
   return (
@@ -131,7 +132,7 @@ export function Team({ session }: { session: Session }) {
                           label={t('team.revoke')}
                           name={t('team.revokeName', { email: i.email })}
                           confirmLabel={t('team.revokeNow', { email: i.email })}
-                          onConfirm={() => void act(() => api('DELETE', `/team/invitations/${i.id}`), t('team.revoked', { email: i.email }))}
+                          onConfirm={() => void act(() => revokeInvitation.mutateAsync(i.id), t('team.revoked', { email: i.email }))}
                         />
                       </td>
                     )}
@@ -149,6 +150,8 @@ export function Team({ session }: { session: Session }) {
 function MemberRow({ member, self, manage, act }: { member: TeamMember; self: boolean; manage: boolean; act: (what: () => Promise<unknown>, message: string) => Promise<boolean> }) {
   const { t, dateTime } = useI18n();
   const roleName = useRoleName();
+  const changeRole = useChangeRole();
+  const removeMember = useRemoveMember();
   const selectId = `role-${member.id}`;
   return (
     <tr>
@@ -166,7 +169,7 @@ function MemberRow({ member, self, manage, act }: { member: TeamMember; self: bo
               value={member.role}
               onChange={(e) => {
                 const role = e.target.value as Role;
-                void act(() => api('PATCH', `/team/members/${member.id}`, { role }), t('team.roleChanged', { email: member.email, role: roleName(role) }));
+                void act(() => changeRole.mutateAsync({ id: member.id, role }), t('team.roleChanged', { email: member.email, role: roleName(role) }));
               }}
             >
               {ROLES.map((r) => (
@@ -187,7 +190,7 @@ function MemberRow({ member, self, manage, act }: { member: TeamMember; self: bo
             label={t('team.remove')}
             name={t('team.removeName', { email: member.email })}
             confirmLabel={t('team.removeNow', { email: member.email })}
-            onConfirm={() => void act(() => api('DELETE', `/team/members/${member.id}`), t('team.removed', { email: member.email }))}
+            onConfirm={() => void act(() => removeMember.mutateAsync(member.id), t('team.removed', { email: member.email }))}
           />
         </td>
       )}

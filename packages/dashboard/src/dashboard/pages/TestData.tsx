@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
+import { useCreateTestUser, useTestMessages } from '../queries/testdata.ts';
 import { Link } from '../router.tsx';
-import type { List, Message, Mode, TestUser } from '../types.ts';
-import { ErrorNotice, PageTitle, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
+import type { Mode, TestUser } from '../types.ts';
+import { ErrorNotice, PageTitle, StatusNotice, TableWrap } from '../ui.tsx';
 
 const CURRENCIES = ['XAF', 'XOF', 'EUR', 'USD'];
 
@@ -27,7 +27,8 @@ export function TestData({ mode }: { mode: Mode }) {
 
 function TestDataPage() {
   const { t, rich, money, dateTime } = useI18n();
-  const messages = useLoad(() => api<List<Message>>('GET', '/test/messages?limit=50'), 'messages');
+  const messages = useTestMessages();
+  const createTestUser = useCreateTestUser();
   const [form, setForm] = useState({ phoneNumber: '', password: '', email: '', balance: '50000', currency: 'XAF' });
   const [created, setCreated] = useState<TestUser[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -36,7 +37,7 @@ function TestDataPage() {
     e.preventDefault();
     setError(null);
     try {
-      const user = await api<TestUser>('POST', '/test/test-users', {
+      const user = await createTestUser.mutateAsync({
         phoneNumber: form.phoneNumber.replace(/\s+/g, ''),
         password: form.password,
         ...(form.email ? { email: form.email } : {}),
@@ -114,7 +115,7 @@ function TestDataPage() {
           <h2 id="outbox-title" style={{ margin: 0 }}>
             {t('testData.outbox')}
           </h2>
-          <button type="button" className="secondary" onClick={() => messages.reload()}>
+          <button type="button" className="secondary" onClick={() => void messages.refetch()}>
             {t('dash.refresh')}
           </button>
         </div>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
 import { useCan } from '../permissions.tsx';
+import { useResendEvent } from '../queries/events.ts';
+import { useDeleteEndpoint, useDeliveries, useEndpoint, useEndpointStats, useRevealSecret, useRollSecret, useUpdateEndpoint } from '../queries/webhooks.ts';
 import { Link, navigate } from '../router.tsx';
-import type { Delivery, Endpoint, EndpointSecret, EndpointStats, EndpointWithSecret, List, Mode } from '../types.ts';
-import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap, useLoad } from '../ui.tsx';
+import type { EndpointSecret, Mode } from '../types.ts';
+import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap } from '../ui.tsx';
 import { EventTypesField, useEndpointStatus } from './Webhooks.tsx';
 
 const ROLL_GRACE: { seconds: number; label: MessageId }[] = [
@@ -18,10 +19,14 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
   const writable = useCan()('webhooks:write');
   const { t, rich, dateTime } = useI18n();
   const endpointStatus = useEndpointStatus();
-  const key = `${mode}/${id}`;
-  const endpoint = useLoad(() => api<Endpoint>('GET', `/${mode}/webhook-endpoints/${encodeURIComponent(id)}`), key);
-  const deliveries = useLoad(() => api<List<Delivery>>('GET', `/${mode}/webhook-endpoints/${encodeURIComponent(id)}/deliveries?limit=50`), key);
-  const stats = useLoad(() => api<EndpointStats>('GET', `/${mode}/webhook-endpoints/${encodeURIComponent(id)}/stats`), key);
+  const endpoint = useEndpoint(mode, id);
+  const deliveries = useDeliveries(mode, id);
+  const stats = useEndpointStats(mode, id);
+  const update = useUpdateEndpoint(mode);
+  const remove = useDeleteEndpoint(mode);
+  const reveal = useRevealSecret(mode);
+  const roll = useRollSecret(mode);
+  const resend = useResendEvent(mode);
   const [secret, setSecret] = useState<EndpointSecret | null>(null);
   const [grace, setGrace] = useState(String(24 * 3600));
   const [events, setEvents] = useState<string[] | null>(null);
@@ -97,9 +102,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
               type="button"
               className="secondary"
               onClick={() =>
-                void act(() => api('PATCH', `/${mode}/webhook-endpoints/${ep.id}`, { enabled: !ep.enabled }), ep.enabled ? t('endpoint.disabled') : t('endpoint.enabled')).then(
-                  () => endpoint.reload(),
-                )
+                void act(() => update.mutateAsync({ id: ep.id, enabled: !ep.enabled }), ep.enabled ? t('endpoint.disabled') : t('endpoint.enabled'))
               }
             >
               {ep.enabled ? t('endpoint.disable') : t('endpoint.enable')}
@@ -107,7 +110,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
             <ConfirmButton
               label={t('endpoint.delete')}
               confirmLabel={t('endpoint.deleteConfirm')}
-              onConfirm={() => void act(() => api('DELETE', `/${mode}/webhook-endpoints/${ep.id}`), t('endpoint.deleted')).then((r) => r !== undefined && navigate(`/dashboard/${mode}/webhooks`))}
+              onConfirm={() => void act(() => remove.mutateAsync(ep.id), t('endpoint.deleted')).then((r) => r !== undefined && navigate(`/dashboard/${mode}/webhooks`))}
             />
           </div>
         )}
@@ -123,10 +126,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
             <button
               type="button"
               onClick={() =>
-                void act(() => api('PATCH', `/${mode}/webhook-endpoints/${ep.id}`, { enabledEvents: chosen.length ? chosen : ['*'] }), t('endpoint.eventsSaved')).then(() => {
-                  setEvents(null);
-                  endpoint.reload();
-                })
+                void act(() => update.mutateAsync({ id: ep.id, enabledEvents: chosen.length ? chosen : ['*'] }), t('endpoint.eventsSaved')).then(() => setEvents(null))
               }
             >
               {t('endpoint.saveEvents')}
@@ -151,7 +151,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
               </button>
             </>
           ) : (
-            <button type="button" className="secondary" onClick={() => void act(() => api<EndpointSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/reveal-secret`, {}), '').then((s) => s && setSecret(s))}>
+            <button type="button" className="secondary" onClick={() => void act(() => reveal.mutateAsync(ep.id), '').then((s) => s && setSecret(s))}>
               {t('endpoint.revealSecret')}
             </button>
           )}
@@ -170,8 +170,8 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
               <button
                 type="button"
                 onClick={() =>
-                  void act(() => api<EndpointWithSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/roll-secret`, { expiresIn: Number(grace) }), t('endpoint.rolled')).then(async (r) => {
-                    if (r) setSecret(await api<EndpointSecret>('POST', `/${mode}/webhook-endpoints/${ep.id}/reveal-secret`, {}));
+                  void act(() => roll.mutateAsync({ id: ep.id, expiresIn: Number(grace) }), t('endpoint.rolled')).then(async (r) => {
+                    if (r) setSecret(await reveal.mutateAsync(ep.id));
                   })
                 }
               >
@@ -187,7 +187,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
           <h2 id="ep-deliveries" style={{ margin: 0 }}>
             {t('endpoint.deliveries')}
           </h2>
-          <button type="button" className="secondary" onClick={() => deliveries.reload()}>
+          <button type="button" className="secondary" onClick={() => void deliveries.refetch()}>
             {t('dash.refresh')}
           </button>
         </div>
@@ -235,7 +235,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
                         <button
                           type="button"
                           className="secondary"
-                          onClick={() => void act(() => api('POST', `/${mode}/events/${d.eventId}/resend`, { endpointId: ep.id }), t('endpoint.resent')).then(() => deliveries.reload())}
+                          onClick={() => void act(() => resend.mutateAsync({ id: d.eventId, endpointId: ep.id }), t('endpoint.resent'))}
                         >
                           {rich('endpoint.resend', { id: d.eventId, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
                         </button>

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
 import { useCan } from '../permissions.tsx';
+import { useCreateEndpoint, useEndpoints } from '../queries/webhooks.ts';
 import { Link } from '../router.tsx';
-import { type Endpoint, type EndpointWithSecret, EVENT_TYPES, type List, type Mode } from '../types.ts';
-import { Badge, ErrorNotice, PageTitle, SecretField, TableWrap, useLoad } from '../ui.tsx';
+import { type Endpoint, type EndpointWithSecret, EVENT_TYPES, type Mode } from '../types.ts';
+import { Badge, ErrorNotice, PageTitle, SecretField, TableWrap } from '../ui.tsx';
 
 /** The event types an endpoint receives, chosen with checkboxes ("all" when none is ticked). */
 export function EventTypesField({ value, onChange, idPrefix }: { value: string[]; onChange: (v: string[]) => void; idPrefix: string }) {
@@ -38,7 +38,8 @@ export function Webhooks({ mode }: { mode: Mode }) {
   const can = useCan();
   const { t, rich, dateTime } = useI18n();
   const endpointStatus = useEndpointStatus();
-  const endpoints = useLoad(() => api<List<Endpoint>>('GET', `/${mode}/webhook-endpoints?limit=100`), mode);
+  const endpoints = useEndpoints(mode);
+  const createEndpoint = useCreateEndpoint(mode);
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<string[]>([]);
@@ -49,7 +50,7 @@ export function Webhooks({ mode }: { mode: Mode }) {
     e.preventDefault();
     setError(null);
     try {
-      const ep = await api<EndpointWithSecret>('POST', `/${mode}/webhook-endpoints`, {
+      const ep = await createEndpoint.mutateAsync({
         url,
         ...(description ? { description } : {}),
         enabledEvents: events.length ? events : ['*'],
@@ -58,7 +59,6 @@ export function Webhooks({ mode }: { mode: Mode }) {
       setUrl('');
       setDescription('');
       setEvents([]);
-      endpoints.reload();
     } catch (err) {
       setError(err);
     }

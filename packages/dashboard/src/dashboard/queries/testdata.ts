@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../api.ts';
+import type { List, Message, TestUser } from '../types.ts';
+import { get, useChange } from './client.ts';
+import { keys } from './keys.ts';
+
+/** The last 50 messages the test mode "sent" (texts, emails) in place of real ones. */
+export function useTestMessages() {
+  return useQuery({ queryKey: keys.testMessages(), queryFn: () => get<List<Message>>('/test/messages?limit=50') });
+}
+
+/** A test mobile money user; nothing the dashboard caches lists them. */
+export function useCreateTestUser() {
+  return useChange(
+    (body: { phoneNumber: string; password: string; email?: string; balance: string; currency: string }) => api<TestUser>('POST', '/test/test-users', body),
+    () => [],
+  );
+}
