@@ -35,7 +35,8 @@ module.exports = {
     {
       name: 'repositories-are-private',
       severity: 'error',
-      comment: "No file outside a module imports its repository, tests included: a module's tables are its own (module-public-entry-only covers the other modules).",
+      comment:
+        "No file outside a module imports its repository, tests included: a module's tables are its own (module-public-entry-only covers the other modules).",
       from: { path: '^packages/server/', pathNot: '^packages/server/src/modules/' },
       to: { path: '^packages/server/src/modules/[^/]+/[^/]+\\.repository\\.ts$' },
     },

@@ -75,7 +75,9 @@ try {
   }
   for (const [kind, values] of Object.entries(figures)) {
     const sorted = [...values].sort((a, b) => a - b);
-    console.log(`${kind.padEnd(8)} ms CPU/request: ${values.map((v) => v.toFixed(3)).join(' ')}  (median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(3)})`);
+    console.log(
+      `${kind.padEnd(8)} ms CPU/request: ${values.map((v) => v.toFixed(3)).join(' ')}  (median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(3)})`,
+    );
   }
 } finally {
   await app?.close();

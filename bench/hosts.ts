@@ -58,7 +58,11 @@ async function startReceiver() {
 }
 
 async function dashboardLogin(origin: string, email: string, password: string): Promise<{ cookie: string; csrf: string }> {
-  const res = await request(`${origin}/dashboard/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await request(`${origin}/dashboard/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   const body = (await res.body.json()) as { csrfToken: string };
   if (res.statusCode !== 200) throw new Error(`login: HTTP ${res.statusCode} ${JSON.stringify(body)}`);
   return { cookie: String(res.headers['set-cookie']).split(';')[0] as string, csrf: body.csrfToken };
@@ -119,7 +123,10 @@ async function main(): Promise<void> {
 
     // 1. A payment across the hosts, and its webhook.
     const headers = { 'x-api-key': merchant.apiKey, authorization: `Bearer ${merchant.secretKey}` };
-    const endpoint = await A.request('POST', '/webhook-endpoints', headers, { url: `http://127.0.0.1:${receiver.port}/hooks`, enabledEvents: ['payment.completed'] });
+    const endpoint = await A.request('POST', '/webhook-endpoints', headers, {
+      url: `http://127.0.0.1:${receiver.port}/hooks`,
+      enabledEvents: ['payment.completed'],
+    });
     check('webhook endpoint registered on host A', endpoint.status === 201, endpoint.status === 201 ? '' : endpoint.body);
     const ctx: FlowContext = { http: new Rotate([A, B, B, C, A]), merchant, samples: new LabelledSamples() };
     let intentId = '';
@@ -136,7 +143,11 @@ async function main(): Promise<void> {
     const mine = () => receiver!.received.filter((r) => r.type === 'payment.completed' && r.intentId === intentId);
     while (mine().length === 0 && performance.now() < waitUntil) await sleep(50);
     await sleep(2000); // a duplicate would arrive meanwhile
-    check('payment.completed of that intent delivered exactly once, signed', receiver.received.length === 1 && mine().length === 1 && mine()[0]!.signed, JSON.stringify(receiver.received));
+    check(
+      'payment.completed of that intent delivered exactly once, signed',
+      receiver.received.length === 1 && mine().length === 1 && mine()[0]!.signed,
+      JSON.stringify(receiver.received),
+    );
 
     // 2. A key revoked through host A is refused by B and C.
     const services = createMerchantsService(world.deps);
@@ -145,7 +156,11 @@ async function main(): Promise<void> {
     const otherHeaders = { 'x-api-key': other.test.apiKey, authorization: `Bearer ${other.test.secretKey}` };
     const probe = (http: Http) => http.request('GET', '/test/messages?limit=1', otherHeaders);
     const before = await Promise.all([A, B, C].map(probe));
-    check('the key works on A, B and C (now in their caches)', before.every((r) => r.status === 200), before.map((r) => r.status).join(' '));
+    check(
+      'the key works on A, B and C (now in their caches)',
+      before.every((r) => r.status === 200),
+      before.map((r) => r.status).join(' '),
+    );
     const session = await dashboardLogin(A.origin, `revoke-${process.pid}@caisse.local`, password);
     const keys = (await dashboard(A.origin, session, 'GET', '/test/keys')) as { data?: { id: string; kind: string }[] } | { id: string; kind: string }[];
     const list = Array.isArray(keys) ? keys : (keys.data ?? []);

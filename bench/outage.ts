@@ -52,7 +52,10 @@ async function main(): Promise<boolean> {
   const totalMinutes = (MODES.length * (BASELINE_S + OUTAGE_S)) / 60;
   // Enough users for the whole run at one code per user per 3 minutes on average.
   const users = Math.ceil(RATE * 180 * 1.2);
-  say(tag, `modes ${MODES.join(', ')}: ${BASELINE_S} s normal then ${OUTAGE_S} s of outage each, at ${RATE} payments/s (${users} users, about ${totalMinutes.toFixed(0)} min plus recoveries)`);
+  say(
+    tag,
+    `modes ${MODES.join(', ')}: ${BASELINE_S} s normal then ${OUTAGE_S} s of outage each, at ${RATE} payments/s (${users} users, about ${totalMinutes.toFixed(0)} min plus recoveries)`,
+  );
   const world = await setUpWorld(tag, { users });
   const results: Record<string, unknown>[] = [];
   return runWithVerdict(tag, world, async (problems) => {
@@ -60,7 +63,12 @@ async function main(): Promise<boolean> {
       const stats = newLoadStats();
       const load = paceLoad(world.api, world.users, stats, RATE);
       await sleep(BASELINE_S * 1000);
-      const baseline = { p50: percentile(stats.latenciesMs, 50), p99: percentile(stats.latenciesMs, 99), errors: errorsOf(stats), rssMb: rssMb(world.server.pid) ?? 0 };
+      const baseline = {
+        p50: percentile(stats.latenciesMs, 50),
+        p99: percentile(stats.latenciesMs, 99),
+        errors: errorsOf(stats),
+        rssMb: rssMb(world.server.pid) ?? 0,
+      };
       const attemptsBefore = await failedAttempts(world);
       const eventsBefore = (await deliveryBacklog(world)).events;
 
@@ -73,7 +81,10 @@ async function main(): Promise<boolean> {
         await sleep(5000);
         rssPeak = Math.max(rssPeak, rssMb(world.server.pid) ?? 0);
         const b = await deliveryBacklog(world);
-        say(tag, `${mode}: ${((Date.now() - outageStart) / 1000).toFixed(0)} s down, ${stats.paid} paid, ${errorsOf(stats)} API errors, ${b.missing} events waiting, RSS ${Math.round(rssMb(world.server.pid) ?? 0)} MB`);
+        say(
+          tag,
+          `${mode}: ${((Date.now() - outageStart) / 1000).toFixed(0)} s down, ${stats.paid} paid, ${errorsOf(stats)} API errors, ${b.missing} events waiting, RSS ${Math.round(rssMb(world.server.pid) ?? 0)} MB`,
+        );
       }
       const during = stats.latenciesMs.slice(latencyMark);
       const failed = (await failedAttempts(world)) - attemptsBefore;
@@ -117,7 +128,8 @@ async function main(): Promise<boolean> {
         `${mode}: ${eventsInOutage} events during ${OUTAGE_S} s, ${failed} failed attempts; all delivered ${recoveredS.toFixed(0)} s after the receiver came back (lost ${backlog.missing}, ${result.duplicates} duplicates so far); API errors ${result.api.errors}, flow p99 ${result.api.baselineP99ms} ms before vs ${result.api.outageP99ms} ms during; RSS ${result.rssMb.before} → ${result.rssMb.peakDuringOutage} → ${result.rssMb.afterRecovery} MB`,
       );
       if (result.api.errors > 0) problems.push(`${mode}: ${result.api.errors} payment requests failed: ${JSON.stringify(result.api.errorKinds)}`);
-      if (backlog.missing > 0 || backlog.pending > 0) problems.push(`${mode}: ${backlog.missing} events not delivered ${RECOVERY_TIMEOUT_S} s after the receiver came back`);
+      if (backlog.missing > 0 || backlog.pending > 0)
+        problems.push(`${mode}: ${backlog.missing} events not delivered ${RECOVERY_TIMEOUT_S} s after the receiver came back`);
     }
     if (world.receiver.stats.badSignatures > 0) problems.push(`${world.receiver.stats.badSignatures} bad signatures`);
     writeResult(tag, 'outage', { rate: RATE, baselineSeconds: BASELINE_S, results });

@@ -225,7 +225,10 @@ export async function setUpWorld(tag: string, opts: { users: number; serverEnv?:
       server.kill('SIGTERM');
       const exit = await Promise.race([server.exited, sleep(40_000).then(() => undefined)]);
       if (exit === undefined) server.kill('SIGKILL');
-      say(tag, `server stopped on SIGTERM in ${((performance.now() - stopping) / 1000).toFixed(1)} s (${exit === undefined ? 'killed after 40 s' : `exit ${exit.code ?? exit.signal}`})`);
+      say(
+        tag,
+        `server stopped on SIGTERM in ${((performance.now() - stopping) / 1000).toFixed(1)} s (${exit === undefined ? 'killed after 40 s' : `exit ${exit.code ?? exit.signal}`})`,
+      );
       await receiver.close();
       await database.drop().catch(() => {});
     },
@@ -300,8 +303,7 @@ export async function payOnce(api: Caisse, users: PooledUser[], stats: LoadStats
     stats.paid += 1;
     stats.latenciesMs.push(performance.now() - t);
   } catch (err) {
-    const key =
-      err instanceof CaisseError && err.status !== undefined ? `${step} → ${err.status} ${err.code}` : `network: ${(err as Error).message}`;
+    const key = err instanceof CaisseError && err.status !== undefined ? `${step} → ${err.status} ${err.code}` : `network: ${(err as Error).message}`;
     stats.errors.set(key, (stats.errors.get(key) ?? 0) + 1);
   } finally {
     stats.flows += 1;

@@ -85,14 +85,20 @@ async function main(): Promise<boolean> {
       };
       lastFlows = stats.flows;
       rows.push(row);
-      say(tag, Object.entries(row).map(([k, v]) => `${k} ${v}`).join(', '));
+      say(
+        tag,
+        Object.entries(row)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', '),
+      );
     }
     await load.stop();
 
     // Everything committed gets delivered: wait for the dispatcher and the listen stream to catch up.
     let backlog = await deliveryBacklog(world);
     const drainEnd = Date.now() + 120_000;
-    const ids = async () => (await world.db.query<{ id: string }>('select id from events where merchant_id = $1', [world.keys.merchantId])).rows.map((r) => r.id);
+    const ids = async () =>
+      (await world.db.query<{ id: string }>('select id from events where merchant_id = $1', [world.keys.merchantId])).rows.map((r) => r.id);
     let listenMissing = (await ids()).filter((id) => !listenReceiver.received.has(id)).length;
     while ((backlog.missing > 0 || backlog.pending > 0 || listenMissing > 0) && Date.now() < drainEnd) {
       await sleep(1000);
@@ -120,15 +126,26 @@ async function main(): Promise<boolean> {
       paid: stats.paid,
       errors: Object.fromEntries(errors),
       flowsWithoutUser: stats.noUser,
-      flowLatencyMs: { p50: Math.round(percentile(stats.latenciesMs, 50)), p99: Math.round(percentile(stats.latenciesMs, 99)), max: Math.round(Math.max(0, ...stats.latenciesMs)) },
+      flowLatencyMs: {
+        p50: Math.round(percentile(stats.latenciesMs, 50)),
+        p99: Math.round(percentile(stats.latenciesMs, 99)),
+        max: Math.round(Math.max(0, ...stats.latenciesMs)),
+      },
       events: backlog.events,
       webhook: { lost: backlog.missing, notSucceeded: backlog.pending, duplicates, badSignatures: world.receiver.stats.badSignatures },
       listen: { lost: listenMissing, badSignatures: listenReceiver.stats.badSignatures },
-      rssMb: { afterWarmup: Math.round(rssStart), end: Math.round(rssEnd), growth: Math.round(rssEnd - rssStart), slopePerHour: Math.round(slope), peak: Math.round(Math.max(...rss.samples.map((s) => s.mb))) },
+      rssMb: {
+        afterWarmup: Math.round(rssStart),
+        end: Math.round(rssEnd),
+        growth: Math.round(rssEnd - rssStart),
+        slopePerHour: Math.round(slope),
+        peak: Math.round(Math.max(...rss.samples.map((s) => s.mb))),
+      },
       rows,
     };
     if (errorCount > 0) problems.push(`${errorCount} failed requests: ${errors.map(([k, n]) => `${k} × ${n}`).join('; ')}`);
-    if (backlog.missing > 0 || backlog.pending > 0) problems.push(`${backlog.missing} events never reached the webhook receiver (${backlog.pending} deliveries not succeeded)`);
+    if (backlog.missing > 0 || backlog.pending > 0)
+      problems.push(`${backlog.missing} events never reached the webhook receiver (${backlog.pending} deliveries not succeeded)`);
     if (listenMissing > 0) problems.push(`${listenMissing} events never reached caisse listen`);
     if (world.receiver.stats.badSignatures + listenReceiver.stats.badSignatures > 0) problems.push('bad signatures');
     if (MINUTES >= 10 && slope > MAX_SLOPE) problems.push(`RSS grew ${slope.toFixed(0)} MB/h after the warm-up (limit ${MAX_SLOPE})`);

@@ -24,7 +24,11 @@ function parse(file) {
 }
 
 const nameOf = (member) => (member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) ? member.name.text : undefined);
-const propertyNames = (members) => members.filter(ts.isPropertySignature).map(nameOf).filter((n) => n !== undefined);
+const propertyNames = (members) =>
+  members
+    .filter(ts.isPropertySignature)
+    .map(nameOf)
+    .filter((n) => n !== undefined);
 
 /** The property names of every object type the generated file's answers (`responses`) hold. */
 const generated = [];

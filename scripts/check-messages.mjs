@@ -90,6 +90,8 @@ export function checkPackage(pkgDir) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const problems = PACKAGES.flatMap((p) => checkPackage(join(root, p)));
   for (const p of problems) console.error(p);
-  console.log(`messages: ${PACKAGES.join(', ')} in ${LANGUAGES.join(' and ')}: ${problems.length ? `${problems.length} problem(s)` : 'every key in both languages, valid, alike and used'}`);
+  console.log(
+    `messages: ${PACKAGES.join(', ')} in ${LANGUAGES.join(' and ')}: ${problems.length ? `${problems.length} problem(s)` : 'every key in both languages, valid, alike and used'}`,
+  );
   process.exit(problems.length ? 1 : 0);
 }

@@ -53,7 +53,9 @@ async function npmStart(env) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}:\n${output}`);
     if (Date.now() - started > 240_000) throw new Error(`npm start did not answer in 240 s:\n${output}`);
-    const ready = await fetch(`${env.CAISSE_BASE_URL}/readyz`).then((r) => r.ok).catch(() => false);
+    const ready = await fetch(`${env.CAISSE_BASE_URL}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     // The banner comes right after listen: wait for it too.
     if (ready && /is ready/.test(output)) break;
     await new Promise((r) => setTimeout(r, 250));
@@ -82,16 +84,28 @@ try {
   check(10, 'npm ci succeeds', ci.code === 0, ci.output.slice(-2000));
   check(10, 'npm ci prints no EBADENGINE', !/EBADENGINE/.test(ci.output), ci.output.match(/.*EBADENGINE.*/g)?.join('\n'));
   check(5, 'npm ci built @caisse/node (prepare)', existsSync(join(dir, 'packages/node/dist/index.js')));
-  const importNode = await sh(process.execPath, ['--input-type=module', '-e', "const { Caisse } = await import('@caisse/node'); try { new Caisse({ apiKey: 'pk_test_abcdefghijklmnopqrstuvwx', secretKey: 'sk_test_abcdefghijklmnopqrstuvwx' }); } catch (e) { console.log(e.message); }"], {
-    env: { ...process.env, CAISSE_BASE_URL: '' },
-  });
+  const importNode = await sh(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "const { Caisse } = await import('@caisse/node'); try { new Caisse({ apiKey: 'pk_test_abcdefghijklmnopqrstuvwx', secretKey: 'sk_test_abcdefghijklmnopqrstuvwx' }); } catch (e) { console.log(e.message); }",
+    ],
+    {
+      env: { ...process.env, CAISSE_BASE_URL: '' },
+    },
+  );
   check(5, '@caisse/node imports in the workspace', importNode.code === 0, importNode.output);
   check(5, 'a client without baseUrl says it is required', /baseUrl is required/.test(importNode.stdout), importNode.output);
 
   // 11. Basics.
   check(11, 'LICENSE is Apache-2.0', /Apache License\s+Version 2\.0/.test(readFileSync(join(dir, 'LICENSE'), 'utf8')));
   check(11, '.nvmrc names a Node version', /^\d+/.test(readFileSync(join(dir, '.nvmrc'), 'utf8')));
-  check(11, '.env.example lists DATABASE_URL and CAISSE_DATA_DIR', /^# DATABASE_URL=/m.test(readFileSync(join(dir, '.env.example'), 'utf8')) && /^# CAISSE_DATA_DIR=/m.test(readFileSync(join(dir, '.env.example'), 'utf8')));
+  check(
+    11,
+    '.env.example lists DATABASE_URL and CAISSE_DATA_DIR',
+    /^# DATABASE_URL=/m.test(readFileSync(join(dir, '.env.example'), 'utf8')) && /^# CAISSE_DATA_DIR=/m.test(readFileSync(join(dir, '.env.example'), 'utf8')),
+  );
   const readme = readFileSync(join(dir, 'README.md'), 'utf8');
   check(11, 'the README names the test prerequisites', /Test prerequisites/.test(readme) && /Chromium/.test(readme) && /PostgreSQL/.test(readme));
 
@@ -99,12 +113,23 @@ try {
   const links = [...readme.matchAll(/\]\((docs\/[^)#]+)/g)].map((m) => m[1]);
   check(9, 'the README links docs/quickstart.md first', links[0] === 'docs/quickstart.md', links.join(', '));
   check(8, 'the README links the API reference in docs/, not ../shared/spec', links.includes('docs/api.md') && !readme.includes('shared/spec'));
-  const decisionRecords = readdirSync(join(dir, 'docs', 'decisions')).filter((f) => f.endsWith('.md')).map((f) => join('decisions', f));
-  check(8, 'docs/ does not speak of "the contract"', !['api.md', 'quickstart.md', 'architecture.md', ...decisionRecords].some((f) => /\bcontract\b/i.test(readFileSync(join(dir, 'docs', f), 'utf8'))));
+  const decisionRecords = readdirSync(join(dir, 'docs', 'decisions'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join('decisions', f));
+  check(
+    8,
+    'docs/ does not speak of "the contract"',
+    !['api.md', 'quickstart.md', 'architecture.md', ...decisionRecords].some((f) => /\bcontract\b/i.test(readFileSync(join(dir, 'docs', f), 'utf8'))),
+  );
   check(9, 'POST /test/wallets/fund is documented', /### POST \/test\/wallets\/fund/.test(readFileSync(join(dir, 'docs/api.md'), 'utf8')));
   const shopPhones = [...readFileSync(join(dir, 'examples/shop/README.md'), 'utf8').matchAll(/\+237\d{9}/g)].map((m) => m[0]);
   const rootPhones = new Set([...readme.matchAll(/\+237\d{9}/g)].map((m) => m[0]));
-  check(9, "the shop's test phone is not one of the root README's", shopPhones.length > 0 && shopPhones.every((p) => !rootPhones.has(p)), shopPhones.join(', '));
+  check(
+    9,
+    "the shop's test phone is not one of the root README's",
+    shopPhones.length > 0 && shopPhones.every((p) => !rootPhones.has(p)),
+    shopPhones.join(', '),
+  );
 
   // 3. npm start: build lines with times, then the banner.
   const port = await freePort();
@@ -114,8 +139,18 @@ try {
   server = await npmStart(env);
   const first = server.output();
   console.log(`newcomer: first npm start answered after ${server.took.toFixed(1)} s`);
-  check(3, 'the first build prints a line per step with its time', /build: @caisse\/server … \d+\.\d s/.test(first) && /build: dashboard and checkout pages … \d+\.\d s/.test(first), first.slice(0, 1500));
-  check(3, 'the banner names the URL, the reference and the dashboard', first.includes(`API             ${base}`) && first.includes(`${base}/docs`) && first.includes(`${base}/dashboard`), first);
+  check(
+    3,
+    'the first build prints a line per step with its time',
+    /build: @caisse\/server … \d+\.\d s/.test(first) && /build: dashboard and checkout pages … \d+\.\d s/.test(first),
+    first.slice(0, 1500),
+  );
+  check(
+    3,
+    'the banner names the URL, the reference and the dashboard',
+    first.includes(`API             ${base}`) && first.includes(`${base}/docs`) && first.includes(`${base}/dashboard`),
+    first,
+  );
   check(1, 'the banner prints the absolute data directory at the repository root', first.includes(`Data directory  ${join(dir, '.caisse')}`), first);
   check(3, 'the banner shows the dashboard login', /Sign in as\s+dev@caisse\.local \/ \S+/.test(first));
   const exported = /export CAISSE_API_KEY=(pk_test_\S+) CAISSE_SECRET_KEY=(sk_test_\S+)/.exec(first);
@@ -129,7 +164,12 @@ try {
   const npx = (args, cwd = dir) => sh('npx', ['caisse', ...args], { cwd, env: cliEnv });
   for (const cwd of [dir, join(dir, 'packages/server'), join(dir, 'examples/shop')]) {
     const list = await npx(['merchants', 'list'], cwd);
-    check(1, `npx caisse merchants list from ${cwd.slice(dir.length) || '/'} sees the server's merchant`, list.code === 0 && list.stdout.includes(merchantId), list.output);
+    check(
+      1,
+      `npx caisse merchants list from ${cwd.slice(dir.length) || '/'} sees the server's merchant`,
+      list.code === 0 && list.stdout.includes(merchantId),
+      list.output,
+    );
   }
   const pair = await npx(['keys', 'create', '--merchant', merchantId, '--kind', 'both']);
   const newKeys = /export CAISSE_API_KEY=(pk_test_\S+) CAISSE_SECRET_KEY=(sk_test_\S+)/.exec(pair.stdout);
@@ -137,28 +177,62 @@ try {
   const balance = await api(base, '/balance', { headers: { 'x-api-key': newKeys?.[1] ?? '', authorization: `Bearer ${newKeys?.[2]}` } });
   check(2, 'the new keys work on the running server at once', balance.status === 200, JSON.stringify(balance));
   const keyList = await npx(['keys', 'list', '--merchant', merchantId]);
-  check(2, 'npx caisse keys list shows the keys', keyList.code === 0 && keyList.stdout.split('\n').filter((l) => l.startsWith('key_')).length === 4, keyList.output);
+  check(
+    2,
+    'npx caisse keys list shows the keys',
+    keyList.code === 0 && keyList.stdout.split('\n').filter((l) => l.startsWith('key_')).length === 4,
+    keyList.output,
+  );
   const created = await npx(['merchants', 'create', '--name', 'Second shop']);
-  check(2, 'npx caisse merchants create works while npm start runs', created.code === 0 && /export CAISSE_API_KEY=pk_test_/.test(created.stdout), created.output);
+  check(
+    2,
+    'npx caisse merchants create works while npm start runs',
+    created.code === 0 && /export CAISSE_API_KEY=pk_test_/.test(created.stdout),
+    created.output,
+  );
   const verify = await npx(['ledger', 'verify']);
   check(1, "ledger verify checks the server's database", verify.code === 0 && verify.stdout.includes(join(dir, '.caisse')), verify.output);
   const hint = await npx(['migrate']);
-  check(2, 'a command that needs the database alone says who holds it', hint.code === 1 && /already open by process/.test(hint.output) && /npm start/.test(hint.output), hint.output);
+  check(
+    2,
+    'a command that needs the database alone says who holds it',
+    hint.code === 1 && /already open by process/.test(hint.output) && /npm start/.test(hint.output),
+    hint.output,
+  );
 
   // 6. Help and version.
   const version = await npx(['--version']);
   check(6, 'npx caisse --version', version.code === 0 && /^\d+\.\d+\.\d+\s*$/.test(version.stdout), version.output);
   const help = await npx(['--help']);
-  check(6, 'npx caisse --help lists the commands with examples', help.code === 0 && /Commands:/.test(help.stdout) && /Examples:/.test(help.stdout), help.output);
+  check(
+    6,
+    'npx caisse --help lists the commands with examples',
+    help.code === 0 && /Commands:/.test(help.stdout) && /Examples:/.test(help.stdout),
+    help.output,
+  );
   const helpCreate = await npx(['help', 'keys', 'create']);
-  check(6, 'npx caisse help keys create shows that command with an example', /Usage: caisse keys create/.test(helpCreate.stdout) && /Examples?:/.test(helpCreate.stdout), helpCreate.output);
+  check(
+    6,
+    'npx caisse help keys create shows that command with an example',
+    /Usage: caisse keys create/.test(helpCreate.stdout) && /Examples?:/.test(helpCreate.stdout),
+    helpCreate.output,
+  );
   const listenHelp = await npx(['listen', '--help']);
   check(6, 'npx caisse listen --help shows an example', /Examples?:\n {2}\$ npx caisse listen/.test(listenHelp.stdout), listenHelp.output);
 
   // 7. Errors that say what to do.
   const json = { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}`, 'content-type': 'application/json' };
-  const enumErr = await api(base, '/webhook-endpoints', { method: 'POST', headers: json, body: JSON.stringify({ url: 'https://shop.example.com/h', enabledEvents: ['payment.done'] }) });
-  check(7, 'an enum error lists the allowed values once', /must be one of payment\.processing, payment\.completed, /.test(enumErr.body.detail) && enumErr.body.errors?.length === 1, JSON.stringify(enumErr.body));
+  const enumErr = await api(base, '/webhook-endpoints', {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ url: 'https://shop.example.com/h', enabledEvents: ['payment.done'] }),
+  });
+  check(
+    7,
+    'an enum error lists the allowed values once',
+    /must be one of payment\.processing, payment\.completed, /.test(enumErr.body.detail) && enumErr.body.errors?.length === 1,
+    JSON.stringify(enumErr.body),
+  );
   const unknown = await api(base, '/gateway', { method: 'POST', headers: json, body: JSON.stringify({ amount: '5000', currency: 'XAF', descripton: 'x' }) });
   check(7, 'an unknown parameter suggests the closest known one', /did you mean description\?/.test(unknown.body.detail), JSON.stringify(unknown.body));
   const big = await api(base, '/gateway', { method: 'POST', headers: json, body: JSON.stringify({ amount: '99999999999999999', currency: 'XAF' }) });
@@ -191,7 +265,12 @@ try {
   const second = server.output();
   console.log(`newcomer: second npm start answered after ${server.took.toFixed(1)} s`);
   check(3, 'the second start builds nothing', /build: up to date/.test(second) && !/build: @caisse\/server …/.test(second), second.slice(0, 1500));
-  check(3, 'the second banner says how to get keys again', !/export CAISSE_API_KEY/.test(second) && second.includes(`npx caisse keys create --merchant ${merchantId} --kind both`), second);
+  check(
+    3,
+    'the second banner says how to get keys again',
+    !/export CAISSE_API_KEY/.test(second) && second.includes(`npx caisse keys create --merchant ${merchantId} --kind both`),
+    second,
+  );
 } catch (err) {
   check('-', 'the replay ran to its end', false, err instanceof Error ? err.stack : err);
 } finally {

@@ -29,7 +29,9 @@ const FIGURES: Figure[] = [
   { name: 'cluster (several API processes), peak', path: 'phases.cluster.peak.paymentsPerSecond', unit: 'payments/s', better: 'higher' },
   { name: 'PGlite full flow, peak', path: 'phases.pglite.peak.paymentsPerSecond', unit: 'payments/s', better: 'higher' },
   { name: 'PGlite, server CPU per payment', path: 'phases.pglite.peak.cpu.perUnitMs.server', unit: 'ms', better: 'lower' },
-  ...['flow', 'create', 'webhooks', 'cluster', 'pglite'].map((phase): Figure => ({ name: `peak RSS of a server process, ${phase}`, path: `memory.${phase}.peakProcessRssMb`, unit: 'MB', better: 'lower' })),
+  ...['flow', 'create', 'webhooks', 'cluster', 'pglite'].map(
+    (phase): Figure => ({ name: `peak RSS of a server process, ${phase}`, path: `memory.${phase}.peakProcessRssMb`, unit: 'MB', better: 'lower' }),
+  ),
 ];
 
 export interface Comparison {
@@ -54,14 +56,23 @@ export function readBaseline(file: string): { label: string; startedAt: string; 
 export function compare(now: unknown, baseline: { label: string; startedAt: string; json: unknown }): Comparison {
   return {
     baseline: `${baseline.label} of ${baseline.startedAt}`,
-    rows: FIGURES.map((f) => ({ name: f.name, unit: f.unit, before: at(baseline.json, f.path), now: at(now, f.path), better: f.better })).filter((r) => r.before !== null || r.now !== null),
+    rows: FIGURES.map((f) => ({ name: f.name, unit: f.unit, before: at(baseline.json, f.path), now: at(now, f.path), better: f.better })).filter(
+      (r) => r.before !== null || r.now !== null,
+    ),
   };
 }
 
 /** The Markdown section: figure, before, now, and whether it moved the good way. */
 export function comparisonSection(c: Comparison | undefined): string[] {
   if (!c) return [];
-  const lines = ['## Beside the previous reference run', '', `Compared with ${c.baseline} (same machine class; read the load averages of both before a small difference).`, '', '| figure | before | now | change |', '|---|---|---|---|'];
+  const lines = [
+    '## Beside the previous reference run',
+    '',
+    `Compared with ${c.baseline} (same machine class; read the load averages of both before a small difference).`,
+    '',
+    '| figure | before | now | change |',
+    '|---|---|---|---|',
+  ];
   for (const r of c.rows) {
     const unit = r.unit ? ` ${r.unit}` : '';
     let change = '';

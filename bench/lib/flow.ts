@@ -61,7 +61,10 @@ export async function pay(ctx: FlowContext, user: BenchUser, intentId: string): 
   const userHeaders = () => ({ 'x-api-key': ctx.merchant.apiKey, authorization: `Bearer ${user.token}`, ...idem(ctx) });
   await timed(ctx, 'init', 200, () => ctx.http.request('POST', '/otp/init', userHeaders(), { userId: user.id, channel: 'sms', intentionId: intentId }));
   const outbox = (await timed(ctx, 'code', 200, () =>
-    ctx.http.request('GET', `/test/messages?userId=${user.id}&limit=1`, { 'x-api-key': ctx.merchant.apiKey, authorization: `Bearer ${ctx.merchant.secretKey}` }),
+    ctx.http.request('GET', `/test/messages?userId=${user.id}&limit=1`, {
+      'x-api-key': ctx.merchant.apiKey,
+      authorization: `Bearer ${ctx.merchant.secretKey}`,
+    }),
   )) as { data: { body: string }[] };
   const code = /\b(\d{6})\b/.exec(outbox.data[0]?.body ?? '')?.[1];
   if (!code) throw new Error('code: no 6-digit code in the outbox');

@@ -213,7 +213,10 @@ export async function openHosts(o: HostsOptions): Promise<HostsWorld> {
     removeNetwork();
     if (ownDatabase) {
       const admin = new pg.Client({ connectionString: o.adminUrl });
-      await admin.connect().then(() => admin.query(`drop database if exists ${database} with (force)`)).catch((err) => log(`could not drop ${database}: ${err}`));
+      await admin
+        .connect()
+        .then(() => admin.query(`drop database if exists ${database} with (force)`))
+        .catch((err) => log(`could not drop ${database}: ${err}`));
       await admin.end().catch(() => undefined);
     }
     rmSync(work, { recursive: true, force: true });
@@ -264,7 +267,14 @@ export async function openHosts(o: HostsOptions): Promise<HostsWorld> {
     await waitForPort(ROOT_ADDRESS, PGBOUNCER_PORT, 'PgBouncer');
     // The machine's Redis listens on 127.0.0.1 only: a forward on the bridge's address.
     const redis = new URL(process.env.HOSTS_REDIS_URL || 'redis://127.0.0.1:6379');
-    children.push(spawnTracked('forward.mjs', process.execPath, [join(REPO, 'bench', 'forward.mjs'), ROOT_ADDRESS, String(REDIS_FORWARD_PORT), redis.hostname, redis.port || '6379'], join(work, 'forward-redis.log')));
+    children.push(
+      spawnTracked(
+        'forward.mjs',
+        process.execPath,
+        [join(REPO, 'bench', 'forward.mjs'), ROOT_ADDRESS, String(REDIS_FORWARD_PORT), redis.hostname, redis.port || '6379'],
+        join(work, 'forward-redis.log'),
+      ),
+    );
     await waitForPort(ROOT_ADDRESS, REDIS_FORWARD_PORT, 'the Redis forward');
     const via = (db: string) => `postgres://postgres@${ROOT_ADDRESS}:${PGBOUNCER_PORT}/${db}`;
     const direct = new URL(o.adminUrl);
@@ -301,7 +311,22 @@ export async function openHosts(o: HostsOptions): Promise<HostsWorld> {
         return started;
       },
       async forwardFromHost(i, port) {
-        const child = spawnTracked('forward.mjs', IP, ['netns', 'exec', NAMESPACES[i] as string, process.execPath, join(REPO, 'bench', 'forward.mjs'), '127.0.0.1', String(port), ROOT_ADDRESS, String(port)], join(work, `forward-${port}.log`));
+        const child = spawnTracked(
+          'forward.mjs',
+          IP,
+          [
+            'netns',
+            'exec',
+            NAMESPACES[i] as string,
+            process.execPath,
+            join(REPO, 'bench', 'forward.mjs'),
+            '127.0.0.1',
+            String(port),
+            ROOT_ADDRESS,
+            String(port),
+          ],
+          join(work, `forward-${port}.log`),
+        );
         children.push(child);
         const deadline = Date.now() + 10_000;
         while (!readFileSync(join(work, `forward-${port}.log`), 'utf8').includes('ready')) {

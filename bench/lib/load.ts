@@ -35,7 +35,8 @@ export class Http implements Requester {
     connections: number,
   ) {
     // 198.18.0.0/15 (reserved for benchmarks): the hosts phase's network namespaces.
-    if (!/^http:\/\/(127\.0\.0\.1|198\.1[89]\.\d{1,3}\.\d{1,3}):\d+$/.test(origin)) throw new Error(`the bench only talks to 127.0.0.1 and 198.18.0.0/15, not ${origin}`);
+    if (!/^http:\/\/(127\.0\.0\.1|198\.1[89]\.\d{1,3}\.\d{1,3}):\d+$/.test(origin))
+      throw new Error(`the bench only talks to 127.0.0.1 and 198.18.0.0/15, not ${origin}`);
     this.pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: 60_000, bodyTimeout: 60_000 });
   }
 

@@ -227,5 +227,15 @@ export async function startCaisse(o: ServerOptions): Promise<Started> {
   const args = [...(o.nodeArgs ?? []), CAISSE_BIN, 'start', ...(o.startArgs ?? [])];
   if (!o.netns) return startProcess({ name: 'caisse', args, env, port, readyPath: '/healthz', logFile: o.logFile });
   // `ip netns exec` execs node in place: the child's pid is the server's.
-  return startProcess({ name: `caisse in ${o.netns.name}`, command: '/usr/sbin/ip', args: ['netns', 'exec', o.netns.name, process.execPath, ...args], env, port, host: o.netns.address, readyPath: '/healthz', logFile: o.logFile, onSpawn: o.onSpawn });
+  return startProcess({
+    name: `caisse in ${o.netns.name}`,
+    command: '/usr/sbin/ip',
+    args: ['netns', 'exec', o.netns.name, process.execPath, ...args],
+    env,
+    port,
+    host: o.netns.address,
+    readyPath: '/healthz',
+    logFile: o.logFile,
+    onSpawn: o.onSpawn,
+  });
 }

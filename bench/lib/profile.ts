@@ -68,7 +68,9 @@ function add(map: Map<string, number>, key: string, us: number) {
 
 /** Reads the newest .cpuprofile of `dir`. */
 export function readProfile(dir: string): CpuProfile {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort();
   const newest = files.at(-1);
   if (!newest) throw new Error(`no .cpuprofile in ${dir}: did the server exit cleanly?`);
   return JSON.parse(readFileSync(join(dir, newest), 'utf8')) as CpuProfile;

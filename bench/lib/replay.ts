@@ -214,8 +214,27 @@ export interface PgbenchResult {
   seconds: number;
 }
 
-export async function runPgbench(opts: { url: string; scriptFile: string; clients: number; seconds: number; protocol: 'prepared' | 'extended' | 'simple' }): Promise<PgbenchResult> {
-  const args = ['-n', '-M', opts.protocol, '-c', String(opts.clients), '-j', String(Math.min(2, opts.clients)), '-T', String(opts.seconds), '-f', opts.scriptFile, opts.url];
+export async function runPgbench(opts: {
+  url: string;
+  scriptFile: string;
+  clients: number;
+  seconds: number;
+  protocol: 'prepared' | 'extended' | 'simple';
+}): Promise<PgbenchResult> {
+  const args = [
+    '-n',
+    '-M',
+    opts.protocol,
+    '-c',
+    String(opts.clients),
+    '-j',
+    String(Math.min(2, opts.clients)),
+    '-T',
+    String(opts.seconds),
+    '-f',
+    opts.scriptFile,
+    opts.url,
+  ];
   const { stdout } = await run(pgbenchPath(), args, { timeout: (opts.seconds + 60) * 1000, maxBuffer: 16 * 1024 * 1024 });
   const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(stdout)?.[1] ?? /tps = ([\d.]+)/.exec(stdout)?.[1] ?? NaN);
   const latency = Number(/latency average = ([\d.]+) ms/.exec(stdout)?.[1] ?? NaN);

@@ -130,7 +130,8 @@ export function markdownReport(r: Results): string {
     if (b.rollup) out.push(`The server's rollup worker caught up on ${b.rollup.hours} hours of charges in ${b.rollup.seconds} s.`, '');
     if (b.dashboard) {
       out.push('The dashboard through its HTTP routes (signed in, goal < 200 ms):', '', '| request | p50 ms | max ms | results |', '|---|---|---|---|');
-      for (const [name, x] of Object.entries(b.dashboard as Record<string, { p50: number; max: number; results?: number }>)) out.push(`| ${name} | ${x.p50} | ${x.max} | ${x.results ?? ''} |`);
+      for (const [name, x] of Object.entries(b.dashboard as Record<string, { p50: number; max: number; results?: number }>))
+        out.push(`| ${name} | ${x.p50} | ${x.max} | ${x.results ?? ''} |`);
       out.push('');
     }
   }

@@ -106,7 +106,11 @@ export class World {
 
   async createMerchant(): Promise<Merchant> {
     // A dashboard login too: the bigtable phase times the dashboard's overview and search through HTTP.
-    const created = await createMerchantsService(this.deps).createMerchant({ name: 'Bench shop', email: BENCH_DASHBOARD.email, dashboardPassword: BENCH_DASHBOARD.password });
+    const created = await createMerchantsService(this.deps).createMerchant({
+      name: 'Bench shop',
+      email: BENCH_DASHBOARD.email,
+      dashboardPassword: BENCH_DASHBOARD.password,
+    });
     this.merchant = { merchantId: created.merchantId, apiKey: created.test.apiKey, secretKey: created.test.secretKey };
     return this.merchant;
   }
@@ -133,7 +137,9 @@ export class World {
       await sql`insert into ledger_postings (transfer_id, account_id, currency, amount, created_at)
         select 'tr_bfund' || lpad(g::text, 8, '0'), a.account_id, 'XAF', a.amount, now()
         from generate_series(${from}::int, ${to}::int) g,
-          lateral (values ('acc_bw' || lpad(g::text, 8, '0'), ${balance}::bigint), ('acc_bench_external', -${balance}::bigint)) a(account_id, amount)`.execute(tx);
+          lateral (values ('acc_bw' || lpad(g::text, 8, '0'), ${balance}::bigint), ('acc_bench_external', -${balance}::bigint)) a(account_id, amount)`.execute(
+        tx,
+      );
       await sql`update ledger_accounts set balance = balance - ${balance}::bigint * ${count}::bigint where id = 'acc_bench_external'`.execute(tx);
     });
     this.seeded = to;

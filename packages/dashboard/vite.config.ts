@@ -27,6 +27,14 @@ export default defineConfig({
   },
   server: {
     // `npm run dev -w @caisse/dashboard` against a server on :8080 (npm start).
-    proxy: { '/dashboard/api': 'http://127.0.0.1:8080', '/operator/api': 'http://127.0.0.1:8080', '/gateway': 'http://127.0.0.1:8080', '/auth': 'http://127.0.0.1:8080', '/otp': 'http://127.0.0.1:8080', '/charge': 'http://127.0.0.1:8080', '/wallet': 'http://127.0.0.1:8080' },
+    proxy: {
+      '/dashboard/api': 'http://127.0.0.1:8080',
+      '/operator/api': 'http://127.0.0.1:8080',
+      '/gateway': 'http://127.0.0.1:8080',
+      '/auth': 'http://127.0.0.1:8080',
+      '/otp': 'http://127.0.0.1:8080',
+      '/charge': 'http://127.0.0.1:8080',
+      '/wallet': 'http://127.0.0.1:8080',
+    },
   },
 });

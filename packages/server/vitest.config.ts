@@ -6,7 +6,11 @@ export default defineConfig({
   resolve: {
     // The CLI's client code (src/cli/) on the sources of @caisse/node and @caisse/api-types, and the
     // languages on @caisse/intl's: no build needed.
-    alias: { '@caisse/node': source('../node/src/index.ts'), '@caisse/api-types': source('../api-types/src/index.ts'), '@caisse/intl': source('../intl/src/index.ts') },
+    alias: {
+      '@caisse/node': source('../node/src/index.ts'),
+      '@caisse/api-types': source('../api-types/src/index.ts'),
+      '@caisse/intl': source('../intl/src/index.ts'),
+    },
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
@@ -22,8 +26,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // CI asks for a JSON report beside the console one, to print its closing count.
-    ...(process.env.CAISSE_TEST_REPORT
-      ? { reporters: ['default', 'json'], outputFile: { json: process.env.CAISSE_TEST_REPORT } }
-      : {}),
+    ...(process.env.CAISSE_TEST_REPORT ? { reporters: ['default', 'json'], outputFile: { json: process.env.CAISSE_TEST_REPORT } } : {}),
   },
 });

@@ -47,7 +47,14 @@ export const SHOP_NAME = 'Mango Market';
 export const donePath = (order: Order) => `/orders/${order.id}/done`;
 
 export function orderPage(order: Order, checkout: { apiKey: string; baseUrl: string; returnUrl: string }): string {
-  const config = { apiKey: checkout.apiKey, baseUrl: checkout.baseUrl, clientSecret: order.sessionToken, orderId: order.id, returnUrl: checkout.returnUrl, merchantName: SHOP_NAME };
+  const config = {
+    apiKey: checkout.apiKey,
+    baseUrl: checkout.baseUrl,
+    clientSecret: order.sessionToken,
+    orderId: order.id,
+    returnUrl: checkout.returnUrl,
+    merchantName: SHOP_NAME,
+  };
   const hosted = `${checkout.baseUrl}/checkout/${encodeURIComponent(order.sessionToken ?? '')}`;
   return layout(
     `Order ${order.id}`,

@@ -119,7 +119,13 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
       // The order id travels in metadata and comes back in every event about this intent; the
       // hosted checkout (and a redirect provider) sends the payer back to the order's done page.
       const intent = await caisse.intents.create(
-        { amount: order.amount, currency: order.currency, description: `Mango Market order ${order.id}`, metadata: { orderId: order.id }, returnUrl: `${publicUrl}${donePath(order)}` },
+        {
+          amount: order.amount,
+          currency: order.currency,
+          description: `Mango Market order ${order.id}`,
+          metadata: { orderId: order.id },
+          returnUrl: `${publicUrl}${donePath(order)}`,
+        },
         { idempotencyKey: `order-${order.id}` },
       );
       orders.attachIntent(order.id, intent.id, intent.sessionToken);
@@ -137,7 +143,12 @@ export async function startShop(options: ShopOptions): Promise<Shop> {
         const { id, status, paidAt, paidByEvent } = order;
         return send(res, 200, 'application/json', JSON.stringify({ id, status, paidAt: paidAt ?? null, paidByEvent: paidByEvent ?? null }));
       }
-      return send(res, 200, 'text/html; charset=utf-8', orderPage(order, { apiKey: options.caisse.apiKey, baseUrl: options.caisse.baseUrl as string, returnUrl: `${publicUrl}${donePath(order)}` }));
+      return send(
+        res,
+        200,
+        'text/html; charset=utf-8',
+        orderPage(order, { apiKey: options.caisse.apiKey, baseUrl: options.caisse.baseUrl as string, returnUrl: `${publicUrl}${donePath(order)}` }),
+      );
     }
 
     if (req.method === 'POST' && path === WEBHOOK_PATH) {

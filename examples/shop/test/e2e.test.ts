@@ -61,7 +61,12 @@ function start(name: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT)
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
-    output.push(...String(chunk).split('\n').filter(Boolean).map((l) => `[${name}] ${l}`));
+    output.push(
+      ...String(chunk)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => `[${name}] ${l}`),
+    );
     if (output.length > 400) output.splice(0, output.length - 400);
   };
   child.stdout?.on('data', keep);
@@ -123,10 +128,14 @@ describe('a purchase from the example shop, end to end', () => {
     }
 
     // A merchant with test keys, made by the CLI on the same database before the server opens it.
-    const { stdout } = await promisify(execFile)(process.execPath, ['packages/server/bin/caisse.js', 'merchants', 'create', '--name', 'Mango Market', '--json'], {
-      cwd: ROOT,
-      env,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['packages/server/bin/caisse.js', 'merchants', 'create', '--name', 'Mango Market', '--json'],
+      {
+        cwd: ROOT,
+        env,
+      },
+    );
     const keys = JSON.parse(stdout.slice(stdout.search(/^\{$/m))) as { test: { apiKey: string; secretKey: string } };
 
     const apiPort = await freePort();
@@ -471,7 +480,9 @@ describe('a purchase from the example shop, end to end', () => {
     await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: 'Retour à Mango Market' }).click();
     const intent = await expectPaidByWebhook(page, orderId);
-    expect(intent.attempts).toEqual(expect.arrayContaining([expect.objectContaining({ provider: 'mtn_momo', status: 'FAILED', failureCode: 'approval_rejected' })]));
+    expect(intent.attempts).toEqual(
+      expect.arrayContaining([expect.objectContaining({ provider: 'mtn_momo', status: 'FAILED', failureCode: 'approval_rejected' })]),
+    );
     expect(pageErrors).toEqual([]);
     await context.close();
   });

@@ -56,7 +56,10 @@ describe('the shop webhook', () => {
 
   it('logs payment.failed and leaves the order open for another try', () => {
     const { orders, order, deliver, lines } = setup();
-    const failed = { ...completed(order.id, { status: 'PENDING', lastError: { code: 'insufficient_funds', message: 'Insufficient funds' } }), type: 'payment.failed' };
+    const failed = {
+      ...completed(order.id, { status: 'PENDING', lastError: { code: 'insufficient_funds', message: 'Insufficient funds' } }),
+      type: 'payment.failed',
+    };
     expect(deliver(failed).status).toBe(200);
     expect(orders.get(order.id)?.status).toBe('pending');
     expect(lines.at(-1)).toContain('payment.failed');

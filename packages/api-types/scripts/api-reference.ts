@@ -59,7 +59,11 @@ function typeOf(schema: Schema | undefined): string {
 }
 
 /** Table cells hold one line: no pipes or line breaks of their own. */
-const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+const cell = (text: string | undefined) =>
+  (text ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 
 function who(op: Operation): string {
   const schemes = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
@@ -70,7 +74,10 @@ function who(op: Operation): string {
 }
 
 function anchor(method: string, path: string): string {
-  return `${method}-${path}`.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return `${method}-${path}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function operation(method: string, path: string, op: Operation): string[] {
@@ -112,7 +119,7 @@ export function renderReference(doc: OpenApiDocument): string {
   const lines = [
     `# ${doc.info.title} reference (version ${doc.info.version})`,
     '',
-    '<!-- Generated from the server\'s OpenAPI document by packages/api-types/scripts/api-reference.ts: do not edit. Change the route schemas and descriptions, then run `npm run generate:types`. -->',
+    "<!-- Generated from the server's OpenAPI document by packages/api-types/scripts/api-reference.ts: do not edit. Change the route schemas and descriptions, then run `npm run generate:types`. -->",
     '',
     'The same document is served by every Caisse server at `/openapi.json` and rendered at `/docs`.',
     'New here? [docs/quickstart.md](quickstart.md) goes from an empty database to a paid test payment',
@@ -129,5 +136,8 @@ export function renderReference(doc: OpenApiDocument): string {
     lines.push(`## ${tag}`, '');
     for (const { method, path, op } of ops) lines.push(...operation(method, path, op));
   }
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

@@ -64,8 +64,8 @@ async function pathTypes(doc: Awaited<ReturnType<typeof openapiDocument>>, keep:
 }
 
 const HEADER = [
-  '// Generated from the Caisse server\'s OpenAPI document by packages/api-types/scripts/generate-types.ts.',
-  '// Do not edit: change the server\'s route schemas, then run `npm run generate:types` at the root.',
+  "// Generated from the Caisse server's OpenAPI document by packages/api-types/scripts/generate-types.ts.",
+  "// Do not edit: change the server's route schemas, then run `npm run generate:types` at the root.",
   '',
 ];
 

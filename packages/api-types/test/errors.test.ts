@@ -4,7 +4,13 @@ import { CaisseError, errorInit, retryAfterSeconds } from '../src/index.ts';
 describe('CaisseError', () => {
   it('reads code, message, request id, param, errors and Retry-After off a problem answer', () => {
     const headers = new Headers({ 'request-id': 'req_1', 'retry-after': '7' });
-    const body = { code: 'validation_error', status: 422, detail: 'amount is invalid', param: 'amount', errors: [{ param: 'amount', message: 'not a number' }] };
+    const body = {
+      code: 'validation_error',
+      status: 422,
+      detail: 'amount is invalid',
+      param: 'amount',
+      errors: [{ param: 'amount', message: 'not a number' }],
+    };
     const err = new CaisseError({ ...errorInit(422, headers, body), idempotencyKey: 'key_1' });
     expect(err).toBeInstanceOf(Error);
     expect(err).toMatchObject({
@@ -23,7 +29,11 @@ describe('CaisseError', () => {
   });
 
   it('names answers without a problem body by their status, and takes the request id from the body when no header has it', () => {
-    expect(errorInit(503, new Headers(), undefined)).toMatchObject({ code: 'api_error', status: 503, message: 'The Caisse API answered 503 without an error body' });
+    expect(errorInit(503, new Headers(), undefined)).toMatchObject({
+      code: 'api_error',
+      status: 503,
+      message: 'The Caisse API answered 503 without an error body',
+    });
     expect(errorInit(404, new Headers(), 'not json')).toMatchObject({ code: 'http_404', raw: undefined });
     expect(errorInit(401, new Headers(), { title: 'Unauthorized', code: '' })).toMatchObject({ code: 'http_401', message: 'Unauthorized' });
     expect(new CaisseError({ ...errorInit(400, new Headers(), { code: 'otp_incorrect', requestId: 'req_body', attemptsRemaining: 4 }) })).toMatchObject({

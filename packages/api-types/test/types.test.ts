@@ -11,7 +11,15 @@ describe('the generated types', () => {
     expectTypeOf<JsonAnswer<paths['/gateway']['post'], 201>>().toHaveProperty('sessionToken');
     expectTypeOf<JsonAnswer<paths['/otp/verify']['post'], 200>>().toHaveProperty('authorizationToken').toEqualTypeOf<string>();
     expectTypeOf<NonNullable<Query<paths['/events']['get']>['type']>>().toEqualTypeOf<
-      'payment.processing' | 'payment.completed' | 'payment.failed' | 'payment.expired' | 'payment.canceled' | 'payment.refunded' | 'refund.failed' | 'payout.paid' | 'payout.failed'
+      | 'payment.processing'
+      | 'payment.completed'
+      | 'payment.failed'
+      | 'payment.expired'
+      | 'payment.canceled'
+      | 'payment.refunded'
+      | 'refund.failed'
+      | 'payout.paid'
+      | 'payout.failed'
     >();
   });
 });

@@ -182,7 +182,10 @@ export class CaisseClient {
 
   /** What this intent may be paid with (`GET /payment-methods`), mobile money first. */
   async getPaymentMethods(sessionToken: string): Promise<PaymentMethod[]> {
-    const { data } = await this.#request<JsonAnswer<paths['/payment-methods']['get'], 200>>('GET', `/payment-methods?sessionToken=${encodeURIComponent(sessionToken)}`);
+    const { data } = await this.#request<JsonAnswer<paths['/payment-methods']['get'], 200>>(
+      'GET',
+      `/payment-methods?sessionToken=${encodeURIComponent(sessionToken)}`,
+    );
     return data;
   }
 
@@ -202,7 +205,10 @@ export class CaisseClient {
    * and answers that intent: SUCCEEDED, PENDING again (the attempt failed: `attempts`, `lastError`;
    * the payer may retry) or a final state. A lost answer or a 5xx is read again; other errors reject.
    */
-  async waitForPayment(sessionToken: string, { signal, onUpdate, intervalMs = 1000, maxIntervalMs = 5000, timers = globalThis }: WaitOptions = {}): Promise<PayerIntent> {
+  async waitForPayment(
+    sessionToken: string,
+    { signal, onUpdate, intervalMs = 1000, maxIntervalMs = 5000, timers = globalThis }: WaitOptions = {},
+  ): Promise<PayerIntent> {
     for (let delay = intervalMs; ; delay = Math.min(delay * 1.5, maxIntervalMs)) {
       signal?.throwIfAborted();
       try {

@@ -10,9 +10,14 @@ const happyRoutes = (): Record<string, Answer[]> => ({
   'GET /gateway/sessions/ps_token': [{ status: 200, body: INTENT }],
   'POST /auth/web': [{ status: 200, body: { id: 'usr_1', token: JWT, phoneNumber: '+237650000001', roles: ['USER'], expiresAt: '2026-11-01T10:15:00.000Z' } }],
   'POST /otp/init': [
-    { status: 200, body: { object: 'otp', userId: 'usr_1', channel: 'sms', destination: '+237 6•• •• ••01', intentionId: 'pi_1', expiresAt: 'x', resendAvailableAt: 'y' } },
+    {
+      status: 200,
+      body: { object: 'otp', userId: 'usr_1', channel: 'sms', destination: '+237 6•• •• ••01', intentionId: 'pi_1', expiresAt: 'x', resendAvailableAt: 'y' },
+    },
   ],
-  'POST /otp/verify': [{ status: 200, body: { object: 'otp_authorization', authorizationToken: OTP_TOKEN, expiresAt: 'z', userId: 'usr_1', intentionId: 'pi_1' } }],
+  'POST /otp/verify': [
+    { status: 200, body: { object: 'otp_authorization', authorizationToken: OTP_TOKEN, expiresAt: 'z', userId: 'usr_1', intentionId: 'pi_1' } },
+  ],
   'POST /charge': [{ status: 200, body: { ...INTENT, status: 'SUCCEEDED', attempts: 1 } }],
 });
 
@@ -179,7 +184,9 @@ describe('CaisseClient', () => {
 
     it('changePassword with a wrong current password keeps the customer signed in', async () => {
       const routes = happyRoutes();
-      routes['POST /users/me/password'] = [{ status: 401, body: { code: 'invalid_credentials', status: 401, detail: 'The current password is incorrect', param: 'currentPassword' } }];
+      routes['POST /users/me/password'] = [
+        { status: 401, body: { code: 'invalid_credentials', status: 401, detail: 'The current password is incorrect', param: 'currentPassword' } },
+      ];
       const { fetch } = fakeApi(routes);
       const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       await client.login('+237650000001', 'correct horse');
@@ -243,10 +250,15 @@ describe('CaisseClient', () => {
     it("topUp sends the caller's Idempotency-Key, the same on every retry: the payer is asked once", async () => {
       vi.useFakeTimers({ toFake: ['setTimeout'] });
       try {
-        const { fetch, calls } = fakeApi(signedIn({ 'POST /wallet/topups': ['network-error', { status: 502, body: { code: 'bad_gateway' } }, { status: 202, body: TOPUP }] }));
+        const { fetch, calls } = fakeApi(
+          signedIn({ 'POST /wallet/topups': ['network-error', { status: 502, body: { code: 'bad_gateway' } }, { status: 202, body: TOPUP }] }),
+        );
         const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
         await client.login('+237650000001', 'correct horse');
-        const pending = client.topUp({ amount: '2500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '+237650000001' }, { idempotencyKey: 'topup-order-42' });
+        const pending = client.topUp(
+          { amount: '2500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '+237650000001' },
+          { idempotencyKey: 'topup-order-42' },
+        );
         await vi.runAllTimersAsync();
         expect((await pending).id).toBe('top_1');
         const posts = calls.filter((c) => c.url.endsWith('/wallet/topups'));
@@ -258,7 +270,11 @@ describe('CaisseClient', () => {
 
     it('a refused top-up is a CaisseError with its code; nothing is sent before sign-in', async () => {
       const { fetch, calls } = fakeApi(
-        signedIn({ 'POST /wallet/topups': [{ status: 400, body: { code: 'phone_invalid', status: 400, detail: 'phoneNumber must be in E.164 format', param: 'phoneNumber' } }] }),
+        signedIn({
+          'POST /wallet/topups': [
+            { status: 400, body: { code: 'phone_invalid', status: 400, detail: 'phoneNumber must be in E.164 format', param: 'phoneNumber' } },
+          ],
+        }),
       );
       const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
       const params = { amount: '2500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '650000001' };
@@ -274,7 +290,9 @@ describe('CaisseClient', () => {
 
   it('reports API errors with their code, request id and extra members', async () => {
     const { fetch } = fakeApi({
-      'POST /auth/web': [{ status: 401, body: { code: 'invalid_credentials', status: 401, detail: 'Wrong phone number or password' }, headers: { 'request-id': 'req_9' } }],
+      'POST /auth/web': [
+        { status: 401, body: { code: 'invalid_credentials', status: 401, detail: 'Wrong phone number or password' }, headers: { 'request-id': 'req_9' } },
+      ],
     });
     const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch });
     const err = (await client.login('+237650000001', 'nope').catch((e: unknown) => e)) as CaisseError;

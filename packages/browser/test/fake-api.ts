@@ -46,8 +46,10 @@ export function fakeApi(routes: Record<string, Answer[]>) {
     if (answer === undefined) throw new Error(`unexpected ${key}`);
     if (answer === 'network-error') throw new TypeError('Failed to fetch');
     // A 204 has no body at all.
-    return new Response(answer.status === 204 ? null : JSON.stringify(answer.body ?? {}), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
+    return new Response(answer.status === 204 ? null : JSON.stringify(answer.body ?? {}), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json', ...answer.headers },
+    });
   });
   return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
 }
-

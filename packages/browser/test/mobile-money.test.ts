@@ -12,7 +12,13 @@ const NEXT_ACTION = {
   message: 'Approuvez le paiement sur votre téléphone',
   ussd: '*126#',
 };
-const attempt = (status: string, failureCode?: string) => ({ id: 'att_1', provider: 'mtn_momo', status, ...(failureCode ? { failureCode } : {}), createdAt: '2026-11-01T10:00:00.000Z' });
+const attempt = (status: string, failureCode?: string) => ({
+  id: 'att_1',
+  provider: 'mtn_momo',
+  status,
+  ...(failureCode ? { failureCode } : {}),
+  createdAt: '2026-11-01T10:00:00.000Z',
+});
 const processing = { ...INTENT, status: 'PROCESSING', attempts: [attempt('PENDING')], nextAction: NEXT_ACTION };
 
 /** Timers that run nothing by themselves: the test says when the next delay is over, and sees each delay asked for. */
@@ -62,7 +68,13 @@ describe('direct mobile-money payments', () => {
 
   it('payWithMobileMoney posts the method with the session token and answers the 202 with nextAction', async () => {
     const { client: caisse, calls } = client({ 'POST /charge': [{ status: 202, body: processing }] });
-    const intent = await caisse.payWithMobileMoney({ sessionToken: 'ps_token', intentionId: 'pi_1', provider: 'mtn_momo', phoneNumber: '+237670000000', idempotencyKey: 'key-1' });
+    const intent = await caisse.payWithMobileMoney({
+      sessionToken: 'ps_token',
+      intentionId: 'pi_1',
+      provider: 'mtn_momo',
+      phoneNumber: '+237670000000',
+      idempotencyKey: 'key-1',
+    });
     expect(intent.status).toBe('PROCESSING');
     expect(intent.nextAction).toEqual(NEXT_ACTION);
     const call = calls[0];
@@ -78,7 +90,9 @@ describe('direct mobile-money payments', () => {
     const { client: caisse } = client({
       'POST /charge': [{ status: 400, body: { code: 'provider_unsupported', status: 400, detail: 'Unknown provider', param: 'paymentMethod.provider' } }],
     });
-    const err = (await caisse.payWithMobileMoney({ sessionToken: 'ps_token', intentionId: 'pi_1', provider: 'nope', phoneNumber: '+237670000000' }).catch((e: unknown) => e)) as CaisseError;
+    const err = (await caisse
+      .payWithMobileMoney({ sessionToken: 'ps_token', intentionId: 'pi_1', provider: 'nope', phoneNumber: '+237670000000' })
+      .catch((e: unknown) => e)) as CaisseError;
     expect(err).toBeInstanceOf(CaisseError);
     expect(err.code).toBe('provider_unsupported');
     expect(err.param).toBe('paymentMethod.provider');
@@ -87,7 +101,13 @@ describe('direct mobile-money payments', () => {
   it('waitForPayment reads the intent with a growing delay until it is no longer PROCESSING, reporting each read', async () => {
     const paid = { ...INTENT, status: 'SUCCEEDED', attempts: [attempt('SUCCEEDED')] };
     const { client: caisse, calls } = client({
-      'GET /gateway/sessions/ps_token': [{ status: 200, body: processing }, { status: 200, body: processing }, { status: 503, body: { code: 'unavailable' } }, 'network-error', { status: 200, body: paid }],
+      'GET /gateway/sessions/ps_token': [
+        { status: 200, body: processing },
+        { status: 200, body: processing },
+        { status: 503, body: { code: 'unavailable' } },
+        'network-error',
+        { status: 200, body: paid },
+      ],
     });
     const { timers, delays, tick } = manualTimers();
     const seen: string[] = [];
@@ -103,7 +123,12 @@ describe('direct mobile-money payments', () => {
 
   it('waitForPayment answers a failed attempt (the intent PENDING again) so the payer can retry', async () => {
     const failed = { ...INTENT, attempts: [attempt('FAILED', 'approval_rejected')], lastError: { code: 'approval_rejected', message: 'Declined' } };
-    const { client: caisse } = client({ 'GET /gateway/sessions/ps_token': [{ status: 200, body: processing }, { status: 200, body: failed }] });
+    const { client: caisse } = client({
+      'GET /gateway/sessions/ps_token': [
+        { status: 200, body: processing },
+        { status: 200, body: failed },
+      ],
+    });
     const { timers, tick } = manualTimers();
     const done = caisse.waitForPayment('ps_token', { timers, maxIntervalMs: 1000 });
     while (await tick());

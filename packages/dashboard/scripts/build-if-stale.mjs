@@ -7,7 +7,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const inputs = ['src', 'dashboard.html', 'checkout.html', 'operator.html', 'vite.config.ts', 'package.json', '../react/src', '../browser/src', '../api-types/src', '../intl/src'];
+const inputs = [
+  'src',
+  'dashboard.html',
+  'checkout.html',
+  'operator.html',
+  'vite.config.ts',
+  'package.json',
+  '../react/src',
+  '../browser/src',
+  '../api-types/src',
+  '../intl/src',
+];
 
 function newest(path) {
   if (!existsSync(path)) return 0;

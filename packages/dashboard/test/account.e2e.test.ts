@@ -1,6 +1,16 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, DESKTOP, expectAccessible, launchChromium, type Page, type RunningServer, startServer, watchConsole } from './support.ts';
+import {
+  type Browser,
+  type BrowserContext,
+  DESKTOP,
+  expectAccessible,
+  launchChromium,
+  type Page,
+  type RunningServer,
+  startServer,
+  watchConsole,
+} from './support.ts';
 
 /**
  * Issue 22, account security, in Debian's Chromium against a real server process: live mode says
@@ -133,7 +143,9 @@ describe('account security', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toContain('It works once, for one hour');
 
     // Development has no SMTP: the e-mail is in the outbox.
-    const { rows } = await server.sql("select body from messages where recipient = $1 and channel = 'email' order by id desc limit 1", [server.merchant.dashboard.email]);
+    const { rows } = await server.sql("select body from messages where recipient = $1 and channel = 'email' order by id desc limit 1", [
+      server.merchant.dashboard.email,
+    ]);
     const link = /(http:\/\/\S+\/dashboard\/reset-password\/dr_[0-9A-Za-z]+)/.exec(String(rows[0]?.body))?.[1];
     expect(link).toBeDefined();
     await page.goto(link as string);

@@ -67,7 +67,9 @@ describe('cached pages', () => {
     const { server, page, errors } = run;
     // 20 more payments: with the refunded one, 21, one more than a page.
     for (let i = 0; i < 20; i += 1) {
-      expect((await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: String(100 + i), currency: 'XAF', description: `Order ${i}` })).status).toBe(201);
+      expect(
+        (await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: String(100 + i), currency: 'XAF', description: `Order ${i}` })).status,
+      ).toBe(201);
     }
     await page.getByRole('link', { name: 'Home', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();

@@ -19,8 +19,28 @@ let page: Page;
 
 const RETURN_URL = 'https://shop.example/orders/42/done';
 const METHODS = [
-  { type: 'mobile_money', provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', available: true, minAmount: '100', maxAmount: '500000', prefixes: ['+237650', '+237651', '+23767'], ussd: '*126#' },
-  { type: 'mobile_money', provider: 'orange_money', name: 'Orange Money', approval: 'redirect', available: false, minAmount: '100', maxAmount: '500000', prefixes: ['+23769'], ussd: '#150#' },
+  {
+    type: 'mobile_money',
+    provider: 'mtn_momo',
+    name: 'MTN MoMo',
+    approval: 'phone_prompt',
+    available: true,
+    minAmount: '100',
+    maxAmount: '500000',
+    prefixes: ['+237650', '+237651', '+23767'],
+    ussd: '*126#',
+  },
+  {
+    type: 'mobile_money',
+    provider: 'orange_money',
+    name: 'Orange Money',
+    approval: 'redirect',
+    available: false,
+    minAmount: '100',
+    maxAmount: '500000',
+    prefixes: ['+23769'],
+    ussd: '#150#',
+  },
   { type: 'wallet' },
 ];
 
@@ -48,8 +68,17 @@ async function intentWithDirectPayment(outcome: { failureCode?: string; readsToS
   await page.route('**/charge', async (route) => {
     charges.push(route.request().postDataJSON());
     attempt = { status: 'PENDING', reads: 0 };
-    const intent = await (await route.fetch({ url: `${server.url}/gateway/sessions/${sessionToken}`, method: 'GET', headers: { 'x-api-key': server.merchant.test.apiKey } })).json();
-    const nextAction = { type: 'approve_on_phone', provider: 'mtn_momo', phoneNumber: '+237670000000', expiresAt: new Date(Date.now() + 5 * 60_000).toISOString(), message: 'Approuvez', ussd: '*126#' };
+    const intent = await (
+      await route.fetch({ url: `${server.url}/gateway/sessions/${sessionToken}`, method: 'GET', headers: { 'x-api-key': server.merchant.test.apiKey } })
+    ).json();
+    const nextAction = {
+      type: 'approve_on_phone',
+      provider: 'mtn_momo',
+      phoneNumber: '+237670000000',
+      expiresAt: new Date(Date.now() + 5 * 60_000).toISOString(),
+      message: 'Approuvez',
+      ussd: '*126#',
+    };
     await route.fulfill({ status: 202, json: { ...intent, status: 'PROCESSING', returnUrl: RETURN_URL, nextAction } });
   });
   await page.route(`**/gateway/sessions/${sessionToken}`, async (route) => {
@@ -57,7 +86,17 @@ async function intentWithDirectPayment(outcome: { failureCode?: string; readsToS
     const intent = { ...(await response.json()), returnUrl: RETURN_URL };
     if (attempt?.status === 'PENDING' && ++attempt.reads >= (outcome.readsToSettle ?? 2)) attempt.status = outcome.failureCode ? 'FAILED' : 'SUCCEEDED';
     const status = attempt === undefined ? intent.status : { PENDING: 'PROCESSING', SUCCEEDED: 'SUCCEEDED', FAILED: 'PENDING' }[attempt.status];
-    const attempts = attempt ? [{ id: 'att_1', provider: 'mtn_momo', status: attempt.status, ...(attempt.status === 'FAILED' ? { failureCode: outcome.failureCode } : {}), createdAt: intent.createdAt }] : [];
+    const attempts = attempt
+      ? [
+          {
+            id: 'att_1',
+            provider: 'mtn_momo',
+            status: attempt.status,
+            ...(attempt.status === 'FAILED' ? { failureCode: outcome.failureCode } : {}),
+            createdAt: intent.createdAt,
+          },
+        ]
+      : [];
     await route.fulfill({ response, json: { ...intent, status, attempts } });
   });
   return { sessionToken, charges };
@@ -77,7 +116,9 @@ describe('the hosted checkout pays with mobile money', () => {
     await page.getByRole('heading', { name: 'Approuvez le paiement sur votre téléphone' }).waitFor();
     expect(await page.getByText('Composez *126# si la demande n’apparaît pas.').isVisible()).toBe(true);
     expect(await page.getByRole('timer').textContent()).toMatch(/^Temps restant pour approuver : [45]:\d\d$/);
-    expect(charges).toEqual([{ intentionId: expect.stringMatching(/^pi_/), paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } }]);
+    expect(charges).toEqual([
+      { intentionId: expect.stringMatching(/^pi_/), paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } },
+    ]);
     await accessible('momo-02-waiting-fr');
 
     await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });

@@ -153,7 +153,7 @@ describe('the hosted checkout page', () => {
     await outcome('Payment complete');
   });
 
-  it("links to My Caisse account, where the customer signs in with password and SMS code and sees the payment", async () => {
+  it('links to My Caisse account, where the customer signs in with password and SMS code and sees the payment', async () => {
     const intent = await newIntent({ amount: '700' });
     await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
     await page.getByRole('link', { name: 'My Caisse account: my wallet and history' }).click();
@@ -168,7 +168,9 @@ describe('the hosted checkout page', () => {
     let code = '';
     await expect
       .poll(async () => {
-        const rows = await server.sql('select body from messages where user_id = $1 and merchant_id is null order by id desc limit 1', [users[RICH.phoneNumber]]);
+        const rows = await server.sql('select body from messages where user_id = $1 and merchant_id is null order by id desc limit 1', [
+          users[RICH.phoneNumber],
+        ]);
         code = /\b(\d{6})\b/.exec(String(rows.rows[0]?.body ?? ''))?.[1] ?? '';
         return code;
       })

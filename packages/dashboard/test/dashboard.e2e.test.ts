@@ -62,7 +62,13 @@ const keys: { apiKey?: string; secretKey?: string } = {};
 /** A customer tops up their wallet by MTN MoMo (the server's sandbox), waiting for the outcome. */
 async function topUpAsCustomer(customer: { phoneNumber: string; password: string }, amount: string, momoNumber: string) {
   const { headers } = await signInCustomer(server, customer);
-  const created = await customerPost(server, '/wallet/topups', { amount, currency: 'XAF', provider: 'mtn_momo', phoneNumber: momoNumber }, { ...headers, 'idempotency-key': `top-${momoNumber}-${amount}` }, 202);
+  const created = await customerPost(
+    server,
+    '/wallet/topups',
+    { amount, currency: 'XAF', provider: 'mtn_momo', phoneNumber: momoNumber },
+    { ...headers, 'idempotency-key': `top-${momoNumber}-${amount}` },
+    202,
+  );
   expect(created.status).toBe('PENDING');
   let topup: Record<string, unknown> = created;
   await expect
@@ -79,7 +85,7 @@ async function topUpAsCustomer(customer: { phoneNumber: string; password: string
 }
 
 describe('the merchant dashboard', () => {
-  it('refuses a wrong password, then signs in with the merchant\'s e-mail and password', async () => {
+  it("refuses a wrong password, then signs in with the merchant's e-mail and password", async () => {
     await page.goto(`${server.url}/dashboard`);
     await heading('Sign in to your dashboard');
     await accessible('01-sign-in');
@@ -122,7 +128,13 @@ describe('the merchant dashboard', () => {
     // Shown once: the list has only the start and end of each key.
     expect(await page.content()).not.toContain(keys.apiKey);
 
-    const created = await apiCall(server.url, 'POST', '/gateway', { apiKey: keys.apiKey, secretKey: keys.secretKey }, { amount: '5000', currency: 'XAF', description: 'Key check' });
+    const created = await apiCall(
+      server.url,
+      'POST',
+      '/gateway',
+      { apiKey: keys.apiKey, secretKey: keys.secretKey },
+      { amount: '5000', currency: 'XAF', description: 'Key check' },
+    );
     expect(created.status).toBe(201);
 
     // Last use shows after a reload of the page.
@@ -147,7 +159,14 @@ describe('the merchant dashboard', () => {
     expect(old.body.code).toBe('api_key_expired');
     expect((await apiCall(server.url, 'GET', '/gateway', { apiKey: rolled, secretKey: keys.secretKey })).status).toBe(200);
     keys.apiKey = rolled;
-    await expect.poll(() => page.getByRole('row', { name: /E2E shop/ }).first().textContent()).toMatch(/expired|active/);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('row', { name: /E2E shop/ })
+          .first()
+          .textContent(),
+      )
+      .toMatch(/expired|active/);
   });
 
   it('adds a webhook endpoint, and a payment event reaches it and shows as a succeeded delivery', async () => {
@@ -164,14 +183,21 @@ describe('the merchant dashboard', () => {
 
     // A payment canceled through the API with the dashboard's keys: payment.canceled goes out.
     const creds = { apiKey: keys.apiKey as string, secretKey: keys.secretKey as string };
-    const intent = await apiCall(server.url, 'POST', '/gateway', creds, { amount: '12500', currency: 'XAF', description: 'Order 1042', metadata: { orderId: '1042' } });
+    const intent = await apiCall(server.url, 'POST', '/gateway', creds, {
+      amount: '12500',
+      currency: 'XAF',
+      description: 'Order 1042',
+      metadata: { orderId: '1042' },
+    });
     expect(intent.status).toBe(201);
     expect((await apiCall(server.url, 'POST', `/gateway/${intent.body.id}/cancel`, creds, {})).status).toBe(200);
     await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
     const delivery = receiver.received[0];
     const event = JSON.parse(delivery?.body ?? '{}');
     expect(event).toMatchObject({ type: 'payment.canceled', data: { paymentIntent: { id: intent.body.id, metadata: { orderId: '1042' } } } });
-    const [t, v1] = String(delivery?.headers['pay-signature']).split(',').map((p) => p.split('=')[1]);
+    const [t, v1] = String(delivery?.headers['pay-signature'])
+      .split(',')
+      .map((p) => p.split('=')[1]);
     expect(v1).toBe(createHmac('sha256', secret).update(`${t}.${delivery?.body}`).digest('hex'));
 
     await expect
@@ -222,7 +248,10 @@ describe('the merchant dashboard', () => {
     await page.getByRole('button', { name: 'Clear' }).click();
     await expect.poll(() => table.getByRole('row').count()).toBe(3);
 
-    await table.getByRole('row', { name: /Order 1042/ }).getByRole('link').click();
+    await table
+      .getByRole('row', { name: /Order 1042/ })
+      .getByRole('link')
+      .click();
     await heading(/FCFA.12,500/);
     await expect.poll(() => page.getByRole('heading', { name: 'Events' }).isVisible()).toBe(true);
     expect(await page.locator('ol.timeline').textContent()).toContain('payment.canceled');
@@ -312,7 +341,11 @@ describe('the merchant dashboard', () => {
     // The payment names its customer, and the link opens that customer's entry.
     await page.getByRole('link', { name: 'Payments' }).click();
     await heading('Payments');
-    await page.getByRole('region', { name: 'Payments' }).getByRole('row', { name: /Order 2077/ }).getByRole('link').click();
+    await page
+      .getByRole('region', { name: 'Payments' })
+      .getByRole('row', { name: /Order 2077/ })
+      .getByRole('link')
+      .click();
     await heading(/FCFA.12,000/);
     const link = page.getByRole('link', { name: phone });
     await link.waitFor();

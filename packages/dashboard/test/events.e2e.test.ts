@@ -38,7 +38,12 @@ describe('the Events page and an event’s page', () => {
     expect(endpoint.status).toBe(201);
     const customer = { phoneNumber: '+237650004455', password: 'customer-pw-2026' };
     expect((await apiCall(server.url, 'POST', '/test/users', keys, { ...customer, balance: '20000' })).status).toBe(201);
-    const intent = await apiCall(server.url, 'POST', '/gateway', keys, { amount: '7500', currency: 'XAF', description: 'Order E-77', metadata: { order: 'E-77' } });
+    const intent = await apiCall(server.url, 'POST', '/gateway', keys, {
+      amount: '7500',
+      currency: 'XAF',
+      description: 'Order E-77',
+      metadata: { order: 'E-77' },
+    });
     expect(intent.status).toBe(201);
     const intentId = String(intent.body.id);
     await payAsCustomer(server, customer, intentId);

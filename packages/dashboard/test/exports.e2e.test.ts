@@ -1,7 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, type Browser, type BrowserContext, DESKTOP, expectAccessible, launchChromium, type Page, type RunningServer, startReceiver, startServer, watchConsole } from './support.ts';
+import {
+  apiCall,
+  type Browser,
+  type BrowserContext,
+  DESKTOP,
+  expectAccessible,
+  launchChromium,
+  type Page,
+  type RunningServer,
+  startReceiver,
+  startServer,
+  watchConsole,
+} from './support.ts';
 
 /**
  * Issue 22, first part, in Debian's Chromium against a real server process: the Payments page
@@ -32,12 +44,22 @@ afterAll(async () => {
 });
 
 describe('payments export, webhook success rate and search', () => {
-  it('downloads the filtered payments as CSV, shows an endpoint\'s success rate and finds a payment from the header', async () => {
+  it("downloads the filtered payments as CSV, shows an endpoint's success rate and finds a payment from the header", async () => {
     const keys = server.merchant.test;
     const endpoint = await apiCall(server.url, 'POST', '/webhook-endpoints', keys, { url: receiver.url, enabledEvents: ['payment.canceled'] });
     expect(endpoint.status).toBe(201);
-    const kept = await apiCall(server.url, 'POST', '/gateway', keys, { amount: '5000', currency: 'XAF', description: '=SUM(A1:A9)', metadata: { order: 'A-1001' } });
-    const canceled = await apiCall(server.url, 'POST', '/gateway', keys, { amount: '2000', currency: 'XAF', description: 'Canceled order', metadata: { order: 'A-1002' } });
+    const kept = await apiCall(server.url, 'POST', '/gateway', keys, {
+      amount: '5000',
+      currency: 'XAF',
+      description: '=SUM(A1:A9)',
+      metadata: { order: 'A-1001' },
+    });
+    const canceled = await apiCall(server.url, 'POST', '/gateway', keys, {
+      amount: '2000',
+      currency: 'XAF',
+      description: 'Canceled order',
+      metadata: { order: 'A-1002' },
+    });
     expect((await apiCall(server.url, 'POST', `/gateway/${String(canceled.body.id)}/cancel`, keys, {})).status).toBe(200);
 
     await page.goto(`${server.url}/dashboard`);

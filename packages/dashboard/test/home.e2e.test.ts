@@ -1,7 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, type Browser, type BrowserContext, DESKTOP, expectAccessible, launchChromium, type Page, payAsCustomer, type RunningServer, startServer, watchConsole } from './support.ts';
+import {
+  apiCall,
+  type Browser,
+  type BrowserContext,
+  DESKTOP,
+  expectAccessible,
+  launchChromium,
+  type Page,
+  payAsCustomer,
+  type RunningServer,
+  startServer,
+  watchConsole,
+} from './support.ts';
 
 /**
  * The dashboard's Home (issue 22) in Debian's Chromium against a real server: two customers pay
@@ -55,8 +67,15 @@ describe('Home', () => {
       { phoneNumber: '+237650004403', password: 'customer-pw-4403', balance: '100', amount: '4000', order: 'HOME-1003' },
     ];
     for (const c of customers) {
-      expect((await apiCall(server.url, 'POST', '/test/users', keys, { phoneNumber: c.phoneNumber, password: c.password, balance: c.balance })).status).toBe(201);
-      const intent = await apiCall(server.url, 'POST', '/gateway', keys, { amount: c.amount, currency: 'XAF', description: `Order ${c.order}`, metadata: { orderRef: c.order } });
+      expect((await apiCall(server.url, 'POST', '/test/users', keys, { phoneNumber: c.phoneNumber, password: c.password, balance: c.balance })).status).toBe(
+        201,
+      );
+      const intent = await apiCall(server.url, 'POST', '/gateway', keys, {
+        amount: c.amount,
+        currency: 'XAF',
+        description: `Order ${c.order}`,
+        metadata: { orderRef: c.order },
+      });
       const declined = c.balance === '100';
       await payAsCustomer(server, { phoneNumber: c.phoneNumber, password: c.password }, String(intent.body.id), declined ? 'declined' : 'paid');
       if (!declined) paid.push(String(intent.body.id));

@@ -2,7 +2,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, type Browser, type BrowserContext, DESKTOP, expectAccessible, launchChromium, type Page, type RunningServer, signInDashboard, startServer, watchConsole } from './support.ts';
+import {
+  apiCall,
+  type Browser,
+  type BrowserContext,
+  DESKTOP,
+  expectAccessible,
+  launchChromium,
+  type Page,
+  type RunningServer,
+  signInDashboard,
+  startServer,
+  watchConsole,
+} from './support.ts';
 
 /**
  * Restricted keys in Debian's Chromium against a real server (issue 30, finding 1): a developer,
@@ -123,7 +135,11 @@ describe('a developer and a restricted live key', () => {
   it('with it the server reads the balance and refuses a payout (403)', async () => {
     const keys = { apiKey: livePk, secretKey: liveRk };
     expect((await apiCall(server.url, 'GET', '/balance', keys)).status).toBe(200);
-    const payout = await apiCall(server.url, 'POST', '/payouts', keys, { amount: '1000', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' } });
+    const payout = await apiCall(server.url, 'POST', '/payouts', keys, {
+      amount: '1000',
+      currency: 'XAF',
+      destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' },
+    });
     expect(payout.status).toBe(403);
     expect(payout.body).toMatchObject({ code: 'permission_denied', permission: 'payouts:write' });
     expect(errors).toEqual([]);

@@ -1,7 +1,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, type Browser, type BrowserContext, DESKTOP, launchChromium, type Page, PHONE, type RunningServer, screenshot, seriousViolations, startServer, watchConsole } from './support.ts';
+import {
+  apiCall,
+  type Browser,
+  type BrowserContext,
+  DESKTOP,
+  launchChromium,
+  type Page,
+  PHONE,
+  type RunningServer,
+  screenshot,
+  seriousViolations,
+  startServer,
+  watchConsole,
+} from './support.ts';
 
 /**
  * French and English (docs/spec/languages.md) in Debian's Chromium against a real server: the hosted

@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, type Browser, type BrowserContext, DESKTOP, expectAccessible, launchChromium, type Page, PHONE, type RunningServer, startServer, watchConsole } from './support.ts';
+import {
+  apiCall,
+  type Browser,
+  type BrowserContext,
+  DESKTOP,
+  expectAccessible,
+  launchChromium,
+  type Page,
+  PHONE,
+  type RunningServer,
+  startServer,
+  watchConsole,
+} from './support.ts';
 
 /**
  * Payment links (issue 22) in Debian's Chromium against a real server process: the owner creates
@@ -30,7 +42,7 @@ afterAll(async () => {
 });
 
 describe('payment links', () => {
-  it('the owner creates a link, a customer pays through it, the link\'s page lists the payment', async () => {
+  it("the owner creates a link, a customer pays through it, the link's page lists the payment", async () => {
     const keys = server.merchant.test;
     const created = await apiCall(server.url, 'POST', '/test/users', keys, CUSTOMER);
     expect(created.status).toBe(201);

@@ -22,7 +22,14 @@ beforeAll(async () => {
 
 afterAll(() => run?.stop());
 
-const settings = async () => (await apiCall(server.url, 'GET', '/payment-methods/settings', server.merchant.test)).body as { wallet: boolean; providersDefault: boolean; country: string; currency: string; providers: { provider: string; offered: boolean }[] };
+const settings = async () =>
+  (await apiCall(server.url, 'GET', '/payment-methods/settings', server.merchant.test)).body as {
+    wallet: boolean;
+    providersDefault: boolean;
+    country: string;
+    currency: string;
+    providers: { provider: string; offered: boolean }[];
+  };
 const row = (name: string) => page.getByRole('row').filter({ hasText: name });
 
 describe('Settings → Payment methods', () => {

@@ -108,7 +108,12 @@ describe('balance and payouts in the dashboard', () => {
     expect(page.url()).toBe(`${server.url}/dashboard/test/balance?type=fee&from=${today()}&to=${today()}`);
     const [fees] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(fees.suggestedFilename()).toBe(`caisse-balance-test-${today()}-${today()}.csv`);
-    expect(readFileSync(await fees.path(), 'utf8').trimEnd().split('\r\n').map((line) => line.split(',')[6])).toEqual(['amount', '-75', '-30']);
+    expect(
+      readFileSync(await fees.path(), 'utf8')
+        .trimEnd()
+        .split('\r\n')
+        .map((line) => line.split(',')[6]),
+    ).toEqual(['amount', '-75', '-30']);
     await page.getByLabel('From', { exact: true }).fill('2001-01-01');
     await page.getByLabel('To', { exact: true }).fill('2001-01-31');
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -121,12 +126,13 @@ describe('balance and payouts in the dashboard', () => {
     expect(all.suggestedFilename()).toBe('caisse-balance-test-start-now.csv');
     const csv = readFileSync(await all.path(), 'utf8');
     expect(csv.startsWith('id,created_at,type,source,description,currency,amount,balance_after,status,available_on\r\n')).toBe(true);
-    expect(csv.trimEnd().split('\r\n').slice(1).map((line) => line.split(',').slice(6, 9).join(' '))).toEqual([
-      '5000 5000 available',
-      '-75 4925 available',
-      '2000 6925 pending',
-      '-30 6895 pending',
-    ]);
+    expect(
+      csv
+        .trimEnd()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(',').slice(6, 9).join(' ')),
+    ).toEqual(['5000 5000 available', '-75 4925 available', '2000 6925 pending', '-30 6895 pending']);
     await accessible('m02-balance-filtered');
   });
 

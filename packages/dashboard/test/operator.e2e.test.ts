@@ -1,6 +1,17 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, type Browser, type BrowserContext, DESKTOP, expectAccessible, launchChromium, type Page, type RunningServer, startServer, watchConsole } from './support.ts';
+import {
+  apiCall,
+  type Browser,
+  type BrowserContext,
+  DESKTOP,
+  expectAccessible,
+  launchChromium,
+  type Page,
+  type RunningServer,
+  startServer,
+  watchConsole,
+} from './support.ts';
 
 /**
  * Issue 34, the operator console, in Debian's Chromium against a real server process: the

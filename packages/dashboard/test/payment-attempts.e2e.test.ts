@@ -26,9 +26,16 @@ describe('a payment paid by mobile money', () => {
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     const sessionToken = created.body.sessionToken as string;
-    const read = async () => (await apiCall(server.url, 'GET', `/gateway/${id}`, merchant)).body as { status: string; attempts: { providerReference: string | null }[] };
+    const read = async () =>
+      (await apiCall(server.url, 'GET', `/gateway/${id}`, merchant)).body as { status: string; attempts: { providerReference: string | null }[] };
     const payFrom = (phoneNumber: string) =>
-      customerPost(server, '/charge', { intentionId: id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber } }, { 'x-session-token': sessionToken }, 202);
+      customerPost(
+        server,
+        '/charge',
+        { intentionId: id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber } },
+        { 'x-session-token': sessionToken },
+        202,
+      );
 
     // The sandbox's payer declines on the phone; the intent takes another attempt.
     await payFrom('+237670001105');

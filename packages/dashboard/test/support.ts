@@ -89,15 +89,21 @@ export async function startServer(opts: { operatorEmail?: string } = {}): Promis
   delete env.CAISSE_MOMO_SANDBOX_URL;
   delete env.CAISSE_MOMO_SANDBOX_CALLBACK_URL;
 
-  const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'merchants', 'create', '--name', 'Boutique Akwa', '--email', 'owner@akwa.example', '--json'], {
-    env,
-    timeout: 60_000,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [CLI, 'merchants', 'create', '--name', 'Boutique Akwa', '--email', 'owner@akwa.example', '--json'],
+    {
+      env,
+      timeout: 60_000,
+    },
+  );
   const merchant = JSON.parse(stdout) as Merchant;
   const operator =
     opts.operatorEmail === undefined
       ? undefined
-      : (JSON.parse((await promisify(execFile)(process.execPath, [CLI, 'operators', 'create', '--email', opts.operatorEmail, '--json'], { env, timeout: 60_000 })).stdout) as RunningServer['operator']);
+      : (JSON.parse(
+          (await promisify(execFile)(process.execPath, [CLI, 'operators', 'create', '--email', opts.operatorEmail, '--json'], { env, timeout: 60_000 })).stdout,
+        ) as RunningServer['operator']);
 
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [CLI, 'start', '--port', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -169,7 +175,16 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -257,7 +272,12 @@ export async function signInCustomer(server: RunningServer, customer: { phoneNum
  * answers 402 insufficient_funds. Codes go out at most once per 30 s per customer: a second
  * payment waits for its code.
  */
-export async function payAsCustomer(server: RunningServer, customer: { phoneNumber: string; password: string }, intentId: string, outcome: 'paid' | 'declined' = 'paid') {
+export async function payAsCustomer(
+  server: RunningServer,
+  customer: { phoneNumber: string; password: string },
+  intentId: string,
+  outcome: 'paid' | 'declined' = 'paid',
+) {
   const merchant = server.merchant.test;
   const { userId, headers } = await signInCustomer(server, customer);
   const before = await apiCall(server.url, 'GET', `/test/messages?userId=${userId}`, merchant);

@@ -1,7 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, type Browser, type BrowserContext, DESKTOP, expectAccessible, launchChromium, type Page, payAsCustomer, type RunningServer, startServer, watchConsole } from './support.ts';
+import {
+  apiCall,
+  type Browser,
+  type BrowserContext,
+  DESKTOP,
+  expectAccessible,
+  launchChromium,
+  type Page,
+  payAsCustomer,
+  type RunningServer,
+  startServer,
+  watchConsole,
+} from './support.ts';
 
 /**
  * Team members with roles in Debian's Chromium against a real server (issue 22): the owner
@@ -164,7 +176,7 @@ describe('team members with roles', () => {
     await expectAccessible(owner, ownerErrors, 'team-07-audit-log');
   });
 
-  it('the owner removes the analyst: the analyst\'s next request is 401', async () => {
+  it("the owner removes the analyst: the analyst's next request is 401", async () => {
     await owner.getByRole('link', { name: 'Team' }).click();
     await heading(owner, 'Team');
     await owner.getByRole('button', { name: `Remove ${ANALYST}`, exact: true }).click();

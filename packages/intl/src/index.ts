@@ -76,8 +76,7 @@ export function chooseLanguage(choice: {
   merchantDefault?: string | null;
 }): LanguageChoice {
   const requested = typeof choice.requested === 'string' ? [choice.requested] : (choice.requested ?? []);
-  const language =
-    languageOf(choice.saved) ?? requested.map(languageOf).find((l) => l !== undefined) ?? languageOf(choice.merchantDefault) ?? DEFAULT_LANGUAGE;
+  const language = languageOf(choice.saved) ?? requested.map(languageOf).find((l) => l !== undefined) ?? languageOf(choice.merchantDefault) ?? DEFAULT_LANGUAGE;
   return { language, locale: localeFor(language, requested) };
 }
 

@@ -171,10 +171,8 @@ export class Caisse {
       create: (params: PaymentIntentCreateParams, options?: RequestOptions) =>
         http.request<CreatedPaymentIntent>('POST', '/gateway', { body: params, options }),
       retrieve: (intentId: string, options?: RequestOptions) => http.request<PaymentIntent>('GET', `/gateway/${id(intentId)}`, { options }),
-      list: (params: PaymentIntentListParams = {}, options?: RequestOptions) =>
-        http.request<PaymentIntentList>('GET', '/gateway', { query: params, options }),
-      cancel: (intentId: string, options?: RequestOptions) =>
-        http.request<PaymentIntent>('POST', `/gateway/${id(intentId)}/cancel`, { options }),
+      list: (params: PaymentIntentListParams = {}, options?: RequestOptions) => http.request<PaymentIntentList>('GET', '/gateway', { query: params, options }),
+      cancel: (intentId: string, options?: RequestOptions) => http.request<PaymentIntent>('POST', `/gateway/${id(intentId)}/cancel`, { options }),
       /** Refunds all of a SUCCEEDED intent, or `amount` of it. */
       refund: (intentId: string, params: RefundCreateParams = {}, options?: RequestOptions) =>
         http.request<Refund>('POST', `/gateway/${id(intentId)}/refunds`, { body: params, options }),
@@ -192,8 +190,7 @@ export class Caisse {
       /** The answer carries the endpoint's `secret` (`whsec_…`) for constructEvent. */
       create: (params: WebhookEndpointCreateParams, options?: RequestOptions) =>
         http.request<WebhookEndpointWithSecret>('POST', '/webhook-endpoints', { body: params, options }),
-      retrieve: (endpointId: string, options?: RequestOptions) =>
-        http.request<WebhookEndpoint>('GET', `/webhook-endpoints/${id(endpointId)}`, { options }),
+      retrieve: (endpointId: string, options?: RequestOptions) => http.request<WebhookEndpoint>('GET', `/webhook-endpoints/${id(endpointId)}`, { options }),
       update: (endpointId: string, params: WebhookEndpointUpdateParams, options?: RequestOptions) =>
         http.request<WebhookEndpoint>('PATCH', `/webhook-endpoints/${id(endpointId)}`, { body: params, options }),
       list: (params: WebhookEndpointListParams = {}, options?: RequestOptions) =>
@@ -239,7 +236,8 @@ export class Caisse {
       /** A shareable `url` for an amount and description: each visit creates an intent and opens its hosted checkout. */
       create: (params: PaymentLinkCreateParams, options?: RequestOptions) => http.request<PaymentLink>('POST', '/payment-links', { body: params, options }),
       retrieve: (linkId: string, options?: RequestOptions) => http.request<PaymentLink>('GET', `/payment-links/${id(linkId)}`, { options }),
-      list: (params: PaymentLinkListParams = {}, options?: RequestOptions) => http.request<PaymentLinkList>('GET', '/payment-links', { query: params, options }),
+      list: (params: PaymentLinkListParams = {}, options?: RequestOptions) =>
+        http.request<PaymentLinkList>('GET', '/payment-links', { query: params, options }),
       /** `{active: false}` deactivates the link (visits then answer 410), `{active: true}` opens it again. */
       update: (linkId: string, params: PaymentLinkUpdateParams, options?: RequestOptions) =>
         http.request<PaymentLink>('POST', `/payment-links/${id(linkId)}`, { body: params, options }),
@@ -254,10 +252,8 @@ export class Caisse {
       testMode ? call() : Promise.reject(new TypeError('The customer test helpers work with test keys only'));
 
     this.testHelpers = {
-      createUser: (params: TestUserCreateParams, options?: RequestOptions) =>
-        http.request<TestUser>('POST', '/test/users', { body: params, options }),
-      fundWallet: (params: TestWalletFundParams, options?: RequestOptions) =>
-        http.request<Wallet>('POST', '/test/wallets/fund', { body: params, options }),
+      createUser: (params: TestUserCreateParams, options?: RequestOptions) => http.request<TestUser>('POST', '/test/users', { body: params, options }),
+      fundWallet: (params: TestWalletFundParams, options?: RequestOptions) => http.request<Wallet>('POST', '/test/wallets/fund', { body: params, options }),
       /** Makes every pending test-mode amount available now, as if the settlement delay had passed. */
       settleBalance: (options?: RequestOptions) => http.request<Balance>('POST', '/test/balance/settle', { options }),
       listMessages: (params: TestMessageListParams = {}, options?: RequestOptions) =>
@@ -281,7 +277,9 @@ export class Caisse {
        * `sessionToken` (202, PROCESSING); in test mode the sandbox decides by the number's last digits.
        */
       chargeMobileMoney: (sessionToken: string, params: TestMobileMoneyChargeParams, options?: RequestOptions) =>
-        asTestCustomer(() => http.request<ProcessingPaymentIntent>('POST', '/charge', { body: params, options, as: 'apiKey', headers: { 'x-session-token': sessionToken } })),
+        asTestCustomer(() =>
+          http.request<ProcessingPaymentIntent>('POST', '/charge', { body: params, options, as: 'apiKey', headers: { 'x-session-token': sessionToken } }),
+        ),
     };
   }
 }

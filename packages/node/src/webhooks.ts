@@ -157,4 +157,3 @@ export function generateTestHeaders(params: { payload: RawBody; secret: string; 
     'webhook-signature': `v1,${standard}`,
   };
 }
-

@@ -110,7 +110,15 @@ describe('requests', () => {
   });
 
   it('payment methods: reads and sets which methods checkout offers', async () => {
-    const settings = { object: 'payment_method_settings', livemode: false, country: 'CM', currency: 'XAF', wallet: true, providersDefault: false, providers: [] };
+    const settings = {
+      object: 'payment_method_settings',
+      livemode: false,
+      country: 'CM',
+      currency: 'XAF',
+      wallet: true,
+      providersDefault: false,
+      providers: [],
+    };
     const { caisse, calls } = scriptedClient([
       { status: 200, body: settings },
       { status: 200, body: { ...settings, wallet: false } },
@@ -122,7 +130,19 @@ describe('requests', () => {
   });
 
   it('payment links: create, list, retrieve, update (deactivate) and listPayments', async () => {
-    const link = { id: 'plink_1', object: 'payment_link', url: 'https://pay.example/pay/plink_1', amount: '5000', currency: 'XAF', description: 'Wax', metadata: {}, active: true, livemode: false, createdAt: '2026-11-01T10:00:00.000Z', updatedAt: '2026-11-01T10:00:00.000Z' };
+    const link = {
+      id: 'plink_1',
+      object: 'payment_link',
+      url: 'https://pay.example/pay/plink_1',
+      amount: '5000',
+      currency: 'XAF',
+      description: 'Wax',
+      metadata: {},
+      active: true,
+      livemode: false,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      updatedAt: '2026-11-01T10:00:00.000Z',
+    };
     const { caisse, calls } = scriptedClient([
       { status: 201, body: link },
       { status: 200, body: { object: 'list', data: [link], hasMore: false } },
@@ -130,7 +150,10 @@ describe('requests', () => {
       { status: 200, body: { ...link, active: false } },
       { status: 200, body: { object: 'list', data: [INTENT], hasMore: false } },
     ]);
-    const created = await caisse.paymentLinks.create({ amount: '5000', currency: 'XAF', description: 'Wax', metadata: { sku: 'W-6' } }, { idempotencyKey: 'link-1' });
+    const created = await caisse.paymentLinks.create(
+      { amount: '5000', currency: 'XAF', description: 'Wax', metadata: { sku: 'W-6' } },
+      { idempotencyKey: 'link-1' },
+    );
     expect(created.url).toBe('https://pay.example/pay/plink_1');
     expect((await caisse.paymentLinks.list({ limit: 5, startingAfter: 'plink_0' })).data).toHaveLength(1);
     await caisse.paymentLinks.retrieve('plink_1');
@@ -169,13 +192,19 @@ describe('retries', () => {
   });
 
   it('uses the Idempotency-Key the caller gives, on every attempt', async () => {
-    const { caisse, calls } = scriptedClient([{ status: 500, body: problem(500, 'internal_error') }, { status: 201, body: INTENT }]);
+    const { caisse, calls } = scriptedClient([
+      { status: 500, body: problem(500, 'internal_error') },
+      { status: 201, body: INTENT },
+    ]);
     await caisse.intents.create(CREATE, { idempotencyKey: 'order-42-attempt' });
     expect(calls.map((c) => c.headers['idempotency-key'])).toEqual(['order-42-attempt', 'order-42-attempt']);
   });
 
   it('makes a new Idempotency-Key per call when none is given', async () => {
-    const { caisse, calls } = scriptedClient([{ status: 201, body: INTENT }, { status: 201, body: INTENT }]);
+    const { caisse, calls } = scriptedClient([
+      { status: 201, body: INTENT },
+      { status: 201, body: INTENT },
+    ]);
     await caisse.intents.create(CREATE);
     await caisse.intents.create(CREATE);
     expect(calls[0]?.headers['idempotency-key']).not.toBe(calls[1]?.headers['idempotency-key']);
@@ -222,7 +251,10 @@ describe('retries', () => {
   });
 
   it('retries 409 idempotency_request_in_progress (the first request is still running) but no other 409', async () => {
-    const inProgress = scriptedClient([{ status: 409, body: problem(409, 'idempotency_request_in_progress') }, { status: 201, body: INTENT }]);
+    const inProgress = scriptedClient([
+      { status: 409, body: problem(409, 'idempotency_request_in_progress') },
+      { status: 201, body: INTENT },
+    ]);
     await inProgress.caisse.intents.create(CREATE);
     expect(inProgress.calls).toHaveLength(2);
 
@@ -246,10 +278,9 @@ describe('retries', () => {
   });
 
   it('gives up after maxRetries and throws the last error, with the key to retry by hand', async () => {
-    const { caisse, calls } = scriptedClient(
-      [{ networkError: 'ECONNRESET' }, { networkError: 'ECONNRESET' }, { networkError: 'ECONNRESET' }],
-      { maxRetries: 2 },
-    );
+    const { caisse, calls } = scriptedClient([{ networkError: 'ECONNRESET' }, { networkError: 'ECONNRESET' }, { networkError: 'ECONNRESET' }], {
+      maxRetries: 2,
+    });
     const err = await caisse.intents.create(CREATE).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CaisseConnectionError);
     expect((err as CaisseConnectionError).code).toBe('connection_error');
@@ -305,9 +336,7 @@ describe('retries', () => {
 
 describe('errors', () => {
   it('maps the problem body to a typed error with code, status, requestId and param', async () => {
-    const { caisse } = scriptedClient([
-      { status: 400, body: problem(400, 'amount_invalid', { param: 'amount' }), headers: { 'request-id': 'req_abc' } },
-    ]);
+    const { caisse } = scriptedClient([{ status: 400, body: problem(400, 'amount_invalid', { param: 'amount' }), headers: { 'request-id': 'req_abc' } }]);
     const err = await caisse.intents.create({ ...CREATE, amount: '5000.5' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CaisseInvalidRequestError);
     expect(err).toBeInstanceOf(CaisseError);
@@ -353,7 +382,18 @@ describe('test helpers: the customer side', () => {
   it('signs in with the API key alone, then sends, verifies and charges as the user, with the code token as x-otp-token', async () => {
     const { caisse, calls } = scriptedClient([
       { status: 200, body: SESSION },
-      { status: 200, body: { object: 'otp_challenge', userId: 'usr_1', channel: 'sms', destination: '+237 6•• •• ••01', intentionId: 'pi_1', expiresAt: 'x', resendAvailableAt: 'y' } },
+      {
+        status: 200,
+        body: {
+          object: 'otp_challenge',
+          userId: 'usr_1',
+          channel: 'sms',
+          destination: '+237 6•• •• ••01',
+          intentionId: 'pi_1',
+          expiresAt: 'x',
+          resendAvailableAt: 'y',
+        },
+      },
       { status: 200, body: AUTHORIZATION },
       { status: 200, body: { ...INTENT, status: 'SUCCEEDED' } },
     ]);
@@ -394,9 +434,19 @@ describe('test helpers: the customer side', () => {
 
 describe('test helpers: a mobile-money charge', () => {
   it("pays with the intent's session token and the API key alone: 202 PROCESSING with nextAction", async () => {
-    const processing = { ...INTENT, status: 'PROCESSING', attempts: [], paymentMethod: null, nextAction: { type: 'approve_on_phone', provider: 'mtn_momo', phoneNumber: '+237670000000', expiresAt: 'x', message: 'Approve', ussd: '*126#' } };
+    const processing = {
+      ...INTENT,
+      status: 'PROCESSING',
+      attempts: [],
+      paymentMethod: null,
+      nextAction: { type: 'approve_on_phone', provider: 'mtn_momo', phoneNumber: '+237670000000', expiresAt: 'x', message: 'Approve', ussd: '*126#' },
+    };
     const { caisse, calls } = scriptedClient([{ status: 202, body: processing }]);
-    const started = await caisse.testHelpers.chargeMobileMoney('ps_token', { intentionId: 'pi_1', paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } }, { idempotencyKey: 'mm-1' });
+    const started = await caisse.testHelpers.chargeMobileMoney(
+      'ps_token',
+      { intentionId: 'pi_1', paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } },
+      { idempotencyKey: 'mm-1' },
+    );
     expect(started.status).toBe('PROCESSING');
     expect(started.nextAction).toMatchObject({ type: 'approve_on_phone' });
     const [charge] = calls;
@@ -408,7 +458,12 @@ describe('test helpers: a mobile-money charge', () => {
     expect(charge?.body).toEqual({ intentionId: 'pi_1', paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } });
 
     const live = scriptedClient([], { apiKey: 'pk_live_abcdefghijklmnopqrstuvwx', secretKey: 'sk_live_abcdefghijklmnopqrstuvwx' });
-    await expect(live.caisse.testHelpers.chargeMobileMoney('ps_token', { intentionId: 'pi_1', paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' } })).rejects.toThrow(TypeError);
+    await expect(
+      live.caisse.testHelpers.chargeMobileMoney('ps_token', {
+        intentionId: 'pi_1',
+        paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237670000000' },
+      }),
+    ).rejects.toThrow(TypeError);
     expect(live.calls).toHaveLength(0);
   });
 });
@@ -435,7 +490,10 @@ describe('construction', () => {
         ...KEYS,
         fetch: async (url) => {
           urls.push(String(url));
-          return new Response(JSON.stringify({ object: 'balance', available: [], pending: [], balances: [] }), { status: 200, headers: { 'content-type': 'application/json' } });
+          return new Response(JSON.stringify({ object: 'balance', available: [], pending: [], balances: [] }), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          });
         },
       });
       await caisse.balance.retrieve();
@@ -447,7 +505,10 @@ describe('construction', () => {
   });
 
   it('allowInsecureHttp accepts plain http on any host, with test keys only', async () => {
-    const { caisse, calls } = scriptedClient([{ status: 200, body: { object: 'balance' } }], { baseUrl: 'http://caisse.internal:8080', allowInsecureHttp: true });
+    const { caisse, calls } = scriptedClient([{ status: 200, body: { object: 'balance' } }], {
+      baseUrl: 'http://caisse.internal:8080',
+      allowInsecureHttp: true,
+    });
     await caisse.balance.retrieve();
     expect(calls[0]?.url).toBe('http://caisse.internal:8080/balance');
     const live = { apiKey: 'pk_live_abcdefghijklmnopqrstuvwx', secretKey: 'sk_live_abcdefghijklmnopqrstuvwx' };

@@ -157,11 +157,25 @@ export function Checkout(props: CheckoutProps) {
   );
 }
 
-function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, checkout, mm, merchantName, returnUrl }: CheckoutProps & { checkout: CheckoutController; mm: MobileMoney }) {
+function CheckoutSteps({
+  theme,
+  className,
+  unstyled,
+  onSuccess,
+  onStatusChange,
+  checkout,
+  mm,
+  merchantName,
+  returnUrl,
+}: CheckoutProps & { checkout: CheckoutController; mm: MobileMoney }) {
   const { error, pending, otp } = checkout;
   const mobile = mobileMoneyShown(mm, checkout.status);
   // The page waits for the methods before offering any.
-  const status: CheckoutStatus = mobile ? (MOBILE_MONEY_STEP[mm.status] ?? checkout.status) : mm.status === 'loading' && checkout.status === 'ready' ? 'loading' : checkout.status;
+  const status: CheckoutStatus = mobile
+    ? (MOBILE_MONEY_STEP[mm.status] ?? checkout.status)
+    : mm.status === 'loading' && checkout.status === 'ready'
+      ? 'loading'
+      : checkout.status;
   const intent = (mobile && mm.intent ? mm.intent : checkout.intent) as PublicPaymentIntent | undefined;
   const { t, amount: money, error: describe, locale } = useCheckoutText();
   const id = useId();
@@ -222,11 +236,15 @@ function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, 
   let message = statusText ? t(statusText) : '';
   if (status === 'otp-sent' && otp) {
     // Whole sentences, one after the other: what just happened, then where the code went.
-    const before = [checkout.passwordChanged ? t('checkout.passwordChanged') : '', topUp?.topup?.status === 'SUCCEEDED' ? t('checkout.topUpReceived', { amount: money(topUp.topup) }) : ''];
+    const before = [
+      checkout.passwordChanged ? t('checkout.passwordChanged') : '',
+      topUp?.topup?.status === 'SUCCEEDED' ? t('checkout.topUpReceived', { amount: money(topUp.topup) }) : '',
+    ];
     message = [...before.filter(Boolean), t('checkout.codeSent', { destination: otp.destination })].join(' ');
   }
   if (status === 'topup-offer' && topUp) message = t('checkout.topUpShort', { missing: topUpAmount });
-  if (status === 'topup-pending' && topUp) message = t('checkout.topUpAwaiting', { amount: topUpAmount, phoneNumber: topUp.topup?.phoneNumber ?? topUp.phoneNumber });
+  if (status === 'topup-pending' && topUp)
+    message = t('checkout.topUpAwaiting', { amount: topUpAmount, phoneNumber: topUp.topup?.phoneNumber ?? topUp.phoneNumber });
   if (status === 'otp-verified') message = t('checkout.codeVerified');
   if (status === 'reset-code' && checkout.reset) message = t('checkout.resetSent', { phoneNumber: checkout.reset.phoneNumber });
   const errorText = mobile ? '' : describe(error);
@@ -242,9 +260,7 @@ function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, 
     const busy = status === 'logging-in';
     step = (
       <form onSubmit={onLogin} aria-describedby={describedBy()}>
-        <p className="caisse-hint">
-          {t('checkout.everyShop')}
-        </p>
+        <p className="caisse-hint">{t('checkout.everyShop')}</p>
         <label htmlFor={ids.phone}>{t('checkout.phoneNumber')}</label>
         <input
           id={ids.phone}
@@ -259,7 +275,15 @@ function CheckoutSteps({ theme, className, unstyled, onSuccess, onStatusChange, 
           placeholder={t('checkout.phonePlaceholder')}
         />
         <label htmlFor={ids.password}>{t('checkout.password')}</label>
-        <input id={ids.password} name="password" type="password" autoComplete="current-password" required aria-invalid={invalid} aria-describedby={describedBy()} />
+        <input
+          id={ids.password}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          aria-invalid={invalid}
+          aria-describedby={describedBy()}
+        />
         <button type="submit" className="caisse-primary" disabled={busy} aria-busy={busy}>
           {busy ? t('checkout.signInBusy') : t('checkout.continue')}
         </button>

@@ -14,14 +14,7 @@ export { Checkout, CHECKOUT_CSS, themeStyle, type CheckoutProps, type CheckoutTh
 export { browserLanguages, CHECKOUT_MESSAGES, CheckoutIntl, checkoutLanguage, CUSTOMER_MESSAGES, useCheckoutText, type CheckoutMessageId } from './i18n.tsx';
 export { formatAmount, formatDate, formatDateTime, type Language, type LanguageChoice } from '@caisse/intl';
 export { MobileMoneySteps, type MobileMoneyStepsProps } from './MobileMoney.tsx';
-export {
-  suggestProvider,
-  useMobileMoney,
-  type MobileMoney,
-  type MobileMoneyOptions,
-  type MobileMoneyState,
-  type MobileMoneyStatus,
-} from './useMobileMoney.ts';
+export { suggestProvider, useMobileMoney, type MobileMoney, type MobileMoneyOptions, type MobileMoneyState, type MobileMoneyStatus } from './useMobileMoney.ts';
 export { OtpCodeInput, type OtpCodeInputProps } from './OtpCodeInput.tsx';
 export {
   CaisseClient,
@@ -31,4 +24,8 @@ export {
   type PayerIntent,
   type PaymentAttempt,
   type PaymentMethod,
-  type PasswordResetRequest, type PublicPaymentIntent, type Topup, type Wallet } from '@caisse/browser';
+  type PasswordResetRequest,
+  type PublicPaymentIntent,
+  type Topup,
+  type Wallet,
+} from '@caisse/browser';

@@ -148,7 +148,6 @@ const TERMINAL: Partial<Record<PaymentIntentStatus, CheckoutStatus>> = {
   CANCELED: 'canceled',
 };
 
-
 function toError(err: unknown): CheckoutError {
   if (err instanceof CaisseError) {
     const attempts = err.raw?.attemptsRemaining;
@@ -452,7 +451,9 @@ export function useCheckout(): Checkout {
         status: 'failed',
         intent,
         canRetry: intent.status === 'PENDING',
-        error: lastError ? { code: lastError.code, message: lastError.message } : { code: 'payment_failed', message: CUSTOMER_MESSAGES.payment_failed as string },
+        error: lastError
+          ? { code: lastError.code, message: lastError.message }
+          : { code: 'payment_failed', message: CUSTOMER_MESSAGES.payment_failed as string },
       });
     } catch (err) {
       const error = toError(err);

@@ -1,4 +1,12 @@
-import { CaisseError, type MobileMoneyMethod, type NextAction, type PayerIntent, type PaymentMethod, type PublicPaymentIntent, type Timers } from '@caisse/browser';
+import {
+  CaisseError,
+  type MobileMoneyMethod,
+  type NextAction,
+  type PayerIntent,
+  type PaymentMethod,
+  type PublicPaymentIntent,
+  type Timers,
+} from '@caisse/browser';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CUSTOMER_MESSAGES } from './i18n.tsx';
 import { useCaisse } from './provider.tsx';
@@ -143,7 +151,13 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
         if (!live) return;
         const mobileMoney = methods.filter((m): m is MobileMoneyMethod => m.type === 'mobile_money');
         const firstAvailable = mobileMoney.find((m) => m.available)?.provider;
-        update({ methods, mobileMoney, walletOffered: methods.some((m) => m.type === 'wallet'), provider: firstAvailable, status: mobileMoney.length ? 'choose' : 'wallet' });
+        update({
+          methods,
+          mobileMoney,
+          walletOffered: methods.some((m) => m.type === 'wallet'),
+          provider: firstAvailable,
+          status: mobileMoney.length ? 'choose' : 'wallet',
+        });
       },
       () => live && update({ status: 'wallet', methods: [{ type: 'wallet' }], walletOffered: true }),
     );
@@ -216,7 +230,13 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     update({ status: 'submitting', error: undefined, phoneNumber });
     let answer: PayerIntent;
     try {
-      answer = await client.payWithMobileMoney({ sessionToken: clientSecret, intentionId: target.id, provider: s.provider, phoneNumber, idempotencyKey: newKey() });
+      answer = await client.payWithMobileMoney({
+        sessionToken: clientSecret,
+        intentionId: target.id,
+        provider: s.provider,
+        phoneNumber,
+        idempotencyKey: newKey(),
+      });
     } catch (err) {
       // Refused before any request reached the phone: the form again, with the reason.
       return update({ status: 'choose', error: toError(err) });

@@ -304,7 +304,16 @@ describe('<Checkout/>', () => {
       await user.click(await screen.findByRole('button', { name: /^Pay FCFA\s5,000$/ }));
       await screen.findByText(/your payment of FCFA\s5,000 is complete/);
       expect(gateway.state.balance).toBe(0);
-      expect(onStatusChange.mock.calls.map((c) => c[0])).toEqual(['ready', 'logging-in', 'topup-offer', 'topup-pending', 'otp-sent', 'otp-verified', 'charging', 'succeeded']);
+      expect(onStatusChange.mock.calls.map((c) => c[0])).toEqual([
+        'ready',
+        'logging-in',
+        'topup-offer',
+        'topup-pending',
+        'otp-sent',
+        'otp-verified',
+        'charging',
+        'succeeded',
+      ]);
     });
 
     it('says why a top-up failed (role=alert), and offers to try again or cancel', async () => {

@@ -48,7 +48,11 @@ function renderMobileMoney(props: CheckoutProps = {}, gateway = fakeGateway({ mo
 }
 
 /** The text of the page's alerts (the checkout's own, empty here, and the mobile-money step's). */
-const alerts = () => screen.getAllByRole('alert').map((a) => a.textContent).join('');
+const alerts = () =>
+  screen
+    .getAllByRole('alert')
+    .map((a) => a.textContent)
+    .join('');
 
 afterEach(() => {
   cleanup();
@@ -167,7 +171,14 @@ describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
   it('waits for an attempt already in flight when the page opens', async () => {
     const gateway = fakeGateway({ mobileMoney: true });
     gateway.state.intent = { ...gateway.state.intent, status: 'PROCESSING' };
-    gateway.state.mmAttempts.push({ id: 'att_1', provider: 'mtn_momo', status: 'PENDING', createdAt: new Date().toISOString(), phoneNumber: '+237670000000', reads: 0 });
+    gateway.state.mmAttempts.push({
+      id: 'att_1',
+      provider: 'mtn_momo',
+      status: 'PENDING',
+      createdAt: new Date().toISOString(),
+      phoneNumber: '+237670000000',
+      reads: 0,
+    });
     // Read once by the page as it opens, once by the wait; approved on the next read.
     gateway.state.attemptReadsToSettle = 3;
     const { time } = renderMobileMoney({}, gateway);

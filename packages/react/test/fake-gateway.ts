@@ -11,12 +11,34 @@ export const SILENT_NUMBER = '+237650000102';
  */
 /** The methods of a gateway that offers mobile money (docs/spec/mobile-money-payments.md): MTN by prompt, Orange by redirect, and the wallet. */
 export const METHODS = [
-  { type: 'mobile_money', provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', available: true, minAmount: '100', maxAmount: '1000000', prefixes: ['650', '651', '652', '653', '654', '67', '680', '681', '682', '683'], ussd: '*126#' },
-  { type: 'mobile_money', provider: 'orange_money', name: 'Orange Money', approval: 'redirect', available: true, minAmount: '100', maxAmount: '1000000', prefixes: ['655', '656', '657', '658', '659', '69'], ussd: '#150#' },
+  {
+    type: 'mobile_money',
+    provider: 'mtn_momo',
+    name: 'MTN MoMo',
+    approval: 'phone_prompt',
+    available: true,
+    minAmount: '100',
+    maxAmount: '1000000',
+    prefixes: ['650', '651', '652', '653', '654', '67', '680', '681', '682', '683'],
+    ussd: '*126#',
+  },
+  {
+    type: 'mobile_money',
+    provider: 'orange_money',
+    name: 'Orange Money',
+    approval: 'redirect',
+    available: true,
+    minAmount: '100',
+    maxAmount: '1000000',
+    prefixes: ['655', '656', '657', '658', '659', '69'],
+    ussd: '#150#',
+  },
   { type: 'wallet' },
 ];
 
-export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number; language?: 'fr' | 'en'; mobileMoney?: boolean } = {}) {
+export function fakeGateway(
+  opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number; language?: 'fr' | 'en'; mobileMoney?: boolean } = {},
+) {
   const state = {
     intent: {
       id: 'pi_1',
@@ -54,7 +76,15 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     /** Makes the next request to this path answer 500. */
     failNext: new Set<string>(),
     /** Direct mobile-money attempts: a number ending in 105 is declined, any other approved, on the `attemptReadsToSettle`-th read (the first read is the waiting's own, right after the charge). */
-    mmAttempts: [] as { id: string; provider: string; status: 'PENDING' | 'SUCCEEDED' | 'FAILED'; failureCode?: string; createdAt: string; phoneNumber: string; reads: number }[],
+    mmAttempts: [] as {
+      id: string;
+      provider: string;
+      status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+      failureCode?: string;
+      createdAt: string;
+      phoneNumber: string;
+      reads: number;
+    }[],
     attemptReadsToSettle: 2,
     /** Each direct charge: its session token header, Idempotency-Key and body. */
     mmCharges: [] as { sessionToken: string | undefined; key: string | undefined; body: unknown }[],
@@ -85,8 +115,10 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     state.mmCharges.push({ sessionToken: headers['x-session-token'], key: headers['idempotency-key'], body });
     if (headers['x-session-token'] !== 'ps_good') return problem(401, 'session_token_invalid', 'Wrong session token');
     const { provider, phoneNumber } = body.paymentMethod;
-    if (!METHODS.some((m) => m.type === 'mobile_money' && m.provider === provider)) return problem(400, 'provider_unsupported', 'Unknown provider', { param: 'paymentMethod.provider' });
-    if (!/^\+[1-9]\d{6,14}$/.test(phoneNumber)) return problem(400, 'phone_invalid', 'phoneNumber must be in E.164 format', { param: 'paymentMethod.phoneNumber' });
+    if (!METHODS.some((m) => m.type === 'mobile_money' && m.provider === provider))
+      return problem(400, 'provider_unsupported', 'Unknown provider', { param: 'paymentMethod.provider' });
+    if (!/^\+[1-9]\d{6,14}$/.test(phoneNumber))
+      return problem(400, 'phone_invalid', 'phoneNumber must be in E.164 format', { param: 'paymentMethod.phoneNumber' });
     if (state.mmAttempts.some((a) => a.status === 'PENDING')) return problem(409, 'attempt_in_progress', 'An attempt is in flight');
     if (state.intent.status !== 'PENDING') return problem(409, 'intent_state_invalid', 'Not payable');
     const createdAt = new Date().toISOString();
@@ -95,7 +127,14 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     const nextAction =
       provider === 'orange_money'
         ? { type: 'redirect', url: 'https://sandbox.example/orange/pay/1' }
-        : { type: 'approve_on_phone', provider, phoneNumber, expiresAt: new Date(Date.now() + 5 * 60_000).toISOString(), message: 'Approve on your phone', ussd: '*126#' };
+        : {
+            type: 'approve_on_phone',
+            provider,
+            phoneNumber,
+            expiresAt: new Date(Date.now() + 5 * 60_000).toISOString(),
+            message: 'Approve on your phone',
+            ussd: '*126#',
+          };
     return json(202, { ...state.intent, attempts: attemptsView(), nextAction });
   };
 
@@ -126,7 +165,14 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
     if (opts.mobileMoney && path === '/charge' && body.paymentMethod) return directCharge(body, headers);
     if (path === '/auth/web') {
       if (body.password !== state.password) return problem(401, 'invalid_credentials', 'Invalid phone number or password');
-      return json(200, { id: 'usr_1', token: jwt(), phoneNumber: body.phoneNumber, roles: ['USER'], expiresAt: new Date(Date.now() + 900_000).toISOString(), language: opts.language ?? null });
+      return json(200, {
+        id: 'usr_1',
+        token: jwt(),
+        phoneNumber: body.phoneNumber,
+        roles: ['USER'],
+        expiresAt: new Date(Date.now() + 900_000).toISOString(),
+        language: opts.language ?? null,
+      });
     }
     // The same answer for any possible number: nothing tells whether it has an account.
     if (path === '/auth/password-reset') {
@@ -184,7 +230,8 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
       topup.reads++;
       if (topup.status === 'PENDING' && topup.reads >= state.topupReadsToSettle && topup.phoneNumber !== SILENT_NUMBER) {
         const completedAt = new Date().toISOString();
-        if (topup.phoneNumber === REJECTED_NUMBER) Object.assign(topup, { status: 'FAILED', failureReason: 'APPROVAL_REJECTED', completedAt, updatedAt: completedAt });
+        if (topup.phoneNumber === REJECTED_NUMBER)
+          Object.assign(topup, { status: 'FAILED', failureReason: 'APPROVAL_REJECTED', completedAt, updatedAt: completedAt });
         else {
           Object.assign(topup, { status: 'SUCCEEDED', completedAt, updatedAt: completedAt });
           state.balance += Number(topup.amount);
@@ -212,7 +259,13 @@ export function fakeGateway(opts: { status?: PublicPaymentIntent['status']; bala
         return problem(400, 'otp_incorrect', 'Incorrect code', { attemptsRemaining: 5 - state.wrongCodes });
       }
       state.token = `otpa_${state.codesSent}`;
-      return json(200, { object: 'otp_authorization', authorizationToken: state.token, expiresAt: new Date(Date.now() + 600_000).toISOString(), userId: 'usr_1', intentionId: 'pi_1' });
+      return json(200, {
+        object: 'otp_authorization',
+        authorizationToken: state.token,
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+        userId: 'usr_1',
+        intentionId: 'pi_1',
+      });
     }
     if (path === '/charge') {
       if (!headers['x-otp-token'] || headers['x-otp-token'] !== state.token) return problem(401, 'otp_token_invalid', 'Invalid token');

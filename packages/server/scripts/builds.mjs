@@ -22,7 +22,10 @@ export function newest(path) {
 /** Runs tsc in a package; rejects with its output when it fails (the output is shown only then). */
 function tsc(dir, ...extra) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', ...extra], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', ...extra], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

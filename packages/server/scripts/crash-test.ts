@@ -71,7 +71,9 @@ configureLoad({ seed: SEED, short, log });
 // ---- the run -------------------------------------------------------------------------------------
 
 async function main(): Promise<boolean> {
-  log(`seed ${SEED}; ${KILLS} kills, up ${MIN_UP_MS}–${MAX_UP_MS} ms between them, ${USERS} users, ${CONCURRENCY} concurrent flows${short ? ' (short form)' : ''}`);
+  log(
+    `seed ${SEED}; ${KILLS} kills, up ${MIN_UP_MS}–${MAX_UP_MS} ms between them, ${USERS} users, ${CONCURRENCY} concurrent flows${short ? ' (short form)' : ''}`,
+  );
   let database: RunDatabase | undefined;
   const run: Run = {};
   const failures: string[] = [];
@@ -126,7 +128,14 @@ async function main(): Promise<boolean> {
     sandbox.setFaults({ answer500: false, dropCallbacks: false, duplicateCallbacks: false });
 
     // The dispatcher delivers what is left (deliveries leased by killed processes are due again once their 70 s lease lapses).
-    const { lines } = await drainAndCheck(run, o, { databaseUrl: database.url, env, merchantId: keys.merchantId, serverErrors, check, drainTimeoutMs: DRAIN_TIMEOUT_MS });
+    const { lines } = await drainAndCheck(run, o, {
+      databaseUrl: database.url,
+      env,
+      merchantId: keys.merchantId,
+      serverErrors,
+      check,
+      drainTimeoutMs: DRAIN_TIMEOUT_MS,
+    });
     await stopLastServer(life, check);
     log([`summary: ${KILLS} SIGKILLs (restart ${(restartMs / KILLS / 1000).toFixed(1)} s on average)`, ...lines].join('\n'));
   } catch (err) {

@@ -31,7 +31,19 @@ import type { AddressInfo } from 'node:net';
 import { openSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startMomoSandbox } from '../src/modules/connectors/index.ts';
-import { closeRun, configureLoad, drainAndCheck, type Lifecycle, loadLoop, newOutcomes, type Run, sleep, startRun, stopLastServer, target } from './full-load.ts';
+import {
+  closeRun,
+  configureLoad,
+  drainAndCheck,
+  type Lifecycle,
+  loadLoop,
+  newOutcomes,
+  type Run,
+  sleep,
+  startRun,
+  stopLastServer,
+  target,
+} from './full-load.ts';
 import { asPostgres, type Cluster, openWorkspace, processTree, query, startBouncer, type Workspace } from './pg-clusters.ts';
 import { freePort, type Proc, processEnv, spawnCaisse } from '../test/processes.ts';
 
@@ -71,14 +83,31 @@ async function makePair(ws: Workspace): Promise<{ primary: Cluster; standby: Clu
   primary.start();
   await query(primary.url(), `select pg_create_physical_replication_slot('${STANDBY}')`);
   const standbyPort = await freePort();
-  asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', `${ws.dir}/standby`, '-X', 'stream', '-R', '-S', STANDBY]);
+  asPostgres('pg_basebackup', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    'postgres',
+    '-D',
+    `${ws.dir}/standby`,
+    '-X',
+    'stream',
+    '-R',
+    '-S',
+    STANDBY,
+  ]);
   const standby = ws.cluster('standby', standbyPort, { init: false });
-  standby.conf([
-    `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${STANDBY}'`,
-    `primary_slot_name = '${STANDBY}'`,
-    // Once promoted it has no standby of its own: commits must not wait for one (docs/operations.md).
-    "synchronous_standby_names = ''",
-  ], 'postgresql.auto.conf');
+  standby.conf(
+    [
+      `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${STANDBY}'`,
+      `primary_slot_name = '${STANDBY}'`,
+      // Once promoted it has no standby of its own: commits must not wait for one (docs/operations.md).
+      "synchronous_standby_names = ''",
+    ],
+    'postgresql.auto.conf',
+  );
   standby.start();
   for (let i = 0; ; i++) {
     const rows = await query<{ sync_state: string }>(primary.url(), `select sync_state from pg_stat_replication where application_name = $1`, [STANDBY]);
@@ -115,7 +144,9 @@ async function readyz(baseUrl: string): Promise<number> {
 }
 
 async function main(): Promise<boolean> {
-  log(`seed ${SEED}; ${USERS} users, ${CONCURRENCY} concurrent flows; load ${BEFORE_MS} ms, primary killed, promotion after ${DETECT_MS} ms, load ${AFTER_MS} ms more`);
+  log(
+    `seed ${SEED}; ${USERS} users, ${CONCURRENCY} concurrent flows; load ${BEFORE_MS} ms, primary killed, promotion after ${DETECT_MS} ms, load ${AFTER_MS} ms more`,
+  );
   const failures: string[] = [];
   const check = (ok: boolean, what: string) => {
     log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
@@ -175,7 +206,12 @@ async function main(): Promise<boolean> {
 
     // A `caisse listen` stream forwarding every event, open across the failover.
     listenReceiver = await startListenReceiver();
-    listener = spawnCaisse(['listen', '--forward-to', listenReceiver.url], { ...env, CAISSE_API_KEY: keys.apiKey, CAISSE_SECRET_KEY: keys.secretKey, CAISSE_BASE_URL: target.baseUrl });
+    listener = spawnCaisse(['listen', '--forward-to', listenReceiver.url], {
+      ...env,
+      CAISSE_API_KEY: keys.apiKey,
+      CAISSE_SECRET_KEY: keys.secretKey,
+      CAISSE_BASE_URL: target.baseUrl,
+    });
     await listener.waitForLine(/^Ready!/, 60_000);
 
     const o = newOutcomes();
@@ -212,17 +248,33 @@ async function main(): Promise<boolean> {
 
     check(readyWhileDown === 503, `/readyz answered 503 while no primary answered (${readyWhileDown})`);
     check(readyAfter === 200, `/readyz answered 200 again ${readySeconds.toFixed(1)} s after the promotion (${readyAfter})`);
-    check(o.paid.size > before.paid && acknowledged() > before.acknowledged, `payments went on after the failover (wallet payments ${before.paid} before, ${o.paid.size} in all; everything acknowledged ${before.acknowledged} before, ${acknowledged()} in all)`);
+    check(
+      o.paid.size > before.paid && acknowledged() > before.acknowledged,
+      `payments went on after the failover (wallet payments ${before.paid} before, ${o.paid.size} in all; everything acknowledged ${before.acknowledged} before, ${acknowledged()} in all)`,
+    );
     const serverErrors: string[] = [];
-    const { lines, lost } = await drainAndCheck(run, o, { databaseUrl: standby.url(DATABASE), env, merchantId: keys.merchantId, serverErrors, check, drainTimeoutMs: 120_000 });
+    const { lines, lost } = await drainAndCheck(run, o, {
+      databaseUrl: standby.url(DATABASE),
+      env,
+      merchantId: keys.merchantId,
+      serverErrors,
+      check,
+      drainTimeoutMs: 120_000,
+    });
     const eventIds = (await query<{ id: string }>(standby.url(DATABASE), `select id from events where merchant_id = $1`, [keys.merchantId])).map((e) => e.id);
     const notStreamed = () => eventIds.filter((id) => !listenReceiver?.ids.has(id));
     for (let i = 0; i < 150 && notStreamed().length > 0; i++) await sleep(200);
-    check(notStreamed().length === 0, `the caisse listen stream, open across the failover, forwarded every one of the ${eventIds.length} events (${notStreamed().length} missing)`);
+    check(
+      notStreamed().length === 0,
+      `the caisse listen stream, open across the failover, forwarded every one of the ${eventIds.length} events (${notStreamed().length} missing)`,
+    );
     const fiveHundreds = [...answers.byStatus].filter(([s]) => s >= 500 && s !== 503).reduce((n, [, c]) => n + c, 0);
     check(fiveHundreds === 0, `no answer was a 5xx other than 503 (${fiveHundreds})`);
     await stopLastServer(life, check);
-    const statuses = [...answers.byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s} × ${n}`).join(', ');
+    const statuses = [...answers.byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s} × ${n}`)
+      .join(', ');
     log(
       [
         `summary: ${answers.total} requests answered (${statuses}); ${answers.byStatus.get(503) ?? 0} answers 503; ${withoutPrimary.toFixed(1)} s without a primary; ready again ${readySeconds.toFixed(1)} s after; lost = ${lost}`,

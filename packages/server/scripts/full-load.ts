@@ -54,7 +54,11 @@ export async function startReceiver(getSecret: () => string | undefined) {
       const secret = getSecret();
       try {
         if (secret === undefined) throw new Error('no secret yet');
-        const event = new Webhook(secret).verify(body, req.headers as Record<string, string>) as { id: string; type: string; data: { paymentIntent?: { id: string }; payout?: { id: string } } };
+        const event = new Webhook(secret).verify(body, req.headers as Record<string, string>) as {
+          id: string;
+          type: string;
+          data: { paymentIntent?: { id: string }; payout?: { id: string } };
+        };
         const seen = received.get(event.id);
         if (seen) seen.count += 1;
         else received.set(event.id, { count: 1, type: event.type, intentId: event.data.paymentIntent?.id ?? event.data.payout?.id ?? '' });
@@ -63,10 +67,13 @@ export async function startReceiver(getSecret: () => string | undefined) {
         badSignatures.push(`${String(req.headers['webhook-id'])}: ${(err as Error).message}`);
       }
       // Answer after a short random delay, so kills also land while deliveries are in flight.
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end('ok');
-      }, between(0, 150));
+      setTimeout(
+        () => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('ok');
+        },
+        between(0, 150),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -166,7 +173,14 @@ async function topupFlow(baseUrl: string, apiKey: string, life: Lifecycle, user:
   const amount = between(1, 50) * 100;
   const key = `crash-top-${user.id}-${between(0, 2 ** 30)}`;
   const body = JSON.stringify({ amount: String(amount), currency: 'XAF', provider: 'mtn_momo', phoneNumber: topupNumber() });
-  const res = await postUntilAnswered(life, o, stop, `${baseUrl}/wallet/topups`, { 'x-api-key': apiKey, authorization: `Bearer ${user.token}`, 'idempotency-key': key }, body);
+  const res = await postUntilAnswered(
+    life,
+    o,
+    stop,
+    `${baseUrl}/wallet/topups`,
+    { 'x-api-key': apiKey, authorization: `Bearer ${user.token}`, 'idempotency-key': key },
+    body,
+  );
   if (res === undefined) return;
   if (res.status === 202) {
     o.topups.set(((await res.json()) as { id: string }).id, BigInt(amount));
@@ -271,7 +285,10 @@ function retryAfterMs(headers: Headers): number {
 /** A 503 `unavailable` answer is counted and waited out: true when the caller retries (its body is read). */
 async function waitedOutUnavailable(res: Response, o: Outcomes): Promise<boolean> {
   if (res.status !== 503) return false;
-  const problem = (await res.clone().json().catch(() => ({}))) as { code?: string };
+  const problem = (await res
+    .clone()
+    .json()
+    .catch(() => ({}))) as { code?: string };
   if (!isUnavailable({ status: res.status, problem })) return false;
   o.unavailable += 1;
   await sleep(retryAfterMs(res.headers));
@@ -284,7 +301,14 @@ async function waitedOutUnavailable(res: Response, o: Outcomes): Promise<boolean
  * holds the key (409: a killed process's key frees after the take-over delay). Undefined when it
  * gave up (the load is stopping, or 40 tries).
  */
-async function postUntilAnswered(life: Lifecycle, o: Outcomes, stop: { stopped: boolean }, url: string, headers: Record<string, string>, body: string): Promise<Response | undefined> {
+async function postUntilAnswered(
+  life: Lifecycle,
+  o: Outcomes,
+  stop: { stopped: boolean },
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Response | undefined> {
   for (let attempt = 0; attempt < 40 && !(stop.stopped && attempt > 3); attempt++) {
     await life.waitUp();
     let res: Response;
@@ -295,12 +319,29 @@ async function postUntilAnswered(life: Lifecycle, o: Outcomes, stop: { stopped: 
       continue;
     }
     if (await waitedOutUnavailable(res, o)) continue;
-    if (res.status === 409 && ((await res.clone().json().catch(() => ({}))) as { code?: string }).code === 'idempotency_request_in_progress') {
+    if (
+      res.status === 409 &&
+      (
+        (await res
+          .clone()
+          .json()
+          .catch(() => ({}))) as { code?: string }
+      ).code === 'idempotency_request_in_progress'
+    ) {
       await sleep(1000);
       continue;
     }
     // A provider the health window marks down is refused with 503 provider_unavailable: an answer, not a fault.
-    if (res.status >= 500 && ((await res.clone().json().catch(() => ({}))) as { code?: string }).code !== 'provider_unavailable') o.serverErrors += 1;
+    if (
+      res.status >= 500 &&
+      (
+        (await res
+          .clone()
+          .json()
+          .catch(() => ({}))) as { code?: string }
+      ).code !== 'provider_unavailable'
+    )
+      o.serverErrors += 1;
     return res;
   }
   return undefined;
@@ -330,7 +371,15 @@ function takeUser(pool: PooledUser[]): PooledUser | undefined {
  * (released after 60 s) is given up after a few seconds in the short form: it stays in doubt,
  * and the database decides.
  */
-async function chargeUntilAnswered(api: Caisse, life: Lifecycle, user: PooledUser, intentId: string, otpToken: string, o: Outcomes, stop: { stopped: boolean }) {
+async function chargeUntilAnswered(
+  api: Caisse,
+  life: Lifecycle,
+  user: PooledUser,
+  intentId: string,
+  otpToken: string,
+  o: Outcomes,
+  stop: { stopped: boolean },
+) {
   const pay = testPayments(api);
   const key = `crash-${intentId}`;
   let giveUpAt = Date.now() + 100_000;
@@ -398,7 +447,11 @@ async function flow(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcome
   }
   try {
     const declined = roll < 0.16;
-    const intent = await pay.createIntent({ amount: declined ? '900000000' : amount, description: declined ? 'crash: declined' : 'crash: pay', metadata: { user: user.id } });
+    const intent = await pay.createIntent({
+      amount: declined ? '900000000' : amount,
+      description: declined ? 'crash: declined' : 'crash: pay',
+      metadata: { user: user.id },
+    });
     user.sends.push(Date.now());
     let otpToken: string;
     try {
@@ -515,7 +568,10 @@ export interface Run {
  * The merchant (through the CLI, its payments available for payouts at once), the webhook
  * receiver and its endpoint, the server on `port`, and `users` customers with 100 000 XAF each.
  */
-export async function startRun(run: Run, o: { env: Record<string, string>; port: number; name: string; users: number }): Promise<{ keys: TestKeys; api: Caisse; pool: PooledUser[] }> {
+export async function startRun(
+  run: Run,
+  o: { env: Record<string, string>; port: number; name: string; users: number },
+): Promise<{ keys: TestKeys; api: Caisse; pool: PooledUser[] }> {
   const keys = await createMerchantWithCli(o.env, o.name);
   target.baseUrl = `http://127.0.0.1:${o.port}`;
   target.apiKey = keys.apiKey;
@@ -587,23 +643,40 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       if ((pending === 0 && missing.length === 0 && settled) || performance.now() - drainStart > run.drainTimeoutMs) break;
       await sleep(500);
     }
-    log(`dispatcher drained in ${((performance.now() - drainStart) / 1000).toFixed(1)} s (${pending} deliveries not succeeded, ${missing.length} events not received)`);
+    log(
+      `dispatcher drained in ${((performance.now() - drainStart) / 1000).toFixed(1)} s (${pending} deliveries not succeeded, ${missing.length} events not received)`,
+    );
 
     // ---- the checks ----
     const verify = await runCaisse(['ledger', 'verify'], env);
-    check(verify.code === 0, `caisse ledger verify exits 0 (${(verify.code === 0 ? verify.stdout : verify.output).trim().split('\n').slice(0, 12).join('; ')})`);
+    check(
+      verify.code === 0,
+      `caisse ledger verify exits 0 (${(verify.code === 0 ? verify.stdout : verify.output).trim().split('\n').slice(0, 12).join('; ')})`,
+    );
 
-    const events = (await db.query<{ id: string; type: string; intent_id: string }>(`select id, type, intent_id from events where merchant_id = $1`, [run.merchantId])).rows;
+    const events = (
+      await db.query<{ id: string; type: string; intent_id: string }>(`select id, type, intent_id from events where merchant_id = $1`, [run.merchantId])
+    ).rows;
     const lost = events.filter((e) => !receiver?.received.has(e.id));
-    check(lost.length === 0, `every one of the ${events.length} events reached the receiver (lost: ${lost.slice(0, 5).map((e) => `${e.type} ${e.id}`).join(', ') || 'none'})`);
+    check(
+      lost.length === 0,
+      `every one of the ${events.length} events reached the receiver (lost: ${
+        lost
+          .slice(0, 5)
+          .map((e) => `${e.type} ${e.id}`)
+          .join(', ') || 'none'
+      })`,
+    );
     const duplicates = [...receiver.received.values()].filter((r) => r.count > 1).length;
     check(receiver.badSignatures.length === 0, `every delivery carried a valid signature (${receiver.badSignatures.slice(0, 3).join('; ') || 'all valid'})`);
     check(pending === 0, `no delivery is left pending or failed (${pending})`);
 
-    const intents = (await db.query<{ id: string; status: string; amount_minor: string; amount_refunded_minor: string }>(
-      `select id, status, amount_minor, amount_refunded_minor from intents where merchant_id = $1`,
-      [run.merchantId],
-    )).rows;
+    const intents = (
+      await db.query<{ id: string; status: string; amount_minor: string; amount_refunded_minor: string }>(
+        `select id, status, amount_minor, amount_refunded_minor from intents where merchant_id = $1`,
+        [run.merchantId],
+      )
+    ).rows;
     const byId = new Map(intents.map((i) => [i.id, i]));
     const paidStates = new Set(['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
     const succeeded = intents.filter((i) => paidStates.has(i.status));
@@ -631,7 +704,8 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       )
     ).rows;
     const chargesByIntent = new Map(chargeRows.map((r) => [r.intent_id, Number(r.n)]));
-    const wrongCharges = succeeded.filter((i) => chargesByIntent.get(i.id) !== 1).length + chargeRows.filter((r) => !paidStates.has(byId.get(r.intent_id)?.status ?? '')).length;
+    const wrongCharges =
+      succeeded.filter((i) => chargesByIntent.get(i.id) !== 1).length + chargeRows.filter((r) => !paidStates.has(byId.get(r.intent_id)?.status ?? '')).length;
     check(wrongCharges === 0, `each paid intent has exactly one succeeded charge or attempt, and no other intent has one (${wrongCharges} wrong)`);
 
     const balance = BigInt(
@@ -655,7 +729,13 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       ).rows[0]?.e ?? '0',
     );
     check(balance === expected, `the merchant's money (${balance}) is what its paid intents add up to, net of fees and payouts (${expected})`);
-    const statement = BigInt((await db.query<{ t: string | null }>(`select coalesce(sum(total_minor), 0) as t from balance_totals where merchant_id = $1 and mode = 'test'`, [run.merchantId])).rows[0]?.t ?? '0');
+    const statement = BigInt(
+      (
+        await db.query<{ t: string | null }>(`select coalesce(sum(total_minor), 0) as t from balance_totals where merchant_id = $1 and mode = 'test'`, [
+          run.merchantId,
+        ])
+      ).rows[0]?.t ?? '0',
+    );
     check(statement === balance, `the balance statement's total (${statement}) is the ledger's (${balance})`);
 
     const unheld = [...o.paid.keys()].filter((id) => !paidStates.has(byId.get(id)?.status ?? ''));
@@ -665,7 +745,10 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
     const cancelsUnheld = [...o.canceled].filter((id) => byId.get(id)?.status !== 'CANCELED');
     check(cancelsUnheld.length === 0, `every one of the ${o.canceled.size} cancels answered 200 is in the database`);
     serverErrors.push(...(life.server as ServerProc).lines.filter((l) => /"level":50/.test(l)));
-    check(o.serverErrors === 0 && serverErrors.length === 0, `no answer was a 5xx and the servers logged no error (${o.serverErrors} answers, ${serverErrors.length} log lines)`);
+    check(
+      o.serverErrors === 0 && serverErrors.length === 0,
+      `no answer was a 5xx and the servers logged no error (${o.serverErrors} answers, ${serverErrors.length} log lines)`,
+    );
     const declinedPaid = [...o.declined].filter((id) => paidStates.has(byId.get(id)?.status ?? ''));
     check(declinedPaid.length === 0, `none of the ${o.declined.size} charges answered 402 moved money`);
     check(
@@ -675,13 +758,15 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
 
     // Money in: what the provider recorded is what the ledger holds, exactly once.
     check(pendingTopups === 0, `no top-up is left PENDING (${pendingTopups})`);
-    const topups = (await db.query<{ id: string; status: string; amount_minor: string; transfers: string; credited: string | null }>(
-      `select t.id, t.status, t.amount_minor,
+    const topups = (
+      await db.query<{ id: string; status: string; amount_minor: string; transfers: string; credited: string | null }>(
+        `select t.id, t.status, t.amount_minor,
               (select count(*) from ledger_transfers lt where lt.kind = 'topup' and lt.reference = t.id) as transfers,
               (select sum(p.amount) from ledger_transfers lt join ledger_postings p on p.transfer_id = lt.id join ledger_accounts a on a.id = p.account_id
                 where lt.kind = 'topup' and lt.reference = t.id and a.kind = 'user_wallet') as credited
        from topups t`,
-    )).rows;
+      )
+    ).rows;
     const topupById = new Map(topups.map((t) => [t.id, t]));
     const collections = sandbox.requests().filter((r) => r.kind === 'collection');
     const provider = collections.filter((r) => r.externalId.startsWith('top_'));
@@ -690,10 +775,21 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       const t = topupById.get(r.externalId);
       return !t || t.status !== 'SUCCEEDED' || t.transfers !== '1' || t.credited !== t.amount_minor;
     });
-    check(wrongCredit.length === 0, `every one of the ${successful.length} top-ups the provider recorded SUCCESSFUL is credited exactly once (${wrongCredit.slice(0, 5).map((r) => r.externalId).join(', ') || 'all'})`);
+    check(
+      wrongCredit.length === 0,
+      `every one of the ${successful.length} top-ups the provider recorded SUCCESSFUL is credited exactly once (${
+        wrongCredit
+          .slice(0, 5)
+          .map((r) => r.externalId)
+          .join(', ') || 'all'
+      })`,
+    );
     const failedAtProvider = provider.filter((r) => r.status === 'FAILED');
     const creditedFailed = failedAtProvider.filter((r) => topupById.get(r.externalId)?.transfers !== '0' || topupById.get(r.externalId)?.status !== 'FAILED');
-    check(creditedFailed.length === 0, `none of the ${failedAtProvider.length} top-ups the provider refused is credited, and each is FAILED (${creditedFailed.length} wrong)`);
+    check(
+      creditedFailed.length === 0,
+      `none of the ${failedAtProvider.length} top-ups the provider refused is credited, and each is FAILED (${creditedFailed.length} wrong)`,
+    );
     const creditedUnknown = topups.filter((t) => t.transfers !== '0' && !successful.some((r) => r.externalId === t.id));
     check(creditedUnknown.length === 0, `no top-up is credited without the provider's success (${creditedUnknown.length})`);
     const unheldTopups = [...o.topups.keys()].filter((id) => !topupById.has(id));
@@ -701,44 +797,73 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
 
     // Direct payments: each the provider approved paid its intent once; none it refused moved money.
     check(pendingAttempts === 0, `no mobile-money attempt is left PENDING (${pendingAttempts})`);
-    const attempts = (await db.query<{ id: string; intent_id: string; status: string; late: boolean; transfers: string; returns: string }>(
-      `select a.id, a.intent_id, a.status, a.late,
+    const attempts = (
+      await db.query<{ id: string; intent_id: string; status: string; late: boolean; transfers: string; returns: string }>(
+        `select a.id, a.intent_id, a.status, a.late,
               (select count(*) from ledger_transfers lt where lt.kind = 'mobile_money_charge' and lt.reference = a.id) as transfers,
               (select count(*) from mobile_money_refunds r where r.attempt_id = a.id and r.late) as returns
        from payment_attempts a where a.merchant_id = $1`,
-      [run.merchantId],
-    )).rows;
+        [run.merchantId],
+      )
+    ).rows;
     const attemptById = new Map(attempts.map((a) => [a.id, a]));
     const prompted = collections.filter((r) => r.externalId.startsWith('att_'));
     const wrongAttempts = prompted.filter((r) => {
       const a = attemptById.get(r.externalId);
-      if (r.status === 'SUCCESSFUL') return a?.status !== 'SUCCEEDED' || (a.late ? a.transfers !== '0' || a.returns !== '1' : a.transfers !== '1' || !paidStates.has(byId.get(a.intent_id)?.status ?? ''));
+      if (r.status === 'SUCCESSFUL')
+        return (
+          a?.status !== 'SUCCEEDED' ||
+          (a.late ? a.transfers !== '0' || a.returns !== '1' : a.transfers !== '1' || !paidStates.has(byId.get(a.intent_id)?.status ?? ''))
+        );
       return r.status === 'FAILED' && (a?.status !== 'FAILED' || a.transfers !== '0');
     });
-    check(wrongAttempts.length === 0, `each of the ${prompted.length} phone prompts the provider saw is SUCCEEDED with its intent paid once (or returned once as late_payment), or FAILED with no money moved (${wrongAttempts.slice(0, 5).map((r) => r.externalId).join(', ') || 'all'})`);
+    check(
+      wrongAttempts.length === 0,
+      `each of the ${prompted.length} phone prompts the provider saw is SUCCEEDED with its intent paid once (or returned once as late_payment), or FAILED with no money moved (${
+        wrongAttempts
+          .slice(0, 5)
+          .map((r) => r.externalId)
+          .join(', ') || 'all'
+      })`,
+    );
     const paidUnprompted = attempts.filter((a) => a.status === 'SUCCEEDED' && !prompted.some((r) => r.externalId === a.id && r.status === 'SUCCESSFUL'));
     check(paidUnprompted.length === 0, `no attempt is SUCCEEDED without the provider's success (${paidUnprompted.length})`);
     const unheldDirect = [...o.direct.keys()].filter((id) => !attempts.some((a) => a.intent_id === id));
-    check(unheldDirect.length === 0, `every one of the ${o.direct.size} mobile-money charges answered 202 has its attempt in the database (${unheldDirect.length} missing)`);
+    check(
+      unheldDirect.length === 0,
+      `every one of the ${o.direct.size} mobile-money charges answered 202 has its attempt in the database (${unheldDirect.length} missing)`,
+    );
 
     // Money out: each payout the provider paid is PAID once; each it refused came back; none sent twice.
     check(pendingPayouts === 0, `no payout is left PENDING (${pendingPayouts})`);
-    const payouts = (await db.query<{ id: string; status: string; paid: string; reversed: string }>(
-      `select p.id, p.status,
+    const payouts = (
+      await db.query<{ id: string; status: string; paid: string; reversed: string }>(
+        `select p.id, p.status,
               (select count(*) from ledger_transfers lt where lt.kind = 'payout_paid' and lt.reference = p.id) as paid,
               (select count(*) from ledger_transfers lt where lt.kind = 'payout_reversal' and lt.reference = p.id) as reversed
        from payouts p where p.merchant_id = $1`,
-      [run.merchantId],
-    )).rows;
+        [run.merchantId],
+      )
+    ).rows;
     const payoutById = new Map(payouts.map((p) => [p.id, p]));
     const disbursed = sandbox.requests().filter((r) => r.kind === 'disbursement');
     const sentTwice = disbursed.filter((r, i) => disbursed.findIndex((x) => x.externalId === r.externalId) !== i);
     check(sentTwice.length === 0, `no payout reached the provider twice (${sentTwice.length})`);
     const wrongPaid = disbursed.filter((r) => {
       const p = payoutById.get(r.externalId);
-      return r.status === 'SUCCESSFUL' ? p?.status !== 'PAID' || p.paid !== '1' || p.reversed !== '0' : p?.status !== 'FAILED' || p.reversed !== '1' || p.paid !== '0';
+      return r.status === 'SUCCESSFUL'
+        ? p?.status !== 'PAID' || p.paid !== '1' || p.reversed !== '0'
+        : p?.status !== 'FAILED' || p.reversed !== '1' || p.paid !== '0';
     });
-    check(wrongPaid.length === 0, `each of the ${disbursed.length} payouts the provider saw is PAID once (SUCCESSFUL) or FAILED with its money back (${wrongPaid.slice(0, 5).map((r) => r.externalId).join(', ') || 'all'})`);
+    check(
+      wrongPaid.length === 0,
+      `each of the ${disbursed.length} payouts the provider saw is PAID once (SUCCESSFUL) or FAILED with its money back (${
+        wrongPaid
+          .slice(0, 5)
+          .map((r) => r.externalId)
+          .join(', ') || 'all'
+      })`,
+    );
     const paidUnseen = payouts.filter((p) => p.status === 'PAID' && !disbursed.some((r) => r.externalId === p.id && r.status === 'SUCCESSFUL'));
     check(paidUnseen.length === 0, `no payout is PAID without the provider's success (${paidUnseen.length})`);
     const unheldPayouts = [...o.payouts.keys()].filter((id) => !payoutById.has(id));
@@ -756,7 +881,10 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       `  database: ${intents.length} intents (${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}), ${events.length} events`,
       `  receiver: ${receiver.deliveries()} deliveries of ${receiver.received.size} distinct events (${duplicates} received more than once)`,
       `  abandoned flows: ${[...o.errors].map(([k, n]) => `${k} × ${n}`).join(', ') || 'none'}`,
-      `  server errors logged: ${serverErrors.length}${serverErrors.slice(0, 3).map((l) => `\n    ${l.slice(0, 1500)}`).join('')}`,
+      `  server errors logged: ${serverErrors.length}${serverErrors
+        .slice(0, 3)
+        .map((l) => `\n    ${l.slice(0, 1500)}`)
+        .join('')}`,
     ];
     return { lines, lost: acknowledgedMissing };
   } finally {

@@ -158,7 +158,10 @@ export interface Bouncer {
   pointAt(port: number): Promise<void>;
 }
 
-export async function startBouncer(ws: Workspace, o: { port: number; serverPort: number; database: string; spawn: (cmd: string, args: string[], log: string) => void }): Promise<Bouncer> {
+export async function startBouncer(
+  ws: Workspace,
+  o: { port: number; serverPort: number; database: string; spawn: (cmd: string, args: string[], log: string) => void },
+): Promise<Bouncer> {
   const { uid, gid } = ids();
   const dir = ws.folder('pgbouncer');
   const ini = join(dir, 'pgbouncer.ini');

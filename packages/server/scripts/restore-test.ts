@@ -37,7 +37,10 @@ const COUNTS = `select
   (select coalesce(sum(balance), 0) from ledger_accounts where balance > 0) as credits,
   (select count(*) from events) as events`;
 type Counts = Record<string, string>;
-const show = (c: Counts) => Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ');
+const show = (c: Counts) =>
+  Object.entries(c)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 
 async function main(): Promise<boolean> {
   const failures: string[] = [];
@@ -93,7 +96,20 @@ async function main(): Promise<boolean> {
     await loadFor(4000, async () => {
       await sleep(1000);
       const started = performance.now();
-      asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', join(ws?.dir as string, 'base'), '-X', 'stream', '-c', 'fast']);
+      asPostgres('pg_basebackup', [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(primary.port),
+        '-U',
+        'postgres',
+        '-D',
+        join(ws?.dir as string, 'base'),
+        '-X',
+        'stream',
+        '-c',
+        'fast',
+      ]);
       backupSeconds = (performance.now() - started) / 1000;
     });
     log(`base backup taken under load in ${backupSeconds.toFixed(1)} s; ${o.flows} flows so far`);
@@ -123,7 +139,12 @@ async function main(): Promise<boolean> {
     const started = performance.now();
     asPostgres('/bin/cp', ['-a', join(ws.dir, 'base'), join(ws.dir, 'restored')]);
     const restored = ws.cluster('restored', await freePort(), { init: false });
-    restored.conf(['archive_mode = off', `restore_command = 'cp ${archive}/%f %p'`, `recovery_target_time = '${target}'`, "recovery_target_action = 'promote'"]);
+    restored.conf([
+      'archive_mode = off',
+      `restore_command = 'cp ${archive}/%f %p'`,
+      `recovery_target_time = '${target}'`,
+      "recovery_target_action = 'promote'",
+    ]);
     asPostgres('/usr/bin/touch', [join(restored.dir, 'recovery.signal')]);
     restored.start();
     for (let i = 0; ; i++) {
@@ -137,10 +158,18 @@ async function main(): Promise<boolean> {
 
     const restoredCounts = (await query<Counts>(restored.url(DATABASE), COUNTS))[0] as Counts;
     check(show(restoredCounts) === show(atTarget), `the restored database holds what the source held at the target (${show(restoredCounts)})`);
-    check(Number(atEnd.events) > Number(atTarget.events), `what came after the target is not there (the source has ${atEnd.events} events now, ${atTarget.events} at the target)`);
+    check(
+      Number(atEnd.events) > Number(atTarget.events),
+      `what came after the target is not there (the source has ${atEnd.events} events now, ${atTarget.events} at the target)`,
+    );
     const verify = await runCaisse(['ledger', 'verify'], { ...env, DATABASE_URL: restored.url(DATABASE) });
-    check(verify.code === 0, `caisse ledger verify exits 0 on the restored database (${(verify.code === 0 ? verify.stdout : verify.output).trim().split('\n').slice(0, 4).join('; ')})`);
-    log(`summary: base backup ${backupSeconds.toFixed(1)} s under load; restore (copy + WAL replay to the target + promotion) ${restoreSeconds.toFixed(1)} s; ${o.flows} flows in all`);
+    check(
+      verify.code === 0,
+      `caisse ledger verify exits 0 on the restored database (${(verify.code === 0 ? verify.stdout : verify.output).trim().split('\n').slice(0, 4).join('; ')})`,
+    );
+    log(
+      `summary: base backup ${backupSeconds.toFixed(1)} s under load; restore (copy + WAL replay to the target + promotion) ${restoreSeconds.toFixed(1)} s; ${o.flows} flows in all`,
+    );
   } catch (err) {
     failures.push(`the run failed: ${(err as Error).stack ?? String(err)}`);
     log(`FAIL ${(err as Error).stack ?? String(err)}`);

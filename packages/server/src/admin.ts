@@ -82,7 +82,13 @@ export const ADMIN_COMMANDS = {
   ),
   'merchants.reserve': command(
     Type.Object(
-      { merchantId: Id('mch'), reserve: Type.Union([Type.Object({ bps: Type.Integer({ minimum: 1, maximum: 10_000 }), days: Type.Integer({ minimum: 1, maximum: 365 }) }), Type.Null()]) },
+      {
+        merchantId: Id('mch'),
+        reserve: Type.Union([
+          Type.Object({ bps: Type.Integer({ minimum: 1, maximum: 10_000 }), days: Type.Integer({ minimum: 1, maximum: 365 }) }),
+          Type.Null(),
+        ]),
+      },
       { additionalProperties: false },
     ),
     async (s, a) => {
@@ -120,19 +126,15 @@ export const ADMIN_COMMANDS = {
     Type.Object({ merchantId: Id('mch'), keyId: Id('key'), graceSeconds: Type.Integer({ minimum: 0, maximum: 604_800 }) }, { additionalProperties: false }),
     (s, a) => s.merchants.rollKey(a.merchantId, a.keyId, a.graceSeconds),
   ),
-  'keys.origins': command(
-    Type.Object({ merchantId: Id('mch'), keyId: Id('key'), origins: Origins }, { additionalProperties: false }),
-    (s, a) => s.merchants.setAllowedOrigins(a.merchantId, a.keyId, a.origins),
+  'keys.origins': command(Type.Object({ merchantId: Id('mch'), keyId: Id('key'), origins: Origins }, { additionalProperties: false }), (s, a) =>
+    s.merchants.setAllowedOrigins(a.merchantId, a.keyId, a.origins),
   ),
   'keys.revoke': command(Type.Object({ merchantId: Id('mch'), keyId: Id('key') }, { additionalProperties: false }), (s, a) =>
     s.merchants.revokeKey(a.merchantId, a.keyId),
   ),
   'ledger.verify': command(Type.Object({}, { additionalProperties: false }), (s) => s.balances.verifyBooks()),
   'operators.create': command(
-    Type.Object(
-      { email: Type.String({ minLength: 3, maxLength: 254 }), role: Type.Optional(Type.Enum(OPERATOR_ROLES)) },
-      { additionalProperties: false },
-    ),
+    Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), role: Type.Optional(Type.Enum(OPERATOR_ROLES)) }, { additionalProperties: false }),
     (s, a) => s.operators.createFromCli(a.email, a.role),
   ),
   'signing-keys.rotate': command(Type.Object({}, { additionalProperties: false }), async (s) => ({ kid: await s.users.tokens.rotate() })),
@@ -201,10 +203,8 @@ export async function registerAdminRoutes(app: FastifyInstance, dataDir: string)
       }
     });
     for (const name of Object.keys(ADMIN_COMMANDS) as AdminCommand[]) {
-      scope.post(
-        adminPath(name),
-        { config: { auth: 'none' }, schema: { hide: true, body: ADMIN_COMMANDS[name].args } },
-        async (request) => runAdminCommand(app.services, name, request.body as never),
+      scope.post(adminPath(name), { config: { auth: 'none' }, schema: { hide: true, body: ADMIN_COMMANDS[name].args } }, async (request) =>
+        runAdminCommand(app.services, name, request.body as never),
       );
     }
   });

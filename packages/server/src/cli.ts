@@ -146,7 +146,10 @@ function httpUrl(value: string, name: string): string {
 }
 
 function eventTypes(value: string): EventType[] {
-  const types = value.split(',').map((t) => t.trim()).filter((t) => t !== '' && t !== '*');
+  const types = value
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '' && t !== '*');
   for (const t of types) if (!isEventType(t)) throw new InvalidArgumentError(`unknown event type "${t}"; known: ${EVENT_TYPES.join(', ')}`);
   return types as EventType[];
 }
@@ -245,19 +248,25 @@ export function buildCli(): Command {
     'npx caisse merchants create --name "Boutique Douala" --email owner@boutique.cm --language fr',
     'npx caisse merchants create --name "Boutique Dakar" --country SN',
   ).action(async (opts: { name: string; email?: string; language: Language; country: Country; json?: boolean }) => {
-    const created = await admin('merchants.create', { name: opts.name, language: opts.language, country: opts.country, ...(opts.email !== undefined ? { email: opts.email } : {}) });
+    const created = await admin('merchants.create', {
+      name: opts.name,
+      language: opts.language,
+      country: opts.country,
+      ...(opts.email !== undefined ? { email: opts.email } : {}),
+    });
     print(created, opts.json === true);
     if (opts.json !== true) process.stdout.write(`\nexport CAISSE_API_KEY=${created.test.apiKey} CAISSE_SECRET_KEY=${created.test.secretKey}\n`);
   });
 
-  examples(merchants.command('list').description('list the merchants (id, name, dashboard e-mail)').option('--json', 'print JSON'), 'npx caisse merchants list --json').action(
-    async (opts: { json?: boolean }) => {
-      const list = await admin('merchants.list', {});
-      if (opts.json === true) print(list, true);
-      else if (list.length === 0) process.stdout.write('no merchants yet (npx caisse merchants create --name …)\n');
-      else for (const m of list) process.stdout.write(`${m.id}  ${m.name}${m.email ? `  <${m.email}>` : ''}\n`);
-    },
-  );
+  examples(
+    merchants.command('list').description('list the merchants (id, name, dashboard e-mail)').option('--json', 'print JSON'),
+    'npx caisse merchants list --json',
+  ).action(async (opts: { json?: boolean }) => {
+    const list = await admin('merchants.list', {});
+    if (opts.json === true) print(list, true);
+    else if (list.length === 0) process.stdout.write('no merchants yet (npx caisse merchants create --name …)\n');
+    else for (const m of list) process.stdout.write(`${m.id}  ${m.name}${m.email ? `  <${m.email}>` : ''}\n`);
+  });
 
   examples(
     merchants
@@ -274,7 +283,8 @@ export function buildCli(): Command {
     try {
       fees = loadConfig({ ...process.env, CAISSE_FEE_PERCENT: opts.percent, CAISSE_FEE_FIXED: fixed }).fees;
     } catch (err) {
-      if (err instanceof ConfigError) throw new InvalidArgumentError(err.message.replace('CAISSE_FEE_PERCENT', '--percent').replace('CAISSE_FEE_FIXED', '--fixed'));
+      if (err instanceof ConfigError)
+        throw new InvalidArgumentError(err.message.replace('CAISSE_FEE_PERCENT', '--percent').replace('CAISSE_FEE_FIXED', '--fixed'));
       throw err;
     }
     const fixedMinor = Object.fromEntries(Object.entries(fees.fixedMinor).map(([c, v]) => [c, v.toString()]));
@@ -318,9 +328,12 @@ export function buildCli(): Command {
   examples(
     merchants
       .command('reserve <merchantId>')
-      .description("set a merchant's rolling reserve: a percentage of each payment's net held for some days, then released to its available balance (refunds after a payout draw on it)")
+      .description(
+        "set a merchant's rolling reserve: a percentage of each payment's net held for some days, then released to its available balance (refunds after a payout draw on it)",
+      )
       .option('--percent <percent>', 'share held, 0.01 to 100 (at most 2 decimals)', (v: string) => {
-        if (!/^(100(\.0{1,2})?|[0-9]{1,2}(\.[0-9]{1,2})?)$/.test(v) || Number(v) <= 0) throw new InvalidArgumentError('--percent is 0.01 to 100, at most 2 decimals');
+        if (!/^(100(\.0{1,2})?|[0-9]{1,2}(\.[0-9]{1,2})?)$/.test(v) || Number(v) <= 0)
+          throw new InvalidArgumentError('--percent is 0.01 to 100, at most 2 decimals');
         return Math.round(Number(v) * 100);
       })
       .option('--days <days>', 'how long each share is held, 1 to 365', (v: string) => {
@@ -352,38 +365,54 @@ export function buildCli(): Command {
       .description('create a key (or, with --kind both, an API key and a secret key); shown once')
       .requiredOption('--merchant <id>', 'merchant id (npx caisse merchants list)')
       .addOption(
-        new Option('--kind <kind>', 'publishable (pk_…), secret (sk_…), restricted (rk_…: --permissions only) or both').choices(['publishable', 'secret', 'restricted', 'both']).default('publishable'),
+        new Option('--kind <kind>', 'publishable (pk_…), secret (sk_…), restricted (rk_…: --permissions only) or both')
+          .choices(['publishable', 'secret', 'restricted', 'both'])
+          .default('publishable'),
       )
       .addOption(new Option('--mode <mode>', 'test or live').choices(['test', 'live']).default('test'))
       .option('--name <name>', 'a name to recognise it by', 'API key')
       .option('--origin <origin>', 'a browser origin allowed to use this API key (repeatable; none: any origin)', repeatable)
       .option(
         '--permissions <list>',
-        'a restricted key\'s permissions, resource:read|write separated by commas (payments, refunds, payouts, customers, balance, webhooks, events, payment_links; others: none)',
+        "a restricted key's permissions, resource:read|write separated by commas (payments, refunds, payouts, customers, balance, webhooks, events, payment_links; others: none)",
       )
       .option('--json', 'print JSON'),
     'npx caisse keys create --merchant mch_01jd… --kind both            # lost the development keys? a new pair',
     'npx caisse keys create --merchant mch_01jd… --kind secret --mode live --name "Server"',
     'npx caisse keys create --merchant mch_01jd… --kind restricted --permissions payments:read,balance:read --name "Reporting"',
     'npx caisse keys create --merchant mch_01jd… --origin https://shop.example',
-  ).action(async (opts: { merchant: string; kind: 'publishable' | 'secret' | 'restricted' | 'both'; mode: 'test' | 'live'; name: string; origin?: string[]; permissions?: string; json?: boolean }) => {
-    if ((opts.kind === 'restricted') !== (opts.permissions !== undefined)) {
-      throw new InvalidArgumentError(opts.kind === 'restricted' ? '--kind restricted needs --permissions, e.g. --permissions payments:read,balance:read' : '--permissions is for --kind restricted only');
-    }
-    const created = await admin('keys.create', {
-      merchantId: opts.merchant,
-      kind: opts.kind,
-      mode: opts.mode,
-      name: opts.name,
-      allowedOrigins: opts.origin ?? [],
-      ...(opts.permissions === undefined ? {} : { permissions: opts.permissions }),
-    });
-    print(created, opts.json === true);
-    if (opts.json !== true && 'apiKey' in created) {
-      const prefix = opts.mode === 'test' ? 'CAISSE' : 'CAISSE_LIVE';
-      process.stdout.write(`\nexport ${prefix}_API_KEY=${created.apiKey.secret} ${prefix}_SECRET_KEY=${created.secretKey.secret}\n`);
-    }
-  });
+  ).action(
+    async (opts: {
+      merchant: string;
+      kind: 'publishable' | 'secret' | 'restricted' | 'both';
+      mode: 'test' | 'live';
+      name: string;
+      origin?: string[];
+      permissions?: string;
+      json?: boolean;
+    }) => {
+      if ((opts.kind === 'restricted') !== (opts.permissions !== undefined)) {
+        throw new InvalidArgumentError(
+          opts.kind === 'restricted'
+            ? '--kind restricted needs --permissions, e.g. --permissions payments:read,balance:read'
+            : '--permissions is for --kind restricted only',
+        );
+      }
+      const created = await admin('keys.create', {
+        merchantId: opts.merchant,
+        kind: opts.kind,
+        mode: opts.mode,
+        name: opts.name,
+        allowedOrigins: opts.origin ?? [],
+        ...(opts.permissions === undefined ? {} : { permissions: opts.permissions }),
+      });
+      print(created, opts.json === true);
+      if (opts.json !== true && 'apiKey' in created) {
+        const prefix = opts.mode === 'test' ? 'CAISSE' : 'CAISSE_LIVE';
+        process.stdout.write(`\nexport ${prefix}_API_KEY=${created.apiKey.secret} ${prefix}_SECRET_KEY=${created.secretKey.secret}\n`);
+      }
+    },
+  );
   examples(
     keys
       .command('roll <keyId>')
@@ -422,22 +451,31 @@ export function buildCli(): Command {
   ).action(async (opts: { merchant: string; json?: boolean }) => {
     const list = await admin('keys.list', { merchantId: opts.merchant });
     if (opts.json === true) print(list, true);
-    else if (list.length === 0) process.stdout.write(`merchant ${opts.merchant} has no keys (npx caisse keys create --merchant ${opts.merchant} --kind both)\n`);
+    else if (list.length === 0)
+      process.stdout.write(`merchant ${opts.merchant} has no keys (npx caisse keys create --merchant ${opts.merchant} --kind both)\n`);
     else {
       for (const k of list) {
         const state = k.revokedAt ? 'revoked' : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
-        const granted = k.permissions ? `  ${Object.entries(k.permissions).filter(([, level]) => level !== 'none').map(([r, level]) => `${r}:${level}`).join(',')}` : '';
+        const granted = k.permissions
+          ? `  ${Object.entries(k.permissions)
+              .filter(([, level]) => level !== 'none')
+              .map(([r, level]) => `${r}:${level}`)
+              .join(',')}`
+          : '';
         process.stdout.write(`${k.id}  ${k.display}  ${k.kind} ${k.mode}  ${state}  "${k.name}"${granted}\n`);
       }
     }
   });
 
-  const operators = examples(program.command('operators').description('the people who run the platform (operator console at /operator)'), 'npx caisse operators create --email ops@example.com');
+  const operators = examples(
+    program.command('operators').description('the people who run the platform (operator console at /operator)'),
+    'npx caisse operators create --email ops@example.com',
+  );
   examples(
     operators
       .command('create')
       .description('create an operator (role admin unless --role says otherwise) with a one-time password, shown once')
-      .requiredOption('--email <email>', 'the operator\'s sign-in e-mail')
+      .requiredOption('--email <email>', "the operator's sign-in e-mail")
       .option('--role <role>', `one of ${OPERATOR_ROLES.join(', ')}`, parseOperatorRole, 'admin')
       .option('--json', 'print JSON'),
     'npx caisse operators create --email ops@example.com',
@@ -471,7 +509,9 @@ export function buildCli(): Command {
   examples(
     providers
       .command('list')
-      .description("each provider: what it serves, which of its settings are set (never their values), in which mode it works, and whether the running server finds it available")
+      .description(
+        'each provider: what it serves, which of its settings are set (never their values), in which mode it works, and whether the running server finds it available',
+      )
       .option('--json', 'print JSON'),
     'npx caisse providers list --json',
   ).action(async (opts: { json?: boolean }) => {
@@ -496,7 +536,10 @@ export function buildCli(): Command {
     .requiredOption('--from <day>', 'first day, YYYY-MM-DD (UTC)')
     .requiredOption('--to <day>', 'last day, included, YYYY-MM-DD (UTC)')
     .addOption(new Option('--mode <mode>', 'live (the configured provider) or test (the MoMo sandbox)').choices(['test', 'live']).default('live'))
-    .option('--statement <file.csv>', "the provider's statement: lists requests the provider has and we may not (columns reference,kind,status,amount,currency,created_at)")
+    .option(
+      '--statement <file.csv>',
+      "the provider's statement: lists requests the provider has and we may not (columns reference,kind,status,amount,currency,created_at)",
+    )
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',
@@ -575,7 +618,8 @@ export function buildCli(): Command {
     const target = apiTarget(opts);
     const [{ createCaisse }, { trigger, TRIGGER_METHODS }] = await Promise.all([import('./cli/client.ts'), import('./cli/trigger.ts')]);
     const method = TRIGGER_METHODS.find((m) => m === opts.method);
-    if (opts.method !== undefined && method === undefined) throw new InvalidArgumentError(`unknown method "${opts.method}"; known: ${TRIGGER_METHODS.join(', ')}`);
+    if (opts.method !== undefined && method === undefined)
+      throw new InvalidArgumentError(`unknown method "${opts.method}"; known: ${TRIGGER_METHODS.join(', ')}`);
     await overHttp(async () => {
       const result = await trigger(createCaisse(target), event, json ? undefined : (line) => process.stdout.write(`${line}\n`), undefined, method);
       if (json) print(result, true);
@@ -591,18 +635,23 @@ export function buildCli(): Command {
     program
       .command('sandbox')
       .alias('momo-sandbox')
-      .description('run the providers\' sandbox: MTN MoMo, Orange Money and Wave API subsets on one port, outcomes by the last three digits of the phone number')
+      .description("run the providers' sandbox: MTN MoMo, Orange Money and Wave API subsets on one port, outcomes by the last three digits of the phone number")
       .option('--port <port>', 'port to listen on', port, 8090)
       .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option('--faults <list>', 'fault switches on from the start: answer500,hang,dropCallbacks (all providers), duplicateCallbacks,badJson,badSchema (MoMo)', (v) => v.split(','), [])
+      .option(
+        '--faults <list>',
+        'fault switches on from the start: answer500,hang,dropCallbacks (all providers), duplicateCallbacks,badJson,badSchema (MoMo)',
+        (v) => v.split(','),
+        [],
+      )
       .option('--fast', 'the approval window (numbers ending in 106, payment pages) is 5 s instead of 5 min')
       .option('--wave-webhook-url <url>', 'where the Wave sandbox sends its signed webhooks'),
     'npx caisse sandbox --port 8090     # then CAISSE_MOMO_SANDBOX_URL=http://127.0.0.1:8090 npm start',
     'npx caisse sandbox --faults answer500,dropCallbacks',
   ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean; waveWebhookUrl?: string }) => {
-      const { runSandbox } = await import('./modules/connectors/index.ts');
-      await runSandbox(opts);
-    });
+    const { runSandbox } = await import('./modules/connectors/index.ts');
+    await runSandbox(opts);
+  });
 
   const signingKeys = examples(program.command('signing-keys').description('keys that sign user access tokens'), 'npx caisse signing-keys rotate');
   examples(

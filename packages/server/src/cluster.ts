@@ -56,9 +56,12 @@ export async function startCluster(config: Config, opts: { port: number; worker:
     startedAt.delete(w.id);
     if (stopping) return;
     logger.error({ pid: w.process.pid, code, signal }, 'an API process died: starting another');
-    setTimeout(() => {
-      if (!stopping) fork();
-    }, Math.max(0, RESTART_DELAY_MS - lived));
+    setTimeout(
+      () => {
+        if (!stopping) fork();
+      },
+      Math.max(0, RESTART_DELAY_MS - lived),
+    );
   });
   const listening = Array.from({ length: opts.processes }, () => {
     const w = fork();

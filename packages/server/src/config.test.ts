@@ -21,7 +21,12 @@ describe('loadConfig', () => {
   });
 
   it('takes a separate LISTEN path for a pooler in transaction mode', () => {
-    const c = loadConfig({ ...base, DATABASE_URL: 'postgres://pgbouncer:6432/caisse', DATABASE_LISTEN_URL: 'postgres://db:5432/caisse', DB_PREPARED_STATEMENTS: 'false' });
+    const c = loadConfig({
+      ...base,
+      DATABASE_URL: 'postgres://pgbouncer:6432/caisse',
+      DATABASE_LISTEN_URL: 'postgres://db:5432/caisse',
+      DB_PREPARED_STATEMENTS: 'false',
+    });
     expect(c).toMatchObject({ databaseUrl: 'postgres://pgbouncer:6432/caisse', databaseListenUrl: 'postgres://db:5432/caisse', dbPreparedStatements: false });
   });
 
@@ -52,7 +57,9 @@ describe('loadConfig', () => {
 
   it('metrics: a token of 16 characters or more, or a port of their own on an IP address (issue 20)', () => {
     expect(loadConfig(base).hardening.metrics).toEqual({ token: undefined, port: undefined, host: '127.0.0.1' });
-    expect(loadConfig({ ...base, CAISSE_METRICS_TOKEN: 'a'.repeat(16), CAISSE_METRICS_PORT: '9464', CAISSE_METRICS_HOST: '10.0.0.5' }).hardening.metrics).toEqual({
+    expect(
+      loadConfig({ ...base, CAISSE_METRICS_TOKEN: 'a'.repeat(16), CAISSE_METRICS_PORT: '9464', CAISSE_METRICS_HOST: '10.0.0.5' }).hardening.metrics,
+    ).toEqual({
       token: 'a'.repeat(16),
       port: 9464,
       host: '10.0.0.5',
@@ -103,12 +110,14 @@ describe('loadConfig', () => {
       });
     });
 
-    it('test mode\'s sandbox: CAISSE_MOMO_SANDBOX_URL, and its callbacks to this server\'s port unless told otherwise', () => {
+    it("test mode's sandbox: CAISSE_MOMO_SANDBOX_URL, and its callbacks to this server's port unless told otherwise", () => {
       expect(loadConfig({ ...base, PORT: '9001', CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090/' }).momo).toMatchObject({
         sandboxUrl: 'http://127.0.0.1:8090',
         sandboxCallbackUrl: 'http://127.0.0.1:9001/callbacks/mtn_momo',
       });
-      expect(loadConfig({ ...base, CAISSE_MOMO_SANDBOX_CALLBACK_URL: 'https://gw.example/callbacks/mtn_momo' }).momo.sandboxCallbackUrl).toBe('https://gw.example/callbacks/mtn_momo');
+      expect(loadConfig({ ...base, CAISSE_MOMO_SANDBOX_CALLBACK_URL: 'https://gw.example/callbacks/mtn_momo' }).momo.sandboxCallbackUrl).toBe(
+        'https://gw.example/callbacks/mtn_momo',
+      );
       expect(() => loadConfig({ ...base, CAISSE_MOMO_SANDBOX_URL: 'ftp://x' })).toThrow(/CAISSE_MOMO_SANDBOX_URL/);
     });
 

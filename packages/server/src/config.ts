@@ -122,9 +122,7 @@ export interface RetentionConfig {
   messagesDays: number;
 }
 
-export type SmsConfig =
-  | { provider: 'outbox' }
-  | { provider: 'africastalking'; url: string; username: string; apiKey: string; senderId: string | undefined };
+export type SmsConfig = { provider: 'outbox' } | { provider: 'africastalking'; url: string; username: string; apiKey: string; senderId: string | undefined };
 export type EmailConfig = { provider: 'outbox' } | { provider: 'smtp'; url: string; from: string };
 export interface MessagingConfig {
   sms: SmsConfig;
@@ -298,7 +296,10 @@ function fees(env: Env): FeesConfig {
   const [whole, fraction = ''] = percent.split('.');
   const bps = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
   const fixedMinor: Record<string, bigint> = {};
-  for (const part of (env.CAISSE_FEE_FIXED ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of (env.CAISSE_FEE_FIXED ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const m = /^([A-Z]{3}):(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,2}))?$/.exec(part);
     const exponent = m ? ({ XAF: 0, XOF: 0, EUR: 2, USD: 2 } as Record<string, number>)[m[1] as string] : undefined;
     if (!m || exponent === undefined || (m[3] ?? '').length > exponent) {
@@ -328,7 +329,10 @@ function momo(env: Env, mode: RunMode): MomoConfig {
     throw new ConfigError('CAISSE_MOMO_CALLBACK_URL', 'must not have a query string or a fragment');
   }
   if (mode === 'production') {
-    for (const [name, url] of [['CAISSE_MOMO_BASE_URL', baseUrl], ['CAISSE_MOMO_CALLBACK_URL', callbackUrl]] as const) {
+    for (const [name, url] of [
+      ['CAISSE_MOMO_BASE_URL', baseUrl],
+      ['CAISSE_MOMO_CALLBACK_URL', callbackUrl],
+    ] as const) {
       if (url?.startsWith('http:')) throw new ConfigError(name, 'must use https:// in production mode');
     }
   }
@@ -337,7 +341,7 @@ function momo(env: Env, mode: RunMode): MomoConfig {
     throw new ConfigError('CAISSE_MOMO_TARGET_ENVIRONMENT', `must be an MTN target environment such as sandbox or mtncameroon, got "${targetEnvironment}"`);
   }
   const apiUser = env.CAISSE_MOMO_API_USER?.trim() || undefined;
-  if (apiUser !== undefined && !UUID.test(apiUser)) throw new ConfigError('CAISSE_MOMO_API_USER', 'must be the API user\'s UUID');
+  if (apiUser !== undefined && !UUID.test(apiUser)) throw new ConfigError('CAISSE_MOMO_API_USER', "must be the API user's UUID");
   const account = {
     apiUser,
     apiKey: credential(env, 'CAISSE_MOMO_API_KEY'),
@@ -397,10 +401,7 @@ function trustedProxies(env: Env): string[] {
     const max = family === 4 ? 32 : 128;
     const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= max);
     if (family === 0 || extra !== undefined || !prefixOk) {
-      throw new ConfigError(
-        'CAISSE_TRUSTED_PROXIES',
-        `"${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or one of ${PROXY_NAMES.join(', ')}`,
-      );
+      throw new ConfigError('CAISSE_TRUSTED_PROXIES', `"${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or one of ${PROXY_NAMES.join(', ')}`);
     }
     return entry;
   });
@@ -512,10 +513,7 @@ export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf(env, 'CAISSE_MODE', ['development', 'production'] as const, 'development');
   const dbUrl = databaseUrl(env);
   if (mode === 'production' && dbUrl === undefined) {
-    throw new ConfigError(
-      'DATABASE_URL',
-      'is required in production mode: the embedded database runs without fsync and is for development only',
-    );
+    throw new ConfigError('DATABASE_URL', 'is required in production mode: the embedded database runs without fsync and is for development only');
   }
   const listenUrl = databaseUrl(env, 'DATABASE_LISTEN_URL');
   if (listenUrl !== undefined && dbUrl === undefined) throw new ConfigError('DATABASE_LISTEN_URL', 'needs DATABASE_URL (the embedded database has no LISTEN)');

@@ -149,7 +149,6 @@ export async function startWorkers(config: Config) {
   return { runtime, workers, stop };
 }
 
-
 /** A graceful shutdown may take this long; then the connections still open are cut (exit 1). */
 export const SHUTDOWN_DEADLINE_MS = 30_000;
 

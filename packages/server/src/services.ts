@@ -69,7 +69,11 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     paymentLinks: createPaymentLinksService(deps, { intents, merchant: merchants.findMerchant }),
     methods: createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant }),
   };
-  return { ...services, dashboard: createDashboardService(deps, services), operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks }) };
+  return {
+    ...services,
+    dashboard: createDashboardService(deps, services),
+    operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks }),
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -22,13 +22,23 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 const form = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  ctx.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: new URLSearchParams(fields).toString() });
+  ctx.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams(fields).toString(),
+  });
 const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
 const cookieOf = (res: LightMyRequestResponse) => String(res.headers['set-cookie']).split(';')[0] as string;
 
 /** The newest sign-in code sent to the customer (an SMS of no merchant's). */
 async function accountCode(userId: string): Promise<string> {
-  const row = await ctx.deps.db.selectFrom('messages').select(['body', 'merchant_id']).where('user_id', '=', userId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const row = await ctx.deps.db
+    .selectFrom('messages')
+    .select(['body', 'merchant_id'])
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   expect(row.merchant_id).toBeNull();
   const code = /\b(\d{6})\b/.exec(row.body ?? '')?.[1];
   if (!code) throw new Error(`no code in ${row.body}`);
@@ -77,7 +87,11 @@ describe('my Caisse account', () => {
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.body).toContain('action="/account/test/code"');
     const code = await accountCode(user.id);
-    const badCode = await form('/account/test/code', { phoneNumber: user.phoneNumber, code: code === '000000' ? '111111' : '000000' }, { 'accept-language': 'en' });
+    const badCode = await form(
+      '/account/test/code',
+      { phoneNumber: user.phoneNumber, code: code === '000000' ? '111111' : '000000' },
+      { 'accept-language': 'en' },
+    );
     expect(badCode.statusCode).toBe(400);
     expect(badCode.body).toContain('The code is incorrect or no longer valid.');
     const done = await form('/account/test/code', { phoneNumber: user.phoneNumber, code });
@@ -144,12 +158,20 @@ describe('my Caisse account', () => {
     expect(unknown.body).toContain('The phone number or the password is incorrect.');
     expect((await form('/account/test/code', { phoneNumber: '+237650999111', code: '123456' })).statusCode).toBe(400);
     // Another site's page cannot post the forms.
-    expect((await form('/account/test/sign-in', { phoneNumber: '+237650999111', password: 'x' }, { origin: 'https://evil.example', host: 'caisse.example' })).statusCode).toBe(403);
+    expect(
+      (await form('/account/test/sign-in', { phoneNumber: '+237650999111', password: 'x' }, { origin: 'https://evil.example', host: 'caisse.example' }))
+        .statusCode,
+    ).toBe(403);
     expect((await form('/account/test/sign-out', {}, { 'sec-fetch-site': 'cross-site', origin: 'null' })).statusCode).toBe(403);
     // Our own page's form, posted under no-referrer: Origin null, same origin by Sec-Fetch-Site.
     expect((await form('/account/test/sign-out', {}, { 'sec-fetch-site': 'same-origin', origin: 'null' })).statusCode).toBe(303);
     // The API stays JSON-only: a form body elsewhere is still refused.
-    const api = await ctx.app.inject({ method: 'POST', url: '/auth/web', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': a.apiKey }, payload: 'phoneNumber=1' });
+    const api = await ctx.app.inject({
+      method: 'POST',
+      url: '/auth/web',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': a.apiKey },
+      payload: 'phoneNumber=1',
+    });
     expect(api.statusCode).toBe(415);
   });
 });

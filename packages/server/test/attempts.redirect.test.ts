@@ -38,7 +38,13 @@ const orangeNumber = (suffix = '000') => `+2376900${String(++numbers).padStart(2
 const waveNumber = (suffix = '000') => `+2217700${String(++numbers).padStart(2, '0')}${suffix}`;
 
 async function charge(m: TestMerchant, intent: { id: string; sessionToken: string }, provider: string, phoneNumber: string) {
-  return call(ctx.app, 'POST', '/charge', { ...pk(m), headers: { 'x-session-token': intent.sessionToken } }, { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider, phoneNumber } });
+  return call(
+    ctx.app,
+    'POST',
+    '/charge',
+    { ...pk(m), headers: { 'x-session-token': intent.sessionToken } },
+    { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider, phoneNumber } },
+  );
 }
 
 /** What the payer does on the sandbox's page: the form's POST. */
@@ -58,11 +64,19 @@ const completed = async (m: TestMerchant, id: string) =>
   ((await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as { data: { type: string; data: { paymentIntent?: { id: string } } }[] }).data.filter(
     (e) => e.type === 'payment.completed' && e.data.paymentIntent?.id === id,
   ).length;
-const storedAttempt = (intentId: string) => ctx.deps.db.selectFrom('payment_attempts').select(['provider_reference', 'redirect_url', 'return_url', 'status']).where('intent_id', '=', intentId).executeTakeFirstOrThrow();
+const storedAttempt = (intentId: string) =>
+  ctx.deps.db
+    .selectFrom('payment_attempts')
+    .select(['provider_reference', 'redirect_url', 'return_url', 'status'])
+    .where('intent_id', '=', intentId)
+    .executeTakeFirstOrThrow();
 
 /** What the sandbox's notifications (Orange's notif_url, Wave's webhook) got back from our callback routes. */
 function notificationsOf(provider: string, providerReference: string) {
-  const all = provider === 'wave' ? sandbox.wave.sessions().map((p) => ({ id: p.id, notifications: p.notifications })) : sandbox.orange.payments().map((p) => ({ id: p.payToken, notifications: p.notifications }));
+  const all =
+    provider === 'wave'
+      ? sandbox.wave.sessions().map((p) => ({ id: p.id, notifications: p.notifications }))
+      : sandbox.orange.payments().map((p) => ({ id: p.payToken, notifications: p.notifications }));
   return all.find((p) => p.id === providerReference)?.notifications ?? [];
 }
 
@@ -132,7 +146,11 @@ describe('after a restart', () => {
       await onPage(started.nextAction?.url ?? '', 'approve', orangeNumber());
       await later();
       expect((await read(cm, intent.id)).status).toBe('PROCESSING');
-      const connectors = createModeConnectors(ctx.deps.config, { clock: ctx.clock, logger: createLogger({ level: 'silent' }), callbackKey: ctx.deps.config.masterKey });
+      const connectors = createModeConnectors(ctx.deps.config, {
+        clock: ctx.clock,
+        logger: createLogger({ level: 'silent' }),
+        callbackKey: ctx.deps.config.masterKey,
+      });
       const restarted = createServices(ctx.deps, { connectors });
       ctx.clock.advance(10 * SECOND);
       expect(await restarted.attempts.pollDue()).toBeGreaterThanOrEqual(1);
@@ -146,7 +164,11 @@ describe('after a restart', () => {
 
 describe('callbacks of redirect providers', () => {
   it('a Wave webhook with a bad signature, or none, is refused, and changes nothing', async () => {
-    const body = JSON.stringify({ id: 'EV_1', type: 'checkout.session.completed', data: { id: 'cos_1', client_reference: '6c1c0c8e-8f7a-4b4f-9f43-0f4b8c1b2a10' } });
+    const body = JSON.stringify({
+      id: 'EV_1',
+      type: 'checkout.session.completed',
+      data: { id: 'cos_1', client_reference: '6c1c0c8e-8f7a-4b4f-9f43-0f4b8c1b2a10' },
+    });
     const res = await call(ctx.app, 'POST', '/callbacks/wave', { headers: { 'wave-signature': 't=1,v1=00', 'content-type': 'application/json' } }, body);
     expect(res.json()).toMatchObject({ status: 400, code: 'callback_invalid' });
     // No Wave-Signature, a provider that signs nothing, a body that is not JSON: refused, never a 500.
@@ -192,12 +214,16 @@ describe('money out with Wave', () => {
     ctx.clock.advance(2 * SECOND);
     await sandbox.tick();
     await ctx.services.payouts.pollDue();
-    await expect.poll(async () => ((await call(ctx.app, 'GET', `/payouts/${created.id}`, sk(m))).json() as { status: string }).status, { interval: 20, timeout: 5000 }).toBe('PAID');
+    await expect
+      .poll(async () => ((await call(ctx.app, 'GET', `/payouts/${created.id}`, sk(m))).json() as { status: string }).status, { interval: 20, timeout: 5000 })
+      .toBe('PAID');
     expect(sandbox.wave.stats().payouts).toBe(1);
 
     const orange = await call(ctx.app, 'POST', '/payouts', sk(m), { ...body, destination: { provider: 'orange_money', phoneNumber: '+221770009002' } });
     expect(orange.json()).toMatchObject({ status: 400, code: 'destination_unsupported', param: 'destination.provider' });
-    expect((await call(ctx.app, 'POST', '/payouts', sk(m), { ...body, destination: { provider: 'paypal', phoneNumber: payee } })).json()).toMatchObject({ code: 'provider_unsupported' });
+    expect((await call(ctx.app, 'POST', '/payouts', sk(m), { ...body, destination: { provider: 'paypal', phoneNumber: payee } })).json()).toMatchObject({
+      code: 'provider_unsupported',
+    });
     await expectLedgerClean(ctx);
   });
 
@@ -207,7 +233,14 @@ describe('money out with Wave', () => {
       { clock: ctx.clock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) },
     );
     const { stored } = await paidWithWave(sn);
-    const request = { reference: newReference(), amount: 5000n, currency: 'XOF' as const, phoneNumber: '+221770000000', externalId: 're_1', providerReference: stored.provider_reference as string };
+    const request = {
+      reference: newReference(),
+      amount: 5000n,
+      currency: 'XOF' as const,
+      phoneNumber: '+221770000000',
+      externalId: 're_1',
+      providerReference: stored.provider_reference as string,
+    };
     expect(await wave.refund?.(request)).toMatchObject({ status: 'PENDING', providerReference: stored.provider_reference });
     expect(sandbox.wave.sessions().find((s) => s.id === stored.provider_reference)?.refunded).toBe(true);
     expect(await wave.refund?.({ ...request, reference: newReference() })).toEqual({ status: 'FAILED', reason: 'checkout-refund-failed' });
@@ -215,7 +248,10 @@ describe('money out with Wave', () => {
     const unpaid = await createIntent(ctx, sn, { currency: 'XOF' });
     await charge(sn, unpaid, 'wave', waveNumber());
     const open = await storedAttempt(unpaid.id);
-    expect(await wave.refund?.({ ...request, reference: newReference(), providerReference: open.provider_reference as string })).toEqual({ status: 'FAILED', reason: 'checkout-refund-failed' });
+    expect(await wave.refund?.({ ...request, reference: newReference(), providerReference: open.provider_reference as string })).toEqual({
+      status: 'FAILED',
+      reason: 'checkout-refund-failed',
+    });
     expect(await wave.refund?.({ ...request, providerReference: '../v1/payout' })).toMatchObject({ status: 'FAILED', reason: 'INVALID_PROVIDER_REFERENCE' });
     await wave.close();
   });
@@ -238,7 +274,10 @@ describe('money out with Wave', () => {
 
     const part = await paidWithWave(sn);
     const payoutsBefore = sandbox.wave.stats().payouts;
-    expect((await call(ctx.app, 'POST', `/gateway/${part.intent.id}/refunds`, sk(sn), { amount: '1000' })).json()).toMatchObject({ status: 'PENDING', amount: '1000' });
+    expect((await call(ctx.app, 'POST', `/gateway/${part.intent.id}/refunds`, sk(sn), { amount: '1000' })).json()).toMatchObject({
+      status: 'PENDING',
+      amount: '1000',
+    });
     expect(await refunded(sn, part.intent.id)).toMatchObject({ status: 'PARTIALLY_REFUNDED' });
     expect(sandbox.wave.sessions().find((x) => x.id === part.stored.provider_reference)?.refunded).toBe(false);
     expect(sandbox.wave.stats().payouts).toBe(payoutsBefore + 1);
@@ -254,7 +293,11 @@ describe('money out with Wave', () => {
 
   it('the Wave sandbox refuses payouts the real API refuses', async () => {
     const post = (body: Record<string, unknown>, headers: Record<string, string> = { 'idempotency-key': newReference() }) =>
-      fetch(`${sandbox.urls.wave}/v1/payout`, { method: 'POST', headers: { authorization: 'Bearer wave_sn_test', 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      fetch(`${sandbox.urls.wave}/v1/payout`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer wave_sn_test', 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
     const good = { currency: 'XOF', receive_amount: '1000', mobile: '+221770009100', client_reference: newReference(), payment_reason: 'Payout' };
     expect((await post(good, {})).status).toBe(400); // no idempotency-key
     expect((await post({ ...good, receive_amount: '0' })).status).toBe(400);
@@ -276,9 +319,11 @@ describe('money out with Wave', () => {
 
 describe('provider health', () => {
   const waveMethod = async (m: TestMerchant, sessionToken: string) =>
-    ((await call(ctx.app, 'GET', `/payment-methods?sessionToken=${encodeURIComponent(sessionToken)}`, pk(m))).json() as { data: { provider?: string; available?: boolean }[] }).data.find(
-      (d) => d.provider === 'wave',
-    );
+    (
+      (await call(ctx.app, 'GET', `/payment-methods?sessionToken=${encodeURIComponent(sessionToken)}`, pk(m))).json() as {
+        data: { provider?: string; available?: boolean }[];
+      }
+    ).data.find((d) => d.provider === 'wave');
 
   it('a provider that keeps answering 500 is refused with 503 and greyed, then a probe after the cool-down brings it back', async () => {
     const m = await createMerchant(ctx, 'Saint-Louis shop');

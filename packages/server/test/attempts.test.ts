@@ -26,8 +26,22 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-type Attempt = { id: string; status: string; failureCode: string | null; phoneNumber: string; fee: string | null; net: string | null; providerReference: string | null };
-type Answer = { status: string; attempts: Attempt[]; nextAction: Record<string, unknown> | null; paymentMethod: Record<string, unknown> | null; lastError: { code: string } | null };
+type Attempt = {
+  id: string;
+  status: string;
+  failureCode: string | null;
+  phoneNumber: string;
+  fee: string | null;
+  net: string | null;
+  providerReference: string | null;
+};
+type Answer = {
+  status: string;
+  attempts: Attempt[];
+  nextAction: Record<string, unknown> | null;
+  paymentMethod: Record<string, unknown> | null;
+  lastError: { code: string } | null;
+};
 
 let numbers = 0;
 /** A new MTN Cameroon number ending in `suffix` (each test its own, so the prompt limits stay apart). */
@@ -43,7 +57,9 @@ const pay = (intent: { id: string; sessionToken: string }, phoneNumber: string, 
   );
 const read = async (id: string) => (await call(ctx.app, 'GET', `/gateway/${id}`, sk(m))).json() as { status: string; fee: string | null; net: string | null };
 const events = async (id: string) =>
-  ((await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as { data: { type: string; data: { paymentIntent: { id: string }; attempt?: Attempt } }[] }).data
+  (
+    (await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as { data: { type: string; data: { paymentIntent: { id: string }; attempt?: Attempt } }[] }
+  ).data
     .filter((e) => e.data.paymentIntent?.id === id)
     .map((e) => e.type)
     .reverse();
@@ -145,7 +161,10 @@ describe('direct mobile-money payments', () => {
     const body = { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: mtn() } };
     expect((await call(ctx.app, 'POST', '/charge', pk(m), body)).json()).toMatchObject({ status: 401, code: 'access_token_missing' });
     const other = await createIntent(ctx, m);
-    expect((await call(ctx.app, 'POST', '/charge', { ...pk(m), headers: { 'x-session-token': other.sessionToken } }, body)).json()).toMatchObject({ status: 401, code: 'session_token_invalid' });
+    expect((await call(ctx.app, 'POST', '/charge', { ...pk(m), headers: { 'x-session-token': other.sessionToken } }, body)).json()).toMatchObject({
+      status: 401,
+      code: 'session_token_invalid',
+    });
     expect((await pay(intent, mtn(), { provider: 'paypal' })).json()).toMatchObject({ status: 400, code: 'provider_unsupported' });
     expect((await pay(intent, '677000000')).json()).toMatchObject({ status: 400, code: 'phone_invalid' });
     // An Orange Cameroon number is not MTN's.
@@ -202,9 +221,11 @@ describe('direct mobile-money payments', () => {
     expect((await call(ctx.app, 'GET', `/gateway/${wallet.id}`, sk(m))).json()).toMatchObject({ attempts: 0 });
 
     // The intent inside the events carries the list as it was then.
-    const all = ((await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as { data: { type: string; data: { paymentIntent: Direct & { id: string }; attempt?: Attempt } }[] }).data.filter(
-      (e) => e.data.paymentIntent.id === intent.id,
-    );
+    const all = (
+      (await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as {
+        data: { type: string; data: { paymentIntent: Direct & { id: string }; attempt?: Attempt } }[];
+      }
+    ).data.filter((e) => e.data.paymentIntent.id === intent.id);
     const failed = all.find((e) => e.type === 'payment.failed');
     expect(failed?.data.paymentIntent.attempts.map((a) => a.status)).toEqual(['FAILED']);
     expect(failed?.data.paymentIntent.nextAction).toBeNull();
@@ -228,7 +249,12 @@ describe('direct mobile-money payments', () => {
     const user = await newUser(ctx, m, { balance: '5000' });
     const paid = await charge(ctx, user, intent.id, await authorize(ctx, m, user, intent.id));
     expect(paid.statusCode, paid.body).toBe(200);
-    expect(paid.json()).toMatchObject({ status: 'SUCCEEDED', attempts: [{ status: 'FAILED', failureCode: 'approval_rejected' }], paymentMethod: { provider: 'mtn_momo' }, nextAction: null });
+    expect(paid.json()).toMatchObject({
+      status: 'SUCCEEDED',
+      attempts: [{ status: 'FAILED', failureCode: 'approval_rejected' }],
+      paymentMethod: { provider: 'mtn_momo' },
+      nextAction: null,
+    });
     await expectLedgerClean(ctx);
   });
 

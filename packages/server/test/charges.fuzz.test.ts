@@ -21,7 +21,10 @@ beforeAll(async () => {
 afterEach(() => expectLedgerClean(ctx));
 afterAll(() => ctx.close());
 
-const text = fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('', ' ', 'otp_', `otp_${'a'.repeat(43)}`, '123456', '-1', '0', '1e3', '5000.5', 'pi_', '%00'));
+const text = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.constantFrom('', ' ', 'otp_', `otp_${'a'.repeat(43)}`, '123456', '-1', '0', '1e3', '5000.5', 'pi_', '%00'),
+);
 const value = fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 2 }));
 
 describe('fuzzing initOtp, verifyOtp, charge and refunds with valid credentials', () => {

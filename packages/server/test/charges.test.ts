@@ -66,7 +66,9 @@ describe('a successful charge', () => {
     expect(await merchantMinor(ctx, m.merchantId)).toBe(merchantBefore + 5000n);
     expect(await eventTypes(ctx, intent.id)).toEqual(['payment.completed']);
     const charges = await ctx.deps.db.selectFrom('charges').selectAll().where('intent_id', '=', intent.id).execute();
-    expect(charges).toEqual([expect.objectContaining({ user_id: user.id, status: 'succeeded', amount_minor: 5000n, failure_code: null, transfer_id: expect.stringMatching(/^tr_/) })]);
+    expect(charges).toEqual([
+      expect.objectContaining({ user_id: user.id, status: 'succeeded', amount_minor: 5000n, failure_code: null, transfer_id: expect.stringMatching(/^tr_/) }),
+    ]);
     const merchantRead = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json();
     expect(merchantRead).toMatchObject({ status: 'SUCCEEDED', metadata: { orderId: '42' } });
   });
@@ -83,17 +85,27 @@ describe('a successful charge', () => {
     const keyed = (key: string) => ({ ...user.creds, headers: { 'idempotency-key': key } });
     let verified: Awaited<ReturnType<typeof call>> | undefined;
     // [claim, BEGIN, the newest code locked] and [code exchanged for the token, answer, COMMIT].
-    expect(await countSocketWrites(async () => {
-      verified = await call(ctx.app, 'POST', '/otp/verify', keyed('verify-trips'), { userId: user.id, otp: code });
-    })).toBe(2);
+    expect(
+      await countSocketWrites(async () => {
+        verified = await call(ctx.app, 'POST', '/otp/verify', keyed('verify-trips'), { userId: user.id, otp: code });
+      }),
+    ).toBe(2);
     expect(verified?.statusCode, verified?.body).toBe(200);
     const token = (verified?.json() as { authorizationToken: string }).authorizationToken;
     let paid: Awaited<ReturnType<typeof call>> | undefined;
     // [claim, BEGIN, intent locked, token spent], [wallet locked], [charge row, intent, event,
     // answer, transfer, statement rows, COMMIT].
-    expect(await countSocketWrites(async () => {
-      paid = await call(ctx.app, 'POST', '/charge', { ...keyed('charge-trips'), headers: { 'idempotency-key': 'charge-trips', 'x-otp-token': token } }, { intentionId: intent.id });
-    })).toBe(3);
+    expect(
+      await countSocketWrites(async () => {
+        paid = await call(
+          ctx.app,
+          'POST',
+          '/charge',
+          { ...keyed('charge-trips'), headers: { 'idempotency-key': 'charge-trips', 'x-otp-token': token } },
+          { intentionId: intent.id },
+        );
+      }),
+    ).toBe(3);
     expect(paid?.statusCode, paid?.body).toBe(200);
     expect((paid?.json() as { status: string }).status).toBe('SUCCEEDED');
     expect(await walletMinor(ctx, user.id)).toBe(10_000n);
@@ -102,7 +114,13 @@ describe('a successful charge', () => {
     const keys = await ctx.deps.db.selectFrom('idempotency_keys').select(['key', 'state']).where('key', 'in', ownKeys).orderBy('key').execute();
     expect(keys).toEqual(ownKeys.map((key) => ({ key, state: 'done' })));
     // The replay is the answer, byte for byte.
-    const again = await call(ctx.app, 'POST', '/charge', { ...user.creds, headers: { 'idempotency-key': 'charge-trips', 'x-otp-token': token } }, { intentionId: intent.id });
+    const again = await call(
+      ctx.app,
+      'POST',
+      '/charge',
+      { ...user.creds, headers: { 'idempotency-key': 'charge-trips', 'x-otp-token': token } },
+      { intentionId: intent.id },
+    );
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toBe(paid?.body);
   });
@@ -132,7 +150,14 @@ describe('a successful charge', () => {
     const user = await newUser(ctx, m, { balance: '5000' });
     const intent = await createIntent(ctx, m, { amount: '3000' });
     const token = await authorize(ctx, m, user, intent.id);
-    const send = () => call(ctx.app, 'POST', '/charge', { ...user.creds, headers: { 'x-otp-token': token, 'idempotency-key': `charge-${intent.id}` } }, { intentionId: intent.id });
+    const send = () =>
+      call(
+        ctx.app,
+        'POST',
+        '/charge',
+        { ...user.creds, headers: { 'x-otp-token': token, 'idempotency-key': `charge-${intent.id}` } },
+        { intentionId: intent.id },
+      );
     const first = await send();
     const again = await send();
     expect(first.statusCode).toBe(200);
@@ -205,7 +230,7 @@ describe('bad tokens: 401, and no money moves', () => {
     expect((await charge(ctx, owner, intent.id, token)).statusCode).toBe(200);
   });
 
-  it("a token bound to another intent: 401 otp_token_invalid", async () => {
+  it('a token bound to another intent: 401 otp_token_invalid', async () => {
     const user = await newUser(ctx, m, { balance: '9000' });
     const bound = await createIntent(ctx, m);
     const target = await createIntent(ctx, m);
@@ -216,12 +241,16 @@ describe('bad tokens: 401, and no money moves', () => {
     expect((await charge(ctx, user, bound.id, token)).statusCode).toBe(200);
   });
 
-  it("a token of the other mode: 401 otp_token_invalid", async () => {
+  it('a token of the other mode: 401 otp_token_invalid', async () => {
     const user = await newUser(ctx, m, { balance: '9000' });
     const testToken = await authorize(ctx, m, user);
     // A live user of the same merchant, a live intent, and the test-mode token.
     const liveUserId = await registerUser(ctx, { apiKey: m.live.apiKey }, { phoneNumber: '+237699000001', password: 'douala-port-2026' }, 'live');
-    const liveUser: TestUser = { id: liveUserId, phoneNumber: '+237699000001', creds: { apiKey: m.live.apiKey, token: await accessToken(ctx, m, liveUserId, 'live') } };
+    const liveUser: TestUser = {
+      id: liveUserId,
+      phoneNumber: '+237699000001',
+      creds: { apiKey: m.live.apiKey, token: await accessToken(ctx, m, liveUserId, 'live') },
+    };
     const liveIntent = await createIntent(ctx, m, {}, { apiKey: m.live.apiKey, secretKey: m.live.secretKey });
     await expectNoMoneyMoves(user, undefined, async () => {
       problem(await charge(ctx, liveUser, liveIntent.id, testToken), 401, 'otp_token_invalid');
@@ -235,7 +264,7 @@ describe('bad tokens: 401, and no money moves', () => {
     expect((await charge(ctx, user, testIntent.id, testToken)).statusCode).toBe(200);
   });
 
-  it('a userId in the body that is not the access token\'s: 403 user_mismatch', async () => {
+  it("a userId in the body that is not the access token's: 403 user_mismatch", async () => {
     const user = await newUser(ctx, m, { balance: '9000' });
     const someoneElse = await newUser(ctx, m);
     const intent = await createIntent(ctx, m);
@@ -381,7 +410,10 @@ describe('insufficient funds', () => {
     const user = await newUser(ctx, m);
     for (let i = 0; i < 3; i++) {
       ctx.clock.advance(31 * SECOND);
-      expect(problem(await charge(ctx, user, intent.id, await authorize(ctx, m, user)), 402, 'insufficient_funds')).toMatchObject({ attempts: 0, intentStatus: 'PENDING' });
+      expect(problem(await charge(ctx, user, intent.id, await authorize(ctx, m, user)), 402, 'insufficient_funds')).toMatchObject({
+        attempts: 0,
+        intentStatus: 'PENDING',
+      });
     }
     expect((await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json()).toMatchObject({ status: 'PENDING', attempts: 0, lastError: null });
   });

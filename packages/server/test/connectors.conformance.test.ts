@@ -13,7 +13,12 @@ import { type ContractProvider, describeConnectorContract } from './connectors.c
  * part of the one sandbox.
  */
 
-const MOMO = { apiUser: '0efc4721-b2ec-409c-bcd4-429b4cb8e8e5', apiKey: 'momo0api0key', collectionKey: 'momo0collection', disbursementKey: 'momo0disbursement' };
+const MOMO = {
+  apiUser: '0efc4721-b2ec-409c-bcd4-429b4cb8e8e5',
+  apiKey: 'momo0api0key',
+  collectionKey: 'momo0collection',
+  disbursementKey: 'momo0disbursement',
+};
 const ORANGE = { clientId: 'orange0client', clientSecret: 'orange0secret', merchantKey: 'orange0merchant' };
 const WAVE_KEY = 'wave_sn_prod_contract0key';
 const WAVE_SECRET = 'wave0webhook0secret';
@@ -38,7 +43,14 @@ const providers: ContractProvider[] = [
     sandboxOptions: () => ({ momo: { credentials: MOMO } }),
     connector: (env, change) =>
       createMtnMomoConnector(
-        { baseUrl: env.sandbox.urls.mtn_momo, targetEnvironment: 'sandbox', ...MOMO, ...(change?.badCredentials ? { apiKey: 'wrong' } : {}), callbackUrl: env.callbackUrl, timeoutMs: change?.timeoutMs },
+        {
+          baseUrl: env.sandbox.urls.mtn_momo,
+          targetEnvironment: 'sandbox',
+          ...MOMO,
+          ...(change?.badCredentials ? { apiKey: 'wrong' } : {}),
+          callbackUrl: env.callbackUrl,
+          timeoutMs: change?.timeoutMs,
+        },
         env.deps,
       ),
     setFaults: (s, f) => void s.momo.setFaults(f),
@@ -90,7 +102,10 @@ const providers: ContractProvider[] = [
     sandboxOptions: (callbackUrl) => ({ wave: { apiKey: WAVE_KEY, webhookUrl: callbackUrl, webhookSecret: WAVE_SECRET } }),
     request: RETURN,
     connector: (env, change) =>
-      createWaveConnector({ baseUrl: env.sandbox.urls.wave, apiKey: change?.badCredentials ? 'wave_wrong' : WAVE_KEY, webhookSecret: WAVE_SECRET, timeoutMs: change?.timeoutMs }, env.deps),
+      createWaveConnector(
+        { baseUrl: env.sandbox.urls.wave, apiKey: change?.badCredentials ? 'wave_wrong' : WAVE_KEY, webhookSecret: WAVE_SECRET, timeoutMs: change?.timeoutMs },
+        env.deps,
+      ),
     setFaults: (s, f) => void s.wave.setFaults(f),
     requests: (s) => s.wave.stats().sessions,
     forge: (genuine, env) => {

@@ -96,7 +96,15 @@ export function describeConnectorContract(p: ContractProvider): void {
   }
 
   function payment(digits = '001', change: Partial<PaymentRequest> = {}): PaymentRequest {
-    return { reference: newReference(), amount: 5000n, currency: p.currency, phoneNumber: `${p.numberPrefix}${digits}`, externalId: 'att_contract', ...p.request, ...change };
+    return {
+      reference: newReference(),
+      amount: 5000n,
+      currency: p.currency,
+      phoneNumber: `${p.numberPrefix}${digits}`,
+      externalId: 'att_contract',
+      ...p.request,
+      ...change,
+    };
   }
 
   /** The payer's part: nothing for a phone prompt; for a redirect, the sandbox's page, as its form posts it. */
@@ -133,7 +141,11 @@ export function describeConnectorContract(p: ContractProvider): void {
       expect((await w.connector.status('collection', req.reference, known(submitted, req))).status).toBe('PENDING');
       await approve(submitted, req);
       w.clock.advance(SECOND);
-      expect(await w.connector.status('collection', req.reference, known(submitted, req))).toMatchObject({ status: 'SUCCESSFUL', amount: 5000n, currency: p.currency });
+      expect(await w.connector.status('collection', req.reference, known(submitted, req))).toMatchObject({
+        status: 'SUCCESSFUL',
+        amount: 5000n,
+        currency: p.currency,
+      });
     });
 
     it('amounts round-trip exactly, from 1 to the largest', async () => {
@@ -143,7 +155,11 @@ export function describeConnectorContract(p: ContractProvider): void {
         const submitted = await w.connector.collect(req);
         await approve(submitted, req);
         w.clock.advance(SECOND);
-        expect(await w.connector.status('collection', req.reference, known(submitted, req))).toMatchObject({ status: 'SUCCESSFUL', amount, currency: p.currency });
+        expect(await w.connector.status('collection', req.reference, known(submitted, req))).toMatchObject({
+          status: 'SUCCESSFUL',
+          amount,
+          currency: p.currency,
+        });
       }
     });
 
@@ -202,10 +218,21 @@ export function describeConnectorContract(p: ContractProvider): void {
       const [got] = w.received;
       expect(got).toBeDefined();
       const genuine: IncomingCallback = { url: got?.url ?? '', body: got?.body ?? '', headers: got?.headers ?? {} };
-      expect(await w.connector.verifyCallback(genuine)).toMatchObject({ ok: true, kind: 'collection', reference: req.reference, result: { status: 'SUCCESSFUL', amount: 5000n } });
+      expect(await w.connector.verifyCallback(genuine)).toMatchObject({
+        ok: true,
+        kind: 'collection',
+        reference: req.reference,
+        result: { status: 'SUCCESSFUL', amount: 5000n },
+      });
       for (const forged of p.forge(genuine, w)) expect(await w.connector.verifyCallback(forged)).toMatchObject({ ok: false });
       // Any other reference's callback cannot be made from this one.
-      expect(await w.connector.verifyCallback({ ...genuine, url: genuine.url.replace(req.reference, newReference()), body: String(genuine.body).replace(req.reference, newReference()) })).toMatchObject({ ok: false });
+      expect(
+        await w.connector.verifyCallback({
+          ...genuine,
+          url: genuine.url.replace(req.reference, newReference()),
+          body: String(genuine.body).replace(req.reference, newReference()),
+        }),
+      ).toMatchObject({ ok: false });
     });
 
     it.runIf(p.tokens !== undefined)('tokens: one reused while valid, renewed before expiry, replaced once when revoked', async () => {
@@ -230,7 +257,11 @@ export function describeConnectorContract(p: ContractProvider): void {
       const submitted = await w.connector.disburse(req);
       expect(submitted).toMatchObject({ status: 'PENDING' });
       w.clock.advance(SECOND);
-      expect(await w.connector.status('disbursement', req.reference, known(submitted, req))).toMatchObject({ status: 'SUCCESSFUL', amount: 5000n, currency: p.currency });
+      expect(await w.connector.status('disbursement', req.reference, known(submitted, req))).toMatchObject({
+        status: 'SUCCESSFUL',
+        amount: 5000n,
+        currency: p.currency,
+      });
     });
 
     it.runIf(!p.canDisburse)('cannot disburse: refused before anything leaves', async () => {

@@ -33,14 +33,27 @@ describe('mtn_momo: collect, disburse and status', () => {
     const req = payment({ externalId: 'top_01' });
     expect(await w.connector.collect(req)).toEqual({ status: 'PENDING', duplicate: false });
     const [stored] = w.sandbox.requests();
-    expect(stored).toMatchObject({ referenceId: req.reference, kind: 'collection', partyId: '237670000001', amount: '5000', currency: 'XAF', externalId: 'top_01' });
+    expect(stored).toMatchObject({
+      referenceId: req.reference,
+      kind: 'collection',
+      partyId: '237670000001',
+      amount: '5000',
+      currency: 'XAF',
+      externalId: 'top_01',
+    });
 
     expect(await w.connector.status('collection', req.reference)).toEqual({ status: 'PENDING', amount: 5000n, currency: 'XAF', externalId: 'top_01' });
     w.clock.advance(SECOND - 1);
     expect((await w.connector.status('collection', req.reference)).status).toBe('PENDING');
     w.clock.advance(1);
     const done = await w.connector.status('collection', req.reference);
-    expect(done).toEqual({ status: 'SUCCESSFUL', amount: 5000n, currency: 'XAF', externalId: 'top_01', providerTransactionId: expect.stringMatching(/^\d{10}$/) });
+    expect(done).toEqual({
+      status: 'SUCCESSFUL',
+      amount: 5000n,
+      currency: 'XAF',
+      externalId: 'top_01',
+      providerTransactionId: expect.stringMatching(/^\d{10}$/),
+    });
   });
 
   it('sends amounts as decimal strings and reads them back as minor units', async () => {
@@ -150,15 +163,35 @@ describe('mtn_momo: collect, disburse and status', () => {
     const headers = async () => {
       const token = await fetch(`${w.sandbox.url}/collection/token/`, {
         method: 'POST',
-        headers: { authorization: `Basic ${Buffer.from(`${CREDENTIALS.apiUser}:${CREDENTIALS.apiKey}`).toString('base64')}`, 'ocp-apim-subscription-key': CREDENTIALS.collectionKey },
+        headers: {
+          authorization: `Basic ${Buffer.from(`${CREDENTIALS.apiUser}:${CREDENTIALS.apiKey}`).toString('base64')}`,
+          'ocp-apim-subscription-key': CREDENTIALS.collectionKey,
+        },
       });
       const { access_token } = (await token.json()) as { access_token: string };
-      return { authorization: `Bearer ${access_token}`, 'ocp-apim-subscription-key': CREDENTIALS.collectionKey, 'x-target-environment': 'sandbox', 'content-type': 'application/json' };
+      return {
+        authorization: `Bearer ${access_token}`,
+        'ocp-apim-subscription-key': CREDENTIALS.collectionKey,
+        'x-target-environment': 'sandbox',
+        'content-type': 'application/json',
+      };
     };
     const h = await headers();
     const ask = async (change: Record<string, unknown>) => {
-      const body = { amount: '5000', currency: 'XAF', externalId: 'x', payer: { partyIdType: 'MSISDN', partyId: '237670000001' }, payerMessage: 'Pay', payeeNote: 'Note', ...change };
-      const res = await fetch(`${w.sandbox.url}/collection/v1_0/requesttopay`, { method: 'POST', headers: { ...h, 'x-reference-id': newReference() }, body: JSON.stringify(body) });
+      const body = {
+        amount: '5000',
+        currency: 'XAF',
+        externalId: 'x',
+        payer: { partyIdType: 'MSISDN', partyId: '237670000001' },
+        payerMessage: 'Pay',
+        payeeNote: 'Note',
+        ...change,
+      };
+      const res = await fetch(`${w.sandbox.url}/collection/v1_0/requesttopay`, {
+        method: 'POST',
+        headers: { ...h, 'x-reference-id': newReference() },
+        body: JSON.stringify(body),
+      });
       return [res.status, ((await res.json()) as { code: string }).code];
     };
     expect(await ask({ amount: '0' })).toEqual([400, 'INVALID_AMOUNT']);
@@ -257,7 +290,9 @@ describe('mtn_momo: callbacks', () => {
     const w = await world();
     const req = payment({ externalId: 'top_cb' });
     await w.connector.collect(req);
-    expect(w.sandbox.requests()[0]?.callbackUrl).toMatch(new RegExp(`^${w.receiver.url}/connectors/mtn_momo/callbacks/collection/${req.reference}/[\\w-]{43}$`));
+    expect(w.sandbox.requests()[0]?.callbackUrl).toMatch(
+      new RegExp(`^${w.receiver.url}/connectors/mtn_momo/callbacks/collection/${req.reference}/[\\w-]{43}$`),
+    );
     await w.sandbox.tick();
     expect(w.receiver.received).toHaveLength(0);
 
@@ -374,7 +409,7 @@ describe('mtn_momo: a provider misbehaving is a typed result, never an exception
     expect(await w.connector.collect(req)).toEqual({ status: 'PENDING', duplicate: false });
   });
 
-  it('lists requests only against Caisse\'s sandbox (MTN cannot): by product and period, or why not', async () => {
+  it("lists requests only against Caisse's sandbox (MTN cannot): by product and period, or why not", async () => {
     const w = await world();
     expect(w.connector.listRequests).toBeUndefined();
     const listing = w.connectorWith({ sandboxListing: true });
@@ -388,9 +423,14 @@ describe('mtn_momo: a provider misbehaving is a typed result, never an exception
     const end = new Date(start.getTime() + HOUR);
     expect(await listing.listRequests?.('collection', start, end)).toEqual({
       ok: true,
-      requests: [{ kind: 'collection', reference: collected.reference, status: 'SUCCESSFUL', amount: '700', currency: 'XAF', createdAt: start, externalId: 'top_test' }],
+      requests: [
+        { kind: 'collection', reference: collected.reference, status: 'SUCCESSFUL', amount: '700', currency: 'XAF', createdAt: start, externalId: 'top_test' },
+      ],
     });
-    expect(await listing.listRequests?.('disbursement', start, end)).toMatchObject({ ok: true, requests: [{ reference: paidOut.reference, externalId: 'po_1' }] });
+    expect(await listing.listRequests?.('disbursement', start, end)).toMatchObject({
+      ok: true,
+      requests: [{ reference: paidOut.reference, externalId: 'po_1' }],
+    });
     // Not the MoMo API: its faults do not reach the control API; a base URL that is not our sandbox does.
     w.sandbox.setFaults({ answer500: true });
     expect((await listing.listRequests?.('collection', start, end))?.ok).toBe(true);
@@ -447,7 +487,13 @@ describe('mtn_momo: a provider misbehaving is a typed result, never an exception
     w.sandbox.override(req.reference, { amount: '12.500' });
     expect(await w.connector.status('collection', req.reference)).toMatchObject({ status: 'SUCCESSFUL', amount: 1250n });
     w.sandbox.override(req.reference, { amount: '10', status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' });
-    expect(await w.connector.status('collection', req.reference)).toEqual({ status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS', amount: 1000n, currency: 'EUR', externalId: 'top_test' });
+    expect(await w.connector.status('collection', req.reference)).toEqual({
+      status: 'FAILED',
+      reason: 'NOT_ENOUGH_FUNDS',
+      amount: 1000n,
+      currency: 'EUR',
+      externalId: 'top_test',
+    });
   });
 
   it('nobody listening: UNKNOWN, connection refused', async () => {
@@ -477,7 +523,10 @@ describe('mtn_momo: credentials', () => {
 
   it('a wrong API user, or a target environment MTN does not allow', async () => {
     const w = await world();
-    expect(await w.connectorWith({ apiUser: '11111111-1111-4111-8111-111111111111' }).collect(payment())).toEqual({ status: 'FAILED', reason: 'CREDENTIALS_REFUSED' });
+    expect(await w.connectorWith({ apiUser: '11111111-1111-4111-8111-111111111111' }).collect(payment())).toEqual({
+      status: 'FAILED',
+      reason: 'CREDENTIALS_REFUSED',
+    });
     expect(await w.connectorWith({ targetEnvironment: 'mtncameroon' }).collect(payment())).toEqual({
       status: 'FAILED',
       reason: 'NOT_ALLOWED_TARGET_ENVIRONMENT',

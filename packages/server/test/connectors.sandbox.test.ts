@@ -66,7 +66,12 @@ describe('MoMo sandbox: MTN checks', () => {
     const auth = basic(CREDENTIALS.apiUser, CREDENTIALS.apiKey);
     expect((await call(sb, 'POST', '/collection/token/', { authorization: auth })).status).toBe(401);
     expect((await call(sb, 'POST', '/collection/token/', { authorization: auth, 'ocp-apim-subscription-key': CREDENTIALS.disbursementKey })).status).toBe(401);
-    expect(await call(sb, 'POST', '/collection/token/', { authorization: basic(CREDENTIALS.apiUser, 'nope'), 'ocp-apim-subscription-key': CREDENTIALS.collectionKey })).toEqual({
+    expect(
+      await call(sb, 'POST', '/collection/token/', {
+        authorization: basic(CREDENTIALS.apiUser, 'nope'),
+        'ocp-apim-subscription-key': CREDENTIALS.collectionKey,
+      }),
+    ).toEqual({
       status: 401,
       body: { error: 'login_failed' },
     });
@@ -94,7 +99,10 @@ describe('MoMo sandbox: MTN checks', () => {
       body: { code: 'NOT_ALLOWED_TARGET_ENVIRONMENT' },
     });
     expect(await post(apiHeaders(bearer, { 'x-reference-id': 'order-1' }))).toMatchObject({ status: 400, body: { code: 'INVALID_REFERENCE_ID' } });
-    expect(await post(apiHeaders(bearer, { 'x-reference-id': ref }), { ...body(), amount: 5000 })).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST' } });
+    expect(await post(apiHeaders(bearer, { 'x-reference-id': ref }), { ...body(), amount: 5000 })).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_REQUEST' },
+    });
     expect(await post(apiHeaders(bearer, { 'x-reference-id': ref }), '{"amount":')).toMatchObject({ status: 400, body: { code: 'INVALID_JSON' } });
     expect(await post(apiHeaders(bearer, { 'x-reference-id': ref, 'x-callback-url': 'ftp://x' }))).toMatchObject({ status: 400 });
     expect(sb.requests()).toEqual([]);
@@ -151,7 +159,13 @@ describe('MoMo sandbox: control API', () => {
     expect((await call(sb, 'POST', '/_sandbox/clock', {}, { advanceMs: SECOND })).status).toBe(200);
     expect((await call(sb, 'POST', '/_sandbox/tick')).status).toBe(200);
     listed = (await call(sb, 'GET', '/_sandbox/requests')).body?.data as Record<string, unknown>[];
-    expect(listed[0]).toMatchObject({ referenceId: ok, status: 'SUCCESSFUL', overridden: false, financialTransactionId: expect.any(String), finalAt: expect.any(String) });
+    expect(listed[0]).toMatchObject({
+      referenceId: ok,
+      status: 'SUCCESSFUL',
+      overridden: false,
+      financialTransactionId: expect.any(String),
+      finalAt: expect.any(String),
+    });
     expect(listed[0]?.callbacks).toEqual([{ at: expect.any(String), method: 'PUT', httpStatus: 200 }]);
     expect(listed[1]).toMatchObject({ referenceId: rejected, status: 'FAILED', reason: 'APPROVAL_REJECTED' });
     expect(cb.received).toHaveLength(1);
@@ -175,14 +189,17 @@ describe('MoMo sandbox: control API', () => {
     expect(await call(sb, 'DELETE', `/_sandbox/requests/${ok}`)).toEqual({ status: 204, body: undefined });
     expect((await call(sb, 'DELETE', `/_sandbox/requests/${ok}`)).status).toBe(404);
     const again = await token(sb);
-    expect(await call(sb, 'GET', `/collection/v1_0/requesttopay/${ok}`, apiHeaders(again))).toMatchObject({ status: 404, body: { code: 'RESOURCE_NOT_FOUND' } });
+    expect(await call(sb, 'GET', `/collection/v1_0/requesttopay/${ok}`, apiHeaders(again))).toMatchObject({
+      status: 404,
+      body: { code: 'RESOURCE_NOT_FOUND' },
+    });
     listed = (await call(sb, 'GET', '/_sandbox/requests')).body?.data as Record<string, unknown>[];
     expect(listed.map((r) => r.referenceId)).toEqual([rejected]);
   });
 });
 
 describe('caisse sandbox (and its old name, momo-sandbox)', () => {
-  it('starts every provider\'s sandbox on one port, with faults from the command line, and stops on SIGTERM', async () => {
+  it("starts every provider's sandbox on one port, with faults from the command line, and stops on SIGTERM", async () => {
     const proc = spawnCaisse(['momo-sandbox', '--port', '0', '--faults', 'dropCallbacks,badJson'], processEnv({}));
     try {
       const line = await proc.waitForLine(/Sandbox listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);

@@ -40,7 +40,12 @@ async function lastCode(m: TestMerchant, phoneNumber: string): Promise<string> {
 /** The keys of a JSON value and the types of its leaves: what "the same shape" means. */
 function shape(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(shape);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]).sort());
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .map(([k, v]) => [k, shape(v)])
+        .sort(),
+    );
   return typeof value;
 }
 
@@ -65,7 +70,9 @@ describe('one customer, every merchant', () => {
 
     // A token is bound to the merchant whose key obtained it.
     expect((await call(ctx.app, 'GET', '/wallet', { apiKey: a.apiKey, token: tokenB })).statusCode).toBe(401);
-    expect((await call(ctx.app, 'GET', '/wallet', { apiKey: b.apiKey, token: tokenB })).json()).toMatchObject({ balances: [{ currency: 'XAF', amount: '8000' }] });
+    expect((await call(ctx.app, 'GET', '/wallet', { apiKey: b.apiKey, token: tokenB })).json()).toMatchObject({
+      balances: [{ currency: 'XAF', amount: '8000' }],
+    });
 
     const user = { id, phoneNumber, creds: { apiKey: b.apiKey, token: tokenB } };
     const intent = await createIntent(ctx, b, { amount: '3000' });
@@ -74,7 +81,9 @@ describe('one customer, every merchant', () => {
     expect(paid.statusCode, paid.body).toBe(200);
 
     // One wallet: what B was paid left the wallet A's helper funded.
-    expect((await call(ctx.app, 'GET', '/wallet', { apiKey: a.apiKey, token: viaA.token })).json()).toMatchObject({ balances: [{ currency: 'XAF', amount: '5000' }] });
+    expect((await call(ctx.app, 'GET', '/wallet', { apiKey: a.apiKey, token: viaA.token })).json()).toMatchObject({
+      balances: [{ currency: 'XAF', amount: '5000' }],
+    });
     // The payment attempt linked the customer to B; neither merchant sees a balance.
     const seenByB = await call(ctx.app, 'GET', `/users/${id}`, sk(b));
     expect(seenByB.statusCode).toBe(200);
@@ -100,7 +109,7 @@ describe('one customer, every merchant', () => {
 });
 
 describe('the dashboard', () => {
-  it('lists the merchant\'s customers with a masked phone and what they paid it, and a payment names its customer', async () => {
+  it("lists the merchant's customers with a masked phone and what they paid it, and a payment names its customer", async () => {
     const c = await createMerchant(ctx, 'Charlie');
     const login = await call(ctx.app, 'POST', '/dashboard/api/login', {}, c.dashboard);
     expect(login.statusCode, login.body).toBe(200);
@@ -217,7 +226,17 @@ describe('password reset and change', () => {
     const phoneNumber = newPhone();
     expect((await call(ctx.app, 'POST', '/test/users', sk(a), { phoneNumber, password: PASSWORD })).statusCode).toBe(201);
     const old = (await signIn(b, phoneNumber, PASSWORD)).json() as { token: string };
-    const wallet = (token: string, services = ctx.services) => services.users.verifyAccessToken(token, { merchantId: b.merchantId, mode: 'test', apiKeyId: 'k', secretKeyId: undefined, allowedOrigins: [], pinnedVersion: '2026-11-01', merchantName: 'Bravo', intentExpiresIn: 1800 });
+    const wallet = (token: string, services = ctx.services) =>
+      services.users.verifyAccessToken(token, {
+        merchantId: b.merchantId,
+        mode: 'test',
+        apiKeyId: 'k',
+        secretKeyId: undefined,
+        allowedOrigins: [],
+        pinnedVersion: '2026-11-01',
+        merchantName: 'Bravo',
+        intentExpiresIn: 1800,
+      });
     const { createServices } = await import('../src/services.ts');
     const second = createServices(ctx.deps);
     await expect(wallet(old.token, second)).resolves.toMatchObject({ userId: expect.any(String) });
@@ -251,7 +270,16 @@ describe('password reset and change', () => {
     // Two processes sharing one PostgreSQL hear each other's broadcasts; on PGlite, in this process.
     const wakeups = createWakeups({ kind: 'pglite' });
     const [one, two] = [createServices({ ...ctx.deps, wakeups }), createServices({ ...ctx.deps, wakeups })];
-    const merchant = { merchantId: a.merchantId, mode: 'test' as const, apiKeyId: 'k', secretKeyId: undefined, allowedOrigins: [], pinnedVersion: '2026-11-01', merchantName: 'Alpha', intentExpiresIn: 1800 };
+    const merchant = {
+      merchantId: a.merchantId,
+      mode: 'test' as const,
+      apiKeyId: 'k',
+      secretKeyId: undefined,
+      allowedOrigins: [],
+      pinnedVersion: '2026-11-01',
+      merchantName: 'Alpha',
+      intentExpiresIn: 1800,
+    };
     const me = await two.users.verifyAccessToken(token, merchant);
     await one.users.changePassword(merchant, me, { currentPassword: PASSWORD, newPassword: 'kribi-wave-2026' }, '203.0.113.9');
     await expect(two.users.verifyAccessToken(token, merchant)).rejects.toMatchObject({ code: 'access_token_invalid' });
@@ -266,7 +294,9 @@ describe('password reset and change', () => {
     const wrong = await call(ctx.app, 'POST', '/users/me/password', me, { currentPassword: 'not-it-at-all', newPassword: 'limbe-tide-2026' });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ code: 'invalid_credentials' });
-    expect((await call(ctx.app, 'POST', '/users/me/password', me, { currentPassword: PASSWORD, newPassword: '12345678' })).json()).toMatchObject({ code: 'password_weak' });
+    expect((await call(ctx.app, 'POST', '/users/me/password', me, { currentPassword: PASSWORD, newPassword: '12345678' })).json()).toMatchObject({
+      code: 'password_weak',
+    });
     const changed = await call(ctx.app, 'POST', '/users/me/password', me, { currentPassword: PASSWORD, newPassword: 'limbe-tide-2026' });
     expect(changed.statusCode, changed.body).toBe(204);
     expect((await call(ctx.app, 'GET', '/wallet', me)).json()).toMatchObject({ code: 'access_token_invalid' });
@@ -343,10 +373,15 @@ describe('the move from per-merchant users to customers', () => {
     try {
       const { db } = database;
       const all = readMigrations();
-      await migrate(db, all.filter((m) => m.name < '0015'));
+      await migrate(
+        db,
+        all.filter((m) => m.name < '0015'),
+      );
       const { sql } = await import('kysely');
       const t = (iso: string) => new Date(iso);
-      await sql`insert into merchants (id, name, created_at) values ('mch_a', 'A', ${t('2026-01-01T00:00:00Z')}), ('mch_b', 'B', ${t('2026-01-01T00:00:00Z')}), ('mch_c', 'C', ${t('2026-01-01T00:00:00Z')})`.execute(db);
+      await sql`insert into merchants (id, name, created_at) values ('mch_a', 'A', ${t('2026-01-01T00:00:00Z')}), ('mch_b', 'B', ${t('2026-01-01T00:00:00Z')}), ('mch_c', 'C', ${t('2026-01-01T00:00:00Z')})`.execute(
+        db,
+      );
       // One phone at three merchants (the B account is the most recently made and verified), plus a loner.
       await sql`insert into users (id, merchant_id, mode, phone_number, password_hash, phone_verified_at, created_at) values
         ('usr_a', 'mch_a', 'test', '+237650000001', 'hash-a', ${t('2026-02-01T00:00:00Z')}, ${t('2026-02-01T00:00:00Z')}),
@@ -379,12 +414,21 @@ describe('the move from per-merchant users to customers', () => {
         { id: 'usr_b', merged_into: null, password_hash: 'hash-b' },
         { id: 'usr_c', merged_into: 'usr_b', password_hash: 'hash-c' },
       ]);
-      const wallets = await db.selectFrom('ledger_accounts').select(['user_id', 'currency', 'balance']).where('kind', '=', 'user_wallet').where('balance', '<>', 0n).orderBy('user_id').orderBy('currency').execute();
-      expect(wallets).toEqual([
-        { user_id: 'usr_b', currency: 'EUR', balance: 250n },
-        { user_id: 'usr_b', currency: 'XAF', balance: 9000n },
-        { user_id: 'usr_l', currency: 'XAF', balance: 0n },
-      ].filter((w) => w.balance !== 0n));
+      const wallets = await db
+        .selectFrom('ledger_accounts')
+        .select(['user_id', 'currency', 'balance'])
+        .where('kind', '=', 'user_wallet')
+        .where('balance', '<>', 0n)
+        .orderBy('user_id')
+        .orderBy('currency')
+        .execute();
+      expect(wallets).toEqual(
+        [
+          { user_id: 'usr_b', currency: 'EUR', balance: 250n },
+          { user_id: 'usr_b', currency: 'XAF', balance: 9000n },
+          { user_id: 'usr_l', currency: 'XAF', balance: 0n },
+        ].filter((w) => w.balance !== 0n),
+      );
       const links = await db.selectFrom('customer_links').select(['merchant_id', 'user_id']).orderBy('merchant_id').orderBy('user_id').execute();
       expect(links).toEqual([
         { merchant_id: 'mch_a', user_id: 'usr_b' },

@@ -131,7 +131,8 @@ describe('two-factor sign-in (TOTP)', () => {
     // Neither the secret nor a recovery code is anywhere in the database in plain text.
     const row = await ctx.deps.db.selectFrom('dashboard_users').selectAll().where('id', '=', a.userId).executeTakeFirstOrThrow();
     expect(row.totp_secret_encrypted).toBeInstanceOf(Buffer);
-    const dump = JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) + Buffer.from(row.totp_secret_encrypted as Buffer).toString('latin1');
+    const dump =
+      JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) + Buffer.from(row.totp_secret_encrypted as Buffer).toString('latin1');
     expect(dump).not.toContain(started.secret);
     const stored = await ctx.deps.db.selectFrom('dashboard_recovery_codes').selectAll().where('dashboard_user_id', '=', a.userId).execute();
     expect(stored).toHaveLength(10);
@@ -192,7 +193,11 @@ describe('two-factor sign-in (TOTP)', () => {
     const { secret } = await enrol(await login(a));
     const first = await passwordLogin(a);
     ctx.clock.advance(LOGIN_CHALLENGE_MS);
-    expectProblem(await send('POST', '/dashboard/api/login/totp', undefined, { challenge: first.json().challenge, code: codeAt(secret) }), 401, 'login_challenge_invalid');
+    expectProblem(
+      await send('POST', '/dashboard/api/login/totp', undefined, { challenge: first.json().challenge, code: codeAt(secret) }),
+      401,
+      'login_challenge_invalid',
+    );
     expectProblem(await send('POST', '/dashboard/api/login/totp', undefined, { challenge: 'dc_nope', code: '123456' }), 401, 'login_challenge_invalid');
   });
 
@@ -217,7 +222,11 @@ describe('two-factor sign-in (TOTP)', () => {
     const { secret } = await enrol(await login(a));
     const first = await passwordLogin(a); // 1 attempt counted (not forgotten: the second step is missing)
     for (let i = 0; i < 4; i++) {
-      expectProblem(await send('POST', '/dashboard/api/login/totp', undefined, { challenge: first.json().challenge, code: codeAt(secret, 3 + i) }), 401, 'totp_code_invalid');
+      expectProblem(
+        await send('POST', '/dashboard/api/login/totp', undefined, { challenge: first.json().challenge, code: codeAt(secret, 3 + i) }),
+        401,
+        'totp_code_invalid',
+      );
     }
     // The 6th attempt, a right code, is locked out, and so is the password.
     const locked = await send('POST', '/dashboard/api/login/totp', undefined, { challenge: first.json().challenge, code: codeAt(secret) });
@@ -263,7 +272,11 @@ describe('password change and reset', () => {
     const a = await account('Change');
     const here = await login(a);
     const there = await login(a);
-    expectProblem(await send('POST', '/dashboard/api/account/password', here, { currentPassword: 'wrong', newPassword: 'a-new-password-1' }), 401, 'invalid_credentials');
+    expectProblem(
+      await send('POST', '/dashboard/api/account/password', here, { currentPassword: 'wrong', newPassword: 'a-new-password-1' }),
+      401,
+      'invalid_credentials',
+    );
     expectProblem(await send('POST', '/dashboard/api/account/password', here, { currentPassword: a.password, newPassword: 'short' }), 400, 'password_weak');
     const ok = await send('POST', '/dashboard/api/account/password', here, { currentPassword: a.password, newPassword: 'a-new-password-1' });
     expect(ok.statusCode, ok.body).toBe(204);
@@ -275,9 +288,15 @@ describe('password change and reset', () => {
 
   it("reset: the link starts with the server's own address, never the request's Host or forwarded host", async () => {
     const a = await account('HostHeader');
-    const res = await send('POST', '/dashboard/api/password-reset', undefined, { email: a.email }, {
-      headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', origin: 'http://evil.example' },
-    });
+    const res = await send(
+      'POST',
+      '/dashboard/api/password-reset',
+      undefined,
+      { email: a.email },
+      {
+        headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', origin: 'http://evil.example' },
+      },
+    );
     expect(res.statusCode, res.body).toBe(202);
     const mail = await resetMail(a.email);
     expect(mail?.body).not.toContain('evil.example');
@@ -313,9 +332,17 @@ describe('password change and reset', () => {
     // The lockout is lifted: the new password signs in at once.
     browserOf(await passwordLogin({ email: a.email, password: 'reset-password-22' }));
     // The link works once.
-    const again = expectProblem(await send('POST', '/dashboard/api/password-reset/complete', undefined, { token, newPassword: 'reset-password-33' }), 400, 'reset_token_invalid');
+    const again = expectProblem(
+      await send('POST', '/dashboard/api/password-reset/complete', undefined, { token, newPassword: 'reset-password-33' }),
+      400,
+      'reset_token_invalid',
+    );
     expect(again.detail).toMatch(/already used/);
-    expectProblem(await send('POST', '/dashboard/api/password-reset/complete', undefined, { token: 'dr_unknown', newPassword: 'reset-password-33' }), 400, 'reset_token_invalid');
+    expectProblem(
+      await send('POST', '/dashboard/api/password-reset/complete', undefined, { token: 'dr_unknown', newPassword: 'reset-password-33' }),
+      400,
+      'reset_token_invalid',
+    );
   });
 
   it('a reset link expires after one hour', async () => {
@@ -323,7 +350,11 @@ describe('password change and reset', () => {
     await send('POST', '/dashboard/api/password-reset', undefined, { email: a.email });
     const token = (await resetMail(a.email))?.token as string;
     ctx.clock.advance(RESET_LINK_MS);
-    const late = expectProblem(await send('POST', '/dashboard/api/password-reset/complete', undefined, { token, newPassword: 'reset-password-22' }), 400, 'reset_token_invalid');
+    const late = expectProblem(
+      await send('POST', '/dashboard/api/password-reset/complete', undefined, { token, newPassword: 'reset-password-22' }),
+      400,
+      'reset_token_invalid',
+    );
     expect(late.detail).toMatch(/expired/);
     browserOf(await passwordLogin(a));
     // Retention deletes expired links (and challenges) with the expired sessions.
@@ -334,7 +365,7 @@ describe('password change and reset', () => {
     expect(await ctx.deps.db.selectFrom('dashboard_login_challenges').select('token_hash').where('expires_at', '<=', ctx.clock.now()).execute()).toEqual([]);
   });
 
-  it('the e-mail is in the user\'s language', async () => {
+  it("the e-mail is in the user's language", async () => {
     const a = await account('Langue');
     const s = await login(a);
     await send('PATCH', '/dashboard/api/session', s, { language: 'fr' });
@@ -344,12 +375,20 @@ describe('password change and reset', () => {
 
   it('limits requests per e-mail address and per client address', async () => {
     const a = await account('Limit');
-    for (let i = 0; i < 3; i++) expect((await send('POST', '/dashboard/api/password-reset', undefined, { email: a.email }, { remoteAddress: `10.1.0.${i}` })).statusCode).toBe(202);
+    for (let i = 0; i < 3; i++)
+      expect((await send('POST', '/dashboard/api/password-reset', undefined, { email: a.email }, { remoteAddress: `10.1.0.${i}` })).statusCode).toBe(202);
     const limited = await send('POST', '/dashboard/api/password-reset', undefined, { email: a.email }, { remoteAddress: '10.1.0.9' });
     expectProblem(limited, 429, 'rate_limited');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    for (let i = 0; i < 10; i++) expect((await send('POST', '/dashboard/api/password-reset', undefined, { email: `x${i}@example.com` }, { remoteAddress: '10.2.0.1' })).statusCode).toBe(202);
-    expectProblem(await send('POST', '/dashboard/api/password-reset', undefined, { email: 'x99@example.com' }, { remoteAddress: '10.2.0.1' }), 429, 'rate_limited');
+    for (let i = 0; i < 10; i++)
+      expect((await send('POST', '/dashboard/api/password-reset', undefined, { email: `x${i}@example.com` }, { remoteAddress: '10.2.0.1' })).statusCode).toBe(
+        202,
+      );
+    expectProblem(
+      await send('POST', '/dashboard/api/password-reset', undefined, { email: 'x99@example.com' }, { remoteAddress: '10.2.0.1' }),
+      429,
+      'rate_limited',
+    );
   });
 });
 

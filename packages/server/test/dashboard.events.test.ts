@@ -123,7 +123,11 @@ describe('attempts are kept with the request they sent', () => {
     expect(attempt.requestHeaders?.['webhook-id']).toBe(event.id);
     // The receiver answered text, but it is on 127.0.0.1: its answer is never stored (issue 20).
     expect(attempt.responseExcerpt).toBeNull();
-    const row = await ctx.deps.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', delivery?.id as string).executeTakeFirstOrThrow();
+    const row = await ctx.deps.db
+      .selectFrom('webhook_delivery_attempts')
+      .selectAll()
+      .where('delivery_id', '=', delivery?.id as string)
+      .executeTakeFirstOrThrow();
     expect(row.response_excerpt).toBeNull();
     expect(JSON.parse(row.request_headers as string)).toEqual(attempt.requestHeaders);
   });
@@ -316,7 +320,9 @@ describe('the list', () => {
       await sql`set local enable_seqscan = off`.execute(tx);
       const explain = async (q: ReturnType<typeof sql>) => JSON.stringify((await sql`explain ${q}`.execute(tx)).rows);
       return [
-        await explain(sql`select event_id from webhook_deliveries where merchant_id = 'm' and mode = 'test' and last_error is not null group by event_id order by event_id desc limit 10`),
+        await explain(
+          sql`select event_id from webhook_deliveries where merchant_id = 'm' and mode = 'test' and last_error is not null group by event_id order by event_id desc limit 10`,
+        ),
         await explain(sql`select * from events where merchant_id = 'm' and mode = 'test' and type = 'payment.failed' order by id desc limit 10`),
       ];
     });

@@ -43,7 +43,13 @@ interface Browser {
   csrf: string;
 }
 
-function send(method: InjectOptions['method'], url: string, who?: Browser | { cookie: string; csrf?: string }, body?: unknown, headers: Record<string, string> = {}) {
+function send(
+  method: InjectOptions['method'],
+  url: string,
+  who?: Browser | { cookie: string; csrf?: string },
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const h: Record<string, string> = { ...headers };
   if (who?.cookie) h.cookie = who.cookie;
   if (who?.csrf) h['x-csrf-token'] = who.csrf;
@@ -110,11 +116,19 @@ describe('sign-in and the session cookie', () => {
 
   it('one answer for a wrong password and an unknown e-mail; nothing works without a session', async () => {
     const wrong = expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: b.email, password: 'nope' }), 401, 'invalid_credentials');
-    const unknown = expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: 'nobody@example.com', password: 'nope' }), 401, 'invalid_credentials');
+    const unknown = expectProblem(
+      await send('POST', '/dashboard/api/login', undefined, { email: 'nobody@example.com', password: 'nope' }),
+      401,
+      'invalid_credentials',
+    );
     expect(wrong.detail).toBe(unknown.detail);
     expect(await send('GET', '/dashboard/api/session')).toSatisfy((r: LightMyRequestResponse) => r.statusCode === 401);
     expectProblem(await send('GET', '/dashboard/api/test/payments'), 401, 'session_required');
-    expectProblem(await send('GET', '/dashboard/api/test/keys', { cookie: 'caisse_session=ds_forgedforgedforgedforgedforgedforgedforged1' }), 401, 'session_required');
+    expectProblem(
+      await send('GET', '/dashboard/api/test/keys', { cookie: 'caisse_session=ds_forgedforgedforgedforgedforgedforgedforged1' }),
+      401,
+      'session_required',
+    );
     expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: a.email, password: a.password, extra: 1 }), 400, 'parameter_unknown');
     // The session routes never take API keys instead.
     expectProblem(await call(ctx.app, 'GET', '/dashboard/api/test/keys', { apiKey: a.apiKey, secretKey: a.secretKey }), 401, 'session_required');
@@ -136,7 +150,8 @@ describe('sign-in and the session cookie', () => {
     ctx.clock.advance(2 * SECOND);
     await login(c);
     // A success forgets the failures.
-    for (let i = 0; i < 4; i++) expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: c.email, password: 'wrong' }), 401, 'invalid_credentials');
+    for (let i = 0; i < 4; i++)
+      expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: c.email, password: 'wrong' }), 401, 'invalid_credentials');
     await login(c);
   });
 
@@ -201,7 +216,7 @@ describe('sign-in and the session cookie', () => {
 });
 
 describe('CSRF', () => {
-  it('refuses a state-changing request without the session\'s CSRF token, with another session\'s, or from another site', async () => {
+  it("refuses a state-changing request without the session's CSRF token, with another session's, or from another site", async () => {
     const s = await login(a);
     const other = await login(b);
     const body = { name: 'csrf probe', kind: 'publishable' };
@@ -214,11 +229,19 @@ describe('CSRF', () => {
     expectProblem(await send('POST', '/dashboard/api/test/keys', s, body, { 'sec-fetch-site': 'cross-site' }), 403, 'csrf_token_invalid');
     expectProblem(await send('POST', '/dashboard/api/test/keys', s, body, { origin: 'https://evil.example' }), 403, 'csrf_token_invalid');
     // Sign-in itself: no cross-site login either.
-    expectProblem(await send('POST', '/dashboard/api/login', undefined, { email: a.email, password: a.password }, { 'sec-fetch-site': 'cross-site' }), 403, 'csrf_token_invalid');
+    expectProblem(
+      await send('POST', '/dashboard/api/login', undefined, { email: a.email, password: a.password }, { 'sec-fetch-site': 'cross-site' }),
+      403,
+      'csrf_token_invalid',
+    );
     // Nothing was created by the refused requests.
     expect((await send('GET', '/dashboard/api/test/keys', s)).json().data.map((k: { name: string }) => k.name)).not.toContain('csrf probe');
     // Same origin and the token: accepted.
-    const ok = await send('POST', '/dashboard/api/test/keys', s, body, { origin: 'http://localhost:80', host: 'localhost:80', 'sec-fetch-site': 'same-origin' });
+    const ok = await send('POST', '/dashboard/api/test/keys', s, body, {
+      origin: 'http://localhost:80',
+      host: 'localhost:80',
+      'sec-fetch-site': 'same-origin',
+    });
     expect(ok.statusCode, ok.body).toBe(201);
     // Reads need no token.
     expect((await send('GET', '/dashboard/api/test/keys', { cookie: s.cookie })).statusCode).toBe(200);
@@ -274,10 +297,12 @@ describe('API keys from the dashboard', () => {
 });
 
 describe('a session sees its own merchant only, in the mode it names', () => {
-  it('another merchant\'s payments, keys and endpoints are 404; test and live never mix', async () => {
+  it("another merchant's payments, keys and endpoints are 404; test and live never mix", async () => {
     const sa = await login(a);
     const sb = await login(b);
-    const intent = (await call(ctx.app, 'POST', '/gateway', { apiKey: b.apiKey, secretKey: b.secretKey }, { amount: '5000', currency: 'XAF', description: 'B only' })).json();
+    const intent = (
+      await call(ctx.app, 'POST', '/gateway', { apiKey: b.apiKey, secretKey: b.secretKey }, { amount: '5000', currency: 'XAF', description: 'B only' })
+    ).json();
     const bKeys = (await send('GET', '/dashboard/api/test/keys', sb)).json().data as { id: string }[];
     const bEndpoint = (await send('POST', '/dashboard/api/test/webhook-endpoints', sb, { url: 'https://b.example.com/hook' })).json();
     expect(bEndpoint.id).toMatch(/^we_/);
@@ -326,18 +351,30 @@ describe('payments, webhooks, balance and test data', () => {
     expect(await ids('?status=EXPIRED')).toEqual([first.id]);
     expect(await ids(`?createdGte=${encodeURIComponent(day2.toISOString())}`)).toEqual([third.id, second.id]);
     expect(await ids(`?createdLt=${encodeURIComponent(day2.toISOString())}`)).toEqual([first.id]);
-    expect(await ids(`?createdGte=${encodeURIComponent(day1.toISOString())}&createdLt=${encodeURIComponent(new Date(day2.getTime() + 1).toISOString())}`)).toEqual([
-      second.id,
-      first.id,
-    ]);
+    expect(
+      await ids(`?createdGte=${encodeURIComponent(day1.toISOString())}&createdLt=${encodeURIComponent(new Date(day2.getTime() + 1).toISOString())}`),
+    ).toEqual([second.id, first.id]);
     const page = (await send('GET', `/dashboard/api/test/payments?limit=1&createdGte=${encodeURIComponent(day2.toISOString())}`, s)).json();
     expect(page.data.map((p: { id: string }) => p.id)).toEqual([third.id]);
     expect(page.hasMore).toBe(true);
-    const next = (await send('GET', `/dashboard/api/test/payments?limit=1&startingAfter=${second.id}&createdGte=${encodeURIComponent(day2.toISOString())}`, s)).json();
+    const next = (
+      await send('GET', `/dashboard/api/test/payments?limit=1&startingAfter=${second.id}&createdGte=${encodeURIComponent(day2.toISOString())}`, s)
+    ).json();
     expect(next).toMatchObject({ data: [], hasMore: false });
     expectProblem(await send('GET', '/dashboard/api/test/payments?createdGte=yesterday', s), 400, 'validation_error');
     // Issue 20: ISO 8601 dates and date-times only; Date's lenient reading is not used.
-    for (const bad of ["' OR '1'='1", '1', '2026', '2026-02-30', '2026-13-01', '2026-11-01T25:00:00Z', '2026-11-01T10:00:00', 'Sun Nov 01 2026', '2026-11-01T10:00:00+2', '2026-11-01T23:59:60Z']) {
+    for (const bad of [
+      "' OR '1'='1",
+      '1',
+      '2026',
+      '2026-02-30',
+      '2026-13-01',
+      '2026-11-01T25:00:00Z',
+      '2026-11-01T10:00:00',
+      'Sun Nov 01 2026',
+      '2026-11-01T10:00:00+2',
+      '2026-11-01T23:59:60Z',
+    ]) {
       for (const param of ['createdGte', 'createdLt']) {
         const body = expectProblem(await send('GET', `/dashboard/api/test/payments?${param}=${encodeURIComponent(bad)}`, s), 400, 'validation_error');
         expect(body.param, bad).toBe(param);
@@ -348,11 +385,18 @@ describe('payments, webhooks, balance and test data', () => {
     expect(await ids(`?createdGte=${encodeURIComponent(day2.toISOString().replace('Z', '+00:00'))}`)).toEqual([third.id, second.id]);
   });
 
-  it('downloads the payments of the list\'s filters as CSV: metadata as JSON, formulas defused, own merchant and mode only', async () => {
+  it("downloads the payments of the list's filters as CSV: metadata as JSON, formulas defused, own merchant and mode only", async () => {
     const c = await account('Kappa');
     const creds = { apiKey: c.apiKey, secretKey: c.secretKey };
     const day1 = ctx.clock.now();
-    const first = (await call(ctx.app, 'POST', '/gateway', creds, { amount: '1000', currency: 'XAF', description: '=HYPERLINK("http://evil")', metadata: { order: 'A-7', note: 'a, "quoted"\nline' } })).json();
+    const first = (
+      await call(ctx.app, 'POST', '/gateway', creds, {
+        amount: '1000',
+        currency: 'XAF',
+        description: '=HYPERLINK("http://evil")',
+        metadata: { order: 'A-7', note: 'a, "quoted"\nline' },
+      })
+    ).json();
     ctx.clock.advance(24 * 60 * MINUTE);
     const day2 = ctx.clock.now();
     const second = (await call(ctx.app, 'POST', '/gateway', creds, { amount: '2500', currency: 'XAF', description: 'Shoes' })).json();
@@ -371,14 +415,24 @@ describe('payments, webhooks, balance and test data', () => {
     const all = await rows('');
     expect(all.map((r) => r.id)).toEqual([second.id, first.id]);
     expect(all.map((r) => r.id)).not.toContain(other.id);
-    expect(all[0]).toEqual({ id: second.id, created_at: second.createdAt, amount: '2500', currency: 'XAF', status: 'CANCELED', description: 'Shoes', metadata: '{}' });
+    expect(all[0]).toEqual({
+      id: second.id,
+      created_at: second.createdAt,
+      amount: '2500',
+      currency: 'XAF',
+      status: 'CANCELED',
+      description: 'Shoes',
+      metadata: '{}',
+    });
     expect(all[1]).toMatchObject({ id: first.id, status: 'EXPIRED', description: `'=HYPERLINK("http://evil")` });
     expect(JSON.parse(all[1]?.metadata ?? '')).toEqual({ order: 'A-7', note: 'a, "quoted"\nline' });
 
     expect((await rows('?status=CANCELED')).map((r) => r.id)).toEqual([second.id]);
     expect((await rows(`?createdGte=${encodeURIComponent(day2.toISOString())}`)).map((r) => r.id)).toEqual([second.id]);
     expect((await rows(`?createdLt=${encodeURIComponent(day2.toISOString())}`)).map((r) => r.id)).toEqual([first.id]);
-    expect((await rows(`?createdGte=${encodeURIComponent(day1.toISOString())}&createdLt=${encodeURIComponent(day2.toISOString())}&status=EXPIRED`)).map((r) => r.id)).toEqual([first.id]);
+    expect(
+      (await rows(`?createdGte=${encodeURIComponent(day1.toISOString())}&createdLt=${encodeURIComponent(day2.toISOString())}&status=EXPIRED`)).map((r) => r.id),
+    ).toEqual([first.id]);
     const named = await send('GET', `/dashboard/api/test/payments.csv?createdGte=${day1.toISOString().slice(0, 10)}`, s);
     expect(named.headers['content-disposition']).toBe(`attachment; filename="caisse-payments-test-${day1.toISOString().slice(0, 10)}-now.csv"`);
 
@@ -398,7 +452,11 @@ describe('payments, webhooks, balance and test data', () => {
 
     expectProblem(await send('GET', '/dashboard/api/test/payments.csv?createdGte=2026-02-30', s), 400, 'validation_error');
     expectProblem(await send('GET', '/dashboard/api/test/payments.csv?status=LOST', s), 400, 'validation_error');
-    expectProblem(await send('GET', `/dashboard/api/test/payments.csv?createdGte=${day2.toISOString().slice(0, 10)}&createdLt=${day1.toISOString().slice(0, 10)}`, s), 400, 'validation_error');
+    expectProblem(
+      await send('GET', `/dashboard/api/test/payments.csv?createdGte=${day2.toISOString().slice(0, 10)}&createdLt=${day1.toISOString().slice(0, 10)}`, s),
+      400,
+      'validation_error',
+    );
     expectProblem(await send('GET', '/dashboard/api/test/payments.csv?limit=5', s), 400, 'parameter_unknown');
     expectProblem(await send('GET', '/dashboard/api/test/payments.csv'), 401, 'session_required');
   });
@@ -413,7 +471,9 @@ describe('payments, webhooks, balance and test data', () => {
     ctx.clock.advance(MINUTE);
     const euro = await made({ amount: '12.50', currency: 'EUR', metadata: {} });
     // Another merchant's payment with the same reference and amount: never found by Lambda.
-    const theirs = (await call(ctx.app, 'POST', '/gateway', { apiKey: b.apiKey, secretKey: b.secretKey }, { amount: '5000', currency: 'XAF', metadata: { order: 'A-1001' } })).json();
+    const theirs = (
+      await call(ctx.app, 'POST', '/gateway', { apiKey: b.apiKey, secretKey: b.secretKey }, { amount: '5000', currency: 'XAF', metadata: { order: 'A-1001' } })
+    ).json();
     const s = await login(c);
     const found = async (q: string, mode = 'test') => {
       const res = await send('GET', `/dashboard/api/${mode}/search?q=${encodeURIComponent(q)}`, s);
@@ -444,9 +504,13 @@ describe('payments, webhooks, balance and test data', () => {
   it('shows a payment with its event timeline and webhook deliveries, and resends an event', async () => {
     const c = await account('Epsilon');
     const s = await login(c);
-    const endpoint = (await send('POST', '/dashboard/api/test/webhook-endpoints', s, { url: 'https://epsilon.example.com/hook', enabledEvents: ['payment.canceled'] })).json();
+    const endpoint = (
+      await send('POST', '/dashboard/api/test/webhook-endpoints', s, { url: 'https://epsilon.example.com/hook', enabledEvents: ['payment.canceled'] })
+    ).json();
     expect(endpoint.secret).toMatch(/^whsec_/);
-    const intent = (await call(ctx.app, 'POST', '/gateway', { apiKey: c.apiKey, secretKey: c.secretKey }, { amount: '5000', currency: 'XAF', metadata: { order: 'A-1' } })).json();
+    const intent = (
+      await call(ctx.app, 'POST', '/gateway', { apiKey: c.apiKey, secretKey: c.secretKey }, { amount: '5000', currency: 'XAF', metadata: { order: 'A-1' } })
+    ).json();
     const canceled = await send('POST', `/dashboard/api/test/payments/${intent.id}/cancel`, s);
     expect(canceled.json()).toMatchObject({ id: intent.id, status: 'CANCELED' });
 
@@ -482,13 +546,20 @@ describe('payments, webhooks, balance and test data', () => {
     expect(user.json()).toMatchObject({ phoneNumber: '+237650009911', phoneVerified: true, balances: [{ currency: 'XAF', amount: '25000' }] });
     const messages = await send('GET', '/dashboard/api/test/messages', s);
     expect(messages.json()).toMatchObject({ data: [], hasMore: false });
-    expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toEqual({ object: 'balance', livemode: false, available: [], pending: [], reserved: [], balances: [] });
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json()).toEqual({
+      object: 'balance',
+      livemode: false,
+      available: [],
+      pending: [],
+      reserved: [],
+      balances: [],
+    });
     expect((await send('GET', '/dashboard/api/live/balance', s)).json()).toMatchObject({ livemode: true });
     expectProblem(await send('POST', '/dashboard/api/live/test-users', s, { phoneNumber: '+237650009912', password: 'x' }), 404, 'not_found');
     expectProblem(await send('GET', '/dashboard/api/live/messages', s), 404, 'not_found');
   });
 
-  it('unknown dashboard API paths are JSON 404s, not the app\'s page', async () => {
+  it("unknown dashboard API paths are JSON 404s, not the app's page", async () => {
     const s = await login(a);
     expectProblem(await send('GET', '/dashboard/api/nothing/here', s), 404, 'not_found');
     expectProblem(await send('GET', '/dashboard/api/nothing'), 404, 'not_found');
@@ -516,11 +587,15 @@ describe('the hosted checkout page', () => {
 
   function configOf(html: string) {
     const match = /<meta name="caisse-checkout" content="([^"]*)">/.exec(html);
-    const raw = (match?.[1] ?? '').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const raw = (match?.[1] ?? '')
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
     return JSON.parse(raw);
   }
 
-  it('embeds the merchant name and a publishable key of the intent\'s mode, which opens that intent and nothing more', async () => {
+  it("embeds the merchant name and a publishable key of the intent's mode, which opens that intent and nothing more", async () => {
     const app = await pages();
     const intent = (await call(ctx.app, 'POST', '/gateway', { apiKey: a.apiKey, secretKey: a.secretKey }, { amount: '7500', currency: 'XAF' })).json();
     const res = await app.inject({ method: 'GET', url: `/checkout/${intent.sessionToken}` });
@@ -553,7 +628,9 @@ describe('the hosted checkout page', () => {
     // A live intent gets the live key.
     const liveSk = await ctx.services.merchants.createKey(a.merchantId, { kind: 'secret', mode: 'live', name: 'live sk' });
     const livePk = await ctx.services.merchants.createKey(a.merchantId, { kind: 'publishable', mode: 'live', name: 'live pk' });
-    const liveIntent = (await call(ctx.app, 'POST', '/gateway', { apiKey: livePk.secret, secretKey: liveSk.secret }, { amount: '100', currency: 'XAF' })).json();
+    const liveIntent = (
+      await call(ctx.app, 'POST', '/gateway', { apiKey: livePk.secret, secretKey: liveSk.secret }, { amount: '100', currency: 'XAF' })
+    ).json();
     const liveConfig = configOf((await app.inject({ method: 'GET', url: `/checkout/${liveIntent.sessionToken}` })).body);
     expect(liveConfig).toMatchObject({ livemode: true });
     expect(liveConfig.apiKey).toMatch(/^pk_live_/);
@@ -576,7 +653,11 @@ describe('the hosted checkout page', () => {
   });
 
   it('escapes what it embeds, so a merchant name cannot break out of the attribute', () => {
-    const out = renderCheckout('<meta name="caisse-checkout" content="{}">', { apiKey: 'pk_test_x', merchantName: '"><script>alert(1)</script>&', livemode: false, merchantLanguage: 'fr' }, { language: 'fr', locale: 'fr' });
+    const out = renderCheckout(
+      '<meta name="caisse-checkout" content="{}">',
+      { apiKey: 'pk_test_x', merchantName: '"><script>alert(1)</script>&', livemode: false, merchantLanguage: 'fr' },
+      { language: 'fr', locale: 'fr' },
+    );
     expect(out).not.toContain('<script>');
     expect(out).toContain('&quot;&gt;&lt;script&gt;');
   });
@@ -628,7 +709,8 @@ describe('balance, statement and payouts from the dashboard', () => {
       ['charge', '5000', '5000', 'available', settled],
     ]);
     expect(list.hasMore).toBe(false);
-    const ids = async (q: string) => ((await send('GET', `/dashboard/api/test/balance/transactions${q}`, s)).json() as { data: { id: string }[] }).data.map((t) => t.id);
+    const ids = async (q: string) =>
+      ((await send('GET', `/dashboard/api/test/balance/transactions${q}`, s)).json() as { data: { id: string }[] }).data.map((t) => t.id);
     expect(await ids('?type=fee')).toEqual([list.data[0]?.id, list.data[2]?.id]);
     const first = (await send('GET', '/dashboard/api/test/balance/transactions?limit=3', s)).json() as { data: { id: string }[]; hasMore: boolean };
     expect(first.hasMore).toBe(true);
@@ -698,8 +780,16 @@ describe('balance, statement and payouts from the dashboard', () => {
     expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '0' }), 400, 'amount_invalid');
     expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '-5' }), 400, 'amount_invalid');
     expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, currency: 'ZZZ' }), 400, 'currency_unsupported');
-    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, destination: { provider: 'mtn_momo', phoneNumber: '650 00' } }), 400, 'phone_invalid');
-    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, destination: { provider: 'paypal', phoneNumber: PAYEE } }), 400, 'provider_unsupported');
+    expectProblem(
+      await send('POST', '/dashboard/api/test/payouts', s, { ...body, destination: { provider: 'mtn_momo', phoneNumber: '650 00' } }),
+      400,
+      'phone_invalid',
+    );
+    expectProblem(
+      await send('POST', '/dashboard/api/test/payouts', s, { ...body, destination: { provider: 'paypal', phoneNumber: PAYEE } }),
+      400,
+      'provider_unsupported',
+    );
     expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, fee: '0' }), 400, 'parameter_unknown');
     // More than available (pending money cannot be paid out), or a currency without balance: 409.
     const over = expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '4926' }), 409, 'balance_insufficient');
@@ -712,23 +802,46 @@ describe('balance, statement and payouts from the dashboard', () => {
     const created = await send('POST', '/dashboard/api/test/payouts', s, body);
     expect(created.statusCode, created.body).toBe(202);
     const payout = created.json() as { id: string };
-    expect(payout).toMatchObject({ object: 'payout', amount: '1000', currency: 'XAF', status: 'PENDING', method: 'manual', livemode: false, destination: { provider: 'mtn_momo', phoneNumber: PAYEE } });
-    expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([{ currency: 'XAF', available: '3925', pending: '1970', reserved: '0', nextReleaseOn: null }]);
+    expect(payout).toMatchObject({
+      object: 'payout',
+      amount: '1000',
+      currency: 'XAF',
+      status: 'PENDING',
+      method: 'manual',
+      livemode: false,
+      destination: { provider: 'mtn_momo', phoneNumber: PAYEE },
+    });
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([
+      { currency: 'XAF', available: '3925', pending: '1970', reserved: '0', nextReleaseOn: null },
+    ]);
     await providerDecides();
-    await expect.poll(async () => (await send('GET', `/dashboard/api/test/payouts/${payout.id}`, s)).json().status, { interval: 20, timeout: 5000 }).toBe('PAID');
+    await expect
+      .poll(async () => (await send('GET', `/dashboard/api/test/payouts/${payout.id}`, s)).json().status, { interval: 20, timeout: 5000 })
+      .toBe('PAID');
     const paid = (await send('GET', `/dashboard/api/test/payouts/${payout.id}`, s)).json();
     expect(paid).toMatchObject({ failureReason: null, completedAt: ctx.clock.now().toISOString() });
 
-    const failing = (await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '500', destination: { provider: 'mtn_momo', phoneNumber: FAILS } })).json() as { id: string };
+    const failing = (
+      await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '500', destination: { provider: 'mtn_momo', phoneNumber: FAILS } })
+    ).json() as { id: string };
     await providerDecides();
-    await expect.poll(async () => (await send('GET', `/dashboard/api/test/payouts/${failing.id}`, s)).json().status, { interval: 20, timeout: 5000 }).toBe('FAILED');
+    await expect
+      .poll(async () => (await send('GET', `/dashboard/api/test/payouts/${failing.id}`, s)).json().status, { interval: 20, timeout: 5000 })
+      .toBe('FAILED');
     expect((await send('GET', `/dashboard/api/test/payouts/${failing.id}`, s)).json().failureReason).toBe('PAYEE_NOT_FOUND');
-    expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([{ currency: 'XAF', available: '3925', pending: '1970', reserved: '0', nextReleaseOn: null }]);
+    expect((await send('GET', '/dashboard/api/test/balance', s)).json().balances).toEqual([
+      { currency: 'XAF', available: '3925', pending: '1970', reserved: '0', nextReleaseOn: null },
+    ]);
     const types = ((await send('GET', '/dashboard/api/test/balance/transactions?limit=3', s)).json() as { data: { type: string; amount: string }[] }).data;
-    expect(types.map((t) => [t.type, t.amount])).toEqual([['payout_reversal', '500'], ['payout', '-500'], ['payout', '-1000']]);
+    expect(types.map((t) => [t.type, t.amount])).toEqual([
+      ['payout_reversal', '500'],
+      ['payout', '-500'],
+      ['payout', '-1000'],
+    ]);
 
     // The list, newest first, by status; the detail; others never see them.
-    const ids = async (q: string, who = s) => ((await send('GET', `/dashboard/api/test/payouts${q}`, who)).json() as { data: { id: string }[] }).data.map((p) => p.id);
+    const ids = async (q: string, who = s) =>
+      ((await send('GET', `/dashboard/api/test/payouts${q}`, who)).json() as { data: { id: string }[] }).data.map((p) => p.id);
     expect(await ids('')).toEqual([failing.id, payout.id]);
     expect(await ids('?status=PAID')).toEqual([payout.id]);
     expect(await ids('?limit=1')).toEqual([failing.id]);
@@ -755,7 +868,12 @@ describe('balance, statement and payouts from the dashboard', () => {
       minimumAmount: {},
       nextRunAt: null,
     });
-    const weekly = { interval: 'weekly', weeklyAnchor: 'friday', destination: { provider: 'mtn_momo', phoneNumber: PAYEE }, minimumAmount: { XAF: '10000', EUR: '15.50' } };
+    const weekly = {
+      interval: 'weekly',
+      weeklyAnchor: 'friday',
+      destination: { provider: 'mtn_momo', phoneNumber: PAYEE },
+      minimumAmount: { XAF: '10000', EUR: '15.50' },
+    };
     expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', { cookie: s.cookie }, weekly), 403, 'csrf_token_invalid');
     expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, weekly, { origin: 'https://evil.example' }), 403, 'csrf_token_invalid');
     expect((await send('GET', '/dashboard/api/test/payout-schedule', s)).json().interval).toBe('manual');
@@ -767,7 +885,12 @@ describe('balance, statement and payouts from the dashboard', () => {
     expect(new Date(saved.nextRunAt).getUTCDay()).toBe(5);
     expect((await send('GET', '/dashboard/api/test/payout-schedule', s)).json()).toEqual(saved);
     // Daily keeps the destination; the live schedule is another one.
-    expect((await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily' })).json()).toMatchObject({ interval: 'daily', weeklyAnchor: null, destination: weekly.destination, minimumAmount: {} });
+    expect((await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily' })).json()).toMatchObject({
+      interval: 'daily',
+      weeklyAnchor: null,
+      destination: weekly.destination,
+      minimumAmount: {},
+    });
     expect((await send('GET', '/dashboard/api/live/payout-schedule', s)).json()).toMatchObject({ livemode: true, interval: 'manual', destination: null });
     expect((await call(ctx.app, 'GET', '/payout-schedule', sk(m))).json()).toMatchObject({ interval: 'daily' });
 
@@ -776,7 +899,11 @@ describe('balance, statement and payouts from the dashboard', () => {
     expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'weekly', weeklyAnchor: 'someday' }), 400, 'validation_error');
     expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily', minimumAmount: { XAF: '10.5' } }), 400, 'amount_invalid');
     expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily', minimumAmount: { ZZZ: '1' } }), 400, 'currency_unsupported');
-    expectProblem(await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: '12' } }), 400, 'phone_invalid');
+    expectProblem(
+      await send('PUT', '/dashboard/api/test/payout-schedule', s, { interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: '12' } }),
+      400,
+      'phone_invalid',
+    );
     // An automatic live schedule needs a destination; this server has no live connector for it.
     expectProblem(await send('PUT', '/dashboard/api/live/payout-schedule', s, { interval: 'daily' }), 400, 'validation_error');
     expectProblem(await send('PUT', '/dashboard/api/live/payout-schedule', s, weekly), 503, 'provider_unavailable');

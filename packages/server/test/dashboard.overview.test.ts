@@ -95,12 +95,24 @@ describe('overview', () => {
   it('today: figures, hourly series and yesterday up to the same time, the same read live or from the rollup', async () => {
     const live = await get(cookieA, '/test/overview?period=today');
     expect(live.status, JSON.stringify(live.body)).toBe(200);
-    expect(live.body).toMatchObject({ object: 'dashboard_overview', interval: 'hour', from: '2026-11-01T00:00:00.000Z', previousFrom: '2026-10-31T00:00:00.000Z' });
+    expect(live.body).toMatchObject({
+      object: 'dashboard_overview',
+      interval: 'hour',
+      from: '2026-11-01T00:00:00.000Z',
+      previousFrom: '2026-10-31T00:00:00.000Z',
+    });
     expect(live.body.current).toEqual(todayFigures);
     expect(live.body.previous).toEqual({ volume: [{ currency: 'XAF', amount: '1000' }], payments: 1, attempts: 1, successRate: 1, newCustomers: 1 });
     const series = live.body.series as { start: string; payments: number; attempts: number; newCustomers: number; volume: unknown[] }[];
     expect(series).toHaveLength(11);
-    expect(series[8]).toEqual({ start: '2026-11-01T08:00:00.000Z', volume: [{ currency: 'XAF', amount: '7000' }], payments: 2, attempts: 3, successRate: 0.6667, newCustomers: 1 });
+    expect(series[8]).toEqual({
+      start: '2026-11-01T08:00:00.000Z',
+      volume: [{ currency: 'XAF', amount: '7000' }],
+      payments: 2,
+      attempts: 3,
+      successRate: 0.6667,
+      newCustomers: 1,
+    });
     expect(series[10]).toMatchObject({ volume: [{ currency: 'XAF', amount: '3700' }], payments: 2, newCustomers: 1 });
     expect(series[9]).toMatchObject({ volume: [], payments: 0, attempts: 0, successRate: null });
 
@@ -120,7 +132,12 @@ describe('overview', () => {
   it('moving the clock closes the open hour: the rollup takes it and new customers stay counted once', async () => {
     ctx.clock.set('2026-11-01T11:30:00Z');
     await rollAll();
-    const hour10 = await ctx.deps.db.selectFrom('charge_stats_hourly').selectAll().where('merchant_id', '=', a.merchantId).where('hour', '=', new Date('2026-11-01T10:00:00Z')).executeTakeFirstOrThrow();
+    const hour10 = await ctx.deps.db
+      .selectFrom('charge_stats_hourly')
+      .selectAll()
+      .where('merchant_id', '=', a.merchantId)
+      .where('hour', '=', new Date('2026-11-01T10:00:00Z'))
+      .executeTakeFirstOrThrow();
     expect([Number(hour10.succeeded), Number(hour10.new_customers)]).toEqual([2, 1]);
     cookieA = await login(a);
     const today = await get(cookieA, '/test/overview?period=today');
@@ -129,7 +146,14 @@ describe('overview', () => {
 
     const week = await get(cookieA, '/test/overview?period=7d');
     expect(week.body).toMatchObject({ interval: 'day', from: '2026-10-26T00:00:00.000Z' });
-    expect(week.body.current).toEqual({ ...todayFigures, volume: [{ currency: 'XAF', amount: '11700' }], payments: 5, attempts: 6, successRate: 0.8333, newCustomers: 3 });
+    expect(week.body.current).toEqual({
+      ...todayFigures,
+      volume: [{ currency: 'XAF', amount: '11700' }],
+      payments: 5,
+      attempts: 6,
+      successRate: 0.8333,
+      newCustomers: 3,
+    });
     const days = week.body.series as { start: string; payments: number }[];
     expect(days.map((d) => d.payments)).toEqual([0, 0, 0, 0, 0, 1, 4]);
     expect((await get(cookieA, '/test/overview?period=30d')).body.series).toHaveLength(30);

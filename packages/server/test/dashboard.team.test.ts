@@ -147,9 +147,20 @@ describe('roles enforced by the server', () => {
     const denied = expectProblem(await send('POST', '/dashboard/api/test/keys', sessions.analyst, { name: 'x', kind: 'secret' }), 403, 'permission_denied');
     expect(denied.detail).toMatch(/analyst.*keys:write/);
     expect((await send('POST', '/dashboard/api/test/keys', sessions.developer, { name: 'dev key', kind: 'publishable' })).statusCode).toBe(201);
-    expect((await send('POST', '/dashboard/api/test/keys', sessions.developer, { name: 'dev key', kind: 'restricted', permissions: { payments: 'read' } })).statusCode).toBe(201);
+    expect(
+      (await send('POST', '/dashboard/api/test/keys', sessions.developer, { name: 'dev key', kind: 'restricted', permissions: { payments: 'read' } }))
+        .statusCode,
+    ).toBe(201);
     expectProblem(await send('POST', '/dashboard/api/test/keys', sessions.developer, { name: 'dev key', kind: 'secret' }), 403, 'permission_denied');
-    expectProblem(await send('POST', '/dashboard/api/test/payouts', sessions.developer, { amount: '100', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' } }), 403, 'permission_denied');
+    expectProblem(
+      await send('POST', '/dashboard/api/test/payouts', sessions.developer, {
+        amount: '100',
+        currency: 'XAF',
+        destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' },
+      }),
+      403,
+      'permission_denied',
+    );
   });
 });
 
@@ -170,7 +181,7 @@ describe('team and invitations', () => {
     }
   });
 
-  it('lists members with roles and pending invitations; the invitation e-mail is in the inviter\'s language with a 7-day link', async () => {
+  it("lists members with roles and pending invitations; the invitation e-mail is in the inviter's language with a 7-day link", async () => {
     const email = `pending-${randomBytes(3).toString('hex')}@example.com`;
     const created = await invite(owner, email, 'support');
     expect(created.statusCode, created.body).toBe(201);
@@ -317,7 +328,14 @@ describe('refund from the dashboard and the audit log', () => {
 
     const log = await send('GET', '/dashboard/api/audit-log?limit=100', sessions.analyst);
     expect(log.statusCode, log.body).toBe(200);
-    const entries = log.json().data as { id: string; action: string; actor: { email: string }; targetId: string; mode: string | null; details: Record<string, unknown> }[];
+    const entries = log.json().data as {
+      id: string;
+      action: string;
+      actor: { email: string };
+      targetId: string;
+      mode: string | null;
+      details: Record<string, unknown>;
+    }[];
     expect(entries.slice(0, 3).map((e) => e.action)).toEqual(['key.revoked', 'key.created', 'payment.refunded']);
     expect(entries[2]).toMatchObject({ actor: { email: emails.support }, mode: 'test', targetId: intent.id, details: { amount: '1000', currency: 'XAF' } });
     const actions = new Set(entries.map((e) => e.action));
@@ -336,14 +354,22 @@ describe('refund from the dashboard and the audit log', () => {
   });
 
   it('a failed action writes no entry; each audited action writes one', async () => {
-    const count = async () => (await ctx.deps.db.selectFrom('dashboard_audit_log').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n;
+    const count = async () =>
+      (
+        await ctx.deps.db
+          .selectFrom('dashboard_audit_log')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
     const before = Number(await count());
     expectProblem(await send('POST', '/dashboard/api/test/payments/pi_00000000000000000000000000/cancel', owner, {}), 404, 'not_found');
     expectProblem(await send('POST', '/dashboard/api/test/keys/key_unknown/roll', owner, { graceSeconds: 0 }), 404, 'not_found');
     expect(Number(await count())).toBe(before);
     const intent = await createIntent(ctx, m, { amount: '700' });
     expect((await send('POST', `/dashboard/api/test/payments/${intent.id}/cancel`, sessions.support, {})).statusCode).toBe(200);
-    const endpoint = (await send('POST', '/dashboard/api/test/webhook-endpoints', sessions.developer, { url: 'https://shop.example.com/hooks', enabledEvents: ['*'] })).json();
+    const endpoint = (
+      await send('POST', '/dashboard/api/test/webhook-endpoints', sessions.developer, { url: 'https://shop.example.com/hooks', enabledEvents: ['*'] })
+    ).json();
     await send('POST', `/dashboard/api/test/webhook-endpoints/${endpoint.id}/reveal-secret`, sessions.developer, {});
     await send('DELETE', `/dashboard/api/test/webhook-endpoints/${endpoint.id}`, sessions.developer);
     const latest = (await send('GET', '/dashboard/api/audit-log?limit=4', owner)).json().data.map((e: { action: string }) => e.action);

@@ -85,7 +85,8 @@ describe('no database reachable', () => {
     }
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]))).toBe(true);
-    for (const code of ['23505', '40001', '22021', 'P0001', undefined]) expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), String(code)).toBe(false);
+    for (const code of ['23505', '40001', '22021', 'P0001', undefined])
+      expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), String(code)).toBe(false);
     expect(asApiError(new Error('boom'))).toBeNull();
   });
 });

@@ -45,7 +45,9 @@ describe('fees', () => {
     expect(await accounts('platform_revenue')).toBe(75n);
     const read = (await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json();
     expect(read).toMatchObject({ status: 'SUCCEEDED', amount: '5000', fee: '75', net: '4925' });
-    const events = (await call(ctx.app, 'GET', '/events?type=payment.completed', sk(m))).json() as { data: { data: { paymentIntent: { id: string; fee: string; net: string } } }[] };
+    const events = (await call(ctx.app, 'GET', '/events?type=payment.completed', sk(m))).json() as {
+      data: { data: { paymentIntent: { id: string; fee: string; net: string } } }[];
+    };
     expect(events.data.find((e) => e.data.paymentIntent.id === intent.id)?.data.paymentIntent).toMatchObject({ fee: '75', net: '4925' });
     // Not paid yet: no fee.
     const open = await createIntent(ctx, m, { amount: '1000' });

@@ -50,10 +50,21 @@ export async function newUser(ctx: TestContext, m: TestMerchant, opts: { balance
  * Registers a customer with POST /users (202, which names no customer) and returns its id, read
  * from the database as only the customer's own sign-in would reveal it.
  */
-export async function registerUser(ctx: TestContext, creds: Creds, body: { phoneNumber: string; password: string; email?: string }, mode: 'test' | 'live' = 'test'): Promise<string> {
+export async function registerUser(
+  ctx: TestContext,
+  creds: Creds,
+  body: { phoneNumber: string; password: string; email?: string },
+  mode: 'test' | 'live' = 'test',
+): Promise<string> {
   const res = await call(ctx.app, 'POST', '/users', creds, body);
   expect(res.statusCode, res.body).toBe(202);
-  const row = await ctx.deps.db.selectFrom('users').select('id').where('mode', '=', mode).where('phone_number', '=', body.phoneNumber).where('merged_into', 'is', null).executeTakeFirstOrThrow();
+  const row = await ctx.deps.db
+    .selectFrom('users')
+    .select('id')
+    .where('mode', '=', mode)
+    .where('phone_number', '=', body.phoneNumber)
+    .where('merged_into', 'is', null)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 

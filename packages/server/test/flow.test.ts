@@ -41,12 +41,18 @@ describe(`the payment flow over HTTP (${dbKind})`, () => {
     const browser = { apiKey: m.apiKey, token: (login.json() as { token: string }).token };
 
     // 1. The merchant's server creates the intent.
-    const intent = await call(ctx.app, 'POST', '/gateway', { ...sk(m), headers: { 'idempotency-key': 'order-42' } }, {
-      amount: '5000',
-      currency: 'XAF',
-      description: 'Order 42',
-      metadata: { orderId: '42' },
-    });
+    const intent = await call(
+      ctx.app,
+      'POST',
+      '/gateway',
+      { ...sk(m), headers: { 'idempotency-key': 'order-42' } },
+      {
+        amount: '5000',
+        currency: 'XAF',
+        description: 'Order 42',
+        metadata: { orderId: '42' },
+      },
+    );
     expect(intent.statusCode, intent.body).toBe(201);
     const { id, sessionToken } = intent.json() as { id: string; sessionToken: string };
 
@@ -80,14 +86,21 @@ describe(`the payment flow over HTTP (${dbKind})`, () => {
     // The wallet, the merchant's balance, the intent and its event all agree.
     const wallet = await call(ctx.app, 'GET', '/wallet', browser);
     expect(wallet.json()).toMatchObject({ balances: [{ currency: 'XAF', amount: '20000' }] });
-    expect((wallet.json() as { movements: { kind: string; amount: string; reference: string }[] }).movements[0]).toMatchObject({ kind: 'charge', amount: '-5000', reference: id });
+    expect((wallet.json() as { movements: { kind: string; amount: string; reference: string }[] }).movements[0]).toMatchObject({
+      kind: 'charge',
+      amount: '-5000',
+      reference: id,
+    });
     const balance = await call(ctx.app, 'GET', '/balance', sk(m));
     expect(balance.statusCode, balance.body).toBe(200);
     expect(JSON.stringify(balance.json())).toContain('"5000"');
     expect((await call(ctx.app, 'GET', `/gateway/${id}`, sk(m))).json()).toMatchObject({ status: 'SUCCEEDED' });
     expect(await eventTypes(ctx, id)).toEqual(['payment.completed']);
     const event = await ctx.deps.db.selectFrom('events').select('payload').where('intent_id', '=', id).executeTakeFirstOrThrow();
-    expect(JSON.parse(event.payload)).toMatchObject({ type: 'payment.completed', data: { paymentIntent: { id, status: 'SUCCEEDED', metadata: { orderId: '42' } } } });
+    expect(JSON.parse(event.payload)).toMatchObject({
+      type: 'payment.completed',
+      data: { paymentIntent: { id, status: 'SUCCEEDED', metadata: { orderId: '42' } } },
+    });
 
     // 7. The merchant refunds part of it.
     ctx.clock.advance(1);
@@ -134,7 +147,7 @@ describe('concurrent charges of one intent', () => {
     expect(succeeded).toHaveLength(1);
     for (const r of answers.filter((a) => a.statusCode !== 200)) {
       expect(r.statusCode, r.body).toBe(409);
-      expect((r.json() as { code: string; intentStatus: string })).toMatchObject({ code: 'intent_state_invalid', intentStatus: 'SUCCEEDED' });
+      expect(r.json() as { code: string; intentStatus: string }).toMatchObject({ code: 'intent_state_invalid', intentStatus: 'SUCCEEDED' });
     }
     // Money moved once: one wallet debited once, the merchant credited once.
     const balances = await Promise.all(users.map((u) => walletMinor(ctx, u.id)));
@@ -146,7 +159,12 @@ describe('concurrent charges of one intent', () => {
     expect(await ctx.deps.db.selectFrom('charges').select('status').where('intent_id', '=', intent.id).execute()).toEqual([{ status: 'succeeded' }]);
     expect(await eventTypes(ctx, intent.id)).toEqual(['payment.completed']);
     // Only the winning token was spent.
-    const used = await ctx.deps.db.selectFrom('otp_authorizations').select('used_at').where('intent_id', '=', intent.id).where('used_at', 'is not', null).execute();
+    const used = await ctx.deps.db
+      .selectFrom('otp_authorizations')
+      .select('used_at')
+      .where('intent_id', '=', intent.id)
+      .where('used_at', 'is not', null)
+      .execute();
     expect(used).toHaveLength(1);
   }
 

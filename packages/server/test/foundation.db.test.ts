@@ -68,15 +68,29 @@ describe('database', () => {
     }
   });
 
-  it('runs a statement compiled once with each call\'s parameters, constants kept in place', async () => {
+  it("runs a statement compiled once with each call's parameters, constants kept in place", async () => {
     const insert = prepare((k, p: { merchantId: string; key: string; fingerprint: Buffer; at: Date }) =>
       k
         .insertInto('idempotency_keys')
-        .values({ merchant_id: p.merchantId, mode: 'test', key: p.key, fingerprint: p.fingerprint, state: 'running', request_id: 'req_prepared', locked_at: p.at, created_at: p.at })
+        .values({
+          merchant_id: p.merchantId,
+          mode: 'test',
+          key: p.key,
+          fingerprint: p.fingerprint,
+          state: 'running',
+          request_id: 'req_prepared',
+          locked_at: p.at,
+          created_at: p.at,
+        })
         .returning(['key', 'mode']),
     );
     const byKey = prepare((k, p: { key: string; merchantId: string }) =>
-      k.selectFrom('idempotency_keys').select(['key', 'fingerprint', 'request_id']).where('merchant_id', '=', p.merchantId).where('key', '=', p.key).where('mode', '=', 'test'),
+      k
+        .selectFrom('idempotency_keys')
+        .select(['key', 'fingerprint', 'request_id'])
+        .where('merchant_id', '=', p.merchantId)
+        .where('key', '=', p.key)
+        .where('mode', '=', 'test'),
     );
     const sqlBefore = byKey.sql;
     const at = new Date('2026-11-25T10:00:00Z');
@@ -84,7 +98,11 @@ describe('database', () => {
     expect(await insert.rows(db.db, { merchantId: 'mch_prepared', key: 'k1', fingerprint: Buffer.from([1]), at })).toEqual([{ key: 'k1', mode: 'test' }]);
     expect(await insert.first(db.db, { merchantId: 'mch_prepared', key: 'k2', fingerprint: Buffer.from([2]), at })).toEqual({ key: 'k2', mode: 'test' });
     // Parameters bind by name, whatever their order in the statement.
-    expect(await byKey.first(db.db, { key: 'k2', merchantId: 'mch_prepared' })).toEqual({ key: 'k2', fingerprint: Buffer.from([2]), request_id: 'req_prepared' });
+    expect(await byKey.first(db.db, { key: 'k2', merchantId: 'mch_prepared' })).toEqual({
+      key: 'k2',
+      fingerprint: Buffer.from([2]),
+      request_id: 'req_prepared',
+    });
     expect(await byKey.first(db.db, { key: 'k1', merchantId: 'mch_other' })).toBeUndefined();
     expect(byKey.sql).toBe(sqlBefore);
     // Inside a transaction, like any query; `affected` counts the rows touched.
@@ -107,26 +125,37 @@ describe('database', () => {
     // Awaited with nothing after them: sent anyway.
     expect(await db.db.transaction().execute((tx) => Promise.all([value.ahead(tx, { x: 5 }), value.ahead(tx, { x: 6 })]))).toEqual([[{ x: 5 }], [{ x: 6 }]]);
     // A read that fails fails its own answer and the transaction.
-    await expect(db.db.transaction().execute(async (tx) => {
-      const bad = failing.ahead(tx, { x: 1 });
-      await value.first(tx, { x: 7 }).catch(() => {});
-      return bad;
-    })).rejects.toThrow(/division by zero/);
+    await expect(
+      db.db.transaction().execute(async (tx) => {
+        const bad = failing.ahead(tx, { x: 1 });
+        await value.first(tx, { x: 7 }).catch(() => {});
+        return bad;
+      }),
+    ).rejects.toThrow(/division by zero/);
     // One that reaches the connection after its transaction ended (the transaction failed without
     // awaiting it) is refused, never run on its own.
     await sql`create table if not exists ahead_late (x int)`.execute(db.db);
-    const insert = prepare((k, p: { x: number }) => k.insertInto('ahead_late' as never).values({ x: p.x } as never).returning(sql<number>`x`.as('x')));
+    const insert = prepare((k, p: { x: number }) =>
+      k
+        .insertInto('ahead_late' as never)
+        .values({ x: p.x } as never)
+        .returning(sql<number>`x`.as('x')),
+    );
     const late: Promise<unknown>[] = [];
-    await expect(db.db.transaction().execute(async (tx) => {
-      late.push(insert.ahead(tx, { x: 1 }), insert.ahead(tx, { x: 2 }));
-      throw new Error('before the reads were awaited');
-    })).rejects.toThrow('before the reads were awaited');
+    await expect(
+      db.db.transaction().execute(async (tx) => {
+        late.push(insert.ahead(tx, { x: 1 }), insert.ahead(tx, { x: 2 }));
+        throw new Error('before the reads were awaited');
+      }),
+    ).rejects.toThrow('before the reads were awaited');
     await Promise.allSettled(late);
     expect((await sql<{ n: number }>`select count(*)::int as n from ahead_late`.execute(db.db)).rows[0]?.n).toBe(0);
     // allAhead waits for every read to settle before it rejects: all of them ran in the transaction.
-    await expect(db.db.transaction().execute(async (tx) => {
-      await allAhead([failing.ahead(tx, { x: 1 }), insert.ahead(tx, { x: 3 })]);
-    })).rejects.toThrow(/division by zero/);
+    await expect(
+      db.db.transaction().execute(async (tx) => {
+        await allAhead([failing.ahead(tx, { x: 1 }), insert.ahead(tx, { x: 3 })]);
+      }),
+    ).rejects.toThrow(/division by zero/);
     expect((await sql<{ n: number }>`select count(*)::int as n from ahead_late`.execute(db.db)).rows[0]?.n).toBe(0);
     await sql`drop table ahead_late`.execute(db.db);
   });
@@ -166,7 +195,10 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
     const fresh = await openTestDb();
     await sql`drop schema public cascade; create schema public`.execute(fresh.db);
     const statements: string[] = [];
-    const logged = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: fresh.url as string, max: 2 }) }), log: (e) => void statements.push(e.query.sql) });
+    const logged = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: fresh.url as string, max: 2 }) }),
+      log: (e) => void statements.push(e.query.sql),
+    });
     try {
       expect((await migrate(logged)).length).toBe(readMigrations().length);
       expect(statements.some((s) => s.includes('pg_advisory_xact_lock'))).toBe(true);
@@ -183,19 +215,21 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
     const counted = (run: () => Promise<unknown>) => countSocketWrites(() => run().catch(() => {}));
     try {
       await sql`create table pipelined (x int)`.execute(opened.db);
-      const two = () => opened.db.transaction().execute(async (tx) => {
-        await sql`insert into pipelined values (1)`.execute(tx);
-        await sql`select 2`.execute(tx);
-      });
+      const two = () =>
+        opened.db.transaction().execute(async (tx) => {
+          await sql`insert into pipelined values (1)`.execute(tx);
+          await sql`select 2`.execute(tx);
+        });
       // BEGIN + insert, select, COMMIT.
       expect(await counted(two)).toBe(3);
       // A transaction that ends before any statement sends nothing.
       expect(await counted(() => opened.db.transaction().execute(async () => {}))).toBe(0);
       // The insert ran inside the transaction: the failure after it rolls it back.
-      const failing = () => opened.db.transaction().execute(async (tx) => {
-        await sql`insert into pipelined values (2)`.execute(tx);
-        throw new Error('after the insert');
-      });
+      const failing = () =>
+        opened.db.transaction().execute(async (tx) => {
+          await sql`insert into pipelined values (2)`.execute(tx);
+          throw new Error('after the insert');
+        });
       await expect(failing()).rejects.toThrow('after the insert');
       // A first statement that fails fails the transaction; the connection stays usable.
       await expect(opened.db.transaction().execute((tx) => sql`select * from no_such_table`.execute(tx))).rejects.toThrow(/no_such_table/);
@@ -204,47 +238,57 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
 
       // A deferred write rides with the next statement: BEGIN + insert, deferred + select, COMMIT.
       const deferred = (x: number) => sql`${sql.raw(DEFERRED)}insert into pipelined values (${x})`;
-      const withDeferred = () => opened.db.transaction().execute(async (tx) => {
-        await sql`insert into pipelined values (3)`.execute(tx);
-        await deferred(4).execute(tx);
-        await sql`select 5`.execute(tx);
-      });
+      const withDeferred = () =>
+        opened.db.transaction().execute(async (tx) => {
+          await sql`insert into pipelined values (3)`.execute(tx);
+          await deferred(4).execute(tx);
+          await sql`select 5`.execute(tx);
+        });
       expect(await counted(withDeferred)).toBe(3);
       // One that fails fails the statement it rode with, and the transaction.
       const refusing = sql`${sql.raw(DEFERRED)}select caisse_fail('deferred write refused')`;
-      await expect(opened.db.transaction().execute(async (tx) => {
-        await sql`insert into pipelined values (6)`.execute(tx);
-        await refusing.execute(tx);
-        await sql`select 7`.execute(tx);
-      })).rejects.toThrow('deferred write refused');
+      await expect(
+        opened.db.transaction().execute(async (tx) => {
+          await sql`insert into pipelined values (6)`.execute(tx);
+          await refusing.execute(tx);
+          await sql`select 7`.execute(tx);
+        }),
+      ).rejects.toThrow('deferred write refused');
       // Sent with the COMMIT: the COMMIT fails, nothing of the transaction stays.
-      await expect(opened.db.transaction().execute(async (tx) => {
-        await sql`insert into pipelined values (8)`.execute(tx);
-        await deferred(9).execute(tx);
-        await refusing.execute(tx);
-      })).rejects.toThrow('deferred write refused');
+      await expect(
+        opened.db.transaction().execute(async (tx) => {
+          await sql`insert into pipelined values (8)`.execute(tx);
+          await deferred(9).execute(tx);
+          await refusing.execute(tx);
+        }),
+      ).rejects.toThrow('deferred write refused');
       // A COMMIT that PostgreSQL answers with ROLLBACK (an error was caught and ignored) fails.
-      await expect(opened.db.transaction().execute(async (tx) => {
-        await sql`insert into pipelined values (10)`.execute(tx);
-        await sql`select * from no_such_table`.execute(tx).catch(() => {});
-      })).rejects.toThrow(/rolled it back/);
+      await expect(
+        opened.db.transaction().execute(async (tx) => {
+          await sql`insert into pipelined values (10)`.execute(tx);
+          await sql`select * from no_such_table`.execute(tx).catch(() => {});
+        }),
+      ).rejects.toThrow(/rolled it back/);
       // Reads sent ahead share the round trip of what follows them, or one of their own.
       const value = prepare((k, p: { x: number }) => k.selectNoFrom(sql<number>`${p.x}::int`.as('x')));
-      const reads = () => opened.db.transaction().execute(async (tx) => {
-        const a = value.ahead(tx, { x: 1 });
-        const b = value.ahead(tx, { x: 2 });
-        await sql`select 3`.execute(tx);
-        expect([await a, await b]).toEqual([[{ x: 1 }], [{ x: 2 }]]);
-        await Promise.all([value.ahead(tx, { x: 4 }), value.ahead(tx, { x: 5 })]);
-      });
+      const reads = () =>
+        opened.db.transaction().execute(async (tx) => {
+          const a = value.ahead(tx, { x: 1 });
+          const b = value.ahead(tx, { x: 2 });
+          await sql`select 3`.execute(tx);
+          expect([await a, await b]).toEqual([[{ x: 1 }], [{ x: 2 }]]);
+          await Promise.all([value.ahead(tx, { x: 4 }), value.ahead(tx, { x: 5 })]);
+        });
       // BEGIN + a + b + select, then the two reads awaited alone, then COMMIT.
       expect(await counted(reads)).toBe(3);
       // A failing read ahead fails the statement it rode with; nothing of the transaction stays.
-      await expect(opened.db.transaction().execute(async (tx) => {
-        await sql`insert into pipelined values (12)`.execute(tx);
-        void value.ahead(tx, { x: 'not a number' as unknown as number });
-        await sql`insert into pipelined values (13)`.execute(tx);
-      })).rejects.toThrow(/invalid input syntax/);
+      await expect(
+        opened.db.transaction().execute(async (tx) => {
+          await sql`insert into pipelined values (12)`.execute(tx);
+          void value.ahead(tx, { x: 'not a number' as unknown as number });
+          await sql`insert into pipelined values (13)`.execute(tx);
+        }),
+      ).rejects.toThrow(/invalid input syntax/);
       // Outside a transaction it runs at once.
       await deferred(11).execute(opened.db);
       const after = await sql<{ x: number }>`select x from pipelined order by x`.execute(opened.db);
@@ -263,7 +307,13 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
     const wrong = openPostgres(url.toString(), 1, { listenUrl: elsewhere.toString() });
     const right = openPostgres(url.toString(), 1, { listenUrl: url.toString() });
     try {
-      await expect(wrong.listen!('caisse_probe', () => {}, () => {})).rejects.toThrow(/caisse_no_such_database/);
+      await expect(
+        wrong.listen!(
+          'caisse_probe',
+          () => {},
+          () => {},
+        ),
+      ).rejects.toThrow(/caisse_no_such_database/);
       const heard = new Promise<string>((resolve) => void right.listen!('caisse_probe', resolve, () => {}).then(() => right.notify!('caisse_probe', 'hello')));
       expect(await heard).toBe('hello');
     } finally {

@@ -20,7 +20,11 @@ beforeAll(async () => {
         },
         { additionalProperties: false },
       );
-      app.post('/t/sk', { config: { auth: 'sk' }, schema: { body: Body } }, async (req) => ({ mode: req.merchant.mode, merchantId: req.merchant.merchantId, version: req.apiVersion }));
+      app.post('/t/sk', { config: { auth: 'sk' }, schema: { body: Body } }, async (req) => ({
+        mode: req.merchant.mode,
+        merchantId: req.merchant.merchantId,
+        version: req.apiVersion,
+      }));
       app.get('/t/pk', async (req) => ({ mode: req.merchant.mode, merchantId: req.merchant.merchantId }));
       app.get('/t/user', { config: { auth: 'user' } }, async () => ({ ok: true }));
       app.get('/t/item/:id', { config: { auth: 'none' }, schema: { params: Type.Object({ id: Type.String() }) } }, async (req) => req.params);
@@ -66,12 +70,22 @@ describe('errors', () => {
   });
 
   it('json_invalid for malformed JSON', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/t/sk', headers: { 'x-api-key': m.apiKey, authorization: `Bearer ${m.secretKey}`, 'content-type': 'application/json' }, payload: '{"name": ' });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/t/sk',
+      headers: { 'x-api-key': m.apiKey, authorization: `Bearer ${m.secretKey}`, 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
     expectProblem(res, 400, 'json_invalid');
   });
 
   it('unsupported_media_type for a body that is not JSON', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/t/sk', headers: { 'x-api-key': m.apiKey, authorization: `Bearer ${m.secretKey}`, 'content-type': 'text/plain' }, payload: 'name=a' });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/t/sk',
+      headers: { 'x-api-key': m.apiKey, authorization: `Bearer ${m.secretKey}`, 'content-type': 'text/plain' },
+      payload: 'name=a',
+    });
     expectProblem(res, 415, 'unsupported_media_type');
   });
 

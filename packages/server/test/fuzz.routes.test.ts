@@ -40,18 +40,19 @@ beforeAll(async () => {
   ];
   // Restricted keys of each permission set: all read, all write, and each resource alone at write
   // (test mode), and a live one; the routes they may not call answer 403 permission_denied.
-  const sets = [
-    API_RESOURCES.map((r) => `${r}:read`).join(','),
-    API_RESOURCES.map((r) => `${r}:write`).join(','),
-    ...API_RESOURCES.map((r) => `${r}:write`),
-  ];
+  const sets = [API_RESOURCES.map((r) => `${r}:read`).join(','), API_RESOURCES.map((r) => `${r}:write`).join(','), ...API_RESOURCES.map((r) => `${r}:write`)];
   for (const permissions of sets) {
     const key = await ctx.services.merchants.createKey(m.merchantId, { kind: 'restricted', mode: 'test', name: permissions, permissions });
     const creds = { apiKey: m.apiKey, secretKey: key.secret };
     credentialSets.push(creds);
     restrictedSets.set(creds, key.permissions ?? {});
   }
-  const live = await ctx.services.merchants.createKey(m.merchantId, { kind: 'restricted', mode: 'live', name: 'live', permissions: 'payments:read,balance:read' });
+  const live = await ctx.services.merchants.createKey(m.merchantId, {
+    kind: 'restricted',
+    mode: 'live',
+    name: 'live',
+    permissions: 'payments:read,balance:read',
+  });
   credentialSets.push({ apiKey: m.live.apiKey, secretKey: live.secret });
   // A real user and access token, where the users module is there, to reach past authentication.
   const user = await ctx.app.inject({
@@ -62,7 +63,12 @@ beforeAll(async () => {
   });
   if (user.statusCode === 201) {
     known.push(user.json().id);
-    const login = await ctx.app.inject({ method: 'POST', url: '/auth/web', headers: { 'x-api-key': m.apiKey }, payload: { phoneNumber: '+237650001234', password: 'fuzz-password-1' } });
+    const login = await ctx.app.inject({
+      method: 'POST',
+      url: '/auth/web',
+      headers: { 'x-api-key': m.apiKey },
+      payload: { phoneNumber: '+237650001234', password: 'fuzz-password-1' },
+    });
     if (login.statusCode === 200) credentialSets.push({ apiKey: m.apiKey, token: login.json().token }, { apiKey: m.apiKey, token: login.json().token });
   }
   // A signed-in dashboard owner (cookie and CSRF token), so random requests reach past the
@@ -92,8 +98,28 @@ afterAll(() => ctx.close());
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 /** Field names the modules read, so random bodies reach past "unknown parameter" now and then. */
 const FIELDS = [
-  'amount', 'currency', 'description', 'metadata', 'expiresIn', 'userId', 'phoneNumber', 'password', 'email', 'channel',
-  'intentionId', 'otp', 'code', 'url', 'events', 'enabledEvents', 'balance', 'limit', 'startingAfter', 'reason', 'name', 'disabled',
+  'amount',
+  'currency',
+  'description',
+  'metadata',
+  'expiresIn',
+  'userId',
+  'phoneNumber',
+  'password',
+  'email',
+  'channel',
+  'intentionId',
+  'otp',
+  'code',
+  'url',
+  'events',
+  'enabledEvents',
+  'balance',
+  'limit',
+  'startingAfter',
+  'reason',
+  'name',
+  'disabled',
 ];
 
 const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 40 });
@@ -110,8 +136,13 @@ const segment = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%c3%28', '%2e%2e', '%00', '%2F', '..') },
 );
 const query = fc.option(
-  fc.dictionary(fc.constantFrom('limit', 'startingAfter', 'userId', 'type', 'x', 'limit[]'), fc.oneof(printable, fc.integer().map(String)), { maxKeys: 3 })
-    .map((d) => Object.entries(d).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')),
+  fc
+    .dictionary(fc.constantFrom('limit', 'startingAfter', 'userId', 'type', 'x', 'limit[]'), fc.oneof(printable, fc.integer().map(String)), { maxKeys: 3 })
+    .map((d) =>
+      Object.entries(d)
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+        .join('&'),
+    ),
   { nil: undefined },
 );
 const json = fc.oneof(
@@ -138,8 +169,7 @@ const body = fc.option(
   { nil: undefined },
 );
 /** Present now and then (1 time in `1 + absent`), so most requests get past the header checks. */
-const sometimes = <T>(value: fc.Arbitrary<T>, absent = 4) =>
-  fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
+const sometimes = <T>(value: fc.Arbitrary<T>, absent = 4) => fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
 const headers = fc
   .record({
     'content-type': fc.oneof(
@@ -147,7 +177,13 @@ const headers = fc
       {
         weight: 1,
         arbitrary: fc.oneof(
-          fc.constantFrom('application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml'),
+          fc.constantFrom(
+            'application/json; charset=utf-8',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+            'application/xml',
+          ),
           printable,
         ),
       },
@@ -272,7 +308,9 @@ describe('fuzzing every registered route', () => {
         if (permissions && route.auth === 'sk') {
           const denied = res.statusCode === 403 && res.json().code === 'permission_denied';
           const access = route.config.access;
-          expect(denied, `${route.method} ${route.url} (${access ?? 'no access'}) with ${JSON.stringify(permissions)} → ${res.statusCode}`).toBe(access === undefined || !allows(permissions, access));
+          expect(denied, `${route.method} ${route.url} (${access ?? 'no access'}) with ${JSON.stringify(permissions)} → ${res.statusCode}`).toBe(
+            access === undefined || !allows(permissions, access),
+          );
           if (denied) restrictedRefusals++;
         }
         if (creds.headers?.cookie && route.url.startsWith('/dashboard/api/') && res.statusCode !== 401) pastDashboardSession++;
@@ -284,7 +322,10 @@ describe('fuzzing every registered route', () => {
   }, 120_000);
 
   it('random paths and methods anywhere: 404, 405 or a route answer, never a 5xx', async () => {
-    const anyPath = fc.array(fc.oneof(segment, fc.constantFrom('gateway', 'users', 'events', 'webhook-endpoints', 'test', 'docs', 'otp', 'payment-links', 'pay', '')), { maxLength: 5 });
+    const anyPath = fc.array(
+      fc.oneof(segment, fc.constantFrom('gateway', 'users', 'events', 'webhook-endpoints', 'test', 'docs', 'otp', 'payment-links', 'pay', '')),
+      { maxLength: 5 },
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...METHODS), anyPath, query, fc.integer({ min: 0, max: 1000 }), headers, body, async (method, parts, q, c, h, b) => {
         const url = `/${parts.join('/')}${q ? `?${q}` : ''}`;

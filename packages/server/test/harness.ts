@@ -105,7 +105,12 @@ export const TEST_MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
  * Rate limits count in windows of the ManualClock, which tests rarely move: they are set out of
  * reach here, and tests of the limits themselves pass `env` to bring them back.
  */
-const UNLIMITED = { CAISSE_RATE_LIMIT_LIVE: '1000000', CAISSE_RATE_LIMIT_TEST: '1000000', CAISSE_RATE_LIMIT_IP: '1000000', CAISSE_RATE_LIMIT_AUTH_FAILURES: '1000000' };
+const UNLIMITED = {
+  CAISSE_RATE_LIMIT_LIVE: '1000000',
+  CAISSE_RATE_LIMIT_TEST: '1000000',
+  CAISSE_RATE_LIMIT_IP: '1000000',
+  CAISSE_RATE_LIMIT_AUTH_FAILURES: '1000000',
+};
 /** Money tests count whole amounts unless they name a fee: the default fee is 0 here (test/fees.test.ts sets one). */
 const NO_FEES = { CAISSE_FEE_PERCENT: '0' };
 
@@ -114,7 +119,14 @@ export async function createTestContext(
 ): Promise<TestContext> {
   const database = await openTestDb();
   const clock = opts.clock ?? new ManualClock();
-  const config = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/caisse-test-unused', LOG_LEVEL: 'info', ...UNLIMITED, ...NO_FEES, ...opts.env });
+  const config = loadConfig({
+    CAISSE_MASTER_KEY: TEST_MASTER_KEY,
+    CAISSE_DATA_DIR: '/tmp/caisse-test-unused',
+    LOG_LEVEL: 'info',
+    ...UNLIMITED,
+    ...NO_FEES,
+    ...opts.env,
+  });
   const deps: Deps = { config, db: database.db, clock, random: systemRandom, ids: idFactory(clock) };
   const logs: string[] = [];
   const stream = new Writable({
@@ -166,13 +178,7 @@ export async function createMerchant(ctx: TestContext, name = 'Shop'): Promise<T
 export type Creds = { apiKey?: string; secretKey?: string; token?: string; headers?: Record<string, string> };
 
 /** `app.inject` with credentials as headers. */
-export function call(
-  app: FastifyInstance,
-  method: InjectOptions['method'],
-  url: string,
-  creds: Creds = {},
-  body?: unknown,
-): Promise<LightMyRequestResponse> {
+export function call(app: FastifyInstance, method: InjectOptions['method'], url: string, creds: Creds = {}, body?: unknown): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { ...(creds.headers ?? {}) };
   if (creds.apiKey) headers['x-api-key'] = creds.apiKey;
   const bearer = creds.token ?? creds.secretKey;
@@ -224,7 +230,13 @@ export interface DashboardBrowser {
 }
 
 /** A dashboard API call as that browser makes it (cookie, CSRF token), or signed out. */
-export function dashboardCall(app: FastifyInstance, method: InjectOptions['method'], url: string, who?: DashboardBrowser, body?: unknown): Promise<LightMyRequestResponse> {
+export function dashboardCall(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  who?: DashboardBrowser,
+  body?: unknown,
+): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = who ? { cookie: who.cookie, 'x-csrf-token': who.csrf } : {};
   return app.inject({ method, url, headers, ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}) });
 }

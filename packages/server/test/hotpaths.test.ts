@@ -107,7 +107,11 @@ describe('API-key cache', () => {
     // A last use older than a minute is due a write: authenticate records it (the row was not fresh
     // in the cache), then the cache serves.
     const keyId = full.apiKeyId;
-    await ctx.deps.db.updateTable('api_keys').set({ last_used_at: new Date(ctx.clock.now().getTime() - 61_000) }).where('id', '=', keyId).execute();
+    await ctx.deps.db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date(ctx.clock.now().getTime() - 61_000) })
+      .where('id', '=', keyId)
+      .execute();
     ctx.clock.advance(KEY_CACHE_TTL_MS);
     await merchants.authenticate(m.apiKey, undefined, false); // reads the old last use, writes it anew
     const lastUsed = async () => (await merchants.listKeys(m.merchantId)).find((k) => k.id === keyId)?.lastUsedAt;
@@ -145,7 +149,7 @@ describe('API-key cache', () => {
 });
 
 describe('verified access tokens', () => {
-  it('a token checked once is still refused with another merchant\'s key, in the other mode, and once expired', async () => {
+  it("a token checked once is still refused with another merchant's key, in the other mode, and once expired", async () => {
     const m = await createMerchant(ctx, 'Tokens');
     const other = await createMerchant(ctx, 'Other tokens');
     const user = await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: '+237691234567', password: 'limbe-market-2026' });
@@ -253,7 +257,9 @@ describe('prepared statements (PostgreSQL)', () => {
       await sql`insert into prepared_probe values (${1})`.execute(db);
       const read = () => sql<Record<string, unknown>>`select * from prepared_probe where a = ${1}`.execute(db);
       expect((await read()).rows).toEqual([{ a: 1 }]);
-      const named = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like ${'select * from prepared_probe%'}`.execute(db);
+      const named = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_prepared_statements where statement like ${'select * from prepared_probe%'}`.execute(db);
       expect(named.rows[0]?.n).toBe(1);
       await sql`alter table prepared_probe add column b int`.execute(db);
       // PostgreSQL refuses the stale plan once ("cached plan must not change result type")...

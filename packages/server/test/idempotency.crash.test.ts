@@ -95,7 +95,15 @@ async function crashThenRetry(send: () => Promise<Res>, status: number): Promise
 }
 
 const count = async (table: 'intents' | 'charges' | 'refunds', column: 'merchant_id' | 'intent_id', value: string) =>
-  Number((await ctx.deps.db.selectFrom(table).select((eb) => eb.fn.countAll<bigint>().as('n')).where(column, '=', value).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await ctx.deps.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<bigint>().as('n'))
+        .where(column, '=', value)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 const transfers = async (kind: 'charge' | 'refund', intentId: string) =>
   (await ctx.deps.db.selectFrom('ledger_transfers').select('id').where('kind', '=', kind).where('reference', '=', intentId).execute()).length;
 
@@ -155,7 +163,10 @@ describe('the answer is stored with the effect: a crash after the commit is repl
   it('refund: the retry replays the 201; one refund, one transfer back', async () => {
     const { user, intentId, token } = await readyToPay('12000');
     expect((await charge(ctx, user, intentId, token)).statusCode).toBe(200);
-    const first = await crashThenRetry(() => call(ctx.app, 'POST', `/gateway/${intentId}/refunds`, withKey(sk(m), `refund-${intentId}`), { amount: '2000' }), 201);
+    const first = await crashThenRetry(
+      () => call(ctx.app, 'POST', `/gateway/${intentId}/refunds`, withKey(sk(m), `refund-${intentId}`), { amount: '2000' }),
+      201,
+    );
     expect(first.json()).toMatchObject({ object: 'refund', amount: '2000', intentId });
     expect(await count('refunds', 'intent_id', intentId)).toBe(1);
     expect(await transfers('refund', intentId)).toBe(1);
@@ -167,7 +178,10 @@ describe('the answer is stored with the effect: a crash after the commit is repl
     const user = await newUser(ctx, m);
     expect((await call(ctx.app, 'POST', '/otp/init', user.creds, { userId: user.id, channel: 'sms' })).statusCode).toBe(200);
     const { code } = await lastMessage(ctx, m, user.id);
-    const first = await crashThenRetry(() => call(ctx.app, 'POST', '/otp/verify', withKey(user.creds, `verify-${user.id}`), { userId: user.id, otp: code }), 200);
+    const first = await crashThenRetry(
+      () => call(ctx.app, 'POST', '/otp/verify', withKey(user.creds, `verify-${user.id}`), { userId: user.id, otp: code }),
+      200,
+    );
     expect((first.json() as { authorizationToken: string }).authorizationToken).toMatch(/^otp_/);
     const authorizations = await ctx.deps.db.selectFrom('otp_authorizations').select('token_hash').where('user_id', '=', user.id).execute();
     expect(authorizations).toHaveLength(1);
@@ -178,7 +192,10 @@ describe('the answer is stored with the effect: a crash after the commit is repl
     expect((await call(ctx.app, 'POST', '/otp/init', user.creds, { userId: user.id, channel: 'sms' })).statusCode).toBe(200);
     const { code } = await lastMessage(ctx, m, user.id);
     const wrong = code === '000000' ? '111111' : '000000';
-    const first = await crashThenRetry(() => call(ctx.app, 'POST', '/otp/verify', withKey(user.creds, `wrong-${user.id}`), { userId: user.id, otp: wrong }), 400);
+    const first = await crashThenRetry(
+      () => call(ctx.app, 'POST', '/otp/verify', withKey(user.creds, `wrong-${user.id}`), { userId: user.id, otp: wrong }),
+      400,
+    );
     expect(problem(first, 400, 'otp_incorrect')).toMatchObject({ attemptsRemaining: 4 });
     const row = await ctx.deps.db.selectFrom('otp_codes').select('attempts').where('user_id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.attempts).toBe(1);

@@ -61,7 +61,15 @@ afterAll(() => ctx.close());
 const withKey = (creds: Creds, key: string): Creds => ({ ...creds, headers: { ...(creds.headers ?? {}), 'idempotency-key': key } });
 const body = (patch: Record<string, unknown> = {}) => ({ amount: '5000', currency: 'XAF', description: 'Order', metadata: { orderId: 'o1', n: 1 }, ...patch });
 const intentCount = async (merchantId: string) =>
-  Number((await ctx.deps.db.selectFrom('intents').select((eb) => eb.fn.countAll<bigint>().as('n')).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await ctx.deps.db
+        .selectFrom('intents')
+        .select((eb) => eb.fn.countAll<bigint>().as('n'))
+        .where('merchant_id', '=', merchantId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** Resolves once `n` slow requests are waiting at their gate. */
 async function slowWaiting(n: number) {
@@ -292,7 +300,10 @@ describe('whose key', () => {
     expect(b.body).not.toBe(a.body);
     const sent = await call(ctx.app, 'GET', `/test/messages?userId=${second.id}`, sk(t));
     expect((sent.json() as { data: unknown[] }).data).toHaveLength(1);
-    for (const [user, answer] of [[first, a], [second, b]] as const) {
+    for (const [user, answer] of [
+      [first, a],
+      [second, b],
+    ] as const) {
       const again = await init(user);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body).toBe(answer.body);

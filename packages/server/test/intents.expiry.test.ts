@@ -118,9 +118,11 @@ describe('the sweeper', () => {
     for (const c of created) expect(await storedStatus(c.id)).toBe('EXPIRED');
   });
 
-  it('writes each event in the merchant\'s pinned version, for live intents too', async () => {
+  it("writes each event in the merchant's pinned version, for live intents too", async () => {
     await sweepAll();
-    const intent = (await call(ctx.app, 'POST', '/gateway', { apiKey: m.live.apiKey, secretKey: m.live.secretKey }, { amount: '10', currency: 'EUR', expiresIn: 300 })).json();
+    const intent = (
+      await call(ctx.app, 'POST', '/gateway', { apiKey: m.live.apiKey, secretKey: m.live.secretKey }, { amount: '10', currency: 'EUR', expiresIn: 300 })
+    ).json();
     ctx.clock.advance(5 * MINUTE);
     expect(await sweepAll()).toBe(1);
     const body = JSON.parse((await events(intent.id))[0]?.payload ?? '{}');
@@ -163,7 +165,9 @@ describe('the sweeper', () => {
     ctx.clock.advance(5 * MINUTE);
     const counts = await Promise.all([ctx.services.intents.sweepExpired(4), ctx.services.intents.sweepExpired(4), ctx.services.intents.sweepExpired(4)]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
-    const n = await sql<{ n: string }>`select count(*)::text as n from events where type = 'payment.expired' and merchant_id = ${t.merchantId}`.execute(ctx.deps.db);
+    const n = await sql<{ n: string }>`select count(*)::text as n from events where type = 'payment.expired' and merchant_id = ${t.merchantId}`.execute(
+      ctx.deps.db,
+    );
     expect(n.rows[0]?.n).toBe('30');
   });
 
@@ -232,7 +236,7 @@ describe('acting on an expired intent', () => {
     expect(res.json().status).toBe('CANCELED');
   });
 
-  it('expireIfDue (for charges): expires a due intent in the caller\'s transaction, leaves others', async () => {
+  it("expireIfDue (for charges): expires a due intent in the caller's transaction, leaves others", async () => {
     const due = await create(m, { expiresIn: 300 });
     ctx.clock.advance(5 * MINUTE);
     const open = await create(m, { expiresIn: 300 });

@@ -25,7 +25,13 @@ function expectProblem(res: { statusCode: number; headers: Record<string, unknow
 }
 
 async function create(t: TestMerchant, body: Record<string, unknown> = {}, creds = sk(t)) {
-  const res = await call(ctx.app, 'POST', '/gateway', creds, { amount: '5000', currency: 'XAF', description: 'Order 42', metadata: { orderId: 'ord_42' }, ...body });
+  const res = await call(ctx.app, 'POST', '/gateway', creds, {
+    amount: '5000',
+    currency: 'XAF',
+    description: 'Order 42',
+    metadata: { orderId: 'ord_42' },
+    ...body,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -162,12 +168,18 @@ describe('bad input on POST /gateway', () => {
   ];
 
   it.each(cases)('%s', async (_name, patch, status, code, param) => {
-    const before = await ctx.deps.db.selectFrom('intents').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow();
+    const before = await ctx.deps.db
+      .selectFrom('intents')
+      .select((eb) => eb.fn.countAll<bigint>().as('n'))
+      .executeTakeFirstOrThrow();
     const body = { amount: '5000', currency: 'XAF', description: 'x', metadata: { a: 'b' }, ...patch };
     const res = await call(ctx.app, 'POST', '/gateway', sk(m), body);
     const problem = expectProblem(res, status, code, param);
     expect(problem.type).toBe(`/errors/${code}`);
-    const after = await ctx.deps.db.selectFrom('intents').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow();
+    const after = await ctx.deps.db
+      .selectFrom('intents')
+      .select((eb) => eb.fn.countAll<bigint>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 
@@ -218,7 +230,7 @@ describe('GET /gateway/sessions/{sessionToken}', () => {
     expect(res.json()).not.toHaveProperty('metadata');
   });
 
-  it('404 for an unknown, malformed, other merchant\'s or other mode\'s token', async () => {
+  it("404 for an unknown, malformed, other merchant's or other mode's token", async () => {
     const created = await create(m);
     const liveIntent = await create(m, {}, live(m));
     expectProblem(await call(ctx.app, 'GET', `/gateway/sessions/ps_${'A'.repeat(43)}`, pk(m)), 404, 'not_found');
@@ -241,7 +253,11 @@ describe('GET /gateway/sessions/{sessionToken}', () => {
     expectProblem(await call(ctx.app, 'GET', `/gateway/sessions/${token.slice(0, -1)}`, pk(m)), 404, 'not_found');
     // Another intent's secret with this intent's id.
     const second = await create(m);
-    expectProblem(await call(ctx.app, 'GET', `/gateway/sessions/ps_${created.id.slice(3)}${(second.sessionToken as string).slice(29)}`, pk(m)), 404, 'not_found');
+    expectProblem(
+      await call(ctx.app, 'GET', `/gateway/sessions/ps_${created.id.slice(3)}${(second.sessionToken as string).slice(29)}`, pk(m)),
+      404,
+      'not_found',
+    );
     expect((await call(ctx.app, 'GET', `/gateway/sessions/${token}`, pk(m))).json().id).toBe(created.id);
   });
 
@@ -265,7 +281,7 @@ describe('GET /gateway/{id}', () => {
     expectProblem(await call(ctx.app, 'GET', `/gateway/${created.id}`, pk(m)), 401, 'secret_key_required');
   });
 
-  it('404, never 403, for another merchant\'s or mode\'s id, or an id that does not exist', async () => {
+  it("404, never 403, for another merchant's or mode's id, or an id that does not exist", async () => {
     const created = await create(m);
     const liveIntent = await create(m, {}, live(m));
     expectProblem(await call(ctx.app, 'GET', `/gateway/${created.id}`, sk(other)), 404, 'not_found');
@@ -362,7 +378,7 @@ describe('POST /gateway/{id}/cancel', () => {
     expect(await ctx.deps.db.selectFrom('events').selectAll().where('intent_id', '=', a.id).execute()).toHaveLength(1);
   });
 
-  it('refuses a body with fields, another merchant\'s or mode\'s id, and the API key alone', async () => {
+  it("refuses a body with fields, another merchant's or mode's id, and the API key alone", async () => {
     const a = await create(m);
     expectProblem(await call(ctx.app, 'POST', `/gateway/${a.id}/cancel`, sk(m), { reason: 'x' }), 400, 'parameter_unknown', 'reason');
     expectProblem(await call(ctx.app, 'POST', `/gateway/${a.id}/cancel`, sk(other)), 404, 'not_found');

@@ -135,16 +135,24 @@ describe("a customer's SMS", () => {
   });
 
   it('every SMS text of both catalogues stays in the GSM 7-bit alphabet (160 characters a part, not 70)', () => {
-    const GSM7 = new Set(
-      '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
-    );
-    const values = { code: '123456', minutes: 10, count: 20, merchant: 'Boutique Akwa', provider: 'MTN MoMo', inviter: 'owner@akwa.example', role: 'analyst', link: 'https://caisse.example/dashboard/invitations/inv_x' };
+    const GSM7 = new Set('@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà');
+    const values = {
+      code: '123456',
+      minutes: 10,
+      count: 20,
+      merchant: 'Boutique Akwa',
+      provider: 'MTN MoMo',
+      inviter: 'owner@akwa.example',
+      role: 'analyst',
+      link: 'https://caisse.example/dashboard/invitations/inv_x',
+    };
     for (const language of ['fr-CM', 'fr-SN', 'en'] as const) {
       const t = translator({ requested: [language] });
       for (const id of Object.keys(en) as MessageId[]) {
         // Subjects, the payment link's and the account's web pages and the approval hint shown in
         // checkout (`nextAction.message`) are never sent by SMS.
-        if (id.endsWith('Subject') || id === 'otp.subject' || id.startsWith('paymentLinks.') || id.startsWith('account.') || id.startsWith('attempts.')) continue;
+        if (id.endsWith('Subject') || id === 'otp.subject' || id.startsWith('paymentLinks.') || id.startsWith('account.') || id.startsWith('attempts.'))
+          continue;
         const text = smsBody(t.text(id, { ...values, amount: t.amount(1_250_000n, language === 'fr-SN' ? 'XOF' : 'XAF') }));
         const outside = [...text].filter((c) => !GSM7.has(c));
         expect(outside, `${language} ${id}: ${text}`).toEqual([]);
@@ -158,17 +166,38 @@ describe("the dashboard user's language", () => {
     const login = async () => {
       const res = await call(ctx.app, 'POST', '/dashboard/api/login', {}, m.dashboard);
       expect(res.statusCode, res.body).toBe(200);
-      return { cookie: String(res.headers['set-cookie']).split(';')[0] as string, body: res.json() as { csrfToken: string; language: string | null; merchant: { language: string } } };
+      return {
+        cookie: String(res.headers['set-cookie']).split(';')[0] as string,
+        body: res.json() as { csrfToken: string; language: string | null; merchant: { language: string } },
+      };
     };
     const first = await login();
     expect(first.body).toMatchObject({ language: null, merchant: { language: 'fr' } });
-    const set = await call(ctx.app, 'PATCH', '/dashboard/api/session', { headers: { cookie: first.cookie, 'x-csrf-token': first.body.csrfToken } }, { language: 'en' });
+    const set = await call(
+      ctx.app,
+      'PATCH',
+      '/dashboard/api/session',
+      { headers: { cookie: first.cookie, 'x-csrf-token': first.body.csrfToken } },
+      { language: 'en' },
+    );
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json()).toMatchObject({ language: 'en', csrfToken: first.body.csrfToken });
     expect((await login()).body.language).toBe('en');
-    const bad = await call(ctx.app, 'PATCH', '/dashboard/api/session', { headers: { cookie: first.cookie, 'x-csrf-token': first.body.csrfToken } }, { language: 'de' });
+    const bad = await call(
+      ctx.app,
+      'PATCH',
+      '/dashboard/api/session',
+      { headers: { cookie: first.cookie, 'x-csrf-token': first.body.csrfToken } },
+      { language: 'de' },
+    );
     expect(bad.statusCode).toBe(400);
-    const back = await call(ctx.app, 'PATCH', '/dashboard/api/session', { headers: { cookie: first.cookie, 'x-csrf-token': first.body.csrfToken } }, { language: null });
+    const back = await call(
+      ctx.app,
+      'PATCH',
+      '/dashboard/api/session',
+      { headers: { cookie: first.cookie, 'x-csrf-token': first.body.csrfToken } },
+      { language: null },
+    );
     expect(back.json()).toMatchObject({ language: null });
   });
 });
@@ -195,7 +224,10 @@ describe("the pages' language", () => {
     };
     const merchant = await createMerchant(ctx, 'Page shop');
     const { sessionToken } = await createIntent(ctx, merchant);
-    expect(await page(`/checkout/${sessionToken}`, 'en-US,en;q=0.9')).toMatchObject({ lang: 'en', config: { language: 'en', locale: 'en-US', merchantLanguage: 'fr' } });
+    expect(await page(`/checkout/${sessionToken}`, 'en-US,en;q=0.9')).toMatchObject({
+      lang: 'en',
+      config: { language: 'en', locale: 'en-US', merchantLanguage: 'fr' },
+    });
     expect(await page(`/checkout/${sessionToken}`, 'fr-CM')).toMatchObject({ lang: 'fr', config: { language: 'fr', locale: 'fr-CM' } });
     expect(await page(`/checkout/${sessionToken}`, 'de')).toMatchObject({ lang: 'fr', config: { language: 'fr', locale: 'fr' } });
     await ctx.services.merchants.setLanguage(merchant.merchantId, 'en');

@@ -52,7 +52,15 @@ describe('transfers', () => {
     const userId = await testUser('5000');
     const { wallet, merchant } = await accounts(userId);
     const result = await ctx.deps.db.transaction().execute((tx) =>
-      ctx.services.ledger.transfer(tx, { ...scope(), kind: 'charge', reference: 'pi_test1', from: wallet.id, to: merchant.id, amount: 1200n, currency: 'XAF' }),
+      ctx.services.ledger.transfer(tx, {
+        ...scope(),
+        kind: 'charge',
+        reference: 'pi_test1',
+        from: wallet.id,
+        to: merchant.id,
+        amount: 1200n,
+        currency: 'XAF',
+      }),
     );
     expect(result.id).toMatch(/^tr_/);
     expect(result.postings.map((p) => p.amount)).toEqual([-1200n, 1200n]);
@@ -71,9 +79,9 @@ describe('transfers', () => {
     const userId = await testUser('1000');
     const { wallet, merchant } = await accounts(userId);
     const before = await ctx.services.ledger.verify();
-    const attempt = ctx.deps.db.transaction().execute((tx) =>
-      ctx.services.ledger.transfer(tx, { ...scope(), kind: 'charge', from: wallet.id, to: merchant.id, amount: 1001n }),
-    );
+    const attempt = ctx.deps.db
+      .transaction()
+      .execute((tx) => ctx.services.ledger.transfer(tx, { ...scope(), kind: 'charge', from: wallet.id, to: merchant.id, amount: 1001n }));
     await expect(attempt).rejects.toMatchObject({ code: 'insufficient_funds', status: 402 });
     const after = await ctx.services.ledger.verify();
     expect(after.transfers).toBe(before.transfers);
@@ -86,9 +94,18 @@ describe('transfers', () => {
     const other = await createMerchant(ctx, 'Other');
     const foreign = await ctx.services.ledger.merchantBalance(ctx.deps.db, { merchantId: other.merchantId, mode: 'test', currency: 'XAF' });
     const eur = await ctx.services.ledger.merchantBalance(ctx.deps.db, { ...scope(), currency: 'EUR' });
-    const run = (input: Parameters<typeof ctx.services.ledger.transfer>[1]) => ctx.deps.db.transaction().execute((tx) => ctx.services.ledger.transfer(tx, input));
+    const run = (input: Parameters<typeof ctx.services.ledger.transfer>[1]) =>
+      ctx.deps.db.transaction().execute((tx) => ctx.services.ledger.transfer(tx, input));
     const base = { ...scope(), kind: 'test' };
-    await expect(run({ ...base, postings: [{ accountId: wallet.id, amount: -10n }, { accountId: merchant.id, amount: 9n }] })).rejects.toThrow(/sum to -1/);
+    await expect(
+      run({
+        ...base,
+        postings: [
+          { accountId: wallet.id, amount: -10n },
+          { accountId: merchant.id, amount: 9n },
+        ],
+      }),
+    ).rejects.toThrow(/sum to -1/);
     await expect(run({ ...base, from: wallet.id, to: foreign.id, amount: 10n })).rejects.toThrow(/another merchant/);
     await expect(run({ ...base, from: wallet.id, to: eur.id, amount: 10n })).rejects.toThrow(/sum to/);
     await expect(run({ ...base, from: wallet.id, to: merchant.id, amount: 10n, currency: 'EUR' })).rejects.toThrow(/not in EUR/);
@@ -113,7 +130,10 @@ describe('the database enforces the rules too', () => {
     const { wallet, merchant } = await accounts(userId);
     const commit = ctx.deps.db.transaction().execute(async (tx) => {
       const now = ctx.clock.now();
-      await tx.insertInto('ledger_transfers').values({ id: 'tr_unbalanced', merchant_id: m.merchantId, mode: 'test', kind: 'manual', reference: null, created_at: now }).execute();
+      await tx
+        .insertInto('ledger_transfers')
+        .values({ id: 'tr_unbalanced', merchant_id: m.merchantId, mode: 'test', kind: 'manual', reference: null, created_at: now })
+        .execute();
       await tx
         .insertInto('ledger_postings')
         .values([
@@ -159,7 +179,13 @@ describe('verifyLedger and `caisse ledger verify`', () => {
       const opened = await openPglite(dir);
       await migrate(opened.db);
       const clock = new ManualClock();
-      const deps: Deps = { config: loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: dir }), db: opened.db, clock, random: systemRandom, ids: idFactory(clock) };
+      const deps: Deps = {
+        config: loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: dir }),
+        db: opened.db,
+        clock,
+        random: systemRandom,
+        ids: idFactory(clock),
+      };
       const services = createServices(deps);
       const merchant = await services.merchants.createMerchant({ name: 'CLI shop' });
       const user = await services.users.createTestUser(
@@ -233,7 +259,8 @@ describe('GET /balance', () => {
     const empty = await call(ctx.app, 'GET', '/balance', sk(own));
     expect(empty.statusCode).toBe(200);
     expect(empty.json()).toEqual({ object: 'balance', livemode: false, available: [], pending: [], reserved: [], balances: [] });
-    const userId = (await call(ctx.app, 'POST', '/test/users', sk(own), { phoneNumber: '+237650001122', password: 'douala-rain-2026', balance: '900' })).json().id;
+    const userId = (await call(ctx.app, 'POST', '/test/users', sk(own), { phoneNumber: '+237650001122', password: 'douala-rain-2026', balance: '900' })).json()
+      .id;
     await ctx.deps.db.transaction().execute(async (tx) => {
       const q = { merchantId: own.merchantId, mode: 'test' as const, currency: 'XAF' as const };
       const wallet = await ctx.services.ledger.userWallet(tx, { ...q, userId });
@@ -308,7 +335,9 @@ describe.runIf(onPostgres)('concurrency (PostgreSQL)', () => {
     const negative = await ctx.deps.db.selectFrom('ledger_accounts').select('id').where('kind', '=', 'user_wallet').where('balance', '<', 0n).execute();
     expect(negative).toEqual([]);
     // Money is conserved: every account of the merchant's test XAF ledger sums to zero.
-    const total = await sql<{ total: string }>`select sum(balance)::text as total from ledger_accounts where merchant_id = ${m.merchantId} and mode = 'test' and currency = 'XAF'`.execute(ctx.deps.db);
+    const total = await sql<{
+      total: string;
+    }>`select sum(balance)::text as total from ledger_accounts where merchant_id = ${m.merchantId} and mode = 'test' and currency = 'XAF'`.execute(ctx.deps.db);
     expect(total.rows[0]?.total).toBe('0');
   });
 });

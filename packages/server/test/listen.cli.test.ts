@@ -163,7 +163,10 @@ describe('caisse listen + caisse trigger', () => {
     expect(eventId).toBeDefined();
     await vi.waitFor(() => expect(receivedIds()).toContain(eventId), { timeout: 15_000, interval: 50 });
     const got = receiver.received.find((r) => header(r.headers, 'webhook-id') === eventId);
-    const event = stripe.webhooks.constructEvent(got?.body ?? '', header(got?.headers ?? {}, 'pay-signature'), secret) as unknown as { type: string; data: { payout: { status: string; amount: string } } };
+    const event = stripe.webhooks.constructEvent(got?.body ?? '', header(got?.headers ?? {}, 'pay-signature'), secret) as unknown as {
+      type: string;
+      data: { payout: { status: string; amount: string } };
+    };
     expect(event).toMatchObject({ type: 'payout.paid', data: { payout: { status: 'PAID', amount: '4925' } } });
   }, 120_000);
 
@@ -180,7 +183,11 @@ describe('caisse listen + caisse trigger', () => {
     const event = stripe.webhooks.constructEvent(got?.body ?? '', header(got?.headers ?? {}, 'pay-signature'), secret) as unknown as {
       data: { paymentIntent: { status: string; attempts: unknown; paymentMethod: unknown }; attempt: { status: string } };
     };
-    expect(event.data.paymentIntent).toMatchObject({ status: 'SUCCEEDED', attempts: [expect.objectContaining({ provider: 'mtn_momo', status: 'SUCCEEDED' })], paymentMethod: { type: 'mobile_money', provider: 'mtn_momo' } });
+    expect(event.data.paymentIntent).toMatchObject({
+      status: 'SUCCEEDED',
+      attempts: [expect.objectContaining({ provider: 'mtn_momo', status: 'SUCCEEDED' })],
+      paymentMethod: { type: 'mobile_money', provider: 'mtn_momo' },
+    });
     expect(event.data.attempt).toMatchObject({ status: 'SUCCEEDED' });
 
     const processing = await runCaisse(['trigger', 'payment.processing'], cliEnv());

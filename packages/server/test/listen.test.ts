@@ -204,7 +204,14 @@ describe('GET /listen/stream', () => {
     await vi.waitFor(() => expect(s.messages).toHaveLength(1));
     const ready = s.messages[0] as EventSourceMessage;
     expect(ready.event).toBe('ready');
-    expect(JSON.parse(ready.data)).toEqual({ object: 'listen_session', merchantId: m.merchantId, livemode: false, events: ['payment.completed'], cursor: ready.id, resumedAfter: null });
+    expect(JSON.parse(ready.data)).toEqual({
+      object: 'listen_session',
+      merchantId: m.merchantId,
+      livemode: false,
+      events: ['payment.completed'],
+      cursor: ready.id,
+      resumedAfter: null,
+    });
     await makeEvent(ctx, m.merchantId, { type: 'payment.failed' });
     const e = await makeEvent(ctx, m.merchantId, { type: 'payment.completed', metadata: { note: 'line\nbreak é' } });
     await vi.waitFor(() => expect(s.messages).toHaveLength(2), { timeout: 5000, interval: 20 });

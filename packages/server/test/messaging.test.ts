@@ -117,13 +117,26 @@ function messagingWith(config = liveConfig({})) {
 
 const accepted = (messageId = 'ATXid_1') => ({
   status: 201,
-  body: { SMSMessageData: { Message: 'Sent to 1/1 Total Cost: XAF 15', Recipients: [{ statusCode: 101, number: '+237650000001', status: 'Success', cost: 'XAF 15', messageId }] } },
+  body: {
+    SMSMessageData: {
+      Message: 'Sent to 1/1 Total Cost: XAF 15',
+      Recipients: [{ statusCode: 101, number: '+237650000001', status: 'Success', cost: 'XAF 15', messageId }],
+    },
+  },
 });
 
 describe('SMTP', () => {
   it('a live e-mail is delivered to a real SMTP listener, authenticated, from the configured address', async () => {
     const messaging = messagingWith();
-    const sent = await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_1', channel: 'email', to: 'awa@example.cm', subject: 'Your code', body: 'Your code is 482913.' });
+    const sent = await messaging.send({
+      merchantId: m.merchantId,
+      mode: 'live',
+      userId: 'usr_1',
+      channel: 'email',
+      to: 'awa@example.cm',
+      subject: 'Your code',
+      body: 'Your code is 482913.',
+    });
     expect(sent).toMatchObject({ provider: 'smtp', status: 'sent' });
     expect(mails).toHaveLength(1);
     const mail = mails[0] as Received;
@@ -141,18 +154,26 @@ describe('SMTP', () => {
   it('the transport, loaded with the first e-mail, carries the next ones too', async () => {
     const messaging = messagingWith();
     const before = mails.length;
-    const send = (userId: string, to: string) => messaging.send({ merchantId: m.merchantId, mode: 'live', userId, channel: 'email', to, subject: 'Code', body: `Code for ${to}` });
+    const send = (userId: string, to: string) =>
+      messaging.send({ merchantId: m.merchantId, mode: 'live', userId, channel: 'email', to, subject: 'Code', body: `Code for ${to}` });
     // Two at once: both wait for the one transport the first one loads.
     const sent = await Promise.all([send('usr_smtp_1', 'c@example.cm'), send('usr_smtp_2', 'd@example.cm')]);
     expect(sent).toMatchObject([{ status: 'sent' }, { status: 'sent' }]);
     expect(await send('usr_smtp_3', 'e@example.cm')).toMatchObject({ status: 'sent' });
-    expect(mails.slice(before).map((mail) => mail.to).sort()).toEqual([['c@example.cm'], ['d@example.cm'], ['e@example.cm']]);
+    expect(
+      mails
+        .slice(before)
+        .map((mail) => mail.to)
+        .sort(),
+    ).toEqual([['c@example.cm'], ['d@example.cm'], ['e@example.cm']]);
   });
 
   it('wrong SMTP credentials: 503 unavailable, the row marked failed, no secret in the error', async () => {
     const messaging = messagingWith(liveConfig({ SMTP_URL: `smtp://caisse:wrong-password@127.0.0.1:${smtpPort}` }));
     const before = mails.length;
-    const err = await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_2', channel: 'email', to: 'b@example.cm', body: 'Code 1' }).catch((e) => e);
+    const err = await messaging
+      .send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_2', channel: 'email', to: 'b@example.cm', body: 'Code 1' })
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'unavailable', status: 503 });
     expect(String(err.message)).not.toContain('wrong-password');
     expect(mails.length).toBe(before);
@@ -165,7 +186,14 @@ describe("Africa's Talking SMS", () => {
   it('posts the documented form with the apiKey header, and records the message id', async () => {
     atAnswer = accepted('ATXid_42');
     const messaging = messagingWith();
-    const sent = await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_3', channel: 'sms', to: '+237650000001', body: 'Your code is 123456.' });
+    const sent = await messaging.send({
+      merchantId: m.merchantId,
+      mode: 'live',
+      userId: 'usr_3',
+      channel: 'sms',
+      to: '+237650000001',
+      body: 'Your code is 123456.',
+    });
     expect(sent).toMatchObject({ provider: 'africastalking', status: 'sent' });
     const req = atRequests.at(-1) as AtRequest;
     expect(req.method).toBe('POST');
@@ -180,11 +208,18 @@ describe("Africa's Talking SMS", () => {
 
   it('a recipient refused by the provider, or an HTTP error, is 503 unavailable without the key', async () => {
     const messaging = messagingWith();
-    atAnswer = { status: 201, body: { SMSMessageData: { Message: 'Sent to 0/1', Recipients: [{ statusCode: 403, number: '+237650000002', status: 'InvalidPhoneNumber' }] } } };
-    const refused = await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_4', channel: 'sms', to: '+237650000002', body: 'x' }).catch((e) => e);
+    atAnswer = {
+      status: 201,
+      body: { SMSMessageData: { Message: 'Sent to 0/1', Recipients: [{ statusCode: 403, number: '+237650000002', status: 'InvalidPhoneNumber' }] } },
+    };
+    const refused = await messaging
+      .send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_4', channel: 'sms', to: '+237650000002', body: 'x' })
+      .catch((e) => e);
     expect(refused).toMatchObject({ code: 'unavailable' });
     atAnswer = { status: 401, body: 'The supplied authentication is invalid' };
-    const unauthorised = await messaging.send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_4', channel: 'sms', to: '+237650000002', body: 'x' }).catch((e) => e);
+    const unauthorised = await messaging
+      .send({ merchantId: m.merchantId, mode: 'live', userId: 'usr_4', channel: 'sms', to: '+237650000002', body: 'x' })
+      .catch((e) => e);
     expect(unauthorised).toMatchObject({ code: 'unavailable' });
     expect(JSON.stringify(unauthorised)).not.toContain(AT_KEY);
     const rows = await ctx.deps.db.selectFrom('messages').select('status').where('user_id', '=', 'usr_4').execute();
@@ -192,9 +227,21 @@ describe("Africa's Talking SMS", () => {
   });
 
   it('the sandbox username selects the sandbox host by default', () => {
-    const config = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/x', CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'sandbox', AFRICASTALKING_API_KEY: 'k' });
+    const config = loadConfig({
+      CAISSE_MASTER_KEY: TEST_MASTER_KEY,
+      CAISSE_DATA_DIR: '/tmp/x',
+      CAISSE_SMS_PROVIDER: 'africastalking',
+      AFRICASTALKING_USERNAME: 'sandbox',
+      AFRICASTALKING_API_KEY: 'k',
+    });
     expect(config.messaging.sms).toMatchObject({ provider: 'africastalking', url: 'https://api.sandbox.africastalking.com' });
-    const live = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/x', CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'shop', AFRICASTALKING_API_KEY: 'k' });
+    const live = loadConfig({
+      CAISSE_MASTER_KEY: TEST_MASTER_KEY,
+      CAISSE_DATA_DIR: '/tmp/x',
+      CAISSE_SMS_PROVIDER: 'africastalking',
+      AFRICASTALKING_USERNAME: 'shop',
+      AFRICASTALKING_API_KEY: 'k',
+    });
     expect(live.messaging.sms).toMatchObject({ url: 'https://api.africastalking.com', senderId: undefined });
   });
 });
@@ -205,9 +252,23 @@ describe('test mode', () => {
     const messaging = messagingWith();
     const smsBefore = atRequests.length;
     const mailBefore = mails.length;
-    const sms = await messaging.send({ merchantId: m.merchantId, mode: 'test', userId: 'usr_5', channel: 'sms', to: '+237650000005', body: 'Your code is 555555.' });
+    const sms = await messaging.send({
+      merchantId: m.merchantId,
+      mode: 'test',
+      userId: 'usr_5',
+      channel: 'sms',
+      to: '+237650000005',
+      body: 'Your code is 555555.',
+    });
     ctx.clock.advance(1);
-    const email = await messaging.send({ merchantId: m.merchantId, mode: 'test', userId: 'usr_5', channel: 'email', to: 'c@example.cm', body: 'Your code is 666666.' });
+    const email = await messaging.send({
+      merchantId: m.merchantId,
+      mode: 'test',
+      userId: 'usr_5',
+      channel: 'email',
+      to: 'c@example.cm',
+      body: 'Your code is 666666.',
+    });
     expect([sms.provider, email.provider]).toEqual(['outbox', 'outbox']);
     expect(atRequests.length).toBe(smsBefore);
     expect(mails.length).toBe(mailBefore);
@@ -244,14 +305,34 @@ describe('live codes in the outbox (issue 20)', () => {
 
   it('production without CAISSE_LIVE_OUTBOX=allow: a live message with no provider is 503, never stored', async () => {
     const prod = (extra: Record<string, string>) =>
-      loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'u', AFRICASTALKING_API_KEY: 'k', ...extra });
-    const email = { merchantId: m.merchantId, mode: 'live' as const, userId: 'usr_8', channel: 'email' as const, to: 'e@example.cm', body: 'Your code is 918273.', code: '918273' };
-    const err = await messagingWith(prod({})).send(email).catch((e) => e);
+      loadConfig({
+        CAISSE_MASTER_KEY: TEST_MASTER_KEY,
+        CAISSE_MODE: 'production',
+        DATABASE_URL: 'postgres://db/x',
+        CAISSE_SMS_PROVIDER: 'africastalking',
+        AFRICASTALKING_USERNAME: 'u',
+        AFRICASTALKING_API_KEY: 'k',
+        ...extra,
+      });
+    const email = {
+      merchantId: m.merchantId,
+      mode: 'live' as const,
+      userId: 'usr_8',
+      channel: 'email' as const,
+      to: 'e@example.cm',
+      body: 'Your code is 918273.',
+      code: '918273',
+    };
+    const err = await messagingWith(prod({}))
+      .send(email)
+      .catch((e) => e);
     expect(err).toMatchObject({ code: 'unavailable', detail: 'No e-mail provider is configured for live mode' });
     expect(await ctx.deps.db.selectFrom('messages').select('id').where('user_id', '=', 'usr_8').execute()).toEqual([]);
     // A staging deployment may keep them, still without the code.
     await messagingWith(prod({ CAISSE_LIVE_OUTBOX: 'allow' })).send(email);
-    expect(await ctx.deps.db.selectFrom('messages').select('body').where('user_id', '=', 'usr_8').execute()).toEqual([{ body: 'Your code is [code withheld].' }]);
+    expect(await ctx.deps.db.selectFrom('messages').select('body').where('user_id', '=', 'usr_8').execute()).toEqual([
+      { body: 'Your code is [code withheld].' },
+    ]);
   });
 });
 
@@ -271,7 +352,10 @@ describe('configuration', () => {
     [{ CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_API_KEY: 'k' }, 'AFRICASTALKING_USERNAME'],
     [{ CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'u' }, 'AFRICASTALKING_API_KEY'],
     [{ CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'u', AFRICASTALKING_API_KEY: 'k', AFRICASTALKING_URL: 'ftp://x' }, 'AFRICASTALKING_URL'],
-    [{ CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'u', AFRICASTALKING_API_KEY: 'k', AFRICASTALKING_SENDER_ID: 'much too long a sender' }, 'AFRICASTALKING_SENDER_ID'],
+    [
+      { CAISSE_SMS_PROVIDER: 'africastalking', AFRICASTALKING_USERNAME: 'u', AFRICASTALKING_API_KEY: 'k', AFRICASTALKING_SENDER_ID: 'much too long a sender' },
+      'AFRICASTALKING_SENDER_ID',
+    ],
     [{ CAISSE_EMAIL_PROVIDER: 'sendmail' }, 'CAISSE_EMAIL_PROVIDER'],
     [{ CAISSE_EMAIL_PROVIDER: 'smtp' }, 'SMTP_URL'],
     [{ CAISSE_EMAIL_PROVIDER: 'smtp', SMTP_URL: 'http://mail.example.cm' }, 'SMTP_URL'],

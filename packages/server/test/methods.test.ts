@@ -46,7 +46,11 @@ describe('merchant country', () => {
   it('is CM by default; merchants country sets it (CLI command); create takes --country', async () => {
     const t = await createMerchant(ctx, 'Country');
     expect((await ctx.services.merchants.findMerchant(t.merchantId))?.country).toBe('CM');
-    expect(await runAdminCommand(ctx.services, 'merchants.country', { merchantId: t.merchantId, country: 'SN' })).toEqual({ merchantId: t.merchantId, country: 'SN', currency: 'XOF' });
+    expect(await runAdminCommand(ctx.services, 'merchants.country', { merchantId: t.merchantId, country: 'SN' })).toEqual({
+      merchantId: t.merchantId,
+      country: 'SN',
+      currency: 'XOF',
+    });
     expect((await ctx.services.merchants.findMerchant(t.merchantId))?.country).toBe('SN');
     const created = await runAdminCommand(ctx.services, 'merchants.create', { name: 'Abidjan', country: 'CI' });
     expect((await ctx.services.merchants.findMerchant(created.merchantId))?.country).toBe('CI');
@@ -54,19 +58,35 @@ describe('merchant country', () => {
   });
 
   it('the database refuses a country it does not know', async () => {
-    await expect(ctx.deps.db.updateTable('merchants').set({ country: 'FR' as 'CM' }).where('id', '=', m.merchantId).execute()).rejects.toThrow();
+    await expect(
+      ctx.deps.db
+        .updateTable('merchants')
+        .set({ country: 'FR' as 'CM' })
+        .where('id', '=', m.merchantId)
+        .execute(),
+    ).rejects.toThrow();
     expect(CountrySchema.anyOf.map((s: { const: string }) => s.const)).toEqual(COUNTRY_CODES);
   });
 });
 
 describe('GET /payment-methods', () => {
-  it('by default: the wallet, then every configured provider of the merchant\'s country and currency', async () => {
+  it("by default: the wallet, then every configured provider of the merchant's country and currency", async () => {
     const { sessionToken } = await intent(m);
     // Test mode's sandbox serves every provider: MTN and Orange in Cameroon.
     const methods = await methodsOf(m, sessionToken);
     expect(methods.slice(0, 2)).toEqual([{ type: 'wallet' }, MTN]);
     expect(methods.slice(2)).toEqual([
-      { type: 'mobile_money', provider: 'orange_money', name: 'Orange Money', approval: 'redirect', available: true, minAmount: '100', maxAmount: '500000', prefixes: expect.arrayContaining(['+23769']), ussd: null },
+      {
+        type: 'mobile_money',
+        provider: 'orange_money',
+        name: 'Orange Money',
+        approval: 'redirect',
+        available: true,
+        minAmount: '100',
+        maxAmount: '500000',
+        prefixes: expect.arrayContaining(['+23769']),
+        ussd: null,
+      },
     ]);
   });
 
@@ -109,14 +129,35 @@ describe('payment method settings', () => {
       wallet: true,
       providersDefault: true,
       providers: [
-        { provider: 'mtn_momo', name: 'MTN MoMo', approval: 'phone_prompt', enabled: true, configured: true, servesCountry: true, offered: true, available: true },
+        {
+          provider: 'mtn_momo',
+          name: 'MTN MoMo',
+          approval: 'phone_prompt',
+          enabled: true,
+          configured: true,
+          servesCountry: true,
+          offered: true,
+          available: true,
+        },
         // Test mode's sandbox serves every provider; Wave does not serve Cameroon.
-        { provider: 'orange_money', name: 'Orange Money', approval: 'redirect', enabled: true, configured: true, servesCountry: true, offered: true, available: true },
+        {
+          provider: 'orange_money',
+          name: 'Orange Money',
+          approval: 'redirect',
+          enabled: true,
+          configured: true,
+          servesCountry: true,
+          offered: true,
+          available: true,
+        },
         { provider: 'wave', name: 'Wave', approval: 'redirect', enabled: true, configured: true, servesCountry: false, offered: false, available: true },
       ],
     });
     const live = await call(ctx.app, 'GET', '/payment-methods/settings', { apiKey: t.live.apiKey, secretKey: t.live.secretKey });
-    expect(live.json()).toMatchObject({ livemode: true, providers: [{ provider: 'mtn_momo', enabled: true, configured: false, offered: false }, { configured: false }, { configured: false }] });
+    expect(live.json()).toMatchObject({
+      livemode: true,
+      providers: [{ provider: 'mtn_momo', enabled: true, configured: false, offered: false }, { configured: false }, { configured: false }],
+    });
   });
 
   it('PUT chooses exactly what checkout offers, and what the charge path allows', async () => {
@@ -127,12 +168,24 @@ describe('payment method settings', () => {
 
     const off = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { providers: [] });
     expect(off.statusCode, off.body).toBe(200);
-    expect(off.json()).toMatchObject({ wallet: true, providersDefault: false, providers: [{ provider: 'mtn_momo', enabled: false, offered: false }, { provider: 'orange_money', enabled: false }, { provider: 'wave', enabled: false }] });
+    expect(off.json()).toMatchObject({
+      wallet: true,
+      providersDefault: false,
+      providers: [
+        { provider: 'mtn_momo', enabled: false, offered: false },
+        { provider: 'orange_money', enabled: false },
+        { provider: 'wave', enabled: false },
+      ],
+    });
     expect(await methodsOf(t, sessionToken)).toEqual([{ type: 'wallet' }]);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(false);
 
     const mm = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { wallet: false, providers: ['mtn_momo'] });
-    expect(mm.json()).toMatchObject({ wallet: false, providersDefault: false, providers: [{ enabled: true, offered: true }, { enabled: false }, { enabled: false }] });
+    expect(mm.json()).toMatchObject({
+      wallet: false,
+      providersDefault: false,
+      providers: [{ enabled: true, offered: true }, { enabled: false }, { enabled: false }],
+    });
     expect(await methodsOf(t, sessionToken)).toEqual([MTN]);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(true);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'EUR')).toBe(false);
@@ -149,7 +202,9 @@ describe('payment method settings', () => {
     problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { providers: ['paypal'] }), 400, 'validation_error');
     problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { wallet: 'yes' }), 400, 'validation_error');
     problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { cards: true }), 400, 'parameter_unknown');
-    await expect(ctx.services.methods.updateSettings({ merchantId: m.merchantId, mode: 'test' }, { providers: ['paypal' as 'mtn_momo'] })).rejects.toMatchObject({ code: 'provider_unsupported' });
+    await expect(
+      ctx.services.methods.updateSettings({ merchantId: m.merchantId, mode: 'test' }, { providers: ['paypal' as 'mtn_momo'] }),
+    ).rejects.toMatchObject({ code: 'provider_unsupported' });
     problem(await call(ctx.app, 'GET', '/payment-methods/settings', pk(m)), 401, 'secret_key_required');
     problem(await call(ctx.app, 'PUT', '/payment-methods/settings', pk(m), { wallet: true }), 401, 'secret_key_required');
   });
@@ -157,21 +212,32 @@ describe('payment method settings', () => {
 
 describe('returnUrl on intents', () => {
   it('is stored and returned on the intent, by the session-token read, and in events', async () => {
-    const res = await call(ctx.app, 'POST', '/gateway', sk(m), { amount: '5000', currency: 'XAF', description: 'Order', metadata: {}, returnUrl: 'https://shop.example.cm/orders/42?paid=1' });
+    const res = await call(ctx.app, 'POST', '/gateway', sk(m), {
+      amount: '5000',
+      currency: 'XAF',
+      description: 'Order',
+      metadata: {},
+      returnUrl: 'https://shop.example.cm/orders/42?paid=1',
+    });
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json() as { id: string; sessionToken: string; returnUrl: string };
     expect(created.returnUrl).toBe('https://shop.example.cm/orders/42?paid=1');
     expect((await call(ctx.app, 'GET', `/gateway/${created.id}`, sk(m))).json()).toMatchObject({ returnUrl: 'https://shop.example.cm/orders/42?paid=1' });
-    expect((await call(ctx.app, 'GET', `/gateway/sessions/${created.sessionToken}`, pk(m))).json()).toMatchObject({ returnUrl: 'https://shop.example.cm/orders/42?paid=1' });
+    expect((await call(ctx.app, 'GET', `/gateway/sessions/${created.sessionToken}`, pk(m))).json()).toMatchObject({
+      returnUrl: 'https://shop.example.cm/orders/42?paid=1',
+    });
     await call(ctx.app, 'POST', `/gateway/${created.id}/cancel`, sk(m), {});
-    const events = (await call(ctx.app, 'GET', '/events?limit=5', sk(m))).json() as { data: { type: string; data: { paymentIntent: { id: string; returnUrl?: string } } }[] };
+    const events = (await call(ctx.app, 'GET', '/events?limit=5', sk(m))).json() as {
+      data: { type: string; data: { paymentIntent: { id: string; returnUrl?: string } } }[];
+    };
     expect(events.data.find((e) => e.data.paymentIntent.id === created.id)?.data.paymentIntent.returnUrl).toBe('https://shop.example.cm/orders/42?paid=1');
     // Without one: null.
     expect((await intent(m)) as unknown).toMatchObject({ returnUrl: null });
   });
 
   it('http only to loopback and only in test mode; anything else is 400 return_url_invalid', async () => {
-    const create = (returnUrl: string, creds = sk(m)) => call(ctx.app, 'POST', '/gateway', creds, { amount: '5000', currency: 'XAF', description: 'Order', metadata: {}, returnUrl });
+    const create = (returnUrl: string, creds = sk(m)) =>
+      call(ctx.app, 'POST', '/gateway', creds, { amount: '5000', currency: 'XAF', description: 'Order', metadata: {}, returnUrl });
     for (const ok of ['http://localhost:3000/done', 'http://127.0.0.1:5173/thanks', 'http://[::1]:8080/']) {
       const res = await create(ok);
       expect(res.statusCode, `${ok}: ${res.body}`).toBe(201);
@@ -200,7 +266,12 @@ describe('dashboard: Settings → Payment methods', () => {
     const cookie = String(res.headers['set-cookie']).split(';')[0] as string;
     const csrf = (res.json() as { csrfToken: string }).csrfToken;
     return (method: 'GET' | 'PUT', url: string, payload?: unknown) =>
-      ctx.app.inject({ method, url: `/dashboard/api${url}`, headers: { cookie, 'x-csrf-token': csrf }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+      ctx.app.inject({
+        method,
+        url: `/dashboard/api${url}`,
+        headers: { cookie, 'x-csrf-token': csrf },
+        ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+      });
   }
 
   it('the owner reads and sets the country and the methods of each mode', async () => {

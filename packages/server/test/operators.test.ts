@@ -63,7 +63,11 @@ describe('sign-in: TOTP is mandatory', () => {
 
     problem(await send('POST', '/operator/api/login', undefined, { email, password: 'wrong-password' }), 401, 'invalid_credentials');
     const enrolling = browserOf(await send('POST', '/operator/api/login', undefined, { email, password: created.password }));
-    expect((await send('GET', '/operator/api/session', enrolling)).json()).toMatchObject({ totpEnrolmentRequired: true, permissions: ['account'], role: 'admin' });
+    expect((await send('GET', '/operator/api/session', enrolling)).json()).toMatchObject({
+      totpEnrolmentRequired: true,
+      permissions: ['account'],
+      role: 'admin',
+    });
     // Nothing else answers before enrolment, whatever the role.
     problem(await send('GET', '/operator/api/merchants', enrolling), 403, 'totp_required');
     problem(await send('GET', '/operator/api/money', enrolling), 403, 'totp_required');
@@ -80,7 +84,10 @@ describe('sign-in: TOTP is mandatory', () => {
     problem(await send('POST', '/operator/api/login', undefined, { email, password: created.password, code: codeAt(secret, 4) }), 401, 'totp_code_invalid');
     const code = codeAt(secret);
     const signedIn = browserOf(await send('POST', '/operator/api/login', undefined, { email, password: created.password, code }));
-    expect((await send('GET', '/operator/api/session', signedIn)).json()).toMatchObject({ totpEnrolmentRequired: false, permissions: expect.arrayContaining(['merchants:freeze']) });
+    expect((await send('GET', '/operator/api/session', signedIn)).json()).toMatchObject({
+      totpEnrolmentRequired: false,
+      permissions: expect.arrayContaining(['merchants:freeze']),
+    });
     // The same code does not open a second session.
     problem(await send('POST', '/operator/api/login', undefined, { email, password: created.password, code }), 401, 'totp_code_reused');
     // No secret in the database in plain text, no session token either.
@@ -102,7 +109,8 @@ describe('sign-in: TOTP is mandatory', () => {
   it('sign-ins are limited per client address, whatever the e-mail', async () => {
     const limited = await createTestContext({ env: { CAISSE_RATE_LIMIT_IP: '2' } });
     try {
-      const attempt = (n: number) => limited.app.inject({ method: 'POST', url: '/operator/api/login', payload: { email: `nobody${n}@ops.example`, password: 'wrong-password' } });
+      const attempt = (n: number) =>
+        limited.app.inject({ method: 'POST', url: '/operator/api/login', payload: { email: `nobody${n}@ops.example`, password: 'wrong-password' } });
       expect((await attempt(1)).statusCode).toBe(401);
       expect((await attempt(2)).statusCode).toBe(401);
       problem(await attempt(3), 429, 'rate_limited');
@@ -113,7 +121,11 @@ describe('sign-in: TOTP is mandatory', () => {
 
   it('a POST without the CSRF token, or from another site, is refused', async () => {
     const { browser } = await operator('compliance');
-    problem(await send('POST', `/operator/api/merchants/${other.merchantId}/freeze`, { cookie: browser.cookie, csrf: 'nope' }, { reason: 'test' }), 403, 'csrf_token_invalid');
+    problem(
+      await send('POST', `/operator/api/merchants/${other.merchantId}/freeze`, { cookie: browser.cookie, csrf: 'nope' }, { reason: 'test' }),
+      403,
+      'csrf_token_invalid',
+    );
     const crossSite = await ctx.app.inject({
       method: 'POST',
       url: `/operator/api/merchants/${other.merchantId}/freeze`,
@@ -167,7 +179,9 @@ describe('merchants: search and freeze', () => {
     const byName = (await send('GET', '/operator/api/merchants?q=frozen%20sh', browser)).json();
     expect(byName.data.map((m: { id: string }) => m.id)).toEqual([shop.merchantId]);
     expect((await send('GET', `/operator/api/merchants?q=${shop.merchantId}`, browser)).json().data).toHaveLength(1);
-    expect((await send('GET', `/operator/api/merchants?q=${encodeURIComponent(shop.dashboard.email.slice(0, 10))}`, browser)).json().data[0].id).toBe(shop.merchantId);
+    expect((await send('GET', `/operator/api/merchants?q=${encodeURIComponent(shop.dashboard.email.slice(0, 10))}`, browser)).json().data[0].id).toBe(
+      shop.merchantId,
+    );
     expect((await send('GET', '/operator/api/merchants?q=%25', browser)).json().data).toEqual([]);
     const page = (await send('GET', `/operator/api/merchants/${shop.merchantId}`, browser)).json();
     expect(page).toMatchObject({ id: shop.merchantId, name: 'Frozen Shop', country: 'CM', keys: { test: 2, live: 2 }, frozen: null });
@@ -178,7 +192,9 @@ describe('merchants: search and freeze', () => {
     const compliance = (await operator('compliance')).browser;
     const customer = await newUser(ctx, shop, { balance: '20000' });
     const pending = await createIntent(ctx, shop, { amount: '1000' });
-    const link = (await call(ctx.app, 'POST', '/payment-links', sk(shop), { amount: '1500', currency: 'XAF', description: 'T-shirt' })).json() as { id: string };
+    const link = (await call(ctx.app, 'POST', '/payment-links', sk(shop), { amount: '1500', currency: 'XAF', description: 'T-shirt' })).json() as {
+      id: string;
+    };
     // Keys warm in the cache: the freeze must still apply at once.
     expect((await call(ctx.app, 'GET', '/gateway', sk(shop))).statusCode).toBe(200);
 
@@ -187,9 +203,21 @@ describe('merchants: search and freeze', () => {
     expect(frozen.json().frozen).toMatchObject({ reason: 'Suspicious refunds' });
 
     problem(await call(ctx.app, 'POST', '/gateway', sk(shop), { amount: '1000', currency: 'XAF' }), 403, 'merchant_frozen');
-    problem(await call(ctx.app, 'POST', '/gateway', { apiKey: shop.live.apiKey, secretKey: shop.live.secretKey }, { amount: '1000', currency: 'XAF' }), 403, 'merchant_frozen');
+    problem(
+      await call(ctx.app, 'POST', '/gateway', { apiKey: shop.live.apiKey, secretKey: shop.live.secretKey }, { amount: '1000', currency: 'XAF' }),
+      403,
+      'merchant_frozen',
+    );
     problem(await charge(ctx, customer, pending.id, await authorize(ctx, shop, customer, pending.id)), 403, 'merchant_frozen');
-    problem(await call(ctx.app, 'POST', '/payouts', sk(shop), { amount: '100', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' } }), 403, 'merchant_frozen');
+    problem(
+      await call(ctx.app, 'POST', '/payouts', sk(shop), {
+        amount: '100',
+        currency: 'XAF',
+        destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' },
+      }),
+      403,
+      'merchant_frozen',
+    );
     // Its payment links open nothing (as an inactive link).
     expect((await ctx.app.inject({ method: 'GET', url: `/pay/${link.id}` })).statusCode).toBe(410);
     // Reading goes on.
@@ -218,7 +246,9 @@ describe('money', () => {
     const rows = await ctx.deps.db.selectFrom('ledger_accounts').select(['kind', 'mode', 'currency', 'balance']).execute();
     const expected = new Map<string, bigint>();
     for (const r of rows) expected.set(`${r.kind} ${r.mode} ${r.currency}`, (expected.get(`${r.kind} ${r.mode} ${r.currency}`) ?? 0n) + BigInt(r.balance));
-    const got = new Map<string, bigint>(money.totals.map((t: { kind: string; mode: string; currency: string; minor: string }) => [`${t.kind} ${t.mode} ${t.currency}`, BigInt(t.minor)]));
+    const got = new Map<string, bigint>(
+      money.totals.map((t: { kind: string; mode: string; currency: string; minor: string }) => [`${t.kind} ${t.mode} ${t.currency}`, BigInt(t.minor)]),
+    );
     expect(got).toEqual(expected);
     const wallets = money.totals.find((t: { kind: string; mode: string }) => t.kind === 'user_wallet' && t.mode === 'test');
     expect(BigInt(wallets.minor)).toBeGreaterThan(0n);
@@ -240,8 +270,21 @@ describe('audit log', () => {
     await send('POST', `/operator/api/merchants/${other.merchantId}/unfreeze`, compliance.browser, { reason: 'KYC renewed' });
     const log = (await send('GET', `/operator/api/audit?targetId=${other.merchantId}`, admin.browser)).json();
     expect(log.data).toEqual([
-      expect.objectContaining({ action: 'merchant.unfrozen', actor: expect.objectContaining({ email: compliance.email }), before: expect.objectContaining({ frozen: true, reason: 'KYC expired' }), after: { frozen: false }, reason: 'KYC renewed' }),
-      expect.objectContaining({ action: 'merchant.frozen', targetType: 'merchant', targetId: other.merchantId, before: { frozen: false }, after: expect.objectContaining({ frozen: true }), reason: 'KYC expired' }),
+      expect.objectContaining({
+        action: 'merchant.unfrozen',
+        actor: expect.objectContaining({ email: compliance.email }),
+        before: expect.objectContaining({ frozen: true, reason: 'KYC expired' }),
+        after: { frozen: false },
+        reason: 'KYC renewed',
+      }),
+      expect.objectContaining({
+        action: 'merchant.frozen',
+        targetType: 'merchant',
+        targetId: other.merchantId,
+        before: { frozen: false },
+        after: expect.objectContaining({ frozen: true }),
+        reason: 'KYC expired',
+      }),
     ]);
     const all = (await send('GET', '/operator/api/audit?limit=100', admin.browser)).json();
     const actions = all.data.map((e: { action: string }) => e.action);

@@ -5,7 +5,18 @@ import { ApiError } from '../src/platform/errors.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { callerKey } from '../src/platform/http/idempotency.ts';
 import { call, countSocketWrites, createMerchant, createTestContext, onPostgres, sk, type TestContext, type TestMerchant } from './harness.ts';
-import { accessToken, authorize, createIntent, expectLedgerClean, lastMessage, merchantContext, newUser, problem, refreshToken, registerUser } from './flow.support.ts';
+import {
+  accessToken,
+  authorize,
+  createIntent,
+  expectLedgerClean,
+  lastMessage,
+  merchantContext,
+  newUser,
+  problem,
+  refreshToken,
+  registerUser,
+} from './flow.support.ts';
 
 /**
  * initOtp and verifyOtp over HTTP (docs/spec/otp-and-charge.md): codes, their limits on the ManualClock, dynamic
@@ -49,7 +60,12 @@ describe('initOtp in live mode (issue 20)', () => {
     const intent = await createIntent(ctx, m, {}, { apiKey: m.live.apiKey, secretKey: m.live.secretKey });
     const res = await init(user, { intentionId: intent.id });
     expect(res.statusCode, res.body).toBe(200);
-    const rows = await ctx.deps.db.selectFrom('messages').select(['body', 'mode']).where('user_id', '=', user.id).where('body', 'like', '%code Caisse%').execute();
+    const rows = await ctx.deps.db
+      .selectFrom('messages')
+      .select(['body', 'mode'])
+      .where('user_id', '=', user.id)
+      .where('body', 'like', '%code Caisse%')
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]?.mode).toBe('live');
     // In the merchant's default language (French): the customer chose none, the request named none.
@@ -200,16 +216,26 @@ describe('initOtp', () => {
     expect((await call(ctx.app, 'GET', '/wallet', user.creds)).statusCode).toBe(200);
     let res: Awaited<ReturnType<typeof init>> | undefined;
     const writes = await countSocketWrites(async () => {
-      res = await call(ctx.app, 'POST', '/otp/init', { ...user.creds, headers: { 'idempotency-key': 'two-trips' } }, {
-        userId: user.id,
-        channel: 'sms',
-        intentionId: intent.id,
-      });
+      res = await call(
+        ctx.app,
+        'POST',
+        '/otp/init',
+        { ...user.creds, headers: { 'idempotency-key': 'two-trips' } },
+        {
+          userId: user.id,
+          channel: 'sms',
+          intentionId: intent.id,
+        },
+      );
     });
     expect(res?.statusCode, res?.body).toBe(200);
     // [claim, BEGIN, contact, intent, send lock, sends] and [started by, code, message, answer, COMMIT].
     expect(writes).toBe(2);
-    const stored = await ctx.deps.db.selectFrom('idempotency_keys').select(['state', 'response_status']).where('key', '=', callerKey(user.id, 'two-trips')).executeTakeFirstOrThrow();
+    const stored = await ctx.deps.db
+      .selectFrom('idempotency_keys')
+      .select(['state', 'response_status'])
+      .where('key', '=', callerKey(user.id, 'two-trips'))
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ state: 'done', response_status: 200 });
     const intentRow = await ctx.deps.db.selectFrom('intents').select('started_by').where('id', '=', intent.id).executeTakeFirstOrThrow();
     expect(intentRow.started_by).toBe(user.id);

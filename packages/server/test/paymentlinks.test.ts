@@ -47,7 +47,7 @@ async function payments(id: string, t: TestMerchant = m) {
 }
 
 describe('the merchant API', () => {
-  it('a link\'s url starts with CAISSE_PUBLIC_URL when it is set, whatever host the API was called by', async () => {
+  it("a link's url starts with CAISSE_PUBLIC_URL when it is set, whatever host the API was called by", async () => {
     const pub = await createTestContext({ env: { CAISSE_PUBLIC_URL: 'https://pay.example.com/' } });
     try {
       const owner = await createMerchant(pub, 'Public');
@@ -61,7 +61,15 @@ describe('the merchant API', () => {
 
   it('creates a link with its shareable url, and retrieves and lists it', async () => {
     const link = await createLink(m, { metadata: { sku: 'WAX-6' } });
-    expect(link).toMatchObject({ object: 'payment_link', amount: '5000', currency: 'XAF', description: 'Pagne wax, 6 yards', metadata: { sku: 'WAX-6' }, active: true, livemode: false });
+    expect(link).toMatchObject({
+      object: 'payment_link',
+      amount: '5000',
+      currency: 'XAF',
+      description: 'Pagne wax, 6 yards',
+      metadata: { sku: 'WAX-6' },
+      active: true,
+      livemode: false,
+    });
     expect(link.id).toMatch(/^plink_[0-9a-z]{26}$/);
     expect(link.url).toBe(`http://localhost:80/pay/${link.id}`);
     const got = await call(ctx.app, 'GET', `/payment-links/${link.id}`, sk(m));
@@ -73,8 +81,9 @@ describe('the merchant API', () => {
     expect((next.json() as { data: { id: string }[] }).data.map((l) => l.id)).toContain(link.id);
   });
 
-  it('refuses bad input with the intents\' codes', async () => {
-    const post = (body: Record<string, unknown>) => call(ctx.app, 'POST', '/payment-links', sk(m), { amount: '5000', currency: 'XAF', description: 'x', ...body });
+  it("refuses bad input with the intents' codes", async () => {
+    const post = (body: Record<string, unknown>) =>
+      call(ctx.app, 'POST', '/payment-links', sk(m), { amount: '5000', currency: 'XAF', description: 'x', ...body });
     problem(await post({ amount: '5000.5' }), 400, 'amount_invalid');
     problem(await post({ amount: '0' }), 400, 'amount_invalid');
     problem(await post({ amount: '1000000000000' }), 400, 'amount_invalid');
@@ -90,10 +99,14 @@ describe('the merchant API', () => {
     const link = await createLink();
     problem(await call(ctx.app, 'POST', `/payment-links/${link.id}`, sk(m), { active: 'no' }), 400, 'validation_error');
     problem(await call(ctx.app, 'POST', `/payment-links/${link.id}`, sk(m), { amount: '1' }), 400, 'parameter_unknown');
-    problem(await call(ctx.app, 'POST', '/payment-links', { apiKey: m.apiKey }, { amount: '5000', currency: 'XAF', description: 'x' }), 401, 'secret_key_required');
+    problem(
+      await call(ctx.app, 'POST', '/payment-links', { apiKey: m.apiKey }, { amount: '5000', currency: 'XAF', description: 'x' }),
+      401,
+      'secret_key_required',
+    );
   });
 
-  it('keeps modes and merchants apart: another mode\'s or merchant\'s link is 404', async () => {
+  it("keeps modes and merchants apart: another mode's or merchant's link is 404", async () => {
     const testLink = await createLink();
     const liveLink = await createLink(m, {}, live(m));
     expect(liveLink.livemode).toBe(true);
@@ -144,7 +157,7 @@ describe('a visit', () => {
     expect(read.json().id).toBe(list.data[0]?.id);
   });
 
-  it('an inactive link answers a 410 page in the reader\'s language, and comes back when reactivated', async () => {
+  it("an inactive link answers a 410 page in the reader's language, and comes back when reactivated", async () => {
     const link = await createLink();
     const off = await call(ctx.app, 'POST', `/payment-links/${link.id}`, sk(m), { active: false });
     expect(off.json().active).toBe(false);
@@ -184,7 +197,12 @@ describe('a visit', () => {
 
   it("a link-preview robot's GET gets the preview page and creates nothing; a browser's GET does", async () => {
     const link = await createLink(m, { description: 'Pagne <wax>' });
-    for (const userAgent of ['WhatsApp/2.23.20.0 A', 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)']) {
+    for (const userAgent of [
+      'WhatsApp/2.23.20.0 A',
+      'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+      'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    ]) {
       const res = await visit(link.id, { userAgent, language: 'en' });
       expect(res.statusCode, userAgent).toBe(200);
       expect(res.body).toContain('<meta property="og:title" content="Pay FCFA');
@@ -193,7 +211,9 @@ describe('a visit', () => {
     }
     expect((await payments(link.id)).data).toHaveLength(0);
     // A phone whose brand ends in "bot" is a person.
-    const phone = await visit(link.id, { userAgent: 'Mozilla/5.0 (Linux; Android 12; Cubot X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36' });
+    const phone = await visit(link.id, {
+      userAgent: 'Mozilla/5.0 (Linux; Android 12; Cubot X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
+    });
     expect(phone.statusCode).toBe(303);
     expect((await payments(link.id)).data).toHaveLength(1);
   });
@@ -239,16 +259,41 @@ describe('the dashboard API', () => {
 
   it('creates, lists, shows with its payments and deactivates a link, in the mode of the path', async () => {
     const headers = await signIn(m);
-    const created = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/test/payment-links', headers, payload: { amount: '1500', currency: 'XAF', description: 'From the dashboard' } });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/test/payment-links',
+      headers,
+      payload: { amount: '1500', currency: 'XAF', description: 'From the dashboard' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const link = created.json() as { id: string; url: string };
     expect(link.url).toMatch(/\/pay\/plink_/);
-    problem(await ctx.app.inject({ method: 'POST', url: '/dashboard/api/test/payment-links', headers, payload: { amount: '1.5', currency: 'XAF', description: 'x' } }), 400, 'amount_invalid');
+    problem(
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/dashboard/api/test/payment-links',
+        headers,
+        payload: { amount: '1.5', currency: 'XAF', description: 'x' },
+      }),
+      400,
+      'amount_invalid',
+    );
     // Without the CSRF token, nothing is created.
-    problem(await ctx.app.inject({ method: 'POST', url: '/dashboard/api/test/payment-links', headers: { cookie: headers.cookie }, payload: { amount: '1500', currency: 'XAF', description: 'x' } }), 403, 'csrf_token_invalid');
+    problem(
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/dashboard/api/test/payment-links',
+        headers: { cookie: headers.cookie },
+        payload: { amount: '1500', currency: 'XAF', description: 'x' },
+      }),
+      403,
+      'csrf_token_invalid',
+    );
     const list = await ctx.app.inject({ method: 'GET', url: '/dashboard/api/test/payment-links?limit=100', headers });
     expect((list.json() as { data: { id: string }[] }).data.map((l) => l.id)).toContain(link.id);
-    expect((await ctx.app.inject({ method: 'GET', url: '/dashboard/api/live/payment-links?limit=100', headers })).json().data.map((l: { id: string }) => l.id)).not.toContain(link.id);
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: '/dashboard/api/live/payment-links?limit=100', headers })).json().data.map((l: { id: string }) => l.id),
+    ).not.toContain(link.id);
     expect((await visit(link.id)).statusCode).toBe(303);
     const detail = await ctx.app.inject({ method: 'GET', url: `/dashboard/api/test/payment-links/${link.id}`, headers });
     expect(detail.json()).toMatchObject({ link: { id: link.id, active: true }, payments: { data: [{ amount: '1500', metadata: { payment_link: link.id } }] } });

@@ -20,7 +20,10 @@ let ctx: TestContext;
 let sandbox: MomoSandbox;
 
 beforeAll(async () => {
-  ({ ctx, sandbox } = await appWithSandbox({ start: new Date('2026-11-23T10:00:00.000Z'), env: { CAISSE_FEE_PERCENT: '1.5', CAISSE_WEBHOOK_ALLOW_LOOPBACK: 'true' } }));
+  ({ ctx, sandbox } = await appWithSandbox({
+    start: new Date('2026-11-23T10:00:00.000Z'),
+    env: { CAISSE_FEE_PERCENT: '1.5', CAISSE_WEBHOOK_ALLOW_LOOPBACK: 'true' },
+  }));
 });
 afterAll(async () => {
   await ctx?.close();
@@ -30,7 +33,11 @@ afterAll(async () => {
 const PAYEE = '+237670000001';
 const FAILS = '+237650000103';
 
-type Balance = { available: { currency: string; amount: string }[]; pending: { currency: string; amount: string }[]; balances: { currency: string; available: string; pending: string }[] };
+type Balance = {
+  available: { currency: string; amount: string }[];
+  pending: { currency: string; amount: string }[];
+  balances: { currency: string; available: string; pending: string }[];
+};
 const balance = async (m: TestMerchant) => (await call(ctx.app, 'GET', '/balance', sk(m))).json() as Balance;
 const xaf = (b: Balance) => b.balances.find((x) => x.currency === 'XAF') ?? { available: '0', pending: '0' };
 
@@ -43,8 +50,15 @@ async function pay(m: TestMerchant, amount: string) {
 }
 
 const payout = (m: TestMerchant, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  call(ctx.app, 'POST', '/payouts', { ...sk(m), headers }, { amount: '1000', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: PAYEE }, ...body });
-const readPayout = async (m: TestMerchant, id: string) => (await call(ctx.app, 'GET', `/payouts/${id}`, sk(m))).json() as { status: string; failureReason: string | null };
+  call(
+    ctx.app,
+    'POST',
+    '/payouts',
+    { ...sk(m), headers },
+    { amount: '1000', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: PAYEE }, ...body },
+  );
+const readPayout = async (m: TestMerchant, id: string) =>
+  (await call(ctx.app, 'GET', `/payouts/${id}`, sk(m))).json() as { status: string; failureReason: string | null };
 
 /** Lets the submit made after the answer finish, then the provider decide and call back. */
 async function providerDecides(ms = 2 * SECOND) {
@@ -97,7 +111,10 @@ describe('settlement and the balance', () => {
     await pay(m, '5000');
     const { intent } = await pay(m, '1000');
     await call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(m), {});
-    const list = (await call(ctx.app, 'GET', '/balance/transactions?limit=100', sk(m))).json() as { data: { type: string; amount: string; balanceAfter: string; status: string; source: string }[]; hasMore: boolean };
+    const list = (await call(ctx.app, 'GET', '/balance/transactions?limit=100', sk(m))).json() as {
+      data: { type: string; amount: string; balanceAfter: string; status: string; source: string }[];
+      hasMore: boolean;
+    };
     expect(list.data.map((t) => [t.type, t.amount, t.balanceAfter])).toEqual([
       ['fee', '15', '4925'],
       ['refund', '-1000', '4910'],
@@ -108,7 +125,9 @@ describe('settlement and the balance', () => {
     ]);
     const page1 = (await call(ctx.app, 'GET', '/balance/transactions?limit=2', sk(m))).json() as { data: { id: string }[]; hasMore: boolean };
     expect(page1.hasMore).toBe(true);
-    const page2 = (await call(ctx.app, 'GET', `/balance/transactions?limit=2&startingAfter=${page1.data[1]?.id}`, sk(m))).json() as { data: { type: string }[] };
+    const page2 = (await call(ctx.app, 'GET', `/balance/transactions?limit=2&startingAfter=${page1.data[1]?.id}`, sk(m))).json() as {
+      data: { type: string }[];
+    };
     expect(page2.data.map((t) => t.type)).toEqual(['fee', 'charge']);
     const fees = (await call(ctx.app, 'GET', '/balance/transactions?type=fee', sk(m))).json() as { data: unknown[] };
     expect(fees.data).toHaveLength(3);
@@ -131,7 +150,9 @@ describe('payouts', () => {
   it('5 000 XAF at 1.5 %: 4 925 pending, available, paid out to the sandbox; payout.paid verifies with Stripe; the CSV adds up', async () => {
     const m = await merchantWithDelay('Payout shop', 0);
     const receiver = await startReceiver();
-    const endpoint = (await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: receiver.url, enabledEvents: ['payout.paid', 'payout.failed'] })).json() as { secret: string };
+    const endpoint = (
+      await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: receiver.url, enabledEvents: ['payout.paid', 'payout.failed'] })
+    ).json() as { secret: string };
     const day = ctx.clock.now().toISOString().slice(0, 10);
 
     await pay(m, '5000');
@@ -144,7 +165,14 @@ describe('payouts', () => {
     const res = await payout(m, { amount: '4925' }, { 'idempotency-key': 'po-1' });
     expect(res.statusCode, res.body).toBe(202);
     const created = res.json() as { id: string; status: string };
-    expect(created).toMatchObject({ object: 'payout', status: 'PENDING', amount: '4925', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: PAYEE }, method: 'manual' });
+    expect(created).toMatchObject({
+      object: 'payout',
+      status: 'PENDING',
+      amount: '4925',
+      currency: 'XAF',
+      destination: { provider: 'mtn_momo', phoneNumber: PAYEE },
+      method: 'manual',
+    });
     expect(created.id).toMatch(/^po_/);
     expect(xaf(await balance(m))).toMatchObject({ available: '0', pending: '0' });
     // A retry with the key replays; it does not pay twice.
@@ -161,7 +189,14 @@ describe('payouts', () => {
     const got = receiver.received.find((r) => r.body.includes(created.id));
     expect(got).toBeDefined();
     const stripe = new Stripe('sk_test_unused');
-    const event = stripe.webhooks.constructEvent(got?.body ?? '', String(got?.headers['pay-signature']), endpoint.secret, 300, undefined, ctx.clock.now().getTime()) as unknown as {
+    const event = stripe.webhooks.constructEvent(
+      got?.body ?? '',
+      String(got?.headers['pay-signature']),
+      endpoint.secret,
+      300,
+      undefined,
+      ctx.clock.now().getTime(),
+    ) as unknown as {
       type: string;
       data: { payout: { id: string; status: string } };
     };
@@ -320,7 +355,9 @@ describe('payouts', () => {
     const m = await merchantWithDelay('Frozen schedule shop', 0);
     await pay(m, '2000');
     await ctx.services.balances.settleDue();
-    expect((await call(ctx.app, 'PUT', '/payout-schedule', sk(m), { interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: PAYEE } })).statusCode).toBe(200);
+    expect(
+      (await call(ctx.app, 'PUT', '/payout-schedule', sk(m), { interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: PAYEE } })).statusCode,
+    ).toBe(200);
     await ctx.services.merchants.setFrozen(m.merchantId, { reason: 'review' }, async () => {});
     ctx.clock.advance(DAY);
     await ctx.services.payouts.runDueSchedules();
@@ -341,8 +378,12 @@ describe('payouts', () => {
     expect((await put({ interval: 'daily' })).json()).toMatchObject({ status: 400, code: 'validation_error', param: 'destination' });
     expect((await put({ interval: 'hourly', destination: { provider: 'mtn_momo', phoneNumber: PAYEE } })).statusCode).toBe(400);
     expect((await put({ interval: 'daily', weeklyAnchor: 'friday', destination: { provider: 'mtn_momo', phoneNumber: PAYEE } })).statusCode).toBe(400);
-    expect((await put({ interval: 'daily', minimumAmount: { XAF: '-1' }, destination: { provider: 'mtn_momo', phoneNumber: PAYEE } })).json()).toMatchObject({ code: 'amount_invalid' });
-    const saved = (await put({ interval: 'weekly', weeklyAnchor: 'friday', minimumAmount: { XAF: '5000' }, destination: { provider: 'mtn_momo', phoneNumber: PAYEE } })).json() as { nextRunAt: string };
+    expect((await put({ interval: 'daily', minimumAmount: { XAF: '-1' }, destination: { provider: 'mtn_momo', phoneNumber: PAYEE } })).json()).toMatchObject({
+      code: 'amount_invalid',
+    });
+    const saved = (
+      await put({ interval: 'weekly', weeklyAnchor: 'friday', minimumAmount: { XAF: '5000' }, destination: { provider: 'mtn_momo', phoneNumber: PAYEE } })
+    ).json() as { nextRunAt: string };
     expect(new Date(saved.nextRunAt).getUTCDay()).toBe(5);
     expect(saved).toMatchObject({ interval: 'weekly', weeklyAnchor: 'friday', minimumAmount: { XAF: '5000' } });
 
@@ -391,7 +432,13 @@ describe.runIf(onPostgres)('payouts under concurrency (PostgreSQL)', () => {
       ctx.services.balances.settleDue().then(() => ({ statusCode: 200 })),
       ctx.services.balances.settleDue().then(() => ({ statusCode: 200 })),
     ]);
-    expect(answers.filter((a) => a.statusCode >= 500).length, ctx.logs.filter((l) => l.includes('"level":50')).join('\n').slice(0, 3000)).toBe(0);
+    expect(
+      answers.filter((a) => a.statusCode >= 500).length,
+      ctx.logs
+        .filter((l) => l.includes('"level":50'))
+        .join('\n')
+        .slice(0, 3000),
+    ).toBe(0);
     await ctx.services.balances.settleDue();
     await providerDecides();
     expect(await ctx.services.balances.verifyStatements()).toEqual([]);

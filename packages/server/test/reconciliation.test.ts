@@ -10,14 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../src/cli.ts';
 import { formatReport, type ReconcileOptions, reconcileCommand } from '../src/cli/reconcile.ts';
-import {
-  type Connector,
-  createConnectorRegistry,
-  type MomoSandbox,
-  newReference,
-  sandboxSettings,
-  startMomoSandbox,
-} from '../src/modules/connectors/index.ts';
+import { type Connector, createConnectorRegistry, type MomoSandbox, newReference, sandboxSettings, startMomoSandbox } from '../src/modules/connectors/index.ts';
 import { createReconciliationService, type PayoutSource, type ReconciliationReport } from '../src/modules/reconciliation/index.ts';
 import { ApiError } from '../src/platform/errors.ts';
 import { ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
@@ -60,7 +53,8 @@ async function topup(user: TestUser, amount: string, phoneNumber = OK_NUMBER): P
 }
 
 /** A top-up's status as its module has it (no access token to keep fresh across the clock's jumps). */
-const statusOf = async (id: string) => (await ctx.services.topups.listForProvider('mtn_momo', new Date(0), new Date('2100-01-01'))).find((r) => r.id === id)?.status;
+const statusOf = async (id: string) =>
+  (await ctx.services.topups.listForProvider('mtn_momo', new Date(0), new Date('2100-01-01'))).find((r) => r.id === id)?.status;
 
 /** The payer approves (or the sandbox fails) and the poller learns it. */
 async function settle() {
@@ -141,7 +135,12 @@ describe('reconcile', () => {
       listing: { source: 'provider', ok: true, requests: 8 },
     });
     expect(report.inFlight).toEqual([
-      expect.objectContaining({ object: 'topup', id: t.pending!.id, ours: expect.objectContaining({ status: 'PENDING', amount: '800' }), provider: expect.objectContaining({ status: 'PENDING' }) }),
+      expect.objectContaining({
+        object: 'topup',
+        id: t.pending!.id,
+        ours: expect.objectContaining({ status: 'PENDING', amount: '800' }),
+        provider: expect.objectContaining({ status: 'PENDING' }),
+      }),
     ]);
 
     // Top-ups alone through the CLI's function: exit 0.
@@ -159,7 +158,9 @@ describe('reconcile', () => {
     sandbox.override(t.failed!.reference, { status: 'SUCCESSFUL' });
     expect(sandbox.forget(t.a!.reference)).toBe(true);
     const stranger = newReference();
-    expect(await momo.collect({ reference: stranger, amount: 999n, currency: 'XAF', phoneNumber: OK_NUMBER, externalId: 'top_not_ours' })).toMatchObject({ status: 'PENDING' });
+    expect(await momo.collect({ reference: stranger, amount: 999n, currency: 'XAF', phoneNumber: OK_NUMBER, externalId: 'top_not_ours' })).toMatchObject({
+      status: 'PENDING',
+    });
     sandbox.override(p.toFail!, { status: 'FAILED', reason: 'PAYEE_NOT_FOUND' });
     const strangerPayout = await disburse(1500n, OK_NUMBER, 'po_not_ours');
     await settle();
@@ -181,8 +182,14 @@ describe('reconcile', () => {
     // Agreeing still: the top-up never submitted, the paid payout and the failed one.
     expect(report).toMatchObject({ result: 'mismatched', ok: false, agreed: 3, checked: { topups: 6, payouts: 3 } });
     const byRef = (ref: string, kind: string) => report.mismatches.find((x) => x.reference === ref && x.kind === kind);
-    expect(byRef(t.b!.reference, 'status')).toMatchObject({ ours: { status: 'SUCCEEDED', amount: '1200' }, provider: { status: 'FAILED', reason: 'APPROVAL_REJECTED' } });
-    expect(byRef(t.c!.reference, 'amount')).toMatchObject({ ours: { amount: '3000', currency: 'XAF' }, provider: { status: 'SUCCESSFUL', amount: '2500', currency: 'XAF' } });
+    expect(byRef(t.b!.reference, 'status')).toMatchObject({
+      ours: { status: 'SUCCEEDED', amount: '1200' },
+      provider: { status: 'FAILED', reason: 'APPROVAL_REJECTED' },
+    });
+    expect(byRef(t.c!.reference, 'amount')).toMatchObject({
+      ours: { amount: '3000', currency: 'XAF' },
+      provider: { status: 'SUCCESSFUL', amount: '2500', currency: 'XAF' },
+    });
     expect(byRef(t.failed!.reference, 'status')).toMatchObject({ ours: { status: 'FAILED' }, provider: { status: 'SUCCESSFUL' } });
     expect(byRef(t.a!.reference, 'missing_at_provider')).toMatchObject({ ours: { status: 'SUCCEEDED' }, provider: { status: 'NOT_FOUND' } });
     expect(byRef(stranger, 'missing_here')).toMatchObject({ ours: null, provider: { status: 'SUCCESSFUL', amount: '999', externalId: 'top_not_ours' } });
@@ -207,7 +214,14 @@ describe('reconcile', () => {
     const json = output();
     expect(await reconcileCommand(topupsOnly(), { ...DAY_1, json: true }, json.write)).toBe(1);
     const parsed = JSON.parse(json.text) as ReconciliationReport;
-    expect(parsed).toMatchObject({ object: 'reconciliation', provider: 'mtn_momo', mode: 'test', from: '2026-11-01T00:00:00.000Z', to: '2026-11-02T00:00:00.000Z', result: 'mismatched' });
+    expect(parsed).toMatchObject({
+      object: 'reconciliation',
+      provider: 'mtn_momo',
+      mode: 'test',
+      from: '2026-11-01T00:00:00.000Z',
+      to: '2026-11-02T00:00:00.000Z',
+      result: 'mismatched',
+    });
     expect(parsed.mismatches).toHaveLength(5);
 
     // Another day: nothing of this one is in it.
@@ -228,7 +242,9 @@ describe('reconcile', () => {
     try {
       const out = output();
       expect(await reconcileCommand(topupsOnly(), day3, out.write)).toBe(2);
-      expect(out.text).toContain(`UNVERIFIED topup ${ok.id} ${ok.reference}: we have SUCCEEDED, the provider could not be asked (HTTP 500 INTERNAL_PROCESSING_ERROR)`);
+      expect(out.text).toContain(
+        `UNVERIFIED topup ${ok.id} ${ok.reference}: we have SUCCEEDED, the provider could not be asked (HTTP 500 INTERNAL_PROCESSING_ERROR)`,
+      );
       expect(out.text).toMatch(/no mismatch found, but not everything could be checked\n$/);
     } finally {
       sandbox.setFaults({ answer500: false });
@@ -237,11 +253,14 @@ describe('reconcile', () => {
 
   it('without a listing (MTN itself) the provider is still asked per reference; a statement file lists what it has', async () => {
     // The real connector against the same sandbox, but as MTN: no listing.
-    const asMtn = createConnectorRegistry({ mtn_momo: { ...sandboxSettings(sandbox.url).mtn_momo!, sandboxListing: false } }, {
-      clock: ctx.clock,
-      logger: { debug() {}, info() {}, warn() {} },
-      callbackKey: Buffer.alloc(32, 1),
-    });
+    const asMtn = createConnectorRegistry(
+      { mtn_momo: { ...sandboxSettings(sandbox.url).mtn_momo!, sandboxListing: false } },
+      {
+        clock: ctx.clock,
+        logger: { debug() {}, info() {}, warn() {} },
+        callbackKey: Buffer.alloc(32, 1),
+      },
+    );
     try {
       const service = createReconciliationService(ctx.deps, { connectors: { forMode: () => asMtn }, topups: ctx.services.topups });
       const report = await service.reconcile({ provider: 'mtn_momo', mode: 'test', ...day1() });
@@ -269,7 +288,9 @@ describe('reconcile', () => {
       expect(await reconcileCommand(service, { ...DAY_1, statement, json: true }, out.write)).toBe(1);
       const parsed = JSON.parse(out.text) as ReconciliationReport;
       expect(parsed.listing).toEqual({ source: 'statement', ok: true, requests: 2 });
-      expect(parsed.mismatches.filter((x) => x.kind === 'missing_here')).toEqual([expect.objectContaining({ reference: unknown, provider: expect.objectContaining({ amount: '2000' }) })]);
+      expect(parsed.mismatches.filter((x) => x.kind === 'missing_here')).toEqual([
+        expect.objectContaining({ reference: unknown, provider: expect.objectContaining({ amount: '2000' }) }),
+      ]);
 
       writeFileSync(statement, 'reference,kind,status\nx,collection,FAILED\n');
       await expect(reconcileCommand(service, { ...DAY_1, statement }, output().write)).rejects.toThrow(/missing column\(s\) amount, currency, created_at/);
@@ -312,6 +333,8 @@ describe('reconcile', () => {
     // Day 1 in the sandbox has requests this empty database never made: unknown to it.
     const mismatched = await runCaisse([...args.slice(0, 5), '--from', '2026-11-01', '--to', '2026-11-01', '--json'], env);
     expect(mismatched.code, mismatched.output).toBe(1);
-    expect((JSON.parse(mismatched.stdout.slice(mismatched.stdout.search(/^\{$/m))) as ReconciliationReport).mismatches.every((x) => x.kind === 'missing_here')).toBe(true);
+    expect(
+      (JSON.parse(mismatched.stdout.slice(mismatched.stdout.search(/^\{$/m))) as ReconciliationReport).mismatches.every((x) => x.kind === 'missing_here'),
+    ).toBe(true);
   });
 });

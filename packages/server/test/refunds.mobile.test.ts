@@ -32,13 +32,18 @@ const mtn = (suffix = '000') => `+2376771${String(++numbers).padStart(2, '0')}${
 type Intent = { status: string; amountRefunded: string; attempts: { late: boolean; status: string }[] };
 type Refund = { id: string; status: string; amount: string; reason: string | null };
 const read = async (id: string) => (await call(ctx.app, 'GET', `/gateway/${id}`, sk(m))).json() as Intent;
-const refund = (id: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) => call(ctx.app, 'POST', `/gateway/${id}/refunds`, { ...sk(m), headers }, body);
+const refund = (id: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  call(ctx.app, 'POST', `/gateway/${id}/refunds`, { ...sk(m), headers }, body);
 const pending = async () => {
   const balance = (await call(ctx.app, 'GET', '/balance', sk(m))).json() as { balances: { currency: string; pending: string }[] };
   return balance.balances.find((b) => b.currency === 'XAF')?.pending;
 };
 const statement = async (source: string) =>
-  ((await call(ctx.app, 'GET', '/balance/transactions?limit=100', sk(m))).json() as { data: { type: string; amount: string; source: string | null; status: string }[] }).data
+  (
+    (await call(ctx.app, 'GET', '/balance/transactions?limit=100', sk(m))).json() as {
+      data: { type: string; amount: string; source: string | null; status: string }[];
+    }
+  ).data
     .filter((t) => t.source === source)
     .map((t) => [t.type, t.amount])
     .sort();
@@ -58,7 +63,13 @@ async function later(ms = 2 * SECOND) {
 /** An intent of 5 000 XAF paid directly by `phone` (fee 75, net 4 925). */
 async function paidDirectly(phone: string) {
   const intent = await createIntent(ctx, m);
-  const started = await call(ctx.app, 'POST', '/charge', { ...pk(m), headers: { 'x-session-token': intent.sessionToken } }, { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: phone } });
+  const started = await call(
+    ctx.app,
+    'POST',
+    '/charge',
+    { ...pk(m), headers: { 'x-session-token': intent.sessionToken } },
+    { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: phone } },
+  );
   expect(started.statusCode, started.body).toBe(202);
   await later();
   expect((await read(intent.id)).status).toBe('SUCCEEDED');
@@ -74,7 +85,15 @@ describe('refunds of direct mobile-money payments', () => {
     const res = await refund(intent.id, { amount: '2000', reason: 'damaged' });
     expect(res.statusCode, res.body).toBe(202);
     const asked = res.json() as Refund;
-    expect(asked).toMatchObject({ id: expect.stringMatching(/^re_/), object: 'refund', status: 'PENDING', amount: '2000', currency: 'XAF', intentId: intent.id, reason: 'damaged' });
+    expect(asked).toMatchObject({
+      id: expect.stringMatching(/^re_/),
+      object: 'refund',
+      status: 'PENDING',
+      amount: '2000',
+      currency: 'XAF',
+      intentId: intent.id,
+      reason: 'damaged',
+    });
     // Held out of the merchant's balance at once (the fee comes back in proportion: 30 of 75).
     expect(Number(before) - Number(await pending())).toBe(1970);
     expect(await statement(asked.id)).toEqual([
@@ -89,9 +108,17 @@ describe('refunds of direct mobile-money payments', () => {
     expect(await read(intent.id)).toMatchObject({ status: 'PARTIALLY_REFUNDED', amountRefunded: '2000' });
     const [transfer] = transfersTo(phone);
     expect(transfer).toMatchObject({ kind: 'disbursement', amount: '2000', currency: 'XAF' });
-    const events = await ctx.deps.db.selectFrom('events').select(['type', 'payload']).where('intent_id', '=', intent.id).where('type', '=', 'payment.refunded').execute();
+    const events = await ctx.deps.db
+      .selectFrom('events')
+      .select(['type', 'payload'])
+      .where('intent_id', '=', intent.id)
+      .where('type', '=', 'payment.refunded')
+      .execute();
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0]?.payload ?? '{}').data).toMatchObject({ paymentIntent: { status: 'PARTIALLY_REFUNDED' }, refund: { id: asked.id, status: 'SUCCEEDED' } });
+    expect(JSON.parse(events[0]?.payload ?? '{}').data).toMatchObject({
+      paymentIntent: { status: 'PARTIALLY_REFUNDED' },
+      refund: { id: asked.id, status: 'SUCCEEDED' },
+    });
 
     // The rest, by default; polls after the outcome change nothing.
     const rest = await refund(intent.id);
@@ -142,7 +169,12 @@ describe('refunds of direct mobile-money payments', () => {
       ['refund_reversal', '5000'],
     ]);
     expect(await eventTypes(ctx, intent.id)).toEqual(['payment.processing', 'payment.completed', 'refund.failed']);
-    const event = await ctx.deps.db.selectFrom('events').select('payload').where('intent_id', '=', intent.id).where('type', '=', 'refund.failed').executeTakeFirstOrThrow();
+    const event = await ctx.deps.db
+      .selectFrom('events')
+      .select('payload')
+      .where('intent_id', '=', intent.id)
+      .where('type', '=', 'refund.failed')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(event.payload).data.refund).toMatchObject({ id: asked.id, status: 'FAILED', failureCode: 'payee_not_found' });
     // It can be asked again.
     expect((await refund(intent.id)).statusCode).toBe(202);
@@ -166,7 +198,17 @@ describe('refunds of direct mobile-money payments', () => {
   it('a success the intent can no longer take is returned to the payer once (late_payment), never from the merchant', async () => {
     const phone = mtn('102');
     const intent = await createIntent(ctx, m);
-    expect((await call(ctx.app, 'POST', '/charge', { ...pk(m), headers: { 'x-session-token': intent.sessionToken } }, { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: phone } })).statusCode).toBe(202);
+    expect(
+      (
+        await call(
+          ctx.app,
+          'POST',
+          '/charge',
+          { ...pk(m), headers: { 'x-session-token': intent.sessionToken } },
+          { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: phone } },
+        )
+      ).statusCode,
+    ).toBe(202);
     await later();
     // The intent ends another way while the provider still holds the request (here: set by hand).
     await ctx.deps.db.updateTable('intents').set({ status: 'CANCELED' }).where('id', '=', intent.id).execute();
@@ -211,7 +253,12 @@ describe('refunds of direct mobile-money payments', () => {
     expect(agreed.checked.refunds).toBeGreaterThanOrEqual(4);
     expect(agreed.listing).toMatchObject({ source: 'provider', ok: true });
 
-    const paid = await ctx.deps.db.selectFrom('mobile_money_refunds').selectAll().where('status', '=', 'SUCCEEDED').where('merchant_id', '=', m.merchantId).executeTakeFirstOrThrow();
+    const paid = await ctx.deps.db
+      .selectFrom('mobile_money_refunds')
+      .selectAll()
+      .where('status', '=', 'SUCCEEDED')
+      .where('merchant_id', '=', m.merchantId)
+      .executeTakeFirstOrThrow();
     sandbox.override(paid.reference, { status: 'FAILED', reason: 'PAYEE_NOT_FOUND' });
     const disagreed = await ctx.services.reconciliation.reconcile(period);
     expect(disagreed.mismatches).toEqual([expect.objectContaining({ kind: 'status', object: 'refund', id: paid.id, reference: paid.reference })]);

@@ -29,7 +29,8 @@ async function paidIntent(amount: string, balance = amount): Promise<{ user: Tes
   return { user, intentId: intent.id };
 }
 
-const refund = (intentId: string, body: Record<string, unknown> = {}, merchant = m) => call(ctx.app, 'POST', `/gateway/${intentId}/refunds`, sk(merchant), body);
+const refund = (intentId: string, body: Record<string, unknown> = {}, merchant = m) =>
+  call(ctx.app, 'POST', `/gateway/${intentId}/refunds`, sk(merchant), body);
 const intentOf = async (id: string) => (await call(ctx.app, 'GET', `/gateway/${id}`, sk(m))).json() as Record<string, unknown>;
 
 describe('refunds', () => {
@@ -52,7 +53,12 @@ describe('refunds', () => {
     expect(await walletMinor(ctx, user.id)).toBe(8000n);
     expect(await merchantMinor(ctx, m.merchantId)).toBe(merchantBefore - 5000n);
     expect(await eventTypes(ctx, intentId)).toEqual(['payment.completed', 'payment.refunded']);
-    const event = await ctx.deps.db.selectFrom('events').select('payload').where('intent_id', '=', intentId).where('type', '=', 'payment.refunded').executeTakeFirstOrThrow();
+    const event = await ctx.deps.db
+      .selectFrom('events')
+      .select('payload')
+      .where('intent_id', '=', intentId)
+      .where('type', '=', 'payment.refunded')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(event.payload).data.paymentIntent).toMatchObject({ status: 'REFUNDED', amountRefunded: '5000', metadata: { orderId: '42' } });
   });
 

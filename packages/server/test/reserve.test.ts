@@ -93,7 +93,13 @@ describe('the rolling reserve', () => {
     expect(await xaf(m)).toEqual({ currency: 'XAF', available: '9850', pending: '0', reserved: '0', nextReleaseOn: null });
     expect(await releaseTransfers(m)).toHaveLength(1);
     const after = await statement(m);
-    expect(after[0]).toMatchObject({ type: 'reserve_release', amount: '985', status: 'available', balanceAfter: '9850', description: `Reserve released for payment ${intent.id}` });
+    expect(after[0]).toMatchObject({
+      type: 'reserve_release',
+      amount: '985',
+      status: 'available',
+      balanceAfter: '9850',
+      description: `Reserve released for payment ${intent.id}`,
+    });
     await expectLedgerClean(ctx);
     expect(await ctx.services.balances.differences({ merchantId: m.merchantId, mode: 'test' })).toEqual([]);
   });
@@ -103,7 +109,11 @@ describe('the rolling reserve', () => {
     const intent = await pay(m, '10000');
     expect((await call(ctx.app, 'POST', '/test/balance/settle', sk(m))).statusCode).toBe(200);
     // The merchant pays out everything available.
-    const payout = await call(ctx.app, 'POST', '/payouts', sk(m), { amount: '8865', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237670000001' } });
+    const payout = await call(ctx.app, 'POST', '/payouts', sk(m), {
+      amount: '8865',
+      currency: 'XAF',
+      destination: { provider: 'mtn_momo', phoneNumber: '+237670000001' },
+    });
     expect(payout.statusCode, payout.body).toBe(202);
     expect(await xaf(m)).toMatchObject({ available: '0', reserved: '985' });
 
@@ -177,7 +187,10 @@ describe('the rolling reserve', () => {
     await pay(plain, '10000');
     expect(await xaf(plain)).toEqual({ currency: 'XAF', available: '0', pending: '9850', reserved: '0', nextReleaseOn: null });
 
-    expect(await runAdminCommand(ctx.services, 'merchants.reserve', { merchantId: m.merchantId, reserve: null })).toEqual({ merchantId: m.merchantId, reserve: null });
+    expect(await runAdminCommand(ctx.services, 'merchants.reserve', { merchantId: m.merchantId, reserve: null })).toEqual({
+      merchantId: m.merchantId,
+      reserve: null,
+    });
     ctx.clock.advance(HOUR);
     await pay(m, '10000');
     expect(await xaf(m)).toMatchObject({ pending: `${4432 + 9850}`, reserved: '493' });
@@ -215,7 +228,7 @@ describe('the rolling reserve', () => {
     expect(await ctx.services.balances.differences({ merchantId: m.merchantId, mode: 'test' })).toEqual([]);
   });
 
-  it("ledger verify finds holds that disagree with the reserve account", async () => {
+  it('ledger verify finds holds that disagree with the reserve account', async () => {
     const m = await reserveMerchant('Checked shop');
     const intent = await pay(m, '10000');
     const scope = { merchantId: m.merchantId, mode: 'test' as const };
@@ -236,7 +249,11 @@ describe('the rolling reserve', () => {
     }
     expect((await call(ctx.app, 'POST', '/test/balance/settle', sk(m))).statusCode).toBe(200);
     // Everything available goes out, then the holds fall due while refunds arrive.
-    const payout = await call(ctx.app, 'POST', '/payouts', sk(m), { amount: '53190', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237670000001' } });
+    const payout = await call(ctx.app, 'POST', '/payouts', sk(m), {
+      amount: '53190',
+      currency: 'XAF',
+      destination: { provider: 'mtn_momo', phoneNumber: '+237670000001' },
+    });
     expect(payout.statusCode, payout.body).toBe(202);
     ctx.clock.advance(90 * DAY - 3 * HOUR);
     const answers = await Promise.all([

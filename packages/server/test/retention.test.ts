@@ -56,7 +56,12 @@ async function eventIdsOf(intentId: string): Promise<string[]> {
 
 async function deliveriesOf(eventIds: string[]) {
   if (eventIds.length === 0) return [];
-  return ctx.deps.db.selectFrom('webhook_deliveries').select(['id', 'event_id', 'status', 'endpoint_id']).where('event_id', 'in', eventIds).orderBy('id').execute();
+  return ctx.deps.db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'event_id', 'status', 'endpoint_id'])
+    .where('event_id', 'in', eventIds)
+    .orderBy('id')
+    .execute();
 }
 
 async function attemptsOf(deliveryIds: string[]): Promise<number> {
@@ -146,7 +151,9 @@ describe('webhook deliveries and events', () => {
     const listed = (await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as { data: { id: string }[] };
     expect(listed.data.map((e) => e.id)).not.toContain(oldPaidEvents[0]);
     expect(listed.data.map((e) => e.id)).toContain(pendingEvent);
-    const parkedView = (await call(ctx.app, 'GET', `/webhook-endpoints/${b}/deliveries`, sk(m))).json() as { data: { id: string; status: string; attempts: unknown[] }[] };
+    const parkedView = (await call(ctx.app, 'GET', `/webhook-endpoints/${b}/deliveries`, sk(m))).json() as {
+      data: { id: string; status: string; attempts: unknown[] }[];
+    };
     expect(parkedView.data).toEqual([expect.objectContaining({ id: parked?.id, status: 'pending', attempts: [expect.anything()] })]);
     const resent = await call(ctx.app, 'POST', `/events/${pendingEvent}/resend`, sk(m), { endpointId: a });
     expect(resent.statusCode, resent.body).toBe(200);
@@ -173,7 +180,8 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     await authorize(ctx, m, user); // a code, used, and the authorization it bought
     ctx.clock.advance(31 * SECOND);
     expect((await call(ctx.app, 'POST', '/otp/init', user.creds, { userId: user.id, channel: 'sms' })).statusCode).toBe(200); // sent, never used
-    const codesOf = async (userId: string) => (await ctx.deps.db.selectFrom('otp_codes').select('id').where('user_id', '=', userId).orderBy('id').execute()).map((r) => r.id);
+    const codesOf = async (userId: string) =>
+      (await ctx.deps.db.selectFrom('otp_codes').select('id').where('user_id', '=', userId).orderBy('id').execute()).map((r) => r.id);
     const codes = await codesOf(user.id);
     expect(codes).toHaveLength(2);
     const authorizations = () => ctx.deps.db.selectFrom('otp_authorizations').select('otp_id').where('user_id', '=', user.id).execute();
@@ -238,7 +246,8 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
     // Two merchants' dashboard users: a sign-in also forgets the signing-in user's own expired
     // sessions, so the expired session and the live one belong to different users.
     const m2 = await createMerchant(ctx, 'Keeper Two');
-    const login = (who: TestMerchant, password = who.dashboard.password) => call(ctx.app, 'POST', '/dashboard/api/login', {}, { email: who.dashboard.email, password });
+    const login = (who: TestMerchant, password = who.dashboard.password) =>
+      call(ctx.app, 'POST', '/dashboard/api/login', {}, { email: who.dashboard.email, password });
     const cookieOf = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie']).split(';')[0] as string;
     const sessionWith = (cookie: string) => call(ctx.app, 'GET', '/dashboard/api/session', { headers: { cookie } });
     const first = await login(m);
@@ -268,8 +277,8 @@ describe('OTP codes, messages, dashboard sessions and sign-in attempts', () => {
   });
 });
 
-describe('end users\' failed sign-ins', () => {
-  it('a successful sign-in forgets only its own phone\'s failures; the rest go after a day', async () => {
+describe("end users' failed sign-ins", () => {
+  it("a successful sign-in forgets only its own phone's failures; the rest go after a day", async () => {
     const alice = await newUser(ctx, m);
     const bob = await newUser(ctx, m);
     const signIn = (phoneNumber: string, password: string) => call(ctx.app, 'POST', '/auth/web', { apiKey: m.apiKey }, { phoneNumber, password });
@@ -277,7 +286,8 @@ describe('end users\' failed sign-ins', () => {
     // number), never the phone number itself.
     const subjects = (phone: string) => [`login:test:${phone}@127.0.0.1`, `login:test:${phone}`].map((s) => sha256(s).toString('hex'));
     const phones = (list: string[]) => list.flatMap(subjects).sort();
-    const failures = async () => (await ctx.deps.db.selectFrom('throttle_attempts').select('subject_hash').execute()).map((r) => r.subject_hash.toString('hex')).sort();
+    const failures = async () =>
+      (await ctx.deps.db.selectFrom('throttle_attempts').select('subject_hash').execute()).map((r) => r.subject_hash.toString('hex')).sort();
     expect((await signIn(alice.phoneNumber, 'not-the-password')).statusCode).toBe(401);
     expect((await signIn(bob.phoneNumber, 'not-the-password')).statusCode).toBe(401);
     expect((await signIn('+237699000111', 'nobody-has-this')).statusCode).toBe(401);
@@ -324,9 +334,9 @@ describe('the retention worker', () => {
   it('takes its periods from the environment', () => {
     const base = { CAISSE_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'), CAISSE_DATA_DIR: '/tmp/caisse-retention-test' };
     expect(loadConfig(base).retention).toEqual({ eventsDays: 30, otpDays: 1, messagesDays: 7 });
-    expect(
-      loadConfig({ ...base, CAISSE_RETENTION_EVENTS_DAYS: '90', CAISSE_RETENTION_OTP_DAYS: '2', CAISSE_RETENTION_MESSAGES_DAYS: '14' }).retention,
-    ).toEqual({ eventsDays: 90, otpDays: 2, messagesDays: 14 });
+    expect(loadConfig({ ...base, CAISSE_RETENTION_EVENTS_DAYS: '90', CAISSE_RETENTION_OTP_DAYS: '2', CAISSE_RETENTION_MESSAGES_DAYS: '14' }).retention).toEqual(
+      { eventsDays: 90, otpDays: 2, messagesDays: 14 },
+    );
     for (const variable of ['CAISSE_RETENTION_EVENTS_DAYS', 'CAISSE_RETENTION_OTP_DAYS', 'CAISSE_RETENTION_MESSAGES_DAYS']) {
       expect(() => loadConfig({ ...base, [variable]: '0' })).toThrow(ConfigError);
       expect(() => loadConfig({ ...base, [variable]: 'a week' })).toThrow(new RegExp(variable));

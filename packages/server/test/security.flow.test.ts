@@ -20,7 +20,19 @@ let other: TestMerchant;
 const secrets = new Map<string, string>();
 let idem = 0;
 
-const needed = ['POST /users', 'POST /users/verify-phone', 'POST /auth/web', 'POST /test/users', 'GET /test/messages', 'POST /gateway', 'POST /otp/init', 'POST /otp/verify', 'POST /charge', 'POST /gateway/:id/refunds', 'POST /webhook-endpoints'];
+const needed = [
+  'POST /users',
+  'POST /users/verify-phone',
+  'POST /auth/web',
+  'POST /test/users',
+  'GET /test/messages',
+  'POST /gateway',
+  'POST /otp/init',
+  'POST /otp/verify',
+  'POST /charge',
+  'POST /gateway/:id/refunds',
+  'POST /webhook-endpoints',
+];
 let ready = false;
 
 function post(url: string, creds: Creds, body: unknown, headers: Record<string, string> = {}) {
@@ -63,7 +75,9 @@ beforeAll(async () => {
   secrets.set('registrationPassword', password);
   const registered = await post('/users', pk(m), { phoneNumber: phone, password });
   expect(registered.statusCode, registered.body).toBe(202);
-  const registeredId = (await ctx.deps.db.selectFrom('users').select('id').where('mode', '=', 'test').where('phone_number', '=', phone).executeTakeFirstOrThrow()).id;
+  const registeredId = (
+    await ctx.deps.db.selectFrom('users').select('id').where('mode', '=', 'test').where('phone_number', '=', phone).executeTakeFirstOrThrow()
+  ).id;
   const phoneCode = await lastCode(registeredId);
   secrets.set('phoneCode', phoneCode);
   const verified = await post('/users/verify-phone', pk(m), { userId: registeredId, code: phoneCode });
@@ -137,7 +151,12 @@ function dump(value: unknown): string {
     return `${b.toString('hex')} ${b.toString('base64')} ${b.toString('utf8')}`;
   }
   if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') return Object.values(value as Record<string, unknown>).map(dump).join(' ') + JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+  if (typeof value === 'object')
+    return (
+      Object.values(value as Record<string, unknown>)
+        .map(dump)
+        .join(' ') + JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? String(v) : v))
+    );
   return String(value);
 }
 
@@ -175,8 +194,8 @@ describe('after a full payment flow', () => {
   });
 });
 
-describe('user routes with another user\'s token', () => {
-  it('initOtp, verifyOtp and charge for the payer, with the stranger\'s token: 403 user_mismatch', async (t) => {
+describe("user routes with another user's token", () => {
+  it("initOtp, verifyOtp and charge for the payer, with the stranger's token: 403 user_mismatch", async (t) => {
     if (!ready) t.skip();
     const asStranger = { apiKey: m.apiKey, token: stranger.token };
     expectProblem(await post('/otp/init', asStranger, { userId: payer.id, channel: 'sms' }), 403, 'user_mismatch');
@@ -211,7 +230,13 @@ describe('user routes with another user\'s token', () => {
     expect(userRoutes.length).toBeGreaterThanOrEqual(4);
     for (const route of userRoutes) {
       for (const apiKey of [other.apiKey, m.live.apiKey]) {
-        const res = await call(ctx.app, route.method as 'GET', route.url, { apiKey, token: payer.token, headers: { 'x-otp-token': 'otp_0000000000000000000000000000' } }, route.method === 'GET' ? undefined : { userId: payer.id });
+        const res = await call(
+          ctx.app,
+          route.method as 'GET',
+          route.url,
+          { apiKey, token: payer.token, headers: { 'x-otp-token': 'otp_0000000000000000000000000000' } },
+          route.method === 'GET' ? undefined : { userId: payer.id },
+        );
         expectProblem(res, 401, 'access_token_invalid');
       }
     }

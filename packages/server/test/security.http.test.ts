@@ -21,9 +21,15 @@ function testRoutes(app: FastifyInstance) {
   app.post('/t/none', { config: { auth: 'none' } }, async () => ({ ok: true }));
   app.get('/t/item/:id', async (req) => ({ id: (req.params as { id: string }).id }));
   // A route with a check of its own (as the charge's x-otp-token): it runs after authentication, before the rate limits.
-  app.post('/t/own-check', { onRequest: async (req) => {
-    if (req.headers['x-own'] === undefined) throw new ApiError('otp_token_missing', 'Send x-own');
-  } }, async () => ({ ok: true }));
+  app.post(
+    '/t/own-check',
+    {
+      onRequest: async (req) => {
+        if (req.headers['x-own'] === undefined) throw new ApiError('otp_token_missing', 'Send x-own');
+      },
+    },
+    async () => ({ ok: true }),
+  );
 }
 
 let ctx: TestContext;
@@ -112,7 +118,12 @@ describe('HTTPS', () => {
     expect(viaProxy.statusCode).toBe(200);
     expect(viaProxy.headers['strict-transport-security']).toContain('max-age=31536000');
     // From the proxy, which saw plain HTTP: refused.
-    const plainViaProxy = await prod.inject({ method: 'GET', url: '/t/pk', remoteAddress: '10.1.2.3', headers: { 'x-forwarded-proto': 'http', 'x-api-key': m.apiKey } });
+    const plainViaProxy = await prod.inject({
+      method: 'GET',
+      url: '/t/pk',
+      remoteAddress: '10.1.2.3',
+      headers: { 'x-forwarded-proto': 'http', 'x-api-key': m.apiKey },
+    });
     expectProblem(plainViaProxy, 403, 'https_required');
     // Anyone else claiming https: refused.
     const spoofed = await prod.inject({ method: 'GET', url: '/t/pk', remoteAddress: '203.0.113.9', headers: { ...https, 'x-api-key': m.apiKey } });
@@ -129,7 +140,11 @@ describe('HTTPS', () => {
       expect((await prod.inject({ method: 'GET', url, remoteAddress: '::1' })).statusCode).toBe(200);
       expectProblem(await prod.inject({ method: 'GET', url, remoteAddress: '203.0.113.9' }), 403, 'https_required');
       // A local proxy relaying someone else's request is not a local probe.
-      expectProblem(await prod.inject({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } }), 403, 'https_required');
+      expectProblem(
+        await prod.inject({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.9' } }),
+        403,
+        'https_required',
+      );
     }
     expectProblem(await prod.inject({ method: 'GET', url: '/openapi.json', remoteAddress: '127.0.0.1' }), 403, 'https_required');
   });
@@ -149,8 +164,13 @@ describe('/metrics (issue 20)', () => {
   });
 
   it('with CAISSE_METRICS_TOKEN: the bearer token, from anywhere, and nothing without it', async () => {
-    const prod = await variant({ mode: 'production', security: { trustedProxies: ['10.0.0.0/8'] }, hardening: { metrics: { token: TOKEN, port: undefined, host: '127.0.0.1' } } });
-    const scrape = (headers: Record<string, string>, remoteAddress = '10.1.2.3') => prod.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: { ...viaProxy, ...headers } });
+    const prod = await variant({
+      mode: 'production',
+      security: { trustedProxies: ['10.0.0.0/8'] },
+      hardening: { metrics: { token: TOKEN, port: undefined, host: '127.0.0.1' } },
+    });
+    const scrape = (headers: Record<string, string>, remoteAddress = '10.1.2.3') =>
+      prod.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: { ...viaProxy, ...headers } });
     expect((await scrape({ authorization: `Bearer ${TOKEN}` })).statusCode).toBe(200);
     const missing = await scrape({});
     expectProblem(missing, 401, 'metrics_token_invalid');
@@ -283,7 +303,9 @@ describe('CORS', () => {
       await expect(make('publishable', [bad])).rejects.toMatchObject({ code: 'validation_error', options: { param: 'allowedOrigins' } });
     }
     await expect(make('secret', ['https://shop.example'])).rejects.toMatchObject({ code: 'validation_error' });
-    await expect(ctx.services.merchants.setAllowedOrigins(other.merchantId, (await make('publishable', [])).id, [])).rejects.toMatchObject({ code: 'not_found' });
+    await expect(ctx.services.merchants.setAllowedOrigins(other.merchantId, (await make('publishable', [])).id, [])).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });
 
@@ -311,7 +333,12 @@ describe('body limits', () => {
 
   it('exactly 64 KiB is accepted', async () => {
     const filler = 'x'.repeat(BODY_LIMIT - JSON.stringify({ a: '' }).length);
-    const res = await ctx.app.inject({ method: 'POST', url: '/t/pk', headers: { 'content-type': 'application/json', 'x-api-key': m.apiKey }, payload: JSON.stringify({ a: filler }) });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/t/pk',
+      headers: { 'content-type': 'application/json', 'x-api-key': m.apiKey },
+      payload: JSON.stringify({ a: filler }),
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -336,7 +363,12 @@ describe('body limits', () => {
   it('refuses prototype-pollution members with a clear 400 json_invalid', async () => {
     const send = (payload: string) =>
       ctx.app.inject({ method: 'POST', url: '/t/pk', headers: { 'content-type': 'application/json', 'x-api-key': m.apiKey }, payload });
-    for (const payload of ['{"__proto__":{"admin":true}}', '{"a":{"b":{"__proto__":{"x":1}}}}', '{"constructor":{"prototype":{"admin":true}}}', '[{"__proto__":null}]']) {
+    for (const payload of [
+      '{"__proto__":{"admin":true}}',
+      '{"a":{"b":{"__proto__":{"x":1}}}}',
+      '{"constructor":{"prototype":{"admin":true}}}',
+      '[{"__proto__":null}]',
+    ]) {
       const body = expectProblem(await send(payload), 400, 'json_invalid');
       expect(body.detail).toMatch(/__proto__|constructor/);
     }
@@ -461,7 +493,12 @@ describe('the request hooks (issue 23: two synchronous hooks instead of eight as
       await call(app, 'GET', '/t/pk', { apiKey: 'pk_test_unknown' }),
       await call(app, 'GET', '/t/pk', { ...pk(m), headers: { 'pay-version': '1999-01-01' } }),
       await call(app, 'POST', '/t/sk', { ...sk(m), headers: { origin: 'https://shop.example' } }, { a: 1 }),
-      await app.inject({ method: 'POST', url: '/t/pk', headers: { 'x-api-key': m.apiKey, 'content-type': 'application/json', 'content-length': String(BODY_LIMIT + 1) }, payload: 'x'.repeat(BODY_LIMIT + 1) }),
+      await app.inject({
+        method: 'POST',
+        url: '/t/pk',
+        headers: { 'x-api-key': m.apiKey, 'content-type': 'application/json', 'content-length': String(BODY_LIMIT + 1) },
+        payload: 'x'.repeat(BODY_LIMIT + 1),
+      }),
       await app.inject({ method: 'OPTIONS', url: '/t/pk', headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } }),
       await call(app, 'GET', '/nope', pk(m)),
     ];
@@ -472,13 +509,18 @@ describe('the request hooks (issue 23: two synchronous hooks instead of eight as
     }
   });
 
-  it('when several checks fail, the same one answers as before: body, CORS, key, the route\'s own check, then the limit', async () => {
+  it("when several checks fail, the same one answers as before: body, CORS, key, the route's own check, then the limit", async () => {
     const app = await variant({ security: { rateLimit: { test: 1 } }, counters: memoryCounters(ctx.clock) });
     ctx.clock.set('2026-11-01T11:07:00.000Z');
     expect((await call(app, 'GET', '/t/pk', pk(m))).statusCode).toBe(200);
     // The key's one request of this second is spent: every answer below would otherwise be 429.
     const big = 'x'.repeat(BODY_LIMIT + 1);
-    const tooLarge = await app.inject({ method: 'POST', url: '/t/sk', headers: { origin: 'https://shop.example', 'content-type': 'application/json', 'content-length': String(big.length) }, payload: big });
+    const tooLarge = await app.inject({
+      method: 'POST',
+      url: '/t/sk',
+      headers: { origin: 'https://shop.example', 'content-type': 'application/json', 'content-length': String(big.length) },
+      payload: big,
+    });
     expectProblem(tooLarge, 413, 'payload_too_large');
     expectProblem(await call(app, 'POST', '/t/sk', { headers: { origin: 'https://shop.example' } }, { a: 1 }), 403, 'origin_not_allowed');
     expectProblem(await call(app, 'GET', '/t/pk'), 401, 'api_key_missing');
@@ -507,11 +549,22 @@ describe('failed authentications per client address (issue 20)', () => {
     const app = await variant({ hardening: { authFailuresPerMinute: 3 }, counters: memoryCounters(ctx.clock) });
     ctx.clock.set('2026-11-01T11:20:00.000Z');
     const lookups = vi.spyOn(app.services.merchants, 'authenticate');
-    const from = (remoteAddress: string, apiKey?: string, url = '/t/pk') => app.inject({ method: 'GET', url, remoteAddress, headers: apiKey ? { 'x-api-key': apiKey } : {} });
+    const from = (remoteAddress: string, apiKey?: string, url = '/t/pk') =>
+      app.inject({ method: 'GET', url, remoteAddress, headers: apiKey ? { 'x-api-key': apiKey } : {} });
     const unknown = `pk_test_${'x'.repeat(32)}`;
     expectProblem(await from('203.0.113.50', unknown), 401, 'api_key_invalid');
     expectProblem(await from('203.0.113.50'), 401, 'api_key_missing');
-    expectProblem(await app.inject({ method: 'POST', url: '/t/sk', remoteAddress: '203.0.113.50', headers: { 'x-api-key': m.apiKey, authorization: 'Bearer sk_test_wrong' }, payload: { a: 1 } }), 401, 'secret_key_invalid');
+    expectProblem(
+      await app.inject({
+        method: 'POST',
+        url: '/t/sk',
+        remoteAddress: '203.0.113.50',
+        headers: { 'x-api-key': m.apiKey, authorization: 'Bearer sk_test_wrong' },
+        payload: { a: 1 },
+      }),
+      401,
+      'secret_key_invalid',
+    );
     ctx.clock.advance(10_000);
     // Refused before any lookup, a good key included, for the rest of the window.
     lookups.mockClear();

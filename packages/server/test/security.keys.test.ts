@@ -202,7 +202,8 @@ describe('restricted keys on the API', () => {
   });
 
   it('refuses permissions that make no sense: unknown resource or level, none at all, on another kind', async () => {
-    const make = (kind: 'restricted' | 'secret', permissions?: string) => ctx.services.merchants.createKey(m.merchantId, { kind, mode: 'test', name: 'x', permissions });
+    const make = (kind: 'restricted' | 'secret', permissions?: string) =>
+      ctx.services.merchants.createKey(m.merchantId, { kind, mode: 'test', name: 'x', permissions });
     await expect(make('restricted', 'money:write')).rejects.toMatchObject({ code: 'validation_error' });
     await expect(make('restricted', '__proto__:read,payments:read')).rejects.toMatchObject({ code: 'validation_error' });
     await expect(make('restricted', 'payouts:all')).rejects.toMatchObject({ code: 'validation_error' });
@@ -230,7 +231,13 @@ describe('keys from the dashboard', () => {
     expect(ceiling).toMatchObject({ payouts: 'none', customers: 'none', payments: 'read', refunds: 'read', balance: 'write', webhooks: 'write' });
     const create = (who: Browser, body: Record<string, unknown>) => send('POST', '/dashboard/api/test/keys', who, { name: 'k', ...body });
     expect(problem(await create(developer, { kind: 'secret' }), 403, 'permission_denied').detail).toMatch(/only an owner/);
-    for (const [resource, level] of [['payouts', 'read'], ['payments', 'write'], ['refunds', 'write'], ['customers', 'read'], ['payment_links', 'write']]) {
+    for (const [resource, level] of [
+      ['payouts', 'read'],
+      ['payments', 'write'],
+      ['refunds', 'write'],
+      ['customers', 'read'],
+      ['payment_links', 'write'],
+    ]) {
       const refused = problem(await create(developer, { kind: 'restricted', permissions: { [resource as string]: level } }), 403, 'permission_denied');
       expect(refused.detail).toContain(`${resource}:${level}`);
     }
@@ -251,7 +258,11 @@ describe('keys from the dashboard', () => {
     for (const url of ['/dashboard/api/live/payments', '/dashboard/api/live/keys', '/dashboard/api/live/webhook-endpoints', '/dashboard/api/live/events']) {
       problem(await send('GET', url, developer), 403, 'totp_required');
     }
-    problem(await send('POST', '/dashboard/api/live/keys', developer, { name: 'x', kind: 'restricted', permissions: { payments: 'read' } }), 403, 'totp_required');
+    problem(
+      await send('POST', '/dashboard/api/live/keys', developer, { name: 'x', kind: 'restricted', permissions: { payments: 'read' } }),
+      403,
+      'totp_required',
+    );
     expect((await send('GET', '/dashboard/api/test/payments', developer)).statusCode).toBe(200);
     developerSecret = await enrol(developer);
     expect((await send('GET', '/dashboard/api/live/payments', developer)).statusCode).toBe(200);
@@ -261,7 +272,11 @@ describe('keys from the dashboard', () => {
     ownerSecret = await enrol(owner);
     const body = { name: 'Live reporting', kind: 'restricted', permissions: { payments: 'read', balance: 'read' } };
     problem(await send('POST', '/dashboard/api/live/keys', developer, body), 403, 'totp_code_required');
-    problem(await send('POST', '/dashboard/api/live/keys', developer, { ...body, code: '000000' === codeOf(developerSecret) ? '111111' : '000000' }), 401, 'totp_code_invalid');
+    problem(
+      await send('POST', '/dashboard/api/live/keys', developer, { ...body, code: '000000' === codeOf(developerSecret) ? '111111' : '000000' }),
+      401,
+      'totp_code_invalid',
+    );
     const code = codeOf(developerSecret);
     const created = await send('POST', '/dashboard/api/live/keys', developer, { ...body, code });
     expect(created.statusCode, created.body).toBe(201);
@@ -270,7 +285,11 @@ describe('keys from the dashboard', () => {
     // The key reads live data and is refused a payout.
     const creds = { apiKey: m.live.apiKey, secretKey: created.json().secret as string };
     expect((await call(ctx.app, 'GET', '/balance', creds)).statusCode).toBe(200);
-    problem(await call(ctx.app, 'POST', '/payouts', creds, { amount: '100', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' } }), 403, 'permission_denied');
+    problem(
+      await call(ctx.app, 'POST', '/payouts', creds, { amount: '100', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' } }),
+      403,
+      'permission_denied',
+    );
     // An owner's live secret key takes a code as well; a publishable key does not.
     problem(await send('POST', '/dashboard/api/live/keys', owner, { name: 'Live server', kind: 'secret' }), 403, 'totp_code_required');
     nextStep();
@@ -279,14 +298,21 @@ describe('keys from the dashboard', () => {
     expect((await send('POST', '/dashboard/api/live/keys', developer, { name: 'Live shop', kind: 'publishable' })).statusCode).toBe(201);
     // Rolling issues the same key again: a developer cannot roll the owner's secret key; the owner needs a code.
     nextStep();
-    problem(await send('POST', `/dashboard/api/live/keys/${secret.json().id}/roll`, developer, { graceSeconds: 0, code: codeOf(developerSecret) }), 403, 'permission_denied');
+    problem(
+      await send('POST', `/dashboard/api/live/keys/${secret.json().id}/roll`, developer, { graceSeconds: 0, code: codeOf(developerSecret) }),
+      403,
+      'permission_denied',
+    );
     problem(await send('POST', `/dashboard/api/live/keys/${secret.json().id}/roll`, owner, { graceSeconds: 0 }), 403, 'totp_code_required');
     const rolled = await send('POST', `/dashboard/api/live/keys/${secret.json().id}/roll`, owner, { graceSeconds: 0, code: codeOf(ownerSecret) });
     expect(rolled.statusCode, rolled.body).toBe(200);
   });
 
   it('the audit log names the permissions each key was given', async () => {
-    const entries = (await send('GET', '/dashboard/api/audit-log?action=key.created&limit=100', owner)).json().data as { mode: string; details: Record<string, unknown> }[];
+    const entries = (await send('GET', '/dashboard/api/audit-log?action=key.created&limit=100', owner)).json().data as {
+      mode: string;
+      details: Record<string, unknown>;
+    }[];
     const live = entries.find((e) => e.mode === 'live' && e.details.name === 'Live reporting');
     expect(live?.details).toMatchObject({ kind: 'restricted', permissions: { payments: 'read', balance: 'read', payouts: 'none', refunds: 'none' } });
     const secret = entries.find((e) => e.mode === 'live' && e.details.name === 'Live server');

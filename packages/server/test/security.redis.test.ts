@@ -100,7 +100,8 @@ describe.skipIf(!reachable)('rate limits in Redis, shared by two server instance
     if (!ctx.app.registeredRoutes.some((r) => r.method === 'POST' && r.url === '/auth/web')) t.skip();
     const [a, b] = [await instance({ ipPerMinute: 2 }), await instance({ ipPerMinute: 2 })] as [FastifyInstance, FastifyInstance];
     ctx.clock.set('2026-11-01T12:05:00.000Z');
-    const login = (app: FastifyInstance) => call(app, 'POST', '/auth/web', { apiKey: m.live.apiKey }, { phoneNumber: '+237650000009', password: 'wrong-password' });
+    const login = (app: FastifyInstance) =>
+      call(app, 'POST', '/auth/web', { apiKey: m.live.apiKey }, { phoneNumber: '+237650000009', password: 'wrong-password' });
     expect((await login(a)).statusCode).not.toBe(429);
     expect((await login(b)).statusCode).not.toBe(429);
     expectProblem(await login(a), 429, 'rate_limited');
@@ -109,15 +110,20 @@ describe.skipIf(!reachable)('rate limits in Redis, shared by two server instance
 });
 
 describe('when Redis does not answer', () => {
-  it('fails open to this process\'s counters: the limits still hold per process, logged once a minute and counted (issue 20)', async () => {
-    const app = await variantApp(ctx, { redisUrl: 'redis://127.0.0.1:1', security: { redisPrefix: prefix, rateLimit: { test: 2 } }, hardening: { authFailuresPerMinute: 2 } });
+  it("fails open to this process's counters: the limits still hold per process, logged once a minute and counted (issue 20)", async () => {
+    const app = await variantApp(ctx, {
+      redisUrl: 'redis://127.0.0.1:1',
+      security: { redisPrefix: prefix, rateLimit: { test: 2 } },
+      hardening: { authFailuresPerMinute: 2 },
+    });
     apps.push(app);
     ctx.clock.set('2026-11-01T12:10:00.000Z');
     const codes: number[] = [];
     for (let i = 0; i < 3; i++) codes.push((await call(app, 'GET', '/gateway', sk(m))).statusCode);
     expect(codes).toEqual([200, 200, 429]);
     // Failed authentications too: the third request from the address is refused before a lookup.
-    for (let i = 0; i < 2; i++) expectProblem(await call(app, 'GET', '/gateway', { apiKey: 'pk_test_unknownunknownunknownunknown', secretKey: 'sk_test_x' }), 401, 'api_key_invalid');
+    for (let i = 0; i < 2; i++)
+      expectProblem(await call(app, 'GET', '/gateway', { apiKey: 'pk_test_unknownunknownunknownunknown', secretKey: 'sk_test_x' }), 401, 'api_key_invalid');
     expectProblem(await call(app, 'GET', '/gateway', sk(other)), 429, 'rate_limited');
     expect((await call(app, 'GET', '/healthz', pk(m))).statusCode).toBe(200);
     const logs = app.logs.join('\n');

@@ -153,16 +153,25 @@ describe('redactText', () => {
   });
 
   it('masks members named like secrets, at any depth, and phone numbers without their +', () => {
-    const line = JSON.stringify({ a: { b: { password: PASSWORD, newPassword: 'x', otp: 123456, accessToken: 't', cookie: 'c' } }, recipientPhone: '237699123456', msg: 'ok' });
+    const line = JSON.stringify({
+      a: { b: { password: PASSWORD, newPassword: 'x', otp: 123456, accessToken: 't', cookie: 'c' } },
+      recipientPhone: '237699123456',
+      msg: 'ok',
+    });
     const out = redactText(line);
     expect(out).not.toContain(PASSWORD);
     expect(out).not.toContain('123456');
     expect(out).not.toContain('237699123456');
-    expect(JSON.parse(out)).toMatchObject({ a: { b: { password: '[redacted]', newPassword: '[redacted]', otp: '[redacted]', accessToken: '[redacted]', cookie: '[redacted]' } }, msg: 'ok' });
+    expect(JSON.parse(out)).toMatchObject({
+      a: { b: { password: '[redacted]', newPassword: '[redacted]', otp: '[redacted]', accessToken: '[redacted]', cookie: '[redacted]' } },
+      msg: 'ok',
+    });
   });
 
   it('masks JSON quoted inside a string (an error message that quotes a body), and one-time codes', () => {
-    const message = JSON.stringify({ err: { message: `failed for ${JSON.stringify({ password: PASSWORD, code: OTP, phoneNumber: '237699123456', name: 'ok' })}` } });
+    const message = JSON.stringify({
+      err: { message: `failed for ${JSON.stringify({ password: PASSWORD, code: OTP, phoneNumber: '237699123456', name: 'ok' })}` },
+    });
     const out = redactText(message);
     expect(out).not.toContain(PASSWORD);
     expect(out).not.toContain(OTP);

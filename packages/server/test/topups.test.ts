@@ -25,9 +25,12 @@ afterAll(async () => {
 const SUCCESS = '+46733123459';
 const topup = (user: TestUser, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   call(ctx.app, 'POST', '/wallet/topups', { ...user.creds, headers }, { amount: '5000', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS, ...body });
-const read = async (user: TestUser, id: string) => (await call(ctx.app, 'GET', `/wallet/topups/${id}`, user.creds)).json() as { status: string; failureReason: string | null };
+const read = async (user: TestUser, id: string) =>
+  (await call(ctx.app, 'GET', `/wallet/topups/${id}`, user.creds)).json() as { status: string; failureReason: string | null };
 const balance = async (user: TestUser) =>
-  ((await call(ctx.app, 'GET', '/wallet', user.creds)).json() as { balances: { currency: string; amount: string }[] }).balances.find((b) => b.currency === 'XAF')?.amount;
+  ((await call(ctx.app, 'GET', '/wallet', user.creds)).json() as { balances: { currency: string; amount: string }[] }).balances.find(
+    (b) => b.currency === 'XAF',
+  )?.amount;
 
 /** Lets the submit made after the answer finish, then the payer approve and the callback arrive. */
 async function approve(ms = 2 * SECOND) {
@@ -171,7 +174,7 @@ describe('top-ups', () => {
     expect(sandbox.requests().filter((r) => r.externalId === (first.json() as { id: string }).id)).toHaveLength(1);
   });
 
-  it('bad input: provider, phone number, amount, currency; at most 5 pending; another customer\'s top-up is 404', async () => {
+  it("bad input: provider, phone number, amount, currency; at most 5 pending; another customer's top-up is 404", async () => {
     const user = await newUser(ctx, m);
     const problem = async (body: Record<string, unknown>, status: number, code: string) => {
       const res = await topup(user, body);
@@ -184,7 +187,10 @@ describe('top-ups', () => {
     await problem({ amount: '0' }, 400, 'amount_invalid');
     await problem({ currency: 'GBP' }, 400, 'currency_unsupported');
     await problem({ extra: true }, 400, 'parameter_unknown');
-    expect((await call(ctx.app, 'POST', '/wallet/topups', { apiKey: m.apiKey }, { amount: '1', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS })).statusCode).toBe(401);
+    expect(
+      (await call(ctx.app, 'POST', '/wallet/topups', { apiKey: m.apiKey }, { amount: '1', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS }))
+        .statusCode,
+    ).toBe(401);
     const silent = '+237650000102';
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push(((await topup(user, { amount: '10', phoneNumber: silent })).json() as { id: string }).id);
@@ -202,8 +208,16 @@ describe('top-ups', () => {
     const phoneNumber = '+237677001122';
     const id = await registerUser(ctx, { apiKey: m.live.apiKey }, { phoneNumber, password: 'live-customer-2026' }, 'live');
     await ctx.deps.db.updateTable('users').set({ phone_verified_at: ctx.clock.now() }).where('id', '=', id).execute();
-    const { token } = (await call(ctx.app, 'POST', '/auth/web', { apiKey: m.live.apiKey }, { phoneNumber, password: 'live-customer-2026' })).json() as { token: string };
-    const live = await call(ctx.app, 'POST', '/wallet/topups', { apiKey: m.live.apiKey, token }, { amount: '1', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS });
+    const { token } = (await call(ctx.app, 'POST', '/auth/web', { apiKey: m.live.apiKey }, { phoneNumber, password: 'live-customer-2026' })).json() as {
+      token: string;
+    };
+    const live = await call(
+      ctx.app,
+      'POST',
+      '/wallet/topups',
+      { apiKey: m.live.apiKey, token },
+      { amount: '1', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS },
+    );
     expect(live.statusCode, live.body).toBe(503);
     expect(live.json()).toMatchObject({ code: 'provider_unavailable' });
     expect(await ctx.deps.db.selectFrom('topups').select('id').where('user_id', '=', id).execute()).toEqual([]);
@@ -211,7 +225,7 @@ describe('top-ups', () => {
 });
 
 describe("what a merchant's key shows of its customer's wallet", () => {
-  it('balances in full, but only the movements and top-ups made with that merchant; another merchant\'s top-up is a 404 like an unknown id', async () => {
+  it("balances in full, but only the movements and top-ups made with that merchant; another merchant's top-up is a 404 like an unknown id", async () => {
     const other = await createMerchant(ctx, 'Other shop');
     const user = await newUser(ctx, m, { balance: '2000' });
     const made = (await topup(user, { amount: '3000' })).json() as { id: string };

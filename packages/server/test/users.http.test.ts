@@ -44,7 +44,12 @@ async function lastCode(userId: string, merchant = m): Promise<string> {
 async function register(phoneNumber = phone(), password = PASSWORD) {
   const res = await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber, password });
   expect(res.statusCode, res.body).toBe(202);
-  const row = await ctx.deps.db.selectFrom('users').select(['id', 'phone_verified_at']).where('mode', '=', 'test').where('phone_number', '=', phoneNumber).executeTakeFirstOrThrow();
+  const row = await ctx.deps.db
+    .selectFrom('users')
+    .select(['id', 'phone_verified_at'])
+    .where('mode', '=', 'test')
+    .where('phone_number', '=', phoneNumber)
+    .executeTakeFirstOrThrow();
   return { id: row.id, phoneNumber, phoneVerified: row.phone_verified_at !== null };
 }
 
@@ -120,7 +125,11 @@ describe('POST /users', () => {
 
   it('validation: unknown field, bad e-mail, missing password, no API key', async () => {
     problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber: phone(), password: PASSWORD, role: 'ADMIN' }), 400, 'parameter_unknown');
-    const bad = problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber: phone(), password: PASSWORD, email: 'not-an-email' }), 400, 'validation_error');
+    const bad = problem(
+      await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber: phone(), password: PASSWORD, email: 'not-an-email' }),
+      400,
+      'validation_error',
+    );
     expect(bad.param).toBe('email');
     problem(await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber: phone() }), 400, 'validation_error');
     problem(await call(ctx.app, 'POST', '/users', {}, { phoneNumber: phone(), password: PASSWORD }), 401, 'api_key_missing');
@@ -164,7 +173,9 @@ describe('POST /users/verify-phone', () => {
     const wrong = code === '999999' ? '999998' : '999999';
     const remaining: unknown[] = [];
     for (let i = 0; i < 5; i++) {
-      remaining.push(problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code: wrong }), 400, 'otp_incorrect').attemptsRemaining);
+      remaining.push(
+        problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code: wrong }), 400, 'otp_incorrect').attemptsRemaining,
+      );
     }
     expect(remaining).toEqual([4, 3, 2, 1, 0]);
     const locked = await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code });
@@ -190,7 +201,7 @@ describe('POST /users/verify-phone', () => {
     expect(await lastCode(user.id)).toBe(fresh);
   });
 
-  it('resend by id: the same 202 body for a known, unknown, another merchant\'s or live id; no number, no id', async () => {
+  it("resend by id: the same 202 body for a known, unknown, another merchant's or live id; no number, no id", async () => {
     const mine = await register();
     const theirs = await call(ctx.app, 'POST', '/users', pk(other), { phoneNumber: phone(), password: PASSWORD });
     expect(theirs.statusCode).toBe(202);
@@ -212,7 +223,13 @@ describe('POST /users/verify-phone', () => {
       expect(res.body).not.toContain(userId);
       answers.push(res.json());
     }
-    for (const a of answers) expect(a).toEqual({ object: 'phone_verification', phoneNumber: null, channel: 'sms', expiresAt: new Date(ctx.clock.now().getTime() + 10 * MINUTE).toISOString() });
+    for (const a of answers)
+      expect(a).toEqual({
+        object: 'phone_verification',
+        phoneNumber: null,
+        channel: 'sms',
+        expiresAt: new Date(ctx.clock.now().getTime() + 10 * MINUTE).toISOString(),
+      });
     // The unverified customer got a new code all the same (the SMS tells the number itself).
     const sent = await call(ctx.app, 'GET', `/test/messages?userId=${mine.id}`, sk(m));
     expect((sent.json() as { data: unknown[] }).data).toHaveLength(2);
@@ -225,7 +242,7 @@ describe('POST /users/verify-phone', () => {
     problem(await call(ctx.app, 'POST', '/users/verify-phone', pk(m), { userId: user.id, code }), 400, 'otp_incorrect');
   });
 
-  it('any merchant of the mode verifies a customer\'s phone; the other mode and unknown ids answer as a wrong code', async () => {
+  it("any merchant of the mode verifies a customer's phone; the other mode and unknown ids answer as a wrong code", async () => {
     const user = await register();
     const code = await lastCode(user.id);
     problem(await call(ctx.app, 'POST', '/users/verify-phone', { apiKey: m.live.apiKey }, { userId: user.id, code }), 400, 'otp_incorrect');
@@ -257,14 +274,26 @@ describe('POST /auth/web', () => {
 
   it('one answer for an unknown phone number and for a wrong password', async () => {
     const user = await verifiedUser();
-    const wrong = problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: 'not-the-password' }), 401, 'invalid_credentials');
-    const unknown = problem(await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: phone(), password: 'not-the-password' }), 401, 'invalid_credentials');
+    const wrong = problem(
+      await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: user.phoneNumber, password: 'not-the-password' }),
+      401,
+      'invalid_credentials',
+    );
+    const unknown = problem(
+      await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: phone(), password: 'not-the-password' }),
+      401,
+      'invalid_credentials',
+    );
     const { requestId: _a, ...w } = wrong;
     const { requestId: _b, ...u } = unknown;
     expect(w).toEqual(u);
     // The same customer signs in through another merchant; the phone in live mode is unknown here.
     expect((await call(ctx.app, 'POST', '/auth/web', pk(other), { phoneNumber: user.phoneNumber, password: PASSWORD })).json()).toMatchObject({ id: user.id });
-    problem(await call(ctx.app, 'POST', '/auth/web', { apiKey: m.live.apiKey }, { phoneNumber: user.phoneNumber, password: PASSWORD }), 401, 'invalid_credentials');
+    problem(
+      await call(ctx.app, 'POST', '/auth/web', { apiKey: m.live.apiKey }, { phoneNumber: user.phoneNumber, password: PASSWORD }),
+      401,
+      'invalid_credentials',
+    );
   });
 
   // Wall-clock timings on shared cores: a measurement that other processes disturbed is taken
@@ -415,7 +444,11 @@ describe('test helpers', () => {
     problem(await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: '123', password: PASSWORD }), 400, 'phone_invalid');
     problem(await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password: PASSWORD, balance: '10.5' }), 400, 'amount_invalid');
     problem(await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password: PASSWORD, balance: 5000 }), 400, 'amount_invalid');
-    problem(await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password: PASSWORD, balance: '10', currency: 'GBP' }), 400, 'currency_unsupported');
+    problem(
+      await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password: PASSWORD, balance: '10', currency: 'GBP' }),
+      400,
+      'currency_unsupported',
+    );
     const phoneNumber = phone();
     expect((await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber, password: PASSWORD })).statusCode).toBe(201);
     problem(await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber, password: PASSWORD }), 409, 'already_exists');
@@ -430,7 +463,7 @@ describe('test helpers', () => {
     problem(await call(ctx.app, 'GET', '/test/messages', pk(m)), 401, 'secret_key_required');
   });
 
-  it('GET /test/messages: newest first, only this merchant\'s, paginated', async () => {
+  it("GET /test/messages: newest first, only this merchant's, paginated", async () => {
     const user = await register();
     ctx.clock.advance(30 * SECOND);
     await call(ctx.app, 'POST', '/users/verify-phone/resend', pk(m), { userId: user.id });

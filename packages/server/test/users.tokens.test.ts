@@ -162,13 +162,25 @@ describe('access tokens', () => {
     const { token } = await signIn();
     const { createServices } = await import('../src/services.ts');
     const second = createServices(ctx.deps);
-    const merchant = { merchantId: m.merchantId, mode: 'test' as const, apiKeyId: 'k', secretKeyId: undefined, allowedOrigins: [], pinnedVersion: '2026-11-01', merchantName: 'Shop', intentExpiresIn: 1800 };
+    const merchant = {
+      merchantId: m.merchantId,
+      mode: 'test' as const,
+      apiKeyId: 'k',
+      secretKeyId: undefined,
+      allowedOrigins: [],
+      pinnedVersion: '2026-11-01',
+      merchantName: 'Shop',
+      intentExpiresIn: 1800,
+    };
     await expect(second.users.verifyAccessToken(token, merchant)).resolves.toMatchObject({ userId: expect.stringMatching(/^usr_/) });
   });
 
   it('processes starting together on a database without a key make exactly one', async () => {
     // Retire every key long ago, as if the database had none that may sign.
-    await ctx.deps.db.updateTable('signing_keys').set({ retired_at: new Date(0) }).execute();
+    await ctx.deps.db
+      .updateTable('signing_keys')
+      .set({ retired_at: new Date(0) })
+      .execute();
     const { createServices } = await import('../src/services.ts');
     const processes = Array.from({ length: 4 }, () => createServices(ctx.deps));
     const answers = await Promise.all(processes.map((p) => p.users.jwks()));

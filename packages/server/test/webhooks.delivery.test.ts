@@ -95,9 +95,9 @@ describe('signing', () => {
     const otherSecret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
     expect(() => stripe.webhooks.constructEvent(got.body, header(got, 'pay-signature'), otherSecret, 300, undefined, ctx.clock.now().getTime())).toThrow();
     expect(() => atClockTime(() => new Webhook(otherSecret).verify(got.body, got.headers as Record<string, string>))).toThrow();
-    expect(() => stripe.webhooks.constructEvent(got.body, header(got, 'pay-signature'), ep.secret, 300, undefined, ctx.clock.now().getTime() + 301_000)).toThrow(
-      /tolerance/,
-    );
+    expect(() =>
+      stripe.webhooks.constructEvent(got.body, header(got, 'pay-signature'), ep.secret, 300, undefined, ctx.clock.now().getTime() + 301_000),
+    ).toThrow(/tolerance/);
   });
 
   it('during a secret roll each delivery carries one signature per live secret; after 24 h only the new one', async () => {
@@ -134,7 +134,9 @@ describe('fan-out', () => {
     const onlyFailed = await endpoint(m, 'https://b.shop.example/h', { enabledEvents: ['payment.failed'] });
     const wanted = await endpoint(m, 'https://c.shop.example/h', { enabledEvents: ['payment.completed', 'payment.refunded'] });
     const disabled = await endpoint(m, 'https://d.shop.example/h', { enabled: false });
-    const live = (await call(ctx.app, 'POST', '/webhook-endpoints', { apiKey: m.live.apiKey, secretKey: m.live.secretKey }, { url: 'https://e.shop.example/h' })).json();
+    const live = (
+      await call(ctx.app, 'POST', '/webhook-endpoints', { apiKey: m.live.apiKey, secretKey: m.live.secretKey }, { url: 'https://e.shop.example/h' })
+    ).json();
     const foreign = await endpoint(other, 'https://f.shop.example/h');
 
     const event = await makeEvent(ctx, m.merchantId, { type: 'payment.completed' });
@@ -147,7 +149,13 @@ describe('fan-out', () => {
     await expect(
       ctx.deps.db.transaction().execute(async (tx) => {
         const { recordEvent } = await import('./webhooks.receiver.ts');
-        await recordEvent(tx, ctx.deps, { merchantId: m.merchantId, mode: 'test', type: 'payment.failed', apiVersion: '2026-11-01', paymentIntent: testIntent({ id: 'pi_rolledback' }) });
+        await recordEvent(tx, ctx.deps, {
+          merchantId: m.merchantId,
+          mode: 'test',
+          type: 'payment.failed',
+          apiVersion: '2026-11-01',
+          paymentIntent: testIntent({ id: 'pi_rolledback' }),
+        });
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
@@ -177,7 +185,12 @@ describe('retries', () => {
     const during = await deliveries(ep.id);
     expect(during).toHaveLength(20);
     expect(during.every((x) => x.status === 'pending' && x.attempts > 1)).toBe(true);
-    const attempts = await ctx.deps.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', (during[0] as { id: string }).id).orderBy('id').execute();
+    const attempts = await ctx.deps.db
+      .selectFrom('webhook_delivery_attempts')
+      .selectAll()
+      .where('delivery_id', '=', (during[0] as { id: string }).id)
+      .orderBy('id')
+      .execute();
     expect(attempts.every((a) => !a.succeeded && a.status_code === null && /ECONNREFUSED/.test(a.error ?? ''))).toBe(true);
 
     // The receiver comes back on the same address.
@@ -287,7 +300,11 @@ describe('receivers that misbehave', () => {
     await makeEvent(ctx, m.merchantId);
     const summary = await dispatcher(opts).runOnce();
     const [row] = await deliveries(ep.id);
-    const attempts = await ctx.deps.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', row?.id as string).execute();
+    const attempts = await ctx.deps.db
+      .selectFrom('webhook_delivery_attempts')
+      .selectAll()
+      .where('delivery_id', '=', row?.id as string)
+      .execute();
     return { m, r, ep, summary, row, attempt: attempts[0], attempts };
   }
 
@@ -316,7 +333,9 @@ describe('receivers that misbehave', () => {
 
   it('the excerpt of a public target is logged, NUL bytes and all made safe', async () => {
     const m = await createMerchant(ctx, 'Public');
-    const ep = (await call(ctx.app, 'POST', '/webhook-endpoints', { apiKey: m.live.apiKey, secretKey: m.live.secretKey }, { url: 'https://hooks.public.example/x' })).json();
+    const ep = (
+      await call(ctx.app, 'POST', '/webhook-endpoints', { apiKey: m.live.apiKey, secretKey: m.live.secretKey }, { url: 'https://hooks.public.example/x' })
+    ).json();
     const d = dispatcher({
       resolver: async () => [{ address: '93.184.216.34', family: 4 }],
       transport: async () => ({ status: 500, headers: {}, excerpt: 'database \u0000on fire\ufffd' }),
@@ -324,7 +343,11 @@ describe('receivers that misbehave', () => {
     await makeEvent(ctx, m.merchantId, { mode: 'live' });
     await d.runOnce();
     const [row] = await deliveries(ep.id);
-    const attempts = await ctx.deps.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', row?.id as string).execute();
+    const attempts = await ctx.deps.db
+      .selectFrom('webhook_delivery_attempts')
+      .selectAll()
+      .where('delivery_id', '=', row?.id as string)
+      .execute();
     expect(attempts[0]).toMatchObject({ status_code: 500, response_excerpt: 'database on fire\ufffd' });
   });
 
@@ -377,7 +400,14 @@ describe('receivers that misbehave', () => {
       res.writeHead(500);
       res.end(Buffer.from([0x61, 0x00, 0xff, 0xfe, 0x62]));
     });
-    const res = await nodeTransport({ url: new URL(r.url), address: { address: '127.0.0.1', family: 4 }, headers: {}, body: '{}', timeoutMs: 1000, maxExcerptBytes: 100 });
+    const res = await nodeTransport({
+      url: new URL(r.url),
+      address: { address: '127.0.0.1', family: 4 },
+      headers: {},
+      body: '{}',
+      timeoutMs: 1000,
+      maxExcerptBytes: 100,
+    });
     expect(res.excerpt.startsWith('a\u0000') && res.excerpt.endsWith('b')).toBe(true);
   });
 });
@@ -547,8 +577,20 @@ describe('batches', () => {
     const failed = rows.find((x) => x.event_id === events[2]?.id);
     expect(failed).toMatchObject({ status: 'pending', last_status_code: 500, last_error: 'HTTP 500', attempts: 1 });
     expect(rows.filter((x) => x.status === 'succeeded')).toHaveLength(5);
-    expect(rows.filter((x) => x.status === 'succeeded').every((x) => x.last_status_code === 200 && x.last_error === null && x.completed_at !== null && x.lease_token === null)).toBe(true);
-    const attempts = await ctx.deps.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', rows.map((x) => x.id)).execute();
+    expect(
+      rows
+        .filter((x) => x.status === 'succeeded')
+        .every((x) => x.last_status_code === 200 && x.last_error === null && x.completed_at !== null && x.lease_token === null),
+    ).toBe(true);
+    const attempts = await ctx.deps.db
+      .selectFrom('webhook_delivery_attempts')
+      .selectAll()
+      .where(
+        'delivery_id',
+        'in',
+        rows.map((x) => x.id),
+      )
+      .execute();
     expect(attempts).toHaveLength(6);
     for (const row of rows) {
       const mine = attempts.filter((a) => a.delivery_id === row.id);
@@ -597,7 +639,9 @@ describe('batches', () => {
 describe('SSRF at delivery time', () => {
   it('resolves, checks, then connects to the checked address (DNS rebinding)', async () => {
     const m = await createMerchant(ctx, 'Rebind');
-    const ep = (await call(ctx.app, 'POST', '/webhook-endpoints', { apiKey: m.live.apiKey, secretKey: m.live.secretKey }, { url: 'https://hooks.rebind.example/x' })).json();
+    const ep = (
+      await call(ctx.app, 'POST', '/webhook-endpoints', { apiKey: m.live.apiKey, secretKey: m.live.secretKey }, { url: 'https://hooks.rebind.example/x' })
+    ).json();
     let answer = '10.0.0.9';
     const sent: TransportRequest[] = [];
     const d = dispatcher({
@@ -652,7 +696,15 @@ describe('deliveries and resend API', () => {
     expect(list.hasMore).toBe(false);
     expect(list.data).toHaveLength(1);
     const delivery = list.data[0];
-    expect(delivery).toMatchObject({ object: 'webhook_delivery', eventId: event.id, endpointId: ep.id, status: 'succeeded', attemptCount: 2, lastStatusCode: 200, nextAttemptAt: null });
+    expect(delivery).toMatchObject({
+      object: 'webhook_delivery',
+      eventId: event.id,
+      endpointId: ep.id,
+      status: 'succeeded',
+      attemptCount: 2,
+      lastStatusCode: 200,
+      nextAttemptAt: null,
+    });
     expect(delivery.id).toMatch(/^wd_/);
     expect(delivery.attempts).toEqual([
       expect.objectContaining({ statusCode: 500, responseExcerpt: null, error: 'HTTP 500', succeeded: false, latencyMs: expect.any(Number) }),

@@ -29,7 +29,15 @@ describe('webhook endpoints', () => {
     const res = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: 'https://shop.example.com/hooks', description: 'orders' });
     expect(res.statusCode).toBe(201);
     const ep = res.json();
-    expect(ep).toMatchObject({ object: 'webhook_endpoint', url: 'https://shop.example.com/hooks', enabledEvents: ['*'], enabled: true, livemode: false, description: 'orders', disabledReason: null });
+    expect(ep).toMatchObject({
+      object: 'webhook_endpoint',
+      url: 'https://shop.example.com/hooks',
+      enabledEvents: ['*'],
+      enabled: true,
+      livemode: false,
+      description: 'orders',
+      disabledReason: null,
+    });
     expect(ep.id).toMatch(/^we_[0-9a-z]{26}$/);
     expect(ep.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(ep.secret.slice(6), 'base64')).toHaveLength(32);
@@ -52,11 +60,18 @@ describe('webhook endpoints', () => {
   });
 
   it('chooses event types; unknown types are refused', async () => {
-    const res = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: 'https://shop.example.com/t', enabledEvents: ['payment.failed', 'payment.completed', 'payment.failed'] });
+    const res = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), {
+      url: 'https://shop.example.com/t',
+      enabledEvents: ['payment.failed', 'payment.completed', 'payment.failed'],
+    });
     expect(res.json().enabledEvents).toEqual(['payment.failed', 'payment.completed']);
     const star = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: 'https://shop.example.com/t', enabledEvents: ['*'] });
     expect(star.json().enabledEvents).toEqual(['*']);
-    const bad = expectProblem(await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: 'https://shop.example.com/t', enabledEvents: ['payment.exploded'] }), 400, 'validation_error');
+    const bad = expectProblem(
+      await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: 'https://shop.example.com/t', enabledEvents: ['payment.exploded'] }),
+      400,
+      'validation_error',
+    );
     expect(String(bad.param)).toMatch(/^enabledEvents/);
     const patched = await call(ctx.app, 'PATCH', `/webhook-endpoints/${res.json().id}`, sk(m), { enabledEvents: ['nope'] });
     expectProblem(patched, 400, 'validation_error');
@@ -122,7 +137,8 @@ describe('webhook endpoints', () => {
   });
 
   it('a host name that resolves to a private address is refused', async () => {
-    const resolver = async (host: string) => (host === 'internal.shop.example' ? [{ address: '10.0.0.7', family: 4 as const }] : [{ address: '93.184.216.34', family: 4 as const }]);
+    const resolver = async (host: string) =>
+      host === 'internal.shop.example' ? [{ address: '10.0.0.7', family: 4 as const }] : [{ address: '93.184.216.34', family: 4 as const }];
     const svc = createWebhooksService(ctx.deps, { resolver });
     const owner = { merchantId: other.merchantId, mode: 'live' as const };
     await expect(svc.createEndpoint(owner, { url: 'https://internal.shop.example/x' })).rejects.toMatchObject({ code: 'url_invalid' });
@@ -132,7 +148,9 @@ describe('webhook endpoints', () => {
 
   it('allows 16 endpoints per merchant and mode; the 17th is 422 limit_exceeded', async () => {
     const x = await createMerchant(ctx, 'Limits');
-    const made = await Promise.all(Array.from({ length: 16 }, (_, i) => call(ctx.app, 'POST', '/webhook-endpoints', sk(x), { url: `https://shop.example.com/${i}` })));
+    const made = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => call(ctx.app, 'POST', '/webhook-endpoints', sk(x), { url: `https://shop.example.com/${i}` })),
+    );
     expect(made.map((r) => r.statusCode)).toEqual(Array(16).fill(201));
     const body = expectProblem(await call(ctx.app, 'POST', '/webhook-endpoints', sk(x), { url: 'https://shop.example.com/17' }), 422, 'limit_exceeded');
     expect(body.limit).toBe(16);
@@ -145,7 +163,9 @@ describe('webhook endpoints', () => {
 
   it('concurrent creations never pass the limit', async () => {
     const x = await createMerchant(ctx, 'Race');
-    const res = await Promise.all(Array.from({ length: 20 }, (_, i) => call(ctx.app, 'POST', '/webhook-endpoints', sk(x), { url: `https://shop.example.com/${i}` })));
+    const res = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(ctx.app, 'POST', '/webhook-endpoints', sk(x), { url: `https://shop.example.com/${i}` })),
+    );
     expect(res.filter((r) => r.statusCode === 201)).toHaveLength(16);
     expect(res.filter((r) => r.statusCode === 422)).toHaveLength(4);
   });
@@ -165,7 +185,11 @@ describe('webhook endpoints', () => {
     expectProblem(await call(ctx.app, 'GET', '/webhook-endpoints?limit=0', sk(x)), 400, 'validation_error');
     expectProblem(await call(ctx.app, 'GET', '/webhook-endpoints?limit=101', sk(x)), 400, 'validation_error');
 
-    const patched = await call(ctx.app, 'PATCH', `/webhook-endpoints/${ids[0]}`, sk(x), { url: 'https://other.example.com/h', enabled: false, description: null });
+    const patched = await call(ctx.app, 'PATCH', `/webhook-endpoints/${ids[0]}`, sk(x), {
+      url: 'https://other.example.com/h',
+      enabled: false,
+      description: null,
+    });
     expect(patched.json()).toMatchObject({ url: 'https://other.example.com/h', enabled: false, disabledReason: 'manual', description: null });
     const enabled = await call(ctx.app, 'PATCH', `/webhook-endpoints/${ids[0]}`, sk(x), { enabled: true });
     expect(enabled.json()).toMatchObject({ enabled: true, disabledReason: null });
@@ -238,7 +262,11 @@ describe('events API', () => {
 
     const one = await call(ctx.app, 'GET', `/events/${made[0]?.id}`, sk(x));
     expect(one.json()).toEqual(made[0]);
-    const row = await ctx.deps.db.selectFrom('events').select('payload').where('id', '=', made[0]?.id as string).executeTakeFirstOrThrow();
+    const row = await ctx.deps.db
+      .selectFrom('events')
+      .select('payload')
+      .where('id', '=', made[0]?.id as string)
+      .executeTakeFirstOrThrow();
     expect(one.body).toBe(row.payload);
     expect(one.json().data.paymentIntent.metadata).toEqual(made[0]?.data.paymentIntent.metadata);
 

@@ -85,7 +85,10 @@ describe('two dispatchers on one database', () => {
     expect(sent.a + sent.b).toBe(EVENTS);
     expect(sent.a).toBeGreaterThan(0);
     expect(sent.b).toBeGreaterThan(0);
-    const attempts = await ctx.deps.db.selectFrom('webhook_delivery_attempts').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const attempts = await ctx.deps.db
+      .selectFrom('webhook_delivery_attempts')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(attempts.n)).toBe(EVENTS);
   });
 });

@@ -1,5 +1,14 @@
 import { chooseLanguage, type LanguageChoice } from '@caisse/intl';
-import { CaisseProvider, CHECKOUT_MESSAGES, type CheckoutStatus, MobileMoneySteps, OtpCodeInput, useCheckout, useCheckoutText, useMobileMoney } from '@caisse/react';
+import {
+  CaisseProvider,
+  CHECKOUT_MESSAGES,
+  type CheckoutStatus,
+  MobileMoneySteps,
+  OtpCodeInput,
+  useCheckout,
+  useCheckoutText,
+  useMobileMoney,
+} from '@caisse/react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { DashboardIntl, type MessageId, useDocumentLanguage, useI18n } from '../shared/i18n.tsx';
 
@@ -78,7 +87,15 @@ function shownStatus(status: CheckoutStatus, intentStatus: string | undefined, e
   return status;
 }
 
-function Flow({ merchantName, returnUrl: configured, onSavedLanguage }: { merchantName: string; returnUrl?: string | null; onSavedLanguage: (language: string | null) => void }) {
+function Flow({
+  merchantName,
+  returnUrl: configured,
+  onSavedLanguage,
+}: {
+  merchantName: string;
+  returnUrl?: string | null;
+  onSavedLanguage: (language: string | null) => void;
+}) {
   const checkout = useCheckout();
   const mm = useMobileMoney(checkout.intent);
   const { t, rich, money } = useI18n();
@@ -113,11 +130,12 @@ function Flow({ merchantName, returnUrl: configured, onSavedLanguage }: { mercha
   const topUp = checkout.topUp;
   const topUpAmount = topUp ? money(topUp.amount, topUp.currency) : '';
   const topUpPhone = topUp?.topup?.phoneNumber ?? topUp?.phoneNumber ?? '';
-  const alert = errorText && !['failed', 'expired', 'canceled'].includes(status) ? (
-    <div className="notice error" role="alert" id="step-error">
-      {errorText}
-    </div>
-  ) : null;
+  const alert =
+    errorText && !['failed', 'expired', 'canceled'].includes(status) ? (
+      <div className="notice error" role="alert" id="step-error">
+        {errorText}
+      </div>
+    ) : null;
   const invalid = error ? true : undefined;
   const describedBy = (...ids: string[]) => [...ids, ...(alert ? ['step-error'] : [])].join(' ') || undefined;
   const phoneOf = (form: HTMLFormElement | null) => String((form && new FormData(form).get('phoneNumber')) ?? '').replace(/[\s.-]+/g, '');
@@ -164,11 +182,29 @@ function Flow({ merchantName, returnUrl: configured, onSavedLanguage }: { mercha
             <label htmlFor="phone">
               {t('hosted.phoneNumber')} <span className="hint">{t('hosted.phoneHint')}</span>
             </label>
-            <input id="phone" name="phoneNumber" type="tel" autoComplete="tel" inputMode="tel" required defaultValue={checkout.phoneNumber} aria-invalid={invalid} aria-describedby={describedBy()} />
+            <input
+              id="phone"
+              name="phoneNumber"
+              type="tel"
+              autoComplete="tel"
+              inputMode="tel"
+              required
+              defaultValue={checkout.phoneNumber}
+              aria-invalid={invalid}
+              aria-describedby={describedBy()}
+            />
           </div>
           <div className="field">
             <label htmlFor="password">{t('hosted.password')}</label>
-            <input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={invalid} aria-describedby={describedBy()} />
+            <input
+              id="password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              aria-invalid={invalid}
+              aria-describedby={describedBy()}
+            />
           </div>
           <fieldset className="field">
             <legend>{t('hosted.sendCodeBy')}</legend>
@@ -250,7 +286,16 @@ function Flow({ merchantName, returnUrl: configured, onSavedLanguage }: { mercha
             <label htmlFor="new-password">
               {t('hosted.newPassword')} <span className="hint">{t('hosted.newPasswordHint')}</span>
             </label>
-            <input id="new-password" name="newPassword" type="password" autoComplete="new-password" required minLength={8} aria-invalid={weak || undefined} aria-describedby={describedBy()} />
+            <input
+              id="new-password"
+              name="newPassword"
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              aria-invalid={weak || undefined}
+              aria-describedby={describedBy()}
+            />
           </div>
           <button type="submit" disabled={pending} aria-busy={pending}>
             {pending ? t('hosted.savingPassword') : t('hosted.setPassword')}
@@ -335,7 +380,9 @@ function Flow({ merchantName, returnUrl: configured, onSavedLanguage }: { mercha
               {t('hosted.passwordChanged')}
             </p>
           )}
-          <p id="code-hint">{rich(otp?.channel === 'email' ? 'hosted.codeSentEmail' : 'hosted.codeSentSms', { destination: otp?.destination ?? '', merchant, amount })}</p>
+          <p id="code-hint">
+            {rich(otp?.channel === 'email' ? 'hosted.codeSentEmail' : 'hosted.codeSentSms', { destination: otp?.destination ?? '', merchant, amount })}
+          </p>
           {alert}
           <div className="field">
             <OtpCodeInput id="otp" label={t('hosted.code')} describedBy={describedBy('code-hint')} invalid={invalid} />
@@ -427,7 +474,9 @@ function Flow({ merchantName, returnUrl: configured, onSavedLanguage }: { mercha
 
   if (mm.status === 'loading' && status === 'ready') body = <p role="status">{t('hosted.loading')}</p>;
   if (mobile) {
-    body = <MobileMoneySteps mm={mm} amount={amount} merchantName={merchant} returnUrl={returnUrl} title={(text, id) => <StepTitle id={id}>{text}</StepTitle>} />;
+    body = (
+      <MobileMoneySteps mm={mm} amount={amount} merchantName={merchant} returnUrl={returnUrl} title={(text, id) => <StepTitle id={id}>{text}</StepTitle>} />
+    );
   }
   const inFlow = !mobile && ['ready', 'logging-in', ...RESET, ...TOP_UP, 'otp-sent', 'otp-verified', 'charging'].includes(status);
   const steps = topUp ? STEPS_WITH_TOP_UP : STEPS;
@@ -436,7 +485,8 @@ function Flow({ merchantName, returnUrl: configured, onSavedLanguage }: { mercha
   // payer's approval, then the money received.
   let topUpNews = '';
   if (status === 'topup-pending') topUpNews = t('hosted.topUpWaiting', { phone: topUpPhone });
-  else if (topUp?.topup?.status === 'SUCCEEDED' && ['otp-sent', 'otp-verified', 'charging'].includes(status)) topUpNews = t('hosted.topUpReceived', { amount: money(topUp.topup.amount, topUp.topup.currency) });
+  else if (topUp?.topup?.status === 'SUCCEEDED' && ['otp-sent', 'otp-verified', 'charging'].includes(status))
+    topUpNews = t('hosted.topUpReceived', { amount: money(topUp.topup.amount, topUp.topup.currency) });
   return (
     <>
       <header>
@@ -462,7 +512,12 @@ function Flow({ merchantName, returnUrl: configured, onSavedLanguage }: { mercha
           {topUpNews}
         </p>
       )}
-      <div key={mobile ? 'mobile-money' : stepKey(status)} aria-busy={status === 'loading' || status === 'charging' || pending} onClickCapture={acted} onSubmitCapture={acted}>
+      <div
+        key={mobile ? 'mobile-money' : stepKey(status)}
+        aria-busy={status === 'loading' || status === 'charging' || pending}
+        onClickCapture={acted}
+        onSubmitCapture={acted}
+      >
         {body}
       </div>
     </>

@@ -17,7 +17,10 @@ function readConfig(): CheckoutConfig {
   } catch {
     /* a page without its configuration is a link that is not valid */
   }
-  const choice = isLanguage(parsed.language) && typeof parsed.locale === 'string' ? { language: parsed.language, locale: parsed.locale } : chooseLanguage({ requested: browserLanguages() });
+  const choice =
+    isLanguage(parsed.language) && typeof parsed.locale === 'string'
+      ? { language: parsed.language, locale: parsed.locale }
+      : chooseLanguage({ requested: browserLanguages() });
   if (typeof parsed.apiKey === 'string' && typeof parsed.merchantName === 'string') {
     const returnUrl = typeof parsed.returnUrl === 'string' ? parsed.returnUrl : undefined;
     return { ...choice, apiKey: parsed.apiKey, merchantName: parsed.merchantName, livemode: parsed.livemode === true, ...(returnUrl ? { returnUrl } : {}) };

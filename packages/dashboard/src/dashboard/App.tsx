@@ -94,8 +94,7 @@ function Shell({
       </div>
       {mode === 'live' && !session.totpEnabled && (
         <div className="notice warning totp-banner" role="note">
-          {t('account.totpRequiredBanner')}{' '}
-          {section !== 'account' && <Link to="/dashboard/live/account">{t('account.enrolNow')}</Link>}
+          {t('account.totpRequiredBanner')} {section !== 'account' && <Link to="/dashboard/live/account">{t('account.enrolNow')}</Link>}
         </div>
       )}
       <div className="shell">

@@ -47,7 +47,12 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   const data = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok) {
     const retry = Number(res.headers.get('retry-after'));
-    const problem = new ApiProblem(res.status, String(data.code ?? 'error'), String(data.detail ?? data.title ?? `HTTP ${res.status}`), Number.isFinite(retry) && retry > 0 ? retry : undefined);
+    const problem = new ApiProblem(
+      res.status,
+      String(data.code ?? 'error'),
+      String(data.detail ?? data.title ?? `HTTP ${res.status}`),
+      Number.isFinite(retry) && retry > 0 ? retry : undefined,
+    );
     if (problem.code === 'session_required' && path !== '/session') sessionLost();
     throw problem;
   }

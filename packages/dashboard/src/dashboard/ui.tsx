@@ -154,7 +154,10 @@ export function SecretField({ label, value, hint }: { label: string; value: stri
           type="button"
           className="secondary"
           onClick={() => {
-            void navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false));
+            void navigator.clipboard?.writeText(value).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            );
           }}
         >
           {copied ? t('dash.copied') : t('dash.copy')}
@@ -165,7 +168,19 @@ export function SecretField({ label, value, hint }: { label: string; value: stri
 }
 
 /** A button that asks once more inline before doing something that cannot be undone. */
-export function ConfirmButton({ label, confirmLabel, onConfirm, disabled, name }: { label: string; confirmLabel: string; onConfirm: () => void; disabled?: boolean; name?: string }) {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  onConfirm,
+  disabled,
+  name,
+}: {
+  label: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+  name?: string;
+}) {
   const [asking, setAsking] = useState(false);
   const { t } = useI18n();
   if (!asking) {

@@ -7,7 +7,18 @@ import { CenterPanel, useSubmit } from '../dashboard/pages/Login.tsx';
 import { Link, navigate, useLocation } from '../dashboard/router.tsx';
 import { LanguageSwitch, PageTitle, SecretField, StatusNotice, TableWrap } from '../dashboard/ui.tsx';
 import { useOperatorQuery } from './queries.ts';
-import type { AuditList, InvitedOperator, LedgerVerification, MerchantList, Money, OperatorList, OperatorMerchant, OperatorPermission, OperatorSession, TotpEnrolment } from './types.ts';
+import type {
+  AuditList,
+  InvitedOperator,
+  LedgerVerification,
+  MerchantList,
+  Money,
+  OperatorList,
+  OperatorMerchant,
+  OperatorPermission,
+  OperatorSession,
+  TotpEnrolment,
+} from './types.ts';
 
 /**
  * The operator console at /operator (issue 34): sign-in with TOTP (enrolled at the first
@@ -95,7 +106,9 @@ function SignIn({ onSignedIn, language, onLanguage }: { onSignedIn: (s: Operator
       <p>{t('operator.signInIntro')}</p>
       <OperatorError error={error} />
       <form onSubmit={submit}>
-        <Field label={t('login.email')}>{(id) => <input id={id} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+        <Field label={t('login.email')}>
+          {(id) => <input id={id} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+        </Field>
         <Field label={t('login.password')}>
           {(id) => <input id={id} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}
         </Field>
@@ -133,7 +146,9 @@ function Enrol({ onDone, language, onLanguage }: { onDone: (s: OperatorSession) 
         >
           <SecretField label={t('operator.enrolSecret')} value={enrolment.secret} hint={t('operator.enrolSecretHint')} />
           <SecretField label={t('operator.enrolUri')} value={enrolment.uri} />
-          <Field label={t('login.code')}>{(id) => <input id={id} inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />}</Field>
+          <Field label={t('login.code')}>
+            {(id) => <input id={id} inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />}
+          </Field>
           <button type="submit" disabled={busy}>
             {t('operator.enrolConfirm')}
           </button>
@@ -170,7 +185,10 @@ function Merchants({ search }: { search: string }) {
       {list.loading && !list.data ? <p role="status">{t('dash.loading')}</p> : null}
       {list.data && list.data.data.length === 0 ? <p>{t('operator.noMerchants')}</p> : null}
       {list.data && list.data.data.length > 0 ? (
-        <Table label={t('operator.merchantsTitle')} head={[t('operator.name'), t('operator.id'), t('login.email'), t('operator.country'), t('operator.state'), t('operator.created')]}>
+        <Table
+          label={t('operator.merchantsTitle')}
+          head={[t('operator.name'), t('operator.id'), t('login.email'), t('operator.country'), t('operator.state'), t('operator.created')]}
+        >
           {list.data.data.map((m) => (
             <tr key={m.id}>
               <td>
@@ -269,7 +287,9 @@ function MerchantPage({ id, can }: { id: string; can: (p: OperatorPermission) =>
               act(m.frozen ? 'unfreeze' : 'freeze');
             }}
           >
-            <Field label={t('operator.reason')}>{(fid) => <textarea id={fid} required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />}</Field>
+            <Field label={t('operator.reason')}>
+              {(fid) => <textarea id={fid} required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />}
+            </Field>
             <button type="submit" className={m.frozen ? undefined : 'danger'} disabled={busy}>
               {m.frozen ? t('operator.unfreeze') : t('operator.freeze')}
             </button>
@@ -292,7 +312,10 @@ function MoneyPage({ can }: { can: (p: OperatorPermission) => boolean }) {
       <OperatorError error={loaded.error} />
       {loaded.data && loaded.data.totals.length === 0 ? <p>{t('operator.noBalances')}</p> : null}
       {loaded.data && loaded.data.totals.length > 0 ? (
-        <Table label={t('operator.moneyTitle')} head={[t('operator.mode'), t('operator.currency'), t('operator.account'), t('operator.amount'), t('operator.accounts')]}>
+        <Table
+          label={t('operator.moneyTitle')}
+          head={[t('operator.mode'), t('operator.currency'), t('operator.account'), t('operator.amount'), t('operator.accounts')]}
+        >
           {loaded.data.totals.map((r) => (
             <tr key={`${r.mode}-${r.currency}-${r.kind}`}>
               <td>{r.mode === 'live' ? t('dash.liveMode') : t('dash.testMode')}</td>
@@ -343,7 +366,10 @@ function Audit() {
       <OperatorError error={loaded.error} />
       {loaded.data && loaded.data.data.length === 0 ? <p>{t('audit.empty')}</p> : null}
       {loaded.data && loaded.data.data.length > 0 ? (
-        <Table label={t('operator.auditTitle')} head={[t('audit.when'), t('audit.who'), t('audit.action'), t('audit.target'), t('operator.before'), t('operator.after'), t('operator.reason')]}>
+        <Table
+          label={t('operator.auditTitle')}
+          head={[t('audit.when'), t('audit.who'), t('audit.action'), t('audit.target'), t('operator.before'), t('operator.after'), t('operator.reason')]}
+        >
           {loaded.data.data.map((e) => (
             <tr key={e.id}>
               <td>{dateTime(e.createdAt)}</td>
@@ -390,7 +416,9 @@ function Operators({ can }: { can: (p: OperatorPermission) => boolean }) {
         <section aria-labelledby="invite-title">
           <h2 id="invite-title">{t('operator.inviteTitle')}</h2>
           <OperatorError error={error} />
-          {invited ? <SecretField label={t('operator.invitedPassword', { email: invited.email })} value={invited.password} hint={t('operator.invitedHint')} /> : null}
+          {invited ? (
+            <SecretField label={t('operator.invitedPassword', { email: invited.email })} value={invited.password} hint={t('operator.invitedHint')} />
+          ) : null}
           <form
             onSubmit={(e) => {
               e.preventDefault();
@@ -431,7 +459,17 @@ const SECTIONS: { path: string; label: MessageId; needs: OperatorPermission }[] 
   { path: 'operators', label: 'operator.operatorsTitle', needs: 'operators:read' },
 ];
 
-function Shell({ session, onSignOut, language, onLanguage }: { session: OperatorSession; onSignOut: () => void; language: Language; onLanguage: (l: Language) => void }) {
+function Shell({
+  session,
+  onSignOut,
+  language,
+  onLanguage,
+}: {
+  session: OperatorSession;
+  onSignOut: () => void;
+  language: Language;
+  onLanguage: (l: Language) => void;
+}) {
   const { t } = useI18n();
   const location = useLocation();
   const [path = '', search = ''] = location.split('?');

@@ -60,7 +60,8 @@ export function formatReport(report: ReconciliationReport): string {
     const theirs = f.provider.status === 'UNKNOWN' ? `not known (${f.provider.reason})` : f.provider.status;
     lines.push(`IN FLIGHT ${f.object} ${f.id} ${f.reference}: PENDING here, the provider ${theirs}`);
   }
-  for (const u of report.unverified) lines.push(`UNVERIFIED ${u.object} ${u.id} ${u.reference}: we have ${u.ours.status}, the provider could not be asked (${u.reason})`);
+  for (const u of report.unverified)
+    lines.push(`UNVERIFIED ${u.object} ${u.id} ${u.reference}: we have ${u.ours.status}, the provider could not be asked (${u.reason})`);
   const lastDay = new Date(new Date(report.to).getTime() - 1).toISOString().slice(0, 10);
   const payouts = report.checked.payouts === null ? 'payouts not checked (no payouts source)' : plural(report.checked.payouts, 'payout');
   const direct = [
@@ -74,7 +75,10 @@ export function formatReport(report: ReconciliationReport): string {
   const l = report.listing;
   if (l.source === 'none') lines.push(`requests unknown to us: not checked (${report.provider} cannot list its requests; pass --statement FILE)`);
   else if (!l.ok) lines.push(`requests unknown to us: not checked, the provider's listing failed (${l.reason})`);
-  else lines.push(`requests unknown to us: checked against the ${l.source === 'statement' ? 'statement' : "provider's listing"} (${plural(l.requests, 'request')})`);
+  else
+    lines.push(
+      `requests unknown to us: checked against the ${l.source === 'statement' ? 'statement' : "provider's listing"} (${plural(l.requests, 'request')})`,
+    );
   if (report.result === 'agreed') lines.push('all agree');
   else if (report.result === 'mismatched') lines.push(`${plural(report.mismatches.length, 'mismatch', 'mismatches')} found`);
   else lines.push('no mismatch found, but not everything could be checked');
@@ -88,7 +92,11 @@ export function printReport(report: ReconciliationReport, json: boolean, write: 
 }
 
 /** The whole command against a reconciliation service: what `caisse reconcile` runs once the database is open. */
-export async function reconcileCommand(service: Pick<ReconciliationService, 'reconcile'>, opts: ReconcileOptions, write: (text: string) => void): Promise<number> {
+export async function reconcileCommand(
+  service: Pick<ReconciliationService, 'reconcile'>,
+  opts: ReconcileOptions,
+  write: (text: string) => void,
+): Promise<number> {
   const report = await service.reconcile(await reconcileQuery(opts));
   return printReport(report, opts.json === true, write);
 }

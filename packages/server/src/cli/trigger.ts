@@ -64,8 +64,10 @@ export async function trigger(
   wait: { sleep: (ms: number) => Promise<void>; timeoutMs: number } = { sleep: (ms) => new Promise((r) => setTimeout(r, ms)), timeoutMs: 60_000 },
   method: TriggerMethod = type === 'payment.processing' ? 'mtn_momo' : 'wallet',
 ): Promise<TriggerResult> {
-  if (method !== 'wallet' && !DIRECT_EVENTS.includes(type)) throw new CliError(`--method ${method} makes ${DIRECT_EVENTS.join(', ')}; ${type} is made without it`);
-  if (method === 'wallet' && type === 'payment.processing') throw new CliError('payment.processing comes from a payment made directly with mobile money: use --method mtn_momo');
+  if (method !== 'wallet' && !DIRECT_EVENTS.includes(type))
+    throw new CliError(`--method ${method} makes ${DIRECT_EVENTS.join(', ')}; ${type} is made without it`);
+  if (method === 'wallet' && type === 'payment.processing')
+    throw new CliError('payment.processing comes from a payment made directly with mobile money: use --method mtn_momo');
   const pay = testPayments(caisse);
   const steps: string[] = [];
   const step = (line: string) => {
@@ -103,7 +105,8 @@ export async function trigger(
     for (;;) {
       const intent = await pay.getIntent(intentId);
       if (done(intent.status)) return intent;
-      if (Date.now() > deadline) throw new Error(`intent ${intentId} is still ${intent.status} after ${wait.timeoutMs / 1000} s, ${what}: is the server's worker running?`);
+      if (Date.now() > deadline)
+        throw new Error(`intent ${intentId} is still ${intent.status} after ${wait.timeoutMs / 1000} s, ${what}: is the server's worker running?`);
       await wait.sleep(500);
     }
   };
@@ -112,10 +115,16 @@ export async function trigger(
   const payDirectly = async (suffix: string) => {
     const intent = await intentFor(`caisse trigger ${type} --method mtn_momo`);
     const started = await pay.payWithMtnMomo(intent, suffix);
-    step(`asked MTN MoMo (sandbox) for ${started.amount} XAF from ${started.nextAction?.type === 'approve_on_phone' ? started.nextAction.phoneNumber : 'a test number'}: intent ${intent.id} is ${started.status}`);
+    step(
+      `asked MTN MoMo (sandbox) for ${started.amount} XAF from ${started.nextAction?.type === 'approve_on_phone' ? started.nextAction.phoneNumber : 'a test number'}: intent ${intent.id} is ${started.status}`,
+    );
     if (type === 'payment.processing') return { intent, status: started.status };
     const after = await until(intent.id, (s) => s !== 'PROCESSING', 'waiting for the payer to approve');
-    step(after.status === 'SUCCEEDED' ? `the payer approved: intent ${intent.id} is SUCCEEDED` : `the payer declined on the phone: intent ${intent.id} is ${after.status}`);
+    step(
+      after.status === 'SUCCEEDED'
+        ? `the payer approved: intent ${intent.id} is SUCCEEDED`
+        : `the payer declined on the phone: intent ${intent.id} is ${after.status}`,
+    );
     return { intent, status: after.status };
   };
 
@@ -137,7 +146,13 @@ export async function trigger(
     step(`asked for a refund of ${refund.amount} XAF to the payer's number (${refund.id}, ${refund.status})`);
     const refunded = await until(intent.id, (s) => s === 'REFUNDED', 'waiting for the provider to pay the refund');
     step(`the provider paid it back: intent ${intent.id} is ${refunded.status}`);
-    return { type, intentId: intent.id, intentStatus: refunded.status, events: await produced(intent.id, ['payment.processing', 'payment.completed', 'payment.refunded']), steps };
+    return {
+      type,
+      intentId: intent.id,
+      intentStatus: refunded.status,
+      events: await produced(intent.id, ['payment.processing', 'payment.completed', 'payment.refunded']),
+      steps,
+    };
   }
 
   switch (type) {
@@ -161,7 +176,13 @@ export async function trigger(
       if (res.status !== 200) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.problem)}`);
       const refund = await pay.refund(intent.id);
       step(`refunded ${refund.amount} XAF (${refund.id})`);
-      return { type, intentId: intent.id, intentStatus: (await pay.getIntent(intent.id)).status, events: await produced(intent.id, ['payment.completed', 'payment.refunded']), steps };
+      return {
+        type,
+        intentId: intent.id,
+        intentStatus: (await pay.getIntent(intent.id)).status,
+        events: await produced(intent.id, ['payment.completed', 'payment.refunded']),
+        steps,
+      };
     }
     case 'payment.canceled': {
       const intent = await intentFor('caisse trigger payment.canceled');
@@ -176,7 +197,12 @@ export async function trigger(
       await caisse.testHelpers.settleBalance();
       const net = (await pay.getIntent(intent.id)).net ?? TRIGGER_AMOUNT;
       step(`made the payment's net (${net} XAF) available now (POST /test/balance/settle)`);
-      const payout = await caisse.payouts.create({ amount: net, currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: PAYOUT_TO[type] }, description: `caisse trigger ${type}` });
+      const payout = await caisse.payouts.create({
+        amount: net,
+        currency: 'XAF',
+        destination: { provider: 'mtn_momo', phoneNumber: PAYOUT_TO[type] },
+        description: `caisse trigger ${type}`,
+      });
       step(`created payout ${payout.id} of ${payout.amount} XAF to ${PAYOUT_TO[type]} (PENDING); waiting for the provider`);
       const deadline = Date.now() + wait.timeoutMs;
       let status: string = payout.status;
@@ -186,7 +212,14 @@ export async function trigger(
         status = (await caisse.payouts.retrieve(payout.id)).status;
       }
       step(`payout ${payout.id} is ${status}`);
-      return { type, intentId: intent.id, intentStatus: 'SUCCEEDED', payoutId: payout.id, events: (await pay.eventsOfPayout(payout.id, type)).reverse(), steps };
+      return {
+        type,
+        intentId: intent.id,
+        intentStatus: 'SUCCEEDED',
+        payoutId: payout.id,
+        events: (await pay.eventsOfPayout(payout.id, type)).reverse(),
+        steps,
+      };
     }
     case 'payment.expired': {
       const intent = await intentFor('caisse trigger payment.expired', 300);

@@ -45,7 +45,10 @@ export type SendDecision = { allowed: true } | { allowed: false; retryAfterMs: n
  */
 export function sendDecision(recentSends: Date[], now: Date): SendDecision {
   const t = now.getTime();
-  const inWindow = recentSends.map((d) => d.getTime()).filter((s) => s > t - OTP_RULES.sendWindowMs && s <= t).sort((a, b) => a - b);
+  const inWindow = recentSends
+    .map((d) => d.getTime())
+    .filter((s) => s > t - OTP_RULES.sendWindowMs && s <= t)
+    .sort((a, b) => a - b);
   const last = inWindow[inWindow.length - 1];
   let wait = 0;
   if (last !== undefined && t - last < OTP_RULES.minResendIntervalMs) wait = last + OTP_RULES.minResendIntervalMs - t;

@@ -6,7 +6,8 @@ async function render(rows: unknown[][]): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of csvStream(['a', 'b'], async (write) => {
     for (const row of rows) await write(row);
-  })) chunks.push(Buffer.from(chunk as string));
+  }))
+    chunks.push(Buffer.from(chunk as string));
   return Buffer.concat(chunks).toString('utf8');
 }
 

@@ -12,12 +12,7 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT
  */
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '25006', '53300']);
 /** What node-postgres throws when its connection is gone or never came. */
-const PG_MESSAGES = [
-  'Connection terminated',
-  'timeout exceeded when trying to connect',
-  'is not queryable',
-  'Query read timeout',
-];
+const PG_MESSAGES = ['Connection terminated', 'timeout exceeded when trying to connect', 'is not queryable', 'Query read timeout'];
 
 /** Seconds a client should wait before retrying: a failover takes a few. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;

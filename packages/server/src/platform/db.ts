@@ -85,10 +85,7 @@ export function lockDataDir(dataDir: string): () => void {
       }
       const sameHost = holder.host === undefined || holder.host === me.host;
       if (typeof holder.pid === 'number' && (!sameHost || processAlive(holder.pid))) {
-        throw new DataDirLockedError(
-          dataDir,
-          `process ${holder.pid} on ${holder.host ?? 'this host'} (since ${holder.startedAt ?? 'unknown'})`,
-        );
+        throw new DataDirLockedError(dataDir, `process ${holder.pid} on ${holder.host ?? 'this host'} (since ${holder.startedAt ?? 'unknown'})`);
       }
       rmSync(file, { force: true });
     }
@@ -458,7 +455,10 @@ export function openPostgres(url: string, poolSize = 10, opts: { preparedStateme
  * transactions never interleave. `dataDir` undefined means in memory (tests). `loadDataDir`: a
  * data directory tarball (PGlite's dumpDataDir) to start from instead of an empty database (tests).
  */
-export async function openPglite(dataDir: string | undefined, opts: { preparedStatements?: boolean; loadDataDir?: Blob; thread?: boolean } = {}): Promise<OpenedDb> {
+export async function openPglite(
+  dataDir: string | undefined,
+  opts: { preparedStatements?: boolean; loadDataDir?: Blob; thread?: boolean } = {},
+): Promise<OpenedDb> {
   const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
   let engine: PgliteEngine | undefined;
   try {
@@ -471,7 +471,12 @@ export async function openPglite(dataDir: string | undefined, opts: { preparedSt
     engine =
       dataDir !== undefined && opts.thread === true
         ? startPgliteThread(join(dataDir, 'pgdata'), startParams)
-        : batchedEngine(new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'), { startParams, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) }));
+        : batchedEngine(
+            new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'), {
+              startParams,
+              ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+            }),
+          );
     await engine.waitReady;
     const pool = new pg.Pool({ ...createPgConfig(engine as unknown as PGlite), max: 1, types } as pg.PoolConfig);
     // Parsing and planning run in WASM on this very thread: preparing once matters even more here.

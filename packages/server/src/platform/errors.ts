@@ -141,7 +141,10 @@ export class ApiError extends Error {
 
 /** The one refusal of a frozen merchant's new money movements (the API's routes and the dashboard's). */
 export function merchantFrozen(): ApiError {
-  return new ApiError('merchant_frozen', 'This merchant account is frozen by the platform operator: new payments and payouts are refused until it is unfrozen; contact the operator');
+  return new ApiError(
+    'merchant_frozen',
+    'This merchant account is frozen by the platform operator: new payments and payouts are refused until it is unfrozen; contact the operator',
+  );
 }
 
 export interface Problem {

@@ -84,8 +84,7 @@ export function createLogger(opts: { level: string; stream?: DestinationStream; 
           'phoneNumber',
           '*.phoneNumber',
         ],
-        censor: (value: unknown, path: string[]) =>
-          path.at(-1) === 'phoneNumber' && typeof value === 'string' ? redactText(value) : '[redacted]',
+        censor: (value: unknown, path: string[]) => (path.at(-1) === 'phoneNumber' && typeof value === 'string' ? redactText(value) : '[redacted]'),
       },
       // The last net: whatever a module logs, known secret shapes never reach the stream.
       hooks: { streamWrite: redactText },

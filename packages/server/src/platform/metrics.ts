@@ -82,7 +82,10 @@ export function assertMetricsAccess(request: FastifyRequest, config: Pick<Config
     return;
   }
   if (config.mode === 'production' && !isLocalRequest(request)) {
-    throw new ApiError('metrics_local_only', 'In production /metrics answers this machine only; set CAISSE_METRICS_TOKEN or CAISSE_METRICS_PORT to scrape it from elsewhere');
+    throw new ApiError(
+      'metrics_local_only',
+      'In production /metrics answers this machine only; set CAISSE_METRICS_TOKEN or CAISSE_METRICS_PORT to scrape it from elsewhere',
+    );
   }
 }
 

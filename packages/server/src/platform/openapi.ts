@@ -239,9 +239,18 @@ server allows it. Bad URL: 400 \`url_invalid\`; unknown event type: 400 \`valida
   components: {
     securitySchemes: {
       apiKey: { type: 'apiKey' as const, in: 'header', name: 'x-api-key' },
-      secretKey: { type: 'http' as const, scheme: 'bearer', description: 'Secret key sk_test_… / sk_live_…, or a restricted key rk_test_… / rk_live_… (its permissions only)' },
+      secretKey: {
+        type: 'http' as const,
+        scheme: 'bearer',
+        description: 'Secret key sk_test_… / sk_live_…, or a restricted key rk_test_… / rk_live_… (its permissions only)',
+      },
       accessToken: { type: 'http' as const, scheme: 'bearer', bearerFormat: 'JWT', description: 'User access token from POST /auth/web' },
-      sessionToken: { type: 'apiKey' as const, in: 'header', name: 'x-session-token', description: "The intent's session token (ps_…): the direct mobile-money charge" },
+      sessionToken: {
+        type: 'apiKey' as const,
+        in: 'header',
+        name: 'x-session-token',
+        description: "The intent's session token (ps_…): the direct mobile-money charge",
+      },
     },
   },
 };

@@ -29,7 +29,10 @@ describe('holdUntilSync', () => {
     await exec(q);
     await exec(msg('C', 1));
     await exec(msg('H'));
-    expect(batches.map((b) => [...b])).toEqual([[81, 9], [67, 1, 72]]);
+    expect(batches.map((b) => [...b])).toEqual([
+      [81, 9],
+      [67, 1, 72],
+    ]);
     expect(batches[0]?.buffer).not.toBe(q.buffer);
   });
 });

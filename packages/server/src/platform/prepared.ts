@@ -1,4 +1,14 @@
-import { type Compilable, type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type QueryResult, type RawBuilder } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  type RawBuilder,
+} from 'kysely';
 import type { Database } from './database.ts';
 import { AnswerAhead, DEFERRED, type Executor } from './db.ts';
 
@@ -51,7 +61,10 @@ const compiler = new Kysely<Database>({
  * `deferred`: a write whose answer nobody reads, sent inside a transaction with its next statement
  * (DEFERRED in platform/db.ts); it must fail by itself when it cannot do its work.
  */
-export function prepare<P extends object, R>(build: (db: Kysely<Database>, p: P) => Compilable<R> | RawBuilder<R>, opts: { deferred?: boolean } = {}): Prepared<P, R> {
+export function prepare<P extends object, R>(
+  build: (db: Kysely<Database>, p: P) => Compilable<R> | RawBuilder<R>,
+  opts: { deferred?: boolean } = {},
+): Prepared<P, R> {
   const slots = new Proxy({} as P, { get: (_target, name) => new Slot(String(name)) });
   // A query builder compiles by itself; a `sql` template needs a Kysely to compile with.
   const built = (build(compiler, slots) as RawBuilder<R>).compile(compiler);

@@ -139,7 +139,15 @@ export function createThrottle(deps: { db: Db; clock: Clock }) {
       try {
         for (const { subject, rule } of limits) counted.push(await count(subject, rule));
       } catch (err) {
-        if (counted.length > 0) await db.deleteFrom('throttle_attempts').where('id', 'in', counted.map((c) => c.id)).execute();
+        if (counted.length > 0)
+          await db
+            .deleteFrom('throttle_attempts')
+            .where(
+              'id',
+              'in',
+              counted.map((c) => c.id),
+            )
+            .execute();
         throw err;
       }
       return {
@@ -172,7 +180,10 @@ export function createThrottle(deps: { db: Db; clock: Clock }) {
     /** Retention: deletes up to `limit` attempts made before `before`. Returns how many. */
     async purgeBefore(before: Date, limit: number, executor: Executor = db): Promise<number> {
       const batch = executor.selectFrom('throttle_attempts').select('id').where('attempted_at', '<', before).limit(limit);
-      const result = await executor.deleteFrom('throttle_attempts').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+      const result = await executor
+        .deleteFrom('throttle_attempts')
+        .where(sql<boolean>`id = any(array(${batch}))`)
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };

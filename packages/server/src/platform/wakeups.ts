@@ -60,11 +60,15 @@ export function createWakeups(database: Pick<OpenedDb, 'kind' | 'notify' | 'list
     const connect = async (): Promise<void> => {
       if (closed) return;
       try {
-        const handle = await database.listen!(PG_CHANNEL_PREFIX + channel, (payload) => deliver(channel, { payload }), () => {
-          if (closed || lost) return;
-          lost = true;
-          setTimeout(() => void connect(), RECONNECT_MS).unref();
-        });
+        const handle = await database.listen!(
+          PG_CHANNEL_PREFIX + channel,
+          (payload) => deliver(channel, { payload }),
+          () => {
+            if (closed || lost) return;
+            lost = true;
+            setTimeout(() => void connect(), RECONNECT_MS).unref();
+          },
+        );
         closers.push(handle.close);
         if (lost) {
           lost = false;

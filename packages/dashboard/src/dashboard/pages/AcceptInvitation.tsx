@@ -19,7 +19,17 @@ const LINK_PROBLEMS: Record<string, MessageId> = {
  * `/dashboard/invitations/<token>`: who invites to what, a password to choose, then signed in.
  * A link used, expired, revoked or unknown says so (and how to go on).
  */
-export function AcceptInvitation({ token, onSignedIn, language, onLanguage }: { token: string; onSignedIn: (s: Session) => void; language: Language; onLanguage: (l: Language) => void }) {
+export function AcceptInvitation({
+  token,
+  onSignedIn,
+  language,
+  onLanguage,
+}: {
+  token: string;
+  onSignedIn: (s: Session) => void;
+  language: Language;
+  onLanguage: (l: Language) => void;
+}) {
   const { t } = useI18n();
   const roleName = useRoleName();
   const invitation = useInvitation(token);
@@ -36,7 +46,6 @@ export function AcceptInvitation({ token, onSignedIn, language, onLanguage }: { 
   useEffect(() => {
     document.title = docTitle;
   }, [docTitle]);
-
 
   async function accept(e: FormEvent) {
     e.preventDefault();
@@ -88,14 +97,30 @@ export function AcceptInvitation({ token, onSignedIn, language, onLanguage }: { 
               <input type="email" autoComplete="username" value={preview.email} readOnly hidden />
               <div className="field">
                 <label htmlFor="new-password">{t('invitation.password')}</label>
-                <input id="new-password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} aria-describedby="password-hint" />
+                <input
+                  id="new-password"
+                  type="password"
+                  autoComplete="new-password"
+                  required
+                  minLength={8}
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                  aria-describedby="password-hint"
+                />
                 <p id="password-hint" className="hint">
                   {t('invitation.passwordHint')}
                 </p>
               </div>
               <div className="field">
                 <label htmlFor="confirm-password">{t('invitation.confirm')}</label>
-                <input id="confirm-password" type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+                <input
+                  id="confirm-password"
+                  type="password"
+                  autoComplete="new-password"
+                  required
+                  value={confirm}
+                  onChange={(e) => setConfirm(e.target.value)}
+                />
               </div>
               <button type="submit" disabled={busy}>
                 {busy ? t('invitation.joining') : t('invitation.join')}

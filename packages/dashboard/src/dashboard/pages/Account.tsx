@@ -103,7 +103,10 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
         type="button"
         className="secondary"
         onClick={() => {
-          void navigator.clipboard?.writeText(codes.join('\n')).then(() => setCopied(true), () => setCopied(false));
+          void navigator.clipboard?.writeText(codes.join('\n')).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          );
         }}
       >
         {copied ? t('dash.copied') : t('account.copyCodes')}
@@ -159,7 +162,15 @@ function TwoFactor({ onSessionChanged }: { onSessionChanged: () => void }) {
           <SecretField label={t('account.setupKey')} value={enrolment.secret} hint={t('account.setupKeyHint')} />
           <div className="field">
             <label htmlFor="totp-code">{t('account.codeFromApp')}</label>
-            <input id="totp-code" autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" required value={code} onChange={(e) => setCode(e.target.value)} />
+            <input
+              id="totp-code"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              pattern="[0-9 ]*"
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
           </div>
           <button type="submit" disabled={busy}>
             {t('account.totpConfirm')}
@@ -179,7 +190,13 @@ function TwoFactor({ onSessionChanged }: { onSessionChanged: () => void }) {
             </div>
             <div className="field">
               <label htmlFor="proof-password">{t('account.orPassword')}</label>
-              <input id="proof-password" type="password" autoComplete="current-password" value={proofPassword} onChange={(e) => setProofPassword(e.target.value)} />
+              <input
+                id="proof-password"
+                type="password"
+                autoComplete="current-password"
+                value={proofPassword}
+                onChange={(e) => setProofPassword(e.target.value)}
+              />
             </div>
           </fieldset>
           <div className="actions">

@@ -303,7 +303,12 @@ export function ApiKeys({ mode }: { mode: Mode }) {
                       {usable && writable && (
                         <div className="actions" style={{ marginTop: 0 }}>
                           {state.value === 'active' && <RollForm k={k} onRolled={(created) => setShown({ key: created, why: 'rolled' })} />}
-                          <ConfirmButton label={t('keys.revoke')} name={t('keys.revokeName', { name: k.name })} confirmLabel={t('keys.revokeNow', { name: k.name })} onConfirm={() => void revoke(k)} />
+                          <ConfirmButton
+                            label={t('keys.revoke')}
+                            name={t('keys.revokeName', { name: k.name })}
+                            confirmLabel={t('keys.revokeNow', { name: k.name })}
+                            onConfirm={() => void revoke(k)}
+                          />
                         </div>
                       )}
                     </td>

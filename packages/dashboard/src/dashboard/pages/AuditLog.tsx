@@ -50,7 +50,14 @@ export function AuditLog() {
         pages={pages}
         label={t('audit.title')}
         caption={t('audit.caption')}
-        columns={[{ label: t('audit.when') }, { label: t('audit.who') }, { label: t('audit.action') }, { label: t('audit.mode') }, { label: t('audit.target') }, { label: t('audit.details') }]}
+        columns={[
+          { label: t('audit.when') },
+          { label: t('audit.who') },
+          { label: t('audit.action') },
+          { label: t('audit.mode') },
+          { label: t('audit.target') },
+          { label: t('audit.details') },
+        ]}
         text={{ loading: t('audit.loading'), empty: t('audit.empty'), loadMore: t('audit.loadMore') }}
         row={(e) => (
           <tr key={e.id}>

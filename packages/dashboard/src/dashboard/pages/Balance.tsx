@@ -125,7 +125,13 @@ function Statement({ mode, search }: { mode: Mode; search: string }) {
           </div>
           <div className="field">
             <label htmlFor="st-from">{t('balance.from')}</label>
-            <input id="st-from" type="date" value={draft.from} aria-describedby="st-period-hint" onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+            <input
+              id="st-from"
+              type="date"
+              value={draft.from}
+              aria-describedby="st-period-hint"
+              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+            />
           </div>
           <div className="field">
             <label htmlFor="st-to">{t('balance.to')}</label>

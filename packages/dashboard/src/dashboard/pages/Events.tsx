@@ -189,7 +189,9 @@ function Delivery({ delivery }: { delivery: DeliveryDetail }) {
     <li className="card">
       <p style={{ marginTop: 0 }}>
         <Badge value={delivery.status} /> {t('event.deliveryCreated', { at: dateTime(delivery.createdAt) })}
-        {delivery.status === 'pending' && delivery.nextAttemptAt && <span className="hint"> · {t('event.nextTry', { at: dateTime(delivery.nextAttemptAt) })}</span>}
+        {delivery.status === 'pending' && delivery.nextAttemptAt && (
+          <span className="hint"> · {t('event.nextTry', { at: dateTime(delivery.nextAttemptAt) })}</span>
+        )}
       </p>
       {delivery.attempts.length === 0 ? (
         <p className="hint">{t('event.noAttempt')}</p>

@@ -121,7 +121,21 @@ function FigureCard({ figure, overview }: { figure: (typeof FIGURES)[number]; ov
 }
 
 /** One series drawn by uPlot on a canvas; `label` is its text alternative (the table beside it has every figure). */
-function Chart({ label, xs, ys, bars, max, tick }: { label: string; xs: number[]; ys: (number | null)[]; bars: boolean; max?: number; tick: (at: Date) => string }) {
+function Chart({
+  label,
+  xs,
+  ys,
+  bars,
+  max,
+  tick,
+}: {
+  label: string;
+  xs: number[];
+  ys: (number | null)[];
+  bars: boolean;
+  max?: number;
+  tick: (at: Date) => string;
+}) {
   const tickRef = useRef(tick);
   tickRef.current = tick;
   const box = useRef<HTMLDivElement>(null);
@@ -140,8 +154,14 @@ function Chart({ label, xs, ys, bars, max, tick }: { label: string; xs: number[]
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         scales: { y: { range: (_u, _min, top) => [0, max ?? (top > 0 ? top : 1)] } },
         // The x axis in the page's language, UTC (uPlot's own labels follow the browser's).
-        axes: [{ stroke: '#4b5563', values: (_u, splits) => splits.map((s) => tickRef.current(new Date(s * 1000))) }, { stroke: '#4b5563', size: 60 }],
-        series: [{}, { stroke: '#3730a3', fill: 'rgba(55, 48, 163, 0.15)', width: 2, paths: bars ? uPlot.paths.bars?.({ size: [0.6, 40] }) : undefined, spanGaps: false }],
+        axes: [
+          { stroke: '#4b5563', values: (_u, splits) => splits.map((s) => tickRef.current(new Date(s * 1000))) },
+          { stroke: '#4b5563', size: 60 },
+        ],
+        series: [
+          {},
+          { stroke: '#3730a3', fill: 'rgba(55, 48, 163, 0.15)', width: 2, paths: bars ? uPlot.paths.bars?.({ size: [0.6, 40] }) : undefined, spanGaps: false },
+        ],
       },
       [x, y],
       el,

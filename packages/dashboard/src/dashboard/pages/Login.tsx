@@ -7,7 +7,17 @@ import type { LoginChallenge, Session } from '../types.ts';
 import { ErrorNotice, LanguageSwitch, StatusNotice } from '../ui.tsx';
 
 /** The sign-in pages' frame: brand, language switch, a heading. */
-export function CenterPanel({ title, language, onLanguage, children }: { title: string; language: Language; onLanguage: (l: Language) => void; children: ReactNode }) {
+export function CenterPanel({
+  title,
+  language,
+  onLanguage,
+  children,
+}: {
+  title: string;
+  language: Language;
+  onLanguage: (l: Language) => void;
+  children: ReactNode;
+}) {
   return (
     <div className="center-page">
       <main className="panel" aria-labelledby="signin-title">
@@ -63,7 +73,17 @@ type Step = { kind: 'password' } | { kind: 'code'; challenge: string } | { kind:
  * Sign-in: e-mail and password; with two-factor sign-in, a second step asks for the code of the
  * authenticator app (or a recovery code). "Forgot password?" asks for a reset link by e-mail.
  */
-export function Login({ onSignedIn, expired, language, onLanguage }: { onSignedIn: (s: Session) => void; expired: boolean; language: Language; onLanguage: (l: Language) => void }) {
+export function Login({
+  onSignedIn,
+  expired,
+  language,
+  onLanguage,
+}: {
+  onSignedIn: (s: Session) => void;
+  expired: boolean;
+  language: Language;
+  onLanguage: (l: Language) => void;
+}) {
   const { t } = useI18n();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -134,7 +154,16 @@ export function Login({ onSignedIn, expired, language, onLanguage }: { onSignedI
               {t('login.code')}
               <span className="hint">{t('login.codeHint')}</span>
             </label>
-            <input id="code" autoComplete="one-time-code" inputMode="text" required autoFocus value={code} onChange={(e) => setCode(e.target.value)} spellCheck={false} />
+            <input
+              id="code"
+              autoComplete="one-time-code"
+              inputMode="text"
+              required
+              autoFocus
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              spellCheck={false}
+            />
           </div>
           <button type="submit" disabled={busy}>
             {busy ? t('login.verifying') : t('login.verify')}

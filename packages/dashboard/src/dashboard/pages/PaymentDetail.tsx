@@ -132,7 +132,11 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
         </dl>
         {open && can('payments:write') && (
           <div className="actions">
-            <ConfirmButton label={t('payment.cancel')} confirmLabel={t('payment.cancelConfirm')} onConfirm={() => void act(() => cancel.mutateAsync(p.id), t('payment.canceled'))} />
+            <ConfirmButton
+              label={t('payment.cancel')}
+              confirmLabel={t('payment.cancelConfirm')}
+              onConfirm={() => void act(() => cancel.mutateAsync(p.id), t('payment.canceled'))}
+            />
           </div>
         )}
         {refundable && can('payments:write') && (
@@ -165,9 +169,13 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
                     {e.id}
                   </Link>
                   {can('webhooks:write') && (
-                  <button type="button" className="secondary" onClick={() => void act(() => resend.mutateAsync({ id: e.id }), t('payment.resent', { type: e.type }))}>
-                    {rich('payment.resend', { type: e.type, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
-                  </button>
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => void act(() => resend.mutateAsync({ id: e.id }), t('payment.resent', { type: e.type }))}
+                    >
+                      {rich('payment.resend', { type: e.type, hidden: (chunks) => <span className="visually-hidden">{chunks}</span> })}
+                    </button>
                   )}
                 </div>
               </li>
@@ -179,9 +187,7 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
       <section aria-labelledby="deliveries-title">
         <h2 id="deliveries-title">{t('payment.deliveries')}</h2>
         {detail.deliveries.length === 0 ? (
-          <p className="hint">
-            {rich('payment.noDeliveries', { link: (chunks) => <Link to={`/dashboard/${mode}/webhooks`}>{chunks}</Link> })}
-          </p>
+          <p className="hint">{rich('payment.noDeliveries', { link: (chunks) => <Link to={`/dashboard/${mode}/webhooks`}>{chunks}</Link> })}</p>
         ) : (
           <TableWrap label={t('payment.deliveriesLabel')}>
             <table>
@@ -320,7 +326,14 @@ function RefundForm({ payment, onRefund }: { payment: Payment; onRefund: (amount
     <form className="actions" onSubmit={submit} aria-label={t('payment.refundLabel')}>
       <div className="field" style={{ marginBottom: 0 }}>
         <label htmlFor="refund-amount">{t('payment.refundAmount', { currency: payment.currency })}</label>
-        <input id="refund-amount" inputMode="decimal" value={amount} placeholder={left} onChange={(e) => setAmount(e.target.value.trim())} aria-describedby="refund-hint" />
+        <input
+          id="refund-amount"
+          inputMode="decimal"
+          value={amount}
+          placeholder={left}
+          onChange={(e) => setAmount(e.target.value.trim())}
+          aria-describedby="refund-hint"
+        />
         <p id="refund-hint" className="hint">
           {t('payment.refundHint', { left: money(left, payment.currency) })}
         </p>

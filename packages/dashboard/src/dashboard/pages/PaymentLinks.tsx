@@ -37,7 +37,10 @@ export function PaymentLinks({ mode }: { mode: Mode }) {
   }
 
   function copy(link: PaymentLink) {
-    void navigator.clipboard?.writeText(link.url).then(() => setCopied(link.id), () => setCopied(null));
+    void navigator.clipboard?.writeText(link.url).then(
+      () => setCopied(link.id),
+      () => setCopied(null),
+    );
   }
 
   return (
@@ -100,7 +103,13 @@ export function PaymentLinks({ mode }: { mode: Mode }) {
         pages={links}
         label={t('links.title')}
         caption={t('links.caption')}
-        columns={[{ label: t('links.description') }, { label: t('links.amount'), num: true }, { label: t('links.status') }, { label: t('links.createdAt') }, { label: t('links.share') }]}
+        columns={[
+          { label: t('links.description') },
+          { label: t('links.amount'), num: true },
+          { label: t('links.status') },
+          { label: t('links.createdAt') },
+          { label: t('links.share') },
+        ]}
         text={{ loading: t('links.loading'), empty: t('links.empty'), loadMore: t('dash.loadMore') }}
         row={(link) => (
           <tr key={link.id}>

@@ -100,7 +100,17 @@ function CountryForm({ current, editable, onSave }: { current: CountrySettings; 
   );
 }
 
-function MethodsForm({ mode, settings, editable, onSave }: { mode: Mode; settings: PaymentMethodSettings; editable: boolean; onSave: (body: { wallet: boolean; providers: string[] | null }) => void }) {
+function MethodsForm({
+  mode,
+  settings,
+  editable,
+  onSave,
+}: {
+  mode: Mode;
+  settings: PaymentMethodSettings;
+  editable: boolean;
+  onSave: (body: { wallet: boolean; providers: string[] | null }) => void;
+}) {
   const { t } = useI18n();
   const [wallet, setWallet] = useState(settings.wallet);
   const [chosen, setChosen] = useState<string[]>(settings.providers.filter((p) => p.enabled).map((p) => p.provider));
@@ -152,7 +162,10 @@ function MethodsForm({ mode, settings, editable, onSave }: { mode: Mode; setting
                     ) : p.offered ? (
                       <Badge value="enabled" label={t('methods.offered')} />
                     ) : (
-                      <Badge value="disabled" label={!p.servesCountry ? t('methods.notInCountry') : !p.configured ? t('methods.notConfigured') : t('methods.notChosen')} />
+                      <Badge
+                        value="disabled"
+                        label={!p.servesCountry ? t('methods.notInCountry') : !p.configured ? t('methods.notConfigured') : t('methods.notChosen')}
+                      />
                     )}
                   </td>
                 </tr>

@@ -87,7 +87,11 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
         <CsvDownload href={csv} label={t('payments.download')} hint={t('payments.downloadHint')} />
       </form>
       <ErrorNotice error={pages.error} />
-      {pages.loading ? <p role="status">{t('payments.loading')}</p> : <PaymentsTable mode={mode} rows={pages.rows} caption={t('payments.caption')} empty={rich('payments.empty')} />}
+      {pages.loading ? (
+        <p role="status">{t('payments.loading')}</p>
+      ) : (
+        <PaymentsTable mode={mode} rows={pages.rows} caption={t('payments.caption')} empty={rich('payments.empty')} />
+      )}
       <LoadMore pages={pages} label={t('dash.loadMore')} />
     </>
   );

@@ -79,12 +79,7 @@ export function Payouts({ mode }: { mode: Mode }) {
           )}
         </div>
       )}
-      {can('payouts:write') && (
-        <CreatePayout
-          mode={mode}
-          currencies={balance.data?.balances.map((b) => b.currency) ?? []}
-        />
-      )}
+      {can('payouts:write') && <CreatePayout mode={mode} currencies={balance.data?.balances.map((b) => b.currency) ?? []} />}
 
       <section aria-labelledby="payouts-title">
         <h2 id="payouts-title">{t('payouts.listTitle')}</h2>
@@ -262,7 +257,11 @@ function ScheduleForm({ mode }: { mode: Mode }) {
     setBusy(true);
     setError(null);
     setSaved(null);
-    const minimumAmount = Object.fromEntries(Object.entries(draft.minimums).filter(([, v]) => v.trim() !== '').map(([c, v]) => [c, v.trim()]));
+    const minimumAmount = Object.fromEntries(
+      Object.entries(draft.minimums)
+        .filter(([, v]) => v.trim() !== '')
+        .map(([c, v]) => [c, v.trim()]),
+    );
     const phone = phoneOf(draft.phoneNumber);
     try {
       const result = await saveSchedule.mutateAsync({

@@ -147,7 +147,17 @@ export function Team({ session }: { session: Session }) {
   );
 }
 
-function MemberRow({ member, self, manage, act }: { member: TeamMember; self: boolean; manage: boolean; act: (what: () => Promise<unknown>, message: string) => Promise<boolean> }) {
+function MemberRow({
+  member,
+  self,
+  manage,
+  act,
+}: {
+  member: TeamMember;
+  self: boolean;
+  manage: boolean;
+  act: (what: () => Promise<unknown>, message: string) => Promise<boolean>;
+}) {
   const { t, dateTime } = useI18n();
   const roleName = useRoleName();
   const changeRole = useChangeRole();

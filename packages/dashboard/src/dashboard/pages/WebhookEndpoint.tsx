@@ -110,7 +110,9 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
             <ConfirmButton
               label={t('endpoint.delete')}
               confirmLabel={t('endpoint.deleteConfirm')}
-              onConfirm={() => void act(() => remove.mutateAsync(ep.id), t('endpoint.deleted')).then((r) => r !== undefined && navigate(`/dashboard/${mode}/webhooks`))}
+              onConfirm={() =>
+                void act(() => remove.mutateAsync(ep.id), t('endpoint.deleted')).then((r) => r !== undefined && navigate(`/dashboard/${mode}/webhooks`))
+              }
             />
           </div>
         )}
@@ -126,7 +128,9 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
             <button
               type="button"
               onClick={() =>
-                void act(() => update.mutateAsync({ id: ep.id, enabledEvents: chosen.length ? chosen : ['*'] }), t('endpoint.eventsSaved')).then(() => setEvents(null))
+                void act(() => update.mutateAsync({ id: ep.id, enabledEvents: chosen.length ? chosen : ['*'] }), t('endpoint.eventsSaved')).then(() =>
+                  setEvents(null),
+                )
               }
             >
               {t('endpoint.saveEvents')}

@@ -96,7 +96,14 @@ export function Webhooks({ mode }: { mode: Mode }) {
               {t('webhooks.url')}
               <span className="hint">{mode === 'live' ? t('webhooks.urlHintLive') : t('webhooks.urlHintTest')}</span>
             </label>
-            <input id="ep-url" type="url" required value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://shop.example.com/webhooks/caisse" />
+            <input
+              id="ep-url"
+              type="url"
+              required
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://shop.example.com/webhooks/caisse"
+            />
           </div>
           <div className="field">
             <label htmlFor="ep-desc">{t('webhooks.description')}</label>

@@ -20,31 +20,52 @@ export function useAccountSessions() {
 
 /** A new password signs the user out everywhere else. */
 export function useChangePassword() {
-  return useChange((body: { currentPassword: string; newPassword: string }) => api('POST', '/account/password', body), () => [keys.account.sessions()]);
+  return useChange(
+    (body: { currentPassword: string; newPassword: string }) => api('POST', '/account/password', body),
+    () => [keys.account.sessions()],
+  );
 }
 
 /** Starts enrolling an authenticator; nothing changes until the code is confirmed. */
 export function useStartTotp() {
-  return useChange(() => api<TotpEnrolment>('POST', '/account/totp'), () => []);
+  return useChange(
+    () => api<TotpEnrolment>('POST', '/account/totp'),
+    () => [],
+  );
 }
 
 export function useConfirmTotp() {
-  return useChange((code: string) => api<RecoveryCodes>('POST', '/account/totp/confirm', { code }), () => [keys.account.security()]);
+  return useChange(
+    (code: string) => api<RecoveryCodes>('POST', '/account/totp/confirm', { code }),
+    () => [keys.account.security()],
+  );
 }
 
 export function useNewRecoveryCodes() {
-  return useChange((proof: Proof) => api<RecoveryCodes>('POST', '/account/totp/recovery-codes', proof), () => [keys.account.security()]);
+  return useChange(
+    (proof: Proof) => api<RecoveryCodes>('POST', '/account/totp/recovery-codes', proof),
+    () => [keys.account.security()],
+  );
 }
 
 export function useDisableTotp() {
-  return useChange((proof: Proof) => api('POST', '/account/totp/disable', proof), () => [keys.account.security()]);
+  return useChange(
+    (proof: Proof) => api('POST', '/account/totp/disable', proof),
+    () => [keys.account.security()],
+  );
 }
 
 /** Signs one other session out. */
 export function useRevokeSession() {
-  return useChange((id: string) => api('DELETE', `/account/sessions/${encodeURIComponent(id)}`), () => [keys.account.sessions()]);
+  return useChange(
+    (id: string) => api('DELETE', `/account/sessions/${encodeURIComponent(id)}`),
+    () => [keys.account.sessions()],
+  );
 }
 
 export function useRevokeOtherSessions() {
-  return useChange(() => api<Answer<'/dashboard/api/account/sessions/revoke-others', 'post'>>('POST', '/account/sessions/revoke-others'), () => [keys.account.sessions()]);
+  return useChange(
+    () => api<Answer<'/dashboard/api/account/sessions/revoke-others', 'post'>>('POST', '/account/sessions/revoke-others'),
+    () => [keys.account.sessions()],
+  );
 }

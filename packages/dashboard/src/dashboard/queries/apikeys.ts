@@ -27,7 +27,8 @@ export function useRevokeApiKey(mode: Mode) {
 /** A new key in place of `id`, which still works for `graceSeconds`. */
 export function useRollApiKey(mode: Mode) {
   return useChange(
-    ({ id, ...body }: { id: string; graceSeconds: number; code?: string }) => api<Answer<'/dashboard/api/{mode}/keys/{id}/roll', 'post'>>('POST', `${modePath(mode, 'keys', id)}/roll`, body),
+    ({ id, ...body }: { id: string; graceSeconds: number; code?: string }) =>
+      api<Answer<'/dashboard/api/{mode}/keys/{id}/roll', 'post'>>('POST', `${modePath(mode, 'keys', id)}/roll`, body),
     () => [keys.keys(mode)],
   );
 }

@@ -21,7 +21,8 @@ export function useEvent(mode: Mode, id: string) {
  */
 export function useResendEvent(mode: Mode) {
   return useChange(
-    ({ id, endpointId }: { id: string; endpointId?: string }) => api<{ data: unknown[] }>('POST', `${modePath(mode, 'events', id)}/resend`, endpointId ? { endpointId } : {}),
+    ({ id, endpointId }: { id: string; endpointId?: string }) =>
+      api<{ data: unknown[] }>('POST', `${modePath(mode, 'events', id)}/resend`, endpointId ? { endpointId } : {}),
     ({ id }) => [keys.events.item(mode, id), keys.events.lists(mode), keys.webhooks.all(mode), keys.payments.all(mode)],
   );
 }

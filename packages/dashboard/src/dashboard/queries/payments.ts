@@ -17,7 +17,11 @@ export function usePayment(mode: Mode, id: string) {
 
 /** Payments matching a search; nothing is asked for an empty one. */
 export function useSearch(mode: Mode, q: string) {
-  return useQuery({ queryKey: keys.search(mode, q), queryFn: () => get<List<Payment>>(`${modePath(mode, 'search')}?${new URLSearchParams({ q })}`), enabled: q !== '' });
+  return useQuery({
+    queryKey: keys.search(mode, q),
+    queryFn: () => get<List<Payment>>(`${modePath(mode, 'search')}?${new URLSearchParams({ q })}`),
+    enabled: q !== '',
+  });
 }
 
 /** A payment changed: it, every list or search that may show it, and the figures it counts in. */

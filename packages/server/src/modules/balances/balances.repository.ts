@@ -2,7 +2,17 @@ import { type Generated, type Selectable, sql } from 'kysely';
 import { DEFERRED, type Executor, type Tx } from '../../platform/db.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
-export type BalanceTransactionType = 'charge' | 'refund' | 'fee' | 'payout' | 'payout_reversal' | 'refund_reversal' | 'late_payment' | 'adjustment' | 'reserve' | 'reserve_release';
+export type BalanceTransactionType =
+  | 'charge'
+  | 'refund'
+  | 'fee'
+  | 'payout'
+  | 'payout_reversal'
+  | 'refund_reversal'
+  | 'late_payment'
+  | 'adjustment'
+  | 'reserve'
+  | 'reserve_release';
 export const BALANCE_TRANSACTION_TYPES: readonly BalanceTransactionType[] = [
   'charge',
   'refund',
@@ -102,7 +112,12 @@ function filtered(db: Executor, f: ListFilter) {
 
 /** A group's unreleased holds. */
 function openHolds(db: Executor, g: Group) {
-  return db.selectFrom('reserve_holds').where('merchant_id', '=', g.merchant_id).where('mode', '=', g.mode).where('currency', '=', g.currency).where('released_at', 'is', null);
+  return db
+    .selectFrom('reserve_holds')
+    .where('merchant_id', '=', g.merchant_id)
+    .where('mode', '=', g.mode)
+    .where('currency', '=', g.currency)
+    .where('released_at', 'is', null);
 }
 
 /** A group's unreleased holds, soonest release first, locked; those another transaction holds are skipped. */
@@ -148,7 +163,12 @@ export const balancesRepository = {
   },
 
   /** Merchants, modes and currencies with pending rows due by `now` (of one merchant and mode when given). */
-  async dueGroups(db: Executor, now: Date, limit: number, only?: { merchantId: string; mode: KeyMode }): Promise<{ merchant_id: string; mode: KeyMode; currency: string }[]> {
+  async dueGroups(
+    db: Executor,
+    now: Date,
+    limit: number,
+    only?: { merchantId: string; mode: KeyMode },
+  ): Promise<{ merchant_id: string; mode: KeyMode; currency: string }[]> {
     const scoped = only ? sql`and merchant_id = ${only.merchantId} and mode = ${only.mode}` : sql``;
     const result = await sql<{ merchant_id: string; mode: KeyMode; currency: string }>`
       select distinct merchant_id, mode, currency from balance_transactions
@@ -157,7 +177,12 @@ export const balancesRepository = {
   },
 
   /** Up to `limit` due pending rows of one group, locked (rows a refund holds are left for the next round). */
-  async claimDue(tx: Tx, g: { merchant_id: string; mode: KeyMode; currency: string }, now: Date, limit: number): Promise<{ id: string; amount_minor: bigint }[]> {
+  async claimDue(
+    tx: Tx,
+    g: { merchant_id: string; mode: KeyMode; currency: string },
+    now: Date,
+    limit: number,
+  ): Promise<{ id: string; amount_minor: bigint }[]> {
     return tx
       .selectFrom('balance_transactions')
       .select(['id', 'amount_minor'])
@@ -182,11 +207,20 @@ export const balancesRepository = {
   async list(db: Executor, f: ListFilter, page: { limit: number; startingAfter?: string }): Promise<BalanceTransactionRow[] | undefined> {
     let q = filtered(db, f);
     if (page.startingAfter !== undefined) {
-      const cursor = await db.selectFrom('balance_transactions').select('seq').where('id', '=', page.startingAfter).where('merchant_id', '=', f.merchantId).where('mode', '=', f.mode).executeTakeFirst();
+      const cursor = await db
+        .selectFrom('balance_transactions')
+        .select('seq')
+        .where('id', '=', page.startingAfter)
+        .where('merchant_id', '=', f.merchantId)
+        .where('mode', '=', f.mode)
+        .executeTakeFirst();
       if (!cursor) return undefined;
       q = q.where('seq', '<', cursor.seq);
     }
-    return q.orderBy('seq', 'desc').limit(page.limit + 1).execute();
+    return q
+      .orderBy('seq', 'desc')
+      .limit(page.limit + 1)
+      .execute();
   },
 
   /** The statement of a period, oldest first, in batches after `afterSeq` (the CSV export). */

@@ -73,7 +73,8 @@ export default async function balancesRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['test helpers'],
         summary: "Make the merchant's pending test money available now",
-        description: "Settles every pending test-mode amount of the merchant at once, as if its settlement delay had passed, and answers the balance. Test mode only (404 `not_found` with live keys).",
+        description:
+          'Settles every pending test-mode amount of the merchant at once, as if its settlement delay had passed, and answers the balance. Test mode only (404 `not_found` with live keys).',
         security,
         response: { 200: MerchantBalance },
       },

@@ -46,7 +46,7 @@ export const BalanceTransactionTypeSchema = Type.Union(
   ],
   {
     description:
-      '`charge` (a payment, gross), `fee` (the platform fee of a charge, negative; positive when a refund returns part of it), `refund` (a mobile-money refund leaves the balance when it is asked for), `payout`, `payout_reversal` (a failed payout coming back), `refund_reversal` (a failed mobile-money refund coming back), `late_payment` (a payment that arrived when the intent could no longer take it, returned to the payer: amount 0, never part of the balance), `adjustment`, `reserve` (the rolling reserve\'s share of a charge, negative: held until the date in its description), `reserve_release` (reserve money coming back to available: on its date, or drawn by a refund)',
+      "`charge` (a payment, gross), `fee` (the platform fee of a charge, negative; positive when a refund returns part of it), `refund` (a mobile-money refund leaves the balance when it is asked for), `payout`, `payout_reversal` (a failed payout coming back), `refund_reversal` (a failed mobile-money refund coming back), `late_payment` (a payment that arrived when the intent could no longer take it, returned to the payer: amount 0, never part of the balance), `adjustment`, `reserve` (the rolling reserve's share of a charge, negative: held until the date in its description), `reserve_release` (reserve money coming back to available: on its date, or drawn by a refund)",
   },
 );
 
@@ -56,7 +56,7 @@ export const BalanceTransaction = Type.Object({
   type: BalanceTransactionTypeSchema,
   amount: Type.String({ description: "Signed decimal string in major units: what this adds to (or takes from) the merchant's money" }),
   currency: Type.String(),
-  balanceAfter: Type.String({ description: 'The merchant\'s money in this currency (available + pending) right after this transaction' }),
+  balanceAfter: Type.String({ description: "The merchant's money in this currency (available + pending) right after this transaction" }),
   source: Type.Union([Type.String(), Type.Null()], { description: 'What caused it: `pi_…` (charge, fee), `re_…` (refund), `po_…` (payout)' }),
   description: Type.String(),
   status: Type.Union([Type.Literal('pending'), Type.Literal('available')], { description: 'Whether the amount is still pending or already available' }),

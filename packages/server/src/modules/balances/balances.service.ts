@@ -38,7 +38,11 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d
 /** A `from`/`to` bound: a UTC date (a `to` date includes its whole day) or an RFC 3339 time. */
 export function periodBound(value: string | undefined, param: 'from' | 'to'): Date | undefined {
   if (value === undefined) return undefined;
-  const invalid = () => new ApiError('validation_error', `${param} must be a date (2026-11-23) or an RFC 3339 time (2026-11-23T10:00:00Z)`, { param, errors: [{ param, message: 'not a date or time' }] });
+  const invalid = () =>
+    new ApiError('validation_error', `${param} must be a date (2026-11-23) or an RFC 3339 time (2026-11-23T10:00:00Z)`, {
+      param,
+      errors: [{ param, message: 'not a date or time' }],
+    });
   if (DATE.test(value)) {
     const day = new Date(`${value}T00:00:00.000Z`);
     if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value) throw invalid();
@@ -67,9 +71,15 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
    * not settled: the refund settles with it, on the same day) or available (possibly going
    * below zero). Locks the charge's statement row, so its settlement waits for the refund.
    */
-  async function refundSource(tx: Tx, scope: Scope, intentId: string, currency: Currency): Promise<{ account: AccountRow; status: 'pending' | 'available'; availableOn: Date }> {
+  async function refundSource(
+    tx: Tx,
+    scope: Scope,
+    intentId: string,
+    currency: Currency,
+  ): Promise<{ account: AccountRow; status: 'pending' | 'available'; availableOn: Date }> {
     const charge = await repo.lockSource(tx, intentId, 'charge');
-    if (charge?.status === 'pending') return { account: await ledger.merchantPending(tx, { ...scope, currency }), status: 'pending', availableOn: charge.available_on };
+    if (charge?.status === 'pending')
+      return { account: await ledger.merchantPending(tx, { ...scope, currency }), status: 'pending', availableOn: charge.available_on };
     return { account: await ledger.merchantBalance(tx, { ...scope, currency }), status: 'available', availableOn: clock.now() };
   }
 
@@ -77,7 +87,17 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
   async function recordRefund(
     tx: Tx,
     scope: Scope,
-    r: { refundId: string; intentId: string; currency: Currency; amount: bigint; feeReturned: bigint; transferId: string; status: 'pending' | 'available'; availableOn: Date; reserveDrawn?: bigint },
+    r: {
+      refundId: string;
+      intentId: string;
+      currency: Currency;
+      amount: bigint;
+      feeReturned: bigint;
+      transferId: string;
+      status: 'pending' | 'available';
+      availableOn: Date;
+      reserveDrawn?: bigint;
+    },
   ) {
     const common = { sourceId: r.refundId, transferId: r.transferId, status: r.status, availableOn: r.availableOn };
     const entries: NewEntry[] = [];
@@ -92,8 +112,16 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
   function filterOf(scope: Scope, q: { from?: string; to?: string; type?: ListFilter['type']; currency?: string }): ListFilter {
     const from = periodBound(q.from, 'from');
     const to = periodBound(q.to, 'to');
-    if (from && to && from >= to) throw new ApiError('validation_error', '`from` must be before `to`', { param: 'from', errors: [{ param: 'from', message: 'after to' }] });
-    return { merchantId: scope.merchantId, mode: scope.mode, type: q.type, currency: q.currency === undefined ? undefined : assertCurrency(q.currency), from, to };
+    if (from && to && from >= to)
+      throw new ApiError('validation_error', '`from` must be before `to`', { param: 'from', errors: [{ param: 'from', message: 'after to' }] });
+    return {
+      merchantId: scope.merchantId,
+      mode: scope.mode,
+      type: q.type,
+      currency: q.currency === undefined ? undefined : assertCurrency(q.currency),
+      from,
+      to,
+    };
   }
 
   /** Locks the merchant's available account in a currency (created when missing) for the rest of the transaction. */
@@ -118,9 +146,15 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
           const pending = await ledger.merchantPending(tx, { ...scope, currency });
           const available = await ledger.merchantBalance(tx, { ...scope, currency });
           const [from, to] = sum > 0n ? [pending, available] : [available, pending];
-          transferId = (await ledger.transfer(tx, { ...scope, kind: 'settlement', reference: null, currency, from: from.id, to: to.id, amount: sum > 0n ? sum : -sum })).id;
+          transferId = (
+            await ledger.transfer(tx, { ...scope, kind: 'settlement', reference: null, currency, from: from.id, to: to.id, amount: sum > 0n ? sum : -sum })
+          ).id;
         }
-        await repo.markAvailable(tx, rows.map((r) => r.id), transferId);
+        await repo.markAvailable(
+          tx,
+          rows.map((r) => r.id),
+          transferId,
+        );
         return rows.length;
       });
     }
@@ -145,16 +179,31 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
         if (sum > 0n) {
           const reserve = await ledger.merchantReserve(tx, { ...scope, currency });
           const available = await ledger.merchantBalance(tx, { ...scope, currency });
-          transferId = (await ledger.transfer(tx, { ...scope, kind: 'reserve_release', reference: null, currency, from: reserve.id, to: available.id, amount: sum })).id;
+          transferId = (
+            await ledger.transfer(tx, { ...scope, kind: 'reserve_release', reference: null, currency, from: reserve.id, to: available.id, amount: sum })
+          ).id;
           const now = clock.now();
           const entries = holds
             .filter((h) => h.remaining_minor > 0n)
             .map((h) =>
-              entry({ type: 'reserve_release', amount: h.remaining_minor, sourceId: h.source_id, transferId, description: `Reserve released for payment ${h.source_id}`, status: 'available', availableOn: now }),
+              entry({
+                type: 'reserve_release',
+                amount: h.remaining_minor,
+                sourceId: h.source_id,
+                transferId,
+                description: `Reserve released for payment ${h.source_id}`,
+                status: 'available',
+                availableOn: now,
+              }),
             );
           await repo.record(tx, { ...scope, currency }, entries, now);
         }
-        await repo.markReleased(tx, holds.map((h) => h.id), clock.now(), transferId);
+        await repo.markReleased(
+          tx,
+          holds.map((h) => h.id),
+          clock.now(),
+          transferId,
+        );
         return holds.length;
       });
     }
@@ -210,7 +259,15 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
     async recordCharge(
       tx: Tx,
       scope: Scope,
-      c: { intentId: string; currency: Currency; amount: bigint; fee: bigint; transferId: string; availableOn: Date; reserve?: { amount: bigint; releaseOn: Date } },
+      c: {
+        intentId: string;
+        currency: Currency;
+        amount: bigint;
+        fee: bigint;
+        transferId: string;
+        availableOn: Date;
+        reserve?: { amount: bigint; releaseOn: Date };
+      },
     ) {
       const common = { sourceId: c.intentId, transferId: c.transferId, status: 'pending' as const, availableOn: c.availableOn };
       const entries = [entry({ ...common, type: 'charge', amount: c.amount, description: `Payment ${c.intentId}` })];
@@ -267,7 +324,11 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
      * as fees are (the whole hold once the whole payment is refunded): pending then keeps what
      * the charge left there, and the hold does not outlive the money it was held for.
      */
-    async drawOwnHold(tx: Tx, scope: Scope, p: { intentId: string; currency: Currency; amount: bigint; refundedBefore: bigint; refund: bigint }): Promise<{ drawn: bigint; account: AccountRow | undefined }> {
+    async drawOwnHold(
+      tx: Tx,
+      scope: Scope,
+      p: { intentId: string; currency: Currency; amount: bigint; refundedBefore: bigint; refund: bigint },
+    ): Promise<{ drawn: bigint; account: AccountRow | undefined }> {
       const hold = await repo.lockHoldOf(tx, p.intentId);
       if (!hold) return { drawn: 0n, account: undefined };
       const share = feeReturned({ amount: p.amount, fee: hold.amount_minor, refundedBefore: p.refundedBefore, refund: p.refund });
@@ -289,10 +350,14 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
       const available = await lockAvailable(tx, scope, p.currency);
       if (available.balance < p.amount) {
         const held = formatAmount(available.balance, p.currency);
-        throw new ApiError('balance_insufficient', `The available balance is ${held} ${p.currency}, less than the ${formatAmount(p.amount, p.currency)} ${p.currency} to pay out`, {
-          param: 'amount',
-          extra: { available: held, currency: p.currency },
-        });
+        throw new ApiError(
+          'balance_insufficient',
+          `The available balance is ${held} ${p.currency}, less than the ${formatAmount(p.amount, p.currency)} ${p.currency} to pay out`,
+          {
+            param: 'amount',
+            extra: { available: held, currency: p.currency },
+          },
+        );
       }
       const transit = await ledger.payoutTransit(tx, { ...scope, currency: p.currency });
       const transfer = await ledger.transfer(
@@ -300,9 +365,22 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
         { ...scope, kind: 'payout', reference: p.payoutId, currency: p.currency, from: available.id, to: transit.id, amount: p.amount },
         [available, transit],
       );
-      await repo.record(tx, { ...scope, currency: p.currency }, [
-        entry({ type: 'payout', amount: -p.amount, sourceId: p.payoutId, transferId: transfer.id, description: p.description, status: 'available', availableOn: clock.now() }),
-      ], clock.now());
+      await repo.record(
+        tx,
+        { ...scope, currency: p.currency },
+        [
+          entry({
+            type: 'payout',
+            amount: -p.amount,
+            sourceId: p.payoutId,
+            transferId: transfer.id,
+            description: p.description,
+            status: 'available',
+            availableOn: clock.now(),
+          }),
+        ],
+        clock.now(),
+      );
       return transfer;
     },
 
@@ -310,17 +388,46 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
     async payoutPaid(tx: Tx, scope: Scope, p: { payoutId: string; provider: string; currency: Currency; amount: bigint }) {
       const transit = await ledger.payoutTransit(tx, { ...scope, currency: p.currency });
       const clearing = await ledger.providerClearing(tx, { mode: scope.mode, provider: p.provider, currency: p.currency });
-      return ledger.transfer(tx, { ...scope, kind: 'payout_paid', reference: p.payoutId, currency: p.currency, from: transit.id, to: clearing.id, amount: p.amount });
+      return ledger.transfer(tx, {
+        ...scope,
+        kind: 'payout_paid',
+        reference: p.payoutId,
+        currency: p.currency,
+        from: transit.id,
+        to: clearing.id,
+        amount: p.amount,
+      });
     },
 
     /** The payout failed: its money comes back to `available` (a `payout_reversal` row). */
     async payoutFailed(tx: Tx, scope: Scope, p: { payoutId: string; currency: Currency; amount: bigint; reason: string }) {
       const transit = await ledger.payoutTransit(tx, { ...scope, currency: p.currency });
       const available = await ledger.merchantBalance(tx, { ...scope, currency: p.currency });
-      const transfer = await ledger.transfer(tx, { ...scope, kind: 'payout_reversal', reference: p.payoutId, currency: p.currency, from: transit.id, to: available.id, amount: p.amount });
-      await repo.record(tx, { ...scope, currency: p.currency }, [
-        entry({ type: 'payout_reversal', amount: p.amount, sourceId: p.payoutId, transferId: transfer.id, description: `Payout ${p.payoutId} failed: ${p.reason}`, status: 'available', availableOn: clock.now() }),
-      ], clock.now());
+      const transfer = await ledger.transfer(tx, {
+        ...scope,
+        kind: 'payout_reversal',
+        reference: p.payoutId,
+        currency: p.currency,
+        from: transit.id,
+        to: available.id,
+        amount: p.amount,
+      });
+      await repo.record(
+        tx,
+        { ...scope, currency: p.currency },
+        [
+          entry({
+            type: 'payout_reversal',
+            amount: p.amount,
+            sourceId: p.payoutId,
+            transferId: transfer.id,
+            description: `Payout ${p.payoutId} failed: ${p.reason}`,
+            status: 'available',
+            availableOn: clock.now(),
+          }),
+        ],
+        clock.now(),
+      );
       return transfer;
     },
 
@@ -345,17 +452,31 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
     async refundPaid(tx: Tx, scope: Scope, r: { refundId: string; provider: string; currency: Currency; amount: bigint }) {
       const transit = await ledger.refundTransit(tx, { ...scope, currency: r.currency });
       const clearing = await ledger.providerClearing(tx, { mode: scope.mode, provider: r.provider, currency: r.currency });
-      return ledger.transfer(tx, { ...scope, kind: 'refund_paid', reference: r.refundId, currency: r.currency, from: transit.id, to: clearing.id, amount: r.amount });
+      return ledger.transfer(tx, {
+        ...scope,
+        kind: 'refund_paid',
+        reference: r.refundId,
+        currency: r.currency,
+        from: transit.id,
+        to: clearing.id,
+        amount: r.amount,
+      });
     },
 
     /**
      * A refund to mobile money failed: its money (and the fee it returned) comes back where the
      * refund's statement row now is (pending, or available once settled), as `refund_reversal`.
      */
-    async refundFailed(tx: Tx, scope: Scope, r: { refundId: string; intentId: string; currency: Currency; amount: bigint; feeReturned: bigint; reason: string }) {
+    async refundFailed(
+      tx: Tx,
+      scope: Scope,
+      r: { refundId: string; intentId: string; currency: Currency; amount: bigint; feeReturned: bigint; reason: string },
+    ) {
       const held = await repo.lockSource(tx, r.refundId, 'refund');
       const pending = held?.status === 'pending';
-      const account = pending ? await ledger.merchantPending(tx, { ...scope, currency: r.currency }) : await ledger.merchantBalance(tx, { ...scope, currency: r.currency });
+      const account = pending
+        ? await ledger.merchantPending(tx, { ...scope, currency: r.currency })
+        : await ledger.merchantBalance(tx, { ...scope, currency: r.currency });
       const transit = await ledger.refundTransit(tx, { ...scope, currency: r.currency });
       const postings = [
         { accountId: transit.id, amount: -r.amount },
@@ -363,8 +484,15 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
       ].filter((p) => p.amount !== 0n);
       if (r.feeReturned > 0n) postings.push({ accountId: (await ledger.platformRevenue(tx, { ...scope, currency: r.currency })).id, amount: r.feeReturned });
       const transfer = await ledger.transfer(tx, { ...scope, kind: 'refund_reversal', reference: r.refundId, currency: r.currency, postings });
-      const common = { sourceId: r.refundId, transferId: transfer.id, status: pending ? ('pending' as const) : ('available' as const), availableOn: pending && held ? held.available_on : clock.now() };
-      const entries = [entry({ ...common, type: 'refund_reversal', amount: r.amount, description: `Refund ${r.refundId} of payment ${r.intentId} failed: ${r.reason}` })];
+      const common = {
+        sourceId: r.refundId,
+        transferId: transfer.id,
+        status: pending ? ('pending' as const) : ('available' as const),
+        availableOn: pending && held ? held.available_on : clock.now(),
+      };
+      const entries = [
+        entry({ ...common, type: 'refund_reversal', amount: r.amount, description: `Refund ${r.refundId} of payment ${r.intentId} failed: ${r.reason}` }),
+      ];
       if (r.feeReturned !== 0n) entries.push(entry({ ...common, type: 'fee', amount: -r.feeReturned, description: `Fee of failed refund ${r.refundId}` }));
       await repo.record(tx, { ...scope, currency: r.currency }, entries, clock.now());
     },
@@ -375,26 +503,46 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
      * `refund_transit` until its return is decided, never through the merchant's balance; the
      * statement shows it (amount 0: the merchant's money does not change).
      */
-    async holdLatePayment(tx: Tx, scope: Scope, p: { refundId: string; attemptId: string; intentId: string; provider: string; currency: Currency; amount: bigint }) {
+    async holdLatePayment(
+      tx: Tx,
+      scope: Scope,
+      p: { refundId: string; attemptId: string; intentId: string; provider: string; currency: Currency; amount: bigint },
+    ) {
       const clearing = await ledger.providerClearing(tx, { mode: scope.mode, provider: p.provider, currency: p.currency });
       const transit = await ledger.refundTransit(tx, { ...scope, currency: p.currency });
-      const transfer = await ledger.transfer(tx, { ...scope, kind: 'late_payment', reference: p.attemptId, currency: p.currency, from: clearing.id, to: transit.id, amount: p.amount });
-      await repo.record(tx, { ...scope, currency: p.currency }, [
-        entry({
-          type: 'late_payment',
-          amount: 0n,
-          sourceId: p.refundId,
-          transferId: transfer.id,
-          description: `Late payment ${p.attemptId} of ${formatAmount(p.amount, p.currency)} ${p.currency} for ${p.intentId}, returned to the payer (refund ${p.refundId})`,
-          status: 'available',
-          availableOn: clock.now(),
-        }),
-      ], clock.now());
+      const transfer = await ledger.transfer(tx, {
+        ...scope,
+        kind: 'late_payment',
+        reference: p.attemptId,
+        currency: p.currency,
+        from: clearing.id,
+        to: transit.id,
+        amount: p.amount,
+      });
+      await repo.record(
+        tx,
+        { ...scope, currency: p.currency },
+        [
+          entry({
+            type: 'late_payment',
+            amount: 0n,
+            sourceId: p.refundId,
+            transferId: transfer.id,
+            description: `Late payment ${p.attemptId} of ${formatAmount(p.amount, p.currency)} ${p.currency} for ${p.intentId}, returned to the payer (refund ${p.refundId})`,
+            status: 'available',
+            availableOn: clock.now(),
+          }),
+        ],
+        clock.now(),
+      );
     },
 
     /** What is available now in each currency (minor units), for the payout scheduler. */
     async availableMinor(scope: Scope, executor: Executor = db): Promise<{ currency: Currency; amount: bigint }[]> {
-      return (await ledger.merchantAccounts(scope.merchantId, scope.mode, 'merchant_balance', executor)).map((a) => ({ currency: a.currency, amount: a.balance }));
+      return (await ledger.merchantAccounts(scope.merchantId, scope.mode, 'merchant_balance', executor)).map((a) => ({
+        currency: a.currency,
+        amount: a.balance,
+      }));
     },
 
     /**

@@ -7,7 +7,11 @@ export const SETTLEMENT_INTERVAL_MS = SECOND;
 const GROUPS = 20;
 
 /** The settlement worker: moves matured pending money, then due reserve holds, to available, every second. */
-export function startSettlement(balances: Pick<BalancesService, 'settleDue' | 'releaseDue'>, logger: Logger, opts: { intervalMs?: number } = {}): BackgroundWorker {
+export function startSettlement(
+  balances: Pick<BalancesService, 'settleDue' | 'releaseDue'>,
+  logger: Logger,
+  opts: { intervalMs?: number } = {},
+): BackgroundWorker {
   return startWorker({
     name: 'settlement',
     logger,

@@ -67,7 +67,13 @@ export const attemptsRepository = {
 
   /** The attempt that paid the intent (a late success did not), if one did. */
   async findPaid(db: Executor, intentId: string): Promise<AttemptRow | undefined> {
-    return db.selectFrom('payment_attempts').selectAll().where('intent_id', '=', intentId).where('status', '=', 'SUCCEEDED').where('late', '=', false).executeTakeFirst();
+    return db
+      .selectFrom('payment_attempts')
+      .selectAll()
+      .where('intent_id', '=', intentId)
+      .where('status', '=', 'SUCCEEDED')
+      .where('late', '=', false)
+      .executeTakeFirst();
   },
 
   async find(db: Executor, id: string): Promise<AttemptRow | undefined> {
@@ -82,6 +88,13 @@ export const attemptsRepository = {
 
   /** Every attempt of a provider created in [from, to) (reconciliation). */
   async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<AttemptRow[]> {
-    return db.selectFrom('payment_attempts').selectAll().where('provider', '=', provider).where('created_at', '>=', from).where('created_at', '<', to).orderBy('id').execute();
+    return db
+      .selectFrom('payment_attempts')
+      .selectAll()
+      .where('provider', '=', provider)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .orderBy('id')
+      .execute();
   },
 };

@@ -46,7 +46,11 @@ const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 /** The abuse limits of docs/spec/mobile-money-payments.md, each answered 429 rate_limited with Retry-After. */
 function limit(max: number, windowMs: number, what: string): AttemptRule {
-  return { max, windowMs, refuse: (ms) => new ApiError('rate_limited', `Too many payment requests ${what}; try again later`, { headers: retryAfterHeader(ms) }) };
+  return {
+    max,
+    windowMs,
+    refuse: (ms) => new ApiError('rate_limited', `Too many payment requests ${what}; try again later`, { headers: retryAfterHeader(ms) }),
+  };
 }
 const PROMPTS_PER_NUMBER_10_MIN = limit(3, 10 * MINUTE, 'to this phone number');
 const PROMPTS_PER_NUMBER_DAY = limit(20, DAY, 'to this phone number today');
@@ -84,7 +88,9 @@ export function assertWithinBounds(description: ProviderDescription, currency: C
   if (check.ok) return;
   const bounds = check.bounds;
   const range = bounds ? ` (${formatAmount(bounds.min, currency)}–${formatAmount(bounds.max, currency)} ${currency})` : '';
-  throw new ApiError('amount_out_of_bounds', `${description.displayName} does not take ${formatAmount(amount, currency)} ${currency}${range}`, { param: 'amount' });
+  throw new ApiError('amount_out_of_bounds', `${description.displayName} does not take ${formatAmount(amount, currency)} ${currency}${range}`, {
+    param: 'amount',
+  });
 }
 
 export function attemptView(row: AttemptRow): PaymentAttempt {
@@ -125,7 +131,11 @@ export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment 
               provider: current.provider,
               phoneNumber: current.phone_number,
               expiresAt: current.approval_expires_at.toISOString(),
-              message: t.text('attempts.approveOnPhone', { provider: description?.displayName ?? current.provider, amount: t.amount(current.amount_minor, current.currency as Currency), ussd: description?.ussd ?? '' }),
+              message: t.text('attempts.approveOnPhone', {
+                provider: description?.displayName ?? current.provider,
+                amount: t.amount(current.amount_minor, current.currency as Currency),
+                ussd: description?.ussd ?? '',
+              }),
               ussd: description?.ussd ?? null,
             },
   };
@@ -170,7 +180,12 @@ export function createAttemptsService(
 
   function intentView(row: IntentRow, attempts: AttemptRow[]): ProcessingIntent {
     const direct = directPaymentOf(attempts);
-    return { ...publicView(row, clock.now()), attempts: direct?.attempts ?? [], paymentMethod: direct?.paymentMethod ?? null, nextAction: direct?.nextAction ?? null };
+    return {
+      ...publicView(row, clock.now()),
+      attempts: direct?.attempts ?? [],
+      paymentMethod: direct?.paymentMethod ?? null,
+      nextAction: direct?.nextAction ?? null,
+    };
   }
 
   /** Decides an attempt once, with the intent, the money and the event, in one transaction. */
@@ -187,14 +202,25 @@ export function createAttemptsService(
       const paid = decision.status === 'SUCCESSFUL' && decision.amount === attempt.amount_minor && decision.currency === attempt.currency;
       if (!paid) {
         const reason = decision.status === 'FAILED' ? decision.reason : 'AMOUNT_MISMATCH';
-        if (decision.status === 'SUCCESSFUL') log?.error({ attempt: id, provider: attempt.provider }, 'mobile-money payment settled for another amount or currency: see caisse reconcile');
-        const failed = await repo.update(tx, id, { status: 'FAILED', failure_code: failureCodeOf(reason), failure_reason: reason.slice(0, 200), completed_at: now, updated_at: now });
+        if (decision.status === 'SUCCESSFUL')
+          log?.error({ attempt: id, provider: attempt.provider }, 'mobile-money payment settled for another amount or currency: see caisse reconcile');
+        const failed = await repo.update(tx, id, {
+          status: 'FAILED',
+          failure_code: failureCodeOf(reason),
+          failure_reason: reason.slice(0, 200),
+          completed_at: now,
+          updated_at: now,
+        });
         if (intent.status !== 'PROCESSING') return undefined;
         const used = (await repo.listForIntent(tx, intent.id)).length;
         const to = isDue(intent.expires_at, now) ? 'EXPIRED' : used >= MAX_PAYMENT_ATTEMPTS ? 'FAILED' : 'PENDING';
         await intents.transition(tx, intent, to, {
           apiVersion: merchant.pinnedVersion,
-          patch: { attempts: intent.attempts + 1, last_error_code: failed.failure_code, last_error_message: `The mobile-money payment failed (${reason.slice(0, 100)})` },
+          patch: {
+            attempts: intent.attempts + 1,
+            last_error_code: failed.failure_code,
+            last_error_message: `The mobile-money payment failed (${reason.slice(0, 100)})`,
+          },
           eventData: { attempt: attemptView(failed) },
         });
         return undefined;
@@ -202,7 +228,13 @@ export function createAttemptsService(
       if (intent.status !== 'PROCESSING') {
         // Paid, but the intent can no longer take it: the money is the payer's, returned to them
         // (a late_payment refund), never through the merchant's balance.
-        const late = await repo.update(tx, id, { status: 'SUCCEEDED', late: true, provider_transaction_id: decision.providerTransactionId ?? null, completed_at: now, updated_at: now });
+        const late = await repo.update(tx, id, {
+          status: 'SUCCEEDED',
+          late: true,
+          provider_transaction_id: decision.providerTransactionId ?? null,
+          completed_at: now,
+          updated_at: now,
+        });
         log?.warn({ attempt: id, intent: intent.id }, 'mobile-money payment arrived for an intent that cannot take it: returned to the payer (late_payment)');
         return refunds.returnLatePayment(tx, late);
       }
@@ -236,7 +268,15 @@ export function createAttemptsService(
         patch: { attempts: intent.attempts + 1, last_error_code: null, last_error_message: null, fee_minor: fee },
         eventData: { attempt: attemptView(succeeded) },
       });
-      await balances.recordCharge(tx, scope, { intentId: intent.id, currency, amount: attempt.amount_minor, fee, transferId, availableOn: balances.availableOn(merchant), reserve });
+      await balances.recordCharge(tx, scope, {
+        intentId: intent.id,
+        currency,
+        amount: attempt.amount_minor,
+        fee,
+        transferId,
+        availableOn: balances.availableOn(merchant),
+        reserve,
+      });
       return undefined;
     });
     announceEvents(deps);
@@ -273,8 +313,14 @@ export function createAttemptsService(
      * the intent's move to PROCESSING (`payment.processing`) commit first, with the
      * Idempotency-Key answer; the provider is asked after. 202 with `nextAction`.
      */
-    async start(merchant: MerchantContext, sessionToken: string | undefined, body: MobileMoneyChargeBody, opts: { languages: readonly string[]; answer?: IdempotentAnswer }): Promise<ProcessingIntent> {
-      if (sessionToken === undefined) throw new ApiError('session_token_missing', 'Send the intent\'s sessionToken (ps_…) in the x-session-token header', { param: 'x-session-token' });
+    async start(
+      merchant: MerchantContext,
+      sessionToken: string | undefined,
+      body: MobileMoneyChargeBody,
+      opts: { languages: readonly string[]; answer?: IdempotentAnswer },
+    ): Promise<ProcessingIntent> {
+      if (sessionToken === undefined)
+        throw new ApiError('session_token_missing', "Send the intent's sessionToken (ps_…) in the x-session-token header", { param: 'x-session-token' });
       const owner = await intents.sessionOwner(sessionToken);
       if (!owner || owner.merchantId !== merchant.merchantId || owner.mode !== merchant.mode || !sessionToken.includes(body.intentionId.slice(3))) {
         throw new ApiError('session_token_invalid', 'The x-session-token is not the session token of this intent', { param: 'x-session-token' });
@@ -283,10 +329,14 @@ export function createAttemptsService(
       const description = describeProvider(provider);
       if (!description) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
       if (!lifecycle.connectorFor(merchant.mode, provider)) {
-        throw new ApiError('provider_unavailable', `${provider} is not configured for ${merchant.mode} mode on this server`, { param: 'paymentMethod.provider' });
+        throw new ApiError('provider_unavailable', `${provider} is not configured for ${merchant.mode} mode on this server`, {
+          param: 'paymentMethod.provider',
+        });
       }
       if (!E164.test(phoneNumber)) {
-        throw new ApiError('phone_invalid', 'paymentMethod.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237677000000', { param: 'paymentMethod.phoneNumber' });
+        throw new ApiError('phone_invalid', 'paymentMethod.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237677000000', {
+          param: 'paymentMethod.phoneNumber',
+        });
       }
       if (!servesNumber(description, phoneNumber)) {
         throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
@@ -299,9 +349,13 @@ export function createAttemptsService(
       ]);
       // A provider whose recent calls mostly failed is refused at once; after a cool-down this admits one probe.
       if (!(connectors.forMode(merchant.mode).health?.admit(provider) ?? true)) {
-        throw new ApiError('provider_unavailable', `${description.displayName} is not answering at the moment; try again in a few minutes or use another method`, {
-          param: 'paymentMethod.provider',
-        });
+        throw new ApiError(
+          'provider_unavailable',
+          `${description.displayName} is not answering at the moment; try again in a few minutes or use another method`,
+          {
+            param: 'paymentMethod.provider',
+          },
+        );
       }
       const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const language = translator({ requested: opts.languages, merchantDefault: merchant.merchantLanguage }).language;
@@ -310,11 +364,14 @@ export function createAttemptsService(
         if (!locked) throw new ApiError('not_found', `No payment intent ${body.intentionId}`, { param: 'intentionId' });
         const intent = await intents.expireIfDue(tx, locked, merchant.pinnedVersion);
         if (intent.status === 'EXPIRED') return new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
-        if (intent.status === 'PROCESSING') throw new ApiError('attempt_in_progress', 'An attempt of this intent is waiting for the provider; wait for its outcome', { param: 'intentionId' });
-        if (intent.status !== 'PENDING') throw new ApiError('intent_state_invalid', `An intent that is ${intent.status} cannot be charged`, { extra: { intentStatus: intent.status } });
+        if (intent.status === 'PROCESSING')
+          throw new ApiError('attempt_in_progress', 'An attempt of this intent is waiting for the provider; wait for its outcome', { param: 'intentionId' });
+        if (intent.status !== 'PENDING')
+          throw new ApiError('intent_state_invalid', `An intent that is ${intent.status} cannot be charged`, { extra: { intentStatus: intent.status } });
         assertWithinBounds(description, intent.currency as Currency, intent.amount_minor);
         const earlier = await repo.listForIntent(tx, intent.id);
-        if (earlier.length >= MAX_PAYMENT_ATTEMPTS) throw new ApiError('intent_state_invalid', `This intent had its ${MAX_PAYMENT_ATTEMPTS} attempts`, { extra: { intentStatus: intent.status } });
+        if (earlier.length >= MAX_PAYMENT_ATTEMPTS)
+          throw new ApiError('intent_state_invalid', `This intent had its ${MAX_PAYMENT_ATTEMPTS} attempts`, { extra: { intentStatus: intent.status } });
         const now = clock.now();
         const row = await repo.insert(tx, {
           id: ids('attempt'),
@@ -343,7 +400,11 @@ export function createAttemptsService(
           updated_at: now,
           completed_at: null,
         });
-        const processing = await intents.transition(tx, intent, 'PROCESSING', { apiVersion: merchant.pinnedVersion, patch: { direct_payment: true }, eventData: { attempt: attemptView(row) } });
+        const processing = await intents.transition(tx, intent, 'PROCESSING', {
+          apiVersion: merchant.pinnedVersion,
+          patch: { direct_payment: true },
+          eventData: { attempt: attemptView(row) },
+        });
         const view = intentView(processing, [...earlier, row]);
         await opts.answer?.record(tx, 202, view);
         return { row, view };
@@ -354,7 +415,8 @@ export function createAttemptsService(
         // The payer needs the provider's page now: this one waits for the provider's answer.
         // The lifecycle stores the URL and the provider's reference with the attempt.
         const submitted = await lifecycle.submit(outcome.row);
-        if (submitted.status === 'PENDING' && submitted.redirectUrl !== undefined) return { ...outcome.view, nextAction: { type: 'redirect', url: submitted.redirectUrl } };
+        if (submitted.status === 'PENDING' && submitted.redirectUrl !== undefined)
+          return { ...outcome.view, nextAction: { type: 'redirect', url: submitted.redirectUrl } };
         return outcome.view;
       }
       lifecycle.start(outcome.row);

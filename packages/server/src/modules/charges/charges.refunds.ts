@@ -82,9 +82,15 @@ export function createMobileRefunds(
       if (decision.status === 'SUCCESSFUL') {
         // The provider paid the payer back: gone, whatever amount it reports (a difference is
         // logged and left to reconciliation, never sent again).
-        if (decision.amount !== row.amount_minor || decision.currency !== row.currency) log?.error({ refund: id, provider: row.provider }, 'mobile-money refund paid for another amount or currency: see caisse reconcile');
+        if (decision.amount !== row.amount_minor || decision.currency !== row.currency)
+          log?.error({ refund: id, provider: row.provider }, 'mobile-money refund paid for another amount or currency: see caisse reconcile');
         await balances.refundPaid(tx, scope, { refundId: row.id, provider: row.provider, currency, amount: row.amount_minor });
-        const paid = await repo.update(tx, id, { status: 'SUCCEEDED', provider_transaction_id: decision.providerTransactionId ?? null, completed_at: now, updated_at: now });
+        const paid = await repo.update(tx, id, {
+          status: 'SUCCEEDED',
+          provider_transaction_id: decision.providerTransactionId ?? null,
+          completed_at: now,
+          updated_at: now,
+        });
         // A late payment was never part of the intent's amount: the intent does not change.
         if (row.late) return;
         const refunded = intent.amount_refunded_minor + row.amount_minor;
@@ -98,9 +104,19 @@ export function createMobileRefunds(
       const reason = decision.reason.slice(0, 200);
       if (row.late) {
         // The payer's money stays held in refund_transit: it is not the merchant's to take back.
-        log?.error({ refund: id, attempt: row.attempt_id, provider: row.provider, reason }, 'the return of a late mobile-money payment failed: the money is held for the payer');
+        log?.error(
+          { refund: id, attempt: row.attempt_id, provider: row.provider, reason },
+          'the return of a late mobile-money payment failed: the money is held for the payer',
+        );
       } else {
-        await balances.refundFailed(tx, scope, { refundId: row.id, intentId: row.intent_id, currency, amount: row.amount_minor, feeReturned: row.fee_returned_minor, reason });
+        await balances.refundFailed(tx, scope, {
+          refundId: row.id,
+          intentId: row.intent_id,
+          currency,
+          amount: row.amount_minor,
+          feeReturned: row.fee_returned_minor,
+          reason,
+        });
       }
       const failed = await repo.update(tx, id, { status: 'FAILED', failure_reason: reason, completed_at: now, updated_at: now });
       await intents.recordEvent(tx, intent, 'refund.failed', { apiVersion: pinnedVersion, eventData: { refund: mobileRefundView(failed) } });
@@ -169,11 +185,16 @@ export function createMobileRefunds(
   function assertCanRefund(scope: Scope, paid: AttemptRow, amount: bigint): void {
     const description = describeProvider(paid.provider);
     const name = description?.displayName ?? paid.provider;
-    if (!description?.capabilities.refund) throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
+    if (!description?.capabilities.refund)
+      throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
     const connector = lifecycle.connectorFor(scope.mode, paid.provider);
     if (!connector) throw new ApiError('provider_unavailable', `${paid.provider} is not configured for ${scope.mode} mode on this server`);
     if (description.capabilities.disburse || (connector.refund && refundsWhole(paid, amount))) return;
-    throw new ApiError('refund_unsupported', `${name} can only give back the whole payment: refund ${formatAmount(paid.amount_minor, paid.currency as Currency)} ${paid.currency}, or the customer another way`, { param: 'amount' });
+    throw new ApiError(
+      'refund_unsupported',
+      `${name} can only give back the whole payment: refund ${formatAmount(paid.amount_minor, paid.currency as Currency)} ${paid.currency}, or the customer another way`,
+      { param: 'amount' },
+    );
   }
 
   return {
@@ -223,7 +244,14 @@ export function createMobileRefunds(
     async returnLatePayment(tx: Tx, attempt: AttemptRow): Promise<MobileRefundRow> {
       const scope: Scope = { merchantId: attempt.merchant_id, mode: attempt.mode };
       const row = await repo.insert(tx, newRow(scope, attempt, { amount: attempt.amount_minor, feeReturned: 0n, reason: LATE_PAYMENT_REASON, late: true }));
-      await balances.holdLatePayment(tx, scope, { refundId: row.id, attemptId: attempt.id, intentId: attempt.intent_id, provider: attempt.provider, currency: attempt.currency as Currency, amount: attempt.amount_minor });
+      await balances.holdLatePayment(tx, scope, {
+        refundId: row.id,
+        attemptId: attempt.id,
+        intentId: attempt.intent_id,
+        provider: attempt.provider,
+        currency: attempt.currency as Currency,
+        amount: attempt.amount_minor,
+      });
       return row;
     },
 

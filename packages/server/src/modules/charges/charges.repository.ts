@@ -93,7 +93,6 @@ interface ChargeWindow {
 
 const epochHour = (column: string) => sql<string>`floor(extract(epoch from ${sql.ref(column)}) / 3600)::bigint::text`;
 
-
 export type ChargeRow = Selectable<ChargesTable>;
 export type RefundRow = Selectable<RefundsTable>;
 
@@ -241,7 +240,14 @@ export const chargesRepository = {
       .where('hour', '>=', from)
       .where('hour', '<', to)
       .execute();
-    return rows.map((r) => ({ hour: Number(r.hour), currency: r.currency, succeeded: Number(r.succeeded), failed: Number(r.failed), volume: BigInt(r.volume_minor), newCustomers: Number(r.new_customers) }));
+    return rows.map((r) => ({
+      hour: Number(r.hour),
+      currency: r.currency,
+      succeeded: Number(r.succeeded),
+      failed: Number(r.failed),
+      volume: BigInt(r.volume_minor),
+      newCustomers: Number(r.new_customers),
+    }));
   },
 
   /**
@@ -297,7 +303,14 @@ export const chargesRepository = {
     ]);
     const byKey = new Map<string, HourFigures>();
     for (const r of sums) {
-      byKey.set(`${r.hour}:${r.currency}`, { hour: Number(r.hour), currency: r.currency, succeeded: Number(r.succeeded), failed: Number(r.failed), volume: BigInt(r.volume), newCustomers: 0 });
+      byKey.set(`${r.hour}:${r.currency}`, {
+        hour: Number(r.hour),
+        currency: r.currency,
+        succeeded: Number(r.succeeded),
+        failed: Number(r.failed),
+        volume: BigInt(r.volume),
+        newCustomers: 0,
+      });
     }
     for (const r of firsts) {
       const row = byKey.get(`${r.hour}:${r.currency}`);

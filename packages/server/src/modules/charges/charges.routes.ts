@@ -41,16 +41,19 @@ export default async function chargesRoutes(fastify: FastifyInstance) {
       },
       schema: {
         tags: ['payments'],
-        summary: 'Pay a payment intent from the user\'s wallet (charge)',
+        summary: "Pay a payment intent from the user's wallet (charge)",
         description: [
           "Pays the PENDING intent `intentionId` from the signed-in user's wallet with the single-use `authorizationToken` of verifyOtp in `x-otp-token`. In one database transaction: the intent is locked, its state and expiry checked, the token spent, the amount moved in the ledger from the user's wallet to the merchant's balance (intent's currency and mode), the intent moved to SUCCEEDED and `payment.completed` written. Two charges of one intent at once: exactly one succeeds, money moves once.",
           'The answer is the intent in its public shape (as `GET /gateway/sessions/{sessionToken}`: no metadata, no session token), since the browser calls this with the API key. Fulfil orders on the `payment.completed` webhook, not on this answer.',
-          'Not enough in the wallet: 402 `insufficient_funds` (with `intentStatus` and `attempts`), the token spent. When the payer is the customer who started paying the intent (the first sent a code bound to it), the attempt counts against the intent: `attempts` + 1, `lastError` set, `payment.failed` written, and that customer\'s third declined attempt moves it to FAILED. Any other customer\'s decline leaves the intent as it was. Verify a new code to try again.',
-          'Errors: `otp_token_missing` (401), `otp_token_invalid` (401: unknown, expired after 10 minutes, already used, issued to another user, bound to another intent, or of another mode — a refused token is not spent), `user_mismatch` (403: a `userId` that is not the access token\'s), `not_found` (404: unknown intent, or another merchant\'s or mode\'s), `intent_expired` (409), `intent_state_invalid` (409: CANCELED, SUCCEEDED, FAILED, refunded or PROCESSING). None of them moves money.',
-          '**Direct mobile money**: with `paymentMethod: {type: "mobile_money", provider, phoneNumber}` and the intent\'s session token in `x-session-token` (API key only: no user token, no OTP: the operator\'s PIN authenticates the payer), the answer is **202**: the intent PROCESSING with `nextAction` (`approve_on_phone` with the message in the payer\'s language, or `redirect`), `paymentMethod` and `attempts` (the list of its mobile-money attempts). The attempt and its provider reference commit before the provider is called; the provider\'s own status decides it once (a callback is only confirmed by a status read; a poller asks about every PENDING attempt). SUCCEEDED: `payment.completed`, the money from the provider\'s clearing account to your pending balance (net) and the fee. FAILED (`failureCode`: `payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `amount_out_of_bounds`): the intent PENDING again (FAILED after 5 attempts, EXPIRED when past `expiresAt`) and `payment.failed`. An intent with an attempt in flight does not expire until the provider answers. Errors: `session_token_missing`, `session_token_invalid` (401), `provider_unsupported`, `phone_invalid` (not E.164 or not served by the provider), `amount_out_of_bounds` (400), `attempt_in_progress`, `intent_state_invalid`, `intent_expired` (409), `rate_limited` (429 with Retry-After: 3 prompts per number per 10 minutes and 20 per day, 10 charges per intent per hour), `provider_unavailable` (503).',
+          "Not enough in the wallet: 402 `insufficient_funds` (with `intentStatus` and `attempts`), the token spent. When the payer is the customer who started paying the intent (the first sent a code bound to it), the attempt counts against the intent: `attempts` + 1, `lastError` set, `payment.failed` written, and that customer's third declined attempt moves it to FAILED. Any other customer's decline leaves the intent as it was. Verify a new code to try again.",
+          "Errors: `otp_token_missing` (401), `otp_token_invalid` (401: unknown, expired after 10 minutes, already used, issued to another user, bound to another intent, or of another mode — a refused token is not spent), `user_mismatch` (403: a `userId` that is not the access token's), `not_found` (404: unknown intent, or another merchant's or mode's), `intent_expired` (409), `intent_state_invalid` (409: CANCELED, SUCCEEDED, FAILED, refunded or PROCESSING). None of them moves money.",
+          "**Direct mobile money**: with `paymentMethod: {type: \"mobile_money\", provider, phoneNumber}` and the intent's session token in `x-session-token` (API key only: no user token, no OTP: the operator's PIN authenticates the payer), the answer is **202**: the intent PROCESSING with `nextAction` (`approve_on_phone` with the message in the payer's language, or `redirect`), `paymentMethod` and `attempts` (the list of its mobile-money attempts). The attempt and its provider reference commit before the provider is called; the provider's own status decides it once (a callback is only confirmed by a status read; a poller asks about every PENDING attempt). SUCCEEDED: `payment.completed`, the money from the provider's clearing account to your pending balance (net) and the fee. FAILED (`failureCode`: `payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `amount_out_of_bounds`): the intent PENDING again (FAILED after 5 attempts, EXPIRED when past `expiresAt`) and `payment.failed`. An intent with an attempt in flight does not expire until the provider answers. Errors: `session_token_missing`, `session_token_invalid` (401), `provider_unsupported`, `phone_invalid` (not E.164 or not served by the provider), `amount_out_of_bounds` (400), `attempt_in_progress`, `intent_state_invalid`, `intent_expired` (409), `rate_limited` (429 with Retry-After: 3 prompts per number per 10 minutes and 20 per day, 10 charges per intent per hour), `provider_unavailable` (503).",
           idempotencyNote,
         ].join('\n\n'),
-        security: [{ apiKey: [], accessToken: [] }, { apiKey: [], sessionToken: [] }],
+        security: [
+          { apiKey: [], accessToken: [] },
+          { apiKey: [], sessionToken: [] },
+        ],
         headers: ChargeHeaders,
         body: ChargeBody,
         response: { 200: PublicIntent, 202: ProcessingIntent },
@@ -59,13 +62,19 @@ export default async function chargesRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const body = request.body;
       if (body.paymentMethod !== undefined) {
-        const started = await attempts.start(request.merchant, sessionToken(request), { ...body, paymentMethod: body.paymentMethod }, {
-          languages: requestedLanguages(request.headers['accept-language']),
-          answer: idempotentAnswer(request),
-        });
+        const started = await attempts.start(
+          request.merchant,
+          sessionToken(request),
+          { ...body, paymentMethod: body.paymentMethod },
+          {
+            languages: requestedLanguages(request.headers['accept-language']),
+            answer: idempotentAnswer(request),
+          },
+        );
         return reply.code(202).send(started);
       }
-      if (request.user === null) throw new ApiError('access_token_missing', 'Send the user access token in Authorization: Bearer <token>, or a paymentMethod with the x-session-token');
+      if (request.user === null)
+        throw new ApiError('access_token_missing', 'Send the user access token in Authorization: Bearer <token>, or a paymentMethod with the x-session-token');
       return charges.charge(request.merchant, request.user, body, otpToken(request) as string, idempotentAnswer(request));
     },
   );

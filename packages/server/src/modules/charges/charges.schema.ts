@@ -9,16 +9,22 @@ export const PaymentMethod = Type.Object(
   {
     type: Type.Literal('mobile_money'),
     provider: Type.String({ maxLength: 32, description: 'The provider (`mtn_momo`): see `GET /payment-methods`.' }),
-    phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The payer\'s mobile-money number, E.164, served by that provider.' }),
+    phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: "The payer's mobile-money number, E.164, served by that provider." }),
   },
   { additionalProperties: false },
 );
 
 export const ChargeBody = Type.Object(
   {
-    intentionId: Type.String({ maxLength: 64, description: 'The payment intent to pay (`pi_…`), of the API key\'s merchant and mode.' }),
+    intentionId: Type.String({ maxLength: 64, description: "The payment intent to pay (`pi_…`), of the API key's merchant and mode." }),
     paymentMethod: Type.Optional(PaymentMethod),
-    userId: Type.Optional(Type.String({ maxLength: 64, description: 'Optional: the paying user (`usr_…`). When sent it must be the `sub` of the access token (else 403 `user_mismatch`); the payer is always the access token\'s user.' })),
+    userId: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          "Optional: the paying user (`usr_…`). When sent it must be the `sub` of the access token (else 403 `user_mismatch`); the payer is always the access token's user.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -28,8 +34,12 @@ export type ChargeBody = Static<typeof ChargeBody>;
 export type MobileMoneyChargeBody = ChargeBody & { paymentMethod: Static<typeof PaymentMethod> };
 
 export const ChargeHeaders = Type.Object({
-  'x-session-token': Type.Optional(Type.String({ description: 'With `paymentMethod`: the intent\'s session token (`ps_…`) instead of a user token and OTP token.' })),
-  'x-otp-token': Type.Optional(Type.String({ description: 'The `authorizationToken` from `POST /otp/verify` (single use). Missing: 401 `otp_token_missing`.' })),
+  'x-session-token': Type.Optional(
+    Type.String({ description: "With `paymentMethod`: the intent's session token (`ps_…`) instead of a user token and OTP token." }),
+  ),
+  'x-otp-token': Type.Optional(
+    Type.String({ description: 'The `authorizationToken` from `POST /otp/verify` (single use). Missing: 401 `otp_token_missing`.' }),
+  ),
 });
 
 export const RefundBody = Type.Object(
@@ -37,16 +47,17 @@ export const RefundBody = Type.Object(
     amount: Type.Optional(
       Type.String({
         'x-code': 'amount_invalid',
-        description: 'Decimal string in major units of the intent\'s currency, at most what is left to refund. Default: all that is left.',
+        description: "Decimal string in major units of the intent's currency, at most what is left to refund. Default: all that is left.",
         examples: ['2000'],
       }),
     ),
-    reason: Type.Optional(Type.String({ maxLength: MAX_REFUND_REASON_LENGTH, description: `Free text for your records, at most ${MAX_REFUND_REASON_LENGTH} characters.` })),
+    reason: Type.Optional(
+      Type.String({ maxLength: MAX_REFUND_REASON_LENGTH, description: `Free text for your records, at most ${MAX_REFUND_REASON_LENGTH} characters.` }),
+    ),
   },
   { additionalProperties: false },
 );
 export type RefundBody = Static<typeof RefundBody>;
-
 
 /** The answer to a mobile-money charge: the public intent with its attempts and what the payer does next. */
 export const ProcessingIntent = Type.Object({

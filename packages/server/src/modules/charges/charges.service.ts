@@ -76,7 +76,12 @@ export interface CustomerPayments {
 export const ROLLUP_GRACE_MS = 2 * MINUTE;
 const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR) * HOUR);
 /** Charges made in [from, to), with the primary-key bounds that find them (a minute of slack each side). */
-const chargeWindow = (from: Date, to: Date) => ({ from, to, idFrom: firstIdAt('charge', new Date(from.getTime() - MINUTE)), idTo: firstIdAt('charge', new Date(to.getTime() + MINUTE)) });
+const chargeWindow = (from: Date, to: Date) => ({
+  from,
+  to,
+  idFrom: firstIdAt('charge', new Date(from.getTime() - MINUTE)),
+  idTo: firstIdAt('charge', new Date(to.getTime() + MINUTE)),
+});
 
 /** What a charge answers: the paid intent, or the refusal it committed (declined, expired). */
 type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refused'; error: ApiError };
@@ -92,7 +97,12 @@ type ChargeOutcome = { kind: 'succeeded'; intent: PublicIntent } | { kind: 'refu
  * (amount − fee − the reserve's share), its reserve account (that share, when held) and the
  * platform's revenue (the fee). Postings of zero are left out.
  */
-export function chargePostings(to: { from: string; pending: string; revenue?: string; reserve?: string }, amount: bigint, fee: bigint, reserve: bigint): PostingInput[] {
+export function chargePostings(
+  to: { from: string; pending: string; revenue?: string; reserve?: string },
+  amount: bigint,
+  fee: bigint,
+  reserve: bigint,
+): PostingInput[] {
   const postings: PostingInput[] = [
     { accountId: to.from, amount: -amount },
     { accountId: to.pending, amount: amount - fee - reserve },
@@ -106,7 +116,7 @@ export function feeScheduleOf(config: Deps['config'], merchant: Pick<MerchantCon
   const own = merchant.fees;
   const bps = own?.bps ?? config.fees.bps;
   const fixed = own?.fixedMinor ? own.fixedMinor[currency] : undefined;
-  return { bps, fixedMinor: fixed !== undefined ? BigInt(fixed) : (own?.fixedMinor ? 0n : (config.fees.fixedMinor[currency] ?? 0n)) };
+  return { bps, fixedMinor: fixed !== undefined ? BigInt(fixed) : own?.fixedMinor ? 0n : (config.fees.fixedMinor[currency] ?? 0n) };
 }
 
 export function createChargesService(
@@ -309,7 +319,15 @@ export function createChargesService(
           { deferred: true },
         );
         // The statement's rows last: the merchant's running total is locked from here to the commit.
-        await balances.recordCharge(tx, scope, { intentId: row.id, currency, amount: row.amount_minor, fee, transferId, availableOn: balances.availableOn(merchant), reserve });
+        await balances.recordCharge(tx, scope, {
+          intentId: row.id,
+          currency,
+          amount: row.amount_minor,
+          fee,
+          transferId,
+          availableOn: balances.availableOn(merchant),
+          reserve,
+        });
         return { kind: 'succeeded', intent };
       });
       // Every outcome that got here committed an event (completed, failed or expired).
@@ -350,7 +368,13 @@ export function createChargesService(
         const drawn =
           source.status === 'available'
             ? await balances.drawReserve(tx, scope, currency, amount - feeBack)
-            : await balances.drawOwnHold(tx, scope, { intentId: row.id, currency, amount: row.amount_minor, refundedBefore: row.amount_refunded_minor, refund: amount });
+            : await balances.drawOwnHold(tx, scope, {
+                intentId: row.id,
+                currency,
+                amount: row.amount_minor,
+                refundedBefore: row.amount_refunded_minor,
+                refund: amount,
+              });
         const postings = [
           { accountId: wallet.id, amount },
           { accountId: balance.id, amount: -(amount - feeBack - drawn.drawn) },

@@ -41,7 +41,11 @@ describe('provider descriptions', () => {
     const mtn = describeProvider('mtn_momo');
     expect(mtn).toMatchObject({ displayName: 'MTN MoMo', countries: ['CM'], currencies: ['XAF'], approval: 'phone_prompt', ussd: '*126#' });
     expect(mtn?.capabilities).toEqual({ collect: true, disburse: true, refund: true });
-    expect(mtn?.settings.filter((s) => s.secret).map((s) => s.env)).toEqual(['CAISSE_MOMO_API_KEY', 'CAISSE_MOMO_COLLECTION_KEY', 'CAISSE_MOMO_DISBURSEMENT_KEY']);
+    expect(mtn?.settings.filter((s) => s.secret).map((s) => s.env)).toEqual([
+      'CAISSE_MOMO_API_KEY',
+      'CAISSE_MOMO_COLLECTION_KEY',
+      'CAISSE_MOMO_DISBURSEMENT_KEY',
+    ]);
     expect(providerPrefixes(mtn!)).toEqual(['+237650', '+237651', '+237652', '+237653', '+237654', '+237680', '+237681', '+237682', '+237683', '+23767']);
     expect(providersServing('CM', 'XAF')).toEqual(['mtn_momo', 'orange_money']);
     // The merchant's country fixes the currency (XAF in CM); the descriptions alone do not pair them.
@@ -58,7 +62,7 @@ describe('provider descriptions', () => {
     expect(checkAmountBounds(mtn, 'EUR', 1000n)).toEqual({ ok: false, reason: 'currency_unsupported' });
   });
 
-  it('messages are made acceptable to MTN: no &\'<>, never empty, at most 160 characters', () => {
+  it("messages are made acceptable to MTN: no &'<>, never empty, at most 160 characters", () => {
     const rules = describeProvider('mtn_momo')!.messages;
     expect(isAcceptableMessage(rules, "Tom & Jerry's <shop>")).toBe(false);
     expect(fitMessage(rules, "Tom & Jerry's <shop>", 'pi_1')).toBe('Tom Jerry s shop');
@@ -73,12 +77,14 @@ describe('provider descriptions', () => {
 
 describe('numbering table', () => {
   it('Cameroon: MTN 650–654, 67x, 680–683; Orange 655–659, 69x', () => {
-    for (const n of ['+237650123456', '+237654123456', '+237677123456', '+237680123456', '+237683123456']) expect(lookupNumber(n)).toEqual({ country: 'CM', operator: 'mtn' });
-    for (const n of ['+237655123456', '+237659123456', '+237690123456', '+237699123456']) expect(lookupNumber(n)).toEqual({ country: 'CM', operator: 'orange' });
+    for (const n of ['+237650123456', '+237654123456', '+237677123456', '+237680123456', '+237683123456'])
+      expect(lookupNumber(n)).toEqual({ country: 'CM', operator: 'mtn' });
+    for (const n of ['+237655123456', '+237659123456', '+237690123456', '+237699123456'])
+      expect(lookupNumber(n)).toEqual({ country: 'CM', operator: 'orange' });
     expect(lookupNumber('+237684123456')).toEqual({ country: 'CM', operator: undefined });
   });
 
-  it('Senegal and Côte d\'Ivoire', () => {
+  it("Senegal and Côte d'Ivoire", () => {
     expect(lookupNumber('+221771234567')).toEqual({ country: 'SN', operator: 'orange' });
     expect(lookupNumber('+221761234567')).toEqual({ country: 'SN', operator: 'free' });
     expect(lookupNumber('+2250712345678')).toEqual({ country: 'CI', operator: 'orange' });
@@ -101,7 +107,7 @@ describe('numbering table', () => {
     }
   });
 
-  it('suggestProvider picks the provider of the number\'s network, among the allowed ones', () => {
+  it("suggestProvider picks the provider of the number's network, among the allowed ones", () => {
     expect(suggestProvider('+237677123456')).toBe('mtn_momo');
     expect(suggestProvider('+237651123456', ['mtn_momo'])).toBe('mtn_momo');
     expect(suggestProvider('+237677123456', [])).toBeUndefined();
@@ -111,7 +117,7 @@ describe('numbering table', () => {
     expect(suggestProvider('not a number')).toBeUndefined();
   });
 
-  it('servesNumber: the provider\'s network in its countries', () => {
+  it("servesNumber: the provider's network in its countries", () => {
     const mtn = describeProvider('mtn_momo')!;
     expect(servesNumber(mtn, '+237677123456')).toBe(true);
     expect(servesNumber(mtn, '+237699123456')).toBe(false);
@@ -132,7 +138,13 @@ describe('providers list', () => {
 
   it('says what is configured in each mode and which settings are set, never their values', () => {
     const [mtn] = providersReport(loadConfig(env), env);
-    expect(mtn).toMatchObject({ provider: 'mtn_momo', live: 'configured', test: 'sandbox (in-process, with start)', limits: { XAF: { min: '100', max: '500000' } }, available: { test: null, live: null } });
+    expect(mtn).toMatchObject({
+      provider: 'mtn_momo',
+      live: 'configured',
+      test: 'sandbox (in-process, with start)',
+      limits: { XAF: { min: '100', max: '500000' } },
+      available: { test: null, live: null },
+    });
     expect(mtn?.settings.find((s) => s.env === 'CAISSE_MOMO_API_KEY')).toMatchObject({ set: true, secret: true });
     expect(mtn?.settings.find((s) => s.env === 'CAISSE_MOMO_CALLBACK_URL')).toMatchObject({ set: false, required: false });
     const text = formatProvidersReport(providersReport(loadConfig(env), env)) + JSON.stringify(providersReport(loadConfig(env), env));

@@ -6,7 +6,8 @@ export type Decision = { status: 'SUCCESSFUL'; amount: bigint; currency: string;
 
 /** The decision in a status answer, if it holds one (PENDING, NOT_FOUND and UNKNOWN decide nothing). */
 export function decisionOf(result: StatusResult): Decision | undefined {
-  if (result.status === 'SUCCESSFUL') return { status: 'SUCCESSFUL', amount: result.amount, currency: result.currency, providerTransactionId: result.providerTransactionId };
+  if (result.status === 'SUCCESSFUL')
+    return { status: 'SUCCESSFUL', amount: result.amount, currency: result.currency, providerTransactionId: result.providerTransactionId };
   if (result.status === 'FAILED') return { status: 'FAILED', reason: result.reason ?? 'FAILED' };
   return undefined;
 }
@@ -16,8 +17,14 @@ export function decisionOf(result: StatusResult): Decision | undefined {
  * `callback_invalid` otherwise), then only a hint: the decision is what the provider's status
  * says now.
  */
-export async function callbackDecision(connector: Connector, kind: ConnectorKind, reference: string, callback: IncomingCallback): Promise<Decision | undefined> {
+export async function callbackDecision(
+  connector: Connector,
+  kind: ConnectorKind,
+  reference: string,
+  callback: IncomingCallback,
+): Promise<Decision | undefined> {
   const verified = await connector.verifyCallback(callback);
-  if (!verified.ok || verified.reference !== reference || verified.kind !== kind) throw new ApiError('callback_invalid', 'The callback could not be authenticated');
+  if (!verified.ok || verified.reference !== reference || verified.kind !== kind)
+    throw new ApiError('callback_invalid', 'The callback could not be authenticated');
   return decisionOf(verified.result);
 }

@@ -33,7 +33,11 @@ describe('provider health', () => {
     expect(health.available('wave')).toBe(false);
     expect(health.admit('wave')).toBe(false);
     expect(health.available('orange_money')).toBe(true);
-    expect(health.views().find((v) => v.provider === 'wave')).toEqual({ provider: 'wave', available: false, outcomes: { success: 4, timeout: 3, server_error: 1, unknown: 1 } });
+    expect(health.views().find((v) => v.provider === 'wave')).toEqual({
+      provider: 'wave',
+      available: false,
+      outcomes: { success: 4, timeout: 3, server_error: 1, unknown: 1 },
+    });
   });
 
   it('after the cool-down one probe goes through: a success brings it back, a failure starts another cool-down', () => {

@@ -37,7 +37,8 @@ export function outcomeOf(result: SubmitResult | StatusResult): ProviderOutcome 
   const reason = result.reason;
   if (/no answer within|HTTP 408/.test(reason)) return 'timeout';
   if (/HTTP 5\d\d/.test(reason)) return 'server_error';
-  if (/connection (refused|reset)|request failed|not JSON|does not match the schema|HTTP 429|unexpected HTTP|answer is about|larger than/.test(reason)) return 'unknown';
+  if (/connection (refused|reset)|request failed|not JSON|does not match the schema|HTTP 429|unexpected HTTP|answer is about|larger than/.test(reason))
+    return 'unknown';
   return undefined;
 }
 

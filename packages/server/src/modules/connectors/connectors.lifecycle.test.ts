@@ -9,9 +9,15 @@ function scripted(answers: { submit: SubmitResult[]; status: StatusResult[] }) {
   const next = <T>(list: T[], last: T) => (list.length > 1 ? (list.shift() as T) : (list[0] ?? last));
   const connector = {
     provider: 'mtn_momo',
-    collect: async (r: { reference: string }) => (calls.push(`collect ${r.reference}`), next(answers.submit, { status: 'UNKNOWN', reason: 'x' } as SubmitResult)),
+    collect: async (r: { reference: string }) => (
+      calls.push(`collect ${r.reference}`),
+      next(answers.submit, { status: 'UNKNOWN', reason: 'x' } as SubmitResult)
+    ),
     disburse: async () => ({ status: 'UNKNOWN', reason: 'x' }) as SubmitResult,
-    status: async (_k: string, ref: string, known?: { providerReference?: string }) => (calls.push(`status ${ref}${known?.providerReference ? ` ${known.providerReference}` : ''}`), next(answers.status, { status: 'UNKNOWN', reason: 'x' } as StatusResult)),
+    status: async (_k: string, ref: string, known?: { providerReference?: string }) => (
+      calls.push(`status ${ref}${known?.providerReference ? ` ${known.providerReference}` : ''}`),
+      next(answers.status, { status: 'UNKNOWN', reason: 'x' } as StatusResult)
+    ),
     verifyCallback: async () => ({ ok: false, reason: 'x' }),
     close: async () => {},
   } as unknown as Connector;
@@ -20,7 +26,16 @@ function scripted(answers: { submit: SubmitResult[]; status: StatusResult[] }) {
 
 function setup(answers: { submit: SubmitResult[]; status: StatusResult[] }, giveUpAfterMs?: number, withHandles = false) {
   const clock = new ManualClock(new Date('2026-11-25T10:00:00Z'));
-  const row: ProviderRequestRow & { status: string; next: Date; handle?: string } = { id: 'top_1', mode: 'test', provider: 'mtn_momo', reference: 'ref-1', polls: 0, created_at: clock.now(), status: 'PENDING', next: clock.now() };
+  const row: ProviderRequestRow & { status: string; next: Date; handle?: string } = {
+    id: 'top_1',
+    mode: 'test',
+    provider: 'mtn_momo',
+    reference: 'ref-1',
+    polls: 0,
+    created_at: clock.now(),
+    status: 'PENDING',
+    next: clock.now(),
+  };
   const decisions: Decision[] = [];
   const { connector, calls } = scripted(answers);
   const registry: ConnectorRegistry = { get: () => connector, providers: () => ['mtn_momo'], close: async () => {} };
@@ -60,7 +75,10 @@ function setup(answers: { submit: SubmitResult[]; status: StatusResult[] }, give
 describe('the provider-request lifecycle', () => {
   it('UNKNOWN is never read as FAILED; NOT_FOUND resends the same reference; the status decides once', async () => {
     const t = setup({
-      submit: [{ status: 'UNKNOWN', reason: 'timeout' }, { status: 'PENDING', duplicate: false }],
+      submit: [
+        { status: 'UNKNOWN', reason: 'timeout' },
+        { status: 'PENDING', duplicate: false },
+      ],
       status: [{ status: 'UNKNOWN', reason: '500' }, { status: 'NOT_FOUND' }, { status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }],
     });
     await t.lifecycle.submit(t.row);
@@ -91,7 +109,14 @@ describe('the provider-request lifecycle', () => {
   });
 
   it("stores the provider's own reference from the submit and gives it to every status read", async () => {
-    const t = setup({ submit: [{ status: 'PENDING', duplicate: false, providerReference: 'pay-token-1', redirectUrl: 'https://pay.example/1' }], status: [{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }] }, undefined, true);
+    const t = setup(
+      {
+        submit: [{ status: 'PENDING', duplicate: false, providerReference: 'pay-token-1', redirectUrl: 'https://pay.example/1' }],
+        status: [{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }],
+      },
+      undefined,
+      true,
+    );
     await t.lifecycle.submit(t.row);
     expect(t.row.handle).toBe('pay-token-1');
     t.clock.advance(MINUTE);

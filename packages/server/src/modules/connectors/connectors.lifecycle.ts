@@ -6,7 +6,17 @@ import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 import { type ConnectorSource, pollBackoffMs } from './connectors.registry.ts';
-import type { CallbackResult, Connector, ConnectorKind, IncomingCallback, KnownRequest, PaymentRequest, ProviderHandle, StatusResult, SubmitResult } from './connectors.types.ts';
+import type {
+  CallbackResult,
+  Connector,
+  ConnectorKind,
+  IncomingCallback,
+  KnownRequest,
+  PaymentRequest,
+  ProviderHandle,
+  StatusResult,
+  SubmitResult,
+} from './connectors.types.ts';
 import { failureLevel } from '../../platform/db-unavailable.ts';
 
 /**
@@ -67,7 +77,14 @@ export function paymentRequestOf(
   row: ProviderRequestRow & { amount_minor: bigint; currency: string; phone_number: string },
   notes: { payerMessage: string; payeeNote?: string },
 ): PaymentRequest {
-  return { reference: row.reference, amount: row.amount_minor, currency: row.currency as Currency, phoneNumber: row.phone_number, externalId: row.id, ...notes };
+  return {
+    reference: row.reference,
+    amount: row.amount_minor,
+    currency: row.currency as Currency,
+    phoneNumber: row.phone_number,
+    externalId: row.id,
+    ...notes,
+  };
 }
 
 export interface LifecycleSpec<Row extends ProviderRequestRow> {
@@ -141,7 +158,11 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     const connector = connectorFor(row.mode, row.provider);
     if (!connector) return { status: 'UNKNOWN', reason: 'no connector for this provider' };
     const request = spec.request(row);
-    const result = spec.send ? await spec.send(connector, request, row) : kind === 'collection' ? await connector.collect(request) : await connector.disburse(request);
+    const result = spec.send
+      ? await spec.send(connector, request, row)
+      : kind === 'collection'
+        ? await connector.collect(request)
+        : await connector.disburse(request);
     if (result.status === 'PENDING') {
       if (spec.remember && (result.providerReference !== undefined || result.redirectUrl !== undefined)) {
         await spec.remember(row, { providerReference: result.providerReference, redirectUrl: result.redirectUrl });
@@ -165,7 +186,9 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
 
   async function poll(row: Row): Promise<void> {
     const connector = connectorFor(row.mode, row.provider);
-    const result: StatusResult = connector ? await connector.status(kind, row.reference, spec.known?.(row)) : { status: 'UNKNOWN', reason: 'no connector for this provider' };
+    const result: StatusResult = connector
+      ? await connector.status(kind, row.reference, spec.known?.(row))
+      : { status: 'UNKNOWN', reason: 'no connector for this provider' };
     const decision = decisionOf(result);
     if (decision) return spec.settle(row.id, decision);
     if (spec.giveUpAfterMs !== undefined && clock.now().getTime() - row.created_at.getTime() >= spec.giveUpAfterMs) {
@@ -200,7 +223,9 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     async pollDue(limit = 20) {
       const now = clock.now();
       const claimed = await store.claimDue(now, new Date(now.getTime() + POLL_LEASE_MS), limit);
-      await Promise.all(claimed.map((row) => poll(row).catch((err: unknown) => log?.[failureLevel(err)]({ err, id: row.id }, `mobile-money ${spec.what} poll failed`))));
+      await Promise.all(
+        claimed.map((row) => poll(row).catch((err: unknown) => log?.[failureLevel(err)]({ err, id: row.id }, `mobile-money ${spec.what} poll failed`))),
+      );
       return claimed.length;
     },
     async drain() {
@@ -213,7 +238,10 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
  * The providers' callbacks reach the lifecycle whose reference it is (every lifecycle of the
  * callback's kind is asked in turn; references are UUIDs, never shared between tables).
  */
-export function createCallbackRouter(lifecycles: readonly Pick<ProviderLifecycle<ProviderRequestRow>, 'kind' | 'callback' | 'verified'>[], connectors: ConnectorSource) {
+export function createCallbackRouter(
+  lifecycles: readonly Pick<ProviderLifecycle<ProviderRequestRow>, 'kind' | 'callback' | 'verified'>[],
+  connectors: ConnectorSource,
+) {
   return {
     /** False when no lifecycle knows the reference (the route answers 404). */
     async handle(provider: string, kind: ConnectorKind, reference: string, callback: IncomingCallback): Promise<boolean> {

@@ -185,7 +185,9 @@ export function createModeConnectors(
   const live = createConnectorRegistry(connectorSettings(config), deps, createProviderHealth(deps.clock, opts.healthRules));
   const sandboxUrl = opts.sandboxUrl ?? config.momo.sandboxUrl;
   const test = createConnectorRegistry(
-    sandboxUrl === undefined ? {} : sandboxSettings(sandboxUrl, { callbackUrl: opts.sandboxCallbackUrl ?? config.momo.sandboxCallbackUrl, timeoutMs: config.momo.timeoutMs }),
+    sandboxUrl === undefined
+      ? {}
+      : sandboxSettings(sandboxUrl, { callbackUrl: opts.sandboxCallbackUrl ?? config.momo.sandboxCallbackUrl, timeoutMs: config.momo.timeoutMs }),
     deps,
     createProviderHealth(deps.clock, opts.healthRules),
   );

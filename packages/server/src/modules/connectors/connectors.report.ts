@@ -47,15 +47,25 @@ export function providersReport(config: ProvidersConfig, env: Record<string, str
     countries: [...d.countries],
     currencies: [...d.currencies],
     approval: d.approval,
-    capabilities: Object.entries(d.capabilities).filter(([, on]) => on).map(([c]) => c),
-    limits: Object.fromEntries(d.currencies.flatMap((c) => {
-      const b = d.limits[c];
-      return b === undefined ? [] : [[c, { min: formatAmount(b.min, c), max: formatAmount(b.max, c) }]];
-    })),
+    capabilities: Object.entries(d.capabilities)
+      .filter(([, on]) => on)
+      .map(([c]) => c),
+    limits: Object.fromEntries(
+      d.currencies.flatMap((c) => {
+        const b = d.limits[c];
+        return b === undefined ? [] : [[c, { min: formatAmount(b.min, c), max: formatAmount(b.max, c) }]];
+      }),
+    ),
     ussd: d.ussd,
     live: Object.hasOwn(live, d.name) ? 'configured' : 'not configured',
     test: sandbox,
-    settings: d.settings.map((s) => ({ env: s.env, set: (env[s.env] ?? '').trim() !== '', required: s.required, secret: s.secret, description: s.description })),
+    settings: d.settings.map((s) => ({
+      env: s.env,
+      set: (env[s.env] ?? '').trim() !== '',
+      required: s.required,
+      secret: s.secret,
+      description: s.description,
+    })),
     available: { test: health?.get(`test:${d.name}`) ?? null, live: health?.get(`live:${d.name}`) ?? null },
   }));
 }
@@ -64,7 +74,9 @@ export function providersReport(config: ProvidersConfig, env: Record<string, str
 export function formatProvidersReport(reports: ProviderReport[]): string {
   return reports
     .map((r) => {
-      const limits = Object.entries(r.limits).map(([c, b]) => `${b.min}–${b.max} ${c}`).join(', ');
+      const limits = Object.entries(r.limits)
+        .map(([c, b]) => `${b.min}–${b.max} ${c}`)
+        .join(', ');
       const head = [
         `${r.provider}  ${r.name}  (${r.countries.join(', ')}; ${r.approval}; ${r.capabilities.join(', ')}; ${limits}${r.ussd ? `; ${r.ussd}` : ''})`,
         `  live: ${r.live}   test: ${r.test}   available: live ${yesNo(r.available.live)}, test ${yesNo(r.available.test)}`,

@@ -47,7 +47,12 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
       method,
       url: '/callbacks/:provider/:kind/:reference/:token',
       config: { auth: 'none' },
-      schema: { tags: ['providers'], summary: "A mobile-money provider's callback (a hint: the provider's status decides)", params: CallbackParams, hide: true },
+      schema: {
+        tags: ['providers'],
+        summary: "A mobile-money provider's callback (a hint: the provider's status decides)",
+        params: CallbackParams,
+        hide: true,
+      },
       handler: async (request, reply) => {
         const { provider, kind, reference } = request.params;
         await limit(`address:${clientAddress(request)}`, CALLBACKS_PER_ADDRESS_PER_MINUTE, 'this address');
@@ -64,7 +69,12 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
     method: 'POST',
     url: '/callbacks/:provider',
     config: { auth: 'none' },
-    schema: { tags: ['providers'], summary: "A mobile-money provider's signed webhook (a hint: the provider's status decides)", params: Type.Object({ provider: Type.String({ maxLength: 32 }) }), hide: true },
+    schema: {
+      tags: ['providers'],
+      summary: "A mobile-money provider's signed webhook (a hint: the provider's status decides)",
+      params: Type.Object({ provider: Type.String({ maxLength: 32 }) }),
+      hide: true,
+    },
     handler: async (request, reply) => {
       await limit(`address:${clientAddress(request)}`, CALLBACKS_PER_ADDRESS_PER_MINUTE, 'this address');
       const handled = await callbacks.handleSigned(request.params.provider, { url: request.url, body: request.body, headers: request.headers });

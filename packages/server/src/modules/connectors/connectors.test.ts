@@ -3,7 +3,16 @@ import { loadConfig } from '../../config.ts';
 import { systemClock } from '../../platform/clock.ts';
 import { callbackSigner } from './connectors.references.ts';
 import { readProviderSettings } from './connectors.settings.ts';
-import { connectorSettings, createConnectorRegistry, describeProvider, isReference, newReference, PROVIDER_NAMES, type ProviderDescription, sandboxSettings } from './index.ts';
+import {
+  connectorSettings,
+  createConnectorRegistry,
+  describeProvider,
+  isReference,
+  newReference,
+  PROVIDER_NAMES,
+  type ProviderDescription,
+  sandboxSettings,
+} from './index.ts';
 
 const deps = { clock: systemClock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) };
 
@@ -59,7 +68,11 @@ describe('the registry', () => {
     await live.close();
     // The sandbox serves every provider, each under its own path.
     const settings = sandboxSettings('http://127.0.0.1:8090', { callbackUrl: 'http://127.0.0.1:8080/callbacks/mtn_momo' });
-    expect(settings.orange_money).toMatchObject({ baseUrl: 'http://127.0.0.1:8090/orange-money', environment: 'dev', callbackUrl: 'http://127.0.0.1:8080/callbacks/orange_money' });
+    expect(settings.orange_money).toMatchObject({
+      baseUrl: 'http://127.0.0.1:8090/orange-money',
+      environment: 'dev',
+      callbackUrl: 'http://127.0.0.1:8080/callbacks/orange_money',
+    });
     expect(settings.wave).toMatchObject({ baseUrl: 'http://127.0.0.1:8090/wave' });
     const test = createConnectorRegistry(settings, deps);
     expect(test.providers()).toEqual(['mtn_momo', 'orange_money', 'wave']);
@@ -102,7 +115,9 @@ describe('the registry', () => {
     expect(refused({ CAISSE_WAVE_API_KEY: 'wave_sn_prod_key' })).toThrow('CAISSE_WAVE_WEBHOOK_SECRET: is required when CAISSE_WAVE_API_KEY is set');
     expect(refused({ ...orange, CAISSE_ORANGE_MERCHANT_KEY: ' ' })).toThrow('CAISSE_ORANGE_MERCHANT_KEY: is required');
     expect(refused({ ...orange, CAISSE_ORANGE_BASE_URL: 'ftp://api.orange.com' })).toThrow('CAISSE_ORANGE_BASE_URL: must use https:// or http://');
-    expect(refused({ ...orange, CAISSE_ORANGE_CALLBACK_URL: 'https://pay.example.com/cb?x=1' })).toThrow('CAISSE_ORANGE_CALLBACK_URL: must not have a query string');
+    expect(refused({ ...orange, CAISSE_ORANGE_CALLBACK_URL: 'https://pay.example.com/cb?x=1' })).toThrow(
+      'CAISSE_ORANGE_CALLBACK_URL: must not have a query string',
+    );
     expect(refused({ ...orange, CAISSE_ORANGE_ENVIRONMENT: 'c m' })).toThrow('CAISSE_ORANGE_ENVIRONMENT');
     expect(refused({ ...wave, CAISSE_WAVE_TIMEOUT_MS: '10s' })).toThrow('CAISSE_WAVE_TIMEOUT_MS: must be a whole number');
     expect(refused({ ...wave, CAISSE_WAVE_API_KEY: 'has space' })).toThrow('CAISSE_WAVE_API_KEY: must be printable ASCII');
@@ -117,6 +132,8 @@ describe('the registry', () => {
     // Production talks to providers over HTTPS only.
     const http = { ...wave, CAISSE_WAVE_BASE_URL: 'http://api.wave.com' };
     expect(readProviderSettings(describeProvider('wave') as ProviderDescription, http, 'development')).toMatchObject({ baseUrl: 'http://api.wave.com' });
-    expect(() => readProviderSettings(describeProvider('wave') as ProviderDescription, http, 'production')).toThrow('CAISSE_WAVE_BASE_URL: must use https:// in production mode');
+    expect(() => readProviderSettings(describeProvider('wave') as ProviderDescription, http, 'production')).toThrow(
+      'CAISSE_WAVE_BASE_URL: must use https:// in production mode',
+    );
   });
 });

@@ -89,4 +89,14 @@ export type { WaveSandbox, WaveSandboxSession } from './wave/wave.sandbox.ts';
 export { waveSignatureHeader } from './wave/wave.signature.ts';
 export { runSandbox, type Sandbox, SANDBOX_PATHS, type SandboxOptions, startSandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
 export { TEST_NUMBERS, testOutcome } from './sandbox/test-numbers.ts';
-export { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, outcomeOf, PROVIDER_OUTCOMES, type ProviderHealth, type ProviderHealthView, type ProviderOutcome, watched } from './connectors.health.ts';
+export {
+  createProviderHealth,
+  DEFAULT_HEALTH_RULES,
+  type HealthRules,
+  outcomeOf,
+  PROVIDER_OUTCOMES,
+  type ProviderHealth,
+  type ProviderHealthView,
+  type ProviderOutcome,
+  watched,
+} from './connectors.health.ts';

@@ -430,7 +430,8 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     store.set(key, r);
     pending.add(r);
     // 107 and 108: the request is taken, but its answer is lost (500, or none at all).
-    if (r.outcome.fault === 'answer500') return new HttpAnswer(500, { code: 'INTERNAL_PROCESSING_ERROR', message: 'An internal error occurred while processing.' });
+    if (r.outcome.fault === 'answer500')
+      return new HttpAnswer(500, { code: 'INTERNAL_PROCESSING_ERROR', message: 'An internal error occurred while processing.' });
     if (r.outcome.fault === 'hang') {
       hanging.add(res);
       res.once('close', () => hanging.delete(res));

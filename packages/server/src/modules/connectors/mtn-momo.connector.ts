@@ -83,7 +83,6 @@ function invalidRequest(req: PaymentRequest): string | undefined {
   return undefined;
 }
 
-
 export function createMtnMomoConnector(settings: MtnMomoSettings, deps: ConnectorDeps): Connector {
   const http = new ProviderHttp(settings.baseUrl, { timeoutMs: settings.timeoutMs ?? 10_000, connections: settings.connections });
   const signer = callbackSigner(deps.callbackKey, MTN_MOMO);

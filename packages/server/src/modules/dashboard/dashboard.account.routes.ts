@@ -48,7 +48,11 @@ export default async function accountRoutes(instance: FastifyInstance, options: 
   const dashboard = app.services.dashboard;
   const security = dashboard.account;
   const { production } = options;
-  const me = (req: FastifyRequest) => ({ userId: req.dashboardSession.userId, email: req.dashboardSession.email.toLowerCase(), tokenHash: req.dashboardSession.tokenHash });
+  const me = (req: FastifyRequest) => ({
+    userId: req.dashboardSession.userId,
+    email: req.dashboardSession.email.toLowerCase(),
+    tokenHash: req.dashboardSession.tokenHash,
+  });
 
   app.post(
     '/login/totp',
@@ -114,7 +118,8 @@ export default async function accountRoutes(instance: FastifyInstance, options: 
       schema: {
         tags,
         summary: 'Change the password: the current one, then the new one; the other sessions end',
-        description: 'A wrong current password: 401 `invalid_credentials`, counted in the sign-in lockout. This session stays; every other session of the user ends.',
+        description:
+          'A wrong current password: 401 `invalid_credentials`, counted in the sign-in lockout. This session stays; every other session of the user ends.',
         body: ChangePasswordBody,
       },
     },
@@ -142,7 +147,8 @@ export default async function accountRoutes(instance: FastifyInstance, options: 
         response: { 200: TotpEnrolment },
       },
     },
-    async (req) => security.beginTotp({ userId: req.dashboardSession.userId, email: req.dashboardSession.email, merchantName: req.dashboardSession.merchantName }),
+    async (req) =>
+      security.beginTotp({ userId: req.dashboardSession.userId, email: req.dashboardSession.email, merchantName: req.dashboardSession.merchantName }),
   );
 
   app.post(
@@ -176,7 +182,12 @@ export default async function accountRoutes(instance: FastifyInstance, options: 
     '/account/totp/recovery-codes',
     {
       config: account,
-      schema: { tags, summary: 'New recovery codes (a current code or the password); the old ones stop working', body: ProofBody, response: { 200: RecoveryCodes } },
+      schema: {
+        tags,
+        summary: 'New recovery codes (a current code or the password); the old ones stop working',
+        body: ProofBody,
+        response: { 200: RecoveryCodes },
+      },
     },
     async (req) => security.regenerateRecoveryCodes(me(req), req.body, clientOf(req).address),
   );
@@ -189,7 +200,7 @@ export default async function accountRoutes(instance: FastifyInstance, options: 
 
   app.delete(
     '/account/sessions/:id',
-    { config: account, schema: { tags, summary: 'End one of the user\'s sessions (the current one signs out)', params: SessionIdParams } },
+    { config: account, schema: { tags, summary: "End one of the user's sessions (the current one signs out)", params: SessionIdParams } },
     async (req, reply) => {
       const { current } = await security.revokeSession(me(req), req.params.id);
       if (current) reply.header('set-cookie', clearSessionCookie(production));
@@ -199,7 +210,7 @@ export default async function accountRoutes(instance: FastifyInstance, options: 
 
   app.post(
     '/account/sessions/revoke-others',
-    { config: account, schema: { tags, summary: "End every session of the user but this one", body: EmptyBody, response: { 200: SessionsRevoked } } },
+    { config: account, schema: { tags, summary: 'End every session of the user but this one', body: EmptyBody, response: { 200: SessionsRevoked } } },
     async (req) => security.revokeOtherSessions(me(req)),
   );
 }

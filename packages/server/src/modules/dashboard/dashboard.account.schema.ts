@@ -3,11 +3,15 @@ import { Type } from 'typebox';
 /** Schemas of the dashboard's account security routes (/dashboard/api/login/totp, /account/…, /password-reset). */
 
 const Timestamp = Type.String({ format: 'date-time' });
-const NewPassword = Type.String({ maxLength: 1024, description: 'At least 8 characters; very common passwords and simple sequences are refused (400 `password_weak`).' });
+const NewPassword = Type.String({
+  maxLength: 1024,
+  description: 'At least 8 characters; very common passwords and simple sequences are refused (400 `password_weak`).',
+});
 const Code = Type.String({
   minLength: 1,
   maxLength: 32,
-  description: 'The 6-digit code of the authenticator app (one 30-second step either side is accepted, each code once), or an unused recovery code (`xxxxx-xxxxx`).',
+  description:
+    'The 6-digit code of the authenticator app (one 30-second step either side is accepted, each code once), or an unused recovery code (`xxxxx-xxxxx`).',
 });
 
 export const LoginChallenge = Type.Object({
@@ -27,7 +31,10 @@ export const ProofBody = Type.Object(
   { additionalProperties: false, description: 'Either `code` or `password`.' },
 );
 
-export const ConfirmTotpBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 16, description: 'The current 6-digit code of the app just enrolled.' }) }, { additionalProperties: false });
+export const ConfirmTotpBody = Type.Object(
+  { code: Type.String({ minLength: 1, maxLength: 16, description: 'The current 6-digit code of the app just enrolled.' }) },
+  { additionalProperties: false },
+);
 
 export const AccountSecurity = Type.Object({
   object: Type.Literal('dashboard_account_security'),
@@ -48,14 +55,20 @@ export const RecoveryCodes = Type.Object({
   recoveryCodes: Type.Array(Type.String(), { description: 'Ten codes, each usable once instead of a TOTP code. Shown this once: only their hashes are kept.' }),
 });
 
-export const ChangePasswordBody = Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: NewPassword }, { additionalProperties: false });
+export const ChangePasswordBody = Type.Object(
+  { currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: NewPassword },
+  { additionalProperties: false },
+);
 
 export const ResetRequestBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false });
 export const ResetRequested = Type.Object({
   object: Type.Literal('dashboard_password_reset_request'),
   expiresInSeconds: Type.Integer({ description: 'How long the e-mailed link works (once).' }),
 });
-export const ResetCompleteBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), newPassword: NewPassword }, { additionalProperties: false });
+export const ResetCompleteBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 100 }), newPassword: NewPassword },
+  { additionalProperties: false },
+);
 
 export const AccountSessionList = Type.Object({
   object: Type.Literal('list'),

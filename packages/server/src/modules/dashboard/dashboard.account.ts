@@ -74,7 +74,8 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
   const credentials = merchants.dashboardCredentials;
   const throttle = createThrottle(deps);
 
-  const lockout = (email: string, address: string) => loginRules({ subject: `dashboard:${email}`, address, what: 'this e-mail address', remedy: 'reset the password' });
+  const lockout = (email: string, address: string) =>
+    loginRules({ subject: `dashboard:${email}`, address, what: 'this e-mail address', remedy: 'reset the password' });
 
   async function secretOf(userId: string): Promise<{ secret: string; enabled: boolean } | undefined> {
     const row = await credentials.find(userId);
@@ -98,7 +99,9 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
       return 'totp';
     }
     if (/^[0-9a-z]{5}-?[0-9a-z]{5}$/i.test(trimmed) && (await credentials.useRecoveryCode(userId, sha256(normalizeRecoveryCode(trimmed))))) return 'recovery';
-    throw new ApiError('totp_code_invalid', 'The code is not valid: type the current code of the authenticator app, or an unused recovery code', { param: 'code' });
+    throw new ApiError('totp_code_invalid', 'The code is not valid: type the current code of the authenticator app, or an unused recovery code', {
+      param: 'code',
+    });
   }
 
   async function newRecoveryCodes(userId: string, executor?: Parameters<typeof credentials.replaceRecoveryCodes>[2]): Promise<string[]> {
@@ -208,9 +211,16 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
     async confirmTotp(account: { userId: string; tokenHash: Buffer }, code: string) {
       const { userId } = account;
       const totp = await secretOf(userId);
-      if (!totp || totp.enabled) throw new ApiError('totp_state_invalid', totp ? 'Two-factor sign-in is already enabled' : 'Start the enrolment first (POST /dashboard/api/account/totp)');
+      if (!totp || totp.enabled)
+        throw new ApiError(
+          'totp_state_invalid',
+          totp ? 'Two-factor sign-in is already enabled' : 'Start the enrolment first (POST /dashboard/api/account/totp)',
+        );
       const step = matchTotp(totp.secret, code.replace(/\s/g, ''), clock.now());
-      if (step === null) throw new ApiError('otp_incorrect', 'The code is not the current one of the authenticator app: check the app and its clock, then try again', { param: 'code' });
+      if (step === null)
+        throw new ApiError('otp_incorrect', 'The code is not the current one of the authenticator app: check the app and its clock, then try again', {
+          param: 'code',
+        });
       const recoveryCodes = await db.transaction().execute(async (tx) => {
         if (!(await credentials.enableTotp(userId, clock.now(), step, tx))) throw new ApiError('totp_state_invalid', 'Two-factor sign-in is already enabled');
         await repo.deleteUserSessions(tx, userId, account.tokenHash);
@@ -234,9 +244,15 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
      * Changes the password (the current one first, counted in the sign-in lockout); every other
      * session of the user ends, this one stays, and open reset links close.
      */
-    async changePassword(account: { userId: string; email: string; tokenHash: Buffer }, input: { currentPassword: string; newPassword: string }, address: string): Promise<void> {
+    async changePassword(
+      account: { userId: string; email: string; tokenHash: Buffer },
+      input: { currentPassword: string; newPassword: string },
+      address: string,
+    ): Promise<void> {
       await prove(account, { password: input.currentPassword }, address).catch((err: unknown) => {
-        throw err instanceof ApiError && err.code === 'invalid_credentials' ? new ApiError('invalid_credentials', 'The current password is incorrect', { param: 'currentPassword' }) : err;
+        throw err instanceof ApiError && err.code === 'invalid_credentials'
+          ? new ApiError('invalid_credentials', 'The current password is incorrect', { param: 'currentPassword' })
+          : err;
       });
       assertPasswordPolicy(input.newPassword, null, 'newPassword');
       const passwordHash = await hashPassword(input.newPassword);
@@ -266,7 +282,12 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
       if (!user) return;
       const now = clock.now();
       const token = `dr_${randomToken(random, 32)}`;
-      await credentials.insertReset({ token_hash: sha256(token), dashboard_user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + RESET_LINK_MS) });
+      await credentials.insertReset({
+        token_hash: sha256(token),
+        dashboard_user_id: user.id,
+        created_at: now,
+        expires_at: new Date(now.getTime() + RESET_LINK_MS),
+      });
       const t = translator({ saved: user.language, requested: client.requested, merchantDefault: user.merchant_language });
       const base = client.linkBase ?? config.publicUrl ?? '';
       const link = `${base}/dashboard/reset-password/${token}`;

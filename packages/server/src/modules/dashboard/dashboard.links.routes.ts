@@ -3,7 +3,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { IntentList } from '../intents/index.ts';
-import { CreatePaymentLinkBody, ListLinkPaymentsQuery, ListPaymentLinksQuery, originOf, PaymentLink, PaymentLinkList, UpdatePaymentLinkBody } from '../paymentlinks/index.ts';
+import {
+  CreatePaymentLinkBody,
+  ListLinkPaymentsQuery,
+  ListPaymentLinksQuery,
+  originOf,
+  PaymentLink,
+  PaymentLinkList,
+  UpdatePaymentLinkBody,
+} from '../paymentlinks/index.ts';
 import { ModeIdParams, ModeParams } from './dashboard.schema.ts';
 import type { DashboardSession } from './dashboard.service.ts';
 
@@ -23,7 +31,13 @@ export function dashboardLinkRoutes(instance: FastifyInstance, scope: ScopeOf) {
     '/:mode/payment-links',
     {
       config: { ...session, permission: 'payments:read' },
-      schema: { tags, summary: 'Payment links, newest first (as GET /payment-links)', params: ModeParams, querystring: ListPaymentLinksQuery, response: { 200: PaymentLinkList } },
+      schema: {
+        tags,
+        summary: 'Payment links, newest first (as GET /payment-links)',
+        params: ModeParams,
+        querystring: ListPaymentLinksQuery,
+        response: { 200: PaymentLinkList },
+      },
     },
     async (req) => links.list(scope(req), req.query, originOf(req)),
   );
@@ -32,7 +46,13 @@ export function dashboardLinkRoutes(instance: FastifyInstance, scope: ScopeOf) {
     '/:mode/payment-links',
     {
       config: { ...session, permission: 'payments:write' },
-      schema: { tags, summary: 'Create a payment link (as POST /payment-links)', params: ModeParams, body: CreatePaymentLinkBody, response: { 201: PaymentLink } },
+      schema: {
+        tags,
+        summary: 'Create a payment link (as POST /payment-links)',
+        params: ModeParams,
+        body: CreatePaymentLinkBody,
+        response: { 201: PaymentLink },
+      },
     },
     async (req, reply) => reply.code(201).send(await links.create(scope(req), req.body, originOf(req))),
   );
@@ -58,7 +78,13 @@ export function dashboardLinkRoutes(instance: FastifyInstance, scope: ScopeOf) {
     '/:mode/payment-links/:id/payments',
     {
       config: { ...session, permission: 'payments:read' },
-      schema: { tags, summary: "A payment link's payments, newest first", params: ModeIdParams, querystring: ListLinkPaymentsQuery, response: { 200: IntentList } },
+      schema: {
+        tags,
+        summary: "A payment link's payments, newest first",
+        params: ModeIdParams,
+        querystring: ListLinkPaymentsQuery,
+        response: { 200: IntentList },
+      },
     },
     async (req) => links.listPayments(scope(req), req.params.id, req.query),
   );

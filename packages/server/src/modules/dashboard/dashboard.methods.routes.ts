@@ -26,7 +26,10 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
 
   app.get(
     '/settings/country',
-    { config: { ...session, permission: 'settings:read' }, schema: { tags, summary: "The merchant's country and its currency", response: { 200: CountrySettings } } },
+    {
+      config: { ...session, permission: 'settings:read' },
+      schema: { tags, summary: "The merchant's country and its currency", response: { 200: CountrySettings } },
+    },
     async (req) => {
       const merchant = await merchants.findMerchant(req.dashboardSession.merchantId);
       if (merchant === undefined) throw new ApiError('not_found', 'No such merchant');
@@ -38,7 +41,12 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
     '/settings/country',
     {
       config: { ...session, permission: 'settings:write' },
-      schema: { tags, summary: "Set the merchant's country: it selects the providers and the currency checkout offers", body: CountryBody, response: { 200: CountrySettings } },
+      schema: {
+        tags,
+        summary: "Set the merchant's country: it selects the providers and the currency checkout offers",
+        body: CountryBody,
+        response: { 200: CountrySettings },
+      },
     },
     async (req) => {
       await merchants.setCountry(req.dashboardSession.merchantId, req.body.country);
@@ -50,7 +58,12 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
     '/:mode/payment-methods/settings',
     {
       config: { ...session, permission: 'settings:read' },
-      schema: { tags, summary: 'The payment methods this mode offers (as GET /payment-methods/settings)', params: ModeParams, response: { 200: PaymentMethodSettings } },
+      schema: {
+        tags,
+        summary: 'The payment methods this mode offers (as GET /payment-methods/settings)',
+        params: ModeParams,
+        response: { 200: PaymentMethodSettings },
+      },
     },
     async (req) => methods.settings(scope(req)),
   );

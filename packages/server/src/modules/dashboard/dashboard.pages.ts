@@ -74,8 +74,8 @@ export default function registerPages(instance: FastifyInstance, dist = DASHBOAR
         tags: ['hosted checkout'],
         summary: 'The hosted checkout page of a payment intent',
         description:
-          'An HTML page for the customer: the merchant\'s name, the amount and description, then phone number and password, a code by SMS or e-mail, and pay. ' +
-          'The page runs the browser client with the publishable API key of the intent\'s merchant and mode, which the server embeds in the page ' +
+          "An HTML page for the customer: the merchant's name, the amount and description, then phone number and password, a code by SMS or e-mail, and pay. " +
+          "The page runs the browser client with the publishable API key of the intent's merchant and mode, which the server embeds in the page " +
           '(a key named "Hosted checkout", made on first use and kept encrypted so it can be embedded; revoking it makes a new one). Never a secret key. ' +
           'An unknown token gets the page too, saying the link is not valid. ' +
           "Its language: the request's `Accept-Language` (French or English), else the merchant's default, else French; once the customer signs in, their saved language.",

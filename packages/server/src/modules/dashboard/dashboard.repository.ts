@@ -124,7 +124,10 @@ export const dashboardRepository = {
   /** Deletes up to `limit` sign-in challenges past their expiry. Returns how many. */
   async purgeExpiredChallenges(db: Executor, now: Date, limit: number): Promise<number> {
     const batch = db.selectFrom('dashboard_login_challenges').select('token_hash').where('expires_at', '<=', now).limit(limit);
-    const r = await db.deleteFrom('dashboard_login_challenges').where(sql<boolean>`token_hash = any(array(${batch}))`).executeTakeFirst();
+    const r = await db
+      .deleteFrom('dashboard_login_challenges')
+      .where(sql<boolean>`token_hash = any(array(${batch}))`)
+      .executeTakeFirst();
     return Number(r.numDeletedRows);
   },
 
@@ -142,7 +145,10 @@ export const dashboardRepository = {
   async purgeExpiredSessions(db: Executor, now: Date, limit: number): Promise<number> {
     // The idle expiry never passes the absolute one (touchSession caps it): expires_at says it all.
     const batch = db.selectFrom('dashboard_sessions').select('token_hash').where('expires_at', '<=', now).limit(limit);
-    const result = await db.deleteFrom('dashboard_sessions').where(sql<boolean>`token_hash = any(array(${batch}))`).executeTakeFirst();
+    const result = await db
+      .deleteFrom('dashboard_sessions')
+      .where(sql<boolean>`token_hash = any(array(${batch}))`)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 
@@ -166,20 +172,25 @@ export const dashboardRepository = {
   // ---- hosted checkout ----------------------------------------------------------------------
 
   async findCheckoutKey(db: Executor, merchantId: string, mode: KeyMode) {
-    return db.selectFrom('dashboard_checkout_keys').select(['key_encrypted', 'api_key_id']).where('merchant_id', '=', merchantId).where('mode', '=', mode).executeTakeFirst();
+    return db
+      .selectFrom('dashboard_checkout_keys')
+      .select(['key_encrypted', 'api_key_id'])
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .executeTakeFirst();
   },
 
   /**
    * Records the page's key, replacing `replacing` (a revoked or expired one) if named. Returns
    * false when another request recorded a key first.
    */
-  async putCheckoutKey(
-    db: Executor,
-    row: Selectable<DashboardCheckoutKeysTable>,
-    replacing: string | undefined,
-  ): Promise<boolean> {
+  async putCheckoutKey(db: Executor, row: Selectable<DashboardCheckoutKeysTable>, replacing: string | undefined): Promise<boolean> {
     if (replacing === undefined) {
-      const inserted = await db.insertInto('dashboard_checkout_keys').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      const inserted = await db
+        .insertInto('dashboard_checkout_keys')
+        .values(row)
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
       return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
     }
     const updated = await db

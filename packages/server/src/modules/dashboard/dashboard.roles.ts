@@ -91,7 +91,8 @@ const KEY_NEEDS: Record<ApiResource, Record<'read' | 'write', readonly Permissio
 
 /** The most a key created by this role may do, per resource. */
 export function keyCeiling(role: Role): Record<ApiResource, AccessLevel> {
-  const level = (r: ApiResource): AccessLevel => (KEY_NEEDS[r].write.every((p) => can(role, p)) ? 'write' : KEY_NEEDS[r].read.every((p) => can(role, p)) ? 'read' : 'none');
+  const level = (r: ApiResource): AccessLevel =>
+    KEY_NEEDS[r].write.every((p) => can(role, p)) ? 'write' : KEY_NEEDS[r].read.every((p) => can(role, p)) ? 'read' : 'none';
   return Object.fromEntries(API_RESOURCES.map((r) => [r, level(r)])) as Record<ApiResource, AccessLevel>;
 }
 

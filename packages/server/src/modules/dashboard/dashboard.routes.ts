@@ -108,7 +108,9 @@ export function requirePermissions(instance: FastifyInstance) {
     const config = (route.config ?? {}) as { dashboard?: 'public' | 'session'; permission?: string };
     if (config.dashboard === 'public') return;
     if (config.permission === undefined || !(PERMISSIONS as readonly string[]).includes(config.permission)) {
-      throw new Error(`Dashboard API route ${String(route.method)} ${route.url} has no permission: declare config.permission (dashboard.roles.ts) or make it public`);
+      throw new Error(
+        `Dashboard API route ${String(route.method)} ${route.url} has no permission: declare config.permission (dashboard.roles.ts) or make it public`,
+      );
     }
   });
 }
@@ -119,7 +121,7 @@ export function requirePermissions(instance: FastifyInstance) {
  */
 function assertSameSite(request: FastifyRequest) {
   if (isCrossSite(request)) {
-    throw new ApiError('csrf_token_invalid', 'The dashboard API takes requests from the dashboard\'s own pages only');
+    throw new ApiError('csrf_token_invalid', "The dashboard API takes requests from the dashboard's own pages only");
   }
 }
 
@@ -175,13 +177,20 @@ async function dashboardApi(instance: FastifyInstance) {
     const needed = request.routeOptions.config.permission;
     const { role } = request.dashboardSession;
     if (needed === undefined || !can(role, needed)) {
-      throw new ApiError('permission_denied', `Your role (${role}) does not allow this: it needs the ${needed ?? 'unknown'} permission; ask an owner of the team`, {
-        extra: { role, permission: needed ?? null },
-      });
+      throw new ApiError(
+        'permission_denied',
+        `Your role (${role}) does not allow this: it needs the ${needed ?? 'unknown'} permission; ask an owner of the team`,
+        {
+          extra: { role, permission: needed ?? null },
+        },
+      );
     }
     const mode = (request.params as { mode?: string } | undefined)?.mode;
     if (totpRequired(request.dashboardSession, mode === 'live' ? 'live' : undefined)) {
-      throw new ApiError('totp_required', 'Live mode needs two-factor sign-in: enrol an authenticator app on the Account page (POST /dashboard/api/account/totp), then come back');
+      throw new ApiError(
+        'totp_required',
+        'Live mode needs two-factor sign-in: enrol an authenticator app on the Account page (POST /dashboard/api/account/totp), then come back',
+      );
     }
   });
 
@@ -275,9 +284,9 @@ async function dashboardApi(instance: FastifyInstance) {
       config: need('payments:read'),
       schema: {
         tags,
-        summary: 'The payments the list\'s filters select, newest first, as a CSV download',
+        summary: "The payments the list's filters select, newest first, as a CSV download",
         description:
-          'RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON). A cell a spreadsheet would run as a formula starts with `\'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte.',
+          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte.",
         params: ModeParams,
         querystring: PaymentsExportQuery,
         produces: ['text/csv'],
@@ -297,7 +306,7 @@ async function dashboardApi(instance: FastifyInstance) {
         tags,
         summary: "The header's search: payments by id, metadata value, amount or customer phone (last digits)",
         description:
-          'Newest first, 20 at most. A text of 4 digits or more (spaces and a leading + allowed) also finds the payments of the merchant\'s customers whose phone number ends with those digits; fewer digits are searched as an amount or a metadata value only.',
+          "Newest first, 20 at most. A text of 4 digits or more (spaces and a leading + allowed) also finds the payments of the merchant's customers whose phone number ends with those digits; fewer digits are searched as an amount or a metadata value only.",
         params: ModeParams,
         querystring: SearchQuery,
         response: { 200: SearchResults },
@@ -362,7 +371,10 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/keys',
-    { config: need('keys:read'), schema: { tags, summary: 'API keys and secret keys of the mode, newest first', params: ModeParams, response: { 200: ApiKeyList } } },
+    {
+      config: need('keys:read'),
+      schema: { tags, summary: 'API keys and secret keys of the mode, newest first', params: ModeParams, response: { 200: ApiKeyList } },
+    },
     async (req) => dashboard.listKeys(scope(req)),
   );
 
@@ -374,7 +386,7 @@ async function dashboardApi(instance: FastifyInstance) {
         tags,
         summary: 'Create a key: the answer shows it in full, once',
         description:
-          'A member creates only keys that do no more than their role may: a secret key (everything) takes an owner; a restricted key (`kind: restricted`, `permissions` per resource) takes a role that has each access it grants (403 `permission_denied` naming what is beyond it). In live mode a secret or restricted key also takes `code`, a fresh code of the member\'s authenticator app (403 `totp_code_required` without it, 401 `totp_code_invalid` or `totp_code_reused`). The audit entry `key.created` names the permissions granted.',
+          "A member creates only keys that do no more than their role may: a secret key (everything) takes an owner; a restricted key (`kind: restricted`, `permissions` per resource) takes a role that has each access it grants (403 `permission_denied` naming what is beyond it). In live mode a secret or restricted key also takes `code`, a fresh code of the member's authenticator app (403 `totp_code_required` without it, 401 `totp_code_invalid` or `totp_code_reused`). The audit entry `key.created` names the permissions granted.",
         params: ModeParams,
         body: CreateKeyBody,
         response: { 201: CreatedApiKey },
@@ -390,7 +402,8 @@ async function dashboardApi(instance: FastifyInstance) {
       schema: {
         tags,
         summary: 'Roll a key: a new one now, the old one working for the grace period',
-        description: 'The new key does what the old one did, so rolling takes what creating it takes: the role, and in live mode a fresh `code` for a secret or restricted key.',
+        description:
+          'The new key does what the old one did, so rolling takes what creating it takes: the role, and in live mode a fresh `code` for a secret or restricted key.',
         params: ModeIdParams,
         body: RollKeyBody,
         response: { 200: RolledApiKey },
@@ -420,7 +433,10 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/webhook-endpoints',
-    { config: need('webhooks:read'), schema: { tags, summary: 'Webhook endpoints', params: ModeParams, querystring: ListQuery, response: { 200: EndpointList } } },
+    {
+      config: need('webhooks:read'),
+      schema: { tags, summary: 'Webhook endpoints', params: ModeParams, querystring: ListQuery, response: { 200: EndpointList } },
+    },
     async (req) => webhooks.listEndpoints(scope(req), { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter }),
   );
 
@@ -490,7 +506,15 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/webhook-endpoints/:id/stats',
-    { config: need('webhooks:read'), schema: { tags, summary: "The endpoint's success rate over the last 24 hours (deliveries attempted, succeeded)", params: ModeIdParams, response: { 200: EndpointStats } } },
+    {
+      config: need('webhooks:read'),
+      schema: {
+        tags,
+        summary: "The endpoint's success rate over the last 24 hours (deliveries attempted, succeeded)",
+        params: ModeIdParams,
+        response: { 200: EndpointStats },
+      },
+    },
     async (req) => webhooks.endpointStats(scope(req), req.params.id),
   );
 
@@ -518,7 +542,7 @@ async function dashboardApi(instance: FastifyInstance) {
         tags,
         summary: 'An event as sent, with its deliveries per endpoint and every attempt',
         description:
-          'Each attempt has its request headers and body excerpt and the first 2 KiB of the answer (never kept for a loopback target). Another merchant\'s or mode\'s event is 404.',
+          "Each attempt has its request headers and body excerpt and the first 2 KiB of the answer (never kept for a loopback target). Another merchant's or mode's event is 404.",
         params: ModeIdParams,
         response: { 200: EventDetail },
       },
@@ -580,7 +604,7 @@ async function dashboardApi(instance: FastifyInstance) {
       config: need('balance:read'),
       schema: {
         tags,
-        summary: "The balance statement, newest first, by type, currency and period (as GET /balance/transactions)",
+        summary: 'The balance statement, newest first, by type, currency and period (as GET /balance/transactions)',
         params: ModeParams,
         querystring: ListBalanceTransactionsQuery,
         response: { 200: BalanceTransactionList },
@@ -612,7 +636,10 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/payouts',
-    { config: need('payouts:read'), schema: { tags, summary: 'Payouts, newest first', params: ModeParams, querystring: ListPayoutsQuery, response: { 200: PayoutList } } },
+    {
+      config: need('payouts:read'),
+      schema: { tags, summary: 'Payouts, newest first', params: ModeParams, querystring: ListPayoutsQuery, response: { 200: PayoutList } },
+    },
     async (req) => dashboard.payouts.list(scope(req), req.query),
   );
 
@@ -641,7 +668,10 @@ async function dashboardApi(instance: FastifyInstance) {
 
   app.get(
     '/:mode/payout-schedule',
-    { config: need('payouts:read'), schema: { tags, summary: 'The automatic payout schedule of the mode', params: ModeParams, response: { 200: PayoutSchedule } } },
+    {
+      config: need('payouts:read'),
+      schema: { tags, summary: 'The automatic payout schedule of the mode', params: ModeParams, response: { 200: PayoutSchedule } },
+    },
     async (req) => dashboard.payouts.schedule(scope(req)),
   );
 
@@ -649,7 +679,13 @@ async function dashboardApi(instance: FastifyInstance) {
     '/:mode/payout-schedule',
     {
       config: need('payouts:write'),
-      schema: { tags, summary: 'Set the automatic payout schedule (as PUT /payout-schedule)', params: ModeParams, body: PayoutScheduleBody, response: { 200: PayoutSchedule } },
+      schema: {
+        tags,
+        summary: 'Set the automatic payout schedule (as PUT /payout-schedule)',
+        params: ModeParams,
+        body: PayoutScheduleBody,
+        response: { 200: PayoutSchedule },
+      },
     },
     async (req) => dashboard.setPayoutSchedule(req.dashboardSession, scope(req), req.body),
   );
@@ -660,7 +696,13 @@ async function dashboardApi(instance: FastifyInstance) {
     '/:mode/messages',
     {
       config: need('testdata:write'),
-      schema: { tags, summary: 'The test-mode messages outbox (404 in live mode)', params: ModeParams, querystring: ListMessagesQuery, response: { 200: MessageList } },
+      schema: {
+        tags,
+        summary: 'The test-mode messages outbox (404 in live mode)',
+        params: ModeParams,
+        querystring: ListMessagesQuery,
+        response: { 200: MessageList },
+      },
     },
     async (req) => dashboard.messages(scope(req), req.query),
   );
@@ -669,7 +711,13 @@ async function dashboardApi(instance: FastifyInstance) {
     '/:mode/test-users',
     {
       config: need('testdata:write'),
-      schema: { tags, summary: 'Create a verified test user with a funded wallet (404 in live mode)', params: ModeParams, body: CreateTestUserBody, response: { 201: TestUser } },
+      schema: {
+        tags,
+        summary: 'Create a verified test user with a funded wallet (404 in live mode)',
+        params: ModeParams,
+        body: CreateTestUserBody,
+        response: { 201: TestUser },
+      },
     },
     async (req, reply) => reply.code(201).send(await dashboard.createTestUser(scope(req), req.body)),
   );
@@ -695,14 +743,20 @@ async function dashboardApi(instance: FastifyInstance) {
         response: { 201: Invitation },
       },
     },
-    async (req, reply) => reply.code(201).send(await dashboard.team.invite(req.dashboardSession, req.body, emailLinkBase(req.server.deps.config, req.server.server))),
+    async (req, reply) =>
+      reply.code(201).send(await dashboard.team.invite(req.dashboardSession, req.body, emailLinkBase(req.server.deps.config, req.server.server))),
   );
 
   app.delete(
     '/team/invitations/:id',
     {
       config: need('team:write'),
-      schema: { tags, summary: 'Revoke a pending invitation: its link answers 410 `invitation_revoked` from then on', params: IdParams, response: { 200: Invitation } },
+      schema: {
+        tags,
+        summary: 'Revoke a pending invitation: its link answers 410 `invitation_revoked` from then on',
+        params: IdParams,
+        response: { 200: Invitation },
+      },
     },
     async (req) => dashboard.team.revokeInvitation(req.dashboardSession, req.params.id),
   );

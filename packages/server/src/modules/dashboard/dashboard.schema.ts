@@ -25,10 +25,13 @@ export const Session = Type.Object({
   object: Type.Literal('dashboard_session'),
   email: Type.String(),
   language: Type.Union([Language, Type.Null()], {
-    description: "The signed-in user's own language (the dashboard's language switch); null: none chosen, so the browser's languages, then the merchant's default, then French decide.",
+    description:
+      "The signed-in user's own language (the dashboard's language switch); null: none chosen, so the browser's languages, then the merchant's default, then French decide.",
   }),
   merchant: Type.Object({ id: Type.String(), name: Type.String(), language: { ...Language, description: "The merchant's default language" } }),
-  role: Type.Union([Type.Literal('owner'), Type.Literal('developer'), Type.Literal('analyst'), Type.Literal('support')], { description: "The signed-in user's team role" }),
+  role: Type.Union([Type.Literal('owner'), Type.Literal('developer'), Type.Literal('analyst'), Type.Literal('support')], {
+    description: "The signed-in user's team role",
+  }),
   permissions: Type.Array(Type.String(), { description: 'What the role may do (dashboard.roles.ts): the page shows only what works' }),
   csrfToken: Type.String({ description: 'Send it back as `x-csrf-token` on every POST, PATCH and DELETE of /dashboard/api.' }),
   expiresAt: Type.String({ format: 'date-time', description: 'When the session ends if left idle (30 minutes; 12 hours at most after sign-in).' }),
@@ -36,12 +39,12 @@ export const Session = Type.Object({
 });
 
 export const SessionPatch = Type.Object(
-  { language: Type.Union([Language, Type.Null()], { description: 'fr or en; null goes back to the browser\'s languages' }) },
+  { language: Type.Union([Language, Type.Null()], { description: "fr or en; null goes back to the browser's languages" }) },
   { additionalProperties: false },
 );
 
 export const ModeParams = Type.Object({
-  mode: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'Which mode\'s objects: the dashboard\'s test/live switch.' }),
+  mode: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: "Which mode's objects: the dashboard's test/live switch." }),
 });
 export const ModeIdParams = Type.Object({ ...ModeParams.properties, id: Type.String({ maxLength: 64 }) });
 
@@ -93,15 +96,25 @@ export const SearchQuery = Type.Object(
     q: Type.String({
       minLength: 1,
       maxLength: 100,
-      description: 'A payment id (pi_…), a metadata value (an order reference), an amount in major units (5000, 12.50), or the last 4 digits or more of a customer\'s phone number',
+      description:
+        "A payment id (pi_…), a metadata value (an order reference), an amount in major units (5000, 12.50), or the last 4 digits or more of a customer's phone number",
     }),
   },
   { additionalProperties: false },
 );
-export const SearchResults = Type.Object({ object: Type.Literal('list'), data: Type.Array(Intent, { description: 'At most 20, newest first' }), hasMore: Type.Boolean() });
+export const SearchResults = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(Intent, { description: 'At most 20, newest first' }),
+  hasMore: Type.Boolean(),
+});
 
 export const OverviewQuery = Type.Object(
-  { period: Type.Union([Type.Literal('today'), Type.Literal('7d'), Type.Literal('30d')], { default: 'today', description: 'today (UTC, hourly series) or the last 7 or 30 UTC days including today (daily series)' }) },
+  {
+    period: Type.Union([Type.Literal('today'), Type.Literal('7d'), Type.Literal('30d')], {
+      default: 'today',
+      description: 'today (UTC, hourly series) or the last 7 or 30 UTC days including today (daily series)',
+    }),
+  },
   { additionalProperties: false },
 );
 
@@ -123,7 +136,9 @@ export const Overview = Type.Object({
   previousTo: Timestamp,
   current: OverviewFigures,
   previous: OverviewFigures,
-  series: Type.Array(Type.Intersect([Type.Object({ start: Timestamp }), OverviewFigures]), { description: 'One bucket per hour (today) or UTC day, oldest first, up to the current one' }),
+  series: Type.Array(Type.Intersect([Type.Object({ start: Timestamp }), OverviewFigures]), {
+    description: 'One bucket per hour (today) or UTC day, oldest first, up to the current one',
+  }),
 });
 
 export const PaymentList = Type.Object({ object: Type.Literal('list'), data: Type.Array(Intent), hasMore: Type.Boolean() });
@@ -133,7 +148,7 @@ const CustomerRef = Type.Object({ id: Type.String({ description: '`usr_…`' }),
 export const PaymentDetail = Type.Object({
   object: Type.Literal('dashboard_payment'),
   payment: Intent,
-  events: Type.Array(Event, { description: 'The payment\'s events, oldest first' }),
+  events: Type.Array(Event, { description: "The payment's events, oldest first" }),
   deliveries: Type.Array(Delivery, { description: 'Every webhook delivery of those events, newest first' }),
   customer: Type.Union([CustomerRef, Type.Null()], { description: 'The customer who last tried to pay it, if any' }),
   refunds: Type.Array(Refund, { description: 'Its refunds, oldest first: to the wallet, and to mobile money (a late payment returned to the payer included)' }),
@@ -185,7 +200,8 @@ export const KeyPermissions = Type.Object(
 const TotpCode = Type.String({
   minLength: 1,
   maxLength: 20,
-  description: "A fresh code of the member's authenticator app: required for live secret and restricted keys (403 `totp_code_required` without it; a code already used is 401 `totp_code_reused`)",
+  description:
+    "A fresh code of the member's authenticator app: required for live secret and restricted keys (403 `totp_code_required` without it; a code already used is 401 `totp_code_reused`)",
 });
 
 export const ApiKey = Type.Object({
@@ -200,7 +216,9 @@ export const ApiKey = Type.Object({
   expiresAt: NullableTimestamp,
   revokedAt: NullableTimestamp,
   allowedOrigins: Type.Array(Type.String()),
-  permissions: Type.Union([KeyPermissions, Type.Null()], { description: "A restricted key's permissions; null for publishable and secret keys (a secret key may do everything)" }),
+  permissions: Type.Union([KeyPermissions, Type.Null()], {
+    description: "A restricted key's permissions; null for publishable and secret keys (a secret key may do everything)",
+  }),
 });
 export const CreatedApiKey = Type.Object({ ...ApiKey.properties, secret: Type.String({ description: 'The whole key: shown this once, never stored' }) });
 export const ApiKeyList = Type.Object({ data: Type.Array(ApiKey), hasMore: Type.Boolean() });

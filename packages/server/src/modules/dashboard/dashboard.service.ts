@@ -61,7 +61,10 @@ function addHour(t: Totals, h: HourFigures): void {
 /** Totals as the API answers them: amounts as decimal strings per currency, the success rate succeeded / attempts (null without attempts). */
 function figuresView(t: Totals) {
   return {
-    volume: [...t.volume].filter(([, v]) => v > 0n).sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, v]) => ({ currency, amount: formatAmount(v, currency as Currency) })),
+    volume: [...t.volume]
+      .filter(([, v]) => v > 0n)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([currency, v]) => ({ currency, amount: formatAmount(v, currency as Currency) })),
     payments: t.payments,
     attempts: t.attempts,
     successRate: t.attempts === 0 ? null : Math.round((t.payments / t.attempts) * 10_000) / 10_000,
@@ -163,7 +166,8 @@ function sessionOf(user: DashboardAccount, tokenHash: Buffer, expiresAt: Date): 
 /** Who the dashboard acts for: the signed-in merchant in the mode the page chose. */
 
 /** Who did it: the signed-in dashboard user (their session, or the account an invitation made). */
-export type Actor = Pick<DashboardSession, 'userId' | 'email' | 'merchantId'> & Partial<Pick<DashboardSession, 'language' | 'merchantLanguage' | 'merchantName'>>;
+export type Actor = Pick<DashboardSession, 'userId' | 'email' | 'merchantId'> &
+  Partial<Pick<DashboardSession, 'language' | 'merchantLanguage' | 'merchantName'>>;
 
 /** An audit log entry; `mode` null for what has none (team changes). */
 export interface AuditEntry {
@@ -282,10 +286,20 @@ export function createDashboardService(
    * `permission_denied` naming what their role lacks; in live mode, a secret or restricted key
    * needs a fresh TOTP code (publishable keys only start customers' flows).
    */
-  async function mayIssue(session: DashboardSession, scope: Caller, kind: KeyKind, permissions: KeyPermissions | null, code: string | undefined, address: string) {
+  async function mayIssue(
+    session: DashboardSession,
+    scope: Caller,
+    kind: KeyKind,
+    permissions: KeyPermissions | null,
+    code: string | undefined,
+    address: string,
+  ) {
     const beyond = keyBeyondRole(session.role, kind, permissions);
     if (beyond.length > 0) {
-      const what = kind === 'secret' ? 'A secret key may do everything, so only an owner creates one: create a restricted key instead' : `The key would have ${beyond.join(', ')}`;
+      const what =
+        kind === 'secret'
+          ? 'A secret key may do everything, so only an owner creates one: create a restricted key instead'
+          : `The key would have ${beyond.join(', ')}`;
       throw new ApiError('permission_denied', `${what}; your role (${session.role}) cannot give a key more than it may do`, {
         extra: { role: session.role, permission: beyond[0] ?? null },
       });
@@ -344,7 +358,12 @@ export function createDashboardService(
    * For a service that commits its outcome through an `IdempotentAnswer` (cancel, refund,
    * payout): the audit entry is written in that transaction, from the answer's body.
    */
-  function inSameTransaction(actor: Actor, scope: Caller, action: string, of: (body: unknown) => { targetId?: string; details?: Record<string, unknown> }): IdempotentAnswer {
+  function inSameTransaction(
+    actor: Actor,
+    scope: Caller,
+    action: string,
+    of: (body: unknown) => { targetId?: string; details?: Record<string, unknown> },
+  ): IdempotentAnswer {
     return {
       record: (tx: Tx, _status: number, body: unknown) => record(tx, actor, { mode: scope.mode, action, ...of(body) }),
       recordProblem: async () => {},
@@ -359,7 +378,13 @@ export function createDashboardService(
    * refused (503 `unavailable`) unless CAISSE_LIVE_OUTBOX allows the live outbox, which keeps the
    * text without the link's token.
    */
-  async function sendInvitation(actor: Actor & { language?: Language | null; merchantLanguage?: Language; merchantName?: string }, email: string, role: TeamRole, link: string, token: string) {
+  async function sendInvitation(
+    actor: Actor & { language?: Language | null; merchantLanguage?: Language; merchantName?: string },
+    email: string,
+    role: TeamRole,
+    link: string,
+    token: string,
+  ) {
     const t = translator({ saved: actor.language ?? null, merchantDefault: actor.merchantLanguage });
     const merchant = actor.merchantName ?? '';
     const mode = config.messaging.email.provider === 'smtp' || config.mode === 'production' ? 'live' : 'test';
@@ -386,7 +411,6 @@ export function createDashboardService(
       (await repo.purgeExpiredSessions(db, now, limit)) +
       (await repo.purgeExpiredChallenges(db, now, limit)) +
       (await merchants.dashboardCredentials.purgeExpiredResets(now, limit)),
-
 
     /**
      * Signs in with e-mail and password. Each attempt is counted before the password is checked
@@ -484,7 +508,10 @@ export function createDashboardService(
       const gte = parseInstant(q.createdGte, 'createdGte');
       const lt = parseInstant(q.createdLt, 'createdLt');
       if (gte && lt && gte >= lt) {
-        throw new ApiError('validation_error', 'createdGte must be before createdLt', { param: 'createdGte', errors: [{ param: 'createdGte', message: 'not before createdLt' }] });
+        throw new ApiError('validation_error', 'createdGte must be before createdLt', {
+          param: 'createdGte',
+          errors: [{ param: 'createdGte', message: 'not before createdLt' }],
+        });
       }
       const floor = gte && intentIdAt(gte);
       const columns = ['id', 'created_at', 'amount', 'currency', 'status', 'description', 'metadata'];
@@ -535,7 +562,10 @@ export function createDashboardService(
       const previousFrom = new Date(from.getTime() - length);
       const previousTo = new Date(now.getTime() - length);
       const bucketMs = period === 'today' ? HOUR : DAY;
-      const [current, previous] = await Promise.all([charges.hourFigures(scopeOf(scope), from, now), charges.hourFigures(scopeOf(scope), previousFrom, previousTo)]);
+      const [current, previous] = await Promise.all([
+        charges.hourFigures(scopeOf(scope), from, now),
+        charges.hourFigures(scopeOf(scope), previousFrom, previousTo),
+      ]);
       const buckets = Array.from({ length: Math.floor((now.getTime() - from.getTime()) / bucketMs) + 1 }, emptyTotals);
       const totals = emptyTotals();
       for (const h of current) {
@@ -563,7 +593,10 @@ export function createDashboardService(
     async payment(scope: Caller, id: string) {
       const payment = await intents.retrieve(scope, id);
       const found = (await events.listForIntent(scopeOf(scope), payment.id)).map((e) => JSON.parse(e.payload) as EventBody);
-      const deliveries = await webhooks.deliveriesOfEvents(scopeOf(scope), found.map((e) => e.id));
+      const deliveries = await webhooks.deliveriesOfEvents(
+        scopeOf(scope),
+        found.map((e) => e.id),
+      );
       const payer = await charges.lastPayer(payment.id);
       const customer = payer === undefined ? null : await users.retrieve(scope, payer).then(customerRef, () => null);
       return { object: 'dashboard_payment' as const, payment, events: found, deliveries, customer, refunds: await charges.refundsOf(payment.id) };
@@ -571,7 +604,11 @@ export function createDashboardService(
 
     /** Cancels an open payment; the audit entry commits with the state change. */
     cancelPayment: (actor: Actor, scope: Caller, id: string) =>
-      intents.cancel(scope, id, inSameTransaction(actor, scope, 'payment.canceled', () => ({ targetId: id }))),
+      intents.cancel(
+        scope,
+        id,
+        inSameTransaction(actor, scope, 'payment.canceled', () => ({ targetId: id })),
+      ),
 
     /**
      * Refunds a payment, all that is left or `amount` (the charges module's refund, as POST
@@ -608,10 +645,17 @@ export function createDashboardService(
      */
     async customers(scope: Caller, q: { limit?: number; startingAfter?: string }) {
       const page = await users.list(scope, q);
-      const stats = await charges.customerStats(scopeOf(scope), page.data.map((u) => u.id));
+      const stats = await charges.customerStats(
+        scopeOf(scope),
+        page.data.map((u) => u.id),
+      );
       return {
         object: 'list' as const,
-        data: page.data.map((u) => ({ ...customerRef(u), createdAt: u.createdAt, ...(stats.get(u.id) ?? { firstPaymentAt: null, lastPaymentAt: null, payments: 0, volume: [] }) })),
+        data: page.data.map((u) => ({
+          ...customerRef(u),
+          createdAt: u.createdAt,
+          ...(stats.get(u.id) ?? { firstPaymentAt: null, lastPaymentAt: null, payments: 0, volume: [] }),
+        })),
         hasMore: page.hasMore,
       };
     },
@@ -625,7 +669,11 @@ export function createDashboardService(
       const stats = await charges.customerStats(scopeOf(scope), [user.id]);
       return {
         object: 'dashboard_customer' as const,
-        customer: { ...customerRef(user), createdAt: user.createdAt, ...(stats.get(user.id) ?? { firstPaymentAt: null, lastPaymentAt: null, payments: 0, volume: [] }) },
+        customer: {
+          ...customerRef(user),
+          createdAt: user.createdAt,
+          ...(stats.get(user.id) ?? { firstPaymentAt: null, lastPaymentAt: null, payments: 0, volume: [] }),
+        },
         payments: await charges.listForCustomer(scopeOf(scope), user.id),
         topups: await topups.listForCustomerAt(scopeOf(scope), user.id),
       };
@@ -656,7 +704,12 @@ export function createDashboardService(
           { kind: input.kind, mode: scope.mode, name: input.name, allowedOrigins: input.allowedOrigins, permissions: permissions ?? input.permissions },
           tx,
         );
-        await record(tx, session, { mode: scope.mode, action: 'key.created', targetId: key.id, details: { name: key.name, kind: key.kind, permissions: permissionsOfKey(key.kind, key.permissions) } });
+        await record(tx, session, {
+          mode: scope.mode,
+          action: 'key.created',
+          targetId: key.id,
+          details: { name: key.name, kind: key.kind, permissions: permissionsOfKey(key.kind, key.permissions) },
+        });
         return key;
       });
     },
@@ -717,7 +770,12 @@ export function createDashboardService(
       },
       async rollSecret(actor: Actor, scope: Caller, id: string, expiresIn: number | undefined) {
         const endpoint = await webhooks.rollSecret(scope, id, expiresIn);
-        await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.secret_rolled', targetId: id, details: expiresIn === undefined ? {} : { expiresIn } });
+        await record(db, actor, {
+          mode: scope.mode,
+          action: 'webhook_endpoint.secret_rolled',
+          targetId: id,
+          details: expiresIn === undefined ? {} : { expiresIn },
+        });
         return endpoint;
       },
     },
@@ -773,7 +831,12 @@ export function createDashboardService(
       async invite(actor: Actor, input: { email: string; role: TeamRole }, base: string) {
         const { invitation, token } = await db.transaction().execute(async (tx) => {
           const made = await merchants.invite(actor.merchantId, { ...input, by: { id: actor.userId, email: actor.email } }, tx);
-          await record(tx, actor, { mode: null, action: 'member.invited', targetId: made.invitation.id, details: { email: made.invitation.email, role: made.invitation.role } });
+          await record(tx, actor, {
+            mode: null,
+            action: 'member.invited',
+            targetId: made.invitation.id,
+            details: { email: made.invitation.email, role: made.invitation.role },
+          });
           return made;
         });
         try {
@@ -797,7 +860,8 @@ export function createDashboardService(
       async setRole(actor: Actor, userId: string, role: TeamRole) {
         return db.transaction().execute(async (tx) => {
           const { before, member } = await merchants.setMemberRole(tx, actor.merchantId, userId, role);
-          if (before !== role) await record(tx, actor, { mode: null, action: 'member.role_changed', targetId: userId, details: { email: member.email, from: before, to: role } });
+          if (before !== role)
+            await record(tx, actor, { mode: null, action: 'member.role_changed', targetId: userId, details: { email: member.email, from: before, to: role } });
           return member;
         });
       },
@@ -814,7 +878,13 @@ export function createDashboardService(
       /** What the invitation page shows before the password is chosen (404/410 as acceptance would). */
       async invitation(token: string) {
         const i = await merchants.openInvitation(token);
-        return { object: 'dashboard_invitation_preview' as const, email: i.email, role: i.role, merchant: { name: i.merchant_name }, expiresAt: i.expires_at.toISOString() };
+        return {
+          object: 'dashboard_invitation_preview' as const,
+          email: i.email,
+          role: i.role,
+          merchant: { name: i.merchant_name },
+          expiresAt: i.expires_at.toISOString(),
+        };
       },
 
       /**
@@ -828,7 +898,12 @@ export function createDashboardService(
         const accepted = await db.transaction().execute(async (tx) => {
           const done = await merchants.acceptInvitation(tx, input.token, { passwordHash, language: input.language ?? null });
           const actor = { userId: done.user.id, email: done.user.email, merchantId: done.merchantId };
-          await record(tx, actor, { mode: null, action: 'invitation.accepted', targetId: done.invitation.id, details: { email: done.user.email, role: done.user.role } });
+          await record(tx, actor, {
+            mode: null,
+            action: 'invitation.accepted',
+            targetId: done.invitation.id,
+            details: { email: done.user.email, role: done.user.role },
+          });
           return done;
         });
         return openSession(accepted.user.id, client);
@@ -863,7 +938,12 @@ export function createDashboardService(
       const owner = await intents.sessionOwner(sessionToken);
       const merchant = owner && (await merchants.findMerchant(owner.merchantId));
       if (!owner || !merchant) return null;
-      return { apiKey: await checkoutKey(owner.merchantId, owner.mode), merchantName: merchant.name, livemode: owner.mode === 'live', merchantLanguage: merchant.language };
+      return {
+        apiKey: await checkoutKey(owner.merchantId, owner.mode),
+        merchantName: merchant.name,
+        livemode: owner.mode === 'live',
+        merchantLanguage: merchant.language,
+      };
     },
   };
 }

@@ -57,7 +57,13 @@ export const eventsRepository = {
   },
 
   async find(db: Executor, scope: Scope, id: string) {
-    return db.selectFrom('events').selectAll().where('id', '=', id).where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode).executeTakeFirst();
+    return db
+      .selectFrom('events')
+      .selectAll()
+      .where('id', '=', id)
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .executeTakeFirst();
   },
 
   /**
@@ -110,7 +116,10 @@ export const eventsRepository = {
     let batch = db.selectFrom('events as e').select('e.id').where('e.id', '<', beforeId).where('e.created_at', '<', before);
     if (subscriber) batch = batch.where(sql<boolean>`not ${subscriber.needs('e')}`);
     const ids = batch.orderBy('e.id').limit(limit).forUpdate().skipLocked();
-    const result = await db.deleteFrom('events').where(sql<boolean>`id = any(array(${ids}))`).executeTakeFirst();
+    const result = await db
+      .deleteFrom('events')
+      .where(sql<boolean>`id = any(array(${ids}))`)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 };

@@ -1,7 +1,17 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
 /** Event types (docs/spec/webhooks.md, payouts docs/spec/money-out.md). */
-export const EVENT_TYPES = ['payment.processing', 'payment.completed', 'payment.failed', 'payment.expired', 'payment.canceled', 'payment.refunded', 'refund.failed', 'payout.paid', 'payout.failed'] as const;
+export const EVENT_TYPES = [
+  'payment.processing',
+  'payment.completed',
+  'payment.failed',
+  'payment.expired',
+  'payment.canceled',
+  'payment.refunded',
+  'refund.failed',
+  'payout.paid',
+  'payout.failed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const EventTypeSchema = Type.Enum(EVENT_TYPES, { description: 'An event type' });

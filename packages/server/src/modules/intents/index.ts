@@ -1,5 +1,13 @@
 // The intents module: payment intents, their state machine, expiry and the sweeper.
-export { createIntentsService, type DirectPayments, type IntentCreator, type IntentsService, merchantView, publicView, SWEEP_BATCH_SIZE } from './intents.service.ts';
+export {
+  createIntentsService,
+  type DirectPayments,
+  type IntentCreator,
+  type IntentsService,
+  merchantView,
+  publicView,
+  SWEEP_BATCH_SIZE,
+} from './intents.service.ts';
 export { startSweeper, SWEEP_INTERVAL_MS } from './intents.sweeper.ts';
 export * from './intents.schema.ts';
 export {

@@ -73,7 +73,13 @@ const findIntent = prepare((db, p: Scope & { id: string }) => scoped(db, p).wher
 // Its answer is not needed (another customer may have started it first): it rides with the next statement.
 const markStartedBy = prepare(
   (db, p: Scope & { id: string; userId: string }) =>
-    db.updateTable('intents').set({ started_by: p.userId }).where('id', '=', p.id).where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode).where('started_by', 'is', null),
+    db
+      .updateTable('intents')
+      .set({ started_by: p.userId })
+      .where('id', '=', p.id)
+      .where('merchant_id', '=', p.merchantId)
+      .where('mode', '=', p.mode)
+      .where('started_by', 'is', null),
   { deferred: true },
 );
 const lockIntent = prepare((db, p: Scope & { id: string }) => scoped(db, p).where('id', '=', p.id).forUpdate());
@@ -83,7 +89,10 @@ export const INTENT_NOT_UPDATED = 'intent_update_found_no_row';
 // write rides with the transaction's next statement and fails it should it find no row.
 const updateIntent = prepareByFields(
   (db, p: IntentPatch & { status: IntentStatus; updated_at: Date; id: string }, fields) => {
-    const { id: _id, ...set } = fieldsOf(p, fields.filter((f) => f !== 'id'));
+    const { id: _id, ...set } = fieldsOf(
+      p,
+      fields.filter((f) => f !== 'id'),
+    );
     return db
       .with('updated', (db) => db.updateTable('intents').set(set).where('id', '=', p.id).returning('id'))
       .selectNoFrom(sql<number>`case when exists (select 1 from updated) then 1 else caisse_fail(${INTENT_NOT_UPDATED}) end`.as('updated'));
@@ -166,7 +175,11 @@ export const intentsRepository = {
    * `text` among their metadata values (the GIN index of migration 0021), and those of one of
    * these amounts (`intents_amount`), and those of `ids`. Separate queries, so each uses its own index.
    */
-  async search(db: Executor, scope: Scope, q: { id?: string; text: string; amounts: { currency: string; minor: bigint }[]; ids: readonly string[]; limit: number }) {
+  async search(
+    db: Executor,
+    scope: Scope,
+    q: { id?: string; text: string; amounts: { currency: string; minor: bigint }[]; ids: readonly string[]; limit: number },
+  ) {
     const queries = [
       // The matches first (GIN), then the newest of them: fenced by OFFSET 0, or the planner walks
       // the merchant's list newest first testing every row, which on 10 million intents and a
@@ -182,11 +195,18 @@ export const intentsRepository = {
         .orderBy('id', 'desc')
         .limit(q.limit)
         .execute(),
-      ...q.amounts.map((a) => scoped(db, scope).where('amount_minor', '=', a.minor).where('currency', '=', a.currency).orderBy('id', 'desc').limit(q.limit).execute()),
+      ...q.amounts.map((a) =>
+        scoped(db, scope).where('amount_minor', '=', a.minor).where('currency', '=', a.currency).orderBy('id', 'desc').limit(q.limit).execute(),
+      ),
     ];
     if (q.id !== undefined) queries.push(scoped(db, scope).where('id', '=', q.id).execute());
     // Found by another module (the payments of customers whose phone ends with the digits).
-    if (q.ids.length > 0) queries.push(scoped(db, scope).where('id', 'in', [...q.ids]).execute());
+    if (q.ids.length > 0)
+      queries.push(
+        scoped(db, scope)
+          .where('id', 'in', [...q.ids])
+          .execute(),
+      );
     return (await Promise.all(queries)).flat();
   },
 
@@ -196,16 +216,18 @@ export const intentsRepository = {
    * left for the next round.
    */
   async claimDue(tx: Tx, now: Date, limit: number): Promise<IntentRow[]> {
-    return tx
-      .selectFrom('intents')
-      .selectAll()
-      // A literal, not a parameter: the partial index on PENDING intents must match a prepared plan.
-      .where(sql<boolean>`status = 'PENDING'`)
-      .where('expires_at', '<=', now)
-      .orderBy('expires_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
+    return (
+      tx
+        .selectFrom('intents')
+        .selectAll()
+        // A literal, not a parameter: the partial index on PENDING intents must match a prepared plan.
+        .where(sql<boolean>`status = 'PENDING'`)
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()
+        .execute()
+    );
   },
 };

@@ -23,7 +23,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Create a payment intent',
         description: [
-          'Creates a PENDING intent for `amount` in `currency`, valid for `expiresIn` seconds (default: the merchant\'s setting, 30 minutes).',
+          "Creates a PENDING intent for `amount` in `currency`, valid for `expiresIn` seconds (default: the merchant's setting, 30 minutes).",
           'The answer carries the `sessionToken` (`ps_…`) for the browser: **this is the only answer that ever shows it** — Caisse stores only its SHA-256, so `GET /gateway/{id}` cannot return it.',
           'Errors: `amount_invalid` (not a string; negative, zero, too many decimals for the currency, exponent, spaces, over 999 999 999 999 minor units), `currency_unsupported`, `metadata_invalid`, `parameter_unknown`, `validation_error` (description over 1 000 characters, expiresIn outside 300–86 400).',
           idempotencyNote,
@@ -68,7 +68,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Retrieve a payment intent',
         description:
-          'The intent with its metadata (not its session token: it is shown once, at creation). An intent past its `expiresAt` reads EXPIRED at once, before the sweeper records it. Another merchant\'s or mode\'s id is 404 `not_found`.',
+          "The intent with its metadata (not its session token: it is shown once, at creation). An intent past its `expiresAt` reads EXPIRED at once, before the sweeper records it. Another merchant's or mode's id is 404 `not_found`.",
         security: merchantSecurity,
         params: IntentIdParams,
         response: { 200: Intent },

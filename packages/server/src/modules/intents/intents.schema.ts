@@ -43,7 +43,8 @@ const Amount = Type.String({
 const Currency = Type.String({ description: `ISO 4217 code, upper case: one of ${Object.keys(CURRENCIES).join(', ')}.`, examples: ['XAF'] });
 
 const Status = Type.Enum(INTENT_STATUSES, {
-  description: 'PENDING, PROCESSING, SUCCEEDED, FAILED, EXPIRED, CANCELED, PARTIALLY_REFUNDED or REFUNDED. A PENDING intent past expiresAt reads as EXPIRED at once.',
+  description:
+    'PENDING, PROCESSING, SUCCEEDED, FAILED, EXPIRED, CANCELED, PARTIALLY_REFUNDED or REFUNDED. A PENDING intent past expiresAt reads as EXPIRED at once.',
 });
 
 const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
@@ -85,9 +86,13 @@ export const PaymentAttempt = Type.Object({
   id: Type.String({ description: '`att_…`' }),
   object: Type.Literal('payment_attempt'),
   provider: Type.String(),
-  phoneNumber: Type.String({ description: 'The payer\'s number, masked.' }),
+  phoneNumber: Type.String({ description: "The payer's number, masked." }),
   status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
-  failureCode: Nullable(Type.String({ description: '`payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `amount_out_of_bounds`' })),
+  failureCode: Nullable(
+    Type.String({
+      description: '`payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `amount_out_of_bounds`',
+    }),
+  ),
   providerReference: Nullable(Type.String({ description: "The provider's transaction id, once paid" })),
   fee: Nullable(Type.String()),
   net: Nullable(Type.String()),
@@ -112,7 +117,11 @@ export const NextAction = Type.Union([
 export type NextAction = Static<typeof NextAction>;
 
 /** The method of the intent's latest direct attempt. */
-export const DirectPaymentMethod = Type.Object({ type: Type.Literal('mobile_money'), provider: Type.String(), phoneNumber: Type.String({ description: 'masked' }) });
+export const DirectPaymentMethod = Type.Object({
+  type: Type.Literal('mobile_money'),
+  provider: Type.String(),
+  phoneNumber: Type.String({ description: 'masked' }),
+});
 
 /** What an intent paid directly with mobile money shows besides the common fields. */
 export interface DirectPayment {
@@ -137,7 +146,10 @@ const publicFields = {
   lastError: LastError,
   attempts: Type.Union(
     [
-      Type.Integer({ description: 'Paid (or being paid) through the wallet only: the charge attempts that count against the intent (at most 3 declines): those of the customer who started paying it, the first sent a code bound to it. Other customers\' declines are answered 402 and leave the intent as it was.' }),
+      Type.Integer({
+        description:
+          "Paid (or being paid) through the wallet only: the charge attempts that count against the intent (at most 3 declines): those of the customer who started paying it, the first sent a code bound to it. Other customers' declines are answered 402 and leave the intent as it was.",
+      }),
       Type.Array(PaymentAttempt, { description: 'Once the intent had a direct mobile-money attempt: its attempts, oldest first.' }),
     ],
     { description: 'A count for an intent paid through the wallet only; the list of attempts once one was made directly with mobile money.' },
@@ -149,9 +161,17 @@ const publicFields = {
  * this schema, and the serialiser writes optional fields after the required ones.
  */
 const returnUrlField = {
-  returnUrl: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Where the checkout sends the payer after the outcome (given on creation), or null.' })),
-  paymentMethod: Type.Optional(Type.Object(DirectPaymentMethod.properties, { description: 'Once the intent had a direct mobile-money attempt: the method of the latest one (number masked).' })),
-  nextAction: Type.Optional(Type.Union([NextAction, Type.Null()], { description: 'With paymentMethod: while an attempt waits for the provider, what the payer does; null otherwise.' })),
+  returnUrl: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: 'Where the checkout sends the payer after the outcome (given on creation), or null.' }),
+  ),
+  paymentMethod: Type.Optional(
+    Type.Object(DirectPaymentMethod.properties, {
+      description: 'Once the intent had a direct mobile-money attempt: the method of the latest one (number masked).',
+    }),
+  ),
+  nextAction: Type.Optional(
+    Type.Union([NextAction, Type.Null()], { description: 'With paymentMethod: while an attempt waits for the provider, what the payer does; null otherwise.' }),
+  ),
 };
 
 /** The intent as the client sees it with the API key alone: no metadata, no session token. */
@@ -164,7 +184,8 @@ export const SessionIntent = Type.Object({
   ...returnUrlField,
   merchantLanguage: Type.Optional(
     Type.Union([Type.Literal('fr'), Type.Literal('en')], {
-      description: "The merchant's default language: a checkout speaks it when the customer has not signed in with a saved language and the browser asks for neither French nor English.",
+      description:
+        "The merchant's default language: a checkout speaks it when the customer has not signed in with a saved language and the browser asks for neither French nor English.",
     }),
   ),
 });
@@ -173,7 +194,9 @@ export const SessionIntent = Type.Object({
 export const Intent = Type.Object({
   ...publicFields,
   metadata: Metadata,
-  fee: Type.Union([Type.String(), Type.Null()], { description: "The platform's fee, in major units, once paid (null before): the merchant's fee schedule applied to the amount, half up to the minor unit" }),
+  fee: Type.Union([Type.String(), Type.Null()], {
+    description: "The platform's fee, in major units, once paid (null before): the merchant's fee schedule applied to the amount, half up to the minor unit",
+  }),
   net: Type.Union([Type.String(), Type.Null()], { description: 'What the merchant receives of the amount once paid: amount − fee (null before)' }),
   ...returnUrlField,
 });
@@ -184,7 +207,7 @@ export const CreatedIntent = Type.Object({
   ...Intent.properties,
   sessionToken: Type.String({
     description:
-      'ps_…: the intent id\'s 26 characters then 256 random bits (treat it as opaque). Hand it to the browser: it retrieves the intent and drives the checkout. Shown in this answer only — Caisse keeps only its SHA-256, so no later read can return it.',
+      "ps_…: the intent id's 26 characters then 256 random bits (treat it as opaque). Hand it to the browser: it retrieves the intent and drives the checkout. Shown in this answer only — Caisse keeps only its SHA-256, so no later read can return it.",
   }),
 });
 export type CreatedIntent = Static<typeof CreatedIntent>;
@@ -199,7 +222,9 @@ export type IntentList = Static<typeof IntentList>;
 export const ListIntentsQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1–100 (default 20).' })),
-    startingAfter: Type.Optional(Type.String({ pattern: '^pi_[0-9a-z]{26}$', description: 'The last id of the previous page: the next page starts after it.' })),
+    startingAfter: Type.Optional(
+      Type.String({ pattern: '^pi_[0-9a-z]{26}$', description: 'The last id of the previous page: the next page starts after it.' }),
+    ),
     status: Type.Optional(Status),
   },
   { additionalProperties: false },
@@ -214,15 +239,21 @@ export const Refund = Type.Object({
   id: Type.String({ description: '`re_…`' }),
   object: Type.Literal('refund'),
   amount: Type.String({ description: 'Refunded by this refund, in major units ("2000" XAF).' }),
-  currency: Type.String({ description: 'The intent\'s currency.' }),
+  currency: Type.String({ description: "The intent's currency." }),
   intentId: Type.String({ description: 'The refunded payment intent (`pi_…`).' }),
   status: Type.Union([Type.Literal('succeeded'), Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], {
     description:
-      'A wallet payment\'s refund is immediate: `succeeded`, the money is back in the wallet when the answer arrives. A direct mobile-money payment\'s goes back to the payer\'s number through the provider: `PENDING`, then `SUCCEEDED` (`payment.refunded`) or `FAILED` (`refund.failed`, the money back in the merchant\'s balance).',
+      "A wallet payment's refund is immediate: `succeeded`, the money is back in the wallet when the answer arrives. A direct mobile-money payment's goes back to the payer's number through the provider: `PENDING`, then `SUCCEEDED` (`payment.refunded`) or `FAILED` (`refund.failed`, the money back in the merchant's balance).",
   }),
-  reason: Type.Union([Type.String(), Type.Null()], { description: 'Your reason, or `late_payment` for a payment that arrived when the intent could no longer take it, returned automatically.' }),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Your reason, or `late_payment` for a payment that arrived when the intent could no longer take it, returned automatically.',
+  }),
   createdAt: Timestamp,
-  failureCode: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A refund to mobile money that FAILED: the provider's reason in lower case (`payee_not_found`); null otherwise." })),
+  failureCode: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: "A refund to mobile money that FAILED: the provider's reason in lower case (`payee_not_found`); null otherwise.",
+    }),
+  ),
 });
 export type Refund = Static<typeof Refund>;
 
@@ -234,7 +265,10 @@ export const PaymentEvent = eventSchema(
   Type.Object({
     paymentIntent: Intent,
     attempt: Type.Optional({ ...PaymentAttempt, description: 'A direct mobile-money payment: the attempt that started, succeeded or failed' }),
-    refund: Type.Optional({ ...Refund, description: 'A refund of a direct mobile-money payment: the one that succeeded (`payment.refunded`) or failed (`refund.failed`)' }),
+    refund: Type.Optional({
+      ...Refund,
+      description: 'A refund of a direct mobile-money payment: the one that succeeded (`payment.refunded`) or failed (`refund.failed`)',
+    }),
   }),
 );
 export type PaymentEvent = Static<typeof PaymentEvent>;

@@ -21,7 +21,6 @@ export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'inten
 /** Rows expired per sweeper transaction. */
 export const SWEEP_BATCH_SIZE = 100;
 
-
 /**
  * The direct mobile-money payments of these intents (their attempts, oldest first), in one query,
  * keyed by intent id; given by the charges module, which owns the attempts.
@@ -82,7 +81,11 @@ function notFound(id: string): ApiError {
 
 export function createIntentsService(
   deps: Deps,
-  collaborators: { events: Pick<EventsService, 'record'>; pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>; directPayments?: DirectPayments },
+  collaborators: {
+    events: Pick<EventsService, 'record'>;
+    pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;
+    directPayments?: DirectPayments;
+  },
 ) {
   const { db, clock, random, ids } = deps;
   const { events } = collaborators;
@@ -93,7 +96,8 @@ export function createIntentsService(
     const direct = directIds.length > 0 && collaborators.directPayments ? await collaborators.directPayments(executor, directIds) : undefined;
     return rows.map((r) => view(r, now, direct?.get(r.id)));
   }
-  const viewOf = async <V>(executor: Executor, row: IntentRow, view: IntentView<V>, now?: Date): Promise<V> => (await viewsOf(executor, [row], view, now))[0] as V;
+  const viewOf = async <V>(executor: Executor, row: IntentRow, view: IntentView<V>, now?: Date): Promise<V> =>
+    (await viewsOf(executor, [row], view, now))[0] as V;
 
   /**
    * Moves a locked intent (see `lockForChange`) to `to` and writes the move's event, in the
@@ -101,7 +105,12 @@ export function createIntentsService(
    * `intent_state_invalid`, or `intent_expired` for an intent that has expired, swept or not).
    * `patch` sets what the move also changes (attempts, lastError, the refunded amount).
    */
-  async function transition(tx: Tx, row: IntentRow, to: IntentStatus, opts: { apiVersion: string; patch?: IntentPatch; eventData?: Record<string, unknown> }): Promise<IntentRow> {
+  async function transition(
+    tx: Tx,
+    row: IntentRow,
+    to: IntentStatus,
+    opts: { apiVersion: string; patch?: IntentPatch; eventData?: Record<string, unknown> },
+  ): Promise<IntentRow> {
     const now = clock.now();
     // The expiry itself starts from the stored PENDING; any other move starts from what a reader
     // sees, so nothing can charge or cancel an intent that reads EXPIRED.
@@ -117,7 +126,12 @@ export function createIntentsService(
   }
 
   /** Writes an event about the intent (as the merchant reads it now, with `eventData` beside it), in the caller's transaction. */
-  async function recordEvent(tx: Tx, row: IntentRow, type: EventType, opts: { apiVersion: string; eventData?: Record<string, unknown>; now?: Date }): Promise<void> {
+  async function recordEvent(
+    tx: Tx,
+    row: IntentRow,
+    type: EventType,
+    opts: { apiVersion: string; eventData?: Record<string, unknown>; now?: Date },
+  ): Promise<void> {
     await events.record(tx, {
       merchantId: row.merchant_id,
       mode: row.mode,
@@ -266,7 +280,8 @@ export function createIntentsService(
     async retrieveBySessionToken(caller: Scope, sessionToken: string): Promise<PublicIntent> {
       const id = intentIdOfSessionToken(sessionToken);
       const row = id === undefined ? undefined : await repo.find(db, caller, id);
-      if (!row || !sessionTokenMatches(sessionToken, row.session_token_hash)) throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
+      if (!row || !sessionTokenMatches(sessionToken, row.session_token_hash))
+        throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
       return viewOf(db, row, publicView);
     },
 

@@ -39,7 +39,9 @@ describe('intent state machine', () => {
     expect(assertMove(from, to)).toMatchObject({ from, to, event });
   });
 
-  const others = INTENT_STATUSES.flatMap((from) => INTENT_STATUSES.map((to) => [from, to] as const)).filter(([from, to]) => !SPECIFIED.some(([f, t]) => f === from && t === to));
+  const others = INTENT_STATUSES.flatMap((from) => INTENT_STATUSES.map((to) => [from, to] as const)).filter(
+    ([from, to]) => !SPECIFIED.some(([f, t]) => f === from && t === to),
+  );
 
   it('refuses the other moves', () => {
     expect(others.length).toBe(8 * 8 - SPECIFIED.length);

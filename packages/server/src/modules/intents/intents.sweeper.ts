@@ -8,7 +8,11 @@ export const SWEEP_INTERVAL_MS = 1000;
  * The sweeper worker: expires due intents (`sweepExpired`) every `intervalMs`, measured from the
  * end of the previous round, until stopped.
  */
-export function startSweeper(intents: Pick<IntentsService, 'sweepExpired'>, logger: Logger, opts: { intervalMs?: number; onRound?: () => void } = {}): BackgroundWorker {
+export function startSweeper(
+  intents: Pick<IntentsService, 'sweepExpired'>,
+  logger: Logger,
+  opts: { intervalMs?: number; onRound?: () => void } = {},
+): BackgroundWorker {
   return startWorker({
     name: 'sweeper',
     logger,

@@ -92,10 +92,7 @@ export interface UnbalancedTransfer {
 
 export const ledgerRepository = {
   /** Creates the account if it does not exist (concurrent callers both get the one row). */
-  async ensureAccount(
-    db: Executor,
-    row: Omit<LedgerAccountsTable, 'balance' | 'name'>,
-  ): Promise<AccountRow> {
+  async ensureAccount(db: Executor, row: Omit<LedgerAccountsTable, 'balance' | 'name'>): Promise<AccountRow> {
     const conflict = row.kind === 'user_wallet' ? (['user_id', 'currency'] as const) : (['merchant_id', 'mode', 'kind', 'currency'] as const);
     await db
       .insertInto('ledger_accounts')
@@ -113,11 +110,19 @@ export const ledgerRepository = {
   },
 
   /** A platform account (no merchant), created if it does not exist. */
-  async ensurePlatformAccount(db: Executor, row: Omit<LedgerAccountsTable, 'balance' | 'merchant_id' | 'user_id' | 'name'> & { kind: PlatformAccountKind; name: string }): Promise<AccountRow> {
+  async ensurePlatformAccount(
+    db: Executor,
+    row: Omit<LedgerAccountsTable, 'balance' | 'merchant_id' | 'user_id' | 'name'> & { kind: PlatformAccountKind; name: string },
+  ): Promise<AccountRow> {
     await db
       .insertInto('ledger_accounts')
       .values({ ...row, merchant_id: null, user_id: null })
-      .onConflict((oc) => oc.columns(['mode', 'kind', 'name', 'currency']).where(sql<boolean>`merchant_id is null`).doNothing())
+      .onConflict((oc) =>
+        oc
+          .columns(['mode', 'kind', 'name', 'currency'])
+          .where(sql<boolean>`merchant_id is null`)
+          .doNothing(),
+      )
       .execute();
     return db
       .selectFrom('ledger_accounts')

@@ -108,7 +108,11 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
         differences.push({ type: 'unbalanced_transfer', id: t.transfer_id, detail: `postings in ${t.currency} sum to ${t.sum}, not 0` });
       }
       for (const m of await repo.currencyMismatches(tx)) {
-        differences.push({ type: 'currency_mismatch', id: String(m.posting_id), detail: `posting ${m.posting_id} is not in the currency of account ${m.account_id}` });
+        differences.push({
+          type: 'currency_mismatch',
+          id: String(m.posting_id),
+          detail: `posting ${m.posting_id} is not in the currency of account ${m.account_id}`,
+        });
       }
       for (const w of await repo.negativeWallets(tx)) {
         differences.push({ type: 'negative_wallet', id: w.account_id, detail: `user wallet balance is ${w.balance}` });
@@ -178,7 +182,10 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       const account = accounts.get(p.accountId) as AccountRow;
       const after = account.balance + p.amount;
       if (account.kind === 'user_wallet' && after < 0n) {
-        throw new ApiError('insufficient_funds', `The wallet holds ${formatAmount(account.balance, account.currency)} ${account.currency}, less than the ${formatAmount(-p.amount, account.currency)} ${account.currency} needed`);
+        throw new ApiError(
+          'insufficient_funds',
+          `The wallet holds ${formatAmount(account.balance, account.currency)} ${account.currency}, less than the ${formatAmount(-p.amount, account.currency)} ${account.currency} needed`,
+        );
       }
       result.postings.push({ accountId: account.id, currency: account.currency, amount: p.amount, balanceAfter: after });
     }
@@ -262,14 +269,27 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
      * created when missing: a top-up moves money from it into a wallet, a payout back into it.
      */
     providerClearing: (executor: Executor, q: { mode: KeyMode; provider: string; currency: Currency }) =>
-      repo.ensurePlatformAccount(executor, { id: ids('account'), mode: q.mode, kind: 'provider_clearing', name: q.provider, currency: q.currency, created_at: clock.now() }),
+      repo.ensurePlatformAccount(executor, {
+        id: ids('account'),
+        mode: q.mode,
+        kind: 'provider_clearing',
+        name: q.provider,
+        currency: q.currency,
+        created_at: clock.now(),
+      }),
 
     /** The merchant's balances per currency in one kind of account (available: merchant_balance). */
-    async merchantBalances(merchantId: string, mode: KeyMode, executor: Executor = db, kind: 'merchant_balance' | 'merchant_pending' | 'merchant_reserve' = 'merchant_balance'): Promise<Balance[]> {
+    async merchantBalances(
+      merchantId: string,
+      mode: KeyMode,
+      executor: Executor = db,
+      kind: 'merchant_balance' | 'merchant_pending' | 'merchant_reserve' = 'merchant_balance',
+    ): Promise<Balance[]> {
       return balancesOf(await repo.merchantAccounts(executor, merchantId, mode, kind));
     },
     /** The merchant's accounts of one kind (minor units), for the balance module. */
-    merchantAccounts: (merchantId: string, mode: KeyMode, kind: AccountKind, executor: Executor = db) => repo.merchantAccounts(executor, merchantId, mode, kind),
+    merchantAccounts: (merchantId: string, mode: KeyMode, kind: AccountKind, executor: Executor = db) =>
+      repo.merchantAccounts(executor, merchantId, mode, kind),
 
     transfersByReference: (reference: string, executor: Executor = db) => repo.transfersByReference(executor, reference),
 
@@ -277,7 +297,15 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     async fund(tx: Tx, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency; amount: bigint; reference?: string }) {
       const wallet = await ensure(tx, { ...q, kind: 'user_wallet' });
       const external = await ensure(tx, { ...q, kind: 'external' });
-      return transfer(tx, { merchantId: q.merchantId, mode: q.mode, kind: 'funding', reference: q.reference ?? null, from: external.id, to: wallet.id, amount: q.amount });
+      return transfer(tx, {
+        merchantId: q.merchantId,
+        mode: q.mode,
+        kind: 'funding',
+        reference: q.reference ?? null,
+        from: external.id,
+        to: wallet.id,
+        amount: q.amount,
+      });
     },
 
     /**
@@ -317,8 +345,18 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
      * as decimal strings of the currency, `minor` in minor units (what the operator console shows).
      */
     async totals(): Promise<LedgerTotal[]> {
-      const rows = await db.transaction().setIsolationLevel('repeatable read').execute((tx) => repo.totals(tx));
-      return rows.map((r) => ({ kind: r.kind, mode: r.mode, currency: r.currency, amount: formatAmount(BigInt(r.total), r.currency), minor: BigInt(r.total).toString(), accounts: Number(r.accounts) }));
+      const rows = await db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute((tx) => repo.totals(tx));
+      return rows.map((r) => ({
+        kind: r.kind,
+        mode: r.mode,
+        currency: r.currency,
+        amount: formatAmount(BigInt(r.total), r.currency),
+        minor: BigInt(r.total).toString(),
+        accounts: Number(r.accounts),
+      }));
     },
 
     /** Every merchant's money (available + pending) per mode and currency, minor units. */

@@ -137,7 +137,14 @@ export default async function listenRoutes(fastify: FastifyInstance) {
         release();
       });
 
-      const ready: ReadyMessage = { object: 'listen_session', merchantId, livemode: false, events: types, cursor: feed.cursor, resumedAfter: feed.resumedAfter };
+      const ready: ReadyMessage = {
+        object: 'listen_session',
+        merchantId,
+        livemode: false,
+        events: types,
+        cursor: feed.cursor,
+        resumedAfter: feed.resumedAfter,
+      };
       write(`retry: 1000\n\n${sse({ id: feed.cursor, event: 'ready', data: JSON.stringify(ready) })}`);
 
       const tick = async () => {

@@ -78,7 +78,10 @@ export const accountsRepository = {
 
   async replaceRecoveryCodes(db: Executor, id: string, hashes: Buffer[], now: Date) {
     await db.deleteFrom('dashboard_recovery_codes').where('dashboard_user_id', '=', id).execute();
-    await db.insertInto('dashboard_recovery_codes').values(hashes.map((code_hash) => ({ dashboard_user_id: id, code_hash, created_at: now, used_at: null }))).execute();
+    await db
+      .insertInto('dashboard_recovery_codes')
+      .values(hashes.map((code_hash) => ({ dashboard_user_id: id, code_hash, created_at: now, used_at: null })))
+      .execute();
   },
 
   /** Marks an unused recovery code used; false when it is unknown or was used. */
@@ -127,7 +130,10 @@ export const accountsRepository = {
   /** Deletes up to `limit` reset links past their expiry (used or not). Returns how many. */
   async purgeExpiredResets(db: Executor, now: Date, limit: number): Promise<number> {
     const batch = db.selectFrom('dashboard_password_resets').select('token_hash').where('expires_at', '<=', now).limit(limit);
-    const r = await db.deleteFrom('dashboard_password_resets').where(sql<boolean>`token_hash = any(array(${batch}))`).executeTakeFirst();
+    const r = await db
+      .deleteFrom('dashboard_password_resets')
+      .where(sql<boolean>`token_hash = any(array(${batch}))`)
+      .executeTakeFirst();
     return Number(r.numDeletedRows);
   },
 

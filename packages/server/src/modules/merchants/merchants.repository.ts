@@ -97,7 +97,18 @@ export type MerchantRow = Selectable<MerchantsTable>;
 export type InvitationRow = Selectable<DashboardInvitationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export type KeyWithMerchant = ApiKeyRow & { merchant_api_version: string; merchant_intent_expires_in: number; merchant_name: string; merchant_fee_bps: number | null; merchant_fee_fixed: Record<string, number | string> | null; merchant_language: 'fr' | 'en'; merchant_settlement_delay_days: number | null; merchant_reserve_bps: number | null; merchant_reserve_days: number | null; merchant_frozen_at: Date | null };
+export type KeyWithMerchant = ApiKeyRow & {
+  merchant_api_version: string;
+  merchant_intent_expires_in: number;
+  merchant_name: string;
+  merchant_fee_bps: number | null;
+  merchant_fee_fixed: Record<string, number | string> | null;
+  merchant_language: 'fr' | 'en';
+  merchant_settlement_delay_days: number | null;
+  merchant_reserve_bps: number | null;
+  merchant_reserve_days: number | null;
+  merchant_frozen_at: Date | null;
+};
 
 export const merchantsRepository = {
   async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; country?: Country; created_at: Date }) {
@@ -109,7 +120,10 @@ export const merchantsRepository = {
   },
 
   async countMerchants(db: Executor): Promise<number> {
-    const row = await db.selectFrom('merchants').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('merchants')
+      .select((eb) => eb.fn.countAll<bigint>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   },
 
@@ -129,7 +143,11 @@ export const merchantsRepository = {
   async setFrozen(db: Executor, id: string, frozen: { at: Date; reason: string } | null) {
     const before = await db.selectFrom('merchants').select(['frozen_at', 'frozen_reason']).where('id', '=', id).forUpdate().executeTakeFirst();
     if (!before) return undefined;
-    await db.updateTable('merchants').set({ frozen_at: frozen?.at ?? null, frozen_reason: frozen?.reason ?? null }).where('id', '=', id).execute();
+    await db
+      .updateTable('merchants')
+      .set({ frozen_at: frozen?.at ?? null, frozen_reason: frozen?.reason ?? null })
+      .where('id', '=', id)
+      .execute();
     return before;
   },
 
@@ -148,7 +166,13 @@ export const merchantsRepository = {
     return db.selectFrom('merchants').select(['id', 'name', 'email', 'created_at']).orderBy('created_at').orderBy('id').limit(limit).execute();
   },
 
-  async insertKey(db: Executor, row: Omit<ApiKeysTable, 'allowed_origins' | 'permissions' | 'last_used_at' | 'expires_at' | 'revoked_at' | 'rolled_to'> & { allowed_origins?: string[]; permissions?: string | null }) {
+  async insertKey(
+    db: Executor,
+    row: Omit<ApiKeysTable, 'allowed_origins' | 'permissions' | 'last_used_at' | 'expires_at' | 'revoked_at' | 'rolled_to'> & {
+      allowed_origins?: string[];
+      permissions?: string | null;
+    },
+  ) {
     return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
@@ -158,7 +182,18 @@ export const merchantsRepository = {
       .selectFrom('api_keys')
       .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
       .selectAll('api_keys')
-      .select(['merchants.api_version as merchant_api_version', 'merchants.intent_expires_in as merchant_intent_expires_in', 'merchants.name as merchant_name', 'merchants.fee_bps as merchant_fee_bps', 'merchants.fee_fixed as merchant_fee_fixed', 'merchants.language as merchant_language', 'merchants.settlement_delay_days as merchant_settlement_delay_days', 'merchants.reserve_bps as merchant_reserve_bps', 'merchants.reserve_days as merchant_reserve_days', 'merchants.frozen_at as merchant_frozen_at'])
+      .select([
+        'merchants.api_version as merchant_api_version',
+        'merchants.intent_expires_in as merchant_intent_expires_in',
+        'merchants.name as merchant_name',
+        'merchants.fee_bps as merchant_fee_bps',
+        'merchants.fee_fixed as merchant_fee_fixed',
+        'merchants.language as merchant_language',
+        'merchants.settlement_delay_days as merchant_settlement_delay_days',
+        'merchants.reserve_bps as merchant_reserve_bps',
+        'merchants.reserve_days as merchant_reserve_days',
+        'merchants.frozen_at as merchant_frozen_at',
+      ])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
   },
@@ -171,7 +206,11 @@ export const merchantsRepository = {
     return db.selectFrom('api_keys').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at').orderBy('id').execute();
   },
 
-  async updateKey(db: Executor, id: string, patch: Partial<Pick<ApiKeyRow, 'expires_at' | 'revoked_at' | 'rolled_to' | 'last_used_at' | 'name' | 'allowed_origins'>>) {
+  async updateKey(
+    db: Executor,
+    id: string,
+    patch: Partial<Pick<ApiKeyRow, 'expires_at' | 'revoked_at' | 'rolled_to' | 'last_used_at' | 'name' | 'allowed_origins'>>,
+  ) {
     return db.updateTable('api_keys').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
   },
 
@@ -182,7 +221,11 @@ export const merchantsRepository = {
   /** The pinned API version of each of these merchants. */
   async pinnedVersions(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await db.selectFrom('merchants').select(['id', 'api_version']).where('id', 'in', [...new Set(ids)]).execute();
+    const rows = await db
+      .selectFrom('merchants')
+      .select(['id', 'api_version'])
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
     return new Map(rows.map((r) => [r.id, r.api_version]));
   },
 
@@ -191,7 +234,18 @@ export const merchantsRepository = {
     return db
       .selectFrom('dashboard_users')
       .innerJoin('merchants', 'merchants.id', 'dashboard_users.merchant_id')
-      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.password_hash', 'dashboard_users.language', 'dashboard_users.totp_enabled_at', 'dashboard_users.role', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
+      .select([
+        'dashboard_users.id',
+        'dashboard_users.merchant_id',
+        'dashboard_users.email',
+        'dashboard_users.password_hash',
+        'dashboard_users.language',
+        'dashboard_users.totp_enabled_at',
+        'dashboard_users.role',
+        'merchants.name as merchant_name',
+        'merchants.api_version as merchant_api_version',
+        'merchants.language as merchant_language',
+      ])
       .where((eb) => eb(eb.fn('lower', ['dashboard_users.email']), '=', email))
       .executeTakeFirst();
   },
@@ -201,14 +255,28 @@ export const merchantsRepository = {
     return db
       .selectFrom('dashboard_users')
       .innerJoin('merchants', 'merchants.id', 'dashboard_users.merchant_id')
-      .select(['dashboard_users.id', 'dashboard_users.merchant_id', 'dashboard_users.email', 'dashboard_users.language', 'dashboard_users.totp_enabled_at', 'dashboard_users.role', 'merchants.name as merchant_name', 'merchants.api_version as merchant_api_version', 'merchants.language as merchant_language'])
+      .select([
+        'dashboard_users.id',
+        'dashboard_users.merchant_id',
+        'dashboard_users.email',
+        'dashboard_users.language',
+        'dashboard_users.totp_enabled_at',
+        'dashboard_users.role',
+        'merchants.name as merchant_name',
+        'merchants.api_version as merchant_api_version',
+        'merchants.language as merchant_language',
+      ])
       .where('dashboard_users.id', '=', id)
       .executeTakeFirst();
   },
 
   /** Sets a merchant's fee schedule (null: back to the configured default). */
   async setFees(db: Executor, id: string, bps: number | null, fixedMinor: Record<string, string> | null): Promise<boolean> {
-    const r = await db.updateTable('merchants').set({ fee_bps: bps, fee_fixed: fixedMinor === null ? null : JSON.stringify(fixedMinor) }).where('id', '=', id).executeTakeFirst();
+    const r = await db
+      .updateTable('merchants')
+      .set({ fee_bps: bps, fee_fixed: fixedMinor === null ? null : JSON.stringify(fixedMinor) })
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   },
 
@@ -242,7 +310,10 @@ export const merchantsRepository = {
     return Number(r.numUpdatedRows) === 1;
   },
 
-  async insertDashboardUser(db: Executor, row: { id: string; merchant_id: string; email: string; password_hash: string; created_at: Date; role?: TeamRole; language?: 'fr' | 'en' | null }) {
+  async insertDashboardUser(
+    db: Executor,
+    row: { id: string; merchant_id: string; email: string; password_hash: string; created_at: Date; role?: TeamRole; language?: 'fr' | 'en' | null },
+  ) {
     return db.insertInto('dashboard_users').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
@@ -250,7 +321,13 @@ export const merchantsRepository = {
 
   /** A merchant's dashboard users, oldest first (no password hashes). */
   async listDashboardUsers(db: Executor, merchantId: string) {
-    return db.selectFrom('dashboard_users').select(['id', 'email', 'role', 'created_at']).where('merchant_id', '=', merchantId).orderBy('created_at').orderBy('id').execute();
+    return db
+      .selectFrom('dashboard_users')
+      .select(['id', 'email', 'role', 'created_at'])
+      .where('merchant_id', '=', merchantId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
   },
 
   /** Every dashboard user of a merchant, locked: role changes and removals queue here, so the last owner stays. */

@@ -3,7 +3,16 @@ import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { normalizeOrigin } from '../../platform/http/cors.ts';
 import { hashPassword } from '../../platform/passwords.ts';
-import { ACCESS_LEVELS, type AccessLevel, API_RESOURCES, type ApiResource, type KeyMode, type KeyPermissions, type MerchantContext, type ReserveTerms } from '../../platform/tenancy.ts';
+import {
+  ACCESS_LEVELS,
+  type AccessLevel,
+  API_RESOURCES,
+  type ApiResource,
+  type KeyMode,
+  type KeyPermissions,
+  type MerchantContext,
+  type ReserveTerms,
+} from '../../platform/tenancy.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Language } from '../../platform/i18n.ts';
 import type { Country } from '../../platform/countries.ts';
@@ -39,7 +48,15 @@ function memberView(u: { id: string; email: string; role: TeamRole; created_at: 
 }
 
 export function invitationView(i: InvitationRow): InvitationView {
-  return { id: i.id, object: 'dashboard_invitation', email: i.email, role: i.role, invitedBy: i.invited_by_email, createdAt: i.created_at.toISOString(), expiresAt: i.expires_at.toISOString() };
+  return {
+    id: i.id,
+    object: 'dashboard_invitation',
+    email: i.email,
+    role: i.role,
+    invitedBy: i.invited_by_email,
+    createdAt: i.created_at.toISOString(),
+    expiresAt: i.expires_at.toISOString(),
+  };
 }
 
 /**
@@ -67,7 +84,10 @@ export function restrictedPermissions(input: KeyPermissions | string | undefined
   if (typeof input === 'string') {
     // No prototype: `__proto__:read` is an unknown resource like any other.
     given = Object.create(null) as Record<string, unknown>;
-    for (const part of input.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of input
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const [resource, level, extra] = part.split(':');
       if (level === undefined || extra !== undefined) throw new ApiError('validation_error', `"${part}" is not resource:level, e.g. payments:read`, { param });
       given[resource as string] = level;
@@ -80,7 +100,8 @@ export function restrictedPermissions(input: KeyPermissions | string | undefined
     if (!(API_RESOURCES as readonly string[]).includes(resource)) {
       throw new ApiError('validation_error', `Unknown resource "${resource}": one of ${API_RESOURCES.join(', ')}`, { param });
     }
-    if (!(ACCESS_LEVELS as readonly unknown[]).includes(level)) throw new ApiError('validation_error', `The access to ${resource} must be none, read or write`, { param });
+    if (!(ACCESS_LEVELS as readonly unknown[]).includes(level))
+      throw new ApiError('validation_error', `The access to ${resource} must be none, read or write`, { param });
     out[resource as ApiResource] = level as AccessLevel;
   }
   if (API_RESOURCES.every((r) => out[r] === 'none')) {
@@ -304,7 +325,8 @@ export function createMerchantsService(deps: Deps) {
     if (!row) throw new ApiError('invitation_not_found', 'This invitation link is not known: ask for a new invitation');
     if (row.accepted_at) throw new ApiError('invitation_used', 'This invitation was already used: sign in instead, or ask for a new invitation');
     if (row.revoked_at) throw new ApiError('invitation_revoked', 'This invitation was withdrawn by the team: ask for a new invitation');
-    if (row.expires_at <= clock.now()) throw new ApiError('invitation_expired', 'This invitation has expired (links work for 7 days): ask for a new invitation');
+    if (row.expires_at <= clock.now())
+      throw new ApiError('invitation_expired', 'This invitation has expired (links work for 7 days): ask for a new invitation');
     const merchant = await repo.findMerchant(executor, row.merchant_id);
     return { ...row, merchant_name: merchant?.name ?? '' };
   }
@@ -317,12 +339,26 @@ export function createMerchantsService(deps: Deps) {
      * Live keys are created on purpose, later, with `keys create --mode live`.
      */
     async createMerchant(input: { name: string; email?: string; dashboardPassword?: string; language?: Language; country?: Country }) {
-      const email = input.email ?? `${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'merchant'}@caisse.local`;
+      const email =
+        input.email ??
+        `${
+          input.name
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, '-')
+            .replace(/^-|-$/g, '') || 'merchant'
+        }@caisse.local`;
       const password = input.dashboardPassword ?? randomToken(random, 12);
       const passwordHash = await hashPassword(password);
       return db.transaction().execute(async (tx) => {
         const now = clock.now();
-        const merchant = await repo.insertMerchant(tx, { id: ids('merchant'), name: input.name, email, language: input.language, country: input.country, created_at: now });
+        const merchant = await repo.insertMerchant(tx, {
+          id: ids('merchant'),
+          name: input.name,
+          email,
+          language: input.language,
+          country: input.country,
+          created_at: now,
+        });
         const apiKey = await createKey(merchant.id, { kind: 'publishable', mode: 'test', name: 'Default test key' }, tx);
         const secretKey = await createKey(merchant.id, { kind: 'secret', mode: 'test', name: 'Default test secret key' }, tx);
         await repo.insertDashboardUser(tx, { id: ids('dashboardUser'), merchant_id: merchant.id, email, password_hash: passwordHash, created_at: now });
@@ -340,7 +376,8 @@ export function createMerchantsService(deps: Deps) {
      * key cache's life; the broadcast drops them at once.
      */
     async setFees(merchantId: string, bps: number, fixedMinor: Record<string, bigint>): Promise<void> {
-      if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new ApiError('validation_error', 'The percentage must be from 0 to 100 with at most 2 decimals', { param: 'percent' });
+      if (!Number.isInteger(bps) || bps < 0 || bps > 10_000)
+        throw new ApiError('validation_error', 'The percentage must be from 0 to 100 with at most 2 decimals', { param: 'percent' });
       const fixed = Object.fromEntries(Object.entries(fixedMinor).map(([c, v]) => [c, v.toString()]));
       if (!(await repo.setFees(db, merchantId, bps, fixed))) throw new ApiError('not_found', `No merchant ${merchantId}`);
       keys.clear();
@@ -363,7 +400,8 @@ export function createMerchantsService(deps: Deps) {
      * within seconds). It applies to charges made from then on.
      */
     async setSettlementDelay(merchantId: string, days: number): Promise<void> {
-      if (!Number.isInteger(days) || days < 0 || days > 365) throw new ApiError('validation_error', 'The delay is a whole number of days from 0 to 365', { param: 'delayDays' });
+      if (!Number.isInteger(days) || days < 0 || days > 365)
+        throw new ApiError('validation_error', 'The delay is a whole number of days from 0 to 365', { param: 'delayDays' });
       if (!(await repo.setSettlementDelay(db, merchantId, days))) throw new ApiError('not_found', `No merchant ${merchantId}`);
       keys.clear();
       await deps.wakeups?.broadcast('api_keys', '');
@@ -374,7 +412,10 @@ export function createMerchantsService(deps: Deps) {
      * each charge holds `bps` of its net for `days` days. Holds already made keep their terms.
      */
     async setReserve(merchantId: string, reserve: ReserveTerms | null): Promise<void> {
-      if (reserve !== null && (!Number.isInteger(reserve.bps) || reserve.bps < 1 || reserve.bps > 10_000 || !Number.isInteger(reserve.days) || reserve.days < 1 || reserve.days > 365)) {
+      if (
+        reserve !== null &&
+        (!Number.isInteger(reserve.bps) || reserve.bps < 1 || reserve.bps > 10_000 || !Number.isInteger(reserve.days) || reserve.days < 1 || reserve.days > 365)
+      ) {
         throw new ApiError('validation_error', 'The reserve is 0.01 to 100 percent, held 1 to 365 days', { param: 'reserve' });
       }
       if (!(await repo.setReserve(db, merchantId, reserve))) throw new ApiError('not_found', `No merchant ${merchantId}`);
@@ -400,7 +441,14 @@ export function createMerchantsService(deps: Deps) {
     /** The first `limit` merchants, oldest first (`caisse merchants list`, the start banner). */
     /** Merchants by id, name or e-mail (the operator console's search), newest first. */
     async searchMerchants(text: string, limit: number): Promise<MerchantSummary[]> {
-      return (await repo.searchMerchants(db, text, limit)).map((m) => ({ id: m.id, name: m.name, email: m.email, country: m.country, frozen: m.frozen_at !== null, createdAt: m.created_at.toISOString() }));
+      return (await repo.searchMerchants(db, text, limit)).map((m) => ({
+        id: m.id,
+        name: m.name,
+        email: m.email,
+        country: m.country,
+        frozen: m.frozen_at !== null,
+        createdAt: m.created_at.toISOString(),
+      }));
     },
 
     /** What the operator console shows of a merchant; undefined when there is no such merchant. */
@@ -438,7 +486,8 @@ export function createMerchantsService(deps: Deps) {
         const now = clock.now();
         const old = await repo.setFrozen(tx, merchantId, frozen && { at: now, reason: frozen.reason });
         if (!old) throw new ApiError('not_found', `No merchant ${merchantId}`, { param: 'id' });
-        const before: FreezeState = old.frozen_at === null ? { frozen: false } : { frozen: true, frozenAt: old.frozen_at.toISOString(), reason: old.frozen_reason ?? '' };
+        const before: FreezeState =
+          old.frozen_at === null ? { frozen: false } : { frozen: true, frozenAt: old.frozen_at.toISOString(), reason: old.frozen_reason ?? '' };
         const after: FreezeState = frozen === null ? { frozen: false } : { frozen: true, frozenAt: now.toISOString(), reason: frozen.reason };
         await within(tx, before, after);
         return { before, after };
@@ -460,16 +509,35 @@ export function createMerchantsService(deps: Deps) {
     },
 
     /** A merchant's name, pinned API version, language, country and intents' default validity; undefined when there is no such merchant. */
-    async findMerchant(merchantId: string): Promise<{ id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number; frozen: boolean } | undefined> {
+    async findMerchant(
+      merchantId: string,
+    ): Promise<
+      { id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number; frozen: boolean } | undefined
+    > {
       const row = await repo.findMerchant(db, merchantId);
-      return row && { id: row.id, name: row.name, pinnedVersion: row.api_version, language: row.language, country: row.country, intentExpiresIn: row.intent_expires_in, frozen: row.frozen_at !== null };
+      return (
+        row && {
+          id: row.id,
+          name: row.name,
+          pinnedVersion: row.api_version,
+          language: row.language,
+          country: row.country,
+          intentExpiresIn: row.intent_expires_in,
+          frozen: row.frozen_at !== null,
+        }
+      );
     },
 
     /** What settling a payment outside a request needs of a merchant: fees, settlement delay, pinned version. */
     async paymentTerms(
       merchantId: string,
       executor: Executor = db,
-    ): Promise<{ pinnedVersion: string; fees: { bps: number | null; fixedMinor: Record<string, number | string> | null }; settlementDelayDays: number | null; reserve: ReserveTerms | null }> {
+    ): Promise<{
+      pinnedVersion: string;
+      fees: { bps: number | null; fixedMinor: Record<string, number | string> | null };
+      settlementDelayDays: number | null;
+      reserve: ReserveTerms | null;
+    }> {
       const row = await repo.findMerchant(executor, merchantId);
       if (!row) throw new Error(`no merchant ${merchantId}`);
       return {
@@ -504,7 +572,8 @@ export function createMerchantsService(deps: Deps) {
       replaceRecoveryCodes: (id: string, hashes: Buffer[], executor: Executor = db) => accounts.replaceRecoveryCodes(executor, id, hashes, clock.now()),
       useRecoveryCode: (id: string, hash: Buffer) => accounts.useRecoveryCode(db, id, hash, clock.now()),
       recoveryCodesLeft: (id: string) => accounts.countRecoveryCodesLeft(db, id),
-      insertReset: (row: { token_hash: Buffer; dashboard_user_id: string; created_at: Date; expires_at: Date }) => accounts.insertReset(db, { ...row, used_at: null }),
+      insertReset: (row: { token_hash: Buffer; dashboard_user_id: string; created_at: Date; expires_at: Date }) =>
+        accounts.insertReset(db, { ...row, used_at: null }),
       claimReset: (tokenHash: Buffer, executor: Executor = db) => accounts.claimReset(executor, tokenHash, clock.now()),
       findReset: (tokenHash: Buffer) => accounts.findReset(db, tokenHash),
       closeResets: (id: string, executor: Executor = db) => accounts.closeResets(executor, id, clock.now()),
@@ -527,7 +596,11 @@ export function createMerchantsService(deps: Deps) {
      * dashboard account (of any merchant: sign-in is by e-mail) is 409 `already_exists`; an
      * earlier pending invitation of the same address is revoked (the newest link is the one).
      */
-    async invite(merchantId: string, input: { email: string; role: TeamRole; by: { id: string; email: string } }, executor: Executor = db): Promise<{ invitation: InvitationView; token: string }> {
+    async invite(
+      merchantId: string,
+      input: { email: string; role: TeamRole; by: { id: string; email: string } },
+      executor: Executor = db,
+    ): Promise<{ invitation: InvitationView; token: string }> {
       const email = input.email.trim().toLowerCase();
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new ApiError('validation_error', 'email must be an e-mail address', { param: 'email' });
       if (await repo.findDashboardUserByEmail(executor, email)) {
@@ -670,7 +743,8 @@ export function createMerchantsService(deps: Deps) {
       await touch(pk, now);
       const context = contextOf(pk);
       if (!requireSecret) return context;
-      if (!secretKey) throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_… (or a restricted key rk_…)');
+      if (!secretKey)
+        throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_… (or a restricted key rk_…)');
       const sk = SECRET_KEY.test(secretKey) ? await keys.find(sha256(secretKey)) : undefined;
       if (sk?.kind !== 'secret' && sk?.kind !== 'restricted') throw new ApiError('secret_key_invalid', 'The bearer token is not a known secret key');
       if (sk.revoked_at) throw new ApiError('secret_key_revoked', 'This secret key was revoked');
@@ -695,7 +769,8 @@ export function createMerchantsService(deps: Deps) {
       if (!requireSecret) return context;
       if (!secretKey || !SECRET_KEY.test(secretKey)) return undefined;
       const sk = keys.peek(sha256(secretKey));
-      if ((sk?.kind !== 'secret' && sk?.kind !== 'restricted') || !usableWithoutWrite(sk, now) || sk.merchant_id !== pk.merchant_id || sk.mode !== pk.mode) return undefined;
+      if ((sk?.kind !== 'secret' && sk?.kind !== 'restricted') || !usableWithoutWrite(sk, now) || sk.merchant_id !== pk.merchant_id || sk.mode !== pk.mode)
+        return undefined;
       return secretContext(context, sk);
     },
   };

@@ -67,10 +67,7 @@ export const messagesRepository = {
   },
 
   /** Newest first; ids sort by creation time. */
-  async list(
-    db: Executor,
-    q: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit: number },
-  ): Promise<MessageRow[]> {
+  async list(db: Executor, q: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit: number }): Promise<MessageRow[]> {
     return listMessages(q).rows(db, q);
   },
 
@@ -81,7 +78,10 @@ export const messagesRepository = {
    */
   async purgeBefore(db: Executor, before: Date, beforeId: string, limit: number): Promise<number> {
     const batch = db.selectFrom('messages').select('id').where('id', '<', beforeId).where('created_at', '<', before).orderBy('id').limit(limit);
-    const result = await db.deleteFrom('messages').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+    const result = await db
+      .deleteFrom('messages')
+      .where(sql<boolean>`id = any(array(${batch}))`)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 

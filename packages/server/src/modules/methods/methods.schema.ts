@@ -3,7 +3,11 @@ import { CountrySchema } from '../../platform/countries.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../connectors/index.ts';
 
 /** A provider's registry name: an enum of the registry's names (a union in the generated types). */
-export const ProviderField = Type.Unsafe<ProviderName>({ type: 'string', enum: [...PROVIDER_NAMES], description: 'A mobile-money provider (the registry name)' });
+export const ProviderField = Type.Unsafe<ProviderName>({
+  type: 'string',
+  enum: [...PROVIDER_NAMES],
+  description: 'A mobile-money provider (the registry name)',
+});
 
 export const PaymentMethodsQuery = Type.Object(
   { sessionToken: Type.String({ minLength: 1, maxLength: 200, description: "The intent's session token (ps_…)" }) },
@@ -24,7 +28,8 @@ export const MobileMoneyMethod = Type.Object({
   minAmount: Type.String({ description: "Smallest amount of one payment, in major units of the intent's currency" }),
   maxAmount: Type.String({ description: 'Largest amount of one payment, in major units' }),
   prefixes: Type.Array(Type.String(), {
-    description: 'E.164 prefixes of the numbers this provider serves (`+23767`), longest first: the longest prefix a typed number starts with suggests the provider. Empty: any number of its countries',
+    description:
+      'E.164 prefixes of the numbers this provider serves (`+23767`), longest first: the longest prefix a typed number starts with suggests the provider. Empty: any number of its countries',
   }),
   ussd: Type.Union([Type.String(), Type.Null()], { description: 'What the payer dials when the prompt does not show (`*126#`)' }),
 });
@@ -56,7 +61,10 @@ export const ProviderSettingView = Type.Object({
   configured: Type.Boolean({ description: 'This mode has a connector for it (test mode: the sandbox)' }),
   servesCountry: Type.Boolean({ description: "It takes payments in the merchant's country and currency" }),
   offered: Type.Boolean({ description: 'What checkout shows: enabled, configured and serving the country' }),
-  available: Type.Boolean({ description: 'False while its recent calls in this mode mostly time out or fail: checkout shows it greyed and charges are refused (503) until it answers again' }),
+  available: Type.Boolean({
+    description:
+      'False while its recent calls in this mode mostly time out or fail: checkout shows it greyed and charges are refused (503) until it answers again',
+  }),
 });
 
 export const PaymentMethodSettings = Type.Object({

@@ -137,9 +137,14 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
       const providers = body.providers === undefined ? (offer.chosen === undefined ? null : [...offer.chosen]) : body.providers;
       for (const [i, p] of (providers ?? []).entries()) {
         // The schema's enum already refuses these over HTTP; the dashboard and the CLI come here too.
-        if (!(PROVIDER_NAMES as string[]).includes(p)) throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${PROVIDER_NAMES.join(', ')}`, { param: `providers[${i}]` });
+        if (!(PROVIDER_NAMES as string[]).includes(p))
+          throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${PROVIDER_NAMES.join(', ')}`, { param: `providers[${i}]` });
       }
-      await repo.upsert(db, scope, { wallet: body.wallet ?? offer.wallet, providers: providers === null ? null : [...new Set(providers)], updated_at: deps.clock.now() });
+      await repo.upsert(db, scope, {
+        wallet: body.wallet ?? offer.wallet,
+        providers: providers === null ? null : [...new Set(providers)],
+        updated_at: deps.clock.now(),
+      });
       return this.settings(scope);
     },
   };

@@ -9,11 +9,9 @@ const Status = Type.Object({ status: Type.String() });
 
 /** Health, readiness, metrics and the OpenAPI document: no API credentials (metrics: see assertMetricsAccess). */
 export default async function operationsRoutes(app: FastifyInstance) {
-  app.get(
-    '/healthz',
-    { config: { auth: 'none' }, schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Status } } },
-    async () => ({ status: 'ok' }),
-  );
+  app.get('/healthz', { config: { auth: 'none' }, schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Status } } }, async () => ({
+    status: 'ok',
+  }));
 
   app.get(
     '/readyz',

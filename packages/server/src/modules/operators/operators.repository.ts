@@ -63,7 +63,11 @@ export const operatorsRepository = {
   },
 
   async findOperatorByEmail(db: Executor, email: string): Promise<OperatorRow | undefined> {
-    return db.selectFrom('operators').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+    return db
+      .selectFrom('operators')
+      .selectAll()
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .executeTakeFirst();
   },
 
   async listOperators(db: Executor): Promise<OperatorRow[]> {

@@ -46,5 +46,12 @@ export function operatorPermissionsOf(role: OperatorRole): OperatorPermission[] 
 }
 
 /** The actions the console writes to its audit log. */
-export const OPERATOR_AUDIT_ACTIONS = ['operator.created', 'operator.signed_in', 'operator.totp_enabled', 'merchant.frozen', 'merchant.unfrozen', 'ledger.verified'] as const;
+export const OPERATOR_AUDIT_ACTIONS = [
+  'operator.created',
+  'operator.signed_in',
+  'operator.totp_enabled',
+  'merchant.frozen',
+  'merchant.unfrozen',
+  'ledger.verified',
+] as const;
 export type OperatorAuditAction = (typeof OPERATOR_AUDIT_ACTIONS)[number];

@@ -109,7 +109,10 @@ async function operatorApi(instance: FastifyInstance) {
     }
     const session = request.operatorSession;
     if (session.stage === 'enrol' && !ENROLMENT_ROUTES.has(request.routeOptions.url ?? '')) {
-      throw new ApiError('totp_required', 'Operators must use two-factor sign-in: enrol an authenticator app first (POST /operator/api/totp, then /operator/api/totp/confirm)');
+      throw new ApiError(
+        'totp_required',
+        'Operators must use two-factor sign-in: enrol an authenticator app first (POST /operator/api/totp, then /operator/api/totp/confirm)',
+      );
     }
     if (needed === undefined || !operatorCan(session.role, needed)) {
       throw new ApiError('permission_denied', `Your operator role (${session.role}) does not allow this: it needs the ${needed ?? 'unknown'} permission`, {
@@ -160,7 +163,12 @@ async function operatorApi(instance: FastifyInstance) {
     '/totp',
     {
       config: need('account'),
-      schema: { tags, summary: 'Start TOTP enrolment: a new secret and its otpauth:// URI, shown once', body: EmptyBody, response: { 200: OperatorTotpEnrolment } },
+      schema: {
+        tags,
+        summary: 'Start TOTP enrolment: a new secret and its otpauth:// URI, shown once',
+        body: EmptyBody,
+        response: { 200: OperatorTotpEnrolment },
+      },
     },
     async (req) => operators.startTotp(req.operatorSession),
   );
@@ -169,14 +177,21 @@ async function operatorApi(instance: FastifyInstance) {
     '/totp/confirm',
     {
       config: need('account'),
-      schema: { tags, summary: 'Finish TOTP enrolment with a current code: the session is then fully signed in', body: ConfirmTotpBody, response: { 200: OperatorSession } },
+      schema: {
+        tags,
+        summary: 'Finish TOTP enrolment with a current code: the session is then fully signed in',
+        body: ConfirmTotpBody,
+        response: { 200: OperatorSession },
+      },
     },
     async (req) => operators.sessionView(await operators.confirmTotp(req.operatorSession, req.body.code), req.operatorToken),
   );
 
   // ---- operators ----------------------------------------------------------------------------------
 
-  app.get('/operators', { config: need('operators:read'), schema: { tags, summary: 'The operators', response: { 200: OperatorList } } }, async () => operators.listOperators());
+  app.get('/operators', { config: need('operators:read'), schema: { tags, summary: 'The operators', response: { 200: OperatorList } } }, async () =>
+    operators.listOperators(),
+  );
 
   app.post(
     '/operators',
@@ -196,24 +211,40 @@ async function operatorApi(instance: FastifyInstance) {
 
   app.get(
     '/merchants',
-    { config: need('merchants:read'), schema: { tags, summary: 'Merchants, newest first, by id, name or e-mail (50 at most)', querystring: MerchantsQuery, response: { 200: MerchantSummaryList } } },
+    {
+      config: need('merchants:read'),
+      schema: {
+        tags,
+        summary: 'Merchants, newest first, by id, name or e-mail (50 at most)',
+        querystring: MerchantsQuery,
+        response: { 200: MerchantSummaryList },
+      },
+    },
     async (req) => operators.listMerchants(req.query),
   );
 
   app.get(
     '/merchants/:id',
-    { config: need('merchants:read'), schema: { tags, summary: "A merchant: settings, keys, balances and freeze", params: MerchantIdParams, response: { 200: OperatorMerchant } } },
+    {
+      config: need('merchants:read'),
+      schema: { tags, summary: 'A merchant: settings, keys, balances and freeze', params: MerchantIdParams, response: { 200: OperatorMerchant } },
+    },
     async (req) => operators.merchant(req.params.id),
   );
 
-  for (const [path, frozen] of [['freeze', true], ['unfreeze', false]] as const) {
+  for (const [path, frozen] of [
+    ['freeze', true],
+    ['unfreeze', false],
+  ] as const) {
     app.post(
       `/merchants/:id/${path}`,
       {
         config: need('merchants:freeze'),
         schema: {
           tags,
-          summary: frozen ? 'Freeze a merchant: its new intents, charges and payouts answer 403 `merchant_frozen`, in both modes, at once' : 'Unfreeze a merchant',
+          summary: frozen
+            ? 'Freeze a merchant: its new intents, charges and payouts answer 403 `merchant_frozen`, in both modes, at once'
+            : 'Unfreeze a merchant',
           params: MerchantIdParams,
           body: FreezeBody,
           response: { 200: OperatorMerchant },
@@ -227,13 +258,19 @@ async function operatorApi(instance: FastifyInstance) {
 
   app.get(
     '/money',
-    { config: need('money:read'), schema: { tags, summary: "The platform's money per mode and currency, by ledger account kind", response: { 200: OperatorMoney } } },
+    {
+      config: need('money:read'),
+      schema: { tags, summary: "The platform's money per mode and currency, by ledger account kind", response: { 200: OperatorMoney } },
+    },
     async () => operators.money(),
   );
 
   app.post(
     '/ledger/verify',
-    { config: need('ledger:verify'), schema: { tags, summary: 'Run the ledger check now (as `npx caisse ledger verify`)', body: EmptyBody, response: { 200: LedgerVerification } } },
+    {
+      config: need('ledger:verify'),
+      schema: { tags, summary: 'Run the ledger check now (as `npx caisse ledger verify`)', body: EmptyBody, response: { 200: LedgerVerification } },
+    },
     async (req) => operators.verifyLedger(req.operatorSession),
   );
 
@@ -241,7 +278,10 @@ async function operatorApi(instance: FastifyInstance) {
 
   app.get(
     '/audit',
-    { config: need('audit:read'), schema: { tags, summary: 'What operators did, newest first', querystring: OperatorAuditQuery, response: { 200: OperatorAuditList } } },
+    {
+      config: need('audit:read'),
+      schema: { tags, summary: 'What operators did, newest first', querystring: OperatorAuditQuery, response: { 200: OperatorAuditList } },
+    },
     async (req) => operators.listAudit(req.query),
   );
 }

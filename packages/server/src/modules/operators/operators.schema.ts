@@ -13,7 +13,10 @@ export const OperatorLoginBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 254 }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
-    code: Type.Optional({ ...Totp, description: 'Required once the operator has enrolled TOTP; without TOTP yet, leave it out: the session then only enrols.' }),
+    code: Type.Optional({
+      ...Totp,
+      description: 'Required once the operator has enrolled TOTP; without TOTP yet, leave it out: the session then only enrols.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -23,7 +26,10 @@ export const OperatorSession = Type.Object({
   email: Type.String(),
   role: Role,
   permissions: Type.Array(Type.Enum(OPERATOR_PERMISSIONS), { description: 'What the session may do: only `account` until TOTP is enrolled' }),
-  totpEnrolmentRequired: Type.Boolean({ description: 'True until the operator enrols an authenticator app (POST /operator/api/totp, then /totp/confirm): every other route answers 403 `totp_required`.' }),
+  totpEnrolmentRequired: Type.Boolean({
+    description:
+      'True until the operator enrols an authenticator app (POST /operator/api/totp, then /totp/confirm): every other route answers 403 `totp_required`.',
+  }),
   csrfToken: Type.String({ description: 'Send it back as `x-csrf-token` on every POST of /operator/api.' }),
   expiresAt: { ...Timestamp, description: 'When the session ends if left idle (15 minutes; 8 hours at most after sign-in).' },
 });
@@ -98,7 +104,10 @@ export const OperatorMoney = Type.Object({
   object: Type.Literal('operator_money'),
   totals: Type.Array(
     Type.Object({
-      kind: Type.String({ description: 'The ledger account kind: user_wallet, merchant_pending, merchant_balance, merchant_reserve, payout_transit, provider_clearing, platform_revenue, external' }),
+      kind: Type.String({
+        description:
+          'The ledger account kind: user_wallet, merchant_pending, merchant_balance, merchant_reserve, payout_transit, provider_clearing, platform_revenue, external',
+      }),
       mode: Mode,
       currency: Type.String(),
       amount: Type.String({ description: 'In the currency’s major units' }),

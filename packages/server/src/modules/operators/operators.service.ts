@@ -40,7 +40,6 @@ export interface OperatorClient {
   userAgent?: string;
 }
 
-
 interface AuditInput {
   action: OperatorAuditAction;
   targetType?: 'operator' | 'merchant' | 'ledger';
@@ -51,7 +50,14 @@ interface AuditInput {
 }
 
 function operatorView(o: OperatorRow) {
-  return { id: o.id, object: 'operator' as const, email: o.email, role: o.role, totpEnabled: o.totp_enabled_at !== null, createdAt: o.created_at.toISOString() };
+  return {
+    id: o.id,
+    object: 'operator' as const,
+    email: o.email,
+    role: o.role,
+    totpEnabled: o.totp_enabled_at !== null,
+    createdAt: o.created_at.toISOString(),
+  };
 }
 
 function auditView(r: OperatorAuditRow) {
@@ -74,7 +80,10 @@ function auditView(r: OperatorAuditRow) {
  * sessions, the merchants seen from above (search, page, freeze), the platform's money from the
  * ledger, and the audit log of every operator action. Rules in docs/decisions/0033-operator-console.md.
  */
-export function createOperatorsService(deps: Deps, services: { merchants: MerchantsService; ledger: Pick<LedgerService, 'totals' | 'merchantBalances'>; verifyBooks: () => Promise<LedgerReport> }) {
+export function createOperatorsService(
+  deps: Deps,
+  services: { merchants: MerchantsService; ledger: Pick<LedgerService, 'totals' | 'merchantBalances'>; verifyBooks: () => Promise<LedgerReport> },
+) {
   const { db, clock, random, config, ids } = deps;
   const { merchants, ledger, verifyBooks } = services;
   const throttle = createThrottle(deps);
@@ -101,12 +110,21 @@ export function createOperatorsService(deps: Deps, services: { merchants: Mercha
   /** A new operator with a generated password, shown once; the audit entry in the same transaction. */
   async function createOperator(input: { email: string; role: OperatorRole }, actor: { operatorId: string | null; email: string }) {
     const email = input.email.trim();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw new ApiError('validation_error', 'The e-mail address is not valid', { param: 'email' });
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)
+      throw new ApiError('validation_error', 'The e-mail address is not valid', { param: 'email' });
     const password = randomToken(random, 15);
     const passwordHash = await hashPassword(password);
     return db.transaction().execute(async (tx) => {
-      if (await repo.findOperatorByEmail(tx, email)) throw new ApiError('already_exists', `An operator with the e-mail ${email} exists already`, { param: 'email' });
-      const row = await repo.insertOperator(tx, { id: ids('operator'), email, password_hash: passwordHash, role: input.role, invited_by: actor.operatorId, created_at: clock.now() });
+      if (await repo.findOperatorByEmail(tx, email))
+        throw new ApiError('already_exists', `An operator with the e-mail ${email} exists already`, { param: 'email' });
+      const row = await repo.insertOperator(tx, {
+        id: ids('operator'),
+        email,
+        password_hash: passwordHash,
+        role: input.role,
+        invited_by: actor.operatorId,
+        created_at: clock.now(),
+      });
       await record(tx, actor, { action: 'operator.created', targetType: 'operator', targetId: row.id, after: { email, role: input.role } });
       return { ...operatorView(row), password };
     });
@@ -170,7 +188,8 @@ export function createOperatorsService(deps: Deps, services: { merchants: Mercha
         if (input.code === undefined) throw new ApiError('totp_code_required', 'Type the current code of your authenticator app (code)', { param: 'code' });
         const step = matchTotp(decrypt(config.masterKey, operator.totp_secret_encrypted), input.code.replace(/\s/g, ''), clock.now());
         if (step === null) throw new ApiError('totp_code_invalid', 'The code is not the current one of the authenticator app', { param: 'code' });
-        if (!(await repo.claimTotpStep(db, operator.id, step))) throw new ApiError('totp_code_reused', 'This code was already used; wait for the next one in the authenticator app', { param: 'code' });
+        if (!(await repo.claimTotpStep(db, operator.id, step)))
+          throw new ApiError('totp_code_reused', 'This code was already used; wait for the next one in the authenticator app', { param: 'code' });
         stage = 'full';
       }
       await attempt.succeeded();
@@ -193,7 +212,11 @@ export function createOperatorsService(deps: Deps, services: { merchants: Mercha
       });
       await repo.deleteExpiredSessions(db, operator.id, now);
       // Who opened a session, from where: the first thing a review of an incident asks.
-      await record(db, { operatorId: operator.id, email: operator.email }, { action: 'operator.signed_in', targetType: 'operator', targetId: operator.id, after: { stage, address: client.address } });
+      await record(
+        db,
+        { operatorId: operator.id, email: operator.email },
+        { action: 'operator.signed_in', targetType: 'operator', targetId: operator.id, after: { stage, address: client.address } },
+      );
       const session: OperatorSession = { tokenHash, operatorId: operator.id, email: operator.email, role: operator.role, stage, expiresAt };
       return { sessionToken, absoluteExpiresAt, session: sessionView(session, sessionToken) };
     },
@@ -238,15 +261,23 @@ export function createOperatorsService(deps: Deps, services: { merchants: Mercha
     /** Ends enrolment with a valid code: TOTP is on and this session is fully signed in. */
     async confirmTotp(s: OperatorSession, code: string): Promise<OperatorSession> {
       const operator = await repo.findOperator(db, s.operatorId);
-      if (!operator?.totp_secret_encrypted || operator.totp_enabled_at) throw new ApiError('totp_state_invalid', 'Start the enrolment first (POST /operator/api/totp)');
+      if (!operator?.totp_secret_encrypted || operator.totp_enabled_at)
+        throw new ApiError('totp_state_invalid', 'Start the enrolment first (POST /operator/api/totp)');
       const step = matchTotp(decrypt(config.masterKey, operator.totp_secret_encrypted), code.replace(/\s/g, ''), clock.now());
       // 400, as the dashboard's enrolment: a 401 would read as "signed out" to the console.
       if (step === null) throw new ApiError('otp_incorrect', 'The code is not the current one of the authenticator app just enrolled', { param: 'code' });
       await db.transaction().execute(async (tx) => {
-        if (!(await repo.claimTotpStep(tx, s.operatorId, step))) throw new ApiError('totp_code_reused', 'This code was already used; wait for the next one', { param: 'code' });
+        if (!(await repo.claimTotpStep(tx, s.operatorId, step)))
+          throw new ApiError('totp_code_reused', 'This code was already used; wait for the next one', { param: 'code' });
         await repo.enableTotp(tx, s.operatorId, clock.now());
         await repo.upgradeSession(tx, s.tokenHash);
-        await record(tx, s, { action: 'operator.totp_enabled', targetType: 'operator', targetId: s.operatorId, before: { totpEnabled: false }, after: { totpEnabled: true } });
+        await record(tx, s, {
+          action: 'operator.totp_enabled',
+          targetType: 'operator',
+          targetId: s.operatorId,
+          before: { totpEnabled: false },
+          after: { totpEnabled: true },
+        });
       });
       return { ...s, stage: 'full' };
     },

@@ -73,23 +73,27 @@ const sendsInWindow = prepare((db, p: UserScope & { now: Date; windowStart: Date
 );
 
 // Sent ahead with the code's other reads (Prepared.ahead): the lock is taken before the sends are read.
-const lockSends = prepare((_db, p: { lockKey: string; userId: string; day: string }) =>
-  sql<{ failures: number | null }>`select pg_advisory_xact_lock(hashtextextended(${p.lockKey}, 0)), (select failures from otp_daily_failures where user_id = ${p.userId} and day = ${p.day}::date) as failures`,
+const lockSends = prepare(
+  (_db, p: { lockKey: string; userId: string; day: string }) =>
+    sql<{
+      failures: number | null;
+    }>`select pg_advisory_xact_lock(hashtextextended(${p.lockKey}, 0)), (select failures from otp_daily_failures where user_id = ${p.userId} and day = ${p.day}::date) as failures`,
 );
 
 // Nobody reads its answer: inside the send's transaction it rides with the COMMIT.
-const insertCodeRow = prepare((db, p: Omit<OtpCodesTable, 'attempts' | 'consumed_at'>) =>
-  db.insertInto('otp_codes').values({
-    id: p.id,
-    merchant_id: p.merchant_id,
-    mode: p.mode,
-    user_id: p.user_id,
-    intent_id: p.intent_id,
-    channel: p.channel,
-    code_hash: p.code_hash,
-    expires_at: p.expires_at,
-    created_at: p.created_at,
-  }),
+const insertCodeRow = prepare(
+  (db, p: Omit<OtpCodesTable, 'attempts' | 'consumed_at'>) =>
+    db.insertInto('otp_codes').values({
+      id: p.id,
+      merchant_id: p.merchant_id,
+      mode: p.mode,
+      user_id: p.user_id,
+      intent_id: p.intent_id,
+      channel: p.channel,
+      code_hash: p.code_hash,
+      expires_at: p.expires_at,
+      created_at: p.created_at,
+    }),
   { deferred: true },
 );
 
@@ -105,24 +109,27 @@ const lockNewest = prepare((db, p: UserScope & { day: string }) =>
 
 // The code is locked by this transaction and the token's hash is new: nothing can stop it, so it
 // rides with the COMMIT (a failure would still fail the transaction there).
-const exchange = prepare((db, p: Omit<OtpAuthorizationsTable, 'used_at'> & { codeId: string; at: Date }) =>
-  db
-    .with('consumed', (db) => db.updateTable('otp_codes').set({ consumed_at: p.at }).where('id', '=', p.codeId))
-    .insertInto('otp_authorizations')
-    .values({
-      token_hash: p.token_hash,
-      merchant_id: p.merchant_id,
-      mode: p.mode,
-      user_id: p.user_id,
-      intent_id: p.intent_id,
-      otp_id: p.otp_id,
-      expires_at: p.expires_at,
+const exchange = prepare(
+  (db, p: Omit<OtpAuthorizationsTable, 'used_at'> & { codeId: string; at: Date }) =>
+    db
+      .with('consumed', (db) => db.updateTable('otp_codes').set({ consumed_at: p.at }).where('id', '=', p.codeId))
+      .insertInto('otp_authorizations')
+      .values({
+        token_hash: p.token_hash,
+        merchant_id: p.merchant_id,
+        mode: p.mode,
+        user_id: p.user_id,
+        intent_id: p.intent_id,
+        otp_id: p.otp_id,
+        expires_at: p.expires_at,
         created_at: p.created_at,
       }),
   { deferred: true },
 );
 
-const unspend = prepare((db, p: { tokenHash: Buffer }) => db.updateTable('otp_authorizations').set({ used_at: null }).where('token_hash', '=', p.tokenHash), { deferred: true });
+const unspend = prepare((db, p: { tokenHash: Buffer }) => db.updateTable('otp_authorizations').set({ used_at: null }).where('token_hash', '=', p.tokenHash), {
+  deferred: true,
+});
 // Sent ahead with the intent's lock (Prepared.ahead): one round trip for both.
 const spend = prepare((db, p: { tokenHash: Buffer; at: Date }) =>
   db.updateTable('otp_authorizations').set({ used_at: p.at }).where('token_hash', '=', p.tokenHash).where('used_at', 'is', null).returningAll(),
@@ -148,7 +155,13 @@ export const otpRepository = {
 
   /** When the user's codes were sent since `since`, through any merchant (the send limits are the customer's). */
   async sendsSince(db: Executor, scope: UserScope, since: Date): Promise<Date[]> {
-    const rows = await db.selectFrom('otp_codes').select('created_at').where('user_id', '=', scope.userId).where('mode', '=', scope.mode).where('created_at', '>', since).execute();
+    const rows = await db
+      .selectFrom('otp_codes')
+      .select('created_at')
+      .where('user_id', '=', scope.userId)
+      .where('mode', '=', scope.mode)
+      .where('created_at', '>', since)
+      .execute();
     return rows.map((r) => r.created_at);
   },
 
@@ -182,7 +195,13 @@ export const otpRepository = {
   /** Counts a wrong try on the code and on the user's `day`, in one statement: the code's tries and the day's wrong codes. */
   async countWrongAttempt(tx: Tx, id: string, userId: string, day: string): Promise<{ attempts: number; failuresToday: number }> {
     const row = await tx
-      .with('code', (db) => db.updateTable('otp_codes').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('id', '=', id).returning('attempts'))
+      .with('code', (db) =>
+        db
+          .updateTable('otp_codes')
+          .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+          .where('id', '=', id)
+          .returning('attempts'),
+      )
       .with('today', (db) =>
         db
           .insertInto('otp_daily_failures')
@@ -244,7 +263,10 @@ export const otpRepository = {
       .where('expires_at', '<=', q.now)
       .orderBy('id')
       .limit(q.limit);
-    const result = await db.deleteFrom('otp_codes').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+    const result = await db
+      .deleteFrom('otp_codes')
+      .where(sql<boolean>`id = any(array(${batch}))`)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 };

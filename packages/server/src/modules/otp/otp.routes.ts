@@ -21,19 +21,20 @@ export default async function otpRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Send a one-time code to the user (initOtp)',
         description: [
-          "Sends a 6-digit code by SMS to the user's verified phone (`channel: \"sms\"`) or by e-mail to the address on file (`\"email\"`). In test mode the message lands in `GET /test/messages`, never on a phone. Calling it again sends a fresh code and voids the previous one (resend).",
+          'Sends a 6-digit code by SMS to the user\'s verified phone (`channel: "sms"`) or by e-mail to the address on file (`"email"`). In test mode the message lands in `GET /test/messages`, never on a phone. Calling it again sends a fresh code and voids the previous one (resend).',
           'With `intentionId` (a PENDING intent of the same merchant and mode) the message names the amount, the currency and the merchant, and the authorization that verifyOtp gives pays that intent only (dynamic linking). The first customer sent a code for an intent is the one whose declined charges count against it (`POST /charge`).',
           "The message is in the customer's saved language (`PATCH /users/me`), else the request's `Accept-Language` (French or English), else the merchant's default, else French; the amount is written for that locale (`5 000 FCFA`, `FCFA 5,000`).",
           'Live mode requires `intentionId` (400 `parameter_missing`): an unbound authorization could pay any intent of any amount. Test mode keeps accepting a code without it, for scripts that pay whatever intent comes next: its authorization pays any one intent of the merchant and mode, and its declined charges leave the intent untouched.',
           'The code lives 5 minutes and allows 5 wrong tries. Sends are limited per user: one per 30 seconds and 5 per 15 minutes (429 `otp_rate_limited` with `Retry-After`); `resendAvailableAt` says when the next send is allowed.',
-          'Errors: `parameter_missing` (400: live mode without `intentionId`), `user_mismatch` (403: the access token is another user\'s), `phone_not_verified` (403), `email_missing` (422: channel email, no e-mail on file), `not_found` (the user or the intent), `intent_expired` / `intent_state_invalid` (409: the intent can no longer be paid), `otp_rate_limited` (429), `otp_daily_limit` (429 with `Retry-After`: 20 wrong codes today for this customer, whatever the merchant; nothing is sent until 00:00 UTC), `unavailable` (503: the SMS or e-mail provider refused; no code was stored, try again).',
+          "Errors: `parameter_missing` (400: live mode without `intentionId`), `user_mismatch` (403: the access token is another user's), `phone_not_verified` (403), `email_missing` (422: channel email, no e-mail on file), `not_found` (the user or the intent), `intent_expired` / `intent_state_invalid` (409: the intent can no longer be paid), `otp_rate_limited` (429), `otp_daily_limit` (429 with `Retry-After`: 20 wrong codes today for this customer, whatever the merchant; nothing is sent until 00:00 UTC), `unavailable` (503: the SMS or e-mail provider refused; no code was stored, try again).",
         ].join('\n\n'),
         security: userSecurity,
         body: InitOtpBody,
         response: { 200: OtpChallenge },
       },
     },
-    async (request) => otp.init(request.merchant, request.user, request.body, requestedLanguages(request.headers['accept-language']), idempotentAnswer(request)),
+    async (request) =>
+      otp.init(request.merchant, request.user, request.body, requestedLanguages(request.headers['accept-language']), idempotentAnswer(request)),
   );
 
   app.post(
@@ -54,6 +55,7 @@ export default async function otpRoutes(fastify: FastifyInstance) {
         response: { 200: OtpAuthorization },
       },
     },
-    async (request) => otp.verify(request.merchant, request.user, request.body, idempotentAnswer(request), requestedLanguages(request.headers['accept-language'])),
+    async (request) =>
+      otp.verify(request.merchant, request.user, request.body, idempotentAnswer(request), requestedLanguages(request.headers['accept-language'])),
   );
 }

@@ -14,7 +14,7 @@ export const InitOtpBody = Type.Object(
       Type.String({
         maxLength: 64,
         description:
-        'Dynamic linking: the PENDING intent the code is for. The message names its amount, currency and merchant, and the authorization from verifyOtp pays that intent only (`pi_…`, of the same merchant and mode). Required in live mode (400 `parameter_missing` without it). Test mode still accepts a code without it, whose authorization pays any one intent of the merchant and mode.',
+          'Dynamic linking: the PENDING intent the code is for. The message names its amount, currency and merchant, and the authorization from verifyOtp pays that intent only (`pi_…`, of the same merchant and mode). Required in live mode (400 `parameter_missing` without it). Test mode still accepts a code without it, whose authorization pays any one intent of the merchant and mode.',
       }),
     ),
   },
@@ -49,6 +49,8 @@ export const OtpAuthorization = Type.Object({
   }),
   expiresAt: Timestamp(`${OTP_RULES.authorizationTtlMs / 60_000} minutes after the verification.`),
   userId: Type.String(),
-  intentionId: Type.Union([Type.String(), Type.Null()], { description: 'The intent the token may pay (dynamic linking), or null (test mode only): any one intent of this merchant and mode.' }),
+  intentionId: Type.Union([Type.String(), Type.Null()], {
+    description: 'The intent the token may pay (dynamic linking), or null (test mode only): any one intent of this merchant and mode.',
+  }),
 });
 export type OtpAuthorization = Static<typeof OtpAuthorization>;

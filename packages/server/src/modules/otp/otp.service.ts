@@ -28,7 +28,11 @@ export function assertSameUser(user: UserContext, userId: string): void {
  * The code's message and e-mail subject in the reader's language. The code comes first, so a
  * reader (or a test) finds it before any amount; the amount is written for the locale (`5 000 FCFA`).
  */
-export function otpMessage(t: Translator, code: string, payment?: { amountMinor: bigint; currency: Currency; merchantName: string }): { body: string; subject: string } {
+export function otpMessage(
+  t: Translator,
+  code: string,
+  payment?: { amountMinor: bigint; currency: Currency; merchantName: string },
+): { body: string; subject: string } {
   const minutes = OTP_RULES.codeTtlMs / 60_000;
   if (!payment) return { body: t.text('otp.code', { code, minutes }), subject: t.text('otp.subject') };
   const merchant = payment.merchantName;
@@ -178,7 +182,10 @@ export function createOtpService(
     const status = effectiveStatus(intent, clock.now());
     if (status === 'EXPIRED') throw new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
     if (status !== 'PENDING') {
-      throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, { param: 'intentionId', extra: { intentStatus: status } });
+      throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, {
+        param: 'intentionId',
+        extra: { intentStatus: status },
+      });
     }
     return { intentId: intent.id, amountMinor: intent.amount_minor, currency: intent.currency as Currency, merchantName, started: intent.started_by !== null };
   }
@@ -199,7 +206,12 @@ export function createOtpService(
   }
 
   /** Why a verification failed, as the 4xx the client gets. */
-  async function verifyFailure(merchant: MerchantContext, scope: UserScope, outcome: Exclude<VerifyOutcome, { kind: 'authorized' }>, requested: readonly string[]): Promise<ApiError> {
+  async function verifyFailure(
+    merchant: MerchantContext,
+    scope: UserScope,
+    outcome: Exclude<VerifyOutcome, { kind: 'authorized' }>,
+    requested: readonly string[],
+  ): Promise<ApiError> {
     if (outcome.kind === 'daily') {
       if (outcome.alert) await alertDailyLimit(merchant, scope, requested);
       return dailyLimit(clock.now());
@@ -234,7 +246,13 @@ export function createOtpService(
      * customer's language, else the request's (`requested`, from Accept-Language), else the
      * merchant's default, else French.
      */
-    async init(merchant: MerchantContext, user: UserContext, body: InitOtpBody, requested: readonly string[] = [], answer?: IdempotentAnswer): Promise<OtpChallenge> {
+    async init(
+      merchant: MerchantContext,
+      user: UserContext,
+      body: InitOtpBody,
+      requested: readonly string[] = [],
+      answer?: IdempotentAnswer,
+    ): Promise<OtpChallenge> {
       assertSameUser(user, body.userId);
       // An unbound authorization would pay any intent of any amount: live codes are for one payment.
       if (merchant.mode === 'live' && body.intentionId === undefined) {
@@ -263,7 +281,9 @@ export function createOtpService(
           if (failuresToday >= OTP_RULES.maxWrongCodesPerDay) throw dailyLimit(now);
           const decision = sendDecision(earlier, now);
           if (!decision.allowed) {
-            throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(decision.retryAfterMs) });
+            throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', {
+              headers: retryAfterHeader(decision.retryAfterMs),
+            });
           }
           const expiresAt = new Date(now.getTime() + OTP_RULES.codeTtlMs);
           // The rest rides with the COMMIT: the merchant sees the customer from this attempt on,
@@ -327,7 +347,13 @@ export function createOtpService(
      * counted, is stored in the transaction that commits it. The 20th wrong code of the day sends
      * the customer an SMS in their language (`requested`: Accept-Language, when they chose none).
      */
-    async verify(merchant: MerchantContext, user: UserContext, body: VerifyOtpBody, answer?: IdempotentAnswer, requested: readonly string[] = []): Promise<OtpAuthorization> {
+    async verify(
+      merchant: MerchantContext,
+      user: UserContext,
+      body: VerifyOtpBody,
+      answer?: IdempotentAnswer,
+      requested: readonly string[] = [],
+    ): Promise<OtpAuthorization> {
       assertSameUser(user, body.userId);
       const scope: UserScope = { merchantId: merchant.merchantId, mode: merchant.mode, userId: body.userId };
       const outcome = await inTransaction(db, answer, async (tx): Promise<VerifyOutcome> => {

@@ -40,7 +40,10 @@ function document(language: string, title: string, head: string, body: string): 
  * What a preview robot gets for an open link: the merchant, the amount and the description, as
  * Open Graph tags and a page, in the merchant's language (robots rarely send Accept-Language).
  */
-export function previewPage(link: { merchantName: string; amountMinor: bigint; currency: Currency; description: string }, reader: { acceptLanguage: string | string[] | undefined; merchantLanguage: string }): string {
+export function previewPage(
+  link: { merchantName: string; amountMinor: bigint; currency: Currency; description: string },
+  reader: { acceptLanguage: string | string[] | undefined; merchantLanguage: string },
+): string {
   const t = translator({ requested: requestedLanguages(reader.acceptLanguage), merchantDefault: reader.merchantLanguage });
   const title = escape(t.text('paymentLinks.previewTitle', { merchant: link.merchantName, amount: t.amount(link.amountMinor, link.currency) }));
   const description = escape(link.description);
@@ -52,7 +55,10 @@ export function previewPage(link: { merchantName: string; amountMinor: bigint; c
  * The small page a person gets instead of the checkout (never a JSON error), in their language:
  * Accept-Language, else the link's merchant's default, else French (docs/spec/languages.md).
  */
-export function unavailablePage(reason: Unavailable, reader: { acceptLanguage: string | string[] | undefined; merchantLanguage?: string; retryAfterSeconds?: number }): string {
+export function unavailablePage(
+  reason: Unavailable,
+  reader: { acceptLanguage: string | string[] | undefined; merchantLanguage?: string; retryAfterSeconds?: number },
+): string {
   const t = translator({ requested: requestedLanguages(reader.acceptLanguage), merchantDefault: reader.merchantLanguage });
   const title = escape(t.text('paymentLinks.unavailableTitle'));
   const body = escape(t.text(TEXTS[reason], { seconds: reader.retryAfterSeconds ?? 60 }));

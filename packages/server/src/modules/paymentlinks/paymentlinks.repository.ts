@@ -53,7 +53,10 @@ export const paymentLinksRepository = {
   async list(db: Executor, scope: Scope, q: { limit: number; startingAfter?: string }): Promise<PaymentLinkRow[]> {
     let query = scoped(db, scope);
     if (q.startingAfter !== undefined) query = query.where('id', '<', q.startingAfter);
-    return query.orderBy('id', 'desc').limit(q.limit + 1).execute();
+    return query
+      .orderBy('id', 'desc')
+      .limit(q.limit + 1)
+      .execute();
   },
 
   async setActive(db: Executor, scope: Scope, id: string, active: boolean, now: Date): Promise<PaymentLinkRow | undefined> {
@@ -75,7 +78,10 @@ export const paymentLinksRepository = {
   async intentIds(db: Executor, linkId: string, q: { limit: number; startingAfter?: string }): Promise<string[]> {
     let query = db.selectFrom('payment_link_intents').select('intent_id').where('link_id', '=', linkId);
     if (q.startingAfter !== undefined) query = query.where('intent_id', '<', q.startingAfter);
-    const rows = await query.orderBy('intent_id', 'desc').limit(q.limit + 1).execute();
+    const rows = await query
+      .orderBy('intent_id', 'desc')
+      .limit(q.limit + 1)
+      .execute();
     return rows.map((r) => r.intent_id);
   },
 };

@@ -68,7 +68,7 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Create a payment link',
         description: [
-          'A shareable `url` for an amount, currency and description. Each visit of the URL creates a PENDING payment intent of this merchant and mode (the key\'s) for that amount, with the link\'s metadata plus `payment_link` (the link\'s id), and sends the browser to the intent\'s hosted checkout page.',
+          "A shareable `url` for an amount, currency and description. Each visit of the URL creates a PENDING payment intent of this merchant and mode (the key's) for that amount, with the link's metadata plus `payment_link` (the link's id), and sends the browser to the intent's hosted checkout page.",
           'Errors as for intents: `amount_invalid`, `currency_unsupported`, `metadata_invalid` (also for the reserved key `payment_link`, or more than 49 keys), `parameter_unknown`, `validation_error` (description missing, empty or over 1 000 characters).',
           idempotencyNote,
         ].join('\n\n'),
@@ -139,7 +139,8 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: "List a payment link's payments",
-        description: 'The intents its visits created, newest first, in every state (a visit that was not paid leaves a PENDING intent that expires). `limit` 1–100 (default 20), `startingAfter` the last intent id of the previous page.',
+        description:
+          'The intents its visits created, newest first, in every state (a visit that was not paid leaves a PENDING intent that expires). `limit` 1–100 (default 20), `startingAfter` the last intent id of the previous page.',
         security: merchantSecurity,
         params: PaymentLinkIdParams,
         querystring: ListLinkPaymentsQuery,
@@ -162,7 +163,7 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
         summary: 'Open a payment link (a page for people)',
         description:
           'No key. Creates a payment intent for the link (its merchant, mode, amount, currency, description; metadata with `payment_link`) and answers **303** to the hosted checkout page `/checkout/{sessionToken}`. ' +
-          'An unknown link answers an HTML page with status 404, an inactive one 410; in French or English (Accept-Language, else the merchant\'s language, else French). ' +
+          "An unknown link answers an HTML page with status 404, an inactive one 410; in French or English (Accept-Language, else the merchant's language, else French). " +
           'Limited per client address (each visit creates an intent): over the limit, an HTML page with status 429 and `Retry-After`. `HEAD`, and a GET by a link-preview robot (chat apps, social networks, search engines, by User-Agent), create nothing: an open link answers 200 with a preview page (merchant, amount, description as Open Graph tags).',
         params: VisitParams,
       },

@@ -20,7 +20,11 @@ export const CreatePaymentLinkBody = Type.Object(
     // The intents' own rules: the same amount and currency checks, the same error codes.
     amount: CreateIntentBody.properties.amount,
     currency: CreateIntentBody.properties.currency,
-    description: Type.String({ minLength: 1, maxLength: MAX_DESCRIPTION_LENGTH, description: `What the customer pays for, shown on the checkout page: 1–${MAX_DESCRIPTION_LENGTH} characters.` }),
+    description: Type.String({
+      minLength: 1,
+      maxLength: MAX_DESCRIPTION_LENGTH,
+      description: `What the customer pays for, shown on the checkout page: 1–${MAX_DESCRIPTION_LENGTH} characters.`,
+    }),
     metadata: Type.Optional(metadataField),
     active: Type.Optional(Type.Boolean({ description: 'Whether visits create payments (default true).' })),
   },
@@ -57,7 +61,9 @@ const limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20
 export const ListPaymentLinksQuery = Type.Object(
   {
     limit,
-    startingAfter: Type.Optional(Type.String({ pattern: '^plink_[0-9a-z]{26}$', description: 'The last id of the previous page: the next page starts after it.' })),
+    startingAfter: Type.Optional(
+      Type.String({ pattern: '^plink_[0-9a-z]{26}$', description: 'The last id of the previous page: the next page starts after it.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -88,7 +88,9 @@ export function createPaymentLinksService(
       const amountMinor = parseAmount(body.amount, currency);
       const metadata = body.metadata ?? {};
       if (LINK_METADATA_KEY in metadata) {
-        throw new ApiError('metadata_invalid', `The metadata key ${LINK_METADATA_KEY} is reserved: every intent of the link carries the link's id under it`, { param: `metadata.${LINK_METADATA_KEY}` });
+        throw new ApiError('metadata_invalid', `The metadata key ${LINK_METADATA_KEY} is reserved: every intent of the link carries the link's id under it`, {
+          param: `metadata.${LINK_METADATA_KEY}`,
+        });
       }
       const now = clock.now();
       return db.transaction().execute(async (tx) => {
@@ -168,7 +170,14 @@ export function createPaymentLinksService(
       if (!found) return { kind: 'not_found' };
       const { row, merchant } = found;
       if (!row.active || merchant.frozen === true) return { kind: 'inactive', merchantLanguage: merchant.language };
-      return { kind: 'open', merchantLanguage: merchant.language, merchantName: merchant.name, amountMinor: row.amount_minor, currency: row.currency as Currency, description: row.description };
+      return {
+        kind: 'open',
+        merchantLanguage: merchant.language,
+        merchantName: merchant.name,
+        amountMinor: row.amount_minor,
+        currency: row.currency as Currency,
+        description: row.description,
+      };
     },
   };
 }

@@ -59,7 +59,13 @@ export const payoutsRepository = {
   },
 
   async find(db: Executor, scope: Scope, id: string): Promise<PayoutRow | undefined> {
-    return db.selectFrom('payouts').selectAll().where('id', '=', id).where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode).executeTakeFirst();
+    return db
+      .selectFrom('payouts')
+      .selectAll()
+      .where('id', '=', id)
+      .where('merchant_id', '=', scope.merchantId)
+      .where('mode', '=', scope.mode)
+      .executeTakeFirst();
   },
 
   /** The payout, locked until the transaction ends: every change of its status goes through this. */
@@ -71,7 +77,10 @@ export const payoutsRepository = {
     let query = db.selectFrom('payouts').selectAll().where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode);
     if (q.status !== undefined) query = query.where('status', '=', q.status);
     if (q.startingAfter !== undefined) query = query.where('id', '<', q.startingAfter);
-    return query.orderBy('id', 'desc').limit(q.limit + 1).execute();
+    return query
+      .orderBy('id', 'desc')
+      .limit(q.limit + 1)
+      .execute();
   },
 
   async update(db: Executor, id: string, patch: Partial<Omit<PayoutRow, 'id'>>): Promise<PayoutRow> {
@@ -80,7 +89,14 @@ export const payoutsRepository = {
 
   /** Every payout of a provider created in [from, to) (reconciliation). */
   async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<PayoutRow[]> {
-    return db.selectFrom('payouts').selectAll().where('provider', '=', provider).where('created_at', '>=', from).where('created_at', '<', to).orderBy('id').execute();
+    return db
+      .selectFrom('payouts')
+      .selectAll()
+      .where('provider', '=', provider)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .orderBy('id')
+      .execute();
   },
 
   async schedule(db: Executor, scope: Scope): Promise<PayoutScheduleRow | undefined> {
@@ -109,15 +125,7 @@ export const payoutsRepository = {
 
   /** Schedules due by `now`, locked (SKIP LOCKED: schedulers of several processes share them). */
   async lockDueSchedules(tx: Tx, now: Date, limit: number): Promise<PayoutScheduleRow[]> {
-    return tx
-      .selectFrom('payout_schedules')
-      .selectAll()
-      .where('next_run_at', '<=', now)
-      .orderBy('next_run_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
+    return tx.selectFrom('payout_schedules').selectAll().where('next_run_at', '<=', now).orderBy('next_run_at').limit(limit).forUpdate().skipLocked().execute();
   },
 
   async setNextRun(db: Executor, scope: Scope, at: Date | null): Promise<void> {

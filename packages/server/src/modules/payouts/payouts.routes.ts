@@ -17,10 +17,10 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
       config: { auth: 'sk', access: 'payouts:write', refusedWhenFrozen: true },
       schema: {
         tags,
-        summary: "Pay out part of the available balance to a mobile-money number",
+        summary: 'Pay out part of the available balance to a mobile-money number',
         description: [
           "Takes `amount` out of the available balance at once and sends it to `destination.phoneNumber` through the provider (`mtn_momo`, or `wave` for XOF). The answer is 202 with the payout PENDING: the payout, the debit and the provider reference commit first, the provider is called after. PAID when the provider says SUCCESSFUL (`payout.paid`); FAILED with the provider's reason otherwise, the money back in `available` (`payout.failed`). While the provider cannot be reached the payout stays PENDING and is asked about again: never paid twice. Test mode always uses the providers' sandbox.",
-          'Errors: `amount_invalid`, `currency_unsupported`, `provider_unsupported`, `destination_unsupported` (400: the provider only collects, as `orange_money`), `phone_invalid`, `description_invalid` (400: outside the provider\'s message rules, mtn_momo 1 to 160 characters without `& \' < >`); `balance_insufficient` (409: `available` holds less, is negative, or has no such currency; concurrent payouts never overdraw it); `provider_unavailable` (503). Send an `Idempotency-Key`: a retry replays the first answer and never pays twice.',
+          "Errors: `amount_invalid`, `currency_unsupported`, `provider_unsupported`, `destination_unsupported` (400: the provider only collects, as `orange_money`), `phone_invalid`, `description_invalid` (400: outside the provider's message rules, mtn_momo 1 to 160 characters without `& ' < >`); `balance_insufficient` (409: `available` holds less, is negative, or has no such currency; concurrent payouts never overdraw it); `provider_unavailable` (503). Send an `Idempotency-Key`: a retry replays the first answer and never pays twice.",
         ].join('\n\n'),
         security,
         body: CreatePayoutBody,
@@ -32,7 +32,10 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/payouts',
-    { config: { auth: 'sk', access: 'payouts:read' }, schema: { tags, summary: 'Payouts, newest first', security, querystring: ListPayoutsQuery, response: { 200: PayoutList } } },
+    {
+      config: { auth: 'sk', access: 'payouts:read' },
+      schema: { tags, summary: 'Payouts, newest first', security, querystring: ListPayoutsQuery, response: { 200: PayoutList } },
+    },
     async (request) => payouts.list(request.merchant, request.query),
   );
 
@@ -44,7 +47,10 @@ export default async function payoutsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/payout-schedule',
-    { config: { auth: 'sk', access: 'payouts:read' }, schema: { tags, summary: 'The automatic payout schedule, in the key\'s mode', security, response: { 200: PayoutSchedule } } },
+    {
+      config: { auth: 'sk', access: 'payouts:read' },
+      schema: { tags, summary: "The automatic payout schedule, in the key's mode", security, response: { 200: PayoutSchedule } },
+    },
     async (request) => payouts.schedule(request.merchant),
   );
 

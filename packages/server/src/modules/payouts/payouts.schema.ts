@@ -5,7 +5,11 @@ const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC
 
 export const Destination = Type.Object(
   {
-    provider: Type.String({ maxLength: 32, description: 'The mobile-money provider that sends the money: `mtn_momo` (XAF) or `wave` (XOF); a provider that only collects (`orange_money`) is 400 `destination_unsupported`.' }),
+    provider: Type.String({
+      maxLength: 32,
+      description:
+        'The mobile-money provider that sends the money: `mtn_momo` (XAF) or `wave` (XOF); a provider that only collects (`orange_money`) is 400 `destination_unsupported`.',
+    }),
     phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The mobile-money number that receives the money, E.164.' }),
   },
   { additionalProperties: false },
@@ -17,7 +21,10 @@ export const CreatePayoutBody = Type.Object(
     currency: Type.String({ description: 'ISO 4217: XAF, XOF, EUR or USD.' }),
     destination: Destination,
     description: Type.Optional(
-      Type.String({ description: "Shown in the statement and to the payee (as the payer message), so within the provider's message rules (mtn_momo: 1 to 160 characters, none of `& ' < >`; 400 `description_invalid`)." }),
+      Type.String({
+        description:
+          "Shown in the statement and to the payee (as the payer message), so within the provider's message rules (mtn_momo: 1 to 160 characters, none of `& ' < >`; 400 `description_invalid`).",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -61,7 +68,15 @@ const Interval = Type.Union([Type.Literal('manual'), Type.Literal('daily'), Type
 });
 export const WEEK_DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const WeekDay = Type.Union(
-  [Type.Literal('sunday'), Type.Literal('monday'), Type.Literal('tuesday'), Type.Literal('wednesday'), Type.Literal('thursday'), Type.Literal('friday'), Type.Literal('saturday')],
+  [
+    Type.Literal('sunday'),
+    Type.Literal('monday'),
+    Type.Literal('tuesday'),
+    Type.Literal('wednesday'),
+    Type.Literal('thursday'),
+    Type.Literal('friday'),
+    Type.Literal('saturday'),
+  ],
   { description: 'The day of a weekly payout' },
 );
 

@@ -8,7 +8,19 @@ import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../
 import type { Caller, KeyMode, Scope } from '../../platform/tenancy.ts';
 import { LATEST_API_VERSION } from '../../platform/versioning.ts';
 import type { BalancesService } from '../balances/index.ts';
-import { type ConnectorSource, createProviderLifecycle, type Decision, describeProvider, isAcceptableMessage, providerDescriptions, paymentRequestOf, storeOf, FIRST_POLL_DELAY_MS, isProviderName, newReference } from '../connectors/index.ts';
+import {
+  type ConnectorSource,
+  createProviderLifecycle,
+  type Decision,
+  describeProvider,
+  isAcceptableMessage,
+  providerDescriptions,
+  paymentRequestOf,
+  storeOf,
+  FIRST_POLL_DELAY_MS,
+  isProviderName,
+  newReference,
+} from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
 import { type PayoutRow, type PayoutScheduleRow, payoutsRepository as repo } from './payouts.repository.ts';
 import { type CreatePayoutBody, type Payout, type PayoutSchedule, type PayoutScheduleBody, WEEK_DAYS } from './payouts.schema.ts';
@@ -58,8 +70,6 @@ function scheduleView(scope: Scope, row: PayoutScheduleRow | undefined): PayoutS
   };
 }
 
-
-
 interface NewPayout {
   amount: bigint;
   currency: Currency;
@@ -95,16 +105,24 @@ export function createPayoutsService(
   const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
 
   function checkDestination(mode: KeyMode, d: { provider: string; phoneNumber: string }): void {
-    const senders = providerDescriptions().filter((p) => p.capabilities.disburse).map((p) => p.name);
-    if (!isProviderName(d.provider)) throw new ApiError('provider_unsupported', `Unknown provider "${d.provider}"; payouts go to ${senders.join(', ')}`, { param: 'destination.provider' });
+    const senders = providerDescriptions()
+      .filter((p) => p.capabilities.disburse)
+      .map((p) => p.name);
+    if (!isProviderName(d.provider))
+      throw new ApiError('provider_unsupported', `Unknown provider "${d.provider}"; payouts go to ${senders.join(', ')}`, { param: 'destination.provider' });
     // A provider that only collects (Orange Money Web Payment) has no operation to send money with.
     if (describeProvider(d.provider)?.capabilities.disburse !== true) {
-      throw new ApiError('destination_unsupported', `${d.provider} cannot receive payouts; payouts go to ${senders.join(', ')}`, { param: 'destination.provider' });
+      throw new ApiError('destination_unsupported', `${d.provider} cannot receive payouts; payouts go to ${senders.join(', ')}`, {
+        param: 'destination.provider',
+      });
     }
     if (!E164.test(d.phoneNumber)) {
-      throw new ApiError('phone_invalid', 'destination.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', { param: 'destination.phoneNumber' });
+      throw new ApiError('phone_invalid', 'destination.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', {
+        param: 'destination.phoneNumber',
+      });
     }
-    if (!connectorFor(mode, d.provider)) throw new ApiError('provider_unavailable', `${d.provider} is not configured for ${mode} mode on this server`, { param: 'destination.provider' });
+    if (!connectorFor(mode, d.provider))
+      throw new ApiError('provider_unavailable', `${d.provider} is not configured for ${mode} mode on this server`, { param: 'destination.provider' });
   }
 
   /**
@@ -116,13 +134,22 @@ export function createPayoutsService(
     const rules = describeProvider(provider)?.messages;
     if (description === undefined || rules === undefined || isAcceptableMessage(rules, description)) return;
     const forbidden = rules.forbidden ? `, without ${[...rules.forbidden].join(' ')}` : '';
-    throw new ApiError('description_invalid', `description must be ${rules.minLength} to ${rules.maxLength} characters${forbidden}: ${provider} refuses other messages`, { param: 'description' });
+    throw new ApiError(
+      'description_invalid',
+      `description must be ${rules.minLength} to ${rules.maxLength} characters${forbidden}: ${provider} refuses other messages`,
+      { param: 'description' },
+    );
   }
 
   /** Writes a PENDING payout and takes its money out of `available`, in the caller's transaction. */
   async function createInTx(tx: Tx, scope: Scope, p: NewPayout): Promise<PayoutRow> {
     const id = ids('payout');
-    await balances.debitForPayout(tx, scope, { payoutId: id, currency: p.currency, amount: p.amount, description: p.description ?? `Payout ${id} to ${p.provider} ${p.phoneNumber}` });
+    await balances.debitForPayout(tx, scope, {
+      payoutId: id,
+      currency: p.currency,
+      amount: p.amount,
+      description: p.description ?? `Payout ${id} to ${p.provider} ${p.phoneNumber}`,
+    });
     const now = clock.now();
     return repo.insert(tx, {
       id,
@@ -254,13 +281,20 @@ export function createPayoutsService(
     /** PUT /payout-schedule: manual, daily or weekly, where to, and the least amount worth paying per currency. */
     async setSchedule(scope: Scope, body: PayoutScheduleBody): Promise<PayoutSchedule> {
       const current = await repo.schedule(db, scope);
-      const destination = body.destination ?? (current?.provider && current.phone_number ? { provider: current.provider, phoneNumber: current.phone_number } : undefined);
+      const destination =
+        body.destination ?? (current?.provider && current.phone_number ? { provider: current.provider, phoneNumber: current.phone_number } : undefined);
       if (destination) checkDestination(scope.mode, destination);
       if (body.interval !== 'manual' && !destination) {
-        throw new ApiError('validation_error', 'An automatic schedule needs a destination: {provider, phoneNumber}', { param: 'destination', errors: [{ param: 'destination', message: 'required for daily and weekly' }] });
+        throw new ApiError('validation_error', 'An automatic schedule needs a destination: {provider, phoneNumber}', {
+          param: 'destination',
+          errors: [{ param: 'destination', message: 'required for daily and weekly' }],
+        });
       }
       if (body.weeklyAnchor !== undefined && body.interval !== 'weekly') {
-        throw new ApiError('validation_error', 'weeklyAnchor is for a weekly schedule', { param: 'weeklyAnchor', errors: [{ param: 'weeklyAnchor', message: 'only with interval weekly' }] });
+        throw new ApiError('validation_error', 'weeklyAnchor is for a weekly schedule', {
+          param: 'weeklyAnchor',
+          errors: [{ param: 'weeklyAnchor', message: 'only with interval weekly' }],
+        });
       }
       const minimum: Record<string, string> = {};
       for (const [code, value] of Object.entries(body.minimumAmount ?? {})) {
@@ -307,7 +341,9 @@ export function createPayoutsService(
             const minimum = BigInt(s.minimum[currency] ?? '1');
             if (amount <= 0n || amount < minimum) continue;
             try {
-              rows.push(await createInTx(tx, scope, { amount, currency, provider: s.provider, phoneNumber: s.phone_number, description: null, method: 'scheduled' }));
+              rows.push(
+                await createInTx(tx, scope, { amount, currency, provider: s.provider, phoneNumber: s.phone_number, description: null, method: 'scheduled' }),
+              );
             } catch (err) {
               // A payout made meanwhile took part of it (checked before any write): next time.
               if (!(err instanceof ApiError && err.code === 'balance_insufficient')) throw err;

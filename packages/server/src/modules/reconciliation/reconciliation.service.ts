@@ -236,14 +236,19 @@ export function createReconciliationService(
     if (!isProviderName(provider)) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"; supported: mtn_momo`, { param: 'provider' });
     const connector = sources.connectors.forMode(mode).get(provider);
     if (connector === undefined) {
-      const how = mode === 'test' ? 'test mode asks the MoMo sandbox: set CAISSE_MOMO_SANDBOX_URL (npx caisse momo-sandbox)' : 'set the CAISSE_MOMO_* variables';
+      const how =
+        mode === 'test' ? 'test mode asks the MoMo sandbox: set CAISSE_MOMO_SANDBOX_URL (npx caisse momo-sandbox)' : 'set the CAISSE_MOMO_* variables';
       throw new ApiError('provider_unavailable', `${provider} is not configured for ${mode} mode here; ${how}`, { param: 'provider' });
     }
     return connector;
   }
 
   /** The provider's requests of the period for each product we check, or why there are none. */
-  async function listing(connector: Connector, q: ReconcileQuery, kinds: ConnectorKind[]): Promise<{ source: ReconciliationReport['listing']['source']; requests: ListedRequest[]; reason?: string }> {
+  async function listing(
+    connector: Connector,
+    q: ReconcileQuery,
+    kinds: ConnectorKind[],
+  ): Promise<{ source: ReconciliationReport['listing']['source']; requests: ListedRequest[]; reason?: string }> {
     if (q.statement !== undefined) {
       const requests = q.statement.filter((r) => kinds.includes(r.kind) && r.createdAt >= q.from && r.createdAt < q.to);
       return { source: 'statement', requests };
@@ -271,7 +276,12 @@ export function createReconciliationService(
       const wideFrom = new Date(q.from.getTime() - MATCH_MARGIN_MS);
       const wideTo = new Date(q.to.getTime() + MATCH_MARGIN_MS);
       const wide = (source: RequestSource<string> | undefined) => source?.listForProvider(q.provider, wideFrom, wideTo);
-      const [topups, payouts, attempts, refunds] = await Promise.all([wide(sources.topups) as Promise<OurRequest<string>[]>, wide(sources.payouts), wide(sources.attempts), wide(sources.refunds)]);
+      const [topups, payouts, attempts, refunds] = await Promise.all([
+        wide(sources.topups) as Promise<OurRequest<string>[]>,
+        wide(sources.payouts),
+        wide(sources.attempts),
+        wide(sources.refunds),
+      ]);
       const inPeriod = (r: OurRequest<string>) => r.mode === q.mode && r.created_at >= q.from && r.created_at < q.to;
       const ourTopups = topups.filter(inPeriod);
       const ourPayouts = payouts?.filter(inPeriod);
@@ -287,7 +297,9 @@ export function createReconciliationService(
       // Money out is listed only when a source of it is wired: otherwise every transfer would be unknown to us.
       const kinds: ConnectorKind[] = payouts === undefined && refunds === undefined ? ['collection'] : ['collection', 'disbursement'];
       const [verdicts, listed] = await Promise.all([
-        mapLimited(ours, STATUS_CONCURRENCY, async ({ object, row }) => compareRequest(object, row, await connector.status(OBJECTS[object].kind, row.reference))),
+        mapLimited(ours, STATUS_CONCURRENCY, async ({ object, row }) =>
+          compareRequest(object, row, await connector.status(OBJECTS[object].kind, row.reference)),
+        ),
         listing(connector, q, kinds),
       ]);
 

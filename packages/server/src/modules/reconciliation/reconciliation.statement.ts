@@ -44,7 +44,14 @@ export function parseStatement(text: string): ListedRequest[] {
   const column = (record: string[], name: string) => record[names.indexOf(name)] ?? '';
   return lines.map(({ record, info }) => {
     const at = `line ${info.lines}`;
-    const [reference, rawKind, rawStatus, amount, rawCurrency, created] = STATEMENT_COLUMNS.map((c) => column(record, c)) as [string, string, string, string, string, string];
+    const [reference, rawKind, rawStatus, amount, rawCurrency, created] = STATEMENT_COLUMNS.map((c) => column(record, c)) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     if (reference === '') throw invalid(`${at}: the reference is empty`);
     const kind = rawKind.toLowerCase() as ConnectorKind;
     if (!KINDS.includes(kind)) throw invalid(`${at}: kind "${rawKind}" is not ${KINDS.join(' or ')}`);

@@ -39,13 +39,19 @@ describe('compareRequest', () => {
   it('PENDING here is in flight whatever the provider says; UNKNOWN is unverified, never agreement', () => {
     expect(compareRequest('topup', row('PENDING'), says('SUCCESSFUL'))).toMatchObject({ type: 'in_flight', entry: { provider: { status: 'SUCCESSFUL' } } });
     expect(compareRequest('topup', row('PENDING'), { status: 'UNKNOWN', reason: 'HTTP 500' })).toMatchObject({ type: 'in_flight' });
-    expect(compareRequest('topup', row('SUCCEEDED'), { status: 'UNKNOWN', reason: 'HTTP 500' })).toMatchObject({ type: 'unverified', entry: { reason: 'HTTP 500' } });
+    expect(compareRequest('topup', row('SUCCEEDED'), { status: 'UNKNOWN', reason: 'HTTP 500' })).toMatchObject({
+      type: 'unverified',
+      entry: { reason: 'HTTP 500' },
+    });
     expect(compareRequest('payout', row('FAILED'), { status: 'UNKNOWN', reason: 'timeout' })).toMatchObject({ type: 'unverified' });
   });
 
   it('shows amounts as decimal strings of the currency', () => {
     const v = compareRequest('payout', row('PAID', { amount_minor: 1250n, currency: 'EUR' }), says('SUCCESSFUL', 1200n, 'EUR'));
-    expect(v).toMatchObject({ type: 'mismatched', mismatches: [{ ours: { amount: '12.50' }, provider: { amount: '12.00' }, detail: 'we have 12.50 EUR, the provider 12.00 EUR' }] });
+    expect(v).toMatchObject({
+      type: 'mismatched',
+      mismatches: [{ ours: { amount: '12.50' }, provider: { amount: '12.00' }, detail: 'we have 12.50 EUR, the provider 12.00 EUR' }],
+    });
   });
 });
 
@@ -59,7 +65,15 @@ describe('parseStatement', () => {
         'c,2026-11-01T11:00:00Z,EUR,12.50,FAILED,disbursement,abc-2,\r\n',
     );
     expect(rows).toEqual([
-      { kind: 'collection', reference: 'abc-1', status: 'SUCCESSFUL', amount: '5000', currency: 'XAF', createdAt: new Date('2026-11-01T09:00:00Z'), externalId: 'top_1' },
+      {
+        kind: 'collection',
+        reference: 'abc-1',
+        status: 'SUCCESSFUL',
+        amount: '5000',
+        currency: 'XAF',
+        createdAt: new Date('2026-11-01T09:00:00Z'),
+        externalId: 'top_1',
+      },
       { kind: 'disbursement', reference: 'abc-2', status: 'FAILED', amount: '12.50', currency: 'EUR', createdAt: new Date('2026-11-01T11:00:00Z') },
     ]);
     expect(parseStatement(`${header}\n`)).toEqual([]);

@@ -78,7 +78,10 @@ export const topupsRepository = {
   async listForUser(db: Executor, scope: { merchantId: string; mode: KeyMode }, userId: string, q: { limit: number; startingAfter?: string }) {
     let query = db.selectFrom('topups').selectAll().where('user_id', '=', userId).where('merchant_id', '=', scope.merchantId).where('mode', '=', scope.mode);
     if (q.startingAfter !== undefined) query = query.where('id', '<', q.startingAfter);
-    return query.orderBy('id', 'desc').limit(q.limit + 1).execute();
+    return query
+      .orderBy('id', 'desc')
+      .limit(q.limit + 1)
+      .execute();
   },
 
   async update(db: Executor, id: string, patch: Partial<Omit<TopupRow, 'id'>>): Promise<TopupRow> {
@@ -87,11 +90,26 @@ export const topupsRepository = {
 
   /** A customer's top-ups started through one merchant's key, newest first. */
   async listForCustomerAt(db: Executor, merchantId: string, mode: KeyMode, userId: string, limit: number): Promise<TopupRow[]> {
-    return db.selectFrom('topups').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', mode).where('user_id', '=', userId).orderBy('id', 'desc').limit(limit).execute();
+    return db
+      .selectFrom('topups')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('mode', '=', mode)
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   },
 
   /** Every top-up of a provider created in [from, to) (reconciliation). */
   async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<TopupRow[]> {
-    return db.selectFrom('topups').selectAll().where('provider', '=', provider).where('created_at', '>=', from).where('created_at', '<', to).orderBy('id').execute();
+    return db
+      .selectFrom('topups')
+      .selectAll()
+      .where('provider', '=', provider)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .orderBy('id')
+      .execute();
   },
 };

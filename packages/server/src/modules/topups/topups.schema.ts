@@ -21,7 +21,8 @@ export const Topup = Type.Object({
   provider: Type.String(),
   phoneNumber: Type.String(),
   status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], {
-    description: 'PENDING until the provider says: SUCCEEDED (the wallet is credited, once) or FAILED (with `failureReason`). Timed out after 15 minutes: FAILED.',
+    description:
+      'PENDING until the provider says: SUCCEEDED (the wallet is credited, once) or FAILED (with `failureReason`). Timed out after 15 minutes: FAILED.',
   }),
   failureReason: Type.Union([Type.String(), Type.Null()], { description: "The provider's reason (e.g. APPROVAL_REJECTED), or TIMEOUT" }),
   livemode: Type.Boolean(),

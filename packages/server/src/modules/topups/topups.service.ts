@@ -6,7 +6,16 @@ import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import type { KeyMode, MerchantContext, UserContext } from '../../platform/tenancy.ts';
-import { type ConnectorSource, createProviderLifecycle, type Decision, paymentRequestOf, storeOf, FIRST_POLL_DELAY_MS, isProviderName, newReference } from '../connectors/index.ts';
+import {
+  type ConnectorSource,
+  createProviderLifecycle,
+  type Decision,
+  paymentRequestOf,
+  storeOf,
+  FIRST_POLL_DELAY_MS,
+  isProviderName,
+  newReference,
+} from '../connectors/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { type TopupRow, topupsRepository as repo } from './topups.repository.ts';
 import type { CreateTopupBody, Topup } from './topups.schema.ts';
@@ -34,7 +43,6 @@ export function topupView(row: TopupRow): Topup {
   };
 }
 
-
 /** Who tells the customer that a top-up reached their wallet (the users module, injected: it knows their language). */
 export interface TopupNotices {
   notifyTopupCredited(topup: { merchantId: string; mode: KeyMode; userId: string; amount: bigint; currency: Currency; providerName: string }): Promise<void>;
@@ -49,7 +57,10 @@ const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo' };
  * wallet is credited exactly once, in the transaction that moves the top-up to SUCCEEDED under its
  * row lock, whether a callback, a duplicate callback or the poller learnt it.
  */
-export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerService; connectors: ConnectorSource; logger?: Logger; notices?: TopupNotices }) {
+export function createTopupsService(
+  deps: Deps,
+  collaborators: { ledger: LedgerService; connectors: ConnectorSource; logger?: Logger; notices?: TopupNotices },
+) {
   const { db, clock, ids, random } = deps;
   const { ledger, connectors, notices } = collaborators;
   const log = collaborators.logger;
@@ -97,7 +108,14 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
     if (credited && notices) {
       const t = credited;
       await notices
-        .notifyTopupCredited({ merchantId: t.merchant_id, mode: t.mode, userId: t.user_id, amount: t.amount_minor, currency: t.currency as Currency, providerName: PROVIDER_NAMES[t.provider] ?? t.provider })
+        .notifyTopupCredited({
+          merchantId: t.merchant_id,
+          mode: t.mode,
+          userId: t.user_id,
+          amount: t.amount_minor,
+          currency: t.currency as Currency,
+          providerName: PROVIDER_NAMES[t.provider] ?? t.provider,
+        })
         .catch((err: unknown) => log?.error({ err, topup: t.id }, 'top-up notice not sent'));
     }
     return row;
@@ -126,9 +144,12 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
     async create(merchant: MerchantContext, user: UserContext, body: CreateTopupBody, answer?: IdempotentAnswer): Promise<Topup> {
       const currency = assertCurrency(body.currency);
       const amount = parseAmount(body.amount, currency);
-      if (!isProviderName(body.provider)) throw new ApiError('provider_unsupported', `Unknown provider "${body.provider}"; supported: mtn_momo`, { param: 'provider' });
+      if (!isProviderName(body.provider))
+        throw new ApiError('provider_unsupported', `Unknown provider "${body.provider}"; supported: mtn_momo`, { param: 'provider' });
       if (!/^\+[1-9][0-9]{6,14}$/.test(body.phoneNumber)) {
-        throw new ApiError('phone_invalid', 'phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', { param: 'phoneNumber' });
+        throw new ApiError('phone_invalid', 'phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', {
+          param: 'phoneNumber',
+        });
       }
       if (!lifecycle.connectorFor(merchant.mode, body.provider)) {
         throw new ApiError('provider_unavailable', `${body.provider} is not configured for ${merchant.mode} mode on this server`, { param: 'provider' });
@@ -191,7 +212,10 @@ export function createTopupsService(deps: Deps, collaborators: { ledger: LedgerS
     /** A customer's top-ups started through this merchant's checkout (the dashboard's customer page). */
     listForCustomerAt: async (scope: { merchantId: string; mode: KeyMode }, userId: string, limit = 50) =>
       // The payer's number is the customer's: a merchant sees it masked, as the customer's phone.
-      (await repo.listForCustomerAt(db, scope.merchantId, scope.mode, userId, limit)).map((row) => ({ ...topupView(row), phoneNumber: maskPhone(row.phone_number) })),
+      (await repo.listForCustomerAt(db, scope.merchantId, scope.mode, userId, limit)).map((row) => ({
+        ...topupView(row),
+        phoneNumber: maskPhone(row.phone_number),
+      })),
 
     /** Every top-up of a provider created in [from, to), for reconciliation. */
     listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),

@@ -93,18 +93,20 @@ type History = Awaited<ReturnType<UsersService['account']['history']>>;
 
 function historyView(t: Translator, base: string, h: History): string {
   const money = (amount: string, currency: string) => escapeHtml(formatAmount(amount, currency, t.locale));
-  const balances = h.balances.length === 0
-    ? `<p>${money('0', 'XAF')}</p>`
-    : `<ul>${h.balances.map((b) => `<li class="num">${money(b.amount, b.currency)}</li>`).join('')}</ul>`;
+  const balances =
+    h.balances.length === 0
+      ? `<p>${money('0', 'XAF')}</p>`
+      : `<ul>${h.balances.map((b) => `<li class="num">${money(b.amount, b.currency)}</li>`).join('')}</ul>`;
   const rows = h.movements
     .map((m) => {
       const kind = KIND_TEXTS[m.kind];
       return `<tr><td>${escapeHtml(formatDateTime(m.createdAt, t.locale))}</td><td>${escapeHtml(m.merchantName)}</td><td>${escapeHtml(kind ? t.text(kind) : m.kind)}</td><td>${escapeHtml(m.reference ?? '')}</td><td class="num">${money(m.amount, m.currency)}</td></tr>`;
     })
     .join('\n');
-  const history = h.movements.length === 0
-    ? `<p>${escapeHtml(t.text('account.noMovements'))}</p>`
-    : `<table><thead><tr><th scope="col">${escapeHtml(t.text('account.column.date'))}</th><th scope="col">${escapeHtml(t.text('account.column.merchant'))}</th><th scope="col">${escapeHtml(t.text('account.column.what'))}</th><th scope="col">${escapeHtml(t.text('account.column.reference'))}</th><th scope="col" class="num">${escapeHtml(t.text('account.column.amount'))}</th></tr></thead>
+  const history =
+    h.movements.length === 0
+      ? `<p>${escapeHtml(t.text('account.noMovements'))}</p>`
+      : `<table><thead><tr><th scope="col">${escapeHtml(t.text('account.column.date'))}</th><th scope="col">${escapeHtml(t.text('account.column.merchant'))}</th><th scope="col">${escapeHtml(t.text('account.column.what'))}</th><th scope="col">${escapeHtml(t.text('account.column.reference'))}</th><th scope="col" class="num">${escapeHtml(t.text('account.column.amount'))}</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>`;
@@ -137,20 +139,26 @@ export default async function accountPage(app: FastifyInstance) {
   });
   // Its forms come from its own pages only: another site cannot sign a visitor in or out.
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'POST' && isCrossSite(request, { nullOrigin: 'form' })) throw new ApiError('csrf_token_invalid', 'The account page takes its forms from its own pages only');
+    if (request.method === 'POST' && isCrossSite(request, { nullOrigin: 'form' }))
+      throw new ApiError('csrf_token_invalid', 'The account page takes its forms from its own pages only');
   });
   const config = { auth: 'none' as const, csp: 'page' as const };
   const schema = { hide: true };
 
   const html = (reply: FastifyReply, status: number, t: Translator, mode: KeyMode, body: string) =>
-    reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(t, mode, body));
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(page(t, mode, body));
   const tokenOf = (request: FastifyRequest, mode: KeyMode) => {
     const header = request.headers.cookie;
     return typeof header === 'string' && header !== '' ? parseCookie(header)[cookieName(mode, production)] : undefined;
   };
   const cookie = (mode: KeyMode, value: string, maxAge: number) =>
     stringifySetCookie(cookieName(mode, production), value, { httpOnly: true, secure: production, sameSite: 'strict', path: '/', maxAge });
-  const translate = (request: FastifyRequest, saved?: Language | null) => translator({ saved, requested: requestedLanguages(request.headers['accept-language']) });
+  const translate = (request: FastifyRequest, saved?: Language | null) =>
+    translator({ saved, requested: requestedLanguages(request.headers['accept-language']) });
   /** A refused form shows its page again with the reason; anything else is the server's error. */
   const refused = (err: unknown): ApiError => {
     if (err instanceof ApiError && err.status < 500) return err;
@@ -171,7 +179,12 @@ export default async function accountPage(app: FastifyInstance) {
       const t = translate(request);
       const phoneNumber = field(request.body, 'phoneNumber').replace(/\s/g, '');
       try {
-        await users.account.sendCode(mode, { phoneNumber, password: field(request.body, 'password') }, clientAddress(request), requestedLanguages(request.headers['accept-language']));
+        await users.account.sendCode(
+          mode,
+          { phoneNumber, password: field(request.body, 'password') },
+          clientAddress(request),
+          requestedLanguages(request.headers['accept-language']),
+        );
       } catch (err) {
         const e = refused(err);
         // A refused sign-in does not send the number back: an error answer never echoes a customer's data.
@@ -190,13 +203,21 @@ export default async function accountPage(app: FastifyInstance) {
         const t = translate(request);
         return html(reply, e.status, t, mode, codeForm(t, base, phoneNumber, masterKey, e));
       }
-      return reply.code(303).header('set-cookie', cookie(mode, session.token, ACCOUNT_SESSION_MS / 1000)).header('location', base).send();
+      return reply
+        .code(303)
+        .header('set-cookie', cookie(mode, session.token, ACCOUNT_SESSION_MS / 1000))
+        .header('location', base)
+        .send();
     });
 
     app.post(`${base}/sign-out`, { config, schema }, async (request, reply) => {
       const token = tokenOf(request, mode);
       if (token !== undefined) await users.account.signOut(token);
-      return reply.code(303).header('set-cookie', cookie(mode, '', 0)).header('location', base).send();
+      return reply
+        .code(303)
+        .header('set-cookie', cookie(mode, '', 0))
+        .header('location', base)
+        .send();
     });
   }
 }

@@ -103,12 +103,18 @@ const contactOf = prepare((db, p: { id: string; mode: KeyMode; merchantId: strin
   db
     .selectFrom('users as u')
     .select(['u.email', 'u.phone_number', 'u.phone_verified_at', 'u.language'])
-    .select((eb) => eb.exists(eb.selectFrom('customer_links as l').select('l.user_id').where('l.merchant_id', '=', p.merchantId).whereRef('l.user_id', '=', 'u.id')).as('linked'))
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('customer_links as l').select('l.user_id').where('l.merchant_id', '=', p.merchantId).whereRef('l.user_id', '=', 'u.id'))
+        .as('linked'),
+    )
     .where('u.id', '=', p.id)
     .where('u.mode', '=', p.mode)
     .where('u.merged_into', 'is', null),
 );
-const tokenVersionOf = prepare((db, p: { id: string }) => db.selectFrom('users').select('token_version').where('id', '=', p.id).where('merged_into', 'is', null));
+const tokenVersionOf = prepare((db, p: { id: string }) =>
+  db.selectFrom('users').select('token_version').where('id', '=', p.id).where('merged_into', 'is', null),
+);
 
 export const usersRepository = {
   /** Inserts a customer unless one of this mode has the phone number (then undefined). */
@@ -127,7 +133,13 @@ export const usersRepository = {
   },
 
   async findUserByPhone(db: Executor, mode: KeyMode, phoneNumber: string): Promise<UserRow | undefined> {
-    return db.selectFrom('users').selectAll().where('mode', '=', mode).where('phone_number', '=', phoneNumber).where('merged_into', 'is', null).executeTakeFirst();
+    return db
+      .selectFrom('users')
+      .selectAll()
+      .where('mode', '=', mode)
+      .where('phone_number', '=', phoneNumber)
+      .where('merged_into', 'is', null)
+      .executeTakeFirst();
   },
 
   /** The customer locked for this transaction (a password change and a payment never interleave). */
@@ -158,7 +170,10 @@ export const usersRepository = {
       .where('u.mode', '=', scope.mode)
       .where('u.merged_into', 'is', null);
     if (q.startingAfter !== undefined) query = query.where('u.id', '<', q.startingAfter);
-    return query.orderBy('u.id', 'desc').limit(q.limit + 1).execute();
+    return query
+      .orderBy('u.id', 'desc')
+      .limit(q.limit + 1)
+      .execute();
   },
 
   /**
@@ -209,7 +224,11 @@ export const usersRepository = {
     return db.updateTable('users').set({ language }).where('id', '=', id).where('merged_into', 'is', null).returningAll().executeTakeFirst();
   },
 
-  async updateUnverified(db: Executor, id: string, patch: { password_hash: string; email: string | null; language?: 'fr' | 'en' | null }): Promise<UserRow | undefined> {
+  async updateUnverified(
+    db: Executor,
+    id: string,
+    patch: { password_hash: string; email: string | null; language?: 'fr' | 'en' | null },
+  ): Promise<UserRow | undefined> {
     return db.updateTable('users').set(patch).where('id', '=', id).where('phone_verified_at', 'is', null).returningAll().executeTakeFirst();
   },
 
@@ -248,8 +267,14 @@ export const usersRepository = {
   async purgeExpiredAccountRows(db: Executor, now: Date, limit: number): Promise<number> {
     const sessions = db.selectFrom('account_sessions').select('token_hash').where('expires_at', '<=', now).limit(limit);
     const codes = db.selectFrom('account_codes').select('user_id').where('expires_at', '<=', now).limit(limit);
-    const a = await db.deleteFrom('account_sessions').where(sql<boolean>`token_hash = any(array(${sessions}))`).executeTakeFirst();
-    const b = await db.deleteFrom('account_codes').where(sql<boolean>`user_id = any(array(${codes}))`).executeTakeFirst();
+    const a = await db
+      .deleteFrom('account_sessions')
+      .where(sql<boolean>`token_hash = any(array(${sessions}))`)
+      .executeTakeFirst();
+    const b = await db
+      .deleteFrom('account_codes')
+      .where(sql<boolean>`user_id = any(array(${codes}))`)
+      .executeTakeFirst();
     return Number(a.numDeletedRows) + Number(b.numDeletedRows);
   },
 

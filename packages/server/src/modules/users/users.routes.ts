@@ -54,7 +54,8 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         response: { 202: PhoneVerification },
       },
     },
-    async (request, reply) => reply.code(202).send(await users.register(request.merchant, request.body, requestedLanguages(request.headers['accept-language']))),
+    async (request, reply) =>
+      reply.code(202).send(await users.register(request.merchant, request.body, requestedLanguages(request.headers['accept-language']))),
   );
 
   app.post(
@@ -84,13 +85,14 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Send a new phone verification code',
         description:
-          'Voids the previous code and sends a new one when the number awaits verification. The same 202 for any number (nothing is sent to an unknown or already verified one). At most one per 30 seconds and 5 per 15 minutes per number (429 `otp_rate_limited` with `Retry-After`). Named by `userId`, the answer is the same for every id, known or not, and carries no number (`phoneNumber: null`); the 429 then counts per id, and the number\'s own limit holds the SMS back silently.',
+          "Voids the previous code and sends a new one when the number awaits verification. The same 202 for any number (nothing is sent to an unknown or already verified one). At most one per 30 seconds and 5 per 15 minutes per number (429 `otp_rate_limited` with `Retry-After`). Named by `userId`, the answer is the same for every id, known or not, and carries no number (`phoneNumber: null`); the 429 then counts per id, and the number's own limit holds the SMS back silently.",
         security: apiKeyOnly,
         body: ResendVerificationBody,
         response: { 202: PhoneVerification },
       },
     },
-    async (request, reply) => reply.code(202).send(await users.resendVerification(request.merchant, request.body, requestedLanguages(request.headers['accept-language']))),
+    async (request, reply) =>
+      reply.code(202).send(await users.resendVerification(request.merchant, request.body, requestedLanguages(request.headers['accept-language']))),
   );
 
   app.post(
@@ -126,7 +128,8 @@ export default async function usersRoutes(fastify: FastifyInstance) {
         response: { 202: PasswordResetSent },
       },
     },
-    async (request, reply) => reply.code(202).send(await users.requestPasswordReset(request.merchant, request.body, requestedLanguages(request.headers['accept-language']))),
+    async (request, reply) =>
+      reply.code(202).send(await users.requestPasswordReset(request.merchant, request.body, requestedLanguages(request.headers['accept-language']))),
   );
 
   app.post(
@@ -195,7 +198,8 @@ export default async function usersRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: "List this merchant's customers",
-        description: 'Customers linked to this merchant (they registered through its key, were made by its test helpers, or attempted one of its payments), newest first. No wallet balance: only the customer sees it.',
+        description:
+          'Customers linked to this merchant (they registered through its key, were made by its test helpers, or attempted one of its payments), newest first. No wallet balance: only the customer sees it.',
         security: [{ apiKey: [], secretKey: [] }],
         querystring: ListUsersQuery,
         response: { 200: UserList },

@@ -11,15 +11,20 @@ export const PhoneNumber = Type.String({
   examples: ['+237650000000'],
 });
 
-const Password = Type.String({ maxLength: 1024, description: `At least ${PASSWORD_MIN_LENGTH} characters; very common passwords and the phone number itself are refused (400 password_weak).` });
+const Password = Type.String({
+  maxLength: 1024,
+  description: `At least ${PASSWORD_MIN_LENGTH} characters; very common passwords and the phone number itself are refused (400 password_weak).`,
+});
 const Email = Type.String({ format: 'email', maxLength: 254, description: 'Optional e-mail address (for codes by e-mail).' });
 const UserId = Type.String({ maxLength: 64, description: 'The user id (`usr_…`).' });
 /** What a client may send: fr or en, or a tag of either (a browser's `fr-CM`). Stored as fr or en. */
-const LANGUAGE_TAG_TEXT = 'French or English: `fr`, `en`, or a BCP 47 tag of either (`fr-CM`, `en-GB`), saved as `fr` or `en`. Other languages are refused (400 `validation_error`).';
+const LANGUAGE_TAG_TEXT =
+  'French or English: `fr`, `en`, or a BCP 47 tag of either (`fr-CM`, `en-GB`), saved as `fr` or `en`. Other languages are refused (400 `validation_error`).';
 const languageTag = (description = LANGUAGE_TAG_TEXT) =>
   Type.String({ maxLength: 35, pattern: '^([Ff][Rr]|[Ee][Nn])([-_][A-Za-z0-9]{1,8})*$', description, examples: ['fr', 'en', 'fr-CM'] });
 const SavedLanguage = Type.Union([Type.Literal('fr'), Type.Literal('en'), Type.Null()], {
-  description: "The language of the customer's SMS and e-mail; null: none chosen, so the request's `Accept-Language`, then the merchant's default, then French decide.",
+  description:
+    "The language of the customer's SMS and e-mail; null: none chosen, so the request's `Accept-Language`, then the merchant's default, then French decide.",
 });
 
 export const RegisterBody = Type.Object(
@@ -27,7 +32,9 @@ export const RegisterBody = Type.Object(
     phoneNumber: PhoneNumber,
     password: Password,
     email: Type.Optional(Email),
-    language: Type.Optional(languageTag(`${LANGUAGE_TAG_TEXT} Without it, the first French or English tag of the request's \`Accept-Language\` is saved, if any.`)),
+    language: Type.Optional(
+      languageTag(`${LANGUAGE_TAG_TEXT} Without it, the first French or English tag of the request's \`Accept-Language\` is saved, if any.`),
+    ),
   },
   { additionalProperties: false },
 );
@@ -42,15 +49,9 @@ export const VerifyPhoneBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ResendVerificationBody = Type.Object(
-  { userId: Type.Optional(UserId), phoneNumber: Type.Optional(PhoneNumber) },
-  { additionalProperties: false },
-);
+export const ResendVerificationBody = Type.Object({ userId: Type.Optional(UserId), phoneNumber: Type.Optional(PhoneNumber) }, { additionalProperties: false });
 
-export const LoginBody = Type.Object(
-  { phoneNumber: PhoneNumber, password: Type.String({ maxLength: 1024 }) },
-  { additionalProperties: false },
-);
+export const LoginBody = Type.Object({ phoneNumber: PhoneNumber, password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false });
 
 export const User = Type.Object({
   id: Type.String({ description: '`usr_…`' }),
@@ -76,7 +77,9 @@ export const TestUser = Type.Object({ ...User.properties, balances: Type.Array(B
  */
 export const PhoneVerification = Type.Object({
   object: Type.Literal('phone_verification'),
-  phoneNumber: Type.Union([Type.String(), Type.Null()], { description: 'The number, as sent; null when the request named a `userId` (an id never gives away a number)' }),
+  phoneNumber: Type.Union([Type.String(), Type.Null()], {
+    description: 'The number, as sent; null when the request named a `userId` (an id never gives away a number)',
+  }),
   channel: Type.Literal('sms'),
   expiresAt: Type.String({ format: 'date-time', description: 'When a code sent now would expire' }),
 });
@@ -99,10 +102,7 @@ export const PasswordResetConfirmBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ChangePasswordBody = Type.Object(
-  { currentPassword: Type.String({ maxLength: 1024 }), newPassword: Password },
-  { additionalProperties: false },
-);
+export const ChangePasswordBody = Type.Object({ currentPassword: Type.String({ maxLength: 1024 }), newPassword: Password }, { additionalProperties: false });
 
 export const UserIdParams = Type.Object({ id: Type.String({ maxLength: 64, description: '`usr_…`' }) });
 

@@ -155,7 +155,8 @@ export function createUsersService(
   const versions = createVersionCache(deps, (userId) => repo.tokenVersion(db, userId));
   const tokens = createTokenService(deps, versions.current);
 
-  const subject = (kind: 'login' | 'verify' | 'reset' | 'account' | 'send:verify' | 'send:reset' | 'send:account', mode: KeyMode, phoneNumber: string) => `${kind}:${mode}:${phoneNumber}`;
+  const subject = (kind: 'login' | 'verify' | 'reset' | 'account' | 'send:verify' | 'send:reset' | 'send:account', mode: KeyMode, phoneNumber: string) =>
+    `${kind}:${mode}:${phoneNumber}`;
   const codeExpiry = () => new Date(clock.now().getTime() + VERIFICATION_TTL_MS);
   /** A customer's sign-in, limited per number and client address, then per number (issue 20). */
   const loginOf = (mode: KeyMode, phoneNumber: string, address: string): LoginSubject => ({
@@ -173,10 +174,25 @@ export function createUsersService(
    * change the answer. `values.code`, when there is one, is the one-time code the text carries
    * (a live outbox row keeps the text without it).
    */
-  async function sms(merchant: Scope & { merchantLanguage?: string }, user: UserRow, requested: readonly string[], text: MessageId, subjectLine: MessageId, values?: Record<string, string | number>): Promise<void> {
+  async function sms(
+    merchant: Scope & { merchantLanguage?: string },
+    user: UserRow,
+    requested: readonly string[],
+    text: MessageId,
+    subjectLine: MessageId,
+    values?: Record<string, string | number>,
+  ): Promise<void> {
     const t = translator({ saved: user.language, requested, merchantDefault: merchant.merchantLanguage });
     try {
-      await messaging.send({ ...scopeOf(merchant), userId: user.id, channel: 'sms', to: user.phone_number, body: t.text(text, values), subject: t.text(subjectLine, values), code: typeof values?.code === 'string' ? values.code : undefined });
+      await messaging.send({
+        ...scopeOf(merchant),
+        userId: user.id,
+        channel: 'sms',
+        to: user.phone_number,
+        body: t.text(text, values),
+        subject: t.text(subjectLine, values),
+        code: typeof values?.code === 'string' ? values.code : undefined,
+      });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
@@ -260,7 +276,10 @@ export function createUsersService(
       const user = await repo.findUser(db, mode, ref.userId);
       return { phoneNumber: user?.phone_number ?? ref.userId, user };
     }
-    throw new ApiError('validation_error', 'Send phoneNumber', { param: 'phoneNumber', errors: [{ param: 'phoneNumber', message: 'phoneNumber is required' }] });
+    throw new ApiError('validation_error', 'Send phoneNumber', {
+      param: 'phoneNumber',
+      errors: [{ param: 'phoneNumber', message: 'phoneNumber is required' }],
+    });
   }
 
   return {
@@ -274,7 +293,11 @@ export function createUsersService(
      * The language saved is `language` (a tag of French or English), else the first of the
      * request's languages (`requested`, from Accept-Language) we have; else none.
      */
-    async register(merchant: MerchantContext, input: { phoneNumber: string; password: string; email?: string; language?: string }, requested: readonly string[] = []): Promise<CodeSent> {
+    async register(
+      merchant: MerchantContext,
+      input: { phoneNumber: string; password: string; email?: string; language?: string },
+      requested: readonly string[] = [],
+    ): Promise<CodeSent> {
       const scope = scopeOf(merchant);
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
       const language = languageToSave(input.language, requested);
@@ -306,7 +329,11 @@ export function createUsersService(
      * phone) and the send limit that can refuse it is the id's own; the number's limit then
      * holds the SMS back silently, since its 429 would tell which number the id belongs to.
      */
-    async resendVerification(merchant: MerchantContext, ref: { userId?: string; phoneNumber?: string }, requested: readonly string[] = []): Promise<CodeSent<'phone_verification', string | null>> {
+    async resendVerification(
+      merchant: MerchantContext,
+      ref: { userId?: string; phoneNumber?: string },
+      requested: readonly string[] = [],
+    ): Promise<CodeSent<'phone_verification', string | null>> {
       const scope = scopeOf(merchant);
       if (ref.phoneNumber === undefined && ref.userId !== undefined) {
         await throttle.send(subject('send:verify', scope.mode, `id:${ref.userId}`));
@@ -336,15 +363,16 @@ export function createUsersService(
       }
       const { phoneNumber, user } = await named(scope.mode, input);
       const attempt = await throttle.begin(subject('verify', scope.mode, phoneNumber), codeRule('POST /users/verify-phone/resend'));
-      const verified = user && !user.phone_verified_at
-        ? await db.transaction().execute(async (tx) => {
-            const v = await repo.lockVerification(tx, user.id);
-            if (!v || v.expires_at <= clock.now() || !codeMatches(config.masterKey, user.id, code, v.code_hash)) return undefined;
-            await repo.deleteVerification(tx, user.id);
-            await link(tx, scope, user.id);
-            return repo.markPhoneVerified(tx, user.id, clock.now());
-          })
-        : undefined;
+      const verified =
+        user && !user.phone_verified_at
+          ? await db.transaction().execute(async (tx) => {
+              const v = await repo.lockVerification(tx, user.id);
+              if (!v || v.expires_at <= clock.now() || !codeMatches(config.masterKey, user.id, code, v.code_hash)) return undefined;
+              await repo.deleteVerification(tx, user.id);
+              await link(tx, scope, user.id);
+              return repo.markPhoneVerified(tx, user.id, clock.now());
+            })
+          : undefined;
       if (!verified) throw incorrect(attempt.remaining);
       await attempt.succeeded();
       return userView(verified);
@@ -363,19 +391,34 @@ export function createUsersService(
         throw new ApiError('phone_not_verified', 'Verify the phone number first with the code sent by SMS (POST /users/verify-phone)');
       }
       const roles = ['USER'];
-      const issued: IssuedToken = await tokens.sign({ userId: user.id, merchantId: merchant.merchantId, mode: merchant.mode, roles, version: user.token_version });
+      const issued: IssuedToken = await tokens.sign({
+        userId: user.id,
+        merchantId: merchant.merchantId,
+        mode: merchant.mode,
+        roles,
+        version: user.token_version,
+      });
       return { id: user.id, token: issued.token, phoneNumber: user.phone_number, roles, expiresAt: issued.expiresAt.toISOString(), language: user.language };
     },
 
     /** POST /auth/password-reset: a code by SMS to a customer's number; the same answer for any number. */
-    async requestPasswordReset(merchant: MerchantContext, input: { phoneNumber: string }, requested: readonly string[] = []): Promise<CodeSent<'password_reset'>> {
+    async requestPasswordReset(
+      merchant: MerchantContext,
+      input: { phoneNumber: string },
+      requested: readonly string[] = [],
+    ): Promise<CodeSent<'password_reset'>> {
       const scope = scopeOf(merchant);
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
       await throttle.send(subject('send:reset', scope.mode, phoneNumber));
       const user = await repo.findUserByPhone(db, scope.mode, phoneNumber);
       if (user) {
         const code = generateCode(random);
-        await repo.saveReset(db, { user_id: user.id, code_hash: hashCode(config.masterKey, `reset:${user.id}`, code), expires_at: codeExpiry(), created_at: clock.now() });
+        await repo.saveReset(db, {
+          user_id: user.id,
+          code_hash: hashCode(config.masterKey, `reset:${user.id}`, code),
+          expires_at: codeExpiry(),
+          created_at: clock.now(),
+        });
         await throttle.clear(subject('reset', scope.mode, phoneNumber));
         await sms(merchant, user, requested, 'users.reset', 'users.resetSubject', { code, minutes });
       }
@@ -435,7 +478,8 @@ export function createUsersService(
       const chosen = languageToSave(language, []);
       if (!chosen) throw new ApiError('validation_error', 'language must be fr or en', { param: 'language' });
       const user = await repo.setLanguage(db, me.userId, chosen);
-      if (!user || user.mode !== merchant.mode) throw new ApiError('access_token_invalid', 'The access token is not valid or has expired; sign in again with POST /auth/web');
+      if (!user || user.mode !== merchant.mode)
+        throw new ApiError('access_token_invalid', 'The access token is not valid or has expired; sign in again with POST /auth/web');
       return userView(user);
     },
 
@@ -503,10 +547,15 @@ export function createUsersService(
       const currency = assertCurrency(input.currency ?? DEFAULT_CURRENCY);
       const amount = input.balance === undefined || input.balance === '0' ? 0n : parseAmount(input.balance, currency, 'balance');
       const passwordHash = await hashPassword(input.password);
-      const user = await insertUser(scope, { phoneNumber, passwordHash, email: input.email, language: languageToSave(input.language, []) }, clock.now(), async (tx, u) => {
-        await ledger.userWallet(tx, { ...scope, userId: u.id, currency });
-        if (amount > 0n) await ledger.fund(tx, { ...scope, userId: u.id, currency, amount });
-      });
+      const user = await insertUser(
+        scope,
+        { phoneNumber, passwordHash, email: input.email, language: languageToSave(input.language, []) },
+        clock.now(),
+        async (tx, u) => {
+          await ledger.userWallet(tx, { ...scope, userId: u.id, currency });
+          if (amount > 0n) await ledger.fund(tx, { ...scope, userId: u.id, currency, amount });
+        },
+      );
       if (!user) throw new ApiError('already_exists', `A customer with phone number ${phoneNumber} already exists in test mode`, { param: 'phoneNumber' });
       const wallet = await ledger.wallet({ userId: user.id, mode: scope.mode }, db, 0);
       return { ...userView(user), balances: wallet.balances };
@@ -535,11 +584,24 @@ export function createUsersService(
         const user = await checkPassword(mode, input, address);
         await throttle.send(subject('send:account', mode, user.phone_number));
         const code = generateCode(random);
-        await repo.saveReset(db, { user_id: user.id, code_hash: hashCode(config.masterKey, `account:${user.id}`, code), expires_at: codeExpiry(), created_at: clock.now() }, 'account_codes');
+        await repo.saveReset(
+          db,
+          { user_id: user.id, code_hash: hashCode(config.masterKey, `account:${user.id}`, code), expires_at: codeExpiry(), created_at: clock.now() },
+          'account_codes',
+        );
         await throttle.clear(subject('account', mode, user.phone_number));
         const t = translator({ saved: user.language, requested });
         try {
-          await messaging.send({ merchantId: null, mode, userId: user.id, channel: 'sms', to: user.phone_number, body: t.text('users.accountCode', { code, minutes }), subject: t.text('users.accountCodeSubject'), code });
+          await messaging.send({
+            merchantId: null,
+            mode,
+            userId: user.id,
+            channel: 'sms',
+            to: user.phone_number,
+            body: t.text('users.accountCode', { code, minutes }),
+            subject: t.text('users.accountCodeSubject'),
+            code,
+          });
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
         }
@@ -557,7 +619,14 @@ export function createUsersService(
               const row = await repo.lockReset(tx, user.id, 'account_codes');
               if (!row || row.expires_at <= clock.now() || !codeMatches(config.masterKey, `account:${user.id}`, input.code, row.code_hash)) return false;
               await repo.deleteReset(tx, user.id, 'account_codes');
-              await repo.insertAccountSession(tx, { token_hash: sha256(token), user_id: user.id, mode, token_version: user.token_version, created_at: clock.now(), expires_at: expiresAt });
+              await repo.insertAccountSession(tx, {
+                token_hash: sha256(token),
+                user_id: user.id,
+                mode,
+                token_version: user.token_version,
+                created_at: clock.now(),
+                expires_at: expiresAt,
+              });
               return true;
             })
           : false;

@@ -118,11 +118,29 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
       // A loopback target is on the gateway's own machine: its answer is never shown back.
       const excerpt = isLoopbackAddress(address.address) ? null : clean(res.excerpt, EXCERPT_BYTES);
       return {
-        result: { attemptedAt, statusCode: res.status, latencyMs: elapsed(), requestHeaders, responseExcerpt: excerpt, error: succeeded ? null : `HTTP ${res.status}`, succeeded },
+        result: {
+          attemptedAt,
+          statusCode: res.status,
+          latencyMs: elapsed(),
+          requestHeaders,
+          responseExcerpt: excerpt,
+          error: succeeded ? null : `HTTP ${res.status}`,
+          succeeded,
+        },
         retryAfter: retryAfterMs(res.headers['retry-after'], clock.now()),
       };
     } catch (err) {
-      return { result: { attemptedAt, statusCode: null, latencyMs: elapsed(), requestHeaders, responseExcerpt: null, error: clean((err as Error).message, 500), succeeded: false } };
+      return {
+        result: {
+          attemptedAt,
+          statusCode: null,
+          latencyMs: elapsed(),
+          requestHeaders,
+          responseExcerpt: null,
+          error: clean((err as Error).message, 500),
+          succeeded: false,
+        },
+      };
     }
   }
 
@@ -353,7 +371,9 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
         async drain() {
           stopping = true;
           const unsent = ready.splice(0).map((r) => r.c);
-          await repo.releaseUnsent(db, unsent, clock.now()).catch((err: unknown) => log?.[failureLevel(err)]({ err }, 'webhook deliveries claimed ahead could not be given back'));
+          await repo
+            .releaseUnsent(db, unsent, clock.now())
+            .catch((err: unknown) => log?.[failureLevel(err)]({ err }, 'webhook deliveries claimed ahead could not be given back'));
           await Promise.allSettled([...inFlight]);
         },
       });

@@ -35,9 +35,7 @@ export function paySignature(secrets: readonly string[], timestamp: number, body
 }
 
 export function standardSignature(secrets: readonly string[], msgId: string, timestamp: number, body: string): string {
-  return secrets
-    .map((secret) => `v1,${createHmac('sha256', standardKey(secret)).update(`${msgId}.${timestamp}.${body}`, 'utf8').digest('base64')}`)
-    .join(' ');
+  return secrets.map((secret) => `v1,${createHmac('sha256', standardKey(secret)).update(`${msgId}.${timestamp}.${body}`, 'utf8').digest('base64')}`).join(' ');
 }
 
 /** Every header a delivery carries besides the transport's own. */

@@ -62,7 +62,22 @@ describe('address policy', () => {
   it('allows only global unicast; loopback only in test mode when allowed', () => {
     expect(addressRefusal('93.184.216.34', live)).toBeNull();
     expect(addressRefusal('2606:4700::1', live)).toBeNull();
-    for (const a of ['127.0.0.1', '::1', '10.0.0.1', '172.16.5.4', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fe80::1', 'fd12::1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '224.0.0.1', '255.255.255.255']) {
+    for (const a of [
+      '127.0.0.1',
+      '::1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      'fe80::1',
+      'fd12::1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '224.0.0.1',
+      '255.255.255.255',
+    ]) {
       expect(addressRefusal(a, live), a).not.toBeNull();
     }
     expect(addressRefusal('127.0.0.1', test)).toBeNull();
@@ -73,7 +88,15 @@ describe('address policy', () => {
 
   it('parses URLs strictly', () => {
     expect(parseEndpointUrl('https://shop.example.com/h?x=1', live).toString()).toBe('https://shop.example.com/h?x=1');
-    for (const bad of ['nope', 'http://shop.example.com/', 'https://a:b@shop.example.com/', 'https://shop.example.com/#x', 'https://[::1]/', 'https://0x7f000001/', 'javascript:alert(1)']) {
+    for (const bad of [
+      'nope',
+      'http://shop.example.com/',
+      'https://a:b@shop.example.com/',
+      'https://shop.example.com/#x',
+      'https://[::1]/',
+      'https://0x7f000001/',
+      'javascript:alert(1)',
+    ]) {
       expect(() => parseEndpointUrl(bad, live), bad).toThrow(expect.objectContaining({ code: 'url_invalid' }));
     }
   });
@@ -87,7 +110,10 @@ describe('address policy', () => {
       ]),
     ).rejects.toThrow(/10\.0\.0\.1/);
     await expect(resolveForDelivery(url, live, async () => [])).rejects.toThrow(/does not resolve/);
-    await expect(resolveForDelivery(url, live, async () => [{ address: '93.184.216.34', family: 4 }])).resolves.toEqual({ address: '93.184.216.34', family: 4 });
+    await expect(resolveForDelivery(url, live, async () => [{ address: '93.184.216.34', family: 4 }])).resolves.toEqual({
+      address: '93.184.216.34',
+      family: 4,
+    });
   });
 
   it('IPv6: only global unicast 2000::/3 outside the special ranges (issue 20)', () => {
@@ -98,16 +124,35 @@ describe('address policy', () => {
       '::127.0.0.1', // IPv4-compatible (deprecated) forms, whatever they embed
       '::a9fe:a9fe', // 169.254.169.254
       '::a00:1', // 10.0.0.1
-      '::5db8:d822', '::93.184.216.34', // 93.184.216.34 (as glibc prints it), still refused: the form is deprecated
+      '::5db8:d822',
+      '::93.184.216.34', // 93.184.216.34 (as glibc prints it), still refused: the form is deprecated
       'fe80::1%eth0',
-      '::', '::1',
-      '::ffff:169.254.169.254', '::ffff:0:10.0.0.1', // IPv4-mapped, SIIT
-      '64:ff9b::7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::c0a8:1', '64:ff9b:1::a00:1', // NAT64
-      '2002:7f00:1::1', '2002:a9fe:a9fe::1', '2002:a00:1::', // 6to4 of loopback, link-local, private
-      '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
-      '2001:2::1', '2001:10::1', '2001:20::1', // benchmarking, ORCHID
-      '2001:db8::1', '3fff::1', // documentation
-      'fc00::1', 'fe80::1', 'fec0::1', 'ff02::1', '100::1', '4000::1', '5f00::1', 'e000::1',
+      '::',
+      '::1',
+      '::ffff:169.254.169.254',
+      '::ffff:0:10.0.0.1', // IPv4-mapped, SIIT
+      '64:ff9b::7f00:1',
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b::c0a8:1',
+      '64:ff9b:1::a00:1', // NAT64
+      '2002:7f00:1::1',
+      '2002:a9fe:a9fe::1',
+      '2002:a00:1::', // 6to4 of loopback, link-local, private
+      '2001::1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo
+      '2001:2::1',
+      '2001:10::1',
+      '2001:20::1', // benchmarking, ORCHID
+      '2001:db8::1',
+      '3fff::1', // documentation
+      'fc00::1',
+      'fe80::1',
+      'fec0::1',
+      'ff02::1',
+      '100::1',
+      '4000::1',
+      '5f00::1',
+      'e000::1',
     ];
     for (const a of refused) expect(addressRefusal(a, live), a).not.toBeNull();
     expect(addressRefusal('::a9fe:a9fe', live)).toMatch(/IPv4-compatible/);
@@ -131,16 +176,24 @@ describe('address policy', () => {
   });
 
   it("loopback is never the gateway's own port, at registration or delivery (issue 20)", async () => {
-    const policy = addressPolicy(loadConfig({ CAISSE_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'), CAISSE_DATA_DIR: '/tmp/caisse-policy-test', PORT: '8080' }), 'test');
+    const policy = addressPolicy(
+      loadConfig({ CAISSE_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'), CAISSE_DATA_DIR: '/tmp/caisse-policy-test', PORT: '8080' }),
+      'test',
+    );
     expect(policy).toMatchObject({ live: false, allowLoopback: true, gatewayPorts: [8080] });
     for (const url of ['http://127.0.0.1:8080/readyz', 'http://localhost:8080/x', 'http://[::1]:8080/', 'http://[::ffff:127.0.0.1]:8080/']) {
-      expect(() => parseEndpointUrl(url, policy), url).toThrow(expect.objectContaining({ code: 'url_invalid', detail: expect.stringMatching(/8080 on loopback is this gateway's own/) }));
+      expect(() => parseEndpointUrl(url, policy), url).toThrow(
+        expect.objectContaining({ code: 'url_invalid', detail: expect.stringMatching(/8080 on loopback is this gateway's own/) }),
+      );
     }
     expect(parseEndpointUrl('http://127.0.0.1:8081/hooks', policy).port).toBe('8081');
     const local = new URL('http://hooks.localtest.example:8080/x');
     const toLoopback = async () => [{ address: '127.0.0.1', family: 4 as const }];
     await expect(checkEndpointHost(local, policy, toLoopback)).rejects.toMatchObject({ code: 'url_invalid' });
     await expect(resolveForDelivery(local, policy, toLoopback)).rejects.toThrow(/this gateway's own/);
-    await expect(resolveForDelivery(new URL('http://hooks.localtest.example:9000/x'), policy, toLoopback)).resolves.toEqual({ address: '127.0.0.1', family: 4 });
+    await expect(resolveForDelivery(new URL('http://hooks.localtest.example:9000/x'), policy, toLoopback)).resolves.toEqual({
+      address: '127.0.0.1',
+      family: 4,
+    });
   });
 });

@@ -201,12 +201,7 @@ export const webhooksRepository = {
 
   /** After a failed attempt: start the failing run if none, and disable the endpoint past `disableAfter`. */
   async markEndpointFailing(db: Executor, id: string, now: Date, disableBefore: Date): Promise<boolean> {
-    await db
-      .updateTable('webhook_endpoints')
-      .set({ failing_since: now })
-      .where('id', '=', id)
-      .where('failing_since', 'is', null)
-      .execute();
+    await db.updateTable('webhook_endpoints').set({ failing_since: now }).where('id', '=', id).where('failing_since', 'is', null).execute();
     const disabled = await db
       .updateTable('webhook_endpoints')
       .set({ enabled: false, disabled_reason: 'failing', updated_at: now })
@@ -429,7 +424,14 @@ export const webhooksRepository = {
     db: Executor,
     id: string,
     leaseToken: string,
-    patch: { status: DeliveryStatus; next_attempt_at: Date | null; last_attempt_at?: Date; last_status_code?: number | null; last_error?: string | null; completed_at?: Date | null },
+    patch: {
+      status: DeliveryStatus;
+      next_attempt_at: Date | null;
+      last_attempt_at?: Date;
+      last_status_code?: number | null;
+      last_error?: string | null;
+      completed_at?: Date | null;
+    },
   ): Promise<boolean> {
     let q = db
       .updateTable('webhook_deliveries')
@@ -437,9 +439,7 @@ export const webhooksRepository = {
       .where('id', '=', id)
       .where('status', '=', 'pending');
     if (patch.status !== 'succeeded') q = q.where('lease_token', '=', leaseToken);
-    const row = await q
-      .returning('id')
-      .executeTakeFirst();
+    const row = await q.returning('id').executeTakeFirst();
     return row !== undefined;
   },
 
@@ -481,7 +481,10 @@ export const webhooksRepository = {
       .where('d.status', '<>', PENDING_LITERAL)
       .where('d.completed_at', '<', before)
       .limit(limit);
-    const result = await db.deleteFrom('webhook_delivery_attempts').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+    const result = await db
+      .deleteFrom('webhook_delivery_attempts')
+      .where(sql<boolean>`id = any(array(${batch}))`)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 
@@ -492,7 +495,10 @@ export const webhooksRepository = {
    */
   async purgeFinishedDeliveries(db: Executor, before: Date, limit: number): Promise<number> {
     const batch = db.selectFrom('webhook_deliveries').select('id').where('status', '<>', PENDING_LITERAL).where('completed_at', '<', before).limit(limit);
-    const result = await db.deleteFrom('webhook_deliveries').where(sql<boolean>`id = any(array(${batch}))`).executeTakeFirst();
+    const result = await db
+      .deleteFrom('webhook_deliveries')
+      .where(sql<boolean>`id = any(array(${batch}))`)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 

@@ -59,13 +59,19 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
 
   app.get(
     '/webhook-endpoints',
-    { config: { ...sk, access: 'webhooks:read' }, schema: { tags: endpointsTag, security, summary: 'List webhook endpoints, newest first', querystring: ListQuery, response: { 200: EndpointList } } },
+    {
+      config: { ...sk, access: 'webhooks:read' },
+      schema: { tags: endpointsTag, security, summary: 'List webhook endpoints, newest first', querystring: ListQuery, response: { 200: EndpointList } },
+    },
     async (req) => svc().listEndpoints(owner(req), { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter }),
   );
 
   app.get(
     '/webhook-endpoints/:id',
-    { config: { ...sk, access: 'webhooks:read' }, schema: { tags: endpointsTag, security, summary: 'Retrieve a webhook endpoint', params: EndpointIdParams, response: { 200: Endpoint } } },
+    {
+      config: { ...sk, access: 'webhooks:read' },
+      schema: { tags: endpointsTag, security, summary: 'Retrieve a webhook endpoint', params: EndpointIdParams, response: { 200: Endpoint } },
+    },
     async (req) => svc().getEndpoint(owner(req), req.params.id),
   );
 
@@ -90,7 +96,13 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
     '/webhook-endpoints/:id',
     {
       config: { ...sk, access: 'webhooks:write' },
-      schema: { tags: endpointsTag, security, summary: 'Delete a webhook endpoint and its pending deliveries', params: EndpointIdParams, response: { 200: DeletedEndpoint } },
+      schema: {
+        tags: endpointsTag,
+        security,
+        summary: 'Delete a webhook endpoint and its pending deliveries',
+        params: EndpointIdParams,
+        response: { 200: DeletedEndpoint },
+      },
     },
     async (req) => svc().deleteEndpoint(owner(req), req.params.id),
   );
@@ -159,7 +171,10 @@ export default async function webhooksRoutes(instance: FastifyInstance) {
 
   app.get(
     '/events/:id',
-    { config: { ...sk, access: 'events:read' }, schema: { tags: eventsTag, security, summary: 'Retrieve an event, as delivered', params: EventIdParams, response: { 200: Event } } },
+    {
+      config: { ...sk, access: 'events:read' },
+      schema: { tags: eventsTag, security, summary: 'Retrieve an event, as delivered', params: EventIdParams, response: { 200: Event } },
+    },
     async (req) => svc().getEvent(owner(req), req.params.id),
   );
 

@@ -81,7 +81,11 @@ export const DeliveriesQuery = Type.Object(
 );
 
 export const ResendBody = Type.Object(
-  { endpointId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this endpoint (it must be enabled); default: every enabled endpoint that wants the type' })) },
+  {
+    endpointId: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Only this endpoint (it must be enabled); default: every enabled endpoint that wants the type' }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -137,7 +141,9 @@ export const Attempt = Type.Object({
   attemptedAt: Timestamp,
   statusCode: Type.Union([Type.Integer(), Type.Null()]),
   latencyMs: Type.Integer(),
-  responseExcerpt: Type.Union([Type.String(), Type.Null()], { description: 'The first 2 KiB of the answer; null when there was none, and always for a loopback target (development), whose answers are never kept.' }),
+  responseExcerpt: Type.Union([Type.String(), Type.Null()], {
+    description: 'The first 2 KiB of the answer; null when there was none, and always for a loopback target (development), whose answers are never kept.',
+  }),
   error: Type.Union([Type.String(), Type.Null()]),
   succeeded: Type.Boolean(),
 });
@@ -175,7 +181,8 @@ export const BODY_EXCERPT_CHARS = 2048;
 export const AttemptDetail = Type.Object({
   ...Attempt.properties,
   requestHeaders: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
-    description: 'The headers the request went out with, signatures included; null when no request left (its address was refused) or for attempts made before they were kept.',
+    description:
+      'The headers the request went out with, signatures included; null when no request left (its address was refused) or for attempts made before they were kept.',
   }),
   requestBodyExcerpt: Type.Union([Type.String(), Type.Null()], {
     description: `The body sent (the event's payload), its first ${BODY_EXCERPT_CHARS} characters; null when no request left.`,

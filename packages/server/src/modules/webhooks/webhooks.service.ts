@@ -8,12 +8,7 @@ import type { Executor } from '../../platform/db.ts';
 import { announceEvents, createEventsService, EVENT_TYPES, type EventsService, type EventType } from '../events/index.ts';
 import { newWebhookSecret } from './signing.ts';
 import { addressPolicy, checkEndpointHost, parseEndpointUrl, type Resolver, systemResolver } from './url-policy.ts';
-import {
-  type AttemptRow,
-  type DeliveryRow,
-  type EndpointRow,
-  webhooksRepository as repo,
-} from './webhooks.repository.ts';
+import { type AttemptRow, type DeliveryRow, type EndpointRow, webhooksRepository as repo } from './webhooks.repository.ts';
 import {
   BODY_EXCERPT_CHARS,
   type CreateEndpointInput,
@@ -261,7 +256,10 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; e
   async function listDeliveries(owner: Scope, endpointId: string, p: Page & { eventId?: string }) {
     await owned(owner, endpointId);
     const { rows, hasMore } = page(await repo.listDeliveries(db, endpointId, p.limit + 1, p.startingAfter, p.eventId), p.limit);
-    const attempts = await repo.attemptsOf(db, rows.map((r) => r.id));
+    const attempts = await repo.attemptsOf(
+      db,
+      rows.map((r) => r.id),
+    );
     return { data: rows.map((r) => deliveryView(r, attempts)), hasMore };
   }
 
@@ -320,7 +318,10 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; e
     const event = await ownedEvent(owner, id);
     const deliveries = await repo.deliveriesOfEvents(db, owner, [event.id]);
     const [attempts, endpoints] = await Promise.all([
-      repo.attemptsOf(db, deliveries.map((d) => d.id)),
+      repo.attemptsOf(
+        db,
+        deliveries.map((d) => d.id),
+      ),
       repo.findEndpointsByIds(db, [...new Set(deliveries.map((d) => d.endpoint_id))]),
     ]);
     const endpointById = new Map(endpoints.map((e) => [e.id, e]));
@@ -365,7 +366,10 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; e
   /** Every delivery of these events to any endpoint of the scope, newest first, with their attempts. */
   async function deliveriesOfEvents(owner: Scope, eventIds: string[]): Promise<DeliveryView[]> {
     const rows = await repo.deliveriesOfEvents(db, owner, eventIds);
-    const attempts = await repo.attemptsOf(db, rows.map((r) => r.id));
+    const attempts = await repo.attemptsOf(
+      db,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => deliveryView(r, attempts));
   }
 

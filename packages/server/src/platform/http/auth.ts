@@ -2,7 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, merchantFrozen } from '../errors.ts';
 import type { AuthFailureGuard } from './rate-limit.ts';
 import { misplacedCredential } from './credentials.ts';
-import { ACCESS_LEVELS, allows, API_RESOURCES, type AccessTokenVerifier, type Authenticator, type MerchantContext, type RouteAccess, type UserContext } from '../tenancy.ts';
+import {
+  ACCESS_LEVELS,
+  allows,
+  API_RESOURCES,
+  type AccessTokenVerifier,
+  type Authenticator,
+  type MerchantContext,
+  type RouteAccess,
+  type UserContext,
+} from '../tenancy.ts';
 import { isApiVersion, LATEST_API_VERSION } from '../versioning.ts';
 
 /**
@@ -10,7 +19,6 @@ import { isApiVersion, LATEST_API_VERSION } from '../versioning.ts';
  * key), `user` (API key + the user's access token). Routes that say nothing need `pk`.
  */
 export type AuthKind = 'none' | 'pk' | 'sk' | 'user';
-
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -98,13 +106,22 @@ export function registerAuth(
     }
     // The OpenAPI document says what each secret-key route takes of a restricted key.
     if (route.config?.auth === 'sk' && route.schema && !route.schema.hide) {
-      const said = access === undefined ? 'Restricted keys (rk_…) cannot call it: a secret key only.' : `A restricted key (rk_…) needs the \`${access}\` permission.`;
+      const said =
+        access === undefined ? 'Restricted keys (rk_…) cannot call it: a secret key only.' : `A restricted key (rk_…) needs the \`${access}\` permission.`;
       const description = typeof route.schema.description === 'string' ? `${route.schema.description}\n\n${said}` : said;
       route.schema = { ...route.schema, description };
     }
   });
 
-  function admitted(request: FastifyRequest, reply: FastifyReply, kind: AuthKind, access: RouteAccess | undefined, asked: string | undefined, token: string | undefined, merchant: MerchantContext) {
+  function admitted(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: AuthKind,
+    access: RouteAccess | undefined,
+    asked: string | undefined,
+    token: string | undefined,
+    merchant: MerchantContext,
+  ) {
     if (kind === 'sk') assertAccess(merchant, access);
     if (merchant.frozen === true && request.routeOptions.config.refusedWhenFrozen === true) {
       throw merchantFrozen();

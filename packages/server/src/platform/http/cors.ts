@@ -65,10 +65,7 @@ function allowOrigin(reply: FastifyReply, origin: string) {
 }
 
 function refuseBrowsers(): ApiError {
-  return new ApiError(
-    'origin_not_allowed',
-    'Browsers may not call this operation: it needs the secret key, which must stay on your server',
-  );
+  return new ApiError('origin_not_allowed', 'Browsers may not call this operation: it needs the secret key, which must stay on your server');
 }
 
 /** The CORS rules as steps of the request hooks (security.ts runs them in order). */

@@ -26,14 +26,22 @@ export function misplacedCredential(kind: 'pk' | 'sk' | 'user', apiKey: string |
   }
   if (bearer === undefined) return undefined;
   if (kind === 'sk' && PUBLISHABLE.test(bearer)) {
-    return new ApiError('secret_key_invalid', 'The bearer token is a publishable key (pk_…): send it in x-api-key, and the secret key (sk_…) as Authorization: Bearer', {
-      param: 'authorization',
-    });
+    return new ApiError(
+      'secret_key_invalid',
+      'The bearer token is a publishable key (pk_…): send it in x-api-key, and the secret key (sk_…) as Authorization: Bearer',
+      {
+        param: 'authorization',
+      },
+    );
   }
   if (kind === 'sk' && JWT.test(bearer)) {
-    return new ApiError('secret_key_invalid', "The bearer token is a customer's access token: this operation is the merchant's, with the secret key (sk_…) as Authorization: Bearer", {
-      param: 'authorization',
-    });
+    return new ApiError(
+      'secret_key_invalid',
+      "The bearer token is a customer's access token: this operation is the merchant's, with the secret key (sk_…) as Authorization: Bearer",
+      {
+        param: 'authorization',
+      },
+    );
   }
   if (kind === 'user' && SECRET.test(bearer)) {
     return new ApiError(
@@ -43,9 +51,13 @@ export function misplacedCredential(kind: 'pk' | 'sk' | 'user', apiKey: string |
     );
   }
   if (kind === 'user' && PUBLISHABLE.test(bearer)) {
-    return new ApiError('access_token_invalid', "The bearer token is a publishable key (pk_…): this route takes the customer's access token from POST /auth/web as Authorization: Bearer", {
-      param: 'authorization',
-    });
+    return new ApiError(
+      'access_token_invalid',
+      "The bearer token is a publishable key (pk_…): this route takes the customer's access token from POST /auth/web as Authorization: Bearer",
+      {
+        param: 'authorization',
+      },
+    );
   }
   return undefined;
 }

@@ -27,10 +27,14 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: A
 export function asTakenOver(err: unknown): ApiError | undefined {
   const e = err as { code?: unknown; message?: unknown };
   if (e?.code !== 'P0001' || e.message !== KEY_TAKEN_OVER) return undefined;
-  return new ApiError('idempotency_request_in_progress', 'Another request with this Idempotency-Key took it over while this one ran; nothing was done: retry to get its answer', {
-    param: 'Idempotency-Key',
-    headers: { 'retry-after': '1' },
-  });
+  return new ApiError(
+    'idempotency_request_in_progress',
+    'Another request with this Idempotency-Key took it over while this one ran; nothing was done: retry to get its answer',
+    {
+      param: 'Idempotency-Key',
+      headers: { 'retry-after': '1' },
+    },
+  );
 }
 
 /**

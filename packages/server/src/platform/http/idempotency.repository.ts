@@ -86,8 +86,9 @@ export const KEY_TAKEN_OVER = 'idempotency_key_taken_over';
 
 // Inside the answer's transaction: sent with the transaction's next statement (DEFERRED), so it
 // costs no round trip of its own; it fails the transaction when the key is no longer this request's.
-const completeKeyInTransaction = prepare((_db, p: IdempotencyScope & { requestId: string; status: number; headers: string; body: Buffer }) =>
-  sql<{ kept: number }>`${sql.raw(DEFERRED)}with kept as (
+const completeKeyInTransaction = prepare(
+  (_db, p: IdempotencyScope & { requestId: string; status: number; headers: string; body: Buffer }) =>
+    sql<{ kept: number }>`${sql.raw(DEFERRED)}with kept as (
       update idempotency_keys set state = 'done', response_status = ${p.status}, response_headers = ${p.headers}, response_body = ${p.body}
       where merchant_id = ${p.merchantId} and mode = ${p.mode} and key = ${p.key} and request_id = ${p.requestId}
       returning 1
@@ -98,13 +99,23 @@ const completeKeyInTransaction = prepare((_db, p: IdempotencyScope & { requestId
 export const idempotencyRepository = {
   /** Takes the key for this request, or returns false when a row already holds it. */
   async claim(db: Executor, scope: IdempotencyScope, c: Claim): Promise<boolean> {
-    const row = await claimKey.first(db, { merchantId: scope.merchantId, mode: scope.mode, key: scope.key, fingerprint: c.fingerprint, requestId: c.requestId, now: c.now });
+    const row = await claimKey.first(db, {
+      merchantId: scope.merchantId,
+      mode: scope.mode,
+      key: scope.key,
+      fingerprint: c.fingerprint,
+      requestId: c.requestId,
+      now: c.now,
+    });
     return row !== undefined;
   },
 
   /** The claim as a statement to send ahead of the request's transaction (platform/db.ts). */
   claimStatement(scope: IdempotencyScope, c: Claim): { text: string; values: unknown[] } {
-    return { text: claimKey.sql, values: claimKey.bind({ merchantId: scope.merchantId, mode: scope.mode, key: scope.key, fingerprint: c.fingerprint, requestId: c.requestId, now: c.now }) };
+    return {
+      text: claimKey.sql,
+      values: claimKey.bind({ merchantId: scope.merchantId, mode: scope.mode, key: scope.key, fingerprint: c.fingerprint, requestId: c.requestId, now: c.now }),
+    };
   },
 
   async find(db: Executor, scope: IdempotencyScope) {
@@ -152,7 +163,13 @@ export const idempotencyRepository = {
    * longer this request's.
    */
   async completeInTransaction(tx: Tx, scope: IdempotencyScope, requestId: string, response: StoredResponse): Promise<void> {
-    await completeKeyInTransaction.execute(tx, { ...scope, requestId, status: response.status, headers: JSON.stringify(response.headers), body: response.body });
+    await completeKeyInTransaction.execute(tx, {
+      ...scope,
+      requestId,
+      status: response.status,
+      headers: JSON.stringify(response.headers),
+      body: response.body,
+    });
   },
 
   /**

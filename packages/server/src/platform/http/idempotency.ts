@@ -288,7 +288,10 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
         if (!row || row.state !== 'done' || !row.fingerprint.equals(held.pending.fingerprint)) return payload;
         for (const name of KEPT_HEADERS) reply.removeHeader(name);
         for (const [name, value] of Object.entries(row.response_headers ?? {})) reply.header(name, value);
-        reply.code(row.response_status ?? 200).header('idempotent-replayed', 'true').header('original-request', row.request_id);
+        reply
+          .code(row.response_status ?? 200)
+          .header('idempotent-replayed', 'true')
+          .header('original-request', row.request_id);
         return row.response_body === null ? '' : decrypt(deps.config.masterKey, row.response_body);
       }
       // Stored already, with the effect, in the request's transaction.

@@ -114,7 +114,11 @@ export function redisCounters(redis: Redis, clock: Clock, prefix: string): Windo
     async hit(key, windowMs) {
       const { index, resetMs } = windowOf(clock, windowMs);
       const redisKey = `${prefix}rl:${key}:${index}`;
-      const results = await redis.multi().incr(redisKey).pexpire(redisKey, windowMs + 5 * SECOND_MS).exec();
+      const results = await redis
+        .multi()
+        .incr(redisKey)
+        .pexpire(redisKey, windowMs + 5 * SECOND_MS)
+        .exec();
       const [err, count] = results?.[0] ?? [new Error('redis transaction aborted'), 0];
       if (err) throw err;
       return { count: Number(count), resetMs };
@@ -260,7 +264,9 @@ function authFailureGuard(counters: WindowCounters, clock: Clock, max: number, r
       }
       refused.inc();
       const seconds = String(Math.max(1, Math.ceil((until - now) / SECOND_MS)));
-      throw new ApiError('rate_limited', `Over ${max} failed authentications per minute from this address; retry in ${seconds} s`, { headers: { 'retry-after': seconds } });
+      throw new ApiError('rate_limited', `Over ${max} failed authentications per minute from this address; retry in ${seconds} s`, {
+        headers: { 'retry-after': seconds },
+      });
     },
     async failed(request) {
       const address = clientAddress(request);
@@ -302,10 +308,17 @@ export async function registerRateLimits(app: FastifyInstance, { config, clock, 
     const merchant = request.merchant;
     const ipLimited = IP_LIMITED_ROUTES.has(`${request.method} ${routeUrl}`);
     if (!merchant && !ipLimited) return [];
-    const applied: Limit[] = merchant ? [{ key: `key:${merchant.apiKeyId}`, windowMs: SECOND_MS, max: merchant.mode === 'live' ? limits.live : limits.test, what: 'this API key' }] : [];
+    const applied: Limit[] = merchant
+      ? [{ key: `key:${merchant.apiKeyId}`, windowMs: SECOND_MS, max: merchant.mode === 'live' ? limits.live : limits.test, what: 'this API key' }]
+      : [];
     // With an API key: live mode only. Without one (the dashboard's sign-in): always.
     if (ipLimited && (!merchant || merchant.mode === 'live')) {
-      applied.push({ key: `ip:${request.method}${routeUrl}:${clientAddress(request)}`, windowMs: MINUTE_MS, max: limits.ipPerMinute, what: 'this address on this operation' });
+      applied.push({
+        key: `ip:${request.method}${routeUrl}:${clientAddress(request)}`,
+        windowMs: MINUTE_MS,
+        max: limits.ipPerMinute,
+        what: 'this address on this operation',
+      });
     }
     return applied;
   }
@@ -324,7 +337,10 @@ export async function registerRateLimits(app: FastifyInstance, { config, clock, 
     const applied = limitsOf(request, routeUrl);
     if (applied.length === 0) return undefined;
     if (hitNow) {
-      enforce(reply, applied.map((l) => resultOf(l, hitNow(l.key, l.windowMs))));
+      enforce(
+        reply,
+        applied.map((l) => resultOf(l, hitNow(l.key, l.windowMs))),
+      );
       return undefined;
     }
     return (async () => {

@@ -101,7 +101,7 @@ export function toApiError(part: string, errors: ErrorObject[]): ApiError {
   if (unknown) {
     const param = paramOf(part, unknown);
     const name = String((unknown.params as { additionalProperty: string }).additionalProperty);
-    const known = Object.keys(((unknown.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}));
+    const known = Object.keys((unknown.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
     return new ApiError('parameter_unknown', `Unknown parameter: ${param}; ${suggestParameter(name, known)}`, { param });
   }
   // Alternatives (anyOf/oneOf) report every branch; keep the most specific error.

@@ -111,7 +111,12 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
   }
 
   const tokens = new TokenCache(deps.clock, async (): Promise<TokenFetch> => {
-    const res = await http.send('POST', '/oauth/v3/token', { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, 'grant_type=client_credentials');
+    const res = await http.send(
+      'POST',
+      '/oauth/v3/token',
+      { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      'grant_type=client_credentials',
+    );
     if (!res.ok) return { ok: false, refused: false, reason: `token: ${res.reason}` };
     if (res.status === 400 || res.status === 401 || res.status === 403) {
       return { ok: false, refused: true, reason: `token: credentials refused (${httpReason(res.status, res.body)})` };
@@ -158,7 +163,10 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
       reference: (settings.merchantName ?? 'Caisse').slice(0, 30),
     });
     const sentOut = await authorized('/webpayment', body);
-    if (!sentOut.ok) return sentOut.refused ? out.failed('collect', 'collection', req.reference, 'CREDENTIALS_REFUSED', sentOut.reason) : out.unknown('collect', 'collection', req.reference, sentOut.reason);
+    if (!sentOut.ok)
+      return sentOut.refused
+        ? out.failed('collect', 'collection', req.reference, 'CREDENTIALS_REFUSED', sentOut.reason)
+        : out.unknown('collect', 'collection', req.reference, sentOut.reason);
     const res = sentOut.res;
     if (!res.ok) return out.unknown('collect', 'collection', req.reference, res.reason);
     if (res.status === 200 || res.status === 201) {
@@ -172,9 +180,12 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
     // Orange already has this order_id: an earlier try whose answer we lost. Its page is the one
     // the payer may hold; we cannot learn its URL again (docs/decisions/0027-orange-money-and-wave-documentation-gaps.md).
     if (res.status === 409) return { status: 'PENDING', duplicate: true };
-    if (res.status === 401 || res.status === 403) return out.failed('collect', 'collection', req.reference, 'CREDENTIALS_REFUSED', httpReason(res.status, res.body));
-    if (res.status === 408 || res.status === 429 || res.status >= 500) return out.unknown('collect', 'collection', req.reference, httpReason(res.status, res.body));
-    if (res.status >= 400) return out.failed('collect', 'collection', req.reference, codeOf(res.body) ?? `HTTP_${res.status}`, httpReason(res.status, res.body));
+    if (res.status === 401 || res.status === 403)
+      return out.failed('collect', 'collection', req.reference, 'CREDENTIALS_REFUSED', httpReason(res.status, res.body));
+    if (res.status === 408 || res.status === 429 || res.status >= 500)
+      return out.unknown('collect', 'collection', req.reference, httpReason(res.status, res.body));
+    if (res.status >= 400)
+      return out.failed('collect', 'collection', req.reference, codeOf(res.body) ?? `HTTP_${res.status}`, httpReason(res.status, res.body));
     return out.unknown('collect', 'collection', req.reference, `unexpected ${httpReason(res.status, res.body)}`);
   }
 
@@ -187,7 +198,8 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
     const amount = known?.amount ?? mine?.amount;
     const currency = known?.currency ?? mine?.currency;
     // Orange is asked by pay_token and amount together; without them nothing can be asked.
-    if (payToken === undefined || amount === undefined || currency === undefined) return out.unknown('status', kind, reference, 'the pay_token and amount of this request are not known');
+    if (payToken === undefined || amount === undefined || currency === undefined)
+      return out.unknown('status', kind, reference, 'the pay_token and amount of this request are not known');
     const sentOut = await authorized('/transactionstatus', JSON.stringify({ order_id: reference, amount: Number(amount), pay_token: payToken }));
     if (!sentOut.ok) return out.unknown('status', kind, reference, sentOut.reason);
     const res = sentOut.res;
@@ -210,7 +222,8 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
   async function verifyCallback(callback: IncomingCallback): Promise<CallbackResult> {
     const target = callbackTarget(callback.url);
     if (!target.ok) return out.refused(target.reason);
-    if (target.kind !== 'collection' || !signer.verify(target.kind, target.reference, target.token)) return out.refused('the callback URL token does not match');
+    if (target.kind !== 'collection' || !signer.verify(target.kind, target.reference, target.token))
+      return out.refused('the callback URL token does not match');
     const body = bodyObject(callback.body);
     if (!checkOrangeNotification.Check(body)) return out.refused('the notification is not an Orange Money notification');
     const mine = sent.get(target.reference);

@@ -105,7 +105,6 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
     return entry;
   }
 
-
   const store = new RedirectPayments<Extra>({ now: opts.now, random: opts.random, windowMs: approvalWindowMs(opts.fast ?? false), notify });
 
   function orangeStatus(p: RedirectPayment<Extra>): OrangeSandboxPayment['status'] {
@@ -138,8 +137,13 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
     const [id, secret] = colon > 0 ? [decoded.slice(0, colon), decoded.slice(colon + 1)] : ['', ''];
     const c = opts.credentials;
     const ok = c === undefined ? id !== '' && secret !== '' : safeEqual(id, c.clientId) && safeEqual(secret, c.clientSecret);
-    if (!ok) return new SandboxAnswer(401, { error: 'invalid_client', error_description: 'The requested service needs credentials, but the ones provided were invalid.' });
-    if (formFields(body).grant_type !== 'client_credentials') return new SandboxAnswer(400, { error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials' });
+    if (!ok)
+      return new SandboxAnswer(401, {
+        error: 'invalid_client',
+        error_description: 'The requested service needs credentials, but the ones provided were invalid.',
+      });
+    if (formFields(body).grant_type !== 'client_credentials')
+      return new SandboxAnswer(400, { error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials' });
     const token = randomToken(opts.random, 24);
     tokens.set(token, opts.now() + ttl * 1000);
     tokensIssued++;
@@ -149,7 +153,12 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
   function authorize(req: IncomingMessage): SandboxAnswer | undefined {
     const auth = headerOf(req, 'authorization') ?? '';
     const expires = auth.startsWith('Bearer ') ? tokens.get(auth.slice(7)) : undefined;
-    if (expires === undefined || expires <= opts.now()) return new SandboxAnswer(401, { code: 42, message: 'Expired credentials', description: 'The requested service needs credentials, but the ones provided were invalid or expired.' });
+    if (expires === undefined || expires <= opts.now())
+      return new SandboxAnswer(401, {
+        code: 42,
+        message: 'Expired credentials',
+        description: 'The requested service needs credentials, but the ones provided were invalid or expired.',
+      });
     return undefined;
   }
 
@@ -159,7 +168,8 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
       return new SandboxAnswer(400, { code: 'INVALID_MERCHANT_KEY', message: 'Bad request', description: 'The merchant key is not valid.' });
     }
     const expected = envCurrency(environment);
-    if (body.currency !== expected) return new SandboxAnswer(400, { code: 'INVALID_CURRENCY', message: 'Bad request', description: `The currency of this environment is ${expected}.` });
+    if (body.currency !== expected)
+      return new SandboxAnswer(400, { code: 'INVALID_CURRENCY', message: 'Bad request', description: `The currency of this environment is ${expected}.` });
     if (store.find((p) => p.extra.orderId === body.order_id).length > 0) {
       return new SandboxAnswer(409, { code: 'DUPLICATE_ORDER_ID', message: 'Conflict', description: 'This order_id was already used.' });
     }
@@ -175,14 +185,24 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
       language: body.lang,
       extra: { orderId: body.order_id, amount: body.amount, notifUrl: body.notif_url, notifToken },
     });
-    return new SandboxAnswer(201, { status: 201, message: 'OK', pay_token: payToken, payment_url: `${opts.baseUrl()}/pay/${payToken}`, notif_token: notifToken });
+    return new SandboxAnswer(201, {
+      status: 201,
+      message: 'OK',
+      pay_token: payToken,
+      payment_url: `${opts.baseUrl()}/pay/${payToken}`,
+      notif_token: notifToken,
+    });
   }
 
   async function transactionStatus(req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined> {
     const body = parseWith(await readRequestBody(req, invalid('too large', true)), checkOrangeStatusBody, invalid);
     const p = store.get(body.pay_token);
     if (p === undefined || p.extra.orderId !== body.order_id || p.extra.amount !== body.amount) {
-      return new SandboxAnswer(404, { code: 'TRANSACTION_NOT_FOUND', message: 'Not found', description: 'No transaction has this order_id, amount and pay_token.' });
+      return new SandboxAnswer(404, {
+        code: 'TRANSACTION_NOT_FOUND',
+        message: 'Not found',
+        description: 'No transaction has this order_id, amount and pay_token.',
+      });
     }
     const fault = store.onStatusRead(p);
     if (fault === 'hang') return hangs.hold(res);
@@ -190,14 +210,11 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
     return new SandboxAnswer(201, { status: orangeStatus(p), order_id: p.extra.orderId, txnid: p.transactionId ?? null });
   }
 
-
-
-
-
   async function handle(method: string, path: string, req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined> {
     store.settle();
     const pay = /^\/pay\/([A-Za-z0-9]+)$/.exec(path);
-    if (pay && (method === 'GET' || method === 'POST')) return servePaymentPage('Orange Money', store, method, pay[1] as string, req, `${opts.baseUrl()}/pay/${pay[1]}`);
+    if (pay && (method === 'GET' || method === 'POST'))
+      return servePaymentPage('Orange Money', store, method, pay[1] as string, req, `${opts.baseUrl()}/pay/${pay[1]}`);
     if (method === 'GET' && path === '/_sandbox/payments') return new SandboxAnswer(200, { data: api.payments() });
     const api_ = /^\/orange-money-webpay\/([a-z]{2,8})\/v1\/(webpayment|transactionstatus)$/.exec(path);
     const isToken = method === 'POST' && path === '/oauth/v3/token';

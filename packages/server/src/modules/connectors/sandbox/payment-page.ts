@@ -73,7 +73,12 @@ function layout(lang: PageLanguage, title: string, body: string): string {
 }
 
 /** The page of one payment; `error` says what was wrong with the last form. */
-export function paymentPage<E>(provider: string, payment: RedirectPayment<E> | undefined, lang: PageLanguage, opts: { path: string; prefill?: string; error?: 'number' }): string {
+export function paymentPage<E>(
+  provider: string,
+  payment: RedirectPayment<E> | undefined,
+  lang: PageLanguage,
+  opts: { path: string; prefill?: string; error?: 'number' },
+): string {
   const t = TEXT[lang];
   const other: PageLanguage = lang === 'fr' ? 'en' : 'fr';
   if (payment === undefined) return layout(lang, t.title(provider), `<h1>${escape(t.title(provider))}</h1><p>${t.unknown}</p>`);
@@ -90,7 +95,11 @@ export function paymentPage<E>(provider: string, payment: RedirectPayment<E> | u
 <label>${t.number}<input name="phoneNumber" inputmode="tel" value="${escape(number)}"${locked}></label>${error}
 <button name="action" value="approve">${t.approve}</button><button name="action" value="decline">${t.decline}</button>
 <button name="action" value="cancel">${t.cancel}</button><button name="action" value="expire">${t.expire}</button></form>`;
-  return layout(lang, t.title(provider), `${head}<p role="status">${t.state.INITIATED}</p>${form}<p>${t.expires(expiresAt)}</p><p class="note">${t.sandbox}</p><p class="note">${t.numbers}</p>`);
+  return layout(
+    lang,
+    t.title(provider),
+    `${head}<p role="status">${t.state.INITIATED}</p>${form}<p>${t.expires(expiresAt)}</p><p class="note">${t.sandbox}</p><p class="note">${t.numbers}</p>`,
+  );
 }
 
 /**
@@ -108,11 +117,13 @@ export async function servePaymentPage<E>(
   const query = new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams;
   const payment = store.get(id);
   let lang: PageLanguage = pageLanguage(query.get('lang'), payment?.language ?? 'fr');
-  if (method === 'GET') return new SandboxAnswer(payment ? 200 : 404, paymentPage(provider, payment, lang, { path: pageUrl, prefill: query.get('msisdn') ?? undefined }));
+  if (method === 'GET')
+    return new SandboxAnswer(payment ? 200 : 404, paymentPage(provider, payment, lang, { path: pageUrl, prefill: query.get('msisdn') ?? undefined }));
   const form = formFields(await readRequestBody(req, 'too large'));
   lang = pageLanguage(form.lang, lang);
   const action = form.action;
-  if (action !== 'approve' && action !== 'decline' && action !== 'cancel' && action !== 'expire') return new SandboxAnswer(400, paymentPage(provider, payment, lang, { path: pageUrl }));
+  if (action !== 'approve' && action !== 'decline' && action !== 'cancel' && action !== 'expire')
+    return new SandboxAnswer(400, paymentPage(provider, payment, lang, { path: pageUrl }));
   const done = store.act(id, action, form.phoneNumber?.trim() || undefined);
   if (done.ok) return new SandboxAnswer(303, undefined, { location: done.location });
   if (done.reason === 'number') return new SandboxAnswer(400, paymentPage(provider, payment, lang, { path: pageUrl, error: 'number' }));

@@ -79,7 +79,14 @@ export class RedirectPayments<Extra> {
    */
   create(input: NewPayment<Extra>): RedirectPayment<Extra> {
     const now = this.opts.now();
-    const p: RedirectPayment<Extra> = { ...input, phoneNumber: input.phoneNumber, createdAt: now, expiresAt: now + this.opts.windowMs, state: 'INITIATED', notifications: [] };
+    const p: RedirectPayment<Extra> = {
+      ...input,
+      phoneNumber: input.phoneNumber,
+      createdAt: now,
+      expiresAt: now + this.opts.windowMs,
+      state: 'INITIATED',
+      notifications: [],
+    };
     this.#byId.set(p.id, p);
     if (p.phoneNumber !== undefined && testOutcome(p.phoneNumber).fault !== undefined) this.#approve(p, p.phoneNumber, false);
     return p;
@@ -98,7 +105,11 @@ export class RedirectPayments<Extra> {
   }
 
   /** What the payer did on the page; answers where the page sends them next, or why nothing happened. */
-  act(id: string, action: PageAction, phoneNumber: string | undefined): { ok: true; location: string } | { ok: false; reason: 'unknown' | 'closed' | 'number' } {
+  act(
+    id: string,
+    action: PageAction,
+    phoneNumber: string | undefined,
+  ): { ok: true; location: string } | { ok: false; reason: 'unknown' | 'closed' | 'number' } {
     this.settle();
     const p = this.#byId.get(id);
     if (p === undefined) return { ok: false, reason: 'unknown' };

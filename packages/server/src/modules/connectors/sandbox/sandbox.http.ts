@@ -76,7 +76,13 @@ export class Notifier {
   async post(url: string, headers: Record<string, string>, body: string): Promise<NotificationLog> {
     const entry: NotificationLog = { at: new Date(this.now()).toISOString() };
     try {
-      const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, dispatcher: this.#agent, signal: AbortSignal.timeout(this.timeoutMs) });
+      const res = await request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+        dispatcher: this.#agent,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
       await res.body.dump();
       entry.httpStatus = res.statusCode;
     } catch (err) {

@@ -172,7 +172,8 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
     if (byId !== undefined) {
       const answer = readJson(res.body, one);
       if (!answer.ok) return { ok: false, result: out.unknown('status', kind, reference, answer.reason) };
-      if (answer.value.client_reference !== reference) return { ok: false, result: out.unknown('status', kind, reference, 'the answer is about another client_reference') };
+      if (answer.value.client_reference !== reference)
+        return { ok: false, result: out.unknown('status', kind, reference, 'the answer is about another client_reference') };
       return { ok: true, found: answer.value };
     }
     const answer = readJson(res.body, search);
@@ -184,11 +185,25 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
   async function status(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<StatusResult> {
     if (!isReference(reference)) return out.unknown('status', kind, reference, 'the reference is not a UUID v4');
     if (kind === 'collection') {
-      const got = await read(kind, reference, known?.providerReference, { one: '/v1/checkout/sessions', search: '/v1/checkout/sessions/search' }, checkWaveSession, checkWaveSessionSearch);
+      const got = await read(
+        kind,
+        reference,
+        known?.providerReference,
+        { one: '/v1/checkout/sessions', search: '/v1/checkout/sessions/search' },
+        checkWaveSession,
+        checkWaveSessionSearch,
+      );
       if (!got.ok) return got.result;
       return got.found === undefined ? { status: 'NOT_FOUND' } : fromSession(reference, got.found);
     }
-    const got = await read(kind, reference, known?.providerReference, { one: '/v1/payout', search: '/v1/payouts/search' }, checkWavePayout, checkWavePayoutSearch);
+    const got = await read(
+      kind,
+      reference,
+      known?.providerReference,
+      { one: '/v1/payout', search: '/v1/payouts/search' },
+      checkWavePayout,
+      checkWavePayoutSearch,
+    );
     if (!got.ok) return got.result;
     return got.found === undefined ? { status: 'NOT_FOUND' } : fromPayout(reference, got.found);
   }
@@ -225,15 +240,21 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
    */
   async function refund(req: PaymentRequest & { providerReference: string }): Promise<SubmitResult> {
     if (!isReference(req.reference)) return out.failed('refund', 'collection', req.reference, 'INVALID_REFERENCE', 'not sent');
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(req.providerReference)) return out.failed('refund', 'collection', req.reference, 'INVALID_PROVIDER_REFERENCE', 'not sent');
-    const res = await http.send('POST', `/v1/checkout/sessions/${encodeURIComponent(req.providerReference)}/refund`, { ...auth, 'idempotency-key': req.reference });
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(req.providerReference))
+      return out.failed('refund', 'collection', req.reference, 'INVALID_PROVIDER_REFERENCE', 'not sent');
+    const res = await http.send('POST', `/v1/checkout/sessions/${encodeURIComponent(req.providerReference)}/refund`, {
+      ...auth,
+      'idempotency-key': req.reference,
+    });
     if (!res.ok) return out.unknown('refund', 'collection', req.reference, res.reason);
     if (res.status === 200 || res.status === 201 || res.status === 204) {
       deps.logger.info({ provider: WAVE, op: 'refund', reference: req.reference }, 'mobile-money request accepted');
       return { status: 'PENDING', duplicate: false, providerReference: req.providerReference };
     }
-    if (res.status === 401 || res.status === 403) return out.failed('refund', 'collection', req.reference, 'CREDENTIALS_REFUSED', httpReason(res.status, res.body));
-    if (res.status === 408 || res.status === 429 || res.status >= 500) return out.unknown('refund', 'collection', req.reference, httpReason(res.status, res.body));
+    if (res.status === 401 || res.status === 403)
+      return out.failed('refund', 'collection', req.reference, 'CREDENTIALS_REFUSED', httpReason(res.status, res.body));
+    if (res.status === 408 || res.status === 429 || res.status >= 500)
+      return out.unknown('refund', 'collection', req.reference, httpReason(res.status, res.body));
     if (res.status >= 400) return out.failed('refund', 'collection', req.reference, codeOf(res.body) ?? `HTTP_${res.status}`, httpReason(res.status, res.body));
     return out.unknown('refund', 'collection', req.reference, `unexpected ${httpReason(res.status, res.body)}`);
   }

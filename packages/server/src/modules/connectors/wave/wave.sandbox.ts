@@ -122,7 +122,6 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     return entry;
   }
 
-
   const store = new RedirectPayments<Extra>({ now: opts.now, random: opts.random, windowMs, notify });
 
   function settlePayouts(): void {
@@ -166,7 +165,8 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     if (key === undefined) return { key };
     const seen = keys.get(key);
     if (seen === undefined) return { key };
-    if (seen.route !== route || seen.body !== text) throw new SandboxAnswer(409, { code: 'idempotency-mismatch', message: 'This Idempotency-Key was used with another request.' });
+    if (seen.route !== route || seen.body !== text)
+      throw new SandboxAnswer(409, { code: 'idempotency-mismatch', message: 'This Idempotency-Key was used with another request.' });
     return { key, id: seen.id };
   }
 
@@ -218,8 +218,6 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     return new SandboxAnswer(200, payoutView(p));
   }
 
-
-
   function readSession(id: string, res: ServerResponse): SandboxAnswer | undefined {
     const p = store.get(id);
     if (p === undefined) return new SandboxAnswer(404, { code: 'checkout-session-not-found', message: 'Checkout session not found.' });
@@ -237,8 +235,6 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     p.extra.refunded = true;
     return new SandboxAnswer(200);
   }
-
-
 
   async function api(method: string, path: string, req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined> {
     const query = new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams;
@@ -272,7 +268,8 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     store.settle();
     settlePayouts();
     const pay = /^\/pay\/([A-Za-z0-9-]+)$/.exec(path);
-    if (pay && (method === 'GET' || method === 'POST')) return servePaymentPage('Wave', store, method, pay[1] as string, req, `${opts.baseUrl()}/pay/${pay[1]}`);
+    if (pay && (method === 'GET' || method === 'POST'))
+      return servePaymentPage('Wave', store, method, pay[1] as string, req, `${opts.baseUrl()}/pay/${pay[1]}`);
     if (method === 'GET' && path === '/_sandbox/sessions') return new SandboxAnswer(200, { data: sandbox.sessions() });
     if (!path.startsWith('/v1/')) return new SandboxAnswer(404, { code: 'not-found', message: 'Resource not found' });
     if (faults.hang) return hangs.hold(res);

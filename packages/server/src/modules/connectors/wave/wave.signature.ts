@@ -6,7 +6,9 @@ export const WAVE_SIGNATURE_TOLERANCE_MS = 5 * 60_000;
 
 /** The `v1` signature of a Wave webhook: hex HMAC-SHA256, under the webhook secret, of the timestamp followed by the raw body. */
 export function waveSignature(secret: string, timestamp: string, body: string): string {
-  return createHmac('sha256', secret).update(timestamp + body).digest('hex');
+  return createHmac('sha256', secret)
+    .update(timestamp + body)
+    .digest('hex');
 }
 
 /** The `Wave-Signature` header value the sandbox sends: `t={unix seconds},v1={signature}`. */
@@ -30,7 +32,8 @@ export function verifyWaveSignature(secret: string, header: string, body: string
     else if (key === 'v1') v1.push(value);
   }
   if (t === undefined || !/^[0-9]{1,12}$/.test(t) || v1.length === 0) return { ok: false, reason: 'the Wave-Signature header cannot be read' };
-  if (Math.abs(nowMs - Number(t) * 1000) > WAVE_SIGNATURE_TOLERANCE_MS) return { ok: false, reason: 'the Wave-Signature timestamp is too old or in the future' };
+  if (Math.abs(nowMs - Number(t) * 1000) > WAVE_SIGNATURE_TOLERANCE_MS)
+    return { ok: false, reason: 'the Wave-Signature timestamp is too old or in the future' };
   const expected = waveSignature(secret, t, body);
   return v1.some((s) => safeEqual(s, expected)) ? { ok: true } : { ok: false, reason: 'the Wave-Signature does not match' };
 }
