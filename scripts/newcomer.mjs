@@ -246,14 +246,24 @@ try {
   const openapi = await fetch(`${base}/openapi.json`).then((r) => r.text());
   check(8, 'the served /docs document does not speak of "the contract"', !/\bcontract\b/i.test(openapi));
 
-  // 9. The quickstart script, as written (only the host and the handler's port changed).
+  // 9. The quickstart script, exactly as written, on this run's ports (PORT, HOOK_PORT: not 8080 and 4242).
   const quickstart = readFileSync(join(dir, 'docs/quickstart.md'), 'utf8');
   const script = /## 2\.[\s\S]*?```sh\n([\s\S]*?)```/.exec(quickstart)?.[1] ?? '';
   const hookPort = await freePort();
-  writeFileSync(join(dir, 'quickstart.sh'), script.replaceAll('http://127.0.0.1:8080', base).replaceAll('4242', String(hookPort)));
-  const qs = await sh('bash', ['quickstart.sh'], { env: cliEnv, timeout: 60_000 });
+  writeFileSync(join(dir, 'quickstart.sh'), script);
+  const qs = await sh('bash', ['quickstart.sh'], { env: { ...cliEnv, HOOK_PORT: String(hookPort) }, timeout: 60_000 });
   check(9, 'the quickstart script pays an intent', /charge: SUCCEEDED/.test(qs.stdout), qs.output);
   check(9, 'the quickstart script verifies the webhook', /webhook verified: payment\.completed evt_\S+ for pi_/.test(qs.stdout), qs.output);
+  // Its handler exits after one event: an endpoint left behind would fail every later delivery.
+  const endpoints = await fetch(`${base}/webhook-endpoints`, { headers: { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}` } }).then((r) =>
+    r.json(),
+  );
+  check(
+    9,
+    'the quickstart leaves no endpoint whose handler has gone',
+    Array.isArray(endpoints.data) && !endpoints.data.some((e) => e.url.includes(`:${hookPort}/`)),
+    JSON.stringify(endpoints),
+  );
 
   // 11. trigger payment.failed prints the intent's status.
   const failed = await npx(['trigger', 'payment.failed']);
