@@ -13,6 +13,8 @@ export interface BannerInfo {
   url: string;
   /** The embedded database's directory; undefined on PostgreSQL. */
   dataDir: string | undefined;
+  /** On PostgreSQL: the DATABASE_URL this server uses, so the commands it prints reach the same database. */
+  databaseUrl?: string;
   /** The development merchant this start created on an empty database, with its secrets (shown this once). */
   created?: { merchantId: string; test: { apiKey: string; secretKey: string }; dashboard: { email: string; password: string } };
   /** On a later start: the first merchants, to say how to get keys again. */
@@ -25,6 +27,16 @@ export interface BannerInfo {
  * variables, on the start that made them; on later starts, the command that makes new ones (keys
  * are stored only as hashes, so they cannot be shown again).
  */
+/**
+ * The prefix that makes a printed command reach this server's PostgreSQL from another shell (the
+ * CLI opens the embedded database otherwise); its password shown as `…`, never in clear.
+ */
+function withDatabase(info: BannerInfo): string {
+  if (info.databaseUrl === undefined) return '';
+  // user:password@ → user:…@ (the URL class would percent-encode the ellipsis).
+  return `DATABASE_URL='${info.databaseUrl.replace(/(\/\/[^:/@]*:)[^@/]*@/, '$1…@')}' `;
+}
+
 export function formatBanner(info: BannerInfo): string {
   const database = info.dataDir === undefined ? 'PostgreSQL (DATABASE_URL)' : 'embedded database';
   const lines = [
@@ -54,10 +66,10 @@ export function formatBanner(info: BannerInfo): string {
       `  Merchant        ${first.id} ${first.name}${first.email ? ` <${first.email}>` : ''}${more}`,
       '',
       'Keys and the dashboard password were shown when they were made. Lost the keys? While this runs:',
-      `  npx caisse keys create --merchant ${first.id} --kind both     # prints a new export line`,
+      `  ${withDatabase(info)}npx caisse keys create --merchant ${first.id} --kind both     # prints a new export line`,
     );
   } else {
-    lines.push('', 'No merchant yet: npx caisse merchants create --name "My shop" (prints its keys and dashboard login).');
+    lines.push('', `No merchant yet: ${withDatabase(info)}npx caisse merchants create --name "My shop" (prints its keys and dashboard login).`);
   }
   lines.push('');
   return `${lines.join('\n')}\n`;

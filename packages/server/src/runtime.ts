@@ -111,6 +111,7 @@ export async function startServer(given: Config, opts: { port: number; worker: b
       mode: config.mode,
       url,
       dataDir: embedded ? config.dataDir : undefined,
+      ...(embedded ? {} : { databaseUrl: config.databaseUrl }),
       created,
       merchants: created ? [] : await merchants.listMerchants(3),
     });

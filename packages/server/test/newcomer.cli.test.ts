@@ -104,6 +104,15 @@ describe('the start banner', () => {
     expect(text).not.toContain('export CAISSE_API_KEY');
     expect(text).toContain('npx caisse keys create --merchant mch_1 --kind both');
   });
+
+  it('on PostgreSQL prints its commands with the DATABASE_URL they need, the password hidden', () => {
+    const pg = { ...common, dataDir: undefined, databaseUrl: 'postgres://caisse:s3cret@db.example:5432/caisse' };
+    const empty = formatBanner({ ...pg, merchants: [] });
+    expect(empty).toContain("No merchant yet: DATABASE_URL='postgres://caisse:…@db.example:5432/caisse' npx caisse merchants create");
+    expect(empty).not.toContain('s3cret');
+    const later = formatBanner({ ...pg, merchants: [{ id: 'mch_1', name: 'Shop', email: null }] });
+    expect(later).toContain("DATABASE_URL='postgres://caisse:…@db.example:5432/caisse' npx caisse keys create --merchant mch_1");
+  });
 });
 
 describe('the admin endpoint (embedded database held by a server)', () => {
