@@ -708,6 +708,9 @@ describe('balance, statement and payouts from the dashboard', () => {
       ['fee', '-75', '4925', 'available', settled],
       ['charge', '5000', '5000', 'available', settled],
     ]);
+    // Settled before its day by the test helper: it says when it became available, not the day it was due.
+    for (const t of list.data.filter((r) => r.status === 'available')) expect(Date.parse(t.availableOn ?? '')).toBeLessThanOrEqual(ctx.clock.now().getTime());
+    for (const t of list.data.filter((r) => r.status === 'pending')) expect(Date.parse(t.availableOn ?? '')).toBeGreaterThan(ctx.clock.now().getTime());
     expect(list.hasMore).toBe(false);
     const ids = async (q: string) =>
       ((await send('GET', `/dashboard/api/test/balance/transactions${q}`, s)).json() as { data: { id: string }[] }).data.map((t) => t.id);

@@ -198,9 +198,14 @@ export const balancesRepository = {
       .execute();
   },
 
-  async markAvailable(tx: Tx, ids: string[], settlementTransferId: string | null): Promise<void> {
+  /** Rows settled at `now`: one settled before its day (the test helper) says when it really became available. */
+  async markAvailable(tx: Tx, ids: string[], settlementTransferId: string | null, now: Date): Promise<void> {
     if (ids.length === 0) return;
-    await tx.updateTable('balance_transactions').set({ status: 'available', settlement_transfer_id: settlementTransferId }).where('id', 'in', ids).execute();
+    await tx
+      .updateTable('balance_transactions')
+      .set({ status: 'available', settlement_transfer_id: settlementTransferId, available_on: sql<Date>`least(available_on, ${now})` })
+      .where('id', 'in', ids)
+      .execute();
   },
 
   /** A page of the statement, newest first, after the row `startingAfter` (an id) when given. */

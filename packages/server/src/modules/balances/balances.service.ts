@@ -154,6 +154,7 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
           tx,
           rows.map((r) => r.id),
           transferId,
+          clock.now(),
         );
         return rows.length;
       });
