@@ -12,6 +12,7 @@ import {
   launchChromium,
   type Page,
   payAsCustomer,
+  signInDashboard,
   PHONE,
   type RunningServer,
   screenshot,
@@ -422,5 +423,24 @@ describe('the merchant dashboard', () => {
     const res = await page.request.get(`${server.url}/dashboard/api/session`);
     expect(res.status()).toBe(401);
     expect(errors).toEqual([]);
+  });
+
+  it('Test data settles pending money now, so a tester using only the dashboard can pay out', async () => {
+    // The live-mode test above marked the owner enrolled in two-factor sign-in: a password is enough again.
+    await server.sql('update dashboard_users set totp_enabled_at = null');
+    await signInDashboard(page, server);
+    await page.goto(`${server.url}/dashboard/test/test-data`);
+    await heading('Test data');
+    const customer = { phoneNumber: '+237650004411', password: 'settle-now-pw-1' };
+    expect((await apiCall(server.url, 'POST', '/test/users', server.merchant.test, { ...customer, balance: '10000' })).status).toBe(201);
+    const intent = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '4000', currency: 'XAF', description: 'Settle now' });
+    await payAsCustomer(server, customer, String(intent.body.id));
+    const before = await apiCall(server.url, 'GET', '/balance', server.merchant.test);
+    expect((before.body.pending as { amount: string }[]).some((p) => p.amount !== '0')).toBe(true);
+    await page.getByRole('button', { name: 'Make pending money available' }).click();
+    await page.getByText(/Done: available now FCFA/).waitFor();
+    const balance = await apiCall(server.url, 'GET', '/balance', server.merchant.test);
+    expect(balance.status).toBe(200);
+    expect((balance.body.pending as { amount: string }[]).every((p) => p.amount === '0')).toBe(true);
   });
 });

@@ -61,6 +61,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/{mode}/balance/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            available: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                            balances: {
+                                available: string;
+                                currency: string;
+                                nextReleaseOn: string | null;
+                                pending: string;
+                                reserved: string;
+                            }[];
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "balance";
+                            pending: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                            reserved: {
+                                amount: string;
+                                currency: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/{mode}/balance/transactions": {
         parameters: {
             query?: never;

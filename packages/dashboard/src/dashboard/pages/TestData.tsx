@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { useCreateTestUser, useTestMessages } from '../queries/testdata.ts';
+import { useCreateTestUser, useSettleTestBalance, useTestMessages } from '../queries/testdata.ts';
 import { Link } from '../router.tsx';
 import type { Mode, TestUser } from '../types.ts';
 import { ErrorNotice, PageTitle, StatusNotice, TableWrap } from '../ui.tsx';
@@ -56,6 +56,7 @@ function TestDataPage() {
   return (
     <>
       <PageTitle title={t('testData.title')}>{t('testData.title')}</PageTitle>
+      <SettleNow />
       <form className="card" onSubmit={create} aria-labelledby="tu-title">
         <h2 id="tu-title" style={{ marginTop: 0 }}>
           {t('testData.createTitle')}
@@ -154,5 +155,35 @@ function TestDataPage() {
         )}
       </section>
     </>
+  );
+}
+
+/** Pending test money made available now, so a tester using only the dashboard can make a payout. */
+function SettleNow() {
+  const { t, money } = useI18n();
+  const settle = useSettleTestBalance('test');
+  const [error, setError] = useState<unknown>(null);
+  const [available, setAvailable] = useState<string | null>(null);
+  async function run() {
+    setError(null);
+    try {
+      const balance = await settle.mutateAsync(undefined);
+      setAvailable(balance.available.map((b) => money(b.amount, b.currency)).join(', ') || money('0', 'XAF'));
+    } catch (err) {
+      setError(err);
+    }
+  }
+  return (
+    <section className="card" aria-labelledby="settle-title">
+      <h2 id="settle-title" style={{ marginTop: 0 }}>
+        {t('testData.settleTitle')}
+      </h2>
+      <p className="hint">{t('testData.settleHint')}</p>
+      <ErrorNotice error={error} />
+      {available !== null && <StatusNotice>{t('testData.settled', { available })}</StatusNotice>}
+      <button type="button" onClick={() => void run()} disabled={settle.isPending}>
+        {t('testData.settle')}
+      </button>
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api.ts';
-import type { List, Message, TestUser } from '../types.ts';
+import type { Balance, List, Message, Mode, TestUser } from '../types.ts';
 import { get, useChange } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -14,5 +14,13 @@ export function useCreateTestUser() {
   return useChange(
     (body: { phoneNumber: string; password: string; email?: string; balance: string; currency: string }) => api<TestUser>('POST', '/test/test-users', body),
     () => [],
+  );
+}
+
+/** "Settle now": the test mode's pending money available at once; the balance and its statement change. */
+export function useSettleTestBalance(mode: Mode) {
+  return useChange(
+    () => api<Balance>('POST', `/${mode}/balance/settle`),
+    () => [keys.balance.all(mode)],
   );
 }

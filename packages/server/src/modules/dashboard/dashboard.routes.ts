@@ -722,6 +722,20 @@ async function dashboardApi(instance: FastifyInstance) {
     async (req, reply) => reply.code(201).send(await dashboard.createTestUser(scope(req), req.body)),
   );
 
+  app.post(
+    '/:mode/balance/settle',
+    {
+      config: need('testdata:write'),
+      schema: {
+        tags,
+        summary: "Make the merchant's pending test money available now (as POST /test/balance/settle; 404 in live mode)",
+        params: ModeParams,
+        response: { 200: MerchantBalance },
+      },
+    },
+    async (req) => dashboard.settleTestBalance(scope(req)),
+  );
+
   // ---- team (no mode: a member is one for test and live) ------------------------------------------
 
   app.get(

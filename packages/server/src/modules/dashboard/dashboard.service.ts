@@ -818,6 +818,13 @@ export function createDashboardService(
       return users.createTestUser(scopeOf(scope), input);
     },
 
+    /** Test data's "settle now": pending test money available at once, so a payout can follow. */
+    async settleTestBalance(scope: Caller) {
+      assertTest(scope, 'Settling pending money early');
+      await balances.settleNow(scopeOf(scope));
+      return balances.balance(scopeOf(scope));
+    },
+
     // ---- team ---------------------------------------------------------------------------------
 
     team: {
