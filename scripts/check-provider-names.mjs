@@ -4,8 +4,8 @@
 // A provider is its files under packages/server/src/modules/connectors/ and one line in the
 // registry; everything else reads the descriptions (docs/decisions/0036-provider-names.md). This
 // lists every source file where a provider's registry name (`mtn_momo`) or brand (`MTN MoMo`,
-// `MTN`) appears as code or in a literal. Comments are not code and are skipped. Names come from
-// the descriptions themselves, so a new provider is watched without touching this script.
+// `MTN`) appears as code, in a literal or in a message catalogue. Comments are not code and are
+// skipped. The names come from the descriptions, so a new provider is watched at once.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,21 +37,29 @@ export const ALLOWED = [
  * named here passes, and the check fails once it no longer needs to be, so this list only shrinks.
  */
 export const PENDING = [
+  // The wallet top-up at checkout asks MTN MoMo by name (texts and the provider it sends).
+  'packages/dashboard/src/messages/en.json',
+  'packages/dashboard/src/messages/fr.json',
+  'packages/react/src/messages/en.json',
+  'packages/react/src/messages/fr.json',
   'packages/react/src/useCheckout.ts',
+  // The CLI's test-mode commands (trigger, test payments, reconcile) pay with MTN's sandbox.
   'packages/server/src/cli.ts',
   'packages/server/src/cli/test-payments.ts',
   'packages/server/src/cli/trigger.ts',
+  // MTN's CAISSE_MOMO_* settings, read here before descriptions declared their variables.
   'packages/server/src/config.ts',
+  // Starts the in-process sandbox with each provider's callback path.
   'packages/server/src/runtime.ts',
 ];
 
-/** Source files: every package's and example's, and the root scripts; not builds or dependencies. */
+/** Source files: every package's and example's code and message catalogues, and the root scripts; not builds or dependencies. */
 export function sourceFiles(dir = root, out = []) {
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
     const path = join(dir, name);
     if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (/\.([cm]?js|tsx?)$/.test(name)) out.push(relative(root, path).split(sep).join('/'));
+    else if (/\.([cm]?js|tsx?)$/.test(name) || (name.endsWith('.json') && dir.endsWith('messages'))) out.push(relative(root, path).split(sep).join('/'));
   }
   return out;
 }
