@@ -49,8 +49,6 @@ export const PENDING = [
   'packages/server/src/cli/trigger.ts',
   // MTN's CAISSE_MOMO_* settings, read here before descriptions declared their variables.
   'packages/server/src/config.ts',
-  // Starts the in-process sandbox with each provider's callback path.
-  'packages/server/src/runtime.ts',
 ];
 
 /** Source files: every package's and example's code and message catalogues, and the root scripts; not builds or dependencies. */
