@@ -144,6 +144,14 @@ describe('balance and payouts in the dashboard', () => {
     await expect.poll(() => page.getByRole('region', { name: 'Payouts', exact: true }).textContent()).toContain('No payouts yet');
     await accessible('m03-payouts-empty');
 
+    // The providers come from the server: in Cameroon MTN MoMo pays out; Orange Money only
+    // collects, so it is shown disabled and the page says so before any payout is tried.
+    const providers = page.getByLabel('Provider');
+    await expect.poll(() => providers.locator('option').allTextContents()).toEqual(['MTN MoMo', 'Orange Money (cannot receive payouts)']);
+    expect(await providers.inputValue()).toBe('mtn_momo');
+    expect(await providers.locator('option', { hasText: 'Orange Money' }).isDisabled()).toBe(true);
+    expect(await page.locator('#po-provider-note').textContent()).toBe('Orange Money only takes payments: it cannot receive payouts.');
+
     // Pending money cannot be paid out: the API's refusal, in words and with its code.
     await page.getByLabel(/^Amount/).fill('6000');
     await page.getByLabel(/^Mobile-money number/).fill('+237 670 00 00 01');

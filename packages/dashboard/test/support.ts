@@ -64,7 +64,7 @@ export interface RunningServer {
  * A fresh database, a merchant made with `caisse merchants create --json` (and an operator with
  * `caisse operators create --json` when `operatorEmail` is given), then `caisse start`.
  */
-export async function startServer(opts: { operatorEmail?: string } = {}): Promise<RunningServer> {
+export async function startServer(opts: { operatorEmail?: string; sandboxUrl?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
   const dbName = `caisse_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES });
   await admin.connect();
@@ -88,6 +88,12 @@ export async function startServer(opts: { operatorEmail?: string } = {}): Promis
   // callbacks to this server's port: the checkout's top-ups need nothing else.
   delete env.CAISSE_MOMO_SANDBOX_URL;
   delete env.CAISSE_MOMO_SANDBOX_CALLBACK_URL;
+  // A sandbox of the test's own instead (startSandboxProcess), whose faults the test switches.
+  if (opts.sandboxUrl !== undefined) {
+    env.CAISSE_MOMO_SANDBOX_URL = opts.sandboxUrl;
+    env.CAISSE_MOMO_SANDBOX_CALLBACK_URL = `http://127.0.0.1:${port}/callbacks/mtn_momo`;
+  }
+  Object.assign(env, opts.env);
 
   const { stdout } = await promisify(execFile)(
     process.execPath,
@@ -143,6 +149,37 @@ export async function startServer(opts: { operatorEmail?: string } = {}): Promis
       await a.connect();
       await a.query(`drop database if exists ${dbName} with (force)`);
       await a.end();
+    },
+  };
+}
+
+/**
+ * `caisse sandbox` in a process of its own: every provider's sandbox, which the test reaches
+ * through its `/_sandbox/…` routes (`faults` makes MTN hang).
+ */
+export async function startSandboxProcess(): Promise<{ url: string; setFaults(faults: Record<string, boolean>): Promise<void>; stop(): Promise<void> }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('Sandbox listening')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the sandbox did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    async setFaults(faults) {
+      const res = await fetch(`${url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+      expect(res.status, await res.text()).toBe(200);
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
 }
@@ -324,8 +361,11 @@ export interface DashboardRun {
 }
 
 /** Starts a DashboardRun (in parallel: the server, the receiver and the browser). */
-export async function startDashboardRun(contextOptions: Parameters<Browser['newContext']>[0] = DESKTOP): Promise<DashboardRun> {
-  const [server, receiver, browser] = await Promise.all([startServer(), startReceiver(), launchChromium()]);
+export async function startDashboardRun(
+  contextOptions: Parameters<Browser['newContext']>[0] = DESKTOP,
+  serverOptions: Parameters<typeof startServer>[0] = {},
+): Promise<DashboardRun> {
+  const [server, receiver, browser] = await Promise.all([startServer(serverOptions), startReceiver(), launchChromium()]);
   const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   const errors: string[] = [];

@@ -56,6 +56,12 @@ export interface Config {
    * (`connectorSettings`), so that no provider is named here. Holds secrets: never logged.
    */
   providerEnv: Readonly<Record<string, string>>;
+  /**
+   * How providers' health is judged (modules/connectors/connectors.health.ts): the window of
+   * recent outcomes (CAISSE_PROVIDER_HEALTH_WINDOW_MS, 5 min) and the cool-down before an
+   * unavailable provider is probed again (CAISSE_PROVIDER_COOLDOWN_MS, 30 s). Shorter in tests.
+   */
+  providerHealth: { windowMs: number; coolDownMs: number };
   /** The default fee schedule of every merchant without its own (docs/spec/money-out.md). */
   fees: FeesConfig;
   /** CAISSE_SETTLEMENT_DELAY_DAYS (default 1): how long a charge's net stays pending (docs/spec/money-out.md). */
@@ -554,6 +560,10 @@ export function loadConfig(env: Env = process.env): Config {
       messagesDays: integer(env, 'CAISSE_RETENTION_MESSAGES_DAYS', 7, 1, 3650),
     },
     momo: momo(env, mode),
+    providerHealth: {
+      windowMs: integer(env, 'CAISSE_PROVIDER_HEALTH_WINDOW_MS', 300_000, 1_000, 3_600_000),
+      coolDownMs: integer(env, 'CAISSE_PROVIDER_COOLDOWN_MS', 30_000, 100, 3_600_000),
+    },
     providerEnv: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => /^CAISSE_[A-Z0-9_]+$/.test(e[0]) && (e[1] ?? '').trim() !== '')),
   };
 }

@@ -19,7 +19,7 @@ import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
 import { createServices } from './services.ts';
-import { createModeConnectors, type ModeConnectors, type Sandbox, startSandbox } from './modules/connectors/index.ts';
+import { createModeConnectors, type ModeConnectors, type Sandbox, startLocalSandbox } from './modules/connectors/index.ts';
 import { startBackgroundWorkers } from './workers.ts';
 import { startAutoAnalyze } from './platform/analyze.ts';
 
@@ -80,12 +80,12 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   let sandbox: Sandbox | undefined;
   let connectors: ModeConnectors | undefined;
   if (config.mode === 'development' && config.momo.sandboxUrl === undefined) {
-    const callbacks = `http://127.0.0.1:${opts.port}/callbacks`;
-    sandbox = await startSandbox({ port: 0, host: '127.0.0.1', wave: { webhookUrl: `${callbacks}/wave` } });
+    const local = await startLocalSandbox(`http://127.0.0.1:${opts.port}/callbacks`);
+    sandbox = local.sandbox;
     connectors = createModeConnectors(
       config,
       { clock: systemClock, logger, callbackKey: config.masterKey },
-      { sandboxUrl: sandbox.url, sandboxCallbackUrl: `${callbacks}/mtn_momo` },
+      { sandboxUrl: sandbox.url, sandboxCallbackUrl: local.callbackUrl },
     );
     logger.info({ url: sandbox.url }, 'provider sandbox running in this process for test mode');
   }

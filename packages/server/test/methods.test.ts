@@ -132,6 +132,7 @@ describe('payment method settings', () => {
         {
           provider: 'mtn_momo',
           name: 'MTN MoMo',
+          capabilities: { collect: true, disburse: true, refund: true },
           approval: 'phone_prompt',
           enabled: true,
           configured: true,
@@ -143,6 +144,7 @@ describe('payment method settings', () => {
         {
           provider: 'orange_money',
           name: 'Orange Money',
+          capabilities: { collect: true, disburse: false, refund: false },
           approval: 'redirect',
           enabled: true,
           configured: true,
@@ -150,7 +152,17 @@ describe('payment method settings', () => {
           offered: true,
           available: true,
         },
-        { provider: 'wave', name: 'Wave', approval: 'redirect', enabled: true, configured: true, servesCountry: false, offered: false, available: true },
+        {
+          provider: 'wave',
+          name: 'Wave',
+          capabilities: { collect: true, disburse: true, refund: true },
+          approval: 'redirect',
+          enabled: true,
+          configured: true,
+          servesCountry: false,
+          offered: false,
+          available: true,
+        },
       ],
     });
     const live = await call(ctx.app, 'GET', '/payment-methods/settings', { apiKey: t.live.apiKey, secretKey: t.live.secretKey });
@@ -292,5 +304,21 @@ describe('dashboard: Settings → Payment methods', () => {
     expect(put.statusCode, put.body).toBe(200);
     expect(await ctx.services.methods.walletAllowed({ merchantId: t.merchantId, mode: 'test' })).toBe(false);
     expect(await ctx.services.methods.walletAllowed({ merchantId: t.merchantId, mode: 'live' })).toBe(true);
+  });
+
+  it('every member reads the providers: brand, capabilities, country (the payout form picks from them)', async () => {
+    const t = await createMerchant(ctx, 'Dash providers');
+    const send = await signIn(t);
+    const res = await send('GET', '/test/providers');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      country: 'CM',
+      currency: 'XAF',
+      data: [
+        { provider: 'mtn_momo', name: 'MTN MoMo', capabilities: { disburse: true }, servesCountry: true, configured: true },
+        { provider: 'orange_money', name: 'Orange Money', capabilities: { disburse: false }, servesCountry: true },
+        { provider: 'wave', name: 'Wave', servesCountry: false },
+      ],
+    });
   });
 });

@@ -2071,6 +2071,11 @@ export interface paths {
                             providers: {
                                 approval: "phone_prompt" | "redirect";
                                 available: boolean;
+                                capabilities: {
+                                    collect: boolean;
+                                    disburse: boolean;
+                                    refund: boolean;
+                                };
                                 configured: boolean;
                                 enabled: boolean;
                                 name: string;
@@ -2116,6 +2121,11 @@ export interface paths {
                             providers: {
                                 approval: "phone_prompt" | "redirect";
                                 available: boolean;
+                                capabilities: {
+                                    collect: boolean;
+                                    disburse: boolean;
+                                    refund: boolean;
+                                };
                                 configured: boolean;
                                 enabled: boolean;
                                 name: string;

@@ -102,8 +102,9 @@ export const BALANCE_TRANSACTION_TYPES: BalanceTransactionType[] = [
 
 export const CURRENCIES = ['XAF', 'XOF', 'EUR', 'USD'] as const;
 
-/** Mobile-money providers by their brand names, the same in every language. */
-export const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo', orange_money: 'Orange Money', wave: 'Wave' };
+/** The registry's providers with their brands (the same in every language) and what they can do. */
+export type ProviderList = Answer<'/dashboard/api/{mode}/providers', 'get'>;
+export type Provider = ProviderList['data'][number];
 
 export type Payout = Row<'/dashboard/api/{mode}/payouts'>;
 export type PayoutStatus = Payout['status'];

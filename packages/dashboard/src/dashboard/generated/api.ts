@@ -1738,6 +1738,11 @@ export interface paths {
                             providers: {
                                 approval: "phone_prompt" | "redirect";
                                 available: boolean;
+                                capabilities: {
+                                    collect: boolean;
+                                    disburse: boolean;
+                                    refund: boolean;
+                                };
                                 configured: boolean;
                                 enabled: boolean;
                                 name: string;
@@ -1785,6 +1790,11 @@ export interface paths {
                             providers: {
                                 approval: "phone_prompt" | "redirect";
                                 available: boolean;
+                                capabilities: {
+                                    collect: boolean;
+                                    disburse: boolean;
+                                    refund: boolean;
+                                };
                                 configured: boolean;
                                 enabled: boolean;
                                 name: string;
@@ -2679,6 +2689,61 @@ export interface paths {
                             status: "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/{mode}/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: "CM" | "SN" | "CI";
+                            currency: string;
+                            data: {
+                                approval: "phone_prompt" | "redirect";
+                                available: boolean;
+                                capabilities: {
+                                    collect: boolean;
+                                    disburse: boolean;
+                                    refund: boolean;
+                                };
+                                configured: boolean;
+                                enabled: boolean;
+                                name: string;
+                                offered: boolean;
+                                /** @enum {string} */
+                                provider: "mtn_momo" | "orange_money" | "wave";
+                                servesCountry: boolean;
+                            }[];
                         };
                     };
                 };

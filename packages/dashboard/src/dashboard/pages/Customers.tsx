@@ -1,9 +1,10 @@
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { ApiProblem } from '../api.ts';
 import { Link } from '../router.tsx';
-import { type Customer, type Mode, PROVIDER_NAMES } from '../types.ts';
+import { type Customer, type Mode } from '../types.ts';
 import { PagedTable } from '../paging.tsx';
 import { useCustomer, useCustomers } from '../queries/customers.ts';
+import { useProviderName } from '../queries/providers.ts';
 import { Badge, ErrorNotice, PageTitle, TableWrap } from '../ui.tsx';
 
 /** Failure codes in words (the code stays beside them, for support). */
@@ -88,6 +89,7 @@ function FailureText({ code, words }: { code: string | null; words: Record<strin
 export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
   const { t, rich, money, dateTime } = useI18n();
   const loaded = useCustomer(mode, id);
+  const providerName = useProviderName(mode);
   const back = (
     <p>
       <Link to={`/dashboard/${mode}/customers`}>{t('customers.allCustomers')}</Link>
@@ -211,7 +213,7 @@ export function CustomerDetail({ mode, id }: { mode: Mode; id: string }) {
                   <th scope="row" className="num">
                     {money(topup.amount, topup.currency)}
                   </th>
-                  <td>{PROVIDER_NAMES[topup.provider] ?? topup.provider}</td>
+                  <td>{providerName(topup.provider)}</td>
                   <td>
                     <Badge value={topup.status} />
                   </td>

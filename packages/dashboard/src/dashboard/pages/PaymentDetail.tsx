@@ -3,14 +3,16 @@ import { useI18n } from '../../shared/i18n.tsx';
 import { useCan } from '../permissions.tsx';
 import { useResendEvent } from '../queries/events.ts';
 import { useCancelPayment, usePayment, useRefundPayment } from '../queries/payments.ts';
+import { useProviderName } from '../queries/providers.ts';
 import { Link } from '../router.tsx';
-import { type Mode, type Payment, type PaymentAttempt, PROVIDER_NAMES, type Refund } from '../types.ts';
+import { type Mode, type Payment, type PaymentAttempt, type Refund } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap } from '../ui.tsx';
 
 export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
   const { t, rich, money, dateTime } = useI18n();
   const can = useCan();
   const loaded = usePayment(mode, id);
+  const providerName = useProviderName(mode);
   const refund = useRefundPayment(mode);
   const cancel = useCancelPayment(mode);
   const resend = useResendEvent(mode);
@@ -152,7 +154,7 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
         )}
       </section>
 
-      {Array.isArray(p.attempts) && p.attempts.length > 0 && <Attempts attempts={p.attempts} />}
+      {Array.isArray(p.attempts) && p.attempts.length > 0 && <Attempts attempts={p.attempts} providerName={providerName} />}
       {detail.refunds && detail.refunds.length > 0 && <Refunds refunds={detail.refunds} />}
 
       <section aria-labelledby="timeline-title">
@@ -231,11 +233,8 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
   );
 }
 
-/** The provider's name as payers and merchants know it; an unknown one shows its id. */
-const providerName = (provider: string) => PROVIDER_NAMES[provider] ?? provider;
-
 /** Each try at paying: method, masked number, the provider's reference and how it ended. */
-function Attempts({ attempts }: { attempts: PaymentAttempt[] }) {
+function Attempts({ attempts, providerName }: { attempts: PaymentAttempt[]; providerName: (provider: string) => string }) {
   const { t, dateTime } = useI18n();
   return (
     <section aria-labelledby="attempts-title">

@@ -5,8 +5,9 @@ import { useCan } from '../permissions.tsx';
 import { PagedTable } from '../paging.tsx';
 import { useBalance } from '../queries/balance.ts';
 import { useCreatePayout, usePayout, usePayouts, usePayoutSchedule, useSavePayoutSchedule } from '../queries/payouts.ts';
+import { payoutProviders, useProviderName, useProviders } from '../queries/providers.ts';
 import { Link } from '../router.tsx';
-import { CURRENCIES, type Mode, type Payout, PROVIDER_NAMES, type PayoutSchedule, WEEK_DAYS } from '../types.ts';
+import { CURRENCIES, type Mode, type Payout, type PayoutSchedule, WEEK_DAYS } from '../types.ts';
 import { Badge, ErrorNotice, PageTitle, StatusNotice } from '../ui.tsx';
 
 /** The refusals the page words itself (written in full, so the catalogue check finds every id). */
@@ -16,6 +17,7 @@ const ERROR_TEXTS: Record<string, MessageId> = {
   currency_unsupported: 'payouts.error.currencyUnsupported',
   phone_invalid: 'payouts.error.phoneInvalid',
   provider_unsupported: 'payouts.error.providerUnsupported',
+  destination_unsupported: 'payouts.error.destinationUnsupported',
   provider_unavailable: 'payouts.error.providerUnavailable',
 };
 
@@ -101,7 +103,7 @@ export function Payouts({ mode }: { mode: Mode }) {
               <td>{dateTime(p.createdAt)}</td>
               <td className="num">{money(p.amount, p.currency)}</td>
               <td>
-                <Destination payout={p} />
+                <Destination mode={mode} payout={p} />
               </td>
               <td>{t(METHOD_TEXTS[p.method])}</td>
               <td>
@@ -122,11 +124,12 @@ export function Payouts({ mode }: { mode: Mode }) {
   );
 }
 
-function Destination({ payout }: { payout: Payout }) {
+function Destination({ mode, payout }: { mode: Mode; payout: Payout }) {
   const { provider, phoneNumber } = payout.destination;
+  const providerName = useProviderName(mode);
   return (
     <>
-      {PROVIDER_NAMES[provider] ?? provider} <span className="mono">{phoneNumber}</span>
+      {providerName(provider)} <span className="mono">{phoneNumber}</span>
     </>
   );
 }
@@ -137,7 +140,9 @@ const phoneOf = (typed: string) => typed.replace(/[\s.-]+/g, '');
 function CreatePayout({ mode, currencies }: { mode: Mode; currencies: string[] }) {
   const { t, money } = useI18n();
   const createPayout = useCreatePayout(mode);
-  const [form, setForm] = useState({ amount: '', currency: '', phoneNumber: '', description: '' });
+  const [form, setForm] = useState({ amount: '', currency: '', provider: '', phoneNumber: '', description: '' });
+  const { payable, collectOnly } = payoutProviders(useProviders(mode).data?.data);
+  const provider = form.provider || payable[0]?.provider || '';
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<Payout | null>(null);
@@ -155,7 +160,7 @@ function CreatePayout({ mode, currencies }: { mode: Mode; currencies: string[] }
       const payout = await createPayout.mutateAsync({
         amount: form.amount.trim().replace(/[\s\u202f]+/g, ''),
         currency,
-        destination: { provider: 'mtn_momo', phoneNumber: phoneOf(form.phoneNumber) },
+        destination: { provider, phoneNumber: phoneOf(form.phoneNumber) },
         ...(form.description.trim() ? { description: form.description.trim() } : {}),
       });
       setCreated(payout);
@@ -199,8 +204,18 @@ function CreatePayout({ mode, currencies }: { mode: Mode; currencies: string[] }
         </div>
         <div className="field">
           <label htmlFor="po-provider">{t('payouts.provider')}</label>
-          <select id="po-provider" value="mtn_momo" disabled>
-            <option value="mtn_momo">{PROVIDER_NAMES.mtn_momo}</option>
+          <select id="po-provider" value={provider} onChange={set('provider')} required>
+            {payable.map((p) => (
+              <option key={p.provider} value={p.provider}>
+                {p.name}
+              </option>
+            ))}
+            {/* Shown, not chosen: the merchant learns here rather than from a refused payout. */}
+            {collectOnly.map((p) => (
+              <option key={p.provider} value={p.provider} disabled>
+                {t('payouts.providerCollectOnly', { name: p.name })}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
@@ -210,6 +225,11 @@ function CreatePayout({ mode, currencies }: { mode: Mode; currencies: string[] }
           <input id="po-phone" type="tel" required autoComplete="off" value={form.phoneNumber} onChange={set('phoneNumber')} />
         </div>
       </div>
+      {collectOnly.length > 0 && (
+        <p className="hint" id="po-provider-note">
+          {t('payouts.collectOnlyNote', { names: collectOnly.map((p) => p.name).join(', '), count: collectOnly.length })}
+        </p>
+      )}
       <div className="field" style={{ marginTop: '1rem' }}>
         <label htmlFor="po-description">
           {t('payouts.description')} <span className="hint">{t('payouts.descriptionHint')}</span>
@@ -217,7 +237,7 @@ function CreatePayout({ mode, currencies }: { mode: Mode; currencies: string[] }
         <input id="po-description" maxLength={200} value={form.description} onChange={set('description')} />
       </div>
       <div className="actions">
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={busy || !provider}>
           {busy ? t('payouts.creating') : t('payouts.create')}
         </button>
       </div>
@@ -240,6 +260,7 @@ function ScheduleForm({ mode }: { mode: Mode }) {
   const { t, dateTime, locale } = useI18n();
   const loaded = usePayoutSchedule(mode);
   const saveSchedule = useSavePayoutSchedule(mode);
+  const { payable } = payoutProviders(useProviders(mode).data?.data);
   const [draft, setDraft] = useState<ScheduleDraft | null>(null);
   const [saved, setSaved] = useState<PayoutSchedule | null>(null);
   const [busy, setBusy] = useState(false);
@@ -267,7 +288,8 @@ function ScheduleForm({ mode }: { mode: Mode }) {
       const result = await saveSchedule.mutateAsync({
         interval: draft.interval,
         ...(draft.interval === 'weekly' ? { weeklyAnchor: draft.weeklyAnchor } : {}),
-        ...(phone ? { destination: { provider: 'mtn_momo', phoneNumber: phone } } : {}),
+        // The number keeps the provider it was saved with; a new one goes to the first that pays out here.
+        ...(phone ? { destination: { provider: current?.destination?.provider ?? payable[0]?.provider ?? '', phoneNumber: phone } } : {}),
         minimumAmount,
       });
       setSaved(result);
@@ -406,7 +428,7 @@ export function PayoutDetail({ mode, id }: { mode: Mode; id: string }) {
           <dd>{money(p.amount, p.currency)}</dd>
           <dt>{t('payouts.destination')}</dt>
           <dd>
-            <Destination payout={p} />
+            <Destination mode={mode} payout={p} />
           </dd>
           <dt>{t('payouts.method')}</dt>
           <dd>{t(METHOD_TEXTS[p.method])}</dd>

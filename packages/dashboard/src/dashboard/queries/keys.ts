@@ -34,6 +34,7 @@ export const keys = {
   keys: (mode: Mode) => [mode, 'keys'] as const,
   links: resource('links'),
   methods: (mode: Mode) => [mode, 'methods'] as const,
+  providers: (mode: Mode) => [mode, 'providers'] as const,
   overview: {
     all: (mode: Mode) => [mode, 'overview'] as const,
     period: (mode: Mode, period: string) => [mode, 'overview', period] as const,

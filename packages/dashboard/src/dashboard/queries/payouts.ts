@@ -19,7 +19,7 @@ export function usePayout(mode: Mode, id: string) {
   });
 }
 
-type PayoutBody = { amount: string; currency: string; destination: { provider: 'mtn_momo'; phoneNumber: string }; description?: string };
+type PayoutBody = { amount: string; currency: string; destination: { provider: string; phoneNumber: string }; description?: string };
 
 /** Pays money out: the new payout shows in the list and leaves the balance. */
 export function useCreatePayout(mode: Mode) {

@@ -18,7 +18,7 @@ export function usePaymentMethods(mode: Mode) {
 export function useSaveCountry() {
   return useChange(
     (country: Country) => api('PUT', '/settings/country', { country }),
-    () => [keys.country(), keys.methods('test'), keys.methods('live')],
+    () => [keys.country(), keys.methods('test'), keys.methods('live'), keys.providers('test'), keys.providers('live')],
   );
 }
 

@@ -8,7 +8,7 @@ export const MAX_REFUND_REASON_LENGTH = 500;
 export const PaymentMethod = Type.Object(
   {
     type: Type.Literal('mobile_money'),
-    provider: Type.String({ maxLength: 32, description: 'The provider (`mtn_momo`): see `GET /payment-methods`.' }),
+    provider: Type.String({ maxLength: 32, description: 'The provider, by its registry name: see `GET /payment-methods`.' }),
     phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: "The payer's mobile-money number, E.164, served by that provider." }),
   },
   { additionalProperties: false },

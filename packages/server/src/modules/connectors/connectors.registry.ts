@@ -7,7 +7,7 @@ import { createOrangeMoneyConnector } from './orange-money/orange-money.connecto
 import { ORANGE_MONEY_DESCRIPTION } from './orange-money/orange-money.description.ts';
 import { createWaveConnector } from './wave/wave.connector.ts';
 import { WAVE_DESCRIPTION } from './wave/wave.description.ts';
-import { createProviderHealth, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
+import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSettings } from './connectors.settings.ts';
 import { SANDBOX_PATHS, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
 
@@ -73,6 +73,8 @@ export interface ProvidersConfig {
   mode: RunMode;
   momo: MomoConfig;
   providerEnv?: Readonly<Record<string, string>>;
+  /** CAISSE_PROVIDER_HEALTH_WINDOW_MS and CAISSE_PROVIDER_COOLDOWN_MS (the defaults' otherwise). */
+  providerHealth?: Pick<HealthRules, 'windowMs' | 'coolDownMs'>;
 }
 
 /**
@@ -182,14 +184,15 @@ export function createModeConnectors(
   deps: ConnectorDeps,
   opts: { sandboxUrl?: string; sandboxCallbackUrl?: string; healthRules?: HealthRules } = {},
 ): ModeConnectors {
-  const live = createConnectorRegistry(connectorSettings(config), deps, createProviderHealth(deps.clock, opts.healthRules));
+  const rules = opts.healthRules ?? { ...DEFAULT_HEALTH_RULES, ...config.providerHealth };
+  const live = createConnectorRegistry(connectorSettings(config), deps, createProviderHealth(deps.clock, rules));
   const sandboxUrl = opts.sandboxUrl ?? config.momo.sandboxUrl;
   const test = createConnectorRegistry(
     sandboxUrl === undefined
       ? {}
       : sandboxSettings(sandboxUrl, { callbackUrl: opts.sandboxCallbackUrl ?? config.momo.sandboxCallbackUrl, timeoutMs: config.momo.timeoutMs }),
     deps,
-    createProviderHealth(deps.clock, opts.healthRules),
+    createProviderHealth(deps.clock, rules),
   );
   return {
     forMode: (mode) => (mode === 'live' ? live : test),

@@ -87,7 +87,15 @@ export type { OrangeSandbox, OrangeSandboxPayment, SandboxFaultSwitches } from '
 export { createWaveConnector, WAVE, type WaveSettings } from './wave/wave.connector.ts';
 export type { WaveSandbox, WaveSandboxSession } from './wave/wave.sandbox.ts';
 export { waveSignatureHeader } from './wave/wave.signature.ts';
-export { runSandbox, type Sandbox, SANDBOX_PATHS, type SandboxOptions, startSandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
+export {
+  runSandbox,
+  type Sandbox,
+  SANDBOX_PATHS,
+  type SandboxOptions,
+  startLocalSandbox,
+  startSandbox,
+  WAVE_SANDBOX_WEBHOOK_SECRET,
+} from './sandbox/sandbox.ts';
 export { TEST_NUMBERS, testOutcome } from './sandbox/test-numbers.ts';
 export {
   createProviderHealth,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { CountrySchema, currencyOf } from '../../platform/countries.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { PaymentMethodSettings, PaymentMethodSettingsBody } from '../methods/index.ts';
+import { PaymentMethodSettings, PaymentMethodSettingsBody, ProviderList } from '../methods/index.ts';
 import { ModeParams } from './dashboard.schema.ts';
 import type { DashboardSession } from './dashboard.service.ts';
 
@@ -81,5 +81,24 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
       },
     },
     async (req) => methods.updateSettings(scope(req), req.body),
+  );
+
+  // Pages that show or pick a provider (payouts, payments, customers) read its brand and abilities
+  // here rather than naming it, for members who may not read the settings.
+  app.get(
+    '/:mode/providers',
+    {
+      config: { ...session, permission: 'payments:read' },
+      schema: {
+        tags,
+        summary: "The registry's providers: brand, capabilities, and whether they serve the merchant's country here",
+        params: ModeParams,
+        response: { 200: ProviderList },
+      },
+    },
+    async (req) => {
+      const { country, currency, providers } = await methods.settings(scope(req));
+      return { country, currency, data: providers };
+    },
   );
 }

@@ -20,7 +20,7 @@ export const WalletMethod = Type.Object({ type: Type.Literal('wallet') });
 export const MobileMoneyMethod = Type.Object({
   type: Type.Literal('mobile_money'),
   provider: ProviderField,
-  name: Type.String({ description: 'The brand payers know (MTN MoMo)' }),
+  name: Type.String({ description: "The brand payers know (the description's display name)" }),
   approval: Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect')], {
     description: '`phone_prompt`: the payer approves a request on their phone with their PIN; `redirect`: on a page of the provider',
   }),
@@ -55,7 +55,14 @@ export type PaymentMethodSettingsBody = Static<typeof PaymentMethodSettingsBody>
 
 export const ProviderSettingView = Type.Object({
   provider: ProviderField,
-  name: Type.String(),
+  name: Type.String({ description: 'The brand, the same in every language' }),
+  capabilities: Type.Object(
+    { collect: Type.Boolean(), disburse: Type.Boolean(), refund: Type.Boolean() },
+    {
+      description:
+        'What the provider does: take payments, send payouts, give refunds back (a payout to one that cannot disburse is 400 `destination_unsupported`)',
+    },
+  ),
   approval: Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect')]),
   enabled: Type.Boolean({ description: 'Chosen by the merchant (or by the default)' }),
   configured: Type.Boolean({ description: 'This mode has a connector for it (test mode: the sandbox)' }),
@@ -78,3 +85,11 @@ export const PaymentMethodSettings = Type.Object({
   providers: Type.Array(ProviderSettingView, { description: 'Every provider of the registry, with what this merchant and mode make of it' }),
 });
 export type PaymentMethodSettings = Static<typeof PaymentMethodSettings>;
+
+/** The providers alone, for any member of the dashboard: their brands and what they can do here. */
+export const ProviderList = Type.Object({
+  country: CountrySchema,
+  currency: Type.String(),
+  data: Type.Array(ProviderSettingView, { description: 'Every provider of the registry, in its order' }),
+});
+export type ProviderList = Static<typeof ProviderList>;

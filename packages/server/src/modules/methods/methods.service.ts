@@ -120,6 +120,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           return {
             provider: name,
             name: d.displayName,
+            capabilities: { ...d.capabilities },
             approval: d.approval,
             enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
             configured: configured(scope, name),

@@ -8,7 +8,7 @@ export const Destination = Type.Object(
     provider: Type.String({
       maxLength: 32,
       description:
-        'The mobile-money provider that sends the money: `mtn_momo` (XAF) or `wave` (XOF); a provider that only collects (`orange_money`) is 400 `destination_unsupported`.',
+        'The mobile-money provider that sends the money, by its registry name: one of the country whose `capabilities.disburse` is true (`GET /payment-methods/settings`); a provider that only collects is 400 `destination_unsupported`.',
     }),
     phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The mobile-money number that receives the money, E.164.' }),
   },
@@ -23,7 +23,7 @@ export const CreatePayoutBody = Type.Object(
     description: Type.Optional(
       Type.String({
         description:
-          "Shown in the statement and to the payee (as the payer message), so within the provider's message rules (mtn_momo: 1 to 160 characters, none of `& ' < >`; 400 `description_invalid`).",
+          "Shown in the statement and to the payee (as the payer message), so within the provider's message rules (see docs/spec/providers.md; 400 `description_invalid`).",
       }),
     ),
   },

@@ -2,7 +2,15 @@ import { type Clock, DAY } from '../../platform/clock.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { formatAmount, isCurrency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
-import { type Connector, type ConnectorKind, isProviderName, type ListedRequest, type ModeConnectors, type StatusResult } from '../connectors/index.ts';
+import {
+  type Connector,
+  type ConnectorKind,
+  isProviderName,
+  type ListedRequest,
+  type ModeConnectors,
+  PROVIDER_NAMES,
+  type StatusResult,
+} from '../connectors/index.ts';
 
 /**
  * Reconciliation (docs/spec/money-out.md): every top-up, payout, payment attempt and refund to mobile money of a period, as our ledger's modules
@@ -233,7 +241,8 @@ export function createReconciliationService(
   sources: { connectors: Pick<ModeConnectors, 'forMode'>; topups: TopupSource; payouts?: PayoutSource; attempts?: AttemptSource; refunds?: RefundSource },
 ) {
   function connectorFor(provider: string, mode: KeyMode): Connector {
-    if (!isProviderName(provider)) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"; supported: mtn_momo`, { param: 'provider' });
+    if (!isProviderName(provider))
+      throw new ApiError('provider_unsupported', `Unknown provider "${provider}"; supported: ${PROVIDER_NAMES.join(', ')}`, { param: 'provider' });
     const connector = sources.connectors.forMode(mode).get(provider);
     if (connector === undefined) {
       const how =

@@ -6,7 +6,7 @@ export const CreateTopupBody = Type.Object(
   {
     amount: Type.String({ 'x-code': 'amount_invalid', description: 'Decimal string in major units of the currency ("5000" XAF).' }),
     currency: Type.String({ description: 'ISO 4217: XAF, XOF, EUR or USD.' }),
-    provider: Type.String({ maxLength: 32, description: 'The mobile-money provider: `mtn_momo`.' }),
+    provider: Type.String({ maxLength: 32, description: 'The mobile-money provider, by its registry name (`GET /payment-methods/settings`).' }),
     phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The mobile-money number that pays, E.164.' }),
   },
   { additionalProperties: false },

@@ -13,7 +13,9 @@ import {
   paymentRequestOf,
   storeOf,
   FIRST_POLL_DELAY_MS,
+  describeProvider,
   isProviderName,
+  PROVIDER_NAMES,
   newReference,
 } from '../connectors/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -47,9 +49,6 @@ export function topupView(row: TopupRow): Topup {
 export interface TopupNotices {
   notifyTopupCredited(topup: { merchantId: string; mode: KeyMode; userId: string; amount: bigint; currency: Currency; providerName: string }): Promise<void>;
 }
-
-/** Providers as people know them, for the notice. */
-const PROVIDER_NAMES: Record<string, string> = { mtn_momo: 'MTN MoMo' };
 
 /**
  * Money in (docs/spec/money-in.md): a customer's wallet is topped up by mobile money. The top-up and its
@@ -114,7 +113,7 @@ export function createTopupsService(
           userId: t.user_id,
           amount: t.amount_minor,
           currency: t.currency as Currency,
-          providerName: PROVIDER_NAMES[t.provider] ?? t.provider,
+          providerName: describeProvider(t.provider)?.displayName ?? t.provider,
         })
         .catch((err: unknown) => log?.error({ err, topup: t.id }, 'top-up notice not sent'));
     }
@@ -145,7 +144,7 @@ export function createTopupsService(
       const currency = assertCurrency(body.currency);
       const amount = parseAmount(body.amount, currency);
       if (!isProviderName(body.provider))
-        throw new ApiError('provider_unsupported', `Unknown provider "${body.provider}"; supported: mtn_momo`, { param: 'provider' });
+        throw new ApiError('provider_unsupported', `Unknown provider "${body.provider}"; supported: ${PROVIDER_NAMES.join(', ')}`, { param: 'provider' });
       if (!/^\+[1-9][0-9]{6,14}$/.test(body.phoneNumber)) {
         throw new ApiError('phone_invalid', 'phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', {
           param: 'phoneNumber',

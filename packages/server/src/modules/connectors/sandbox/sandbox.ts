@@ -157,6 +157,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   };
 }
 
+/**
+ * The sandbox `caisse start` runs in its own process in development, its notifications sent to
+ * `callbacks` (this server's `…/callbacks`), each provider's to its own path there. `callbackUrl`
+ * is MoMo's, the one `createModeConnectors` takes (the others' go beside it).
+ */
+export async function startLocalSandbox(callbacks: string): Promise<{ sandbox: Sandbox; callbackUrl: string }> {
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', wave: { webhookUrl: `${callbacks}/wave` } });
+  return { sandbox, callbackUrl: `${callbacks}/mtn_momo` };
+}
+
 const MOMO_FAULTS = ['answer500', 'hang', 'dropCallbacks', 'duplicateCallbacks', 'badJson', 'badSchema'] as const;
 const SHARED_FAULTS = ['answer500', 'hang', 'dropCallbacks'] as const;
 

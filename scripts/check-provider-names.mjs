@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+/* global console, process */
+// No provider named outside its own files (`npm run check:provider-names`, part of `npm run lint`).
+// A provider is its files under packages/server/src/modules/connectors/ and one line in the
+// registry; everything else reads the descriptions (docs/decisions/0036-provider-names.md). This
+// lists every source file where a provider's registry name (`mtn_momo`) or brand (`MTN MoMo`,
+// `MTN`) appears as code, in a literal or in a message catalogue. Comments are not code and are
+// skipped. The names come from the descriptions, so a new provider is watched at once.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CONNECTORS = 'packages/server/src/modules/connectors/';
+
+/** Where a provider may be named: its own files, the registry, and what is not shipped code. */
+export const ALLOWED = [
+  // The provider's own files (MTN's are the first, flat ones) and the registry.
+  /^packages\/server\/src\/modules\/connectors\/(mtn-momo\.|momo-sandbox\.ts|orange-money\/|wave\/)/,
+  /^packages\/server\/src\/modules\/connectors\/connectors\.registry\.ts$/,
+  // The module's index re-exports each provider's files by their paths.
+  /^packages\/server\/src\/modules\/connectors\/index\.ts$/,
+  // This check, which names them in its own rules.
+  /^scripts\/check-provider-names\./,
+  // The providers' sandbox: it plays every provider's API at once.
+  /^packages\/server\/src\/modules\/connectors\/sandbox\//,
+  // Tests, their fixtures and the harnesses that drive the sandbox (crash, failover, restore, load).
+  /(^|\/)test\//,
+  /\.(test|e2e\.test)\.[cm]?[jt]sx?$/,
+  /^packages\/server\/scripts\//,
+  // Generated from the registry (the OpenAPI `provider` enum), checked by check:generated-types.
+  /(^|\/)generated\//,
+];
+
+/**
+ * Files that still name a provider, each to be moved onto the descriptions (issue 32): a file
+ * named here passes, and the check fails once it no longer needs to be, so this list only shrinks.
+ */
+export const PENDING = [
+  // The wallet top-up at checkout asks MTN MoMo by name (texts and the provider it sends).
+  'packages/dashboard/src/messages/en.json',
+  'packages/dashboard/src/messages/fr.json',
+  'packages/react/src/messages/en.json',
+  'packages/react/src/messages/fr.json',
+  'packages/react/src/useCheckout.ts',
+  // The CLI's test-mode commands (trigger, test payments, reconcile) pay with MTN's sandbox.
+  'packages/server/src/cli.ts',
+  'packages/server/src/cli/test-payments.ts',
+  'packages/server/src/cli/trigger.ts',
+  // MTN's CAISSE_MOMO_* settings, read here before descriptions declared their variables.
+  'packages/server/src/config.ts',
+];
+
+/** Source files: every package's and example's code and message catalogues, and the root scripts; not builds or dependencies. */
+export function sourceFiles(dir = root, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) sourceFiles(path, out);
+    else if (/\.([cm]?js|tsx?)$/.test(name) || (name.endsWith('.json') && dir.endsWith('messages'))) out.push(relative(root, path).split(sep).join('/'));
+  }
+  return out;
+}
+
+/** Every provider's registry name and brand, read from the descriptions. */
+export function providerNames(dir = join(root, CONNECTORS)) {
+  const names = new Set();
+  for (const file of sourceFiles(dir, [])) {
+    if (!file.endsWith('.description.ts')) continue;
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const [, key, value] of text.matchAll(/^\s*(name|displayName):\s*'([^']+)'/gm)) {
+      names.add(value);
+      // The brand's first word alone (MTN, Orange) names the provider as well.
+      if (key === 'displayName') names.add(value.split(' ')[0]);
+    }
+  }
+  return [...names];
+}
+
+/** The text with its comments blanked (same lines), strings and code kept. */
+export function withoutComments(text) {
+  let out = '';
+  for (let i = 0; i < text.length; ) {
+    const c = text[i];
+    if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const stop = end < 0 ? text.length : end + 2;
+      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop;
+    } else if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && !(c !== '`' && text[j] === '\n')) j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** `file:line: name` for each name found in the code of a file not allowed to name it. */
+export function findProviderNames(files, names, read = (file) => readFileSync(join(root, file), 'utf8')) {
+  const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(`(?<![A-Za-z0-9_])(${escaped.join('|')})(?![A-Za-z0-9_])`, 'g');
+  const found = [];
+  for (const file of files) {
+    if (ALLOWED.some((rule) => rule.test(file))) continue;
+    const lines = withoutComments(read(file)).split('\n');
+    lines.forEach((line, index) => {
+      for (const [, name] of line.matchAll(pattern)) found.push(`${file}:${index + 1}: ${name}`);
+    });
+  }
+  return found;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const found = findProviderNames(sourceFiles(), providerNames());
+  const stale = PENDING.filter((file) => !found.some((line) => line.startsWith(`${file}:`)));
+  const named = found.filter((line) => !PENDING.some((file) => line.startsWith(`${file}:`)));
+  if (stale.length > 0) {
+    console.error(`No longer naming a provider, remove from PENDING in scripts/check-provider-names.mjs:\n${stale.join('\n')}`);
+    process.exit(1);
+  }
+  if (named.length > 0) {
+    console.error(`A provider is named outside its own files (read it from the registry or its description):\n${named.join('\n')}`);
+    process.exit(1);
+  }
+  console.log('check:provider-names: no provider named outside its own files');
+}
