@@ -194,22 +194,19 @@ function Signed({
       navigate('/dashboard/test/home', { replace: true });
   }, [session, route, resetToken, invitation, verifyToken]);
 
+  /** A sign-in by a page of its own (sign-up, invitation): whoever was signed in before, none of their data stays. */
+  function signedInAs(s: Session, to: string) {
+    setCsrfToken(s.csrfToken);
+    queryClient.clear();
+    setExpired(false);
+    setSession(s);
+    navigate(to, { replace: true });
+  }
+
   // The verification link's page works signed in or not.
   if (verifyToken !== undefined) return <VerifyEmail token={verifyToken} language={language} onLanguage={onLanguage} />;
   if (signingUp && session === null) {
-    return (
-      <SignUp
-        language={language}
-        onLanguage={onLanguage}
-        onSignedIn={(s) => {
-          setCsrfToken(s.csrfToken);
-          queryClient.clear();
-          setExpired(false);
-          setSession(s);
-          navigate('/dashboard/test/settings/profile', { replace: true });
-        }}
-      />
-    );
+    return <SignUp language={language} onLanguage={onLanguage} onSignedIn={(s) => signedInAs(s, '/dashboard/test/settings/profile')} />;
   }
 
   // The reset link's page works signed in or not: it never needs a session.
@@ -221,14 +218,7 @@ function Signed({
         token={decodeURIComponent(invitation)}
         language={language}
         onLanguage={onLanguage}
-        onSignedIn={(s) => {
-          setCsrfToken(s.csrfToken);
-          // Whoever was signed in before, the new member sees none of their data.
-          queryClient.clear();
-          setExpired(false);
-          setSession(s);
-          navigate('/dashboard/test/home', { replace: true });
-        }}
+        onSignedIn={(s) => signedInAs(s, '/dashboard/test/home')}
       />
     );
   }
