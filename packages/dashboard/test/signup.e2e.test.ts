@@ -15,8 +15,8 @@ import {
 /**
  * Issue 34, merchant sign-up, in Debian's Chromium against a real server process: a business
  * signs up from the sign-in page, verifies its e-mail with the link of the outbox, submits its
- * profile with a PDF, is refused a live key; an operator approves it (over the console's API: its
- * review page is yet to come); the merchant then creates a live key.
+ * profile with a PDF, is refused a live key; an operator approves it in the console (after opening
+ * the document); the merchant then creates a live key. axe-core on the new pages.
  */
 let server: RunningServer;
 let browser: Browser;
@@ -59,24 +59,6 @@ async function inPage<T>(method: 'GET' | 'POST', path: string, body?: unknown): 
     },
     [method, path, body] as const,
   ) as Promise<T>;
-}
-
-/** The operator `caisse operators create` made, enrolled and signed in over HTTP: its cookie and CSRF token. */
-async function operatorSession() {
-  const operator = server.operator as { email: string; password: string };
-  const post = async (path: string, body: unknown, who?: { cookie: string; csrf: string }) => {
-    const res = await fetch(`${server.url}/operator/api${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(who ? { cookie: who.cookie, 'x-csrf-token': who.csrf } : {}) },
-      body: JSON.stringify(body),
-    });
-    return { res, body: (await res.json()) as Record<string, string> };
-  };
-  const login = await post('/login', { email: operator.email, password: operator.password });
-  const who = { cookie: String(login.res.headers.get('set-cookie')).split(';')[0] as string, csrf: login.body.csrfToken as string };
-  const { body } = await post('/totp', {}, who);
-  expect((await post('/totp/confirm', { code: totp(body.secret as string) }, who)).res.status).toBe(200);
-  return { who, post };
 }
 
 async function createLiveKey(name: string) {
@@ -129,18 +111,33 @@ describe('merchant sign-up', () => {
     await createLiveKey('Live shop');
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Live mode opens once your business profile is approved');
 
-    const { who } = await operatorSession();
-    const list = (await (await fetch(`${server.url}/operator/api/profiles`, { headers: { cookie: who.cookie } })).json()) as { data: { merchantId: string }[] };
-    expect(list.data).toHaveLength(1);
-    const merchantId = list.data[0]?.merchantId as string;
-    const document = await fetch(`${server.url}/operator/api/merchants/${merchantId}/profile/document`, { headers: { cookie: who.cookie } });
-    expect(Buffer.from(await document.arrayBuffer()).equals(PDF)).toBe(true);
-    const approved = await fetch(`${server.url}/operator/api/merchants/${merchantId}/profile/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: who.cookie, 'x-csrf-token': who.csrf },
-      body: '{}',
-    });
-    expect(approved.status).toBe(200);
+    // The operator signs in to the console (enrolling its authenticator app), opens the profile and approves it.
+    const operator = server.operator as { email: string; password: string };
+    const opsContext = await browser.newContext({ ...DESKTOP, locale: 'en' });
+    const ops = await opsContext.newPage();
+    watchConsole(ops, errors);
+    await ops.goto(`${server.url}/operator`);
+    await ops.getByLabel('E-mail address').fill(operator.email);
+    await ops.getByLabel('Password').fill(operator.password);
+    await ops.getByRole('button', { name: 'Sign in' }).click();
+    await ops.getByRole('button', { name: 'Set up the authenticator app' }).click();
+    const secretField = ops.getByLabel('Secret key');
+    await secretField.waitFor();
+    await ops.getByLabel(/^Code/).fill(totp(await secretField.inputValue()));
+    await ops.getByRole('button', { name: 'Confirm with the code' }).click();
+    await ops.getByRole('heading', { level: 1, name: 'Merchants' }).waitFor();
+    await ops.getByRole('link', { name: 'Profiles to review' }).click();
+    await ops.getByRole('heading', { level: 1, name: 'Profiles to review' }).waitFor();
+    await ops.getByRole('link', { name: 'Boulangerie Ndiaye' }).click();
+    await ops.getByRole('heading', { level: 2, name: 'Business profile' }).waitFor();
+    await expectAccessible(ops, errors, 'signup-03-review');
+    // The document opens for the signed-in operator only.
+    const href = (await ops.getByRole('link', { name: /Open the owner’s identity document/ }).getAttribute('href')) ?? '';
+    expect(Buffer.from(await (await ops.request.get(`${server.url}${href}`)).body()).equals(PDF)).toBe(true);
+    expect((await fetch(`${server.url}${href}`)).status).toBe(401);
+    await ops.getByRole('button', { name: 'Approve for live mode' }).click();
+    await expect.poll(() => ops.getByText('Approved', { exact: true }).count()).toBe(1);
+    await opsContext.close();
 
     await createLiveKey('Live shop');
     expect(await page.getByLabel('Live shop (API key)').inputValue()).toMatch(/^pk_live_/);
