@@ -25,7 +25,7 @@ export async function dashboardOnboardingRoutes(instance: FastifyInstance) {
         tags,
         summary: 'Sign a business up: its merchant, its owner’s dashboard account (test mode at once) and the e-mail verification link',
         description:
-          'The owner signs in right after (POST /dashboard/api/login) and may use test mode; live mode waits for the business profile’s approval. An e-mail with a dashboard account already: 409 `already_exists`. The password: 8 characters at least, not a common one (400 `password_weak`).',
+          'The owner signs in right after (POST /dashboard/api/login) and may use test mode; live mode waits for the business profile’s approval. An e-mail with a dashboard account already: 409 `already_exists`. The password: 8 characters at least, not a common one (400 `password_weak`). More than `CAISSE_RATE_LIMIT_IP` (20) sign-ups a minute from one address: 429 `rate_limited`.',
         body: SignUpBody,
         response: { 201: SignedUp },
       },
