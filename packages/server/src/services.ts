@@ -9,6 +9,7 @@ import { createMerchantsService } from './modules/merchants/index.ts';
 import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
 import { createOperatorsService } from './modules/operators/index.ts';
+import { createOnboardingService } from './modules/onboarding/index.ts';
 import { createUsersService } from './modules/users/index.ts';
 import { createCallbackRouter, createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
 import { createMethodsService } from './modules/methods/index.ts';
@@ -69,10 +70,12 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     paymentLinks: createPaymentLinksService(deps, { intents, merchant: merchants.findMerchant }),
     methods: createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant }),
   };
+  const onboarding = createOnboardingService(deps, { merchants, messaging });
   return {
     ...services,
+    onboarding,
     dashboard: createDashboardService(deps, services),
-    operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks }),
+    operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks, onboarding }),
   };
 }
 

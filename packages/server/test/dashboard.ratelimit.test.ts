@@ -4,7 +4,7 @@ import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createMerchant, createTestContext, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
- * POST /dashboard/api/login is limited per client address (CAISSE_RATE_LIMIT_IP a minute, here 3),
+ * POST /dashboard/api/login (and the sign-up) is limited per client address (CAISSE_RATE_LIMIT_IP a minute, here 3),
  * whatever the e-mail tried, beside the dashboard's own lockout per e-mail: 429 `rate_limited`
  * with Retry-After, the answer of the API's other per-address limits. Counted on the ManualClock.
  */
@@ -55,5 +55,22 @@ describe('per-address limit on the dashboard sign-in', () => {
     // The next window lets the first address in again.
     ctx.clock.advance(MINUTE);
     expect((await login(attacker, m.dashboard.email, m.dashboard.password)).statusCode).toBe(200);
+  });
+});
+
+describe('per-address limit on the sign-up', () => {
+  it('the 4th sign-up in a minute from one address is 429 rate_limited, and makes no merchant', async () => {
+    ctx.clock.set('2026-11-02T12:00:00.000Z');
+    const signUp = (i: number) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/dashboard/api/sign-up',
+        remoteAddress: '198.51.100.8',
+        payload: { businessName: `Spam ${i}`, country: 'CM', email: `spam-${i}@example.com`, password: 'correct horse battery' },
+      });
+    for (let i = 0; i < 3; i++) expect((await signUp(i)).statusCode).toBe(201);
+    expectRateLimited(await signUp(3));
+    const made = await ctx.deps.db.selectFrom('merchants').select('id').where('email', '=', 'spam-3@example.com').execute();
+    expect(made).toEqual([]);
   });
 });

@@ -145,6 +145,7 @@ describe("a customer's SMS", () => {
       inviter: 'owner@akwa.example',
       role: 'analyst',
       link: 'https://caisse.example/dashboard/invitations/inv_x',
+      reason: 'The identity document is unreadable',
     };
     for (const language of ['fr-CM', 'fr-SN', 'en'] as const) {
       const t = translator({ requested: [language] });

@@ -5,6 +5,7 @@ import { browserLanguages } from '@caisse/react';
 import { DashboardIntl, useDocumentLanguage, useI18n } from '../shared/i18n.tsx';
 import { api, ApiProblem, onSessionLost, setCsrfToken } from './api.ts';
 import { AcceptInvitation } from './pages/AcceptInvitation.tsx';
+import { SignUp, VerifyEmail } from './pages/SignUp.tsx';
 import { Login, ResetPassword } from './pages/Login.tsx';
 import { SearchBox } from './pages/Search.tsx';
 import { PAGES, pageAt } from './pages.tsx';
@@ -186,9 +187,27 @@ function Signed({
   const route = parse(location);
   const resetToken = /^\/dashboard\/reset-password\/([^/?]+)/.exec(location)?.[1];
   const invitation = /^\/dashboard\/invitations\/([^/?]+)/.exec(location)?.[1];
+  const signingUp = /^\/dashboard\/sign-up\/?(\?|$)/.test(location);
+  const verifyToken = /^\/dashboard\/verify-email\/?(\?|$)/.test(location) ? (new URLSearchParams(location.split('?')[1] ?? '').get('token') ?? '') : undefined;
   useEffect(() => {
-    if (session && !route && resetToken === undefined && invitation === undefined) navigate('/dashboard/test/home', { replace: true });
-  }, [session, route, resetToken, invitation]);
+    if (session && !route && resetToken === undefined && invitation === undefined && verifyToken === undefined)
+      navigate('/dashboard/test/home', { replace: true });
+  }, [session, route, resetToken, invitation, verifyToken]);
+
+  /** A sign-in by a page of its own (sign-up, invitation): whoever was signed in before, none of their data stays. */
+  function signedInAs(s: Session, to: string) {
+    setCsrfToken(s.csrfToken);
+    queryClient.clear();
+    setExpired(false);
+    setSession(s);
+    navigate(to, { replace: true });
+  }
+
+  // The verification link's page works signed in or not.
+  if (verifyToken !== undefined) return <VerifyEmail token={verifyToken} language={language} onLanguage={onLanguage} />;
+  if (signingUp && session === null) {
+    return <SignUp language={language} onLanguage={onLanguage} onSignedIn={(s) => signedInAs(s, '/dashboard/test/settings/profile')} />;
+  }
 
   // The reset link's page works signed in or not: it never needs a session.
   if (resetToken !== undefined) return <ResetPassword token={decodeURIComponent(resetToken)} language={language} onLanguage={onLanguage} />;
@@ -199,14 +218,7 @@ function Signed({
         token={decodeURIComponent(invitation)}
         language={language}
         onLanguage={onLanguage}
-        onSignedIn={(s) => {
-          setCsrfToken(s.csrfToken);
-          // Whoever was signed in before, the new member sees none of their data.
-          queryClient.clear();
-          setExpired(false);
-          setSession(s);
-          navigate('/dashboard/test/home', { replace: true });
-        }}
+        onSignedIn={(s) => signedInAs(s, '/dashboard/test/home')}
       />
     );
   }

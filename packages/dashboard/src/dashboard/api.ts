@@ -37,6 +37,16 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   const payload = method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(body ?? {});
   if (payload !== undefined) headers['content-type'] = 'application/json';
+  return send<T>(method, path, headers, payload);
+}
+
+/** A file as the whole body (PUT), with its own type: the server reads the type from the content too. */
+export function upload<T>(path: string, file: Blob): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', 'x-csrf-token': csrfToken, 'content-type': file.type || 'application/octet-stream' };
+  return send<T>('PUT', path, headers, file);
+}
+
+async function send<T>(method: string, path: string, headers: Record<string, string>, payload: BodyInit | undefined): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`${base}${path}`, { method, headers, body: payload, credentials: 'same-origin' });

@@ -4,6 +4,7 @@ import { Account } from './pages/Account.tsx';
 import { ApiKeys } from './pages/ApiKeys.tsx';
 import { AuditLog } from './pages/AuditLog.tsx';
 import { Balance } from './pages/Balance.tsx';
+import { BusinessProfile } from './pages/BusinessProfile.tsx';
 import { CustomerDetail, Customers } from './pages/Customers.tsx';
 import { EventDetail, Events } from './pages/Events.tsx';
 import { Home } from './pages/Home.tsx';
@@ -113,6 +114,7 @@ export const PAGES: PageEntry[] = [
     permission: 'settings:read',
     render: ({ mode }) => <PaymentMethods mode={mode} />,
   },
+  { section: 'business-profile', path: 'settings/profile', label: 'nav.businessProfile', permission: 'settings:read', render: () => <BusinessProfile /> },
   { section: 'team', path: 'settings/team', label: 'nav.team', permission: 'team:read', render: ({ session }) => <Team session={session} /> },
   { section: 'audit-log', path: 'settings/audit-log', label: 'nav.auditLog', permission: 'audit:read', render: () => <AuditLog /> },
   {

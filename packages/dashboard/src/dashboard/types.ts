@@ -26,6 +26,10 @@ export interface List<T> {
 }
 
 export type Session = Answer<'/dashboard/api/session', 'get'>;
+export type SignedUp = Answer<'/dashboard/api/sign-up', 'post'>;
+export type EmailVerified = Answer<'/dashboard/api/sign-up/verify', 'post'>;
+export type BusinessProfile = Answer<'/dashboard/api/profile', 'get'>;
+export type ProfileDetails = BusinessProfile['details'];
 /** The answer of a password sign-in when the user has two-factor sign-in: no session yet. */
 export type LoginChallenge = Extract<Answer<'/dashboard/api/login', 'post'>, { object: 'dashboard_login_challenge' }>;
 export type AccountSecurity = Answer<'/dashboard/api/account/security', 'get'>;

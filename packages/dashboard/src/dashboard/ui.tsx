@@ -34,6 +34,9 @@ const ERROR_TEXTS: Record<string, MessageId> = {
   permission_denied: 'error.permissionDenied',
   last_owner: 'error.lastOwner',
   password_weak: 'error.passwordWeak',
+  merchant_not_approved: 'error.merchantNotApproved',
+  document_invalid: 'error.documentInvalid',
+  verification_link_invalid: 'error.verificationLinkInvalid',
 };
 
 export function ErrorNotice({ error }: { error: unknown }) {

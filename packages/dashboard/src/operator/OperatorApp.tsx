@@ -12,11 +12,13 @@ import type {
   InvitedOperator,
   LedgerVerification,
   MerchantList,
+  MerchantProfile,
   Money,
   OperatorList,
   OperatorMerchant,
   OperatorPermission,
   OperatorSession,
+  SubmittedProfiles,
   TotpEnrolment,
 } from './types.ts';
 
@@ -296,7 +298,111 @@ function MerchantPage({ id, can }: { id: string; can: (p: OperatorPermission) =>
           </form>
         </section>
       ) : null}
+      {can('merchants:review') ? <ProfileReview id={id} /> : null}
     </>
+  );
+}
+
+/** Business profiles waiting for review, oldest first. */
+function Profiles() {
+  const { t, dateTime } = useI18n();
+  const list = useOperatorQuery<SubmittedProfiles>(['profiles'], '/profiles');
+  return (
+    <>
+      <PageTitle title={t('operator.profilesTitle')}>{t('operator.profilesTitle')}</PageTitle>
+      <OperatorError error={list.error} />
+      {list.loading && !list.data ? <p role="status">{t('dash.loading')}</p> : null}
+      {list.data && list.data.data.length === 0 ? <p>{t('operator.noProfiles')}</p> : null}
+      {list.data && list.data.data.length > 0 ? (
+        <Table label={t('operator.profilesTitle')} head={[t('operator.name'), t('operator.legalName'), t('operator.country'), t('operator.submitted')]}>
+          {list.data.data.map((p) => (
+            <tr key={p.merchantId}>
+              <td>
+                <Link to={`/operator/merchants/${encodeURIComponent(p.merchantId)}`}>{p.merchantName}</Link>
+              </td>
+              <td>{p.legalName}</td>
+              <td>{p.country}</td>
+              <td>{p.submittedAt ? dateTime(p.submittedAt) : '—'}</td>
+            </tr>
+          ))}
+        </Table>
+      ) : null}
+    </>
+  );
+}
+
+/** A merchant's business profile, its identity document, and the approval or rejection of a submitted one. */
+function ProfileReview({ id }: { id: string }) {
+  const { t } = useI18n();
+  const loaded = useOperatorQuery<MerchantProfile>(['profile', id], `/merchants/${encodeURIComponent(id)}/profile`);
+  const [changed, setChanged] = useState<MerchantProfile | null>(null);
+  const [reason, setReason] = useState('');
+  const { busy, error, run } = useSubmit();
+  const p = changed ?? loaded.data;
+  if (!p) return <OperatorError error={loaded.error} />;
+  const review = (decision: 'approve' | 'reject') =>
+    void run(async () => {
+      setChanged(
+        await api<MerchantProfile>('POST', `/merchants/${encodeURIComponent(id)}/profile/${decision}`, decision === 'reject' ? { reason: reason.trim() } : {}),
+      );
+      setReason('');
+    });
+  const rows: [string, string][] = [
+    [t('operator.legalName'), p.details.legalName],
+    [t('operator.tradeName'), p.details.tradeName],
+    [t('operator.registrationNumber'), p.details.registrationNumber],
+    [t('operator.taxNumber', { name: p.taxNumberName }), p.details.taxNumber],
+    [t('operator.address'), p.details.address],
+    [t('operator.activity'), p.details.activity],
+    [t('operator.website'), p.details.website],
+    [t('operator.ownerName'), p.details.ownerName],
+  ];
+  return (
+    <section aria-labelledby="profile-title">
+      <h2 id="profile-title">{t('operator.profileTitle')}</h2>
+      <p>
+        <span className={`badge ${p.state === 'approved' ? 'ok' : p.state === 'rejected' ? 'bad' : ''}`}>{t('operator.profileState', { state: p.state })}</span>
+        {p.rejectionReason ? ` ${t('operator.rejectedBecause', { reason: p.rejectionReason })}` : null}
+      </p>
+      <dl className="summary">
+        {rows.map(([label, value]) => (
+          <div key={label} style={{ display: 'contents' }}>
+            <dt>{label}</dt>
+            <dd>{value || '—'}</dd>
+          </div>
+        ))}
+      </dl>
+      {p.document ? (
+        <p>
+          <a href={`/operator/api/merchants/${encodeURIComponent(id)}/profile/document`} target="_blank" rel="noreferrer">
+            {t('operator.openDocument', { type: p.document.contentType })}
+          </a>
+        </p>
+      ) : null}
+      {p.state === 'submitted' ? (
+        <>
+          <OperatorError error={error} />
+          <div className="actions">
+            <button type="button" disabled={busy} onClick={() => review('approve')}>
+              {t('operator.approve')}
+            </button>
+          </div>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              review('reject');
+            }}
+          >
+            <Field label={t('operator.rejectReason')}>
+              {(fid) => <textarea id={fid} required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />}
+            </Field>
+            <button type="submit" className="danger" disabled={busy}>
+              {t('operator.reject')}
+            </button>
+          </form>
+        </>
+      ) : null}
+    </section>
   );
 }
 
@@ -454,6 +560,7 @@ function Operators({ can }: { can: (p: OperatorPermission) => boolean }) {
 
 const SECTIONS: { path: string; label: MessageId; needs: OperatorPermission }[] = [
   { path: 'merchants', label: 'operator.merchantsTitle', needs: 'merchants:read' },
+  { path: 'profiles', label: 'operator.profilesTitle', needs: 'merchants:review' },
   { path: 'money', label: 'operator.moneyTitle', needs: 'money:read' },
   { path: 'audit', label: 'operator.auditTitle', needs: 'audit:read' },
   { path: 'operators', label: 'operator.operatorsTitle', needs: 'operators:read' },
@@ -478,6 +585,7 @@ function Shell({
   let body: ReactNode;
   if (section === 'merchants' && id) body = <MerchantPage key={id} id={id} can={can} />;
   else if (section === 'merchants') body = <Merchants key={search} search={search} />;
+  else if (section === 'profiles' && can('merchants:review')) body = <Profiles />;
   else if (section === 'money' && can('money:read')) body = <MoneyPage can={can} />;
   else if (section === 'audit' && can('audit:read')) body = <Audit />;
   else if (section === 'operators' && can('operators:read')) body = <Operators can={can} />;

@@ -14,3 +14,5 @@ export type LedgerVerification = Answer<'/operator/api/ledger/verify', 'post'>;
 export type AuditList = Answer<'/operator/api/audit', 'get'>;
 export type OperatorList = Answer<'/operator/api/operators', 'get'>;
 export type InvitedOperator = Answer<'/operator/api/operators', 'post'>;
+export type SubmittedProfiles = Answer<'/operator/api/profiles', 'get'>;
+export type MerchantProfile = Answer<'/operator/api/merchants/{id}/profile', 'get'>;

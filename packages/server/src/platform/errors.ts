@@ -12,6 +12,8 @@ export const ERRORS = {
   metadata_invalid: { status: 400, title: 'The metadata is not valid' },
   json_invalid: { status: 400, title: 'The body is not valid JSON' },
   version_unknown: { status: 400, title: 'Unknown API version' },
+  document_invalid: { status: 400, title: 'The document is not a PDF, JPEG or PNG file of at most 5 MB' },
+  verification_link_invalid: { status: 400, title: 'The e-mail verification link is not valid or has expired' },
   otp_incorrect: { status: 400, title: 'The code is incorrect' },
   otp_expired: { status: 400, title: 'The code has expired' },
   phone_invalid: { status: 400, title: 'The phone number is not valid' },
@@ -62,6 +64,8 @@ export const ERRORS = {
   totp_code_required: { status: 403, title: 'A fresh two-factor code is required' },
   permission_denied: { status: 403, title: 'Your team role or restricted key does not allow this' },
   merchant_frozen: { status: 403, title: 'The merchant account is frozen' },
+  merchant_not_approved: { status: 403, title: 'The merchant is not approved for live mode yet' },
+  email_not_verified: { status: 403, title: 'The e-mail address is not verified yet' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   invitation_not_found: { status: 404, title: 'No such invitation' },
@@ -83,6 +87,7 @@ export const ERRORS = {
   payout_state_invalid: { status: 409, title: 'The payout cannot change from its current state' },
   totp_state_invalid: { status: 409, title: 'Two-factor sign-in is not in a state that allows this' },
   last_owner: { status: 409, title: 'A team keeps at least one owner' },
+  profile_state_invalid: { status: 409, title: 'The business profile is not in a state that allows this' },
   // 410
   invitation_used: { status: 410, title: 'The invitation was already used' },
   invitation_expired: { status: 410, title: 'The invitation has expired' },
@@ -137,6 +142,14 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = ERRORS[code].status;
   }
+}
+
+/** The one refusal of live mode to a merchant whose business profile an operator has not approved. */
+export function merchantNotApproved(): ApiError {
+  return new ApiError(
+    'merchant_not_approved',
+    'Live mode opens once the platform operator has approved your business profile: submit it from the dashboard (Business profile); test mode works meanwhile',
+  );
 }
 
 /** The one refusal of a frozen merchant's new money movements (the API's routes and the dashboard's). */

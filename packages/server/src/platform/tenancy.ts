@@ -62,6 +62,8 @@ export interface MerchantContext extends Caller {
   reserve?: ReserveTerms | null;
   /** Frozen by an operator: routes that start new money movements refuse it (403 merchant_frozen). */
   frozen?: boolean;
+  /** Approved for live mode by an operator: false refuses every live call (403 merchant_not_approved). */
+  approved?: boolean;
 }
 
 /** A rolling reserve: `bps` of each charge's net (1 % = 100) held for `days` days. */

@@ -4156,6 +4156,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: string;
+                            details: {
+                                activity: string;
+                                address: string;
+                                legalName: string;
+                                ownerName: string;
+                                registrationNumber: string;
+                                taxNumber: string;
+                                tradeName: string;
+                                website: string;
+                            };
+                            document: {
+                                contentType: string;
+                                size: number;
+                                /** Format: date-time */
+                                uploadedAt: string;
+                            } | null;
+                            emailVerified: boolean;
+                            liveApproved: boolean;
+                            merchantId: string;
+                            merchantName: string;
+                            /** @enum {string} */
+                            object: "business_profile";
+                            rejectionReason: string | null;
+                            reviewedAt: string | null;
+                            state: "not_submitted" | "submitted" | "approved" | "rejected";
+                            submittedAt: string | null;
+                            taxNumberName: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        activity?: string;
+                        address?: string;
+                        legalName?: string;
+                        ownerName?: string;
+                        registrationNumber?: string;
+                        taxNumber?: string;
+                        tradeName?: string;
+                        website?: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: string;
+                            details: {
+                                activity: string;
+                                address: string;
+                                legalName: string;
+                                ownerName: string;
+                                registrationNumber: string;
+                                taxNumber: string;
+                                tradeName: string;
+                                website: string;
+                            };
+                            document: {
+                                contentType: string;
+                                size: number;
+                                /** Format: date-time */
+                                uploadedAt: string;
+                            } | null;
+                            emailVerified: boolean;
+                            liveApproved: boolean;
+                            merchantId: string;
+                            merchantName: string;
+                            /** @enum {string} */
+                            object: "business_profile";
+                            rejectionReason: string | null;
+                            reviewedAt: string | null;
+                            state: "not_submitted" | "submitted" | "approved" | "rejected";
+                            submittedAt: string | null;
+                            taxNumberName: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/dashboard/api/profile/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: string;
+                            details: {
+                                activity: string;
+                                address: string;
+                                legalName: string;
+                                ownerName: string;
+                                registrationNumber: string;
+                                taxNumber: string;
+                                tradeName: string;
+                                website: string;
+                            };
+                            document: {
+                                contentType: string;
+                                size: number;
+                                /** Format: date-time */
+                                uploadedAt: string;
+                            } | null;
+                            emailVerified: boolean;
+                            liveApproved: boolean;
+                            merchantId: string;
+                            merchantName: string;
+                            /** @enum {string} */
+                            object: "business_profile";
+                            rejectionReason: string | null;
+                            reviewedAt: string | null;
+                            state: "not_submitted" | "submitted" | "approved" | "rejected";
+                            submittedAt: string | null;
+                            taxNumberName: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/profile/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: string;
+                            details: {
+                                activity: string;
+                                address: string;
+                                legalName: string;
+                                ownerName: string;
+                                registrationNumber: string;
+                                taxNumber: string;
+                                tradeName: string;
+                                website: string;
+                            };
+                            document: {
+                                contentType: string;
+                                size: number;
+                                /** Format: date-time */
+                                uploadedAt: string;
+                            } | null;
+                            emailVerified: boolean;
+                            liveApproved: boolean;
+                            merchantId: string;
+                            merchantName: string;
+                            /** @enum {string} */
+                            object: "business_profile";
+                            rejectionReason: string | null;
+                            reviewedAt: string | null;
+                            state: "not_submitted" | "submitted" | "approved" | "rejected";
+                            submittedAt: string | null;
+                            taxNumberName: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/session": {
         parameters: {
             query?: never;
@@ -4304,6 +4557,102 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/sign-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        businessName: string;
+                        country: "CM" | "SN" | "CI";
+                        /** Format: email */
+                        email: string;
+                        language?: "fr" | "en";
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: string;
+                            merchantId: string;
+                            /** @enum {string} */
+                            object: "sign_up";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/sign-up/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: string;
+                            /** @enum {string} */
+                            object: "email_verification";
+                            /** @enum {boolean} */
+                            verified: true;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -4563,7 +4912,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "ledger.verified";
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.approved" | "merchant.rejected" | "ledger.verified";
                                 actor: {
                                     email: string;
                                     id: string | null;
@@ -4683,7 +5032,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "money:read" | "ledger:verify" | "audit:read")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -4932,6 +5281,247 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/merchants/{id}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: string;
+                            details: {
+                                activity: string;
+                                address: string;
+                                legalName: string;
+                                ownerName: string;
+                                registrationNumber: string;
+                                taxNumber: string;
+                                tradeName: string;
+                                website: string;
+                            };
+                            document: {
+                                contentType: string;
+                                size: number;
+                                /** Format: date-time */
+                                uploadedAt: string;
+                            } | null;
+                            emailVerified: boolean;
+                            liveApproved: boolean;
+                            merchantId: string;
+                            merchantName: string;
+                            /** @enum {string} */
+                            object: "business_profile";
+                            rejectionReason: string | null;
+                            reviewedAt: string | null;
+                            state: "not_submitted" | "submitted" | "approved" | "rejected";
+                            submittedAt: string | null;
+                            taxNumberName: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/merchants/{id}/profile/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: string;
+                            details: {
+                                activity: string;
+                                address: string;
+                                legalName: string;
+                                ownerName: string;
+                                registrationNumber: string;
+                                taxNumber: string;
+                                tradeName: string;
+                                website: string;
+                            };
+                            document: {
+                                contentType: string;
+                                size: number;
+                                /** Format: date-time */
+                                uploadedAt: string;
+                            } | null;
+                            emailVerified: boolean;
+                            liveApproved: boolean;
+                            merchantId: string;
+                            merchantName: string;
+                            /** @enum {string} */
+                            object: "business_profile";
+                            rejectionReason: string | null;
+                            reviewedAt: string | null;
+                            state: "not_submitted" | "submitted" | "approved" | "rejected";
+                            submittedAt: string | null;
+                            taxNumberName: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/merchants/{id}/profile/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/merchants/{id}/profile/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: string;
+                            details: {
+                                activity: string;
+                                address: string;
+                                legalName: string;
+                                ownerName: string;
+                                registrationNumber: string;
+                                taxNumber: string;
+                                tradeName: string;
+                                website: string;
+                            };
+                            document: {
+                                contentType: string;
+                                size: number;
+                                /** Format: date-time */
+                                uploadedAt: string;
+                            } | null;
+                            emailVerified: boolean;
+                            liveApproved: boolean;
+                            merchantId: string;
+                            merchantName: string;
+                            /** @enum {string} */
+                            object: "business_profile";
+                            rejectionReason: string | null;
+                            reviewedAt: string | null;
+                            state: "not_submitted" | "submitted" | "approved" | "rejected";
+                            submittedAt: string | null;
+                            taxNumberName: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/merchants/{id}/unfreeze": {
         parameters: {
             query?: never;
@@ -5140,6 +5730,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                country: string;
+                                legalName: string;
+                                merchantId: string;
+                                merchantName: string;
+                                submittedAt: string | null;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/session": {
         parameters: {
             query?: never;
@@ -5168,7 +5802,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "money:read" | "ledger:verify" | "audit:read")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -5264,7 +5898,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "money:read" | "ledger:verify" | "audit:read")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;

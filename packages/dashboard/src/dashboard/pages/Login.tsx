@@ -221,6 +221,9 @@ export function Login({
         </button>
       </form>
       <p>{goTo({ kind: 'forgot' }, t('login.forgot'))}</p>
+      <p>
+        <Link to="/dashboard/sign-up">{t('login.signUp')}</Link>
+      </p>
     </CenterPanel>
   );
 }

@@ -44,6 +44,7 @@ export const keys = {
   testMessages: () => ['test', 'messages'] as const,
   country: () => ['merchant', 'country'] as const,
   team: () => ['merchant', 'team'] as const,
+  profile: () => ['merchant', 'profile'] as const,
   invitation: (token: string) => ['invitation', token] as const,
   audits: () => ['merchant', 'audit'] as const,
   audit: (action: string) => ['merchant', 'audit', action] as const,

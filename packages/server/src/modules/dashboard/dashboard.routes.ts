@@ -72,6 +72,7 @@ import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.c
 import registerPages from './dashboard.pages.ts';
 import { dashboardLinkRoutes } from './dashboard.links.routes.ts';
 import { dashboardMethodRoutes } from './dashboard.methods.routes.ts';
+import { dashboardOnboardingRoutes } from './dashboard.onboarding.routes.ts';
 import accountRoutes, { clientOf } from './dashboard.account.routes.ts';
 import { LoginChallenge } from './dashboard.account.schema.ts';
 import { totpRequired } from './dashboard.account.ts';
@@ -202,6 +203,7 @@ async function dashboardApi(instance: FastifyInstance) {
 
   dashboardLinkRoutes(app, scope);
   dashboardMethodRoutes(app, scope);
+  await dashboardOnboardingRoutes(app);
 
   // ---- session ----------------------------------------------------------------------------------
 

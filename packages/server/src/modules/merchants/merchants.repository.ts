@@ -30,6 +30,8 @@ export interface MerchantsTable {
   /** Frozen by an operator (modules/operators): new intents, charges and payouts are refused. */
   frozen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   frozen_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Approved for live mode by an operator (modules/onboarding); null: live keys and calls refused. */
+  approved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface ApiKeysTable {
@@ -108,10 +110,14 @@ export type KeyWithMerchant = ApiKeyRow & {
   merchant_reserve_bps: number | null;
   merchant_reserve_days: number | null;
   merchant_frozen_at: Date | null;
+  merchant_approved_at: Date | null;
 };
 
 export const merchantsRepository = {
-  async insertMerchant(db: Executor, row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; country?: Country; created_at: Date }) {
+  async insertMerchant(
+    db: Executor,
+    row: { id: string; name: string; email: string | null; language?: 'fr' | 'en'; country?: Country; created_at: Date; approved_at: Date | null },
+  ) {
     return db.insertInto('merchants').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
@@ -140,6 +146,10 @@ export const merchantsRepository = {
   },
 
   /** Sets or clears the freeze; answers the row as it was before, locked (undefined: no merchant). */
+  async setApproved(db: Executor, id: string, at: Date | null) {
+    await db.updateTable('merchants').set({ approved_at: at }).where('id', '=', id).execute();
+  },
+
   async setFrozen(db: Executor, id: string, frozen: { at: Date; reason: string } | null) {
     const before = await db.selectFrom('merchants').select(['frozen_at', 'frozen_reason']).where('id', '=', id).forUpdate().executeTakeFirst();
     if (!before) return undefined;
@@ -193,6 +203,7 @@ export const merchantsRepository = {
         'merchants.reserve_bps as merchant_reserve_bps',
         'merchants.reserve_days as merchant_reserve_days',
         'merchants.frozen_at as merchant_frozen_at',
+        'merchants.approved_at as merchant_approved_at',
       ])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();

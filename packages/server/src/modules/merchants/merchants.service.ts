@@ -1,4 +1,4 @@
-import { ApiError, merchantFrozen } from '../../platform/errors.ts';
+import { ApiError, merchantFrozen, merchantNotApproved } from '../../platform/errors.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { normalizeOrigin } from '../../platform/http/cors.ts';
@@ -288,6 +288,10 @@ export function createMerchantsService(deps: Deps) {
     input: { kind: KeyKind; mode: KeyMode; name: string; allowedOrigins?: string[]; permissions?: KeyPermissions | string },
     executor = db,
   ): Promise<CreatedKey> {
+    if (input.mode === 'live') {
+      const merchant = await repo.findMerchant(executor, merchantId);
+      if (merchant && merchant.approved_at === null) throw merchantNotApproved();
+    }
     if (input.kind !== 'restricted' && input.permissions !== undefined) {
       throw new ApiError('validation_error', 'Only restricted keys (rk_…) take permissions: a secret key may do everything', { param: 'permissions' });
     }
@@ -336,9 +340,24 @@ export function createMerchantsService(deps: Deps) {
 
     /**
      * A merchant with a test publishable key, a test secret key and a dashboard login.
-     * Live keys are created on purpose, later, with `keys create --mode live`.
+     * Live keys are created on purpose, later, with `keys create --mode live`. Approved for live
+     * mode at once (operators onboard the CLI's merchants offline), unless `approved` is false: a
+     * merchant that signed up itself waits for an operator's review. `within` runs in the same
+     * transaction.
      */
-    async createMerchant(input: { name: string; email?: string; dashboardPassword?: string; language?: Language; country?: Country }) {
+    async createMerchant(
+      input: {
+        name: string;
+        email?: string;
+        dashboardPassword?: string;
+        /** The owner's password already hashed (sign-up): no password is made. */
+        passwordHash?: string;
+        language?: Language;
+        country?: Country;
+        approved?: boolean;
+      },
+      within?: (tx: Tx, merchantId: string) => Promise<void>,
+    ) {
       const email =
         input.email ??
         `${
@@ -347,8 +366,8 @@ export function createMerchantsService(deps: Deps) {
             .replace(/[^a-z0-9]+/g, '-')
             .replace(/^-|-$/g, '') || 'merchant'
         }@caisse.local`;
-      const password = input.dashboardPassword ?? randomToken(random, 12);
-      const passwordHash = await hashPassword(password);
+      const password = input.passwordHash === undefined ? (input.dashboardPassword ?? randomToken(random, 12)) : '';
+      const passwordHash = input.passwordHash ?? (await hashPassword(password));
       return db.transaction().execute(async (tx) => {
         const now = clock.now();
         const merchant = await repo.insertMerchant(tx, {
@@ -358,10 +377,12 @@ export function createMerchantsService(deps: Deps) {
           language: input.language,
           country: input.country,
           created_at: now,
+          approved_at: input.approved === false ? null : now,
         });
         const apiKey = await createKey(merchant.id, { kind: 'publishable', mode: 'test', name: 'Default test key' }, tx);
         const secretKey = await createKey(merchant.id, { kind: 'secret', mode: 'test', name: 'Default test secret key' }, tx);
         await repo.insertDashboardUser(tx, { id: ids('dashboardUser'), merchant_id: merchant.id, email, password_hash: passwordHash, created_at: now });
+        await within?.(tx, merchant.id);
         return {
           merchantId: merchant.id,
           test: { apiKey: apiKey.secret, secretKey: secretKey.secret },
@@ -497,6 +518,15 @@ export function createMerchantsService(deps: Deps) {
       return changed;
     },
 
+    /**
+     * Approves the merchant for live mode (at `at`) or withdraws it (null), in the caller's
+     * transaction. Its keys' cached rows are dropped so every process sees it.
+     */
+    async setApproved(tx: Executor, merchantId: string, at: Date | null): Promise<void> {
+      await repo.setApproved(tx, merchantId, at);
+      for (const key of await repo.listKeys(tx, merchantId)) keys.forget(key.id);
+    },
+
     /** 403 `merchant_frozen` for a frozen merchant (what reaches a service without an API key: the dashboard). */
     async assertNotFrozen(merchantId: string): Promise<void> {
       if (await isFrozen(merchantId)) throw merchantFrozen();
@@ -509,21 +539,32 @@ export function createMerchantsService(deps: Deps) {
     },
 
     /** A merchant's name, pinned API version, language, country and intents' default validity; undefined when there is no such merchant. */
-    async findMerchant(
-      merchantId: string,
-    ): Promise<
-      { id: string; name: string; pinnedVersion: string; language: Language; country: Country; intentExpiresIn: number; frozen: boolean } | undefined
+    async findMerchant(merchantId: string): Promise<
+      | {
+          id: string;
+          name: string;
+          email: string | null;
+          pinnedVersion: string;
+          language: Language;
+          country: Country;
+          intentExpiresIn: number;
+          frozen: boolean;
+          approved: boolean;
+        }
+      | undefined
     > {
       const row = await repo.findMerchant(db, merchantId);
       return (
         row && {
           id: row.id,
           name: row.name,
+          email: row.email,
           pinnedVersion: row.api_version,
           language: row.language,
           country: row.country,
           intentExpiresIn: row.intent_expires_in,
           frozen: row.frozen_at !== null,
+          approved: row.approved_at !== null,
         }
       );
     },
@@ -790,6 +831,7 @@ export function createMerchantsService(deps: Deps) {
       settlementDelayDays: pk.merchant_settlement_delay_days,
       reserve: reserveTerms(pk.merchant_reserve_bps, pk.merchant_reserve_days),
       frozen: pk.merchant_frozen_at !== null,
+      approved: pk.merchant_approved_at !== null,
     };
   }
 

@@ -18,6 +18,8 @@ export const OPERATOR_PERMISSIONS = [
   'merchants:read',
   /** Freeze and unfreeze a merchant. */
   'merchants:freeze',
+  /** Submitted business profiles: read them, open the identity document, approve or reject. */
+  'merchants:review',
   /** The platform's money totals and the ledger check. */
   'money:read',
   'ledger:verify',
@@ -31,6 +33,7 @@ const GRANTS: Record<OperatorPermission, readonly OperatorRole[]> = {
   'operators:write': ['admin'],
   'merchants:read': OPERATOR_ROLES,
   'merchants:freeze': ['admin', 'compliance'],
+  'merchants:review': ['admin', 'compliance'],
   'money:read': ['admin', 'finance', 'compliance'],
   'ledger:verify': ['admin', 'finance'],
   'audit:read': ['admin', 'compliance'],
@@ -52,6 +55,8 @@ export const OPERATOR_AUDIT_ACTIONS = [
   'operator.totp_enabled',
   'merchant.frozen',
   'merchant.unfrozen',
+  'merchant.approved',
+  'merchant.rejected',
   'ledger.verified',
 ] as const;
 export type OperatorAuditAction = (typeof OPERATOR_AUDIT_ACTIONS)[number];

@@ -25,6 +25,7 @@ import {
   OperatorTotpEnrolment,
 } from './operators.schema.ts';
 import type { OperatorClient, OperatorSession as Session } from './operators.service.ts';
+import { ApproveBody, BusinessProfile, RejectBody, SubmittedProfileList } from '../onboarding/index.ts';
 import { OPERATOR_PERMISSIONS, type OperatorPermission, operatorCan } from './operators.roles.ts';
 
 declare module 'fastify' {
@@ -253,6 +254,79 @@ async function operatorApi(instance: FastifyInstance) {
       async (req) => operators.setFrozen(req.operatorSession, req.params.id, frozen, req.body.reason),
     );
   }
+
+  // ---- business profiles --------------------------------------------------------------------------
+
+  app.get(
+    '/profiles',
+    {
+      config: need('merchants:review'),
+      schema: { tags, summary: 'Business profiles waiting for review, oldest submission first', response: { 200: SubmittedProfileList } },
+    },
+    async () => operators.submittedProfiles(),
+  );
+
+  app.get(
+    '/merchants/:id/profile',
+    {
+      config: need('merchants:review'),
+      schema: { tags, summary: "A merchant's business profile and its review state", params: MerchantIdParams, response: { 200: BusinessProfile } },
+    },
+    async (req) => operators.profile(req.params.id),
+  );
+
+  app.get(
+    '/merchants/:id/profile/document',
+    {
+      config: need('merchants:review'),
+      schema: {
+        tags,
+        summary: "The owner's identity document, decrypted, to the signed-in operator only (never cached, never public)",
+        params: MerchantIdParams,
+      },
+    },
+    async (req, reply) => {
+      const doc = await operators.document(req.params.id);
+      const extension = doc.contentType === 'application/pdf' ? 'pdf' : doc.contentType === 'image/png' ? 'png' : 'jpg';
+      return reply
+        .type(doc.contentType)
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', `inline; filename="identity-${req.params.id}.${extension}"`)
+        .send(doc.bytes);
+    },
+  );
+
+  app.post(
+    '/merchants/:id/profile/approve',
+    {
+      config: need('merchants:review'),
+      schema: {
+        tags,
+        summary: 'Approve a submitted profile: live keys and live calls work at once; the merchant is told by e-mail',
+        description: 'A profile not submitted (or reviewed already, as by another operator at the same moment): 409 `profile_state_invalid`.',
+        params: MerchantIdParams,
+        body: ApproveBody,
+        response: { 200: BusinessProfile },
+      },
+    },
+    async (req) => operators.review(req.operatorSession, req.params.id, true, req.body.reason),
+  );
+
+  app.post(
+    '/merchants/:id/profile/reject',
+    {
+      config: need('merchants:review'),
+      schema: {
+        tags,
+        summary: 'Reject a submitted profile with a reason, told to the merchant by e-mail; it may change the profile and submit again',
+        params: MerchantIdParams,
+        body: RejectBody,
+        response: { 200: BusinessProfile },
+      },
+    },
+    async (req) => operators.review(req.operatorSession, req.params.id, false, req.body.reason),
+  );
 
   // ---- money --------------------------------------------------------------------------------------
 

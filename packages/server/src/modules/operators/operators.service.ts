@@ -9,6 +9,7 @@ import { createThrottle, loginRules } from '../../platform/throttle.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
 import type { LedgerReport, LedgerService } from '../ledger/index.ts';
 import type { MerchantsService } from '../merchants/index.ts';
+import type { OnboardingService } from '../onboarding/index.ts';
 import { type OperatorAuditRow, type OperatorRow, operatorsRepository as repo } from './operators.repository.ts';
 import { type OperatorAuditAction, type OperatorPermission, type OperatorRole, operatorPermissionsOf } from './operators.roles.ts';
 
@@ -82,10 +83,15 @@ function auditView(r: OperatorAuditRow) {
  */
 export function createOperatorsService(
   deps: Deps,
-  services: { merchants: MerchantsService; ledger: Pick<LedgerService, 'totals' | 'merchantBalances'>; verifyBooks: () => Promise<LedgerReport> },
+  services: {
+    merchants: MerchantsService;
+    ledger: Pick<LedgerService, 'totals' | 'merchantBalances'>;
+    verifyBooks: () => Promise<LedgerReport>;
+    onboarding: OnboardingService;
+  },
 ) {
   const { db, clock, random, config, ids } = deps;
-  const { merchants, ledger, verifyBooks } = services;
+  const { merchants, ledger, verifyBooks, onboarding } = services;
   const throttle = createThrottle(deps);
 
   function csrfTokenOf(sessionToken: string): string {
@@ -298,6 +304,30 @@ export function createOperatorsService(
         record(tx, s, { action: frozen ? 'merchant.frozen' : 'merchant.unfrozen', targetType: 'merchant', targetId: merchantId, before, after, reason: text }),
       );
       return merchantPage(merchantId);
+    },
+
+    // ---- business profiles --------------------------------------------------------------------
+
+    submittedProfiles: () => onboarding.listSubmitted(),
+    profile: (merchantId: string) => onboarding.profile(merchantId),
+    document: (merchantId: string) => onboarding.document(merchantId),
+
+    /** Approves or rejects a submitted profile; the audit entry commits with the decision. */
+    async review(s: OperatorSession, merchantId: string, approve: boolean, reason: string | undefined) {
+      const text = (reason ?? '').trim();
+      if (!approve && text === '')
+        throw new ApiError('validation_error', 'Say why (reason): the merchant is told, the audit log keeps it', { param: 'reason' });
+      const decision = approve ? { approve: true as const } : { approve: false as const, reason: text };
+      return onboarding.review(merchantId, decision, s.operatorId, (tx, before, after) =>
+        record(tx, s, {
+          action: approve ? 'merchant.approved' : 'merchant.rejected',
+          targetType: 'merchant',
+          targetId: merchantId,
+          before,
+          after,
+          ...(text === '' ? {} : { reason: text }),
+        }),
+      );
     },
 
     // ---- money --------------------------------------------------------------------------------

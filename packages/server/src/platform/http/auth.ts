@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, merchantFrozen } from '../errors.ts';
+import { ApiError, merchantFrozen, merchantNotApproved } from '../errors.ts';
 import type { AuthFailureGuard } from './rate-limit.ts';
 import { misplacedCredential } from './credentials.ts';
 import {
@@ -126,6 +126,8 @@ export function registerAuth(
     if (merchant.frozen === true && request.routeOptions.config.refusedWhenFrozen === true) {
       throw merchantFrozen();
     }
+    // A merchant that signed up itself has live mode only once an operator approved its profile.
+    if (merchant.mode === 'live' && merchant.approved === false) throw merchantNotApproved();
     request.merchant = merchant;
     request.apiVersion = asked ?? merchant.pinnedVersion;
     reply.header('pay-version', request.apiVersion);

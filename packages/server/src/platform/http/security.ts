@@ -143,7 +143,8 @@ export async function registerSecurity(app: FastifyInstance, opts: SecurityOptio
       reply.header('request-id', request.id);
       reply.headers(plan.headers);
       https?.(request, plan.url);
-      assertBodyLength(request, bodyLimit);
+      // A route may take more (the dashboard's document upload sets its own bodyLimit).
+      assertBodyLength(request, Math.max(bodyLimit, request.routeOptions.bodyLimit ?? 0));
       if (cors.beforeAuth(request, reply, plan.kind)) return ANSWERED; // a preflight
       return authenticate(request, reply, plan.kind, plan.access);
     }),

@@ -1,0 +1,98 @@
+import type { Language } from '@caisse/intl';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useI18n } from '../../shared/i18n.tsx';
+import { api } from '../api.ts';
+import { useSignUp, useVerifyEmail } from '../queries/onboarding.ts';
+import { Link } from '../router.tsx';
+import type { Session } from '../types.ts';
+import { ErrorNotice, StatusNotice } from '../ui.tsx';
+import { CenterPanel, NewPasswordField, useSubmit } from './Login.tsx';
+
+const COUNTRIES = ['CM', 'SN', 'CI'] as const;
+
+/**
+ * `/dashboard/sign-up`: a business signs up (name, country, e-mail, password), then is signed in
+ * at once in test mode; the verification link arrives by e-mail.
+ */
+export function SignUp({ language, onLanguage, onSignedIn }: { language: Language; onLanguage: (l: Language) => void; onSignedIn: (s: Session) => void }) {
+  const { t } = useI18n();
+  const [businessName, setBusinessName] = useState('');
+  const [country, setCountry] = useState<string>('CM');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const signUp = useSignUp();
+  const { busy, error, run } = useSubmit();
+  const docTitle = t('signup.docTitle');
+
+  useEffect(() => {
+    document.title = docTitle;
+  }, [docTitle]);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    void run(async () => {
+      await signUp.mutateAsync({ businessName, country, email, password, language });
+      onSignedIn(await api<Session>('POST', '/login', { email, password }));
+    });
+  }
+
+  return (
+    <CenterPanel title={t('signup.title')} language={language} onLanguage={onLanguage}>
+      <p>{t('signup.intro')}</p>
+      <ErrorNotice error={error} />
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="business-name">{t('signup.businessName')}</label>
+          <input id="business-name" required maxLength={200} value={businessName} onChange={(e) => setBusinessName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="country">{t('signup.country')}</label>
+          <select id="country" value={country} onChange={(e) => setCountry(e.target.value)}>
+            {COUNTRIES.map((c) => (
+              <option key={c} value={c}>
+                {t(c === 'CM' ? 'signup.countryCM' : c === 'SN' ? 'signup.countrySN' : 'signup.countryCI')}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="email">{t('login.email')}</label>
+          <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+        <NewPasswordField label={t('login.password')} value={password} onChange={setPassword} />
+        <button type="submit" disabled={busy}>
+          {busy ? t('signup.signingUp') : t('signup.signUp')}
+        </button>
+      </form>
+      <p>
+        <Link to="/dashboard">{t('signup.toSignIn')}</Link>
+      </p>
+    </CenterPanel>
+  );
+}
+
+/** `/dashboard/verify-email?token=…`: the link of the sign-up e-mail; works signed in or not. */
+export function VerifyEmail({ token, language, onLanguage }: { token: string; language: Language; onLanguage: (l: Language) => void }) {
+  const { t } = useI18n();
+  const verify = useVerifyEmail();
+  const { mutate } = verify;
+  const docTitle = t('verify.docTitle');
+
+  useEffect(() => {
+    document.title = docTitle;
+  }, [docTitle]);
+  useEffect(() => {
+    mutate(token);
+  }, [mutate, token]);
+
+  return (
+    <CenterPanel title={t('verify.title')} language={language} onLanguage={onLanguage}>
+      {verify.isSuccess ? <StatusNotice>{t('verify.done', { email: verify.data.email })}</StatusNotice> : null}
+      {verify.isPending ? <p role="status">{t('verify.checking')}</p> : null}
+      <ErrorNotice error={verify.error} />
+      <p>
+        <a href="/dashboard">{t('verify.toDashboard')}</a>
+      </p>
+    </CenterPanel>
+  );
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api, upload } from '../api.ts';
+import type { BusinessProfile, EmailVerified, ProfileDetails, SignedUp } from '../types.ts';
+import { get, useChange } from './client.ts';
+import { keys } from './keys.ts';
+
+/** Signs a business up (no session: the page signs in after). */
+export function useSignUp() {
+  return useMutation({
+    mutationFn: (body: { businessName: string; country: string; email: string; password: string; language: string }) => api<SignedUp>('POST', '/sign-up', body),
+  });
+}
+
+export function useVerifyEmail() {
+  return useMutation({ mutationFn: (token: string) => api<EmailVerified>('POST', '/sign-up/verify', { token }) });
+}
+
+/** The business profile and its review state. */
+export function useProfile() {
+  return useQuery({ queryKey: keys.profile(), queryFn: () => get<BusinessProfile>('/profile') });
+}
+
+const profileChanged = () => [keys.profile()];
+
+export function useUpdateProfile() {
+  return useChange((details: Partial<ProfileDetails>) => api<BusinessProfile>('PATCH', '/profile', details), profileChanged);
+}
+
+export function useUploadDocument() {
+  return useChange((file: File) => upload<BusinessProfile>('/profile/document', file), profileChanged);
+}
+
+export function useSubmitProfile() {
+  return useChange((_: void) => api<BusinessProfile>('POST', '/profile/submit', {}), profileChanged);
+}

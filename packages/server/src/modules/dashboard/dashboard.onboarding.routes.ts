@@ -1,0 +1,114 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { languageToSave, requestedLanguages } from '../../platform/i18n.ts';
+import { emailLinkBase } from '../../platform/http/public-url.ts';
+import { BusinessProfile, DOCUMENT_BODY_LIMIT, EmailVerified, ProfileDetailsBody, SignedUp, SignUpBody, VerifyEmailBody } from '../onboarding/index.ts';
+import { EmptyBody } from './dashboard.schema.ts';
+
+const tags = ['dashboard (internal)'];
+const session = { auth: 'none' as const, csp: 'api' as const };
+const open = { ...session, dashboard: 'public' as const };
+
+/**
+ * Sign-up (public), e-mail verification (public, by the link's token) and the business profile
+ * an operator reviews before live mode opens (docs/decisions/0037-merchant-sign-up.md).
+ */
+export async function dashboardOnboardingRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const onboarding = app.services.onboarding;
+
+  app.post(
+    '/sign-up',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary: 'Sign a business up: its merchant, its owner’s dashboard account (test mode at once) and the e-mail verification link',
+        description:
+          'The owner signs in right after (POST /dashboard/api/login) and may use test mode; live mode waits for the business profile’s approval. An e-mail with a dashboard account already: 409 `already_exists`. The password: 8 characters at least, not a common one (400 `password_weak`). More than `CAISSE_RATE_LIMIT_IP` (20) sign-ups a minute from one address: 429 `rate_limited`.',
+        body: SignUpBody,
+        response: { 201: SignedUp },
+      },
+    },
+    async (req, reply) => {
+      const language = req.body.language ?? languageToSave(undefined, requestedLanguages(req.headers['accept-language'])) ?? 'fr';
+      const done = await onboarding.signUp({ ...req.body, language }, emailLinkBase(req.server.deps.config, req.server.server));
+      return reply.code(201).send(done);
+    },
+  );
+
+  app.post(
+    '/sign-up/verify',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary: 'Verify the e-mail address with the token of the link sent at sign-up',
+        description: 'Unknown or expired (7 days): 400 `verification_link_invalid`. A link used again answers the same.',
+        body: VerifyEmailBody,
+        response: { 200: EmailVerified },
+      },
+    },
+    async (req) => onboarding.verifyEmail(req.body.token),
+  );
+
+  app.get(
+    '/profile',
+    {
+      config: { ...session, permission: 'settings:read' },
+      schema: { tags, summary: 'The business profile and its review state', response: { 200: BusinessProfile } },
+    },
+    async (req) => onboarding.profile(req.dashboardSession.merchantId),
+  );
+
+  app.patch(
+    '/profile',
+    {
+      config: { ...session, permission: 'settings:write' },
+      schema: {
+        tags,
+        summary: 'Change the business profile (before submission, or after a rejection)',
+        description: 'While it is reviewed or once approved: 409 `profile_state_invalid`.',
+        body: ProfileDetailsBody,
+        response: { 200: BusinessProfile },
+      },
+    },
+    async (req) => onboarding.updateProfile(req.dashboardSession.merchantId, req.body),
+  );
+
+  app.post(
+    '/profile/submit',
+    {
+      config: { ...session, permission: 'settings:write' },
+      schema: {
+        tags,
+        summary: 'Submit the business profile for review',
+        description:
+          'Needs the e-mail verified (403 `email_not_verified`), every field but the trade name and the identity document (400 `validation_error` naming what is missing).',
+        body: EmptyBody,
+        response: { 200: BusinessProfile },
+      },
+    },
+    async (req) => onboarding.submit(req.dashboardSession.merchantId),
+  );
+
+  // The upload takes the file itself as its body, whatever its declared type: the content decides.
+  await app.register(async (upload) => {
+    upload.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DOCUMENT_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    upload.withTypeProvider<TypeBoxTypeProvider>().put(
+      '/profile/document',
+      {
+        bodyLimit: DOCUMENT_BODY_LIMIT,
+        config: { ...session, permission: 'settings:write' },
+        schema: {
+          tags,
+          summary: "Upload the owner's identity document (the file as the body, with its Content-Type)",
+          description:
+            'A PDF, JPEG or PNG of at most 5 MB, its type read from its first bytes: another type, a Content-Type that does not match the content, or a larger file: 400 `document_invalid`, and nothing is stored. Stored encrypted; replaces the one before.',
+          response: { 200: BusinessProfile },
+        },
+      },
+      async (req) => onboarding.uploadDocument(req.dashboardSession.merchantId, req.body, req.headers['content-type']),
+    );
+  });
+}

@@ -1,0 +1,133 @@
+import type { ColumnType, Selectable } from 'kysely';
+import type { Executor } from '../../platform/db.ts';
+
+export type ProfileState = 'not_submitted' | 'submitted' | 'approved' | 'rejected';
+export type DocumentType = 'application/pdf' | 'image/jpeg' | 'image/png';
+
+/** What the merchant tells of its business; every field a string, '' until given. */
+export interface ProfileDetails {
+  legalName: string;
+  tradeName: string;
+  registrationNumber: string;
+  taxNumber: string;
+  address: string;
+  activity: string;
+  website: string;
+  ownerName: string;
+}
+
+export interface MerchantSignupsTable {
+  merchant_id: string;
+  email: string;
+  token_hash: Buffer;
+  token_expires_at: Date;
+  verified_at: Date | null;
+  created_at: Date;
+}
+
+export interface MerchantProfilesTable {
+  merchant_id: string;
+  state: ProfileState;
+  details: ColumnType<ProfileDetails, string, string>;
+  rejection_reason: string | null;
+  submitted_at: Date | null;
+  reviewed_at: Date | null;
+  reviewed_by: string | null;
+  updated_at: Date;
+}
+
+export interface MerchantDocumentsTable {
+  merchant_id: string;
+  content_type: DocumentType;
+  size: number;
+  bytes_encrypted: Buffer;
+  uploaded_at: Date;
+}
+
+declare module '../../platform/database.ts' {
+  interface Database {
+    merchant_signups: MerchantSignupsTable;
+    merchant_profiles: MerchantProfilesTable;
+    merchant_documents: MerchantDocumentsTable;
+  }
+}
+
+export type ProfileRow = Selectable<MerchantProfilesTable>;
+export type SignupRow = Selectable<MerchantSignupsTable>;
+
+export const onboardingRepository = {
+  async insertSignup(db: Executor, row: MerchantSignupsTable) {
+    await db.insertInto('merchant_signups').values(row).execute();
+  },
+
+  async findSignup(db: Executor, merchantId: string) {
+    return db.selectFrom('merchant_signups').selectAll().where('merchant_id', '=', merchantId).executeTakeFirst();
+  },
+
+  async findSignupByHash(db: Executor, hash: Buffer) {
+    return db.selectFrom('merchant_signups').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  },
+
+  async markVerified(db: Executor, merchantId: string, at: Date) {
+    await db.updateTable('merchant_signups').set({ verified_at: at }).where('merchant_id', '=', merchantId).where('verified_at', 'is', null).execute();
+  },
+
+  async insertProfile(db: Executor, merchantId: string, details: ProfileDetails, now: Date) {
+    await db
+      .insertInto('merchant_profiles')
+      .values({
+        merchant_id: merchantId,
+        state: 'not_submitted',
+        details: JSON.stringify(details),
+        rejection_reason: null,
+        submitted_at: null,
+        reviewed_at: null,
+        reviewed_by: null,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('merchant_id').doNothing())
+      .execute();
+  },
+
+  async findProfile(db: Executor, merchantId: string, lock = false) {
+    let q = db.selectFrom('merchant_profiles').selectAll().where('merchant_id', '=', merchantId);
+    if (lock) q = q.forUpdate();
+    return q.executeTakeFirst();
+  },
+
+  async updateProfile(db: Executor, merchantId: string, patch: Partial<Omit<MerchantProfilesTable, 'merchant_id' | 'details'>> & { details?: string }) {
+    return db.updateTable('merchant_profiles').set(patch).where('merchant_id', '=', merchantId).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async listByState(db: Executor, state: ProfileState, limit: number) {
+    return db
+      .selectFrom('merchant_profiles')
+      .innerJoin('merchants', 'merchants.id', 'merchant_profiles.merchant_id')
+      .selectAll('merchant_profiles')
+      .select(['merchants.name as merchant_name', 'merchants.country as merchant_country'])
+      .where('merchant_profiles.state', '=', state)
+      .orderBy('merchant_profiles.submitted_at')
+      .limit(limit)
+      .execute();
+  },
+
+  async putDocument(db: Executor, row: MerchantDocumentsTable) {
+    await db
+      .insertInto('merchant_documents')
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .column('merchant_id')
+          .doUpdateSet({ content_type: row.content_type, size: row.size, bytes_encrypted: row.bytes_encrypted, uploaded_at: row.uploaded_at }),
+      )
+      .execute();
+  },
+
+  async documentInfo(db: Executor, merchantId: string) {
+    return db.selectFrom('merchant_documents').select(['content_type', 'size', 'uploaded_at']).where('merchant_id', '=', merchantId).executeTakeFirst();
+  },
+
+  async document(db: Executor, merchantId: string) {
+    return db.selectFrom('merchant_documents').selectAll().where('merchant_id', '=', merchantId).executeTakeFirst();
+  },
+};

@@ -1,0 +1,86 @@
+import { Type } from 'typebox';
+
+/** Schemas of sign-up (dashboard, public), the business profile (dashboard) and its review (operator console). */
+
+const Timestamp = Type.String({ format: 'date-time' });
+const Country = Type.Union([Type.Literal('CM'), Type.Literal('SN'), Type.Literal('CI')], { description: 'Where the business sells' });
+const State = Type.Union([Type.Literal('not_submitted'), Type.Literal('submitted'), Type.Literal('approved'), Type.Literal('rejected')]);
+const Field = (description: string) => Type.String({ maxLength: 300, description });
+
+export const SignUpBody = Type.Object(
+  {
+    businessName: Type.String({ minLength: 1, maxLength: 200 }),
+    country: Country,
+    email: Type.String({ minLength: 3, maxLength: 254, format: 'email' }),
+    password: Type.String({ minLength: 1, maxLength: 1024, description: '8 characters at least, not a common one' }),
+    language: Type.Optional(
+      Type.Union([Type.Literal('fr'), Type.Literal('en')], { description: "The merchant's language; default: the browser's, else French" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const SignedUp = Type.Object({ object: Type.Literal('sign_up'), merchantId: Type.String(), email: Type.String() });
+
+export const VerifyEmailBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+export const EmailVerified = Type.Object({ object: Type.Literal('email_verification'), email: Type.String(), verified: Type.Literal(true) });
+
+const DetailsFields = {
+  legalName: Field('The legal name, as registered'),
+  tradeName: Field('The name customers know (optional)'),
+  registrationNumber: Field('The trade register number (RCCM)'),
+  taxNumber: Field('The tax number: NIU in Cameroon, NINEA in Senegal, NCC in Côte d’Ivoire'),
+  address: Field('The business address'),
+  activity: Field('What the business sells'),
+  website: Field('Its website or social page'),
+  ownerName: Field("The owner's full name, as on the identity document"),
+};
+
+export const ProfileDetailsBody = Type.Object(
+  {
+    legalName: Type.Optional(DetailsFields.legalName),
+    tradeName: Type.Optional(DetailsFields.tradeName),
+    registrationNumber: Type.Optional(DetailsFields.registrationNumber),
+    taxNumber: Type.Optional(DetailsFields.taxNumber),
+    address: Type.Optional(DetailsFields.address),
+    activity: Type.Optional(DetailsFields.activity),
+    website: Type.Optional(DetailsFields.website),
+    ownerName: Type.Optional(DetailsFields.ownerName),
+  },
+  { additionalProperties: false },
+);
+
+export const BusinessProfile = Type.Object({
+  object: Type.Literal('business_profile'),
+  merchantId: Type.String(),
+  merchantName: Type.String(),
+  country: Type.String(),
+  taxNumberName: Type.String({ description: 'The tax number’s local name: NIU, NINEA or NCC' }),
+  state: State,
+  liveApproved: Type.Boolean({ description: 'Live keys and live calls work' }),
+  emailVerified: Type.Boolean(),
+  details: Type.Object(DetailsFields),
+  document: Type.Union([Type.Object({ contentType: Type.String(), size: Type.Integer(), uploadedAt: Timestamp }), Type.Null()]),
+  rejectionReason: Type.Union([Type.String(), Type.Null()]),
+  submittedAt: Type.Union([Timestamp, Type.Null()]),
+  reviewedAt: Type.Union([Timestamp, Type.Null()]),
+});
+
+export const SubmittedProfileList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(
+    Type.Object({
+      merchantId: Type.String(),
+      merchantName: Type.String(),
+      country: Type.String(),
+      legalName: Type.String(),
+      submittedAt: Type.Union([Timestamp, Type.Null()]),
+    }),
+  ),
+});
+
+export const ApproveBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false });
+export const RejectBody = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: 500, description: 'Told to the merchant and kept in the audit log' }) },
+  { additionalProperties: false },
+);

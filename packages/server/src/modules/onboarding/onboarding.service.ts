@@ -1,0 +1,272 @@
+import { HOUR } from '../../platform/clock.ts';
+import type { Country } from '../../platform/countries.ts';
+import { decrypt, encrypt, randomToken, sha256 } from '../../platform/crypto.ts';
+import type { Executor } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { type Language, translator } from '../../platform/i18n.ts';
+import type { MerchantsService } from '../merchants/index.ts';
+import type { MessagingService } from '../messaging/index.ts';
+import { assertPasswordPolicy } from '../users/index.ts';
+import { hashPassword } from '../../platform/passwords.ts';
+import { checkDocument } from './onboarding.documents.ts';
+import { type ProfileDetails, type ProfileRow, type ProfileState, onboardingRepository as repo } from './onboarding.repository.ts';
+
+/** An e-mail verification link works for 7 days. */
+export const VERIFICATION_TTL_MS = 7 * 24 * HOUR;
+/** `ver_` + 32 random bytes in base62; the logs mask `token` parameters and members. */
+const VERIFICATION_TOKEN_SHAPE = /^ver_[0-9A-Za-z]{40,50}$/;
+/** The review list shows at most this many, oldest submission first. */
+const REVIEW_LIST_LIMIT = 100;
+
+/** The tax number's local name, by country. */
+export const TAX_NUMBER_NAMES: Record<Country, string> = { CM: 'NIU', SN: 'NINEA', CI: 'NCC' };
+
+const EMPTY_DETAILS: ProfileDetails = {
+  legalName: '',
+  tradeName: '',
+  registrationNumber: '',
+  taxNumber: '',
+  address: '',
+  activity: '',
+  website: '',
+  ownerName: '',
+};
+/** What a profile needs before it is submitted (the trade name may be the legal name: optional). */
+const REQUIRED: (keyof ProfileDetails)[] = ['legalName', 'registrationNumber', 'taxNumber', 'address', 'activity', 'website', 'ownerName'];
+
+/** The before and after of a review, as the operator audit log records them. */
+export interface ReviewState {
+  state: ProfileState;
+  rejectionReason: string | null;
+}
+
+/**
+ * Merchant sign-up and the business profile reviewed for live mode (issue 34): the sign-up with
+ * its e-mail verification, the profile and the owner's identity document (encrypted with the
+ * master key, in a table of its own), and the operator's review. Rules in
+ * docs/decisions/0037-merchant-sign-up.md.
+ */
+export function createOnboardingService(deps: Deps, services: { merchants: MerchantsService; messaging: MessagingService }) {
+  const { db, clock, random, config } = deps;
+  const { merchants, messaging } = services;
+
+  /** E-mail as the invitations send it: SMTP (live channel) when configured, else the test outbox. */
+  async function sendEmail(merchantId: string, to: string, subject: string, body: string, code?: string) {
+    const mode = config.messaging.email.provider === 'smtp' || config.mode === 'production' ? 'live' : 'test';
+    await messaging.send({ merchantId, mode, userId: null, channel: 'email', to, subject, body, code });
+  }
+
+  async function merchantOf(merchantId: string) {
+    const merchant = await merchants.findMerchant(merchantId);
+    if (!merchant) throw new ApiError('not_found', `No merchant ${merchantId}`, { param: 'id' });
+    return merchant;
+  }
+
+  async function profileView(merchantId: string, row?: ProfileRow) {
+    const merchant = await merchantOf(merchantId);
+    const profile = row ?? (await repo.findProfile(db, merchantId));
+    const signup = await repo.findSignup(db, merchantId);
+    const document = await repo.documentInfo(db, merchantId);
+    return {
+      object: 'business_profile' as const,
+      merchantId,
+      merchantName: merchant.name,
+      country: merchant.country,
+      taxNumberName: TAX_NUMBER_NAMES[merchant.country],
+      // Merchants made by the CLI have no profile: approved at creation.
+      state: profile?.state ?? (merchant.approved ? 'approved' : 'not_submitted'),
+      liveApproved: merchant.approved,
+      emailVerified: signup === undefined || signup.verified_at !== null,
+      details: { ...EMPTY_DETAILS, ...(profile?.details ?? {}) },
+      document: document ? { contentType: document.content_type, size: document.size, uploadedAt: document.uploaded_at.toISOString() } : null,
+      rejectionReason: profile?.rejection_reason ?? null,
+      submittedAt: profile?.submitted_at?.toISOString() ?? null,
+      reviewedAt: profile?.reviewed_at?.toISOString() ?? null,
+    };
+  }
+
+  /** The profile locked for a change by the merchant: only before submission or after a rejection. */
+  async function editable(tx: Executor, merchantId: string): Promise<ProfileRow> {
+    const row = await repo.findProfile(tx, merchantId, true);
+    if (!row) throw new ApiError('profile_state_invalid', 'This merchant was onboarded by the platform operator: it has no profile to change');
+    if (row.state === 'submitted') throw new ApiError('profile_state_invalid', 'The profile is being reviewed: it cannot change until the review is done');
+    if (row.state === 'approved') throw new ApiError('profile_state_invalid', 'The profile is approved: ask the platform operator to change it');
+    return row;
+  }
+
+  return {
+    /**
+     * A new merchant (not approved for live mode), its owner's dashboard account, an empty profile
+     * and the e-mail verification link, sent in the merchant's language once committed.
+     */
+    async signUp(input: { businessName: string; country: Country; email: string; password: string; language: Language }, base: string) {
+      const email = input.email.trim().toLowerCase();
+      const name = input.businessName.trim();
+      if (name === '') throw new ApiError('validation_error', 'Give the name of the business', { param: 'businessName' });
+      assertPasswordPolicy(input.password, null);
+      if (await merchants.findDashboardAccountByEmail(email)) {
+        throw new ApiError('already_exists', `${email} already has a dashboard account: sign in instead`, { param: 'email' });
+      }
+      const passwordHash = await hashPassword(input.password);
+      const token = `ver_${randomToken(random, 32)}`;
+      const now = clock.now();
+      const created = await merchants.createMerchant(
+        { name, email, passwordHash, language: input.language, country: input.country, approved: false },
+        async (tx, merchantId) => {
+          await repo.insertSignup(tx, {
+            merchant_id: merchantId,
+            email,
+            token_hash: sha256(token),
+            token_expires_at: new Date(now.getTime() + VERIFICATION_TTL_MS),
+            verified_at: null,
+            created_at: now,
+          });
+          await repo.insertProfile(tx, merchantId, EMPTY_DETAILS, now);
+        },
+      );
+      const t = translator({ saved: input.language });
+      const link = `${base}/dashboard/verify-email?token=${token}`;
+      await sendEmail(created.merchantId, email, t.text('onboarding.verifySubject'), t.text('onboarding.verify', { merchant: name, link }), token);
+      return { object: 'sign_up' as const, merchantId: created.merchantId, email };
+    },
+
+    /** Marks the e-mail verified; a link used again answers the same (it did its work). */
+    async verifyEmail(token: string) {
+      const row = VERIFICATION_TOKEN_SHAPE.test(token) ? await repo.findSignupByHash(db, sha256(token)) : undefined;
+      if (!row || (row.verified_at === null && row.token_expires_at <= clock.now())) {
+        throw new ApiError('verification_link_invalid', 'This verification link is not known or has expired: sign in and ask for a new one', {
+          param: 'token',
+        });
+      }
+      await repo.markVerified(db, row.merchant_id, clock.now());
+      return { object: 'email_verification' as const, email: row.email, verified: true as const };
+    },
+
+    profile: profileView,
+
+    async updateProfile(merchantId: string, details: Partial<ProfileDetails>) {
+      const row = await db.transaction().execute(async (tx) => {
+        const old = await editable(tx, merchantId);
+        const merged: ProfileDetails = { ...EMPTY_DETAILS, ...old.details };
+        for (const [k, v] of Object.entries(details)) if (typeof v === 'string' && k in EMPTY_DETAILS) merged[k as keyof ProfileDetails] = v.trim();
+        return repo.updateProfile(tx, merchantId, { details: JSON.stringify(merged), updated_at: clock.now() });
+      });
+      return profileView(merchantId, row);
+    },
+
+    /** Replaces the owner's identity document; a bad one (400 `document_invalid`) stores nothing. */
+    async uploadDocument(merchantId: string, body: unknown, declaredType: string | undefined) {
+      const type = checkDocument(body, declaredType);
+      const bytes = body as Buffer;
+      await db.transaction().execute(async (tx) => {
+        await editable(tx, merchantId);
+        await repo.putDocument(tx, {
+          merchant_id: merchantId,
+          content_type: type,
+          size: bytes.length,
+          // crypto.ts seals text: the bytes go in as base64.
+          bytes_encrypted: encrypt(config.masterKey, bytes.toString('base64'), random),
+          uploaded_at: clock.now(),
+        });
+      });
+      return profileView(merchantId);
+    },
+
+    /** Submits the profile for review: the e-mail verified, every required field and the document given. */
+    async submit(merchantId: string) {
+      const signup = await repo.findSignup(db, merchantId);
+      if (signup && signup.verified_at === null) {
+        throw new ApiError('email_not_verified', `Verify ${signup.email} first: open the link of the e-mail we sent`);
+      }
+      const row = await db.transaction().execute(async (tx) => {
+        const old = await editable(tx, merchantId);
+        const details: ProfileDetails = { ...EMPTY_DETAILS, ...old.details };
+        const missing = REQUIRED.filter((k) => details[k] === '');
+        if (missing.length > 0) {
+          throw new ApiError('validation_error', `The profile is incomplete: ${missing.join(', ')}`, {
+            errors: missing.map((param) => ({ param, message: 'Required before the profile is submitted' })),
+          });
+        }
+        if (!(await repo.documentInfo(tx, merchantId))) {
+          throw new ApiError('validation_error', "Upload the owner's identity document first", { param: 'document' });
+        }
+        return repo.updateProfile(tx, merchantId, { state: 'submitted', submitted_at: clock.now(), rejection_reason: null, updated_at: clock.now() });
+      });
+      return profileView(merchantId, row);
+    },
+
+    /** Submitted profiles, oldest first: what operators review. */
+    async listSubmitted() {
+      const rows = await repo.listByState(db, 'submitted', REVIEW_LIST_LIMIT);
+      return {
+        object: 'list' as const,
+        data: rows.map((r) => ({
+          merchantId: r.merchant_id,
+          merchantName: r.merchant_name,
+          country: r.merchant_country,
+          legalName: r.details.legalName,
+          submittedAt: r.submitted_at?.toISOString() ?? null,
+        })),
+      };
+    },
+
+    /** The document's bytes, decrypted, for a signed-in operator only (the route checks). */
+    async document(merchantId: string) {
+      const row = await repo.document(db, merchantId);
+      if (!row) throw new ApiError('not_found', `Merchant ${merchantId} has no identity document`, { param: 'id' });
+      return { contentType: row.content_type, bytes: Buffer.from(decrypt(config.masterKey, row.bytes_encrypted), 'base64') };
+    },
+
+    /**
+     * Approves or rejects a submitted profile, with live mode opened on approval, and `within`
+     * (the audit entry) in the same transaction. The row is locked: of two reviews at once, the
+     * second finds it reviewed (409 `profile_state_invalid`). The merchant is told by e-mail.
+     */
+    async review(
+      merchantId: string,
+      decision: { approve: true; reason?: string } | { approve: false; reason: string },
+      reviewer: string,
+      within: (tx: Executor, before: ReviewState, after: ReviewState) => Promise<void>,
+    ) {
+      const merchant = await merchantOf(merchantId);
+      const now = clock.now();
+      const row = await db.transaction().execute(async (tx) => {
+        const old = await repo.findProfile(tx, merchantId, true);
+        if (!old || old.state !== 'submitted') {
+          throw new ApiError('profile_state_invalid', `The profile of ${merchantId} is ${old?.state ?? 'missing'}, not submitted: there is nothing to review`);
+        }
+        const state: ProfileState = decision.approve ? 'approved' : 'rejected';
+        const rejectionReason = decision.approve ? null : decision.reason;
+        const updated = await repo.updateProfile(tx, merchantId, {
+          state,
+          rejection_reason: rejectionReason,
+          reviewed_at: now,
+          reviewed_by: reviewer,
+          updated_at: now,
+        });
+        if (decision.approve) await merchants.setApproved(tx, merchantId, now);
+        await within(tx, { state: old.state, rejectionReason: old.rejection_reason }, { state, rejectionReason });
+        return updated;
+      });
+      const signup = await repo.findSignup(db, merchantId);
+      const to = signup?.email ?? merchant.email;
+      if (to) {
+        const t = translator({ saved: merchant.language });
+        if (decision.approve) {
+          await sendEmail(merchantId, to, t.text('onboarding.approvedSubject'), t.text('onboarding.approved', { merchant: merchant.name }));
+        } else {
+          await sendEmail(
+            merchantId,
+            to,
+            t.text('onboarding.rejectedSubject'),
+            t.text('onboarding.rejected', { merchant: merchant.name, reason: decision.reason }),
+          );
+        }
+      }
+      return profileView(merchantId, row);
+    },
+  };
+}
+
+export type OnboardingService = ReturnType<typeof createOnboardingService>;

@@ -1,0 +1,262 @@
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { SECOND } from '../src/platform/clock.ts';
+import { problem } from './flow.support.ts';
+import { call, createTestContext, dashboardBrowserOf, dashboardCall, setTotpEnrolled, type DashboardBrowser, type TestContext } from './harness.ts';
+
+/**
+ * Merchant sign-up over HTTP (issue 34): the public sign-up and its e-mail verification, test mode
+ * at once, the business profile with its identity document (checked by content, stored
+ * encrypted), live mode refused until an operator approves, the review and its e-mails.
+ */
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+const PASSWORD = 'correct horse battery';
+const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x41), Buffer.from('\n%%EOF\n')]);
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(500, 1)]);
+const DETAILS = {
+  legalName: 'Boulangerie Ndiaye SARL',
+  tradeName: 'Chez Ndiaye',
+  registrationNumber: 'SN-DKR-2024-B-12345',
+  taxNumber: '0123456 2G3',
+  address: '12 rue Carnot, Dakar',
+  activity: 'Bakery',
+  website: 'https://facebook.com/chezndiaye',
+  ownerName: 'Awa Ndiaye',
+};
+
+let seq = 0;
+async function signUp(language?: 'fr' | 'en') {
+  const email = `owner-${++seq}-${Math.random().toString(36).slice(2, 7)}@shop.example`;
+  const res = await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up', undefined, {
+    businessName: `Shop ${seq}`,
+    country: 'SN',
+    email,
+    password: PASSWORD,
+    ...(language ? { language } : {}),
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const merchantId = res.json().merchantId as string;
+  const browser = dashboardBrowserOf(await dashboardCall(ctx.app, 'POST', '/dashboard/api/login', undefined, { email, password: PASSWORD }));
+  return { email, merchantId, browser };
+}
+
+async function mailsTo(merchantId: string, email: string) {
+  return (await ctx.services.messaging.list({ merchantId, mode: 'test', limit: 100 })).data.filter((m) => m.to === email);
+}
+
+async function verificationToken(merchantId: string, email: string): Promise<string> {
+  const mail = (await mailsTo(merchantId, email)).find((m) => /verify-email/.test(m.body ?? ''));
+  const token = /\/dashboard\/verify-email\?token=(ver_[0-9A-Za-z]+)/.exec(mail?.body ?? '')?.[1];
+  expect(token, `no verification e-mail to ${email}`).toBeDefined();
+  return token as string;
+}
+
+function upload(who: DashboardBrowser, body: Buffer, type: string): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method: 'PUT',
+    url: '/dashboard/api/profile/document',
+    headers: { cookie: who.cookie, 'x-csrf-token': who.csrf, 'content-type': type },
+    payload: body,
+  });
+}
+
+/** A merchant signed up, verified, with its profile and document submitted. */
+async function submitted(language?: 'fr' | 'en') {
+  const shop = await signUp(language);
+  await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up/verify', undefined, { token: await verificationToken(shop.merchantId, shop.email) });
+  expect((await dashboardCall(ctx.app, 'PATCH', '/dashboard/api/profile', shop.browser, DETAILS)).statusCode).toBe(200);
+  expect((await upload(shop.browser, PDF, 'application/pdf')).statusCode).toBe(200);
+  const res = await dashboardCall(ctx.app, 'POST', '/dashboard/api/profile/submit', shop.browser, {});
+  expect(res.json(), res.body).toMatchObject({ state: 'submitted' });
+  return shop;
+}
+
+// ---- operators ----------------------------------------------------------------------------------
+
+interface OpBrowser {
+  cookie: string;
+  csrf: string;
+}
+function opSend(method: 'GET' | 'POST', url: string, who?: OpBrowser, body?: unknown) {
+  const headers: Record<string, string> = who ? { cookie: who.cookie, 'x-csrf-token': who.csrf } : {};
+  return ctx.app.inject({ method, url, headers, ...(body !== undefined ? { payload: body as object } : {}) });
+}
+async function operator(role: 'admin' | 'compliance' | 'finance' | 'support'): Promise<OpBrowser> {
+  const email = `${role}-${Math.random().toString(36).slice(2, 8)}@ops.example`;
+  const { password } = await ctx.services.operators.createFromCli(email, role);
+  const res = await opSend('POST', '/operator/api/login', undefined, { email, password });
+  const browser = { cookie: String(res.headers['set-cookie']).split(';')[0] as string, csrf: res.json().csrfToken as string };
+  const { secret } = (await opSend('POST', '/operator/api/totp', browser, {})).json();
+  const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: ctx.clock.now().getTime() });
+  expect((await opSend('POST', '/operator/api/totp/confirm', browser, { code })).statusCode).toBe(200);
+  ctx.clock.advance(30 * SECOND);
+  return browser;
+}
+
+describe('sign-up', () => {
+  it('makes a merchant whose owner signs in and uses test mode at once, and sends the verification link in its language', async () => {
+    const shop = await signUp('en');
+    const key = await dashboardCall(ctx.app, 'POST', '/dashboard/api/test/keys', shop.browser, { kind: 'secret', name: 'server' });
+    expect(key.statusCode, key.body).toBe(201);
+    const mails = await mailsTo(shop.merchantId, shop.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.body).toMatch(/^Welcome to Caisse, Shop \d+\./);
+
+    const fr = await signUp('fr');
+    expect((await mailsTo(fr.merchantId, fr.email))[0]?.body).toMatch(/^Bienvenue sur Caisse/);
+
+    const profile = (await dashboardCall(ctx.app, 'GET', '/dashboard/api/profile', shop.browser)).json();
+    expect(profile).toMatchObject({ state: 'not_submitted', liveApproved: false, emailVerified: false, taxNumberName: 'NINEA', document: null });
+  });
+
+  it('refuses an e-mail with an account, a weak password, an unknown country', async () => {
+    const shop = await signUp();
+    const body = { businessName: 'Again', country: 'CM', email: shop.email.toUpperCase(), password: PASSWORD };
+    problem(await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up', undefined, body), 409, 'already_exists');
+    problem(
+      await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up', undefined, { ...body, email: 'new@shop.example', password: '12345678' }),
+      400,
+      'password_weak',
+    );
+    problem(
+      await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up', undefined, { ...body, email: 'new@shop.example', country: 'FR' }),
+      400,
+      'validation_error',
+    );
+  });
+
+  it('verifies the e-mail by its link once, refuses a wrong or expired token, and no profile is submitted before', async () => {
+    const shop = await signUp();
+    await dashboardCall(ctx.app, 'PATCH', '/dashboard/api/profile', shop.browser, DETAILS);
+    await upload(shop.browser, PDF, 'application/pdf');
+    problem(await dashboardCall(ctx.app, 'POST', '/dashboard/api/profile/submit', shop.browser, {}), 403, 'email_not_verified');
+
+    problem(await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up/verify', undefined, { token: 'ver_nope' }), 400, 'verification_link_invalid');
+    const token = await verificationToken(shop.merchantId, shop.email);
+    const ok = await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up/verify', undefined, { token });
+    expect(ok.json(), ok.body).toMatchObject({ verified: true, email: shop.email });
+    expect((await dashboardCall(ctx.app, 'GET', '/dashboard/api/profile', shop.browser)).json()).toMatchObject({ emailVerified: true });
+    // The logs never hold the token.
+    expect(ctx.logs.join('\n')).not.toContain(token);
+
+    const late = await signUp();
+    const lateToken = await verificationToken(late.merchantId, late.email);
+    ctx.clock.advance(8 * 24 * 3600 * SECOND);
+    problem(await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up/verify', undefined, { token: lateToken }), 400, 'verification_link_invalid');
+  });
+});
+
+describe('the identity document', () => {
+  it('takes a PDF, JPEG or PNG checked by content, at most 5 MB; anything else is 400 and stores nothing', async () => {
+    const shop = await signUp();
+    const doc = () => ctx.deps.db.selectFrom('merchant_documents').selectAll().where('merchant_id', '=', shop.merchantId).executeTakeFirst();
+
+    problem(await upload(shop.browser, PDF, 'image/png'), 400, 'document_invalid');
+    problem(await upload(shop.browser, Buffer.from('GIF89a' + 'x'.repeat(100)), 'image/gif'), 400, 'document_invalid');
+    problem(await upload(shop.browser, Buffer.from('not a pdf at all'), 'application/pdf'), 400, 'document_invalid');
+    const big = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5 * 1024 * 1024, 0x41)]);
+    problem(await upload(shop.browser, big, 'application/pdf'), 400, 'document_invalid');
+    expect(await doc()).toBeUndefined();
+
+    const png = await upload(shop.browser, PNG, 'image/png');
+    expect(png.json(), png.body).toMatchObject({ document: { contentType: 'image/png', size: PNG.length } });
+    const ok = await upload(shop.browser, PDF, 'application/pdf');
+    expect(ok.json()).toMatchObject({ document: { contentType: 'application/pdf', size: PDF.length } });
+    // Encrypted at rest: the stored bytes hold neither the file nor its base64.
+    const stored = (await doc())?.bytes_encrypted as Buffer;
+    expect(stored.includes(PDF.subarray(0, 64))).toBe(false);
+    expect(stored.toString('latin1')).not.toContain(PDF.toString('base64').slice(0, 40));
+    // Not served to the merchant's browser nor publicly.
+    expect((await dashboardCall(ctx.app, 'GET', `/operator/api/merchants/${shop.merchantId}/profile/document`, shop.browser)).statusCode).toBe(401);
+  });
+});
+
+describe('live mode before and after approval', () => {
+  it('refuses live keys and live calls until an operator approves; a rejection tells the reason; the approval opens live mode', async () => {
+    const shop = await submitted('en');
+    await setTotpEnrolled(ctx, shop.email, true);
+    problem(
+      await dashboardCall(ctx.app, 'POST', '/dashboard/api/live/keys', shop.browser, { kind: 'publishable', name: 'site' }),
+      403,
+      'merchant_not_approved',
+    );
+    expect(await ctx.deps.db.selectFrom('api_keys').select('id').where('merchant_id', '=', shop.merchantId).where('mode', '=', 'live').execute()).toEqual([]);
+
+    // A profile under review does not change.
+    problem(await dashboardCall(ctx.app, 'PATCH', '/dashboard/api/profile', shop.browser, { activity: 'Other' }), 409, 'profile_state_invalid');
+
+    const finance = await operator('finance');
+    const denied = problem(await opSend('GET', '/operator/api/profiles', finance), 403, 'permission_denied');
+    expect(denied).toMatchObject({ permission: 'merchants:review' });
+    problem(await opSend('POST', `/operator/api/merchants/${shop.merchantId}/profile/approve`, finance, {}), 403, 'permission_denied');
+
+    const compliance = await operator('compliance');
+    const list = (await opSend('GET', '/operator/api/profiles', compliance)).json();
+    expect(list.data.map((p: { merchantId: string }) => p.merchantId)).toContain(shop.merchantId);
+    const file = await opSend('GET', `/operator/api/merchants/${shop.merchantId}/profile/document`, compliance);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.headers['cache-control']).toBe('no-store');
+    expect(file.rawPayload.equals(PDF)).toBe(true);
+    expect((await opSend('GET', `/operator/api/merchants/${shop.merchantId}/profile/document`)).statusCode).toBe(401);
+
+    // Rejected with a reason: told by e-mail, resubmittable.
+    problem(await opSend('POST', `/operator/api/merchants/${shop.merchantId}/profile/reject`, compliance, { reason: '' }), 400, 'validation_error');
+    const rejected = await opSend('POST', `/operator/api/merchants/${shop.merchantId}/profile/reject`, compliance, { reason: 'The ID is unreadable' });
+    expect(rejected.json(), rejected.body).toMatchObject({ state: 'rejected', rejectionReason: 'The ID is unreadable', liveApproved: false });
+    const rejectMail = (await mailsTo(shop.merchantId, shop.email)).find((m) => /not approved/.test(m.body ?? ''));
+    expect(rejectMail?.body).toContain('The ID is unreadable');
+    expect((await upload(shop.browser, PNG, 'image/png')).statusCode).toBe(200);
+    expect((await dashboardCall(ctx.app, 'POST', '/dashboard/api/profile/submit', shop.browser, {})).json()).toMatchObject({
+      state: 'submitted',
+      rejectionReason: null,
+    });
+
+    // Two approvals at once: one effect, one audit entry.
+    const [a, b] = await Promise.all([
+      opSend('POST', `/operator/api/merchants/${shop.merchantId}/profile/approve`, compliance, {}),
+      opSend('POST', `/operator/api/merchants/${shop.merchantId}/profile/approve`, compliance, {}),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const audit = (await opSend('GET', `/operator/api/audit?targetId=${shop.merchantId}`, await operator('admin'))).json();
+    const actions = audit.data.map((e: { action: string }) => e.action);
+    expect(actions.filter((x: string) => x === 'merchant.approved')).toHaveLength(1);
+    expect(audit.data.find((e: { action: string }) => e.action === 'merchant.approved')).toMatchObject({
+      before: { state: 'submitted' },
+      after: { state: 'approved' },
+    });
+    expect(audit.data.find((e: { action: string }) => e.action === 'merchant.rejected')).toMatchObject({ reason: 'The ID is unreadable' });
+    expect((await mailsTo(shop.merchantId, shop.email)).some((m) => /Live mode is open/.test(m.body ?? ''))).toBe(true);
+
+    // Live mode open: keys, and calls with them.
+    const pkLive = await dashboardCall(ctx.app, 'POST', '/dashboard/api/live/keys', shop.browser, { kind: 'publishable', name: 'site' });
+    expect(pkLive.statusCode, pkLive.body).toBe(201);
+    const skLive = await ctx.services.merchants.createKey(shop.merchantId, { kind: 'secret', mode: 'live', name: 'server' });
+    const balance = await call(ctx.app, 'GET', '/balance', { apiKey: pkLive.json().secret, secretKey: skLive.secret });
+    expect(balance.statusCode, balance.body).toBe(200);
+
+    // Approval withdrawn (as the column says): live calls answer 403 at once.
+    await ctx.deps.db.transaction().execute((tx) => ctx.services.merchants.setApproved(tx, shop.merchantId, null));
+    problem(await call(ctx.app, 'GET', '/balance', { apiKey: pkLive.json().secret, secretKey: skLive.secret }), 403, 'merchant_not_approved');
+  });
+
+  it('merchants made by the CLI are approved at creation: their live keys work as before', async () => {
+    const made = await ctx.services.merchants.createMerchant({ name: 'Cli Shop' });
+    const key = await ctx.services.merchants.createKey(made.merchantId, { kind: 'publishable', mode: 'live', name: 'live' });
+    const sk = await ctx.services.merchants.createKey(made.merchantId, { kind: 'secret', mode: 'live', name: 'live sk' });
+    expect((await call(ctx.app, 'GET', '/balance', { apiKey: key.secret, secretKey: sk.secret })).statusCode).toBe(200);
+  });
+
+  it('a French merchant is told of the approval in French', async () => {
+    const shop = await submitted('fr');
+    const admin = await operator('admin');
+    expect((await opSend('POST', `/operator/api/merchants/${shop.merchantId}/profile/approve`, admin, {})).statusCode).toBe(200);
+    expect((await mailsTo(shop.merchantId, shop.email)).some((m) => /^Bonne nouvelle/.test(m.body ?? ''))).toBe(true);
+  });
+});
