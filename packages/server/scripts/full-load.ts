@@ -248,6 +248,21 @@ function mtnNumber(ending = `0${String(between(10, 99))}`): string {
   return `+23767${String(between(1000, 9999))}${ending}`;
 }
 
+/** POST /charge with a mobile-money method from the "browser" (the intent's session token), retried with its Idempotency-Key. */
+function chargeWithMethod(
+  life: Lifecycle,
+  o: Outcomes,
+  stop: { stopped: boolean },
+  apiKey: string,
+  intent: { id: string; sessionToken: string },
+  provider: string,
+  phoneNumber: string,
+): Promise<Response | undefined> {
+  const body = JSON.stringify({ intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider, phoneNumber } });
+  const headers = { 'x-api-key': apiKey, 'x-session-token': intent.sessionToken, 'idempotency-key': `crash-mm-${intent.id}` };
+  return postUntilAnswered(life, o, stop, `${target.baseUrl}/charge`, headers, body);
+}
+
 /**
  * An intent paid directly with MTN MoMo: created by the merchant, charged from the "browser"
  * with its session token (mostly approved, some declined on the phone, some approved after
@@ -276,15 +291,7 @@ async function directFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean
   // hang then success, a callback sent twice.
   const ending = r < 0.1 ? '105' : r < 0.18 ? '101' : r < 0.25 ? '107' : r < 0.32 ? '108' : r < 0.39 ? '109' : undefined;
   const phoneNumber = mtnNumber(ending);
-  const body = JSON.stringify({ intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber } });
-  const res = await postUntilAnswered(
-    life,
-    o,
-    stop,
-    `${target.baseUrl}/charge`,
-    { 'x-api-key': target.apiKey, 'x-session-token': intent.sessionToken, 'idempotency-key': `crash-mm-${intent.id}` },
-    body,
-  );
+  const res = await chargeWithMethod(life, o, stop, target.apiKey, intent, 'mtn_momo', phoneNumber);
   if (res === undefined) return;
   if (res.status === 202) {
     o.direct.set(intent.id, phoneNumber);
@@ -331,15 +338,7 @@ async function redirectFlow(provider: 'orange_money' | 'wave', life: Lifecycle, 
   // Approved from a number refused on the phone, slow (10 s), or whose notification comes twice.
   const ending = r < 0.25 ? '105' : r < 0.32 ? '101' : r < 0.39 ? '109' : `0${String(between(10, 99))}`;
   const phoneNumber = redirectNumber(provider, ending);
-  const body = JSON.stringify({ intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider, phoneNumber } });
-  const res = await postUntilAnswered(
-    life,
-    o,
-    stop,
-    `${target.baseUrl}/charge`,
-    { 'x-api-key': keys.apiKey, 'x-session-token': intent.sessionToken, 'idempotency-key': `crash-rd-${intent.id}` },
-    body,
-  );
+  const res = await chargeWithMethod(life, o, stop, keys.apiKey, intent, provider, phoneNumber);
   if (res === undefined) return;
   if (res.status !== 202) {
     const problem = (await res.json().catch(() => ({}))) as { code?: string; detail?: string };
@@ -940,7 +939,7 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
     // Direct payments: each the provider approved paid its intent once; none it refused moved money.
     check(
       pendingAttempts === 0 && pageLost.every((a) => a.transfers === '0'),
-      `no mobile-money attempt is left PENDING (${pendingAttempts}), but the ${pageLost.length} redirect attempts whose page was lost in a kill, waiting for their timeout with no money moved`,
+      `no mobile-money attempt is left PENDING (${pendingAttempts}; ${pageLost.length} redirect attempts whose page was lost in a kill wait for their timeout, with no money moved)`,
     );
     const attempts = (
       await db.query<{
