@@ -28,7 +28,6 @@
  * Exit 0 when every check passed, 1 otherwise.
  */
 import { performance } from 'node:perf_hooks';
-import { startMomoSandbox } from '../src/modules/connectors/index.ts';
 import {
   between,
   closeRun,
@@ -41,6 +40,7 @@ import {
   type Receiver,
   type Run,
   sleep,
+  startProviderSandbox,
   startRun,
   stopLastServer,
 } from './full-load.ts';
@@ -84,14 +84,12 @@ async function main(): Promise<boolean> {
   try {
     database = await createRunDatabase(ADMIN_URL, 'crash');
     const port = await freePort();
-    // The MoMo sandbox lives in this process: it outlives every kill of the server, as MTN would.
-    const sandbox = await startMomoSandbox({ port: 0 });
-    run.sandbox = sandbox;
+    // The providers' sandbox lives in this process: it outlives every kill of the server.
+    const { sandbox, env: sandboxEnv } = await startProviderSandbox(run, port);
     const env = processEnv({
       ...database.env,
       CAISSE_WEBHOOK_CONCURRENCY: '16',
-      CAISSE_MOMO_SANDBOX_URL: sandbox.url,
-      CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`,
+      ...sandboxEnv,
     });
     const { keys, api, pool } = await startRun(run, { env, port, name: 'Crash', users: USERS });
     const life = run.life as Lifecycle;
@@ -106,7 +104,7 @@ async function main(): Promise<boolean> {
     const serverErrors: string[] = [];
     for (let kill = 1; kill <= KILLS; kill++) {
       // The provider misbehaves differently between kills: 500s, lost and doubled callbacks.
-      sandbox.setFaults({ answer500: rand() < 0.15, dropCallbacks: rand() < 0.3, duplicateCallbacks: rand() < 0.3 });
+      sandbox.momo.setFaults({ answer500: rand() < 0.15, dropCallbacks: rand() < 0.3, duplicateCallbacks: rand() < 0.3 });
       await sleep(between(MIN_UP_MS, MAX_UP_MS));
       const victim = life.server as ServerProc;
       life.markDown();
@@ -125,7 +123,7 @@ async function main(): Promise<boolean> {
     stop.stopped = true;
     await Promise.all(loops);
     while (o.resolving.size > 0) await Promise.allSettled([...o.resolving]);
-    sandbox.setFaults({ answer500: false, dropCallbacks: false, duplicateCallbacks: false });
+    sandbox.momo.setFaults({ answer500: false, dropCallbacks: false, duplicateCallbacks: false });
 
     // The dispatcher delivers what is left (deliveries leased by killed processes are due again once their 70 s lease lapses).
     const { lines } = await drainAndCheck(run, o, {

@@ -30,7 +30,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { startMomoSandbox } from '../src/modules/connectors/index.ts';
 import {
   closeRun,
   configureLoad,
@@ -40,6 +39,7 @@ import {
   newOutcomes,
   type Run,
   sleep,
+  startProviderSandbox,
   startRun,
   stopLastServer,
   target,
@@ -188,8 +188,7 @@ async function main(): Promise<boolean> {
     log(`primary :${primary.port}, synchronous standby :${standby.port} (slot ${STANDBY}), PgBouncer ${bouncer.url}`);
 
     const port = await freePort();
-    const sandbox = await startMomoSandbox({ port: 0 });
-    run.sandbox = sandbox;
+    const { env: sandboxEnv } = await startProviderSandbox(run, port);
     const env = processEnv({
       DATABASE_URL: bouncer.url,
       DATABASE_LISTEN_URL: bouncer.sessionUrl,
@@ -197,8 +196,7 @@ async function main(): Promise<boolean> {
       DB_PREPARED_STATEMENTS: 'false',
       CAISSE_DATA_DIR: ws.folder('caisse'),
       CAISSE_WEBHOOK_CONCURRENCY: '16',
-      CAISSE_MOMO_SANDBOX_URL: sandbox.url,
-      CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`,
+      ...sandboxEnv,
     });
     const { keys, api, pool } = await startRun(run, { env, port, name: 'Failover', users: USERS });
     const life = run.life as Lifecycle;

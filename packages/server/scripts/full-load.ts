@@ -1,8 +1,8 @@
 /**
  * The full-flow load the crash and failover tests share (scripts/crash-test.ts,
  * scripts/failover-test.ts): wallet payments (create → initOtp → the code → verifyOtp → charge,
- * refunds, cancels, declines), direct MTN MoMo payments through the in-process sandbox, top-ups and
- * payouts, each retried with its Idempotency-Key when its answer was lost; then the drain and the
+ * refunds, cancels, declines), direct MTN MoMo, Orange Money and Wave payments through the
+ * in-process sandbox (the payer acting on the redirect providers' pages), top-ups and payouts, each retried with its Idempotency-Key when its answer was lost; then the drain and the
  * checks that nothing acknowledged was lost and nothing was done twice.
  */
 import pg from 'pg';
@@ -11,7 +11,7 @@ import { type Caisse, CaisseConnectionError, CaisseError } from '@caisse/node';
 import { performance } from 'node:perf_hooks';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MomoSandbox } from '../src/modules/connectors/index.ts';
+import { type Sandbox, startSandbox } from '../src/modules/connectors/index.ts';
 import { type TestUser, testPayments } from '../src/cli/test-payments.ts';
 import { createCaisse } from '../src/cli/client.ts';
 import { createMerchantWithCli, runCaisse, type ServerProc, startServerProcess, type TestKeys } from '../test/processes.ts';
@@ -36,13 +36,33 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 // ---- the webhook receiver -----------------------------------------------------------------------
 
+interface ReceivedEvent {
+  id: string;
+  type: string;
+  data: { paymentIntent?: { id: string }; payout?: { id: string } };
+}
+
+/** Both merchants' endpoints post to the one receiver, each signing with its own secret. */
+function verifyWithAny(secrets: string[], body: string, headers: Record<string, string>): ReceivedEvent {
+  if (secrets.length === 0) throw new Error('no secret yet');
+  let last: unknown;
+  for (const secret of secrets) {
+    try {
+      return new Webhook(secret).verify(body, headers) as ReceivedEvent;
+    } catch (err) {
+      last = err;
+    }
+  }
+  throw last;
+}
+
 interface Receipt {
   count: number;
   type: string;
   intentId: string;
 }
 
-export async function startReceiver(getSecret: () => string | undefined) {
+export async function startReceiver(getSecrets: () => string[]) {
   const received = new Map<string, Receipt>();
   const badSignatures: string[] = [];
   let deliveries = 0;
@@ -51,14 +71,8 @@ export async function startReceiver(getSecret: () => string | undefined) {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const secret = getSecret();
       try {
-        if (secret === undefined) throw new Error('no secret yet');
-        const event = new Webhook(secret).verify(body, req.headers as Record<string, string>) as {
-          id: string;
-          type: string;
-          data: { paymentIntent?: { id: string }; payout?: { id: string } };
-        };
+        const event = verifyWithAny(getSecrets(), body, req.headers as Record<string, string>);
         const seen = received.get(event.id);
         if (seen) seen.count += 1;
         else received.set(event.id, { count: 1, type: event.type, intentId: event.data.paymentIntent?.id ?? event.data.payout?.id ?? '' });
@@ -107,8 +121,11 @@ export class Lifecycle {
   }
 }
 
-/** Where the load's raw HTTP calls go (set once the server and its keys exist). */
-export const target = { baseUrl: '', apiKey: '', secretKey: '' };
+/** Where the load's raw HTTP calls go (set once the server and its keys exist); `wave`: the XOF merchant in Senegal. */
+export const target = { baseUrl: '', apiKey: '', secretKey: '', wave: { merchantId: '', apiKey: '', secretKey: '' } };
+
+/** The payers' side of the redirect providers' pages (set once the sandbox exists). */
+let pages: Sandbox | undefined;
 
 // ---- the load ----------------------------------------------------------------------------------
 
@@ -147,6 +164,10 @@ export interface Outcomes {
   payoutsRefused: number;
   /** Direct mobile-money charges answered 202: intent id → the payer's number. */
   direct: Map<string, string>;
+  /** Orange Money and Wave charges answered 202: intent id → the provider. */
+  redirected: Map<string, 'orange_money' | 'wave'>;
+  /** What the payer did on those pages: approve or decline, or why the page refused. */
+  pageActions: Map<string, number>;
 }
 
 /** The MoMo sandbox numbers the top-ups use: mostly approved, some rejected, some approved after 10 s. */
@@ -227,6 +248,21 @@ function mtnNumber(ending = `0${String(between(10, 99))}`): string {
   return `+23767${String(between(1000, 9999))}${ending}`;
 }
 
+/** POST /charge with a mobile-money method from the "browser" (the intent's session token), retried with its Idempotency-Key. */
+function chargeWithMethod(
+  life: Lifecycle,
+  o: Outcomes,
+  stop: { stopped: boolean },
+  apiKey: string,
+  intent: { id: string; sessionToken: string },
+  provider: string,
+  phoneNumber: string,
+): Promise<Response | undefined> {
+  const body = JSON.stringify({ intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider, phoneNumber } });
+  const headers = { 'x-api-key': apiKey, 'x-session-token': intent.sessionToken, 'idempotency-key': `crash-mm-${intent.id}` };
+  return postUntilAnswered(life, o, stop, `${target.baseUrl}/charge`, headers, body);
+}
+
 /**
  * An intent paid directly with MTN MoMo: created by the merchant, charged from the "browser"
  * with its session token (mostly approved, some declined on the phone, some approved after
@@ -255,15 +291,7 @@ async function directFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean
   // hang then success, a callback sent twice.
   const ending = r < 0.1 ? '105' : r < 0.18 ? '101' : r < 0.25 ? '107' : r < 0.32 ? '108' : r < 0.39 ? '109' : undefined;
   const phoneNumber = mtnNumber(ending);
-  const body = JSON.stringify({ intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber } });
-  const res = await postUntilAnswered(
-    life,
-    o,
-    stop,
-    `${target.baseUrl}/charge`,
-    { 'x-api-key': target.apiKey, 'x-session-token': intent.sessionToken, 'idempotency-key': `crash-mm-${intent.id}` },
-    body,
-  );
+  const res = await chargeWithMethod(life, o, stop, target.apiKey, intent, 'mtn_momo', phoneNumber);
   if (res === undefined) return;
   if (res.status === 202) {
     o.direct.set(intent.id, phoneNumber);
@@ -271,6 +299,74 @@ async function directFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean
   }
   const problem = (await res.json().catch(() => ({}))) as { code?: string; detail?: string };
   countError(o, `mobile-money charge ${res.status} ${problem.code ?? ''} (${problem.detail ?? ''})`);
+}
+
+/**
+ * A payer's number for a redirect provider ending in `ending` (the sandbox's outcome): Orange
+ * Cameroon's 69x or 655–659 for the XAF merchant, a Senegalese Wave number for the XOF one.
+ */
+function redirectNumber(provider: 'orange_money' | 'wave', ending: string): string {
+  if (provider === 'wave') return `+22177${String(between(1000, 9999))}${ending}`;
+  return rand() < 0.5 ? `+23769${String(between(1000, 9999))}${ending}` : `+237${String(between(655, 659))}${String(between(100, 999))}${ending}`;
+}
+
+/**
+ * An intent paid with Orange Money (the Cameroonian merchant, XAF) or Wave (the Senegalese one,
+ * XOF): charged from the "browser", then the payer acts on the provider's page after a moment, so
+ * kills land in between: mostly approves, some decline or cancel, some approve from a number the
+ * provider refuses, is slow with or notifies twice. The outcome comes from the provider, later.
+ */
+async function redirectFlow(provider: 'orange_money' | 'wave', life: Lifecycle, o: Outcomes, stop: { stopped: boolean }): Promise<void> {
+  const keys = provider === 'wave' ? target.wave : target;
+  const headers = { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}`, 'content-type': 'application/json' };
+  await life.waitUp();
+  const created = await fetch(`${target.baseUrl}/gateway`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ amount: String(between(1, 50) * 100), currency: provider === 'wave' ? 'XOF' : 'XAF', description: `crash: ${provider}` }),
+    signal: AbortSignal.timeout(20_000),
+  });
+  if (created.status !== 201) {
+    if (await waitedOutUnavailable(created, o)) return;
+    if (created.status >= 500) o.serverErrors += 1;
+    countError(o, `${provider} intent ${created.status}`);
+    return;
+  }
+  const intent = (await created.json()) as { id: string; sessionToken: string };
+  const r = rand();
+  const action = r < 0.1 ? 'decline' : r < 0.15 ? 'cancel' : 'approve';
+  // Approved from a number refused on the phone, slow (10 s), or whose notification comes twice.
+  const ending = r < 0.25 ? '105' : r < 0.32 ? '101' : r < 0.39 ? '109' : `0${String(between(10, 99))}`;
+  const phoneNumber = redirectNumber(provider, ending);
+  const res = await chargeWithMethod(life, o, stop, keys.apiKey, intent, provider, phoneNumber);
+  if (res === undefined) return;
+  if (res.status !== 202) {
+    const problem = (await res.json().catch(() => ({}))) as { code?: string; detail?: string };
+    countError(o, `${provider} charge ${res.status} ${problem.code ?? ''} (${problem.detail ?? ''})`);
+    return;
+  }
+  o.redirected.set(intent.id, provider);
+  let answer = (await res.json()) as { nextAction?: { type: string; url?: string } | null };
+  // The provider's page is at …/pay/{its id}: Orange's pay token, Wave's session id.
+  const pageId = () => /\/pay\/([^/?#]+)/.exec(answer.nextAction?.type === 'redirect' ? (answer.nextAction.url ?? '') : '')?.[1];
+  // A retry that found the attempt still being sent (its first try killed) has no page yet: the
+  // server sends it again after the restart, and the intent shows the page once it has it.
+  for (let read = 0; pageId() === undefined && read < 10; read++) {
+    await sleep(1000);
+    await life.waitUp();
+    const got = await fetch(`${target.baseUrl}/gateway/${intent.id}`, { headers, signal: AbortSignal.timeout(20_000) }).catch(() => undefined);
+    if (got?.status === 200) answer = (await got.json()) as typeof answer;
+  }
+  const id = pageId();
+  if (id === undefined || pages === undefined) {
+    countError(o, `${provider} 202 without a redirect`);
+    return;
+  }
+  await sleep(between(0, 1500));
+  const sandbox = pages;
+  const acted = provider === 'wave' ? sandbox.wave.act(id, action, phoneNumber) : sandbox.orange.act(id, action, phoneNumber);
+  const key = `${provider} ${acted.ok ? action : `refused: ${acted.reason}`}`;
+  o.pageActions.set(key, (o.pageActions.get(key) ?? 0) + 1);
 }
 
 /** 503 `unavailable`: no database primary answered; the client retries after Retry-After (docs/operations.md). */
@@ -425,8 +521,12 @@ async function flow(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcome
     await payoutFlow(life, o, stop);
     return;
   }
-  if (roll >= 0.3 && roll < 0.42) {
+  if (roll >= 0.3 && roll < 0.4) {
     await directFlow(life, o, stop);
+    return;
+  }
+  if (roll >= 0.4 && roll < 0.5) {
+    await redirectFlow(roll < 0.45 ? 'orange_money' : 'wave', life, o, stop);
     return;
   }
   const user = takeUser(pool);
@@ -541,6 +641,8 @@ export function newOutcomes(): Outcomes {
     payouts: new Map(),
     payoutsRefused: 0,
     direct: new Map(),
+    redirected: new Map(),
+    pageActions: new Map(),
   };
 }
 
@@ -559,14 +661,29 @@ export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** What a run starts, kept as it is made, so that a failure part-way still ends all of it (closeRun). */
 export interface Run {
-  sandbox?: MomoSandbox;
+  sandbox?: Sandbox;
   receiver?: Receiver;
   life?: Lifecycle;
 }
 
 /**
- * The merchant (through the CLI, its payments available for payouts at once), the webhook
- * receiver and its endpoint, the server on `port`, and `users` customers with 100 000 XAF each.
+ * Every provider's sandbox (MTN MoMo at its root, Orange Money and Wave under their paths) in this
+ * process, so it outlives every kill of the server, as the providers would; and the server's
+ * environment pointing test mode at it, with its callbacks (Wave's webhooks too) to `port`.
+ */
+export async function startProviderSandbox(run: Run, port: number): Promise<{ sandbox: Sandbox; env: Record<string, string> }> {
+  const sandbox = await startSandbox({ port: 0, wave: { webhookUrl: `http://127.0.0.1:${port}/callbacks/wave` } });
+  run.sandbox = sandbox;
+  pages = sandbox;
+  return {
+    sandbox,
+    env: { CAISSE_MOMO_SANDBOX_URL: sandbox.url, CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo` },
+  };
+}
+
+/**
+ * The merchants (through the CLI, their payments available for payouts at once: a Cameroonian
+ * one, and a Senegalese one for Wave's XOF), the webhook receiver and their endpoints, the server on `port`, and `users` customers with 100 000 XAF each.
  */
 export async function startRun(
   run: Run,
@@ -576,15 +693,21 @@ export async function startRun(
   target.baseUrl = `http://127.0.0.1:${o.port}`;
   target.apiKey = keys.apiKey;
   target.secretKey = keys.secretKey;
-  const settlement = await runCaisse(['merchants', 'settlement', keys.merchantId, '--delay-days', '0'], o.env);
-  if (settlement.code !== 0) throw new Error(`caisse merchants settlement failed: ${settlement.output}`);
-  const endpoint: { secret?: string } = {};
-  const receiver = await startReceiver(() => endpoint.secret);
+  const waveKeys = await createMerchantWithCli(o.env, `${o.name} Dakar`, 'SN');
+  target.wave = waveKeys;
+  for (const id of [keys.merchantId, waveKeys.merchantId]) {
+    const settlement = await runCaisse(['merchants', 'settlement', id, '--delay-days', '0'], o.env);
+    if (settlement.code !== 0) throw new Error(`caisse merchants settlement failed: ${settlement.output}`);
+  }
+  const secrets: string[] = [];
+  const receiver = await startReceiver(() => secrets);
   run.receiver = receiver;
   run.life = new Lifecycle();
   run.life.markUp(await startServerProcess({ env: o.env, port: o.port }));
   const api = createCaisse({ baseUrl: target.baseUrl, apiKey: keys.apiKey, secretKey: keys.secretKey }, { timeoutMs: 20_000 });
-  endpoint.secret = (await api.webhookEndpoints.create({ url: receiver.url })).secret;
+  secrets.push((await api.webhookEndpoints.create({ url: receiver.url })).secret);
+  const waveApi = createCaisse({ baseUrl: target.baseUrl, apiKey: waveKeys.apiKey, secretKey: waveKeys.secretKey }, { timeoutMs: 20_000 });
+  secrets.push((await waveApi.webhookEndpoints.create({ url: receiver.url })).secret);
   return { keys, api, pool: await createUserPool(api, o.users) };
 }
 
@@ -618,11 +741,16 @@ export interface CheckOptions {
   drainTimeoutMs: number;
 }
 
+/** A PENDING redirect attempt without the provider's page: its answer was lost in a kill. */
+const PAGE_LOST = `provider in ('orange_money', 'wave') and redirect_url is null`;
+
 export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions): Promise<{ lines: string[]; lost: number }> {
   const { receiver, sandbox, life } = parts as Required<Run>;
   const { serverErrors, check } = run;
   const log = settings.log;
   const env = run.env;
+  // Both merchants: the Cameroonian one and Wave's Senegalese one.
+  const merchants = [run.merchantId, target.wave.merchantId];
   const db = new pg.Client({ connectionString: run.databaseUrl });
   await db.connect();
   try {
@@ -634,11 +762,13 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
     let pendingAttempts = -1;
     for (;;) {
       pending = Number((await db.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status <> 'succeeded'`)).rows[0]?.n);
-      const all = (await db.query<{ id: string }>(`select id from events where merchant_id = $1`, [run.merchantId])).rows.map((r) => r.id);
+      const all = (await db.query<{ id: string }>(`select id from events where merchant_id = any($1)`, [merchants])).rows.map((r) => r.id);
       missing = all.filter((id) => !receiver?.received.has(id));
       pendingTopups = Number((await db.query<{ n: string }>(`select count(*) as n from topups where status = 'PENDING'`)).rows[0]?.n);
       pendingPayouts = Number((await db.query<{ n: string }>(`select count(*) as n from payouts where status = 'PENDING'`)).rows[0]?.n);
-      pendingAttempts = Number((await db.query<{ n: string }>(`select count(*) as n from payment_attempts where status = 'PENDING'`)).rows[0]?.n);
+      pendingAttempts = Number(
+        (await db.query<{ n: string }>(`select count(*) as n from payment_attempts where status = 'PENDING' and not (${PAGE_LOST})`)).rows[0]?.n,
+      );
       const settled = pendingTopups === 0 && pendingPayouts === 0 && pendingAttempts === 0;
       if ((pending === 0 && missing.length === 0 && settled) || performance.now() - drainStart > run.drainTimeoutMs) break;
       await sleep(500);
@@ -655,7 +785,7 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
     );
 
     const events = (
-      await db.query<{ id: string; type: string; intent_id: string }>(`select id, type, intent_id from events where merchant_id = $1`, [run.merchantId])
+      await db.query<{ id: string; type: string; intent_id: string }>(`select id, type, intent_id from events where merchant_id = any($1)`, [merchants])
     ).rows;
     const lost = events.filter((e) => !receiver?.received.has(e.id));
     check(
@@ -673,8 +803,8 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
 
     const intents = (
       await db.query<{ id: string; status: string; amount_minor: string; amount_refunded_minor: string }>(
-        `select id, status, amount_minor, amount_refunded_minor from intents where merchant_id = $1`,
-        [run.merchantId],
+        `select id, status, amount_minor, amount_refunded_minor from intents where merchant_id = any($1)`,
+        [merchants],
       )
     ).rows;
     const byId = new Map(intents.map((i) => [i.id, i]));
@@ -687,7 +817,16 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       noCompleted.length === 0 && completedNotReceived.length === 0,
       `every one of the ${succeeded.length} paid intents has its payment.completed, delivered (${noCompleted.length} without, ${completedNotReceived.length} not delivered)`,
     );
-    const processing = intents.filter((i) => i.status === 'PROCESSING');
+    // A redirect attempt whose page was lost in a kill (the 202 stored, the provider's answer not)
+    // shows the payer nothing: it waits for the 15-minute timeout, which the drain does not.
+    const pageLost = (
+      await db.query<{ id: string; intent_id: string; transfers: string }>(
+        `select a.id, a.intent_id, (select count(*) from ledger_transfers lt where lt.reference = a.id) as transfers
+           from payment_attempts a where a.status = 'PENDING' and ${PAGE_LOST}`,
+      )
+    ).rows;
+    const waitingIntents = new Set(pageLost.map((a) => a.intent_id));
+    const processing = intents.filter((i) => i.status === 'PROCESSING' && !waitingIntents.has(i.id));
     check(processing.length === 0, `no intent is stuck in PROCESSING (${processing.length})`);
 
     const negative = Number((await db.query<{ n: string }>(`select count(*) as n from ledger_accounts where kind = 'user_wallet' and balance < 0`)).rows[0]?.n);
@@ -708,35 +847,37 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       succeeded.filter((i) => chargesByIntent.get(i.id) !== 1).length + chargeRows.filter((r) => !paidStates.has(byId.get(r.intent_id)?.status ?? '')).length;
     check(wrongCharges === 0, `each paid intent has exactly one succeeded charge or attempt, and no other intent has one (${wrongCharges} wrong)`);
 
-    const balance = BigInt(
-      (
-        await db.query<{ b: string | null }>(
-          `select coalesce(sum(balance), 0) as b from ledger_accounts where merchant_id = $1 and mode = 'test' and kind in ('merchant_balance', 'merchant_pending')`,
-          [run.merchantId],
-        )
-      ).rows[0]?.b ?? '0',
-    );
-    // What the paid intents add up to, net of the platform's fee (and of the fee each refund
-    // gave back), less what was paid out (a failed payout's money came back).
-    const expected = BigInt(
-      (
-        await db.query<{ e: string }>(
-          `select (select coalesce(sum(amount_minor - coalesce(fee_minor, 0)), 0) from intents where merchant_id = $1 and status in ('SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'))
-                - (select coalesce(sum(amount_minor - fee_returned_minor), 0) from refunds where merchant_id = $1)
-                - (select coalesce(sum(amount_minor), 0) from payouts where merchant_id = $1 and status <> 'FAILED') as e`,
-          [run.merchantId],
-        )
-      ).rows[0]?.e ?? '0',
-    );
-    check(balance === expected, `the merchant's money (${balance}) is what its paid intents add up to, net of fees and payouts (${expected})`);
-    const statement = BigInt(
-      (
-        await db.query<{ t: string | null }>(`select coalesce(sum(total_minor), 0) as t from balance_totals where merchant_id = $1 and mode = 'test'`, [
-          run.merchantId,
-        ])
-      ).rows[0]?.t ?? '0',
-    );
-    check(statement === balance, `the balance statement's total (${statement}) is the ledger's (${balance})`);
+    for (const merchantId of merchants) {
+      const balance = BigInt(
+        (
+          await db.query<{ b: string | null }>(
+            `select coalesce(sum(balance), 0) as b from ledger_accounts where merchant_id = $1 and mode = 'test' and kind in ('merchant_balance', 'merchant_pending')`,
+            [merchantId],
+          )
+        ).rows[0]?.b ?? '0',
+      );
+      // What the paid intents add up to, net of the platform's fee (and of the fee each refund
+      // gave back), less what was paid out (a failed payout's money came back).
+      const expected = BigInt(
+        (
+          await db.query<{ e: string }>(
+            `select (select coalesce(sum(amount_minor - coalesce(fee_minor, 0)), 0) from intents where merchant_id = $1 and status in ('SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'))
+                  - (select coalesce(sum(amount_minor - fee_returned_minor), 0) from refunds where merchant_id = $1)
+                  - (select coalesce(sum(amount_minor), 0) from payouts where merchant_id = $1 and status <> 'FAILED') as e`,
+            [merchantId],
+          )
+        ).rows[0]?.e ?? '0',
+      );
+      check(balance === expected, `merchant ${merchantId}'s money (${balance}) is what its paid intents add up to, net of fees and payouts (${expected})`);
+      const statement = BigInt(
+        (
+          await db.query<{ t: string | null }>(`select coalesce(sum(total_minor), 0) as t from balance_totals where merchant_id = $1 and mode = 'test'`, [
+            merchantId,
+          ])
+        ).rows[0]?.t ?? '0',
+      );
+      check(statement === balance, `${merchantId}'s balance statement total (${statement}) is the ledger's (${balance})`);
+    }
 
     const unheld = [...o.paid.keys()].filter((id) => !paidStates.has(byId.get(id)?.status ?? ''));
     check(unheld.length === 0, `every one of the ${o.paid.size} charges answered 200 is paid in the database (${unheld.slice(0, 5).join(', ') || 'all'})`);
@@ -768,7 +909,7 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       )
     ).rows;
     const topupById = new Map(topups.map((t) => [t.id, t]));
-    const collections = sandbox.requests().filter((r) => r.kind === 'collection');
+    const collections = sandbox.momo.requests().filter((r) => r.kind === 'collection');
     const provider = collections.filter((r) => r.externalId.startsWith('top_'));
     const successful = provider.filter((r) => r.status === 'SUCCESSFUL');
     const wrongCredit = successful.filter((r) => {
@@ -796,27 +937,43 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
     check(unheldTopups.length === 0, `every one of the ${o.topups.size} top-ups answered 202 is in the database (${unheldTopups.length} missing)`);
 
     // Direct payments: each the provider approved paid its intent once; none it refused moved money.
-    check(pendingAttempts === 0, `no mobile-money attempt is left PENDING (${pendingAttempts})`);
+    check(
+      pendingAttempts === 0 && pageLost.every((a) => a.transfers === '0'),
+      `no mobile-money attempt is left PENDING (${pendingAttempts}; ${pageLost.length} redirect attempts whose page was lost in a kill wait for their timeout, with no money moved)`,
+    );
     const attempts = (
-      await db.query<{ id: string; intent_id: string; status: string; late: boolean; transfers: string; returns: string }>(
-        `select a.id, a.intent_id, a.status, a.late,
+      await db.query<{
+        id: string;
+        intent_id: string;
+        provider: string;
+        provider_reference: string | null;
+        status: string;
+        late: boolean;
+        transfers: string;
+        returns: string;
+      }>(
+        `select a.id, a.intent_id, a.provider, a.provider_reference, a.status, a.late,
               (select count(*) from ledger_transfers lt where lt.kind = 'mobile_money_charge' and lt.reference = a.id) as transfers,
               (select count(*) from mobile_money_refunds r where r.attempt_id = a.id and r.late) as returns
-       from payment_attempts a where a.merchant_id = $1`,
-        [run.merchantId],
+       from payment_attempts a where a.merchant_id = any($1)`,
+        [merchants],
       )
     ).rows;
     const attemptById = new Map(attempts.map((a) => [a.id, a]));
-    const prompted = collections.filter((r) => r.externalId.startsWith('att_'));
-    const wrongAttempts = prompted.filter((r) => {
-      const a = attemptById.get(r.externalId);
-      if (r.status === 'SUCCESSFUL')
+    // The redirect providers' own ids (Orange's pay token, Wave's session id) → our attempt.
+    const attemptByReference = new Map(attempts.filter((a) => a.provider_reference !== null).map((a) => [a.provider_reference, a.id]));
+    /** What the provider recorded for an attempt is what the database holds: paid once (or returned once, late), or failed with no money moved. */
+    const wrongAttempt = (attemptId: string, outcome: 'paid' | 'failed' | 'open'): boolean => {
+      const a = attemptById.get(attemptId);
+      if (outcome === 'paid')
         return (
           a?.status !== 'SUCCEEDED' ||
           (a.late ? a.transfers !== '0' || a.returns !== '1' : a.transfers !== '1' || !paidStates.has(byId.get(a.intent_id)?.status ?? ''))
         );
-      return r.status === 'FAILED' && (a?.status !== 'FAILED' || a.transfers !== '0');
-    });
+      return outcome === 'failed' && (a?.status !== 'FAILED' || a.transfers !== '0');
+    };
+    const prompted = collections.filter((r) => r.externalId.startsWith('att_'));
+    const wrongAttempts = prompted.filter((r) => wrongAttempt(r.externalId, r.status === 'SUCCESSFUL' ? 'paid' : r.status === 'FAILED' ? 'failed' : 'open'));
     check(
       wrongAttempts.length === 0,
       `each of the ${prompted.length} phone prompts the provider saw is SUCCEEDED with its intent paid once (or returned once as late_payment), or FAILED with no money moved (${
@@ -826,12 +983,48 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
           .join(', ') || 'all'
       })`,
     );
-    const paidUnprompted = attempts.filter((a) => a.status === 'SUCCEEDED' && !prompted.some((r) => r.externalId === a.id && r.status === 'SUCCESSFUL'));
+    // The redirect providers' records, by their own id (the attempt's provider_reference).
+    const orange = sandbox.orange.payments().map((p) => ({
+      ref: attemptByReference.get(p.payToken) ?? p.payToken,
+      outcome: p.status === 'SUCCESS' ? ('paid' as const) : p.status === 'FAILED' || p.status === 'EXPIRED' ? ('failed' as const) : ('open' as const),
+    }));
+    const wave = sandbox.wave.sessions().map((w) => ({
+      ref: attemptByReference.get(w.id) ?? w.id,
+      outcome:
+        w.payment_status === 'succeeded'
+          ? ('paid' as const)
+          : w.payment_status === 'cancelled' || w.checkout_status === 'expired'
+            ? ('failed' as const)
+            : ('open' as const),
+    }));
+    for (const [name, records, unit] of [
+      ['Orange Money', orange, 'payments'],
+      ['Wave', wave, 'checkout sessions'],
+    ] as const) {
+      const wrong = records.filter((r) => wrongAttempt(r.ref, r.outcome));
+      const paid = records.filter((r) => r.outcome === 'paid').length;
+      const failed = records.filter((r) => r.outcome === 'failed').length;
+      check(
+        wrong.length === 0,
+        `each of the ${records.length} ${name} ${unit} the sandbox recorded (${paid} paid, ${failed} failed or cancelled) paid its attempt's intent once (or was returned once as late_payment), or moved no money (${
+          wrong
+            .slice(0, 5)
+            .map((r) => r.ref)
+            .join(', ') || 'all'
+        })`,
+      );
+    }
+    const providerPaid = new Set([
+      ...prompted.filter((r) => r.status === 'SUCCESSFUL').map((r) => r.externalId),
+      ...[...orange, ...wave].filter((r) => r.outcome === 'paid').map((r) => r.ref),
+    ]);
+    const paidUnprompted = attempts.filter((a) => a.status === 'SUCCEEDED' && !providerPaid.has(a.id));
     check(paidUnprompted.length === 0, `no attempt is SUCCEEDED without the provider's success (${paidUnprompted.length})`);
-    const unheldDirect = [...o.direct.keys()].filter((id) => !attempts.some((a) => a.intent_id === id));
+    const attemptIntents = new Set(attempts.map((a) => a.intent_id));
+    const unheldDirect = [...o.direct.keys(), ...o.redirected.keys()].filter((id) => !attemptIntents.has(id));
     check(
       unheldDirect.length === 0,
-      `every one of the ${o.direct.size} mobile-money charges answered 202 has its attempt in the database (${unheldDirect.length} missing)`,
+      `every one of the ${o.direct.size + o.redirected.size} mobile-money charges answered 202 has its attempt in the database (${unheldDirect.length} missing)`,
     );
 
     // Money out: each payout the provider paid is PAID once; each it refused came back; none sent twice.
@@ -846,7 +1039,7 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       )
     ).rows;
     const payoutById = new Map(payouts.map((p) => [p.id, p]));
-    const disbursed = sandbox.requests().filter((r) => r.kind === 'disbursement');
+    const disbursed = sandbox.momo.requests().filter((r) => r.kind === 'disbursement');
     const sentTwice = disbursed.filter((r, i) => disbursed.findIndex((x) => x.externalId === r.externalId) !== i);
     check(sentTwice.length === 0, `no payout reached the provider twice (${sentTwice.length})`);
     const wrongPaid = disbursed.filter((r) => {
@@ -876,7 +1069,17 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       `  ${o.flows} flows completed, ${o.abandoned} abandoned (no answer or a refusal); ${o.unavailable} answers 503 unavailable (retried)`,
       `  client: ${o.paid.size} charges answered 200 (${o.lostAnswers} answers lost and sought again: ${o.replayed} replayed, ${o.chargeRetries} retries), ${o.declined.size} declined, ${o.refunded.size} refunds, ${o.canceled.size} cancels, ${o.inDoubt.size} left in doubt`,
       `  top-ups: ${o.topups.size} answered 202, ${topups.length} in the database (${topups.filter((t) => t.status === 'SUCCEEDED').length} credited, ${topups.filter((t) => t.status === 'FAILED').length} failed), ${provider.length} seen by the provider`,
-      `  mobile money: ${o.direct.size} charges answered 202, ${attempts.length} attempts (${attempts.filter((a) => a.status === 'SUCCEEDED').length} succeeded, ${attempts.filter((a) => a.status === 'FAILED').length} failed, ${attempts.filter((a) => a.late).length} late), ${prompted.length} seen by the provider`,
+      ...(
+        [
+          ['mtn_momo', 'MTN MoMo', o.direct.size, `${prompted.length} prompts seen by the provider`],
+          ['orange_money', 'Orange Money', [...o.redirected.values()].filter((p) => p === 'orange_money').length, `${orange.length} payments at the provider`],
+          ['wave', 'Wave', [...o.redirected.values()].filter((p) => p === 'wave').length, `${wave.length} checkout sessions at the provider`],
+        ] as const
+      ).map(([provider, name, answered, seen]) => {
+        const of = attempts.filter((a) => a.provider === provider);
+        return `  ${name}: ${answered} charges answered 202, ${of.length} attempts (${of.filter((a) => a.status === 'SUCCEEDED').length} succeeded, ${of.filter((a) => a.status === 'FAILED').length} failed, ${of.filter((a) => a.late).length} late), ${seen}`;
+      }),
+      `  payer on the pages: ${[...o.pageActions].map(([k, n]) => `${k} × ${n}`).join(', ') || 'nothing'}`,
       `  payouts: ${o.payouts.size} answered 202 (${o.payoutsRefused} refused: balance_insufficient), ${payouts.length} in the database (${payouts.filter((p) => p.status === 'PAID').length} paid, ${payouts.filter((p) => p.status === 'FAILED').length} failed)`,
       `  database: ${intents.length} intents (${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}), ${events.length} events`,
       `  receiver: ${receiver.deliveries()} deliveries of ${receiver.received.size} distinct events (${duplicates} received more than once)`,

@@ -13,8 +13,18 @@
  */
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { startMomoSandbox } from '../src/modules/connectors/index.ts';
-import { closeRun, configureLoad, type Lifecycle, loadLoop, newOutcomes, type Run, sleep, startRun, stopLastServer } from './full-load.ts';
+import {
+  closeRun,
+  configureLoad,
+  type Lifecycle,
+  loadLoop,
+  newOutcomes,
+  type Run,
+  sleep,
+  startProviderSandbox,
+  startRun,
+  stopLastServer,
+} from './full-load.ts';
 import { asPostgres, openWorkspace, query, type Workspace } from './pg-clusters.ts';
 import { freePort, processEnv, runCaisse, startServerProcess } from '../test/processes.ts';
 
@@ -71,13 +81,11 @@ async function main(): Promise<boolean> {
     log(`primary :${primary.port}, WAL archived to ${archive}`);
 
     const port = await freePort();
-    const sandbox = await startMomoSandbox({ port: 0 });
-    run.sandbox = sandbox;
+    const { env: sandboxEnv } = await startProviderSandbox(run, port);
     const env = processEnv({
       DATABASE_URL: primary.url(DATABASE),
       CAISSE_DATA_DIR: ws.folder('caisse'),
-      CAISSE_MOMO_SANDBOX_URL: sandbox.url,
-      CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`,
+      ...sandboxEnv,
     });
     const { api, pool } = await startRun(run, { env, port, name: 'Restore', users: 30 });
     const life = run.life as Lifecycle;

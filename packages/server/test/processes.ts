@@ -194,9 +194,12 @@ export interface TestKeys {
   secretKey: string;
 }
 
-/** `caisse merchants create --json` (PostgreSQL, or an embedded data directory no server holds). */
-export async function createMerchantWithCli(env: Record<string, string>, name = 'Shop'): Promise<TestKeys> {
-  const res = await runCaisse(['merchants', 'create', '--name', name, '--json'], { ...env, LOG_LEVEL: 'warn' });
+/** `caisse merchants create --json` (PostgreSQL, or an embedded data directory no server holds); `country` as `--country` (default CM). */
+export async function createMerchantWithCli(env: Record<string, string>, name = 'Shop', country?: string): Promise<TestKeys> {
+  const res = await runCaisse(['merchants', 'create', '--name', name, ...(country === undefined ? [] : ['--country', country]), '--json'], {
+    ...env,
+    LOG_LEVEL: 'warn',
+  });
   if (res.code !== 0) throw new Error(`merchants create failed (${res.code}):\n${res.output}`);
   // The pretty-printed JSON document, after any log line.
   const created = JSON.parse(res.stdout.slice(res.stdout.search(/^\{$/m))) as { merchantId: string; test: { apiKey: string; secretKey: string } };
