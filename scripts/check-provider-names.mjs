@@ -43,12 +43,6 @@ export const PENDING = [
   'packages/react/src/messages/en.json',
   'packages/react/src/messages/fr.json',
   'packages/react/src/useCheckout.ts',
-  // The CLI's test-mode commands (trigger, test payments, reconcile) pay with MTN's sandbox.
-  'packages/server/src/cli.ts',
-  'packages/server/src/cli/test-payments.ts',
-  'packages/server/src/cli/trigger.ts',
-  // MTN's CAISSE_MOMO_* settings, read here before descriptions declared their variables.
-  'packages/server/src/config.ts',
 ];
 
 /** Source files: every package's and example's code and message catalogues, and the root scripts; not builds or dependencies. */

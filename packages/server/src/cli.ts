@@ -532,10 +532,10 @@ export function buildCli(): Command {
   program
     .command('reconcile')
     .description("compare every top-up and payout of a period with the provider's records; exit 0 all agree, 1 mismatches, 2 not everything could be checked")
-    .requiredOption('--provider <name>', 'the provider, e.g. mtn_momo')
+    .requiredOption('--provider <name>', 'the provider, by its registry name (npx caisse providers list)')
     .requiredOption('--from <day>', 'first day, YYYY-MM-DD (UTC)')
     .requiredOption('--to <day>', 'last day, included, YYYY-MM-DD (UTC)')
-    .addOption(new Option('--mode <mode>', 'live (the configured provider) or test (the MoMo sandbox)').choices(['test', 'live']).default('live'))
+    .addOption(new Option('--mode <mode>', "live (the configured provider) or test (the providers' sandbox)").choices(['test', 'live']).default('live'))
     .option(
       '--statement <file.csv>',
       "the provider's statement: lists requests the provider has and we may not (columns reference,kind,status,amount,currency,created_at)",
@@ -550,9 +550,9 @@ export function buildCli(): Command {
         '(unverified), then a summary. It changes nothing.',
         '',
         'Examples:',
-        '  $ npx caisse reconcile --provider mtn_momo --from 2026-11-01 --to 2026-11-30',
-        '  $ npx caisse reconcile --provider mtn_momo --from 2026-11-01 --to 2026-11-01 --mode test --json',
-        '  $ npx caisse reconcile --provider mtn_momo --from 2026-11-01 --to 2026-11-30 --statement momo-november.csv',
+        '  $ npx caisse reconcile --provider <name> --from 2026-11-01 --to 2026-11-30',
+        '  $ npx caisse reconcile --provider <name> --from 2026-11-01 --to 2026-11-01 --mode test --json',
+        '  $ npx caisse reconcile --provider <name> --from 2026-11-01 --to 2026-11-30 --statement november.csv',
       ].join('\n'),
     )
     // Usage errors exit 2 like an incomplete check: 1 always means "a mismatch was found".
@@ -606,20 +606,23 @@ export function buildCli(): Command {
       program
         .command('trigger <event>')
         .description(`make a real test payment over HTTP that produces this event (${EVENT_TYPES.join(', ')})`)
-        .option('--method <method>', 'pay from a test wallet (wallet) or directly with MTN MoMo (mtn_momo); payment.processing: mtn_momo')
+        .option(
+          '--method <method>',
+          'pay from a test wallet (wallet) or directly with a provider that prompts the phone, by its registry name (npx caisse providers list); payment.processing: the first such provider',
+        )
         .option('--json', 'print JSON'),
     ),
     'npx caisse trigger payment.completed',
-    'npx caisse trigger payment.completed --method mtn_momo',
+    'npx caisse trigger payment.completed --method <provider>',
     'npx caisse trigger payment.failed --json',
   ).action(async (event: string, opts: TargetOptions & { json?: boolean; method?: string }) => {
     if (!isEventType(event)) throw new InvalidArgumentError(`unknown event type "${event}"; known: ${EVENT_TYPES.join(', ')}`);
     const json = opts.json === true;
     const target = apiTarget(opts);
-    const [{ createCaisse }, { trigger, TRIGGER_METHODS }] = await Promise.all([import('./cli/client.ts'), import('./cli/trigger.ts')]);
-    const method = TRIGGER_METHODS.find((m) => m === opts.method);
+    const [{ createCaisse }, { trigger, triggerMethods }] = await Promise.all([import('./cli/client.ts'), import('./cli/trigger.ts')]);
+    const method = triggerMethods().find((m) => m === opts.method);
     if (opts.method !== undefined && method === undefined)
-      throw new InvalidArgumentError(`unknown method "${opts.method}"; known: ${TRIGGER_METHODS.join(', ')}`);
+      throw new InvalidArgumentError(`unknown method "${opts.method}"; known: ${triggerMethods().join(', ')}`);
     await overHttp(async () => {
       const result = await trigger(createCaisse(target), event, json ? undefined : (line) => process.stdout.write(`${line}\n`), undefined, method);
       if (json) print(result, true);
@@ -635,20 +638,23 @@ export function buildCli(): Command {
     program
       .command('sandbox')
       .alias('momo-sandbox')
-      .description("run the providers' sandbox: MTN MoMo, Orange Money and Wave API subsets on one port, outcomes by the last three digits of the phone number")
+      .description("run the providers' sandbox: every provider's API subset on one port, outcomes by the last three digits of the phone number")
       .option('--port <port>', 'port to listen on', port, 8090)
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option(
         '--faults <list>',
-        'fault switches on from the start: answer500,hang,dropCallbacks (all providers), duplicateCallbacks,badJson,badSchema (MoMo)',
+        'fault switches on from the start: answer500,hang,dropCallbacks (all providers), duplicateCallbacks,badJson,badSchema (the phone-prompt API at the root)',
         (v) => v.split(','),
         [],
       )
       .option('--fast', 'the approval window (numbers ending in 106, payment pages) is 5 s instead of 5 min')
-      .option('--wave-webhook-url <url>', 'where the Wave sandbox sends its signed webhooks'),
+      .option(
+        '--callbacks-url <url>',
+        "this server's callback base (http://127.0.0.1:8080/callbacks): providers that push signed webhooks send them to <url>/<provider>",
+      ),
     'npx caisse sandbox --port 8090     # then CAISSE_MOMO_SANDBOX_URL=http://127.0.0.1:8090 npm start',
     'npx caisse sandbox --faults answer500,dropCallbacks',
-  ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean; waveWebhookUrl?: string }) => {
+  ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean; callbacksUrl?: string }) => {
     const { runSandbox } = await import('./modules/connectors/index.ts');
     await runSandbox(opts);
   });

@@ -86,98 +86,20 @@ describe('loadConfig', () => {
     expect(loadConfig(base).hardening.liveOutbox).toBe(false);
   });
 
-  describe('MTN MoMo (CAISSE_MOMO_*)', () => {
-    const account = {
-      CAISSE_MOMO_BASE_URL: 'https://sandbox.momodeveloper.mtn.com/',
-      CAISSE_MOMO_API_USER: '0efc4721-b2ec-409c-bcd4-429b4cb8e8e5',
-      CAISSE_MOMO_API_KEY: 'apikey-secret-value-1',
-      CAISSE_MOMO_COLLECTION_KEY: 'collection-secret-value-2',
-      CAISSE_MOMO_DISBURSEMENT_KEY: 'disbursement-secret-value-3',
-    };
-
-    it('is unset by default: no account, target environment sandbox, 10 s per call', () => {
-      expect(loadConfig(base).momo).toEqual({
-        baseUrl: undefined,
-        targetEnvironment: 'sandbox',
-        apiUser: undefined,
-        apiKey: undefined,
-        collectionKey: undefined,
-        disbursementKey: undefined,
-        callbackUrl: undefined,
-        sandboxUrl: undefined,
-        sandboxCallbackUrl: 'http://127.0.0.1:8080/callbacks/mtn_momo',
-        timeoutMs: 10_000,
-      });
+  describe("test mode's sandbox", () => {
+    it('CAISSE_MOMO_SANDBOX_URL and CAISSE_MOMO_SANDBOX_CALLBACK_URL, unset by default', () => {
+      expect(loadConfig(base).sandbox).toEqual({ url: undefined, callbackUrl: undefined });
+      expect(
+        loadConfig({ ...base, CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090/', CAISSE_MOMO_SANDBOX_CALLBACK_URL: 'https://gw.example/callbacks/x/' }).sandbox,
+      ).toEqual({ url: 'http://127.0.0.1:8090', callbackUrl: 'https://gw.example/callbacks/x' });
+      expect(errorOf({ CAISSE_MOMO_SANDBOX_URL: 'ftp://x' }).variable).toBe('CAISSE_MOMO_SANDBOX_URL');
     });
 
-    it("test mode's sandbox: CAISSE_MOMO_SANDBOX_URL, and its callbacks to this server's port unless told otherwise", () => {
-      expect(loadConfig({ ...base, PORT: '9001', CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090/' }).momo).toMatchObject({
-        sandboxUrl: 'http://127.0.0.1:8090',
-        sandboxCallbackUrl: 'http://127.0.0.1:9001/callbacks/mtn_momo',
-      });
-      expect(loadConfig({ ...base, CAISSE_MOMO_SANDBOX_CALLBACK_URL: 'https://gw.example/callbacks/mtn_momo' }).momo.sandboxCallbackUrl).toBe(
-        'https://gw.example/callbacks/mtn_momo',
-      );
-      expect(() => loadConfig({ ...base, CAISSE_MOMO_SANDBOX_URL: 'ftp://x' })).toThrow(/CAISSE_MOMO_SANDBOX_URL/);
-    });
-
-    it('reads a whole account', () => {
-      const m = loadConfig({
-        ...base,
-        ...account,
-        CAISSE_MOMO_TARGET_ENVIRONMENT: 'mtncameroon',
-        CAISSE_MOMO_CALLBACK_URL: 'https://pay.example.cm/connectors/mtn_momo/callbacks/',
-        CAISSE_MOMO_TIMEOUT_MS: '2500',
-      }).momo;
-      expect(m).toEqual({
-        baseUrl: 'https://sandbox.momodeveloper.mtn.com',
-        targetEnvironment: 'mtncameroon',
-        apiUser: account.CAISSE_MOMO_API_USER,
-        apiKey: account.CAISSE_MOMO_API_KEY,
-        collectionKey: account.CAISSE_MOMO_COLLECTION_KEY,
-        disbursementKey: account.CAISSE_MOMO_DISBURSEMENT_KEY,
-        callbackUrl: 'https://pay.example.cm/connectors/mtn_momo/callbacks',
-        sandboxUrl: undefined,
-        sandboxCallbackUrl: 'http://127.0.0.1:8080/callbacks/mtn_momo',
-        timeoutMs: 2500,
-      });
-    });
-
-    it.each([
-      [{ CAISSE_MOMO_BASE_URL: 'ftp://momo' }, 'CAISSE_MOMO_BASE_URL'],
-      [{ CAISSE_MOMO_BASE_URL: 'not a url' }, 'CAISSE_MOMO_BASE_URL'],
-      [{ CAISSE_MOMO_TARGET_ENVIRONMENT: 'MTN Cameroon' }, 'CAISSE_MOMO_TARGET_ENVIRONMENT'],
-      [{ CAISSE_MOMO_API_USER: 'bob' }, 'CAISSE_MOMO_API_USER'],
-      [{ CAISSE_MOMO_API_KEY: 'has a space' }, 'CAISSE_MOMO_API_KEY'],
-      [{ CAISSE_MOMO_COLLECTION_KEY: 'tab\tinside' }, 'CAISSE_MOMO_COLLECTION_KEY'],
-      [{ CAISSE_MOMO_DISBURSEMENT_KEY: 'é' }, 'CAISSE_MOMO_DISBURSEMENT_KEY'],
-      [{ CAISSE_MOMO_CALLBACK_URL: 'https://pay.example.cm/cb?x=1' }, 'CAISSE_MOMO_CALLBACK_URL'],
-      [{ CAISSE_MOMO_TIMEOUT_MS: '10s' }, 'CAISSE_MOMO_TIMEOUT_MS'],
-      [{ CAISSE_MOMO_TIMEOUT_MS: '5' }, 'CAISSE_MOMO_TIMEOUT_MS'],
-    ])('%o names %s', (env, variable) => {
-      const err = errorOf({ ...account, ...env });
-      expect(err).toBeInstanceOf(ConfigError);
-      expect(err.variable).toBe(variable);
-    });
-
-    it('needs every credential with a base URL, and a base URL with any credential', () => {
-      const { CAISSE_MOMO_DISBURSEMENT_KEY: _omitted, ...withoutDisbursement } = account;
-      expect(errorOf(withoutDisbursement).variable).toBe('CAISSE_MOMO_DISBURSEMENT_KEY');
-      expect(errorOf({ CAISSE_MOMO_API_KEY: 'k' }).variable).toBe('CAISSE_MOMO_BASE_URL');
-    });
-
-    it('production talks to MTN over HTTPS only', () => {
-      const prod = { CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_LIVE_OUTBOX: 'allow' };
-      expect(errorOf({ ...prod, ...account, CAISSE_MOMO_BASE_URL: 'http://momo.local' }).variable).toBe('CAISSE_MOMO_BASE_URL');
-      expect(errorOf({ ...prod, CAISSE_MOMO_CALLBACK_URL: 'http://pay.example.cm/cb' }).variable).toBe('CAISSE_MOMO_CALLBACK_URL');
-      expect(loadConfig({ ...base, ...prod, ...account }).momo.baseUrl).toBe('https://sandbox.momodeveloper.mtn.com');
-    });
-
-    it('never quotes a secret in its errors', () => {
-      for (const name of ['CAISSE_MOMO_API_KEY', 'CAISSE_MOMO_COLLECTION_KEY', 'CAISSE_MOMO_DISBURSEMENT_KEY']) {
-        const secret = 'top secret value';
-        expect(errorOf({ ...account, [name]: secret }).message).not.toContain(secret);
-      }
+    it("reads no provider's account: each description declares its variables, kept for the connectors", () => {
+      const c = loadConfig({ ...base, CAISSE_MOMO_API_KEY: 'k', CAISSE_WAVE_API_KEY: 'w', CAISSE_EMPTY: ' ', OTHER: 'x' });
+      expect(c.providerEnv).toMatchObject({ CAISSE_MOMO_API_KEY: 'k', CAISSE_WAVE_API_KEY: 'w' });
+      expect(c.providerEnv).not.toHaveProperty('CAISSE_EMPTY');
+      expect(c.providerEnv).not.toHaveProperty('OTHER');
     });
   });
 });

@@ -48,10 +48,10 @@ export interface Config {
   messaging: MessagingConfig;
   /** How long finished operational rows are kept (modules/retention). */
   retention: RetentionConfig;
-  /** MTN MoMo Open API, the `mtn_momo` connector (docs/spec/money-in.md; modules/connectors). */
-  momo: MomoConfig;
+  /** The providers' sandbox for test mode (docs/spec/running.md). */
+  sandbox: SandboxConfig;
   /**
-   * Every non-empty CAISSE_* variable, for the other providers' settings: each provider's
+   * Every non-empty CAISSE_* variable, for the providers' settings: each provider's
    * description declares its own variables, and the connectors module reads and checks them
    * (`connectorSettings`), so that no provider is named here. Holds secrets: never logged.
    */
@@ -82,37 +82,21 @@ export interface FeesConfig {
 }
 
 /**
- * The MTN MoMo account. The API key and the subscription keys live in this object only: nothing
- * logs it, and no error message quotes them.
+ * The providers' sandbox test mode uses (modules/connectors/sandbox). The providers' own accounts
+ * are not read here: each provider's description declares its variables (`connectorSettings`).
  */
-export interface MomoConfig {
-  /** CAISSE_MOMO_BASE_URL. Unset: no MTN account (test mode and development use the sandbox). */
-  baseUrl: string | undefined;
-  /** X-Target-Environment (CAISSE_MOMO_TARGET_ENVIRONMENT, `sandbox`, or e.g. `mtncameroon`). */
-  targetEnvironment: string;
-  /** The API user, a UUID (CAISSE_MOMO_API_USER); required with a base URL. */
-  apiUser: string | undefined;
-  /** Its API key (CAISSE_MOMO_API_KEY); required with a base URL. */
-  apiKey: string | undefined;
-  /** Ocp-Apim-Subscription-Key of the Collection product (CAISSE_MOMO_COLLECTION_KEY). */
-  collectionKey: string | undefined;
-  /** Ocp-Apim-Subscription-Key of the Disbursement product (CAISSE_MOMO_DISBURSEMENT_KEY). */
-  disbursementKey: string | undefined;
-  /** Base of the X-Callback-Url sent with each request (CAISSE_MOMO_CALLBACK_URL); unset: no callbacks, polling only. */
+export interface SandboxConfig {
+  /**
+   * CAISSE_MOMO_SANDBOX_URL (its historical name): test mode never calls a real provider. Unset
+   * in development: `start` runs one in-process. Unset otherwise: test-mode provider requests
+   * answer 503 `provider_unavailable`.
+   */
+  url: string | undefined;
+  /**
+   * CAISSE_MOMO_SANDBOX_CALLBACK_URL: where the sandbox sends its callbacks, this server's base
+   * URL + /callbacks/<provider>. Unset: this server's own port on loopback (the registry's default).
+   */
   callbackUrl: string | undefined;
-  /**
-   * The MoMo sandbox test mode uses (CAISSE_MOMO_SANDBOX_URL): test mode never calls a real
-   * provider. Unset in development: `start` runs one in-process. Unset otherwise: test-mode
-   * top-ups and payouts answer 503 `provider_unavailable`.
-   */
-  sandboxUrl: string | undefined;
-  /**
-   * Where the sandbox sends its callbacks: this server's own base URL + /callbacks/mtn_momo
-   * (CAISSE_MOMO_SANDBOX_CALLBACK_URL; default http://127.0.0.1:PORT/callbacks/mtn_momo).
-   */
-  sandboxCallbackUrl: string;
-  /** Bound on each call to the provider, connection to last byte (CAISSE_MOMO_TIMEOUT_MS, 10 000). */
-  timeoutMs: number;
 }
 
 /**
@@ -316,69 +300,12 @@ function fees(env: Env): FeesConfig {
   return { bps, fixedMinor };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A credential sent in an HTTP header: printable ASCII, no spaces. Its value is never quoted back. */
 function credential(env: Env, name: string): string | undefined {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return undefined;
   if (!/^[\x21-\x7e]{1,256}$/.test(raw)) throw new ConfigError(name, 'must be printable ASCII without spaces (at most 256 characters)');
   return raw;
-}
-
-/** CAISSE_MOMO_*: all of the account's variables or none; production talks to MTN over HTTPS only. */
-function momo(env: Env, mode: RunMode): MomoConfig {
-  const baseUrl = env.CAISSE_MOMO_BASE_URL ? httpUrl(env, 'CAISSE_MOMO_BASE_URL', '') : undefined;
-  const callbackUrl = env.CAISSE_MOMO_CALLBACK_URL ? httpUrl(env, 'CAISSE_MOMO_CALLBACK_URL', '') : undefined;
-  if (callbackUrl !== undefined && /[?#]/.test(callbackUrl)) {
-    // The connector appends /{kind}/{reference}/{token} to it.
-    throw new ConfigError('CAISSE_MOMO_CALLBACK_URL', 'must not have a query string or a fragment');
-  }
-  if (mode === 'production') {
-    for (const [name, url] of [
-      ['CAISSE_MOMO_BASE_URL', baseUrl],
-      ['CAISSE_MOMO_CALLBACK_URL', callbackUrl],
-    ] as const) {
-      if (url?.startsWith('http:')) throw new ConfigError(name, 'must use https:// in production mode');
-    }
-  }
-  const targetEnvironment = env.CAISSE_MOMO_TARGET_ENVIRONMENT?.trim() || 'sandbox';
-  if (!/^[a-z0-9]{1,64}$/.test(targetEnvironment)) {
-    throw new ConfigError('CAISSE_MOMO_TARGET_ENVIRONMENT', `must be an MTN target environment such as sandbox or mtncameroon, got "${targetEnvironment}"`);
-  }
-  const apiUser = env.CAISSE_MOMO_API_USER?.trim() || undefined;
-  if (apiUser !== undefined && !UUID.test(apiUser)) throw new ConfigError('CAISSE_MOMO_API_USER', "must be the API user's UUID");
-  const account = {
-    apiUser,
-    apiKey: credential(env, 'CAISSE_MOMO_API_KEY'),
-    collectionKey: credential(env, 'CAISSE_MOMO_COLLECTION_KEY'),
-    disbursementKey: credential(env, 'CAISSE_MOMO_DISBURSEMENT_KEY'),
-  };
-  const names = {
-    apiUser: 'CAISSE_MOMO_API_USER',
-    apiKey: 'CAISSE_MOMO_API_KEY',
-    collectionKey: 'CAISSE_MOMO_COLLECTION_KEY',
-    disbursementKey: 'CAISSE_MOMO_DISBURSEMENT_KEY',
-  } as const;
-  const given = (Object.keys(names) as (keyof typeof names)[]).filter((k) => account[k] !== undefined);
-  if (baseUrl !== undefined) {
-    const missing = (Object.keys(names) as (keyof typeof names)[]).find((k) => account[k] === undefined);
-    if (missing) throw new ConfigError(names[missing], 'is required when CAISSE_MOMO_BASE_URL is set');
-  } else if (given.length > 0) {
-    // Credentials without a base URL are most likely a misspelt variable: say so rather than use the sandbox.
-    throw new ConfigError('CAISSE_MOMO_BASE_URL', `is required when ${names[given[0] as keyof typeof names]} is set`);
-  }
-  return {
-    baseUrl,
-    targetEnvironment,
-    ...account,
-    callbackUrl,
-    sandboxUrl: env.CAISSE_MOMO_SANDBOX_URL ? httpUrl(env, 'CAISSE_MOMO_SANDBOX_URL', '') : undefined,
-    sandboxCallbackUrl: env.CAISSE_MOMO_SANDBOX_CALLBACK_URL
-      ? httpUrl(env, 'CAISSE_MOMO_SANDBOX_CALLBACK_URL', '')
-      : `http://127.0.0.1:${integer(env, 'PORT', 8080, 0, 65535)}/callbacks/mtn_momo`,
-    timeoutMs: integer(env, 'CAISSE_MOMO_TIMEOUT_MS', 10_000, 100, 120_000),
-  };
 }
 
 function readableFile(env: Env, name: string): string | undefined {
@@ -559,7 +486,10 @@ export function loadConfig(env: Env = process.env): Config {
       otpDays: integer(env, 'CAISSE_RETENTION_OTP_DAYS', 1, 1, 3650),
       messagesDays: integer(env, 'CAISSE_RETENTION_MESSAGES_DAYS', 7, 1, 3650),
     },
-    momo: momo(env, mode),
+    sandbox: {
+      url: env.CAISSE_MOMO_SANDBOX_URL ? httpUrl(env, 'CAISSE_MOMO_SANDBOX_URL', '') : undefined,
+      callbackUrl: env.CAISSE_MOMO_SANDBOX_CALLBACK_URL ? httpUrl(env, 'CAISSE_MOMO_SANDBOX_CALLBACK_URL', '') : undefined,
+    },
     providerHealth: {
       windowMs: integer(env, 'CAISSE_PROVIDER_HEALTH_WINDOW_MS', 300_000, 1_000, 3_600_000),
       coolDownMs: integer(env, 'CAISSE_PROVIDER_COOLDOWN_MS', 30_000, 100, 3_600_000),

@@ -79,7 +79,7 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   // test mode, so a newcomer takes payments with no provider account anywhere.
   let sandbox: Sandbox | undefined;
   let connectors: ModeConnectors | undefined;
-  if (config.mode === 'development' && config.momo.sandboxUrl === undefined) {
+  if (config.mode === 'development' && config.sandbox.url === undefined) {
     const local = await startLocalSandbox(`http://127.0.0.1:${opts.port}/callbacks`);
     sandbox = local.sandbox;
     connectors = createModeConnectors(

@@ -11,6 +11,7 @@ import {
   type ProcessingPaymentIntent,
   type Refund,
 } from '@caisse/node';
+import type { ProviderName } from '../modules/connectors/index.ts';
 
 /**
  * Test payments made over HTTP the way a merchant's server and a browser make them, with
@@ -121,14 +122,15 @@ export function testPayments(caisse: Caisse) {
   }
 
   /**
-   * Starts paying the intent with MTN MoMo from a new test number ending in `suffix` (the
-   * sandbox's table: `000` approved after about a second, `105` declined), as the payer's browser
-   * does with the intent's session token.
+   * Starts paying the intent directly with `provider` from a new test number ending in `suffix`
+   * (the sandbox's table, the same for every provider: `000` approved after about a second, `105`
+   * declined), as the payer's browser does with the intent's session token. `numberBase` is one of
+   * the provider's test numbers without its last three digits (its description's `testNumbers`).
    */
-  function payWithMtnMomo(intent: CreatedPaymentIntent, suffix: string): Promise<ProcessingPaymentIntent> {
-    // An MTN Cameroon number (67x), new each time: the prompts per number are limited.
-    const phoneNumber = `+23767${String(randomInt(0, 10_000)).padStart(4, '0')}${suffix}`;
-    return test.chargeMobileMoney(intent.sessionToken, { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber } });
+  function payDirectly(intent: CreatedPaymentIntent, provider: ProviderName, numberBase: string, suffix: string): Promise<ProcessingPaymentIntent> {
+    // The provider's own prefix with four new digits each time: the prompts per number are limited.
+    const phoneNumber = `${numberBase.slice(0, -4)}${String(randomInt(0, 10_000)).padStart(4, '0')}${suffix}`;
+    return test.chargeMobileMoney(intent.sessionToken, { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider, phoneNumber } });
   }
 
   /** The events of one payout, newest first (among the merchant's latest events of that type). */
@@ -137,7 +139,7 @@ export function testPayments(caisse: Caisse) {
     return page.data.filter((e) => 'payout' in e.data && (e.data.payout as { id: string }).id === payoutId).map((e) => ({ id: e.id, type: e.type }));
   }
 
-  return { createUser, signIn, createIntent, latestCode, authorize, charge, payWithMtnMomo, refund, cancel, getIntent, eventsOf, eventsOfPayout };
+  return { createUser, signIn, createIntent, latestCode, authorize, charge, payDirectly, refund, cancel, getIntent, eventsOf, eventsOfPayout };
 }
 
 export type TestPayments = ReturnType<typeof testPayments>;

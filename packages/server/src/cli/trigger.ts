@@ -1,4 +1,5 @@
 import type { Caisse } from '@caisse/node';
+import { describeProvider, providerDescriptions, type ProviderDescription, type ProviderName } from '../modules/connectors/index.ts';
 import { CliError } from './errors.ts';
 import type { EventType } from './event-types.ts';
 import { testPayments } from './test-payments.ts';
@@ -18,25 +19,55 @@ import { testPayments } from './test-payments.ts';
  *   with `expiresIn: 300`; the server's sweeper sends `payment.expired` within seconds of
  *   `expiresAt`, which is printed.
  *
- * With `--method mtn_momo` the payment is made directly with MTN MoMo instead (the intent's
- * session token and a new test number: the sandbox approves numbers ending in 000 after about a
- * second, declines those ending in 105), for `payment.completed`, `payment.failed` (declined on
- * the phone) and `payment.refunded` (the refund goes back to the number: PENDING until the
- * provider pays it). `payment.processing` is always made that way: the attempt starts it.
+ * With `--method <provider>` (a provider of the registry that prompts the payer's phone and takes
+ * XAF, `directProviders()`) the payment is made directly with that provider instead (the intent's
+ * session token and a new test number of the provider's: the sandbox approves numbers ending in
+ * 000 after about a second, declines those ending in 105), for `payment.completed`,
+ * `payment.failed` (declined on the phone) and `payment.refunded` (the refund goes back to the
+ * number: PENDING until the provider pays it). `payment.processing` is always made that way (with
+ * the first of them unless told): the attempt starts it.
  *
  * - `payout.paid`: a completed payment, its net made available at once (the test helper
  *   `POST /test/balance/settle`), then a payout of it to a sandbox number that succeeds; the
- *   server's poller (or the sandbox's callback) makes it PAID within seconds.
- * - `payout.failed`: the same, to the sandbox number that fails (237650000103).
+ *   server's poller (or the sandbox's callback) makes it PAID within seconds. The payout goes to
+ *   the first provider that pays out in XAF, to one of its test numbers (`payoutTarget()`).
+ * - `payout.failed`: the same, to its test number that fails (ending in 103).
  *
  * Every intent carries `metadata.triggeredBy = "caisse trigger"`.
  */
 
 export const TRIGGER_AMOUNT = '5000';
+const TRIGGER_CURRENCY = 'XAF';
 
-/** How the triggered payment is paid: from a test user's wallet, or directly with MTN MoMo. */
-export const TRIGGER_METHODS = ['wallet', 'mtn_momo'] as const;
-export type TriggerMethod = (typeof TRIGGER_METHODS)[number];
+/**
+ * The providers a triggered payment can be made with directly, from the registry: those that take
+ * the trigger's currency and ask the payer on the phone (the sandbox decides by the number; a
+ * redirect provider would need its payment page clicked).
+ */
+export function directProviders(): ProviderName[] {
+  return providerDescriptions()
+    .filter((d) => d.capabilities.collect && d.approval === 'phone_prompt' && d.currencies.includes(TRIGGER_CURRENCY) && d.testNumbers.length > 0)
+    .map((d) => d.name as ProviderName);
+}
+
+/** How the triggered payment is paid: from a test user's wallet, or directly with a provider. */
+export type TriggerMethod = 'wallet' | ProviderName;
+
+/** `--method`'s values: `wallet` and every direct provider. */
+export function triggerMethods(): TriggerMethod[] {
+  return ['wallet', ...directProviders()];
+}
+
+/** One of the provider's test numbers without its last three digits (the outcome's). */
+function numberBase(d: ProviderDescription): string {
+  return (d.testNumbers[0]?.phoneNumber ?? '').slice(0, -3);
+}
+
+/** Where `payout.paid` and `payout.failed` send money: the first provider paying out in XAF, its test numbers ending 000 (paid) and 103 (fails). */
+export function payoutTarget(): { provider: ProviderName; paid: string; failed: string } | undefined {
+  const d = providerDescriptions().find((p) => p.capabilities.disburse && p.currencies.includes(TRIGGER_CURRENCY) && p.testNumbers.length > 0);
+  return d === undefined ? undefined : { provider: d.name as ProviderName, paid: `${numberBase(d)}000`, failed: `${numberBase(d)}103` };
+}
 /** The events a payment made directly with mobile money can trigger. */
 const DIRECT_EVENTS: readonly EventType[] = ['payment.processing', 'payment.completed', 'payment.failed', 'payment.refunded'];
 
@@ -54,20 +85,22 @@ export interface TriggerResult {
   steps: string[];
 }
 
-/** Sandbox numbers (docs/spec/money-in.md): any other number is paid, this one fails. */
-const PAYOUT_TO = { 'payout.paid': '+237670000000', 'payout.failed': '+237650000103' } as const;
-
 export async function trigger(
   caisse: Caisse,
   type: EventType,
   say: (line: string) => void = () => {},
   wait: { sleep: (ms: number) => Promise<void>; timeoutMs: number } = { sleep: (ms) => new Promise((r) => setTimeout(r, ms)), timeoutMs: 60_000 },
-  method: TriggerMethod = type === 'payment.processing' ? 'mtn_momo' : 'wallet',
+  method: TriggerMethod | undefined = undefined,
 ): Promise<TriggerResult> {
+  if (method === undefined) {
+    const first = directProviders()[0];
+    if (type === 'payment.processing' && first === undefined) throw new CliError('no provider can make payment.processing: none prompts the phone in XAF');
+    method = type === 'payment.processing' && first !== undefined ? first : 'wallet';
+  }
   if (method !== 'wallet' && !DIRECT_EVENTS.includes(type))
     throw new CliError(`--method ${method} makes ${DIRECT_EVENTS.join(', ')}; ${type} is made without it`);
   if (method === 'wallet' && type === 'payment.processing')
-    throw new CliError('payment.processing comes from a payment made directly with mobile money: use --method mtn_momo');
+    throw new CliError(`payment.processing comes from a payment made directly with mobile money: use --method ${directProviders().join(' or ')}`);
   const pay = testPayments(caisse);
   const steps: string[] = [];
   const step = (line: string) => {
@@ -111,12 +144,13 @@ export async function trigger(
     }
   };
 
-  /** A payment made directly with MTN MoMo from a number ending in `suffix`, until the provider decides it. */
-  const payDirectly = async (suffix: string) => {
-    const intent = await intentFor(`caisse trigger ${type} --method mtn_momo`);
-    const started = await pay.payWithMtnMomo(intent, suffix);
+  /** A payment made directly with the provider from a number ending in `suffix`, until the provider decides it. */
+  const payDirectly = async (provider: ProviderName, suffix: string) => {
+    const d = describeProvider(provider) as ProviderDescription;
+    const intent = await intentFor(`caisse trigger ${type} --method ${provider}`);
+    const started = await pay.payDirectly(intent, provider, numberBase(d), suffix);
     step(
-      `asked MTN MoMo (sandbox) for ${started.amount} XAF from ${started.nextAction?.type === 'approve_on_phone' ? started.nextAction.phoneNumber : 'a test number'}: intent ${intent.id} is ${started.status}`,
+      `asked ${d.displayName} (sandbox) for ${started.amount} XAF from ${started.nextAction?.type === 'approve_on_phone' ? started.nextAction.phoneNumber : 'a test number'}: intent ${intent.id} is ${started.status}`,
     );
     if (type === 'payment.processing') return { intent, status: started.status };
     const after = await until(intent.id, (s) => s !== 'PROCESSING', 'waiting for the payer to approve');
@@ -134,8 +168,8 @@ export async function trigger(
     return found;
   };
 
-  if (method === 'mtn_momo') {
-    const { intent, status } = await payDirectly(type === 'payment.failed' ? '105' : '000');
+  if (method !== 'wallet') {
+    const { intent, status } = await payDirectly(method, type === 'payment.failed' ? '105' : '000');
     const expected = type === 'payment.failed' ? 'PENDING' : type === 'payment.processing' ? 'PROCESSING' : 'SUCCEEDED';
     if (status !== expected) throw new Error(`expected intent ${intent.id} to be ${expected}, it is ${status}`);
     if (type !== 'payment.refunded') {
@@ -192,6 +226,9 @@ export async function trigger(
     }
     case 'payout.paid':
     case 'payout.failed': {
+      const target = payoutTarget();
+      if (target === undefined) throw new CliError(`no provider pays out in ${TRIGGER_CURRENCY}: ${type} cannot be made`);
+      const to = type === 'payout.paid' ? target.paid : target.failed;
       const { intent, res } = await payIntent(TRIGGER_AMOUNT);
       if (res.status !== 200 || !res.intent) throw new Error(`the charge was refused: ${res.status} ${JSON.stringify(res.problem)}`);
       await caisse.testHelpers.settleBalance();
@@ -200,10 +237,10 @@ export async function trigger(
       const payout = await caisse.payouts.create({
         amount: net,
         currency: 'XAF',
-        destination: { provider: 'mtn_momo', phoneNumber: PAYOUT_TO[type] },
+        destination: { provider: target.provider, phoneNumber: to },
         description: `caisse trigger ${type}`,
       });
-      step(`created payout ${payout.id} of ${payout.amount} XAF to ${PAYOUT_TO[type]} (PENDING); waiting for the provider`);
+      step(`created payout ${payout.id} of ${payout.amount} XAF to ${to} with ${target.provider} (PENDING); waiting for the provider`);
       const deadline = Date.now() + wait.timeoutMs;
       let status: string = payout.status;
       while (status === 'PENDING') {

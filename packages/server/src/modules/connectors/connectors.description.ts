@@ -53,14 +53,14 @@ export interface MessageRules {
 export interface ProviderSetting {
   /** The environment variable. */
   env: string;
-  /** The field of the connector's settings it fills (absent: read elsewhere, as MTN's by config.ts). */
+  /** The field of the connector's settings it fills (absent: documented only, read elsewhere). */
   key?: string;
   /**
    * How it is checked: an http(s) URL (https in production; `callback`: no query or fragment, the
    * connector appends to it), a credential sent in a header (printable ASCII), a name (letters,
-   * digits, `_.-`), or a whole number (milliseconds, 100 to 120 000).
+   * digits, `_.-`), a UUID, or a whole number (milliseconds, 100 to 120 000).
    */
-  kind?: 'url' | 'callback' | 'credential' | 'name' | 'integer';
+  kind?: 'url' | 'callback' | 'credential' | 'name' | 'uuid' | 'integer';
   /** Used when the variable is unset. */
   default?: string;
   /** Needed for the provider to be configured at all. */

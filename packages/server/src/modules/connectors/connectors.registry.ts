@@ -1,4 +1,4 @@
-import type { MomoConfig, RunMode } from '../../config.ts';
+import type { RunMode, SandboxConfig } from '../../config.ts';
 import type { Connector, ConnectorDeps } from './connectors.types.ts';
 import type { ProviderDescription } from './connectors.description.ts';
 import { createMtnMomoConnector, type MtnMomoSettings } from './mtn-momo.connector.ts';
@@ -8,7 +8,7 @@ import { ORANGE_MONEY_DESCRIPTION } from './orange-money/orange-money.descriptio
 import { createWaveConnector } from './wave/wave.connector.ts';
 import { WAVE_DESCRIPTION } from './wave/wave.description.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
-import { readProviderSettings } from './connectors.settings.ts';
+import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
 import { SANDBOX_PATHS, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
 
 /**
@@ -71,20 +71,21 @@ export function createConnectorRegistry(settings: ConnectorSettings, deps: Conne
 /** What the live providers' settings are read from. */
 export interface ProvidersConfig {
   mode: RunMode;
-  momo: MomoConfig;
+  /** This server's port: the sandbox's callbacks come to it on loopback unless told otherwise. */
+  port?: number;
+  sandbox: SandboxConfig;
   providerEnv?: Readonly<Record<string, string>>;
   /** CAISSE_PROVIDER_HEALTH_WINDOW_MS and CAISSE_PROVIDER_COOLDOWN_MS (the defaults' otherwise). */
   providerHealth?: Pick<HealthRules, 'windowMs' | 'coolDownMs'>;
 }
 
 /**
- * The live providers configured in the environment (none of them: an empty registry). MTN's
- * settings are config.ts's `momo` (read there before there was a second provider); every other
- * provider's come from its description's variables (`readProviderSettings`, ConfigError when
- * they are incomplete or malformed).
+ * The live providers configured in the environment (none of them: an empty registry): each
+ * provider's settings come from its description's variables (`readProviderSettings`, ConfigError
+ * when they are incomplete or malformed).
  */
-export function connectorSettings(config: ProvidersConfig): ConnectorSettings {
-  const settings: ConnectorSettings = { ...momoSettings(config.momo) };
+export function connectorSettings(config: Pick<ProvidersConfig, 'mode' | 'providerEnv'>): ConnectorSettings {
+  const settings: ConnectorSettings = {};
   for (const name of PROVIDER_NAMES) {
     const values = readProviderSettings(PROVIDER_DESCRIPTIONS[name], config.providerEnv ?? {}, config.mode);
     // The description's fields are its connector's settings (connectors.settings.ts checks their kinds).
@@ -93,21 +94,17 @@ export function connectorSettings(config: ProvidersConfig): ConnectorSettings {
   return settings;
 }
 
-function momoSettings(m: MomoConfig): ConnectorSettings {
-  if (m.baseUrl === undefined || m.apiUser === undefined || m.apiKey === undefined || m.collectionKey === undefined || m.disbursementKey === undefined) {
-    return {};
-  }
+/**
+ * Test mode's sandbox from the configuration: its URL (CAISSE_MOMO_SANDBOX_URL), where it sends
+ * MoMo's callbacks (the others go beside them) and the bound on each call (CAISSE_MOMO_TIMEOUT_MS,
+ * read even without an MTN account, as before there were descriptions).
+ */
+export function sandboxTarget(config: ProvidersConfig): { url: string | undefined; callbackUrl: string; timeoutMs: number | undefined } {
+  const timeout = readProviderSetting(MTN_MOMO_DESCRIPTION, 'timeoutMs', config.providerEnv ?? {}, config.mode);
   return {
-    mtn_momo: {
-      baseUrl: m.baseUrl,
-      targetEnvironment: m.targetEnvironment,
-      apiUser: m.apiUser,
-      apiKey: m.apiKey,
-      collectionKey: m.collectionKey,
-      disbursementKey: m.disbursementKey,
-      callbackUrl: m.callbackUrl,
-      timeoutMs: m.timeoutMs,
-    },
+    url: config.sandbox.url,
+    callbackUrl: config.sandbox.callbackUrl ?? `http://127.0.0.1:${config.port ?? 8080}/callbacks/mtn_momo`,
+    timeoutMs: typeof timeout === 'number' ? timeout : undefined,
   };
 }
 
@@ -175,9 +172,9 @@ export function healthViews(source: ConnectorSource): (ProviderHealthView & { mo
 }
 
 /**
- * Live mode: the providers configured in the environment (CAISSE_MOMO_*). Test mode never calls a
- * real provider: the MoMo sandbox at `sandboxUrl` (CAISSE_MOMO_SANDBOX_URL, or the one `start`
- * runs in development), or none (test top-ups then answer 503 provider_unavailable).
+ * Live mode: the providers configured in the environment (each description's variables). Test
+ * mode never calls a real provider: the sandbox at `sandboxUrl` (CAISSE_MOMO_SANDBOX_URL, or the
+ * one `start` runs in development), or none (test top-ups then answer 503 provider_unavailable).
  */
 export function createModeConnectors(
   config: ProvidersConfig,
@@ -186,11 +183,10 @@ export function createModeConnectors(
 ): ModeConnectors {
   const rules = opts.healthRules ?? { ...DEFAULT_HEALTH_RULES, ...config.providerHealth };
   const live = createConnectorRegistry(connectorSettings(config), deps, createProviderHealth(deps.clock, rules));
-  const sandboxUrl = opts.sandboxUrl ?? config.momo.sandboxUrl;
+  const target = sandboxTarget(config);
+  const sandboxUrl = opts.sandboxUrl ?? target.url;
   const test = createConnectorRegistry(
-    sandboxUrl === undefined
-      ? {}
-      : sandboxSettings(sandboxUrl, { callbackUrl: opts.sandboxCallbackUrl ?? config.momo.sandboxCallbackUrl, timeoutMs: config.momo.timeoutMs }),
+    sandboxUrl === undefined ? {} : sandboxSettings(sandboxUrl, { callbackUrl: opts.sandboxCallbackUrl ?? target.callbackUrl, timeoutMs: target.timeoutMs }),
     deps,
     createProviderHealth(deps.clock, rules),
   );

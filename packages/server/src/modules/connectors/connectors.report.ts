@@ -40,7 +40,7 @@ export function parseProviderHealth(metrics: string): HealthReading {
 /** What each provider of the registry has here: its description, its settings and the modes it works in. */
 export function providersReport(config: ProvidersConfig, env: Record<string, string | undefined>, health?: HealthReading): ProviderReport[] {
   const live = connectorSettings(config);
-  const sandbox = config.momo.sandboxUrl !== undefined ? 'sandbox' : config.mode === 'development' ? 'sandbox (in-process, with start)' : 'no sandbox';
+  const sandbox = config.sandbox.url !== undefined ? 'sandbox' : config.mode === 'development' ? 'sandbox (in-process, with start)' : 'no sandbox';
   return providerDescriptions().map((d) => ({
     provider: d.name,
     name: d.displayName,

@@ -25,6 +25,21 @@ export function readProviderSettings(
   return values;
 }
 
+/**
+ * One setting on its own, checked, or its default: for what is read even when the provider has no
+ * account here (the call bound the sandbox uses in test mode).
+ */
+export function readProviderSetting(
+  description: Pick<ProviderDescription, 'settings'>,
+  key: string,
+  env: Readonly<Record<string, string | undefined>>,
+  mode: RunMode,
+): string | number | undefined {
+  const s = description.settings.find((setting) => setting.key === key);
+  const raw = s === undefined ? undefined : env[s.env]?.trim() || s.default;
+  return s === undefined || raw === undefined ? undefined : checked(s, raw, mode);
+}
+
 function checked(s: ProviderSetting, raw: string, mode: RunMode): string | number {
   switch (s.kind) {
     case 'integer': {
@@ -46,6 +61,9 @@ function checked(s: ProviderSetting, raw: string, mode: RunMode): string | numbe
       if (s.kind === 'callback' && /[?#]/.test(raw)) throw new ConfigError(s.env, 'must not have a query string or a fragment');
       return raw.replace(/\/+$/, '');
     }
+    case 'uuid':
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw)) throw new ConfigError(s.env, 'must be a UUID');
+      return raw;
     case 'name':
       if (!/^[A-Za-z0-9_.-]{1,64}$/.test(raw)) throw new ConfigError(s.env, `must be letters, digits, "_", "." or "-" (at most 64), got "${raw}"`);
       return raw;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.ts';
+import { ConfigError, loadConfig } from '../../config.ts';
 import { systemClock } from '../../platform/clock.ts';
 import { callbackSigner } from './connectors.references.ts';
 import { readProviderSettings } from './connectors.settings.ts';
 import {
   connectorSettings,
   createConnectorRegistry,
+  sandboxTarget,
   describeProvider,
   isReference,
   newReference,
@@ -108,6 +109,89 @@ describe('the registry', () => {
     expect(registry.get('wave')?.provider).toBe('wave');
     await registry.close();
     expect(connectorSettings(loadConfig({ ...base, CAISSE_ORANGE_BASE_URL: '', CAISSE_WAVE_TIMEOUT_MS: '' }))).toEqual({});
+  });
+
+  describe('mtn_momo from its CAISSE_MOMO_* variables (its description, not config.ts)', () => {
+    const account = {
+      CAISSE_MOMO_BASE_URL: 'https://sandbox.momodeveloper.mtn.com/',
+      CAISSE_MOMO_API_USER: '0efc4721-b2ec-409c-bcd4-429b4cb8e8e5',
+      CAISSE_MOMO_API_KEY: 'apikey-secret-value-1',
+      CAISSE_MOMO_COLLECTION_KEY: 'collection-secret-value-2',
+      CAISSE_MOMO_DISBURSEMENT_KEY: 'disbursement-secret-value-3',
+    };
+    const mtn = (env: Record<string, string>) => connectorSettings(loadConfig({ ...base, ...env })).mtn_momo;
+    const variableOf = (env: Record<string, string>) => {
+      try {
+        mtn(env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as ConfigError).variable;
+      }
+      throw new Error('expected a ConfigError');
+    };
+
+    it('reads a whole account, with target environment sandbox and 10 s per call by default', () => {
+      expect(mtn(account)).toEqual({
+        baseUrl: 'https://sandbox.momodeveloper.mtn.com',
+        targetEnvironment: 'sandbox',
+        apiUser: account.CAISSE_MOMO_API_USER,
+        apiKey: account.CAISSE_MOMO_API_KEY,
+        collectionKey: account.CAISSE_MOMO_COLLECTION_KEY,
+        disbursementKey: account.CAISSE_MOMO_DISBURSEMENT_KEY,
+        timeoutMs: 10_000,
+      });
+      expect(
+        mtn({
+          ...account,
+          CAISSE_MOMO_TARGET_ENVIRONMENT: 'mtncameroon',
+          CAISSE_MOMO_CALLBACK_URL: 'https://pay.example.cm/connectors/mtn_momo/callbacks/',
+          CAISSE_MOMO_TIMEOUT_MS: '2500',
+        }),
+      ).toMatchObject({ targetEnvironment: 'mtncameroon', callbackUrl: 'https://pay.example.cm/connectors/mtn_momo/callbacks', timeoutMs: 2500 });
+      expect(mtn({})).toBeUndefined();
+    });
+
+    it.each([
+      [{ CAISSE_MOMO_BASE_URL: 'ftp://momo' }, 'CAISSE_MOMO_BASE_URL'],
+      [{ CAISSE_MOMO_BASE_URL: 'not a url' }, 'CAISSE_MOMO_BASE_URL'],
+      [{ CAISSE_MOMO_TARGET_ENVIRONMENT: 'MTN Cameroon' }, 'CAISSE_MOMO_TARGET_ENVIRONMENT'],
+      [{ CAISSE_MOMO_API_USER: 'bob' }, 'CAISSE_MOMO_API_USER'],
+      [{ CAISSE_MOMO_API_KEY: 'has a space' }, 'CAISSE_MOMO_API_KEY'],
+      [{ CAISSE_MOMO_COLLECTION_KEY: 'tab\tinside' }, 'CAISSE_MOMO_COLLECTION_KEY'],
+      [{ CAISSE_MOMO_DISBURSEMENT_KEY: 'é' }, 'CAISSE_MOMO_DISBURSEMENT_KEY'],
+      [{ CAISSE_MOMO_CALLBACK_URL: 'https://pay.example.cm/cb?x=1' }, 'CAISSE_MOMO_CALLBACK_URL'],
+      [{ CAISSE_MOMO_TIMEOUT_MS: '10s' }, 'CAISSE_MOMO_TIMEOUT_MS'],
+      [{ CAISSE_MOMO_TIMEOUT_MS: '5' }, 'CAISSE_MOMO_TIMEOUT_MS'],
+    ])('%o names %s', (env, variable) => {
+      expect(variableOf({ ...account, ...env })).toBe(variable);
+    });
+
+    it('needs every credential with a base URL, and a base URL with any credential', () => {
+      const { CAISSE_MOMO_DISBURSEMENT_KEY: _omitted, ...withoutDisbursement } = account;
+      expect(variableOf(withoutDisbursement)).toBe('CAISSE_MOMO_DISBURSEMENT_KEY');
+      expect(variableOf({ CAISSE_MOMO_API_KEY: 'k' })).toBe('CAISSE_MOMO_BASE_URL');
+    });
+
+    it('production talks to MTN over HTTPS only, and no error quotes a secret', () => {
+      const prod = { CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_LIVE_OUTBOX: 'allow' };
+      expect(variableOf({ ...prod, ...account, CAISSE_MOMO_BASE_URL: 'http://momo.local' })).toBe('CAISSE_MOMO_BASE_URL');
+      expect(variableOf({ ...prod, ...account, CAISSE_MOMO_CALLBACK_URL: 'http://pay.example.cm/cb' })).toBe('CAISSE_MOMO_CALLBACK_URL');
+      expect(mtn({ ...prod, ...account })?.baseUrl).toBe('https://sandbox.momodeveloper.mtn.com');
+      for (const name of ['CAISSE_MOMO_API_KEY', 'CAISSE_MOMO_COLLECTION_KEY', 'CAISSE_MOMO_DISBURSEMENT_KEY']) {
+        expect(() => mtn({ ...account, [name]: 'top secret value' })).toThrow(/^(?![\s\S]*top secret value)/);
+      }
+    });
+
+    it("test mode's sandbox: its callbacks to this server's port unless told otherwise, and MTN's call bound", () => {
+      const target = (env: Record<string, string>) => sandboxTarget(loadConfig({ ...base, ...env }));
+      expect(target({})).toEqual({ url: undefined, callbackUrl: 'http://127.0.0.1:8080/callbacks/mtn_momo', timeoutMs: 10_000 });
+      expect(target({ PORT: '9001', CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090/', CAISSE_MOMO_TIMEOUT_MS: '1000' })).toEqual({
+        url: 'http://127.0.0.1:8090',
+        callbackUrl: 'http://127.0.0.1:9001/callbacks/mtn_momo',
+        timeoutMs: 1000,
+      });
+      expect(target({ CAISSE_MOMO_SANDBOX_CALLBACK_URL: 'https://gw.example/callbacks/mtn_momo' }).callbackUrl).toBe('https://gw.example/callbacks/mtn_momo');
+    });
   });
 
   it('refuses an incomplete or malformed provider account, naming the variable', () => {

@@ -49,6 +49,7 @@ export {
   type ProviderName,
   healthViews,
   sandboxSettings,
+  sandboxTarget,
 } from './connectors.registry.ts';
 export { registerProviderMetrics } from './connectors.metrics.ts';
 export { createMtnMomoConnector, MTN_MOMO, type MtnMomoSettings } from './mtn-momo.connector.ts';

@@ -171,7 +171,9 @@ const MOMO_FAULTS = ['answer500', 'hang', 'dropCallbacks', 'duplicateCallbacks',
 const SHARED_FAULTS = ['answer500', 'hang', 'dropCallbacks'] as const;
 
 /** `caisse sandbox` (alias `momo-sandbox`): every provider's sandbox on one port, on the system clock, until SIGINT or SIGTERM. */
-export async function runSandbox(opts: { port: number; host: string; faults: string[]; fast?: boolean; waveWebhookUrl?: string }): Promise<void> {
+export async function runSandbox(opts: { port: number; host: string; faults: string[]; fast?: boolean; callbacksUrl?: string }): Promise<void> {
+  // Wave pushes signed webhooks (the others' callbacks carry their URL in each request).
+  const waveWebhookUrl = opts.callbacksUrl === undefined ? undefined : `${opts.callbacksUrl.replace(/\/+$/, '')}/wave`;
   const unknown = opts.faults.filter((f) => !(MOMO_FAULTS as readonly string[]).includes(f));
   // commander's error type: the CLI prints it as a usage error, without a stack.
   if (unknown.length > 0) throw new InvalidArgumentError(`unknown fault ${unknown.join(', ')}; known: ${MOMO_FAULTS.join(', ')}`);
@@ -181,7 +183,7 @@ export async function runSandbox(opts: { port: number; host: string; faults: str
     host: opts.host,
     fast: opts.fast,
     momo: { faults: on },
-    wave: { webhookUrl: opts.waveWebhookUrl },
+    wave: { webhookUrl: waveWebhookUrl },
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const shared = Object.fromEntries(SHARED_FAULTS.filter((f) => on[f]).map((f) => [f, true]));
@@ -191,7 +193,7 @@ export async function runSandbox(opts: { port: number; host: string; faults: str
     `Sandbox listening on ${sandbox.url}\n` +
       `  mtn_momo      ${sandbox.urls.mtn_momo}  (CAISSE_MOMO_SANDBOX_URL; any API user, API key and subscription keys)\n` +
       `  orange_money  ${sandbox.urls.orange_money}  (environment dev, currency OUV; any client id, secret and merchant key)\n` +
-      `  wave          ${sandbox.urls.wave}  (any API key starting with wave_; webhooks ${opts.waveWebhookUrl ? `to ${opts.waveWebhookUrl}, secret ${WAVE_SANDBOX_WEBHOOK_SECRET}` : 'off: --wave-webhook-url'})\n` +
+      `  wave          ${sandbox.urls.wave}  (any API key starting with wave_; webhooks ${waveWebhookUrl ? `to ${waveWebhookUrl}, secret ${WAVE_SANDBOX_WEBHOOK_SECRET}` : 'off: --callbacks-url'})\n` +
       `  numbers by their last three digits (the payer's number; on the Orange and Wave payment pages): ${TEST_NUMBERS_HELP}\n` +
       `  approval window ${opts.fast ? '5 s' : '5 min'}\n`,
   );
