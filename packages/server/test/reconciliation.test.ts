@@ -317,7 +317,7 @@ describe('reconcile', () => {
     let help = '';
     command?.configureOutput({ writeOut: (s) => (help += s) }).outputHelp();
     expect(help).toContain('--provider <name>');
-    expect(help).toContain('$ npx caisse reconcile --provider mtn_momo --from 2026-11-01 --to 2026-11-30');
+    expect(help).toContain('$ npx caisse reconcile --provider <name> --from 2026-11-01 --to 2026-11-30');
 
     // A process of its own on an embedded database of its own (empty), asking the same sandbox.
     const dataDir = join(workDir, 'data');

@@ -5,7 +5,9 @@ import type { KeyMode } from '../../platform/tenancy.ts';
 import {
   type Connector,
   type ConnectorKind,
+  describeProvider,
   isProviderName,
+  type KnownRequest,
   type ListedRequest,
   type ModeConnectors,
   PROVIDER_NAMES,
@@ -28,6 +30,12 @@ export interface OurRequest<S extends string> {
   currency: string;
   status: S;
   created_at: Date;
+  /**
+   * The provider's own id of the request, when the owner stored one (Orange's pay_token, Wave's
+   * session id): a provider whose status read needs more than our reference (Orange Web Payment)
+   * is asked with it, the amount and the currency (`KnownRequest`).
+   */
+  provider_reference?: string | null;
 }
 
 /** What a module that sends requests to providers gives reconciliation: its requests of [from, to). */
@@ -222,6 +230,16 @@ function missingHere(object: ReconciledObject, listed: ListedRequest): Mismatch 
   return { kind: 'missing_here', object, id: null, reference: listed.reference, ours: null, provider, detail };
 }
 
+/** What we stored about a request, for a provider that reads it by more than our reference (any provider may ignore it). */
+function knownOf(row: OurRequest<string>): KnownRequest {
+  const currency = isCurrency(row.currency) ? row.currency : undefined;
+  return {
+    ...(row.provider_reference ? { providerReference: row.provider_reference } : {}),
+    amount: row.amount_minor,
+    ...(currency !== undefined ? { currency } : {}),
+  };
+}
+
 /** Runs `fn` over `items`, at most `limit` at a time, keeping their order. */
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
@@ -246,7 +264,12 @@ export function createReconciliationService(
     const connector = sources.connectors.forMode(mode).get(provider);
     if (connector === undefined) {
       const how =
-        mode === 'test' ? 'test mode asks the MoMo sandbox: set CAISSE_MOMO_SANDBOX_URL (npx caisse momo-sandbox)' : 'set the CAISSE_MOMO_* variables';
+        mode === 'test'
+          ? "test mode asks the providers' sandbox: set CAISSE_MOMO_SANDBOX_URL (npx caisse sandbox)"
+          : `set its variables: ${(describeProvider(provider)?.settings ?? [])
+              .filter((v) => v.required)
+              .map((v) => v.env)
+              .join(', ')} (npx caisse providers list)`;
       throw new ApiError('provider_unavailable', `${provider} is not configured for ${mode} mode here; ${how}`, { param: 'provider' });
     }
     return connector;
@@ -307,7 +330,7 @@ export function createReconciliationService(
       const kinds: ConnectorKind[] = payouts === undefined && refunds === undefined ? ['collection'] : ['collection', 'disbursement'];
       const [verdicts, listed] = await Promise.all([
         mapLimited(ours, STATUS_CONCURRENCY, async ({ object, row }) =>
-          compareRequest(object, row, await connector.status(OBJECTS[object].kind, row.reference)),
+          compareRequest(object, row, await connector.status(OBJECTS[object].kind, row.reference, knownOf(row))),
         ),
         listing(connector, q, kinds),
       ]);
