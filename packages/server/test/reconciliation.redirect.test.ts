@@ -124,3 +124,26 @@ describe('reconcile: redirect providers through the connector interface', () => 
     expect(report.result).toBe('mismatched');
   });
 });
+
+describe('a redirect page lost in a crash', () => {
+  it("wave: a process that never heard the session's answer reads it back by our reference, page and session id included", async () => {
+    const reference = newReference();
+    const started = await (server.forMode('test').get('wave') as Connector).collect({
+      reference,
+      amount: 2500n,
+      currency: 'XOF',
+      phoneNumber: '+221770000000',
+      externalId: 'att_lost',
+      returnUrl: 'https://shop.example/return',
+    });
+    expect(started).toMatchObject({ status: 'PENDING', redirectUrl: expect.any(String), providerReference: expect.any(String) });
+    // Another process (the one restarted after the crash) knows only the committed reference.
+    const read = await (reconciler.forMode('test').get('wave') as Connector).status('collection', reference);
+    expect(read).toMatchObject({
+      status: 'PENDING',
+      amount: 2500n,
+      redirectUrl: 'redirectUrl' in started ? started.redirectUrl : '',
+      providerReference: 'providerReference' in started ? started.providerReference : '',
+    });
+  });
+});

@@ -124,4 +124,28 @@ describe('the provider-request lifecycle', () => {
     expect(t.calls).toEqual(['collect ref-1', 'status ref-1 pay-token-1']);
     expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
   });
+
+  it('a redirect request whose submit answer was lost (crash before remember) gets its page back from the next status read', async () => {
+    const t = setup(
+      {
+        submit: [{ status: 'PENDING', duplicate: false }],
+        status: [
+          { status: 'PENDING', amount: 100n, currency: 'XAF', providerReference: 'cos-1', redirectUrl: 'https://pay.example/cos-1' },
+          { status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' },
+        ],
+      },
+      15 * MINUTE,
+      true,
+    );
+    // The process died after the provider accepted the session: nothing of it was stored.
+    expect(t.row.handle).toBeUndefined();
+    t.clock.advance(MINUTE);
+    await t.lifecycle.pollDue();
+    expect(t.row.handle).toBe('cos-1');
+    expect(t.decisions).toEqual([]);
+    t.clock.advance(MINUTE);
+    await t.lifecycle.pollDue();
+    expect(t.calls).toEqual(['status ref-1', 'status ref-1 cos-1']);
+    expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
+  });
 });

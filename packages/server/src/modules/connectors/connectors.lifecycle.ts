@@ -189,6 +189,11 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     const result: StatusResult = connector
       ? await connector.status(kind, row.reference, spec.known?.(row))
       : { status: 'UNKNOWN', reason: 'no connector for this provider' };
+    // A redirect request whose submit answer was lost (a crash before `remember`): the status read
+    // gives its page back, when the provider can say it.
+    if (result.status === 'PENDING' && spec.remember && (result.redirectUrl !== undefined || result.providerReference !== undefined)) {
+      await spec.remember(row, { providerReference: result.providerReference, redirectUrl: result.redirectUrl });
+    }
     const decision = decisionOf(result);
     if (decision) return spec.settle(row.id, decision);
     if (spec.giveUpAfterMs !== undefined && clock.now().getTime() - row.created_at.getTime() >= spec.giveUpAfterMs) {

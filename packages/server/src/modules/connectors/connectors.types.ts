@@ -58,6 +58,13 @@ export interface ProviderView {
   currency: Currency;
   /** The provider's own id of the money movement (MTN's financialTransactionId, Orange's txnid, Wave's transaction id). */
   providerTransactionId?: string;
+  /**
+   * A redirect request still open: its page and the provider's own id, when the status read
+   * tells them (Wave's session by client_reference). The lifecycle stores them, so a request
+   * whose submit answer was lost in a crash gets its page back.
+   */
+  redirectUrl?: string;
+  providerReference?: string;
   externalId?: string;
 }
 

@@ -144,7 +144,7 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
     if ('status' in v) return v;
     if (s.payment_status === 'succeeded') return { status: 'SUCCESSFUL', ...v, ...(s.transaction_id ? { providerTransactionId: s.transaction_id } : {}) };
     // An open session can still be paid (the payer may try again in the app) until it expires.
-    if (s.checkout_status !== 'expired') return { status: 'PENDING', ...v };
+    if (s.checkout_status !== 'expired') return { status: 'PENDING', ...v, redirectUrl: s.wave_launch_url, providerReference: s.id };
     return { status: 'FAILED', ...v, reason: s.last_payment_error?.code ?? 'EXPIRED' };
   }
 
