@@ -172,11 +172,15 @@ export function useCheckout(options: CheckoutOptions = {}): Checkout {
     const gen = generation.current;
     const { timers } = clock.current;
     let timer: unknown;
+    let stopped = false;
     const look = () => {
-      timer = timers.setTimeout(() => void settle(gen, 'charging').then(look), 3000);
+      if (!stopped) timer = timers.setTimeout(() => void settle(gen, 'charging').then(look), 3000);
     };
     look();
-    return () => timers.clearTimeout(timer);
+    return () => {
+      stopped = true;
+      timers.clearTimeout(timer);
+    };
   }, [processing, settle]);
 
   // A 429's wait counts down once a second.

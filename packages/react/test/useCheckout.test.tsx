@@ -545,6 +545,27 @@ describe('useCheckout', () => {
     }
   });
 
+  it('an intent PROCESSING is read again every 3 s until it settles, then no more', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const gateway = fakeGateway({ status: 'PROCESSING' });
+      const { result } = setup(gateway);
+      await act(() => vi.advanceTimersByTimeAsync(0));
+      expect(result.current.status).toBe('charging');
+      const reads = () => gateway.state.requests.filter((r) => r === 'GET /gateway/sessions/ps_good').length;
+      await act(() => vi.advanceTimersByTimeAsync(3000));
+      expect(reads()).toBe(2);
+      expect(result.current.status).toBe('charging');
+      gateway.state.intent = { ...gateway.state.intent, status: 'SUCCEEDED' };
+      await act(() => vi.advanceTimersByTimeAsync(3000));
+      expect(result.current.status).toBe('succeeded');
+      await act(() => vi.advanceTimersByTimeAsync(30_000));
+      expect(reads()).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('runs its waits on the timers and clock it is given', async () => {
     const pending: (() => void)[] = [];
     let clock = Date.now();
