@@ -384,6 +384,23 @@ describe('the hosted checkout page', () => {
     expect(text).toContain(intent.id);
     expect(await page.getByRole('link', { name: 'Return to Boutique Akwa' }).getAttribute('href')).toBe('https://shop.example/orders/B-12');
     await accessible('checkout-19-success-return');
+
+    // The same success in French (fr-CM), opened again from the link.
+    const french = await browser.newContext({ ...PHONE, locale: 'fr-CM' });
+    try {
+      const frPage = await french.newPage();
+      const frErrors: string[] = [];
+      watchConsole(frPage, frErrors);
+      await frPage.goto(`${server.url}/checkout/${intent.sessionToken}`);
+      await frPage.getByRole('heading', { name: 'Paiement effectué' }).waitFor();
+      expect(await frPage.locator('main').textContent()).toMatch(/Vous avez payé 2.000.FCFA à Boutique Akwa\./);
+      expect(await frPage.getByRole('link', { name: 'Retour à Boutique Akwa' }).getAttribute('href')).toBe('https://shop.example/orders/B-12');
+      await screenshot(frPage, 'checkout-19-success-return-fr');
+      expect(await seriousViolations(frPage)).toEqual([]);
+      expect(frErrors).toEqual([]);
+    } finally {
+      await french.close();
+    }
   });
 
   it('shows a canceled intent and a link that is not valid', async () => {
