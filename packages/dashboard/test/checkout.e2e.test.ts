@@ -40,13 +40,15 @@ const LATE = { phoneNumber: '+237650003333', password: 'late-customer-pw', email
 /** Forgot their password: resets it on the page. */
 const FORGETFUL = { phoneNumber: '+237650004444', password: 'forgotten-pw-2026', email: 'forgetful@customer.example', balance: '20000' };
 const NEW_PASSWORD = 'baobab-at-dusk-77';
+/** Signs in twice within the resend wait (issue 36). */
+const AGAIN = { phoneNumber: '+237650005555', password: 'twice-signed-in-pw', email: 'again@customer.example', balance: '20000' };
 const users: Record<string, string> = {};
 
 beforeAll(async () => {
   if (!existsSync(join(import.meta.dirname, '..', 'dist', 'checkout.html'))) throw new Error('Build the pages first: npm run build -w @caisse/dashboard');
   [server, browser] = await Promise.all([startServer(), launchChromium()]);
   keys = server.merchant.test;
-  for (const u of [RICH, POOR, LATE, FORGETFUL]) {
+  for (const u of [RICH, POOR, LATE, FORGETFUL, AGAIN]) {
     const res = await apiCall(server.url, 'POST', '/test/users', keys, u);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     users[u.phoneNumber] = res.body.id as string;
@@ -356,6 +358,49 @@ describe('the hosted checkout page', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sign in to pay');
     expect(await page.getByLabel(/Phone number/).inputValue()).toBe('+237650009999');
     expect(await page.getByLabel('Password').inputValue()).toBe('');
+  });
+
+  it('a customer signing in again within the resend wait goes to the code step, pays with the code sent, and is led back to the shop', async () => {
+    const intent = await newIntent({ amount: '2000', description: 'Signed in twice', returnUrl: 'https://shop.example/orders/B-12' });
+    const open = async () => {
+      await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+      await page.getByRole('button', { name: 'Pay with my Caisse wallet' }).click();
+      await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
+      await signIn(AGAIN, 'SMS');
+    };
+    await open();
+    const code = await latestCode(users[AGAIN.phoneNumber] as string, 'sms');
+    // The page opened again: the code just sent is still good, so the code step, not the sign-in.
+    await open();
+    expect(await page.locator('#code-hint').textContent()).toBe('A code was sent to your phone a moment ago: it is still valid. Enter it below.');
+    expect(await page.getByRole('alert').textContent()).toMatch(/^A code was sent a moment ago\. .* Wait \d+ seconds?\.$/);
+    await accessible('checkout-18-code-still-valid');
+    await page.getByLabel('Code').fill(code);
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByRole('button', { name: /^Pay FCFA.2,000$/ }).click();
+    await outcome('Payment complete');
+    const text = await page.locator('main').textContent();
+    expect(text).toMatch(/You paid FCFA.2,000 to Boutique Akwa\./);
+    expect(text).toContain(intent.id);
+    expect(await page.getByRole('link', { name: 'Return to Boutique Akwa' }).getAttribute('href')).toBe('https://shop.example/orders/B-12');
+    await accessible('checkout-19-success-return');
+
+    // The same success in French (fr-CM), opened again from the link.
+    const french = await browser.newContext({ ...PHONE, locale: 'fr-CM' });
+    try {
+      const frPage = await french.newPage();
+      const frErrors: string[] = [];
+      watchConsole(frPage, frErrors);
+      await frPage.goto(`${server.url}/checkout/${intent.sessionToken}`);
+      await frPage.getByRole('heading', { name: 'Paiement effectué' }).waitFor();
+      expect(await frPage.locator('main').textContent()).toMatch(/Vous avez payé 2.000.FCFA à Boutique Akwa\./);
+      expect(await frPage.getByRole('link', { name: 'Retour à Boutique Akwa' }).getAttribute('href')).toBe('https://shop.example/orders/B-12');
+      await screenshot(frPage, 'checkout-19-success-return-fr');
+      expect(await seriousViolations(frPage)).toEqual([]);
+      expect(frErrors).toEqual([]);
+    } finally {
+      await french.close();
+    }
   });
 
   it('shows a canceled intent and a link that is not valid', async () => {

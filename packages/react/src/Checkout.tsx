@@ -73,6 +73,9 @@ font-family:var(--caisse-font);color:var(--caisse-text);background:var(--caisse-
 :where(.caisse-checkout) :where(input:focus-visible,button:focus-visible){outline:3px solid var(--caisse-accent);outline-offset:2px}
 :where(.caisse-checkout) :where(.caisse-error:not(:empty)){color:var(--caisse-danger);margin:.75rem 0 0}
 :where(.caisse-checkout) :where(.caisse-success){color:var(--caisse-success);font-weight:600}
+:where(.caisse-checkout) :where(a.caisse-return){display:block;text-align:center;font-weight:600;margin-top:1rem;padding:.625rem 1rem;border-radius:calc(var(--caisse-radius)/2);background:var(--caisse-accent);color:var(--caisse-accent-text);text-decoration:none}
+:where(.caisse-checkout) :where(fieldset){border:0;padding:0;margin:.75rem 0 0}
+:where(.caisse-checkout) :where(legend){font-weight:600;padding:0}
 :where(.caisse-checkout) :where(.caisse-visually-hidden){position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
@@ -227,10 +230,11 @@ function CheckoutSteps({
   };
   const onTopUp = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    void checkout.startTopUp(field(e.currentTarget, 'phoneNumber'));
+    void checkout.startTopUp(field(e.currentTarget, 'phoneNumber'), field(e.currentTarget, 'provider') || undefined);
   };
   const topUp = checkout.topUp;
   const topUpAmount = topUp ? money(topUp) : '';
+  const provider = topUp?.providers.find((p) => p.provider === topUp.provider)?.name ?? '';
 
   const statusText = STATUS_TEXT[status];
   let message = statusText ? t(statusText) : '';
@@ -242,9 +246,10 @@ function CheckoutSteps({
     ];
     message = [...before.filter(Boolean), t('checkout.codeSent', { destination: otp.destination })].join(' ');
   }
+  if (status === 'otp-sent' && error?.code === 'otp_rate_limited') message = t('checkout.codeStillValid');
   if (status === 'topup-offer' && topUp) message = t('checkout.topUpShort', { missing: topUpAmount });
   if (status === 'topup-pending' && topUp)
-    message = t('checkout.topUpAwaiting', { amount: topUpAmount, phoneNumber: topUp.topup?.phoneNumber ?? topUp.phoneNumber });
+    message = t('checkout.topUpAwaiting', { amount: topUpAmount, phoneNumber: topUp.topup?.phoneNumber ?? topUp.phoneNumber, provider });
   if (status === 'otp-verified') message = t('checkout.codeVerified');
   if (status === 'reset-code' && checkout.reset) message = t('checkout.resetSent', { phoneNumber: checkout.reset.phoneNumber });
   const errorText = mobile ? '' : describe(error);
@@ -365,7 +370,25 @@ function CheckoutSteps({
     step = (
       <form onSubmit={onTopUp}>
         <p className="caisse-hint">{t('checkout.topUpIntro')}</p>
-        <label htmlFor={ids.topUpPhone}>{t('checkout.topUpPhone')}</label>
+        {topUp.providers.length > 1 && (
+          <fieldset>
+            <legend>{t('checkout.topUpProvider')}</legend>
+            {topUp.providers.map((p) => (
+              <label key={p.provider} htmlFor={`${id}-topup-${p.provider}`}>
+                <input
+                  id={`${id}-topup-${p.provider}`}
+                  type="radio"
+                  name="provider"
+                  value={p.provider}
+                  defaultChecked={p.provider === topUp.provider}
+                  onChange={() => checkout.chooseTopUpProvider(p.provider)}
+                />{' '}
+                {p.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <label htmlFor={ids.topUpPhone}>{t('checkout.topUpPhone', { provider })}</label>
         <input
           id={ids.topUpPhone}
           name="phoneNumber"
@@ -382,7 +405,7 @@ function CheckoutSteps({
           {t('checkout.topUpPhoneHint')}
         </p>
         <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
-          {pending ? t('checkout.topUpStarting') : t('checkout.topUp', { amount: topUpAmount })}
+          {pending ? t('checkout.topUpStarting', { provider }) : t('checkout.topUp', { amount: topUpAmount, provider })}
         </button>
         <button type="button" className="caisse-secondary" onClick={() => checkout.cancelTopUp()} disabled={pending}>
           {t('checkout.cancel')}
@@ -431,11 +454,14 @@ function CheckoutSteps({
   } else if (status === 'succeeded') {
     step = (
       <>
-        <p className="caisse-success">{t('checkout.thankYou', { amount })}</p>
+        <p className="caisse-success" tabIndex={-1} data-caisse-focus="">
+          {merchantName ? t('mm.paidTo', { amount, merchant: merchantName }) : t('checkout.thankYou', { amount })}
+        </p>
+        {intent ? <p className="caisse-hint caisse-reference">{t('checkout.reference', { id: intent.id })}</p> : null}
         {backUrl ? (
           <p>
             <a href={backUrl} className="caisse-return">
-              {merchantName ? t('mm.backTo', { merchant: merchantName }) : t('mm.backToShop')}
+              {merchantName ? t('checkout.returnTo', { merchant: merchantName }) : t('mm.backToShop')}
             </a>
           </p>
         ) : null}

@@ -1,9 +1,10 @@
+import { CaisseError } from '@caisse/browser';
 import { chooseLanguage, formatAmount, type Language, type LanguageChoice } from '@caisse/intl';
 import type { ReactNode } from 'react';
 import { IntlProvider, useIntl } from 'react-intl';
 import en from './messages/en.json' with { type: 'json' };
 import fr from './messages/fr.json' with { type: 'json' };
-import type { CheckoutError } from './useCheckout.ts';
+import type { CheckoutError } from './checkoutMachine.ts';
 
 /**
  * The texts of `<Checkout/>` and the customer's error messages, in French and English
@@ -12,25 +13,64 @@ import type { CheckoutError } from './useCheckout.ts';
 export type CheckoutMessageId = keyof typeof en;
 export const CHECKOUT_MESSAGES: Record<Language, Record<CheckoutMessageId, string>> = { en, fr };
 
-/** The errors a customer can act on, and their texts (others show the API's English detail). */
-const ERROR_TEXTS: Record<string, CheckoutMessageId> = {
-  invalid_credentials: 'error.invalid_credentials',
-  login_locked: 'error.login_locked',
-  phone_not_verified: 'error.phone_not_verified',
-  phone_invalid: 'error.phone_invalid',
-  password_weak: 'error.password_weak',
-  otp_incorrect: 'error.otp_incorrect',
-  otp_expired: 'error.otp_expired',
-  otp_attempts_exceeded: 'error.otp_attempts_exceeded',
-  otp_rate_limited: 'error.otp_rate_limited',
-  otp_daily_limit: 'error.otp_daily_limit',
-  insufficient_funds: 'error.insufficient_funds',
-  topup_failed: 'error.topup_failed',
-  topup_timeout: 'error.topup_timeout',
-  limit_exceeded: 'error.limit_exceeded',
-  provider_unavailable: 'error.provider_unavailable',
-  intent_expired: 'error.intent_expired',
-  connection_error: 'error.connection_error',
+/**
+ * Every error `code` the API can answer on the checkout's calls (the session read, sign-in, the
+ * password reset, the code, the charge, the wallet and its top-ups, the mobile-money charge and
+ * the failure codes of its attempts), and the few the checkout makes itself. The page shows the
+ * text of the code in the customer's language, never the API's English `detail`; a code not
+ * listed reads as `unexpected_error`.
+ */
+export const CHECKOUT_ERROR_CODES = [
+  'not_found',
+  'session_token_invalid',
+  'session_token_missing',
+  'validation_error',
+  'invalid_credentials',
+  'login_locked',
+  'phone_not_verified',
+  'phone_invalid',
+  'password_weak',
+  'otp_incorrect',
+  'otp_expired',
+  'otp_attempts_exceeded',
+  'otp_rate_limited',
+  'otp_daily_limit',
+  'email_missing',
+  'user_mismatch',
+  'parameter_missing',
+  'access_token_invalid',
+  'access_token_missing',
+  'otp_token_invalid',
+  'otp_token_missing',
+  'intent_expired',
+  'intent_state_invalid',
+  'merchant_frozen',
+  'insufficient_funds',
+  'attempt_in_progress',
+  'amount_out_of_bounds',
+  'amount_invalid',
+  'currency_unsupported',
+  'provider_unavailable',
+  'provider_unsupported',
+  'payer_not_found',
+  'approval_rejected',
+  'approval_timeout',
+  'limit_exceeded',
+  'rate_limited',
+  'idempotency_request_in_progress',
+  'internal_error',
+  'unavailable',
+  // Made by the checkout itself.
+  'connection_error',
+  'unexpected_error',
+  'payment_failed',
+  'topup_failed',
+  'topup_timeout',
+] as const;
+export type CheckoutErrorCode = (typeof CHECKOUT_ERROR_CODES)[number];
+
+/** The message of each code: its own `error.<code>`, except those that share a text. */
+const SHARED_TEXTS: Partial<Record<CheckoutErrorCode, CheckoutMessageId>> = {
   access_token_invalid: 'error.sessionEnded',
   access_token_missing: 'error.sessionEnded',
   otp_token_invalid: 'error.otpTokenUsed',
@@ -38,8 +78,31 @@ const ERROR_TEXTS: Record<string, CheckoutMessageId> = {
   payment_failed: 'error.paymentFailed',
 };
 
-/** The English text of each error a customer can act on: `useCheckout()`'s `error.message`. */
-export const CUSTOMER_MESSAGES: Record<string, string> = Object.fromEntries(Object.entries(ERROR_TEXTS).map(([code, id]) => [code, en[id]]));
+/** The message id of an error code (`error.unexpected_error` for a code the checkout does not know). */
+export function errorMessageId(code: string): CheckoutMessageId {
+  if (!(CHECKOUT_ERROR_CODES as readonly string[]).includes(code)) return 'error.unexpected_error';
+  return SHARED_TEXTS[code as CheckoutErrorCode] ?? (`error.${code}` as CheckoutMessageId);
+}
+
+/** The English text of each error code: `useCheckout()`'s `error.message`. */
+export const CUSTOMER_MESSAGES: Record<string, string> = Object.fromEntries(CHECKOUT_ERROR_CODES.map((code) => [code, en[errorMessageId(code)]]));
+
+/** The checkout's error for `code`, with its English text. */
+export const customerError = (code: string): CheckoutError => ({ code, message: en[errorMessageId(code)] });
+
+/** What a failed request means for the customer: its code and the checkout's own text for it (never the API's detail). */
+export function toCheckoutError(err: unknown): CheckoutError {
+  if (err instanceof CaisseError) {
+    const attempts = err.raw?.attemptsRemaining;
+    return {
+      ...customerError(err.code),
+      ...(typeof attempts === 'number' ? { attemptsRemaining: attempts } : {}),
+      ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}),
+      ...(err.requestId !== undefined ? { requestId: err.requestId } : {}),
+    };
+  }
+  return customerError('unexpected_error');
+}
 
 /** The browser's languages, most wanted first (none outside a browser). */
 export function browserLanguages(): readonly string[] {
@@ -80,23 +143,22 @@ export function useCheckoutText() {
       : seconds >= 120
         ? t('error.waitMinutes', { minutes: Math.ceil(seconds / 60) })
         : t('error.waitSeconds', { seconds });
-  const topUpFailure = (code: string, reason: string | undefined) => {
+  const topUpFailure = ({ code, failureReason: reason, providerName: provider = '' }: CheckoutError) => {
     if (code === 'topup_timeout') return t('error.topup_timeout');
     if (reason === 'APPROVAL_REJECTED') return t('error.topUpDeclined');
     if (reason === 'TIMEOUT') return t('error.topUpNotApproved');
-    return reason ? t('error.topUpRefused', { reason }) : t('error.topUpRefusedNoReason');
+    return reason ? t('error.topUpRefused', { reason, provider }) : t('error.topUpRefusedNoReason', { provider });
   };
   return {
     locale: intl.locale,
     t,
     /** An amount of the API (decimal string, major units) as the locale writes it. */
     amount: (value: { amount: string; currency: string }) => formatAmount(value.amount, value.currency, intl.locale),
-    /** What the customer reads for an error: its text by code (else the API's detail), then the tries left and the wait. */
+    /** What the customer reads for an error: its text by code (never the API's detail), then the tries left and the wait. */
     error(error: CheckoutError | undefined): string {
       if (!error) return '';
-      if (error.code === 'topup_failed' || error.code === 'topup_timeout') return topUpFailure(error.code, error.failureReason);
-      const id = ERROR_TEXTS[error.code];
-      const parts = [id ? t(id) : error.message];
+      if (error.code === 'topup_failed' || error.code === 'topup_timeout') return topUpFailure(error);
+      const parts = [t(errorMessageId(error.code))];
       if (error.attemptsRemaining !== undefined) parts.push(t('error.triesLeft', { count: error.attemptsRemaining }));
       if (error.retryAfter !== undefined) parts.push(wait(error.retryAfter));
       return parts.join(' ');

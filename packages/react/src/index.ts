@@ -3,18 +3,38 @@ export {
   shortfall,
   TOPUP_POLL_INTERVAL_MS,
   TOPUP_WAIT_MS,
+  topUpProviders,
   useCheckout,
   type Checkout as CheckoutController,
+  type CheckoutOptions,
+} from './useCheckout.ts';
+export {
+  checkoutReducer,
+  INITIAL as CHECKOUT_INITIAL,
+  suggestProvider,
   type CheckoutError,
+  type CheckoutEvent,
   type CheckoutState,
   type CheckoutStatus,
   type CheckoutTopUp,
-} from './useCheckout.ts';
+  type TopUpProvider,
+} from './checkoutMachine.ts';
 export { Checkout, CHECKOUT_CSS, themeStyle, type CheckoutProps, type CheckoutTheme } from './Checkout.tsx';
-export { browserLanguages, CHECKOUT_MESSAGES, CheckoutIntl, checkoutLanguage, CUSTOMER_MESSAGES, useCheckoutText, type CheckoutMessageId } from './i18n.tsx';
+export {
+  browserLanguages,
+  CHECKOUT_ERROR_CODES,
+  CHECKOUT_MESSAGES,
+  CheckoutIntl,
+  checkoutLanguage,
+  CUSTOMER_MESSAGES,
+  errorMessageId,
+  useCheckoutText,
+  type CheckoutErrorCode,
+  type CheckoutMessageId,
+} from './i18n.tsx';
 export { formatAmount, formatDate, formatDateTime, type Language, type LanguageChoice } from '@caisse/intl';
 export { MobileMoneySteps, type MobileMoneyStepsProps } from './MobileMoney.tsx';
-export { suggestProvider, useMobileMoney, type MobileMoney, type MobileMoneyOptions, type MobileMoneyState, type MobileMoneyStatus } from './useMobileMoney.ts';
+export { useMobileMoney, type MobileMoney, type MobileMoneyOptions, type MobileMoneyState, type MobileMoneyStatus } from './useMobileMoney.ts';
 export { OtpCodeInput, type OtpCodeInputProps } from './OtpCodeInput.tsx';
 export {
   CaisseClient,

@@ -1,25 +1,29 @@
-import {
-  type AuthenticatedUser,
-  CaisseError,
-  type OtpChallenge,
-  type OtpChannel,
-  type PasswordResetRequest,
-  type PaymentIntentStatus,
-  type PublicPaymentIntent,
-  type Topup,
-} from '@caisse/browser';
+import { type AuthenticatedUser, CaisseError, type MobileMoneyMethod, type OtpChannel, type Timers, type Topup } from '@caisse/browser';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CUSTOMER_MESSAGES } from './i18n.tsx';
+import {
+  CLOSED,
+  type CheckoutError,
+  type CheckoutEvent,
+  type CheckoutState,
+  type CheckoutStatus,
+  type CheckoutTopUp,
+  checkoutReducer,
+  INITIAL,
+  normalizePhone,
+  shortfall,
+  suggestProvider,
+  type TopUpProvider,
+} from './checkoutMachine.ts';
+import { customerError, toCheckoutError } from './i18n.tsx';
 import { useCaisse } from './provider.tsx';
 
+export { shortfall };
+export type { CheckoutError, CheckoutState, CheckoutStatus, CheckoutTopUp, TopUpProvider } from './checkoutMachine.ts';
+
 /**
- * The steps of a checkout:
- *
- *   loading → ready → logging-in → otp-sent → otp-verified → charging → succeeded
- *                                                                      ↘ failed | expired | canceled | error
- *   ready → reset-phone → reset-code → logging-in → otp-sent …   (forgot password)
- *   logging-in → topup-offer → topup-pending → otp-sent …         (the wallet holds too little)
- *                            ↖ topup-failed ↙   (cancel: back to ready)
+ * Drives the payment of the provider's intent through the checkout's state machine
+ * (`checkoutMachine.ts`, where the steps are drawn): this hook only runs the requests and timers
+ * and dispatches what they answered.
  *
  * `loading` reads the intent; an intent already paid, expired or canceled goes straight to
  * `succeeded`, `expired` or `canceled`. A wrong password or code keeps the step and sets
@@ -33,74 +37,15 @@ import { useCaisse } from './provider.tsx';
  * Short wallet: after sign-in (before the payment code is sent) the customer's wallet is read;
  * when it holds less than the intent — or when a charge answers 402 `insufficient_funds` and the
  * intent still takes attempts — `topup-offer` proposes to top up the missing amount by mobile
- * money (`topUp`). `startTopUp` asks the payer's account for it (`topup-pending` while they
- * approve on their phone, read again every second, for at most two minutes); once SUCCEEDED the
- * payment code is sent as usual. FAILED (or no answer in time) is `topup-failed`, with the
- * reason in `error`: `retryTopUp` offers it again, `cancelTopUp` goes back to sign-in.
+ * money (`topUp`), with the providers of `GET /payment-methods` that take an approval on the
+ * phone. `startTopUp` asks the payer's account for it (`topup-pending` while they approve on
+ * their phone, read again every second, for at most two minutes); once SUCCEEDED the payment code
+ * is sent as usual. FAILED (or no answer in time) is `topup-failed`, with the reason in `error`:
+ * `retryTopUp` offers it again, `cancelTopUp` goes back to sign-in.
+ *
+ * A code sent less than a minute before (signing in again: 429 `otp_rate_limited`) is still
+ * good: the code step shows, and `error.retryAfter` counts the wait down once a second.
  */
-export type CheckoutStatus =
-  | 'loading'
-  | 'ready'
-  | 'reset-phone'
-  | 'reset-code'
-  | 'logging-in'
-  | 'topup-offer'
-  | 'topup-pending'
-  | 'topup-failed'
-  | 'otp-sent'
-  | 'otp-verified'
-  | 'charging'
-  | 'succeeded'
-  | 'failed'
-  | 'expired'
-  | 'canceled'
-  | 'error';
-
-export interface CheckoutError {
-  code: string;
-  message: string;
-  /** Tries left for the current code (`otp_incorrect`). */
-  attemptsRemaining?: number;
-  /** Seconds to wait before asking again (429). */
-  retryAfter?: number;
-  requestId?: string;
-  /** A failed top-up: the provider's reason (e.g. APPROVAL_REJECTED, TIMEOUT). */
-  failureReason?: string;
-}
-
-/** The top-up the checkout offers when the wallet holds less than the intent. */
-export interface CheckoutTopUp {
-  /** What is missing: the intent's amount less the wallet's balance (a decimal string in major units). */
-  amount: string;
-  currency: string;
-  provider: 'mtn_momo';
-  /** The mobile-money number to ask: the one last typed, else the signed-in customer's. */
-  phoneNumber: string;
-  /** The top-up under way (`topup-pending`), or the last one tried. */
-  topup: Topup | undefined;
-}
-
-export interface CheckoutState {
-  status: CheckoutStatus;
-  intent: PublicPaymentIntent | undefined;
-  user: AuthenticatedUser | undefined;
-  /** Where the last code went (masked), and when a new one may be asked for. */
-  otp: OtpChallenge | undefined;
-  error: CheckoutError | undefined;
-  /** A request runs that does not change the step (resending or verifying a code). */
-  pending: boolean;
-  /** After `failed`: the intent still takes a payment, so `retry()` starts a new attempt. */
-  canRetry: boolean;
-  /** The phone number the customer last typed (sign-in or reset), to fill the next form with. */
-  phoneNumber: string | undefined;
-  /** Where the password reset code went, once asked for (`reset-code`). */
-  reset: PasswordResetRequest | undefined;
-  /** The customer set a new password in this checkout (and was then signed in with it). */
-  passwordChanged: boolean;
-  /** Once the wallet was found short: the top-up offered, under way or done. */
-  topUp: CheckoutTopUp | undefined;
-}
-
 export interface Checkout extends CheckoutState {
   /** Signs the customer in, then sends the code by SMS (or `channel`). From `ready`. */
   login(phoneNumber: string, password: string, channel?: OtpChannel): Promise<void>;
@@ -126,84 +71,43 @@ export interface Checkout extends CheckoutState {
   cancelPasswordReset(): void;
   /**
    * Tops the wallet up by the missing amount from `phoneNumber`'s mobile-money account (default:
-   * `topUp.phoneNumber`), waits for the payer's approval, then sends the payment code. From `topup-offer`.
+   * `topUp.phoneNumber`) through `provider` (default: `topUp.provider`), waits for the payer's
+   * approval, then sends the payment code. From `topup-offer`.
    */
-  startTopUp(phoneNumber?: string): Promise<void>;
+  startTopUp(phoneNumber?: string, provider?: string): Promise<void>;
+  /** From `topup-offer`: the provider to top up from (one of `topUp.providers`). */
+  chooseTopUpProvider(provider: string): void;
   /** After `topup-failed`: reads the wallet again and offers the top-up again (or goes on if the money arrived). */
   retryTopUp(): Promise<void>;
   /** From `topup-offer` or `topup-failed`: signs the customer out, back to `ready`. */
   cancelTopUp(): void;
 }
 
+export interface CheckoutOptions {
+  /** Timers for the waits and the countdown (tests pass fake ones). */
+  timers?: Timers;
+  now?: () => number;
+}
+
 /** How often a pending top-up is read again, and how long the checkout waits for the payer's approval. */
 export const TOPUP_POLL_INTERVAL_MS = 1000;
 export const TOPUP_WAIT_MS = 2 * 60_000;
 
-const TERMINAL: Partial<Record<PaymentIntentStatus, CheckoutStatus>> = {
-  SUCCEEDED: 'succeeded',
-  PARTIALLY_REFUNDED: 'succeeded',
-  REFUNDED: 'succeeded',
-  FAILED: 'failed',
-  EXPIRED: 'expired',
-  CANCELED: 'canceled',
-};
-
-function toError(err: unknown): CheckoutError {
-  if (err instanceof CaisseError) {
-    const attempts = err.raw?.attemptsRemaining;
-    return {
-      code: err.code,
-      message: CUSTOMER_MESSAGES[err.code] ?? err.message,
-      ...(typeof attempts === 'number' ? { attemptsRemaining: attempts } : {}),
-      ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}),
-      ...(err.requestId !== undefined ? { requestId: err.requestId } : {}),
-    };
-  }
-  return { code: 'unexpected_error', message: err instanceof Error ? err.message : String(err) };
+/** The providers a wallet top-up can ask: mobile money approved on the phone, available now. */
+export function topUpProviders(methods: readonly { type: string }[]): TopUpProvider[] {
+  return methods
+    .filter((m): m is MobileMoneyMethod => m.type === 'mobile_money')
+    .filter((m) => m.available && m.approval === 'phone_prompt')
+    .map((m) => ({ provider: m.provider, name: m.name, prefixes: m.prefixes }));
 }
-
-const INITIAL: CheckoutState = {
-  status: 'loading',
-  intent: undefined,
-  user: undefined,
-  otp: undefined,
-  error: undefined,
-  pending: false,
-  canRetry: false,
-  phoneNumber: undefined,
-  reset: undefined,
-  passwordChanged: false,
-  topUp: undefined,
-};
-
-/** "+237 650-00.00 01" → "+237650000001": people type spaces and dashes, the API wants E.164. */
-const normalizePhone = (phoneNumber: string) => phoneNumber.replace(/[\s().-]+/g, '');
-
-const decimals = (amount: string) => amount.split('.')[1]?.length ?? 0;
-const scaled = (amount: string, scale: number) => {
-  const [whole = '0', fraction = ''] = amount.split('.');
-  return BigInt(whole + fraction.padEnd(scale, '0'));
-};
-
-/**
- * What `held` lacks to pay `needed` (decimal strings in major units, no floats), or undefined
- * when it is enough: `shortfall('5000', '1500')` → `'3500'`, `shortfall('12.50', '10')` → `'2.50'`.
- */
-export function shortfall(needed: string, held: string): string | undefined {
-  const scale = Math.max(decimals(needed), decimals(held));
-  const missing = scaled(needed, scale) - scaled(held, scale);
-  if (missing <= 0n) return undefined;
-  const digits = missing.toString().padStart(scale + 1, '0');
-  return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-}
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Drives the payment of the provider's intent, one step at a time. */
-export function useCheckout(): Checkout {
+export function useCheckout(options: CheckoutOptions = {}): Checkout {
   const { client, clientSecret } = useCaisse();
+  const clock = useRef({ timers: options.timers ?? (globalThis as Timers), now: options.now ?? Date.now });
+  clock.current = { timers: options.timers ?? (globalThis as Timers), now: options.now ?? Date.now };
   const [state, setState] = useState<CheckoutState>(INITIAL);
-  // The latest state, for the actions to read between renders; every change goes through update.
+  // The latest state, for the actions to read between renders; every change goes through send.
   const current = useRef(state);
   // Answers that arrive after the intent changed or the component left are dropped.
   const generation = useRef(0);
@@ -211,47 +115,54 @@ export function useCheckout(): Checkout {
   const codeChannel = useRef<OtpChannel | undefined>(undefined);
   // Each top-up's wait has its number: a wait that is no longer the latest stops.
   const topUpRun = useRef(0);
+  // The providers a top-up may ask, read once.
+  const providers = useRef<Promise<TopUpProvider[]> | undefined>(undefined);
 
-  const update = useCallback((gen: number, patch: Partial<CheckoutState>) => {
-    if (gen !== generation.current) return;
-    const next = { ...current.current, ...patch };
+  /** Dispatches `event` unless its generation is over; false when the machine did not take it. */
+  const send = useCallback((gen: number, event: CheckoutEvent): boolean => {
+    if (gen !== generation.current) return false;
+    const next = checkoutReducer(current.current, event);
+    if (next === current.current) return false;
     current.current = next;
     setState(next);
+    return true;
   }, []);
+  const now = () => clock.current.now();
+  const wait = (ms: number) => new Promise((resolve) => clock.current.timers.setTimeout(() => resolve(undefined), ms));
 
-  /** Reads the intent and moves to the step its status implies (`fallback` while PENDING). */
+  /** Reads the intent and moves to the step its status implies (`whilePending` while PENDING). */
   const settle = useCallback(
-    async (gen: number, fallback: CheckoutStatus, extra: Partial<CheckoutState> = {}) => {
+    async (gen: number, whilePending: CheckoutStatus, extra: { status?: CheckoutStatus; error?: CheckoutError | null } = {}) => {
       try {
         const intent = await client.retrieveIntent(clientSecret);
-        const terminal = TERMINAL[intent.status];
-        const status = terminal ?? (intent.status === 'PROCESSING' ? 'charging' : fallback);
-        update(gen, { intent, status, canRetry: intent.status === 'PENDING', pending: false, ...extra });
+        send(gen, { type: 'intent.read', intent, whilePending, ...extra });
       } catch (err) {
-        update(gen, { status: 'error', error: toError(err), pending: false });
+        send(gen, { type: 'intent.unreadable', error: toCheckoutError(err) });
       }
     },
-    [client, clientSecret, update],
+    [client, clientSecret, send],
   );
 
   useEffect(() => {
     const gen = ++generation.current;
-    update(gen, INITIAL);
+    send(gen, { type: 'load.started' });
+    providers.current = undefined;
     void settle(gen, 'ready');
     return () => {
       generation.current++;
     };
-  }, [settle, update]);
+  }, [settle, send]);
 
   // An open intent expires at expiresAt: read it again then, so the page shows `expired`.
   const expiresAt = state.intent?.expiresAt;
-  const open = !['succeeded', 'failed', 'expired', 'canceled', 'error', 'loading', 'charging'].includes(state.status);
+  const open = !CLOSED.includes(state.status);
   useEffect(() => {
     if (!open || expiresAt === undefined) return;
     const gen = generation.current;
-    const ms = Math.max(0, Date.parse(expiresAt) - Date.now()) + 500;
-    const timer = setTimeout(() => void settle(gen, current.current.status), Math.min(ms, 2 ** 31 - 1));
-    return () => clearTimeout(timer);
+    const ms = Math.max(0, Date.parse(expiresAt) - clock.current.now()) + 500;
+    const { timers } = clock.current;
+    const timer = timers.setTimeout(() => void settle(gen, current.current.status), Math.min(ms, 2 ** 31 - 1));
+    return () => timers.clearTimeout(timer);
   }, [open, expiresAt, settle]);
 
   // PROCESSING (an asynchronous source) settles later: look again every few seconds.
@@ -259,23 +170,42 @@ export function useCheckout(): Checkout {
   useEffect(() => {
     if (!processing) return;
     const gen = generation.current;
-    const timer = setInterval(() => void settle(gen, 'charging'), 3000);
-    return () => clearInterval(timer);
+    const { timers } = clock.current;
+    let timer: unknown;
+    let stopped = false;
+    const look = () => {
+      if (!stopped) timer = timers.setTimeout(() => void settle(gen, 'charging').then(look), 3000);
+    };
+    look();
+    return () => {
+      stopped = true;
+      timers.clearTimeout(timer);
+    };
   }, [processing, settle]);
+
+  // A 429's wait counts down once a second.
+  const retryAt = state.retryAt;
+  useEffect(() => {
+    if (retryAt === undefined) return;
+    const gen = generation.current;
+    const { timers } = clock.current;
+    let timer: unknown;
+    const tick = () => {
+      send(gen, { type: 'tick', now: clock.current.now() });
+      if (current.current.retryAt !== undefined) timer = timers.setTimeout(tick, 1000);
+    };
+    timer = timers.setTimeout(tick, 1000);
+    return () => timers.clearTimeout(timer);
+  }, [retryAt, send]);
 
   /** What an error from a step means for the checkout as a whole. */
   const onError = useCallback(
     async (gen: number, err: unknown, stay: CheckoutStatus) => {
-      const error = toError(err);
-      if (error.code === 'intent_expired' || error.code === 'intent_state_invalid') {
-        return settle(gen, stay, { error });
-      }
-      if (error.code === 'access_token_invalid' || error.code === 'access_token_missing') {
-        return update(gen, { status: 'ready', error, pending: false });
-      }
-      update(gen, { status: stay, error, pending: false });
+      const error = toCheckoutError(err);
+      if (error.code === 'intent_expired' || error.code === 'intent_state_invalid') return settle(gen, stay, { error });
+      send(gen, { type: 'request.failed', error, stay, now: clock.current.now() });
     },
-    [settle, update],
+    [settle, send],
   );
 
   const sendCode = useCallback(
@@ -284,21 +214,37 @@ export function useCheckout(): Checkout {
       codeChannel.current = requested ?? codeChannel.current;
       try {
         const otp = await client.initOtp({ userId, channel: codeChannel.current ?? 'sms', ...(intent ? { intentionId: intent.id } : {}) });
-        update(gen, { status: 'otp-sent', otp, error: undefined, pending: false });
+        send(gen, { type: 'code.sent', otp });
       } catch (err) {
+        // Signing in again within the resend wait: the code sent moments ago is still good.
+        const error = toCheckoutError(err);
+        if (error.code === 'otp_rate_limited' && stay !== 'otp-sent' && stay !== 'otp-verified') {
+          send(gen, { type: 'code.stillValid', error, now: clock.current.now() });
+          return;
+        }
         await onError(gen, err, stay);
       }
     },
-    [client, onError, update],
+    [client, onError, send],
   );
 
+  /** The providers a top-up may ask (`GET /payment-methods`), read once; none when it cannot be read. */
+  const readProviders = useCallback(() => {
+    providers.current ??= client.getPaymentMethods(clientSecret).then(topUpProviders, () => {
+      providers.current = undefined;
+      return [];
+    });
+    return providers.current;
+  }, [client, clientSecret]);
+
   /**
-   * Reads the wallet: when it holds less than the intent, offers the top-up of what is missing
-   * (`topup-offer`, with `extra`) and answers 'short'; 'enough' otherwise, 'unknown' when the
-   * wallet could not be read (the charge would then say `insufficient_funds`).
+   * Reads the wallet: when it holds less than the intent and a provider can top it up, offers the
+   * top-up of what is missing (`topup-offer`) and answers 'short'; 'enough' otherwise, 'unknown'
+   * when the wallet could not be read or nothing can top it up (the charge would then say
+   * `insufficient_funds`).
    */
   const offerTopUp = useCallback(
-    async (gen: number, extra: Partial<CheckoutState> = {}): Promise<'short' | 'enough' | 'unknown'> => {
+    async (gen: number, error?: CheckoutError): Promise<'short' | 'enough' | 'unknown'> => {
       const { intent, user } = current.current;
       if (intent === undefined || user === undefined) return 'unknown';
       let missing: string | undefined;
@@ -309,17 +255,16 @@ export function useCheckout(): Checkout {
         return 'unknown';
       }
       if (missing === undefined) return 'enough';
+      const choices = await readProviders();
+      if (choices.length === 0) return 'unknown';
       const before = current.current.topUp;
-      update(gen, {
-        status: 'topup-offer',
-        pending: false,
-        error: undefined,
-        topUp: { amount: missing, currency: intent.currency, provider: 'mtn_momo', phoneNumber: before?.phoneNumber ?? user.phoneNumber, topup: before?.topup },
-        ...extra,
-      });
-      return 'short';
+      const phoneNumber = before?.phoneNumber ?? user.phoneNumber;
+      const kept = before && choices.some((p) => p.provider === before.provider) ? before.provider : undefined;
+      const provider = kept ?? suggestProvider(phoneNumber, choices) ?? (choices[0] as TopUpProvider).provider;
+      const topUp: CheckoutTopUp = { amount: missing, currency: intent.currency, providers: choices, provider, phoneNumber, topup: before?.topup };
+      return send(gen, { type: 'wallet.short', topUp, ...(error ? { error } : {}) }) ? 'short' : 'unknown';
     },
-    [client, update],
+    [client, readProviders, send],
   );
 
   /** On to the payment code once the wallet holds enough; the top-up offer when it does not. */
@@ -336,7 +281,7 @@ export function useCheckout(): Checkout {
   /** Signs in, then sends the payment code; a failure goes back to `ready` with the error. */
   const signIn = useCallback(
     async (gen: number, phoneNumber: string, password: string, channel: OtpChannel | undefined) => {
-      update(gen, { status: 'logging-in', phoneNumber, error: undefined, pending: false, topUp: undefined });
+      if (!send(gen, { type: 'signIn.started', phoneNumber })) return;
       codeChannel.current = channel;
       let user: AuthenticatedUser;
       try {
@@ -344,10 +289,10 @@ export function useCheckout(): Checkout {
       } catch (err) {
         return onError(gen, err, 'ready');
       }
-      update(gen, { user });
+      send(gen, { type: 'signIn.succeeded', user });
       await proceed(gen, 'ready');
     },
-    [client, onError, proceed, update],
+    [client, onError, proceed, send],
   );
 
   const login = useCallback(
@@ -360,105 +305,84 @@ export function useCheckout(): Checkout {
 
   const forgotPassword = useCallback(
     (phoneNumber?: string) => {
-      const s = current.current;
-      if (s.status !== 'ready') return;
       const typed = phoneNumber === undefined ? '' : normalizePhone(phoneNumber);
-      update(generation.current, { status: 'reset-phone', error: undefined, reset: undefined, ...(typed ? { phoneNumber: typed } : {}) });
+      send(generation.current, { type: 'reset.opened', ...(typed ? { phoneNumber: typed } : {}) });
     },
-    [update],
+    [send],
   );
 
   const requestPasswordReset = useCallback(
     async (phoneNumber?: string) => {
       const s = current.current;
-      if ((s.status !== 'reset-phone' && s.status !== 'reset-code') || s.pending) return;
       const number = normalizePhone(phoneNumber ?? s.phoneNumber ?? '');
       const gen = generation.current;
-      update(gen, { pending: true, error: undefined, phoneNumber: number });
+      if (!send(gen, { type: 'reset.requested', phoneNumber: number })) return;
       try {
         const reset = await client.requestPasswordReset(number);
-        update(gen, { status: 'reset-code', reset, pending: false });
+        send(gen, { type: 'reset.sent', reset });
       } catch (err) {
         await onError(gen, err, s.status);
       }
     },
-    [client, onError, update],
+    [client, onError, send],
   );
 
   const confirmPasswordReset = useCallback(
     async (code: string, newPassword: string, channel?: OtpChannel) => {
       const s = current.current;
       const phoneNumber = s.reset?.phoneNumber ?? s.phoneNumber;
-      if (s.status !== 'reset-code' || s.pending || phoneNumber === undefined) return;
       const gen = generation.current;
-      update(gen, { pending: true, error: undefined });
+      if (phoneNumber === undefined || !send(gen, { type: 'reset.confirmRequested' })) return;
       try {
         await client.confirmPasswordReset({ phoneNumber, code: code.trim(), newPassword });
       } catch (err) {
         return onError(gen, err, 'reset-code');
       }
-      update(gen, { passwordChanged: true, reset: undefined });
+      send(gen, { type: 'reset.confirmed' });
       await signIn(gen, phoneNumber, newPassword, channel);
     },
-    [client, onError, signIn, update],
+    [client, onError, signIn, send],
   );
 
-  const cancelPasswordReset = useCallback(() => {
-    const s = current.current;
-    // Not while a request runs: its answer would move the step on behind the customer's back.
-    if ((s.status !== 'reset-phone' && s.status !== 'reset-code') || s.pending) return;
-    update(generation.current, { status: 'ready', error: undefined, reset: undefined, pending: false });
-  }, [update]);
+  const cancelPasswordReset = useCallback(() => void send(generation.current, { type: 'reset.canceled' }), [send]);
 
   const resendCode = useCallback(
     async (channel?: OtpChannel) => {
       const s = current.current;
-      if ((s.status !== 'otp-sent' && s.status !== 'otp-verified') || s.user === undefined || s.pending) return;
       const gen = generation.current;
-      update(gen, { pending: true, error: undefined });
+      if (s.user === undefined || !send(gen, { type: 'code.resendRequested' })) return;
       await sendCode(gen, s.user.id, channel ?? s.otp?.channel, s.status);
     },
-    [sendCode, update],
+    [sendCode, send],
   );
 
   const verifyCode = useCallback(
     async (otp: string) => {
       const s = current.current;
-      if (s.status !== 'otp-sent' || s.user === undefined || s.pending) return;
       const gen = generation.current;
-      update(gen, { pending: true, error: undefined });
+      if (s.user === undefined || !send(gen, { type: 'code.verifyRequested' })) return;
       try {
         await client.verifyOtp({ userId: s.user.id, otp: otp.trim() });
-        update(gen, { status: 'otp-verified', pending: false });
+        send(gen, { type: 'code.verified' });
       } catch (err) {
         await onError(gen, err, 'otp-sent');
       }
     },
-    [client, onError, update],
+    [client, onError, send],
   );
 
   const pay = useCallback(async () => {
     const s = current.current;
-    if (s.status !== 'otp-verified' || s.intent === undefined) return;
     const gen = generation.current;
-    update(gen, { status: 'charging', error: undefined });
+    if (s.intent === undefined || !send(gen, { type: 'charge.started' })) return;
     try {
       const intent = await client.charge(s.intent.id);
-      if (TERMINAL[intent.status] === 'succeeded') return update(gen, { status: 'succeeded', intent, canRetry: false });
-      if (intent.status === 'PROCESSING') return update(gen, { status: 'charging', intent });
-      const lastError = intent.lastError;
-      update(gen, {
-        status: 'failed',
-        intent,
-        canRetry: intent.status === 'PENDING',
-        error: lastError
-          ? { code: lastError.code, message: lastError.message }
-          : { code: 'payment_failed', message: CUSTOMER_MESSAGES.payment_failed as string },
-      });
+      send(gen, { type: 'charge.answered', intent, error: customerError(intent.lastError?.code ?? 'payment_failed') });
     } catch (err) {
-      const error = toError(err);
+      const error = toCheckoutError(err);
       if (error.code === 'otp_token_invalid' || error.code === 'otp_token_missing') {
-        return update(gen, { status: 'otp-sent', error });
+        send(gen, { type: 'charge.codeRefused', error });
+        return;
       }
       if (err instanceof CaisseError && err.status === 402) {
         // Too little in the wallet while the intent still takes attempts: offer the top-up.
@@ -466,8 +390,8 @@ export function useCheckout(): Checkout {
           try {
             const intent = await client.retrieveIntent(clientSecret);
             if (intent.status === 'PENDING') {
-              update(gen, { intent, canRetry: true });
-              if ((await offerTopUp(gen, { error })) === 'short') return;
+              send(gen, { type: 'intent.read', intent, whilePending: 'charging' });
+              if ((await offerTopUp(gen, error)) === 'short') return;
             }
           } catch {
             /* the intent is read again just below */
@@ -479,21 +403,18 @@ export function useCheckout(): Checkout {
       if (error.code === 'connection_error') return settle(gen, 'error', { error });
       await onError(gen, err, 'error');
     }
-  }, [client, clientSecret, offerTopUp, onError, settle, update]);
+  }, [client, clientSecret, offerTopUp, onError, settle, send]);
 
   /** Reads the top-up every second until the provider decided, or the wait is over. */
   const awaitTopUp = useCallback(
     async (gen: number, run: number, first: Topup) => {
-      const deadline = Date.now() + TOPUP_WAIT_MS;
+      const deadline = now() + TOPUP_WAIT_MS;
       const stale = () => gen !== generation.current || run !== topUpRun.current || current.current.status !== 'topup-pending';
-      const withTopup = (topup: Topup): Partial<CheckoutState> => {
-        const offer = current.current.topUp;
-        return offer ? { topUp: { ...offer, topup } } : {};
-      };
       let topup = first;
       while (topup.status === 'PENDING') {
-        if (Date.now() >= deadline) {
-          return update(gen, { status: 'topup-failed', error: { code: 'topup_timeout', message: CUSTOMER_MESSAGES.topup_timeout as string } });
+        if (now() >= deadline) {
+          send(gen, { type: 'topUp.failed', error: customerError('topup_timeout') });
+          return;
         }
         await wait(TOPUP_POLL_INTERVAL_MS);
         if (stale()) return;
@@ -510,70 +431,66 @@ export function useCheckout(): Checkout {
       }
       if (topup.status === 'FAILED') {
         const reason = topup.failureReason ?? undefined;
-        return update(gen, {
-          status: 'topup-failed',
-          ...withTopup(topup),
-          error: { code: 'topup_failed', message: CUSTOMER_MESSAGES.topup_failed as string, ...(reason ? { failureReason: reason } : {}) },
-        });
+        const offer = current.current.topUp;
+        const providerName = offer?.providers.find((p) => p.provider === offer.provider)?.name ?? topup.provider;
+        const error = { ...customerError('topup_failed'), providerName, ...(reason ? { failureReason: reason } : {}) };
+        send(gen, { type: 'topUp.failed', error, topup });
+        return;
       }
-      update(gen, withTopup(topup));
+      send(gen, { type: 'topUp.updated', topup });
       await proceed(gen, 'ready');
     },
-    [client, onError, proceed, update],
+    [client, onError, proceed, send],
   );
 
   const startTopUp = useCallback(
-    async (phoneNumber?: string) => {
+    async (phoneNumber?: string, provider?: string) => {
       const s = current.current;
-      if (s.status !== 'topup-offer' || s.topUp === undefined || s.pending) return;
       const gen = generation.current;
+      if (s.topUp === undefined) return;
+      const number = normalizePhone(phoneNumber ?? s.topUp.phoneNumber);
+      if (!send(gen, { type: 'topUp.requested', phoneNumber: number, provider: provider ?? s.topUp.provider })) return;
       const run = ++topUpRun.current;
-      const offer: CheckoutTopUp = { ...s.topUp, phoneNumber: normalizePhone(phoneNumber ?? s.topUp.phoneNumber) };
-      update(gen, { pending: true, error: undefined, topUp: offer });
+      const offer = current.current.topUp as CheckoutTopUp;
       let topup: Topup;
       try {
         topup = await client.topUp({ amount: offer.amount, currency: offer.currency, provider: offer.provider, phoneNumber: offer.phoneNumber });
       } catch (err) {
         return onError(gen, err, 'topup-offer');
       }
-      update(gen, { status: 'topup-pending', pending: false, topUp: { ...offer, topup } });
+      send(gen, { type: 'topUp.pending', topup });
       await awaitTopUp(gen, run, topup);
     },
-    [awaitTopUp, client, onError, update],
+    [awaitTopUp, client, onError, send],
   );
+
+  const chooseTopUpProvider = useCallback((provider: string) => void send(generation.current, { type: 'topUp.providerChosen', provider }), [send]);
 
   const retryTopUp = useCallback(async () => {
     const s = current.current;
-    if (s.status !== 'topup-failed' || s.user === undefined || s.pending) return;
     const gen = generation.current;
-    update(gen, { pending: true, error: undefined });
+    if (s.user === undefined || !send(gen, { type: 'topUp.retryRequested' })) return;
     const wallet = await offerTopUp(gen);
     if (gen !== generation.current || wallet === 'short') return;
     // The money arrived meanwhile: on to the payment. Unknown: offer the same top-up again.
     if (wallet === 'enough') return sendCode(gen, s.user.id, undefined, 'ready');
-    update(gen, { status: 'topup-offer', pending: false });
-  }, [offerTopUp, sendCode, update]);
+    send(gen, { type: 'topUp.offeredAgain' });
+  }, [offerTopUp, sendCode, send]);
 
   const cancelTopUp = useCallback(() => {
-    const s = current.current;
-    if ((s.status !== 'topup-offer' && s.status !== 'topup-failed') || s.pending) return;
+    if (!send(generation.current, { type: 'topUp.canceled' })) return;
     topUpRun.current++;
     client.logout();
-    update(generation.current, { status: 'ready', user: undefined, otp: undefined, topUp: undefined, error: undefined, pending: false });
-  }, [client, update]);
+  }, [client, send]);
 
   const retry = useCallback(async () => {
     const s = current.current;
     const gen = generation.current;
-    if (s.status === 'error' && s.intent === undefined) {
-      update(gen, { status: 'loading', error: undefined });
-      return settle(gen, 'ready');
-    }
-    if ((s.status !== 'failed' && s.status !== 'error') || (s.status === 'failed' && !s.canRetry)) return;
-    if (s.user === undefined || client.userId === undefined) return settle(gen, 'ready', { error: undefined });
-    update(gen, { pending: true, error: undefined });
+    if (!send(gen, { type: 'retry.requested' })) return;
+    if (s.status === 'error' && s.intent === undefined) return settle(gen, 'ready');
+    if (s.user === undefined || client.userId === undefined) return settle(gen, 'ready', { error: null });
     await proceed(gen, s.status);
-  }, [client, proceed, settle, update]);
+  }, [client, proceed, settle, send]);
 
   return {
     ...state,
@@ -587,6 +504,7 @@ export function useCheckout(): Checkout {
     confirmPasswordReset,
     cancelPasswordReset,
     startTopUp,
+    chooseTopUpProvider,
     retryTopUp,
     cancelTopUp,
   };

@@ -1,16 +1,9 @@
-import {
-  CaisseError,
-  type MobileMoneyMethod,
-  type NextAction,
-  type PayerIntent,
-  type PaymentMethod,
-  type PublicPaymentIntent,
-  type Timers,
-} from '@caisse/browser';
+import { type MobileMoneyMethod, type NextAction, type PayerIntent, type PaymentMethod, type PublicPaymentIntent, type Timers } from '@caisse/browser';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CUSTOMER_MESSAGES } from './i18n.tsx';
+import { type CheckoutError, suggestProvider } from './checkoutMachine.ts';
+import { customerError, toCheckoutError } from './i18n.tsx';
+
 import { useCaisse } from './provider.tsx';
-import type { CheckoutError } from './useCheckout.ts';
 
 /**
  * The direct mobile-money payment of the checkout (docs/spec/mobile-money-payments.md), beside the wallet flow of
@@ -75,38 +68,16 @@ export interface MobileMoneyOptions {
   now?: () => number;
 }
 
-/** The provider whose longest prefix starts the number ("+237 670…", "670…": with or without the country code). */
-export function suggestProvider(phoneNumber: string, methods: readonly MobileMoneyMethod[]): string | undefined {
-  const digits = phoneNumber.replace(/^00/, '').replace(/\D/g, '');
-  let best: { provider: string; length: number } | undefined;
-  for (const method of methods) {
-    for (const raw of method.prefixes ?? []) {
-      const prefix = raw.replace(/\D/g, '');
-      // National prefixes ("67") also match after a 3-digit country code (+237, +221, +225).
-      const matches = prefix !== '' && (digits.startsWith(prefix) || (!raw.startsWith('+') && digits.length > 3 && digits.slice(3).startsWith(prefix)));
-      if (matches && (best === undefined || prefix.length > best.length)) best = { provider: method.provider, length: prefix.length };
-    }
-  }
-  return best?.provider;
-}
-
 const FINAL_PAID = ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
 /** "+237 670-00.00 00" → "+237670000000": people type spaces and dashes, the API wants E.164. */
 const normalize = (phone: string) => phone.replace(/[\s().-]+/g, '');
 const newKey = () => crypto.randomUUID();
 
-function toError(err: unknown): CheckoutError {
-  if (err instanceof CaisseError) {
-    return { code: err.code, message: CUSTOMER_MESSAGES[err.code] ?? err.message, ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}) };
-  }
-  return { code: 'unexpected_error', message: err instanceof Error ? err.message : String(err) };
-}
-
 /** Why the last attempt failed: its `failureCode`, else the intent's `lastError`. */
 function failureOf(intent: PayerIntent): CheckoutError {
   const last = Array.isArray(intent.attempts) ? intent.attempts[intent.attempts.length - 1] : undefined;
   const code = last?.failureCode ?? intent.lastError?.code ?? 'payment_failed';
-  return { code, message: CUSTOMER_MESSAGES[code] ?? intent.lastError?.message ?? (CUSTOMER_MESSAGES.payment_failed as string) };
+  return customerError(code);
 }
 
 const INITIAL: MobileMoneyState = {
@@ -178,7 +149,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     } catch (err) {
       if (abort.signal.aborted) return;
       watching.current = undefined;
-      return update({ status: 'failed', error: toError(err) });
+      return update({ status: 'failed', error: toCheckoutError(err) });
     }
     watching.current = undefined;
     if (FINAL_PAID.includes(settled.status)) return update({ status: 'succeeded', intent: settled, error: undefined, secondsLeft: undefined });
@@ -239,7 +210,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
       });
     } catch (err) {
       // Refused before any request reached the phone: the form again, with the reason.
-      return update({ status: 'choose', error: toError(err) });
+      return update({ status: 'choose', error: toCheckoutError(err) });
     }
     const nextAction = answer.nextAction ?? undefined;
     if (nextAction?.type === 'redirect') {

@@ -2,7 +2,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CaisseProvider, Checkout, type CheckoutProps } from '../src/index.ts';
-import { fakeGateway, REJECTED_NUMBER } from './fake-gateway.ts';
+import { fakeGateway, METHODS, REJECTED_NUMBER } from './fake-gateway.ts';
 
 function renderCheckout(gateway = fakeGateway(), props: CheckoutProps = {}) {
   const user = userEvent.setup();
@@ -161,6 +161,51 @@ describe('<Checkout/>', () => {
     await waitFor(() => expect(gateway.state.codesSent).toBe(2));
   });
 
+  it('a customer signing in again moments after a code was sent goes to the code step: that code is still good', async () => {
+    const gateway = fakeGateway();
+    gateway.state.tooMany.set('/otp/init', { code: 'otp_rate_limited', retryAfter: 11 });
+    const { user } = renderCheckout(gateway, { locale: 'fr-CM' });
+    await user.type(await screen.findByLabelText('Numéro de téléphone'), '+237650000001');
+    await user.type(screen.getByLabelText('Mot de passe'), 'correct horse{Enter}');
+    const code = await screen.findByLabelText('Code de vérification');
+    expect(screen.getByRole('status').textContent).toBe(
+      'Un code a été envoyé sur votre téléphone il y a un instant : il est toujours valable. Saisissez-le ci-dessous.',
+    );
+    expect(screen.getByRole('alert').textContent).toMatch(/Patientez 11 secondes\.$/);
+    await user.type(code, '123456{Enter}');
+    await screen.findByRole('button', { name: /^Payer 5\s000\sFCFA$/ });
+  });
+
+  it("shows its own words for an error, never the API's English detail", async () => {
+    const gateway = fakeGateway();
+    // An answer whose code the checkout does not know: its detail ("Too many attempts") stays out of the page.
+    gateway.state.tooMany.set('/auth/web', { code: 'brand_new_code', retryAfter: 3 });
+    const { user } = renderCheckout(gateway, { locale: 'fr-CM' });
+    await user.type(await screen.findByLabelText('Numéro de téléphone'), '+237650000001');
+    await user.type(screen.getByLabelText('Mot de passe'), 'correct horse{Enter}');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/^Un problème est survenu\. Réessayez, ou retournez à la boutique\./));
+    expect(screen.getByRole('alert').textContent).not.toMatch(/Too many/);
+  });
+
+  it('ends on what was paid, to whom, its reference and a button back to the shop', async () => {
+    const { user } = renderCheckout(fakeGateway(), { merchantName: 'Mango Shop', returnUrl: 'https://shop.example/orders/42' });
+    await user.type(await screen.findByLabelText('Phone number'), '+237650000001');
+    await user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+    await user.type(await screen.findByLabelText('Verification code'), '123456{Enter}');
+    await user.click(await screen.findByRole('button', { name: /^Pay FCFA\s5,000$/ }));
+    await screen.findByText(/^Thank you: you paid FCFA\s5,000 to Mango Shop\.$/);
+    expect(screen.getByText('Reference pi_1')).toBeTruthy();
+    const back = screen.getByRole('link', { name: 'Return to Mango Shop' });
+    expect(back.getAttribute('href')).toBe('https://shop.example/orders/42');
+    expect(back.className).toContain('caisse-return');
+    cleanup();
+
+    // Without a return URL there is no button to nowhere.
+    const plain = renderCheckout(fakeGateway({ status: 'SUCCEEDED' }));
+    await screen.findByText(/^Thank you: your payment of FCFA\s5,000 is complete\.$/);
+    expect(plain.queryByRole('link')).toBeNull();
+  });
+
   it('says on the sign-in step that the account works at every shop using Caisse', async () => {
     renderCheckout();
     await screen.findByLabelText('Phone number');
@@ -269,7 +314,9 @@ describe('<Checkout/>', () => {
   describe('a short wallet', () => {
     /** Signs in as a customer whose wallet holds `balance` of the 5 000 FCFA. */
     async function signInShort(balance: number, props: CheckoutProps = {}) {
-      const view = renderCheckout(fakeGateway({ balance }), props);
+      // A gateway with mobile-money methods: the top-up offers those approved on the phone.
+      const view = renderCheckout(fakeGateway({ balance, mobileMoney: true }), props);
+      await view.user.click(await screen.findByRole('button', { name: 'Pay with my Caisse wallet' }));
       await view.user.type(await screen.findByLabelText('Phone number'), '+237650000001');
       await view.user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
       return view;
@@ -337,6 +384,33 @@ describe('<Checkout/>', () => {
       // Cancel: back to sign-in, signed out.
       await screen.findByLabelText('Password');
       expect(gateway.client.userId).toBeUndefined();
+    });
+
+    it('names no provider of its own: the payer picks one of those the gateway lists, which the top-up asks', async () => {
+      const wave = {
+        type: 'mobile_money',
+        provider: 'wave',
+        name: 'Wave',
+        approval: 'phone_prompt',
+        available: true,
+        minAmount: '100',
+        maxAmount: '1000000',
+        prefixes: ['77'],
+        ussd: null,
+      };
+      const view = renderCheckout(fakeGateway({ balance: 1500, mobileMoney: true, methods: [...METHODS, wave] }));
+      await view.user.click(await screen.findByRole('button', { name: 'Pay with my Caisse wallet' }));
+      await view.user.type(await screen.findByLabelText('Phone number'), '+237650000001');
+      await view.user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+      // The redirect provider (Orange Money) cannot take a top-up approved on the phone.
+      const choices = within(await screen.findByRole('group', { name: 'Operator' })).getAllByRole('radio');
+      expect(choices.map((c) => c.getAttribute('value'))).toEqual(['mtn_momo', 'wave']);
+      await view.user.click(screen.getByRole('radio', { name: 'Wave' }));
+      const phone = await screen.findByLabelText('Wave number');
+      await view.user.clear(phone);
+      await view.user.type(phone, '+221770000001');
+      await view.user.click(screen.getByRole('button', { name: /^Top up FCFA\s3,500 with Wave$/ }));
+      await waitFor(() => expect(view.gateway.state.topups[0]).toMatchObject({ provider: 'wave', phoneNumber: '+221770000001', amount: '3500' }));
     });
 
     it('a number the API refuses keeps the offer, with the error tied to the field', async () => {

@@ -126,7 +126,8 @@ describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
     await user.type(screen.getByLabelText('Mot de passe'), 'correct horse{Enter}');
     await user.type(await screen.findByLabelText('Code de vérification'), '123456{Enter}');
     await user.click(await screen.findByRole('button', { name: /Payer 5\s000\sFCFA/ }));
-    await screen.findByText(/votre paiement de 5\s000\sFCFA est effectué/);
+    await screen.findByText(/Merci : vous avez payé 5\s000\sFCFA à Boutique Mangue\./);
+    expect(screen.getByText('Référence pi_1')).toBeTruthy();
     // The wallet's success leads back to the shop too.
     expect(screen.getByRole('link', { name: 'Retour à Boutique Mangue' }).getAttribute('href')).toBe('https://shop.example/orders/42');
   });

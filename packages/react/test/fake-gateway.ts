@@ -37,8 +37,17 @@ export const METHODS = [
 ];
 
 export function fakeGateway(
-  opts: { status?: PublicPaymentIntent['status']; balance?: number; expiresInMs?: number; language?: 'fr' | 'en'; mobileMoney?: boolean } = {},
+  opts: {
+    status?: PublicPaymentIntent['status'];
+    balance?: number;
+    expiresInMs?: number;
+    language?: 'fr' | 'en';
+    mobileMoney?: boolean;
+    /** The methods `GET /payment-methods` lists (default METHODS) when `mobileMoney`. */
+    methods?: readonly Record<string, unknown>[];
+  } = {},
 ) {
+  const methods = opts.methods ?? METHODS;
   const state = {
     intent: {
       id: 'pi_1',
@@ -115,7 +124,7 @@ export function fakeGateway(
     state.mmCharges.push({ sessionToken: headers['x-session-token'], key: headers['idempotency-key'], body });
     if (headers['x-session-token'] !== 'ps_good') return problem(401, 'session_token_invalid', 'Wrong session token');
     const { provider, phoneNumber } = body.paymentMethod;
-    if (!METHODS.some((m) => m.type === 'mobile_money' && m.provider === provider))
+    if (!methods.some((m) => m.type === 'mobile_money' && m.provider === provider))
       return problem(400, 'provider_unsupported', 'Unknown provider', { param: 'paymentMethod.provider' });
     if (!/^\+[1-9]\d{6,14}$/.test(phoneNumber))
       return problem(400, 'phone_invalid', 'phoneNumber must be in E.164 format', { param: 'paymentMethod.phoneNumber' });
@@ -160,7 +169,7 @@ export function fakeGateway(
       return json(200, opts.mobileMoney ? readWithAttempts() : state.intent);
     }
     if (opts.mobileMoney && path === '/payment-methods') {
-      return url.searchParams.get('sessionToken') === 'ps_good' ? json(200, { data: METHODS }) : problem(404, 'not_found', 'No such payment');
+      return url.searchParams.get('sessionToken') === 'ps_good' ? json(200, { data: methods }) : problem(404, 'not_found', 'No such payment');
     }
     if (opts.mobileMoney && path === '/charge' && body.paymentMethod) return directCharge(body, headers);
     if (path === '/auth/web') {
@@ -202,7 +211,8 @@ export function fakeGateway(
     }
     if (path === '/wallet/topups' && init?.method === 'POST') {
       if (!/^\+[1-9]\d{6,14}$/.test(body.phoneNumber)) return problem(400, 'phone_invalid', 'phoneNumber must be in E.164 format', { param: 'phoneNumber' });
-      if (body.provider !== 'mtn_momo') return problem(400, 'provider_unsupported', 'Unknown provider');
+      if (!methods.some((m) => m.type === 'mobile_money' && m.approval === 'phone_prompt' && m.provider === body.provider))
+        return problem(400, 'provider_unsupported', 'Unknown provider');
       state.topupKeys.push(headers['idempotency-key'] ?? '');
       const now = new Date().toISOString();
       const topup = {
@@ -210,7 +220,7 @@ export function fakeGateway(
         object: 'topup' as const,
         amount: String(body.amount),
         currency: String(body.currency),
-        provider: 'mtn_momo',
+        provider: String(body.provider),
         phoneNumber: String(body.phoneNumber),
         status: 'PENDING' as Topup['status'],
         failureReason: null as string | null,

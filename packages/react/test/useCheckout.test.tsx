@@ -103,7 +103,7 @@ describe('useCheckout', () => {
   });
 
   it('a declined charge whose wallet cannot be read is failed; retry reads the wallet and offers the top-up', async () => {
-    const gateway = fakeGateway();
+    const gateway = fakeGateway({ mobileMoney: true });
     const { result } = setup(gateway);
     await verifiedCustomer(result);
     // The wallet was spent elsewhere after sign-in, and cannot be read when the charge is declined.
@@ -320,14 +320,16 @@ describe('useCheckout', () => {
     });
 
     it('reads the wallet after sign-in and offers the missing amount before any code is sent', async () => {
-      const gateway = fakeGateway({ balance: 1500 });
+      const gateway = fakeGateway({ balance: 1500, mobileMoney: true });
       const { result, seen } = setup(gateway);
       await waitFor(() => expect(result.current.status).toBe('ready'));
       await act(() => result.current.login('+237 650 00 00 01', 'correct horse'));
       expect(result.current.status).toBe('topup-offer');
-      expect(result.current.topUp).toEqual({ amount: '3500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '+237650000001', topup: undefined });
+      // The providers come from GET /payment-methods: those approved on the phone (not a redirect provider's).
+      expect(result.current.topUp).toMatchObject({ amount: '3500', currency: 'XAF', provider: 'mtn_momo', phoneNumber: '+237650000001', topup: undefined });
+      expect(result.current.topUp?.providers.map((p) => [p.provider, p.name])).toEqual([['mtn_momo', 'MTN MoMo']]);
       expect(result.current.error).toBeUndefined();
-      expect(gateway.state.requests).toEqual(['GET /gateway/sessions/ps_good', 'POST /auth/web', 'GET /wallet']);
+      expect(gateway.state.requests).toEqual(['GET /gateway/sessions/ps_good', 'POST /auth/web', 'GET /wallet', 'GET /payment-methods']);
       expect(gateway.state.codesSent).toBe(0);
       // (logging-in passes within one act() here.)
       expect(seen).toEqual(['loading', 'ready', 'topup-offer']);
@@ -375,7 +377,7 @@ describe('useCheckout', () => {
       }
 
       it('tops up the missing amount, waits for the approval, then sends the code (by the channel chosen) and pays', async () => {
-        const gateway = fakeGateway({ balance: 1000 });
+        const gateway = fakeGateway({ balance: 1000, mobileMoney: true });
         gateway.state.topupReadsToSettle = 2;
         const { result, seen } = await shortCustomer(gateway, 'email');
 
@@ -402,6 +404,7 @@ describe('useCheckout', () => {
           'GET /gateway/sessions/ps_good',
           'POST /auth/web',
           'GET /wallet',
+          'GET /payment-methods',
           'POST /wallet/topups',
           'GET /wallet/topups/top_1',
           'GET /wallet/topups/top_1',
@@ -418,7 +421,7 @@ describe('useCheckout', () => {
       });
 
       it('a FAILED top-up says why; the customer tries again from another number, or cancels', async () => {
-        const gateway = fakeGateway({ balance: 0 });
+        const gateway = fakeGateway({ balance: 0, mobileMoney: true });
         const { result } = await shortCustomer(gateway);
         await during(() => result.current.startTopUp(` ${REJECTED_NUMBER} `), TOPUP_POLL_INTERVAL_MS);
         expect(result.current.status).toBe('topup-failed');
@@ -440,7 +443,7 @@ describe('useCheckout', () => {
       });
 
       it('cancel after a FAILED top-up goes back to sign-in, signed out', async () => {
-        const gateway = fakeGateway({ balance: 0 });
+        const gateway = fakeGateway({ balance: 0, mobileMoney: true });
         const { result } = await shortCustomer(gateway);
         await during(() => result.current.startTopUp(REJECTED_NUMBER), TOPUP_POLL_INTERVAL_MS);
         expect(result.current.status).toBe('topup-failed');
@@ -450,7 +453,7 @@ describe('useCheckout', () => {
       });
 
       it('gives up waiting after a bound, with a clear message; trying again finds the money if it arrived', async () => {
-        const gateway = fakeGateway({ balance: 0 });
+        const gateway = fakeGateway({ balance: 0, mobileMoney: true });
         const { result } = await shortCustomer(gateway);
         await during(() => result.current.startTopUp(SILENT_NUMBER), TOPUP_WAIT_MS + TOPUP_POLL_INTERVAL_MS);
         expect(result.current.status).toBe('topup-failed');
@@ -469,7 +472,7 @@ describe('useCheckout', () => {
       });
 
       it('a refused top-up request (a number that is not valid) keeps the offer with the error', async () => {
-        const gateway = fakeGateway({ balance: 0 });
+        const gateway = fakeGateway({ balance: 0, mobileMoney: true });
         const { result } = await shortCustomer(gateway);
         await act(() => result.current.startTopUp('650000001'));
         expect(result.current.status).toBe('topup-offer');
@@ -479,7 +482,7 @@ describe('useCheckout', () => {
       });
 
       it('a declined charge (the wallet shrank after sign-in) offers the top-up of what is missing, then pays', async () => {
-        const gateway = fakeGateway({ balance: 10_000 });
+        const gateway = fakeGateway({ balance: 10_000, mobileMoney: true });
         const { result } = setup(gateway);
         await act(() => vi.advanceTimersByTimeAsync(0));
         await act(() => result.current.login('+237650000001', 'correct horse'));
@@ -489,7 +492,8 @@ describe('useCheckout', () => {
         expect(result.current.status).toBe('topup-offer');
         expect(result.current.error).toMatchObject({ code: 'insufficient_funds', message: 'Your wallet does not hold enough for this payment.' });
         expect(result.current.topUp).toMatchObject({ amount: '3800', currency: 'XAF' });
-        expect(result.current.intent).toMatchObject({ status: 'PENDING', attempts: 1 });
+        expect(result.current.intent).toMatchObject({ status: 'PENDING' });
+        expect(gateway.state.intent.attempts).toBe(1);
         await during(() => result.current.startTopUp(), TOPUP_POLL_INTERVAL_MS);
         expect(result.current.status).toBe('otp-sent');
         expect(gateway.state.codesSent).toBe(2);
@@ -500,7 +504,7 @@ describe('useCheckout', () => {
       });
 
       it('stops waiting when the component leaves', async () => {
-        const gateway = fakeGateway({ balance: 0 });
+        const gateway = fakeGateway({ balance: 0, mobileMoney: true });
         gateway.state.topupReadsToSettle = 100;
         const { result, unmount } = await shortCustomer(gateway);
         act(() => {
@@ -514,6 +518,73 @@ describe('useCheckout', () => {
         expect(gateway.state.requests.filter((r) => r.startsWith('GET /wallet/topups/')).length).toBeLessThanOrEqual(reads + 1);
       });
     });
+  });
+
+  it('signing in again while a code sent moments ago is still good goes to the code step, whose wait ticks down (issue 36)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const gateway = fakeGateway();
+      gateway.state.tooMany.set('/otp/init', { code: 'otp_rate_limited', retryAfter: 11 });
+      const { result } = setup(gateway);
+      await act(() => vi.advanceTimersByTimeAsync(0));
+      await act(() => result.current.login('+237650000001', 'correct horse'));
+      expect(result.current.status).toBe('otp-sent');
+      expect(result.current.error).toMatchObject({ code: 'otp_rate_limited', retryAfter: 11 });
+      await act(() => vi.advanceTimersByTimeAsync(1000));
+      expect(result.current.error?.retryAfter).toBe(10);
+      await act(() => vi.advanceTimersByTimeAsync(1000));
+      expect(result.current.error?.retryAfter).toBe(9);
+      // Once the wait is over there is nothing more to say, and a new code may be asked for.
+      await act(() => vi.advanceTimersByTimeAsync(9000));
+      expect(result.current.error).toBeUndefined();
+      // The code sent before is the one to type.
+      await act(() => result.current.verifyCode('123456'));
+      expect(result.current.status).toBe('otp-verified');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an intent PROCESSING is read again every 3 s until it settles, then no more', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const gateway = fakeGateway({ status: 'PROCESSING' });
+      const { result } = setup(gateway);
+      await act(() => vi.advanceTimersByTimeAsync(0));
+      expect(result.current.status).toBe('charging');
+      const reads = () => gateway.state.requests.filter((r) => r === 'GET /gateway/sessions/ps_good').length;
+      await act(() => vi.advanceTimersByTimeAsync(3000));
+      expect(reads()).toBe(2);
+      expect(result.current.status).toBe('charging');
+      gateway.state.intent = { ...gateway.state.intent, status: 'SUCCEEDED' };
+      await act(() => vi.advanceTimersByTimeAsync(3000));
+      expect(result.current.status).toBe('succeeded');
+      await act(() => vi.advanceTimersByTimeAsync(30_000));
+      expect(reads()).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('runs its waits on the timers and clock it is given', async () => {
+    const pending: (() => void)[] = [];
+    let clock = Date.now();
+    const timers = { setTimeout: (run: () => void) => pending.push(run), clearTimeout: () => undefined };
+    const gateway = fakeGateway();
+    gateway.state.tooMany.set('/otp/init', { code: 'otp_rate_limited', retryAfter: 3 });
+    const wrapper = ({ children }: { children?: ReactNode }) => (
+      <CaisseProvider apiKey="pk_test_abcdefghijklmnopqrstuvwx" clientSecret="ps_good" client={gateway.client}>
+        {children}
+      </CaisseProvider>
+    );
+    const { result } = renderHook(() => useCheckout({ timers, now: () => clock }), { wrapper });
+    await waitFor(() => expect(result.current.status).toBe('ready'));
+    await act(() => result.current.login('+237650000001', 'correct horse'));
+    expect(result.current.error?.retryAfter).toBe(3);
+    clock += 2000;
+    // Fire the countdown's tick (the last timer set), as the given timers would.
+    await act(async () => pending.pop()?.());
+    expect(result.current.error?.retryAfter).toBe(1);
   });
 
   it('must be used inside <CaisseProvider>', () => {

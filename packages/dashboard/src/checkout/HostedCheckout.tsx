@@ -109,7 +109,7 @@ function Flow({
   const back = returnUrl ? (
     <p>
       <a className="button" href={returnUrl}>
-        {t('hosted.backTo', { merchant: merchantName })}
+        {t('hosted.returnTo', { merchant: merchantName })}
       </a>
     </p>
   ) : null;
@@ -130,6 +130,7 @@ function Flow({
   const topUp = checkout.topUp;
   const topUpAmount = topUp ? money(topUp.amount, topUp.currency) : '';
   const topUpPhone = topUp?.topup?.phoneNumber ?? topUp?.phoneNumber ?? '';
+  const provider = topUp?.providers.find((p) => p.provider === topUp.provider)?.name ?? '';
   const alert =
     errorText && !['failed', 'expired', 'canceled'].includes(status) ? (
       <div className="notice error" role="alert" id="step-error">
@@ -158,7 +159,7 @@ function Flow({
 
   function startTopUp(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    void checkout.startTopUp(phoneOf(e.currentTarget));
+    void checkout.startTopUp(phoneOf(e.currentTarget), String(new FormData(e.currentTarget).get('provider') ?? '') || undefined);
   }
 
   function verify(e: FormEvent<HTMLFormElement>) {
@@ -318,9 +319,27 @@ function Flow({
           <StepTitle id="topup-step">{t('hosted.topUpTitle')}</StepTitle>
           <p id="topup-intro">{rich('hosted.topUpShort', { missing: topUpAmount, amount })}</p>
           {alert}
+          {topUp && topUp.providers.length > 1 && (
+            <fieldset className="field">
+              <legend>{t('hosted.topUpProvider')}</legend>
+              {topUp.providers.map((p) => (
+                <label key={p.provider} className="check" htmlFor={`topup-${p.provider}`}>
+                  <input
+                    id={`topup-${p.provider}`}
+                    type="radio"
+                    name="provider"
+                    value={p.provider}
+                    checked={p.provider === topUp.provider}
+                    onChange={() => checkout.chooseTopUpProvider(p.provider)}
+                  />
+                  {p.name}
+                </label>
+              ))}
+            </fieldset>
+          )}
           <div className="field">
             <label htmlFor="topup-phone">
-              {t('hosted.topUpPhone')} <span className="hint">{t('hosted.topUpPhoneHint')}</span>
+              {t('hosted.topUpPhone', { provider })} <span className="hint">{t('hosted.topUpPhoneHint')}</span>
             </label>
             <input
               id="topup-phone"
@@ -335,7 +354,7 @@ function Flow({
             />
           </div>
           <button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? t('hosted.topUpStarting') : t('hosted.topUp', { amount: topUpAmount })}
+            {pending ? t('hosted.topUpStarting', { provider }) : t('hosted.topUp', { amount: topUpAmount, provider })}
           </button>
           <div className="actions">
             <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelTopUp()}>
@@ -349,7 +368,7 @@ function Flow({
       body = (
         <div>
           <StepTitle>{t('hosted.topUpPendingTitle')}</StepTitle>
-          <p>{rich('hosted.topUpAsked', { amount: topUpAmount, phone: topUpPhone })}</p>
+          <p>{rich('hosted.topUpAsked', { amount: topUpAmount, phone: topUpPhone, provider })}</p>
           <p className="hint">{t('hosted.topUpKeepOpen')}</p>
         </div>
       );
@@ -381,7 +400,10 @@ function Flow({
             </p>
           )}
           <p id="code-hint">
-            {rich(otp?.channel === 'email' ? 'hosted.codeSentEmail' : 'hosted.codeSentSms', { destination: otp?.destination ?? '', merchant, amount })}
+            {/* Signed in again moments after a code was sent: that code is still good. */}
+            {otp === undefined || error?.code === 'otp_rate_limited'
+              ? t('hosted.codeStillValid')
+              : rich(otp.channel === 'email' ? 'hosted.codeSentEmail' : 'hosted.codeSentSms', { destination: otp.destination, merchant, amount })}
           </p>
           {alert}
           <div className="field">
