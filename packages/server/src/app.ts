@@ -6,15 +6,16 @@ import type { Logger } from 'pino';
 import { chargesRoutes } from './modules/charges/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { operatorRoutes } from './modules/operators/index.ts';
+import { onboardingDashboardRoutes } from './modules/onboarding/index.ts';
 import { intentsRoutes } from './modules/intents/index.ts';
 import { ledgerRoutes } from './modules/ledger/index.ts';
-import { balancesRoutes } from './modules/balances/index.ts';
+import { balancesDashboardRoutes, balancesRoutes } from './modules/balances/index.ts';
 import { listenRoutes } from './modules/listen/index.ts';
-import { messagingRoutes } from './modules/messaging/index.ts';
+import { messagingDashboardRoutes, messagingRoutes } from './modules/messaging/index.ts';
 import { operationsRoutes } from './modules/operations/index.ts';
 import { otpRoutes } from './modules/otp/index.ts';
-import { usersRoutes } from './modules/users/index.ts';
-import { webhooksRoutes } from './modules/webhooks/index.ts';
+import { usersDashboardRoutes, usersRoutes } from './modules/users/index.ts';
+import { webhooksDashboardRoutes, webhooksRoutes } from './modules/webhooks/index.ts';
 import type { Deps } from './platform/deps.ts';
 import type { AccessTokenVerifier } from './platform/tenancy.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
@@ -29,9 +30,9 @@ import { createServices, type Services } from './services.ts';
 import type { ModeConnectors } from './modules/connectors/index.ts';
 import { topupsRoutes } from './modules/topups/index.ts';
 import { connectorsRoutes, registerProviderMetrics } from './modules/connectors/index.ts';
-import { payoutsRoutes } from './modules/payouts/index.ts';
-import { paymentLinksRoutes } from './modules/paymentlinks/index.ts';
-import { methodsRoutes } from './modules/methods/index.ts';
+import { payoutsDashboardRoutes, payoutsRoutes } from './modules/payouts/index.ts';
+import { paymentLinksDashboardRoutes, paymentLinksRoutes } from './modules/paymentlinks/index.ts';
+import { methodsDashboardRoutes, methodsRoutes } from './modules/methods/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -139,7 +140,19 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
     await services.connectors.close();
   });
 
-  await app.register(dashboardRoutes);
+  // The dashboard's own API (sessions, roles, audit) and, inside it, each feature's pages' API.
+  await app.register(dashboardRoutes, {
+    features: [
+      paymentLinksDashboardRoutes,
+      methodsDashboardRoutes,
+      onboardingDashboardRoutes,
+      webhooksDashboardRoutes,
+      balancesDashboardRoutes,
+      payoutsDashboardRoutes,
+      messagingDashboardRoutes,
+      usersDashboardRoutes,
+    ],
+  });
   await app.register(operatorRoutes);
 
   return app;

@@ -130,6 +130,32 @@ export const ROLES: Role[] = ['owner', 'developer', 'analyst', 'support'];
 export type InvitationPreview = Answer<'/dashboard/api/invitations/{token}', 'get'>;
 
 export type AuditEntry = Row<'/dashboard/api/audit-log'>;
+export type AuditAction = AuditEntry['action'];
+/**
+ * The audit log filter's actions. A record keyed by the generated union rather than a list: an
+ * action the server adds (or drops) is a type error here until the filter follows.
+ */
+const AUDIT_ACTION_SET: Record<AuditAction, true> = {
+  'key.created': true,
+  'key.rolled': true,
+  'key.revoked': true,
+  'key.origins_changed': true,
+  'webhook_endpoint.created': true,
+  'webhook_endpoint.updated': true,
+  'webhook_endpoint.deleted': true,
+  'webhook_endpoint.secret_rolled': true,
+  'webhook_endpoint.secret_revealed': true,
+  'payment.refunded': true,
+  'payment.canceled': true,
+  'payout.created': true,
+  'payout_schedule.changed': true,
+  'member.invited': true,
+  'member.role_changed': true,
+  'member.removed': true,
+  'invitation.accepted': true,
+  'invitation.revoked': true,
+};
+export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_SET) as AuditAction[];
 
 export type Overview = Answer<'/dashboard/api/{mode}/overview', 'get'>;
 export type OverviewPeriod = Overview['period'];

@@ -3761,7 +3761,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    action?: string;
+                    action?: "key.created" | "key.rolled" | "key.revoked" | "key.origins_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rolled" | "webhook_endpoint.secret_revealed" | "payment.refunded" | "payment.canceled" | "payout.created" | "payout_schedule.changed" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.accepted" | "invitation.revoked";
                     limit?: number;
                     startingAfter?: string;
                 };
@@ -3778,7 +3778,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                action: string;
+                                /** @enum {unknown} */
+                                action: "key.created" | "key.rolled" | "key.revoked" | "key.origins_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rolled" | "webhook_endpoint.secret_revealed" | "payment.refunded" | "payment.canceled" | "payout.created" | "payout_schedule.changed" | "member.invited" | "member.role_changed" | "member.removed" | "invitation.accepted" | "invitation.revoked";
                                 actor: {
                                     email: string;
                                     id: string | null;

@@ -2,29 +2,8 @@ import { useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
 import { PagedTable } from '../paging.tsx';
 import { useAuditLog } from '../queries/audit.ts';
+import { AUDIT_ACTIONS } from '../types.ts';
 import { PageTitle } from '../ui.tsx';
-
-/** The actions the server writes (dashboard.service.ts AUDIT_ACTIONS), for the filter. */
-const ACTIONS = [
-  'key.created',
-  'key.rolled',
-  'key.revoked',
-  'key.origins_changed',
-  'webhook_endpoint.created',
-  'webhook_endpoint.updated',
-  'webhook_endpoint.deleted',
-  'webhook_endpoint.secret_rolled',
-  'webhook_endpoint.secret_revealed',
-  'payment.refunded',
-  'payment.canceled',
-  'payout.created',
-  'payout_schedule.changed',
-  'member.invited',
-  'member.role_changed',
-  'member.removed',
-  'invitation.accepted',
-  'invitation.revoked',
-];
 
 /** Who did what, newest first, by action. */
 export function AuditLog() {
@@ -39,7 +18,7 @@ export function AuditLog() {
         <label htmlFor="audit-action">{t('audit.filter')}</label>
         <select id="audit-action" value={action} onChange={(e) => setAction(e.target.value)}>
           <option value="">{t('audit.allActions')}</option>
-          {ACTIONS.map((a) => (
+          {AUDIT_ACTIONS.map((a) => (
             <option key={a} value={a}>
               {a}
             </option>

@@ -3,3 +3,4 @@ export { balanceTransactionView, type BalancesService, createBalancesService, pe
 export { startSettlement, SETTLEMENT_INTERVAL_MS } from './balances.settler.ts';
 export * from './balances.schema.ts';
 export { default as balancesRoutes } from './balances.routes.ts';
+export { balancesDashboardRoutes } from './balances.dashboard.ts';

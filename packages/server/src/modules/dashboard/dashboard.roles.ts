@@ -1,3 +1,4 @@
+import { DASHBOARD_PERMISSIONS, type DashboardPermission } from '../../platform/http/dashboard-api.ts';
 import { type AccessLevel, API_RESOURCES, type ApiResource, type KeyPermissions } from '../../platform/tenancy.ts';
 
 /**
@@ -8,38 +9,9 @@ import { type AccessLevel, API_RESOURCES, type ApiResource, type KeyPermissions 
 export const ROLES = ['owner', 'developer', 'analyst', 'support'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** What a dashboard API route needs, declared on the route (`config.permission`). */
-export const PERMISSIONS = [
-  /** The user's own account: session, language, password, two-factor, own sessions. Every role. */
-  'account',
-  'payments:read',
-  /** Cancel, refund, payment links. */
-  'payments:write',
-  'customers:read',
-  /**
-   * Customers' full phone numbers and e-mail addresses, as the API answers them (the dashboard
-   * masks them): only keys give them, so this permission only bounds the keys a member creates.
-   */
-  'customers:contact',
-  'balance:read',
-  'payouts:read',
-  'payouts:write',
-  'keys:read',
-  'keys:write',
-  'webhooks:read',
-  /** Add, change, delete endpoints, reveal and roll secrets, resend events. */
-  'webhooks:write',
-  'events:read',
-  /** Test-mode messages and test users. */
-  'testdata:write',
-  'team:read',
-  'team:write',
-  'audit:read',
-  /** The merchant's country and payment methods. */
-  'settings:read',
-  'settings:write',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+/** What a dashboard API route needs, declared on the route (`config.permission`): the vocabulary features share. */
+export const PERMISSIONS = DASHBOARD_PERMISSIONS;
+export type Permission = DashboardPermission;
 
 const everyone: readonly Role[] = ROLES;
 const GRANTS: Record<Permission, readonly Role[]> = {

@@ -3,30 +3,9 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCrossSite } from '../../platform/http/same-site.ts';
+import { type DashboardAudit, type DashboardRoutes, type DashboardUser, sendCsv } from '../../platform/http/dashboard-api.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { emailLinkBase } from '../../platform/http/public-url.ts';
-import { ListMessagesQuery, MessageList } from '../messaging/index.ts';
-import { BalanceTransactionList, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery, MerchantBalance } from '../balances/index.ts';
-import { CreatePayoutBody, ListPayoutsQuery, Payout, PayoutList, PayoutSchedule, PayoutScheduleBody } from '../payouts/index.ts';
-import { CreateTestUserBody, TestUser } from '../users/index.ts';
-import {
-  CreateEndpointBody,
-  DeletedEndpoint,
-  DeliveriesQuery,
-  DeliveryList,
-  Endpoint,
-  EndpointList,
-  EndpointSecret,
-  EndpointStats,
-  EndpointWithSecret,
-  EventDetail,
-  EventList,
-  ListQuery,
-  ResendBody,
-  ResendResult,
-  RollSecretBody,
-  UpdateEndpointBody,
-} from '../webhooks/index.ts';
 import { Intent } from '../intents/index.ts';
 import { Refund, RefundBody, refundStatusCode } from '../charges/index.ts';
 import { AUDIT_ACTIONS, type DashboardSession } from './dashboard.service.ts';
@@ -46,7 +25,6 @@ import {
   CustomerDetail,
   CustomerList,
   CustomersQuery,
-  EventsPageQuery,
   PaymentDetail,
   PaymentList,
   PaymentsExportQuery,
@@ -70,21 +48,12 @@ import {
 } from './dashboard.schema.ts';
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
 import registerPages from './dashboard.pages.ts';
-import { dashboardLinkRoutes } from './dashboard.links.routes.ts';
-import { dashboardMethodRoutes } from './dashboard.methods.routes.ts';
-import { dashboardOnboardingRoutes } from './dashboard.onboarding.routes.ts';
 import accountRoutes, { clientOf } from './dashboard.account.routes.ts';
 import { LoginChallenge } from './dashboard.account.schema.ts';
 import { totpRequired } from './dashboard.account.ts';
 import { can, type Permission, PERMISSIONS } from './dashboard.roles.ts';
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Dashboard API routes: `public` (sign-in) or `session` (the default: a signed-in user). */
-    dashboard?: 'public' | 'session';
-    /** What a session route needs of the signed-in user's role (dashboard.roles.ts). */
-    permission?: Permission;
-  }
   interface FastifyRequest {
     dashboardSession: DashboardSession;
     dashboardToken: string;
@@ -126,12 +95,6 @@ function assertSameSite(request: FastifyRequest) {
   }
 }
 
-/** A CSV download: its file name made of safe characters only (the filters can hold `:` and `+`). */
-function sendCsv(reply: FastifyReply, name: string, stream: NodeJS.ReadableStream) {
-  const file = `${name}.csv`.replace(/[^A-Za-z0-9._-]/g, '_');
-  return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${file}"`).send(stream);
-}
-
 /**
  * The dashboard's API (docs/spec/endpoints.md: "its own API under /dashboard/api", session cookie) and its
  * pages. Every call after sign-in acts on the signed-in user's merchant, in the mode named in the
@@ -142,18 +105,25 @@ function sendCsv(reply: FastifyReply, name: string, stream: NodeJS.ReadableStrea
  * PUT, PATCH and DELETE must carry `x-csrf-token` (from the sign-in answer or GET /session: an HMAC of
  * the session token), and cross-site requests are refused outright (`Sec-Fetch-Site`, `Origin`).
  */
-export default async function dashboardRoutes(instance: FastifyInstance) {
+export default async function dashboardRoutes(instance: FastifyInstance, options: DashboardOptions) {
   registerPages(instance);
-  await instance.register(dashboardApi, { prefix: '/dashboard/api' });
+  await instance.register(dashboardApi, { prefix: '/dashboard/api', features: options.features });
 }
 
-async function dashboardApi(instance: FastifyInstance) {
+export interface DashboardOptions {
+  /** The features' pages' APIs (payouts, balance, webhooks…), each registered by its own module. */
+  features: DashboardRoutes[];
+}
+
+async function dashboardApi(instance: FastifyInstance, { features }: DashboardOptions) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const dashboard = app.services.dashboard;
   const production = app.deps.config.mode === 'production';
 
   app.decorateRequest('dashboardSession', null as unknown as DashboardSession);
   app.decorateRequest('dashboardToken', '');
+  app.decorateRequest('dashboardUser', null as unknown as DashboardUser);
+  app.decorateRequest('dashboardAudit', null as unknown as DashboardAudit);
   requirePermissions(app);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -170,6 +140,8 @@ async function dashboardApi(instance: FastifyInstance) {
       throw err;
     }
     request.dashboardToken = token as string;
+    request.dashboardUser = request.dashboardSession;
+    request.dashboardAudit = dashboard.auditFor(request.dashboardSession);
     if (STATE_CHANGING.has(request.method)) {
       const sent = request.headers['x-csrf-token'];
       dashboard.checkCsrf(request.dashboardToken, typeof sent === 'string' ? sent : undefined);
@@ -201,9 +173,7 @@ async function dashboardApi(instance: FastifyInstance) {
     pinnedVersion: req.dashboardSession.pinnedVersion,
   });
 
-  dashboardLinkRoutes(app, scope);
-  dashboardMethodRoutes(app, scope);
-  await dashboardOnboardingRoutes(app);
+  for (const feature of features) await feature(app);
 
   // ---- session ----------------------------------------------------------------------------------
 
@@ -429,138 +399,6 @@ async function dashboardApi(instance: FastifyInstance) {
     async (req) => dashboard.setAllowedOrigins(req.dashboardSession, scope(req), req.params.id, req.body.allowedOrigins),
   );
 
-  // ---- webhooks ---------------------------------------------------------------------------------
-
-  const webhooks = dashboard.webhooks;
-
-  app.get(
-    '/:mode/webhook-endpoints',
-    {
-      config: need('webhooks:read'),
-      schema: { tags, summary: 'Webhook endpoints', params: ModeParams, querystring: ListQuery, response: { 200: EndpointList } },
-    },
-    async (req) => webhooks.listEndpoints(scope(req), { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter }),
-  );
-
-  app.post(
-    '/:mode/webhook-endpoints',
-    {
-      config: need('webhooks:write'),
-      schema: { tags, summary: 'Add a webhook endpoint', params: ModeParams, body: CreateEndpointBody, response: { 201: EndpointWithSecret } },
-    },
-    async (req, reply) => reply.code(201).send(await dashboard.endpoints.create(req.dashboardSession, scope(req), req.body)),
-  );
-
-  app.get(
-    '/:mode/webhook-endpoints/:id',
-    { config: need('webhooks:read'), schema: { tags, summary: 'A webhook endpoint', params: ModeIdParams, response: { 200: Endpoint } } },
-    async (req) => webhooks.getEndpoint(scope(req), req.params.id),
-  );
-
-  app.patch(
-    '/:mode/webhook-endpoints/:id',
-    {
-      config: need('webhooks:write'),
-      schema: { tags, summary: 'Change a webhook endpoint', params: ModeIdParams, body: UpdateEndpointBody, response: { 200: Endpoint } },
-    },
-    async (req) => dashboard.endpoints.update(req.dashboardSession, scope(req), req.params.id, req.body),
-  );
-
-  app.delete(
-    '/:mode/webhook-endpoints/:id',
-    { config: need('webhooks:write'), schema: { tags, summary: 'Delete a webhook endpoint', params: ModeIdParams, response: { 200: DeletedEndpoint } } },
-    async (req) => dashboard.endpoints.remove(req.dashboardSession, scope(req), req.params.id),
-  );
-
-  app.post(
-    '/:mode/webhook-endpoints/:id/reveal-secret',
-    {
-      config: need('webhooks:write'),
-      schema: {
-        tags,
-        summary: 'Reveal the signing secret (a POST, so it needs the CSRF token)',
-        params: ModeIdParams,
-        body: EmptyBody,
-        response: { 200: EndpointSecret },
-      },
-    },
-    async (req) => dashboard.endpoints.revealSecret(req.dashboardSession, scope(req), req.params.id),
-  );
-
-  app.post(
-    '/:mode/webhook-endpoints/:id/roll-secret',
-    {
-      config: need('webhooks:write'),
-      schema: { tags, summary: 'Roll the signing secret', params: ModeIdParams, body: RollSecretBody, response: { 200: EndpointWithSecret } },
-    },
-    async (req) => dashboard.endpoints.rollSecret(req.dashboardSession, scope(req), req.params.id, req.body.expiresIn),
-  );
-
-  app.get(
-    '/:mode/webhook-endpoints/:id/deliveries',
-    {
-      config: need('webhooks:read'),
-      schema: { tags, summary: 'Deliveries to an endpoint, newest first', params: ModeIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryList } },
-    },
-    async (req) =>
-      webhooks.listDeliveries(scope(req), req.params.id, { limit: req.query.limit ?? 20, startingAfter: req.query.startingAfter, eventId: req.query.eventId }),
-  );
-
-  app.get(
-    '/:mode/webhook-endpoints/:id/stats',
-    {
-      config: need('webhooks:read'),
-      schema: {
-        tags,
-        summary: "The endpoint's success rate over the last 24 hours (deliveries attempted, succeeded)",
-        params: ModeIdParams,
-        response: { 200: EndpointStats },
-      },
-    },
-    async (req) => webhooks.endpointStats(scope(req), req.params.id),
-  );
-
-  app.get(
-    '/:mode/events',
-    {
-      config: { ...session, permission: 'events:read' },
-      schema: {
-        tags,
-        summary: 'Events, newest first',
-        description: 'Filtered by type, creation period and `deliveryStatus=failed` (a delivery whose last attempt failed), each on its own index.',
-        params: ModeParams,
-        querystring: EventsPageQuery,
-        response: { 200: EventList },
-      },
-    },
-    async (req) => dashboard.listEvents(scope(req), req.query),
-  );
-
-  app.get(
-    '/:mode/events/:id',
-    {
-      config: { ...session, permission: 'events:read' },
-      schema: {
-        tags,
-        summary: 'An event as sent, with its deliveries per endpoint and every attempt',
-        description:
-          "Each attempt has its request headers and body excerpt and the first 2 KiB of the answer (never kept for a loopback target). Another merchant's or mode's event is 404.",
-        params: ModeIdParams,
-        response: { 200: EventDetail },
-      },
-    },
-    async (req) => dashboard.event(scope(req), req.params.id),
-  );
-
-  app.post(
-    '/:mode/events/:id/resend',
-    {
-      config: need('webhooks:write'),
-      schema: { tags, summary: 'Send an event again', params: ModeIdParams, body: ResendBody, response: { 200: ResendResult } },
-    },
-    async (req) => webhooks.resendEvent(scope(req), req.params.id, req.body.endpointId),
-  );
-
   // ---- customers --------------------------------------------------------------------------------
 
   app.get(
@@ -590,152 +428,6 @@ async function dashboardApi(instance: FastifyInstance) {
       },
     },
     async (req) => dashboard.customer(scope(req), req.params.id),
-  );
-
-  // ---- balance ----------------------------------------------------------------------------------
-
-  app.get(
-    '/:mode/balance',
-    { config: need('balance:read'), schema: { tags, summary: "The merchant's balance per currency", params: ModeParams, response: { 200: MerchantBalance } } },
-    async (req) => dashboard.balance(scope(req)),
-  );
-
-  app.get(
-    '/:mode/balance/transactions',
-    {
-      config: need('balance:read'),
-      schema: {
-        tags,
-        summary: 'The balance statement, newest first, by type, currency and period (as GET /balance/transactions)',
-        params: ModeParams,
-        querystring: ListBalanceTransactionsQuery,
-        response: { 200: BalanceTransactionList },
-      },
-    },
-    async (req) => dashboard.balanceTransactions(scope(req), req.query),
-  );
-
-  app.get(
-    '/:mode/balance/transactions.csv',
-    {
-      config: need('balance:read'),
-      schema: {
-        tags,
-        summary: 'The balance statement of a period as a CSV download (as GET /balance/transactions.csv)',
-        params: ModeParams,
-        querystring: ExportBalanceTransactionsQuery,
-        produces: ['text/csv'],
-      },
-    },
-    async (req, reply) => {
-      // The query is checked before the first byte: a bad period is a problem+json 400, not a broken file.
-      const stream = dashboard.balanceCsv(scope(req), req.query);
-      return sendCsv(reply, `caisse-balance-${req.params.mode}-${req.query.from ?? 'start'}-${req.query.to ?? 'now'}`, stream);
-    },
-  );
-
-  // ---- payouts ----------------------------------------------------------------------------------
-
-  app.get(
-    '/:mode/payouts',
-    {
-      config: need('payouts:read'),
-      schema: { tags, summary: 'Payouts, newest first', params: ModeParams, querystring: ListPayoutsQuery, response: { 200: PayoutList } },
-    },
-    async (req) => dashboard.payouts.list(scope(req), req.query),
-  );
-
-  app.get(
-    '/:mode/payouts/:id',
-    { config: need('payouts:read'), schema: { tags, summary: 'A payout', params: ModeIdParams, response: { 200: Payout } } },
-    async (req) => dashboard.payouts.retrieve(scope(req), req.params.id),
-  );
-
-  app.post(
-    '/:mode/payouts',
-    {
-      config: need('payouts:write'),
-      schema: {
-        tags,
-        summary: 'Pay out part of the available balance to a mobile-money number (as POST /payouts: 202, PENDING)',
-        description:
-          'Errors as POST /payouts: `amount_invalid`, `currency_unsupported`, `provider_unsupported`, `phone_invalid` (400); `balance_insufficient` (409); `provider_unavailable` (503: no connector for the mode).',
-        params: ModeParams,
-        body: CreatePayoutBody,
-        response: { 202: Payout },
-      },
-    },
-    async (req, reply) => reply.code(202).send(await dashboard.createPayout(req.dashboardSession, scope(req), req.body)),
-  );
-
-  app.get(
-    '/:mode/payout-schedule',
-    {
-      config: need('payouts:read'),
-      schema: { tags, summary: 'The automatic payout schedule of the mode', params: ModeParams, response: { 200: PayoutSchedule } },
-    },
-    async (req) => dashboard.payouts.schedule(scope(req)),
-  );
-
-  app.put(
-    '/:mode/payout-schedule',
-    {
-      config: need('payouts:write'),
-      schema: {
-        tags,
-        summary: 'Set the automatic payout schedule (as PUT /payout-schedule)',
-        params: ModeParams,
-        body: PayoutScheduleBody,
-        response: { 200: PayoutSchedule },
-      },
-    },
-    async (req) => dashboard.setPayoutSchedule(req.dashboardSession, scope(req), req.body),
-  );
-
-  // ---- test data --------------------------------------------------------------------------------
-
-  app.get(
-    '/:mode/messages',
-    {
-      config: need('testdata:write'),
-      schema: {
-        tags,
-        summary: 'The test-mode messages outbox (404 in live mode)',
-        params: ModeParams,
-        querystring: ListMessagesQuery,
-        response: { 200: MessageList },
-      },
-    },
-    async (req) => dashboard.messages(scope(req), req.query),
-  );
-
-  app.post(
-    '/:mode/test-users',
-    {
-      config: need('testdata:write'),
-      schema: {
-        tags,
-        summary: 'Create a verified test user with a funded wallet (404 in live mode)',
-        params: ModeParams,
-        body: CreateTestUserBody,
-        response: { 201: TestUser },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await dashboard.createTestUser(scope(req), req.body)),
-  );
-
-  app.post(
-    '/:mode/balance/settle',
-    {
-      config: need('testdata:write'),
-      schema: {
-        tags,
-        summary: "Make the merchant's pending test money available now (as POST /test/balance/settle; 404 in live mode)",
-        params: ModeParams,
-        response: { 200: MerchantBalance },
-      },
-    },
-    async (req) => dashboard.settleTestBalance(scope(req)),
   );
 
   // ---- team (no mode: a member is one for test and live) ------------------------------------------

@@ -1,9 +1,9 @@
+import { AUDIT_ACTIONS, FilterInstant } from '../../platform/http/dashboard-api.ts';
 import { type Static, type TOptional, Type } from 'typebox';
 import { API_RESOURCES, type ApiResource } from '../../platform/tenancy.ts';
 import { Intent, Refund } from '../intents/index.ts';
 import { Topup } from '../topups/index.ts';
 import { INTENT_STATUSES } from '../intents/index.ts';
-import { EventTypeSchema } from '../events/index.ts';
 import { Delivery, Event } from '../webhooks/index.ts';
 
 /** Schemas of the dashboard's own API (/dashboard/api), used by the dashboard web app only. */
@@ -43,27 +43,15 @@ export const SessionPatch = Type.Object(
   { additionalProperties: false },
 );
 
-export const ModeParams = Type.Object({
-  mode: Type.Union([Type.Literal('test'), Type.Literal('live')], { description: "Which mode's objects: the dashboard's test/live switch." }),
-});
-export const ModeIdParams = Type.Object({ ...ModeParams.properties, id: Type.String({ maxLength: 64 }) });
-
-/**
- * A filter's instant: ISO 8601 as RFC 3339 writes it, checked by the schema, never read by
- * `new Date()` alone (which takes `' OR '1'='1` for 2001-01-01 and 2026-02-30 for 2 March).
- */
-const Instant = (what: string) =>
-  Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.String({ format: 'date', maxLength: 10 })], {
-    description: `${what}: an RFC 3339 date-time with its zone (2026-11-01T09:30:00Z) or a date (2026-11-01, midnight UTC); anything else is 400 \`validation_error\`.`,
-  });
+export { ModeIdParams, ModeParams } from '../../platform/http/dashboard-api.ts';
 
 export const PaymentsQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
     startingAfter: Type.Optional(Type.String({ pattern: '^pi_[0-9a-z]{26}$' })),
     status: Type.Optional(Type.Union(INTENT_STATUSES.map((s) => Type.Literal(s)))),
-    createdGte: Type.Optional(Instant('Created at or after this instant')),
-    createdLt: Type.Optional(Instant('Created before this instant')),
+    createdGte: Type.Optional(FilterInstant('Created at or after this instant')),
+    createdLt: Type.Optional(FilterInstant('Created before this instant')),
   },
   { additionalProperties: false },
 );
@@ -74,22 +62,6 @@ export const PaymentsExportQuery = Type.Object(
   { status: PaymentsQuery.properties.status, createdGte: PaymentsQuery.properties.createdGte, createdLt: PaymentsQuery.properties.createdLt },
   { additionalProperties: false },
 );
-
-/** The Events page's list: paging, type, a creation period and the "failed deliveries" filter. */
-export const EventsPageQuery = Type.Object(
-  {
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-    startingAfter: Type.Optional(Type.String({ pattern: '^evt_[0-9a-z]{26}$' })),
-    type: Type.Optional(EventTypeSchema),
-    createdGte: Type.Optional(Instant('Created at or after this instant')),
-    createdLt: Type.Optional(Instant('Created before this instant')),
-    deliveryStatus: Type.Optional(
-      Type.Literal('failed', { description: 'Only events with a delivery whose last attempt failed (retrying, or given up after about 3 days)' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type EventsPageQuery = Static<typeof EventsPageQuery>;
 
 export const SearchQuery = Type.Object(
   {
@@ -310,7 +282,7 @@ export const AcceptInvitationBody = Type.Object(
 export const AuditEntry = Type.Object({
   id: Type.String({ description: '`aud_…`' }),
   object: Type.Literal('audit_entry'),
-  action: Type.String({ description: '`key.created`, `webhook_endpoint.updated`, `payment.refunded`, `member.removed`…' }),
+  action: Type.Enum(AUDIT_ACTIONS, { description: '`key.created`, `webhook_endpoint.updated`, `payment.refunded`, `member.removed`…' }),
   actor: Type.Object({ id: Type.Union([Type.String(), Type.Null()]), email: Type.String() }),
   mode: Type.Union([Type.Literal('test'), Type.Literal('live'), Type.Null()], { description: 'The mode it was done in; null for team changes' }),
   targetId: Type.Union([Type.String(), Type.Null()], { description: 'What it was done to (a key, an endpoint, a payment, a member…)' }),
@@ -322,7 +294,7 @@ export const AuditQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     startingAfter: Type.Optional(Type.String({ pattern: '^aud_[0-9a-z]{26}$', description: 'The last entry id of the previous page' })),
-    action: Type.Optional(Type.String({ pattern: '^[a-z_]+\\.[a-z_]+$', maxLength: 64, description: 'Only entries of this action' })),
+    action: Type.Optional(Type.Enum(AUDIT_ACTIONS, { description: 'Only entries of this action' })),
   },
   { additionalProperties: false },
 );

@@ -11,7 +11,6 @@ import { newId } from '../../platform/ids.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRules } from '../../platform/throttle.ts';
-import type { BalancesService, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery } from '../balances/index.ts';
 import type { ChargesService, HourFigures, RefundBody } from '../charges/index.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
 import type { TopupsService } from '../topups/index.ts';
@@ -20,11 +19,10 @@ import type { IntentStatus, IntentsService } from '../intents/index.ts';
 import { type Caller, type KeyMode, type KeyPermissions, scopeOf } from '../../platform/tenancy.ts';
 import { type KeyKind, type KeyView, type MerchantsService, permissionsOfKey, restrictedPermissions, type TeamRole } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
-import type { PayoutsService } from '../payouts/index.ts';
 import { assertPasswordPolicy, type UsersService } from '../users/index.ts';
-import type { CreateEndpointInput, EventBody, UpdateEndpointInput, WebhooksService } from '../webhooks/index.ts';
+import type { EventBody, WebhooksService } from '../webhooks/index.ts';
 import { type AuditRow, dashboardRepository as repo } from './dashboard.repository.ts';
-import type { EventsPageQuery } from './dashboard.schema.ts';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type DashboardAudit, instantOf } from '../../platform/http/dashboard-api.ts';
 import { type Client, createAccountSecurity } from './dashboard.account.ts';
 import { keyBeyondRole, type Permission, permissionsOf, type Role } from './dashboard.roles.ts';
 
@@ -135,15 +133,6 @@ function intentIdAt(at: Date): string {
   return newId('intent', { now: () => at }, (size) => Buffer.alloc(size));
 }
 
-/** A filter's instant, its form checked by the schema (RFC 3339 date-time or date); a date alone is midnight UTC. */
-function parseInstant(value: string | undefined, param: string): Date | undefined {
-  if (value === undefined) return undefined;
-  const at = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  // The schema lets a leap second (23:59:60) through, which Date cannot hold.
-  if (Number.isNaN(at.getTime())) throw new ApiError('validation_error', `${param} must be an RFC 3339 date-time`, { param });
-  return at;
-}
-
 type DashboardAccount = NonNullable<Awaited<ReturnType<MerchantsService['findDashboardAccount']>>>;
 
 /** The session a request sees: its account as read now, so a change (TOTP enabled) shows at once. */
@@ -169,42 +158,14 @@ function sessionOf(user: DashboardAccount, tokenHash: Buffer, expiresAt: Date): 
 export type Actor = Pick<DashboardSession, 'userId' | 'email' | 'merchantId'> &
   Partial<Pick<DashboardSession, 'language' | 'merchantLanguage' | 'merchantName'>>;
 
-/** An audit log entry; `mode` null for what has none (team changes). */
-export interface AuditEntry {
-  mode: KeyMode | null;
-  /** `key.created`, `member.removed`… (AUDIT_ACTIONS lists those written today). */
-  action: string;
-  targetId?: string;
-  details?: Record<string, unknown>;
-}
-
-/** The actions the dashboard writes to the audit log (the page's filter offers them). */
-export const AUDIT_ACTIONS = [
-  'key.created',
-  'key.rolled',
-  'key.revoked',
-  'key.origins_changed',
-  'webhook_endpoint.created',
-  'webhook_endpoint.updated',
-  'webhook_endpoint.deleted',
-  'webhook_endpoint.secret_rolled',
-  'webhook_endpoint.secret_revealed',
-  'payment.refunded',
-  'payment.canceled',
-  'payout.created',
-  'payout_schedule.changed',
-  'member.invited',
-  'member.role_changed',
-  'member.removed',
-  'invitation.accepted',
-  'invitation.revoked',
-] as const;
+export { AUDIT_ACTIONS };
 
 function auditView(r: Omit<AuditRow, 'seq'>) {
   return {
     id: r.id,
     object: 'audit_entry' as const,
-    action: r.action,
+    // Written from AUDIT_ACTIONS only (AuditEntry.action).
+    action: r.action as AuditAction,
     actor: { id: r.actor_id, email: r.actor_email },
     mode: r.mode,
     targetId: r.target_id,
@@ -222,14 +183,12 @@ export function createDashboardService(
     topups: Pick<TopupsService, 'listForCustomerAt'>;
     events: EventsService;
     webhooks: WebhooksService;
-    balances: BalancesService;
-    payouts: Pick<PayoutsService, 'create' | 'list' | 'retrieve' | 'schedule' | 'setSchedule'>;
     messaging: MessagingService;
     users: UsersService;
   },
 ) {
   const { db, clock, random, config, ids } = deps;
-  const { merchants, intents, charges, topups, events, webhooks, balances, payouts, messaging, users } = services;
+  const { merchants, intents, charges, topups, events, webhooks, messaging, users } = services;
   const throttle = createThrottle(deps);
   const account = createAccountSecurity(deps, { merchants, messaging });
 
@@ -275,10 +234,6 @@ export function createDashboardService(
       expiresAt: s.expiresAt.toISOString(),
       totpEnabled: s.totpEnabled,
     };
-  }
-
-  function assertTest(scope: Caller, what: string) {
-    if (scope.mode !== 'test') throw new ApiError('not_found', `${what} exists in test mode only`);
   }
 
   /**
@@ -360,8 +315,8 @@ export function createDashboardService(
    */
   function inSameTransaction(
     actor: Actor,
-    scope: Caller,
-    action: string,
+    scope: Pick<Caller, 'mode'>,
+    action: AuditAction,
     of: (body: unknown) => { targetId?: string; details?: Record<string, unknown> },
   ): IdempotentAnswer {
     return {
@@ -419,6 +374,14 @@ export function createDashboardService(
      * Retry-After, known e-mail or not; a success forgets the failures.
      * An unknown address and a wrong password get the same answer after the same work.
      */
+    /** The audit log as a feature's dashboard routes write it, for the signed-in user. */
+    auditFor(actor: Actor): DashboardAudit {
+      return {
+        record: (executor, entry) => record(executor, actor, entry),
+        withChange: (mode, action, of) => inSameTransaction(actor, { mode }, action, of),
+      };
+    },
+
     async login(input: { email: string; password: string }, client: Client) {
       const email = input.email.trim().toLowerCase();
       const attempt = await throttle.beginAll(loginRules({ subject: `dashboard:${email}`, address: client.address, what: 'this e-mail address' }));
@@ -484,8 +447,8 @@ export function createDashboardService(
      * creation time, so `createdLt` becomes a `startingAfter` and `createdGte` a lower bound.
      */
     async listPayments(scope: Caller, q: PaymentsQuery) {
-      const gte = parseInstant(q.createdGte, 'createdGte');
-      const lt = parseInstant(q.createdLt, 'createdLt');
+      const gte = instantOf(q.createdGte, 'createdGte');
+      const lt = instantOf(q.createdLt, 'createdLt');
       let startingAfter = q.startingAfter;
       if (lt) {
         const bound = intentIdAt(lt);
@@ -505,8 +468,8 @@ export function createDashboardService(
      * filters are checked before the first byte (a bad one is a problem+json 400, not a cut file).
      */
     paymentsCsv(scope: Caller, q: Omit<PaymentsQuery, 'limit' | 'startingAfter'>): NodeJS.ReadableStream {
-      const gte = parseInstant(q.createdGte, 'createdGte');
-      const lt = parseInstant(q.createdLt, 'createdLt');
+      const gte = instantOf(q.createdGte, 'createdGte');
+      const lt = instantOf(q.createdLt, 'createdLt');
       if (gte && lt && gte >= lt) {
         throw new ApiError('validation_error', 'createdGte must be before createdLt', {
           param: 'createdGte',
@@ -625,18 +588,6 @@ export function createDashboardService(
         }),
       ),
 
-    // ---- events ---------------------------------------------------------------------------------
-
-    /** The Events page's list: the webhooks module's, with the period read from the query. */
-    async listEvents(scope: Caller, q: EventsPageQuery) {
-      const createdGte = parseInstant(q.createdGte, 'createdGte');
-      const createdLt = parseInstant(q.createdLt, 'createdLt');
-      return webhooks.listEvents(scopeOf(scope), { ...q, createdGte, createdLt });
-    },
-
-    /** One event as sent, with every delivery and attempt (the request and the answer's excerpt). */
-    event: (scope: Caller, id: string) => webhooks.eventDetail(scopeOf(scope), id),
-
     // ---- customers -----------------------------------------------------------------------------
 
     /**
@@ -740,89 +691,6 @@ export function createDashboardService(
       const key = await merchants.setAllowedOrigins(scope.merchantId, keyId, origins);
       await record(db, actor, { mode: scope.mode, action: 'key.origins_changed', targetId: keyId, details: { allowedOrigins: key.allowedOrigins } });
       return key;
-    },
-
-    // ---- webhooks, balance, payouts, test data: the modules' own services, for the session's merchant
-
-    webhooks,
-
-    /** The webhook endpoint changes: the webhooks module's own (no transaction to share), each audited once done. */
-    endpoints: {
-      async create(actor: Actor, scope: Caller, input: CreateEndpointInput) {
-        const endpoint = await webhooks.createEndpoint(scope, input);
-        await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.created', targetId: endpoint.id, details: { url: endpoint.url } });
-        return endpoint;
-      },
-      async update(actor: Actor, scope: Caller, id: string, input: UpdateEndpointInput) {
-        const endpoint = await webhooks.updateEndpoint(scope, id, input);
-        await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.updated', targetId: id, details: { changed: Object.keys(input).sort() } });
-        return endpoint;
-      },
-      async remove(actor: Actor, scope: Caller, id: string) {
-        const deleted = await webhooks.deleteEndpoint(scope, id);
-        await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.deleted', targetId: id });
-        return deleted;
-      },
-      async revealSecret(actor: Actor, scope: Caller, id: string) {
-        const secret = await webhooks.revealSecret(scope, id);
-        await record(db, actor, { mode: scope.mode, action: 'webhook_endpoint.secret_revealed', targetId: id });
-        return secret;
-      },
-      async rollSecret(actor: Actor, scope: Caller, id: string, expiresIn: number | undefined) {
-        const endpoint = await webhooks.rollSecret(scope, id, expiresIn);
-        await record(db, actor, {
-          mode: scope.mode,
-          action: 'webhook_endpoint.secret_rolled',
-          targetId: id,
-          details: expiresIn === undefined ? {} : { expiresIn },
-        });
-        return endpoint;
-      },
-    },
-
-    balance: (scope: Caller) => balances.balance(scopeOf(scope)),
-    balanceTransactions: (scope: Caller, q: ListBalanceTransactionsQuery) => balances.list(scopeOf(scope), q),
-    /** The statement CSV of a period, streamed; throws (before any byte) on a bad period. */
-    balanceCsv: (scope: Caller, q: ExportBalanceTransactionsQuery) => balances.exportCsv(scopeOf(scope), q),
-
-    /** Create (202, PENDING), list, read; the automatic schedule: as the API with a secret key. */
-    payouts,
-
-    /** A payout (202, PENDING): the audit entry commits with it. */
-    createPayout: async (actor: Actor, scope: Caller, body: Parameters<typeof payouts.create>[1]) => {
-      // The dashboard has no API key, so the API's frozen check does not see it: asked here.
-      await merchants.assertNotFrozen(scope.merchantId);
-      return payouts.create(
-        scope,
-        body,
-        inSameTransaction(actor, scope, 'payout.created', (payout) => {
-          const p = payout as { id: string; amount: string; currency: string };
-          return { targetId: p.id, details: { amount: p.amount, currency: p.currency } };
-        }),
-      );
-    },
-
-    async setPayoutSchedule(actor: Actor, scope: Caller, body: Parameters<typeof payouts.setSchedule>[1]) {
-      const schedule = await payouts.setSchedule(scope, body);
-      await record(db, actor, { mode: scope.mode, action: 'payout_schedule.changed', details: { ...body } });
-      return schedule;
-    },
-
-    async messages(scope: Caller, q: { userId?: string; limit?: number; startingAfter?: string }) {
-      assertTest(scope, 'The messages outbox');
-      return messaging.list({ merchantId: scope.merchantId, mode: scope.mode, ...q });
-    },
-
-    async createTestUser(scope: Caller, input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string }) {
-      assertTest(scope, 'Creating funded test users');
-      return users.createTestUser(scopeOf(scope), input);
-    },
-
-    /** Test data's "settle now": pending test money available at once, so a payout can follow. */
-    async settleTestBalance(scope: Caller) {
-      assertTest(scope, 'Settling pending money early');
-      await balances.settleNow(scopeOf(scope));
-      return balances.balance(scopeOf(scope));
     },
 
     // ---- team ---------------------------------------------------------------------------------

@@ -1,3 +1,15 @@
-// The merchants module: merchants, API keys (and their cache), dashboard accounts.
+// The merchants module: merchants and their settings, API keys (and their cache), the team, dashboard accounts.
 export * from './merchants.service.ts';
+export {
+  allowedOriginsFor,
+  type CreatedKey,
+  KEY_CACHE_TTL_MS,
+  keyView,
+  type KeyView,
+  MAX_ALLOWED_ORIGINS,
+  MAX_ROLL_GRACE_SECONDS,
+  permissionsOfKey,
+  restrictedPermissions,
+} from './merchants.keys.ts';
+export { INVITATION_TTL_MS, type InvitationView, invitationView, type MemberView } from './merchants.team.ts';
 export type { ApiKeyRow, KeyKind, TeamRole } from './merchants.repository.ts';

@@ -2,3 +2,4 @@
 export * from './messaging.service.ts';
 export * from './messaging.schema.ts';
 export { default as messagingRoutes } from './messaging.routes.ts';
+export { messagingDashboardRoutes } from './messaging.dashboard.ts';

@@ -2,3 +2,4 @@
 export { createMethodsService, type MethodsCollaborators, type MethodsService } from './methods.service.ts';
 export * from './methods.schema.ts';
 export { default as methodsRoutes } from './methods.routes.ts';
+export { methodsDashboardRoutes } from './methods.dashboard.ts';

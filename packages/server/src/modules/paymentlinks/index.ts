@@ -2,3 +2,4 @@
 export { createPaymentLinksService, type LinkMerchant, linkUrl, type PaymentLinksService, type Visit } from './paymentlinks.service.ts';
 export * from './paymentlinks.schema.ts';
 export { default as paymentLinksRoutes, originOf } from './paymentlinks.routes.ts';
+export { paymentLinksDashboardRoutes } from './paymentlinks.dashboard.ts';

@@ -4,3 +4,4 @@ export { PAYOUT_POLL_INTERVAL_MS, startPayoutPoller, startPayoutScheduler } from
 export * from './payouts.schema.ts';
 export type { PayoutRow } from './payouts.repository.ts';
 export { default as payoutsRoutes } from './payouts.routes.ts';
+export { payoutsDashboardRoutes } from './payouts.dashboard.ts';

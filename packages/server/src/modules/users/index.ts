@@ -3,3 +3,4 @@ export * from './users.service.ts';
 export * from './users.schema.ts';
 export { assertPasswordPolicy, assertPhoneNumber, PASSWORD_MAX_LENGTH } from './users.policy.ts';
 export { default as usersRoutes } from './users.routes.ts';
+export { usersDashboardRoutes } from './users.dashboard.ts';

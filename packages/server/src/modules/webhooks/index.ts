@@ -5,3 +5,4 @@ export { createDispatcher, DELIVERY_TIMEOUT_MS, type Dispatcher, type Dispatcher
 export { deliveriesOutbox } from './webhooks.repository.ts';
 export { signedHeaders, newWebhookSecret } from './signing.ts';
 export { default as webhooksRoutes } from './webhooks.routes.ts';
+export { EventsPageQuery, webhooksDashboardRoutes } from './webhooks.dashboard.ts';

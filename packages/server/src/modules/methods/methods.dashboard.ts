@@ -1,16 +1,10 @@
-import type { Caller } from '../../platform/tenancy.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { CountrySchema, currencyOf } from '../../platform/countries.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { PaymentMethodSettings, PaymentMethodSettingsBody, ProviderList } from '../methods/index.ts';
-import { ModeParams } from './dashboard.schema.ts';
-import type { DashboardSession } from './dashboard.service.ts';
-
-const tags = ['dashboard (internal)'];
-const session = { auth: 'none' as const, csp: 'api' as const };
-type ScopeOf = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }) => Caller;
+import { callerOf, dashboardTags as tags, ModeParams, sessionRoute } from '../../platform/http/dashboard-api.ts';
+import { PaymentMethodSettings, PaymentMethodSettingsBody, ProviderList } from './methods.schema.ts';
 
 const CountrySettings = Type.Object({ country: CountrySchema, currency: Type.String() });
 const CountryBody = Type.Object({ country: CountrySchema }, { additionalProperties: false });
@@ -20,18 +14,18 @@ const CountryBody = Type.Object({ country: CountrySchema }, { additionalProperti
  * offers, as the API's `/payment-methods/settings`. Reading needs `settings:read`, changing
  * `settings:write` (owners).
  */
-export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf) {
+export function methodsDashboardRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { merchants, methods } = app.services;
 
   app.get(
     '/settings/country',
     {
-      config: { ...session, permission: 'settings:read' },
+      config: sessionRoute('settings:read'),
       schema: { tags, summary: "The merchant's country and its currency", response: { 200: CountrySettings } },
     },
     async (req) => {
-      const merchant = await merchants.findMerchant(req.dashboardSession.merchantId);
+      const merchant = await merchants.findMerchant(req.dashboardUser.merchantId);
       if (merchant === undefined) throw new ApiError('not_found', 'No such merchant');
       return { country: merchant.country, currency: currencyOf(merchant.country) };
     },
@@ -40,7 +34,7 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
   app.put(
     '/settings/country',
     {
-      config: { ...session, permission: 'settings:write' },
+      config: sessionRoute('settings:write'),
       schema: {
         tags,
         summary: "Set the merchant's country: it selects the providers and the currency checkout offers",
@@ -49,7 +43,7 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
       },
     },
     async (req) => {
-      await merchants.setCountry(req.dashboardSession.merchantId, req.body.country);
+      await merchants.setCountry(req.dashboardUser.merchantId, req.body.country);
       return { country: req.body.country, currency: currencyOf(req.body.country) };
     },
   );
@@ -57,7 +51,7 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
   app.get(
     '/:mode/payment-methods/settings',
     {
-      config: { ...session, permission: 'settings:read' },
+      config: sessionRoute('settings:read'),
       schema: {
         tags,
         summary: 'The payment methods this mode offers (as GET /payment-methods/settings)',
@@ -65,13 +59,13 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
         response: { 200: PaymentMethodSettings },
       },
     },
-    async (req) => methods.settings(scope(req)),
+    async (req) => methods.settings(callerOf(req)),
   );
 
   app.put(
     '/:mode/payment-methods/settings',
     {
-      config: { ...session, permission: 'settings:write' },
+      config: sessionRoute('settings:write'),
       schema: {
         tags,
         summary: 'Choose the payment methods this mode offers (as PUT /payment-methods/settings)',
@@ -80,7 +74,7 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
         response: { 200: PaymentMethodSettings },
       },
     },
-    async (req) => methods.updateSettings(scope(req), req.body),
+    async (req) => methods.updateSettings(callerOf(req), req.body),
   );
 
   // Pages that show or pick a provider (payouts, payments, customers) read its brand and abilities
@@ -88,7 +82,7 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
   app.get(
     '/:mode/providers',
     {
-      config: { ...session, permission: 'payments:read' },
+      config: sessionRoute('payments:read'),
       schema: {
         tags,
         summary: "The registry's providers: brand, capabilities, and whether they serve the merchant's country here",
@@ -97,7 +91,7 @@ export function dashboardMethodRoutes(instance: FastifyInstance, scope: ScopeOf)
       },
     },
     async (req) => {
-      const { country, currency, providers } = await methods.settings(scope(req));
+      const { country, currency, providers } = await methods.settings(callerOf(req));
       return { country, currency, data: providers };
     },
   );

@@ -2,18 +2,19 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { languageToSave, requestedLanguages } from '../../platform/i18n.ts';
 import { emailLinkBase } from '../../platform/http/public-url.ts';
-import { BusinessProfile, DOCUMENT_BODY_LIMIT, EmailVerified, ProfileDetailsBody, SignedUp, SignUpBody, VerifyEmailBody } from '../onboarding/index.ts';
-import { EmptyBody } from './dashboard.schema.ts';
+import { Type } from 'typebox';
+import { dashboardTags as tags, sessionRoute } from '../../platform/http/dashboard-api.ts';
+import { DOCUMENT_BODY_LIMIT } from './onboarding.documents.ts';
+import { BusinessProfile, EmailVerified, ProfileDetailsBody, SignedUp, SignUpBody, VerifyEmailBody } from './onboarding.schema.ts';
 
-const tags = ['dashboard (internal)'];
-const session = { auth: 'none' as const, csp: 'api' as const };
-const open = { ...session, dashboard: 'public' as const };
+const open = { auth: 'none' as const, csp: 'api' as const, dashboard: 'public' as const };
+const EmptyBody = Type.Object({}, { additionalProperties: false });
 
 /**
  * Sign-up (public), e-mail verification (public, by the link's token) and the business profile
  * an operator reviews before live mode opens (docs/decisions/0037-merchant-sign-up.md).
  */
-export async function dashboardOnboardingRoutes(instance: FastifyInstance) {
+export async function onboardingDashboardRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const onboarding = app.services.onboarding;
 
@@ -55,16 +56,16 @@ export async function dashboardOnboardingRoutes(instance: FastifyInstance) {
   app.get(
     '/profile',
     {
-      config: { ...session, permission: 'settings:read' },
+      config: sessionRoute('settings:read'),
       schema: { tags, summary: 'The business profile and its review state', response: { 200: BusinessProfile } },
     },
-    async (req) => onboarding.profile(req.dashboardSession.merchantId),
+    async (req) => onboarding.profile(req.dashboardUser.merchantId),
   );
 
   app.patch(
     '/profile',
     {
-      config: { ...session, permission: 'settings:write' },
+      config: sessionRoute('settings:write'),
       schema: {
         tags,
         summary: 'Change the business profile (before submission, or after a rejection)',
@@ -73,13 +74,13 @@ export async function dashboardOnboardingRoutes(instance: FastifyInstance) {
         response: { 200: BusinessProfile },
       },
     },
-    async (req) => onboarding.updateProfile(req.dashboardSession.merchantId, req.body),
+    async (req) => onboarding.updateProfile(req.dashboardUser.merchantId, req.body),
   );
 
   app.post(
     '/profile/submit',
     {
-      config: { ...session, permission: 'settings:write' },
+      config: sessionRoute('settings:write'),
       schema: {
         tags,
         summary: 'Submit the business profile for review',
@@ -89,7 +90,7 @@ export async function dashboardOnboardingRoutes(instance: FastifyInstance) {
         response: { 200: BusinessProfile },
       },
     },
-    async (req) => onboarding.submit(req.dashboardSession.merchantId),
+    async (req) => onboarding.submit(req.dashboardUser.merchantId),
   );
 
   // The upload takes the file itself as its body, whatever its declared type: the content decides.
@@ -99,7 +100,7 @@ export async function dashboardOnboardingRoutes(instance: FastifyInstance) {
       '/profile/document',
       {
         bodyLimit: DOCUMENT_BODY_LIMIT,
-        config: { ...session, permission: 'settings:write' },
+        config: sessionRoute('settings:write'),
         schema: {
           tags,
           summary: "Upload the owner's identity document (the file as the body, with its Content-Type)",
@@ -108,7 +109,7 @@ export async function dashboardOnboardingRoutes(instance: FastifyInstance) {
           response: { 200: BusinessProfile },
         },
       },
-      async (req) => onboarding.uploadDocument(req.dashboardSession.merchantId, req.body, req.headers['content-type']),
+      async (req) => onboarding.uploadDocument(req.dashboardUser.merchantId, req.body, req.headers['content-type']),
     );
   });
 }
