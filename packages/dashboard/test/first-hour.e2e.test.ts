@@ -63,6 +63,14 @@ const LANGUAGES = [
 beforeAll(async () => {
   if (!existsSync(join(import.meta.dirname, '..', 'dist', 'dashboard.html'))) throw new Error('Build the pages first: npm run build -w @caisse/dashboard');
   [server, browser] = await Promise.all([startServer(), launchChromium()]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+it('a paid payment, and a webhook endpoint nobody listens on', async () => {
   const keys = server.merchant.test;
   // An endpoint on a port nobody listens on: every delivery to it fails (ECONNREFUSED).
   deadUrl = `http://127.0.0.1:${await freePort()}/webhooks`;
@@ -72,12 +80,7 @@ beforeAll(async () => {
   const intent = await apiCall(server.url, 'POST', '/gateway', keys, { amount: '5000', currency: 'XAF', description: 'Order FH-1' });
   paymentId = String(intent.body.id);
   await payAsCustomer(server, customer, paymentId, 'paid');
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+}, 120_000);
 
 describe.each(LANGUAGES)('the first hour in $locale', (L) => {
   let page: Page;

@@ -38,20 +38,18 @@ function BalanceCard({ mode }: { mode: Mode }) {
         (balance.data.balances.length === 0 ? (
           <p className="hint">{t('balance.empty', { mode })}</p>
         ) : (
-          <dl className="figures">
-            {balance.data.balances.map((b) => (
-              <div key={b.currency} className="figure-row">
-                <div>
-                  <dt>{t('balance.available')}</dt>
-                  <dd className="figure">{money(b.available, b.currency)}</dd>
-                </div>
-                <div>
-                  <dt>{t('balance.pending')}</dt>
-                  <dd className="figure">{money(b.pending, b.currency)}</dd>
-                </div>
+          balance.data.balances.map((b) => (
+            <dl key={b.currency} className="figures figure-row">
+              <div>
+                <dt>{t('balance.available')}</dt>
+                <dd className="figure">{money(b.available, b.currency)}</dd>
               </div>
-            ))}
-          </dl>
+              <div>
+                <dt>{t('balance.pending')}</dt>
+                <dd className="figure">{money(b.pending, b.currency)}</dd>
+              </div>
+            </dl>
+          ))
         ))}
       {can('payouts:read') && <NextPayout mode={mode} dateTime={dateTime} />}
       <p>
