@@ -97,7 +97,7 @@ const LANGUAGES = [
       weekday: 'Jour de la semaine',
       friday: 'vendredi',
       webhooks: 'Webhooks',
-      addEndpoint: 'Ajouter un endpoint',
+      addEndpoint: 'Ajouter un point de terminaison',
       apiKeys: 'Clés d’API',
       testData: 'Données de test',
       outbox: 'Boîte d’envoi des messages',
