@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global console, fetch, process, setTimeout */
+/* global console, fetch, process, setTimeout, URL */
 // `npm run test:newcomer`: a newcomer's first hour, replayed (issue 21). Clones this repository's
 // committed HEAD into a temporary directory, runs `npm ci`, starts `npm start` in the background
 // as a person would, and checks each thing a newcomer meets: the build lines and the banner, one
@@ -9,6 +9,7 @@
 // failure. Needs the npm registry (npm ci) and about 3 minutes; `--keep` leaves the clone.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -69,6 +70,88 @@ async function npmStart(env) {
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+/** The quickstart script of docs/quickstart.md as written, on this run's ports; then no webhook delivery may be left failing. */
+async function quickstartChecks(label, base, cliEnv, keys) {
+  const quickstart = readFileSync(join(dir, 'docs/quickstart.md'), 'utf8');
+  const script = /## 2\.[\s\S]*?```sh\n([\s\S]*?)```/.exec(quickstart)?.[1] ?? '';
+  const hookPort = await freePort();
+  writeFileSync(join(dir, 'quickstart.sh'), script);
+  const qs = await sh('bash', ['quickstart.sh'], { env: { ...cliEnv, HOOK_PORT: String(hookPort) }, timeout: 60_000 });
+  check(9, `${label}: the quickstart script pays an intent`, /charge: SUCCEEDED/.test(qs.stdout), qs.output);
+  check(9, `${label}: the quickstart script verifies the webhook`, /webhook verified: payment\.completed evt_\S+ for pi_/.test(qs.stdout), qs.output);
+  const headers = { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}` };
+  // Its handler exits after one event: an endpoint left behind would fail every later delivery.
+  const endpoints = await api(base, '/webhook-endpoints', { headers });
+  check(
+    9,
+    `${label}: the quickstart leaves no endpoint whose handler has gone`,
+    Array.isArray(endpoints.body.data) && !endpoints.body.data.some((e) => e.url.includes(`:${hookPort}/`)),
+    JSON.stringify(endpoints.body),
+  );
+  // Issue 36: no delivery left failing (retrying or given up) on any endpoint left.
+  const failing = [];
+  for (const e of endpoints.body.data ?? []) {
+    const deliveries = await api(base, `/webhook-endpoints/${e.id}/deliveries?limit=100`, { headers });
+    for (const d of deliveries.body.data ?? [])
+      if (d.status === 'failed' || (d.status === 'pending' && d.attemptCount > 0)) failing.push(`${e.url} ${d.id} ${d.status}`);
+  }
+  check(1, `${label}: no webhook delivery is left failing after the quickstart`, failing.length === 0, failing.join('\n'));
+}
+
+/** `npx caisse reconcile --mode test` for today succeeds while npm start runs. */
+async function reconcileCheck(label, cliEnv, npx) {
+  const today = new Date().toISOString().slice(0, 10);
+  // The registry's first provider, read from the CLI (no provider is named here).
+  const providers = await npx(['providers', 'list', '--json']);
+  const provider = providers.code === 0 ? JSON.parse(providers.stdout)[0]?.provider : undefined;
+  const rec = await npx(['reconcile', '--provider', String(provider), '--from', today, '--to', today, '--mode', 'test']);
+  check(4, `${label}: npx caisse reconcile --mode test succeeds while npm start runs`, rec.code === 0 && /done by the server/.test(rec.output), rec.output);
+}
+
+/** The first start on a fresh PostgreSQL database, on its own PORT. */
+async function onPostgres(baseEnv) {
+  const adminUrl = process.env.NEWCOMER_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  let pg;
+  try {
+    pg = createRequire(join(dir, 'package.json'))('pg');
+  } catch {
+    pg = undefined;
+  }
+  const name = `caisse_newcomer_${process.pid}`;
+  const admin = pg && new pg.Client({ connectionString: adminUrl });
+  const reachable = admin
+    ? await admin.connect().then(
+        () => true,
+        () => false,
+      )
+    : false;
+  if (!reachable) {
+    console.log(`newcomer: no PostgreSQL at ${adminUrl}; the PostgreSQL run is skipped`);
+    return;
+  }
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = { ...baseEnv, PORT: String(port), CAISSE_BASE_URL: base, DATABASE_URL: url.toString() };
+  let pgServer;
+  try {
+    pgServer = await npmStart(env);
+    const banner = pgServer.output();
+    check(3, 'PostgreSQL: the first start creates the development merchant and prints its keys', /Merchant\s+mch_\S+ \(created now/.test(banner), banner);
+    const exported = /export CAISSE_API_KEY=(pk_test_\S+) CAISSE_SECRET_KEY=(sk_test_\S+)/.exec(banner);
+    const keys = { apiKey: exported?.[1], secretKey: exported?.[2] };
+    const cliEnv = { ...env, CAISSE_API_KEY: keys.apiKey, CAISSE_SECRET_KEY: keys.secretKey };
+    await quickstartChecks('PostgreSQL', base, cliEnv, keys);
+    await reconcileCheck('PostgreSQL', cliEnv, (args) => sh('npx', ['caisse', ...args], { env: cliEnv }));
+  } finally {
+    await pgServer?.stop().catch(() => {});
+    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    await admin.end();
+  }
 }
 
 const api = (base, path, init = {}) => fetch(`${base}${path}`, init).then(async (r) => ({ status: r.status, body: await r.json().catch(() => ({})) }));
@@ -247,23 +330,9 @@ try {
   check(8, 'the served /docs document does not speak of "the contract"', !/\bcontract\b/i.test(openapi));
 
   // 9. The quickstart script, exactly as written, on this run's ports (PORT, HOOK_PORT: not 8080 and 4242).
-  const quickstart = readFileSync(join(dir, 'docs/quickstart.md'), 'utf8');
-  const script = /## 2\.[\s\S]*?```sh\n([\s\S]*?)```/.exec(quickstart)?.[1] ?? '';
-  const hookPort = await freePort();
-  writeFileSync(join(dir, 'quickstart.sh'), script);
-  const qs = await sh('bash', ['quickstart.sh'], { env: { ...cliEnv, HOOK_PORT: String(hookPort) }, timeout: 60_000 });
-  check(9, 'the quickstart script pays an intent', /charge: SUCCEEDED/.test(qs.stdout), qs.output);
-  check(9, 'the quickstart script verifies the webhook', /webhook verified: payment\.completed evt_\S+ for pi_/.test(qs.stdout), qs.output);
-  // Its handler exits after one event: an endpoint left behind would fail every later delivery.
-  const endpoints = await fetch(`${base}/webhook-endpoints`, { headers: { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}` } }).then((r) =>
-    r.json(),
-  );
-  check(
-    9,
-    'the quickstart leaves no endpoint whose handler has gone',
-    Array.isArray(endpoints.data) && !endpoints.data.some((e) => e.url.includes(`:${hookPort}/`)),
-    JSON.stringify(endpoints),
-  );
+  await quickstartChecks('embedded', base, cliEnv, keys);
+  // Issue 36: reconcile test mode while npm start runs (the sandbox is in the server).
+  await reconcileCheck('embedded', cliEnv, (args) => npx(args));
 
   // 11. trigger payment.failed prints the intent's status.
   const failed = await npx(['trigger', 'payment.failed']);
@@ -281,6 +350,13 @@ try {
     !/export CAISSE_API_KEY/.test(second) && second.includes(`npx caisse keys create --merchant ${merchantId} --kind both`),
     second,
   );
+
+  // Issue 36: the same on PostgreSQL, on another PORT, when a server answers at NEWCOMER_POSTGRES_URL
+  // (default postgres://postgres@127.0.0.1:5432/postgres): the development merchant, the quickstart,
+  // no failing delivery after it, reconcile through the server.
+  await server.stop();
+  server = undefined;
+  await onPostgres(env);
 } catch (err) {
   check('-', 'the replay ran to its end', false, err instanceof Error ? err.stack : err);
 } finally {

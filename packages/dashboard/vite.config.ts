@@ -9,6 +9,8 @@ import { defineConfig } from 'vite';
  * workspace packages (@caisse/react, @caisse/browser) to their TypeScript sources, so they need
  * no build of their own first.
  */
+const API = process.env.CAISSE_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
+
 export default defineConfig({
   base: '/dashboard/',
   plugins: [react()],
@@ -26,15 +28,8 @@ export default defineConfig({
     },
   },
   server: {
-    // `npm run dev -w @caisse/dashboard` against a server on :8080 (npm start).
-    proxy: {
-      '/dashboard/api': 'http://127.0.0.1:8080',
-      '/operator/api': 'http://127.0.0.1:8080',
-      '/gateway': 'http://127.0.0.1:8080',
-      '/auth': 'http://127.0.0.1:8080',
-      '/otp': 'http://127.0.0.1:8080',
-      '/charge': 'http://127.0.0.1:8080',
-      '/wallet': 'http://127.0.0.1:8080',
-    },
+    // `npm run dev -w @caisse/dashboard` against the server `npm start` runs: on PORT (default
+    // 8080), as the server reads it, or at CAISSE_BASE_URL.
+    proxy: Object.fromEntries(['/dashboard/api', '/operator/api', '/gateway', '/auth', '/otp', '/charge', '/wallet'].map((path) => [path, API])),
   },
 });

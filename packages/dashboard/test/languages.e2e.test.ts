@@ -97,7 +97,7 @@ const LANGUAGES = [
       weekday: 'Jour de la semaine',
       friday: 'vendredi',
       webhooks: 'Webhooks',
-      addEndpoint: 'Ajouter un endpoint',
+      addEndpoint: 'Ajouter un point de terminaison',
       apiKeys: 'Clés d’API',
       testData: 'Données de test',
       outbox: 'Boîte d’envoi des messages',
@@ -287,7 +287,7 @@ describe.each(LANGUAGES)('in $locale', (L) => {
       await page.waitForURL(`**/dashboard/test/${path}`);
       await page.getByRole('heading', { level: 1, name: title }).waitFor();
       if (path === 'balance') {
-        expect(await page.locator('td.big-number').first().textContent()).toMatch(/\d/);
+        expect(await page.locator('table.balance-table td.num').first().textContent()).toMatch(/\d/);
         // The newest fee of the statement: its date, type, amount and status in the language.
         const fee = page.getByRole('region', { name: D.statement }).getByRole('row').filter({ hasText: D.fee }).first();
         const cells = fee.getByRole('cell');

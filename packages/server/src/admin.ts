@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -137,6 +137,40 @@ export const ADMIN_COMMANDS = {
     Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), role: Type.Optional(Type.Enum(OPERATOR_ROLES)) }, { additionalProperties: false }),
     (s, a) => s.operators.createFromCli(a.email, a.role),
   ),
+  // Through the running server when it holds the test-mode sandbox (docs/decisions/0043-first-hour-second-pass.md).
+  'reconcile.run': command(
+    Type.Object(
+      {
+        provider: Type.String({ minLength: 1, maxLength: 64 }),
+        mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+        from: Type.String({ format: 'date-time' }),
+        to: Type.String({ format: 'date-time' }),
+        statement: Type.Optional(
+          Type.Array(
+            Type.Object({
+              kind: Type.Union([Type.Literal('collection'), Type.Literal('disbursement')]),
+              reference: Type.String({ maxLength: 200 }),
+              status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCESSFUL'), Type.Literal('FAILED')]),
+              amount: Type.String({ maxLength: 40 }),
+              currency: Type.String({ maxLength: 3 }),
+              createdAt: Type.String({ format: 'date-time' }),
+              externalId: Type.Optional(Type.String({ maxLength: 200 })),
+            }),
+            { maxItems: 100_000 },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    (s, a) =>
+      s.reconciliation.reconcile({
+        provider: a.provider,
+        mode: a.mode,
+        from: new Date(a.from),
+        to: new Date(a.to),
+        ...(a.statement === undefined ? {} : { statement: a.statement.map((r) => ({ ...r, createdAt: new Date(r.createdAt) })) }),
+      }),
+  ),
   'signing-keys.rotate': command(Type.Object({}, { additionalProperties: false }), async (s) => ({ kid: await s.users.tokens.rotate() })),
 };
 
@@ -158,7 +192,12 @@ export interface AdminFile {
   url: string;
   token: string;
   pid: number;
+  /** The server's database: the CLI asks it only when its own configuration names the same kind. */
+  database?: AdminDatabase;
 }
+
+/** A server on PostgreSQL publishes its endpoint too in development, for the test-mode sandbox it runs. */
+export type AdminDatabase = 'embedded' | 'postgresql';
 
 export const ADMIN_FILE = 'admin.json';
 
@@ -189,7 +228,11 @@ function bearer(request: FastifyRequest): string {
  * 404, as for any unknown path; a browser's request, which carries Origin, too), and only with
  * the token: a new random one each start, so a stale file is worth nothing.
  */
-export async function registerAdminRoutes(app: FastifyInstance, dataDir: string): Promise<{ publish(url: string): void; remove(): void }> {
+export async function registerAdminRoutes(
+  app: FastifyInstance,
+  dataDir: string,
+  database: AdminDatabase = 'embedded',
+): Promise<{ publish(url: string): void; remove(): void }> {
   const token = randomBytes(32).toString('base64url');
   const expected = Buffer.from(token);
   await app.register(async (scope) => {
@@ -213,7 +256,8 @@ export async function registerAdminRoutes(app: FastifyInstance, dataDir: string)
     publish(url) {
       // A new file each time: the mode applies only to a file being created.
       rmSync(file, { force: true });
-      writeFileSync(file, JSON.stringify({ url, token, pid: process.pid } satisfies AdminFile), { mode: 0o600 });
+      mkdirSync(dataDir, { recursive: true });
+      writeFileSync(file, JSON.stringify({ url, token, pid: process.pid, database } satisfies AdminFile), { mode: 0o600 });
     },
     remove() {
       if (readAdminFile(dataDir)?.token === token) rmSync(file, { force: true });

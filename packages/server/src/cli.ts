@@ -52,11 +52,12 @@ async function withServices<T>(fn: (services: ReturnType<typeof createServices>)
  * embedded database holds it (one process at a time may open it), asks that server to run it
  * through its loopback admin endpoint, with the token it left in the data directory.
  */
-async function admin<C extends AdminCommand>(name: C, args: AdminArgs<C>): Promise<AdminResult<C>> {
+async function admin<C extends AdminCommand>(name: C, args: AdminArgs<C>, viaServer = config().databaseUrl === undefined): Promise<AdminResult<C>> {
   const cfg = config();
   const { readAdminFile, runAdminCommand } = await import('./admin.ts');
-  const server = cfg.databaseUrl === undefined ? readAdminFile(cfg.dataDir) : undefined;
-  if (server !== undefined && processAlive(server.pid)) {
+  const server = viaServer ? readAdminFile(cfg.dataDir) : undefined;
+  const sameDatabase = (server?.database ?? 'embedded') === (cfg.databaseUrl === undefined ? 'embedded' : 'postgresql');
+  if (server !== undefined && sameDatabase && processAlive(server.pid)) {
     const { AdminUnreachableError, callAdmin } = await import('./cli/admin-client.ts');
     try {
       const result = await callAdmin(server, name, args);
@@ -67,7 +68,13 @@ async function admin<C extends AdminCommand>(name: C, args: AdminArgs<C>): Promi
       if (!(err instanceof AdminUnreachableError)) throw err;
     }
   }
-  return withServices((s) => runAdminCommand(s, name, args));
+  return withServices(async (s): Promise<AdminResult<C>> => {
+    try {
+      return await runAdminCommand(s, name, args);
+    } finally {
+      await s.connectors.close();
+    }
+  });
 }
 
 /** Appends "Example(s):" lines to a command's --help. */
@@ -561,13 +568,15 @@ export function buildCli(): Command {
       try {
         const { printReport, reconcileQuery } = await import('./cli/reconcile.ts');
         const query = await reconcileQuery(opts);
-        const report = await withServices(async (s) => {
-          try {
-            return await s.reconciliation.reconcile(query);
-          } finally {
-            await s.connectors.close();
-          }
-        });
+        const { statement, ...period } = query;
+        const args = { ...period, from: query.from.toISOString(), to: query.to.toISOString() };
+        // Test mode's sandbox lives in the running development server: reconcile there when one runs.
+        const viaServer = config().databaseUrl === undefined || opts.mode === 'test';
+        const report = await admin(
+          'reconcile.run',
+          statement === undefined ? args : { ...args, statement: statement.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) },
+          viaServer,
+        );
         process.exitCode = printReport(report, opts.json === true, (text) => process.stdout.write(text));
       } catch (err) {
         process.stderr.write(`caisse: ${errorLine(err)}\n`);
@@ -690,7 +699,7 @@ function errorLine(err: unknown): string {
   if (err instanceof ConfigError) return `configuration error: ${err.message}`;
   // By name: the database module (and PGlite with it) loads only for commands that open it.
   if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') {
-    return `${(err as DataDirLockedError).message}\n(while \`npm start\` runs, the merchants, keys, ledger verify and signing-keys commands are done by it; this one needs it stopped)`;
+    return `${(err as DataDirLockedError).message}\n(while \`npm start\` runs, the merchants, keys, ledger verify, reconcile and signing-keys commands are done by it; this one needs it stopped)`;
   }
   if (err instanceof ApiError) return `${err.code}: ${err.message}`;
   // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.

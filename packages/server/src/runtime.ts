@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Language } from '@caisse/intl';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
@@ -63,6 +64,10 @@ export async function openRuntime(config: Config): Promise<Runtime> {
 
 export type { BackgroundWorker };
 
+/** The development merchant is named in its own language: its customers read "Payer Marchand de développement". */
+const DEVELOPMENT_LANGUAGE: Language = 'fr';
+export const DEVELOPMENT_MERCHANT: Record<Language, string> = { fr: 'Marchand de développement', en: 'Development merchant' };
+
 export async function startServer(given: Config, opts: { port: number; worker: boolean; banner?: boolean }) {
   // `--port` wins over PORT everywhere, the webhook policy's "gateway's own port" included.
   const config = given.port === opts.port ? given : { ...given, port: opts.port };
@@ -71,9 +76,10 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   const services = createServices(deps);
   const { merchants } = services;
   const embedded = config.databaseUrl === undefined;
+  // An empty database in development, embedded or PostgreSQL, gets a merchant to try things with.
   const created =
-    embedded && (await merchants.countMerchants()) === 0
-      ? await merchants.createMerchant({ name: 'Development merchant', email: 'dev@caisse.local' })
+    (embedded || config.mode === 'development') && (await merchants.countMerchants()) === 0
+      ? await merchants.createMerchant({ name: DEVELOPMENT_MERCHANT[DEVELOPMENT_LANGUAGE], language: DEVELOPMENT_LANGUAGE, email: 'dev@caisse.local' })
       : undefined;
   // Development without CAISSE_MOMO_SANDBOX_URL: every provider's sandbox in this process serves
   // test mode, so a newcomer takes payments with no provider account anywhere.
@@ -92,8 +98,9 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   // With CAISSE_TLS_CERT_FILE and CAISSE_TLS_KEY_FILE the server terminates TLS itself.
   const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config), connectors });
   // The embedded database opens in one process at a time: the CLI's merchant and key commands
-  // reach it through this server's loopback admin endpoint while it runs (src/admin.ts).
-  const admin = embedded ? await registerAdminRoutes(app, config.dataDir) : undefined;
+  // reach it through this server's loopback admin endpoint while it runs (src/admin.ts). On
+  // PostgreSQL too when this process runs the test-mode sandbox: `caisse reconcile --mode test`.
+  const admin = embedded || sandbox !== undefined ? await registerAdminRoutes(app, config.dataDir, embedded ? 'embedded' : 'postgresql') : undefined;
   const workers = opts.worker ? startBackgroundWorkers(deps, app.services, logger) : [];
   // The embedded database has no autovacuum to keep its statistics, and so its plans, fresh.
   if (embedded) workers.push(startAutoAnalyze(deps.db, logger));

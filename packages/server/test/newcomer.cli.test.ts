@@ -208,3 +208,35 @@ describe.skipIf(TEST_DATABASE_URL !== undefined)('merchants and keys commands wh
     expect(existsSync(join(database.dataDir as string, ADMIN_FILE))).toBe(false);
   }, 60_000);
 });
+
+describe('`caisse start` in development, on the embedded database or PostgreSQL (issue 36)', () => {
+  let database: RunDatabase;
+  let server: ServerProc;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    database = await createRunDatabase(TEST_DATABASE_URL, 'dev');
+    env = processEnv(database.env);
+    server = await startServerProcess({ env });
+  }, 120_000);
+  afterAll(async () => {
+    server.kill('SIGTERM');
+    await server.exited;
+    await database.drop();
+  });
+
+  it('creates the development merchant on an empty database, named in its language', async () => {
+    expect(server.devMerchant).toBeDefined();
+    const list = await runCaisse(['merchants', 'list', '--json'], env);
+    expect(list.code, list.output).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ id: server.devMerchant?.merchantId, name: 'Marchand de développement' })]);
+  }, 60_000);
+
+  it('reconciles test mode through the running server, whose sandbox it needs', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await runCaisse(['reconcile', '--provider', 'mtn_momo', '--from', today, '--to', today, '--mode', 'test', '--json'], env);
+    expect(res.code, res.output).toBe(0);
+    expect(res.output).toContain('done by the server running on the');
+    // The sandbox in the server listed its requests: the check was made, not skipped.
+    expect(JSON.parse(res.stdout)).toMatchObject({ provider: 'mtn_momo', mode: 'test', result: 'agreed', listing: { source: 'provider', ok: true } });
+  }, 60_000);
+});

@@ -750,7 +750,7 @@ describe("the endpoint's success rate on the dashboard", () => {
     const otherEp = await endpoint(other, r.url);
 
     const empty = (await stats(ep.id)).json();
-    expect(empty).toMatchObject({ object: 'webhook_endpoint_stats', endpointId: ep.id, attempted: 0, succeeded: 0, successRate: null });
+    expect(empty).toMatchObject({ object: 'webhook_endpoint_stats', endpointId: ep.id, attempted: 0, succeeded: 0, successRate: null, lastFailure: null });
     expect(Date.parse(empty.until) - Date.parse(empty.since)).toBe(DAY);
 
     // Three acknowledged, then one refused (still pending, to retry): 3 of 4.
@@ -763,7 +763,10 @@ describe("the endpoint's success rate on the dashboard", () => {
     };
     await makeEvent(ctx, m.merchantId);
     expect(await dispatcher().runOnce()).toMatchObject({ claimed: 1, succeeded: 0 });
-    expect((await stats(ep.id)).json()).toMatchObject({ attempted: 4, succeeded: 3, successRate: 0.75 });
+    const failing = (await stats(ep.id)).json();
+    expect(failing).toMatchObject({ attempted: 4, succeeded: 3, successRate: 0.75 });
+    // The latest delivery failed: the endpoint is failing, with that error, retried later.
+    expect(failing.lastFailure).toEqual({ at: ctx.clock.now().toISOString(), error: expect.stringMatching(/500/), retrying: true });
 
     // A day later the window is empty; the retry that then succeeds is the only delivery in it.
     ctx.clock.advance(DAY + MINUTE);
@@ -771,7 +774,7 @@ describe("the endpoint's success rate on the dashboard", () => {
     expect((await stats(ep.id)).json()).toMatchObject({ attempted: 0, successRate: null });
     r.handler = ok;
     expect(await dispatcher().runOnce()).toMatchObject({ claimed: 1, succeeded: 1 });
-    expect((await stats(ep.id)).json()).toMatchObject({ attempted: 1, succeeded: 1, successRate: 1 });
+    expect((await stats(ep.id)).json()).toMatchObject({ attempted: 1, succeeded: 1, successRate: 1, lastFailure: null });
 
     // Another merchant's endpoint, or the other mode: 404 (live mode open to an owner enrolled
     // in two-factor sign-in); no session: 401.

@@ -19,7 +19,7 @@ export function PageTitle({ children, title }: { children: ReactNode; title: str
   );
 }
 
-/** The errors the dashboard words itself; any other shows the API's `detail` (which stays English). */
+/** The errors the dashboard words itself; any other says its code. The API's `detail` (English) is never shown. */
 const ERROR_TEXTS: Record<string, MessageId> = {
   connection_error: 'error.connection',
   invalid_credentials: 'error.invalidCredentials',
@@ -37,14 +37,54 @@ const ERROR_TEXTS: Record<string, MessageId> = {
   merchant_not_approved: 'error.merchantNotApproved',
   document_invalid: 'error.documentInvalid',
   verification_link_invalid: 'error.verificationLinkInvalid',
+  validation_error: 'error.api.validationError',
+  parameter_unknown: 'error.api.parameterUnknown',
+  parameter_missing: 'error.api.parameterMissing',
+  amount_invalid: 'error.api.amountInvalid',
+  currency_unsupported: 'error.api.currencyUnsupported',
+  metadata_invalid: 'error.api.metadataInvalid',
+  otp_expired: 'error.api.otpExpired',
+  phone_invalid: 'error.api.phoneInvalid',
+  url_invalid: 'error.api.urlInvalid',
+  provider_unsupported: 'error.api.providerUnsupported',
+  destination_unsupported: 'error.api.destinationUnsupported',
+  amount_out_of_bounds: 'error.api.amountOutOfBounds',
+  description_invalid: 'error.api.descriptionInvalid',
+  return_url_invalid: 'error.api.returnUrlInvalid',
+  not_found: 'error.api.notFound',
+  invitation_not_found: 'error.api.invitationNotFound',
+  payload_too_large: 'error.api.payloadTooLarge',
+  intent_state_invalid: 'error.api.intentStateInvalid',
+  intent_expired: 'error.api.intentExpired',
+  refund_unsupported: 'error.api.refundUnsupported',
+  refund_exceeds_amount: 'error.api.refundExceedsAmount',
+  already_exists: 'error.api.alreadyExists',
+  endpoint_disabled: 'error.api.endpointDisabled',
+  balance_insufficient: 'error.api.balanceInsufficient',
+  payout_state_invalid: 'error.api.payoutStateInvalid',
+  totp_state_invalid: 'error.api.totpStateInvalid',
+  profile_state_invalid: 'error.api.profileStateInvalid',
+  invitation_used: 'error.api.invitationUsed',
+  invitation_expired: 'error.api.invitationExpired',
+  invitation_revoked: 'error.api.invitationRevoked',
+  limit_exceeded: 'error.api.limitExceeded',
+  email_missing: 'error.api.emailMissing',
+  email_not_verified: 'error.api.emailNotVerified',
+  merchant_frozen: 'error.api.merchantFrozen',
+  rate_limited: 'error.api.rateLimited',
+  login_locked: 'error.api.loginLocked',
+  idempotency_request_in_progress: 'error.api.idempotencyRequestInProgress',
+  provider_unavailable: 'error.api.providerUnavailable',
+  unavailable: 'error.api.unavailable',
+  internal_error: 'error.api.internalError',
+  origin_not_allowed: 'error.api.originNotAllowed',
 };
 
 export function ErrorNotice({ error }: { error: unknown }) {
   const { t } = useI18n();
   if (!error) return null;
   let text = t('error.unknown');
-  if (error instanceof ApiProblem) text = ERROR_TEXTS[error.code] ? t(ERROR_TEXTS[error.code] as MessageId) : error.message;
-  else if (error instanceof Error) text = error.message;
+  if (error instanceof ApiProblem) text = ERROR_TEXTS[error.code] ? t(ERROR_TEXTS[error.code] as MessageId) : t('error.refused', { code: error.code });
   return (
     <div className="notice error" role="alert">
       {text}

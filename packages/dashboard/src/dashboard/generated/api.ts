@@ -3353,6 +3353,12 @@ export interface paths {
                         "application/json": {
                             attempted: number;
                             endpointId: string;
+                            lastFailure: {
+                                /** Format: date-time */
+                                at: string;
+                                error: string;
+                                retrying: boolean;
+                            } | null;
                             /** @enum {string} */
                             object: "webhook_endpoint_stats";
                             /** Format: date-time */

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { PagedTable } from '../paging.tsx';
 import { useBalance, useBalanceTransactions } from '../queries/balance.ts';
+import { DateField } from '../date-field.tsx';
 import { Link, navigate } from '../router.tsx';
 import { BALANCE_TRANSACTION_TYPES, type BalanceTransactionType, type Mode } from '../types.ts';
 import { Badge, CsvDownload, ErrorNotice, PageTitle, TableWrap } from '../ui.tsx';
@@ -52,7 +53,7 @@ export function Balance({ mode, search }: { mode: Mode; search: string }) {
         </div>
       ) : (
         <TableWrap label={t('balance.tableLabel')}>
-          <table>
+          <table className="balance-table">
             <thead>
               <tr>
                 <th scope="col">{t('balance.currency')}</th>
@@ -71,7 +72,7 @@ export function Balance({ mode, search }: { mode: Mode; search: string }) {
               {balance.data.balances.map((b) => (
                 <tr key={b.currency}>
                   <th scope="row">{b.currency}</th>
-                  <td className="num big-number">{money(b.available, b.currency)}</td>
+                  <td className="num">{money(b.available, b.currency)}</td>
                   <td className="num">{money(b.pending, b.currency)}</td>
                   <td className="num">{money(b.reserved, b.currency)}</td>
                 </tr>
@@ -125,17 +126,11 @@ function Statement({ mode, search }: { mode: Mode; search: string }) {
           </div>
           <div className="field">
             <label htmlFor="st-from">{t('balance.from')}</label>
-            <input
-              id="st-from"
-              type="date"
-              value={draft.from}
-              aria-describedby="st-period-hint"
-              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-            />
+            <DateField id="st-from" value={draft.from} describedBy="st-period-hint" onChange={(from) => setDraft({ ...draft, from })} />
           </div>
           <div className="field">
             <label htmlFor="st-to">{t('balance.to')}</label>
-            <input id="st-to" type="date" value={draft.to} aria-describedby="st-period-hint" onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+            <DateField id="st-to" value={draft.to} describedBy="st-period-hint" onChange={(to) => setDraft({ ...draft, to })} />
           </div>
           <div className="actions" style={{ marginTop: 0 }}>
             <button type="submit">{t('balance.apply')}</button>

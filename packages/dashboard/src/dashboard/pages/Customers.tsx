@@ -15,6 +15,8 @@ const TOPUP_FAILURES: Record<string, MessageId> = {
   AMOUNT_MISMATCH: 'customers.failure.AMOUNT_MISMATCH',
   INTERNAL_PROCESSING_ERROR: 'customers.failure.INTERNAL_PROCESSING_ERROR',
 };
+/** A payment's failure in words (its `lastError.code`): the API's English message is never shown. */
+export const FAILURE_TEXTS: Record<string, MessageId> = { ...PAYMENT_FAILURES, ...TOPUP_FAILURES };
 
 const PAGE_SIZE = 20;
 

@@ -6,6 +6,7 @@ import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { useOverview } from '../queries/overview.ts';
 import type { Mode, Overview, OverviewFigures, OverviewPeriod } from '../types.ts';
 import { ErrorNotice, PageTitle } from '../ui.tsx';
+import { HomeSummary } from './HomeSummary.tsx';
 
 const PERIODS: { value: OverviewPeriod; label: MessageId }[] = [
   { value: 'today', label: 'home.period.today' },
@@ -28,7 +29,7 @@ function plotted(f: OverviewFigures, key: FigureKey, currency: string | undefine
   return f[key];
 }
 
-/** The Home page: the period's four figures against the previous period, each with its chart (uPlot) and its table. */
+/** The Home page: the balance, what needs attention and the last payments, then the period's four figures against the previous period, each with its chart (uPlot) and its table. */
 export function Home({ mode }: { mode: Mode }) {
   const { t } = useI18n();
   const [period, setPeriod] = useState<OverviewPeriod>('today');
@@ -37,7 +38,9 @@ export function Home({ mode }: { mode: Mode }) {
   return (
     <>
       <PageTitle title={t('home.title')}>{t('home.title')}</PageTitle>
-      <p>{t('home.intro', { mode })}</p>
+      <HomeSummary mode={mode} />
+      <h2 className="home-activity">{t('home.activity')}</h2>
+      <p className="hint">{t('home.intro', { mode })}</p>
       <div className="segmented" role="group" aria-label={t('home.periodLabel')}>
         {PERIODS.map((p) => (
           <button key={p.value} type="button" aria-pressed={period === p.value} onClick={() => setPeriod(p.value)}>
@@ -147,7 +150,7 @@ function Chart({
     const plot = new uPlot(
       {
         width: Math.max(240, el.clientWidth),
-        height: 160,
+        height: 120,
         legend: { show: false },
         cursor: { show: false },
         // Buckets are UTC hours and days: the axis says so, whatever the browser's zone.

@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from 'react';
-import { useI18n } from '../../shared/i18n.tsx';
+import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { useCan } from '../permissions.tsx';
 import { useResendEvent } from '../queries/events.ts';
 import { useCancelPayment, usePayment, useRefundPayment } from '../queries/payments.ts';
 import { useProviderName } from '../queries/providers.ts';
 import { Link } from '../router.tsx';
+import { FAILURE_TEXTS } from './Customers.tsx';
 import { type Mode, type Payment, type PaymentAttempt, type Refund } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap } from '../ui.tsx';
 
@@ -113,7 +114,8 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
             <>
               <dt>{t('payment.lastError')}</dt>
               <dd>
-                <code>{p.lastError.code}</code> {p.lastError.message}
+                {FAILURE_TEXTS[p.lastError.code] && <>{t(FAILURE_TEXTS[p.lastError.code] as MessageId)} </>}
+                <code>{p.lastError.code}</code>
               </dd>
             </>
           )}

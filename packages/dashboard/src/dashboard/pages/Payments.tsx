@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { startOfLocalDay } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
+import { DateField } from '../date-field.tsx';
 import { Link, navigate } from '../router.tsx';
 import { type Mode, PAYMENT_STATUSES, type Payment } from '../types.ts';
 import { LoadMore } from '../paging.tsx';
@@ -62,11 +63,11 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
           </div>
           <div className="field">
             <label htmlFor="f-from">{t('payments.from')}</label>
-            <input id="f-from" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+            <DateField id="f-from" value={draft.from} onChange={(from) => setDraft({ ...draft, from })} />
           </div>
           <div className="field">
             <label htmlFor="f-to">{t('payments.to')}</label>
-            <input id="f-to" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+            <DateField id="f-to" value={draft.to} onChange={(to) => setDraft({ ...draft, to })} />
           </div>
           <div className="actions" style={{ marginTop: 0 }}>
             <button type="submit">{t('payments.apply')}</button>
@@ -97,7 +98,7 @@ export function Payments({ mode, search }: { mode: Mode; search: string }) {
   );
 }
 
-/** Payments as a table: date, amount, status, description and a link to each (the list and the search). */
+/** Payments as a table: date, amount, status, description; each row a link to its payment (the list, the search and Home). */
 export function PaymentsTable({ mode, rows, caption, empty }: { mode: Mode; rows: Payment[]; caption: string; empty: ReactNode }) {
   const { t, money, dateTime } = useI18n();
   return (
@@ -124,7 +125,8 @@ export function PaymentsTable({ mode, rows, caption, empty }: { mode: Mode; rows
             </tr>
           )}
           {rows.map((p) => (
-            <tr key={p.id}>
+            // The id's link covers the whole row (row-link): a click anywhere on it opens the payment.
+            <tr key={p.id} className="row-link">
               <td>{dateTime(p.createdAt)}</td>
               <td className="num">{money(p.amount, p.currency)}</td>
               <td>

@@ -42,7 +42,7 @@ function weekdayName(day: (typeof WEEK_DAYS)[number], locale: string): string {
   return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, 1 + WEEK_DAYS.indexOf(day)));
 }
 
-/** The API's refusal in words: a title for the codes the page knows, the API's detail (English), the code. */
+/** The API's refusal in the page's words: a title for the codes the page knows, and the code (never the API's English detail). */
 function PayoutProblem({ error }: { error: unknown }) {
   const { t } = useI18n();
   if (!(error instanceof ApiProblem) || error.code === 'connection_error' || error.code === 'session_required') return <ErrorNotice error={error} />;
@@ -50,7 +50,7 @@ function PayoutProblem({ error }: { error: unknown }) {
     <div className="notice error" role="alert">
       <strong>{t(ERROR_TEXTS[error.code] ?? 'payouts.error.refused')}</strong>
       <p>
-        {error.message} <code>{error.code}</code>
+        <code>{error.code}</code>
       </p>
     </div>
   );

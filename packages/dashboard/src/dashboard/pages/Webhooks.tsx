@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
 import { useCan } from '../permissions.tsx';
-import { useCreateEndpoint, useEndpoints } from '../queries/webhooks.ts';
+import { useCreateEndpoint, useEndpoints, useEndpointStats } from '../queries/webhooks.ts';
 import { Link } from '../router.tsx';
 import { type Endpoint, type EndpointWithSecret, EVENT_TYPES, type Mode } from '../types.ts';
 import { Badge, ErrorNotice, PageTitle, SecretField, TableWrap } from '../ui.tsx';
@@ -34,10 +34,26 @@ export function useEndpointStatus() {
   return (ep: Endpoint) => (ep.enabled ? t('status.enabled') : t('webhooks.disabledWhy', { reason: ep.disabledReason ?? 'manual' }));
 }
 
+/** An enabled endpoint whose latest delivery failed shows as failing, with that error. */
+function EndpointState({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
+  const { t, dateTime } = useI18n();
+  const endpointStatus = useEndpointStatus();
+  const stats = useEndpointStats(mode, endpoint.id);
+  const failure = endpoint.enabled ? stats.data?.lastFailure : null;
+  if (!failure) return <Badge value={endpoint.enabled ? 'enabled' : 'disabled'} label={endpointStatus(endpoint)} />;
+  return (
+    <>
+      <Badge value="failed" label={t('webhooks.failing')} />
+      <span className="hint">
+        {t('webhooks.lastError', { error: failure.error, at: dateTime(failure.at) })} {failure.retrying ? t('webhooks.retrying') : ''}
+      </span>
+    </>
+  );
+}
+
 export function Webhooks({ mode }: { mode: Mode }) {
   const can = useCan();
   const { t, rich, dateTime } = useI18n();
-  const endpointStatus = useEndpointStatus();
   const endpoints = useEndpoints(mode);
   const createEndpoint = useCreateEndpoint(mode);
   const [url, setUrl] = useState('');
@@ -146,7 +162,7 @@ export function Webhooks({ mode }: { mode: Mode }) {
                   </td>
                   <td>{ep.enabledEvents.includes('*') ? t('webhooks.allEvents') : ep.enabledEvents.join(', ')}</td>
                   <td>
-                    <Badge value={ep.enabled ? 'enabled' : 'disabled'} label={endpointStatus(ep)} />
+                    <EndpointState mode={mode} endpoint={ep} />
                   </td>
                   <td>{dateTime(ep.createdAt)}</td>
                 </tr>

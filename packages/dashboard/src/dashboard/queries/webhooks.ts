@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery } from '@tanstack/react-query';
 import { api } from '../api.ts';
 import type { Delivery, Endpoint, EndpointSecret, EndpointStats, EndpointWithSecret, List, Mode } from '../types.ts';
 import { get, modePath, useChange } from './client.ts';
@@ -7,8 +7,13 @@ import { keys } from './keys.ts';
 const endpointPath = (mode: Mode, ...rest: string[]) => modePath(mode, 'webhook-endpoints', ...rest);
 
 /** The merchant's endpoints (a merchant has few: one page of 100 holds them). */
+const endpointsQuery = (mode: Mode) => ({
+  queryKey: keys.webhooks.list(mode, 'limit=100'),
+  queryFn: () => get<List<Endpoint>>(`${endpointPath(mode)}?limit=100`),
+});
+
 export function useEndpoints(mode: Mode) {
-  return useQuery({ queryKey: keys.webhooks.list(mode, 'limit=100'), queryFn: () => get<List<Endpoint>>(`${endpointPath(mode)}?limit=100`) });
+  return useQuery(endpointsQuery(mode));
 }
 
 export function useEndpoint(mode: Mode, id: string) {
@@ -20,8 +25,27 @@ export function useDeliveries(mode: Mode, id: string) {
   return useQuery({ queryKey: keys.webhooks.deliveries(mode, id), queryFn: () => get<List<Delivery>>(`${endpointPath(mode, id)}/deliveries?limit=50`) });
 }
 
+const statsQuery = (mode: Mode, id: string) => ({
+  queryKey: keys.webhooks.stats(mode, id),
+  queryFn: () => get<EndpointStats>(`${endpointPath(mode, id)}/stats`),
+});
+
 export function useEndpointStats(mode: Mode, id: string) {
-  return useQuery({ queryKey: keys.webhooks.stats(mode, id), queryFn: () => get<EndpointStats>(`${endpointPath(mode, id)}/stats`) });
+  return useQuery(statsQuery(mode, id));
+}
+
+/** The enabled endpoints whose latest delivery (last 24 hours) failed, each with that failure. */
+export function useFailingEndpoints(mode: Mode, enabled = true) {
+  const endpoints = useQuery({ ...endpointsQuery(mode), enabled });
+  const active = (endpoints.data?.data ?? []).filter((ep) => ep.enabled);
+  const stats = useQueries({ queries: active.map((ep) => statsQuery(mode, ep.id)) });
+  return {
+    loaded: endpoints.data !== undefined && stats.every((s) => s.data !== undefined || s.error),
+    failing: active.flatMap((endpoint, i) => {
+      const failure = stats[i]?.data?.lastFailure;
+      return failure ? [{ endpoint, failure }] : [];
+    }),
+  };
 }
 
 export function useCreateEndpoint(mode: Mode) {

@@ -282,6 +282,18 @@ export const webhooksRepository = {
     return { attempted: Number(row.attempted), succeeded: Number(row.succeeded) };
   },
 
+  /** The delivery last attempted since `since`, if any: whether it failed, and how. */
+  async lastAttemptedSince(db: Executor, endpointId: string, since: Date) {
+    return db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'last_attempt_at', 'last_status_code', 'last_error'])
+      .where('endpoint_id', '=', endpointId)
+      .where('last_attempt_at', '>=', since)
+      .orderBy('last_attempt_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
   /** Every delivery of these events, to any endpoint of the scope, newest first (at most 200). */
   async deliveriesOfEvents(db: Executor, scope: Scope, eventIds: string[]) {
     if (eventIds.length === 0) return [];

@@ -116,6 +116,17 @@ export const EndpointStats = Type.Object({
   attempted: Type.Integer({ description: 'Deliveries to the endpoint whose last attempt was in the window (the last 24 hours)' }),
   succeeded: Type.Integer({ description: 'Of those, the ones the endpoint acknowledged (2xx)' }),
   successRate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'succeeded / attempted; null when nothing was attempted' }),
+  lastFailure: Type.Union(
+    [
+      Type.Object({
+        at: Timestamp,
+        error: Type.String({ description: 'The network error (`ECONNREFUSED`), or `HTTP 500` for an answer that was not 2xx' }),
+        retrying: Type.Boolean({ description: 'The delivery will be attempted again' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'When the latest attempted delivery in the window failed: the endpoint is failing. Null otherwise.' },
+  ),
 });
 
 export const EndpointWithSecret = Type.Object({

@@ -272,7 +272,15 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; e
     await owned(owner, endpointId);
     const now = deps.clock.now();
     const since = new Date(now.getTime() - STATS_WINDOW_MS);
-    const { attempted, succeeded } = await repo.attemptedSince(db, endpointId, since);
+    const [{ attempted, succeeded }, last] = await Promise.all([repo.attemptedSince(db, endpointId, since), repo.lastAttemptedSince(db, endpointId, since)]);
+    const lastFailure =
+      last === undefined || last.status === 'succeeded' || last.last_attempt_at === null
+        ? null
+        : {
+            at: last.last_attempt_at.toISOString(),
+            error: last.last_error ?? `HTTP ${last.last_status_code ?? '?'}`,
+            retrying: last.status === 'pending',
+          };
     return {
       object: 'webhook_endpoint_stats' as const,
       endpointId,
@@ -281,6 +289,7 @@ export function createWebhooksService(deps: Deps, opts: { resolver?: Resolver; e
       attempted,
       succeeded,
       successRate: attempted === 0 ? null : succeeded / attempted,
+      lastFailure,
     };
   }
 
