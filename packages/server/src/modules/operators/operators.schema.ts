@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Payout } from '../payouts/index.ts';
 import { OPERATOR_AUDIT_ACTIONS, OPERATOR_PERMISSIONS, OPERATOR_ROLES } from './operators.roles.ts';
 
 /** Schemas of the operator console's API (/operator/api). */
@@ -149,6 +150,41 @@ export const OperatorAuditList = Type.Object({
       after: Type.Unknown(),
       reason: Type.Union([Type.String(), Type.Null()]),
       createdAt: Timestamp,
+    }),
+  ),
+});
+
+const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' });
+export const PayoutThreshold = Type.Object({
+  object: Type.Literal('payout_review_threshold'),
+  livemode: Type.Boolean(),
+  currency: Type.String(),
+  amount: Type.String({ description: 'A payout above it (in major units) waits in REVIEW' }),
+  setBy: Type.Object({ id: Type.String(), email: Type.String() }, { description: 'The operator who set it: the one who may not review what it holds' }),
+  setAt: Timestamp,
+});
+export const PayoutThresholdList = Type.Object({ object: Type.Literal('list'), data: Type.Array(PayoutThreshold) });
+export const SetPayoutThresholdBody = Type.Object(
+  {
+    mode: Mode,
+    currency: Currency,
+    amount: Type.Union([Type.String({ maxLength: 32 }), Type.Null()], {
+      'x-code': 'amount_invalid',
+      description: 'Decimal string in major units ("500000" XAF); null removes the threshold (no payout is held)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export const PayoutIdParams = Type.Object({ id: Type.String({ pattern: '^po_[0-9A-Za-z]+$', maxLength: 64 }) });
+export const ReviewPayoutBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
+export const RejectPayoutBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+export const PayoutsInReview = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(
+    Type.Object({
+      ...Payout.properties,
+      merchantId: Type.String(),
+      thresholdSetBy: Type.Union([Type.String(), Type.Null()], { description: 'The operator id who set the threshold it went over' }),
     }),
   ),
 });
