@@ -8,30 +8,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { SECOND } from '../src/platform/clock.ts';
-import { appWithSandbox } from './connectors.support.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser, problem } from './flow.support.ts';
-import { call, createMerchant, sk, type TestContext, type TestMerchant } from './harness.ts';
-import { operatorConsole } from './operators.support.ts';
+import { call, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { consoleWithSandbox, type operatorConsole } from './operators.support.ts';
 
 let ctx: TestContext;
 let sandbox: MomoSandbox;
 let ops: ReturnType<typeof operatorConsole>;
 let shop: TestMerchant;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ ctx, sandbox } = await appWithSandbox({ start: new Date('2026-11-23T10:00:00.000Z') }));
-  ops = operatorConsole(ctx);
-  shop = await createMerchant(ctx, 'Reviewed Shop');
+  ({ ctx, sandbox, ops, shop, close } = await consoleWithSandbox('Reviewed Shop'));
   await ctx.services.merchants.setSettlementDelay(shop.merchantId, 0);
   const user = await newUser(ctx, shop, { balance: '1000000' });
   const intent = await createIntent(ctx, shop, { amount: '500000' });
   expect((await charge(ctx, user, intent.id, await authorize(ctx, shop, user, intent.id))).statusCode).toBe(200);
   await ctx.services.balances.settleDue();
 });
-afterAll(async () => {
-  await ctx?.close();
-  await sandbox?.close();
-});
+afterAll(() => close?.());
 
 const payout = (amount: string) =>
   call(ctx.app, 'POST', '/payouts', sk(shop), { amount, currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237670000001' } });

@@ -2,7 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
 import { SECOND } from '../src/platform/clock.ts';
-import type { TestContext } from './harness.ts';
+import { appWithSandbox } from './connectors.support.ts';
+import { createMerchant, type TestContext } from './harness.ts';
 
 /** An operator's browser: its session cookie and CSRF token. */
 export interface OperatorBrowser {
@@ -37,4 +38,15 @@ export function operatorConsole(ctx: TestContext) {
   }
 
   return { send, operator };
+}
+
+/** The app on a MoMo sandbox (connectors.support.ts), the console's driver and one merchant. */
+export async function consoleWithSandbox(merchantName: string) {
+  const { ctx, sandbox } = await appWithSandbox({ start: new Date('2026-11-23T10:00:00.000Z') });
+  const shop = await createMerchant(ctx, merchantName);
+  const close = async () => {
+    await ctx.close();
+    await sandbox.close();
+  };
+  return { ctx, sandbox, shop, ops: operatorConsole(ctx), close };
 }

@@ -4912,7 +4912,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected";
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set";
                                 actor: {
                                     email: string;
                                     id: string | null;
@@ -4937,6 +4937,106 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/customer-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                currency: string;
+                                limits: {
+                                    balance: string | null;
+                                    payment: string | null;
+                                    topup_day: string | null;
+                                    topup_month: string | null;
+                                };
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "customer_limits";
+                                tier: number;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        currency: string;
+                        limits: {
+                            balance?: string | null;
+                            payment?: string | null;
+                            topup_day?: string | null;
+                            topup_month?: string | null;
+                        };
+                        mode: "test" | "live";
+                        tier: number;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            currency: string;
+                            limits: {
+                                balance: string | null;
+                                payment: string | null;
+                                topup_day: string | null;
+                                topup_month: string | null;
+                            };
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "customer_limits";
+                            tier: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            updatedBy: string;
+                        };
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;
@@ -5032,7 +5132,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "customers:read" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -6078,7 +6178,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "customers:read" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -6174,7 +6274,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "customers:read" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;

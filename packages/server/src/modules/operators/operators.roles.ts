@@ -28,6 +28,10 @@ export const OPERATOR_PERMISSIONS = [
   'payouts:thresholds',
   /** Payouts held in review: list them, approve or reject (never one held by a threshold one set). */
   'payouts:review',
+  /** Customers (support): look one up, see their wallet and limits. */
+  'customers:read',
+  /** Set the customer limits per tier and currency (decision 0042). */
+  'customers:limits',
 ] as const;
 export type OperatorPermission = (typeof OPERATOR_PERMISSIONS)[number];
 
@@ -43,6 +47,8 @@ const GRANTS: Record<OperatorPermission, readonly OperatorRole[]> = {
   'audit:read': ['admin', 'compliance'],
   'payouts:thresholds': ['admin', 'finance'],
   'payouts:review': ['admin', 'finance'],
+  'customers:read': ['admin', 'compliance', 'support'],
+  'customers:limits': ['admin', 'compliance'],
 };
 
 export function operatorCan(role: OperatorRole, permission: OperatorPermission): boolean {
@@ -67,5 +73,6 @@ export const OPERATOR_AUDIT_ACTIONS = [
   'payout.threshold_set',
   'payout.approved',
   'payout.rejected',
+  'customer_limits.set',
 ] as const;
 export type OperatorAuditAction = (typeof OPERATOR_AUDIT_ACTIONS)[number];

@@ -24,6 +24,9 @@ import {
   OperatorSession,
   OperatorTotpEnrolment,
   PayoutIdParams,
+  CustomerLimitsList,
+  CustomerLimitsSchema,
+  SetCustomerLimitsBody,
   PayoutsInReview,
   PayoutThresholdList,
   RejectPayoutBody,
@@ -417,6 +420,33 @@ async function operatorApi(instance: FastifyInstance) {
       async (req) => operators.reviewPayout(req.operatorSession, req.params.id, approve, req.body.reason),
     );
   }
+
+  // ---- customer limits ----------------------------------------------------------------------------
+
+  app.get(
+    '/customer-limits',
+    {
+      config: need('customers:read'),
+      schema: { tags, summary: 'The customer limits per mode, tier and currency', response: { 200: CustomerLimitsList } },
+    },
+    async () => operators.customerLimits(),
+  );
+
+  app.put(
+    '/customer-limits',
+    {
+      config: need('customers:limits'),
+      schema: {
+        tags,
+        summary: "Set a tier's caps in a mode and currency: wallet balance, top-ups per day and per month, one payment",
+        description:
+          'Over a cap, a top-up or a wallet payment answers 403 `customer_limit_exceeded` with `limit` (its name) and `value`. Tier 0 is a customer with a verified phone number.',
+        body: SetCustomerLimitsBody,
+        response: { 200: CustomerLimitsSchema },
+      },
+    },
+    async (req) => operators.setCustomerLimits(req.operatorSession, req.body),
+  );
 
   // ---- audit --------------------------------------------------------------------------------------
 

@@ -188,3 +188,40 @@ export const PayoutsInReview = Type.Object({
     }),
   ),
 });
+
+const LimitAmount = Type.Union([Type.String({ maxLength: 32 }), Type.Null()], { description: 'Major units; null: no cap' });
+const LimitNames = {
+  balance: LimitAmount,
+  topup_day: LimitAmount,
+  topup_month: LimitAmount,
+  payment: LimitAmount,
+};
+export const CustomerLimitsSchema = Type.Object({
+  object: Type.Literal('customer_limits'),
+  livemode: Type.Boolean(),
+  tier: Type.Integer({ description: '0: a verified phone number' }),
+  currency: Type.String(),
+  limits: Type.Object(LimitNames, {
+    description: 'balance: the wallet at most; topup_day, topup_month: top-ups since 00:00 UTC and since the 1st (UTC); payment: one wallet payment at most',
+  }),
+  updatedBy: Type.String(),
+  updatedAt: Timestamp,
+});
+export const CustomerLimitsList = Type.Object({ object: Type.Literal('list'), data: Type.Array(CustomerLimitsSchema) });
+export const SetCustomerLimitsBody = Type.Object(
+  {
+    mode: Mode,
+    tier: Type.Integer({ minimum: 0, maximum: 9 }),
+    currency: Currency,
+    limits: Type.Object(
+      {
+        balance: Type.Optional(LimitAmount),
+        topup_day: Type.Optional(LimitAmount),
+        topup_month: Type.Optional(LimitAmount),
+        payment: Type.Optional(LimitAmount),
+      },
+      { additionalProperties: false, description: 'Every cap of the tier and currency; one left out is no cap' },
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -11,6 +11,7 @@ import type { LedgerReport, LedgerService } from '../ledger/index.ts';
 import type { MerchantsService } from '../merchants/index.ts';
 import type { OnboardingService } from '../onboarding/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
+import type { CustomerLimits } from '../users/index.ts';
 import { type OperatorAuditRow, type OperatorRow, operatorsRepository as repo } from './operators.repository.ts';
 import { type OperatorAuditAction, type OperatorPermission, type OperatorRole, operatorPermissionsOf } from './operators.roles.ts';
 
@@ -44,7 +45,7 @@ export interface OperatorClient {
 
 interface AuditInput {
   action: OperatorAuditAction;
-  targetType?: 'operator' | 'merchant' | 'ledger' | 'payout' | 'payout_threshold';
+  targetType?: 'operator' | 'merchant' | 'ledger' | 'payout' | 'payout_threshold' | 'customer_limits';
   targetId?: string;
   before?: unknown;
   after?: unknown;
@@ -90,10 +91,11 @@ export function createOperatorsService(
     verifyBooks: () => Promise<LedgerReport>;
     onboarding: OnboardingService;
     payouts: Pick<PayoutsService, 'thresholds' | 'setThreshold' | 'inReview' | 'review'>;
+    customerLimits: Pick<CustomerLimits, 'list' | 'set'>;
   },
 ) {
   const { db, clock, random, config, ids } = deps;
-  const { merchants, ledger, verifyBooks, onboarding, payouts } = services;
+  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits } = services;
   const throttle = createThrottle(deps);
 
   function csrfTokenOf(sessionToken: string): string {
@@ -373,6 +375,23 @@ export function createOperatorsService(
           before,
           after,
           ...(text === '' ? {} : { reason: text }),
+        }),
+      );
+    },
+
+    // ---- customer limits (decision 0042) -------------------------------------------------------
+
+    customerLimits: async () => ({ object: 'list' as const, data: await customerLimits.list() }),
+
+    /** Sets a tier's caps in a mode and currency; the audit entry commits with them. */
+    setCustomerLimits(s: OperatorSession, input: Parameters<CustomerLimits['set']>[1]) {
+      return customerLimits.set(s, input, (tx, before, after) =>
+        record(tx, s, {
+          action: 'customer_limits.set',
+          targetType: 'customer_limits',
+          targetId: `${input.mode}:${input.tier}:${input.currency}`,
+          before,
+          after,
         }),
       );
     },
