@@ -10,7 +10,7 @@ import { createMessagingService } from './modules/messaging/index.ts';
 import { createOtpService } from './modules/otp/index.ts';
 import { createOperatorsService } from './modules/operators/index.ts';
 import { createOnboardingService } from './modules/onboarding/index.ts';
-import { createUsersService } from './modules/users/index.ts';
+import { createCustomerLimits, createUsersService } from './modules/users/index.ts';
 import { createCallbackRouter, createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
 import { createMethodsService } from './modules/methods/index.ts';
 import { createPaymentLinksService } from './modules/paymentlinks/index.ts';
@@ -43,7 +43,8 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   });
   const otp = createOtpService(deps, { messaging, users, intents });
   const balances = createBalancesService(deps, { ledger });
-  const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users });
+  const customerLimits = createCustomerLimits(deps);
+  const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users, limits: customerLimits });
   const refunds = createMobileRefunds(deps, { balances, intents, connectors, merchantTerms: merchants.paymentTerms, logger });
   const attempts = createAttemptsService(deps, { ledger, balances, intents, connectors, refunds, merchantTerms: merchants.paymentTerms, logger });
   const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, isFrozen: merchants.isFrozen, logger });
@@ -57,7 +58,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     webhooks: createWebhooksService(deps, { events }),
     intents,
     otp,
-    charges: createChargesService(deps, { ledger, balances, intents, otp, customers: users, directRefunds: refunds }),
+    charges: createChargesService(deps, { ledger, balances, intents, otp, customers: users, limits: customerLimits, directRefunds: refunds }),
     listen: createListenService(deps, { events }),
     connectors,
     // Each money movement's lifecycle, for the providers' callbacks.
@@ -75,7 +76,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     ...services,
     onboarding,
     dashboard: createDashboardService(deps, services),
-    operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks, onboarding }),
+    operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks, onboarding, payouts, customerLimits }),
   };
 }
 

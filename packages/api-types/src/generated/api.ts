@@ -666,7 +666,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
-                                        status: "PENDING" | "PAID" | "FAILED";
+                                        status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
                                     };
@@ -842,7 +842,7 @@ export interface paths {
                                     method: "manual" | "scheduled";
                                     /** @enum {string} */
                                     object: "payout";
-                                    status: "PENDING" | "PAID" | "FAILED";
+                                    status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                     /** Format: date-time */
                                     updatedAt: string;
                                 };
@@ -2254,7 +2254,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     startingAfter?: string;
-                    status?: "PENDING" | "PAID" | "FAILED";
+                    status?: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                 };
                 header?: never;
                 path?: never;
@@ -2285,7 +2285,7 @@ export interface paths {
                                 method: "manual" | "scheduled";
                                 /** @enum {string} */
                                 object: "payout";
-                                status: "PENDING" | "PAID" | "FAILED";
+                                status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                 /** Format: date-time */
                                 updatedAt: string;
                             }[];
@@ -2341,7 +2341,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
-                            status: "PENDING" | "PAID" | "FAILED";
+                            status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
                         };
@@ -2395,7 +2395,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
-                            status: "PENDING" | "PAID" | "FAILED";
+                            status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
                         };

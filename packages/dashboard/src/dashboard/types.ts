@@ -112,7 +112,7 @@ export type Provider = ProviderList['data'][number];
 
 export type Payout = Row<'/dashboard/api/{mode}/payouts'>;
 export type PayoutStatus = Payout['status'];
-export const PAYOUT_STATUSES: PayoutStatus[] = ['PENDING', 'PAID', 'FAILED'];
+export const PAYOUT_STATUSES: PayoutStatus[] = ['REVIEW', 'PENDING', 'PAID', 'FAILED'];
 
 export const WEEK_DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type PayoutSchedule = Answer<'/dashboard/api/{mode}/payout-schedule', 'get'>;

@@ -66,6 +66,8 @@ export const ERRORS = {
   merchant_frozen: { status: 403, title: 'The merchant account is frozen' },
   merchant_not_approved: { status: 403, title: 'The merchant is not approved for live mode yet' },
   email_not_verified: { status: 403, title: 'The e-mail address is not verified yet' },
+  customer_limit_exceeded: { status: 403, title: "The customer's e-money limit does not allow this" },
+  four_eyes_required: { status: 403, title: 'Another operator must make this decision' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   invitation_not_found: { status: 404, title: 'No such invitation' },

@@ -516,7 +516,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
-                                        status: "PENDING" | "PAID" | "FAILED";
+                                        status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
                                     };
@@ -728,7 +728,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
-                                        status: "PENDING" | "PAID" | "FAILED";
+                                        status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
                                     };
@@ -2146,7 +2146,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
-                                        status: "PENDING" | "PAID" | "FAILED";
+                                        status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
                                     };
@@ -2540,7 +2540,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     startingAfter?: string;
-                    status?: "PENDING" | "PAID" | "FAILED";
+                    status?: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                 };
                 header?: never;
                 path: {
@@ -2573,7 +2573,7 @@ export interface paths {
                                 method: "manual" | "scheduled";
                                 /** @enum {string} */
                                 object: "payout";
-                                status: "PENDING" | "PAID" | "FAILED";
+                                status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                 /** Format: date-time */
                                 updatedAt: string;
                             }[];
@@ -2631,7 +2631,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
-                            status: "PENDING" | "PAID" | "FAILED";
+                            status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
                         };
@@ -2686,7 +2686,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
-                            status: "PENDING" | "PAID" | "FAILED";
+                            status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
                         };
@@ -4919,7 +4919,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.approved" | "merchant.rejected" | "ledger.verified";
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set";
                                 actor: {
                                     email: string;
                                     id: string | null;
@@ -4944,6 +4944,106 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/customer-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                currency: string;
+                                limits: {
+                                    balance: string | null;
+                                    payment: string | null;
+                                    topup_day: string | null;
+                                    topup_month: string | null;
+                                };
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "customer_limits";
+                                tier: number;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                updatedBy: string;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        currency: string;
+                        limits: {
+                            balance?: string | null;
+                            payment?: string | null;
+                            topup_day?: string | null;
+                            topup_month?: string | null;
+                        };
+                        mode: "test" | "live";
+                        tier: number;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            currency: string;
+                            limits: {
+                                balance: string | null;
+                                payment: string | null;
+                                topup_day: string | null;
+                                topup_month: string | null;
+                            };
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "customer_limits";
+                            tier: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            updatedBy: string;
+                        };
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;
@@ -5039,7 +5139,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "customers:read" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -5737,6 +5837,282 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/payouts/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string | null;
+                            destination: {
+                                phoneNumber: string;
+                                provider: string;
+                            };
+                            failureReason: string | null;
+                            id: string;
+                            livemode: boolean;
+                            method: "manual" | "scheduled";
+                            /** @enum {string} */
+                            object: "payout";
+                            status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/payouts/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            completedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            description: string | null;
+                            destination: {
+                                phoneNumber: string;
+                                provider: string;
+                            };
+                            failureReason: string | null;
+                            id: string;
+                            livemode: boolean;
+                            method: "manual" | "scheduled";
+                            /** @enum {string} */
+                            object: "payout";
+                            status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/payouts/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                completedAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                description: string | null;
+                                destination: {
+                                    phoneNumber: string;
+                                    provider: string;
+                                };
+                                failureReason: string | null;
+                                id: string;
+                                livemode: boolean;
+                                merchantId: string;
+                                method: "manual" | "scheduled";
+                                /** @enum {string} */
+                                object: "payout";
+                                status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
+                                thresholdSetBy: string | null;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/payouts/thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                currency: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "payout_review_threshold";
+                                /** Format: date-time */
+                                setAt: string;
+                                setBy: {
+                                    email: string;
+                                    id: string;
+                                };
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount: string | null;
+                        currency: string;
+                        mode: "test" | "live";
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                currency: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "payout_review_threshold";
+                                /** Format: date-time */
+                                setAt: string;
+                                setBy: {
+                                    email: string;
+                                    id: string;
+                                };
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/profiles": {
         parameters: {
             query?: never;
@@ -5809,7 +6185,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "customers:read" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -5905,7 +6281,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "customers:read" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;

@@ -16,7 +16,7 @@ import { chargesRepository as repo, type HourFigures, type RefundRow } from './c
 
 export type { HourFigures };
 import type { ChargeBody, Refund, RefundBody } from './charges.schema.ts';
-import type { Caller, MerchantContext, Scope, UserContext } from '../../platform/tenancy.ts';
+import type { Caller, KeyMode, MerchantContext, Scope, UserContext } from '../../platform/tenancy.ts';
 
 /** What a refused charge writes into the intent's lastError (it names no balance: the merchant reads it). */
 export function insufficientFundsMessage(amount: string, currency: string): string {
@@ -128,6 +128,8 @@ export function createChargesService(
     otp: Pick<OtpService, 'spend'>;
     /** A charge is a payment attempt: the merchant sees the customer from then on (users.link). */
     customers: { link(scope: Scope, userId: string, tx: Tx): Promise<void> };
+    /** The customer limits (the users module's): 403 `customer_limit_exceeded` above the payment cap. */
+    limits?: { checkPayment(tx: Tx, usage: { mode: KeyMode; currency: Currency; amount: bigint }): Promise<void> };
     /** Refunds of payments made directly with mobile money (charges.refunds.ts): undefined when the intent was not paid that way. */
     directRefunds?: {
       refund(merchant: Caller, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund | undefined>;
@@ -257,6 +259,7 @@ export function createChargesService(
         await spending.check();
 
         const currency = row.currency as Currency;
+        await collaborators.limits?.checkPayment(tx, { mode: merchant.mode, currency, amount: row.amount_minor });
         const { wallet, balance, revenue, accounts } = await ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency });
         const attempts = row.attempts + 1;
         const base = {

@@ -338,6 +338,11 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       };
     },
 
+    /** A customer's wallet balance in a currency, in minor units (0 without a wallet): the customer limits. */
+    async walletMinor(executor: Executor, userId: string, currency: string): Promise<bigint> {
+      return (await repo.userAccounts(executor, userId)).find((a) => a.currency === currency)?.balance ?? 0n;
+    },
+
     verify: () => verifyLedger(db),
 
     /**

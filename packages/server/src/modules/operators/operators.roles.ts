@@ -24,6 +24,14 @@ export const OPERATOR_PERMISSIONS = [
   'money:read',
   'ledger:verify',
   'audit:read',
+  /** Set the payout review threshold per mode and currency (decision 0041). */
+  'payouts:thresholds',
+  /** Payouts held in review: list them, approve or reject (never one held by a threshold one set). */
+  'payouts:review',
+  /** Customers (support): look one up, see their wallet and limits. */
+  'customers:read',
+  /** Set the customer limits per tier and currency (decision 0042). */
+  'customers:limits',
 ] as const;
 export type OperatorPermission = (typeof OPERATOR_PERMISSIONS)[number];
 
@@ -37,6 +45,10 @@ const GRANTS: Record<OperatorPermission, readonly OperatorRole[]> = {
   'money:read': ['admin', 'finance', 'compliance'],
   'ledger:verify': ['admin', 'finance'],
   'audit:read': ['admin', 'compliance'],
+  'payouts:thresholds': ['admin', 'finance'],
+  'payouts:review': ['admin', 'finance'],
+  'customers:read': ['admin', 'compliance', 'support'],
+  'customers:limits': ['admin', 'compliance'],
 };
 
 export function operatorCan(role: OperatorRole, permission: OperatorPermission): boolean {
@@ -58,5 +70,9 @@ export const OPERATOR_AUDIT_ACTIONS = [
   'merchant.approved',
   'merchant.rejected',
   'ledger.verified',
+  'payout.threshold_set',
+  'payout.approved',
+  'payout.rejected',
+  'customer_limits.set',
 ] as const;
 export type OperatorAuditAction = (typeof OPERATOR_AUDIT_ACTIONS)[number];

@@ -23,7 +23,17 @@ import {
   OperatorMoney,
   OperatorSession,
   OperatorTotpEnrolment,
+  PayoutIdParams,
+  CustomerLimitsList,
+  CustomerLimitsSchema,
+  SetCustomerLimitsBody,
+  PayoutsInReview,
+  PayoutThresholdList,
+  RejectPayoutBody,
+  ReviewPayoutBody,
+  SetPayoutThresholdBody,
 } from './operators.schema.ts';
+import { Payout } from '../payouts/index.ts';
 import type { OperatorClient, OperatorSession as Session } from './operators.service.ts';
 import { ApproveBody, BusinessProfile, RejectBody, SubmittedProfileList } from '../onboarding/index.ts';
 import { OPERATOR_PERMISSIONS, type OperatorPermission, operatorCan } from './operators.roles.ts';
@@ -346,6 +356,96 @@ async function operatorApi(instance: FastifyInstance) {
       schema: { tags, summary: 'Run the ledger check now (as `npx caisse ledger verify`)', body: EmptyBody, response: { 200: LedgerVerification } },
     },
     async (req) => operators.verifyLedger(req.operatorSession),
+  );
+
+  // ---- payout review ------------------------------------------------------------------------------
+
+  app.get(
+    '/payouts/thresholds',
+    {
+      config: need('payouts:review'),
+      schema: { tags, summary: 'The payout review thresholds, per mode and currency', response: { 200: PayoutThresholdList } },
+    },
+    async () => operators.payoutThresholds(),
+  );
+
+  app.put(
+    '/payouts/thresholds',
+    {
+      config: need('payouts:thresholds'),
+      schema: {
+        tags,
+        summary: 'Set (or, with amount null, remove) the threshold above which a payout of a mode and currency waits in REVIEW',
+        description: 'Payouts made from then on are held; the operator who set it may not review what it holds (another one must).',
+        body: SetPayoutThresholdBody,
+        response: { 200: PayoutThresholdList },
+      },
+    },
+    async (req) => operators.setPayoutThreshold(req.operatorSession, req.body),
+  );
+
+  app.get(
+    '/payouts/review',
+    {
+      config: need('payouts:review'),
+      schema: {
+        tags,
+        summary: 'Payouts waiting for review, oldest first',
+        response: { 200: PayoutsInReview },
+      },
+    },
+    async () => operators.payoutsInReview(),
+  );
+
+  for (const [path, approve] of [
+    ['approve', true],
+    ['reject', false],
+  ] as const) {
+    app.post(
+      `/payouts/:id/${path}`,
+      {
+        config: need('payouts:review'),
+        schema: {
+          tags,
+          summary: approve
+            ? 'Approve a payout in REVIEW: it goes to the provider (PENDING)'
+            : 'Reject a payout in REVIEW with a reason: FAILED (REVIEW_REJECTED), its money back in available, `payout.failed` sent',
+          description:
+            "Not in REVIEW (as for the second of two operators at the same moment): 409 `payout_state_invalid`. By the operator who set the threshold that held it: 403 `four_eyes_required`. Approving a frozen merchant's payout: 403 `merchant_frozen`.",
+          params: PayoutIdParams,
+          body: approve ? ReviewPayoutBody : RejectPayoutBody,
+          response: { 200: Payout },
+        },
+      },
+      async (req) => operators.reviewPayout(req.operatorSession, req.params.id, approve, req.body.reason),
+    );
+  }
+
+  // ---- customer limits ----------------------------------------------------------------------------
+
+  app.get(
+    '/customer-limits',
+    {
+      config: need('customers:read'),
+      schema: { tags, summary: 'The customer limits per mode, tier and currency', response: { 200: CustomerLimitsList } },
+    },
+    async () => operators.customerLimits(),
+  );
+
+  app.put(
+    '/customer-limits',
+    {
+      config: need('customers:limits'),
+      schema: {
+        tags,
+        summary: "Set a tier's caps in a mode and currency: wallet balance, top-ups per day and per month, one payment",
+        description:
+          'Over a cap, a top-up or a wallet payment answers 403 `customer_limit_exceeded` with `limit` (its name) and `value`. Tier 0 is a customer with a verified phone number.',
+        body: SetCustomerLimitsBody,
+        response: { 200: CustomerLimitsSchema },
+      },
+    },
+    async (req) => operators.setCustomerLimits(req.operatorSession, req.body),
   );
 
   // ---- audit --------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Payout } from '../payouts/index.ts';
 import { OPERATOR_AUDIT_ACTIONS, OPERATOR_PERMISSIONS, OPERATOR_ROLES } from './operators.roles.ts';
 
 /** Schemas of the operator console's API (/operator/api). */
@@ -152,3 +153,75 @@ export const OperatorAuditList = Type.Object({
     }),
   ),
 });
+
+const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' });
+export const PayoutThreshold = Type.Object({
+  object: Type.Literal('payout_review_threshold'),
+  livemode: Type.Boolean(),
+  currency: Type.String(),
+  amount: Type.String({ description: 'A payout above it (in major units) waits in REVIEW' }),
+  setBy: Type.Object({ id: Type.String(), email: Type.String() }, { description: 'The operator who set it: the one who may not review what it holds' }),
+  setAt: Timestamp,
+});
+export const PayoutThresholdList = Type.Object({ object: Type.Literal('list'), data: Type.Array(PayoutThreshold) });
+export const SetPayoutThresholdBody = Type.Object(
+  {
+    mode: Mode,
+    currency: Currency,
+    amount: Type.Union([Type.String({ maxLength: 32 }), Type.Null()], {
+      'x-code': 'amount_invalid',
+      description: 'Decimal string in major units ("500000" XAF); null removes the threshold (no payout is held)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export const PayoutIdParams = Type.Object({ id: Type.String({ pattern: '^po_[0-9A-Za-z]+$', maxLength: 64 }) });
+export const ReviewPayoutBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
+export const RejectPayoutBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+export const PayoutsInReview = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(
+    Type.Object({
+      ...Payout.properties,
+      merchantId: Type.String(),
+      thresholdSetBy: Type.Union([Type.String(), Type.Null()], { description: 'The operator id who set the threshold it went over' }),
+    }),
+  ),
+});
+
+const LimitAmount = Type.Union([Type.String({ maxLength: 32 }), Type.Null()], { description: 'Major units; null: no cap' });
+const LimitNames = {
+  balance: LimitAmount,
+  topup_day: LimitAmount,
+  topup_month: LimitAmount,
+  payment: LimitAmount,
+};
+export const CustomerLimitsSchema = Type.Object({
+  object: Type.Literal('customer_limits'),
+  livemode: Type.Boolean(),
+  tier: Type.Integer({ description: '0: a verified phone number' }),
+  currency: Type.String(),
+  limits: Type.Object(LimitNames, {
+    description: 'balance: the wallet at most; topup_day, topup_month: top-ups since 00:00 UTC and since the 1st (UTC); payment: one wallet payment at most',
+  }),
+  updatedBy: Type.String(),
+  updatedAt: Timestamp,
+});
+export const CustomerLimitsList = Type.Object({ object: Type.Literal('list'), data: Type.Array(CustomerLimitsSchema) });
+export const SetCustomerLimitsBody = Type.Object(
+  {
+    mode: Mode,
+    tier: Type.Integer({ minimum: 0, maximum: 9 }),
+    currency: Currency,
+    limits: Type.Object(
+      {
+        balance: Type.Optional(LimitAmount),
+        topup_day: Type.Optional(LimitAmount),
+        topup_month: Type.Optional(LimitAmount),
+        payment: Type.Optional(LimitAmount),
+      },
+      { additionalProperties: false, description: 'Every cap of the tier and currency; one left out is no cap' },
+    ),
+  },
+  { additionalProperties: false },
+);

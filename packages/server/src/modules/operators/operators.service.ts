@@ -10,6 +10,8 @@ import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
 import type { LedgerReport, LedgerService } from '../ledger/index.ts';
 import type { MerchantsService } from '../merchants/index.ts';
 import type { OnboardingService } from '../onboarding/index.ts';
+import type { PayoutsService } from '../payouts/index.ts';
+import type { CustomerLimits } from '../users/index.ts';
 import { type OperatorAuditRow, type OperatorRow, operatorsRepository as repo } from './operators.repository.ts';
 import { type OperatorAuditAction, type OperatorPermission, type OperatorRole, operatorPermissionsOf } from './operators.roles.ts';
 
@@ -43,7 +45,7 @@ export interface OperatorClient {
 
 interface AuditInput {
   action: OperatorAuditAction;
-  targetType?: 'operator' | 'merchant' | 'ledger';
+  targetType?: 'operator' | 'merchant' | 'ledger' | 'payout' | 'payout_threshold' | 'customer_limits';
   targetId?: string;
   before?: unknown;
   after?: unknown;
@@ -88,10 +90,12 @@ export function createOperatorsService(
     ledger: Pick<LedgerService, 'totals' | 'merchantBalances'>;
     verifyBooks: () => Promise<LedgerReport>;
     onboarding: OnboardingService;
+    payouts: Pick<PayoutsService, 'thresholds' | 'setThreshold' | 'inReview' | 'review'>;
+    customerLimits: Pick<CustomerLimits, 'list' | 'set'>;
   },
 ) {
   const { db, clock, random, config, ids } = deps;
-  const { merchants, ledger, verifyBooks, onboarding } = services;
+  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits } = services;
   const throttle = createThrottle(deps);
 
   function csrfTokenOf(sessionToken: string): string {
@@ -343,6 +347,53 @@ export function createOperatorsService(
       const result = { ok: report.ok, accounts: report.accounts, transfers: report.transfers, postings: report.postings, differences: report.differences };
       await record(db, s, { action: 'ledger.verified', targetType: 'ledger', after: { ok: report.ok, differences: report.differences.length } });
       return { object: 'ledger_verification' as const, ...result };
+    },
+
+    // ---- payout review (four eyes, decision 0041) -----------------------------------------------
+
+    payoutThresholds: async () => ({ object: 'list' as const, data: await payouts.thresholds() }),
+
+    /** Sets or removes a threshold; the audit entry commits with it. */
+    async setPayoutThreshold(s: OperatorSession, input: { mode: 'test' | 'live'; currency: string; amount: string | null }) {
+      const data = await payouts.setThreshold(s, input, (tx, before, after) =>
+        record(tx, s, { action: 'payout.threshold_set', targetType: 'payout_threshold', targetId: `${input.mode}:${input.currency}`, before, after }),
+      );
+      return { object: 'list' as const, data };
+    },
+
+    payoutsInReview: async () => ({ object: 'list' as const, data: await payouts.inReview() }),
+
+    /** Approves or rejects a held payout (never one the operator's own threshold held); the audit entry commits with it. */
+    async reviewPayout(s: OperatorSession, payoutId: string, approve: boolean, reason: string | undefined) {
+      const text = (reason ?? '').trim();
+      if (!approve && text === '') throw new ApiError('validation_error', 'Say why (reason): the audit log keeps it', { param: 'reason' });
+      return payouts.review(s, payoutId, { approve, reason: text }, (tx, before, after) =>
+        record(tx, s, {
+          action: approve ? 'payout.approved' : 'payout.rejected',
+          targetType: 'payout',
+          targetId: payoutId,
+          before,
+          after,
+          ...(text === '' ? {} : { reason: text }),
+        }),
+      );
+    },
+
+    // ---- customer limits (decision 0042) -------------------------------------------------------
+
+    customerLimits: async () => ({ object: 'list' as const, data: await customerLimits.list() }),
+
+    /** Sets a tier's caps in a mode and currency; the audit entry commits with them. */
+    setCustomerLimits(s: OperatorSession, input: Parameters<CustomerLimits['set']>[1]) {
+      return customerLimits.set(s, input, (tx, before, after) =>
+        record(tx, s, {
+          action: 'customer_limits.set',
+          targetType: 'customer_limits',
+          targetId: `${input.mode}:${input.tier}:${input.currency}`,
+          before,
+          after,
+        }),
+      );
     },
 
     // ---- audit --------------------------------------------------------------------------------

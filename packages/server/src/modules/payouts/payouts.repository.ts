@@ -1,9 +1,12 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { providerRequestStatements } from '../../platform/polling.ts';
 import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 
-export type PayoutStatus = 'PENDING' | 'PAID' | 'FAILED';
+/** REVIEW: held above its currency's threshold until an operator approves (PENDING) or rejects (FAILED) it. */
+export type PayoutStatus = 'REVIEW' | 'PENDING' | 'PAID' | 'FAILED';
+/** The failure reason of a payout an operator rejected in review: it never reached the provider. */
+export const REVIEW_REJECTED = 'REVIEW_REJECTED';
 export type PayoutInterval = 'manual' | 'daily' | 'weekly';
 
 export interface PayoutsTable {
@@ -26,6 +29,20 @@ export interface PayoutsTable {
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
+  /** The operator who set the threshold the payout went over: the one who may not review it. */
+  review_threshold_set_by: ColumnType<string | null, string | null | undefined, string | null>;
+  reviewed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  reviewed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** Per mode and currency, the amount above which a payout waits for review (decision 0041). */
+export interface PayoutReviewThresholdsTable {
+  mode: KeyMode;
+  currency: string;
+  amount_minor: bigint;
+  set_by: string;
+  set_by_email: string;
+  set_at: Date;
 }
 
 export interface PayoutSchedulesTable {
@@ -45,11 +62,13 @@ declare module '../../platform/database.ts' {
   interface Database {
     payouts: PayoutsTable;
     payout_schedules: PayoutSchedulesTable;
+    payout_review_thresholds: PayoutReviewThresholdsTable;
   }
 }
 
 export type PayoutRow = Selectable<PayoutsTable>;
 export type PayoutScheduleRow = Selectable<PayoutSchedulesTable>;
+export type PayoutThresholdRow = Selectable<PayoutReviewThresholdsTable>;
 
 export const payoutsRepository = {
   ...providerRequestStatements<PayoutRow>('payouts'),
@@ -87,16 +106,51 @@ export const payoutsRepository = {
     return db.updateTable('payouts').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
 
-  /** Every payout of a provider created in [from, to) (reconciliation). */
-  async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<PayoutRow[]> {
-    return db
+  /**
+   * Every payout of a provider created in [from, to) (reconciliation), but those the provider was
+   * never asked for: held in review, or rejected there.
+   */
+  async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<(PayoutRow & { status: Exclude<PayoutStatus, 'REVIEW'> })[]> {
+    const rows = await db
       .selectFrom('payouts')
       .selectAll()
       .where('provider', '=', provider)
+      .where('status', '!=', 'REVIEW')
+      .where((eb) => eb.or([eb('failure_reason', 'is', null), eb('failure_reason', '!=', REVIEW_REJECTED)]))
       .where('created_at', '>=', from)
       .where('created_at', '<', to)
       .orderBy('id')
       .execute();
+    return rows as (PayoutRow & { status: Exclude<PayoutStatus, 'REVIEW'> })[];
+  },
+
+  /** Every payout waiting for review, oldest first, of every merchant (the operator console). */
+  async listInReview(db: Executor, limit: number): Promise<PayoutRow[]> {
+    return db.selectFrom('payouts').selectAll().where('status', '=', 'REVIEW').orderBy('created_at').orderBy('id').limit(limit).execute();
+  },
+
+  async threshold(db: Executor, mode: KeyMode, currency: string): Promise<PayoutThresholdRow | undefined> {
+    return db.selectFrom('payout_review_thresholds').selectAll().where('mode', '=', mode).where('currency', '=', currency).executeTakeFirst();
+  },
+
+  async thresholds(db: Executor): Promise<PayoutThresholdRow[]> {
+    return db.selectFrom('payout_review_thresholds').selectAll().orderBy('mode').orderBy('currency').execute();
+  },
+
+  async saveThreshold(db: Executor, row: PayoutThresholdRow): Promise<void> {
+    await db
+      .insertInto('payout_review_thresholds')
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .columns(['mode', 'currency'])
+          .doUpdateSet({ amount_minor: row.amount_minor, set_by: row.set_by, set_by_email: row.set_by_email, set_at: row.set_at }),
+      )
+      .execute();
+  },
+
+  async deleteThreshold(db: Executor, mode: KeyMode, currency: string): Promise<void> {
+    await db.deleteFrom('payout_review_thresholds').where('mode', '=', mode).where('currency', '=', currency).execute();
   },
 
   async schedule(db: Executor, scope: Scope): Promise<PayoutScheduleRow | undefined> {

@@ -39,11 +39,13 @@ export const Payout = Type.Object({
   destination: Type.Object({ provider: Type.String(), phoneNumber: Type.String() }),
   description: Type.Union([Type.String(), Type.Null()]),
   method: Type.Union([Type.Literal('manual'), Type.Literal('scheduled')], { description: '`manual` (POST /payouts) or `scheduled` (the payout schedule)' }),
-  status: Type.Union([Type.Literal('PENDING'), Type.Literal('PAID'), Type.Literal('FAILED')], {
+  status: Type.Union([Type.Literal('REVIEW'), Type.Literal('PENDING'), Type.Literal('PAID'), Type.Literal('FAILED')], {
     description:
-      'PENDING until the provider says: PAID, or FAILED with `failureReason` (the money is back in `available`). While the provider cannot be reached the payout stays PENDING and is asked about again; it is never sent twice.',
+      "REVIEW while a payout above the platform operator's threshold for its currency waits for a review: approved, it becomes PENDING; rejected, FAILED with `failureReason` REVIEW_REJECTED (the money back in `available`). PENDING until the provider says: PAID, or FAILED with `failureReason` (the money is back in `available`). While the provider cannot be reached the payout stays PENDING and is asked about again; it is never sent twice.",
   }),
-  failureReason: Type.Union([Type.String(), Type.Null()], { description: "The provider's reason (e.g. PAYEE_NOT_FOUND)" }),
+  failureReason: Type.Union([Type.String(), Type.Null()], {
+    description: "The provider's reason (e.g. PAYEE_NOT_FOUND), or REVIEW_REJECTED when the platform operator refused it in review",
+  }),
   livemode: Type.Boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -57,7 +59,7 @@ export const ListPayoutsQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     startingAfter: Type.Optional(Type.String({ maxLength: 64 })),
-    status: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('PAID'), Type.Literal('FAILED')])),
+    status: Type.Optional(Type.Union([Type.Literal('REVIEW'), Type.Literal('PENDING'), Type.Literal('PAID'), Type.Literal('FAILED')])),
   },
   { additionalProperties: false },
 );

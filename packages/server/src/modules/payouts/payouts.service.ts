@@ -22,7 +22,7 @@ import {
   newReference,
 } from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
-import { type PayoutRow, type PayoutScheduleRow, payoutsRepository as repo } from './payouts.repository.ts';
+import { type PayoutRow, type PayoutScheduleRow, type PayoutThresholdRow, payoutsRepository as repo, REVIEW_REJECTED } from './payouts.repository.ts';
 import { type CreatePayoutBody, type Payout, type PayoutSchedule, type PayoutScheduleBody, WEEK_DAYS } from './payouts.schema.ts';
 
 const E164 = /^\+[1-9][0-9]{6,14}$/;
@@ -67,6 +67,24 @@ function scheduleView(scope: Scope, row: PayoutScheduleRow | undefined): PayoutS
     destination: row?.provider && row.phone_number ? { provider: row.provider, phoneNumber: row.phone_number } : null,
     minimumAmount: Object.fromEntries(Object.entries(row?.minimum ?? {}).map(([c, v]) => [c, formatAmount(BigInt(v), c as Currency)])),
     nextRunAt: row?.next_run_at?.toISOString() ?? null,
+  };
+}
+
+/** The operator who acts on a review: the payouts module keeps only their id and e-mail. */
+export interface ReviewActor {
+  operatorId: string;
+  email: string;
+}
+
+function thresholdView(t: PayoutThresholdRow) {
+  const currency = t.currency as Currency;
+  return {
+    object: 'payout_review_threshold' as const,
+    livemode: t.mode === 'live',
+    currency,
+    amount: formatAmount(t.amount_minor, currency),
+    setBy: { id: t.set_by, email: t.set_by_email },
+    setAt: t.set_at.toISOString(),
   };
 }
 
@@ -151,6 +169,9 @@ export function createPayoutsService(
       description: p.description ?? `Payout ${id} to ${p.provider} ${p.phoneNumber}`,
     });
     const now = clock.now();
+    // Above its mode and currency's threshold, the payout waits for an operator (decision 0041).
+    const threshold = await repo.threshold(tx, scope.mode, p.currency);
+    const held = threshold !== undefined && p.amount > threshold.amount_minor;
     return repo.insert(tx, {
       id,
       merchant_id: scope.merchantId,
@@ -162,7 +183,8 @@ export function createPayoutsService(
       description: p.description,
       method: p.method,
       reference: newReference(random),
-      status: 'PENDING',
+      status: held ? 'REVIEW' : 'PENDING',
+      review_threshold_set_by: held ? threshold.set_by : null,
       failure_reason: null,
       provider_transaction_id: null,
       submitted_at: null,
@@ -201,15 +223,7 @@ export function createPayoutsService(
           updated_at: now,
         });
       }
-      const versions = await pinnedVersions([row.merchant_id], tx);
-      await events.record(tx, {
-        merchantId: row.merchant_id,
-        mode: row.mode,
-        type: updated.status === 'PAID' ? 'payout.paid' : 'payout.failed',
-        apiVersion: versions.get(row.merchant_id) ?? LATEST_API_VERSION,
-        intentId: null,
-        data: { payout: payoutView(updated) },
-      });
+      await recordEvent(tx, updated);
       return updated;
     });
     announceEvents(deps);
@@ -229,6 +243,24 @@ export function createPayoutsService(
       await settle(id, decision);
     },
   });
+
+  /** A held payout waits for its review; any other new one goes to the provider now. */
+  const startIfPending = (row: PayoutRow): void => {
+    if (row.status === 'PENDING') lifecycle.start(row);
+  };
+
+  /** The event of a payout's state change, in its transaction, in the merchant's pinned version. */
+  async function recordEvent(tx: Tx, row: PayoutRow): Promise<void> {
+    const versions = await pinnedVersions([row.merchant_id], tx);
+    await events.record(tx, {
+      merchantId: row.merchant_id,
+      mode: row.mode,
+      type: row.status === 'PAID' ? 'payout.paid' : 'payout.failed',
+      apiVersion: versions.get(row.merchant_id) ?? LATEST_API_VERSION,
+      intentId: null,
+      data: { payout: payoutView(row) },
+    });
+  }
 
   return {
     /**
@@ -254,7 +286,7 @@ export function createPayoutsService(
         await answer?.record(tx, 202, payoutView(created));
         return created;
       });
-      lifecycle.start(row);
+      startIfPending(row);
       return payoutView(row);
     },
 
@@ -264,7 +296,7 @@ export function createPayoutsService(
       return payoutView(row);
     },
 
-    async list(scope: Scope, q: { limit?: number; startingAfter?: string; status?: 'PENDING' | 'PAID' | 'FAILED' }) {
+    async list(scope: Scope, q: { limit?: number; startingAfter?: string; status?: PayoutRow['status'] }) {
       const limit = q.limit ?? 20;
       const rows = await repo.list(db, scope, { limit, startingAfter: q.startingAfter, status: q.status });
       return { object: 'list' as const, data: rows.slice(0, limit).map(payoutView), hasMore: rows.length > limit };
@@ -352,8 +384,94 @@ export function createPayoutsService(
         }
         return rows;
       });
-      for (const row of made) lifecycle.start(row);
+      for (const row of made) startIfPending(row);
       return made.length;
+    },
+
+    // ---- review (the operator console, decision 0041) ---------------------------------------------
+
+    /** The thresholds in force, per mode and currency. */
+    thresholds: async () => (await repo.thresholds(db)).map(thresholdView),
+
+    /**
+     * Sets (or, with `amount` null, removes) the review threshold of a mode and currency; `within`
+     * runs in the same transaction with the threshold before and after (the operator's audit entry).
+     */
+    async setThreshold(
+      actor: ReviewActor,
+      input: { mode: KeyMode; currency: string; amount: string | null },
+      within: (tx: Tx, before: unknown, after: unknown) => Promise<void>,
+    ) {
+      const currency = assertCurrency(input.currency);
+      const amount = input.amount === null ? null : parseAmount(input.amount, currency);
+      return db.transaction().execute(async (tx) => {
+        const current = await repo.threshold(tx, input.mode, currency);
+        if (amount === null) await repo.deleteThreshold(tx, input.mode, currency);
+        else
+          await repo.saveThreshold(tx, {
+            mode: input.mode,
+            currency,
+            amount_minor: amount,
+            set_by: actor.operatorId,
+            set_by_email: actor.email,
+            set_at: clock.now(),
+          });
+        const saved = await repo.threshold(tx, input.mode, currency);
+        await within(tx, current ? thresholdView(current) : null, saved ? thresholdView(saved) : null);
+        return (await repo.thresholds(tx)).map(thresholdView);
+      });
+    },
+
+    /** Every payout waiting for review, oldest first, with its merchant and who set its threshold. */
+    async inReview(limit = 100) {
+      return (await repo.listInReview(db, limit)).map((row) => ({
+        ...payoutView(row),
+        merchantId: row.merchant_id,
+        thresholdSetBy: row.review_threshold_set_by,
+      }));
+    },
+
+    /**
+     * Approves (the payout goes to the provider) or rejects (its money back in `available`, with
+     * `payout.failed`) a payout in REVIEW, once: under the payout's lock, only from REVIEW (409
+     * `payout_state_invalid` otherwise, as for the second of two operators at the same moment).
+     * The operator who set the threshold it went over may not decide (403 `four_eyes_required`).
+     * `within` writes the audit entry in the same transaction.
+     */
+    async review(
+      actor: ReviewActor,
+      id: string,
+      decision: { approve: boolean; reason: string },
+      within: (tx: Tx, before: unknown, after: unknown) => Promise<void>,
+    ): Promise<Payout> {
+      const decided = await db.transaction().execute(async (tx) => {
+        const row = await repo.lock(tx, id);
+        if (!row) throw new ApiError('not_found', `No payout ${id}`, { param: 'id' });
+        if (row.status !== 'REVIEW') throw new ApiError('payout_state_invalid', `Payout ${id} is ${row.status}, not waiting for review`, { param: 'id' });
+        if (row.review_threshold_set_by === actor.operatorId) {
+          throw new ApiError('four_eyes_required', 'You set the threshold this payout went over: another operator must review it', { param: 'id' });
+        }
+        if (decision.approve && (await collaborators.isFrozen?.(row.merchant_id, tx))) {
+          throw new ApiError('merchant_frozen', 'The merchant is frozen: its payouts can only be rejected until it is unfrozen');
+        }
+        const now = clock.now();
+        const scope = { merchantId: row.merchant_id, mode: row.mode };
+        const reviewed = { reviewed_by: actor.operatorId, reviewed_at: now, updated_at: now };
+        let updated: PayoutRow;
+        if (decision.approve) {
+          updated = await repo.update(tx, id, { ...reviewed, status: 'PENDING', next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS) });
+        } else {
+          const currency = row.currency as Currency;
+          await balances.payoutFailed(tx, scope, { payoutId: row.id, currency, amount: row.amount_minor, reason: REVIEW_REJECTED });
+          updated = await repo.update(tx, id, { ...reviewed, status: 'FAILED', failure_reason: REVIEW_REJECTED, completed_at: now });
+          await recordEvent(tx, updated);
+        }
+        await within(tx, { status: row.status }, { status: updated.status, failureReason: updated.failure_reason });
+        return updated;
+      });
+      if (decided.status === 'FAILED') announceEvents(deps);
+      startIfPending(decided);
+      return payoutView(decided);
     },
 
     /** Waits for the provider calls requests started (shutdown). */

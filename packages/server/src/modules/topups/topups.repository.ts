@@ -64,6 +64,22 @@ export const topupsRepository = {
     await sql`select pg_advisory_xact_lock(hashtext(${`topups:${userId}`}))`.execute(tx);
   },
 
+  /** A customer's top-ups in a currency not failed: still waiting, and created since each date (the limits). */
+  async sums(db: Executor, userId: string, currency: string, since: { day: Date; month: Date }) {
+    const row = await db
+      .selectFrom('topups')
+      .select([
+        sql<string>`coalesce(sum(amount_minor) filter (where status = 'PENDING'), 0)`.as('pending'),
+        sql<string>`coalesce(sum(amount_minor) filter (where created_at >= ${since.day}), 0)`.as('day'),
+        sql<string>`coalesce(sum(amount_minor) filter (where created_at >= ${since.month}), 0)`.as('month'),
+      ])
+      .where('user_id', '=', userId)
+      .where('currency', '=', currency)
+      .where(sql<boolean>`status in ('PENDING', 'SUCCEEDED')`)
+      .executeTakeFirstOrThrow();
+    return { pending: BigInt(row.pending), day: BigInt(row.day), month: BigInt(row.month) };
+  },
+
   async countPending(db: Executor, userId: string): Promise<number> {
     const row = await db
       .selectFrom('topups')

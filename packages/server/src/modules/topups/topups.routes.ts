@@ -20,7 +20,7 @@ export default async function topupsRoutes(fastify: FastifyInstance) {
         summary: "Top up the signed-in customer's wallet by mobile money",
         description: [
           "Asks `phoneNumber`'s mobile-money account (through `provider`) for `amount`: the payer approves on their phone. The answer is 202 with the top-up PENDING at once: the top-up and its provider reference are committed first, the provider is called after. The wallet is credited exactly once when the provider says SUCCESSFUL (by callback or by the poller); FAILED with the provider's reason otherwise, or TIMEOUT after 15 minutes. Test mode always uses the providers' sandbox (numbers decide the outcome: see `/docs`).",
-          'Errors: `amount_invalid`, `currency_unsupported`, `provider_unsupported` (400), `phone_invalid` (400, not E.164), `limit_exceeded` (422: 5 top-ups already wait for the provider), `provider_unavailable` (503: the provider is not configured for this mode). Send an `Idempotency-Key`: a retry replays the first answer and never asks the payer twice.',
+          'Errors: `amount_invalid`, `currency_unsupported`, `provider_unsupported` (400), `phone_invalid` (400, not E.164), `limit_exceeded` (422: 5 top-ups already wait for the provider), `customer_limit_exceeded` (403: over the customer balance, daily or monthly top-up cap; `limit` and `value` say which), `provider_unavailable` (503: the provider is not configured for this mode). Send an `Idempotency-Key`: a retry replays the first answer and never asks the payer twice.',
         ].join('\n\n'),
         security: userAuth,
         body: CreateTopupBody,

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { MINUTE } from '../../platform/clock.ts';
+import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
@@ -58,7 +59,16 @@ export interface TopupNotices {
  */
 export function createTopupsService(
   deps: Deps,
-  collaborators: { ledger: LedgerService; connectors: ConnectorSource; logger?: Logger; notices?: TopupNotices },
+  collaborators: {
+    ledger: LedgerService;
+    connectors: ConnectorSource;
+    logger?: Logger;
+    notices?: TopupNotices;
+    /** The customer limits (the users module's): 403 `customer_limit_exceeded` over a cap. */
+    limits?: {
+      checkTopUp(tx: Tx, usage: { mode: KeyMode; currency: Currency; amount: bigint; balance: bigint; today: bigint; thisMonth: bigint }): Promise<void>;
+    };
+  },
 ) {
   const { db, clock, ids, random } = deps;
   const { ledger, connectors, notices } = collaborators;
@@ -160,6 +170,20 @@ export function createTopupsService(
         if ((await repo.countPending(tx, user.userId)) >= MAX_PENDING_TOPUPS) {
           throw new ApiError('limit_exceeded', `At most ${MAX_PENDING_TOPUPS} top-ups may wait for the provider at once; wait for one to finish`, {
             extra: { limit: MAX_PENDING_TOPUPS },
+          });
+        }
+        if (collaborators.limits) {
+          const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+          const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+          const sums = await repo.sums(tx, user.userId, currency, { day, month });
+          const balance = await ledger.walletMinor(tx, user.userId, currency);
+          await collaborators.limits.checkTopUp(tx, {
+            mode: merchant.mode,
+            currency,
+            amount,
+            balance: balance + sums.pending,
+            today: sums.day,
+            thisMonth: sums.month,
           });
         }
         const inserted = await repo.insert(tx, {

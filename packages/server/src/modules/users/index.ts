@@ -4,3 +4,11 @@ export * from './users.schema.ts';
 export { assertPasswordPolicy, assertPhoneNumber, PASSWORD_MAX_LENGTH } from './users.policy.ts';
 export { default as usersRoutes } from './users.routes.ts';
 export { usersDashboardRoutes } from './users.dashboard.ts';
+export {
+  createCustomerLimits,
+  CUSTOMER_LIMITS,
+  type CustomerLimitName,
+  type CustomerLimits,
+  type CustomerLimitsView,
+  type TopUpUsage,
+} from './users.limits.ts';
