@@ -20,68 +20,60 @@ export const CHECKOUT_MESSAGES: Record<Language, Record<CheckoutMessageId, strin
  * text of the code in the customer's language, never the API's English `detail`; a code not
  * listed reads as `unexpected_error`.
  */
-export const CHECKOUT_ERROR_CODES = [
-  'not_found',
-  'session_token_invalid',
-  'session_token_missing',
-  'validation_error',
-  'invalid_credentials',
-  'login_locked',
-  'phone_not_verified',
-  'phone_invalid',
-  'password_weak',
-  'otp_incorrect',
-  'otp_expired',
-  'otp_attempts_exceeded',
-  'otp_rate_limited',
-  'otp_daily_limit',
-  'email_missing',
-  'user_mismatch',
-  'parameter_missing',
-  'access_token_invalid',
-  'access_token_missing',
-  'otp_token_invalid',
-  'otp_token_missing',
-  'intent_expired',
-  'intent_state_invalid',
-  'merchant_frozen',
-  'insufficient_funds',
-  'attempt_in_progress',
-  'amount_out_of_bounds',
-  'amount_invalid',
-  'currency_unsupported',
-  'provider_unavailable',
-  'provider_unsupported',
-  'payer_not_found',
-  'approval_rejected',
-  'approval_timeout',
-  'limit_exceeded',
-  'rate_limited',
-  'idempotency_request_in_progress',
-  'internal_error',
-  'unavailable',
-  // Made by the checkout itself.
-  'connection_error',
-  'unexpected_error',
-  'payment_failed',
-  'topup_failed',
-  'topup_timeout',
-] as const;
-export type CheckoutErrorCode = (typeof CHECKOUT_ERROR_CODES)[number];
-
-/** The message of each code: its own `error.<code>`, except those that share a text. */
-const SHARED_TEXTS: Partial<Record<CheckoutErrorCode, CheckoutMessageId>> = {
+const ERROR_TEXTS = {
+  not_found: 'error.not_found',
+  session_token_invalid: 'error.session_token_invalid',
+  session_token_missing: 'error.session_token_missing',
+  validation_error: 'error.validation_error',
+  invalid_credentials: 'error.invalid_credentials',
+  login_locked: 'error.login_locked',
+  phone_not_verified: 'error.phone_not_verified',
+  phone_invalid: 'error.phone_invalid',
+  password_weak: 'error.password_weak',
+  otp_incorrect: 'error.otp_incorrect',
+  otp_expired: 'error.otp_expired',
+  otp_attempts_exceeded: 'error.otp_attempts_exceeded',
+  otp_rate_limited: 'error.otp_rate_limited',
+  otp_daily_limit: 'error.otp_daily_limit',
+  email_missing: 'error.email_missing',
+  user_mismatch: 'error.user_mismatch',
+  parameter_missing: 'error.parameter_missing',
   access_token_invalid: 'error.sessionEnded',
   access_token_missing: 'error.sessionEnded',
   otp_token_invalid: 'error.otpTokenUsed',
   otp_token_missing: 'error.otpTokenUsed',
+  intent_expired: 'error.intent_expired',
+  intent_state_invalid: 'error.intent_state_invalid',
+  merchant_frozen: 'error.merchant_frozen',
+  insufficient_funds: 'error.insufficient_funds',
+  attempt_in_progress: 'error.attempt_in_progress',
+  amount_out_of_bounds: 'error.amount_out_of_bounds',
+  amount_invalid: 'error.amount_invalid',
+  currency_unsupported: 'error.currency_unsupported',
+  provider_unavailable: 'error.provider_unavailable',
+  provider_unsupported: 'error.provider_unsupported',
+  payer_not_found: 'error.payer_not_found',
+  approval_rejected: 'error.approval_rejected',
+  approval_timeout: 'error.approval_timeout',
+  limit_exceeded: 'error.limit_exceeded',
+  customer_limit_exceeded: 'error.customer_limit_exceeded',
+  rate_limited: 'error.rate_limited',
+  idempotency_request_in_progress: 'error.idempotency_request_in_progress',
+  internal_error: 'error.internal_error',
+  unavailable: 'error.unavailable',
+  // Made by the checkout itself.
+  connection_error: 'error.connection_error',
+  unexpected_error: 'error.unexpected_error',
   payment_failed: 'error.paymentFailed',
-};
+  topup_failed: 'error.topup_failed',
+  topup_timeout: 'error.topup_timeout',
+} as const satisfies Record<string, CheckoutMessageId>;
+export type CheckoutErrorCode = keyof typeof ERROR_TEXTS;
+export const CHECKOUT_ERROR_CODES = Object.keys(ERROR_TEXTS) as CheckoutErrorCode[];
 
 /** The message id of an error code (`error.unexpected_error` for a code the checkout does not know). */
 export function errorMessageId(code: string): CheckoutMessageId {
-  if (!(CHECKOUT_ERROR_CODES as readonly string[]).includes(code)) return 'error.unexpected_error';
-  return SHARED_TEXTS[code as CheckoutErrorCode] ?? (`error.${code}` as CheckoutMessageId);
+  return Object.hasOwn(ERROR_TEXTS, code) ? ERROR_TEXTS[code as CheckoutErrorCode] : 'error.unexpected_error';
 }
 
 /** The English text of each error code: `useCheckout()`'s `error.message`. */
