@@ -52,7 +52,8 @@ async function payThroughPage(intent: { id: string; sessionToken: string }, numb
   await page.waitForURL(new RegExp(`/checkout/${intent.sessionToken}`));
   await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });
   // XAF is written FCFA and XOF F CFA in French.
-  expect(await page.getByText(/^Merci : vous avez payé 5\s000\sF\s?CFA à Boutique Akwa\.$/).isVisible()).toBe(true);
+  // The thanks line follows the heading once the intent is read back: waited for, not sampled.
+  await page.getByText(/^Merci : vous avez payé 5\s000\sF\s?CFA à Boutique Akwa\.$/).waitFor();
   await expectAccessible(page, run.errors, `${shots}-02-paid-fr`);
   expect(await statusOf(intent.id)).toBe('SUCCEEDED');
 }
