@@ -55,6 +55,7 @@ export const CHECKOUT_ERROR_CODES = [
   'payer_not_found',
   'approval_rejected',
   'approval_timeout',
+  'provider_page_lost',
   'limit_exceeded',
   'rate_limited',
   'idempotency_request_in_progress',
