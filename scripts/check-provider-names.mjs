@@ -36,8 +36,7 @@ export const ALLOWED = [
  * Files that still name a provider, each to be moved onto the descriptions (issue 32): a file
  * named here passes, and the check fails once it no longer needs to be, so this list only shrinks.
  */
-export const PENDING = [
-];
+export const PENDING = [];
 
 /** Source files: every package's and example's code and message catalogues, and the root scripts; not builds or dependencies. */
 export function sourceFiles(dir = root, out = []) {

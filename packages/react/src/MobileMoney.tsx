@@ -9,6 +9,7 @@ const MOBILE_MONEY_ERRORS: Record<string, CheckoutMessageId> = {
   insufficient_funds: 'mm.error.insufficient_funds',
   approval_rejected: 'mm.error.approval_rejected',
   approval_timeout: 'mm.error.approval_timeout',
+  provider_page_lost: 'mm.error.provider_page_lost',
   provider_unavailable: 'mm.error.provider_unavailable',
   provider_unsupported: 'mm.error.provider_unsupported',
   amount_out_of_bounds: 'mm.error.amount_out_of_bounds',

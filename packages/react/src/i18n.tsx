@@ -52,6 +52,7 @@ const ERROR_TEXTS = {
   currency_unsupported: 'error.currency_unsupported',
   provider_unavailable: 'error.provider_unavailable',
   provider_unsupported: 'error.provider_unsupported',
+  provider_page_lost: 'error.provider_page_lost',
   payer_not_found: 'error.payer_not_found',
   approval_rejected: 'error.approval_rejected',
   approval_timeout: 'error.approval_timeout',

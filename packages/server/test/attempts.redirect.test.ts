@@ -6,7 +6,14 @@
  * ManualClock moves time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModeConnectors, createWaveConnector, newReference, type Sandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/index.ts';
+import {
+  createModeConnectors,
+  createWaveConnector,
+  newReference,
+  pageLostAfterMs,
+  type Sandbox,
+  WAVE_SANDBOX_WEBHOOK_SECRET,
+} from '../src/modules/connectors/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createServices } from '../src/services.ts';
@@ -158,6 +165,61 @@ describe('after a restart', () => {
       await connectors.close();
     } finally {
       sandbox.orange.setFaults({ dropCallbacks: false });
+    }
+  });
+});
+
+describe('an Orange page lost in a crash', () => {
+  it('fails the attempt with provider_page_lost at once; a late SUCCESS notification moves no money; the payer retries', async () => {
+    const intent = await createIntent(ctx, cm);
+    const started = (await charge(cm, intent, 'orange_money', orangeNumber())).json() as Answer;
+    const url = started.nextAction?.url ?? '';
+    const payToken = (await storedAttempt(intent.id)).provider_reference as string;
+    // The crash point: the process died after Orange accepted the webpayment and before its
+    // answer was stored, so the attempt holds neither the page nor the pay_token.
+    await ctx.deps.db.updateTable('payment_attempts').set({ provider_reference: null, redirect_url: null }).where('intent_id', '=', intent.id).execute();
+    // The restarted process: its connectors remember nothing.
+    const connectors = createModeConnectors(ctx.deps.config, {
+      clock: ctx.clock,
+      logger: createLogger({ level: 'silent' }),
+      callbackKey: ctx.deps.config.masterKey,
+    });
+    try {
+      const restarted = createServices(ctx.deps, { connectors });
+      const orange = connectors.forMode('test').get('orange_money');
+      if (!orange) throw new Error('no orange_money connector in test mode');
+      ctx.clock.advance(pageLostAfterMs(orange) + SECOND);
+      await restarted.attempts.pollDue();
+      const [failed] = await ctx.services.attempts.listForIntent(intent.id);
+      expect(failed).toMatchObject({ status: 'FAILED', failureCode: 'provider_page_lost' });
+      expect((await read(cm, intent.id)).status).toBe('PENDING');
+      const events = (await call(ctx.app, 'GET', '/events?limit=100', sk(cm))).json() as { data: { type: string; data: { paymentIntent?: { id: string } } }[] };
+      expect(events.data.filter((e) => e.type === 'payment.failed' && e.data.paymentIntent?.id === intent.id)).toHaveLength(1);
+
+      // Orange's page was real all the same: paid there, its notification reaches a process that
+      // still knows the pay_token, whose status read says SUCCESS. The attempt was decided once.
+      await onPage(url, 'approve', orangeNumber());
+      await later();
+      expect(notificationsOf('orange_money', payToken).length).toBeGreaterThanOrEqual(1);
+      ctx.clock.advance(10 * SECOND);
+      await restarted.attempts.pollDue();
+      expect((await ctx.services.attempts.listForIntent(intent.id))[0]).toMatchObject({ status: 'FAILED', failureCode: 'provider_page_lost', late: false });
+      expect((await read(cm, intent.id)).status).toBe('PENDING');
+      expect(await completed(cm, intent.id)).toBe(0);
+      await expectLedgerClean(ctx);
+
+      // The payer tries again at once.
+      const again = await charge(cm, intent, 'orange_money', orangeNumber());
+      expect(again.statusCode, again.body).toBe(202);
+      const retried = again.json() as Answer;
+      expect(retried.attempts).toHaveLength(2);
+      expect(retried.nextAction?.type).toBe('redirect');
+      // Declined there, so that no attempt stays PENDING for the tests after this one.
+      await onPage(retried.nextAction?.url ?? '', 'decline');
+      await later();
+      await expect.poll(async () => (await read(cm, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    } finally {
+      await connectors.close();
     }
   });
 });

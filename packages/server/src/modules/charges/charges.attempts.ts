@@ -20,6 +20,7 @@ import {
   describeProvider,
   FIRST_POLL_DELAY_MS,
   newReference,
+  PAGE_LOST_REASON,
   paymentRequestOf,
   type ProviderDescription,
   servesNumber,
@@ -74,6 +75,10 @@ export function failureCodeOf(reason: string): string {
       return 'approval_timeout';
     case 'INVALID_AMOUNT':
       return 'amount_out_of_bounds';
+    // The provider's page was lost in a crash and cannot be read back: the payer never saw it and
+    // may try again at once (docs/decisions/0038-provider-settings-and-health-per-host.md).
+    case PAGE_LOST_REASON:
+      return 'provider_page_lost';
     default:
       return 'provider_unavailable';
   }

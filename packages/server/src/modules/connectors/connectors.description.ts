@@ -27,6 +27,13 @@ export interface ProviderDescription {
    */
   network: Operator | null;
   capabilities: Readonly<Record<Capability, boolean>>;
+  /**
+   * Whether `status` can read a request by OUR reference alone (MTN by X-Reference-Id, Wave by
+   * client_reference). False when the read needs what `collect` answered (Orange's pay_token): a
+   * redirect request whose answer was lost in a crash can then never be read, nor its page shown,
+   * and the lifecycle fails it once its submit can no longer be running (PAGE_LOST).
+   */
+  statusByReference: boolean;
   /** What the provider accepts in the messages shown to the payer or payee. */
   messages: MessageRules;
   /** Its environment variables (read by config.ts); `providers list` shows which are set. */

@@ -81,6 +81,7 @@ describe('provider health', () => {
     const unknown = { status: 'UNKNOWN', reason: 'HTTP 502' } as const;
     const inner: Connector = {
       provider: 'wave',
+      submitTimeoutMs: 10,
       collect: async () => ({ status: 'UNKNOWN', reason: 'no answer within 10 ms' }),
       disburse: async () => ({ status: 'PENDING', duplicate: false }),
       status: async () => unknown,
@@ -90,6 +91,8 @@ describe('provider health', () => {
     };
     const c = watched(inner, health);
     const req = { reference: 'r', amount: 1n, currency: 'XOF' as const, phoneNumber: '+221770000000', externalId: 'x' };
+    // The lifecycle reads the bound on a submit through the wrapper.
+    expect(c.submitTimeoutMs).toBe(10);
     expect(await c.collect(req)).toEqual({ status: 'UNKNOWN', reason: 'no answer within 10 ms' });
     expect(await c.disburse(req)).toEqual({ status: 'PENDING', duplicate: false });
     expect(await c.status('collection', 'r')).toBe(unknown);

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock, MINUTE } from '../../platform/clock.ts';
+import { ManualClock, MINUTE, SECOND } from '../../platform/clock.ts';
 import type { Connector, ConnectorRegistry, Decision, ProviderRequestRow, StatusResult, SubmitResult } from './index.ts';
-import { createProviderLifecycle } from './index.ts';
+import { createProviderLifecycle, describeProvider, PAGE_LOST_REASON, pageLostAfterMs } from './index.ts';
+
+/** The scripted connector's bound on a submit (a real one's comes from its timeout setting). */
+const SUBMIT_TIMEOUT_MS = 40 * SECOND;
 
 /** A connector whose answers the test scripts, and which records every call. */
-function scripted(answers: { submit: SubmitResult[]; status: StatusResult[] }) {
+function scripted(answers: { submit: SubmitResult[]; status: StatusResult[] }, provider = 'mtn_momo') {
   const calls: string[] = [];
   const next = <T>(list: T[], last: T) => (list.length > 1 ? (list.shift() as T) : (list[0] ?? last));
   const connector = {
-    provider: 'mtn_momo',
+    provider,
+    submitTimeoutMs: SUBMIT_TIMEOUT_MS,
     collect: async (r: { reference: string }) => (
       calls.push(`collect ${r.reference}`),
       next(answers.submit, { status: 'UNKNOWN', reason: 'x' } as SubmitResult)
@@ -24,12 +28,19 @@ function scripted(answers: { submit: SubmitResult[]; status: StatusResult[] }) {
   return { connector, calls };
 }
 
-function setup(answers: { submit: SubmitResult[]; status: StatusResult[] }, giveUpAfterMs?: number, withHandles = false) {
+function setup(
+  answers: { submit: SubmitResult[]; status: StatusResult[] },
+  giveUpAfterMs?: number,
+  withHandles = false,
+  opts: { provider?: string; crashBeforeRemember?: boolean } = {},
+) {
+  const provider = opts.provider ?? 'mtn_momo';
+  let crash = opts.crashBeforeRemember ?? false;
   const clock = new ManualClock(new Date('2026-11-25T10:00:00Z'));
   const row: ProviderRequestRow & { status: string; next: Date; handle?: string } = {
     id: 'top_1',
     mode: 'test',
-    provider: 'mtn_momo',
+    provider,
     reference: 'ref-1',
     polls: 0,
     created_at: clock.now(),
@@ -37,8 +48,8 @@ function setup(answers: { submit: SubmitResult[]; status: StatusResult[] }, give
     next: clock.now(),
   };
   const decisions: Decision[] = [];
-  const { connector, calls } = scripted(answers);
-  const registry: ConnectorRegistry = { get: () => connector, providers: () => ['mtn_momo'], close: async () => {} };
+  const { connector, calls } = scripted(answers, provider);
+  const registry: ConnectorRegistry = { get: () => connector, providers: () => [provider as 'mtn_momo'], close: async () => {} };
   const lifecycle = createProviderLifecycle({
     what: 'test',
     kind: 'collection',
@@ -58,6 +69,12 @@ function setup(answers: { submit: SubmitResult[]; status: StatusResult[] }, give
       ? {
           known: (r: typeof row) => ({ providerReference: r.handle }),
           remember: async (_r: typeof row, h: { providerReference?: string }) => {
+            // The injected crash point: the process dies after the provider accepted the request,
+            // before its answer is stored.
+            if (crash) {
+              crash = false;
+              throw new Error('SIGKILL');
+            }
             row.handle = h.providerReference;
           },
         }
@@ -148,4 +165,75 @@ describe('the provider-request lifecycle', () => {
     expect(t.calls).toEqual(['status ref-1', 'status ref-1 cos-1']);
     expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
   });
+
+  describe('a redirect page lost in a crash', () => {
+    const accepted: SubmitResult = { status: 'PENDING', duplicate: false, providerReference: 'tok-1', redirectUrl: 'https://pay.example/tok-1' };
+
+    it('a provider read only by what the submit answered (Orange): fails with PAGE_LOST once the submit can no longer be running', async () => {
+      expect(describeProvider('orange_money')?.statusByReference).toBe(false);
+      const t = setup(
+        { submit: [accepted], status: [{ status: 'UNKNOWN', reason: 'the pay_token and amount of this request are not known' }] },
+        15 * MINUTE,
+        true,
+        { provider: 'orange_money', crashBeforeRemember: true },
+      );
+      await expect(t.lifecycle.submit(t.row)).rejects.toThrow('SIGKILL');
+      expect(t.row.handle).toBeUndefined();
+      const limit = pageLostAfterMs({ submitTimeoutMs: SUBMIT_TIMEOUT_MS });
+      expect(limit).toBeGreaterThan(SUBMIT_TIMEOUT_MS);
+
+      // The restarted worker: before the limit, a submit of a live process may still store the page.
+      t.clock.advance(limit - SECOND);
+      await t.lifecycle.pollDue();
+      expect(t.decisions).toEqual([]);
+      // Past it, at the next poll: failed at once, not after the 15-minute give-up.
+      t.clock.advance(pollBackoff(t.row.next, t.clock.now()));
+      await t.lifecycle.pollDue();
+      expect(t.clock.now().getTime() - t.row.created_at.getTime()).toBeLessThan(MINUTE);
+      expect(t.decisions).toEqual([{ status: 'FAILED', reason: PAGE_LOST_REASON }]);
+      expect(t.calls).toEqual(['collect ref-1', 'status ref-1', 'status ref-1']);
+    });
+
+    it('a provider read by our reference (Wave) gets its page back instead, and is never failed for it', async () => {
+      expect(describeProvider('wave')?.statusByReference).toBe(true);
+      const t = setup(
+        {
+          submit: [accepted],
+          status: [
+            { status: 'UNKNOWN', reason: 'timeout' },
+            { status: 'PENDING', amount: 100n, currency: 'XAF', providerReference: 'tok-1', redirectUrl: 'https://pay.example/tok-1' },
+            { status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' },
+          ],
+        },
+        15 * MINUTE,
+        true,
+        { provider: 'wave', crashBeforeRemember: true },
+      );
+      await expect(t.lifecycle.submit(t.row)).rejects.toThrow('SIGKILL');
+      // Even a status read that says nothing past the limit does not fail it: it is asked again.
+      t.clock.advance(pageLostAfterMs({ submitTimeoutMs: SUBMIT_TIMEOUT_MS }) + SECOND);
+      await t.lifecycle.pollDue();
+      expect(t.decisions).toEqual([]);
+      t.clock.advance(MINUTE);
+      await t.lifecycle.pollDue();
+      expect(t.row.handle).toBe('tok-1');
+      t.clock.advance(MINUTE);
+      await t.lifecycle.pollDue();
+      expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
+    });
+
+    it('an Orange request whose page was stored is never failed for it: it waits for its outcome', async () => {
+      const t = setup({ submit: [accepted], status: [{ status: 'PENDING', amount: 100n, currency: 'XAF' }] }, 15 * MINUTE, true, { provider: 'orange_money' });
+      await t.lifecycle.submit(t.row);
+      t.clock.advance(5 * MINUTE);
+      await t.lifecycle.pollDue();
+      expect(t.decisions).toEqual([]);
+      expect(t.calls).toEqual(['collect ref-1', 'status ref-1 tok-1']);
+    });
+  });
 });
+
+/** How far the next poll is from now (none past due). */
+function pollBackoff(next: Date, now: Date): number {
+  return Math.max(0, next.getTime() - now.getTime());
+}

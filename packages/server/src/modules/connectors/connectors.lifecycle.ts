@@ -5,6 +5,7 @@ import type { Executor } from '../../platform/db.ts';
 import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
+import { describeProvider } from './connectors.catalog.ts';
 import { type ConnectorSource, pollBackoffMs } from './connectors.registry.ts';
 import type {
   CallbackResult,
@@ -31,6 +32,8 @@ import { failureLevel } from '../../platform/db-unavailable.ts';
  *    (it can never make a second payment).
  * 4. A callback is only a hint: the provider's status read decides.
  * 5. The final state is decided once, by the owner's `settle`, under the row's lock.
+ * 6. A redirect request with no stored page, whose provider cannot be read by our reference,
+ *    fails with PAGE_LOST once its submit can no longer be running (`pageLostAfterMs`).
  */
 
 /** What every table of provider requests holds (status PENDING until decided). */
@@ -123,6 +126,23 @@ export interface LifecycleSpec<Row extends ProviderRequestRow> {
 export const POLL_LEASE_MS = 30 * SECOND;
 /** The first poll comes after the submit has had its chance. */
 export const FIRST_POLL_DELAY_MS = 2 * SECOND;
+/** Beyond the connector's own bound on a submit: the commit of what it answered, a slow event loop. */
+export const SUBMIT_MARGIN_MS = 5 * SECOND;
+/**
+ * The reason of a redirect request whose page was lost: the process died after the provider
+ * accepted it and before its answer (page and provider reference) was stored, and the provider
+ * cannot be asked by our reference (`statusByReference` false, Orange Money), so the payer can
+ * never be shown the page (docs/decisions/0038-provider-settings-and-health-per-host.md).
+ */
+export const PAGE_LOST_REASON = 'PAGE_LOST';
+
+/**
+ * How long after its creation a request may still be in its submit: the connector's bound on a
+ * submit (from its timeout setting) and the margin. After it, a submit that stored nothing has ended.
+ */
+export function pageLostAfterMs(connector: Pick<Connector, 'submitTimeoutMs'>): number {
+  return connector.submitTimeoutMs + SUBMIT_MARGIN_MS;
+}
 
 export interface ProviderLifecycle<Row extends ProviderRequestRow> {
   readonly kind: ConnectorKind;
@@ -184,6 +204,19 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     inFlight.add(tracked);
   }
 
+  /**
+   * A redirect request (money in) whose page was never stored, older than its submit can run, at
+   * a provider that reads only by what that submit answered: nothing can show the payer its page
+   * or read its outcome, so waiting for the give-up only keeps the payer from another try.
+   */
+  function pageLost(row: Row, connector: Connector, result: StatusResult): boolean {
+    if (kind !== 'collection' || !spec.remember || !spec.known) return false;
+    const description = describeProvider(row.provider);
+    if (description === undefined || description.approval !== 'redirect' || description.statusByReference) return false;
+    if (spec.known(row).providerReference !== undefined || ('providerReference' in result && result.providerReference !== undefined)) return false;
+    return clock.now().getTime() - row.created_at.getTime() >= pageLostAfterMs(connector);
+  }
+
   async function poll(row: Row): Promise<void> {
     const connector = connectorFor(row.mode, row.provider);
     const result: StatusResult = connector
@@ -196,6 +229,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     }
     const decision = decisionOf(result);
     if (decision) return spec.settle(row.id, decision);
+    if (connector && pageLost(row, connector, result)) return spec.settle(row.id, { status: 'FAILED', reason: PAGE_LOST_REASON });
     if (spec.giveUpAfterMs !== undefined && clock.now().getTime() - row.created_at.getTime() >= spec.giveUpAfterMs) {
       return spec.settle(row.id, { status: 'FAILED', reason: result.status === 'NOT_FOUND' ? 'NOT_SUBMITTED' : 'TIMEOUT' });
     }

@@ -147,6 +147,12 @@ export type ListResult = { ok: true; requests: ListedRequest[] } | { ok: false; 
 export interface Connector {
   /** The registry name (`mtn_momo`). */
   readonly provider: string;
+  /**
+   * The longest `collect` or `disburse` can run, in ms: every HTTP call it may make (a token, the
+   * request, once more after a refused token), each bounded by the provider's timeout setting
+   * (CAISSE_<PROVIDER>_TIMEOUT_MS). Past it (and a margin), a submit that stored nothing has ended.
+   */
+  readonly submitTimeoutMs: number;
   /** Ask the payer's account for `amount`; the payer approves on their phone. */
   collect(request: PaymentRequest): Promise<SubmitResult>;
   /** Send `amount` to the payee's account. */

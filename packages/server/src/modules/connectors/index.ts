@@ -24,6 +24,8 @@ export {
   createProviderLifecycle,
   FIRST_POLL_DELAY_MS,
   type LifecycleSpec,
+  PAGE_LOST_REASON,
+  pageLostAfterMs,
   POLL_LEASE_MS,
   type ProviderLifecycle,
   type ProviderRequestRow,
@@ -31,6 +33,7 @@ export {
   type ProviderRequestStore,
   paymentRequestOf,
   storeOf,
+  SUBMIT_MARGIN_MS,
 } from './connectors.lifecycle.ts';
 export { default as connectorsRoutes } from './connectors.routes.ts';
 export { startLifecyclePoller } from './connectors.poller.ts';

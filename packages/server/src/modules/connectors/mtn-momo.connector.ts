@@ -84,7 +84,8 @@ function invalidRequest(req: PaymentRequest): string | undefined {
 }
 
 export function createMtnMomoConnector(settings: MtnMomoSettings, deps: ConnectorDeps): Connector {
-  const http = new ProviderHttp(settings.baseUrl, { timeoutMs: settings.timeoutMs ?? 10_000, connections: settings.connections });
+  const timeoutMs = settings.timeoutMs ?? 10_000;
+  const http = new ProviderHttp(settings.baseUrl, { timeoutMs, connections: settings.connections });
   const signer = callbackSigner(deps.callbackKey, MTN_MOMO);
   const basic = `Basic ${Buffer.from(`${settings.apiUser}:${settings.apiKey}`).toString('base64')}`;
   const subscriptionKey = (kind: ConnectorKind) => (kind === 'collection' ? settings.collectionKey : settings.disbursementKey);
@@ -286,6 +287,8 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
 
   return {
     provider: MTN_MOMO,
+    // A token and the request, both again after a refused cached token.
+    submitTimeoutMs: 4 * timeoutMs,
     collect: (req) => submit('collection', req),
     disburse: (req) => submit('disbursement', req),
     status,

@@ -16,6 +16,7 @@ export const MTN_MOMO_DESCRIPTION: ProviderDescription = {
   ussd: '*126#',
   network: 'mtn',
   capabilities: { collect: true, disburse: true, refund: true },
+  statusByReference: true,
   // MTN refuses an empty message, more than 160 characters, and these four characters.
   messages: { minLength: 1, maxLength: 160, forbidden: "&'<>" },
   // Read by connectorSettings (connectors.settings.ts): all the required ones or none.

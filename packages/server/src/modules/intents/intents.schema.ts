@@ -90,7 +90,8 @@ export const PaymentAttempt = Type.Object({
   status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
   failureCode: Nullable(
     Type.String({
-      description: '`payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `amount_out_of_bounds`',
+      description:
+        '`payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `provider_page_lost`, `amount_out_of_bounds`',
     }),
   ),
   providerReference: Nullable(Type.String({ description: "The provider's transaction id, once paid" })),

@@ -98,7 +98,8 @@ function invalidRequest(req: PaymentRequest, returnUrl: string | undefined): str
 }
 
 export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: ConnectorDeps): Connector {
-  const http = new ProviderHttp(settings.baseUrl, { timeoutMs: settings.timeoutMs ?? 10_000, connections: settings.connections });
+  const timeoutMs = settings.timeoutMs ?? 10_000;
+  const http = new ProviderHttp(settings.baseUrl, { timeoutMs, connections: settings.connections });
   const signer = callbackSigner(deps.callbackKey, ORANGE_MONEY);
   const out = outcomeLog(ORANGE_MONEY, deps.logger);
   const basic = `Basic ${Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString('base64')}`;
@@ -235,6 +236,8 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
 
   return {
     provider: ORANGE_MONEY,
+    // A token and the webpayment, both again after a refused cached token.
+    submitTimeoutMs: 4 * timeoutMs,
     collect,
     disburse: async (req) => out.failed('disburse', 'disbursement', req.reference, 'DISBURSEMENT_UNSUPPORTED', 'Orange Money Web Payment cannot send money'),
     status,

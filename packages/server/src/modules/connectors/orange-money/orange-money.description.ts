@@ -16,6 +16,8 @@ export const ORANGE_MONEY_DESCRIPTION: ProviderDescription = {
   ussd: null,
   network: 'orange',
   capabilities: { collect: true, disburse: false, refund: false },
+  // Web Payment is read only by the pay_token webpayment answered (docs/decisions/0027-orange-money-and-wave-documentation-gaps.md).
+  statusByReference: false,
   // Nothing we write reaches the payer but the merchant's name (`reference`, 30 characters).
   messages: { minLength: 1, maxLength: 30, forbidden: '' },
   settings: [

@@ -80,7 +80,8 @@ function invalidRequest(kind: ConnectorKind, req: PaymentRequest, returnUrl: str
 }
 
 export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps): Connector {
-  const http = new ProviderHttp(settings.baseUrl, { timeoutMs: settings.timeoutMs ?? 10_000, connections: settings.connections });
+  const timeoutMs = settings.timeoutMs ?? 10_000;
+  const http = new ProviderHttp(settings.baseUrl, { timeoutMs, connections: settings.connections });
   const out = outcomeLog(WAVE, deps.logger);
   const auth = { authorization: `Bearer ${settings.apiKey}`, accept: 'application/json' };
 
@@ -261,6 +262,8 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
 
   return {
     provider: WAVE,
+    // One POST: the API key needs no token.
+    submitTimeoutMs: timeoutMs,
     collect: (req) => submit('collection', req),
     disburse: (req) => submit('disbursement', req),
     refund,

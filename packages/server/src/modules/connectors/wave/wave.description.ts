@@ -16,6 +16,7 @@ export const WAVE_DESCRIPTION: ProviderDescription = {
   ussd: null,
   network: null,
   capabilities: { collect: true, disburse: true, refund: true },
+  statusByReference: true,
   // A payout's payment_reason: at most 40 characters.
   messages: { minLength: 1, maxLength: 40, forbidden: '' },
   settings: [
