@@ -224,7 +224,7 @@ describe('a purchase from the example shop, end to end', () => {
     await codeField.fill(code!);
     await codeField.press('Enter');
     await page.getByRole('button', { name: /^Pay FCFA\s5,000$/ }).click();
-    await page.getByText(/your payment of FCFA\s5,000 is complete/).waitFor();
+    await page.getByText(/you paid FCFA\s5,000 to Mango Market/).waitFor();
 
     // The page shows "paid" only once the shop's server says so, which only the webhook does.
     await page.locator('#order-status[data-status="paid"]').waitFor({ timeout: 30_000 });
@@ -314,7 +314,7 @@ describe('a purchase from the example shop, end to end', () => {
     await codeField.fill(code!);
     await codeField.press('Enter');
     await page.getByRole('button', { name: /^Pay FCFA\s5,000$/ }).click();
-    await page.getByText(/your payment of FCFA\s5,000 is complete/).waitFor();
+    await page.getByText(/you paid FCFA\s5,000 to Mango Market/).waitFor();
 
     // The webhook, not the browser, marks the order paid.
     expect(await expectPaidByWebhook(page, orderId)).toMatchObject({ status: 'SUCCEEDED', amount: '5000', attempts: 1 });
@@ -337,7 +337,7 @@ describe('a purchase from the example shop, end to end', () => {
       sent: /^Un code a été envoyé à \+237/,
       sms: /^\d{6} est votre code Caisse pour payer 5 000 FCFA à Mango Market\./,
       pay: /^Payer 5\s000\sFCFA$/,
-      thanks: /^Merci\s: votre paiement de 5\s000\sFCFA est effectué\.$/,
+      thanks: /^Merci\s: vous avez payé 5\s000\sFCFA à Mango Market\.$/,
     },
     {
       locale: 'en',
@@ -351,7 +351,7 @@ describe('a purchase from the example shop, end to end', () => {
       sent: /^A code was sent to \+237/,
       sms: /^\d{6} is your Caisse code to pay FCFA 5,000 to Mango Market\./,
       pay: /^Pay FCFA\s5,000$/,
-      thanks: /^Thank you: your payment of FCFA\s5,000 is complete\.$/,
+      thanks: /^Thank you: you paid FCFA\s5,000 to Mango Market\.$/,
     },
   ];
   for (const L of LANGUAGES) {

@@ -85,6 +85,8 @@ export function ErrorNotice({ error }: { error: unknown }) {
   if (!error) return null;
   let text = t('error.unknown');
   if (error instanceof ApiProblem) text = ERROR_TEXTS[error.code] ? t(ERROR_TEXTS[error.code] as MessageId) : t('error.refused', { code: error.code });
+  // A page's own check (two passwords differ…) carries the page's text; an API problem never its detail.
+  else if (error instanceof Error) text = error.message;
   return (
     <div className="notice error" role="alert">
       {text}

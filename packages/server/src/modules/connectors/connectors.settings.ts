@@ -4,7 +4,7 @@ import type { ProviderDescription, ProviderSetting } from './connectors.descript
 /**
  * A provider's settings read from the environment by its description (each setting's variable,
  * field, kind and default), so that config.ts names no provider. All of a provider's required
- * variables or none: a partial account is most likely a misspelt variable, and is refused at
+ * variables or none (the optional ones alone configure nothing): a partial account is most likely a misspelt variable, and is refused at
  * start rather than silently left out.
  */
 export function readProviderSettings(
@@ -14,7 +14,9 @@ export function readProviderSettings(
 ): Record<string, string | number> | undefined {
   const keyed = description.settings.filter((s) => s.key !== undefined);
   const given = keyed.filter((s) => (env[s.env] ?? '').trim() !== '');
-  if (given.length === 0) return undefined;
+  // Only a required variable opens an account: a tuning knob with a default (the call time limit)
+  // applies to the sandbox too, and alone configures nothing.
+  if (!given.some((s) => s.required)) return undefined;
   const missing = keyed.find((s) => s.required && !given.includes(s));
   if (missing) throw new ConfigError(missing.env, `is required when ${(given[0] as ProviderSetting).env} is set`);
   const values: Record<string, string | number> = {};

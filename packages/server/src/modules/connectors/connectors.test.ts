@@ -194,6 +194,11 @@ describe('the registry', () => {
     });
   });
 
+  it('a call time limit alone opens no account: it tunes the sandbox', () => {
+    const settings = connectorSettings(loadConfig({ ...base, CAISSE_MOMO_TIMEOUT_MS: '1500' }));
+    expect(Object.keys(settings).filter((name) => settings[name] !== undefined)).toEqual([]);
+  });
+
   it('refuses an incomplete or malformed provider account, naming the variable', () => {
     const refused = (env: Record<string, string>) => () => connectorSettings(loadConfig({ ...base, ...env }));
     expect(refused({ CAISSE_WAVE_API_KEY: 'wave_sn_prod_key' })).toThrow('CAISSE_WAVE_WEBHOOK_SECRET: is required when CAISSE_WAVE_API_KEY is set');
