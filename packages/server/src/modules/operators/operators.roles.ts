@@ -28,6 +28,8 @@ export const OPERATOR_PERMISSIONS = [
   'payouts:thresholds',
   /** Payouts held in review: list them, approve or reject (never one held by a threshold one set). */
   'payouts:review',
+  /** The providers panel: each provider's set-up and health, never a secret. */
+  'providers:read',
   /** Customers (support): look one up, see their wallet and limits. */
   'customers:read',
   /** Set the customer limits per tier and currency (decision 0042). */
@@ -47,6 +49,7 @@ const GRANTS: Record<OperatorPermission, readonly OperatorRole[]> = {
   'audit:read': ['admin', 'compliance'],
   'payouts:thresholds': ['admin', 'finance'],
   'payouts:review': ['admin', 'finance'],
+  'providers:read': OPERATOR_ROLES,
   'customers:read': ['admin', 'compliance', 'support'],
   'customers:limits': ['admin', 'compliance'],
 };

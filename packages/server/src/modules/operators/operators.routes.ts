@@ -25,6 +25,7 @@ import {
   OperatorTotpEnrolment,
   PayoutIdParams,
   CustomerLimitsList,
+  OperatorProviderList,
   CustomerLimitsSchema,
   SetCustomerLimitsBody,
   PayoutsInReview,
@@ -420,6 +421,22 @@ async function operatorApi(instance: FastifyInstance) {
       async (req) => operators.reviewPayout(req.operatorSession, req.params.id, approve, req.body.reason),
     );
   }
+
+  // ---- providers ---------------------------------------------------------------------------------
+
+  app.get(
+    '/providers',
+    {
+      config: need('providers:read'),
+      schema: {
+        tags,
+        summary: 'Each provider in each mode: brand, countries, currencies, capabilities, set up or not, health',
+        description: 'Health is this process’s view (outcomes since it started); a setting’s value is never shown.',
+        response: { 200: OperatorProviderList },
+      },
+    },
+    async () => operators.providers(),
+  );
 
   // ---- customer limits ----------------------------------------------------------------------------
 

@@ -225,3 +225,19 @@ export const SetCustomerLimitsBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const OperatorProvider = Type.Object({
+  object: Type.Literal('operator_provider'),
+  provider: Type.String({ description: 'The registry name' }),
+  mode: Mode,
+  name: Type.String({ description: 'The brand customers know' }),
+  countries: Type.Array(Type.String()),
+  currencies: Type.Array(Type.String()),
+  capabilities: Type.Array(Type.String()),
+  configured: Type.Boolean({ description: 'Whether this server has it set up in this mode (live: its settings given; test: a sandbox). Never a setting.' }),
+  health: Type.Object({
+    available: Type.Boolean({ description: 'Whether new charges go to it now' }),
+    outcomes: Type.Record(Type.String(), Type.Integer(), { description: 'Its outcomes since this process started, by kind' }),
+  }),
+});
+export const OperatorProviderList = Type.Object({ object: Type.Literal('list'), data: Type.Array(OperatorProvider) });

@@ -7,6 +7,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, loginRules } from '../../platform/throttle.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
+import { type ModeConnectors, PROVIDER_OUTCOMES, providerDescriptions } from '../connectors/index.ts';
 import type { LedgerReport, LedgerService } from '../ledger/index.ts';
 import type { MerchantsService } from '../merchants/index.ts';
 import type { OnboardingService } from '../onboarding/index.ts';
@@ -92,10 +93,11 @@ export function createOperatorsService(
     onboarding: OnboardingService;
     payouts: Pick<PayoutsService, 'thresholds' | 'setThreshold' | 'inReview' | 'review'>;
     customerLimits: Pick<CustomerLimits, 'list' | 'set'>;
+    connectors: Pick<ModeConnectors, 'forMode'>;
   },
 ) {
   const { db, clock, random, config, ids } = deps;
-  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits } = services;
+  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits, connectors } = services;
   const throttle = createThrottle(deps);
 
   function csrfTokenOf(sessionToken: string): string {
@@ -380,6 +382,35 @@ export function createOperatorsService(
     },
 
     // ---- customer limits (decision 0042) -------------------------------------------------------
+
+    /**
+     * Every provider of the registry in each mode: what it is, whether this server has it set up
+     * (never a setting's value) and its health as this process has seen it (decision 0041).
+     */
+    providers() {
+      const data = (['test', 'live'] as const).flatMap((mode) => {
+        const registry = connectors.forMode(mode);
+        const views = registry.health?.views() ?? [];
+        return providerDescriptions().map((d) => {
+          const seen = views.find((v) => v.provider === d.name);
+          const outcomes = seen?.outcomes ?? Object.fromEntries(PROVIDER_OUTCOMES.map((o) => [o, 0]));
+          return {
+            object: 'operator_provider' as const,
+            provider: d.name,
+            mode,
+            name: d.displayName,
+            countries: [...d.countries],
+            currencies: [...d.currencies],
+            capabilities: Object.entries(d.capabilities)
+              .filter(([, on]) => on)
+              .map(([c]) => c),
+            configured: registry.get(d.name) !== undefined,
+            health: { available: registry.health?.available(d.name) ?? true, outcomes },
+          };
+        });
+      });
+      return { object: 'list' as const, data };
+    },
 
     customerLimits: async () => ({ object: 'list' as const, data: await customerLimits.list() }),
 
