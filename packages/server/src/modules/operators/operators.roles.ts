@@ -32,6 +32,8 @@ export const OPERATOR_PERMISSIONS = [
   'providers:read',
   /** Customers (support): look one up, see their wallet and limits. */
   'customers:read',
+  /** Lock and unlock a customer's account (a locked one cannot sign in). */
+  'customers:lock',
   /** Set the customer limits per tier and currency (decision 0042). */
   'customers:limits',
 ] as const;
@@ -51,6 +53,7 @@ const GRANTS: Record<OperatorPermission, readonly OperatorRole[]> = {
   'payouts:review': ['admin', 'finance'],
   'providers:read': OPERATOR_ROLES,
   'customers:read': ['admin', 'compliance', 'support'],
+  'customers:lock': ['admin', 'compliance', 'support'],
   'customers:limits': ['admin', 'compliance'],
 };
 
@@ -77,5 +80,8 @@ export const OPERATOR_AUDIT_ACTIONS = [
   'payout.approved',
   'payout.rejected',
   'customer_limits.set',
+  'customer.looked_up',
+  'customer.locked',
+  'customer.unlocked',
 ] as const;
 export type OperatorAuditAction = (typeof OPERATOR_AUDIT_ACTIONS)[number];

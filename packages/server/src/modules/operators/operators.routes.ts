@@ -26,6 +26,11 @@ import {
   PayoutIdParams,
   CustomerLimitsList,
   OperatorProviderList,
+  CustomersQuery,
+  CustomerIdParams,
+  CustomerLockBody,
+  OperatorCustomerList,
+  CustomerLock,
   CustomerLimitsSchema,
   SetCustomerLimitsBody,
   PayoutsInReview,
@@ -437,6 +442,41 @@ async function operatorApi(instance: FastifyInstance) {
     },
     async () => operators.providers(),
   );
+
+  // ---- customers (support) -------------------------------------------------------------------------
+
+  app.get(
+    '/customers',
+    {
+      config: need('customers:read'),
+      schema: {
+        tags,
+        summary: 'Look a customer up by phone number: each mode’s account, lock, wallet, latest movements across merchants, limits',
+        querystring: CustomersQuery,
+        response: { 200: OperatorCustomerList },
+      },
+    },
+    async (req) => operators.customers(req.operatorSession, req.query.phone),
+  );
+
+  for (const lock of [true, false]) {
+    app.post(
+      lock ? '/customers/:id/lock' : '/customers/:id/unlock',
+      {
+        config: need('customers:lock'),
+        schema: {
+          tags,
+          summary: lock
+            ? 'Lock a customer: sign-in answers 403 `customer_locked` and their access tokens stop working'
+            : 'Unlock a customer: they sign in again',
+          params: CustomerIdParams,
+          body: CustomerLockBody,
+          response: { 200: CustomerLock },
+        },
+      },
+      async (req) => operators.lockCustomer(req.operatorSession, req.params.id, lock, req.body.reason),
+    );
+  }
 
   // ---- customer limits ----------------------------------------------------------------------------
 

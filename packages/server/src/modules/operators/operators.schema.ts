@@ -241,3 +241,32 @@ export const OperatorProvider = Type.Object({
   }),
 });
 export const OperatorProviderList = Type.Object({ object: Type.Literal('list'), data: Type.Array(OperatorProvider) });
+
+export const CustomersQuery = Type.Object({ phone: Type.String({ minLength: 4, maxLength: 20, description: 'The phone number, +237…' }) });
+export const CustomerIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const CustomerLockBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+export const OperatorCustomerList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(
+    Type.Object({
+      object: Type.Literal('operator_customer'),
+      id: Type.String(),
+      mode: Mode,
+      phoneNumber: Type.String(),
+      phoneVerified: Type.Boolean(),
+      createdAt: Timestamp,
+      locked: Type.Boolean(),
+      lockedAt: Type.Union([Timestamp, Type.Null()]),
+      lockedReason: Type.Union([Type.String(), Type.Null()]),
+      balances: Type.Array(Type.Object({ currency: Type.String(), amount: Type.String() }, { additionalProperties: true })),
+      movements: Type.Array(Type.Object({}, { additionalProperties: true })),
+      limits: Type.Array(CustomerLimitsSchema),
+    }),
+  ),
+});
+export const CustomerLock = Type.Object({
+  object: Type.Literal('customer_lock'),
+  id: Type.String(),
+  locked: Type.Boolean(),
+  lockedReason: Type.Union([Type.String(), Type.Null()]),
+});
