@@ -76,7 +76,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     ...services,
     onboarding,
     dashboard: createDashboardService(deps, services),
-    operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks, onboarding, payouts, customerLimits }),
+    operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks, onboarding, payouts, customerLimits, connectors, users }),
   };
 }
 

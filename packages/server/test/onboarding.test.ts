@@ -152,6 +152,44 @@ describe('sign-up', () => {
   });
 });
 
+describe('a fresh verification link', () => {
+  const resend = (email: string) => dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up/resend', undefined, { email });
+  async function tokensTo(merchantId: string, email: string): Promise<string[]> {
+    return (await mailsTo(merchantId, email)).flatMap((m) => /\/dashboard\/verify-email\?token=(ver_[0-9A-Za-z]+)/.exec(m.body ?? '')?.[1] ?? []);
+  }
+
+  it('replaces the link before, answers 202 for an unknown address, and 429 past the limit', async () => {
+    const shop = await signUp();
+    const [first] = await tokensTo(shop.merchantId, shop.email);
+    const res = await resend(shop.email.toUpperCase());
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toEqual({ object: 'email_verification_request', expiresInSeconds: 7 * 24 * 3600 });
+    const tokens = await tokensTo(shop.merchantId, shop.email);
+    expect(tokens).toHaveLength(2);
+    const second = tokens.find((t) => t !== first) as string;
+    problem(await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up/verify', undefined, { token: first }), 400, 'verification_link_invalid');
+    const ok = await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up/verify', undefined, { token: second });
+    expect(ok.json(), ok.body).toMatchObject({ verified: true, email: shop.email });
+
+    // Verified: a resend still answers 202 and sends nothing.
+    expect((await resend(shop.email)).statusCode).toBe(202);
+    expect(await tokensTo(shop.merchantId, shop.email)).toHaveLength(2);
+
+    // An unknown address: the same answer.
+    const unknown = await resend('nobody-here@shop.example');
+    expect(unknown.statusCode).toBe(202);
+    expect(unknown.json()).toEqual(res.json());
+
+    // Three an hour per e-mail address, then 429 with Retry-After; an hour later it works again.
+    const other = await signUp();
+    for (let i = 0; i < 3; i++) expect((await resend(other.email)).statusCode).toBe(202);
+    const refused = problem(await resend(other.email), 429, 'rate_limited');
+    expect(refused).toBeDefined();
+    ctx.clock.advance(3601 * SECOND);
+    expect((await resend(other.email)).statusCode).toBe(202);
+  });
+});
+
 describe('the identity document', () => {
   it('takes a PDF, JPEG or PNG checked by content, at most 5 MB; anything else is 400 and stores nothing', async () => {
     const shop = await signUp();

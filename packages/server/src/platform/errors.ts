@@ -58,6 +58,7 @@ export const ERRORS = {
   user_mismatch: { status: 403, title: 'The access token is for another user' },
   origin_not_allowed: { status: 403, title: 'This origin is not allowed for the API key' },
   phone_not_verified: { status: 403, title: 'The phone number is not verified' },
+  customer_locked: { status: 403, title: 'The customer account is locked' },
   csrf_token_invalid: { status: 403, title: 'The CSRF token is missing or wrong' },
   metrics_local_only: { status: 403, title: 'Metrics are served to this machine only' },
   totp_required: { status: 403, title: 'Two-factor sign-in is required' },

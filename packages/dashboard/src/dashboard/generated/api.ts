@@ -4620,6 +4620,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/sign-up/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            expiresInSeconds: number;
+                            /** @enum {string} */
+                            object: "email_verification_request";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/sign-up/verify": {
         parameters: {
             query?: never;
@@ -4919,7 +4964,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set";
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked";
                                 actor: {
                                     email: string;
                                     id: string | null;
@@ -5051,6 +5096,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    phone: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                balances: ({
+                                    amount: string;
+                                    currency: string;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                limits: {
+                                    currency: string;
+                                    limits: {
+                                        balance: string | null;
+                                        payment: string | null;
+                                        topup_day: string | null;
+                                        topup_month: string | null;
+                                    };
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    object: "customer_limits";
+                                    tier: number;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    updatedBy: string;
+                                }[];
+                                locked: boolean;
+                                lockedAt: string | null;
+                                lockedReason: string | null;
+                                mode: "test" | "live";
+                                movements: {
+                                    [key: string]: unknown;
+                                }[];
+                                /** @enum {string} */
+                                object: "operator_customer";
+                                phoneNumber: string;
+                                phoneVerified: boolean;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/customers/{id}/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            locked: boolean;
+                            lockedReason: string | null;
+                            /** @enum {string} */
+                            object: "customer_lock";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/customers/{id}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            locked: boolean;
+                            lockedReason: string | null;
+                            /** @enum {string} */
+                            object: "customer_lock";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/ledger/verify": {
         parameters: {
             query?: never;
@@ -5139,7 +5357,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "customers:read" | "customers:limits")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -6157,6 +6375,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                capabilities: string[];
+                                configured: boolean;
+                                countries: string[];
+                                currencies: string[];
+                                health: {
+                                    available: boolean;
+                                    outcomes: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                mode: "test" | "live";
+                                name: string;
+                                /** @enum {string} */
+                                object: "operator_provider";
+                                provider: string;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/session": {
         parameters: {
             query?: never;
@@ -6185,7 +6457,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "customers:read" | "customers:limits")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -6281,7 +6553,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "customers:read" | "customers:limits")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;

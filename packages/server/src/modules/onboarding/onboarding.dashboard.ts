@@ -5,7 +5,18 @@ import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { Type } from 'typebox';
 import { dashboardTags as tags, sessionRoute } from '../../platform/http/dashboard-api.ts';
 import { DOCUMENT_BODY_LIMIT } from './onboarding.documents.ts';
-import { BusinessProfile, EmailVerified, ProfileDetailsBody, SignedUp, SignUpBody, VerifyEmailBody } from './onboarding.schema.ts';
+import { clientAddress } from '../../platform/http/rate-limit.ts';
+import { VERIFICATION_TTL_MS } from './onboarding.service.ts';
+import {
+  BusinessProfile,
+  EmailVerified,
+  ProfileDetailsBody,
+  ResendVerificationBody,
+  SignedUp,
+  SignUpBody,
+  VerificationResent,
+  VerifyEmailBody,
+} from './onboarding.schema.ts';
 
 const open = { auth: 'none' as const, csp: 'api' as const, dashboard: 'public' as const };
 const EmptyBody = Type.Object({}, { additionalProperties: false });
@@ -51,6 +62,25 @@ export async function onboardingDashboardRoutes(instance: FastifyInstance) {
       },
     },
     async (req) => onboarding.verifyEmail(req.body.token),
+  );
+
+  app.post(
+    '/sign-up/resend',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary: 'Send a fresh e-mail verification link to a sign-up not verified yet',
+        description:
+          'Always 202 with the same body, whether a sign-up waits on this e-mail or not. The new link works for 7 days and the one sent before stops working. 3 requests an hour per e-mail address and 10 per client address, then 429 `rate_limited`.',
+        body: ResendVerificationBody,
+        response: { 202: VerificationResent },
+      },
+    },
+    async (req, reply) => {
+      await onboarding.resendVerification(req.body.email, { address: clientAddress(req) }, emailLinkBase(req.server.deps.config, req.server.server));
+      return reply.code(202).send({ object: 'email_verification_request' as const, expiresInSeconds: VERIFICATION_TTL_MS / 1000 });
+    },
   );
 
   app.get(

@@ -68,6 +68,21 @@ export const onboardingRepository = {
     return db.selectFrom('merchant_signups').selectAll().where('token_hash', '=', hash).executeTakeFirst();
   },
 
+  async findUnverifiedSignupByEmail(db: Executor, email: string) {
+    return db.selectFrom('merchant_signups').selectAll().where('email', '=', email).where('verified_at', 'is', null).executeTakeFirst();
+  },
+
+  /** A fresh link's hash in place of the one before (which stops working); false once verified. */
+  async replaceToken(db: Executor, merchantId: string, hash: Buffer, expiresAt: Date): Promise<boolean> {
+    const result = await db
+      .updateTable('merchant_signups')
+      .set({ token_hash: hash, token_expires_at: expiresAt })
+      .where('merchant_id', '=', merchantId)
+      .where('verified_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
   async markVerified(db: Executor, merchantId: string, at: Date) {
     await db.updateTable('merchant_signups').set({ verified_at: at }).where('merchant_id', '=', merchantId).where('verified_at', 'is', null).execute();
   },

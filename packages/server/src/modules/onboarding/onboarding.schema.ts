@@ -23,6 +23,8 @@ export const SignUpBody = Type.Object(
 export const SignedUp = Type.Object({ object: Type.Literal('sign_up'), merchantId: Type.String(), email: Type.String() });
 
 export const VerifyEmailBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+export const ResendVerificationBody = Type.Object({ email: Type.String({ minLength: 3, maxLength: 254, format: 'email' }) }, { additionalProperties: false });
+export const VerificationResent = Type.Object({ object: Type.Literal('email_verification_request'), expiresInSeconds: Type.Integer() });
 export const EmailVerified = Type.Object({ object: Type.Literal('email_verification'), email: Type.String(), verified: Type.Literal(true) });
 
 const DetailsFields = {

@@ -1,4 +1,5 @@
 import { HOUR } from '../../platform/clock.ts';
+import { retryAfterHeader } from '../../platform/codes.ts';
 import type { Country } from '../../platform/countries.ts';
 import { decrypt, encrypt, randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Executor } from '../../platform/db.ts';
@@ -9,6 +10,7 @@ import type { MerchantsService } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
 import { assertPasswordPolicy } from '../users/index.ts';
 import { hashPassword } from '../../platform/passwords.ts';
+import { type AttemptRule, createThrottle } from '../../platform/throttle.ts';
 import { checkDocument } from './onboarding.documents.ts';
 import { type ProfileDetails, type ProfileRow, type ProfileState, onboardingRepository as repo } from './onboarding.repository.ts';
 
@@ -18,6 +20,9 @@ export const VERIFICATION_TTL_MS = 7 * 24 * HOUR;
 const VERIFICATION_TOKEN_SHAPE = /^ver_[0-9A-Za-z]{40,50}$/;
 /** The review list shows at most this many, oldest submission first. */
 const REVIEW_LIST_LIMIT = 100;
+/** Verification links resent: 3 an hour per e-mail address, 10 an hour per client address. */
+export const RESEND_PER_EMAIL = 3;
+export const RESEND_PER_ADDRESS = 10;
 
 /** The tax number's local name, by country. */
 export const TAX_NUMBER_NAMES: Record<Country, string> = { CM: 'NIU', SN: 'NINEA', CI: 'NCC' };
@@ -50,6 +55,7 @@ export interface ReviewState {
 export function createOnboardingService(deps: Deps, services: { merchants: MerchantsService; messaging: MessagingService }) {
   const { db, clock, random, config } = deps;
   const { merchants, messaging } = services;
+  const throttle = createThrottle(deps);
 
   /** E-mail as the invitations send it: SMTP (live channel) when configured, else the test outbox. */
   async function sendEmail(merchantId: string, to: string, subject: string, body: string, code?: string) {
@@ -141,6 +147,35 @@ export function createOnboardingService(deps: Deps, services: { merchants: Merch
       }
       await repo.markVerified(db, row.merchant_id, clock.now());
       return { object: 'email_verification' as const, email: row.email, verified: true as const };
+    },
+
+    /**
+     * A fresh verification link for a sign-up whose e-mail is not verified yet; the link before
+     * stops working. Nothing is said of whether the address signed up (the route always answers
+     * 202); limited per e-mail address and per client address (429 `rate_limited`, whoever asks).
+     */
+    async resendVerification(emailInput: string, client: { address: string }, base: string): Promise<void> {
+      const email = emailInput.trim().toLowerCase();
+      const rule = (max: number): AttemptRule => ({
+        max,
+        windowMs: HOUR,
+        refuse: (ms) => new ApiError('rate_limited', 'Too many verification links asked for; try again later', { headers: retryAfterHeader(ms) }),
+      });
+      await throttle.beginAll([
+        { subject: `signup-resend:address:${client.address}`, rule: rule(RESEND_PER_ADDRESS) },
+        { subject: `signup-resend:email:${email}`, rule: rule(RESEND_PER_EMAIL) },
+      ]);
+      const signup = await repo.findUnverifiedSignupByEmail(db, email);
+      if (!signup) return;
+      const merchant = await merchants.findMerchant(signup.merchant_id);
+      if (!merchant) return;
+      const token = `ver_${randomToken(random, 32)}`;
+      const now = clock.now();
+      const replaced = await repo.replaceToken(db, signup.merchant_id, sha256(token), new Date(now.getTime() + VERIFICATION_TTL_MS));
+      if (!replaced) return;
+      const t = translator({ saved: merchant.language });
+      const link = `${base}/dashboard/verify-email?token=${token}`;
+      await sendEmail(signup.merchant_id, email, t.text('onboarding.verifySubject'), t.text('onboarding.verify', { merchant: merchant.name, link }), token);
     },
 
     profile: profileView,

@@ -28,8 +28,12 @@ export const OPERATOR_PERMISSIONS = [
   'payouts:thresholds',
   /** Payouts held in review: list them, approve or reject (never one held by a threshold one set). */
   'payouts:review',
+  /** The providers panel: each provider's set-up and health, never a secret. */
+  'providers:read',
   /** Customers (support): look one up, see their wallet and limits. */
   'customers:read',
+  /** Lock and unlock a customer's account (a locked one cannot sign in). */
+  'customers:lock',
   /** Set the customer limits per tier and currency (decision 0042). */
   'customers:limits',
 ] as const;
@@ -47,7 +51,9 @@ const GRANTS: Record<OperatorPermission, readonly OperatorRole[]> = {
   'audit:read': ['admin', 'compliance'],
   'payouts:thresholds': ['admin', 'finance'],
   'payouts:review': ['admin', 'finance'],
+  'providers:read': OPERATOR_ROLES,
   'customers:read': ['admin', 'compliance', 'support'],
+  'customers:lock': ['admin', 'compliance', 'support'],
   'customers:limits': ['admin', 'compliance'],
 };
 
@@ -74,5 +80,8 @@ export const OPERATOR_AUDIT_ACTIONS = [
   'payout.approved',
   'payout.rejected',
   'customer_limits.set',
+  'customer.looked_up',
+  'customer.locked',
+  'customer.unlocked',
 ] as const;
 export type OperatorAuditAction = (typeof OPERATOR_AUDIT_ACTIONS)[number];

@@ -25,6 +25,12 @@ import {
   OperatorTotpEnrolment,
   PayoutIdParams,
   CustomerLimitsList,
+  OperatorProviderList,
+  CustomersQuery,
+  CustomerIdParams,
+  CustomerLockBody,
+  OperatorCustomerList,
+  CustomerLock,
   CustomerLimitsSchema,
   SetCustomerLimitsBody,
   PayoutsInReview,
@@ -418,6 +424,57 @@ async function operatorApi(instance: FastifyInstance) {
         },
       },
       async (req) => operators.reviewPayout(req.operatorSession, req.params.id, approve, req.body.reason),
+    );
+  }
+
+  // ---- providers ---------------------------------------------------------------------------------
+
+  app.get(
+    '/providers',
+    {
+      config: need('providers:read'),
+      schema: {
+        tags,
+        summary: 'Each provider in each mode: brand, countries, currencies, capabilities, set up or not, health',
+        description: 'Health is this process’s view (outcomes since it started); a setting’s value is never shown.',
+        response: { 200: OperatorProviderList },
+      },
+    },
+    async () => operators.providers(),
+  );
+
+  // ---- customers (support) -------------------------------------------------------------------------
+
+  app.get(
+    '/customers',
+    {
+      config: need('customers:read'),
+      schema: {
+        tags,
+        summary: 'Look a customer up by phone number: each mode’s account, lock, wallet, latest movements across merchants, limits',
+        querystring: CustomersQuery,
+        response: { 200: OperatorCustomerList },
+      },
+    },
+    async (req) => operators.customers(req.operatorSession, req.query.phone),
+  );
+
+  for (const lock of [true, false]) {
+    app.post(
+      lock ? '/customers/:id/lock' : '/customers/:id/unlock',
+      {
+        config: need('customers:lock'),
+        schema: {
+          tags,
+          summary: lock
+            ? 'Lock a customer: sign-in answers 403 `customer_locked` and their access tokens stop working'
+            : 'Unlock a customer: they sign in again',
+          params: CustomerIdParams,
+          body: CustomerLockBody,
+          response: { 200: CustomerLock },
+        },
+      },
+      async (req) => operators.lockCustomer(req.operatorSession, req.params.id, lock, req.body.reason),
     );
   }
 

@@ -225,3 +225,48 @@ export const SetCustomerLimitsBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const OperatorProvider = Type.Object({
+  object: Type.Literal('operator_provider'),
+  provider: Type.String({ description: 'The registry name' }),
+  mode: Mode,
+  name: Type.String({ description: 'The brand customers know' }),
+  countries: Type.Array(Type.String()),
+  currencies: Type.Array(Type.String()),
+  capabilities: Type.Array(Type.String()),
+  configured: Type.Boolean({ description: 'Whether this server has it set up in this mode (live: its settings given; test: a sandbox). Never a setting.' }),
+  health: Type.Object({
+    available: Type.Boolean({ description: 'Whether new charges go to it now' }),
+    outcomes: Type.Record(Type.String(), Type.Integer(), { description: 'Its outcomes since this process started, by kind' }),
+  }),
+});
+export const OperatorProviderList = Type.Object({ object: Type.Literal('list'), data: Type.Array(OperatorProvider) });
+
+export const CustomersQuery = Type.Object({ phone: Type.String({ minLength: 4, maxLength: 20, description: 'The phone number, +237…' }) });
+export const CustomerIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const CustomerLockBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+export const OperatorCustomerList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(
+    Type.Object({
+      object: Type.Literal('operator_customer'),
+      id: Type.String(),
+      mode: Mode,
+      phoneNumber: Type.String(),
+      phoneVerified: Type.Boolean(),
+      createdAt: Timestamp,
+      locked: Type.Boolean(),
+      lockedAt: Type.Union([Timestamp, Type.Null()]),
+      lockedReason: Type.Union([Type.String(), Type.Null()]),
+      balances: Type.Array(Type.Object({ currency: Type.String(), amount: Type.String() }, { additionalProperties: true })),
+      movements: Type.Array(Type.Object({}, { additionalProperties: true })),
+      limits: Type.Array(CustomerLimitsSchema),
+    }),
+  ),
+});
+export const CustomerLock = Type.Object({
+  object: Type.Literal('customer_lock'),
+  id: Type.String(),
+  locked: Type.Boolean(),
+  lockedReason: Type.Union([Type.String(), Type.Null()]),
+});

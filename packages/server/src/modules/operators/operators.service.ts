@@ -7,11 +7,12 @@ import { ApiError } from '../../platform/errors.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, loginRules } from '../../platform/throttle.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
+import { type ModeConnectors, PROVIDER_OUTCOMES, providerDescriptions } from '../connectors/index.ts';
 import type { LedgerReport, LedgerService } from '../ledger/index.ts';
 import type { MerchantsService } from '../merchants/index.ts';
 import type { OnboardingService } from '../onboarding/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
-import type { CustomerLimits } from '../users/index.ts';
+import type { CustomerLimits, UsersService } from '../users/index.ts';
 import { type OperatorAuditRow, type OperatorRow, operatorsRepository as repo } from './operators.repository.ts';
 import { type OperatorAuditAction, type OperatorPermission, type OperatorRole, operatorPermissionsOf } from './operators.roles.ts';
 
@@ -45,7 +46,7 @@ export interface OperatorClient {
 
 interface AuditInput {
   action: OperatorAuditAction;
-  targetType?: 'operator' | 'merchant' | 'ledger' | 'payout' | 'payout_threshold' | 'customer_limits';
+  targetType?: 'operator' | 'merchant' | 'ledger' | 'payout' | 'payout_threshold' | 'customer_limits' | 'customer';
   targetId?: string;
   before?: unknown;
   after?: unknown;
@@ -87,15 +88,17 @@ export function createOperatorsService(
   deps: Deps,
   services: {
     merchants: MerchantsService;
-    ledger: Pick<LedgerService, 'totals' | 'merchantBalances'>;
+    ledger: Pick<LedgerService, 'totals' | 'merchantBalances' | 'wallet'>;
+    users: Pick<UsersService, 'findForOperator' | 'findAnyForOperator' | 'setLocked'>;
     verifyBooks: () => Promise<LedgerReport>;
     onboarding: OnboardingService;
     payouts: Pick<PayoutsService, 'thresholds' | 'setThreshold' | 'inReview' | 'review'>;
     customerLimits: Pick<CustomerLimits, 'list' | 'set'>;
+    connectors: Pick<ModeConnectors, 'forMode'>;
   },
 ) {
   const { db, clock, random, config, ids } = deps;
-  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits } = services;
+  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits, connectors, users } = services;
   const throttle = createThrottle(deps);
 
   function csrfTokenOf(sessionToken: string): string {
@@ -380,6 +383,79 @@ export function createOperatorsService(
     },
 
     // ---- customer limits (decision 0042) -------------------------------------------------------
+
+    /**
+     * Every provider of the registry in each mode: what it is, whether this server has it set up
+     * (never a setting's value) and its health as this process has seen it (decision 0041).
+     */
+    providers() {
+      const data = (['test', 'live'] as const).flatMap((mode) => {
+        const registry = connectors.forMode(mode);
+        const views = registry.health?.views() ?? [];
+        return providerDescriptions().map((d) => {
+          const seen = views.find((v) => v.provider === d.name);
+          const outcomes = seen?.outcomes ?? Object.fromEntries(PROVIDER_OUTCOMES.map((o) => [o, 0]));
+          return {
+            object: 'operator_provider' as const,
+            provider: d.name,
+            mode,
+            name: d.displayName,
+            countries: [...d.countries],
+            currencies: [...d.currencies],
+            capabilities: Object.entries(d.capabilities)
+              .filter(([, on]) => on)
+              .map(([c]) => c),
+            configured: registry.get(d.name) !== undefined,
+            health: { available: registry.health?.available(d.name) ?? true, outcomes },
+          };
+        });
+      });
+      return { object: 'list' as const, data };
+    },
+
+    /**
+     * Support's customer lookup by phone number: each mode's account, its lock, its wallet
+     * balances and latest movements across merchants, and the tier-0 limits of its mode. Audited.
+     */
+    async customers(s: OperatorSession, phoneNumber: string) {
+      const found = await users.findForOperator(phoneNumber);
+      const limits = await customerLimits.list();
+      const data = [];
+      for (const u of found) {
+        const wallet = await ledger.wallet({ userId: u.id, mode: u.mode });
+        data.push({
+          object: 'operator_customer' as const,
+          id: u.id,
+          mode: u.mode,
+          phoneNumber: u.phone_number,
+          phoneVerified: u.phone_verified_at !== null,
+          createdAt: u.created_at.toISOString(),
+          locked: u.locked_at !== null,
+          lockedAt: u.locked_at?.toISOString() ?? null,
+          lockedReason: u.locked_reason,
+          balances: wallet.balances,
+          movements: wallet.movements,
+          limits: limits.filter((l) => l.livemode === (u.mode === 'live') && l.tier === 0),
+        });
+      }
+      await record(db, s, { action: 'customer.looked_up', targetType: 'customer', targetId: phoneNumber, after: { found: data.map((c) => c.id) } });
+      return { object: 'list' as const, data };
+    },
+
+    /** Locks (a reason required) or unlocks a customer; the audit entry commits with it. */
+    async lockCustomer(s: OperatorSession, id: string, lock: boolean, reason: string) {
+      const after = await users.setLocked(id, lock ? { reason } : null, (tx, before) =>
+        record(tx, s, {
+          action: lock ? 'customer.locked' : 'customer.unlocked',
+          targetType: 'customer',
+          targetId: id,
+          before: { locked: before.locked_at !== null },
+          after: { locked: lock },
+          reason,
+        }),
+      );
+      return { object: 'customer_lock' as const, id: after.id, locked: after.locked_at !== null, lockedReason: after.locked_reason };
+    },
 
     customerLimits: async () => ({ object: 'list' as const, data: await customerLimits.list() }),
 

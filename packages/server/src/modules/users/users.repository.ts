@@ -18,6 +18,9 @@ export interface UsersTable {
   token_version: Generated<number>;
   /** The customer's language for their messages; null: none chosen yet. */
   language: ColumnType<'fr' | 'en' | null, 'fr' | 'en' | null | undefined, 'fr' | 'en' | null>;
+  /** Set while an operator has locked the customer: no sign-in, no token works. */
+  locked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  locked_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Which merchants see a customer (docs/spec/customers.md): registration, test helpers, a payment attempt. */
@@ -130,6 +133,26 @@ export const usersRepository = {
   /** The customer with this id in this mode, whichever merchant (a token holder acts for it). */
   async findUser(db: Executor, mode: KeyMode, id: string): Promise<UserRow | undefined> {
     return findUserById.first(db, { id, mode });
+  },
+
+  /** The operator console: a customer by id (any mode), or every mode's customer of a number. */
+  async findAnyUser(db: Executor, id: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', id).where('merged_into', 'is', null).executeTakeFirst();
+  },
+
+  async findUsersByPhone(db: Executor, phoneNumber: string): Promise<UserRow[]> {
+    return db.selectFrom('users').selectAll().where('phone_number', '=', phoneNumber).where('merged_into', 'is', null).orderBy('mode').execute();
+  },
+
+  /** Locks (raising the token version: its tokens stop) or unlocks a customer. */
+  async setLocked(db: Executor, id: string, lock: { at: Date; reason: string } | null): Promise<void> {
+    await db
+      .updateTable('users')
+      .set((eb) =>
+        lock ? { locked_at: lock.at, locked_reason: lock.reason, token_version: eb('token_version', '+', 1) } : { locked_at: null, locked_reason: null },
+      )
+      .where('id', '=', id)
+      .execute();
   },
 
   async findUserByPhone(db: Executor, mode: KeyMode, phoneNumber: string): Promise<UserRow | undefined> {

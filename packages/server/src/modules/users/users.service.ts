@@ -138,6 +138,11 @@ function createVersionCache(deps: Pick<Deps, 'clock' | 'wakeups'>, read: (userId
   };
 }
 
+/** 403 `customer_locked`: an operator locked the account (docs/spec/request-rules.md). */
+function lockedError(): ApiError {
+  return new ApiError('customer_locked', 'This account is locked by the platform operator: contact its support');
+}
+
 export function createUsersService(
   deps: Deps,
   collaborators: {
@@ -387,6 +392,7 @@ export function createUsersService(
      */
     async login(merchant: MerchantContext, input: { phoneNumber: string; password: string }, address: string): Promise<AuthResult> {
       const user = await checkPassword(merchant.mode, input, address);
+      if (user.locked_at) throw lockedError();
       if (!user.phone_verified_at) {
         throw new ApiError('phone_not_verified', 'Verify the phone number first with the code sent by SMS (POST /users/verify-phone)');
       }
@@ -496,6 +502,26 @@ export function createUsersService(
         amount: t.amount(topup.amount, topup.currency),
         provider: topup.providerName,
       });
+    },
+
+    /** The operator console (support): every mode's customer of a phone number, and one by id. */
+    findForOperator: async (phoneNumber: string) => repo.findUsersByPhone(db, assertPhoneNumber(phoneNumber)),
+    findAnyForOperator: async (id: string) => repo.findAnyUser(db, id),
+
+    /**
+     * Locks or unlocks a customer; `within` runs in the same transaction (the operator's audit
+     * entry). A lock raises the token version: the customer's access tokens stop at once.
+     */
+    async setLocked(id: string, lock: { reason: string } | null, within: (tx: Executor, before: UserRow) => Promise<void>): Promise<UserRow> {
+      const after = await db.transaction().execute(async (tx) => {
+        const before = await repo.findAnyUser(tx, id);
+        if (!before) throw new ApiError('not_found', `No customer ${id}`, { param: 'id' });
+        await repo.setLocked(tx, id, lock ? { at: clock.now(), reason: lock.reason } : null);
+        await within(tx, before);
+        return (await repo.findAnyUser(tx, id)) as UserRow;
+      });
+      await versions.changed(id);
+      return after;
     },
 
     verifyAccessToken: (token: string, merchant: MerchantContext): Promise<UserContext> => tokens.verify(token, merchant),

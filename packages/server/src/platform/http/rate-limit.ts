@@ -53,6 +53,7 @@ export const IP_LIMITED_ROUTES: ReadonlySet<string> = new Set([
   // A sign-up sends an e-mail and a verification link is a token to guess: both limited per address.
   'POST /dashboard/api/sign-up',
   'POST /dashboard/api/sign-up/verify',
+  'POST /dashboard/api/sign-up/resend',
   'POST /operator/api/login',
   // Each visit of a payment link creates an intent: limited per address like a sign-in.
   'GET /pay/:linkId',
