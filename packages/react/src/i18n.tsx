@@ -27,6 +27,7 @@ const ERROR_TEXTS = {
   validation_error: 'error.validation_error',
   invalid_credentials: 'error.invalid_credentials',
   login_locked: 'error.login_locked',
+  customer_locked: 'error.customer_locked',
   phone_not_verified: 'error.phone_not_verified',
   phone_invalid: 'error.phone_invalid',
   password_weak: 'error.password_weak',
