@@ -542,7 +542,8 @@ describe('dispatchers', () => {
     try {
       const made = [];
       for (let i = 0; i < 30; i++) made.push((await makeEvent(ctx, m.merchantId)).id);
-      await vi.waitFor(() => expect(r.received).toHaveLength(30), { timeout: 10_000 });
+      // A real loop on a shared machine: a generous bound, never a sleep.
+      await vi.waitFor(() => expect(r.received).toHaveLength(30), { timeout: 45_000 });
       expect(new Set(r.received.map((x) => x.headers['webhook-id']))).toEqual(new Set(made));
     } finally {
       await d.stop();
