@@ -259,8 +259,11 @@ export function createChargesService(
         await spending.check();
 
         const currency = row.currency as Currency;
-        await collaborators.limits?.checkPayment(tx, { mode: merchant.mode, currency, amount: row.amount_minor });
-        const { wallet, balance, revenue, accounts } = await ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency });
+        // The payment cap's read is sent ahead, with the wallet's lock: one round trip.
+        const [, { wallet, balance, revenue, accounts }] = await allAhead([
+          collaborators.limits?.checkPayment(tx, { mode: merchant.mode, currency, amount: row.amount_minor }),
+          ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency }),
+        ]);
         const attempts = row.attempts + 1;
         const base = {
           id: ids('charge'),

@@ -116,9 +116,11 @@ export function createCustomerLimits(deps: Deps) {
     },
 
     /** 403 `customer_limit_exceeded` when one payment is above the payment cap. */
-    async checkPayment(tx: Tx, u: { mode: KeyMode; currency: Currency; amount: bigint }): Promise<void> {
-      const cap = (await capsOf(tx, u.mode, u.currency))?.max_payment_minor ?? null;
-      if (cap !== null && u.amount > cap) throw exceeded('payment', cap, u.currency);
+    /** Sent ahead: issue it before the transaction's next statement, then await it with `allAhead`. */
+    checkPayment(tx: Tx, u: { mode: KeyMode; currency: Currency; amount: bigint }): Promise<void> {
+      return repo.paymentCapAhead(tx, u.mode, TIER_VERIFIED_PHONE, u.currency).then((cap) => {
+        if (cap !== null && u.amount > cap) throw exceeded('payment', cap, u.currency);
+      });
     },
   };
 }
