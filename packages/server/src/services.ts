@@ -46,7 +46,17 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const customerLimits = createCustomerLimits(deps);
   const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users, limits: customerLimits });
   const refunds = createMobileRefunds(deps, { balances, intents, connectors, merchantTerms: merchants.paymentTerms, logger });
-  const attempts = createAttemptsService(deps, { ledger, balances, intents, connectors, refunds, merchantTerms: merchants.paymentTerms, logger });
+  const methods = createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant });
+  const attempts = createAttemptsService(deps, {
+    ledger,
+    balances,
+    intents,
+    connectors,
+    refunds,
+    merchantTerms: merchants.paymentTerms,
+    methodCaps: methods,
+    logger,
+  });
   const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, isFrozen: merchants.isFrozen, logger });
   const services = {
     merchants,
@@ -58,7 +68,16 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     webhooks: createWebhooksService(deps, { events }),
     intents,
     otp,
-    charges: createChargesService(deps, { ledger, balances, intents, otp, customers: users, limits: customerLimits, directRefunds: refunds }),
+    charges: createChargesService(deps, {
+      ledger,
+      balances,
+      intents,
+      otp,
+      customers: users,
+      limits: customerLimits,
+      methodCaps: methods,
+      directRefunds: refunds,
+    }),
     listen: createListenService(deps, { events }),
     connectors,
     // Each money movement's lifecycle, for the providers' callbacks.
@@ -69,14 +88,24 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     payouts,
     reconciliation: createReconciliationService(deps, { connectors, topups, payouts, attempts, refunds }),
     paymentLinks: createPaymentLinksService(deps, { intents, merchant: merchants.findMerchant }),
-    methods: createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant }),
+    methods,
   };
   const onboarding = createOnboardingService(deps, { merchants, messaging });
   return {
     ...services,
     onboarding,
     dashboard: createDashboardService(deps, services),
-    operators: createOperatorsService(deps, { merchants, ledger, verifyBooks: balances.verifyBooks, onboarding, payouts, customerLimits, connectors, users }),
+    operators: createOperatorsService(deps, {
+      merchants,
+      ledger,
+      verifyBooks: balances.verifyBooks,
+      onboarding,
+      payouts,
+      customerLimits,
+      connectors,
+      users,
+      methods: services.methods,
+    }),
   };
 }
 

@@ -127,6 +127,7 @@ describe('payment method settings', () => {
       country: 'CM',
       currency: 'XAF',
       wallet: true,
+      walletAllowed: true,
       providersDefault: true,
       providers: [
         {
@@ -136,6 +137,7 @@ describe('payment method settings', () => {
           approval: 'phone_prompt',
           enabled: true,
           configured: true,
+          allowed: true,
           servesCountry: true,
           offered: true,
           available: true,
@@ -148,6 +150,7 @@ describe('payment method settings', () => {
           approval: 'redirect',
           enabled: true,
           configured: true,
+          allowed: true,
           servesCountry: true,
           offered: true,
           available: true,
@@ -159,6 +162,7 @@ describe('payment method settings', () => {
           approval: 'redirect',
           enabled: true,
           configured: true,
+          allowed: true,
           servesCountry: false,
           offered: false,
           available: true,

@@ -2069,6 +2069,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "payment_method_settings";
                             providers: {
+                                allowed: boolean;
                                 approval: "phone_prompt" | "redirect";
                                 available: boolean;
                                 capabilities: {
@@ -2086,6 +2087,7 @@ export interface paths {
                             }[];
                             providersDefault: boolean;
                             wallet: boolean;
+                            walletAllowed: boolean;
                         };
                     };
                 };
@@ -2119,6 +2121,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "payment_method_settings";
                             providers: {
+                                allowed: boolean;
                                 approval: "phone_prompt" | "redirect";
                                 available: boolean;
                                 capabilities: {
@@ -2136,6 +2139,7 @@ export interface paths {
                             }[];
                             providersDefault: boolean;
                             wallet: boolean;
+                            walletAllowed: boolean;
                         };
                     };
                 };

@@ -69,6 +69,7 @@ export const ERRORS = {
   email_not_verified: { status: 403, title: 'The e-mail address is not verified yet' },
   customer_limit_exceeded: { status: 403, title: "The customer's e-money limit does not allow this" },
   four_eyes_required: { status: 403, title: 'Another operator must make this decision' },
+  payment_method_not_allowed: { status: 403, title: 'The platform does not allow this payment method for the merchant' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   invitation_not_found: { status: 404, title: 'No such invitation' },

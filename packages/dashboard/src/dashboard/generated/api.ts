@@ -1736,6 +1736,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "payment_method_settings";
                             providers: {
+                                allowed: boolean;
                                 approval: "phone_prompt" | "redirect";
                                 available: boolean;
                                 capabilities: {
@@ -1753,6 +1754,7 @@ export interface paths {
                             }[];
                             providersDefault: boolean;
                             wallet: boolean;
+                            walletAllowed: boolean;
                         };
                     };
                 };
@@ -1788,6 +1790,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "payment_method_settings";
                             providers: {
+                                allowed: boolean;
                                 approval: "phone_prompt" | "redirect";
                                 available: boolean;
                                 capabilities: {
@@ -1805,6 +1808,7 @@ export interface paths {
                             }[];
                             providersDefault: boolean;
                             wallet: boolean;
+                            walletAllowed: boolean;
                         };
                     };
                 };
@@ -2729,6 +2733,7 @@ export interface paths {
                             country: "CM" | "SN" | "CI";
                             currency: string;
                             data: {
+                                allowed: boolean;
                                 approval: "phone_prompt" | "redirect";
                                 available: boolean;
                                 capabilities: {
@@ -4964,7 +4969,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked";
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.terms_set" | "merchant.methods_set" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked";
                                 actor: {
                                     email: string;
                                     id: string | null;
@@ -5357,7 +5362,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -5507,6 +5512,16 @@ export interface paths {
                                 test: number;
                             };
                             language: string;
+                            methods: {
+                                live: {
+                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    wallet: boolean;
+                                };
+                                test: {
+                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    wallet: boolean;
+                                };
+                            };
                             name: string;
                             /** @enum {string} */
                             object: "operator_merchant";
@@ -5587,6 +5602,16 @@ export interface paths {
                                 test: number;
                             };
                             language: string;
+                            methods: {
+                                live: {
+                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    wallet: boolean;
+                                };
+                                test: {
+                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    wallet: boolean;
+                                };
+                            };
                             name: string;
                             /** @enum {string} */
                             object: "operator_merchant";
@@ -5600,6 +5625,97 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/merchants/{id}/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        mode: "test" | "live";
+                        providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        reason: string;
+                        wallet: boolean;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            balances: {
+                                amount: string;
+                                currency: string;
+                                kind: "merchant_pending" | "merchant_balance" | "merchant_reserve";
+                                mode: "test" | "live";
+                            }[];
+                            country: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string | null;
+                            fees: {
+                                bps: number | null;
+                                fixedMinor: {
+                                    [key: string]: string | number;
+                                } | null;
+                            };
+                            frozen: {
+                                /** Format: date-time */
+                                at: string;
+                                reason: string;
+                            } | null;
+                            id: string;
+                            keys: {
+                                live: number;
+                                test: number;
+                            };
+                            language: string;
+                            methods: {
+                                live: {
+                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    wallet: boolean;
+                                };
+                                test: {
+                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    wallet: boolean;
+                                };
+                            };
+                            name: string;
+                            /** @enum {string} */
+                            object: "operator_merchant";
+                            reserve: {
+                                bps: number;
+                                days: number;
+                            } | null;
+                            settlementDelayDays: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5847,6 +5963,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/merchants/{id}/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        fees?: {
+                            bps: number;
+                            fixedMinor: {
+                                [key: string]: string;
+                            };
+                        } | null;
+                        reason: string;
+                        reserve?: {
+                            bps: number;
+                            days: number;
+                        } | null;
+                        settlementDelayDays?: number | null;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            balances: {
+                                amount: string;
+                                currency: string;
+                                kind: "merchant_pending" | "merchant_balance" | "merchant_reserve";
+                                mode: "test" | "live";
+                            }[];
+                            country: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string | null;
+                            fees: {
+                                bps: number | null;
+                                fixedMinor: {
+                                    [key: string]: string | number;
+                                } | null;
+                            };
+                            frozen: {
+                                /** Format: date-time */
+                                at: string;
+                                reason: string;
+                            } | null;
+                            id: string;
+                            keys: {
+                                live: number;
+                                test: number;
+                            };
+                            language: string;
+                            methods: {
+                                live: {
+                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    wallet: boolean;
+                                };
+                                test: {
+                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    wallet: boolean;
+                                };
+                            };
+                            name: string;
+                            /** @enum {string} */
+                            object: "operator_merchant";
+                            reserve: {
+                                bps: number;
+                                days: number;
+                            } | null;
+                            settlementDelayDays: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/merchants/{id}/unfreeze": {
         parameters: {
             query?: never;
@@ -5906,6 +6121,16 @@ export interface paths {
                                 test: number;
                             };
                             language: string;
+                            methods: {
+                                live: {
+                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    wallet: boolean;
+                                };
+                                test: {
+                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    wallet: boolean;
+                                };
+                            };
                             name: string;
                             /** @enum {string} */
                             object: "operator_merchant";
@@ -6457,7 +6682,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -6553,7 +6778,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;

@@ -113,7 +113,8 @@ function MethodsForm({
 }) {
   const { t } = useI18n();
   const [wallet, setWallet] = useState(settings.wallet);
-  const [chosen, setChosen] = useState<string[]>(settings.providers.filter((p) => p.enabled).map((p) => p.provider));
+  // What the platform does not allow is never part of the merchant's choice (the API refuses it).
+  const [chosen, setChosen] = useState<string[]>(settings.providers.filter((p) => p.enabled && p.allowed).map((p) => p.provider));
   const [useDefault, setUseDefault] = useState(settings.providersDefault);
 
   function toggle(provider: string, on: boolean) {
@@ -133,8 +134,15 @@ function MethodsForm({
       </h2>
       <div className="field">
         <label>
-          <input type="checkbox" checked={wallet} disabled={!editable} onChange={(e) => setWallet(e.target.checked)} /> {t('methods.wallet')}
+          <input
+            type="checkbox"
+            checked={wallet && settings.walletAllowed}
+            disabled={!editable || !settings.walletAllowed}
+            onChange={(e) => setWallet(e.target.checked)}
+          />{' '}
+          {t('methods.wallet')}
         </label>
+        {!settings.walletAllowed && <p className="hint">{t('methods.notAllowed')}</p>}
       </div>
       <TableWrap label={t('methods.providers')}>
         <table>
@@ -147,12 +155,13 @@ function MethodsForm({
           </thead>
           <tbody>
             {settings.providers.map((p) => {
-              const enabled = useDefault ? true : chosen.includes(p.provider);
+              const enabled = p.allowed && (useDefault || chosen.includes(p.provider));
               return (
                 <tr key={p.provider}>
                   <td>
                     <label>
-                      <input type="checkbox" checked={enabled} disabled={!editable} onChange={(e) => toggle(p.provider, e.target.checked)} /> {p.name}
+                      <input type="checkbox" checked={enabled} disabled={!editable || !p.allowed} onChange={(e) => toggle(p.provider, e.target.checked)} />{' '}
+                      {p.name}
                     </label>
                   </td>
                   <td>{p.approval === 'redirect' ? t('methods.redirect') : t('methods.phonePrompt')}</td>
@@ -164,7 +173,15 @@ function MethodsForm({
                     ) : (
                       <Badge
                         value="disabled"
-                        label={!p.servesCountry ? t('methods.notInCountry') : !p.configured ? t('methods.notConfigured') : t('methods.notChosen')}
+                        label={
+                          !p.allowed
+                            ? t('methods.notAllowed')
+                            : !p.servesCountry
+                              ? t('methods.notInCountry')
+                              : !p.configured
+                                ? t('methods.notConfigured')
+                                : t('methods.notChosen')
+                        }
                       />
                     )}
                   </td>

@@ -23,6 +23,7 @@ import {
   PAGE_LOST_REASON,
   paymentRequestOf,
   type ProviderDescription,
+  type ProviderName,
   servesNumber,
   storeOf,
 } from '../connectors/index.ts';
@@ -175,6 +176,8 @@ export function createAttemptsService(
     refunds: Pick<MobileRefunds, 'returnLatePayment' | 'start'>;
     /** The merchant's settings at settle time (fees, settlement delay, pinned version). */
     merchantTerms: (merchantId: string, tx: Tx) => Promise<Pick<MerchantContext, 'fees' | 'settlementDelayDays' | 'pinnedVersion' | 'reserve'>>;
+    /** The operator's cap on the merchant's methods (the methods module): 403 `payment_method_not_allowed`. */
+    methodCaps?: { checkProvider(scope: Scope, provider: ProviderName): Promise<void> };
     logger?: Logger;
   },
 ) {
@@ -338,6 +341,7 @@ export function createAttemptsService(
           param: 'paymentMethod.provider',
         });
       }
+      await collaborators.methodCaps?.checkProvider({ merchantId: merchant.merchantId, mode: merchant.mode }, description.name as ProviderName);
       if (!E164.test(phoneNumber)) {
         throw new ApiError('phone_invalid', 'paymentMethod.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237677000000', {
           param: 'paymentMethod.phoneNumber',

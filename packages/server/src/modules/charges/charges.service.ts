@@ -130,6 +130,8 @@ export function createChargesService(
     customers: { link(scope: Scope, userId: string, tx: Tx): Promise<void> };
     /** The customer limits (the users module's): 403 `customer_limit_exceeded` above the payment cap. */
     limits?: { checkPayment(tx: Tx, usage: { mode: KeyMode; currency: Currency; amount: bigint }): Promise<void> };
+    /** The operator's cap on the merchant's methods (the methods module): 403 `payment_method_not_allowed` without the wallet. */
+    methodCaps?: { checkWalletAhead(tx: Tx, scope: Scope): Promise<void> };
     /** Refunds of payments made directly with mobile money (charges.refunds.ts): undefined when the intent was not paid that way. */
     directRefunds?: {
       refund(merchant: Caller, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund | undefined>;
@@ -259,8 +261,9 @@ export function createChargesService(
         await spending.check();
 
         const currency = row.currency as Currency;
-        // The payment cap's read is sent ahead, with the wallet's lock: one round trip.
-        const [, { wallet, balance, revenue, accounts }] = await allAhead([
+        // The operator's caps (wallet allowed, payment cap) are read ahead, with the wallet's lock: one round trip.
+        const [, , { wallet, balance, revenue, accounts }] = await allAhead([
+          collaborators.methodCaps?.checkWalletAhead(tx, scope),
           collaborators.limits?.checkPayment(tx, { mode: merchant.mode, currency, amount: row.amount_minor }),
           ledger.paymentAccounts(tx, { ...scope, userId: user.userId, currency }),
         ]);

@@ -121,8 +121,9 @@ export const merchantsRepository = {
     return db.insertInto('merchants').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  async findMerchant(db: Executor, id: string) {
-    return db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
+  async findMerchant(db: Executor, id: string, opts: { forUpdate?: boolean } = {}) {
+    const q = db.selectFrom('merchants').selectAll().where('id', '=', id);
+    return (opts.forUpdate ? q.forUpdate() : q).executeTakeFirst();
   },
 
   async countMerchants(db: Executor): Promise<number> {

@@ -40,6 +40,55 @@ export interface MerchantProfile {
 /** Whether a merchant is frozen, as the operator audit log records it before and after. */
 export type FreezeState = { frozen: false } | { frozen: true; frozenAt: string; reason: string };
 
+/** A merchant's commercial terms as the operator sets them (null: the configured default, or no reserve). */
+export interface MerchantTerms {
+  fees: { bps: number; fixedMinor: Record<string, string> } | null;
+  settlementDelayDays: number | null;
+  reserve: ReserveTerms | null;
+}
+
+/** What `setTerms` changes: a field left out keeps its value. */
+export interface TermsPatch {
+  fees?: { bps: number; fixedMinor: Record<string, bigint> } | null;
+  settlementDelayDays?: number | null;
+  reserve?: ReserveTerms | null;
+}
+
+function termsOf(row: {
+  fee_bps: number | null;
+  fee_fixed: Record<string, string | number> | null;
+  settlement_delay_days: number | null;
+  reserve_bps: number | null;
+  reserve_days: number | null;
+}): MerchantTerms {
+  return {
+    // Older rows hold the fixed parts as JSON numbers.
+    fees:
+      row.fee_bps === null ? null : { bps: row.fee_bps, fixedMinor: Object.fromEntries(Object.entries(row.fee_fixed ?? {}).map(([c, v]) => [c, String(v)])) },
+    settlementDelayDays: row.settlement_delay_days,
+    reserve: reserveTerms(row.reserve_bps, row.reserve_days),
+  };
+}
+
+function assertFeeBps(bps: number): void {
+  if (!Number.isInteger(bps) || bps < 0 || bps > 10_000)
+    throw new ApiError('validation_error', 'The percentage must be from 0 to 100 with at most 2 decimals', { param: 'percent' });
+}
+
+function assertSettlementDelay(days: number): void {
+  if (!Number.isInteger(days) || days < 0 || days > 365)
+    throw new ApiError('validation_error', 'The delay is a whole number of days from 0 to 365', { param: 'delayDays' });
+}
+
+function assertReserve(reserve: ReserveTerms | null): void {
+  if (
+    reserve !== null &&
+    (!Number.isInteger(reserve.bps) || reserve.bps < 1 || reserve.bps > 10_000 || !Number.isInteger(reserve.days) || reserve.days < 1 || reserve.days > 365)
+  ) {
+    throw new ApiError('validation_error', 'The reserve is 0.01 to 100 percent, held 1 to 365 days', { param: 'reserve' });
+  }
+}
+
 export function createMerchantsService(deps: Deps) {
   const { db, clock, random, ids } = deps;
   const keys = createKeysService(deps);
@@ -116,8 +165,7 @@ export function createMerchantsService(deps: Deps) {
      * key cache's life; the broadcast drops them at once.
      */
     async setFees(merchantId: string, bps: number, fixedMinor: Record<string, bigint>): Promise<void> {
-      if (!Number.isInteger(bps) || bps < 0 || bps > 10_000)
-        throw new ApiError('validation_error', 'The percentage must be from 0 to 100 with at most 2 decimals', { param: 'percent' });
+      assertFeeBps(bps);
       const fixed = Object.fromEntries(Object.entries(fixedMinor).map(([c, v]) => [c, v.toString()]));
       if (!(await repo.setFees(db, merchantId, bps, fixed))) throw new ApiError('not_found', `No merchant ${merchantId}`);
       await keys.dropCachedKeys();
@@ -138,8 +186,7 @@ export function createMerchantsService(deps: Deps) {
      * within seconds). It applies to charges made from then on.
      */
     async setSettlementDelay(merchantId: string, days: number): Promise<void> {
-      if (!Number.isInteger(days) || days < 0 || days > 365)
-        throw new ApiError('validation_error', 'The delay is a whole number of days from 0 to 365', { param: 'delayDays' });
+      assertSettlementDelay(days);
       if (!(await repo.setSettlementDelay(db, merchantId, days))) throw new ApiError('not_found', `No merchant ${merchantId}`);
       await keys.dropCachedKeys();
     },
@@ -149,14 +196,41 @@ export function createMerchantsService(deps: Deps) {
      * each charge holds `bps` of its net for `days` days. Holds already made keep their terms.
      */
     async setReserve(merchantId: string, reserve: ReserveTerms | null): Promise<void> {
-      if (
-        reserve !== null &&
-        (!Number.isInteger(reserve.bps) || reserve.bps < 1 || reserve.bps > 10_000 || !Number.isInteger(reserve.days) || reserve.days < 1 || reserve.days > 365)
-      ) {
-        throw new ApiError('validation_error', 'The reserve is 0.01 to 100 percent, held 1 to 365 days', { param: 'reserve' });
-      }
+      assertReserve(reserve);
       if (!(await repo.setReserve(db, merchantId, reserve))) throw new ApiError('not_found', `No merchant ${merchantId}`);
       await keys.dropCachedKeys();
+    },
+
+    /**
+     * Sets some of a merchant's commercial terms at once (the operator console): fees, settlement
+     * delay, rolling reserve; a field left out keeps its value, null goes back to the default (off
+     * for the reserve). `within` runs in the same transaction with the terms before and after (the
+     * operator's audit entry); cached keys are dropped after the commit, as for `setFees`.
+     */
+    async setTerms(
+      merchantId: string,
+      patch: TermsPatch,
+      within: (tx: Tx, before: MerchantTerms, after: MerchantTerms) => Promise<void>,
+    ): Promise<MerchantTerms> {
+      if (patch.fees) assertFeeBps(patch.fees.bps);
+      if (patch.settlementDelayDays !== undefined && patch.settlementDelayDays !== null) assertSettlementDelay(patch.settlementDelayDays);
+      if (patch.reserve !== undefined) assertReserve(patch.reserve);
+      const after = await db.transaction().execute(async (tx) => {
+        const row = await repo.findMerchant(tx, merchantId, { forUpdate: true });
+        if (!row) throw new ApiError('not_found', `No merchant ${merchantId}`, { param: 'id' });
+        const before = termsOf(row);
+        if (patch.fees !== undefined) {
+          const fixed = patch.fees && Object.fromEntries(Object.entries(patch.fees.fixedMinor).map(([c, v]) => [c, v.toString()]));
+          await repo.setFees(tx, merchantId, patch.fees?.bps ?? null, fixed);
+        }
+        if (patch.settlementDelayDays !== undefined) await repo.setSettlementDelay(tx, merchantId, patch.settlementDelayDays);
+        if (patch.reserve !== undefined) await repo.setReserve(tx, merchantId, patch.reserve);
+        const changed = termsOf((await repo.findMerchant(tx, merchantId)) ?? row);
+        await within(tx, before, changed);
+        return changed;
+      });
+      await keys.dropCachedKeys();
+      return after;
     },
 
     /**

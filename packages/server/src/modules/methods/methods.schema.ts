@@ -67,7 +67,8 @@ export const ProviderSettingView = Type.Object({
   enabled: Type.Boolean({ description: 'Chosen by the merchant (or by the default)' }),
   configured: Type.Boolean({ description: 'This mode has a connector for it (test mode: the sandbox)' }),
   servesCountry: Type.Boolean({ description: "It takes payments in the merchant's country and currency" }),
-  offered: Type.Boolean({ description: 'What checkout shows: enabled, configured and serving the country' }),
+  allowed: Type.Boolean({ description: 'Allowed for this merchant by the platform operator: one not allowed is never offered' }),
+  offered: Type.Boolean({ description: 'What checkout shows: allowed, enabled, configured and serving the country' }),
   available: Type.Boolean({
     description:
       'False while its recent calls in this mode mostly time out or fail: checkout shows it greyed and charges are refused (503) until it answers again',
@@ -79,7 +80,8 @@ export const PaymentMethodSettings = Type.Object({
   livemode: Type.Boolean(),
   country: CountrySchema,
   currency: Type.String({ description: "The currency of the merchant's country (XAF in CM, XOF in SN and CI)" }),
-  wallet: Type.Boolean(),
+  wallet: Type.Boolean({ description: "Whether checkout offers the customers' Caisse wallets (chosen by the merchant, within what the operator allows)" }),
+  walletAllowed: Type.Boolean({ description: 'Whether the platform operator allows the wallet for this merchant' }),
   /** Whether the providers are the merchant's own choice or the default. */
   providersDefault: Type.Boolean({ description: 'True: the default (every configured provider that serves the country)' }),
   providers: Type.Array(ProviderSettingView, { description: 'Every provider of the registry, with what this merchant and mode make of it' }),

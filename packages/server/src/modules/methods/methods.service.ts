@@ -1,4 +1,5 @@
 import { type Country, currencyOf } from '../../platform/countries.ts';
+import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount, isCurrency } from '../../platform/money.ts';
@@ -26,9 +27,20 @@ export interface MethodsCollaborators {
 /** What a merchant offers in one mode, resolved: the wallet, and the providers in the merchant's order. */
 interface Offer {
   country: Country;
+  /** The merchant's choice within the operator's cap. */
   wallet: boolean;
+  walletAllowed: boolean;
   /** The merchant's own list, or undefined for the default. */
   chosen: readonly string[] | undefined;
+  /** The operator's cap, or undefined: every provider. */
+  allowed: readonly string[] | undefined;
+}
+
+/** The operator's cap on a merchant's methods in one mode (decision 0044). */
+export interface MethodsAllowance {
+  wallet: boolean;
+  /** Null: every provider. */
+  providers: ProviderName[] | null;
 }
 
 /**
@@ -36,6 +48,10 @@ interface Offer {
  * A provider is offered when the merchant enabled it (by default: all), this mode has a connector
  * for it, and it serves the merchant's country in the intent's currency.
  */
+function notAllowed(method: string, param: string): ApiError {
+  return new ApiError('payment_method_not_allowed', `The platform operator does not allow ${method} for this merchant; use another payment method`, { param });
+}
+
 export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   const { db } = deps;
 
@@ -43,7 +59,24 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     const merchant = await c.merchant(scope.merchantId);
     if (merchant === undefined) throw new ApiError('not_found', `No merchant ${scope.merchantId}`);
     const row = await repo.find(db, scope);
-    return { country: merchant.country, wallet: row?.wallet ?? true, chosen: row?.providers ?? undefined };
+    const walletAllowed = row?.allowed_wallet ?? true;
+    return {
+      country: merchant.country,
+      wallet: (row?.wallet ?? true) && walletAllowed,
+      walletAllowed,
+      chosen: row?.providers ?? undefined,
+      allowed: row?.allowed_providers ?? undefined,
+    };
+  }
+
+  const isAllowed = (offer: Offer, provider: string) => offer.allowed === undefined || offer.allowed.includes(provider);
+
+  function checkProviders(providers: readonly string[]): void {
+    for (const [i, p] of providers.entries()) {
+      // The schema's enum already refuses these over HTTP; the dashboard and the CLI come here too.
+      if (!(PROVIDER_NAMES as string[]).includes(p))
+        throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${PROVIDER_NAMES.join(', ')}`, { param: `providers[${i}]` });
+    }
   }
 
   function configured(scope: Scope, provider: ProviderName): boolean {
@@ -57,7 +90,9 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   }
 
   function offeredProviders(scope: Scope, offer: Offer, currency: Currency): ProviderName[] {
-    return providersServing(offer.country, currency).filter((p) => (offer.chosen === undefined || offer.chosen.includes(p)) && configured(scope, p));
+    return providersServing(offer.country, currency).filter(
+      (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(scope, p),
+    );
   }
 
   return {
@@ -114,6 +149,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
         country: offer.country,
         currency,
         wallet: offer.wallet,
+        walletAllowed: offer.walletAllowed,
         providersDefault: offer.chosen === undefined,
         providers: providerDescriptions().map((d) => {
           const name = d.name as ProviderName;
@@ -124,6 +160,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
             approval: d.approval,
             enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
             configured: configured(scope, name),
+            allowed: isAllowed(offer, name),
             servesCountry: serving.includes(name),
             offered: offered.includes(name),
             available: available(scope, name),
@@ -136,17 +173,70 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     async updateSettings(scope: Scope, body: PaymentMethodSettingsBody): Promise<PaymentMethodSettings> {
       const offer = await offerOf(scope);
       const providers = body.providers === undefined ? (offer.chosen === undefined ? null : [...offer.chosen]) : body.providers;
-      for (const [i, p] of (providers ?? []).entries()) {
-        // The schema's enum already refuses these over HTTP; the dashboard and the CLI come here too.
-        if (!(PROVIDER_NAMES as string[]).includes(p))
-          throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${PROVIDER_NAMES.join(', ')}`, { param: `providers[${i}]` });
+      checkProviders(providers ?? []);
+      // Asking for what the operator does not allow is refused rather than stored unseen.
+      if (body.wallet === true && !offer.walletAllowed) throw notAllowed('the Caisse wallet', 'wallet');
+      for (const [i, p] of (body.providers ?? []).entries()) {
+        if (!isAllowed(offer, p)) throw notAllowed(describeProvider(p)?.displayName ?? p, `providers[${i}]`);
       }
       await repo.upsert(db, scope, {
-        wallet: body.wallet ?? offer.wallet,
+        // The stored choice is the merchant's own; the cap applies when it is read.
+        wallet: body.wallet ?? (offer.walletAllowed ? offer.wallet : true),
         providers: providers === null ? null : [...new Set(providers)],
         updated_at: deps.clock.now(),
       });
       return this.settings(scope);
+    },
+
+    /**
+     * 403 `payment_method_not_allowed` when the operator's cap leaves the wallet out. Sent ahead:
+     * issue it before the charge transaction's next statement, then await it with `allAhead`.
+     */
+    checkWalletAhead(tx: Tx, scope: Scope): Promise<void> {
+      return repo.walletAllowedAhead(tx, scope).then((allowed) => {
+        if (!allowed) throw notAllowed('the Caisse wallet', 'paymentMethod');
+      });
+    },
+
+    /** 403 `payment_method_not_allowed` when the operator's cap leaves this provider out. */
+    async checkProvider(scope: Scope, provider: ProviderName): Promise<void> {
+      const offer = await offerOf(scope);
+      if (!isAllowed(offer, provider)) throw notAllowed(describeProvider(provider)?.displayName ?? provider, 'paymentMethod.provider');
+    },
+
+    /** The operator's cap in one mode. */
+    async allowance(scope: Scope): Promise<MethodsAllowance> {
+      const offer = await offerOf(scope);
+      const known = (p: string): p is ProviderName => (PROVIDER_NAMES as string[]).includes(p);
+      return { wallet: offer.walletAllowed, providers: offer.allowed === undefined ? null : offer.allowed.filter(known) };
+    },
+
+    /**
+     * Sets the operator's cap in one mode; `within` runs in the same transaction with the cap
+     * before and after (the operator's audit entry). The merchant's own choice is kept: it counts
+     * again if the cap is lifted.
+     */
+    async setAllowance(
+      scope: Scope,
+      cap: MethodsAllowance,
+      operatorId: string,
+      within: (tx: Tx, before: { wallet: boolean; providers: string[] | null }, after: MethodsAllowance) => Promise<void>,
+    ): Promise<MethodsAllowance> {
+      if ((await c.merchant(scope.merchantId)) === undefined) throw new ApiError('not_found', `No merchant ${scope.merchantId}`, { param: 'id' });
+      checkProviders(cap.providers ?? []);
+      const after: MethodsAllowance = { wallet: cap.wallet, providers: cap.providers === null ? null : [...new Set(cap.providers)] };
+      return db.transaction().execute(async (tx) => {
+        const row = await repo.find(tx, scope, { forUpdate: true });
+        const before = { wallet: row?.allowed_wallet ?? true, providers: row?.allowed_providers ?? null };
+        await repo.upsertAllowance(tx, scope, {
+          allowed_wallet: after.wallet,
+          allowed_providers: after.providers,
+          allowed_by: operatorId,
+          updated_at: deps.clock.now(),
+        });
+        await within(tx, before, after);
+        return after;
+      });
     },
   };
 }

@@ -18,6 +18,10 @@ export const OPERATOR_PERMISSIONS = [
   'merchants:read',
   /** Freeze and unfreeze a merchant. */
   'merchants:freeze',
+  /** A merchant's commercial terms: fees, settlement delay, rolling reserve. */
+  'merchants:terms',
+  /** The payment methods a merchant may offer (wallet, providers) per mode. */
+  'merchants:methods',
   /** Submitted business profiles: read them, open the identity document, approve or reject. */
   'merchants:review',
   /** The platform's money totals and the ledger check. */
@@ -46,6 +50,8 @@ const GRANTS: Record<OperatorPermission, readonly OperatorRole[]> = {
   'merchants:read': OPERATOR_ROLES,
   'merchants:freeze': ['admin', 'compliance'],
   'merchants:review': ['admin', 'compliance'],
+  'merchants:terms': ['admin', 'finance'],
+  'merchants:methods': ['admin', 'compliance'],
   'money:read': ['admin', 'finance', 'compliance'],
   'ledger:verify': ['admin', 'finance'],
   'audit:read': ['admin', 'compliance'],
@@ -73,6 +79,8 @@ export const OPERATOR_AUDIT_ACTIONS = [
   'operator.totp_enabled',
   'merchant.frozen',
   'merchant.unfrozen',
+  'merchant.terms_set',
+  'merchant.methods_set',
   'merchant.approved',
   'merchant.rejected',
   'ledger.verified',

@@ -14,6 +14,8 @@ import {
   LedgerVerification,
   MerchantIdParams,
   MerchantsQuery,
+  MerchantMethodsBody,
+  MerchantTermsBody,
   MerchantSummaryList,
   OperatorAuditList,
   OperatorAuditQuery,
@@ -270,6 +272,37 @@ async function operatorApi(instance: FastifyInstance) {
       async (req) => operators.setFrozen(req.operatorSession, req.params.id, frozen, req.body.reason),
     );
   }
+
+  app.put(
+    '/merchants/:id/terms',
+    {
+      config: need('merchants:terms'),
+      schema: {
+        tags,
+        summary: "Set a merchant's fees, settlement delay or rolling reserve (a field left out keeps its value); they apply to payments from then on",
+        params: MerchantIdParams,
+        body: MerchantTermsBody,
+        response: { 200: OperatorMerchant },
+      },
+    },
+    async (req) => operators.setTerms(req.operatorSession, req.params.id, req.body),
+  );
+
+  app.put(
+    '/merchants/:id/methods',
+    {
+      config: need('merchants:methods'),
+      schema: {
+        tags,
+        summary:
+          'Set the payment methods a merchant may offer in a mode: checkout stops offering the others at once, and the merchant choosing one answers 403 `payment_method_not_allowed`',
+        params: MerchantIdParams,
+        body: MerchantMethodsBody,
+        response: { 200: OperatorMerchant },
+      },
+    },
+    async (req) => operators.setMethods(req.operatorSession, req.params.id, req.body),
+  );
 
   // ---- business profiles --------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ProviderField } from '../methods/index.ts';
 import { Payout } from '../payouts/index.ts';
 import { OPERATOR_AUDIT_ACTIONS, OPERATOR_PERMISSIONS, OPERATOR_ROLES } from './operators.roles.ts';
 
@@ -75,6 +76,10 @@ export const MerchantSummaryList = Type.Object({ object: Type.Literal('list'), d
 
 export const MerchantIdParams = Type.Object({ id: Type.String({ pattern: '^mch_[0-9A-Za-z]+$', maxLength: 64 }) });
 
+const MethodsAllowance = Type.Object({
+  wallet: Type.Boolean(),
+  providers: Type.Union([Type.Array(ProviderField), Type.Null()], { description: 'Null: every provider' }),
+});
 const FixedFees = Type.Union([Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])), Type.Null()]);
 export const OperatorMerchant = Type.Object({
   object: Type.Literal('operator_merchant'),
@@ -88,6 +93,10 @@ export const OperatorMerchant = Type.Object({
   reserve: Type.Union([Type.Object({ bps: Type.Integer(), days: Type.Integer() }), Type.Null()]),
   keys: Type.Object({ test: Type.Integer(), live: Type.Integer() }, { description: 'Usable API keys per mode' }),
   frozen: Type.Union([Type.Object({ at: Timestamp, reason: Type.String() }), Type.Null()]),
+  methods: Type.Object(
+    { test: MethodsAllowance, live: MethodsAllowance },
+    { description: 'The payment methods the platform allows this merchant per mode; the merchant chooses within them' },
+  ),
   createdAt: Timestamp,
   balances: Type.Array(
     Type.Object({
@@ -98,6 +107,55 @@ export const OperatorMerchant = Type.Object({
     }),
   ),
 });
+
+const MinorDigits = Type.String({ pattern: '^[0-9]{1,18}$', description: 'An amount in minor units' });
+
+export const MerchantTermsBody = Type.Object(
+  {
+    fees: Type.Optional(
+      Type.Union(
+        [
+          Type.Object(
+            {
+              bps: Type.Integer({ minimum: 0, maximum: 10_000, description: 'The percentage in basis points (150: 1.5 %)' }),
+              fixedMinor: Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), MinorDigits, { description: 'A fixed part per currency, in minor units' }),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        { description: 'Null: the configured default' },
+      ),
+    ),
+    settlementDelayDays: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 365 }), Type.Null()], { description: 'Null: the configured default' })),
+    reserve: Type.Optional(
+      Type.Union(
+        [
+          Type.Object(
+            { bps: Type.Integer({ minimum: 1, maximum: 10_000 }), days: Type.Integer({ minimum: 1, maximum: 365 }) },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ],
+        { description: 'A rolling reserve: a share of each payment held some days; null: off' },
+      ),
+    ),
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
+
+export const MerchantMethodsBody = Type.Object(
+  {
+    mode: Mode,
+    wallet: Type.Boolean({ description: "Whether the merchant may offer its customers' Caisse wallets" }),
+    providers: Type.Union([Type.Array(ProviderField, { maxItems: 20, uniqueItems: true }), Type.Null()], {
+      description: 'The providers it may offer; null: all',
+    }),
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
 
 export const FreezeBody = Type.Object({ reason: Reason }, { additionalProperties: false });
 

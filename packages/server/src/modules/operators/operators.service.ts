@@ -7,9 +7,10 @@ import { ApiError } from '../../platform/errors.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, loginRules } from '../../platform/throttle.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
-import { type ModeConnectors, PROVIDER_OUTCOMES, providerDescriptions } from '../connectors/index.ts';
+import { type ModeConnectors, PROVIDER_OUTCOMES, providerDescriptions, type ProviderName } from '../connectors/index.ts';
 import type { LedgerReport, LedgerService } from '../ledger/index.ts';
-import type { MerchantsService } from '../merchants/index.ts';
+import type { MerchantsService, TermsPatch } from '../merchants/index.ts';
+import type { MethodsService } from '../methods/index.ts';
 import type { OnboardingService } from '../onboarding/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import type { CustomerLimits, UsersService } from '../users/index.ts';
@@ -95,10 +96,11 @@ export function createOperatorsService(
     payouts: Pick<PayoutsService, 'thresholds' | 'setThreshold' | 'inReview' | 'review'>;
     customerLimits: Pick<CustomerLimits, 'list' | 'set'>;
     connectors: Pick<ModeConnectors, 'forMode'>;
+    methods: Pick<MethodsService, 'allowance' | 'setAllowance'>;
   },
 ) {
   const { db, clock, random, config, ids } = deps;
-  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits, connectors, users } = services;
+  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits, connectors, users, methods } = services;
   const throttle = createThrottle(deps);
 
   function csrfTokenOf(sessionToken: string): string {
@@ -166,7 +168,8 @@ export function createOperatorsService(
         for (const b of await ledger.merchantBalances(merchantId, mode, db, kind)) balances.push({ mode, kind, currency: b.currency, amount: b.amount });
       }
     }
-    return { object: 'operator_merchant' as const, ...profile, balances };
+    const allowance = (mode: 'test' | 'live') => methods.allowance({ merchantId, mode });
+    return { object: 'operator_merchant' as const, ...profile, methods: { test: await allowance('test'), live: await allowance('live') }, balances };
   }
 
   const missingSession = () => new ApiError('session_required', 'Sign in to the operator console: the session is missing, has expired or was signed out');
@@ -309,6 +312,42 @@ export function createOperatorsService(
       if (text === '') throw new ApiError('validation_error', 'Say why (reason): the audit log keeps it', { param: 'reason' });
       await merchants.setFrozen(merchantId, frozen ? { reason: text } : null, (tx, before, after) =>
         record(tx, s, { action: frozen ? 'merchant.frozen' : 'merchant.unfrozen', targetType: 'merchant', targetId: merchantId, before, after, reason: text }),
+      );
+      return merchantPage(merchantId);
+    },
+
+    /** Sets some of a merchant's terms (fees, settlement delay, reserve) with a reason; the audit entry commits with them. */
+    async setTerms(
+      s: OperatorSession,
+      merchantId: string,
+      body: { reason: string } & Omit<TermsPatch, 'fees'> & { fees?: { bps: number; fixedMinor: Record<string, string> } | null },
+    ) {
+      const text = body.reason.trim();
+      if (text === '') throw new ApiError('validation_error', 'Say why (reason): the audit log keeps it', { param: 'reason' });
+      const fees = body.fees && { bps: body.fees.bps, fixedMinor: Object.fromEntries(Object.entries(body.fees.fixedMinor).map(([c, v]) => [c, BigInt(v)])) };
+      await merchants.setTerms(merchantId, { fees, settlementDelayDays: body.settlementDelayDays, reserve: body.reserve }, (tx, before, after) =>
+        record(tx, s, { action: 'merchant.terms_set', targetType: 'merchant', targetId: merchantId, before, after, reason: text }),
+      );
+      return merchantPage(merchantId);
+    },
+
+    /** Sets the payment methods a merchant may offer in one mode, with a reason; the audit entry commits with them. */
+    async setMethods(
+      s: OperatorSession,
+      merchantId: string,
+      body: { mode: 'test' | 'live'; wallet: boolean; providers: ProviderName[] | null; reason: string },
+    ) {
+      const text = body.reason.trim();
+      if (text === '') throw new ApiError('validation_error', 'Say why (reason): the audit log keeps it', { param: 'reason' });
+      await methods.setAllowance({ merchantId, mode: body.mode }, { wallet: body.wallet, providers: body.providers }, s.operatorId, (tx, before, after) =>
+        record(tx, s, {
+          action: 'merchant.methods_set',
+          targetType: 'merchant',
+          targetId: merchantId,
+          before: { mode: body.mode, ...before },
+          after: { mode: body.mode, ...after },
+          reason: text,
+        }),
       );
       return merchantPage(merchantId);
     },

@@ -1,0 +1,143 @@
+/**
+ * The operator console's merchant terms and method caps (decision 0047): fees, settlement delay
+ * and rolling reserve set with a reason and audited before/after, applied to the next payment; the
+ * payment methods a merchant may offer, capped per mode, enforced at checkout's list, at the
+ * merchant's own settings and at the charge (wallet and mobile money).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorize, charge, createIntent, newUser, problem } from './flow.support.ts';
+import { call, pk, sk } from './harness.ts';
+import { consoleWithSandbox, type OperatorBrowser } from './operators.support.ts';
+
+let env: Awaited<ReturnType<typeof consoleWithSandbox>>;
+let finance: OperatorBrowser;
+let compliance: OperatorBrowser;
+let support: OperatorBrowser;
+
+beforeAll(async () => {
+  env = await consoleWithSandbox('Terms shop');
+  finance = await env.ops.operator('finance');
+  compliance = await env.ops.operator('compliance');
+  support = await env.ops.operator('support');
+});
+afterAll(() => env?.close());
+
+const audit = async () =>
+  (await env.ops.send('GET', '/operator/api/audit?limit=50', await env.ops.operator('admin'))).json() as {
+    data: { action: string; targetId: string; before: unknown; after: unknown; reason: string | null }[];
+  };
+
+describe('merchant terms', () => {
+  it('finance sets fees, delay and reserve with a reason; the audit keeps before and after; the next payment pays the new fee', async () => {
+    const { ctx, shop } = env;
+    const url = `/operator/api/merchants/${shop.merchantId}/terms`;
+    const res = await env.ops.send('PUT', url, finance, {
+      fees: { bps: 200, fixedMinor: { XAF: '100' } },
+      settlementDelayDays: 0,
+      reserve: { bps: 1000, days: 30 },
+      reason: 'Negotiated rate, March contract',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ fees: { bps: 200, fixedMinor: { XAF: '100' } }, settlementDelayDays: 0, reserve: { bps: 1000, days: 30 } });
+
+    const entry = (await audit()).data.find((e) => e.action === 'merchant.terms_set');
+    expect(entry).toMatchObject({
+      targetId: shop.merchantId,
+      before: { fees: null, settlementDelayDays: null, reserve: null },
+      after: { fees: { bps: 200, fixedMinor: { XAF: '100' } }, settlementDelayDays: 0, reserve: { bps: 1000, days: 30 } },
+      reason: 'Negotiated rate, March contract',
+    });
+
+    // 2 % of 5 000 + 100 = 200: the key cache was dropped, the next charge uses the new terms.
+    const user = await newUser(ctx, shop, { balance: '10000' });
+    const intent = await createIntent(ctx, shop, { amount: '5000' });
+    expect((await charge(ctx, user, intent.id, await authorize(ctx, shop, user, intent.id))).statusCode).toBe(200);
+    expect((await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(shop))).json()).toMatchObject({ fee: '200', net: '4800' });
+
+    // A field left out keeps its value; null goes back to the default (off for the reserve).
+    const partial = await env.ops.send('PUT', url, finance, { reserve: null, reason: 'Reserve lifted after review' });
+    expect(partial.json()).toMatchObject({ fees: { bps: 200 }, settlementDelayDays: 0, reserve: null });
+  });
+
+  it('refuses bad terms, a missing reason, an unknown merchant and a role without merchants:terms', async () => {
+    const url = `/operator/api/merchants/${env.shop.merchantId}/terms`;
+    problem(await env.ops.send('PUT', url, finance, { fees: { bps: 10_001, fixedMinor: {} }, reason: 'x' }), 400, 'validation_error');
+    problem(await env.ops.send('PUT', url, finance, { reserve: { bps: 100, days: 0 }, reason: 'x' }), 400, 'validation_error');
+    problem(await env.ops.send('PUT', url, finance, { fees: { bps: 100, fixedMinor: { XAF: '1.5' } }, reason: 'x' }), 400, 'validation_error');
+    problem(await env.ops.send('PUT', url, finance, { settlementDelayDays: 2 }), 400, 'validation_error');
+    problem(await env.ops.send('PUT', url, finance, { settlementDelayDays: 2, reason: '   ' }), 400, 'validation_error');
+    problem(await env.ops.send('PUT', '/operator/api/merchants/mch_unknown/terms', finance, { settlementDelayDays: 2, reason: 'x' }), 404, 'not_found');
+    const denied = problem(await env.ops.send('PUT', url, support, { settlementDelayDays: 2, reason: 'x' }), 403, 'permission_denied');
+    expect(denied.permission).toBe('merchants:terms');
+  });
+});
+
+describe('payment methods the merchant may offer', () => {
+  it('without the wallet and Orange Money in test mode: checkout, settings and charges all hold to it; lifting it restores the choice', async () => {
+    const { ctx, shop } = env;
+    const url = `/operator/api/merchants/${shop.merchantId}/methods`;
+    const set = await env.ops.send('PUT', url, compliance, { mode: 'test', wallet: false, providers: ['mtn_momo'], reason: 'Wallet use under review' });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().methods).toEqual({ test: { wallet: false, providers: ['mtn_momo'] }, live: { wallet: true, providers: null } });
+
+    // Checkout's list leaves them out.
+    const intent = await createIntent(ctx, shop, { amount: '5000' });
+    const offered = (await call(ctx.app, 'GET', `/payment-methods?sessionToken=${intent.sessionToken}`, pk(shop))).json() as {
+      data: { type: string; provider?: string }[];
+    };
+    expect(offered.data.map((d) => d.provider ?? d.type)).toEqual(['mtn_momo']);
+
+    // The merchant's settings say why, and asking for them is refused.
+    const settings = (await call(ctx.app, 'GET', '/payment-methods/settings', sk(shop))).json() as {
+      wallet: boolean;
+      walletAllowed: boolean;
+      providers: { provider: string; allowed: boolean; offered: boolean }[];
+    };
+    expect(settings).toMatchObject({ wallet: false, walletAllowed: false });
+    expect(settings.providers.find((p) => p.provider === 'orange_money')).toMatchObject({ allowed: false, offered: false });
+    expect(problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(shop), { wallet: true }), 403, 'payment_method_not_allowed').param).toBe(
+      'wallet',
+    );
+    expect(
+      problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(shop), { providers: ['mtn_momo', 'orange_money'] }), 403, 'payment_method_not_allowed')
+        .param,
+    ).toBe('providers[1]');
+
+    // A wallet charge and an Orange Money charge are refused; nothing moves.
+    const user = await newUser(ctx, shop, { balance: '10000' });
+    problem(await charge(ctx, user, intent.id, await authorize(ctx, shop, user, intent.id)), 403, 'payment_method_not_allowed');
+    const orange = await call(
+      ctx.app,
+      'POST',
+      '/charge',
+      { ...pk(shop), headers: { 'x-session-token': intent.sessionToken } },
+      { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'orange_money', phoneNumber: '+237690000101' } },
+    );
+    expect(problem(orange, 403, 'payment_method_not_allowed').param).toBe('paymentMethod.provider');
+    expect((await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(shop))).json()).toMatchObject({ status: 'PENDING' });
+
+    const entry = (await audit()).data.find((e) => e.action === 'merchant.methods_set');
+    expect(entry).toMatchObject({
+      before: { mode: 'test', wallet: true, providers: null },
+      after: { mode: 'test', wallet: false, providers: ['mtn_momo'] },
+      reason: 'Wallet use under review',
+    });
+
+    // Lifted: the merchant's own choice (the default here) counts again, and the wallet pays.
+    expect((await env.ops.send('PUT', url, compliance, { mode: 'test', wallet: true, providers: null, reason: 'Review closed' })).statusCode).toBe(200);
+    expect((await charge(ctx, user, intent.id, await authorize(ctx, shop, user, intent.id))).statusCode).toBe(200);
+  });
+
+  it('refuses a role without merchants:methods, an unknown provider and an unknown merchant', async () => {
+    const url = `/operator/api/merchants/${env.shop.merchantId}/methods`;
+    expect(
+      problem(await env.ops.send('PUT', url, finance, { mode: 'live', wallet: true, providers: null, reason: 'x' }), 403, 'permission_denied').permission,
+    ).toBe('merchants:methods');
+    problem(await env.ops.send('PUT', url, compliance, { mode: 'live', wallet: true, providers: ['paypal'], reason: 'x' }), 400, 'validation_error');
+    problem(
+      await env.ops.send('PUT', '/operator/api/merchants/mch_unknown/methods', compliance, { mode: 'live', wallet: true, providers: null, reason: 'x' }),
+      404,
+      'not_found',
+    );
+  });
+});
