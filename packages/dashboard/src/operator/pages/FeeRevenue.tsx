@@ -77,7 +77,7 @@ export function FeeRevenue() {
       ) : null}
       {loaded.data && loaded.data.data.length > 0 ? (
         <Table
-          label={t('operator.feesTitle')}
+          label={t('operator.feesTable')}
           head={[t('operator.day'), t('operator.mode'), t('operator.merchant'), t('operator.amount'), t('operator.transfers')]}
         >
           {loaded.data.data.map((d) => (

@@ -61,7 +61,7 @@ function Thresholds({ canSet }: { canSet: boolean }) {
       {list && list.data.length === 0 ? <p>{t('operator.noThresholds')}</p> : null}
       {list && list.data.length > 0 ? (
         <Table
-          label={t('operator.thresholdsTitle')}
+          label={t('operator.thresholdsTable')}
           head={[t('operator.mode'), t('operator.currency'), t('operator.threshold'), t('operator.setBy'), t('operator.setAt')]}
         >
           {list.data.map((th) => (
