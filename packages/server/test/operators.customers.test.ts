@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, PASSWORD, problem } from './flow.support.ts';
+import { lastMessage, newUser, PASSWORD, problem } from './flow.support.ts';
 import { call, createMerchant, createTestContext, pk, type TestContext, type TestMerchant } from './harness.ts';
 import { operatorConsole } from './operators.support.ts';
 
@@ -57,5 +57,58 @@ describe('customers (support)', () => {
     const entries = (audit.json().data as { action: string; targetId: string | null; actorEmail?: string }[]).filter((e) => e.action.startsWith('customer.'));
     expect(entries.map((e) => e.action)).toEqual(expect.arrayContaining(['customer.looked_up', 'customer.locked', 'customer.unlocked']));
     expect(entries.find((e) => e.action === 'customer.locked')).toMatchObject({ targetId: user.id });
+  });
+
+  it('keeps only a masked number in the audit log, and answers support nothing secret', async () => {
+    const ops = operatorConsole(ctx);
+    const support = await ops.operator('support');
+    const admin = await ops.operator('admin');
+    const user = await newUser(ctx, shop, { balance: '2500' });
+
+    const found = await ops.send('GET', `/operator/api/customers?phone=${encodeURIComponent(user.phoneNumber)}`, support);
+    expect(found.statusCode, found.body).toBe(200);
+    // No password hash, token version or code: the answer's fields are named one by one.
+    expect(found.body).not.toMatch(/password|token|argon2|code_hash/i);
+    const [customer] = found.json().data as { movements: Record<string, unknown>[] }[];
+    expect(Object.keys(customer?.movements[0] ?? {}).sort()).toEqual(['amount', 'createdAt', 'currency', 'kind', 'merchantId', 'reference', 'transferId']);
+
+    const audit = await ops.send('GET', '/operator/api/audit', admin);
+    expect(audit.statusCode, audit.body).toBe(200);
+    const national = user.phoneNumber.slice(4);
+    // The whole log, every field: the number appears nowhere, nor its subscriber part.
+    expect(audit.body).not.toContain(user.phoneNumber);
+    expect(audit.body).not.toContain(national);
+    const lookup = (audit.json().data as { action: string; targetId: string; after: { found: string[] } }[]).find(
+      (e) => e.action === 'customer.looked_up' && e.after.found.includes(user.id),
+    );
+    expect(lookup?.targetId).toBe(`+237${'*'.repeat(national.length - 2)}${national.slice(-2)}`);
+  });
+
+  it('sends the password reset code by SMS, which the customer confirms; audited, refused to finance', async () => {
+    const ops = operatorConsole(ctx);
+    const support = await ops.operator('support');
+    const admin = await ops.operator('admin');
+    const user = await newUser(ctx, shop);
+
+    const sent = await ops.send('POST', `/operator/api/customers/${user.id}/password-reset`, support, {});
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({ object: 'customer_password_reset', id: user.id, channel: 'sms', expiresAt: expect.any(String) });
+
+    // The same code as POST /auth/password-reset sends: it sets the new password.
+    const { code, to } = await lastMessage(ctx, shop, user.id);
+    expect(to).toBe(user.phoneNumber);
+    const confirm = await call(ctx.app, 'POST', '/auth/password-reset/confirm', pk(shop), {
+      phoneNumber: user.phoneNumber,
+      code,
+      newPassword: 'kribi-beach-2026',
+    });
+    expect(confirm.statusCode, confirm.body).toBe(204);
+    expect((await call(ctx.app, 'POST', '/auth/web', pk(shop), { phoneNumber: user.phoneNumber, password: 'kribi-beach-2026' })).statusCode).toBe(200);
+
+    problem(await ops.send('POST', `/operator/api/customers/${user.id}/password-reset`, await ops.operator('finance'), {}), 403, 'permission_denied');
+    problem(await ops.send('POST', '/operator/api/customers/usr_nope/password-reset', support, {}), 404, 'not_found');
+
+    const audit = (await ops.send('GET', `/operator/api/audit?targetId=${user.id}`, admin)).json().data as { action: string; actor: { email: string } }[];
+    expect(audit).toEqual([expect.objectContaining({ action: 'customer.password_reset_sent', actor: expect.objectContaining({ email: support.email }) })]);
   });
 });

@@ -4969,7 +4969,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.terms_set" | "merchant.methods_set" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked";
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.terms_set" | "merchant.methods_set" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked" | "customer.password_reset_sent";
                                 actor: {
                                     email: string;
                                     id: string | null;
@@ -5126,12 +5126,10 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                balances: ({
+                                balances: {
                                     amount: string;
                                     currency: string;
-                                } & {
-                                    [key: string]: unknown;
-                                })[];
+                                }[];
                                 /** Format: date-time */
                                 createdAt: string;
                                 id: string;
@@ -5156,7 +5154,14 @@ export interface paths {
                                 lockedReason: string | null;
                                 mode: "test" | "live";
                                 movements: {
-                                    [key: string]: unknown;
+                                    amount: string;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    currency: string;
+                                    kind: string;
+                                    merchantId: string;
+                                    reference: string | null;
+                                    transferId: string;
                                 }[];
                                 /** @enum {string} */
                                 object: "operator_customer";
@@ -5215,6 +5220,54 @@ export interface paths {
                             lockedReason: string | null;
                             /** @enum {string} */
                             object: "customer_lock";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/customers/{id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            channel: "sms";
+                            /** Format: date-time */
+                            expiresAt: string;
+                            id: string;
+                            /** @enum {string} */
+                            object: "customer_password_reset";
                         };
                     };
                 };
@@ -5362,7 +5415,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -6195,6 +6248,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/money/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    currency?: string;
+                    from?: string;
+                    mode?: "test" | "live";
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                currency: string;
+                                /** Format: date */
+                                day: string;
+                                merchantId: string;
+                                minor: string;
+                                mode: "test" | "live";
+                                transfers: number;
+                            }[];
+                            /** Format: date-time */
+                            from: string;
+                            /** @enum {string} */
+                            object: "operator_fees";
+                            /** Format: date-time */
+                            to: string;
+                            totals: {
+                                amount: string;
+                                currency: string;
+                                minor: string;
+                                mode: "test" | "live";
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/money/fees.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    currency?: string;
+                    from?: string;
+                    mode?: "test" | "live";
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/operators": {
         parameters: {
             query?: never;
@@ -6682,7 +6834,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -6778,7 +6930,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;

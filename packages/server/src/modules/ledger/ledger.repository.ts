@@ -307,6 +307,26 @@ export const ledgerRepository = {
     return result.rows;
   },
 
+  /**
+   * What the platform's fee revenue accounts received (fees less fees given back) per UTC day,
+   * mode, currency and merchant, in [from, to).
+   */
+  async feeRevenue(
+    db: Executor,
+    q: { mode?: KeyMode; currency?: string; from: Date; to: Date },
+  ): Promise<{ day: string; mode: KeyMode; currency: Currency; merchant_id: string; total: bigint; transfers: bigint }[]> {
+    const result = await sql<{ day: string; mode: KeyMode; currency: Currency; merchant_id: string; total: bigint; transfers: bigint }>`
+      select to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD') as day, a.mode, a.currency, a.merchant_id,
+             sum(p.amount)::bigint as total, count(distinct p.transfer_id)::bigint as transfers
+      from ledger_postings p join ledger_accounts a on a.id = p.account_id
+      where a.kind = 'platform_revenue' and p.created_at >= ${q.from} and p.created_at < ${q.to}
+        ${q.mode === undefined ? sql`` : sql`and a.mode = ${q.mode}`}
+        ${q.currency === undefined ? sql`` : sql`and a.currency = ${q.currency}`}
+      group by 1, a.mode, a.currency, a.merchant_id
+      order by 1, a.mode, a.currency, a.merchant_id`.execute(db);
+    return result.rows;
+  },
+
   async counts(db: Executor): Promise<{ accounts: number; transfers: number; postings: number }> {
     const result = await sql<{ accounts: bigint; transfers: bigint; postings: bigint }>`
       select (select count(*) from ledger_accounts) as accounts,

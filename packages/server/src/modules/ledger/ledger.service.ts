@@ -71,6 +71,19 @@ export interface LedgerTotal {
   accounts: number;
 }
 
+/** One line of the fee revenue report: what a merchant's fees brought the platform on a UTC day. */
+export interface FeeRevenueDay {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  mode: KeyMode;
+  currency: Currency;
+  merchantId: string;
+  amount: string;
+  minor: string;
+  /** How many transfers moved fee revenue that day (charges, and refunds giving a fee back). */
+  transfers: number;
+}
+
 /** Postgres: a CHECK constraint refused the row. */
 const CHECK_VIOLATION = '23514';
 
@@ -361,6 +374,26 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
         amount: formatAmount(BigInt(r.total), r.currency),
         minor: BigInt(r.total).toString(),
         accounts: Number(r.accounts),
+      }));
+    },
+
+    /**
+     * The platform's fee revenue per UTC day, mode, currency and merchant in [from, to), read on
+     * one snapshot: amounts as decimal strings of the currency, `minor` in minor units (as totals).
+     */
+    async feeRevenue(q: { mode?: KeyMode; currency?: string; from: Date; to: Date }): Promise<FeeRevenueDay[]> {
+      const rows = await db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute((tx) => repo.feeRevenue(tx, q));
+      return rows.map((r) => ({
+        day: r.day,
+        mode: r.mode,
+        currency: r.currency,
+        merchantId: r.merchant_id,
+        amount: formatAmount(BigInt(r.total), r.currency),
+        minor: BigInt(r.total).toString(),
+        transfers: Number(r.transfers),
       }));
     },
 

@@ -40,6 +40,8 @@ export const OPERATOR_PERMISSIONS = [
   'customers:lock',
   /** Set the customer limits per tier and currency (decision 0042). */
   'customers:limits',
+  /** Send a customer the password reset code by SMS (decision 0044). */
+  'customers:reset',
 ] as const;
 export type OperatorPermission = (typeof OPERATOR_PERMISSIONS)[number];
 
@@ -61,6 +63,7 @@ const GRANTS: Record<OperatorPermission, readonly OperatorRole[]> = {
   'customers:read': ['admin', 'compliance', 'support'],
   'customers:lock': ['admin', 'compliance', 'support'],
   'customers:limits': ['admin', 'compliance'],
+  'customers:reset': ['admin', 'compliance', 'support'],
 };
 
 export function operatorCan(role: OperatorRole, permission: OperatorPermission): boolean {
@@ -91,5 +94,6 @@ export const OPERATOR_AUDIT_ACTIONS = [
   'customer.looked_up',
   'customer.locked',
   'customer.unlocked',
+  'customer.password_reset_sent',
 ] as const;
 export type OperatorAuditAction = (typeof OPERATOR_AUDIT_ACTIONS)[number];

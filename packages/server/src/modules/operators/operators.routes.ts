@@ -40,7 +40,11 @@ import {
   RejectPayoutBody,
   ReviewPayoutBody,
   SetPayoutThresholdBody,
+  CustomerPasswordReset,
+  FeesQuery,
+  OperatorFees,
 } from './operators.schema.ts';
+import { sendCsv } from '../../platform/http/dashboard-api.ts';
 import { Payout } from '../payouts/index.ts';
 import type { OperatorClient, OperatorSession as Session } from './operators.service.ts';
 import { ApproveBody, BusinessProfile, RejectBody, SubmittedProfileList } from '../onboarding/index.ts';
@@ -388,6 +392,40 @@ async function operatorApi(instance: FastifyInstance) {
     async () => operators.money(),
   );
 
+  app.get(
+    '/money/fees',
+    {
+      config: need('money:read'),
+      schema: {
+        tags,
+        summary: "The platform's fee revenue per UTC day, mode, currency and merchant, from the ledger's fee revenue accounts",
+        description:
+          'Fees taken less fees given back by refunds, in [from, to): `to` is the end of today (UTC) when left out, `from` 30 days before `to` when `from` is left out, 366 days at most (400 `validation_error` otherwise).',
+        querystring: FeesQuery,
+        response: { 200: OperatorFees },
+      },
+    },
+    async (req) => operators.fees(req.query),
+  );
+
+  app.get(
+    '/money/fees.csv',
+    {
+      config: need('money:read'),
+      schema: {
+        tags,
+        summary: 'The same fee revenue report as a CSV download (one row per day, mode, currency and merchant)',
+        querystring: FeesQuery,
+        produces: ['text/csv'],
+      },
+    },
+    async (req, reply) => {
+      // The period is checked before the first byte: a bad one is a problem+json 400, not a broken file.
+      const stream = operators.feesCsv(req.query);
+      return sendCsv(reply, `caisse-fees-${req.query.mode ?? 'all'}-${req.query.from ?? 'start'}-${req.query.to ?? 'now'}`, stream);
+    },
+  );
+
   app.post(
     '/ledger/verify',
     {
@@ -510,6 +548,23 @@ async function operatorApi(instance: FastifyInstance) {
       async (req) => operators.lockCustomer(req.operatorSession, req.params.id, lock, req.body.reason),
     );
   }
+
+  app.post(
+    '/customers/:id/password-reset',
+    {
+      config: need('customers:reset'),
+      schema: {
+        tags,
+        summary: 'Send the customer the password reset code by SMS, the one POST /auth/password-reset sends',
+        description:
+          'The customer then sets a new password with POST /auth/password-reset/confirm (the checkout or their account page). Unknown customer: 404 `not_found`; too many codes sent to the number: 429 `rate_limited`.',
+        params: CustomerIdParams,
+        body: EmptyBody,
+        response: { 200: CustomerPasswordReset },
+      },
+    },
+    async (req) => operators.sendPasswordReset(req.operatorSession, req.params.id),
+  );
 
   // ---- customer limits ----------------------------------------------------------------------------
 

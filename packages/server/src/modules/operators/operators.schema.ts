@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { FilterInstant } from '../../platform/http/dashboard-api.ts';
 import { ProviderField } from '../methods/index.ts';
 import { Payout } from '../payouts/index.ts';
 import { OPERATOR_AUDIT_ACTIONS, OPERATOR_PERMISSIONS, OPERATOR_ROLES } from './operators.roles.ts';
@@ -316,8 +317,20 @@ export const OperatorCustomerList = Type.Object({
       locked: Type.Boolean(),
       lockedAt: Type.Union([Timestamp, Type.Null()]),
       lockedReason: Type.Union([Type.String(), Type.Null()]),
-      balances: Type.Array(Type.Object({ currency: Type.String(), amount: Type.String() }, { additionalProperties: true })),
-      movements: Type.Array(Type.Object({}, { additionalProperties: true })),
+      // Every field named: what support needs and nothing more (no password hash, no token).
+      balances: Type.Array(Type.Object({ currency: Type.String(), amount: Type.String({ description: 'Major units' }) })),
+      movements: Type.Array(
+        Type.Object({
+          transferId: Type.String(),
+          merchantId: Type.String({ description: 'The merchant the movement was made with' }),
+          kind: Type.String({ description: 'What moved the money: topup, charge, refund, funding, …' }),
+          reference: Type.Union([Type.String(), Type.Null()], { description: 'The top-up, intent or refund it belongs to' }),
+          currency: Type.String(),
+          amount: Type.String({ description: 'Major units, signed: positive into the wallet' }),
+          createdAt: Timestamp,
+        }),
+        { description: 'The latest 20, newest first, across merchants' },
+      ),
       limits: Type.Array(CustomerLimitsSchema),
     }),
   ),
@@ -327,4 +340,39 @@ export const CustomerLock = Type.Object({
   id: Type.String(),
   locked: Type.Boolean(),
   lockedReason: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const CustomerPasswordReset = Type.Object({
+  object: Type.Literal('customer_password_reset'),
+  id: Type.String(),
+  channel: Type.Literal('sms'),
+  expiresAt: { ...Timestamp, description: 'When the code sent stops working (10 minutes)' },
+});
+
+export const FeesQuery = Type.Object(
+  {
+    mode: Type.Optional(Mode),
+    currency: Type.Optional(Currency),
+    from: Type.Optional(FilterInstant('From this instant (default: 30 days before `to`)')),
+    to: Type.Optional(FilterInstant('Before this instant (default: the end of today, UTC)')),
+  },
+  { additionalProperties: false },
+);
+const FeeDay = Type.Object({
+  day: Type.String({ format: 'date', description: 'The UTC day' }),
+  mode: Mode,
+  currency: Type.String(),
+  merchantId: Type.String(),
+  amount: Type.String({ description: 'In the currency’s major units: fees less fees given back by refunds' }),
+  minor: Type.String({ description: 'In minor units' }),
+  transfers: Type.Integer({ description: 'Ledger transfers that moved fee revenue that day' }),
+});
+export const OperatorFees = Type.Object({
+  object: Type.Literal('operator_fees'),
+  from: Timestamp,
+  to: Timestamp,
+  data: Type.Array(FeeDay, { description: 'Per UTC day, mode, currency and merchant, oldest day first' }),
+  totals: Type.Array(Type.Object({ mode: Mode, currency: Type.String(), amount: Type.String(), minor: Type.String() }), {
+    description: 'The period’s sum per mode and currency',
+  }),
 });

@@ -1,9 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { HOUR, MINUTE } from '../../platform/clock.ts';
+import { DAY, HOUR, MINUTE } from '../../platform/clock.ts';
 import { decrypt, encrypt, randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { csvStream } from '../../platform/csv.ts';
+import { instantOf } from '../../platform/http/dashboard-api.ts';
+import { type Currency, formatAmount } from '../../platform/money.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, loginRules } from '../../platform/throttle.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
@@ -13,7 +16,7 @@ import type { MerchantsService, TermsPatch } from '../merchants/index.ts';
 import type { MethodsService } from '../methods/index.ts';
 import type { OnboardingService } from '../onboarding/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
-import type { CustomerLimits, UsersService } from '../users/index.ts';
+import { type CustomerLimits, maskPhoneNumber, type UsersService } from '../users/index.ts';
 import { type OperatorAuditRow, type OperatorRow, operatorsRepository as repo } from './operators.repository.ts';
 import { type OperatorAuditAction, type OperatorPermission, type OperatorRole, operatorPermissionsOf } from './operators.roles.ts';
 
@@ -27,6 +30,18 @@ const USER_AGENT_MAX = 200;
 const SESSION_TOKEN_SHAPE = /^os_[0-9A-Za-z]{40,50}$/;
 /** The merchants list shows at most this many (the search box finds the others). */
 const MERCHANT_LIST_LIMIT = 50;
+
+/** The fee report's period when none is given, and the longest one asked at once. */
+const FEES_DEFAULT_DAYS = 30;
+const FEES_MAX_DAYS = 366;
+
+/** The fee report's filters (GET /operator/api/money/fees). */
+export interface FeesFilter {
+  mode?: 'test' | 'live';
+  currency?: string;
+  from?: string;
+  to?: string;
+}
 
 /** The signed-in operator, as every operator API call sees it (read with the session each time). */
 export interface OperatorSession {
@@ -89,8 +104,8 @@ export function createOperatorsService(
   deps: Deps,
   services: {
     merchants: MerchantsService;
-    ledger: Pick<LedgerService, 'totals' | 'merchantBalances' | 'wallet'>;
-    users: Pick<UsersService, 'findForOperator' | 'findAnyForOperator' | 'setLocked'>;
+    ledger: Pick<LedgerService, 'totals' | 'merchantBalances' | 'wallet' | 'feeRevenue'>;
+    users: Pick<UsersService, 'findForOperator' | 'findAnyForOperator' | 'setLocked' | 'sendPasswordResetForOperator'>;
     verifyBooks: () => Promise<LedgerReport>;
     onboarding: OnboardingService;
     payouts: Pick<PayoutsService, 'thresholds' | 'setThreshold' | 'inReview' | 'review'>;
@@ -170,6 +185,16 @@ export function createOperatorsService(
     }
     const allowance = (mode: 'test' | 'live') => methods.allowance({ merchantId, mode });
     return { object: 'operator_merchant' as const, ...profile, methods: { test: await allowance('test'), live: await allowance('live') }, balances };
+  }
+
+  /** The report's period: `to` defaults to the end of today (UTC, so today counts whole), `from` to 30 days before; a year at most. */
+  function feePeriod(q: FeesFilter): { from: Date; to: Date } {
+    const to = instantOf(q.to, 'to') ?? new Date(Math.floor(clock.now().getTime() / DAY) * DAY + DAY);
+    const from = instantOf(q.from, 'from') ?? new Date(to.getTime() - FEES_DEFAULT_DAYS * DAY);
+    if (from >= to) throw new ApiError('validation_error', 'from must be before to', { param: 'from' });
+    if (to.getTime() - from.getTime() > FEES_MAX_DAYS * DAY)
+      throw new ApiError('validation_error', `The period is ${FEES_MAX_DAYS} days at most`, { param: 'from' });
+    return { from, to };
   }
 
   const missingSession = () => new ApiError('session_required', 'Sign in to the operator console: the session is missing, has expired or was signed out');
@@ -383,6 +408,36 @@ export function createOperatorsService(
       return { object: 'operator_money' as const, totals: await ledger.totals() };
     },
 
+    /** Fee revenue per UTC day, mode, currency and merchant, with the period's totals. */
+    async fees(q: FeesFilter) {
+      const period = feePeriod(q);
+      const data = await ledger.feeRevenue({ ...period, mode: q.mode, currency: q.currency });
+      const sums = new Map<string, { mode: 'test' | 'live'; currency: Currency; minor: bigint }>();
+      for (const d of data) {
+        const key = `${d.mode}:${d.currency}`;
+        const sum = sums.get(key) ?? { mode: d.mode, currency: d.currency, minor: 0n };
+        sum.minor += BigInt(d.minor);
+        sums.set(key, sum);
+      }
+      const totals = [...sums.values()].map((t) => ({
+        mode: t.mode,
+        currency: t.currency,
+        amount: formatAmount(t.minor, t.currency),
+        minor: t.minor.toString(),
+      }));
+      return { object: 'operator_fees' as const, from: period.from.toISOString(), to: period.to.toISOString(), data, totals };
+    },
+
+    /** The same report as a CSV download, one row per day, mode, currency and merchant. */
+    feesCsv(q: FeesFilter): NodeJS.ReadableStream {
+      const period = feePeriod(q);
+      return csvStream(['day', 'mode', 'currency', 'merchant_id', 'amount', 'amount_minor', 'transfers'], async (write) => {
+        for (const d of await ledger.feeRevenue({ ...period, mode: q.mode, currency: q.currency })) {
+          await write([d.day, d.mode, d.currency, d.merchantId, d.amount, d.minor, d.transfers]);
+        }
+      });
+    },
+
     /** Runs `ledger verify` now (the books and the balance statements); the run and its outcome go to the audit log. */
     async verifyLedger(s: OperatorSession) {
       const report = await verifyBooks();
@@ -477,7 +532,13 @@ export function createOperatorsService(
           limits: limits.filter((l) => l.livemode === (u.mode === 'live') && l.tier === 0),
         });
       }
-      await record(db, s, { action: 'customer.looked_up', targetType: 'customer', targetId: phoneNumber, after: { found: data.map((c) => c.id) } });
+      // The log keeps who looked for which customer, not a number anyone reading it could call.
+      await record(db, s, {
+        action: 'customer.looked_up',
+        targetType: 'customer',
+        targetId: maskPhoneNumber(phoneNumber),
+        after: { found: data.map((c) => c.id) },
+      });
       return { object: 'list' as const, data };
     },
 
@@ -494,6 +555,13 @@ export function createOperatorsService(
         }),
       );
       return { object: 'customer_lock' as const, id: after.id, locked: after.locked_at !== null, lockedReason: after.locked_reason };
+    },
+
+    /** Sends the customer the password reset code by SMS (as POST /auth/password-reset); audited. */
+    async sendPasswordReset(s: OperatorSession, id: string) {
+      const { user, expiresAt } = await users.sendPasswordResetForOperator(id);
+      await record(db, s, { action: 'customer.password_reset_sent', targetType: 'customer', targetId: user.id, after: { channel: 'sms' } });
+      return { object: 'customer_password_reset' as const, id: user.id, channel: 'sms' as const, expiresAt: expiresAt.toISOString() };
     },
 
     customerLimits: async () => ({ object: 'list' as const, data: await customerLimits.list() }),

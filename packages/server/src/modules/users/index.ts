@@ -1,7 +1,7 @@
 // The users module: end users, registration, /auth/web and access tokens.
 export * from './users.service.ts';
 export * from './users.schema.ts';
-export { assertPasswordPolicy, assertPhoneNumber, PASSWORD_MAX_LENGTH } from './users.policy.ts';
+export { assertPasswordPolicy, assertPhoneNumber, maskPhoneNumber, PASSWORD_MAX_LENGTH } from './users.policy.ts';
 export { default as usersRoutes } from './users.routes.ts';
 export { usersDashboardRoutes } from './users.dashboard.ts';
 export {

@@ -18,6 +18,18 @@ export function assertPhoneNumber(value: string, param = 'phoneNumber'): string 
   return value;
 }
 
+/**
+ * A phone number as a log may keep it: the country code and the last two digits, the rest
+ * starred (+237*******01). Enough to tell two lookups apart, not enough to call the customer.
+ */
+export function maskPhoneNumber(value: string): string {
+  const country = parsePhoneNumberFromString(value)?.countryCallingCode ?? '';
+  const digits = value.replace(/\D/g, '');
+  const rest = digits.slice(country.length);
+  if (rest.length <= 2) return `+${country}${'*'.repeat(rest.length)}`;
+  return `+${country}${'*'.repeat(rest.length - 2)}${rest.slice(-2)}`;
+}
+
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
 

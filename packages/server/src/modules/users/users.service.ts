@@ -218,6 +218,19 @@ export function createUsersService(
     return user;
   }
 
+  /** A fresh password reset code, stored as a keyed hash (it replaces the last one), sent by SMS. */
+  async function sendReset(merchant: Scope & { merchantLanguage?: string }, user: UserRow, requested: readonly string[]): Promise<void> {
+    const code = generateCode(random);
+    await repo.saveReset(db, {
+      user_id: user.id,
+      code_hash: hashCode(config.masterKey, `reset:${user.id}`, code),
+      expires_at: codeExpiry(),
+      created_at: clock.now(),
+    });
+    await throttle.clear(subject('reset', user.mode, user.phone_number));
+    await sms(merchant, user, requested, 'users.reset', 'users.resetSubject', { code, minutes });
+  }
+
   /** A fresh verification code for the customer's phone: stored as a keyed hash, sent by SMS. */
   async function sendVerification(merchant: MerchantContext, user: UserRow, requested: readonly string[]): Promise<void> {
     const code = generateCode(random);
@@ -417,18 +430,22 @@ export function createUsersService(
       const phoneNumber = assertPhoneNumber(input.phoneNumber);
       await throttle.send(subject('send:reset', scope.mode, phoneNumber));
       const user = await repo.findUserByPhone(db, scope.mode, phoneNumber);
-      if (user) {
-        const code = generateCode(random);
-        await repo.saveReset(db, {
-          user_id: user.id,
-          code_hash: hashCode(config.masterKey, `reset:${user.id}`, code),
-          expires_at: codeExpiry(),
-          created_at: clock.now(),
-        });
-        await throttle.clear(subject('reset', scope.mode, phoneNumber));
-        await sms(merchant, user, requested, 'users.reset', 'users.resetSubject', { code, minutes });
-      }
+      if (user) await sendReset(merchant, user, requested);
       return { object: 'password_reset', phoneNumber, channel: 'sms', expiresAt: codeExpiry().toISOString() };
+    },
+
+    /**
+     * The operator console (support): the same reset code by SMS as POST /auth/password-reset,
+     * to a customer named by id, through the merchant that registered them (its language when
+     * the customer chose none). The number's send limit applies as for the customer's own request.
+     */
+    async sendPasswordResetForOperator(id: string): Promise<{ user: UserRow; expiresAt: Date }> {
+      const user = await repo.findAnyUser(db, id);
+      if (!user) throw new ApiError('not_found', `No customer ${id}`, { param: 'id' });
+      await throttle.send(subject('send:reset', user.mode, user.phone_number));
+      const merchantLanguage = await collaborators.merchantLanguage?.(user.merchant_id);
+      await sendReset({ merchantId: user.merchant_id, mode: user.mode, merchantLanguage }, user, []);
+      return { user, expiresAt: codeExpiry() };
     },
 
     /**
