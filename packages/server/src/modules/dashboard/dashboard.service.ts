@@ -5,11 +5,11 @@ import { csvStream, textCell } from '../../platform/csv.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { type Language, translator } from '../../platform/i18n.ts';
+import type { Language } from '../../platform/i18n.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { newId } from '../../platform/ids.ts';
 import { maskPhone } from '../../platform/codes.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
+import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginRules } from '../../platform/throttle.ts';
 import type { ChargesService, HourFigures, RefundBody } from '../charges/index.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
@@ -17,9 +17,9 @@ import type { TopupsService } from '../topups/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentStatus, IntentsService } from '../intents/index.ts';
 import { type Caller, type KeyMode, type KeyPermissions, scopeOf } from '../../platform/tenancy.ts';
-import { type KeyKind, type KeyView, type MerchantsService, permissionsOfKey, restrictedPermissions, type TeamRole } from '../merchants/index.ts';
+import type { MerchantsService } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
-import { assertPasswordPolicy, type UsersService } from '../users/index.ts';
+import type { UsersService } from '../users/index.ts';
 import type { EventBody, WebhooksService } from '../webhooks/index.ts';
 import { type AuditRow, dashboardRepository as repo } from './dashboard.repository.ts';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry, type DashboardAudit, instantOf } from '../../platform/http/dashboard-api.ts';
@@ -236,38 +236,6 @@ export function createDashboardService(
     };
   }
 
-  /**
-   * Whether this member may issue a key of this kind and permissions in this mode: 403
-   * `permission_denied` naming what their role lacks; in live mode, a secret or restricted key
-   * needs a fresh TOTP code (publishable keys only start customers' flows).
-   */
-  async function mayIssue(
-    session: DashboardSession,
-    scope: Caller,
-    kind: KeyKind,
-    permissions: KeyPermissions | null,
-    code: string | undefined,
-    address: string,
-  ) {
-    const beyond = keyBeyondRole(session.role, kind, permissions);
-    if (beyond.length > 0) {
-      const what =
-        kind === 'secret'
-          ? 'A secret key may do everything, so only an owner creates one: create a restricted key instead'
-          : `The key would have ${beyond.join(', ')}`;
-      throw new ApiError('permission_denied', `${what}; your role (${session.role}) cannot give a key more than it may do`, {
-        extra: { role: session.role, permission: beyond[0] ?? null },
-      });
-    }
-    if (scope.mode === 'live' && kind !== 'publishable') await account.confirmFreshCode(session, code, address);
-  }
-
-  async function keyOfMode(scope: Caller, keyId: string): Promise<KeyView> {
-    const key = (await merchants.listKeys(scope.merchantId)).find((k) => k.id === keyId && k.mode === scope.mode);
-    if (!key) throw new ApiError('not_found', `No ${scope.mode} API key ${keyId}`, { param: 'id' });
-    return key;
-  }
-
   /** The publishable key the hosted checkout embeds for this merchant and mode, made on first use. */
   async function checkoutKey(merchantId: string, mode: KeyMode): Promise<string> {
     for (let round = 0; round < 3; round++) {
@@ -324,35 +292,6 @@ export function createDashboardService(
       recordProblem: async () => {},
       transaction: (db, fn) => db.transaction().execute(fn),
     };
-  }
-
-  /**
-   * The invitation e-mail through the messaging module, in the inviter's language (theirs, else
-   * the merchant's). With SMTP configured it is sent (live channel); without, in development and
-   * tests it lands in the test-mode outbox (GET /test/messages shows it), and in production it is
-   * refused (503 `unavailable`) unless CAISSE_LIVE_OUTBOX allows the live outbox, which keeps the
-   * text without the link's token.
-   */
-  async function sendInvitation(
-    actor: Actor & { language?: Language | null; merchantLanguage?: Language; merchantName?: string },
-    email: string,
-    role: TeamRole,
-    link: string,
-    token: string,
-  ) {
-    const t = translator({ saved: actor.language ?? null, merchantDefault: actor.merchantLanguage });
-    const merchant = actor.merchantName ?? '';
-    const mode = config.messaging.email.provider === 'smtp' || config.mode === 'production' ? 'live' : 'test';
-    await messaging.send({
-      merchantId: actor.merchantId,
-      mode,
-      userId: null,
-      channel: 'email',
-      to: email,
-      subject: t.text('dashboard.invitationSubject', { merchant }),
-      body: t.text('dashboard.invitation', { inviter: actor.email, merchant, role, link }),
-      code: token,
-    });
   }
 
   return {
@@ -630,159 +569,38 @@ export function createDashboardService(
       };
     },
 
-    // ---- API keys -----------------------------------------------------------------------------
-
-    async listKeys(scope: Caller) {
-      const data = (await merchants.listKeys(scope.merchantId)).filter((k) => k.mode === scope.mode).reverse();
-      return { data, hasMore: false };
-    },
+    // ---- what the merchants module's keys and team pages ask of sessions ----------------------
 
     /**
-     * Creates a key within the member's role (docs/decisions/0026-restricted-keys-and-two-factor.md); a live secret
-     * or restricted key also needs a fresh TOTP code. The audit entry names what the key may do.
+     * Whether this member may issue a key of this kind and permissions in this mode: 403
+     * `permission_denied` naming what their role lacks; in live mode, a secret or restricted key
+     * needs a fresh TOTP code (publishable keys only start customers' flows).
      */
-    async createKey(
+    async assertMayIssueKey(
       session: DashboardSession,
-      scope: Caller,
-      input: { name: string; kind: KeyKind; allowedOrigins?: string[]; permissions?: KeyPermissions; code?: string },
+      mode: KeyMode | undefined,
+      key: { kind: 'publishable' | 'secret' | 'restricted'; permissions: KeyPermissions | null; code?: string },
       address: string,
-    ) {
-      const permissions = input.kind === 'restricted' ? restrictedPermissions(input.permissions) : null;
-      await mayIssue(session, scope, input.kind, permissions, input.code, address);
-      return db.transaction().execute(async (tx) => {
-        const key = await merchants.createKey(
-          scope.merchantId,
-          { kind: input.kind, mode: scope.mode, name: input.name, allowedOrigins: input.allowedOrigins, permissions: permissions ?? input.permissions },
-          tx,
-        );
-        await record(tx, session, {
-          mode: scope.mode,
-          action: 'key.created',
-          targetId: key.id,
-          details: { name: key.name, kind: key.kind, permissions: permissionsOfKey(key.kind, key.permissions) },
+    ): Promise<void> {
+      const beyond = keyBeyondRole(session.role, key.kind, key.permissions);
+      if (beyond.length > 0) {
+        const what =
+          key.kind === 'secret'
+            ? 'A secret key may do everything, so only an owner creates one: create a restricted key instead'
+            : `The key would have ${beyond.join(', ')}`;
+        throw new ApiError('permission_denied', `${what}; your role (${session.role}) cannot give a key more than it may do`, {
+          extra: { role: session.role, permission: beyond[0] ?? null },
         });
-        return key;
-      });
+      }
+      if (mode === 'live' && key.kind !== 'publishable') await account.confirmFreshCode(session, key.code, address);
     },
 
-    /** Rolling issues a new key that does what the old one did: the same rules as creating it. */
-    async rollKey(session: DashboardSession, scope: Caller, keyId: string, input: { graceSeconds: number; code?: string }, address: string) {
-      const old = await keyOfMode(scope, keyId);
-      await mayIssue(session, scope, old.kind, old.permissions, input.code, address);
-      const rolled = await merchants.rollKey(scope.merchantId, keyId, input.graceSeconds);
-      await record(db, session, {
-        mode: scope.mode,
-        action: 'key.rolled',
-        targetId: keyId,
-        details: { newKeyId: rolled.new.id, graceSeconds: input.graceSeconds, kind: old.kind, permissions: permissionsOfKey(old.kind, old.permissions) },
-      });
-      return rolled;
-    },
+    /** Signs in a user who proved who they are elsewhere (an accepted invitation). */
+    openSession,
 
-    async revokeKey(actor: Actor, scope: Caller, keyId: string) {
-      await keyOfMode(scope, keyId);
-      const key = await merchants.revokeKey(scope.merchantId, keyId);
-      await record(db, actor, { mode: scope.mode, action: 'key.revoked', targetId: keyId, details: { name: key.name } });
-      return key;
-    },
-
-    async setAllowedOrigins(actor: Actor, scope: Caller, keyId: string, origins: string[]) {
-      await keyOfMode(scope, keyId);
-      const key = await merchants.setAllowedOrigins(scope.merchantId, keyId, origins);
-      await record(db, actor, { mode: scope.mode, action: 'key.origins_changed', targetId: keyId, details: { allowedOrigins: key.allowedOrigins } });
-      return key;
-    },
-
-    // ---- team ---------------------------------------------------------------------------------
-
-    team: {
-      list: (actor: Actor) => merchants.listTeam(actor.merchantId),
-
-      /**
-       * Invites an e-mail address with a role, then sends its e-mail (in the inviter's language)
-       * once the invitation is committed; an e-mail the provider refuses revokes the invitation, so
-       * no link is pending that nobody received.
-       */
-      async invite(actor: Actor, input: { email: string; role: TeamRole }, base: string) {
-        const { invitation, token } = await db.transaction().execute(async (tx) => {
-          const made = await merchants.invite(actor.merchantId, { ...input, by: { id: actor.userId, email: actor.email } }, tx);
-          await record(tx, actor, {
-            mode: null,
-            action: 'member.invited',
-            targetId: made.invitation.id,
-            details: { email: made.invitation.email, role: made.invitation.role },
-          });
-          return made;
-        });
-        try {
-          // `base`: CAISSE_PUBLIC_URL, else the address the server listens on (never a request header).
-          await sendInvitation(actor, invitation.email, invitation.role, `${base}/dashboard/invitations/${token}`, token);
-        } catch (err) {
-          await db.transaction().execute((tx) => merchants.revokeInvitation(tx, actor.merchantId, invitation.id));
-          throw err;
-        }
-        return invitation;
-      },
-
-      async revokeInvitation(actor: Actor, id: string) {
-        return db.transaction().execute(async (tx) => {
-          const invitation = await merchants.revokeInvitation(tx, actor.merchantId, id);
-          await record(tx, actor, { mode: null, action: 'invitation.revoked', targetId: id, details: { email: invitation.email } });
-          return invitation;
-        });
-      },
-
-      async setRole(actor: Actor, userId: string, role: TeamRole) {
-        return db.transaction().execute(async (tx) => {
-          const { before, member } = await merchants.setMemberRole(tx, actor.merchantId, userId, role);
-          if (before !== role)
-            await record(tx, actor, { mode: null, action: 'member.role_changed', targetId: userId, details: { email: member.email, from: before, to: role } });
-          return member;
-        });
-      },
-
-      /** Removes a member: their sessions end in the same transaction (their next request is 401). */
-      async remove(actor: Actor, userId: string) {
-        await db.transaction().execute(async (tx) => {
-          await repo.deleteUserSessions(tx, userId);
-          const member = await merchants.removeMember(tx, actor.merchantId, userId);
-          await record(tx, actor, { mode: null, action: 'member.removed', targetId: userId, details: { email: member.email, role: member.role } });
-        });
-      },
-
-      /** What the invitation page shows before the password is chosen (404/410 as acceptance would). */
-      async invitation(token: string) {
-        const i = await merchants.openInvitation(token);
-        return {
-          object: 'dashboard_invitation_preview' as const,
-          email: i.email,
-          role: i.role,
-          merchant: { name: i.merchant_name },
-          expiresAt: i.expires_at.toISOString(),
-        };
-      },
-
-      /**
-       * Accepts an invitation: the password (the customers' rules: 8 characters at least, not a
-       * common one), then the account and a session, as a sign-in.
-       */
-      async accept(input: { token: string; password: string; language?: Language | null }, client: Client) {
-        const preview = await merchants.openInvitation(input.token);
-        assertPasswordPolicy(input.password, preview.email);
-        const passwordHash = await hashPassword(input.password);
-        const accepted = await db.transaction().execute(async (tx) => {
-          const done = await merchants.acceptInvitation(tx, input.token, { passwordHash, language: input.language ?? null });
-          const actor = { userId: done.user.id, email: done.user.email, merchantId: done.merchantId };
-          await record(tx, actor, {
-            mode: null,
-            action: 'invitation.accepted',
-            targetId: done.invitation.id,
-            details: { email: done.user.email, role: done.user.role },
-          });
-          return done;
-        });
-        return openSession(accepted.user.id, client);
-      },
+    /** Ends every session of a user in `tx` (a removed member). */
+    endSessions: async (tx: Tx, userId: string): Promise<void> => {
+      await repo.deleteUserSessions(tx, userId);
     },
 
     // ---- audit log ----------------------------------------------------------------------------
