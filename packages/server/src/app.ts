@@ -33,6 +33,7 @@ import { connectorsRoutes, registerProviderMetrics } from './modules/connectors/
 import { payoutsDashboardRoutes, payoutsRoutes } from './modules/payouts/index.ts';
 import { paymentLinksDashboardRoutes, paymentLinksRoutes } from './modules/paymentlinks/index.ts';
 import { methodsDashboardRoutes, methodsRoutes } from './modules/methods/index.ts';
+import { merchantsDashboardRoutes } from './modules/merchants/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -151,6 +152,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
       payoutsDashboardRoutes,
       messagingDashboardRoutes,
       usersDashboardRoutes,
+      merchantsDashboardRoutes,
     ],
   });
   await app.register(operatorRoutes);

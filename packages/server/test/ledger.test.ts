@@ -13,6 +13,7 @@ import { createServices } from '../src/services.ts';
 import { loadConfig } from '../src/config.ts';
 import { openPglite } from '../src/platform/db.ts';
 import { migrate } from '../src/platform/migrations.ts';
+import { minorUnits } from '../src/platform/money.ts';
 import { call, createMerchant, createTestContext, onPostgres, seedDataDir, sk, TEST_MASTER_KEY, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
@@ -58,7 +59,7 @@ describe('transfers', () => {
         reference: 'pi_test1',
         from: wallet.id,
         to: merchant.id,
-        amount: 1200n,
+        amount: minorUnits(1200n),
         currency: 'XAF',
       }),
     );
@@ -81,7 +82,7 @@ describe('transfers', () => {
     const before = await ctx.services.ledger.verify();
     const attempt = ctx.deps.db
       .transaction()
-      .execute((tx) => ctx.services.ledger.transfer(tx, { ...scope(), kind: 'charge', from: wallet.id, to: merchant.id, amount: 1001n }));
+      .execute((tx) => ctx.services.ledger.transfer(tx, { ...scope(), kind: 'charge', from: wallet.id, to: merchant.id, amount: minorUnits(1001n) }));
     await expect(attempt).rejects.toMatchObject({ code: 'insufficient_funds', status: 402 });
     const after = await ctx.services.ledger.verify();
     expect(after.transfers).toBe(before.transfers);
@@ -106,11 +107,11 @@ describe('transfers', () => {
         ],
       }),
     ).rejects.toThrow(/sum to -1/);
-    await expect(run({ ...base, from: wallet.id, to: foreign.id, amount: 10n })).rejects.toThrow(/another merchant/);
-    await expect(run({ ...base, from: wallet.id, to: eur.id, amount: 10n })).rejects.toThrow(/sum to/);
-    await expect(run({ ...base, from: wallet.id, to: merchant.id, amount: 10n, currency: 'EUR' })).rejects.toThrow(/not in EUR/);
-    await expect(run({ ...base, from: wallet.id, to: wallet.id, amount: 10n })).rejects.toThrow(/twice/);
-    await expect(run({ ...base, from: wallet.id, to: merchant.id, amount: 0n })).rejects.toThrow(/non-zero/);
+    await expect(run({ ...base, from: wallet.id, to: foreign.id, amount: minorUnits(10n) })).rejects.toThrow(/another merchant/);
+    await expect(run({ ...base, from: wallet.id, to: eur.id, amount: minorUnits(10n) })).rejects.toThrow(/sum to/);
+    await expect(run({ ...base, from: wallet.id, to: merchant.id, amount: minorUnits(10n), currency: 'EUR' })).rejects.toThrow(/not in EUR/);
+    await expect(run({ ...base, from: wallet.id, to: wallet.id, amount: minorUnits(10n) })).rejects.toThrow(/twice/);
+    await expect(run({ ...base, from: wallet.id, to: merchant.id, amount: minorUnits(0n) })).rejects.toThrow(/non-zero/);
     expect((await ctx.services.ledger.verify()).ok).toBe(true);
   });
 });
@@ -150,8 +151,8 @@ describe('the database enforces the rules too', () => {
     const userId = await testUser('100');
     const { wallet, merchant } = await accounts(userId);
     const run = ctx.deps.db.transaction().execute(async (tx) => {
-      await ctx.services.ledger.transfer(tx, { ...scope(), kind: 'charge', from: wallet.id, to: merchant.id, amount: 60n });
-      await ctx.services.ledger.transfer(tx, { ...scope(), kind: 'charge', from: wallet.id, to: merchant.id, amount: 60n });
+      await ctx.services.ledger.transfer(tx, { ...scope(), kind: 'charge', from: wallet.id, to: merchant.id, amount: minorUnits(60n) });
+      await ctx.services.ledger.transfer(tx, { ...scope(), kind: 'charge', from: wallet.id, to: merchant.id, amount: minorUnits(60n) });
     });
     await expect(run).rejects.toBeInstanceOf(ApiError);
     await expect(run).rejects.toMatchObject({ code: 'insufficient_funds' });
@@ -265,7 +266,7 @@ describe('GET /balance', () => {
       const q = { merchantId: own.merchantId, mode: 'test' as const, currency: 'XAF' as const };
       const wallet = await ctx.services.ledger.userWallet(tx, { ...q, userId });
       const balance = await ctx.services.ledger.merchantBalance(tx, q);
-      await ctx.services.ledger.transfer(tx, { ...q, kind: 'charge', from: wallet.id, to: balance.id, amount: 700n });
+      await ctx.services.ledger.transfer(tx, { ...q, kind: 'charge', from: wallet.id, to: balance.id, amount: minorUnits(700n) });
     });
     expect((await call(ctx.app, 'GET', '/balance', sk(own))).json().available).toEqual([{ currency: 'XAF', amount: '700' }]);
     const live = await call(ctx.app, 'GET', '/balance', { apiKey: own.live.apiKey, secretKey: own.live.secretKey });
@@ -294,7 +295,7 @@ describe.runIf(onPostgres)('concurrency (PostgreSQL)', () => {
         while (to === from) to = pick();
         // Some three-legged transfers too: two wallets pay the merchant at once.
         const three = Math.random() < 0.2;
-        const amount = BigInt(1 + Math.floor(Math.random() * 900));
+        const amount = minorUnits(1 + Math.floor(Math.random() * 900));
         try {
           await ctx.deps.db.transaction().execute(async (tx) => {
             if (three) {

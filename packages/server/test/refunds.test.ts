@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { minorUnits } from '../src/platform/money.ts';
 import { call, createMerchant, createTestContext, onPostgres, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 import { authorize, charge, createIntent, eventTypes, expectLedgerClean, merchantMinor, newUser, problem, type TestUser, walletMinor } from './flow.support.ts';
 
@@ -117,7 +118,14 @@ describe('refunds', () => {
     await ctx.deps.db.transaction().execute(async (tx) => {
       const balance = await ctx.services.ledger.merchantBalance(tx, { merchantId: t.merchantId, mode: 'test', currency: 'XAF' });
       const external = await ctx.services.ledger.externalAccount(tx, { merchantId: t.merchantId, mode: 'test', currency: 'XAF' });
-      await ctx.services.ledger.transfer(tx, { merchantId: t.merchantId, mode: 'test', kind: 'payout', from: balance.id, to: external.id, amount: 3000n });
+      await ctx.services.ledger.transfer(tx, {
+        merchantId: t.merchantId,
+        mode: 'test',
+        kind: 'payout',
+        from: balance.id,
+        to: external.id,
+        amount: minorUnits(3000n),
+      });
     });
     const res = await call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(t), {});
     expect(res.statusCode, res.body).toBe(201);

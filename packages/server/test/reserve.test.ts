@@ -10,6 +10,7 @@ import type { LedgerService } from '../src/modules/ledger/index.ts';
 import type { MomoSandbox } from '../src/modules/connectors/index.ts';
 import { DAY, HOUR, SECOND } from '../src/platform/clock.ts';
 import { reserveOf } from '../src/platform/fees.ts';
+import { minorUnits } from '../src/platform/money.ts';
 import { appWithSandbox } from './connectors.support.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
 import { call, createMerchant, onPostgres, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
@@ -52,11 +53,11 @@ const releaseTransfers = (m: TestMerchant) =>
 
 describe('the rolling reserve', () => {
   it('rounds the share half up, like fees', () => {
-    expect(reserveOf(9850n, 1000)).toBe(985n);
-    expect(reserveOf(15n, 1000)).toBe(2n); // 1.5 → 2
-    expect(reserveOf(14n, 1000)).toBe(1n); // 1.4 → 1
-    expect(reserveOf(100n, 10_000)).toBe(100n);
-    expect(reserveOf(0n, 1000)).toBe(0n);
+    expect(reserveOf(minorUnits(9850n), 1000)).toBe(985n);
+    expect(reserveOf(minorUnits(15n), 1000)).toBe(2n); // 1.5 → 2
+    expect(reserveOf(minorUnits(14n), 1000)).toBe(1n); // 1.4 → 1
+    expect(reserveOf(minorUnits(100n), 10_000)).toBe(100n);
+    expect(reserveOf(minorUnits(0n), 1000)).toBe(0n);
   });
 
   it("holds the share of each charge's net, shows it with its release date, and releases it after N days exactly once", async () => {

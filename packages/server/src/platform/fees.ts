@@ -1,3 +1,5 @@
+import type { MinorUnits } from './money.ts';
+
 /**
  * Fee arithmetic (docs/spec/money-out.md), in integer minor units only. A schedule is a percentage in basis
  * points (150 = 1.5 %) plus a fixed amount in the currency's minor units. Rounding is half up to
@@ -7,8 +9,8 @@
 export interface FeeSchedule {
   /** Basis points: 1 % = 100. 0 to 10 000. */
   bps: number;
-  /** Fixed part, in the currency's minor units (never negative). */
-  fixedMinor: bigint;
+  /** Fixed part, in the currency's minor units. */
+  fixedMinor: MinorUnits;
 }
 
 /** a × b / c rounded half up, for non-negative bigints (c > 0). */
@@ -16,11 +18,14 @@ export function mulDivHalfUp(a: bigint, b: bigint, c: bigint): bigint {
   return (a * b * 2n + c) / (2n * c);
 }
 
+/** An amount's share, half up: the result of non-negative operands is never negative. */
+const share = (a: MinorUnits, b: bigint, c: bigint) => mulDivHalfUp(a, b, c) as MinorUnits;
+
 /** The fee of a payment of `amount`: amount × bps / 10 000 (half up) + fixed, at most the amount. */
-export function feeOf(amount: bigint, schedule: FeeSchedule): bigint {
-  if (amount <= 0n) return 0n;
-  const fee = mulDivHalfUp(amount, BigInt(schedule.bps), 10_000n) + schedule.fixedMinor;
-  return fee > amount ? amount : fee;
+export function feeOf(amount: MinorUnits, schedule: FeeSchedule): MinorUnits {
+  if (amount <= 0n) return 0n as MinorUnits;
+  const fee = share(amount, BigInt(schedule.bps), 10_000n) + schedule.fixedMinor;
+  return (fee > amount ? amount : fee) as MinorUnits;
 }
 
 /**
@@ -29,17 +34,18 @@ export function feeOf(amount: bigint, schedule: FeeSchedule): bigint {
  * once the whole amount is back (rounding never drifts): fee × refundedAfter / amount (half up)
  * minus what earlier refunds returned.
  */
-export function feeReturned(q: { amount: bigint; fee: bigint; refundedBefore: bigint; refund: bigint }): bigint {
+export function feeReturned(q: { amount: MinorUnits; fee: MinorUnits; refundedBefore: MinorUnits; refund: MinorUnits }): MinorUnits {
   const after = q.refundedBefore + q.refund;
-  if (after >= q.amount) return q.fee - mulDivHalfUp(q.fee, q.refundedBefore, q.amount);
-  return mulDivHalfUp(q.fee, after, q.amount) - mulDivHalfUp(q.fee, q.refundedBefore, q.amount);
+  // The running total only grows, so each difference is never negative.
+  if (after >= q.amount) return (q.fee - share(q.fee, q.refundedBefore, q.amount)) as MinorUnits;
+  return (share(q.fee, after, q.amount) - share(q.fee, q.refundedBefore, q.amount)) as MinorUnits;
 }
 
 /**
  * The rolling reserve's share of a charge's net: net × bps / 10 000, half up like fees (never
  * more than the net, since bps is at most 10 000).
  */
-export function reserveOf(net: bigint, bps: number): bigint {
-  if (net <= 0n || bps <= 0) return 0n;
-  return mulDivHalfUp(net, BigInt(bps), 10_000n);
+export function reserveOf(net: MinorUnits, bps: number): MinorUnits {
+  if (net <= 0n || bps <= 0) return 0n as MinorUnits;
+  return share(net, BigInt(bps), 10_000n);
 }

@@ -3,7 +3,7 @@ import { csvStream, textCell } from '../../platform/csv.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { assertCurrency, type Currency, formatAmount } from '../../platform/money.ts';
+import { assertCurrency, type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import { feeReturned, reserveOf } from '../../platform/fees.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { AccountRow, LedgerService } from '../ledger/index.ts';
@@ -147,7 +147,15 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
           const available = await ledger.merchantBalance(tx, { ...scope, currency });
           const [from, to] = sum > 0n ? [pending, available] : [available, pending];
           transferId = (
-            await ledger.transfer(tx, { ...scope, kind: 'settlement', reference: null, currency, from: from.id, to: to.id, amount: sum > 0n ? sum : -sum })
+            await ledger.transfer(tx, {
+              ...scope,
+              kind: 'settlement',
+              reference: null,
+              currency,
+              from: from.id,
+              to: to.id,
+              amount: minorUnits(sum > 0n ? sum : -sum),
+            })
           ).id;
         }
         await repo.markAvailable(
@@ -181,7 +189,15 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
           const reserve = await ledger.merchantReserve(tx, { ...scope, currency });
           const available = await ledger.merchantBalance(tx, { ...scope, currency });
           transferId = (
-            await ledger.transfer(tx, { ...scope, kind: 'reserve_release', reference: null, currency, from: reserve.id, to: available.id, amount: sum })
+            await ledger.transfer(tx, {
+              ...scope,
+              kind: 'reserve_release',
+              reference: null,
+              currency,
+              from: reserve.id,
+              to: available.id,
+              amount: minorUnits(sum),
+            })
           ).id;
           const now = clock.now();
           const entries = holds
@@ -250,7 +266,8 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
     reserveFor(merchant: Pick<MerchantContext, 'reserve'>, net: bigint, at: Date = clock.now()): { amount: bigint; releaseOn: Date } {
       const terms = merchant.reserve;
       if (!terms) return { amount: 0n, releaseOn: at };
-      return { amount: reserveOf(net, terms.bps), releaseOn: new Date(at.getTime() + terms.days * DAY) };
+      // A net below zero holds nothing back, as reserveOf does for zero.
+      return { amount: reserveOf(minorUnits(net > 0n ? net : 0n), terms.bps), releaseOn: new Date(at.getTime() + terms.days * DAY) };
     },
 
     /**
@@ -332,7 +349,12 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
     ): Promise<{ drawn: bigint; account: AccountRow | undefined }> {
       const hold = await repo.lockHoldOf(tx, p.intentId);
       if (!hold) return { drawn: 0n, account: undefined };
-      const share = feeReturned({ amount: p.amount, fee: hold.amount_minor, refundedBefore: p.refundedBefore, refund: p.refund });
+      const share = feeReturned({
+        amount: minorUnits(p.amount),
+        fee: minorUnits(hold.amount_minor),
+        refundedBefore: minorUnits(p.refundedBefore),
+        refund: minorUnits(p.refund),
+      });
       const drawn = share < hold.remaining_minor ? share : hold.remaining_minor;
       if (drawn <= 0n) return { drawn: 0n, account: undefined };
       await repo.setRemaining(tx, hold.id, hold.remaining_minor - drawn);
@@ -363,7 +385,7 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
       const transit = await ledger.payoutTransit(tx, { ...scope, currency: p.currency });
       const transfer = await ledger.transfer(
         tx,
-        { ...scope, kind: 'payout', reference: p.payoutId, currency: p.currency, from: available.id, to: transit.id, amount: p.amount },
+        { ...scope, kind: 'payout', reference: p.payoutId, currency: p.currency, from: available.id, to: transit.id, amount: minorUnits(p.amount) },
         [available, transit],
       );
       await repo.record(
@@ -396,7 +418,7 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
         currency: p.currency,
         from: transit.id,
         to: clearing.id,
-        amount: p.amount,
+        amount: minorUnits(p.amount),
       });
     },
 
@@ -411,7 +433,7 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
         currency: p.currency,
         from: transit.id,
         to: available.id,
-        amount: p.amount,
+        amount: minorUnits(p.amount),
       });
       await repo.record(
         tx,
@@ -460,7 +482,7 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
         currency: r.currency,
         from: transit.id,
         to: clearing.id,
-        amount: r.amount,
+        amount: minorUnits(r.amount),
       });
     },
 
@@ -518,7 +540,7 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
         currency: p.currency,
         from: clearing.id,
         to: transit.id,
-        amount: p.amount,
+        amount: minorUnits(p.amount),
       });
       await repo.record(
         tx,

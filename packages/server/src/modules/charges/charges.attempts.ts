@@ -8,7 +8,7 @@ import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { feeOf } from '../../platform/fees.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { translator } from '../../platform/i18n.ts';
-import { type Currency, formatAmount } from '../../platform/money.ts';
+import { type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import { type AttemptRule, createThrottle } from '../../platform/throttle.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
@@ -248,7 +248,7 @@ export function createAttemptsService(
       }
       const transferId = ids('transfer');
       const clearing = await ledger.providerClearing(tx, { mode: attempt.mode, provider: attempt.provider, currency });
-      const fee = feeOf(attempt.amount_minor, feeScheduleOf(deps.config, merchant, currency));
+      const fee = feeOf(minorUnits(attempt.amount_minor), feeScheduleOf(deps.config, merchant, currency));
       const pendingAccount = await ledger.merchantPending(tx, { ...scope, currency });
       const reserve = balances.reserveFor(merchant, attempt.amount_minor - fee);
       const postings = chargePostings(

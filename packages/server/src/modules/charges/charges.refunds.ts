@@ -4,7 +4,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { feeReturned } from '../../platform/fees.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
-import { type Currency, formatAmount } from '../../platform/money.ts';
+import { type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
 import {
@@ -226,7 +226,12 @@ export function createMobileRefunds(
         const held = intent.amount_refunded_minor + (await repo.pendingAmount(tx, intentId));
         const amount = refundAmount(body, intent.amount_minor - held, currency);
         assertCanRefund(scope, paid, amount);
-        const feeBack = feeReturned({ amount: intent.amount_minor, fee: intent.fee_minor ?? 0n, refundedBefore: held, refund: amount });
+        const feeBack = feeReturned({
+          amount: minorUnits(intent.amount_minor),
+          fee: minorUnits(intent.fee_minor ?? 0n),
+          refundedBefore: minorUnits(held),
+          refund: minorUnits(amount),
+        });
         const inserted = await repo.insert(tx, newRow(scope, paid, { amount, feeReturned: feeBack, reason: body.reason ?? null, late: false }));
         await balances.holdForRefund(tx, scope, { refundId: inserted.id, intentId, currency, amount, feeReturned: feeBack });
         await answer?.record(tx, 202, mobileRefundView(inserted));

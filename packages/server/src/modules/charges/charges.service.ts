@@ -6,7 +6,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { allAhead } from '../../platform/prepared.ts';
-import { type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
+import { type Currency, formatAmount, minorUnits, parseAmount } from '../../platform/money.ts';
 import { announceEvents } from '../events/index.ts';
 import { type IntentsService, type PublicIntent, publicView, statusAfterFailedCharge, statusAfterRefund } from '../intents/index.ts';
 import type { BalancesService } from '../balances/index.ts';
@@ -116,7 +116,7 @@ export function feeScheduleOf(config: Deps['config'], merchant: Pick<MerchantCon
   const own = merchant.fees;
   const bps = own?.bps ?? config.fees.bps;
   const fixed = own?.fixedMinor ? own.fixedMinor[currency] : undefined;
-  return { bps, fixedMinor: fixed !== undefined ? BigInt(fixed) : own?.fixedMinor ? 0n : (config.fees.fixedMinor[currency] ?? 0n) };
+  return { bps, fixedMinor: minorUnits(fixed !== undefined ? BigInt(fixed) : own?.fixedMinor ? 0n : (config.fees.fixedMinor[currency] ?? 0n)) };
 }
 
 export function createChargesService(
@@ -301,7 +301,7 @@ export function createChargesService(
         // merchant needs, and holds it to the commit. The charge row names the transfer before
         // it exists (the foreign key is checked at commit).
         const transferId = ids('transfer');
-        const fee = feeOf(row.amount_minor, feeSchedule(merchant, currency));
+        const fee = feeOf(minorUnits(row.amount_minor), feeSchedule(merchant, currency));
         await repo.insertCharge(tx, { ...base, status: 'succeeded', failure_code: null, failure_message: null, transfer_id: transferId, fee_minor: fee });
         const paid = await intents.transition(tx, row, 'SUCCEEDED', {
           apiVersion: merchant.pinnedVersion,
@@ -371,7 +371,12 @@ export function createChargesService(
         const balance = source.account;
         const wallet = await ledger.userWallet(tx, { ...scope, userId: charge.user_id, currency });
         // The fee comes back in proportion to what is refunded (exactly all of it once all is refunded).
-        const feeBack = feeReturned({ amount: row.amount_minor, fee: row.fee_minor ?? 0n, refundedBefore: row.amount_refunded_minor, refund: amount });
+        const feeBack = feeReturned({
+          amount: minorUnits(row.amount_minor),
+          fee: minorUnits(row.fee_minor ?? 0n),
+          refundedBefore: minorUnits(row.amount_refunded_minor),
+          refund: minorUnits(amount),
+        });
         // The rolling reserve: out of available, it covers what available cannot; out of pending,
         // the payment's own hold comes back in proportion.
         const drawn =

@@ -1,25 +1,19 @@
-import type { Caller } from '../../platform/tenancy.ts';
+import type { Caller, KeyMode } from '../../platform/tenancy.ts';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCrossSite } from '../../platform/http/same-site.ts';
-import { type DashboardAudit, type DashboardRoutes, type DashboardUser, sendCsv } from '../../platform/http/dashboard-api.ts';
+import { type DashboardAudit, type DashboardRoutes, type DashboardSessions, type DashboardUser, sendCsv } from '../../platform/http/dashboard-api.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { Intent } from '../intents/index.ts';
 import { Refund, RefundBody, refundStatusCode } from '../charges/index.ts';
 import { AUDIT_ACTIONS, type DashboardSession } from './dashboard.service.ts';
 import {
-  ApiKey,
-  ApiKeyList,
-  CreatedApiKey,
-  CreateKeyBody,
   EmptyBody,
   SessionPatch,
   LoginBody,
   ModeIdParams,
   ModeParams,
-  OriginsBody,
   Overview,
   OverviewQuery,
   CustomerDetail,
@@ -29,22 +23,11 @@ import {
   PaymentList,
   PaymentsExportQuery,
   PaymentsQuery,
-  RolledApiKey,
-  RollKeyBody,
   SearchQuery,
   SearchResults,
   Session,
-  AcceptInvitationBody,
   AuditList,
   AuditQuery,
-  IdParams,
-  Invitation,
-  InvitationPreview,
-  InviteBody,
-  Member,
-  RoleBody,
-  Team,
-  TokenParams,
 } from './dashboard.schema.ts';
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
 import registerPages from './dashboard.pages.ts';
@@ -83,6 +66,12 @@ export function requirePermissions(instance: FastifyInstance) {
       );
     }
   });
+}
+
+/** The mode of the path, when it names one (team routes do not). */
+function modeOf(request: FastifyRequest): KeyMode | undefined {
+  const mode = (request.params as { mode?: string } | undefined)?.mode;
+  return mode === 'live' || mode === 'test' ? mode : undefined;
 }
 
 /**
@@ -158,8 +147,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         },
       );
     }
-    const mode = (request.params as { mode?: string } | undefined)?.mode;
-    if (totpRequired(request.dashboardSession, mode === 'live' ? 'live' : undefined)) {
+    if (totpRequired(request.dashboardSession, modeOf(request) === 'live' ? 'live' : undefined)) {
       throw new ApiError(
         'totp_required',
         'Live mode needs two-factor sign-in: enrol an authenticator app on the Account page (POST /dashboard/api/account/totp), then come back',
@@ -172,6 +160,17 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
     mode: req.params.mode,
     pinnedVersion: req.dashboardSession.pinnedVersion,
   });
+
+  app.decorate('dashboardSessions', {
+    assertMayIssueKey: (req, key) => dashboard.assertMayIssueKey(req.dashboardSession, modeOf(req), key, clientOf(req).address),
+    async signIn(req, reply, userId) {
+      const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.openSession(userId, clientOf(req));
+      reply.header('set-cookie', sessionCookie(sessionToken, absoluteExpiresAt, app.deps.clock.now(), production));
+      return view;
+    },
+    endAll: dashboard.endSessions,
+    auditAs: dashboard.auditFor,
+  } satisfies DashboardSessions);
 
   for (const feature of features) await feature(app);
 
@@ -339,66 +338,6 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
     },
   );
 
-  // ---- API keys ---------------------------------------------------------------------------------
-
-  app.get(
-    '/:mode/keys',
-    {
-      config: need('keys:read'),
-      schema: { tags, summary: 'API keys and secret keys of the mode, newest first', params: ModeParams, response: { 200: ApiKeyList } },
-    },
-    async (req) => dashboard.listKeys(scope(req)),
-  );
-
-  app.post(
-    '/:mode/keys',
-    {
-      config: need('keys:write'),
-      schema: {
-        tags,
-        summary: 'Create a key: the answer shows it in full, once',
-        description:
-          "A member creates only keys that do no more than their role may: a secret key (everything) takes an owner; a restricted key (`kind: restricted`, `permissions` per resource) takes a role that has each access it grants (403 `permission_denied` naming what is beyond it). In live mode a secret or restricted key also takes `code`, a fresh code of the member's authenticator app (403 `totp_code_required` without it, 401 `totp_code_invalid` or `totp_code_reused`). The audit entry `key.created` names the permissions granted.",
-        params: ModeParams,
-        body: CreateKeyBody,
-        response: { 201: CreatedApiKey },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await dashboard.createKey(req.dashboardSession, scope(req), req.body, clientOf(req).address)),
-  );
-
-  app.post(
-    '/:mode/keys/:id/roll',
-    {
-      config: need('keys:write'),
-      schema: {
-        tags,
-        summary: 'Roll a key: a new one now, the old one working for the grace period',
-        description:
-          'The new key does what the old one did, so rolling takes what creating it takes: the role, and in live mode a fresh `code` for a secret or restricted key.',
-        params: ModeIdParams,
-        body: RollKeyBody,
-        response: { 200: RolledApiKey },
-      },
-    },
-    async (req) => dashboard.rollKey(req.dashboardSession, scope(req), req.params.id, req.body, clientOf(req).address),
-  );
-
-  app.post(
-    '/:mode/keys/:id/revoke',
-    { config: need('keys:write'), schema: { tags, summary: 'Revoke a key now', params: ModeIdParams, body: EmptyBody, response: { 200: ApiKey } } },
-    async (req) => dashboard.revokeKey(req.dashboardSession, scope(req), req.params.id),
-  );
-
-  app.post(
-    '/:mode/keys/:id/allowed-origins',
-    {
-      config: need('keys:write'),
-      schema: { tags, summary: 'Replace the browser origins allowed to use an API key', params: ModeIdParams, body: OriginsBody, response: { 200: ApiKey } },
-    },
-    async (req) => dashboard.setAllowedOrigins(req.dashboardSession, scope(req), req.params.id, req.body.allowedOrigins),
-  );
-
   // ---- customers --------------------------------------------------------------------------------
 
   app.get(
@@ -428,114 +367,6 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
       },
     },
     async (req) => dashboard.customer(scope(req), req.params.id),
-  );
-
-  // ---- team (no mode: a member is one for test and live) ------------------------------------------
-
-  app.get(
-    '/team',
-    { config: need('team:read'), schema: { tags, summary: 'The team: members with their roles, and pending invitations', response: { 200: Team } } },
-    async (req) => ({ object: 'dashboard_team' as const, ...(await dashboard.team.list(req.dashboardSession)) }),
-  );
-
-  app.post(
-    '/team/invitations',
-    {
-      config: need('team:write'),
-      schema: {
-        tags,
-        summary: 'Invite someone by e-mail with a role',
-        description:
-          "Sends an e-mail (SMTP when configured; the test outbox in development) in the inviter's language with a single-use link `/dashboard/invitations/<token>` valid 7 days; only the token's SHA-256 is kept. A pending invitation of the same address is replaced. Errors: `already_exists` (409: the address has a dashboard account), `validation_error`, `unavailable` (503: no e-mail provider in production).",
-        body: InviteBody,
-        response: { 201: Invitation },
-      },
-    },
-    async (req, reply) =>
-      reply.code(201).send(await dashboard.team.invite(req.dashboardSession, req.body, emailLinkBase(req.server.deps.config, req.server.server))),
-  );
-
-  app.delete(
-    '/team/invitations/:id',
-    {
-      config: need('team:write'),
-      schema: {
-        tags,
-        summary: 'Revoke a pending invitation: its link answers 410 `invitation_revoked` from then on',
-        params: IdParams,
-        response: { 200: Invitation },
-      },
-    },
-    async (req) => dashboard.team.revokeInvitation(req.dashboardSession, req.params.id),
-  );
-
-  app.patch(
-    '/team/members/:id',
-    {
-      config: need('team:write'),
-      schema: {
-        tags,
-        summary: "Change a member's role (applies to their next request)",
-        description: 'Errors: `last_owner` (409: the team would have no owner left), `not_found`.',
-        params: IdParams,
-        body: RoleBody,
-        response: { 200: Member },
-      },
-    },
-    async (req) => dashboard.team.setRole(req.dashboardSession, req.params.id, req.body.role),
-  );
-
-  app.delete(
-    '/team/members/:id',
-    {
-      config: need('team:write'),
-      schema: {
-        tags,
-        summary: 'Remove a member: their account and every session of theirs end at once (their next request is 401)',
-        description: 'Errors: `last_owner` (409), `not_found`.',
-        params: IdParams,
-      },
-    },
-    async (req, reply) => {
-      await dashboard.team.remove(req.dashboardSession, req.params.id);
-      return reply.code(204).send();
-    },
-  );
-
-  app.get(
-    '/invitations/:token',
-    {
-      config: open,
-      schema: {
-        tags,
-        summary: 'What an invitation link invites to (the acceptance page reads it first)',
-        description: 'Errors: `invitation_not_found` (404), `invitation_used`, `invitation_revoked`, `invitation_expired` (410).',
-        params: TokenParams,
-        response: { 200: InvitationPreview },
-      },
-    },
-    async (req) => dashboard.team.invitation(req.params.token),
-  );
-
-  app.post(
-    '/invitations/:token/accept',
-    {
-      config: open,
-      schema: {
-        tags,
-        summary: 'Accept an invitation: choose a password, and be signed in',
-        description:
-          'Creates the dashboard user of the inviting merchant with the invited role, uses the invitation up and signs in (session cookie, the session with its `csrfToken`). Errors: `invitation_not_found` (404), `invitation_used`, `invitation_revoked`, `invitation_expired` (410), `password_weak` (400), `already_exists` (409).',
-        params: TokenParams,
-        body: AcceptInvitationBody,
-        response: { 200: Session },
-      },
-    },
-    async (req, reply) => {
-      const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.team.accept({ token: req.params.token, ...req.body }, clientOf(req));
-      reply.header('set-cookie', sessionCookie(sessionToken, absoluteExpiresAt, app.deps.clock.now(), production));
-      return view;
-    },
   );
 
   // ---- audit log --------------------------------------------------------------------------------

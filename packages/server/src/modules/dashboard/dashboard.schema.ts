@@ -1,6 +1,5 @@
 import { AUDIT_ACTIONS, FilterInstant } from '../../platform/http/dashboard-api.ts';
-import { type Static, type TOptional, Type } from 'typebox';
-import { API_RESOURCES, type ApiResource } from '../../platform/tenancy.ts';
+import { type Static, Type } from 'typebox';
 import { Intent, Refund } from '../intents/index.ts';
 import { Topup } from '../topups/index.ts';
 import { INTENT_STATUSES } from '../intents/index.ts';
@@ -9,7 +8,6 @@ import { Delivery, Event } from '../webhooks/index.ts';
 /** Schemas of the dashboard's own API (/dashboard/api), used by the dashboard web app only. */
 
 const Timestamp = Type.String({ format: 'date-time' });
-const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
 export const LoginBody = Type.Object(
   {
@@ -21,22 +19,7 @@ export const LoginBody = Type.Object(
 
 const Language = Type.Union([Type.Literal('fr'), Type.Literal('en')]);
 
-export const Session = Type.Object({
-  object: Type.Literal('dashboard_session'),
-  email: Type.String(),
-  language: Type.Union([Language, Type.Null()], {
-    description:
-      "The signed-in user's own language (the dashboard's language switch); null: none chosen, so the browser's languages, then the merchant's default, then French decide.",
-  }),
-  merchant: Type.Object({ id: Type.String(), name: Type.String(), language: { ...Language, description: "The merchant's default language" } }),
-  role: Type.Union([Type.Literal('owner'), Type.Literal('developer'), Type.Literal('analyst'), Type.Literal('support')], {
-    description: "The signed-in user's team role",
-  }),
-  permissions: Type.Array(Type.String(), { description: 'What the role may do (dashboard.roles.ts): the page shows only what works' }),
-  csrfToken: Type.String({ description: 'Send it back as `x-csrf-token` on every POST, PATCH and DELETE of /dashboard/api.' }),
-  expiresAt: Type.String({ format: 'date-time', description: 'When the session ends if left idle (30 minutes; 12 hours at most after sign-in).' }),
-  totpEnabled: Type.Boolean({ description: 'Two-factor sign-in is on. Without it, every live-mode route answers 403 `totp_required` (owners must enrol).' }),
-});
+export { Session } from '../../platform/http/dashboard-api.ts';
 
 export const SessionPatch = Type.Object(
   { language: Type.Union([Language, Type.Null()], { description: "fr or en; null goes back to the browser's languages" }) },
@@ -160,122 +143,7 @@ export const CustomersQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const KeyKindSchema = Type.Union([Type.Literal('publishable'), Type.Literal('secret'), Type.Literal('restricted')], {
-  description: 'publishable (pk_…, for browsers), secret (sk_…, for your server: everything) or restricted (rk_…, for your server: only its permissions)',
-});
-const Access = Type.Union([Type.Literal('none'), Type.Literal('read'), Type.Literal('write')], { description: 'write includes read' });
-/** A restricted key's permissions: one access per API resource (a resource not named: none). */
-export const KeyPermissions = Type.Object(
-  Object.fromEntries(API_RESOURCES.map((r) => [r, Type.Optional(Access)])) as Record<ApiResource, TOptional<typeof Access>>,
-  { additionalProperties: false, description: 'Access per API resource: none, read or write' },
-);
-const TotpCode = Type.String({
-  minLength: 1,
-  maxLength: 20,
-  description:
-    "A fresh code of the member's authenticator app: required for live secret and restricted keys (403 `totp_code_required` without it; a code already used is 401 `totp_code_reused`)",
-});
-
-export const ApiKey = Type.Object({
-  id: Type.String(),
-  object: Type.Literal('api_key'),
-  kind: KeyKindSchema,
-  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
-  name: Type.String(),
-  display: Type.String({ description: 'The start and the end of the key, to recognise it' }),
-  createdAt: Timestamp,
-  lastUsedAt: NullableTimestamp,
-  expiresAt: NullableTimestamp,
-  revokedAt: NullableTimestamp,
-  allowedOrigins: Type.Array(Type.String()),
-  permissions: Type.Union([KeyPermissions, Type.Null()], {
-    description: "A restricted key's permissions; null for publishable and secret keys (a secret key may do everything)",
-  }),
-});
-export const CreatedApiKey = Type.Object({ ...ApiKey.properties, secret: Type.String({ description: 'The whole key: shown this once, never stored' }) });
-export const ApiKeyList = Type.Object({ data: Type.Array(ApiKey), hasMore: Type.Boolean() });
-export const RolledApiKey = Type.Object({ old: ApiKey, new: CreatedApiKey });
-
-const Origins = Type.Array(Type.String({ maxLength: 300 }), { maxItems: 50, description: 'Browser origins allowed to use an API key (none: any)' });
-
-export const CreateKeyBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
-    kind: KeyKindSchema,
-    allowedOrigins: Type.Optional(Origins),
-    permissions: Type.Optional(KeyPermissions),
-    code: Type.Optional(TotpCode),
-  },
-  { additionalProperties: false },
-);
-
-export const RollKeyBody = Type.Object(
-  {
-    graceSeconds: Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600, description: 'How long the old key keeps working (0: stops now; at most 7 days)' }),
-    code: Type.Optional(TotpCode),
-  },
-  { additionalProperties: false },
-);
-
-export const OriginsBody = Type.Object({ allowedOrigins: Origins }, { additionalProperties: false });
-
 export const EmptyBody = Type.Object({}, { additionalProperties: false });
-
-// ---- team ---------------------------------------------------------------------------------------
-
-const RoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('developer'), Type.Literal('analyst'), Type.Literal('support')], {
-  description: 'owner (everything), developer (keys, webhooks, events, test data; no payouts), analyst (read only), support (payments and refunds; no keys)',
-});
-
-export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-export const TokenParams = Type.Object({ token: Type.String({ maxLength: 200, description: 'The token of the invitation link (`inv_…`)' }) });
-
-export const Member = Type.Object({
-  id: Type.String({ description: '`du_…`' }),
-  object: Type.Literal('dashboard_user'),
-  email: Type.String(),
-  role: RoleSchema,
-  createdAt: Timestamp,
-});
-
-export const Invitation = Type.Object({
-  id: Type.String({ description: '`dinv_…`' }),
-  object: Type.Literal('dashboard_invitation'),
-  email: Type.String(),
-  role: RoleSchema,
-  invitedBy: Type.String({ description: 'The e-mail of the member who sent it' }),
-  createdAt: Timestamp,
-  expiresAt: Timestamp,
-});
-
-export const Team = Type.Object({
-  object: Type.Literal('dashboard_team'),
-  members: Type.Array(Member, { description: 'Oldest first' }),
-  invitations: Type.Array(Invitation, { description: 'Pending invitations (not used, revoked or expired), newest first' }),
-});
-
-export const InviteBody = Type.Object(
-  { email: Type.String({ minLength: 3, maxLength: 254, description: 'Who to invite: an address without a dashboard account' }), role: RoleSchema },
-  { additionalProperties: false },
-);
-
-export const RoleBody = Type.Object({ role: RoleSchema }, { additionalProperties: false });
-
-export const InvitationPreview = Type.Object({
-  object: Type.Literal('dashboard_invitation_preview'),
-  email: Type.String(),
-  role: RoleSchema,
-  merchant: Type.Object({ name: Type.String() }),
-  expiresAt: Timestamp,
-});
-
-export const AcceptInvitationBody = Type.Object(
-  {
-    password: Type.String({ minLength: 1, maxLength: 1024, description: 'At least 8 characters; very common passwords are refused (400 `password_weak`).' }),
-    language: Type.Optional(Type.Union([Language, Type.Null()], { description: 'The dashboard language the new member chose' })),
-  },
-  { additionalProperties: false },
-);
 
 // ---- audit log ----------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 import type { Db, Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { type Currency, formatAmount } from '../../platform/money.ts';
+import { type Currency, formatAmount, type MinorUnits, minorUnits } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import { type AccountKind, type AccountRow, ledgerRepository as repo } from './ledger.repository.ts';
 
@@ -26,8 +26,11 @@ interface TransferBase {
   id?: string;
 }
 
-/** Either explicit postings, or a simple move of `amount` from one account to another. */
-export type TransferInput = TransferBase & ({ postings: PostingInput[] } | { from: string; to: string; amount: bigint });
+/**
+ * Either explicit postings (signed), or a simple move of `amount` from one account to another: an
+ * amount, so a `MinorUnits` (a negative one would move money the other way).
+ */
+export type TransferInput = TransferBase & ({ postings: PostingInput[] } | { from: string; to: string; amount: MinorUnits });
 
 export interface TransferResult {
   id: string;
@@ -307,7 +310,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     transfersByReference: (reference: string, executor: Executor = db) => repo.transfersByReference(executor, reference),
 
     /** Moves `amount` from the external account into the user's wallet, in the caller's transaction. */
-    async fund(tx: Tx, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency; amount: bigint; reference?: string }) {
+    async fund(tx: Tx, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency; amount: MinorUnits; reference?: string }) {
       const wallet = await ensure(tx, { ...q, kind: 'user_wallet' });
       const external = await ensure(tx, { ...q, kind: 'external' });
       return transfer(tx, {
@@ -352,8 +355,9 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     },
 
     /** A customer's wallet balance in a currency, in minor units (0 without a wallet): the customer limits. */
-    async walletMinor(executor: Executor, userId: string, currency: string): Promise<bigint> {
-      return (await repo.userAccounts(executor, userId)).find((a) => a.currency === currency)?.balance ?? 0n;
+    async walletMinor(executor: Executor, userId: string, currency: string): Promise<MinorUnits> {
+      // A wallet never goes below zero (the table's CHECK), so its balance is an amount.
+      return minorUnits((await repo.userAccounts(executor, userId)).find((a) => a.currency === currency)?.balance ?? 0n);
     },
 
     verify: () => verifyLedger(db),

@@ -13,3 +13,4 @@ export {
 } from './merchants.keys.ts';
 export { INVITATION_TTL_MS, type InvitationView, invitationView, type MemberView } from './merchants.team.ts';
 export type { ApiKeyRow, KeyKind, TeamRole } from './merchants.repository.ts';
+export { merchantsDashboardRoutes } from './merchants.dashboard.ts';

@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { maskPhone } from '../../platform/codes.ts';
-import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
+import { assertCurrency, type Currency, formatAmount, minorUnits, parseAmount } from '../../platform/money.ts';
 import type { KeyMode, MerchantContext, UserContext } from '../../platform/tenancy.ts';
 import {
   type ConnectorSource,
@@ -103,7 +103,7 @@ export function createTopupsService(
         currency,
         from: clearing.id,
         to: wallet.id,
-        amount: row.amount_minor,
+        amount: minorUnits(row.amount_minor),
       });
       credited = await repo.update(tx, id, {
         status: 'SUCCEEDED',

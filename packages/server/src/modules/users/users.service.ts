@@ -6,7 +6,7 @@ import { type Language, languageToSave, type MessageId, translator } from '../..
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { retryAfterHeader } from '../../platform/codes.ts';
-import { assertCurrency, type Currency, parseAmount } from '../../platform/money.ts';
+import { assertCurrency, type Currency, minorUnits, parseAmount } from '../../platform/money.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { type KeyMode, type MerchantContext, type Scope, scopeOf, type UserContext } from '../../platform/tenancy.ts';
 import { type AttemptRule, createThrottle, type LoginSubject, loginRules } from '../../platform/throttle.ts';
@@ -588,7 +588,7 @@ export function createUsersService(
         throw new ApiError('password_weak', `The password must have 1 to ${PASSWORD_MAX_LENGTH} characters`, { param: 'password' });
       }
       const currency = assertCurrency(input.currency ?? DEFAULT_CURRENCY);
-      const amount = input.balance === undefined || input.balance === '0' ? 0n : parseAmount(input.balance, currency, 'balance');
+      const amount = input.balance === undefined || input.balance === '0' ? minorUnits(0n) : parseAmount(input.balance, currency, 'balance');
       const passwordHash = await hashPassword(input.password);
       const user = await insertUser(
         scope,

@@ -30,6 +30,8 @@ export function retryAfterMs(header: string | string[] | undefined, now: Date): 
   const text = raw.trim();
   let ms: number;
   if (/^\d+$/.test(text)) ms = Number(text) * 1000;
+  // An HTTP date names its day and month; without a letter, Date.parse would read "-5" as a year.
+  else if (!/[A-Za-z]/.test(text)) return undefined;
   else {
     const at = Date.parse(text);
     if (Number.isNaN(at)) return undefined;

@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Type } from 'typebox';
-import type { Executor } from '../db.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
+import type { Executor, Tx } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import type { Language } from '../i18n.ts';
-import type { Caller, KeyMode } from '../tenancy.ts';
+import type { Caller, KeyMode, KeyPermissions } from '../tenancy.ts';
 import type { IdempotentAnswer } from './idempotency.ts';
 
 /**
@@ -102,7 +102,33 @@ export interface DashboardAudit {
   withChange(mode: KeyMode, action: AuditAction, of: (body: unknown) => { targetId?: string; details?: Record<string, unknown> }): IdempotentAnswer;
 }
 
+/**
+ * What the dashboard's sessions do for the feature that manages who may act (the merchants
+ * module's keys and team): the dashboard owns sessions, roles and two-factor sign-in, so the
+ * feature asks it rather than reading them itself.
+ */
+export interface DashboardSessions {
+  /**
+   * 403 `permission_denied` unless the signed-in member's role may give a key this much; in live
+   * mode a secret or restricted key also takes a fresh code of the member's authenticator app.
+   */
+  assertMayIssueKey(
+    req: FastifyRequest,
+    key: { kind: 'publishable' | 'secret' | 'restricted'; permissions: KeyPermissions | null; code?: string },
+  ): Promise<void>;
+  /** Signs in a user who proved who they are (an accepted invitation): the session cookie on `reply`, the session answered. */
+  signIn(req: FastifyRequest, reply: FastifyReply, userId: string): Promise<SessionAnswer>;
+  /** Ends every session of a user in `tx`, so a removed member's next request is 401. */
+  endAll(tx: Tx, userId: string): Promise<void>;
+  /** The audit log of someone not signed in yet (the member an invitation just made). */
+  auditAs(actor: { userId: string; email: string; merchantId: string }): DashboardAudit;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Inside the dashboard API only: its plugin decorates its own scope. */
+    dashboardSessions: DashboardSessions;
+  }
   interface FastifyContextConfig {
     /** Dashboard API routes: `public` (sign-in) or `session` (the default: a signed-in user). */
     dashboard?: 'public' | 'session';
@@ -114,6 +140,27 @@ declare module 'fastify' {
     dashboardAudit: DashboardAudit;
   }
 }
+
+const Language = Type.Union([Type.Literal('fr'), Type.Literal('en')]);
+
+/** A signed-in session as the dashboard answers it: sign-in, GET /session, an accepted invitation. */
+export const Session = Type.Object({
+  object: Type.Literal('dashboard_session'),
+  email: Type.String(),
+  language: Type.Union([Language, Type.Null()], {
+    description:
+      "The signed-in user's own language (the dashboard's language switch); null: none chosen, so the browser's languages, then the merchant's default, then French decide.",
+  }),
+  merchant: Type.Object({ id: Type.String(), name: Type.String(), language: { ...Language, description: "The merchant's default language" } }),
+  role: Type.Union([Type.Literal('owner'), Type.Literal('developer'), Type.Literal('analyst'), Type.Literal('support')], {
+    description: "The signed-in user's team role",
+  }),
+  permissions: Type.Array(Type.String(), { description: 'What the role may do (dashboard.roles.ts): the page shows only what works' }),
+  csrfToken: Type.String({ description: 'Send it back as `x-csrf-token` on every POST, PATCH and DELETE of /dashboard/api.' }),
+  expiresAt: Type.String({ format: 'date-time', description: 'When the session ends if left idle (30 minutes; 12 hours at most after sign-in).' }),
+  totpEnabled: Type.Boolean({ description: 'Two-factor sign-in is on. Without it, every live-mode route answers 403 `totp_required` (owners must enrol).' }),
+});
+export type SessionAnswer = Static<typeof Session>;
 
 /** The OpenAPI tag of the dashboard's internal API. */
 export const dashboardTags = ['dashboard (internal)'];
