@@ -87,15 +87,19 @@ export function cpuSnapshot(serverPid: number | number[] | undefined): CpuSnapsh
 
 export interface CpuUse {
   /** CPU ms per unit of work (a payment), for each party. */
-  /** `pgbouncer` only when one ran (the hosts phase). */
-  perUnitMs: { server: number; serverKernel: number; postgres: number; loadGenerator: number; pgbouncer?: number };
+  /** `pgbouncer` only when one ran (the hosts phase); `sandbox` when the providers' sandbox ran apart (the momo phase). */
+  perUnitMs: { server: number; serverKernel: number; postgres: number; loadGenerator: number; pgbouncer?: number; sandbox?: number };
+  /** The same in H, the server CPU of one hello-world request of the same run (added once the run knows H). */
+  perUnitH?: { server: number; serverKernel: number; postgres: number; loadGenerator: number; pgbouncer?: number; sandbox?: number };
   /** Share of all cores busy during the run (0–1), and the share stolen by the hypervisor. */
   machineBusy: number;
   machineSteal: number;
 }
 
-export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot, units: number): CpuUse {
-  const per = (x: number) => Math.round((x / Math.max(1, units)) * 100) / 100;
+/** `digits`: decimals of the per-unit figures (4 for a hello-world request, which costs hundredths of a ms). */
+export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot, units: number, digits = 2): CpuUse {
+  const f = 10 ** digits;
+  const per = (x: number) => Math.round((x / Math.max(1, units)) * f) / f;
   const busy = b.machine.busy - a.machine.busy;
   const idle = b.machine.idle - a.machine.idle;
   const steal = b.machine.steal - a.machine.steal;
@@ -111,4 +115,28 @@ export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot, units: number): CpuUs
     machineBusy: all > 0 ? Math.round((busy / all) * 100) / 100 : 0,
     machineSteal: all > 0 ? Math.round((steal / all) * 100) / 100 : 0,
   };
+}
+
+/** Milliseconds in H (the server CPU of one hello-world request), to one decimal. */
+export function inH(ms: number, H: number): number {
+  return Math.round((ms / H) * 10) / 10;
+}
+
+/**
+ * Adds `perUnitH` beside every `perUnitMs` found in `results` (each phase's CPU figures), so the
+ * JSON carries every CPU figure in H as well as in ms.
+ */
+export function addH(results: unknown, H: number): void {
+  const seen = new Set<unknown>();
+  const walk = (v: unknown) => {
+    if (v === null || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    const o = v as Record<string, unknown>;
+    const ms = o.perUnitMs as Record<string, number> | undefined;
+    if (ms && typeof ms === 'object' && !Array.isArray(ms)) {
+      o.perUnitH = Object.fromEntries(Object.entries(ms).map(([k, x]) => [k, typeof x === 'number' ? inH(x, H) : x]));
+    }
+    for (const x of Object.values(o)) walk(x);
+  };
+  walk(results);
 }

@@ -8,16 +8,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { sleep } from './load.ts';
+import { PGLITE_NODE_ARGS } from '../../packages/server/scripts/start-flags.mjs';
 
 export const REPO = join(import.meta.dirname, '..', '..');
 export const CAISSE_BIN = join(REPO, 'packages', 'server', 'bin', 'caisse.js');
 
-/** The node options of `npm start` (packages/server's start script), read so the bench measures what it runs. */
+/** The node options `npm start` gives the server on embedded PGlite (packages/server/scripts/start-flags.mjs), so the bench measures what it runs. */
 export function npmStartNodeArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(join(REPO, 'packages', 'server', 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const m = /^node ((?:--\S+ )*)bin\/caisse\.js start$/.exec(pkg.scripts.start);
-  if (!m) throw new Error(`packages/server's start script is not \`node [--options] bin/caisse.js start\`: ${pkg.scripts.start}`);
-  return (m[1] ?? '').split(' ').filter((a) => a !== '');
+  return [...PGLITE_NODE_ARGS];
 }
 
 export async function freePort(): Promise<number> {
@@ -138,6 +136,8 @@ export async function startProcess(opts: {
   host?: string;
   /** Told the child at once, before it is ready (bench/lib/hosts.ts remembers its pid for cleanup). */
   onSpawn?: (child: ChildProcess) => void;
+  /** Ready on any HTTP answer at `readyPath`, not only 200 (the providers' sandbox has no health route). */
+  readyOnAnyAnswer?: boolean;
 }): Promise<Started> {
   const log = openSync(opts.logFile, 'a');
   const child = spawn(opts.command ?? process.execPath, opts.args, {
@@ -158,7 +158,7 @@ export async function startProcess(opts: {
     try {
       const res = await request(`${origin}${opts.readyPath}`);
       await res.body.text();
-      if (res.statusCode === 200) break;
+      if (res.statusCode === 200 || opts.readyOnAnyAnswer) break;
     } catch {
       /* not listening yet */
     }

@@ -1,11 +1,11 @@
 /** The Markdown table of a bench run (the JSON beside it has every figure). */
 import type { FlowRun, Results } from '../run.ts';
 import { comparisonSection } from './compare.ts';
-import type { CpuUse } from './cpu.ts';
+import { type CpuUse, inH } from './cpu.ts';
 import type { MemoryReport } from './processes.ts';
 import type { Summary } from './stats.ts';
 
-const STEP_ORDER = ['create', 'init', 'code', 'verify', 'charge', 'all'];
+const STEP_ORDER = ['create', 'init', 'code', 'verify', 'charge', 'status', 'all'];
 
 function latencyRows(latency: Record<string, Summary>): string[] {
   return STEP_ORDER.filter((s) => latency[s]).map((s) => {
@@ -15,22 +15,25 @@ function latencyRows(latency: Record<string, Summary>): string[] {
 }
 
 /** One line: what a payment costs each party in CPU, and how busy the machine was. */
-export function cpuLine(cpu: CpuUse | undefined, loadGenerator = 'load generator'): string {
+export function cpuLine(cpu: CpuUse | undefined, loadGenerator = 'load generator', H?: number, unit = 'payment'): string {
   if (!cpu) return '';
   const u = cpu.perUnitMs;
-  const total = Math.round((u.server + u.postgres + (u.pgbouncer ?? 0) + u.loadGenerator) * 100) / 100;
-  const kernel = u.server > 0 ? ` (${u.serverKernel} ms of it in the kernel)` : '';
-  const pgbouncer = u.pgbouncer !== undefined ? `, PgBouncer ${u.pgbouncer} ms` : '';
-  return `CPU per payment: server ${u.server} ms${kernel}, PostgreSQL ${u.postgres} ms${pgbouncer}, ${loadGenerator} ${u.loadGenerator} ms (${total} ms in all); machine busy ${Math.round(cpu.machineBusy * 100)} %, stolen by the hypervisor ${Math.round(cpu.machineSteal * 100)} %.`;
+  // Each figure in ms and in H (the server CPU of one hello-world request of the same run).
+  const h = (ms: number) => (H && H > 0 ? ` = ${inH(ms, H)} H` : '');
+  const total = Math.round((u.server + u.postgres + (u.pgbouncer ?? 0) + (u.sandbox ?? 0) + u.loadGenerator) * 100) / 100;
+  const kernel = u.server > 0 ? ` (${u.serverKernel} ms${h(u.serverKernel)} of it in the kernel)` : '';
+  const pgbouncer = u.pgbouncer !== undefined ? `, PgBouncer ${u.pgbouncer} ms${h(u.pgbouncer)}` : '';
+  const sandbox = u.sandbox !== undefined ? `, the providers' sandbox ${u.sandbox} ms${h(u.sandbox)}` : '';
+  return `CPU per ${unit}: server ${u.server} ms${h(u.server)}${kernel}, PostgreSQL ${u.postgres} ms${h(u.postgres)}${pgbouncer}${sandbox}, ${loadGenerator} ${u.loadGenerator} ms${h(u.loadGenerator)} (${total} ms${h(total)} in all); machine busy ${Math.round(cpu.machineBusy * 100)} %, stolen by the hypervisor ${Math.round(cpu.machineSteal * 100)} %.`;
 }
 
-function flowTable(title: string, run: FlowRun): string[] {
+function flowTable(title: string, run: FlowRun, H?: number): string[] {
   return [
     `**${title}**: ${run.paymentsPerSecond} payments/s (${run.requestsPerSecond} requests/s), ${run.completed} payments in ${run.seconds} s` +
       `${run.concurrency ? `, ${run.concurrency} virtual users` : ''}${run.rate ? `, open loop at ${run.rate}/s` : ''}` +
       `, errors ${run.errors}${run.dropped ? `, dropped ${run.dropped}` : ''}, load average ${run.loadAverage.join(' ')}`,
     '',
-    ...(run.cpu ? [cpuLine(run.cpu), ''] : []),
+    ...(run.cpu ? [cpuLine(run.cpu, 'load generator', H), ''] : []),
     '| request | count | p50 ms | p90 ms | p99 ms | max ms |',
     '|---|---|---|---|---|---|',
     ...latencyRows(run.latency),
@@ -38,9 +41,38 @@ function flowTable(title: string, run: FlowRun): string[] {
   ];
 }
 
+/** The direct mobile-money phase: payments, the idle server with attempts waiting, callbacks at the goal's rate. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function momoSection(m: any, H?: number): string[] {
+  const perS = (ms: number) => (H ? `${ms} ms/s = ${inH(ms, H)} H/s` : `${ms} ms/s`);
+  const b = m.burst;
+  return [
+    "## Direct mobile-money payments (the providers' sandbox in its own process)",
+    '',
+    `Each payment: \`POST /gateway\`, \`POST /charge\` with a ${m.provider} number the sandbox approves after about a second, the sandbox's callback (the server reads the provider's status, settles the attempt, writes \`payment.completed\`), and the browser's status reads (\`GET /gateway/sessions/…\`, ${m.statusReadsPerPayment} per payment) until SUCCEEDED. Approved after (from the charge's answer to the read that saw SUCCEEDED): p50 ${m.approvedAfter.p50} ms, p99 ${m.approvedAfter.p99} ms.`,
+    '',
+    ...flowTable('Open loop', m.run, H),
+    `Callbacks the server handled in that loop (from its log): ${m.callbacks.count} (${Object.entries(m.callbacks.byStatus as Record<string, number>)
+      .map(([k, v]) => `${v} × ${k}`)
+      .join(', ')}), in the server p50 ${m.callbacks.latency.p50} ms, p99 ${m.callbacks.latency.p99} ms.`,
+    '',
+    `**Idle, with ${m.idle.waitingAttempts.toLocaleString('en')} attempts waiting on phones** (PENDING, next poll an hour away) against none: server ${perS(m.idle.with.serverMsPerSecond)} with them, ${perS(m.idle.without.serverMsPerSecond)} without (PostgreSQL ${m.idle.with.postgresMsPerSecond} and ${m.idle.without.postgresMsPerSecond} ms/s). The poller's claim: ${m.idle.claimPlan}.`,
+    '',
+    `**Callbacks at ${b.rate}/s** for those waiting attempts (each checked and answered by a status read at the sandbox, which never saw them: nothing to settle): ${b.handledPerSecond}/s handled over ${b.seconds} s, ${b.sent} sent, ${b.dropped ?? 0} not sent (2 000 in flight), errors ${b.errors}; answers ${Object.entries(
+      b.byStatus as Record<string, number>,
+    )
+      .map(([k, v]) => `${v} × ${k}`)
+      .join(', ')}; latency from the scheduled send p50 ${b.latency.p50} ms, p99 ${b.latency.p99} ms, max ${b.latency.max} ms.`,
+    '',
+    cpuLine(b.cpu, 'load generator', H, 'callback'),
+    '',
+  ];
+}
+
 export function markdownReport(r: Results): string {
   const m = r.machine;
   const p = r.phases as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const H = r.H?.ms;
   const out: string[] = [
     `# Caisse bench: ${r.label}`,
     '',
@@ -56,6 +88,10 @@ export function markdownReport(r: Results): string {
     `| load average at the end (1, 5, 15 min) | ${m?.loadAverage.join(', ') ?? '?'} |`,
     '',
     `Phases: ${r.config.phases.join(', ')}; ${r.config.durationS} s each after ${r.config.warmupS} s of warm-up; ${r.config.concurrency} virtual users in closed loops.`,
+    '',
+    r.H
+      ? `**H = ${r.H.ms} ms**: the server CPU (from /proc) of one Fastify hello-world request in this run (${r.H.requests} requests, ${r.config.concurrency} virtual users, the same load client as every phase). Every CPU figure below is also given in H, which drifts far less than milliseconds when other work shares the cores.`
+      : 'H (the server CPU of one hello-world request) was not measured in this run: add the `hello` phase to have every CPU figure in H.',
     '',
     '## Goals',
     '',
@@ -79,7 +115,7 @@ export function markdownReport(r: Results): string {
         '',
       );
     }
-    out.push(...flowTable('Peak (closed loop)', p.flow.peak), ...flowTable('At 70 % of the peak (open loop)', p.flow.at70));
+    out.push(...flowTable('Peak (closed loop)', p.flow.peak, H), ...flowTable('At 70 % of the peak (open loop)', p.flow.at70, H));
   }
   if (p.pgbench) {
     out.push(
@@ -93,12 +129,15 @@ export function markdownReport(r: Results): string {
         (x) => `| ${x.protocol} | ${x.clients} | ${x.tps} | ${x.latencyAvgMs} | ${x.failed} |`,
       ),
       '',
-      ...(p.pgbench.ceilingCpu ? [`At the ceiling: ${cpuLine(p.pgbench.ceilingCpu, 'pgbench')}`, ''] : []),
+      ...(p.pgbench.ceilingCpu ? [`At the ceiling: ${cpuLine(p.pgbench.ceilingCpu, 'pgbench', H)}`, ''] : []),
     );
   }
   if (p.hello || p.create) {
     out.push('## HTTP ceiling and create-intent alone', '', '| what | requests/s | p50 ms | p99 ms |', '|---|---|---|---|');
-    if (p.hello) out.push(`| Fastify hello world | ${p.hello.requestsPerSecond} | ${p.hello.latency.p50} | ${p.hello.latency.p99} |`);
+    if (p.hello)
+      out.push(
+        `| Fastify hello world (server CPU ${p.hello.cpu?.perUnitMs.server ?? '?'} ms per request = 1 H) | ${p.hello.requestsPerSecond} | ${p.hello.latency.p50} | ${p.hello.latency.p99} |`,
+      );
     if (p.create) out.push(`| POST /gateway | ${p.create.requestsPerSecond} | ${p.create.latency.p50} | ${p.create.latency.p99} |`);
     out.push('');
   }
@@ -135,8 +174,9 @@ export function markdownReport(r: Results): string {
       out.push('');
     }
   }
-  if (p.cluster) out.push(`## ${p.cluster.apiProcesses} API processes (node:cluster)`, '', ...flowTable('Peak (closed loop)', p.cluster.peak));
-  if (p.pglite) out.push('## Full flow on embedded PGlite', '', ...flowTable('Peak (closed loop)', p.pglite.peak));
+  if (p.cluster) out.push(`## ${p.cluster.apiProcesses} API processes (node:cluster)`, '', ...flowTable('Peak (closed loop)', p.cluster.peak, H));
+  if (p.pglite) out.push('## Full flow on embedded PGlite', '', ...flowTable('Peak (closed loop)', p.pglite.peak, H));
+  if (p.momo) out.push(...momoSection(p.momo, H));
   if (p.hosts) {
     const runs = p.hosts.runs as (FlowRun & { hosts: number })[];
     const ms = (run: FlowRun, k: 'server' | 'postgres' | 'pgbouncer' | 'loadGenerator') => run.cpu?.perUnitMs[k] ?? 0;
@@ -145,11 +185,11 @@ export function markdownReport(r: Results): string {
       '',
       'API servers in network namespaces (198.18.0.11–13), every request to the next host in turn, PgBouncer and PostgreSQL and Redis shared. CPU in ms per payment:',
       '',
-      '| hosts | payments/s | p99 ms (all requests) | errors | server | PostgreSQL | PgBouncer | load generator | all | machine busy |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      '| hosts | payments/s | p99 ms (all requests) | errors | server | PostgreSQL | PgBouncer | load generator | all | all in H | machine busy |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
       ...runs.map((r) => {
         const all = Math.round((ms(r, 'server') + ms(r, 'postgres') + ms(r, 'pgbouncer') + ms(r, 'loadGenerator')) * 100) / 100;
-        return `| ${r.hosts} | ${r.paymentsPerSecond} | ${r.latency.all?.p99 ?? '?'} | ${r.errors} | ${ms(r, 'server')} | ${ms(r, 'postgres')} | ${ms(r, 'pgbouncer')} | ${ms(r, 'loadGenerator')} | ${all} | ${Math.round((r.cpu?.machineBusy ?? 0) * 100)} % |`;
+        return `| ${r.hosts} | ${r.paymentsPerSecond} | ${r.latency.all?.p99 ?? '?'} | ${r.errors} | ${ms(r, 'server')} | ${ms(r, 'postgres')} | ${ms(r, 'pgbouncer')} | ${ms(r, 'loadGenerator')} | ${all} | ${H ? inH(all, H) : '–'} | ${Math.round((r.cpu?.machineBusy ?? 0) * 100)} % |`;
       }),
       '',
     );

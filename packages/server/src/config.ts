@@ -141,6 +141,8 @@ export interface SecurityConfig {
     test: number;
     /** Requests per minute per client IP on login and registration (live mode). */
     ipPerMinute: number;
+    /** Provider callbacks per minute per client address (each costs a status read at the provider). */
+    callbacksPerMinute: number;
   };
   /** Prefix of every Redis key this deployment writes (rate-limit counters). */
   redisPrefix: string;
@@ -357,6 +359,7 @@ function security(env: Env): SecurityConfig {
       live: integer(env, 'CAISSE_RATE_LIMIT_LIVE', 100, 1, 1_000_000),
       test: integer(env, 'CAISSE_RATE_LIMIT_TEST', 25, 1, 1_000_000),
       ipPerMinute: integer(env, 'CAISSE_RATE_LIMIT_IP', 20, 1, 1_000_000),
+      callbacksPerMinute: integer(env, 'CAISSE_RATE_LIMIT_CALLBACKS', 120, 1, 1_000_000),
     },
     redisPrefix,
   };

@@ -41,4 +41,16 @@ describe('provider callbacks are rate-limited', () => {
     expect(over.statusCode).toBe(429);
     expect((await call('ref-over', '203.0.113.8')).statusCode).not.toBe(429);
   });
+
+  it('per address: CAISSE_RATE_LIMIT_CALLBACKS sets the limit', async () => {
+    const own = await createTestContext({ env: { CAISSE_RATE_LIMIT_CALLBACKS: '3' } });
+    try {
+      const send = (reference: string) =>
+        own.app.inject({ method: 'PUT', url: `/callbacks/mtn_momo/collection/${reference}/not-our-token`, payload: {}, remoteAddress: '203.0.113.9' });
+      for (let i = 0; i < 3; i++) expect((await send(`own-${i}`)).statusCode).not.toBe(429);
+      expect((await send('own-over')).statusCode).toBe(429);
+    } finally {
+      await own.close();
+    }
+  });
 });

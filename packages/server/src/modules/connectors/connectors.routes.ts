@@ -7,7 +7,9 @@ import { clientAddress, memoryCounters } from '../../platform/http/rate-limit.ts
 
 /**
  * Each valid callback costs us a status read at the provider, so callbacks are limited per
- * reference (a provider sends one or two) and per client address, in this process.
+ * reference (a provider sends one or two) and per client address, in this process. The
+ * per-address limit is CAISSE_RATE_LIMIT_CALLBACKS (this default): a busy provider sends every
+ * callback from a few addresses.
  */
 export const CALLBACKS_PER_REFERENCE_PER_MINUTE = 10;
 export const CALLBACKS_PER_ADDRESS_PER_MINUTE = 120;
@@ -28,6 +30,7 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const callbacks = app.services.callbacks;
   const counters = memoryCounters(app.deps.clock);
+  const perAddress = app.deps.config.security.rateLimit.callbacksPerMinute;
   app.addHook('onClose', async () => counters.close());
   // The connectors need the body as the provider sent it: Wave signs its raw bytes. Each
   // connector parses it (as JSON) after authenticating it; in this plugin only.
@@ -55,7 +58,7 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
       },
       handler: async (request, reply) => {
         const { provider, kind, reference } = request.params;
-        await limit(`address:${clientAddress(request)}`, CALLBACKS_PER_ADDRESS_PER_MINUTE, 'this address');
+        await limit(`address:${clientAddress(request)}`, perAddress, 'this address');
         await limit(`reference:${reference}`, CALLBACKS_PER_REFERENCE_PER_MINUTE, 'this reference');
         const incoming = { url: request.url, body: request.body, headers: request.headers };
         if (!(await callbacks.handle(provider, kind, reference, incoming))) throw new ApiError('not_found', 'No request has this reference');
@@ -76,7 +79,7 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
       hide: true,
     },
     handler: async (request, reply) => {
-      await limit(`address:${clientAddress(request)}`, CALLBACKS_PER_ADDRESS_PER_MINUTE, 'this address');
+      await limit(`address:${clientAddress(request)}`, perAddress, 'this address');
       const handled = await callbacks.handleSigned(request.params.provider, { url: request.url, body: request.body, headers: request.headers });
       if (handled === undefined) throw new ApiError('callback_invalid', 'The callback could not be authenticated');
       if (!handled) throw new ApiError('not_found', 'No request has this reference');
