@@ -19,7 +19,7 @@ import { listenMetrics } from './platform/metrics.ts';
 import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
-import { createServices } from './services.ts';
+import { createServices, type Services } from './services.ts';
 import { createModeConnectors, type ModeConnectors, type Sandbox, startLocalSandbox } from './modules/connectors/index.ts';
 import { startBackgroundWorkers } from './workers.ts';
 import { startAutoAnalyze } from './platform/analyze.ts';
@@ -68,6 +68,21 @@ export type { BackgroundWorker };
 const DEVELOPMENT_LANGUAGE: Language = 'fr';
 export const DEVELOPMENT_MERCHANT: Record<Language, string> = { fr: 'Marchand de développement', en: 'Development merchant' };
 
+/**
+ * The development merchant, made on an empty database. Several processes starting together on one
+ * PostgreSQL (hosts behind PgBouncer) may all see it empty: one creates it, the others' insert
+ * fails on its unique e-mail and they go on without it.
+ */
+export async function developmentMerchant(merchants: Services['merchants']) {
+  if ((await merchants.countMerchants()) > 0) return undefined;
+  try {
+    return await merchants.createMerchant({ name: DEVELOPMENT_MERCHANT[DEVELOPMENT_LANGUAGE], language: DEVELOPMENT_LANGUAGE, email: 'dev@caisse.local' });
+  } catch (err) {
+    if ((await merchants.countMerchants()) > 0) return undefined;
+    throw err;
+  }
+}
+
 export async function startServer(given: Config, opts: { port: number; worker: boolean; banner?: boolean }) {
   // `--port` wins over PORT everywhere, the webhook policy's "gateway's own port" included.
   const config = given.port === opts.port ? given : { ...given, port: opts.port };
@@ -77,10 +92,7 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   const { merchants } = services;
   const embedded = config.databaseUrl === undefined;
   // An empty database in development, embedded or PostgreSQL, gets a merchant to try things with.
-  const created =
-    (embedded || config.mode === 'development') && (await merchants.countMerchants()) === 0
-      ? await merchants.createMerchant({ name: DEVELOPMENT_MERCHANT[DEVELOPMENT_LANGUAGE], language: DEVELOPMENT_LANGUAGE, email: 'dev@caisse.local' })
-      : undefined;
+  const created = embedded || config.mode === 'development' ? await developmentMerchant(merchants) : undefined;
   // Development without CAISSE_MOMO_SANDBOX_URL: every provider's sandbox in this process serves
   // test mode, so a newcomer takes payments with no provider account anywhere.
   let sandbox: Sandbox | undefined;
