@@ -233,6 +233,10 @@ describe('operator console pages', () => {
     const csv = await admin.context().request.get(`${server.url}${href}`);
     expect(csv.status()).toBe(200);
     expect(await csv.text()).toContain(`,test,XAF,${server.merchant.merchantId},150,150,1`);
+    await admin
+      .getByRole('region', { name: 'Last reconciliations' })
+      .getByText(/^No reconciliation has been run yet/)
+      .waitFor();
     await expectAccessible(admin, errors, 'op10-money-fees');
 
     // In French too.

@@ -58,7 +58,9 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     logger,
   });
   const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, isFrozen: merchants.isFrozen, logger });
+  const reconciliation = createReconciliationService(deps, { connectors, topups, payouts, attempts, refunds });
   const services = {
+    reconciliation,
     merchants,
     messaging,
     ledger,
@@ -86,7 +88,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     refunds,
     topups,
     payouts,
-    reconciliation: createReconciliationService(deps, { connectors, topups, payouts, attempts, refunds }),
+
     paymentLinks: createPaymentLinksService(deps, { intents, merchant: merchants.findMerchant }),
     methods,
   };
@@ -105,6 +107,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
       connectors,
       users,
       methods: services.methods,
+      reconciliation,
     }),
   };
 }

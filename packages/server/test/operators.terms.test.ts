@@ -141,3 +141,23 @@ describe('payment methods the merchant may offer', () => {
     );
   });
 });
+
+describe('the last reconciliation', () => {
+  it('each run is recorded; the console answers the newest per provider and mode, to money:read only', async () => {
+    const { ctx } = env;
+    const now = ctx.clock.now();
+    const day = 24 * 60 * 60 * 1000;
+    const reconcile = (from: Date, to: Date) => ctx.services.reconciliation.reconcile({ provider: 'mtn_momo', mode: 'test', from, to });
+    await reconcile(new Date(now.getTime() - 2 * day), new Date(now.getTime() - day));
+    ctx.clock.advance(60_000);
+    const newest = await reconcile(new Date(now.getTime() - day), now);
+
+    const res = await env.ops.send('GET', '/operator/api/reconciliation', finance);
+    expect(res.statusCode, res.body).toBe(200);
+    const runs = (res.json() as { data: { provider: string; mode: string; from: string; result: string; generatedAt: string }[] }).data;
+    expect(runs.filter((r) => r.provider === 'mtn_momo' && r.mode === 'test')).toEqual([
+      expect.objectContaining({ from: newest.from, result: newest.result, generatedAt: newest.generatedAt }),
+    ]);
+    expect(problem(await env.ops.send('GET', '/operator/api/reconciliation', support), 403, 'permission_denied').permission).toBe('money:read');
+  });
+});

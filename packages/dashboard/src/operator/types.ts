@@ -24,3 +24,4 @@ export type CustomerLock = Answer<'/operator/api/customers/{id}/lock', 'post'>;
 export type CustomerPasswordReset = Answer<'/operator/api/customers/{id}/password-reset', 'post'>;
 export type CustomerLimitsList = Answer<'/operator/api/customer-limits', 'get'>;
 export type Fees = Answer<'/operator/api/money/fees', 'get'>;
+export type ReconciliationRuns = Answer<'/operator/api/reconciliation', 'get'>;

@@ -30,6 +30,7 @@ export const ID_PREFIXES = {
   operator: 'op',
   operatorSession: 'ops',
   operatorAuditEntry: 'oaud',
+  reconciliationRun: 'recn',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -6806,6 +6806,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/reconciliation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                agreed: number;
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                generatedAt: string;
+                                id: string;
+                                inFlight: number;
+                                mismatches: number;
+                                mode: "test" | "live";
+                                provider: string;
+                                result: "agreed" | "mismatched" | "unverified";
+                                /** Format: date-time */
+                                to: string;
+                                unverified: number;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/session": {
         parameters: {
             query?: never;

@@ -7,8 +7,9 @@ import { useOperatorQuery } from '../queries.ts';
 import { kindText, OperatorError, type PageProps, Table } from '../shared.tsx';
 import type { LedgerVerification, Money } from '../types.ts';
 import { FeeRevenue } from './FeeRevenue.tsx';
+import { Reconciliations } from './Reconciliations.tsx';
 
-/** The platform's money from the ledger, the fee revenue report and the ledger check. */
+/** The platform's money from the ledger, the fee revenue report, the last reconciliations and the ledger check. */
 export function MoneyPage({ can }: PageProps) {
   const { t, money } = useI18n();
   const loaded = useOperatorQuery<Money>(['money'], '/money');
@@ -37,6 +38,7 @@ export function MoneyPage({ can }: PageProps) {
         </Table>
       ) : null}
       <FeeRevenue />
+      <Reconciliations />
       {can('ledger:verify') ? (
         <section aria-labelledby="verify-title">
           <h2 id="verify-title">{t('operator.verifyTitle')}</h2>

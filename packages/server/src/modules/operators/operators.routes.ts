@@ -16,6 +16,7 @@ import {
   MerchantsQuery,
   MerchantMethodsBody,
   MerchantTermsBody,
+  ReconciliationRunList,
   MerchantSummaryList,
   OperatorAuditList,
   OperatorAuditQuery,
@@ -424,6 +425,19 @@ async function operatorApi(instance: FastifyInstance) {
       const stream = operators.feesCsv(req.query);
       return sendCsv(reply, `caisse-fees-${req.query.mode ?? 'all'}-${req.query.from ?? 'start'}-${req.query.to ?? 'now'}`, stream);
     },
+  );
+
+  app.get(
+    '/reconciliation',
+    {
+      config: need('money:read'),
+      schema: {
+        tags,
+        summary: 'The newest reconciliation of each provider and mode (`caisse reconcile` records each run): its result and counts',
+        response: { 200: ReconciliationRunList },
+      },
+    },
+    async () => operators.reconciliations(),
   );
 
   app.post(

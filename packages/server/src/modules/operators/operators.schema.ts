@@ -376,3 +376,23 @@ export const OperatorFees = Type.Object({
     description: 'The period’s sum per mode and currency',
   }),
 });
+
+export const ReconciliationRunList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      provider: Type.String({ description: 'The registry name' }),
+      mode: Mode,
+      from: Timestamp,
+      to: Timestamp,
+      result: Type.Union([Type.Literal('agreed'), Type.Literal('mismatched'), Type.Literal('unverified')]),
+      agreed: Type.Integer(),
+      mismatches: Type.Integer(),
+      inFlight: Type.Integer(),
+      unverified: Type.Integer(),
+      generatedAt: Timestamp,
+    }),
+    { description: 'The newest reconciliation of each provider and mode' },
+  ),
+});

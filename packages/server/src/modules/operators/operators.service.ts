@@ -16,6 +16,7 @@ import type { MerchantsService, TermsPatch } from '../merchants/index.ts';
 import type { MethodsService } from '../methods/index.ts';
 import type { OnboardingService } from '../onboarding/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
+import type { ReconciliationService } from '../reconciliation/index.ts';
 import { type CustomerLimits, maskPhoneNumber, type UsersService } from '../users/index.ts';
 import { type OperatorAuditRow, type OperatorRow, operatorsRepository as repo } from './operators.repository.ts';
 import { type OperatorAuditAction, type OperatorPermission, type OperatorRole, operatorPermissionsOf } from './operators.roles.ts';
@@ -112,10 +113,11 @@ export function createOperatorsService(
     customerLimits: Pick<CustomerLimits, 'list' | 'set'>;
     connectors: Pick<ModeConnectors, 'forMode'>;
     methods: Pick<MethodsService, 'allowance' | 'setAllowance'>;
+    reconciliation: Pick<ReconciliationService, 'latest'>;
   },
 ) {
   const { db, clock, random, config, ids } = deps;
-  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits, connectors, users, methods } = services;
+  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits, connectors, users, methods, reconciliation } = services;
   const throttle = createThrottle(deps);
 
   function csrfTokenOf(sessionToken: string): string {
@@ -437,6 +439,9 @@ export function createOperatorsService(
         }
       });
     },
+
+    /** The newest reconciliation of each provider and mode (`caisse reconcile` records each). */
+    reconciliations: async () => ({ object: 'list' as const, data: await reconciliation.latest() }),
 
     /** Runs `ledger verify` now (the books and the balance statements); the run and its outcome go to the audit log. */
     async verifyLedger(s: OperatorSession) {

@@ -16,6 +16,7 @@ export {
   type ReconcileQuery,
   type ReconciledObject,
   type ReconciliationReport,
+  type ReconciliationRunView,
   type ReconciliationService,
   type RefundSource,
   type RequestSource,

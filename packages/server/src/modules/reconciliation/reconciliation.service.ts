@@ -1,4 +1,6 @@
 import { type Clock, DAY } from '../../platform/clock.ts';
+import type { Executor } from '../../platform/db.ts';
+import type { IdFactory } from '../../platform/ids.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { formatAmount, isCurrency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
@@ -13,6 +15,7 @@ import {
   PROVIDER_NAMES,
   type StatusResult,
 } from '../connectors/index.ts';
+import { reconciliationRepository as repo } from './reconciliation.repository.ts';
 
 /**
  * Reconciliation (docs/spec/money-out.md): every top-up, payout, payment attempt and refund to mobile money of a period, as our ledger's modules
@@ -255,7 +258,8 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 }
 
 export function createReconciliationService(
-  deps: { clock: Clock },
+  /** With `db` and `ids`, each report is also recorded (the console shows the latest). */
+  deps: { clock: Clock; db?: Executor; ids?: IdFactory },
   sources: { connectors: Pick<ModeConnectors, 'forMode'>; topups: TopupSource; payouts?: PayoutSource; attempts?: AttemptSource; refunds?: RefundSource },
 ) {
   function connectorFor(provider: string, mode: KeyMode): Connector {
@@ -299,8 +303,8 @@ export function createReconciliationService(
     /**
      * Asks the provider about every top-up (and payout, when a payouts source is wired) of `mode`
      * created in [from, to), and lists what the provider has that we do not when it (or a
-     * statement) can say. Never changes anything: the pollers settle requests, people settle
-     * mismatches.
+     * statement) can say. Never changes money: the pollers settle requests, people settle
+     * mismatches. The report is recorded (with `db`) for the operator console.
      */
     async reconcile(q: ReconcileQuery): Promise<ReconciliationReport> {
       if (!(q.from.getTime() < q.to.getTime())) throw new ApiError('validation_error', 'The period is empty: from must be before to', { param: 'from' });
@@ -354,7 +358,7 @@ export function createReconciliationService(
 
       const listingOk = listed.reason === undefined;
       const result = mismatches.length > 0 ? 'mismatched' : unverified.length > 0 || !listingOk ? 'unverified' : 'agreed';
-      return {
+      const report: ReconciliationReport = {
         object: 'reconciliation',
         provider: q.provider,
         mode: q.mode,
@@ -370,8 +374,58 @@ export function createReconciliationService(
         inFlight,
         unverified,
       };
+      if (deps.db !== undefined && deps.ids !== undefined) {
+        await repo.insert(deps.db, {
+          id: deps.ids('reconciliationRun'),
+          provider: q.provider,
+          mode: q.mode,
+          period_from: q.from,
+          period_to: q.to,
+          result,
+          agreed,
+          mismatches: mismatches.length,
+          in_flight: inFlight.length,
+          unverified: unverified.length,
+          report,
+          generated_at: deps.clock.now(),
+        });
+      }
+      return report;
+    },
+
+    /** The newest report of each provider and mode, as recorded. */
+    async latest(): Promise<ReconciliationRunView[]> {
+      if (deps.db === undefined) return [];
+      return (await repo.latest(deps.db)).map((r) => ({
+        id: r.id,
+        provider: r.provider,
+        mode: r.mode,
+        from: r.period_from.toISOString(),
+        to: r.period_to.toISOString(),
+        result: r.result,
+        agreed: r.agreed,
+        mismatches: r.mismatches,
+        inFlight: r.in_flight,
+        unverified: r.unverified,
+        generatedAt: r.generated_at.toISOString(),
+      }));
     },
   };
+}
+
+/** A recorded reconciliation, summed up. */
+export interface ReconciliationRunView {
+  id: string;
+  provider: string;
+  mode: KeyMode;
+  from: string;
+  to: string;
+  result: 'agreed' | 'mismatched' | 'unverified';
+  agreed: number;
+  mismatches: number;
+  inFlight: number;
+  unverified: number;
+  generatedAt: string;
 }
 
 export type ReconciliationService = ReturnType<typeof createReconciliationService>;
