@@ -18,7 +18,7 @@ describe('security configuration', () => {
     expect(c.security).toEqual({
       tls: undefined,
       trustedProxies: [],
-      rateLimit: { live: 100, test: 25, ipPerMinute: 20 },
+      rateLimit: { live: 100, test: 25, ipPerMinute: 20, callbacksPerMinute: 120 },
       redisPrefix: 'caisse:',
     });
     expect(serverOptions(c, undefined)).toEqual({ trustProxy: false });
@@ -34,12 +34,13 @@ describe('security configuration', () => {
       CAISSE_RATE_LIMIT_LIVE: '500',
       CAISSE_RATE_LIMIT_TEST: '50',
       CAISSE_RATE_LIMIT_IP: '7',
+      CAISSE_RATE_LIMIT_CALLBACKS: '6000',
       CAISSE_REDIS_PREFIX: 'shop-a:',
     });
     expect(c.security).toEqual({
       tls: { certFile, keyFile },
       trustedProxies: ['10.0.0.0/8', '192.168.1.7', 'loopback', '::1', 'fd00::/8'],
-      rateLimit: { live: 500, test: 50, ipPerMinute: 7 },
+      rateLimit: { live: 500, test: 50, ipPerMinute: 7, callbacksPerMinute: 6000 },
       redisPrefix: 'shop-a:',
     });
     expect(readTlsFiles(c)).toEqual({ cert: Buffer.from('CERT'), key: Buffer.from('KEY') });
@@ -60,6 +61,7 @@ describe('security configuration', () => {
     [{ CAISSE_RATE_LIMIT_LIVE: '0' }, 'CAISSE_RATE_LIMIT_LIVE'],
     [{ CAISSE_RATE_LIMIT_TEST: 'many' }, 'CAISSE_RATE_LIMIT_TEST'],
     [{ CAISSE_RATE_LIMIT_IP: '-1' }, 'CAISSE_RATE_LIMIT_IP'],
+    [{ CAISSE_RATE_LIMIT_CALLBACKS: '0' }, 'CAISSE_RATE_LIMIT_CALLBACKS'],
     [{ CAISSE_REDIS_PREFIX: 'has space' }, 'CAISSE_REDIS_PREFIX'],
   ])('%o is refused by a ConfigError naming %s', (env, variable) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
