@@ -73,7 +73,9 @@ export async function openTestDb(): Promise<OpenedDb & { url?: string }> {
   await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = adminUrl(name);
-  const opened = openPostgres(url, 20);
+  // The suite's concurrency tests queue hundreds of transactions on 20 connections while other
+  // files run beside them: a wait for a connection may pass the server's 5 s (503) on a busy machine.
+  const opened = openPostgres(url, 20, { connectTimeoutMs: 30_000 });
   if (!template) await migrate(opened.db);
   return {
     ...opened,

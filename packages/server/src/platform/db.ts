@@ -391,13 +391,25 @@ const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
  * in transaction mode, a LISTEN lands on whichever server connection the pooler picked and its
  * notifications never come back to this client, so LISTEN needs a path that keeps its session.
  */
-export function openPostgres(url: string, poolSize = 10, opts: { preparedStatements?: boolean; listenUrl?: string } = {}): OpenedDb {
+export function openPostgres(
+  url: string,
+  poolSize = 10,
+  /** `connectTimeoutMs`: also how long a request waits for a free connection (tests under load give more). */
+  opts: { preparedStatements?: boolean; listenUrl?: string; connectTimeoutMs?: number } = {},
+): OpenedDb {
   // Pipeline mode: a statement may be written before the previous one is answered (pipelined).
   // A connection lost with its server (a failover) is dropped from the pool and the next checkout
   // makes a new one: the pool recovers by itself. connectionTimeoutMillis: a connect that gets no
   // answer fails (503) instead of holding the request; keepAlive: a server gone without a word
   // (its machine died) is noticed by TCP (docs/operations.md).
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, pipeline: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...KEEP_ALIVE });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types,
+    pipeline: true,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    ...KEEP_ALIVE,
+  });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
