@@ -40,6 +40,7 @@ async function get(server: ServerProc, keys: TestKeys): Promise<{ status: number
 }
 
 describe('several API processes', () => {
+  // Three processes and a CLI command on a machine that runs the rest of the suite beside them: 150 s.
   it.runIf(TEST_DATABASE_URL !== undefined)(
     'share the port, hear a revocation made by the CLI, and stop together on SIGTERM',
     async () => {
@@ -78,7 +79,6 @@ describe('several API processes', () => {
 
       server.kill('SIGTERM');
       expect(await server.exited).toEqual({ code: 0, signal: null });
-      // Three processes and a CLI command on a machine that runs the rest of the suite beside them.
     },
     150_000,
   );
