@@ -23,6 +23,7 @@ import { serverOptions, type TlsFiles } from './platform/http/https.ts';
 import type { WindowCounters } from './platform/http/rate-limit.ts';
 import { frameworkErrors, registerSecurity } from './platform/http/security.ts';
 import { registerIdempotency } from './platform/http/idempotency.ts';
+import { serializerCompiler } from './platform/http/serialization.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { createMetrics, httpDurationObserver, type Metrics } from './platform/metrics.ts';
 import { openapiDocument } from './platform/openapi.ts';
@@ -86,6 +87,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   // Bodies are JSON only: anything else is 415 unsupported_media_type.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
   const services = createServices(deps, { connectors, logger: logger as Logger });

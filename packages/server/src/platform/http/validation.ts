@@ -139,10 +139,28 @@ export function findNul(value: unknown, path: string[] = []): string[] | undefin
   return undefined;
 }
 
+/**
+ * Compiled validators by part and schema text. Fastify hands the compiler a copy of each route's
+ * schema, so Ajv's own cache (by object) never hits; many routes share a schema (ids, pages), and
+ * an app built again in the same process (the tests build one per file) compiles nothing twice.
+ */
+const compiled = new Map<string, ValidateFunction>();
+
+function compile(ajv: Ajv, part: string, schema: object): ValidateFunction {
+  const key = `${part}\u0000${JSON.stringify(schema)}`;
+  let validate = compiled.get(key);
+  if (validate === undefined) {
+    validate = ajv.compile(schema);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const part = httpPart ?? 'body';
   const ajv = part === 'body' ? strictAjv : coercingAjv;
-  const validate: ValidateFunction = ajv.compile(schema as object);
+  // Shared by every route with this schema: its `errors` are read right after the call, before any await.
+  const validate = compile(ajv, part, schema as object);
   // A POST without a body (no content) reads as an empty object, so routes whose fields are all
   // optional (cancel, resend, roll-secret) accept it; required fields still fail as usual.
   const emptyIsObject = part === 'body' && (schema as { type?: unknown }).type === 'object';
