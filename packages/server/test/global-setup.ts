@@ -106,6 +106,12 @@ async function migratedTarball(): Promise<Uint8Array<ArrayBuffer>> {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ ...createPgConfig(pglite), max: 1 } as pg.PoolConfig) }) });
   try {
     await migrate(db);
+    // Nothing connects to the template databases of a test's copy: without them (a third of the
+    // files and half the bytes), each file loads its database in about half the time.
+    for (const name of ['template0', 'template1']) {
+      await sql`alter database ${sql.id(name)} is_template false`.execute(db);
+      await sql`drop database ${sql.id(name)}`.execute(db);
+    }
     // Every page written out before the copy: a database loaded from it has no WAL to replay.
     await sql`checkpoint`.execute(db);
     await db.destroy();
