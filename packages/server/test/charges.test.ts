@@ -18,6 +18,7 @@ import {
   registerUser,
   walletMinor,
 } from './flow.support.ts';
+import { appWithSandbox } from './connectors.support.ts';
 
 /**
  * POST /charge (docs/spec/payment-intents.md, docs/spec/otp-and-charge.md): the money moves once, with the state change and its event, or
@@ -123,6 +124,61 @@ describe('a successful charge', () => {
     );
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toBe(paid?.body);
+  });
+
+  it.runIf(onPostgres)('on PostgreSQL a mobile-money callback settles in three round trips, and a second moves nothing', async () => {
+    const { ctx: momo, sandbox } = await appWithSandbox();
+    try {
+      const shop = await createMerchant(momo, 'Momo trips');
+      await momo.services.merchants.setFees(shop.merchantId, 150, {});
+      // A PENDING attempt the sandbox keeps waiting (its clock does not move), and its reference.
+      const started = async (phone: string) => {
+        const intent = await createIntent(momo, shop);
+        const res = await call(
+          momo.app,
+          'POST',
+          '/charge',
+          { ...pk(shop), headers: { 'x-session-token': intent.sessionToken } },
+          { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: phone } },
+        );
+        expect(res.statusCode, res.body).toBe(202);
+        await momo.services.attempts.drain();
+        const row = await momo.deps.db.selectFrom('payment_attempts').select('reference').where('intent_id', '=', intent.id).executeTakeFirstOrThrow();
+        return { intent, reference: row.reference };
+      };
+      // What a verified callback (a signed webhook) hands the lifecycle: the provider paid 5000 XAF.
+      const paidBy = (reference: string) =>
+        momo.services.attempts.lifecycle.verified('test', 'mtn_momo', {
+          ok: true,
+          kind: 'collection',
+          reference,
+          claimed: 'SUCCESSFUL',
+          result: { status: 'SUCCESSFUL', amount: 5000n, currency: 'XAF', providerTransactionId: '771234' },
+        });
+      // Warm: the ledger accounts made, the statements prepared on the connection.
+      const first = await started('+237677010000');
+      expect(await paidBy(first.reference)).toBe(true);
+      const { intent, reference } = await started('+237677020000');
+      // [the attempt found by its reference], [BEGIN, attempt and intent locked, the merchant's
+      // terms, the intent's attempts, the ledger accounts], [attempt, intent, event, transfer,
+      // statement rows, COMMIT].
+      expect(await countSocketWrites(() => paidBy(reference))).toBe(3);
+      // Sorted: the clock stands still, and events of one millisecond have no order.
+      expect((await eventTypes(momo, intent.id)).sort()).toEqual(['payment.completed', 'payment.processing']);
+      const read = (await call(momo.app, 'GET', `/gateway/${intent.id}`, sk(shop))).json() as { status: string; fee: string; attempts: { status: string }[] };
+      expect(read).toMatchObject({ status: 'SUCCEEDED', fee: '75', attempts: [{ status: 'SUCCEEDED' }] });
+      const pending = async () => (await momo.services.ledger.merchantBalances(shop.merchantId, 'test', undefined, 'merchant_pending'))[0]?.amount;
+      expect(await pending()).toBe('9850');
+      // The same callback again: the attempt is decided, nothing moves.
+      expect(await paidBy(reference)).toBe(true);
+      expect(await pending()).toBe('9850');
+      // Sorted: the clock stands still, and events of one millisecond have no order.
+      expect((await eventTypes(momo, intent.id)).sort()).toEqual(['payment.completed', 'payment.processing']);
+      await expectLedgerClean(momo);
+    } finally {
+      await momo.close();
+      await sandbox.close();
+    }
   });
 
   it('an unbound token (initOtp without intentionId) pays one intent of the merchant, once', async () => {

@@ -235,8 +235,11 @@ export const balancesRepository = {
 
   // --- the rolling reserve ----------------------------------------------------------------------
 
+  /** Nobody reads its answer: DEFERRED, it rides with the charge's next statement, as `record` does. */
   async insertHold(tx: Tx, row: Omit<ReserveHoldsTable, 'released_at' | 'release_transfer_id'>): Promise<void> {
-    await tx.insertInto('reserve_holds').values(row).execute();
+    await sql`${sql.raw(DEFERRED)}insert into reserve_holds (id, merchant_id, mode, currency, source_id, amount_minor, remaining_minor, release_on, created_at)
+      values (${row.id}, ${row.merchant_id}, ${row.mode}, ${row.currency}, ${row.source_id}, ${row.amount_minor.toString()}::bigint,
+              ${row.remaining_minor.toString()}::bigint, ${row.release_on}::timestamptz, ${row.created_at}::timestamptz)`.execute(tx);
   },
 
   /** Merchants, modes and currencies with holds due by `now`. */

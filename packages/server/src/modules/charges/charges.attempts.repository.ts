@@ -1,6 +1,7 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import { type ColumnType, type Generated, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { providerRequestStatements } from '../../platform/polling.ts';
+import { fieldsOf, prepare, prepareByFields } from '../../platform/prepared.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type AttemptStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
@@ -43,6 +44,28 @@ declare module '../../platform/database.ts' {
 
 export type AttemptRow = Selectable<PaymentAttemptsTable>;
 
+// The settle's statements, compiled once (platform/prepared.ts): each provider callback runs them.
+const lockAttempt = prepare((db, p: { id: string }) => db.selectFrom('payment_attempts').selectAll().where('id', '=', p.id).forUpdate());
+const attemptsOfIntent = prepare((db, p: { intentId: string }) =>
+  db.selectFrom('payment_attempts').selectAll().where('intent_id', '=', p.intentId).orderBy('created_at').orderBy('id'),
+);
+/** The error a transaction fails with when a settle's change found no attempt to change (see `updateLocked`). */
+export const ATTEMPT_NOT_UPDATED = 'attempt_update_found_no_row';
+// Of a row the transaction holds locked: its new state is known without reading it back, so the
+// write rides with the transaction's next statement and fails it should it find no row.
+const updateLockedAttempt = prepareByFields(
+  (db, p: Partial<AttemptRow> & { id: string }, fields) => {
+    const { id: _id, ...set } = fieldsOf(
+      p,
+      fields.filter((f) => f !== 'id'),
+    );
+    return db
+      .with('updated', (db) => db.updateTable('payment_attempts').set(set).where('id', '=', p.id).returning('id'))
+      .selectNoFrom(sql<number>`case when exists (select 1 from updated) then 1 else caisse_fail(${ATTEMPT_NOT_UPDATED}) end`.as('updated'));
+  },
+  { deferred: true },
+);
+
 /** Payment attempts by mobile money (docs/spec/mobile-money-payments.md): the charges module's own table. */
 export const attemptsRepository = {
   ...providerRequestStatements<AttemptRow>('payment_attempts'),
@@ -56,6 +79,22 @@ export const attemptsRepository = {
     return tx.selectFrom('payment_attempts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
   },
 
+  /** `lock`, sent ahead (Prepared.ahead): the reads issued after it share its round trip. */
+  async lockAhead(tx: Tx, id: string): Promise<AttemptRow | undefined> {
+    return (await lockAttempt.ahead(tx, { id }))[0];
+  },
+
+  /**
+   * Changes an attempt this transaction holds locked (`lock`) and returns the row as it now is.
+   * The write is deferred: it fails the transaction, at its next statement or COMMIT, if the row
+   * was gone.
+   */
+  async updateLocked(tx: Tx, row: AttemptRow, patch: Partial<Omit<AttemptRow, 'id'>>): Promise<AttemptRow> {
+    const params = { ...patch, id: row.id };
+    await updateLockedAttempt(params).execute(tx, params);
+    return { ...row, ...patch };
+  },
+
   async update(db: Executor, id: string, patch: Partial<Omit<AttemptRow, 'id'>>): Promise<AttemptRow> {
     return db.updateTable('payment_attempts').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   },
@@ -64,6 +103,9 @@ export const attemptsRepository = {
   async listForIntent(db: Executor, intentId: string): Promise<AttemptRow[]> {
     return db.selectFrom('payment_attempts').selectAll().where('intent_id', '=', intentId).orderBy('created_at').orderBy('id').execute();
   },
+
+  /** `listForIntent`, sent ahead (Prepared.ahead). */
+  listForIntentAhead: (tx: Tx, intentId: string): Promise<AttemptRow[]> => attemptsOfIntent.ahead(tx, { intentId }),
 
   /** The attempt that paid the intent (a late success did not), if one did. */
   async findPaid(db: Executor, intentId: string): Promise<AttemptRow | undefined> {

@@ -8,6 +8,7 @@ import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { feeOf } from '../../platform/fees.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { translator } from '../../platform/i18n.ts';
+import { allAhead } from '../../platform/prepared.ts';
 import { type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import { type AttemptRule, createThrottle } from '../../platform/throttle.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
@@ -196,23 +197,39 @@ export function createAttemptsService(
     };
   }
 
-  /** Decides an attempt once, with the intent, the money and the event, in one transaction. */
-  async function settle(id: string, decision: Decision): Promise<void> {
+  /**
+   * Decides an attempt once, with the intent, the money and the event, in one transaction. Every
+   * read goes with the attempt's lock in the transaction's first round trip (`seen`, the attempt
+   * as the lifecycle read it, names its intent, merchant and accounts before the lock answers);
+   * every write is deferred and sent with the COMMIT, the transfer among the last: the clearing
+   * and pending accounts, which every payment of the provider and of the merchant needs, are
+   * locked by that write and held for that one round trip.
+   */
+  async function settle(id: string, decision: Decision, seen: AttemptRow): Promise<void> {
     const lateRefund = await db.transaction().execute(async (tx): Promise<MobileRefundRow | undefined> => {
-      const attempt = await repo.lock(tx, id);
+      // Of `seen`, only what never changes in an attempt: its intent, merchant, mode, provider and currency.
+      const scope = { merchantId: seen.merchant_id, mode: seen.mode };
+      const currency = seen.currency as Currency;
+      // In lock order (the attempt, then its intent), then the reads; the merchant's terms last,
+      // a plain read that carries those sent ahead of it.
+      const [attempt, intent, attempts, accountsFor, merchant] = await allAhead([
+        repo.lockAhead(tx, id),
+        intents.lockForChange(tx, scope, seen.intent_id),
+        repo.listForIntentAhead(tx, seen.intent_id),
+        ledger.collectionAccounts(tx, { ...scope, provider: seen.provider, currency }),
+        merchantTerms(seen.merchant_id, tx),
+      ]);
       if (!attempt || attempt.status !== 'PENDING') return;
-      const scope = { merchantId: attempt.merchant_id, mode: attempt.mode };
-      const intent = await intents.lockForChange(tx, scope, attempt.intent_id);
       if (!intent) throw new Error(`attempt ${id} without its intent`);
-      const merchant = await merchantTerms(attempt.merchant_id, tx);
       const now = clock.now();
-      const currency = attempt.currency as Currency;
+      /** The intent's direct payment with this attempt decided, as the event shows it. */
+      const directWith = (decided: AttemptRow) => directPaymentOf(attempts.map((a) => (a.id === decided.id ? decided : a)));
       const paid = decision.status === 'SUCCESSFUL' && decision.amount === attempt.amount_minor && decision.currency === attempt.currency;
       if (!paid) {
         const reason = decision.status === 'FAILED' ? decision.reason : 'AMOUNT_MISMATCH';
         if (decision.status === 'SUCCESSFUL')
           log?.error({ attempt: id, provider: attempt.provider }, 'mobile-money payment settled for another amount or currency: see caisse reconcile');
-        const failed = await repo.update(tx, id, {
+        const failed = await repo.updateLocked(tx, attempt, {
           status: 'FAILED',
           failure_code: failureCodeOf(reason),
           failure_reason: reason.slice(0, 200),
@@ -220,8 +237,7 @@ export function createAttemptsService(
           updated_at: now,
         });
         if (intent.status !== 'PROCESSING') return undefined;
-        const used = (await repo.listForIntent(tx, intent.id)).length;
-        const to = isDue(intent.expires_at, now) ? 'EXPIRED' : used >= MAX_PAYMENT_ATTEMPTS ? 'FAILED' : 'PENDING';
+        const to = isDue(intent.expires_at, now) ? 'EXPIRED' : attempts.length >= MAX_PAYMENT_ATTEMPTS ? 'FAILED' : 'PENDING';
         await intents.transition(tx, intent, to, {
           apiVersion: merchant.pinnedVersion,
           patch: {
@@ -230,6 +246,7 @@ export function createAttemptsService(
             last_error_message: `The mobile-money payment failed (${reason.slice(0, 100)})`,
           },
           eventData: { attempt: attemptView(failed) },
+          direct: directWith(failed),
         });
         return undefined;
       }
@@ -247,35 +264,37 @@ export function createAttemptsService(
         return refunds.returnLatePayment(tx, late);
       }
       const transferId = ids('transfer');
-      const clearing = await ledger.providerClearing(tx, { mode: attempt.mode, provider: attempt.provider, currency });
       const fee = feeOf(minorUnits(attempt.amount_minor), feeScheduleOf(deps.config, merchant, currency));
-      const pendingAccount = await ledger.merchantPending(tx, { ...scope, currency });
       const reserve = balances.reserveFor(merchant, attempt.amount_minor - fee);
-      const postings = chargePostings(
-        {
-          from: clearing.id,
-          pending: pendingAccount.id,
-          revenue: fee > 0n ? (await ledger.platformRevenue(tx, { ...scope, currency })).id : undefined,
-          reserve: reserve.amount > 0n ? (await ledger.merchantReserve(tx, { ...scope, currency })).id : undefined,
-        },
-        attempt.amount_minor,
-        fee,
-        reserve.amount,
-      );
-      await ledger.transfer(tx, { ...scope, id: transferId, kind: 'mobile_money_charge', reference: attempt.id, currency, postings });
-      const succeeded = await repo.update(tx, id, {
+      const accounts = await accountsFor({ fee: fee > 0n, reserve: reserve.amount > 0n });
+      const decided = {
         status: 'SUCCEEDED',
         fee_minor: fee,
         transfer_id: transferId,
         provider_transaction_id: decision.providerTransactionId ?? null,
         completed_at: now,
         updated_at: now,
-      });
+      } as const;
+      const succeeded: AttemptRow = { ...attempt, ...decided };
       await intents.transition(tx, intent, 'SUCCEEDED', {
         apiVersion: merchant.pinnedVersion,
         patch: { attempts: intent.attempts + 1, last_error_code: null, last_error_message: null, fee_minor: fee },
         eventData: { attempt: attemptView(succeeded) },
+        direct: directWith(succeeded),
       });
+      // The money moves after the intent's change and event: its write locks the clearing and pending accounts until the commit.
+      const postings = chargePostings(
+        { from: accounts.clearing.id, pending: accounts.pending.id, revenue: accounts.revenue?.id, reserve: accounts.reserve?.id },
+        attempt.amount_minor,
+        fee,
+        reserve.amount,
+      );
+      await ledger.transfer(tx, { ...scope, id: transferId, kind: 'mobile_money_charge', reference: attempt.id, currency, postings }, accounts.accounts, {
+        deferred: true,
+      });
+      // After the transfer, which the attempt names (that foreign key is checked at once).
+      await repo.updateLocked(tx, attempt, decided);
+      // The statement's rows after it: the merchant's running total is locked from here to the commit.
       await balances.recordCharge(tx, scope, {
         intentId: intent.id,
         currency,

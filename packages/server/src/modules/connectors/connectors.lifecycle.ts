@@ -111,9 +111,11 @@ export interface LifecycleSpec<Row extends ProviderRequestRow> {
   remember?(row: Row, handle: ProviderHandle): Promise<void>;
   /**
    * Decides the row, once: in the owner's transaction, under the row's lock, only from PENDING
-   * (a second decision finds it decided and does nothing).
+   * (a second decision finds it decided and does nothing). `seen` is the row as the lifecycle
+   * read it, without a lock: what never changes in it (its owner, amount, provider) lets the
+   * owner send its other reads with the lock; its status is what the lock reads.
    */
-  settle(id: string, decision: Decision): Promise<void>;
+  settle(id: string, decision: Decision, seen: Row): Promise<void>;
   /**
    * A row the provider has not decided this long after its creation fails with reason TIMEOUT
    * (NOT_SUBMITTED when the provider never had it). Absent: never given up (money out must not
@@ -192,7 +194,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
       // An earlier call with this reference may have reached the provider: its status decides.
       const status = await connector.status(kind, row.reference, spec.known?.(row));
       const decision = status.status === 'NOT_FOUND' ? ({ status: 'FAILED', reason: result.reason } as const) : decisionOf(status);
-      if (decision) await spec.settle(row.id, decision);
+      if (decision) await spec.settle(row.id, decision, row);
     }
     return result;
   }
@@ -228,10 +230,10 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
       await spec.remember(row, { providerReference: result.providerReference, redirectUrl: result.redirectUrl });
     }
     const decision = decisionOf(result);
-    if (decision) return spec.settle(row.id, decision);
-    if (connector && pageLost(row, connector, result)) return spec.settle(row.id, { status: 'FAILED', reason: PAGE_LOST_REASON });
+    if (decision) return spec.settle(row.id, decision, row);
+    if (connector && pageLost(row, connector, result)) return spec.settle(row.id, { status: 'FAILED', reason: PAGE_LOST_REASON }, row);
     if (spec.giveUpAfterMs !== undefined && clock.now().getTime() - row.created_at.getTime() >= spec.giveUpAfterMs) {
-      return spec.settle(row.id, { status: 'FAILED', reason: result.status === 'NOT_FOUND' ? 'NOT_SUBMITTED' : 'TIMEOUT' });
+      return spec.settle(row.id, { status: 'FAILED', reason: result.status === 'NOT_FOUND' ? 'NOT_SUBMITTED' : 'TIMEOUT' }, row);
     }
     if (result.status === 'NOT_FOUND' && connector) await submit(row);
     await store.scheduleNextPoll(row.id, new Date(clock.now().getTime() + pollBackoffMs(row.polls)));
@@ -248,7 +250,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
       const connector = connectorFor(row.mode, provider);
       if (!connector || row.provider !== provider) return false;
       const decision = await callbackDecision(connector, kind, reference, { ...callback, known: spec.known?.(row) });
-      if (decision) await spec.settle(row.id, decision);
+      if (decision) await spec.settle(row.id, decision, row);
       return true;
     },
     async verified(mode, provider, verified) {
@@ -256,7 +258,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
       const row = await store.findByReference(verified.reference);
       if (!row || row.mode !== mode || row.provider !== provider) return false;
       const decision = decisionOf(verified.result);
-      if (decision) await spec.settle(row.id, decision);
+      if (decision) await spec.settle(row.id, decision, row);
       return true;
     },
     async pollDue(limit = 20) {

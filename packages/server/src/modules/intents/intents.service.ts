@@ -103,13 +103,15 @@ export function createIntentsService(
    * Moves a locked intent (see `lockForChange`) to `to` and writes the move's event, in the
    * caller's transaction. Refuses a move the state machine does not allow (409
    * `intent_state_invalid`, or `intent_expired` for an intent that has expired, swept or not).
-   * `patch` sets what the move also changes (attempts, lastError, the refunded amount).
+   * `patch` sets what the move also changes (attempts, lastError, the refunded amount); `direct`
+   * is the intent's direct payment as the caller knows it in this transaction, which the event
+   * then shows without reading the attempts again.
    */
   async function transition(
     tx: Tx,
     row: IntentRow,
     to: IntentStatus,
-    opts: { apiVersion: string; patch?: IntentPatch; eventData?: Record<string, unknown> },
+    opts: { apiVersion: string; patch?: IntentPatch; eventData?: Record<string, unknown>; direct?: DirectPayment },
   ): Promise<IntentRow> {
     const now = clock.now();
     // The expiry itself starts from the stored PENDING; any other move starts from what a reader
@@ -130,15 +132,17 @@ export function createIntentsService(
     tx: Tx,
     row: IntentRow,
     type: EventType,
-    opts: { apiVersion: string; eventData?: Record<string, unknown>; now?: Date },
+    opts: { apiVersion: string; eventData?: Record<string, unknown>; now?: Date; direct?: DirectPayment },
   ): Promise<void> {
+    const paymentIntent =
+      opts.direct !== undefined && row.direct_payment ? merchantView(row, opts.now ?? clock.now(), opts.direct) : await viewOf(tx, row, merchantView, opts.now);
     await events.record(tx, {
       merchantId: row.merchant_id,
       mode: row.mode,
       type,
       apiVersion: opts.apiVersion,
       intentId: row.id,
-      data: { paymentIntent: await viewOf(tx, row, merchantView, opts.now), ...opts.eventData },
+      data: { paymentIntent, ...opts.eventData },
     });
   }
 

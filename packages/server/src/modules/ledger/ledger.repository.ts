@@ -1,5 +1,6 @@
 import { type Generated, type Selectable, sql } from 'kysely';
 import { DEFERRED, type Executor } from '../../platform/db.ts';
+import { prepare } from '../../platform/prepared.ts';
 import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
@@ -89,6 +90,17 @@ export interface UnbalancedTransfer {
   currency: string;
   sum: bigint;
 }
+
+// On every direct mobile-money payment: compiled once (platform/prepared.ts), sent ahead. The kinds
+// are literals, so that the partial indexes (platform accounts, merchant accounts) match a prepared plan.
+const findCollectionAccounts = prepare(
+  (db, p: { merchantId: string; mode: KeyMode; provider: string; currency: Currency }) => sql<AccountRow>`
+    select * from ledger_accounts
+    where merchant_id is null and mode = ${p.mode} and kind = 'provider_clearing' and name = ${p.provider} and currency = ${p.currency}
+    union all
+    select * from ledger_accounts
+    where kind in ('merchant_pending', 'platform_revenue', 'merchant_reserve') and merchant_id = ${p.merchantId} and mode = ${p.mode} and currency = ${p.currency}`,
+);
 
 export const ledgerRepository = {
   /** Creates the account if it does not exist (concurrent callers both get the one row). */
@@ -200,6 +212,15 @@ export const ledgerRepository = {
       select * from ledger_accounts
       where kind in ('merchant_pending', 'platform_revenue') and merchant_id = ${q.merchantId} and mode = ${q.mode} and currency = ${q.currency}`.execute(db);
     return result.rows;
+  },
+
+  /**
+   * The provider's clearing account and the merchant's pending, revenue and reserve accounts in one
+   * currency, those that exist, read without a lock and sent ahead (Prepared.ahead): what a direct
+   * mobile-money payment moves money between. The transfer's write locks them.
+   */
+  collectionAccountsAhead(db: Executor, q: { merchantId: string; mode: KeyMode; provider: string; currency: Currency }): Promise<AccountRow[]> {
+    return findCollectionAccounts.ahead(db, q);
   },
 
   /**

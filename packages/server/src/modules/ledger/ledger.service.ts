@@ -158,6 +158,17 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     });
   }
 
+  function providerClearing(executor: Executor, q: { mode: KeyMode; provider: string; currency: Currency }) {
+    return repo.ensurePlatformAccount(executor, {
+      id: ids('account'),
+      mode: q.mode,
+      kind: 'provider_clearing',
+      name: q.provider,
+      currency: q.currency,
+      created_at: clock.now(),
+    });
+  }
+
   /**
    * Moves money: postings that sum to zero per currency, written with the new balances in the
    * caller's transaction. The accounts are locked first (`lockAccounts`' order), unless the caller
@@ -260,6 +271,28 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
       return { wallet, balance, revenue, accounts: rows };
     },
 
+    /**
+     * What a direct mobile-money payment moves money between: the provider's clearing account, the
+     * merchant's pending account, and its revenue and reserve accounts when the fee and the reserve
+     * take a share. Read without a lock in one statement, sent ahead (await it with `allAhead`);
+     * what it answers is a function that gives the accounts the payment needs, creating one that
+     * is missing (a merchant's first payment in a currency). Pass their `accounts` to `transfer` as
+     * `known`: its write locks them, so the clearing and pending rows, which every payment of the
+     * provider and of the merchant needs, are held from that write to the commit only.
+     */
+    async collectionAccounts(tx: Tx, q: { merchantId: string; mode: KeyMode; provider: string; currency: Currency }) {
+      const found = await repo.collectionAccountsAhead(tx, q);
+      const of = (kind: AccountKind) => found.find((a) => a.kind === kind);
+      const merchant = { merchantId: q.merchantId, mode: q.mode, currency: q.currency };
+      return async (share: { fee: boolean; reserve: boolean }) => {
+        const clearing = of('provider_clearing') ?? (await providerClearing(tx, q));
+        const pending = of('merchant_pending') ?? (await ensure(tx, { ...merchant, kind: 'merchant_pending' }));
+        const revenue = share.fee ? (of('platform_revenue') ?? (await ensure(tx, { ...merchant, kind: 'platform_revenue' }))) : undefined;
+        const reserve = share.reserve ? (of('merchant_reserve') ?? (await ensure(tx, { ...merchant, kind: 'merchant_reserve' }))) : undefined;
+        return { clearing, pending, revenue, reserve, accounts: [clearing, pending, ...(revenue ? [revenue] : []), ...(reserve ? [reserve] : [])] };
+      };
+    },
+
     /** The user's wallet in a currency, created when missing. */
     userWallet: (executor: Executor, q: { merchantId: string; mode: KeyMode; userId: string; currency: Currency }) =>
       ensure(executor, { ...q, kind: 'user_wallet' }),
@@ -284,15 +317,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
      * A provider's clearing account in a mode and currency (the float held at the provider),
      * created when missing: a top-up moves money from it into a wallet, a payout back into it.
      */
-    providerClearing: (executor: Executor, q: { mode: KeyMode; provider: string; currency: Currency }) =>
-      repo.ensurePlatformAccount(executor, {
-        id: ids('account'),
-        mode: q.mode,
-        kind: 'provider_clearing',
-        name: q.provider,
-        currency: q.currency,
-        created_at: clock.now(),
-      }),
+    providerClearing,
 
     /** The merchant's balances per currency in one kind of account (available: merchant_balance). */
     async merchantBalances(
