@@ -5,8 +5,11 @@
 // how long it took. Exits non-zero when any workspace failed.
 //
 //   lane 1: the server's compiled CLI (if stale), then the server suite (3 workers)
-//   lane 2: the message catalogues' check, api-types, intl, browser, node, react, then — once the compiled CLI is there, since their tests start
-//           `caisse` processes — the dashboard and the example shop (Chromium, one file at a time)
+//   lane 2: the message catalogues' check, then half of the dashboard's browser files, then the example shop
+//   lane 3: api-types, intl, browser, node, react, then the other half of the dashboard's files
+// The browser files start `caisse` processes (the compiled CLI first) and wait on them, on Chromium
+// and on providers' answers about half of their time: two halves side by side fill it.
+// A test report (CAISSE_TEST_REPORT) gets one file per half.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,10 +35,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 /** Runs a command, its output line by line with a prefix; resolves with its exit code. */
-function run(label, command, args) {
+function run(label, command, args, env = {}) {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     running.add(child);
     for (const [stream, out] of [
       [child.stdout, process.stdout],
@@ -67,18 +70,30 @@ function run(label, command, args) {
 const test = (workspace, label) => run(label, 'npm', ['test', '--silent', '-w', workspace]);
 
 const cli = run('server build', process.execPath, [join(root, 'packages', 'server', 'scripts', 'build-if-stale.mjs')]);
+// Built once before the two halves, whose own pretest then finds it fresh.
+const dashboardBuilt = run('dashboard build', 'npm', ['run', 'build', '--silent', '-w', '@caisse/dashboard']);
+const report = process.env.CAISSE_TEST_REPORT;
+/** Half `n` of the dashboard's files, its report apart from the other half's. */
+function dashboardHalf(n) {
+  const env = report ? { CAISSE_TEST_REPORT: report.replace(/\.json$/, `.half${n}.json`) } : {};
+  return run(`dashboard ${n}/2`, 'npm', ['test', '--silent', '-w', '@caisse/dashboard', '--', `--shard=${n}/2`], env);
+}
 const lanes = [
   cli.then(() => test('@caisse/server', 'server')),
   (async () => {
     await run('messages', process.execPath, [join(root, 'scripts', 'check-messages.mjs')]);
+    await Promise.all([cli, dashboardBuilt]);
+    await dashboardHalf(1);
+    await test('@caisse/example-shop', 'shop');
+  })(),
+  (async () => {
     await test('@caisse/api-types', 'api-types');
     await test('@caisse/intl', 'intl');
     await test('@caisse/browser', 'browser');
     await test('@caisse/node', 'node');
     await test('@caisse/react', 'react');
-    await cli;
-    await test('@caisse/dashboard', 'dashboard');
-    await test('@caisse/example-shop', 'shop');
+    await Promise.all([cli, dashboardBuilt]);
+    await dashboardHalf(2);
   })(),
 ];
 await Promise.all(lanes);

@@ -136,6 +136,8 @@ describe.each(LANGUAGES)('the first hour in $locale', (L) => {
   it("Balance: amounts of one size; dates typed as the page's language writes them", async () => {
     await page.getByRole('navigation').getByRole('link', { name: L.balance }).click();
     await page.getByRole('heading', { level: 1, name: L.balance }).waitFor();
+    // The heading comes before the balances load: the table's amounts are awaited, not assumed.
+    await page.locator('table.balance-table td.num').first().waitFor();
     const sizes = await page.locator('table.balance-table td.num').evaluateAll((cells) => cells.map((c) => getComputedStyle(c).fontSize));
     expect(sizes.length).toBeGreaterThan(0);
     expect(new Set(sizes).size).toBe(1);

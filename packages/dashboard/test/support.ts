@@ -236,7 +236,14 @@ export function watchConsole(page: Page, errors: string[]) {
   });
 }
 
+/**
+ * Screenshots are for a person looking at the pages (`CAISSE_SCREENSHOTS=1`): a full-page PNG of
+ * every page checked costs the browser more than the check, and no test reads them.
+ */
+export const SCREENSHOTS = process.env.CAISSE_SCREENSHOTS === '1';
+
 export async function screenshot(page: Page, name: string) {
+  if (!SCREENSHOTS) return;
   mkdirSync(RESULTS, { recursive: true });
   await page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true });
 }
@@ -252,7 +259,8 @@ export interface AxeViolation {
 
 /** axe-core in the page (evaluated through the debugging protocol, so the page's CSP is untouched). */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
+  // Once per document: the single-page apps keep it across their own navigation.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     return axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
