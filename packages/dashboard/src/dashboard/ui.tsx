@@ -80,11 +80,15 @@ const ERROR_TEXTS: Record<string, MessageId> = {
   origin_not_allowed: 'error.api.originNotAllowed',
 };
 
-export function ErrorNotice({ error }: { error: unknown }) {
+/** `texts`: a page's or an app's own wording of some codes, over the dashboard's. */
+export function ErrorNotice({ error, texts }: { error: unknown; texts?: Readonly<Record<string, MessageId>> }) {
   const { t } = useI18n();
   if (!error) return null;
   let text = t('error.unknown');
-  if (error instanceof ApiProblem) text = ERROR_TEXTS[error.code] ? t(ERROR_TEXTS[error.code] as MessageId) : t('error.refused', { code: error.code });
+  if (error instanceof ApiProblem) {
+    const known = texts?.[error.code] ?? ERROR_TEXTS[error.code];
+    text = known ? t(known) : t('error.refused', { code: error.code });
+  }
   // A page's own check (two passwords differ…) carries the page's text; an API problem never its detail.
   else if (error instanceof Error) text = error.message;
   return (

@@ -1,7 +1,6 @@
 import { type ReactNode, useId } from 'react';
 import { type MessageId, useI18n } from '../shared/i18n.tsx';
-import { ApiProblem } from '../dashboard/api.ts';
-import { TableWrap } from '../dashboard/ui.tsx';
+import { ErrorNotice, TableWrap } from '../dashboard/ui.tsx';
 import type { OperatorPermission } from './types.ts';
 
 /** What every console page is given by the shell: the session's permissions and the address. */
@@ -13,41 +12,18 @@ export interface PageProps {
   id?: string;
 }
 
-/** The errors the console words itself; any other shows the API's `detail`. */
-const ERROR_TEXTS: Record<string, MessageId> = {
-  connection_error: 'error.connection',
-  invalid_credentials: 'error.invalidCredentials',
-  session_required: 'error.sessionRequired',
-  csrf_token_invalid: 'error.csrf',
+/** The errors the console words its own way; any other as the dashboard does (never the API's English `detail`). */
+const OPERATOR_ERROR_TEXTS: Record<string, MessageId> = {
   totp_code_invalid: 'operator.error.code',
-  totp_code_reused: 'error.totpCodeReused',
   totp_code_required: 'operator.error.codeRequired',
-  otp_incorrect: 'error.totpConfirmIncorrect',
   permission_denied: 'operator.error.permission',
   four_eyes_required: 'operator.error.fourEyes',
   payment_method_not_allowed: 'operator.error.methodNotAllowed',
-  merchant_frozen: 'error.api.merchantFrozen',
   payout_state_invalid: 'operator.error.payoutDecided',
-  not_found: 'error.api.notFound',
-  rate_limited: 'error.api.rateLimited',
-  phone_invalid: 'error.api.phoneInvalid',
-  amount_invalid: 'error.api.amountInvalid',
-  validation_error: 'error.api.validationError',
 };
 
 export function OperatorError({ error }: { error: unknown }) {
-  const { t } = useI18n();
-  if (!error) return null;
-  let text = t('error.unknown');
-  if (error instanceof ApiProblem) {
-    const known = ERROR_TEXTS[error.code];
-    text = known ? t(known) : error.message;
-  } else if (error instanceof Error) text = error.message;
-  return (
-    <div className="notice error" role="alert">
-      {text}
-    </div>
-  );
+  return <ErrorNotice error={error} texts={OPERATOR_ERROR_TEXTS} />;
 }
 
 export function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
