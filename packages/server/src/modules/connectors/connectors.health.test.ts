@@ -18,6 +18,25 @@ describe('provider health', () => {
     expect(outcomeOf({ status: 'UNKNOWN', reason: 'the pay_token and amount of this request are not known' })).toBeUndefined();
   });
 
+  it('counts every outcome of a busy provider, thousands a second, and lets a whole second fall out at once', () => {
+    const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
+    const health = createProviderHealth(clock, rules);
+    for (let i = 0; i < 10_000; i++) health.record('mtn_momo', 'success');
+    clock.advance(SECOND / 2);
+    for (let i = 0; i < 9_999; i++) health.record('mtn_momo', 'timeout');
+    expect(health.available('mtn_momo')).toBe(true);
+    health.record('mtn_momo', 'timeout');
+    expect(health.available('mtn_momo')).toBe(false);
+    expect(health.views().find((v) => v.provider === 'mtn_momo')?.outcomes).toMatchObject({ success: 10_000, timeout: 10_000 });
+
+    const other = createProviderHealth(clock, rules);
+    for (let i = 0; i < 10_000; i++) other.record('wave', 'success');
+    clock.advance(rules.windowMs);
+    // The ten thousand successes have left the window: four timeouts alone decide.
+    for (let i = 0; i < 4; i++) other.record('wave', 'timeout');
+    expect(other.available('wave')).toBe(false);
+  });
+
   it('a few failures decide nothing; mostly failures in the window make it unavailable; old ones fall out', () => {
     const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
     const health = createProviderHealth(clock, rules);

@@ -62,8 +62,19 @@ export interface ProviderHealth {
   views(): ProviderHealthView[];
 }
 
+/**
+ * The window counts outcomes per second: a provider answering thousands of callbacks a second
+ * keeps at most `windowMs / BUCKET_MS` buckets, each outcome an addition, never a pass over the
+ * window (outcomes leave it up to a second early).
+ */
+const BUCKET_MS = SECOND;
+
 interface State {
-  window: { at: number; bad: boolean }[];
+  /** Oldest first; `at` is the bucket's first millisecond. */
+  window: { at: number; total: number; bad: number }[];
+  /** The window's sums. */
+  total: number;
+  bad: number;
   /** Set while unavailable: when it became so (or when the last probe failed). */
   openedAt?: number;
   /** When the probe in flight was let through. */
@@ -76,7 +87,7 @@ export function createProviderHealth(clock: Clock, rules: HealthRules = DEFAULT_
   const stateOf = (provider: string): State => {
     let s = states.get(provider);
     if (!s) {
-      s = { window: [], totals: { success: 0, timeout: 0, server_error: 0, unknown: 0 } };
+      s = { window: [], total: 0, bad: 0, totals: { success: 0, timeout: 0, server_error: 0, unknown: 0 } };
       states.set(provider, s);
     }
     return s;
@@ -103,11 +114,27 @@ export function createProviderHealth(clock: Clock, rules: HealthRules = DEFAULT_
         }
         s.openedAt = undefined;
         s.window = [];
+        s.total = 0;
+        s.bad = 0;
       }
-      s.window = s.window.filter((o) => t - o.at < rules.windowMs);
-      s.window.push({ at: t, bad });
-      const failures = s.window.filter((o) => o.bad).length;
-      if (s.window.length >= rules.minOutcomes && failures / s.window.length >= rules.failureRatio) s.openedAt = t;
+      while (s.window.length > 0 && t - (s.window[0] as State['window'][number]).at >= rules.windowMs) {
+        const old = s.window.shift() as State['window'][number];
+        s.total -= old.total;
+        s.bad -= old.bad;
+      }
+      const at = t - (t % BUCKET_MS);
+      let bucket = s.window.at(-1);
+      if (bucket === undefined || bucket.at !== at) {
+        bucket = { at, total: 0, bad: 0 };
+        s.window.push(bucket);
+      }
+      bucket.total += 1;
+      s.total += 1;
+      if (bad) {
+        bucket.bad += 1;
+        s.bad += 1;
+      }
+      if (s.total >= rules.minOutcomes && s.bad / s.total >= rules.failureRatio) s.openedAt = t;
     },
     available: (provider) => isAvailable(states.get(provider)),
     admit(provider) {
