@@ -284,14 +284,18 @@ export const webhooksRepository = {
 
   /** The delivery last attempted since `since`, if any: whether it failed, and how. */
   async lastAttemptedSince(db: Executor, endpointId: string, since: Date) {
-    return db
-      .selectFrom('webhook_deliveries')
-      .select(['status', 'last_attempt_at', 'last_status_code', 'last_error'])
-      .where('endpoint_id', '=', endpointId)
-      .where('last_attempt_at', '>=', since)
-      .orderBy('last_attempt_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    return (
+      db
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'last_attempt_at', 'last_status_code', 'last_error'])
+        .where('endpoint_id', '=', endpointId)
+        .where('last_attempt_at', '>=', since)
+        .orderBy('last_attempt_at', 'desc')
+        // Attempts of one millisecond have no order between them: a failure among them is the one told.
+        .orderBy(sql`status = 'succeeded'`)
+        .limit(1)
+        .executeTakeFirst()
+    );
   },
 
   /** Every delivery of these events, to any endpoint of the scope, newest first (at most 200). */
