@@ -160,6 +160,15 @@ function dump(value: unknown): string {
   return String(value);
 }
 
+/**
+ * Whether `text` holds `secret`. A short one (the six-digit code) counts only as a value of its
+ * own: inside a hash's hex or base64 any six digits turn up by chance now and then.
+ */
+function leaks(text: string, secret: string): boolean {
+  if (secret.length >= 12) return text.includes(secret);
+  return new RegExp(`(?<![0-9A-Za-z+/])${secret.replace(/[^0-9A-Za-z]/g, '\\$&')}(?![0-9A-Za-z+/])`).test(text);
+}
+
 describe('after a full payment flow', () => {
   it('no table holds a plaintext key, token, code, secret or password', async (t) => {
     if (!ready) t.skip();
@@ -177,7 +186,7 @@ describe('after a full payment flow', () => {
         const shown = table_name === 'messages' && row.mode === 'test' ? { ...row, body: null } : row;
         const text = dump(shown);
         for (const [name, value] of secrets) {
-          if (text.includes(value)) found.push(`${name} in ${table_name}`);
+          if (leaks(text, value)) found.push(`${name} in ${table_name}`);
         }
       }
     }
