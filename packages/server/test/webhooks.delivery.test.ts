@@ -34,7 +34,8 @@ async function receiver(handler = ok, port = 0) {
   return r;
 }
 
-const dispatcher = (opts: DispatcherOptions = {}) => createDispatcher(ctx.deps, { timeoutMs: 500, concurrency: 8, ...opts });
+// 2 s: a local receiver's answer on a loaded CI machine can take more than half a second.
+const dispatcher = (opts: DispatcherOptions = {}) => createDispatcher(ctx.deps, { timeoutMs: 2000, concurrency: 8, ...opts });
 
 async function endpoint(m: TestMerchant, url: string, extra: Record<string, unknown> = {}) {
   const res = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url, ...extra });
@@ -483,7 +484,7 @@ describe('dispatchers', () => {
     const d = dispatcher();
     const claimed = await d.claim(10);
     expect(claimed).toHaveLength(1);
-    // The lease is the timeout (500 ms here) + 60 s: waiting 60 s in line leaves too little.
+    // The lease is the timeout (2 s here) + 60 s: waiting 60 s in line leaves too little.
     ctx.clock.advance(60 * SECOND);
     expect(await d.deliver(claimed)).toEqual(['lost_lease']);
     expect(r.received).toHaveLength(0);
