@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAllSerializers } from '../src/platform/http/serialization.ts';
+import { compileAllValidators } from '../src/platform/http/validation.ts';
 import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
@@ -51,6 +53,15 @@ function expectProblem(res: { statusCode: number; headers: Record<string, unknow
   expect(body.requestId).toBe(res.headers['request-id']);
   return body;
 }
+
+describe('route schemas', () => {
+  // Validators and serializers compile at a route's first use, not at start: every route's
+  // schema must still compile, or its first request would fail.
+  it('every route schema of the app compiles (validators with Ajv, answers with fast-json-stringify)', () => {
+    expect(compileAllValidators()).toBeGreaterThan(80);
+    expect(buildAllSerializers()).toBeGreaterThan(80);
+  });
+});
 
 describe('errors', () => {
   it('answers every request with a request-id header', async () => {

@@ -140,27 +140,43 @@ export function findNul(value: unknown, path: string[] = []): string[] | undefin
 }
 
 /**
- * Compiled validators by part and schema text. Fastify hands the compiler a copy of each route's
- * schema, so Ajv's own cache (by object) never hits; many routes share a schema (ids, pages), and
- * an app built again in the same process (the tests build one per file) compiles nothing twice.
+ * Validators by part and schema text, each compiled at its first use. Fastify hands the compiler a
+ * copy of each route's schema, so Ajv's own cache (by object) never hits; many routes share a
+ * schema (ids, pages), and an app built again in the same process (the tests build one per file)
+ * compiles nothing twice. Compiling at the first request rather than at start: a server starts
+ * about a second sooner (Ajv's code generation for some 300 schemas), and a process that serves a
+ * handful of routes (a CLI command, a test file) compiles only those.
  */
-const compiled = new Map<string, ValidateFunction>();
+interface Entry {
+  ajv: Ajv;
+  schema: object;
+  validate?: ValidateFunction;
+}
+const schemas = new Map<string, Entry>();
 
-function compile(ajv: Ajv, part: string, schema: object): ValidateFunction {
+function entryOf(ajv: Ajv, part: string, schema: object): Entry {
   const key = `${part}\u0000${JSON.stringify(schema)}`;
-  let validate = compiled.get(key);
-  if (validate === undefined) {
-    validate = ajv.compile(schema);
-    compiled.set(key, validate);
+  let entry = schemas.get(key);
+  if (entry === undefined) {
+    entry = { ajv, schema };
+    schemas.set(key, entry);
   }
-  return validate;
+  return entry;
+}
+
+const compiledOf = (entry: Entry): ValidateFunction => (entry.validate ??= entry.ajv.compile(entry.schema));
+
+/** Compiles every validator not yet used, throwing on the first schema Ajv refuses (a test's check that all compile). */
+export function compileAllValidators(): number {
+  for (const entry of schemas.values()) compiledOf(entry);
+  return schemas.size;
 }
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const part = httpPart ?? 'body';
   const ajv = part === 'body' ? strictAjv : coercingAjv;
   // Shared by every route with this schema: its `errors` are read right after the call, before any await.
-  const validate = compile(ajv, part, schema as object);
+  const entry = entryOf(ajv, part, schema as object);
   // A POST without a body (no content) reads as an empty object, so routes whose fields are all
   // optional (cancel, resend, roll-secret) accept it; required fields still fail as usual.
   const emptyIsObject = part === 'body' && (schema as { type?: unknown }).type === 'object';
@@ -182,6 +198,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
         return { error: new ApiError('validation_error', message, { param, errors: [{ param, message }] }) };
       }
     }
+    const validate = compiledOf(entry);
     if (validate(data)) return { value: data };
     return { error: toApiError(part, validate.errors ?? []) };
   };
