@@ -60,9 +60,34 @@ export const STEPS = [
     fresh: async () => (await import('../../dashboard/scripts/build-if-stale.mjs')).dashboardIsFresh(),
     build: async () => (await import('../../dashboard/scripts/build-if-stale.mjs')).buildDashboard(),
   },
-  // --noCheck: `npm run typecheck` checks; this only emits (about twice as fast).
-  tscStep('@caisse/server', 'packages/server', 'dist/cli.js', '--noCheck'),
+  serverStep(),
 ];
+
+/**
+ * The server: tsc to dist/, then one bundle of it and the packages it imports (scripts/bundle.mjs),
+ * which is what bin/caisse.js runs. The bundle holds @caisse/intl, @caisse/node and
+ * @caisse/api-types and the installed packages: it is stale when any of those changed too.
+ */
+function serverStep() {
+  const dir = join(repo, 'packages', 'server');
+  const inputs = [
+    ...['src', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs'].map((p) => join(dir, p)),
+    ...['intl', 'node', 'api-types'].map((p) => join(repo, 'packages', p, 'dist')),
+    join(repo, 'package-lock.json'),
+  ];
+  return {
+    name: '@caisse/server',
+    fresh: async () => statTime(join(dir, BUNDLE)) >= Math.max(...inputs.map(newest)),
+    build: async () => {
+      // --noCheck: `npm run typecheck` checks; this only emits (about twice as fast).
+      await tsc(dir, '--noCheck');
+      await (await import('./bundle.mjs')).bundleServer();
+    },
+  };
+}
+
+/** The bundled CLI's entry, relative to packages/server. */
+export const BUNDLE = 'dist/bundle/cli.js';
 
 /**
  * clients: what `npm ci` builds (prepare), so the SDKs import in the workspace with no step of
