@@ -156,6 +156,13 @@ describe('the admin endpoint (embedded database held by a server)', () => {
     expect(unknown.json()).toMatchObject({ code: 'not_found' });
   });
 
+  it('a second merchant with the same e-mail is a 409 already_exists naming it, not an error of the database', async () => {
+    expect((await post('/admin/merchants/create', { name: 'Twice' })).statusCode).toBe(200);
+    const again = await post('/admin/merchants/create', { name: 'Twice' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'already_exists', param: 'email', detail: expect.stringContaining('twice@caisse.local') });
+  });
+
   it('refuses a wrong token (401), another address or a browser (404, as an unknown path)', async () => {
     expect((await post('/admin/merchants/list', {}, { authorization: 'Bearer nope' })).json()).toMatchObject({ code: 'admin_token_invalid' });
     expect((await post('/admin/merchants/list', {}, {}, '10.0.0.8')).statusCode).toBe(404);

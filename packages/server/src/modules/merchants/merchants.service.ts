@@ -134,6 +134,10 @@ export function createMerchantsService(deps: Deps) {
             .replace(/[^a-z0-9]+/g, '-')
             .replace(/^-|-$/g, '') || 'merchant'
         }@caisse.local`;
+      // A second merchant named alike derives the same e-mail: say so, rather than fail on the index.
+      if (await repo.findDashboardUserByEmail(db, email)) {
+        throw new ApiError('already_exists', `${email} already has a dashboard account: give the merchant another e-mail (--email)`, { param: 'email' });
+      }
       const password = input.passwordHash === undefined ? (input.dashboardPassword ?? randomToken(random, 12)) : '';
       const passwordHash = input.passwordHash ?? (await hashPassword(password));
       return db.transaction().execute(async (tx) => {
