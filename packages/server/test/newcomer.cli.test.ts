@@ -10,7 +10,7 @@ import { formatBanner } from '../src/banner.ts';
 import { buildCli } from '../src/cli.ts';
 import { dataDirectory, loadConfig, projectRoot } from '../src/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
-import { createTestContext, TEST_DATABASE_URL, TEST_MASTER_KEY, type TestContext } from './harness.ts';
+import { createTestContext, seedDataDir, TEST_DATABASE_URL, TEST_MASTER_KEY, type TestContext } from './harness.ts';
 import { createRunDatabase, processEnv, type RunDatabase, runCaisse, type ServerProc, startServerProcess } from './processes.ts';
 
 /** A newcomer's first hour (issue 21): one data directory, the banner, the CLI's help, its admin route. */
@@ -182,6 +182,8 @@ describe.skipIf(TEST_DATABASE_URL !== undefined)('merchants and keys commands wh
   let env: Record<string, string>;
   beforeAll(async () => {
     database = await createRunDatabase(undefined, 'admin');
+    // Migrated already: the subject is the CLI beside a server, not a first start (the next block's).
+    seedDataDir(database.dataDir as string);
     env = processEnv(database.env);
     server = await startServerProcess({ env });
   }, 120_000);
