@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-/** Browser tests: a real server process and Debian's Chromium, one file at a time. */
+/** Browser tests: a real server process and Debian's Chromium (one for the run), one file at a time. */
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,

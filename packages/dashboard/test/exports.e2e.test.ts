@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -6,6 +5,7 @@ import {
   type Browser,
   type BrowserContext,
   DESKTOP,
+  downloadedText,
   expectAccessible,
   launchChromium,
   type Page,
@@ -72,7 +72,7 @@ describe('payments export, webhook success rate and search', () => {
 
     const download = async () => {
       const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
-      return { name: file.suggestedFilename(), rows: parse(readFileSync(await file.path(), 'utf8'), { columns: true }) as Record<string, string>[] };
+      return { name: file.suggestedFilename(), rows: parse(await downloadedText(file), { columns: true }) as Record<string, string>[] };
     };
     const all = await download();
     expect(all.name).toBe('caisse-payments-test-start-now.csv');

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -6,6 +6,7 @@ import {
   type Browser,
   type BrowserContext,
   DESKTOP,
+  downloadedText,
   expectAccessible,
   launchChromium,
   type Page,
@@ -109,7 +110,7 @@ describe('balance and payouts in the dashboard', () => {
     const [fees] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(fees.suggestedFilename()).toBe(`caisse-balance-test-${today()}-${today()}.csv`);
     expect(
-      readFileSync(await fees.path(), 'utf8')
+      (await downloadedText(fees))
         .trimEnd()
         .split('\r\n')
         .map((line) => line.split(',')[6]),
@@ -124,7 +125,7 @@ describe('balance and payouts in the dashboard', () => {
     // The whole statement: a header and four lines whose balances add up, oldest first.
     const [all] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(all.suggestedFilename()).toBe('caisse-balance-test-start-now.csv');
-    const csv = readFileSync(await all.path(), 'utf8');
+    const csv = await downloadedText(all);
     expect(csv.startsWith('id,created_at,type,source,description,currency,amount,balance_after,status,available_on\r\n')).toBe(true);
     expect(
       csv

@@ -15,13 +15,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { type Browser, type BrowserContext, chromium, type Download, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const CLI = join(here, '..', '..', 'server', 'bin', 'caisse.js');
 export const RESULTS = join(here, '..', 'test-results');
-export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export { CHROMIUM } from './chromium.ts';
 const POSTGRES = process.env.TEST_DATABASE_URL || process.env.CI_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 export async function freePort(): Promise<number> {
@@ -234,22 +235,26 @@ export async function startReceiver(): Promise<{ url: string; received: Received
   return { url: `http://127.0.0.1:${port}/hooks/caisse`, received, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-/** Debian's Chromium, headless, with nothing that calls home. */
+/**
+ * The run's Chromium (test/global-setup.ts), connected to; a file run without the global setup
+ * launches its own. Closing the connection closes this file's contexts, not the browser.
+ */
 export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const endpoint = inject('chromiumEndpoint');
+  if (endpoint) return chromium.connect(endpoint);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A download's text. Saved to a file of our own: a connected browser gives no path of its own. */
+export async function downloadedText(download: Download): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'caisse-download-'));
+  try {
+    const file = join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    return readFileSync(file, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export const DESKTOP = { viewport: { width: 1280, height: 860 } };
