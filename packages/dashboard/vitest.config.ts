@@ -8,6 +8,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,
+    // Files share the worker's modules (playwright-core, pg, the support code) rather than
+    // loading them again each: every file starts its own server and contexts, and closes them.
+    isolate: false,
     testTimeout: 120_000,
     hookTimeout: 180_000,
     ...(process.env.CAISSE_TEST_REPORT
