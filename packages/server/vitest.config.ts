@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongFirstSequencer from './test/sequencer.ts';
 
 const source = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
 
@@ -23,6 +24,8 @@ export default defineConfig({
     // Files share their worker's modules (the app's, and PGlite's compiled WebAssembly) rather than
     // loading them again each: every file builds its own app on its own database, and closes it.
     isolate: false,
+    // The long files first on a fresh clone (test/sequencer.ts).
+    sequence: { sequencer: LongFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // CI asks for a JSON report beside the console one, to print its closing count.

@@ -195,7 +195,7 @@ describe('verifyLedger and `caisse ledger verify`', () => {
       );
       await opened.close();
 
-      const cli = () => spawnSync(process.execPath, ['bin/caisse.js', 'ledger', 'verify'], { env, encoding: 'utf8', timeout: 60_000 });
+      const cli = () => spawnSync(process.execPath, ['bin/caisse.js', 'ledger', 'verify'], { env, encoding: 'utf8', timeout: 80_000 });
       const clean = cli();
       expect(clean.stderr).toBe('');
       expect(clean.status).toBe(0);
@@ -210,7 +210,8 @@ describe('verifyLedger and `caisse ledger verify`', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // Two PGlite boots here and one in each command: minutes when the machine is busy (as in `npm test`).
+  }, 180_000);
 });
 
 describe('wallet over HTTP', () => {
