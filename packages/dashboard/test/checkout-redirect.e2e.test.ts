@@ -53,9 +53,15 @@ async function payThroughPage(intent: { id: string; sessionToken: string }, numb
   await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });
   // XAF is written FCFA and XOF F CFA in French.
   // The thanks line follows the heading once the intent is read back: waited for, not sampled.
-  await page.getByText(/^Merci : vous avez payé 5\s000\sF\s?CFA à Boutique Akwa\.$/).waitFor();
+  // Back while the attempt is still in flight, the mobile-money steps end with "Merci : vous avez
+  // payé …"; back after the notification made the intent SUCCEEDED (a busy machine), the page
+  // opens on the paid intent: "Vous avez payé …". Both name the amount and the merchant.
+  await page.getByText(/^(Merci : v|V)ous avez payé 5\s000\sF\s?CFA à Boutique Akwa\.$/).waitFor();
   await expectAccessible(page, run.errors, `${shots}-02-paid-fr`);
   expect(await statusOf(intent.id)).toBe('SUCCEEDED');
+  // Opened again once paid, the page says so in the other wording.
+  await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+  await page.getByText(/^Vous avez payé 5\s000\sF\s?CFA à Boutique Akwa\.$/).waitFor();
 }
 
 describe('the hosted checkout pays through a redirect provider', () => {
