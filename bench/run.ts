@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { createIntent, type FlowContext, payment, STEPS } from './lib/flow.ts';
-import { monotonicMicros, readProfile, recording, selfTimes, top, type Window } from './lib/profile.ts';
+import { monotonicMicros, readProfile, recording, type SelfTimes, selfTimes, top, type Window } from './lib/profile.ts';
 import { closedLoop, Http, openLoop, type Requester, Rotate, type RunResult, sleep, withTimeout } from './lib/load.ts';
 import { type HostsWorld, openHosts } from './lib/hosts.ts';
 import { describeMachine, loadAverage, type Machine } from './lib/machine.ts';
-import { addH, type CpuUse, cpuBetween, cpuSnapshot, inH } from './lib/cpu.ts';
+import { addH, type CpuUse, cpuBetween, cpuSnapshot, inH, rssMbOf } from './lib/cpu.ts';
 import { CAISSE_BIN, freePort, type MemoryReport, npmStartNodeArgs, REPO, startCaisse, startProcess, type Started } from './lib/processes.ts';
 import { benchProvider, callbacksInLog, insertWaitingAttempts, type MomoContext, momoPayment } from './lib/momo.ts';
 import { callbackSigner } from '../packages/server/src/modules/connectors/connectors.references.ts';
@@ -791,6 +791,7 @@ async function phaseProfile() {
   // Each figure in H too (the hello phase of this run, which --profile runs first).
   const H = results.H?.ms;
   const h = (us: number, n: number) => (H ? inH(us / 1000 / Math.max(1, n), H) : '–');
+  const writesUs = perPayment?.byGroup.get('socket writes (native)') ?? 0;
   const counts = new Map<string, number>();
   for (const w of windows) counts.set(w.label, (counts.get(w.label) ?? 0) + 1);
   const lines = [
@@ -804,6 +805,10 @@ async function phaseProfile() {
     '',
     `Closed loop: ${loop.paymentsPerSecond} payments/s, ${loop.completed} payments, ${cfg.concurrency} virtual users. ${cpuLine(loop.cpu, 'load generator', H)}`,
     `Sampled on the main thread: ${ms(perPayment?.total ?? 0, loop.completed)} ms = ${h(perPayment?.total ?? 0, loop.completed)} H per payment.`,
+    '',
+    // V8 samples the thread's wall time: a write that wakes PostgreSQL or the client on the same two
+    // cores is often preempted inside the system call, and those samples are waiting, not work.
+    `The socket writes are sampled at ${ms(writesUs, loop.completed)} ms = ${h(writesUs, loop.completed)} H per payment, while /proc counts ${loop.cpu.perUnitMs.serverKernel} ms = ${H ? inH(loop.cpu.perUnitMs.serverKernel, H) : '–'} H of kernel time for the whole process: the profiler samples the thread's wall time, and a write that wakes PostgreSQL or the client on the same cores is often preempted inside the system call. Read the writes' row as waiting for a core, not as their cost; /proc's kernel time bounds what they cost.`,
     '',
     '| group | share | ms per payment | H per payment |',
     '|---|---|---|---|',
@@ -875,7 +880,17 @@ async function phaseMomo() {
   children.add(sandbox);
   // The sandbox calls back from 127.0.0.1, every callback from one address: lift that limit as
   // the bench lifts the per-key one (a provider's callbacks come from a few addresses).
-  const server = await caisse({ name: 'momo', env: { CAISSE_MOMO_SANDBOX_URL: sandbox.origin, CAISSE_RATE_LIMIT_CALLBACKS: '1000000' } });
+  // BENCH_MOMO_PROFILE=1: the server under a V8 CPU profile, read per payment, per idle second and
+  // per callback (<label>.momo.profile.md); its CPU figures then include the profiler's own.
+  const profileDir = env.BENCH_MOMO_PROFILE === '1' ? join(work, 'momo-profile') : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const windows: Window[] = [];
+  let profiled: MomoCounts | undefined;
+  const server = await caisse({
+    name: 'momo',
+    env: { CAISSE_MOMO_SANDBOX_URL: sandbox.origin, CAISSE_RATE_LIMIT_CALLBACKS: '1000000' },
+    ...(profileDir ? { nodeArgs: [...(cfg.serverNodeArgs ?? []), '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] } : {}),
+  });
   const serverLog = join(work, 'momo.log');
   const http = new Http(server.origin, 256);
   const pids = { server: server.child.pid as number, sandbox: sandbox.child.pid as number };
@@ -891,7 +906,9 @@ async function phaseMomo() {
     await sleep(1000);
     const logFrom = statSync(serverLog).size;
     const before = snap();
+    const loopFrom = monotonicMicros();
     const { r, ctx } = await loop(cfg.durationS);
+    windows.push({ from: loopFrom, to: monotonicMicros(), label: 'payments' });
     const after = snap();
     const run: FlowRun = { ...flowRun(r, ctx.samples, { rate: cfg.momoRate }), cpu: cpuBetween(before.main, after.main, r.completed) };
     if (run.cpu) run.cpu.perUnitMs.sandbox = round((after.sandbox - before.sandbox) / Math.max(1, r.completed), 2);
@@ -901,26 +918,30 @@ async function phaseMomo() {
     );
 
     // Idle: the server's CPU per second with nothing to do, then with attempts waiting on phones.
-    const idle = async () => {
+    const idle = async (label: string) => {
       const a = snap();
+      const from = monotonicMicros();
       await sleep(cfg.durationS * 1000);
+      windows.push({ from, to: monotonicMicros(), label });
       const b = snap();
       const seconds = (b.at - a.at) / 1000;
       return {
         seconds: round(seconds, 1),
+        // The process's resident memory at the end: the waiting attempts are rows, not objects.
+        rssMb: rssMbOf(pids.server),
         serverMsPerSecond: round((b.main.server - a.main.server) / seconds, 2),
         postgresMsPerSecond: round((b.main.postgres - a.main.postgres) / seconds, 2),
       };
     };
     await sleep(3000); // the last polls and webhooks of the loop
-    const without = await idle();
+    const without = await idle('idle');
     const removeWaiting = await insertWaitingAttempts(world, merchant, provider, cfg.waitingAttempts);
     const claimPlan = await sql<{ 'QUERY PLAN': string }>`explain (costs off)
       select id from payment_attempts where status = 'PENDING' and next_poll_at <= now() order by next_poll_at limit 20 for update skip locked`.execute(
       world.db,
     );
     await sleep(1000);
-    const withWaiting = await idle();
+    const withWaiting = await idle('idle, attempts waiting');
     say(`momo idle: without waiting attempts ${JSON.stringify(without)}, with ${cfg.waitingAttempts} ${JSON.stringify(withWaiting)}`);
 
     // Callbacks at the goal's rate, one per waiting attempt: the route, the token check and the
@@ -934,6 +955,7 @@ async function phaseMomo() {
     let next = 0;
     const cbSeconds = Math.max(1, Math.min(cfg.durationS, Math.floor(references.length / cfg.callbackRate)));
     const cbBefore = snap();
+    const cbFrom = monotonicMicros();
     const cb = await openLoop({
       rate: cfg.callbackRate,
       durationMs: cbSeconds * 1000,
@@ -953,6 +975,7 @@ async function phaseMomo() {
         cbStatus[res.status] = (cbStatus[res.status] ?? 0) + 1;
       },
     });
+    windows.push({ from: cbFrom, to: monotonicMicros(), label: 'callbacks' });
     const cbAfter = snap();
     const cbCpu = cpuBetween(cbBefore.main, cbAfter.main, cb.completed);
     cbCpu.perUnitMs.sandbox = round((cbAfter.sandbox - cbBefore.sandbox) / Math.max(1, cb.completed), 2);
@@ -969,6 +992,7 @@ async function phaseMomo() {
       cpu: cbCpu,
     };
     say(`momo callbacks at ${cfg.callbackRate}/s: ${JSON.stringify(burst)}`);
+    profiled = { payments: r.completed, idleSeconds: without.seconds, waitingSeconds: withWaiting.seconds, callbacks: cb.completed };
     await removeWaiting();
     results.phases.momo = {
       provider: provider.displayName,
@@ -991,6 +1015,57 @@ async function phaseMomo() {
     children.delete(sandbox);
     results.memory.sandbox = await sandbox.stop();
   }
+  if (profileDir && profiled) writeMomoProfile(profileDir, windows, profiled);
+}
+
+interface MomoCounts {
+  payments: number;
+  idleSeconds: number;
+  waitingSeconds: number;
+  callbacks: number;
+}
+
+/** `<label>.momo.profile.md`: the momo server's self time by group per payment, per idle second, per callback. */
+function writeMomoProfile(dir: string, windows: Window[], n: MomoCounts) {
+  const times = selfTimes(readProfile(dir), windows);
+  const H = results.H?.ms;
+  const sections: [label: string, unit: string, count: number][] = [
+    ['payments', 'payment', n.payments],
+    ['idle', 'second idle', n.idleSeconds],
+    ['idle, attempts waiting', `second idle with ${cfg.waitingAttempts} attempts waiting`, n.waitingSeconds],
+    ['callbacks', 'callback', n.callbacks],
+  ];
+  const lines = [
+    `# Where the momo server's CPU goes (${cfg.label})`,
+    '',
+    `\`BENCH_MOMO_PROFILE=1 npm run bench -- --phases hello,momo\`, ${new Date().toISOString()}: the server of the momo phase under \`node --cpu-prof\` (250 µs samples, main thread only), the providers' sandbox in its own process. ${H ? `H = ${H} ms (this run's hello phase).` : 'No hello phase: ms only.'} Socket writes are sampled in wall time (a write preempted after waking its peer keeps being sampled): read them against /proc's kernel time in ${cfg.label}.md.`,
+    '',
+  ];
+  for (const [label, unit, count] of sections) {
+    const t = times.get(label);
+    lines.push(`## Per ${unit} (${label}: ${count})`, '', ...groupTable(t, count, `per ${unit}`, H, 20), '');
+  }
+  const out = join(REPO, 'bench', 'results', `${cfg.label}.momo.profile.md`);
+  writeFileSync(out, lines.join('\n'));
+  say(`momo profile: written to bench/results/${cfg.label}.momo.profile.md`);
+}
+
+/** A markdown table of self time by group (and the top functions), per unit, in ms and H. */
+function groupTable(t: SelfTimes | undefined, units: number, per: string, H: number | undefined, rows: number): string[] {
+  const ms = (us: number) => round(us / 1000 / Math.max(1, units), 3);
+  const h = (us: number) => (H ? inH(us / 1000 / Math.max(1, units), H) : '–');
+  const total = t?.total ?? 0;
+  return [
+    `Sampled: ${ms(total)} ms = ${h(total)} H ${per}.`,
+    '',
+    `| group | share | ms ${per} | H ${per} |`,
+    '|---|---|---|---|',
+    ...top(t?.byGroup ?? new Map(), rows).map(([g, us]) => `| ${g} | ${round((100 * us) / Math.max(1, total), 1)} % | ${ms(us)} | ${h(us)} |`),
+    '',
+    `| function (group) | ms ${per} | H ${per} |`,
+    '|---|---|---|',
+    ...top(t?.byFunction ?? new Map(), rows).map(([f, us]) => `| ${f.replaceAll('|', '\\|')} | ${ms(us)} | ${h(us)} |`),
+  ];
 }
 
 let hostsWorld: HostsWorld | undefined;
@@ -1075,7 +1150,11 @@ function goals() {
   const momo = results.phases.momo as
     | {
         run: FlowRun;
-        idle: { waitingAttempts: number; without: { seconds: number; serverMsPerSecond: number }; with: { seconds: number; serverMsPerSecond: number } };
+        idle: {
+          waitingAttempts: number;
+          without: { seconds: number; serverMsPerSecond: number; rssMb?: number };
+          with: { seconds: number; serverMsPerSecond: number; rssMb?: number };
+        };
         burst: { rate: number; handledPerSecond: number; latency: Summary; errors: number; dropped?: number; byStatus: Record<string, number> };
       }
     | undefined;
@@ -1100,6 +1179,16 @@ function goals() {
       measured: `with ${perS(waiting.serverMsPerSecond)}, without ${perS(without.serverMsPerSecond)}`,
       met: extra <= resolution,
     });
+    if (waiting.rssMb !== undefined && without.rssMb !== undefined) {
+      // Held in memory, an attempt would take at least a kilobyte: 10 MB for 10,000.
+      const bound = Math.round(momo.idle.waitingAttempts / 1000);
+      g.push({
+        goal: `${momo.idle.waitingAttempts.toLocaleString('en')} attempts waiting on phones: server memory`,
+        target: `resident memory within ${bound} MB of that without them (under 1 kB an attempt: rows, not objects)`,
+        measured: `${waiting.rssMb} MB with them, ${without.rssMb} MB without`,
+        met: waiting.rssMb - without.rssMb <= bound,
+      });
+    }
     const b = momo.burst;
     const ok = b.byStatus['204'] ?? 0;
     g.push({

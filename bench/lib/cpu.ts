@@ -117,6 +117,12 @@ export function cpuBetween(a: CpuSnapshot, b: CpuSnapshot, units: number, digits
   };
 }
 
+/** A process's resident memory now, in MB (VmRSS of /proc/<pid>/status). */
+export function rssMbOf(pid: number): number {
+  const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb === undefined ? Number.NaN : Math.round(Number(kb) / 1024);
+}
+
 /** Milliseconds in H (the server CPU of one hello-world request), to one decimal. */
 export function inH(ms: number, H: number): number {
   return Math.round((ms / H) * 10) / 10;

@@ -5,13 +5,18 @@
  * (V8's TimeTicks, process.hrtime), so a sample taken while one request alone was in flight is
  * that request's.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { HttpAnswer, Requester } from './load.ts';
 
 interface CallFrame {
   functionName: string;
   url: string;
+  /** 0-based, as V8 writes them. */
+  lineNumber?: number;
+  columnNumber?: number;
 }
 interface ProfileNode {
   id: number;
@@ -33,9 +38,33 @@ export interface Window {
 
 export const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
+const sourceMaps = new Map<string, { map: SourceMap; dir: string } | null>();
+
+/**
+ * The file a frame's code came from. The server runs as one esbuild bundle (dist/bundle/), whose
+ * chunks mix every package: the bundle's external source map gives each position its source.
+ */
+export function sourceOf(frame: CallFrame): string {
+  const { url } = frame;
+  if (!url.includes('/dist/bundle/') || frame.lineNumber === undefined) return url;
+  const file = url.startsWith('file:') ? fileURLToPath(url) : url;
+  let entry = sourceMaps.get(file);
+  if (entry === undefined) {
+    const mapFile = `${file}.map`;
+    entry = existsSync(mapFile) ? { map: new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))), dir: dirname(mapFile) } : null;
+    sourceMaps.set(file, entry);
+  }
+  if (!entry) return url;
+  const found = entry.map.findEntry(frame.lineNumber, frame.columnNumber ?? 0) as { originalSource?: string };
+  if (!found.originalSource) return url;
+  const source = found.originalSource.startsWith('file:') ? fileURLToPath(found.originalSource) : found.originalSource;
+  return resolve(entry.dir, source);
+}
+
 /** The group a frame's self time counts for. */
 export function groupOf(frame: CallFrame): string {
-  const { url, functionName } = frame;
+  const { functionName } = frame;
+  const url = sourceOf(frame);
   if (url === '') {
     if (functionName === '(garbage collector)') return 'GC';
     if (functionName === '(program)') return 'V8 and native (program)';
@@ -79,6 +108,8 @@ export function readProfile(dir: string): CpuProfile {
 /** Self time of the samples inside each window, by the window's label ('' for one window of everything). */
 export function selfTimes(profile: CpuProfile, windows: Window[]): Map<string, SelfTimes> {
   const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  // One look-up in the source maps per node, not per sample.
+  const groups = new Map(profile.nodes.map((n) => [n.id, groupOf(n.callFrame)]));
   const sorted = [...windows].sort((a, b) => a.from - b.from);
   const out = new Map<string, SelfTimes>();
   let at = profile.startTime;
@@ -91,8 +122,8 @@ export function selfTimes(profile: CpuProfile, windows: Window[]): Map<string, S
     const window = sorted[w];
     if (!window || window.from > at) continue;
     const frame = frames.get(profile.samples[i] as number);
-    if (!frame) continue;
-    const group = groupOf(frame);
+    const group = groups.get(profile.samples[i] as number);
+    if (!frame || group === undefined) continue;
     if (group === 'idle') continue;
     let times = out.get(window.label);
     if (!times) out.set(window.label, (times = { byGroup: new Map(), byFunction: new Map(), total: 0 }));
