@@ -391,15 +391,15 @@ async function phaseWebhooks() {
   const receiver = await startReceiver();
   const server = await caisse({ name: 'webhooks' });
   const http = new Http(server.origin, 64);
+  const creds = { 'x-api-key': merchant.apiKey, authorization: `Bearer ${merchant.secretKey}` };
+  let endpointId: string | undefined;
   try {
-    const created = await http.request(
-      'POST',
-      '/webhook-endpoints',
-      { 'x-api-key': merchant.apiKey, authorization: `Bearer ${merchant.secretKey}` },
-      { url: `http://127.0.0.1:${receiver.port}/hooks`, enabledEvents: ['payment.completed'] },
-    );
+    const created = await http.request('POST', '/webhook-endpoints', creds, {
+      url: `http://127.0.0.1:${receiver.port}/hooks`,
+      enabledEvents: ['payment.completed'],
+    });
     if (created.status !== 201) throw new Error(`webhook endpoint: HTTP ${created.status} ${created.body}`);
-    const endpointId = (JSON.parse(created.body) as { id: string }).id;
+    endpointId = (JSON.parse(created.body) as { id: string }).id;
 
     // Latency: payments at a steady rate; each payment.completed is timed from its createdAt.
     const peak = (results.phases.flow as { peak?: FlowRun } | undefined)?.peak?.paymentsPerSecond ?? 100;
@@ -477,6 +477,9 @@ async function phaseWebhooks() {
     say(`webhooks throughput: ${JSON.stringify(throughput)}`);
     results.phases.webhooks = { latencyRun, throughput, loadAverage: loadAverage() };
   } finally {
+    // The receiver stops with this phase: left behind, the endpoint would have the later phases'
+    // servers retrying their payments' deliveries to nobody (the momo phase's idle CPU included).
+    if (endpointId) await http.request('DELETE', `/webhook-endpoints/${endpointId}`, creds);
     await http.close();
     results.phases.webhooksMemory = await stop(server, 'webhooks');
     receiver.child.send({ kind: 'stop' });

@@ -14,14 +14,14 @@ export interface HttpAnswer {
 
 /** Anything that can send a request and give the answer: the HTTP pool, or `app.inject` (SQL capture). */
 export interface Requester {
-  request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer>;
+  request(method: 'GET' | 'POST' | 'DELETE', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer>;
 }
 
 /** Each request to the next requester of the list, round robin: load spread over hosts, or a flow's steps crossing them in a set order. */
 export class Rotate implements Requester {
   private i = 0;
   constructor(private readonly to: Requester[]) {}
-  request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
+  request(method: 'GET' | 'POST' | 'DELETE', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
     const next = this.to[this.i++ % this.to.length] as Requester;
     return next.request(method, path, headers, body);
   }
@@ -40,7 +40,7 @@ export class Http implements Requester {
     this.pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: 60_000, bodyTimeout: 60_000 });
   }
 
-  async request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
+  async request(method: 'GET' | 'POST' | 'DELETE', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
     const res = await this.pool.request({
       method,
       path,

@@ -137,7 +137,7 @@ export function selfTimes(profile: CpuProfile, windows: Window[]): Map<string, S
 /** A Requester that records when each request was in flight, labelled by `labelOf(path)`. */
 export function recording(http: Requester, labelOf: (path: string) => string, windows: Window[]): Requester {
   return {
-    async request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
+    async request(method: 'GET' | 'POST' | 'DELETE', path: string, headers: Record<string, string>, body?: unknown): Promise<HttpAnswer> {
       const from = monotonicMicros();
       try {
         return await http.request(method, path, headers, body);
