@@ -168,6 +168,45 @@ describe('database', () => {
     expect(max.rows[0]?.v).toBe(9_223_372_036_854_775_807n);
   });
 
+  it("parses a named statement's every answer by its own columns, a changed table's included", async () => {
+    // Run after run the statement reuses its row parsers: each answer must still be typed.
+    const read = (id: string) =>
+      sql<{
+        id: string;
+        n: bigint;
+        at: Date;
+        doc: { k: number };
+        ok: boolean;
+      }>`select ${id}::text as id, 7::bigint as n, now() as at, '{"k": 1}'::jsonb as doc, true as ok`.execute(db.db);
+    for (const id of ['a', 'b', 'c']) {
+      const row = (await read(id)).rows[0];
+      expect(row).toEqual({ id, n: 7n, at: expect.any(Date), doc: { k: 1 }, ok: true });
+    }
+    // `select *` of a table that gained a column: the same text answers with other columns.
+    await sql`create table shape_probe (id text primary key, n bigint)`.execute(db.db);
+    await sql`insert into shape_probe values ('x', 1)`.execute(db.db);
+    const all = () => sql<Record<string, unknown>>`select * from shape_probe where id = ${'x'}`.execute(db.db);
+    expect((await all()).rows).toEqual([{ id: 'x', n: 1n }]);
+    expect((await all()).rows).toEqual([{ id: 'x', n: 1n }]);
+    await sql`alter table shape_probe add column at timestamptz not null default now()`.execute(db.db);
+    // PostgreSQL refuses the old plan once ("cached plan must not change result type"); the
+    // statement is then prepared afresh and its rows carry the new column, parsed.
+    await all().catch(() => undefined);
+    expect((await all()).rows).toEqual([{ id: 'x', n: 1n, at: expect.any(Date) }]);
+    if (db.url) {
+      // A connection opened since prepares the text under its first name, which answered with
+      // two columns on the connections before: its three are parsed as three.
+      const fresh = openPostgres(db.url, 1);
+      try {
+        const rows = await sql<Record<string, unknown>>`select * from shape_probe where id = ${'x'}`.execute(fresh.db);
+        expect(rows.rows).toEqual([{ id: 'x', n: 1n, at: expect.any(Date) }]);
+      } finally {
+        await fresh.close();
+      }
+    }
+    await sql`drop table shape_probe`.execute(db.db);
+  });
+
   it('applies each migration once, even when several migrators race', async () => {
     const again = await Promise.all([migrate(db.db), migrate(db.db), migrate(db.db)]);
     expect(again.flat()).toEqual([]);

@@ -107,6 +107,74 @@ function statementName(text: string): string {
   return name;
 }
 
+/** What pg's Result builds from a RowDescription (pg 8's `Result.addFields`), kept per statement. */
+export interface RowShape {
+  fields: pg.FieldDef[];
+  parsers: unknown[];
+  template: unknown;
+}
+interface ResultInternals {
+  command: string | null;
+  fields: pg.FieldDef[];
+  _parsers: unknown[];
+  _prebuiltEmptyResultObject: unknown;
+}
+function sameFields(a: pg.FieldDef[], b: pg.FieldDef[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as pg.FieldDef;
+    const y = b[i] as pg.FieldDef;
+    if (x.name !== y.name || x.dataTypeID !== y.dataTypeID || x.format !== y.format) return false;
+  }
+  return true;
+}
+
+/**
+ * A named statement's run. pg rebuilds every answer's row parsers and row template from its
+ * RowDescription, and copies a query's config object; a named statement answers with the same
+ * columns every time on its connection, so this query reuses what the statement's last answer
+ * there built (checked column by column) and is made from its text, which pg does not copy.
+ * Kept per connection: each has its own type parsers.
+ */
+class NamedQuery extends pg.Query {
+  declare name: string;
+  declare shapes: Map<string, RowShape>;
+  declare callback: (err: Error | null, result?: pg.QueryResult) => void;
+  declare _result: ResultInternals;
+  declare _accumulateRows: boolean;
+
+  handleRowDescription(msg: { fields: pg.FieldDef[] }): void {
+    const result = this._result;
+    const known = this.shapes.get(this.name);
+    if (known !== undefined && !result.command && sameFields(known.fields, msg.fields)) {
+      result.fields = msg.fields;
+      result._parsers = known.parsers;
+      result._prebuiltEmptyResultObject = known.template;
+      this._accumulateRows = true;
+      return;
+    }
+    (pg.Query.prototype as unknown as { handleRowDescription(m: unknown): void }).handleRowDescription.call(this, msg);
+    if (!result.command) this.shapes.set(this.name, { fields: msg.fields, parsers: result._parsers, template: result._prebuiltEmptyResultObject });
+  }
+}
+
+/** Runs `text` as the named statement `name` through `query` (a client's own query; bench/named-query.ts measures it). */
+export function runNamed(
+  query: (q: unknown) => unknown,
+  shapes: Map<string, RowShape>,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    const q = new NamedQuery(text, values);
+    q.name = name;
+    q.shapes = shapes;
+    q.callback = (err, result) => (err ? reject(err) : resolve(result as pg.QueryResult));
+    query(q);
+  });
+}
+
 /**
  * Makes every statement with parameters that this connection runs a named prepared statement:
  * PostgreSQL parses and plans it the first time only, and later runs skip Parse. When a prepared
@@ -117,6 +185,8 @@ function statementName(text: string): string {
 function prepareStatements(client: pg.PoolClient): void {
   const names = new Set<string>();
   const renamed = new Map<string, string>();
+  // One entry per named statement: at most MAX_PREPARED_PER_CONNECTION.
+  const shapes = new Map<string, RowShape>();
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
   client.query = ((text: unknown, values?: unknown[], ...rest: unknown[]) => {
     // Callback calls (pool.query) and calls without parameters go through as they are.
@@ -127,7 +197,7 @@ function prepareStatements(client: pg.PoolClient): void {
       if (names.size >= MAX_PREPARED_PER_CONNECTION) return query(text, values);
       names.add(name);
     }
-    return query({ name, text, values }).catch((err: { code?: string }) => {
+    return runNamed(query, shapes, name, text, values).catch((err: { code?: string }) => {
       if (err.code === '0A000') renamed.set(base, `${base}_${names.size}`);
       throw err;
     });
