@@ -813,17 +813,7 @@ async function phaseProfile() {
     // cores is often preempted inside the system call, and those samples are waiting, not work.
     `The socket writes are sampled at ${ms(writesUs, loop.completed)} ms = ${h(writesUs, loop.completed)} H per payment, while /proc counts ${loop.cpu.perUnitMs.serverKernel} ms = ${H ? inH(loop.cpu.perUnitMs.serverKernel, H) : '–'} H of kernel time for the whole process: the profiler samples the thread's wall time, and a write that wakes PostgreSQL or the client on the same cores is often preempted inside the system call. Read the writes' row as waiting for a core, not as their cost; /proc's kernel time bounds what they cost.`,
     '',
-    '| group | share | ms per payment | H per payment |',
-    '|---|---|---|---|',
-    ...top(perPayment?.byGroup ?? new Map(), 30).map(
-      ([g, us]) => `| ${g} | ${round((100 * us) / Math.max(1, perPayment?.total ?? 1), 1)} % | ${ms(us, loop.completed)} | ${h(us, loop.completed)} |`,
-    ),
-    '',
-    'Functions with the most self time:',
-    '',
-    '| function (group) | ms per payment | H per payment |',
-    '|---|---|---|',
-    ...top(perPayment?.byFunction ?? new Map(), 30).map(([f, us]) => `| ${f.replaceAll('|', '\\|')} | ${ms(us, loop.completed)} | ${h(us, loop.completed)} |`),
+    ...groupTables(perPayment, loop.completed, 'per payment', H, 30),
     '',
     `One user alone: ${alone.completed} payments in ${round(alone.elapsedMs / 1000, 1)} s; CPU sampled per request and its five largest groups.`,
     '',
@@ -1046,24 +1036,32 @@ function writeMomoProfile(dir: string, windows: Window[], n: MomoCounts) {
   ];
   for (const [label, unit, count] of sections) {
     const t = times.get(label);
-    lines.push(`## Per ${unit} (${label}: ${count})`, '', ...groupTable(t, count, `per ${unit}`, H, 20), '');
+    const sampled = (t?.total ?? 0) / 1000 / Math.max(1, count);
+    lines.push(
+      `## Per ${unit} (${label}: ${count})`,
+      '',
+      `Sampled: ${round(sampled, 3)} ms = ${H ? inH(sampled, H) : '–'} H per ${unit}.`,
+      '',
+      ...groupTables(t, count, `per ${unit}`, H, 20),
+      '',
+    );
   }
   const out = join(REPO, 'bench', 'results', `${cfg.label}.momo.profile.md`);
   writeFileSync(out, lines.join('\n'));
   say(`momo profile: written to bench/results/${cfg.label}.momo.profile.md`);
 }
 
-/** A markdown table of self time by group (and the top functions), per unit, in ms and H. */
-function groupTable(t: SelfTimes | undefined, units: number, per: string, H: number | undefined, rows: number): string[] {
+/** Markdown tables of self time by group and by function (the largest `rows`), per unit, in ms and H. */
+function groupTables(t: SelfTimes | undefined, units: number, per: string, H: number | undefined, rows: number): string[] {
   const ms = (us: number) => round(us / 1000 / Math.max(1, units), 3);
   const h = (us: number) => (H ? inH(us / 1000 / Math.max(1, units), H) : '–');
   const total = t?.total ?? 0;
   return [
-    `Sampled: ${ms(total)} ms = ${h(total)} H ${per}.`,
-    '',
     `| group | share | ms ${per} | H ${per} |`,
     '|---|---|---|---|',
     ...top(t?.byGroup ?? new Map(), rows).map(([g, us]) => `| ${g} | ${round((100 * us) / Math.max(1, total), 1)} % | ${ms(us)} | ${h(us)} |`),
+    '',
+    'Functions with the most self time:',
     '',
     `| function (group) | ms ${per} | H ${per} |`,
     '|---|---|---|',
