@@ -8,7 +8,8 @@
  *
  * Caisse runs on a fresh database: a temporary PGlite data directory, or, when
  * TEST_DATABASE_URL is set, a fresh PostgreSQL database made for this run and dropped after.
- * Chromium is Debian's (/usr/bin/chromium, or CHROMIUM_PATH); .ci/run installs it.
+ * Chromium is Debian's: its headless shell (/usr/bin/chromium-headless-shell) when installed,
+ * else /usr/bin/chromium, or CHROMIUM_PATH; .ci/run installs both.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,7 +25,7 @@ import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH || (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -34,6 +35,8 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // The headless shell sends no Accept-Language of its own.
+  '--accept-lang=en-US',
 ];
 const PHONE = '+237650001234';
 /** A customer with 1 500 of the 5 000 XAF in the wallet. */
@@ -154,7 +157,7 @@ describe('a purchase from the example shop, end to end', () => {
     await waitFor200(`${shopUrl}/healthz`, shop);
 
     caisse = new Caisse({ ...keys.test, baseUrl: apiUrl });
-    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium-headless-shell (or set CHROMIUM_PATH)`);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
