@@ -532,21 +532,35 @@ export function openPostgres(
   };
 }
 
+// shared_buffers lives in WASM memory, which never shrinks: 16 MB instead of the default 128 MB
+// keeps a development gateway's footprint small (the data of one is far smaller).
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
+ * An in-memory PGlite engine, started from a data directory tarball (PGlite's dumpDataDir) when
+ * one is given: what `openPglite(undefined, { engine })` runs on, for a caller that keeps the
+ * engine beyond one OpenedDb (the test harness reuses one per worker, reset between files).
+ */
+export async function openPgliteEngine(loadDataDir?: Blob): Promise<PGlite> {
+  const pglite = new PGlite('memory://', { startParams: PGLITE_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) });
+  await pglite.waitReady;
+  return pglite;
+}
+
 /**
  * Embedded PGlite through its own node-postgres adapter and a pool of one connection, so
  * transactions never interleave. `dataDir` undefined means in memory (tests). `loadDataDir`: a
  * data directory tarball (PGlite's dumpDataDir) to start from instead of an empty database (tests).
+ * `engine`: an in-memory engine of the caller's (openPgliteEngine), which close() leaves open.
  */
 export async function openPglite(
   dataDir: string | undefined,
-  opts: { preparedStatements?: boolean; loadDataDir?: Blob; thread?: boolean } = {},
+  opts: { preparedStatements?: boolean; loadDataDir?: Blob; thread?: boolean; engine?: PGlite } = {},
 ): Promise<OpenedDb> {
   const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
   let engine: PgliteEngine | undefined;
   try {
-    // shared_buffers lives in WASM memory, which never shrinks: 16 MB instead of the default
-    // 128 MB keeps a development gateway's footprint small (the data of one is far smaller).
-    const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+    const startParams = PGLITE_START_PARAMS;
     // `thread`: a data directory's engine in a thread of its own (pglite-thread.ts); off by
     // default, it measured slower on a quiet machine (docs/decisions/0015-performance.md).
     // On this thread, statements still reach the engine in one call each (batchedEngine).
@@ -554,11 +568,17 @@ export async function openPglite(
       dataDir !== undefined && opts.thread === true
         ? startPgliteThread(join(dataDir, 'pgdata'), startParams)
         : batchedEngine(
-            new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'), {
-              startParams,
-              ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-            }),
+            opts.engine ??
+              new PGlite(dataDir === undefined ? 'memory://' : join(dataDir, 'pgdata'), {
+                startParams,
+                ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+              }),
           );
+    if (opts.engine) {
+      // The caller's to close.
+      const { waitReady, execProtocolStream } = engine;
+      engine = { waitReady, execProtocolStream, close: async () => {} };
+    }
     await engine.waitReady;
     const pool = new pg.Pool({ ...createPgConfig(engine as unknown as PGlite), max: 1, types } as pg.PoolConfig);
     // Parsing and planning run in WASM on this very thread: preparing once matters even more here.
