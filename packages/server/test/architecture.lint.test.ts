@@ -1,7 +1,7 @@
 /**
- * The module walls are enforced by `npm run lint:modules` (.dependency-cruiser.cjs). This runs the
- * same rules over a small tree made to break each of them, and over the real tree, which must
- * pass: a rule that stopped matching would let the walls fall silently.
+ * The module walls are enforced by `npm run lint:modules` (.dependency-cruiser.cjs), over the real
+ * tree, in `npm run lint` and CI. This runs the same rules over a small tree made to break each of
+ * them: a rule that stopped matching would let the walls fall silently.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,11 +49,5 @@ describe('the module walls (npm run lint:modules)', () => {
     expect(output).toMatch(/no-cycles.*b\.service\.ts|no-cycles.*c\.ts/);
     expect(output).toContain('platform-imports-no-module');
     expect(output).toContain('repositories-are-private');
-  }, 90_000);
-
-  it('pass on the real tree', async () => {
-    const { code, output } = await cruise(repoRoot, ['packages/server/src', 'packages/server/test', 'packages/server/scripts']);
-    expect(output).not.toMatch(/error/i);
-    expect(code).toBe(0);
   }, 90_000);
 });
