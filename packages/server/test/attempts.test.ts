@@ -17,7 +17,8 @@ let sandbox: MomoSandbox;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  ({ ctx, sandbox } = await appWithSandbox());
+  // The number that hangs (108) waits out the call's bound in real time: 2 s, not the 10 s default.
+  ({ ctx, sandbox } = await appWithSandbox({ env: { CAISSE_MOMO_TIMEOUT_MS: '2000' } }));
   m = await createMerchant(ctx, 'Momo shop');
   await ctx.services.merchants.setFees(m.merchantId, 150, {});
 });
