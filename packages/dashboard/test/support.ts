@@ -18,12 +18,12 @@ import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Download, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
+import { CLI, POSTGRES, withDatabase } from './postgres.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const CLI = join(here, '..', '..', 'server', 'bin', 'caisse.js');
+export { CLI } from './postgres.ts';
 export const RESULTS = join(here, '..', 'test-results');
 export { CHROMIUM } from './chromium.ts';
-const POSTGRES = process.env.TEST_DATABASE_URL || process.env.CI_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,12 +34,6 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
-}
-
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
 }
 
 export interface Merchant {
@@ -88,7 +82,10 @@ export async function startServer(opts: { operatorEmail?: string; sandboxUrl?: s
   const dbName = `caisse_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES });
   await admin.connect();
-  await admin.query(`create database ${dbName}`);
+  // A copy of the run's migrated template (test/global-setup.ts): the server starts on it with
+  // nothing to migrate. Without the global setup, an empty database it migrates.
+  const template = inject('postgresTemplate');
+  await admin.query(`create database ${dbName}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const databaseUrl = withDatabase(POSTGRES, dbName);
   const dataDir = mkdtempSync(join(tmpdir(), 'caisse-e2e-'));
