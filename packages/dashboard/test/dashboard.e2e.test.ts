@@ -287,7 +287,7 @@ describe('the merchant dashboard', () => {
   it('switches between test and live mode, always visible, and live mode has its own (empty) objects', async () => {
     // Live mode needs two-factor sign-in (account.e2e.test.ts enrols in the page): here the owner
     // is marked enrolled in the database, and the reload reads the session again.
-    await server.sql('update dashboard_users set totp_enabled_at = now()');
+    await server.sql('update dashboard_users set totp_enabled_at = now() where merchant_id = $1', [server.merchant.merchantId]);
     await page.reload();
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Live mode' }).click();
@@ -428,7 +428,7 @@ describe('the merchant dashboard', () => {
 
   it('Test data settles pending money now, so a tester using only the dashboard can pay out', async () => {
     // The live-mode test above marked the owner enrolled in two-factor sign-in: a password is enough again.
-    await server.sql('update dashboard_users set totp_enabled_at = null');
+    await server.sql('update dashboard_users set totp_enabled_at = null where merchant_id = $1', [server.merchant.merchantId]);
     await signInDashboard(page, server);
     await page.goto(`${server.url}/dashboard/test/test-data`);
     await heading('Test data');

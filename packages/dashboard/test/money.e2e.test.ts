@@ -243,7 +243,7 @@ describe('balance and payouts in the dashboard', () => {
 
     // Live mode has its own (empty) payouts and a manual schedule. It needs two-factor sign-in
     // (account.e2e.test.ts enrols in the page): the owner is marked enrolled in the database.
-    await server.sql('update dashboard_users set totp_enabled_at = now()');
+    await server.sql('update dashboard_users set totp_enabled_at = now() where merchant_id = $1', [server.merchant.merchantId]);
     await page.getByRole('button', { name: 'Live mode' }).click();
     await heading('Payouts');
     expect(page.url()).toBe(`${server.url}/dashboard/live/payouts`);

@@ -1,15 +1,15 @@
 /**
- * End-to-end support: a real `caisse start` process on a free port against a fresh PostgreSQL
- * database, a local webhook receiver, and Debian's Chromium driven by playwright-core (never a
+ * End-to-end support: a real `caisse start` process (test/server-process.ts) on PostgreSQL, a
+ * local webhook receiver, and Debian's Chromium driven by playwright-core (never a
  * downloaded browser). The database is PostgreSQL so that a test can move an intent's expiry into
  * the past from outside the server (the embedded database belongs to the one process that opens it).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,23 +18,14 @@ import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Download, type Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
-import { CLI, POSTGRES, withDatabase } from './postgres.ts';
+import { CLI } from './postgres.ts';
+import { adminCommand, type CaisseProcess, freePort, launchCaisse } from './server-process.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export { CLI } from './postgres.ts';
+export { freePort } from './server-process.ts';
 export const RESULTS = join(here, '..', 'test-results');
 export { CHROMIUM } from './chromium.ts';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Merchant {
   merchantId: string;
@@ -55,127 +46,80 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Runs an operator command through the admin endpoint of the server on `dataDir` (its admin.json). */
-async function adminCommand<T>(dataDir: string, path: string, body: unknown): Promise<T> {
-  const { url, token } = JSON.parse(readFileSync(join(dataDir, 'admin.json'), 'utf8')) as { url: string; token: string };
-  const res = await fetch(`${url}/admin/${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 /** Runs a `caisse` command that prints JSON. */
 async function cliCommand<T>(env: NodeJS.ProcessEnv, args: string[]): Promise<T> {
   const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], { env, timeout: 60_000 });
   return JSON.parse(stdout) as T;
 }
 
-/**
- * A fresh database, `caisse start` on it, then a merchant (and an operator when `operatorEmail` is
- * given) made by the server's admin endpoint, which `caisse merchants create` and `caisse operators
- * create` use while a server runs.
- */
-export async function startServer(opts: { operatorEmail?: string; sandboxUrl?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
-  const dbName = `caisse_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES });
-  await admin.connect();
-  // A copy of the run's migrated template (test/global-setup.ts): the server starts on it with
-  // nothing to migrate. Without the global setup, an empty database it migrates.
-  const template = inject('postgresTemplate');
-  await admin.query(`create database ${dbName}${template ? ` template ${template}` : ''}`);
-  await admin.end();
-  const databaseUrl = withDatabase(POSTGRES, dbName);
-  const dataDir = mkdtempSync(join(tmpdir(), 'caisse-e2e-'));
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    CAISSE_DATA_DIR: dataDir,
-    CAISSE_MASTER_KEY: randomBytes(32).toString('base64'),
-    CAISSE_MODE: 'development',
-    CAISSE_WEBHOOK_ALLOW_LOOPBACK: 'true',
-    LOG_LEVEL: 'warn',
-    PORT: String(port),
-  };
-  delete env.TEST_DATABASE_URL;
-  // Development mode without a sandbox URL runs the MoMo sandbox in the server's process, its
-  // callbacks to this server's port: the checkout's top-ups need nothing else.
-  delete env.CAISSE_MOMO_SANDBOX_URL;
-  delete env.CAISSE_MOMO_SANDBOX_CALLBACK_URL;
-  // A sandbox of the test's own instead (startSandboxProcess), whose faults the test switches.
-  if (opts.sandboxUrl !== undefined) {
-    env.CAISSE_MOMO_SANDBOX_URL = opts.sandboxUrl;
-    env.CAISSE_MOMO_SANDBOX_CALLBACK_URL = `http://127.0.0.1:${port}/callbacks/mtn_momo`;
-  }
-  Object.assign(env, opts.env);
+const MERCHANT = { name: 'Boutique Akwa', language: 'fr', country: 'CM' };
 
-  // The merchant (and operator) through the server's loopback admin endpoint, as `caisse merchants
-  // create --json` does while a server holds the database: the same JSON, without another process
-  // loading the whole server (about 2.5 CPU-s a file). A server given a sandbox of the test's own
-  // publishes no admin endpoint on PostgreSQL: the CLI makes them on the database before it starts.
-  const merchantArgs = { name: 'Boutique Akwa', email: 'owner@akwa.example', language: 'fr', country: 'CM' };
-  const operatorArgs = opts.operatorEmail === undefined ? undefined : { email: opts.operatorEmail, role: 'admin' };
-  type Operator = NonNullable<RunningServer['operator']>;
-  const made =
-    opts.sandboxUrl === undefined
-      ? {
-          merchant: () => adminCommand<Merchant>(dataDir, 'merchants/create', merchantArgs),
-          operator: async () => (operatorArgs === undefined ? undefined : adminCommand<Operator>(dataDir, 'operators/create', operatorArgs)),
-        }
-      : await (async () => {
-          const m = await cliCommand<Merchant>(env, ['merchants', 'create', '--name', merchantArgs.name, '--email', merchantArgs.email, '--json']);
-          const o = operatorArgs === undefined ? undefined : await cliCommand<Operator>(env, ['operators', 'create', '--email', operatorArgs.email, '--json']);
-          return { merchant: async () => m, operator: async () => o };
-        })();
-
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'start', '--port', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited early:\n${output}`);
-    try {
-      const res = await fetch(`${url}/readyz`);
-      if (res.ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not become ready:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-
-  const merchant = await made.merchant();
-  const operator = await made.operator();
-
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+/** A RunningServer over a server process: its merchant, SQL on its database, and how it ends. */
+function runningServer(
+  proc: Pick<CaisseProcess, 'url' | 'databaseUrl' | 'output'>,
+  merchant: Merchant,
+  operator: RunningServer['operator'],
+  end: () => Promise<void>,
+): RunningServer {
+  const pool = new pg.Pool({ connectionString: proc.databaseUrl, max: 2 });
   // Dropping the database at the end ends the pool's idle connections: that is no test's failure.
   pool.on('error', () => {});
   return {
-    url,
-    databaseUrl,
+    url: proc.url,
+    databaseUrl: proc.databaseUrl,
     merchant,
     operator,
     sql: (text, values) => pool.query(text, values),
-    output: () => output,
+    output: proc.output,
     async stop() {
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
       await pool.end();
-      rmSync(dataDir, { recursive: true, force: true });
-      const a = new pg.Client({ connectionString: POSTGRES });
-      await a.connect();
-      await a.query(`drop database if exists ${dbName} with (force)`);
-      await a.end();
+      await end();
     },
   };
+}
+
+/**
+ * A server and a merchant of the file's own. With no options, the merchant (a new one, its own
+ * e-mail) is made on the server this half of the run shares (test/global-setup.ts): a file's
+ * pages, keys, payments and customers' links are its merchant's, so files need no server each,
+ * which costs about 2 CPU-s to start and stop. A file that asks for an operator, a sandbox of its
+ * own or other settings, or that runs without the global setup, gets a fresh database and `caisse
+ * start` on it; its merchant (and operator) come from the server's loopback admin endpoint, as
+ * `caisse merchants create --json` makes them while a server holds the database.
+ */
+export async function startServer(opts: { operatorEmail?: string; sandboxUrl?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const email = `owner-${randomBytes(4).toString('hex')}@akwa.example`;
+  const shared = inject('sharedServer');
+  if (shared && opts.operatorEmail === undefined && opts.sandboxUrl === undefined && opts.env === undefined) {
+    const merchant = await adminCommand<Merchant>(shared.adminUrl, shared.adminToken, 'merchants/create', { ...MERCHANT, email });
+    return runningServer({ url: shared.url, databaseUrl: shared.databaseUrl, output: () => '' }, merchant, undefined, async () => {});
+  }
+
+  const merchantArgs = { ...MERCHANT, email };
+  const operatorArgs = opts.operatorEmail === undefined ? undefined : { email: opts.operatorEmail, role: 'admin' };
+  type Operator = NonNullable<RunningServer['operator']>;
+  // A server given a sandbox of the test's own publishes no admin endpoint on PostgreSQL: the CLI
+  // makes the merchant and operator on the database before it starts.
+  let made: { merchant: Merchant; operator?: Operator } | undefined;
+  const proc = await launchCaisse({
+    template: inject('postgresTemplate'),
+    sandboxUrl: opts.sandboxUrl,
+    env: opts.env,
+    beforeStart:
+      opts.sandboxUrl === undefined
+        ? undefined
+        : async (env) => {
+            const merchant = await cliCommand<Merchant>(env, ['merchants', 'create', '--name', MERCHANT.name, '--email', email, '--json']);
+            const operator =
+              operatorArgs === undefined ? undefined : await cliCommand<Operator>(env, ['operators', 'create', '--email', operatorArgs.email, '--json']);
+            made = { merchant, operator };
+          },
+  });
+  made ??= {
+    merchant: await proc.admin<Merchant>('merchants/create', merchantArgs),
+    operator: operatorArgs === undefined ? undefined : await proc.admin<Operator>('operators/create', operatorArgs),
+  };
+  return runningServer(proc, made.merchant, made.operator, () => proc.stop());
 }
 
 /**
