@@ -7,7 +7,7 @@ import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
 import { isLanguage, type Language } from '@caisse/intl';
 import { processAlive } from './platform/process-alive.ts';
-import { OPERATOR_ROLES, type OperatorRole } from './modules/operators/index.ts';
+import type { OperatorRole } from './modules/operators/index.ts';
 import type { ApiTarget } from './cli/client.ts';
 import { EVENT_TYPES, type EventType, isEventType } from './cli/event-types.ts';
 // The server, its database and its services load only for the commands that use them: listen
@@ -87,6 +87,13 @@ function parseLanguage(value: string): Language {
   if (!isLanguage(value)) throw new InvalidArgumentError('a language is fr or en');
   return value;
 }
+
+/**
+ * The operators module's roles (its OPERATOR_ROLES), named here for the option's help and check:
+ * importing that module would load the whole server into every command, `trigger` and `listen`
+ * included. A test keeps the two lists equal.
+ */
+export const OPERATOR_ROLES: readonly OperatorRole[] = ['admin', 'compliance', 'finance', 'support'];
 
 /** An operator role option. */
 function parseOperatorRole(value: string): OperatorRole {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../src/admin.ts';
-import { COUNTRY_CODES, CountrySchema } from '../src/platform/countries.ts';
+import { COUNTRY_CODES } from '../src/platform/countries.ts';
+import { CountrySchema } from '../src/platform/countries.schema.ts';
 import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 import { problem } from './flow.support.ts';
 

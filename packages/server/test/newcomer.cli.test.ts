@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_FILE, readAdminFile, registerAdminRoutes } from '../src/admin.ts';
 import { buildApp } from '../src/app.ts';
 import { formatBanner } from '../src/banner.ts';
-import { buildCli } from '../src/cli.ts';
+import { buildCli, OPERATOR_ROLES as CLI_OPERATOR_ROLES } from '../src/cli.ts';
+import { OPERATOR_ROLES } from '../src/modules/operators/index.ts';
 import { dataDirectory, loadConfig, projectRoot } from '../src/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createTestContext, seedDataDir, TEST_DATABASE_URL, TEST_MASTER_KEY, type TestContext } from './harness.ts';
@@ -69,6 +70,12 @@ describe('caisse --help', () => {
     const all = commands(buildCli()).filter((c) => c.name() !== 'help');
     expect(all.map((c) => c.name())).toEqual(expect.arrayContaining(['start', 'merchants', 'list', 'create', 'reconcile', 'trigger', 'listen']));
     for (const c of all) expect(helpOf(c), `caisse … ${c.name()} --help`).toMatch(/Examples?:\n {2}\$ .*npx caisse /);
+  });
+
+  it("offers the operators module's roles, from a list of its own that loads nothing", () => {
+    expect([...CLI_OPERATOR_ROLES]).toEqual([...OPERATOR_ROLES]);
+    const create = commands(buildCli()).find((c) => c.name() === 'create' && c.parent?.name() === 'operators') as Command;
+    expect(helpOf(create)).toContain(`one of ${OPERATOR_ROLES.join(', ')}`);
   });
 
   it('--version, and help <command> at any depth', async () => {

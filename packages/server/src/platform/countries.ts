@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import type { Currency } from './money.ts';
 
 /**
@@ -14,11 +13,6 @@ export const COUNTRIES = {
 export type Country = keyof typeof COUNTRIES;
 export const COUNTRY_CODES = Object.keys(COUNTRIES) as Country[];
 export const DEFAULT_COUNTRY: Country = 'CM';
-
-/** The schema of a country code in requests and answers. */
-export const CountrySchema = Type.Union([Type.Literal('CM'), Type.Literal('SN'), Type.Literal('CI')], {
-  description: 'Where the merchant sells (ISO 3166-1 alpha-2): CM (XAF), SN or CI (XOF)',
-});
 
 export function isCountry(value: string): value is Country {
   return Object.hasOwn(COUNTRIES, value);

@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { CountrySchema, currencyOf } from '../../platform/countries.ts';
+import { currencyOf } from '../../platform/countries.ts';
+import { CountrySchema } from '../../platform/countries.schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { callerOf, dashboardTags as tags, ModeParams, sessionRoute } from '../../platform/http/dashboard-api.ts';
 import { PaymentMethodSettings, PaymentMethodSettingsBody, ProviderList } from './methods.schema.ts';

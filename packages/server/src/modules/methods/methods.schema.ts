@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { CountrySchema } from '../../platform/countries.ts';
+import { CountrySchema } from '../../platform/countries.schema.ts';
 import { PROVIDER_NAMES, type ProviderName } from '../connectors/index.ts';
 
 /** A provider's registry name: an enum of the registry's names (a union in the generated types). */
