@@ -183,48 +183,10 @@ describe('the admin endpoint (embedded database held by a server)', () => {
   });
 });
 
-describe.skipIf(TEST_DATABASE_URL !== undefined)('merchants and keys commands while `caisse start` holds the embedded database', () => {
-  let database: RunDatabase;
-  let server: ServerProc;
-  let env: Record<string, string>;
-  beforeAll(async () => {
-    database = await createRunDatabase(undefined, 'admin');
-    // Migrated already: the subject is the CLI beside a server, not a first start (the next block's).
-    seedDataDir(database.dataDir as string);
-    env = processEnv(database.env);
-    server = await startServerProcess({ env });
-  }, 120_000);
-  afterAll(async () => {
-    server.kill('SIGTERM');
-    await server.exited;
-    await database.drop();
-  });
-
-  it('prints the data directory at start, and the CLI works through the running server', async () => {
-    expect(server.lines.join('\n')).toContain(`Data directory  ${database.dataDir}`);
-    const merchantId = server.devMerchant?.merchantId as string;
-    const pair = await runCaisse(['keys', 'create', '--merchant', merchantId, '--kind', 'both'], env);
-    expect(pair.code, pair.output).toBe(0);
-    expect(pair.output).toContain('done by the server running on the embedded database');
-    const exported = /export CAISSE_API_KEY=(pk_test_\S+) CAISSE_SECRET_KEY=(sk_test_\S+)/.exec(pair.stdout);
-    expect(exported).not.toBeNull();
-    // The new pair works against the running server at once.
-    const res = await fetch(`${server.url}/balance`, { headers: { 'x-api-key': exported?.[1] as string, authorization: `Bearer ${exported?.[2]}` } });
-    expect(res.status).toBe(200);
-    const list = await runCaisse(['keys', 'list', '--merchant', merchantId, '--json'], env);
-    expect((JSON.parse(list.stdout) as unknown[]).length).toBe(4);
-    const shop = await runCaisse(['merchants', 'create', '--name', 'Second shop', '--json'], env);
-    expect(JSON.parse(shop.stdout)).toMatchObject({ merchantId: expect.stringMatching(/^mch_/) });
-  }, 120_000);
-
-  it('removes admin.json when it stops', async () => {
-    expect(existsSync(join(database.dataDir as string, ADMIN_FILE))).toBe(true);
-    server.kill('SIGTERM');
-    expect((await server.exited).code).toBe(0);
-    expect(existsSync(join(database.dataDir as string, ADMIN_FILE))).toBe(false);
-  }, 60_000);
-});
-
+/**
+ * One `caisse start` in development for the blocks below (a process on the embedded database
+ * costs about 3 CPU-s to start): first what it does on an empty database, then the CLI beside it.
+ */
 describe('`caisse start` in development, on the embedded database or PostgreSQL (issue 36)', () => {
   let database: RunDatabase;
   let server: ServerProc;
@@ -258,4 +220,30 @@ describe('`caisse start` in development, on the embedded database or PostgreSQL 
     // The sandbox in the server listed its requests: the check was made, not skipped.
     expect(JSON.parse(res.stdout)).toMatchObject({ provider: 'mtn_momo', mode: 'test', result: 'agreed', listing: { source: 'provider', ok: true } });
   }, 60_000);
+
+  describe.skipIf(TEST_DATABASE_URL !== undefined)('merchants and keys commands while it holds the embedded database', () => {
+    it('prints the data directory at start, and the CLI works through the running server', async () => {
+      expect(server.lines.join('\n')).toContain(`Data directory  ${database.dataDir}`);
+      const merchantId = server.devMerchant?.merchantId as string;
+      const pair = await runCaisse(['keys', 'create', '--merchant', merchantId, '--kind', 'both'], env);
+      expect(pair.code, pair.output).toBe(0);
+      expect(pair.output).toContain('done by the server running on the embedded database');
+      const exported = /export CAISSE_API_KEY=(pk_test_\S+) CAISSE_SECRET_KEY=(sk_test_\S+)/.exec(pair.stdout);
+      expect(exported).not.toBeNull();
+      // The new pair works against the running server at once.
+      const res = await fetch(`${server.url}/balance`, { headers: { 'x-api-key': exported?.[1] as string, authorization: `Bearer ${exported?.[2]}` } });
+      expect(res.status).toBe(200);
+      const list = await runCaisse(['keys', 'list', '--merchant', merchantId, '--json'], env);
+      expect((JSON.parse(list.stdout) as unknown[]).length).toBe(4);
+      const shop = await runCaisse(['merchants', 'create', '--name', 'Second shop', '--json'], env);
+      expect(JSON.parse(shop.stdout)).toMatchObject({ merchantId: expect.stringMatching(/^mch_/) });
+    }, 120_000);
+
+    it('removes admin.json when it stops', async () => {
+      expect(existsSync(join(database.dataDir as string, ADMIN_FILE))).toBe(true);
+      server.kill('SIGTERM');
+      expect((await server.exited).code).toBe(0);
+      expect(existsSync(join(database.dataDir as string, ADMIN_FILE))).toBe(false);
+    }, 60_000);
+  });
 });
