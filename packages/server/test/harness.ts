@@ -158,10 +158,7 @@ export async function openTestDb(): Promise<OpenedDb & { url?: string }> {
       ...opened,
       async close() {
         await opened.close();
-        const reusable =
-          templateState !== undefined &&
-          spareEngines.length < 2 &&
-          (await resetToTemplate(engine, templateState).catch((e) => (console.log('RESET FAIL', e.message), false)));
+        const reusable = templateState !== undefined && spareEngines.length < 2 && (await resetToTemplate(engine, templateState).catch(() => false));
         if (reusable) spareEngines.push(engine);
         else await engine.close();
       },
