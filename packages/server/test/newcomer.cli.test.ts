@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { build } from 'esbuild';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_FILE, readAdminFile, registerAdminRoutes } from '../src/admin.ts';
@@ -76,6 +77,34 @@ describe('caisse --help', () => {
     expect([...CLI_OPERATOR_ROLES]).toEqual([...OPERATOR_ROLES]);
     const create = commands(buildCli()).find((c) => c.name() === 'create' && c.parent?.name() === 'operators') as Command;
     expect(helpOf(create)).toContain(`one of ${OPERATOR_ROLES.join(', ')}`);
+  });
+
+  it('loads only commander and its own small pieces before a command runs (the rest when the command imports it)', async () => {
+    const { metafile } = await build({
+      entryPoints: [join(import.meta.dirname, '..', 'src', 'cli.ts')],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
+      // What a command imports when it runs is not loaded at start.
+      plugins: [
+        {
+          name: 'static-only',
+          setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined)),
+        },
+      ],
+    });
+    const files = Object.keys(metafile.inputs);
+    expect(files.filter((f) => f.includes('/modules/'))).toEqual([]);
+    const packages = new Set(
+      Object.values(metafile.inputs).flatMap((i) =>
+        i.imports.filter((x) => x.external && !x.path.startsWith('node:') && x.kind !== 'dynamic-import').map((x) => x.path),
+      ),
+    );
+    expect([...packages].sort()).toEqual(['@caisse/intl', 'commander']);
   });
 
   it('--version, and help <command> at any depth', async () => {
