@@ -141,10 +141,19 @@ describe('a purchase from the example shop, end to end', () => {
     );
     const keys = JSON.parse(stdout.slice(stdout.search(/^\{$/m))) as { test: { apiKey: string; secretKey: string } };
 
-    const apiPort = await freePort();
-    apiUrl = `http://127.0.0.1:${apiPort}`;
-    server = start('caisse', ['packages/server/bin/caisse.js', 'start', '--port', String(apiPort)], env);
-    await waitFor200(`${apiUrl}/readyz`, server);
+    // A free port can be taken (as another connection's ephemeral port) before the server binds
+    // it: then another port, up to three times.
+    for (let attempt = 1; ; attempt++) {
+      const apiPort = await freePort();
+      apiUrl = `http://127.0.0.1:${apiPort}`;
+      server = start('caisse', ['packages/server/bin/caisse.js', 'start', '--port', String(apiPort)], env);
+      try {
+        await waitFor200(`${apiUrl}/readyz`, server);
+        break;
+      } catch (err) {
+        if (attempt === 3 || !server.output.some((l) => l.includes('EADDRINUSE'))) throw err;
+      }
+    }
 
     const shopPort = await freePort();
     shopUrl = `http://127.0.0.1:${shopPort}`;

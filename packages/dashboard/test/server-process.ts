@@ -78,14 +78,53 @@ export interface LaunchOptions {
   beforeStart?: (env: NodeJS.ProcessEnv) => Promise<void>;
 }
 
+type Started = { ok: true; url: string; child: ChildProcess; exited: Promise<void>; output: string } | { ok: false; why: string; output: string };
+
+/** `caisse start` on `port`, once it answers /readyz; or why it did not (its output says more). */
+async function startOn(port: number, env: NodeJS.ProcessEnv): Promise<Started> {
+  const started = { output: '' };
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'start', '--port', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d: Buffer) => (started.output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (started.output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      // The exit can come before the last of its output: wait for the streams to end.
+      await Promise.race([new Promise((r) => child.once('close', r)), new Promise((r) => setTimeout(r, 2000))]);
+      return { ok: false, why: 'exited early', output: started.output };
+    }
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      return { ok: false, why: 'did not become ready', output: started.output };
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    ok: true,
+    url,
+    child,
+    exited,
+    get output() {
+      return started.output;
+    },
+  };
+}
+
 /** A fresh database, then `caisse start` on it in development mode, once it answers /readyz. */
 export async function launchCaisse(opts: LaunchOptions = {}): Promise<CaisseProcess> {
   const dbName = `caisse_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
   await admin(`create database ${dbName}${opts.template ? ` template ${opts.template}` : ''}`);
   const databaseUrl = withDatabase(POSTGRES, dbName);
   const dataDir = mkdtempSync(join(tmpdir(), 'caisse-e2e-'));
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
+  const base: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
     CAISSE_DATA_DIR: dataDir,
@@ -93,57 +132,49 @@ export async function launchCaisse(opts: LaunchOptions = {}): Promise<CaisseProc
     CAISSE_MODE: 'development',
     CAISSE_WEBHOOK_ALLOW_LOOPBACK: 'true',
     LOG_LEVEL: 'warn',
-    PORT: String(port),
   };
-  delete env.TEST_DATABASE_URL;
+  delete base.TEST_DATABASE_URL;
   // Development mode without a sandbox URL runs the providers' sandbox in the server's process, its
   // callbacks to this server's port: the checkout's top-ups need nothing else.
-  delete env.CAISSE_MOMO_SANDBOX_URL;
-  delete env.CAISSE_MOMO_SANDBOX_CALLBACK_URL;
-  if (opts.sandboxUrl !== undefined) {
-    env.CAISSE_MOMO_SANDBOX_URL = opts.sandboxUrl;
-    env.CAISSE_MOMO_SANDBOX_CALLBACK_URL = `http://127.0.0.1:${port}/callbacks/mtn_momo`;
-  }
-  Object.assign(env, opts.env);
-  await opts.beforeStart?.(env);
+  delete base.CAISSE_MOMO_SANDBOX_URL;
+  delete base.CAISSE_MOMO_SANDBOX_CALLBACK_URL;
+  Object.assign(base, opts.env);
+  await opts.beforeStart?.(base);
 
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'start', '--port', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited early:\n${output}`);
-    try {
-      const res = await fetch(`${url}/readyz`);
-      if (res.ok) break;
-    } catch {
-      /* not listening yet */
+  // A free port can be taken (as another connection's ephemeral port) before the server binds it:
+  // then another port, up to three times.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...base, PORT: String(port) };
+    if (opts.sandboxUrl !== undefined) {
+      env.CAISSE_MOMO_SANDBOX_URL = opts.sandboxUrl;
+      env.CAISSE_MOMO_SANDBOX_CALLBACK_URL = `http://127.0.0.1:${port}/callbacks/mtn_momo`;
     }
-    if (Date.now() > deadline) throw new Error(`the server did not become ready:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
+    const started = await startOn(port, env);
+    if (started.ok) return running(started, env);
+    if (attempt === 3 || !started.output.includes('EADDRINUSE')) throw new Error(`the server ${started.why}:\n${started.output}`);
   }
 
-  const adminEndpoint = () => JSON.parse(readFileSync(join(dataDir, 'admin.json'), 'utf8')) as { url: string; token: string };
-  return {
-    url,
-    databaseUrl,
-    env,
-    adminEndpoint,
-    admin: <T>(path: string, body: unknown) => {
-      const { url: adminUrl, token } = adminEndpoint();
-      return adminCommand<T>(adminUrl, token, path, body);
-    },
-    output: () => output,
-    async stop() {
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-      await admin(`drop database if exists ${dbName} with (force)`);
-    },
-  };
+  function running(started: Started & { ok: true }, env: NodeJS.ProcessEnv): CaisseProcess {
+    const { url, child, exited } = started;
+    const adminEndpoint = () => JSON.parse(readFileSync(join(dataDir, 'admin.json'), 'utf8')) as { url: string; token: string };
+    return {
+      url,
+      databaseUrl,
+      env,
+      adminEndpoint,
+      admin: <T>(path: string, body: unknown) => {
+        const { url: adminUrl, token } = adminEndpoint();
+        return adminCommand<T>(adminUrl, token, path, body);
+      },
+      output: () => started.output,
+      async stop() {
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
+        await admin(`drop database if exists ${dbName} with (force)`);
+      },
+    };
+  }
 }
