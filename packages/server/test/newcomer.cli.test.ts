@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_FILE, readAdminFile, registerAdminRoutes } from '../src/admin.ts';
@@ -97,6 +97,8 @@ describe('caisse --help', () => {
         },
       ],
     });
+    // esbuild's service process would outlive the file.
+    await stop();
     const files = Object.keys(metafile.inputs);
     expect(files.filter((f) => f.includes('/modules/'))).toEqual([]);
     const packages = new Set(
