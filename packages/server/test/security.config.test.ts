@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { readTlsFiles, serverOptions } from '../src/platform/http/https.ts';
 
@@ -11,6 +11,7 @@ const certFile = join(dir, 'cert.pem');
 const keyFile = join(dir, 'key.pem');
 writeFileSync(certFile, 'CERT');
 writeFileSync(keyFile, 'KEY');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('security configuration', () => {
   it('defaults: no TLS, no trusted proxy, 100/s live, 25/s test, 20/min per address', () => {

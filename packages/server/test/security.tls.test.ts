@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -122,6 +122,8 @@ describe('TLS terminated by the server', () => {
     } finally {
       await started.app.close();
       await started.runtime.close();
+      // The seeded data directory is some 40 MB: not left in /tmp run after run.
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });
