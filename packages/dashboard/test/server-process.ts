@@ -56,8 +56,6 @@ export interface SharedServer {
 export interface CaisseProcess {
   url: string;
   databaseUrl: string;
-  /** The server's environment, for a CLI command against the same database. */
-  env: NodeJS.ProcessEnv;
   /** The server's loopback admin endpoint (its data directory's admin.json). */
   adminEndpoint(): { url: string; token: string };
   /** An operator command through that endpoint. */
@@ -151,17 +149,16 @@ export async function launchCaisse(opts: LaunchOptions = {}): Promise<CaisseProc
       env.CAISSE_MOMO_SANDBOX_CALLBACK_URL = `http://127.0.0.1:${port}/callbacks/mtn_momo`;
     }
     const started = await startOn(port, env);
-    if (started.ok) return running(started, env);
+    if (started.ok) return running(started);
     if (attempt === 3 || !started.output.includes('EADDRINUSE')) throw new Error(`the server ${started.why}:\n${started.output}`);
   }
 
-  function running(started: Started & { ok: true }, env: NodeJS.ProcessEnv): CaisseProcess {
+  function running(started: Started & { ok: true }): CaisseProcess {
     const { url, child, exited } = started;
     const adminEndpoint = () => JSON.parse(readFileSync(join(dataDir, 'admin.json'), 'utf8')) as { url: string; token: string };
     return {
       url,
       databaseUrl,
-      env,
       adminEndpoint,
       admin: <T>(path: string, body: unknown) => {
         const { url: adminUrl, token } = adminEndpoint();
