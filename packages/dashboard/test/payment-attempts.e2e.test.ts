@@ -52,8 +52,9 @@ describe('a payment paid by mobile money', () => {
     await signInDashboard(page, server);
     await page.goto(`${server.url}/dashboard/test/payments/${id}`);
     await page.getByRole('heading', { level: 2, name: 'Attempts' }).waitFor();
+    // The provider's name arrives with the payment methods, a query of its own: until then the id.
+    await expect.poll(() => page.locator('dl.summary').textContent()).toContain('MTN MoMo +237•••••••00');
     const summary = await page.locator('dl.summary').textContent();
-    expect(summary).toContain('MTN MoMo +237•••••••00');
     expect(summary).not.toContain('670002000');
     expect(summary).toMatch(/FeeFCFA.75/);
     expect(summary).toMatch(/NetFCFA.4,925/);
