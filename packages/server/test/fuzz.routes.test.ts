@@ -292,9 +292,13 @@ describe('fuzzing every registered route', () => {
     let n = 0;
     let pastDashboardSession = 0;
     let restrictedRefusals = 0;
+    // A route that takes no secret key reads a restricted key's secret as it reads any other: one
+    // restricted key stands for all of them there (about a fifth fewer requests).
+    const oneRestricted = [...restrictedSets.keys()][0];
     for (const route of routes) {
       for (const creds of credentialSets) {
         const payload = bodies[n++];
+        if (route.auth !== 'sk' && restrictedSets.has(creds) && creds !== oneRestricted) continue;
         const req = {
           method: route.method,
           url: fill(route.url, ['pi_00000000000000000000000000']),
