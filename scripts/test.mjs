@@ -2,7 +2,7 @@
 /* global console, performance, process */
 // `npm test`: every workspace's tests (each its own `npm test`, so their pretest steps and JSON
 // reports stay as they are), the long server suite beside the others instead of after them, then
-// how long it took. Exits non-zero when any workspace failed.
+// how long it took and how busy the machine was meanwhile. Exits non-zero when any workspace failed.
 //
 //   lane 1: the server's compiled CLI (if stale), then the server suite (3 workers)
 //   lane 2: the message catalogues' check, then half of the dashboard's browser files, then the example shop
@@ -11,6 +11,8 @@
 // and on providers' answers about half of their time: two halves side by side fill it.
 // A test report (CAISSE_TEST_REPORT) gets one file per half.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,6 +69,22 @@ function run(label, command, args, env = {}) {
   });
 }
 
+/**
+ * The machine's CPU time so far (Linux, /proc/stat, in clock ticks of 1/100 s): busy and all. Read
+ * before and after, it says whether the run waited or computed; it counts every process, the
+ * machine's PostgreSQL and Chromium's included, which a sum over this script's children would miss.
+ */
+function machineCpu() {
+  try {
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 8).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq] = ticks;
+    return { busy: user + nice + system + irq + softirq, all: user + nice + system + idle + iowait + irq + softirq };
+  } catch {
+    return undefined;
+  }
+}
+const cpuBefore = machineCpu();
+
 const test = (workspace, label) => run(label, 'npm', ['test', '--silent', '-w', workspace]);
 
 const cli = run('server build', process.execPath, [join(root, 'packages', 'server', 'scripts', 'build-if-stale.mjs')]);
@@ -101,5 +119,10 @@ await Promise.all(lanes);
 console.log('');
 for (const r of results) console.log(`${r.status === 0 ? 'ok  ' : 'FAIL'} ${r.label.padEnd(13)} ${r.took.padStart(6)} s`);
 const failed = results.filter((r) => r.status !== 0);
-console.log(`tests took ${seconds(started)} s${failed.length ? ` (${failed.length} failed: ${failed.map((r) => r.label).join(', ')})` : ''}`);
+const cpuAfter = machineCpu();
+const busy =
+  cpuBefore && cpuAfter
+    ? `; the machine's ${availableParallelism()} cores ${((100 * (cpuAfter.busy - cpuBefore.busy)) / (cpuAfter.all - cpuBefore.all)).toFixed(0)} % busy (${((cpuAfter.busy - cpuBefore.busy) / 100).toFixed(0)} CPU-s)`
+    : '';
+console.log(`tests took ${seconds(started)} s${busy}${failed.length ? ` (${failed.length} failed: ${failed.map((r) => r.label).join(', ')})` : ''}`);
 process.exit(failed.length ? 1 : 0);
