@@ -15,12 +15,17 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const started = performance.now();
 const seconds = (from) => ((performance.now() - from) / 1000).toFixed(1);
 const results = [];
 const running = new Set();
+/** Lines that name a failure, per command: reprinted after the summary, since logs are often read from the end. */
+const failures = new Map();
+// vitest's markers for a failed file or test, and its summary of failed tests.
+const failureLine = /(^| )(FAIL|×|✗) |Failed Tests|AssertionError|Error: /;
 
 // Each command runs in a process group of its own: a signal to this script ends all of it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -52,7 +57,15 @@ function run(label, command, args, env = {}) {
         buffer += chunk;
         const lines = buffer.split('\n');
         buffer = lines.pop();
-        for (const line of lines) out.write(`[${label}] ${line}\n`);
+        for (const line of lines) {
+          out.write(`[${label}] ${line}\n`);
+          const text = stripVTControlCharacters(line);
+          if (failureLine.test(text)) {
+            const kept = failures.get(label) ?? [];
+            if (kept.length < 40 && !kept.includes(text.trim())) kept.push(text.trim());
+            failures.set(label, kept);
+          }
+        }
       });
       stream.on('end', () => buffer && out.write(`[${label}] ${buffer}\n`));
     }
@@ -119,6 +132,11 @@ await Promise.all(lanes);
 console.log('');
 for (const r of results) console.log(`${r.status === 0 ? 'ok  ' : 'FAIL'} ${r.label.padEnd(13)} ${r.took.padStart(6)} s`);
 const failed = results.filter((r) => r.status !== 0);
+for (const r of failed) {
+  const lines = failures.get(r.label) ?? [];
+  if (lines.length) console.log(`\n${r.label} failed on:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+}
+if (failed.length) console.log('');
 const cpuAfter = machineCpu();
 const busy =
   cpuBefore && cpuAfter

@@ -13,6 +13,9 @@ export default defineConfig({
     isolate: false,
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // A page answers in tens of milliseconds alone, but seconds late when CI runs every suite on two
+    // busy cores, where vitest's default of one second per `expect.poll` is too short to wait.
+    expect: { poll: { timeout: 20_000 } },
     ...(process.env.CAISSE_TEST_REPORT
       ? { reporters: ['default', 'json'], outputFile: { json: process.env.CAISSE_TEST_REPORT.replace(/\.json$/, '.dashboard.json') } }
       : {}),
