@@ -6,7 +6,7 @@
  * node_modules/.cache/caisse-test under a hash of what makes them (PGlite's version, the
  * migrations, the code below), so a run after a run with the same migrations skips initdb.
  * PostgreSQL: a migrated template database for the run, which openTestDb copies with
- * `create database … template …`, dropped at the end.
+ * `create database … template …`, dropped at the end with the copies that workers kept.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -145,6 +145,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('pgliteTemplateDir', join(dir, 'data', 'pgdata'));
   project.provide('postgresTemplate', name);
   return async () => {
-    await admin(url, (c) => c.query(`drop database if exists ${name} with (force)`));
+    // The files' databases that workers kept to reuse (test/harness.ts) are named after the template.
+    await admin(url, async (c) => {
+      const copies = await c.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [`${name}_`]);
+      for (const { datname } of copies.rows) await c.query(`drop database if exists ${datname} with (force)`);
+      await c.query(`drop database if exists ${name} with (force)`);
+    });
   };
 }

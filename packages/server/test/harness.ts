@@ -75,7 +75,14 @@ const FINGERPRINT = `select md5(string_agg(format('%s.%s.%s:%s:%s:%s', n.nspname
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-async function templateStateOf(engine: PGlite): Promise<TemplateState> {
+/** What the template's state is read and restored through: a PGlite engine, or a client of a PostgreSQL database. */
+interface Sql {
+  query<R>(text: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  /** Statements without parameters, several at once. */
+  exec(text: string): Promise<unknown>;
+}
+
+async function templateStateOf(engine: Sql): Promise<TemplateState> {
   const fingerprint = (await engine.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]!.fingerprint;
   const tables = (
     await engine.query<{ name: string }>(
@@ -104,7 +111,7 @@ async function templateStateOf(engine: PGlite): Promise<TemplateState> {
  * prepared statements, settings, locks) dropped, every table emptied, the migrations' rows and
  * the sequences restored. False when the file changed the schema: that engine is not reused.
  */
-async function resetToTemplate(engine: PGlite, template: TemplateState): Promise<boolean> {
+async function resetToTemplate(engine: Sql, template: TemplateState): Promise<boolean> {
   await engine.exec('rollback');
   await engine.exec('discard all');
   if ((await engine.query<{ fingerprint: string }>(FINGERPRINT)).rows[0]!.fingerprint !== template.fingerprint) return false;
@@ -114,12 +121,17 @@ async function resetToTemplate(engine: PGlite, template: TemplateState): Promise
   const others = template.tables.filter((t) => !seeded.includes(t));
   const written = others.map((t) => `case when exists (select from ${quoted(t)}) then ${quoted(t).replaceAll('"', "'")} end`);
   const dirty = (await engine.query<{ dirty: string[] }>(`select array_remove(array[${written.join(', ')}], null) as dirty`)).rows[0]!.dirty;
-  await engine.transaction(async (tx) => {
-    await tx.exec(['set local session_replication_role = replica', ...[...dirty, ...seeded].map((t) => `delete from ${quoted(t)}`)].join(';\n'));
+  await engine.exec('begin');
+  try {
+    await engine.exec(['set local session_replication_role = replica', ...[...dirty, ...seeded].map((t) => `delete from ${quoted(t)}`)].join(';\n'));
     for (const seed of template.seeds)
-      await tx.query(`insert into ${quoted(seed.table)} select * from json_populate_recordset(null::${quoted(seed.table)}, $1)`, [seed.rows]);
-    for (const s of template.sequences) await tx.query(`select setval($1, $2::bigint, $3)`, [quoted(s.name), s.lastValue, s.isCalled]);
-  });
+      await engine.query(`insert into ${quoted(seed.table)} select * from json_populate_recordset(null::${quoted(seed.table)}, $1)`, [seed.rows]);
+    for (const s of template.sequences) await engine.query(`select setval($1, $2::bigint, $3)`, [quoted(s.name), s.lastValue, s.isCalled]);
+    await engine.exec('commit');
+  } catch (err) {
+    await engine.exec('rollback');
+    throw err;
+  }
   return true;
 }
 
@@ -164,28 +176,85 @@ export async function openTestDb(): Promise<OpenedDb & { url?: string }> {
       },
     };
   }
-  const name = `caisse_t_${process.pid}_${randomBytes(4).toString('hex')}`;
   const template = inject('postgresTemplate');
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
-  await admin.end();
+  if (!template) {
+    const name = `caisse_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+    await adminQuery(`create database ${name}`);
+    const opened = openTestPostgres(adminUrl(name));
+    await migrate(opened.db);
+    return { ...opened, url: adminUrl(name), close: () => opened.close().then(() => adminQuery(`drop database if exists ${name} with (force)`)) };
+  }
+  const name = sparePostgres.pop() ?? (await copyOfTemplate(template));
   const url = adminUrl(name);
-  // The suite's concurrency tests queue hundreds of transactions on 20 connections while other
-  // files run beside them: a wait for a connection may pass the server's 5 s (503) on a busy machine.
-  const opened = openPostgres(url, 20, { connectTimeoutMs: 30_000 });
-  if (!template) await migrate(opened.db);
+  const opened = openTestPostgres(url);
   return {
     ...opened,
     url,
     async close() {
       await opened.close();
-      const a = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
+      if (sparePostgres.length >= 2 || !(await resetPostgres(url).catch(() => false))) await adminQuery(`drop database if exists ${name} with (force)`);
+      else sparePostgres.push(name);
     },
   };
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(text);
+  } finally {
+    await admin.end();
+  }
+}
+
+// The suite's concurrency tests queue hundreds of transactions on 20 connections while other
+// files run beside them: a wait for a connection may pass the server's 5 s (503) on a busy machine.
+const openTestPostgres = (url: string) => openPostgres(url, 20, { connectTimeoutMs: 30_000 });
+
+/**
+ * This worker's PostgreSQL databases that files closed, reset to the template, for the next file:
+ * `create database … template …` copies the whole template through the WAL (about half a second
+ * each, and PostgreSQL's CPU), a reset empties the few tables the file wrote. Named after the
+ * template, so that the global setup's teardown drops them with it.
+ */
+const sparePostgres: string[] = [];
+let postgresTemplateState: TemplateState | undefined;
+
+async function copyOfTemplate(template: string): Promise<string> {
+  const name = `${template}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database ${name} template ${template}`);
+  if (postgresTemplateState === undefined) {
+    const fresh = await postgresSql(adminUrl(name));
+    try {
+      postgresTemplateState = await templateStateOf(fresh.sql);
+    } finally {
+      await fresh.end();
+    }
+  }
+  return name;
+}
+
+async function postgresSql(url: string): Promise<{ sql: Sql; end(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const sql: Sql = {
+    query: async <R>(text: string, params?: unknown[]) => ({ rows: (await client.query(text, params)).rows as R[] }),
+    exec: (text) => client.query(text),
+  };
+  return { sql, end: () => client.end() };
+}
+
+/** Brings a database a file used back to the template: its other sessions ended first (a file's own pool or listener left open). */
+async function resetPostgres(url: string): Promise<boolean> {
+  if (postgresTemplateState === undefined) return false;
+  const db = await postgresSql(url);
+  try {
+    await db.sql.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    return await resetToTemplate(db.sql, postgresTemplateState);
+  } finally {
+    await db.end();
+  }
 }
 
 export interface TestContext {
