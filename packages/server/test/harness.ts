@@ -24,6 +24,7 @@ import { idFactory } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { migrate } from '../src/platform/migrations.ts';
 import type { Services } from '../src/services.ts';
+import { createRunDatabase, type RunDatabase } from './processes.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const dbKind: 'postgres' | 'pglite' = TEST_DATABASE_URL ? 'postgres' : 'pglite';
@@ -53,6 +54,17 @@ function templateTarball(): Blob | undefined {
 export function seedDataDir(dataDir: string): void {
   const template = inject('pgliteTemplateDir');
   if (template !== undefined) cpSync(template, join(dataDir, 'pgdata'), { recursive: true });
+}
+
+/**
+ * A database for `caisse` processes that is migrated already, as `caisse migrate` would have left
+ * it: a copy of the template on PostgreSQL, a seeded data directory on PGlite. For tests whose
+ * subject is not a first start (that one runs initdb and every migration: ~4 CPU-s).
+ */
+export async function migratedRunDatabase(label: string): Promise<RunDatabase> {
+  const database = await createRunDatabase(TEST_DATABASE_URL, label, inject('postgresTemplate'));
+  if (database.kind === 'pglite') seedDataDir(database.dataDir as string);
+  return database;
 }
 
 /**

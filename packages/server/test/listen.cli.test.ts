@@ -5,10 +5,9 @@ import { recordEvent } from './webhooks.receiver.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { openDatabase } from '../src/platform/db.ts';
 import { idFactory } from '../src/platform/ids.ts';
-import { seedDataDir, TEST_DATABASE_URL } from './harness.ts';
+import { migratedRunDatabase } from './harness.ts';
 import {
   createMerchantWithCli,
-  createRunDatabase,
   type Proc,
   processEnv,
   type RunDatabase,
@@ -35,9 +34,8 @@ let keys: TestKeys;
 const procs: Proc[] = [];
 
 beforeAll(async () => {
-  database = await createRunDatabase(TEST_DATABASE_URL, 'listen');
-  // Migrated already: the subject is listen and trigger, not a first start (the example shop's e2e starts on an empty one).
-  if (database.kind === 'pglite') seedDataDir(database.dataDir as string);
+  // Migrated already (a copy of the template): the subject is listen and trigger, not a first start (the example shop's e2e starts on an empty one).
+  database = await migratedRunDatabase('listen');
   env = processEnv(database.env);
   if (database.kind === 'postgres') keys = await createMerchantWithCli(env, 'Listen');
   server = await startServerProcess({ env });

@@ -12,8 +12,8 @@ import { buildCli, OPERATOR_ROLES as CLI_OPERATOR_ROLES } from '../src/cli.ts';
 import { OPERATOR_ROLES } from '../src/modules/operators/index.ts';
 import { dataDirectory, loadConfig, projectRoot } from '../src/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
-import { createTestContext, seedDataDir, TEST_DATABASE_URL, TEST_MASTER_KEY, type TestContext } from './harness.ts';
-import { createRunDatabase, processEnv, type RunDatabase, runCaisse, type ServerProc, startServerProcess } from './processes.ts';
+import { createTestContext, migratedRunDatabase, TEST_DATABASE_URL, TEST_MASTER_KEY, type TestContext } from './harness.ts';
+import { processEnv, type RunDatabase, runCaisse, type ServerProc, startServerProcess } from './processes.ts';
 
 /** A newcomer's first hour (issue 21): one data directory, the banner, the CLI's help, its admin route. */
 
@@ -223,10 +223,9 @@ describe('`caisse start` in development, on the embedded database or PostgreSQL 
   let server: ServerProc;
   let env: Record<string, string>;
   beforeAll(async () => {
-    database = await createRunDatabase(TEST_DATABASE_URL, 'dev');
     // Migrated already, with no merchant: the subject is the development merchant, not initdb and
     // the migrations of a first start (about 4 CPU-s; the example shop's e2e starts on an empty one).
-    if (database.kind === 'pglite') seedDataDir(database.dataDir as string);
+    database = await migratedRunDatabase('dev');
     env = processEnv(database.env);
     server = await startServerProcess({ env });
   }, 120_000);

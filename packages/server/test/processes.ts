@@ -39,8 +39,11 @@ export interface RunDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database: on PostgreSQL when `adminUrl` is given (a database is created beside it), else a temporary data directory. */
-export async function createRunDatabase(adminUrl: string | undefined, label = 'run'): Promise<RunDatabase> {
+/**
+ * A fresh database: on PostgreSQL when `adminUrl` is given (a database is created beside it, a copy
+ * of `template` when given), else a temporary data directory.
+ */
+export async function createRunDatabase(adminUrl: string | undefined, label = 'run', template?: string): Promise<RunDatabase> {
   if (adminUrl === undefined) {
     const dataDir = mkdtempSync(join(tmpdir(), `caisse-${label}-`));
     return { kind: 'pglite', env: { CAISSE_DATA_DIR: dataDir }, dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
@@ -48,7 +51,7 @@ export async function createRunDatabase(adminUrl: string | undefined, label = 'r
   const name = `caisse_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template === undefined ? '' : ` template ${template}`}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -3,8 +3,8 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Caisse } from '@caisse/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { seedDataDir, TEST_DATABASE_URL } from './harness.ts';
-import { createMerchantWithCli, createRunDatabase, processEnv, type RunDatabase, type ServerProc, startServerProcess, type TestKeys } from './processes.ts';
+import { migratedRunDatabase } from './harness.ts';
+import { createMerchantWithCli, processEnv, type RunDatabase, type ServerProc, startServerProcess, type TestKeys } from './processes.ts';
 import { type Receiver, startReceiver } from './webhooks.receiver.ts';
 
 /**
@@ -19,9 +19,8 @@ let receiver: Receiver;
 const servers: ServerProc[] = [];
 
 beforeAll(async () => {
-  database = await createRunDatabase(TEST_DATABASE_URL, 'shutdown');
-  // Migrated already: the subject is the shutdown, not a first start (the example shop's e2e starts on an empty one).
-  if (database.kind === 'pglite') seedDataDir(database.dataDir as string);
+  // Migrated already (a copy of the template): the subject is the shutdown, not a first start (the example shop's e2e starts on an empty one).
+  database = await migratedRunDatabase('shutdown');
   env = processEnv({ ...database.env, LOG_LEVEL: 'info' });
   receiver = await startReceiver();
 });
