@@ -177,13 +177,33 @@ export async function startReceiver(): Promise<{ url: string; received: Received
 }
 
 /**
- * The run's Chromium (test/global-setup.ts), connected to; a file run without the global setup
- * launches its own. Closing the connection closes this file's contexts, not the browser.
+ * This worker's Chromium, launched by the first file that asks and kept for the others (the files
+ * of a run share the worker: isolate is off), each with contexts of its own, which are as isolated
+ * as separate browsers (cookies, storage, cache). A browser launched per file would cost about
+ * 2 CPU-s each, and one launched by the global setup relays every message through vitest's main
+ * process (about 6 CPU-s a run). Playwright closes it when the worker exits.
  */
+let chromiumOfWorker: Promise<Browser> | undefined;
+
+/** The worker's Chromium as a file sees it: closing it closes the contexts this file opened, not the browser. */
 export async function launchChromium(): Promise<Browser> {
-  const endpoint = inject('chromiumEndpoint');
-  if (endpoint) return chromium.connect(endpoint);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  chromiumOfWorker ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromiumOfWorker;
+  const contexts = new Set<BrowserContext>();
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property === 'newContext')
+        return async (options?: Parameters<Browser['newContext']>[0]) => {
+          const context = await target.newContext(options);
+          contexts.add(context);
+          context.once('close', () => contexts.delete(context));
+          return context;
+        };
+      if (property === 'close') return async () => void (await Promise.all([...contexts].map((c) => c.close())));
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** A download's text. Saved to a file of our own: a connected browser gives no path of its own. */
