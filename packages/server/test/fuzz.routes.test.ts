@@ -126,7 +126,8 @@ const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c)
 const idLike = fc.oneof(
   fc.constant(null).map(() => known[known.length - 1] ?? 'ps_x'),
   fc.constant(null).map(() => known[1] ?? 'pi_x'),
-  fc.constantFrom('pi_', 'evt_', 'we_', 'usr_', 'ps_', 're_', 'key_', 'plink_', '').chain((p) => fc.stringMatching(/^[0-9a-z]{0,30}$/).map((s) => p + s)),
+  // A tuple, not `.chain`: chain builds the regex's arbitrary again for every value (~5 ms each).
+  fc.tuple(fc.constantFrom('pi_', 'evt_', 'we_', 'usr_', 'ps_', 're_', 'key_', 'plink_', ''), fc.stringMatching(/^[0-9a-z]{0,30}$/)).map(([p, s]) => p + s),
   fc.string({ maxLength: 60 }),
   fc.constantFrom('0', '-1', 'null', 'undefined', '__proto__', 'constructor', '..', '%', '%zz', '%00', 'a'.repeat(300)),
 );
