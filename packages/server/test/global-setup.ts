@@ -28,6 +28,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** PGlite: the path of the migrated data directory tarball. */
     pgliteTemplate: string | undefined;
+    /** PGlite: a data directory tarball as initdb leaves it, before any migration (migration tests). */
+    pgliteEmpty: string | undefined;
     /** PGlite: the same database as a data directory (the `pgdata` inside CAISSE_DATA_DIR). */
     pgliteTemplateDir: string | undefined;
     /** PostgreSQL: the name of the migrated template database. */
@@ -60,7 +62,7 @@ function templateKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** The cached template's directory (template.tar, data/pgdata), made first when missing. */
+/** The cached template's directory (template.tar, empty.tar, data/pgdata), made first when missing. */
 async function pgliteTemplate(): Promise<string> {
   const key = templateKey();
   const dir = join(CACHE, `pglite-${key}`);
@@ -69,8 +71,9 @@ async function pgliteTemplate(): Promise<string> {
   const building = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}`;
   mkdirSync(building, { recursive: true });
   try {
-    const tarball = await migratedTarball();
+    const { empty, tarball } = await migratedTarball();
     writeFileSync(join(building, 'template.tar'), tarball);
+    writeFileSync(join(building, 'empty.tar'), empty);
     const onDisk = await openPglite(join(building, 'data'), { loadDataDir: new Blob([tarball]) });
     await onDisk.close();
     writeFileSync(join(building, 'complete'), '');
@@ -99,10 +102,11 @@ function alive(pid: number): boolean {
   }
 }
 
-/** A new in-memory PGlite, migrated, as a data directory tarball. */
-async function migratedTarball(): Promise<Uint8Array<ArrayBuffer>> {
+/** A new in-memory PGlite as a data directory tarball: empty (as initdb left it), and migrated. */
+async function migratedTarball(): Promise<{ empty: Uint8Array<ArrayBuffer>; tarball: Uint8Array<ArrayBuffer> }> {
   const pglite = new PGlite('memory://');
   await pglite.waitReady;
+  const empty = new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer());
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ ...createPgConfig(pglite), max: 1 } as pg.PoolConfig) }) });
   try {
     await migrate(db);
@@ -115,7 +119,7 @@ async function migratedTarball(): Promise<Uint8Array<ArrayBuffer>> {
     // Every page written out before the copy: a database loaded from it has no WAL to replay.
     await sql`checkpoint`.execute(db);
     await db.destroy();
-    return new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer());
+    return { empty, tarball: new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer()) };
   } finally {
     await pglite.close();
   }
@@ -126,6 +130,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (url === undefined) {
     const dir = await pgliteTemplate();
     project.provide('pgliteTemplate', join(dir, 'template.tar'));
+    project.provide('pgliteEmpty', join(dir, 'empty.tar'));
     project.provide('pgliteTemplateDir', join(dir, 'data', 'pgdata'));
     project.provide('postgresTemplate', undefined);
     return async () => {};
@@ -142,6 +147,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await opened.close();
   }
   project.provide('pgliteTemplate', undefined);
+  project.provide('pgliteEmpty', join(dir, 'empty.tar'));
   project.provide('pgliteTemplateDir', join(dir, 'data', 'pgdata'));
   project.provide('postgresTemplate', name);
   return async () => {
