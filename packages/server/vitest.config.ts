@@ -19,8 +19,10 @@ export default defineConfig({
     // Each file gets its own database (in-memory PGlite, or a fresh PostgreSQL database), a copy
     // of the template that the global setup migrated once.
     globalSetup: ['test/global-setup.ts'],
-    // Three on 2 cores: files wait on child processes and sockets often enough to leave a core idle with two.
-    maxWorkers: 3,
+    // Two on 2 cores. `npm test` runs the browser suites beside this one, which use the time its
+    // files wait on child processes and sockets; a third worker cost 20 CPU-s more there (its own
+    // start, modules and caches) and the run took 8-11 s longer.
+    maxWorkers: 2,
     // Files share their worker's modules (the app's, and PGlite's compiled WebAssembly) rather than
     // loading them again each: every file builds its own app on its own database, and closes it.
     isolate: false,
