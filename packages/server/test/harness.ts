@@ -23,8 +23,13 @@ import type { Deps } from '../src/platform/deps.ts';
 import { idFactory } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { migrate } from '../src/platform/migrations.ts';
+import { setPasswordCost, TEST_PASSWORD_COST } from '../src/platform/passwords.ts';
 import type { Services } from '../src/services.ts';
 import { createRunDatabase, type RunDatabase } from './processes.ts';
+
+// A run hashes about a thousand passwords: at argon2id's smallest cost in the suite's workers (the
+// production cost is users.http.test.ts's to check). The `caisse` processes tests start keep it.
+setPasswordCost(TEST_PASSWORD_COST);
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const dbKind: 'postgres' | 'pglite' = TEST_DATABASE_URL ? 'postgres' : 'pglite';
