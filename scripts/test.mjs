@@ -4,12 +4,11 @@
 // reports stay as they are), the long server suite beside the others instead of after them, then
 // how long it took and how busy the machine was meanwhile. Exits non-zero when any workspace failed.
 //
-//   lane 1: the server's compiled CLI (if stale), then the server suite (3 workers)
-//   lane 2: the message catalogues' check, then half of the dashboard's browser files, then the example shop
-//   lane 3: api-types, intl, browser, node, react, then the other half of the dashboard's files
+//   lane 1: the server's compiled CLI (if stale), then the server suite (2 workers)
+//   lane 2: the message catalogues' check, then the dashboard's browser files (2 workers)
+//   lane 3: api-types, intl, browser, node, react, then the example shop
 // The browser files start `caisse` processes (the compiled CLI first) and wait on them, on Chromium
-// and on providers' answers about half of their time: two halves side by side fill it.
-// A test report (CAISSE_TEST_REPORT) gets one file per half.
+// and on providers' answers about half of their time: two workers side by side fill it.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -101,21 +100,14 @@ const cpuBefore = machineCpu();
 const test = (workspace, label) => run(label, 'npm', ['test', '--silent', '-w', workspace]);
 
 const cli = run('server build', process.execPath, [join(root, 'packages', 'server', 'scripts', 'build-if-stale.mjs')]);
-// Built once before the two halves, whose own pretest then finds it fresh.
+// Built before the dashboard's suite, whose own pretest then finds it fresh.
 const dashboardBuilt = run('dashboard build', 'npm', ['run', 'build', '--silent', '-w', '@caisse/dashboard']);
-const report = process.env.CAISSE_TEST_REPORT;
-/** Half `n` of the dashboard's files, its report apart from the other half's. */
-function dashboardHalf(n) {
-  const env = report ? { CAISSE_TEST_REPORT: report.replace(/\.json$/, `.half${n}.json`) } : {};
-  return run(`dashboard ${n}/2`, 'npm', ['test', '--silent', '-w', '@caisse/dashboard', '--', `--shard=${n}/2`], env);
-}
 const lanes = [
   cli.then(() => test('@caisse/server', 'server')),
   (async () => {
     await run('messages', process.execPath, [join(root, 'scripts', 'check-messages.mjs')]);
     await Promise.all([cli, dashboardBuilt]);
-    await dashboardHalf(1);
-    await test('@caisse/example-shop', 'shop');
+    await test('@caisse/dashboard', 'dashboard');
   })(),
   (async () => {
     await test('@caisse/api-types', 'api-types');
@@ -124,7 +116,7 @@ const lanes = [
     await test('@caisse/node', 'node');
     await test('@caisse/react', 'react');
     await Promise.all([cli, dashboardBuilt]);
-    await dashboardHalf(2);
+    await test('@caisse/example-shop', 'shop');
   })(),
 ];
 await Promise.all(lanes);

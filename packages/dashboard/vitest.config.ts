@@ -1,13 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
-/** Browser tests: a real server process and Debian's Chromium (one for the run), one file at a time. */
+/**
+ * Browser tests: real server processes and Debian's Chromium, two files at a time (one per worker,
+ * each worker its own Chromium), on one migrated template and one shared server (test/global-setup.ts).
+ */
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
-    maxWorkers: 1,
-    fileParallelism: false,
+    // Two: a file waits on its server, Chromium and providers' answers about half its time, which
+    // the other worker's file fills. Two runs of one worker each cost a second global setup (a
+    // migration, a shared server, vitest's main process).
+    maxWorkers: 2,
     // Files share the worker's modules (playwright-core, pg, the support code) rather than
     // loading them again each: every file starts its own server and contexts, and closes them.
     isolate: false,
