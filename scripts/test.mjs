@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /* global console, performance, process */
-// `npm test`: every workspace's tests (each its own `npm test`, so their pretest steps and JSON
-// reports stay as they are), the long server suite beside the others instead of after them, then
-// how long it took and how busy the machine was meanwhile. Exits non-zero when any workspace failed.
+// `npm test`: every workspace's tests (the server's, the dashboard's and the shop's each its own
+// `npm test`, so their pretest steps and JSON reports stay as they are; the clients' in one run),
+// the long server suite beside the others instead of after them, then how long it took and how
+// busy the machine was meanwhile. Exits non-zero when any workspace failed.
 //
 //   lane 1: the server's compiled CLI (if stale), then the server suite (2 workers)
 //   lane 2: the message catalogues' check, then the dashboard's browser files (2 workers)
-//   lane 3: api-types, intl, browser, node, react, then the example shop
+//   lane 3: the clients' suites (api-types, intl, browser, node, react: one vitest process,
+//           vitest.clients.config.ts), then the example shop
 // The browser files start `caisse` processes (the compiled CLI first) and wait on them, on Chromium
 // and on providers' answers about half of their time: two workers side by side fill it.
 import { spawn } from 'node:child_process';
@@ -110,11 +112,7 @@ const lanes = [
     await test('@caisse/dashboard', 'dashboard');
   })(),
   (async () => {
-    await test('@caisse/api-types', 'api-types');
-    await test('@caisse/intl', 'intl');
-    await test('@caisse/browser', 'browser');
-    await test('@caisse/node', 'node');
-    await test('@caisse/react', 'react');
+    await run('clients', process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '-c', 'vitest.clients.config.ts']);
     await Promise.all([cli, dashboardBuilt]);
     await test('@caisse/example-shop', 'shop');
   })(),
