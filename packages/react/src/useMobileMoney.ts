@@ -72,6 +72,8 @@ const FINAL_PAID = ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
 /** "+237 670-00.00 00" → "+237670000000": people type spaces and dashes, the API wants E.164. */
 const normalize = (phone: string) => phone.replace(/[\s().-]+/g, '');
 const newKey = () => crypto.randomUUID();
+/** Whole seconds from `now` to the approval window's end (0 once it passed). */
+const secondsUntil = (expiresAt: string, now: number) => Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 1000));
 
 /** Why the last attempt failed: its `failureCode`, else the intent's `lastError`. */
 function failureOf(intent: PayerIntent): CheckoutError {
@@ -174,7 +176,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     const { timers: t, now: clock } = options$.current;
     let handle: unknown;
     const tick = () => {
-      const left = Math.max(0, Math.ceil((Date.parse(expiresAt) - clock()) / 1000));
+      const left = secondsUntil(expiresAt, clock());
       if (current.current.secondsLeft !== left) update({ secondsLeft: left });
       if (left > 0) handle = t.setTimeout(tick, 1000);
     };
@@ -218,7 +220,9 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
       return options$.current.navigate(nextAction.url);
     }
     if (FINAL_PAID.includes(answer.status)) return update({ status: 'succeeded', intent: answer });
-    update({ status: 'waiting', intent: answer, nextAction });
+    // The window's seconds come with the status: a first render without them would show the window as over.
+    const secondsLeft = nextAction?.type === 'approve_on_phone' ? secondsUntil(nextAction.expiresAt, options$.current.now()) : undefined;
+    update({ status: 'waiting', intent: answer, nextAction, secondsLeft });
     await watch();
   }, [client, clientSecret, intent, update, watch]);
 

@@ -1,8 +1,9 @@
 import type { Timers } from '@caisse/browser';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CaisseProvider, Checkout, type CheckoutProps, suggestProvider } from '../src/index.ts';
+import { CaisseProvider, Checkout, type CheckoutProps, suggestProvider, useMobileMoney } from '../src/index.ts';
 import { fakeGateway, METHODS } from './fake-gateway.ts';
 
 /** Timers that fire only when the test says: the countdown's ticks and the reads' delays. */
@@ -148,6 +149,34 @@ describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
     await user.click(await screen.findByRole('radio', { name: 'MTN MoMo' }));
     await user.click(screen.getByRole('button', { name: /avec MTN MoMo/ }));
     await waitFor(() => expect(alerts()).toBe('Une demande attend encore sur votre téléphone : approuvez-la ou refusez-la d’abord.'));
+  });
+
+  it('enters the approval step with its countdown: no render shows the window as over before it started', async () => {
+    const gateway = fakeGateway({ mobileMoney: true });
+    const time = manualTimers();
+    vi.spyOn(Date, 'now').mockImplementation(time.now);
+    const wrapper = ({ children }: { children?: ReactNode }) => (
+      <CaisseProvider apiKey="pk_test_abcdefghijklmnopqrstuvwx" clientSecret="ps_good" client={gateway.client}>
+        {children}
+      </CaisseProvider>
+    );
+    const waiting: (number | undefined)[] = [];
+    const { result } = renderHook(
+      () => {
+        const mm = useMobileMoney(gateway.state.intent, { timers: time.timers, now: time.now });
+        if (mm.status === 'waiting') waiting.push(mm.secondsLeft);
+        return mm;
+      },
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.status).toBe('choose'));
+    act(() => result.current.setPhoneNumber('+237670000000'));
+    act(() => {
+      void result.current.pay();
+    });
+    await waitFor(() => expect(result.current.status).toBe('waiting'));
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting.every((s) => s === 300)).toBe(true);
   });
 
   it('sends the browser to a redirect provider’s page', async () => {
