@@ -23,7 +23,7 @@ const SOURCE_CONDITION = `export async function resolve(specifier, context, next
 let cli;
 // CAISSE_COMPILED=1 insists on dist/ (the bench builds it first and measures it even while the
 // sources are being edited); CAISSE_FROM_SOURCE=1 insists on the sources.
-if (process.env.CAISSE_COMPILED === '1' || (process.env.CAISSE_FROM_SOURCE !== '1' && (await groupIsFresh('server')))) {
+if (process.env.CAISSE_COMPILED === '1' || (process.env.CAISSE_FROM_SOURCE !== '1' && (await groupIsFresh('cli')))) {
   cli = await import('../dist/bundle/cli.js');
 } else {
   const { register } = await import('tsx/esm/api');

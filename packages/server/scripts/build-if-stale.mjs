@@ -1,5 +1,5 @@
 /* global console, performance, process */
-// `node build-if-stale.mjs [server|clients|all] [--force]` (default: server): builds each step of
+// `node build-if-stale.mjs [server|cli|clients|all] [--force]` (default: server): builds each step of
 // the group (scripts/builds.mjs) whose output is older than its sources, one line per step with
 // its time, so a first `npm start` shows what it is doing and a later one costs nothing. `npm
 // start` builds `all`, `npm ci` (prepare) `clients`, the tests `server` (they start `caisse`

@@ -3,7 +3,7 @@
 // older than one of its inputs. bin/caisse.js asks the same question (is the compiled server
 // fresh?) to choose between dist/ and the TypeScript sources.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +48,9 @@ function statTime(path) {
   return existsSync(path) ? statSync(path).mtimeMs : 0;
 }
 
+/** Where the embedded database's empty cluster is kept, relative to packages/server (src/platform/db.ts reads it). */
+export const CLUSTER = 'dist/pglite-cluster';
+
 /** In build order: each package's dist/ is what the next one's tsc reads. */
 export const STEPS = [
   tscStep('@caisse/api-types', 'packages/api-types', 'dist/index.js'),
@@ -61,6 +64,7 @@ export const STEPS = [
     build: async () => (await import('../../dashboard/scripts/build-if-stale.mjs')).buildDashboard(),
   },
   serverStep(),
+  clusterStep(),
 ];
 
 /**
@@ -86,17 +90,50 @@ function serverStep() {
   };
 }
 
+/**
+ * An empty PGlite cluster, as initdb leaves it, made once per PGlite version: a first start on a
+ * new data directory copies it (pgdata/) instead of running initdb (about 10 CPU-s of
+ * WebAssembly), and the tests' template loads it (empty.tar.gz) into memory. Its
+ * VERSION file names the PGlite it was made with (installed packages' files keep npm's fixed
+ * dates, so their times cannot tell an upgrade).
+ */
+function clusterStep() {
+  const dir = join(repo, 'packages', 'server', CLUSTER);
+  const pgliteVersion = () => JSON.parse(readFileSync(join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json'), 'utf8')).version;
+  return {
+    name: 'embedded database cluster',
+    fresh: async () => existsSync(join(dir, 'VERSION')) && readFileSync(join(dir, 'VERSION'), 'utf8') === pgliteVersion(),
+    build: async () => {
+      // Made aside, then renamed into place: a start beside the build sees all of it or none.
+      const building = `${dir}.${process.pid}`;
+      rmSync(building, { recursive: true, force: true });
+      mkdirSync(building, { recursive: true });
+      const { PGlite } = await import('@electric-sql/pglite');
+      const pglite = new PGlite(join(building, 'pgdata'));
+      await pglite.waitReady;
+      // The same as a tarball (PGlite's dumpDataDir), for an engine in memory (the tests' template).
+      writeFileSync(join(building, 'empty.tar.gz'), new Uint8Array(await (await pglite.dumpDataDir('gzip')).arrayBuffer()));
+      await pglite.close();
+      writeFileSync(join(building, 'VERSION'), pgliteVersion());
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(building, dir);
+    },
+  };
+}
+
 /** The bundled CLI's entry, relative to packages/server. */
 export const BUNDLE = 'dist/bundle/cli.js';
 
 /**
  * clients: what `npm ci` builds (prepare), so the SDKs import in the workspace with no step of
- * yours. server: what bin/caisse.js runs compiled (the server and the SDK it uses for listen
- * and trigger). all: what `npm start` needs, the dashboard's pages included.
+ * yours. cli: what bin/caisse.js runs compiled (the server and the SDK it uses for listen and
+ * trigger). server: that and the empty embedded cluster, what the tests' `caisse` processes
+ * start from. all: what `npm start` needs, the dashboard's pages included.
  */
 export const GROUPS = {
   clients: ['@caisse/api-types', '@caisse/intl', '@caisse/node', '@caisse/browser', '@caisse/react'],
-  server: ['@caisse/api-types', '@caisse/intl', '@caisse/node', '@caisse/server'],
+  cli: ['@caisse/api-types', '@caisse/intl', '@caisse/node', '@caisse/server'],
+  server: ['@caisse/api-types', '@caisse/intl', '@caisse/node', '@caisse/server', 'embedded database cluster'],
   all: STEPS.map((s) => s.name),
 };
 

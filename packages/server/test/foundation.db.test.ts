@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../src/platform/database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataDirLockedError, DEFERRED, lockDataDir, openPglite, openPostgres } from '../src/platform/db.ts';
+import { DataDirLockedError, DEFERRED, emptyClusterImage, lockDataDir, openPglite, openPostgres, seedEmptyCluster } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
 import { allAhead, prepare } from '../src/platform/prepared.ts';
 import { analyzeGrownTables } from '../src/platform/analyze.ts';
@@ -357,6 +357,67 @@ describe.runIf(onPostgres)('migrations on PostgreSQL', () => {
       expect(await heard).toBe('hello');
     } finally {
       await Promise.all([wrong.close(), right.close(), fresh.close()]);
+    }
+  });
+});
+
+describe('a first start on a new data directory', () => {
+  const root = mkdtempSync(join(tmpdir(), 'caisse-first-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const pgliteVersion = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', '..', 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8'),
+  ).version;
+
+  /** An image as the build leaves it: VERSION and pgdata/ (here a stand-in, not a cluster). */
+  function fakeImage(name: string, version: string): string {
+    const image = join(root, name);
+    mkdirSync(join(image, 'pgdata', 'base'), { recursive: true });
+    writeFileSync(join(image, 'pgdata', 'PG_VERSION'), '17\n');
+    writeFileSync(join(image, 'VERSION'), version);
+    return image;
+  }
+
+  it('copies the empty cluster of the installed PGlite, and nothing over a pgdata already there', () => {
+    const image = fakeImage('image', pgliteVersion);
+    expect(emptyClusterImage(image)).toBe(image);
+    const dataDir = join(root, 'data');
+    // What a copy cut short by a crash left: taken away, copied again.
+    mkdirSync(join(dataDir, 'pgdata.partial'), { recursive: true });
+    writeFileSync(join(dataDir, 'pgdata.partial', 'half'), '');
+    expect(seedEmptyCluster(dataDir, image)).toBe(true);
+    expect(readdirSync(dataDir)).toEqual(['pgdata']);
+    expect(readFileSync(join(dataDir, 'pgdata', 'PG_VERSION'), 'utf8')).toBe('17\n');
+    writeFileSync(join(dataDir, 'pgdata', 'PG_VERSION'), '17 (in use)\n');
+    expect(seedEmptyCluster(dataDir, image)).toBe(false);
+    expect(readFileSync(join(dataDir, 'pgdata', 'PG_VERSION'), 'utf8')).toBe('17 (in use)\n');
+  });
+
+  it("leaves an image of another PGlite version alone (PGlite's initdb instead)", () => {
+    const image = fakeImage('old-image', '0.0.1');
+    expect(emptyClusterImage(image)).toBeUndefined();
+    expect(emptyClusterImage(join(root, 'no-image'))).toBeUndefined();
+    expect(seedEmptyCluster(join(root, 'data-2'), emptyClusterImage(image))).toBe(false);
+  });
+
+  it("opens, migrates and writes on a data directory made from the build's cluster", async () => {
+    // The server's build made it before the tests (scripts/builds.mjs).
+    const image = emptyClusterImage() as string;
+    expect(image).toBeDefined();
+    const dataDir = join(root, 'real');
+    const opened = await openPglite(dataDir);
+    try {
+      expect(readdirSync(dataDir).sort()).toEqual(['caisse.lock', 'pgdata']);
+      // pg_control begins with the cluster's system identifier, which initdb draws anew: the image's.
+      const systemId = (pgdata: string) =>
+        readFileSync(join(pgdata, 'global', 'pg_control'))
+          .subarray(0, 8)
+          .toString('hex');
+      expect(systemId(join(dataDir, 'pgdata'))).toBe(systemId(join(image, 'pgdata')));
+      await migrate(opened.db);
+      const merchants = await sql<{ n: bigint }>`select count(*) as n from merchants`.execute(opened.db);
+      expect(Number(merchants.rows[0]?.n)).toBe(0);
+    } finally {
+      await opened.close();
     }
   });
 });

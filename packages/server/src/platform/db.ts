@@ -1,8 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
@@ -536,6 +538,40 @@ export function openPostgres(
 // keeps a development gateway's footprint small (the data of one is far smaller).
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
+/** The empty cluster the build makes once per PGlite version (scripts/builds.mjs). */
+const EMPTY_CLUSTER = fileURLToPath(new URL('../../dist/pglite-cluster', import.meta.url));
+
+/**
+ * The build's empty cluster (pgdata/, and empty.tar.gz for an engine in memory), when there is one
+ * made by the PGlite installed now: one of another version may not open.
+ */
+export function emptyClusterImage(dir = EMPTY_CLUSTER): string | undefined {
+  try {
+    const installed = JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    return readFileSync(join(dir, 'VERSION'), 'utf8') === installed.version ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A new data directory starts as a copy of the build's empty cluster instead of PGlite's initdb
+ * (about 10 CPU-s of WebAssembly on a first start). Copied aside and then renamed, so a crash
+ * mid-copy leaves no half cluster. With a pgdata already there, or no image, PGlite does as it
+ * always did. True when it copied.
+ */
+export function seedEmptyCluster(dataDir: string, image: string | undefined): boolean {
+  const pgdata = join(dataDir, 'pgdata');
+  if (image === undefined || existsSync(pgdata)) return false;
+  const partial = `${pgdata}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  cpSync(join(image, 'pgdata'), partial, { recursive: true });
+  renameSync(partial, pgdata);
+  return true;
+}
+
 /**
  * An in-memory PGlite engine, started from a data directory tarball (PGlite's dumpDataDir) when
  * one is given: what `openPglite(undefined, { engine })` runs on, for a caller that keeps the
@@ -560,6 +596,7 @@ export async function openPglite(
   const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
   let engine: PgliteEngine | undefined;
   try {
+    if (dataDir !== undefined && opts.loadDataDir === undefined) seedEmptyCluster(dataDir, emptyClusterImage());
     const startParams = PGLITE_START_PARAMS;
     // `thread`: a data directory's engine in a thread of its own (pglite-thread.ts); off by
     // default, it measured slower on a quiet machine (docs/decisions/0015-performance.md).
