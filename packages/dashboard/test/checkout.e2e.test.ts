@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
+  axeViolations,
   type Browser,
   type BrowserContext,
   launchChromium,
@@ -413,5 +414,30 @@ describe('the hosted checkout page', () => {
     await page.goto(`${server.url}/checkout/ps_thisLinkWasNeverIssued0000000000000000000`);
     await outcome('This payment link is not valid');
     await accessible('checkout-09-not-valid');
+  });
+});
+
+describe('the accessibility check', () => {
+  it('reports every serious or critical violation that a run of all the rules reports', async () => {
+    const probe = await context.newPage();
+    try {
+      // Critical (an unnamed button, an image without alt), serious (contrast), moderate (a skipped heading level, content outside landmarks).
+      await probe.setContent(`<!doctype html><html lang="en"><head><title>Probe</title></head><body>
+        <h1>Title</h1><h4>Skipped levels</h4><button></button><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+        <p style="color:#bbb;background:#fff">Pale text</p></body></html>`);
+      const all = await axeViolations(probe, 'all');
+      const serious = (await seriousViolations(probe)).map((v) => v.id).sort();
+      expect(serious).toEqual(['button-name', 'color-contrast', 'image-alt']);
+      expect(
+        all
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => v.id)
+          .sort(),
+      ).toEqual(serious);
+      // Found by the run of all the rules only: their impact never fails a test.
+      expect(all.map((v) => v.id)).toEqual(expect.arrayContaining(['heading-order', 'region']));
+    } finally {
+      await probe.close();
+    }
   });
 });
