@@ -10,6 +10,8 @@ const report = process.env.CAISSE_TEST_REPORT;
 export default defineConfig({
   test: {
     projects: ['packages/api-types', 'packages/intl', 'packages/browser', 'packages/node', 'packages/react'],
+    // Modules as vitest transformed them, kept on disk for every project (node_modules/.experimental-vitest-cache).
+    experimental: { fsModuleCache: true },
     // CI asks for a JSON report beside the console one, to print its closing count.
     ...(report ? { reporters: ['default', 'json'], outputFile: { json: report.replace(/\.json$/, '') + '.clients.json' } } : {}),
   },

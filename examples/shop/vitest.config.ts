@@ -13,6 +13,8 @@ export default defineConfig({
     pool: 'forks',
     // The end-to-end test starts Caisse, the shop and Chromium: one file at a time on 2 cores.
     maxWorkers: 1,
+    // Modules as vitest transformed them, kept on disk (node_modules/.experimental-vitest-cache).
+    experimental: { fsModuleCache: true },
     testTimeout: 240_000,
     hookTimeout: 180_000,
     // CI asks for a JSON report beside the console one, to print its closing count.

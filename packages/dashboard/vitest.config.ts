@@ -16,6 +16,9 @@ export default defineConfig({
     // Files share the worker's modules (playwright-core, pg, the support code) rather than
     // loading them again each: every file starts its own server and contexts, and closes them.
     isolate: false,
+    // Modules as vitest transformed them, kept on disk (node_modules/.experimental-vitest-cache): a
+    // run after the first transforms only what changed.
+    experimental: { fsModuleCache: true },
     testTimeout: 120_000,
     hookTimeout: 180_000,
     // A page answers in tens of milliseconds alone, but seconds late when CI runs every suite on two
