@@ -103,13 +103,20 @@ describe('a provider that stops answering, seen in the hosted checkout', () => {
     const intent = await newIntent();
     // Nobody switches it back: the cool-down passes, a call gets through and answers.
     await expect.poll(() => mtnAvailable(intent.sessionToken), { timeout: 30_000, interval: 500 }).toBe(true);
-    await openCheckout(intent);
-    const mtn = page.getByRole('radio', { name: 'MTN MoMo' });
-    await mtn.waitFor();
-    expect(await mtn.isDisabled()).toBe(false);
-
     // A status read begun while MTN hung may still time out after the cool-down and close it once
-    // more for a cool-down: a refused charge (503, before any attempt) is tried again, as a payer would.
+    // more for a cool-down: the page is opened again, and a refused charge (503, before any
+    // attempt) tried again, as a payer would.
+    const mtn = page.getByRole('radio', { name: 'MTN MoMo' });
+    await expect
+      .poll(
+        async () => {
+          await openCheckout(intent);
+          await mtn.waitFor();
+          return mtn.isDisabled();
+        },
+        { timeout: 30_000, interval: 1000 },
+      )
+      .toBe(false);
     await expect.poll(async () => (await chargeMtn(intent, '+237670002000')).status, { timeout: 30_000, interval: 500 }).toBe(202);
     await expect
       .poll(async () => (await apiCall(server.url, 'GET', `/gateway/${intent.id}`, server.merchant.test)).body.status, { timeout: 30_000, interval: 250 })
