@@ -82,6 +82,27 @@ describe('provider health', () => {
     expect(health.admit('mtn_momo')).toBe(true);
   });
 
+  it('a failure of a call begun before the cool-down ended does not close it again; one begun after does', () => {
+    const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
+    const health = createProviderHealth(clock, rules);
+    for (let i = 0; i < 4; i++) health.record('mtn_momo', 'timeout');
+    clock.advance(29 * SECOND);
+    // A status read that hung through the end of the cool-down.
+    const hung = health.now();
+    clock.advance(2 * SECOND);
+    health.record('mtn_momo', 'timeout', hung);
+    expect(health.available('mtn_momo')).toBe(true);
+    health.record('mtn_momo', 'timeout', health.now());
+    expect(health.available('mtn_momo')).toBe(false);
+    // A success begun before still brings it back once the new cool-down is over.
+    const late = health.now();
+    clock.advance(30 * SECOND);
+    health.record('mtn_momo', 'success', late);
+    expect(health.available('mtn_momo')).toBe(true);
+    expect(health.admit('mtn_momo')).toBe(true);
+    expect(health.admit('mtn_momo')).toBe(true);
+  });
+
   it('a probe that never reports stops blocking after another cool-down', () => {
     const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
     const health = createProviderHealth(clock, rules);

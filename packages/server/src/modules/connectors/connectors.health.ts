@@ -50,7 +50,14 @@ export interface ProviderHealthView {
 }
 
 export interface ProviderHealth {
-  record(provider: string, outcome: ProviderOutcome): void;
+  /**
+   * `startedAt` (this health's clock, `now()`): when the call began. While the provider is
+   * unavailable, a failure of a call begun before the cool-down ended is old news (a status read
+   * that hung through it) and changes nothing; a success still brings it back.
+   */
+  record(provider: string, outcome: ProviderOutcome, startedAt?: number): void;
+  /** The clock's time in milliseconds, for a call's `startedAt`. */
+  now(): number;
   /** For display: whether the provider is available now (no probe is taken). */
   available(provider: string): boolean;
   /**
@@ -99,14 +106,17 @@ export function createProviderHealth(clock: Clock, rules: HealthRules = DEFAULT_
   const isAvailable = (s: State | undefined) => s?.openedAt === undefined || (!coolingDown(s) && !probing(s));
 
   return {
-    record(provider, outcome) {
+    now,
+    record(provider, outcome, startedAt) {
       const s = stateOf(provider);
       const t = now();
       s.totals[outcome] += 1;
       const bad = outcome !== 'success';
       if (s.openedAt !== undefined) {
-        // Unavailable: only an answer after the cool-down (the probe's, or a poll's) decides.
+        // Unavailable: only an answer after the cool-down (the probe's, or a poll's) decides, and
+        // a failure only when its call began after the cool-down.
         if (coolingDown(s)) return;
+        if (bad && startedAt !== undefined && startedAt < s.openedAt + rules.coolDownMs) return;
         s.probeAt = undefined;
         if (bad) {
           s.openedAt = t;
@@ -154,25 +164,27 @@ export function createProviderHealth(clock: Clock, rules: HealthRules = DEFAULT_
 
 /** The connector, every provider call of which reports its outcome to `health`. */
 export function watched(connector: Connector, health: ProviderHealth): Connector {
-  const note = async <T extends SubmitResult | StatusResult>(call: Promise<T>): Promise<T> => {
-    const result = await call;
+  const note = async <T extends SubmitResult | StatusResult>(call: () => Promise<T>): Promise<T> => {
+    const startedAt = health.now();
+    const result = await call();
     const outcome = outcomeOf(result);
-    if (outcome !== undefined) health.record(connector.provider, outcome);
+    if (outcome !== undefined) health.record(connector.provider, outcome, startedAt);
     return result;
   };
   const refund = connector.refund?.bind(connector);
   return {
     ...connector,
-    collect: (request) => note(connector.collect(request)),
-    disburse: (request) => note(connector.disburse(request)),
-    status: (kind, reference, known) => note(connector.status(kind, reference, known)),
+    collect: (request) => note(() => connector.collect(request)),
+    disburse: (request) => note(() => connector.disburse(request)),
+    status: (kind, reference, known) => note(() => connector.status(kind, reference, known)),
     // A verified callback carries the provider's status read: its outcome counts as well.
     verifyCallback: async (callback) => {
+      const startedAt = health.now();
       const verified = await connector.verifyCallback(callback);
       const outcome = verified.ok ? outcomeOf(verified.result) : undefined;
-      if (outcome !== undefined) health.record(connector.provider, outcome);
+      if (outcome !== undefined) health.record(connector.provider, outcome, startedAt);
       return verified;
     },
-    ...(refund ? { refund: (request: Parameters<typeof refund>[0]) => note(refund(request)) } : {}),
+    ...(refund ? { refund: (request: Parameters<typeof refund>[0]) => note(() => refund(request)) } : {}),
   };
 }
