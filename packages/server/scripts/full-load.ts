@@ -11,7 +11,7 @@ import { type Caisse, CaisseConnectionError, CaisseError } from '@caisse/node';
 import { performance } from 'node:perf_hooks';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Sandbox, startSandbox } from '../src/modules/connectors/index.ts';
+import { FIRST_POLL_DELAY_MS, POLL_LEASE_MS, type Sandbox, startSandbox } from '../src/modules/connectors/index.ts';
 import { type TestUser, testPayments } from '../src/cli/test-payments.ts';
 import { createCaisse } from '../src/cli/client.ts';
 import { createMerchantWithCli, runCaisse, type ServerProc, startServerProcess, type TestKeys } from '../test/processes.ts';
@@ -346,12 +346,16 @@ async function redirectFlow(provider: 'orange_money' | 'wave', life: Lifecycle, 
     return;
   }
   o.redirected.set(intent.id, provider);
-  let answer = (await res.json()) as { nextAction?: { type: string; url?: string } | null };
+  let answer = (await res.json()) as { status?: string; nextAction?: { type: string; url?: string } | null };
   // The provider's page is at …/pay/{its id}: Orange's pay token, Wave's session id.
   const pageId = () => /\/pay\/([^/?#]+)/.exec(answer.nextAction?.type === 'redirect' ? (answer.nextAction.url ?? '') : '')?.[1];
   // A retry that found the attempt still being sent (its first try killed) has no page yet: the
-  // server sends it again after the restart, and the intent shows the page once it has it.
-  for (let read = 0; pageId() === undefined && read < 10; read++) {
+  // poller reads it back after the restart, and the intent shows the page once it has it. A host
+  // killed while polling holds the row for its lease, and kills can repeat, so the payer waits
+  // as a checkout page would: past two leases, not a fixed count of reads, or until the attempt
+  // has ended (a page lost for good fails it, and the intent is open again).
+  const pageDeadline = performance.now() + 2 * POLL_LEASE_MS + FIRST_POLL_DELAY_MS;
+  while (pageId() === undefined && answer.status !== 'PENDING' && performance.now() < pageDeadline) {
     await sleep(1000);
     await life.waitUp();
     const got = await fetch(`${target.baseUrl}/gateway/${intent.id}`, { headers, signal: AbortSignal.timeout(20_000) }).catch(() => undefined);
