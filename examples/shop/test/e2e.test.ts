@@ -37,6 +37,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   // The headless shell sends no Accept-Language of its own.
   '--accept-lang=en-US',
+  // One renderer process per context, not one per navigation (each costs CPU to start).
+  '--renderer-process-limit=1',
 ];
 const PHONE = '+237650001234';
 /** A customer with 1 500 of the 5 000 XAF in the wallet. */
