@@ -436,6 +436,18 @@ describe('the accessibility check', () => {
       ).toEqual(serious);
       // Found by the run of all the rules only: their impact never fails a test.
       expect(all.map((v) => v.id)).toEqual(expect.arrayContaining(['heading-order', 'region']));
+
+      // Contrast is checked again wherever a text style appears that it has not passed: a page of
+      // passed styles skips it, the same page with one pale line does not.
+      const page = (extra: string) =>
+        probe.setContent(`<!doctype html><html lang="en"><head><title>Probe</title></head><body><main>
+          <h1>Title</h1><p style="color:#222;background:#fff">Dark text</p>${extra}</main></body></html>`);
+      await page('');
+      expect(await seriousViolations(probe)).toEqual([]);
+      await page('<p style="color:#222;background:#fff">More dark text</p>');
+      expect(await seriousViolations(probe)).toEqual([]);
+      await page('<p style="color:#222;background:#fff">More dark text</p><p style="color:#222;background:#555">On grey</p>');
+      expect((await seriousViolations(probe)).map((v) => v.id)).toEqual(['color-contrast']);
     } finally {
       await probe.close();
     }
