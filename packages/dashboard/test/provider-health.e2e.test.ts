@@ -6,7 +6,7 @@ import { apiCall, type DashboardRun, expectAccessible, type Page, PHONE, type Ru
 /**
  * Provider health as the payer sees it, in Debian's Chromium and in French: the real server in
  * development mode against `caisse sandbox` in a process of the test's own. MTN's API is made to
- * hang; a few charges time out (each call bounded to 1 s, CAISSE_MOMO_TIMEOUT_MS) and the hosted
+ * hang; a few charges time out (each call bounded to 3 s, CAISSE_MOMO_TIMEOUT_MS) and the hosted
  * checkout shows MTN MoMo greyed with its message while Orange Money still pays. MTN answers
  * again and comes back by itself after the cool-down (5 s here, CAISSE_PROVIDER_COOLDOWN_MS).
  */
@@ -16,13 +16,16 @@ let page: Page;
 let sandbox: Awaited<ReturnType<typeof startSandboxProcess>>;
 
 const COOL_DOWN_MS = 5_000;
+// Short, so that the hang shows quickly, yet well above what the sandbox takes to answer on a
+// machine busy with the whole suite: an answer slowed by the load must not read as MTN hanging.
+const CALL_TIMEOUT_MS = 3_000;
 
 beforeAll(async () => {
   if (!existsSync(join(import.meta.dirname, '..', 'dist', 'checkout.html'))) throw new Error('Build the pages first: npm run build -w @caisse/dashboard');
   sandbox = await startSandboxProcess();
   run = await startDashboardRun(
     { ...PHONE, locale: 'fr-CM' },
-    { sandboxUrl: sandbox.url, env: { CAISSE_MOMO_TIMEOUT_MS: '1000', CAISSE_PROVIDER_COOLDOWN_MS: String(COOL_DOWN_MS) } },
+    { sandboxUrl: sandbox.url, env: { CAISSE_MOMO_TIMEOUT_MS: String(CALL_TIMEOUT_MS), CAISSE_PROVIDER_COOLDOWN_MS: String(COOL_DOWN_MS) } },
   );
   ({ server, page } = run);
 }, 120_000);

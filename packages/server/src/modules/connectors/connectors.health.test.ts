@@ -103,6 +103,26 @@ describe('provider health', () => {
     expect(health.admit('mtn_momo')).toBe(true);
   });
 
+  it('once it is back, failures of calls begun before it came back do not count; later ones do', () => {
+    const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
+    const health = createProviderHealth(clock, rules);
+    for (let i = 0; i < 4; i++) health.record('mtn_momo', 'timeout');
+    clock.advance(30 * SECOND);
+    // Status reads sent just after the cool-down, while the provider still hung.
+    const hung = health.now();
+    clock.advance(SECOND);
+    health.record('mtn_momo', 'success', health.now());
+    expect(health.available('mtn_momo')).toBe(true);
+    clock.advance(2 * SECOND);
+    for (let i = 0; i < 4; i++) health.record('mtn_momo', 'timeout', hung);
+    health.record('mtn_momo', 'success', health.now());
+    expect(health.available('mtn_momo')).toBe(true);
+    expect(health.views().find((v) => v.provider === 'mtn_momo')?.outcomes).toMatchObject({ success: 2, timeout: 8 });
+    // Calls begun since it came back count as before.
+    for (let i = 0; i < 3; i++) health.record('mtn_momo', 'timeout', health.now());
+    expect(health.available('mtn_momo')).toBe(false);
+  });
+
   it('a probe that never reports stops blocking after another cool-down', () => {
     const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
     const health = createProviderHealth(clock, rules);

@@ -53,7 +53,8 @@ export interface ProviderHealth {
   /**
    * `startedAt` (this health's clock, `now()`): when the call began. While the provider is
    * unavailable, a failure of a call begun before the cool-down ended is old news (a status read
-   * that hung through it) and changes nothing; a success still brings it back.
+   * that hung through it) and changes nothing; a success still brings it back. Once it is back, a
+   * failure of a call begun before it came back is old news too.
    */
   record(provider: string, outcome: ProviderOutcome, startedAt?: number): void;
   /** The clock's time in milliseconds, for a call's `startedAt`. */
@@ -86,6 +87,8 @@ interface State {
   openedAt?: number;
   /** When the probe in flight was let through. */
   probeAt?: number;
+  /** When it last came back: a failure of a call begun before is older than that success. */
+  restoredAt?: number;
   totals: Record<ProviderOutcome, number>;
 }
 
@@ -112,6 +115,9 @@ export function createProviderHealth(clock: Clock, rules: HealthRules = DEFAULT_
       const t = now();
       s.totals[outcome] += 1;
       const bad = outcome !== 'success';
+      // A call that hung since before the provider came back says nothing of it now: left to
+      // count, a few status reads begun during an outage would close it again once they time out.
+      if (bad && startedAt !== undefined && s.restoredAt !== undefined && startedAt < s.restoredAt) return;
       if (s.openedAt !== undefined) {
         // Unavailable: only an answer after the cool-down (the probe's, or a poll's) decides, and
         // a failure only when its call began after the cool-down.
@@ -123,6 +129,7 @@ export function createProviderHealth(clock: Clock, rules: HealthRules = DEFAULT_
           return;
         }
         s.openedAt = undefined;
+        s.restoredAt = t;
         s.window = [];
         s.total = 0;
         s.bad = 0;
