@@ -390,6 +390,7 @@ describe('provider health', () => {
   it('a provider that keeps answering 500 is refused with 503 and greyed, then a probe after the cool-down brings it back', async () => {
     const m = await createMerchant(ctx, 'Saint-Louis shop');
     await ctx.services.merchants.setCountry(m.merchantId, 'SN');
+    const payer = waveNumber();
     // Earlier tests' Wave successes fall out of the 5-minute window.
     ctx.clock.advance(5 * MINUTE);
     sandbox.wave.setFaults({ answer500: true });
@@ -419,13 +420,15 @@ describe('provider health', () => {
       expect(metrics).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 0/);
       // Other providers are not affected.
       expect((await charge(cm, await createIntent(ctx, cm), 'orange_money', orangeNumber())).statusCode).toBe(202);
+      // A payer who tries again meanwhile sends no prompt and keeps the tries of their number.
+      for (let i = 0; i < 4; i++) expect((await charge(m, intent, 'wave', payer)).json()).toMatchObject({ status: 503, code: 'provider_unavailable' });
     } finally {
       sandbox.wave.setFaults({ answer500: false });
     }
     ctx.clock.advance(30 * SECOND);
     const intent = await createIntent(ctx, m, { currency: 'XOF' });
     expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: true });
-    const probe = await charge(m, intent, 'wave', waveNumber());
+    const probe = await charge(m, intent, 'wave', payer);
     expect(probe.statusCode, probe.body).toBe(202);
     expect((probe.json() as Answer).nextAction?.type).toBe('redirect');
     expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: true });

@@ -369,22 +369,22 @@ export function createAttemptsService(
       if (!servesNumber(description, phoneNumber)) {
         throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
       }
-      // Counted before anything is asked of the provider: a refused charge counts as well.
+      // A provider whose recent calls mostly failed is refused at once, before the limits count:
+      // its outage sends no prompt, and must not cost the payer the tries they have left.
+      const health = connectors.forMode(merchant.mode).health;
+      const unavailable = () =>
+        new ApiError('provider_unavailable', `${description.displayName} is not answering at the moment; try again in a few minutes or use another method`, {
+          param: 'paymentMethod.provider',
+        });
+      if (health !== undefined && !health.available(provider)) throw unavailable();
+      // Counted before anything is asked of the provider: a charge refused further on counts as well.
       await throttle.beginAll([{ subject: `charge-intent:${body.intentionId}`, rule: CHARGES_PER_INTENT_HOUR }]);
       await throttle.beginAll([
         { subject: `prompt-10m:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_10_MIN },
         { subject: `prompt-day:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_DAY },
       ]);
-      // A provider whose recent calls mostly failed is refused at once; after a cool-down this admits one probe.
-      if (!(connectors.forMode(merchant.mode).health?.admit(provider) ?? true)) {
-        throw new ApiError(
-          'provider_unavailable',
-          `${description.displayName} is not answering at the moment; try again in a few minutes or use another method`,
-          {
-            param: 'paymentMethod.provider',
-          },
-        );
-      }
+      // After a cool-down this admits one probe (taken only once the limits let the charge through).
+      if (!(health?.admit(provider) ?? true)) throw unavailable();
       const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const language = translator({ requested: opts.languages, merchantDefault: merchant.merchantLanguage }).language;
       const outcome = await inTransaction(db, opts.answer, async (tx): Promise<{ row: AttemptRow; view: ProcessingIntent } | ApiError> => {
