@@ -120,7 +120,7 @@ describe('a provider that stops answering, seen in the hosted checkout', () => {
         { timeout: 30_000, interval: 1000 },
       )
       .toBe(false);
-    await expect.poll(async () => (await chargeMtn(intent, '+237670002000')).status, { timeout: 30_000, interval: 500 }).toBe(202);
+    await expect.poll(async () => (await chargeMtn(intent, '+237670002020')).status, { timeout: 30_000, interval: 500 }).toBe(202);
     await expect
       .poll(async () => (await apiCall(server.url, 'GET', `/gateway/${intent.id}`, server.merchant.test)).body.status, { timeout: 30_000, interval: 250 })
       .toBe('SUCCEEDED');
