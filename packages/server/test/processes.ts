@@ -265,6 +265,13 @@ async function startServerOnce(opts: { env: Record<string, string>; port?: numbe
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  // The banner is written after the server listens: it can reach us after the first healthy
+  // answer. Wait for it (with the keys when a merchant was created), for a while at most.
+  const bannerRead = () => {
+    const output = proc.lines.join('\n');
+    return / is ready \(/.test(output) && (!/\(created now/.test(output) || /CAISSE_SECRET_KEY=/.test(output));
+  };
+  for (const until = Date.now() + 10_000; !bannerRead() && !exited && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
   const text = proc.lines.join('\n');
   // The start banner (src/banner.ts): "Merchant  mch_… (created now…)", then the export line.
   const merchantId = /Merchant\s+(mch_\S+) \(created now/.exec(text)?.[1];
