@@ -57,8 +57,8 @@ async function npmStart(env) {
     const ready = await fetch(`${env.CAISSE_BASE_URL}/readyz`)
       .then((r) => r.ok)
       .catch(() => false);
-    // The banner comes right after listen: wait for it too.
-    if (ready && /is ready/.test(output)) break;
+    // The banner comes right after listen, in one write a pipe may split: wait for its last line.
+    if (ready && /Next: docs\/quickstart\.md|prints a new export line|No merchant yet: /.test(output)) break;
     await new Promise((r) => setTimeout(r, 250));
   }
   return {

@@ -13,7 +13,7 @@ import { OPERATOR_ROLES } from '../src/modules/operators/index.ts';
 import { dataDirectory, loadConfig, projectRoot } from '../src/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createTestContext, migratedRunDatabase, TEST_DATABASE_URL, TEST_MASTER_KEY, type TestContext } from './harness.ts';
-import { processEnv, type RunDatabase, runCaisse, type ServerProc, startServerProcess } from './processes.ts';
+import { BANNER_END, processEnv, type RunDatabase, runCaisse, type ServerProc, startServerProcess } from './processes.ts';
 
 /** A newcomer's first hour (issue 21): one data directory, the banner, the CLI's help, its admin route. */
 
@@ -150,6 +150,23 @@ describe('the start banner', () => {
     expect(empty).not.toContain('s3cret');
     const later = formatBanner({ ...pg, merchants: [{ id: 'mch_1', name: 'Shop', email: null }] });
     expect(later).toContain("DATABASE_URL='postgres://caisse:…@db.example:5432/caisse' npx caisse keys create --merchant mch_1");
+  });
+
+  it('ends, in each of its forms, with the line the tests wait for (a pipe may split the write)', () => {
+    const forms = [
+      formatBanner({
+        ...common,
+        created: { merchantId: 'mch_1', test: { apiKey: 'pk_test_a', secretKey: 'sk_test_b' }, dashboard: { email: 'a@b.c', password: 'pw' } },
+        merchants: [],
+      }),
+      formatBanner({ ...common, merchants: [{ id: 'mch_1', name: 'Shop', email: null }] }),
+      formatBanner({ ...common, merchants: [] }),
+    ];
+    for (const text of forms) {
+      const lines = text.trimEnd().split('\n');
+      expect(BANNER_END.test(lines.at(-1) as string), text).toBe(true);
+      expect(BANNER_END.test(lines.slice(0, -1).join('\n')), text).toBe(false);
+    }
   });
 });
 

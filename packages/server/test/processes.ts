@@ -243,6 +243,9 @@ export async function startServerProcess(opts: { env: Record<string, string>; po
 
 class PortTakenError extends Error {}
 
+/** The last line of each form of the start banner: a merchant made now, one already there, none. */
+export const BANNER_END = /Next: docs\/quickstart\.md|prints a new export line|No merchant yet: /;
+
 async function startServerOnce(opts: { env: Record<string, string>; port?: number; args?: string[]; timeoutMs?: number }): Promise<ServerProc> {
   const port = opts.port ?? (await freePort());
   const proc = spawnCaisse(['start', '--port', String(port), ...(opts.args ?? [])], opts.env);
@@ -265,12 +268,10 @@ async function startServerOnce(opts: { env: Record<string, string>; port?: numbe
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  // The banner is written after the server listens: it can reach us after the first healthy
-  // answer. Wait for it (with the keys when a merchant was created), for a while at most.
-  const bannerRead = () => {
-    const output = proc.lines.join('\n');
-    return / is ready \(/.test(output) && (!/\(created now/.test(output) || /CAISSE_SECRET_KEY=/.test(output));
-  };
+  // The banner is written after the server listens, in one write that the pipe may split: it can
+  // reach us after the first healthy answer, and its first line before its keys. Wait for its
+  // last line (src/banner.ts ends each of its three forms so), for a while at most.
+  const bannerRead = () => BANNER_END.test(proc.lines.join('\n'));
   for (const until = Date.now() + 10_000; !bannerRead() && !exited && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
   const text = proc.lines.join('\n');
   // The start banner (src/banner.ts): "Merchant  mch_… (created now…)", then the export line.
