@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const require = createRequire(import.meta.url);
@@ -109,6 +110,8 @@ function clusterStep() {
       rmSync(building, { recursive: true, force: true });
       mkdirSync(building, { recursive: true });
       const { PGlite } = await import('@electric-sql/pglite');
+      // As the server's embedded database runs it (src/platform/db.ts, pgliteOnBaselineCompiler).
+      setFlagsFromString('--liftoff-only');
       const pglite = new PGlite(join(building, 'pgdata'));
       await pglite.waitReady;
       // The same as a tarball (PGlite's dumpDataDir), for an engine in memory (the tests' template).

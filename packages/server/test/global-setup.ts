@@ -18,7 +18,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import type { Database } from '../src/platform/database.ts';
-import { emptyClusterImage, openPglite, openPostgres } from '../src/platform/db.ts';
+import { emptyClusterImage, openPglite, openPostgres, pgliteOnBaselineCompiler } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
 
 const SERVER = join(import.meta.dirname, '..');
@@ -110,6 +110,7 @@ function alive(pid: number): boolean {
 async function migratedTarball(): Promise<{ empty: Uint8Array<ArrayBuffer>; tarball: Uint8Array<ArrayBuffer> }> {
   const image = emptyClusterImage();
   const loadDataDir = image === undefined ? undefined : new Blob([readFileSync(join(image, 'empty.tar.gz'))], { type: 'application/gzip' });
+  pgliteOnBaselineCompiler();
   const pglite = new PGlite('memory://', loadDataDir ? { loadDataDir } : {});
   await pglite.waitReady;
   const empty = new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer());

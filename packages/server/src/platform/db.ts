@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
@@ -573,11 +574,28 @@ export function seedEmptyCluster(dataDir: string, image: string | undefined): bo
 }
 
 /**
+ * PGlite's WebAssembly on V8's baseline compiler (Liftoff) only, set once before this process
+ * compiles it: V8 otherwise recompiles every function that runs often with its optimizing compiler,
+ * and PostgreSQL has thousands. An embedded `caisse ledger verify` cost 1.55 CPU-s and 0.90
+ * without it; `caisse start` with 3,000 requests 9.8 and 7.1, and answered them sooner
+ * (docs/decisions/0059-pglite-on-the-baseline-compiler.md). V8's flags are the process's: the
+ * only other WebAssembly here is fetch's HTTP parser, on small answers. Set before the module is
+ * compiled, which is when V8 reads it.
+ */
+let baselineSet = false;
+export function pgliteOnBaselineCompiler(): void {
+  if (baselineSet) return;
+  baselineSet = true;
+  setFlagsFromString('--liftoff-only');
+}
+
+/**
  * An in-memory PGlite engine, started from a data directory tarball (PGlite's dumpDataDir) when
  * one is given: what `openPglite(undefined, { engine })` runs on, for a caller that keeps the
  * engine beyond one OpenedDb (the test harness reuses one per worker, reset between files).
  */
 export async function openPgliteEngine(loadDataDir?: Blob): Promise<PGlite> {
+  pgliteOnBaselineCompiler();
   const pglite = new PGlite('memory://', { startParams: PGLITE_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) });
   await pglite.waitReady;
   return pglite;
@@ -597,6 +615,7 @@ export async function openPglite(
   let engine: PgliteEngine | undefined;
   try {
     if (dataDir !== undefined && opts.loadDataDir === undefined) seedEmptyCluster(dataDir, emptyClusterImage());
+    pgliteOnBaselineCompiler();
     const startParams = PGLITE_START_PARAMS;
     // `thread`: a data directory's engine in a thread of its own (pglite-thread.ts); off by
     // default, it measured slower on a quiet machine (docs/decisions/0015-performance.md).
