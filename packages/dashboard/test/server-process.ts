@@ -129,6 +129,8 @@ export async function launchCaisse(opts: LaunchOptions = {}): Promise<CaisseProc
     CAISSE_MASTER_KEY: randomBytes(32).toString('base64'),
     CAISSE_MODE: 'development',
     CAISSE_WEBHOOK_ALLOW_LOOPBACK: 'true',
+    // A test's server lives a minute at most: its embedded engine is cheaper on V8's baseline compiler.
+    CAISSE_PGLITE_BASELINE: 'true',
     LOG_LEVEL: 'warn',
   };
   delete base.TEST_DATABASE_URL;

@@ -39,7 +39,7 @@ function databaseLabel(cfg: Config): string {
 async function withServices<T>(fn: (services: ReturnType<typeof createServices>) => Promise<T>): Promise<T> {
   const { openRuntime } = await import('./runtime.ts');
   const { createServices } = await import('./services.ts');
-  const runtime = await openRuntime(config());
+  const runtime = await openRuntime(config(), { oneShot: true });
   try {
     return await fn(createServices(runtime.deps));
   } finally {
@@ -240,7 +240,7 @@ export function buildCli(): Command {
   examples(program.command('migrate').description('apply the database migrations and exit'), 'npx caisse migrate').action(async () => {
     const cfg = config();
     const { openRuntime } = await import('./runtime.ts');
-    const runtime = await openRuntime(cfg);
+    const runtime = await openRuntime(cfg, { oneShot: true });
     await runtime.close();
     process.stdout.write(`migrations are up to date (${databaseLabel(cfg)})\n`);
   });

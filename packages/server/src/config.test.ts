@@ -20,6 +20,12 @@ describe('loadConfig', () => {
     expect(c.masterKey.length).toBe(32);
   });
 
+  it("keeps the embedded engine's optimizing compiler for a server unless CAISSE_PGLITE_BASELINE says otherwise", () => {
+    expect(loadConfig(base).pgliteBaseline).toBe(false);
+    expect(loadConfig({ ...base, CAISSE_PGLITE_BASELINE: 'true' }).pgliteBaseline).toBe(true);
+    expect(() => loadConfig({ ...base, CAISSE_PGLITE_BASELINE: 'sometimes' })).toThrow(/CAISSE_PGLITE_BASELINE/);
+  });
+
   it('takes a separate LISTEN path for a pooler in transaction mode', () => {
     const c = loadConfig({
       ...base,

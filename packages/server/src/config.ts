@@ -36,6 +36,12 @@ export interface Config {
   dbPreparedStatements: boolean;
   /** Embedded PGlite's engine in a worker thread beside the HTTP server (CAISSE_PGLITE_THREAD, default off: see docs/decisions/0015-performance.md). */
   pgliteThread: boolean;
+  /**
+   * Embedded PGlite's WebAssembly on V8's baseline compiler only (CAISSE_PGLITE_BASELINE, default
+   * off for `caisse start`; the CLI's one-shot commands always): cheaper for a process that lives
+   * seconds, 12–14 % fewer payments per second for one that runs (docs/decisions/0059-pglite-on-the-baseline-compiler.md).
+   */
+  pgliteBaseline: boolean;
   /** API processes of `caisse start` (node:cluster; CAISSE_API_PROCESSES, default 1; PostgreSQL only). */
   apiProcesses: number;
   /** HTTPS, proxies and rate limits (platform/http/security.ts). */
@@ -473,6 +479,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
     pgliteThread: flag(env, 'CAISSE_PGLITE_THREAD', false),
+    pgliteBaseline: flag(env, 'CAISSE_PGLITE_BASELINE', false),
     apiProcesses: integer(env, 'CAISSE_API_PROCESSES', 1, 1, 64),
     security: security(env),
     hardening: hardening(env, mode),

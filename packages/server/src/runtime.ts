@@ -31,8 +31,12 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Opens the configured database, applies migrations and assembles the production world. */
-export async function openRuntime(config: Config): Promise<Runtime> {
+/**
+ * Opens the configured database, applies migrations and assembles the production world.
+ * `oneShot`: a CLI command that closes it again within seconds (the embedded engine then runs on
+ * V8's baseline compiler, as CAISSE_PGLITE_BASELINE asks of a server).
+ */
+export async function openRuntime(config: Config, opts: { oneShot?: boolean } = {}): Promise<Runtime> {
   const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -40,6 +44,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     poolSize: config.dbPoolSize,
     preparedStatements: config.dbPreparedStatements,
     pgliteThread: config.pgliteThread,
+    pgliteBaseline: config.pgliteBaseline || opts.oneShot === true,
     listenUrl: config.databaseListenUrl,
   });
   try {

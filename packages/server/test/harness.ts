@@ -18,7 +18,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { systemRandom } from '../src/platform/crypto.ts';
-import { type OpenedDb, openPglite, openPgliteEngine, openPostgres } from '../src/platform/db.ts';
+import { type OpenedDb, openPglite, openPgliteEngine, openPostgres, pgliteOnBaselineCompiler } from '../src/platform/db.ts';
 import type { Deps } from '../src/platform/deps.ts';
 import { idFactory } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -163,6 +163,8 @@ let templateState: TemplateState | undefined;
 async function pgliteTestEngine(template: Blob): Promise<PGlite> {
   const spare = spareEngines.pop();
   if (spare) return spare;
+  // A worker lives about a minute: as a test's `caisse` processes (CAISSE_PGLITE_BASELINE in processes.ts).
+  pgliteOnBaselineCompiler();
   const engine = await openPgliteEngine(template);
   templateState ??= await templateStateOf(engine);
   return engine;

@@ -86,6 +86,8 @@ export function processEnv(extra: Record<string, string>): Record<string, string
     CAISSE_WEBHOOK_ALLOW_LOOPBACK: 'true',
     CAISSE_RATE_LIMIT_TEST: '100000',
     CAISSE_RATE_LIMIT_LIVE: '100000',
+    // A test's server lives seconds: its embedded engine is cheaper on V8's baseline compiler.
+    CAISSE_PGLITE_BASELINE: 'true',
     LOG_LEVEL: 'warn',
     ...extra,
   };

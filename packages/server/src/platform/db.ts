@@ -574,13 +574,14 @@ export function seedEmptyCluster(dataDir: string, image: string | undefined): bo
 }
 
 /**
- * PGlite's WebAssembly on V8's baseline compiler (Liftoff) only, set once before this process
- * compiles it: V8 otherwise recompiles every function that runs often with its optimizing compiler,
- * and PostgreSQL has thousands. An embedded `caisse ledger verify` cost 1.55 CPU-s and 0.90
- * without it; `caisse start` with 3,000 requests 9.8 and 7.1, and answered them sooner
- * (docs/decisions/0059-pglite-on-the-baseline-compiler.md). V8's flags are the process's: the
- * only other WebAssembly here is fetch's HTTP parser, on small answers. Set before the module is
- * compiled, which is when V8 reads it.
+ * PGlite's WebAssembly on V8's baseline compiler (Liftoff) only, for a process that lives
+ * seconds: V8 otherwise compiles again, with its optimizing compiler, every function that runs
+ * often, and PostgreSQL has thousands. That second compilation is most of a short process's CPU
+ * (an embedded `caisse ledger verify`: 1.55 CPU-s, 0.90 without it) and pays back only in a
+ * server that keeps running (12–14 % more payments per second after a warm-up):
+ * docs/decisions/0059-pglite-on-the-baseline-compiler.md. V8's flags are the process's, and V8
+ * reads this one when it compiles a module: set before the engine is created. The only other
+ * WebAssembly in the server is fetch's HTTP parser, on short answers.
  */
 let baselineSet = false;
 export function pgliteOnBaselineCompiler(): void {
@@ -595,7 +596,6 @@ export function pgliteOnBaselineCompiler(): void {
  * engine beyond one OpenedDb (the test harness reuses one per worker, reset between files).
  */
 export async function openPgliteEngine(loadDataDir?: Blob): Promise<PGlite> {
-  pgliteOnBaselineCompiler();
   const pglite = new PGlite('memory://', { startParams: PGLITE_START_PARAMS, ...(loadDataDir ? { loadDataDir } : {}) });
   await pglite.waitReady;
   return pglite;
@@ -609,13 +609,13 @@ export async function openPgliteEngine(loadDataDir?: Blob): Promise<PGlite> {
  */
 export async function openPglite(
   dataDir: string | undefined,
-  opts: { preparedStatements?: boolean; loadDataDir?: Blob; thread?: boolean; engine?: PGlite } = {},
+  opts: { preparedStatements?: boolean; loadDataDir?: Blob; thread?: boolean; engine?: PGlite; baseline?: boolean } = {},
 ): Promise<OpenedDb> {
   const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
   let engine: PgliteEngine | undefined;
   try {
     if (dataDir !== undefined && opts.loadDataDir === undefined) seedEmptyCluster(dataDir, emptyClusterImage());
-    pgliteOnBaselineCompiler();
+    if (opts.baseline === true) pgliteOnBaselineCompiler();
     const startParams = PGLITE_START_PARAMS;
     // `thread`: a data directory's engine in a thread of its own (pglite-thread.ts); off by
     // default, it measured slower on a quiet machine (docs/decisions/0015-performance.md).
@@ -666,9 +666,11 @@ export async function openDatabase(opts: {
   preparedStatements?: boolean;
   listenUrl?: string;
   pgliteThread?: boolean;
+  /** Embedded only: the engine on V8's baseline compiler (pgliteOnBaselineCompiler). */
+  pgliteBaseline?: boolean;
 }): Promise<OpenedDb> {
   const prepared = { preparedStatements: opts.preparedStatements };
   return opts.databaseUrl
     ? openPostgres(opts.databaseUrl, opts.poolSize, { ...prepared, listenUrl: opts.listenUrl })
-    : openPglite(opts.dataDir, { ...prepared, thread: opts.pgliteThread });
+    : openPglite(opts.dataDir, { ...prepared, thread: opts.pgliteThread, baseline: opts.pgliteBaseline });
 }
