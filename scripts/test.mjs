@@ -99,7 +99,15 @@ function machineCpu() {
 }
 const cpuBefore = machineCpu();
 
-const test = (workspace, label) => run(label, 'npm', ['test', '--silent', '-w', workspace]);
+/**
+ * The suites' PostgreSQL databases are made for the run and dropped after it: their commits need
+ * not wait for the disk (every node-postgres connection of the run, `caisse` processes' included,
+ * reads PGOPTIONS). A commit is lost only if PostgreSQL itself stops, which no test does; the
+ * crash and failover tests, which stop things, are scripts of their own. The server's suite alone
+ * on PostgreSQL: 66.9–68.9 s instead of 73.4–80.0 s.
+ */
+const DATABASE_ENV = process.env.PGOPTIONS === undefined ? { PGOPTIONS: '-c synchronous_commit=off' } : {};
+const test = (workspace, label) => run(label, 'npm', ['test', '--silent', '-w', workspace], DATABASE_ENV);
 
 const cli = run('server build', process.execPath, [join(root, 'packages', 'server', 'scripts', 'build-if-stale.mjs')]);
 // Built before the dashboard's suite, whose own pretest then finds it fresh.
