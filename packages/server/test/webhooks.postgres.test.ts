@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDispatcher } from '../src/modules/webhooks/dispatcher.ts';
-import { recordEvent } from './webhooks.receiver.ts';
+import { makeEvent, recordEvent } from './webhooks.receiver.ts';
 import { nodeTransport, type WebhookTransport } from '../src/modules/webhooks/transport.ts';
 import { type OpenedDb, openPostgres } from '../src/platform/db.ts';
 import { call, createMerchant, createTestContext, onPostgres, sk, type TestContext } from './harness.ts';
@@ -90,5 +90,55 @@ describe('two dispatchers on one database', () => {
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(attempts.n)).toBe(EVENTS);
+  });
+});
+
+describe('an endpoint disabled while several of its deliveries fail at once', () => {
+  /*
+   * Each failure records itself in a transaction that locks its delivery, then the endpoint's row;
+   * the one that disables the endpoint parks its pending deliveries. Parking those that the other
+   * failures hold while they wait for the endpoint deadlocked on PostgreSQL: PostgreSQL ended one
+   * transaction, its attempt went unrecorded, and its delivery was sent again once its lease lapsed.
+   */
+  it('records every attempt, deadlocks none, and leaves every pending delivery parked', async () => {
+    const m = await createMerchant(ctx, 'Failing at once');
+    const failing = await startReceiver((_req, res) => {
+      res.writeHead(500);
+      res.end();
+    });
+    try {
+      const res = await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: failing.url });
+      expect(res.statusCode).toBe(201);
+      const endpointId = String((res.json() as { id: string }).id);
+      // Failing for five days: the next failure disables it.
+      await ctx.deps.db
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: new Date(ctx.clock.now().getTime() - 6 * 24 * 3600_000) })
+        .where('id', '=', endpointId)
+        .execute();
+      for (let i = 0; i < 12; i++) await makeEvent(ctx, m.merchantId);
+
+      const dispatcher = createDispatcher(ctx.deps, { timeoutMs: 5000, concurrency: 12 });
+      const claimed = await dispatcher.claim(12);
+      expect(claimed).toHaveLength(12);
+      await dispatcher.deliver(claimed);
+
+      // Each send has its attempt: none was rolled back by a deadlock (a delivery parked by the one
+      // that disabled the endpoint counts its claim lost, but still records what it sent).
+      expect(failing.received).toHaveLength(12);
+      const attempts = await ctx.deps.db
+        .selectFrom('webhook_delivery_attempts')
+        .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_delivery_attempts.delivery_id')
+        .select('webhook_deliveries.id')
+        .where('webhook_deliveries.endpoint_id', '=', endpointId)
+        .execute();
+      expect(attempts).toHaveLength(12);
+      const view = (await call(ctx.app, 'GET', `/webhook-endpoints/${endpointId}`, sk(m))).json();
+      expect(view).toMatchObject({ enabled: false, disabledReason: 'failing' });
+      const rows = await ctx.deps.db.selectFrom('webhook_deliveries').select(['status', 'next_attempt_at']).where('endpoint_id', '=', endpointId).execute();
+      expect(rows.filter((r) => r.status === 'pending' && r.next_attempt_at !== null)).toEqual([]);
+    } finally {
+      await failing.close();
+    }
   });
 });

@@ -191,8 +191,9 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
       await repo.insertAttempt(tx, c.id, result);
       if (result.statusCode === 410) {
         const ok = await repo.settle(tx, c.id, c.leaseToken, { status: 'failed', next_attempt_at: null, completed_at: now, ...last });
-        if (await repo.disableEndpoint(tx, endpoint.id, 'gone', now)) await repo.parkPending(tx, endpoint.id);
-        log?.warn({ endpointId: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
+        if (await repo.disableEndpoint(tx, endpoint.id, 'gone', now)) log?.warn({ endpointId: endpoint.id }, 'webhook endpoint answered 410 Gone: disabled');
+        // Parked by whoever disabled it, or here if that one skipped this delivery (parkPending).
+        if (!(await repo.endpointEnabled(tx, endpoint.id))) await repo.parkPending(tx, endpoint.id);
         return ok ? 'failed' : 'lost_lease';
       }
       const next = nextAttemptAt({ now, createdAt: c.createdAt, attempts: c.attempts, unit: unitFrom(random(4)), retryAfterMs: retryAfter });
@@ -203,9 +204,10 @@ export function createDispatcher(deps: Deps, opts: DispatcherOptions = {}): Disp
         ...last,
       });
       if (await repo.markEndpointFailing(tx, endpoint.id, now, new Date(now.getTime() - DISABLE_AFTER_MS))) {
-        await repo.parkPending(tx, endpoint.id);
         log?.warn({ endpointId: endpoint.id }, 'webhook endpoint failing for 5 days: disabled');
       }
+      // Parked by whoever disabled it, or here if that one skipped this delivery (parkPending).
+      if (!(await repo.endpointEnabled(tx, endpoint.id))) await repo.parkPending(tx, endpoint.id);
       if (!ok) return 'lost_lease';
       return next === null ? 'failed' : 'retrying';
     });

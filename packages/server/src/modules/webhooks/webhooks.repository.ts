@@ -474,13 +474,22 @@ export const webhooksRepository = {
   },
 
   /** Parks the pending deliveries of an endpoint that was disabled. */
+  /**
+   * Parks the endpoint's pending deliveries, but for those another transaction holds: the caller
+   * holds the endpoint's row, and a delivery's own failure holds its delivery while it waits for
+   * that row (deliveries, then endpoints), so waiting for them would deadlock. Each of those parks
+   * itself once it has the row and finds the endpoint disabled (`endpointEnabled`).
+   */
   async parkPending(db: Executor, endpointId: string) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: null, lease_token: null })
-      .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'pending')
-      .execute();
+    await sql`
+      update webhook_deliveries set next_attempt_at = null, lease_token = null
+      where id in (select id from webhook_deliveries where endpoint_id = ${endpointId} and status = 'pending' for update skip locked)`.execute(db);
+  },
+
+  /** Whether the endpoint takes deliveries, as last committed (a failure that waited for its row reads it after). */
+  async endpointEnabled(db: Executor, endpointId: string): Promise<boolean> {
+    const row = await db.selectFrom('webhook_endpoints').select('enabled').where('id', '=', endpointId).executeTakeFirst();
+    return row?.enabled === true;
   },
 
   // ---- retention ----------------------------------------------------------------------------
