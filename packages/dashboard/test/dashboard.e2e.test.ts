@@ -157,7 +157,7 @@ describe('the merchant dashboard', () => {
 
     const old = await apiCall(server.url, 'GET', '/gateway', { apiKey: keys.apiKey, secretKey: keys.secretKey });
     expect(old.status).toBe(401);
-    expect(old.body.code).toBe('api_key_expired');
+    expect(old.body).toMatchObject({ code: 'api_key_invalid', reason: 'expired' });
     expect((await apiCall(server.url, 'GET', '/gateway', { apiKey: rolled, secretKey: keys.secretKey })).status).toBe(200);
     keys.apiKey = rolled;
     await expect

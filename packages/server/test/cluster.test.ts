@@ -31,12 +31,12 @@ afterAll(async () => {
   await database.drop();
 });
 
-async function get(server: ServerProc, keys: TestKeys): Promise<{ status: number; code?: string }> {
+async function get(server: ServerProc, keys: TestKeys): Promise<{ status: number; code?: string; reason?: string }> {
   const res = await fetch(`${server.url}/gateway?limit=1`, {
     headers: { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}`, connection: 'close' },
   });
-  const body = (await res.json()) as { code?: string };
-  return { status: res.status, code: body.code };
+  const body = (await res.json()) as { code?: string; reason?: string };
+  return { status: res.status, code: body.code, ...(body.reason ? { reason: body.reason } : {}) };
 }
 
 describe('several API processes', () => {
@@ -72,7 +72,7 @@ describe('several API processes', () => {
       // Within milliseconds every process has dropped the key from its cache (no TTL wait).
       await vi.waitFor(
         async () => {
-          for (let i = 0; i < 10; i++) expect(await get(server, keys)).toEqual({ status: 401, code: 'api_key_revoked' });
+          for (let i = 0; i < 10; i++) expect(await get(server, keys)).toEqual({ status: 401, code: 'api_key_invalid', reason: 'revoked' });
         },
         { timeout: 2000, interval: 50 },
       );

@@ -51,7 +51,8 @@ async function refusal(p: Promise<unknown>): Promise<string> {
   try {
     await p;
   } catch (err) {
-    if (err instanceof ApiError) return err.code;
+    // A known key refused says why: `api_key_invalid (revoked)`.
+    if (err instanceof ApiError) return err.options.extra?.reason ? `${err.code} (${String(err.options.extra.reason)})` : err.code;
     throw err;
   }
   return 'accepted';
@@ -71,9 +72,9 @@ describe('API-key cache', () => {
     await ctx.services.merchants.setAllowedOrigins(m.merchantId, apiKeyId, ['https://shop.example']);
     expect((await call(ctx.app, 'GET', '/gateway/sessions/ps_x', fromElsewhere)).json()).toMatchObject({ code: 'origin_not_allowed' });
     await ctx.services.merchants.rollKey(m.merchantId, secretKeyId, 0);
-    expect((await call(ctx.app, 'GET', '/gateway', sk(m))).json()).toMatchObject({ code: 'secret_key_expired' });
+    expect((await call(ctx.app, 'GET', '/gateway', sk(m))).json()).toMatchObject({ code: 'secret_key_invalid', reason: 'expired' });
     await ctx.services.merchants.revokeKey(m.merchantId, apiKeyId);
-    expect((await call(ctx.app, 'GET', '/gateway/sessions/ps_x', pk(m))).json()).toMatchObject({ code: 'api_key_revoked' });
+    expect((await call(ctx.app, 'GET', '/gateway/sessions/ps_x', pk(m))).json()).toMatchObject({ code: 'api_key_invalid', reason: 'revoked' });
   });
 
   it('a change made behind its back (straight in the database) is seen once KEY_CACHE_TTL_MS has passed', async () => {
@@ -85,7 +86,7 @@ describe('API-key cache', () => {
     expect(await refusal(merchants.authenticate(m.apiKey, undefined, false))).toBe('accepted');
     ctx.clock.advance(KEY_CACHE_TTL_MS);
     // ...never longer than the TTL.
-    expect(await refusal(merchants.authenticate(m.apiKey, undefined, false))).toBe('api_key_revoked');
+    expect(await refusal(merchants.authenticate(m.apiKey, undefined, false))).toBe('api_key_invalid (revoked)');
   });
 
   it('the synchronous cache path answers as authenticate does, only from fresh keys with nothing to write, else defers to it', async () => {
@@ -121,7 +122,7 @@ describe('API-key cache', () => {
     // A revocation this process made is seen at once.
     await merchants.revokeKey(m.merchantId, keyId);
     expect(merchants.authenticateCached(m.apiKey, undefined, false)).toBeUndefined();
-    expect(await refusal(merchants.authenticate(m.apiKey, undefined, false))).toBe('api_key_revoked');
+    expect(await refusal(merchants.authenticate(m.apiKey, undefined, false))).toBe('api_key_invalid (revoked)');
   });
 
   it('a revocation by another process reaches this process through the database', async () => {
@@ -137,7 +138,7 @@ describe('API-key cache', () => {
     await here.ready();
     await theirs.revokeKey(m.merchantId, keyId);
     expect(await heard).toEqual({ payload: keyId });
-    expect(await refusal(mine.authenticate(m.apiKey, undefined, false))).toBe('api_key_revoked');
+    expect(await refusal(mine.authenticate(m.apiKey, undefined, false))).toBe('api_key_invalid (revoked)');
   });
 
   it('a failed lookup is not cached: a key that starts to exist works at once', async () => {

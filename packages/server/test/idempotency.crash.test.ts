@@ -132,11 +132,11 @@ describe('the answer is stored with the effect: a crash after the commit is repl
     expect(await eventTypes(ctx, intent.id)).toEqual(['payment.canceled']);
   });
 
-  it('cancel of an intent that expired: the retry replays the 409 intent_expired the expiry committed with', async () => {
+  it('cancel of an intent that expired: the retry replays the 409 the expiry committed with', async () => {
     const intent = await createIntent(ctx, m, { expiresIn: 300 });
     ctx.clock.advance(300 * SECOND);
     const first = await crashThenRetry(() => call(ctx.app, 'POST', `/gateway/${intent.id}/cancel`, withKey(sk(m), `cancel-${intent.id}`)), 409);
-    problem(first, 409, 'intent_expired');
+    problem(first, 409, 'intent_state_invalid');
     expect(await eventTypes(ctx, intent.id)).toEqual(['payment.expired']);
   });
 

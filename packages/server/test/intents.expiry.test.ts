@@ -214,17 +214,20 @@ describe('the sweeper', () => {
 });
 
 describe('acting on an expired intent', () => {
-  it('cancel after expiresAt: 409 intent_expired, and the expiry is recorded once, sweeper or not', async () => {
+  it('cancel after expiresAt: 409 intent_state_invalid (EXPIRED), and the expiry is recorded once, sweeper or not', async () => {
     await sweepAll();
     const intent = await create(m, { expiresIn: 300 });
     ctx.clock.advance(5 * MINUTE);
     const res = await call(ctx.app, 'POST', `/gateway/${intent.id}/cancel`, sk(m));
     expect(res.statusCode).toBe(409);
-    expect(res.json().code).toBe('intent_expired');
+    expect(res.json()).toMatchObject({ code: 'intent_state_invalid', intentStatus: 'EXPIRED' });
     expect(await storedStatus(intent.id)).toBe('EXPIRED');
     expect((await events(intent.id)).map((e) => e.type)).toEqual(['payment.expired']);
     // Again, and after the sweeper: the same answer, still one event.
-    expect((await call(ctx.app, 'POST', `/gateway/${intent.id}/cancel`, sk(m))).json().code).toBe('intent_expired');
+    expect((await call(ctx.app, 'POST', `/gateway/${intent.id}/cancel`, sk(m))).json()).toMatchObject({
+      code: 'intent_state_invalid',
+      intentStatus: 'EXPIRED',
+    });
     expect(await sweepAll()).toBe(0);
     expect(await events(intent.id)).toHaveLength(1);
   });

@@ -99,7 +99,7 @@ describe('every other move is refused', () => {
     expect(refused).toHaveLength(8 * 8 - INTENT_TRANSITIONS.length);
     for (const [from, to] of refused) {
       const row = await intentIn(from);
-      const code = from === 'EXPIRED' ? 'intent_expired' : 'intent_state_invalid';
+      const code = from === 'EXPIRED' && (to === 'SUCCEEDED' || to === 'PROCESSING') ? 'intent_expired' : 'intent_state_invalid';
       await expect(move(row, to), `${from} → ${to}`).rejects.toMatchObject({ code, status: 409 });
       const stored = await ctx.deps.db.selectFrom('intents').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
       expect(stored.status).toBe(from);
@@ -107,12 +107,12 @@ describe('every other move is refused', () => {
     }
   });
 
-  it('a PENDING intent past expiresAt cannot be charged: 409 intent_expired, even before the sweeper', async () => {
+  it('a PENDING intent past expiresAt cannot be charged (409 intent_expired) nor canceled, even before the sweeper', async () => {
     const row = await intentIn('PENDING');
     ctx.clock.advance(30 * 60 * 1000);
     await expect(move(row, 'SUCCEEDED')).rejects.toMatchObject({ code: 'intent_expired', status: 409 });
     await expect(move(row, 'PROCESSING')).rejects.toMatchObject({ code: 'intent_expired' });
-    await expect(move(row, 'CANCELED')).rejects.toMatchObject({ code: 'intent_expired' });
+    await expect(move(row, 'CANCELED')).rejects.toMatchObject({ code: 'intent_state_invalid', status: 409 });
     expect(await eventsOf(row.id)).toEqual([]);
   });
 });

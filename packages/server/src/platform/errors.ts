@@ -5,6 +5,7 @@
 export const ERRORS = {
   // 400
   validation_error: { status: 400, title: 'The request is not valid' },
+  request_malformed: { status: 400, title: 'The request is not valid HTTP' },
   parameter_unknown: { status: 400, title: 'Unknown parameter' },
   parameter_missing: { status: 400, title: 'A required parameter is missing' },
   amount_invalid: { status: 400, title: 'The amount is not valid for its currency' },

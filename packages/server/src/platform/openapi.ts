@@ -19,12 +19,12 @@ operations also take the secret key of the same merchant and mode as \`Authoriza
 Operations for an end user take that user's access token (from \`POST /auth/web\`) as
 \`Authorization: Bearer <jwt>\`. Test and live mode never mix.
 
-Each credential failure has its own code: \`api_key_missing\`, \`api_key_invalid\`,
-\`api_key_revoked\`, \`api_key_expired\` (rolled and past its grace period),
-\`secret_key_required\`, \`secret_key_invalid\`, \`secret_key_revoked\`, \`secret_key_expired\`,
-\`key_mode_mismatch\` (a test key with a live secret key, or the reverse) and
-\`key_merchant_mismatch\`. Revoked and expired keys get their own codes, not \`api_key_invalid\`,
-so an integrator knows to rotate rather than to look for a typo; a key sent in the wrong place (a
+Credential failures answer 401 with \`api_key_missing\`, \`api_key_invalid\`,
+\`secret_key_required\` or \`secret_key_invalid\`. A known key that may not be used says why
+in the problem's \`reason\`: \`revoked\` or \`expired\` (rolled and past its grace period) with
+\`api_key_invalid\` or \`secret_key_invalid\`, so an integrator knows to rotate rather than to
+look for a typo; \`other_merchant\` or \`other_mode\` with \`secret_key_required\`, for a
+secret key of another merchant or mode than the API key's. A key sent in the wrong place (a
 secret key as \`x-api-key\` or as a customer's token, an API key as the secret key) is named for
 what it is in the problem's \`detail\`.
 
@@ -146,8 +146,8 @@ PARTIALLY_REFUNDED, REFUNDED. The moves: PENDING → SUCCEEDED (\`payment.comple
 PENDING while charge attempts are left and → FAILED after the third (\`payment.failed\`), PENDING
 → EXPIRED (\`payment.expired\`), PENDING → CANCELED (\`payment.canceled\`), PENDING → PROCESSING
 (then as PENDING), SUCCEEDED or PARTIALLY_REFUNDED → PARTIALLY_REFUNDED / REFUNDED
-(\`payment.refunded\`). Any other move is 409 \`intent_state_invalid\`; any move out of an expired
-intent is 409 \`intent_expired\`.
+(\`payment.refunded\`). Any other move is 409 \`intent_state_invalid\` (with \`intentStatus\`),
+but a charge of an expired intent, which is 409 \`intent_expired\`.
 
 An intent expires at its \`expiresAt\` (that instant included): every read from then on shows
 EXPIRED, before the background sweeper records the move and its \`payment.expired\` event (within

@@ -103,7 +103,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
         summary: 'Cancel an open payment intent',
         description: [
           'Moves a PENDING intent to CANCELED and records `payment.canceled`. No body is needed (an empty object is accepted).',
-          'An intent whose `expiresAt` has passed cannot be canceled: the answer is 409 `intent_expired`, and the intent is recorded EXPIRED with its `payment.expired` event if the sweeper had not done it yet (so the merchant gets exactly one final event either way). Any other state (PROCESSING, SUCCEEDED, FAILED, CANCELED, refunded) is 409 `intent_state_invalid`.',
+          'An intent whose `expiresAt` has passed cannot be canceled: the answer is 409 `intent_state_invalid` with `intentStatus: "EXPIRED"`, and the intent is recorded EXPIRED with its `payment.expired` event if the sweeper had not done it yet (so the merchant gets exactly one final event either way). Any other state (PROCESSING, SUCCEEDED, FAILED, CANCELED, refunded) is 409 `intent_state_invalid` too.',
           idempotencyNote,
         ].join('\n\n'),
         security: merchantSecurity,

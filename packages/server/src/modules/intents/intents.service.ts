@@ -102,7 +102,7 @@ export function createIntentsService(
   /**
    * Moves a locked intent (see `lockForChange`) to `to` and writes the move's event, in the
    * caller's transaction. Refuses a move the state machine does not allow (409
-   * `intent_state_invalid`, or `intent_expired` for an intent that has expired, swept or not).
+   * `intent_state_invalid`, or `intent_expired` for a charge of an intent that has expired, swept or not).
    * `patch` sets what the move also changes (attempts, lastError, the refunded amount); `direct`
    * is the intent's direct payment as the caller knows it in this transaction, which the event
    * then shows without reading the attempts again.
@@ -149,7 +149,7 @@ export function createIntentsService(
   /**
    * If the locked intent is PENDING and past its expiresAt, expires it for good (EXPIRED and its
    * `payment.expired` event) and returns the new row; otherwise returns the row unchanged. A
-   * caller that finds it expired should commit and then answer 409 `intent_expired`.
+   * caller that finds it expired should commit and then answer its 409 (`intent_expired` for a charge).
    */
   async function expireIfDue(tx: Tx, row: IntentRow, apiVersion: string): Promise<IntentRow> {
     if (row.status !== 'PENDING' || !isDue(row.expires_at, clock.now())) return row;
@@ -322,7 +322,7 @@ export function createIntentsService(
     /**
      * Cancels a PENDING intent (`payment.canceled`). An intent past its expiresAt is expired for
      * good instead (`payment.expired`, as the sweeper would) and the answer is 409
-     * `intent_expired`; any other state is 409 `intent_state_invalid`.
+     * `intent_state_invalid` (EXPIRED), as for any other state.
      */
     async cancel(caller: Caller, id: string, answer?: IdempotentAnswer): Promise<Intent> {
       const outcome = await db.transaction().execute(async (tx): Promise<Intent | ApiError> => {
@@ -331,7 +331,7 @@ export function createIntentsService(
         const row = await expireIfDue(tx, locked, caller.pinnedVersion);
         if (row !== locked) {
           // The expiry commits, and so does this answer to it.
-          const expired = new ApiError('intent_expired', 'The intent expired before it could be canceled');
+          const expired = new ApiError('intent_state_invalid', 'The intent expired before it could be canceled', { extra: { intentStatus: 'EXPIRED' } });
           await answer?.recordProblem(tx, expired);
           return expired;
         }

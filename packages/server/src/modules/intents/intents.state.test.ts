@@ -49,7 +49,7 @@ describe('intent state machine', () => {
 
   it.each(others)('refuses %s → %s with a 409', (from, to) => {
     expect(findMove(from, to)).toBeUndefined();
-    const code = from === 'EXPIRED' ? 'intent_expired' : 'intent_state_invalid';
+    const code = from === 'EXPIRED' && (to === 'SUCCEEDED' || to === 'PROCESSING') ? 'intent_expired' : 'intent_state_invalid';
     expect(() => assertMove(from, to)).toThrow(expect.objectContaining({ code, status: 409 }));
   });
 

@@ -53,14 +53,14 @@ export function findMove(from: IntentStatus, to: IntentStatus): Move | undefined
 }
 
 /**
- * The move from → to, or the 409 that refuses it: `intent_expired` out of EXPIRED (the specification's
- * code for acting on an expired intent, so a client knows to start a new one), otherwise
- * `intent_state_invalid`.
+ * The move from → to, or the 409 that refuses it: `intent_expired` for a charge (to SUCCEEDED or
+ * PROCESSING) of an expired intent, so a client knows to start a new one; `intent_state_invalid`
+ * for any other move, a cancel or refund of an expired intent included.
  */
 export function assertMove(from: IntentStatus, to: IntentStatus): Move {
   const move = findMove(from, to);
   if (move) return move;
-  if (from === 'EXPIRED') throw new ApiError('intent_expired', 'The intent has expired; create a new intent');
+  if (from === 'EXPIRED' && (to === 'SUCCEEDED' || to === 'PROCESSING')) throw new ApiError('intent_expired', 'The intent has expired; create a new intent');
   throw new ApiError('intent_state_invalid', `An intent that is ${from} cannot become ${to}`, { extra: { intentStatus: from } });
 }
 

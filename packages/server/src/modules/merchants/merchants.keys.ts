@@ -190,6 +190,12 @@ export function reserveTerms(bps: number | null, days: number | null): ReserveTe
   return bps === null || days === null ? null : { bps, days };
 }
 
+/** Why a known key is refused: clients branch on the code, integrators read the reason. */
+type KeyRefusal = 'revoked' | 'expired' | 'other_merchant' | 'other_mode';
+function keyRefused(code: 'api_key_invalid' | 'secret_key_invalid' | 'secret_key_required', reason: KeyRefusal, detail: string): ApiError {
+  return new ApiError(code, detail, { extra: { reason } });
+}
+
 function keyPrefix(kind: KeyKind, mode: KeyMode): string {
   return `${KEY_PREFIXES[kind]}_${mode}_`;
 }
@@ -313,16 +319,18 @@ export function createKeysService(deps: Deps) {
     },
 
     /**
-     * Checks the x-api-key and, where asked, the secret key (docs/spec/keys-and-modes.md). Every failure has its
-     * own code. Keys are looked up by hash, so no comparison depends on secret bytes.
+     * Checks the x-api-key and, where asked, the secret key (docs/spec/keys-and-modes.md). A known
+     * key that may not be used answers the code of the key it stands for, with a `reason` that says
+     * why (keyRefused). Keys are looked up by hash, so no comparison depends on secret bytes.
      */
     async authenticate(apiKey: string | undefined, secretKey: string | undefined, requireSecret: boolean): Promise<MerchantContext> {
       if (!apiKey) throw new ApiError('api_key_missing', 'Send your API key in the x-api-key header');
       const now = clock.now();
       const pk = PUBLISHABLE_KEY.test(apiKey) ? await keys.find(sha256(apiKey)) : undefined;
       if (pk?.kind !== 'publishable') throw new ApiError('api_key_invalid', 'The x-api-key is not a known API key');
-      if (pk.revoked_at) throw new ApiError('api_key_revoked', 'This API key was revoked; create a new one in the dashboard');
-      if (pk.expires_at && pk.expires_at <= now) throw new ApiError('api_key_expired', 'This API key was rolled and its grace period has ended');
+      if (pk.revoked_at) throw keyRefused('api_key_invalid', 'revoked', 'This API key was revoked; create a new one in the dashboard');
+      if (pk.expires_at && pk.expires_at <= now)
+        throw keyRefused('api_key_invalid', 'expired', 'This API key was rolled and its grace period has ended; use the key that replaced it');
       await touch(pk, now);
       const context = contextOf(pk);
       if (!requireSecret) return context;
@@ -330,10 +338,21 @@ export function createKeysService(deps: Deps) {
         throw new ApiError('secret_key_required', 'This operation needs your secret key in Authorization: Bearer sk_… (or a restricted key rk_…)');
       const sk = SECRET_KEY.test(secretKey) ? await keys.find(sha256(secretKey)) : undefined;
       if (sk?.kind !== 'secret' && sk?.kind !== 'restricted') throw new ApiError('secret_key_invalid', 'The bearer token is not a known secret key');
-      if (sk.revoked_at) throw new ApiError('secret_key_revoked', 'This secret key was revoked');
-      if (sk.expires_at && sk.expires_at <= now) throw new ApiError('secret_key_expired', 'This secret key was rolled and its grace period has ended');
-      if (sk.merchant_id !== pk.merchant_id) throw new ApiError('key_merchant_mismatch', 'The API key and the secret key belong to different merchants');
-      if (sk.mode !== pk.mode) throw new ApiError('key_mode_mismatch', `The API key is a ${pk.mode} key but the secret key is a ${sk.mode} key`);
+      if (sk.revoked_at) throw keyRefused('secret_key_invalid', 'revoked', 'This secret key was revoked; create a new one in the dashboard');
+      if (sk.expires_at && sk.expires_at <= now)
+        throw keyRefused('secret_key_invalid', 'expired', 'This secret key was rolled and its grace period has ended; use the key that replaced it');
+      if (sk.merchant_id !== pk.merchant_id)
+        throw keyRefused(
+          'secret_key_required',
+          'other_merchant',
+          "This operation needs a secret key of the API key's merchant; this one belongs to another merchant",
+        );
+      if (sk.mode !== pk.mode)
+        throw keyRefused(
+          'secret_key_required',
+          'other_mode',
+          `This operation needs a ${pk.mode} secret key, as the API key is a ${pk.mode} key; this one is a ${sk.mode} key`,
+        );
       await touch(sk, now);
       return secretContext(context, sk);
     },
