@@ -19,6 +19,7 @@ import { webhooksDashboardRoutes, webhooksRoutes } from './modules/webhooks/inde
 import type { Deps } from './platform/deps.ts';
 import type { AccessTokenVerifier } from './platform/tenancy.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
+import { clientErrorHandler } from './platform/http/client-errors.ts';
 import { serverOptions, type TlsFiles } from './platform/http/https.ts';
 import type { WindowCounters } from './platform/http/rate-limit.ts';
 import { frameworkErrors, registerSecurity } from './platform/http/security.ts';
@@ -82,6 +83,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
     routerOptions: { ignoreTrailingSlash: true },
     ...serverOptions(deps.config, tls),
     frameworkErrors,
+    clientErrorHandler: clientErrorHandler(() => deps.ids('request')),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Bodies are JSON only: anything else is 415 unsupported_media_type.

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -383,6 +384,51 @@ describe('body limits', () => {
     expectProblem(await send(''), 400, 'json_invalid');
     expectProblem(await send('{"a":'), 400, 'json_invalid');
     expectProblem(await send('\u0000'), 400, 'json_invalid');
+  });
+
+  it('a body that is not UTF-8 is 400 json_invalid, not stored with replacement characters', async () => {
+    const send = (payload: Buffer) =>
+      ctx.app.inject({ method: 'POST', url: '/t/pk', headers: { 'content-type': 'application/json', 'x-api-key': m.apiKey }, payload });
+    const body = expectProblem(await send(Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])), 400, 'json_invalid');
+    expect(body.detail).toContain('UTF-8');
+    // Overlong and surrogate encodings are not UTF-8 either; real multi-byte text is.
+    expectProblem(await send(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0x22, 0x7d])), 400, 'json_invalid');
+    expectProblem(await send(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d])), 400, 'json_invalid');
+    expect((await send(Buffer.from('{"a":"Crème brûlée, 5 000 F CFA ✓"}'))).json()).toEqual({ received: { a: 'Crème brûlée, 5 000 F CFA ✓' } });
+  });
+
+  it('a request Node cannot parse gets a problem with the request id and security headers, then the connection closes', async () => {
+    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const parse = (text: string) => {
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      const [status = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      return { status, headers, body: JSON.parse(body) as Record<string, unknown> };
+    };
+    const cases: [string, string, string][] = [
+      ['GARBAGE\r\n\r\n', '400', 'request_malformed'],
+      ['POST /t/pk HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}', '400', 'request_malformed'],
+      [`GET /t/pk HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, '431', 'headers_too_large'],
+    ];
+    for (const [request, status, code] of cases) {
+      const answer = parse(await raw(request));
+      expect(answer.status, request.slice(0, 40)).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(answer.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(answer.headers.connection).toBe('close');
+      expect(answer.body).toMatchObject({ type: `/errors/${code}`, status: Number(status), code, requestId: answer.headers['request-id'] });
+      expect(String(answer.headers['request-id'])).toMatch(/^req_/);
+    }
   });
 
   it('a URL the router cannot decode is a problem too, with the usual headers', async () => {

@@ -33,14 +33,8 @@ export const ERRORS = {
   session_token_invalid: { status: 401, title: "The session token is not this intent's" },
   api_key_missing: { status: 401, title: 'The x-api-key header is missing' },
   api_key_invalid: { status: 401, title: 'The API key is not valid' },
-  api_key_revoked: { status: 401, title: 'The API key was revoked' },
-  api_key_expired: { status: 401, title: 'The API key has expired' },
   secret_key_required: { status: 401, title: 'This operation requires a secret key' },
   secret_key_invalid: { status: 401, title: 'The secret key is not valid' },
-  secret_key_revoked: { status: 401, title: 'The secret key was revoked' },
-  secret_key_expired: { status: 401, title: 'The secret key has expired' },
-  key_mode_mismatch: { status: 401, title: 'The API key and the secret key are of different modes' },
-  key_merchant_mismatch: { status: 401, title: 'The API key and the secret key belong to different merchants' },
   access_token_missing: { status: 401, title: 'The access token is missing' },
   access_token_invalid: { status: 401, title: 'The access token is not valid' },
   otp_token_missing: { status: 401, title: 'The x-otp-token header is missing' },
@@ -74,11 +68,13 @@ export const ERRORS = {
   // 404
   not_found: { status: 404, title: 'Not found' },
   invitation_not_found: { status: 404, title: 'No such invitation' },
-  // 405, 413, 415
+  // 405, 406, 408, 413, 415, 431
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   not_acceptable: { status: 406, title: 'The answer cannot be given in a type the Accept header allows' },
+  request_timeout: { status: 408, title: 'The request was not received in time' },
   payload_too_large: { status: 413, title: 'The body is too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
+  headers_too_large: { status: 431, title: 'The request line or headers are too large' },
   // 409
   intent_state_invalid: { status: 409, title: 'The intent is not in a state that allows this' },
   intent_expired: { status: 409, title: 'The intent has expired' },

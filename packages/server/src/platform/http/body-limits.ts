@@ -69,12 +69,22 @@ export function assertBodyLength(request: FastifyRequest, bodyLimit: number): vo
   }
 }
 
+/** JSON is UTF-8 (RFC 8259): a body with bytes that are not is refused, not read with U+FFFD in their place. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+export function decodeJsonBody(body: Buffer): string {
+  try {
+    return utf8.decode(body);
+  } catch {
+    throw new ApiError('json_invalid', 'The body is not valid UTF-8');
+  }
+}
+
 /** JSON bodies only, parsed by `parseJsonBody`. */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, parseJsonBody(decodeJsonBody(body as Buffer)));
     } catch (err) {
       done(err as ApiError, undefined);
     }
