@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { isIPv6 } from 'node:net';
 import type { AdminArgs, AdminCommand, AdminResult } from './admin.ts';
 import { serverVersion } from './banner.ts';
 import { ConfigError, type Config, loadConfig } from './config.ts';
@@ -138,7 +139,7 @@ interface TargetOptions {
 function apiTarget(opts: TargetOptions): ApiTarget {
   const apiKey = opts.apiKey ?? process.env.CAISSE_API_KEY;
   const secretKey = opts.secretKey ?? process.env.CAISSE_SECRET_KEY;
-  const baseUrl = opts.baseUrl ?? process.env.CAISSE_BASE_URL ?? 'http://127.0.0.1:8080';
+  const baseUrl = opts.baseUrl ?? process.env.CAISSE_BASE_URL ?? localServerUrl(process.env);
   if (!apiKey) throw new InvalidArgumentError('give the test API key with --api-key or CAISSE_API_KEY');
   if (!secretKey) throw new InvalidArgumentError('give the test secret key with --secret-key or CAISSE_SECRET_KEY');
   if (!apiKey.startsWith('pk_test_') || !secretKey.startsWith('sk_test_')) {
@@ -146,6 +147,17 @@ function apiTarget(opts: TargetOptions): ApiTarget {
   }
   httpUrl(baseUrl, '--base-url');
   return { apiKey, secretKey, baseUrl };
+}
+
+/**
+ * The server this machine runs with the same configuration (PORT, HOST) as `caisse start`: a
+ * listener on every address (0.0.0.0, ::, the default in production) is reached on loopback.
+ */
+export function localServerUrl(env: NodeJS.ProcessEnv): string {
+  const port = /^\d{1,5}$/.test(env.PORT ?? '') && Number(env.PORT) > 0 && Number(env.PORT) <= 65535 ? Number(env.PORT) : 8080;
+  const host = env.HOST?.trim();
+  const address = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${isIPv6(address) ? `[${address}]` : address}:${port}`;
 }
 
 function httpUrl(value: string, name: string): string {
@@ -182,7 +194,7 @@ function targetOptions(command: Command): Command {
   return command
     .option('--api-key <key>', 'test API key pk_test_… (default: CAISSE_API_KEY)')
     .option('--secret-key <key>', 'test secret key sk_test_… (default: CAISSE_SECRET_KEY)')
-    .option('--base-url <url>', 'the server (default: CAISSE_BASE_URL or http://127.0.0.1:8080)');
+    .option('--base-url <url>', 'the server (default: CAISSE_BASE_URL, else http://127.0.0.1:PORT as `caisse start` reads PORT and HOST)');
 }
 
 export function buildCli(): Command {

@@ -50,7 +50,8 @@ afterAll(async () => {
   await database.drop();
 });
 
-const cliEnv = () => ({ ...env, CAISSE_API_KEY: keys.apiKey, CAISSE_SECRET_KEY: keys.secretKey, CAISSE_BASE_URL: server.url });
+// No CAISSE_BASE_URL: the commands find the server by PORT, as `caisse start` reads it.
+const cliEnv = () => ({ ...env, CAISSE_API_KEY: keys.apiKey, CAISSE_SECRET_KEY: keys.secretKey, PORT: new URL(server.url).port });
 const stripe = new Stripe('sk_test_unused');
 const header = (h: Record<string, unknown>, name: string) => String(h[name]);
 

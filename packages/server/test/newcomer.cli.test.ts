@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_FILE, readAdminFile, registerAdminRoutes } from '../src/admin.ts';
 import { buildApp } from '../src/app.ts';
 import { formatBanner } from '../src/banner.ts';
-import { buildCli, OPERATOR_ROLES as CLI_OPERATOR_ROLES } from '../src/cli.ts';
+import { buildCli, localServerUrl, OPERATOR_ROLES as CLI_OPERATOR_ROLES } from '../src/cli.ts';
 import { OPERATOR_ROLES } from '../src/modules/operators/index.ts';
 import { dataDirectory, loadConfig, projectRoot } from '../src/config.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -53,6 +53,19 @@ describe('.env.example', () => {
     const read = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|'([A-Z][A-Z0-9_]*_[A-Z0-9_]+|PORT|HOST)'/g)].map((m) => (m[1] ?? m[2]) as string));
     expect(read.size).toBeGreaterThan(40);
     for (const name of read) expect(example, name).toMatch(new RegExp(`^# ${name}=`, 'm'));
+  });
+});
+
+describe('listen and trigger find the server', () => {
+  it('at PORT and HOST as `caisse start` reads them, on loopback when it listens on every address', () => {
+    expect(localServerUrl({})).toBe('http://127.0.0.1:8080');
+    expect(localServerUrl({ PORT: '4101' })).toBe('http://127.0.0.1:4101');
+    expect(localServerUrl({ PORT: '4101', HOST: '0.0.0.0' })).toBe('http://127.0.0.1:4101');
+    expect(localServerUrl({ PORT: '4101', HOST: '::' })).toBe('http://127.0.0.1:4101');
+    expect(localServerUrl({ PORT: '4101', HOST: '::1' })).toBe('http://[::1]:4101');
+    expect(localServerUrl({ PORT: '4101', HOST: '10.0.0.5' })).toBe('http://10.0.0.5:4101');
+    // Not a port `caisse start` would take: the default, and the refusal comes from the connection.
+    expect(localServerUrl({ PORT: 'eighty' })).toBe('http://127.0.0.1:8080');
   });
 });
 
