@@ -183,6 +183,18 @@ describe('bad input on POST /gateway', () => {
     expect(after.n).toBe(before.n);
   });
 
+  it('metadata refusals say which key or value and what is allowed', async () => {
+    const detail = async (metadata: unknown) => (await call(ctx.app, 'POST', '/gateway', sk(m), { amount: '5000', currency: 'XAF', metadata })).json().detail;
+    expect(await detail({ ['order_reference_from_the_shop_'.repeat(2)]: 'v' })).toBe(
+      'metadata key "order_reference_from…" is 60 characters long; keys are at most 40',
+    );
+    expect(await detail({ '': 'v' })).toBe('metadata keys must not be empty');
+    expect(await detail({ a: null })).toBe('metadata.a must be a string, a number or a boolean');
+    expect(await detail({ order: { id: 1 } })).toBe('metadata.order must be a string, a number or a boolean');
+    expect(await detail({ a: 'x'.repeat(501) })).toBe('metadata.a must be at most 500 characters long');
+    expect(await detail(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])))).toBe('metadata must have at most 50 keys');
+  });
+
   it('the limits themselves are accepted', async () => {
     const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${'k'.repeat(38)}${String(i).padStart(2, '0')}`, 'v'.repeat(500)]));
     const intent = await create(m, { description: 'd'.repeat(1000), metadata, amount: '999999999999' });
@@ -400,7 +412,7 @@ describe('versioning and documentation', () => {
     const doc = (await call(ctx.app, 'GET', '/openapi.json')).json();
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/gateway', '/gateway/{id}', '/gateway/sessions/{sessionToken}', '/gateway/{id}/cancel']));
     expect(doc.paths['/gateway'].post.description).toContain('only answer that ever shows it');
-    expect(doc.paths['/gateway/{id}/cancel'].post.description).toContain('intent_expired');
+    expect(doc.paths['/gateway/{id}/cancel'].post.description).toContain('`intent_state_invalid` with `intentStatus: "EXPIRED"`');
     expect(doc.info.description).toContain('Idempotency-Key');
   });
 });

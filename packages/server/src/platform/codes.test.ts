@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, OTP_RULES, sendDecision } from './codes.ts';
+import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, OTP_RULES, sendDecision, sendRefusalDetail } from './codes.ts';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 10, 0, 0) + s * 1000);
 
@@ -38,6 +38,11 @@ describe('sendDecision', () => {
   });
   it('ignores sends older than the window', () => {
     expect(sendDecision([at(-OTP_RULES.sendWindowMs / 1000 - 1)], at(0))).toEqual({ allowed: true });
+  });
+  it('a refusal names the rule its wait comes from', () => {
+    expect(sendRefusalDetail(20_000)).toBe('A code was sent moments ago; ask for another in 20 s');
+    expect(sendRefusalDetail(30_000)).toBe('A code was sent moments ago; ask for another in 30 s');
+    expect(sendRefusalDetail(727_000)).toBe('5 codes were sent in the last 15 minutes; ask for another in 13 min');
   });
 });
 

@@ -59,6 +59,17 @@ export function sendDecision(recentSends: Date[], now: Date): SendDecision {
   return wait > 0 ? { allowed: false, retryAfterMs: wait } : { allowed: true };
 }
 
+/**
+ * What a refused send says: the 30-second pause after a send, or the window's count, whichever
+ * the wait comes from (a wait longer than the pause can only be the window's).
+ */
+export function sendRefusalDetail(retryAfterMs: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / SECOND));
+  if (retryAfterMs <= OTP_RULES.minResendIntervalMs) return `A code was sent moments ago; ask for another in ${seconds} s`;
+  const minutes = Math.ceil(retryAfterMs / MINUTE);
+  return `${OTP_RULES.maxSendsPerWindow} codes were sent in the last ${OTP_RULES.sendWindowMs / MINUTE} minutes; ask for another in ${minutes} min`;
+}
+
 /** When the next send will be allowed, given the sends so far including one made now. */
 export function nextSendAt(recentSends: Date[], now: Date): Date {
   const decision = sendDecision(recentSends, now);

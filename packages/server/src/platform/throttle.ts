@@ -1,7 +1,7 @@
 import { type Generated, sql } from 'kysely';
 import type { Clock } from './clock.ts';
 import { DAY, MINUTE } from './clock.ts';
-import { OTP_RULES, retryAfterHeader, sendDecision } from './codes.ts';
+import { OTP_RULES, retryAfterHeader, sendDecision, sendRefusalDetail } from './codes.ts';
 import { sha256 } from './crypto.ts';
 import type { Db, Executor } from './db.ts';
 import { ApiError } from './errors.ts';
@@ -165,7 +165,7 @@ export function createThrottle(deps: { db: Db; clock: Clock }) {
     async send(subject: string): Promise<void> {
       const retryAfterMs = await countSend(subject);
       if (retryAfterMs !== undefined) {
-        throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', { headers: retryAfterHeader(retryAfterMs) });
+        throw new ApiError('otp_rate_limited', sendRefusalDetail(retryAfterMs), { headers: retryAfterHeader(retryAfterMs) });
       }
     },
 

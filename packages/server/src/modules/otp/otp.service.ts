@@ -11,7 +11,18 @@ import type { Currency } from '../../platform/money.ts';
 import { effectiveStatus, type IntentRow, type IntentsService } from '../intents/index.ts';
 import type { Channel, MessageSender, StagedMessage } from '../messaging/index.ts';
 import { otpRepository as repo, type UserScope } from './otp.repository.ts';
-import { codeMatches, generateCode, hashCode, maskEmail, maskPhone, nextSendAt, OTP_RULES, retryAfterHeader, sendDecision } from '../../platform/codes.ts';
+import {
+  codeMatches,
+  generateCode,
+  hashCode,
+  maskEmail,
+  maskPhone,
+  nextSendAt,
+  OTP_RULES,
+  retryAfterHeader,
+  sendDecision,
+  sendRefusalDetail,
+} from '../../platform/codes.ts';
 import type { InitOtpBody, OtpAuthorization, OtpChallenge, VerifyOtpBody } from './otp.schema.ts';
 import type { MerchantContext, Scope, UserContext } from '../../platform/tenancy.ts';
 
@@ -281,7 +292,7 @@ export function createOtpService(
           if (failuresToday >= OTP_RULES.maxWrongCodesPerDay) throw dailyLimit(now);
           const decision = sendDecision(earlier, now);
           if (!decision.allowed) {
-            throw new ApiError('otp_rate_limited', 'A code was sent moments ago; wait before asking for another', {
+            throw new ApiError('otp_rate_limited', sendRefusalDetail(decision.retryAfterMs), {
               headers: retryAfterHeader(decision.retryAfterMs),
             });
           }

@@ -48,12 +48,32 @@ function allowedValues(e: ErrorObject): unknown[] | undefined {
 
 const isBlank = (value: unknown) => typeof value === 'string' && value.trim() === '';
 
+/** "a string, a number or a boolean" for a union of types (metadata values), else undefined. */
+function typeAlternatives(e: ErrorObject): string | undefined {
+  if ((e.keyword !== 'anyOf' && e.keyword !== 'oneOf') || !Array.isArray(e.schema)) return undefined;
+  const types = (e.schema as { type?: unknown }[]).map((b) => b?.type);
+  if (!types.every((t): t is string => typeof t === 'string')) return undefined;
+  const named = types.map((t) => `${/^[aeiou]/.test(t) ? 'an' : 'a'} ${t}`);
+  return named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} or ${named[named.length - 1]}`;
+}
+
+/** A key refused by `propertyNames` (a metadata key): named, since the path stops at the object. */
+function keyMessage(param: string, key: string, e: ErrorObject): string {
+  if (key === '') return `${param} keys must not be empty`;
+  const shown = key.length > 20 ? `${key.slice(0, 20)}…` : key;
+  if (e.keyword === 'maxLength') return `${param} key "${shown}" is ${key.length} characters long; keys are at most ${(e.params as { limit: number }).limit}`;
+  return `${param} key "${shown}" is not valid`;
+}
+
 function messageOf(param: string, e: ErrorObject): string {
+  if (typeof e.propertyName === 'string') return keyMessage(param, e.propertyName, e);
   const allowed = allowedValues(e);
   if (allowed !== undefined) {
     const given = typeof e.data === 'string' ? `, got "${e.data}"` : '';
     return `${param} must be one of ${allowed.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}${given}`;
   }
+  const alternatives = typeAlternatives(e);
+  if (alternatives !== undefined) return `${param} must be ${alternatives}`;
   // An empty string where an id, a name or a code belongs: say so, rather than quote a pattern.
   if (isBlank(e.data) && ['pattern', 'minLength', 'format'].includes(e.keyword)) return `${param} is empty`;
   switch (e.keyword) {
@@ -68,6 +88,8 @@ function messageOf(param: string, e: ErrorObject): string {
       return `${param} must be ${e.keyword === 'maximum' ? 'at most' : 'at least'} ${(e.params as { limit: number }).limit}`;
     case 'maxLength':
       return `${param} must be at most ${(e.params as { limit: number }).limit} characters long`;
+    case 'maxProperties':
+      return `${param} must have at most ${(e.params as { limit: number }).limit} keys`;
     default:
       return `${param} ${e.message ?? 'is not valid'}`;
   }
@@ -95,6 +117,17 @@ export function suggestParameter(name: string, known: readonly string[]): string
   return `known parameters: ${known.join(', ')}`;
 }
 
+/**
+ * Alternatives (anyOf/oneOf) report every branch, then themselves: a branch of the value's own
+ * type that refused it (a string over its length) says most; a value of no branch's type is
+ * better told by the union (a string, a number or a boolean) than by its first branch.
+ */
+function mostSpecific(errors: ErrorObject[]): ErrorObject | undefined {
+  const union = errors.find((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  if (!union) return errors[0];
+  return errors.find((e) => e.instancePath === union.instancePath && e !== union && e.keyword !== 'type' && e.keyword !== 'const') ?? union;
+}
+
 /** Turns Ajv's errors into one ApiError: unknown fields first, then field codes, then the list. */
 export function toApiError(part: string, errors: ErrorObject[]): ApiError {
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
@@ -104,8 +137,7 @@ export function toApiError(part: string, errors: ErrorObject[]): ApiError {
     const known = Object.keys((unknown.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
     return new ApiError('parameter_unknown', `Unknown parameter: ${param}; ${suggestParameter(name, known)}`, { param });
   }
-  // Alternatives (anyOf/oneOf) report every branch; keep the most specific error.
-  const coded = errors.find((e) => typeof (e.parentSchema as Record<string, unknown> | undefined)?.['x-code'] === 'string');
+  const coded = mostSpecific(errors.filter((e) => typeof (e.parentSchema as Record<string, unknown> | undefined)?.['x-code'] === 'string'));
   if (coded) {
     const param = paramOf(part, coded);
     const code = (coded.parentSchema as Record<string, unknown>)['x-code'] as ErrorCode;
