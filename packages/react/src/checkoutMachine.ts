@@ -54,6 +54,8 @@ export interface TopUpProvider {
   name: string;
   /** E.164 prefixes that suggest it from a number. */
   prefixes?: readonly string[];
+  /** The least it takes at once (major units): a smaller shortfall is topped up by this much. */
+  minAmount?: string;
 }
 
 /** The top-up the checkout offers when the wallet holds less than the intent. */
@@ -183,6 +185,12 @@ export function shortfall(needed: string, held: string): string | undefined {
   if (missing <= 0n) return undefined;
   const digits = missing.toString().padStart(scale + 1, '0');
   return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
+/** The larger of two decimal amounts in major units, as written: `atLeast('50', '100')` → `'100'`. */
+export function atLeast(amount: string, minimum: string): string {
+  const scale = Math.max(decimals(amount), decimals(minimum));
+  return scaled(minimum, scale) > scaled(amount, scale) ? minimum : amount;
 }
 
 /** An error with its wait: when the wait ends is kept, so `tick` can count it down. */

@@ -9,6 +9,7 @@ export {
   type CheckoutOptions,
 } from './useCheckout.ts';
 export {
+  atLeast,
   checkoutReducer,
   INITIAL as CHECKOUT_INITIAL,
   suggestProvider,

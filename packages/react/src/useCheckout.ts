@@ -2,6 +2,7 @@ import { type AuthenticatedUser, CaisseError, type MobileMoneyMethod, type OtpCh
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   CLOSED,
+  atLeast,
   type CheckoutError,
   type CheckoutEvent,
   type CheckoutState,
@@ -98,7 +99,7 @@ export function topUpProviders(methods: readonly { type: string }[]): TopUpProvi
   return methods
     .filter((m): m is MobileMoneyMethod => m.type === 'mobile_money')
     .filter((m) => m.available && m.approval === 'phone_prompt')
-    .map((m) => ({ provider: m.provider, name: m.name, prefixes: m.prefixes }));
+    .map((m) => ({ provider: m.provider, name: m.name, prefixes: m.prefixes, minAmount: m.minAmount }));
 }
 
 /** Drives the payment of the provider's intent, one step at a time. */
@@ -261,7 +262,9 @@ export function useCheckout(options: CheckoutOptions = {}): Checkout {
       const phoneNumber = before?.phoneNumber ?? user.phoneNumber;
       const kept = before && choices.some((p) => p.provider === before.provider) ? before.provider : undefined;
       const provider = kept ?? suggestProvider(phoneNumber, choices) ?? (choices[0] as TopUpProvider).provider;
-      const topUp: CheckoutTopUp = { amount: missing, currency: intent.currency, providers: choices, provider, phoneNumber, topup: before?.topup };
+      // The provider refuses less than its minimum: a smaller shortfall is topped up by the minimum.
+      const amount = atLeast(missing, choices.find((p) => p.provider === provider)?.minAmount ?? '0');
+      const topUp: CheckoutTopUp = { amount, currency: intent.currency, providers: choices, provider, phoneNumber, topup: before?.topup };
       return send(gen, { type: 'wallet.short', topUp, ...(error ? { error } : {}) }) ? 'short' : 'unknown';
     },
     [client, readProviders, send],

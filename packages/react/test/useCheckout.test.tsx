@@ -1,7 +1,7 @@
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CaisseProvider, type CheckoutStatus, shortfall, TOPUP_POLL_INTERVAL_MS, TOPUP_WAIT_MS, useCheckout } from '../src/index.ts';
+import { atLeast, CaisseProvider, type CheckoutStatus, shortfall, TOPUP_POLL_INTERVAL_MS, TOPUP_WAIT_MS, useCheckout } from '../src/index.ts';
 import { fakeGateway, REJECTED_NUMBER, SILENT_NUMBER } from './fake-gateway.ts';
 
 function setup(gateway: ReturnType<typeof fakeGateway>, clientSecret = 'ps_good') {
@@ -317,6 +317,18 @@ describe('useCheckout', () => {
       expect(shortfall('0.30', '0.1')).toBe('0.20');
       expect(shortfall('1', '0.99')).toBe('0.01');
       expect(shortfall('999999999999', '0')).toBe('999999999999');
+    });
+
+    it("a shortfall under the provider's minimum is topped up by the minimum, which the provider takes", async () => {
+      expect(atLeast('50', '100')).toBe('100');
+      expect(atLeast('3500', '100')).toBe('3500');
+      expect(atLeast('0.50', '1')).toBe('1');
+      const gateway = fakeGateway({ balance: 4950, mobileMoney: true });
+      const { result } = setup(gateway);
+      await waitFor(() => expect(result.current.status).toBe('ready'));
+      await act(() => result.current.login('+237650000001', 'correct horse'));
+      expect(result.current.status).toBe('topup-offer');
+      expect(result.current.topUp).toMatchObject({ amount: '100', currency: 'XAF', provider: 'mtn_momo' });
     });
 
     it('reads the wallet after sign-in and offers the missing amount before any code is sent', async () => {

@@ -797,7 +797,7 @@ describe('balance, statement and payouts from the dashboard', () => {
     // More than available (pending money cannot be paid out), or a currency without balance: 409.
     const over = expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, amount: '4926' }), 409, 'balance_insufficient');
     expect(over.detail).toContain('4925 XAF');
-    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, currency: 'EUR', amount: '1' }), 409, 'balance_insufficient');
+    expectProblem(await send('POST', '/dashboard/api/test/payouts', s, { ...body, currency: 'EUR', amount: '1' }), 400, 'currency_unsupported');
     // No live connector on this server: 503, nothing else.
     expectProblem(await send('POST', '/dashboard/api/live/payouts', s, body), 503, 'provider_unavailable');
     expect((await send('GET', '/dashboard/api/test/payouts', s)).json()).toMatchObject({ data: [], hasMore: false });

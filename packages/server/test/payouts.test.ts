@@ -286,7 +286,17 @@ describe('payouts', () => {
     }
     expect(await balance(m)).toMatchObject({ balances: [{ currency: 'XAF', available: '985' }] });
     expect((await payout(m, { amount: '986' })).json()).toMatchObject({ status: 409, code: 'balance_insufficient' });
-    expect((await payout(m, { amount: '1.00', currency: 'EUR' })).json()).toMatchObject({ status: 409, code: 'balance_insufficient' });
+    // What MTN cannot send is refused before the money leaves available: another currency, an
+    // amount outside its bounds, a number it does not serve.
+    expect((await payout(m, { amount: '1.00', currency: 'EUR' })).json()).toMatchObject({ status: 400, code: 'currency_unsupported' });
+    expect((await payout(m, { amount: '99' })).json()).toMatchObject({ status: 400, code: 'amount_out_of_bounds', param: 'amount' });
+    expect((await payout(m, { destination: { provider: 'mtn_momo', phoneNumber: '+2376701' } })).json()).toMatchObject({
+      status: 400,
+      code: 'phone_invalid',
+      param: 'destination.phoneNumber',
+    });
+    expect((await payout(m, { destination: { provider: 'mtn_momo', phoneNumber: '+237690000059' } })).json()).toMatchObject({ code: 'phone_invalid' });
+    expect(await balance(m)).toMatchObject({ balances: [{ currency: 'XAF', available: '985' }] });
     const ok = (await payout(m, { amount: '985', description: 'é'.repeat(160) })).json() as { id: string; status: string };
     expect(ok.status).toBe('PENDING');
     const other = await createMerchant(ctx, 'Nosy');
@@ -332,7 +342,7 @@ describe('payouts', () => {
     await expect.poll(async () => (await readPayout(m, created.id)).status, { interval: 20, timeout: 5000 }).toBe('PAID');
     expect((await call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(m), {})).statusCode).toBe(201);
     expect(xaf(await balance(m))).toMatchObject({ available: '-985' });
-    expect((await payout(m, { amount: '1' })).json()).toMatchObject({ status: 409, code: 'balance_insufficient' });
+    expect((await payout(m, { amount: '100' })).json()).toMatchObject({ status: 409, code: 'balance_insufficient' });
 
     const schedule = await call(ctx.app, 'PUT', '/payout-schedule', sk(m), { interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: PAYEE } });
     expect(schedule.statusCode, schedule.body).toBe(200);
@@ -367,6 +377,33 @@ describe('payouts', () => {
     await ctx.services.payouts.runDueSchedules();
     expect(((await call(ctx.app, 'GET', '/payouts', sk(m))).json() as { data: { method: string }[] }).data).toMatchObject([{ method: 'scheduled' }]);
     await providerDecides();
+    await call(ctx.app, 'PUT', '/payout-schedule', sk(m), { interval: 'manual' });
+    await expectLedgerClean(ctx);
+  });
+
+  it("a scheduled payout is at most what the provider sends at once; the rest goes at the next run, and a remainder under its minimum waits", async () => {
+    const m = await merchantWithDelay('Large schedule shop', 0);
+    await ctx.services.merchants.setFees(m.merchantId, 0, {});
+    await pay(m, '600000');
+    await pay(m, '50');
+    await ctx.services.balances.settleDue();
+    const put = await call(ctx.app, 'PUT', '/payout-schedule', sk(m), { interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: PAYEE } });
+    expect(put.statusCode, put.body).toBe(200);
+    const amounts = async () => ((await call(ctx.app, 'GET', '/payouts', sk(m))).json() as { data: { amount: string }[] }).data.map((p) => p.amount);
+    ctx.clock.advance(DAY);
+    await ctx.services.payouts.runDueSchedules();
+    expect(await amounts()).toEqual(['500000']);
+    await providerDecides();
+    ctx.clock.advance(DAY);
+    await ctx.services.payouts.runDueSchedules();
+    expect(await amounts()).toEqual(['100050', '500000']);
+    await providerDecides();
+    await pay(m, '99');
+    await ctx.services.balances.settleDue();
+    ctx.clock.advance(DAY);
+    await ctx.services.payouts.runDueSchedules();
+    expect(await amounts()).toHaveLength(2);
+    expect(xaf(await balance(m))).toMatchObject({ available: '99' });
     await call(ctx.app, 'PUT', '/payout-schedule', sk(m), { interval: 'manual' });
     await expectLedgerClean(ctx);
   });

@@ -39,7 +39,7 @@ afterAll(async () => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
-const OK_NUMBER = '+46733123459';
+const OK_NUMBER = '+237650000059';
 const FAILS = '+237650000103';
 const NEVER_ANSWERS = '+237650000102';
 const DAY_1 = { provider: 'mtn_momo', from: '2026-11-01', to: '2026-11-01', mode: 'test' as const };

@@ -22,7 +22,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const SUCCESS = '+46733123459';
+const SUCCESS = '+237650000059';
 const topup = (user: TestUser, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   call(ctx.app, 'POST', '/wallet/topups', { ...user.creds, headers }, { amount: '5000', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS, ...body });
 const read = async (user: TestUser, id: string) =>
@@ -187,14 +187,25 @@ describe('top-ups', () => {
     await problem({ amount: '0' }, 400, 'amount_invalid');
     await problem({ currency: 'GBP' }, 400, 'currency_unsupported');
     await problem({ extra: true }, 400, 'parameter_unknown');
+    // What the provider itself cannot take is refused before anything is stored, as for a charge:
+    // a number it does not serve (too short, another network), a currency or amount outside its bounds.
+    await problem({ phoneNumber: '+2376701' }, 400, 'phone_invalid');
+    await problem({ provider: 'orange_money', phoneNumber: '+237690000059' }, 400, 'provider_unsupported');
+    await problem({ provider: 'wave', phoneNumber: '+221770000059', currency: 'XOF' }, 400, 'provider_unsupported');
+    await problem({ phoneNumber: '+237690000059' }, 400, 'phone_invalid');
+    await problem({ currency: 'XOF', amount: '1000' }, 400, 'currency_unsupported');
+    await problem({ currency: 'EUR', amount: '10.00' }, 400, 'currency_unsupported');
+    await problem({ amount: '99' }, 400, 'amount_out_of_bounds');
+    await problem({ amount: '500001' }, 400, 'amount_out_of_bounds');
+    expect(await ctx.deps.db.selectFrom('topups').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
     expect(
       (await call(ctx.app, 'POST', '/wallet/topups', { apiKey: m.apiKey }, { amount: '1', currency: 'XAF', provider: 'mtn_momo', phoneNumber: SUCCESS }))
         .statusCode,
     ).toBe(401);
     const silent = '+237650000102';
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(((await topup(user, { amount: '10', phoneNumber: silent })).json() as { id: string }).id);
-    await problem({ amount: '10', phoneNumber: silent }, 422, 'limit_exceeded');
+    for (let i = 0; i < 5; i++) ids.push(((await topup(user, { amount: '100', phoneNumber: silent })).json() as { id: string }).id);
+    await problem({ amount: '100', phoneNumber: silent }, 422, 'limit_exceeded');
     const other = await newUser(ctx, m);
     expect((await call(ctx.app, 'GET', `/wallet/topups/${ids[0]}`, other.creds)).statusCode).toBe(404);
     const list = (await call(ctx.app, 'GET', '/wallet/topups?limit=2', user.creds)).json() as { data: { id: string }[]; hasMore: boolean };

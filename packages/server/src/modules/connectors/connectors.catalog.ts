@@ -1,6 +1,7 @@
 import type { Country } from '../../platform/countries.ts';
-import type { Currency } from '../../platform/money.ts';
-import type { ProviderDescription } from './connectors.description.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { type Currency, formatAmount } from '../../platform/money.ts';
+import { checkAmountBounds, type ProviderDescription } from './connectors.description.ts';
 import { lookupNumber, prefixesOf } from './connectors.numbering.ts';
 import { isProviderName, PROVIDER_DESCRIPTIONS, PROVIDER_NAMES, type ProviderName } from './connectors.registry.ts';
 
@@ -52,5 +53,40 @@ export function suggestProvider(e164: string, among?: readonly string[]): Provid
   return PROVIDER_NAMES.find((name) => {
     const d = PROVIDER_DESCRIPTIONS[name];
     return d.network === info.operator && d.countries.includes(info.country) && (among === undefined || among.includes(name));
+  });
+}
+
+/** Where a refused field sits in the caller's body (`destination.phoneNumber` for a payout). */
+export interface MovementParams {
+  phoneNumber: string;
+  currency?: string;
+  amount?: string;
+}
+
+/**
+ * The 400 that refuses a money movement the provider cannot make, checked before anything is
+ * stored or asked of it: a number it does not serve (`phone_invalid`), a currency it does not
+ * take (`currency_unsupported`), an amount outside its bounds (`amount_out_of_bounds`). Top-ups
+ * and payouts are refused here as a direct charge is, rather than accepted and failed later.
+ */
+export function assertProviderTakes(
+  description: ProviderDescription,
+  movement: { phoneNumber: string; currency: Currency; amount: bigint },
+  params: MovementParams,
+): void {
+  const { displayName } = description;
+  if (!servesNumber(description, movement.phoneNumber)) {
+    throw new ApiError('phone_invalid', `${displayName} does not serve ${movement.phoneNumber}`, { param: params.phoneNumber });
+  }
+  const check = checkAmountBounds(description, movement.currency, movement.amount);
+  if (check.ok) return;
+  if (check.reason === 'currency_unsupported') {
+    const taken = Object.keys(description.limits).join(', ');
+    throw new ApiError('currency_unsupported', `${displayName} does not move ${movement.currency}; it takes ${taken}`, { param: params.currency ?? 'currency' });
+  }
+  const currency = movement.currency;
+  const range = check.bounds ? ` (${formatAmount(check.bounds.min, currency)}–${formatAmount(check.bounds.max, currency)} ${currency})` : '';
+  throw new ApiError('amount_out_of_bounds', `${displayName} does not take ${formatAmount(movement.amount, currency)} ${currency}${range}`, {
+    param: params.amount ?? 'amount',
   });
 }

@@ -70,7 +70,15 @@ export {
   type TestNumber,
 } from './connectors.description.ts';
 export { PROVIDER_DESCRIPTIONS } from './connectors.registry.ts';
-export { describeProvider, providerDescriptions, providerPrefixes, providersServing, servesNumber, suggestProvider } from './connectors.catalog.ts';
+export {
+  assertProviderTakes,
+  describeProvider,
+  providerDescriptions,
+  providerPrefixes,
+  providersServing,
+  servesNumber,
+  suggestProvider,
+} from './connectors.catalog.ts';
 export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
 export { TEST_NUMBER_OUTCOMES, testNumbers } from './connectors.testnumbers.ts';
 export { formatProvidersReport, type HealthReading, parseProviderHealth, type ProviderReport, providersReport } from './connectors.report.ts';

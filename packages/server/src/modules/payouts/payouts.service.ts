@@ -20,6 +20,9 @@ import {
   FIRST_POLL_DELAY_MS,
   isProviderName,
   newReference,
+  assertProviderTakes,
+  PROVIDER_DESCRIPTIONS,
+  servesNumber,
 } from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
 import { type PayoutRow, type PayoutScheduleRow, type PayoutThresholdRow, payoutsRepository as repo, REVIEW_REJECTED } from './payouts.repository.ts';
@@ -122,7 +125,7 @@ export function createPayoutsService(
   const log = collaborators.logger;
   const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
 
-  function checkDestination(mode: KeyMode, d: { provider: string; phoneNumber: string }): void {
+  function checkDestination(mode: KeyMode, d: { provider: string; phoneNumber: string }, money?: { currency: Currency; amount: bigint }): void {
     const senders = providerDescriptions()
       .filter((p) => p.capabilities.disburse)
       .map((p) => p.name);
@@ -141,6 +144,11 @@ export function createPayoutsService(
     }
     if (!connectorFor(mode, d.provider))
       throw new ApiError('provider_unavailable', `${d.provider} is not configured for ${mode} mode on this server`, { param: 'destination.provider' });
+    // A schedule is saved without an amount: its number is checked now, its amounts when it runs.
+    const description = PROVIDER_DESCRIPTIONS[d.provider];
+    if (money) assertProviderTakes(description, { phoneNumber: d.phoneNumber, ...money }, { phoneNumber: 'destination.phoneNumber' });
+    else if (!servesNumber(description, d.phoneNumber))
+      throw new ApiError('phone_invalid', `${description.displayName} does not serve ${d.phoneNumber}`, { param: 'destination.phoneNumber' });
   }
 
   /**
@@ -271,7 +279,7 @@ export function createPayoutsService(
     async create(merchant: Caller, body: CreatePayoutBody, answer?: IdempotentAnswer): Promise<Payout> {
       const currency = assertCurrency(body.currency);
       const amount = parseAmount(body.amount, currency);
-      checkDestination(merchant.mode, body.destination);
+      checkDestination(merchant.mode, body.destination, { currency, amount });
       checkDescription(body.destination.provider, body.description);
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const row = await db.transaction().execute(async (tx) => {
@@ -369,9 +377,15 @@ export function createPayoutsService(
             log?.warn({ merchant: s.merchant_id, mode: s.mode }, 'payout schedule skipped: its destination cannot be paid');
             continue;
           }
-          for (const { currency, amount } of await balances.availableMinor(scope, tx)) {
+          const limits = isProviderName(s.provider) ? PROVIDER_DESCRIPTIONS[s.provider].limits : {};
+          for (const { currency, amount: available } of await balances.availableMinor(scope, tx)) {
             const minimum = BigInt(s.minimum[currency] ?? '1');
-            if (amount <= 0n || amount < minimum) continue;
+            if (available <= 0n || available < minimum) continue;
+            // One payout is at most what the provider moves at once; the rest waits for the next run.
+            const bounds = limits[currency];
+            if (bounds === undefined) continue;
+            const amount = available > bounds.max ? bounds.max : available;
+            if (amount < bounds.min) continue;
             try {
               rows.push(
                 await createInTx(tx, scope, { amount, currency, provider: s.provider, phoneNumber: s.phone_number, description: null, method: 'scheduled' }),

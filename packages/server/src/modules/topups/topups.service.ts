@@ -14,8 +14,10 @@ import {
   paymentRequestOf,
   storeOf,
   FIRST_POLL_DELAY_MS,
+  assertProviderTakes,
   describeProvider,
   isProviderName,
+  PROVIDER_DESCRIPTIONS,
   PROVIDER_NAMES,
   newReference,
 } from '../connectors/index.ts';
@@ -160,9 +162,19 @@ export function createTopupsService(
           param: 'phoneNumber',
         });
       }
+      // A top-up has no page to send the payer to: the providers that prompt on the phone only.
+      if (PROVIDER_DESCRIPTIONS[body.provider].approval !== 'phone_prompt') {
+        const prompting = PROVIDER_NAMES.filter((name) => PROVIDER_DESCRIPTIONS[name].approval === 'phone_prompt');
+        throw new ApiError(
+          'provider_unsupported',
+          `${PROVIDER_DESCRIPTIONS[body.provider].displayName} is approved on its own page, which a top-up cannot show; top-ups go through ${prompting.join(', ')}`,
+          { param: 'provider' },
+        );
+      }
       if (!lifecycle.connectorFor(merchant.mode, body.provider)) {
         throw new ApiError('provider_unavailable', `${body.provider} is not configured for ${merchant.mode} mode on this server`, { param: 'provider' });
       }
+      assertProviderTakes(PROVIDER_DESCRIPTIONS[body.provider], { phoneNumber: body.phoneNumber, currency, amount }, { phoneNumber: 'phoneNumber' });
       const now = clock.now();
       const row = await db.transaction().execute(async (tx) => {
         // One customer's top-ups queue here, so the pending limit holds under concurrency.
