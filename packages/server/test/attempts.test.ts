@@ -160,7 +160,9 @@ describe('direct mobile-money payments', () => {
   it('bad input: session token, provider, number, bounds, state; Idempotency-Key replays', async () => {
     const intent = await createIntent(ctx, m);
     const body = { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: mtn() } };
-    expect((await call(ctx.app, 'POST', '/charge', pk(m), body)).json()).toMatchObject({ status: 401, code: 'access_token_missing' });
+    const bare = (await call(ctx.app, 'POST', '/charge', pk(m), body)).json();
+    expect(bare).toMatchObject({ status: 401, code: 'access_token_missing' });
+    expect(bare.detail).toContain('x-session-token');
     const other = await createIntent(ctx, m);
     expect((await call(ctx.app, 'POST', '/charge', { ...pk(m), headers: { 'x-session-token': other.sessionToken } }, body)).json()).toMatchObject({
       status: 401,
@@ -175,6 +177,28 @@ describe('direct mobile-money payments', () => {
     const canceled = await createIntent(ctx, m);
     await call(ctx.app, 'POST', `/gateway/${canceled.id}/cancel`, sk(m));
     expect((await pay(canceled, mtn())).json()).toMatchObject({ status: 409, code: 'intent_state_invalid' });
+    // A currency the provider does not move is named as such, not as an amount out of bounds.
+    const euros = await createIntent(ctx, m, { amount: '10.00', currency: 'EUR' });
+    expect((await pay(euros, mtn())).json()).toMatchObject({ status: 400, code: 'currency_unsupported' });
+    // A provider that does not serve the merchant's country (Wave, in Senegal), or that the
+    // merchant's settings leave out in this mode, is not offered: refused, nothing sent.
+    expect((await pay(intent, '+221770000000', { provider: 'wave' })).json()).toMatchObject({
+      status: 400,
+      code: 'provider_unsupported',
+      param: 'paymentMethod.provider',
+    });
+    const only = await createMerchant(ctx, 'MTN only shop');
+    expect((await call(ctx.app, 'PUT', '/payment-methods/settings', sk(only), { providers: ['mtn_momo'] })).statusCode).toBe(200);
+    const offered = await createIntent(ctx, only);
+    const orange = await call(
+      ctx.app,
+      'POST',
+      '/charge',
+      { ...pk(only), headers: { 'x-session-token': offered.sessionToken } },
+      { intentionId: offered.id, paymentMethod: { type: 'mobile_money', provider: 'orange_money', phoneNumber: '+237690000000' } },
+    );
+    expect(orange.json()).toMatchObject({ status: 400, code: 'provider_unsupported' });
+    expect((await call(ctx.app, 'GET', `/gateway/${offered.id}`, sk(only))).json()).toMatchObject({ status: 'PENDING', attempts: 0 });
 
     const phone = mtn();
     const first = await pay(intent, phone, { headers: { 'idempotency-key': 'mm-1' } });
@@ -298,5 +322,20 @@ describe('direct mobile-money payments', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     ctx.clock.advance(11 * MINUTE);
     await ctx.services.attempts.drain();
+  });
+
+  it('a charge refused before any prompt (the intent canceled, the amount out of bounds) does not count toward the number', async () => {
+    const phone = mtn();
+    const canceled = await createIntent(ctx, m);
+    await call(ctx.app, 'POST', `/gateway/${canceled.id}/cancel`, sk(m));
+    const big = await createIntent(ctx, m, { amount: '900000' });
+    for (let i = 0; i < 3; i++) {
+      expect((await pay(canceled, phone)).json()).toMatchObject({ code: 'intent_state_invalid' });
+      expect((await pay(big, phone)).json()).toMatchObject({ code: 'amount_out_of_bounds' });
+    }
+    const paid = await createIntent(ctx, m);
+    expect((await pay(paid, phone)).statusCode).toBe(202);
+    await later();
+    await expect.poll(async () => (await read(paid.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
   });
 });

@@ -18,6 +18,7 @@ import {
   type ConnectorSource,
   createProviderLifecycle,
   type Decision,
+  assertProviderTakes,
   describeProvider,
   FIRST_POLL_DELAY_MS,
   newReference,
@@ -171,13 +172,16 @@ export function createAttemptsService(
   collaborators: {
     ledger: LedgerService;
     balances: Pick<BalancesService, 'availableOn' | 'recordCharge' | 'reserveFor'>;
-    intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition' | 'sessionOwner'>;
+    intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition' | 'sessionOwner' | 'retrieveRow'>;
     connectors: ConnectorSource;
     /** Returns a late payment to the payer. */
     refunds: Pick<MobileRefunds, 'returnLatePayment' | 'start'>;
     /** The merchant's settings at settle time (fees, settlement delay, pinned version). */
     merchantTerms: (merchantId: string, tx: Tx) => Promise<Pick<MerchantContext, 'fees' | 'settlementDelayDays' | 'pinnedVersion' | 'reserve'>>;
-    /** The operator's cap on the merchant's methods (the methods module): 403 `payment_method_not_allowed`. */
+    /**
+     * The merchant's offer (the methods module): 403 `payment_method_not_allowed` for a provider
+     * the operator's cap leaves out, 400 `provider_unsupported` for one the merchant does not offer.
+     */
     methodCaps?: { checkProvider(scope: Scope, provider: ProviderName): Promise<void> };
     logger?: Logger;
   },
@@ -186,6 +190,17 @@ export function createAttemptsService(
   const { ledger, balances, intents, connectors, merchantTerms, refunds } = collaborators;
   const log = collaborators.logger;
   const throttle = createThrottle(deps);
+
+  /** Why an intent in this state cannot be charged now, or undefined when it can (PENDING, not due). */
+  function refusalOfState(intent: IntentRow): ApiError | undefined {
+    if (intent.status === 'EXPIRED' || (intent.status === 'PENDING' && isDue(intent.expires_at, clock.now())))
+      return new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
+    if (intent.status === 'PROCESSING')
+      return new ApiError('attempt_in_progress', 'An attempt of this intent is waiting for the provider; wait for its outcome', { param: 'intentionId' });
+    if (intent.status !== 'PENDING')
+      return new ApiError('intent_state_invalid', `An intent that is ${intent.status} cannot be charged`, { extra: { intentStatus: intent.status } });
+    return undefined;
+  }
 
   function intentView(row: IntentRow, attempts: AttemptRow[]): ProcessingIntent {
     const direct = directPaymentOf(attempts);
@@ -379,6 +394,18 @@ export function createAttemptsService(
       if (health !== undefined && !health.available(provider)) throw unavailable();
       // Counted before anything is asked of the provider: a charge refused further on counts as well.
       await throttle.beginAll([{ subject: `charge-intent:${body.intentionId}`, rule: CHARGES_PER_INTENT_HOUR }]);
+      // What refuses the charge from the intent as stored is found before the number's prompt
+      // limits count: a prompt never sent must not cost the payer one of their three. The locked
+      // read below decides again; an expired intent goes on to it, which records the expiry.
+      const seen = await intents.retrieveRow({ merchantId: merchant.merchantId, mode: merchant.mode }, body.intentionId);
+      if (!seen) throw new ApiError('not_found', `No payment intent ${body.intentionId}`, { param: 'intentionId' });
+      const stateRefusal = refusalOfState(seen);
+      if (stateRefusal && stateRefusal.code !== 'intent_expired') throw stateRefusal;
+      assertProviderTakes(
+        description,
+        { phoneNumber, currency: seen.currency as Currency, amount: seen.amount_minor },
+        { phoneNumber: 'paymentMethod.phoneNumber', amount: 'amount', currency: 'currency' },
+      );
       await throttle.beginAll([
         { subject: `prompt-10m:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_10_MIN },
         { subject: `prompt-day:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_DAY },
@@ -391,11 +418,10 @@ export function createAttemptsService(
         const locked = await intents.lockForChange(tx, scope, body.intentionId);
         if (!locked) throw new ApiError('not_found', `No payment intent ${body.intentionId}`, { param: 'intentionId' });
         const intent = await intents.expireIfDue(tx, locked, merchant.pinnedVersion);
-        if (intent.status === 'EXPIRED') return new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
-        if (intent.status === 'PROCESSING')
-          throw new ApiError('attempt_in_progress', 'An attempt of this intent is waiting for the provider; wait for its outcome', { param: 'intentionId' });
-        if (intent.status !== 'PENDING')
-          throw new ApiError('intent_state_invalid', `An intent that is ${intent.status} cannot be charged`, { extra: { intentStatus: intent.status } });
+        const refused = refusalOfState(intent);
+        // The expiry just recorded commits, and so does this answer to it.
+        if (refused?.code === 'intent_expired') return refused;
+        if (refused) throw refused;
         assertWithinBounds(description, intent.currency as Currency, intent.amount_minor);
         const earlier = await repo.listForIntent(tx, intent.id);
         if (earlier.length >= MAX_PAYMENT_ATTEMPTS)

@@ -198,10 +198,28 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
       });
     },
 
-    /** 403 `payment_method_not_allowed` when the operator's cap leaves this provider out. */
+    /**
+     * Whether a charge may go through `provider`, as `GET /payment-methods` offers it: 403
+     * `payment_method_not_allowed` when the operator's cap leaves it out; 400
+     * `provider_unsupported` when the merchant's settings leave it out in this mode, or it does
+     * not serve the merchant's country.
+     */
     async checkProvider(scope: Scope, provider: ProviderName): Promise<void> {
       const offer = await offerOf(scope);
-      if (!isAllowed(offer, provider)) throw notAllowed(describeProvider(provider)?.displayName ?? provider, 'paymentMethod.provider');
+      const name = describeProvider(provider)?.displayName ?? provider;
+      if (!isAllowed(offer, provider)) throw notAllowed(name, 'paymentMethod.provider');
+      if (offer.chosen !== undefined && !offer.chosen.includes(provider))
+        throw new ApiError('provider_unsupported', `This merchant does not offer ${name} in ${scope.mode} mode; use a method GET /payment-methods lists`, {
+          param: 'paymentMethod.provider',
+        });
+      if (!describeProvider(provider)?.countries.includes(offer.country))
+        throw new ApiError(
+          'provider_unsupported',
+          `${name} does not serve this merchant's country (${offer.country}); use a method GET /payment-methods lists`,
+          {
+            param: 'paymentMethod.provider',
+          },
+        );
     },
 
     /** The operator's cap in one mode. */

@@ -133,7 +133,15 @@ export function registerAuth(
     reply.header('pay-version', request.apiVersion);
     if (kind !== 'user') return undefined;
     if (!token && request.routeOptions.config.payerSession === true && single(request.headers['x-session-token']) !== undefined) return undefined;
-    if (!token) throw new ApiError('access_token_missing', 'Send the user access token in Authorization: Bearer <token>');
+    if (!token) {
+      // Credentials are checked before the body is read: name both ways such a route may be called.
+      if (request.routeOptions.config.payerSession === true)
+        throw new ApiError(
+          'access_token_missing',
+          "Send the customer's access token in Authorization: Bearer <token> to pay from the wallet, or the intent's session token in x-session-token to pay by mobile money",
+        );
+      throw new ApiError('access_token_missing', 'Send the user access token in Authorization: Bearer <token>');
+    }
     const verifier = verifyAccessToken();
     if (!verifier) throw new ApiError('access_token_invalid', 'User access tokens are not accepted by this server');
     return verifier(token, merchant).then((user) => {
