@@ -381,7 +381,7 @@ describe('payouts', () => {
     await expectLedgerClean(ctx);
   });
 
-  it("a scheduled payout is at most what the provider sends at once; the rest goes at the next run, and a remainder under its minimum waits", async () => {
+  it('a scheduled payout is at most what the provider sends at once; the rest goes at the next run, and a remainder under its minimum waits', async () => {
     const m = await merchantWithDelay('Large schedule shop', 0);
     await ctx.services.merchants.setFees(m.merchantId, 0, {});
     await pay(m, '600000');

@@ -195,6 +195,44 @@ describe('refunds of direct mobile-money payments', () => {
     await ctx.deps.db.updateTable('payment_attempts').set({ provider: 'mtn_momo' }).where('intent_id', '=', intent.id).execute();
   });
 
+  it('a success the provider reports after the 15 minutes this side waited is returned to the payer too (late_payment)', async () => {
+    const phone = mtn('102');
+    const intent = await createIntent(ctx, m, { expiresIn: 3600 });
+    const started = await call(
+      ctx.app,
+      'POST',
+      '/charge',
+      { ...pk(m), headers: { 'x-session-token': intent.sessionToken } },
+      { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: phone } },
+    );
+    expect(started.statusCode, started.body).toBe(202);
+    await later();
+    // The provider never answers: after 15 minutes the attempt fails and the intent may be paid again.
+    await later(16 * MINUTE);
+    expect(await read(intent.id)).toMatchObject({ status: 'PENDING', attempts: [{ status: 'FAILED', failureCode: 'approval_timeout' }] });
+    const before = await pending();
+    // Then it says the payer approved after all, and calls back (twice: the second changes nothing).
+    const [collection] = sandbox.requests().filter((r) => r.kind === 'collection' && r.partyId === phone.slice(1));
+    sandbox.override(collection?.referenceId ?? '', { status: 'SUCCESSFUL' });
+    expect(sandbox.callBack(collection?.referenceId ?? '')).toBe(true);
+    await later();
+    expect(sandbox.callBack(collection?.referenceId ?? '')).toBe(true);
+    await later();
+    const [back] = transfersTo(phone);
+    expect(back).toMatchObject({ amount: '5000' });
+    sandbox.override(back?.referenceId ?? '', { status: 'SUCCESSFUL' });
+    await later();
+    await later();
+    expect((await read(intent.id)).attempts[0]).toMatchObject({ status: 'SUCCEEDED', late: true, failureCode: null });
+    const refunds = await ctx.deps.db.selectFrom('mobile_money_refunds').selectAll().where('intent_id', '=', intent.id).execute();
+    expect(refunds).toMatchObject([{ reason: 'late_payment', status: 'SUCCEEDED', amount_minor: 5000n }]);
+    expect(transfersTo(phone)).toHaveLength(1);
+    // The intent is untouched and the merchant's balance never saw the money.
+    expect(await read(intent.id)).toMatchObject({ status: 'PENDING', amountRefunded: '0' });
+    expect(await pending()).toBe(before);
+    await expectLedgerClean(ctx);
+  });
+
   it('a success the intent can no longer take is returned to the payer once (late_payment), never from the merchant', async () => {
     const phone = mtn('102');
     const intent = await createIntent(ctx, m);

@@ -60,6 +60,13 @@ const PROMPTS_PER_NUMBER_10_MIN = limit(3, 10 * MINUTE, 'to this phone number');
 const PROMPTS_PER_NUMBER_DAY = limit(20, DAY, 'to this phone number today');
 const CHARGES_PER_INTENT_HOUR = limit(10, HOUR, 'for this intent');
 
+/**
+ * Failures this side decided without the provider's word (it never answered in time, or never
+ * had the request): a success it reports later is still a payment to return. A lost page
+ * (PAGE_LOST) is not one: its attempt stays decided (decision 0038).
+ */
+const GAVE_UP_REASONS: ReadonlySet<string> = new Set(['TIMEOUT', 'NOT_SUBMITTED']);
+
 /** The provider's reason as one of the specification's failure codes. */
 export function failureCodeOf(reason: string): string {
   switch (reason) {
@@ -234,12 +241,16 @@ export function createAttemptsService(
         ledger.collectionAccounts(tx, { ...scope, provider: seen.provider, currency }),
         merchantTerms(seen.merchant_id, tx),
       ]);
-      if (!attempt || attempt.status !== 'PENDING') return;
+      if (!attempt) return;
+      const paid = decision.status === 'SUCCESSFUL' && decision.amount === attempt.amount_minor && decision.currency === attempt.currency;
+      // The provider reports a success after this side stopped waiting for it (and told the
+      // merchant the attempt failed): the payer's money, returned to them as any late payment.
+      const paidAfterGivingUp = paid && attempt.status === 'FAILED' && GAVE_UP_REASONS.has(attempt.failure_reason ?? '');
+      if (attempt.status !== 'PENDING' && !paidAfterGivingUp) return;
       if (!intent) throw new Error(`attempt ${id} without its intent`);
       const now = clock.now();
       /** The intent's direct payment with this attempt decided, as the event shows it. */
       const directWith = (decided: AttemptRow) => directPaymentOf(attempts.map((a) => (a.id === decided.id ? decided : a)));
-      const paid = decision.status === 'SUCCESSFUL' && decision.amount === attempt.amount_minor && decision.currency === attempt.currency;
       if (!paid) {
         const reason = decision.status === 'FAILED' ? decision.reason : 'AMOUNT_MISMATCH';
         if (decision.status === 'SUCCESSFUL')
@@ -265,12 +276,14 @@ export function createAttemptsService(
         });
         return undefined;
       }
-      if (intent.status !== 'PROCESSING') {
+      if (intent.status !== 'PROCESSING' || paidAfterGivingUp) {
         // Paid, but the intent can no longer take it: the money is the payer's, returned to them
         // (a late_payment refund), never through the merchant's balance.
         const late = await repo.update(tx, id, {
           status: 'SUCCEEDED',
           late: true,
+          failure_code: null,
+          failure_reason: null,
           provider_transaction_id: decision.providerTransactionId ?? null,
           completed_at: now,
           updated_at: now,

@@ -82,7 +82,9 @@ export function assertProviderTakes(
   if (check.ok) return;
   if (check.reason === 'currency_unsupported') {
     const taken = Object.keys(description.limits).join(', ');
-    throw new ApiError('currency_unsupported', `${displayName} does not move ${movement.currency}; it takes ${taken}`, { param: params.currency ?? 'currency' });
+    throw new ApiError('currency_unsupported', `${displayName} does not move ${movement.currency}; it takes ${taken}`, {
+      param: params.currency ?? 'currency',
+    });
   }
   const currency = movement.currency;
   const range = check.bounds ? ` (${formatAmount(check.bounds.min, currency)}–${formatAmount(check.bounds.max, currency)} ${currency})` : '';

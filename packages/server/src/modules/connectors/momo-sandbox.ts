@@ -172,6 +172,12 @@ export interface MomoSandbox {
   setFaults(faults: Partial<SandboxFaults>): SandboxFaults;
   requests(): SandboxRequestView[];
   override(referenceId: string, change: SandboxOverride): SandboxRequestView | undefined;
+  /**
+   * Sends a request's callback now, with what a status read would answer (its override
+   * included): a provider that decides after the receiver stopped waiting. False without a
+   * callback URL. `tick()` waits for it.
+   */
+  callBack(referenceId: string): boolean;
   /** Loses a request, as a provider that dropped it would: `404 RESOURCE_NOT_FOUND` from then on. */
   forget(referenceId: string): boolean;
   /** Moves the sandbox's own time forward (on top of its clock). */
@@ -467,6 +473,13 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     return view(r);
   }
 
+  function callBackOne(referenceId: string): boolean {
+    const r = store.get(referenceId.toLowerCase());
+    if (r?.callbackUrl === undefined) return false;
+    track(deliver(r, r.callbackUrl));
+    return true;
+  }
+
   function forgetOne(referenceId: string): boolean {
     const r = store.get(referenceId.toLowerCase());
     if (r === undefined) return false;
@@ -562,6 +575,7 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     },
     requests: () => [...store.values()].sort((a, b) => a.createdAt - b.createdAt).map(view),
     override: overrideOne,
+    callBack: callBackOne,
     forget: forgetOne,
     advance(ms) {
       offset += ms;
