@@ -46,7 +46,7 @@ describe('refunds', () => {
       amount: '5000',
       currency: 'XAF',
       intentId,
-      status: 'succeeded',
+      status: 'SUCCEEDED',
       reason: 'requested_by_customer',
       createdAt: ctx.clock.now().toISOString(),
     });

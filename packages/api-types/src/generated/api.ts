@@ -635,7 +635,7 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
-                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
                                 id: string;
@@ -811,7 +811,7 @@ export interface paths {
                                     /** @enum {string} */
                                     object: "refund";
                                     reason: string | null;
-                                    status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                    status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 };
                             };
                             id: string;
@@ -1380,7 +1380,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
-                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                            status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
                 };
@@ -1400,7 +1400,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
-                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                            status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
                 };

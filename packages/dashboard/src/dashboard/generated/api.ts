@@ -485,7 +485,7 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
-                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
                                 id: string;
@@ -697,7 +697,7 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
-                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
                                 id: string;
@@ -2119,7 +2119,7 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
-                                        status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                        status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
                                 id: string;
@@ -2239,7 +2239,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "refund";
                                 reason: string | null;
-                                status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
                         };
                     };
@@ -2402,7 +2402,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
-                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                            status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
                 };
@@ -2422,7 +2422,7 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
-                            status: "succeeded" | "PENDING" | "SUCCEEDED" | "FAILED";
+                            status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
                 };

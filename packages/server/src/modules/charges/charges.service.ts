@@ -30,7 +30,7 @@ export function refundView(r: RefundRow): Refund {
     amount: formatAmount(r.amount_minor, r.currency as Currency),
     currency: r.currency,
     intentId: r.intent_id,
-    status: 'succeeded',
+    status: 'SUCCEEDED',
     reason: r.reason,
     createdAt: r.created_at.toISOString(),
   };
@@ -44,9 +44,9 @@ export function stateInvalid(status: string, doing: string): ApiError {
   return new ApiError('intent_state_invalid', `An intent that is ${status} cannot be ${doing}`, { extra: { intentStatus: status } });
 }
 
-/** 201 for a wallet payment's refund (done), 202 for one the provider still has to make. */
+/** 201 for a refund already done (a wallet payment's), 202 for one the provider still has to make. */
 export function refundStatusCode(refund: Refund): 201 | 202 {
-  return refund.status === 'succeeded' ? 201 : 202;
+  return refund.status === 'SUCCEEDED' ? 201 : 202;
 }
 
 /** What a refund asks for (default: all that is `left`), or 422 `refund_exceeds_amount`. */

@@ -242,9 +242,9 @@ export const Refund = Type.Object({
   amount: Type.String({ description: 'Refunded by this refund, in major units ("2000" XAF).' }),
   currency: Type.String({ description: "The intent's currency." }),
   intentId: Type.String({ description: 'The refunded payment intent (`pi_…`).' }),
-  status: Type.Union([Type.Literal('succeeded'), Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], {
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], {
     description:
-      "A wallet payment's refund is immediate: `succeeded`, the money is back in the wallet when the answer arrives. A direct mobile-money payment's goes back to the payer's number through the provider: `PENDING`, then `SUCCEEDED` (`payment.refunded`) or `FAILED` (`refund.failed`, the money back in the merchant's balance).",
+      "A wallet payment's refund is immediate: `SUCCEEDED` (201), the money is back in the wallet when the answer arrives. A direct mobile-money payment's goes back to the payer's number through the provider: `PENDING`, then `SUCCEEDED` (`payment.refunded`) or `FAILED` (`refund.failed`, the money back in the merchant's balance).",
   }),
   reason: Type.Union([Type.String(), Type.Null()], {
     description: 'Your reason, or `late_payment` for a payment that arrived when the intent could no longer take it, returned automatically.',
