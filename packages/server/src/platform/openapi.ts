@@ -42,8 +42,9 @@ rolled (keeping their permissions) and revoked like secret keys, from the dashbo
 stored as hashes and shown once. Secret keys keep every permission.
 
 ## End users and access tokens
-End users belong to one merchant and one mode; a phone number is registered once per merchant and
-mode. Phone numbers are E.164 (\`+\` and digits, of a possible length for the country:
+A customer is one account on the whole platform, in each mode: one phone number, one password,
+one wallet, whichever merchant they pay (a merchant sees a customer once they started paying one of
+its intents, and never their wallet's balance). Phone numbers are E.164 (\`+\` and digits, of a possible length for the country:
 \`phone_invalid\`). Passwords need 8 characters and are refused when very common, a simple
 sequence or the phone number (\`password_weak\`); they are kept as argon2id hashes (19 MiB, t=2).
 \`POST /test/users\` skips the strength rules (test data only).
@@ -56,8 +57,9 @@ only to the right password (a wrong one is \`invalid_credentials\` as for any ph
 
 \`POST /auth/web\` gives one answer (401 \`invalid_credentials\`) and does the same work for an
 unknown phone number and a wrong password. Each attempt counts before the password is checked; 5
-failures per phone number (per merchant and mode) within 15 minutes answer 429 \`login_locked\`
-with \`Retry-After\` until the oldest of them is 15 minutes old; a success clears the count.
+failures for one phone number from one client address within 15 minutes answer 429
+\`login_locked\` with \`Retry-After\` until the oldest of them is 15 minutes old, and 100 from
+all addresses within 24 hours lock the number itself; a success clears the count.
 
 Access tokens are JWTs signed EdDSA (Ed25519) with a \`kid\` header and \`typ: at+jwt\`:
 \`iss: caisse\`, \`sub\` = user id, \`aud\` = merchant id, \`mode\`, \`roles\`, \`iat\`, \`exp\` (15
