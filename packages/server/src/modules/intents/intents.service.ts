@@ -124,6 +124,7 @@ export function createIntentsService(
       updated_at: to === 'EXPIRED' && isDue(row.expires_at, now) ? row.expires_at : now,
     });
     if (move.event !== null) await recordEvent(tx, updated, move.event, { ...opts, now });
+    if (move.also !== undefined) await recordEvent(tx, updated, move.also, { ...opts, now });
     return updated;
   }
 

@@ -19,6 +19,8 @@ export interface Move {
   by: string;
   /** The event written in the same transaction, or null when the move has none. */
   event: EventType | null;
+  /** A second event the move also writes, after the first (the expiry of a failed in-flight charge). */
+  also?: EventType;
 }
 
 /**
@@ -40,7 +42,9 @@ export const INTENT_TRANSITIONS: readonly Move[] = [
   { from: 'PROCESSING', to: 'PENDING', by: 'the asynchronous charge fails, attempts left', event: 'payment.failed' },
   { from: 'PROCESSING', to: 'FAILED', by: 'the asynchronous charge fails, no attempt left', event: 'payment.failed' },
   // docs/spec/mobile-money-payments.md: an attempt in flight holds off expiry until the provider's final answer.
-  { from: 'PROCESSING', to: 'EXPIRED', by: 'the asynchronous charge fails after expiresAt', event: 'payment.failed' },
+  // The attempt failed (payment.failed, with it) and the intent expired (payment.expired): a merchant
+  // that closes orders on payment.expired sees every expiry.
+  { from: 'PROCESSING', to: 'EXPIRED', by: 'the asynchronous charge fails after expiresAt', event: 'payment.failed', also: 'payment.expired' },
   { from: 'SUCCEEDED', to: 'PARTIALLY_REFUNDED', by: 'refund of part', event: 'payment.refunded' },
   { from: 'SUCCEEDED', to: 'REFUNDED', by: 'refund of the whole', event: 'payment.refunded' },
   { from: 'PARTIALLY_REFUNDED', to: 'PARTIALLY_REFUNDED', by: 'refund of another part', event: 'payment.refunded' },
