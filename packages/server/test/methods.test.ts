@@ -91,6 +91,13 @@ describe('GET /payment-methods', () => {
     ]);
   });
 
+  it("a provider's prefixes are those of the merchant's country: Orange serves Senegal and Côte d'Ivoire too", async () => {
+    const list = await methodsOf(m, (await intent(m)).sessionToken);
+    const orange = list.find((p) => 'provider' in p && p.provider === 'orange_money') as { prefixes: string[] };
+    expect(orange.prefixes.length).toBeGreaterThan(0);
+    expect(orange.prefixes.every((p) => p.startsWith('+237'))).toBe(true);
+  });
+
   it('a currency no provider serves offers the wallet only; live mode has no provider configured here', async () => {
     expect(await methodsOf(m, (await intent(m, { amount: '10.00', currency: 'EUR' })).sessionToken)).toEqual([{ type: 'wallet' }]);
     const live = { apiKey: m.live.apiKey, secretKey: m.live.secretKey };

@@ -28,9 +28,13 @@ export function providersServing(country: Country, currency: Currency): Provider
   });
 }
 
-/** The E.164 prefixes of the numbers a provider serves (empty: any number of its countries). */
-export function providerPrefixes(description: ProviderDescription): string[] {
-  return description.network === null ? [] : prefixesOf(description.network, description.countries);
+/**
+ * The E.164 prefixes of the numbers a provider serves (empty: any number of its countries), in
+ * `country` only when given (a merchant's checkout suggests its own country's numbers).
+ */
+export function providerPrefixes(description: ProviderDescription, country?: Country): string[] {
+  if (description.network === null) return [];
+  return prefixesOf(description.network, country === undefined ? description.countries : description.countries.filter((c) => c === country));
 }
 
 /**

@@ -116,7 +116,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           available: available(scope, name),
           minAmount: formatAmount(bounds.min, currency),
           maxAmount: formatAmount(bounds.max, currency),
-          prefixes: providerPrefixes(d),
+          prefixes: providerPrefixes(d, offer.country),
           ussd: d.ussd,
         });
       }
