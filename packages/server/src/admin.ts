@@ -7,6 +7,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { currencyOf } from './platform/countries.ts';
 import { CountrySchema } from './platform/countries.schema.ts';
 import { ApiError } from './platform/errors.ts';
+import { formatAmount, isCurrency } from './platform/money.ts';
 import type { Services } from './services.ts';
 import { OPERATOR_ROLES } from './modules/operators/index.ts';
 
@@ -71,7 +72,9 @@ export const ADMIN_COMMANDS = {
     async (s, a) => {
       const fixed = Object.fromEntries(Object.entries(a.fixedMinor).map(([c, v]) => [c, BigInt(v)]));
       await s.merchants.setFees(a.merchantId, a.bps, fixed);
-      return { merchantId: a.merchantId, percent: a.bps / 100, fixed: a.fixedMinor };
+      // Shown as it was given: major units per currency (EUR 0.25, not 25).
+      const shown = Object.fromEntries(Object.entries(fixed).map(([c, v]) => [c, isCurrency(c) ? formatAmount(v, c) : v.toString()]));
+      return { merchantId: a.merchantId, percent: a.bps / 100, fixed: shown };
     },
   ),
   'merchants.settlement': command(

@@ -4,6 +4,7 @@
  * show fee and net; refunds of any split return the fee in proportion, exactly all of it at the end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCommand } from '../src/admin.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
 
@@ -82,5 +83,13 @@ describe('fees', () => {
     expect(merchantBefore - (await accounts('merchant_balance'))).toBe(4925n);
     expect(revenueBefore - (await accounts('platform_revenue'))).toBe(75n);
     await expectLedgerClean(ctx);
+  });
+});
+
+describe('caisse merchants fees', () => {
+  it('sets the schedule and shows it as given: a percentage and major units per currency', async () => {
+    const shop = await createMerchant(ctx, 'Fee schedule shop');
+    const answer = await runAdminCommand(ctx.services, 'merchants.fees', { merchantId: shop.merchantId, bps: 225, fixedMinor: { EUR: '25', XAF: '50' } });
+    expect(answer).toEqual({ merchantId: shop.merchantId, percent: 2.25, fixed: { EUR: '0.25', XAF: '50' } });
   });
 });
