@@ -33,8 +33,8 @@ beforeAll(async () => {
   await ctx.services.merchants.setCountry(sn.merchantId, 'SN');
 });
 afterAll(async () => {
-  await ctx?.close();
   await sandbox?.close();
+  await ctx?.close();
 });
 
 type Attempt = { id: string; status: string; failureCode: string | null };

@@ -140,7 +140,9 @@ export async function freePort(): Promise<number> {
 
 /**
  * The app listening on 127.0.0.1 with its test-mode connector pointed at a MoMo sandbox that
- * calls it back; both on one ManualClock (starting at `start` when given).
+ * calls it back; both on one ManualClock (starting at `start` when given). Close the sandbox
+ * before the app: its callbacks' connections to the app, which Node's close does not end by
+ * itself (seen: three, no request running), would hold the app's close up for 60 s.
  */
 export async function appWithSandbox(opts: { start?: Date; env?: Record<string, string> } = {}): Promise<{ ctx: TestContext; sandbox: MomoSandbox }> {
   const port = await freePort();
@@ -157,7 +159,8 @@ export async function appWithSandbox(opts: { start?: Date; env?: Record<string, 
 /**
  * The app listening on 127.0.0.1 with test mode on every provider's sandbox (`startSandbox`: MTN
  * MoMo, Orange Money, Wave), which calls it back (Wave's webhooks to /callbacks/wave); both on
- * one ManualClock. Sandbox time moves with the clock: advance it, then `sandbox.tick()`.
+ * one ManualClock. Sandbox time moves with the clock: advance it, then `sandbox.tick()`. Close
+ * the sandbox first, as with `appWithSandbox`.
  */
 export async function appWithAllSandboxes(opts: { start?: Date; env?: Record<string, string> } = {}): Promise<{ ctx: TestContext; sandbox: Sandbox }> {
   const port = await freePort();

@@ -82,8 +82,8 @@ beforeAll(async () => {
   b = await account('Beta');
 });
 afterAll(async () => {
-  await ctx?.close();
   await sandbox?.close();
+  await ctx?.close();
 });
 
 describe('sign-in and the session cookie', () => {

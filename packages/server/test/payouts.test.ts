@@ -26,8 +26,8 @@ beforeAll(async () => {
   }));
 });
 afterAll(async () => {
-  await ctx?.close();
   await sandbox?.close();
+  await ctx?.close();
 });
 
 const PAYEE = '+237670000001';

@@ -34,8 +34,8 @@ beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'caisse-reconcile-'));
 });
 afterAll(async () => {
-  await ctx?.close();
   await sandbox?.close();
+  await ctx?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -21,8 +21,8 @@ beforeAll(async () => {
   await ctx.services.merchants.setFees(m.merchantId, 150, {});
 });
 afterAll(async () => {
-  await ctx?.close();
   await sandbox?.close();
+  await ctx?.close();
 });
 
 let numbers = 0;

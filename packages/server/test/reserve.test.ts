@@ -22,8 +22,8 @@ beforeAll(async () => {
   ({ ctx, sandbox } = await appWithSandbox({ start: new Date('2026-11-23T10:00:00.000Z'), env: { CAISSE_FEE_PERCENT: '1.5' } }));
 });
 afterAll(async () => {
-  await ctx?.close();
   await sandbox?.close();
+  await ctx?.close();
 });
 
 type Entry = { currency: string; available: string; pending: string; reserved: string; nextReleaseOn: string | null };

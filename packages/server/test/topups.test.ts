@@ -18,8 +18,8 @@ beforeAll(async () => {
   m = await createMerchant(ctx, 'Topup shop');
 });
 afterAll(async () => {
-  await ctx?.close();
   await sandbox?.close();
+  await ctx?.close();
 });
 
 const SUCCESS = '+237650000059';
