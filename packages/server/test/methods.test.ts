@@ -3,7 +3,7 @@ import { runAdminCommand } from '../src/admin.ts';
 import { COUNTRY_CODES } from '../src/platform/countries.ts';
 import { CountrySchema } from '../src/platform/countries.schema.ts';
 import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
-import { problem } from './flow.support.ts';
+import { authorize, charge, newUser, problem } from './flow.support.ts';
 
 /**
  * Merchant country and payment methods (docs/spec/mobile-money-payments.md, docs/spec/providers.md): `GET /payment-methods` for checkout,
@@ -214,6 +214,13 @@ describe('payment method settings', () => {
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(true);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'EUR')).toBe(false);
     expect(await ctx.services.methods.allowedMethod(scope, 'paypal', 'XAF')).toBe(false);
+
+    // The wallet left out is refused at the charge too, not only left out of the list.
+    const payer = await newUser(ctx, t, { balance: '10000' });
+    const walletIntent = await intent(t);
+    const refused = await charge(ctx, payer, walletIntent.id, await authorize(ctx, t, payer, walletIntent.id));
+    expect(problem(refused, 400, 'payment_method_unsupported').param).toBe('paymentMethod');
+    expect((await call(ctx.app, 'GET', `/gateway/${walletIntent.id}`, sk(t))).json()).toMatchObject({ status: 'PENDING', amountRefunded: '0' });
 
     // A field left out keeps its value; null is the default again.
     const back = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { providers: null });

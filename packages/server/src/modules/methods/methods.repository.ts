@@ -33,13 +33,18 @@ declare module '../../platform/database.ts' {
 
 // The wallet charge's read of the operator's cap: prepared once, sent ahead with the wallet's lock.
 const walletCap = prepare((db, p: { merchantId: string; mode: KeyMode }) =>
-  db.selectFrom('payment_method_settings').select('allowed_wallet').where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode),
+  db.selectFrom('payment_method_settings').select(['allowed_wallet', 'wallet']).where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode),
 );
 
 export const methodsRepository = {
-  /** Whether the operator allows the wallet (true without a row), sent ahead: await it with the transaction's other reads. */
-  walletAllowedAhead(db: Executor, scope: Scope): Promise<boolean> {
-    return walletCap.ahead(db, { merchantId: scope.merchantId, mode: scope.mode }).then((rows) => rows[0]?.allowed_wallet ?? true);
+  /**
+   * Whether the operator allows the wallet and the merchant offers it (both true without a row),
+   * sent ahead: await it with the transaction's other reads.
+   */
+  walletAllowedAhead(db: Executor, scope: Scope): Promise<{ allowed: boolean; offered: boolean }> {
+    return walletCap
+      .ahead(db, { merchantId: scope.merchantId, mode: scope.mode })
+      .then((rows) => ({ allowed: rows[0]?.allowed_wallet ?? true, offered: rows[0]?.wallet ?? true }));
   },
 
   async find(db: Executor, scope: Scope, opts: { forUpdate?: boolean } = {}): Promise<MethodsRow | undefined> {

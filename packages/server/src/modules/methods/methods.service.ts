@@ -189,12 +189,21 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     },
 
     /**
-     * 403 `payment_method_not_allowed` when the operator's cap leaves the wallet out. Sent ahead:
+     * 403 `payment_method_not_allowed` when the operator's cap leaves the wallet out, 400
+     * `payment_method_unsupported` when the merchant's settings do. Sent ahead:
      * issue it before the charge transaction's next statement, then await it with `allAhead`.
      */
     checkWalletAhead(tx: Tx, scope: Scope): Promise<void> {
-      return repo.walletAllowedAhead(tx, scope).then((allowed) => {
+      return repo.walletAllowedAhead(tx, scope).then(({ allowed, offered }) => {
         if (!allowed) throw notAllowed('the Caisse wallet', 'paymentMethod');
+        if (!offered)
+          throw new ApiError(
+            'payment_method_unsupported',
+            `This merchant does not offer the Caisse wallet in ${scope.mode} mode; use a method GET /payment-methods lists`,
+            {
+              param: 'paymentMethod',
+            },
+          );
       });
     },
 
