@@ -34,6 +34,12 @@ describe('cached pages', () => {
     // In the page, not a new document: the cache lives as long as the app.
     await row.getByRole('link', { name: id }).click();
     await page.getByRole('heading', { level: 1, name: /5,000/ }).waitFor();
+    // An amount XAF cannot hold is refused before the confirmation, which would name another.
+    await page.getByLabel('Amount to refund (XAF)').fill('100.5');
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('no decimals');
+    expect(await page.getByRole('button', { name: /^Refund .* now$/ }).count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('refund-amount');
     await page.getByLabel('Amount to refund (XAF)').fill('1000');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.getByRole('button', { name: /^Refund .*1,000 now$/ }).click();

@@ -316,11 +316,16 @@ function RefundForm({ payment, onRefund }: { payment: Payment; onRefund: (amount
   const { t, money } = useI18n();
   const [amount, setAmount] = useState('');
   const [asking, setAsking] = useState(false);
+  const [invalid, setInvalid] = useState(false);
   const left = minus(payment.amount, payment.amountRefunded);
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    setAsking(true);
+    // Checked before the confirmation, which names the amount: "100.5" XAF must not read "101 FCFA".
+    const ok = amount === '' || amountPattern(payment.currency).test(amount);
+    setInvalid(!ok);
+    if (ok) setAsking(true);
+    else document.getElementById('refund-amount')?.focus();
   }
 
   return (
@@ -332,12 +337,22 @@ function RefundForm({ payment, onRefund }: { payment: Payment; onRefund: (amount
           inputMode="decimal"
           value={amount}
           placeholder={left}
-          onChange={(e) => setAmount(e.target.value.trim())}
-          aria-describedby="refund-hint"
+          onChange={(e) => {
+            setAmount(e.target.value.trim());
+            setInvalid(false);
+            setAsking(false);
+          }}
+          aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? 'refund-hint refund-error' : 'refund-hint'}
         />
         <p id="refund-hint" className="hint">
           {t('payment.refundHint', { left: money(left, payment.currency) })}
         </p>
+        {invalid && (
+          <p id="refund-error" className="notice error" role="alert">
+            {t('payment.refundAmountInvalid', { example: money(left, payment.currency), digits: fractionDigits(payment.currency) })}
+          </p>
+        )}
       </div>
       {asking ? (
         <>
@@ -363,6 +378,17 @@ function RefundForm({ payment, onRefund }: { payment: Payment; onRefund: (amount
       )}
     </form>
   );
+}
+
+/** The currency's minor-unit digits (ISO 4217, as Intl knows them): XAF 0, EUR 2. */
+function fractionDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** A positive amount in major units with at most the currency's decimals: what the API takes. */
+function amountPattern(currency: string): RegExp {
+  const digits = fractionDigits(currency);
+  return new RegExp(`^(0|[1-9][0-9]*)${digits > 0 ? `(\\.[0-9]{1,${digits}})?` : ''}$`);
 }
 
 /** `a − b` of two decimal strings in major units, exactly (never through a float). */
