@@ -124,15 +124,17 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
         if (!live) return;
         const mobileMoney = methods.filter((m): m is MobileMoneyMethod => m.type === 'mobile_money');
         const firstAvailable = mobileMoney.find((m) => m.available)?.provider;
+        // An attempt found in flight meanwhile (a page reloaded during an approval) keeps its wait.
+        const started = current.current.status !== 'loading';
         update({
           methods,
           mobileMoney,
           walletOffered: methods.some((m) => m.type === 'wallet'),
-          provider: firstAvailable,
-          status: mobileMoney.length ? 'choose' : 'wallet',
+          provider: started ? current.current.provider : firstAvailable,
+          status: started ? current.current.status : mobileMoney.length ? 'choose' : 'wallet',
         });
       },
-      () => live && update({ status: 'wallet', methods: [{ type: 'wallet' }], walletOffered: true }),
+      () => live && current.current.status === 'loading' && update({ status: 'wallet', methods: [{ type: 'wallet' }], walletOffered: true }),
     );
     return () => {
       live = false;
@@ -164,7 +166,9 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
   const processing = intent?.status === 'PROCESSING';
   useEffect(() => {
     if (!processing || current.current.status === 'waiting' || current.current.status === 'submitting') return;
-    update({ status: 'waiting', intent: intent as PayerIntent });
+    const nextAction = (intent as PayerIntent).nextAction ?? undefined;
+    const secondsLeft = nextAction?.type === 'approve_on_phone' ? secondsUntil(nextAction.expiresAt, options$.current.now()) : undefined;
+    update({ status: 'waiting', intent: intent as PayerIntent, nextAction, secondsLeft });
     void watch();
     // Only on the intent becoming PROCESSING, not on every read of it.
   }, [processing]);

@@ -198,6 +198,32 @@ describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
     expect(alerts()).toBe('Saisissez le numéro avec son indicatif pays, par exemple +237 6XX XX XX XX.');
   });
 
+  it('keeps waiting for an attempt found in flight when the methods arrive after it', async () => {
+    const gateway = fakeGateway({ mobileMoney: true });
+    gateway.state.intent = { ...gateway.state.intent, status: 'PROCESSING' };
+    gateway.state.mmAttempts.push({
+      id: 'att_1',
+      provider: 'mtn_momo',
+      status: 'PENDING',
+      createdAt: new Date().toISOString(),
+      phoneNumber: '+237670000000',
+      reads: 0,
+    });
+    gateway.state.attemptReadsToSettle = 99;
+    // The methods answer late: after the intent was read PROCESSING.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const methods = gateway.client.getPaymentMethods.bind(gateway.client);
+    gateway.client.getPaymentMethods = (token) => released.then(() => methods(token));
+    renderMobileMoney({}, gateway);
+    await screen.findByRole('heading', { name: 'Approuvez le paiement sur votre téléphone' });
+    release();
+    await released;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(screen.getByRole('heading', { name: 'Approuvez le paiement sur votre téléphone' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /avec MTN MoMo/ })).toBeNull();
+  });
+
   it('waits for an attempt already in flight when the page opens', async () => {
     const gateway = fakeGateway({ mobileMoney: true });
     gateway.state.intent = { ...gateway.state.intent, status: 'PROCESSING' };
