@@ -109,6 +109,16 @@ describe('a developer and a restricted live key', () => {
     expect(livePk).toMatch(/^pk_live_/);
     await developer.getByRole('button', { name: 'I have copied it' }).click();
 
+    // A key revoked while its secret is still shown is no longer offered to copy.
+    await developer.getByLabel('Name').fill('Short-lived');
+    await developer.getByLabel('Kind').selectOption('publishable');
+    await developer.getByRole('button', { name: 'Create key' }).click();
+    await developer.getByLabel('Short-lived (API key)').waitFor();
+    await developer.getByRole('button', { name: 'Revoke Short-lived', exact: true }).click();
+    await developer.getByRole('button', { name: 'Revoke Short-lived now' }).click();
+    await expect.poll(() => developer.getByRole('status').first().textContent()).toContain('Short-lived was revoked');
+    expect(await developer.getByLabel('Short-lived (API key)').count()).toBe(0);
+
     await developer.getByLabel('Name').fill('Reporting');
     await developer.getByLabel('Kind').selectOption('restricted');
     await developer.getByRole('radio', { name: 'Payments: Read' }).check();

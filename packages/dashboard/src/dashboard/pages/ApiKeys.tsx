@@ -198,6 +198,8 @@ export function ApiKeys({ mode }: { mode: Mode }) {
     setError(null);
     try {
       await revokeKey.mutateAsync(k.id);
+      // A revoked key is not one to copy any more.
+      setShown((s) => (s?.key.id === k.id ? null : s));
       setDone(t('keys.revoked', { name: k.name }));
     } catch (err) {
       setError(err);
