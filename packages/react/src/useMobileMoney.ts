@@ -82,6 +82,9 @@ function failureOf(intent: PayerIntent): CheckoutError {
   return customerError(code);
 }
 
+/** How long after an attempt's start a page opened on its intent is taken for the payer's return from the provider's page. */
+const RETURN_WINDOW_MS = 20 * 60 * 1000;
+
 const INITIAL: MobileMoneyState = {
   status: 'loading',
   methods: [],
@@ -172,6 +175,20 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     void watch();
     // Only on the intent becoming PROCESSING, not on every read of it.
   }, [processing]);
+
+  // Back from a redirect provider's page where the payer declined or cancelled: the attempt has
+  // FAILED and the intent takes another. Said once, as the page first offers the methods, with
+  // "send again" and "pay another way", rather than a blank choice.
+  const checkedReturn = useRef(false);
+  useEffect(() => {
+    if (state.status !== 'choose' || intent === undefined || checkedReturn.current) return;
+    checkedReturn.current = true;
+    const payer = intent as PayerIntent;
+    const last = payer.status === 'PENDING' && Array.isArray(payer.attempts) ? payer.attempts[payer.attempts.length - 1] : undefined;
+    const redirect = state.mobileMoney.find((m) => m.provider === last?.provider)?.approval === 'redirect';
+    if (last?.status !== 'FAILED' || !redirect || options$.current.now() - Date.parse(last.createdAt) > RETURN_WINDOW_MS) return;
+    update({ status: 'failed', provider: last.provider, providerChosen: true, error: failureOf(payer) });
+  }, [state.status, intent, state.mobileMoney, update]);
 
   // The approval window, counted down once a second.
   const expiresAt = state.status === 'waiting' && state.nextAction?.type === 'approve_on_phone' ? state.nextAction.expiresAt : undefined;

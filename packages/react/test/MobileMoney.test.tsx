@@ -198,6 +198,27 @@ describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
     expect(alerts()).toBe('Saisissez le numéro avec son indicatif pays, par exemple +237 6XX XX XX XX.');
   });
 
+  it("back from Orange Money's page after a decline, the page says so and offers to send again or pay another way", async () => {
+    const gateway = fakeGateway({ mobileMoney: true });
+    gateway.state.intent = { ...gateway.state.intent, status: 'PENDING', lastError: { code: 'approval_rejected', message: 'The payer declined' } };
+    gateway.state.mmAttempts.push({
+      id: 'att_1',
+      provider: 'orange_money',
+      status: 'FAILED',
+      failureCode: 'approval_rejected',
+      createdAt: new Date(Date.now() - 60_000).toISOString(),
+      phoneNumber: '+237690000000',
+      reads: 0,
+    });
+    const { user } = renderMobileMoney({}, gateway);
+    await screen.findByRole('heading', { name: 'Le paiement n’a pas abouti' });
+    expect(alerts()).toBe('Le paiement a été refusé sur le téléphone.');
+    await user.click(screen.getByRole('button', { name: 'Payer autrement' }));
+    // Once: back to the choice, it stays there.
+    expect(await screen.findByRole('button', { name: /avec Orange Money/ })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Le paiement n’a pas abouti' })).toBeNull();
+  });
+
   it('keeps waiting for an attempt found in flight when the methods arrive after it', async () => {
     const gateway = fakeGateway({ mobileMoney: true });
     gateway.state.intent = { ...gateway.state.intent, status: 'PROCESSING' };
