@@ -216,6 +216,21 @@ describe('operator console pages', () => {
           .textContent(),
       )
       .toContain('Test mode');
+    // In words, not the API's codes: what the provider does, and no health for one not set up.
+    const mtnTest =
+      (await providers
+        .getByRole('row', { name: /MTN MoMo/ })
+        .first()
+        .textContent()) ?? '';
+    expect(mtnTest).toContain('Collects, Pays out, Refunds');
+    expect(mtnTest).not.toContain('collect');
+    const liveRow =
+      (await providers
+        .getByRole('row', { name: /Live mode/ })
+        .first()
+        .textContent()) ?? '';
+    expect(liveRow).toContain('Not set up');
+    expect(liveRow).not.toMatch(/\bAvailable\b/);
     await expectAccessible(admin, errors, 'op08-providers');
 
     await admin.getByRole('link', { name: 'Profiles to review' }).click();

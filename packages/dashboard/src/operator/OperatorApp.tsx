@@ -51,7 +51,7 @@ function Shell({
           {t('operator.brand')}
         </Link>
         <span className="spacer" />
-        <span className="hint">{t('operator.signedInAs', { email: session.email, role: session.role })}</span>
+        <span className="hint">{t('operator.signedInAs', { email: session.email, role: t('operator.roleName', { role: session.role }) })}</span>
         <LanguageSwitch value={language} onChange={onLanguage} />
         <button type="button" className="secondary" onClick={onSignOut}>
           {t('operator.signOut')}

@@ -24,7 +24,7 @@ export function Operators({ can }: PageProps) {
           {loaded.data.data.map((o) => (
             <tr key={o.id}>
               <td>{o.email}</td>
-              <td>{o.role}</td>
+              <td>{t('operator.roleName', { role: o.role })}</td>
               <td>{o.totpEnabled ? t('operator.yes') : t('operator.no')}</td>
               <td>{dateTime(o.createdAt)}</td>
             </tr>
@@ -55,7 +55,7 @@ export function Operators({ can }: PageProps) {
                 <select id={id} value={role} onChange={(e) => setRole(e.target.value)}>
                   {['admin', 'compliance', 'finance', 'support'].map((r) => (
                     <option key={r} value={r}>
-                      {r}
+                      {t('operator.roleName', { role: r })}
                     </option>
                   ))}
                 </select>

@@ -40,17 +40,24 @@ export function Providers() {
               <td>
                 {p.countries.join(', ')} · {p.currencies.join(', ')}
               </td>
-              <td>{p.capabilities.join(', ')}</td>
+              <td>{p.capabilities.map((capability) => t('operator.capabilityName', { capability })).join(', ')}</td>
               <td>
                 <span className={`badge ${p.configured ? 'ok' : ''}`}>{p.configured ? t('operator.yes') : t('operator.notConfigured')}</span>
               </td>
               <td>
-                <span className={`badge ${p.health.available ? 'ok' : 'bad'}`}>{p.health.available ? t('operator.available') : t('operator.unavailable')}</span>
+                {/* A provider this server does not have set up in this mode has no health to show. */}
+                {p.configured ? (
+                  <span className={`badge ${p.health.available ? 'ok' : 'bad'}`}>
+                    {p.health.available ? t('operator.available') : t('operator.unavailable')}
+                  </span>
+                ) : (
+                  '—'
+                )}
               </td>
               <td>
                 {Object.entries(p.health.outcomes)
                   .filter(([, n]) => n > 0)
-                  .map(([o, n]) => `${o} ${n}`)
+                  .map(([outcome, count]) => t('operator.outcomeName', { outcome, count }))
                   .join(', ') || t('operator.noOutcomes')}
               </td>
             </tr>
