@@ -14,7 +14,6 @@ import { type AttemptRule, createThrottle } from '../../platform/throttle.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
 import {
-  checkAmountBounds,
   type ConnectorSource,
   createProviderLifecycle,
   type Decision,
@@ -24,7 +23,6 @@ import {
   newReference,
   PAGE_LOST_REASON,
   paymentRequestOf,
-  type ProviderDescription,
   type ProviderName,
   servesNumber,
   storeOf,
@@ -92,20 +90,6 @@ export function failureCodeOf(reason: string): string {
     default:
       return 'provider_unavailable';
   }
-}
-
-/**
- * The provider's bounds on this amount (its description's limits), or the 400 that refuses it.
- * One function, so that the merchant's own method settings can narrow it later.
- */
-export function assertWithinBounds(description: ProviderDescription, currency: Currency, amount: bigint): void {
-  const check = checkAmountBounds(description, currency, amount);
-  if (check.ok) return;
-  const bounds = check.bounds;
-  const range = bounds ? ` (${formatAmount(bounds.min, currency)}–${formatAmount(bounds.max, currency)} ${currency})` : '';
-  throw new ApiError('amount_out_of_bounds', `${description.displayName} does not take ${formatAmount(amount, currency)} ${currency}${range}`, {
-    param: 'amount',
-  });
 }
 
 export function attemptView(row: AttemptRow): PaymentAttempt {
@@ -435,7 +419,6 @@ export function createAttemptsService(
         // The expiry just recorded commits, and so does this answer to it.
         if (refused?.code === 'intent_expired') return refused;
         if (refused) throw refused;
-        assertWithinBounds(description, intent.currency as Currency, intent.amount_minor);
         const earlier = await repo.listForIntent(tx, intent.id);
         if (earlier.length >= MAX_PAYMENT_ATTEMPTS)
           throw new ApiError('intent_state_invalid', `This intent had its ${MAX_PAYMENT_ATTEMPTS} attempts`, { extra: { intentStatus: intent.status } });
