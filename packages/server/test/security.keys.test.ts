@@ -9,6 +9,8 @@ import { SECOND } from '../src/platform/clock.ts';
 import { sha256 } from '../src/platform/crypto.ts';
 import { API_RESOURCES, type AccessLevel, type ApiResource, type RouteAccess } from '../src/platform/tenancy.ts';
 import { keyCeiling } from '../src/modules/dashboard/dashboard.roles.ts';
+import { createPayoutsService } from '../src/modules/payouts/index.ts';
+import { ApiError } from '../src/platform/errors.ts';
 import { requirePermissions } from '../src/modules/dashboard/dashboard.routes.ts';
 import {
   call,
@@ -522,5 +524,36 @@ describe('live mode needs the approval of the merchant (issue 52)', () => {
     // Past the approval and the provider: judged on its money (this test has no live funds).
     problem(await send('POST', '/dashboard/api/live/payouts', approved.browser, PAYOUT), 409, 'balance_insufficient');
     problem(await call(ctx.app, 'POST', '/payouts', approved.live, PAYOUT), 409, 'balance_insufficient');
+  });
+
+  // Last: it moves the clock a day on, past the sessions' lives.
+  it('the payout scheduler makes no live payout for a merchant not approved, and does for an approved one', async () => {
+    const daily = { interval: 'daily' as const, destination: PAYOUT.destination };
+    // Saved before the approval was withdrawn (the routes refuse it now): the service's way.
+    await ctx.services.payouts.setSchedule({ merchantId: unapproved.merchantId, mode: 'live' }, daily);
+    problem(await send('PUT', '/dashboard/api/live/payout-schedule', unapproved.browser, daily), 403, 'merchant_not_approved');
+    expect((await send('PUT', '/dashboard/api/live/payout-schedule', approved.browser, daily)).statusCode).toBe(200);
+    // Balances that always hold 50 000 XAF; a debit records who was paid, then gives up as a race
+    // lost would (the scheduler's own way to skip), so no provider is called.
+    const paid: string[] = [];
+    const balances = {
+      ...ctx.services.balances,
+      availableMinor: async () => [{ currency: 'XAF' as const, amount: 50_000n }],
+      debitForPayout: async (_tx: unknown, scope: { merchantId: string }) => {
+        paid.push(scope.merchantId);
+        throw new ApiError('balance_insufficient', 'taken meanwhile');
+      },
+    };
+    const scheduler = createPayoutsService(ctx.deps, {
+      balances,
+      connectors: ctx.services.connectors,
+      events: ctx.services.events,
+      pinnedVersions: ctx.services.merchants.pinnedVersions,
+      isApproved: ctx.services.merchants.isApproved,
+    });
+    ctx.clock.advance(25 * 60 * 60 * SECOND);
+    await scheduler.runDueSchedules();
+    expect(paid).toContain(approved.merchantId);
+    expect(paid).not.toContain(unapproved.merchantId);
   });
 });
