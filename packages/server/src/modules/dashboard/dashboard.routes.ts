@@ -1,4 +1,4 @@
-import type { Caller, KeyMode } from '../../platform/tenancy.ts';
+import { assertModeOpen, type Caller, type KeyMode } from '../../platform/tenancy.ts';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -58,6 +58,7 @@ const need = (permission: Permission) => ({ ...session, permission });
  */
 export function requirePermissions(instance: FastifyInstance) {
   instance.addHook('onRoute', (route) => {
+    assertModeFromPath(route);
     const config = (route.config ?? {}) as { dashboard?: 'public' | 'session'; permission?: string };
     if (config.dashboard === 'public') return;
     if (config.permission === undefined || !(PERMISSIONS as readonly string[]).includes(config.permission)) {
@@ -66,6 +67,24 @@ export function requirePermissions(instance: FastifyInstance) {
       );
     }
   });
+}
+
+/**
+ * A route acts in a mode only through its `:mode` segment, checked by its params schema
+ * (`ModeParams`): the session hook reads it there to refuse live mode (two-factor sign-in,
+ * approval). A route that spells `live` or `test` itself, or leaves `:mode` unchecked, would slip
+ * past that hook: registering one throws, so the app does not build.
+ */
+function assertModeFromPath(route: { method: string | string[]; url: string; schema?: { params?: unknown } }) {
+  const segments = route.url.split('/');
+  const where = `Dashboard API route ${String(route.method)} ${route.url}`;
+  if (segments.includes('live') || segments.includes('test')) throw new Error(`${where} names a mode: use the :mode segment (ModeParams)`);
+  if (!segments.includes(':mode')) return;
+  const params = route.schema?.params as { properties?: { mode?: { anyOf?: { const?: unknown }[] } } } | undefined;
+  const modes = params?.properties?.mode?.anyOf?.map((m) => m.const);
+  if (modes?.length !== 2 || !modes.includes('test') || !modes.includes('live')) {
+    throw new Error(`${where} has a :mode segment its params schema does not check: use ModeParams or ModeIdParams`);
+  }
 }
 
 /** The mode of the path, when it names one (team routes do not). */
@@ -147,12 +166,15 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         },
       );
     }
-    if (totpRequired(request.dashboardSession, modeOf(request) === 'live' ? 'live' : undefined)) {
+    const mode = modeOf(request);
+    if (totpRequired(request.dashboardSession, mode === 'live' ? 'live' : undefined)) {
       throw new ApiError(
         'totp_required',
         'Live mode needs two-factor sign-in: enrol an authenticator app on the Account page (POST /dashboard/api/account/totp), then come back',
       );
     }
+    // Every live route, reads included, as for live keys: a feature's new route cannot forget it.
+    if (mode !== undefined) assertModeOpen(request.dashboardSession, mode);
   });
 
   const scope = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }): Caller => ({

@@ -39,6 +39,8 @@ export interface DashboardSession {
   totpEnabled: boolean;
   /** The user's team role: what the dashboard API lets them do (dashboard.roles.ts). */
   role: Role;
+  /** The merchant is approved for live mode (read on every request: an approval applies at once). */
+  approved: boolean;
 }
 
 export interface SessionView {
@@ -70,6 +72,7 @@ function sessionOf(user: DashboardAccount, tokenHash: Buffer, expiresAt: Date): 
     merchantLanguage: user.merchant_language,
     totpEnabled: user.totp_enabled_at !== null,
     role: user.role,
+    approved: user.merchant_approved_at !== null,
   };
 }
 

@@ -277,6 +277,7 @@ export const merchantsRepository = {
         'merchants.name as merchant_name',
         'merchants.api_version as merchant_api_version',
         'merchants.language as merchant_language',
+        'merchants.approved_at as merchant_approved_at',
       ])
       .where('dashboard_users.id', '=', id)
       .executeTakeFirst();

@@ -101,6 +101,12 @@ export function createMerchantsService(deps: Deps) {
     return row?.frozen_at != null;
   }
 
+  /** Whether an operator approved the merchant for live mode (what acts without a key or a session asks: payouts, their scheduler). */
+  async function isApproved(merchantId: string, executor: Executor = db): Promise<boolean> {
+    const row = await repo.findMerchant(executor, merchantId);
+    return row?.approved_at != null;
+  }
+
   return {
     // Keys and team are their own files; the module's service stays one object for its callers.
     ...keyMethods,
@@ -325,6 +331,7 @@ export function createMerchantsService(deps: Deps) {
     },
 
     isFrozen,
+    isApproved,
 
     async listMerchants(limit = 100): Promise<{ id: string; name: string; email: string | null; createdAt: string }[]> {
       return (await repo.listMerchants(db, limit)).map((m) => ({ id: m.id, name: m.name, email: m.email, createdAt: m.created_at.toISOString() }));

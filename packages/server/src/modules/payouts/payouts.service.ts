@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import { DAY } from '../../platform/clock.ts';
-import type { Tx } from '../../platform/db.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
-import type { Caller, KeyMode, Scope } from '../../platform/tenancy.ts';
+import { assertModeOpen, type Caller, type KeyMode, type Scope } from '../../platform/tenancy.ts';
 import { LATEST_API_VERSION } from '../../platform/versioning.ts';
 import type { BalancesService } from '../balances/index.ts';
 import {
@@ -117,6 +117,8 @@ export function createPayoutsService(
     pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;
     /** Whether an operator froze the merchant: its schedule makes no payout meanwhile. */
     isFrozen?: (merchantId: string, tx: Tx) => Promise<boolean>;
+    /** Whether the merchant is approved for live mode: no live payout, asked for or scheduled, without it. */
+    isApproved: (merchantId: string, executor?: Executor) => Promise<boolean>;
     logger?: Logger;
   },
 ) {
@@ -277,6 +279,8 @@ export function createPayoutsService(
      * Idempotency-Key answer) before the provider is called. 202 whatever the provider does.
      */
     async create(merchant: Caller, body: CreatePayoutBody, answer?: IdempotentAnswer): Promise<Payout> {
+      // Before the destination's checks: refused as not approved, not as a provider not configured.
+      if (merchant.mode === 'live') assertModeOpen({ approved: await collaborators.isApproved(merchant.merchantId) }, merchant.mode);
       const currency = assertCurrency(body.currency);
       const amount = parseAmount(body.amount, currency);
       checkDestination(merchant.mode, body.destination, { currency, amount });
@@ -371,6 +375,10 @@ export function createPayoutsService(
           await repo.setNextRun(tx, scope, nextRunAfter(now, s.interval, s.weekly_anchor));
           if (await collaborators.isFrozen?.(s.merchant_id, tx)) {
             log?.warn({ merchant: s.merchant_id, mode: s.mode }, 'payout schedule skipped: the merchant is frozen');
+            continue;
+          }
+          if (s.mode === 'live' && !(await collaborators.isApproved(s.merchant_id, tx))) {
+            log?.warn({ merchant: s.merchant_id, mode: s.mode }, 'payout schedule skipped: the merchant is not approved for live mode');
             continue;
           }
           if (!s.provider || !s.phone_number || !connectorFor(s.mode, s.provider)) {
