@@ -214,7 +214,7 @@ export function buildCli(): Command {
         '',
         'Configuration comes from the environment (.env.example lists every variable). The embedded',
         'database lives in CAISSE_DATA_DIR (default: .caisse at the repository root); while a server',
-        'runs on it, merchants, keys, ledger and signing-keys commands are done by that server.',
+        'runs on it, merchants, keys, ledger, messages and signing-keys commands are done by that server.',
         'Every command has --help; docs/quickstart.md goes from nothing to a paid test payment.',
       ].join('\n'),
     );
@@ -687,6 +687,27 @@ export function buildCli(): Command {
     await runSandbox(opts);
   });
 
+  const messages = examples(
+    program
+      .command('messages')
+      .description('the operator outbox: e-mails that prove an address (sign-up links, password resets, invitations) kept without SMTP'),
+    'npx caisse messages list',
+  );
+  examples(
+    messages
+      .command('list')
+      .description('list the newest messages of the operator outbox (development, or no SMTP server configured)')
+      .option('--to <address>', 'only the messages to this e-mail address or phone number')
+      .option('--limit <n>', 'how many (at most 100)', wholeNumber, 20)
+      .option('--json', 'print JSON'),
+    'npx caisse messages list --to owner@boutique.cm',
+  ).action(async (opts: { to?: string; limit: number; json?: boolean }) => {
+    const list = await admin('messages.list', { limit: Math.min(Math.max(opts.limit, 1), 100), ...(opts.to !== undefined ? { to: opts.to } : {}) });
+    if (opts.json === true) print(list, true);
+    else if (list.data.length === 0) process.stdout.write('the operator outbox is empty (with SMTP configured, these e-mails are sent)\n');
+    else for (const m of list.data) process.stdout.write(`${m.createdAt}  ${m.id}  to ${m.to}  (${m.status})\n${m.body ?? ''}\n\n`);
+  });
+
   const signingKeys = examples(program.command('signing-keys').description('keys that sign user access tokens'), 'npx caisse signing-keys rotate');
   examples(
     signingKeys.command('rotate').description('make a new signing key; the old one stays published until its tokens expire'),
@@ -718,7 +739,7 @@ function errorLine(err: unknown): string {
   if (err instanceof ConfigError) return `configuration error: ${err.message}`;
   // By name: the database module (and PGlite with it) loads only for commands that open it.
   if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') {
-    return `${(err as DataDirLockedError).message}\n(while \`npm start\` runs, the merchants, keys, ledger verify, reconcile and signing-keys commands are done by it; this one needs it stopped)`;
+    return `${(err as DataDirLockedError).message}\n(while \`npm start\` runs, the merchants, keys, ledger verify, reconcile, messages and signing-keys commands are done by it; this one needs it stopped)`;
   }
   if (err instanceof ApiError) return `${err.code}: ${err.message}`;
   // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.

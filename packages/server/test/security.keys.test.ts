@@ -77,7 +77,7 @@ async function enrol(who: Browser): Promise<string> {
 async function member(owner: Browser, role: 'developer' | 'analyst' | 'support'): Promise<Browser> {
   const email = `${role}-${randomBytes(3).toString('hex')}@example.com`;
   expect((await send('POST', '/dashboard/api/team/invitations', owner, { email, role })).statusCode).toBe(201);
-  const mail = (await ctx.services.messaging.list({ merchantId: m.merchantId, mode: 'test', limit: 100 })).data.find((msg) => msg.to === email);
+  const mail = (await ctx.services.messaging.listForOperators({ to: email })).data[0];
   const token = /\/dashboard\/invitations\/(inv_[0-9A-Za-z]+)/.exec(mail?.body ?? '')?.[1];
   return dashboardBrowserOf(await send('POST', `/dashboard/api/invitations/${token}/accept`, undefined, { password: 'correct horse battery' }));
 }

@@ -292,17 +292,16 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
       const base = client.linkBase ?? config.publicUrl ?? '';
       const link = `${base}/dashboard/reset-password/${token}`;
       try {
-        // Live mode: the configured SMTP, else the outbox (development, tests). A production
-        // outbox row never keeps the link (messaging withholds the `code`).
-        await messaging.send({
+        // A proof of control: the configured SMTP, else the operator outbox (development,
+        // tests), never the merchant's; a production outbox row never keeps the link.
+        await messaging.sendProof({
           merchantId: user.merchant_id,
-          mode: 'live',
           userId: user.id,
           channel: 'email',
           to: user.email,
           subject: t.text('dashboard.resetSubject'),
           body: t.text('dashboard.reset', { link, minutes: RESET_LINK_MS / MINUTE }),
-          code: config.mode === 'production' ? token : undefined,
+          code: token,
         });
       } catch (err) {
         // No provider: the answer must not differ from an unknown address's.
