@@ -200,7 +200,7 @@ export function createChargesService(
       return db.transaction().execute(async (tx) => {
         let hour = await repo.lockRollupState(tx);
         if (hour === null) {
-          const first = await repo.firstChargeAt(tx, firstIdAt('charge', new Date(0)));
+          const first = await repo.firstPaymentAt(tx, firstIdAt('charge', new Date(0)));
           if (first === undefined) return false;
           hour = floorHour(first);
         }
