@@ -4,6 +4,7 @@
  * every method and connector counted alike (the wallet, MTN MoMo, Orange Money's redirect, Wave);
  * and the header search by the last digits of a customer's phone.
  */
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/modules/connectors/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
@@ -284,12 +285,16 @@ describe('every method moves the figures alike', () => {
     },
   ];
 
-  it.each(methods)('$method: one more payment, attempt, new customer and its amount, today and in its hour', async ({ merchant, currency, pay }) => {
+  /** The intent each method paid, by method. */
+  const paidWith: Record<string, string> = {};
+
+  it.each(methods)('$method: one more payment, attempt, new customer and its amount, today and in its hour', async ({ method, merchant, currency, pay }) => {
     const m = merchant();
     const cookie = await login(m);
     const before = (await get(cookie, '/test/overview?period=today')).body;
     const intent = await createIntent(ctx, m, { amount: '4500', currency });
     await pay(intent);
+    paidWith[method] = intent.id;
     // The period ends at the clock's now, exclusive: read a moment after the payment.
     ctx.clock.advance(SECOND);
     const after = (await get(cookie, '/test/overview?period=today')).body;
@@ -316,5 +321,58 @@ describe('every method moves the figures alike', () => {
     expect(rolled.series[9]).toEqual(live.series[9]);
     const dakarToday = (await get(await login(dakar), '/test/overview?period=today')).body;
     expect(dakarToday.current).toEqual({ volume: [{ currency: 'XOF', amount: '4500' }], payments: 1, attempts: 1, successRate: 1, newCustomers: 1 });
+  });
+
+  it("the payments CSV says how each was paid: fee, net, refunded, method, provider, connector, masked payer, provider's reference", async () => {
+    const wallet = paidWith.wallet as string;
+    const refunded = await call(ctx.app, 'POST', `/gateway/${wallet}/refunds`, sk(douala), { amount: '1000' });
+    expect(refunded.statusCode, refunded.body).toBeLessThan(300);
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/dashboard/api/test/payments.csv?createdGte=2026-11-02',
+      headers: { cookie: await login(douala) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="caisse-payments-test-2026-11-02_2026-11-02.csv"');
+    const rows = new Map((parse(res.body, { columns: true }) as Record<string, string>[]).map((r) => [r.id, r]));
+    const attempts = await ctx.deps.db.selectFrom('payment_attempts').select(['intent_id', 'provider_transaction_id', 'phone_number']).execute();
+    const attemptOf = (id: string) => attempts.find((a) => a.intent_id === id);
+    const masked = (phone: string) => `'+237${'•'.repeat(phone.length - 6)}${phone.slice(-2)}`;
+    const ud = users.ud as TestUser;
+    expect(rows.get(wallet)).toMatchObject({
+      amount: '4500',
+      status: 'PARTIALLY_REFUNDED',
+      amount_refunded: '1000',
+      method: 'wallet',
+      provider: '',
+      connector: '',
+      payer: masked(ud.phoneNumber),
+      provider_reference: '',
+    });
+    for (const [method, provider] of [
+      ['mtn_momo', 'mtn_momo'],
+      ['orange_money (its redirect)', 'orange_money'],
+    ] as const) {
+      const id = paidWith[method] as string;
+      const attempt = attemptOf(id);
+      expect(attempt?.provider_transaction_id).toBeTruthy();
+      expect(rows.get(id)).toMatchObject({
+        status: 'SUCCEEDED',
+        amount_refunded: '0',
+        method: 'mobile_money',
+        provider,
+        connector: provider,
+        payer: masked(attempt?.phone_number ?? ''),
+        provider_reference: attempt?.provider_transaction_id,
+      });
+    }
+    // Fee and net as the payment's own read says them, in major units as every amount of the file.
+    for (const id of [wallet, paidWith.mtn_momo as string]) {
+      const read = (await call(ctx.app, 'GET', `/gateway/${id}`, sk(douala))).json() as { fee: string; net: string };
+      expect([rows.get(id)?.fee, rows.get(id)?.net]).toEqual([read.fee, read.net]);
+      expect(read.fee).not.toBeNull();
+    }
+    // Dakar's Wave payment is Dakar's alone.
+    expect(rows.has(paidWith.wave as string)).toBe(false);
   });
 });

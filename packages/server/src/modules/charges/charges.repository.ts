@@ -166,6 +166,20 @@ export const chargesRepository = {
       .execute();
   },
 
+  /** Who paid each of these intents by wallet, or last tried to (charges_intent). */
+  async payersOfIntents(db: Executor, intentIds: readonly string[]): Promise<{ intent_id: string; user_id: string }[]> {
+    if (intentIds.length === 0) return [];
+    return db
+      .selectFrom('charges')
+      .distinctOn('intent_id')
+      .select(['intent_id', 'user_id'])
+      .where('intent_id', 'in', [...intentIds])
+      .orderBy('intent_id')
+      .orderBy(sql`status = 'succeeded'`, 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  },
+
   /** Who last tried to pay the intent (its latest charge, succeeded or not). */
   async lastPayer(db: Executor, intentId: string): Promise<string | undefined> {
     const row = await db.selectFrom('charges').select('user_id').where('intent_id', '=', intentId).orderBy('id', 'desc').limit(1).executeTakeFirst();

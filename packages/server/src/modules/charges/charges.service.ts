@@ -176,6 +176,11 @@ export function createChargesService(
       }));
     },
 
+    /** Who paid each of these intents by wallet (or last tried to), by intent id: the customer's id. */
+    async walletPayersOf(intentIds: readonly string[]): Promise<Map<string, string>> {
+      return new Map((await repo.payersOfIntents(db, intentIds)).map((r) => [r.intent_id, r.user_id]));
+    },
+
     /** The customer who last tried to pay this intent, if any (the dashboard links to it). */
     lastPayer: (intentId: string) => repo.lastPayer(db, intentId),
 

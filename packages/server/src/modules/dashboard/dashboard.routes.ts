@@ -30,6 +30,7 @@ import {
   AuditQuery,
 } from './dashboard.schema.ts';
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
+import { paymentsCsvName } from './dashboard.exports.ts';
 import registerPages from './dashboard.pages.ts';
 import accountRoutes, { clientOf } from './dashboard.account.routes.ts';
 import { LoginChallenge } from './dashboard.account.schema.ts';
@@ -279,7 +280,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         tags,
         summary: "The payments the list's filters select, newest first, as a CSV download",
         description:
-          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte.",
+          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON), `fee`, `net`, `amount_refunded` (major units; fee and net empty until paid), `method` (`wallet` or `mobile_money`), `provider` and `connector` (empty for the wallet), `payer` (the number, masked as the dashboard shows it), `provider_reference` (the provider's id of the payment). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte. The file is named with the period as the filters wrote it, the end day inclusive: `caisse-payments-test-2026-11-01_2026-11-28.csv` (`…-until-<day>` without a start; today without an end).",
         params: ModeParams,
         querystring: PaymentsExportQuery,
         produces: ['text/csv'],
@@ -287,7 +288,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
     },
     async (req, reply) => {
       const stream = dashboard.paymentsCsv(scope(req), req.query);
-      return sendCsv(reply, `caisse-payments-${req.params.mode}-${req.query.createdGte ?? 'start'}-${req.query.createdLt ?? 'now'}`, stream);
+      return sendCsv(reply, paymentsCsvName(req.params.mode, req.query, app.deps.clock.now()), stream);
     },
   );
 
