@@ -657,10 +657,11 @@ describe('the hosted checkout page', () => {
     await app.close();
   });
 
-  it('an unknown token gets the page saying the link is not valid; assets are served, nothing outside them', async () => {
+  it('an unknown token is a 404 with the page saying the link is not valid; assets are served, nothing outside them', async () => {
     const app = await pages();
     const res = await app.inject({ method: 'GET', url: '/checkout/ps_doesnotexist' });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(configOf(res.body)).toEqual({ error: 'not_found', language: 'fr', locale: 'fr' });
     expect((await app.inject({ method: 'GET', url: '/dashboard' })).body).toContain('<title>Dashboard</title>');
     expect((await app.inject({ method: 'GET', url: '/dashboard/payments/pi_123' })).body).toContain('<title>Dashboard</title>');
