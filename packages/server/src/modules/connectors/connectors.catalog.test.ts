@@ -186,6 +186,10 @@ describe('providers list', () => {
       ['orange_money', { test: null, live: null }],
       ['wave', { test: false, live: null }],
     ]);
-    expect(formatProvidersReport(report)).toContain('available: live unknown, test no');
+    // Not called yet in a mode: said so, in words a person reads (it counts as available).
+    expect(formatProvidersReport(report)).toContain('available: live not called yet, test no');
+    expect(formatProvidersReport(providersReport(loadConfig(env), env), { serverReached: false })).toContain(
+      'available: live server not reached, test server not reached',
+    );
   });
 });

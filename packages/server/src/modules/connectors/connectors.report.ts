@@ -70,8 +70,13 @@ export function providersReport(config: ProvidersConfig, env: Record<string, str
   }));
 }
 
-/** The report as lines for a person. */
-export function formatProvidersReport(reports: ProviderReport[]): string {
+/**
+ * The report as lines for a person. `serverReached`: whether the running server answered (its
+ * /metrics); an availability it does not give is then a provider it has not called yet.
+ */
+export function formatProvidersReport(reports: ProviderReport[], opts: { serverReached?: boolean } = {}): string {
+  const yesNo = (available: boolean | null) =>
+    available === null ? (opts.serverReached === false ? 'server not reached' : 'not called yet') : available ? 'yes' : 'no';
   return reports
     .map((r) => {
       const limits = Object.entries(r.limits)
@@ -85,8 +90,4 @@ export function formatProvidersReport(reports: ProviderReport[]): string {
       return [...head, ...settings].join('\n');
     })
     .join('\n\n');
-}
-
-function yesNo(available: boolean | null): string {
-  return available === null ? 'unknown' : available ? 'yes' : 'no';
 }
