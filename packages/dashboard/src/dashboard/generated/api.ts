@@ -6934,6 +6934,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             object: "operator_totp_enrolment";
+                            qrCode: string;
                             secret: string;
                             uri: string;
                         };
