@@ -552,7 +552,9 @@ export function buildCli(): Command {
       .then(async (res) => (res.ok ? res.text() : undefined))
       .catch(() => undefined);
     const report = providersReport(c, process.env, metrics === undefined ? undefined : parseProviderHealth(metrics));
-    process.stdout.write(opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatProvidersReport(report)}\n`);
+    process.stdout.write(
+      opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatProvidersReport(report, { serverReached: metrics !== undefined })}\n`,
+    );
   });
 
   program

@@ -6994,6 +6994,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             object: "operator_totp_enrolment";
+                            qrCode: string;
                             secret: string;
                             uri: string;
                         };

@@ -186,6 +186,16 @@ describe('providers list', () => {
       ['orange_money', { test: null, live: null }],
       ['wave', { test: false, live: null }],
     ]);
-    expect(formatProvidersReport(report)).toContain('available: live unknown, test no');
+    // Not called yet in a mode: said so, in words a person reads (it counts as available).
+    const lines = formatProvidersReport(report)
+      .split('\n')
+      .filter((l) => l.includes('available:'));
+    expect(lines[0]).toContain('available: live yes, test not called yet');
+    // Live accounts not configured: nothing to call there.
+    expect(lines[1]).toContain('available: live -, test not called yet');
+    expect(lines[2]).toContain('available: live -, test no');
+    expect(formatProvidersReport(providersReport(loadConfig(env), env), { serverReached: false })).toContain(
+      'available: live server not reached, test server not reached',
+    );
   });
 });

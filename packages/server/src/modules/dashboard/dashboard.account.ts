@@ -6,7 +6,7 @@ import { translator } from '../../platform/i18n.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { type AttemptRule, createThrottle, loginRules } from '../../platform/throttle.ts';
 import { retryAfterHeader } from '../../platform/codes.ts';
-import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
+import { matchTotp, newTotpSecret, totpQrCode, totpUri } from '../../platform/totp.ts';
 import type { MerchantsService } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
 import { assertPasswordPolicy } from '../users/index.ts';
@@ -197,10 +197,7 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
         throw new ApiError('totp_state_invalid', 'Two-factor sign-in is already enabled: disable it first to enrol another app');
       }
       const uri = totpUri(secret, `Caisse (${account.merchantName})`, account.email);
-      // Loaded on the first enrolment: a rare request, and qrcode with its PNG encoder stays out of the heap until then.
-      const { default: QRCode } = await import('qrcode');
-      const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-      return { object: 'dashboard_totp_enrolment' as const, secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+      return { object: 'dashboard_totp_enrolment' as const, secret, uri, qrCode: await totpQrCode(uri) };
     },
 
     /**

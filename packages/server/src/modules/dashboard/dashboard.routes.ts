@@ -30,6 +30,7 @@ import {
   AuditQuery,
 } from './dashboard.schema.ts';
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
+import { paymentsCsvName } from './dashboard.exports.ts';
 import registerPages from './dashboard.pages.ts';
 import accountRoutes, { clientOf } from './dashboard.account.routes.ts';
 import { LoginChallenge } from './dashboard.account.schema.ts';
@@ -279,7 +280,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         tags,
         summary: "The payments the list's filters select, newest first, as a CSV download",
         description:
-          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte.",
+          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON), `fee`, `net`, `amount_refunded` (major units; fee and net empty until paid), `method` (`wallet` or `mobile_money`), `provider` and `connector` (empty for the wallet), `payer` (the number, masked as the dashboard shows it), `provider_reference` (the provider's id of the payment). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte. The file is named with the period as the filters wrote it, the end day inclusive: `caisse-payments-test-2026-11-01_2026-11-28.csv` (`…-until-<day>` without a start; today without an end).",
         params: ModeParams,
         querystring: PaymentsExportQuery,
         produces: ['text/csv'],
@@ -287,7 +288,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
     },
     async (req, reply) => {
       const stream = dashboard.paymentsCsv(scope(req), req.query);
-      return sendCsv(reply, `caisse-payments-${req.params.mode}-${req.query.createdGte ?? 'start'}-${req.query.createdLt ?? 'now'}`, stream);
+      return sendCsv(reply, paymentsCsvName(req.params.mode, req.query, app.deps.clock.now()), stream);
     },
   );
 
@@ -316,7 +317,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         tags,
         summary: 'The Home page: volume, successful payments, success rate and new customers, with their series and the previous period',
         description:
-          'Periods in UTC: `today` (hourly series) and the last `7d` or `30d` days including today (daily series). The previous period is as long and cut at the same point (today so far against yesterday up to the same time). Volume: the sum of the successful payments per currency (refunds not deducted). Success rate: successful charge attempts / all charge attempts (succeeded or declined) in the period, null without attempts; an intent never attempted (expired, canceled unpaid) does not count. New customers: customers whose first successful payment to this merchant falls in the period. Closed hours come from an hourly rollup, the open hour from the charges themselves.',
+          'Periods in UTC: `today` (hourly series) and the last `7d` or `30d` days including today (daily series). The previous period is as long and cut at the same point (today so far against yesterday up to the same time). Every payment counts, whatever the method or connector (the wallet, MTN MoMo, Orange Money, Wave…), at the time it was decided; a late mobile-money payment returned to the payer does not. Volume: the sum of the successful payments per currency (refunds not deducted). Success rate: successful payment attempts / all decided attempts (succeeded or declined) in the period, null without attempts; an intent never attempted (expired, canceled unpaid) does not count. New customers: payers (a wallet customer, or a mobile-money number) whose first successful payment to this merchant falls in the period. Closed hours come from an hourly rollup, the open hour from the payments themselves.',
         params: ModeParams,
         querystring: OverviewQuery,
         response: { 200: Overview },

@@ -41,6 +41,7 @@ export const OperatorTotpEnrolment = Type.Object({
   object: Type.Literal('operator_totp_enrolment'),
   secret: Type.String({ description: 'Base32, shown this once' }),
   uri: Type.String({ description: 'The otpauth:// URI an authenticator app reads' }),
+  qrCode: Type.String({ description: 'The URI as a QR code: an SVG `data:` URL for an <img>.' }),
 });
 
 export const ConfirmTotpBody = Type.Object({ code: Totp }, { additionalProperties: false });

@@ -562,6 +562,12 @@ export function createUsersService(
       return userView(user);
     },
 
+    /** The phone numbers of these customers the merchant sees, by id (the payments export). */
+    async phoneNumbersOf(scope: Scope, userIds: readonly string[]): Promise<Map<string, string>> {
+      const rows = await repo.phoneNumbersOfLinked(db, scopeOf(scope), userIds);
+      return new Map(rows.map((r) => [r.id, r.phone_number]));
+    },
+
     /** The merchant's customers whose phone number ends with these digits (the dashboard's search; digits only). */
     findByPhoneSuffix: (scope: Scope, digits: string, limit: number) => repo.findLinkedByPhoneSuffix(db, scopeOf(scope), digits, limit),
 
