@@ -17,8 +17,8 @@ import {
   providersServing,
   servesNumber,
   suggestProvider,
-  TEST_NUMBER_OUTCOMES,
 } from './index.ts';
+import { TEST_NUMBER_OUTCOMES } from './connectors.testnumbers.ts';
 
 describe('provider descriptions', () => {
   it('the registry lists one description per provider, named as in the registry', () => {

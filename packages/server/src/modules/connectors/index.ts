@@ -47,10 +47,9 @@ export {
   isProviderName,
   providerNames,
   type ProviderName,
-  healthViews,
   registerConnector,
 } from './connectors.registry.ts';
-export type { ConnectorDefinition, MountedSandbox, SandboxMount, SandboxMountContext, SandboxTarget } from './connectors.definition.ts';
+export type { ConnectorDefinition, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
 export { registerProviderMetrics } from './connectors.metrics.ts';
 export {
   type AmountBounds,
@@ -75,14 +74,14 @@ export {
   suggestProvider,
 } from './connectors.catalog.ts';
 export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
-export { TEST_NUMBER_OUTCOMES, testNumbers } from './connectors.testnumbers.ts';
-export { formatProvidersReport, type HealthReading, parseProviderHealth, type ProviderReport, providersReport } from './connectors.report.ts';
-export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
+export { testNumbers } from './connectors.testnumbers.ts';
+export { formatProvidersReport, parseProviderHealth, providersReport } from './connectors.report.ts';
+export type { KnownRequest } from './connectors.types.ts';
 /** Each connector's one object, for the harnesses that drive its sandbox (`sandbox.of(…)`). */
 export { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 export { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
 export { WAVE_CONNECTOR } from './wave/index.ts';
-export { runSandbox, type Sandbox, sandboxHelp, type SandboxOptions, startLocalSandbox, startSandbox } from './sandbox/sandbox.ts';
+export { runSandbox, type Sandbox, sandboxHelp, startLocalSandbox, startSandbox } from './sandbox/sandbox.ts';
 export {
   createProviderHealth,
   DEFAULT_HEALTH_RULES,
