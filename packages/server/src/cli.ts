@@ -664,29 +664,33 @@ export function buildCli(): Command {
     });
   });
 
-  examples(
+  const sandboxCommand = examples(
     program
       .command('sandbox')
       .alias('momo-sandbox')
-      .description("run the providers' sandbox: every provider's API subset on one port, outcomes by the last three digits of the phone number")
+      .description("run the providers' sandbox: every connector's API subset on one port, outcomes by the last three digits of the phone number")
       .option('--port <port>', 'port to listen on', port, 8090)
       .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option(
-        '--faults <list>',
-        'fault switches on from the start: answer500,hang,dropCallbacks (all providers), duplicateCallbacks,badJson,badSchema (the phone-prompt API at the root)',
-        (v) => v.split(','),
-        [],
-      )
+      .option('--faults <list>', 'fault switches on from the start, comma-separated (each provider takes its own)', (v) => v.split(','), [])
       .option('--fast', 'the approval window (numbers ending in 106, payment pages) is 5 s instead of 5 min')
       .option(
         '--callbacks-url <url>',
         "this server's callback base (http://127.0.0.1:8080/callbacks): providers that push signed webhooks send them to <url>/<provider>",
       ),
-    'npx caisse sandbox --port 8090     # then CAISSE_MOMO_SANDBOX_URL=http://127.0.0.1:8090 npm start',
+    'npx caisse sandbox --port 8090     # then CAISSE_SANDBOX_URL=http://127.0.0.1:8090 npm start',
     'npx caisse sandbox --faults answer500,dropCallbacks',
   ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean; callbacksUrl?: string }) => {
     const { runSandbox } = await import('./modules/connectors/index.ts');
     await runSandbox(opts);
+  });
+  // Which providers it plays comes from the registry, loaded only when this command runs (its help included).
+  program.hook('preSubcommand', async (_program, sub) => {
+    if (sub !== sandboxCommand) return;
+    const { sandboxHelp } = await import('./modules/connectors/index.ts');
+    const help = sandboxHelp();
+    sub.description(`run the providers' sandbox: ${help.providers} on one port, outcomes by the last three digits of the phone number`);
+    const faults = sub.options.find((o) => o.long === '--faults');
+    if (faults) faults.description = `fault switches on from the start, comma-separated: ${help.faults}`;
   });
 
   const messages = examples(

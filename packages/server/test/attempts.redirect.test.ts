@@ -6,14 +6,9 @@
  * ManualClock moves time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createModeConnectors,
-  createWaveConnector,
-  newReference,
-  pageLostAfterMs,
-  type Sandbox,
-  WAVE_SANDBOX_WEBHOOK_SECRET,
-} from '../src/modules/connectors/index.ts';
+import { createModeConnectors, newReference, ORANGE_MONEY_CONNECTOR, pageLostAfterMs, type Sandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { createWaveConnector } from '../src/modules/connectors/wave/wave.connector.ts';
+import { WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/wave/wave.sandbox.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createServices } from '../src/services.ts';
@@ -82,8 +77,14 @@ const storedAttempt = (intentId: string) =>
 function notificationsOf(provider: string, providerReference: string) {
   const all =
     provider === 'wave'
-      ? sandbox.wave.sessions().map((p) => ({ id: p.id, notifications: p.notifications }))
-      : sandbox.orange.payments().map((p) => ({ id: p.payToken, notifications: p.notifications }));
+      ? sandbox
+          .of(WAVE_CONNECTOR)
+          .sessions()
+          .map((p) => ({ id: p.id, notifications: p.notifications }))
+      : sandbox
+          .of(ORANGE_MONEY_CONNECTOR)
+          .payments()
+          .map((p) => ({ id: p.payToken, notifications: p.notifications }));
   return all.find((p) => p.id === providerReference)?.notifications ?? [];
 }
 
@@ -148,7 +149,7 @@ describe('after a restart', () => {
     const intent = await createIntent(ctx, cm);
     const started = (await charge(cm, intent, 'orange_money', orangeNumber())).json() as Answer;
     // The notification is lost, and so is the process that sent the request.
-    sandbox.orange.setFaults({ dropCallbacks: true });
+    sandbox.of(ORANGE_MONEY_CONNECTOR).setFaults({ dropCallbacks: true });
     try {
       await onPage(started.nextAction?.url ?? '', 'approve', orangeNumber());
       await later();
@@ -164,7 +165,7 @@ describe('after a restart', () => {
       expect((await read(cm, intent.id)).status).toBe('SUCCEEDED');
       await connectors.close();
     } finally {
-      sandbox.orange.setFaults({ dropCallbacks: false });
+      sandbox.of(ORANGE_MONEY_CONNECTOR).setFaults({ dropCallbacks: false });
     }
   });
 });
@@ -279,7 +280,7 @@ describe('money out with Wave', () => {
     await expect
       .poll(async () => ((await call(ctx.app, 'GET', `/payouts/${created.id}`, sk(m))).json() as { status: string }).status, { interval: 20, timeout: 5000 })
       .toBe('PAID');
-    expect(sandbox.wave.stats().payouts).toBe(1);
+    expect(sandbox.of(WAVE_CONNECTOR).stats().payouts).toBe(1);
 
     const orange = await call(ctx.app, 'POST', '/payouts', sk(m), { ...body, destination: { provider: 'orange_money', phoneNumber: '+221770009002' } });
     expect(orange.json()).toMatchObject({ status: 400, code: 'destination_unsupported', param: 'destination.provider' });
@@ -291,7 +292,7 @@ describe('money out with Wave', () => {
 
   it("Wave's refund operation gives a paid session back once; an unpaid one is refused", async () => {
     const wave = createWaveConnector(
-      { baseUrl: sandbox.urls.wave, apiKey: 'wave_sn_test', webhookSecret: WAVE_SANDBOX_WEBHOOK_SECRET },
+      { baseUrl: sandbox.urls.wave!, apiKey: 'wave_sn_test', webhookSecret: WAVE_SANDBOX_WEBHOOK_SECRET },
       { clock: ctx.clock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) },
     );
     const { stored } = await paidWithWave(sn);
@@ -304,7 +305,12 @@ describe('money out with Wave', () => {
       providerReference: stored.provider_reference as string,
     };
     expect(await wave.refund?.(request)).toMatchObject({ status: 'PENDING', providerReference: stored.provider_reference });
-    expect(sandbox.wave.sessions().find((s) => s.id === stored.provider_reference)?.refunded).toBe(true);
+    expect(
+      sandbox
+        .of(WAVE_CONNECTOR)
+        .sessions()
+        .find((s) => s.id === stored.provider_reference)?.refunded,
+    ).toBe(true);
     expect(await wave.refund?.({ ...request, reference: newReference() })).toEqual({ status: 'FAILED', reason: 'checkout-refund-failed' });
 
     const unpaid = await createIntent(ctx, sn, { currency: 'XOF' });
@@ -332,17 +338,27 @@ describe('money out with Wave', () => {
     // Wave's 200 is the refund: SUCCEEDED on its answer, without a status read.
     await ctx.services.refunds.drain();
     expect(await read(sn, whole.intent.id)).toMatchObject({ status: 'REFUNDED' });
-    expect(sandbox.wave.sessions().find((x) => x.id === whole.stored.provider_reference)?.refunded).toBe(true);
+    expect(
+      sandbox
+        .of(WAVE_CONNECTOR)
+        .sessions()
+        .find((x) => x.id === whole.stored.provider_reference)?.refunded,
+    ).toBe(true);
 
     const part = await paidWithWave(sn);
-    const payoutsBefore = sandbox.wave.stats().payouts;
+    const payoutsBefore = sandbox.of(WAVE_CONNECTOR).stats().payouts;
     expect((await call(ctx.app, 'POST', `/gateway/${part.intent.id}/refunds`, sk(sn), { amount: '1000' })).json()).toMatchObject({
       status: 'PENDING',
       amount: '1000',
     });
     expect(await refunded(sn, part.intent.id)).toMatchObject({ status: 'PARTIALLY_REFUNDED' });
-    expect(sandbox.wave.sessions().find((x) => x.id === part.stored.provider_reference)?.refunded).toBe(false);
-    expect(sandbox.wave.stats().payouts).toBe(payoutsBefore + 1);
+    expect(
+      sandbox
+        .of(WAVE_CONNECTOR)
+        .sessions()
+        .find((x) => x.id === part.stored.provider_reference)?.refunded,
+    ).toBe(false);
+    expect(sandbox.of(WAVE_CONNECTOR).stats().payouts).toBe(payoutsBefore + 1);
 
     const orange = await createIntent(ctx, cm);
     const started = (await charge(cm, orange, 'orange_money', orangeNumber())).json() as Answer;
@@ -393,7 +409,7 @@ describe('provider health', () => {
     const payer = waveNumber();
     // Earlier tests' Wave successes fall out of the 5-minute window.
     ctx.clock.advance(5 * MINUTE);
-    sandbox.wave.setFaults({ answer500: true });
+    sandbox.of(WAVE_CONNECTOR).setFaults({ answer500: true });
     try {
       // Every charge's request answers 500 (and so do the status reads of Wave's webhooks for
       // sessions that expired meanwhile): after 5 bad outcomes, mostly bad, charges are refused.
@@ -423,7 +439,7 @@ describe('provider health', () => {
       // A payer who tries again meanwhile sends no prompt and keeps the tries of their number.
       for (let i = 0; i < 4; i++) expect((await charge(m, intent, 'wave', payer)).json()).toMatchObject({ status: 503, code: 'provider_unavailable' });
     } finally {
-      sandbox.wave.setFaults({ answer500: false });
+      sandbox.of(WAVE_CONNECTOR).setFaults({ answer500: false });
     }
     ctx.clock.advance(30 * SECOND);
     const intent = await createIntent(ctx, m, { currency: 'XOF' });

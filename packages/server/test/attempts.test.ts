@@ -4,7 +4,7 @@
  * Time is the shared ManualClock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MomoSandbox } from '../src/modules/connectors/index.ts';
+import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { directPayments } from '../src/modules/charges/index.ts';
 import { createIntentsService } from '../src/modules/intents/index.ts';

@@ -21,7 +21,6 @@ import {
   isProviderName,
   newReference,
   assertProviderTakes,
-  PROVIDER_DESCRIPTIONS,
   servesNumber,
 } from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
@@ -147,7 +146,7 @@ export function createPayoutsService(
     if (!connectorFor(mode, d.provider))
       throw new ApiError('provider_unavailable', `${d.provider} is not configured for ${mode} mode on this server`, { param: 'destination.provider' });
     // A schedule is saved without an amount: its number is checked now, its amounts when it runs.
-    const description = PROVIDER_DESCRIPTIONS[d.provider];
+    const description = describeProvider(d.provider)!;
     if (money) assertProviderTakes(description, { phoneNumber: d.phoneNumber, ...money }, { phoneNumber: 'destination.phoneNumber' });
     else if (!servesNumber(description, d.phoneNumber))
       throw new ApiError('phone_invalid', `${description.displayName} does not serve ${d.phoneNumber}`, { param: 'destination.phoneNumber' });
@@ -385,7 +384,7 @@ export function createPayoutsService(
             log?.warn({ merchant: s.merchant_id, mode: s.mode }, 'payout schedule skipped: its destination cannot be paid');
             continue;
           }
-          const limits = isProviderName(s.provider) ? PROVIDER_DESCRIPTIONS[s.provider].limits : {};
+          const limits = describeProvider(s.provider)?.limits ?? {};
           for (const { currency, amount: available } of await balances.availableMinor(scope, tx)) {
             const minimum = BigInt(s.minimum[currency] ?? '1');
             if (available <= 0n || available < minimum) continue;
