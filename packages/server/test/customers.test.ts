@@ -237,6 +237,7 @@ describe('password reset and change', () => {
         pinnedVersion: '2026-11-01',
         merchantName: 'Bravo',
         intentExpiresIn: 1800,
+        merchantCountry: 'CM' as const,
       });
     const { createServices } = await import('../src/services.ts');
     const second = createServices(ctx.deps);
@@ -280,6 +281,7 @@ describe('password reset and change', () => {
       pinnedVersion: '2026-11-01',
       merchantName: 'Alpha',
       intentExpiresIn: 1800,
+      merchantCountry: 'CM' as const,
     };
     const me = await two.users.verifyAccessToken(token, merchant);
     await one.users.changePassword(merchant, me, { currentPassword: PASSWORD, newPassword: 'kribi-wave-2026' }, '203.0.113.9');

@@ -9,7 +9,12 @@ export const PaymentMethod = Type.Object(
   {
     type: Type.Literal('mobile_money'),
     provider: Type.String({ maxLength: 32, description: 'The provider, by its registry name: see `GET /payment-methods`.' }),
-    phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: "The payer's mobile-money number, E.164, served by that provider." }),
+    phoneNumber: Type.String({
+      maxLength: 32,
+      'x-code': 'phone_invalid',
+      description:
+        "The payer's mobile-money number, served by that provider. As people write it: without a country code it is read in the merchant's country (`670000001` for a Cameroonian merchant), with `+` or `00` in its own; spaces, dots and dashes allowed. It must be a mobile number of its country (libphonenumber), else 400 `phone_invalid` with `country` and `example`. Answered and stored in E.164.",
+    }),
   },
   { additionalProperties: false },
 );

@@ -10,7 +10,12 @@ export const Destination = Type.Object(
       description:
         'The mobile-money provider that sends the money, by its registry name: one of the country whose `capabilities.disburse` is true (`GET /payment-methods/settings`); a provider that only collects is 400 `destination_unsupported`.',
     }),
-    phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The mobile-money number that receives the money, E.164.' }),
+    phoneNumber: Type.String({
+      maxLength: 32,
+      'x-code': 'phone_invalid',
+      description:
+        "The mobile-money number that receives the money. As people write it: without a country code it is read in the merchant's country (`670000001` for a Cameroonian merchant), with `+` or `00` in its own; spaces, dots and dashes allowed. It must be a mobile number of its country (libphonenumber), else 400 `phone_invalid` with `country` and `example`. Answered and stored in E.164.",
+    }),
   },
   { additionalProperties: false },
 );

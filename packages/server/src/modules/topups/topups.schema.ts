@@ -7,7 +7,12 @@ export const CreateTopupBody = Type.Object(
     amount: Type.String({ 'x-code': 'amount_invalid', description: 'Decimal string in major units of the currency ("5000" XAF).' }),
     currency: Type.String({ description: 'ISO 4217: XAF, XOF, EUR or USD.' }),
     provider: Type.String({ maxLength: 32, description: 'The mobile-money provider, by its registry name (`GET /payment-methods/settings`).' }),
-    phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The mobile-money number that pays, E.164.' }),
+    phoneNumber: Type.String({
+      maxLength: 32,
+      'x-code': 'phone_invalid',
+      description:
+        "The mobile-money number that pays. As people write it: without a country code it is read in the merchant's country (`670000001` for a Cameroonian merchant), with `+` or `00` in its own; spaces, dots and dashes allowed. It must be a mobile number of its country (libphonenumber), else 400 `phone_invalid` with `country` and `example`. Answered and stored in E.164.",
+    }),
   },
   { additionalProperties: false },
 );

@@ -7,7 +7,8 @@ const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC
 export const PhoneNumber = Type.String({
   maxLength: 32,
   'x-code': 'phone_invalid',
-  description: 'E.164: a plus sign, the country code and the number, digits only (no spaces).',
+  description:
+    "As people write it: without a country code it is read in the merchant's country (`670000001` for a Cameroonian merchant), with `+` or `00` in its own; spaces, dots and dashes allowed. It must be a mobile number of its country (libphonenumber), else 400 `phone_invalid` with `country` and `example`. Answered and stored in E.164.",
   examples: ['+237650000000'],
 });
 
