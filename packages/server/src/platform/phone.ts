@@ -10,6 +10,10 @@ import { ApiError } from './errors.ts';
  * dashes and brackets are allowed; what is stored and compared is E.164 (`+237670000001`).
  */
 
+/** How a phone number field of the API is read, for its OpenAPI description. */
+export const PHONE_AS_WRITTEN =
+  "As people write it: without a country code it is read in the merchant's country (`670000001` for a Cameroonian merchant), with `+` or `00` in its own; spaces, dots and dashes allowed. It must be a mobile number of its country (libphonenumber), else 400 `phone_invalid` with `country` and `example`. Answered and stored in E.164.";
+
 /** What a person may type: digits, the separators people write, and a `+` before the digits. */
 const TYPED = /^[0-9\s.\-()/+\u00a0\u202f]+$/;
 

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DirectPaymentMethod, NextAction, PaymentAttempt, PublicIntent, Refund } from '../intents/index.ts';
+import { PHONE_AS_WRITTEN } from '../../platform/phone.ts';
 
 export { Refund };
 
@@ -12,8 +13,7 @@ export const PaymentMethod = Type.Object(
     phoneNumber: Type.String({
       maxLength: 32,
       'x-code': 'phone_invalid',
-      description:
-        "The payer's mobile-money number, served by that provider. As people write it: without a country code it is read in the merchant's country (`670000001` for a Cameroonian merchant), with `+` or `00` in its own; spaces, dots and dashes allowed. It must be a mobile number of its country (libphonenumber), else 400 `phone_invalid` with `country` and `example`. Answered and stored in E.164.",
+      description: `The payer's mobile-money number, served by that provider. ${PHONE_AS_WRITTEN}`,
     }),
   },
   { additionalProperties: false },

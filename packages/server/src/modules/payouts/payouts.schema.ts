@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { eventSchema } from '../events/index.ts';
+import { PHONE_AS_WRITTEN } from '../../platform/phone.ts';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
 
@@ -13,8 +14,7 @@ export const Destination = Type.Object(
     phoneNumber: Type.String({
       maxLength: 32,
       'x-code': 'phone_invalid',
-      description:
-        "The mobile-money number that receives the money. As people write it: without a country code it is read in the merchant's country (`670000001` for a Cameroonian merchant), with `+` or `00` in its own; spaces, dots and dashes allowed. It must be a mobile number of its country (libphonenumber), else 400 `phone_invalid` with `country` and `example`. Answered and stored in E.164.",
+      description: `The mobile-money number that receives the money. ${PHONE_AS_WRITTEN}`,
     }),
   },
   { additionalProperties: false },

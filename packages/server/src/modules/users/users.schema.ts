@@ -1,14 +1,14 @@
 import { Type } from 'typebox';
 import { CURRENCIES } from '../../platform/money.ts';
 import { PASSWORD_MIN_LENGTH } from './users.policy.ts';
+import { PHONE_AS_WRITTEN } from '../../platform/phone.ts';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
 
 export const PhoneNumber = Type.String({
   maxLength: 32,
   'x-code': 'phone_invalid',
-  description:
-    "As people write it: without a country code it is read in the merchant's country (`670000001` for a Cameroonian merchant), with `+` or `00` in its own; spaces, dots and dashes allowed. It must be a mobile number of its country (libphonenumber), else 400 `phone_invalid` with `country` and `example`. Answered and stored in E.164.",
+  description: PHONE_AS_WRITTEN,
   examples: ['+237650000000'],
 });
 
