@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 /** A Cameroonian mobile number, random (a clash in one file is one in 90 million). */
-const newPhone = () => `+2376${String((randomBytes(4).readUInt32BE(0) % 90_000_000) + 10_000_000)}`;
+const newPhone = () => `+2376${String((randomBytes(4).readUInt32BE(0) % 50_000_000) + 50_000_000)}`;
 
 const signIn = (m: TestMerchant, phoneNumber: string, password: string) => call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber, password });
 
