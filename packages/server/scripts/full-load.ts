@@ -187,11 +187,12 @@ function topupNumber(): string {
 }
 
 /**
- * A random Cameroonian number the sandbox approves at once: its last three digits are 010–099,
- * never one of the table's special endings (101–109: slow, never answered, refused, faults).
+ * A random MTN Cameroon number (67x: a valid mobile number MTN serves, as top-ups and payouts
+ * here go through MTN) the sandbox approves at once: its last three digits are 010–099, never
+ * one of the table's special endings (101–109: slow, never answered, refused, faults).
  */
 function approvedNumber(): string {
-  return `+2376${String(between(10_000, 99_999))}0${String(between(10, 99))}`;
+  return `+23767${String(between(1000, 9999))}0${String(between(10, 99))}`;
 }
 
 /**

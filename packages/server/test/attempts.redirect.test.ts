@@ -451,3 +451,48 @@ describe('provider health', () => {
     expect((await call(ctx.app, 'GET', '/metrics')).body).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 1/);
   });
 });
+
+describe('numbers as people write them: read in the merchant country, stored in E.164', () => {
+  const storedNumber = async (intentId: string) =>
+    (await ctx.deps.db.selectFrom('payment_attempts').select('phone_number').where('intent_id', '=', intentId).executeTakeFirstOrThrow()).phone_number;
+
+  it.each([
+    { merchant: () => cm, provider: 'mtn_momo', currency: 'XAF', typed: '670000001', stored: '+237670000001' },
+    { merchant: () => cm, provider: 'orange_money', currency: 'XAF', typed: '6.90-12.34.56', stored: '+237690123456' },
+    { merchant: () => sn, provider: 'wave', currency: 'XOF', typed: '77 123 45 67', stored: '+221771234567' },
+    { merchant: () => sn, provider: 'wave', currency: 'XOF', typed: '00221 76-123-45-67', stored: '+221761234567' },
+  ])('$typed for a $provider payment is taken as $stored', async ({ merchant, provider, currency, typed, stored }) => {
+    const intent = await createIntent(ctx, merchant(), { currency });
+    const res = await charge(merchant(), intent, provider, typed);
+    expect(res.statusCode, res.body).toBe(202);
+    expect(await storedNumber(intent.id)).toBe(stored);
+  });
+
+  it('a payout destination as a Senegalese merchant writes it is stored in E.164', async () => {
+    const put = await call(ctx.app, 'PUT', '/payout-schedule', sk(sn), { interval: 'daily', destination: { provider: 'wave', phoneNumber: '77.123.45.67' } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json()).toMatchObject({ destination: { provider: 'wave', phoneNumber: '+221771234567' } });
+    await call(ctx.app, 'PUT', '/payout-schedule', sk(sn), { interval: 'manual' });
+  });
+
+  it('a number with its own country code keeps it; what is not a mobile number of the country is phone_invalid, saying what was expected', async () => {
+    const intent = await createIntent(ctx, sn, { currency: 'XOF' });
+    // Read as Cameroon's (+237), which Wave does not serve, not as a Senegalese number.
+    expect((await charge(sn, intent, 'wave', '+237 6 70 00 00 02')).json()).toMatchObject({
+      status: 400,
+      code: 'phone_invalid',
+      detail: expect.stringMatching(/^Wave does not serve \+237/),
+    });
+    const sent = sandbox.of(WAVE_CONNECTOR).sessions().length;
+    const refused = (await charge(sn, intent, 'wave', '670000001')).json();
+    expect(refused).toMatchObject({ status: 400, code: 'phone_invalid', param: 'paymentMethod.phoneNumber', country: 'SN', example: '+221 70 123 45 67' });
+    expect(refused.detail).toContain('paymentMethod.phoneNumber is not a valid Senegal mobile number');
+    const cmIntent = await createIntent(ctx, cm);
+    for (const typed of ['6700000', '2 22 12 34 56', '06 70 00 00 01', '670 000 001 x', '']) {
+      const body = (await charge(cm, cmIntent, 'mtn_momo', typed)).json();
+      expect(body, typed).toMatchObject({ status: 400, code: 'phone_invalid', param: 'paymentMethod.phoneNumber' });
+      if (typed !== '') expect(body.detail, typed).toContain('6 71 23 45 67');
+    }
+    expect(sandbox.of(WAVE_CONNECTOR).sessions()).toHaveLength(sent);
+  });
+});

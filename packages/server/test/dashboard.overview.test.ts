@@ -196,6 +196,12 @@ describe('search by phone (last digits)', () => {
     expect((found.body.data as { id: string }[]).map((p) => p.id).sort()).toEqual([...(paid.u2 ?? [])].sort());
     const spaced = await get(cookieA, `/test/search?q=${encodeURIComponent(` ${u2.phoneNumber.slice(-6, -3)} ${u2.phoneNumber.slice(-3)}`)}`);
     expect((spaced.body.data as { id: string }[]).map((p) => p.id).sort()).toEqual([...(paid.u2 ?? [])].sort());
+    // The whole number as people write it: with 00, or national with dots (read in the merchant's country).
+    const national = u2.phoneNumber.slice(4).replace(/(\d{3})(\d{2})(\d{2})(\d{2})/, '$1.$2.$3.$4');
+    for (const q of [`00${u2.phoneNumber.slice(1)}`, national]) {
+      const whole = await get(cookieA, `/test/search?q=${encodeURIComponent(q)}`);
+      expect((whole.body.data as { id: string }[]).map((p) => p.id).sort(), q).toEqual([...(paid.u2 ?? [])].sort());
+    }
     // Three digits: an amount or a metadata value only, never a phone.
     const short = await get(cookieA, `/test/search?q=${u2.phoneNumber.slice(-3)}`);
     expect(short.status).toBe(200);

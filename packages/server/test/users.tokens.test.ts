@@ -172,6 +172,7 @@ describe('access tokens', () => {
       merchantName: 'Shop',
       intentExpiresIn: 1800,
       approved: true,
+      merchantCountry: 'CM' as const,
     };
     await expect(second.users.verifyAccessToken(token, merchant)).resolves.toMatchObject({ userId: expect.stringMatching(/^usr_/) });
   });

@@ -1,3 +1,5 @@
+import type { Country } from './countries.ts';
+
 /**
  * The shared vocabulary of who is acting, declared once. Every module and the HTTP layer speak
  * these words; none of them is owned by a module, so `platform/` never imports one.
@@ -53,6 +55,8 @@ export interface MerchantContext extends Caller {
   merchantName: string;
   /** The merchant's default language for its customers' messages. */
   merchantLanguage?: string;
+  /** The merchant's country: a phone number typed without its country code is read in it. */
+  merchantCountry: Country;
   /** The merchant's default validity of a new intent, in seconds. */
   intentExpiresIn: number;
   /** The merchant's own fee schedule, where it has one (else the configured default applies). */

@@ -306,7 +306,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         response: { 200: SearchResults },
       },
     },
-    async (req) => dashboard.search(scope(req), req.query.q),
+    async (req) => dashboard.search({ ...scope(req), merchantCountry: req.dashboardSession.merchantCountry }, req.query.q),
   );
 
   app.get(

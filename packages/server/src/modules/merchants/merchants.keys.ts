@@ -389,6 +389,7 @@ export function createKeysService(deps: Deps) {
       intentExpiresIn: pk.merchant_intent_expires_in,
       merchantName: pk.merchant_name,
       merchantLanguage: pk.merchant_language,
+      merchantCountry: pk.merchant_country,
       fees: { bps: pk.merchant_fee_bps, fixedMinor: pk.merchant_fee_fixed },
       settlementDelayDays: pk.merchant_settlement_delay_days,
       reserve: reserveTerms(pk.merchant_reserve_bps, pk.merchant_reserve_days),

@@ -245,11 +245,13 @@ export function createMerchantsService(deps: Deps) {
 
     /**
      * Sets the merchant's country (`caisse merchants country`, the dashboard's settings): from then
-     * on its checkout offers that country's providers and currency. Intents already created keep
+     * on its checkout offers that country's providers and currency, and national phone numbers
+     * are read in it (cached keys carry it, so they are dropped). Intents already created keep
      * their currency.
      */
     async setCountry(merchantId: string, country: Country): Promise<void> {
       if (!(await repo.setCountry(db, merchantId, country))) throw new ApiError('not_found', `No merchant ${merchantId}`);
+      await keys.dropCachedKeys();
     },
 
     /** The dashboard user's own language (null: back to the browser's, then the merchant's). */
