@@ -495,7 +495,9 @@ describe('live mode needs the approval of the merchant (issue 52)', () => {
     problem(await send('POST', '/dashboard/api/live/payouts', unapproved.browser, PAYOUT), 403, 'merchant_not_approved');
     problem(await send('PUT', '/dashboard/api/live/payout-schedule', unapproved.browser, { interval: 'daily' }), 403, 'merchant_not_approved');
     problem(await call(ctx.app, 'POST', '/payouts', unapproved.live, PAYOUT), 403, 'merchant_not_approved');
-    await expect(ctx.services.payouts.create({ merchantId: unapproved.merchantId, mode: 'live', pinnedVersion: '2026-11-01' }, PAYOUT)).rejects.toMatchObject({
+    await expect(
+      ctx.services.payouts.create({ merchantId: unapproved.merchantId, mode: 'live', pinnedVersion: '2026-11-01', merchantCountry: 'CM' }, PAYOUT),
+    ).rejects.toMatchObject({
       code: 'merchant_not_approved',
     });
     expect(await liveRows('payouts', unapproved.merchantId)).toBe(0);
@@ -530,7 +532,7 @@ describe('live mode needs the approval of the merchant (issue 52)', () => {
   it('the payout scheduler makes no live payout for a merchant not approved, and does for an approved one', async () => {
     const daily = { interval: 'daily' as const, destination: PAYOUT.destination };
     // Saved before the approval was withdrawn (the routes refuse it now): the service's way.
-    await ctx.services.payouts.setSchedule({ merchantId: unapproved.merchantId, mode: 'live' }, daily);
+    await ctx.services.payouts.setSchedule({ merchantId: unapproved.merchantId, mode: 'live', merchantCountry: 'CM' }, daily);
     problem(await send('PUT', '/dashboard/api/live/payout-schedule', unapproved.browser, daily), 403, 'merchant_not_approved');
     expect((await send('PUT', '/dashboard/api/live/payout-schedule', approved.browser, daily)).statusCode).toBe(200);
     // Balances that always hold 50 000 XAF; a debit records who was paid, then gives up as a race
