@@ -1,4 +1,5 @@
 import type { RunMode, SandboxConfig } from '../../config.ts';
+import type { Country } from '../../platform/countries.ts';
 import type { Connector, ConnectorDeps } from './connectors.types.ts';
 import type { ProviderDescription } from './connectors.description.ts';
 import { createMtnMomoConnector, type MtnMomoSettings } from './mtn-momo.connector.ts';
@@ -24,6 +25,17 @@ const PROVIDERS = {
 
 export type ProviderName = keyof typeof PROVIDERS;
 export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];
+
+/**
+ * The order in which checkout lists a country's providers when the merchant chose none: the
+ * wallets its payers use most first (docs/spec/mobile-money-payments.md, "Order of the
+ * providers"). Free Money (SN) and Moov Money (CI) take their place once they have a connector.
+ */
+export const DEFAULT_PROVIDER_ORDER: Readonly<Record<Country, readonly ProviderName[]>> = {
+  SN: ['wave', 'orange_money'],
+  CM: ['mtn_momo', 'orange_money'],
+  CI: ['mtn_momo', 'orange_money', 'wave'],
+};
 
 /** Each provider's description (docs/spec/providers.md), beside its connector above: one entry per provider, checked by the type. */
 export const PROVIDER_DESCRIPTIONS: { readonly [P in ProviderName]: ProviderDescription } = {

@@ -46,6 +46,7 @@ export {
   connectorSettings,
   createConnectorRegistry,
   createModeConnectors,
+  DEFAULT_PROVIDER_ORDER,
   type ModeConnectors,
   isProviderName,
   PROVIDER_NAMES,
