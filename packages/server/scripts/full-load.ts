@@ -179,11 +179,13 @@ function topupNumber(): string {
 }
 
 /**
- * A random Cameroonian number the sandbox approves at once: its last three digits are 010–099,
- * never one of the table's special endings (101–109: slow, never answered, refused, faults).
+ * A random MTN Cameroon number the sandbox approves at once: its last three digits are 010–099,
+ * never one of the table's special endings (101–109: slow, never answered, refused, faults). An
+ * MTN prefix, since top-ups and payouts go through MTN MoMo: a number of another network, or of
+ * none (+23761…), is refused with phone_invalid and would exercise nothing.
  */
 function approvedNumber(): string {
-  return `+2376${String(between(10_000, 99_999))}0${String(between(10, 99))}`;
+  return mtnNumber();
 }
 
 /**
