@@ -180,6 +180,10 @@ try {
   );
   check(5, '@caisse/node imports in the workspace', importNode.code === 0, importNode.output);
   check(5, 'a client without baseUrl says it is required', /baseUrl is required/.test(importNode.stdout), importNode.output);
+  // 5. Not on the registry: the clients install from packed tarballs in a project outside the repository, as their READMEs say.
+  const { packCheck } = await import(join(dir, 'scripts', 'pack-check.mjs'));
+  const packed = await packCheck({ log: () => {} });
+  check(5, '@caisse/node installs from its packed tarball in a fresh project and imports', packed === undefined, packed);
 
   // 11. Basics.
   check(11, 'LICENSE is Apache-2.0', /Apache License\s+Version 2\.0/.test(readFileSync(join(dir, 'LICENSE'), 'utf8')));

@@ -371,9 +371,11 @@ describe('the hosted checkout page', () => {
     };
     await open();
     const code = await latestCode(users[AGAIN.phoneNumber] as string, 'sms');
-    // The page opened again: the code just sent is still good, so the code step, not the sign-in.
+    // The page opened again: the code just sent is still good, so the code step, not the sign-in, and it does not claim a new code went out.
     await open();
-    expect(await page.locator('#code-hint').textContent()).toBe('A code was sent to your phone a moment ago: it is still valid. Enter it below.');
+    expect(await page.locator('#code-hint').textContent()).toBe(
+      'No new code was sent: one was sent to your phone a moment ago. Enter the last code you received; a code lasts 5 minutes.',
+    );
     expect(await page.getByRole('alert').textContent()).toMatch(/^A code was sent a moment ago\. .* Wait \d+ seconds?\.$/);
     await accessible('checkout-18-code-still-valid');
     await page.getByLabel('Code').fill(code);

@@ -173,6 +173,10 @@ describe('the merchant dashboard', () => {
   it('adds a webhook endpoint, and a payment event reaches it and shows as a succeeded delivery', async () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await heading('Webhooks');
+    // A refused URL (link-local): the focus moves from the button to the refusal (issue 58).
+    await page.getByLabel('Endpoint URL').fill('http://169.254.169.254/hook');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByLabel('Description (optional)').fill('Local receiver');
     await page.getByRole('button', { name: 'Add endpoint' }).click();

@@ -56,6 +56,8 @@ describe('payment links', () => {
     await page.getByRole('link', { name: 'Payment links' }).click();
     await page.getByRole('heading', { level: 1, name: 'Payment links' }).waitFor();
     await expectAccessible(page, errors, 'l01-links-empty');
+    // A Cameroonian merchant is offered its country's currency only, not XOF, EUR or USD (issue 58).
+    await expect.poll(() => page.getByLabel('Currency').locator('option').allTextContents()).toEqual(['XAF']);
 
     // A bad amount is refused with the API's message; then a good one.
     await page.getByLabel(/^Amount/).fill('5000.5');

@@ -26,6 +26,8 @@ const settings = async () =>
   (await apiCall(server.url, 'GET', '/payment-methods/settings', server.merchant.test)).body as {
     wallet: boolean;
     providersDefault: boolean;
+    orderDefault: boolean;
+    order: string[];
     country: string;
     currency: string;
     providers: { provider: string; offered: boolean }[];
@@ -70,6 +72,20 @@ describe('Settings → Payment methods', () => {
     expect(now.country).toBe('SN');
     expect(now.currency).toBe('XOF');
     await expectAccessible(page, run.errors, 'methods-senegal');
+    expect(run.errors).toEqual([]);
+  });
+
+  it("lists Senegal's providers Wave first, and the owner moves Orange Money up (issue 58)", async () => {
+    const names = async () => (await page.getByRole('row').allTextContents()).slice(1).map((t) => /MTN MoMo|Orange Money|Wave/.exec(t)?.[0]);
+    await expect.poll(async () => (await names()).slice(0, 2)).toEqual(['Wave', 'Orange Money']);
+    await page.getByRole('button', { name: 'Move Orange Money up' }).click();
+    expect((await names()).slice(0, 2)).toEqual(['Orange Money', 'Wave']);
+    await page.getByRole('button', { name: 'Save payment methods' }).click();
+    await expect.poll(async () => (await settings()).order.slice(0, 2)).toEqual(['orange_money', 'wave']);
+    expect((await settings()).orderDefault).toBe(false);
+    await page.getByRole('button', { name: 'Back to the default' }).click();
+    await page.getByRole('button', { name: 'Save payment methods' }).click();
+    await expect.poll(async () => (await settings()).orderDefault).toBe(true);
     expect(run.errors).toEqual([]);
   });
 

@@ -162,6 +162,8 @@ describe('balance and payouts in the dashboard', () => {
     await expect.poll(() => alert.textContent()).toContain('Not enough available balance');
     expect(await alert.textContent()).not.toContain('The available balance is');
     expect(await alert.textContent()).toContain('balance_insufficient');
+    // The focus moved from the button to the refusal (issue 58).
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
     await accessible('m04-payout-refused');
 
     // A number the sandbox refuses: FAILED with the provider's reason, the money back.

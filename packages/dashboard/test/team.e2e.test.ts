@@ -171,11 +171,17 @@ describe('team members with roles', () => {
   it('the audit log shows who did what', async () => {
     await owner.getByRole('link', { name: 'Audit log' }).click();
     await heading(owner, 'Audit log');
-    await owner.getByRole('cell', { name: 'invitation.accepted' }).waitFor();
-    await owner.getByRole('cell', { name: 'member.invited' }).waitFor();
-    expect(await owner.getByRole('row', { name: /invitation\.accepted/ }).textContent()).toContain(ANALYST);
-    expect(await owner.getByRole('row', { name: /payment\.refunded/ }).textContent()).toContain('1000');
+    // Words, not codes (issue 58), in the rows and in the filter.
+    await owner.getByRole('cell', { name: 'Invitation accepted' }).waitFor();
+    await owner.getByRole('cell', { name: 'Team member invited' }).waitFor();
+    expect(await owner.getByRole('row', { name: /Invitation accepted/ }).textContent()).toContain(ANALYST);
+    expect(await owner.getByRole('row', { name: /Payment refunded/ }).textContent()).toContain('1000');
+    expect(await owner.getByRole('cell', { name: 'invitation.accepted' }).count()).toBe(0);
     await expectAccessible(owner, ownerErrors, 'team-07-audit-log');
+    await owner.getByLabel('Show').selectOption({ label: 'Team member invited' });
+    await expect.poll(() => owner.getByRole('cell', { name: 'Invitation accepted' }).count()).toBe(0);
+    await owner.getByRole('cell', { name: 'Team member invited' }).first().waitFor();
+    await owner.getByLabel('Show').selectOption({ label: 'All actions' });
   });
 
   it("the owner removes the analyst: the analyst's next request is 401", async () => {

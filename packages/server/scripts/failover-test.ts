@@ -44,7 +44,7 @@ import {
   stopLastServer,
   target,
 } from './full-load.ts';
-import { asPostgres, type Cluster, openWorkspace, processTree, query, startBouncer, type Workspace } from './pg-clusters.ts';
+import { asPostgres, type Cluster, missingPrograms, openWorkspace, processTree, query, startBouncer, type Workspace } from './pg-clusters.ts';
 import { freePort, type Proc, processEnv, spawnCaisse } from '../test/processes.ts';
 
 const num = (name: string, fallback: number) => {
@@ -144,6 +144,11 @@ async function readyz(baseUrl: string): Promise<number> {
 }
 
 async function main(): Promise<boolean> {
+  const missing = missingPrograms({ bouncer: true });
+  if (missing !== undefined) {
+    log(`cannot run: ${missing}`);
+    return false;
+  }
   log(
     `seed ${SEED}; ${USERS} users, ${CONCURRENCY} concurrent flows; load ${BEFORE_MS} ms, primary killed, promotion after ${DETECT_MS} ms, load ${AFTER_MS} ms more`,
   );
@@ -182,7 +187,10 @@ async function main(): Promise<boolean> {
       database: DATABASE,
       spawn: (cmd, args, out) => {
         const fd = openSync(out, 'a');
-        children.push(spawn(cmd, args, { stdio: ['ignore', fd, fd] }));
+        const child = spawn(cmd, args, { stdio: ['ignore', fd, fd] });
+        // A program that cannot start says so in the run's failures (startBouncer then times out), never as an unhandled error.
+        child.on('error', (err) => log(`FAIL ${cmd} did not start: ${err.message}`));
+        children.push(child);
       },
     });
     log(`primary :${primary.port}, synchronous standby :${standby.port} (slot ${STANDBY}), PgBouncer ${bouncer.url}`);

@@ -187,12 +187,13 @@ function topupNumber(): string {
 }
 
 /**
- * A random MTN Cameroon number (67x: a valid mobile number MTN serves, as top-ups and payouts
- * here go through MTN) the sandbox approves at once: its last three digits are 010–099, never
- * one of the table's special endings (101–109: slow, never answered, refused, faults).
+ * A random MTN Cameroon number the sandbox approves at once: its last three digits are 010–099,
+ * never one of the table's special endings (101–109: slow, never answered, refused, faults). An
+ * MTN prefix, since top-ups and payouts go through MTN MoMo: a number of another network, or of
+ * none (+23761…), is refused with phone_invalid and would exercise nothing.
  */
 function approvedNumber(): string {
-  return `+23767${String(between(1000, 9999))}0${String(between(10, 99))}`;
+  return mtnNumber();
 }
 
 /**

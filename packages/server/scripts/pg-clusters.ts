@@ -13,6 +13,19 @@ import pg from 'pg';
 export const PG_BIN = '/usr/lib/postgresql/15/bin';
 const PGBOUNCER = '/usr/sbin/pgbouncer';
 
+/**
+ * The programs a drill needs, checked before it starts: one line saying what to install rather
+ * than a spawn ENOENT in the middle of the run. Resolves with that line, or undefined.
+ */
+export function missingPrograms(needs: { bouncer: boolean }): string | undefined {
+  const missing: string[] = [];
+  if (!existsSync(join(PG_BIN, 'initdb')) || !existsSync(join(PG_BIN, 'pg_ctl')))
+    missing.push(`PostgreSQL 15's server programs (${PG_BIN}): apt-get install postgresql-15`);
+  if (needs.bouncer && !existsSync(PGBOUNCER)) missing.push(`PgBouncer (${PGBOUNCER}): apt-get install pgbouncer`);
+  if (process.getuid?.() !== 0) missing.push('root (the clusters run as the postgres user): run it with sudo');
+  return missing.length === 0 ? undefined : `this drill needs ${missing.join('; and ')}`;
+}
+
 function ids(): { uid: number; gid: number } {
   return { uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString().trim()) };
 }

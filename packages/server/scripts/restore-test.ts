@@ -25,7 +25,7 @@ import {
   startRun,
   stopLastServer,
 } from './full-load.ts';
-import { asPostgres, openWorkspace, query, type Workspace } from './pg-clusters.ts';
+import { asPostgres, missingPrograms, openWorkspace, query, type Workspace } from './pg-clusters.ts';
 import { freePort, processEnv, runCaisse, startServerProcess } from '../test/processes.ts';
 
 const t0 = performance.now();
@@ -53,6 +53,11 @@ const show = (c: Counts) =>
     .join(', ');
 
 async function main(): Promise<boolean> {
+  const missing = missingPrograms({ bouncer: false });
+  if (missing !== undefined) {
+    log(`cannot run: ${missing}`);
+    return false;
+  }
   const failures: string[] = [];
   const check = (ok: boolean, what: string) => {
     log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);

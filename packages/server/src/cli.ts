@@ -747,6 +747,7 @@ function errorLine(err: unknown): string {
   if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') {
     return `${(err as DataDirLockedError).message}\n(while \`npm start\` runs, the merchants, keys, ledger verify, reconcile, messages and signing-keys commands are done by it; this one needs it stopped)`;
   }
+  if ((err as Error | undefined)?.name === 'DatabaseUnreachableError') return (err as Error).message;
   if (err instanceof ApiError) return `${err.code}: ${err.message}`;
   // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.
   if ((err as Error | undefined)?.name === 'CliError') return (err as Error).message;

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { ConfigError, type Config } from './config.ts';
-import { type BackgroundWorker, openRuntime, SHUTDOWN_DEADLINE_MS, startServer } from './runtime.ts';
+import { type BackgroundWorker, onParentGone, openRuntime, preflight, SHUTDOWN_DEADLINE_MS, startServer } from './runtime.ts';
 import { createServices } from './services.ts';
 import { startBackgroundWorkers } from './workers.ts';
 
@@ -43,6 +43,7 @@ export async function startCluster(config: Config, opts: { port: number; worker:
   if (config.databaseUrl === undefined) {
     throw new ConfigError('CAISSE_API_PROCESSES', 'several API processes need PostgreSQL (DATABASE_URL): the embedded database is single-process');
   }
+  preflight(config);
   const runtime = await openRuntime(config);
   const { logger } = runtime;
   const background: BackgroundWorker[] = opts.worker ? startBackgroundWorkers(runtime.deps, createServices(runtime.deps), logger) : [];
@@ -96,4 +97,5 @@ export async function startCluster(config: Config, opts: { port: number; worker:
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  onParentGone(() => void stop('SIGTERM'));
 }

@@ -10,7 +10,7 @@ import { formatBanner, serverVersion } from './banner.ts';
 import type { Config } from './config.ts';
 import { systemClock } from './platform/clock.ts';
 import { systemRandom } from './platform/crypto.ts';
-import { type OpenedDb, openDatabase } from './platform/db.ts';
+import { databaseUnreachable, type OpenedDb, openDatabase } from './platform/db.ts';
 import type { Deps } from './platform/deps.ts';
 import { readTlsFiles } from './platform/http/https.ts';
 import { idFactory } from './platform/ids.ts';
@@ -20,7 +20,7 @@ import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
 import { createServices, type Services } from './services.ts';
-import { createModeConnectors, type ModeConnectors, type Sandbox, startLocalSandbox } from './modules/connectors/index.ts';
+import { connectorSettings, createModeConnectors, type ModeConnectors, type Sandbox, startLocalSandbox } from './modules/connectors/index.ts';
 import { startBackgroundWorkers } from './workers.ts';
 import { startAutoAnalyze } from './platform/analyze.ts';
 
@@ -52,7 +52,7 @@ export async function openRuntime(config: Config, opts: { oneShot?: boolean } = 
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   } catch (err) {
     await database.close();
-    throw err;
+    throw (config.databaseUrl === undefined ? undefined : databaseUnreachable(err, config.databaseUrl)) ?? err;
   }
   const wakeups = createWakeups(database, (err, what) => logger.warn({ err }, what));
   const deps: Deps = { config, db: database.db, clock: systemClock, random: systemRandom, ids: idFactory(systemClock), wakeups };
@@ -91,6 +91,9 @@ export async function developmentMerchant(merchants: Services['merchants']) {
 export async function startServer(given: Config, opts: { port: number; worker: boolean; banner?: boolean }) {
   // `--port` wins over PORT everywhere, the webhook policy's "gateway's own port" included.
   const config = given.port === opts.port ? given : { ...given, port: opts.port };
+  // Everything the configuration names is checked before the database is touched: a mistake in
+  // it stops the start with one line, and no migration runs for a server that cannot start.
+  const tls = preflight(config);
   const runtime = await openRuntime(config);
   const { deps, logger } = runtime;
   const services = createServices(deps);
@@ -113,7 +116,7 @@ export async function startServer(given: Config, opts: { port: number; worker: b
     logger.info({ url: sandbox.url }, 'provider sandbox running in this process for test mode');
   }
   // With CAISSE_TLS_CERT_FILE and CAISSE_TLS_KEY_FILE the server terminates TLS itself.
-  const app: FastifyInstance = await buildApp({ deps, logger, tls: readTlsFiles(config), connectors });
+  const app: FastifyInstance = await buildApp({ deps, logger, tls, connectors });
   // The embedded database opens in one process at a time: the CLI's merchant and key commands
   // reach it through this server's loopback admin endpoint while it runs (src/admin.ts). On
   // PostgreSQL too when this process runs the test-mode sandbox: `caisse reconcile --mode test`.
@@ -153,6 +156,15 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   return { app, runtime, workers, stop };
 }
 
+/**
+ * The configuration's checks that need more than the environment, before the database is opened:
+ * the providers' settings (read again when the connectors are made), and the TLS files.
+ */
+export function preflight(config: Config): ReturnType<typeof readTlsFiles> {
+  connectorSettings(config);
+  return readTlsFiles(config);
+}
+
 /** How a person on this machine reaches the server: loopback when it listens on every address. */
 function localUrl(app: FastifyInstance, config: Config): string {
   const address = app.server.address();
@@ -162,6 +174,7 @@ function localUrl(app: FastifyInstance, config: Config): string {
 }
 
 export async function startWorkers(config: Config) {
+  preflight(config);
   const runtime = await openRuntime(config);
   const workers = startBackgroundWorkers(runtime.deps, createServices(runtime.deps), runtime.logger);
   runtime.logger.info({ workers: workers.map((w) => w.name) }, 'workers started');
@@ -268,4 +281,28 @@ function installShutdown(logger: Logger, stop: () => Promise<boolean>) {
   };
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
+  onParentGone(() => onSignal('SIGTERM'));
 }
+
+/**
+ * `npx caisse start` runs the server under npm and a shell: a SIGTERM to npm ends npm and the
+ * shell, and the shell does not pass it on, so the server, orphaned, would run on. Started by npm
+ * (which sets npm_execpath), the server stops as on SIGTERM when the process that started it is
+ * gone. Only then: a server started by hand and left behind on purpose (setsid, nohup) runs on.
+ */
+export function onParentGone(stop: () => void, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.npm_execpath === undefined) return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    // The terminal or pipe our output went to may be gone with the parent.
+    process.stdout.on('error', () => {});
+    process.stderr.on('error', () => {});
+    stop();
+  }, PARENT_POLL_MS);
+  watch.unref();
+}
+
+/** How often a server started by npm looks whether npm is still there. */
+const PARENT_POLL_MS = 500;

@@ -109,8 +109,28 @@ describe('GET /payment-methods', () => {
     const t = await createMerchant(ctx, 'Dakar');
     await ctx.services.merchants.setCountry(t.merchantId, 'SN');
     const methods = await methodsOf(t, (await intent(t, { currency: 'XOF' })).sessionToken);
-    expect(methods.map((d) => d.provider ?? d.type)).toEqual(['wallet', 'orange_money', 'wave']);
+    // Wave first: the wallet most of Dakar uses, so checkout preselects it (issue 58).
+    expect(methods.map((d) => d.provider ?? d.type)).toEqual(['wallet', 'wave', 'orange_money']);
     expect(await ctx.services.methods.allowedMethod({ merchantId: t.merchantId, mode: 'test' }, 'mtn_momo', 'XOF')).toBe(false);
+  });
+
+  it("lists the providers in the country's default order, or in the merchant's (issue 58)", async () => {
+    const t = await createMerchant(ctx, 'Abidjan order');
+    await ctx.services.merchants.setCountry(t.merchantId, 'CI');
+    const providers = async () => (await methodsOf(t, (await intent(t, { currency: 'XOF' })).sessionToken)).flatMap((d) => (d.provider ? [d.provider] : []));
+    expect(await providers()).toEqual(['orange_money', 'wave']);
+    const set = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { order: ['wave'] });
+    expect(set.statusCode, set.body).toBe(200);
+    // The order does not change which providers are offered: those named first, then the default.
+    expect(set.json()).toMatchObject({ orderDefault: false, order: ['wave', 'mtn_momo', 'orange_money'], providersDefault: true });
+    expect(await providers()).toEqual(['wave', 'orange_money']);
+    // Live mode keeps its own order; null is the default again.
+    const live = await call(ctx.app, 'GET', '/payment-methods/settings', { apiKey: t.live.apiKey, secretKey: t.live.secretKey });
+    expect(live.json()).toMatchObject({ orderDefault: true, order: ['mtn_momo', 'orange_money', 'wave'] });
+    expect((await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { order: null })).json()).toMatchObject({ orderDefault: true });
+    expect(await providers()).toEqual(['orange_money', 'wave']);
+    problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { order: ['paypal'] }), 400, 'validation_error');
+    problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { order: ['wave', 'wave'] }), 400, 'validation_error');
   });
 
   it('needs a token of this merchant and mode; refuses a missing one', async () => {
@@ -137,6 +157,8 @@ describe('payment method settings', () => {
       wallet: true,
       walletAllowed: true,
       providersDefault: true,
+      orderDefault: true,
+      order: ['mtn_momo', 'orange_money', 'wave'],
       providers: [
         {
           provider: 'mtn_momo',

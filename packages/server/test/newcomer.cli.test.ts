@@ -11,9 +11,10 @@ import { formatBanner } from '../src/banner.ts';
 import { buildCli, localServerUrl, OPERATOR_ROLES as CLI_OPERATOR_ROLES } from '../src/cli.ts';
 import { OPERATOR_ROLES } from '../src/modules/operators/index.ts';
 import { dataDirectory, loadConfig, projectRoot } from '../src/config.ts';
+import { databaseUnreachable } from '../src/platform/db.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createTestContext, migratedRunDatabase, TEST_DATABASE_URL, TEST_MASTER_KEY, type TestContext } from './harness.ts';
-import { BANNER_END, processEnv, type RunDatabase, runCaisse, type ServerProc, startServerProcess } from './processes.ts';
+import { BANNER_END, freePort, processEnv, type RunDatabase, runCaisse, type ServerProc, startServerProcess } from './processes.ts';
 
 /** A newcomer's first hour (issue 21): one data directory, the banner, the CLI's help, its admin route. */
 
@@ -130,6 +131,51 @@ describe('caisse --help', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: caisse keys create [options]');
     expect(help.stdout).toContain('--kind both');
+  });
+});
+
+describe('a production start that cannot start (issue 58)', () => {
+  const production = (extra: Record<string, string>) => processEnv({ CAISSE_MODE: 'production', CAISSE_LIVE_OUTBOX: 'allow', ...extra });
+
+  it('says in one line that nothing answers at DATABASE_URL and what to do, without a stack trace', async () => {
+    const port = await freePort();
+    const res = await runCaisse(['start'], production({ DATABASE_URL: `postgres://caisse@127.0.0.1:${port}/caisse` }));
+    expect(res.code).toBe(1);
+    const lines = res.output.trim().split('\n');
+    expect(lines).toEqual([
+      `caisse: cannot open the database (nothing answers at 127.0.0.1:${port}, ECONNREFUSED): start PostgreSQL there or correct the host and port in DATABASE_URL`,
+    ]);
+  }, 60_000);
+
+  it('checks the configuration before it touches the database: a bad provider setting or TLS file is the line', async () => {
+    const port = await freePort();
+    const unreachable = { DATABASE_URL: `postgres://caisse@127.0.0.1:${port}/caisse` };
+    const wave = await runCaisse(
+      ['start'],
+      production({ ...unreachable, CAISSE_WAVE_API_KEY: 'wave_sn_prod_x', CAISSE_WAVE_WEBHOOK_SECRET: 'whsec', CAISSE_WAVE_BASE_URL: 'http://api.wave.com' }),
+    );
+    expect(wave.code).toBe(1);
+    expect(wave.output.trim()).toMatch(/^caisse: configuration error: CAISSE_WAVE_BASE_URL: must use https:\/\/ in production mode$/);
+    const tls = await runCaisse(
+      ['start'],
+      production({ ...unreachable, CAISSE_TLS_CERT_FILE: '/nonexistent/cert.pem', CAISSE_TLS_KEY_FILE: '/nonexistent/key.pem' }),
+    );
+    expect(tls.code).toBe(1);
+    expect(tls.output.trim()).toMatch(/^caisse: configuration error: CAISSE_TLS_CERT_FILE: cannot read the file \/nonexistent\/cert\.pem$/);
+  }, 60_000);
+
+  it('names a missing database, a refused user and an unreachable host with what to do', () => {
+    const url = 'postgres://shop:secret@db.example:6432/caisse_prod';
+    expect(databaseUnreachable(Object.assign(new Error('database "caisse_prod" does not exist'), { code: '3D000' }), url)?.message).toBe(
+      'cannot open the database (database "caisse_prod" does not exist): create it (createdb caisse_prod) or correct the database name in DATABASE_URL',
+    );
+    expect(databaseUnreachable(Object.assign(new Error('password authentication failed for user "shop"'), { code: '28P01' }), url)?.message).toContain(
+      'correct the user "shop" or its password in DATABASE_URL',
+    );
+    expect(databaseUnreachable(Object.assign(new Error('getaddrinfo ENOTFOUND db.example'), { code: 'ENOTFOUND' }), url)?.message).toBe(
+      'cannot open the database (nothing answers at db.example:6432, ENOTFOUND): start PostgreSQL there or correct the host and port in DATABASE_URL',
+    );
+    expect(databaseUnreachable(new Error('syntax error'), url)).toBeUndefined();
   });
 });
 

@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Caisse } from '@caisse/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migratedRunDatabase } from './harness.ts';
-import { createMerchantWithCli, processEnv, type RunDatabase, type ServerProc, startServerProcess, type TestKeys } from './processes.ts';
+import { createMerchantWithCli, freePort, processEnv, type RunDatabase, type ServerProc, startServerProcess, type TestKeys } from './processes.ts';
 import { type Receiver, startReceiver } from './webhooks.receiver.ts';
 
 /**
@@ -12,6 +13,8 @@ import { type Receiver, startReceiver } from './webhooks.receiver.ts';
  * accepting connections, finishes the request and the webhook delivery in flight, closes the
  * database and exits 0. On PGlite by default, on PostgreSQL with TEST_DATABASE_URL.
  */
+
+const REPO = resolve(import.meta.dirname, '..', '..', '..');
 
 let database: RunDatabase;
 let env: Record<string, string>;
@@ -167,4 +170,36 @@ describe('SIGTERM on a real server process', () => {
     silent.destroy();
     keptAlive.destroy();
   }, 180_000);
+});
+
+describe('SIGTERM to `npx caisse start` (issue 58)', () => {
+  it('stops the server too, although npm and its shell do not pass the signal on', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    // Its own process group: the signal goes to npx alone, as a supervisor sends it, and the
+    // group is what is left to clean up should the server outlive npx.
+    const npx = spawn('npx', ['caisse', 'start', '--port', String(port)], { cwd: REPO, env, stdio: 'ignore', detached: true });
+    const npxExited = new Promise((resolve) => npx.once('exit', resolve));
+    try {
+      await vi.waitFor(
+        async () => {
+          const res = await fetch(`${url}/healthz`);
+          expect(res.status).toBe(200);
+        },
+        { timeout: 90_000, interval: 100 },
+      );
+      npx.kill('SIGTERM');
+      await npxExited;
+      await vi.waitFor(async () => expect(await refused(port)).toBe(true), { timeout: 15_000, interval: 50 });
+      // The server closed its database on the way out: the embedded one's lock is gone.
+      if (database.kind === 'pglite')
+        await vi.waitFor(() => expect(existsSync(join(database.dataDir as string, 'caisse.lock'))).toBe(false), { timeout: 15_000, interval: 50 });
+    } finally {
+      try {
+        process.kill(-(npx.pid as number), 'SIGKILL');
+      } catch {
+        // Every process of the group has exited already.
+      }
+    }
+  }, 120_000);
 });

@@ -2068,6 +2068,8 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
+                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
                                 approval: "phone_prompt" | "redirect";
@@ -2103,6 +2105,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        order?: ("mtn_momo" | "orange_money" | "wave")[] | null;
                         providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
                         wallet?: boolean;
                     };
@@ -2120,6 +2123,8 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
+                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
                                 approval: "phone_prompt" | "redirect";

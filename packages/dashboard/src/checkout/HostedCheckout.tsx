@@ -400,7 +400,7 @@ function Flow({
             </p>
           )}
           <p id="code-hint">
-            {/* Signed in again moments after a code was sent: that code is still good. */}
+            {/* Signed in again moments after a code was sent: no new one went out; the last one may still work. */}
             {otp === undefined || error?.code === 'otp_rate_limited'
               ? t('hosted.codeStillValid')
               : rich(otp.channel === 'email' ? 'hosted.codeSentEmail' : 'hosted.codeSentSms', { destination: otp.destination, merchant, amount })}

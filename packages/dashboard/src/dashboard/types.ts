@@ -4,6 +4,7 @@
  * error here, never a silent copy gone stale. Only the enumerations the pages loop over, and the
  * names the pages use, are written here.
  */
+import type { MessageId } from '../shared/i18n.tsx';
 import type { paths } from './generated/api.ts';
 
 type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
@@ -134,30 +135,31 @@ export type InvitationPreview = Answer<'/dashboard/api/invitations/{token}', 'ge
 export type AuditEntry = Row<'/dashboard/api/audit-log'>;
 export type AuditAction = AuditEntry['action'];
 /**
- * The audit log filter's actions. A record keyed by the generated union rather than a list: an
- * action the server adds (or drops) is a type error here until the filter follows.
+ * The audit log's actions, each with the words its filter and its rows show. A record keyed by the
+ * generated union rather than a list: an action the server adds (or drops) is a type error here
+ * until the page follows.
  */
-const AUDIT_ACTION_SET: Record<AuditAction, true> = {
-  'key.created': true,
-  'key.rolled': true,
-  'key.revoked': true,
-  'key.origins_changed': true,
-  'webhook_endpoint.created': true,
-  'webhook_endpoint.updated': true,
-  'webhook_endpoint.deleted': true,
-  'webhook_endpoint.secret_rolled': true,
-  'webhook_endpoint.secret_revealed': true,
-  'payment.refunded': true,
-  'payment.canceled': true,
-  'payout.created': true,
-  'payout_schedule.changed': true,
-  'member.invited': true,
-  'member.role_changed': true,
-  'member.removed': true,
-  'invitation.accepted': true,
-  'invitation.revoked': true,
+export const AUDIT_ACTION_LABELS: Record<AuditAction, MessageId> = {
+  'key.created': 'audit.key.created',
+  'key.rolled': 'audit.key.rolled',
+  'key.revoked': 'audit.key.revoked',
+  'key.origins_changed': 'audit.key.origins_changed',
+  'webhook_endpoint.created': 'audit.webhook_endpoint.created',
+  'webhook_endpoint.updated': 'audit.webhook_endpoint.updated',
+  'webhook_endpoint.deleted': 'audit.webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rolled': 'audit.webhook_endpoint.secret_rolled',
+  'webhook_endpoint.secret_revealed': 'audit.webhook_endpoint.secret_revealed',
+  'payment.refunded': 'audit.payment.refunded',
+  'payment.canceled': 'audit.payment.canceled',
+  'payout.created': 'audit.payout.created',
+  'payout_schedule.changed': 'audit.payout_schedule.changed',
+  'member.invited': 'audit.member.invited',
+  'member.role_changed': 'audit.member.role_changed',
+  'member.removed': 'audit.member.removed',
+  'invitation.accepted': 'audit.invitation.accepted',
+  'invitation.revoked': 'audit.invitation.revoked',
 };
-export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_SET) as AuditAction[];
+export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
 
 export type Overview = Answer<'/dashboard/api/{mode}/overview', 'get'>;
 export type OverviewPeriod = Overview['period'];

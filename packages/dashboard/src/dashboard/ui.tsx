@@ -81,8 +81,21 @@ const ERROR_TEXTS: Record<string, MessageId> = {
 };
 
 /** `texts`: a page's or an app's own wording of some codes, over the dashboard's. */
-export function ErrorNotice({ error, texts }: { error: unknown; texts?: Readonly<Record<string, MessageId>> }) {
+/**
+ * A form's refusal takes the focus when it appears (or changes), so that a keyboard or screen
+ * reader user who pressed the button lands on what went wrong rather than staying on the button.
+ */
+export function useFocusOnError<T extends HTMLElement>(error: unknown, enabled = true) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (enabled && error) ref.current?.focus();
+  }, [error, enabled]);
+  return ref;
+}
+
+export function ErrorNotice({ error, texts, focus = false }: { error: unknown; texts?: Readonly<Record<string, MessageId>>; focus?: boolean }) {
   const { t } = useI18n();
+  const ref = useFocusOnError<HTMLDivElement>(error, focus);
   if (!error) return null;
   let text = t('error.unknown');
   if (error instanceof ApiProblem) {
@@ -92,7 +105,7 @@ export function ErrorNotice({ error, texts }: { error: unknown; texts?: Readonly
   // A page's own check (two passwords differ…) carries the page's text; an API problem never its detail.
   else if (error instanceof Error) text = error.message;
   return (
-    <div className="notice error" role="alert">
+    <div className="notice error" role="alert" ref={ref} tabIndex={focus ? -1 : undefined}>
       {text}
     </div>
   );

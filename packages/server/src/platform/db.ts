@@ -23,6 +23,52 @@ const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
 /**
+ * PostgreSQL could not be reached or refused us: one line saying what failed and what to do, in
+ * place of the driver's stack trace (a wrong DATABASE_URL is an operator's mistake, not a bug).
+ */
+export class DatabaseUnreachableError extends Error {
+  constructor(message: string, options?: { cause: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseUnreachableError';
+  }
+}
+
+/** The connection failures an operator fixes in DATABASE_URL or by starting PostgreSQL; undefined for anything else. */
+export function databaseUnreachable(err: unknown, databaseUrl: string): DatabaseUnreachableError | undefined {
+  const e = err as { code?: string; message?: string } | undefined;
+  let where = 'DATABASE_URL';
+  let database = '';
+  let user = '';
+  try {
+    const url = new URL(databaseUrl);
+    where = `${url.hostname}:${url.port || '5432'}`;
+    database = decodeURIComponent(url.pathname.slice(1));
+    user = decodeURIComponent(url.username);
+  } catch {
+    // The configuration checked the URL already; keep the generic words.
+  }
+  const reason = e?.message ?? String(err);
+  const line = (what: string, todo: string) => new DatabaseUnreachableError(`cannot open the database (${what}): ${todo}`, { cause: err });
+  switch (e?.code) {
+    case '3D000':
+      return line(reason, `create it (createdb ${database || 'caisse'}) or correct the database name in DATABASE_URL`);
+    case '28P01':
+    case '28000':
+      return line(reason, `correct the user${user ? ` "${user}"` : ''} or its password in DATABASE_URL, or allow it in PostgreSQL's pg_hba.conf`);
+    case 'ECONNREFUSED':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+      return line(`nothing answers at ${where}, ${e.code}`, 'start PostgreSQL there or correct the host and port in DATABASE_URL');
+    case '57P03':
+      return line(reason, 'PostgreSQL is starting or shutting down: start again in a moment');
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Type parsers scoped to our pools: 64-bit integers come back as exact `bigint`, never a JS
  * number. Everything else uses pg's defaults (timestamptz → Date, jsonb → object).
  */

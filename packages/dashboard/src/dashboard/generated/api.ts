@@ -1735,6 +1735,8 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
+                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
                                 approval: "phone_prompt" | "redirect";
@@ -1772,6 +1774,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        order?: ("mtn_momo" | "orange_money" | "wave")[] | null;
                         providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
                         wallet?: boolean;
                     };
@@ -1789,6 +1792,8 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
+                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
                                 approval: "phone_prompt" | "redirect";

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
 import { PagedTable } from '../paging.tsx';
 import { useAuditLog } from '../queries/audit.ts';
-import { AUDIT_ACTIONS } from '../types.ts';
+import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from '../types.ts';
 import { PageTitle } from '../ui.tsx';
 
 /** Who did what, newest first, by action. */
@@ -20,7 +20,7 @@ export function AuditLog() {
           <option value="">{t('audit.allActions')}</option>
           {AUDIT_ACTIONS.map((a) => (
             <option key={a} value={a}>
-              {a}
+              {t(AUDIT_ACTION_LABELS[a])}
             </option>
           ))}
         </select>
@@ -42,9 +42,8 @@ export function AuditLog() {
           <tr key={e.id}>
             <td>{dateTime(e.createdAt)}</td>
             <td>{e.actor.email}</td>
-            <td>
-              <code>{e.action}</code>
-            </td>
+            {/* The words; the code stays in the title for support and the API's filter. */}
+            <td title={e.action}>{AUDIT_ACTION_LABELS[e.action] ? t(AUDIT_ACTION_LABELS[e.action]) : e.action}</td>
             <td>{e.mode === 'live' ? t('dash.liveMode') : e.mode === 'test' ? t('dash.testMode') : '—'}</td>
             <td className="mono">{e.targetId ?? '—'}</td>
             <td>

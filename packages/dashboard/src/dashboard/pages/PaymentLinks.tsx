@@ -4,6 +4,7 @@ import { Link } from '../router.tsx';
 import { CURRENCIES, type Mode, type PaymentLink } from '../types.ts';
 import { PagedTable } from '../paging.tsx';
 import { useCreatePaymentLink, usePaymentLink, usePaymentLinks, useSetPaymentLinkActive } from '../queries/links.ts';
+import { useCountry } from '../queries/settings.ts';
 import { Badge, ErrorNotice, PageTitle, SecretField, StatusNotice } from '../ui.tsx';
 import { PaymentsTable } from './Payments.tsx';
 
@@ -18,7 +19,12 @@ export function PaymentLinks({ mode }: { mode: Mode }) {
   const links = usePaymentLinks(mode, 'limit=20');
   const createLink = useCreatePaymentLink(mode);
   const [amount, setAmount] = useState('');
-  const [currency, setCurrency] = useState('XAF');
+  const [chosenCurrency, setCurrency] = useState('XAF');
+  // The currency of the merchant's country (XAF in CM, XOF in SN and CI): the one its payers hold.
+  // Until the country is read, or for a member who may not read it, every currency, as before.
+  const country = useCountry();
+  const accepted: readonly string[] = country.data ? [country.data.currency] : CURRENCIES;
+  const currency = accepted.includes(chosenCurrency) ? chosenCurrency : (accepted[0] as string);
   const [description, setDescription] = useState('');
   const [created, setCreated] = useState<PaymentLink | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -79,7 +85,7 @@ export function PaymentLinks({ mode }: { mode: Mode }) {
           <div className="field">
             <label htmlFor="link-currency">{t('links.currency')}</label>
             <select id="link-currency" value={currency} onChange={(e) => setCurrency(e.target.value)}>
-              {CURRENCIES.map((c) => (
+              {accepted.map((c) => (
                 <option key={c} value={c}>
                   {c}
                 </option>

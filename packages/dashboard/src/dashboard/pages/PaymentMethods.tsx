@@ -109,13 +109,27 @@ function MethodsForm({
   mode: Mode;
   settings: PaymentMethodSettings;
   editable: boolean;
-  onSave: (body: { wallet: boolean; providers: string[] | null }) => void;
+  onSave: (body: { wallet: boolean; providers: string[] | null; order: string[] | null }) => void;
 }) {
   const { t } = useI18n();
   const [wallet, setWallet] = useState(settings.wallet);
   // What the platform does not allow is never part of the merchant's choice (the API refuses it).
   const [chosen, setChosen] = useState<string[]>(settings.providers.filter((p) => p.enabled && p.allowed).map((p) => p.provider));
   const [useDefault, setUseDefault] = useState(settings.providersDefault);
+  // The order checkout lists them in (its first is preselected): the country's default until moved.
+  const [order, setOrder] = useState<string[]>(settings.order);
+  const [orderDefault, setOrderDefault] = useState(settings.orderDefault);
+  const rows = [...settings.providers].sort((a, b) => order.indexOf(a.provider) - order.indexOf(b.provider));
+
+  function move(provider: string, by: -1 | 1) {
+    const visible: string[] = rows.map((p) => p.provider);
+    const i = visible.indexOf(provider);
+    const j = i + by;
+    if (i < 0 || j < 0 || j >= visible.length) return;
+    [visible[i], visible[j]] = [visible[j] as string, visible[i] as string];
+    setOrder(visible);
+    setOrderDefault(false);
+  }
 
   function toggle(provider: string, on: boolean) {
     setUseDefault(false);
@@ -124,7 +138,7 @@ function MethodsForm({
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    onSave({ wallet, providers: useDefault ? null : chosen });
+    onSave({ wallet, providers: useDefault ? null : chosen, order: orderDefault ? null : order });
   }
 
   return (
@@ -151,10 +165,11 @@ function MethodsForm({
               <th scope="col">{t('methods.provider')}</th>
               <th scope="col">{t('methods.approval')}</th>
               <th scope="col">{t('methods.state')}</th>
+              {editable && <th scope="col">{t('methods.order')}</th>}
             </tr>
           </thead>
           <tbody>
-            {settings.providers.map((p) => {
+            {rows.map((p, index) => {
               const enabled = p.allowed && (useDefault || chosen.includes(p.provider));
               return (
                 <tr key={p.provider}>
@@ -185,6 +200,28 @@ function MethodsForm({
                       />
                     )}
                   </td>
+                  {editable && (
+                    <td>
+                      <button
+                        type="button"
+                        className="secondary"
+                        disabled={index === 0}
+                        aria-label={t('methods.moveUp', { name: p.name })}
+                        onClick={() => move(p.provider, -1)}
+                      >
+                        ↑
+                      </button>{' '}
+                      <button
+                        type="button"
+                        className="secondary"
+                        disabled={index === rows.length - 1}
+                        aria-label={t('methods.moveDown', { name: p.name })}
+                        onClick={() => move(p.provider, 1)}
+                      >
+                        ↓
+                      </button>
+                    </td>
+                  )}
                 </tr>
               );
             })}
@@ -192,11 +229,19 @@ function MethodsForm({
         </table>
       </TableWrap>
       <p className="hint">{settings.providersDefault ? t('methods.isDefault') : t('methods.isChosen')}</p>
+      <p className="hint">{orderDefault ? t('methods.orderDefault') : t('methods.orderChosen')}</p>
       {editable && (
         <div className="actions">
           <button type="submit">{t('methods.save')}</button>
-          {!useDefault && (
-            <button type="button" className="secondary" onClick={() => setUseDefault(true)}>
+          {(!useDefault || !orderDefault) && (
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                setUseDefault(true);
+                setOrderDefault(true);
+              }}
+            >
               {t('methods.backToDefault')}
             </button>
           )}

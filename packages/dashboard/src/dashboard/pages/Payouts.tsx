@@ -8,7 +8,7 @@ import { useCreatePayout, usePayout, usePayouts, usePayoutSchedule, useSavePayou
 import { payoutProviders, useProviderName, useProviders } from '../queries/providers.ts';
 import { Link } from '../router.tsx';
 import { CURRENCIES, type Mode, type Payout, type PayoutSchedule, WEEK_DAYS } from '../types.ts';
-import { Badge, ErrorNotice, PageTitle, StatusNotice } from '../ui.tsx';
+import { Badge, ErrorNotice, PageTitle, StatusNotice, useFocusOnError } from '../ui.tsx';
 
 /** The refusals the page words itself (written in full, so the catalogue check finds every id). */
 const ERROR_TEXTS: Record<string, MessageId> = {
@@ -45,9 +45,10 @@ function weekdayName(day: (typeof WEEK_DAYS)[number], locale: string): string {
 /** The API's refusal in the page's words: a title for the codes the page knows, and the code (never the API's English detail). */
 function PayoutProblem({ error }: { error: unknown }) {
   const { t } = useI18n();
-  if (!(error instanceof ApiProblem) || error.code === 'connection_error' || error.code === 'session_required') return <ErrorNotice error={error} />;
+  const ref = useFocusOnError<HTMLDivElement>(error);
+  if (!(error instanceof ApiProblem) || error.code === 'connection_error' || error.code === 'session_required') return <ErrorNotice error={error} focus />;
   return (
-    <div className="notice error" role="alert">
+    <div className="notice error" role="alert" ref={ref} tabIndex={-1}>
       <strong>{t(ERROR_TEXTS[error.code] ?? 'payouts.error.refused')}</strong>
       <p>
         <code>{error.code}</code>

@@ -69,7 +69,7 @@ export function WebhookEndpoint({ mode, id }: { mode: Mode; id: string }) {
       <PageTitle title={t('endpoint.title')}>{t('endpoint.title')}</PageTitle>
       <p className="mono">{ep.url}</p>
       {done && <StatusNotice>{done}</StatusNotice>}
-      <ErrorNotice error={error} />
+      <ErrorNotice error={error} focus />
       <section className="card" aria-labelledby="ep-summary">
         <h2 id="ep-summary" style={{ marginTop: 0 }}>
           {t('endpoint.details')}

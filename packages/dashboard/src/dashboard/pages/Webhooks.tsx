@@ -106,7 +106,7 @@ export function Webhooks({ mode }: { mode: Mode }) {
           <h2 id="add-title" style={{ marginTop: 0 }}>
             {t('webhooks.addTitle')}
           </h2>
-          <ErrorNotice error={error} />
+          <ErrorNotice error={error} focus />
           <div className="field">
             <label htmlFor="ep-url">
               {t('webhooks.url')}

@@ -1,5 +1,6 @@
 import type { RunMode, SandboxConfig } from '../../config.ts';
 import type { AnyConnectorDefinition } from './connectors.definition.ts';
+import type { Country } from '../../platform/countries.ts';
 import type { Connector, ConnectorDeps } from './connectors.types.ts';
 import type { ProviderDescription } from './connectors.description.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
@@ -24,6 +25,17 @@ const NAMES: ProviderName[] = CONNECTORS.map((c) => c.description.name);
 
 /** A provider's registry name (`mtn_momo`): its description's `name`. */
 export type ProviderName = string;
+
+/**
+ * The order in which checkout lists a country's providers when the merchant chose none: the
+ * wallets its payers use most first (docs/spec/mobile-money-payments.md, "Order of the
+ * providers"). Free Money (SN) and Moov Money (CI) take their place once they have a connector.
+ */
+export const DEFAULT_PROVIDER_ORDER: Readonly<Record<Country, readonly ProviderName[]>> = {
+  SN: ['wave', 'orange_money'],
+  CM: ['mtn_momo', 'orange_money'],
+  CI: ['mtn_momo', 'orange_money', 'wave'],
+};
 
 /** Every connector's definition, in the registry's order (the order checkout and the CLI list them in). */
 export function connectorDefinitions(): readonly AnyConnectorDefinition[] {

@@ -41,8 +41,10 @@ export { callbackDecision, type Decision, decisionOf } from './connectors.decisi
 export {
   type ConnectorRegistry,
   type ConnectorSource,
+  connectorSettings,
   pollBackoffMs,
   createModeConnectors,
+  DEFAULT_PROVIDER_ORDER,
   type ModeConnectors,
   isProviderName,
   providerNames,

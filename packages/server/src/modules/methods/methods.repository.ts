@@ -9,6 +9,8 @@ export interface PaymentMethodSettingsTable {
   wallet: boolean;
   /** Null: the default (every configured provider that serves the merchant's country). */
   providers: string[] | null;
+  /** The merchant's order for checkout: these first, then the others in the country's default order (null: the default). */
+  provider_order: string[] | null;
   /** The operator's cap (decision 0044): the wallet allowed, and the providers allowed (null: all). */
   allowed_wallet: Generated<boolean>;
   allowed_providers: string[] | null;
@@ -21,6 +23,7 @@ export interface PaymentMethodSettingsTable {
 export interface MethodsRow {
   wallet: boolean;
   providers: string[] | null;
+  provider_order: string[] | null;
   allowed_wallet: boolean;
   allowed_providers: string[] | null;
 }
@@ -50,13 +53,17 @@ export const methodsRepository = {
   async find(db: Executor, scope: Scope, opts: { forUpdate?: boolean } = {}): Promise<MethodsRow | undefined> {
     const q = db
       .selectFrom('payment_method_settings')
-      .select(['wallet', 'providers', 'allowed_wallet', 'allowed_providers'])
+      .select(['wallet', 'providers', 'provider_order', 'allowed_wallet', 'allowed_providers'])
       .where('merchant_id', '=', scope.merchantId)
       .where('mode', '=', scope.mode);
     return (opts.forUpdate ? q.forUpdate() : q).executeTakeFirst();
   },
 
-  async upsert(db: Executor, scope: Scope, row: { wallet: boolean; providers: string[] | null; updated_at: Date }): Promise<void> {
+  async upsert(
+    db: Executor,
+    scope: Scope,
+    row: { wallet: boolean; providers: string[] | null; provider_order: string[] | null; updated_at: Date },
+  ): Promise<void> {
     await db
       .insertInto('payment_method_settings')
       .values({ merchant_id: scope.merchantId, mode: scope.mode, ...row })

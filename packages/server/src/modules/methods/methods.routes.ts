@@ -53,7 +53,7 @@ export default async function methodsRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Choose the payment methods this mode offers',
         description:
-          "`wallet` turns the Caisse wallet on or off; `providers` names exactly the mobile-money providers to offer (`null`: back to the default). A field left out keeps its value. A provider that is not configured in this mode or does not serve the merchant's country may be named; it is offered once it is. Errors: `provider_unsupported` (400: not a provider of the registry), `validation_error`, `parameter_unknown`.",
+          "`wallet` turns the Caisse wallet on or off; `providers` names exactly the mobile-money providers to offer (`null`: back to the default); `order` puts the named providers first in checkout, in that order (`null`: the country's default order). A field left out keeps its value. A provider that is not configured in this mode or does not serve the merchant's country may be named; it is offered once it is. Errors: `provider_unsupported` (400: not a provider of the registry), `validation_error`, `parameter_unknown`.",
         security: [{ apiKey: [], secretKey: [] }],
         body: PaymentMethodSettingsBody,
         response: { 200: PaymentMethodSettings },

@@ -51,6 +51,12 @@ export const PaymentMethodSettingsBody = Type.Object(
         description: 'The mobile-money providers offered, exactly these; `null`: back to the default (every configured provider that serves your country)',
       }),
     ),
+    order: Type.Optional(
+      Type.Union([Type.Array(ProviderField, { maxItems: 20, uniqueItems: true }), Type.Null()], {
+        description:
+          "The order in which checkout lists the providers (the first is preselected): these first, in this order, then the others in your country's default order; `null`: back to the default order (the wallets most used in your country first: docs/spec/mobile-money-payments.md). Does not change which providers are offered",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -87,6 +93,10 @@ export const PaymentMethodSettings = Type.Object({
   walletAllowed: Type.Boolean({ description: 'Whether the platform operator allows the wallet for this merchant' }),
   /** Whether the providers are the merchant's own choice or the default. */
   providersDefault: Type.Boolean({ description: 'True: the default (every configured provider that serves the country)' }),
+  orderDefault: Type.Boolean({ description: "True: checkout lists the providers in the country's default order" }),
+  order: Type.Array(ProviderField, {
+    description: 'Every provider of the registry in the order checkout lists those it offers (the first offered is preselected)',
+  }),
   providers: Type.Array(ProviderSettingView, { description: 'Every provider of the registry, with what this merchant and mode make of it' }),
 });
 export type PaymentMethodSettings = Static<typeof PaymentMethodSettings>;

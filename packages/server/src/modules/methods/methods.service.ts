@@ -15,6 +15,7 @@ import {
   providersServing,
 } from '../connectors/index.ts';
 import { methodsRepository as repo } from './methods.repository.ts';
+import { providerOrder } from './methods.order.ts';
 import type { PaymentMethod, PaymentMethodList, PaymentMethodSettings, PaymentMethodSettingsBody } from './methods.schema.ts';
 
 export interface MethodsCollaborators {
@@ -35,6 +36,8 @@ interface Offer {
   chosen: readonly string[] | undefined;
   /** The operator's cap, or undefined: every provider. */
   allowed: readonly string[] | undefined;
+  /** The merchant's order, or undefined: the country's default. */
+  order: readonly string[] | undefined;
 }
 
 /** The operator's cap on a merchant's methods in one mode (decision 0044). */
@@ -67,16 +70,17 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
       walletAllowed,
       chosen: row?.providers ?? undefined,
       allowed: row?.allowed_providers ?? undefined,
+      order: row?.provider_order ?? undefined,
     };
   }
 
   const isAllowed = (offer: Offer, provider: string) => offer.allowed === undefined || offer.allowed.includes(provider);
 
-  function checkProviders(providers: readonly string[]): void {
+  function checkProviders(providers: readonly string[], field = 'providers'): void {
     for (const [i, p] of providers.entries()) {
       // The schema's enum already refuses these over HTTP; the dashboard and the CLI come here too.
       if (!isProviderName(p))
-        throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${providerNames().join(', ')}`, { param: `providers[${i}]` });
+        throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${providerNames().join(', ')}`, { param: `${field}[${i}]` });
     }
   }
 
@@ -84,16 +88,23 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     return c.connectors.forMode(scope.mode).get(provider) !== undefined;
   }
 
-  /** The providers this offer gives for a currency, in registry order. */
   /** From the provider's recent outcomes in this mode (connectors.health.ts). */
   function available(scope: Scope, provider: ProviderName): boolean {
     return c.connectors.forMode(scope.mode).health?.available(provider) ?? true;
   }
 
+  /** The providers this offer gives for a currency, in the merchant's order. */
   function offeredProviders(scope: Scope, offer: Offer, currency: Currency): ProviderName[] {
-    return providersServing(offer.country, currency).filter(
-      (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(scope, p),
+    return ordered(
+      providersServing(offer.country, currency).filter(
+        (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(scope, p),
+      ),
+      offer,
     );
+  }
+
+  function ordered(providers: readonly ProviderName[], offer: Offer): ProviderName[] {
+    return providerOrder(offer.country, offer.order).filter((p) => providers.includes(p));
   }
 
   return {
@@ -152,6 +163,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
         wallet: offer.wallet,
         walletAllowed: offer.walletAllowed,
         providersDefault: offer.chosen === undefined,
+        orderDefault: offer.order === undefined,
+        order: providerOrder(offer.country, offer.order),
         providers: providerDescriptions().map((d) => {
           const name = d.name as ProviderName;
           return {
@@ -180,10 +193,13 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
       for (const [i, p] of (body.providers ?? []).entries()) {
         if (!isAllowed(offer, p)) throw notAllowed(describeProvider(p)?.displayName ?? p, `providers[${i}]`);
       }
+      const order = body.order === undefined ? (offer.order === undefined ? null : [...offer.order]) : body.order;
+      checkProviders(order ?? [], 'order');
       await repo.upsert(db, scope, {
         // The stored choice is the merchant's own; the cap applies when it is read.
         wallet: body.wallet ?? (offer.walletAllowed ? offer.wallet : true),
         providers: providers === null ? null : [...new Set(providers)],
+        provider_order: order === null ? null : [...new Set(order)],
         updated_at: deps.clock.now(),
       });
       return this.settings(scope);
