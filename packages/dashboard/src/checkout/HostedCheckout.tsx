@@ -1,7 +1,7 @@
 import { chooseLanguage, type Language, type LanguageChoice } from '@caisse/intl';
 import { CaisseProvider, type CheckoutStatus, MobileMoneySteps, OtpCodeInput, useCheckout, useCheckoutText, useMobileMoney } from '@caisse/react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { type MessageId, TextsIntl, useDocumentLanguage, useI18n } from '../shared/intl.tsx';
+import { type MessageId, type Messages, TextsIntl, useDocumentLanguage, useI18n } from '../shared/intl.tsx';
 
 /**
  * What the server embeds in the page's `caisse-checkout` meta tag (dashboard.pages.ts), with the
@@ -16,7 +16,7 @@ export type CheckoutConfig = LanguageChoice &
  * one), which the server puts in the HTML so none is fetched before the first screen, and where
  * the others are, fetched only if the customer's saved language differs.
  */
-export type Catalogues = { messages: Record<string, string>; catalogues: Partial<Record<Language, string>> };
+export type Catalogues = { messages: Messages; catalogues: Partial<Record<Language, string>> };
 
 type Channel = 'sms' | 'email';
 
@@ -552,7 +552,7 @@ function Flow({
  */
 export function HostedCheckout({ config, sessionToken }: { config: CheckoutConfig; sessionToken: string }) {
   const [saved, setSaved] = useState<string | null>(null);
-  const [loaded, setLoaded] = useState<Partial<Record<Language, Record<string, string>>>>({ [config.language]: config.messages });
+  const [loaded, setLoaded] = useState<Partial<Record<Language, Messages>>>({ [config.language]: config.messages });
   const wanted: LanguageChoice = saved ? chooseLanguage({ saved, requested: [config.locale] }) : { language: config.language, locale: config.locale };
   const url = config.catalogues[wanted.language];
   const missing = loaded[wanted.language] === undefined && url !== undefined;
@@ -560,7 +560,7 @@ export function HostedCheckout({ config, sessionToken }: { config: CheckoutConfi
     if (!missing || url === undefined) return;
     let live = true;
     fetch(url)
-      .then((res) => (res.ok ? (res.json() as Promise<Record<string, string>>) : undefined))
+      .then((res) => (res.ok ? (res.json() as Promise<Messages>) : undefined))
       .then((messages) => {
         if (live && messages) setLoaded((all) => ({ ...all, [wanted.language]: messages }));
       })

@@ -35,7 +35,7 @@ function readConfig(): CheckoutConfig {
       ? { language: parsed.language, locale: parsed.locale }
       : chooseLanguage({ requested: browserLanguages() });
   const texts: Catalogues = {
-    messages: json<Record<string, string>>(document.getElementById('caisse-messages')?.textContent) as Record<string, string>,
+    messages: json<Record<string, string>>(document.getElementById('caisse-messages')?.textContent) as Catalogues['messages'],
     catalogues: parsed.catalogues ?? {},
   };
   if (typeof parsed.apiKey === 'string' && typeof parsed.merchantName === 'string') {

@@ -1,4 +1,5 @@
 import { formatAmount, formatDateTime, type Language } from '@caisse/intl';
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { type ReactNode, useEffect } from 'react';
 import { IntlProvider, useIntl } from 'react-intl';
 import type en from '../messages/en.json';
@@ -9,6 +10,8 @@ import type en from '../messages/en.json';
  * of its own (i18n.tsx).
  */
 export type MessageId = keyof typeof en;
+/** A catalogue: ICU MessageFormat texts, or their syntax trees parsed at build time (the checkout's). */
+export type Messages = Record<string, string> | Record<string, MessageFormatElement[]>;
 
 type Values = Record<string, string | number>;
 type RichValues = Record<string, ReactNode | ((chunks: ReactNode[]) => ReactNode)>;
@@ -20,17 +23,7 @@ const TAGS = {
 };
 
 /** `messages` (in `language`, written as `locale` writes it) for everything inside. */
-export function TextsIntl({
-  locale,
-  language,
-  messages,
-  children,
-}: {
-  locale: string;
-  language: Language;
-  messages: Record<string, string>;
-  children: ReactNode;
-}) {
+export function TextsIntl({ locale, language, messages, children }: { locale: string; language: Language; messages: Messages; children: ReactNode }) {
   return (
     <IntlProvider locale={locale} defaultLocale={language} messages={messages}>
       {children}
