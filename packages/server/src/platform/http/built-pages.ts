@@ -9,7 +9,7 @@ import { requestedLanguages } from '../i18n.ts';
 
 /**
  * The pages `npm run build -w @caisse/dashboard` writes to packages/dashboard/dist: the merchant
- * dashboard, the hosted checkout and the operator console, one build with shared assets.
+ * dashboard and the operator console with shared assets, and the hosted checkout built apart.
  */
 export const PAGES_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'dashboard', 'dist');
 
