@@ -1,11 +1,14 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.ts';
 
 /**
- * Three pages, one build: the dashboard (served at /dashboard), the hosted checkout (served at
- * /checkout/{sessionToken}) and the operator console (served at /operator). Assets are
- * content-hashed under /dashboard/assets/, which the server serves. `source` resolves the
+ * Two pages, one build: the dashboard (served at /dashboard) and the operator console (served at
+ * /operator). The hosted checkout (served at /checkout/{sessionToken}) is built apart, after this,
+ * into the same dist/ (vite.checkout.config.ts), so a payer never loads the dashboard's chunks;
+ * `npm run dev` still serves all three. Assets are content-hashed under /dashboard/assets/, with
+ * brotli and gzip copies beside them (build/precompress.ts), which the server serves. `source` resolves the
  * workspace packages (@caisse/react, @caisse/browser) to their TypeScript sources, so they need
  * no build of their own first.
  */
@@ -13,7 +16,7 @@ const API = process.env.CAISSE_BASE_URL ?? `http://127.0.0.1:${process.env.PORT 
 
 export default defineConfig({
   base: '/dashboard/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
   build: {
     outDir: 'dist',
@@ -22,7 +25,6 @@ export default defineConfig({
     rollupOptions: {
       input: {
         dashboard: resolve(import.meta.dirname, 'dashboard.html'),
-        checkout: resolve(import.meta.dirname, 'checkout.html'),
         operator: resolve(import.meta.dirname, 'operator.html'),
       },
     },

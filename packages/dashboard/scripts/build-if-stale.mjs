@@ -13,6 +13,8 @@ const inputs = [
   'checkout.html',
   'operator.html',
   'vite.config.ts',
+  'vite.checkout.config.ts',
+  'build',
   'package.json',
   '../react/src',
   '../browser/src',
@@ -29,7 +31,7 @@ function newest(path) {
 
 /** Whether dist/ holds every page, built after the last change to any of their sources. */
 export function dashboardIsFresh() {
-  const built = ['dist/dashboard.html', 'dist/checkout.html', 'dist/operator.html'].map((f) => join(root, f));
+  const built = ['dist/dashboard.html', 'dist/checkout.html', 'dist/checkout-messages.json', 'dist/operator.html'].map((f) => join(root, f));
   const builtAt = built.every((f) => existsSync(f)) ? Math.min(...built.map((f) => statSync(f).mtimeMs)) : 0;
   return builtAt > Math.max(...inputs.map((p) => newest(join(root, p))));
 }
@@ -37,6 +39,8 @@ export function dashboardIsFresh() {
 export async function buildDashboard() {
   const { build } = await import('vite');
   await build({ root, logLevel: 'warn' });
+  // The hosted checkout apart (its own Preact bundle), into the same dist/, after the build that empties it.
+  await build({ root, logLevel: 'warn', configFile: join(root, 'vite.checkout.config.ts') });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -15,6 +15,7 @@ import {
   startServer,
   watchConsole,
 } from './support.ts';
+import { loadThrottled, PAY_BUTTON, SLOW_3G } from './throttled.ts';
 
 /**
  * The hosted checkout page (/checkout/{sessionToken}) on a phone-sized screen in Debian's
@@ -403,6 +404,25 @@ describe('the hosted checkout page', () => {
       expect(frErrors).toEqual([]);
     } finally {
       await french.close();
+    }
+  });
+
+  it('loads on slow 3G in at most 60 KiB, every script and style named by the HTML, none fetched by a script', async () => {
+    // The time to the pay button on slow and fast 3G is bench/checkout-3g.ts's to measure.
+    const intent = await newIntent({ amount: '5000', description: '2 × Ndolé' });
+    const phone = await browser.newContext({ ...PHONE, locale: 'fr-FR' });
+    try {
+      const slow = await phone.newPage();
+      const loaded = await loadThrottled(slow, `${server.url}/checkout/${intent.sessionToken}`, SLOW_3G, PAY_BUTTON);
+      const assets = loaded.requests.filter((r) => new URL(r.url).pathname.startsWith('/dashboard/'));
+      expect(assets.map((r) => r.type).sort()).toEqual(['Script', 'Stylesheet']);
+      for (const r of assets) expect(r, 'discovered from the HTML, not by a script').toMatchObject({ initiator: 'parser', beforeReady: true });
+      // The page's texts are in the HTML, in the payer's language only.
+      expect(loaded.requests.filter((r) => /\.json$/.test(new URL(r.url).pathname))).toEqual([]);
+      expect(await slow.locator('html').getAttribute('lang')).toBe('fr');
+      expect(loaded.bytesBeforeReady, JSON.stringify(loaded.requests, null, 2)).toBeLessThanOrEqual(60 * 1024);
+    } finally {
+      await phone.close();
     }
   });
 

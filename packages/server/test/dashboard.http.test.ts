@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import Fastify, { type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -671,6 +672,71 @@ describe('the hosted checkout page', () => {
     expect((await app.inject({ method: 'GET', url: '/dashboard/assets/..%2Fcheckout.html' })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: '/dashboard/assets/missing.js' })).statusCode).toBe(404);
     await app.close();
+  });
+
+  it("inlines the page language's texts, names the others', and sends every text compressed by Accept-Encoding", async () => {
+    const built = mkdtempSync(join(tmpdir(), 'caisse-dist-'));
+    mkdirSync(join(built, 'assets'));
+    writeFileSync(
+      join(built, 'checkout.html'),
+      '<!doctype html><html lang="en"><head><meta name="caisse-checkout" content="{}"><script type="application/json" id="caisse-messages">{}</script></head></html>',
+    );
+    writeFileSync(join(built, 'checkout-messages.json'), JSON.stringify({ en: 'assets/checkout-en-1.json', fr: 'assets/checkout-fr-1.json' }));
+    writeFileSync(join(built, 'assets', 'checkout-en-1.json'), JSON.stringify({ 'hosted.pay': 'Pay </script><b>' }));
+    writeFileSync(join(built, 'assets', 'checkout-fr-1.json'), JSON.stringify({ 'hosted.pay': 'Payer' }));
+    const js = 'console.log("checkout");'.repeat(50);
+    writeFileSync(join(built, 'assets', 'checkout-1.js'), js);
+    writeFileSync(join(built, 'assets', 'checkout-1.js.br'), brotliCompressSync(js));
+    writeFileSync(join(built, 'assets', 'checkout-1.js.gz'), gzipSync(js));
+    const app = Fastify();
+    app.decorate('services', ctx.services);
+    registerPages(app, built);
+    await app.ready();
+    try {
+      const intent = (await call(ctx.app, 'POST', '/gateway', { apiKey: a.apiKey, secretKey: a.secretKey }, { amount: '7500', currency: 'XAF' })).json();
+      const page = await app.inject({
+        method: 'GET',
+        url: `/checkout/${intent.sessionToken}`,
+        headers: { 'accept-language': 'en', 'accept-encoding': 'gzip, br' },
+      });
+      expect(page.headers['content-encoding']).toBe('br');
+      expect(page.headers.vary).toBe('Accept-Encoding');
+      const html = brotliDecompressSync(page.rawPayload).toString('utf8');
+      expect(configOf(html)).toMatchObject({
+        language: 'en',
+        catalogues: { en: '/dashboard/assets/checkout-en-1.json', fr: '/dashboard/assets/checkout-fr-1.json' },
+      });
+      // Only the page's language, and nothing in it can close the script element.
+      const inlined = /<script type="application\/json" id="caisse-messages">(.*?)<\/script>/.exec(html)?.[1] ?? '';
+      expect(JSON.parse(inlined)).toEqual({ 'hosted.pay': 'Pay </script><b>' });
+      expect(html).not.toContain('Payer');
+      const french = await app.inject({
+        method: 'GET',
+        url: `/checkout/${intent.sessionToken}`,
+        headers: { 'accept-language': 'fr', 'accept-encoding': 'gzip' },
+      });
+      expect(french.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(french.rawPayload).toString('utf8')).toContain('{"hosted.pay":"Payer"}');
+
+      const asset = (encoding?: string) =>
+        app.inject({ method: 'GET', url: '/dashboard/assets/checkout-1.js', headers: encoding === undefined ? {} : { 'accept-encoding': encoding } });
+      const br = await asset('gzip, deflate, br');
+      expect(br.headers).toMatchObject({ 'content-encoding': 'br', vary: 'Accept-Encoding', 'cache-control': 'public, max-age=31536000, immutable' });
+      expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(js);
+      const gz = await asset('br;q=0, gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(js);
+      const plain = await asset();
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(js);
+      // A file with no compressed copy is sent as it is.
+      const catalogue = await app.inject({ method: 'GET', url: '/dashboard/assets/checkout-fr-1.json', headers: { 'accept-encoding': 'br' } });
+      expect(catalogue.headers['content-encoding']).toBeUndefined();
+      expect(catalogue.json()).toEqual({ 'hosted.pay': 'Payer' });
+    } finally {
+      await app.close();
+      rmSync(built, { recursive: true, force: true });
+    }
   });
 
   it('escapes what it embeds, so a merchant name cannot break out of the attribute', () => {

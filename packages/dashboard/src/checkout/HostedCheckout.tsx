@@ -1,22 +1,22 @@
-import { chooseLanguage, type LanguageChoice } from '@caisse/intl';
-import {
-  CaisseProvider,
-  CHECKOUT_MESSAGES,
-  type CheckoutStatus,
-  MobileMoneySteps,
-  OtpCodeInput,
-  useCheckout,
-  useCheckoutText,
-  useMobileMoney,
-} from '@caisse/react';
+import { chooseLanguage, type Language, type LanguageChoice } from '@caisse/intl';
+import { CaisseProvider, type CheckoutStatus, MobileMoneySteps, OtpCodeInput, useCheckout, useCheckoutText, useMobileMoney } from '@caisse/react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
-import { DashboardIntl, type MessageId, useDocumentLanguage, useI18n } from '../shared/i18n.tsx';
+import { type MessageId, type Messages, TextsIntl, useDocumentLanguage, useI18n } from '../shared/intl.tsx';
 
 /**
  * What the server embeds in the page's `caisse-checkout` meta tag (dashboard.pages.ts), with the
  * language it chose from Accept-Language and the merchant's default.
  */
-export type CheckoutConfig = LanguageChoice & ({ apiKey: string; merchantName: string; livemode: boolean; returnUrl?: string | null } | { error: 'not_found' });
+export type CheckoutConfig = LanguageChoice &
+  Catalogues &
+  ({ apiKey: string; merchantName: string; livemode: boolean; returnUrl?: string | null } | { error: 'not_found' });
+
+/**
+ * The page's texts: the catalogue of `language` (the hosted page's and @caisse/react's texts in
+ * one), which the server puts in the HTML so none is fetched before the first screen, and where
+ * the others are, fetched only if the customer's saved language differs.
+ */
+export type Catalogues = { messages: Messages; catalogues: Partial<Record<Language, string>> };
 
 type Channel = 'sms' | 'email';
 
@@ -552,12 +552,32 @@ function Flow({
  */
 export function HostedCheckout({ config, sessionToken }: { config: CheckoutConfig; sessionToken: string }) {
   const [saved, setSaved] = useState<string | null>(null);
-  const choice: LanguageChoice = saved ? chooseLanguage({ saved, requested: [config.locale] }) : { language: config.language, locale: config.locale };
+  const [loaded, setLoaded] = useState<Partial<Record<Language, Messages>>>({ [config.language]: config.messages });
+  const wanted: LanguageChoice = saved ? chooseLanguage({ saved, requested: [config.locale] }) : { language: config.language, locale: config.locale };
+  const url = config.catalogues[wanted.language];
+  const missing = loaded[wanted.language] === undefined && url !== undefined;
+  useEffect(() => {
+    if (!missing || url === undefined) return;
+    let live = true;
+    fetch(url)
+      .then((res) => (res.ok ? (res.json() as Promise<Messages>) : undefined))
+      .then((messages) => {
+        if (live && messages) setLoaded((all) => ({ ...all, [wanted.language]: messages }));
+      })
+      // Not fetched (the link dropped): the page stays in the language it has.
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [missing, url, wanted.language]);
+  // Until the saved language's texts arrive, the page stays in the one it has.
+  const messages = loaded[wanted.language];
+  const choice: LanguageChoice = messages ? wanted : { language: config.language, locale: config.locale };
   useDocumentLanguage(choice.language);
   return (
-    <DashboardIntl choice={choice} extra={CHECKOUT_MESSAGES[choice.language]}>
+    <TextsIntl locale={choice.locale} language={choice.language} messages={messages ?? config.messages}>
       <Page config={config} sessionToken={sessionToken} onSavedLanguage={setSaved} />
-    </DashboardIntl>
+    </TextsIntl>
   );
 }
 
