@@ -485,6 +485,11 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
+                                        recorded?: boolean;
+                                        recordedOutside?: {
+                                            method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                            reference: string | null;
+                                        };
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
@@ -697,6 +702,11 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
+                                        recorded?: boolean;
+                                        recordedOutside?: {
+                                            method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                            reference: string | null;
+                                        };
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
@@ -2119,6 +2129,11 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
+                                        recorded?: boolean;
+                                        recordedOutside?: {
+                                            method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                            reference: string | null;
+                                        };
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
@@ -2228,6 +2243,7 @@ export interface paths {
                                 /** Format: date-time */
                                 updatedAt: string;
                             };
+                            refundRecordable: boolean;
                             refunds: {
                                 amount: string;
                                 /** Format: date-time */
@@ -2239,6 +2255,11 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "refund";
                                 reason: string | null;
+                                recorded?: boolean;
+                                recordedOutside?: {
+                                    method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                    reference: string | null;
+                                };
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
                         };
@@ -2358,6 +2379,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/{mode}/payments/{id}/recorded-refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount?: string;
+                        method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                        reason?: string;
+                        reference?: string;
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            failureCode?: string | null;
+                            id: string;
+                            intentId: string;
+                            /** @enum {string} */
+                            object: "refund";
+                            reason: string | null;
+                            recorded?: boolean;
+                            recordedOutside?: {
+                                method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                reference: string | null;
+                            };
+                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/{mode}/payments/{id}/refund": {
         parameters: {
             query?: never;
@@ -2402,6 +2486,11 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
+                            recorded?: boolean;
+                            recordedOutside?: {
+                                method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                reference: string | null;
+                            };
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
@@ -2422,6 +2511,11 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
+                            recorded?: boolean;
+                            recordedOutside?: {
+                                method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                reference: string | null;
+                            };
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
