@@ -285,7 +285,8 @@ export const PaymentEvent = eventSchema(
     attempt: Type.Optional({ ...PaymentAttempt, description: 'A direct mobile-money payment: the attempt that started, succeeded or failed' }),
     refund: Type.Optional({
       ...Refund,
-      description: 'A refund of a direct mobile-money payment: the one that succeeded (`payment.refunded`) or failed (`refund.failed`)',
+      description:
+        'A refund of a direct mobile-money payment: the one that succeeded (`payment.refunded`) or failed (`refund.failed`); or a refund made outside Caisse and recorded by the merchant (`payment.refunded`, `recorded: true`)',
     }),
   }),
 );
