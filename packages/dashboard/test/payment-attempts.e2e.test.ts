@@ -7,7 +7,8 @@ import { apiCall, customerPost, type DashboardRun, DESKTOP, expectAccessible, si
  * A payment paid by mobile money, in the dashboard (Debian's Chromium, a real server whose MoMo
  * sandbox runs in its process): its method with the masked number, fee and net, each attempt
  * (provider, masked number, provider reference, how it ended) and its refunds with their state.
- * Declined on the phone first (a number ending in 105), then paid, then refunded in part.
+ * Declined on the phone first (a number ending in 105), then paid, then refunded in part. An
+ * Orange Money payment, which Caisse cannot refund, gets a refund recorded as made outside Caisse.
  */
 let run: DashboardRun;
 
@@ -68,5 +69,49 @@ describe('a payment paid by mobile money', () => {
     const refunds = page.getByRole('region', { name: 'Refunds' });
     expect(await refunds.getByRole('row', { name: new RegExp(String(refund.body.id)) }).textContent()).toMatch(/succeeded/i);
     await expectAccessible(page, errors, 'payment-attempts');
+  });
+
+  it('paid with Orange Money, which cannot refund: the merchant records a refund made outside Caisse', async () => {
+    const { server, page, errors } = run;
+    const merchant = server.merchant.test;
+    const created = await apiCall(server.url, 'POST', '/gateway', merchant, { amount: '5000', currency: 'XAF', description: 'Commande 78' });
+    const id = created.body.id as string;
+    const phoneNumber = '+237690003000';
+    const started = await customerPost(
+      server,
+      '/charge',
+      { intentionId: id, paymentMethod: { type: 'mobile_money', provider: 'orange_money', phoneNumber } },
+      { 'x-session-token': created.body.sessionToken as string },
+      202,
+    );
+    // The payer approves on the sandbox's page (its form's POST).
+    const url = (started.nextAction as { url: string }).url;
+    const approved = await fetch(url, { method: 'POST', body: new URLSearchParams({ action: 'approve', lang: 'en', phoneNumber }), redirect: 'manual' });
+    expect(approved.status).toBeLessThan(400);
+    const read = async () => (await apiCall(server.url, 'GET', `/gateway/${id}`, merchant)).body as { status: string; amountRefunded: string };
+    await expect.poll(async () => (await read()).status, { timeout: 20_000, interval: 250 }).toBe('SUCCEEDED');
+    const balance = async () => (await apiCall(server.url, 'GET', '/balance', merchant)).body;
+    const before = await balance();
+
+    // Signed in already when the test above ran.
+    await page.goto(`${server.url}/dashboard`);
+    const signIn = page.getByLabel('E-mail address');
+    await signIn.or(page.getByRole('heading', { level: 1, name: 'Home' })).waitFor();
+    if (await signIn.isVisible()) await signInDashboard(page, server);
+    await page.goto(`${server.url}/dashboard/test/payments/${id}`);
+    await page.getByRole('heading', { level: 2, name: 'Record a refund made outside Caisse' }).waitFor();
+    // Caisse cannot send this money back: no refund button, the form in its place.
+    expect(await page.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
+    await page.getByLabel('Amount paid back (XAF)').fill('2000');
+    await page.getByLabel('How you paid it back').selectOption('bank_transfer');
+    await page.getByLabel(/^Reference/).fill('VIR-2026-118');
+    await page.getByRole('button', { name: 'Record the refund' }).click();
+    await page.getByText('Refund recorded: the payment shows it; your balance did not change.').waitFor();
+
+    const refunds = page.getByRole('region', { name: 'Refunds' }).first();
+    await expect.poll(() => refunds.textContent()).toContain('Made outside Caisse: Bank transfer · ref. VIR-2026-118');
+    expect(await read()).toMatchObject({ status: 'PARTIALLY_REFUNDED', amountRefunded: '2000' });
+    expect(await balance()).toEqual(before);
+    await expectAccessible(page, errors, 'payment-recorded-refund');
   });
 });

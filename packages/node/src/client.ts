@@ -35,6 +35,7 @@ import type {
   PaymentIntentListParams,
   Refund,
   RefundCreateParams,
+  RecordedRefundParams,
   TestChargeParams,
   TestMobileMoneyChargeParams,
   ProcessingPaymentIntent,
@@ -176,6 +177,9 @@ export class Caisse {
       /** Refunds all of a SUCCEEDED intent, or `amount` of it. */
       refund: (intentId: string, params: RefundCreateParams = {}, options?: RequestOptions) =>
         http.request<Refund>('POST', `/gateway/${id(intentId)}/refunds`, { body: params, options }),
+      /** Records a refund made outside Caisse (cash, a bank transfer…) where the provider cannot refund: no money moves. */
+      recordRefund: (intentId: string, params: RecordedRefundParams, options?: RequestOptions) =>
+        http.request<Refund>('POST', `/gateway/${id(intentId)}/refunds/recorded`, { body: params, options }),
     };
 
     this.events = {

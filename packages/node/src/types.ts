@@ -16,6 +16,7 @@ export type Metadata = NonNullable<PaymentIntentCreateParams['metadata']>;
 
 export type Refund = JsonAnswer<paths['/gateway/{id}/refunds']['post'], 201>;
 export type RefundCreateParams = JsonBody<paths['/gateway/{id}/refunds']['post']>;
+export type RecordedRefundParams = JsonBody<paths['/gateway/{id}/refunds/recorded']['post']>;
 
 export type EventType = NonNullable<Query<paths['/events']['get']>['type']>;
 export type EventListParams = Partial<Query<paths['/events']['get']>>;

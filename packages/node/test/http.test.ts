@@ -54,7 +54,7 @@ describe('requests', () => {
 
   it('covers every resource with its method and path', async () => {
     const ok = { status: 200, body: { data: [], hasMore: false } };
-    const { caisse, calls } = scriptedClient(Array.from({ length: 24 }, () => ok));
+    const { caisse, calls } = scriptedClient(Array.from({ length: 25 }, () => ok));
     await caisse.intents.retrieve('pi_1');
     await caisse.intents.refund('pi_1', { amount: '100' });
     await caisse.events.list({ type: 'payment.completed' });
@@ -79,6 +79,7 @@ describe('requests', () => {
     await caisse.testHelpers.createUser({ phoneNumber: '+237650000001', password: 'pw' });
     await caisse.testHelpers.fundWallet({ userId: 'usr_1', amount: '10', currency: 'XAF' });
     await caisse.testHelpers.listMessages({ userId: 'usr_1' });
+    await caisse.intents.recordRefund('pi_1', { method: 'cash', reference: 'R-1' });
     expect(calls.map((c) => `${c.method} ${c.url.slice(BASE.length)}`)).toEqual([
       'GET /gateway/pi_1',
       'POST /gateway/pi_1/refunds',
@@ -104,6 +105,7 @@ describe('requests', () => {
       'POST /test/users',
       'POST /test/wallets/fund',
       'GET /test/messages?userId=usr_1',
+      'POST /gateway/pi_1/refunds/recorded',
     ]);
     expect(calls[7]?.body).toEqual({ enabled: false });
     expect(calls[19]?.body).toEqual({ interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: '+237670000000' } });

@@ -1,5 +1,5 @@
 import { createBalancesService } from './modules/balances/index.ts';
-import { createAttemptsService, createChargesService, createMobileRefunds, directPayments } from './modules/charges/index.ts';
+import { createAttemptsService, createChargesService, createMobileRefunds, createRecordedRefunds, directPayments } from './modules/charges/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
 import { createEventsService } from './modules/events/index.ts';
 import { createIntentsService } from './modules/intents/index.ts';
@@ -46,6 +46,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const customerLimits = createCustomerLimits(deps);
   const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users, limits: customerLimits });
   const refunds = createMobileRefunds(deps, { balances, intents, connectors, merchantTerms: merchants.paymentTerms, logger });
+  const recordedRefunds = createRecordedRefunds(deps, { intents, directRefunds: refunds });
   const methods = createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant });
   const attempts = createAttemptsService(deps, {
     ledger,
@@ -87,6 +88,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
       limits: customerLimits,
       methodCaps: methods,
       directRefunds: refunds,
+      recordedRefunds,
     }),
     listen: createListenService(deps, { events }),
     connectors,
@@ -94,6 +96,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     callbacks: createCallbackRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle, refunds.lifecycle], connectors),
     attempts,
     refunds,
+    recordedRefunds,
     topups,
     payouts,
 

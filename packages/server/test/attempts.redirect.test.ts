@@ -496,3 +496,96 @@ describe('numbers as people write them: read in the merchant country, stored in 
     expect(sandbox.of(WAVE_CONNECTOR).sessions()).toHaveLength(sent);
   });
 });
+
+describe('a refund made outside Caisse', () => {
+  async function paidWithOrange(m: TestMerchant) {
+    const intent = await createIntent(ctx, m);
+    const started = (await charge(m, intent, 'orange_money', orangeNumber())).json() as Answer;
+    await onPage(started.nextAction?.url ?? '', 'approve', orangeNumber());
+    await later();
+    await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    return intent;
+  }
+  const record = (m: TestMerchant, id: string, body: Record<string, unknown>, key?: string) =>
+    call(ctx.app, 'POST', `/gateway/${id}/refunds/recorded`, { ...sk(m), headers: key ? { 'idempotency-key': key } : {} }, body);
+  const balance = async (m: TestMerchant) => (await call(ctx.app, 'GET', '/balance', sk(m))).json() as unknown;
+  type Refunded = { type: string; data: { paymentIntent: { id: string; status: string; amountRefunded: string }; refund?: Record<string, unknown> } };
+  const refundedEvents = async (m: TestMerchant, id: string) =>
+    ((await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as { data: Refunded[] }).data.filter(
+      (e) => e.type === 'payment.refunded' && e.data.paymentIntent.id === id,
+    );
+
+  it('is recorded for an Orange payment within what is left: the intent and payment.refunded say so, no money moves', async () => {
+    const intent = await paidWithOrange(cm);
+    const before = await balance(cm);
+    const entries = await ctx.deps.db
+      .selectFrom('ledger_transfers')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+
+    expect((await record(cm, intent.id, { amount: '5001', method: 'cash' })).json()).toMatchObject({
+      status: 422,
+      code: 'refund_exceeds_amount',
+      amountRefundable: '5000',
+    });
+    expect((await record(cm, intent.id, { amount: '0', method: 'cash' })).json()).toMatchObject({ code: 'amount_invalid' });
+    expect((await record(cm, intent.id, { amount: '2000', method: 'cheque' })).statusCode).toBe(400);
+    expect((await record(cm, intent.id, { amount: '2000' })).statusCode).toBe(400);
+
+    const first = await record(cm, intent.id, { amount: '2000', method: 'cash', reference: ' reçu 17 ', reason: 'customer returned the goods' }, 'rec-1');
+    expect(first.statusCode, first.body).toBe(201);
+    const refund = first.json() as { id: string };
+    expect(refund).toMatchObject({
+      object: 'refund',
+      amount: '2000',
+      status: 'SUCCEEDED',
+      recorded: true,
+      recordedOutside: { method: 'cash', reference: 'reçu 17' },
+      reason: 'customer returned the goods',
+    });
+    // The same key replays the answer: recorded once.
+    const again = await record(cm, intent.id, { amount: '2000', method: 'cash', reference: ' reçu 17 ', reason: 'customer returned the goods' }, 'rec-1');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(refund);
+    expect(await read(cm, intent.id)).toMatchObject({ status: 'PARTIALLY_REFUNDED', amountRefunded: '2000' });
+
+    // The rest, without an amount; then nothing is left.
+    expect((await record(cm, intent.id, { method: 'bank_transfer' })).json()).toMatchObject({
+      amount: '3000',
+      recordedOutside: { method: 'bank_transfer', reference: null },
+    });
+    expect(await read(cm, intent.id)).toMatchObject({ status: 'REFUNDED', amountRefunded: '5000' });
+    expect((await record(cm, intent.id, { method: 'cash' })).json()).toMatchObject({ status: 409, code: 'intent_state_invalid' });
+
+    const events = await refundedEvents(cm, intent.id);
+    expect(events).toHaveLength(2);
+    expect(events.map((e) => e.data.refund)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: refund.id, recorded: true, amount: '2000' }),
+        expect.objectContaining({ recorded: true, amount: '3000' }),
+      ]),
+    );
+
+    // No money moved: the same balance, no new ledger transfer, the ledger balanced.
+    expect(await balance(cm)).toEqual(before);
+    expect(
+      await ctx.deps.db
+        .selectFrom('ledger_transfers')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual(entries);
+    await expectLedgerClean(ctx);
+  });
+
+  it('is refused where Caisse can refund, and while a refund through the provider is pending', async () => {
+    const { intent } = await paidWithWave(sn);
+    expect((await record(sn, intent.id, { amount: '1000', method: 'cash' })).json()).toMatchObject({ status: 409, code: 'refund_supported' });
+    expect((await call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(sn), { amount: '1000' })).json()).toMatchObject({ status: 'PENDING' });
+    expect((await record(sn, intent.id, { amount: '1000', method: 'cash' })).json()).toMatchObject({ status: 409, code: 'refund_in_progress' });
+    await ctx.services.refunds.drain();
+
+    const wallet = await createIntent(ctx, cm);
+    expect((await record(cm, wallet.id, { method: 'cash' })).json()).toMatchObject({ status: 409, code: 'intent_state_invalid' });
+    expect((await record(cm, 'pi_unknown', { method: 'cash' })).json()).toMatchObject({ status: 404, code: 'not_found' });
+  });
+});

@@ -410,7 +410,7 @@ describe('payments, webhooks, balance and test data', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(res.body.split('\r\n')[0]).toBe(
-        'id,created_at,amount,currency,status,description,metadata,fee,net,amount_refunded,method,provider,connector,payer,provider_reference',
+        'id,created_at,amount,currency,status,description,metadata,fee,net,amount_refunded,method,provider,connector,payer,provider_reference,amount_refunded_outside',
       );
       return parse(res.body, { columns: true }) as Record<string, string>[];
     };
@@ -434,6 +434,7 @@ describe('payments, webhooks, balance and test data', () => {
       connector: '',
       payer: '',
       provider_reference: '',
+      amount_refunded_outside: '0',
     });
     expect(all[1]).toMatchObject({ id: first.id, status: 'EXPIRED', description: `'=HYPERLINK("http://evil")` });
     expect(JSON.parse(all[1]?.metadata ?? '')).toEqual({ order: 'A-7', note: 'a, "quoted"\nline' });

@@ -333,6 +333,26 @@ describe('every method moves the figures alike', () => {
     const wallet = paidWith.wallet as string;
     const refunded = await call(ctx.app, 'POST', `/gateway/${wallet}/refunds`, sk(douala), { amount: '1000' });
     expect(refunded.statusCode, refunded.body).toBeLessThan(300);
+    // Orange cannot refund: the merchant records, on the payment's page, a refund made another way.
+    const orange = paidWith['orange_money (its redirect)'] as string;
+    await setTotpEnrolled(ctx, douala.dashboard.email, false);
+    const signedIn = await ctx.app.inject({ method: 'POST', url: '/dashboard/api/login', payload: douala.dashboard });
+    await setTotpEnrolled(ctx, douala.dashboard.email, true);
+    const session = { cookie: String(signedIn.headers['set-cookie']).split(';')[0] as string, 'x-csrf-token': signedIn.json().csrfToken as string };
+    expect((await get(session.cookie, `/test/payments/${orange}`)).body.refundRecordable).toBe(true);
+    expect((await get(session.cookie, `/test/payments/${wallet}`)).body.refundRecordable).toBe(false);
+    const recorded = await ctx.app.inject({
+      method: 'POST',
+      url: `/dashboard/api/test/payments/${orange}/recorded-refund`,
+      headers: session,
+      payload: { amount: '1500', method: 'mobile_money', reference: 'OM-7781' },
+    });
+    expect(recorded.statusCode, recorded.body).toBe(201);
+    const detail = (await get(session.cookie, `/test/payments/${orange}`)).body;
+    expect(detail.payment).toMatchObject({ status: 'PARTIALLY_REFUNDED', amountRefunded: '1500' });
+    expect(detail.refunds).toEqual([
+      expect.objectContaining({ amount: '1500', recorded: true, recordedOutside: { method: 'mobile_money', reference: 'OM-7781' } }),
+    ]);
     const res = await ctx.app.inject({
       method: 'GET',
       url: '/dashboard/api/test/payments.csv?createdGte=2026-11-02',
@@ -349,6 +369,7 @@ describe('every method moves the figures alike', () => {
       amount: '4500',
       status: 'PARTIALLY_REFUNDED',
       amount_refunded: '1000',
+      amount_refunded_outside: '0',
       method: 'wallet',
       provider: '',
       connector: '',
@@ -363,8 +384,9 @@ describe('every method moves the figures alike', () => {
       const attempt = attemptOf(id);
       expect(attempt?.provider_transaction_id).toBeTruthy();
       expect(rows.get(id)).toMatchObject({
-        status: 'SUCCEEDED',
-        amount_refunded: '0',
+        status: provider === 'orange_money' ? 'PARTIALLY_REFUNDED' : 'SUCCEEDED',
+        amount_refunded: provider === 'orange_money' ? '1500' : '0',
+        amount_refunded_outside: provider === 'orange_money' ? '1500' : '0',
         method: 'mobile_money',
         provider,
         connector: provider,

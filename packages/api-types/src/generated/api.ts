@@ -635,6 +635,11 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
+                                        recorded?: boolean;
+                                        recordedOutside?: {
+                                            method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                            reference: string | null;
+                                        };
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
@@ -811,6 +816,11 @@ export interface paths {
                                     /** @enum {string} */
                                     object: "refund";
                                     reason: string | null;
+                                    recorded?: boolean;
+                                    recordedOutside?: {
+                                        method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                        reference: string | null;
+                                    };
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 };
                             };
@@ -1380,6 +1390,11 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
+                            recorded?: boolean;
+                            recordedOutside?: {
+                                method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                reference: string | null;
+                            };
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
@@ -1400,6 +1415,73 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
+                            recorded?: boolean;
+                            recordedOutside?: {
+                                method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                reference: string | null;
+                            };
+                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/{id}/refunds/recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount?: string;
+                        method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                        reason?: string;
+                        reference?: string;
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            failureCode?: string | null;
+                            id: string;
+                            intentId: string;
+                            /** @enum {string} */
+                            object: "refund";
+                            reason: string | null;
+                            recorded?: boolean;
+                            recordedOutside?: {
+                                method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                reference: string | null;
+                            };
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };

@@ -54,6 +54,10 @@ export type PaymentAttempt = Extract<Payment['attempts'], unknown[]>[number];
 export type Refund = Answer<'/dashboard/api/{mode}/payments/{id}/refund', 'post'>;
 
 export type PaymentDetail = Answer<'/dashboard/api/{mode}/payments/{id}', 'get'>;
+/** A refund made outside Caisse, as the merchant records it. */
+export type RecordedRefundBody = NonNullable<
+  paths['/dashboard/api/{mode}/payments/{id}/recorded-refund']['post']['requestBody']
+>['content']['application/json'];
 
 export type EventDetail = Answer<'/dashboard/api/{mode}/events/{id}', 'get'>;
 export type WebhookEvent = EventDetail['event'];

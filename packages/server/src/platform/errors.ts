@@ -81,6 +81,8 @@ export const ERRORS = {
   intent_expired: { status: 409, title: 'The intent has expired' },
   attempt_in_progress: { status: 409, title: 'A payment attempt of this intent is still waiting for the provider' },
   refund_unsupported: { status: 409, title: 'The provider cannot refund this payment' },
+  refund_supported: { status: 409, title: 'This payment can be refunded through Caisse' },
+  refund_in_progress: { status: 409, title: 'A refund of this payment is still waiting for the provider' },
   idempotency_request_in_progress: { status: 409, title: 'A request with this Idempotency-Key is still running' },
   already_exists: { status: 409, title: 'It already exists' },
   endpoint_disabled: { status: 409, title: 'The webhook endpoint is disabled' },

@@ -485,6 +485,11 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
+                                        recorded?: boolean;
+                                        recordedOutside?: {
+                                            method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                            reference: string | null;
+                                        };
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
@@ -697,6 +702,11 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
+                                        recorded?: boolean;
+                                        recordedOutside?: {
+                                            method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                            reference: string | null;
+                                        };
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
@@ -2124,6 +2134,11 @@ export interface paths {
                                         /** @enum {string} */
                                         object: "refund";
                                         reason: string | null;
+                                        recorded?: boolean;
+                                        recordedOutside?: {
+                                            method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                            reference: string | null;
+                                        };
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
                                 };
@@ -2233,6 +2248,7 @@ export interface paths {
                                 /** Format: date-time */
                                 updatedAt: string;
                             };
+                            refundRecordable: boolean;
                             refunds: {
                                 amount: string;
                                 /** Format: date-time */
@@ -2244,6 +2260,11 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "refund";
                                 reason: string | null;
+                                recorded?: boolean;
+                                recordedOutside?: {
+                                    method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                    reference: string | null;
+                                };
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
                         };
@@ -2363,6 +2384,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/{mode}/payments/{id}/recorded-refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    mode: "test" | "live";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount?: string;
+                        method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                        reason?: string;
+                        reference?: string;
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            failureCode?: string | null;
+                            id: string;
+                            intentId: string;
+                            /** @enum {string} */
+                            object: "refund";
+                            reason: string | null;
+                            recorded?: boolean;
+                            recordedOutside?: {
+                                method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                reference: string | null;
+                            };
+                            status: "PENDING" | "SUCCEEDED" | "FAILED";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/{mode}/payments/{id}/refund": {
         parameters: {
             query?: never;
@@ -2407,6 +2491,11 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
+                            recorded?: boolean;
+                            recordedOutside?: {
+                                method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                reference: string | null;
+                            };
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };
@@ -2427,6 +2516,11 @@ export interface paths {
                             /** @enum {string} */
                             object: "refund";
                             reason: string | null;
+                            recorded?: boolean;
+                            recordedOutside?: {
+                                method: "cash" | "bank_transfer" | "mobile_money" | "other";
+                                reference: string | null;
+                            };
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
                     };

@@ -1,12 +1,12 @@
-import { type FormEvent, useState } from 'react';
+import { type CSSProperties, type FormEvent, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { useCan } from '../permissions.tsx';
 import { useResendEvent } from '../queries/events.ts';
-import { useCancelPayment, usePayment, useRefundPayment } from '../queries/payments.ts';
+import { useCancelPayment, usePayment, useRecordRefund, useRefundPayment } from '../queries/payments.ts';
 import { useProviderName } from '../queries/providers.ts';
 import { Link } from '../router.tsx';
 import { FAILURE_TEXTS } from './Customers.tsx';
-import { type Mode, type Payment, type PaymentAttempt, type Refund } from '../types.ts';
+import { type Mode, type Payment, type PaymentAttempt, type RecordedRefundBody, type Refund } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, StatusNotice, TableWrap } from '../ui.tsx';
 
 export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
@@ -15,6 +15,7 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
   const loaded = usePayment(mode, id);
   const providerName = useProviderName(mode);
   const refund = useRefundPayment(mode);
+  const record = useRecordRefund(mode);
   const cancel = useCancelPayment(mode);
   const resend = useResendEvent(mode);
   const [error, setError] = useState<unknown>(null);
@@ -143,7 +144,7 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
             />
           </div>
         )}
-        {refundable && can('payments:write') && (
+        {refundable && can('payments:write') && !detail.refundRecordable && (
           <RefundForm
             payment={p}
             onRefund={(amount) =>
@@ -155,6 +156,10 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
           />
         )}
       </section>
+
+      {refundable && can('payments:write') && detail.refundRecordable && (
+        <RecordRefundForm payment={p} onRecord={(body) => act(() => record.mutateAsync({ id: p.id, body }), t('payment.recordDone'))} />
+      )}
 
       {Array.isArray(p.attempts) && p.attempts.length > 0 && <Attempts attempts={p.attempts} providerName={providerName} />}
       {detail.refunds && detail.refunds.length > 0 && <Refunds refunds={detail.refunds} />}
@@ -299,6 +304,13 @@ function Refunds({ refunds }: { refunds: Refund[] }) {
                 <td className="num">{money(r.amount, r.currency)}</td>
                 <td>
                   <Badge value={r.status} /> {r.failureCode ? <code>{r.failureCode}</code> : null}
+                  {r.recordedOutside && (
+                    <span className="hint">
+                      {' '}
+                      {t('payment.recordedOutside', { method: t(RECORD_METHODS[r.recordedOutside.method]) })}
+                      {r.recordedOutside.reference ? ` · ${t('payment.recordedReference', { reference: r.recordedOutside.reference })}` : ''}
+                    </span>
+                  )}
                 </td>
                 <td>{r.reason === 'late_payment' ? t('payment.latePayment') : (r.reason ?? '—')}</td>
                 <td>{dateTime(r.createdAt)}</td>
@@ -330,30 +342,20 @@ function RefundForm({ payment, onRefund }: { payment: Payment; onRefund: (amount
 
   return (
     <form className="actions" onSubmit={submit} aria-label={t('payment.refundLabel')}>
-      <div className="field" style={{ marginBottom: 0 }}>
-        <label htmlFor="refund-amount">{t('payment.refundAmount', { currency: payment.currency })}</label>
-        <input
-          id="refund-amount"
-          inputMode="decimal"
-          value={amount}
-          placeholder={left}
-          onChange={(e) => {
-            setAmount(e.target.value.trim());
-            setInvalid(false);
-            setAsking(false);
-          }}
-          aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? 'refund-hint refund-error' : 'refund-hint'}
-        />
-        <p id="refund-hint" className="hint">
-          {t('payment.refundHint', { left: money(left, payment.currency) })}
-        </p>
-        {invalid && (
-          <p id="refund-error" className="notice error" role="alert">
-            {t('payment.refundAmountInvalid', { example: money(left, payment.currency), digits: fractionDigits(payment.currency) })}
-          </p>
-        )}
-      </div>
+      <AmountField
+        id="refund"
+        label={t('payment.refundAmount', { currency: payment.currency })}
+        currency={payment.currency}
+        left={left}
+        value={amount}
+        invalid={invalid}
+        style={{ marginBottom: 0 }}
+        onChange={(value) => {
+          setAmount(value);
+          setInvalid(false);
+          setAsking(false);
+        }}
+      />
       {asking ? (
         <>
           <button
@@ -377,6 +379,115 @@ function RefundForm({ payment, onRefund }: { payment: Payment; onRefund: (amount
         </button>
       )}
     </form>
+  );
+}
+
+/** An amount to give back, empty for all that is `left`: its hint, and its error once checked. */
+function AmountField(props: {
+  id: string;
+  label: string;
+  currency: string;
+  left: string;
+  value: string;
+  invalid: boolean;
+  style?: CSSProperties;
+  onChange: (value: string) => void;
+}) {
+  const { t, money } = useI18n();
+  const { id, currency, left, invalid } = props;
+  return (
+    <div className="field" style={props.style}>
+      <label htmlFor={`${id}-amount`}>{props.label}</label>
+      <input
+        id={`${id}-amount`}
+        inputMode="decimal"
+        value={props.value}
+        placeholder={left}
+        onChange={(e) => props.onChange(e.target.value.trim())}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? `${id}-hint ${id}-error` : `${id}-hint`}
+      />
+      <p id={`${id}-hint`} className="hint">
+        {t('payment.refundHint', { left: money(left, currency) })}
+      </p>
+      {invalid && (
+        <p id={`${id}-error`} className="notice error" role="alert">
+          {t('payment.refundAmountInvalid', { example: money(left, currency), digits: fractionDigits(currency) })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** How a refund made outside Caisse was paid, with its label. */
+const RECORD_METHODS: Record<RecordedRefundBody['method'], MessageId> = {
+  cash: 'payment.recordMethod.cash',
+  bank_transfer: 'payment.recordMethod.bank_transfer',
+  mobile_money: 'payment.recordMethod.mobile_money',
+  other: 'payment.recordMethod.other',
+};
+
+/**
+ * For a payment its provider cannot refund: the merchant records that it paid the payer back
+ * another way (no money moves in Caisse), all that is left or part of it.
+ */
+function RecordRefundForm({ payment, onRecord }: { payment: Payment; onRecord: (body: RecordedRefundBody) => Promise<unknown> }) {
+  const { t } = useI18n();
+  const [amount, setAmount] = useState('');
+  const [method, setMethod] = useState<RecordedRefundBody['method']>('cash');
+  const [reference, setReference] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const left = minus(payment.amount, payment.amountRefunded);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const ok = amount === '' || amountPattern(payment.currency).test(amount);
+    setInvalid(!ok);
+    if (!ok) {
+      document.getElementById('record-amount')?.focus();
+      return;
+    }
+    const body: RecordedRefundBody = { method, ...(amount ? { amount } : {}), ...(reference.trim() ? { reference: reference.trim() } : {}) };
+    void onRecord(body).then(() => {
+      setAmount('');
+      setReference('');
+    });
+  }
+
+  return (
+    <section aria-labelledby="record-title">
+      <h2 id="record-title">{t('payment.recordTitle')}</h2>
+      <p className="hint">{t('payment.recordIntro')}</p>
+      <form onSubmit={submit} aria-labelledby="record-title">
+        <AmountField
+          id="record"
+          label={t('payment.recordAmount', { currency: payment.currency })}
+          currency={payment.currency}
+          left={left}
+          value={amount}
+          invalid={invalid}
+          onChange={(value) => {
+            setAmount(value);
+            setInvalid(false);
+          }}
+        />
+        <div className="field">
+          <label htmlFor="record-method">{t('payment.recordMethod')}</label>
+          <select id="record-method" value={method} onChange={(e) => setMethod(e.target.value as RecordedRefundBody['method'])}>
+            {Object.entries(RECORD_METHODS).map(([m, label]) => (
+              <option key={m} value={m}>
+                {t(label)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="record-reference">{t('payment.recordReference')}</label>
+          <input id="record-reference" value={reference} maxLength={200} onChange={(e) => setReference(e.target.value)} />
+        </div>
+        <button type="submit">{t('payment.recordSubmit')}</button>
+      </form>
+    </section>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api.ts';
 import { usePages } from '../paging.tsx';
-import type { List, Mode, Payment, PaymentDetail } from '../types.ts';
+import type { List, Mode, Payment, PaymentDetail, RecordedRefundBody } from '../types.ts';
 import { get, listPage, modePath, useChange } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -38,6 +38,14 @@ export function useRefundPayment(mode: Mode) {
   return useChange(
     ({ id, amount }: { id: string; amount?: string }) => api('POST', `${modePath(mode, 'payments', id)}/refund`, amount ? { amount } : {}),
     ({ id }) => [...paymentChanged(mode, id), keys.balance.all(mode)],
+  );
+}
+
+/** Records a refund made outside Caisse (its provider cannot refund): no money moves, so the balance stays. */
+export function useRecordRefund(mode: Mode) {
+  return useChange(
+    ({ id, body }: { id: string; body: RecordedRefundBody }) => api('POST', `${modePath(mode, 'payments', id)}/recorded-refund`, body),
+    ({ id }) => paymentChanged(mode, id),
   );
 }
 

@@ -260,6 +260,23 @@ export function createMobileRefunds(
       return row;
     },
 
+    /**
+     * Whether the provider would refuse a refund of `amount` of this payment (409
+     * `refund_unsupported`): only then may a refund made outside Caisse be recorded.
+     */
+    cannotRefund(scope: Scope, paid: AttemptRow, amount: bigint): boolean {
+      try {
+        assertCanRefund(scope, paid, amount);
+        return false;
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'refund_unsupported') return true;
+        throw error;
+      }
+    },
+
+    /** What the merchant's refunds of this intent still waiting for the provider hold. */
+    pendingAmount: (tx: Tx, intentId: string) => repo.pendingAmount(tx, intentId),
+
     /** Every refund through a provider created in [from, to), for reconciliation. */
     listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),
 

@@ -4,7 +4,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { idempotentAnswer } from '../../platform/http/idempotency.ts';
 import { IntentIdParams, PublicIntent } from '../intents/index.ts';
 import { requestedLanguages } from '../../platform/i18n.ts';
-import { ChargeBody, ChargeHeaders, ProcessingIntent, Refund, RefundBody } from './charges.schema.ts';
+import { ChargeBody, ChargeHeaders, ProcessingIntent, RecordedRefundBody, Refund, RefundBody } from './charges.schema.ts';
 import { refundStatusCode } from './charges.service.ts';
 
 const idempotencyNote =
@@ -102,6 +102,31 @@ export default async function chargesRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const refund = await charges.refund(request.merchant, request.params.id, request.body, idempotentAnswer(request));
       return reply.code(refundStatusCode(refund)).send(refund);
+    },
+  );
+
+  app.post(
+    '/gateway/:id/refunds/recorded',
+    {
+      config: { auth: 'sk', access: 'refunds:write' },
+      schema: {
+        tags: ['payment intents'],
+        summary: 'Record a refund made outside Caisse',
+        description: [
+          "For a payment its provider cannot refund (where `POST /gateway/{id}/refunds` answers 409 `refund_unsupported`): records that you paid the payer back another way (`method`: `cash`, `bank_transfer`, `mobile_money` sent by hand, `other`; your `reference`), so that the payment's history agrees with your books. It moves **no money** in Caisse: no ledger transfer, your balance and the fee stay as they are.",
+          "In one transaction under the intent's row lock: the intent becomes PARTIALLY_REFUNDED or REFUNDED, its `amountRefunded` grows and `payment.refunded` is written with the refund in `data.refund` (`recorded: true`, `recordedOutside: {method, reference}`). 201 with the refund, `SUCCEEDED`. It is listed with the payment's other refunds and counted in the exports' refunded amount.",
+          'Errors: `refund_exceeds_amount` (422, with `amountRefundable`), `amount_invalid`, `validation_error` (an unknown `method`), `intent_state_invalid` (409: not paid, or REFUNDED already), `refund_supported` (409: Caisse can make this refund itself — a wallet payment, or a provider that can refund this amount: use `POST /gateway/{id}/refunds`), `refund_in_progress` (409: a refund through the provider is still pending), `not_found`.',
+          idempotencyNote,
+        ].join('\n\n'),
+        security: [{ apiKey: [], secretKey: [] }],
+        params: IntentIdParams,
+        body: RecordedRefundBody,
+        response: { 201: Refund },
+      },
+    },
+    async (request, reply) => {
+      const refund = await app.services.recordedRefunds.record(request.merchant, request.params.id, request.body, idempotentAnswer(request));
+      return reply.code(201).send(refund);
     },
   );
 }

@@ -64,6 +64,27 @@ export const RefundBody = Type.Object(
 );
 export type RefundBody = Static<typeof RefundBody>;
 
+export const MAX_RECORDED_REFERENCE_LENGTH = 200;
+
+export const RecordedRefundBody = Type.Object(
+  {
+    amount: RefundBody.properties.amount,
+    method: Type.Union([Type.Literal('cash'), Type.Literal('bank_transfer'), Type.Literal('mobile_money'), Type.Literal('other')], {
+      'x-code': 'validation_error',
+      description: 'How you paid the payer back: `cash`, `bank_transfer`, `mobile_money` (sent by hand, outside Caisse) or `other`.',
+    }),
+    reference: Type.Optional(
+      Type.String({
+        maxLength: MAX_RECORDED_REFERENCE_LENGTH,
+        description: `Your reference of that payment (a receipt number, a transfer id), at most ${MAX_RECORDED_REFERENCE_LENGTH} characters.`,
+      }),
+    ),
+    reason: RefundBody.properties.reason,
+  },
+  { additionalProperties: false },
+);
+export type RecordedRefundBody = Static<typeof RecordedRefundBody>;
+
 /** The answer to a mobile-money charge: the public intent with its attempts and what the payer does next. */
 export const ProcessingIntent = Type.Object({
   ...PublicIntent.properties,

@@ -137,6 +137,8 @@ export function createChargesService(
       refund(merchant: Caller, intentId: string, body: RefundBody, answer?: IdempotentAnswer): Promise<Refund | undefined>;
       listForIntent(intentId: string): Promise<Refund[]>;
     };
+    /** Refunds made outside Caisse and recorded by the merchant (charges.recorded.ts). */
+    recordedRefunds?: { listForIntent(intentId: string): Promise<Refund[]> };
   },
 ) {
   const { db, clock, ids } = deps;
@@ -184,10 +186,14 @@ export function createChargesService(
     /** The customer who last tried to pay this intent, if any (the dashboard links to it). */
     lastPayer: (intentId: string) => repo.lastPayer(db, intentId),
 
-    /** An intent's refunds, oldest first: to the wallet, and to mobile money (the dashboard's payment detail). */
+    /** An intent's refunds, oldest first: to the wallet, to mobile money, and those recorded as made outside Caisse (the dashboard's payment detail). */
     async refundsOf(intentId: string): Promise<Refund[]> {
-      const [wallet, direct] = await Promise.all([repo.listRefunds(db, intentId), collaborators.directRefunds?.listForIntent(intentId) ?? []]);
-      return [...wallet.map(refundView), ...direct].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+      const [wallet, direct, recorded] = await Promise.all([
+        repo.listRefunds(db, intentId),
+        collaborators.directRefunds?.listForIntent(intentId) ?? [],
+        collaborators.recordedRefunds?.listForIntent(intentId) ?? [],
+      ]);
+      return [...wallet.map(refundView), ...direct, ...recorded].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
     },
 
     /** The intents these customers paid or tried to pay to the merchant, newest first (the dashboard's phone search). */

@@ -1,10 +1,11 @@
 import { DAY } from '../../platform/clock.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { csvStream, textCell } from '../../platform/csv.ts';
+import { type Currency, formatAmount } from '../../platform/money.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { instantOf } from '../../platform/http/dashboard-api.ts';
 import { type Caller, scopeOf } from '../../platform/tenancy.ts';
-import type { ChargesService } from '../charges/index.ts';
+import type { ChargesService, RecordedRefunds } from '../charges/index.ts';
 import type { Intent, IntentsService } from '../intents/index.ts';
 import type { UsersService } from '../users/index.ts';
 import { intentIdAt, type PaymentsQuery } from './dashboard.payments.ts';
@@ -26,6 +27,8 @@ export const PAYMENTS_CSV_COLUMNS = [
   'connector',
   'payer',
   'provider_reference',
+  // The part of amount_refunded recorded as paid back outside Caisse (no money moved here).
+  'amount_refunded_outside',
 ] as const;
 
 type Attempt = { status: string; late?: boolean; provider: string; phoneNumber: string; providerReference: string | null; connector?: string };
@@ -68,8 +71,9 @@ export function createDashboardExports(services: {
   intents: Pick<IntentsService, 'list'>;
   charges: Pick<ChargesService, 'walletPayersOf'>;
   users: Pick<UsersService, 'phoneNumbersOf'>;
+  recordedRefunds: Pick<RecordedRefunds, 'amountsOf'>;
 }) {
-  const { intents, charges, users } = services;
+  const { intents, charges, users, recordedRefunds } = services;
 
   /** The wallet payers' numbers of a page's intents, by intent id: two reads per page. */
   async function walletNumbers(scope: Caller, page: readonly Intent[]): Promise<Map<string, string>> {
@@ -88,7 +92,8 @@ export function createDashboardExports(services: {
      * GET …/payments.csv: every payment the list's filters select, newest first as the list, as
      * RFC 4180 CSV: the list's columns, the metadata as JSON, then the fee, net and refunded
      * amount, how it was paid (method, provider, connector), the payer's number masked as the
-     * dashboard shows it, and the provider's reference. Read a page of 100 at a time through the
+     * dashboard shows it, the provider's reference, and the part of the refunded amount recorded as
+     * made outside Caisse. Read a page of 100 at a time through the
      * intents module and stopped at `createdGte`, so a long period streams. The filters are
      * checked before the first byte (a bad one is a problem+json 400, not a cut file).
      */
@@ -107,6 +112,7 @@ export function createDashboardExports(services: {
         for (;;) {
           const page = await intents.list(scope, { limit: 100, startingAfter, status: q.status });
           const wallet = await walletNumbers(scope, page.data);
+          const outside = await recordedRefunds.amountsOf(page.data.filter((p) => p.amountRefunded !== '0').map((p) => p.id));
           for (const p of page.data) {
             if (floor !== undefined && p.id < floor) return;
             const { method, attempt } = paidHow(p);
@@ -129,6 +135,7 @@ export function createDashboardExports(services: {
               attempt?.connector ?? attempt?.provider ?? '',
               textCell(payer),
               textCell(attempt?.providerReference ?? ''),
+              formatAmount(outside.get(p.id) ?? 0n, p.currency as Currency),
             ]);
           }
           const last = page.data[page.data.length - 1];

@@ -3,7 +3,7 @@ import { instantOf } from '../../platform/http/dashboard-api.ts';
 import { newId } from '../../platform/ids.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { type Caller, scopeOf } from '../../platform/tenancy.ts';
-import type { ChargesService, RefundBody } from '../charges/index.ts';
+import type { ChargesService, RecordedRefundBody, RecordedRefunds, RefundBody } from '../charges/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentStatus, IntentsService } from '../intents/index.ts';
 import type { TopupsService } from '../topups/index.ts';
@@ -41,10 +41,17 @@ export function createDashboardPayments(
     events: EventsService;
     webhooks: WebhooksService;
     users: UsersService;
+    recordedRefunds: Pick<RecordedRefunds, 'record' | 'recordable'>;
   },
   auditFor: (actor: Actor) => DashboardAudit,
 ) {
-  const { intents, charges, topups, events, webhooks, users } = services;
+  const { intents, charges, topups, events, webhooks, users, recordedRefunds } = services;
+  /** A refund's audit entry (`payment.refunded`), written in the refund's transaction. */
+  const refundAudit = (actor: Actor, scope: Caller, id: string, extra: Record<string, unknown> = {}) =>
+    auditFor(actor).withChange(scope.mode, 'payment.refunded', (refund) => {
+      const r = refund as { id: string; amount: string; currency: string };
+      return { targetId: id, details: { refundId: r.id, amount: r.amount, currency: r.currency, ...extra } };
+    });
   return {
     /**
      * The intents list with a creation-date window on top of the status filter. Ids sort by
@@ -75,7 +82,15 @@ export function createDashboardPayments(
       );
       const payer = await charges.lastPayer(payment.id);
       const customer = payer === undefined ? null : await users.retrieve(scope, payer).then(customerRef, () => null);
-      return { object: 'dashboard_payment' as const, payment, events: found, deliveries, customer, refunds: await charges.refundsOf(payment.id) };
+      return {
+        object: 'dashboard_payment' as const,
+        payment,
+        events: found,
+        deliveries,
+        customer,
+        refunds: await charges.refundsOf(payment.id),
+        refundRecordable: await recordedRefunds.recordable(scopeOf(scope), payment.id),
+      };
     },
 
     /** Cancels an open payment; the audit entry commits with the state change. */
@@ -90,16 +105,14 @@ export function createDashboardPayments(
      * Refunds a payment, all that is left or `amount` (the charges module's refund, as POST
      * /gateway/{id}/refunds); the audit entry commits with the refund.
      */
-    refundPayment: (actor: Actor, scope: Caller, id: string, body: RefundBody) =>
-      charges.refund(
-        scope,
-        id,
-        body,
-        auditFor(actor).withChange(scope.mode, 'payment.refunded', (refund) => {
-          const r = refund as { id: string; amount: string; currency: string };
-          return { targetId: id, details: { refundId: r.id, amount: r.amount, currency: r.currency } };
-        }),
-      ),
+    refundPayment: (actor: Actor, scope: Caller, id: string, body: RefundBody) => charges.refund(scope, id, body, refundAudit(actor, scope, id)),
+
+    /**
+     * Records a refund made outside Caisse (the charges module's, as POST
+     * /gateway/{id}/refunds/recorded); the audit entry, a refund's, commits with it.
+     */
+    recordRefund: (actor: Actor, scope: Caller, id: string, body: RecordedRefundBody) =>
+      recordedRefunds.record(scope, id, body, refundAudit(actor, scope, id, { recorded: true })),
 
     // ---- customers -----------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import { isCrossSite } from '../../platform/http/same-site.ts';
 import { type DashboardAudit, type DashboardRoutes, type DashboardSessions, type DashboardUser, sendCsv } from '../../platform/http/dashboard-api.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { Intent } from '../intents/index.ts';
-import { Refund, RefundBody, refundStatusCode } from '../charges/index.ts';
+import { RecordedRefundBody, Refund, RefundBody, refundStatusCode } from '../charges/index.ts';
 import { AUDIT_ACTIONS, type DashboardSession } from './dashboard.service.ts';
 import {
   EmptyBody,
@@ -280,7 +280,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         tags,
         summary: "The payments the list's filters select, newest first, as a CSV download",
         description:
-          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON), `fee`, `net`, `amount_refunded` (major units; fee and net empty until paid), `method` (`wallet` or `mobile_money`), `provider` and `connector` (empty for the wallet), `payer` (the number, masked as the dashboard shows it), `provider_reference` (the provider's id of the payment). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte. The file is named with the period as the filters wrote it, the end day inclusive: `caisse-payments-test-2026-11-01_2026-11-28.csv` (`…-until-<day>` without a start; today without an end).",
+          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON), `fee`, `net`, `amount_refunded` (major units; fee and net empty until paid), `method` (`wallet` or `mobile_money`), `provider` and `connector` (empty for the wallet), `payer` (the number, masked as the dashboard shows it), `provider_reference` (the provider's id of the payment), `amount_refunded_outside` (the part of `amount_refunded` recorded as paid back outside Caisse: no money moved here). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte. The file is named with the period as the filters wrote it, the end day inclusive: `caisse-payments-test-2026-11-01_2026-11-28.csv` (`…-until-<day>` without a start; today without an end).",
         params: ModeParams,
         querystring: PaymentsExportQuery,
         produces: ['text/csv'],
@@ -359,6 +359,23 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
       const refund = await dashboard.refundPayment(req.dashboardSession, scope(req), req.params.id, req.body);
       return reply.code(refundStatusCode(refund)).send(refund);
     },
+  );
+
+  app.post(
+    '/:mode/payments/:id/recorded-refund',
+    {
+      config: need('payments:write'),
+      schema: {
+        tags,
+        summary: 'Record a refund made outside Caisse (as POST /gateway/{id}/refunds/recorded)',
+        description:
+          "For a payment its provider cannot refund (`refundRecordable` on the payment's page): the merchant paid the payer back another way. No money moves in Caisse. Errors as the API: `refund_exceeds_amount` (422), `amount_invalid`, `validation_error`, `intent_state_invalid`, `refund_supported`, `refund_in_progress` (409), `not_found`. Written to the audit log as a refund.",
+        params: ModeIdParams,
+        body: RecordedRefundBody,
+        response: { 201: Refund },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await dashboard.recordRefund(req.dashboardSession, scope(req), req.params.id, req.body)),
   );
 
   // ---- customers --------------------------------------------------------------------------------

@@ -106,7 +106,13 @@ export const PaymentDetail = Type.Object({
   events: Type.Array(Event, { description: "The payment's events, oldest first" }),
   deliveries: Type.Array(Delivery, { description: 'Every webhook delivery of those events, newest first' }),
   customer: Type.Union([CustomerRef, Type.Null()], { description: 'The customer who last tried to pay it, if any' }),
-  refunds: Type.Array(Refund, { description: 'Its refunds, oldest first: to the wallet, and to mobile money (a late payment returned to the payer included)' }),
+  refunds: Type.Array(Refund, {
+    description:
+      'Its refunds, oldest first: to the wallet, to mobile money (a late payment returned to the payer included), and those recorded as made outside Caisse',
+  }),
+  refundRecordable: Type.Boolean({
+    description: 'Whether its provider cannot refund what is left, so a refund made outside Caisse may be recorded (POST …/recorded-refund)',
+  }),
 });
 
 export const Customer = Type.Object({

@@ -1,7 +1,7 @@
 import type { Deps } from '../../platform/deps.ts';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS } from '../../platform/throttle.ts';
 import { AUDIT_ACTIONS } from '../../platform/http/dashboard-api.ts';
-import type { ChargesService } from '../charges/index.ts';
+import type { ChargesService, RecordedRefunds } from '../charges/index.ts';
 import type { TopupsService } from '../topups/index.ts';
 import type { EventsService } from '../events/index.ts';
 import type { IntentsService } from '../intents/index.ts';
@@ -46,6 +46,7 @@ export function createDashboardService(
     webhooks: WebhooksService;
     messaging: MessagingService;
     users: UsersService;
+    recordedRefunds: RecordedRefunds;
   },
 ) {
   const audit = createDashboardAudit(deps);

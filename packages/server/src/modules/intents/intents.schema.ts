@@ -255,6 +255,23 @@ export const Refund = Type.Object({
       description: "A refund to mobile money that FAILED: the provider's reason in lower case (`payee_not_found`); null otherwise.",
     }),
   ),
+  recorded: Type.Optional(
+    Type.Boolean({
+      description:
+        'Present and `true` on a refund made outside Caisse and recorded by the merchant (`POST /gateway/{id}/refunds/recorded`): it moved no money in Caisse.',
+    }),
+  ),
+  recordedOutside: Type.Optional(
+    Type.Object(
+      {
+        method: Type.Union([Type.Literal('cash'), Type.Literal('bank_transfer'), Type.Literal('mobile_money'), Type.Literal('other')], {
+          description: 'How the merchant paid the payer back.',
+        }),
+        reference: Type.Union([Type.String(), Type.Null()], { description: "The merchant's reference of that payment (a receipt, a transfer id), or null." }),
+      },
+      { description: 'A recorded refund only: how it was made.' },
+    ),
+  ),
 });
 export type Refund = Static<typeof Refund>;
 
@@ -268,7 +285,8 @@ export const PaymentEvent = eventSchema(
     attempt: Type.Optional({ ...PaymentAttempt, description: 'A direct mobile-money payment: the attempt that started, succeeded or failed' }),
     refund: Type.Optional({
       ...Refund,
-      description: 'A refund of a direct mobile-money payment: the one that succeeded (`payment.refunded`) or failed (`refund.failed`)',
+      description:
+        'A refund of a direct mobile-money payment: the one that succeeded (`payment.refunded`) or failed (`refund.failed`); or a refund made outside Caisse and recorded by the merchant (`payment.refunded`, `recorded: true`)',
     }),
   }),
 );
