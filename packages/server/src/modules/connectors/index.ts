@@ -66,6 +66,7 @@ export {
 } from './connectors.description.ts';
 export {
   assertProviderTakes,
+  capabilitiesOf,
   describeProvider,
   providerDescriptions,
   providerPrefixes,
