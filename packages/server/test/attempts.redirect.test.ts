@@ -12,7 +12,8 @@ import { WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/wave/wave
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createServices } from '../src/services.ts';
-import { appWithAllSandboxes } from './connectors.support.ts';
+import { appWithAllSandboxes, testConnectorDeps, withTestConnector } from './connectors.support.ts';
+import { createOrangeMoneyConnector } from '../src/modules/connectors/orange-money/orange-money.connector.ts';
 import { createIntent, expectLedgerClean } from './flow.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
@@ -50,7 +51,7 @@ async function charge(m: TestMerchant, intent: { id: string; sessionToken: strin
 }
 
 /** What the payer does on the sandbox's page: the form's POST. */
-async function onPage(url: string, action: 'approve' | 'decline', phoneNumber?: string) {
+async function onPage(url: string, action: 'approve' | 'decline' | 'cancel', phoneNumber?: string) {
   const form = new URLSearchParams({ action, lang: 'fr', ...(phoneNumber ? { phoneNumber } : {}) });
   return fetch(url, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
 }
@@ -87,6 +88,49 @@ function notificationsOf(provider: string, providerReference: string) {
           .map((p) => ({ id: p.payToken, notifications: p.notifications }));
   return all.find((p) => p.id === providerReference)?.notifications ?? [];
 }
+
+describe('orange_money as Orange does it (issue 55)', () => {
+  it('a cancel on the page sends no notification, as Orange in production: the poll ends the attempt and the intent can be paid again', async () => {
+    const intent = await createIntent(ctx, cm, { currency: 'XAF' });
+    const res = await charge(cm, intent, 'orange_money', orangeNumber());
+    expect(res.statusCode, res.body).toBe(202);
+    const url = (res.json() as Answer).nextAction?.url ?? '';
+    const cancelled = await onPage(url, 'cancel');
+    expect(cancelled.status).toBe(303);
+    await later();
+    const stored = await storedAttempt(intent.id);
+    expect(notificationsOf('orange_money', stored.provider_reference as string)).toEqual([
+      expect.objectContaining({ error: expect.stringContaining('not sent') }),
+    ]);
+    // Nothing came: the attempt waits for its poll.
+    expect(stored.status).toBe('PENDING');
+    expect((await read(cm, intent.id)).status).toBe('PROCESSING');
+    ctx.clock.advance(10 * SECOND);
+    await ctx.services.attempts.pollDue();
+    expect((await storedAttempt(intent.id)).status).toBe('FAILED');
+    expect((await read(cm, intent.id)).status).toBe('PENDING');
+    await expectLedgerClean(ctx);
+  });
+
+  it("a charge in a currency the account's environment cannot take: 400 currency_unsupported, nothing asked of Orange", async () => {
+    // An account on Orange's Cameroon environment (XAF only) serving a Senegal merchant (XOF).
+    const cmAccount = createOrangeMoneyConnector(
+      { ...ORANGE_MONEY_CONNECTOR.sandbox.settings({ baseUrl: sandbox.urls.orange_money as string }), environment: 'cm' },
+      testConnectorDeps(ctx),
+    );
+    const intent = await createIntent(ctx, sn, { currency: 'XOF' });
+    const payments = sandbox.of(ORANGE_MONEY_CONNECTOR).payments().length;
+    await withTestConnector(ctx, cmAccount, async () => {
+      expect((await charge(sn, intent, 'orange_money', '+221770000001')).json()).toMatchObject({
+        status: 400,
+        code: 'currency_unsupported',
+        detail: expect.stringContaining('takes XAF'),
+      });
+    });
+    expect(sandbox.of(ORANGE_MONEY_CONNECTOR).payments()).toHaveLength(payments);
+    expect((await read(sn, intent.id)).status).toBe('PENDING');
+  });
+});
 
 describe.each([
   { provider: 'orange_money', country: 'CM', currency: 'XAF', merchant: () => cm, number: orangeNumber, page: '/orange-money/pay/' },

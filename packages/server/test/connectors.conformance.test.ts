@@ -1,10 +1,23 @@
-import { type IncomingCallback, MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { Writable } from 'node:stream';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type Connector,
+  type IncomingCallback,
+  MTN_MOMO_CONNECTOR,
+  newReference,
+  ORANGE_MONEY_CONNECTOR,
+  startSandbox,
+  WAVE_CONNECTOR,
+} from '../src/modules/connectors/index.ts';
 import { createMtnMomoConnector } from '../src/modules/connectors/mtn-momo/mtn-momo.connector.ts';
 import { createOrangeMoneyConnector } from '../src/modules/connectors/orange-money/orange-money.connector.ts';
 import { createWaveConnector } from '../src/modules/connectors/wave/wave.connector.ts';
 import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
-import { HOUR, MINUTE } from '../src/platform/clock.ts';
-import { type ContractProvider, describeConnectorContract } from './connectors.conformance.ts';
+import { HOUR, ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { CONTRACT_CALLBACK_KEY, type ContractProvider, describeConnectorContract } from './connectors.conformance.ts';
+import { startReceiver } from './connectors.support.ts';
 
 /**
  * The connector contract suite (connectors.conformance.ts) for every provider, each against its
@@ -128,3 +141,150 @@ const providers: ContractProvider[] = [
 ];
 
 for (const p of providers) describeConnectorContract(p);
+
+/**
+ * What one provider does that the shared suite cannot say for all (issue 55): an MTN account with a
+ * collection key only, Orange's currency per environment, and Orange's cancel without notification.
+ */
+describe('provider specifics against the sandbox', () => {
+  const opened: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((close) => close()));
+  });
+
+  async function world() {
+    const clock = new ManualClock('2026-11-25T08:00:00.000Z');
+    const receiver = await startReceiver();
+    const callbackUrl = (name: string) => `${receiver.url}/callbacks/${name}`;
+    const sandbox = await startSandbox({
+      clock,
+      tickMs: 0,
+      options: { mtn_momo: { credentials: MOMO }, orange_money: { credentials: ORANGE } },
+    });
+    const logger = createLogger({ level: 'silent', stream: new Writable({ write: (_c, _e, cb) => cb() }) });
+    const deps = { clock, logger, callbackKey: CONTRACT_CALLBACK_KEY };
+    const connectors: Connector[] = [];
+    const keep = (c: Connector) => (connectors.push(c), c);
+    opened.push(async () => {
+      await Promise.all(connectors.map((c) => c.close()));
+      await sandbox.close();
+      await receiver.close();
+    });
+    return { clock, sandbox, receiver, callbackUrl, deps, keep };
+  }
+
+  it('mtn_momo with a collection key only: collects; refuses to send money, saying why, before calling MTN', async () => {
+    const w = await world();
+    const { disbursementKey: _none, ...collectionOnly } = MOMO;
+    const c = w.keep(
+      createMtnMomoConnector(
+        { baseUrl: w.sandbox.urls.mtn_momo!, targetEnvironment: 'sandbox', ...collectionOnly, callbackUrl: w.callbackUrl('mtn_momo') },
+        w.deps,
+      ),
+    );
+    expect(c.lacks).toEqual({ disburse: expect.stringContaining('no disbursement key'), refund: expect.stringContaining('no disbursement key') });
+    const reference = newReference();
+    const req = { reference, amount: 5000n, currency: 'XAF' as const, phoneNumber: '+237670000001', externalId: 'att_collect' };
+    expect(await c.collect(req)).toMatchObject({ status: 'PENDING' });
+    w.clock.advance(2 * SECOND);
+    expect(await c.status('collection', reference)).toMatchObject({ status: 'SUCCESSFUL', amount: 5000n });
+    const before = w.sandbox.of(MTN_MOMO_CONNECTOR).stats().requests;
+    expect(await c.disburse({ ...req, reference: newReference() })).toMatchObject({ status: 'FAILED', reason: 'DISBURSEMENT_NOT_CONFIGURED' });
+    expect(w.sandbox.of(MTN_MOMO_CONNECTOR).stats().requests).toBe(before);
+    // With the key, the same account disburses: the refusal is the missing key, not the provider.
+    const both = w.keep(createMtnMomoConnector({ baseUrl: w.sandbox.urls.mtn_momo!, targetEnvironment: 'sandbox', ...MOMO }, w.deps));
+    expect(both.lacks).toBeUndefined();
+    expect(await both.disburse({ ...req, reference: newReference() })).toMatchObject({ status: 'PENDING' });
+  });
+
+  it('orange_money: each environment takes its own currency; the sandbox refuses another as Orange does', async () => {
+    const w = await world();
+    const orange = (environment: string) =>
+      w.keep(createOrangeMoneyConnector({ baseUrl: w.sandbox.urls.orange_money!, environment, ...ORANGE, callbackUrl: w.callbackUrl('orange_money') }, w.deps));
+    const req = (currency: 'XAF' | 'XOF') => ({
+      reference: newReference(),
+      amount: 5000n,
+      currency,
+      phoneNumber: '+237690000001',
+      externalId: 'att_cur',
+      ...RETURN,
+    });
+    const cm = orange('cm');
+    expect(cm.currencies).toEqual(['XAF']);
+    expect(await cm.collect(req('XAF'))).toMatchObject({ status: 'PENDING' });
+    // XOF through `cm` is refused by the connector before anything is sent.
+    const payments = w.sandbox.of(ORANGE_MONEY_CONNECTOR).stats().payments;
+    expect(await cm.collect(req('XOF'))).toMatchObject({ status: 'FAILED', reason: 'INVALID_CURRENCY' });
+    expect(w.sandbox.of(ORANGE_MONEY_CONNECTOR).stats().payments).toBe(payments);
+    expect(orange('sn').currencies).toEqual(['XOF']);
+    // `dev` (the sandbox's environment) takes either, sent as OUV.
+    expect(orange('dev').currencies).toEqual(['XAF', 'XOF']);
+    expect(await orange('dev').collect(req('XOF'))).toMatchObject({ status: 'PENDING' });
+    // The sandbox itself, asked directly: the environment's currency only, as Orange answers.
+    const token = await request(`${w.sandbox.urls.orange_money}/oauth/v3/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${ORANGE.clientId}:${ORANGE.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    const { access_token } = (await token.body.json()) as { access_token: string };
+    const webpayment = async (environment: string, currency: string) => {
+      const res = await request(`${w.sandbox.urls.orange_money}/orange-money-webpay/${environment}/v1/webpayment`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          merchant_key: ORANGE.merchantKey,
+          currency,
+          order_id: newReference(),
+          amount: 5000,
+          return_url: RETURN.returnUrl,
+          cancel_url: RETURN.cancelUrl,
+          notif_url: 'http://127.0.0.1:9/n',
+          lang: 'fr',
+          reference: 'Shop',
+        }),
+      });
+      return { status: res.statusCode, body: (await res.body.json()) as { code?: string; description?: string } };
+    };
+    expect(await webpayment('cm', 'XOF')).toMatchObject({ status: 400, body: { code: 'INVALID_CURRENCY', description: expect.stringContaining('XAF') } });
+    expect(await webpayment('sn', 'XAF')).toMatchObject({ status: 400, body: { code: 'INVALID_CURRENCY' } });
+    expect(await webpayment('dev', 'XAF')).toMatchObject({ status: 400, body: { code: 'INVALID_CURRENCY', description: expect.stringContaining('OUV') } });
+    expect((await webpayment('cm', 'XAF')).status).toBe(201);
+    expect((await webpayment('zz', 'XOF')).status).toBe(404);
+  });
+
+  it('orange_money: a cancel on the page sends no notification (as Orange in production); the status read ends it', async () => {
+    const w = await world();
+    const c = w.keep(
+      createOrangeMoneyConnector({ baseUrl: w.sandbox.urls.orange_money!, environment: 'dev', ...ORANGE, callbackUrl: w.callbackUrl('orange_money') }, w.deps),
+    );
+    const ask = (digits: string) => ({
+      reference: newReference(),
+      amount: 5000n,
+      currency: 'XAF' as const,
+      phoneNumber: `+237690000${digits}`,
+      externalId: 'att_cancel',
+      ...RETURN,
+    });
+    const cancelled = ask('001');
+    const started = await c.collect(cancelled);
+    const payToken = (started as { providerReference: string }).providerReference;
+    expect(w.sandbox.of(ORANGE_MONEY_CONNECTOR).act(payToken, 'cancel')).toMatchObject({ ok: true });
+    await w.sandbox.tick();
+    expect(w.receiver.received).toEqual([]);
+    expect(w.sandbox.of(ORANGE_MONEY_CONNECTOR).payments()[0]?.notifications).toEqual([
+      expect.objectContaining({ error: expect.stringContaining('not sent') }),
+    ]);
+    expect(await c.status('collection', cancelled.reference, { providerReference: payToken, amount: 5000n, currency: 'XAF' })).toMatchObject({
+      status: 'FAILED',
+    });
+    // A decline still notifies: only the cancel is silent.
+    const declined = ask('001');
+    const other = await c.collect(declined);
+    expect(w.sandbox.of(ORANGE_MONEY_CONNECTOR).act((other as { providerReference: string }).providerReference, 'decline')).toMatchObject({ ok: true });
+    await w.sandbox.tick();
+    expect(w.receiver.received).toHaveLength(1);
+  });
+});

@@ -167,3 +167,34 @@ export async function appWithAllSandboxes(opts: { start?: Date; env?: Record<str
   await ctx.app.listen({ port, host: '127.0.0.1' });
   return { ctx, sandbox };
 }
+
+/**
+ * Runs `body` with test mode's connector of the same provider replaced by `connector` (another
+ * account's settings on the same sandbox), then puts the original back and closes it.
+ */
+export async function withTestConnector<T>(ctx: TestContext, connector: Connector, body: () => Promise<T>): Promise<T> {
+  const registry = ctx.services.connectors.forMode('test');
+  const original = registry.get;
+  registry.get = (provider) => (provider === connector.provider ? connector : original(provider));
+  try {
+    return await body();
+  } finally {
+    registry.get = original;
+    await connector.close();
+  }
+}
+
+/** Silent connector dependencies on the app's clock (callbacks signed with CALLBACK_KEY: none expected). */
+export function testConnectorDeps(ctx: TestContext) {
+  const logger = createLogger({ level: 'silent', stream: new Writable({ write: (_c, _e, cb) => cb() }) });
+  return { clock: ctx.clock, logger, callbackKey: CALLBACK_KEY };
+}
+
+/**
+ * Runs `body` with test mode's MTN MoMo account replaced by one on the same MoMo sandbox but with a
+ * collection key only (as a live account configured without CAISSE_MOMO_DISBURSEMENT_KEY).
+ */
+export function withCollectionOnlyMomo<T>(ctx: TestContext, sandboxUrl: string, body: () => Promise<T>): Promise<T> {
+  const { disbursementKey: _none, ...settings } = { ...CREDENTIALS, baseUrl: sandboxUrl, targetEnvironment: 'sandbox' } satisfies MtnMomoSettings;
+  return withTestConnector(ctx, createMtnMomoConnector(settings, testConnectorDeps(ctx)), body);
+}

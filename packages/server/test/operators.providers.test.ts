@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withCollectionOnlyMomo } from './connectors.support.ts';
 import { problem } from './flow.support.ts';
 import { consoleWithSandbox } from './operators.support.ts';
 
@@ -36,6 +37,17 @@ describe('GET /operator/api/providers', () => {
       // Never a setting's value: no key of a setting in the answer.
       expect(res.body).not.toMatch(/CAISSE_|secret|apiKey/i);
     }
+  });
+
+  it('an MTN account with a collection key only is shown collecting only', async () => {
+    const { ctx, ops, sandbox } = app;
+    const who = await ops.operator('support');
+    const momoTest = async () =>
+      ((await ops.send('GET', '/operator/api/providers', who)).json() as { data: { provider: string; mode: string; capabilities: string[] }[] }).data.find(
+        (p) => p.provider === 'mtn_momo' && p.mode === 'test',
+      )?.capabilities;
+    expect(await momoTest()).toEqual(['collect', 'disburse', 'refund']);
+    await withCollectionOnlyMomo(ctx, sandbox.url, async () => expect(await momoTest()).toEqual(['collect']));
   });
 
   it('needs a signed-in operator', async () => {

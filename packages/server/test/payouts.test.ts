@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { createDispatcher } from '../src/modules/webhooks/index.ts';
 import { DAY, MINUTE, SECOND } from '../src/platform/clock.ts';
-import { appWithSandbox } from './connectors.support.ts';
+import { appWithSandbox, withCollectionOnlyMomo } from './connectors.support.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
 import { call, createMerchant, onPostgres, sk, type TestContext, type TestMerchant } from './harness.ts';
 import { startReceiver } from './webhooks.receiver.ts';
@@ -326,6 +326,15 @@ describe('payouts', () => {
       param: 'destination.phoneNumber',
     });
     expect((await payout(m, { destination: { provider: 'mtn_momo', phoneNumber: '+237690000059' } })).json()).toMatchObject({ code: 'phone_invalid' });
+    // An MTN account with a collection key only sends nothing, and says why.
+    await withCollectionOnlyMomo(ctx, sandbox.url, async () => {
+      expect((await payout(m, {})).json()).toMatchObject({
+        status: 400,
+        code: 'destination_unsupported',
+        param: 'destination.provider',
+        detail: expect.stringContaining('no disbursement key'),
+      });
+    });
     expect(await balance(m)).toMatchObject({ balances: [{ currency: 'XAF', available: '985' }] });
     const ok = (await payout(m, { amount: '985', description: 'é'.repeat(160) })).json() as { id: string; status: string };
     expect(ok.status).toBe('PENDING');

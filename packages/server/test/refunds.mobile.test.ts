@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { DAY, MINUTE, SECOND } from '../src/platform/clock.ts';
-import { appWithSandbox } from './connectors.support.ts';
+import { appWithSandbox, withCollectionOnlyMomo } from './connectors.support.ts';
 import { createIntent, eventTypes, expectLedgerClean } from './flow.support.ts';
 import { call, createMerchant, dashboardBrowserOf, dashboardCall, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
@@ -194,6 +194,27 @@ describe('refunds of direct mobile-money payments', () => {
     // MTN has it: as it was, for the reconciliation below.
     await ctx.deps.db.updateTable('payment_attempts').set({ provider: 'mtn_momo' }).where('intent_id', '=', intent.id).execute();
   });
+
+  it('an MTN account with a collection key only: 409 refund_unsupported saying why, nothing held', async () => {
+    const intent = await paidDirectly(mtn());
+    const before = await pending();
+    await withCollectionOnlyMomo(ctx, sandbox.url, async () => {
+      expect((await refund(intent.id)).json()).toMatchObject({
+        status: 409,
+        code: 'refund_unsupported',
+        detail: expect.stringContaining('this MTN MoMo account has no disbursement key'),
+      });
+      // Said before anyone tries: the settings show MTN without refunds or payouts in this mode.
+      const settings = (await call(ctx.app, 'GET', '/payment-methods/settings', sk(m))).json() as { providers: { provider: string; capabilities: object }[] };
+      expect(settings.providers.find((p) => p.provider === 'mtn_momo')?.capabilities).toEqual({ collect: true, disburse: false, refund: false });
+    });
+    expect(await pending()).toBe(before);
+    expect(await ctx.deps.db.selectFrom('mobile_money_refunds').select('id').where('intent_id', '=', intent.id).execute()).toEqual([]);
+    // With its disbursement key back, the same payment is refunded.
+    expect((await refund(intent.id)).statusCode).toBe(202);
+    await later();
+    expect((await read(intent.id)).status).toBe('REFUNDED');
+  }, 30_000);
 
   it('a success the provider reports after the 15 minutes this side waited is returned to the payer too (late_payment)', async () => {
     const phone = mtn('102');

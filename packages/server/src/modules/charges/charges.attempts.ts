@@ -398,6 +398,7 @@ export function createAttemptsService(
         description,
         { phoneNumber, currency: seen.currency as Currency, amount: seen.amount_minor },
         { phoneNumber: 'paymentMethod.phoneNumber', amount: 'amount', currency: 'currency' },
+        connectors.forMode(merchant.mode).get(provider),
       );
       await throttle.beginAll([
         { subject: `prompt-10m:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_10_MIN },

@@ -189,6 +189,9 @@ export function createMobileRefunds(
       throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
     const connector = lifecycle.connectorFor(scope.mode, paid.provider);
     if (!connector) throw new ApiError('provider_unavailable', `${paid.provider} is not configured for ${scope.mode} mode on this server`);
+    // The provider can, this account cannot (an MTN account without a disbursement key).
+    const lacking = connector.lacks?.refund;
+    if (lacking !== undefined) throw new ApiError('refund_unsupported', `${name} cannot refund this payment: ${lacking}; refund the customer another way`);
     if (description.capabilities.disburse || (connector.refund && refundsWhole(paid, amount))) return;
     throw new ApiError(
       'refund_unsupported',

@@ -1,7 +1,8 @@
 import type { Country } from '../../platform/countries.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
-import { checkAmountBounds, type ProviderDescription } from './connectors.description.ts';
+import { type Capability, checkAmountBounds, type ProviderDescription } from './connectors.description.ts';
+import type { Connector } from './connectors.types.ts';
 import { lookupNumber, prefixesOf } from './connectors.numbering.ts';
 import { connectorDefinitions, descriptionOf, type ProviderName } from './connectors.registry.ts';
 
@@ -13,6 +14,19 @@ import { connectorDefinitions, descriptionOf, type ProviderName } from './connec
 /** The description of a provider, or undefined for a name the registry does not know. */
 export function describeProvider(name: string): ProviderDescription | undefined {
   return descriptionOf(name);
+}
+
+/**
+ * What the provider does through this connector: its description's capabilities less what the
+ * connector's account lacks (an MTN account without a disbursement key only collects).
+ */
+export function capabilitiesOf(description: ProviderDescription, connector: Pick<Connector, 'lacks'> | undefined): Record<Capability, boolean> {
+  const lacks = connector?.lacks ?? {};
+  return {
+    collect: description.capabilities.collect && lacks.collect === undefined,
+    disburse: description.capabilities.disburse && lacks.disburse === undefined,
+    refund: description.capabilities.refund && lacks.refund === undefined,
+  };
 }
 
 /** Every provider's description, in the registry's order. */
@@ -75,10 +89,19 @@ export function assertProviderTakes(
   description: ProviderDescription,
   movement: { phoneNumber: string; currency: Currency; amount: bigint },
   params: MovementParams,
+  connector?: Pick<Connector, 'currencies'>,
 ): void {
   const { displayName } = description;
   if (!servesNumber(description, movement.phoneNumber)) {
     throw new ApiError('phone_invalid', `${displayName} does not serve ${movement.phoneNumber}`, { param: params.phoneNumber });
+  }
+  // The provider moves it, this account does not (an Orange `cm` account takes XAF only).
+  if (connector?.currencies !== undefined && !connector.currencies.includes(movement.currency)) {
+    throw new ApiError(
+      'currency_unsupported',
+      `${displayName} as configured on this server does not move ${movement.currency}; it takes ${connector.currencies.join(', ') || 'no currency'}`,
+      { param: params.currency ?? 'currency' },
+    );
   }
   const check = checkAmountBounds(description, movement.currency, movement.amount);
   if (check.ok) return;

@@ -38,6 +38,11 @@ export interface ProviderDescription {
   messages: MessageRules;
   /** Its environment variables (read by config.ts); `providers list` shows which are set. */
   settings: readonly ProviderSetting[];
+  /**
+   * Optional: what makes settings valid one by one but wrong together (Orange's environment and
+   * currency), by the settings' keys: the key to name, and why. Checked when they are read.
+   */
+  checkSettings?(values: Readonly<Record<string, string | number>>): { key: string; message: string } | undefined;
   /** Numbers its sandbox answers in a known way (docs/spec/providers.md's table), for tests and docs. */
   testNumbers: readonly TestNumber[];
 }

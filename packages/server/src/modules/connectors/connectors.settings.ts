@@ -8,7 +8,7 @@ import type { ProviderDescription, ProviderSetting } from './connectors.descript
  * start rather than silently left out.
  */
 export function readProviderSettings(
-  description: Pick<ProviderDescription, 'settings'>,
+  description: Pick<ProviderDescription, 'settings' | 'checkSettings'>,
   env: Readonly<Record<string, string | undefined>>,
   mode: RunMode,
 ): Record<string, string | number> | undefined {
@@ -24,6 +24,8 @@ export function readProviderSettings(
     const raw = env[s.env]?.trim() || s.default;
     if (raw !== undefined) values[s.key as string] = checked(s, raw, mode);
   }
+  const problem = description.checkSettings?.(values);
+  if (problem !== undefined) throw new ConfigError(keyed.find((s) => s.key === problem.key)?.env ?? problem.key, problem.message);
   return values;
 }
 

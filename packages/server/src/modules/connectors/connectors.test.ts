@@ -157,9 +157,13 @@ describe('the registry', () => {
       expect(variableOf({ ...account, ...env })).toBe(variable);
     });
 
-    it('needs every credential with a base URL, and a base URL with any credential', () => {
+    it('needs every collection credential with a base URL, and a base URL with any credential; the disbursement key is optional', () => {
       const { CAISSE_MOMO_DISBURSEMENT_KEY: _omitted, ...withoutDisbursement } = account;
-      expect(variableOf(withoutDisbursement)).toBe('CAISSE_MOMO_DISBURSEMENT_KEY');
+      // A collection-only account (common): it collects, and refuses refunds and payouts saying why.
+      expect(mtn(withoutDisbursement)).not.toHaveProperty('disbursementKey');
+      expect(mtn(withoutDisbursement)).toMatchObject({ collectionKey: account.CAISSE_MOMO_COLLECTION_KEY });
+      const { CAISSE_MOMO_COLLECTION_KEY: _collection, ...withoutCollection } = account;
+      expect(variableOf(withoutCollection)).toBe('CAISSE_MOMO_COLLECTION_KEY');
       expect(variableOf({ CAISSE_MOMO_API_KEY: 'k' })).toBe('CAISSE_MOMO_BASE_URL');
     });
 
@@ -209,6 +213,22 @@ describe('the registry', () => {
       'CAISSE_ORANGE_CALLBACK_URL: must not have a query string',
     );
     expect(refused({ ...orange, CAISSE_ORANGE_ENVIRONMENT: 'c m' })).toThrow('CAISSE_ORANGE_ENVIRONMENT');
+    // Orange's currency goes with its environment: `cm` with XOF would fail every payment.
+    expect(refused({ ...orange, CAISSE_ORANGE_CURRENCY: 'XOF' })).toThrow("CAISSE_ORANGE_CURRENCY: is XOF, but Orange's environment cm takes XAF only");
+    expect(refused({ ...orange, CAISSE_ORANGE_ENVIRONMENT: 'sn', CAISSE_ORANGE_CURRENCY: 'XAF' })).toThrow('CAISSE_ORANGE_CURRENCY');
+    expect(refused({ ...orange, CAISSE_ORANGE_ENVIRONMENT: 'dev', CAISSE_ORANGE_CURRENCY: 'XAF' })).toThrow('takes OUV only');
+    expect(refused({ ...orange, CAISSE_ORANGE_ENVIRONMENT: 'cameroon' })).toThrow(
+      'CAISSE_ORANGE_ENVIRONMENT: must be dev or an Orange Money Web Payment country',
+    );
+    expect(connectorSettings(loadConfig({ ...base, ...orange, CAISSE_ORANGE_CURRENCY: 'XAF' })).orange_money).toMatchObject({
+      environment: 'cm',
+      currency: 'XAF',
+    });
+    // The sandbox's environment and unit.
+    expect(connectorSettings(loadConfig({ ...base, ...orange, CAISSE_ORANGE_ENVIRONMENT: 'dev', CAISSE_ORANGE_CURRENCY: 'OUV' })).orange_money).toMatchObject({
+      environment: 'dev',
+      currency: 'OUV',
+    });
     expect(refused({ ...wave, CAISSE_WAVE_TIMEOUT_MS: '10s' })).toThrow('CAISSE_WAVE_TIMEOUT_MS: must be a whole number');
     expect(refused({ ...wave, CAISSE_WAVE_API_KEY: 'has space' })).toThrow('CAISSE_WAVE_API_KEY: must be printable ASCII');
     const leaked = (() => {

@@ -1,3 +1,4 @@
+import type { Capability } from './connectors.description.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.ts';
 import type { Currency } from '../../platform/money.ts';
@@ -173,6 +174,18 @@ export interface Connector {
    * Providers without one refund by `disburse`, or cannot refund (Orange Money Web Payment).
    */
   refund?(request: PaymentRequest & { providerReference: string }): Promise<SubmitResult>;
+  /**
+   * Optional: what this connector, as configured, cannot do although its provider can, each with
+   * why in words an operator acts on (an MTN account without a disbursement key neither pays out
+   * nor refunds). Refunds and payouts are refused on it before anything is stored.
+   */
+  readonly lacks?: Readonly<Partial<Record<Capability, string>>>;
+  /**
+   * Optional: the currencies this connector's account takes, when fewer than its description's
+   * (an Orange environment takes its country's only). A charge in another is refused before any
+   * provider call (400 `currency_unsupported`).
+   */
+  readonly currencies?: readonly Currency[];
   /** Closes the connection pool. */
   close(): Promise<void>;
 }

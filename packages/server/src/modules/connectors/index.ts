@@ -68,6 +68,7 @@ export {
 } from './connectors.description.ts';
 export {
   assertProviderTakes,
+  capabilitiesOf,
   describeProvider,
   providerDescriptions,
   providerPrefixes,

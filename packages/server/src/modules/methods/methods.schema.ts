@@ -69,7 +69,7 @@ export const ProviderSettingView = Type.Object({
     { collect: Type.Boolean(), disburse: Type.Boolean(), refund: Type.Boolean() },
     {
       description:
-        'What the provider does: take payments, send payouts, give refunds back (a payout to one that cannot disburse is 400 `destination_unsupported`)',
+        "What the provider does through this mode's account: take payments, send payouts, give refunds back (a payout to one that cannot disburse is 400 `destination_unsupported`; an account without a disbursement key collects only)",
     },
   ),
   approval: Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect')]),

@@ -5,6 +5,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount, isCurrency } from '../../platform/money.ts';
 import type { Scope } from '../../platform/tenancy.ts';
 import {
+  capabilitiesOf,
   type ConnectorSource,
   describeProvider,
   isProviderName,
@@ -170,7 +171,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           return {
             provider: name,
             name: d.displayName,
-            capabilities: { ...d.capabilities },
+            // Less what this mode's account lacks: the dashboard offers no payout to it.
+            capabilities: capabilitiesOf(d, c.connectors.forMode(scope.mode).get(name)),
             approval: d.approval,
             enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
             configured: configured(scope, name),

@@ -10,7 +10,7 @@ import { type Currency, formatAmount } from '../../platform/money.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, loginRules } from '../../platform/throttle.ts';
 import { matchTotp, newTotpSecret, totpQrCode, totpUri } from '../../platform/totp.ts';
-import { type ModeConnectors, PROVIDER_OUTCOMES, providerDescriptions, type ProviderName } from '../connectors/index.ts';
+import { capabilitiesOf, type ModeConnectors, PROVIDER_OUTCOMES, providerDescriptions, type ProviderName } from '../connectors/index.ts';
 import type { LedgerReport, LedgerService } from '../ledger/index.ts';
 import type { MerchantsService, TermsPatch } from '../merchants/index.ts';
 import type { MethodsService } from '../methods/index.ts';
@@ -502,7 +502,8 @@ export function createOperatorsService(
             name: d.displayName,
             countries: [...d.countries],
             currencies: [...d.currencies],
-            capabilities: Object.entries(d.capabilities)
+            // Less what this mode's account lacks (MTN without a disbursement key collects only).
+            capabilities: Object.entries(capabilitiesOf(d, registry.get(d.name)))
               .filter(([, on]) => on)
               .map(([c]) => c),
             configured: registry.get(d.name) !== undefined,

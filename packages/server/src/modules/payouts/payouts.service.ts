@@ -147,9 +147,12 @@ export function createPayoutsService(
     const phoneNumber = parsePhoneNumber(d.phoneNumber, country, 'destination.phoneNumber');
     if (!connectorFor(mode, d.provider))
       throw new ApiError('provider_unavailable', `${d.provider} is not configured for ${mode} mode on this server`, { param: 'destination.provider' });
+    const lacking = connectorFor(mode, d.provider)?.lacks?.disburse;
+    if (lacking !== undefined)
+      throw new ApiError('destination_unsupported', `${d.provider} cannot receive payouts: ${lacking}`, { param: 'destination.provider' });
     // A schedule is saved without an amount: its number is checked now, its amounts when it runs.
     const description = describeProvider(d.provider)!;
-    if (money) assertProviderTakes(description, { phoneNumber, ...money }, { phoneNumber: 'destination.phoneNumber' });
+    if (money) assertProviderTakes(description, { phoneNumber, ...money }, { phoneNumber: 'destination.phoneNumber' }, connectorFor(mode, d.provider));
     else if (!servesNumber(description, phoneNumber))
       throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'destination.phoneNumber' });
     return { provider: d.provider, phoneNumber };

@@ -174,7 +174,7 @@ export function createTopupsService(
       if (!lifecycle.connectorFor(merchant.mode, body.provider)) {
         throw new ApiError('provider_unavailable', `${body.provider} is not configured for ${merchant.mode} mode on this server`, { param: 'provider' });
       }
-      assertProviderTakes(description, { phoneNumber, currency, amount }, { phoneNumber: 'phoneNumber' });
+      assertProviderTakes(description, { phoneNumber, currency, amount }, { phoneNumber: 'phoneNumber' }, lifecycle.connectorFor(merchant.mode, body.provider));
       const now = clock.now();
       const row = await db.transaction().execute(async (tx) => {
         // One customer's top-ups queue here, so the pending limit holds under concurrency.

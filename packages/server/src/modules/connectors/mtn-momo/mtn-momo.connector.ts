@@ -31,9 +31,9 @@ export interface MtnMomoSettings {
   targetEnvironment: string;
   apiUser: string;
   apiKey: string;
-  /** Ocp-Apim-Subscription-Key of each product. */
+  /** Ocp-Apim-Subscription-Key of each product; no disbursement key: a collection-only account. */
   collectionKey: string;
-  disbursementKey: string;
+  disbursementKey?: string;
   /** Base of X-Callback-Url; the connector appends `/{kind}/{reference}/{token}`. Unset: no callbacks. */
   callbackUrl?: string;
   /** Bound on each call (default 10 s). */
@@ -83,12 +83,17 @@ function invalidRequest(req: PaymentRequest): string | undefined {
   return undefined;
 }
 
+/** Why a collection-only account cannot send money, said wherever a refund or payout is refused. */
+export const NO_DISBURSEMENT_KEY =
+  'this MTN MoMo account has no disbursement key: it collects only (set CAISSE_MOMO_DISBURSEMENT_KEY, an MTN Disbursement subscription, to send refunds and payouts)';
+
 export function createMtnMomoConnector(settings: MtnMomoSettings, deps: ConnectorDeps): Connector {
   const timeoutMs = settings.timeoutMs ?? 10_000;
   const http = new ProviderHttp(settings.baseUrl, { timeoutMs, connections: settings.connections });
   const signer = callbackSigner(deps.callbackKey, MTN_MOMO);
   const basic = `Basic ${Buffer.from(`${settings.apiUser}:${settings.apiKey}`).toString('base64')}`;
-  const subscriptionKey = (kind: ConnectorKind) => (kind === 'collection' ? settings.collectionKey : settings.disbursementKey);
+  const subscriptionKey = (kind: ConnectorKind) => (kind === 'collection' ? settings.collectionKey : (settings.disbursementKey ?? ''));
+  const collectionOnly = settings.disbursementKey === undefined;
   const tokens = new Map<ConnectorKind, { token: string; renewAt: number }>();
   const fetching = new Map<ConnectorKind, Promise<TokenResult>>();
   const log = deps.logger;
@@ -162,6 +167,8 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
     const op = kind === 'collection' ? 'collect' : 'disburse';
     const invalid = invalidRequest(req);
     if (invalid !== undefined) return failed(op, kind, req.reference, invalid, 'not sent');
+    // Refused before this point (refunds, payouts); never sent to MTN without its product's key.
+    if (kind === 'disbursement' && collectionOnly) return failed(op, kind, req.reference, 'DISBURSEMENT_NOT_CONFIGURED', NO_DISBURSEMENT_KEY);
     const body = JSON.stringify({
       amount: formatAmount(req.amount, req.currency),
       currency: req.currency,
@@ -208,6 +215,7 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
   async function status(kind: ConnectorKind, reference: string): Promise<StatusResult> {
     // Nothing else may reach the URL path; MTN would not know such a reference anyway.
     if (!isReference(reference)) return unknown('status', kind, reference, 'the reference is not a UUID v4');
+    if (kind === 'disbursement' && collectionOnly) return unknown('status', kind, reference, NO_DISBURSEMENT_KEY);
     const out = await authorized(kind, (headers) => http.send('GET', `${PRODUCTS[kind].submit}/${reference}`, headers));
     if (!out.ok) return unknown('status', kind, reference, out.reason);
     const res = out.res;
@@ -294,6 +302,7 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
     status,
     verifyCallback,
     ...(settings.sandboxListing === true ? { listRequests } : {}),
+    ...(collectionOnly ? { lacks: { disburse: NO_DISBURSEMENT_KEY, refund: NO_DISBURSEMENT_KEY } } : {}),
     close: () => http.close(),
   };
 }

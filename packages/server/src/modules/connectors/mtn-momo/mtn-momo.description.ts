@@ -38,9 +38,9 @@ export const MTN_MOMO_DESCRIPTION: ProviderDescription = {
       env: 'CAISSE_MOMO_DISBURSEMENT_KEY',
       key: 'disbursementKey',
       kind: 'credential',
-      required: true,
+      required: false,
       secret: true,
-      description: 'Disbursement subscription key',
+      description: 'Disbursement subscription key (unset: collection only, no refunds or payouts)',
     },
     {
       env: 'CAISSE_MOMO_CALLBACK_URL',

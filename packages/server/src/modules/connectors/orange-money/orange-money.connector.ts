@@ -1,5 +1,5 @@
 import { safeEqual } from '../../../platform/crypto.ts';
-import { type Currency, MAX_MINOR_UNITS } from '../../../platform/money.ts';
+import { type Currency, isCurrency, MAX_MINOR_UNITS } from '../../../platform/money.ts';
 import { type HttpResult, ProviderHttp, readJson } from '../connectors.http.ts';
 import { bodyObject, callbackTarget, outcomeLog } from '../connectors.outcomes.ts';
 import { callbackSigner, isReference } from '../connectors.references.ts';
@@ -23,6 +23,7 @@ import {
   checkWebPaymentAnswer,
   type OrangeStatus,
 } from './orange-money.schema.ts';
+import { chargeableCurrencies, DEV_CURRENCY } from './orange-money.environments.ts';
 
 /**
  * `orange_money`: Orange Money Web Payment (docs/spec/providers.md). The payer approves on Orange's page
@@ -38,6 +39,8 @@ export interface OrangeMoneySettings {
   baseUrl: string;
   /** The path segment of the Web Payment API: `dev` (Orange's test environment) or the country (`cm`, `sn`, `ci`, …). */
   environment: string;
+  /** The environment's currency, as configured (checked against it when read: orange-money.environments.ts). */
+  currency?: string;
   clientId: string;
   clientSecret: string;
   merchantKey: string;
@@ -51,9 +54,6 @@ export interface OrangeMoneySettings {
   timeoutMs?: number;
   connections?: number;
 }
-
-/** Orange's test environment counts in its own unit, OUV; the markets in their currency. */
-const DEV_CURRENCY = 'OUV';
 
 /** What the connector remembers of each request it sent, so that status and callbacks work without the caller's help. */
 interface Sent {
@@ -88,10 +88,10 @@ function statusOf(status: OrangeStatus): { status: 'PENDING' | 'SUCCESSFUL' } | 
   return { status: 'PENDING' };
 }
 
-function invalidRequest(req: PaymentRequest, returnUrl: string | undefined): string | undefined {
+function invalidRequest(req: PaymentRequest, returnUrl: string | undefined, currencies: readonly Currency[]): string | undefined {
   if (!isReference(req.reference)) return 'INVALID_REFERENCE';
-  // Web Payment amounts are whole units: only currencies without a minor unit.
-  if (req.currency !== 'XAF' && req.currency !== 'XOF') return 'INVALID_CURRENCY';
+  // The environment's currency only (Web Payment amounts are whole units: XAF or XOF).
+  if (!currencies.includes(req.currency)) return 'INVALID_CURRENCY';
   if (typeof req.amount !== 'bigint' || req.amount <= 0n || req.amount > MAX_MINOR_UNITS) return 'INVALID_AMOUNT';
   if (returnUrl === undefined || !/^https?:\/\/[^\s]+$/.test(returnUrl) || returnUrl.length > 512) return 'INVALID_RETURN_URL';
   return undefined;
@@ -105,6 +105,7 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
   const basic = `Basic ${Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString('base64')}`;
   const api = `/orange-money-webpay/${encodeURIComponent(settings.environment)}/v1`;
   const sent = new Map<string, Sent>();
+  const currencies = chargeableCurrencies(settings.environment).filter(isCurrency);
 
   function remember(reference: string, s: Sent): void {
     sent.set(reference, s);
@@ -148,7 +149,7 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
 
   async function collect(req: PaymentRequest): Promise<SubmitResult> {
     const returnUrl = req.returnUrl ?? settings.returnUrl;
-    const invalid = invalidRequest(req, returnUrl);
+    const invalid = invalidRequest(req, returnUrl, currencies);
     if (invalid !== undefined) return out.failed('collect', 'collection', req.reference, invalid, 'not sent');
     const known = sent.get(req.reference);
     if (known !== undefined) return { status: 'PENDING', duplicate: true, redirectUrl: known.paymentUrl, providerReference: known.payToken };
@@ -242,6 +243,7 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
     disburse: async (req) => out.failed('disburse', 'disbursement', req.reference, 'DISBURSEMENT_UNSUPPORTED', 'Orange Money Web Payment cannot send money'),
     status,
     verifyCallback,
+    currencies,
     close: () => http.close(),
   };
 }

@@ -1,5 +1,6 @@
 import type { ProviderDescription } from '../connectors.description.ts';
 import { testNumbers } from '../connectors.testnumbers.ts';
+import { environmentProblem } from './orange-money.environments.ts';
 
 /**
  * `orange_money` as checkout, `GET /payment-methods` and the CLI see it: Orange Money Web Payment,
@@ -39,6 +40,14 @@ export const ORANGE_MONEY_DESCRIPTION: ProviderDescription = {
       description: 'Web Payment path segment: dev (default), or the country (cm, sn, ci)',
     },
     {
+      env: 'CAISSE_ORANGE_CURRENCY',
+      key: 'currency',
+      kind: 'name',
+      required: false,
+      secret: false,
+      description: "Currency of the environment, checked against it (cm: XAF; sn, ci: XOF; dev: OUV); unset: the environment's",
+    },
+    {
       env: 'CAISSE_ORANGE_CLIENT_ID',
       key: 'clientId',
       kind: 'credential',
@@ -59,4 +68,9 @@ export const ORANGE_MONEY_DESCRIPTION: ProviderDescription = {
     { env: 'CAISSE_ORANGE_TIMEOUT_MS', key: 'timeoutMs', kind: 'integer', required: false, secret: false, description: 'Bound on each call, in ms (10000)' },
   ],
   testNumbers: testNumbers('+237690000'),
+  // `cm` with XOF would fail every payment: refused at start, naming the variable.
+  checkSettings(values) {
+    const problem = environmentProblem(String(values.environment ?? 'dev'), values.currency === undefined ? undefined : String(values.currency));
+    return problem === undefined ? undefined : { key: problem.setting, message: problem.message };
+  },
 };

@@ -14,13 +14,14 @@ import {
   type SandboxFaultSwitches,
 } from '../sandbox/sandbox.http.ts';
 import { approvalWindowMs } from '../sandbox/test-numbers.ts';
+import { environmentCurrency } from './orange-money.environments.ts';
 import { checkOrangeStatusBody, checkWebPaymentBody } from './orange-money.schema.ts';
 
 /**
  * The Orange Money Web Payment sandbox, mounted under a base path of the sandbox server: the
  * token, webpayment and transactionstatus routes as Orange answers them, the payment page Orange's
  * `payment_url` opens (the payer's number is typed there, or prefilled by `?msisdn=`), and the
- * notification to `notif_url`. It refuses what Orange refuses: bad credentials or merchant key, a
+ * notification to `notif_url` (none for a cancel on the page, as Orange in production). It refuses what Orange refuses: bad credentials or merchant key, a
  * currency other than the environment's (OUV in `dev`, XAF in `cm`, XOF elsewhere), amount 0,
  * over-long fields, and a reused order_id (409).
  */
@@ -69,11 +70,6 @@ interface Extra {
 
 const NO_FAULTS: SandboxFaultSwitches = { answer500: false, hang: false, dropCallbacks: false };
 
-function envCurrency(environment: string): string {
-  if (environment === 'dev') return 'OUV';
-  return environment === 'cm' ? 'XAF' : 'XOF';
-}
-
 function invalid(reason: string, json: boolean) {
   return { code: json ? 'INVALID_REQUEST' : 'INVALID_JSON', message: 'Bad request', description: reason };
 }
@@ -89,6 +85,9 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
 
   async function notify(p: RedirectPayment<Extra>): Promise<NotificationLog> {
     if (faults.dropCallbacks) return { at: new Date(opts.now()).toISOString(), error: 'dropped' };
+    // A cancel on Orange's page usually sends no notification in production: the merchant learns
+    // it from a status read (its poll or its timeout). The sandbox does the same.
+    if (p.reason === 'CANCELLED') return { at: new Date(opts.now()).toISOString(), error: 'not sent: Orange notifies no cancel' };
     const body = JSON.stringify({ status: p.state === 'SUCCESSFUL' ? 'SUCCESS' : 'FAILED', notif_token: p.extra.notifToken, txnid: p.transactionId ?? null });
     const entry = await notifier.post(p.extra.notifUrl, {}, body);
     log(`orange notification ${p.extra.orderId} → ${entry.httpStatus ?? entry.error}`);
@@ -157,7 +156,8 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
     if (opts.credentials !== undefined && !safeEqual(body.merchant_key, opts.credentials.merchantKey)) {
       return new SandboxAnswer(400, { code: 'INVALID_MERCHANT_KEY', message: 'Bad request', description: 'The merchant key is not valid.' });
     }
-    const expected = envCurrency(environment);
+    const expected = environmentCurrency(environment);
+    if (expected === undefined) return new SandboxAnswer(404, { code: 'RESOURCE_NOT_FOUND', message: 'Resource not found' });
     if (body.currency !== expected)
       return new SandboxAnswer(400, { code: 'INVALID_CURRENCY', message: 'Bad request', description: `The currency of this environment is ${expected}.` });
     if (store.find((p) => p.extra.orderId === body.order_id).length > 0) {
