@@ -4216,6 +4216,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -4283,6 +4288,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -4342,6 +4352,86 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
+                            state: "not_submitted" | "submitted" | "approved" | "rejected";
+                            submittedAt: string | null;
+                            taxNumberName: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/profile/short-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        shortName: string | null;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: string;
+                            details: {
+                                activity: string;
+                                address: string;
+                                legalName: string;
+                                ownerName: string;
+                                registrationNumber: string;
+                                taxNumber: string;
+                                tradeName: string;
+                                website: string;
+                            };
+                            document: {
+                                contentType: string;
+                                size: number;
+                                /** Format: date-time */
+                                uploadedAt: string;
+                            } | null;
+                            emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
+                            liveApproved: boolean;
+                            merchantId: string;
+                            merchantName: string;
+                            /** @enum {string} */
+                            object: "business_profile";
+                            rejectionReason: string | null;
+                            reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -4411,6 +4501,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -5829,6 +5924,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -5903,6 +6003,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -6009,6 +6114,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
