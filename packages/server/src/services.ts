@@ -56,6 +56,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     refunds,
     merchantTerms: merchants.paymentTerms,
     methodCaps: methods,
+    payerName: async (merchantId, tx) => (await merchants.shortName(merchantId, tx)).name,
     logger,
   });
   const payouts = createPayoutsService(deps, {

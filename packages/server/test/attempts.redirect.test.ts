@@ -171,6 +171,22 @@ describe.each([
     await expectLedgerClean(ctx);
   });
 
+  it('the page names the merchant by its short name where the provider takes one (Orange), not where it shows its own (Wave)', async () => {
+    const m = merchant();
+    await ctx.services.merchants.setShortName(m.merchantId, 'Boutique Akwa 2');
+    try {
+      const intent = await createIntent(ctx, m, { currency });
+      const url = ((await charge(m, intent, provider, number())).json() as Answer).nextAction?.url ?? '';
+      const html = await (await fetch(`${url}?lang=en`)).text();
+      if (provider === 'orange_money') {
+        expect(html).toContain('Merchant: <strong data-merchant>Boutique Akwa 2</strong>');
+        expect(sandbox.of(ORANGE_MONEY_CONNECTOR).payments().at(-1)).toMatchObject({ reference: 'Boutique Akwa 2' });
+      } else expect(html).not.toContain('Boutique Akwa 2');
+    } finally {
+      await ctx.services.merchants.setShortName(m.merchantId, null);
+    }
+  });
+
   it('declining fails the attempt and the intent is PENDING again, ready for another try', async () => {
     const m = merchant();
     const intent = await createIntent(ctx, m, { currency });

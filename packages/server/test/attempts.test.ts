@@ -211,6 +211,25 @@ describe('direct mobile-money payments', () => {
     expect(sandbox.requests().filter((r) => r.partyId === phone.slice(1))).toHaveLength(1);
   });
 
+  it("the payer's prompt shows the merchant's short name, as it was when the attempt started", async () => {
+    await ctx.services.merchants.setShortName(m.merchantId, 'Momo Boutique');
+    const intent = await createIntent(ctx, m);
+    const phone = mtn();
+    expect((await pay(intent, phone)).statusCode).toBe(202);
+    // A change after the start does not reach a retry of the same attempt.
+    await ctx.services.merchants.setShortName(m.merchantId, null);
+    await ctx.services.attempts.drain();
+    const [sent] = sandbox.requests().filter((r) => r.partyId === phone.slice(1));
+    expect(sent).toMatchObject({ payerMessage: 'Momo Boutique' });
+    expect(sent?.payeeNote).toMatch(/^att_/);
+    // Without a choice, the merchant's name.
+    const next = await createIntent(ctx, m);
+    const other = mtn();
+    expect((await pay(next, other)).statusCode).toBe(202);
+    await ctx.services.attempts.drain();
+    expect(sandbox.requests().find((r) => r.partyId === other.slice(1))?.payerMessage).toBe('Momo shop');
+  });
+
   it('every read of a direct payment lists its attempts, the method and nextAction; wallet-only intents keep the count', async () => {
     const intent = await createIntent(ctx, m);
     const wallet = await createIntent(ctx, m);

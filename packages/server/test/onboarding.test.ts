@@ -236,6 +236,46 @@ describe('sign-up', () => {
   });
 });
 
+describe('the payer-facing short name', () => {
+  const setName = (who: DashboardBrowser, shortName: string | null) => dashboardCall(ctx.app, 'PUT', '/dashboard/api/profile/short-name', who, { shortName });
+
+  it('defaults to the trade name made to fit, else the merchant name; the merchant sets a valid one, or back to the default', async () => {
+    const shop = await signUp();
+    const fresh = (await dashboardCall(ctx.app, 'GET', '/dashboard/api/profile', shop.browser)).json();
+    // No trade name yet: the business name given at sign-up ("Shop N").
+    expect(fresh.shortName).toEqual({ name: fresh.merchantName, custom: false, default: fresh.merchantName });
+    const patched = await dashboardCall(ctx.app, 'PATCH', '/dashboard/api/profile', shop.browser, { tradeName: "L'Épicerie de Mamadou & Fils, Dakar" });
+    // Accents stripped, punctuation dropped, cut to 22 at a word.
+    expect(patched.json().shortName).toEqual({ name: 'L Epicerie de Mamadou', custom: false, default: 'L Epicerie de Mamadou' });
+    expect((await ctx.services.merchants.shortName(shop.merchantId)).name).toBe('L Epicerie de Mamadou');
+
+    const set = await setName(shop.browser, '  Chez Awa 2  ');
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().shortName).toEqual({ name: 'Chez Awa 2', custom: true, default: 'L Epicerie de Mamadou' });
+    // The trade name changing later leaves the merchant's choice alone.
+    await dashboardCall(ctx.app, 'PATCH', '/dashboard/api/profile', shop.browser, { tradeName: 'Awa' });
+    expect((await ctx.services.merchants.shortName(shop.merchantId)).name).toBe('Chez Awa 2');
+    // Null: back to the default ("Awa" is too short, so the merchant's name).
+    expect((await setName(shop.browser, null)).json().shortName).toEqual({ name: fresh.merchantName, custom: false, default: fresh.merchantName });
+  });
+
+  it('refuses 3 characters, accents, punctuation and more than 22 with 400 short_name_invalid, and keeps the name', async () => {
+    const shop = await signUp();
+    expect((await setName(shop.browser, 'Boutique Awa')).statusCode).toBe(200);
+    for (const bad of ['Awa', 'Épicerie Awa', 'Awa & Co', 'A'.repeat(23), '    ']) {
+      const body = problem(await setName(shop.browser, bad), 400, 'short_name_invalid');
+      expect(body.param).toBe('shortName');
+      expect(body.detail).toMatch(/4 to 22 ASCII letters, digits and spaces/);
+    }
+    expect((await ctx.services.merchants.shortName(shop.merchantId)).name).toBe('Boutique Awa');
+    // Under review the profile is locked, the short name is not.
+    await dashboardCall(ctx.app, 'PATCH', '/dashboard/api/profile', shop.browser, DETAILS);
+    expect((await upload(shop.browser, PDF, 'application/pdf')).statusCode).toBe(200);
+    expect((await dashboardCall(ctx.app, 'POST', '/dashboard/api/profile/submit', shop.browser, {})).statusCode).toBe(200);
+    expect((await setName(shop.browser, 'Chez Ndiaye')).json().shortName.name).toBe('Chez Ndiaye');
+  });
+});
+
 describe('a fresh verification link', () => {
   const resend = (email: string) => dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up/resend', undefined, { email });
 

@@ -4315,6 +4315,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -4382,6 +4387,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -4441,6 +4451,86 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
+                            state: "not_submitted" | "submitted" | "approved" | "rejected";
+                            submittedAt: string | null;
+                            taxNumberName: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/profile/short-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        shortName: string | null;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: string;
+                            details: {
+                                activity: string;
+                                address: string;
+                                legalName: string;
+                                ownerName: string;
+                                registrationNumber: string;
+                                taxNumber: string;
+                                tradeName: string;
+                                website: string;
+                            };
+                            document: {
+                                contentType: string;
+                                size: number;
+                                /** Format: date-time */
+                                uploadedAt: string;
+                            } | null;
+                            emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
+                            liveApproved: boolean;
+                            merchantId: string;
+                            merchantName: string;
+                            /** @enum {string} */
+                            object: "business_profile";
+                            rejectionReason: string | null;
+                            reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -4510,6 +4600,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -5928,6 +6023,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -6002,6 +6102,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;
@@ -6108,6 +6213,11 @@ export interface paths {
                             object: "business_profile";
                             rejectionReason: string | null;
                             reviewedAt: string | null;
+                            shortName: {
+                                custom: boolean;
+                                default: string;
+                                name: string;
+                            };
                             state: "not_submitted" | "submitted" | "approved" | "rejected";
                             submittedAt: string | null;
                             taxNumberName: string;

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { type MessageId, useI18n } from '../../shared/i18n.tsx';
-import { useProfile, useSubmitProfile, useUpdateProfile, useUploadDocument } from '../queries/onboarding.ts';
-import type { ProfileDetails } from '../types.ts';
+import { useProfile, useSetShortName, useSubmitProfile, useUpdateProfile, useUploadDocument } from '../queries/onboarding.ts';
+import type { BusinessProfile as Profile, ProfileDetails } from '../types.ts';
 import { ErrorNotice, PageTitle, StatusNotice } from '../ui.tsx';
 
 const FIELDS: { name: keyof ProfileDetails; label: MessageId }[] = [
@@ -94,6 +94,63 @@ export function BusinessProfile() {
           ) : null}
         </fieldset>
       </form>
+      <ShortNameForm profile={data} />
     </>
+  );
+}
+
+/** The payer-facing short name: editable in any state of the profile (it is not reviewed). */
+function ShortNameForm({ profile }: { profile: Profile }) {
+  const { t } = useI18n();
+  const setShortName = useSetShortName();
+  const [name, setName] = useState(profile.shortName.custom ? profile.shortName.name : '');
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  async function save(value: string | null) {
+    setError(null);
+    setSaved(null);
+    try {
+      const after = await setShortName.mutateAsync(value);
+      setName(after.shortName.custom ? after.shortName.name : '');
+      setSaved(after.shortName.name);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save(name.trim() === '' ? null : name);
+      }}
+    >
+      <h2>{t('profile.shortName.title')}</h2>
+      <ErrorNotice error={error} />
+      {saved !== null ? <StatusNotice tone="success">{t('profile.shortName.saved', { name: saved })}</StatusNotice> : null}
+      <fieldset disabled={setShortName.isPending}>
+        <div className="field">
+          <label htmlFor="profile-shortName">{t('profile.shortName.label')}</label>
+          <input
+            id="profile-shortName"
+            maxLength={22}
+            value={name}
+            placeholder={profile.shortName.default}
+            aria-describedby="profile-shortName-hint"
+            onChange={(e) => setName(e.target.value)}
+          />
+          <span className="hint" id="profile-shortName-hint">
+            {t('profile.shortName.hint', { default: profile.shortName.default })}
+          </span>
+        </div>
+        <button type="submit">{t('profile.shortName.save')}</button>
+        {profile.shortName.custom ? (
+          <button type="button" className="secondary" onClick={() => void save(null)}>
+            {t('profile.shortName.reset')}
+          </button>
+        ) : null}
+      </fieldset>
+    </form>
   );
 }

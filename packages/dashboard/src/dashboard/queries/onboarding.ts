@@ -39,3 +39,8 @@ export function useUploadDocument() {
 export function useSubmitProfile() {
   return useChange((_: void) => api<BusinessProfile>('POST', '/profile/submit', {}), profileChanged);
 }
+
+/** The payer-facing short name; null goes back to the default (from the trade name). */
+export function useSetShortName() {
+  return useChange((shortName: string | null) => api<BusinessProfile>('PUT', '/profile/short-name', { shortName }), profileChanged);
+}

@@ -26,6 +26,8 @@ export interface PaymentAttemptsTable {
   redirect_url: string | null;
   provider_reference: ColumnType<string | null, string | null | undefined, string | null>;
   return_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The merchant's payer-facing short name, fixed at the start (null: attempts from before it). */
+  payer_name: ColumnType<string | null, string | null | undefined, string | null>;
   approval_expires_at: Date;
   late: Generated<boolean>;
   submitted_at: Date | null;

@@ -173,6 +173,8 @@ export function createAttemptsService(
      * the operator's cap leaves out, 400 `provider_unsupported` for one the merchant does not offer.
      */
     methodCaps?: { checkProvider(scope: Scope, provider: ProviderName): Promise<void> };
+    /** The merchant's payer-facing short name (the merchants module), sent to providers that show one. */
+    payerName?: (merchantId: string, tx: Tx) => Promise<string>;
     logger?: Logger;
   },
 ) {
@@ -330,7 +332,9 @@ export function createAttemptsService(
     giveUpAfterMs: ATTEMPT_TIMEOUT_MS,
     store: storeOf(db, repo),
     request: (row) => ({
-      ...paymentRequestOf(row, { payerMessage: `Payment ${row.intent_id}`, payeeNote: row.id }),
+      // The payer sees the merchant's short name: MTN's prompt, Orange's page (payerName).
+      ...paymentRequestOf(row, { payerMessage: row.payer_name ?? `Payment ${row.intent_id}`, payeeNote: row.id }),
+      ...(row.payer_name ? { payerName: row.payer_name } : {}),
       ...(row.return_url ? { returnUrl: row.return_url } : {}),
       language: row.language === 'en' ? 'en' : 'fr',
     }),
@@ -440,6 +444,7 @@ export function createAttemptsService(
           redirect_url: null,
           // Redirect providers send the payer back here: the merchant's page, else the hosted checkout.
           return_url: intent.return_url ?? `${emailLinkBase(deps.config)}/checkout/${encodeURIComponent(sessionToken)}`,
+          payer_name: (await collaborators.payerName?.(scope.merchantId, tx)) ?? null,
           approval_expires_at: new Date(now.getTime() + APPROVAL_WINDOW_MS),
           submitted_at: null,
           next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),

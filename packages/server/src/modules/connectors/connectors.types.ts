@@ -28,6 +28,11 @@ export interface PaymentRequest {
   externalId: string;
   /** Shown to the payer / payee by the provider (payerMessage); default: externalId. */
   payerMessage?: string;
+  /**
+   * The merchant's payer-facing short name (4 to 22 ASCII letters, digits, spaces), for providers
+   * that show the payer a name per request (Orange's `reference`); unset: the connector's default.
+   */
+  payerName?: string;
   /** Kept on the provider's side for us (payeeNote); default: externalId. */
   payeeNote?: string;
   /** Redirect providers: where the provider's page sends the payer back (after success, or always). */

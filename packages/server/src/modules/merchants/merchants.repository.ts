@@ -32,6 +32,10 @@ export interface MerchantsTable {
   frozen_reason: ColumnType<string | null, string | null | undefined, string | null>;
   /** Approved for live mode by an operator (modules/onboarding); null: live keys and calls refused. */
   approved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The payer-facing short name the merchant chose (merchants.shortname.ts); null: the default. */
+  short_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The default short name, derived from the business profile's trade name when it is saved. */
+  short_name_default: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiKeysTable {
@@ -299,6 +303,11 @@ export const merchantsRepository = {
   async setCountry(db: Executor, id: string, country: Country): Promise<boolean> {
     const r = await db.updateTable('merchants').set({ country }).where('id', '=', id).executeTakeFirst();
     return r.numUpdatedRows > 0n;
+  },
+
+  async setShortName(db: Executor, id: string, set: { short_name?: string | null; short_name_default?: string | null }): Promise<boolean> {
+    const r = await db.updateTable('merchants').set(set).where('id', '=', id).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   },
 
   async setLanguage(db: Executor, id: string, language: 'fr' | 'en'): Promise<boolean> {

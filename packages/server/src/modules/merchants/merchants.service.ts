@@ -10,6 +10,7 @@ import { merchantsRepository as repo } from './merchants.repository.ts';
 import { accountsRepository as accounts } from './accounts.repository.ts';
 import { createKeysService, reserveTerms } from './merchants.keys.ts';
 import { createTeamService } from './merchants.team.ts';
+import { checkShortName, deriveShortName, effectiveShortName } from './merchants.shortname.ts';
 
 /** A merchant in the operator console's list. */
 export interface MerchantSummary {
@@ -252,6 +253,27 @@ export function createMerchantsService(deps: Deps) {
     async setCountry(merchantId: string, country: Country): Promise<void> {
       if (!(await repo.setCountry(db, merchantId, country))) throw new ApiError('not_found', `No merchant ${merchantId}`);
       await keys.dropCachedKeys();
+    },
+
+    /**
+     * The payer-facing short name: `name` the one sent, `custom` whether the merchant chose it,
+     * `default` what it is without a choice (from the trade name, else the merchant's name).
+     */
+    async shortName(merchantId: string, executor: Executor = db): Promise<{ name: string; custom: boolean; default: string }> {
+      const row = await repo.findMerchant(executor, merchantId);
+      if (!row) throw new ApiError('not_found', `No merchant ${merchantId}`);
+      return { name: effectiveShortName(row), custom: row.short_name !== null, default: effectiveShortName({ ...row, short_name: null }) };
+    },
+
+    /** The name the merchant chose (400 `short_name_invalid` unless 4 to 22 ASCII letters, digits, spaces); null: back to the default. */
+    async setShortName(merchantId: string, name: string | null): Promise<void> {
+      const value = name === null ? null : checkShortName(name);
+      if (!(await repo.setShortName(db, merchantId, { short_name: value }))) throw new ApiError('not_found', `No merchant ${merchantId}`);
+    },
+
+    /** The default from the business profile's trade name (the onboarding module, when the profile is saved). */
+    async setShortNameFrom(merchantId: string, tradeName: string, executor: Executor = db): Promise<void> {
+      await repo.setShortName(executor, merchantId, { short_name_default: deriveShortName(tradeName) ?? null });
     },
 
     /** The dashboard user's own language (null: back to the browser's, then the merchant's). */

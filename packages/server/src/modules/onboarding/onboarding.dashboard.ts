@@ -12,6 +12,7 @@ import {
   EmailVerified,
   ProfileDetailsBody,
   ResendVerificationBody,
+  ShortNameBody,
   SignUpRequested,
   SignUpBody,
   VerificationResent,
@@ -106,6 +107,22 @@ export async function onboardingDashboardRoutes(instance: FastifyInstance) {
       },
     },
     async (req) => onboarding.updateProfile(req.dashboardUser.merchantId, req.body),
+  );
+
+  app.put(
+    '/profile/short-name',
+    {
+      config: sessionRoute('settings:write'),
+      schema: {
+        tags,
+        summary: 'Set the payer-facing short name, or back to the default with null',
+        description:
+          'The name providers that take one per request show the payer: the phone prompt’s text, the merchant on the provider’s payment page (docs/spec/providers.md says which). 4 to 22 ASCII letters, digits and spaces, the strictest provider’s rule (400 `short_name_invalid` otherwise: no accents, no punctuation). Without a choice: the trade name made to fit (accents stripped, other characters dropped, cut to 22), else the merchant’s name, else "Caisse". A provider that shows its own account’s name instead does not use it. Changes in any state of the profile; payments already started keep the name they started with.',
+        body: ShortNameBody,
+        response: { 200: BusinessProfile },
+      },
+    },
+    async (req) => onboarding.setShortName(req.dashboardUser.merchantId, req.body.shortName),
   );
 
   app.post(

@@ -73,11 +73,28 @@ export const BusinessProfile = Type.Object({
       'How the verification link reached the owner: `smtp` (a real mailbox), or `outbox` (the development outbox, which an operator reads: it proves nothing of the address). Null: not verified, made by the CLI, or verified before Caisse recorded it',
   }),
   details: Type.Object(DetailsFields),
+  shortName: Type.Object(
+    {
+      name: Type.String({ description: 'The name sent to providers that show one to the payer (the phone prompt, the payment page)' }),
+      custom: Type.Boolean({ description: 'The merchant chose it; false: the default' }),
+      default: Type.String({ description: 'The name without a choice: from the trade name, else the merchant’s name, else "Caisse"' }),
+    },
+    { description: 'The payer-facing short name: 4 to 22 ASCII letters, digits and spaces' },
+  ),
   document: Type.Union([Type.Object({ contentType: Type.String(), size: Type.Integer(), uploadedAt: Timestamp }), Type.Null()]),
   rejectionReason: Type.Union([Type.String(), Type.Null()]),
   submittedAt: Type.Union([Timestamp, Type.Null()]),
   reviewedAt: Type.Union([Timestamp, Type.Null()]),
 });
+
+export const ShortNameBody = Type.Object(
+  {
+    shortName: Type.Union([Type.String({ maxLength: 200 }), Type.Null()], {
+      description: '4 to 22 ASCII letters, digits and spaces (400 `short_name_invalid` otherwise); null: back to the default',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const SubmittedProfileList = Type.Object({
   object: Type.Literal('list'),

@@ -110,6 +110,7 @@ export function createOnboardingService(deps: Deps, services: { merchants: Merch
       // How the link that verified it was delivered: only `smtp` shows the owner read a real mailbox.
       emailVerifiedVia: signup?.verified_at ? viaOf(signup.verified_via) : null,
       details: { ...EMPTY_DETAILS, ...(profile?.details ?? {}) },
+      shortName: await merchants.shortName(merchantId),
       document: document ? { contentType: document.content_type, size: document.size, uploadedAt: document.uploaded_at.toISOString() } : null,
       rejectionReason: profile?.rejection_reason ?? null,
       submittedAt: profile?.submitted_at?.toISOString() ?? null,
@@ -306,9 +307,17 @@ export function createOnboardingService(deps: Deps, services: { merchants: Merch
         const old = await editable(tx, merchantId);
         const merged: ProfileDetails = { ...EMPTY_DETAILS, ...old.details };
         for (const [k, v] of Object.entries(details)) if (typeof v === 'string' && k in EMPTY_DETAILS) merged[k as keyof ProfileDetails] = v.trim();
+        // The payer-facing name's default follows the trade name (the merchant's own choice stays).
+        await merchants.setShortNameFrom(merchantId, merged.tradeName, tx);
         return repo.updateProfile(tx, merchantId, { details: JSON.stringify(merged), updated_at: clock.now() });
       });
       return profileView(merchantId, row);
+    },
+
+    /** The payer-facing short name, in any state of the profile: it is not reviewed. */
+    async setShortName(merchantId: string, name: string | null) {
+      await merchants.setShortName(merchantId, name);
+      return profileView(merchantId);
     },
 
     /** Replaces the owner's identity document; a bad one (400 `document_invalid`) stores nothing. */

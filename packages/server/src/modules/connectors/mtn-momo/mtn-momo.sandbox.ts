@@ -155,6 +155,9 @@ export interface SandboxRequestView {
   amount: string;
   currency: string;
   externalId: string;
+  /** What the payer's prompt (or the payee's notice) showed: the merchant's short name for a payment. */
+  payerMessage: string;
+  payeeNote: string;
   status: 'PENDING' | 'SUCCESSFUL' | 'FAILED';
   reason?: string;
   financialTransactionId?: string;
@@ -299,6 +302,8 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
       amount: a.amount,
       currency: a.currency,
       externalId: a.externalId,
+      payerMessage: a.payerMessage,
+      payeeNote: a.payeeNote,
       status: a.status,
       ...('reason' in a ? { reason: a.reason } : {}),
       ...('financialTransactionId' in a ? { financialTransactionId: a.financialTransactionId } : {}),

@@ -162,7 +162,7 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
       cancel_url: req.cancelUrl ?? returnUrl,
       notif_url: `${settings.callbackUrl}/collection/${req.reference}/${signer.sign('collection', req.reference)}`,
       lang: req.language ?? 'fr',
-      reference: (settings.merchantName ?? 'Caisse').slice(0, 30),
+      reference: (req.payerName ?? settings.merchantName ?? 'Caisse').slice(0, 30),
     });
     const sentOut = await authorized('/webpayment', body);
     if (!sentOut.ok)

@@ -35,6 +35,8 @@ export interface OrangeSandboxOptions extends ProviderSandboxOptions {
 export interface OrangeSandboxPayment {
   payToken: string;
   orderId: string;
+  /** The request's `reference`: the merchant's name the page shows the payer. */
+  reference?: string;
   amount: number;
   currency: string;
   status: 'INITIATED' | 'PENDING' | 'SUCCESS' | 'FAILED' | 'EXPIRED';
@@ -106,6 +108,7 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
     return {
       payToken: p.id,
       orderId: p.extra.orderId,
+      ...(p.merchantName !== undefined ? { reference: p.merchantName } : {}),
       amount: p.extra.amount,
       currency: p.currency,
       status: orangeStatus(p),
@@ -168,6 +171,8 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
     store.create({
       id: payToken,
       reference: body.order_id,
+      // Orange's page names the merchant by the request's `reference`.
+      merchantName: body.reference,
       amount: String(body.amount),
       currency: body.currency,
       successUrl: body.return_url,

@@ -12,6 +12,7 @@ const TEXT = {
   fr: {
     title: (provider: string) => `${provider} — paiement (bac à sable)`,
     amount: 'Montant',
+    merchant: 'Marchand',
     number: 'Votre numéro',
     approve: 'Approuver le paiement',
     decline: 'Refuser',
@@ -35,6 +36,7 @@ const TEXT = {
   en: {
     title: (provider: string) => `${provider} — payment (sandbox)`,
     amount: 'Amount',
+    merchant: 'Merchant',
     number: 'Your number',
     approve: 'Approve the payment',
     decline: 'Decline',
@@ -82,7 +84,8 @@ export function paymentPage<E>(
   const t = TEXT[lang];
   const other: PageLanguage = lang === 'fr' ? 'en' : 'fr';
   if (payment === undefined) return layout(lang, t.title(provider), `<h1>${escape(t.title(provider))}</h1><p>${t.unknown}</p>`);
-  const head = `<h1>${escape(t.title(provider))}</h1><p>${t.amount}: <strong>${escape(payment.amount)} ${escape(payment.currency)}</strong></p><p><a href="${escape(opts.path)}?lang=${other}">${t.other}</a></p>`;
+  const merchant = payment.merchantName === undefined ? '' : `<p>${t.merchant}: <strong data-merchant>${escape(payment.merchantName)}</strong></p>`;
+  const head = `<h1>${escape(t.title(provider))}</h1>${merchant}<p>${t.amount}: <strong>${escape(payment.amount)} ${escape(payment.currency)}</strong></p><p><a href="${escape(opts.path)}?lang=${other}">${t.other}</a></p>`;
   if (payment.state !== 'INITIATED') {
     const back = payment.state === 'SUCCESSFUL' || payment.state === 'PENDING' ? payment.successUrl : payment.failureUrl;
     return layout(lang, t.title(provider), `${head}<p role="status">${t.state[payment.state]}</p><p><a href="${escape(back)}">${t.back}</a></p>`);

@@ -29,6 +29,8 @@ export interface RedirectPayment<Extra> {
   expiresAt: number;
   /** The payer's number: given at creation (Wave's restrict_payer_mobile) or entered on the page. */
   phoneNumber: string | undefined;
+  /** The merchant as the page shows it, when the request names one (Orange's `reference`). */
+  merchantName?: string;
   state: PaymentState;
   reason?: string;
   outcome?: TestOutcome;
@@ -61,6 +63,7 @@ export interface NewPayment<Extra> {
   amount: string;
   currency: string;
   phoneNumber?: string;
+  merchantName?: string;
   successUrl: string;
   failureUrl: string;
   language: 'fr' | 'en';
