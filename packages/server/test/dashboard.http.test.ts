@@ -408,7 +408,7 @@ describe('payments, webhooks, balance and test data', () => {
       const res = await send('GET', `/dashboard/api/test/payments.csv${q}`, s);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-      expect(res.body.split('\r\n')[0]).toBe('id,created_at,amount,currency,status,description,metadata');
+      expect(res.body.split('\r\n')[0]).toBe('id,created_at,amount,currency,status,description,metadata,connector,provider_account');
       return parse(res.body, { columns: true }) as Record<string, string>[];
     };
 
@@ -423,6 +423,9 @@ describe('payments, webhooks, balance and test data', () => {
       status: 'CANCELED',
       description: 'Shoes',
       metadata: '{}',
+      // No direct mobile-money attempt: no connector.
+      connector: '',
+      provider_account: '',
     });
     expect(all[1]).toMatchObject({ id: first.id, status: 'EXPIRED', description: `'=HYPERLINK("http://evil")` });
     expect(JSON.parse(all[1]?.metadata ?? '')).toEqual({ order: 'A-7', note: 'a, "quoted"\nline' });

@@ -93,6 +93,9 @@ describe('refunds of direct mobile-money payments', () => {
       currency: 'XAF',
       intentId: intent.id,
       reason: 'damaged',
+      // Through the payment's own connector and account.
+      connector: 'mtn_momo',
+      providerAccount: 'pac_sandbox_mtn_momo',
     });
     // Held out of the merchant's balance at once (the fee comes back in proportion: 30 of 75).
     expect(Number(before) - Number(await pending())).toBe(1970);

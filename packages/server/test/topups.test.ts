@@ -45,7 +45,15 @@ describe('top-ups', () => {
     const res = await topup(user, {});
     expect(res.statusCode, res.body).toBe(202);
     const created = res.json() as { id: string; status: string; object: string };
-    expect(created).toMatchObject({ object: 'topup', status: 'PENDING', amount: '5000', currency: 'XAF', provider: 'mtn_momo' });
+    expect(created).toMatchObject({
+      object: 'topup',
+      status: 'PENDING',
+      amount: '5000',
+      currency: 'XAF',
+      provider: 'mtn_momo',
+      connector: 'mtn_momo',
+      providerAccount: 'pac_sandbox_mtn_momo',
+    });
     expect(created.id).toMatch(/^top_/);
     expect(await balance(user)).toBe('0');
 

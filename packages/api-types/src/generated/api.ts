@@ -383,6 +383,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -394,6 +395,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -449,6 +451,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -460,6 +463,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -546,6 +550,7 @@ export interface paths {
                                 data: {
                                     attempt?: {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -557,6 +562,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -565,6 +571,7 @@ export interface paths {
                                         amountRefunded: string;
                                         attempts: number | {
                                             completedAt: string | null;
+                                            connector: string;
                                             /** Format: date-time */
                                             createdAt: string;
                                             failureCode: string | null;
@@ -576,6 +583,7 @@ export interface paths {
                                             object: "payment_attempt";
                                             phoneNumber: string;
                                             provider: string;
+                                            providerAccount: string;
                                             providerReference: string | null;
                                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                                         }[];
@@ -626,6 +634,7 @@ export interface paths {
                                     };
                                     refund?: {
                                         amount: string;
+                                        connector?: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -634,6 +643,7 @@ export interface paths {
                                         intentId: string;
                                         /** @enum {string} */
                                         object: "refund";
+                                        providerAccount?: string;
                                         reason: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -652,6 +662,7 @@ export interface paths {
                                     payout: {
                                         amount: string;
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -666,6 +677,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
+                                        providerAccount: string;
                                         status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
@@ -722,6 +734,7 @@ export interface paths {
                             data: {
                                 attempt?: {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -733,6 +746,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 };
@@ -741,6 +755,7 @@ export interface paths {
                                     amountRefunded: string;
                                     attempts: number | {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -752,6 +767,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     }[];
@@ -802,6 +818,7 @@ export interface paths {
                                 };
                                 refund?: {
                                     amount: string;
+                                    connector?: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     currency: string;
@@ -810,6 +827,7 @@ export interface paths {
                                     intentId: string;
                                     /** @enum {string} */
                                     object: "refund";
+                                    providerAccount?: string;
                                     reason: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 };
@@ -828,6 +846,7 @@ export interface paths {
                                 payout: {
                                     amount: string;
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     currency: string;
@@ -842,6 +861,7 @@ export interface paths {
                                     method: "manual" | "scheduled";
                                     /** @enum {string} */
                                     object: "payout";
+                                    providerAccount: string;
                                     status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                     /** Format: date-time */
                                     updatedAt: string;
@@ -965,6 +985,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -976,6 +997,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -1065,6 +1087,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -1076,6 +1099,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -1163,6 +1187,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -1174,6 +1199,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -1268,6 +1294,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -1279,6 +1306,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -1371,6 +1399,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: string;
+                            connector?: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -1379,6 +1408,7 @@ export interface paths {
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
+                            providerAccount?: string;
                             reason: string | null;
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
@@ -1391,6 +1421,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: string;
+                            connector?: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -1399,6 +1430,7 @@ export interface paths {
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
+                            providerAccount?: string;
                             reason: string | null;
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
@@ -1440,6 +1472,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -1451,6 +1484,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -1913,6 +1947,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -1924,6 +1959,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -2275,6 +2311,7 @@ export interface paths {
                             data: {
                                 amount: string;
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -2289,6 +2326,7 @@ export interface paths {
                                 method: "manual" | "scheduled";
                                 /** @enum {string} */
                                 object: "payout";
+                                providerAccount: string;
                                 status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -2331,6 +2369,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2345,6 +2384,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -2385,6 +2425,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2399,6 +2440,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -3091,6 +3133,7 @@ export interface paths {
                             data: {
                                 amount: string;
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -3101,6 +3144,7 @@ export interface paths {
                                 object: "topup";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -3140,6 +3184,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -3150,6 +3195,7 @@ export interface paths {
                             object: "topup";
                             phoneNumber: string;
                             provider: string;
+                            providerAccount: string;
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -3190,6 +3236,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -3200,6 +3247,7 @@ export interface paths {
                             object: "topup";
                             phoneNumber: string;
                             provider: string;
+                            providerAccount: string;
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;

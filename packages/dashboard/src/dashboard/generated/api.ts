@@ -331,6 +331,7 @@ export interface paths {
                             topups: {
                                 amount: string;
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -341,6 +342,7 @@ export interface paths {
                                 object: "topup";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -396,6 +398,7 @@ export interface paths {
                                 data: {
                                     attempt?: {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -407,6 +410,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -415,6 +419,7 @@ export interface paths {
                                         amountRefunded: string;
                                         attempts: number | {
                                             completedAt: string | null;
+                                            connector: string;
                                             /** Format: date-time */
                                             createdAt: string;
                                             failureCode: string | null;
@@ -426,6 +431,7 @@ export interface paths {
                                             object: "payment_attempt";
                                             phoneNumber: string;
                                             provider: string;
+                                            providerAccount: string;
                                             providerReference: string | null;
                                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                                         }[];
@@ -476,6 +482,7 @@ export interface paths {
                                     };
                                     refund?: {
                                         amount: string;
+                                        connector?: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -484,6 +491,7 @@ export interface paths {
                                         intentId: string;
                                         /** @enum {string} */
                                         object: "refund";
+                                        providerAccount?: string;
                                         reason: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -502,6 +510,7 @@ export interface paths {
                                     payout: {
                                         amount: string;
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -516,6 +525,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
+                                        providerAccount: string;
                                         status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
@@ -608,6 +618,7 @@ export interface paths {
                                 data: {
                                     attempt?: {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -619,6 +630,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -627,6 +639,7 @@ export interface paths {
                                         amountRefunded: string;
                                         attempts: number | {
                                             completedAt: string | null;
+                                            connector: string;
                                             /** Format: date-time */
                                             createdAt: string;
                                             failureCode: string | null;
@@ -638,6 +651,7 @@ export interface paths {
                                             object: "payment_attempt";
                                             phoneNumber: string;
                                             provider: string;
+                                            providerAccount: string;
                                             providerReference: string | null;
                                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                                         }[];
@@ -688,6 +702,7 @@ export interface paths {
                                     };
                                     refund?: {
                                         amount: string;
+                                        connector?: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -696,6 +711,7 @@ export interface paths {
                                         intentId: string;
                                         /** @enum {string} */
                                         object: "refund";
+                                        providerAccount?: string;
                                         reason: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -714,6 +730,7 @@ export interface paths {
                                     payout: {
                                         amount: string;
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -728,6 +745,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
+                                        providerAccount: string;
                                         status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
@@ -1478,6 +1496,7 @@ export interface paths {
                                     amountRefunded: string;
                                     attempts: number | {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -1489,6 +1508,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     }[];
@@ -1631,6 +1651,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -1642,6 +1663,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -1856,6 +1878,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -1867,6 +1890,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -2030,6 +2054,7 @@ export interface paths {
                                 data: {
                                     attempt?: {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -2041,6 +2066,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -2049,6 +2075,7 @@ export interface paths {
                                         amountRefunded: string;
                                         attempts: number | {
                                             completedAt: string | null;
+                                            connector: string;
                                             /** Format: date-time */
                                             createdAt: string;
                                             failureCode: string | null;
@@ -2060,6 +2087,7 @@ export interface paths {
                                             object: "payment_attempt";
                                             phoneNumber: string;
                                             provider: string;
+                                            providerAccount: string;
                                             providerReference: string | null;
                                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                                         }[];
@@ -2110,6 +2138,7 @@ export interface paths {
                                     };
                                     refund?: {
                                         amount: string;
+                                        connector?: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -2118,6 +2147,7 @@ export interface paths {
                                         intentId: string;
                                         /** @enum {string} */
                                         object: "refund";
+                                        providerAccount?: string;
                                         reason: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -2136,6 +2166,7 @@ export interface paths {
                                     payout: {
                                         amount: string;
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -2150,6 +2181,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
+                                        providerAccount: string;
                                         status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
@@ -2169,6 +2201,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -2180,6 +2213,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -2230,6 +2264,7 @@ export interface paths {
                             };
                             refunds: {
                                 amount: string;
+                                connector?: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -2238,6 +2273,7 @@ export interface paths {
                                 intentId: string;
                                 /** @enum {string} */
                                 object: "refund";
+                                providerAccount?: string;
                                 reason: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -2289,6 +2325,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -2300,6 +2337,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -2393,6 +2431,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: string;
+                            connector?: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2401,6 +2440,7 @@ export interface paths {
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
+                            providerAccount?: string;
                             reason: string | null;
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
@@ -2413,6 +2453,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: string;
+                            connector?: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2421,6 +2462,7 @@ export interface paths {
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
+                            providerAccount?: string;
                             reason: string | null;
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                         };
@@ -2563,6 +2605,7 @@ export interface paths {
                             data: {
                                 amount: string;
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -2577,6 +2620,7 @@ export interface paths {
                                 method: "manual" | "scheduled";
                                 /** @enum {string} */
                                 object: "payout";
+                                providerAccount: string;
                                 status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -2621,6 +2665,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2635,6 +2680,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -2676,6 +2722,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2690,6 +2737,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -2793,6 +2841,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -2804,6 +2853,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -6466,6 +6516,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -6480,6 +6531,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -6528,6 +6580,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -6542,6 +6595,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -6581,6 +6635,7 @@ export interface paths {
                             data: {
                                 amount: string;
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -6596,6 +6651,7 @@ export interface paths {
                                 method: "manual" | "scheduled";
                                 /** @enum {string} */
                                 object: "payout";
+                                providerAccount: string;
                                 status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                 thresholdSetBy: string | null;
                                 /** Format: date-time */

@@ -12,6 +12,10 @@ export interface PaymentAttemptsTable {
   mode: KeyMode;
   intent_id: string;
   provider: string;
+  /** How Caisse reaches the provider (today the provider's own API: the same name). */
+  connector: string;
+  /** The provider account (`pac_…`) the request was made with. */
+  provider_account: string;
   phone_number: string;
   amount_minor: bigint;
   currency: string;

@@ -98,6 +98,8 @@ export function attemptView(row: AttemptRow): PaymentAttempt {
     id: row.id,
     object: 'payment_attempt',
     provider: row.provider,
+    connector: row.connector,
+    providerAccount: row.provider_account,
     phoneNumber: maskPhone(row.phone_number),
     status: row.status,
     failureCode: row.failure_code,
@@ -367,7 +369,8 @@ export function createAttemptsService(
       const { provider, phoneNumber } = body.paymentMethod;
       const description = describeProvider(provider);
       if (!description) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
-      if (!lifecycle.connectorFor(merchant.mode, provider)) {
+      const account = lifecycle.accountFor(merchant.mode, provider);
+      if (!lifecycle.connectorFor(merchant.mode, provider) || account === undefined) {
         throw new ApiError('provider_unavailable', `${provider} is not configured for ${merchant.mode} mode on this server`, {
           param: 'paymentMethod.provider',
         });
@@ -429,6 +432,8 @@ export function createAttemptsService(
           mode: scope.mode,
           intent_id: intent.id,
           provider,
+          connector: provider,
+          provider_account: account,
           phone_number: phoneNumber,
           amount_minor: intent.amount_minor,
           currency: intent.currency,

@@ -41,6 +41,8 @@ export function mobileRefundView(row: MobileRefundRow): Refund {
     intentId: row.intent_id,
     status: row.status,
     reason: row.reason,
+    connector: row.connector,
+    providerAccount: row.provider_account,
     createdAt: row.created_at.toISOString(),
     failureCode: row.failure_reason?.toLowerCase() ?? null,
   };
@@ -159,6 +161,9 @@ export function createMobileRefunds(
       intent_id: attempt.intent_id,
       attempt_id: attempt.id,
       provider: attempt.provider,
+      // Back through the payment's own connector and account (contract section 15).
+      connector: attempt.connector,
+      provider_account: attempt.provider_account,
       phone_number: attempt.phone_number,
       amount_minor: r.amount,
       currency: attempt.currency,
@@ -187,7 +192,7 @@ export function createMobileRefunds(
     const name = description?.displayName ?? paid.provider;
     if (!description?.capabilities.refund)
       throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
-    const connector = lifecycle.connectorFor(scope.mode, paid.provider);
+    const connector = lifecycle.connectorOf(paid);
     if (!connector) throw new ApiError('provider_unavailable', `${paid.provider} is not configured for ${scope.mode} mode on this server`);
     if (description.capabilities.disburse || (connector.refund && refundsWhole(paid, amount))) return;
     throw new ApiError(

@@ -32,8 +32,9 @@ function setup(
   answers: { submit: SubmitResult[]; status: StatusResult[] },
   giveUpAfterMs?: number,
   withHandles = false,
-  opts: { provider?: string; crashBeforeRemember?: boolean } = {},
+  opts: { provider?: string; crashBeforeRemember?: boolean; account?: { current: string } } = {},
 ) {
+  const account = opts.account ?? { current: 'pac_sandbox_mtn_momo' };
   const provider = opts.provider ?? 'mtn_momo';
   let crash = opts.crashBeforeRemember ?? false;
   const clock = new ManualClock(new Date('2026-11-25T10:00:00Z'));
@@ -41,6 +42,7 @@ function setup(
     id: 'top_1',
     mode: 'test',
     provider,
+    provider_account: account.current,
     reference: 'ref-1',
     polls: 0,
     created_at: clock.now(),
@@ -49,7 +51,12 @@ function setup(
   };
   const decisions: Decision[] = [];
   const { connector, calls } = scripted(answers, provider);
-  const registry: ConnectorRegistry = { get: () => connector, providers: () => [provider as 'mtn_momo'], close: async () => {} };
+  const registry: ConnectorRegistry = {
+    get: () => connector,
+    providers: () => [provider as 'mtn_momo'],
+    account: () => account.current,
+    close: async () => {},
+  };
   const lifecycle = createProviderLifecycle({
     what: 'test',
     kind: 'collection',
@@ -90,6 +97,40 @@ function setup(
 }
 
 describe('the provider-request lifecycle', () => {
+  it("reads a request only with its own account: another account's settings leave it pending, never given up", async () => {
+    const account = { current: 'pac_env_mtn_momo_aaaaaaaaaaaa' };
+    const t = setup(
+      { submit: [{ status: 'PENDING', duplicate: false }], status: [{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }] },
+      15 * MINUTE,
+      false,
+      { account },
+    );
+    await t.lifecycle.submit(t.row);
+    // The variables change: a new key is another account.
+    account.current = 'pac_env_mtn_momo_bbbbbbbbbbbb';
+    t.clock.advance(20 * MINUTE);
+    await t.lifecycle.pollDue();
+    expect(await t.lifecycle.callback('mtn_momo', 'ref-1', { body: {}, headers: {} } as never)).toBe(true);
+    expect(t.calls).toEqual(['collect ref-1']);
+    expect(t.decisions).toEqual([]);
+    expect(t.row.status).toBe('PENDING');
+    // Back to the settings that made it: read, and decided.
+    account.current = 'pac_env_mtn_momo_aaaaaaaaaaaa';
+    t.clock.advance(MINUTE);
+    await t.lifecycle.pollDue();
+    expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
+  });
+
+  it('a row made before accounts were recorded is read by the environment account of today', async () => {
+    const t = setup({ submit: [], status: [{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }] }, undefined, false, {
+      account: { current: 'pac_env_mtn_momo_cccccccccccc' },
+    });
+    t.row.provider_account = 'pac_env_mtn_momo';
+    t.clock.advance(MINUTE);
+    await t.lifecycle.pollDue();
+    expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
+  });
+
   it('UNKNOWN is never read as FAILED; NOT_FOUND resends the same reference; the status decides once', async () => {
     const t = setup({
       submit: [

@@ -19,6 +19,7 @@ import type {
   SubmitResult,
 } from './connectors.types.ts';
 import { failureLevel } from '../../platform/db-unavailable.ts';
+import { sameAccount } from './connectors.accounts.ts';
 
 /**
  * One provider request's lifecycle (docs/architecture.md, "Connectors"), the same for every money
@@ -41,6 +42,8 @@ export interface ProviderRequestRow {
   id: string;
   mode: KeyMode;
   provider: string;
+  /** The provider account it was made with (connectors.accounts.ts): only that account reads it. */
+  provider_account: string;
   reference: string;
   polls: number;
   created_at: Date;
@@ -150,6 +153,10 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
   readonly kind: ConnectorKind;
   /** The connector of a row's provider in its mode (undefined: not configured). */
   connectorFor(mode: KeyMode, provider: string): Connector | undefined;
+  /** The account a new request of this provider in this mode is made with (undefined: not configured). */
+  accountFor(mode: KeyMode, provider: string): string | undefined;
+  /** The connector of the account a row was made with (undefined: that account is not configured here any more). */
+  connectorOf(row: Pick<Row, 'mode' | 'provider' | 'provider_account'>): Connector | undefined;
   /**
    * Sends the committed row to the provider and acts on a definitive answer. Await it when the
    * answer is needed (a redirect provider's URL); otherwise `start` it.
@@ -175,9 +182,15 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
   const log = spec.logger;
   const inFlight = new Set<Promise<unknown>>();
   const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
+  const accountFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).account(provider);
+  /** Another account's connector never reads a request: its settings (or credentials) are not those that made it. */
+  const connectorOf = (row: Pick<Row, 'mode' | 'provider' | 'provider_account'>) =>
+    sameAccount(row.provider_account, accountFor(row.mode, row.provider), row.provider) ? connectorFor(row.mode, row.provider) : undefined;
+  /** The row's account is configured no more, though its connector is: nothing can read it, nor say it failed. */
+  const accountGone = (row: Row) => connectorFor(row.mode, row.provider) !== undefined && connectorOf(row) === undefined;
 
   async function submit(row: Row): Promise<SubmitResult> {
-    const connector = connectorFor(row.mode, row.provider);
+    const connector = connectorOf(row);
     if (!connector) return { status: 'UNKNOWN', reason: 'no connector for this provider' };
     const request = spec.request(row);
     const result = spec.send
@@ -220,7 +233,13 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
   }
 
   async function poll(row: Row): Promise<void> {
-    const connector = connectorFor(row.mode, row.provider);
+    if (accountGone(row)) {
+      // Money may have moved under that account: the request waits, unread and undecided, until its settings come back.
+      log?.warn({ id: row.id, providerAccount: row.provider_account }, `mobile-money ${spec.what} waits for its provider account`);
+      await store.scheduleNextPoll(row.id, new Date(clock.now().getTime() + pollBackoffMs(row.polls)));
+      return;
+    }
+    const connector = connectorOf(row);
     const result: StatusResult = connector
       ? await connector.status(kind, row.reference, spec.known?.(row))
       : { status: 'UNKNOWN', reason: 'no connector for this provider' };
@@ -242,12 +261,15 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
   return {
     kind,
     connectorFor,
+    accountFor,
+    connectorOf,
     submit,
     start,
     async callback(provider, reference, callback) {
       const row = await store.findByReference(reference);
       if (!row) return false;
-      const connector = connectorFor(row.mode, provider);
+      if (row.provider === provider && accountGone(row)) return true;
+      const connector = connectorOf(row);
       if (!connector || row.provider !== provider) return false;
       const decision = await callbackDecision(connector, kind, reference, { ...callback, known: spec.known?.(row) });
       if (decision) await spec.settle(row.id, decision, row);
@@ -257,6 +279,8 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
       if (verified.kind !== kind) return false;
       const row = await store.findByReference(verified.reference);
       if (!row || row.mode !== mode || row.provider !== provider) return false;
+      // Verified by today's account: a request of another account is not read with it.
+      if (connectorOf(row) === undefined) return true;
       const decision = decisionOf(verified.result);
       if (decision) await spec.settle(row.id, decision, row);
       return true;

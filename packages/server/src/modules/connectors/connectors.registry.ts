@@ -10,6 +10,7 @@ import { WAVE_DESCRIPTION } from './wave/wave.description.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
 import { SANDBOX_PATHS, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
+import { envAccountId, sandboxAccountId } from './connectors.accounts.ts';
 
 /**
  * Every provider by its registry name, with the function that builds its connector from its own
@@ -44,14 +45,29 @@ export interface ConnectorRegistry {
   get(provider: string): Connector | undefined;
   /** The providers that have a connector here. */
   providers(): ProviderName[];
+  /** The provider account (`pac_…`) this registry's connector of a provider calls with (connectors.accounts.ts). */
+  account(provider: string): string | undefined;
   /** Each provider's recent outcomes (absent: not watched, every provider counts as available). */
   health?: ProviderHealth;
   close(): Promise<void>;
 }
 
-/** With `health`, every call of every connector reports its outcome to it. */
-export function createConnectorRegistry(settings: ConnectorSettings, deps: ConnectorDeps, health?: ProviderHealth): ConnectorRegistry {
+/**
+ * With `health`, every call of every connector reports its outcome to it. `accounts`: whose
+ * accounts these settings are: the environment's (an id derived from them) or the sandbox's.
+ */
+export function createConnectorRegistry(
+  settings: ConnectorSettings,
+  deps: ConnectorDeps,
+  health?: ProviderHealth,
+  accounts: 'env' | 'sandbox' = 'env',
+): ConnectorRegistry {
   const connectors = new Map<ProviderName, Connector>();
+  const accountIds = new Map<ProviderName, string>();
+  for (const name of PROVIDER_NAMES) {
+    const own = settings[name];
+    if (own !== undefined) accountIds.set(name, accounts === 'sandbox' ? sandboxAccountId(name) : envAccountId(PROVIDER_DESCRIPTIONS[name], own));
+  }
   for (const name of PROVIDER_NAMES) {
     const own = settings[name];
     // Each name's settings are its own connector's (ConnectorSettings); TypeScript cannot follow the name through the loop.
@@ -61,6 +77,7 @@ export function createConnectorRegistry(settings: ConnectorSettings, deps: Conne
   return {
     get: (provider) => (isProviderName(provider) ? connectors.get(provider) : undefined),
     providers: () => [...connectors.keys()],
+    account: (provider) => (isProviderName(provider) ? accountIds.get(provider) : undefined),
     ...(health ? { health } : {}),
     close: async () => {
       await Promise.all([...connectors.values()].map((c) => c.close()));
@@ -189,6 +206,7 @@ export function createModeConnectors(
     sandboxUrl === undefined ? {} : sandboxSettings(sandboxUrl, { callbackUrl: opts.sandboxCallbackUrl ?? target.callbackUrl, timeoutMs: target.timeoutMs }),
     deps,
     createProviderHealth(deps.clock, rules),
+    'sandbox',
   );
   return {
     forMode: (mode) => (mode === 'live' ? live : test),

@@ -11,7 +11,8 @@ export function createDashboardExports(services: { intents: Pick<IntentsService,
   return {
     /**
      * GET …/payments.csv: every payment the list's filters select, newest first as the list, as
-     * RFC 4180 CSV: the list's columns plus the metadata as JSON. Read a page of 100 at a time
+     * RFC 4180 CSV: the list's columns plus the metadata as JSON, then the connector and provider
+     * account of the latest direct mobile-money attempt (decision 0066). Read a page of 100 at a time
      * through the intents module and stopped at `createdGte`, so a long period streams. The
      * filters are checked before the first byte (a bad one is a problem+json 400, not a cut file).
      */
@@ -25,14 +26,26 @@ export function createDashboardExports(services: { intents: Pick<IntentsService,
         });
       }
       const floor = gte && intentIdAt(gte);
-      const columns = ['id', 'created_at', 'amount', 'currency', 'status', 'description', 'metadata'];
+      const columns = ['id', 'created_at', 'amount', 'currency', 'status', 'description', 'metadata', 'connector', 'provider_account'];
       return csvStream(columns, async (write) => {
         let startingAfter = lt && intentIdAt(lt);
         for (;;) {
           const page = await intents.list(scope, { limit: 100, startingAfter, status: q.status });
           for (const p of page.data) {
             if (floor !== undefined && p.id < floor) return;
-            await write([p.id, p.createdAt, p.amount, p.currency, p.status, textCell(p.description ?? ''), JSON.stringify(p.metadata)]);
+            // The direct payment's latest attempt (the one that paid, if any): how the money came in.
+            const attempt = Array.isArray(p.attempts) ? p.attempts.at(-1) : undefined;
+            await write([
+              p.id,
+              p.createdAt,
+              p.amount,
+              p.currency,
+              p.status,
+              textCell(p.description ?? ''),
+              JSON.stringify(p.metadata),
+              attempt?.connector ?? '',
+              attempt?.providerAccount ?? '',
+            ]);
           }
           const last = page.data[page.data.length - 1];
           if (!page.hasMore || !last) return;

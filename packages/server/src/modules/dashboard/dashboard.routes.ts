@@ -257,7 +257,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         tags,
         summary: "The payments the list's filters select, newest first, as a CSV download",
         description:
-          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte.",
+          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON), `connector` and `provider_account` (of the latest direct mobile-money attempt; empty otherwise). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte.",
         params: ModeParams,
         querystring: PaymentsExportQuery,
         produces: ['text/csv'],

@@ -16,6 +16,10 @@ export interface PayoutsTable {
   amount_minor: bigint;
   currency: string;
   provider: string;
+  /** How Caisse reaches the provider (today the provider's own API: the same name). */
+  connector: string;
+  /** The provider account (`pac_…`) the request was made with. */
+  provider_account: string;
   phone_number: string;
   description: string | null;
   method: 'manual' | 'scheduled';

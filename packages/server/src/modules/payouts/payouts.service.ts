@@ -38,6 +38,8 @@ export function payoutView(row: PayoutRow): Payout {
     amount: formatAmount(row.amount_minor, currency),
     currency,
     destination: { provider: row.provider, phoneNumber: row.phone_number },
+    connector: row.connector,
+    providerAccount: row.provider_account,
     description: row.description,
     method: row.method,
     status: row.status,
@@ -124,6 +126,12 @@ export function createPayoutsService(
   const { balances, connectors, events, pinnedVersions } = collaborators;
   const log = collaborators.logger;
   const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
+  /** The account a new payout goes through (checkDestination found its connector configured). */
+  const accountOf = (mode: KeyMode, provider: string): string => {
+    const account = connectors.forMode(mode).account(provider);
+    if (account === undefined) throw new ApiError('provider_unavailable', `${provider} is not configured for ${mode} mode on this server`);
+    return account;
+  };
 
   function checkDestination(mode: KeyMode, d: { provider: string; phoneNumber: string }, money?: { currency: Currency; amount: bigint }): void {
     const senders = providerDescriptions()
@@ -187,6 +195,8 @@ export function createPayoutsService(
       amount_minor: p.amount,
       currency: p.currency,
       provider: p.provider,
+      connector: p.provider,
+      provider_account: accountOf(scope.mode, p.provider),
       phone_number: p.phoneNumber,
       description: p.description,
       method: p.method,
@@ -473,7 +483,13 @@ export function createPayoutsService(
         const reviewed = { reviewed_by: actor.operatorId, reviewed_at: now, updated_at: now };
         let updated: PayoutRow;
         if (decision.approve) {
-          updated = await repo.update(tx, id, { ...reviewed, status: 'PENDING', next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS) });
+          // Never sent yet: it goes through the account of today, not that of its creation.
+          updated = await repo.update(tx, id, {
+            ...reviewed,
+            status: 'PENDING',
+            provider_account: accountOf(row.mode, row.provider),
+            next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
+          });
         } else {
           const currency = row.currency as Currency;
           await balances.payoutFailed(tx, scope, { payoutId: row.id, currency, amount: row.amount_minor, reason: REVIEW_REJECTED });

@@ -38,6 +38,8 @@ export function topupView(row: TopupRow): Topup {
     amount: formatAmount(row.amount_minor, currency),
     currency,
     provider: row.provider,
+    connector: row.connector,
+    providerAccount: row.provider_account,
     phoneNumber: row.phone_number,
     status: row.status,
     failureReason: row.failure_reason,
@@ -171,7 +173,8 @@ export function createTopupsService(
           { param: 'provider' },
         );
       }
-      if (!lifecycle.connectorFor(merchant.mode, body.provider)) {
+      const account = lifecycle.accountFor(merchant.mode, body.provider);
+      if (!lifecycle.connectorFor(merchant.mode, body.provider) || account === undefined) {
         throw new ApiError('provider_unavailable', `${body.provider} is not configured for ${merchant.mode} mode on this server`, { param: 'provider' });
       }
       assertProviderTakes(PROVIDER_DESCRIPTIONS[body.provider], { phoneNumber: body.phoneNumber, currency, amount }, { phoneNumber: 'phoneNumber' });
@@ -204,6 +207,8 @@ export function createTopupsService(
           mode: merchant.mode,
           user_id: user.userId,
           provider: body.provider,
+          connector: body.provider,
+          provider_account: account,
           phone_number: body.phoneNumber,
           amount_minor: amount,
           currency,
