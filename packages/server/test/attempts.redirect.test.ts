@@ -6,14 +6,8 @@
  * ManualClock moves time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createModeConnectors,
-  createWaveConnector,
-  newReference,
-  pageLostAfterMs,
-  type Sandbox,
-  WAVE_SANDBOX_WEBHOOK_SECRET,
-} from '../src/modules/connectors/index.ts';
+import { createModeConnectors, createWaveConnector, newReference, type Sandbox, WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/index.ts';
+import { pageLostAfterMs } from '../src/modules/lifecycle/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createServices } from '../src/services.ts';

@@ -15,21 +15,17 @@ import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
 import {
   type ConnectorSource,
-  createProviderLifecycle,
   type Decision,
   assertProviderTakes,
   describeProvider,
-  FIRST_POLL_DELAY_MS,
   newReference,
-  PAGE_LOST_REASON,
-  paymentRequestOf,
   type ProviderName,
   servesNumber,
-  storeOf,
 } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type DirectPayment, type DirectPayments, type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
+import { createProviderLifecycle, requestStore, PAGE_LOST_REASON, paymentRequestOf } from '../lifecycle/index.ts';
 import { type AttemptRow, attemptsRepository as repo } from './charges.attempts.repository.ts';
 import type { MobileRefunds } from './charges.refunds.ts';
 import type { MobileRefundRow } from './charges.refunds.repository.ts';
@@ -326,12 +322,14 @@ export function createAttemptsService(
 
   const lifecycle = createProviderLifecycle<AttemptRow>({
     what: 'payment attempt',
+    request_kind: 'attempt',
     kind: 'collection',
+    requests: requestStore(db),
     connectors,
     clock,
     logger: log,
     giveUpAfterMs: ATTEMPT_TIMEOUT_MS,
-    store: storeOf(db, repo),
+    store: { load: (id) => repo.find(db, id), loadByReference: (reference) => repo.byReference(db, reference) },
     request: (row) => ({
       ...paymentRequestOf(row, { payerMessage: `Payment ${row.intent_id}`, payeeNote: row.id }),
       ...(row.return_url ? { returnUrl: row.return_url } : {}),
@@ -426,7 +424,7 @@ export function createAttemptsService(
         if (earlier.length >= MAX_PAYMENT_ATTEMPTS)
           throw new ApiError('intent_state_invalid', `This intent had its ${MAX_PAYMENT_ATTEMPTS} attempts`, { extra: { intentStatus: intent.status } });
         const now = clock.now();
-        const row = await repo.insert(tx, {
+        const fresh = {
           id: ids('attempt'),
           merchant_id: scope.merchantId,
           mode: scope.mode,
@@ -449,12 +447,13 @@ export function createAttemptsService(
           // Redirect providers send the payer back here: the merchant's page, else the hosted checkout.
           return_url: intent.return_url ?? `${emailLinkBase(deps.config)}/checkout/${encodeURIComponent(sessionToken)}`,
           approval_expires_at: new Date(now.getTime() + APPROVAL_WINDOW_MS),
-          submitted_at: null,
-          next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
           created_at: now,
           updated_at: now,
           completed_at: null,
-        });
+        } as const;
+        // The request first: the attempt points to it.
+        await lifecycle.open(tx, fresh);
+        const row = await repo.insert(tx, fresh);
         const processing = await intents.transition(tx, intent, 'PROCESSING', {
           apiVersion: merchant.pinnedVersion,
           patch: { direct_payment: true },

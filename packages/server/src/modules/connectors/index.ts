@@ -18,26 +18,8 @@ export type {
   SubmitResult,
 } from './connectors.types.ts';
 export { isReference, newReference } from './connectors.references.ts';
-export {
-  type CallbackRouter,
-  createCallbackRouter,
-  createProviderLifecycle,
-  FIRST_POLL_DELAY_MS,
-  type LifecycleSpec,
-  PAGE_LOST_REASON,
-  pageLostAfterMs,
-  POLL_LEASE_MS,
-  type ProviderLifecycle,
-  type ProviderRequestRow,
-  type ProviderRequestRepository,
-  type ProviderRequestStore,
-  paymentRequestOf,
-  storeOf,
-  SUBMIT_MARGIN_MS,
-} from './connectors.lifecycle.ts';
-export { default as connectorsRoutes } from './connectors.routes.ts';
-export { startLifecyclePoller } from './connectors.poller.ts';
 export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
+export { envAccountId, legacyEnvAccountId, sameAccount, sandboxAccountId } from './connectors.accounts.ts';
 export {
   type ConnectorRegistry,
   type ConnectorSource,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, MINUTE, SECOND } from '../../platform/clock.ts';
-import type { Connector, ConnectorRegistry, Decision, ProviderRequestRow, StatusResult, SubmitResult } from './index.ts';
-import { createProviderLifecycle, describeProvider, PAGE_LOST_REASON, pageLostAfterMs } from './index.ts';
+import type { Connector, ConnectorRegistry, Decision, StatusResult, SubmitResult } from '../connectors/index.ts';
+import { describeProvider } from '../connectors/index.ts';
+import type { ProviderRequest, ProviderRequestRow, RequestStore } from './index.ts';
+import { createProviderLifecycle, PAGE_LOST_REASON, pageLostAfterMs } from './index.ts';
 
 /** The scripted connector's bound on a submit (a real one's comes from its timeout setting). */
 const SUBMIT_TIMEOUT_MS = 40 * SECOND;
@@ -38,16 +40,44 @@ function setup(
   const provider = opts.provider ?? 'mtn_momo';
   let crash = opts.crashBeforeRemember ?? false;
   const clock = new ManualClock(new Date('2026-11-25T10:00:00Z'));
-  const row: ProviderRequestRow & { status: string; next: Date; handle?: string } = {
+  // The owner's row, with its request's timings beside it (`next`, `polls`).
+  const row: ProviderRequestRow & { status: string; next: Date; polls: number; handle?: string } = {
     id: 'top_1',
     mode: 'test',
     provider,
+    connector: provider,
     provider_account: account.current,
     reference: 'ref-1',
     polls: 0,
     created_at: clock.now(),
     status: 'PENDING',
     next: clock.now(),
+  };
+  const requestOf = (): ProviderRequest => ({
+    id: row.id,
+    kind: 'topup',
+    reference: row.reference,
+    mode: row.mode,
+    connector: row.connector,
+    provider_account: row.provider_account,
+    status: row.status === 'PENDING' ? 'PENDING' : row.status === 'SUCCESSFUL' ? 'SUCCEEDED' : 'FAILED',
+    submitted_at: null,
+    next_poll_at: row.next,
+    polls: row.polls,
+    deadline_at: giveUpAfterMs === undefined ? null : new Date(row.created_at.getTime() + giveUpAfterMs),
+    created_at: row.created_at,
+    updated_at: row.created_at,
+    finished_at: null,
+  });
+  const requests: RequestStore = {
+    insert: async () => {},
+    release: async () => {},
+    findByReference: async (r) => (r === row.reference ? requestOf() : undefined),
+    claimDue: async (now) => (row.status === 'PENDING' && row.next <= now ? (row.polls++, [requestOf()]) : []),
+    markSubmitted: async () => {},
+    scheduleNextPoll: async (_id, at) => {
+      row.next = at;
+    },
   };
   const decisions: Decision[] = [];
   const { connector, calls } = scripted(answers, provider);
@@ -59,17 +89,15 @@ function setup(
   };
   const lifecycle = createProviderLifecycle({
     what: 'test',
+    request_kind: 'topup',
     kind: 'collection',
+    requests,
     connectors: { forMode: () => registry },
     clock,
     giveUpAfterMs,
     store: {
-      findByReference: async (r) => (r === row.reference ? row : undefined),
-      claimDue: async (now) => (row.status === 'PENDING' && row.next <= now ? [{ ...row, polls: ++row.polls }] : []),
-      markSubmitted: async () => {},
-      scheduleNextPoll: async (_id, at) => {
-        row.next = at;
-      },
+      load: async (id) => (id === row.id ? { ...row } : undefined),
+      loadByReference: async (r) => (r === row.reference ? { ...row } : undefined),
     },
     request: (r) => ({ reference: r.reference, amount: 100n, currency: 'XAF', phoneNumber: '+237650000000', externalId: r.id }),
     ...(withHandles
