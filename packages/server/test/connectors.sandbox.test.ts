@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MomoSandbox, newReference, startMomoSandbox } from '../src/modules/connectors/index.ts';
+import { newReference } from '../src/modules/connectors/index.ts';
+import { type MomoSandbox, startMomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { ManualClock, SECOND } from '../src/platform/clock.ts';
 import { CREDENTIALS, type Receiver, startReceiver } from './connectors.support.ts';
 import { processEnv, spawnCaisse } from './processes.ts';

@@ -6,16 +6,9 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import {
-  type Connector,
-  createMtnMomoConnector,
-  type MomoSandbox,
-  type MomoSandboxOptions,
-  type MtnMomoSettings,
-  type Sandbox,
-  startMomoSandbox,
-  startSandbox,
-} from '../src/modules/connectors/index.ts';
+import { type Connector, type Sandbox, startSandbox } from '../src/modules/connectors/index.ts';
+import { createMtnMomoConnector, type MtnMomoSettings } from '../src/modules/connectors/mtn-momo/mtn-momo.connector.ts';
+import { type MomoSandbox, type MomoSandboxOptions, startMomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createTestContext, type TestContext } from './harness.ts';
@@ -150,7 +143,7 @@ export async function appWithSandbox(opts: { start?: Date; env?: Record<string, 
   const sandbox = await startMomoSandbox({ clock, tickMs: 0 });
   const ctx = await createTestContext({
     clock,
-    env: { CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url, ...opts.env },
+    env: { CAISSE_SANDBOX_CALLBACKS_URL: `http://127.0.0.1:${port}/callbacks`, CAISSE_SANDBOX_URL: sandbox.url, ...opts.env },
   });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   return { ctx, sandbox };
@@ -158,7 +151,7 @@ export async function appWithSandbox(opts: { start?: Date; env?: Record<string, 
 
 /**
  * The app listening on 127.0.0.1 with test mode on every provider's sandbox (`startSandbox`: MTN
- * MoMo, Orange Money, Wave), which calls it back (Wave's webhooks to /callbacks/wave); both on
+ * MoMo, Orange Money, Wave: every connector in the registry), which calls it back (Wave's webhooks to /callbacks/wave); both on
  * one ManualClock. Sandbox time moves with the clock: advance it, then `sandbox.tick()`. Close
  * the sandbox first, as with `appWithSandbox`.
  */
@@ -166,10 +159,10 @@ export async function appWithAllSandboxes(opts: { start?: Date; env?: Record<str
   const port = await freePort();
   const clock = new ManualClock(opts.start);
   const callbacks = `http://127.0.0.1:${port}/callbacks`;
-  const sandbox = await startSandbox({ clock, tickMs: 0, momo: { tickMs: 0 }, wave: { webhookUrl: `${callbacks}/wave` } });
+  const sandbox = await startSandbox({ clock, tickMs: 0, callbacksUrl: callbacks });
   const ctx = await createTestContext({
     clock,
-    env: { CAISSE_MOMO_SANDBOX_CALLBACK_URL: `${callbacks}/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url, ...opts.env },
+    env: { CAISSE_SANDBOX_CALLBACKS_URL: callbacks, CAISSE_SANDBOX_URL: sandbox.url, ...opts.env },
   });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   return { ctx, sandbox };

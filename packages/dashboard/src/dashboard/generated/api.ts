@@ -4258,6 +4258,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -4324,6 +4325,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -4382,6 +4384,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -4450,6 +4453,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -4654,16 +4658,16 @@ export interface paths {
                 };
             };
             responses: {
-                201: {
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            email: string;
-                            merchantId: string;
+                            delivery: "email" | "operator_outbox";
+                            expiresInSeconds: number;
                             /** @enum {string} */
-                            object: "sign_up";
+                            object: "sign_up_request";
                         };
                     };
                 };
@@ -5867,6 +5871,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -5940,6 +5945,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -6045,6 +6051,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -6247,6 +6254,59 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                body: string | null;
+                                channel: "sms" | "email";
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                /** @enum {string} */
+                                object: "message";
+                                provider: string;
+                                status: string;
+                                to: string;
+                                userId: string | null;
+                            }[];
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6990,6 +7050,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             object: "operator_totp_enrolment";
+                            qrCode: string;
                             secret: string;
                             uri: string;
                         };

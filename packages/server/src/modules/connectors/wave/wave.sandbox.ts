@@ -1,9 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomToken, safeEqual } from '../../../platform/crypto.ts';
-import type { ProviderSandboxOptions, SandboxFaultSwitches } from '../orange-money/orange-money.sandbox.ts';
 import { servePaymentPage } from '../sandbox/payment-page.ts';
 import { type NotificationLog, type PageAction, type RedirectPayment, RedirectPayments } from '../sandbox/redirect-payments.ts';
-import { Hangs, headerOf, Notifier, parseWith, readRequestBody, SandboxAnswer } from '../sandbox/sandbox.http.ts';
+import {
+  Hangs,
+  headerOf,
+  Notifier,
+  parseWith,
+  type ProviderSandboxOptions,
+  readRequestBody,
+  SandboxAnswer,
+  type SandboxFaultSwitches,
+} from '../sandbox/sandbox.http.ts';
 import { approvalWindowMs, testOutcome, type TestOutcome } from '../sandbox/test-numbers.ts';
 import { checkWaveCheckoutBody, checkWavePayoutBody, type WaveCheckoutBody, type WavePayoutBody } from './wave.schema.ts';
 import { waveSignatureHeader } from './wave.signature.ts';
@@ -16,6 +24,9 @@ import { waveSignatureHeader } from './wave.signature.ts';
  * payouts it is the `mobile`. It refuses what Wave refuses: a missing or wrong API key, a currency
  * other than XOF, amount 0, over-long fields, and an Idempotency-Key reused with another body (409).
  */
+
+/** The webhook secret the Wave sandbox signs with unless told another (test mode's Wave connector uses the same). */
+export const WAVE_SANDBOX_WEBHOOK_SECRET = 'wave_sandbox_webhook_secret';
 
 export interface WaveSandboxOptions extends ProviderSandboxOptions {
   /** When given, only this key is accepted; otherwise any key that starts with `wave_`. */
