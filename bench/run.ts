@@ -930,7 +930,7 @@ async function phaseMomo() {
     const without = await idle('idle');
     const removeWaiting = await insertWaitingAttempts(world, merchant, provider, cfg.waitingAttempts);
     const claimPlan = await sql<{ 'QUERY PLAN': string }>`explain (costs off)
-      select id from payment_attempts where status = 'PENDING' and next_poll_at <= now() order by next_poll_at limit 20 for update skip locked`.execute(
+      select id from provider_requests where status = 'PENDING' and next_poll_at <= now() order by next_poll_at limit 20 for update skip locked`.execute(
       world.db,
     );
     await sleep(1000);

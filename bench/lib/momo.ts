@@ -125,17 +125,24 @@ export async function insertWaitingAttempts(
       select 'pi_wait' || lpad(g::text, 23, '0'), ${m}, 'test', 'PROCESSING', 5000, 0, 'XAF', 'Bench waiting', '{}'::json,
         sha256(('bench-waiting-' || g)::bytea), 0, null, null, now() + interval '1 hour', now(), now()
       from generate_series(1, ${count}::int) g`.execute(tx);
-    await sql`insert into payment_attempts (id, merchant_id, mode, intent_id, provider, phone_number, amount_minor, currency, reference,
-        status, language, approval_expires_at, submitted_at, next_poll_at, created_at, updated_at)
-      select 'pa_wait' || lpad(g::text, 23, '0'), ${m}, 'test', 'pi_wait' || lpad(g::text, 23, '0'), ${provider.name},
-        ${provider.numberBase} || lpad(g::text, 6, '0'), 5000, 'XAF', gen_random_uuid()::text, 'PENDING', 'en',
-        now() + interval '5 minutes', now(), now() + interval '1 hour', now(), now()
+    // Each attempt's request first (the attempt points to it), with its timings.
+    await sql`insert into provider_requests (id, kind, reference, mode, connector, provider_account, status, submitted_at, next_poll_at,
+        polls, deadline_at, created_at, updated_at)
+      select 'pa_wait' || lpad(g::text, 23, '0'), 'attempt', gen_random_uuid()::text, 'test', ${provider.name}, 'pac_sandbox_' || ${provider.name},
+        'PENDING', now(), now() + interval '1 hour', 0, now() + interval '15 minutes', now(), now()
       from generate_series(1, ${count}::int) g`.execute(tx);
+    await sql`insert into payment_attempts (id, merchant_id, mode, intent_id, provider, connector, provider_account, phone_number, amount_minor,
+        currency, reference, status, language, approval_expires_at, created_at, updated_at)
+      select r.id, ${m}, 'test', 'pi_wait' || substr(r.id, 8), r.connector, r.connector, r.provider_account,
+        ${provider.numberBase} || lpad(substr(r.id, 8)::int::text, 6, '0'), 5000, 'XAF', r.reference, 'PENDING', 'en',
+        now() + interval '5 minutes', now(), now()
+      from provider_requests r where r.id like 'pa_wait%'`.execute(tx);
   });
-  await sql`analyze intents, payment_attempts`.execute(world.db);
+  await sql`analyze intents, payment_attempts, provider_requests`.execute(world.db);
   return async () => {
     await world.db.transaction().execute(async (tx) => {
       await sql`delete from payment_attempts where id like 'pa_wait%'`.execute(tx);
+      await sql`delete from provider_requests where id like 'pa_wait%'`.execute(tx);
       await sql`delete from intents where id like 'pi_wait%'`.execute(tx);
     });
   };

@@ -221,6 +221,8 @@ export function fakeGateway(
         amount: String(body.amount),
         currency: String(body.currency),
         provider: String(body.provider),
+        connector: String(body.provider),
+        providerAccount: `pac_sandbox_${String(body.provider)}`,
         phoneNumber: String(body.phoneNumber),
         status: 'PENDING' as Topup['status'],
         failureReason: null as string | null,

@@ -11,15 +11,8 @@ import { type Caisse, CaisseConnectionError, CaisseError } from '@caisse/node';
 import { performance } from 'node:perf_hooks';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  FIRST_POLL_DELAY_MS,
-  MTN_MOMO_CONNECTOR,
-  ORANGE_MONEY_CONNECTOR,
-  POLL_LEASE_MS,
-  type Sandbox,
-  startSandbox,
-  WAVE_CONNECTOR,
-} from '../src/modules/connectors/index.ts';
+import { MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, type Sandbox, startSandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { FIRST_POLL_DELAY_MS, POLL_LEASE_MS } from '../src/modules/lifecycle/index.ts';
 import { type TestUser, testPayments } from '../src/cli/test-payments.ts';
 import { createCaisse } from '../src/cli/client.ts';
 import { createMerchantWithCli, runCaisse, type ServerProc, startServerProcess, type TestKeys } from '../test/processes.ts';

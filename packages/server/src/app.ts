@@ -31,7 +31,8 @@ import { openapiDocument } from './platform/openapi.ts';
 import { createServices, type Services } from './services.ts';
 import type { ModeConnectors } from './modules/connectors/index.ts';
 import { topupsRoutes } from './modules/topups/index.ts';
-import { connectorsRoutes, registerProviderMetrics } from './modules/connectors/index.ts';
+import { registerProviderMetrics } from './modules/connectors/index.ts';
+import { lifecycleRoutes } from './modules/lifecycle/index.ts';
 import { payoutsDashboardRoutes, payoutsRoutes } from './modules/payouts/index.ts';
 import { paymentLinksDashboardRoutes, paymentLinksRoutes } from './modules/paymentlinks/index.ts';
 import { methodsDashboardRoutes, methodsRoutes } from './modules/methods/index.ts';
@@ -134,7 +135,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   await app.register(chargesRoutes);
   await app.register(listenRoutes);
   await app.register(topupsRoutes);
-  await app.register(connectorsRoutes);
+  await app.register(lifecycleRoutes);
   await app.register(payoutsRoutes);
   await app.register(paymentLinksRoutes);
   await app.register(methodsRoutes);

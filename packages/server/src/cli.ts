@@ -749,6 +749,8 @@ function errorLine(err: unknown): string {
   }
   if ((err as Error | undefined)?.name === 'DatabaseUnreachableError') return (err as Error).message;
   if (err instanceof ApiError) return `${err.code}: ${err.message}`;
+  // By name, as above (platform/migrations.ts loads with the database).
+  if ((err as Error | undefined)?.name === 'SchemaAheadError') return (err as Error).message;
   // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.
   if ((err as Error | undefined)?.name === 'CliError') return (err as Error).message;
   if (err instanceof InvalidArgumentError) return err.message;

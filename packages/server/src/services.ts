@@ -11,7 +11,8 @@ import { createOtpService } from './modules/otp/index.ts';
 import { createOperatorsService } from './modules/operators/index.ts';
 import { createOnboardingService } from './modules/onboarding/index.ts';
 import { createCustomerLimits, createUsersService } from './modules/users/index.ts';
-import { createCallbackRouter, createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
+import { createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
+import { createRequestRouter } from './modules/lifecycle/index.ts';
 import { createMethodsService } from './modules/methods/index.ts';
 import { createPaymentLinksService } from './modules/paymentlinks/index.ts';
 import { createPayoutsService } from './modules/payouts/index.ts';
@@ -93,8 +94,12 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     }),
     listen: createListenService(deps, { events }),
     connectors,
-    // Each money movement's lifecycle, for the providers' callbacks.
-    callbacks: createCallbackRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle, refunds.lifecycle], connectors),
+    // Every provider request's lifecycle: the providers' callbacks (one lookup by reference) and the one poller.
+    callbacks: createRequestRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle, refunds.lifecycle], {
+      db: deps.db,
+      clock: deps.clock,
+      connectors,
+    }),
     attempts,
     refunds,
     recordedRefunds,

@@ -6,9 +6,10 @@
  * ManualClock moves time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModeConnectors, newReference, ORANGE_MONEY_CONNECTOR, pageLostAfterMs, type Sandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { createModeConnectors, newReference, ORANGE_MONEY_CONNECTOR, type Sandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
 import { createWaveConnector } from '../src/modules/connectors/wave/wave.connector.ts';
 import { WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/wave/wave.sandbox.ts';
+import { pageLostAfterMs } from '../src/modules/lifecycle/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createServices } from '../src/services.ts';

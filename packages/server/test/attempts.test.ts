@@ -85,7 +85,7 @@ describe('direct mobile-money payments', () => {
     expect(started.paymentMethod).toMatchObject({ type: 'mobile_money', provider: 'mtn_momo' });
     expect(started.paymentMethod?.phoneNumber).not.toBe(phone);
     expect(started.attempts).toHaveLength(1);
-    expect(started.attempts[0]).toMatchObject({ status: 'PENDING', failureCode: null });
+    expect(started.attempts[0]).toMatchObject({ status: 'PENDING', failureCode: null, connector: 'mtn_momo', providerAccount: 'pac_sandbox_mtn_momo' });
     expect(started.attempts[0]?.id).toMatch(/^att_/);
 
     // One attempt in flight.

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE } from '../src/platform/clock.ts';
-import { CALLBACKS_PER_ADDRESS_PER_MINUTE, CALLBACKS_PER_REFERENCE_PER_MINUTE } from '../src/modules/connectors/connectors.routes.ts';
+import { CALLBACKS_PER_ADDRESS_PER_MINUTE, CALLBACKS_PER_REFERENCE_PER_MINUTE } from '../src/modules/lifecycle/index.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
 let ctx: TestContext;

@@ -3,16 +3,13 @@
  * each merchant may see of it, no phone enumeration with a publishable key, password reset and
  * change voiding older tokens, and the move from per-merchant users with nothing lost.
  */
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../src/modules/ledger/index.ts';
 import { TOKEN_VERSION_TTL_MS } from '../src/modules/users/index.ts';
-import { type OpenedDb, openPglite, openPostgres } from '../src/platform/db.ts';
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
 import { authorize, charge, createIntent, expectLedgerClean, PASSWORD } from './flow.support.ts';
-import { call, createMerchant, createTestContext, pk, setTotpEnrolled, sk, TEST_DATABASE_URL, type TestContext, type TestMerchant } from './harness.ts';
+import { call, createMerchant, createTestContext, openEmptyTestDb, pk, setTotpEnrolled, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
 let a: TestMerchant;
@@ -347,36 +344,8 @@ describe('password reset and change', () => {
 });
 
 describe('the move from per-merchant users to customers', () => {
-  /** An empty database of its own (migrations are applied by the test). */
-  async function emptyDb(): Promise<OpenedDb & { drop(): Promise<void> }> {
-    if (!TEST_DATABASE_URL) {
-      // As initdb left it (the global setup's copy), rather than running initdb here: ~3 CPU-s.
-      const empty = inject('pgliteEmpty');
-      const opened = await openPglite(undefined, empty === undefined ? {} : { loadDataDir: new Blob([readFileSync(empty)]) });
-      return { ...opened, drop: () => opened.close() };
-    }
-    const name = `caisse_mig_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = async (sql: string) => {
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(sql);
-      await c.end();
-    };
-    await admin(`create database ${name}`);
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
-    const opened = openPostgres(url.toString(), 4);
-    return {
-      ...opened,
-      async drop() {
-        await opened.close();
-        await admin(`drop database if exists ${name} with (force)`);
-      },
-    };
-  }
-
   it('users of one phone at several merchants become one customer whose wallet holds the sum; every merchant is linked; the ledger verifies', async () => {
-    const database = await emptyDb();
+    const database = await openEmptyTestDb();
     try {
       const { db } = database;
       const all = readMigrations();

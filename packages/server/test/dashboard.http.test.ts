@@ -410,7 +410,7 @@ describe('payments, webhooks, balance and test data', () => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(res.body.split('\r\n')[0]).toBe(
-        'id,created_at,amount,currency,status,description,metadata,fee,net,amount_refunded,method,provider,connector,payer,provider_reference,amount_refunded_outside',
+        'id,created_at,amount,currency,status,description,metadata,fee,net,amount_refunded,method,provider,connector,provider_account,payer,provider_reference,amount_refunded_outside',
       );
       return parse(res.body, { columns: true }) as Record<string, string>[];
     };
@@ -431,7 +431,9 @@ describe('payments, webhooks, balance and test data', () => {
       amount_refunded: '0',
       method: '',
       provider: '',
+      // No direct mobile-money attempt: no connector, no provider account.
       connector: '',
+      provider_account: '',
       payer: '',
       provider_reference: '',
       amount_refunded_outside: '0',

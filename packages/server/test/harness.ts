@@ -170,6 +170,34 @@ async function pgliteTestEngine(template: Blob): Promise<PGlite> {
   return engine;
 }
 
+/** An empty database of its own, for a test of migrations (it applies them). */
+export async function openEmptyTestDb(): Promise<OpenedDb & { drop(): Promise<void> }> {
+  if (!TEST_DATABASE_URL) {
+    // As initdb left it (the global setup's copy), rather than running initdb here: ~3 CPU-s.
+    const empty = inject('pgliteEmpty');
+    const opened = await openPglite(undefined, empty === undefined ? {} : { loadDataDir: new Blob([readFileSync(empty)]) });
+    return { ...opened, drop: () => opened.close() };
+  }
+  const name = `caisse_mig_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    await c.query(sql);
+    await c.end();
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const opened = openPostgres(url.toString(), 4);
+  return {
+    ...opened,
+    async drop() {
+      await opened.close();
+      await admin(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
 /**
  * A fresh, migrated database for one test file: a copy of the template that test/global-setup.ts
  * provides (migrated with these very migrations), or else (no global setup) an empty database

@@ -171,6 +171,8 @@ describe('payouts', () => {
       amount: '4925',
       currency: 'XAF',
       destination: { provider: 'mtn_momo', phoneNumber: PAYEE },
+      connector: 'mtn_momo',
+      providerAccount: 'pac_sandbox_mtn_momo',
       method: 'manual',
     });
     expect(created.id).toMatch(/^po_/);

@@ -50,14 +50,12 @@ const statement = async (source: string) =>
 /** The provider requests (MTN transfers) made to this number. */
 const transfersTo = (phone: string) => sandbox.requests().filter((r) => r.kind === 'disbursement' && r.partyId === phone.slice(1));
 
-/** Lets the provider calls started in the background finish, moves time, and polls what is due. */
+/** Lets the provider calls started in the background finish, moves time, and polls what is due (the one poller: attempts and refunds alike). */
 async function later(ms = 2 * SECOND) {
-  await ctx.services.attempts.drain();
-  await ctx.services.refunds.drain();
+  await ctx.services.callbacks.drain();
   ctx.clock.advance(ms);
   await sandbox.tick();
-  await ctx.services.attempts.pollDue();
-  await ctx.services.refunds.pollDue();
+  await ctx.services.callbacks.pollDue();
 }
 
 /** An intent of 5 000 XAF paid directly by `phone` (fee 75, net 4 925). */
@@ -93,6 +91,9 @@ describe('refunds of direct mobile-money payments', () => {
       currency: 'XAF',
       intentId: intent.id,
       reason: 'damaged',
+      // Through the payment's own connector and account.
+      connector: 'mtn_momo',
+      providerAccount: 'pac_sandbox_mtn_momo',
     });
     // Held out of the merchant's balance at once (the fee comes back in proportion: 30 of 75).
     expect(Number(before) - Number(await pending())).toBe(1970);

@@ -45,7 +45,15 @@ describe('top-ups', () => {
     const res = await topup(user, {});
     expect(res.statusCode, res.body).toBe(202);
     const created = res.json() as { id: string; status: string; object: string };
-    expect(created).toMatchObject({ object: 'topup', status: 'PENDING', amount: '5000', currency: 'XAF', provider: 'mtn_momo' });
+    expect(created).toMatchObject({
+      object: 'topup',
+      status: 'PENDING',
+      amount: '5000',
+      currency: 'XAF',
+      provider: 'mtn_momo',
+      connector: 'mtn_momo',
+      providerAccount: 'pac_sandbox_mtn_momo',
+    });
     expect(created.id).toMatch(/^top_/);
     expect(await balance(user)).toBe('0');
 
@@ -55,9 +63,9 @@ describe('top-ups', () => {
     const wallet = (await call(ctx.app, 'GET', '/wallet', user.creds)).json() as { movements: { kind: string; reference: string; amount: string }[] };
     expect(wallet.movements).toContainEqual(expect.objectContaining({ kind: 'topup', reference: created.id, amount: '5000' }));
 
-    // A later poll (or any duplicate) changes nothing.
+    // A later poll of the one poller (or any duplicate) changes nothing.
     ctx.clock.advance(MINUTE);
-    await ctx.services.topups.pollDue();
+    await ctx.services.callbacks.pollDue();
     expect(await balance(user)).toBe('5000');
 
     // The customer is told once by SMS, in their language (none chosen, none asked: the merchant's French).

@@ -383,6 +383,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -394,6 +395,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -449,6 +451,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -460,6 +463,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -546,6 +550,7 @@ export interface paths {
                                 data: {
                                     attempt?: {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -557,6 +562,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -565,6 +571,7 @@ export interface paths {
                                         amountRefunded: string;
                                         attempts: number | {
                                             completedAt: string | null;
+                                            connector: string;
                                             /** Format: date-time */
                                             createdAt: string;
                                             failureCode: string | null;
@@ -576,6 +583,7 @@ export interface paths {
                                             object: "payment_attempt";
                                             phoneNumber: string;
                                             provider: string;
+                                            providerAccount: string;
                                             providerReference: string | null;
                                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                                         }[];
@@ -626,6 +634,7 @@ export interface paths {
                                     };
                                     refund?: {
                                         amount: string;
+                                        connector?: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -634,6 +643,7 @@ export interface paths {
                                         intentId: string;
                                         /** @enum {string} */
                                         object: "refund";
+                                        providerAccount?: string;
                                         reason: string | null;
                                         recorded?: boolean;
                                         recordedOutside?: {
@@ -657,6 +667,7 @@ export interface paths {
                                     payout: {
                                         amount: string;
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -671,6 +682,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
+                                        providerAccount: string;
                                         status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
@@ -727,6 +739,7 @@ export interface paths {
                             data: {
                                 attempt?: {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -738,6 +751,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 };
@@ -746,6 +760,7 @@ export interface paths {
                                     amountRefunded: string;
                                     attempts: number | {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -757,6 +772,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     }[];
@@ -807,6 +823,7 @@ export interface paths {
                                 };
                                 refund?: {
                                     amount: string;
+                                    connector?: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     currency: string;
@@ -815,6 +832,7 @@ export interface paths {
                                     intentId: string;
                                     /** @enum {string} */
                                     object: "refund";
+                                    providerAccount?: string;
                                     reason: string | null;
                                     recorded?: boolean;
                                     recordedOutside?: {
@@ -838,6 +856,7 @@ export interface paths {
                                 payout: {
                                     amount: string;
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     currency: string;
@@ -852,6 +871,7 @@ export interface paths {
                                     method: "manual" | "scheduled";
                                     /** @enum {string} */
                                     object: "payout";
+                                    providerAccount: string;
                                     status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                     /** Format: date-time */
                                     updatedAt: string;
@@ -975,6 +995,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -986,6 +1007,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -1075,6 +1097,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -1086,6 +1109,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -1173,6 +1197,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -1184,6 +1209,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -1278,6 +1304,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -1289,6 +1316,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -1381,6 +1409,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: string;
+                            connector?: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -1389,6 +1418,7 @@ export interface paths {
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
+                            providerAccount?: string;
                             reason: string | null;
                             recorded?: boolean;
                             recordedOutside?: {
@@ -1406,6 +1436,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: string;
+                            connector?: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -1414,6 +1445,7 @@ export interface paths {
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
+                            providerAccount?: string;
                             reason: string | null;
                             recorded?: boolean;
                             recordedOutside?: {
@@ -1522,6 +1554,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -1533,6 +1566,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -1995,6 +2029,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -2006,6 +2041,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -2362,6 +2398,7 @@ export interface paths {
                             data: {
                                 amount: string;
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -2376,6 +2413,7 @@ export interface paths {
                                 method: "manual" | "scheduled";
                                 /** @enum {string} */
                                 object: "payout";
+                                providerAccount: string;
                                 status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -2418,6 +2456,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2432,6 +2471,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -2472,6 +2512,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2486,6 +2527,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -3178,6 +3220,7 @@ export interface paths {
                             data: {
                                 amount: string;
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -3188,6 +3231,7 @@ export interface paths {
                                 object: "topup";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -3227,6 +3271,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -3237,6 +3282,7 @@ export interface paths {
                             object: "topup";
                             phoneNumber: string;
                             provider: string;
+                            providerAccount: string;
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -3277,6 +3323,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -3287,6 +3334,7 @@ export interface paths {
                             object: "topup";
                             phoneNumber: string;
                             provider: string;
+                            providerAccount: string;
                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;

@@ -9,6 +9,20 @@ export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..'
 /** Any constant: the advisory lock that serialises concurrent migrators on one PostgreSQL. */
 const MIGRATION_LOCK = 72_616_471;
 
+/**
+ * The database was migrated by a newer version than this process: it is refused rather than run
+ * against columns it does not know (migration 0074 moved the provider requests' columns, which an
+ * older process would write). Rolling back a version means restoring the database of that version.
+ */
+export class SchemaAheadError extends Error {
+  constructor(readonly unknown: readonly string[]) {
+    super(
+      `The database was migrated by a newer version of Caisse (${unknown.join(', ')}): this version cannot run on it; start the newer version, or restore a backup made before it`,
+    );
+    this.name = 'SchemaAheadError';
+  }
+}
+
 export interface Migration {
   name: string;
   sql: string;
@@ -26,7 +40,8 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * advisory lock: several processes starting together against one PostgreSQL apply each file once.
  * Nothing outlives a transaction (no session lock), so this also holds behind a pooler in
  * transaction mode (PgBouncer), where consecutive statements outside a transaction may run on
- * different server connections. Returns the names applied by this call.
+ * different server connections. Returns the names applied by this call. Throws SchemaAheadError,
+ * applying nothing, when the database holds a migration this version does not have.
  */
 export async function migrate(db: Db, migrations = readMigrations()): Promise<string[]> {
   const lock = sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
@@ -38,6 +53,9 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
     )`.execute(tx);
     const done = await sql<{ name: string }>`select name from schema_migrations`.execute(tx);
     const applied = new Set(done.rows.map((r) => r.name));
+    const known = new Set(migrations.map((m) => m.name));
+    const unknown = [...applied].filter((name) => !known.has(name)).sort();
+    if (unknown.length > 0) throw new SchemaAheadError(unknown);
     return migrations.filter((m) => !applied.has(m.name));
   });
   const ran: string[] = [];

@@ -331,6 +331,7 @@ export interface paths {
                             topups: {
                                 amount: string;
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -341,6 +342,7 @@ export interface paths {
                                 object: "topup";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -396,6 +398,7 @@ export interface paths {
                                 data: {
                                     attempt?: {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -407,6 +410,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -415,6 +419,7 @@ export interface paths {
                                         amountRefunded: string;
                                         attempts: number | {
                                             completedAt: string | null;
+                                            connector: string;
                                             /** Format: date-time */
                                             createdAt: string;
                                             failureCode: string | null;
@@ -426,6 +431,7 @@ export interface paths {
                                             object: "payment_attempt";
                                             phoneNumber: string;
                                             provider: string;
+                                            providerAccount: string;
                                             providerReference: string | null;
                                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                                         }[];
@@ -476,6 +482,7 @@ export interface paths {
                                     };
                                     refund?: {
                                         amount: string;
+                                        connector?: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -484,6 +491,7 @@ export interface paths {
                                         intentId: string;
                                         /** @enum {string} */
                                         object: "refund";
+                                        providerAccount?: string;
                                         reason: string | null;
                                         recorded?: boolean;
                                         recordedOutside?: {
@@ -507,6 +515,7 @@ export interface paths {
                                     payout: {
                                         amount: string;
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -521,6 +530,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
+                                        providerAccount: string;
                                         status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
@@ -613,6 +623,7 @@ export interface paths {
                                 data: {
                                     attempt?: {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -624,6 +635,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -632,6 +644,7 @@ export interface paths {
                                         amountRefunded: string;
                                         attempts: number | {
                                             completedAt: string | null;
+                                            connector: string;
                                             /** Format: date-time */
                                             createdAt: string;
                                             failureCode: string | null;
@@ -643,6 +656,7 @@ export interface paths {
                                             object: "payment_attempt";
                                             phoneNumber: string;
                                             provider: string;
+                                            providerAccount: string;
                                             providerReference: string | null;
                                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                                         }[];
@@ -693,6 +707,7 @@ export interface paths {
                                     };
                                     refund?: {
                                         amount: string;
+                                        connector?: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -701,6 +716,7 @@ export interface paths {
                                         intentId: string;
                                         /** @enum {string} */
                                         object: "refund";
+                                        providerAccount?: string;
                                         reason: string | null;
                                         recorded?: boolean;
                                         recordedOutside?: {
@@ -724,6 +740,7 @@ export interface paths {
                                     payout: {
                                         amount: string;
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -738,6 +755,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
+                                        providerAccount: string;
                                         status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
@@ -1488,6 +1506,7 @@ export interface paths {
                                     amountRefunded: string;
                                     attempts: number | {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -1499,6 +1518,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     }[];
@@ -1641,6 +1661,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -1652,6 +1673,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -1871,6 +1893,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -1882,6 +1905,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -2045,6 +2069,7 @@ export interface paths {
                                 data: {
                                     attempt?: {
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         failureCode: string | null;
@@ -2056,6 +2081,7 @@ export interface paths {
                                         object: "payment_attempt";
                                         phoneNumber: string;
                                         provider: string;
+                                        providerAccount: string;
                                         providerReference: string | null;
                                         status: "PENDING" | "SUCCEEDED" | "FAILED";
                                     };
@@ -2064,6 +2090,7 @@ export interface paths {
                                         amountRefunded: string;
                                         attempts: number | {
                                             completedAt: string | null;
+                                            connector: string;
                                             /** Format: date-time */
                                             createdAt: string;
                                             failureCode: string | null;
@@ -2075,6 +2102,7 @@ export interface paths {
                                             object: "payment_attempt";
                                             phoneNumber: string;
                                             provider: string;
+                                            providerAccount: string;
                                             providerReference: string | null;
                                             status: "PENDING" | "SUCCEEDED" | "FAILED";
                                         }[];
@@ -2125,6 +2153,7 @@ export interface paths {
                                     };
                                     refund?: {
                                         amount: string;
+                                        connector?: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -2133,6 +2162,7 @@ export interface paths {
                                         intentId: string;
                                         /** @enum {string} */
                                         object: "refund";
+                                        providerAccount?: string;
                                         reason: string | null;
                                         recorded?: boolean;
                                         recordedOutside?: {
@@ -2156,6 +2186,7 @@ export interface paths {
                                     payout: {
                                         amount: string;
                                         completedAt: string | null;
+                                        connector: string;
                                         /** Format: date-time */
                                         createdAt: string;
                                         currency: string;
@@ -2170,6 +2201,7 @@ export interface paths {
                                         method: "manual" | "scheduled";
                                         /** @enum {string} */
                                         object: "payout";
+                                        providerAccount: string;
                                         status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                         /** Format: date-time */
                                         updatedAt: string;
@@ -2189,6 +2221,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -2200,6 +2233,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -2251,6 +2285,7 @@ export interface paths {
                             refundRecordable: boolean;
                             refunds: {
                                 amount: string;
+                                connector?: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -2259,6 +2294,7 @@ export interface paths {
                                 intentId: string;
                                 /** @enum {string} */
                                 object: "refund";
+                                providerAccount?: string;
                                 reason: string | null;
                                 recorded?: boolean;
                                 recordedOutside?: {
@@ -2315,6 +2351,7 @@ export interface paths {
                             amountRefunded: string;
                             attempts: number | {
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 failureCode: string | null;
@@ -2326,6 +2363,7 @@ export interface paths {
                                 object: "payment_attempt";
                                 phoneNumber: string;
                                 provider: string;
+                                providerAccount: string;
                                 providerReference: string | null;
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
@@ -2482,6 +2520,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: string;
+                            connector?: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2490,6 +2529,7 @@ export interface paths {
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
+                            providerAccount?: string;
                             reason: string | null;
                             recorded?: boolean;
                             recordedOutside?: {
@@ -2507,6 +2547,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: string;
+                            connector?: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2515,6 +2556,7 @@ export interface paths {
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
+                            providerAccount?: string;
                             reason: string | null;
                             recorded?: boolean;
                             recordedOutside?: {
@@ -2662,6 +2704,7 @@ export interface paths {
                             data: {
                                 amount: string;
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -2676,6 +2719,7 @@ export interface paths {
                                 method: "manual" | "scheduled";
                                 /** @enum {string} */
                                 object: "payout";
+                                providerAccount: string;
                                 status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -2720,6 +2764,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2734,6 +2779,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -2775,6 +2821,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2789,6 +2836,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -2892,6 +2940,7 @@ export interface paths {
                                 amountRefunded: string;
                                 attempts: number | {
                                     completedAt: string | null;
+                                    connector: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                     failureCode: string | null;
@@ -2903,6 +2952,7 @@ export interface paths {
                                     object: "payment_attempt";
                                     phoneNumber: string;
                                     provider: string;
+                                    providerAccount: string;
                                     providerReference: string | null;
                                     status: "PENDING" | "SUCCEEDED" | "FAILED";
                                 }[];
@@ -6735,6 +6785,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -6749,6 +6800,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -6797,6 +6849,7 @@ export interface paths {
                         "application/json": {
                             amount: string;
                             completedAt: string | null;
+                            connector: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -6811,6 +6864,7 @@ export interface paths {
                             method: "manual" | "scheduled";
                             /** @enum {string} */
                             object: "payout";
+                            providerAccount: string;
                             status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                             /** Format: date-time */
                             updatedAt: string;
@@ -6850,6 +6904,7 @@ export interface paths {
                             data: {
                                 amount: string;
                                 completedAt: string | null;
+                                connector: string;
                                 /** Format: date-time */
                                 createdAt: string;
                                 currency: string;
@@ -6865,6 +6920,7 @@ export interface paths {
                                 method: "manual" | "scheduled";
                                 /** @enum {string} */
                                 object: "payout";
+                                providerAccount: string;
                                 status: "REVIEW" | "PENDING" | "PAID" | "FAILED";
                                 thresholdSetBy: string | null;
                                 /** Format: date-time */

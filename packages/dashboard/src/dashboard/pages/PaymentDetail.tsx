@@ -254,6 +254,7 @@ function Attempts({ attempts, providerName }: { attempts: PaymentAttempt[]; prov
               <th scope="col">{t('payment.method')}</th>
               <th scope="col">{t('payment.phoneNumber')}</th>
               <th scope="col">{t('payment.providerReference')}</th>
+              <th scope="col">{t('payment.connector')}</th>
               <th scope="col">{t('deliveries.status')}</th>
               <th scope="col">{t('payment.created')}</th>
             </tr>
@@ -266,6 +267,9 @@ function Attempts({ attempts, providerName }: { attempts: PaymentAttempt[]; prov
                 <td className="mono">{a.phoneNumber ?? '—'}</td>
                 <td className="mono">{a.providerReference ?? '—'}</td>
                 <td>
+                  <ConnectorCell connector={a.connector} account={a.providerAccount} />
+                </td>
+                <td>
                   <Badge value={a.status} /> {a.failureCode ? <code>{a.failureCode}</code> : null}
                 </td>
                 <td>{dateTime(a.createdAt)}</td>
@@ -275,6 +279,16 @@ function Attempts({ attempts, providerName }: { attempts: PaymentAttempt[]; prov
         </table>
       </TableWrap>
     </section>
+  );
+}
+
+/** How Caisse reached the provider (contract section 15): the connector and its account, or a dash (a wallet refund). */
+function ConnectorCell({ connector, account }: { connector: string | undefined; account: string | undefined }) {
+  if (connector === undefined) return <>—</>;
+  return (
+    <>
+      <code>{connector}</code> <span className="mono">{account ?? ''}</span>
+    </>
   );
 }
 
@@ -294,6 +308,7 @@ function Refunds({ refunds }: { refunds: Refund[] }) {
               </th>
               <th scope="col">{t('deliveries.status')}</th>
               <th scope="col">{t('payment.refundReason')}</th>
+              <th scope="col">{t('payment.connector')}</th>
               <th scope="col">{t('payment.created')}</th>
             </tr>
           </thead>
@@ -313,6 +328,9 @@ function Refunds({ refunds }: { refunds: Refund[] }) {
                   )}
                 </td>
                 <td>{r.reason === 'late_payment' ? t('payment.latePayment') : (r.reason ?? '—')}</td>
+                <td>
+                  <ConnectorCell connector={r.connector} account={r.providerAccount} />
+                </td>
                 <td>{dateTime(r.createdAt)}</td>
               </tr>
             ))}

@@ -1,6 +1,5 @@
 import { type ColumnType, type Generated, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
-import { providerRequestStatements } from '../../platform/polling.ts';
 import { fieldsOf, prepare, prepareByFields } from '../../platform/prepared.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
@@ -12,6 +11,10 @@ export interface PaymentAttemptsTable {
   mode: KeyMode;
   intent_id: string;
   provider: string;
+  /** How Caisse reaches the provider (today the provider's own API: the same name). */
+  connector: string;
+  /** The provider account (`pac_…`) the request was made with. */
+  provider_account: string;
   phone_number: string;
   amount_minor: bigint;
   currency: string;
@@ -30,9 +33,6 @@ export interface PaymentAttemptsTable {
   payer_name: ColumnType<string | null, string | null | undefined, string | null>;
   approval_expires_at: Date;
   late: Generated<boolean>;
-  submitted_at: Date | null;
-  next_poll_at: Date;
-  polls: Generated<number>;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
@@ -70,7 +70,10 @@ const updateLockedAttempt = prepareByFields(
 
 /** Payment attempts by mobile money (docs/spec/mobile-money-payments.md): the charges module's own table. */
 export const attemptsRepository = {
-  ...providerRequestStatements<AttemptRow>('payment_attempts'),
+  /** The row of a provider request by our reference, for the lifecycle. */
+  async byReference(db: Executor, reference: string): Promise<AttemptRow | undefined> {
+    return db.selectFrom('payment_attempts').selectAll().where('reference', '=', reference).executeTakeFirst();
+  },
 
   async insert(db: Executor, row: Insertable<PaymentAttemptsTable>): Promise<AttemptRow> {
     return db.insertInto('payment_attempts').values(row).returningAll().executeTakeFirstOrThrow();

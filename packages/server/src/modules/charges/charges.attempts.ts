@@ -16,21 +16,17 @@ import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
 import {
   type ConnectorSource,
-  createProviderLifecycle,
   type Decision,
   assertProviderTakes,
   describeProvider,
-  FIRST_POLL_DELAY_MS,
   newReference,
-  PAGE_LOST_REASON,
-  paymentRequestOf,
   type ProviderName,
   servesNumber,
-  storeOf,
 } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type DirectPayment, type DirectPayments, type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
+import { createProviderLifecycle, requestStore, PAGE_LOST_REASON, paymentRequestOf } from '../lifecycle/index.ts';
 import { type AttemptRow, attemptsRepository as repo } from './charges.attempts.repository.ts';
 import type { MobileRefunds } from './charges.refunds.ts';
 import type { MobileRefundRow } from './charges.refunds.repository.ts';
@@ -97,6 +93,8 @@ export function attemptView(row: AttemptRow): PaymentAttempt {
     id: row.id,
     object: 'payment_attempt',
     provider: row.provider,
+    connector: row.connector,
+    providerAccount: row.provider_account,
     phoneNumber: maskPhone(row.phone_number),
     status: row.status,
     failureCode: row.failure_code,
@@ -325,12 +323,14 @@ export function createAttemptsService(
 
   const lifecycle = createProviderLifecycle<AttemptRow>({
     what: 'payment attempt',
+    request_kind: 'attempt',
     kind: 'collection',
+    requests: requestStore(db),
     connectors,
     clock,
     logger: log,
     giveUpAfterMs: ATTEMPT_TIMEOUT_MS,
-    store: storeOf(db, repo),
+    store: { load: (id) => repo.find(db, id), loadByReference: (reference) => repo.byReference(db, reference) },
     request: (row) => ({
       // The payer sees the merchant's short name: MTN's prompt, Orange's page (payerName).
       ...paymentRequestOf(row, { payerMessage: row.payer_name ?? `Payment ${row.intent_id}`, payeeNote: row.id }),
@@ -370,7 +370,8 @@ export function createAttemptsService(
       const { provider } = body.paymentMethod;
       const description = describeProvider(provider);
       if (!description) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
-      if (!lifecycle.connectorFor(merchant.mode, provider)) {
+      const account = lifecycle.accountFor(merchant.mode, provider);
+      if (!lifecycle.connectorFor(merchant.mode, provider) || account === undefined) {
         throw new ApiError('provider_unavailable', `${provider} is not configured for ${merchant.mode} mode on this server`, {
           param: 'paymentMethod.provider',
         });
@@ -424,12 +425,14 @@ export function createAttemptsService(
         if (earlier.length >= MAX_PAYMENT_ATTEMPTS)
           throw new ApiError('intent_state_invalid', `This intent had its ${MAX_PAYMENT_ATTEMPTS} attempts`, { extra: { intentStatus: intent.status } });
         const now = clock.now();
-        const row = await repo.insert(tx, {
+        const fresh = {
           id: ids('attempt'),
           merchant_id: scope.merchantId,
           mode: scope.mode,
           intent_id: intent.id,
           provider,
+          connector: provider,
+          provider_account: account,
           phone_number: phoneNumber,
           amount_minor: intent.amount_minor,
           currency: intent.currency,
@@ -446,12 +449,13 @@ export function createAttemptsService(
           return_url: intent.return_url ?? `${emailLinkBase(deps.config)}/checkout/${encodeURIComponent(sessionToken)}`,
           payer_name: (await collaborators.payerName?.(scope.merchantId, tx)) ?? null,
           approval_expires_at: new Date(now.getTime() + APPROVAL_WINDOW_MS),
-          submitted_at: null,
-          next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
           created_at: now,
           updated_at: now,
           completed_at: null,
-        });
+        } as const;
+        // The request first: the attempt points to it.
+        await lifecycle.open(tx, fresh);
+        const row = await repo.insert(tx, fresh);
         const processing = await intents.transition(tx, intent, 'PROCESSING', {
           apiVersion: merchant.pinnedVersion,
           patch: { direct_payment: true },

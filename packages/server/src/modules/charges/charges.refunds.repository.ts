@@ -1,6 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
-import { providerRequestStatements } from '../../platform/polling.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import type { AttemptStatus } from './charges.attempts.repository.ts';
 
@@ -11,6 +10,10 @@ export interface MobileMoneyRefundsTable {
   intent_id: string;
   attempt_id: string;
   provider: string;
+  /** How Caisse reaches the provider (today the provider's own API: the same name). */
+  connector: string;
+  /** The provider account (`pac_…`) the request was made with. */
+  provider_account: string;
   phone_number: string;
   amount_minor: bigint;
   currency: string;
@@ -21,9 +24,6 @@ export interface MobileMoneyRefundsTable {
   status: AttemptStatus;
   failure_reason: string | null;
   provider_transaction_id: string | null;
-  submitted_at: Date | null;
-  next_poll_at: Date;
-  polls: number;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
@@ -39,7 +39,15 @@ export type MobileRefundRow = Selectable<MobileMoneyRefundsTable>;
 
 /** Refunds of direct mobile-money payments (migration 0044): provider requests, polled like payouts. */
 export const mobileRefundsRepository = {
-  ...providerRequestStatements<MobileRefundRow>('mobile_money_refunds'),
+  /** The row of a provider request (its id is the request's), for the lifecycle. */
+  async byId(db: Executor, id: string): Promise<MobileRefundRow | undefined> {
+    return db.selectFrom('mobile_money_refunds').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** The row of a provider request by our reference, for the lifecycle. */
+  async byReference(db: Executor, reference: string): Promise<MobileRefundRow | undefined> {
+    return db.selectFrom('mobile_money_refunds').selectAll().where('reference', '=', reference).executeTakeFirst();
+  },
 
   async insert(tx: Tx, row: Insertable<MobileMoneyRefundsTable>): Promise<MobileRefundRow> {
     return tx.insertInto('mobile_money_refunds').values(row).returningAll().executeTakeFirstOrThrow();

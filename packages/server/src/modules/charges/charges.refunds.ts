@@ -7,19 +7,10 @@ import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempo
 import { type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
-import {
-  type ConnectorSource,
-  createProviderLifecycle,
-  type Decision,
-  describeProvider,
-  FIRST_POLL_DELAY_MS,
-  fitMessage,
-  newReference,
-  paymentRequestOf,
-  storeOf,
-} from '../connectors/index.ts';
+import { type ConnectorSource, type Decision, describeProvider, fitMessage, newReference } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type IntentsService, type Refund, statusAfterRefund } from '../intents/index.ts';
+import { createProviderLifecycle, requestStore, paymentRequestOf } from '../lifecycle/index.ts';
 import { type AttemptRow, attemptsRepository as attempts } from './charges.attempts.repository.ts';
 import { type MobileRefundRow, mobileRefundsRepository as repo } from './charges.refunds.repository.ts';
 import type { RefundBody } from './charges.schema.ts';
@@ -41,6 +32,8 @@ export function mobileRefundView(row: MobileRefundRow): Refund {
     intentId: row.intent_id,
     status: row.status,
     reason: row.reason,
+    connector: row.connector,
+    providerAccount: row.provider_account,
     createdAt: row.created_at.toISOString(),
     failureCode: row.failure_reason?.toLowerCase() ?? null,
   };
@@ -126,11 +119,13 @@ export function createMobileRefunds(
 
   const lifecycle = createProviderLifecycle<MobileRefundRow>({
     what: 'refund',
+    request_kind: 'refund',
     kind: 'disbursement',
+    requests: requestStore(db),
     connectors,
     clock,
     logger: log,
-    store: storeOf(db, repo),
+    store: { load: (id) => repo.byId(db, id), loadByReference: (reference) => repo.byReference(db, reference) },
     request: (row) => {
       const rules = describeProvider(row.provider)?.messages;
       const text = row.late ? `Return of a late payment for ${row.intent_id}` : `Refund of ${row.intent_id}`;
@@ -159,6 +154,9 @@ export function createMobileRefunds(
       intent_id: attempt.intent_id,
       attempt_id: attempt.id,
       provider: attempt.provider,
+      // Back through the payment's own connector and account (contract section 15).
+      connector: attempt.connector,
+      provider_account: attempt.provider_account,
       phone_number: attempt.phone_number,
       amount_minor: r.amount,
       currency: attempt.currency,
@@ -169,13 +167,16 @@ export function createMobileRefunds(
       status: 'PENDING' as const,
       failure_reason: null,
       provider_transaction_id: null,
-      submitted_at: null,
-      next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
-      polls: 0,
       created_at: now,
       updated_at: now,
       completed_at: null,
     };
+  }
+
+  /** A new refund and its request (first: the refund points to it), in the caller's transaction. */
+  async function insertRefund(tx: Tx, row: ReturnType<typeof newRow>): Promise<MobileRefundRow> {
+    await lifecycle.open(tx, row);
+    return repo.insert(tx, row);
   }
 
   /**
@@ -187,7 +188,7 @@ export function createMobileRefunds(
     const name = description?.displayName ?? paid.provider;
     if (!description?.capabilities.refund)
       throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
-    const connector = lifecycle.connectorFor(scope.mode, paid.provider);
+    const connector = lifecycle.connectorOf(paid);
     if (!connector) throw new ApiError('provider_unavailable', `${paid.provider} is not configured for ${scope.mode} mode on this server`);
     // The provider can, this account cannot (an MTN account without a disbursement key).
     const lacking = connector.lacks?.refund;
@@ -235,7 +236,7 @@ export function createMobileRefunds(
           refundedBefore: minorUnits(held),
           refund: minorUnits(amount),
         });
-        const inserted = await repo.insert(tx, newRow(scope, paid, { amount, feeReturned: feeBack, reason: body.reason ?? null, late: false }));
+        const inserted = await insertRefund(tx, newRow(scope, paid, { amount, feeReturned: feeBack, reason: body.reason ?? null, late: false }));
         await balances.holdForRefund(tx, scope, { refundId: inserted.id, intentId, currency, amount, feeReturned: feeBack });
         await answer?.record(tx, 202, mobileRefundView(inserted));
         return inserted;
@@ -251,7 +252,7 @@ export function createMobileRefunds(
      */
     async returnLatePayment(tx: Tx, attempt: AttemptRow): Promise<MobileRefundRow> {
       const scope: Scope = { merchantId: attempt.merchant_id, mode: attempt.mode };
-      const row = await repo.insert(tx, newRow(scope, attempt, { amount: attempt.amount_minor, feeReturned: 0n, reason: LATE_PAYMENT_REASON, late: true }));
+      const row = await insertRefund(tx, newRow(scope, attempt, { amount: attempt.amount_minor, feeReturned: 0n, reason: LATE_PAYMENT_REASON, late: true }));
       await balances.holdLatePayment(tx, scope, {
         refundId: row.id,
         attemptId: attempt.id,

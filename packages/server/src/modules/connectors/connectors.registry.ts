@@ -5,6 +5,7 @@ import type { Connector, ConnectorDeps } from './connectors.types.ts';
 import type { ProviderDescription } from './connectors.description.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
+import { envAccountId, sandboxAccountId } from './connectors.accounts.ts';
 import { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 import { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
 import { WAVE_CONNECTOR } from './wave/index.ts';
@@ -83,23 +84,38 @@ export interface ConnectorRegistry {
   get(provider: string): Connector | undefined;
   /** The providers that have a connector here. */
   providers(): ProviderName[];
+  /** The provider account (`pac_…`) this registry's connector of a provider calls with (connectors.accounts.ts). */
+  account(provider: string): string | undefined;
   /** Each provider's recent outcomes (absent: not watched, every provider counts as available). */
   health?: ProviderHealth;
   close(): Promise<void>;
 }
 
-/** With `health`, every call of every connector reports its outcome to it. */
-export function createConnectorRegistry(settings: ConnectorSettings, deps: ConnectorDeps, health?: ProviderHealth): ConnectorRegistry {
+/**
+ * With `health`, every call of every connector reports its outcome to it. `accounts`: whose
+ * accounts these settings are: the environment's (an id derived from them) or the sandbox's.
+ */
+export function createConnectorRegistry(
+  settings: ConnectorSettings,
+  deps: ConnectorDeps,
+  health?: ProviderHealth,
+  accounts: 'env' | 'sandbox' = 'env',
+): ConnectorRegistry {
   const connectors = new Map<ProviderName, Connector>();
+  const accountIds = new Map<ProviderName, string>();
   for (const definition of CONNECTORS) {
-    const own = settings[definition.description.name];
+    const { name } = definition.description;
+    const own = settings[name];
     if (own === undefined) continue;
+    // A connector's settings are always an object of its description's fields (connectors.settings.ts, its sandbox mount).
+    accountIds.set(name, accounts === 'sandbox' ? sandboxAccountId(name) : envAccountId(definition.description, own as object));
     const connector = definition.create(own, deps);
-    connectors.set(definition.description.name, health ? watched(connector, health) : connector);
+    connectors.set(name, health ? watched(connector, health) : connector);
   }
   return {
     get: (provider) => connectors.get(provider),
     providers: () => [...connectors.keys()],
+    account: (provider) => accountIds.get(provider),
     ...(health ? { health } : {}),
     close: async () => {
       await Promise.all([...connectors.values()].map((c) => c.close()));
@@ -203,6 +219,7 @@ export function createModeConnectors(
       : sandboxSettings(sandboxUrl, { callbacksUrl: opts.sandboxCallbacksUrl ?? target.callbacksUrl, env: config.providerEnv, mode: config.mode }),
     deps,
     createProviderHealth(deps.clock, rules),
+    'sandbox',
   );
   return {
     forMode: (mode) => (mode === 'live' ? live : test),

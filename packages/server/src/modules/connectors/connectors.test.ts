@@ -99,6 +99,20 @@ describe('the registry', () => {
     expect(registry.providers()).toEqual(['orange_money', 'wave']);
     expect(registry.get('wave')?.provider).toBe('wave');
     await registry.close();
+    // Each set of variables is an account of its own, named after its settings, never its secrets.
+    const id = registry.account('wave') as string;
+    expect(id).toMatch(/^pac_env_wave_[0-9a-f]{12}$/);
+    const accountOf = async (env: Record<string, string>, provider: string, accounts: 'env' | 'sandbox' = 'env') => {
+      const other = createConnectorRegistry(connectorSettings(loadConfig({ ...base, ...env })), deps, undefined, accounts);
+      await other.close();
+      return other.account(provider);
+    };
+    expect(await accountOf({ ...wave, CAISSE_WAVE_TIMEOUT_MS: '5000' }, 'wave')).toBe(id);
+    expect(await accountOf({ ...wave, CAISSE_WAVE_API_KEY: 'wave_sn_prod_key2', CAISSE_WAVE_TIMEOUT_MS: '5000' }, 'wave')).not.toBe(id);
+    expect(await accountOf({ ...wave, CAISSE_WAVE_TIMEOUT_MS: '6000' }, 'wave')).not.toBe(id);
+    expect(registry.account('mtn_momo')).toBeUndefined();
+    // Test mode's registry is the sandbox's implicit accounts.
+    expect(await accountOf(wave, 'wave', 'sandbox')).toBe('pac_sandbox_wave');
     expect(connectorSettings(loadConfig({ ...base, CAISSE_ORANGE_BASE_URL: '', CAISSE_WAVE_TIMEOUT_MS: '' }))).toEqual({});
   });
 

@@ -18,26 +18,8 @@ export type {
   SubmitResult,
 } from './connectors.types.ts';
 export { isReference, newReference } from './connectors.references.ts';
-export {
-  type CallbackRouter,
-  createCallbackRouter,
-  createProviderLifecycle,
-  FIRST_POLL_DELAY_MS,
-  type LifecycleSpec,
-  PAGE_LOST_REASON,
-  pageLostAfterMs,
-  POLL_LEASE_MS,
-  type ProviderLifecycle,
-  type ProviderRequestRow,
-  type ProviderRequestRepository,
-  type ProviderRequestStore,
-  paymentRequestOf,
-  storeOf,
-  SUBMIT_MARGIN_MS,
-} from './connectors.lifecycle.ts';
-export { default as connectorsRoutes } from './connectors.routes.ts';
-export { startLifecyclePoller } from './connectors.poller.ts';
 export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
+export { envAccountId, legacyEnvAccountId, sameAccount, sandboxAccountId } from './connectors.accounts.ts';
 export {
   type ConnectorRegistry,
   type ConnectorSource,
@@ -79,7 +61,7 @@ export {
 export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
 export { testNumbers } from './connectors.testnumbers.ts';
 export { formatProvidersReport, parseProviderHealth, providersReport } from './connectors.report.ts';
-export type { KnownRequest } from './connectors.types.ts';
+export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
 /** Each connector's one object, for the harnesses that drive its sandbox (`sandbox.of(…)`). */
 export { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 export { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';

@@ -25,13 +25,22 @@ export const PAYMENTS_CSV_COLUMNS = [
   'method',
   'provider',
   'connector',
+  'provider_account',
   'payer',
   'provider_reference',
   // The part of amount_refunded recorded as paid back outside Caisse (no money moved here).
   'amount_refunded_outside',
 ] as const;
 
-type Attempt = { status: string; late?: boolean; provider: string; phoneNumber: string; providerReference: string | null; connector?: string };
+type Attempt = {
+  status: string;
+  late?: boolean;
+  provider: string;
+  phoneNumber: string;
+  providerReference: string | null;
+  connector: string;
+  providerAccount: string;
+};
 
 /**
  * How an intent was paid (or, unpaid, last tried): its successful provider attempt, else the
@@ -91,9 +100,9 @@ export function createDashboardExports(services: {
     /**
      * GET …/payments.csv: every payment the list's filters select, newest first as the list, as
      * RFC 4180 CSV: the list's columns, the metadata as JSON, then the fee, net and refunded
-     * amount, how it was paid (method, provider, connector), the payer's number masked as the
-     * dashboard shows it, the provider's reference, and the part of the refunded amount recorded as
-     * made outside Caisse. Read a page of 100 at a time through the
+     * amount, how it was paid (method, provider, connector and provider account: decision 0066),
+     * the payer's number masked as the dashboard shows it, the provider's reference, and the part of
+     * the refunded amount recorded as made outside Caisse. Read a page of 100 at a time through the
      * intents module and stopped at `createdGte`, so a long period streams. The filters are
      * checked before the first byte (a bad one is a problem+json 400, not a cut file).
      */
@@ -131,8 +140,8 @@ export function createDashboardExports(services: {
               p.amountRefunded,
               method,
               attempt?.provider ?? '',
-              // Today every connector is its provider's; an attempt that names its own is taken as is.
-              attempt?.connector ?? attempt?.provider ?? '',
+              attempt?.connector ?? '',
+              attempt?.providerAccount ?? '',
               textCell(payer),
               textCell(attempt?.providerReference ?? ''),
               formatAmount(outside.get(p.id) ?? 0n, p.currency as Currency),

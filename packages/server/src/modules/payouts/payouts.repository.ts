@@ -1,6 +1,5 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
-import { providerRequestStatements } from '../../platform/polling.ts';
 import type { KeyMode, Scope } from '../../platform/tenancy.ts';
 
 /** REVIEW: held above its currency's threshold until an operator approves (PENDING) or rejects (FAILED) it. */
@@ -16,6 +15,10 @@ export interface PayoutsTable {
   amount_minor: bigint;
   currency: string;
   provider: string;
+  /** How Caisse reaches the provider (today the provider's own API: the same name). */
+  connector: string;
+  /** The provider account (`pac_…`) the request was made with. */
+  provider_account: string;
   phone_number: string;
   description: string | null;
   method: 'manual' | 'scheduled';
@@ -23,9 +26,6 @@ export interface PayoutsTable {
   status: PayoutStatus;
   failure_reason: string | null;
   provider_transaction_id: string | null;
-  submitted_at: Date | null;
-  next_poll_at: Date;
-  polls: Generated<number>;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
@@ -71,7 +71,15 @@ export type PayoutScheduleRow = Selectable<PayoutSchedulesTable>;
 export type PayoutThresholdRow = Selectable<PayoutReviewThresholdsTable>;
 
 export const payoutsRepository = {
-  ...providerRequestStatements<PayoutRow>('payouts'),
+  /** The row of a provider request (its id is the request's), for the lifecycle. */
+  async byId(db: Executor, id: string): Promise<PayoutRow | undefined> {
+    return db.selectFrom('payouts').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** The row of a provider request by our reference, for the lifecycle. */
+  async byReference(db: Executor, reference: string): Promise<PayoutRow | undefined> {
+    return db.selectFrom('payouts').selectAll().where('reference', '=', reference).executeTakeFirst();
+  },
 
   async insert(db: Executor, row: Insertable<PayoutsTable>): Promise<PayoutRow> {
     return db.insertInto('payouts').values(row).returningAll().executeTakeFirstOrThrow();

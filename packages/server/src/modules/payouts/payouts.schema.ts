@@ -42,6 +42,13 @@ export const Payout = Type.Object({
   amount: Type.String(),
   currency: Type.String(),
   destination: Type.Object({ provider: Type.String(), phoneNumber: Type.String() }),
+  connector: Type.String({
+    description: "How Caisse reached the provider (contract section 15): today the operator's own API, the same name as `destination.provider`.",
+  }),
+  providerAccount: Type.String({
+    description:
+      "The provider account (`pac_…`) the request was made with: `pac_sandbox_<connector>` in test mode, `pac_env_<connector>_<hash>` for the environment's settings.",
+  }),
   description: Type.Union([Type.String(), Type.Null()]),
   method: Type.Union([Type.Literal('manual'), Type.Literal('scheduled')], { description: '`manual` (POST /payouts) or `scheduled` (the payout schedule)' }),
   status: Type.Union([Type.Literal('REVIEW'), Type.Literal('PENDING'), Type.Literal('PAID'), Type.Literal('FAILED')], {

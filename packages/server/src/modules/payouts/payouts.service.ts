@@ -12,20 +12,17 @@ import { LATEST_API_VERSION } from '../../platform/versioning.ts';
 import type { BalancesService } from '../balances/index.ts';
 import {
   type ConnectorSource,
-  createProviderLifecycle,
   type Decision,
   describeProvider,
   isAcceptableMessage,
   providerDescriptions,
-  paymentRequestOf,
-  storeOf,
-  FIRST_POLL_DELAY_MS,
   isProviderName,
   newReference,
   assertProviderTakes,
   servesNumber,
 } from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
+import { createProviderLifecycle, requestStore, paymentRequestOf } from '../lifecycle/index.ts';
 import { type PayoutRow, type PayoutScheduleRow, type PayoutThresholdRow, payoutsRepository as repo, REVIEW_REJECTED } from './payouts.repository.ts';
 import { type CreatePayoutBody, type Payout, type PayoutSchedule, type PayoutScheduleBody, WEEK_DAYS } from './payouts.schema.ts';
 
@@ -37,6 +34,8 @@ export function payoutView(row: PayoutRow): Payout {
     amount: formatAmount(row.amount_minor, currency),
     currency,
     destination: { provider: row.provider, phoneNumber: row.phone_number },
+    connector: row.connector,
+    providerAccount: row.provider_account,
     description: row.description,
     method: row.method,
     status: row.status,
@@ -125,6 +124,12 @@ export function createPayoutsService(
   const { balances, connectors, events, pinnedVersions } = collaborators;
   const log = collaborators.logger;
   const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
+  /** The account a new payout goes through (checkDestination found its connector configured). */
+  const accountOf = (mode: KeyMode, provider: string): string => {
+    const account = connectors.forMode(mode).account(provider);
+    if (account === undefined) throw new ApiError('provider_unavailable', `${provider} is not configured for ${mode} mode on this server`);
+    return account;
+  };
 
   /** The destination with its number as E.164 (read in `country` when typed without its country code), or the 400 that refuses it. */
   function checkDestination(
@@ -187,28 +192,30 @@ export function createPayoutsService(
     // Above its mode and currency's threshold, the payout waits for an operator (decision 0041).
     const threshold = await repo.threshold(tx, scope.mode, p.currency);
     const held = threshold !== undefined && p.amount > threshold.amount_minor;
-    return repo.insert(tx, {
+    const fresh = {
       id,
       merchant_id: scope.merchantId,
       mode: scope.mode,
       amount_minor: p.amount,
       currency: p.currency,
       provider: p.provider,
+      connector: p.provider,
+      provider_account: accountOf(scope.mode, p.provider),
       phone_number: p.phoneNumber,
       description: p.description,
       method: p.method,
       reference: newReference(random),
-      status: held ? 'REVIEW' : 'PENDING',
+      status: held ? ('REVIEW' as const) : ('PENDING' as const),
       review_threshold_set_by: held ? threshold.set_by : null,
       failure_reason: null,
       provider_transaction_id: null,
-      submitted_at: null,
-      // The first poll comes after the submit has had its chance.
-      next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
       created_at: now,
       updated_at: now,
       completed_at: null,
-    });
+    };
+    // The request first (the payout points to it); a held payout's is not sent until approved.
+    await lifecycle.open(tx, fresh, { held });
+    return repo.insert(tx, fresh);
   }
 
   /** Moves a PENDING payout to its outcome, once: the ledger, the state and the event commit together. */
@@ -248,11 +255,13 @@ export function createPayoutsService(
   // Money out is never given up while the provider may still pay it: no timeout.
   const lifecycle = createProviderLifecycle<PayoutRow>({
     what: 'payout',
+    request_kind: 'payout',
     kind: 'disbursement',
+    requests: requestStore(db),
     connectors,
     clock,
     logger: log,
-    store: storeOf(db, repo),
+    store: { load: (id) => repo.byId(db, id), loadByReference: (reference) => repo.byReference(db, reference) },
     request: (row) => paymentRequestOf(row, { payerMessage: row.description ?? `Payout ${row.id}`, payeeNote: row.id }),
     settle: async (id, decision) => {
       await settle(id, decision);
@@ -486,7 +495,10 @@ export function createPayoutsService(
         const reviewed = { reviewed_by: actor.operatorId, reviewed_at: now, updated_at: now };
         let updated: PayoutRow;
         if (decision.approve) {
-          updated = await repo.update(tx, id, { ...reviewed, status: 'PENDING', next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS) });
+          // Never sent yet: it goes through the account of today, not that of its creation.
+          const account = accountOf(row.mode, row.provider);
+          updated = await repo.update(tx, id, { ...reviewed, status: 'PENDING', provider_account: account });
+          await lifecycle.release(tx, id, account);
         } else {
           const currency = row.currency as Currency;
           await balances.payoutFailed(tx, scope, { payoutId: row.id, currency, amount: row.amount_minor, reason: REVIEW_REJECTED });

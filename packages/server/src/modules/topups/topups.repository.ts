@@ -1,6 +1,5 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db.ts';
-import { providerRequestStatements } from '../../platform/polling.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type TopupStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
@@ -11,6 +10,10 @@ export interface TopupsTable {
   mode: KeyMode;
   user_id: string;
   provider: string;
+  /** How Caisse reaches the provider (today the provider's own API: the same name). */
+  connector: string;
+  /** The provider account (`pac_…`) the request was made with. */
+  provider_account: string;
   phone_number: string;
   amount_minor: bigint;
   currency: string;
@@ -19,9 +22,6 @@ export interface TopupsTable {
   failure_reason: string | null;
   provider_transaction_id: string | null;
   transfer_id: string | null;
-  submitted_at: Date | null;
-  next_poll_at: Date;
-  polls: import('kysely').Generated<number>;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
@@ -36,7 +36,15 @@ declare module '../../platform/database.ts' {
 export type TopupRow = Selectable<TopupsTable>;
 
 export const topupsRepository = {
-  ...providerRequestStatements<TopupRow>('topups'),
+  /** The row of a provider request (its id is the request's), for the lifecycle. */
+  async byId(db: Executor, id: string): Promise<TopupRow | undefined> {
+    return db.selectFrom('topups').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** The row of a provider request by our reference, for the lifecycle. */
+  async byReference(db: Executor, reference: string): Promise<TopupRow | undefined> {
+    return db.selectFrom('topups').selectAll().where('reference', '=', reference).executeTakeFirst();
+  },
 
   async insert(db: Executor, row: Insertable<TopupsTable>): Promise<TopupRow> {
     return db.insertInto('topups').values(row).returningAll().executeTakeFirstOrThrow();

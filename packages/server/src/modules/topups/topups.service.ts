@@ -10,11 +10,7 @@ import { assertCurrency, type Currency, formatAmount, minorUnits, parseAmount } 
 import type { KeyMode, MerchantContext, UserContext } from '../../platform/tenancy.ts';
 import {
   type ConnectorSource,
-  createProviderLifecycle,
   type Decision,
-  paymentRequestOf,
-  storeOf,
-  FIRST_POLL_DELAY_MS,
   assertProviderTakes,
   describeProvider,
   isProviderName,
@@ -23,6 +19,7 @@ import {
   newReference,
 } from '../connectors/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
+import { createProviderLifecycle, requestStore, paymentRequestOf } from '../lifecycle/index.ts';
 import { type TopupRow, topupsRepository as repo } from './topups.repository.ts';
 import type { CreateTopupBody, Topup } from './topups.schema.ts';
 
@@ -39,6 +36,8 @@ export function topupView(row: TopupRow): Topup {
     amount: formatAmount(row.amount_minor, currency),
     currency,
     provider: row.provider,
+    connector: row.connector,
+    providerAccount: row.provider_account,
     phoneNumber: row.phone_number,
     status: row.status,
     failureReason: row.failure_reason,
@@ -135,12 +134,14 @@ export function createTopupsService(
 
   const lifecycle = createProviderLifecycle<TopupRow>({
     what: 'top-up',
+    request_kind: 'topup',
     kind: 'collection',
+    requests: requestStore(db),
     connectors,
     clock,
     logger: log,
     giveUpAfterMs: TOPUP_TIMEOUT_MS,
-    store: storeOf(db, repo),
+    store: { load: (id) => repo.byId(db, id), loadByReference: (reference) => repo.byReference(db, reference) },
     request: (row) => paymentRequestOf(row, { payerMessage: `Caisse wallet top-up ${row.id}` }),
     settle: async (id, decision) => {
       await settle(id, decision);
@@ -171,7 +172,8 @@ export function createTopupsService(
           { param: 'provider' },
         );
       }
-      if (!lifecycle.connectorFor(merchant.mode, body.provider)) {
+      const account = lifecycle.accountFor(merchant.mode, body.provider);
+      if (!lifecycle.connectorFor(merchant.mode, body.provider) || account === undefined) {
         throw new ApiError('provider_unavailable', `${body.provider} is not configured for ${merchant.mode} mode on this server`, { param: 'provider' });
       }
       assertProviderTakes(description, { phoneNumber, currency, amount }, { phoneNumber: 'phoneNumber' }, lifecycle.connectorFor(merchant.mode, body.provider));
@@ -198,12 +200,14 @@ export function createTopupsService(
             thisMonth: sums.month,
           });
         }
-        const inserted = await repo.insert(tx, {
+        const fresh = {
           id: ids('topup'),
           merchant_id: merchant.merchantId,
           mode: merchant.mode,
           user_id: user.userId,
           provider: body.provider,
+          connector: body.provider,
+          provider_account: account,
           phone_number: phoneNumber,
           amount_minor: amount,
           currency,
@@ -212,13 +216,13 @@ export function createTopupsService(
           failure_reason: null,
           provider_transaction_id: null,
           transfer_id: null,
-          submitted_at: null,
-          // The first poll comes after the submit has had its chance.
-          next_poll_at: new Date(now.getTime() + FIRST_POLL_DELAY_MS),
           created_at: now,
           updated_at: now,
           completed_at: null,
-        });
+        } as const;
+        // The request first: the top-up points to it.
+        await lifecycle.open(tx, fresh);
+        const inserted = await repo.insert(tx, fresh);
         await answer?.record(tx, 202, topupView(inserted));
         return inserted;
       });

@@ -1,32 +1,37 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.ts';
 import { SECOND } from '../../platform/clock.ts';
-import type { Executor } from '../../platform/db.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
-import { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
-import { describeProvider } from './connectors.catalog.ts';
-import { type ConnectorSource, pollBackoffMs } from './connectors.registry.ts';
-import type {
-  CallbackResult,
-  Connector,
-  ConnectorKind,
-  IncomingCallback,
-  KnownRequest,
-  PaymentRequest,
-  ProviderHandle,
-  StatusResult,
-  SubmitResult,
-} from './connectors.types.ts';
+import {
+  type CallbackResult,
+  callbackDecision,
+  type Connector,
+  type ConnectorKind,
+  type ConnectorSource,
+  type Decision,
+  decisionOf,
+  describeProvider,
+  type IncomingCallback,
+  type KnownRequest,
+  type PaymentRequest,
+  pollBackoffMs,
+  type ProviderHandle,
+  sameAccount,
+  type StatusResult,
+  type SubmitResult,
+} from '../connectors/index.ts';
 import { failureLevel } from '../../platform/db-unavailable.ts';
+import { type ProviderRequest, type RequestKind, type RequestStore, requestStore } from './lifecycle.repository.ts';
 
 /**
  * One provider request's lifecycle (docs/architecture.md, "Connectors"), the same for every money
  * movement: a top-up, a payout, a payment attempt, a refund to mobile money. None of them names
  * a provider, and none of them repeats these rules:
  *
- * 1. The owner commits its row with our reference first; `submit` calls the provider after the
- *    commit, outside any transaction.
+ * 1. The owner commits its row and its request (`open`, table provider_requests) with our
+ *    reference first; `submit` calls the provider after the commit, outside any transaction.
  * 2. UNKNOWN (timeout, 5xx, nonsense) is never read as FAILED: the poller asks again.
  * 3. NOT_FOUND means the provider never saw the reference: the same reference is sent again
  *    (it can never make a second payment).
@@ -36,43 +41,24 @@ import { failureLevel } from '../../platform/db-unavailable.ts';
  *    fails with PAGE_LOST once its submit can no longer be running (`pageLostAfterMs`).
  */
 
-/** What every table of provider requests holds (status PENDING until decided). */
+/** What the lifecycle reads of an owner's row (its id is its request's). */
 export interface ProviderRequestRow {
   id: string;
   mode: KeyMode;
   provider: string;
+  /** How Caisse reaches the provider. */
+  connector: string;
+  /** The provider account it was made with (connectors/connectors.accounts.ts): only that account reads it. */
+  provider_account: string;
   reference: string;
-  polls: number;
   created_at: Date;
 }
 
-/** The owner's table, as far as the lifecycle needs it (its repository, bound to its database). */
-export interface ProviderRequestStore<Row extends ProviderRequestRow> {
-  findByReference(reference: string): Promise<Row | undefined>;
-  /** PENDING rows due for a poll, claimed until `leaseUntil` (platform/polling.ts). */
-  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Row[]>;
-  /** The provider accepted the request (first time only). */
-  markSubmitted(id: string, now: Date): Promise<void>;
-  /** When to ask again, if still PENDING. */
-  scheduleNextPoll(id: string, at: Date): Promise<void>;
-}
-
-/** The same, as a repository writes it (each function takes the executor first). */
-export interface ProviderRequestRepository<Row extends ProviderRequestRow> {
-  findByReference(db: Executor, reference: string): Promise<Row | undefined>;
-  claimDue(db: Executor, now: Date, leaseUntil: Date, limit: number): Promise<Row[]>;
-  markSubmitted(db: Executor, id: string, now: Date): Promise<void>;
-  scheduleNextPoll(db: Executor, id: string, at: Date): Promise<void>;
-}
-
-/** A repository bound to its database: the lifecycle's store. */
-export function storeOf<Row extends ProviderRequestRow>(db: Executor, repo: ProviderRequestRepository<Row>): ProviderRequestStore<Row> {
-  return {
-    findByReference: (reference) => repo.findByReference(db, reference),
-    claimDue: (now, leaseUntil, limit) => repo.claimDue(db, now, leaseUntil, limit),
-    markSubmitted: (id, now) => repo.markSubmitted(db, id, now),
-    scheduleNextPoll: (id, at) => repo.scheduleNextPoll(db, id, at),
-  };
+/** Where the lifecycle finds the owner's row of a request. */
+export interface OwnerStore<Row extends ProviderRequestRow> {
+  load(id: string): Promise<Row | undefined>;
+  /** By its reference, in one read (a callback handed to this lifecycle directly). */
+  loadByReference(reference: string): Promise<Row | undefined>;
 }
 
 /** The request most rows make: their own amount, currency and number, under their id and reference. */
@@ -93,8 +79,13 @@ export function paymentRequestOf(
 export interface LifecycleSpec<Row extends ProviderRequestRow> {
   /** For the logs: "top-up", "payout", "payment attempt", "refund". */
   what: string;
+  /** Which of the four: the request's kind in provider_requests. */
+  request_kind: RequestKind;
+  /** Money in (`collection`) or out (`disbursement`): what the connector is asked. */
   kind: ConnectorKind;
-  store: ProviderRequestStore<Row>;
+  /** provider_requests, bound to its database (`requestStore(db)`). */
+  requests: RequestStore;
+  store: OwnerStore<Row>;
   connectors: ConnectorSource;
   clock: Clock;
   logger?: Pick<Logger, 'error' | 'warn'>;
@@ -148,8 +139,20 @@ export function pageLostAfterMs(connector: Pick<Connector, 'submitTimeoutMs'>): 
 
 export interface ProviderLifecycle<Row extends ProviderRequestRow> {
   readonly kind: ConnectorKind;
+  readonly requestKind: RequestKind;
+  /**
+   * Writes the request of a new owner row, in the owner's transaction and before its row (which
+   * points to it). `held`: not to be sent until `release` (a payout waiting for its review).
+   */
+  open(tx: Tx, row: ProviderRequestRow, opts?: { held?: boolean }): Promise<void>;
+  /** A held request goes to the provider, through the account of today. */
+  release(tx: Tx, id: string, account: string): Promise<void>;
   /** The connector of a row's provider in its mode (undefined: not configured). */
   connectorFor(mode: KeyMode, provider: string): Connector | undefined;
+  /** The account a new request of this provider in this mode is made with (undefined: not configured). */
+  accountFor(mode: KeyMode, provider: string): string | undefined;
+  /** The connector of the account a row was made with (undefined: that account is not configured here any more). */
+  connectorOf(row: Pick<Row, 'mode' | 'provider' | 'provider_account'>): Connector | undefined;
   /**
    * Sends the committed row to the provider and acts on a definitive answer. Await it when the
    * answer is needed (a redirect provider's URL); otherwise `start` it.
@@ -157,27 +160,38 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
   submit(row: Row): Promise<SubmitResult>;
   /** `submit` in the background, tracked for `drain`. */
   start(row: Row): void;
-  /** A callback for one of this lifecycle's references: false when the reference is not ours. */
-  callback(provider: string, reference: string, callback: IncomingCallback): Promise<boolean>;
+  /**
+   * A callback for one of this lifecycle's references: false when the reference is not one of its
+   * requests. `request`: the one the router already found by that reference.
+   */
+  callback(provider: string, reference: string, callback: IncomingCallback, request?: ProviderRequest): Promise<boolean>;
   /**
    * A callback the connector of `mode` already verified (providers that sign one webhook URL for
-   * everything, such as Wave): false when its reference is not one of this lifecycle's.
+   * everything, such as Wave): false when its reference is not one of this lifecycle's requests.
    */
-  verified(mode: KeyMode, provider: string, verified: Extract<CallbackResult, { ok: true }>): Promise<boolean>;
-  /** The poller's round: claims due rows and polls them. Returns how many it claimed. */
+  verified(mode: KeyMode, provider: string, verified: Extract<CallbackResult, { ok: true }>, request?: ProviderRequest): Promise<boolean>;
+  /** The poller's round for this kind alone: claims its due requests and polls them. Returns how many it claimed. */
   pollDue(limit?: number): Promise<number>;
+  /** Polls a request the one poller claimed. */
+  pollClaimed(request: ProviderRequest): Promise<void>;
   /** Waits for the provider calls started in the background (shutdown). */
   drain(): Promise<void>;
 }
 
 export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: LifecycleSpec<Row>): ProviderLifecycle<Row> {
-  const { kind, store, clock, connectors } = spec;
+  const { kind, store, clock, connectors, requests } = spec;
   const log = spec.logger;
   const inFlight = new Set<Promise<unknown>>();
   const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
+  const accountFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).account(provider);
+  /** Another account's connector never reads a request: its settings (or credentials) are not those that made it. */
+  const connectorOf = (row: Pick<Row, 'mode' | 'provider' | 'provider_account'>) =>
+    sameAccount(row.provider_account, accountFor(row.mode, row.provider), row.provider) ? connectorFor(row.mode, row.provider) : undefined;
+  /** The row's account is configured no more, though its connector is: nothing can read it, nor say it failed. */
+  const accountGone = (row: Row) => connectorFor(row.mode, row.provider) !== undefined && connectorOf(row) === undefined;
 
   async function submit(row: Row): Promise<SubmitResult> {
-    const connector = connectorFor(row.mode, row.provider);
+    const connector = connectorOf(row);
     if (!connector) return { status: 'UNKNOWN', reason: 'no connector for this provider' };
     const request = spec.request(row);
     const result = spec.send
@@ -189,7 +203,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
       if (spec.remember && (result.providerReference !== undefined || result.redirectUrl !== undefined)) {
         await spec.remember(row, { providerReference: result.providerReference, redirectUrl: result.redirectUrl });
       }
-      await store.markSubmitted(row.id, clock.now());
+      await requests.markSubmitted(row.id, clock.now());
     } else if (result.status === 'FAILED') {
       // An earlier call with this reference may have reached the provider: its status decides.
       const status = await connector.status(kind, row.reference, spec.known?.(row));
@@ -219,8 +233,16 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     return clock.now().getTime() - row.created_at.getTime() >= pageLostAfterMs(connector);
   }
 
-  async function poll(row: Row): Promise<void> {
-    const connector = connectorFor(row.mode, row.provider);
+  const scheduleNextPoll = (request: ProviderRequest) => requests.scheduleNextPoll(request.id, new Date(clock.now().getTime() + pollBackoffMs(request.polls)));
+
+  async function poll(row: Row, request: ProviderRequest): Promise<void> {
+    if (accountGone(row)) {
+      // Money may have moved under that account: the request waits, unread and undecided, until its settings come back.
+      log?.warn({ id: row.id, providerAccount: row.provider_account }, `mobile-money ${spec.what} waits for its provider account`);
+      await scheduleNextPoll(request);
+      return;
+    }
+    const connector = connectorOf(row);
     const result: StatusResult = connector
       ? await connector.status(kind, row.reference, spec.known?.(row))
       : { status: 'UNKNOWN', reason: 'no connector for this provider' };
@@ -232,43 +254,87 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     const decision = decisionOf(result);
     if (decision) return spec.settle(row.id, decision, row);
     if (connector && pageLost(row, connector, result)) return spec.settle(row.id, { status: 'FAILED', reason: PAGE_LOST_REASON }, row);
-    if (spec.giveUpAfterMs !== undefined && clock.now().getTime() - row.created_at.getTime() >= spec.giveUpAfterMs) {
+    if (request.deadline_at !== null && clock.now().getTime() >= request.deadline_at.getTime()) {
       return spec.settle(row.id, { status: 'FAILED', reason: result.status === 'NOT_FOUND' ? 'NOT_SUBMITTED' : 'TIMEOUT' }, row);
     }
     if (result.status === 'NOT_FOUND' && connector) await submit(row);
-    await store.scheduleNextPoll(row.id, new Date(clock.now().getTime() + pollBackoffMs(row.polls)));
+    await scheduleNextPoll(request);
+  }
+
+  /** The owner of this lifecycle's request with this reference (undefined: not one of its requests). */
+  async function ownerOf(reference: string, known?: ProviderRequest): Promise<Row | undefined> {
+    if (!known) return store.loadByReference(reference);
+    if (known.kind !== spec.request_kind || known.reference !== reference) return undefined;
+    return store.load(known.id);
+  }
+
+  async function pollClaimed(request: ProviderRequest): Promise<void> {
+    try {
+      const row = await store.load(request.id);
+      if (!row) {
+        log?.error({ id: request.id, kind: request.kind }, 'provider request without its owner');
+        return;
+      }
+      await poll(row, request);
+    } catch (err) {
+      log?.[failureLevel(err)]({ err, id: request.id }, `mobile-money ${spec.what} poll failed`);
+    }
   }
 
   return {
     kind,
+    requestKind: spec.request_kind,
+    async open(tx, row, opts = {}) {
+      await requests.insert(tx, {
+        id: row.id,
+        kind: spec.request_kind,
+        reference: row.reference,
+        mode: row.mode,
+        connector: row.connector,
+        provider_account: row.provider_account,
+        status: opts.held ? 'HELD' : 'PENDING',
+        submitted_at: null,
+        next_poll_at: new Date(row.created_at.getTime() + FIRST_POLL_DELAY_MS),
+        polls: 0,
+        deadline_at: spec.giveUpAfterMs === undefined ? null : new Date(row.created_at.getTime() + spec.giveUpAfterMs),
+        created_at: row.created_at,
+        updated_at: row.created_at,
+        finished_at: null,
+      });
+    },
+    release: (tx, id, account) => requests.release(tx, id, account, new Date(clock.now().getTime() + FIRST_POLL_DELAY_MS)),
     connectorFor,
+    accountFor,
+    connectorOf,
     submit,
     start,
-    async callback(provider, reference, callback) {
-      const row = await store.findByReference(reference);
+    async callback(provider, reference, callback, known) {
+      const row = await ownerOf(reference, known);
       if (!row) return false;
-      const connector = connectorFor(row.mode, provider);
+      if (row.provider === provider && accountGone(row)) return true;
+      const connector = connectorOf(row);
       if (!connector || row.provider !== provider) return false;
       const decision = await callbackDecision(connector, kind, reference, { ...callback, known: spec.known?.(row) });
       if (decision) await spec.settle(row.id, decision, row);
       return true;
     },
-    async verified(mode, provider, verified) {
+    async verified(mode, provider, verified, known) {
       if (verified.kind !== kind) return false;
-      const row = await store.findByReference(verified.reference);
+      const row = await ownerOf(verified.reference, known);
       if (!row || row.mode !== mode || row.provider !== provider) return false;
+      // Verified by today's account: a request of another account is not read with it.
+      if (connectorOf(row) === undefined) return true;
       const decision = decisionOf(verified.result);
       if (decision) await spec.settle(row.id, decision, row);
       return true;
     },
     async pollDue(limit = 20) {
       const now = clock.now();
-      const claimed = await store.claimDue(now, new Date(now.getTime() + POLL_LEASE_MS), limit);
-      await Promise.all(
-        claimed.map((row) => poll(row).catch((err: unknown) => log?.[failureLevel(err)]({ err, id: row.id }, `mobile-money ${spec.what} poll failed`))),
-      );
+      const claimed = await requests.claimDue(now, new Date(now.getTime() + POLL_LEASE_MS), limit, spec.request_kind);
+      await Promise.all(claimed.map(pollClaimed));
       return claimed.length;
     },
+    pollClaimed,
     async drain() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
@@ -276,26 +342,30 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
 }
 
 /**
- * The providers' callbacks reach the lifecycle whose reference it is (every lifecycle of the
- * callback's kind is asked in turn; references are UUIDs, never shared between tables).
+ * The providers' callbacks and the one poller: a callback's reference is looked up once in
+ * provider_requests, which says whose it is; the poller claims the due requests of every kind and
+ * hands each to its kind's lifecycle.
  */
-export function createCallbackRouter(
-  lifecycles: readonly Pick<ProviderLifecycle<ProviderRequestRow>, 'kind' | 'callback' | 'verified'>[],
-  connectors: ConnectorSource,
+export function createRequestRouter(
+  lifecycles: readonly Pick<ProviderLifecycle<ProviderRequestRow>, 'kind' | 'requestKind' | 'callback' | 'verified' | 'pollClaimed' | 'drain'>[],
+  deps: { db: Executor; clock: Clock; connectors: ConnectorSource; requests?: RequestStore },
 ) {
+  const { clock, connectors } = deps;
+  const requests = deps.requests ?? requestStore(deps.db);
+  const byKind = new Map(lifecycles.map((l) => [l.requestKind, l]));
   return {
-    /** False when no lifecycle knows the reference (the route answers 404). */
+    /** False when no request has this reference, or not of this kind (the route answers 404). */
     async handle(provider: string, kind: ConnectorKind, reference: string, callback: IncomingCallback): Promise<boolean> {
-      for (const lifecycle of lifecycles) {
-        if (lifecycle.kind === kind && (await lifecycle.callback(provider, reference, callback))) return true;
-      }
-      return false;
+      const request = await requests.findByReference(reference);
+      const lifecycle = request && byKind.get(request.kind);
+      if (!request || !lifecycle || lifecycle.kind !== kind) return false;
+      return lifecycle.callback(provider, reference, callback, request);
     },
     /**
      * A webhook sent to one URL for every request (Wave): the URL names no reference and carries
      * no token of ours, so the provider's signature over the raw body authenticates it. Each
      * mode's connector has its own secret: the one that verifies it says which mode it is.
-     * Undefined when no connector verifies it (400), false when no lifecycle knows its reference.
+     * Undefined when no connector verifies it (400), false when no request has its reference.
      */
     async handleSigned(provider: string, callback: IncomingCallback): Promise<boolean | undefined> {
       for (const mode of ['live', 'test'] as const) {
@@ -303,14 +373,25 @@ export function createCallbackRouter(
         if (!connector) continue;
         const verified = await connector.verifyCallback(callback);
         if (!verified.ok) continue;
-        for (const lifecycle of lifecycles) {
-          if (await lifecycle.verified(mode, provider, verified)) return true;
-        }
-        return false;
+        const request = await requests.findByReference(verified.reference);
+        const lifecycle = request && byKind.get(request.kind);
+        if (!request || !lifecycle) return false;
+        return lifecycle.verified(mode, provider, verified, request);
       }
       return undefined;
+    },
+    /** The one poller's round: claims the due requests of every kind. Returns how many it claimed. */
+    async pollDue(limit = 20): Promise<number> {
+      const now = clock.now();
+      const claimed = await requests.claimDue(now, new Date(now.getTime() + POLL_LEASE_MS), limit);
+      await Promise.all(claimed.map((request) => byKind.get(request.kind)?.pollClaimed(request)));
+      return claimed.length;
+    },
+    /** Waits for every lifecycle's provider calls started in the background (shutdown). */
+    async drain(): Promise<void> {
+      await Promise.all(lifecycles.map((l) => l.drain()));
     },
   };
 }
 
-export type CallbackRouter = ReturnType<typeof createCallbackRouter>;
+export type RequestRouter = ReturnType<typeof createRequestRouter>;

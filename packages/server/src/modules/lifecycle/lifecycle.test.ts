@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, MINUTE, SECOND } from '../../platform/clock.ts';
-import type { Connector, ConnectorRegistry, Decision, ProviderRequestRow, StatusResult, SubmitResult } from './index.ts';
-import { createProviderLifecycle, describeProvider, PAGE_LOST_REASON, pageLostAfterMs } from './index.ts';
+import type { Connector, ConnectorRegistry, Decision, StatusResult, SubmitResult } from '../connectors/index.ts';
+import { describeProvider } from '../connectors/index.ts';
+import type { ProviderRequest, ProviderRequestRow, RequestStore } from './index.ts';
+import { createProviderLifecycle, PAGE_LOST_REASON, pageLostAfterMs } from './index.ts';
 
 /** The scripted connector's bound on a submit (a real one's comes from its timeout setting). */
 const SUBMIT_TIMEOUT_MS = 40 * SECOND;
@@ -32,37 +34,70 @@ function setup(
   answers: { submit: SubmitResult[]; status: StatusResult[] },
   giveUpAfterMs?: number,
   withHandles = false,
-  opts: { provider?: string; crashBeforeRemember?: boolean } = {},
+  opts: { provider?: string; crashBeforeRemember?: boolean; account?: { current: string } } = {},
 ) {
+  const account = opts.account ?? { current: 'pac_sandbox_mtn_momo' };
   const provider = opts.provider ?? 'mtn_momo';
   let crash = opts.crashBeforeRemember ?? false;
   const clock = new ManualClock(new Date('2026-11-25T10:00:00Z'));
-  const row: ProviderRequestRow & { status: string; next: Date; handle?: string } = {
+  // The owner's row, with its request's timings beside it (`next`, `polls`).
+  const row: ProviderRequestRow & { status: string; next: Date; polls: number; handle?: string } = {
     id: 'top_1',
     mode: 'test',
     provider,
+    connector: provider,
+    provider_account: account.current,
     reference: 'ref-1',
     polls: 0,
     created_at: clock.now(),
     status: 'PENDING',
     next: clock.now(),
   };
+  const requestOf = (): ProviderRequest => ({
+    id: row.id,
+    kind: 'topup',
+    reference: row.reference,
+    mode: row.mode,
+    connector: row.connector,
+    provider_account: row.provider_account,
+    status: row.status === 'PENDING' ? 'PENDING' : row.status === 'SUCCESSFUL' ? 'SUCCEEDED' : 'FAILED',
+    submitted_at: null,
+    next_poll_at: row.next,
+    polls: row.polls,
+    deadline_at: giveUpAfterMs === undefined ? null : new Date(row.created_at.getTime() + giveUpAfterMs),
+    created_at: row.created_at,
+    updated_at: row.created_at,
+    finished_at: null,
+  });
+  const requests: RequestStore = {
+    insert: async () => {},
+    release: async () => {},
+    findByReference: async (r) => (r === row.reference ? requestOf() : undefined),
+    claimDue: async (now) => (row.status === 'PENDING' && row.next <= now ? (row.polls++, [requestOf()]) : []),
+    markSubmitted: async () => {},
+    scheduleNextPoll: async (_id, at) => {
+      row.next = at;
+    },
+  };
   const decisions: Decision[] = [];
   const { connector, calls } = scripted(answers, provider);
-  const registry: ConnectorRegistry = { get: () => connector, providers: () => [provider as 'mtn_momo'], close: async () => {} };
+  const registry: ConnectorRegistry = {
+    get: () => connector,
+    providers: () => [provider as 'mtn_momo'],
+    account: () => account.current,
+    close: async () => {},
+  };
   const lifecycle = createProviderLifecycle({
     what: 'test',
+    request_kind: 'topup',
     kind: 'collection',
+    requests,
     connectors: { forMode: () => registry },
     clock,
     giveUpAfterMs,
     store: {
-      findByReference: async (r) => (r === row.reference ? row : undefined),
-      claimDue: async (now) => (row.status === 'PENDING' && row.next <= now ? [{ ...row, polls: ++row.polls }] : []),
-      markSubmitted: async () => {},
-      scheduleNextPoll: async (_id, at) => {
-        row.next = at;
-      },
+      load: async (id) => (id === row.id ? { ...row } : undefined),
+      loadByReference: async (r) => (r === row.reference ? { ...row } : undefined),
     },
     request: (r) => ({ reference: r.reference, amount: 100n, currency: 'XAF', phoneNumber: '+237650000000', externalId: r.id }),
     ...(withHandles
@@ -90,6 +125,40 @@ function setup(
 }
 
 describe('the provider-request lifecycle', () => {
+  it("reads a request only with its own account: another account's settings leave it pending, never given up", async () => {
+    const account = { current: 'pac_env_mtn_momo_aaaaaaaaaaaa' };
+    const t = setup(
+      { submit: [{ status: 'PENDING', duplicate: false }], status: [{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }] },
+      15 * MINUTE,
+      false,
+      { account },
+    );
+    await t.lifecycle.submit(t.row);
+    // The variables change: a new key is another account.
+    account.current = 'pac_env_mtn_momo_bbbbbbbbbbbb';
+    t.clock.advance(20 * MINUTE);
+    await t.lifecycle.pollDue();
+    expect(await t.lifecycle.callback('mtn_momo', 'ref-1', { body: {}, headers: {} } as never)).toBe(true);
+    expect(t.calls).toEqual(['collect ref-1']);
+    expect(t.decisions).toEqual([]);
+    expect(t.row.status).toBe('PENDING');
+    // Back to the settings that made it: read, and decided.
+    account.current = 'pac_env_mtn_momo_aaaaaaaaaaaa';
+    t.clock.advance(MINUTE);
+    await t.lifecycle.pollDue();
+    expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
+  });
+
+  it('a row made before accounts were recorded is read by the environment account of today', async () => {
+    const t = setup({ submit: [], status: [{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }] }, undefined, false, {
+      account: { current: 'pac_env_mtn_momo_cccccccccccc' },
+    });
+    t.row.provider_account = 'pac_env_mtn_momo';
+    t.clock.advance(MINUTE);
+    await t.lifecycle.pollDue();
+    expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
+  });
+
   it('UNKNOWN is never read as FAILED; NOT_FOUND resends the same reference; the status decides once', async () => {
     const t = setup({
       submit: [
