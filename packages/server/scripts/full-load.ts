@@ -11,7 +11,8 @@ import { type Caisse, CaisseConnectionError, CaisseError } from '@caisse/node';
 import { performance } from 'node:perf_hooks';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FIRST_POLL_DELAY_MS, POLL_LEASE_MS, type Sandbox, startSandbox } from '../src/modules/connectors/index.ts';
+import { dataDirectory } from '../src/config.ts';
+import { FIRST_POLL_DELAY_MS, POLL_LEASE_MS, type Sandbox, sandboxSecrets, startSandbox } from '../src/modules/connectors/index.ts';
 import { type TestUser, testPayments } from '../src/cli/test-payments.ts';
 import { createCaisse } from '../src/cli/client.ts';
 import { createMerchantWithCli, runCaisse, type ServerProc, startServerProcess, type TestKeys } from '../test/processes.ts';
@@ -675,8 +676,9 @@ export interface Run {
  * process, so it outlives every kill of the server, as the providers would; and the server's
  * environment pointing test mode at it, with its callbacks (Wave's webhooks too) to `port`.
  */
-export async function startProviderSandbox(run: Run, port: number): Promise<{ sandbox: Sandbox; env: Record<string, string> }> {
-  const sandbox = await startSandbox({ port: 0, wave: { webhookUrl: `http://127.0.0.1:${port}/callbacks/wave` } });
+export async function startProviderSandbox(run: Run, port: number, dataDir = dataDirectory({})): Promise<{ sandbox: Sandbox; env: Record<string, string> }> {
+  // The server's data directory (its CAISSE_DATA_DIR, the default one without) holds the secrets both use.
+  const sandbox = await startSandbox({ port: 0, secrets: sandboxSecrets(dataDir), wave: { webhookUrl: `http://127.0.0.1:${port}/callbacks/wave` } });
   run.sandbox = sandbox;
   pages = sandbox;
   return {

@@ -20,7 +20,7 @@ import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
 import { createServices, type Services } from './services.ts';
-import { createModeConnectors, type ModeConnectors, type Sandbox, startLocalSandbox } from './modules/connectors/index.ts';
+import { createModeConnectors, type ModeConnectors, type Sandbox, sandboxSecrets, startLocalSandbox } from './modules/connectors/index.ts';
 import { startBackgroundWorkers } from './workers.ts';
 import { startAutoAnalyze } from './platform/analyze.ts';
 
@@ -103,12 +103,13 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   let sandbox: Sandbox | undefined;
   let connectors: ModeConnectors | undefined;
   if (config.mode === 'development' && config.sandbox.url === undefined) {
-    const local = await startLocalSandbox(`http://127.0.0.1:${opts.port}/callbacks`);
+    const secrets = sandboxSecrets(config.dataDir);
+    const local = await startLocalSandbox(`http://127.0.0.1:${opts.port}/callbacks`, secrets);
     sandbox = local.sandbox;
     connectors = createModeConnectors(
       config,
       { clock: systemClock, logger, callbackKey: config.masterKey },
-      { sandboxUrl: sandbox.url, sandboxCallbackUrl: local.callbackUrl },
+      { sandboxUrl: sandbox.url, sandboxCallbackUrl: local.callbackUrl, sandboxSecrets: secrets },
     );
     logger.info({ url: sandbox.url }, 'provider sandbox running in this process for test mode');
   }

@@ -12,7 +12,7 @@ import {
   newReference,
   pageLostAfterMs,
   type Sandbox,
-  WAVE_SANDBOX_WEBHOOK_SECRET,
+  waveSignatureHeader,
 } from '../src/modules/connectors/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -247,6 +247,62 @@ describe('callbacks of redirect providers', () => {
     const text = await call(ctx.app, 'POST', '/callbacks/wave', { headers: { 'content-type': 'text/plain' } }, 'hello');
     expect(text.statusCode).toBe(415);
   });
+
+  it('forged callbacks for a real pending payment, Orange and Wave, are refused and change nothing', async () => {
+    const events = async (m: TestMerchant) => (await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json().data.length as number;
+    // Orange: the payment's own notif_url with another notif_token, and with none.
+    const orange = await createIntent(ctx, cm, { currency: 'XAF' });
+    expect((await charge(cm, orange, 'orange_money', orangeNumber())).statusCode).toBe(202);
+    const payToken = (await storedAttempt(orange.id)).provider_reference as string;
+    const notifUrl = new URL(sandbox.orange.payments().find((p) => p.payToken === payToken)?.notifUrl ?? '');
+    // Wave: the session's completion signed with the secret this code once held, then with none.
+    const wave = await createIntent(ctx, sn, { currency: 'XOF' });
+    expect((await charge(sn, wave, 'wave', waveNumber())).statusCode).toBe(202);
+    const sessionId = (await storedAttempt(wave.id)).provider_reference;
+    const session = sandbox.wave.sessions().find((p) => p.id === sessionId);
+    expect(session).toBeDefined();
+    const before = { cm: await events(cm), sn: await events(sn) };
+
+    const json = { 'content-type': 'application/json' };
+    for (const body of [
+      { status: 'SUCCESS', notif_token: 'forged', txnid: 'MP1' },
+      { status: 'SUCCESS', txnid: 'MP1' },
+    ]) {
+      const res = await call(ctx.app, 'POST', notifUrl.pathname, { headers: json }, JSON.stringify(body));
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'callback_invalid' });
+    }
+    const completed = JSON.stringify({
+      id: 'AE_forged',
+      type: 'checkout.session.completed',
+      data: { id: session?.id, client_reference: (await ctx.services.attempts.listForIntent(wave.id))[0]?.id, payment_status: 'succeeded' },
+    });
+    const now = ctx.clock.now().getTime();
+    for (const signature of [waveSignatureHeader('wave_sandbox_webhook_secret', now, completed), undefined]) {
+      const res = await call(ctx.app, 'POST', '/callbacks/wave', { headers: { ...json, ...(signature ? { 'wave-signature': signature } : {}) } }, completed);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'callback_invalid' });
+    }
+
+    for (const [m, intent] of [
+      [cm, orange],
+      [sn, wave],
+    ] as const) {
+      expect((await read(m, intent.id)).status).toBe('PROCESSING');
+      expect((await storedAttempt(intent.id)).status).toBe('PENDING');
+    }
+    expect({ cm: await events(cm), sn: await events(sn) }).toEqual(before);
+    await expectLedgerClean(ctx);
+    // Declined on their pages, so no attempt stays PENDING for the tests after this one.
+    for (const [m, intent] of [
+      [cm, orange],
+      [sn, wave],
+    ] as const) {
+      await onPage((await storedAttempt(intent.id)).redirect_url as string, 'decline');
+      await later();
+      await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    }
+  });
 });
 
 /** A paid Wave intent of the SN merchant, and its attempt as stored. */
@@ -291,7 +347,7 @@ describe('money out with Wave', () => {
 
   it("Wave's refund operation gives a paid session back once; an unpaid one is refused", async () => {
     const wave = createWaveConnector(
-      { baseUrl: sandbox.urls.wave, apiKey: 'wave_sn_test', webhookSecret: WAVE_SANDBOX_WEBHOOK_SECRET },
+      { baseUrl: sandbox.urls.wave, apiKey: 'wave_sn_test', webhookSecret: sandbox.secrets.waveWebhookSecret },
       { clock: ctx.clock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) },
     );
     const { stored } = await paidWithWave(sn);

@@ -3,8 +3,11 @@
  * port), a callback receiver, and an `mtn_momo` connector pointing at them, all on one
  * ManualClock so that tests move time instead of waiting.
  */
+import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import {
   type Connector,
@@ -13,6 +16,7 @@ import {
   type MomoSandboxOptions,
   type MtnMomoSettings,
   type Sandbox,
+  sandboxSecrets,
   startMomoSandbox,
   startSandbox,
 } from '../src/modules/connectors/index.ts';
@@ -166,10 +170,12 @@ export async function appWithAllSandboxes(opts: { start?: Date; env?: Record<str
   const port = await freePort();
   const clock = new ManualClock(opts.start);
   const callbacks = `http://127.0.0.1:${port}/callbacks`;
-  const sandbox = await startSandbox({ clock, tickMs: 0, momo: { tickMs: 0 }, wave: { webhookUrl: `${callbacks}/wave` } });
+  // One data directory for both, as for `caisse sandbox` and the gateway: they share its sandbox secrets.
+  const dataDir = mkdtempSync(join(tmpdir(), 'caisse-sandbox-'));
+  const sandbox = await startSandbox({ clock, tickMs: 0, momo: { tickMs: 0 }, secrets: sandboxSecrets(dataDir), wave: { webhookUrl: `${callbacks}/wave` } });
   const ctx = await createTestContext({
     clock,
-    env: { CAISSE_MOMO_SANDBOX_CALLBACK_URL: `${callbacks}/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url, ...opts.env },
+    env: { CAISSE_DATA_DIR: dataDir, CAISSE_MOMO_SANDBOX_CALLBACK_URL: `${callbacks}/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url, ...opts.env },
   });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   return { ctx, sandbox };

@@ -9,7 +9,8 @@ import { createWaveConnector } from './wave/wave.connector.ts';
 import { WAVE_DESCRIPTION } from './wave/wave.description.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
-import { SANDBOX_PATHS, WAVE_SANDBOX_WEBHOOK_SECRET } from './sandbox/sandbox.ts';
+import { SANDBOX_PATHS } from './sandbox/sandbox.ts';
+import { newSandboxSecrets, type SandboxSecrets, sandboxSecrets } from './sandbox/sandbox.secrets.ts';
 
 /**
  * Every provider by its registry name, with the function that builds its connector from its own
@@ -71,6 +72,8 @@ export function createConnectorRegistry(settings: ConnectorSettings, deps: Conne
 /** What the live providers' settings are read from. */
 export interface ProvidersConfig {
   mode: RunMode;
+  /** CAISSE_DATA_DIR: where the sandbox's secrets are kept (`sandboxSecrets`), whatever the database. */
+  dataDir?: string;
   /** This server's port: the sandbox's callbacks come to it on loopback unless told otherwise. */
   port?: number;
   sandbox: SandboxConfig;
@@ -116,7 +119,7 @@ export function sandboxTarget(config: ProvidersConfig): { url: string | undefine
  * go beside it (`…/callbacks/orange_money`, and Wave's webhooks, set on the sandbox, to
  * `…/callbacks/wave`).
  */
-export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string; timeoutMs?: number } = {}): ConnectorSettings {
+export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string; timeoutMs?: number; secrets?: SandboxSecrets } = {}): ConnectorSettings {
   const root = sandboxUrl.replace(/\/+$/, '');
   const momo: MtnMomoSettings = {
     baseUrl: root,
@@ -141,7 +144,13 @@ export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string
       callbackUrl: `${callbacks ?? 'http://127.0.0.1/callbacks'}/orange_money`,
       timeoutMs: opts.timeoutMs,
     },
-    wave: { baseUrl: root + SANDBOX_PATHS.wave, apiKey: 'wave_sandbox_key', webhookSecret: WAVE_SANDBOX_WEBHOOK_SECRET, timeoutMs: opts.timeoutMs },
+    // Without the sandbox's secrets, one nobody holds: Wave's webhooks are then refused, never trusted.
+    wave: {
+      baseUrl: root + SANDBOX_PATHS.wave,
+      apiKey: 'wave_sandbox_key',
+      webhookSecret: (opts.secrets ?? newSandboxSecrets()).waveWebhookSecret,
+      timeoutMs: opts.timeoutMs,
+    },
   };
 }
 
@@ -179,14 +188,20 @@ export function healthViews(source: ConnectorSource): (ProviderHealthView & { mo
 export function createModeConnectors(
   config: ProvidersConfig,
   deps: ConnectorDeps,
-  opts: { sandboxUrl?: string; sandboxCallbackUrl?: string; healthRules?: HealthRules } = {},
+  opts: { sandboxUrl?: string; sandboxCallbackUrl?: string; sandboxSecrets?: SandboxSecrets; healthRules?: HealthRules } = {},
 ): ModeConnectors {
   const rules = opts.healthRules ?? { ...DEFAULT_HEALTH_RULES, ...config.providerHealth };
   const live = createConnectorRegistry(connectorSettings(config), deps, createProviderHealth(deps.clock, rules));
   const target = sandboxTarget(config);
   const sandboxUrl = opts.sandboxUrl ?? target.url;
   const test = createConnectorRegistry(
-    sandboxUrl === undefined ? {} : sandboxSettings(sandboxUrl, { callbackUrl: opts.sandboxCallbackUrl ?? target.callbackUrl, timeoutMs: target.timeoutMs }),
+    sandboxUrl === undefined
+      ? {}
+      : sandboxSettings(sandboxUrl, {
+          callbackUrl: opts.sandboxCallbackUrl ?? target.callbackUrl,
+          timeoutMs: target.timeoutMs,
+          secrets: opts.sandboxSecrets ?? (config.dataDir === undefined ? undefined : sandboxSecrets(config.dataDir)),
+        }),
     deps,
     createProviderHealth(deps.clock, rules),
   );

@@ -99,15 +99,8 @@ export type { OrangeSandbox, OrangeSandboxPayment, SandboxFaultSwitches } from '
 export { createWaveConnector, WAVE, type WaveSettings } from './wave/wave.connector.ts';
 export type { WaveSandbox, WaveSandboxSession } from './wave/wave.sandbox.ts';
 export { waveSignatureHeader } from './wave/wave.signature.ts';
-export {
-  runSandbox,
-  type Sandbox,
-  SANDBOX_PATHS,
-  type SandboxOptions,
-  startLocalSandbox,
-  startSandbox,
-  WAVE_SANDBOX_WEBHOOK_SECRET,
-} from './sandbox/sandbox.ts';
+export { runSandbox, type Sandbox, SANDBOX_PATHS, type SandboxOptions, startLocalSandbox, startSandbox } from './sandbox/sandbox.ts';
+export { newSandboxSecrets, SANDBOX_SECRETS_FILE, type SandboxSecrets, sandboxSecrets } from './sandbox/sandbox.secrets.ts';
 export { TEST_NUMBERS, testOutcome } from './sandbox/test-numbers.ts';
 export {
   createProviderHealth,

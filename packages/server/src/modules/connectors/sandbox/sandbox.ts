@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { Agent, request } from 'undici';
 import { type Clock, systemClock } from '../../../platform/clock.ts';
@@ -8,6 +9,7 @@ import { type MomoSandbox, type MomoSandboxOptions, startMomoSandbox } from '../
 import { createOrangeSandbox, type OrangeSandbox } from '../orange-money/orange-money.sandbox.ts';
 import { createWaveSandbox, type WaveSandbox } from '../wave/wave.sandbox.ts';
 import { SandboxAnswer, writeAnswer } from './sandbox.http.ts';
+import { newSandboxSecrets, SANDBOX_SECRETS_FILE, type SandboxSecrets, sandboxSecrets } from './sandbox.secrets.ts';
 import { TEST_NUMBERS_HELP } from './test-numbers.ts';
 
 /**
@@ -18,9 +20,6 @@ import { TEST_NUMBERS_HELP } from './test-numbers.ts';
  */
 
 export const SANDBOX_PATHS = { orange_money: '/orange-money', wave: '/wave' } as const;
-
-/** The webhook secret the Wave sandbox signs with unless told another (test mode's Wave connector uses the same). */
-export const WAVE_SANDBOX_WEBHOOK_SECRET = 'wave_sandbox_webhook_secret';
 
 export interface SandboxOptions {
   port?: number;
@@ -34,6 +33,11 @@ export interface SandboxOptions {
   momo?: Partial<MomoSandboxOptions>;
   orange?: { credentials?: { clientId: string; clientSecret: string; merchantKey: string }; tokenTtlSeconds?: number };
   wave?: { apiKey?: string; webhookUrl?: string; webhookSecret?: string };
+  /**
+   * The secrets shared with test mode's connectors (`sandboxSecrets(dataDir)`); without them, new
+   * ones of this sandbox's own (`sandbox.secrets`). `wave.webhookSecret` overrides.
+   */
+  secrets?: SandboxSecrets;
   callbackTimeoutMs?: number;
   log?: (line: string) => void;
 }
@@ -45,6 +49,8 @@ export interface Sandbox {
   readonly momo: MomoSandbox;
   readonly orange: OrangeSandbox;
   readonly wave: WaveSandbox;
+  /** The secrets it uses (pass them to `sandboxSettings` to pair test mode's connectors with it). */
+  readonly secrets: SandboxSecrets;
   /** Moves every provider's time forward (on top of the clock). */
   advance(ms: number): void;
   tick(): Promise<void>;
@@ -63,6 +69,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let offset = 0;
   const now = () => clock.now().getTime() + offset;
   let url = '';
+  const secrets = { ...(opts.secrets ?? newSandboxSecrets(random)), ...(opts.wave?.webhookSecret ? { waveWebhookSecret: opts.wave.webhookSecret } : {}) };
   const common = { now, random, fast: opts.fast, callbackTimeoutMs: opts.callbackTimeoutMs, log: opts.log };
   const momo = await startMomoSandbox({ clock: { now: () => new Date(now()) }, random, tickMs: opts.tickMs, fast: opts.fast, log: opts.log, ...opts.momo });
   const providers = {
@@ -71,7 +78,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       ...common,
       apiKey: opts.wave?.apiKey,
       webhookUrl: opts.wave?.webhookUrl,
-      webhookSecret: opts.wave?.webhookSecret ?? WAVE_SANDBOX_WEBHOOK_SECRET,
+      webhookSecret: secrets.waveWebhookSecret,
       baseUrl: () => url + SANDBOX_PATHS.wave,
     }),
   };
@@ -136,6 +143,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     momo,
     orange: providers.orange,
     wave: providers.wave,
+    secrets,
     advance(ms) {
       offset += ms;
     },
@@ -162,16 +170,26 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
  * `callbacks` (this server's `…/callbacks`), each provider's to its own path there. `callbackUrl`
  * is MoMo's, the one `createModeConnectors` takes (the others' go beside it).
  */
-export async function startLocalSandbox(callbacks: string): Promise<{ sandbox: Sandbox; callbackUrl: string }> {
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', wave: { webhookUrl: `${callbacks}/wave` } });
+export async function startLocalSandbox(callbacks: string, secrets: SandboxSecrets): Promise<{ sandbox: Sandbox; callbackUrl: string }> {
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', secrets, wave: { webhookUrl: `${callbacks}/wave` } });
   return { sandbox, callbackUrl: `${callbacks}/mtn_momo` };
 }
 
 const MOMO_FAULTS = ['answer500', 'hang', 'dropCallbacks', 'duplicateCallbacks', 'badJson', 'badSchema'] as const;
 const SHARED_FAULTS = ['answer500', 'hang', 'dropCallbacks'] as const;
 
-/** `caisse sandbox` (alias `momo-sandbox`): every provider's sandbox on one port, on the system clock, until SIGINT or SIGTERM. */
-export async function runSandbox(opts: { port: number; host: string; faults: string[]; fast?: boolean; callbacksUrl?: string }): Promise<void> {
+/**
+ * `caisse sandbox` (alias `momo-sandbox`): every provider's sandbox on one port, on the system
+ * clock, until SIGINT or SIGTERM; its secrets are the data directory's, as the gateway's are.
+ */
+export async function runSandbox(opts: {
+  port: number;
+  host: string;
+  faults: string[];
+  fast?: boolean;
+  callbacksUrl?: string;
+  dataDir: string;
+}): Promise<void> {
   // Wave pushes signed webhooks (the others' callbacks carry their URL in each request).
   const waveWebhookUrl = opts.callbacksUrl === undefined ? undefined : `${opts.callbacksUrl.replace(/\/+$/, '')}/wave`;
   const unknown = opts.faults.filter((f) => !(MOMO_FAULTS as readonly string[]).includes(f));
@@ -183,6 +201,7 @@ export async function runSandbox(opts: { port: number; host: string; faults: str
     host: opts.host,
     fast: opts.fast,
     momo: { faults: on },
+    secrets: sandboxSecrets(opts.dataDir),
     wave: { webhookUrl: waveWebhookUrl },
     log: (line) => process.stdout.write(`${line}\n`),
   });
@@ -193,7 +212,7 @@ export async function runSandbox(opts: { port: number; host: string; faults: str
     `Sandbox listening on ${sandbox.url}\n` +
       `  mtn_momo      ${sandbox.urls.mtn_momo}  (CAISSE_MOMO_SANDBOX_URL; any API user, API key and subscription keys)\n` +
       `  orange_money  ${sandbox.urls.orange_money}  (environment dev, currency OUV; any client id, secret and merchant key)\n` +
-      `  wave          ${sandbox.urls.wave}  (any API key starting with wave_; webhooks ${waveWebhookUrl ? `to ${waveWebhookUrl}, secret ${WAVE_SANDBOX_WEBHOOK_SECRET}` : 'off: --callbacks-url'})\n` +
+      `  wave          ${sandbox.urls.wave}  (any API key starting with wave_; webhooks ${waveWebhookUrl ? `to ${waveWebhookUrl}, signed with the secret in ${join(opts.dataDir, SANDBOX_SECRETS_FILE)}` : 'off: --callbacks-url'})\n` +
       `  numbers by their last three digits (the payer's number; on the Orange and Wave payment pages): ${TEST_NUMBERS_HELP}\n` +
       `  approval window ${opts.fast ? '5 s' : '5 min'}\n`,
   );
