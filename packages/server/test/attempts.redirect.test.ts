@@ -248,7 +248,7 @@ describe('callbacks of redirect providers', () => {
     expect(text.statusCode).toBe(415);
   });
 
-  it('forged callbacks for a real pending payment, Orange and Wave, are refused and change nothing', async () => {
+  it('forged callbacks for a real pending payment, MTN, Orange and Wave, are refused and change nothing', async () => {
     const events = async (m: TestMerchant) => (await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json().data.length as number;
     // Orange: the payment's own notif_url with another notif_token, and with none.
     const orange = await createIntent(ctx, cm, { currency: 'XAF' });
@@ -261,7 +261,25 @@ describe('callbacks of redirect providers', () => {
     const sessionId = (await storedAttempt(wave.id)).provider_reference;
     const session = sandbox.wave.sessions().find((p) => p.id === sessionId);
     expect(session).toBeDefined();
+    // MTN MoMo: the request's own callback URL with another token, and its token on another reference.
+    const mtnPhone = `+2376772${String(++numbers).padStart(2, '0')}000`;
+    const momo = await createIntent(ctx, cm, { currency: 'XAF' });
+    expect((await charge(cm, momo, 'mtn_momo', mtnPhone)).statusCode).toBe(202);
+    await ctx.services.attempts.drain(); // the prompt is sent after the answer
+    const momoCallback = new URL(sandbox.momo.requests().find((r) => r.partyId === mtnPhone.slice(1))?.callbackUrl ?? '').pathname;
     const before = { cm: await events(cm), sn: await events(sn) };
+
+    const paid = JSON.stringify({ status: 'SUCCESSFUL', amount: '5000', currency: 'XAF', financialTransactionId: '1' });
+    const flipped = `${momoCallback.slice(0, -1)}${momoCallback.endsWith('A') ? 'B' : 'A'}`;
+    const otherReference = momoCallback.replace(/collection\/[^/]+\//, `collection/${newReference()}/`);
+    for (const [path, status, code] of [
+      [flipped, 400, 'callback_invalid'],
+      [otherReference, 404, 'not_found'],
+    ] as const) {
+      const res = await call(ctx.app, 'PUT', path, { headers: { 'content-type': 'application/json' } }, paid);
+      expect(res.statusCode, `${path} ${res.body}`).toBe(status);
+      expect(res.json()).toMatchObject({ code });
+    }
 
     const json = { 'content-type': 'application/json' };
     for (const body of [
@@ -272,19 +290,26 @@ describe('callbacks of redirect providers', () => {
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json()).toMatchObject({ code: 'callback_invalid' });
     }
-    const completed = JSON.stringify({
+    const waveCompleted = JSON.stringify({
       id: 'AE_forged',
       type: 'checkout.session.completed',
       data: { id: session?.id, client_reference: (await ctx.services.attempts.listForIntent(wave.id))[0]?.id, payment_status: 'succeeded' },
     });
     const now = ctx.clock.now().getTime();
-    for (const signature of [waveSignatureHeader('wave_sandbox_webhook_secret', now, completed), undefined]) {
-      const res = await call(ctx.app, 'POST', '/callbacks/wave', { headers: { ...json, ...(signature ? { 'wave-signature': signature } : {}) } }, completed);
+    for (const signature of [waveSignatureHeader('wave_sandbox_webhook_secret', now, waveCompleted), undefined]) {
+      const res = await call(
+        ctx.app,
+        'POST',
+        '/callbacks/wave',
+        { headers: { ...json, ...(signature ? { 'wave-signature': signature } : {}) } },
+        waveCompleted,
+      );
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json()).toMatchObject({ code: 'callback_invalid' });
     }
 
     for (const [m, intent] of [
+      [cm, momo],
       [cm, orange],
       [sn, wave],
     ] as const) {
@@ -293,7 +318,11 @@ describe('callbacks of redirect providers', () => {
     }
     expect({ cm: await events(cm), sn: await events(sn) }).toEqual(before);
     await expectLedgerClean(ctx);
-    // Declined on their pages, so no attempt stays PENDING for the tests after this one.
+    // The genuine MTN callback still goes through; the others are declined on their pages, so no
+    // attempt stays PENDING for the tests after this one.
+    await later();
+    await expect.poll(async () => (await read(cm, momo.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    expect(await completed(cm, momo.id)).toBe(1);
     for (const [m, intent] of [
       [cm, orange],
       [sn, wave],
