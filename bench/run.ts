@@ -881,7 +881,7 @@ async function phaseMomo() {
   let profiled: MomoCounts | undefined;
   const server = await caisse({
     name: 'momo',
-    env: { CAISSE_MOMO_SANDBOX_URL: sandbox.origin, CAISSE_RATE_LIMIT_CALLBACKS: '1000000' },
+    env: { CAISSE_SANDBOX_URL: sandbox.origin, CAISSE_RATE_LIMIT_CALLBACKS: '1000000' },
     ...(profileDir ? { nodeArgs: [...(cfg.serverNodeArgs ?? []), '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] } : {}),
   });
   const serverLog = join(work, 'momo.log');

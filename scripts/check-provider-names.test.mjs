@@ -21,9 +21,15 @@ test('a name added outside its folder is found, with its line', () => {
 test('comments, longer words and allowed files are not findings', () => {
   assert.deepEqual(check('packages/server/src/modules/payouts/x.ts', "// like mtn_momo\n/* Wave's */ const waveform = 'microwave';\n"), []);
   assert.deepEqual(check('packages/server/src/modules/connectors/wave/wave.connector.ts', "const n = 'wave';"), []);
-  assert.deepEqual(check('packages/server/src/modules/connectors/mtn-momo.connector.ts', "const n = 'mtn_momo';"), []);
+  assert.deepEqual(check('packages/server/src/modules/connectors/mtn-momo/mtn-momo.connector.ts', "const n = 'mtn_momo';"), []);
   assert.deepEqual(check('packages/dashboard/test/payouts.e2e.test.ts', "const n = 'mtn_momo';"), []);
   assert.deepEqual(check('packages/api-types/src/generated/api.ts', "'mtn_momo' | 'wave'"), []);
+});
+
+test("the shared sandbox server names no provider: it mounts the registry's list", () => {
+  assert.deepEqual(check('packages/server/src/modules/connectors/sandbox/sandbox.ts', "const a = 1;\nif (name === 'wave') {}"), [
+    'packages/server/src/modules/connectors/sandbox/sandbox.ts:2: wave',
+  ]);
 });
 
 test('strings keep their comment-like text; comments keep their lines', () => {

@@ -326,6 +326,16 @@ try {
   check(7, 'an empty id says "empty"', /is empty/.test(empty.body.detail), JSON.stringify(empty.body));
   const skAsPk = await api(base, '/gateway', { headers: { 'x-api-key': keys.secretKey } });
   check(7, 'a secret key sent as x-api-key is named as such', /is a secret key/.test(skAsPk.body.detail), JSON.stringify(skAsPk.body));
+  // Issue 58: a checkout link nobody issued is a 404 (with the checkout's page); providers say whether they were called.
+  const deadLink = await fetch(`${base}/checkout/ps_neverIssued`);
+  check(12, 'an unknown checkout link answers 404 with an HTML page', deadLink.status === 404 && /text\/html/.test(deadLink.headers.get('content-type') ?? ''));
+  const providersList = await npx(['providers', 'list']);
+  check(
+    12,
+    'npx caisse providers list says "not called yet", never "unknown"',
+    providersList.code === 0 && /not called yet/.test(providersList.stdout) && !/\bunknown\b/.test(providersList.stdout),
+    providersList.output,
+  );
   const openapi = await fetch(`${base}/openapi.json`).then((r) => r.text());
   check(8, 'the served /docs document does not speak of "the contract"', !/\bcontract\b/i.test(openapi));
 

@@ -117,10 +117,9 @@ describe('a purchase from the example shop, end to end', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, CAISSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', CAISSE_MODE: 'development', CAISSE_PGLITE_BASELINE: 'true' };
     delete env.DATABASE_URL;
     delete env.CAISSE_MASTER_KEY;
-    // Development mode without a sandbox URL runs the MoMo sandbox in the server's process, with
-    // its callbacks to this server: test-mode top-ups need nothing else.
-    delete env.CAISSE_MOMO_SANDBOX_URL;
-    delete env.CAISSE_MOMO_SANDBOX_CALLBACK_URL;
+    // Development mode without a sandbox URL runs the providers' sandbox in the server's process,
+    // with its callbacks to this server: test-mode top-ups need nothing else.
+    for (const name of ['CAISSE_SANDBOX_URL', 'CAISSE_SANDBOX_CALLBACKS_URL', 'CAISSE_MOMO_SANDBOX_URL', 'CAISSE_MOMO_SANDBOX_CALLBACK_URL']) delete env[name];
     if (process.env.TEST_DATABASE_URL) {
       const name = `caisse_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
       const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });

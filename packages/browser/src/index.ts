@@ -73,7 +73,10 @@ export interface MobileMoneyPayment {
   sessionToken: string;
   intentionId: string;
   provider: string;
-  /** E.164, e.g. `+237670000000`. */
+  /**
+   * As the payer wrote it (`670000001`, read in the merchant's country) or with its country code
+   * (`+237670000001`); the API answers it in E.164.
+   */
   phoneNumber: string;
   /** Reuse it to send the same request again without asking the payer twice. */
   idempotencyKey?: string;
@@ -279,7 +282,8 @@ export class CaisseClient {
   }
 
   /**
-   * Sends a 6-digit password reset code by SMS to the customer with this number (E.164). The
+   * Sends a 6-digit password reset code by SMS to the customer with this number (as written, read in the merchant's country, or with
+   * its country code). The
    * answer is the same for a number without an account, to which nothing is sent.
    */
   requestPasswordReset(phoneNumber: string): Promise<PasswordResetRequest> {

@@ -8,7 +8,8 @@ import { apiCall, type DashboardRun, expectAccessible, type Page, PHONE, type Ru
  * French: the real server in development mode, whose in-process sandbox plays Orange Money and
  * Wave. The payer chooses the provider, is sent to the sandbox's payment page, approves there,
  * comes back to the checkout, and sees the payment done once the provider's notification,
- * confirmed by a status read, has made the intent SUCCEEDED. Nothing is played by the browser.
+ * confirmed by a status read, has made the intent SUCCEEDED; and MTN MoMo with a number typed
+ * without its country code. Nothing is played by the browser.
  */
 let run: DashboardRun;
 let server: RunningServer;
@@ -67,6 +68,20 @@ async function payThroughPage(intent: { id: string; sessionToken: string }, numb
 describe('the hosted checkout pays through a redirect provider', () => {
   it('Orange Money for a Cameroonian merchant: the sandbox page, approved, then paid', async () => {
     await payThroughPage(await intentOf('XAF'), '+237 690 00 12 34', 'Orange Money', '/orange-money', 'orange');
+  });
+
+  it('a number as the payer writes it: 670000001 suggests MTN MoMo, is stored as +237670000001, and pays', async () => {
+    const intent = await intentOf('XAF');
+    await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    await page.getByRole('heading', { name: 'Payer par mobile money' }).waitFor();
+    await page.getByLabel('Numéro mobile money').fill('670000001');
+    await expect.poll(() => page.getByRole('radio', { name: 'MTN MoMo' }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: /avec MTN MoMo$/ }).click();
+    await page.getByRole('heading', { name: 'Approuvez le paiement sur votre téléphone' }).waitFor();
+    const stored = await server.sql('select phone_number from payment_attempts where intent_id = $1', [intent.id]);
+    expect(stored.rows).toEqual([{ phone_number: '+237670000001' }]);
+    await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });
+    expect(await statusOf(intent.id)).toBe('SUCCEEDED');
   });
 
   it('Wave for a Senegalese merchant: the sandbox page, approved, then paid', async () => {

@@ -411,7 +411,9 @@ describe('the hosted checkout page', () => {
     await outcome('This payment was canceled');
     await accessible('checkout-08-canceled');
 
-    await page.goto(`${server.url}/checkout/ps_thisLinkWasNeverIssued0000000000000000000`);
+    // A 404 for the browser too, with the checkout's own page saying so.
+    const unknown = await page.goto(`${server.url}/checkout/ps_thisLinkWasNeverIssued0000000000000000000`);
+    expect(unknown?.status()).toBe(404);
     await outcome('This payment link is not valid');
     await accessible('checkout-09-not-valid');
   });

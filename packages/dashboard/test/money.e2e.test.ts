@@ -178,8 +178,12 @@ describe('balance and payouts in the dashboard', () => {
     await heading('Payouts');
     await expect.poll(() => page.getByRole('region', { name: 'Available now' }).textContent()).toContain('FCFA\u00a04,925');
 
+    // The number as the merchant writes it, read in its country (Cameroon); a short one is refused.
     await page.getByLabel(/^Amount/).fill('4925');
-    await page.getByLabel(/^Mobile-money number/).fill('+237 670 00 00 01');
+    await page.getByLabel(/^Mobile-money number/).fill('6 70 00');
+    await page.getByRole('button', { name: 'Pay out' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('This is not a mobile number of your country');
+    await page.getByLabel(/^Mobile-money number/).fill('6 70 00 00 01');
     await page.getByLabel(/^Description/).fill('Week 47');
     await page.getByRole('button', { name: 'Pay out' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain(`Payout of FCFA\u00a04,925 to ${PAYEE} created`);

@@ -85,6 +85,7 @@ describe('operator console pages', () => {
     expect(await navLinks(admin)).toEqual([
       'Merchants',
       'Profiles to review',
+      'Outbox',
       'Payout review',
       'Customers',
       'Customer limits',

@@ -61,6 +61,10 @@ describe('operator console', () => {
     // Nothing opens before the authenticator app is enrolled.
     await heading('Set up two-factor sign-in');
     await page.getByRole('button', { name: 'Set up the authenticator app' }).click();
+    // The QR code the dashboard's enrolment shows, for the same authenticator apps.
+    const qr = page.getByRole('img', { name: 'QR code to add Caisse to your authenticator app' });
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
     const secretField = page.getByLabel('Secret key');
     await secretField.waitFor();
     const secret = await secretField.inputValue();

@@ -136,8 +136,7 @@ export async function launchCaisse(opts: LaunchOptions = {}): Promise<CaisseProc
   delete base.TEST_DATABASE_URL;
   // Development mode without a sandbox URL runs the providers' sandbox in the server's process, its
   // callbacks to this server's port: the checkout's top-ups need nothing else.
-  delete base.CAISSE_MOMO_SANDBOX_URL;
-  delete base.CAISSE_MOMO_SANDBOX_CALLBACK_URL;
+  for (const name of ['CAISSE_SANDBOX_URL', 'CAISSE_SANDBOX_CALLBACKS_URL', 'CAISSE_MOMO_SANDBOX_URL', 'CAISSE_MOMO_SANDBOX_CALLBACK_URL']) delete base[name];
   Object.assign(base, opts.env);
   await opts.beforeStart?.(base);
 
@@ -147,8 +146,8 @@ export async function launchCaisse(opts: LaunchOptions = {}): Promise<CaisseProc
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...base, PORT: String(port) };
     if (opts.sandboxUrl !== undefined) {
-      env.CAISSE_MOMO_SANDBOX_URL = opts.sandboxUrl;
-      env.CAISSE_MOMO_SANDBOX_CALLBACK_URL = `http://127.0.0.1:${port}/callbacks/mtn_momo`;
+      env.CAISSE_SANDBOX_URL = opts.sandboxUrl;
+      env.CAISSE_SANDBOX_CALLBACKS_URL = `http://127.0.0.1:${port}/callbacks`;
     }
     const started = await startOn(port, env);
     if (started.ok) return running(started);

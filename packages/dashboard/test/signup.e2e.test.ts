@@ -14,7 +14,8 @@ import {
 
 /**
  * Issue 34, merchant sign-up, in Debian's Chromium against a real server process: a business
- * signs up from the sign-in page, verifies its e-mail with the link of the outbox, submits its
+ * signs up from the sign-in page, is told where the e-mail went (issue 52: the operator outbox,
+ * which the console reads), verifies it with the link, signs in, submits its
  * profile with a PDF, is refused a live key; an operator approves it in the console (after opening
  * the document); the merchant then creates a live key. axe-core on the new pages.
  */
@@ -96,15 +97,54 @@ describe('merchant sign-up', () => {
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await expectAccessible(page, errors, 'signup-01-form');
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await heading('Business profile');
+    // Nothing exists until the link is opened; in development the page says where the e-mail went.
+    await heading('Check your e-mail');
+    expect(await page.getByRole('status').first().textContent()).toContain(`We sent an e-mail to ${EMAIL}`);
+    expect(await page.locator('code').textContent()).toBe(`npx caisse messages list --to ${EMAIL}`);
+    await expectAccessible(page, errors, 'signup-01b-check-email');
+    // A new link may be asked for; the one before stops working (the outbox lists the newest first).
+    await page.getByRole('button', { name: 'Send the link again' }).click();
+    await expect.poll(() => page.getByRole('status').nth(1).textContent()).toContain('a new link is on its way');
 
-    // The link of the verification e-mail, from the test outbox (the dashboard's own list of it).
-    const mails = await inPage<{ data: { to: string; body: string }[] }>('GET', '/test/messages?limit=100');
-    const mail = mails.data.find((m) => m.to === EMAIL);
-    const link = /https?:\/\/\S+\/dashboard\/verify-email\?token=ver_[0-9A-Za-z]+/.exec(mail?.body ?? '')?.[0] ?? '';
+    // The operator signs in to the console (enrolling its authenticator app) and reads the link in
+    // its outbox: a merchant never sees that e-mail.
+    const operator = server.operator as { email: string; password: string };
+    const opsContext = await browser.newContext({ ...DESKTOP, locale: 'en' });
+    const ops = await opsContext.newPage();
+    watchConsole(ops, errors);
+    await ops.goto(`${server.url}/operator`);
+    await ops.getByLabel('E-mail address').fill(operator.email);
+    await ops.getByLabel('Password').fill(operator.password);
+    await ops.getByRole('button', { name: 'Sign in' }).click();
+    await ops.getByRole('button', { name: 'Set up the authenticator app' }).click();
+    const secretField = ops.getByLabel('Secret key');
+    await secretField.waitFor();
+    await ops.getByLabel(/^Code/).fill(totp(await secretField.inputValue()));
+    await ops.getByRole('button', { name: 'Confirm with the code' }).click();
+    await ops.getByRole('heading', { level: 1, name: 'Merchants' }).waitFor();
+    await ops.getByRole('link', { name: 'Outbox' }).click();
+    await ops.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor();
+    await ops.getByLabel('Recipient').fill(EMAIL);
+    await ops.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => ops.getByRole('cell', { name: /verify-email\?token=ver_/ }).count()).toBe(2);
+    const cell = ops.getByRole('cell', { name: /verify-email\?token=ver_/ }).first();
+    await expectAccessible(ops, errors, 'signup-01c-operator-outbox');
+    const link = /https?:\/\/\S+\/dashboard\/verify-email\?token=ver_[0-9A-Za-z]+/.exec((await cell.textContent()) ?? '')?.[0] ?? '';
     expect(link).not.toBe('');
+    // The CLI's path (the server's admin endpoint) reads the same e-mail.
+    expect((await server.outbox(EMAIL))[0]?.body).toContain(link);
+
     await page.goto(link);
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain(`${EMAIL} is verified`);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await heading('Sign in to your dashboard');
+    await page.getByLabel('E-mail address').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading('Home');
+    // The merchant's own test outbox never held the link.
+    const mails = await inPage<{ data: { to: string; body: string }[] }>('GET', '/test/messages?limit=100');
+    expect(mails.data.some((m) => /verify-email/.test(m.body))).toBe(false);
 
     await page.goto(`${server.url}/dashboard/test/settings/profile`);
     await heading('Business profile');
@@ -126,25 +166,12 @@ describe('merchant sign-up', () => {
     await createLiveKey('Live shop');
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Live mode opens once your business profile is approved');
 
-    // The operator signs in to the console (enrolling its authenticator app), opens the profile and approves it.
-    const operator = server.operator as { email: string; password: string };
-    const opsContext = await browser.newContext({ ...DESKTOP, locale: 'en' });
-    const ops = await opsContext.newPage();
-    watchConsole(ops, errors);
-    await ops.goto(`${server.url}/operator`);
-    await ops.getByLabel('E-mail address').fill(operator.email);
-    await ops.getByLabel('Password').fill(operator.password);
-    await ops.getByRole('button', { name: 'Sign in' }).click();
-    await ops.getByRole('button', { name: 'Set up the authenticator app' }).click();
-    const secretField = ops.getByLabel('Secret key');
-    await secretField.waitFor();
-    await ops.getByLabel(/^Code/).fill(totp(await secretField.inputValue()));
-    await ops.getByRole('button', { name: 'Confirm with the code' }).click();
-    await ops.getByRole('heading', { level: 1, name: 'Merchants' }).waitFor();
+    // The operator opens the profile (the address verified through the outbox only) and approves it.
     await ops.getByRole('link', { name: 'Profiles to review' }).click();
     await ops.getByRole('heading', { level: 1, name: 'Profiles to review' }).waitFor();
     await ops.getByRole('link', { name: 'Boulangerie Ndiaye' }).click();
     await ops.getByRole('heading', { level: 2, name: 'Business profile' }).waitFor();
+    await ops.getByText('Verified only through the development outbox: this proves nothing of the address').waitFor();
     await expectAccessible(ops, errors, 'signup-03-review');
     // The document opens for the signed-in operator only.
     const href = (await ops.getByRole('link', { name: /Open the owner’s identity document/ }).getAttribute('href')) ?? '';

@@ -39,6 +39,11 @@ export interface RunningServer {
   merchant: Merchant;
   /** The operator `caisse operators create --json` made, when `startServer` was asked for one. */
   operator?: { email: string; password: string; role: string };
+  /**
+   * The operator outbox's e-mails to `to`, newest first (sign-up links, invitations, resets), as
+   * `caisse messages list --to` reads them through the server's admin endpoint (issue 52).
+   */
+  outbox(to: string): Promise<{ to: string; body: string | null }[]>;
   /** SQL against the server's database (to move an intent's expiry into the past). */
   sql(text: string, values?: unknown[]): Promise<pg.QueryResult>;
   /** What the server wrote to stdout and stderr. */
@@ -60,6 +65,7 @@ function runningServer(
   merchant: Merchant,
   operator: RunningServer['operator'],
   end: () => Promise<void>,
+  admin?: <T>(path: string, body: unknown) => Promise<T>,
 ): RunningServer {
   const pool = new pg.Pool({ connectionString: proc.databaseUrl, max: 2 });
   // Dropping the database at the end ends the pool's idle connections: that is no test's failure.
@@ -70,6 +76,15 @@ function runningServer(
     merchant,
     operator,
     sql: (text, values) => pool.query(text, values),
+    async outbox(to) {
+      if (admin) return (await admin<{ data: { to: string; body: string | null }[] }>('messages/list', { to, limit: 100 })).data;
+      // A server with a sandbox of its own publishes no admin endpoint: the same rows by SQL.
+      const rows = await pool.query(
+        `select recipient as to, body from messages where audience = 'operator' and provider = 'outbox' and recipient = $1 order by id desc`,
+        [to],
+      );
+      return rows.rows as { to: string; body: string | null }[];
+    },
     output: proc.output,
     async stop() {
       await pool.end();
@@ -92,7 +107,8 @@ export async function startServer(opts: { operatorEmail?: string; sandboxUrl?: s
   const shared = inject('sharedServer');
   if (shared && opts.operatorEmail === undefined && opts.sandboxUrl === undefined && opts.env === undefined) {
     const merchant = await adminCommand<Merchant>(shared.adminUrl, shared.adminToken, 'merchants/create', { ...MERCHANT, email });
-    return runningServer({ url: shared.url, databaseUrl: shared.databaseUrl, output: () => '' }, merchant, undefined, async () => {});
+    const admin = <T>(path: string, body: unknown) => adminCommand<T>(shared.adminUrl, shared.adminToken, path, body);
+    return runningServer({ url: shared.url, databaseUrl: shared.databaseUrl, output: () => '' }, merchant, undefined, async () => {}, admin);
   }
 
   const merchantArgs = { ...MERCHANT, email };
@@ -119,7 +135,7 @@ export async function startServer(opts: { operatorEmail?: string; sandboxUrl?: s
     merchant: await proc.admin<Merchant>('merchants/create', merchantArgs),
     operator: operatorArgs === undefined ? undefined : await proc.admin<Operator>('operators/create', operatorArgs),
   };
-  return runningServer(proc, made.merchant, made.operator, () => proc.stop());
+  return runningServer(proc, made.merchant, made.operator, () => proc.stop(), opts.sandboxUrl === undefined ? proc.admin : undefined);
 }
 
 /**

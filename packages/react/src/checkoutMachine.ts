@@ -166,7 +166,7 @@ export const TERMINAL: Partial<Record<PaymentIntentStatus, CheckoutStatus>> = {
 /** Steps after which nothing more happens on the page until the customer acts (no timer runs). */
 export const CLOSED: readonly CheckoutStatus[] = ['succeeded', 'failed', 'expired', 'canceled', 'error', 'loading', 'charging'];
 
-/** "+237 650-00.00 01" → "+237650000001": people type spaces and dashes, the API wants E.164. */
+/** "+237 650-00.00 01" → "+237650000001": the separators people type go; the API reads the rest (a national number in the merchant's country). */
 export const normalizePhone = (phoneNumber: string) => phoneNumber.replace(/[\s().-]+/g, '');
 
 const decimals = (amount: string) => amount.split('.')[1]?.length ?? 0;

@@ -69,7 +69,7 @@ export interface MobileMoneyOptions {
 }
 
 const FINAL_PAID = ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
-/** "+237 670-00.00 00" → "+237670000000": people type spaces and dashes, the API wants E.164. */
+/** "+237 670-00.00 00" → "+237670000000": the separators people type go; the API reads the rest (a national number in the merchant's country). */
 const normalize = (phone: string) => phone.replace(/[\s().-]+/g, '');
 const newKey = () => crypto.randomUUID();
 /** Whole seconds from `now` to the approval window's end (0 once it passed). */

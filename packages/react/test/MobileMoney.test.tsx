@@ -195,7 +195,9 @@ describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: /avec Orange Money/ }));
     const field = screen.getByLabelText('Numéro mobile money');
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
-    expect(alerts()).toBe('Saisissez le numéro avec son indicatif pays, par exemple +237 6XX XX XX XX.');
+    expect(alerts()).toBe(
+      'Ce n’est pas un numéro mobile valide. Saisissez-le comme vous l’écrivez d’habitude (espaces acceptés), ou avec son indicatif (+…) s’il est d’un autre pays.',
+    );
   });
 
   it("back from Orange Money's page after a decline, the page says so and offers to send again or pay another way", async () => {

@@ -45,6 +45,7 @@ import {
   stopLastServer,
 } from './full-load.ts';
 import { createRunDatabase, freePort, processEnv, type RunDatabase, type ServerProc, startServerProcess } from '../test/processes.ts';
+import { MTN_MOMO_CONNECTOR } from '../src/modules/connectors/index.ts';
 
 const short = process.argv.includes('--short');
 const num = (name: string, fallback: number) => {
@@ -104,7 +105,7 @@ async function main(): Promise<boolean> {
     const serverErrors: string[] = [];
     for (let kill = 1; kill <= KILLS; kill++) {
       // The provider misbehaves differently between kills: 500s, lost and doubled callbacks.
-      sandbox.momo.setFaults({ answer500: rand() < 0.15, dropCallbacks: rand() < 0.3, duplicateCallbacks: rand() < 0.3 });
+      sandbox.of(MTN_MOMO_CONNECTOR).setFaults({ answer500: rand() < 0.15, dropCallbacks: rand() < 0.3, duplicateCallbacks: rand() < 0.3 });
       await sleep(between(MIN_UP_MS, MAX_UP_MS));
       const victim = life.server as ServerProc;
       life.markDown();
@@ -123,7 +124,7 @@ async function main(): Promise<boolean> {
     stop.stopped = true;
     await Promise.all(loops);
     while (o.resolving.size > 0) await Promise.allSettled([...o.resolving]);
-    sandbox.momo.setFaults({ answer500: false, dropCallbacks: false, duplicateCallbacks: false });
+    sandbox.of(MTN_MOMO_CONNECTOR).setFaults({ answer500: false, dropCallbacks: false, duplicateCallbacks: false });
 
     // The dispatcher delivers what is left (deliveries leased by killed processes are due again once their 70 s lease lapses).
     const { lines } = await drainAndCheck(run, o, {

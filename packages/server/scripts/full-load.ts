@@ -12,7 +12,16 @@ import { performance } from 'node:perf_hooks';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dataDirectory } from '../src/config.ts';
-import { FIRST_POLL_DELAY_MS, POLL_LEASE_MS, type Sandbox, sandboxSecrets, startSandbox } from '../src/modules/connectors/index.ts';
+import {
+  FIRST_POLL_DELAY_MS,
+  MTN_MOMO_CONNECTOR,
+  ORANGE_MONEY_CONNECTOR,
+  POLL_LEASE_MS,
+  type Sandbox,
+  sandboxSecrets,
+  startSandbox,
+  WAVE_CONNECTOR,
+} from '../src/modules/connectors/index.ts';
 import { type TestUser, testPayments } from '../src/cli/test-payments.ts';
 import { createCaisse } from '../src/cli/client.ts';
 import { createMerchantWithCli, runCaisse, type ServerProc, startServerProcess, type TestKeys } from '../test/processes.ts';
@@ -180,11 +189,12 @@ function topupNumber(): string {
 }
 
 /**
- * A random Cameroonian number the sandbox approves at once: its last three digits are 010–099,
- * never one of the table's special endings (101–109: slow, never answered, refused, faults).
+ * A random MTN Cameroon number (67x: a valid mobile number MTN serves, as top-ups and payouts
+ * here go through MTN) the sandbox approves at once: its last three digits are 010–099, never
+ * one of the table's special endings (101–109: slow, never answered, refused, faults).
  */
 function approvedNumber(): string {
-  return `+2376${String(between(10_000, 99_999))}0${String(between(10, 99))}`;
+  return `+23767${String(between(1000, 9999))}0${String(between(10, 99))}`;
 }
 
 /**
@@ -369,7 +379,7 @@ async function redirectFlow(provider: 'orange_money' | 'wave', life: Lifecycle, 
   }
   await sleep(between(0, 1500));
   const sandbox = pages;
-  const acted = provider === 'wave' ? sandbox.wave.act(id, action, phoneNumber) : sandbox.orange.act(id, action, phoneNumber);
+  const acted = provider === 'wave' ? sandbox.of(WAVE_CONNECTOR).act(id, action, phoneNumber) : sandbox.of(ORANGE_MONEY_CONNECTOR).act(id, action, phoneNumber);
   const key = `${provider} ${acted.ok ? action : `refused: ${acted.reason}`}`;
   o.pageActions.set(key, (o.pageActions.get(key) ?? 0) + 1);
 }
@@ -678,12 +688,12 @@ export interface Run {
  */
 export async function startProviderSandbox(run: Run, port: number, dataDir = dataDirectory({})): Promise<{ sandbox: Sandbox; env: Record<string, string> }> {
   // The server's data directory (its CAISSE_DATA_DIR, the default one without) holds the secrets both use.
-  const sandbox = await startSandbox({ port: 0, secrets: sandboxSecrets(dataDir), wave: { webhookUrl: `http://127.0.0.1:${port}/callbacks/wave` } });
+  const sandbox = await startSandbox({ port: 0, callbacksUrl: `http://127.0.0.1:${port}/callbacks`, secrets: sandboxSecrets(dataDir) });
   run.sandbox = sandbox;
   pages = sandbox;
   return {
     sandbox,
-    env: { CAISSE_MOMO_SANDBOX_URL: sandbox.url, CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo` },
+    env: { CAISSE_SANDBOX_URL: sandbox.url, CAISSE_SANDBOX_CALLBACKS_URL: `http://127.0.0.1:${port}/callbacks` },
   };
 }
 
@@ -915,7 +925,10 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       )
     ).rows;
     const topupById = new Map(topups.map((t) => [t.id, t]));
-    const collections = sandbox.momo.requests().filter((r) => r.kind === 'collection');
+    const collections = sandbox
+      .of(MTN_MOMO_CONNECTOR)
+      .requests()
+      .filter((r) => r.kind === 'collection');
     const provider = collections.filter((r) => r.externalId.startsWith('top_'));
     const successful = provider.filter((r) => r.status === 'SUCCESSFUL');
     const wrongCredit = successful.filter((r) => {
@@ -990,19 +1003,25 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       })`,
     );
     // The redirect providers' records, by their own id (the attempt's provider_reference).
-    const orange = sandbox.orange.payments().map((p) => ({
-      ref: attemptByReference.get(p.payToken) ?? p.payToken,
-      outcome: p.status === 'SUCCESS' ? ('paid' as const) : p.status === 'FAILED' || p.status === 'EXPIRED' ? ('failed' as const) : ('open' as const),
-    }));
-    const wave = sandbox.wave.sessions().map((w) => ({
-      ref: attemptByReference.get(w.id) ?? w.id,
-      outcome:
-        w.payment_status === 'succeeded'
-          ? ('paid' as const)
-          : w.payment_status === 'cancelled' || w.checkout_status === 'expired'
-            ? ('failed' as const)
-            : ('open' as const),
-    }));
+    const orange = sandbox
+      .of(ORANGE_MONEY_CONNECTOR)
+      .payments()
+      .map((p) => ({
+        ref: attemptByReference.get(p.payToken) ?? p.payToken,
+        outcome: p.status === 'SUCCESS' ? ('paid' as const) : p.status === 'FAILED' || p.status === 'EXPIRED' ? ('failed' as const) : ('open' as const),
+      }));
+    const wave = sandbox
+      .of(WAVE_CONNECTOR)
+      .sessions()
+      .map((w) => ({
+        ref: attemptByReference.get(w.id) ?? w.id,
+        outcome:
+          w.payment_status === 'succeeded'
+            ? ('paid' as const)
+            : w.payment_status === 'cancelled' || w.checkout_status === 'expired'
+              ? ('failed' as const)
+              : ('open' as const),
+      }));
     for (const [name, records, unit] of [
       ['Orange Money', orange, 'payments'],
       ['Wave', wave, 'checkout sessions'],
@@ -1045,7 +1064,10 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       )
     ).rows;
     const payoutById = new Map(payouts.map((p) => [p.id, p]));
-    const disbursed = sandbox.momo.requests().filter((r) => r.kind === 'disbursement');
+    const disbursed = sandbox
+      .of(MTN_MOMO_CONNECTOR)
+      .requests()
+      .filter((r) => r.kind === 'disbursement');
     const sentTwice = disbursed.filter((r, i) => disbursed.findIndex((x) => x.externalId === r.externalId) !== i);
     check(sentTwice.length === 0, `no payout reached the provider twice (${sentTwice.length})`);
     const wrongPaid = disbursed.filter((r) => {

@@ -175,6 +175,13 @@ export const ADMIN_COMMANDS = {
         ...(a.statement === undefined ? {} : { statement: a.statement.map((r) => ({ ...r, createdAt: new Date(r.createdAt) })) }),
       }),
   ),
+  'messages.list': command(
+    Type.Object(
+      { to: Type.Optional(Type.String({ maxLength: 254 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) },
+      { additionalProperties: false },
+    ),
+    (s, a) => s.messaging.listForOperators(a),
+  ),
   'signing-keys.rotate': command(Type.Object({}, { additionalProperties: false }), async (s) => ({ kid: await s.users.tokens.rotate() })),
 };
 

@@ -214,7 +214,7 @@ export function buildCli(): Command {
         '',
         'Configuration comes from the environment (.env.example lists every variable). The embedded',
         'database lives in CAISSE_DATA_DIR (default: .caisse at the repository root); while a server',
-        'runs on it, merchants, keys, ledger and signing-keys commands are done by that server.',
+        'runs on it, merchants, keys, ledger, messages and signing-keys commands are done by that server.',
         'Every command has --help; docs/quickstart.md goes from nothing to a paid test payment.',
       ].join('\n'),
     );
@@ -552,7 +552,9 @@ export function buildCli(): Command {
       .then(async (res) => (res.ok ? res.text() : undefined))
       .catch(() => undefined);
     const report = providersReport(c, process.env, metrics === undefined ? undefined : parseProviderHealth(metrics));
-    process.stdout.write(opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatProvidersReport(report)}\n`);
+    process.stdout.write(
+      opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatProvidersReport(report, { serverReached: metrics !== undefined })}\n`,
+    );
   });
 
   program
@@ -662,29 +664,54 @@ export function buildCli(): Command {
     });
   });
 
-  examples(
+  const sandboxCommand = examples(
     program
       .command('sandbox')
       .alias('momo-sandbox')
-      .description("run the providers' sandbox: every provider's API subset on one port, outcomes by the last three digits of the phone number")
+      .description("run the providers' sandbox: every connector's API subset on one port, outcomes by the last three digits of the phone number")
       .option('--port <port>', 'port to listen on', port, 8090)
       .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option(
-        '--faults <list>',
-        'fault switches on from the start: answer500,hang,dropCallbacks (all providers), duplicateCallbacks,badJson,badSchema (the phone-prompt API at the root)',
-        (v) => v.split(','),
-        [],
-      )
+      .option('--faults <list>', 'fault switches on from the start, comma-separated (each provider takes its own)', (v) => v.split(','), [])
       .option('--fast', 'the approval window (numbers ending in 106, payment pages) is 5 s instead of 5 min')
       .option(
         '--callbacks-url <url>',
         "this server's callback base (http://127.0.0.1:8080/callbacks): providers that push signed webhooks send them to <url>/<provider>",
       ),
-    'npx caisse sandbox --port 8090     # then CAISSE_MOMO_SANDBOX_URL=http://127.0.0.1:8090 npm start',
+    'npx caisse sandbox --port 8090     # then CAISSE_SANDBOX_URL=http://127.0.0.1:8090 npm start',
     'npx caisse sandbox --faults answer500,dropCallbacks',
   ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean; callbacksUrl?: string }) => {
     const { runSandbox } = await import('./modules/connectors/index.ts');
     await runSandbox({ ...opts, dataDir: dataDirectory(process.env) });
+  });
+  // Which providers it plays comes from the registry, loaded only when this command runs (its help included).
+  program.hook('preSubcommand', async (_program, sub) => {
+    if (sub !== sandboxCommand) return;
+    const { sandboxHelp } = await import('./modules/connectors/index.ts');
+    const help = sandboxHelp();
+    sub.description(`run the providers' sandbox: ${help.providers} on one port, outcomes by the last three digits of the phone number`);
+    const faults = sub.options.find((o) => o.long === '--faults');
+    if (faults) faults.description = `fault switches on from the start, comma-separated: ${help.faults}`;
+  });
+
+  const messages = examples(
+    program
+      .command('messages')
+      .description('the operator outbox: e-mails that prove an address (sign-up links, password resets, invitations) kept without SMTP'),
+    'npx caisse messages list',
+  );
+  examples(
+    messages
+      .command('list')
+      .description('list the newest messages of the operator outbox (development, or no SMTP server configured)')
+      .option('--to <address>', 'only the messages to this e-mail address or phone number')
+      .option('--limit <n>', 'how many (at most 100)', wholeNumber, 20)
+      .option('--json', 'print JSON'),
+    'npx caisse messages list --to owner@boutique.cm',
+  ).action(async (opts: { to?: string; limit: number; json?: boolean }) => {
+    const list = await admin('messages.list', { limit: Math.min(Math.max(opts.limit, 1), 100), ...(opts.to !== undefined ? { to: opts.to } : {}) });
+    if (opts.json === true) print(list, true);
+    else if (list.data.length === 0) process.stdout.write('the operator outbox is empty (with SMTP configured, these e-mails are sent)\n');
+    else for (const m of list.data) process.stdout.write(`${m.createdAt}  ${m.id}  to ${m.to}  (${m.status})\n${m.body ?? ''}\n\n`);
   });
 
   const signingKeys = examples(program.command('signing-keys').description('keys that sign user access tokens'), 'npx caisse signing-keys rotate');
@@ -718,7 +745,7 @@ function errorLine(err: unknown): string {
   if (err instanceof ConfigError) return `configuration error: ${err.message}`;
   // By name: the database module (and PGlite with it) loads only for commands that open it.
   if ((err as DataDirLockedError | undefined)?.name === 'DataDirLockedError') {
-    return `${(err as DataDirLockedError).message}\n(while \`npm start\` runs, the merchants, keys, ledger verify, reconcile and signing-keys commands are done by it; this one needs it stopped)`;
+    return `${(err as DataDirLockedError).message}\n(while \`npm start\` runs, the merchants, keys, ledger verify, reconcile, messages and signing-keys commands are done by it; this one needs it stopped)`;
   }
   if (err instanceof ApiError) return `${err.code}: ${err.message}`;
   // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.

@@ -93,12 +93,23 @@ describe('loadConfig', () => {
   });
 
   describe("test mode's sandbox", () => {
-    it('CAISSE_MOMO_SANDBOX_URL and CAISSE_MOMO_SANDBOX_CALLBACK_URL, unset by default', () => {
-      expect(loadConfig(base).sandbox).toEqual({ url: undefined, callbackUrl: undefined });
+    it('CAISSE_SANDBOX_URL and CAISSE_SANDBOX_CALLBACKS_URL, unset by default', () => {
+      expect(loadConfig(base).sandbox).toEqual({ url: undefined, callbacksUrl: undefined });
       expect(
-        loadConfig({ ...base, CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090/', CAISSE_MOMO_SANDBOX_CALLBACK_URL: 'https://gw.example/callbacks/x/' }).sandbox,
-      ).toEqual({ url: 'http://127.0.0.1:8090', callbackUrl: 'https://gw.example/callbacks/x' });
+        loadConfig({ ...base, CAISSE_SANDBOX_URL: 'http://127.0.0.1:8090/', CAISSE_SANDBOX_CALLBACKS_URL: 'https://gw.example/callbacks/' }).sandbox,
+      ).toEqual({
+        url: 'http://127.0.0.1:8090',
+        callbacksUrl: 'https://gw.example/callbacks',
+      });
+      expect(errorOf({ CAISSE_SANDBOX_URL: 'ftp://x' }).variable).toBe('CAISSE_SANDBOX_URL');
+    });
+
+    it('takes their first names as aliases, and refuses both names set to different values', () => {
+      const old = { CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090/', CAISSE_MOMO_SANDBOX_CALLBACK_URL: 'https://gw.example/callbacks/x/' };
+      expect(loadConfig({ ...base, ...old }).sandbox).toEqual({ url: 'http://127.0.0.1:8090', callbacksUrl: 'https://gw.example/callbacks' });
+      expect(loadConfig({ ...base, ...old, CAISSE_SANDBOX_URL: 'http://127.0.0.1:8090' }).sandbox.url).toBe('http://127.0.0.1:8090');
       expect(errorOf({ CAISSE_MOMO_SANDBOX_URL: 'ftp://x' }).variable).toBe('CAISSE_MOMO_SANDBOX_URL');
+      expect(errorOf({ CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090', CAISSE_SANDBOX_URL: 'http://127.0.0.1:9090' }).variable).toBe('CAISSE_SANDBOX_URL');
     });
 
     it("reads no provider's account: each description declares its variables, kept for the connectors", () => {

@@ -93,16 +93,17 @@ export interface FeesConfig {
  */
 export interface SandboxConfig {
   /**
-   * CAISSE_MOMO_SANDBOX_URL (its historical name): test mode never calls a real provider. Unset
-   * in development: `start` runs one in-process. Unset otherwise: test-mode provider requests
-   * answer 503 `provider_unavailable`.
+   * CAISSE_SANDBOX_URL (alias CAISSE_MOMO_SANDBOX_URL, its first name): test mode never calls a
+   * real provider. Unset in development: `start` runs one in-process. Unset otherwise: test-mode
+   * provider requests answer 503 `provider_unavailable`.
    */
   url: string | undefined;
   /**
-   * CAISSE_MOMO_SANDBOX_CALLBACK_URL: where the sandbox sends its callbacks, this server's base
-   * URL + /callbacks/<provider>. Unset: this server's own port on loopback (the registry's default).
+   * CAISSE_SANDBOX_CALLBACKS_URL (alias CAISSE_MOMO_SANDBOX_CALLBACK_URL): this server's callbacks
+   * base as the sandbox reaches it (`https://gw.example/callbacks`), each provider's under its
+   * name. Unset: this server's own port on loopback (the registry's default).
    */
-  callbackUrl: string | undefined;
+  callbacksUrl: string | undefined;
 }
 
 /**
@@ -240,6 +241,27 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(name, `must use https:// or http://, got ${url.protocol}//`);
   return raw.replace(/\/+$/, '');
+}
+
+/**
+ * Test mode's sandbox: CAISSE_SANDBOX_URL and CAISSE_SANDBOX_CALLBACKS_URL, or their first names
+ * (CAISSE_MOMO_SANDBOX_URL, and CAISSE_MOMO_SANDBOX_CALLBACK_URL, one provider's callback URL whose
+ * last segment is dropped), kept as aliases (docs/decisions/0065-connector-folders.md). Both names
+ * with different values: refused, rather than one silently winning.
+ */
+function sandbox(env: Env): SandboxConfig {
+  const url = aliased(env, 'CAISSE_SANDBOX_URL', 'CAISSE_MOMO_SANDBOX_URL', (v) => v);
+  const callbacksUrl = aliased(env, 'CAISSE_SANDBOX_CALLBACKS_URL', 'CAISSE_MOMO_SANDBOX_CALLBACK_URL', (v) => v.replace(/\/[^/]*$/, ''));
+  return { url, callbacksUrl };
+}
+
+/** A URL variable or its older alias (`fromOld` turns the alias's value into the new one's meaning). */
+function aliased(env: Env, name: string, old: string, fromOld: (value: string) => string): string | undefined {
+  const current = env[name] ? httpUrl(env, name, '') : undefined;
+  const former = env[old] ? fromOld(httpUrl(env, old, '')) : undefined;
+  if (current !== undefined && former !== undefined && current !== former)
+    throw new ConfigError(name, `and its older name ${old} are both set, to different values: keep ${name}`);
+  return current ?? former;
 }
 
 function required(env: Env, name: string, why: string): string {
@@ -496,10 +518,7 @@ export function loadConfig(env: Env = process.env): Config {
       otpDays: integer(env, 'CAISSE_RETENTION_OTP_DAYS', 1, 1, 3650),
       messagesDays: integer(env, 'CAISSE_RETENTION_MESSAGES_DAYS', 7, 1, 3650),
     },
-    sandbox: {
-      url: env.CAISSE_MOMO_SANDBOX_URL ? httpUrl(env, 'CAISSE_MOMO_SANDBOX_URL', '') : undefined,
-      callbackUrl: env.CAISSE_MOMO_SANDBOX_CALLBACK_URL ? httpUrl(env, 'CAISSE_MOMO_SANDBOX_CALLBACK_URL', '') : undefined,
-    },
+    sandbox: sandbox(env),
     providerHealth: {
       windowMs: integer(env, 'CAISSE_PROVIDER_HEALTH_WINDOW_MS', 300_000, 1_000, 3_600_000),
       coolDownMs: integer(env, 'CAISSE_PROVIDER_COOLDOWN_MS', 30_000, 100, 3_600_000),

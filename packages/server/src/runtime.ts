@@ -98,18 +98,18 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   const embedded = config.databaseUrl === undefined;
   // An empty database in development, embedded or PostgreSQL, gets a merchant to try things with.
   const created = embedded || config.mode === 'development' ? await developmentMerchant(merchants) : undefined;
-  // Development without CAISSE_MOMO_SANDBOX_URL: every provider's sandbox in this process serves
+  // Development without CAISSE_SANDBOX_URL: every provider's sandbox in this process serves
   // test mode, so a newcomer takes payments with no provider account anywhere.
   let sandbox: Sandbox | undefined;
   let connectors: ModeConnectors | undefined;
   if (config.mode === 'development' && config.sandbox.url === undefined) {
+    const callbacksUrl = `http://127.0.0.1:${opts.port}/callbacks`;
     const secrets = sandboxSecrets(config.dataDir);
-    const local = await startLocalSandbox(`http://127.0.0.1:${opts.port}/callbacks`, secrets);
-    sandbox = local.sandbox;
+    sandbox = await startLocalSandbox(callbacksUrl, secrets);
     connectors = createModeConnectors(
       config,
       { clock: systemClock, logger, callbackKey: config.masterKey },
-      { sandboxUrl: sandbox.url, sandboxCallbackUrl: local.callbackUrl, sandboxSecrets: secrets },
+      { sandboxUrl: sandbox.url, sandboxCallbacksUrl: callbacksUrl, sandboxSecrets: secrets },
     );
     logger.info({ url: sandbox.url }, 'provider sandbox running in this process for test mode');
   }

@@ -57,7 +57,15 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     methodCaps: methods,
     logger,
   });
-  const payouts = createPayoutsService(deps, { balances, connectors, events, pinnedVersions: merchants.pinnedVersions, isFrozen: merchants.isFrozen, logger });
+  const payouts = createPayoutsService(deps, {
+    balances,
+    connectors,
+    events,
+    pinnedVersions: merchants.pinnedVersions,
+    isFrozen: merchants.isFrozen,
+    isApproved: merchants.isApproved,
+    logger,
+  });
   const reconciliation = createReconciliationService(deps, { connectors, topups, payouts, attempts, refunds });
   const services = {
     reconciliation,

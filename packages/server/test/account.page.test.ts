@@ -152,7 +152,11 @@ describe('my Caisse account', () => {
   it('refuses a bad phone number and unknown numbers alike, with the form again and no 500', async () => {
     const bad = await form('/account/test/sign-in', { phoneNumber: 'not a phone', password: 'x' }, { 'accept-language': 'en' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.body).toContain('international format');
+    expect(bad.body).toContain('with its country code');
+    // No merchant here to read a national number in: it needs its country code too.
+    const national = await form('/account/test/sign-in', { phoneNumber: '650 99 91 11', password: 'x' }, { 'accept-language': 'fr' });
+    expect(national.statusCode).toBe(400);
+    expect(national.body).toContain('avec son indicatif pays');
     const unknown = await form('/account/test/sign-in', { phoneNumber: '+237650999111', password: 'whatever-it-is' }, { 'accept-language': 'en' });
     expect(unknown.statusCode).toBe(401);
     expect(unknown.body).toContain('The phone number or the password is incorrect.');

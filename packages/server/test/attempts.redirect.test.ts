@@ -8,12 +8,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createModeConnectors,
-  createWaveConnector,
+  MTN_MOMO_CONNECTOR,
   newReference,
+  ORANGE_MONEY_CONNECTOR,
   pageLostAfterMs,
   type Sandbox,
-  waveSignatureHeader,
+  WAVE_CONNECTOR,
 } from '../src/modules/connectors/index.ts';
+import { createWaveConnector } from '../src/modules/connectors/wave/wave.connector.ts';
+import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createServices } from '../src/services.ts';
@@ -82,8 +85,14 @@ const storedAttempt = (intentId: string) =>
 function notificationsOf(provider: string, providerReference: string) {
   const all =
     provider === 'wave'
-      ? sandbox.wave.sessions().map((p) => ({ id: p.id, notifications: p.notifications }))
-      : sandbox.orange.payments().map((p) => ({ id: p.payToken, notifications: p.notifications }));
+      ? sandbox
+          .of(WAVE_CONNECTOR)
+          .sessions()
+          .map((p) => ({ id: p.id, notifications: p.notifications }))
+      : sandbox
+          .of(ORANGE_MONEY_CONNECTOR)
+          .payments()
+          .map((p) => ({ id: p.payToken, notifications: p.notifications }));
   return all.find((p) => p.id === providerReference)?.notifications ?? [];
 }
 
@@ -148,7 +157,7 @@ describe('after a restart', () => {
     const intent = await createIntent(ctx, cm);
     const started = (await charge(cm, intent, 'orange_money', orangeNumber())).json() as Answer;
     // The notification is lost, and so is the process that sent the request.
-    sandbox.orange.setFaults({ dropCallbacks: true });
+    sandbox.of(ORANGE_MONEY_CONNECTOR).setFaults({ dropCallbacks: true });
     try {
       await onPage(started.nextAction?.url ?? '', 'approve', orangeNumber());
       await later();
@@ -164,7 +173,7 @@ describe('after a restart', () => {
       expect((await read(cm, intent.id)).status).toBe('SUCCEEDED');
       await connectors.close();
     } finally {
-      sandbox.orange.setFaults({ dropCallbacks: false });
+      sandbox.of(ORANGE_MONEY_CONNECTOR).setFaults({ dropCallbacks: false });
     }
   });
 });
@@ -254,19 +263,32 @@ describe('callbacks of redirect providers', () => {
     const orange = await createIntent(ctx, cm, { currency: 'XAF' });
     expect((await charge(cm, orange, 'orange_money', orangeNumber())).statusCode).toBe(202);
     const payToken = (await storedAttempt(orange.id)).provider_reference as string;
-    const notifUrl = new URL(sandbox.orange.payments().find((p) => p.payToken === payToken)?.notifUrl ?? '');
+    const notifUrl = new URL(
+      sandbox
+        .of(ORANGE_MONEY_CONNECTOR)
+        .payments()
+        .find((p) => p.payToken === payToken)?.notifUrl ?? '',
+    );
     // Wave: the session's completion signed with the secret this code once held, then with none.
     const wave = await createIntent(ctx, sn, { currency: 'XOF' });
     expect((await charge(sn, wave, 'wave', waveNumber())).statusCode).toBe(202);
     const sessionId = (await storedAttempt(wave.id)).provider_reference;
-    const session = sandbox.wave.sessions().find((p) => p.id === sessionId);
+    const session = sandbox
+      .of(WAVE_CONNECTOR)
+      .sessions()
+      .find((p) => p.id === sessionId);
     expect(session).toBeDefined();
     // MTN MoMo: the request's own callback URL with another token, and its token on another reference.
     const mtnPhone = `+2376772${String(++numbers).padStart(2, '0')}000`;
     const momo = await createIntent(ctx, cm, { currency: 'XAF' });
     expect((await charge(cm, momo, 'mtn_momo', mtnPhone)).statusCode).toBe(202);
     await ctx.services.attempts.drain(); // the prompt is sent after the answer
-    const momoCallback = new URL(sandbox.momo.requests().find((r) => r.partyId === mtnPhone.slice(1))?.callbackUrl ?? '').pathname;
+    const momoCallback = new URL(
+      sandbox
+        .of(MTN_MOMO_CONNECTOR)
+        .requests()
+        .find((r) => r.partyId === mtnPhone.slice(1))?.callbackUrl ?? '',
+    ).pathname;
     const before = { cm: await events(cm), sn: await events(sn) };
 
     const paid = JSON.stringify({ status: 'SUCCESSFUL', amount: '5000', currency: 'XAF', financialTransactionId: '1' });
@@ -364,7 +386,7 @@ describe('money out with Wave', () => {
     await expect
       .poll(async () => ((await call(ctx.app, 'GET', `/payouts/${created.id}`, sk(m))).json() as { status: string }).status, { interval: 20, timeout: 5000 })
       .toBe('PAID');
-    expect(sandbox.wave.stats().payouts).toBe(1);
+    expect(sandbox.of(WAVE_CONNECTOR).stats().payouts).toBe(1);
 
     const orange = await call(ctx.app, 'POST', '/payouts', sk(m), { ...body, destination: { provider: 'orange_money', phoneNumber: '+221770009002' } });
     expect(orange.json()).toMatchObject({ status: 400, code: 'destination_unsupported', param: 'destination.provider' });
@@ -376,7 +398,7 @@ describe('money out with Wave', () => {
 
   it("Wave's refund operation gives a paid session back once; an unpaid one is refused", async () => {
     const wave = createWaveConnector(
-      { baseUrl: sandbox.urls.wave, apiKey: 'wave_sn_test', webhookSecret: sandbox.secrets.waveWebhookSecret },
+      { baseUrl: sandbox.urls.wave!, apiKey: 'wave_sn_test', webhookSecret: sandbox.secrets.wave!.webhookSecret! },
       { clock: ctx.clock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) },
     );
     const { stored } = await paidWithWave(sn);
@@ -389,7 +411,12 @@ describe('money out with Wave', () => {
       providerReference: stored.provider_reference as string,
     };
     expect(await wave.refund?.(request)).toMatchObject({ status: 'PENDING', providerReference: stored.provider_reference });
-    expect(sandbox.wave.sessions().find((s) => s.id === stored.provider_reference)?.refunded).toBe(true);
+    expect(
+      sandbox
+        .of(WAVE_CONNECTOR)
+        .sessions()
+        .find((s) => s.id === stored.provider_reference)?.refunded,
+    ).toBe(true);
     expect(await wave.refund?.({ ...request, reference: newReference() })).toEqual({ status: 'FAILED', reason: 'checkout-refund-failed' });
 
     const unpaid = await createIntent(ctx, sn, { currency: 'XOF' });
@@ -417,17 +444,27 @@ describe('money out with Wave', () => {
     // Wave's 200 is the refund: SUCCEEDED on its answer, without a status read.
     await ctx.services.refunds.drain();
     expect(await read(sn, whole.intent.id)).toMatchObject({ status: 'REFUNDED' });
-    expect(sandbox.wave.sessions().find((x) => x.id === whole.stored.provider_reference)?.refunded).toBe(true);
+    expect(
+      sandbox
+        .of(WAVE_CONNECTOR)
+        .sessions()
+        .find((x) => x.id === whole.stored.provider_reference)?.refunded,
+    ).toBe(true);
 
     const part = await paidWithWave(sn);
-    const payoutsBefore = sandbox.wave.stats().payouts;
+    const payoutsBefore = sandbox.of(WAVE_CONNECTOR).stats().payouts;
     expect((await call(ctx.app, 'POST', `/gateway/${part.intent.id}/refunds`, sk(sn), { amount: '1000' })).json()).toMatchObject({
       status: 'PENDING',
       amount: '1000',
     });
     expect(await refunded(sn, part.intent.id)).toMatchObject({ status: 'PARTIALLY_REFUNDED' });
-    expect(sandbox.wave.sessions().find((x) => x.id === part.stored.provider_reference)?.refunded).toBe(false);
-    expect(sandbox.wave.stats().payouts).toBe(payoutsBefore + 1);
+    expect(
+      sandbox
+        .of(WAVE_CONNECTOR)
+        .sessions()
+        .find((x) => x.id === part.stored.provider_reference)?.refunded,
+    ).toBe(false);
+    expect(sandbox.of(WAVE_CONNECTOR).stats().payouts).toBe(payoutsBefore + 1);
 
     const orange = await createIntent(ctx, cm);
     const started = (await charge(cm, orange, 'orange_money', orangeNumber())).json() as Answer;
@@ -478,7 +515,7 @@ describe('provider health', () => {
     const payer = waveNumber();
     // Earlier tests' Wave successes fall out of the 5-minute window.
     ctx.clock.advance(5 * MINUTE);
-    sandbox.wave.setFaults({ answer500: true });
+    sandbox.of(WAVE_CONNECTOR).setFaults({ answer500: true });
     try {
       // Every charge's request answers 500 (and so do the status reads of Wave's webhooks for
       // sessions that expired meanwhile): after 5 bad outcomes, mostly bad, charges are refused.
@@ -508,7 +545,7 @@ describe('provider health', () => {
       // A payer who tries again meanwhile sends no prompt and keeps the tries of their number.
       for (let i = 0; i < 4; i++) expect((await charge(m, intent, 'wave', payer)).json()).toMatchObject({ status: 503, code: 'provider_unavailable' });
     } finally {
-      sandbox.wave.setFaults({ answer500: false });
+      sandbox.of(WAVE_CONNECTOR).setFaults({ answer500: false });
     }
     ctx.clock.advance(30 * SECOND);
     const intent = await createIntent(ctx, m, { currency: 'XOF' });
@@ -518,5 +555,50 @@ describe('provider health', () => {
     expect((probe.json() as Answer).nextAction?.type).toBe('redirect');
     expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: true });
     expect((await call(ctx.app, 'GET', '/metrics')).body).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 1/);
+  });
+});
+
+describe('numbers as people write them: read in the merchant country, stored in E.164', () => {
+  const storedNumber = async (intentId: string) =>
+    (await ctx.deps.db.selectFrom('payment_attempts').select('phone_number').where('intent_id', '=', intentId).executeTakeFirstOrThrow()).phone_number;
+
+  it.each([
+    { merchant: () => cm, provider: 'mtn_momo', currency: 'XAF', typed: '670000001', stored: '+237670000001' },
+    { merchant: () => cm, provider: 'orange_money', currency: 'XAF', typed: '6.90-12.34.56', stored: '+237690123456' },
+    { merchant: () => sn, provider: 'wave', currency: 'XOF', typed: '77 123 45 67', stored: '+221771234567' },
+    { merchant: () => sn, provider: 'wave', currency: 'XOF', typed: '00221 76-123-45-67', stored: '+221761234567' },
+  ])('$typed for a $provider payment is taken as $stored', async ({ merchant, provider, currency, typed, stored }) => {
+    const intent = await createIntent(ctx, merchant(), { currency });
+    const res = await charge(merchant(), intent, provider, typed);
+    expect(res.statusCode, res.body).toBe(202);
+    expect(await storedNumber(intent.id)).toBe(stored);
+  });
+
+  it('a payout destination as a Senegalese merchant writes it is stored in E.164', async () => {
+    const put = await call(ctx.app, 'PUT', '/payout-schedule', sk(sn), { interval: 'daily', destination: { provider: 'wave', phoneNumber: '77.123.45.67' } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json()).toMatchObject({ destination: { provider: 'wave', phoneNumber: '+221771234567' } });
+    await call(ctx.app, 'PUT', '/payout-schedule', sk(sn), { interval: 'manual' });
+  });
+
+  it('a number with its own country code keeps it; what is not a mobile number of the country is phone_invalid, saying what was expected', async () => {
+    const intent = await createIntent(ctx, sn, { currency: 'XOF' });
+    // Read as Cameroon's (+237), which Wave does not serve, not as a Senegalese number.
+    expect((await charge(sn, intent, 'wave', '+237 6 70 00 00 02')).json()).toMatchObject({
+      status: 400,
+      code: 'phone_invalid',
+      detail: expect.stringMatching(/^Wave does not serve \+237/),
+    });
+    const sent = sandbox.of(WAVE_CONNECTOR).sessions().length;
+    const refused = (await charge(sn, intent, 'wave', '670000001')).json();
+    expect(refused).toMatchObject({ status: 400, code: 'phone_invalid', param: 'paymentMethod.phoneNumber', country: 'SN', example: '+221 70 123 45 67' });
+    expect(refused.detail).toContain('paymentMethod.phoneNumber is not a valid Senegal mobile number');
+    const cmIntent = await createIntent(ctx, cm);
+    for (const typed of ['6700000', '2 22 12 34 56', '06 70 00 00 01', '670 000 001 x', '']) {
+      const body = (await charge(cm, cmIntent, 'mtn_momo', typed)).json();
+      expect(body, typed).toMatchObject({ status: 400, code: 'phone_invalid', param: 'paymentMethod.phoneNumber' });
+      if (typed !== '') expect(body.detail, typed).toContain('6 71 23 45 67');
+    }
+    expect(sandbox.of(WAVE_CONNECTOR).sessions()).toHaveLength(sent);
   });
 });

@@ -1,10 +1,8 @@
-import {
-  createMtnMomoConnector,
-  createOrangeMoneyConnector,
-  createWaveConnector,
-  type IncomingCallback,
-  waveSignatureHeader,
-} from '../src/modules/connectors/index.ts';
+import { type IncomingCallback, MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { createMtnMomoConnector } from '../src/modules/connectors/mtn-momo/mtn-momo.connector.ts';
+import { createOrangeMoneyConnector } from '../src/modules/connectors/orange-money/orange-money.connector.ts';
+import { createWaveConnector } from '../src/modules/connectors/wave/wave.connector.ts';
+import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
 import { HOUR, MINUTE } from '../src/platform/clock.ts';
 import { type ContractProvider, describeConnectorContract } from './connectors.conformance.ts';
 
@@ -39,12 +37,16 @@ const providers: ContractProvider[] = [
     canDisburse: true,
     failureReasons: true,
     testNumbers: true,
-    tokens: { issued: (s) => s.momo.stats().tokensIssued.collection, revoke: (s) => void s.momo.revokeTokens(), lifeMs: HOUR },
-    sandboxOptions: () => ({ momo: { credentials: MOMO } }),
+    tokens: {
+      issued: (s) => s.of(MTN_MOMO_CONNECTOR).stats().tokensIssued.collection,
+      revoke: (s) => void s.of(MTN_MOMO_CONNECTOR).revokeTokens(),
+      lifeMs: HOUR,
+    },
+    sandboxOptions: () => ({ options: { mtn_momo: { credentials: MOMO } } }),
     connector: (env, change) =>
       createMtnMomoConnector(
         {
-          baseUrl: env.sandbox.urls.mtn_momo,
+          baseUrl: env.sandbox.urls.mtn_momo!,
           targetEnvironment: 'sandbox',
           ...MOMO,
           ...(change?.badCredentials ? { apiKey: 'wrong' } : {}),
@@ -53,8 +55,8 @@ const providers: ContractProvider[] = [
         },
         env.deps,
       ),
-    setFaults: (s, f) => void s.momo.setFaults(f),
-    requests: (s) => s.momo.stats().requests,
+    setFaults: (s, f) => void s.of(MTN_MOMO_CONNECTOR).setFaults(f),
+    requests: (s) => s.of(MTN_MOMO_CONNECTOR).stats().requests,
     forge: (genuine) => [otherToken(genuine), { ...genuine, url: '/callbacks/mtn_momo/collection' }],
   },
   {
@@ -66,13 +68,13 @@ const providers: ContractProvider[] = [
     canDisburse: false,
     failureReasons: false,
     testNumbers: true,
-    tokens: { issued: (s) => s.orange.stats().tokensIssued, revoke: (s) => void s.orange.revokeTokens(), lifeMs: HOUR },
-    sandboxOptions: () => ({ orange: { credentials: ORANGE, tokenTtlSeconds: HOUR / 1000 } }),
+    tokens: { issued: (s) => s.of(ORANGE_MONEY_CONNECTOR).stats().tokensIssued, revoke: (s) => void s.of(ORANGE_MONEY_CONNECTOR).revokeTokens(), lifeMs: HOUR },
+    sandboxOptions: () => ({ options: { orange_money: { credentials: ORANGE, tokenTtlSeconds: HOUR / 1000 } } }),
     request: RETURN,
     connector: (env, change) =>
       createOrangeMoneyConnector(
         {
-          baseUrl: env.sandbox.urls.orange_money,
+          baseUrl: env.sandbox.urls.orange_money!,
           environment: 'dev',
           ...ORANGE,
           ...(change?.badCredentials ? { clientSecret: 'wrong' } : {}),
@@ -82,8 +84,8 @@ const providers: ContractProvider[] = [
         },
         env.deps,
       ),
-    setFaults: (s, f) => void s.orange.setFaults(f),
-    requests: (s) => s.orange.stats().payments,
+    setFaults: (s, f) => void s.of(ORANGE_MONEY_CONNECTOR).setFaults(f),
+    requests: (s) => s.of(ORANGE_MONEY_CONNECTOR).stats().payments,
     forge: (genuine) => [
       otherToken(genuine),
       { ...genuine, body: String(genuine.body).replace(/"notif_token":"[^"]+"/, '"notif_token":"forged"') },
@@ -99,15 +101,15 @@ const providers: ContractProvider[] = [
     canDisburse: true,
     failureReasons: true,
     testNumbers: true,
-    sandboxOptions: (callbackUrl) => ({ wave: { apiKey: WAVE_KEY, webhookUrl: callbackUrl, webhookSecret: WAVE_SECRET } }),
+    sandboxOptions: (callbackUrl) => ({ options: { wave: { apiKey: WAVE_KEY, webhookUrl: callbackUrl, webhookSecret: WAVE_SECRET } } }),
     request: RETURN,
     connector: (env, change) =>
       createWaveConnector(
-        { baseUrl: env.sandbox.urls.wave, apiKey: change?.badCredentials ? 'wave_wrong' : WAVE_KEY, webhookSecret: WAVE_SECRET, timeoutMs: change?.timeoutMs },
+        { baseUrl: env.sandbox.urls.wave!, apiKey: change?.badCredentials ? 'wave_wrong' : WAVE_KEY, webhookSecret: WAVE_SECRET, timeoutMs: change?.timeoutMs },
         env.deps,
       ),
-    setFaults: (s, f) => void s.wave.setFaults(f),
-    requests: (s) => s.wave.stats().sessions,
+    setFaults: (s, f) => void s.of(WAVE_CONNECTOR).setFaults(f),
+    requests: (s) => s.of(WAVE_CONNECTOR).stats().sessions,
     forge: (genuine, env) => {
       const body = String(genuine.body);
       const now = env.clock.now().getTime();

@@ -29,7 +29,7 @@ export interface ContractEnv {
   sandbox: Sandbox;
   callbackUrl: string;
   clock: ManualClock;
-  deps: Parameters<typeof import('../src/modules/connectors/index.ts').createMtnMomoConnector>[1];
+  deps: import('../src/modules/connectors/index.ts').ConnectorDeps;
 }
 
 export interface ContractProvider {

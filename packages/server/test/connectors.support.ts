@@ -9,17 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import {
-  type Connector,
-  createMtnMomoConnector,
-  type MomoSandbox,
-  type MomoSandboxOptions,
-  type MtnMomoSettings,
-  type Sandbox,
-  sandboxSecrets,
-  startMomoSandbox,
-  startSandbox,
-} from '../src/modules/connectors/index.ts';
+import { type Connector, type Sandbox, sandboxSecrets, startSandbox } from '../src/modules/connectors/index.ts';
+import { createMtnMomoConnector, type MtnMomoSettings } from '../src/modules/connectors/mtn-momo/mtn-momo.connector.ts';
+import { type MomoSandbox, type MomoSandboxOptions, startMomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createTestContext, type TestContext } from './harness.ts';
@@ -154,7 +146,7 @@ export async function appWithSandbox(opts: { start?: Date; env?: Record<string, 
   const sandbox = await startMomoSandbox({ clock, tickMs: 0 });
   const ctx = await createTestContext({
     clock,
-    env: { CAISSE_MOMO_SANDBOX_CALLBACK_URL: `http://127.0.0.1:${port}/callbacks/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url, ...opts.env },
+    env: { CAISSE_SANDBOX_CALLBACKS_URL: `http://127.0.0.1:${port}/callbacks`, CAISSE_SANDBOX_URL: sandbox.url, ...opts.env },
   });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   return { ctx, sandbox };
@@ -162,7 +154,7 @@ export async function appWithSandbox(opts: { start?: Date; env?: Record<string, 
 
 /**
  * The app listening on 127.0.0.1 with test mode on every provider's sandbox (`startSandbox`: MTN
- * MoMo, Orange Money, Wave), which calls it back (Wave's webhooks to /callbacks/wave); both on
+ * MoMo, Orange Money, Wave: every connector in the registry), which calls it back (Wave's webhooks to /callbacks/wave); both on
  * one ManualClock. Sandbox time moves with the clock: advance it, then `sandbox.tick()`. Close
  * the sandbox first, as with `appWithSandbox`.
  */
@@ -172,10 +164,10 @@ export async function appWithAllSandboxes(opts: { start?: Date; env?: Record<str
   const callbacks = `http://127.0.0.1:${port}/callbacks`;
   // One data directory for both, as for `caisse sandbox` and the gateway: they share its sandbox secrets.
   const dataDir = mkdtempSync(join(tmpdir(), 'caisse-sandbox-'));
-  const sandbox = await startSandbox({ clock, tickMs: 0, momo: { tickMs: 0 }, secrets: sandboxSecrets(dataDir), wave: { webhookUrl: `${callbacks}/wave` } });
+  const sandbox = await startSandbox({ clock, tickMs: 0, callbacksUrl: callbacks, secrets: sandboxSecrets(dataDir) });
   const ctx = await createTestContext({
     clock,
-    env: { CAISSE_DATA_DIR: dataDir, CAISSE_MOMO_SANDBOX_CALLBACK_URL: `${callbacks}/mtn_momo`, CAISSE_MOMO_SANDBOX_URL: sandbox.url, ...opts.env },
+    env: { CAISSE_DATA_DIR: dataDir, CAISSE_SANDBOX_CALLBACKS_URL: callbacks, CAISSE_SANDBOX_URL: sandbox.url, ...opts.env },
   });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   return { ctx, sandbox };

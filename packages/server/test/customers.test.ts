@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 /** A Cameroonian mobile number, random (a clash in one file is one in 90 million). */
-const newPhone = () => `+2376${String((randomBytes(4).readUInt32BE(0) % 90_000_000) + 10_000_000)}`;
+const newPhone = () => `+2376${String((randomBytes(4).readUInt32BE(0) % 50_000_000) + 50_000_000)}`;
 
 const signIn = (m: TestMerchant, phoneNumber: string, password: string) => call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber, password });
 
@@ -237,6 +237,8 @@ describe('password reset and change', () => {
         pinnedVersion: '2026-11-01',
         merchantName: 'Bravo',
         intentExpiresIn: 1800,
+        approved: true,
+        merchantCountry: 'CM' as const,
       });
     const { createServices } = await import('../src/services.ts');
     const second = createServices(ctx.deps);
@@ -280,6 +282,8 @@ describe('password reset and change', () => {
       pinnedVersion: '2026-11-01',
       merchantName: 'Alpha',
       intentExpiresIn: 1800,
+      approved: true,
+      merchantCountry: 'CM' as const,
     };
     const me = await two.users.verifyAccessToken(token, merchant);
     await one.users.changePassword(merchant, me, { currentPassword: PASSWORD, newPassword: 'kribi-wave-2026' }, '203.0.113.9');

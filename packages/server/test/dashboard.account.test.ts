@@ -91,9 +91,9 @@ async function secondStep(a: Account, code: string) {
   return send('POST', '/dashboard/api/login/totp', undefined, { challenge: first.json().challenge, code });
 }
 
-/** The last e-mail the outbox holds for an address, and the reset token in it. */
+/** The last e-mail the operator outbox holds for an address (a reset proves control), and its token. */
 async function resetMail(email: string): Promise<{ body: string; token: string } | undefined> {
-  const row = await ctx.deps.db.selectFrom('messages').select(['body']).where('recipient', '=', email).orderBy('id', 'desc').executeTakeFirst();
+  const row = (await ctx.services.messaging.listForOperators({ to: email, limit: 1 })).data[0];
   if (!row?.body) return undefined;
   const token = /\/dashboard\/reset-password\/(dr_[0-9A-Za-z]+)/.exec(row.body)?.[1];
   return token ? { body: row.body, token } : undefined;

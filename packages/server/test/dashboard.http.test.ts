@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import Fastify, { type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MomoSandbox } from '../src/modules/connectors/index.ts';
+import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { LOGIN_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../src/modules/dashboard/dashboard.service.ts';
 import registerPages, { renderCheckout } from '../src/modules/dashboard/dashboard.pages.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
@@ -408,7 +408,9 @@ describe('payments, webhooks, balance and test data', () => {
       const res = await send('GET', `/dashboard/api/test/payments.csv${q}`, s);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-      expect(res.body.split('\r\n')[0]).toBe('id,created_at,amount,currency,status,description,metadata');
+      expect(res.body.split('\r\n')[0]).toBe(
+        'id,created_at,amount,currency,status,description,metadata,fee,net,amount_refunded,method,provider,connector,payer,provider_reference',
+      );
       return parse(res.body, { columns: true }) as Record<string, string>[];
     };
 
@@ -423,6 +425,14 @@ describe('payments, webhooks, balance and test data', () => {
       status: 'CANCELED',
       description: 'Shoes',
       metadata: '{}',
+      fee: '',
+      net: '',
+      amount_refunded: '0',
+      method: '',
+      provider: '',
+      connector: '',
+      payer: '',
+      provider_reference: '',
     });
     expect(all[1]).toMatchObject({ id: first.id, status: 'EXPIRED', description: `'=HYPERLINK("http://evil")` });
     expect(JSON.parse(all[1]?.metadata ?? '')).toEqual({ order: 'A-7', note: 'a, "quoted"\nline' });
@@ -434,7 +444,17 @@ describe('payments, webhooks, balance and test data', () => {
       (await rows(`?createdGte=${encodeURIComponent(day1.toISOString())}&createdLt=${encodeURIComponent(day2.toISOString())}&status=EXPIRED`)).map((r) => r.id),
     ).toEqual([first.id]);
     const named = await send('GET', `/dashboard/api/test/payments.csv?createdGte=${day1.toISOString().slice(0, 10)}`, s);
-    expect(named.headers['content-disposition']).toBe(`attachment; filename="caisse-payments-test-${day1.toISOString().slice(0, 10)}-now.csv"`);
+    // The period in the name: the start as written, up to today without an end; an end at midnight is the day before.
+    const today = ctx.clock.now().toISOString().slice(0, 10);
+    expect(named.headers['content-disposition']).toBe(`attachment; filename="caisse-payments-test-${day1.toISOString().slice(0, 10)}_${today}.csv"`);
+    const period = await send(
+      'GET',
+      `/dashboard/api/test/payments.csv?createdGte=${encodeURIComponent('2026-11-01T00:00:00+01:00')}&createdLt=${encodeURIComponent('2026-11-29T00:00:00+01:00')}`,
+      s,
+    );
+    expect(period.headers['content-disposition']).toBe('attachment; filename="caisse-payments-test-2026-11-01_2026-11-28.csv"');
+    const until = await send('GET', `/dashboard/api/test/payments.csv?createdLt=${encodeURIComponent('2026-11-28T15:00:00Z')}`, s);
+    expect(until.headers['content-disposition']).toBe('attachment; filename="caisse-payments-test-until-2026-11-28.csv"');
 
     // Live mode has its own payments (none); another session sees only its own.
     expect(parse((await send('GET', '/dashboard/api/live/payments.csv', s)).body, { columns: true })).toEqual([]);
@@ -637,10 +657,11 @@ describe('the hosted checkout page', () => {
     await app.close();
   });
 
-  it('an unknown token gets the page saying the link is not valid; assets are served, nothing outside them', async () => {
+  it('an unknown token is a 404 with the page saying the link is not valid; assets are served, nothing outside them', async () => {
     const app = await pages();
     const res = await app.inject({ method: 'GET', url: '/checkout/ps_doesnotexist' });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(configOf(res.body)).toEqual({ error: 'not_found', language: 'fr', locale: 'fr' });
     expect((await app.inject({ method: 'GET', url: '/dashboard' })).body).toContain('<title>Dashboard</title>');
     expect((await app.inject({ method: 'GET', url: '/dashboard/payments/pi_123' })).body).toContain('<title>Dashboard</title>');

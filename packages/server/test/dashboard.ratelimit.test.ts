@@ -59,7 +59,7 @@ describe('per-address limit on the dashboard sign-in', () => {
 });
 
 describe('per-address limit on the sign-up', () => {
-  it('the 4th sign-up in a minute from one address is 429 rate_limited, and makes no merchant', async () => {
+  it('the 4th sign-up in a minute from one address is 429 rate_limited, and asks for nothing', async () => {
     ctx.clock.set('2026-11-02T12:00:00.000Z');
     const signUp = (i: number) =>
       ctx.app.inject({
@@ -68,9 +68,11 @@ describe('per-address limit on the sign-up', () => {
         remoteAddress: '198.51.100.8',
         payload: { businessName: `Spam ${i}`, country: 'CM', email: `spam-${i}@example.com`, password: 'correct horse battery' },
       });
-    for (let i = 0; i < 3; i++) expect((await signUp(i)).statusCode).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await signUp(i)).statusCode).toBe(202);
     expectRateLimited(await signUp(3));
-    const made = await ctx.deps.db.selectFrom('merchants').select('id').where('email', '=', 'spam-3@example.com').execute();
-    expect(made).toEqual([]);
+    // Refused before anything: no sign-up waits for a link, no e-mail went.
+    const waiting = await ctx.deps.db.selectFrom('merchant_signup_requests').select('email').where('email', '=', 'spam-3@example.com').execute();
+    expect(waiting).toEqual([]);
+    expect(await ctx.deps.db.selectFrom('messages').select('id').where('recipient', '=', 'spam-3@example.com').execute()).toEqual([]);
   });
 });

@@ -44,10 +44,14 @@ function expectProblem(res: LightMyRequestResponse, status: number, code: string
   return res.json() as Record<string, unknown>;
 }
 
-/** The token of the newest invitation e-mail to `email`, read from the test outbox. */
+/**
+ * The token of the newest invitation e-mail to `email`, read from the operator outbox: never from
+ * the inviter's test outbox, or the inviter could accept it (issue 52).
+ */
 async function invitationToken(merchantId: string, email: string): Promise<string> {
-  const messages = await ctx.services.messaging.list({ merchantId, mode: 'test', limit: 100 });
-  const mail = messages.data.find((msg) => msg.to === email);
+  const inviters = await ctx.services.messaging.list({ merchantId, mode: 'test', limit: 100 });
+  expect(inviters.data.some((msg) => msg.to === email)).toBe(false);
+  const mail = (await ctx.services.messaging.listForOperators({ to: email, limit: 100 })).data[0];
   const token = /\/dashboard\/invitations\/(inv_[0-9A-Za-z]+)/.exec(mail?.body ?? '')?.[1];
   expect(token, `no invitation e-mail to ${email}`).toBeDefined();
   return token as string;
@@ -174,7 +178,7 @@ describe('team and invitations', () => {
       const email = `public-${randomBytes(3).toString('hex')}@example.com`;
       const res = await pub.app.inject({ method: 'POST', url: '/dashboard/api/team/invitations', headers, payload: { email, role: 'analyst' } });
       expect(res.statusCode, res.body).toBe(201);
-      const mail = (await pub.services.messaging.list({ merchantId: boss.merchantId, mode: 'test', limit: 10 })).data.find((msg) => msg.to === email);
+      const mail = (await pub.services.messaging.listForOperators({ to: email })).data[0];
       expect(mail?.body).toMatch(/https:\/\/pay\.example\.com\/dashboard\/invitations\/inv_[0-9A-Za-z]+/);
     } finally {
       await pub.close();
@@ -192,7 +196,7 @@ describe('team and invitations', () => {
     expect(roleOf(team.members)).toEqual(roleOf(ROLES.map((role) => ({ email: emails[role], role }))));
     expect(team.invitations.map((i: { email: string }) => i.email)).toContain(email);
     // The merchant's language is French by default: the e-mail is French; only the token's hash is stored.
-    const mail = (await ctx.services.messaging.list({ merchantId: m.merchantId, mode: 'test' })).data.find((x) => x.to === email);
+    const mail = (await ctx.services.messaging.listForOperators({ to: email })).data[0];
     expect(mail?.body).toMatch(/vous invite à rejoindre l'équipe de Team.*support/s);
     const token = await invitationToken(m.merchantId, email);
     const rows = await ctx.deps.db.selectFrom('dashboard_invitations').selectAll().execute();

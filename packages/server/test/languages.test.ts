@@ -146,6 +146,8 @@ describe("a customer's SMS", () => {
       role: 'analyst',
       link: 'https://caisse.example/dashboard/invitations/inv_x',
       reason: 'The identity document is unreadable',
+      email: 'owner@akwa.example',
+      signIn: 'https://caisse.example/dashboard',
     };
     for (const language of ['fr-CM', 'fr-SN', 'en'] as const) {
       const t = translator({ requested: [language] });

@@ -190,7 +190,7 @@ describe('verifyLedger and `caisse ledger verify`', () => {
       const services = createServices(deps);
       const merchant = await services.merchants.createMerchant({ name: 'CLI shop' });
       const user = await services.users.createTestUser(
-        { merchantId: merchant.merchantId, mode: 'test' },
+        { merchantId: merchant.merchantId, mode: 'test', merchantCountry: 'CM' },
         { phoneNumber: '+237699000001', password: 'x', balance: '900' },
       );
       await opened.close();

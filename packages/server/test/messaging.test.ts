@@ -111,6 +111,18 @@ function liveConfig(extra: Record<string, string>) {
   });
 }
 
+/** Production with an SMS provider and no e-mail provider. */
+const prod = (extra: Record<string, string>) =>
+  loadConfig({
+    CAISSE_MASTER_KEY: TEST_MASTER_KEY,
+    CAISSE_MODE: 'production',
+    DATABASE_URL: 'postgres://db/x',
+    CAISSE_SMS_PROVIDER: 'africastalking',
+    AFRICASTALKING_USERNAME: 'u',
+    AFRICASTALKING_API_KEY: 'k',
+    ...extra,
+  });
+
 function messagingWith(config = liveConfig({})) {
   return createMessagingService({ ...ctx.deps, config }, transportsFromConfig(config));
 }
@@ -304,16 +316,6 @@ describe('live codes in the outbox (issue 20)', () => {
   });
 
   it('production without CAISSE_LIVE_OUTBOX=allow: a live message with no provider is 503, never stored', async () => {
-    const prod = (extra: Record<string, string>) =>
-      loadConfig({
-        CAISSE_MASTER_KEY: TEST_MASTER_KEY,
-        CAISSE_MODE: 'production',
-        DATABASE_URL: 'postgres://db/x',
-        CAISSE_SMS_PROVIDER: 'africastalking',
-        AFRICASTALKING_USERNAME: 'u',
-        AFRICASTALKING_API_KEY: 'k',
-        ...extra,
-      });
     const email = {
       merchantId: m.merchantId,
       mode: 'live' as const,
@@ -333,6 +335,43 @@ describe('live codes in the outbox (issue 20)', () => {
     expect(await ctx.deps.db.selectFrom('messages').select('body').where('user_id', '=', 'usr_8').execute()).toEqual([
       { body: 'Your code is [code withheld].' },
     ]);
+  });
+});
+
+describe('proofs of control (issue 52)', () => {
+  const proof = (to: string) => ({
+    merchantId: m.merchantId,
+    userId: null,
+    channel: 'email' as const,
+    to,
+    subject: 'Confirm',
+    body: 'Open https://pay.example/dashboard/verify-email?token=ver_abc',
+    code: 'ver_abc',
+  });
+
+  it('without SMTP: the operator outbox keeps the link (development only), never the merchant test outbox', async () => {
+    const dev = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_DATA_DIR: '/tmp/x' });
+    const sent = await messagingWith(dev).sendProof(proof('proof-dev@example.cm'));
+    expect(sent).toMatchObject({ provider: 'outbox', status: 'stored' });
+    const outbox = await ctx.services.messaging.listForOperators({ to: 'PROOF-DEV@example.cm' });
+    expect(outbox.data.map((x) => x.body)).toEqual(['Open https://pay.example/dashboard/verify-email?token=ver_abc']);
+    for (const mode of ['test', 'live'] as const) {
+      const merchant = await ctx.services.messaging.list({ merchantId: m.merchantId, mode, limit: 100 });
+      expect(merchant.data.some((x) => x.to === 'proof-dev@example.cm')).toBe(false);
+    }
+    // A staging deployment (production with CAISSE_LIVE_OUTBOX=allow) keeps it without the link.
+    await messagingWith(prod({ CAISSE_LIVE_OUTBOX: 'allow' })).sendProof(proof('proof-staging@example.cm'));
+    expect((await ctx.services.messaging.listForOperators({ to: 'proof-staging@example.cm' })).data[0]?.body).toBe(
+      'Open https://pay.example/dashboard/verify-email?token=[code withheld]',
+    );
+  });
+
+  it('with SMTP: sent, and the operator outbox lists nothing', async () => {
+    const before = mails.length;
+    const sent = await messagingWith().sendProof(proof('proof-smtp@example.cm'));
+    expect(sent).toMatchObject({ provider: 'smtp', status: 'sent' });
+    expect(mails.length).toBe(before + 1);
+    expect((await ctx.services.messaging.listForOperators({ to: 'proof-smtp@example.cm' })).data).toEqual([]);
   });
 });
 

@@ -14,7 +14,7 @@ let ctx: TestContext;
 let m: TestMerchant;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:9' } });
+  ctx = await createTestContext({ env: { CAISSE_SANDBOX_URL: 'http://127.0.0.1:9' } });
   m = await createMerchant(ctx, 'Methods');
 }, 60_000);
 afterAll(() => ctx.close());

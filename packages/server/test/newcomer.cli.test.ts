@@ -224,6 +224,22 @@ describe('the admin endpoint (embedded database held by a server)', () => {
     expect(unknown.json()).toMatchObject({ code: 'not_found' });
   });
 
+  it('reads the operator outbox for `caisse messages list`', async () => {
+    const to = 'outbox-reader@shop.example';
+    await ctx.services.messaging.sendProof({
+      merchantId: null,
+      userId: null,
+      channel: 'email',
+      to,
+      subject: 'Confirm',
+      body: 'Open https://x/verify?token=ver_1',
+      code: 'ver_1',
+    });
+    const list = await post('/admin/messages/list', { to: 'Outbox-Reader@shop.example', limit: 5 });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json()).toMatchObject({ data: [{ to, body: 'Open https://x/verify?token=ver_1', provider: 'outbox' }], hasMore: false });
+  });
+
   it('a second merchant with the same e-mail is a 409 already_exists naming it, not an error of the database', async () => {
     expect((await post('/admin/merchants/create', { name: 'Twice' })).statusCode).toBe(200);
     const again = await post('/admin/merchants/create', { name: 'Twice' });

@@ -6,7 +6,7 @@
  * TEST_DATABASE_URL for PostgreSQL's concurrency). Time is a ManualClock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MomoSandbox } from '../src/modules/connectors/index.ts';
+import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { SECOND } from '../src/platform/clock.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser, problem } from './flow.support.ts';
 import { call, sk, type TestContext, type TestMerchant } from './harness.ts';

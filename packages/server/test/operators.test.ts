@@ -72,8 +72,10 @@ describe('sign-in: TOTP is mandatory', () => {
     problem(await send('GET', '/operator/api/merchants', enrolling), 403, 'totp_required');
     problem(await send('GET', '/operator/api/money', enrolling), 403, 'totp_required');
 
-    const { secret, uri } = (await send('POST', '/operator/api/totp', enrolling, {})).json();
+    const { secret, uri, qrCode } = (await send('POST', '/operator/api/totp', enrolling, {})).json();
     expect(uri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
+    // The URI as a QR code, as the dashboard's enrolment shows it.
+    expect(Buffer.from(String(qrCode).replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString('utf8')).toMatch(/^<svg[^>]*>.*<path/s);
     problem(await send('POST', '/operator/api/totp/confirm', enrolling, { code: codeAt(secret, 3) }), 400, 'otp_incorrect');
     const confirmed = await send('POST', '/operator/api/totp/confirm', enrolling, { code: codeAt(secret) });
     expect(confirmed.json()).toMatchObject({ totpEnrolmentRequired: false });

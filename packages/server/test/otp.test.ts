@@ -257,6 +257,7 @@ describe('initOtp', () => {
         // Written with the code, then refused by the provider after the commit.
         stage: async () => ({
           stored: false,
+          provider: 'africastalking',
           deliver: async () => {
             throw new ApiError('unavailable', 'The sms provider did not take the message; try again later');
           },

@@ -8,7 +8,7 @@ import { parse } from 'csv-parse/sync';
 import Stripe from 'stripe';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MomoSandbox } from '../src/modules/connectors/index.ts';
+import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { createDispatcher } from '../src/modules/webhooks/index.ts';
 import { DAY, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithSandbox } from './connectors.support.ts';
@@ -267,6 +267,36 @@ describe('payouts', () => {
     await expectLedgerClean(ctx);
   });
 
+  it("a destination number as people write it is read in the merchant's country and stored in E.164", async () => {
+    const m = await merchantWithDelay('National numbers', 0);
+    await pay(m, '3000');
+    await ctx.services.balances.settleDue();
+    const created = await payout(m, { destination: { provider: 'mtn_momo', phoneNumber: '6 70 00 00 01' } });
+    expect(created.statusCode, created.body).toBe(202);
+    expect(created.json()).toMatchObject({ destination: { provider: 'mtn_momo', phoneNumber: PAYEE } });
+    const stored = await ctx.deps.db
+      .selectFrom('payouts')
+      .select('phone_number')
+      .where('id', '=', (created.json() as { id: string }).id)
+      .executeTakeFirstOrThrow();
+    expect(stored.phone_number).toBe(PAYEE);
+    const schedule = await call(ctx.app, 'PUT', '/payout-schedule', sk(m), {
+      interval: 'daily',
+      destination: { provider: 'mtn_momo', phoneNumber: '670-000-001' },
+    });
+    expect(schedule.json()).toMatchObject({ destination: { provider: 'mtn_momo', phoneNumber: PAYEE } });
+    expect(
+      (await call(ctx.app, 'PUT', '/payout-schedule', sk(m), { interval: 'daily', destination: { provider: 'mtn_momo', phoneNumber: '77 123 45 67' } })).json(),
+    ).toMatchObject({
+      status: 400,
+      code: 'phone_invalid',
+      param: 'destination.phoneNumber',
+      country: 'CM',
+    });
+    await call(ctx.app, 'PUT', '/payout-schedule', sk(m), { interval: 'manual' });
+    await providerDecides();
+  });
+
   it('bad input: 400 for amounts and destinations, 409 above available or in a currency without balance, 404 for others', async () => {
     const m = await merchantWithDelay('Strict payouts', 0);
     await pay(m, '1000');
@@ -277,7 +307,7 @@ describe('payouts', () => {
     expect((await payout(m, { amount: 100 })).statusCode).toBe(400);
     expect((await payout(m, { currency: 'ZZZ' })).json()).toMatchObject({ code: 'currency_unsupported' });
     expect((await payout(m, { destination: { provider: 'paypal', phoneNumber: PAYEE } })).json()).toMatchObject({ status: 400, code: 'provider_unsupported' });
-    expect((await payout(m, { destination: { provider: 'mtn_momo', phoneNumber: '670000001' } })).json()).toMatchObject({ status: 400, code: 'phone_invalid' });
+    expect((await payout(m, { destination: { provider: 'mtn_momo', phoneNumber: '67000000' } })).json()).toMatchObject({ status: 400, code: 'phone_invalid' });
     expect((await payout(m, { destination: { provider: 'mtn_momo' } })).statusCode).toBe(400);
     expect((await payout(m, { surprise: true })).statusCode).toBe(400);
     // MTN's message rules, from its description: 1 to 160 characters, none of & ' < >.

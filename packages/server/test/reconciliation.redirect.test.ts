@@ -6,14 +6,15 @@
  * server that made the requests (so the connector remembers nothing of them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConnectorRegistry, sandboxSettings } from '../src/modules/connectors/connectors.registry.ts';
 import {
   type Connector,
-  createConnectorRegistry,
   type ModeConnectors,
   newReference,
+  ORANGE_MONEY_CONNECTOR,
   type Sandbox,
-  sandboxSettings,
   startSandbox,
+  WAVE_CONNECTOR,
 } from '../src/modules/connectors/index.ts';
 import { type AttemptSource, createReconciliationService, type OurRequest } from '../src/modules/reconciliation/index.ts';
 import { ManualClock, SECOND } from '../src/platform/clock.ts';
@@ -25,8 +26,8 @@ let server: ModeConnectors;
 let reconciler: ModeConnectors;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ clock, tickMs: 0, momo: { tickMs: 0 } });
-  const settings = sandboxSettings(sandbox.url, { callbackUrl: 'http://127.0.0.1:9/callbacks/x', timeoutMs: 2000 });
+  sandbox = await startSandbox({ clock, tickMs: 0 });
+  const settings = sandboxSettings(sandbox.url, { callbacksUrl: 'http://127.0.0.1:9/callbacks', timeoutMs: 2000 });
   // The server's connectors make the requests; the reconciler's own registry asks about them.
   const make = () => {
     const registry = createConnectorRegistry(settings, deps);
@@ -59,7 +60,7 @@ async function attempt(provider: 'orange_money' | 'wave', act: 'approve' | 'decl
   expect(started, JSON.stringify(started)).toMatchObject({ status: 'PENDING' });
   const providerReference = 'providerReference' in started ? started.providerReference : undefined;
   expect(providerReference).toBeDefined();
-  const page = provider === 'orange_money' ? sandbox.orange : sandbox.wave;
+  const page = provider === 'orange_money' ? sandbox.of(ORANGE_MONEY_CONNECTOR) : sandbox.of(WAVE_CONNECTOR);
   expect(page.act(providerReference as string, act, '+221770000000')).toMatchObject({ ok: true });
   return {
     id: `att_${reference.slice(0, 8)}`,

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../src/cli.ts';
 import { formatReport, type ReconcileOptions, reconcileCommand } from '../src/cli/reconcile.ts';
-import { type Connector, createConnectorRegistry, type MomoSandbox, newReference, sandboxSettings, startMomoSandbox } from '../src/modules/connectors/index.ts';
+import { createConnectorRegistry, sandboxSettings } from '../src/modules/connectors/connectors.registry.ts';
+import { type Connector, newReference } from '../src/modules/connectors/index.ts';
+import { type MomoSandbox, startMomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { createReconciliationService, type PayoutSource, type ReconciliationReport } from '../src/modules/reconciliation/index.ts';
 import { ApiError } from '../src/platform/errors.ts';
 import { ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
@@ -28,7 +30,7 @@ beforeAll(async () => {
   const clock = new ManualClock('2026-11-01T10:00:00.000Z');
   // No callbacks: the poller settles every top-up, as after a lost callback.
   sandbox = await startMomoSandbox({ clock, tickMs: 0, faults: { dropCallbacks: true } });
-  ctx = await createTestContext({ clock, env: { CAISSE_MOMO_SANDBOX_URL: sandbox.url } });
+  ctx = await createTestContext({ clock, env: { CAISSE_SANDBOX_URL: sandbox.url } });
   m = await createMerchant(ctx, 'Reconcile shop');
   momo = ctx.services.connectors.forMode('test').get('mtn_momo') as Connector;
   workDir = mkdtempSync(join(tmpdir(), 'caisse-reconcile-'));
@@ -254,7 +256,7 @@ describe('reconcile', () => {
   it('without a listing (MTN itself) the provider is still asked per reference; a statement file lists what it has', async () => {
     // The real connector against the same sandbox, but as MTN: no listing.
     const asMtn = createConnectorRegistry(
-      { mtn_momo: { ...sandboxSettings(sandbox.url).mtn_momo!, sandboxListing: false } },
+      { mtn_momo: { ...(sandboxSettings(sandbox.url).mtn_momo as object), sandboxListing: false } },
       {
         clock: ctx.clock,
         logger: { debug() {}, info() {}, warn() {} },
@@ -322,7 +324,7 @@ describe('reconcile', () => {
     // A process of its own on an embedded database of its own (empty), asking the same sandbox.
     const dataDir = join(workDir, 'data');
     seedDataDir(dataDir);
-    const env = processEnv({ CAISSE_DATA_DIR: dataDir, CAISSE_MOMO_SANDBOX_URL: sandbox.url });
+    const env = processEnv({ CAISSE_DATA_DIR: dataDir, CAISSE_SANDBOX_URL: sandbox.url });
     // A day the sandbox has nothing of.
     const args = ['reconcile', '--provider', 'mtn_momo', '--mode', 'test', '--from', '2026-11-20', '--to', '2026-11-20'];
     const [agreed, usage] = await Promise.all([runCaisse(args, env), runCaisse(['reconcile', '--provider', 'mtn_momo', '--from', '2026-11-03'], env)]);

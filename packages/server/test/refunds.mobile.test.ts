@@ -5,7 +5,7 @@
  * returned by itself. Against the MoMo sandbox (real HTTP); time is the shared ManualClock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MomoSandbox } from '../src/modules/connectors/index.ts';
+import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { DAY, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithSandbox } from './connectors.support.ts';
 import { createIntent, eventTypes, expectLedgerClean } from './flow.support.ts';

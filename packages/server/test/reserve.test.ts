@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../src/admin.ts';
 import { createBalancesService } from '../src/modules/balances/index.ts';
 import type { LedgerService } from '../src/modules/ledger/index.ts';
-import type { MomoSandbox } from '../src/modules/connectors/index.ts';
+import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { DAY, HOUR, SECOND } from '../src/platform/clock.ts';
 import { reserveOf } from '../src/platform/fees.ts';
 import { minorUnits } from '../src/platform/money.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import Fastify, { type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
@@ -9,6 +9,9 @@ import { SECOND } from '../src/platform/clock.ts';
 import { sha256 } from '../src/platform/crypto.ts';
 import { API_RESOURCES, type AccessLevel, type ApiResource, type RouteAccess } from '../src/platform/tenancy.ts';
 import { keyCeiling } from '../src/modules/dashboard/dashboard.roles.ts';
+import { createPayoutsService } from '../src/modules/payouts/index.ts';
+import { ApiError } from '../src/platform/errors.ts';
+import { requirePermissions } from '../src/modules/dashboard/dashboard.routes.ts';
 import {
   call,
   type Creds,
@@ -74,13 +77,24 @@ async function enrol(who: Browser): Promise<string> {
 async function member(owner: Browser, role: 'developer' | 'analyst' | 'support'): Promise<Browser> {
   const email = `${role}-${randomBytes(3).toString('hex')}@example.com`;
   expect((await send('POST', '/dashboard/api/team/invitations', owner, { email, role })).statusCode).toBe(201);
-  const mail = (await ctx.services.messaging.list({ merchantId: m.merchantId, mode: 'test', limit: 100 })).data.find((msg) => msg.to === email);
+  const mail = (await ctx.services.messaging.listForOperators({ to: email })).data[0];
   const token = /\/dashboard\/invitations\/(inv_[0-9A-Za-z]+)/.exec(mail?.body ?? '')?.[1];
   return dashboardBrowserOf(await send('POST', `/dashboard/api/invitations/${token}/accept`, undefined, { password: 'correct horse battery' }));
 }
 
+const LIVE_MOMO = {
+  CAISSE_MOMO_BASE_URL: 'http://127.0.0.1:9',
+  CAISSE_MOMO_API_USER: '0f6a3b2c-1d4e-4f5a-8b6c-7d8e9f0a1b2c',
+  CAISSE_MOMO_API_KEY: 'live-api-key',
+  CAISSE_MOMO_COLLECTION_KEY: 'live-collection-key',
+  CAISSE_MOMO_DISBURSEMENT_KEY: 'live-disbursement-key',
+};
+
 beforeAll(async () => {
   ctx = await createTestContext({
+    // Live mode has an MTN MoMo account (never reached): a live payout of an approved merchant is
+    // judged on its merits, not refused for want of a provider.
+    env: LIVE_MOMO,
     // A secret-key route that declares no access: restricted keys must be refused there.
     beforeReady: (app) => {
       app.get('/undeclared', { config: { auth: 'sk' }, schema: { hide: true } }, async () => ({ ok: true }));
@@ -323,5 +337,225 @@ describe('keys from the dashboard', () => {
     expect(secret?.details.permissions).toEqual(Object.fromEntries(API_RESOURCES.map((r) => [r, 'write'])));
     const rolled = (await send('GET', '/dashboard/api/audit-log?action=key.rolled', owner)).json().data as { details: Record<string, unknown> }[];
     expect(rolled[0]?.details).toMatchObject({ kind: 'secret', permissions: { payouts: 'write' } });
+  });
+});
+
+/**
+ * Live mode needs the operator's approval (issue 52): every way a request or a job comes to act in
+ * live mode refuses a merchant that is not approved, with 403 `merchant_not_approved`, reads
+ * included (docs/decisions/0062-live-mode-gated-by-approval.md). The routes are enumerated from
+ * the app, so a route added later is covered without a line here.
+ */
+describe('live mode needs the approval of the merchant (issue 52)', () => {
+  const PASSWORD = 'correct horse battery';
+  interface Shop {
+    merchantId: string;
+    email: string;
+    browser: Browser;
+    /** Live keys, made while approved (an unapproved merchant cannot make one): approval withdrawn since. */
+    live: Creds;
+  }
+  let unapproved: Shop;
+  let approved: Shop;
+
+  /** Signs in as a person with an authenticator app does: password, then a fresh code (POST /login/totp). */
+  async function signInWithTotp(email: string): Promise<Browser> {
+    const first = await send('POST', '/dashboard/api/login', undefined, { email, password: PASSWORD });
+    const secret = await enrol(dashboardBrowserOf(first));
+    const step = await send('POST', '/dashboard/api/login', undefined, { email, password: PASSWORD });
+    expect(step.json(), step.body).toMatchObject({ mfaRequired: true });
+    return dashboardBrowserOf(await send('POST', '/dashboard/api/login/totp', undefined, { challenge: step.json().challenge, code: codeOf(secret) }));
+  }
+
+  async function shop(name: string, approval: boolean): Promise<Shop> {
+    const email = `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.com`;
+    const { merchantId } = await ctx.services.merchants.createMerchant({ name, email, dashboardPassword: PASSWORD, approved: approval });
+    const setApproved = (at: Date | null) => ctx.deps.db.transaction().execute((tx) => ctx.services.merchants.setApproved(tx, merchantId, at));
+    if (!approval) await setApproved(ctx.clock.now());
+    const pk = await ctx.services.merchants.createKey(merchantId, { kind: 'publishable', mode: 'live', name: 'live' });
+    const skLive = await ctx.services.merchants.createKey(merchantId, { kind: 'secret', mode: 'live', name: 'live secret' });
+    if (!approval) await setApproved(null);
+    return { merchantId, email, browser: await signInWithTotp(email), live: { apiKey: pk.secret, secretKey: skLive.secret } };
+  }
+
+  const liveRows = async (table: 'intents' | 'payment_links' | 'webhook_endpoints' | 'payouts', merchantId: string) =>
+    (await ctx.deps.db.selectFrom(table).select('id').where('merchant_id', '=', merchantId).where('mode', '=', 'live').execute()).length;
+
+  const LINK = { amount: '2500', currency: 'XAF', description: 'Tote bag' };
+  const ENDPOINT = { url: 'https://shop.example.com/hooks' };
+  const METHODS = { wallet: false };
+  const PAYOUT = { amount: '100', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: '+237650000000' } };
+
+  beforeAll(async () => {
+    unapproved = await shop('Pending', false);
+    approved = await shop('Approved', true);
+  }, 60_000);
+
+  it('every API route under live keys: 403 merchant_not_approved, whatever the route asks', async () => {
+    const routes = ctx.app.registeredRoutes.filter((r) => r.auth !== 'none');
+    expect(routes.length).toBeGreaterThan(40);
+    for (const route of routes) {
+      const creds: Creds =
+        route.auth === 'sk'
+          ? unapproved.live
+          : route.auth === 'user'
+            ? { apiKey: unapproved.live.apiKey, token: 'not-a-token' }
+            : { apiKey: unapproved.live.apiKey };
+      const res = await call(
+        ctx.app,
+        route.method as InjectOptions['method'],
+        sampleUrl(route.url),
+        creds,
+        route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      );
+      expect(`${route.method} ${route.url} → ${res.statusCode} ${res.json().code}`).toBe(`${route.method} ${route.url} → 403 merchant_not_approved`);
+    }
+    // The same keys' mode, once approved, opens these routes.
+    expect((await call(ctx.app, 'GET', '/balance', approved.live)).statusCode).toBe(200);
+  });
+
+  it('every /dashboard/api/live/… route, to an owner signed in with two-factor: 403 merchant_not_approved; test mode is open', async () => {
+    const routes = ctx.app.registeredRoutes.filter((r) => r.url.startsWith('/dashboard/api/') && r.url.split('/').includes(':mode'));
+    // Payments, customers, keys, webhooks, events, payouts, balance, links, methods, messages…
+    expect(routes.length).toBeGreaterThan(40);
+    for (const route of routes) {
+      const url = sampleUrl(route.url.replace(':mode', 'live'));
+      const res = await send(
+        route.method as InjectOptions['method'],
+        url,
+        unapproved.browser,
+        route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      );
+      expect(`${route.method} ${url} → ${res.statusCode} ${res.json().code}`).toBe(`${route.method} ${url} → 403 merchant_not_approved`);
+    }
+    for (const url of [
+      '/dashboard/api/test/payments',
+      '/dashboard/api/test/balance',
+      '/dashboard/api/test/payment-links',
+      '/dashboard/api/test/webhook-endpoints',
+    ]) {
+      expect((await send('GET', url, unapproved.browser)).statusCode, url).toBe(200);
+    }
+    // Routes without a mode (the account, the team, the profile) are not live mode.
+    expect((await send('GET', '/dashboard/api/session', unapproved.browser)).statusCode).toBe(200);
+  });
+
+  it('a dashboard route that names its mode, or leaves :mode unchecked, cannot be registered: the app does not build', async () => {
+    for (const [url, schema, error] of [
+      ['/live/thing', undefined, /names a mode/],
+      ['/:mode/thing', undefined, /params schema does not check/],
+    ] as const) {
+      const app = Fastify();
+      requirePermissions(app);
+      await expect(
+        (async () => {
+          app.get(url, { config: { permission: 'payments:read' }, ...(schema ? { schema } : {}) }, async () => 'oops');
+          await app.ready();
+        })(),
+      ).rejects.toThrow(error);
+      await app.close().catch(() => {});
+    }
+  });
+
+  it('a live payment link: not created from the dashboard; one that exists opens nothing, and no path makes a live intent', async () => {
+    problem(await send('POST', '/dashboard/api/live/payment-links', unapproved.browser, LINK), 403, 'merchant_not_approved');
+    problem(await call(ctx.app, 'POST', '/payment-links', unapproved.live, LINK), 403, 'merchant_not_approved');
+    expect(await liveRows('payment_links', unapproved.merchantId)).toBe(0);
+
+    // A live link of the merchant (made before the approval was withdrawn): its visits, by a
+    // person or a preview robot, answer the unavailable page and create no intent.
+    const link = await ctx.services.paymentLinks.create({ merchantId: unapproved.merchantId, mode: 'live' }, LINK, 'http://localhost');
+    for (let i = 0; i < 3; i++) {
+      const visit = await ctx.app.inject({ method: 'GET', url: `/pay/${link.id}`, headers: { 'accept-language': 'en' } });
+      expect(visit.statusCode).toBe(410);
+      expect(visit.headers.location).toBeUndefined();
+    }
+    expect((await ctx.app.inject({ method: 'HEAD', url: `/pay/${link.id}` })).statusCode).toBe(410);
+    expect((await ctx.app.inject({ method: 'GET', url: `/pay/${link.id}`, headers: { 'user-agent': 'WhatsApp/2.23' } })).statusCode).toBe(410);
+    expect(await liveRows('intents', unapproved.merchantId)).toBe(0);
+
+    // Below the routes, intent creation itself refuses: a path added later cannot make one either.
+    await expect(
+      ctx.services.intents.create(
+        { merchantId: unapproved.merchantId, mode: 'live', intentExpiresIn: 1800, approved: false },
+        { amount: '100', currency: 'XAF' },
+      ),
+    ).rejects.toMatchObject({ code: 'merchant_not_approved' });
+    expect(await liveRows('intents', unapproved.merchantId)).toBe(0);
+  });
+
+  it('a live webhook endpoint and live method settings: 403 merchant_not_approved, nothing stored', async () => {
+    problem(await send('POST', '/dashboard/api/live/webhook-endpoints', unapproved.browser, ENDPOINT), 403, 'merchant_not_approved');
+    expect(await liveRows('webhook_endpoints', unapproved.merchantId)).toBe(0);
+    problem(await send('PUT', '/dashboard/api/live/payment-methods/settings', unapproved.browser, METHODS), 403, 'merchant_not_approved');
+    expect(await ctx.services.methods.walletAllowed({ merchantId: unapproved.merchantId, mode: 'live' })).toBe(true);
+  });
+
+  it('a live payout: refused as not approved (not 503), from the dashboard, the API and the service alike', async () => {
+    problem(await send('POST', '/dashboard/api/live/payouts', unapproved.browser, PAYOUT), 403, 'merchant_not_approved');
+    problem(await send('PUT', '/dashboard/api/live/payout-schedule', unapproved.browser, { interval: 'daily' }), 403, 'merchant_not_approved');
+    problem(await call(ctx.app, 'POST', '/payouts', unapproved.live, PAYOUT), 403, 'merchant_not_approved');
+    await expect(
+      ctx.services.payouts.create({ merchantId: unapproved.merchantId, mode: 'live', pinnedVersion: '2026-11-01', merchantCountry: 'CM' }, PAYOUT),
+    ).rejects.toMatchObject({
+      code: 'merchant_not_approved',
+    });
+    expect(await liveRows('payouts', unapproved.merchantId)).toBe(0);
+  });
+
+  it('the hosted checkout page of a live intent of a merchant no longer approved shows nothing and makes no key', async () => {
+    const other = await shop('Withdrawn', true);
+    const intent = await call(ctx.app, 'POST', '/gateway', other.live, { amount: '1000', currency: 'XAF' });
+    expect(intent.statusCode, intent.body).toBe(201);
+    await ctx.deps.db.transaction().execute((tx) => ctx.services.merchants.setApproved(tx, other.merchantId, null));
+    expect(await ctx.services.dashboard.checkoutPage(intent.json().sessionToken)).toBeNull();
+    problem(await call(ctx.app, 'GET', `/gateway/${intent.json().id}`, other.live), 403, 'merchant_not_approved');
+  });
+
+  it('an approved merchant (the CLI makes them approved) keeps live mode: link, visit, endpoint, settings, payout', async () => {
+    const link = await send('POST', '/dashboard/api/live/payment-links', approved.browser, LINK);
+    expect(link.statusCode, link.body).toBe(201);
+    const visit = await ctx.app.inject({ method: 'GET', url: `/pay/${link.json().id}` });
+    expect(visit.statusCode, visit.body).toBe(303);
+    expect(await liveRows('intents', approved.merchantId)).toBe(1);
+    const endpoint = await send('POST', '/dashboard/api/live/webhook-endpoints', approved.browser, ENDPOINT);
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    const settings = await send('PUT', '/dashboard/api/live/payment-methods/settings', approved.browser, METHODS);
+    expect(settings.statusCode, settings.body).toBe(200);
+    expect((await send('GET', '/dashboard/api/live/balance', approved.browser)).statusCode).toBe(200);
+    // Past the approval and the provider: judged on its money (this test has no live funds).
+    problem(await send('POST', '/dashboard/api/live/payouts', approved.browser, PAYOUT), 409, 'balance_insufficient');
+    problem(await call(ctx.app, 'POST', '/payouts', approved.live, PAYOUT), 409, 'balance_insufficient');
+  });
+
+  // Last: it moves the clock a day on, past the sessions' lives.
+  it('the payout scheduler makes no live payout for a merchant not approved, and does for an approved one', async () => {
+    const daily = { interval: 'daily' as const, destination: PAYOUT.destination };
+    // Saved before the approval was withdrawn (the routes refuse it now): the service's way.
+    await ctx.services.payouts.setSchedule({ merchantId: unapproved.merchantId, mode: 'live', merchantCountry: 'CM' }, daily);
+    problem(await send('PUT', '/dashboard/api/live/payout-schedule', unapproved.browser, daily), 403, 'merchant_not_approved');
+    expect((await send('PUT', '/dashboard/api/live/payout-schedule', approved.browser, daily)).statusCode).toBe(200);
+    // Balances that always hold 50 000 XAF; a debit records who was paid, then gives up as a race
+    // lost would (the scheduler's own way to skip), so no provider is called.
+    const paid: string[] = [];
+    const balances = {
+      ...ctx.services.balances,
+      availableMinor: async () => [{ currency: 'XAF' as const, amount: 50_000n }],
+      debitForPayout: async (_tx: unknown, scope: { merchantId: string }) => {
+        paid.push(scope.merchantId);
+        throw new ApiError('balance_insufficient', 'taken meanwhile');
+      },
+    };
+    const scheduler = createPayoutsService(ctx.deps, {
+      balances,
+      connectors: ctx.services.connectors,
+      events: ctx.services.events,
+      pinnedVersions: ctx.services.merchants.pinnedVersions,
+      isApproved: ctx.services.merchants.isApproved,
+    });
+    ctx.clock.advance(25 * 60 * 60 * SECOND);
+    await scheduler.runDueSchedules();
+    expect(paid).toContain(approved.merchantId);
+    expect(paid).not.toContain(unapproved.merchantId);
   });
 });

@@ -3,7 +3,7 @@
  * a real HTTP server, with the app listening for its callbacks. Time is the shared ManualClock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MomoSandbox } from '../src/modules/connectors/index.ts';
+import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithSandbox } from './connectors.support.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser, payAt, refreshToken, registerUser, type TestUser, through } from './flow.support.ts';
@@ -174,6 +174,21 @@ describe('top-ups', () => {
     expect(sandbox.requests().filter((r) => r.externalId === (first.json() as { id: string }).id)).toHaveLength(1);
   });
 
+  it("a number as the payer writes it is read in the merchant's country and stored in E.164", async () => {
+    const user = await newUser(ctx, m);
+    for (const [typed, stored] of [
+      ['650 00 01 23', '+237650000123'],
+      ['6.50.00.01.24', '+237650000124'],
+      ['00237 650-00-01-25', '+237650000125'],
+    ]) {
+      const res = await topup(user, { phoneNumber: typed, amount: '300' });
+      expect(res.statusCode, res.body).toBe(202);
+      const { id } = res.json() as { id: string };
+      expect((await ctx.deps.db.selectFrom('topups').select('phone_number').where('id', '=', id).executeTakeFirstOrThrow()).phone_number).toBe(stored);
+    }
+    await ctx.services.topups.drain();
+  });
+
   it("bad input: provider, phone number, amount, currency; at most 5 pending; another customer's top-up is 404", async () => {
     const user = await newUser(ctx, m);
     const problem = async (body: Record<string, unknown>, status: number, code: string) => {
@@ -182,7 +197,8 @@ describe('top-ups', () => {
       expect(res.json()).toMatchObject({ code });
     };
     await problem({ provider: 'airtel_money' }, 400, 'provider_unsupported');
-    await problem({ phoneNumber: '650000000' }, 400, 'phone_invalid');
+    await problem({ phoneNumber: '65000000' }, 400, 'phone_invalid');
+    await problem({ phoneNumber: '+237 2 22 12 34 56' }, 400, 'phone_invalid'); // a landline
     await problem({ amount: '50.5' }, 400, 'amount_invalid');
     await problem({ amount: '0' }, 400, 'amount_invalid');
     await problem({ currency: 'GBP' }, 400, 'currency_unsupported');

@@ -85,8 +85,9 @@ describe('POST /users', () => {
   });
 
   it.each([
-    ['a national number', '650000000'],
-    ['spaces', '+237 650 00 00 00'],
+    ['a national number of another country', '77 123 45 67'],
+    ['a landline', '+237 222 12 34 56'],
+    ['a national number with a trunk zero Cameroon does not use', '0650000000'],
     ['too short for its country', '+2376500'],
     ['too long', '+2376500000001234'],
     ['letters', '+23765000000a'],
@@ -452,6 +453,25 @@ describe('test helpers', () => {
     ]);
     const empty = await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: phone(), password: PASSWORD });
     expect(empty.json().balances).toEqual([{ currency: 'XAF', amount: '0' }]);
+  });
+
+  it("POST /test/users and POST /users: a number as people write it is read in the merchant's country and stored in E.164", async () => {
+    const created = await call(ctx.app, 'POST', '/test/users', sk(m), { phoneNumber: '6 50 99 00 01', password: PASSWORD });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ phoneNumber: '+237650990001' });
+    // The same customer, signed in with the number written another way.
+    expect((await call(ctx.app, 'POST', '/auth/web', pk(m), { phoneNumber: '+237 650-99-00-01', password: PASSWORD })).statusCode).toBe(200);
+    const dakar = await createMerchant(ctx, 'Dakar');
+    await ctx.services.merchants.setCountry(dakar.merchantId, 'SN');
+    const senegalese = await call(ctx.app, 'POST', '/test/users', sk(dakar), { phoneNumber: '77 123 45 67', password: PASSWORD });
+    expect(senegalese.json()).toMatchObject({ phoneNumber: '+221771234567' });
+    // A Cameroonian customer at a Senegalese shop keeps their country code: the same account.
+    expect((await call(ctx.app, 'POST', '/auth/web', pk(dakar), { phoneNumber: '00237 6 50 99 00 01', password: PASSWORD })).statusCode).toBe(200);
+    const refused = problem(await call(ctx.app, 'POST', '/test/users', sk(dakar), { phoneNumber: '650990002', password: PASSWORD }), 400, 'phone_invalid');
+    expect(refused).toMatchObject({ param: 'phoneNumber', country: 'SN', example: '+221 70 123 45 67' });
+    const registered = await call(ctx.app, 'POST', '/users', pk(m), { phoneNumber: '6.50.99.00.03', password: PASSWORD });
+    expect(registered.statusCode, registered.body).toBe(202);
+    expect(registered.json()).toMatchObject({ phoneNumber: '+237650990003' });
   });
 
   it('POST /test/users: bad input', async () => {

@@ -171,6 +171,8 @@ describe('access tokens', () => {
       pinnedVersion: '2026-11-01',
       merchantName: 'Shop',
       intentExpiresIn: 1800,
+      approved: true,
+      merchantCountry: 'CM' as const,
     };
     await expect(second.users.verifyAccessToken(token, merchant)).resolves.toMatchObject({ userId: expect.stringMatching(/^usr_/) });
   });

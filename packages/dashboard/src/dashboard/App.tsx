@@ -206,7 +206,7 @@ function Signed({
   // The verification link's page works signed in or not.
   if (verifyToken !== undefined) return <VerifyEmail token={verifyToken} language={language} onLanguage={onLanguage} />;
   if (signingUp && session === null) {
-    return <SignUp language={language} onLanguage={onLanguage} onSignedIn={(s) => signedInAs(s, '/dashboard/test/settings/profile')} />;
+    return <SignUp language={language} onLanguage={onLanguage} />;
   }
 
   // The reset link's page works signed in or not: it never needs a session.

@@ -13,7 +13,9 @@ export type Answer<P extends keyof paths, M extends 'get' | 'post' | 'put' | 'pa
     ? Json<A>
     : R extends { 201: infer A }
       ? Json<A>
-      : never
+      : R extends { 202: infer A }
+        ? Json<A>
+        : never
   : never;
 /** One row of a list answer. */
 type Row<P extends keyof paths> = Answer<P, 'get'> extends { data: (infer T)[] } ? T : never;
@@ -26,7 +28,7 @@ export interface List<T> {
 }
 
 export type Session = Answer<'/dashboard/api/session', 'get'>;
-export type SignedUp = Answer<'/dashboard/api/sign-up', 'post'>;
+export type SignUpRequested = Answer<'/dashboard/api/sign-up', 'post'>;
 export type EmailVerified = Answer<'/dashboard/api/sign-up/verify', 'post'>;
 export type BusinessProfile = Answer<'/dashboard/api/profile', 'get'>;
 export type ProfileDetails = BusinessProfile['details'];

@@ -9,6 +9,7 @@ import { MerchantPage } from './pages/MerchantPage.tsx';
 import { Merchants } from './pages/Merchants.tsx';
 import { MoneyPage } from './pages/Money.tsx';
 import { Operators } from './pages/Operators.tsx';
+import { Outbox } from './pages/Outbox.tsx';
 import { PayoutReview } from './pages/PayoutReview.tsx';
 import { Profiles } from './pages/Profiles.tsx';
 import { Providers } from './pages/Providers.tsx';
@@ -37,6 +38,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
     detail: (p) => <MerchantPage key={p.id} {...p} />,
   },
   { path: 'profiles', label: 'operator.profilesTitle', needs: 'merchants:review', render: () => <Profiles /> },
+  { path: 'outbox', label: 'operator.outboxTitle', needs: 'merchants:review', render: () => <Outbox /> },
   { path: 'payouts', label: 'operator.payoutsTitle', needs: 'payouts:review', render: (p) => <PayoutReview {...p} /> },
   { path: 'customers', label: 'operator.customersTitle', needs: 'customers:read', render: (p) => <Customers key={p.search} {...p} /> },
   { path: 'customer-limits', label: 'operator.limitsTitle', needs: 'customers:read', render: (p) => <CustomerLimitsPage {...p} /> },

@@ -16,6 +16,7 @@ export type OperatorList = Answer<'/operator/api/operators', 'get'>;
 export type InvitedOperator = Answer<'/operator/api/operators', 'post'>;
 export type SubmittedProfiles = Answer<'/operator/api/profiles', 'get'>;
 export type MerchantProfile = Answer<'/operator/api/merchants/{id}/profile', 'get'>;
+export type OperatorOutbox = Answer<'/operator/api/messages', 'get'>;
 export type PayoutThresholds = Answer<'/operator/api/payouts/thresholds', 'get'>;
 export type PayoutsInReview = Answer<'/operator/api/payouts/review', 'get'>;
 export type ProviderList = Answer<'/operator/api/providers', 'get'>;

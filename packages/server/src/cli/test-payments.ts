@@ -38,9 +38,9 @@ export interface ChargeAnswer {
 
 export type TestIntentParams = Omit<PaymentIntentCreateParams, 'currency'> & { currency?: PaymentIntentCreateParams['currency'] };
 
-/** A random Cameroonian mobile number (+237 6 and 8 digits). */
+/** A random Cameroonian mobile number (+237 65 to 69 and 7 digits: ranges libphonenumber calls valid). */
 export function randomPhone(): string {
-  return `+2376${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+  return `+2376${String(randomInt(50_000_000, 100_000_000))}`;
 }
 
 export function testPayments(caisse: Caisse) {

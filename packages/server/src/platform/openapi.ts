@@ -44,8 +44,10 @@ stored as hashes and shown once. Secret keys keep every permission.
 ## End users and access tokens
 A customer is one account on the whole platform, in each mode: one phone number, one password,
 one wallet, whichever merchant they pay (a merchant sees a customer once they started paying one of
-its intents, and never their wallet's balance). Phone numbers are E.164 (\`+\` and digits, of a possible length for the country:
-\`phone_invalid\`). Passwords need 8 characters and are refused when very common, a simple
+its intents, and never their wallet's balance). Phone numbers are taken as people write them: without a country
+code in the merchant's country (\`670000001\` for a Cameroonian merchant), with \`+\` or \`00\` in their own; spaces, dots
+and dashes allowed. A number that is not a mobile number of its country (libphonenumber) is \`phone_invalid\`, with
+\`country\` and \`example\` in the problem. They are stored and answered in E.164 (\`+237670000001\`). Passwords need 8 characters and are refused when very common, a simple
 sequence or the phone number (\`password_weak\`); they are kept as argon2id hashes (19 MiB, t=2).
 \`POST /test/users\` skips the strength rules (test data only).
 

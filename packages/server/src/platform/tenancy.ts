@@ -1,7 +1,10 @@
+import type { Country } from './countries.ts';
+
 /**
  * The shared vocabulary of who is acting, declared once. Every module and the HTTP layer speak
  * these words; none of them is owned by a module, so `platform/` never imports one.
  */
+import { merchantNotApproved } from './errors.ts';
 
 /** The mode of an API key, and so of everything it sees: test and live never mix. */
 export type KeyMode = 'test' | 'live';
@@ -52,6 +55,8 @@ export interface MerchantContext extends Caller {
   merchantName: string;
   /** The merchant's default language for its customers' messages. */
   merchantLanguage?: string;
+  /** The merchant's country: a phone number typed without its country code is read in it. */
+  merchantCountry: Country;
   /** The merchant's default validity of a new intent, in seconds. */
   intentExpiresIn: number;
   /** The merchant's own fee schedule, where it has one (else the configured default applies). */
@@ -63,7 +68,23 @@ export interface MerchantContext extends Caller {
   /** Frozen by an operator: routes that start new money movements refuse it (403 merchant_frozen). */
   frozen?: boolean;
   /** Approved for live mode by an operator: false refuses every live call (403 merchant_not_approved). */
-  approved?: boolean;
+  approved: boolean;
+}
+
+/**
+ * The one rule of live mode (docs/decisions/0062-live-mode-gated-by-approval.md): a merchant has
+ * it only once an operator approved it (self sign-up; the CLI's merchants are approved at
+ * creation). Whatever resolves a mode asks this: the API's keys (auth.ts), the dashboard's
+ * `/dashboard/api/{mode}/…` routes, intent creation (so a payment link or any later path cannot
+ * make a live intent), payouts and their schedules, the hosted checkout page. Test mode is always open.
+ */
+export function liveModeOpen(merchant: { approved: boolean }, mode: KeyMode): boolean {
+  return mode === 'test' || merchant.approved;
+}
+
+/** 403 `merchant_not_approved` where `liveModeOpen` says no. */
+export function assertModeOpen(merchant: { approved: boolean }, mode: KeyMode): void {
+  if (!liveModeOpen(merchant, mode)) throw merchantNotApproved();
 }
 
 /** A rolling reserve: `bps` of each charge's net (1 % = 100) held for `days` days. */

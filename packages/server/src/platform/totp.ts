@@ -28,6 +28,14 @@ export function totpUri(secretBase32: string, issuer: string, label: string): st
   return totp(secretBase32, { issuer, label }).toString();
 }
 
+/** The URI as a QR code an authenticator app scans: an SVG `data:` URL for an <img>. */
+export async function totpQrCode(uri: string): Promise<string> {
+  // Loaded on the first enrolment: a rare request, and qrcode with its PNG encoder stays out of the heap until then.
+  const { default: QRCode } = await import('qrcode');
+  const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}
+
 /** The time step of an instant. */
 export function totpStep(at: Date): number {
   return Math.floor(at.getTime() / 1000 / TOTP_PERIOD_SECONDS);

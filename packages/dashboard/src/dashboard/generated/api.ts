@@ -4208,6 +4208,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -4274,6 +4275,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -4332,6 +4334,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -4400,6 +4403,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -4604,16 +4608,16 @@ export interface paths {
                 };
             };
             responses: {
-                201: {
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            email: string;
-                            merchantId: string;
+                            delivery: "email" | "operator_outbox";
+                            expiresInSeconds: number;
                             /** @enum {string} */
-                            object: "sign_up";
+                            object: "sign_up_request";
                         };
                     };
                 };
@@ -5817,6 +5821,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -5890,6 +5895,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -5995,6 +6001,7 @@ export interface paths {
                                 uploadedAt: string;
                             } | null;
                             emailVerified: boolean;
+                            emailVerifiedVia: "smtp" | "outbox" | null;
                             liveApproved: boolean;
                             merchantId: string;
                             merchantName: string;
@@ -6197,6 +6204,59 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    startingAfter?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                body: string | null;
+                                channel: "sms" | "email";
+                                /** Format: date-time */
+                                createdAt: string;
+                                id: string;
+                                /** @enum {string} */
+                                object: "message";
+                                provider: string;
+                                status: string;
+                                to: string;
+                                userId: string | null;
+                            }[];
+                            hasMore: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6934,6 +6994,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             object: "operator_totp_enrolment";
+                            qrCode: string;
                             secret: string;
                             uri: string;
                         };

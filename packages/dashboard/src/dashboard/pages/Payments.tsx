@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { startOfLocalDay } from '../../shared/format.ts';
+import { localInstant, startOfLocalDay } from '../../shared/format.ts';
 import { useI18n } from '../../shared/i18n.tsx';
 import { DateField } from '../date-field.tsx';
 import { Link, navigate } from '../router.tsx';
@@ -14,8 +14,8 @@ const DAY_MS = 24 * 3600 * 1000;
 function filterQuery(filters: { status: string; from: string; to: string }) {
   const q = new URLSearchParams();
   if (filters.status) q.set('status', filters.status);
-  if (filters.from) q.set('createdGte', startOfLocalDay(filters.from).toISOString());
-  if (filters.to) q.set('createdLt', new Date(startOfLocalDay(filters.to).getTime() + DAY_MS).toISOString());
+  if (filters.from) q.set('createdGte', localInstant(startOfLocalDay(filters.from)));
+  if (filters.to) q.set('createdLt', localInstant(new Date(startOfLocalDay(filters.to).getTime() + DAY_MS)));
   return q;
 }
 

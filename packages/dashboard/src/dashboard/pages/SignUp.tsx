@@ -1,28 +1,29 @@
 import type { Language } from '@caisse/intl';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
-import { api } from '../api.ts';
-import { useSignUp, useVerifyEmail } from '../queries/onboarding.ts';
+import { useResendVerification, useSignUp, useVerifyEmail } from '../queries/onboarding.ts';
 import { Link } from '../router.tsx';
-import type { Session } from '../types.ts';
+import type { SignUpRequested } from '../types.ts';
 import { ErrorNotice, StatusNotice } from '../ui.tsx';
 import { CenterPanel, NewPasswordField, useSubmit } from './Login.tsx';
 
 const COUNTRIES = ['CM', 'SN', 'CI'] as const;
 
 /**
- * `/dashboard/sign-up`: a business signs up (name, country, e-mail, password), then is signed in
- * at once in test mode; the verification link arrives by e-mail.
+ * `/dashboard/sign-up`: a business asks to sign up (name, country, e-mail, password); the server
+ * answers alike whoever owns the address, so the page then asks to open the link of the e-mail,
+ * which makes the account (and says, in development, where that e-mail went).
  */
-export function SignUp({ language, onLanguage, onSignedIn }: { language: Language; onLanguage: (l: Language) => void; onSignedIn: (s: Session) => void }) {
+export function SignUp({ language, onLanguage }: { language: Language; onLanguage: (l: Language) => void }) {
   const { t } = useI18n();
   const [businessName, setBusinessName] = useState('');
   const [country, setCountry] = useState<string>('CM');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [asked, setAsked] = useState<{ email: string; answer: SignUpRequested } | null>(null);
   const signUp = useSignUp();
   const { busy, error, run } = useSubmit();
-  const docTitle = t('signup.docTitle');
+  const docTitle = t(asked ? 'signup.checkDocTitle' : 'signup.docTitle');
 
   useEffect(() => {
     document.title = docTitle;
@@ -31,10 +32,13 @@ export function SignUp({ language, onLanguage, onSignedIn }: { language: Languag
   function submit(e: FormEvent) {
     e.preventDefault();
     void run(async () => {
-      await signUp.mutateAsync({ businessName, country, email, password, language });
-      onSignedIn(await api<Session>('POST', '/login', { email, password }));
+      const answer = await signUp.mutateAsync({ businessName, country, email, password, language });
+      setPassword('');
+      setAsked({ email: email.trim(), answer });
     });
   }
+
+  if (asked) return <CheckEmail email={asked.email} answer={asked.answer} language={language} onLanguage={onLanguage} />;
 
   return (
     <CenterPanel title={t('signup.title')} language={language} onLanguage={onLanguage}>
@@ -71,6 +75,46 @@ export function SignUp({ language, onLanguage, onSignedIn }: { language: Languag
   );
 }
 
+/** After the sign-up: open the link of the e-mail (or ask for it again). */
+function CheckEmail({
+  email,
+  answer,
+  language,
+  onLanguage,
+}: {
+  email: string;
+  answer: SignUpRequested;
+  language: Language;
+  onLanguage: (l: Language) => void;
+}) {
+  const { t } = useI18n();
+  const resend = useResendVerification();
+  return (
+    <CenterPanel title={t('signup.checkTitle')} language={language} onLanguage={onLanguage}>
+      <StatusNotice tone="info">{t('signup.checkSent', { email, days: Math.round(answer.expiresInSeconds / 86400) })}</StatusNotice>
+      <p>{t('signup.checkExisting')}</p>
+      {answer.delivery === 'operator_outbox' ? (
+        <div className="notice warning">
+          <p>{t('signup.checkOutbox')}</p>
+          <pre>
+            <code>npx caisse messages list --to {email}</code>
+          </pre>
+        </div>
+      ) : null}
+      {resend.isSuccess ? <StatusNotice>{t('signup.resent')}</StatusNotice> : null}
+      <ErrorNotice error={resend.error} />
+      <p>
+        <button type="button" className="secondary" disabled={resend.isPending} onClick={() => resend.mutate(email)}>
+          {t('signup.resend')}
+        </button>
+      </p>
+      <p>
+        <Link to="/dashboard">{t('signup.toSignIn')}</Link>
+      </p>
+    </CenterPanel>
+  );
+}
+
 /** `/dashboard/verify-email?token=…`: the link of the sign-up e-mail; works signed in or not. */
 export function VerifyEmail({ token, language, onLanguage }: { token: string; language: Language; onLanguage: (l: Language) => void }) {
   const { t } = useI18n();
@@ -88,10 +132,11 @@ export function VerifyEmail({ token, language, onLanguage }: { token: string; la
   return (
     <CenterPanel title={t('verify.title')} language={language} onLanguage={onLanguage}>
       {verify.isSuccess ? <StatusNotice>{t('verify.done', { email: verify.data.email })}</StatusNotice> : null}
+      {verify.isSuccess ? <p>{t('verify.signInNow')}</p> : null}
       {verify.isPending ? <p role="status">{t('verify.checking')}</p> : null}
       <ErrorNotice error={verify.error} />
       <p>
-        <a href="/dashboard">{t('verify.toDashboard')}</a>
+        <a href="/dashboard">{t(verify.isSuccess ? 'verify.toSignIn' : 'verify.toDashboard')}</a>
       </p>
     </CenterPanel>
   );

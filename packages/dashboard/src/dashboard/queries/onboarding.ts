@@ -1,14 +1,20 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, upload } from '../api.ts';
-import type { BusinessProfile, EmailVerified, ProfileDetails, SignedUp } from '../types.ts';
+import type { BusinessProfile, EmailVerified, ProfileDetails, SignUpRequested } from '../types.ts';
 import { get, useChange } from './client.ts';
 import { keys } from './keys.ts';
 
-/** Signs a business up (no session: the page signs in after). */
+/** Asks to sign a business up (no session: the account exists once the e-mail's link is opened). */
 export function useSignUp() {
   return useMutation({
-    mutationFn: (body: { businessName: string; country: string; email: string; password: string; language: string }) => api<SignedUp>('POST', '/sign-up', body),
+    mutationFn: (body: { businessName: string; country: string; email: string; password: string; language: string }) =>
+      api<SignUpRequested>('POST', '/sign-up', body),
   });
+}
+
+/** A fresh verification link (the same answer whoever owns the address). */
+export function useResendVerification() {
+  return useMutation({ mutationFn: (email: string) => api<unknown>('POST', '/sign-up/resend', { email }) });
 }
 
 export function useVerifyEmail() {

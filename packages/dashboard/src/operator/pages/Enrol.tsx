@@ -28,6 +28,7 @@ export function Enrol({ onDone, language, onLanguage }: { onDone: (s: OperatorSe
             void run(async () => onDone(await api<OperatorSession>('POST', '/totp/confirm', { code: code.trim() })));
           }}
         >
+          <img className="qr-code" src={enrolment.qrCode} alt={t('account.qrAlt')} width={200} height={200} />
           <SecretField label={t('operator.enrolSecret')} value={enrolment.secret} hint={t('operator.enrolSecretHint')} />
           <SecretField label={t('operator.enrolUri')} value={enrolment.uri} />
           <Field label={t('login.code')}>

@@ -31,6 +31,16 @@ export function ProfileReview({ id }: { id: string }) {
     [t('operator.activity'), p.details.activity],
     [t('operator.website'), p.details.website],
     [t('operator.ownerName'), p.details.ownerName],
+    [
+      t('operator.emailCheck'),
+      !p.emailVerified
+        ? t('operator.emailNotVerified')
+        : p.emailVerifiedVia === 'smtp'
+          ? t('operator.emailViaSmtp')
+          : p.emailVerifiedVia === 'outbox'
+            ? t('operator.emailViaOutbox')
+            : t('operator.emailViaUnknown'),
+    ],
   ];
   return (
     <section aria-labelledby="profile-title">

@@ -4,6 +4,7 @@ import { maskPhone, retryAfterHeader } from '../../platform/codes.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { parsePhoneNumber } from '../../platform/phone.ts';
 import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { feeOf } from '../../platform/fees.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
@@ -43,8 +44,6 @@ export const MAX_PAYMENT_ATTEMPTS = 5;
 export const ATTEMPT_TIMEOUT_MS = 15 * MINUTE;
 /** How long the payer has to approve on the phone (shown in nextAction; MTN's window). */
 export const APPROVAL_WINDOW_MS = 5 * MINUTE;
-
-const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 /** The abuse limits of docs/spec/mobile-money-payments.md, each answered 429 rate_limited with Retry-After. */
 function limit(max: number, windowMs: number, what: string): AttemptRule {
@@ -364,7 +363,7 @@ export function createAttemptsService(
       if (!owner || owner.merchantId !== merchant.merchantId || owner.mode !== merchant.mode || !sessionToken.includes(body.intentionId.slice(3))) {
         throw new ApiError('session_token_invalid', 'The x-session-token is not the session token of this intent', { param: 'x-session-token' });
       }
-      const { provider, phoneNumber } = body.paymentMethod;
+      const { provider } = body.paymentMethod;
       const description = describeProvider(provider);
       if (!description) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
       if (!lifecycle.connectorFor(merchant.mode, provider)) {
@@ -373,11 +372,8 @@ export function createAttemptsService(
         });
       }
       await collaborators.methodCaps?.checkProvider({ merchantId: merchant.merchantId, mode: merchant.mode }, description.name as ProviderName);
-      if (!E164.test(phoneNumber)) {
-        throw new ApiError('phone_invalid', 'paymentMethod.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237677000000', {
-          param: 'paymentMethod.phoneNumber',
-        });
-      }
+      // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
+      const phoneNumber = parsePhoneNumber(body.paymentMethod.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
       if (!servesNumber(description, phoneNumber)) {
         throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
       }

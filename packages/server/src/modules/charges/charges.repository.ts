@@ -93,6 +93,24 @@ interface ChargeWindow {
 
 const epochHour = (column: string) => sql<string>`floor(extract(epoch from ${sql.ref(column)}) / 3600)::bigint::text`;
 
+/**
+ * Every payment decided in the window, whatever the method or connector, as one row each
+ * (merchant_id, mode, payer, currency, status 'succeeded' | 'failed', amount_minor, decided_at): the
+ * wallet's charges (the payer their user id) and the provider attempts (the payer their number),
+ * at the time each was decided. A late attempt (paid after its intent could take it, returned to
+ * the payer) is not a payment of the merchant.
+ */
+function paymentsIn(w: ChargeWindow, only?: { merchantId: string; mode: KeyMode }) {
+  const of = (t: string) => (only ? sql`and ${sql.ref(`${t}.merchant_id`)} = ${only.merchantId} and ${sql.ref(`${t}.mode`)} = ${only.mode}` : sql``);
+  return sql`
+    select merchant_id, mode, user_id as payer, currency, status, amount_minor, created_at as decided_at from charges c
+    where c.id >= ${w.idFrom} and c.id < ${w.idTo} and c.created_at >= ${w.from} and c.created_at < ${w.to} ${of('c')}
+    union all
+    select merchant_id, mode, phone_number, currency, case a.status when 'SUCCEEDED' then 'succeeded' else 'failed' end, amount_minor, completed_at
+    from payment_attempts a
+    where a.completed_at >= ${w.from} and a.completed_at < ${w.to} and a.status in ('SUCCEEDED', 'FAILED') and not a.late ${of('a')}`;
+}
+
 export type ChargeRow = Selectable<ChargesTable>;
 export type RefundRow = Selectable<RefundsTable>;
 
@@ -148,6 +166,20 @@ export const chargesRepository = {
       .execute();
   },
 
+  /** Who paid each of these intents by wallet, or last tried to (charges_intent). */
+  async payersOfIntents(db: Executor, intentIds: readonly string[]): Promise<{ intent_id: string; user_id: string }[]> {
+    if (intentIds.length === 0) return [];
+    return db
+      .selectFrom('charges')
+      .distinctOn('intent_id')
+      .select(['intent_id', 'user_id'])
+      .where('intent_id', 'in', [...intentIds])
+      .orderBy('intent_id')
+      .orderBy(sql`status = 'succeeded'`, 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  },
+
   /** Who last tried to pay the intent (its latest charge, succeeded or not). */
   async lastPayer(db: Executor, intentId: string): Promise<string | undefined> {
     const row = await db.selectFrom('charges').select('user_id').where('intent_id', '=', intentId).orderBy('id', 'desc').limit(1).executeTakeFirst();
@@ -191,27 +223,28 @@ export const chargesRepository = {
     await tx.updateTable('charge_rollup_state').set({ rolled_until: at }).where('id', '=', true).execute();
   },
 
-  /** When the first charge at or after the id `idFrom` was made (the oldest through the primary key). */
-  async firstChargeAt(db: Executor, idFrom: string): Promise<Date | undefined> {
-    const row = await db.selectFrom('charges').select('created_at').where('id', '>=', idFrom).orderBy('id').limit(1).executeTakeFirst();
-    return row?.created_at;
+  /** When the first payment was decided: the oldest charge at or after the id `idFrom` (through the primary key), or the oldest decided attempt. */
+  async firstPaymentAt(db: Executor, idFrom: string): Promise<Date | undefined> {
+    const [charge, attempt] = await Promise.all([
+      db.selectFrom('charges').select('created_at').where('id', '>=', idFrom).orderBy('id').limit(1).executeTakeFirst(),
+      db.selectFrom('payment_attempts').select('completed_at').where('completed_at', 'is not', null).orderBy('completed_at').limit(1).executeTakeFirst(),
+    ]);
+    const times = [charge?.created_at, attempt?.completed_at ?? undefined].filter((t): t is Date => t !== undefined);
+    return times.length === 0 ? undefined : new Date(Math.min(...times.map((t) => t.getTime())));
   },
 
   /**
-   * Rolls one closed hour of every merchant up in one statement: its customers' first payments
+   * Rolls one closed hour of every merchant up in one statement: its payers' first payments
    * (those not already recorded) and its figures per merchant, mode and currency. Returns the
    * rows written. The caller holds the rollup state's lock, so an hour is rolled once.
    */
   async rollUpHour(tx: Tx, w: ChargeWindow): Promise<number> {
     const result = await sql`
-      with hour_charges as (
-        select merchant_id, mode, user_id, currency, status, amount_minor, created_at from charges
-        where id >= ${w.idFrom} and id < ${w.idTo} and created_at >= ${w.from} and created_at < ${w.to}
-      ), firsts as (
+      with hour_payments as (${paymentsIn(w)}), firsts as (
         insert into charge_first_payments (merchant_id, mode, user_id, first_paid_at, currency)
-        select distinct on (merchant_id, mode, user_id) merchant_id, mode, user_id, created_at, currency
-        from hour_charges where status = 'succeeded'
-        order by merchant_id, mode, user_id, created_at
+        select distinct on (merchant_id, mode, payer) merchant_id, mode, payer, decided_at, currency
+        from hour_payments where status = 'succeeded'
+        order by merchant_id, mode, payer, decided_at
         on conflict do nothing
         returning merchant_id, mode, currency
       )
@@ -222,7 +255,7 @@ export const chargesRepository = {
           count(*) filter (where status = 'succeeded') as succeeded,
           count(*) filter (where status = 'failed') as failed,
           coalesce(sum(amount_minor) filter (where status = 'succeeded'), 0) as volume
-        from hour_charges group by merchant_id, mode, currency
+        from hour_payments group by merchant_id, mode, currency
       ) s
       left join (select merchant_id, mode, currency, count(*) as n from firsts group by merchant_id, mode, currency) f
         on f.merchant_id = s.merchant_id and f.mode = s.mode and f.currency = s.currency`.execute(tx);
@@ -251,58 +284,42 @@ export const chargesRepository = {
   },
 
   /**
-   * The same figures read live from the charges of [from, to) (the open hour, and any hour the
-   * rollup has not reached). A customer is new when not in charge_first_payments before `from`
+   * The same figures read live from the payments of [from, to) (the open hour, and any hour the
+   * rollup has not reached). A payer is new when not in charge_first_payments before `from`
    * and, when the rollup is behind `from` (`rolledUntil` earlier or null), with no successful
-   * payment to the merchant between the two either (charges_payer).
+   * payment to the merchant between the two either (charges_payer; the attempts decided then).
    */
   async liveHours(db: Executor, merchantId: string, mode: KeyMode, w: ChargeWindow, rolledUntil: Date | null): Promise<HourFigures[]> {
     if (w.from >= w.to) return [];
-    const scoped = db
-      .selectFrom('charges')
-      .where('id', '>=', w.idFrom)
-      .where('id', '<', w.idTo)
-      .where('created_at', '>=', w.from)
-      .where('created_at', '<', w.to)
-      .where('merchant_id', '=', merchantId)
-      .where('mode', '=', mode);
+    const payments = paymentsIn(w, { merchantId, mode });
+    const since = rolledUntil ?? new Date(0);
+    // Scalar subqueries, run once per payer through a primary key, charges_payer or the attempts
+    // decided since the rollup's point: as NOT EXISTS the planner may join the whole table
+    // instead when its statistics are stale.
+    const notPaidBefore =
+      rolledUntil !== null && rolledUntil >= w.from
+        ? sql``
+        : sql`and (select 1 from charges e where e.merchant_id = ${merchantId} and e.mode = ${mode} and e.user_id = f.payer and e.status = 'succeeded' and e.created_at >= ${since} and e.created_at < ${w.from} limit 1) is null
+          and (select 1 from payment_attempts e where e.completed_at >= ${since} and e.completed_at < ${w.from} and e.merchant_id = ${merchantId} and e.mode = ${mode} and e.phone_number = f.payer and e.status = 'SUCCEEDED' and not e.late limit 1) is null`;
     const [sums, firsts] = await Promise.all([
-      scoped
-        .select([
-          epochHour('created_at').as('hour'),
-          'currency',
-          sql<string>`count(*) filter (where status = 'succeeded')`.as('succeeded'),
-          sql<string>`count(*) filter (where status = 'failed')`.as('failed'),
-          sql<string>`coalesce(sum(amount_minor) filter (where status = 'succeeded'), 0)`.as('volume'),
-        ])
-        .groupBy([sql`1`, 'currency'])
-        .execute(),
-      db
-        .selectFrom(
-          scoped
-            .where('status', '=', 'succeeded')
-            .distinctOn('user_id')
-            .select(['user_id', 'created_at', 'currency'])
-            .orderBy('user_id')
-            .orderBy('created_at')
-            .as('f'),
+      sql<{ hour: string; currency: string; succeeded: string; failed: string; volume: string }>`
+        with p as (${payments})
+        select ${epochHour('decided_at')} as hour, currency,
+          count(*) filter (where status = 'succeeded') as succeeded,
+          count(*) filter (where status = 'failed') as failed,
+          coalesce(sum(amount_minor) filter (where status = 'succeeded'), 0) as volume
+        from p group by 1, currency`.execute(db),
+      sql<{ hour: string; currency: string; n: string }>`
+        with p as (${payments}), f as (
+          select distinct on (payer) payer, decided_at, currency from p where status = 'succeeded' order by payer, decided_at
         )
-        // Scalar subqueries, run once per customer through a primary key or charges_payer: as
-        // NOT EXISTS the planner may join the whole table instead when its statistics are stale.
-        .where(
-          sql<boolean>`coalesce((select p.first_paid_at from charge_first_payments p where p.merchant_id = ${merchantId} and p.mode = ${mode} and p.user_id = f.user_id), 'infinity'::timestamptz) >= ${w.from}`,
-        )
-        .$if(rolledUntil === null || rolledUntil < w.from, (q) =>
-          q.where(
-            sql<boolean>`(select 1 from charges e where e.merchant_id = ${merchantId} and e.mode = ${mode} and e.user_id = f.user_id and e.status = 'succeeded' and e.created_at >= ${rolledUntil ?? new Date(0)} and e.created_at < ${w.from} limit 1) is null`,
-          ),
-        )
-        .select((eb) => [epochHour('f.created_at').as('hour'), 'f.currency', eb.fn.countAll<string>().as('n')])
-        .groupBy([sql`1`, 'f.currency'])
-        .execute(),
+        select ${epochHour('decided_at')} as hour, currency, count(*) as n from f
+        where coalesce((select c.first_paid_at from charge_first_payments c where c.merchant_id = ${merchantId} and c.mode = ${mode} and c.user_id = f.payer), 'infinity'::timestamptz) >= ${w.from}
+        ${notPaidBefore}
+        group by 1, currency`.execute(db),
     ]);
     const byKey = new Map<string, HourFigures>();
-    for (const r of sums) {
+    for (const r of sums.rows) {
       byKey.set(`${r.hour}:${r.currency}`, {
         hour: Number(r.hour),
         currency: r.currency,
@@ -312,7 +329,7 @@ export const chargesRepository = {
         newCustomers: 0,
       });
     }
-    for (const r of firsts) {
+    for (const r of firsts.rows) {
       const row = byKey.get(`${r.hour}:${r.currency}`);
       if (row) row.newCustomers = Number(r.n);
     }

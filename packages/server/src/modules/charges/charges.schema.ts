@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DirectPaymentMethod, NextAction, PaymentAttempt, PublicIntent, Refund } from '../intents/index.ts';
+import { PHONE_AS_WRITTEN } from '../../platform/phone.ts';
 
 export { Refund };
 
@@ -9,7 +10,11 @@ export const PaymentMethod = Type.Object(
   {
     type: Type.Literal('mobile_money'),
     provider: Type.String({ maxLength: 32, description: 'The provider, by its registry name: see `GET /payment-methods`.' }),
-    phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: "The payer's mobile-money number, E.164, served by that provider." }),
+    phoneNumber: Type.String({
+      maxLength: 32,
+      'x-code': 'phone_invalid',
+      description: `The payer's mobile-money number, served by that provider. ${PHONE_AS_WRITTEN}`,
+    }),
   },
   { additionalProperties: false },
 );

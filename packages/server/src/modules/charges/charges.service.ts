@@ -176,6 +176,11 @@ export function createChargesService(
       }));
     },
 
+    /** Who paid each of these intents by wallet (or last tried to), by intent id: the customer's id. */
+    async walletPayersOf(intentIds: readonly string[]): Promise<Map<string, string>> {
+      return new Map((await repo.payersOfIntents(db, intentIds)).map((r) => [r.intent_id, r.user_id]));
+    },
+
     /** The customer who last tried to pay this intent, if any (the dashboard links to it). */
     lastPayer: (intentId: string) => repo.lastPayer(db, intentId),
 
@@ -200,7 +205,7 @@ export function createChargesService(
       return db.transaction().execute(async (tx) => {
         let hour = await repo.lockRollupState(tx);
         if (hour === null) {
-          const first = await repo.firstChargeAt(tx, firstIdAt('charge', new Date(0)));
+          const first = await repo.firstPaymentAt(tx, firstIdAt('charge', new Date(0)));
           if (first === undefined) return false;
           hour = floorHour(first);
         }

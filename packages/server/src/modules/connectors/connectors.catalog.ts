@@ -3,7 +3,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
 import { checkAmountBounds, type ProviderDescription } from './connectors.description.ts';
 import { lookupNumber, prefixesOf } from './connectors.numbering.ts';
-import { isProviderName, PROVIDER_DESCRIPTIONS, PROVIDER_NAMES, type ProviderName } from './connectors.registry.ts';
+import { connectorDefinitions, descriptionOf, type ProviderName } from './connectors.registry.ts';
 
 /**
  * Questions about providers answered from their descriptions, so that no caller names one:
@@ -12,20 +12,19 @@ import { isProviderName, PROVIDER_DESCRIPTIONS, PROVIDER_NAMES, type ProviderNam
 
 /** The description of a provider, or undefined for a name the registry does not know. */
 export function describeProvider(name: string): ProviderDescription | undefined {
-  return isProviderName(name) ? PROVIDER_DESCRIPTIONS[name] : undefined;
+  return descriptionOf(name);
 }
 
 /** Every provider's description, in the registry's order. */
 export function providerDescriptions(): ProviderDescription[] {
-  return PROVIDER_NAMES.map((name) => PROVIDER_DESCRIPTIONS[name]);
+  return connectorDefinitions().map((c) => c.description);
 }
 
 /** The providers that take payments in this country and currency (`GET /payment-methods`, defaults). */
 export function providersServing(country: Country, currency: Currency): ProviderName[] {
-  return PROVIDER_NAMES.filter((name) => {
-    const d = PROVIDER_DESCRIPTIONS[name];
-    return d.capabilities.collect && d.countries.includes(country) && d.currencies.includes(currency) && d.limits[currency] !== undefined;
-  });
+  return providerDescriptions()
+    .filter((d) => d.capabilities.collect && d.countries.includes(country) && d.currencies.includes(currency) && d.limits[currency] !== undefined)
+    .map((d) => d.name);
 }
 
 /**
@@ -54,10 +53,9 @@ export function servesNumber(description: ProviderDescription, e164: string): bo
 export function suggestProvider(e164: string, among?: readonly string[]): ProviderName | undefined {
   const info = lookupNumber(e164);
   if (info?.operator === undefined) return undefined;
-  return PROVIDER_NAMES.find((name) => {
-    const d = PROVIDER_DESCRIPTIONS[name];
-    return d.network === info.operator && d.countries.includes(info.country) && (among === undefined || among.includes(name));
-  });
+  return providerDescriptions().find(
+    (d) => d.network === info.operator && d.countries.includes(info.country) && (among === undefined || among.includes(d.name)),
+  )?.name;
 }
 
 /** Where a refused field sits in the caller's body (`destination.phoneNumber` for a payout). */

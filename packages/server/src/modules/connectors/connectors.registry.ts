@@ -1,44 +1,71 @@
 import type { RunMode, SandboxConfig } from '../../config.ts';
+import type { AnyConnectorDefinition } from './connectors.definition.ts';
 import type { Connector, ConnectorDeps } from './connectors.types.ts';
 import type { ProviderDescription } from './connectors.description.ts';
-import { createMtnMomoConnector, type MtnMomoSettings } from './mtn-momo.connector.ts';
-import { MTN_MOMO_DESCRIPTION } from './mtn-momo.description.ts';
-import { createOrangeMoneyConnector } from './orange-money/orange-money.connector.ts';
-import { ORANGE_MONEY_DESCRIPTION } from './orange-money/orange-money.description.ts';
-import { createWaveConnector } from './wave/wave.connector.ts';
-import { WAVE_DESCRIPTION } from './wave/wave.description.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
-import { SANDBOX_PATHS } from './sandbox/sandbox.ts';
-import { newSandboxSecrets, type SandboxSecrets, sandboxSecrets } from './sandbox/sandbox.secrets.ts';
+import { completeSandboxSecrets, keepSandboxSecrets, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
+import { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
+import { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
+import { WAVE_CONNECTOR } from './wave/index.ts';
 
 /**
- * Every provider by its registry name, with the function that builds its connector from its own
- * settings. A provider is one folder plus one line here; its description declares its
- * environment variables (docs/architecture.md, "Connectors").
+ * Every connector: one folder each, exporting one object (its description, its connector factory,
+ * its sandbox mount), and one line here. Nothing else names a provider: everything loops over
+ * this list (docs/architecture.md, "Connectors").
  */
-const PROVIDERS = {
-  mtn_momo: createMtnMomoConnector,
-  orange_money: createOrangeMoneyConnector,
-  wave: createWaveConnector,
-} satisfies Record<string, (settings: never, deps: ConnectorDeps) => Connector>;
+const CONNECTORS: AnyConnectorDefinition[] = [MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, WAVE_CONNECTOR];
 
-export type ProviderName = keyof typeof PROVIDERS;
-export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];
+/**
+ * Their names, kept beside the list: one array for the life of the process, so that a schema
+ * built from it (the API's `provider` enum) holds every connector registered before the routes
+ * are compiled.
+ */
+const NAMES: ProviderName[] = CONNECTORS.map((c) => c.description.name);
 
-/** Each provider's description (docs/spec/providers.md), beside its connector above: one entry per provider, checked by the type. */
-export const PROVIDER_DESCRIPTIONS: { readonly [P in ProviderName]: ProviderDescription } = {
-  mtn_momo: MTN_MOMO_DESCRIPTION,
-  orange_money: ORANGE_MONEY_DESCRIPTION,
-  wave: WAVE_DESCRIPTION,
-};
+/** A provider's registry name (`mtn_momo`): its description's `name`. */
+export type ProviderName = string;
 
-/** Each provider's settings; a provider without settings has no connector. */
-export type ConnectorSettings = { [P in ProviderName]?: Parameters<(typeof PROVIDERS)[P]>[0] };
+/** Every connector's definition, in the registry's order (the order checkout and the CLI list them in). */
+export function connectorDefinitions(): readonly AnyConnectorDefinition[] {
+  return CONNECTORS;
+}
+
+/** Every provider's registry name, in the registry's order. */
+export function providerNames(): readonly ProviderName[] {
+  return NAMES;
+}
 
 export function isProviderName(value: string): value is ProviderName {
-  return Object.hasOwn(PROVIDERS, value);
+  return CONNECTORS.some((c) => c.description.name === value);
 }
+
+/** A provider's description, or undefined for a name the registry does not know. */
+export function descriptionOf(name: string): ProviderDescription | undefined {
+  return CONNECTORS.find((c) => c.description.name === name)?.description;
+}
+
+/**
+ * Adds a connector to the registry until the returned function removes it: for a test that proves
+ * a connector needs nothing but its folder and this (test/fixtures/echo-connector). Refused when
+ * its name or its sandbox path is already taken.
+ */
+export function registerConnector(definition: AnyConnectorDefinition): () => void {
+  const { name } = definition.description;
+  if (isProviderName(name)) throw new Error(`connector ${name} is already registered`);
+  if (CONNECTORS.some((c) => c.sandbox.path === definition.sandbox.path)) throw new Error(`sandbox path "${definition.sandbox.path}" is already mounted`);
+  CONNECTORS.push(definition);
+  NAMES.push(name);
+  return () => {
+    const at = CONNECTORS.indexOf(definition);
+    if (at < 0) return;
+    CONNECTORS.splice(at, 1);
+    NAMES.splice(at, 1);
+  };
+}
+
+/** Each provider's settings by its registry name (each of its own connector's shape); a provider without settings has no connector. */
+export type ConnectorSettings = Readonly<Record<ProviderName, unknown>>;
 
 export interface ConnectorRegistry {
   /** The connector of this provider, or undefined when the name is unknown or not configured. */
@@ -53,14 +80,14 @@ export interface ConnectorRegistry {
 /** With `health`, every call of every connector reports its outcome to it. */
 export function createConnectorRegistry(settings: ConnectorSettings, deps: ConnectorDeps, health?: ProviderHealth): ConnectorRegistry {
   const connectors = new Map<ProviderName, Connector>();
-  for (const name of PROVIDER_NAMES) {
-    const own = settings[name];
-    // Each name's settings are its own connector's (ConnectorSettings); TypeScript cannot follow the name through the loop.
-    const create = PROVIDERS[name] as (settings: NonNullable<typeof own>, deps: ConnectorDeps) => Connector;
-    if (own !== undefined) connectors.set(name, health ? watched(create(own, deps), health) : create(own, deps));
+  for (const definition of CONNECTORS) {
+    const own = settings[definition.description.name];
+    if (own === undefined) continue;
+    const connector = definition.create(own, deps);
+    connectors.set(definition.description.name, health ? watched(connector, health) : connector);
   }
   return {
-    get: (provider) => (isProviderName(provider) ? connectors.get(provider) : undefined),
+    get: (provider) => connectors.get(provider),
     providers: () => [...connectors.keys()],
     ...(health ? { health } : {}),
     close: async () => {
@@ -88,78 +115,48 @@ export interface ProvidersConfig {
  * when they are incomplete or malformed).
  */
 export function connectorSettings(config: Pick<ProvidersConfig, 'mode' | 'providerEnv'>): ConnectorSettings {
-  const settings: ConnectorSettings = {};
-  for (const name of PROVIDER_NAMES) {
-    const values = readProviderSettings(PROVIDER_DESCRIPTIONS[name], config.providerEnv ?? {}, config.mode);
+  const settings: Record<ProviderName, unknown> = {};
+  for (const { description } of CONNECTORS) {
     // The description's fields are its connector's settings (connectors.settings.ts checks their kinds).
-    if (values !== undefined) (settings as Record<string, unknown>)[name] = values;
+    const values = readProviderSettings(description, config.providerEnv ?? {}, config.mode);
+    if (values !== undefined) settings[description.name] = values;
   }
   return settings;
 }
 
 /**
- * Test mode's sandbox from the configuration: its URL (CAISSE_MOMO_SANDBOX_URL), where it sends
- * MoMo's callbacks (the others go beside them) and the bound on each call (CAISSE_MOMO_TIMEOUT_MS,
- * read even without an MTN account, as before there were descriptions).
+ * Test mode's sandbox from the configuration: its URL (CAISSE_SANDBOX_URL) and this server's
+ * callbacks base its notifications go to (CAISSE_SANDBOX_CALLBACK_URL; by default this server's
+ * own port on loopback).
  */
-export function sandboxTarget(config: ProvidersConfig): { url: string | undefined; callbackUrl: string; timeoutMs: number | undefined } {
-  const timeout = readProviderSetting(MTN_MOMO_DESCRIPTION, 'timeoutMs', config.providerEnv ?? {}, config.mode);
-  return {
-    url: config.sandbox.url,
-    callbackUrl: config.sandbox.callbackUrl ?? `http://127.0.0.1:${config.port ?? 8080}/callbacks/mtn_momo`,
-    timeoutMs: typeof timeout === 'number' ? timeout : undefined,
-  };
+export function sandboxTarget(config: ProvidersConfig): { url: string | undefined; callbacksUrl: string } {
+  return { url: config.sandbox.url, callbacksUrl: config.sandbox.callbacksUrl ?? `http://127.0.0.1:${config.port ?? 8080}/callbacks` };
 }
 
 /**
- * Settings that point every provider at Caisse's sandbox (`caisse sandbox`, or the one `start`
- * runs in development): MTN MoMo at its root, Orange Money and Wave under their own paths. The
- * sandbox takes any credentials unless it was started with some, and lists its requests, which
- * MTN cannot (`listRequests`, for reconciliation). `callbackUrl` is MoMo's; the others' callbacks
- * go beside it (`…/callbacks/orange_money`, and Wave's webhooks, set on the sandbox, to
- * `…/callbacks/wave`).
+ * Settings that point every connector at its mount of Caisse's sandbox (`caisse sandbox`, or the
+ * one `start` runs in development), each made by its own definition: the sandbox takes any
+ * credentials unless it was started with some. Each connector's call bound is its own variable's
+ * (its description's `timeoutMs` setting) unless `timeoutMs` is given for all (tests). A
+ * connector whose sandbox declares secrets gets its own of `secrets` (the sandbox's); without
+ * them, ones nobody holds: its notifications are then refused, never trusted.
  */
-export function sandboxSettings(sandboxUrl: string, opts: { callbackUrl?: string; timeoutMs?: number; secrets?: SandboxSecrets } = {}): ConnectorSettings {
+export function sandboxSettings(
+  sandboxUrl: string,
+  opts: { callbacksUrl?: string; timeoutMs?: number; env?: Readonly<Record<string, string>>; mode?: RunMode; secrets?: SandboxSecrets } = {},
+): ConnectorSettings {
   const root = sandboxUrl.replace(/\/+$/, '');
-  const momo: MtnMomoSettings = {
-    baseUrl: root,
-    targetEnvironment: 'sandbox',
-    apiUser: '00000000-0000-4000-8000-000000000000',
-    apiKey: 'sandbox',
-    collectionKey: 'sandbox',
-    disbursementKey: 'sandbox',
-    callbackUrl: opts.callbackUrl,
-    timeoutMs: opts.timeoutMs,
-    sandboxListing: true,
-  };
-  const callbacks = opts.callbackUrl === undefined ? undefined : callbacksBase(opts.callbackUrl);
-  return {
-    mtn_momo: momo,
-    orange_money: {
-      baseUrl: root + SANDBOX_PATHS.orange_money,
-      environment: 'dev',
-      clientId: 'sandbox',
-      clientSecret: 'sandbox',
-      merchantKey: 'sandbox',
-      callbackUrl: `${callbacks ?? 'http://127.0.0.1/callbacks'}/orange_money`,
-      timeoutMs: opts.timeoutMs,
-    },
-    // Without the sandbox's secrets, one nobody holds: Wave's webhooks are then refused, never trusted.
-    wave: {
-      baseUrl: root + SANDBOX_PATHS.wave,
-      apiKey: 'wave_sandbox_key',
-      webhookSecret: (opts.secrets ?? newSandboxSecrets()).waveWebhookSecret,
-      timeoutMs: opts.timeoutMs,
-    },
-  };
+  const callbacksUrl = opts.callbacksUrl?.replace(/\/+$/, '');
+  const secrets = completeSandboxSecrets(opts.secrets ?? {}, CONNECTORS);
+  const settings: Record<ProviderName, unknown> = {};
+  for (const { description, sandbox } of CONNECTORS) {
+    const own = readProviderSetting(description, 'timeoutMs', opts.env ?? {}, opts.mode ?? 'development');
+    const timeoutMs = opts.timeoutMs ?? (typeof own === 'number' ? own : undefined);
+    settings[description.name] = sandbox.settings({ baseUrl: root + sandbox.path, callbacksUrl, timeoutMs, secrets: secrets[description.name] ?? {} });
+  }
+  return settings;
 }
 
-/** This server's callback base (`…/callbacks`) from one provider's callback URL (`…/callbacks/mtn_momo`). */
-export function callbacksBase(providerCallbackUrl: string): string {
-  return providerCallbackUrl.replace(/\/+$/, '').replace(/\/[^/]*$/, '');
-}
-
-/** The connectors of each mode: live mode the configured providers, test mode only the sandbox. */
 /** The connectors of each mode: test mode always the sandbox, live mode the configured providers. */
 export interface ConnectorSource {
   forMode(mode: 'test' | 'live'): ConnectorRegistry;
@@ -182,13 +179,13 @@ export function healthViews(source: ConnectorSource): (ProviderHealthView & { mo
 
 /**
  * Live mode: the providers configured in the environment (each description's variables). Test
- * mode never calls a real provider: the sandbox at `sandboxUrl` (CAISSE_MOMO_SANDBOX_URL, or the
+ * mode never calls a real provider: the sandbox at `sandboxUrl` (CAISSE_SANDBOX_URL, or the
  * one `start` runs in development), or none (test top-ups then answer 503 provider_unavailable).
  */
 export function createModeConnectors(
   config: ProvidersConfig,
   deps: ConnectorDeps,
-  opts: { sandboxUrl?: string; sandboxCallbackUrl?: string; sandboxSecrets?: SandboxSecrets; healthRules?: HealthRules } = {},
+  opts: { sandboxUrl?: string; sandboxCallbacksUrl?: string; sandboxSecrets?: SandboxSecrets; healthRules?: HealthRules } = {},
 ): ModeConnectors {
   const rules = opts.healthRules ?? { ...DEFAULT_HEALTH_RULES, ...config.providerHealth };
   const live = createConnectorRegistry(connectorSettings(config), deps, createProviderHealth(deps.clock, rules));
@@ -198,9 +195,10 @@ export function createModeConnectors(
     sandboxUrl === undefined
       ? {}
       : sandboxSettings(sandboxUrl, {
-          callbackUrl: opts.sandboxCallbackUrl ?? target.callbackUrl,
-          timeoutMs: target.timeoutMs,
-          secrets: opts.sandboxSecrets ?? (config.dataDir === undefined ? undefined : sandboxSecrets(config.dataDir)),
+          callbacksUrl: opts.sandboxCallbacksUrl ?? target.callbacksUrl,
+          env: config.providerEnv,
+          mode: config.mode,
+          secrets: opts.sandboxSecrets ?? (config.dataDir === undefined ? undefined : keepSandboxSecrets(config.dataDir, CONNECTORS)),
         }),
     deps,
     createProviderHealth(deps.clock, rules),

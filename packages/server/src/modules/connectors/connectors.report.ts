@@ -70,8 +70,14 @@ export function providersReport(config: ProvidersConfig, env: Record<string, str
   }));
 }
 
-/** The report as lines for a person. */
-export function formatProvidersReport(reports: ProviderReport[]): string {
+/**
+ * The report as lines for a person. `serverReached`: whether the running server answered (its
+ * /metrics); an availability it does not give is then a provider it has not called yet (`-`
+ * where the mode has nothing to call: live not configured, no sandbox).
+ */
+export function formatProvidersReport(reports: ProviderReport[], opts: { serverReached?: boolean } = {}): string {
+  const said = (available: boolean | null, usable: boolean) =>
+    available !== null ? (available ? 'yes' : 'no') : !usable ? '-' : opts.serverReached === false ? 'server not reached' : 'not called yet';
   return reports
     .map((r) => {
       const limits = Object.entries(r.limits)
@@ -79,14 +85,10 @@ export function formatProvidersReport(reports: ProviderReport[]): string {
         .join(', ');
       const head = [
         `${r.provider}  ${r.name}  (${r.countries.join(', ')}; ${r.approval}; ${r.capabilities.join(', ')}; ${limits}${r.ussd ? `; ${r.ussd}` : ''})`,
-        `  live: ${r.live}   test: ${r.test}   available: live ${yesNo(r.available.live)}, test ${yesNo(r.available.test)}`,
+        `  live: ${r.live}   test: ${r.test}   available: live ${said(r.available.live, r.live === 'configured')}, test ${said(r.available.test, r.test !== 'no sandbox')}`,
       ];
       const settings = r.settings.map((s) => `  ${s.set ? 'set    ' : 'not set'}  ${s.env}${s.required ? '' : ' (optional)'}  ${s.description}`);
       return [...head, ...settings].join('\n');
     })
     .join('\n\n');
-}
-
-function yesNo(available: boolean | null): string {
-  return available === null ? 'unknown' : available ? 'yes' : 'no';
 }

@@ -3,17 +3,8 @@ import { ConfigError, loadConfig } from '../../config.ts';
 import { systemClock } from '../../platform/clock.ts';
 import { callbackSigner } from './connectors.references.ts';
 import { readProviderSettings } from './connectors.settings.ts';
-import {
-  connectorSettings,
-  createConnectorRegistry,
-  sandboxTarget,
-  describeProvider,
-  isReference,
-  newReference,
-  PROVIDER_NAMES,
-  type ProviderDescription,
-  sandboxSettings,
-} from './index.ts';
+import { connectorSettings, createConnectorRegistry, sandboxSettings, sandboxTarget } from './connectors.registry.ts';
+import { describeProvider, isReference, newReference, providerNames, type ProviderDescription } from './index.ts';
 
 const deps = { clock: systemClock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) };
 
@@ -68,7 +59,7 @@ describe('the registry', () => {
     expect(live.get('__proto__')).toBeUndefined();
     await live.close();
     // The sandbox serves every provider, each under its own path.
-    const settings = sandboxSettings('http://127.0.0.1:8090', { callbackUrl: 'http://127.0.0.1:8080/callbacks/mtn_momo' });
+    const settings = sandboxSettings('http://127.0.0.1:8090', { callbacksUrl: 'http://127.0.0.1:8080/callbacks/' });
     expect(settings.orange_money).toMatchObject({
       baseUrl: 'http://127.0.0.1:8090/orange-money',
       environment: 'dev',
@@ -78,7 +69,7 @@ describe('the registry', () => {
     const test = createConnectorRegistry(settings, deps);
     expect(test.providers()).toEqual(['mtn_momo', 'orange_money', 'wave']);
     await test.close();
-    expect(PROVIDER_NAMES).toEqual(['mtn_momo', 'orange_money', 'wave']);
+    expect(providerNames()).toEqual(['mtn_momo', 'orange_money', 'wave']);
   });
 
   const orange = {
@@ -119,7 +110,7 @@ describe('the registry', () => {
       CAISSE_MOMO_COLLECTION_KEY: 'collection-secret-value-2',
       CAISSE_MOMO_DISBURSEMENT_KEY: 'disbursement-secret-value-3',
     };
-    const mtn = (env: Record<string, string>) => connectorSettings(loadConfig({ ...base, ...env })).mtn_momo;
+    const mtn = (env: Record<string, string>) => connectorSettings(loadConfig({ ...base, ...env })).mtn_momo as Record<string, unknown> | undefined;
     const variableOf = (env: Record<string, string>) => {
       try {
         mtn(env);
@@ -182,15 +173,25 @@ describe('the registry', () => {
       }
     });
 
-    it("test mode's sandbox: its callbacks to this server's port unless told otherwise, and MTN's call bound", () => {
+    it("test mode's sandbox: its callbacks to this server's port unless told otherwise", () => {
       const target = (env: Record<string, string>) => sandboxTarget(loadConfig({ ...base, ...env }));
-      expect(target({})).toEqual({ url: undefined, callbackUrl: 'http://127.0.0.1:8080/callbacks/mtn_momo', timeoutMs: 10_000 });
-      expect(target({ PORT: '9001', CAISSE_MOMO_SANDBOX_URL: 'http://127.0.0.1:8090/', CAISSE_MOMO_TIMEOUT_MS: '1000' })).toEqual({
+      expect(target({})).toEqual({ url: undefined, callbacksUrl: 'http://127.0.0.1:8080/callbacks' });
+      expect(target({ PORT: '9001', CAISSE_SANDBOX_URL: 'http://127.0.0.1:8090/' })).toEqual({
         url: 'http://127.0.0.1:8090',
-        callbackUrl: 'http://127.0.0.1:9001/callbacks/mtn_momo',
-        timeoutMs: 1000,
+        callbacksUrl: 'http://127.0.0.1:9001/callbacks',
       });
-      expect(target({ CAISSE_MOMO_SANDBOX_CALLBACK_URL: 'https://gw.example/callbacks/mtn_momo' }).callbackUrl).toBe('https://gw.example/callbacks/mtn_momo');
+      expect(target({ CAISSE_SANDBOX_CALLBACKS_URL: 'https://gw.example/callbacks' }).callbacksUrl).toBe('https://gw.example/callbacks');
+      // The first name, one provider's callback URL, still points every provider's callbacks beside it.
+      expect(target({ CAISSE_MOMO_SANDBOX_CALLBACK_URL: 'https://gw.example/callbacks/mtn_momo' }).callbacksUrl).toBe('https://gw.example/callbacks');
+    });
+
+    it("each sandbox connector's call bound is its own variable's: MTN's is no longer every provider's", () => {
+      const env = { CAISSE_MOMO_TIMEOUT_MS: '1000', CAISSE_WAVE_TIMEOUT_MS: '3000' };
+      const settings = sandboxSettings('http://127.0.0.1:8090', { env, mode: 'development' }) as Record<string, { timeoutMs?: number }>;
+      expect(settings.mtn_momo?.timeoutMs).toBe(1000);
+      expect(settings.wave?.timeoutMs).toBe(3000);
+      // Orange's own variable unset: its connector's default, not MTN's.
+      expect(settings.orange_money?.timeoutMs).toBeUndefined();
     });
   });
 

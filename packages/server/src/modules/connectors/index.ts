@@ -42,20 +42,15 @@ export {
   type ConnectorRegistry,
   type ConnectorSource,
   pollBackoffMs,
-  type ConnectorSettings,
-  connectorSettings,
-  createConnectorRegistry,
   createModeConnectors,
   type ModeConnectors,
   isProviderName,
-  PROVIDER_NAMES,
+  providerNames,
   type ProviderName,
-  healthViews,
-  sandboxSettings,
-  sandboxTarget,
+  registerConnector,
 } from './connectors.registry.ts';
+export type { ConnectorDefinition, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
 export { registerProviderMetrics } from './connectors.metrics.ts';
-export { createMtnMomoConnector, MTN_MOMO, type MtnMomoSettings } from './mtn-momo.connector.ts';
 export {
   type AmountBounds,
   type ApprovalKind,
@@ -69,7 +64,6 @@ export {
   type ProviderSetting,
   type TestNumber,
 } from './connectors.description.ts';
-export { PROVIDER_DESCRIPTIONS } from './connectors.registry.ts';
 export {
   assertProviderTakes,
   describeProvider,
@@ -80,28 +74,15 @@ export {
   suggestProvider,
 } from './connectors.catalog.ts';
 export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
-export { TEST_NUMBER_OUTCOMES, testNumbers } from './connectors.testnumbers.ts';
-export { formatProvidersReport, type HealthReading, parseProviderHealth, type ProviderReport, providersReport } from './connectors.report.ts';
-export {
-  type MomoSandbox,
-  type MomoSandboxOptions,
-  runMomoSandbox,
-  SANDBOX_OUTCOMES,
-  type SandboxCallback,
-  type SandboxFaults,
-  type SandboxOverride,
-  type SandboxRequestView,
-  startMomoSandbox,
-} from './momo-sandbox.ts';
-export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
-export { createOrangeMoneyConnector, ORANGE_MONEY, type OrangeMoneySettings } from './orange-money/orange-money.connector.ts';
-export type { OrangeSandbox, OrangeSandboxPayment, SandboxFaultSwitches } from './orange-money/orange-money.sandbox.ts';
-export { createWaveConnector, WAVE, type WaveSettings } from './wave/wave.connector.ts';
-export type { WaveSandbox, WaveSandboxSession } from './wave/wave.sandbox.ts';
-export { waveSignatureHeader } from './wave/wave.signature.ts';
-export { runSandbox, type Sandbox, SANDBOX_PATHS, type SandboxOptions, startLocalSandbox, startSandbox } from './sandbox/sandbox.ts';
-export { newSandboxSecrets, SANDBOX_SECRETS_FILE, type SandboxSecrets, sandboxSecrets } from './sandbox/sandbox.secrets.ts';
-export { TEST_NUMBERS, testOutcome } from './sandbox/test-numbers.ts';
+export { testNumbers } from './connectors.testnumbers.ts';
+export { formatProvidersReport, parseProviderHealth, providersReport } from './connectors.report.ts';
+export type { KnownRequest } from './connectors.types.ts';
+/** Each connector's one object, for the harnesses that drive its sandbox (`sandbox.of(…)`). */
+export { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
+export { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
+export { WAVE_CONNECTOR } from './wave/index.ts';
+export { runSandbox, type Sandbox, sandboxHelp, sandboxSecrets, startLocalSandbox, startSandbox } from './sandbox/sandbox.ts';
+export { SANDBOX_SECRETS_FILE, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 export {
   createProviderHealth,
   DEFAULT_HEALTH_RULES,

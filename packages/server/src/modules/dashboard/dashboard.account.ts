@@ -6,7 +6,7 @@ import { translator } from '../../platform/i18n.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { type AttemptRule, createThrottle, loginRules } from '../../platform/throttle.ts';
 import { retryAfterHeader } from '../../platform/codes.ts';
-import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
+import { matchTotp, newTotpSecret, totpQrCode, totpUri } from '../../platform/totp.ts';
 import type { MerchantsService } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
 import { assertPasswordPolicy } from '../users/index.ts';
@@ -197,10 +197,7 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
         throw new ApiError('totp_state_invalid', 'Two-factor sign-in is already enabled: disable it first to enrol another app');
       }
       const uri = totpUri(secret, `Caisse (${account.merchantName})`, account.email);
-      // Loaded on the first enrolment: a rare request, and qrcode with its PNG encoder stays out of the heap until then.
-      const { default: QRCode } = await import('qrcode');
-      const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-      return { object: 'dashboard_totp_enrolment' as const, secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+      return { object: 'dashboard_totp_enrolment' as const, secret, uri, qrCode: await totpQrCode(uri) };
     },
 
     /**
@@ -292,17 +289,16 @@ export function createAccountSecurity(deps: Deps, services: { merchants: Merchan
       const base = client.linkBase ?? config.publicUrl ?? '';
       const link = `${base}/dashboard/reset-password/${token}`;
       try {
-        // Live mode: the configured SMTP, else the outbox (development, tests). A production
-        // outbox row never keeps the link (messaging withholds the `code`).
-        await messaging.send({
+        // A proof of control: the configured SMTP, else the operator outbox (development,
+        // tests), never the merchant's; a production outbox row never keeps the link.
+        await messaging.sendProof({
           merchantId: user.merchant_id,
-          mode: 'live',
           userId: user.id,
           channel: 'email',
           to: user.email,
           subject: t.text('dashboard.resetSubject'),
           body: t.text('dashboard.reset', { link, minutes: RESET_LINK_MS / MINUTE }),
-          code: config.mode === 'production' ? token : undefined,
+          code: token,
         });
       } catch (err) {
         // No provider: the answer must not differ from an unknown address's.

@@ -2,7 +2,7 @@ import { decrypt, encrypt } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Language } from '../../platform/i18n.ts';
-import type { KeyMode } from '../../platform/tenancy.ts';
+import { type KeyMode, liveModeOpen } from '../../platform/tenancy.ts';
 import type { IntentsService } from '../intents/index.ts';
 import type { MerchantsService } from '../merchants/index.ts';
 import { dashboardRepository as repo } from './dashboard.repository.ts';
@@ -63,7 +63,8 @@ export function createCheckoutPages(
     async checkoutPage(sessionToken: string): Promise<CheckoutPageConfig | null> {
       const owner = await intents.sessionOwner(sessionToken);
       const merchant = owner && (await merchants.findMerchant(owner.merchantId));
-      if (!owner || !merchant) return null;
+      // Live mode not open to the merchant: no page, and no live key made for one.
+      if (!owner || !merchant || !liveModeOpen(merchant, owner.mode)) return null;
       return {
         apiKey: await checkoutKey(owner.merchantId, owner.mode),
         merchantName: merchant.name,

@@ -77,7 +77,7 @@ export default function registerPages(instance: FastifyInstance, dist = DASHBOAR
           "An HTML page for the customer: the merchant's name, the amount and description, then phone number and password, a code by SMS or e-mail, and pay. " +
           "The page runs the browser client with the publishable API key of the intent's merchant and mode, which the server embeds in the page " +
           '(a key named "Hosted checkout", made on first use and kept encrypted so it can be embedded; revoking it makes a new one). Never a secret key. ' +
-          'An unknown token gets the page too, saying the link is not valid. ' +
+          'An unknown token answers 404 with the same page, saying the link is not valid. ' +
           "Its language: the request's `Accept-Language` (French or English), else the merchant's default, else French; once the customer signs in, their saved language.",
         params: Type.Object({ sessionToken: Type.String({ maxLength: 200 }) }),
       },
@@ -86,7 +86,8 @@ export default function registerPages(instance: FastifyInstance, dist = DASHBOAR
       const template = (await readBuilt(dist, 'checkout.html')).toString('utf8');
       const config = await dashboard.checkoutPage(req.params.sessionToken);
       const choice = chooseLanguage({ requested: requestedLanguages(req.headers['accept-language']), merchantDefault: config?.merchantLanguage });
-      return sendHtml(reply, renderCheckout(template, config ?? { error: 'not_found' }, choice));
+      // An unknown token is a 404 all the same (crawlers, monitors, a merchant's own checks), with the page saying so.
+      return sendHtml(reply.code(config ? 200 : 404), renderCheckout(template, config ?? { error: 'not_found' }, choice));
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { Caller, KeyMode } from '../../platform/tenancy.ts';
+import { assertModeOpen, type Caller, type KeyMode } from '../../platform/tenancy.ts';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,6 +30,7 @@ import {
   AuditQuery,
 } from './dashboard.schema.ts';
 import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
+import { paymentsCsvName } from './dashboard.exports.ts';
 import registerPages from './dashboard.pages.ts';
 import accountRoutes, { clientOf } from './dashboard.account.routes.ts';
 import { LoginChallenge } from './dashboard.account.schema.ts';
@@ -58,6 +59,7 @@ const need = (permission: Permission) => ({ ...session, permission });
  */
 export function requirePermissions(instance: FastifyInstance) {
   instance.addHook('onRoute', (route) => {
+    assertModeFromPath(route);
     const config = (route.config ?? {}) as { dashboard?: 'public' | 'session'; permission?: string };
     if (config.dashboard === 'public') return;
     if (config.permission === undefined || !(PERMISSIONS as readonly string[]).includes(config.permission)) {
@@ -66,6 +68,24 @@ export function requirePermissions(instance: FastifyInstance) {
       );
     }
   });
+}
+
+/**
+ * A route acts in a mode only through its `:mode` segment, checked by its params schema
+ * (`ModeParams`): the session hook reads it there to refuse live mode (two-factor sign-in,
+ * approval). A route that spells `live` or `test` itself, or leaves `:mode` unchecked, would slip
+ * past that hook: registering one throws, so the app does not build.
+ */
+function assertModeFromPath(route: { method: string | string[]; url: string; schema?: { params?: unknown } }) {
+  const segments = route.url.split('/');
+  const where = `Dashboard API route ${String(route.method)} ${route.url}`;
+  if (segments.includes('live') || segments.includes('test')) throw new Error(`${where} names a mode: use the :mode segment (ModeParams)`);
+  if (!segments.includes(':mode')) return;
+  const params = route.schema?.params as { properties?: { mode?: { anyOf?: { const?: unknown }[] } } } | undefined;
+  const modes = params?.properties?.mode?.anyOf?.map((m) => m.const);
+  if (modes?.length !== 2 || !modes.includes('test') || !modes.includes('live')) {
+    throw new Error(`${where} has a :mode segment its params schema does not check: use ModeParams or ModeIdParams`);
+  }
 }
 
 /** The mode of the path, when it names one (team routes do not). */
@@ -147,12 +167,15 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         },
       );
     }
-    if (totpRequired(request.dashboardSession, modeOf(request) === 'live' ? 'live' : undefined)) {
+    const mode = modeOf(request);
+    if (totpRequired(request.dashboardSession, mode === 'live' ? 'live' : undefined)) {
       throw new ApiError(
         'totp_required',
         'Live mode needs two-factor sign-in: enrol an authenticator app on the Account page (POST /dashboard/api/account/totp), then come back',
       );
     }
+    // Every live route, reads included, as for live keys: a feature's new route cannot forget it.
+    if (mode !== undefined) assertModeOpen(request.dashboardSession, mode);
   });
 
   const scope = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }): Caller => ({
@@ -257,7 +280,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         tags,
         summary: "The payments the list's filters select, newest first, as a CSV download",
         description:
-          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte.",
+          "RFC 4180 (header row, CRLF), streamed: `id`, `created_at`, `amount` (major units), `currency`, `status`, `description`, `metadata` (JSON), `fee`, `net`, `amount_refunded` (major units; fee and net empty until paid), `method` (`wallet` or `mobile_money`), `provider` and `connector` (empty for the wallet), `payer` (the number, masked as the dashboard shows it), `provider_reference` (the provider's id of the payment). A cell a spreadsheet would run as a formula starts with `'`. The filters of GET …/payments without `limit` and `startingAfter`; a bad one is 400 `validation_error` (or `parameter_unknown`) before any byte. The file is named with the period as the filters wrote it, the end day inclusive: `caisse-payments-test-2026-11-01_2026-11-28.csv` (`…-until-<day>` without a start; today without an end).",
         params: ModeParams,
         querystring: PaymentsExportQuery,
         produces: ['text/csv'],
@@ -265,7 +288,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
     },
     async (req, reply) => {
       const stream = dashboard.paymentsCsv(scope(req), req.query);
-      return sendCsv(reply, `caisse-payments-${req.params.mode}-${req.query.createdGte ?? 'start'}-${req.query.createdLt ?? 'now'}`, stream);
+      return sendCsv(reply, paymentsCsvName(req.params.mode, req.query, app.deps.clock.now()), stream);
     },
   );
 
@@ -283,7 +306,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         response: { 200: SearchResults },
       },
     },
-    async (req) => dashboard.search(scope(req), req.query.q),
+    async (req) => dashboard.search({ ...scope(req), merchantCountry: req.dashboardSession.merchantCountry }, req.query.q),
   );
 
   app.get(
@@ -294,7 +317,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         tags,
         summary: 'The Home page: volume, successful payments, success rate and new customers, with their series and the previous period',
         description:
-          'Periods in UTC: `today` (hourly series) and the last `7d` or `30d` days including today (daily series). The previous period is as long and cut at the same point (today so far against yesterday up to the same time). Volume: the sum of the successful payments per currency (refunds not deducted). Success rate: successful charge attempts / all charge attempts (succeeded or declined) in the period, null without attempts; an intent never attempted (expired, canceled unpaid) does not count. New customers: customers whose first successful payment to this merchant falls in the period. Closed hours come from an hourly rollup, the open hour from the charges themselves.',
+          'Periods in UTC: `today` (hourly series) and the last `7d` or `30d` days including today (daily series). The previous period is as long and cut at the same point (today so far against yesterday up to the same time). Every payment counts, whatever the method or connector (the wallet or any mobile-money operator), at the time it was decided; a late mobile-money payment returned to the payer does not. Volume: the sum of the successful payments per currency (refunds not deducted). Success rate: successful payment attempts / all decided attempts (succeeded or declined) in the period, null without attempts; an intent never attempted (expired, canceled unpaid) does not count. New customers: payers (a wallet customer, or a mobile-money number) whose first successful payment to this merchant falls in the period. Closed hours come from an hourly rollup, the open hour from the payments themselves.',
         params: ModeParams,
         querystring: OverviewQuery,
         response: { 200: Overview },

@@ -1,4 +1,6 @@
 import { ApiError } from '../../platform/errors.ts';
+import type { Country } from '../../platform/countries.ts';
+import { tryParsePhoneNumber } from '../../platform/phone.ts';
 import { type Caller, scopeOf } from '../../platform/tenancy.ts';
 import type { ChargesService } from '../charges/index.ts';
 import type { IntentsService } from '../intents/index.ts';
@@ -21,13 +23,16 @@ export function createDashboardSearch(services: {
   return {
     /**
      * The header's search box: payments by id, metadata value or amount, and, for 4 digits or more
-     * (spaces and a leading + allowed), the payments of the merchant's customers whose phone number
-     * ends with them (20 at most). Fewer digits are searched as an amount or a metadata value only.
+     * (spaces, dots, dashes and a leading + allowed), the payments of the merchant's customers whose
+     * phone number ends with them (20 at most). A whole number as people write it ("6 70 00 00 01",
+     * "00237…") is read in the merchant's country first. Fewer digits are searched as an amount or a
+     * metadata value only.
      */
-    async search(scope: Caller, q: string) {
+    async search(scope: Caller & { merchantCountry: Country }, q: string) {
       const text = q.trim();
       if (text === '') throw new ApiError('validation_error', 'Type something to search for', { param: 'q', errors: [{ param: 'q', message: 'blank' }] });
-      const digits = text.replace(/[\s\u00a0]/g, '').replace(/^\+/, '');
+      const whole = tryParsePhoneNumber(text, scope.merchantCountry);
+      const digits = whole?.slice(1) ?? text.replace(/[\s\u00a0.-]/g, '').replace(/^\+/, '');
       let paidBy: string[] = [];
       if (/^\d+$/.test(digits) && digits.length >= PHONE_SEARCH_MIN_DIGITS) {
         const customers = await users.findByPhoneSuffix(scope, digits, PHONE_SEARCH_CUSTOMERS);

@@ -37,7 +37,10 @@ export function createDashboardService(
   services: {
     merchants: MerchantsService;
     intents: IntentsService;
-    charges: Pick<ChargesService, 'customerStats' | 'lastPayer' | 'listForCustomer' | 'refund' | 'refundsOf' | 'hourFigures' | 'intentsOfPayers'>;
+    charges: Pick<
+      ChargesService,
+      'customerStats' | 'lastPayer' | 'listForCustomer' | 'refund' | 'refundsOf' | 'hourFigures' | 'intentsOfPayers' | 'walletPayersOf'
+    >;
     topups: Pick<TopupsService, 'listForCustomerAt'>;
     events: EventsService;
     webhooks: WebhooksService;

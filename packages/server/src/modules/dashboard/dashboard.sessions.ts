@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
+import type { Country } from '../../platform/countries.ts';
 import { randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -35,10 +36,14 @@ export interface DashboardSession {
   /** The user's own language (the dashboard's switch); null: their browser's, then the merchant's. */
   language: Language | null;
   merchantLanguage: Language;
+  /** The merchant's country: phone numbers typed without a country code are read in it. */
+  merchantCountry: Country;
   /** Two-factor sign-in (TOTP) is enabled: live mode is open to a member only then. */
   totpEnabled: boolean;
   /** The user's team role: what the dashboard API lets them do (dashboard.roles.ts). */
   role: Role;
+  /** The merchant is approved for live mode (read on every request: an approval applies at once). */
+  approved: boolean;
 }
 
 export interface SessionView {
@@ -68,8 +73,10 @@ function sessionOf(user: DashboardAccount, tokenHash: Buffer, expiresAt: Date): 
     expiresAt,
     language: user.language,
     merchantLanguage: user.merchant_language,
+    merchantCountry: user.merchant_country,
     totpEnabled: user.totp_enabled_at !== null,
     role: user.role,
+    approved: user.merchant_approved_at !== null,
   };
 }
 

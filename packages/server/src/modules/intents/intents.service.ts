@@ -5,7 +5,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { assertCurrency, CURRENCIES, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import { announceEvents, type EventsService, type EventType } from '../events/index.ts';
-import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
+import { assertModeOpen, type Caller, type MerchantContext, type Scope } from '../../platform/tenancy.ts';
 import { type IntentPatch, type IntentRow, intentsRepository as repo } from './intents.repository.ts';
 import type { CreatedIntent, CreateIntentBody, DirectPayment, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
 import { intentIdOfSessionToken, newSessionToken, sessionTokenMatches } from './intents.session-token.ts';
@@ -15,8 +15,11 @@ import { assertMove, effectiveStatus, type IntentStatus, isDue } from './intents
 /** Every currency an amount typed in the dashboard's search may be in. */
 const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
 
-/** What creating an intent needs of its caller: the scope and the merchant's default validity. */
-export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'intentExpiresIn'>;
+/**
+ * What creating an intent needs of its caller: the scope, the merchant's default validity, and
+ * whether it is approved for live mode (required, so no path can create a live intent without saying).
+ */
+export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'intentExpiresIn' | 'approved'>;
 
 /** Rows expired per sweeper transaction. */
 export const SWEEP_BATCH_SIZE = 100;
@@ -158,6 +161,7 @@ export function createIntentsService(
   }
 
   async function insertIntent(ex: Executor, caller: IntentCreator, body: CreateIntentBody): Promise<CreatedIntent> {
+    assertModeOpen(caller, caller.mode);
     const currency = assertCurrency(body.currency);
     const amountMinor = parseAmount(body.amount, currency);
     const returnUrl = body.returnUrl === undefined ? null : checkReturnUrl(body.returnUrl, caller.mode);

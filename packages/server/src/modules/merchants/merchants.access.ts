@@ -16,8 +16,8 @@ import type { MerchantsService } from './merchants.service.ts';
  * (in the change's transaction when there is one). Who may do what (roles, a fresh TOTP code) is
  * the dashboard's to decide, asked before a key is issued.
  */
-export function createMerchantAccess(deps: Deps, services: { merchants: MerchantsService; messaging: Pick<MessagingService, 'send'> }) {
-  const { db, config } = deps;
+export function createMerchantAccess(deps: Deps, services: { merchants: MerchantsService; messaging: Pick<MessagingService, 'sendProof'> }) {
+  const { db } = deps;
   const { merchants, messaging } = services;
 
   async function keyOfMode(scope: Caller, keyId: string): Promise<KeyView> {
@@ -28,18 +28,16 @@ export function createMerchantAccess(deps: Deps, services: { merchants: Merchant
 
   /**
    * The invitation e-mail through the messaging module, in the inviter's language (theirs, else
-   * the merchant's). With SMTP configured it is sent (live channel); without, in development and
-   * tests it lands in the test-mode outbox (GET /test/messages shows it), and in production it is
-   * refused (503 `unavailable`) unless CAISSE_LIVE_OUTBOX allows the live outbox, which keeps the
-   * text without the link's token.
+   * the merchant's). A proof of control of the invitee's address: with SMTP configured it is sent;
+   * without, in development and tests it lands in the operator outbox (never the inviter's test
+   * outbox, or the inviter could accept it), and in production it is refused (503 `unavailable`)
+   * unless CAISSE_LIVE_OUTBOX allows the outbox, which keeps the text without the link's token.
    */
   async function sendInvitation(inviter: DashboardUser, email: string, role: TeamRole, link: string, token: string) {
     const t = translator({ saved: inviter.language, merchantDefault: inviter.merchantLanguage });
     const merchant = inviter.merchantName;
-    const mode = config.messaging.email.provider === 'smtp' || config.mode === 'production' ? 'live' : 'test';
-    await messaging.send({
+    await messaging.sendProof({
       merchantId: inviter.merchantId,
-      mode,
       userId: null,
       channel: 'email',
       to: email,

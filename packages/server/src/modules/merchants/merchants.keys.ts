@@ -1,4 +1,4 @@
-import { ApiError, merchantNotApproved } from '../../platform/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { normalizeOrigin } from '../../platform/http/cors.ts';
@@ -7,6 +7,7 @@ import {
   type AccessLevel,
   API_RESOURCES,
   type ApiResource,
+  assertModeOpen,
   type KeyMode,
   type KeyPermissions,
   type MerchantContext,
@@ -222,7 +223,7 @@ export function createKeysService(deps: Deps) {
   ): Promise<CreatedKey> {
     if (input.mode === 'live') {
       const merchant = await repo.findMerchant(executor, merchantId);
-      if (merchant && merchant.approved_at === null) throw merchantNotApproved();
+      if (merchant) assertModeOpen({ approved: merchant.approved_at !== null }, input.mode);
     }
     if (input.kind !== 'restricted' && input.permissions !== undefined) {
       throw new ApiError('validation_error', 'Only restricted keys (rk_…) take permissions: a secret key may do everything', { param: 'permissions' });
@@ -388,6 +389,7 @@ export function createKeysService(deps: Deps) {
       intentExpiresIn: pk.merchant_intent_expires_in,
       merchantName: pk.merchant_name,
       merchantLanguage: pk.merchant_language,
+      merchantCountry: pk.merchant_country,
       fees: { bps: pk.merchant_fee_bps, fixedMinor: pk.merchant_fee_fixed },
       settlementDelayDays: pk.merchant_settlement_delay_days,
       reserve: reserveTerms(pk.merchant_reserve_bps, pk.merchant_reserve_days),

@@ -106,6 +106,7 @@ export type KeyWithMerchant = ApiKeyRow & {
   merchant_fee_bps: number | null;
   merchant_fee_fixed: Record<string, number | string> | null;
   merchant_language: 'fr' | 'en';
+  merchant_country: Country;
   merchant_settlement_delay_days: number | null;
   merchant_reserve_bps: number | null;
   merchant_reserve_days: number | null;
@@ -200,6 +201,7 @@ export const merchantsRepository = {
         'merchants.fee_bps as merchant_fee_bps',
         'merchants.fee_fixed as merchant_fee_fixed',
         'merchants.language as merchant_language',
+        'merchants.country as merchant_country',
         'merchants.settlement_delay_days as merchant_settlement_delay_days',
         'merchants.reserve_bps as merchant_reserve_bps',
         'merchants.reserve_days as merchant_reserve_days',
@@ -277,6 +279,8 @@ export const merchantsRepository = {
         'merchants.name as merchant_name',
         'merchants.api_version as merchant_api_version',
         'merchants.language as merchant_language',
+        'merchants.approved_at as merchant_approved_at',
+        'merchants.country as merchant_country',
       ])
       .where('dashboard_users.id', '=', id)
       .executeTakeFirst();

@@ -101,6 +101,12 @@ export function createMerchantsService(deps: Deps) {
     return row?.frozen_at != null;
   }
 
+  /** Whether an operator approved the merchant for live mode (what acts without a key or a session asks: payouts, their scheduler). */
+  async function isApproved(merchantId: string, executor: Executor = db): Promise<boolean> {
+    const row = await repo.findMerchant(executor, merchantId);
+    return row?.approved_at != null;
+  }
+
   return {
     // Keys and team are their own files; the module's service stays one object for its callers.
     ...keyMethods,
@@ -239,11 +245,13 @@ export function createMerchantsService(deps: Deps) {
 
     /**
      * Sets the merchant's country (`caisse merchants country`, the dashboard's settings): from then
-     * on its checkout offers that country's providers and currency. Intents already created keep
+     * on its checkout offers that country's providers and currency, and national phone numbers
+     * are read in it (cached keys carry it, so they are dropped). Intents already created keep
      * their currency.
      */
     async setCountry(merchantId: string, country: Country): Promise<void> {
       if (!(await repo.setCountry(db, merchantId, country))) throw new ApiError('not_found', `No merchant ${merchantId}`);
+      await keys.dropCachedKeys();
     },
 
     /** The dashboard user's own language (null: back to the browser's, then the merchant's). */
@@ -325,6 +333,7 @@ export function createMerchantsService(deps: Deps) {
     },
 
     isFrozen,
+    isApproved,
 
     async listMerchants(limit = 100): Promise<{ id: string; name: string; email: string | null; createdAt: string }[]> {
       return (await repo.listMerchants(db, limit)).map((m) => ({ id: m.id, name: m.name, email: m.email, createdAt: m.created_at.toISOString() }));

@@ -1,10 +1,15 @@
-import { type Selectable, sql } from 'kysely';
+import { type ColumnType, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db.ts';
 import { prepare, prepareByFields } from '../../platform/prepared.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 
 export type Channel = 'sms' | 'email';
 export type MessageStatus = 'stored' | 'sent' | 'failed';
+/**
+ * Who may read an outbox row: the merchant (test mode's outbox) or only the platform's operators
+ * (a message that proves control of an address: the console's outbox, `caisse messages list`).
+ */
+export type Audience = 'merchant' | 'operator';
 
 export interface MessagesTable {
   id: string;
@@ -19,6 +24,7 @@ export interface MessagesTable {
   status: MessageStatus;
   provider_ref: string | null;
   created_at: Date;
+  audience: ColumnType<Audience, Audience | undefined, never>;
 }
 
 declare module '../../platform/database.ts' {
@@ -32,7 +38,7 @@ export type MessageRow = Selectable<MessagesTable>;
 // On every code sent: compiled once (platform/prepared.ts). In the code's transaction nobody
 // reads its answer: it rides with the COMMIT.
 const insertMessage = prepare(
-  (db, p: MessagesTable) =>
+  (db, p: Insertable<MessagesTable>) =>
     db.insertInto('messages').values({
       id: p.id,
       merchant_id: p.merchant_id,
@@ -45,21 +51,22 @@ const insertMessage = prepare(
       status: p.status,
       provider_ref: p.provider_ref,
       created_at: p.created_at,
+      audience: p.audience,
     }),
   { deferred: true },
 );
 
 // The test outbox is read once per payment in tests and the bench: compiled once per filter.
 const listMessages = prepareByFields((db, p: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit: number }, fields) => {
-  let query = db.selectFrom('messages').selectAll().where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode);
+  let query = db.selectFrom('messages').selectAll().where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode).where('audience', '=', 'merchant');
   if (fields.includes('userId')) query = query.where('user_id', '=', p.userId as string);
   if (fields.includes('startingAfter')) query = query.where('id', '<', p.startingAfter as string);
   return query.orderBy('id', 'desc').limit(p.limit);
 });
 
 export const messagesRepository = {
-  async insert(db: Executor, row: MessagesTable): Promise<void> {
-    await insertMessage.execute(db, row);
+  async insert(db: Executor, row: Insertable<MessagesTable>): Promise<void> {
+    await insertMessage.execute(db, { ...row, audience: row.audience ?? 'merchant' });
   },
 
   async finish(db: Executor, id: string, status: MessageStatus, providerRef: string | null): Promise<void> {
@@ -69,6 +76,14 @@ export const messagesRepository = {
   /** Newest first; ids sort by creation time. */
   async list(db: Executor, q: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit: number }): Promise<MessageRow[]> {
     return listMessages(q).rows(db, q);
+  },
+
+  /** The operator outbox (kept, not sent), newest first; `to` narrows it to one recipient. */
+  async listForOperators(db: Executor, q: { to?: string; startingAfter?: string; limit: number }): Promise<MessageRow[]> {
+    let query = db.selectFrom('messages').selectAll().where('audience', '=', 'operator').where('provider', '=', 'outbox');
+    if (q.to !== undefined) query = query.where('recipient', '=', q.to);
+    if (q.startingAfter !== undefined) query = query.where('id', '<', q.startingAfter);
+    return query.orderBy('id', 'desc').limit(q.limit).execute();
   },
 
   /**

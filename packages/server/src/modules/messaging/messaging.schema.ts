@@ -22,3 +22,12 @@ export const ListMessagesQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const OperatorMessagesQuery = Type.Object(
+  {
+    to: Type.Optional(Type.String({ maxLength: 254, description: 'Only the messages to this e-mail address or phone number' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    startingAfter: Type.Optional(Type.String({ maxLength: 64, description: 'A message id: the page starts after it' })),
+  },
+  { additionalProperties: false },
+);

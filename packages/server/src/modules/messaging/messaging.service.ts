@@ -4,9 +4,16 @@ import { firstIdAt } from '../../platform/ids.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import { africasTalkingSms, type EmailTransport, ProviderError, type SmsTransport, smtpEmail } from './messaging.providers.ts';
-import { type Channel, type MessageRow, type MessageStatus, messagesRepository as repo } from './messaging.repository.ts';
+import { type Audience, type Channel, type MessageRow, type MessageStatus, messagesRepository as repo } from './messaging.repository.ts';
 
 export type { Channel } from './messaging.repository.ts';
+
+/**
+ * A message that proves control of its recipient's address (a sign-up link, a password reset, an
+ * invitation, the notice of a sign-up tried with an address): it never lands where anyone but the
+ * address's owner and the platform's operators reads it, so it carries no mode.
+ */
+export type ProofMessage = Omit<OutgoingMessage, 'mode'>;
 
 export interface OutgoingMessage {
   /** Null: the customer's own account page sends it, for no merchant. */
@@ -33,6 +40,8 @@ export interface SentMessage {
 export interface StagedMessage {
   /** Kept in the outbox (test mode, or no provider): nothing is left to do after the commit. */
   readonly stored: boolean;
+  /** `outbox`, or the transport that will carry it (`smtp`, `africastalking`). */
+  readonly provider: string;
   /** Hands it to its provider: 503 `unavailable` when the provider does not take it. */
   deliver(): Promise<SentMessage>;
 }
@@ -109,7 +118,7 @@ export function smsBody(text: string): string {
 export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'config'>, transports: Transports = transportsFromConfig(deps.config)) {
   const { db, clock, ids } = deps;
 
-  async function stage(executor: Executor, sent: OutgoingMessage): Promise<StagedMessage> {
+  async function stage(executor: Executor, sent: OutgoingMessage, audience: Audience = 'merchant'): Promise<StagedMessage> {
     const message = sent.channel === 'sms' ? { ...sent, body: smsBody(sent.body) } : sent;
     const transport = message.mode === 'test' ? undefined : message.channel === 'sms' ? transports.sms : transports.email;
     const id = ids('message');
@@ -128,15 +137,18 @@ export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' |
       if (live && deps.config.mode === 'production' && !deps.config.hardening.liveOutbox) {
         throw new ApiError('unavailable', `No ${message.channel === 'sms' ? 'SMS' : 'e-mail'} provider is configured for live mode`);
       }
-      const body = live && message.code ? message.body.replaceAll(message.code, WITHHELD_CODE) : message.body;
-      await repo.insert(executor, { ...row, body, provider: 'outbox', status: 'stored' });
+      // The operator outbox keeps a proof's link where nobody else reads it, in development only.
+      const withhold = live && message.code && (audience === 'merchant' || deps.config.mode === 'production');
+      const body = withhold ? message.body.replaceAll(message.code as string, WITHHELD_CODE) : message.body;
+      await repo.insert(executor, { ...row, audience, body, provider: 'outbox', status: 'stored' });
       const stored: SentMessage = { id, provider: 'outbox', status: 'stored' };
-      return { stored: true, deliver: async () => stored };
+      return { stored: true, provider: 'outbox', deliver: async () => stored };
     }
     // Written as failed: it says "sent" only once the provider took it.
-    await repo.insert(executor, { ...row, body: null, provider: transport.name, status: 'failed' });
+    await repo.insert(executor, { ...row, audience, body: null, provider: transport.name, status: 'failed' });
     return {
       stored: false,
+      provider: transport.name,
       async deliver() {
         try {
           const { ref } =
@@ -157,11 +169,30 @@ export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' |
     return (await stage(db, message)).deliver();
   }
 
+  /**
+   * Stages a proof of control (ProofMessage): through the channel's real transport when one is
+   * configured; else into the operator outbox (development; production only with
+   * CAISSE_LIVE_OUTBOX=allow, and then without its code), never into a merchant's test outbox.
+   */
+  function stageProof(executor: Executor, message: ProofMessage): Promise<StagedMessage> {
+    return stage(executor, { ...message, mode: 'live' }, 'operator');
+  }
+
   return {
     /** Retention: deletes up to `limit` messages created before `before`. Returns how many. */
     purgeBefore: (before: Date, limit: number) => repo.purgeBefore(db, before, firstIdAt('message', before), limit),
     send,
     stage,
+    stageProof,
+    /** Sends a proof of control at once (stageProof, then deliver). */
+    sendProof: async (message: ProofMessage): Promise<SentMessage> => (await stageProof(db, message)).deliver(),
+
+    /** The operator outbox (proofs of control stored without a transport), newest first. */
+    async listForOperators(q: { to?: string; startingAfter?: string; limit?: number }) {
+      const limit = q.limit ?? 20;
+      const rows = await repo.listForOperators(db, { ...q, to: q.to?.trim().toLowerCase(), limit: limit + 1 });
+      return { data: rows.slice(0, limit).map(messageView), hasMore: rows.length > limit };
+    },
 
     async list(q: { merchantId: string; mode: KeyMode; userId?: string; startingAfter?: string; limit?: number }) {
       const limit = q.limit ?? 20;

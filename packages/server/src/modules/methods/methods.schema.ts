@@ -1,11 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { CountrySchema } from '../../platform/countries.schema.ts';
-import { PROVIDER_NAMES, type ProviderName } from '../connectors/index.ts';
+import { providerNames, type ProviderName } from '../connectors/index.ts';
 
-/** A provider's registry name: an enum of the registry's names (a union in the generated types). */
+/**
+ * A provider's registry name: an enum of the registry's names (a union in the generated types).
+ * The registry's own array, not a copy: routes compiled after a connector is registered take it.
+ */
 export const ProviderField = Type.Unsafe<ProviderName>({
   type: 'string',
-  enum: [...PROVIDER_NAMES],
+  enum: providerNames() as ProviderName[],
   description: 'A mobile-money provider (the registry name)',
 });
 

@@ -7,8 +7,9 @@ import type { Scope } from '../../platform/tenancy.ts';
 import {
   type ConnectorSource,
   describeProvider,
-  PROVIDER_NAMES,
+  isProviderName,
   providerDescriptions,
+  providerNames,
   providerPrefixes,
   type ProviderName,
   providersServing,
@@ -74,8 +75,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   function checkProviders(providers: readonly string[]): void {
     for (const [i, p] of providers.entries()) {
       // The schema's enum already refuses these over HTTP; the dashboard and the CLI come here too.
-      if (!(PROVIDER_NAMES as string[]).includes(p))
-        throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${PROVIDER_NAMES.join(', ')}`, { param: `providers[${i}]` });
+      if (!isProviderName(p))
+        throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${providerNames().join(', ')}`, { param: `providers[${i}]` });
     }
   }
 
@@ -234,7 +235,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     /** The operator's cap in one mode. */
     async allowance(scope: Scope): Promise<MethodsAllowance> {
       const offer = await offerOf(scope);
-      const known = (p: string): p is ProviderName => (PROVIDER_NAMES as string[]).includes(p);
+      const known = (p: string): p is ProviderName => isProviderName(p);
       return { wallet: offer.walletAllowed, providers: offer.allowed === undefined ? null : offer.allowed.filter(known) };
     },
 

@@ -12,7 +12,7 @@ import {
   EmailVerified,
   ProfileDetailsBody,
   ResendVerificationBody,
-  SignedUp,
+  SignUpRequested,
   SignUpBody,
   VerificationResent,
   VerifyEmailBody,
@@ -35,17 +35,17 @@ export async function onboardingDashboardRoutes(instance: FastifyInstance) {
       config: open,
       schema: {
         tags,
-        summary: 'Sign a business up: its merchant, its owner’s dashboard account (test mode at once) and the e-mail verification link',
+        summary: 'Ask to sign a business up: a verification link goes to the e-mail address, and the account is made when it is opened',
         description:
-          'The owner signs in right after (POST /dashboard/api/login) and may use test mode; live mode waits for the business profile’s approval. An e-mail with a dashboard account already: 409 `already_exists`. The password: 8 characters at least, not a common one (400 `password_weak`). More than `CAISSE_RATE_LIMIT_IP` (20) sign-ups a minute from one address: 429 `rate_limited`.',
+          'Always 202 with the same body for a new address and for one with a dashboard account already, so the answer tells nobody who has an account. A new address gets the verification link (7 days); nothing exists until it is opened (POST /dashboard/api/sign-up/verify makes the merchant, not approved for live mode, and its owner\u2019s account; the owner then signs in, and test mode opens at once). An address with an account gets an e-mail saying someone tried to sign up with it, and nothing changes. A second sign-up of the same address replaces the first (its link stops working). Without SMTP (development) these e-mails go to the operator outbox (`delivery`: `operator_outbox`; the operator console and `npx caisse messages list` read it), never to a merchant. The password: 8 characters at least, not a common one (400 `password_weak`, whoever owns the address). More than `CAISSE_RATE_LIMIT_IP` (20) sign-ups a minute from one client address, or 3 an hour with one e-mail address: 429 `rate_limited`.',
         body: SignUpBody,
-        response: { 201: SignedUp },
+        response: { 202: SignUpRequested },
       },
     },
     async (req, reply) => {
       const language = req.body.language ?? languageToSave(undefined, requestedLanguages(req.headers['accept-language'])) ?? 'fr';
       const done = await onboarding.signUp({ ...req.body, language }, emailLinkBase(req.server.deps.config, req.server.server));
-      return reply.code(201).send(done);
+      return reply.code(202).send(done);
     },
   );
 
@@ -55,8 +55,9 @@ export async function onboardingDashboardRoutes(instance: FastifyInstance) {
       config: open,
       schema: {
         tags,
-        summary: 'Verify the e-mail address with the token of the link sent at sign-up',
-        description: 'Unknown or expired (7 days): 400 `verification_link_invalid`. A link used again answers the same.',
+        summary: 'Verify the e-mail address with the token of the link sent at sign-up: this makes the merchant and its owner\u2019s account',
+        description:
+          'The owner signs in after (POST /dashboard/api/login) with the password given at sign-up. Unknown or expired (7 days): 400 `verification_link_invalid`; so is the link of an address that got a dashboard account meanwhile. A link used again answers the same.',
         body: VerifyEmailBody,
         response: { 200: EmailVerified },
       },
@@ -72,7 +73,7 @@ export async function onboardingDashboardRoutes(instance: FastifyInstance) {
         tags,
         summary: 'Send a fresh e-mail verification link to a sign-up not verified yet',
         description:
-          'Always 202 with the same body, whether a sign-up waits on this e-mail or not. The new link works for 7 days and the one sent before stops working. 3 requests an hour per e-mail address and 10 per client address, then 429 `rate_limited`.',
+          'Always 202 with the same body, whether a sign-up waits on this e-mail or not. The new link works for 7 days and the one sent before stops working; without SMTP it goes to the operator outbox, as at sign-up. 3 requests an hour per e-mail address and 10 per client address, then 429 `rate_limited`.',
         body: ResendVerificationBody,
         response: { 202: VerificationResent },
       },

@@ -23,6 +23,23 @@ export interface MerchantSignupsTable {
   token_expires_at: Date;
   verified_at: Date | null;
   created_at: Date;
+  /** How the current link was delivered: `smtp` or `outbox` (null before issue 52). */
+  link_via: string | null;
+  /** The link_via of the link that verified the address. */
+  verified_via: string | null;
+}
+
+/** A sign-up waiting for its link: nothing else exists until it is opened. */
+export interface MerchantSignupRequestsTable {
+  email: string;
+  business_name: string;
+  country: string;
+  language: string;
+  password_hash: string;
+  token_hash: Buffer;
+  token_expires_at: Date;
+  link_via: string;
+  created_at: Date;
 }
 
 export interface MerchantProfilesTable {
@@ -47,6 +64,7 @@ export interface MerchantDocumentsTable {
 declare module '../../platform/database.ts' {
   interface Database {
     merchant_signups: MerchantSignupsTable;
+    merchant_signup_requests: MerchantSignupRequestsTable;
     merchant_profiles: MerchantProfilesTable;
     merchant_documents: MerchantDocumentsTable;
   }
@@ -54,6 +72,7 @@ declare module '../../platform/database.ts' {
 
 export type ProfileRow = Selectable<MerchantProfilesTable>;
 export type SignupRow = Selectable<MerchantSignupsTable>;
+export type SignupRequestRow = Selectable<MerchantSignupRequestsTable>;
 
 export const onboardingRepository = {
   async insertSignup(db: Executor, row: MerchantSignupsTable) {
@@ -72,19 +91,63 @@ export const onboardingRepository = {
     return db.selectFrom('merchant_signups').selectAll().where('email', '=', email).where('verified_at', 'is', null).executeTakeFirst();
   },
 
+  /** The request of this address in place of the one before (whose link stops working). */
+  async putRequest(db: Executor, row: MerchantSignupRequestsTable) {
+    const { email: _email, ...rest } = row;
+    await db
+      .insertInto('merchant_signup_requests')
+      .values(row)
+      .onConflict((oc) => oc.column('email').doUpdateSet(rest))
+      .execute();
+  },
+
+  /** Requests whose link expired, as of `now`: they would never become anything. */
+  async deleteExpiredRequests(db: Executor, now: Date) {
+    await db.deleteFrom('merchant_signup_requests').where('token_expires_at', '<=', now).execute();
+  },
+
+  async findRequestByHash(db: Executor, hash: Buffer) {
+    return db.selectFrom('merchant_signup_requests').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  },
+
+  async findRequestByEmail(db: Executor, email: string) {
+    return db.selectFrom('merchant_signup_requests').selectAll().where('email', '=', email).executeTakeFirst();
+  },
+
+  /** Takes the request away; false when another verification took it first (the row lock decides). */
+  async claimRequest(db: Executor, hash: Buffer): Promise<boolean> {
+    const result = await db.deleteFrom('merchant_signup_requests').where('token_hash', '=', hash).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
+  /** A fresh link's hash in place of the one before (which stops working); false when it is gone. */
+  async replaceRequestToken(db: Executor, email: string, hash: Buffer, expiresAt: Date, via: string): Promise<boolean> {
+    const result = await db
+      .updateTable('merchant_signup_requests')
+      .set({ token_hash: hash, token_expires_at: expiresAt, link_via: via })
+      .where('email', '=', email)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
   /** A fresh link's hash in place of the one before (which stops working); false once verified. */
-  async replaceToken(db: Executor, merchantId: string, hash: Buffer, expiresAt: Date): Promise<boolean> {
+  async replaceToken(db: Executor, merchantId: string, hash: Buffer, expiresAt: Date, via: string): Promise<boolean> {
     const result = await db
       .updateTable('merchant_signups')
-      .set({ token_hash: hash, token_expires_at: expiresAt })
+      .set({ token_hash: hash, token_expires_at: expiresAt, link_via: via })
       .where('merchant_id', '=', merchantId)
       .where('verified_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   },
 
-  async markVerified(db: Executor, merchantId: string, at: Date) {
-    await db.updateTable('merchant_signups').set({ verified_at: at }).where('merchant_id', '=', merchantId).where('verified_at', 'is', null).execute();
+  async markVerified(db: Executor, merchantId: string, at: Date, via: string | null) {
+    await db
+      .updateTable('merchant_signups')
+      .set({ verified_at: at, verified_via: via })
+      .where('merchant_id', '=', merchantId)
+      .where('verified_at', 'is', null)
+      .execute();
   },
 
   async insertProfile(db: Executor, merchantId: string, details: ProfileDetails, now: Date) {

@@ -20,7 +20,14 @@ export const SignUpBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SignedUp = Type.Object({ object: Type.Literal('sign_up'), merchantId: Type.String(), email: Type.String() });
+export const SignUpRequested = Type.Object({
+  object: Type.Literal('sign_up_request'),
+  expiresInSeconds: Type.Integer({ description: 'How long the link works' }),
+  delivery: Type.Union([Type.Literal('email'), Type.Literal('operator_outbox')], {
+    description:
+      'Where the e-mail went: `email` (the SMTP server), or `operator_outbox` when none is configured (development): the operator console and `npx caisse messages list` show it, never the merchant',
+  }),
+});
 
 export const VerifyEmailBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
 export const ResendVerificationBody = Type.Object({ email: Type.String({ minLength: 3, maxLength: 254, format: 'email' }) }, { additionalProperties: false });
@@ -61,6 +68,10 @@ export const BusinessProfile = Type.Object({
   state: State,
   liveApproved: Type.Boolean({ description: 'Live keys and live calls work' }),
   emailVerified: Type.Boolean(),
+  emailVerifiedVia: Type.Union([Type.Literal('smtp'), Type.Literal('outbox'), Type.Null()], {
+    description:
+      'How the verification link reached the owner: `smtp` (a real mailbox), or `outbox` (the development outbox, which an operator reads: it proves nothing of the address). Null: not verified, made by the CLI, or verified before Caisse recorded it',
+  }),
   details: Type.Object(DetailsFields),
   document: Type.Union([Type.Object({ contentType: Type.String(), size: Type.Integer(), uploadedAt: Timestamp }), Type.Null()]),
   rejectionReason: Type.Union([Type.String(), Type.Null()]),

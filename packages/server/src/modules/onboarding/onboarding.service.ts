@@ -24,6 +24,26 @@ const REVIEW_LIST_LIMIT = 100;
 export const RESEND_PER_EMAIL = 3;
 export const RESEND_PER_ADDRESS = 10;
 
+/** Sign-ups with one e-mail address: 3 an hour (each sends an e-mail to it). */
+export const SIGNUP_PER_EMAIL = 3;
+
+/** What a sign-up answers, the same for a new address and one with an account. */
+export interface SignUpAnswer {
+  object: 'sign_up_request';
+  expiresInSeconds: number;
+  /** Where the e-mail went: `email` (SMTP), or `operator_outbox` (no SMTP: development). */
+  delivery: 'email' | 'operator_outbox';
+}
+
+/** A delivery as the console shows it: SMTP (a real mailbox) or the development outbox. */
+function viaOf(provider: string | null): 'smtp' | 'outbox' | null {
+  if (provider === null) return null;
+  return provider === 'outbox' ? 'outbox' : 'smtp';
+}
+
+/** A verification that another opening of the same link did first. */
+class ClaimedElsewhere extends Error {}
+
 /** The tax number's local name, by country. */
 export const TAX_NUMBER_NAMES: Record<Country, string> = { CM: 'NIU', SN: 'NINEA', CI: 'NCC' };
 
@@ -56,6 +76,9 @@ export function createOnboardingService(deps: Deps, services: { merchants: Merch
   const { db, clock, random, config } = deps;
   const { merchants, messaging } = services;
   const throttle = createThrottle(deps);
+  // Where proofs of control go is a fact of the configuration, the same for every address.
+  const delivery = config.messaging.email.provider === 'smtp' ? ('email' as const) : ('operator_outbox' as const);
+  const answer: SignUpAnswer = { object: 'sign_up_request', expiresInSeconds: VERIFICATION_TTL_MS / 1000, delivery };
 
   /** E-mail as the invitations send it: SMTP (live channel) when configured, else the test outbox. */
   async function sendEmail(merchantId: string, to: string, subject: string, body: string, code?: string) {
@@ -84,6 +107,8 @@ export function createOnboardingService(deps: Deps, services: { merchants: Merch
       state: profile?.state ?? (merchant.approved ? 'approved' : 'not_submitted'),
       liveApproved: merchant.approved,
       emailVerified: signup === undefined || signup.verified_at !== null,
+      // How the link that verified it was delivered: only `smtp` shows the owner read a real mailbox.
+      emailVerifiedVia: signup?.verified_at ? viaOf(signup.verified_via) : null,
       details: { ...EMPTY_DETAILS, ...(profile?.details ?? {}) },
       document: document ? { contentType: document.content_type, size: document.size, uploadedAt: document.uploaded_at.toISOString() } : null,
       rejectionReason: profile?.rejection_reason ?? null,
@@ -103,49 +128,124 @@ export function createOnboardingService(deps: Deps, services: { merchants: Merch
 
   return {
     /**
-     * A new merchant (not approved for live mode), its owner's dashboard account, an empty profile
-     * and the e-mail verification link, sent in the merchant's language once committed.
+     * A sign-up request (issue 52): nothing is created until its link is opened, and the answer is
+     * the same whoever owns the address. A new address gets the verification link; an address with
+     * a dashboard account gets a notice that someone tried to sign up with it; the password is
+     * hashed either way. Both e-mails are proofs of control (messaging's operator outbox without
+     * SMTP). A second request of the same address replaces the first. Limited per address
+     * (`signup:email:`, 429 whoever asks) besides the route's per-client limit.
      */
-    async signUp(input: { businessName: string; country: Country; email: string; password: string; language: Language }, base: string) {
+    async signUp(input: { businessName: string; country: Country; email: string; password: string; language: Language }, base: string): Promise<SignUpAnswer> {
       const email = input.email.trim().toLowerCase();
       const name = input.businessName.trim();
       if (name === '') throw new ApiError('validation_error', 'Give the name of the business', { param: 'businessName' });
       assertPasswordPolicy(input.password, null);
-      if (await merchants.findDashboardAccountByEmail(email)) {
-        throw new ApiError('already_exists', `${email} already has a dashboard account: sign in instead`, { param: 'email' });
-      }
+      await throttle.begin(`signup:email:${email}`, {
+        max: SIGNUP_PER_EMAIL,
+        windowMs: HOUR,
+        refuse: (ms) => new ApiError('rate_limited', 'Too many sign-ups with this e-mail address; try again later', { headers: retryAfterHeader(ms) }),
+      });
       const passwordHash = await hashPassword(input.password);
-      const token = `ver_${randomToken(random, 32)}`;
+      const existing = await merchants.findDashboardAccountByEmail(email);
       const now = clock.now();
-      const created = await merchants.createMerchant(
-        { name, email, passwordHash, language: input.language, country: input.country, approved: false },
-        async (tx, merchantId) => {
-          await repo.insertSignup(tx, {
-            merchant_id: merchantId,
-            email,
-            token_hash: sha256(token),
-            token_expires_at: new Date(now.getTime() + VERIFICATION_TTL_MS),
-            verified_at: null,
-            created_at: now,
-          });
-          await repo.insertProfile(tx, merchantId, EMPTY_DETAILS, now);
-        },
-      );
+      if (existing) {
+        const t = translator({ saved: existing.language, merchantDefault: existing.merchant_language });
+        const text = t.text('onboarding.tried', { email, merchant: existing.merchant_name, signIn: `${base}/dashboard` });
+        await messaging.sendProof({
+          merchantId: existing.merchant_id,
+          userId: existing.id,
+          channel: 'email',
+          to: email,
+          subject: t.text('onboarding.triedSubject'),
+          body: text,
+        });
+        return answer;
+      }
+      const token = `ver_${randomToken(random, 32)}`;
       const t = translator({ saved: input.language });
       const link = `${base}/dashboard/verify-email?token=${token}`;
-      await sendEmail(created.merchantId, email, t.text('onboarding.verifySubject'), t.text('onboarding.verify', { merchant: name, link }), token);
-      return { object: 'sign_up' as const, merchantId: created.merchantId, email };
+      const staged = await db.transaction().execute(async (tx) => {
+        await repo.deleteExpiredRequests(tx, now);
+        const message = await messaging.stageProof(tx, {
+          merchantId: null,
+          userId: null,
+          channel: 'email',
+          to: email,
+          subject: t.text('onboarding.verifySubject'),
+          body: t.text('onboarding.verify', { merchant: name, link }),
+          code: token,
+        });
+        await repo.putRequest(tx, {
+          email,
+          business_name: name,
+          country: input.country,
+          language: input.language,
+          password_hash: passwordHash,
+          token_hash: sha256(token),
+          token_expires_at: new Date(now.getTime() + VERIFICATION_TTL_MS),
+          link_via: message.provider,
+          created_at: now,
+        });
+        return message;
+      });
+      await staged.deliver();
+      return answer;
     },
 
-    /** Marks the e-mail verified; a link used again answers the same (it did its work). */
+    /**
+     * Verifies the address by its link: a waiting request becomes the merchant (not approved for
+     * live mode), its owner's account and an empty profile, in one transaction; a sign-up made
+     * before issue 52 (merchant already there) is marked verified. A link used again answers the
+     * same (it did its work). The link's delivery (`smtp`, `outbox`) is kept as how the address
+     * was verified.
+     */
     async verifyEmail(token: string) {
-      const row = VERIFICATION_TOKEN_SHAPE.test(token) ? await repo.findSignupByHash(db, sha256(token)) : undefined;
-      if (!row || (row.verified_at === null && row.token_expires_at <= clock.now())) {
-        throw new ApiError('verification_link_invalid', 'This verification link is not known or has expired: sign in and ask for a new one', {
-          param: 'token',
-        });
+      const hash = VERIFICATION_TOKEN_SHAPE.test(token) ? sha256(token) : undefined;
+      const invalid = () =>
+        new ApiError('verification_link_invalid', 'This verification link is not known or has expired: sign up again or ask for a new one', { param: 'token' });
+      const now = clock.now();
+      const request = hash && (await repo.findRequestByHash(db, hash));
+      if (request && request.token_expires_at > now) {
+        if (await merchants.findDashboardAccountByEmail(request.email)) {
+          // The address got an account meanwhile (an invitation): this sign-up has nothing to make.
+          await repo.claimRequest(db, request.token_hash);
+          throw new ApiError('verification_link_invalid', `${request.email} has a dashboard account already: sign in instead`, { param: 'token' });
+        }
+        const language: Language = request.language === 'en' ? 'en' : 'fr';
+        try {
+          await merchants.createMerchant(
+            {
+              name: request.business_name,
+              email: request.email,
+              passwordHash: request.password_hash,
+              language,
+              country: request.country as Country,
+              approved: false,
+            },
+            async (tx, merchantId) => {
+              // The row lock decides between two openings of the link at once: the second rolls back.
+              if (!(await repo.claimRequest(tx, request.token_hash))) throw new ClaimedElsewhere();
+              await repo.insertSignup(tx, {
+                merchant_id: merchantId,
+                email: request.email,
+                token_hash: request.token_hash,
+                token_expires_at: request.token_expires_at,
+                verified_at: now,
+                created_at: request.created_at,
+                link_via: request.link_via,
+                verified_via: request.link_via,
+              });
+              await repo.insertProfile(tx, merchantId, EMPTY_DETAILS, now);
+            },
+          );
+        } catch (err) {
+          if (!(err instanceof ClaimedElsewhere)) throw err;
+        }
+        return { object: 'email_verification' as const, email: request.email, verified: true as const };
       }
-      await repo.markVerified(db, row.merchant_id, clock.now());
+      const row = hash && (await repo.findSignupByHash(db, hash));
+      if (!row || (row.verified_at === null && row.token_expires_at <= now)) throw invalid();
+      await repo.markVerified(db, row.merchant_id, now, row.link_via);
       return { object: 'email_verification' as const, email: row.email, verified: true as const };
     },
 
@@ -165,17 +265,38 @@ export function createOnboardingService(deps: Deps, services: { merchants: Merch
         { subject: `signup-resend:address:${client.address}`, rule: rule(RESEND_PER_ADDRESS) },
         { subject: `signup-resend:email:${email}`, rule: rule(RESEND_PER_EMAIL) },
       ]);
-      const signup = await repo.findUnverifiedSignupByEmail(db, email);
-      if (!signup) return;
-      const merchant = await merchants.findMerchant(signup.merchant_id);
-      if (!merchant) return;
       const token = `ver_${randomToken(random, 32)}`;
-      const now = clock.now();
-      const replaced = await repo.replaceToken(db, signup.merchant_id, sha256(token), new Date(now.getTime() + VERIFICATION_TTL_MS));
-      if (!replaced) return;
-      const t = translator({ saved: merchant.language });
       const link = `${base}/dashboard/verify-email?token=${token}`;
-      await sendEmail(signup.merchant_id, email, t.text('onboarding.verifySubject'), t.text('onboarding.verify', { merchant: merchant.name, link }), token);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + VERIFICATION_TTL_MS);
+      const request = await repo.findRequestByEmail(db, email);
+      // A sign-up waiting for its link, else one made before issue 52 (its merchant exists).
+      const signup = request ? undefined : await repo.findUnverifiedSignupByEmail(db, email);
+      const merchant = signup ? await merchants.findMerchant(signup.merchant_id) : undefined;
+      const target = request
+        ? { merchantId: null, name: request.business_name, language: request.language === 'en' ? ('en' as const) : ('fr' as const) }
+        : signup && merchant
+          ? { merchantId: signup.merchant_id, name: merchant.name, language: merchant.language }
+          : undefined;
+      if (!target) return;
+      const t = translator({ saved: target.language });
+      const staged = await db.transaction().execute(async (tx) => {
+        const message = await messaging.stageProof(tx, {
+          merchantId: target.merchantId,
+          userId: null,
+          channel: 'email',
+          to: email,
+          subject: t.text('onboarding.verifySubject'),
+          body: t.text('onboarding.verify', { merchant: target.name, link }),
+          code: token,
+        });
+        const replaced =
+          target.merchantId === null
+            ? await repo.replaceRequestToken(tx, email, sha256(token), expiresAt, message.provider)
+            : await repo.replaceToken(tx, target.merchantId, sha256(token), expiresAt, message.provider);
+        return replaced ? message : undefined;
+      });
+      await staged?.deliver();
     },
 
     profile: profileView,

@@ -49,6 +49,7 @@ import { sendCsv } from '../../platform/http/dashboard-api.ts';
 import { Payout } from '../payouts/index.ts';
 import type { OperatorClient, OperatorSession as Session } from './operators.service.ts';
 import { ApproveBody, BusinessProfile, RejectBody, SubmittedProfileList } from '../onboarding/index.ts';
+import { MessageList, OperatorMessagesQuery } from '../messaging/index.ts';
 import { OPERATOR_PERMISSIONS, type OperatorPermission, operatorCan } from './operators.roles.ts';
 
 declare module 'fastify' {
@@ -380,6 +381,22 @@ async function operatorApi(instance: FastifyInstance) {
       },
     },
     async (req) => operators.review(req.operatorSession, req.params.id, false, req.body.reason),
+  );
+
+  app.get(
+    '/messages',
+    {
+      config: need('merchants:review'),
+      schema: {
+        tags,
+        summary: 'The operator outbox: e-mails that prove control of an address, kept because no mail transport is configured',
+        description:
+          "Sign-up verification links, password resets, team invitations and the notices of a sign-up tried with an existing address, newest first, when no SMTP server is configured (development; production only with `CAISSE_LIVE_OUTBOX=allow`, and then without the link). A merchant never reads these: its test outbox keeps only test mode's messages. The CLI reads the same list: `npx caisse messages list`.",
+        querystring: OperatorMessagesQuery,
+        response: { 200: MessageList },
+      },
+    },
+    async (req) => app.services.messaging.listForOperators(req.query),
   );
 
   // ---- money --------------------------------------------------------------------------------------

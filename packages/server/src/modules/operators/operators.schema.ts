@@ -41,6 +41,7 @@ export const OperatorTotpEnrolment = Type.Object({
   object: Type.Literal('operator_totp_enrolment'),
   secret: Type.String({ description: 'Base32, shown this once' }),
   uri: Type.String({ description: 'The otpauth:// URI an authenticator app reads' }),
+  qrCode: Type.String({ description: 'The URI as a QR code: an SVG `data:` URL for an <img>.' }),
 });
 
 export const ConfirmTotpBody = Type.Object({ code: Totp }, { additionalProperties: false });
@@ -301,7 +302,13 @@ export const OperatorProvider = Type.Object({
 });
 export const OperatorProviderList = Type.Object({ object: Type.Literal('list'), data: Type.Array(OperatorProvider) });
 
-export const CustomersQuery = Type.Object({ phone: Type.String({ minLength: 4, maxLength: 20, description: 'The phone number, +237…' }) });
+export const CustomersQuery = Type.Object({
+  phone: Type.String({
+    minLength: 4,
+    maxLength: 20,
+    description: 'The phone number with its country code (`+237…` or `00237…`; spaces, dots and dashes allowed): support serves every country',
+  }),
+});
 export const CustomerIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 export const CustomerLockBody = Type.Object({ reason: Reason }, { additionalProperties: false });
 export const OperatorCustomerList = Type.Object({

@@ -9,7 +9,7 @@ import { instantOf } from '../../platform/http/dashboard-api.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, loginRules } from '../../platform/throttle.ts';
-import { matchTotp, newTotpSecret, totpUri } from '../../platform/totp.ts';
+import { matchTotp, newTotpSecret, totpQrCode, totpUri } from '../../platform/totp.ts';
 import { type ModeConnectors, PROVIDER_OUTCOMES, providerDescriptions, type ProviderName } from '../connectors/index.ts';
 import type { LedgerReport, LedgerService } from '../ledger/index.ts';
 import type { MerchantsService, TermsPatch } from '../merchants/index.ts';
@@ -292,13 +292,14 @@ export function createOperatorsService(
 
     logout: (s: OperatorSession) => repo.deleteSession(db, s.tokenHash),
 
-    /** Starts (or restarts) TOTP enrolment: a new secret, shown once with its otpauth:// URI. */
+    /** Starts (or restarts) TOTP enrolment: a new secret, shown once with its otpauth:// URI and its QR code. */
     async startTotp(s: OperatorSession) {
       const operator = await repo.findOperator(db, s.operatorId);
       if (operator?.totp_enabled_at) throw new ApiError('totp_state_invalid', 'Two-factor sign-in is already enabled for this operator');
       const secret = newTotpSecret(random);
       await repo.setTotpSecret(db, s.operatorId, encrypt(config.masterKey, secret, random));
-      return { object: 'operator_totp_enrolment' as const, secret, uri: totpUri(secret, 'Caisse operator', s.email) };
+      const uri = totpUri(secret, 'Caisse operator', s.email);
+      return { object: 'operator_totp_enrolment' as const, secret, uri, qrCode: await totpQrCode(uri) };
     },
 
     /** Ends enrolment with a valid code: TOTP is on and this session is fully signed in. */

@@ -163,7 +163,7 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
         summary: 'Open a payment link (a page for people)',
         description:
           'No key. Creates a payment intent for the link (its merchant, mode, amount, currency, description; metadata with `payment_link`) and answers **303** to the hosted checkout page `/checkout/{sessionToken}`. ' +
-          "An unknown link answers an HTML page with status 404, an inactive one 410; in French or English (Accept-Language, else the merchant's language, else French). " +
+          "An unknown link answers an HTML page with status 404, an inactive one 410 (switched off, its merchant frozen, or a live link of a merchant not approved for live mode: no intent is created); in French or English (Accept-Language, else the merchant's language, else French). " +
           'Limited per client address (each visit creates an intent): over the limit, an HTML page with status 429 and `Retry-After`. `HEAD`, and a GET by a link-preview robot (chat apps, social networks, search engines, by User-Agent), create nothing: an open link answers 200 with a preview page (merchant, amount, description as Open Graph tags).',
         params: VisitParams,
       },

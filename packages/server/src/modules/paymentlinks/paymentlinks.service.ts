@@ -2,7 +2,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
-import type { Scope } from '../../platform/tenancy.ts';
+import { liveModeOpen, type Scope } from '../../platform/tenancy.ts';
 import type { IntentList, IntentsService } from '../intents/index.ts';
 import { type PaymentLinkRow, paymentLinksRepository as repo } from './paymentlinks.repository.ts';
 import {
@@ -22,6 +22,8 @@ export interface LinkMerchant {
   intentExpiresIn: number;
   /** Frozen by an operator: its links open nothing, as inactive ones. */
   frozen?: boolean;
+  /** Approved for live mode: a live link of a merchant that is not opens nothing, as an inactive one. */
+  approved: boolean;
 }
 
 /** What a visit of `/pay/{linkId}` comes to. */
@@ -80,6 +82,9 @@ export function createPaymentLinksService(
     const merchant = row && (await collaborators.merchant(row.merchant_id));
     return row && merchant ? { row, merchant } : undefined;
   }
+
+  /** A link that opens nothing: switched off, its merchant frozen, or live mode not open to it. */
+  const closed = (row: PaymentLinkRow, merchant: LinkMerchant) => !row.active || merchant.frozen === true || !liveModeOpen(merchant, row.mode);
 
   return {
     /** Creates a link; with an Idempotency-Key, the insert and the stored answer are one transaction. */
@@ -146,11 +151,11 @@ export function createPaymentLinksService(
       const found = await lookUp(linkId);
       if (!found) return { kind: 'not_found' };
       const { row, merchant } = found;
-      if (!row.active || merchant.frozen === true) return { kind: 'inactive', merchantLanguage: merchant.language };
+      if (closed(row, merchant)) return { kind: 'inactive', merchantLanguage: merchant.language };
       const created = await db.transaction().execute(async (tx) => {
         const intent = await intents.createIn(
           tx,
-          { merchantId: row.merchant_id, mode: row.mode, intentExpiresIn: merchant.intentExpiresIn },
+          { merchantId: row.merchant_id, mode: row.mode, intentExpiresIn: merchant.intentExpiresIn, approved: merchant.approved },
           {
             amount: formatAmount(row.amount_minor, row.currency as Currency),
             currency: row.currency,
@@ -169,7 +174,7 @@ export function createPaymentLinksService(
       const found = await lookUp(linkId);
       if (!found) return { kind: 'not_found' };
       const { row, merchant } = found;
-      if (!row.active || merchant.frozen === true) return { kind: 'inactive', merchantLanguage: merchant.language };
+      if (closed(row, merchant)) return { kind: 'inactive', merchantLanguage: merchant.language };
       return {
         kind: 'open',
         merchantLanguage: merchant.language,

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { eventSchema } from '../events/index.ts';
+import { PHONE_AS_WRITTEN } from '../../platform/phone.ts';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
 
@@ -10,7 +11,11 @@ export const Destination = Type.Object(
       description:
         'The mobile-money provider that sends the money, by its registry name: one of the country whose `capabilities.disburse` is true (`GET /payment-methods/settings`); a provider that only collects is 400 `destination_unsupported`.',
     }),
-    phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The mobile-money number that receives the money, E.164.' }),
+    phoneNumber: Type.String({
+      maxLength: 32,
+      'x-code': 'phone_invalid',
+      description: `The mobile-money number that receives the money. ${PHONE_AS_WRITTEN}`,
+    }),
   },
   { additionalProperties: false },
 );

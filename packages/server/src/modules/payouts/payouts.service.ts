@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
 import { DAY } from '../../platform/clock.ts';
-import type { Tx } from '../../platform/db.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
+import type { Country } from '../../platform/countries.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { parsePhoneNumber } from '../../platform/phone.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
-import type { Caller, KeyMode, Scope } from '../../platform/tenancy.ts';
+import { assertModeOpen, type Caller, type KeyMode, type Scope } from '../../platform/tenancy.ts';
 import { LATEST_API_VERSION } from '../../platform/versioning.ts';
 import type { BalancesService } from '../balances/index.ts';
 import {
@@ -21,14 +23,11 @@ import {
   isProviderName,
   newReference,
   assertProviderTakes,
-  PROVIDER_DESCRIPTIONS,
   servesNumber,
 } from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
 import { type PayoutRow, type PayoutScheduleRow, type PayoutThresholdRow, payoutsRepository as repo, REVIEW_REJECTED } from './payouts.repository.ts';
 import { type CreatePayoutBody, type Payout, type PayoutSchedule, type PayoutScheduleBody, WEEK_DAYS } from './payouts.schema.ts';
-
-const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 export function payoutView(row: PayoutRow): Payout {
   const currency = row.currency as Currency;
@@ -117,6 +116,8 @@ export function createPayoutsService(
     pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;
     /** Whether an operator froze the merchant: its schedule makes no payout meanwhile. */
     isFrozen?: (merchantId: string, tx: Tx) => Promise<boolean>;
+    /** Whether the merchant is approved for live mode: no live payout, asked for or scheduled, without it. */
+    isApproved: (merchantId: string, executor?: Executor) => Promise<boolean>;
     logger?: Logger;
   },
 ) {
@@ -125,7 +126,13 @@ export function createPayoutsService(
   const log = collaborators.logger;
   const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
 
-  function checkDestination(mode: KeyMode, d: { provider: string; phoneNumber: string }, money?: { currency: Currency; amount: bigint }): void {
+  /** The destination with its number as E.164 (read in `country` when typed without its country code), or the 400 that refuses it. */
+  function checkDestination(
+    mode: KeyMode,
+    country: Country,
+    d: { provider: string; phoneNumber: string },
+    money?: { currency: Currency; amount: bigint },
+  ): { provider: string; phoneNumber: string } {
     const senders = providerDescriptions()
       .filter((p) => p.capabilities.disburse)
       .map((p) => p.name);
@@ -137,18 +144,15 @@ export function createPayoutsService(
         param: 'destination.provider',
       });
     }
-    if (!E164.test(d.phoneNumber)) {
-      throw new ApiError('phone_invalid', 'destination.phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', {
-        param: 'destination.phoneNumber',
-      });
-    }
+    const phoneNumber = parsePhoneNumber(d.phoneNumber, country, 'destination.phoneNumber');
     if (!connectorFor(mode, d.provider))
       throw new ApiError('provider_unavailable', `${d.provider} is not configured for ${mode} mode on this server`, { param: 'destination.provider' });
     // A schedule is saved without an amount: its number is checked now, its amounts when it runs.
-    const description = PROVIDER_DESCRIPTIONS[d.provider];
-    if (money) assertProviderTakes(description, { phoneNumber: d.phoneNumber, ...money }, { phoneNumber: 'destination.phoneNumber' });
-    else if (!servesNumber(description, d.phoneNumber))
-      throw new ApiError('phone_invalid', `${description.displayName} does not serve ${d.phoneNumber}`, { param: 'destination.phoneNumber' });
+    const description = describeProvider(d.provider)!;
+    if (money) assertProviderTakes(description, { phoneNumber, ...money }, { phoneNumber: 'destination.phoneNumber' });
+    else if (!servesNumber(description, phoneNumber))
+      throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'destination.phoneNumber' });
+    return { provider: d.provider, phoneNumber };
   }
 
   /**
@@ -276,10 +280,12 @@ export function createPayoutsService(
      * `balance_insufficient` when it holds less), committed with its reference (and the
      * Idempotency-Key answer) before the provider is called. 202 whatever the provider does.
      */
-    async create(merchant: Caller, body: CreatePayoutBody, answer?: IdempotentAnswer): Promise<Payout> {
+    async create(merchant: Caller & { merchantCountry: Country }, body: CreatePayoutBody, answer?: IdempotentAnswer): Promise<Payout> {
+      // Before the destination's checks: refused as not approved, not as a provider not configured.
+      if (merchant.mode === 'live') assertModeOpen({ approved: await collaborators.isApproved(merchant.merchantId) }, merchant.mode);
       const currency = assertCurrency(body.currency);
       const amount = parseAmount(body.amount, currency);
-      checkDestination(merchant.mode, body.destination, { currency, amount });
+      const destination = checkDestination(merchant.mode, merchant.merchantCountry, body.destination, { currency, amount });
       checkDescription(body.destination.provider, body.description);
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const row = await db.transaction().execute(async (tx) => {
@@ -287,7 +293,7 @@ export function createPayoutsService(
           amount,
           currency,
           provider: body.destination.provider,
-          phoneNumber: body.destination.phoneNumber,
+          phoneNumber: destination.phoneNumber,
           description: body.description ?? null,
           method: 'manual',
         });
@@ -319,11 +325,11 @@ export function createPayoutsService(
     },
 
     /** PUT /payout-schedule: manual, daily or weekly, where to, and the least amount worth paying per currency. */
-    async setSchedule(scope: Scope, body: PayoutScheduleBody): Promise<PayoutSchedule> {
+    async setSchedule(scope: Scope & { merchantCountry: Country }, body: PayoutScheduleBody): Promise<PayoutSchedule> {
       const current = await repo.schedule(db, scope);
-      const destination =
+      const given =
         body.destination ?? (current?.provider && current.phone_number ? { provider: current.provider, phoneNumber: current.phone_number } : undefined);
-      if (destination) checkDestination(scope.mode, destination);
+      const destination = given && checkDestination(scope.mode, scope.merchantCountry, given);
       if (body.interval !== 'manual' && !destination) {
         throw new ApiError('validation_error', 'An automatic schedule needs a destination: {provider, phoneNumber}', {
           param: 'destination',
@@ -373,11 +379,15 @@ export function createPayoutsService(
             log?.warn({ merchant: s.merchant_id, mode: s.mode }, 'payout schedule skipped: the merchant is frozen');
             continue;
           }
+          if (s.mode === 'live' && !(await collaborators.isApproved(s.merchant_id, tx))) {
+            log?.warn({ merchant: s.merchant_id, mode: s.mode }, 'payout schedule skipped: the merchant is not approved for live mode');
+            continue;
+          }
           if (!s.provider || !s.phone_number || !connectorFor(s.mode, s.provider)) {
             log?.warn({ merchant: s.merchant_id, mode: s.mode }, 'payout schedule skipped: its destination cannot be paid');
             continue;
           }
-          const limits = isProviderName(s.provider) ? PROVIDER_DESCRIPTIONS[s.provider].limits : {};
+          const limits = describeProvider(s.provider)?.limits ?? {};
           for (const { currency, amount: available } of await balances.availableMinor(scope, tx)) {
             const minimum = BigInt(s.minimum[currency] ?? '1');
             if (available <= 0n || available < minimum) continue;

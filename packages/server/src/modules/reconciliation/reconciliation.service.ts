@@ -12,7 +12,7 @@ import {
   type KnownRequest,
   type ListedRequest,
   type ModeConnectors,
-  PROVIDER_NAMES,
+  providerNames,
   type StatusResult,
 } from '../connectors/index.ts';
 import { reconciliationRepository as repo } from './reconciliation.repository.ts';
@@ -264,12 +264,12 @@ export function createReconciliationService(
 ) {
   function connectorFor(provider: string, mode: KeyMode): Connector {
     if (!isProviderName(provider))
-      throw new ApiError('provider_unsupported', `Unknown provider "${provider}"; supported: ${PROVIDER_NAMES.join(', ')}`, { param: 'provider' });
+      throw new ApiError('provider_unsupported', `Unknown provider "${provider}"; supported: ${providerNames().join(', ')}`, { param: 'provider' });
     const connector = sources.connectors.forMode(mode).get(provider);
     if (connector === undefined) {
       const how =
         mode === 'test'
-          ? "test mode asks the providers' sandbox: set CAISSE_MOMO_SANDBOX_URL (npx caisse sandbox)"
+          ? "test mode asks the providers' sandbox: set CAISSE_SANDBOX_URL (npx caisse sandbox)"
           : `set its variables: ${(describeProvider(provider)?.settings ?? [])
               .filter((v) => v.required)
               .map((v) => v.env)

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { PHONE_AS_WRITTEN } from '../../platform/phone.ts';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
 
@@ -7,7 +8,11 @@ export const CreateTopupBody = Type.Object(
     amount: Type.String({ 'x-code': 'amount_invalid', description: 'Decimal string in major units of the currency ("5000" XAF).' }),
     currency: Type.String({ description: 'ISO 4217: XAF, XOF, EUR or USD.' }),
     provider: Type.String({ maxLength: 32, description: 'The mobile-money provider, by its registry name (`GET /payment-methods/settings`).' }),
-    phoneNumber: Type.String({ maxLength: 32, 'x-code': 'phone_invalid', description: 'The mobile-money number that pays, E.164.' }),
+    phoneNumber: Type.String({
+      maxLength: 32,
+      'x-code': 'phone_invalid',
+      description: `The mobile-money number that pays. ${PHONE_AS_WRITTEN}`,
+    }),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import { MINUTE } from '../../platform/clock.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { parsePhoneNumber } from '../../platform/phone.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { maskPhone } from '../../platform/codes.ts';
 import { assertCurrency, type Currency, formatAmount, minorUnits, parseAmount } from '../../platform/money.ts';
@@ -17,8 +18,8 @@ import {
   assertProviderTakes,
   describeProvider,
   isProviderName,
-  PROVIDER_DESCRIPTIONS,
-  PROVIDER_NAMES,
+  providerDescriptions,
+  providerNames,
   newReference,
 } from '../connectors/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -156,25 +157,24 @@ export function createTopupsService(
       const currency = assertCurrency(body.currency);
       const amount = parseAmount(body.amount, currency);
       if (!isProviderName(body.provider))
-        throw new ApiError('provider_unsupported', `Unknown provider "${body.provider}"; supported: ${PROVIDER_NAMES.join(', ')}`, { param: 'provider' });
-      if (!/^\+[1-9][0-9]{6,14}$/.test(body.phoneNumber)) {
-        throw new ApiError('phone_invalid', 'phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', {
-          param: 'phoneNumber',
-        });
-      }
+        throw new ApiError('provider_unsupported', `Unknown provider "${body.provider}"; supported: ${providerNames().join(', ')}`, { param: 'provider' });
+      const phoneNumber = parsePhoneNumber(body.phoneNumber, merchant.merchantCountry);
       // A top-up has no page to send the payer to: the providers that prompt on the phone only.
-      if (PROVIDER_DESCRIPTIONS[body.provider].approval !== 'phone_prompt') {
-        const prompting = PROVIDER_NAMES.filter((name) => PROVIDER_DESCRIPTIONS[name].approval === 'phone_prompt');
+      const description = describeProvider(body.provider)!;
+      if (description.approval !== 'phone_prompt') {
+        const prompting = providerDescriptions()
+          .filter((d) => d.approval === 'phone_prompt')
+          .map((d) => d.name);
         throw new ApiError(
           'provider_unsupported',
-          `${PROVIDER_DESCRIPTIONS[body.provider].displayName} is approved on its own page, which a top-up cannot show; top-ups go through ${prompting.join(', ')}`,
+          `${description.displayName} is approved on its own page, which a top-up cannot show; top-ups go through ${prompting.join(', ')}`,
           { param: 'provider' },
         );
       }
       if (!lifecycle.connectorFor(merchant.mode, body.provider)) {
         throw new ApiError('provider_unavailable', `${body.provider} is not configured for ${merchant.mode} mode on this server`, { param: 'provider' });
       }
-      assertProviderTakes(PROVIDER_DESCRIPTIONS[body.provider], { phoneNumber: body.phoneNumber, currency, amount }, { phoneNumber: 'phoneNumber' });
+      assertProviderTakes(description, { phoneNumber, currency, amount }, { phoneNumber: 'phoneNumber' });
       const now = clock.now();
       const row = await db.transaction().execute(async (tx) => {
         // One customer's top-ups queue here, so the pending limit holds under concurrency.
@@ -204,7 +204,7 @@ export function createTopupsService(
           mode: merchant.mode,
           user_id: user.userId,
           provider: body.provider,
-          phone_number: body.phoneNumber,
+          phone_number: phoneNumber,
           amount_minor: amount,
           currency,
           reference: newReference(random),

@@ -24,7 +24,7 @@ export function usersDashboardRoutes(instance: FastifyInstance) {
     async (req, reply) => {
       const caller = callerOf(req);
       assertTestMode(caller, 'Creating funded test users');
-      return reply.code(201).send(await users.createTestUser(scopeOf(caller), req.body));
+      return reply.code(201).send(await users.createTestUser({ ...scopeOf(caller), merchantCountry: caller.merchantCountry }, req.body));
     },
   );
 }

@@ -1,21 +1,14 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
 import { ApiError } from '../../platform/errors.ts';
+import { parsePhoneNumber } from '../../platform/phone.ts';
 
 /**
- * A phone number in E.164 as sent: `+`, country code, subscriber number, digits only, nothing
- * else (no spaces, no national form). The number must also have a possible length for its
- * country (libphonenumber's metadata); numbers not yet assigned by an operator are accepted,
- * since ranges open faster than any library is updated.
+ * A customer's phone number as E.164: read in `country` (the merchant of the request) when it has
+ * no `+` or `00` prefix, or 400 `phone_invalid` when libphonenumber does not know it as a mobile
+ * number. Undefined `country` (no merchant in the request): the prefix is required.
  */
-export function assertPhoneNumber(value: string, param = 'phoneNumber'): string {
-  if (!/^\+[1-9][0-9]{6,14}$/.test(value)) {
-    throw new ApiError('phone_invalid', 'phoneNumber must be in E.164 format: a plus sign and 7 to 15 digits, e.g. +237650000000', { param });
-  }
-  const parsed = parsePhoneNumberFromString(value);
-  if (!parsed || parsed.number !== value || !parsed.isPossible()) {
-    throw new ApiError('phone_invalid', `${value} is not a possible phone number for its country code`, { param });
-  }
-  return value;
+export function assertPhoneNumber(value: string, country: string | undefined, param = 'phoneNumber'): string {
+  return parsePhoneNumber(value, country, param);
 }
 
 /**

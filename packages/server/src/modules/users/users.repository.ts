@@ -184,6 +184,18 @@ export const usersRepository = {
   },
 
   /** The merchant's customers, newest user first; one more row than asked. */
+  /** The phone numbers of these customers of the merchant (those linked to it), by id. */
+  async phoneNumbersOfLinked(db: Executor, scope: Scope, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('users as u')
+      .innerJoin('customer_links as l', (join) => join.onRef('l.user_id', '=', 'u.id').on('l.merchant_id', '=', scope.merchantId))
+      .select(['u.id', 'u.phone_number'])
+      .where('u.mode', '=', scope.mode)
+      .where('u.id', 'in', [...ids])
+      .execute();
+  },
+
   async listLinkedUsers(db: Executor, scope: Scope, q: { limit: number; startingAfter?: string }) {
     let query = db
       .selectFrom('users as u')

@@ -47,7 +47,7 @@ export default async function usersRoutes(fastify: FastifyInstance) {
           'A customer is one account per mode and phone number across every merchant of this gateway (one password, one wallet). A new number becomes a customer linked to this merchant and gets a 6-digit code by SMS to verify the phone (valid 10 minutes; in test mode it lands in `GET /test/messages`). A number registered but never verified takes this password and gets a new code. A number that already has a verified account is left as it is, and its owner is told by SMS.',
           'The answer is the same 202 for all three, and names no customer: nothing here tells whether a number has an account. Sends count against the number, known or not (one per 30 s, 5 per 15 min: 429 `otp_rate_limited`).',
           "Language: `language` is saved on the customer; without it, the first French or English tag of `Accept-Language`. Their SMS and e-mail are in it from then on (change it with `PATCH /users/me`); a customer without one gets the request's `Accept-Language`, else the merchant's default language, else French.",
-          'Errors: `phone_invalid` (not E.164, or not a possible number for its country), `password_weak` (under 8 characters, very common, a sequence, or the phone number), `validation_error` (e-mail).',
+          "Errors: `phone_invalid` (not a mobile number of its country: one typed without a country code is read in the merchant's country), `password_weak` (under 8 characters, very common, a sequence, or the phone number), `validation_error` (e-mail).",
         ].join('\n\n'),
         security: apiKeyOnly,
         body: RegisterBody,

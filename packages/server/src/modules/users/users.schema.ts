@@ -1,13 +1,14 @@
 import { Type } from 'typebox';
 import { CURRENCIES } from '../../platform/money.ts';
 import { PASSWORD_MIN_LENGTH } from './users.policy.ts';
+import { PHONE_AS_WRITTEN } from '../../platform/phone.ts';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339, UTC, with milliseconds' });
 
 export const PhoneNumber = Type.String({
   maxLength: 32,
   'x-code': 'phone_invalid',
-  description: 'E.164: a plus sign, the country code and the number, digits only (no spaces).',
+  description: PHONE_AS_WRITTEN,
   examples: ['+237650000000'],
 });
 

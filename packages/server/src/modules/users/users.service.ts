@@ -1,6 +1,7 @@
 import { MINUTE } from '../../platform/clock.ts';
 import { codeMatches, generateCode, hashCode } from '../../platform/codes.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
+import type { Country } from '../../platform/countries.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { type Language, languageToSave, type MessageId, translator } from '../../platform/i18n.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -208,8 +209,13 @@ export function createUsersService(
    * work for an unknown number). Each attempt counts before the password is checked, per number
    * and client address, then per number; a success forgets the number's failures.
    */
-  async function checkPassword(mode: KeyMode, input: { phoneNumber: string; password: string }, address: string): Promise<UserRow> {
-    const phoneNumber = assertPhoneNumber(input.phoneNumber);
+  async function checkPassword(
+    mode: KeyMode,
+    country: Country | undefined,
+    input: { phoneNumber: string; password: string },
+    address: string,
+  ): Promise<UserRow> {
+    const phoneNumber = assertPhoneNumber(input.phoneNumber, country);
     const attempt = await throttle.beginAll(loginRules(loginOf(mode, phoneNumber, address)));
     const user = await repo.findUserByPhone(db, mode, phoneNumber);
     const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
@@ -285,9 +291,13 @@ export function createUsersService(
   }
 
   /** The customer a phone-verification call names (by phone number, or by id within the mode). */
-  async function named(mode: KeyMode, ref: { userId?: string; phoneNumber?: string }): Promise<{ phoneNumber: string; user: UserRow | undefined }> {
+  async function named(
+    mode: KeyMode,
+    country: Country,
+    ref: { userId?: string; phoneNumber?: string },
+  ): Promise<{ phoneNumber: string; user: UserRow | undefined }> {
     if (ref.phoneNumber !== undefined) {
-      const phoneNumber = assertPhoneNumber(ref.phoneNumber);
+      const phoneNumber = assertPhoneNumber(ref.phoneNumber, country);
       return { phoneNumber, user: await repo.findUserByPhone(db, mode, phoneNumber) };
     }
     if (ref.userId !== undefined) {
@@ -317,7 +327,7 @@ export function createUsersService(
       requested: readonly string[] = [],
     ): Promise<CodeSent> {
       const scope = scopeOf(merchant);
-      const phoneNumber = assertPhoneNumber(input.phoneNumber);
+      const phoneNumber = assertPhoneNumber(input.phoneNumber, merchant.merchantCountry);
       const language = languageToSave(input.language, requested);
       assertPasswordPolicy(input.password, phoneNumber);
       await throttle.send(subject('send:verify', scope.mode, phoneNumber));
@@ -361,7 +371,7 @@ export function createUsersService(
         }
         return { object: 'phone_verification', phoneNumber: null, channel: 'sms', expiresAt: codeExpiry().toISOString() };
       }
-      const { phoneNumber, user } = await named(scope.mode, ref);
+      const { phoneNumber, user } = await named(scope.mode, merchant.merchantCountry, ref);
       await throttle.send(subject('send:verify', scope.mode, phoneNumber));
       if (user && !user.phone_verified_at) await sendVerification(merchant, user, requested);
       return { object: 'phone_verification', phoneNumber, channel: 'sms', expiresAt: codeExpiry().toISOString() };
@@ -379,7 +389,7 @@ export function createUsersService(
       if (code === undefined) {
         throw new ApiError('validation_error', 'code is required', { param: 'code', errors: [{ param: 'code', message: 'code is required' }] });
       }
-      const { phoneNumber, user } = await named(scope.mode, input);
+      const { phoneNumber, user } = await named(scope.mode, merchant.merchantCountry, input);
       const attempt = await throttle.begin(subject('verify', scope.mode, phoneNumber), codeRule('POST /users/verify-phone/resend'));
       const verified =
         user && !user.phone_verified_at
@@ -404,7 +414,7 @@ export function createUsersService(
      * with this merchant's keys of this mode only.
      */
     async login(merchant: MerchantContext, input: { phoneNumber: string; password: string }, address: string): Promise<AuthResult> {
-      const user = await checkPassword(merchant.mode, input, address);
+      const user = await checkPassword(merchant.mode, merchant.merchantCountry, input, address);
       if (user.locked_at) throw lockedError();
       if (!user.phone_verified_at) {
         throw new ApiError('phone_not_verified', 'Verify the phone number first with the code sent by SMS (POST /users/verify-phone)');
@@ -427,7 +437,7 @@ export function createUsersService(
       requested: readonly string[] = [],
     ): Promise<CodeSent<'password_reset'>> {
       const scope = scopeOf(merchant);
-      const phoneNumber = assertPhoneNumber(input.phoneNumber);
+      const phoneNumber = assertPhoneNumber(input.phoneNumber, merchant.merchantCountry);
       await throttle.send(subject('send:reset', scope.mode, phoneNumber));
       const user = await repo.findUserByPhone(db, scope.mode, phoneNumber);
       if (user) await sendReset(merchant, user, requested);
@@ -454,7 +464,7 @@ export function createUsersService(
      * before anything else; a wrong code answers as phone verification does.
      */
     async confirmPasswordReset(merchant: MerchantContext, input: { phoneNumber: string; code: string; newPassword: string }, address: string): Promise<void> {
-      const phoneNumber = assertPhoneNumber(input.phoneNumber);
+      const phoneNumber = assertPhoneNumber(input.phoneNumber, merchant.merchantCountry);
       assertPasswordPolicy(input.newPassword, phoneNumber, 'newPassword');
       const attempt = await throttle.begin(subject('reset', merchant.mode, phoneNumber), codeRule('POST /auth/password-reset'));
       const user = await repo.findUserByPhone(db, merchant.mode, phoneNumber);
@@ -522,7 +532,8 @@ export function createUsersService(
     },
 
     /** The operator console (support): every mode's customer of a phone number, and one by id. */
-    findForOperator: async (phoneNumber: string) => repo.findUsersByPhone(db, assertPhoneNumber(phoneNumber)),
+    /** No merchant in the request: the number must carry its country code. */
+    findForOperator: async (phoneNumber: string) => repo.findUsersByPhone(db, assertPhoneNumber(phoneNumber, undefined, 'phone')),
     findAnyForOperator: async (id: string) => repo.findAnyUser(db, id),
 
     /**
@@ -562,6 +573,12 @@ export function createUsersService(
       return userView(user);
     },
 
+    /** The phone numbers of these customers the merchant sees, by id (the payments export). */
+    async phoneNumbersOf(scope: Scope, userIds: readonly string[]): Promise<Map<string, string>> {
+      const rows = await repo.phoneNumbersOfLinked(db, scopeOf(scope), userIds);
+      return new Map(rows.map((r) => [r.id, r.phone_number]));
+    },
+
     /** The merchant's customers whose phone number ends with these digits (the dashboard's search; digits only). */
     findByPhoneSuffix: (scope: Scope, digits: string, limit: number) => repo.findLinkedByPhoneSuffix(db, scopeOf(scope), digits, limit),
 
@@ -579,11 +596,11 @@ export function createUsersService(
      * only). A number that already has a customer in test mode is 409 `already_exists`.
      */
     async createTestUser(
-      merchant: Scope,
+      merchant: Scope & { merchantCountry: Country },
       input: { phoneNumber: string; password: string; email?: string; balance?: string; currency?: string; language?: string },
     ): Promise<UserView & { balances: Balance[] }> {
       const scope = scopeOf(merchant);
-      const phoneNumber = assertPhoneNumber(input.phoneNumber);
+      const phoneNumber = assertPhoneNumber(input.phoneNumber, merchant.merchantCountry);
       if (input.password.length === 0 || input.password.length > PASSWORD_MAX_LENGTH) {
         throw new ApiError('password_weak', `The password must have 1 to ${PASSWORD_MAX_LENGTH} characters`, { param: 'password' });
       }
@@ -624,7 +641,7 @@ export function createUsersService(
     account: {
       /** The password is right: a sign-in code goes by SMS, in the customer's language (else the page's). */
       async sendCode(mode: KeyMode, input: { phoneNumber: string; password: string }, address: string, requested: readonly string[]): Promise<void> {
-        const user = await checkPassword(mode, input, address);
+        const user = await checkPassword(mode, undefined, input, address);
         await throttle.send(subject('send:account', mode, user.phone_number));
         const code = generateCode(random);
         await repo.saveReset(
@@ -652,7 +669,7 @@ export function createUsersService(
 
       /** The code: a new session (its token, shown once, for the cookie), or 400 `otp_incorrect`. */
       async confirm(mode: KeyMode, input: { phoneNumber: string; code: string }): Promise<{ token: string; expiresAt: Date }> {
-        const phoneNumber = assertPhoneNumber(input.phoneNumber);
+        const phoneNumber = assertPhoneNumber(input.phoneNumber, undefined);
         const attempt = await throttle.begin(subject('account', mode, phoneNumber), codeRule('the sign-in form'));
         const user = await repo.findUserByPhone(db, mode, phoneNumber);
         const token = randomToken(random, 32);

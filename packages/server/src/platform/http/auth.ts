@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, merchantFrozen, merchantNotApproved } from '../errors.ts';
+import { ApiError, merchantFrozen } from '../errors.ts';
 import type { AuthFailureGuard } from './rate-limit.ts';
 import { misplacedCredential } from './credentials.ts';
 import {
   ACCESS_LEVELS,
   allows,
   API_RESOURCES,
+  assertModeOpen,
   type AccessTokenVerifier,
   type Authenticator,
   type MerchantContext,
@@ -122,12 +123,12 @@ export function registerAuth(
     token: string | undefined,
     merchant: MerchantContext,
   ) {
+    // Every call of a live key, reads included, whatever the route: live mode needs the approval.
+    assertModeOpen(merchant, merchant.mode);
     if (kind === 'sk') assertAccess(merchant, access);
     if (merchant.frozen === true && request.routeOptions.config.refusedWhenFrozen === true) {
       throw merchantFrozen();
     }
-    // A merchant that signed up itself has live mode only once an operator approved its profile.
-    if (merchant.mode === 'live' && merchant.approved === false) throw merchantNotApproved();
     request.merchant = merchant;
     request.apiVersion = asked ?? merchant.pinnedVersion;
     reply.header('pay-version', request.apiVersion);

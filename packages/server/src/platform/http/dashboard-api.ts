@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
+import type { Country } from '../countries.ts';
 import type { Executor, Tx } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import type { Language } from '../i18n.ts';
@@ -89,6 +90,8 @@ export interface DashboardUser {
   /** The user's own language; null: their browser's, then the merchant's. */
   language: Language | null;
   merchantLanguage: Language;
+  /** The merchant's country: phone numbers typed without a country code are read in it. */
+  merchantCountry: Country;
 }
 
 /** The audit log, for the signed-in user of the request. */
@@ -174,8 +177,9 @@ export const ModeParams = Type.Object({
 export const ModeIdParams = Type.Object({ ...ModeParams.properties, id: Type.String({ maxLength: 64 }) });
 
 /** Who a session route acts for: the signed-in user's merchant, in the mode of the path. */
-export function callerOf(req: { params: { mode: KeyMode }; dashboardUser: DashboardUser }): Caller {
-  return { merchantId: req.dashboardUser.merchantId, mode: req.params.mode, pinnedVersion: req.dashboardUser.pinnedVersion };
+export function callerOf(req: { params: { mode: KeyMode }; dashboardUser: DashboardUser }): Caller & { merchantCountry: Country } {
+  const { merchantId, pinnedVersion, merchantCountry } = req.dashboardUser;
+  return { merchantId, mode: req.params.mode, pinnedVersion, merchantCountry };
 }
 
 /** A CSV download: its file name made of safe characters only (the filters can hold `:` and `+`). */

@@ -1,8 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type RandomBytes, randomToken, safeEqual } from '../../../platform/crypto.ts';
+import { randomToken, safeEqual } from '../../../platform/crypto.ts';
 import { servePaymentPage } from '../sandbox/payment-page.ts';
 import { type NotificationLog, type PageAction, type RedirectPayment, RedirectPayments } from '../sandbox/redirect-payments.ts';
-import { formFields, Hangs, headerOf, Notifier, parseWith, readRequestBody, SandboxAnswer } from '../sandbox/sandbox.http.ts';
+import {
+  formFields,
+  Hangs,
+  headerOf,
+  Notifier,
+  parseWith,
+  type ProviderSandboxOptions,
+  readRequestBody,
+  SandboxAnswer,
+  type SandboxFaultSwitches,
+} from '../sandbox/sandbox.http.ts';
 import { approvalWindowMs } from '../sandbox/test-numbers.ts';
 import { checkOrangeStatusBody, checkWebPaymentBody } from './orange-money.schema.ts';
 
@@ -14,26 +24,6 @@ import { checkOrangeStatusBody, checkWebPaymentBody } from './orange-money.schem
  * currency other than the environment's (OUV in `dev`, XAF in `cm`, XOF elsewhere), amount 0,
  * over-long fields, and a reused order_id (409).
  */
-
-export interface SandboxFaultSwitches {
-  /** Every API route answers 500 (nothing is stored). */
-  answer500: boolean;
-  /** Every API route takes the request and never answers. */
-  hang: boolean;
-  /** Final states are reached without sending the notification. */
-  dropCallbacks: boolean;
-}
-
-export interface ProviderSandboxOptions {
-  now: () => number;
-  random: RandomBytes;
-  /** The approval window is 5 s instead of 5 min. */
-  fast?: boolean;
-  /** This provider's base URL as the payer's browser reaches it (known once the server listens). */
-  baseUrl: () => string;
-  callbackTimeoutMs?: number;
-  log?: (line: string) => void;
-}
 
 export interface OrangeSandboxOptions extends ProviderSandboxOptions {
   /** When given, only these are accepted; otherwise any non-empty ones. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, request } from 'undici';
+import type { RandomBytes } from '../../../platform/crypto.ts';
 import { type Checker, readJson } from '../connectors.http.ts';
 import type { NotificationLog } from './redirect-payments.ts';
 
@@ -94,4 +95,61 @@ export class Notifier {
   close(): Promise<void> {
     return this.#agent.close();
   }
+}
+
+/** Passes requests as they came to a sandbox that runs its own server (a mount kept unchanged behind the shared port), and its answers back. */
+export class Forwarder {
+  readonly #agent = new Agent({ keepAliveTimeout: 1000 });
+
+  constructor(private readonly target: string) {}
+
+  async forward(req: IncomingMessage, res: ServerResponse, path: string): Promise<undefined> {
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection'));
+    const aborted = new AbortController();
+    res.once('close', () => aborted.abort());
+    try {
+      const answer = await request(this.target + path, {
+        method: (req.method ?? 'GET') as 'GET',
+        headers: headers as Record<string, string>,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req,
+        dispatcher: this.#agent,
+        signal: aborted.signal,
+      });
+      const type = answer.headers['content-type'];
+      res.writeHead(answer.statusCode, typeof type === 'string' ? { 'content-type': type } : {});
+      for await (const chunk of answer.body) res.write(chunk);
+      res.end();
+    } catch {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    }
+    return undefined;
+  }
+
+  close(): Promise<void> {
+    return this.#agent.close();
+  }
+}
+
+/** The fault switches of the redirect providers' sandboxes (`--faults` turns them on). */
+export const REDIRECT_SANDBOX_FAULTS = ['answer500', 'hang', 'dropCallbacks'] as const;
+
+export interface SandboxFaultSwitches {
+  /** Every API route answers 500 (nothing is stored). */
+  answer500: boolean;
+  /** Every API route takes the request and never answers. */
+  hang: boolean;
+  /** Final states are reached without sending the notification. */
+  dropCallbacks: boolean;
+}
+
+export interface ProviderSandboxOptions {
+  now: () => number;
+  random: RandomBytes;
+  /** The approval window is 5 s instead of 5 min. */
+  fast?: boolean;
+  /** This provider's base URL as the payer's browser reaches it (known once the server listens). */
+  baseUrl: () => string;
+  callbackTimeoutMs?: number;
+  log?: (line: string) => void;
 }

@@ -2,24 +2,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { Agent, request } from 'undici';
 import { type Clock, systemClock } from '../../../platform/clock.ts';
 import { type RandomBytes, systemRandom } from '../../../platform/crypto.ts';
-import { type MomoSandbox, type MomoSandboxOptions, startMomoSandbox } from '../momo-sandbox.ts';
-import { createOrangeSandbox, type OrangeSandbox } from '../orange-money/orange-money.sandbox.ts';
-import { createWaveSandbox, type WaveSandbox } from '../wave/wave.sandbox.ts';
+import type { AnyConnectorDefinition, ConnectorDefinition, MountedSandbox } from '../connectors.definition.ts';
+import { connectorDefinitions } from '../connectors.registry.ts';
 import { SandboxAnswer, writeAnswer } from './sandbox.http.ts';
-import { newSandboxSecrets, SANDBOX_SECRETS_FILE, type SandboxSecrets, sandboxSecrets } from './sandbox.secrets.ts';
+import { completeSandboxSecrets, keepSandboxSecrets, SANDBOX_SECRETS_FILE, type SandboxSecrets } from './sandbox.secrets.ts';
 import { TEST_NUMBERS_HELP } from './test-numbers.ts';
 
 /**
- * One sandbox process for every provider (docs/spec/providers.md), one base path each on one port:
- * Orange Money under `/orange-money`, Wave under `/wave`, and MTN MoMo at the root (where
- * `CAISSE_MOMO_SANDBOX_URL` has always pointed). The MoMo sandbox keeps its own server on a
- * loopback port; this one forwards to it, so it runs unchanged.
+ * One sandbox process for every connector in the registry (docs/spec/providers.md), one base path
+ * each on one port, as each connector's definition mounts it (`sandbox.path`; the root takes every
+ * path no other mount does). Nothing here names a provider: adding a connector adds its mount.
  */
-
-export const SANDBOX_PATHS = { orange_money: '/orange-money', wave: '/wave' } as const;
 
 export interface SandboxOptions {
   port?: number;
@@ -30,12 +25,17 @@ export interface SandboxOptions {
   fast?: boolean;
   /** How often final states are reached without a request (default 200 ms; 0: only on requests and tick()). */
   tickMs?: number;
-  momo?: Partial<MomoSandboxOptions>;
-  orange?: { credentials?: { clientId: string; clientSecret: string; merchantKey: string }; tokenTtlSeconds?: number };
-  wave?: { apiKey?: string; webhookUrl?: string; webhookSecret?: string };
   /**
-   * The secrets shared with test mode's connectors (`sandboxSecrets(dataDir)`); without them, new
-   * ones of this sandbox's own (`sandbox.secrets`). `wave.webhookSecret` overrides.
+   * This server's callbacks base (`…/callbacks`): where a provider whose notifications go to an
+   * address set on the account (not sent with each request) sends them, under its name.
+   */
+  callbacksUrl?: string;
+  /** Each mount's own options by its registry name, in the shape its connector's folder documents. */
+  options?: Readonly<Record<string, unknown>>;
+  /**
+   * The secrets shared with test mode's connectors (`sandboxSecrets(dataDir)`); without them (or
+   * for a connector they lack), new ones of this sandbox's own (`sandbox.secrets`). A mount's own
+   * options may override its own.
    */
   secrets?: SandboxSecrets;
   callbackTimeoutMs?: number;
@@ -43,90 +43,86 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-  /** The root: MTN MoMo's base URL. */
+  /** The root: the base every mount's path is under. */
   readonly url: string;
-  readonly urls: { mtn_momo: string; orange_money: string; wave: string };
-  readonly momo: MomoSandbox;
-  readonly orange: OrangeSandbox;
-  readonly wave: WaveSandbox;
+  /** Each provider's base URL by its registry name. */
+  readonly urls: Readonly<Record<string, string>>;
   /** The secrets it uses (pass them to `sandboxSettings` to pair test mode's connectors with it). */
   readonly secrets: SandboxSecrets;
+  /** One connector's sandbox, as its definition's mount hands it to tests. */
+  of<H>(definition: ConnectorDefinition<never, H> | AnyConnectorDefinition): H;
+  /** Turns these fault switches on in every mount that has them. */
+  setFaults(on: readonly string[]): void;
   /** Moves every provider's time forward (on top of the clock). */
   advance(ms: number): void;
   tick(): Promise<void>;
   close(): Promise<void>;
 }
 
-const MOUNTS: { prefix: string; key: 'orange' | 'wave' }[] = [
-  { prefix: SANDBOX_PATHS.orange_money, key: 'orange' },
-  { prefix: SANDBOX_PATHS.wave, key: 'wave' },
-];
+interface Mounted {
+  name: string;
+  prefix: string;
+  faults: readonly string[];
+  mount: MountedSandbox<unknown>;
+}
+
+/** The mount a path falls under: the longest prefix it starts with (the root's is empty). */
+function mountOf(mounts: readonly Mounted[], path: string): Mounted | undefined {
+  let best: Mounted | undefined;
+  for (const m of mounts) {
+    const under = m.prefix === '' || path === m.prefix || path.startsWith(`${m.prefix}/`);
+    if (under && (best === undefined || m.prefix.length > best.prefix.length)) best = m;
+  }
+  return best;
+}
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const clock = opts.clock ?? systemClock;
   const random = opts.random ?? systemRandom;
   const host = opts.host ?? '127.0.0.1';
+  const tickMs = opts.tickMs ?? 200;
   let offset = 0;
   const now = () => clock.now().getTime() + offset;
   let url = '';
-  const secrets = { ...(opts.secrets ?? newSandboxSecrets(random)), ...(opts.wave?.webhookSecret ? { waveWebhookSecret: opts.wave.webhookSecret } : {}) };
-  const common = { now, random, fast: opts.fast, callbackTimeoutMs: opts.callbackTimeoutMs, log: opts.log };
-  const momo = await startMomoSandbox({ clock: { now: () => new Date(now()) }, random, tickMs: opts.tickMs, fast: opts.fast, log: opts.log, ...opts.momo });
-  const providers = {
-    orange: createOrangeSandbox({ ...common, ...opts.orange, baseUrl: () => url + SANDBOX_PATHS.orange_money }),
-    wave: createWaveSandbox({
-      ...common,
-      apiKey: opts.wave?.apiKey,
-      webhookUrl: opts.wave?.webhookUrl,
-      webhookSecret: secrets.waveWebhookSecret,
-      baseUrl: () => url + SANDBOX_PATHS.wave,
-    }),
-  };
-  const agent = new Agent({ keepAliveTimeout: 1000 });
-
-  /** Everything that is not another provider's goes to the MoMo sandbox as it came, and back. */
-  async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection'));
-    const aborted = new AbortController();
-    res.once('close', () => aborted.abort());
-    try {
-      const answer = await request(momo.url + (req.url ?? '/'), {
-        method: (req.method ?? 'GET') as 'GET',
-        headers: headers as Record<string, string>,
-        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req,
-        dispatcher: agent,
-        signal: aborted.signal,
-      });
-      const type = answer.headers['content-type'];
-      res.writeHead(answer.statusCode, typeof type === 'string' ? { 'content-type': type } : {});
-      for await (const chunk of answer.body) res.write(chunk);
-      res.end();
-    } catch {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    }
+  const callbacksUrl = opts.callbacksUrl?.replace(/\/+$/, '');
+  const mounts: Mounted[] = [];
+  const secrets = completeSandboxSecrets(opts.secrets ?? {}, connectorDefinitions(), random);
+  for (const definition of connectorDefinitions()) {
+    const { name } = definition.description;
+    const prefix = definition.sandbox.path.replace(/\/+$/, '');
+    const mount = await definition.sandbox.start({
+      now,
+      random,
+      fast: opts.fast ?? false,
+      tickMs,
+      callbackTimeoutMs: opts.callbackTimeoutMs,
+      log: opts.log,
+      baseUrl: () => url + prefix,
+      callbacksUrl,
+      options: opts.options?.[name],
+      secrets: secrets[name] ?? {},
+    });
+    mounts.push({ name, prefix, faults: definition.sandbox.faults, mount });
   }
 
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined | 'forwarded'> {
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined> {
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname.replace(/\/+$/, '') || '/';
-    for (const m of MOUNTS) {
-      if (path === m.prefix || path.startsWith(`${m.prefix}/`)) return providers[m.key].handle(method, path.slice(m.prefix.length) || '/', req, res);
-    }
-    await forward(req, res);
-    return 'forwarded';
+    const m = mountOf(mounts, path);
+    if (m === undefined) return new SandboxAnswer(404, { code: 'NOT_FOUND', message: `No provider is mounted at ${path}` });
+    return m.mount.serve(method, path.slice(m.prefix.length) || '/', req, res);
   }
 
   const server = createServer((req, res) => {
     route(req, res)
       .catch((err: unknown) => (err instanceof SandboxAnswer ? err : new SandboxAnswer(500, { code: 'INTERNAL_ERROR', message: (err as Error).message })))
       .then((answer) => {
-        if (answer === undefined || answer === 'forwarded') return;
+        if (answer === undefined) return;
         writeAnswer(res, answer);
         opts.log?.(`${req.method} ${req.url} ${answer.status}`);
       });
   });
-  const ticker = (opts.tickMs ?? 200) > 0 ? setInterval(() => Object.values(providers).forEach((p) => p.settle()), opts.tickMs ?? 200) : undefined;
+  const ticker = tickMs > 0 ? setInterval(() => mounts.forEach((m) => m.mount.settle()), tickMs) : undefined;
   ticker?.unref();
 
   await new Promise<void>((resolve, reject) => {
@@ -139,26 +135,32 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let closing: Promise<void> | undefined;
   return {
     url,
-    urls: { mtn_momo: url, orange_money: url + SANDBOX_PATHS.orange_money, wave: url + SANDBOX_PATHS.wave },
-    momo,
-    orange: providers.orange,
-    wave: providers.wave,
+    urls: Object.fromEntries(mounts.map((m) => [m.name, url + m.prefix])),
     secrets,
+    of<H>(definition: ConnectorDefinition<never, H> | AnyConnectorDefinition): H {
+      const m = mounts.find((x) => x.name === definition.description.name);
+      if (m === undefined) throw new Error(`connector ${definition.description.name} has no mount in this sandbox`);
+      return m.mount.handle as H;
+    },
+    setFaults(on) {
+      for (const m of mounts) {
+        const own = on.filter((f) => m.faults.includes(f));
+        if (own.length > 0) m.mount.setFaults(own);
+      }
+    },
     advance(ms) {
       offset += ms;
     },
     async tick() {
-      await Promise.all([momo.tick(), providers.orange.tick(), providers.wave.tick()]);
+      await Promise.all(mounts.map((m) => m.mount.tick()));
     },
     close() {
       closing ??= (async () => {
         if (ticker) clearInterval(ticker);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
-        await Promise.all([providers.orange.close(), providers.wave.close()]);
+        await Promise.all(mounts.map((m) => m.mount.close()));
         await closed;
-        await momo.close();
-        await agent.close();
       })();
       return closing;
     },
@@ -167,19 +169,38 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
 /**
  * The sandbox `caisse start` runs in its own process in development, its notifications sent to
- * `callbacks` (this server's `…/callbacks`), each provider's to its own path there. `callbackUrl`
- * is MoMo's, the one `createModeConnectors` takes (the others' go beside it).
+ * `callbacks` (this server's `…/callbacks`), each provider's to its own path there, with the data
+ * directory's secrets test mode's connectors are given too.
  */
-export async function startLocalSandbox(callbacks: string, secrets: SandboxSecrets): Promise<{ sandbox: Sandbox; callbackUrl: string }> {
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', secrets, wave: { webhookUrl: `${callbacks}/wave` } });
-  return { sandbox, callbackUrl: `${callbacks}/mtn_momo` };
+export function startLocalSandbox(callbacks: string, secrets: SandboxSecrets): Promise<Sandbox> {
+  return startSandbox({ port: 0, host: '127.0.0.1', callbacksUrl: callbacks, secrets });
 }
 
-const MOMO_FAULTS = ['answer500', 'hang', 'dropCallbacks', 'duplicateCallbacks', 'badJson', 'badSchema'] as const;
-const SHARED_FAULTS = ['answer500', 'hang', 'dropCallbacks'] as const;
+/**
+ * The data directory's sandbox secrets (`<CAISSE_DATA_DIR>/sandbox-secrets.json`), each
+ * registered connector's that declares some, made on first use: what `caisse sandbox` and the
+ * gateway's test mode share.
+ */
+export function sandboxSecrets(dataDir: string, random: RandomBytes = systemRandom): SandboxSecrets {
+  return keepSandboxSecrets(dataDir, connectorDefinitions(), random);
+}
+
+/** What `caisse sandbox --help` says of the providers it plays and of each one's fault switches, from the registry. */
+export function sandboxHelp(): { providers: string; faults: string } {
+  const definitions = connectorDefinitions();
+  return {
+    providers: definitions.map((d) => `${d.description.displayName} (${d.description.name}, at ${d.sandbox.path || '/'})`).join(', '),
+    faults: definitions.map((d) => `${d.sandbox.faults.join(',')} (${d.description.name})`).join('; '),
+  };
+}
+
+/** Every fault switch some mount knows, for `--faults`. */
+function knownFaults(): string[] {
+  return [...new Set(connectorDefinitions().flatMap((d) => d.sandbox.faults))];
+}
 
 /**
- * `caisse sandbox` (alias `momo-sandbox`): every provider's sandbox on one port, on the system
+ * `caisse sandbox` (alias `momo-sandbox`): every connector's sandbox on one port, on the system
  * clock, until SIGINT or SIGTERM; its secrets are the data directory's, as the gateway's are.
  */
 export async function runSandbox(opts: {
@@ -190,30 +211,30 @@ export async function runSandbox(opts: {
   callbacksUrl?: string;
   dataDir: string;
 }): Promise<void> {
-  // Wave pushes signed webhooks (the others' callbacks carry their URL in each request).
-  const waveWebhookUrl = opts.callbacksUrl === undefined ? undefined : `${opts.callbacksUrl.replace(/\/+$/, '')}/wave`;
-  const unknown = opts.faults.filter((f) => !(MOMO_FAULTS as readonly string[]).includes(f));
+  const known = knownFaults();
+  const unknown = opts.faults.filter((f) => !known.includes(f));
   // commander's error type: the CLI prints it as a usage error, without a stack.
-  if (unknown.length > 0) throw new InvalidArgumentError(`unknown fault ${unknown.join(', ')}; known: ${MOMO_FAULTS.join(', ')}`);
-  const on = Object.fromEntries(opts.faults.map((f) => [f, true]));
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown fault ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  const callbacksUrl = opts.callbacksUrl?.replace(/\/+$/, '');
   const sandbox = await startSandbox({
     port: opts.port,
     host: opts.host,
     fast: opts.fast,
-    momo: { faults: on },
+    callbacksUrl,
     secrets: sandboxSecrets(opts.dataDir),
-    wave: { webhookUrl: waveWebhookUrl },
     log: (line) => process.stdout.write(`${line}\n`),
   });
-  const shared = Object.fromEntries(SHARED_FAULTS.filter((f) => on[f]).map((f) => [f, true]));
-  sandbox.orange.setFaults(shared);
-  sandbox.wave.setFaults(shared);
+  sandbox.setFaults(opts.faults);
+  const definitions = connectorDefinitions();
+  const width = Math.max(...definitions.map((d) => d.description.name.length));
+  const secretsFile = join(opts.dataDir, SANDBOX_SECRETS_FILE);
+  const lines = definitions.map(
+    (d) => `  ${d.description.name.padEnd(width)}  ${d.sandbox.help({ url: sandbox.urls[d.description.name] as string, callbacksUrl, secretsFile })}`,
+  );
   process.stdout.write(
-    `Sandbox listening on ${sandbox.url}\n` +
-      `  mtn_momo      ${sandbox.urls.mtn_momo}  (CAISSE_MOMO_SANDBOX_URL; any API user, API key and subscription keys)\n` +
-      `  orange_money  ${sandbox.urls.orange_money}  (environment dev, currency OUV; any client id, secret and merchant key)\n` +
-      `  wave          ${sandbox.urls.wave}  (any API key starting with wave_; webhooks ${waveWebhookUrl ? `to ${waveWebhookUrl}, signed with the secret in ${join(opts.dataDir, SANDBOX_SECRETS_FILE)}` : 'off: --callbacks-url'})\n` +
-      `  numbers by their last three digits (the payer's number; on the Orange and Wave payment pages): ${TEST_NUMBERS_HELP}\n` +
+    `Sandbox listening on ${sandbox.url} (CAISSE_SANDBOX_URL=${sandbox.url})\n` +
+      `${lines.join('\n')}\n` +
+      `  numbers by their last three digits (the payer's number; on the payment pages): ${TEST_NUMBERS_HELP}\n` +
       `  approval window ${opts.fast ? '5 s' : '5 min'}\n`,
   );
   await new Promise<void>((resolve) => {

@@ -1,9 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomToken, safeEqual } from '../../../platform/crypto.ts';
-import type { ProviderSandboxOptions, SandboxFaultSwitches } from '../orange-money/orange-money.sandbox.ts';
 import { servePaymentPage } from '../sandbox/payment-page.ts';
 import { type NotificationLog, type PageAction, type RedirectPayment, RedirectPayments } from '../sandbox/redirect-payments.ts';
-import { Hangs, headerOf, Notifier, parseWith, readRequestBody, SandboxAnswer } from '../sandbox/sandbox.http.ts';
+import {
+  Hangs,
+  headerOf,
+  Notifier,
+  parseWith,
+  type ProviderSandboxOptions,
+  readRequestBody,
+  SandboxAnswer,
+  type SandboxFaultSwitches,
+} from '../sandbox/sandbox.http.ts';
 import { approvalWindowMs, testOutcome, type TestOutcome } from '../sandbox/test-numbers.ts';
 import { checkWaveCheckoutBody, checkWavePayoutBody, type WaveCheckoutBody, type WavePayoutBody } from './wave.schema.ts';
 import { waveSignatureHeader } from './wave.signature.ts';

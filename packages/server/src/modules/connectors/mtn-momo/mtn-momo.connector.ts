@@ -1,7 +1,7 @@
-import { formatAmount, isCurrency, MAX_MINOR_UNITS } from '../../platform/money.ts';
-import { decimalToMinor } from './connectors.amounts.ts';
-import { type HttpResult, ProviderHttp, readJson } from './connectors.http.ts';
-import { callbackSigner, isReference } from './connectors.references.ts';
+import { formatAmount, isCurrency, MAX_MINOR_UNITS } from '../../../platform/money.ts';
+import { decimalToMinor } from '../connectors.amounts.ts';
+import { type HttpResult, ProviderHttp, readJson } from '../connectors.http.ts';
+import { callbackSigner, isReference } from '../connectors.references.ts';
 import type {
   CallbackResult,
   Connector,
@@ -12,8 +12,8 @@ import type {
   PaymentRequest,
   StatusResult,
   SubmitResult,
-} from './connectors.types.ts';
-import { fitMessage } from './connectors.description.ts';
+} from '../connectors.types.ts';
+import { fitMessage } from '../connectors.description.ts';
 import { MTN_MOMO_DESCRIPTION } from './mtn-momo.description.ts';
 import { checkErrorBody, checkSandboxListing, checkStatusAnswer, checkTokenAnswer, type MomoStatusAnswer } from './mtn-momo.schema.ts';
 

@@ -1,5 +1,5 @@
-import type { ProviderDescription } from './connectors.description.ts';
-import { testNumbers } from './connectors.testnumbers.ts';
+import type { ProviderDescription } from '../connectors.description.ts';
+import { testNumbers } from '../connectors.testnumbers.ts';
 
 /**
  * `mtn_momo` as checkout, `GET /payment-methods` and the CLI see it. Bounds: 100 to 500 000 XAF

@@ -75,7 +75,7 @@ export const checkRequestToPayBody = Compile(MomoRequestToPayBody);
 export const checkTransferBody = Compile(MomoTransferBody);
 
 /**
- * Not MTN's: `GET /_sandbox/requests` of Caisse's MoMo sandbox (momo-sandbox.ts), which the
+ * Not MTN's: `GET /_sandbox/requests` of Caisse's MoMo sandbox (mtn-momo.sandbox.ts), which the
  * connector reads to list requests when it talks to that sandbox (MTN's API has no listing).
  * Only the members the listing needs; the sandbox sends more.
  */

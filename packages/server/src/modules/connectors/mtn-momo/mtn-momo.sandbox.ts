@@ -1,13 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InvalidArgumentError } from 'commander';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Agent, request } from 'undici';
-import { type Clock, SECOND, systemClock } from '../../platform/clock.ts';
-import { type RandomBytes, randomToken, safeEqual, systemRandom } from '../../platform/crypto.ts';
-import { type Checker, readJson } from './connectors.http.ts';
-import type { ConnectorKind } from './connectors.types.ts';
+import { type Clock, SECOND, systemClock } from '../../../platform/clock.ts';
+import { type RandomBytes, randomToken, safeEqual, systemRandom } from '../../../platform/crypto.ts';
+import { type Checker, readJson } from '../connectors.http.ts';
+import type { ConnectorKind } from '../connectors.types.ts';
 import { checkRequestToPayBody, checkTransferBody, type MomoPaymentBody } from './mtn-momo.schema.ts';
 
 /**
@@ -43,7 +42,7 @@ interface Outcome {
  * The test-number table of docs/spec/providers.md, by the number's last three digits, whatever the country
  * prefix: the same for every provider's sandbox. Any other number: SUCCESSFUL after about 1 s.
  */
-export const SANDBOX_OUTCOMES: Record<string, Outcome> = {
+const SANDBOX_OUTCOMES: Record<string, Outcome> = {
   '101': { status: 'SUCCESSFUL', afterMs: 10 * SECOND },
   '102': { status: 'SUCCESSFUL', afterMs: null },
   '103': { status: 'FAILED', reason: 'PAYER_NOT_FOUND', afterMs: 0 },
@@ -57,7 +56,7 @@ export const SANDBOX_OUTCOMES: Record<string, Outcome> = {
 const DEFAULT_OUTCOME: Outcome = { status: 'SUCCESSFUL', afterMs: SECOND };
 
 /** The outcome of a number (digits only), by its last three digits. */
-export function sandboxOutcome(partyId: string): Outcome {
+function sandboxOutcome(partyId: string): Outcome {
   return SANDBOX_OUTCOMES[partyId.slice(-3)] ?? DEFAULT_OUTCOME;
 }
 
@@ -98,6 +97,8 @@ const Faults = Type.Object(
 );
 export type SandboxFaults = Required<Static<typeof Faults>>;
 const NO_FAULTS: SandboxFaults = { answer500: false, hang: false, dropCallbacks: false, duplicateCallbacks: false, badJson: false, badSchema: false };
+/** Its fault switches by name (`caisse sandbox --faults`). */
+export const SANDBOX_FAULTS = Object.keys(NO_FAULTS) as readonly (keyof SandboxFaults)[];
 
 const Override = Type.Object(
   {
@@ -604,30 +605,4 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     },
   };
   return api;
-}
-
-/** `caisse momo-sandbox`: runs the sandbox on the system clock until SIGINT or SIGTERM. */
-export async function runMomoSandbox(opts: { port: number; host: string; faults: string[]; fast?: boolean }): Promise<void> {
-  const unknown = opts.faults.filter((f) => !Object.hasOwn(NO_FAULTS, f));
-  // commander's error type: the CLI prints it as a usage error, without a stack.
-  if (unknown.length > 0) throw new InvalidArgumentError(`unknown fault ${unknown.join(', ')}; known: ${Object.keys(NO_FAULTS).join(', ')}`);
-  const sandbox = await startMomoSandbox({
-    port: opts.port,
-    host: opts.host,
-    faults: Object.fromEntries(opts.faults.map((f) => [f, true])),
-    fast: opts.fast,
-    log: (line) => process.stdout.write(`${line}\n`),
-  });
-  process.stdout.write(
-    `MoMo sandbox listening on ${sandbox.url}\n` +
-      `  CAISSE_MOMO_BASE_URL=${sandbox.url} (any API user, API key and subscription keys)\n` +
-      `  numbers by their last three digits: 101 SUCCESSFUL after 10 s, 102 never answers, 103 PAYER_NOT_FOUND, 104 NOT_ENOUGH_FUNDS,\n` +
-      `  105 APPROVAL_REJECTED, 106 EXPIRED after ${opts.fast ? '5 s' : '5 min'}, 107 500 then SUCCESSFUL, 108 hangs then SUCCESSFUL, 109 callback twice; others SUCCESSFUL after 1 s\n` +
-      `  control: GET|POST /_sandbox/faults, GET /_sandbox/requests, POST /_sandbox/requests/{ref}/override, DELETE /_sandbox/requests/{ref}, POST /_sandbox/clock, POST /_sandbox/tick\n`,
-  );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await sandbox.close();
 }

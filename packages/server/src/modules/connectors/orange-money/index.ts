@@ -1,0 +1,35 @@
+import type { ConnectorDefinition } from '../connectors.definition.ts';
+import { inProcessMount } from '../sandbox/mount.ts';
+import { REDIRECT_SANDBOX_FAULTS } from '../sandbox/sandbox.http.ts';
+import { createOrangeMoneyConnector, type OrangeMoneySettings } from './orange-money.connector.ts';
+import { ORANGE_MONEY_DESCRIPTION } from './orange-money.description.ts';
+import { createOrangeSandbox, type OrangeSandbox, type OrangeSandboxOptions } from './orange-money.sandbox.ts';
+
+/**
+ * Orange Money, the one object the registry lists. Its sandbox options
+ * (`startSandbox({ options: { orange_money: … } })`) are the credentials it insists on and the
+ * token life.
+ */
+export const ORANGE_MONEY_CONNECTOR: ConnectorDefinition<OrangeMoneySettings, OrangeSandbox> = {
+  description: ORANGE_MONEY_DESCRIPTION,
+  create: createOrangeMoneyConnector,
+  sandbox: {
+    path: '/orange-money',
+    faults: REDIRECT_SANDBOX_FAULTS,
+    async start(ctx) {
+      const own = ctx.options as Pick<OrangeSandboxOptions, 'credentials' | 'tokenTtlSeconds'> | undefined;
+      return inProcessMount(createOrangeSandbox({ ...ctx, ...own }));
+    },
+    settings: ({ baseUrl, callbacksUrl, timeoutMs }) => ({
+      baseUrl,
+      environment: 'dev',
+      clientId: 'sandbox',
+      clientSecret: 'sandbox',
+      merchantKey: 'sandbox',
+      // notif_url is sent with each request, so one is always needed; without a callbacks base, loopback's (never answered).
+      callbackUrl: `${callbacksUrl ?? 'http://127.0.0.1/callbacks'}/${ORANGE_MONEY_DESCRIPTION.name}`,
+      timeoutMs,
+    }),
+    help: ({ url }) => `${url}  (environment dev, currency OUV; any client id, secret and merchant key)`,
+  },
+};
