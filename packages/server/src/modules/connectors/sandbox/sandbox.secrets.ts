@@ -85,12 +85,16 @@ function readSecrets(file: string): SandboxSecrets | undefined {
   } catch {
     parsed = undefined;
   }
-  const entries = isObject(parsed) ? Object.values(parsed) : undefined;
-  const sound = entries?.every((own) => isObject(own) && Object.values(own).every((v) => typeof v === 'string' && v.length >= MIN_LENGTH));
-  if (!sound) {
-    throw new Error(`${file} is not the sandbox's secrets: delete it and a new one is made (the sandbox and the gateway must then both restart)`);
-  }
-  return parsed as SandboxSecrets;
+  if (!isObject(parsed)) throw damaged(file);
+  // A top-level value that is not a connector's secrets is an earlier layout's (one flat secret,
+  // before connectors declared theirs): left out, so that each connector's are made anew.
+  const own = Object.entries(parsed).filter((entry): entry is [string, Record<string, unknown>] => isObject(entry[1]));
+  if (!own.every(([, values]) => Object.values(values).every((v) => typeof v === 'string' && v.length >= MIN_LENGTH))) throw damaged(file);
+  return Object.fromEntries(own) as SandboxSecrets;
+}
+
+function damaged(file: string): Error {
+  return new Error(`${file} is not the sandbox's secrets: delete it and a new one is made (the sandbox and the gateway must then both restart)`);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
