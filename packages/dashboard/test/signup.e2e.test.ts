@@ -27,7 +27,22 @@ const errors: string[] = [];
 const OPERATOR = 'compliance@platform.example';
 const EMAIL = 'owner@ndiaye.example';
 const PASSWORD = 'correct horse battery';
-const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(4000, 0x41), Buffer.from('\n%%EOF\n')]);
+const PDF = onePagePdf();
+
+/** A one-page PDF a reader opens (the upload is parsed, not only sniffed): three objects and their cross-reference table. */
+function onePagePdf(): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] >>'];
+  let text = '%PDF-1.7\n';
+  const offsets = objects.map((body, i) => {
+    const at = text.length;
+    text += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = text.length;
+  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(text, 'latin1');
+}
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ operatorEmail: OPERATOR }), launchChromium()]);

@@ -196,7 +196,7 @@ async function main(): Promise<boolean> {
     log(`primary :${primary.port}, synchronous standby :${standby.port} (slot ${STANDBY}), PgBouncer ${bouncer.url}`);
 
     const port = await freePort();
-    const { env: sandboxEnv } = await startProviderSandbox(run, port);
+    const { env: sandboxEnv } = await startProviderSandbox(run, port, ws.folder('caisse'));
     const env = processEnv({
       DATABASE_URL: bouncer.url,
       DATABASE_LISTEN_URL: bouncer.sessionUrl,

@@ -11,7 +11,8 @@ import { type Caisse, CaisseConnectionError, CaisseError } from '@caisse/node';
 import { performance } from 'node:perf_hooks';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, type Sandbox, startSandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { dataDirectory } from '../src/config.ts';
+import { MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, type Sandbox, sandboxSecrets, startSandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
 import { FIRST_POLL_DELAY_MS, POLL_LEASE_MS } from '../src/modules/lifecycle/index.ts';
 import { type TestUser, testPayments } from '../src/cli/test-payments.ts';
 import { createCaisse } from '../src/cli/client.ts';
@@ -678,8 +679,9 @@ export interface Run {
  * process, so it outlives every kill of the server, as the providers would; and the server's
  * environment pointing test mode at it, with its callbacks (Wave's webhooks too) to `port`.
  */
-export async function startProviderSandbox(run: Run, port: number): Promise<{ sandbox: Sandbox; env: Record<string, string> }> {
-  const sandbox = await startSandbox({ port: 0, callbacksUrl: `http://127.0.0.1:${port}/callbacks` });
+export async function startProviderSandbox(run: Run, port: number, dataDir = dataDirectory({})): Promise<{ sandbox: Sandbox; env: Record<string, string> }> {
+  // The server's data directory (its CAISSE_DATA_DIR, the default one without) holds the secrets both use.
+  const sandbox = await startSandbox({ port: 0, callbacksUrl: `http://127.0.0.1:${port}/callbacks`, secrets: sandboxSecrets(dataDir) });
   run.sandbox = sandbox;
   pages = sandbox;
   return {

@@ -86,7 +86,7 @@ async function main(): Promise<boolean> {
     log(`primary :${primary.port}, WAL archived to ${archive}`);
 
     const port = await freePort();
-    const { env: sandboxEnv } = await startProviderSandbox(run, port);
+    const { env: sandboxEnv } = await startProviderSandbox(run, port, ws.folder('caisse'));
     const env = processEnv({
       DATABASE_URL: primary.url(DATABASE),
       CAISSE_DATA_DIR: ws.folder('caisse'),

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { isIPv6 } from 'node:net';
 import type { AdminArgs, AdminCommand, AdminResult } from './admin.ts';
 import { serverVersion } from './banner.ts';
-import { ConfigError, type Config, loadConfig } from './config.ts';
+import { ConfigError, type Config, dataDirectory, loadConfig } from './config.ts';
 import { COUNTRY_CODES, type Country, DEFAULT_COUNTRY, isCountry } from './platform/countries.ts';
 import type { DataDirLockedError } from './platform/db.ts';
 import { ApiError } from './platform/errors.ts';
@@ -681,7 +681,7 @@ export function buildCli(): Command {
     'npx caisse sandbox --faults answer500,dropCallbacks',
   ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean; callbacksUrl?: string }) => {
     const { runSandbox } = await import('./modules/connectors/index.ts');
-    await runSandbox(opts);
+    await runSandbox({ ...opts, dataDir: dataDirectory(process.env) });
   });
   // Which providers it plays comes from the registry, loaded only when this command runs (its help included).
   program.hook('preSubcommand', async (_program, sub) => {

@@ -20,7 +20,7 @@ import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
 import { createServices, type Services } from './services.ts';
-import { connectorSettings, createModeConnectors, type ModeConnectors, type Sandbox, startLocalSandbox } from './modules/connectors/index.ts';
+import { connectorSettings, createModeConnectors, type ModeConnectors, type Sandbox, sandboxSecrets, startLocalSandbox } from './modules/connectors/index.ts';
 import { startBackgroundWorkers } from './workers.ts';
 import { startAutoAnalyze } from './platform/analyze.ts';
 
@@ -107,11 +107,12 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   let connectors: ModeConnectors | undefined;
   if (config.mode === 'development' && config.sandbox.url === undefined) {
     const callbacksUrl = `http://127.0.0.1:${opts.port}/callbacks`;
-    sandbox = await startLocalSandbox(callbacksUrl);
+    const secrets = sandboxSecrets(config.dataDir);
+    sandbox = await startLocalSandbox(callbacksUrl, secrets);
     connectors = createModeConnectors(
       config,
       { clock: systemClock, logger, callbackKey: config.masterKey },
-      { sandboxUrl: sandbox.url, sandboxCallbacksUrl: callbacksUrl },
+      { sandboxUrl: sandbox.url, sandboxCallbacksUrl: callbacksUrl, sandboxSecrets: secrets },
     );
     logger.info({ url: sandbox.url }, 'provider sandbox running in this process for test mode');
   }

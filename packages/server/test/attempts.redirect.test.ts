@@ -6,9 +6,16 @@
  * ManualClock moves time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModeConnectors, newReference, ORANGE_MONEY_CONNECTOR, type Sandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import {
+  createModeConnectors,
+  MTN_MOMO_CONNECTOR,
+  newReference,
+  ORANGE_MONEY_CONNECTOR,
+  type Sandbox,
+  WAVE_CONNECTOR,
+} from '../src/modules/connectors/index.ts';
 import { createWaveConnector } from '../src/modules/connectors/wave/wave.connector.ts';
-import { WAVE_SANDBOX_WEBHOOK_SECRET } from '../src/modules/connectors/wave/wave.sandbox.ts';
+import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
 import { pageLostAfterMs } from '../src/modules/lifecycle/index.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -116,7 +123,10 @@ describe('orange_money as Orange does it (issue 55)', () => {
   it("a charge in a currency the account's environment cannot take: 400 currency_unsupported, nothing asked of Orange", async () => {
     // An account on Orange's Cameroon environment (XAF only) serving a Senegal merchant (XOF).
     const cmAccount = createOrangeMoneyConnector(
-      { ...ORANGE_MONEY_CONNECTOR.sandbox.settings({ baseUrl: sandbox.urls.orange_money as string }), environment: 'cm' },
+      {
+        ...ORANGE_MONEY_CONNECTOR.sandbox.settings({ baseUrl: sandbox.urls.orange_money as string, secrets: sandbox.secrets.orange_money ?? {} }),
+        environment: 'cm',
+      },
       testConnectorDeps(ctx),
     );
     const intent = await createIntent(ctx, sn, { currency: 'XOF' });
@@ -309,6 +319,104 @@ describe('callbacks of redirect providers', () => {
     const text = await call(ctx.app, 'POST', '/callbacks/wave', { headers: { 'content-type': 'text/plain' } }, 'hello');
     expect(text.statusCode).toBe(415);
   });
+
+  it('forged callbacks for a real pending payment, MTN, Orange and Wave, are refused and change nothing', async () => {
+    const events = async (m: TestMerchant) => (await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json().data.length as number;
+    // Orange: the payment's own notif_url with another notif_token, and with none.
+    const orange = await createIntent(ctx, cm, { currency: 'XAF' });
+    expect((await charge(cm, orange, 'orange_money', orangeNumber())).statusCode).toBe(202);
+    const payToken = (await storedAttempt(orange.id)).provider_reference as string;
+    const notifUrl = new URL(
+      sandbox
+        .of(ORANGE_MONEY_CONNECTOR)
+        .payments()
+        .find((p) => p.payToken === payToken)?.notifUrl ?? '',
+    );
+    // Wave: the session's completion signed with the secret this code once held, then with none.
+    const wave = await createIntent(ctx, sn, { currency: 'XOF' });
+    expect((await charge(sn, wave, 'wave', waveNumber())).statusCode).toBe(202);
+    const sessionId = (await storedAttempt(wave.id)).provider_reference;
+    const session = sandbox
+      .of(WAVE_CONNECTOR)
+      .sessions()
+      .find((p) => p.id === sessionId);
+    expect(session).toBeDefined();
+    // MTN MoMo: the request's own callback URL with another token, and its token on another reference.
+    const mtnPhone = `+2376772${String(++numbers).padStart(2, '0')}000`;
+    const momo = await createIntent(ctx, cm, { currency: 'XAF' });
+    expect((await charge(cm, momo, 'mtn_momo', mtnPhone)).statusCode).toBe(202);
+    await ctx.services.attempts.drain(); // the prompt is sent after the answer
+    const momoCallback = new URL(
+      sandbox
+        .of(MTN_MOMO_CONNECTOR)
+        .requests()
+        .find((r) => r.partyId === mtnPhone.slice(1))?.callbackUrl ?? '',
+    ).pathname;
+    const before = { cm: await events(cm), sn: await events(sn) };
+
+    const paid = JSON.stringify({ status: 'SUCCESSFUL', amount: '5000', currency: 'XAF', financialTransactionId: '1' });
+    const flipped = `${momoCallback.slice(0, -1)}${momoCallback.endsWith('A') ? 'B' : 'A'}`;
+    const otherReference = momoCallback.replace(/collection\/[^/]+\//, `collection/${newReference()}/`);
+    for (const [path, status, code] of [
+      [flipped, 400, 'callback_invalid'],
+      [otherReference, 404, 'not_found'],
+    ] as const) {
+      const res = await call(ctx.app, 'PUT', path, { headers: { 'content-type': 'application/json' } }, paid);
+      expect(res.statusCode, `${path} ${res.body}`).toBe(status);
+      expect(res.json()).toMatchObject({ code });
+    }
+
+    const json = { 'content-type': 'application/json' };
+    for (const body of [
+      { status: 'SUCCESS', notif_token: 'forged', txnid: 'MP1' },
+      { status: 'SUCCESS', txnid: 'MP1' },
+    ]) {
+      const res = await call(ctx.app, 'POST', notifUrl.pathname, { headers: json }, JSON.stringify(body));
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'callback_invalid' });
+    }
+    const waveCompleted = JSON.stringify({
+      id: 'AE_forged',
+      type: 'checkout.session.completed',
+      data: { id: session?.id, client_reference: (await ctx.services.attempts.listForIntent(wave.id))[0]?.id, payment_status: 'succeeded' },
+    });
+    const now = ctx.clock.now().getTime();
+    for (const signature of [waveSignatureHeader('wave_sandbox_webhook_secret', now, waveCompleted), undefined]) {
+      const res = await call(
+        ctx.app,
+        'POST',
+        '/callbacks/wave',
+        { headers: { ...json, ...(signature ? { 'wave-signature': signature } : {}) } },
+        waveCompleted,
+      );
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'callback_invalid' });
+    }
+
+    for (const [m, intent] of [
+      [cm, momo],
+      [cm, orange],
+      [sn, wave],
+    ] as const) {
+      expect((await read(m, intent.id)).status).toBe('PROCESSING');
+      expect((await storedAttempt(intent.id)).status).toBe('PENDING');
+    }
+    expect({ cm: await events(cm), sn: await events(sn) }).toEqual(before);
+    await expectLedgerClean(ctx);
+    // The genuine MTN callback still goes through; the others are declined on their pages, so no
+    // attempt stays PENDING for the tests after this one.
+    await later();
+    await expect.poll(async () => (await read(cm, momo.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    expect(await completed(cm, momo.id)).toBe(1);
+    for (const [m, intent] of [
+      [cm, orange],
+      [sn, wave],
+    ] as const) {
+      await onPage((await storedAttempt(intent.id)).redirect_url as string, 'decline');
+      await later();
+      await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    }
+  });
 });
 
 /** A paid Wave intent of the SN merchant, and its attempt as stored. */
@@ -353,7 +461,7 @@ describe('money out with Wave', () => {
 
   it("Wave's refund operation gives a paid session back once; an unpaid one is refused", async () => {
     const wave = createWaveConnector(
-      { baseUrl: sandbox.urls.wave!, apiKey: 'wave_sn_test', webhookSecret: WAVE_SANDBOX_WEBHOOK_SECRET },
+      { baseUrl: sandbox.urls.wave!, apiKey: 'wave_sn_test', webhookSecret: sandbox.secrets.wave!.webhookSecret! },
       { clock: ctx.clock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) },
     );
     const { stored } = await paidWithWave(sn);

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newReference } from '../src/modules/connectors/index.ts';
+import { newReference, SANDBOX_SECRETS_FILE, sandboxSecrets } from '../src/modules/connectors/index.ts';
 import { type MomoSandbox, startMomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { ManualClock, SECOND } from '../src/platform/clock.ts';
 import { CREDENTIALS, type Receiver, startReceiver } from './connectors.support.ts';
@@ -201,9 +204,21 @@ describe('MoMo sandbox: control API', () => {
 
 describe('caisse sandbox (and its old name, momo-sandbox)', () => {
   it("starts every provider's sandbox on one port, with faults from the command line, and stops on SIGTERM", async () => {
-    const proc = spawnCaisse(['momo-sandbox', '--port', '0', '--faults', 'dropCallbacks,badJson'], processEnv({}));
+    const dataDir = mkdtempSync(join(tmpdir(), 'caisse-sandbox-cli-'));
+    const proc = spawnCaisse(
+      ['momo-sandbox', '--port', '0', '--faults', 'dropCallbacks,badJson', '--callbacks-url', 'http://127.0.0.1:9/callbacks'],
+      processEnv({ CAISSE_DATA_DIR: dataDir }),
+    );
     try {
       const line = await proc.waitForLine(/Sandbox listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
+      // Wave's webhook secret is the data directory's, which the gateway reads too; never printed.
+      const file = join(dataDir, SANDBOX_SECRETS_FILE);
+      await proc.waitForLine(/wave .*signed with the secret in/, 5_000);
+      expect(proc.lines.join('\n')).toContain(file);
+      const waveWebhookSecret = sandboxSecrets(dataDir).wave?.webhookSecret;
+      expect(waveWebhookSecret).toMatch(/^wave_sandbox_whsec_/);
+      expect(proc.lines.join('\n')).not.toContain(waveWebhookSecret);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
       const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)?.[0];
       const faults = await (await fetch(`${url}/_sandbox/faults`)).json();
       expect(faults).toMatchObject({ dropCallbacks: true, badJson: true, answer500: false });
@@ -214,6 +229,7 @@ describe('caisse sandbox (and its old name, momo-sandbox)', () => {
       proc.kill('SIGTERM');
     }
     expect(await proc.exited).toEqual({ code: 0, signal: null });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses an unknown fault', async () => {

@@ -3,10 +3,13 @@
  * port), a callback receiver, and an `mtn_momo` connector pointing at them, all on one
  * ManualClock so that tests move time instead of waiting.
  */
+import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { type Connector, type Sandbox, startSandbox } from '../src/modules/connectors/index.ts';
+import { type Connector, type Sandbox, sandboxSecrets, startSandbox } from '../src/modules/connectors/index.ts';
 import { createMtnMomoConnector, type MtnMomoSettings } from '../src/modules/connectors/mtn-momo/mtn-momo.connector.ts';
 import { type MomoSandbox, type MomoSandboxOptions, startMomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { ManualClock } from '../src/platform/clock.ts';
@@ -159,10 +162,12 @@ export async function appWithAllSandboxes(opts: { start?: Date; env?: Record<str
   const port = await freePort();
   const clock = new ManualClock(opts.start);
   const callbacks = `http://127.0.0.1:${port}/callbacks`;
-  const sandbox = await startSandbox({ clock, tickMs: 0, callbacksUrl: callbacks });
+  // One data directory for both, as for `caisse sandbox` and the gateway: they share its sandbox secrets.
+  const dataDir = mkdtempSync(join(tmpdir(), 'caisse-sandbox-'));
+  const sandbox = await startSandbox({ clock, tickMs: 0, callbacksUrl: callbacks, secrets: sandboxSecrets(dataDir) });
   const ctx = await createTestContext({
     clock,
-    env: { CAISSE_SANDBOX_CALLBACKS_URL: callbacks, CAISSE_SANDBOX_URL: sandbox.url, ...opts.env },
+    env: { CAISSE_DATA_DIR: dataDir, CAISSE_SANDBOX_CALLBACKS_URL: callbacks, CAISSE_SANDBOX_URL: sandbox.url, ...opts.env },
   });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   return { ctx, sandbox };

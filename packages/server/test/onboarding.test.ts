@@ -2,6 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { SECOND } from '../src/platform/clock.ts';
+import { HTML, PDF, PNG } from './documents.support.ts';
 import { problem } from './flow.support.ts';
 import { createMessagingService } from '../src/modules/messaging/index.ts';
 import { createOnboardingService } from '../src/modules/onboarding/index.ts';
@@ -19,8 +20,6 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const PASSWORD = 'correct horse battery';
-const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x41), Buffer.from('\n%%EOF\n')]);
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(500, 1)]);
 const DETAILS = {
   legalName: 'Boulangerie Ndiaye SARL',
   tradeName: 'Chez Ndiaye',
@@ -323,6 +322,9 @@ describe('the identity document', () => {
     problem(await upload(shop.browser, Buffer.from('not a pdf at all'), 'application/pdf'), 400, 'document_invalid');
     const big = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5 * 1024 * 1024, 0x41)]);
     problem(await upload(shop.browser, big, 'application/pdf'), 400, 'document_invalid');
+    // Polyglots: a valid file with a page riding along (the checks themselves: onboarding.documents.test.ts).
+    problem(await upload(shop.browser, Buffer.concat([PDF, HTML]), 'application/pdf'), 400, 'document_invalid');
+    problem(await upload(shop.browser, Buffer.concat([PNG, HTML]), 'image/png'), 400, 'document_invalid');
     expect(await doc()).toBeUndefined();
 
     const png = await upload(shop.browser, PNG, 'image/png');

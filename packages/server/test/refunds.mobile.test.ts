@@ -134,6 +134,30 @@ describe('refunds of direct mobile-money payments', () => {
     await expectLedgerClean(ctx);
   });
 
+  it('concurrent refunds of one mobile-money payment never hold or send more than it', async () => {
+    const phone = mtn();
+    const intent = await paidDirectly(phone);
+    const before = await pending();
+    // Twelve ask 1 000 of 5 000 at once: what is held while the provider pays counts against the rest.
+    const answers = await Promise.all(Array.from({ length: 12 }, () => refund(intent.id, { amount: '1000' })));
+    const accepted = answers.filter((r) => r.statusCode === 202);
+    expect(accepted).toHaveLength(5);
+    for (const r of answers.filter((a) => a.statusCode !== 202)) {
+      expect(r.json(), r.body).toMatchObject({ code: expect.stringMatching(/^(refund_exceeds_amount|intent_state_invalid)$/) });
+    }
+    expect(accepted.map((r) => (r.json() as Refund).status)).toEqual(Array(5).fill('PENDING'));
+    expect(Number(before) - Number(await pending())).toBe(4925);
+    await later();
+    await later();
+    expect(await read(intent.id)).toMatchObject({ status: 'REFUNDED', amountRefunded: '5000' });
+    const sent = transfersTo(phone);
+    expect(sent).toHaveLength(5);
+    expect(sent.reduce((sum, t) => sum + Number(t.amount), 0)).toBe(5000);
+    expect(Number(before) - Number(await pending())).toBe(4925);
+    expect((await eventTypes(ctx, intent.id)).filter((t) => t === 'payment.refunded')).toHaveLength(5);
+    await expectLedgerClean(ctx);
+  });
+
   it('a provider without an answer keeps the refund PENDING; a FAILED transfer gives the merchant its money back (refund.failed)', async () => {
     const phone = mtn();
     const intent = await paidDirectly(phone);

@@ -20,6 +20,44 @@ describe('CSV exports', () => {
     expect(textCell('')).toBe('');
   });
 
+  it('neutralise a formula behind leading spaces or invisible characters, at the start and after a line break', () => {
+    const hidden: Record<string, string> = {
+      space: ' ',
+      spaces: '   ',
+      nbsp: '\u00A0',
+      'narrow nbsp': '\u202F',
+      'ideographic space': '\u3000',
+      'em space': '\u2003',
+      'zero-width space': '\u200B',
+      'zero-width non-joiner': '\u200C',
+      'zero-width joiner': '\u200D',
+      'word joiner': '\u2060',
+      BOM: '\uFEFF',
+      'left-to-right mark': '\u200E',
+      'right-to-left override': '\u202E',
+      'soft hyphen': '\u00AD',
+      'combining grapheme joiner': '\u034F',
+      'Hangul filler': '\u3164',
+      'Mongolian vowel separator': '\u180E',
+      'vertical tab': '\v',
+      'form feed': '\f',
+      mixed: ' \u200B\uFEFF\u00A0 ',
+    };
+    for (const [name, prefix] of Object.entries(hidden)) {
+      for (const c of ['=', '+', '-', '@', '\uFF1D']) {
+        expect(textCell(`${prefix}${c}1+1`), `${name} then ${c}`).toBe(`'${prefix}${c}1+1`);
+        expect(textCell(`ok\n${prefix}${c}1+1`), `a line break, ${name} then ${c}`).toBe(`ok\n'${prefix}${c}1+1`);
+      }
+    }
+    // Text that only starts with a space or an invisible character stays as it was.
+    expect(textCell(' hello')).toBe(' hello');
+    expect(textCell('\u200Bhello = world')).toBe('\u200Bhello = world');
+    expect(textCell('\u00A0')).toBe('\u00A0');
+    // A line break is not skipped: the line after it is quoted on its own.
+    expect(textCell(' \n =1')).toBe(" \n' =1");
+    expect(textCell('\u200B\n\u200B@x')).toBe("\u200B\n'\u200B@x");
+  });
+
   it('quote every field holding CR, LF, a quote or a comma (RFC 4180), so no field starts a row', async () => {
     const text = await render([
       ['\n=1+1', 'x'],

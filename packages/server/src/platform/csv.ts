@@ -1,18 +1,22 @@
 import { stringify } from 'csv-stringify';
 
 /**
- * Characters a spreadsheet reads as the start of a formula (OWASP's list), with their full-width
- * forms, which Excel and Numbers also accept, and the line breaks a cell may hold.
+ * A line of a cell a spreadsheet would run as a formula: one that starts with a formula character
+ * (OWASP's list, with the full-width forms Excel and Numbers also accept) after any run of what a
+ * spreadsheet may skip or a reader not see, line breaks aside: spaces of every kind (NBSP, the ideographic space…),
+ * format characters (zero-width space, joiner and non-joiner, BOM, word joiner, bidi marks) and
+ * the invisible fillers outside those classes (combining grapheme joiner, Hangul fillers).
  */
-const FORMULA_START = /(^|\r\n|\r|\n)([=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])/g;
+const FORMULA_START = /(^|\r\n|\r|\n)(?=[\t\v\f\p{Zs}\p{Zl}\p{Zp}\p{Cf}\u034F\u115F\u1160\u180E\u3164\uFFA0]*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])/gu;
 
 /**
- * Free text written as text, never as a formula: a quote goes before a formula character at the
- * start of the cell and after every line break inside it, since a spreadsheet reads each line of
- * a quoted multi-line cell on its own when the file is pasted or re-imported.
+ * Free text written as text, never as a formula: a quote goes at the start of the cell, and after
+ * every line break inside it, when a formula character follows (after any spaces or invisible
+ * characters), since a spreadsheet reads each line of a quoted multi-line cell on its own when the
+ * file is pasted or re-imported.
  */
 export function textCell(value: string): string {
-  return value.replace(FORMULA_START, "$1'$2");
+  return value.replace(FORMULA_START, "$1'");
 }
 
 /**

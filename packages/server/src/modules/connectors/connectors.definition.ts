@@ -30,11 +30,26 @@ export interface SandboxMount<S, H> {
   readonly path: string;
   /** Fault switches `caisse sandbox --faults` may turn on for it (a name no mount knows is refused). */
   readonly faults: readonly string[];
+  /**
+   * The secrets its sandbox and test mode's connector must share (Wave's webhook secret), by name,
+   * each with the prefix its value starts with: made once per data directory
+   * (`<CAISSE_DATA_DIR>/sandbox-secrets.json`, sandbox/sandbox.secrets.ts) and handed to it in
+   * `start` and `settings`. None: its sandbox takes any credentials.
+   */
+  readonly secrets?: readonly SandboxSecretSpec[];
   start(ctx: SandboxMountContext): Promise<MountedSandbox<H>>;
   /** The connector's settings that point it at its mount: test mode's account. */
   settings(target: SandboxTarget): S;
   /** One line for `caisse sandbox`'s banner: what it takes (credentials, currency) and where its notifications go. */
-  help(ctx: { url: string; callbacksUrl: string | undefined }): string;
+  help(ctx: { url: string; callbacksUrl: string | undefined; secretsFile: string }): string;
+}
+
+/** One secret a sandbox mount declares (`SandboxMount.secrets`). */
+export interface SandboxSecretSpec {
+  /** Its name among the connector's own secrets (`webhookSecret`). */
+  readonly name: string;
+  /** What its value starts with (`wave_sandbox_whsec_`), so that a reader knows what it is. */
+  readonly prefix: string;
 }
 
 /** Where test mode's connector finds its sandbox mount, and where its notifications come back. */
@@ -45,6 +60,8 @@ export interface SandboxTarget {
   callbacksUrl?: string;
   /** Its own call bound (its description's `timeoutMs` setting, read from the environment), or its default. */
   timeoutMs?: number;
+  /** Its declared secrets by name (`SandboxMount.secrets`), the ones its sandbox uses. */
+  secrets: Readonly<Record<string, string>>;
 }
 
 export interface SandboxMountContext {
@@ -63,6 +80,8 @@ export interface SandboxMountContext {
   callbacksUrl: string | undefined;
   /** Its own options (`startSandbox({ options: { [name]: … } })`), in the shape its folder documents. */
   options: unknown;
+  /** Its declared secrets by name (`SandboxMount.secrets`), the ones test mode's connector is given. */
+  secrets: Readonly<Record<string, string>>;
 }
 
 export interface MountedSandbox<H> {

@@ -6,6 +6,7 @@ import type { ProviderDescription } from './connectors.description.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
 import { envAccountId, sandboxAccountId } from './connectors.accounts.ts';
+import { completeSandboxSecrets, keepSandboxSecrets, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 import { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 import { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
 import { WAVE_CONNECTOR } from './wave/index.ts';
@@ -126,6 +127,8 @@ export function createConnectorRegistry(
 /** What the live providers' settings are read from. */
 export interface ProvidersConfig {
   mode: RunMode;
+  /** CAISSE_DATA_DIR: where the sandbox's secrets are kept (`sandboxSecrets`), whatever the database. */
+  dataDir?: string;
   /** This server's port: the sandbox's callbacks come to it on loopback unless told otherwise. */
   port?: number;
   sandbox: SandboxConfig;
@@ -162,19 +165,22 @@ export function sandboxTarget(config: ProvidersConfig): { url: string | undefine
  * Settings that point every connector at its mount of Caisse's sandbox (`caisse sandbox`, or the
  * one `start` runs in development), each made by its own definition: the sandbox takes any
  * credentials unless it was started with some. Each connector's call bound is its own variable's
- * (its description's `timeoutMs` setting) unless `timeoutMs` is given for all (tests).
+ * (its description's `timeoutMs` setting) unless `timeoutMs` is given for all (tests). A
+ * connector whose sandbox declares secrets gets its own of `secrets` (the sandbox's); without
+ * them, ones nobody holds: its notifications are then refused, never trusted.
  */
 export function sandboxSettings(
   sandboxUrl: string,
-  opts: { callbacksUrl?: string; timeoutMs?: number; env?: Readonly<Record<string, string>>; mode?: RunMode } = {},
+  opts: { callbacksUrl?: string; timeoutMs?: number; env?: Readonly<Record<string, string>>; mode?: RunMode; secrets?: SandboxSecrets } = {},
 ): ConnectorSettings {
   const root = sandboxUrl.replace(/\/+$/, '');
   const callbacksUrl = opts.callbacksUrl?.replace(/\/+$/, '');
+  const secrets = completeSandboxSecrets(opts.secrets ?? {}, CONNECTORS);
   const settings: Record<ProviderName, unknown> = {};
   for (const { description, sandbox } of CONNECTORS) {
     const own = readProviderSetting(description, 'timeoutMs', opts.env ?? {}, opts.mode ?? 'development');
     const timeoutMs = opts.timeoutMs ?? (typeof own === 'number' ? own : undefined);
-    settings[description.name] = sandbox.settings({ baseUrl: root + sandbox.path, callbacksUrl, timeoutMs });
+    settings[description.name] = sandbox.settings({ baseUrl: root + sandbox.path, callbacksUrl, timeoutMs, secrets: secrets[description.name] ?? {} });
   }
   return settings;
 }
@@ -207,7 +213,7 @@ export function healthViews(source: ConnectorSource): (ProviderHealthView & { mo
 export function createModeConnectors(
   config: ProvidersConfig,
   deps: ConnectorDeps,
-  opts: { sandboxUrl?: string; sandboxCallbacksUrl?: string; healthRules?: HealthRules } = {},
+  opts: { sandboxUrl?: string; sandboxCallbacksUrl?: string; sandboxSecrets?: SandboxSecrets; healthRules?: HealthRules } = {},
 ): ModeConnectors {
   const rules = opts.healthRules ?? { ...DEFAULT_HEALTH_RULES, ...config.providerHealth };
   const live = createConnectorRegistry(connectorSettings(config), deps, createProviderHealth(deps.clock, rules));
@@ -216,7 +222,12 @@ export function createModeConnectors(
   const test = createConnectorRegistry(
     sandboxUrl === undefined
       ? {}
-      : sandboxSettings(sandboxUrl, { callbacksUrl: opts.sandboxCallbacksUrl ?? target.callbacksUrl, env: config.providerEnv, mode: config.mode }),
+      : sandboxSettings(sandboxUrl, {
+          callbacksUrl: opts.sandboxCallbacksUrl ?? target.callbacksUrl,
+          env: config.providerEnv,
+          mode: config.mode,
+          secrets: opts.sandboxSecrets ?? (config.dataDir === undefined ? undefined : keepSandboxSecrets(config.dataDir, CONNECTORS)),
+        }),
     deps,
     createProviderHealth(deps.clock, rules),
     'sandbox',

@@ -153,7 +153,7 @@ export async function onboardingDashboardRoutes(instance: FastifyInstance) {
           tags,
           summary: "Upload the owner's identity document (the file as the body, with its Content-Type)",
           description:
-            'A PDF, JPEG or PNG of at most 5 MB, its type read from its first bytes: another type, a Content-Type that does not match the content, or a larger file: 400 `document_invalid`, and nothing is stored. Stored encrypted; replaces the one before.',
+            'A PDF, JPEG or PNG of at most 5 MB, its type read from its first bytes and the whole file read as that type (a PDF with a page that ends at its `%%EOF`, an image that decodes): another type, a Content-Type that does not match the content, a file that does not read, one that also holds HTML (a polyglot), a PDF with JavaScript or a launch action, an image over 50 megapixels, or a larger file: 400 `document_invalid`, and nothing is stored. Stored encrypted; replaces the one before.',
           response: { 200: BusinessProfile },
         },
       },

@@ -322,7 +322,7 @@ export function createOnboardingService(deps: Deps, services: { merchants: Merch
 
     /** Replaces the owner's identity document; a bad one (400 `document_invalid`) stores nothing. */
     async uploadDocument(merchantId: string, body: unknown, declaredType: string | undefined) {
-      const type = checkDocument(body, declaredType);
+      const type = await checkDocument(body, declaredType);
       const bytes = body as Buffer;
       await db.transaction().execute(async (tx) => {
         await editable(tx, merchantId);

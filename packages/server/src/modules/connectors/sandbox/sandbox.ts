@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { type Clock, systemClock } from '../../../platform/clock.ts';
 import { type RandomBytes, systemRandom } from '../../../platform/crypto.ts';
 import type { AnyConnectorDefinition, ConnectorDefinition, MountedSandbox } from '../connectors.definition.ts';
 import { connectorDefinitions } from '../connectors.registry.ts';
 import { SandboxAnswer, writeAnswer } from './sandbox.http.ts';
+import { completeSandboxSecrets, keepSandboxSecrets, SANDBOX_SECRETS_FILE, type SandboxSecrets } from './sandbox.secrets.ts';
 import { TEST_NUMBERS_HELP } from './test-numbers.ts';
 
 /**
@@ -30,6 +32,12 @@ export interface SandboxOptions {
   callbacksUrl?: string;
   /** Each mount's own options by its registry name, in the shape its connector's folder documents. */
   options?: Readonly<Record<string, unknown>>;
+  /**
+   * The secrets shared with test mode's connectors (`sandboxSecrets(dataDir)`); without them (or
+   * for a connector they lack), new ones of this sandbox's own (`sandbox.secrets`). A mount's own
+   * options may override its own.
+   */
+  secrets?: SandboxSecrets;
   callbackTimeoutMs?: number;
   log?: (line: string) => void;
 }
@@ -39,6 +47,8 @@ export interface Sandbox {
   readonly url: string;
   /** Each provider's base URL by its registry name. */
   readonly urls: Readonly<Record<string, string>>;
+  /** The secrets it uses (pass them to `sandboxSettings` to pair test mode's connectors with it). */
+  readonly secrets: SandboxSecrets;
   /** One connector's sandbox, as its definition's mount hands it to tests. */
   of<H>(definition: ConnectorDefinition<never, H> | AnyConnectorDefinition): H;
   /** Turns these fault switches on in every mount that has them. */
@@ -76,6 +86,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let url = '';
   const callbacksUrl = opts.callbacksUrl?.replace(/\/+$/, '');
   const mounts: Mounted[] = [];
+  const secrets = completeSandboxSecrets(opts.secrets ?? {}, connectorDefinitions(), random);
   for (const definition of connectorDefinitions()) {
     const { name } = definition.description;
     const prefix = definition.sandbox.path.replace(/\/+$/, '');
@@ -89,6 +100,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       baseUrl: () => url + prefix,
       callbacksUrl,
       options: opts.options?.[name],
+      secrets: secrets[name] ?? {},
     });
     mounts.push({ name, prefix, faults: definition.sandbox.faults, mount });
   }
@@ -124,6 +136,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   return {
     url,
     urls: Object.fromEntries(mounts.map((m) => [m.name, url + m.prefix])),
+    secrets,
     of<H>(definition: ConnectorDefinition<never, H> | AnyConnectorDefinition): H {
       const m = mounts.find((x) => x.name === definition.description.name);
       if (m === undefined) throw new Error(`connector ${definition.description.name} has no mount in this sandbox`);
@@ -156,10 +169,20 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
 /**
  * The sandbox `caisse start` runs in its own process in development, its notifications sent to
- * `callbacks` (this server's `…/callbacks`), each provider's to its own path there.
+ * `callbacks` (this server's `…/callbacks`), each provider's to its own path there, with the data
+ * directory's secrets test mode's connectors are given too.
  */
-export function startLocalSandbox(callbacks: string): Promise<Sandbox> {
-  return startSandbox({ port: 0, host: '127.0.0.1', callbacksUrl: callbacks });
+export function startLocalSandbox(callbacks: string, secrets: SandboxSecrets): Promise<Sandbox> {
+  return startSandbox({ port: 0, host: '127.0.0.1', callbacksUrl: callbacks, secrets });
+}
+
+/**
+ * The data directory's sandbox secrets (`<CAISSE_DATA_DIR>/sandbox-secrets.json`), each
+ * registered connector's that declares some, made on first use: what `caisse sandbox` and the
+ * gateway's test mode share.
+ */
+export function sandboxSecrets(dataDir: string, random: RandomBytes = systemRandom): SandboxSecrets {
+  return keepSandboxSecrets(dataDir, connectorDefinitions(), random);
 }
 
 /** What `caisse sandbox --help` says of the providers it plays and of each one's fault switches, from the registry. */
@@ -176,8 +199,18 @@ function knownFaults(): string[] {
   return [...new Set(connectorDefinitions().flatMap((d) => d.sandbox.faults))];
 }
 
-/** `caisse sandbox` (alias `momo-sandbox`): every connector's sandbox on one port, on the system clock, until SIGINT or SIGTERM. */
-export async function runSandbox(opts: { port: number; host: string; faults: string[]; fast?: boolean; callbacksUrl?: string }): Promise<void> {
+/**
+ * `caisse sandbox` (alias `momo-sandbox`): every connector's sandbox on one port, on the system
+ * clock, until SIGINT or SIGTERM; its secrets are the data directory's, as the gateway's are.
+ */
+export async function runSandbox(opts: {
+  port: number;
+  host: string;
+  faults: string[];
+  fast?: boolean;
+  callbacksUrl?: string;
+  dataDir: string;
+}): Promise<void> {
   const known = knownFaults();
   const unknown = opts.faults.filter((f) => !known.includes(f));
   // commander's error type: the CLI prints it as a usage error, without a stack.
@@ -188,13 +221,15 @@ export async function runSandbox(opts: { port: number; host: string; faults: str
     host: opts.host,
     fast: opts.fast,
     callbacksUrl,
+    secrets: sandboxSecrets(opts.dataDir),
     log: (line) => process.stdout.write(`${line}\n`),
   });
   sandbox.setFaults(opts.faults);
   const definitions = connectorDefinitions();
   const width = Math.max(...definitions.map((d) => d.description.name.length));
+  const secretsFile = join(opts.dataDir, SANDBOX_SECRETS_FILE);
   const lines = definitions.map(
-    (d) => `  ${d.description.name.padEnd(width)}  ${d.sandbox.help({ url: sandbox.urls[d.description.name] as string, callbacksUrl })}`,
+    (d) => `  ${d.description.name.padEnd(width)}  ${d.sandbox.help({ url: sandbox.urls[d.description.name] as string, callbacksUrl, secretsFile })}`,
   );
   process.stdout.write(
     `Sandbox listening on ${sandbox.url} (CAISSE_SANDBOX_URL=${sandbox.url})\n` +

@@ -3,13 +3,15 @@ import { inProcessMount } from '../sandbox/mount.ts';
 import { REDIRECT_SANDBOX_FAULTS } from '../sandbox/sandbox.http.ts';
 import { createWaveConnector, type WaveSettings } from './wave.connector.ts';
 import { WAVE_DESCRIPTION } from './wave.description.ts';
-import { createWaveSandbox, WAVE_SANDBOX_WEBHOOK_SECRET, type WaveSandbox, type WaveSandboxOptions } from './wave.sandbox.ts';
+import { createWaveSandbox, type WaveSandbox, type WaveSandboxOptions } from './wave.sandbox.ts';
 
 /**
  * Wave, the one object the registry lists. Wave pushes signed webhooks to an address set once on
  * the account, not per request: its sandbox sends them to `…/callbacks/wave` of the server it was
  * told (`caisse sandbox --callbacks-url`), or to `webhookUrl` in its options
- * (`startSandbox({ options: { wave: … } })`, with the API key and secret it insists on).
+ * (`startSandbox({ options: { wave: … } })`, with the API key and secret it insists on). Its
+ * webhook secret is the sandbox's (`<CAISSE_DATA_DIR>/sandbox-secrets.json`), shared with test
+ * mode's connector, never a constant in the code.
  */
 export const WAVE_CONNECTOR: ConnectorDefinition<WaveSettings, WaveSandbox> = {
   description: WAVE_DESCRIPTION,
@@ -17,6 +19,7 @@ export const WAVE_CONNECTOR: ConnectorDefinition<WaveSettings, WaveSandbox> = {
   sandbox: {
     path: '/wave',
     faults: REDIRECT_SANDBOX_FAULTS,
+    secrets: [{ name: 'webhookSecret', prefix: 'wave_sandbox_whsec_' }],
     async start(ctx) {
       const own = ctx.options as Partial<Pick<WaveSandboxOptions, 'apiKey' | 'webhookUrl' | 'webhookSecret'>> | undefined;
       return inProcessMount(
@@ -24,18 +27,25 @@ export const WAVE_CONNECTOR: ConnectorDefinition<WaveSettings, WaveSandbox> = {
           ...ctx,
           apiKey: own?.apiKey,
           webhookUrl: own?.webhookUrl ?? webhookUrl(ctx.callbacksUrl),
-          webhookSecret: own?.webhookSecret ?? WAVE_SANDBOX_WEBHOOK_SECRET,
+          webhookSecret: own?.webhookSecret ?? webhookSecret(ctx.secrets),
         }),
       );
     },
-    settings: ({ baseUrl, timeoutMs }) => ({ baseUrl, apiKey: 'wave_sandbox_key', webhookSecret: WAVE_SANDBOX_WEBHOOK_SECRET, timeoutMs }),
-    help: ({ url, callbacksUrl }) => {
+    settings: ({ baseUrl, timeoutMs, secrets }) => ({ baseUrl, apiKey: 'wave_sandbox_key', webhookSecret: webhookSecret(secrets), timeoutMs }),
+    help: ({ url, callbacksUrl, secretsFile }) => {
       const to = webhookUrl(callbacksUrl);
-      return `${url}  (any API key starting with wave_; webhooks ${to ? `to ${to}, secret ${WAVE_SANDBOX_WEBHOOK_SECRET}` : 'off: --callbacks-url'})`;
+      return `${url}  (any API key starting with wave_; webhooks ${to ? `to ${to}, signed with the secret in ${secretsFile}` : 'off: --callbacks-url'})`;
     },
   },
 };
 
 function webhookUrl(callbacksUrl: string | undefined): string | undefined {
   return callbacksUrl === undefined ? undefined : `${callbacksUrl.replace(/\/+$/, '')}/${WAVE_DESCRIPTION.name}`;
+}
+
+/** The sandbox hands every declared secret (sandbox/sandbox.secrets.ts); never one the code holds. */
+function webhookSecret(secrets: Readonly<Record<string, string>>): string {
+  const secret = secrets.webhookSecret;
+  if (secret === undefined) throw new Error("the Wave sandbox's webhook secret is missing from the sandbox's secrets");
+  return secret;
 }

@@ -25,9 +25,6 @@ import { waveSignatureHeader } from './wave.signature.ts';
  * other than XOF, amount 0, over-long fields, and an Idempotency-Key reused with another body (409).
  */
 
-/** The webhook secret the Wave sandbox signs with unless told another (test mode's Wave connector uses the same). */
-export const WAVE_SANDBOX_WEBHOOK_SECRET = 'wave_sandbox_webhook_secret';
-
 export interface WaveSandboxOptions extends ProviderSandboxOptions {
   /** When given, only this key is accepted; otherwise any key that starts with `wave_`. */
   apiKey?: string;
