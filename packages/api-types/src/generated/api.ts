@@ -1500,6 +1500,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: string;
+                            connector?: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -1508,6 +1509,7 @@ export interface paths {
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
+                            providerAccount?: string;
                             reason: string | null;
                             recorded?: boolean;
                             recordedOutside?: {

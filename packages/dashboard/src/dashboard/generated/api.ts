@@ -2459,6 +2459,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             amount: string;
+                            connector?: string;
                             /** Format: date-time */
                             createdAt: string;
                             currency: string;
@@ -2467,6 +2468,7 @@ export interface paths {
                             intentId: string;
                             /** @enum {string} */
                             object: "refund";
+                            providerAccount?: string;
                             reason: string | null;
                             recorded?: boolean;
                             recordedOutside?: {

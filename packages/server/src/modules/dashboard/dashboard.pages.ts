@@ -99,7 +99,11 @@ export default function registerPages(instance: FastifyInstance, dist = DASHBOAR
       const choice = chooseLanguage({ requested: requestedLanguages(req.headers['accept-language']), merchantDefault: config?.merchantLanguage });
       const texts = await checkoutTexts(dist, choice.language);
       // An unknown token is a 404 all the same (crawlers, monitors, a merchant's own checks), with the page saying so.
-      return sendHtml(reply.code(config ? 200 : 404), renderCheckout(template, config ?? { error: 'not_found' }, choice, texts), req.headers['accept-encoding']);
+      return sendHtml(
+        reply.code(config ? 200 : 404),
+        renderCheckout(template, config ?? { error: 'not_found' }, choice, texts),
+        req.headers['accept-encoding'],
+      );
     },
   );
 }
