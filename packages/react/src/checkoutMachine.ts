@@ -329,3 +329,22 @@ export function suggestProvider(phoneNumber: string, methods: readonly { provide
   }
   return best?.provider;
 }
+
+/**
+ * The operator to show once the payer typed a number: the one the payer picked, or the one shown
+ * while it serves the number (Wave takes any Senegalese number, whatever its prefix), else the
+ * one the number suggests. Undefined: leave it as it is.
+ */
+export function providerAfterNumber(
+  phoneNumber: string,
+  methods: readonly { provider: string; prefixes?: readonly string[] | null }[],
+  shown: string | undefined,
+  chosen: boolean,
+): string | undefined {
+  if (chosen) return undefined;
+  const current = methods.find((m) => m.provider === shown);
+  // A wallet without prefixes (Wave) takes any number of its countries.
+  if (current && (current.prefixes ?? []).length === 0) return undefined;
+  if (current && suggestProvider(phoneNumber, [current]) !== undefined) return undefined;
+  return suggestProvider(phoneNumber, methods);
+}

@@ -1,6 +1,6 @@
 import { type MobileMoneyMethod, type NextAction, type PayerIntent, type PaymentMethod, type PublicPaymentIntent, type Timers } from '@caisse/browser';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type CheckoutError, suggestProvider } from './checkoutMachine.ts';
+import { type CheckoutError, providerAfterNumber } from './checkoutMachine.ts';
 import { customerError, toCheckoutError } from './i18n.tsx';
 
 import { useCaisse } from './provider.tsx';
@@ -208,7 +208,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
   const setPhoneNumber = useCallback(
     (value: string) => {
       const s = current.current;
-      const suggested = s.providerChosen ? undefined : suggestProvider(value, s.mobileMoney);
+      const suggested = providerAfterNumber(value, s.mobileMoney, s.provider, s.providerChosen);
       update({ phoneNumber: value, ...(suggested ? { provider: suggested } : {}) });
     },
     [update],

@@ -161,7 +161,7 @@ describe('<Checkout/>', () => {
     await waitFor(() => expect(gateway.state.codesSent).toBe(2));
   });
 
-  it('a customer signing in again moments after a code was sent goes to the code step: that code is still good', async () => {
+  it('a customer signing in again moments after a code was sent goes to the code step, told no new code was sent', async () => {
     const gateway = fakeGateway();
     gateway.state.tooMany.set('/otp/init', { code: 'otp_rate_limited', retryAfter: 11 });
     const { user } = renderCheckout(gateway, { locale: 'fr-CM' });
@@ -169,7 +169,7 @@ describe('<Checkout/>', () => {
     await user.type(screen.getByLabelText('Mot de passe'), 'correct horse{Enter}');
     const code = await screen.findByLabelText('Code de vérification');
     expect(screen.getByRole('status').textContent).toBe(
-      'Un code a été envoyé sur votre téléphone il y a un instant : il est toujours valable. Saisissez-le ci-dessous.',
+      "Aucun nouveau code n'a été envoyé : un code vous a été envoyé il y a un instant. Saisissez le dernier code reçu ; un code dure 5 minutes.",
     );
     expect(screen.getByRole('alert').textContent).toMatch(/Patientez 11 secondes\.$/);
     await user.type(code, '123456{Enter}');

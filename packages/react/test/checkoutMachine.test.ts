@@ -7,6 +7,7 @@ import {
   type CheckoutTopUp,
   checkoutReducer,
   INITIAL,
+  providerAfterNumber,
   suggestProvider,
 } from '../src/checkoutMachine.ts';
 
@@ -249,5 +250,22 @@ describe('suggestProvider', () => {
     expect(suggestProvider('655000000', methods)).toBe('orange_money');
     expect(suggestProvider('+221 77 000 00 00', methods)).toBe('wave');
     expect(suggestProvider('+237 600 00 00 00', methods)).toBeUndefined();
+  });
+});
+
+describe('providerAfterNumber', () => {
+  const dakar = [
+    { provider: 'wave', prefixes: ['70', '75', '76', '77', '78'] },
+    { provider: 'orange_money', prefixes: ['77', '78'] },
+  ];
+  it('keeps the operator shown while it serves the number, even where another claims the prefix', () => {
+    expect(providerAfterNumber('77 123 45 67', dakar, 'wave', false)).toBeUndefined();
+    // Wave as the gateway lists it: no prefixes, any number of its countries.
+    expect(providerAfterNumber('77 123 45 67', [{ provider: 'wave', prefixes: null }, dakar[1]!], 'wave', false)).toBeUndefined();
+  });
+  it('suggests another when the one shown cannot take the number, and never overrides a choice', () => {
+    expect(providerAfterNumber('77 123 45 67', dakar, 'free_money', false)).toBe('wave');
+    expect(providerAfterNumber('76 123 45 67', [dakar[1]!], 'orange_money', false)).toBeUndefined();
+    expect(providerAfterNumber('77 123 45 67', dakar, 'free_money', true)).toBeUndefined();
   });
 });
