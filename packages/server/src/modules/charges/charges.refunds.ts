@@ -154,7 +154,7 @@ export function createMobileRefunds(
       intent_id: attempt.intent_id,
       attempt_id: attempt.id,
       provider: attempt.provider,
-      // Back through the payment's own connector and account (contract section 15).
+      // Back through the payment's own connector and account (docs/spec).
       connector: attempt.connector,
       provider_account: attempt.provider_account,
       phone_number: attempt.phone_number,

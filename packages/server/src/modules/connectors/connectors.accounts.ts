@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ProviderDescription } from './connectors.description.ts';
 
 /**
- * Provider accounts (contract section 14): what Caisse uses to call one connector in one mode.
+ * Provider accounts (docs/spec): what Caisse uses to call one connector in one mode.
  * Until accounts can be added, each connector has one per mode: in test mode the implicit account
  * on Caisse's sandbox, in live mode the one its environment variables make. Every provider
  * request records the account it was made with, so a request is only ever read back with the

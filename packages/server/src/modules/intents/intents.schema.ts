@@ -86,7 +86,7 @@ export const PaymentAttempt = Type.Object({
   id: Type.String({ description: '`att_…`' }),
   object: Type.Literal('payment_attempt'),
   provider: Type.String(),
-  connector: Type.String({ description: "How Caisse reached the provider (contract section 15): today the operator's own API, the same name as `provider`." }),
+  connector: Type.String({ description: "How Caisse reached the provider: today the operator's own API, the same name as `provider`." }),
   providerAccount: Type.String({
     description:
       "The provider account (`pac_…`) the request was made with: `pac_sandbox_<connector>` in test mode, `pac_env_<connector>_<hash>` for the environment's settings.",
@@ -254,9 +254,7 @@ export const Refund = Type.Object({
   reason: Type.Union([Type.String(), Type.Null()], {
     description: 'Your reason, or `late_payment` for a payment that arrived when the intent could no longer take it, returned automatically.',
   }),
-  connector: Type.Optional(
-    Type.String({ description: "A refund to mobile money: the payment's own connector (contract section 15). Absent from a wallet payment's." }),
-  ),
+  connector: Type.Optional(Type.String({ description: "A refund to mobile money: the payment's own connector. Absent from a wallet payment's." })),
   providerAccount: Type.Optional(
     Type.String({ description: "A refund to mobile money: the payment's own provider account (`pac_…`). Absent from a wallet payment's." }),
   ),

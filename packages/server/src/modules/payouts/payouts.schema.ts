@@ -43,7 +43,7 @@ export const Payout = Type.Object({
   currency: Type.String(),
   destination: Type.Object({ provider: Type.String(), phoneNumber: Type.String() }),
   connector: Type.String({
-    description: "How Caisse reached the provider (contract section 15): today the operator's own API, the same name as `destination.provider`.",
+    description: "How Caisse reached the provider: today the operator's own API, the same name as `destination.provider`.",
   }),
   providerAccount: Type.String({
     description:

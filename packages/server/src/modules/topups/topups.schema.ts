@@ -24,7 +24,7 @@ export const Topup = Type.Object({
   amount: Type.String(),
   currency: Type.String(),
   provider: Type.String(),
-  connector: Type.String({ description: "How Caisse reached the provider (contract section 15): today the operator's own API, the same name as `provider`." }),
+  connector: Type.String({ description: "How Caisse reached the provider: today the operator's own API, the same name as `provider`." }),
   providerAccount: Type.String({
     description:
       "The provider account (`pac_…`) the request was made with: `pac_sandbox_<connector>` in test mode, `pac_env_<connector>_<hash>` for the environment's settings.",
