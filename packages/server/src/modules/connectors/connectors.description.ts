@@ -45,6 +45,23 @@ export interface ProviderDescription {
   checkSettings?(values: Readonly<Record<string, string | number>>): { key: string; message: string } | undefined;
   /** Numbers its sandbox answers in a known way (docs/spec/providers.md's table), for tests and docs. */
   testNumbers: readonly TestNumber[];
+  /**
+   * Optional: the payment methods (operators, `card`) this connector reaches, each in its
+   * countries. Absent: a direct connector, which serves its own name in its `countries`. An
+   * aggregator (pawaPay, CinetPay) lists the operators it reaches and is never a method itself.
+   */
+  serves?: readonly ServedMethod[];
+}
+
+/** One payment method a connector reaches, and where. Country codes as ISO 3166 alpha-2 strings. */
+export interface ServedMethod {
+  method: string;
+  countries: readonly string[];
+}
+
+/** The methods a connector reaches: its `serves`, or its own name in its countries. */
+export function servedMethods(description: Pick<ProviderDescription, 'name' | 'countries' | 'serves'>): readonly ServedMethod[] {
+  return description.serves ?? [{ method: description.name, countries: description.countries }];
 }
 
 export type ApprovalKind = 'phone_prompt' | 'redirect';

@@ -41,6 +41,13 @@ export interface PaymentRequest {
   cancelUrl?: string;
   /** The payer's language on the provider's page. */
   language?: 'fr' | 'en';
+  /**
+   * The payment method the payer chose (`mtn_momo`, `moov_money`, `card`): an aggregator's
+   * connector needs it to reach the operator; a direct connector ignores it.
+   */
+  method?: string;
+  /** The merchant's country (ISO 3166 alpha-2): aggregators serve several. */
+  country?: string;
 }
 
 /**

@@ -46,6 +46,8 @@ export {
   type MessageRules,
   type ProviderDescription,
   type ProviderSetting,
+  type ServedMethod,
+  servedMethods,
   type TestNumber,
 } from './connectors.description.ts';
 export {
