@@ -96,6 +96,7 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   const tls = preflight(config);
   const runtime = await openRuntime(config);
   const { deps, logger } = runtime;
+  warnWithoutSms(config, logger);
   const services = createServices(deps);
   const { merchants } = services;
   const embedded = config.databaseUrl === undefined;
@@ -164,6 +165,21 @@ export async function startServer(given: Config, opts: { port: number; worker: b
 export function preflight(config: Config): ReturnType<typeof readTlsFiles> {
   connectorSettings(config);
   return readTlsFiles(config);
+}
+
+/**
+ * A production server may start without an SMS provider: one whose merchants offer no wallet
+ * payment never sends an SMS (docs/decisions/0076-going-live.md). Whoever runs it is told at the
+ * start what is refused until one is configured: the wallet's codes (sign-up, phone
+ * verification, payment), each answered 503 `unavailable`.
+ */
+export function warnWithoutSms(config: Config, logger: Pick<Logger, 'warn'>): boolean {
+  if (config.mode !== 'production' || config.messaging.sms.provider !== 'outbox' || config.hardening.liveOutbox) return false;
+  logger.warn(
+    { variable: 'CAISSE_SMS_PROVIDER' },
+    'no SMS provider: live wallet payments, customer sign-ups and phone verifications are refused (503 unavailable) until CAISSE_SMS_PROVIDER is set; mobile-money payments are not affected',
+  );
+  return true;
 }
 
 /** How a person on this machine reaches the server: loopback when it listens on every address. */
