@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import {
@@ -15,6 +18,7 @@ import {
 import type { AnyConnectorDefinition } from '../src/modules/connectors/connectors.definition.ts';
 import { sandboxSettings } from '../src/modules/connectors/connectors.registry.ts';
 import { ManualClock } from '../src/platform/clock.ts';
+import { processEnv, runCaisse, spawnCaisse } from './processes.ts';
 
 /**
  * Going live on one machine (issue 54): each connector's `check` (a harmless authenticated call)
@@ -240,4 +244,40 @@ describe('caisse providers list --check', () => {
     expect(formatProvidersReport(providersReport(config, env))).toContain('  check: not checked (npx caisse providers list --check)');
     expect(JSON.stringify(providersReport(config, env, undefined, checks))).not.toMatch(/live-api-key-cm|live-collection-key-cm|whsec_golive/);
   });
+});
+
+describe('the commands', () => {
+  it('caisse sandbox --production says so, and caisse providers list --check checks against it (exit 1 on a failure)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'caisse-golive-cli-'));
+    const proc = spawnCaisse(['sandbox', '--port', '0', '--production'], processEnv({ CAISSE_DATA_DIR: dataDir }));
+    try {
+      const line = await proc.waitForLine(/Sandbox listening on http:\/\/127\.0\.0\.1:\d+/, 30_000);
+      await proc.waitForLine(/production behaviour: sandbox values and test-only keys are refused/, 5_000);
+      await proc.waitForLine(/wave .*production: API keys of Wave's form/, 5_000);
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(line)?.[0] as string;
+      const env = (extra: Record<string, string>) =>
+        processEnv({
+          CAISSE_DATA_DIR: dataDir,
+          PORT: '9',
+          CAISSE_MOMO_BASE_URL: url,
+          CAISSE_MOMO_TARGET_ENVIRONMENT: 'mtncameroon',
+          CAISSE_MOMO_API_USER: '3f1d2c4b-5a69-4788-9aab-0c1d2e3f4a5b',
+          CAISSE_MOMO_API_KEY: 'live-api-key-cm',
+          CAISSE_MOMO_COLLECTION_KEY: 'live-collection-key-cm',
+          ...extra,
+        });
+      const ok = await runCaisse(['providers', 'list', '--check'], env({}));
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toMatch(/check: ok at \S+: collection token issued; collection balance read \(XAF\) in mtncameroon/);
+      expect(ok.output).not.toContain('live-api-key-cm');
+      const refused = await runCaisse(['providers', 'list', '--check', '--json'], env({ CAISSE_MOMO_TARGET_ENVIRONMENT: 'sandbox' }));
+      expect(refused.code).toBe(1);
+      const [mtn] = JSON.parse(refused.stdout) as { lastCheck: { ok: boolean; detail: string } }[];
+      expect(mtn?.lastCheck).toMatchObject({ ok: false, detail: expect.stringContaining('NOT_ALLOWED_TARGET_ENVIRONMENT') });
+    } finally {
+      proc.kill('SIGTERM');
+    }
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 90_000);
 });
