@@ -20,7 +20,15 @@ import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
 import { createServices, type Services } from './services.ts';
-import { connectorSettings, createModeConnectors, type ModeConnectors, type Sandbox, sandboxSecrets, startLocalSandbox } from './modules/connectors/index.ts';
+import {
+  connectorSettings,
+  createModeConnectors,
+  type ModeConnectors,
+  type Sandbox,
+  sandboxDefaultsInUse,
+  sandboxSecrets,
+  startLocalSandbox,
+} from './modules/connectors/index.ts';
 import { startBackgroundWorkers } from './workers.ts';
 import { startAutoAnalyze } from './platform/analyze.ts';
 
@@ -97,6 +105,7 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   const runtime = await openRuntime(config);
   const { deps, logger } = runtime;
   warnWithoutSms(config, logger);
+  warnSandboxDefaults(config, logger);
   const services = createServices(deps);
   const { merchants } = services;
   const embedded = config.databaseUrl === undefined;
@@ -180,6 +189,22 @@ export function warnWithoutSms(config: Config, logger: Pick<Logger, 'warn'>): bo
     'no SMS provider: live wallet payments, customer sign-ups and phone verifications are refused (503 unavailable) until CAISSE_SMS_PROVIDER is set; mobile-money payments are not affected',
   );
   return true;
+}
+
+/**
+ * Outside production a live account of the environment may run on a sandbox default (MTN's
+ * target environment `sandbox`, Orange's `dev`): said at the start, never applied silently
+ * (production refuses to start instead: docs/decisions/0076-going-live.md).
+ */
+export function warnSandboxDefaults(config: Config, logger: Pick<Logger, 'warn'>): number {
+  const defaults = sandboxDefaultsInUse(config);
+  for (const d of defaults) {
+    logger.warn(
+      { variable: d.variable, provider: d.connector },
+      `${d.variable} is unset: live mode calls ${d.connector} with the sandbox's ${d.value}, which takes no real payment; set it before going live (production refuses to start without it)`,
+    );
+  }
+  return defaults.length;
 }
 
 /** How a person on this machine reaches the server: loopback when it listens on every address. */

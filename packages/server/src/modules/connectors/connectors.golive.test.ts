@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { preflight } from '../../runtime.ts';
+import { preflight, warnSandboxDefaults } from '../../runtime.ts';
 import { connectorSettings } from './connectors.registry.ts';
-import { checkLiveSettings, liveUrlProblem } from './index.ts';
+import { checkLiveSettings, liveUrlProblem, sandboxDefaultsInUse } from './index.ts';
 
 /** Live refusals (issue 54): what adding a live account answers, and what stops a production start. */
 
@@ -146,8 +146,21 @@ describe('a production server with sandbox values in its variables does not star
       targetEnvironment: 'mtncameroon',
     });
     expect(connectorSettings(loadConfig({ ...prod, ...orange, CAISSE_ORANGE_ENVIRONMENT: 'sn' })).orange_money).toMatchObject({ environment: 'sn' });
-    // Development keeps the defaults (a live account may point at the rehearsal sandbox).
+    // Development keeps the defaults (a live account may point at the rehearsal sandbox), and says so at the start.
     expect(connectorSettings(loadConfig({ ...base, ...mtn })).mtn_momo).toMatchObject({ targetEnvironment: 'sandbox' });
     expect(connectorSettings(loadConfig({ ...base, ...orange })).orange_money).toMatchObject({ environment: 'dev' });
+    const warned: unknown[][] = [];
+    const logger = { warn: (...args: unknown[]) => void warned.push(args) };
+    expect(warnSandboxDefaults(loadConfig({ ...base, ...mtn, ...orange, CAISSE_ORANGE_ENVIRONMENT: 'cm' }), logger)).toBe(1);
+    expect(warned).toEqual([
+      [
+        { variable: 'CAISSE_MOMO_TARGET_ENVIRONMENT', provider: 'mtn_momo' },
+        expect.stringMatching(/^CAISSE_MOMO_TARGET_ENVIRONMENT is unset: live mode calls mtn_momo with the sandbox's sandbox/),
+      ],
+    ]);
+    expect(sandboxDefaultsInUse(loadConfig({ ...base, ...orange })).map((d) => d.variable)).toEqual(['CAISSE_ORANGE_ENVIRONMENT']);
+    // No provider configured, or every variable set: nothing to say.
+    expect(sandboxDefaultsInUse(loadConfig(base))).toEqual([]);
+    expect(sandboxDefaultsInUse(loadConfig({ ...prod, ...mtn, CAISSE_MOMO_TARGET_ENVIRONMENT: 'mtncameroon' }))).toEqual([]);
   });
 });

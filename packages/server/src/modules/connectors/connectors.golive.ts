@@ -57,3 +57,20 @@ export async function checkEnvironmentAccounts(config: Pick<ProvidersConfig, 'mo
   }
   return results;
 }
+
+/**
+ * The sandbox defaults the environment's live accounts run on (outside production, where they
+ * never apply): each variable left unset whose default is a sandbox value, for the start to warn
+ * about rather than apply silently.
+ */
+export function sandboxDefaultsInUse(config: Pick<ProvidersConfig, 'mode' | 'providerEnv'>): { variable: string; value: string; connector: string }[] {
+  const settings = connectorSettings(config);
+  const env = config.providerEnv ?? {};
+  return connectorDefinitions().flatMap(({ description }) =>
+    settings[description.name] === undefined
+      ? []
+      : description.settings
+          .filter((s) => s.sandboxDefault === true && s.default !== undefined && (env[s.env] ?? '').trim() === '')
+          .map((s) => ({ variable: s.env, value: s.default as string, connector: description.name })),
+  );
+}

@@ -36,7 +36,7 @@ export {
 } from './connectors.registry.ts';
 export type { ConnectorDefinition, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
 export { registerProviderMetrics } from './connectors.metrics.ts';
-export { checkConnector, checkEnvironmentAccounts, checkLiveSettings } from './connectors.golive.ts';
+export { checkConnector, checkEnvironmentAccounts, checkLiveSettings, sandboxDefaultsInUse } from './connectors.golive.ts';
 export { type GivenSettings, type LiveContext, liveUrlProblem, type SettingProblem } from './connectors.live.ts';
 export {
   type AmountBounds,
