@@ -92,6 +92,12 @@ export interface ProviderSetting {
   kind?: 'url' | 'callback' | 'credential' | 'name' | 'uuid' | 'integer';
   /** Used when the variable is unset. */
   default?: string;
+  /**
+   * The default is a sandbox value (MTN's target environment `sandbox`, Orange's `dev`): it
+   * never applies in production, where the variable is then required (docs/spec/providers.md,
+   * "Going live"), and a live account must name the setting.
+   */
+  sandboxDefault?: boolean;
   /** Needed for the provider to be configured at all. */
   required: boolean;
   /** Never printed (`providers list` shows only that it is set). */

@@ -6,6 +6,7 @@ import type { ProviderDescription } from './connectors.description.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
 import { envAccountId, sandboxAccountId } from './connectors.accounts.ts';
+import { liveSettingsProblems } from './connectors.live.ts';
 import { completeSandboxSecrets, keepSandboxSecrets, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 import { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 import { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
@@ -144,9 +145,14 @@ export interface ProvidersConfig {
  */
 export function connectorSettings(config: Pick<ProvidersConfig, 'mode' | 'providerEnv'>): ConnectorSettings {
   const settings: Record<ProviderName, unknown> = {};
-  for (const { description } of CONNECTORS) {
+  for (const definition of CONNECTORS) {
+    const { description } = definition;
     // The description's fields are its connector's settings (connectors.settings.ts checks their kinds).
-    const values = readProviderSettings(description, config.providerEnv ?? {}, config.mode);
+    // They are the live account: in production a sandbox value in them stops the start, naming its
+    // variable, as adding such an account is refused (connectors.live.ts). Their countries are the
+    // connector's own, not compared.
+    const live = (values: Record<string, string | number>) => liveSettingsProblems(definition, values, { mode: 'live', countries: [], production: true });
+    const values = readProviderSettings(description, config.providerEnv ?? {}, config.mode, live);
     if (values !== undefined) settings[description.name] = values;
   }
   return settings;

@@ -4,6 +4,7 @@
  */
 export type {
   CallbackResult,
+  CheckResult,
   Connector,
   ConnectorDeps,
   ConnectorKind,
@@ -35,6 +36,8 @@ export {
 } from './connectors.registry.ts';
 export type { ConnectorDefinition, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
 export { registerProviderMetrics } from './connectors.metrics.ts';
+export { checkConnector, checkEnvironmentAccounts, checkLiveSettings, sandboxDefaultsInUse } from './connectors.golive.ts';
+export { type GivenSettings, type LiveContext, liveUrlProblem, type SettingProblem } from './connectors.live.ts';
 export {
   type AmountBounds,
   type ApprovalKind,
@@ -62,7 +65,7 @@ export {
 } from './connectors.catalog.ts';
 export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
 export { testNumbers } from './connectors.testnumbers.ts';
-export { formatProvidersReport, parseProviderHealth, providersReport } from './connectors.report.ts';
+export { formatProvidersReport, type LastCheck, parseProviderHealth, type ProviderReport, providersReport } from './connectors.report.ts';
 export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
 /** Each connector's one object, for the harnesses that drive its sandbox (`sandbox.of(…)`). */
 export { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';

@@ -2,9 +2,11 @@ import { type Currency, formatAmount, MAX_MINOR_UNITS } from '../../../platform/
 import { decimalToMinor } from '../connectors.amounts.ts';
 import { type Checker, ProviderHttp, readJson } from '../connectors.http.ts';
 import { bodyObject, outcomeLog } from '../connectors.outcomes.ts';
-import { isReference } from '../connectors.references.ts';
+import { isReference, newReference } from '../connectors.references.ts';
+import { providerWords } from '../connectors.check.ts';
 import type {
   CallbackResult,
+  CheckResult,
   Connector,
   ConnectorDeps,
   ConnectorKind,
@@ -183,6 +185,20 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
     return { ok: true, found: answer.value.result.find((r) => r.client_reference === reference) };
   }
 
+  /**
+   * A search of checkout sessions by a client_reference nobody ever used: a read the Checkout
+   * API scope allows, which moves nothing and finds nothing. A key without that scope, revoked
+   * or of another wallet is refused in Wave's words.
+   */
+  async function check(): Promise<CheckResult> {
+    const res = await http.send('GET', `/v1/checkout/sessions/search?client_reference=${newReference()}`, auth);
+    if (!res.ok || res.status !== 200) return { ok: false, detail: `checkout session search refused: ${providerWords(res)}` };
+    const answer = readJson(res.body, checkWaveSessionSearch);
+    if (!answer.ok) return { ok: false, detail: `checkout session search: ${answer.reason}` };
+    const n = answer.value.result.length;
+    return { ok: true, detail: `checkout session search answered: ${n === 0 ? 'no session' : `${n} sessions`} for a new client_reference` };
+  }
+
   async function status(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<StatusResult> {
     if (!isReference(reference)) return out.unknown('status', kind, reference, 'the reference is not a UUID v4');
     if (kind === 'collection') {
@@ -269,6 +285,7 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
     refund,
     status,
     verifyCallback,
+    check,
     close: () => http.close(),
   };
 }
