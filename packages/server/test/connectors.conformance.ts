@@ -53,6 +53,8 @@ export interface ContractProvider {
   /** How many requests the provider's sandbox holds. */
   requests(s: Sandbox): number;
   sandboxOptions?(callbackUrl: string): Parameters<typeof startSandbox>[0];
+  /** The amounts the round-trip test sends, smallest to largest it takes (default 1 to 999 999 999). */
+  amounts?: readonly bigint[];
   /** Extra fields a request needs (a return URL for redirect providers). */
   request?: Partial<PaymentRequest>;
   /** A callback that looks like the provider's but was not made by it (a forged token or signature). */
@@ -148,9 +150,9 @@ export function describeConnectorContract(p: ContractProvider): void {
       });
     });
 
-    it('amounts round-trip exactly, from 1 to the largest', async () => {
+    it('amounts round-trip exactly, from the smallest to the largest', async () => {
       const w = await world();
-      for (const amount of [1n, 999n, 123_456n, 999_999_999n]) {
+      for (const amount of p.amounts ?? [1n, 999n, 123_456n, 999_999_999n]) {
         const req = payment('001', { amount });
         const submitted = await w.connector.collect(req);
         await approve(submitted, req);

@@ -7,7 +7,7 @@ import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempo
 import { type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
-import { type ConnectorSource, type Decision, describeProvider, fitMessage, newReference } from '../connectors/index.ts';
+import { type ConnectorSource, type Decision, describeProvider, fitMessage, newReference, refundRefusal } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type IntentsService, type Refund, statusAfterRefund } from '../intents/index.ts';
 import { createProviderLifecycle, requestStore, paymentRequestOf } from '../lifecycle/index.ts';
@@ -184,6 +184,11 @@ export function createMobileRefunds(
    * payer (its refund operation gives back whole payments only); 503 when it is not configured here.
    */
   function assertCanRefund(scope: Scope, paid: AttemptRow, amount: bigint): void {
+    // The connector that took it cannot give back this method's payments (an aggregator's card payment).
+    const connectorDescription = describeProvider(paid.connector);
+    const methodRefused = refundRefusal(connectorDescription, paid.provider);
+    if (methodRefused !== undefined)
+      throw new ApiError('refund_unsupported', `${connectorDescription?.displayName ?? paid.connector} cannot refund this payment: ${methodRefused}`);
     const description = describeProvider(paid.provider);
     const name = description?.displayName ?? paid.provider;
     if (!description?.capabilities.refund)

@@ -112,7 +112,8 @@ export function assertProviderTakes(
     });
   }
   const currency = movement.currency;
-  const range = check.bounds ? ` (${formatAmount(check.bounds.min, currency)}–${formatAmount(check.bounds.max, currency)} ${currency})` : '';
+  const step = check.reason === 'not_a_multiple' && check.bounds?.step !== undefined ? `, in multiples of ${formatAmount(check.bounds.step, currency)}` : '';
+  const range = check.bounds ? ` (${formatAmount(check.bounds.min, currency)}–${formatAmount(check.bounds.max, currency)} ${currency}${step})` : '';
   throw new ApiError('amount_out_of_bounds', `${displayName} does not take ${formatAmount(movement.amount, currency)} ${currency}${range}`, {
     param: params.amount ?? 'amount',
   });

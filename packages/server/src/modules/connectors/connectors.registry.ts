@@ -10,13 +10,14 @@ import { completeSandboxSecrets, keepSandboxSecrets, type SandboxSecrets } from 
 import { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 import { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
 import { WAVE_CONNECTOR } from './wave/index.ts';
+import { CINETPAY_CONNECTOR } from './cinetpay/index.ts';
 
 /**
  * Every connector: one folder each, exporting one object (its description, its connector factory,
  * its sandbox mount), and one line here. Nothing else names a provider: everything loops over
  * this list (docs/architecture.md, "Connectors").
  */
-const CONNECTORS: AnyConnectorDefinition[] = [MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, WAVE_CONNECTOR];
+const CONNECTORS: AnyConnectorDefinition[] = [MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, WAVE_CONNECTOR, CINETPAY_CONNECTOR];
 
 /**
  * Their names, kept beside the list: one array for the life of the process, so that a schema

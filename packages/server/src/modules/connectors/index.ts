@@ -12,6 +12,7 @@ export type {
   IncomingCallback,
   ListedRequest,
   ListResult,
+  PaymentCustomer,
   PaymentRequest,
   ProviderView,
   StatusResult,
@@ -46,6 +47,7 @@ export {
   type MessageRules,
   type ProviderDescription,
   type ProviderSetting,
+  refundRefusal,
   type ServedMethod,
   servedMethods,
   type TestNumber,
@@ -68,6 +70,7 @@ export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
 export { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 export { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
 export { WAVE_CONNECTOR } from './wave/index.ts';
+export { CINETPAY_CONNECTOR } from './cinetpay/index.ts';
 export { runSandbox, type Sandbox, sandboxHelp, sandboxSecrets, startLocalSandbox, startSandbox } from './sandbox/sandbox.ts';
 export { SANDBOX_SECRETS_FILE, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 export {
