@@ -19,7 +19,7 @@ import { createWaveConnector } from '../src/modules/connectors/wave/wave.connect
 import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
 import { HOUR, ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
-import { CONTRACT_CALLBACK_KEY, type ContractProvider, describeConnectorContract } from './connectors.conformance.ts';
+import { CINETPAY, CONTRACT_CALLBACK_KEY, type ContractProvider, describeConnectorContract } from './connectors.conformance.ts';
 import { startReceiver } from './connectors.support.ts';
 
 /**
@@ -37,12 +37,6 @@ const ORANGE = { clientId: 'orange0client', clientSecret: 'orange0secret', merch
 const WAVE_KEY = 'wave_sn_prod_contract0key';
 const WAVE_SECRET = 'wave0webhook0secret';
 const RETURN = { returnUrl: 'http://127.0.0.1:9/return', cancelUrl: 'http://127.0.0.1:9/cancel' };
-export const CINETPAY = {
-  apiKey: 'cinetpay_contract0key',
-  siteId: '445566',
-  secretKey: 'cinetpay0contract0secret0key',
-  transferPassword: 'cinetpay0transfer0pw',
-};
 
 /** The same callback with its last path segment (our token) replaced. */
 function otherToken(c: IncomingCallback): IncomingCallback {

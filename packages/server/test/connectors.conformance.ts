@@ -24,6 +24,14 @@ import { type Received, startReceiver } from './connectors.support.ts';
 
 export const CONTRACT_CALLBACK_KEY = Buffer.alloc(32, 9);
 
+/** The CinetPay account the suite's sandbox insists on (connectors.conformance.test.ts, connectors.cinetpay.test.ts). */
+export const CINETPAY = {
+  apiKey: 'cinetpay_contract0key',
+  siteId: '445566',
+  secretKey: 'cinetpay0contract0secret0key',
+  transferPassword: 'cinetpay0transfer0pw',
+};
+
 /** Everything a provider's connector is built from in the suite: the sandbox, where callbacks go, the clock. */
 export interface ContractEnv {
   sandbox: Sandbox;
