@@ -189,7 +189,9 @@ export function createMobileRefunds(
     const methodRefused = refundRefusal(connectorDescription, paid.provider);
     if (methodRefused !== undefined)
       throw new ApiError('refund_unsupported', `${connectorDescription?.displayName ?? paid.connector} cannot refund this payment: ${methodRefused}`);
-    const description = describeProvider(paid.provider);
+    // A method an aggregator reached without a connector of its own (`moov_money`): the
+    // aggregator's capabilities decide, as the refund goes back through it.
+    const description = describeProvider(paid.provider) ?? connectorDescription;
     const name = description?.displayName ?? paid.provider;
     if (!description?.capabilities.refund)
       throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
