@@ -216,6 +216,22 @@ describe('cinetpay: the notification', () => {
     expect(await c.verifyCallback({ ...genuine, known: { amount: 5000n, currency: 'XAF' } })).toMatchObject({ ok: false });
   });
 
+  it("a declined payment's notification claims FAILED; the check says why", async () => {
+    const w = await world();
+    const c = w.connector();
+    const req = payment({ phoneNumber: '+2250100000105' });
+    const submitted = (await c.collect(req)) as { redirectUrl: string };
+    await request(submitted.redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'action=approve' });
+    await w.sandbox.tick();
+    const [got] = w.receiver.received;
+    expect(Object.fromEntries(new URLSearchParams(got!.body))).toMatchObject({ cpm_error_message: 'TRANSACTION_CANCEL' });
+    expect(await c.verifyCallback({ url: got!.url, body: got!.body, headers: got!.headers })).toMatchObject({
+      ok: true,
+      claimed: 'FAILED',
+      result: { status: 'FAILED', reason: 'APPROVAL_REJECTED' },
+    });
+  });
+
   it("our route answers CinetPay's GET ping with 200 and takes its form POST", async () => {
     const ctx = await createTestContext();
     opened.push(() => ctx.close());

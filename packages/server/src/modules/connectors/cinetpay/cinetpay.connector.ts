@@ -399,14 +399,16 @@ export function createCinetPayConnector(settings: CinetPaySettings, deps: Connec
     if (!signer.verify(target.kind, target.reference, target.token)) return out.refused('the callback URL token does not match');
     const form = formOf(callback.body);
     if (form === undefined) return out.refused('the notification has no form fields');
-    let claimed: 'SUCCESSFUL' | 'FAILED' | undefined;
+    let claimed: 'PENDING' | 'SUCCESSFUL' | 'FAILED' | undefined;
     if (target.kind === 'collection') {
       const token = headerOf(callback.headers, 'x-token');
       if (token === undefined) return out.refused('the x-token header is missing');
       if (!verifyNotificationToken(settings.secretKey, form, token)) return out.refused('the x-token does not match the notification');
       if (form.cpm_trans_id !== target.reference) return out.refused('the notification is about another transaction');
       if (form.cpm_site_id !== settings.siteId) return out.refused('the notification is about another site_id');
-      claimed = form.cpm_error_message === 'SUCCES' ? 'SUCCESSFUL' : form.cpm_error_message ? 'FAILED' : undefined;
+      // Its status in words: SUCCES, a waiting code (some operators notify WAITING_… first), or a failure's.
+      const said = form.cpm_error_message ?? '';
+      claimed = said === 'SUCCES' ? 'SUCCESSFUL' : said.startsWith('WAITING') ? 'PENDING' : said !== '' ? 'FAILED' : undefined;
     } else if (form.client_transaction_id !== undefined && form.client_transaction_id !== target.reference) {
       return out.refused('the notification is about another transfer');
     }
