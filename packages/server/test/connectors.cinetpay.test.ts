@@ -315,6 +315,33 @@ describe('cinetpay: payouts and refunds through the transfer API', () => {
   });
 });
 
+describe('cinetpay: the sandbox answering as production does', () => {
+  it("refuses test mode's own apikey and takes a merchant's", async () => {
+    const clock = new ManualClock('2026-11-28T08:00:00.000Z');
+    const sandbox = await startSandbox({ clock, tickMs: 0, options: { cinetpay: { production: true } } });
+    const logger = createLogger({ level: 'silent', stream: new Writable({ write: (_c, _e, cb) => cb() }) });
+    const deps = { clock, logger, callbackKey: CONTRACT_CALLBACK_KEY };
+    const base = {
+      baseUrl: sandbox.urls.cinetpay!,
+      siteId: '105905',
+      secretKey: 'cinetpay0live0secret',
+      transferPassword: 'pw',
+      callbackUrl: 'http://127.0.0.1:9/callbacks/cinetpay',
+    };
+    const testKey = createCinetPayConnector({ ...base, apiKey: 'cinetpay_sandbox_key' }, deps);
+    const liveKey = createCinetPayConnector({ ...base, apiKey: '12912847765bc0db748fdd44.40081707' }, deps);
+    opened.push(async () => {
+      await testKey.close();
+      await liveKey.close();
+      await sandbox.close();
+    });
+    expect(await testKey.collect(payment())).toEqual({ status: 'FAILED', reason: 'CREDENTIALS_REFUSED' });
+    expect(await testKey.check!()).toMatchObject({ ok: false, detail: expect.stringContaining('609') });
+    expect(await liveKey.collect(payment())).toMatchObject({ status: 'PENDING' });
+    expect(await liveKey.check!()).toMatchObject({ ok: true });
+  });
+});
+
 describe('cinetpay: the account check', () => {
   it('a status check of a transaction that does not exist: accepted credentials pass, refused ones fail in its words', async () => {
     const w = await world();

@@ -50,7 +50,15 @@ export interface CinetPaySandboxOptions extends ProviderSandboxOptions {
   secretKey: string;
   /** When given, only this transfer password; otherwise any that is not empty. */
   transferPassword?: string;
+  /**
+   * Answer as CinetPay's production does (`caisse sandbox --production`): test mode's own apikey
+   * (`cinetpay_sandbox_…`) does not exist there and is refused (609, 701); others are taken.
+   */
+  production?: boolean;
 }
+
+/** The apikey test mode's account sends (index.ts): test-only, refused by the production behaviour. */
+export const SANDBOX_API_KEY_PREFIX = 'cinetpay_sandbox';
 
 interface Extra {
   body: CinetPayPaymentBody;
@@ -161,7 +169,12 @@ export function createCinetPaySandbox(opts: CinetPaySandboxOptions): CinetPaySan
   const transfers = new Map<string, Transfer>();
 
   const siteOk = (siteId: string) => (opts.siteId === undefined ? /^[0-9]{1,12}$/.test(siteId) : safeEqual(siteId, opts.siteId));
-  const keyOk = (apiKey: string) => (opts.apiKey === undefined ? apiKey.startsWith('cinetpay_') : safeEqual(apiKey, opts.apiKey));
+  const keyOk = (apiKey: string) => {
+    if (opts.apiKey !== undefined) return safeEqual(apiKey, opts.apiKey);
+    // Production knows only its merchants' keys: test mode's does not exist there.
+    if (opts.production === true) return apiKey !== '' && !apiKey.startsWith(SANDBOX_API_KEY_PREFIX);
+    return apiKey.startsWith('cinetpay_');
+  };
 
   /** The notification's form fields, as CinetPay posts them. */
   function notificationFields(p: RedirectPayment<Extra>): Record<string, string> {

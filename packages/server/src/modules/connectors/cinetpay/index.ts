@@ -3,10 +3,10 @@ import { inProcessMount } from '../sandbox/mount.ts';
 import { REDIRECT_SANDBOX_FAULTS } from '../sandbox/sandbox.http.ts';
 import { type CinetPaySettings, createCinetPayConnector } from './cinetpay.connector.ts';
 import { CINETPAY_DESCRIPTION } from './cinetpay.description.ts';
-import { type CinetPaySandbox, type CinetPaySandboxOptions, createCinetPaySandbox } from './cinetpay.sandbox.ts';
+import { type CinetPaySandbox, type CinetPaySandboxOptions, createCinetPaySandbox, SANDBOX_API_KEY_PREFIX } from './cinetpay.sandbox.ts';
 
-/** The sandbox's account: any apikey starting with `cinetpay_`, a site_id of digits, any transfer password. */
-const SANDBOX_ACCOUNT = { apiKey: 'cinetpay_sandbox_key', siteId: '105905', transferPassword: 'cinetpay_sandbox_transfer' };
+/** Test mode's account on the sandbox, which takes any apikey starting with `cinetpay_` (`--production`: none of these), a site_id of digits, any transfer password. */
+const SANDBOX_ACCOUNT = { apiKey: `${SANDBOX_API_KEY_PREFIX}_key`, siteId: '105905', transferPassword: 'cinetpay_sandbox_transfer' };
 
 /**
  * CinetPay, the one object the registry lists (docs/decisions/0081-cinetpay.md). Its notify_url
@@ -24,7 +24,7 @@ export const CINETPAY_CONNECTOR: ConnectorDefinition<CinetPaySettings, CinetPayS
     faults: REDIRECT_SANDBOX_FAULTS,
     secrets: [{ name: 'secretKey', prefix: 'cinetpay_sandbox_sk_' }],
     async start(ctx) {
-      const own = ctx.options as Partial<Pick<CinetPaySandboxOptions, 'apiKey' | 'siteId' | 'secretKey' | 'transferPassword'>> | undefined;
+      const own = ctx.options as Partial<Pick<CinetPaySandboxOptions, 'apiKey' | 'siteId' | 'secretKey' | 'transferPassword' | 'production'>> | undefined;
       return inProcessMount(createCinetPaySandbox({ ...ctx, ...own, secretKey: own?.secretKey ?? secretKey(ctx.secrets) }));
     },
     settings: ({ baseUrl, callbacksUrl, timeoutMs, secrets }) => ({
