@@ -67,9 +67,9 @@ describe('the registry', () => {
     });
     expect(settings.wave).toMatchObject({ baseUrl: 'http://127.0.0.1:8090/wave' });
     const test = createConnectorRegistry(settings, deps);
-    expect(test.providers()).toEqual(['mtn_momo', 'orange_money', 'wave']);
+    expect(test.providers()).toEqual(['mtn_momo', 'orange_money', 'wave', 'cinetpay']);
     await test.close();
-    expect(providerNames()).toEqual(['mtn_momo', 'orange_money', 'wave']);
+    expect(providerNames()).toEqual(['mtn_momo', 'orange_money', 'wave', 'cinetpay']);
   });
 
   const orange = {

@@ -48,6 +48,25 @@ export interface PaymentRequest {
   method?: string;
   /** The merchant's country (ISO 3166 alpha-2): aggregators serve several. */
   country?: string;
+  /**
+   * The payer's details a card payment requires (CinetPay's page refuses a card payment without
+   * them), collected by checkout before the redirect; mobile money needs none.
+   */
+  customer?: PaymentCustomer;
+}
+
+/** Who pays by card, as the card provider asks for it. `country` is ISO 3166 alpha-2, `state` its region (or the country again). */
+export interface PaymentCustomer {
+  name: string;
+  surname: string;
+  email: string;
+  /** E.164. */
+  phoneNumber: string;
+  address: string;
+  city: string;
+  country: string;
+  state: string;
+  zipCode: string;
 }
 
 /**

@@ -13,6 +13,7 @@ export type {
   IncomingCallback,
   ListedRequest,
   ListResult,
+  PaymentCustomer,
   PaymentRequest,
   ProviderView,
   StatusResult,
@@ -29,7 +30,9 @@ export {
   createModeConnectors,
   DEFAULT_PROVIDER_ORDER,
   type ModeConnectors,
+  isMethodProvider,
   isProviderName,
+  methodProviderNames,
   providerNames,
   type ProviderName,
   registerConnector,
@@ -49,6 +52,7 @@ export {
   type MessageRules,
   type ProviderDescription,
   type ProviderSetting,
+  refundRefusal,
   type ServedMethod,
   servedMethods,
   type TestNumber,
@@ -71,6 +75,7 @@ export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
 export { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 export { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
 export { WAVE_CONNECTOR } from './wave/index.ts';
+export { CINETPAY_CONNECTOR } from './cinetpay/index.ts';
 export { runSandbox, type Sandbox, sandboxHelp, sandboxSecrets, startLocalSandbox, startSandbox } from './sandbox/sandbox.ts';
 export { SANDBOX_SECRETS_FILE, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 export {
