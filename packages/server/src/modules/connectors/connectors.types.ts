@@ -48,6 +48,12 @@ export interface PaymentRequest {
   method?: string;
   /** The merchant's country (ISO 3166 alpha-2): aggregators serve several. */
   country?: string;
+  /**
+   * The one-time code the payer made with their operator before paying, for an operator that
+   * takes one instead of a phone prompt (pawaPay's pre-authorisation: Orange in Burkina Faso).
+   * Checkout asks for it; connectors whose operators prompt on the phone ignore it.
+   */
+  preAuthorisationCode?: string;
 }
 
 /**
@@ -198,6 +204,11 @@ export interface Connector {
    * provider call (400 `currency_unsupported`).
    */
   readonly currencies?: readonly Currency[];
+  /**
+   * Optional: one harmless authenticated call its account is allowed to make (nothing moves), and
+   * what the provider said, in its own words (`provider-accounts check`).
+   */
+  check?(): Promise<{ ok: boolean; detail: string }>;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }

@@ -43,6 +43,7 @@ export {
   checkAmountBounds,
   fitMessage,
   isAcceptableMessage,
+  isPaymentMethod,
   type MessageRules,
   type ProviderDescription,
   type ProviderSetting,
