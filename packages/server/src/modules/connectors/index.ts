@@ -69,6 +69,7 @@ export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
 export { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 export { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
 export { WAVE_CONNECTOR } from './wave/index.ts';
+export { PAWAPAY_CONNECTOR } from './pawapay/index.ts';
 export { runSandbox, type Sandbox, sandboxHelp, sandboxSecrets, startLocalSandbox, startSandbox } from './sandbox/sandbox.ts';
 export { SANDBOX_SECRETS_FILE, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 export {
