@@ -171,6 +171,9 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
     const operator = operatorOf(req);
     const invalid = invalidRequest(req, operator);
     if (invalid !== undefined || operator === undefined) return out.failed(op, kind, req.reference, invalid ?? 'INVALID_PROVIDER', 'not sent');
+    // The operator takes a code the payer made beforehand instead of prompting: without it, pawaPay refuses the deposit.
+    if (kind === 'collection' && operator.authType === 'PREAUTH' && (req.preAuthorisationCode ?? '') === '')
+      return out.failed(op, kind, req.reference, 'PRE_AUTHORISATION_CODE_REQUIRED', 'not sent');
     const party = { type: 'MMO', accountDetails: { phoneNumber: req.phoneNumber.replace(/^\+/, ''), provider: operator.code } };
     const message = customerMessageOf(req.payerName);
     const common = {
@@ -325,13 +328,14 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
     }
     const event = bodyObject(raw ?? callback.body) as Record<string, unknown> | undefined;
     if (typeof event !== 'object' || event === null) return out.refused('the body is not a pawaPay callback');
+    // A refund's callback names its deposit too: its own id first.
     const [kind, id] =
-      typeof event.depositId === 'string'
-        ? (['collection', event.depositId] as const)
+      typeof event.refundId === 'string'
+        ? (['disbursement', event.refundId] as const)
         : typeof event.payoutId === 'string'
           ? (['disbursement', event.payoutId] as const)
-          : typeof event.refundId === 'string'
-            ? (['disbursement', event.refundId] as const)
+          : typeof event.depositId === 'string'
+            ? (['collection', event.depositId] as const)
             : (['collection', undefined] as const);
     if (id === undefined || !isReference(id)) return out.refused('the callback names none of our references');
     const claimed = event.status === 'COMPLETED' ? 'SUCCESSFUL' : event.status === 'FAILED' ? 'FAILED' : event.status === undefined ? undefined : 'PENDING';

@@ -14,9 +14,10 @@ import {
   checkPayoutBody,
   checkPredictBody,
   checkRefundBody,
-  type DepositBody,
-  type PayoutBody,
-  type RefundBody,
+  DepositBody,
+  PayoutBody,
+  PredictBody,
+  RefundBody,
 } from './pawapay.schema.ts';
 import { signCallback } from './pawapay.signature.ts';
 
@@ -125,9 +126,11 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
   /** The body as pawaPay reads it: 400 INVALID_INPUT when it is not JSON, MISSING/UNSUPPORTED/INVALID_PARAMETER by its shape. */
   function parse<T>(
     text: string,
-    checker: { Check(v: unknown): v is T; Errors(v: unknown): { instancePath: string; message: string; keyword?: string; params?: unknown }[] },
+    checker: { Check(v: unknown): v is T; Errors(v: unknown): { instancePath: string; message: string }[] },
+    schema: { properties: Record<string, unknown> },
     required: string[],
   ): T {
+    const allowed = Object.keys(schema.properties);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -137,9 +140,10 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw refusal(400, 'INVALID_INPUT', 'The body is not a JSON object');
     const missing = required.find((k) => !(k in value));
     if (missing !== undefined) throw refusal(400, 'MISSING_PARAMETER', `${missing} is required`);
+    const unknown = Object.keys(value).find((k) => !allowed.includes(k));
+    if (unknown !== undefined) throw refusal(400, 'UNSUPPORTED_PARAMETER', `${unknown} is not a parameter of this endpoint`);
     if (checker.Check(value)) return value;
     const first = checker.Errors(value)[0];
-    if (first?.keyword === 'additionalProperties') throw refusal(400, 'UNSUPPORTED_PARAMETER', `${first.instancePath || '/'} ${first.message}`);
     throw refusal(400, 'INVALID_PARAMETER', first ? `${first.instancePath || '/'} ${first.message}` : 'invalid');
   }
 
@@ -199,7 +203,7 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
   }
 
   async function deposit(req: IncomingMessage, res: ServerResponse) {
-    const body = parse<DepositBody>(await readRequestBody(req, undefined), checkDepositBody, ['depositId', 'amount', 'currency', 'payer']);
+    const body = parse<DepositBody>(await readRequestBody(req, undefined), checkDepositBody, DepositBody, ['depositId', 'amount', 'currency', 'payer']);
     if (payments.has(body.depositId)) return new SandboxAnswer(200, { depositId: body.depositId, status: 'DUPLICATE_IGNORED' });
     const { phoneNumber, provider } = body.payer.accountDetails;
     const checked = checkMoney('depositId', body.depositId, provider, phoneNumber, body.amount, body.currency, body.customerMessage);
@@ -223,7 +227,7 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
   }
 
   async function payout(req: IncomingMessage, res: ServerResponse) {
-    const body = parse<PayoutBody>(await readRequestBody(req, undefined), checkPayoutBody, ['payoutId', 'amount', 'currency', 'recipient']);
+    const body = parse<PayoutBody>(await readRequestBody(req, undefined), checkPayoutBody, PayoutBody, ['payoutId', 'amount', 'currency', 'recipient']);
     if (payments.has(body.payoutId)) return new SandboxAnswer(200, { payoutId: body.payoutId, status: 'DUPLICATE_IGNORED' });
     const { phoneNumber, provider } = body.recipient.accountDetails;
     const checked = checkMoney('payoutId', body.payoutId, provider, phoneNumber, body.amount, body.currency, body.customerMessage);
@@ -237,7 +241,7 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
   }
 
   async function refund(req: IncomingMessage, res: ServerResponse) {
-    const body = parse<RefundBody>(await readRequestBody(req, undefined), checkRefundBody, ['refundId', 'depositId']);
+    const body = parse<RefundBody>(await readRequestBody(req, undefined), checkRefundBody, RefundBody, ['refundId', 'depositId']);
     if (payments.has(body.refundId)) return new SandboxAnswer(200, { refundId: body.refundId, status: 'DUPLICATE_IGNORED' });
     const d = payments.get(body.depositId);
     if (d === undefined || d.operation !== 'deposit') return rejected('refundId', body.refundId, 'DEPOSIT_NOT_FOUND', 'No deposit has this depositId');
@@ -401,7 +405,7 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
   const OPERATOR_METHOD: Readonly<Record<string, string>> = { mtn: 'mtn_momo', orange: 'orange_money', moov: 'moov_money', free: 'free_money' };
 
   async function predict(req: IncomingMessage) {
-    const body = parse(await readRequestBody(req, undefined), checkPredictBody, ['phoneNumber']);
+    const body = parse(await readRequestBody(req, undefined), checkPredictBody, PredictBody, ['phoneNumber']);
     const digits = body.phoneNumber.replace(/[\s()+-]/g, '');
     const of = PAWAPAY_PROVIDERS.filter((p) => digits.startsWith(p.prefix));
     if (!/^[0-9]{8,15}$/.test(digits) || of.length === 0)
