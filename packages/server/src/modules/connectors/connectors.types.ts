@@ -193,6 +193,12 @@ export interface Connector {
    */
   refund?(request: PaymentRequest & { providerReference: string }): Promise<SubmitResult>;
   /**
+   * Optional: how `refund` behaves when it is not Wave's (the whole payment, done on acceptance).
+   * `partial`: it gives back any part of the payment; `asynchronous`: its acceptance is not its
+   * outcome, which `status('disbursement', reference)` reads back (pawaPay's refunds).
+   */
+  readonly refundOperation?: { readonly partial: boolean; readonly asynchronous: boolean };
+  /**
    * Optional: what this connector, as configured, cannot do although its provider can, each with
    * why in words an operator acts on (an MTN account without a disbursement key neither pays out
    * nor refunds). Refunds and payouts are refused on it before anything is stored.

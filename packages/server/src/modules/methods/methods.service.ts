@@ -8,6 +8,7 @@ import {
   capabilitiesOf,
   type ConnectorSource,
   describeProvider,
+  isPaymentMethod,
   isProviderName,
   providerDescriptions,
   providerNames,
@@ -166,22 +167,25 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
         providersDefault: offer.chosen === undefined,
         orderDefault: offer.order === undefined,
         order: providerOrder(offer.country, offer.order),
-        providers: providerDescriptions().map((d) => {
-          const name = d.name as ProviderName;
-          return {
-            provider: name,
-            name: d.displayName,
-            // Less what this mode's account lacks: the dashboard offers no payout to it.
-            capabilities: capabilitiesOf(d, c.connectors.forMode(scope.mode).get(name)),
-            approval: d.approval,
-            enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
-            configured: configured(scope, name),
-            allowed: isAllowed(offer, name),
-            servesCountry: serving.includes(name),
-            offered: offered.includes(name),
-            available: available(scope, name),
-          };
-        }),
+        // Payment methods only: an aggregator is how some of them are reached, not one of them.
+        providers: providerDescriptions()
+          .filter(isPaymentMethod)
+          .map((d) => {
+            const name = d.name as ProviderName;
+            return {
+              provider: name,
+              name: d.displayName,
+              // Less what this mode's account lacks: the dashboard offers no payout to it.
+              capabilities: capabilitiesOf(d, c.connectors.forMode(scope.mode).get(name)),
+              approval: d.approval,
+              enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
+              configured: configured(scope, name),
+              allowed: isAllowed(offer, name),
+              servesCountry: serving.includes(name),
+              offered: offered.includes(name),
+              available: available(scope, name),
+            };
+          }),
       };
     },
 

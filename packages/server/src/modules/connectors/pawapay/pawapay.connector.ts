@@ -392,6 +392,8 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
     collect: (req) => submit('collection', req),
     disburse: (req) => submit('disbursement', req),
     refund,
+    // Any part of a deposit, one part at a time; ACCEPTED first, COMPLETED or FAILED read back.
+    refundOperation: { partial: true, asynchronous: true },
     status,
     verifyCallback,
     check,
