@@ -160,6 +160,7 @@ describe('providers list', () => {
       ['mtn_momo', 'configured'],
       ['orange_money', 'not configured'],
       ['wave', 'configured'],
+      ['pawapay', 'not configured'],
     ]);
     expect(report[2]?.settings.find((s) => s.env === 'CAISSE_WAVE_BASE_URL')).toMatchObject({ set: false, required: false });
     const text = formatProvidersReport(report);
@@ -185,6 +186,7 @@ describe('providers list', () => {
       ['mtn_momo', { test: null, live: true }],
       ['orange_money', { test: null, live: null }],
       ['wave', { test: false, live: null }],
+      ['pawapay', { test: null, live: null }],
     ]);
     // Not called yet in a mode: said so, in words a person reads (it counts as available).
     const lines = formatProvidersReport(report)
