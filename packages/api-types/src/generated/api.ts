@@ -2143,7 +2143,7 @@ export interface paths {
                                 name: string;
                                 prefixes: string[];
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "pawapay";
                                 /** @enum {string} */
                                 type: "mobile_money";
                                 ussd: string | null;
@@ -2188,7 +2188,7 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
@@ -2204,7 +2204,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "pawapay";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -2225,8 +2225,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        order?: ("mtn_momo" | "orange_money" | "wave")[] | null;
-                        providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        order?: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
+                        providers?: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -2243,7 +2243,7 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
@@ -2259,7 +2259,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "pawapay";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;

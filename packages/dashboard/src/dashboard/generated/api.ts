@@ -1767,7 +1767,7 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
@@ -1783,7 +1783,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "pawapay";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -1806,8 +1806,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        order?: ("mtn_momo" | "orange_money" | "wave")[] | null;
-                        providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        order?: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
+                        providers?: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -1824,7 +1824,7 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
@@ -1840,7 +1840,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "pawapay";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -2895,7 +2895,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "pawapay";
                                 servesCountry: boolean;
                             }[];
                         };
@@ -5817,11 +5817,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -5907,11 +5907,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -5955,7 +5955,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         mode: "test" | "live";
-                        providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                         reason: string;
                         wallet: boolean;
                     };
@@ -5997,11 +5997,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -6355,11 +6355,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -6444,11 +6444,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "pawapay")[] | null;
                                     wallet: boolean;
                                 };
                             };
