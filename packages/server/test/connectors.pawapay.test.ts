@@ -8,6 +8,7 @@ import { customerMessageOf, createPawapayConnector, type PawapayConnector } from
 import { PREAUTH_EXPIRED_CODE, PREAUTH_WRONG_CODE } from '../src/modules/connectors/pawapay/index.ts';
 import * as schema from '../src/modules/connectors/pawapay/pawapay.schema.ts';
 import { checkContentDigest, signCallback } from '../src/modules/connectors/pawapay/pawapay.signature.ts';
+import { readProviderSettings } from '../src/modules/connectors/connectors.settings.ts';
 import { ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { CONTRACT_CALLBACK_KEY } from './connectors.conformance.ts';
@@ -451,6 +452,21 @@ describe('pawapay: toolkit and check', () => {
       else if ('payoutId' in b) matches(schema.checkPayout, b);
       else matches(schema.checkRefund, b);
     }
+  });
+});
+
+describe('pawapay: settings', () => {
+  it('takes an API token as long as pawaPay makes them; callback signatures are off or required', () => {
+    const token = `eyJraWQiOiIxIiwiYWxnIjoiRVMyNTYifQ.${'a'.repeat(300)}.${'b'.repeat(86)}`;
+    expect(readProviderSettings(PAWAPAY_CONNECTOR.description, { CAISSE_PAWAPAY_API_TOKEN: token }, 'production')).toEqual({
+      baseUrl: 'https://api.pawapay.io',
+      apiToken: token,
+      callbackSignatures: 'off',
+    });
+    expect(() =>
+      readProviderSettings(PAWAPAY_CONNECTOR.description, { CAISSE_PAWAPAY_API_TOKEN: token, CAISSE_PAWAPAY_CALLBACK_SIGNATURES: 'sometimes' }, 'production'),
+    ).toThrow('CAISSE_PAWAPAY_CALLBACK_SIGNATURES: must be "off" or "required"');
+    expect(() => readProviderSettings(PAWAPAY_CONNECTOR.description, { CAISSE_PAWAPAY_API_TOKEN: 'x'.repeat(2049) }, 'production')).toThrow('at most 2048');
   });
 });
 
