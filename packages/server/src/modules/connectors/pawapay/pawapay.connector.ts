@@ -84,6 +84,7 @@ const CREDENTIAL_CODES = new Set(['NO_AUTHENTICATION', 'AUTHENTICATION_ERROR', '
 
 /** The connector, with what only pawaPay has (the toolkit endpoints), for checkout and the console. */
 export interface PawapayConnector extends Connector {
+  refund(request: PaymentRequest & { providerReference: string }): Promise<SubmitResult>;
   check(): Promise<{ ok: boolean; detail: string }>;
   activeConfiguration(): Promise<{ ok: true; value: ActiveConf } | { ok: false; reason: string }>;
   availability(): Promise<{ ok: true; value: Availability } | { ok: false; reason: string }>;
