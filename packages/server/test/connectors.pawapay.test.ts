@@ -291,6 +291,14 @@ describe('pawapay: callbacks', () => {
     expect(await w.c.verifyCallback({ ...callback, headers: { host, ...unknownKey } })).toMatchObject({ ok: false, reason: expect.stringContaining('key') });
     // Sent to another path than the one signed.
     expect(await w.c.verifyCallback({ ...callback, url: '/callbacks/elsewhere' })).toMatchObject({ ok: false });
+    // RFC 9421's raw r‖s encoding is taken as well as pawaPay's DER.
+    const { privateKey } = w.sandbox.of(PAWAPAY_CONNECTOR).signingKey();
+    const raw = signCallback(
+      { key: privateKey, keyId, nowMs: w.clock.now().getTime(), encoding: 'ieee-p1363' },
+      { method: 'POST', authority: String(host), path: url.pathname, body: String(callback.body), contentType: 'application/json' },
+    );
+    expect(Buffer.from(/:(.*):/.exec(raw.signature as string)?.[1] ?? '', 'base64')).toHaveLength(64);
+    expect(await w.c.verifyCallback({ ...callback, headers: { host, ...raw } })).toMatchObject({ ok: true });
     w.clock.advance(10 * MINUTE);
     expect(await w.c.verifyCallback(callback)).toEqual({ ok: false, reason: 'the signature is too old or in the future' });
   });

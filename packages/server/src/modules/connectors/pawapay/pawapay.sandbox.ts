@@ -113,7 +113,8 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
   const payments = new Map<string, SandboxPayment>();
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const keyId = `HTTP_EC_P256_${randomToken(opts.random, 6)}`;
-  const publicDer = publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+  // As pawaPay publishes its keys: PEM.
+  const publicPem = publicKey.export({ format: 'pem', type: 'spki' }).toString();
 
   function authorize(req: IncomingMessage): SandboxAnswer | undefined {
     const header = headerOf(req, 'authorization');
@@ -425,7 +426,7 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
     if (method === 'GET' && path === '/v2/active-conf') return new SandboxAnswer(200, activeConf(query));
     if (method === 'GET' && path === '/v2/availability') return new SandboxAnswer(200, availability(query));
     if (method === 'POST' && path === '/v2/predict-provider') return predict(req);
-    if (method === 'GET' && path === '/v2/public-key/http') return new SandboxAnswer(200, [{ id: keyId, key: publicDer }]);
+    if (method === 'GET' && path === '/v2/public-key/http') return new SandboxAnswer(200, [{ id: keyId, key: publicPem }]);
     return refusal(404, 'NOT_FOUND', 'No such endpoint');
   }
 

@@ -72,15 +72,22 @@ export function signatureBase(components: readonly string[], params: string, m: 
   return lines.join('\n');
 }
 
+/**
+ * pawaPay's own example signs ECDSA as DER (Node's and Java's default), where RFC 9421 says the
+ * raw r‖s: the sandbox signs as pawaPay does, and a signature is checked in either encoding.
+ */
 function nodeSign(alg: Algorithm, key: KeyObject, data: Buffer): Buffer {
-  if (alg === 'ecdsa-p256-sha256') return sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+  if (alg === 'ecdsa-p256-sha256') return sign('sha256', data, { key, dsaEncoding: 'der' });
   if (alg === 'rsa-pss-sha512') return sign('sha512', data, { key, padding: 6, saltLength: 64 });
   return sign('sha256', data, key);
 }
 
 function nodeVerify(alg: Algorithm, key: KeyObject, data: Buffer, signature: Buffer): boolean {
   try {
-    if (alg === 'ecdsa-p256-sha256') return verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature);
+    if (alg === 'ecdsa-p256-sha256')
+      return signature.length === 64
+        ? verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature)
+        : verify('sha256', data, { key, dsaEncoding: 'der' }, signature);
     if (alg === 'rsa-pss-sha512') return verify('sha512', data, { key, padding: 6, saltLength: 64 }, signature);
     return verify('sha256', data, key, signature);
   } catch {
@@ -93,7 +100,7 @@ function nodeVerify(alg: Algorithm, key: KeyObject, data: Buffer, signature: Buf
  * Signature-Input and Signature, under the label `sig-pp`.
  */
 export function signCallback(
-  opts: { key: KeyObject; keyId: string; alg?: Algorithm; nowMs: number },
+  opts: { key: KeyObject; keyId: string; alg?: Algorithm; nowMs: number; encoding?: 'der' | 'ieee-p1363' },
   m: Omit<SignedMessage, 'headers'> & { body: string; contentType: string },
 ): Record<string, string> {
   const alg = opts.alg ?? 'ecdsa-p256-sha256';
@@ -106,7 +113,12 @@ export function signCallback(
   const components = ['@method', '@authority', '@path', 'signature-date', 'content-digest', 'content-type'];
   const params = `(${components.map((c) => `"${c}"`).join(' ')});alg="${alg}";keyid="${opts.keyId}";created=${created};expires=${created + 60}`;
   const base = signatureBase(components, params, { ...m, headers }) as string;
-  const signature = nodeSign(alg, opts.key, Buffer.from(base, 'utf8')).toString('base64');
+  const data = Buffer.from(base, 'utf8');
+  const signature = (
+    alg === 'ecdsa-p256-sha256' && opts.encoding === 'ieee-p1363'
+      ? sign('sha256', data, { key: opts.key, dsaEncoding: 'ieee-p1363' })
+      : nodeSign(alg, opts.key, data)
+  ).toString('base64');
   return { ...headers, 'signature-input': `sig-pp=${params}`, signature: `sig-pp=:${signature}:` };
 }
 
