@@ -69,6 +69,20 @@ async function later(ms = 2 * SECOND) {
   await ctx.services.callbacks.drain();
 }
 
+describe('pawaPay in checkout', () => {
+  it('GET /payment-methods and the method settings never list pawapay itself', async () => {
+    const intent = await createIntent(ctx, m);
+    const res = await call(ctx.app, 'GET', `/payment-methods?sessionToken=${encodeURIComponent(intent.sessionToken)}`, pk(m));
+    expect(res.statusCode, res.body).toBe(200);
+    const providers = (res.json() as { data: { provider?: string }[] }).data.map((d) => d.provider);
+    expect(providers).toContain('mtn_momo');
+    expect(providers).not.toContain('pawapay');
+    const settings = (await call(ctx.app, 'GET', '/payment-methods/settings', sk(m))).json() as { order: string[]; providers: { provider: string }[] };
+    expect(settings.order).not.toContain('pawapay');
+    expect(settings.providers.map((p) => p.provider)).not.toContain('pawapay');
+  });
+});
+
 describe('refunds through pawaPay', () => {
   it('partial, then the rest: each through pawaPay’s refund operation, PENDING until read back COMPLETED', async () => {
     const intent = await createIntent(ctx, m, { amount: '10000' });
