@@ -210,11 +210,6 @@ export interface Connector {
    * provider call (400 `currency_unsupported`).
    */
   readonly currencies?: readonly Currency[];
-  /**
-   * Optional: one harmless authenticated call its account is allowed to make (nothing moves), and
-   * what the provider said, in its own words (`provider-accounts check`).
-   */
-  check?(): Promise<{ ok: boolean; detail: string }>;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }
