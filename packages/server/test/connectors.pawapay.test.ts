@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type IncomingCallback, newReference, PAWAPAY_CONNECTOR, providersServing, startSandbox } from '../src/modules/connectors/index.ts';
 import type { Checker } from '../src/modules/connectors/connectors.http.ts';
 import { customerMessageOf, createPawapayConnector, type PawapayConnector } from '../src/modules/connectors/pawapay/pawapay.connector.ts';
-import { PREAUTH_EXPIRED_CODE, PREAUTH_WRONG_CODE } from '../src/modules/connectors/pawapay/index.ts';
+import { pawapayLiveProblems, PREAUTH_EXPIRED_CODE, PREAUTH_WRONG_CODE } from '../src/modules/connectors/pawapay/index.ts';
 import * as schema from '../src/modules/connectors/pawapay/pawapay.schema.ts';
 import { checkContentDigest, signCallback } from '../src/modules/connectors/pawapay/pawapay.signature.ts';
 import { readProviderSettings } from '../src/modules/connectors/connectors.settings.ts';
@@ -475,6 +475,25 @@ describe('pawapay: settings', () => {
       readProviderSettings(PAWAPAY_CONNECTOR.description, { CAISSE_PAWAPAY_API_TOKEN: token, CAISSE_PAWAPAY_CALLBACK_SIGNATURES: 'sometimes' }, 'production'),
     ).toThrow('CAISSE_PAWAPAY_CALLBACK_SIGNATURES: must be "off" or "required"');
     expect(() => readProviderSettings(PAWAPAY_CONNECTOR.description, { CAISSE_PAWAPAY_API_TOKEN: 'x'.repeat(2049) }, 'production')).toThrow('at most 2048');
+  });
+});
+
+describe('pawapay: going live', () => {
+  it("a live account refuses pawaPay's sandbox API and the sandbox's token", () => {
+    expect(pawapayLiveProblems({ baseUrl: 'https://api.sandbox.pawapay.io', apiToken: 'pawapay_sandbox_token' })).toEqual([
+      { setting: 'baseUrl', message: expect.stringContaining('https://api.pawapay.io') },
+      { setting: 'apiToken', message: expect.stringContaining("Caisse's sandbox token") },
+    ]);
+    expect(pawapayLiveProblems({ baseUrl: 'https://api.pawapay.io', apiToken: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln' })).toEqual([]);
+  });
+
+  it('the sandbox in production behaviour takes tokens of pawaPay’s form only', async () => {
+    const sandbox = await startSandbox({ tickMs: 0, options: { pawapay: { production: true } } });
+    opened.push(() => sandbox.close());
+    const conf = async (token: string) =>
+      (await request(`${sandbox.urls.pawapay}/v2/active-conf`, { headers: { authorization: `Bearer ${token}` } })).statusCode;
+    expect(await conf('pawapay_sandbox_token')).toBe(403);
+    expect(await conf('eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln')).toBe(200);
   });
 });
 

@@ -3,6 +3,7 @@ import { inProcessMount } from '../sandbox/mount.ts';
 import { REDIRECT_SANDBOX_FAULTS } from '../sandbox/sandbox.http.ts';
 import { createPawapayConnector, type PawapaySettings } from './pawapay.connector.ts';
 import { PAWAPAY_DESCRIPTION } from './pawapay.description.ts';
+import { PAWAPAY_SANDBOX_TOKEN } from './pawapay.live.ts';
 import { createPawapaySandbox, type PawapaySandbox, type PawapaySandboxOptions } from './pawapay.sandbox.ts';
 
 /**
@@ -19,7 +20,7 @@ export const PAWAPAY_CONNECTOR: ConnectorDefinition<PawapaySettings, PawapaySand
     path: '/pawapay',
     faults: REDIRECT_SANDBOX_FAULTS,
     async start(ctx) {
-      const own = ctx.options as Partial<Pick<PawapaySandboxOptions, 'apiToken' | 'callbackUrls' | 'signCallbacks' | 'limits'>> | undefined;
+      const own = ctx.options as Partial<Pick<PawapaySandboxOptions, 'apiToken' | 'callbackUrls' | 'signCallbacks' | 'limits' | 'production'>> | undefined;
       const url = callbackUrl(ctx.callbacksUrl);
       return inProcessMount(
         createPawapaySandbox({
@@ -29,7 +30,7 @@ export const PAWAPAY_CONNECTOR: ConnectorDefinition<PawapaySettings, PawapaySand
         }),
       );
     },
-    settings: ({ baseUrl, timeoutMs }) => ({ baseUrl, apiToken: 'pawapay_sandbox_token', callbackSignatures: 'required', timeoutMs }),
+    settings: ({ baseUrl, timeoutMs }) => ({ baseUrl, apiToken: PAWAPAY_SANDBOX_TOKEN, callbackSignatures: 'required', timeoutMs }),
     help: ({ url, callbacksUrl }) => {
       const to = callbackUrl(callbacksUrl);
       return `${url}  (any API token; deposit, payout and refund callbacks ${to ? `to ${to}, signed (RFC 9421)` : 'off: --callbacks-url'})`;
@@ -42,3 +43,5 @@ function callbackUrl(callbacksUrl: string | undefined): string | undefined {
 }
 
 export { PREAUTH_EXPIRED_CODE, PREAUTH_WRONG_CODE } from './pawapay.sandbox.ts';
+/** For the definition's `liveProblems` once the registry has it (docs/decisions/0080-pawapay.md). */
+export { pawapayLiveProblems } from './pawapay.live.ts';

@@ -6,6 +6,7 @@ import type { NotificationLog } from '../sandbox/redirect-payments.ts';
 import { Hangs, headerOf, Notifier, type ProviderSandboxOptions, readRequestBody, SandboxAnswer, type SandboxFaultSwitches } from '../sandbox/sandbox.http.ts';
 import { approvalWindowMs, testOutcome, type TestOutcome } from '../sandbox/test-numbers.ts';
 import { CUSTOMER_MESSAGE } from './pawapay.description.ts';
+import { looksLikePawapayToken } from './pawapay.live.ts';
 import { PAWAPAY_PROVIDERS, type PawapayProvider, pawapayProvider } from './pawapay.providers.ts';
 import {
   type ActiveConf,
@@ -46,6 +47,8 @@ export interface PawapaySandboxOptions extends ProviderSandboxOptions {
   signCallbacks?: boolean;
   /** The limits of one payment, in whole XAF/XOF, for every operator and operation (default 100 to 2 000 000). */
   limits?: { min: number; max: number };
+  /** `caisse sandbox --production`: tokens of pawaPay's form only (a JWT); the sandbox's test token is refused. */
+  production?: boolean;
 }
 
 type Operation = 'deposit' | 'payout' | 'refund';
@@ -120,6 +123,9 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
     const header = headerOf(req, 'authorization');
     if (header === undefined || !header.startsWith('Bearer ')) return refusal(401, 'NO_AUTHENTICATION', 'The API token was not found in the request headers');
     const token = header.slice(7);
+    // Production knows only the tokens its dashboard issues: test mode's does not exist there.
+    if (opts.apiToken === undefined && opts.production === true && !looksLikePawapayToken(token))
+      return refusal(403, 'AUTHENTICATION_ERROR', 'The API token is not valid');
     const ok = opts.apiToken === undefined ? token.length > 0 : safeEqual(token, opts.apiToken);
     return ok ? undefined : refusal(403, 'AUTHENTICATION_ERROR', 'The API token is not valid');
   }
