@@ -58,11 +58,14 @@ export function providerPrefixes(description: ProviderDescription, country?: Cou
 
 /**
  * Whether the provider can take a payment from this E.164 number: a mobile number of one of its
- * countries and, for a provider tied to a network, of that network's prefixes.
+ * countries (an aggregator's: those of the methods it serves) and, for a provider tied to a
+ * network, of that network's prefixes.
  */
 export function servesNumber(description: ProviderDescription, e164: string): boolean {
   const info = lookupNumber(e164);
-  if (info === undefined || !description.countries.includes(info.country)) return false;
+  // An aggregator serves the countries of the methods it reaches (its own `countries` are empty).
+  const countries: readonly string[] = description.serves ? description.serves.flatMap((s) => s.countries) : description.countries;
+  if (info === undefined || !countries.includes(info.country)) return false;
   return description.network === null || info.operator === description.network;
 }
 

@@ -1,4 +1,3 @@
-import { isCountry } from '../../../platform/countries.ts';
 import type { ProviderDescription, ServedMethod } from '../connectors.description.ts';
 import { testNumbers } from '../connectors.testnumbers.ts';
 import { PAWAPAY_PROVIDERS } from './pawapay.providers.ts';
@@ -23,8 +22,8 @@ function served(): ServedMethod[] {
 export const PAWAPAY_DESCRIPTION: ProviderDescription = {
   name: 'pawapay',
   displayName: 'pawaPay',
-  // The countries Caisse knows among pawaPay's (BJ and BF once platform/countries.ts has them).
-  countries: [...new Set(PAWAPAY_PROVIDERS.map((p) => p.country))].filter(isCountry),
+  // Never a method itself: the countries are its methods' (`serves`), so no checkout lists it by name.
+  countries: [],
   currencies: ['XAF', 'XOF'],
   approval: 'phone_prompt',
   limits: { XAF: { min: 100n, max: 2_000_000n }, XOF: { min: 100n, max: 2_000_000n } },
