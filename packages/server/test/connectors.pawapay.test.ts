@@ -171,6 +171,31 @@ describe('pawapay: initiation answers', () => {
   });
 });
 
+describe('pawapay: redirect operators (Wave)', () => {
+  it('the operator’s page comes with the status read while the deposit is in flight, never after', async () => {
+    const w = await world();
+    const req = {
+      ...payment('101'),
+      currency: 'XOF' as const,
+      phoneNumber: '+221770000101',
+      method: 'wave',
+      country: 'SN',
+      returnUrl: 'https://shop.example/back',
+    };
+    expect(await w.c.collect(req)).toMatchObject({ status: 'PENDING' });
+    expect(w.sandbox.of(PAWAPAY_CONNECTOR).payments('deposit')[0]?.provider.code).toBe('WAVE_SEN');
+    const open = await w.c.status('collection', req.reference);
+    expect(open).toMatchObject({ status: 'PENDING', redirectUrl: `${w.sandbox.urls.pawapay}/authorize/${req.reference}`, providerReference: req.reference });
+    const page = await request((open as { redirectUrl: string }).redirectUrl);
+    expect(page.statusCode).toBe(200);
+    expect(await page.body.text()).toContain('WAVE_SEN');
+    w.clock.advance(10 * SECOND);
+    const done = await w.c.status('collection', req.reference);
+    expect(done).toMatchObject({ status: 'SUCCESSFUL' });
+    expect(done).not.toHaveProperty('redirectUrl');
+  });
+});
+
 describe('pawapay: payouts and refunds', () => {
   it('pays out, and a payee pawaPay cannot find fails with our reason', async () => {
     const w = await world();

@@ -206,7 +206,18 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
     settle();
     if (p.outcome.fault === 'hang') return hangs.hold(res);
     if (p.outcome.fault === 'answer500') return refusal(500, 'UNKNOWN_ERROR', 'Internal error');
-    return new SandboxAnswer(200, { [idField]: p.id, status: 'ACCEPTED', created: new Date(p.createdAt).toISOString() });
+    return new SandboxAnswer(200, {
+      [idField]: p.id,
+      status: 'ACCEPTED',
+      created: new Date(p.createdAt).toISOString(),
+      // A redirect operator's page comes later, with the status read (pawaPay's GET_AUTH_URL).
+      ...(redirected(p) ? { nextStep: 'GET_AUTH_URL' } : {}),
+    });
+  }
+
+  /** A deposit to an operator the payer approves on its own page (Wave), still in flight. */
+  function redirected(p: SandboxPayment): boolean {
+    return p.operation === 'deposit' && p.provider.authType === 'REDIRECT_AUTH' && p.status !== 'COMPLETED' && p.status !== 'FAILED';
   }
 
   async function deposit(req: IncomingMessage, res: ServerResponse) {
@@ -289,6 +300,7 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
       ...(p.failureCode !== undefined
         ? { failureReason: { failureCode: p.failureCode, failureMessage: p.failureCode.toLowerCase().replaceAll('_', ' ') } }
         : {}),
+      ...(redirected(p) ? { nextStep: 'REDIRECT_TO_AUTH_URL', authorizationUrl: `${opts.baseUrl()}/authorize/${p.id}` } : {}),
     };
   }
 
@@ -439,6 +451,16 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
   async function handle(method: string, path: string, req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined> {
     settle();
     if (method === 'GET' && path === '/_sandbox/payments') return new SandboxAnswer(200, { data: sandbox.payments() });
+    // The operator's page a redirect deposit sends the payer to: in the sandbox, the number decides.
+    const page = /^\/authorize\/([0-9a-f-]{36})$/.exec(path);
+    if (page && method === 'GET') {
+      const p = payments.get(page[1] as string);
+      if (p === undefined || p.operation !== 'deposit') return new SandboxAnswer(404, '<!doctype html><title>pawaPay sandbox</title><p>No such payment.</p>');
+      return new SandboxAnswer(
+        200,
+        `<!doctype html><title>pawaPay sandbox</title><p>${p.provider.code}: ${p.amount} ${p.currency} from ${p.phoneNumber}, ${p.status}. The payer's number decides the outcome (test numbers).</p>`,
+      );
+    }
     if (!path.startsWith('/v2/')) return refusal(404, 'NOT_FOUND', 'No such endpoint');
     if (faults.hang) return hangs.hold(res);
     if (faults.answer500) return refusal(500, 'UNKNOWN_ERROR', 'Internal error');
