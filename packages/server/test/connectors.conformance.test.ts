@@ -8,6 +8,7 @@ import {
   MTN_MOMO_CONNECTOR,
   newReference,
   ORANGE_MONEY_CONNECTOR,
+  PAWAPAY_CONNECTOR,
   startSandbox,
   WAVE_CONNECTOR,
 } from '../src/modules/connectors/index.ts';
@@ -15,6 +16,9 @@ import { createCinetPayConnector } from '../src/modules/connectors/cinetpay/cine
 import { notificationToken } from '../src/modules/connectors/cinetpay/cinetpay.rules.ts';
 import { createMtnMomoConnector } from '../src/modules/connectors/mtn-momo/mtn-momo.connector.ts';
 import { createOrangeMoneyConnector } from '../src/modules/connectors/orange-money/orange-money.connector.ts';
+import { createPawapayConnector } from '../src/modules/connectors/pawapay/pawapay.connector.ts';
+import { signCallback } from '../src/modules/connectors/pawapay/pawapay.signature.ts';
+import { generateKeyPairSync } from 'node:crypto';
 import { createWaveConnector } from '../src/modules/connectors/wave/wave.connector.ts';
 import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
 import { HOUR, ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
@@ -36,6 +40,7 @@ const MOMO = {
 const ORANGE = { clientId: 'orange0client', clientSecret: 'orange0secret', merchantKey: 'orange0merchant' };
 const WAVE_KEY = 'wave_sn_prod_contract0key';
 const WAVE_SECRET = 'wave0webhook0secret';
+const PAWAPAY_TOKEN = 'pawapay0contract0token';
 const RETURN = { returnUrl: 'http://127.0.0.1:9/return', cancelUrl: 'http://127.0.0.1:9/cancel' };
 
 /** The same callback with its last path segment (our token) replaced. */
@@ -185,6 +190,64 @@ const providers: ContractProvider[] = [
           body: new URLSearchParams({ ...fields, cpm_site_id: '1' }).toString(),
           headers: { 'x-token': notificationToken(CINETPAY.secretKey, { ...fields, cpm_site_id: '1' }) },
         },
+      ];
+    },
+  },
+  {
+    name: 'pawapay',
+    currency: 'XAF',
+    numberPrefix: '+237670000',
+    approval: 'phone_prompt',
+    numberWithRequest: true,
+    canDisburse: true,
+    failureReasons: true,
+    // pawaPay has no expiry code: a deposit the payer never approves is PAYMENT_NOT_APPROVED.
+    expiredReason: 'APPROVAL_REJECTED',
+    testNumbers: true,
+    sandboxOptions: (callbackUrl) => ({
+      options: {
+        pawapay: {
+          apiToken: PAWAPAY_TOKEN,
+          callbackUrls: { deposit: callbackUrl, payout: callbackUrl, refund: callbackUrl },
+          limits: { min: 1, max: 999_999_999 },
+        },
+      },
+    }),
+    // The operator comes from the method and the country (an aggregator reaches many).
+    request: { method: 'mtn_momo', country: 'CM' },
+    connector: (env, change) =>
+      createPawapayConnector(
+        {
+          baseUrl: env.sandbox.urls.pawapay!,
+          apiToken: change?.badCredentials ? 'wrong' : PAWAPAY_TOKEN,
+          callbackSignatures: 'required',
+          timeoutMs: change?.timeoutMs,
+        },
+        env.deps,
+      ),
+    setFaults: (s, f) => void s.of(PAWAPAY_CONNECTOR).setFaults(f),
+    requests: (s) => s.of(PAWAPAY_CONNECTOR).stats().deposits,
+    forge: (genuine, env) => {
+      const body = String(genuine.body);
+      const url = new URL(genuine.url, 'http://callback.invalid');
+      const host = String(genuine.headers?.host ?? url.host);
+      const now = env.clock.now().getTime();
+      const { keyId } = env.sandbox.of(PAWAPAY_CONNECTOR).signingKey();
+      const signed = (key: import('node:crypto').KeyObject, at: number, text = body) =>
+        signCallback({ key, keyId, nowMs: at }, { method: 'POST', authority: host, path: url.pathname, body: text, contentType: 'application/json' });
+      const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+      const { privateKey } = env.sandbox.of(PAWAPAY_CONNECTOR).signingKey();
+      return [
+        // Unsigned, while the account signs.
+        { ...genuine, headers: { host } },
+        // Signed by a key pawaPay does not hold, under its key id.
+        { ...genuine, headers: { host, ...signed(other, now) } },
+        // Signed, but long ago: a replay.
+        { ...genuine, headers: { host, ...signed(privateKey, now - 10 * MINUTE) } },
+        // The body changed after signing.
+        { ...genuine, body: body.replace('"COMPLETED"', '"FAILED"') },
+        // Parsed JSON: the raw bytes are needed to check the digest.
+        { ...genuine, body: JSON.parse(body) as unknown },
       ];
     },
   },

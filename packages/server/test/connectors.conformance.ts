@@ -52,6 +52,8 @@ export interface ContractProvider {
   canDisburse: boolean;
   /** Whether the provider's status says why a payment failed (Orange's only says FAILED or EXPIRED). */
   failureReasons: boolean;
+  /** The reason a payment the payer never approved (106) fails with, where the provider has no expiry of its own (pawaPay: not approved). */
+  expiredReason?: string;
   /** The token endpoint the connector renews from, when it has one. */
   tokens?: { issued(s: Sandbox): number; revoke(s: Sandbox): void; lifeMs: number };
   /** docs/spec/providers.md's test numbers (true), or the sandbox does not have them yet (false: skipped). */
@@ -330,7 +332,10 @@ export function describeConnectorContract(p: ContractProvider): void {
             w.clock.advance(ms);
             // A provider that gives no reasons still tells an expiry apart.
             const vague = !p.failureReasons && 'reason' in expected && expected.reason !== 'EXPIRED';
-            expect(await reader.status('collection', req.reference, known(submitted, req))).toMatchObject(vague ? { ...expected, reason: 'FAILED' } : expected);
+            const expiry = p.expiredReason !== undefined && 'reason' in expected && expected.reason === 'EXPIRED';
+            expect(await reader.status('collection', req.reference, known(submitted, req))).toMatchObject(
+              vague ? { ...expected, reason: 'FAILED' } : expiry ? { ...expected, reason: p.expiredReason } : expected,
+            );
           }
           if (digits === '109') {
             await w.sandbox.tick();

@@ -1,5 +1,5 @@
 import type { Caisse } from '@caisse/node';
-import { describeProvider, providerDescriptions, type ProviderDescription, type ProviderName } from '../modules/connectors/index.ts';
+import { describeProvider, isPaymentMethod, providerDescriptions, type ProviderDescription, type ProviderName } from '../modules/connectors/index.ts';
 import { CliError } from './errors.ts';
 import type { EventType } from './event-types.ts';
 import { testPayments } from './test-payments.ts';
@@ -46,7 +46,10 @@ const TRIGGER_CURRENCY = 'XAF';
  */
 export function directProviders(): ProviderName[] {
   return providerDescriptions()
-    .filter((d) => d.capabilities.collect && d.approval === 'phone_prompt' && d.currencies.includes(TRIGGER_CURRENCY) && d.testNumbers.length > 0)
+    .filter(
+      (d) =>
+        isPaymentMethod(d) && d.capabilities.collect && d.approval === 'phone_prompt' && d.currencies.includes(TRIGGER_CURRENCY) && d.testNumbers.length > 0,
+    )
     .map((d) => d.name as ProviderName);
 }
 

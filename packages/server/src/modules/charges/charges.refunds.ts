@@ -7,7 +7,7 @@ import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempo
 import { type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
-import { type ConnectorSource, type Decision, describeProvider, fitMessage, newReference, refundRefusal } from '../connectors/index.ts';
+import { type Connector, type ConnectorSource, type Decision, describeProvider, fitMessage, newReference, refundRefusal } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type IntentsService, type Refund, statusAfterRefund } from '../intents/index.ts';
 import { createProviderLifecycle, requestStore, paymentRequestOf } from '../lifecycle/index.ts';
@@ -21,6 +21,12 @@ export const LATE_PAYMENT_REASON = 'late_payment';
 /** Whether a refund of `amount` gives back the whole payment, which a provider's refund operation can do (by the provider's reference). */
 function refundsWhole(paid: AttemptRow, amount: bigint): boolean {
   return amount === paid.amount_minor && paid.provider_reference !== null;
+}
+
+/** Whether the connector's own refund operation takes this refund: the whole payment, or a part where it refunds partially (pawaPay). */
+function refundOperationTakes(connector: Pick<Connector, 'refund' | 'refundOperation'>, paid: AttemptRow, amount: bigint): boolean {
+  if (!connector.refund || paid.provider_reference === null) return false;
+  return refundsWhole(paid, amount) || connector.refundOperation?.partial === true;
 }
 
 export function mobileRefundView(row: MobileRefundRow): Refund {
@@ -136,10 +142,12 @@ export function createMobileRefunds(
     send: async (connector, request, row) => {
       const paid = await attempts.find(db, row.attempt_id);
       if (!paid) throw new Error(`refund ${row.id} without its attempt`);
-      if (!connector.refund || !refundsWhole(paid, row.amount_minor)) return connector.disburse(request);
+      if (!connector.refund || !refundOperationTakes(connector, paid, row.amount_minor)) return connector.disburse(request);
       const result = await connector.refund({ ...request, providerReference: paid.provider_reference as string });
-      // The refund operation's acceptance is its outcome: nothing reads a refund back.
-      if (result.status === 'PENDING') await settle(row.id, { status: 'SUCCESSFUL', amount: row.amount_minor, currency: row.currency as Currency });
+      // Wave's acceptance is its outcome: nothing reads its refund back. An asynchronous one
+      // (pawaPay's) is read back by its reference, as a transfer is.
+      if (result.status === 'PENDING' && connector.refundOperation?.asynchronous !== true)
+        await settle(row.id, { status: 'SUCCESSFUL', amount: row.amount_minor, currency: row.currency as Currency });
       return result;
     },
     settle,
@@ -200,7 +208,7 @@ export function createMobileRefunds(
     // The provider can, this account cannot (an MTN account without a disbursement key).
     const lacking = connector.lacks?.refund;
     if (lacking !== undefined) throw new ApiError('refund_unsupported', `${name} cannot refund this payment: ${lacking}; refund the customer another way`);
-    if (description.capabilities.disburse || (connector.refund && refundsWhole(paid, amount))) return;
+    if (description.capabilities.disburse || refundOperationTakes(connector, paid, amount)) return;
     throw new ApiError(
       'refund_unsupported',
       `${name} can only give back the whole payment: refund ${formatAmount(paid.amount_minor, paid.currency as Currency)} ${paid.currency}, or the customer another way`,

@@ -192,6 +192,7 @@ describe('providers list', () => {
       ['orange_money', 'not configured'],
       ['wave', 'configured'],
       ['cinetpay', 'not configured'],
+      ['pawapay', 'not configured'],
     ]);
     expect(report[2]?.settings.find((s) => s.env === 'CAISSE_WAVE_BASE_URL')).toMatchObject({ set: false, required: false });
     const text = formatProvidersReport(report);
@@ -218,6 +219,7 @@ describe('providers list', () => {
       ['orange_money', { test: null, live: null }],
       ['wave', { test: false, live: null }],
       ['cinetpay', { test: null, live: null }],
+      ['pawapay', { test: null, live: null }],
     ]);
     // Not called yet in a mode: said so, in words a person reads (it counts as available).
     const lines = formatProvidersReport(report)

@@ -1,7 +1,7 @@
 import type { Country } from '../../platform/countries.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
-import { type Capability, checkAmountBounds, type ProviderDescription } from './connectors.description.ts';
+import { type Capability, checkAmountBounds, isPaymentMethod, type ProviderDescription } from './connectors.description.ts';
 import type { Connector } from './connectors.types.ts';
 import { lookupNumber, prefixesOf } from './connectors.numbering.ts';
 import { connectorDefinitions, descriptionOf, type ProviderName } from './connectors.registry.ts';
@@ -34,10 +34,16 @@ export function providerDescriptions(): ProviderDescription[] {
   return connectorDefinitions().map((c) => c.description);
 }
 
-/** The providers that take payments in this country and currency (`GET /payment-methods`, defaults). */
+/**
+ * The providers that take payments in this country and currency (`GET /payment-methods`, defaults):
+ * payment methods only, never an aggregator by its own name.
+ */
 export function providersServing(country: Country, currency: Currency): ProviderName[] {
   return providerDescriptions()
-    .filter((d) => d.capabilities.collect && d.countries.includes(country) && d.currencies.includes(currency) && d.limits[currency] !== undefined)
+    .filter(
+      (d) =>
+        isPaymentMethod(d) && d.capabilities.collect && d.countries.includes(country) && d.currencies.includes(currency) && d.limits[currency] !== undefined,
+    )
     .map((d) => d.name);
 }
 

@@ -66,6 +66,15 @@ export interface ServedMethod {
   countries: readonly string[];
 }
 
+/**
+ * Whether the connector is itself a payment method payers choose (a direct connector), not only a
+ * way to reach others (an aggregator, whose `serves` does not list its own name). Until methods
+ * and connectors are told apart everywhere, lists of methods leave aggregators out by this.
+ */
+export function isPaymentMethod(description: Pick<ProviderDescription, 'name' | 'serves'>): boolean {
+  return description.serves === undefined || description.serves.some((s) => s.method === description.name);
+}
+
 /** The methods a connector reaches: its `serves`, or its own name in its countries. */
 export function servedMethods(description: Pick<ProviderDescription, 'name' | 'countries' | 'serves'>): readonly ServedMethod[] {
   return description.serves ?? [{ method: description.name, countries: description.countries }];

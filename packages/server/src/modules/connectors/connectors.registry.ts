@@ -10,6 +10,7 @@ import { liveSettingsProblems } from './connectors.live.ts';
 import { completeSandboxSecrets, keepSandboxSecrets, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 import { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 import { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
+import { PAWAPAY_CONNECTOR } from './pawapay/index.ts';
 import { WAVE_CONNECTOR } from './wave/index.ts';
 import { CINETPAY_CONNECTOR } from './cinetpay/index.ts';
 
@@ -18,7 +19,7 @@ import { CINETPAY_CONNECTOR } from './cinetpay/index.ts';
  * its sandbox mount), and one line here. Nothing else names a provider: everything loops over
  * this list (docs/architecture.md, "Connectors").
  */
-const CONNECTORS: AnyConnectorDefinition[] = [MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, WAVE_CONNECTOR, CINETPAY_CONNECTOR];
+const CONNECTORS: AnyConnectorDefinition[] = [MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, WAVE_CONNECTOR, CINETPAY_CONNECTOR, PAWAPAY_CONNECTOR];
 
 /**
  * Their names, kept beside the list: one array for the life of the process, so that a schema

@@ -80,8 +80,9 @@ function checked(s: ProviderSetting, raw: string, mode: RunMode): string | numbe
       if (!/^[A-Za-z0-9_.-]{1,64}$/.test(raw)) throw new ConfigError(s.env, `must be letters, digits, "_", "." or "-" (at most 64), got "${raw}"`);
       return raw;
     default:
-      // A credential, sent in a header; its value is never quoted back.
-      if (!/^[\x21-\x7e]{1,256}$/.test(raw)) throw new ConfigError(s.env, 'must be printable ASCII without spaces (at most 256 characters)');
+      // A credential, sent in a header; its value is never quoted back. Long enough for a
+      // signed token (pawaPay's API tokens are JWTs of about 400 characters).
+      if (!/^[\x21-\x7e]{1,2048}$/.test(raw)) throw new ConfigError(s.env, 'must be printable ASCII without spaces (at most 2048 characters)');
       return raw;
   }
 }

@@ -66,10 +66,11 @@ describe('the registry', () => {
       callbackUrl: 'http://127.0.0.1:8080/callbacks/orange_money',
     });
     expect(settings.wave).toMatchObject({ baseUrl: 'http://127.0.0.1:8090/wave' });
+    expect(settings.pawapay).toMatchObject({ baseUrl: 'http://127.0.0.1:8090/pawapay', callbackSignatures: 'required' });
     const test = createConnectorRegistry(settings, deps);
-    expect(test.providers()).toEqual(['mtn_momo', 'orange_money', 'wave', 'cinetpay']);
+    expect(test.providers()).toEqual(['mtn_momo', 'orange_money', 'wave', 'cinetpay', 'pawapay']);
     await test.close();
-    expect(providerNames()).toEqual(['mtn_momo', 'orange_money', 'wave', 'cinetpay']);
+    expect(providerNames()).toEqual(['mtn_momo', 'orange_money', 'wave', 'cinetpay', 'pawapay']);
   });
 
   const orange = {

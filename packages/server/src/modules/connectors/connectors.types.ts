@@ -53,6 +53,12 @@ export interface PaymentRequest {
    * them), collected by checkout before the redirect; mobile money needs none.
    */
   customer?: PaymentCustomer;
+  /**
+   * The one-time code the payer made with their operator before paying, for an operator that
+   * takes one instead of a phone prompt (pawaPay's pre-authorisation: Orange in Burkina Faso).
+   * Checkout asks for it; connectors whose operators prompt on the phone ignore it.
+   */
+  preAuthorisationCode?: string;
 }
 
 /** Who pays by card, as the card provider asks for it. `country` is ISO 3166 alpha-2, `state` its region (or the country again). */
@@ -205,6 +211,12 @@ export interface Connector {
    * Providers without one refund by `disburse`, or cannot refund (Orange Money Web Payment).
    */
   refund?(request: PaymentRequest & { providerReference: string }): Promise<SubmitResult>;
+  /**
+   * Optional: how `refund` behaves when it is not Wave's (the whole payment, done on acceptance).
+   * `partial`: it gives back any part of the payment; `asynchronous`: its acceptance is not its
+   * outcome, which `status('disbursement', reference)` reads back (pawaPay's refunds).
+   */
+  readonly refundOperation?: { readonly partial: boolean; readonly asynchronous: boolean };
   /**
    * Optional: what this connector, as configured, cannot do although its provider can, each with
    * why in words an operator acts on (an MTN account without a disbursement key neither pays out

@@ -49,6 +49,7 @@ export {
   checkAmountBounds,
   fitMessage,
   isAcceptableMessage,
+  isPaymentMethod,
   type MessageRules,
   type ProviderDescription,
   type ProviderSetting,
@@ -76,6 +77,7 @@ export { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 export { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
 export { WAVE_CONNECTOR } from './wave/index.ts';
 export { CINETPAY_CONNECTOR } from './cinetpay/index.ts';
+export { PAWAPAY_CONNECTOR } from './pawapay/index.ts';
 export { runSandbox, type Sandbox, sandboxHelp, sandboxSecrets, startLocalSandbox, startSandbox } from './sandbox/sandbox.ts';
 export { SANDBOX_SECRETS_FILE, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 export {

@@ -4,6 +4,7 @@ import { DEFAULT_PROVIDER_ORDER, isMethodProvider, methodProviderNames, type Pro
 /**
  * Every provider of the registry that is a payment method itself (no aggregator) in the order checkout lists them for this merchant: the
  * merchant's own order first, then its country's default, then the rest in registry order.
+ * Payment methods only: an aggregator is never one.
  */
 export function providerOrder(country: Country, chosen: readonly string[] | undefined): ProviderName[] {
   return [...new Set([...(chosen ?? []), ...DEFAULT_PROVIDER_ORDER[country], ...methodProviderNames()])].filter(isMethodProvider);
