@@ -198,6 +198,11 @@ export interface Connector {
    * provider call (400 `currency_unsupported`).
    */
   readonly currencies?: readonly Currency[];
+  /**
+   * Optional: one harmless authenticated call that tells whether this account's credentials work
+   * (a token, a read its key may make), in the provider's own words. Nothing moves money.
+   */
+  check?(): Promise<{ ok: boolean; detail: string }>;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }

@@ -23,7 +23,10 @@ export { envAccountId, legacyEnvAccountId, sameAccount, sandboxAccountId } from 
 export {
   type ConnectorRegistry,
   type ConnectorSource,
+  connectorDefinitions,
   connectorSettings,
+  platformAccountConnector,
+  providerUnavailable,
   pollBackoffMs,
   createModeConnectors,
   DEFAULT_PROVIDER_ORDER,
@@ -33,7 +36,8 @@ export {
   type ProviderName,
   registerConnector,
 } from './connectors.registry.ts';
-export type { ConnectorDefinition, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
+export type { AccountShape, ConnectorDefinition, CredentialSpec, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
+export { readAccountSettings } from './connectors.settings.ts';
 export { registerProviderMetrics } from './connectors.metrics.ts';
 export {
   type AmountBounds,
