@@ -605,7 +605,7 @@ export function buildCli(): Command {
       .requiredOption('--countries <list>', 'the countries it serves, comma-separated (CM,CI)')
       .option('--set <key=value>', 'a non-secret setting, by its camelCase name (baseUrl, targetEnvironment, …); repeatable', repeatable)
       .option('--credentials-file <file.json>', 'the credentials as a JSON object (otherwise read from standard input)'),
-    'npx caisse provider-accounts add --connector orange_money --mode live --countries SN --set baseUrl=https://api.orange.com --set environment=sn --set callbackUrl=https://pay.example.com/callbacks/orange_money --credentials-file orange-sn.json',
+    'npx caisse provider-accounts add --connector <name> --mode live --countries SN --set baseUrl=https://… --set callbackUrl=https://pay.example.com/callbacks/<name> --credentials-file account.json',
   ).action(async (opts: { connector: string; mode: 'test' | 'live'; countries: string; set?: string[]; credentialsFile?: string }) => {
     const settings: Record<string, string> = {};
     for (const pair of opts.set ?? []) {
