@@ -5,7 +5,8 @@
  * write-only. Real HTTP between the app and the providers' sandbox, on one ManualClock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORANGE_MONEY_CONNECTOR, type Sandbox } from '../src/modules/connectors/index.ts';
+import { ORANGE_MONEY_CONNECTOR, type Sandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
 import { SECOND } from '../src/platform/clock.ts';
 import { appWithAllSandboxes } from './connectors.support.ts';
 import { createIntent, problem } from './flow.support.ts';
@@ -19,8 +20,10 @@ let sn: TestMerchant;
 let ops: ReturnType<typeof operatorConsole>;
 let admin: OperatorBrowser;
 
+/** Live mode's platform account, from the environment variables (as existing deployments have it). */
+const ENV_WAVE = { CAISSE_WAVE_API_KEY: 'wave_sn_prod_env-key-Qa12Ws', CAISSE_WAVE_WEBHOOK_SECRET: 'wave-env-webhook-secret-Ed34Rf' };
 /** Every secret this file gives Caisse: none may come back anywhere. */
-const SECRETS: string[] = [];
+const SECRETS: string[] = [ENV_WAVE.CAISSE_WAVE_API_KEY, ENV_WAVE.CAISSE_WAVE_WEBHOOK_SECRET];
 let seq = 0;
 /** Orange credentials of one account, each secret unique to it (and remembered). */
 function orangeCredentials() {
@@ -89,7 +92,7 @@ async function onPage(url: string, action: 'approve' | 'decline', phoneNumber: s
 }
 
 beforeAll(async () => {
-  ({ ctx, sandbox } = await appWithAllSandboxes());
+  ({ ctx, sandbox } = await appWithAllSandboxes({ env: ENV_WAVE }));
   cm = await createMerchant(ctx, 'Douala shop');
   sn = await createMerchant(ctx, 'Dakar shop');
   await ctx.services.merchants.setCountry(sn.merchantId, 'SN');
@@ -122,6 +125,11 @@ describe('provider accounts in the operator console', () => {
     expect(listed.find((a) => a.id === added.id)).toMatchObject({ status: 'active', supersededBy: [] });
     // The platform's own accounts are listed too: test mode's sandbox, read-only.
     expect(listed.find((a) => a.id === 'pac_sandbox_orange_money')).toMatchObject({ source: 'sandbox', status: 'active' });
+    // …and live mode's, from its environment variables: listed, never changed here.
+    const fromEnv = listed.find((a) => a.connector === 'wave' && (a as unknown as { mode: string }).mode === 'live');
+    expect(fromEnv).toMatchObject({ source: 'environment', status: 'active', credentials: {} });
+    expect(fromEnv?.id).toMatch(/^pac_env_wave_[0-9a-f]{12}$/);
+    problem(await ops.send('POST', `/operator/api/provider-accounts/${fromEnv?.id}/disable`, admin, {}), 400, 'validation_error');
     problem(await ops.send('POST', '/operator/api/provider-accounts/pac_sandbox_orange_money/disable', admin, {}), 400, 'validation_error');
 
     // Orange has no check yet: said so, and recorded.
@@ -252,6 +260,65 @@ describe('choosing the account', () => {
     const done = await attemptsOf(cm, inFlight.id);
     expect(done.status).toBe('SUCCEEDED');
     expect(done.attempts[0]).toMatchObject({ status: 'SUCCEEDED', providerAccount: account.id });
+  });
+});
+
+describe('callbacks', () => {
+  it("an account's own webhook address: only its secret verifies it, and only its requests are decided by it", async () => {
+    const credentials = { apiKey: 'wave_sn_test_account-key-Mn56Bv', webhookSecret: 'wave-account-webhook-secret-Lk78Jh' };
+    SECRETS.push(credentials.apiKey, credentials.webhookSecret);
+    const res = await ops.send('POST', '/operator/api/provider-accounts', admin, {
+      connector: 'wave',
+      mode: 'test',
+      countries: ['SN'],
+      settings: { baseUrl: `${sandbox.url}/wave` },
+      credentials,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const account = res.json() as Account;
+    const intent = await createIntent(ctx, sn, { currency: 'XOF' });
+    const payer = `+2217700${String(++numbers).padStart(2, '0')}000`;
+    const started = await call(
+      ctx.app,
+      'POST',
+      '/charge',
+      { ...pk(sn), headers: { 'x-session-token': intent.sessionToken } },
+      { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'wave', phoneNumber: payer } },
+    );
+    expect(started.statusCode, started.body).toBe(202);
+    expect((await attemptsOf(sn, intent.id)).attempts[0]?.providerAccount).toBe(account.id);
+    const { reference } = await ctx.deps.db.selectFrom('payment_attempts').select('reference').where('intent_id', '=', intent.id).executeTakeFirstOrThrow();
+
+    // The payer pays; the sandbox's webhook goes to the platform's address, signed with the
+    // sandbox's secret: verified there, but it is not this account's and decides nothing.
+    expect((await onPage((started.json() as { nextAction: { url: string } }).nextAction.url, 'approve', payer)).status).toBe(303);
+    ctx.clock.advance(2 * SECOND);
+    await sandbox.tick();
+    expect((await attemptsOf(sn, intent.id)).attempts[0]?.status).toBe('PENDING');
+
+    const session = sandbox
+      .of(WAVE_CONNECTOR)
+      .sessions()
+      .find((x) => x.client_reference === reference);
+    const body = JSON.stringify({
+      id: 'AE_account',
+      type: 'checkout.session.completed',
+      data: { id: session?.id, client_reference: reference, payment_status: 'succeeded' },
+    });
+    const send = (secret: string) =>
+      call(
+        ctx.app,
+        'POST',
+        `/callbacks/wave/${account.id}`,
+        { headers: { 'content-type': 'application/json', 'wave-signature': waveSignatureHeader(secret, ctx.clock.now().getTime(), body) } },
+        body,
+      );
+    // Signed with the environment's (another account's) secret: refused at this address.
+    problem(await send(ENV_WAVE.CAISSE_WAVE_WEBHOOK_SECRET), 400, 'callback_invalid');
+    expect((await attemptsOf(sn, intent.id)).attempts[0]?.status).toBe('PENDING');
+    const genuine = await send(credentials.webhookSecret);
+    expect(genuine.statusCode, genuine.body).toBe(204);
+    expect(await attemptsOf(sn, intent.id)).toMatchObject({ status: 'SUCCEEDED', attempts: [{ status: 'SUCCEEDED', providerAccount: account.id }] });
   });
 });
 
