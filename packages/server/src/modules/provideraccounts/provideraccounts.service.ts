@@ -140,6 +140,8 @@ export function createProviderAccounts(deps: Deps, opts: { platform: ModeConnect
       return health ? watched(connector, health) : connector;
     })();
     built.set(row.id, making);
+    // A failure (the master key changed) is not kept: the next request tries again.
+    making.catch(() => built.delete(row.id));
     return making;
   }
 
