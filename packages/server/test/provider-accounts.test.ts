@@ -39,6 +39,8 @@ function orangeCredentials() {
 
 type Account = {
   id: string;
+  connector: string;
+  mode: string;
   status: string;
   countries: string[];
   credentials: Record<string, string>;
@@ -126,7 +128,7 @@ describe('provider accounts in the operator console', () => {
     // The platform's own accounts are listed too: test mode's sandbox, read-only.
     expect(listed.find((a) => a.id === 'pac_sandbox_orange_money')).toMatchObject({ source: 'sandbox', status: 'active' });
     // …and live mode's, from its environment variables: listed, never changed here.
-    const fromEnv = listed.find((a) => a.connector === 'wave' && (a as unknown as { mode: string }).mode === 'live');
+    const fromEnv = listed.find((a) => a.connector === 'wave' && a.mode === 'live');
     expect(fromEnv).toMatchObject({ source: 'environment', status: 'active', credentials: {} });
     expect(fromEnv?.id).toMatch(/^pac_env_wave_[0-9a-f]{12}$/);
     problem(await ops.send('POST', `/operator/api/provider-accounts/${fromEnv?.id}/disable`, admin, {}), 400, 'validation_error');
