@@ -321,6 +321,22 @@ describe('callbacks', () => {
     const genuine = await send(credentials.webhookSecret);
     expect(genuine.statusCode, genuine.body).toBe(204);
     expect(await attemptsOf(sn, intent.id)).toMatchObject({ status: 'SUCCEEDED', attempts: [{ status: 'SUCCEEDED', providerAccount: account.id }] });
+
+    // Disabled, it sends no payout either: refused before the balance is touched or Wave asked.
+    expect((await ops.send('POST', `/operator/api/provider-accounts/${account.id}/disable`, admin, {})).statusCode).toBe(200);
+    const sessions = sandbox.of(WAVE_CONNECTOR).sessions().length;
+    const payout = await call(ctx.app, 'POST', '/payouts', sk(sn), { amount: '1000', currency: 'XOF', destination: { provider: 'wave', phoneNumber: payer } });
+    expect(problem(payout, 503, 'provider_unavailable')).toMatchObject({ param: 'destination.provider', providerAccount: account.id });
+    const again = await createIntent(ctx, sn, { currency: 'XOF' });
+    const refused = await call(
+      ctx.app,
+      'POST',
+      '/charge',
+      { ...pk(sn), headers: { 'x-session-token': again.sessionToken } },
+      { intentionId: again.id, paymentMethod: { type: 'mobile_money', provider: 'wave', phoneNumber: payer } },
+    );
+    expect(problem(refused, 503, 'provider_unavailable')).toMatchObject({ providerAccount: account.id });
+    expect(sandbox.of(WAVE_CONNECTOR).sessions()).toHaveLength(sessions);
   });
 });
 
