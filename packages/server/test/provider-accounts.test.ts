@@ -122,6 +122,8 @@ describe('provider accounts in the operator console', () => {
     expect(Object.keys(added.credentials).sort()).toEqual(['clientId', 'clientSecret', 'merchantKey']);
     for (const masked of Object.values(added.credentials)) expect(masked).toMatch(/^….{0,4}$/);
     expect((added as unknown as { capabilities: string[] }).capabilities).toEqual(['collect']);
+    // Orange is told where to call back with each request: no address to paste anywhere.
+    expect((added as unknown as { webhookPath: unknown }).webhookPath).toBeNull();
 
     const listed = await list();
     expect(listed.find((a) => a.id === added.id)).toMatchObject({ status: 'active', supersededBy: [] });
@@ -277,7 +279,9 @@ describe('callbacks', () => {
       credentials,
     });
     expect(res.statusCode, res.body).toBe(201);
-    const account = res.json() as Account;
+    const account = res.json() as Account & { webhookPath: string | null };
+    // Wave's webhooks go to one address per account, set in Wave's own dashboard: the console shows it.
+    expect(account.webhookPath).toBe(`/callbacks/wave/${account.id}`);
     const intent = await createIntent(ctx, sn, { currency: 'XOF' });
     const payer = `+2217700${String(++numbers).padStart(2, '0')}000`;
     const started = await call(

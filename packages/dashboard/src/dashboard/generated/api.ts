@@ -7128,6 +7128,7 @@ export interface paths {
                                     account: string;
                                     country: string;
                                 }[];
+                                webhookPath: string | null;
                             }[];
                             /** @enum {string} */
                             object: "list";
@@ -7192,6 +7193,7 @@ export interface paths {
                                 account: string;
                                 country: string;
                             }[];
+                            webhookPath: string | null;
                         };
                     };
                 };
@@ -7307,6 +7309,7 @@ export interface paths {
                                 account: string;
                                 country: string;
                             }[];
+                            webhookPath: string | null;
                         };
                     };
                 };

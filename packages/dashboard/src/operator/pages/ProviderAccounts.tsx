@@ -75,6 +75,11 @@ export function ProviderAccounts() {
               <th scope="row">
                 {a.connector} <span className="mono hint">{a.id}</span>
                 <span className="hint">{t('operator.accountSource', { source: a.source })}</span>
+                {a.webhookPath ? (
+                  <span className="hint">
+                    {t('operator.webhookAddress')} <span className="mono">{`${window.location.origin}${a.webhookPath}`}</span>
+                  </span>
+                ) : null}
               </th>
               <td>{modeText(a.mode)}</td>
               <td>

@@ -30,6 +30,11 @@ export interface AccountShape<S> {
   /** Keys of the description's non-secret settings an account may set (`baseUrl`, `targetEnvironment`, …). */
   readonly settings: readonly string[];
   readonly credentials: readonly CredentialSpec[];
+  /**
+   * The provider sends an account's webhooks to one address set in its own dashboard, not one
+   * given per request (Wave): the console shows each account's address to paste there.
+   */
+  readonly webhook?: boolean;
   /** The connector's settings: `open` checked by the description, `credentials` by `credentials`. */
   build(open: Readonly<Record<string, string | number>>, credentials: Readonly<Record<string, string>>): S;
 }

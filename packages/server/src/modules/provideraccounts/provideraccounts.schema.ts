@@ -28,6 +28,10 @@ export const ProviderAccountSchema = Type.Object({
   supersededBy: Type.Array(Type.Object({ country: Type.String(), account: Type.String() }), {
     description: 'Countries of this account where another is used: a newer active account, or a disabled one that refuses new requests',
   }),
+  webhookPath: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "Where the provider must send this account's webhooks, under this server's address, when that address is set in the provider's own dashboard (null: given with each request)",
+  }),
 });
 
 export const ProviderAccountList = Type.Object({ object: Type.Literal('list'), data: Type.Array(ProviderAccountSchema) });

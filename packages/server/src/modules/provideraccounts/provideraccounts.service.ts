@@ -54,6 +54,8 @@ export interface ProviderAccountView {
   source: AccountSource;
   /** Countries of this account where another is used instead (a newer active one, or a disabled one that refuses). */
   supersededBy: { country: string; account: string }[];
+  /** Where the provider must send this account's webhooks, under this server's address, when it is set in the provider's dashboard (null: given per request). */
+  webhookPath: string | null;
 }
 
 export interface CheckResult {
@@ -201,6 +203,7 @@ export function createProviderAccounts(deps: Deps, opts: { platform: ModeConnect
       createdAt: row.created_at.toISOString(),
       source: 'operator',
       supersededBy,
+      webhookPath: definitionOf(row.connector)?.account?.webhook ? `/callbacks/${row.connector}/${row.id}` : null,
     };
   }
 
@@ -229,6 +232,8 @@ export function createProviderAccounts(deps: Deps, opts: { platform: ModeConnect
             createdAt: null,
             source: mode === 'live' ? 'environment' : 'sandbox',
             supersededBy: [],
+            // The platform's account keeps its address of before accounts existed.
+            webhookPath: d.account?.webhook ? `/callbacks/${p}` : null,
           },
         ];
       });

@@ -40,6 +40,7 @@ export const WAVE_CONNECTOR: ConnectorDefinition<WaveSettings, WaveSandbox> = {
   // signingSecret: Wave's request signing, which an account may have turned on; kept for when the connector signs its calls.
   account: {
     settings: ['baseUrl', 'timeoutMs'],
+    webhook: true,
     credentials: [
       { name: 'apiKey', required: true },
       { name: 'webhookSecret', required: true },
