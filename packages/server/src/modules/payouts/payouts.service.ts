@@ -310,11 +310,10 @@ export function createPayoutsService(
       if (merchant.mode === 'live') assertModeOpen({ approved: await collaborators.isApproved(merchant.merchantId) }, merchant.mode);
       const currency = assertCurrency(body.currency);
       const amount = parseAmount(body.amount, currency);
-      const scope0 = { merchantId: merchant.merchantId, mode: merchant.mode };
-      const registry = await registryOf(scope0, db, merchant.merchantCountry);
+      const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
+      const registry = await registryOf(scope, db, merchant.merchantCountry);
       const destination = checkDestination(merchant.mode, merchant.merchantCountry, body.destination, { currency, amount }, registry);
       checkDescription(body.destination.provider, body.description);
-      const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const row = await db.transaction().execute(async (tx) => {
         const created = await createInTx(tx, scope, {
           amount,
