@@ -84,7 +84,8 @@ export const providerAccountsRepository = {
       .selectFrom('provider_accounts')
       .select(['id', 'connector', 'status'])
       .where('mode', '=', mode)
-      .where(sql<boolean>`${country} = any(countries)`)
+      // Containment, which the GIN index on countries serves.
+      .where(sql<boolean>`countries @> array[${country}]::text[]`)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
