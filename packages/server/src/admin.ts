@@ -141,6 +141,35 @@ export const ADMIN_COMMANDS = {
     Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), role: Type.Optional(Type.Enum(OPERATOR_ROLES)) }, { additionalProperties: false }),
     (s, a) => s.operators.createFromCli(a.email, a.role),
   ),
+  // Provider accounts (decision 0075): the credentials come in the arguments' JSON, never on a command line.
+  'providerAccounts.add': command(
+    Type.Object(
+      {
+        connector: Type.String({ minLength: 1, maxLength: 40 }),
+        mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+        countries: Type.Array(Type.String({ minLength: 2, maxLength: 2 }), { minItems: 1, maxItems: 20 }),
+        settings: Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 })),
+        credentials: Type.Unknown(),
+      },
+      { additionalProperties: false },
+    ),
+    (s, a) => s.providerAccounts.add(a),
+  ),
+  'providerAccounts.list': command(Type.Object({}, { additionalProperties: false }), (s) => s.providerAccounts.list()),
+  'providerAccounts.disable': command(
+    Type.Object({ id: Type.String({ pattern: '^pac_[0-9a-z_]+$', maxLength: 80 }) }, { additionalProperties: false }),
+    (s, a) => s.providerAccounts.disable(a.id),
+  ),
+  'providerAccounts.check': command(
+    Type.Object(
+      {
+        id: Type.Optional(Type.String({ pattern: '^pac_[0-9a-z_]+$', maxLength: 80 })),
+        mode: Type.Optional(Type.Union([Type.Literal('test'), Type.Literal('live')])),
+      },
+      { additionalProperties: false },
+    ),
+    (s, a) => s.providerAccounts.check(a),
+  ),
   // Through the running server when it holds the test-mode sandbox (docs/decisions/0043-first-hour-second-pass.md).
   'reconcile.run': command(
     Type.Object(

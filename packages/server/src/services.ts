@@ -13,6 +13,7 @@ import { createOnboardingService } from './modules/onboarding/index.ts';
 import { createCustomerLimits, createUsersService } from './modules/users/index.ts';
 import { createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
 import { createRequestRouter } from './modules/lifecycle/index.ts';
+import { createProviderAccounts } from './modules/provideraccounts/index.ts';
 import { createMethodsService } from './modules/methods/index.ts';
 import { createPaymentLinksService } from './modules/paymentlinks/index.ts';
 import { createPayoutsService } from './modules/payouts/index.ts';
@@ -29,7 +30,12 @@ import type { Deps } from './platform/deps.ts';
  */
 export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; logger?: Logger } = {}) {
   const logger = opts.logger ?? createLogger({ level: 'silent' });
-  const connectors = opts.connectors ?? createModeConnectors(deps.config, { clock: deps.clock, logger, callbackKey: deps.config.masterKey });
+  // The platform's accounts (environment, sandbox) and those operators add, chosen by the merchant's country.
+  const providerAccounts = createProviderAccounts(deps, {
+    platform: opts.connectors ?? createModeConnectors(deps.config, { clock: deps.clock, logger, callbackKey: deps.config.masterKey }),
+    logger,
+  });
+  const connectors = providerAccounts.source;
   const merchants = createMerchantsService(deps);
   const messaging = createMessagingService(deps);
   const ledger = createLedgerService(deps);
@@ -67,6 +73,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     pinnedVersions: merchants.pinnedVersions,
     isFrozen: merchants.isFrozen,
     isApproved: merchants.isApproved,
+    countryOf: merchants.countryOf,
     logger,
   });
   const reconciliation = createReconciliationService(deps, { connectors, topups, payouts, attempts, refunds });
@@ -94,6 +101,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     }),
     listen: createListenService(deps, { events }),
     connectors,
+    providerAccounts,
     // Every provider request's lifecycle: the providers' callbacks (one lookup by reference) and the one poller.
     callbacks: createRequestRouter([topups.lifecycle, attempts.lifecycle, payouts.lifecycle, refunds.lifecycle], {
       db: deps.db,
@@ -125,6 +133,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
       users,
       methods: services.methods,
       reconciliation,
+      providerAccounts,
     }),
   };
 }

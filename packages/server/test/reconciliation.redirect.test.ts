@@ -12,6 +12,7 @@ import {
   type ModeConnectors,
   newReference,
   ORANGE_MONEY_CONNECTOR,
+  platformAccountConnector,
   type Sandbox,
   startSandbox,
   WAVE_CONNECTOR,
@@ -31,7 +32,8 @@ beforeAll(async () => {
   // The server's connectors make the requests; the reconciler's own registry asks about them.
   const make = () => {
     const registry = createConnectorRegistry(settings, deps);
-    return { forMode: () => registry, close: () => registry.close() };
+    const source = { forMode: () => registry };
+    return { ...source, forMerchant: async () => registry, byAccount: async (a: string) => platformAccountConnector(source, a), close: () => registry.close() };
   };
   server = make();
   reconciler = make();

@@ -264,7 +264,10 @@ describe('reconcile', () => {
       },
     );
     try {
-      const service = createReconciliationService(ctx.deps, { connectors: { forMode: () => asMtn }, topups: ctx.services.topups });
+      const service = createReconciliationService(ctx.deps, {
+        connectors: { forMode: () => asMtn, byAccount: async () => undefined },
+        topups: ctx.services.topups,
+      });
       const report = await service.reconcile({ provider: 'mtn_momo', mode: 'test', ...day1() });
       expect(report.listing).toEqual({ source: 'none', ok: true, requests: 0 });
       // The stranger is not seen without a listing; the mismatches of our own requests are, and one

@@ -12,6 +12,7 @@ import { Operators } from './pages/Operators.tsx';
 import { Outbox } from './pages/Outbox.tsx';
 import { PayoutReview } from './pages/PayoutReview.tsx';
 import { Profiles } from './pages/Profiles.tsx';
+import { ProviderAccounts } from './pages/ProviderAccounts.tsx';
 import { Providers } from './pages/Providers.tsx';
 
 /** One page of the console: its address under /operator, its name in the navigation, what it needs. */
@@ -43,6 +44,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { path: 'customers', label: 'operator.customersTitle', needs: 'customers:read', render: (p) => <Customers key={p.search} {...p} /> },
   { path: 'customer-limits', label: 'operator.limitsTitle', needs: 'customers:read', render: (p) => <CustomerLimitsPage {...p} /> },
   { path: 'providers', label: 'operator.providersTitle', needs: 'providers:read', render: () => <Providers /> },
+  { path: 'provider-accounts', label: 'operator.accountsTitle', needs: 'providers:manage', render: () => <ProviderAccounts /> },
   { path: 'money', label: 'operator.moneyTitle', needs: 'money:read', render: (p) => <MoneyPage {...p} /> },
   { path: 'audit', label: 'operator.auditTitle', needs: 'audit:read', render: () => <Audit /> },
   { path: 'operators', label: 'operator.operatorsTitle', needs: 'operators:read', render: (p) => <Operators {...p} /> },

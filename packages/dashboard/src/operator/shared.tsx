@@ -20,6 +20,7 @@ const OPERATOR_ERROR_TEXTS: Record<string, MessageId> = {
   four_eyes_required: 'operator.error.fourEyes',
   payment_method_not_allowed: 'operator.error.methodNotAllowed',
   payout_state_invalid: 'operator.error.payoutDecided',
+  provider_settings_invalid: 'operator.error.providerSettings',
 };
 
 export function OperatorError({ error }: { error: unknown }) {

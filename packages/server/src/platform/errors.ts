@@ -26,6 +26,7 @@ export const ERRORS = {
   amount_out_of_bounds: { status: 400, title: "The amount is outside the provider's bounds" },
   description_invalid: { status: 400, title: "The description breaks the provider's message rules" },
   short_name_invalid: { status: 400, title: 'The short name is not 4 to 22 ASCII letters, digits and spaces' },
+  provider_settings_invalid: { status: 400, title: "A provider account's setting is not valid" },
 
   return_url_invalid: { status: 400, title: 'The return URL is not an https URL' },
   callback_invalid: { status: 400, title: 'The provider callback could not be authenticated' },

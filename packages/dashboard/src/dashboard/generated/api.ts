@@ -5219,7 +5219,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.terms_set" | "merchant.methods_set" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked" | "customer.password_reset_sent";
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.terms_set" | "merchant.methods_set" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked" | "customer.password_reset_sent" | "provider_account.added" | "provider_account.disabled" | "provider_account.checked";
                                 actor: {
                                     email: string;
                                     id: string | null;
@@ -5665,7 +5665,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "providers:manage" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -7079,6 +7079,248 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/provider-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                capabilities: string[];
+                                connector: string;
+                                countries: string[];
+                                createdAt: string | null;
+                                credentials: {
+                                    [key: string]: string;
+                                };
+                                id: string;
+                                lastCheck: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    detail: string;
+                                    ok: boolean;
+                                } | null;
+                                mode: "test" | "live";
+                                /** @enum {string} */
+                                object: "provider_account";
+                                settings: {
+                                    [key: string]: string | number;
+                                };
+                                source: "operator" | "environment" | "sandbox";
+                                status: "active" | "disabled";
+                                supersededBy: {
+                                    account: string;
+                                    country: string;
+                                }[];
+                                webhookPath: string | null;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        connector: string;
+                        countries: string[];
+                        credentials: {
+                            [key: string]: string;
+                        };
+                        mode: "test" | "live";
+                        settings?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capabilities: string[];
+                            connector: string;
+                            countries: string[];
+                            createdAt: string | null;
+                            credentials: {
+                                [key: string]: string;
+                            };
+                            id: string;
+                            lastCheck: {
+                                /** Format: date-time */
+                                at: string;
+                                detail: string;
+                                ok: boolean;
+                            } | null;
+                            mode: "test" | "live";
+                            /** @enum {string} */
+                            object: "provider_account";
+                            settings: {
+                                [key: string]: string | number;
+                            };
+                            source: "operator" | "environment" | "sandbox";
+                            status: "active" | "disabled";
+                            supersededBy: {
+                                account: string;
+                                country: string;
+                            }[];
+                            webhookPath: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/provider-accounts/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            at: string;
+                            connector: string;
+                            detail: string;
+                            id: string;
+                            mode: "test" | "live";
+                            ok: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/provider-accounts/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capabilities: string[];
+                            connector: string;
+                            countries: string[];
+                            createdAt: string | null;
+                            credentials: {
+                                [key: string]: string;
+                            };
+                            id: string;
+                            lastCheck: {
+                                /** Format: date-time */
+                                at: string;
+                                detail: string;
+                                ok: boolean;
+                            } | null;
+                            mode: "test" | "live";
+                            /** @enum {string} */
+                            object: "provider_account";
+                            settings: {
+                                [key: string]: string | number;
+                            };
+                            source: "operator" | "environment" | "sandbox";
+                            status: "active" | "disabled";
+                            supersededBy: {
+                                account: string;
+                                country: string;
+                            }[];
+                            webhookPath: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/providers": {
         parameters: {
             query?: never;
@@ -7214,7 +7456,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "providers:manage" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -7311,7 +7553,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "providers:manage" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;

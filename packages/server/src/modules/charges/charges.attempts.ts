@@ -21,6 +21,7 @@ import {
   describeProvider,
   newReference,
   type ProviderName,
+  providerUnavailable,
   servesNumber,
 } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
@@ -370,12 +371,10 @@ export function createAttemptsService(
       const { provider } = body.paymentMethod;
       const description = describeProvider(provider);
       if (!description) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
-      const account = lifecycle.accountFor(merchant.mode, provider);
-      if (!lifecycle.connectorFor(merchant.mode, provider) || account === undefined) {
-        throw new ApiError('provider_unavailable', `${provider} is not configured for ${merchant.mode} mode on this server`, {
-          param: 'paymentMethod.provider',
-        });
-      }
+      // The merchant's country chooses the provider account (section 14): read per new attempt.
+      const registry = await connectors.forMerchant(merchant.mode, merchant.merchantCountry);
+      const account = registry.account(provider);
+      if (!registry.get(provider) || account === undefined) throw providerUnavailable(registry, provider, merchant.mode, 'paymentMethod.provider');
       await collaborators.methodCaps?.checkProvider({ merchantId: merchant.merchantId, mode: merchant.mode }, description.name as ProviderName);
       // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
       const phoneNumber = parsePhoneNumber(body.paymentMethod.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
@@ -384,7 +383,7 @@ export function createAttemptsService(
       }
       // A provider whose recent calls mostly failed is refused at once, before the limits count:
       // its outage sends no prompt, and must not cost the payer the tries they have left.
-      const health = connectors.forMode(merchant.mode).health;
+      const health = registry.health;
       const unavailable = () =>
         new ApiError('provider_unavailable', `${description.displayName} is not answering at the moment; try again in a few minutes or use another method`, {
           param: 'paymentMethod.provider',
@@ -403,7 +402,7 @@ export function createAttemptsService(
         description,
         { phoneNumber, currency: seen.currency as Currency, amount: seen.amount_minor },
         { phoneNumber: 'paymentMethod.phoneNumber', amount: 'amount', currency: 'currency' },
-        connectors.forMode(merchant.mode).get(provider),
+        registry.get(provider),
       );
       await throttle.beginAll([
         { subject: `prompt-10m:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_10_MIN },

@@ -41,7 +41,7 @@ export function createRecordedRefunds(
   deps: Deps,
   collaborators: {
     intents: Pick<IntentsService, 'lockForChange' | 'transition' | 'retrieveRow'>;
-    directRefunds: Pick<MobileRefunds, 'cannotRefund' | 'pendingAmount'>;
+    directRefunds: Pick<MobileRefunds, 'cannotRefund' | 'pendingAmount' | 'connectorOf'>;
   },
 ) {
   const { db, clock, ids } = deps;
@@ -63,6 +63,7 @@ export function createRecordedRefunds(
     async record(merchant: Caller, intentId: string, body: RecordedRefundBody, answer?: IdempotentAnswer): Promise<Refund> {
       const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const paid = await paidDirectly(scope, intentId);
+      const connector = paid ? await directRefunds.connectorOf(paid) : undefined;
       const refund = await inTransaction(db, answer, async (tx) => {
         const intent = await intents.lockForChange(tx, scope, intentId);
         if (!intent) throw notFound(intentId, 'id');
@@ -73,7 +74,7 @@ export function createRecordedRefunds(
           throw new ApiError('refund_in_progress', 'A refund of this payment is still waiting for the provider: record one once it is decided');
         const currency = intent.currency as Currency;
         const amount = refundAmount(body, intent.amount_minor - intent.amount_refunded_minor, currency);
-        if (!directRefunds.cannotRefund(scope, paid, amount)) throw supported();
+        if (!directRefunds.cannotRefund(scope, paid, amount, connector)) throw supported();
         const row = await repo.insert(tx, {
           id: ids('refund'),
           merchant_id: scope.merchantId,
@@ -105,7 +106,7 @@ export function createRecordedRefunds(
       const paid = await paidDirectly(scope, intentId);
       const intent = await intents.retrieveRow(scope, intentId);
       if (!paid || !intent || (intent.status !== 'SUCCEEDED' && intent.status !== 'PARTIALLY_REFUNDED')) return false;
-      return directRefunds.cannotRefund(scope, paid, intent.amount_minor - intent.amount_refunded_minor);
+      return directRefunds.cannotRefund(scope, paid, intent.amount_minor - intent.amount_refunded_minor, await directRefunds.connectorOf(paid));
     },
 
     /** What was recorded as refunded outside Caisse, by intent id, in minor units (the exports). */

@@ -191,7 +191,7 @@ export function createMobileRefunds(
    * 409 `refund_unsupported` when the provider can neither refund this amount nor transfer to the
    * payer (its refund operation gives back whole payments only); 503 when it is not configured here.
    */
-  function assertCanRefund(scope: Scope, paid: AttemptRow, amount: bigint): void {
+  function assertCanRefund(scope: Scope, paid: AttemptRow, amount: bigint, connector: Connector | undefined): void {
     // The connector that took it cannot give back this method's payments (an aggregator's card payment).
     const connectorDescription = describeProvider(paid.connector);
     const methodRefused = refundRefusal(connectorDescription, paid.provider);
@@ -203,7 +203,6 @@ export function createMobileRefunds(
     const name = description?.displayName ?? paid.provider;
     if (!description?.capabilities.refund)
       throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
-    const connector = lifecycle.connectorOf(paid);
     if (!connector) throw new ApiError('provider_unavailable', `${paid.provider} is not configured for ${scope.mode} mode on this server`);
     // The provider can, this account cannot (an MTN account without a disbursement key).
     const lacking = connector.lacks?.refund;
@@ -234,8 +233,10 @@ export function createMobileRefunds(
       if (!found?.direct_payment) return undefined;
       const paid = await attempts.findPaid(db, intentId);
       if (!paid) return undefined;
+      // The payment's own account, even disabled or replaced since; read before the transaction.
+      const connector = await lifecycle.connectorOf(paid);
       // Checked again with the amount once it is known (a whole refund may need the refund operation).
-      assertCanRefund(scope, paid, paid.amount_minor);
+      assertCanRefund(scope, paid, paid.amount_minor, connector);
       const row = await inTransaction(db, answer, async (tx) => {
         const intent = await intents.lockForChange(tx, scope, intentId);
         if (!intent) throw notFound(intentId, 'id');
@@ -244,7 +245,7 @@ export function createMobileRefunds(
         // Refunds still waiting for the provider hold their amount: together they never exceed the payment.
         const held = intent.amount_refunded_minor + (await repo.pendingAmount(tx, intentId));
         const amount = refundAmount(body, intent.amount_minor - held, currency);
-        assertCanRefund(scope, paid, amount);
+        assertCanRefund(scope, paid, amount, connector);
         const feeBack = feeReturned({
           amount: minorUnits(intent.amount_minor),
           fee: minorUnits(intent.fee_minor ?? 0n),
@@ -283,15 +284,18 @@ export function createMobileRefunds(
      * Whether the provider would refuse a refund of `amount` of this payment (409
      * `refund_unsupported`): only then may a refund made outside Caisse be recorded.
      */
-    cannotRefund(scope: Scope, paid: AttemptRow, amount: bigint): boolean {
+    cannotRefund(scope: Scope, paid: AttemptRow, amount: bigint, connector: Connector | undefined): boolean {
       try {
-        assertCanRefund(scope, paid, amount);
+        assertCanRefund(scope, paid, amount, connector);
         return false;
       } catch (error) {
         if (error instanceof ApiError && error.code === 'refund_unsupported') return true;
         throw error;
       }
     },
+
+    /** The connector of the account a payment was made with (`cannotRefund`'s), read outside any transaction. */
+    connectorOf: (paid: AttemptRow) => lifecycle.connectorOf(paid),
 
     /** What the merchant's refunds of this intent still waiting for the provider hold. */
     pendingAmount: (tx: Tx, intentId: string) => repo.pendingAmount(tx, intentId),

@@ -24,6 +24,33 @@ export interface ConnectorDefinition<S = never, H = unknown> {
    * registry's (connectors.live.ts); called only for live mode. Empty or absent: nothing to say.
    */
   liveProblems?(settings: GivenSettings, ctx: LiveContext): SettingProblem[];
+  /** How a provider account added by an operator (modules/provideraccounts) becomes its settings. Absent: no account can be added for it. */
+  readonly account?: AccountShape<S>;
+}
+
+/**
+ * A provider account's side of a connector (docs/spec/provider-accounts.md): the settings an
+ * account may set (keys of its description's settings, checked as those are), the credentials
+ * it takes (a JSON object, stored encrypted, never shown), and how the two make its settings.
+ */
+export interface AccountShape<S> {
+  /** Keys of the description's non-secret settings an account may set (`baseUrl`, `targetEnvironment`, …). */
+  readonly settings: readonly string[];
+  readonly credentials: readonly CredentialSpec[];
+  /**
+   * The provider sends an account's webhooks to one address set in its own dashboard, not one
+   * given per request (Wave): the console shows each account's address to paste there.
+   */
+  readonly webhook?: boolean;
+  /** The connector's settings: `open` checked by the description, `credentials` by `credentials`. */
+  build(open: Readonly<Record<string, string | number>>, credentials: Readonly<Record<string, string>>): S;
+}
+
+/** One credential of an account: its JSON name, whether it is needed, and how it is checked (printable ASCII, or a UUID). */
+export interface CredentialSpec {
+  readonly name: string;
+  readonly required: boolean;
+  readonly kind?: 'credential' | 'uuid';
 }
 
 /** Any connector's definition, whatever its settings and sandbox handle (the registry's list). */

@@ -5,8 +5,10 @@ import type { Connector, ConnectorDeps } from './connectors.types.ts';
 import type { ProviderDescription } from './connectors.description.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
-import { envAccountId, sandboxAccountId } from './connectors.accounts.ts';
+import { envAccountId, sameAccount, sandboxAccountId } from './connectors.accounts.ts';
 import { liveSettingsProblems } from './connectors.live.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { Executor } from '../../platform/db.ts';
 import { completeSandboxSecrets, keepSandboxSecrets, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 import { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 import { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
@@ -112,6 +114,11 @@ export interface ConnectorRegistry {
   account(provider: string): string | undefined;
   /** Each provider's recent outcomes (absent: not watched, every provider counts as available). */
   health?: ProviderHealth;
+  /**
+   * The provider account refused for new requests of this provider here (a merchant's registry
+   * whose country has only disabled accounts of it): `get` answers undefined and the refusal names it.
+   */
+  disabledAccount?(provider: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -213,9 +220,57 @@ export function sandboxSettings(
   return settings;
 }
 
-/** The connectors of each mode: test mode always the sandbox, live mode the configured providers. */
+/**
+ * The connectors of each mode: test mode always the sandbox, live mode the configured providers;
+ * with provider accounts (modules/provideraccounts), those of a merchant's country.
+ */
 export interface ConnectorSource {
+  /** The platform's accounts of a mode (environment in live mode, Caisse's sandbox in test mode): where nothing depends on a country. */
   forMode(mode: 'test' | 'live'): ConnectorRegistry;
+  /**
+   * What a new request of a merchant of `country` goes through in `mode`: per connector, the newest
+   * active provider account whose countries include it; none of any status, the platform's account
+   * of the mode; only disabled ones, none (`disabledAccount` says which).
+   */
+  forMerchant(mode: 'test' | 'live', country: string, executor?: Executor): Promise<ConnectorRegistry>;
+  /**
+   * The connector of one provider account, whatever its status: a request is read, called back and
+   * refunded only with the account it records. Undefined: that account is not known here (its
+   * environment variables changed).
+   */
+  byAccount(account: string, executor?: Executor): Promise<Connector | undefined>;
+}
+
+/**
+ * The 503 that refuses a new request of `provider` when the registry has no connector for it: not
+ * configured in this mode, or its account for the merchant's country disabled.
+ */
+export function providerUnavailable(registry: ConnectorRegistry, provider: string, mode: 'test' | 'live', param?: string): ApiError {
+  const disabled = registry.disabledAccount?.(provider);
+  if (disabled !== undefined) {
+    return new ApiError('provider_unavailable', `The ${provider} provider account ${disabled} for ${mode} mode is disabled; no new request goes through it`, {
+      ...(param === undefined ? {} : { param }),
+      extra: { providerAccount: disabled },
+    });
+  }
+  return new ApiError('provider_unavailable', `${provider} is not configured for ${mode} mode on this server`, param === undefined ? {} : { param });
+}
+
+/**
+ * The platform account an id names (`pac_sandbox_<connector>` in test mode, the environment's
+ * `pac_env_<connector>_<hash>` or a row's legacy `pac_env_<connector>` in live mode), read through
+ * the registries at call time.
+ */
+export function platformAccountConnector(source: Pick<ConnectorSource, 'forMode'>, account: string): Connector | undefined {
+  if (account.startsWith('pac_sandbox_')) {
+    const test = source.forMode('test');
+    const provider = account.slice('pac_sandbox_'.length);
+    return test.account(provider) === account ? test.get(provider) : undefined;
+  }
+  if (!account.startsWith('pac_env_')) return undefined;
+  const live = source.forMode('live');
+  const provider = live.providers().find((p) => sameAccount(account, live.account(p), p));
+  return provider === undefined ? undefined : live.get(provider);
 }
 
 /** When to ask a provider again about a request after `polls` earlier asks: 2 s, 4 s, 8 s … at most a minute apart. */
@@ -223,8 +278,7 @@ export function pollBackoffMs(polls: number): number {
   return Math.min(60_000, 2_000 * 2 ** Math.max(0, polls - 1));
 }
 
-export interface ModeConnectors {
-  forMode(mode: 'test' | 'live'): ConnectorRegistry;
+export interface ModeConnectors extends ConnectorSource {
   close(): Promise<void>;
 }
 
@@ -260,10 +314,14 @@ export function createModeConnectors(
     createProviderHealth(deps.clock, rules),
     'sandbox',
   );
-  return {
+  const source: ModeConnectors = {
     forMode: (mode) => (mode === 'live' ? live : test),
+    // Without provider accounts every country of a mode has the platform's.
+    forMerchant: async (mode) => source.forMode(mode),
+    byAccount: async (account) => platformAccountConnector(source, account),
     close: async () => {
       await Promise.all([live.close(), test.close()]);
     },
   };
+  return source;
 }

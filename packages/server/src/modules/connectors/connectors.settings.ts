@@ -86,3 +86,37 @@ function checked(s: ProviderSetting, raw: string, mode: RunMode): string | numbe
       return raw;
   }
 }
+
+/**
+ * A provider account's settings (docs/spec/provider-accounts.md), checked as their variables are:
+ * only `allowed` keys, each by its description's kind, the required ones present, the defaults
+ * filled in, then the description's own check across them. A problem names the key and says why,
+ * never quoting a secret.
+ */
+export function readAccountSettings(
+  description: Pick<ProviderDescription, 'settings' | 'checkSettings'>,
+  allowed: readonly string[],
+  given: Readonly<Record<string, string>>,
+  mode: RunMode,
+): { ok: true; values: Record<string, string | number> } | { ok: false; key: string; message: string } {
+  const unknown = Object.keys(given).find((k) => !allowed.includes(k));
+  if (unknown !== undefined) return { ok: false, key: unknown, message: `is not a setting of this connector (settings: ${allowed.join(', ')})` };
+  const values: Record<string, string | number> = {};
+  for (const key of allowed) {
+    const s = description.settings.find((setting) => setting.key === key);
+    if (s === undefined) continue;
+    const raw = given[key]?.trim() || s.default;
+    if (raw === undefined) {
+      if (s.required) return { ok: false, key, message: 'is required' };
+      continue;
+    }
+    try {
+      values[key] = checked(s, raw, mode);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      return { ok: false, key, message: err.message.slice(`${s.env}: `.length) };
+    }
+  }
+  const problem = description.checkSettings?.(values);
+  return problem === undefined ? { ok: true, values } : { ok: false, key: problem.key, message: problem.message };
+}

@@ -25,7 +25,10 @@ export { envAccountId, legacyEnvAccountId, sameAccount, sandboxAccountId } from 
 export {
   type ConnectorRegistry,
   type ConnectorSource,
+  connectorDefinitions,
   connectorSettings,
+  platformAccountConnector,
+  providerUnavailable,
   pollBackoffMs,
   createModeConnectors,
   DEFAULT_PROVIDER_ORDER,
@@ -37,7 +40,8 @@ export {
   type ProviderName,
   registerConnector,
 } from './connectors.registry.ts';
-export type { ConnectorDefinition, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
+export type { AccountShape, ConnectorDefinition, CredentialSpec, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
+export { readAccountSettings } from './connectors.settings.ts';
 export { registerProviderMetrics } from './connectors.metrics.ts';
 export { checkConnector, checkEnvironmentAccounts, checkLiveSettings, sandboxDefaultsInUse } from './connectors.golive.ts';
 export { type GivenSettings, type LiveContext, liveUrlProblem, type SettingProblem } from './connectors.live.ts';

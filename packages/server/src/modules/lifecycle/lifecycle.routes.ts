@@ -82,23 +82,27 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
     },
   });
 
-  // Providers that send every webhook to one URL and sign it (Wave's Wave-Signature).
-  app.route({
-    method: 'POST',
-    url: '/callbacks/:provider',
-    config: { auth: 'none' },
-    schema: {
-      tags: ['providers'],
-      summary: "A mobile-money provider's signed webhook (a hint: the provider's status decides)",
-      params: Type.Object({ provider: Type.String({ maxLength: 32 }) }),
-      hide: true,
-    },
-    handler: async (request, reply) => {
-      await limit(`address:${clientAddress(request)}`, perAddress, 'this address');
-      const handled = await callbacks.handleSigned(request.params.provider, { url: request.url, body: request.body, headers: request.headers });
-      if (handled === undefined) throw new ApiError('callback_invalid', 'The callback could not be authenticated');
-      if (!handled) throw new ApiError('not_found', 'No request has this reference');
-      return reply.code(204).send();
-    },
-  });
+  // Providers that send every webhook to one URL and sign it (Wave's Wave-Signature): the
+  // platform's account at /callbacks/{provider}, an operator's account at /callbacks/{provider}/{pac_…}.
+  for (const url of ['/callbacks/:provider', '/callbacks/:provider/:account']) {
+    app.route({
+      method: 'POST',
+      url,
+      config: { auth: 'none' },
+      schema: {
+        tags: ['providers'],
+        summary: "A mobile-money provider's signed webhook (a hint: the provider's status decides)",
+        params: Type.Object({ provider: Type.String({ maxLength: 32 }), account: Type.Optional(Type.String({ pattern: '^pac_[0-9a-z_]+$', maxLength: 80 })) }),
+        hide: true,
+      },
+      handler: async (request, reply) => {
+        await limit(`address:${clientAddress(request)}`, perAddress, 'this address');
+        const incoming = { url: request.url, body: request.body, headers: request.headers };
+        const handled = await callbacks.handleSigned(request.params.provider, incoming, request.params.account);
+        if (handled === undefined) throw new ApiError('callback_invalid', 'The callback could not be authenticated');
+        if (!handled) throw new ApiError('not_found', 'No request has this reference');
+        return reply.code(204).send();
+      },
+    });
+  }
 }

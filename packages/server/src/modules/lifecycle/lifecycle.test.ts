@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, MINUTE, SECOND } from '../../platform/clock.ts';
 import type { Connector, ConnectorRegistry, Decision, StatusResult, SubmitResult } from '../connectors/index.ts';
-import { describeProvider } from '../connectors/index.ts';
+import { describeProvider, platformAccountConnector } from '../connectors/index.ts';
 import type { ProviderRequest, ProviderRequestRow, RequestStore } from './index.ts';
 import { createProviderLifecycle, PAGE_LOST_REASON, pageLostAfterMs } from './index.ts';
 
@@ -92,7 +92,11 @@ function setup(
     request_kind: 'topup',
     kind: 'collection',
     requests,
-    connectors: { forMode: () => registry },
+    connectors: {
+      forMode: () => registry,
+      forMerchant: async () => registry,
+      byAccount: async (a) => platformAccountConnector({ forMode: () => registry }, a),
+    },
     clock,
     giveUpAfterMs,
     store: {

@@ -151,8 +151,8 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
   connectorFor(mode: KeyMode, provider: string): Connector | undefined;
   /** The account a new request of this provider in this mode is made with (undefined: not configured). */
   accountFor(mode: KeyMode, provider: string): string | undefined;
-  /** The connector of the account a row was made with (undefined: that account is not configured here any more). */
-  connectorOf(row: Pick<Row, 'mode' | 'provider' | 'provider_account'>): Connector | undefined;
+  /** The connector of the account a row was made with, whatever its status now (undefined: that account is not configured here any more). */
+  connectorOf(row: Pick<Row, 'mode' | 'provider' | 'provider_account'>): Promise<Connector | undefined>;
   /**
    * Sends the committed row to the provider and acts on a definitive answer. Await it when the
    * answer is needed (a redirect provider's URL); otherwise `start` it.
@@ -166,10 +166,11 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
    */
   callback(provider: string, reference: string, callback: IncomingCallback, request?: ProviderRequest): Promise<boolean>;
   /**
-   * A callback the connector of `mode` already verified (providers that sign one webhook URL for
-   * everything, such as Wave): false when its reference is not one of this lifecycle's requests.
+   * A callback the connector of the provider account `account` already verified (providers that
+   * sign one webhook URL per account, such as Wave): false when its reference is not one of this
+   * lifecycle's requests; a request of another account is acknowledged and decides nothing.
    */
-  verified(mode: KeyMode, provider: string, verified: Extract<CallbackResult, { ok: true }>, request?: ProviderRequest): Promise<boolean>;
+  verified(mode: KeyMode, provider: string, verified: Extract<CallbackResult, { ok: true }>, request?: ProviderRequest, account?: string): Promise<boolean>;
   /** The poller's round for this kind alone: claims its due requests and polls them. Returns how many it claimed. */
   pollDue(limit?: number): Promise<number>;
   /** Polls a request the one poller claimed. */
@@ -184,14 +185,17 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
   const inFlight = new Set<Promise<unknown>>();
   const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
   const accountFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).account(provider);
-  /** Another account's connector never reads a request: its settings (or credentials) are not those that made it. */
-  const connectorOf = (row: Pick<Row, 'mode' | 'provider' | 'provider_account'>) =>
-    sameAccount(row.provider_account, accountFor(row.mode, row.provider), row.provider) ? connectorFor(row.mode, row.provider) : undefined;
+  /**
+   * Only the account a request records reads it (even disabled or replaced since): another's
+   * settings (or credentials) are not those that made it.
+   */
+  const connectorOf = async (row: Pick<Row, 'mode' | 'provider' | 'provider_account'>): Promise<Connector | undefined> =>
+    row.provider_account === null || row.provider_account === undefined ? connectorFor(row.mode, row.provider) : connectors.byAccount(row.provider_account);
   /** The row's account is configured no more, though its connector is: nothing can read it, nor say it failed. */
-  const accountGone = (row: Row) => connectorFor(row.mode, row.provider) !== undefined && connectorOf(row) === undefined;
+  const accountGone = async (row: Row) => connectorFor(row.mode, row.provider) !== undefined && (await connectorOf(row)) === undefined;
 
   async function submit(row: Row): Promise<SubmitResult> {
-    const connector = connectorOf(row);
+    const connector = await connectorOf(row);
     if (!connector) return { status: 'UNKNOWN', reason: 'no connector for this provider' };
     const request = spec.request(row);
     const result = spec.send
@@ -236,13 +240,13 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
   const scheduleNextPoll = (request: ProviderRequest) => requests.scheduleNextPoll(request.id, new Date(clock.now().getTime() + pollBackoffMs(request.polls)));
 
   async function poll(row: Row, request: ProviderRequest): Promise<void> {
-    if (accountGone(row)) {
+    if (await accountGone(row)) {
       // Money may have moved under that account: the request waits, unread and undecided, until its settings come back.
       log?.warn({ id: row.id, providerAccount: row.provider_account }, `mobile-money ${spec.what} waits for its provider account`);
       await scheduleNextPoll(request);
       return;
     }
-    const connector = connectorOf(row);
+    const connector = await connectorOf(row);
     const result: StatusResult = connector
       ? await connector.status(kind, row.reference, spec.known?.(row))
       : { status: 'UNKNOWN', reason: 'no connector for this provider' };
@@ -311,19 +315,20 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     async callback(provider, reference, callback, known) {
       const row = await ownerOf(reference, known);
       if (!row) return false;
-      if (row.provider === provider && accountGone(row)) return true;
-      const connector = connectorOf(row);
+      if (row.provider === provider && (await accountGone(row))) return true;
+      const connector = await connectorOf(row);
       if (!connector || row.provider !== provider) return false;
       const decision = await callbackDecision(connector, kind, reference, { ...callback, known: spec.known?.(row) });
       if (decision) await spec.settle(row.id, decision, row);
       return true;
     },
-    async verified(mode, provider, verified, known) {
+    async verified(mode, provider, verified, known, account) {
       if (verified.kind !== kind) return false;
       const row = await ownerOf(verified.reference, known);
       if (!row || row.mode !== mode || row.provider !== provider) return false;
-      // Verified by today's account: a request of another account is not read with it.
-      if (connectorOf(row) === undefined) return true;
+      // Verified by one account: a request of another account is not decided by it.
+      if (account !== undefined && !sameAccount(row.provider_account, account, row.provider)) return true;
+      if ((await connectorOf(row)) === undefined) return true;
       const decision = decisionOf(verified.result);
       if (decision) await spec.settle(row.id, decision, row);
       return true;
@@ -367,16 +372,29 @@ export function createRequestRouter(
      * mode's connector has its own secret: the one that verifies it says which mode it is.
      * Undefined when no connector verifies it (400), false when no request has its reference.
      */
-    async handleSigned(provider: string, callback: IncomingCallback): Promise<boolean | undefined> {
+    async handleSigned(provider: string, callback: IncomingCallback, account?: string): Promise<boolean | undefined> {
+      // The URL names the account (`/callbacks/{provider}/{pac_…}`): only its secret verifies it,
+      // and it decides only that account's requests.
+      if (account !== undefined) {
+        const connector = await connectors.byAccount(account);
+        if (!connector || connector.provider !== provider) return undefined;
+        const verified = await connector.verifyCallback(callback);
+        if (!verified.ok) return undefined;
+        const request = await requests.findByReference(verified.reference);
+        const lifecycle = request && byKind.get(request.kind);
+        if (!request || !lifecycle) return false;
+        return lifecycle.verified(request.mode, provider, verified, request, account);
+      }
       for (const mode of ['live', 'test'] as const) {
-        const connector = connectors.forMode(mode).get(provider);
+        const registry = connectors.forMode(mode);
+        const connector = registry.get(provider);
         if (!connector) continue;
         const verified = await connector.verifyCallback(callback);
         if (!verified.ok) continue;
         const request = await requests.findByReference(verified.reference);
         const lifecycle = request && byKind.get(request.kind);
         if (!request || !lifecycle) return false;
-        return lifecycle.verified(mode, provider, verified, request);
+        return lifecycle.verified(mode, provider, verified, request, registry.account(provider));
       }
       return undefined;
     },

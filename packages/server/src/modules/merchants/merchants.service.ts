@@ -355,6 +355,8 @@ export function createMerchantsService(deps: Deps) {
     },
 
     isFrozen,
+    /** The merchant's country (what chooses its provider accounts), read in `executor`; undefined when there is no such merchant. */
+    countryOf: async (merchantId: string, executor: Executor = db): Promise<Country | undefined> => (await repo.findMerchant(executor, merchantId))?.country,
     isApproved,
 
     async listMerchants(limit = 100): Promise<{ id: string; name: string; email: string | null; createdAt: string }[]> {

@@ -6,6 +6,7 @@ import { type Currency, formatAmount, isCurrency } from '../../platform/money.ts
 import type { Scope } from '../../platform/tenancy.ts';
 import {
   capabilitiesOf,
+  type ConnectorRegistry,
   type ConnectorSource,
   describeProvider,
   isMethodProvider,
@@ -39,6 +40,8 @@ interface Offer {
   allowed: readonly string[] | undefined;
   /** The merchant's order, or undefined: the country's default. */
   order: readonly string[] | undefined;
+  /** The connectors of the merchant's country in this mode (its provider accounts, section 14). */
+  registry: ConnectorRegistry;
 }
 
 /** The operator's cap on a merchant's methods in one mode (decision 0044). */
@@ -66,6 +69,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     const row = await repo.find(db, scope);
     const walletAllowed = row?.allowed_wallet ?? true;
     return {
+      registry: await c.connectors.forMerchant(scope.mode, merchant.country),
       country: merchant.country,
       wallet: (row?.wallet ?? true) && walletAllowed,
       walletAllowed,
@@ -85,20 +89,20 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     }
   }
 
-  function configured(scope: Scope, provider: ProviderName): boolean {
-    return c.connectors.forMode(scope.mode).get(provider) !== undefined;
+  function configured(offer: Offer, provider: ProviderName): boolean {
+    return offer.registry.get(provider) !== undefined;
   }
 
   /** From the provider's recent outcomes in this mode (connectors.health.ts). */
-  function available(scope: Scope, provider: ProviderName): boolean {
-    return c.connectors.forMode(scope.mode).health?.available(provider) ?? true;
+  function available(offer: Offer, provider: ProviderName): boolean {
+    return offer.registry.health?.available(provider) ?? true;
   }
 
   /** The providers this offer gives for a currency, in the merchant's order. */
   function offeredProviders(scope: Scope, offer: Offer, currency: Currency): ProviderName[] {
     return ordered(
       providersServing(offer.country, currency).filter(
-        (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(scope, p),
+        (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(offer, p),
       ),
       offer,
     );
@@ -126,7 +130,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           name: d.displayName,
           approval: d.approval,
           // From the provider's recent outcomes in this mode: greyed in checkout while it does not answer.
-          available: available(scope, name),
+          available: available(offer, name),
           minAmount: formatAmount(bounds.min, currency),
           maxAmount: formatAmount(bounds.max, currency),
           prefixes: providerPrefixes(d, offer.country),
@@ -175,14 +179,14 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
               provider: name,
               name: d.displayName,
               // Less what this mode's account lacks: the dashboard offers no payout to it.
-              capabilities: capabilitiesOf(d, c.connectors.forMode(scope.mode).get(name)),
+              capabilities: capabilitiesOf(d, offer.registry.get(name)),
               approval: d.approval,
               enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
-              configured: configured(scope, name),
+              configured: configured(offer, name),
               allowed: isAllowed(offer, name),
               servesCountry: serving.includes(name),
               offered: offered.includes(name),
-              available: available(scope, name),
+              available: available(offer, name),
             };
           }),
       };

@@ -17,6 +17,7 @@ import type { MethodsService } from '../methods/index.ts';
 import type { OnboardingService } from '../onboarding/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import type { ReconciliationService } from '../reconciliation/index.ts';
+import type { CheckResult, ProviderAccountInput, ProviderAccountsService } from '../provideraccounts/index.ts';
 import { type CustomerLimits, maskPhoneNumber, type UsersService } from '../users/index.ts';
 import { type OperatorAuditRow, type OperatorRow, operatorsRepository as repo } from './operators.repository.ts';
 import { type OperatorAuditAction, type OperatorPermission, type OperatorRole, operatorPermissionsOf } from './operators.roles.ts';
@@ -63,7 +64,7 @@ export interface OperatorClient {
 
 interface AuditInput {
   action: OperatorAuditAction;
-  targetType?: 'operator' | 'merchant' | 'ledger' | 'payout' | 'payout_threshold' | 'customer_limits' | 'customer';
+  targetType?: 'operator' | 'merchant' | 'ledger' | 'payout' | 'payout_threshold' | 'customer_limits' | 'customer' | 'provider_account';
   targetId?: string;
   before?: unknown;
   after?: unknown;
@@ -114,10 +115,11 @@ export function createOperatorsService(
     connectors: Pick<ModeConnectors, 'forMode'>;
     methods: Pick<MethodsService, 'allowance' | 'setAllowance'>;
     reconciliation: Pick<ReconciliationService, 'latest'>;
+    providerAccounts: Pick<ProviderAccountsService, 'list' | 'add' | 'disable' | 'check'>;
   },
 ) {
   const { db, clock, random, config, ids } = deps;
-  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits, connectors, users, methods, reconciliation } = services;
+  const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits, connectors, users, methods, reconciliation, providerAccounts } = services;
   const throttle = createThrottle(deps);
 
   function csrfTokenOf(sessionToken: string): string {
@@ -512,6 +514,40 @@ export function createOperatorsService(
         });
       });
       return { object: 'list' as const, data };
+    },
+
+    // ---- provider accounts (decision 0075) ----------------------------------------------------
+
+    /** Every provider account, the platform's included; credentials masked (at most their last four characters). */
+    async providerAccounts() {
+      return { object: 'list' as const, data: await providerAccounts.list() };
+    },
+
+    /** Adds an account; the audit entry (the account as listed: credentials masked) commits with it. */
+    async addProviderAccount(s: OperatorSession, body: ProviderAccountInput) {
+      return providerAccounts.add(body, (tx, _before, after) =>
+        record(tx, s, { action: 'provider_account.added', targetType: 'provider_account', targetId: after.id, after }),
+      );
+    },
+
+    async disableProviderAccount(s: OperatorSession, id: string) {
+      return providerAccounts.disable(id, (tx, before, after) =>
+        record(tx, s, {
+          action: 'provider_account.disabled',
+          targetType: 'provider_account',
+          targetId: id,
+          before: before && { status: before.status },
+          after: { status: after.status },
+        }),
+      );
+    },
+
+    /** Checks one account; an operator's account keeps the answer (`lastCheck`) and the audit log says who asked. */
+    async checkProviderAccount(s: OperatorSession, id: string) {
+      const [result] = await providerAccounts.check({ id }, (tx, r) =>
+        record(tx, s, { action: 'provider_account.checked', targetType: 'provider_account', targetId: id, after: { ok: r.ok, detail: r.detail } }),
+      );
+      return result as CheckResult;
     },
 
     /**

@@ -11,9 +11,11 @@ import { assertModeOpen, type Caller, type KeyMode, type Scope } from '../../pla
 import { LATEST_API_VERSION } from '../../platform/versioning.ts';
 import type { BalancesService } from '../balances/index.ts';
 import {
+  type ConnectorRegistry,
   type ConnectorSource,
   type Decision,
   describeProvider,
+  providerUnavailable,
   isAcceptableMessage,
   providerDescriptions,
   isProviderName,
@@ -117,6 +119,8 @@ export function createPayoutsService(
     isFrozen?: (merchantId: string, tx: Tx) => Promise<boolean>;
     /** Whether the merchant is approved for live mode: no live payout, asked for or scheduled, without it. */
     isApproved: (merchantId: string, executor?: Executor) => Promise<boolean>;
+    /** The merchant's country, which chooses the provider account (absent: the platform's accounts of the mode). */
+    countryOf?: (merchantId: string, executor: Executor) => Promise<Country | undefined>;
     logger?: Logger;
   },
 ) {
@@ -124,10 +128,16 @@ export function createPayoutsService(
   const { balances, connectors, events, pinnedVersions } = collaborators;
   const log = collaborators.logger;
   const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
-  /** The account a new payout goes through (checkDestination found its connector configured). */
-  const accountOf = (mode: KeyMode, provider: string): string => {
-    const account = connectors.forMode(mode).account(provider);
-    if (account === undefined) throw new ApiError('provider_unavailable', `${provider} is not configured for ${mode} mode on this server`);
+  /** The connectors a merchant's new payouts go through: its country's provider accounts (section 14), read in `executor`. */
+  const registryOf = async (scope: Scope, executor: Executor, country?: Country): Promise<ConnectorRegistry> => {
+    const where = country ?? (await collaborators.countryOf?.(scope.merchantId, executor));
+    return where === undefined ? connectors.forMode(scope.mode) : connectors.forMerchant(scope.mode, where, executor);
+  };
+  /** The account a new payout goes through; none (not configured, or its account disabled): 503, before anything is sent. */
+  const accountOf = async (scope: Scope, provider: string, executor: Executor): Promise<string> => {
+    const registry = await registryOf(scope, executor);
+    const account = registry.get(provider) === undefined ? undefined : registry.account(provider);
+    if (account === undefined) throw providerUnavailable(registry, provider, scope.mode, 'destination.provider');
     return account;
   };
 
@@ -137,7 +147,9 @@ export function createPayoutsService(
     country: Country,
     d: { provider: string; phoneNumber: string },
     money?: { currency: Currency; amount: bigint },
+    registry?: ConnectorRegistry,
   ): { provider: string; phoneNumber: string } {
+    const connectorFor = (m: KeyMode, provider: string) => (registry ?? connectors.forMode(m)).get(provider);
     const senders = providerDescriptions()
       .filter((p) => p.capabilities.disburse)
       .map((p) => p.name);
@@ -150,8 +162,7 @@ export function createPayoutsService(
       });
     }
     const phoneNumber = parsePhoneNumber(d.phoneNumber, country, 'destination.phoneNumber');
-    if (!connectorFor(mode, d.provider))
-      throw new ApiError('provider_unavailable', `${d.provider} is not configured for ${mode} mode on this server`, { param: 'destination.provider' });
+    if (!connectorFor(mode, d.provider)) throw providerUnavailable(registry ?? connectors.forMode(mode), d.provider, mode, 'destination.provider');
     const lacking = connectorFor(mode, d.provider)?.lacks?.disburse;
     if (lacking !== undefined)
       throw new ApiError('destination_unsupported', `${d.provider} cannot receive payouts: ${lacking}`, { param: 'destination.provider' });
@@ -181,6 +192,8 @@ export function createPayoutsService(
 
   /** Writes a PENDING payout and takes its money out of `available`, in the caller's transaction. */
   async function createInTx(tx: Tx, scope: Scope, p: NewPayout): Promise<PayoutRow> {
+    // Before any write: a refusal leaves the caller's transaction as it was.
+    const account = await accountOf(scope, p.provider, tx);
     const id = ids('payout');
     await balances.debitForPayout(tx, scope, {
       payoutId: id,
@@ -200,7 +213,7 @@ export function createPayoutsService(
       currency: p.currency,
       provider: p.provider,
       connector: p.provider,
-      provider_account: accountOf(scope.mode, p.provider),
+      provider_account: account,
       phone_number: p.phoneNumber,
       description: p.description,
       method: p.method,
@@ -297,9 +310,10 @@ export function createPayoutsService(
       if (merchant.mode === 'live') assertModeOpen({ approved: await collaborators.isApproved(merchant.merchantId) }, merchant.mode);
       const currency = assertCurrency(body.currency);
       const amount = parseAmount(body.amount, currency);
-      const destination = checkDestination(merchant.mode, merchant.merchantCountry, body.destination, { currency, amount });
-      checkDescription(body.destination.provider, body.description);
       const scope = { merchantId: merchant.merchantId, mode: merchant.mode };
+      const registry = await registryOf(scope, db, merchant.merchantCountry);
+      const destination = checkDestination(merchant.mode, merchant.merchantCountry, body.destination, { currency, amount }, registry);
+      checkDescription(body.destination.provider, body.description);
       const row = await db.transaction().execute(async (tx) => {
         const created = await createInTx(tx, scope, {
           amount,
@@ -341,7 +355,8 @@ export function createPayoutsService(
       const current = await repo.schedule(db, scope);
       const given =
         body.destination ?? (current?.provider && current.phone_number ? { provider: current.provider, phoneNumber: current.phone_number } : undefined);
-      const destination = given && checkDestination(scope.mode, scope.merchantCountry, given);
+      const registry = await registryOf(scope, db, scope.merchantCountry);
+      const destination = given && checkDestination(scope.mode, scope.merchantCountry, given, undefined, registry);
       if (body.interval !== 'manual' && !destination) {
         throw new ApiError('validation_error', 'An automatic schedule needs a destination: {provider, phoneNumber}', {
           param: 'destination',
@@ -413,8 +428,8 @@ export function createPayoutsService(
                 await createInTx(tx, scope, { amount, currency, provider: s.provider, phoneNumber: s.phone_number, description: null, method: 'scheduled' }),
               );
             } catch (err) {
-              // A payout made meanwhile took part of it (checked before any write): next time.
-              if (!(err instanceof ApiError && err.code === 'balance_insufficient')) throw err;
+              // A payout made meanwhile took part of it, or its provider account is disabled (checked before any write): next time.
+              if (!(err instanceof ApiError && (err.code === 'balance_insufficient' || err.code === 'provider_unavailable'))) throw err;
             }
           }
         }
@@ -496,7 +511,7 @@ export function createPayoutsService(
         let updated: PayoutRow;
         if (decision.approve) {
           // Never sent yet: it goes through the account of today, not that of its creation.
-          const account = accountOf(row.mode, row.provider);
+          const account = await accountOf(scope, row.provider, tx);
           updated = await repo.update(tx, id, { ...reviewed, status: 'PENDING', provider_account: account });
           await lifecycle.release(tx, id, account);
         } else {

@@ -39,6 +39,8 @@ export interface OurRequest<S extends string> {
    * is asked with it, the amount and the currency (`KnownRequest`).
    */
   provider_reference?: string | null;
+  /** The provider account it was made with: only that account reads it (decision 0066). */
+  provider_account?: string | null;
 }
 
 /** What a module that sends requests to providers gives reconciliation: its requests of [from, to). */
@@ -260,7 +262,13 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 export function createReconciliationService(
   /** With `db` and `ids`, each report is also recorded (the console shows the latest). */
   deps: { clock: Clock; db?: Executor; ids?: IdFactory },
-  sources: { connectors: Pick<ModeConnectors, 'forMode'>; topups: TopupSource; payouts?: PayoutSource; attempts?: AttemptSource; refunds?: RefundSource },
+  sources: {
+    connectors: Pick<ModeConnectors, 'forMode' | 'byAccount'>;
+    topups: TopupSource;
+    payouts?: PayoutSource;
+    attempts?: AttemptSource;
+    refunds?: RefundSource;
+  },
 ) {
   function connectorFor(provider: string, mode: KeyMode): Connector {
     if (!isProviderName(provider))
@@ -333,9 +341,11 @@ export function createReconciliationService(
       // Money out is listed only when a source of it is wired: otherwise every transfer would be unknown to us.
       const kinds: ConnectorKind[] = payouts === undefined && refunds === undefined ? ['collection'] : ['collection', 'disbursement'];
       const [verdicts, listed] = await Promise.all([
-        mapLimited(ours, STATUS_CONCURRENCY, async ({ object, row }) =>
-          compareRequest(object, row, await connector.status(OBJECTS[object].kind, row.reference, knownOf(row))),
-        ),
+        mapLimited(ours, STATUS_CONCURRENCY, async ({ object, row }) => {
+          // Each request through the account it records (an operator's account, maybe disabled since).
+          const own = (row.provider_account ? await sources.connectors.byAccount(row.provider_account) : undefined) ?? connector;
+          return compareRequest(object, row, await own.status(OBJECTS[object].kind, row.reference, knownOf(row)));
+        }),
         listing(connector, q, kinds),
       ]);
 

@@ -17,6 +17,7 @@ import {
   providerDescriptions,
   providerNames,
   newReference,
+  providerUnavailable,
 } from '../connectors/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import { createProviderLifecycle, requestStore, paymentRequestOf } from '../lifecycle/index.ts';
@@ -172,11 +173,11 @@ export function createTopupsService(
           { param: 'provider' },
         );
       }
-      const account = lifecycle.accountFor(merchant.mode, body.provider);
-      if (!lifecycle.connectorFor(merchant.mode, body.provider) || account === undefined) {
-        throw new ApiError('provider_unavailable', `${body.provider} is not configured for ${merchant.mode} mode on this server`, { param: 'provider' });
-      }
-      assertProviderTakes(description, { phoneNumber, currency, amount }, { phoneNumber: 'phoneNumber' }, lifecycle.connectorFor(merchant.mode, body.provider));
+      // The merchant's country chooses the provider account (section 14).
+      const registry = await connectors.forMerchant(merchant.mode, merchant.merchantCountry);
+      const account = registry.account(body.provider);
+      if (!registry.get(body.provider) || account === undefined) throw providerUnavailable(registry, body.provider, merchant.mode, 'provider');
+      assertProviderTakes(description, { phoneNumber, currency, amount }, { phoneNumber: 'phoneNumber' }, registry.get(body.provider));
       const now = clock.now();
       const row = await db.transaction().execute(async (tx) => {
         // One customer's top-ups queue here, so the pending limit holds under concurrency.

@@ -60,4 +60,28 @@ export const MTN_MOMO_CONNECTOR: ConnectorDefinition<MtnMomoSettings, MomoSandbo
         : `${url}  (any API user, API key and subscription keys; control API under /_sandbox)`,
   },
   liveProblems: mtnLiveProblems,
+  // One API user per product (MTN's Collection and Disbursement are separate subscriptions); without the disbursement's, collection only.
+  account: {
+    settings: ['baseUrl', 'targetEnvironment', 'callbackUrl', 'timeoutMs'],
+    credentials: [
+      { name: 'collectionUserId', required: true, kind: 'uuid' },
+      { name: 'collectionApiKey', required: true },
+      { name: 'collectionSubscriptionKey', required: true },
+      { name: 'disbursementUserId', required: false, kind: 'uuid' },
+      { name: 'disbursementApiKey', required: false },
+      { name: 'disbursementSubscriptionKey', required: false },
+    ],
+    build: (open, c) => ({
+      baseUrl: String(open.baseUrl),
+      targetEnvironment: String(open.targetEnvironment ?? 'sandbox'),
+      apiUser: c.collectionUserId as string,
+      apiKey: c.collectionApiKey as string,
+      collectionKey: c.collectionSubscriptionKey as string,
+      disbursementKey: c.disbursementSubscriptionKey,
+      disbursementApiUser: c.disbursementUserId,
+      disbursementApiKey: c.disbursementApiKey,
+      callbackUrl: open.callbackUrl === undefined ? undefined : String(open.callbackUrl),
+      timeoutMs: open.timeoutMs === undefined ? undefined : Number(open.timeoutMs),
+    }),
+  },
 };

@@ -36,6 +36,9 @@ export interface MtnMomoSettings {
   /** Ocp-Apim-Subscription-Key of each product; no disbursement key: a collection-only account. */
   collectionKey: string;
   disbursementKey?: string;
+  /** The Disbursement product's own API user and key, when they are not the collection's (a provider account's credentials). */
+  disbursementApiUser?: string;
+  disbursementApiKey?: string;
   /** Base of X-Callback-Url; the connector appends `/{kind}/{reference}/{token}`. Unset: no callbacks. */
   callbackUrl?: string;
   /** Bound on each call (default 10 s). */
@@ -93,7 +96,11 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
   const timeoutMs = settings.timeoutMs ?? 10_000;
   const http = new ProviderHttp(settings.baseUrl, { timeoutMs, connections: settings.connections });
   const signer = callbackSigner(deps.callbackKey, MTN_MOMO);
-  const basic = `Basic ${Buffer.from(`${settings.apiUser}:${settings.apiKey}`).toString('base64')}`;
+  const basicOf = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
+  const basic = (kind: ConnectorKind) =>
+    kind === 'disbursement' && settings.disbursementApiUser !== undefined && settings.disbursementApiKey !== undefined
+      ? basicOf(settings.disbursementApiUser, settings.disbursementApiKey)
+      : basicOf(settings.apiUser, settings.apiKey);
   const subscriptionKey = (kind: ConnectorKind) => (kind === 'collection' ? settings.collectionKey : (settings.disbursementKey ?? ''));
   const collectionOnly = settings.disbursementKey === undefined;
   const tokens = new Map<ConnectorKind, { token: string; renewAt: number }>();
@@ -114,7 +121,7 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
     // The token's life is counted from before the call: never longer than MTN's.
     const issuedAt = deps.clock.now().getTime();
     const res = await http.send('POST', PRODUCTS[kind].token, {
-      authorization: basic,
+      authorization: basic(kind),
       'ocp-apim-subscription-key': subscriptionKey(kind),
     });
     if (!res.ok) return { ok: false, refused: false, reason: `token: ${res.reason}` };
@@ -283,7 +290,7 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
     const said: string[] = [];
     const products: ConnectorKind[] = collectionOnly ? ['collection'] : ['collection', 'disbursement'];
     for (const kind of products) {
-      const res = await http.send('POST', PRODUCTS[kind].token, { authorization: basic, 'ocp-apim-subscription-key': subscriptionKey(kind) });
+      const res = await http.send('POST', PRODUCTS[kind].token, { authorization: basic(kind), 'ocp-apim-subscription-key': subscriptionKey(kind) });
       if (!res.ok || res.status !== 200) return { ok: false, detail: [...said, `${kind} token refused: ${providerWords(res)}`].join('; ') };
       const answer = readJson(res.body, checkTokenAnswer);
       if (!answer.ok) return { ok: false, detail: [...said, `${kind} token: ${answer.reason}`].join('; ') };

@@ -37,4 +37,22 @@ export const ORANGE_MONEY_CONNECTOR: ConnectorDefinition<OrangeMoneySettings, Or
         : `${url}  (environment dev, currency OUV; any client id, secret and merchant key)`,
   },
   liveProblems: orangeLiveProblems,
+  account: {
+    settings: ['baseUrl', 'environment', 'currency', 'callbackUrl', 'timeoutMs'],
+    credentials: [
+      { name: 'clientId', required: true },
+      { name: 'clientSecret', required: true },
+      { name: 'merchantKey', required: true },
+    ],
+    build: (open, c) => ({
+      baseUrl: String(open.baseUrl),
+      environment: String(open.environment ?? 'dev'),
+      currency: open.currency === undefined ? undefined : String(open.currency),
+      clientId: c.clientId as string,
+      clientSecret: c.clientSecret as string,
+      merchantKey: c.merchantKey as string,
+      callbackUrl: String(open.callbackUrl),
+      timeoutMs: open.timeoutMs === undefined ? undefined : Number(open.timeoutMs),
+    }),
+  },
 };

@@ -37,6 +37,22 @@ export const WAVE_CONNECTOR: ConnectorDefinition<WaveSettings, WaveSandbox> = {
       return `${url}  (${production ? "production: API keys of Wave's form wave_sn_prod_…, others refused" : 'any API key starting with wave_'}; webhooks ${to ? `to ${to}, signed with the secret in ${secretsFile}` : 'off: --callbacks-url'})`;
     },
   },
+  // signingSecret: Wave's request signing, which an account may have turned on; kept for when the connector signs its calls.
+  account: {
+    settings: ['baseUrl', 'timeoutMs'],
+    webhook: true,
+    credentials: [
+      { name: 'apiKey', required: true },
+      { name: 'webhookSecret', required: true },
+      { name: 'signingSecret', required: false },
+    ],
+    build: (open, c) => ({
+      baseUrl: String(open.baseUrl),
+      apiKey: c.apiKey as string,
+      webhookSecret: c.webhookSecret as string,
+      timeoutMs: open.timeoutMs === undefined ? undefined : Number(open.timeoutMs),
+    }),
+  },
 };
 
 function webhookUrl(callbacksUrl: string | undefined): string | undefined {

@@ -1,0 +1,361 @@
+/**
+ * Provider accounts as data (issue 54, docs/spec/provider-accounts.md): operators add accounts in
+ * the console; each merchant's country chooses its account (the newest active one); a disabled
+ * account takes no new request while those in flight finish through it; credentials are
+ * write-only. Real HTTP between the app and the providers' sandbox, on one ManualClock.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORANGE_MONEY_CONNECTOR, type Sandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
+import { SECOND } from '../src/platform/clock.ts';
+import { appWithAllSandboxes } from './connectors.support.ts';
+import { createIntent, problem } from './flow.support.ts';
+import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { type OperatorBrowser, operatorConsole } from './operators.support.ts';
+
+let ctx: TestContext;
+let sandbox: Sandbox;
+let cm: TestMerchant;
+let sn: TestMerchant;
+let ops: ReturnType<typeof operatorConsole>;
+let admin: OperatorBrowser;
+
+/** Live mode's platform account, from the environment variables (as existing deployments have it). */
+const ENV_WAVE = { CAISSE_WAVE_API_KEY: 'wave_sn_prod_env-key-Qa12Ws', CAISSE_WAVE_WEBHOOK_SECRET: 'wave-env-webhook-secret-Ed34Rf' };
+/** Every secret this file gives Caisse: none may come back anywhere. */
+const SECRETS: string[] = [ENV_WAVE.CAISSE_WAVE_API_KEY, ENV_WAVE.CAISSE_WAVE_WEBHOOK_SECRET];
+let seq = 0;
+/** Orange credentials of one account, each secret unique to it (and remembered). */
+function orangeCredentials() {
+  seq++;
+  const credentials = {
+    clientId: `orange-client-id-${seq}-Zq81`,
+    clientSecret: `orange-client-secret-${seq}-Kp47Wm`,
+    merchantKey: `orange-merchant-key-${seq}-Vt93Xr`,
+  };
+  SECRETS.push(credentials.clientSecret, credentials.merchantKey);
+  return credentials;
+}
+
+type Account = {
+  id: string;
+  connector: string;
+  mode: string;
+  status: string;
+  countries: string[];
+  credentials: Record<string, string>;
+  supersededBy: { country: string; account: string }[];
+  source: string;
+  lastCheck: { ok: boolean; detail: string } | null;
+};
+
+/** Adds an Orange Money test account on the sandbox for these countries (environment by country), in the console. */
+async function addOrange(countries: string[], environment: string): Promise<Account> {
+  const res = await ops.send('POST', '/operator/api/provider-accounts', admin, {
+    connector: 'orange_money',
+    mode: 'test',
+    countries,
+    settings: {
+      baseUrl: `${sandbox.url}/orange-money`,
+      environment,
+      callbackUrl: `${ctx.deps.config.sandbox.callbacksUrl}/orange_money`,
+    },
+    credentials: orangeCredentials(),
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  // Each add is a moment apart: the newest is the one created last.
+  ctx.clock.advance(SECOND);
+  return res.json() as Account;
+}
+
+const list = async () => ((await ops.send('GET', '/operator/api/provider-accounts', admin)).json() as { data: Account[] }).data;
+
+let numbers = 0;
+const orangeNumber = (country: 'CM' | 'SN') =>
+  country === 'CM' ? `+2376900${String(++numbers).padStart(2, '0')}000` : `+2217700${String(++numbers).padStart(2, '0')}000`;
+
+async function charge(m: TestMerchant, intent: { id: string; sessionToken: string }, phoneNumber: string) {
+  return call(
+    ctx.app,
+    'POST',
+    '/charge',
+    { ...pk(m), headers: { 'x-session-token': intent.sessionToken } },
+    { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'orange_money', phoneNumber } },
+  );
+}
+
+const attemptsOf = async (m: TestMerchant, id: string) =>
+  (await call(ctx.app, 'GET', `/gateway/${id}`, sk(m))).json() as { status: string; attempts: { status: string; providerAccount: string }[] };
+
+/** What the payer does on the sandbox's page: the form's POST. */
+async function onPage(url: string, action: 'approve' | 'decline', phoneNumber: string) {
+  const form = new URLSearchParams({ action, lang: 'fr', phoneNumber });
+  return fetch(url, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' });
+}
+
+beforeAll(async () => {
+  ({ ctx, sandbox } = await appWithAllSandboxes({ env: ENV_WAVE }));
+  cm = await createMerchant(ctx, 'Douala shop');
+  sn = await createMerchant(ctx, 'Dakar shop');
+  await ctx.services.merchants.setCountry(sn.merchantId, 'SN');
+  ops = operatorConsole(ctx);
+  admin = await ops.operator('admin');
+}, 60_000);
+afterAll(async () => {
+  await sandbox?.close();
+  await ctx?.close();
+});
+
+describe('provider accounts in the operator console', () => {
+  it('adds, lists (secrets masked), checks and disables; other roles may not; every change is audited', async () => {
+    const added = await addOrange(['CI'], 'ci');
+    expect(added).toMatchObject({
+      object: 'provider_account',
+      connector: 'orange_money',
+      mode: 'test',
+      countries: ['CI'],
+      status: 'active',
+      source: 'operator',
+    });
+    expect(added.id).toMatch(/^pac_[0-9a-z]{26}$/);
+    // At most the last four characters of a credential.
+    expect(Object.keys(added.credentials).sort()).toEqual(['clientId', 'clientSecret', 'merchantKey']);
+    for (const masked of Object.values(added.credentials)) expect(masked).toMatch(/^….{0,4}$/);
+    expect((added as unknown as { capabilities: string[] }).capabilities).toEqual(['collect']);
+    // Orange is told where to call back with each request: no address to paste anywhere.
+    expect((added as unknown as { webhookPath: unknown }).webhookPath).toBeNull();
+
+    const listed = await list();
+    expect(listed.find((a) => a.id === added.id)).toMatchObject({ status: 'active', supersededBy: [] });
+    // The platform's own accounts are listed too: test mode's sandbox, read-only.
+    expect(listed.find((a) => a.id === 'pac_sandbox_orange_money')).toMatchObject({ source: 'sandbox', status: 'active' });
+    // …and live mode's, from its environment variables: listed, never changed here.
+    const fromEnv = listed.find((a) => a.connector === 'wave' && a.mode === 'live');
+    expect(fromEnv).toMatchObject({ source: 'environment', status: 'active', credentials: {} });
+    expect(fromEnv?.id).toMatch(/^pac_env_wave_[0-9a-f]{12}$/);
+    problem(await ops.send('POST', `/operator/api/provider-accounts/${fromEnv?.id}/disable`, admin, {}), 400, 'validation_error');
+    problem(await ops.send('POST', '/operator/api/provider-accounts/pac_sandbox_orange_money/disable', admin, {}), 400, 'validation_error');
+
+    // Orange's check asks the sandbox for a token with the account's credentials: said, and recorded.
+    const checked = await ops.send('POST', `/operator/api/provider-accounts/${added.id}/check`, admin, {});
+    expect(checked.statusCode, checked.body).toBe(200);
+    expect(checked.json()).toMatchObject({ id: added.id, ok: true, detail: expect.stringContaining('token issued') });
+    expect((await list()).find((a) => a.id === added.id)?.lastCheck).toMatchObject({ ok: true, detail: expect.stringContaining('token issued') });
+
+    const disabled = await ops.send('POST', `/operator/api/provider-accounts/${added.id}/disable`, admin, {});
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    expect(disabled.json()).toMatchObject({ id: added.id, status: 'disabled' });
+
+    for (const role of ['finance', 'support', 'compliance'] as const) {
+      const who = await ops.operator(role);
+      problem(await ops.send('GET', '/operator/api/provider-accounts', who), 403, 'permission_denied');
+      problem(await ops.send('POST', `/operator/api/provider-accounts/${added.id}/disable`, who, {}), 403, 'permission_denied');
+    }
+    problem(await ops.send('GET', '/operator/api/provider-accounts'), 401, 'session_required');
+
+    const audit = (await ops.send('GET', '/operator/api/audit', admin)).json() as { data: { action: string; targetId: string }[] };
+    const mine = audit.data.filter((e) => e.targetId === added.id).map((e) => e.action);
+    expect(mine.sort()).toEqual(['provider_account.added', 'provider_account.checked', 'provider_account.disabled']);
+  });
+
+  it('refuses bad input with a problem naming the field, never quoting a credential', async () => {
+    const base = {
+      connector: 'orange_money',
+      mode: 'test',
+      countries: ['CM'],
+      settings: { baseUrl: `${sandbox.url}/orange-money`, environment: 'cm', callbackUrl: 'http://127.0.0.1:9/callbacks/orange_money' },
+    };
+    const send = (body: Record<string, unknown>) => ops.send('POST', '/operator/api/provider-accounts', admin, { ...base, ...body });
+    const secret = 'a-secret-that-must-not-echo-8812';
+    SECRETS.push(secret);
+    expect(problem(await send({ credentials: { clientId: 'x', clientSecret: secret } }), 400, 'validation_error')).toMatchObject({
+      param: 'credentials.merchantKey',
+    });
+    expect(
+      problem(await send({ credentials: { clientId: 'x', clientSecret: secret, merchantKey: 'k', apiKey: secret } }), 400, 'validation_error'),
+    ).toMatchObject({
+      param: 'credentials.apiKey',
+    });
+    const bad = await send({ credentials: { clientId: 'x', clientSecret: `${secret} with spaces`, merchantKey: 'k' } });
+    expect(problem(bad, 400, 'validation_error')).toMatchObject({ param: 'credentials.clientSecret' });
+    expect(bad.body).not.toContain(secret);
+    expect(
+      problem(await send({ settings: { ...base.settings, environment: 'xx' }, credentials: orangeCredentials() }), 400, 'provider_settings_invalid'),
+    ).toMatchObject({
+      param: 'settings.environment',
+    });
+    expect(
+      problem(await send({ settings: { ...base.settings, nonsense: '1' }, credentials: orangeCredentials() }), 400, 'provider_settings_invalid'),
+    ).toMatchObject({
+      param: 'settings.nonsense',
+    });
+    expect(problem(await send({ countries: ['BJ'], credentials: orangeCredentials() }), 400, 'validation_error')).toMatchObject({ param: 'countries' });
+    expect(problem(await send({ connector: 'airtel_money', credentials: orangeCredentials() }), 400, 'provider_unsupported')).toMatchObject({
+      param: 'connector',
+    });
+  });
+});
+
+describe('choosing the account', () => {
+  it("by the merchant's country: a CM and an SN Orange account on one server each take their own merchants' payments", async () => {
+    const forCm = await addOrange(['CM'], 'cm');
+    const forSn = await addOrange(['SN'], 'sn');
+    for (const [m, country, account, currency] of [
+      [cm, 'CM', forCm, 'XAF'],
+      [sn, 'SN', forSn, 'XOF'],
+    ] as const) {
+      const intent = await createIntent(ctx, m, { currency });
+      const res = await charge(m, intent, orangeNumber(country));
+      expect(res.statusCode, res.body).toBe(202);
+      expect((await attemptsOf(m, intent.id)).attempts).toEqual([expect.objectContaining({ providerAccount: account.id })]);
+      // The sandbox saw the request in the account's environment (its currency), not the platform's `dev` (OUV).
+      const payToken = (
+        await ctx.deps.db.selectFrom('payment_attempts').select('provider_reference').where('intent_id', '=', intent.id).executeTakeFirstOrThrow()
+      ).provider_reference;
+      expect(
+        sandbox
+          .of(ORANGE_MONEY_CONNECTOR)
+          .payments()
+          .find((p) => p.payToken === payToken)?.currency,
+      ).toBe(currency);
+    }
+  });
+
+  it('the newest active account wins, and the list says which one supersedes which', async () => {
+    const older = await addOrange(['CM'], 'cm');
+    const newer = await addOrange(['CM'], 'cm');
+    const accounts = await list();
+    expect(accounts.find((a) => a.id === older.id)?.supersededBy).toEqual([{ country: 'CM', account: newer.id }]);
+    expect(accounts.find((a) => a.id === newer.id)?.supersededBy).toEqual([]);
+    // The platform's sandbox account no longer serves CM either.
+    expect(accounts.find((a) => a.id === 'pac_sandbox_orange_money')?.supersededBy).toEqual(expect.arrayContaining([{ country: 'CM', account: newer.id }]));
+    const intent = await createIntent(ctx, cm);
+    expect((await charge(cm, intent, orangeNumber('CM'))).statusCode).toBe(202);
+    expect((await attemptsOf(cm, intent.id)).attempts[0]?.providerAccount).toBe(newer.id);
+  });
+
+  it('a disabled account takes no new payment, and no request reaches the provider; the one in flight finishes through it', async () => {
+    const account = await addOrange(['CM'], 'cm');
+    const inFlight = await createIntent(ctx, cm);
+    const payer = orangeNumber('CM');
+    const started = await charge(cm, inFlight, payer);
+    expect(started.statusCode, started.body).toBe(202);
+    const page = (started.json() as { nextAction: { url: string } }).nextAction.url;
+    expect((await attemptsOf(cm, inFlight.id)).attempts[0]?.providerAccount).toBe(account.id);
+
+    // Every CM Orange account disabled: CM payments by Orange are refused (not sent through the sandbox's account either).
+    for (const a of await list()) {
+      if (a.source === 'operator' && a.status === 'active' && a.countries.includes('CM')) {
+        expect((await ops.send('POST', `/operator/api/provider-accounts/${a.id}/disable`, admin, {})).statusCode).toBe(200);
+      }
+    }
+    const before = sandbox.of(ORANGE_MONEY_CONNECTOR).payments().length;
+    const refused = problem(await charge(cm, await createIntent(ctx, cm), orangeNumber('CM')), 503, 'provider_unavailable');
+    expect(refused).toMatchObject({ param: 'paymentMethod.provider', providerAccount: account.id });
+    expect(String(refused.detail)).toMatch(/disabled/);
+    expect(sandbox.of(ORANGE_MONEY_CONNECTOR).payments()).toHaveLength(before);
+    // SN merchants are not concerned.
+    expect((await charge(sn, await createIntent(ctx, sn, { currency: 'XOF' }), orangeNumber('SN'))).statusCode).toBe(202);
+
+    // The payer approves the payment started before: its notification and status read go through the disabled account.
+    expect((await onPage(page, 'approve', payer)).status).toBe(303);
+    ctx.clock.advance(2 * SECOND);
+    await sandbox.tick();
+    const done = await attemptsOf(cm, inFlight.id);
+    expect(done.status).toBe('SUCCEEDED');
+    expect(done.attempts[0]).toMatchObject({ status: 'SUCCEEDED', providerAccount: account.id });
+  });
+});
+
+describe('callbacks', () => {
+  it("an account's own webhook address: only its secret verifies it, and only its requests are decided by it", async () => {
+    const credentials = { apiKey: 'wave_sn_test_account-key-Mn56Bv', webhookSecret: 'wave-account-webhook-secret-Lk78Jh' };
+    SECRETS.push(credentials.apiKey, credentials.webhookSecret);
+    const res = await ops.send('POST', '/operator/api/provider-accounts', admin, {
+      connector: 'wave',
+      mode: 'test',
+      countries: ['SN'],
+      settings: { baseUrl: `${sandbox.url}/wave` },
+      credentials,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const account = res.json() as Account & { webhookPath: string | null };
+    // Wave's webhooks go to one address per account, set in Wave's own dashboard: the console shows it.
+    expect(account.webhookPath).toBe(`/callbacks/wave/${account.id}`);
+    const intent = await createIntent(ctx, sn, { currency: 'XOF' });
+    const payer = `+2217700${String(++numbers).padStart(2, '0')}000`;
+    const started = await call(
+      ctx.app,
+      'POST',
+      '/charge',
+      { ...pk(sn), headers: { 'x-session-token': intent.sessionToken } },
+      { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'wave', phoneNumber: payer } },
+    );
+    expect(started.statusCode, started.body).toBe(202);
+    expect((await attemptsOf(sn, intent.id)).attempts[0]?.providerAccount).toBe(account.id);
+    const { reference } = await ctx.deps.db.selectFrom('payment_attempts').select('reference').where('intent_id', '=', intent.id).executeTakeFirstOrThrow();
+
+    // The payer pays; the sandbox's webhook goes to the platform's address, signed with the
+    // sandbox's secret: verified there, but it is not this account's and decides nothing.
+    expect((await onPage((started.json() as { nextAction: { url: string } }).nextAction.url, 'approve', payer)).status).toBe(303);
+    ctx.clock.advance(2 * SECOND);
+    await sandbox.tick();
+    expect((await attemptsOf(sn, intent.id)).attempts[0]?.status).toBe('PENDING');
+
+    const session = sandbox
+      .of(WAVE_CONNECTOR)
+      .sessions()
+      .find((x) => x.client_reference === reference);
+    const body = JSON.stringify({
+      id: 'AE_account',
+      type: 'checkout.session.completed',
+      data: { id: session?.id, client_reference: reference, payment_status: 'succeeded' },
+    });
+    const send = (secret: string) =>
+      call(
+        ctx.app,
+        'POST',
+        `/callbacks/wave/${account.id}`,
+        { headers: { 'content-type': 'application/json', 'wave-signature': waveSignatureHeader(secret, ctx.clock.now().getTime(), body) } },
+        body,
+      );
+    // Signed with the environment's (another account's) secret: refused at this address.
+    problem(await send(ENV_WAVE.CAISSE_WAVE_WEBHOOK_SECRET), 400, 'callback_invalid');
+    expect((await attemptsOf(sn, intent.id)).attempts[0]?.status).toBe('PENDING');
+    const genuine = await send(credentials.webhookSecret);
+    expect(genuine.statusCode, genuine.body).toBe(204);
+    expect(await attemptsOf(sn, intent.id)).toMatchObject({ status: 'SUCCEEDED', attempts: [{ status: 'SUCCEEDED', providerAccount: account.id }] });
+
+    // Disabled, it sends no payout either: refused before the balance is touched or Wave asked.
+    expect((await ops.send('POST', `/operator/api/provider-accounts/${account.id}/disable`, admin, {})).statusCode).toBe(200);
+    const sessions = sandbox.of(WAVE_CONNECTOR).sessions().length;
+    const payout = await call(ctx.app, 'POST', '/payouts', sk(sn), { amount: '1000', currency: 'XOF', destination: { provider: 'wave', phoneNumber: payer } });
+    expect(problem(payout, 503, 'provider_unavailable')).toMatchObject({ param: 'destination.provider', providerAccount: account.id });
+    const again = await createIntent(ctx, sn, { currency: 'XOF' });
+    const refused = await call(
+      ctx.app,
+      'POST',
+      '/charge',
+      { ...pk(sn), headers: { 'x-session-token': again.sessionToken } },
+      { intentionId: again.id, paymentMethod: { type: 'mobile_money', provider: 'wave', phoneNumber: payer } },
+    );
+    expect(problem(refused, 503, 'provider_unavailable')).toMatchObject({ providerAccount: account.id });
+    expect(sandbox.of(WAVE_CONNECTOR).sessions()).toHaveLength(sessions);
+  });
+});
+
+describe('credentials are write-only', () => {
+  it('no answer of the console, no audit entry, no log line and no stored column holds a credential this file gave', async () => {
+    expect(SECRETS.length).toBeGreaterThan(5);
+    const answers = [
+      (await ops.send('GET', '/operator/api/provider-accounts', admin)).body,
+      (await ops.send('GET', '/operator/api/audit?limit=100', admin)).body,
+      (await ops.send('GET', '/operator/api/providers', admin)).body,
+    ];
+    const stored = await ctx.deps.db.selectFrom('provider_accounts').selectAll().execute();
+    expect(stored.length).toBeGreaterThan(3);
+    const columns = stored.map((r) => JSON.stringify({ ...r, credentials: Buffer.from(r.credentials).toString('latin1') }));
+    const everything = [...answers, ...ctx.logs, ...columns].join('\n');
+    for (const secret of SECRETS) expect(everything).not.toContain(secret);
+  });
+});
