@@ -113,6 +113,7 @@ const providers: ContractProvider[] = [
     numberWithRequest: true,
     canDisburse: true,
     failureReasons: true,
+    failureKeepsOpen: true,
     testNumbers: true,
     sandboxOptions: (callbackUrl) => ({ options: { wave: { apiKey: WAVE_KEY, webhookUrl: callbackUrl, webhookSecret: WAVE_SECRET } } }),
     request: RETURN,
