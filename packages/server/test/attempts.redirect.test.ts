@@ -120,6 +120,32 @@ describe('orange_money as Orange does it (issue 55)', () => {
     await expectLedgerClean(ctx);
   });
 
+  it('a silent cancel whose status cannot be read either: the attempt ends at its timeout (15 min on the clock), the intent payable again', async () => {
+    const intent = await createIntent(ctx, cm, { currency: 'XAF' });
+    const url = ((await charge(cm, intent, 'orange_money', orangeNumber())).json() as Answer).nextAction?.url ?? '';
+    expect((await onPage(url, 'cancel')).status).toBe(303);
+    await later();
+    // Orange does not answer its status route (the same account, reached nowhere).
+    const unreachable = createOrangeMoneyConnector(
+      {
+        ...ORANGE_MONEY_CONNECTOR.sandbox.settings({ baseUrl: 'http://127.0.0.1:9/orange-money', secrets: {} }),
+        timeoutMs: 500,
+      },
+      testConnectorDeps(ctx),
+    );
+    await withTestConnector(ctx, unreachable, async () => {
+      ctx.clock.advance(10 * SECOND);
+      await ctx.services.attempts.pollDue();
+      expect((await storedAttempt(intent.id)).status).toBe('PENDING');
+      ctx.clock.advance(15 * MINUTE);
+      await ctx.services.attempts.pollDue();
+    });
+    const [attempt] = await ctx.services.attempts.listForIntent(intent.id);
+    expect(attempt).toMatchObject({ status: 'FAILED', failureCode: 'approval_timeout' });
+    expect((await read(cm, intent.id)).status).toBe('PENDING');
+    await expectLedgerClean(ctx);
+  });
+
   it("a charge in a currency the account's environment cannot take: 400 currency_unsupported, nothing asked of Orange", async () => {
     // An account on Orange's Cameroon environment (XAF only) serving a Senegal merchant (XOF).
     const cmAccount = createOrangeMoneyConnector(
