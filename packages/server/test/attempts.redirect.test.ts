@@ -78,7 +78,7 @@ const completed = async (m: TestMerchant, id: string) =>
 const storedAttempt = (intentId: string) =>
   ctx.deps.db
     .selectFrom('payment_attempts')
-    .select(['provider_reference', 'redirect_url', 'return_url', 'status'])
+    .select(['provider_reference', 'redirect_url', 'return_url', 'status', 'phone_number'])
     .where('intent_id', '=', intentId)
     .executeTakeFirstOrThrow();
 
@@ -469,6 +469,11 @@ describe('wave as Wave does (issue 55)', () => {
     expect(waveSession(first.provider_reference)?.notifications.at(-1)?.httpStatus).toBe(204);
     expect(first.status).toBe('PENDING');
     expect((await read(sn, intent.id)).status).toBe('PROCESSING');
+
+    // The same charge again (a retry of the one that made the attempt): the page stays open.
+    const replayed = await charge(sn, intent, 'wave', first.phone_number);
+    expect(replayed.json()).toMatchObject({ status: 409, code: 'attempt_in_progress' });
+    expect(waveSession(first.provider_reference)).toMatchObject({ checkout_status: 'open' });
 
     // Back on the merchant's checkout, the payer chooses Orange Money: the Wave session is expired
     // first, its attempt decided by what Wave says then (the decline), and the new one starts.
