@@ -450,6 +450,10 @@ describe('provider specifics against the sandbox', () => {
       w.clock.advance(2 * SECOND);
       await w.sandbox.tick();
       expect(await c.status('collection', req.reference, known)).toMatchObject({ status: 'PENDING' });
+      // The page says the try failed and can still be paid.
+      const page = await (await request(`${w.sandbox.urls.wave}/pay/${id}?lang=en`)).body.text();
+      expect(page).toContain('The last try failed (APPROVAL_REJECTED)');
+      expect(page).toContain('<form');
       // The payer tries again and pays: the same session.
       expect(w.sandbox.of(WAVE_CONNECTOR).act(id, 'approve')).toMatchObject({ ok: true });
       w.clock.advance(2 * SECOND);

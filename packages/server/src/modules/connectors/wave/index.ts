@@ -40,7 +40,7 @@ export const WAVE_CONNECTOR: ConnectorDefinition<WaveSettings, WaveSandbox> = {
     settings: ({ baseUrl, timeoutMs, secrets }) => ({ baseUrl, apiKey: 'wave_sandbox_key', webhookSecret: webhookSecret(secrets), timeoutMs }),
     help: ({ url, callbacksUrl, secretsFile }) => {
       const to = webhookUrl(callbacksUrl);
-      return `${url}  (any API key starting with wave_; webhooks ${to ? `to ${to}, signed with the secret in ${secretsFile}` : 'off: --callbacks-url'})`;
+      return `${url}  (any API key starting with wave_; webhooks ${to ? `to ${to}, signed with the secret in ${secretsFile}` : 'off: --callbacks-url'}; a declined session stays open until it expires, as at Wave)`;
     },
   },
 };
