@@ -530,6 +530,11 @@ describe('wave as Wave does (issue 55)', () => {
       );
     const payouts = sandbox.of(WAVE_CONNECTOR).stats().payouts;
     await withTestConnector(ctx, keyed('checkout'), async () => {
+      // The dashboard is told before anyone tries.
+      const settings = (await call(ctx.app, 'GET', '/payment-methods/settings', sk(m))).json() as {
+        providers: { provider: string; capabilities: Record<string, boolean> }[];
+      };
+      expect(settings.providers.find((p) => p.provider === 'wave')?.capabilities).toEqual({ collect: true, disburse: false, refund: true });
       const body = { amount: '1000', currency: 'XOF', destination: { provider: 'wave', phoneNumber: '+221770009101' } };
       expect((await call(ctx.app, 'POST', '/payouts', sk(m), body)).json()).toMatchObject({
         status: 400,
