@@ -515,6 +515,8 @@ describe('wave as Wave does (issue 55)', () => {
     expect((await wave.sendEvent('merchant.payment_received', { id: 'T_1', amount: '100', currency: 'XOF' })).httpStatus).toBe(204);
     // A session the merchant made outside Caisse on the same Wave account.
     expect((await wave.sendEvent('checkout.session.completed', { id: 'cos-own', client_reference: 'order-77' })).httpStatus).toBe(204);
+    // A reference of ours in shape that Caisse never made (another system on the same Wave account).
+    expect((await wave.sendEvent('checkout.session.completed', { id: 'cos-other', client_reference: newReference() })).httpStatus).toBe(204);
   });
 
   it('a key limited to some Wave APIs: refused before any call, saying why (payouts 400, refunds 409)', async () => {

@@ -420,8 +420,9 @@ export function createRequestRouter(
      * A webhook sent to one URL for every request (Wave): the URL names no reference and carries
      * no token of ours, so the provider's signature over the raw body authenticates it. Each
      * mode's connector has its own secret: the one that verifies it says which mode it is.
-     * Undefined when no connector verifies it (400), false when no request has its reference, true
-     * when taken (an authenticated event Caisse does not act on is taken too).
+     * Undefined when no connector verifies it (400), false when its request is not of this mode or
+     * provider (404), true when taken: an authenticated event Caisse does not act on, or about a
+     * reference it never made, is taken too (2xx), or the provider sends it again and again.
      */
     async handleSigned(provider: string, callback: IncomingCallback): Promise<boolean | undefined> {
       for (const mode of ['live', 'test'] as const) {
@@ -433,7 +434,9 @@ export function createRequestRouter(
         if (!verified.ok) continue;
         const request = await requests.findByReference(verified.reference);
         const lifecycle = request && byKind.get(request.kind);
-        if (!request || !lifecycle) return false;
+        // Authenticated, about a reference Caisse never made (another system on the same provider
+        // account): nothing to act on, and a 404 would only make the provider send it again.
+        if (!request || !lifecycle) return true;
         return lifecycle.verified(mode, provider, verified, request);
       }
       return undefined;
