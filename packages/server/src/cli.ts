@@ -538,11 +538,20 @@ export function buildCli(): Command {
       .description(
         'each provider: what it serves, which of its settings are set (never their values), in which mode it works, and whether the running server finds it available',
       )
-      .option('--json', 'print JSON'),
+      .option('--json', 'print JSON')
+      .option(
+        '--check',
+        'check each live provider configured here now: one harmless authenticated call its keys may make (a token, a read), never a payment; exit 1 if one fails',
+      ),
     'npx caisse providers list --json',
-  ).action(async (opts: { json?: boolean }) => {
-    const { formatProvidersReport, parseProviderHealth, providersReport } = await import('./modules/connectors/index.ts');
+    'npx caisse providers list --check',
+  ).action(async (opts: { json?: boolean; check?: boolean }) => {
+    const { checkEnvironmentAccounts, formatProvidersReport, parseProviderHealth, providersReport } = await import('./modules/connectors/index.ts');
     const c = config();
+    const quiet = { debug: () => {}, info: () => {}, warn: () => {} };
+    const { systemClock } = await import('./platform/clock.ts');
+    const checks = opts.check === true ? await checkEnvironmentAccounts(c, { clock: systemClock, logger: quiet, callbackKey: c.masterKey }) : undefined;
+    if ([...(checks?.values() ?? [])].some((r) => !r.ok)) process.exitCode = 1;
     // Health lives in the running server's memory: its /metrics says it (nothing when it is not running).
     const port = c.hardening.metrics.port ?? c.port;
     const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, {
@@ -551,7 +560,7 @@ export function buildCli(): Command {
     })
       .then(async (res) => (res.ok ? res.text() : undefined))
       .catch(() => undefined);
-    const report = providersReport(c, process.env, metrics === undefined ? undefined : parseProviderHealth(metrics));
+    const report = providersReport(c, process.env, metrics === undefined ? undefined : parseProviderHealth(metrics), checks);
     process.stdout.write(
       opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatProvidersReport(report, { serverReached: metrics !== undefined })}\n`,
     );
@@ -674,12 +683,17 @@ export function buildCli(): Command {
       .option('--faults <list>', 'fault switches on from the start, comma-separated (each provider takes its own)', (v) => v.split(','), [])
       .option('--fast', 'the approval window (numbers ending in 106, payment pages) is 5 s instead of 5 min')
       .option(
+        '--production',
+        "answer as the providers' production APIs do: refuse sandbox values and test-only keys, take production ones (a live rehearsal: docs/going-live.md)",
+      )
+      .option(
         '--callbacks-url <url>',
         "this server's callback base (http://127.0.0.1:8080/callbacks): providers that push signed webhooks send them to <url>/<provider>",
       ),
     'npx caisse sandbox --port 8090     # then CAISSE_SANDBOX_URL=http://127.0.0.1:8090 npm start',
     'npx caisse sandbox --faults answer500,dropCallbacks',
-  ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean; callbacksUrl?: string }) => {
+    'npx caisse sandbox --production    # live accounts point here for a rehearsal',
+  ).action(async (opts: { port: number; host: string; faults: string[]; fast?: boolean; production?: boolean; callbacksUrl?: string }) => {
     const { runSandbox } = await import('./modules/connectors/index.ts');
     await runSandbox({ ...opts, dataDir: dataDirectory(process.env) });
   });

@@ -406,6 +406,7 @@ export interface HardeningConfig {
   /**
    * CAISSE_LIVE_OUTBOX=allow: production may keep live messages in the outbox when no provider
    * is configured (a staging deployment). Development always may. A live row never keeps the code.
+   * Without it, production refuses to send a live message with no provider (the wallet's codes).
    */
   liveOutbox: boolean;
   /** Who reads /metrics: with neither a token nor a listener of its own, production answers loopback only. */
@@ -415,15 +416,11 @@ export interface HardeningConfig {
 }
 
 /** CAISSE_LIVE_OUTBOX, CAISSE_METRICS_*, CAISSE_RATE_LIMIT_AUTH_FAILURES. */
-function hardening(env: Env, mode: RunMode): HardeningConfig {
+function hardening(env: Env): HardeningConfig {
   const liveOutboxAllowed = oneOf(env, 'CAISSE_LIVE_OUTBOX', ['allow', 'refuse'] as const, 'refuse') === 'allow';
-  const smsOutbox = (env.CAISSE_SMS_PROVIDER || 'outbox') === 'outbox';
-  if (mode === 'production' && smsOutbox && !liveOutboxAllowed) {
-    throw new ConfigError(
-      'CAISSE_SMS_PROVIDER',
-      'is the outbox: production mode would keep live codes in the database instead of sending them. Configure a provider (africastalking), or set CAISSE_LIVE_OUTBOX=allow for a staging deployment',
-    );
-  }
+  // No SMS provider no longer stops a production start: a server whose merchants offer no wallet
+  // payment never sends an SMS. A live code that would be sent is refused then (503 `unavailable`,
+  // messaging), and the start warns (docs/decisions/0076-going-live.md).
   const token = credential(env, 'CAISSE_METRICS_TOKEN');
   if (token !== undefined && token.length < 16) throw new ConfigError('CAISSE_METRICS_TOKEN', 'must be at least 16 characters (openssl rand -hex 24)');
   const port = env.CAISSE_METRICS_PORT ? integer(env, 'CAISSE_METRICS_PORT', 0, 1, 65535) : undefined;
@@ -504,7 +501,7 @@ export function loadConfig(env: Env = process.env): Config {
     pgliteBaseline: flag(env, 'CAISSE_PGLITE_BASELINE', false),
     apiProcesses: integer(env, 'CAISSE_API_PROCESSES', 1, 1, 64),
     security: security(env),
-    hardening: hardening(env, mode),
+    hardening: hardening(env),
     webhooks: {
       allowLoopback: flag(env, 'CAISSE_WEBHOOK_ALLOW_LOOPBACK', mode === 'development'),
       concurrency: integer(env, 'CAISSE_WEBHOOK_CONCURRENCY', 32, 1, 1000),

@@ -20,7 +20,15 @@ import { migrate } from './platform/migrations.ts';
 import { createWakeups } from './platform/wakeups.ts';
 import type { BackgroundWorker } from './platform/worker.ts';
 import { createServices, type Services } from './services.ts';
-import { connectorSettings, createModeConnectors, type ModeConnectors, type Sandbox, sandboxSecrets, startLocalSandbox } from './modules/connectors/index.ts';
+import {
+  connectorSettings,
+  createModeConnectors,
+  type ModeConnectors,
+  type Sandbox,
+  sandboxDefaultsInUse,
+  sandboxSecrets,
+  startLocalSandbox,
+} from './modules/connectors/index.ts';
 import { startBackgroundWorkers } from './workers.ts';
 import { startAutoAnalyze } from './platform/analyze.ts';
 
@@ -96,6 +104,8 @@ export async function startServer(given: Config, opts: { port: number; worker: b
   const tls = preflight(config);
   const runtime = await openRuntime(config);
   const { deps, logger } = runtime;
+  warnWithoutSms(config, logger);
+  warnSandboxDefaults(config, logger);
   const services = createServices(deps);
   const { merchants } = services;
   const embedded = config.databaseUrl === undefined;
@@ -164,6 +174,37 @@ export async function startServer(given: Config, opts: { port: number; worker: b
 export function preflight(config: Config): ReturnType<typeof readTlsFiles> {
   connectorSettings(config);
   return readTlsFiles(config);
+}
+
+/**
+ * A production server may start without an SMS provider: one whose merchants offer no wallet
+ * payment never sends an SMS (docs/decisions/0076-going-live.md). Whoever runs it is told at the
+ * start what is refused until one is configured: the wallet's codes (sign-up, phone
+ * verification, payment), each answered 503 `unavailable`.
+ */
+export function warnWithoutSms(config: Config, logger: Pick<Logger, 'warn'>): boolean {
+  if (config.mode !== 'production' || config.messaging.sms.provider !== 'outbox' || config.hardening.liveOutbox) return false;
+  logger.warn(
+    { variable: 'CAISSE_SMS_PROVIDER' },
+    'no SMS provider: live wallet payments, customer sign-ups and phone verifications are refused (503 unavailable) until CAISSE_SMS_PROVIDER is set; mobile-money payments are not affected',
+  );
+  return true;
+}
+
+/**
+ * Outside production a live account of the environment may run on a sandbox default (MTN's
+ * target environment `sandbox`, Orange's `dev`): said at the start, never applied silently
+ * (production refuses to start instead: docs/decisions/0076-going-live.md).
+ */
+export function warnSandboxDefaults(config: Config, logger: Pick<Logger, 'warn'>): number {
+  const defaults = sandboxDefaultsInUse(config);
+  for (const d of defaults) {
+    logger.warn(
+      { variable: d.variable, provider: d.connector },
+      `${d.variable} is unset: live mode calls ${d.connector} with the sandbox's ${d.value}, which takes no real payment; set it before going live (production refuses to start without it)`,
+    );
+  }
+  return defaults.length;
 }
 
 /** How a person on this machine reaches the server: loopback when it listens on every address. */

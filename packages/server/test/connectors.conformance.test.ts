@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  CINETPAY_CONNECTOR,
   type Connector,
   type IncomingCallback,
   MTN_MOMO_CONNECTOR,
@@ -10,13 +11,15 @@ import {
   startSandbox,
   WAVE_CONNECTOR,
 } from '../src/modules/connectors/index.ts';
+import { createCinetPayConnector } from '../src/modules/connectors/cinetpay/cinetpay.connector.ts';
+import { notificationToken } from '../src/modules/connectors/cinetpay/cinetpay.rules.ts';
 import { createMtnMomoConnector } from '../src/modules/connectors/mtn-momo/mtn-momo.connector.ts';
 import { createOrangeMoneyConnector } from '../src/modules/connectors/orange-money/orange-money.connector.ts';
 import { createWaveConnector, type WaveSettings } from '../src/modules/connectors/wave/wave.connector.ts';
 import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
 import { HOUR, ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
-import { CONTRACT_CALLBACK_KEY, type ContractProvider, describeConnectorContract } from './connectors.conformance.ts';
+import { CINETPAY, CONTRACT_CALLBACK_KEY, type ContractProvider, describeConnectorContract } from './connectors.conformance.ts';
 import { startReceiver } from './connectors.support.ts';
 
 /**
@@ -137,6 +140,53 @@ const providers: ContractProvider[] = [
         { ...genuine, body: body.replace('"succeeded"', '"processing"') },
         // Parsed JSON: the raw bytes are needed to check the signature.
         { ...genuine, body: JSON.parse(body) as unknown },
+      ];
+    },
+  },
+  {
+    name: 'cinetpay',
+    currency: 'XOF',
+    numberPrefix: '+2250500000',
+    approval: 'redirect',
+    // The number goes with the request (customer_phone_number, locked on the page).
+    numberWithRequest: true,
+    canDisburse: true,
+    failureReasons: true,
+    testNumbers: true,
+    // CinetPay's bounds and multiples of 5.
+    amounts: [100n, 995n, 123_455n, 1_500_000n],
+    sandboxOptions: () => ({ options: { cinetpay: CINETPAY } }),
+    request: RETURN,
+    connector: (env, change) =>
+      createCinetPayConnector(
+        {
+          baseUrl: env.sandbox.urls.cinetpay!,
+          ...CINETPAY,
+          ...(change?.badCredentials ? { apiKey: 'cinetpay_wrong0key' } : {}),
+          callbackUrl: env.callbackUrl,
+          merchantName: 'Contract shop',
+          timeoutMs: change?.timeoutMs,
+        },
+        env.deps,
+      ),
+    setFaults: (s, f) => void s.of(CINETPAY_CONNECTOR).setFaults(f),
+    requests: (s) => s.of(CINETPAY_CONNECTOR).stats().payments,
+    forge: (genuine) => {
+      const body = String(genuine.body);
+      const fields = Object.fromEntries(new URLSearchParams(body));
+      return [
+        otherToken(genuine),
+        // Signed with another secret key.
+        { ...genuine, headers: { 'x-token': notificationToken('another secret', fields) } },
+        { ...genuine, headers: {} },
+        // A field changed after signing.
+        { ...genuine, body: new URLSearchParams({ ...fields, cpm_amount: '1' }).toString() },
+        // Signed, but about another site.
+        {
+          ...genuine,
+          body: new URLSearchParams({ ...fields, cpm_site_id: '1' }).toString(),
+          headers: { 'x-token': notificationToken(CINETPAY.secretKey, { ...fields, cpm_site_id: '1' }) },
+        },
       ];
     },
   },

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createMessagingService } from '../src/modules/messaging/messaging.service.ts';
 import { transportsFromConfig } from '../src/modules/messaging/messaging.service.ts';
+import { warnWithoutSms } from '../src/runtime.ts';
 import { createMerchant, createTestContext, TEST_MASTER_KEY, type TestContext, type TestMerchant } from './harness.ts';
 
 /**
@@ -335,6 +336,40 @@ describe('live codes in the outbox (issue 20)', () => {
     expect(await ctx.deps.db.selectFrom('messages').select('body').where('user_id', '=', 'usr_8').execute()).toEqual([
       { body: 'Your code is [code withheld].' },
     ]);
+  });
+
+  it('production without an SMS provider starts; the first live code it would send is 503 naming the variable (issue 54)', async () => {
+    const config = loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x' });
+    const sms = {
+      merchantId: m.merchantId,
+      mode: 'live' as const,
+      userId: 'usr_9',
+      channel: 'sms' as const,
+      to: '+237650000009',
+      body: 'Your code is 1234.',
+      code: '1234',
+    };
+    const err = await messagingWith(config)
+      .send(sms)
+      .catch((e) => e);
+    expect(err).toMatchObject({ code: 'unavailable' });
+    expect(err.detail).toMatch(/No SMS provider .*wallet.*CAISSE_SMS_PROVIDER/);
+    expect(await ctx.deps.db.selectFrom('messages').select('id').where('user_id', '=', 'usr_9').execute()).toEqual([]);
+    // Test mode keeps using the outbox: a production server without SMS still takes test payments.
+    expect((await messagingWith(config).send({ ...sms, mode: 'test' })).provider).toBe('outbox');
+    // The start says so once, naming the variable; a staging server (CAISSE_LIVE_OUTBOX=allow) or one with a provider does not.
+    const warned: unknown[][] = [];
+    const logger = { warn: (...args: unknown[]) => void warned.push(args) };
+    expect(warnWithoutSms(config, logger)).toBe(true);
+    expect(warned).toEqual([[{ variable: 'CAISSE_SMS_PROVIDER' }, expect.stringMatching(/^no SMS provider: live wallet payments/)]]);
+    expect(warnWithoutSms(prod({}), logger)).toBe(false);
+    expect(
+      warnWithoutSms(
+        loadConfig({ CAISSE_MASTER_KEY: TEST_MASTER_KEY, CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_LIVE_OUTBOX: 'allow' }),
+        logger,
+      ),
+    ).toBe(false);
+    expect(warned.length).toBe(1);
   });
 });
 

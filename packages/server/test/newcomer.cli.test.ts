@@ -156,6 +156,22 @@ describe('a production start that cannot start (issue 58)', () => {
     );
     expect(wave.code).toBe(1);
     expect(wave.output.trim()).toMatch(/^caisse: configuration error: CAISSE_WAVE_BASE_URL: must use https:\/\/ in production mode$/);
+    // A sandbox value in a live account's variables (issue 54): the same refusal adding such an account gets.
+    const momo = await runCaisse(
+      ['start'],
+      production({
+        ...unreachable,
+        CAISSE_MOMO_BASE_URL: 'https://proxy.momoapi.mtn.com',
+        CAISSE_MOMO_TARGET_ENVIRONMENT: 'sandbox',
+        CAISSE_MOMO_API_USER: '0efc4721-b2ec-409c-bcd4-429b4cb8e8e5',
+        CAISSE_MOMO_API_KEY: 'k',
+        CAISSE_MOMO_COLLECTION_KEY: 'c',
+      }),
+    );
+    expect(momo.code).toBe(1);
+    expect(momo.output.trim()).toMatch(
+      /^caisse: configuration error: CAISSE_MOMO_TARGET_ENVIRONMENT: is sandbox, MTN's test environment, which moves no real money/,
+    );
     const tls = await runCaisse(
       ['start'],
       production({ ...unreachable, CAISSE_TLS_CERT_FILE: '/nonexistent/cert.pem', CAISSE_TLS_KEY_FILE: '/nonexistent/key.pem' }),

@@ -220,6 +220,22 @@ describe('refunds of direct mobile-money payments', () => {
     await ctx.deps.db.updateTable('payment_attempts').set({ provider: 'mtn_momo' }).where('intent_id', '=', intent.id).execute();
   });
 
+  it("a card payment taken by an aggregator: 409 refund_unsupported saying why (CinetPay's has no refund), nothing held", async () => {
+    const intent = await paidDirectly(mtn());
+    // As if CinetPay had taken it by card on its page.
+    await ctx.deps.db.updateTable('payment_attempts').set({ provider: 'card', connector: 'cinetpay' }).where('intent_id', '=', intent.id).execute();
+    const before = await pending();
+    expect((await refund(intent.id)).json()).toMatchObject({
+      status: 409,
+      code: 'refund_unsupported',
+      detail: expect.stringContaining('CinetPay cannot refund this payment'),
+    });
+    expect(await pending()).toBe(before);
+    expect(await ctx.deps.db.selectFrom('mobile_money_refunds').select('id').where('intent_id', '=', intent.id).execute()).toEqual([]);
+    // A refund made outside Caisse can then be recorded (decision 0072).
+    await ctx.deps.db.updateTable('payment_attempts').set({ provider: 'mtn_momo', connector: 'mtn_momo' }).where('intent_id', '=', intent.id).execute();
+  });
+
   it('an MTN account with a collection key only: 409 refund_unsupported saying why, nothing held', async () => {
     const intent = await paidDirectly(mtn());
     const before = await pending();

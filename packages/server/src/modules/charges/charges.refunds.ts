@@ -7,7 +7,7 @@ import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempo
 import { type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
-import { type ConnectorSource, type Decision, describeProvider, fitMessage, newReference } from '../connectors/index.ts';
+import { type ConnectorSource, type Decision, describeProvider, fitMessage, newReference, refundRefusal } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type IntentsService, type Refund, statusAfterRefund } from '../intents/index.ts';
 import { createProviderLifecycle, requestStore, paymentRequestOf } from '../lifecycle/index.ts';
@@ -184,7 +184,14 @@ export function createMobileRefunds(
    * payer (its refund operation gives back whole payments only); 503 when it is not configured here.
    */
   function assertCanRefund(scope: Scope, paid: AttemptRow, amount: bigint): void {
-    const description = describeProvider(paid.provider);
+    // The connector that took it cannot give back this method's payments (an aggregator's card payment).
+    const connectorDescription = describeProvider(paid.connector);
+    const methodRefused = refundRefusal(connectorDescription, paid.provider);
+    if (methodRefused !== undefined)
+      throw new ApiError('refund_unsupported', `${connectorDescription?.displayName ?? paid.connector} cannot refund this payment: ${methodRefused}`);
+    // A method an aggregator reached without a connector of its own (`moov_money`): the
+    // aggregator's capabilities decide, as the refund goes back through it.
+    const description = describeProvider(paid.provider) ?? connectorDescription;
     const name = description?.displayName ?? paid.provider;
     if (!description?.capabilities.refund)
       throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { COUNTRY_CODES } from '../../platform/countries.ts';
+import { ApiError } from '../../platform/errors.ts';
 import {
+  assertProviderTakes,
   checkAmountBounds,
   describeProvider,
   fitMessage,
@@ -15,6 +17,8 @@ import {
   parseProviderHealth,
   providersReport,
   providersServing,
+  refundRefusal,
+  servedMethods,
   servesNumber,
   suggestProvider,
 } from './index.ts';
@@ -60,6 +64,33 @@ describe('provider descriptions', () => {
     expect(checkAmountBounds(mtn, 'XAF', 99n)).toMatchObject({ ok: false, reason: 'below_minimum', bounds: { min: 100n } });
     expect(checkAmountBounds(mtn, 'XAF', 500_001n)).toMatchObject({ ok: false, reason: 'above_maximum', bounds: { max: 500_000n } });
     expect(checkAmountBounds(mtn, 'EUR', 1000n)).toEqual({ ok: false, reason: 'currency_unsupported' });
+  });
+
+  it('cinetpay: an aggregator, never a method itself; multiples of 5; card payments cannot be refunded', () => {
+    const cinetpay = describeProvider('cinetpay')!;
+    expect(cinetpay).toMatchObject({ displayName: 'CinetPay', countries: [], approval: 'redirect', network: null, statusByReference: true });
+    // No checkout lists the aggregator: it reaches operators and cards.
+    for (const country of COUNTRY_CODES) expect(providersServing(country, country === 'CM' ? 'XAF' : 'XOF')).not.toContain('cinetpay');
+    const served = Object.fromEntries(servedMethods(cinetpay).map((m) => [m.method, m.countries]));
+    expect(served).toMatchObject({ moov_money: ['CI', 'ML', 'BF', 'TG', 'BJ'], free_money: ['SN'], card: ['CI', 'CM'] });
+    for (const countries of Object.values(served)) for (const c of countries) expect(['CM', 'SN', 'CI', 'BJ', 'BF', 'ML', 'TG']).toContain(c);
+    expect(servesNumber(cinetpay, '+2250100000001')).toBe(true);
+    expect(checkAmountBounds(cinetpay, 'XOF', 5000n)).toEqual({ ok: true });
+    expect(checkAmountBounds(cinetpay, 'XOF', 5001n)).toMatchObject({ ok: false, reason: 'not_a_multiple', bounds: { step: 5n } });
+    expect(checkAmountBounds(cinetpay, 'XAF', 95n)).toMatchObject({ ok: false, reason: 'below_minimum' });
+    expect(checkAmountBounds(cinetpay, 'XAF', 1_500_005n)).toMatchObject({ ok: false, reason: 'above_maximum' });
+    // Refused before anything is stored, saying why.
+    let refused: unknown;
+    try {
+      assertProviderTakes(cinetpay, { phoneNumber: '+2250100000001', currency: 'XOF', amount: 1002n }, { phoneNumber: 'phoneNumber', amount: 'amount' });
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ code: 'amount_out_of_bounds', message: expect.stringContaining('in multiples of 5') });
+    expect(refundRefusal(cinetpay, 'card')).toContain('no refund');
+    expect(refundRefusal(cinetpay, 'moov_money')).toBeUndefined();
+    expect(refundRefusal(describeProvider('mtn_momo'), 'mtn_momo')).toBeUndefined();
   });
 
   it("messages are made acceptable to MTN: no &'<>, never empty, at most 160 characters", () => {
@@ -160,6 +191,7 @@ describe('providers list', () => {
       ['mtn_momo', 'configured'],
       ['orange_money', 'not configured'],
       ['wave', 'configured'],
+      ['cinetpay', 'not configured'],
     ]);
     expect(report[2]?.settings.find((s) => s.env === 'CAISSE_WAVE_BASE_URL')).toMatchObject({ set: false, required: false });
     const text = formatProvidersReport(report);
@@ -185,6 +217,7 @@ describe('providers list', () => {
       ['mtn_momo', { test: null, live: true }],
       ['orange_money', { test: null, live: null }],
       ['wave', { test: false, live: null }],
+      ['cinetpay', { test: null, live: null }],
     ]);
     // Not called yet in a mode: said so, in words a person reads (it counts as available).
     const lines = formatProvidersReport(report)

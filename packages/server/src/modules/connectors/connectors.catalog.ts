@@ -52,11 +52,14 @@ export function providerPrefixes(description: ProviderDescription, country?: Cou
 
 /**
  * Whether the provider can take a payment from this E.164 number: a mobile number of one of its
- * countries and, for a provider tied to a network, of that network's prefixes.
+ * countries (an aggregator's: those of the methods it serves) and, for a provider tied to a
+ * network, of that network's prefixes.
  */
 export function servesNumber(description: ProviderDescription, e164: string): boolean {
   const info = lookupNumber(e164);
-  if (info === undefined || !description.countries.includes(info.country)) return false;
+  // An aggregator serves the countries of the methods it reaches (its own `countries` are empty).
+  const countries: readonly string[] = description.serves ? description.serves.flatMap((s) => s.countries) : description.countries;
+  if (info === undefined || !countries.includes(info.country)) return false;
   return description.network === null || info.operator === description.network;
 }
 
@@ -112,7 +115,8 @@ export function assertProviderTakes(
     });
   }
   const currency = movement.currency;
-  const range = check.bounds ? ` (${formatAmount(check.bounds.min, currency)}–${formatAmount(check.bounds.max, currency)} ${currency})` : '';
+  const step = check.reason === 'not_a_multiple' && check.bounds?.step !== undefined ? `, in multiples of ${formatAmount(check.bounds.step, currency)}` : '';
+  const range = check.bounds ? ` (${formatAmount(check.bounds.min, currency)}–${formatAmount(check.bounds.max, currency)} ${currency}${step})` : '';
   throw new ApiError('amount_out_of_bounds', `${displayName} does not take ${formatAmount(movement.amount, currency)} ${currency}${range}`, {
     param: params.amount ?? 'amount',
   });

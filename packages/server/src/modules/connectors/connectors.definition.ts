@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RandomBytes } from '../../platform/crypto.ts';
 import type { ProviderDescription } from './connectors.description.ts';
-import type { Connector, ConnectorDeps } from './connectors.types.ts';
+import type { Connector, ConnectorDeps, GivenSettings, LiveContext, SettingProblem } from './connectors.types.ts';
 import type { SandboxAnswer } from './sandbox/sandbox.http.ts';
 
 /**
@@ -17,6 +17,13 @@ export interface ConnectorDefinition<S = never, H = unknown> {
   readonly description: ProviderDescription;
   create(settings: S, deps: ConnectorDeps): Connector;
   readonly sandbox: SandboxMount<S, H>;
+  /**
+   * Optional: why these settings (maybe partial: an account's, before it is made) cannot be used
+   * in live mode for these countries: the sandbox's values (MTN's target environment `sandbox`,
+   * Orange's `dev`), an environment of another country. The base URL rule of production is the
+   * registry's (connectors.live.ts); called only for live mode. Empty or absent: nothing to say.
+   */
+  liveProblems?(settings: GivenSettings, ctx: LiveContext): SettingProblem[];
 }
 
 /** Any connector's definition, whatever its settings and sandbox handle (the registry's list). */
@@ -41,7 +48,7 @@ export interface SandboxMount<S, H> {
   /** The connector's settings that point it at its mount: test mode's account. */
   settings(target: SandboxTarget): S;
   /** One line for `caisse sandbox`'s banner: what it takes (credentials, currency) and where its notifications go. */
-  help(ctx: { url: string; callbacksUrl: string | undefined; secretsFile: string }): string;
+  help(ctx: { url: string; callbacksUrl: string | undefined; secretsFile: string; production: boolean }): string;
 }
 
 /** One secret a sandbox mount declares (`SandboxMount.secrets`). */
@@ -65,6 +72,11 @@ export interface SandboxTarget {
 }
 
 export interface SandboxMountContext {
+  /**
+   * `caisse sandbox --production`: answer as the provider's production API does (refuse the
+   * sandbox's values and test-only keys, take production ones), for a live rehearsal.
+   */
+  production: boolean;
   /** The sandbox's time in ms (its clock plus what `advance` moved it). */
   now: () => number;
   random: RandomBytes;

@@ -51,6 +51,13 @@ export interface ProviderDescription {
    * aggregator (pawaPay, CinetPay) lists the operators it reaches and is never a method itself.
    */
   serves?: readonly ServedMethod[];
+  /**
+   * Optional: the methods whose payments this connector cannot give back, each with why in words an
+   * operator acts on (CinetPay: `card`, its payment API has no refund and a transfer reaches a
+   * phone, not a card). A refund of such a payment is 409 `refund_unsupported` before anything is
+   * stored; the merchant can record one made outside Caisse.
+   */
+  refundUnsupported?: Readonly<Record<string, string>>;
 }
 
 /** One payment method a connector reaches, and where. Country codes as ISO 3166 alpha-2 strings. */
@@ -70,6 +77,8 @@ export type Capability = 'collect' | 'disburse' | 'refund';
 export interface AmountBounds {
   min: bigint;
   max: bigint;
+  /** Amounts must be a multiple of this (CinetPay: 5 in XOF and XAF); absent: any amount. */
+  step?: bigint;
 }
 
 export interface MessageRules {
@@ -92,6 +101,12 @@ export interface ProviderSetting {
   kind?: 'url' | 'callback' | 'credential' | 'name' | 'uuid' | 'integer';
   /** Used when the variable is unset. */
   default?: string;
+  /**
+   * The default is a sandbox value (MTN's target environment `sandbox`, Orange's `dev`): it
+   * never applies in production, where the variable is then required (docs/spec/providers.md,
+   * "Going live"), and a live account must name the setting.
+   */
+  sandboxDefault?: boolean;
   /** Needed for the provider to be configured at all. */
   required: boolean;
   /** Never printed (`providers list` shows only that it is set). */
@@ -107,14 +122,17 @@ export interface TestNumber {
 }
 
 /** An amount within a provider's bounds, or why not (the bounds, to say them back). */
-export type BoundsCheck = { ok: true } | { ok: false; reason: 'currency_unsupported' | 'below_minimum' | 'above_maximum'; bounds?: AmountBounds };
+export type BoundsCheck =
+  | { ok: true }
+  | { ok: false; reason: 'currency_unsupported' | 'below_minimum' | 'above_maximum' | 'not_a_multiple'; bounds?: AmountBounds };
 
-/** Whether `amount` (minor units) of `currency` may go through this provider in one payment. */
+/** Whether `amount` (minor units) of `currency` may go through this provider in one payment (its bounds and its step). */
 export function checkAmountBounds(description: Pick<ProviderDescription, 'limits'>, currency: Currency, amount: bigint): BoundsCheck {
   const bounds = description.limits[currency];
   if (bounds === undefined) return { ok: false, reason: 'currency_unsupported' };
   if (amount < bounds.min) return { ok: false, reason: 'below_minimum', bounds };
   if (amount > bounds.max) return { ok: false, reason: 'above_maximum', bounds };
+  if (bounds.step !== undefined && bounds.step > 0n && amount % bounds.step !== 0n) return { ok: false, reason: 'not_a_multiple', bounds };
   return { ok: true };
 }
 
@@ -137,4 +155,12 @@ export function fitMessage(rules: MessageRules, text: string, fallback: string):
   const cut = [...cleaned].slice(0, rules.maxLength).join('').trim();
   if ([...cut].length >= Math.max(1, rules.minLength)) return cut;
   return [...fallback].slice(0, rules.maxLength).join('');
+}
+
+/**
+ * Why this connector cannot give back a payment made with `method` (its description's
+ * `refundUnsupported`), or undefined when it can as far as the method goes.
+ */
+export function refundRefusal(description: Pick<ProviderDescription, 'refundUnsupported'> | undefined, method: string): string | undefined {
+  return description?.refundUnsupported?.[method];
 }

@@ -6,17 +6,19 @@ import type { ProviderDescription } from './connectors.description.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
 import { envAccountId, sandboxAccountId } from './connectors.accounts.ts';
+import { liveSettingsProblems } from './connectors.live.ts';
 import { completeSandboxSecrets, keepSandboxSecrets, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 import { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 import { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
 import { WAVE_CONNECTOR } from './wave/index.ts';
+import { CINETPAY_CONNECTOR } from './cinetpay/index.ts';
 
 /**
  * Every connector: one folder each, exporting one object (its description, its connector factory,
  * its sandbox mount), and one line here. Nothing else names a provider: everything loops over
  * this list (docs/architecture.md, "Connectors").
  */
-const CONNECTORS: AnyConnectorDefinition[] = [MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, WAVE_CONNECTOR];
+const CONNECTORS: AnyConnectorDefinition[] = [MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, WAVE_CONNECTOR, CINETPAY_CONNECTOR];
 
 /**
  * Their names, kept beside the list: one array for the life of the process, so that a schema
@@ -24,6 +26,13 @@ const CONNECTORS: AnyConnectorDefinition[] = [MTN_MOMO_CONNECTOR, ORANGE_MONEY_C
  * are compiled.
  */
 const NAMES: ProviderName[] = CONNECTORS.map((c) => c.description.name);
+
+/**
+ * The connectors that are payment methods themselves (the operators' own APIs), kept beside the
+ * list as NAMES is: what merchants choose among and checkout lists by name. An aggregator (its
+ * description's `serves`) reaches methods and is never one (docs/spec, section 15).
+ */
+const METHOD_NAMES: ProviderName[] = CONNECTORS.filter((c) => c.description.serves === undefined).map((c) => c.description.name);
 
 /** A provider's registry name (`mtn_momo`): its description's `name`. */
 export type ProviderName = string;
@@ -49,6 +58,16 @@ export function providerNames(): readonly ProviderName[] {
   return NAMES;
 }
 
+/** The registry names that are payment methods themselves (no aggregator), in the registry's order. */
+export function methodProviderNames(): readonly ProviderName[] {
+  return METHOD_NAMES;
+}
+
+/** Whether this registry name is a payment method itself (a direct connector, not an aggregator). */
+export function isMethodProvider(value: string): value is ProviderName {
+  return METHOD_NAMES.includes(value);
+}
+
 export function isProviderName(value: string): value is ProviderName {
   return CONNECTORS.some((c) => c.description.name === value);
 }
@@ -69,11 +88,14 @@ export function registerConnector(definition: AnyConnectorDefinition): () => voi
   if (CONNECTORS.some((c) => c.sandbox.path === definition.sandbox.path)) throw new Error(`sandbox path "${definition.sandbox.path}" is already mounted`);
   CONNECTORS.push(definition);
   NAMES.push(name);
+  if (definition.description.serves === undefined) METHOD_NAMES.push(name);
   return () => {
     const at = CONNECTORS.indexOf(definition);
     if (at < 0) return;
     CONNECTORS.splice(at, 1);
     NAMES.splice(at, 1);
+    const method = METHOD_NAMES.indexOf(name);
+    if (method >= 0) METHOD_NAMES.splice(method, 1);
   };
 }
 
@@ -144,9 +166,14 @@ export interface ProvidersConfig {
  */
 export function connectorSettings(config: Pick<ProvidersConfig, 'mode' | 'providerEnv'>): ConnectorSettings {
   const settings: Record<ProviderName, unknown> = {};
-  for (const { description } of CONNECTORS) {
+  for (const definition of CONNECTORS) {
+    const { description } = definition;
     // The description's fields are its connector's settings (connectors.settings.ts checks their kinds).
-    const values = readProviderSettings(description, config.providerEnv ?? {}, config.mode);
+    // They are the live account: in production a sandbox value in them stops the start, naming its
+    // variable, as adding such an account is refused (connectors.live.ts). Their countries are the
+    // connector's own, not compared.
+    const live = (values: Record<string, string | number>) => liveSettingsProblems(definition, values, { mode: 'live', countries: [], production: true });
+    const values = readProviderSettings(description, config.providerEnv ?? {}, config.mode, live);
     if (values !== undefined) settings[description.name] = values;
   }
   return settings;

@@ -23,6 +23,18 @@ export interface ProviderReport {
    * not called the provider in that mode since it started (then it counts as available).
    */
   available: { test: boolean | null; live: boolean | null };
+  /**
+   * The last check of its live account (`Connector.check`: a harmless authenticated call), when
+   * known: run by `providers list --check`, or recorded on the account; null: not checked.
+   */
+  lastCheck: LastCheck | null;
+}
+
+/** A check's result and when it ran. */
+export interface LastCheck {
+  ok: boolean;
+  at: string;
+  detail: string;
 }
 
 /** `mode:provider` → available, from the server's `caisse_provider_available` lines. */
@@ -38,7 +50,13 @@ export function parseProviderHealth(metrics: string): HealthReading {
 }
 
 /** What each provider of the registry has here: its description, its settings and the modes it works in. */
-export function providersReport(config: ProvidersConfig, env: Record<string, string | undefined>, health?: HealthReading): ProviderReport[] {
+export function providersReport(
+  config: ProvidersConfig,
+  env: Record<string, string | undefined>,
+  health?: HealthReading,
+  /** Each provider's last live check, by its registry name, where known. */
+  checks?: ReadonlyMap<string, LastCheck>,
+): ProviderReport[] {
   const live = connectorSettings(config);
   const sandbox = config.sandbox.url !== undefined ? 'sandbox' : config.mode === 'development' ? 'sandbox (in-process, with start)' : 'no sandbox';
   return providerDescriptions().map((d) => ({
@@ -67,6 +85,7 @@ export function providersReport(config: ProvidersConfig, env: Record<string, str
       description: s.description,
     })),
     available: { test: health?.get(`test:${d.name}`) ?? null, live: health?.get(`live:${d.name}`) ?? null },
+    lastCheck: checks?.get(d.name) ?? null,
   }));
 }
 
@@ -86,6 +105,7 @@ export function formatProvidersReport(reports: ProviderReport[], opts: { serverR
       const head = [
         `${r.provider}  ${r.name}  (${r.countries.join(', ')}; ${r.approval}; ${r.capabilities.join(', ')}; ${limits}${r.ussd ? `; ${r.ussd}` : ''})`,
         `  live: ${r.live}   test: ${r.test}   available: live ${said(r.available.live, r.live === 'configured')}, test ${said(r.available.test, r.test !== 'no sandbox')}`,
+        `  check: ${r.lastCheck === null ? (r.live === 'configured' ? 'not checked (npx caisse providers list --check)' : '-') : `${r.lastCheck.ok ? 'ok' : 'FAILED'} at ${r.lastCheck.at}: ${r.lastCheck.detail}`}`,
       ];
       const settings = r.settings.map((s) => `  ${s.set ? 'set    ' : 'not set'}  ${s.env}${s.required ? '' : ' (optional)'}  ${s.description}`);
       return [...head, ...settings].join('\n');

@@ -1,5 +1,6 @@
 import { ConfigError, type RunMode } from '../../config.ts';
 import type { ProviderDescription, ProviderSetting } from './connectors.description.ts';
+import type { SettingProblem } from './connectors.live.ts';
 
 /**
  * A provider's settings read from the environment by its description (each setting's variable,
@@ -11,6 +12,8 @@ export function readProviderSettings(
   description: Pick<ProviderDescription, 'settings' | 'checkSettings'>,
   env: Readonly<Record<string, string | undefined>>,
   mode: RunMode,
+  /** In production: what the connector refuses in live mode (connectors.live.ts), each problem refused naming its variable. */
+  live?: (values: Record<string, string | number>) => readonly SettingProblem[],
 ): Record<string, string | number> | undefined {
   const keyed = description.settings.filter((s) => s.key !== undefined);
   const given = keyed.filter((s) => (env[s.env] ?? '').trim() !== '');
@@ -21,9 +24,14 @@ export function readProviderSettings(
   if (missing) throw new ConfigError(missing.env, `is required when ${(given[0] as ProviderSetting).env} is set`);
   const values: Record<string, string | number> = {};
   for (const s of keyed) {
-    const raw = env[s.env]?.trim() || s.default;
+    // A sandbox default never applies in production: a live account left on `sandbox` or `dev`
+    // would fail its first payment, or take test money for a real one.
+    const fallback = mode === 'production' && s.sandboxDefault === true ? undefined : s.default;
+    const raw = env[s.env]?.trim() || fallback;
     if (raw !== undefined) values[s.key as string] = checked(s, raw, mode);
   }
+  const refused = mode === 'production' ? live?.(values)[0] : undefined;
+  if (refused !== undefined) throw new ConfigError(keyed.find((s) => s.key === refused.setting)?.env ?? refused.setting, refused.message);
   const problem = description.checkSettings?.(values);
   if (problem !== undefined) throw new ConfigError(keyed.find((s) => s.key === problem.key)?.env ?? problem.key, problem.message);
   return values;

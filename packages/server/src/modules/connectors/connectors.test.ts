@@ -67,9 +67,9 @@ describe('the registry', () => {
     });
     expect(settings.wave).toMatchObject({ baseUrl: 'http://127.0.0.1:8090/wave' });
     const test = createConnectorRegistry(settings, deps);
-    expect(test.providers()).toEqual(['mtn_momo', 'orange_money', 'wave']);
+    expect(test.providers()).toEqual(['mtn_momo', 'orange_money', 'wave', 'cinetpay']);
     await test.close();
-    expect(providerNames()).toEqual(['mtn_momo', 'orange_money', 'wave']);
+    expect(providerNames()).toEqual(['mtn_momo', 'orange_money', 'wave', 'cinetpay']);
   });
 
   const orange = {
@@ -185,7 +185,7 @@ describe('the registry', () => {
       const prod = { CAISSE_MODE: 'production', DATABASE_URL: 'postgres://db/x', CAISSE_LIVE_OUTBOX: 'allow' };
       expect(variableOf({ ...prod, ...account, CAISSE_MOMO_BASE_URL: 'http://momo.local' })).toBe('CAISSE_MOMO_BASE_URL');
       expect(variableOf({ ...prod, ...account, CAISSE_MOMO_CALLBACK_URL: 'http://pay.example.cm/cb' })).toBe('CAISSE_MOMO_CALLBACK_URL');
-      expect(mtn({ ...prod, ...account })?.baseUrl).toBe('https://sandbox.momodeveloper.mtn.com');
+      expect(mtn({ ...prod, ...account, CAISSE_MOMO_TARGET_ENVIRONMENT: 'mtncameroon' })?.baseUrl).toBe('https://sandbox.momodeveloper.mtn.com');
       for (const name of ['CAISSE_MOMO_API_KEY', 'CAISSE_MOMO_COLLECTION_KEY', 'CAISSE_MOMO_DISBURSEMENT_KEY']) {
         expect(() => mtn({ ...account, [name]: 'top secret value' })).toThrow(/^(?![\s\S]*top secret value)/);
       }

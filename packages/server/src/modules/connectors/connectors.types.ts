@@ -48,6 +48,25 @@ export interface PaymentRequest {
   method?: string;
   /** The merchant's country (ISO 3166 alpha-2): aggregators serve several. */
   country?: string;
+  /**
+   * The payer's details a card payment requires (CinetPay's page refuses a card payment without
+   * them), collected by checkout before the redirect; mobile money needs none.
+   */
+  customer?: PaymentCustomer;
+}
+
+/** Who pays by card, as the card provider asks for it. `country` is ISO 3166 alpha-2, `state` its region (or the country again). */
+export interface PaymentCustomer {
+  name: string;
+  surname: string;
+  email: string;
+  /** E.164. */
+  phoneNumber: string;
+  address: string;
+  city: string;
+  country: string;
+  state: string;
+  zipCode: string;
 }
 
 /**
@@ -213,9 +232,40 @@ export interface Connector {
    * the status read, and a payment that beat the cancel is a late payment.
    */
   cancel?(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<CancelResult>;
+  /**
+   * Optional: one harmless authenticated call (or a few) that this account's keys are allowed to
+   * make, never moving money (MTN: a token per configured product and a balance read; Orange: a
+   * token; Wave: a checkout-session search for a reference that does not exist). `detail` says
+   * what was asked and, on a refusal, the provider's own words; never a secret. Never throws.
+   */
+  check?(): Promise<CheckResult>;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }
+
+/** What `Connector.check` found: whether the account's keys work, in the provider's own words. */
+export interface CheckResult {
+  ok: boolean;
+  detail: string;
+}
+
+/** Live refusals (connectors.live.ts): where an account's settings are to be used. */
+export interface LiveContext {
+  mode: 'test' | 'live';
+  /** The account's countries (ISO 3166 alpha-2); empty: not known (the environment's account), not compared. */
+  countries: readonly string[];
+  /** CAISSE_MODE=production: base URLs must be https and reach a public address. */
+  production: boolean;
+}
+
+/** One setting that cannot be used there: its camelCase key and why, as a sentence that follows its name. */
+export interface SettingProblem {
+  setting: string;
+  message: string;
+}
+
+/** The settings as an account or the environment gives them: the connector's settings object, maybe partial. */
+export type GivenSettings = Readonly<Record<string, unknown>>;
 
 export type ConnectorLogger = Pick<Logger, 'debug' | 'info' | 'warn'>;
 

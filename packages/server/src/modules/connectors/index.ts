@@ -4,6 +4,7 @@
  */
 export type {
   CallbackResult,
+  CheckResult,
   Connector,
   ConnectorDeps,
   ConnectorKind,
@@ -12,6 +13,7 @@ export type {
   IncomingCallback,
   ListedRequest,
   ListResult,
+  PaymentCustomer,
   PaymentRequest,
   ProviderView,
   StatusResult,
@@ -28,13 +30,17 @@ export {
   createModeConnectors,
   DEFAULT_PROVIDER_ORDER,
   type ModeConnectors,
+  isMethodProvider,
   isProviderName,
+  methodProviderNames,
   providerNames,
   type ProviderName,
   registerConnector,
 } from './connectors.registry.ts';
 export type { ConnectorDefinition, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
 export { registerProviderMetrics } from './connectors.metrics.ts';
+export { checkConnector, checkEnvironmentAccounts, checkLiveSettings, sandboxDefaultsInUse } from './connectors.golive.ts';
+export { type GivenSettings, type LiveContext, liveUrlProblem, type SettingProblem } from './connectors.live.ts';
 export {
   type AmountBounds,
   type ApprovalKind,
@@ -46,6 +52,7 @@ export {
   type MessageRules,
   type ProviderDescription,
   type ProviderSetting,
+  refundRefusal,
   type ServedMethod,
   servedMethods,
   type TestNumber,
@@ -62,12 +69,13 @@ export {
 } from './connectors.catalog.ts';
 export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
 export { testNumbers } from './connectors.testnumbers.ts';
-export { formatProvidersReport, parseProviderHealth, providersReport } from './connectors.report.ts';
+export { formatProvidersReport, type LastCheck, parseProviderHealth, type ProviderReport, providersReport } from './connectors.report.ts';
 export type { CancelResult, KnownRequest, ProviderHandle } from './connectors.types.ts';
 /** Each connector's one object, for the harnesses that drive its sandbox (`sandbox.of(…)`). */
 export { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 export { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';
 export { WAVE_CONNECTOR } from './wave/index.ts';
+export { CINETPAY_CONNECTOR } from './cinetpay/index.ts';
 export { runSandbox, type Sandbox, sandboxHelp, sandboxSecrets, startLocalSandbox, startSandbox } from './sandbox/sandbox.ts';
 export { SANDBOX_SECRETS_FILE, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
 export {

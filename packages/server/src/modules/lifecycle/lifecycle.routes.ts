@@ -36,6 +36,8 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
   // connector parses it (as JSON) after authenticating it; in this plugin only.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Some providers post their notification as a form (CinetPay, signed over its fields): kept raw as well.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
 
   async function limit(key: string, max: number, what: string): Promise<void> {
     const { count, resetMs } = await counters.hit(key, MINUTE);
@@ -66,6 +68,19 @@ export default async function connectorsRoutes(fastify: FastifyInstance) {
       },
     });
   }
+
+  // A provider that pings its notification URL before using it (CinetPay: GET, nothing posted,
+  // answered 200) gets an empty 200; nothing is looked up, so it tells nothing about a reference.
+  app.route({
+    method: 'GET',
+    url: '/callbacks/:provider/:kind/:reference/:token',
+    config: { auth: 'none' },
+    schema: { tags: ['providers'], summary: "A provider's ping of its notification URL (answered 200, nothing done)", params: CallbackParams, hide: true },
+    handler: async (request, reply) => {
+      await limit(`address:${clientAddress(request)}`, perAddress, 'this address');
+      return reply.code(200).send();
+    },
+  });
 
   // Providers that send every webhook to one URL and sign it (Wave's Wave-Signature).
   app.route({

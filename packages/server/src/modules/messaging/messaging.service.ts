@@ -135,7 +135,14 @@ export function createMessagingService(deps: Pick<Deps, 'db' | 'clock' | 'ids' |
     if (!transport) {
       const live = message.mode === 'live';
       if (live && deps.config.mode === 'production' && !deps.config.hardening.liveOutbox) {
-        throw new ApiError('unavailable', `No ${message.channel === 'sms' ? 'SMS' : 'e-mail'} provider is configured for live mode`);
+        // A production server may run without an SMS provider when its merchants offer no wallet
+        // payment (docs/decisions/0076-going-live.md): the first live code that needs one stops here.
+        throw new ApiError(
+          'unavailable',
+          message.channel === 'sms'
+            ? 'No SMS provider is configured for live mode: this server cannot send the codes of the Caisse wallet (CAISSE_SMS_PROVIDER)'
+            : 'No e-mail provider is configured for live mode',
+        );
       }
       // The operator outbox keeps a proof's link where nobody else reads it, in development only.
       const withhold = live && message.code && (audience === 'merchant' || deps.config.mode === 'production');

@@ -1,14 +1,15 @@
 import { type Static, Type } from 'typebox';
 import { CountrySchema } from '../../platform/countries.schema.ts';
-import { providerNames, type ProviderName } from '../connectors/index.ts';
+import { methodProviderNames, type ProviderName } from '../connectors/index.ts';
 
 /**
- * A provider's registry name: an enum of the registry's names (a union in the generated types).
- * The registry's own array, not a copy: routes compiled after a connector is registered take it.
+ * A provider's registry name: an enum of the registry's names that are payment methods themselves
+ * (no aggregator; a union in the generated types). The registry's own array, not a copy: routes
+ * compiled after a connector is registered take it.
  */
 export const ProviderField = Type.Unsafe<ProviderName>({
   type: 'string',
-  enum: providerNames() as ProviderName[],
+  enum: methodProviderNames() as ProviderName[],
   description: 'A mobile-money provider (the registry name)',
 });
 

@@ -8,9 +8,9 @@ import {
   capabilitiesOf,
   type ConnectorSource,
   describeProvider,
-  isProviderName,
+  isMethodProvider,
+  methodProviderNames,
   providerDescriptions,
-  providerNames,
   providerPrefixes,
   type ProviderName,
   providersServing,
@@ -80,8 +80,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   function checkProviders(providers: readonly string[], field = 'providers'): void {
     for (const [i, p] of providers.entries()) {
       // The schema's enum already refuses these over HTTP; the dashboard and the CLI come here too.
-      if (!isProviderName(p))
-        throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${providerNames().join(', ')}`, { param: `${field}[${i}]` });
+      if (!isMethodProvider(p))
+        throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${methodProviderNames().join(', ')}`, { param: `${field}[${i}]` });
     }
   }
 
@@ -166,22 +166,25 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
         providersDefault: offer.chosen === undefined,
         orderDefault: offer.order === undefined,
         order: providerOrder(offer.country, offer.order),
-        providers: providerDescriptions().map((d) => {
-          const name = d.name as ProviderName;
-          return {
-            provider: name,
-            name: d.displayName,
-            // Less what this mode's account lacks: the dashboard offers no payout to it.
-            capabilities: capabilitiesOf(d, c.connectors.forMode(scope.mode).get(name)),
-            approval: d.approval,
-            enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
-            configured: configured(scope, name),
-            allowed: isAllowed(offer, name),
-            servesCountry: serving.includes(name),
-            offered: offered.includes(name),
-            available: available(scope, name),
-          };
-        }),
+        // The methods themselves: an aggregator is reached through them, never chosen by name.
+        providers: providerDescriptions()
+          .filter((d) => isMethodProvider(d.name))
+          .map((d) => {
+            const name = d.name as ProviderName;
+            return {
+              provider: name,
+              name: d.displayName,
+              // Less what this mode's account lacks: the dashboard offers no payout to it.
+              capabilities: capabilitiesOf(d, c.connectors.forMode(scope.mode).get(name)),
+              approval: d.approval,
+              enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
+              configured: configured(scope, name),
+              allowed: isAllowed(offer, name),
+              servesCountry: serving.includes(name),
+              offered: offered.includes(name),
+              available: available(scope, name),
+            };
+          }),
       };
     },
 
@@ -253,7 +256,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     /** The operator's cap in one mode. */
     async allowance(scope: Scope): Promise<MethodsAllowance> {
       const offer = await offerOf(scope);
-      const known = (p: string): p is ProviderName => isProviderName(p);
+      const known = (p: string): p is ProviderName => isMethodProvider(p);
       return { wallet: offer.walletAllowed, providers: offer.allowed === undefined ? null : offer.allowed.filter(known) };
     },
 

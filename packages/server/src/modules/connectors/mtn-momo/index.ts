@@ -3,6 +3,7 @@ import { Forwarder } from '../sandbox/sandbox.http.ts';
 import { createMtnMomoConnector, type MtnMomoSettings } from './mtn-momo.connector.ts';
 import { MTN_MOMO_DESCRIPTION } from './mtn-momo.description.ts';
 import { type MomoSandbox, type MomoSandboxOptions, SANDBOX_FAULTS, startMomoSandbox } from './mtn-momo.sandbox.ts';
+import { mtnLiveProblems } from './mtn-momo.live.ts';
 
 /**
  * MTN MoMo, the one object the registry lists. Its sandbox keeps a server of its own on a loopback
@@ -22,6 +23,7 @@ export const MTN_MOMO_CONNECTOR: ConnectorDefinition<MtnMomoSettings, MomoSandbo
         random: ctx.random,
         tickMs: ctx.tickMs,
         fast: ctx.fast,
+        production: ctx.production,
         log: ctx.log,
         ...(ctx.options as Partial<MomoSandboxOptions> | undefined),
       });
@@ -52,6 +54,10 @@ export const MTN_MOMO_CONNECTOR: ConnectorDefinition<MtnMomoSettings, MomoSandbo
       // The sandbox lists its requests, which MTN cannot: reconciliation reads them.
       sandboxListing: true,
     }),
-    help: ({ url }) => `${url}  (any API user, API key and subscription keys; control API under /_sandbox)`,
+    help: ({ url, production }) =>
+      production
+        ? `${url}  (production: X-Target-Environment mtncameroon, mtnivorycoast, … in its currency; sandbox and test-only keys refused; control API under /_sandbox)`
+        : `${url}  (any API user, API key and subscription keys; control API under /_sandbox)`,
   },
+  liveProblems: mtnLiveProblems,
 };

@@ -4,6 +4,7 @@ import { type HttpResult, ProviderHttp, readJson } from '../connectors.http.ts';
 import { callbackSigner, isReference } from '../connectors.references.ts';
 import type {
   CallbackResult,
+  CheckResult,
   Connector,
   ConnectorDeps,
   ConnectorKind,
@@ -15,7 +16,8 @@ import type {
 } from '../connectors.types.ts';
 import { fitMessage } from '../connectors.description.ts';
 import { MTN_MOMO_DESCRIPTION } from './mtn-momo.description.ts';
-import { checkErrorBody, checkSandboxListing, checkStatusAnswer, checkTokenAnswer, type MomoStatusAnswer } from './mtn-momo.schema.ts';
+import { checkBalanceAnswer, checkErrorBody, checkSandboxListing, checkStatusAnswer, checkTokenAnswer, type MomoStatusAnswer } from './mtn-momo.schema.ts';
+import { providerWords } from '../connectors.check.ts';
 
 /**
  * `mtn_momo`: MTN's MoMo Open API (Collection requesttopay, Disbursement transfer), as described
@@ -272,6 +274,32 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
     return { ok: true, kind, reference, claimed, result };
   }
 
+  /**
+   * A token for each configured product (collection; disbursement when its key is set) and a
+   * read of the collection account's balance: what these keys may do without moving money. The
+   * balance itself is neither kept nor said; only that it could be read, and in which currency.
+   */
+  async function check(): Promise<CheckResult> {
+    const said: string[] = [];
+    const products: ConnectorKind[] = collectionOnly ? ['collection'] : ['collection', 'disbursement'];
+    for (const kind of products) {
+      const res = await http.send('POST', PRODUCTS[kind].token, { authorization: basic, 'ocp-apim-subscription-key': subscriptionKey(kind) });
+      if (!res.ok || res.status !== 200) return { ok: false, detail: [...said, `${kind} token refused: ${providerWords(res)}`].join('; ') };
+      const answer = readJson(res.body, checkTokenAnswer);
+      if (!answer.ok) return { ok: false, detail: [...said, `${kind} token: ${answer.reason}`].join('; ') };
+      const life = answer.value.expires_in * 1000;
+      tokens.set(kind, { token: answer.value.access_token, renewAt: deps.clock.now().getTime() + life - Math.min(RENEW_BEFORE_MS, life / 10) });
+      said.push(`${kind} token issued`);
+    }
+    const out = await authorized('collection', (headers) => http.send('GET', '/collection/v1_0/account/balance', headers));
+    if (!out.ok) return { ok: false, detail: [...said, `balance: ${out.reason}`].join('; ') };
+    if (!out.res.ok || out.res.status !== 200) return { ok: false, detail: [...said, `balance refused: ${providerWords(out.res)}`].join('; ') };
+    const balance = readJson(out.res.body, checkBalanceAnswer);
+    if (!balance.ok) return { ok: false, detail: [...said, `balance: ${balance.reason}`].join('; ') };
+    said.push(`collection balance read (${balance.value.currency}) in ${settings.targetEnvironment}`);
+    return { ok: true, detail: said.join('; ') };
+  }
+
   /** The sandbox's own listing (no credentials: its control API), cut to one product and period. */
   async function listRequests(kind: ConnectorKind, from: Date, to: Date): Promise<ListResult> {
     const res = await http.send('GET', '/_sandbox/requests', {});
@@ -301,6 +329,7 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
     disburse: (req) => submit('disbursement', req),
     status,
     verifyCallback,
+    check,
     ...(settings.sandboxListing === true ? { listRequests } : {}),
     ...(collectionOnly ? { lacks: { disburse: NO_DISBURSEMENT_KEY, refund: NO_DISBURSEMENT_KEY } } : {}),
     close: () => http.close(),

@@ -8,6 +8,8 @@ import { type RandomBytes, randomToken, safeEqual, systemRandom } from '../../..
 import { type Checker, readJson } from '../connectors.http.ts';
 import type { ConnectorKind } from '../connectors.types.ts';
 import { checkRequestToPayBody, checkTransferBody, type MomoPaymentBody } from './mtn-momo.schema.ts';
+import { MOMO_ENVIRONMENTS, MOMO_SANDBOX_ENVIRONMENT } from './mtn-momo.environments.ts';
+import { TEST_ONLY_CREDENTIAL } from '../sandbox/sandbox.http.ts';
 
 /**
  * The MoMo sandbox (docs/spec/money-in.md): a small HTTP server speaking the same subset of MTN's MoMo Open
@@ -80,18 +82,6 @@ function outcomeFor(kind: ConnectorKind, partyId: string): Outcome {
   return kind === 'disbursement' && outcome.reason === 'PAYER_NOT_FOUND' ? { ...outcome, reason: 'PAYEE_NOT_FOUND' } : outcome;
 }
 
-/**
- * The currencies each target environment takes, as MTN's do (one per market). Our `sandbox`
- * environment serves the region's test mode, so it takes XAF and XOF as well as MTN's EUR.
- */
-const ENVIRONMENT_CURRENCIES: Record<string, readonly string[]> = {
-  sandbox: ['EUR', 'XAF', 'XOF'],
-  mtncameroon: ['XAF'],
-  mtncongo: ['XAF'],
-  mtnivorycoast: ['XOF'],
-  mtnbenin: ['XOF'],
-};
-
 const Faults = Type.Object(
   {
     /** Every MoMo API route answers 500 INTERNAL_PROCESSING_ERROR (nothing is stored). */
@@ -139,8 +129,14 @@ export interface MomoSandboxOptions {
   random?: RandomBytes;
   /** When given, only these credentials are accepted; otherwise any non-empty ones. */
   credentials?: { apiUser: string; apiKey: string; collectionKey?: string; disbursementKey?: string };
-  /** X-Target-Environment it expects (default `sandbox`). */
+  /** X-Target-Environment it expects (default `sandbox`; ignored with `production`). */
   targetEnvironment?: string;
+  /**
+   * Answers as MTN's production API does (`caisse sandbox --production`): every production market
+   * (`mtncameroon`, `mtnivorycoast`, …) is taken, each in its own currency; the target environment
+   * `sandbox` and the test-only credentials Caisse's test mode sends (`sandbox`) are refused.
+   */
+  production?: boolean;
   faults?: Partial<SandboxFaults>;
   /** Access-token life in seconds (default 3600, as MTN). */
   tokenTtlSeconds?: number;
@@ -230,7 +226,9 @@ class HttpAnswer {
   ) {}
 }
 
-const ROUTES: Record<string, { kind: ConnectorKind; op: 'token' | 'submit' | 'status' }> = {
+const ROUTES: Record<string, { kind: ConnectorKind; op: 'token' | 'submit' | 'status' | 'balance' }> = {
+  'GET /collection/v1_0/account/balance': { kind: 'collection', op: 'balance' },
+  'GET /disbursement/v1_0/account/balance': { kind: 'disbursement', op: 'balance' },
   'POST /collection/token': { kind: 'collection', op: 'token' },
   'POST /disbursement/token': { kind: 'disbursement', op: 'token' },
   'POST /collection/v1_0/requesttopay': { kind: 'collection', op: 'submit' },
@@ -273,7 +271,12 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
   const callbackTimeoutMs = opts.callbackTimeoutMs ?? 2000;
   const log = opts.log ?? (() => {});
   const approvalWindowMs = opts.fast ? FAST_APPROVAL_WINDOW_MS : APPROVAL_WINDOW_MS;
-  const currencies = ENVIRONMENT_CURRENCIES[targetEnvironment] ?? [];
+  const production = opts.production === true;
+  /** Whether the sandbox serves this X-Target-Environment: its own, or in production every market but the sandbox. */
+  const serves = (environment: string | undefined) =>
+    environment !== undefined &&
+    (production ? environment !== MOMO_SANDBOX_ENVIRONMENT && Object.hasOwn(MOMO_ENVIRONMENTS, environment) : environment === targetEnvironment);
+  const currenciesOf = (environment: string) => MOMO_ENVIRONMENTS[environment]?.currencies ?? [];
   let offset = 0;
   const now = () => baseClock.now().getTime() + offset;
   let faults: SandboxFaults = { ...NO_FAULTS, ...opts.faults };
@@ -383,6 +386,8 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
   function subscriptionOk(kind: ConnectorKind, req: IncomingMessage): boolean {
     const key = header(req, 'ocp-apim-subscription-key');
     if (!key) return false;
+    // Production knows no subscription of the sandbox's: test mode's placeholder is refused there.
+    if (production && key === TEST_ONLY_CREDENTIAL) return false;
     const expected = kind === 'collection' ? opts.credentials?.collectionKey : opts.credentials?.disbursementKey;
     return expected === undefined || safeEqual(key, expected);
   }
@@ -400,7 +405,8 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     const user = colon > 0 ? decoded.slice(0, colon) : '';
     const key = colon > 0 ? decoded.slice(colon + 1) : '';
     const c = opts.credentials;
-    const ok = c === undefined ? user !== '' && key !== '' : safeEqual(user, c.apiUser) && safeEqual(key, c.apiKey);
+    const ok =
+      c === undefined ? user !== '' && key !== '' && !(production && key === TEST_ONLY_CREDENTIAL) : safeEqual(user, c.apiUser) && safeEqual(key, c.apiKey);
     if (!ok) return new HttpAnswer(401, { error: 'login_failed' });
     const t = now();
     for (const [k, v] of tokens) if (v.expiresAt <= t) tokens.delete(k);
@@ -420,7 +426,7 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     if (entry === undefined || entry.kind !== kind || entry.expiresAt <= now()) {
       return new HttpAnswer(401, { statusCode: 401, message: 'Access denied due to invalid or expired access token.' });
     }
-    if (header(req, 'x-target-environment') !== targetEnvironment) {
+    if (!serves(header(req, 'x-target-environment'))) {
       return new HttpAnswer(400, { code: 'NOT_ALLOWED_TARGET_ENVIRONMENT', message: 'Access to target environment is forbidden.' });
     }
     return undefined;
@@ -437,8 +443,9 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
       return new HttpAnswer(400, { code: 'INVALID_CALLBACK_URL_HOST', message: 'Callback URL is not valid.' });
     }
     if (/^0+(\.0+)?$/.test(body.amount)) return new HttpAnswer(400, { code: 'INVALID_AMOUNT', message: 'Amount must be greater than zero.' });
-    if (!currencies.includes(body.currency)) {
-      return new HttpAnswer(400, { code: 'INVALID_CURRENCY', message: `Currency ${body.currency} is not supported in ${targetEnvironment}.` });
+    const environment = header(req, 'x-target-environment') as string;
+    if (!currenciesOf(environment).includes(body.currency)) {
+      return new HttpAnswer(400, { code: 'INVALID_CURRENCY', message: `Currency ${body.currency} is not supported in ${environment}.` });
     }
     const key = referenceId.toLowerCase();
     if (store.has(key)) return new HttpAnswer(409, { code: 'RESOURCE_ALREADY_EXIST', message: 'Duplicated reference id. Creation of resource failed.' });
@@ -464,6 +471,25 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
       return undefined;
     }
     return new HttpAnswer(202);
+  }
+
+  /**
+   * GET /{product}/v1_0/account/balance: `{availableBalance, currency}` as MTN answers it. The
+   * sandbox's account opens with 1 000 000 and moves with every SUCCESSFUL request of the product
+   * in that environment's currency (collections add, transfers take away).
+   */
+  function balance(kind: ConnectorKind, req: IncomingMessage): HttpAnswer {
+    const refused = authorize(kind, req);
+    if (refused) return refused;
+    const currency = currenciesOf(header(req, 'x-target-environment') as string)[0] ?? 'EUR';
+    let available = 1_000_000;
+    for (const r of store.values()) {
+      const a = answerOf(r);
+      if (a.status !== 'SUCCESSFUL' || a.currency !== currency) continue;
+      available += (r.kind === 'collection' ? 1 : -1) * Number(a.amount);
+    }
+    if (faults.badJson) return new HttpAnswer(200, '{"availableBalance": "');
+    return new HttpAnswer(200, { availableBalance: String(available), currency });
   }
 
   function status(kind: ConnectorKind, req: IncomingMessage, referenceId: string): HttpAnswer {
@@ -553,6 +579,7 @@ export async function startMomoSandbox(opts: MomoSandboxOptions = {}): Promise<M
     if (faults.answer500) return new HttpAnswer(500, { code: 'INTERNAL_PROCESSING_ERROR', message: 'An internal error occurred while processing.' });
     if (route.op === 'token') return issueToken(route.kind, req);
     if (route.op === 'submit') return submit(route.kind, req, res);
+    if (route.op === 'balance') return balance(route.kind, req);
     return status(route.kind, req, decodeURIComponent(path.slice(last + 1)));
   }
 

@@ -68,7 +68,14 @@ export const MomoErrorBody = Type.Object({
   message: Type.Optional(Type.String()),
 });
 
+/** GET /{product}/v1_0/account/balance → 200: the account's balance, read by `check` (its amount is never kept). */
+export const MomoBalanceAnswer = Type.Object({
+  availableBalance: DecimalAmount,
+  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+});
+
 export const checkTokenAnswer = Compile(MomoTokenAnswer);
+export const checkBalanceAnswer = Compile(MomoBalanceAnswer);
 export const checkStatusAnswer = Compile(MomoStatusAnswer);
 export const checkErrorBody = Compile(MomoErrorBody);
 export const checkRequestToPayBody = Compile(MomoRequestToPayBody);

@@ -4,6 +4,7 @@ import { REDIRECT_SANDBOX_FAULTS } from '../sandbox/sandbox.http.ts';
 import { createOrangeMoneyConnector, type OrangeMoneySettings } from './orange-money.connector.ts';
 import { ORANGE_MONEY_DESCRIPTION } from './orange-money.description.ts';
 import { createOrangeSandbox, type OrangeSandbox, type OrangeSandboxOptions } from './orange-money.sandbox.ts';
+import { orangeLiveProblems } from './orange-money.live.ts';
 
 /**
  * Orange Money, the one object the registry lists. Its sandbox options
@@ -30,6 +31,10 @@ export const ORANGE_MONEY_CONNECTOR: ConnectorDefinition<OrangeMoneySettings, Or
       callbackUrl: `${callbacksUrl ?? 'http://127.0.0.1/callbacks'}/${ORANGE_MONEY_DESCRIPTION.name}`,
       timeoutMs,
     }),
-    help: ({ url }) => `${url}  (environment dev, currency OUV; any client id, secret and merchant key)`,
+    help: ({ url, production }) =>
+      production
+        ? `${url}  (production: environments cm (XAF), sn and ci (XOF), …; dev, OUV and test-only keys refused)`
+        : `${url}  (environment dev, currency OUV; any client id, secret and merchant key)`,
   },
+  liveProblems: orangeLiveProblems,
 };

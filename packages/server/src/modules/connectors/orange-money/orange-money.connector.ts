@@ -4,8 +4,10 @@ import { type HttpResult, ProviderHttp, readJson } from '../connectors.http.ts';
 import { bodyObject, callbackTarget, outcomeLog } from '../connectors.outcomes.ts';
 import { callbackSigner, isReference } from '../connectors.references.ts';
 import { TokenCache, type TokenFetch } from '../connectors.tokens.ts';
+import { providerWords } from '../connectors.check.ts';
 import type {
   CallbackResult,
+  CheckResult,
   Connector,
   ConnectorDeps,
   ConnectorKind,
@@ -130,6 +132,24 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
     return { ok: true, token: answer.value.access_token, expiresInSeconds: Number(answer.value.expires_in) };
   });
 
+  /**
+   * A token from Orange's OAuth endpoint with this client id and secret: the one call Web Payment
+   * has that moves nothing (the merchant key is only ever sent with a payment). Not cached: the
+   * payments' token stays whatever it was.
+   */
+  async function check(): Promise<CheckResult> {
+    const res = await http.send(
+      'POST',
+      '/oauth/v3/token',
+      { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      'grant_type=client_credentials',
+    );
+    if (!res.ok || res.status !== 200) return { ok: false, detail: `token refused: ${providerWords(res)}` };
+    const answer = readJson(res.body, checkOrangeToken);
+    if (!answer.ok) return { ok: false, detail: `token: ${answer.reason}` };
+    return { ok: true, detail: `token issued (expires in ${answer.value.expires_in} s) for Web Payment ${settings.environment}` };
+  }
+
   /** A POST with the bearer token; a 401 on a cached token renews it and tries once more (nothing was taken). */
   async function authorized(path: string, body: string) {
     const send = (bearer: string) => http.send('POST', `${api}${path}`, { authorization: `Bearer ${bearer}`, accept: 'application/json' }, body);
@@ -243,6 +263,7 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
     disburse: async (req) => out.failed('disburse', 'disbursement', req.reference, 'DISBURSEMENT_UNSUPPORTED', 'Orange Money Web Payment cannot send money'),
     status,
     verifyCallback,
+    check,
     currencies,
     close: () => http.close(),
   };

@@ -35,9 +35,10 @@ export const ORANGE_MONEY_DESCRIPTION: ProviderDescription = {
       key: 'environment',
       kind: 'name',
       default: 'dev',
+      sandboxDefault: true,
       required: false,
       secret: false,
-      description: 'Web Payment path segment: dev (default), or the country (cm, sn, ci)',
+      description: 'Web Payment path segment: the country (cm, sn, ci); dev by default, required in production',
     },
     {
       env: 'CAISSE_ORANGE_CURRENCY',

@@ -12,9 +12,11 @@ import {
   readRequestBody,
   SandboxAnswer,
   type SandboxFaultSwitches,
+  TEST_ONLY_CREDENTIAL,
 } from '../sandbox/sandbox.http.ts';
 import { approvalWindowMs } from '../sandbox/test-numbers.ts';
 import { environmentCurrency } from './orange-money.environments.ts';
+import { ORANGE_DEV_ENVIRONMENT } from './orange-money.live.ts';
 import { checkOrangeStatusBody, checkWebPaymentBody } from './orange-money.schema.ts';
 
 /**
@@ -84,6 +86,7 @@ function invalid(reason: string, json: boolean) {
 export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
   const log = opts.log ?? (() => {});
   const ttl = opts.tokenTtlSeconds ?? 7_776_000;
+  const production = opts.production === true;
   const tokens = new Map<string, number>();
   let tokensIssued = 0;
   let faults: SandboxFaultSwitches = { ...NO_FAULTS };
@@ -133,7 +136,9 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
     const colon = decoded.indexOf(':');
     const [id, secret] = colon > 0 ? [decoded.slice(0, colon), decoded.slice(colon + 1)] : ['', ''];
     const c = opts.credentials;
-    const ok = c === undefined ? id !== '' && secret !== '' : safeEqual(id, c.clientId) && safeEqual(secret, c.clientSecret);
+    // Production knows no application of the sandbox's: test mode's placeholder credentials are refused there.
+    const testOnly = production && (id === TEST_ONLY_CREDENTIAL || secret === TEST_ONLY_CREDENTIAL);
+    const ok = c === undefined ? id !== '' && secret !== '' && !testOnly : safeEqual(id, c.clientId) && safeEqual(secret, c.clientSecret);
     if (!ok)
       return new SandboxAnswer(401, {
         error: 'invalid_client',
@@ -161,7 +166,8 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
 
   async function webpayment(req: IncomingMessage, environment: string): Promise<SandboxAnswer> {
     const body = parseWith(await readRequestBody(req, invalid('too large', true)), checkWebPaymentBody, invalid);
-    if (opts.credentials !== undefined && !safeEqual(body.merchant_key, opts.credentials.merchantKey)) {
+    const testKey = production && body.merchant_key === TEST_ONLY_CREDENTIAL;
+    if (testKey || (opts.credentials !== undefined && !safeEqual(body.merchant_key, opts.credentials.merchantKey))) {
       return new SandboxAnswer(400, { code: 'INVALID_MERCHANT_KEY', message: 'Bad request', description: 'The merchant key is not valid.' });
     }
     const expected = environmentCurrency(environment);
@@ -225,6 +231,9 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
     const refused = authorize(req);
     if (refused) return refused;
     const [, environment, op] = api_ as RegExpExecArray;
+    // A production application is not subscribed to the test environment.
+    if (production && environment === ORANGE_DEV_ENVIRONMENT)
+      return new SandboxAnswer(403, { code: 50, message: 'Access denied', description: 'The dev environment is not open to production applications.' });
     return op === 'webpayment' ? webpayment(req, environment as string) : transactionStatus(req, res);
   }
 

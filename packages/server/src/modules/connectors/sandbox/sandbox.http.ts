@@ -143,11 +143,16 @@ export interface SandboxFaultSwitches {
   dropCallbacks: boolean;
 }
 
+/** The credentials Caisse's test mode sends its sandboxes (each mount's `settings`): test-only, refused by the production behaviour. */
+export const TEST_ONLY_CREDENTIAL = 'sandbox';
+
 export interface ProviderSandboxOptions {
   now: () => number;
   random: RandomBytes;
   /** The approval window is 5 s instead of 5 min. */
   fast?: boolean;
+  /** Answer as the provider's production API does (`caisse sandbox --production`): sandbox values and test-only keys refused. */
+  production?: boolean;
   /** This provider's base URL as the payer's browser reaches it (known once the server listens). */
   baseUrl: () => string;
   callbackTimeoutMs?: number;

@@ -86,7 +86,7 @@ describe("the sandbox's secrets", () => {
   it('are declared by each connector: one registered later has its own added to the file, the others kept', () => {
     const dataDir = join(root, 'later');
     const before = sandboxSecrets(dataDir);
-    expect(Object.keys(before)).toEqual(['wave']);
+    expect(Object.keys(before)).toEqual(['wave', 'cinetpay']);
     const unregister = registerConnector({
       ...ECHO_CONNECTOR,
       sandbox: { ...ECHO_CONNECTOR.sandbox, secrets: [{ name: 'signingKey', prefix: 'echo_sandbox_' }] },
@@ -94,6 +94,7 @@ describe("the sandbox's secrets", () => {
     try {
       const after = sandboxSecrets(dataDir);
       expect(after.wave).toEqual(before.wave);
+      expect(after.cinetpay).toEqual(before.cinetpay);
       expect(after.echo?.signingKey).toMatch(/^echo_sandbox_/);
       expect(sandboxSecrets(dataDir)).toEqual(after);
       expect(statSync(join(dataDir, SANDBOX_SECRETS_FILE)).mode & 0o777).toBe(0o600);

@@ -23,6 +23,12 @@ export interface SandboxOptions {
   random?: RandomBytes;
   /** Approval windows of 5 s instead of 5 min. */
   fast?: boolean;
+  /**
+   * `--production`: every mount answers as its provider's production API does (refuses the
+   * sandbox's values and test-only keys, takes production ones), with the same test numbers and
+   * pages: a live rehearsal on one machine (docs/going-live.md).
+   */
+  production?: boolean;
   /** How often final states are reached without a request (default 200 ms; 0: only on requests and tick()). */
   tickMs?: number;
   /**
@@ -94,6 +100,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       now,
       random,
       fast: opts.fast ?? false,
+      production: opts.production ?? false,
       tickMs,
       callbackTimeoutMs: opts.callbackTimeoutMs,
       log: opts.log,
@@ -208,6 +215,7 @@ export async function runSandbox(opts: {
   host: string;
   faults: string[];
   fast?: boolean;
+  production?: boolean;
   callbacksUrl?: string;
   dataDir: string;
 }): Promise<void> {
@@ -220,6 +228,7 @@ export async function runSandbox(opts: {
     port: opts.port,
     host: opts.host,
     fast: opts.fast,
+    production: opts.production,
     callbacksUrl,
     secrets: sandboxSecrets(opts.dataDir),
     log: (line) => process.stdout.write(`${line}\n`),
@@ -229,10 +238,12 @@ export async function runSandbox(opts: {
   const width = Math.max(...definitions.map((d) => d.description.name.length));
   const secretsFile = join(opts.dataDir, SANDBOX_SECRETS_FILE);
   const lines = definitions.map(
-    (d) => `  ${d.description.name.padEnd(width)}  ${d.sandbox.help({ url: sandbox.urls[d.description.name] as string, callbacksUrl, secretsFile })}`,
+    (d) =>
+      `  ${d.description.name.padEnd(width)}  ${d.sandbox.help({ url: sandbox.urls[d.description.name] as string, callbacksUrl, secretsFile, production: opts.production ?? false })}`,
   );
   process.stdout.write(
     `Sandbox listening on ${sandbox.url} (CAISSE_SANDBOX_URL=${sandbox.url})\n` +
+      (opts.production ? `  production behaviour: sandbox values and test-only keys are refused; point live accounts here to rehearse\n` : '') +
       `${lines.join('\n')}\n` +
       `  numbers by their last three digits (the payer's number; on the payment pages): ${TEST_NUMBERS_HELP}\n` +
       `  approval window ${opts.fast ? '5 s' : '5 min'}\n`,

@@ -38,9 +38,9 @@ export const WAVE_CONNECTOR: ConnectorDefinition<WaveSettings, WaveSandbox> = {
       );
     },
     settings: ({ baseUrl, timeoutMs, secrets }) => ({ baseUrl, apiKey: 'wave_sandbox_key', webhookSecret: webhookSecret(secrets), timeoutMs }),
-    help: ({ url, callbacksUrl, secretsFile }) => {
+    help: ({ url, callbacksUrl, secretsFile, production }) => {
       const to = webhookUrl(callbacksUrl);
-      return `${url}  (any API key starting with wave_; webhooks ${to ? `to ${to}, signed with the secret in ${secretsFile}` : 'off: --callbacks-url'}; a declined session stays open until it expires, as at Wave)`;
+      return `${url}  (${production ? "production: API keys of Wave's form wave_sn_prod_…, others refused" : 'any API key starting with wave_'}; webhooks ${to ? `to ${to}, signed with the secret in ${secretsFile}` : 'off: --callbacks-url'}; a declined session stays open until it expires, as at Wave)`;
     },
   },
 };

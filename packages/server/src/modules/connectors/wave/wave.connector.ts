@@ -4,10 +4,12 @@ import { decimalToMinor } from '../connectors.amounts.ts';
 import { type Checker, ProviderHttp, readJson } from '../connectors.http.ts';
 import { bodyObject, outcomeLog } from '../connectors.outcomes.ts';
 import type { Capability } from '../connectors.description.ts';
-import { isReference } from '../connectors.references.ts';
+import { isReference, newReference } from '../connectors.references.ts';
+import { providerWords } from '../connectors.check.ts';
 import type {
   CallbackResult,
   CancelResult,
+  CheckResult,
   Connector,
   ConnectorDeps,
   ConnectorKind,
@@ -236,6 +238,25 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
     return { ok: true, found: answer.value.result.find((r) => r.client_reference === reference) };
   }
 
+  /**
+   * A search of checkout sessions by a client_reference nobody ever used: a read the Checkout
+   * API scope allows, which moves nothing and finds nothing. A key without that scope, revoked
+   * or of another wallet is refused in Wave's words.
+   */
+  async function check(): Promise<CheckResult> {
+    // A read the key's scopes allow (a payout-only key cannot search sessions), signed as every call.
+    const [what, path, checker, noun] =
+      scopes.includes('checkout') || !scopes.includes('payout')
+        ? (['checkout session search', '/v1/checkout/sessions/search', checkWaveSessionSearch, 'session'] as const)
+        : (['payout search', '/v1/payouts/search', checkWavePayoutSearch, 'payout'] as const);
+    const res = await call('GET', `${path}?client_reference=${newReference()}`, {});
+    if (!res.ok || res.status !== 200) return { ok: false, detail: `${what} refused: ${providerWords(res)}` };
+    const answer = readJson<{ result: unknown[] }>(res.body, checker);
+    if (!answer.ok) return { ok: false, detail: `${what}: ${answer.reason}` };
+    const n = answer.value.result.length;
+    return { ok: true, detail: `${what} answered: ${n === 0 ? `no ${noun}` : `${n} ${noun}s`} for a new client_reference` };
+  }
+
   async function status(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<StatusResult> {
     if (!isReference(reference)) return out.unknown('status', kind, reference, 'the reference is not a UUID v4');
     if (kind === 'collection') {
@@ -369,6 +390,7 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
     cancel,
     status,
     verifyCallback,
+    check,
     ...(Object.keys(lacks).length > 0 ? { lacks } : {}),
     close: () => http.close(),
   };

@@ -97,6 +97,9 @@ function invalid(reason: string) {
   return { code: 'request-validation-error', message: reason };
 }
 
+/** The form of Wave's API keys as its documentation shows them (`wave_sn_prod_…`): what the production behaviour takes. */
+const PRODUCTION_KEY = /^wave_[a-z]{2}_prod_[A-Za-z0-9_-]+$/;
+
 export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
   const log = opts.log ?? (() => {});
   const windowMs = approvalWindowMs(opts.fast ?? false);
@@ -189,6 +192,9 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     const auth = headerOf(req, 'authorization');
     if (auth === undefined) return new SandboxAnswer(401, { code: 'missing-auth-header', message: 'Your request should include an HTTP auth header.' });
     const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+    if (opts.apiKey === undefined && opts.production === true && !PRODUCTION_KEY.test(key))
+      // Production knows only its own keys: test mode's (wave_sandbox_…) does not exist there.
+      return new SandboxAnswer(401, { code: 'no-matching-api-key', message: "The key you provided doesn't exist in our system." });
     const ok = opts.apiKey === undefined ? key.startsWith('wave_') : safeEqual(key, opts.apiKey);
     if (!ok) return new SandboxAnswer(401, { code: 'invalid-auth', message: "Your HTTP auth header can't be processed." });
     const scope = scopeOfPath(path);
