@@ -483,6 +483,9 @@ describe('provider specifics against the sandbox', () => {
       expect(Object.keys(payoutOnly.lacks ?? {}).sort()).toEqual(['collect', 'refund']);
       expect(await payoutOnly.refund?.({ ...ask(), providerReference: 'cos-1' })).toMatchObject({ status: 'FAILED', reason: 'SCOPE_MISSING' });
       expect(wave(w).lacks).toBeUndefined();
+      // The account check reads what the key's scopes allow, signed like any call, in Wave's words.
+      expect(await checkoutOnly.check?.()).toMatchObject({ ok: true, detail: expect.stringContaining('checkout session search answered') });
+      expect(await payoutOnly.check?.()).toMatchObject({ ok: false, detail: expect.stringContaining('payout search refused') });
       // A key the account believes can pay out, refused by Wave: the sandbox's 403.
       expect(await wave(w).disburse(ask())).toMatchObject({ status: 'FAILED', reason: 'CREDENTIALS_REFUSED' });
       const res = await raw(w, '/v1/payout/pt-1');
