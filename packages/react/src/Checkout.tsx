@@ -120,7 +120,8 @@ const MOBILE_MONEY_STEP: Partial<Record<MobileMoneyStatus, CheckoutStatus>> = {
  */
 function mobileMoneyShown(mm: MobileMoney, status: CheckoutStatus): boolean {
   if (mm.status === 'loading' || mm.status === 'wallet') return false;
-  if (mm.status === 'choose') return status === 'ready';
+  // Back from a provider's page still open, the intent is still PROCESSING while the payer chooses again.
+  if (mm.status === 'choose') return status === 'ready' || (status === 'charging' && mm.choosingAgain === true);
   return true;
 }
 

@@ -44,6 +44,11 @@ export interface MobileMoneyState {
   /** The intent as last read by this flow. */
   intent: PayerIntent | undefined;
   error: CheckoutError | undefined;
+  /**
+   * The payer left a provider's page still open (Wave keeps a declined page open) to choose again:
+   * the methods show while the intent is still PROCESSING; the gateway closes that page first.
+   */
+  choosingAgain?: boolean;
 }
 
 export interface MobileMoney extends MobileMoneyState {
@@ -221,7 +226,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     const target = intent ?? s.intent;
     if ((s.status !== 'choose' && s.status !== 'failed') || target === undefined || s.provider === undefined) return;
     const phoneNumber = normalize(s.phoneNumber);
-    update({ status: 'submitting', error: undefined, phoneNumber });
+    update({ status: 'submitting', error: undefined, phoneNumber, choosingAgain: false });
     let answer: PayerIntent;
     try {
       answer = await client.payWithMobileMoney({
@@ -254,9 +259,11 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
 
   const payAnotherWay = useCallback(() => {
     const s = current.current;
+    // A provider's page has no window to count: a payer back from it may choose again at once.
+    const onPage = s.status === 'waiting' && s.nextAction?.type === 'redirect';
     const windowOver = s.status === 'waiting' && s.secondsLeft === 0;
-    if (s.status !== 'failed' && s.status !== 'wallet' && !windowOver) return;
-    update({ status: s.mobileMoney.length ? 'choose' : 'wallet', error: undefined, secondsLeft: undefined });
+    if (s.status !== 'failed' && s.status !== 'wallet' && !windowOver && !onPage) return;
+    update({ status: s.mobileMoney.length ? 'choose' : 'wallet', error: undefined, secondsLeft: undefined, choosingAgain: onPage && s.mobileMoney.length > 0 });
   }, [update]);
 
   const chooseWallet = useCallback(() => {

@@ -265,4 +265,24 @@ describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
     await time.advance(1000);
     await screen.findByRole('heading', { name: 'Paiement effectué' });
   });
+  it("back from a provider's page still open (a decline Wave keeps open), the payer pays another way at once", async () => {
+    const gateway = fakeGateway({ mobileMoney: true });
+    gateway.state.intent = { ...gateway.state.intent, status: 'PROCESSING' };
+    gateway.state.mmAttempts.push({
+      id: 'att_1',
+      provider: 'orange_money',
+      status: 'PENDING',
+      createdAt: new Date().toISOString(),
+      phoneNumber: '+237690000000',
+      reads: 0,
+    });
+    // The provider never decides it on its own while the payer is here.
+    gateway.state.attemptReadsToSettle = 1000;
+    const { user } = renderMobileMoney({}, gateway);
+    await user.click(await screen.findByRole('button', { name: 'Payer autrement' }));
+    await user.type(await screen.findByLabelText('Numéro mobile money'), '+237670000000');
+    await user.click(screen.getByRole('button', { name: /avec MTN MoMo/ }));
+    await screen.findByRole('heading', { name: 'Approuvez le paiement sur votre téléphone' });
+    expect(gateway.state.mmAttempts.map((a) => `${a.provider} ${a.status}`)).toEqual(['orange_money FAILED', 'mtn_momo PENDING']);
+  });
 });

@@ -118,7 +118,9 @@ export function fakeGateway(
         state.intent = { ...state.intent, status: 'SUCCEEDED', lastError: null };
       }
     }
-    return { ...state.intent, attempts: attemptsView() };
+    // A redirect provider's page still open: the session read shows it, as the gateway's does.
+    const open = state.mmAttempts.find((a) => a.status === 'PENDING' && a.provider === 'orange_money');
+    return { ...state.intent, attempts: attemptsView(), ...(open ? { nextAction: { type: 'redirect', url: 'https://sandbox.example/orange/pay/1' } } : {}) };
   };
   const directCharge = (body: { intentionId: string; paymentMethod: { provider: string; phoneNumber: string } }, headers: Record<string, string>) => {
     state.mmCharges.push({ sessionToken: headers['x-session-token'], key: headers['idempotency-key'], body });
@@ -128,6 +130,12 @@ export function fakeGateway(
       return problem(400, 'provider_unsupported', 'Unknown provider', { param: 'paymentMethod.provider' });
     if (!/^\+[1-9]\d{6,14}$/.test(phoneNumber))
       return problem(400, 'phone_invalid', 'phoneNumber must be in E.164 format', { param: 'paymentMethod.phoneNumber' });
+    // As the gateway does: a page left open at a redirect provider is closed first, its attempt failed.
+    for (const open of state.mmAttempts.filter((a) => a.status === 'PENDING' && a.provider === 'orange_money')) {
+      open.status = 'FAILED';
+      open.failureCode = 'approval_rejected';
+      state.intent = { ...state.intent, status: 'PENDING' };
+    }
     if (state.mmAttempts.some((a) => a.status === 'PENDING')) return problem(409, 'attempt_in_progress', 'An attempt is in flight');
     if (state.intent.status !== 'PENDING') return problem(409, 'intent_state_invalid', 'Not payable');
     const createdAt = new Date().toISOString();

@@ -834,7 +834,22 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
            from payment_attempts a where a.status = 'PENDING' and ${PAGE_LOST}`,
       )
     ).rows;
-    const waitingIntents = new Set(pageLost.map((a) => a.intent_id));
+    // A Wave session the payer declined, failed to pay or walked away from stays open until it
+    // expires (5 min), as at Wave: its attempt waits for that, or for the payer to choose again
+    // (decision 0079). A session paid or expired is not open: its attempt must be decided.
+    const open = new Set(
+      sandbox
+        .of(WAVE_CONNECTOR)
+        .sessions()
+        .filter((x) => x.checkout_status === 'open')
+        .map((x) => x.id),
+    );
+    const openAtWave = (
+      await db.query<{ intent_id: string; provider_reference: string | null }>(
+        `select intent_id, provider_reference from payment_attempts where status = 'PENDING' and provider = 'wave'`,
+      )
+    ).rows.filter((a) => a.provider_reference !== null && open.has(a.provider_reference));
+    const waitingIntents = new Set([...pageLost, ...openAtWave].map((a) => a.intent_id));
     const processing = intents.filter((i) => i.status === 'PROCESSING' && !waitingIntents.has(i.id));
     check(processing.length === 0, `no intent is stuck in PROCESSING (${processing.length})`);
 

@@ -78,7 +78,7 @@ const completed = async (m: TestMerchant, id: string) =>
 const storedAttempt = (intentId: string) =>
   ctx.deps.db
     .selectFrom('payment_attempts')
-    .select(['provider_reference', 'redirect_url', 'return_url', 'status'])
+    .select(['provider_reference', 'redirect_url', 'return_url', 'status', 'phone_number'])
     .where('intent_id', '=', intentId)
     .executeTakeFirstOrThrow();
 
@@ -116,6 +116,32 @@ describe('orange_money as Orange does it (issue 55)', () => {
     ctx.clock.advance(10 * SECOND);
     await ctx.services.attempts.pollDue();
     expect((await storedAttempt(intent.id)).status).toBe('FAILED');
+    expect((await read(cm, intent.id)).status).toBe('PENDING');
+    await expectLedgerClean(ctx);
+  });
+
+  it('a silent cancel whose status cannot be read either: the attempt ends at its timeout (15 min on the clock), the intent payable again', async () => {
+    const intent = await createIntent(ctx, cm, { currency: 'XAF' });
+    const url = ((await charge(cm, intent, 'orange_money', orangeNumber())).json() as Answer).nextAction?.url ?? '';
+    expect((await onPage(url, 'cancel')).status).toBe(303);
+    await later();
+    // Orange does not answer its status route (the same account, reached nowhere).
+    const unreachable = createOrangeMoneyConnector(
+      {
+        ...ORANGE_MONEY_CONNECTOR.sandbox.settings({ baseUrl: 'http://127.0.0.1:9/orange-money', secrets: {} }),
+        timeoutMs: 500,
+      },
+      testConnectorDeps(ctx),
+    );
+    await withTestConnector(ctx, unreachable, async () => {
+      ctx.clock.advance(10 * SECOND);
+      await ctx.services.attempts.pollDue();
+      expect((await storedAttempt(intent.id)).status).toBe('PENDING');
+      ctx.clock.advance(15 * MINUTE);
+      await ctx.services.attempts.pollDue();
+    });
+    const [attempt] = await ctx.services.attempts.listForIntent(intent.id);
+    expect(attempt).toMatchObject({ status: 'FAILED', failureCode: 'approval_timeout' });
     expect((await read(cm, intent.id)).status).toBe('PENDING');
     await expectLedgerClean(ctx);
   });
@@ -198,7 +224,8 @@ describe.each([
     }
   });
 
-  it('declining fails the attempt and the intent is PENDING again, ready for another try', async () => {
+  // Wave keeps a declined session open: its own tests below.
+  it.runIf(provider === 'orange_money')('declining fails the attempt and the intent is PENDING again, ready for another try', async () => {
     const m = merchant();
     const intent = await createIntent(ctx, m, { currency });
     const phone = number();
@@ -408,14 +435,129 @@ describe('callbacks of redirect providers', () => {
     await later();
     await expect.poll(async () => (await read(cm, momo.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
     expect(await completed(cm, momo.id)).toBe(1);
-    for (const [m, intent] of [
-      [cm, orange],
-      [sn, wave],
-    ] as const) {
-      await onPage((await storedAttempt(intent.id)).redirect_url as string, 'decline');
+    await onPage((await storedAttempt(orange.id)).redirect_url as string, 'decline');
+    await later();
+    await expect.poll(async () => (await read(cm, orange.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    // A declined Wave session stays open (as at Wave): this one is paid instead.
+    await onPage((await storedAttempt(wave.id)).redirect_url as string, 'approve');
+    await later();
+    await expect.poll(async () => (await read(sn, wave.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+  });
+});
+
+const waveSession = (id: string | null) =>
+  sandbox
+    .of(WAVE_CONNECTOR)
+    .sessions()
+    .find((x) => x.id === id);
+
+describe('wave as Wave does (issue 55)', () => {
+  it('a decline leaves the session open; the payer who chooses again has it expired first, and the first attempt fails', async () => {
+    const intent = await createIntent(ctx, sn, { currency: 'XOF' });
+    const started = (await charge(sn, intent, 'wave', waveNumber())).json() as Answer;
+    const url = started.nextAction?.url ?? '';
+    const declined = await onPage(url, 'decline');
+    expect(declined.status).toBe(303);
+    await later();
+    const first = await storedAttempt(intent.id);
+    // Open at Wave, with the decline as its last error; its webhook was taken (204) and decided nothing.
+    expect(waveSession(first.provider_reference)).toMatchObject({
+      checkout_status: 'open',
+      payment_status: 'cancelled',
+      last_payment_error: { code: 'APPROVAL_REJECTED' },
+    });
+    expect(waveSession(first.provider_reference)?.notifications.at(-1)?.httpStatus).toBe(204);
+    expect(first.status).toBe('PENDING');
+    expect((await read(sn, intent.id)).status).toBe('PROCESSING');
+
+    // The same charge again (a retry of the one that made the attempt): the page stays open.
+    const replayed = await charge(sn, intent, 'wave', first.phone_number);
+    expect(replayed.json()).toMatchObject({ status: 409, code: 'attempt_in_progress' });
+    expect(waveSession(first.provider_reference)).toMatchObject({ checkout_status: 'open' });
+
+    // Back on the merchant's checkout, the payer chooses Orange Money: the Wave session is expired
+    // first, its attempt decided by what Wave says then (the decline), and the new one starts.
+    const again = await charge(sn, intent, 'orange_money', '+221770000001');
+    expect(again.statusCode, again.body).toBe(202);
+    const retried = again.json() as Answer;
+    expect(retried.attempts).toHaveLength(2);
+    expect(retried.attempts[0]).toMatchObject({ status: 'FAILED', failureCode: 'approval_rejected' });
+    expect(waveSession(first.provider_reference)).toMatchObject({ checkout_status: 'expired' });
+    // The old page can no longer be paid.
+    expect((await onPage(url, 'approve')).status).toBe(409);
+    await onPage(retried.nextAction?.url ?? '', 'decline', '+221770000001');
+    await later();
+    await expect.poll(async () => (await read(sn, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    await expectLedgerClean(ctx);
+  });
+
+  it('a payment that beat the payer back to checkout is the intent’s: paid once, the new charge refused', async () => {
+    const intent = await createIntent(ctx, sn, { currency: 'XOF' });
+    const started = (await charge(sn, intent, 'wave', waveNumber())).json() as Answer;
+    // Paid on Wave's page, but its webhook lost: Caisse does not know yet.
+    sandbox.of(WAVE_CONNECTOR).setFaults({ dropCallbacks: true });
+    try {
+      await onPage(started.nextAction?.url ?? '', 'approve');
       await later();
-      await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    } finally {
+      sandbox.of(WAVE_CONNECTOR).setFaults({ dropCallbacks: false });
     }
+    expect((await read(sn, intent.id)).status).toBe('PROCESSING');
+    const again = await charge(sn, intent, 'wave', waveNumber());
+    expect(again.json()).toMatchObject({ status: 409, code: 'intent_state_invalid' });
+    expect((await read(sn, intent.id)).status).toBe('SUCCEEDED');
+    expect(await completed(sn, intent.id)).toBe(1);
+    await expectLedgerClean(ctx);
+  });
+
+  it('an authenticated event Caisse does not act on is answered 2xx, so that Wave stops sending it', async () => {
+    const wave = sandbox.of(WAVE_CONNECTOR);
+    expect((await wave.sendEvent('merchant.payment_received', { id: 'T_1', amount: '100', currency: 'XOF' })).httpStatus).toBe(204);
+    // A session the merchant made outside Caisse on the same Wave account.
+    expect((await wave.sendEvent('checkout.session.completed', { id: 'cos-own', client_reference: 'order-77' })).httpStatus).toBe(204);
+    // A reference of ours in shape that Caisse never made (another system on the same Wave account).
+    expect((await wave.sendEvent('checkout.session.completed', { id: 'cos-other', client_reference: newReference() })).httpStatus).toBe(204);
+  });
+
+  it('a key limited to some Wave APIs: refused before any call, saying why (payouts 400, refunds 409)', async () => {
+    const m = await createMerchant(ctx, 'Rufisque shop');
+    await ctx.services.merchants.setCountry(m.merchantId, 'SN');
+    await ctx.services.merchants.setSettlementDelay(m.merchantId, 0);
+    const paid = await paidWithWave(m);
+    await ctx.services.balances.settleDue();
+    const keyed = (scopes: string) =>
+      createWaveConnector(
+        { ...WAVE_CONNECTOR.sandbox.settings({ baseUrl: sandbox.urls.wave!, secrets: sandbox.secrets.wave ?? {} }), scopes },
+        testConnectorDeps(ctx),
+      );
+    const payouts = sandbox.of(WAVE_CONNECTOR).stats().payouts;
+    await withTestConnector(ctx, keyed('checkout'), async () => {
+      // The dashboard is told before anyone tries.
+      const settings = (await call(ctx.app, 'GET', '/payment-methods/settings', sk(m))).json() as {
+        providers: { provider: string; capabilities: Record<string, boolean> }[];
+      };
+      expect(settings.providers.find((p) => p.provider === 'wave')?.capabilities).toEqual({ collect: true, disburse: false, refund: true });
+      const body = { amount: '1000', currency: 'XOF', destination: { provider: 'wave', phoneNumber: '+221770009101' } };
+      expect((await call(ctx.app, 'POST', '/payouts', sk(m), body)).json()).toMatchObject({
+        status: 400,
+        code: 'destination_unsupported',
+        detail: expect.stringContaining('payout API'),
+      });
+      // A part of a payment goes back by a transfer, which this key cannot send; the whole can.
+      expect((await call(ctx.app, 'POST', `/gateway/${paid.intent.id}/refunds`, sk(m), { amount: '1000' })).json()).toMatchObject({
+        status: 409,
+        code: 'refund_unsupported',
+      });
+    });
+    await withTestConnector(ctx, keyed('payout'), async () => {
+      expect((await call(ctx.app, 'POST', `/gateway/${paid.intent.id}/refunds`, sk(m), {})).json()).toMatchObject({
+        status: 409,
+        code: 'refund_unsupported',
+        detail: expect.stringContaining('checkout API'),
+      });
+    });
+    expect(sandbox.of(WAVE_CONNECTOR).stats().payouts).toBe(payouts);
+    expect(waveSession(paid.stored.provider_reference)?.refunded).toBe(false);
   });
 });
 

@@ -19,7 +19,7 @@ import { createOrangeMoneyConnector } from '../src/modules/connectors/orange-mon
 import { createPawapayConnector } from '../src/modules/connectors/pawapay/pawapay.connector.ts';
 import { signCallback } from '../src/modules/connectors/pawapay/pawapay.signature.ts';
 import { generateKeyPairSync } from 'node:crypto';
-import { createWaveConnector } from '../src/modules/connectors/wave/wave.connector.ts';
+import { createWaveConnector, type WaveSettings } from '../src/modules/connectors/wave/wave.connector.ts';
 import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
 import { HOUR, ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -41,6 +41,7 @@ const ORANGE = { clientId: 'orange0client', clientSecret: 'orange0secret', merch
 const WAVE_KEY = 'wave_sn_prod_contract0key';
 const WAVE_SECRET = 'wave0webhook0secret';
 const PAWAPAY_TOKEN = 'pawapay0contract0token';
+const WAVE_SIGNING = 'wave_sn_AKS_contract0signing';
 const RETURN = { returnUrl: 'http://127.0.0.1:9/return', cancelUrl: 'http://127.0.0.1:9/cancel' };
 
 /** The same callback with its last path segment (our token) replaced. */
@@ -121,6 +122,7 @@ const providers: ContractProvider[] = [
     numberWithRequest: true,
     canDisburse: true,
     failureReasons: true,
+    failureKeepsOpen: true,
     testNumbers: true,
     sandboxOptions: (callbackUrl) => ({ options: { wave: { apiKey: WAVE_KEY, webhookUrl: callbackUrl, webhookSecret: WAVE_SECRET } } }),
     request: RETURN,
@@ -265,14 +267,18 @@ describe('provider specifics against the sandbox', () => {
     await Promise.all(opened.splice(0).map((close) => close()));
   });
 
-  async function world() {
+  async function world(own: { wave?: Record<string, unknown>; orange_money?: Record<string, unknown> } = {}) {
     const clock = new ManualClock('2026-11-25T08:00:00.000Z');
     const receiver = await startReceiver();
     const callbackUrl = (name: string) => `${receiver.url}/callbacks/${name}`;
     const sandbox = await startSandbox({
       clock,
       tickMs: 0,
-      options: { mtn_momo: { credentials: MOMO }, orange_money: { credentials: ORANGE } },
+      options: {
+        mtn_momo: { credentials: MOMO },
+        orange_money: { credentials: ORANGE, ...own.orange_money },
+        wave: { apiKey: WAVE_KEY, webhookUrl: callbackUrl('wave'), webhookSecret: WAVE_SECRET, ...own.wave },
+      },
     });
     const logger = createLogger({ level: 'silent', stream: new Writable({ write: (_c, _e, cb) => cb() }) });
     const deps = { clock, logger, callbackKey: CONTRACT_CALLBACK_KEY };
@@ -399,5 +405,189 @@ describe('provider specifics against the sandbox', () => {
     expect(w.sandbox.of(ORANGE_MONEY_CONNECTOR).act((other as { providerReference: string }).providerReference, 'decline')).toMatchObject({ ok: true });
     await w.sandbox.tick();
     expect(w.receiver.received).toHaveLength(1);
+  });
+
+  it('orange_money: a sandbox started with notifyCancel notifies the cancel too', async () => {
+    const w = await world({ orange_money: { notifyCancel: true } });
+    const c = w.keep(
+      createOrangeMoneyConnector({ baseUrl: w.sandbox.urls.orange_money!, environment: 'dev', ...ORANGE, callbackUrl: w.callbackUrl('orange_money') }, w.deps),
+    );
+    const started = await c.collect({
+      reference: newReference(),
+      amount: 5000n,
+      currency: 'XAF',
+      phoneNumber: '+237690000001',
+      externalId: 'att_n',
+      ...RETURN,
+    });
+    expect(w.sandbox.of(ORANGE_MONEY_CONNECTOR).act((started as { providerReference: string }).providerReference, 'cancel')).toMatchObject({ ok: true });
+    await w.sandbox.tick();
+    expect(w.receiver.received).toHaveLength(1);
+  });
+
+  it("mtn_momo: MTN's documented sandbox numbers give MTN's outcomes; our table decides every other", async () => {
+    const w = await world();
+    const c = w.keep(
+      createMtnMomoConnector({ baseUrl: w.sandbox.urls.mtn_momo!, targetEnvironment: 'sandbox', ...MOMO, callbackUrl: w.callbackUrl('mtn_momo') }, w.deps),
+    );
+    const ask = async (phoneNumber: string) => {
+      const reference = newReference();
+      expect(await c.collect({ reference, amount: 5000n, currency: 'XAF', phoneNumber, externalId: 'att_mtn' })).toMatchObject({ status: 'PENDING' });
+      return reference;
+    };
+    const numbers = ['+46733123450', '+46733123451', '+46733123452', '+46733123453', '+46733123454', '+237670000105', '+46733123455'];
+    const references = await Promise.all(numbers.map(ask));
+    w.clock.advance(2 * SECOND);
+    const read = await Promise.all(references.map((r) => c.status('collection', r)));
+    expect(read.map((r) => ('reason' in r ? `${r.status} ${r.reason}` : r.status))).toEqual([
+      'FAILED INTERNAL_PROCESSING_ERROR',
+      'FAILED APPROVAL_REJECTED',
+      'FAILED EXPIRED',
+      'PENDING',
+      'PENDING',
+      'FAILED APPROVAL_REJECTED',
+      // Any other number: successful, MTN's sandbox and ours alike.
+      'SUCCESSFUL',
+    ]);
+    w.clock.advance(HOUR);
+    expect((await c.status('collection', references[4] as string)).status).toBe('PENDING');
+  });
+
+  describe('wave', () => {
+    const wave = (w: Awaited<ReturnType<typeof world>>, own: Partial<WaveSettings> = {}) =>
+      w.keep(createWaveConnector({ baseUrl: w.sandbox.urls.wave!, apiKey: WAVE_KEY, webhookSecret: WAVE_SECRET, ...own }, w.deps));
+    const ask = (digits = '001') => ({
+      reference: newReference(),
+      amount: 5000n,
+      currency: 'XOF' as const,
+      phoneNumber: `+221770000${digits}`,
+      externalId: 'att_wave',
+      ...RETURN,
+    });
+    const raw = (w: Awaited<ReturnType<typeof world>>, path: string, headers: Record<string, string> = {}) =>
+      request(`${w.sandbox.urls.wave}${path}`, { headers: { authorization: `Bearer ${WAVE_KEY}`, ...headers } });
+
+    it('a key that requires signing: every call signed; the sandbox refuses unsigned, badly signed and stale calls with 401', async () => {
+      const w = await world({ wave: { signingSecret: WAVE_SIGNING } });
+      const signed = wave(w, { signingSecret: WAVE_SIGNING });
+      const req = ask();
+      const started = await signed.collect(req);
+      expect(started).toMatchObject({ status: 'PENDING' });
+      const known = { providerReference: (started as { providerReference: string }).providerReference };
+      expect(await signed.status('collection', req.reference)).toMatchObject({ status: 'PENDING' });
+      expect(await signed.status('collection', req.reference, known)).toMatchObject({ status: 'PENDING' });
+      expect(await signed.cancel?.('collection', req.reference, known)).toEqual({ ok: true });
+      expect(await signed.disburse(ask())).toMatchObject({ status: 'PENDING' });
+      // Without the secret, or with another: Wave's 401, nothing created.
+      const sessions = w.sandbox.of(WAVE_CONNECTOR).stats().sessions;
+      expect(await wave(w).collect(ask())).toMatchObject({ status: 'FAILED', reason: 'CREDENTIALS_REFUSED' });
+      expect(await wave(w, { signingSecret: 'another secret' }).collect(ask())).toMatchObject({ status: 'FAILED', reason: 'CREDENTIALS_REFUSED' });
+      expect(w.sandbox.of(WAVE_CONNECTOR).stats().sessions).toBe(sessions);
+      const path = `/v1/checkout/sessions/search?client_reference=${req.reference}`;
+      const now = w.clock.now().getTime();
+      for (const [headers, code] of [
+        [{}, 'missing-signature'],
+        [{ 'wave-signature': waveSignatureHeader(WAVE_SIGNING, now - 10 * MINUTE, '') }, 'invalid-signature'],
+        [{ 'wave-signature': waveSignatureHeader(WAVE_SIGNING, now, '{"a":1}') }, 'invalid-signature'],
+      ] as const) {
+        const res = await raw(w, path, headers);
+        expect(res.statusCode).toBe(401);
+        expect(await res.body.json()).toMatchObject({ code });
+      }
+      expect((await raw(w, path, { 'wave-signature': waveSignatureHeader(WAVE_SIGNING, now, '') })).statusCode).toBe(200);
+    });
+
+    it('webhooks by either strategy: a shared secret as Authorization: Bearer, or the Wave-Signature; each connector takes its own only', async () => {
+      for (const strategy of ['shared', 'signing'] as const) {
+        const w = await world({ wave: { webhookStrategy: strategy } });
+        const own = wave(w, { webhookStrategy: strategy });
+        const other = wave(w, { webhookStrategy: strategy === 'shared' ? 'signing' : 'shared' });
+        const req = ask();
+        const started = await own.collect(req);
+        expect(w.sandbox.of(WAVE_CONNECTOR).act((started as { providerReference: string }).providerReference, 'approve')).toMatchObject({ ok: true });
+        w.clock.advance(2 * SECOND);
+        await w.sandbox.tick();
+        const [hook] = w.receiver.received;
+        expect(hook?.headers).toMatchObject(strategy === 'shared' ? { authorization: `Bearer ${WAVE_SECRET}` } : { 'wave-signature': expect.any(String) });
+        const callback = { url: '/callbacks/wave', body: hook?.body, headers: hook?.headers };
+        expect(await own.verifyCallback(callback)).toMatchObject({ ok: true, reference: req.reference, result: { status: 'SUCCESSFUL' } });
+        expect(await other.verifyCallback(callback)).toMatchObject({ ok: false });
+        expect((await other.verifyCallback(callback)) as { ignored?: boolean }).not.toMatchObject({ ignored: true });
+        if (strategy === 'shared') {
+          for (const authorization of ['Bearer another', WAVE_SECRET])
+            expect(await own.verifyCallback({ ...callback, headers: { authorization } })).toMatchObject({ ok: false });
+          expect(await own.verifyCallback({ ...callback, headers: {} })).toMatchObject({ ok: false });
+        }
+      }
+    });
+
+    it('an authenticated event Caisse does not act on is ignored (answered 2xx), a forged one refused', async () => {
+      const w = await world();
+      const c = wave(w);
+      await w.sandbox.of(WAVE_CONNECTOR).sendEvent('merchant.payment_received', { id: 'T_1', amount: '100' });
+      await w.sandbox.of(WAVE_CONNECTOR).sendEvent('checkout.session.completed', { id: 'cos-own', client_reference: 'order-77' });
+      const [merchant, foreign] = w.receiver.received;
+      for (const hook of [merchant, foreign])
+        expect(await c.verifyCallback({ url: '/callbacks/wave', body: hook?.body, headers: hook?.headers })).toMatchObject({ ok: false, ignored: true });
+      expect(await c.verifyCallback({ url: '/callbacks/wave', body: merchant?.body, headers: {} })).toEqual({
+        ok: false,
+        reason: 'the Wave-Signature header is missing',
+      });
+    });
+
+    it('a key limited to some APIs: the connector says what it lacks and refuses before calling; the sandbox answers 403', async () => {
+      const w = await world({ wave: { scopes: ['checkout'] } });
+      const checkoutOnly = wave(w, { scopes: 'checkout' });
+      expect(checkoutOnly.lacks).toEqual({ disburse: expect.stringContaining("Wave's payout API") });
+      expect(await checkoutOnly.disburse(ask())).toMatchObject({ status: 'FAILED', reason: 'SCOPE_MISSING' });
+      expect(w.sandbox.of(WAVE_CONNECTOR).stats().payouts).toBe(0);
+      expect(await checkoutOnly.collect(ask())).toMatchObject({ status: 'PENDING' });
+      const payoutOnly = wave(w, { scopes: 'payout' });
+      expect(Object.keys(payoutOnly.lacks ?? {}).sort()).toEqual(['collect', 'refund']);
+      expect(await payoutOnly.refund?.({ ...ask(), providerReference: 'cos-1' })).toMatchObject({ status: 'FAILED', reason: 'SCOPE_MISSING' });
+      expect(wave(w).lacks).toBeUndefined();
+      // The account check reads what the key's scopes allow, signed like any call, in Wave's words.
+      expect(await checkoutOnly.check?.()).toMatchObject({ ok: true, detail: expect.stringContaining('checkout session search answered') });
+      expect(await payoutOnly.check?.()).toMatchObject({ ok: false, detail: expect.stringContaining('payout search refused') });
+      // A key the account believes can pay out, refused by Wave: the sandbox's 403.
+      expect(await wave(w).disburse(ask())).toMatchObject({ status: 'FAILED', reason: 'CREDENTIALS_REFUSED' });
+      const res = await raw(w, '/v1/payout/pt-1');
+      expect(res.statusCode).toBe(403);
+      expect(await res.body.json()).toMatchObject({ code: 'missing-scope' });
+    });
+
+    it('a decline leaves the session open (payable still); expire closes it, and its last error is the reason', async () => {
+      const w = await world();
+      const c = wave(w);
+      const req = ask();
+      const id = ((await c.collect(req)) as { providerReference: string }).providerReference;
+      const known = { providerReference: id };
+      expect(w.sandbox.of(WAVE_CONNECTOR).act(id, 'decline')).toMatchObject({ ok: true });
+      w.clock.advance(2 * SECOND);
+      await w.sandbox.tick();
+      expect(await c.status('collection', req.reference, known)).toMatchObject({ status: 'PENDING' });
+      // The page says the try failed and can still be paid.
+      const page = await (await request(`${w.sandbox.urls.wave}/pay/${id}?lang=en`)).body.text();
+      expect(page).toContain('The last try failed (APPROVAL_REJECTED)');
+      expect(page).toContain('<form');
+      // The payer tries again and pays: the same session.
+      expect(w.sandbox.of(WAVE_CONNECTOR).act(id, 'approve')).toMatchObject({ ok: true });
+      w.clock.advance(2 * SECOND);
+      expect(await c.status('collection', req.reference, known)).toMatchObject({ status: 'SUCCESSFUL' });
+      // A paid session cannot be expired.
+      expect(await c.cancel?.('collection', req.reference, known)).toMatchObject({ ok: false, reason: 'HTTP 409 checkout-session-not-open' });
+
+      // Declined, then expired by the merchant: FAILED with the decline, and no longer payable.
+      const other = ask('104');
+      const otherId = ((await c.collect(other)) as { providerReference: string }).providerReference;
+      expect(w.sandbox.of(WAVE_CONNECTOR).act(otherId, 'approve')).toMatchObject({ ok: true });
+      w.clock.advance(2 * SECOND);
+      expect(await c.status('collection', other.reference)).toMatchObject({ status: 'PENDING' });
+      // By our reference alone, as after a crash.
+      expect(await c.cancel?.('collection', other.reference)).toEqual({ ok: true });
+      expect(await c.status('collection', other.reference)).toMatchObject({ status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' });
+      expect(w.sandbox.of(WAVE_CONNECTOR).act(otherId, 'approve')).toMatchObject({ ok: false, reason: 'closed' });
+      expect(await c.cancel?.('collection', other.reference)).toMatchObject({ ok: false });
+    });
   });
 });

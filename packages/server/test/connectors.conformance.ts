@@ -54,6 +54,11 @@ export interface ContractProvider {
   failureReasons: boolean;
   /** The reason a payment the payer never approved (106) fails with, where the provider has no expiry of its own (pawaPay: not approved). */
   expiredReason?: string;
+  /**
+   * A failed try leaves the request open until its window closes (Wave's session: the payer may
+   * pay it still): PENDING until then, and FAILED with the last try's reason after.
+   */
+  failureKeepsOpen?: boolean;
   /** The token endpoint the connector renews from, when it has one. */
   tokens?: { issued(s: Sandbox): number; revoke(s: Sandbox): void; lifeMs: number };
   /** docs/spec/providers.md's test numbers (true), or the sandbox does not have them yet (false: skipped). */
@@ -328,7 +333,14 @@ export function describeConnectorContract(p: ContractProvider): void {
             // Where the number is learnt on the page, the fault is on the next status read.
             if (faulty) expect((await hanging.status('collection', req.reference, known(submitted, req))).status).toBe('UNKNOWN');
           }
-          for (const [ms, expected] of STEPS[digits]) {
+          const failedTry = ['103', '104', '105'].includes(digits) && p.failureKeepsOpen === true;
+          const steps: [number, Partial<StatusResult>][] = failedTry
+            ? [
+                [SECOND, { status: 'PENDING' }],
+                [5 * MINUTE, STEPS[digits][0]?.[1] ?? {}],
+              ]
+            : STEPS[digits];
+          for (const [ms, expected] of steps) {
             w.clock.advance(ms);
             // A provider that gives no reasons still tells an expiry apart.
             const vague = !p.failureReasons && 'reason' in expected && expected.reason !== 'EXPIRED';

@@ -346,6 +346,24 @@ export function createAttemptsService(
     settle,
   });
 
+  /**
+   * A payer back from a redirect provider's page that is still open (Wave keeps a declined session
+   * open until it expires) who chooses again: that page is closed at the provider first and its
+   * attempt decided by what the provider says then (docs/decisions/0079-wave-as-wave-does.md).
+   * True when one was decided; a payment that beat the close is the intent's as any success. The
+   * same provider and number is not another choice: it may be the replay of the charge that made
+   * the attempt (an Idempotency-Key answered in the transaction), whose page must stay open.
+   */
+  async function abandonOpenRedirects(intentId: string, provider: string, phoneNumber: string): Promise<boolean> {
+    let decided = false;
+    for (const attempt of await repo.listForIntent(db, intentId)) {
+      if (attempt.status !== 'PENDING' || describeProvider(attempt.provider)?.approval !== 'redirect') continue;
+      if (attempt.provider === provider && attempt.phone_number === phoneNumber) continue;
+      decided = (await lifecycle.abandon(attempt)) || decided;
+    }
+    return decided;
+  }
+
   return {
     lifecycle,
     pollDue: (n?: number) => lifecycle.pollDue(n),
@@ -394,7 +412,9 @@ export function createAttemptsService(
       // What refuses the charge from the intent as stored is found before the number's prompt
       // limits count: a prompt never sent must not cost the payer one of their three. The locked
       // read below decides again; an expired intent goes on to it, which records the expiry.
-      const seen = await intents.retrieveRow({ merchantId: merchant.merchantId, mode: merchant.mode }, body.intentionId);
+      let seen = await intents.retrieveRow({ merchantId: merchant.merchantId, mode: merchant.mode }, body.intentionId);
+      if (seen?.status === 'PROCESSING' && (await abandonOpenRedirects(seen.id, provider, phoneNumber)))
+        seen = await intents.retrieveRow({ merchantId: merchant.merchantId, mode: merchant.mode }, body.intentionId);
       if (!seen) throw new ApiError('not_found', `No payment intent ${body.intentionId}`, { param: 'intentionId' });
       const stateRefusal = refusalOfState(seen);
       if (stateRefusal && stateRefusal.code !== 'intent_expired') throw stateRefusal;

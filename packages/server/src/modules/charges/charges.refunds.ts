@@ -207,7 +207,9 @@ export function createMobileRefunds(
     // The provider can, this account cannot (an MTN account without a disbursement key).
     const lacking = connector.lacks?.refund;
     if (lacking !== undefined) throw new ApiError('refund_unsupported', `${name} cannot refund this payment: ${lacking}; refund the customer another way`);
-    if (description.capabilities.disburse || refundOperationTakes(connector, paid, amount)) return;
+    // A part goes back by a transfer, which the account must be able to send (a checkout-only Wave key cannot).
+    const canTransfer = description.capabilities.disburse && connector.lacks?.disburse === undefined;
+    if (canTransfer || refundOperationTakes(connector, paid, amount)) return;
     throw new ApiError(
       'refund_unsupported',
       `${name} can only give back the whole payment: refund ${formatAmount(paid.amount_minor, paid.currency as Currency)} ${paid.currency}, or the customer another way`,

@@ -228,6 +228,14 @@ describe('the registry', () => {
       'CAISSE_ORANGE_CALLBACK_URL: must not have a query string',
     );
     expect(refused({ ...orange, CAISSE_ORANGE_ENVIRONMENT: 'c m' })).toThrow('CAISSE_ORANGE_ENVIRONMENT');
+    // Wave: a webhook strategy or a key scope Wave does not have.
+    expect(refused({ ...wave, CAISSE_WAVE_WEBHOOK_STRATEGY: 'hmac' })).toThrow('CAISSE_WAVE_WEBHOOK_STRATEGY: must be signing or shared, got "hmac"');
+    expect(refused({ ...wave, CAISSE_WAVE_SCOPES: 'checkout,refunds' })).toThrow('CAISSE_WAVE_SCOPES: "refunds" is not a Wave API');
+    expect(
+      connectorSettings(
+        loadConfig({ ...base, ...wave, CAISSE_WAVE_WEBHOOK_STRATEGY: 'shared', CAISSE_WAVE_SIGNING_SECRET: 'wave_sn_AKS_x', CAISSE_WAVE_SCOPES: 'checkout' }),
+      ).wave,
+    ).toMatchObject({ webhookStrategy: 'shared', signingSecret: 'wave_sn_AKS_x', scopes: 'checkout' });
     // Orange's currency goes with its environment: `cm` with XOF would fail every payment.
     expect(refused({ ...orange, CAISSE_ORANGE_CURRENCY: 'XOF' })).toThrow("CAISSE_ORANGE_CURRENCY: is XOF, but Orange's environment cm takes XAF only");
     expect(refused({ ...orange, CAISSE_ORANGE_ENVIRONMENT: 'sn', CAISSE_ORANGE_CURRENCY: 'XAF' })).toThrow('CAISSE_ORANGE_CURRENCY');

@@ -163,7 +163,15 @@ export interface IncomingCallback {
  */
 export type CallbackResult =
   | { ok: true; kind: ConnectorKind; reference: string; claimed: 'PENDING' | 'SUCCESSFUL' | 'FAILED' | undefined; result: StatusResult }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; ignored?: false }
+  /**
+   * Authenticated, but about nothing Caisse acts on (an event type it does not handle, a payment
+   * made outside Caisse): answered 2xx, so that the provider stops sending it again.
+   */
+  | { ok: false; reason: string; ignored: true };
+
+/** What asking a provider to close an open request did (`Connector.cancel`): only ever a hint, the status read decides. */
+export type CancelResult = { ok: true } | { ok: false; reason: string };
 
 /**
  * One request as a provider's own listing shows it (reconciliation: what the provider has and we
@@ -229,6 +237,13 @@ export interface Connector {
    * provider call (400 `currency_unsupported`).
    */
   readonly currencies?: readonly Currency[];
+  /**
+   * Optional: closes a request the payer can still approve at the provider (Wave's open checkout
+   * session, `POST /v1/checkout/sessions/{id}/expire`), so that nobody pays it after Caisse
+   * stopped waiting for it. Best effort and outside any transaction: the caller still decides by
+   * the status read, and a payment that beat the cancel is a late payment.
+   */
+  cancel?(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<CancelResult>;
   /**
    * Optional: one harmless authenticated call (or a few) that this account's keys are allowed to
    * make, never moving money (MTN: a token per configured product and a balance read; Orange: a

@@ -75,7 +75,7 @@ export {
 export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
 export { testNumbers } from './connectors.testnumbers.ts';
 export { formatProvidersReport, type LastCheck, parseProviderHealth, type ProviderReport, providersReport } from './connectors.report.ts';
-export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
+export type { CancelResult, KnownRequest, ProviderHandle } from './connectors.types.ts';
 /** Each connector's one object, for the harnesses that drive its sandbox (`sandbox.of(…)`). */
 export { MTN_MOMO_CONNECTOR } from './mtn-momo/index.ts';
 export { ORANGE_MONEY_CONNECTOR } from './orange-money/index.ts';

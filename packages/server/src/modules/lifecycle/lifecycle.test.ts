@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, MINUTE, SECOND } from '../../platform/clock.ts';
-import type { Connector, ConnectorRegistry, Decision, StatusResult, SubmitResult } from '../connectors/index.ts';
+import type { CancelResult, Connector, ConnectorRegistry, Decision, StatusResult, SubmitResult } from '../connectors/index.ts';
 import { describeProvider, platformAccountConnector } from '../connectors/index.ts';
 import type { ProviderRequest, ProviderRequestRow, RequestStore } from './index.ts';
 import { createProviderLifecycle, PAGE_LOST_REASON, pageLostAfterMs } from './index.ts';
@@ -9,7 +9,7 @@ import { createProviderLifecycle, PAGE_LOST_REASON, pageLostAfterMs } from './in
 const SUBMIT_TIMEOUT_MS = 40 * SECOND;
 
 /** A connector whose answers the test scripts, and which records every call. */
-function scripted(answers: { submit: SubmitResult[]; status: StatusResult[] }, provider = 'mtn_momo') {
+function scripted(answers: { submit: SubmitResult[]; status: StatusResult[]; cancel?: CancelResult[] }, provider = 'mtn_momo') {
   const calls: string[] = [];
   const next = <T>(list: T[], last: T) => (list.length > 1 ? (list.shift() as T) : (list[0] ?? last));
   const connector = {
@@ -25,13 +25,21 @@ function scripted(answers: { submit: SubmitResult[]; status: StatusResult[] }, p
       next(answers.status, { status: 'UNKNOWN', reason: 'x' } as StatusResult)
     ),
     verifyCallback: async () => ({ ok: false, reason: 'x' }),
+    ...(answers.cancel
+      ? {
+          cancel: async (_k: string, ref: string, known?: { providerReference?: string }) => (
+            calls.push(`cancel ${ref}${known?.providerReference ? ` ${known.providerReference}` : ''}`),
+            next(answers.cancel ?? [], { ok: false, reason: 'x' } as CancelResult)
+          ),
+        }
+      : {}),
     close: async () => {},
   } as unknown as Connector;
   return { connector, calls };
 }
 
 function setup(
-  answers: { submit: SubmitResult[]; status: StatusResult[] },
+  answers: { submit: SubmitResult[]; status: StatusResult[]; cancel?: CancelResult[] },
   giveUpAfterMs?: number,
   withHandles = false,
   opts: { provider?: string; crashBeforeRemember?: boolean; account?: { current: string } } = {},
@@ -80,6 +88,8 @@ function setup(
     },
   };
   const decisions: Decision[] = [];
+  /** Every decision asked of the owner, taken or not (a late payment is the owner's to take). */
+  const asked: Decision[] = [];
   const { connector, calls } = scripted(answers, provider);
   const registry: ConnectorRegistry = {
     get: () => connector,
@@ -119,13 +129,14 @@ function setup(
         }
       : {}),
     settle: async (_id, d) => {
+      asked.push(d);
       // Decided once, as the owner's row lock makes it.
       if (row.status !== 'PENDING') return;
       row.status = d.status;
       decisions.push(d);
     },
   });
-  return { clock, row, lifecycle, decisions, calls };
+  return { clock, row, lifecycle, decisions, calls, asked };
 }
 
 describe('the provider-request lifecycle', () => {
@@ -302,6 +313,87 @@ describe('the provider-request lifecycle', () => {
       await t.lifecycle.pollDue();
       expect(t.decisions).toEqual([]);
       expect(t.calls).toEqual(['collect ref-1', 'status ref-1 tok-1']);
+    });
+  });
+  describe('closing a request at the provider (Connector.cancel)', () => {
+    const paid: StatusResult = { status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' };
+    const open: StatusResult = { status: 'PENDING', amount: 100n, currency: 'XAF' };
+
+    it('a request given up is closed at the provider after its decision, then read once: a payment that came first goes to the owner', async () => {
+      const t = setup(
+        {
+          submit: [{ status: 'PENDING', duplicate: false, providerReference: 'cos-1' }],
+          status: [open, open, paid],
+          cancel: [{ ok: false, reason: 'HTTP 409' }],
+        },
+        15 * MINUTE,
+        true,
+        { provider: 'wave' },
+      );
+      await t.lifecycle.submit(t.row);
+      t.clock.advance(14 * MINUTE);
+      await t.lifecycle.pollDue();
+      expect(t.calls).toEqual(['collect ref-1', 'status ref-1 cos-1']);
+      t.clock.advance(MINUTE);
+      await t.lifecycle.pollDue();
+      // Given up first (committed), then the session closed, then read: paid before the close.
+      expect(t.calls.slice(2)).toEqual(['status ref-1 cos-1', 'cancel ref-1 cos-1', 'status ref-1 cos-1']);
+      expect(t.asked).toEqual([
+        { status: 'FAILED', reason: 'TIMEOUT' },
+        { status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' },
+      ]);
+    });
+
+    it('a request the provider never had is not closed; a connector that cannot close is never asked', async () => {
+      const never = setup(
+        { submit: [{ status: 'UNKNOWN', reason: 'timeout' }], status: [{ status: 'NOT_FOUND' }], cancel: [{ ok: true }] },
+        15 * MINUTE,
+        false,
+        {
+          provider: 'wave',
+        },
+      );
+      never.clock.advance(15 * MINUTE);
+      await never.lifecycle.pollDue();
+      expect(never.asked).toEqual([{ status: 'FAILED', reason: 'NOT_SUBMITTED' }]);
+      expect(never.calls.filter((c) => c.startsWith('cancel'))).toEqual([]);
+
+      const phone = setup({ submit: [{ status: 'PENDING', duplicate: false }], status: [open] }, 15 * MINUTE);
+      await phone.lifecycle.submit(phone.row);
+      phone.clock.advance(15 * MINUTE);
+      await phone.lifecycle.pollDue();
+      expect(phone.asked).toEqual([{ status: 'FAILED', reason: 'TIMEOUT' }]);
+      expect(await phone.lifecycle.abandon(phone.row)).toBe(false);
+    });
+
+    it('abandon: closed at the provider, then decided by what it says; still open there, it stays pending', async () => {
+      const closed = setup(
+        {
+          submit: [{ status: 'PENDING', duplicate: false, providerReference: 'cos-2' }],
+          status: [{ status: 'FAILED', reason: 'APPROVAL_REJECTED', amount: 100n, currency: 'XAF' }],
+          cancel: [{ ok: true }],
+        },
+        15 * MINUTE,
+        true,
+        { provider: 'wave' },
+      );
+      await closed.lifecycle.submit(closed.row);
+      expect(await closed.lifecycle.abandon(closed.row)).toBe(true);
+      expect(closed.calls).toEqual(['collect ref-1', 'cancel ref-1 cos-2', 'status ref-1 cos-2']);
+      expect(closed.decisions).toEqual([{ status: 'FAILED', reason: 'APPROVAL_REJECTED' }]);
+
+      // The close failed and the provider still says PENDING (the payer is paying): nothing decided.
+      const busy = setup(
+        { submit: [{ status: 'PENDING', duplicate: false }], status: [open], cancel: [{ ok: false, reason: 'HTTP 409' }] },
+        15 * MINUTE,
+        false,
+        {
+          provider: 'wave',
+        },
+      );
+      await busy.lifecycle.submit(busy.row);
+      expect(await busy.lifecycle.abandon(busy.row)).toBe(false);
+      expect(busy.decisions).toEqual([]);
     });
   });
 });

@@ -39,6 +39,9 @@ import { type ProviderRequest, type RequestKind, type RequestStore, requestStore
  * 5. The final state is decided once, by the owner's `settle`, under the row's lock.
  * 6. A redirect request with no stored page, whose provider cannot be read by our reference,
  *    fails with PAGE_LOST once its submit can no longer be running (`pageLostAfterMs`).
+ * 7. A request given up (TIMEOUT), or left by the payer for another (`abandon`), is closed at a
+ *    provider that can close one (`Connector.cancel`: Wave's `/expire`), after the commit, best
+ *    effort; what the provider says then still decides (a payment that beat it is late).
  */
 
 /** What the lifecycle reads of an owner's row (its id is its request's). */
@@ -175,6 +178,13 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
   pollDue(limit?: number): Promise<number>;
   /** Polls a request the one poller claimed. */
   pollClaimed(request: ProviderRequest): Promise<void>;
+  /**
+   * The payer left this pending request for another (came back from a redirect provider's page
+   * and chose again): closes it at a provider that can (`Connector.cancel`), then settles it on
+   * what the provider says now. Outside any transaction. True when the row is decided by it;
+   * false when the provider cannot close it, or it is still open there (the caller waits).
+   */
+  abandon(row: Row): Promise<boolean>;
   /** Waits for the provider calls started in the background (shutdown). */
   drain(): Promise<void>;
 }
@@ -237,6 +247,37 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     return clock.now().getTime() - row.created_at.getTime() >= pageLostAfterMs(connector);
   }
 
+  /**
+   * Asks the provider to close the request (Wave's `/expire`), when it can: best effort, logged,
+   * never thrown. True when the provider closed it.
+   */
+  async function closeAtProvider(row: Row, connector: Connector): Promise<boolean> {
+    if (!connector.cancel) return false;
+    try {
+      const closed = await connector.cancel(kind, row.reference, spec.known?.(row));
+      if (!closed.ok) log?.warn({ id: row.id, reason: closed.reason }, `mobile-money ${spec.what} not closed at the provider`);
+      return closed.ok;
+    } catch (err) {
+      log?.warn({ err, id: row.id }, `mobile-money ${spec.what} not closed at the provider`);
+      return false;
+    }
+  }
+
+  /**
+   * After giving up on a request: closed at the provider so that nobody pays it any more, then
+   * read once, so that a payment that came first is settled now (a late payment to return).
+   */
+  async function closeGivenUp(row: Row, connector: Connector): Promise<void> {
+    if (!connector.cancel) return;
+    await closeAtProvider(row, connector);
+    try {
+      const decision = decisionOf(await connector.status(kind, row.reference, spec.known?.(row)));
+      if (decision?.status === 'SUCCESSFUL') await spec.settle(row.id, decision, row);
+    } catch (err) {
+      log?.warn({ err, id: row.id }, `mobile-money ${spec.what} not read after giving up`);
+    }
+  }
+
   const scheduleNextPoll = (request: ProviderRequest) => requests.scheduleNextPoll(request.id, new Date(clock.now().getTime() + pollBackoffMs(request.polls)));
 
   async function poll(row: Row, request: ProviderRequest): Promise<void> {
@@ -259,7 +300,11 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     if (decision) return spec.settle(row.id, decision, row);
     if (connector && pageLost(row, connector, result)) return spec.settle(row.id, { status: 'FAILED', reason: PAGE_LOST_REASON }, row);
     if (request.deadline_at !== null && clock.now().getTime() >= request.deadline_at.getTime()) {
-      return spec.settle(row.id, { status: 'FAILED', reason: result.status === 'NOT_FOUND' ? 'NOT_SUBMITTED' : 'TIMEOUT' }, row);
+      const notSubmitted = result.status === 'NOT_FOUND';
+      await spec.settle(row.id, { status: 'FAILED', reason: notSubmitted ? 'NOT_SUBMITTED' : 'TIMEOUT' }, row);
+      // Committed: now the provider's page is closed, so that the payer cannot pay what we gave up.
+      if (!notSubmitted && connector) await closeGivenUp(row, connector);
+      return;
     }
     if (result.status === 'NOT_FOUND' && connector) await submit(row);
     await scheduleNextPoll(request);
@@ -340,6 +385,16 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
       return claimed.length;
     },
     pollClaimed,
+    async abandon(row) {
+      const connector = await connectorOf(row);
+      if (!connector?.cancel) return false;
+      // Closed, or not (already paid, or expired): either way the provider's status decides.
+      await closeAtProvider(row, connector);
+      const decision = decisionOf(await connector.status(kind, row.reference, spec.known?.(row)));
+      if (decision === undefined) return false;
+      await spec.settle(row.id, decision, row);
+      return true;
+    },
     async drain() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
@@ -370,7 +425,9 @@ export function createRequestRouter(
      * A webhook sent to one URL for every request (Wave): the URL names no reference and carries
      * no token of ours, so the provider's signature over the raw body authenticates it. Each
      * mode's connector has its own secret: the one that verifies it says which mode it is.
-     * Undefined when no connector verifies it (400), false when no request has its reference.
+     * Undefined when no connector verifies it (400), false when its request is not of this mode or
+     * provider (404), true when taken: an authenticated event Caisse does not act on, or about a
+     * reference it never made, is taken too (2xx), or the provider sends it again and again.
      */
     async handleSigned(provider: string, callback: IncomingCallback, account?: string): Promise<boolean | undefined> {
       // The URL names the account (`/callbacks/{provider}/{pac_…}`): only its secret verifies it,
@@ -379,10 +436,10 @@ export function createRequestRouter(
         const connector = await connectors.byAccount(account);
         if (!connector || connector.provider !== provider) return undefined;
         const verified = await connector.verifyCallback(callback);
-        if (!verified.ok) return undefined;
+        if (!verified.ok) return verified.ignored === true ? true : undefined;
         const request = await requests.findByReference(verified.reference);
         const lifecycle = request && byKind.get(request.kind);
-        if (!request || !lifecycle) return false;
+        if (!request || !lifecycle) return true;
         return lifecycle.verified(request.mode, provider, verified, request, account);
       }
       for (const mode of ['live', 'test'] as const) {
@@ -390,10 +447,14 @@ export function createRequestRouter(
         const connector = registry.get(provider);
         if (!connector) continue;
         const verified = await connector.verifyCallback(callback);
+        // Authenticated, but about nothing Caisse acts on: taken (2xx), or the provider sends it again.
+        if (!verified.ok && verified.ignored === true) return true;
         if (!verified.ok) continue;
         const request = await requests.findByReference(verified.reference);
         const lifecycle = request && byKind.get(request.kind);
-        if (!request || !lifecycle) return false;
+        // Authenticated, about a reference Caisse never made (another system on the same provider
+        // account): nothing to act on, and a 404 would only make the provider send it again.
+        if (!request || !lifecycle) return true;
         return lifecycle.verified(mode, provider, verified, request, registry.account(provider));
       }
       return undefined;

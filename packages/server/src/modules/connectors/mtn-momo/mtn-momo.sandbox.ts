@@ -57,9 +57,23 @@ const SANDBOX_OUTCOMES: Record<string, Outcome> = {
 };
 const DEFAULT_OUTCOME: Outcome = { status: 'SUCCESSFUL', afterMs: SECOND };
 
-/** The outcome of a number (digits only), by its last three digits. */
+/**
+ * The test numbers MTN's own sandbox documents (momodeveloper.mtn.com, "API testing"), whole
+ * numbers, with the outcomes MTN's sandbox gives them, so that a test written against MTN's
+ * sandbox behaves the same here: failed, rejected, timed out, and two that stay pending ("ongoing"
+ * and "pending"). Every other number follows our table (docs/decisions/0079-wave-as-wave-does.md).
+ */
+const MTN_DOCUMENTED_NUMBERS: Readonly<Record<string, Outcome>> = {
+  '46733123450': { status: 'FAILED', reason: 'INTERNAL_PROCESSING_ERROR', afterMs: 0 },
+  '46733123451': { status: 'FAILED', reason: 'APPROVAL_REJECTED', afterMs: 0 },
+  '46733123452': { status: 'FAILED', reason: 'EXPIRED', afterMs: 0 },
+  '46733123453': { status: 'SUCCESSFUL', afterMs: null },
+  '46733123454': { status: 'SUCCESSFUL', afterMs: null },
+};
+
+/** The outcome of a number (digits only): MTN's documented number, else by its last three digits. */
 function sandboxOutcome(partyId: string): Outcome {
-  return SANDBOX_OUTCOMES[partyId.slice(-3)] ?? DEFAULT_OUTCOME;
+  return MTN_DOCUMENTED_NUMBERS[partyId] ?? SANDBOX_OUTCOMES[partyId.slice(-3)] ?? DEFAULT_OUTCOME;
 }
 
 /** A transfer's payee is not a payer: MTN names it PAYEE_NOT_FOUND. */

@@ -8,8 +8,8 @@ import { orangeLiveProblems } from './orange-money.live.ts';
 
 /**
  * Orange Money, the one object the registry lists. Its sandbox options
- * (`startSandbox({ options: { orange_money: … } })`) are the credentials it insists on and the
- * token life.
+ * (`startSandbox({ options: { orange_money: … } })`) are the credentials it insists on, the
+ * token life, and `notifyCancel` (a cancel on the page notified, which Orange usually does not).
  */
 export const ORANGE_MONEY_CONNECTOR: ConnectorDefinition<OrangeMoneySettings, OrangeSandbox> = {
   description: ORANGE_MONEY_DESCRIPTION,
@@ -18,7 +18,7 @@ export const ORANGE_MONEY_CONNECTOR: ConnectorDefinition<OrangeMoneySettings, Or
     path: '/orange-money',
     faults: REDIRECT_SANDBOX_FAULTS,
     async start(ctx) {
-      const own = ctx.options as Pick<OrangeSandboxOptions, 'credentials' | 'tokenTtlSeconds'> | undefined;
+      const own = ctx.options as Pick<OrangeSandboxOptions, 'credentials' | 'tokenTtlSeconds' | 'notifyCancel'> | undefined;
       return inProcessMount(createOrangeSandbox({ ...ctx, ...own }));
     },
     settings: ({ baseUrl, callbacksUrl, timeoutMs }) => ({

@@ -32,6 +32,11 @@ export interface OrangeSandboxOptions extends ProviderSandboxOptions {
   /** When given, only these are accepted; otherwise any non-empty ones. */
   credentials?: { clientId: string; clientSecret: string; merchantKey: string };
   tokenTtlSeconds?: number;
+  /**
+   * A cancel on the page sends its notification too (as Orange sometimes does). Default false: as
+   * Orange usually does in production, none, and the merchant learns it from a status read.
+   */
+  notifyCancel?: boolean;
 }
 
 export interface OrangeSandboxPayment {
@@ -92,7 +97,7 @@ export function createOrangeSandbox(opts: OrangeSandboxOptions): OrangeSandbox {
     if (faults.dropCallbacks) return { at: new Date(opts.now()).toISOString(), error: 'dropped' };
     // A cancel on Orange's page usually sends no notification in production: the merchant learns
     // it from a status read (its poll or its timeout). The sandbox does the same.
-    if (p.reason === 'CANCELLED') return { at: new Date(opts.now()).toISOString(), error: 'not sent: Orange notifies no cancel' };
+    if (p.reason === 'CANCELLED' && opts.notifyCancel !== true) return { at: new Date(opts.now()).toISOString(), error: 'not sent: Orange notifies no cancel' };
     const body = JSON.stringify({ status: p.state === 'SUCCESSFUL' ? 'SUCCESS' : 'FAILED', notif_token: p.extra.notifToken, txnid: p.transactionId ?? null });
     const entry = await notifier.post(p.extra.notifUrl, {}, body);
     log(`orange notification ${p.extra.orderId} → ${entry.httpStatus ?? entry.error}`);

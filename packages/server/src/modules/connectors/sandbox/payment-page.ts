@@ -29,6 +29,7 @@ const TEXT = {
     back: 'Retour au marchand',
     unknown: 'Ce paiement n’existe pas.',
     badNumber: 'Saisissez un numéro valide (chiffres, avec ou sans +).',
+    lastError: (reason: string) => `Le dernier essai a échoué (${reason}) : vous pouvez payer encore tant que la demande n’a pas expiré.`,
     other: 'English',
     numbers:
       'Fin du numéro : 101 réussi après 10 s, 102 jamais de réponse, 103 payeur inconnu, 104 solde insuffisant, 105 refusé, 106 expiré, 107 erreur 500 puis réussi, 108 pas de réponse puis réussi, 109 notification envoyée deux fois ; tout autre numéro : réussi après 1 s.',
@@ -53,6 +54,7 @@ const TEXT = {
     back: 'Back to the merchant',
     unknown: 'This payment does not exist.',
     badNumber: 'Enter a valid number (digits, with or without +).',
+    lastError: (reason: string) => `The last try failed (${reason}): you may still pay until the request expires.`,
     other: 'Français',
     numbers:
       'Number ending: 101 successful after 10 s, 102 never answered, 103 payer not found, 104 not enough funds, 105 declined, 106 expired, 107 error 500 then successful, 108 no answer then successful, 109 notification sent twice; any other number: successful after 1 s.',
@@ -93,6 +95,8 @@ export function paymentPage<E>(
   const number = payment.phoneNumber ?? opts.prefill ?? '';
   const locked = payment.phoneNumber !== undefined ? ' readonly' : '';
   const error = opts.error === 'number' ? `<p class="error" role="alert">${t.badNumber}</p>` : '';
+  // A provider that keeps the request open after a failed try (Wave) says so, as its page does.
+  const tried = payment.lastError === undefined ? '' : `<p class="error" data-last-error>${escape(t.lastError(payment.lastError))}</p>`;
   const expiresAt = new Date(payment.expiresAt).toISOString().slice(11, 19);
   const form = `<form method="post" action="${escape(opts.path)}"><input type="hidden" name="lang" value="${lang}">
 <label>${t.number}<input name="phoneNumber" inputmode="tel" value="${escape(number)}"${locked}></label>${error}
@@ -101,7 +105,7 @@ export function paymentPage<E>(
   return layout(
     lang,
     t.title(provider),
-    `${head}<p role="status">${t.state.INITIATED}</p>${form}<p>${t.expires(expiresAt)}</p><p class="note">${t.sandbox}</p><p class="note">${t.numbers}</p>`,
+    `${head}<p role="status">${t.state.INITIATED}</p>${tried}${form}<p>${t.expires(expiresAt)}</p><p class="note">${t.sandbox}</p><p class="note">${t.numbers}</p>`,
   );
 }
 

@@ -33,6 +33,11 @@ export interface RedirectPayment<Extra> {
   merchantName?: string;
   state: PaymentState;
   reason?: string;
+  /**
+   * Where a failed payment leaves the request open (Wave's session): why the payer's last try
+   * failed, while the page can still be paid.
+   */
+  lastError?: string;
   outcome?: TestOutcome;
   approvedAt?: number;
   finalAt?: number;
@@ -53,8 +58,17 @@ export interface RedirectPaymentsOptions<Extra> {
   now: () => number;
   random: RandomBytes;
   windowMs: number;
-  /** Sends the provider's notification about a payment that just became final. */
+  /**
+   * Sends the provider's notification about a payment that just became final, or (with
+   * `failureKeepsOpen`) whose try just failed.
+   */
   notify: (payment: RedirectPayment<Extra>) => Promise<NotificationLog>;
+  /**
+   * A decline, or a payment that fails, leaves the request open until it expires or is expired
+   * (Wave's checkout session): the payer may pay it still. A cancel on the page changes nothing.
+   * Otherwise (Orange) any of them ends it.
+   */
+  failureKeepsOpen?: boolean;
 }
 
 export interface NewPayment<Extra> {
@@ -123,8 +137,9 @@ export class RedirectPayments<Extra> {
       this.#approve(p, number, true);
       return { ok: true, location: p.outcome?.status === 'FAILED' ? p.failureUrl : p.successUrl };
     }
-    if (action === 'decline') this.#finish(p, 'FAILED', 'APPROVAL_REJECTED');
-    if (action === 'cancel') this.#finish(p, 'FAILED', 'CANCELLED');
+    if (action === 'decline') this.#fail(p, 'APPROVAL_REJECTED');
+    // Where the request stays open, leaving the page is only that: the session waits for its expiry.
+    if (action === 'cancel' && !this.opts.failureKeepsOpen) this.#finish(p, 'FAILED', 'CANCELLED');
     // "Let it expire": the payer walks away; the window closes on its own (settle).
     return { ok: true, location: p.failureUrl };
   }
@@ -138,6 +153,33 @@ export class RedirectPayments<Extra> {
     if (onPage && outcome.fault !== undefined) p.statusFault = outcome.fault;
     if (outcome.callbackTwice) p.notifyAgainOnRead = true;
     this.settle();
+  }
+
+  /**
+   * Closes an open request at the merchant's word (Wave's `/expire`): FAILED with the last try's
+   * error, or EXPIRED. Answers false when it is not open (paid, failed, or a payment under way).
+   */
+  expire(id: string): 'expired' | 'unknown' | 'closed' {
+    this.settle();
+    const p = this.#byId.get(id);
+    if (p === undefined) return 'unknown';
+    if (p.state !== 'INITIATED') return 'closed';
+    this.#finish(p, 'FAILED', p.lastError ?? 'EXPIRED');
+    return 'expired';
+  }
+
+  /** The payer's try failed: the request ends, or stays open for another try (`failureKeepsOpen`). */
+  #fail(p: RedirectPayment<Extra>, reason: string | undefined): void {
+    // A try that fails as the window closes leaves nothing open to pay.
+    if (!this.opts.failureKeepsOpen || this.opts.now() >= p.expiresAt) {
+      this.#finish(p, 'FAILED', reason);
+      return;
+    }
+    p.state = 'INITIATED';
+    p.lastError = reason ?? 'FAILED';
+    p.outcome = undefined;
+    p.approvedAt = undefined;
+    this.#track(p);
   }
 
   #finish(p: RedirectPayment<Extra>, state: 'SUCCESSFUL' | 'FAILED', reason?: string): void {
@@ -160,11 +202,16 @@ export class RedirectPayments<Extra> {
   settle(): void {
     const now = this.opts.now();
     for (const p of this.#byId.values()) {
-      if (p.state === 'INITIATED' && now >= p.expiresAt) this.#finish(p, 'FAILED', 'EXPIRED');
-      if (p.state !== 'PENDING' || p.outcome === undefined || p.approvedAt === undefined) continue;
-      const { afterMs } = p.outcome;
-      const due = afterMs === null ? undefined : afterMs === 'window' ? p.expiresAt : p.approvedAt + afterMs;
-      if (due !== undefined && now >= due) this.#finish(p, p.outcome.status, p.outcome.reason);
+      if (p.state === 'PENDING' && p.outcome !== undefined && p.approvedAt !== undefined) {
+        const { afterMs } = p.outcome;
+        const due = afterMs === null ? undefined : afterMs === 'window' ? p.expiresAt : p.approvedAt + afterMs;
+        if (due !== undefined && now >= due) {
+          if (p.outcome.status === 'FAILED') this.#fail(p, p.outcome.reason);
+          else this.#finish(p, 'SUCCESSFUL');
+        }
+      }
+      // An open request expires with its last try's error, if it had one.
+      if (p.state === 'INITIATED' && now >= p.expiresAt) this.#finish(p, 'FAILED', p.lastError ?? 'EXPIRED');
     }
   }
 

@@ -9,7 +9,8 @@ import { createWaveSandbox, type WaveSandbox, type WaveSandboxOptions } from './
  * Wave, the one object the registry lists. Wave pushes signed webhooks to an address set once on
  * the account, not per request: its sandbox sends them to `…/callbacks/wave` of the server it was
  * told (`caisse sandbox --callbacks-url`), or to `webhookUrl` in its options
- * (`startSandbox({ options: { wave: … } })`, with the API key and secret it insists on). Its
+ * (`startSandbox({ options: { wave: … } })`, with the API key and secret it insists on, the
+ * webhook strategy, a signing secret its key requires, the key's scopes). Its
  * webhook secret is the sandbox's (`<CAISSE_DATA_DIR>/sandbox-secrets.json`), shared with test
  * mode's connector, never a constant in the code.
  */
@@ -21,11 +22,16 @@ export const WAVE_CONNECTOR: ConnectorDefinition<WaveSettings, WaveSandbox> = {
     faults: REDIRECT_SANDBOX_FAULTS,
     secrets: [{ name: 'webhookSecret', prefix: 'wave_sandbox_whsec_' }],
     async start(ctx) {
-      const own = ctx.options as Partial<Pick<WaveSandboxOptions, 'apiKey' | 'webhookUrl' | 'webhookSecret'>> | undefined;
+      const own = ctx.options as
+        | Partial<Pick<WaveSandboxOptions, 'apiKey' | 'webhookUrl' | 'webhookSecret' | 'webhookStrategy' | 'signingSecret' | 'scopes'>>
+        | undefined;
       return inProcessMount(
         createWaveSandbox({
           ...ctx,
           apiKey: own?.apiKey,
+          webhookStrategy: own?.webhookStrategy,
+          signingSecret: own?.signingSecret,
+          scopes: own?.scopes,
           webhookUrl: own?.webhookUrl ?? webhookUrl(ctx.callbacksUrl),
           webhookSecret: own?.webhookSecret ?? webhookSecret(ctx.secrets),
         }),
@@ -34,7 +40,7 @@ export const WAVE_CONNECTOR: ConnectorDefinition<WaveSettings, WaveSandbox> = {
     settings: ({ baseUrl, timeoutMs, secrets }) => ({ baseUrl, apiKey: 'wave_sandbox_key', webhookSecret: webhookSecret(secrets), timeoutMs }),
     help: ({ url, callbacksUrl, secretsFile, production }) => {
       const to = webhookUrl(callbacksUrl);
-      return `${url}  (${production ? "production: API keys of Wave's form wave_sn_prod_…, others refused" : 'any API key starting with wave_'}; webhooks ${to ? `to ${to}, signed with the secret in ${secretsFile}` : 'off: --callbacks-url'})`;
+      return `${url}  (${production ? "production: API keys of Wave's form wave_sn_prod_…, others refused" : 'any API key starting with wave_'}; webhooks ${to ? `to ${to}, signed with the secret in ${secretsFile}` : 'off: --callbacks-url'}; a declined session stays open until it expires, as at Wave)`;
     },
   },
   // signingSecret: Wave's request signing, which an account may have turned on; kept for when the connector signs its calls.

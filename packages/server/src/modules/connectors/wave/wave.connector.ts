@@ -1,11 +1,14 @@
+import { safeEqual } from '../../../platform/crypto.ts';
 import { type Currency, formatAmount, MAX_MINOR_UNITS } from '../../../platform/money.ts';
 import { decimalToMinor } from '../connectors.amounts.ts';
 import { type Checker, ProviderHttp, readJson } from '../connectors.http.ts';
 import { bodyObject, outcomeLog } from '../connectors.outcomes.ts';
+import type { Capability } from '../connectors.description.ts';
 import { isReference, newReference } from '../connectors.references.ts';
 import { providerWords } from '../connectors.check.ts';
 import type {
   CallbackResult,
+  CancelResult,
   CheckResult,
   Connector,
   ConnectorDeps,
@@ -26,14 +29,17 @@ import {
   type WaveCheckoutSession,
   type WavePayout,
 } from './wave.schema.ts';
-import { verifyWaveSignature } from './wave.signature.ts';
+import { DEFAULT_WAVE_SCOPES, parseWaveScopes, type WaveScope, type WaveWebhookStrategy } from './wave.scopes.ts';
+import { verifyWaveSignature, waveSignatureHeader } from './wave.signature.ts';
 
 /**
  * `wave`: Wave's Checkout API (money in: the payer approves in the Wave app or page opened by
  * `wave_launch_url`) and Payout API (money out), docs/spec/providers.md. Our reference is both the
  * `Idempotency-Key` and the `client_reference`, so a request can be found again by our reference
- * alone (Wave's search by client_reference), also after a crash. Webhooks are signed
- * (`Wave-Signature`) and, as every callback, only a hint confirmed by a status read.
+ * alone (Wave's search by client_reference), also after a crash. Webhooks are authenticated as
+ * the account's strategy says (signed, or a shared secret) and, as every callback, only a hint
+ * confirmed by a status read. A key that requires signed requests has each one signed; a key
+ * limited to some Wave APIs says what it lacks (docs/decisions/0079-wave-as-wave-does.md).
  */
 
 export const WAVE = 'wave';
@@ -43,13 +49,42 @@ export interface WaveSettings {
   baseUrl: string;
   /** The API key (`wave_sn_prod_…`), sent as a bearer token. */
   apiKey: string;
-  /** The secret of the webhook registered in Wave's Business Portal (signing-secret strategy). */
+  /** The secret of the webhook registered in Wave's Business Portal, whichever its strategy. */
   webhookSecret: string;
+  /**
+   * The webhook's security strategy chosen in the Business Portal: `signing` (default: the
+   * `Wave-Signature` HMAC) or `shared` (the secret as `Authorization: Bearer <secret>`).
+   */
+  webhookStrategy?: WaveWebhookStrategy;
+  /**
+   * The API key's signing secret, when the key was made to require signed requests: every call
+   * then carries `Wave-Signature: t=…,v1=…` (HMAC-SHA256 of the timestamp and body), or Wave answers 401.
+   */
+  signingSecret?: string;
+  /** The Wave APIs the key may call, comma-separated (`checkout,payout`); unset: checkout and payout. */
+  scopes?: string;
   /** Where the payer comes back when the request names no returnUrl. */
   returnUrl?: string;
   /** Bound on each call (default 10 s). */
   timeoutMs?: number;
   connections?: number;
+}
+
+/** Why this account cannot do `capability`: its key lacks the Wave API it needs (docs/decisions/0079-wave-as-wave-does.md). */
+function scopeMissing(scope: WaveScope, what: string): string {
+  return `this Wave API key is not allowed to use Wave's ${scope} API (CAISSE_WAVE_SCOPES): it cannot ${what}; make a key with the ${scope} API in Wave's Business Portal`;
+}
+
+/** What an account whose key has these scopes cannot do, with why. */
+export function waveLacks(scopes: readonly WaveScope[]): Partial<Record<Capability, string>> {
+  const lacks: Partial<Record<Capability, string>> = {};
+  // Payments and their refunds are both the Checkout API's (a refund is the session's refund).
+  if (!scopes.includes('checkout')) {
+    lacks.collect = scopeMissing('checkout', 'take payments');
+    lacks.refund = scopeMissing('checkout', 'refund payments');
+  }
+  if (!scopes.includes('payout')) lacks.disburse = scopeMissing('payout', 'send payouts');
+  return lacks;
 }
 
 /** Wave's payout `payment_reason` is at most 40 characters: a label, so a longer note is cut rather than refused later. */
@@ -86,12 +121,30 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
   const http = new ProviderHttp(settings.baseUrl, { timeoutMs, connections: settings.connections });
   const out = outcomeLog(WAVE, deps.logger);
   const auth = { authorization: `Bearer ${settings.apiKey}`, accept: 'application/json' };
+  const parsedScopes = settings.scopes === undefined ? undefined : parseWaveScopes(settings.scopes);
+  // The description checked the setting at start; a connector built by hand with a bad one can do nothing.
+  const scopes: readonly WaveScope[] = parsedScopes === undefined ? DEFAULT_WAVE_SCOPES : parsedScopes.ok ? parsedScopes.scopes : [];
+  const lacks = waveLacks(scopes);
+  const strategy: WaveWebhookStrategy = settings.webhookStrategy ?? 'signing';
+
+  /**
+   * One call to Wave: with the key, and signed when the key requires it (the timestamp and the
+   * exact body sent, an empty one for a GET), on the injected clock.
+   */
+  function call(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string) {
+    const signed: Record<string, string> =
+      settings.signingSecret === undefined ? {} : { 'wave-signature': waveSignatureHeader(settings.signingSecret, deps.clock.now().getTime(), body ?? '') };
+    return http.send(method, path, { ...auth, ...signed, ...headers }, body);
+  }
 
   async function submit(kind: ConnectorKind, req: PaymentRequest): Promise<SubmitResult> {
     const op = kind === 'collection' ? 'collect' : 'disburse';
     const returnUrl = req.returnUrl ?? settings.returnUrl;
     const invalid = invalidRequest(kind, req, returnUrl);
     if (invalid !== undefined) return out.failed(op, kind, req.reference, invalid, 'not sent');
+    // Wave would answer 403 to a key without the API: refused before the call, saying why.
+    const missing = kind === 'collection' ? lacks.collect : lacks.disburse;
+    if (missing !== undefined) return out.failed(op, kind, req.reference, 'SCOPE_MISSING', missing);
     const amount = formatAmount(req.amount, req.currency);
     const [path, body] =
       kind === 'collection'
@@ -117,7 +170,7 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
               payment_reason: (req.payerMessage || req.externalId).slice(0, PAYMENT_REASON_MAX),
             },
           ];
-    const res = await http.send('POST', path, { ...auth, 'idempotency-key': req.reference }, JSON.stringify(body));
+    const res = await call('POST', path, { 'idempotency-key': req.reference }, JSON.stringify(body));
     if (!res.ok) return out.unknown(op, kind, req.reference, res.reason);
     if (res.status === 200 || res.status === 201) {
       const answer = kind === 'collection' ? readJson(res.body, checkWaveSession) : readJson(res.body, checkWavePayout);
@@ -169,7 +222,7 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
     search: Checker<{ result: T[] }>,
   ): Promise<{ ok: true; found: T | undefined } | { ok: false; result: StatusResult }> {
     const path = byId !== undefined ? `${paths.one}/${encodeURIComponent(byId)}` : `${paths.search}?client_reference=${encodeURIComponent(reference)}`;
-    const res = await http.send('GET', path, auth);
+    const res = await call('GET', path, {});
     if (!res.ok) return { ok: false, result: out.unknown('status', kind, reference, res.reason) };
     if (res.status !== 200) return { ok: false, result: out.unknown('status', kind, reference, httpReason(res.status, res.body)) };
     if (byId !== undefined) {
@@ -191,12 +244,17 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
    * or of another wallet is refused in Wave's words.
    */
   async function check(): Promise<CheckResult> {
-    const res = await http.send('GET', `/v1/checkout/sessions/search?client_reference=${newReference()}`, auth);
-    if (!res.ok || res.status !== 200) return { ok: false, detail: `checkout session search refused: ${providerWords(res)}` };
-    const answer = readJson(res.body, checkWaveSessionSearch);
-    if (!answer.ok) return { ok: false, detail: `checkout session search: ${answer.reason}` };
+    // A read the key's scopes allow (a payout-only key cannot search sessions), signed as every call.
+    const [what, path, checker, noun] =
+      scopes.includes('checkout') || !scopes.includes('payout')
+        ? (['checkout session search', '/v1/checkout/sessions/search', checkWaveSessionSearch, 'session'] as const)
+        : (['payout search', '/v1/payouts/search', checkWavePayoutSearch, 'payout'] as const);
+    const res = await call('GET', `${path}?client_reference=${newReference()}`, {});
+    if (!res.ok || res.status !== 200) return { ok: false, detail: `${what} refused: ${providerWords(res)}` };
+    const answer = readJson<{ result: unknown[] }>(res.body, checker);
+    if (!answer.ok) return { ok: false, detail: `${what}: ${answer.reason}` };
     const n = answer.value.result.length;
-    return { ok: true, detail: `checkout session search answered: ${n === 0 ? 'no session' : `${n} sessions`} for a new client_reference` };
+    return { ok: true, detail: `${what} answered: ${n === 0 ? `no ${noun}` : `${n} ${noun}s`} for a new client_reference` };
   }
 
   async function status(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<StatusResult> {
@@ -226,26 +284,74 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
   }
 
   /**
-   * Wave signs the raw body with the webhook secret (`Wave-Signature`); the signature must match
-   * and be recent (injected clock), and the event must name one of our references. Then the
-   * result is what Wave answers now, never the body.
+   * A webhook, authenticated as its endpoint's strategy says: `signing`, the `Wave-Signature`
+   * HMAC of the raw body under the webhook secret, recent on the injected clock; `shared`, the
+   * secret itself as `Authorization: Bearer`. Then it must be a checkout or payout event about one
+   * of our references, and the result is what Wave answers now, never the body. An authenticated
+   * event Caisse does not act on is `ignored`: answered 2xx, or Wave sends it again and again.
    */
   async function verifyCallback(callback: IncomingCallback): Promise<CallbackResult> {
     const raw = typeof callback.body === 'string' ? callback.body : Buffer.isBuffer(callback.body) ? callback.body.toString('utf8') : undefined;
-    if (raw === undefined) return out.refused('the raw body is needed to check the Wave-Signature');
-    const header = callback.headers?.['wave-signature'];
-    const signature = Array.isArray(header) ? header.join(',') : header;
-    if (signature === undefined) return out.refused('the Wave-Signature header is missing');
-    const checked = verifyWaveSignature(settings.webhookSecret, signature, raw, deps.clock.now().getTime());
-    if (!checked.ok) return out.refused(checked.reason);
+    if (raw === undefined) return out.refused('the raw body is needed to authenticate a Wave webhook');
+    const header = (name: string) => {
+      const value = callback.headers?.[name];
+      return Array.isArray(value) ? value.join(',') : value;
+    };
+    if (strategy === 'shared') {
+      const given = header('authorization');
+      if (given === undefined) return out.refused('the Authorization header is missing (shared-secret webhook)');
+      if (!safeEqual(given, `Bearer ${settings.webhookSecret}`)) return out.refused('the Authorization header does not carry the shared secret');
+    } else {
+      const signature = header('wave-signature');
+      if (signature === undefined) return out.refused('the Wave-Signature header is missing');
+      const checked = verifyWaveSignature(settings.webhookSecret, signature, raw, deps.clock.now().getTime());
+      if (!checked.ok) return out.refused(checked.reason);
+    }
     const event = bodyObject(raw);
     if (!checkWaveEvent.Check(event)) return out.refused('the body is not a Wave event');
+    const kind: ConnectorKind | undefined = event.type.startsWith('checkout.session.')
+      ? 'collection'
+      : event.type.startsWith('payout.')
+        ? 'disbursement'
+        : undefined;
+    if (kind === undefined) return ignored(`Wave event ${event.type} is not one Caisse acts on`);
     const reference = event.data.client_reference;
-    if (typeof reference !== 'string' || !isReference(reference)) return out.refused('the event names none of our references');
-    const kind: ConnectorKind = event.type.startsWith('checkout.') ? 'collection' : 'disbursement';
+    // A session or payout made outside Caisse on the same Wave account.
+    if (typeof reference !== 'string' || !isReference(reference)) return ignored(`Wave event ${event.type} names none of our references`);
     const claimed = event.type === 'checkout.session.completed' ? 'SUCCESSFUL' : event.type === 'checkout.session.payment_failed' ? 'FAILED' : undefined;
     const result = await status(kind, reference);
     return { ok: true, kind, reference, claimed, result };
+  }
+
+  function ignored(reason: string): CallbackResult {
+    deps.logger.info({ provider: WAVE, reason }, 'mobile-money callback ignored');
+    return { ok: false, reason, ignored: true };
+  }
+
+  /**
+   * Expires an open checkout session (`POST /v1/checkout/sessions/{id}/expire`): its page can no
+   * longer be paid. By Wave's session id, or the one our reference finds. Only a hint to the
+   * caller, who still decides by the status read (a session already paid stays paid).
+   */
+  async function cancel(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<CancelResult> {
+    if (kind !== 'collection') return { ok: false, reason: 'Wave cannot cancel a payout' };
+    if (lacks.collect !== undefined) return { ok: false, reason: lacks.collect };
+    let id = known?.providerReference;
+    if (id === undefined) {
+      const found = await status(kind, reference);
+      if (found.status !== 'PENDING' || found.providerReference === undefined) return { ok: false, reason: `the session is ${found.status}` };
+      id = found.providerReference;
+    }
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return { ok: false, reason: 'INVALID_PROVIDER_REFERENCE' };
+    const res = await call('POST', `/v1/checkout/sessions/${encodeURIComponent(id)}/expire`, {});
+    if (!res.ok) return { ok: false, reason: res.reason };
+    if (res.status >= 200 && res.status < 300) {
+      deps.logger.info({ provider: WAVE, op: 'cancel', reference }, 'mobile-money request closed at the provider');
+      return { ok: true };
+    }
+    const reason = httpReason(res.status, res.body);
+    deps.logger.warn({ provider: WAVE, op: 'cancel', reference, reason }, 'mobile-money request not closed at the provider');
+    return { ok: false, reason };
   }
 
   /**
@@ -257,12 +363,10 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
    */
   async function refund(req: PaymentRequest & { providerReference: string }): Promise<SubmitResult> {
     if (!isReference(req.reference)) return out.failed('refund', 'collection', req.reference, 'INVALID_REFERENCE', 'not sent');
+    if (lacks.refund !== undefined) return out.failed('refund', 'collection', req.reference, 'SCOPE_MISSING', lacks.refund);
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(req.providerReference))
       return out.failed('refund', 'collection', req.reference, 'INVALID_PROVIDER_REFERENCE', 'not sent');
-    const res = await http.send('POST', `/v1/checkout/sessions/${encodeURIComponent(req.providerReference)}/refund`, {
-      ...auth,
-      'idempotency-key': req.reference,
-    });
+    const res = await call('POST', `/v1/checkout/sessions/${encodeURIComponent(req.providerReference)}/refund`, { 'idempotency-key': req.reference });
     if (!res.ok) return out.unknown('refund', 'collection', req.reference, res.reason);
     if (res.status === 200 || res.status === 201 || res.status === 204) {
       deps.logger.info({ provider: WAVE, op: 'refund', reference: req.reference }, 'mobile-money request accepted');
@@ -283,9 +387,11 @@ export function createWaveConnector(settings: WaveSettings, deps: ConnectorDeps)
     collect: (req) => submit('collection', req),
     disburse: (req) => submit('disbursement', req),
     refund,
+    cancel,
     status,
     verifyCallback,
     check,
+    ...(Object.keys(lacks).length > 0 ? { lacks } : {}),
     close: () => http.close(),
   };
 }

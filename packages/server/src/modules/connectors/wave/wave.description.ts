@@ -1,5 +1,6 @@
 import type { ProviderDescription } from '../connectors.description.ts';
 import { testNumbers } from '../connectors.testnumbers.ts';
+import { parseWaveScopes, WEBHOOK_STRATEGIES } from './wave.scopes.ts';
 
 /**
  * `wave` as checkout, `GET /payment-methods` and the CLI see it: Wave Checkout (the payer approves
@@ -35,7 +36,7 @@ export const WAVE_DESCRIPTION: ProviderDescription = {
       kind: 'credential',
       required: true,
       secret: true,
-      description: 'API key (wave_sn_prod_…), checkout and payout scopes',
+      description: 'API key (wave_sn_prod_…), with the checkout and payout APIs (see CAISSE_WAVE_SCOPES)',
     },
     {
       env: 'CAISSE_WAVE_WEBHOOK_SECRET',
@@ -45,7 +46,41 @@ export const WAVE_DESCRIPTION: ProviderDescription = {
       secret: true,
       description: 'Secret of the webhook registered in the Business Portal (to this server + /callbacks/wave)',
     },
+    {
+      env: 'CAISSE_WAVE_WEBHOOK_STRATEGY',
+      key: 'webhookStrategy',
+      kind: 'name',
+      // No default here: an unset setting leaves the account's id (connectors.accounts.ts) as it was.
+      required: false,
+      secret: false,
+      description: "The webhook's security strategy in the Business Portal: signing (Wave-Signature, the default) or shared (Authorization: Bearer)",
+    },
+    {
+      env: 'CAISSE_WAVE_SIGNING_SECRET',
+      key: 'signingSecret',
+      kind: 'credential',
+      required: false,
+      secret: true,
+      description: "The API key's signing secret, when the key requires signed requests",
+    },
+    {
+      env: 'CAISSE_WAVE_SCOPES',
+      key: 'scopes',
+      required: false,
+      secret: false,
+      description: 'The Wave APIs the key may call, comma-separated: checkout, payout, balance, merchant (checkout,payout)',
+    },
     { env: 'CAISSE_WAVE_TIMEOUT_MS', key: 'timeoutMs', kind: 'integer', required: false, secret: false, description: 'Bound on each call, in ms (10000)' },
   ],
   testNumbers: testNumbers('+221770000'),
+  checkSettings(values) {
+    const strategy = values.webhookStrategy;
+    if (strategy !== undefined && !(WEBHOOK_STRATEGIES as readonly unknown[]).includes(strategy))
+      return { key: 'webhookStrategy', message: `must be ${WEBHOOK_STRATEGIES.join(' or ')}, got "${String(strategy)}"` };
+    if (values.scopes !== undefined) {
+      const scopes = parseWaveScopes(String(values.scopes));
+      if (!scopes.ok) return { key: 'scopes', message: scopes.message };
+    }
+    return undefined;
+  },
 };

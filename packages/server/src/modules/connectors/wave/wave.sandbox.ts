@@ -14,15 +14,19 @@ import {
 } from '../sandbox/sandbox.http.ts';
 import { approvalWindowMs, testOutcome, type TestOutcome } from '../sandbox/test-numbers.ts';
 import { checkWaveCheckoutBody, checkWavePayoutBody, type WaveCheckoutBody, type WavePayoutBody } from './wave.schema.ts';
-import { waveSignatureHeader } from './wave.signature.ts';
+import { scopeOfPath, type WaveScope, type WaveWebhookStrategy } from './wave.scopes.ts';
+import { verifyWaveSignature, waveSignatureHeader } from './wave.signature.ts';
 
 /**
  * The Wave sandbox, mounted under a base path of the sandbox server: checkout sessions (create,
  * get, search by client_reference, refund), payouts (create, get, search), the page
  * `wave_launch_url` opens, and signed webhooks (`Wave-Signature`) to the webhook URL it was
  * given. The payer's number is the session's `restrict_payer_mobile` (or typed on the page); for
- * payouts it is the `mobile`. It refuses what Wave refuses: a missing or wrong API key, a currency
- * other than XOF, amount 0, over-long fields, and an Idempotency-Key reused with another body (409).
+ * payouts it is the `mobile`. It refuses what Wave refuses: a missing or wrong API key, a call
+ * unsigned or badly signed for a key that requires signing (401), a call outside the key's APIs
+ * (403), a currency other than XOF, amount 0, over-long fields, and an Idempotency-Key reused
+ * with another body (409). As at Wave, a declined or failed payment leaves the session open (the
+ * payer may pay it still) until it expires or the merchant expires it (`/expire`).
  */
 
 export interface WaveSandboxOptions extends ProviderSandboxOptions {
@@ -31,6 +35,12 @@ export interface WaveSandboxOptions extends ProviderSandboxOptions {
   /** Where webhooks go (Wave's Business Portal setting); unset: none are sent. */
   webhookUrl?: string;
   webhookSecret: string;
+  /** The webhook's security strategy (default `signing`: `Wave-Signature`; `shared`: `Authorization: Bearer <secret>`). */
+  webhookStrategy?: WaveWebhookStrategy;
+  /** When given, the key requires signed requests: every API call must carry a valid `Wave-Signature` made with it. */
+  signingSecret?: string;
+  /** The Wave APIs the key may call (default: all); a call outside them is 403. */
+  scopes?: readonly WaveScope[];
 }
 
 export interface WaveSandboxSession {
@@ -66,6 +76,8 @@ export interface WaveSandbox {
   handle(method: string, path: string, req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined>;
   sessions(): WaveSandboxSession[];
   act(sessionId: string, action: PageAction, phoneNumber?: string): { ok: true; location: string } | { ok: false; reason: string };
+  /** Sends a webhook of any type, authenticated as every other (an event Caisse does not act on). */
+  sendEvent(type: string, data: Record<string, unknown>): Promise<NotificationLog>;
   faults(): SandboxFaultSwitches;
   setFaults(change: Partial<SandboxFaultSwitches>): SandboxFaultSwitches;
   stats(): { sessions: number; payouts: number };
@@ -101,17 +113,17 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
   function session(p: RedirectPayment<Extra>): Omit<WaveSandboxSession, 'refunded' | 'notifications'> {
     const paid = p.state === 'SUCCESSFUL';
     const failed = p.state === 'FAILED';
+    // A failed try leaves the session open with its error, as at Wave; an expired one keeps it.
+    const error = failed ? p.reason : p.lastError;
     return {
       id: p.id,
       amount: p.amount,
       currency: p.currency,
       checkout_status: paid ? 'complete' : failed ? 'expired' : 'open',
-      payment_status: paid ? 'succeeded' : failed ? 'cancelled' : 'processing',
+      payment_status: paid ? 'succeeded' : failed || p.lastError !== undefined ? 'cancelled' : 'processing',
       client_reference: p.reference ?? null,
       transaction_id: p.transactionId ?? null,
-      // The sandbox ends a session whose payment failed, with the reason, as a merchant would
-      // expire it once the payer came back through error_url (docs/decisions/0027-orange-money-and-wave-documentation-gaps.md).
-      last_payment_error: failed && p.reason !== undefined ? { code: p.reason, message: p.reason.toLowerCase().replaceAll('_', ' ') } : null,
+      last_payment_error: error !== undefined ? { code: error, message: error.toLowerCase().replaceAll('_', ' ') } : null,
       wave_launch_url: `${opts.baseUrl()}/pay/${p.id}`,
       success_url: p.successUrl,
       error_url: p.failureUrl,
@@ -128,12 +140,26 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     if (faults.dropCallbacks) return { at, error: 'dropped' };
     const type = p.state === 'SUCCESSFUL' ? 'checkout.session.completed' : 'checkout.session.payment_failed';
     const body = JSON.stringify({ id: `AE_${randomToken(opts.random, 9)}`, type, data: session(p) });
-    const entry = await notifier.post(opts.webhookUrl, { 'wave-signature': waveSignatureHeader(opts.webhookSecret, opts.now(), body) }, body);
+    const entry = await notifier.post(opts.webhookUrl, webhookHeaders(body), body);
     log(`wave webhook ${type} ${p.id} → ${entry.httpStatus ?? entry.error}`);
     return entry;
   }
 
-  const store = new RedirectPayments<Extra>({ now: opts.now, random: opts.random, windowMs, notify });
+  /** The webhook authenticated as its endpoint's strategy says. */
+  function webhookHeaders(body: string): Record<string, string> {
+    return opts.webhookStrategy === 'shared'
+      ? { authorization: `Bearer ${opts.webhookSecret}` }
+      : { 'wave-signature': waveSignatureHeader(opts.webhookSecret, opts.now(), body) };
+  }
+
+  /** Sends any event, authenticated as the others (tests: an event Caisse does not act on). */
+  async function sendEvent(type: string, data: Record<string, unknown>): Promise<NotificationLog> {
+    if (opts.webhookUrl === undefined) return { at: new Date(opts.now()).toISOString(), error: 'no webhook URL' };
+    const body = JSON.stringify({ id: `AE_${randomToken(opts.random, 9)}`, type, data });
+    return notifier.post(opts.webhookUrl, webhookHeaders(body), body);
+  }
+
+  const store = new RedirectPayments<Extra>({ now: opts.now, random: opts.random, windowMs, notify, failureKeepsOpen: true });
 
   function settlePayouts(): void {
     const now = opts.now();
@@ -162,7 +188,7 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     };
   }
 
-  function authorize(req: IncomingMessage): SandboxAnswer | undefined {
+  function authorize(req: IncomingMessage, path: string): SandboxAnswer | undefined {
     const auth = headerOf(req, 'authorization');
     if (auth === undefined) return new SandboxAnswer(401, { code: 'missing-auth-header', message: 'Your request should include an HTTP auth header.' });
     const key = auth.startsWith('Bearer ') ? auth.slice(7) : '';
@@ -170,7 +196,21 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
       // Production knows only its own keys: test mode's (wave_sandbox_…) does not exist there.
       return new SandboxAnswer(401, { code: 'no-matching-api-key', message: "The key you provided doesn't exist in our system." });
     const ok = opts.apiKey === undefined ? key.startsWith('wave_') : safeEqual(key, opts.apiKey);
-    return ok ? undefined : new SandboxAnswer(401, { code: 'invalid-auth', message: "Your HTTP auth header can't be processed." });
+    if (!ok) return new SandboxAnswer(401, { code: 'invalid-auth', message: "Your HTTP auth header can't be processed." });
+    const scope = scopeOfPath(path);
+    if (opts.scopes !== undefined && scope !== undefined && !opts.scopes.includes(scope))
+      return new SandboxAnswer(403, { code: 'missing-scope', message: `This API key is not allowed to use the ${scope} API.` });
+    return undefined;
+  }
+
+  /** A key that requires signing: the `Wave-Signature` of the timestamp and the exact body, recent. */
+  function checkSignature(req: IncomingMessage, body: string): SandboxAnswer | undefined {
+    if (opts.signingSecret === undefined) return undefined;
+    const header = headerOf(req, 'wave-signature');
+    if (header === undefined)
+      return new SandboxAnswer(401, { code: 'missing-signature', message: 'This API key requires signed requests: the Wave-Signature header is missing.' });
+    const checked = verifyWaveSignature(opts.signingSecret, header, body, opts.now());
+    return checked.ok ? undefined : new SandboxAnswer(401, { code: 'invalid-signature', message: `The request signature is invalid: ${checked.reason}.` });
   }
 
   /** Wave answers a replay of an Idempotency-Key with the same object, and a key reused for another request with 409. */
@@ -188,8 +228,7 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     if (!/^[1-9][0-9]*$/.test(amount)) throw new SandboxAnswer(400, invalid('amount must be a positive whole number of XOF'));
   }
 
-  async function createSession(req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined> {
-    const text = await readRequestBody(req, invalid('too large'));
+  async function createSession(req: IncomingMessage, res: ServerResponse, text: string): Promise<SandboxAnswer | undefined> {
     const body = parseWith(text, checkWaveCheckoutBody, invalid);
     if (body.currency !== 'XOF') throw new SandboxAnswer(400, invalid(`currency ${body.currency} is not supported`));
     xofAmount(body.amount);
@@ -214,8 +253,7 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     return new SandboxAnswer(200, session(p));
   }
 
-  async function createPayout(req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined> {
-    const text = await readRequestBody(req, invalid('too large'));
+  async function createPayout(req: IncomingMessage, res: ServerResponse, text: string): Promise<SandboxAnswer | undefined> {
     const body = parseWith(text, checkWavePayoutBody, invalid);
     if (body.currency !== 'XOF') throw new SandboxAnswer(400, invalid(`currency ${body.currency} is not supported`));
     xofAmount(body.receive_amount);
@@ -250,9 +288,17 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     return new SandboxAnswer(200);
   }
 
-  async function api(method: string, path: string, req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined> {
+  /** Wave's expire: an open session can no longer be paid; a paid or expired one is not open. */
+  function expire(id: string): SandboxAnswer {
+    const done = store.expire(id);
+    if (done === 'unknown') return new SandboxAnswer(404, { code: 'checkout-session-not-found', message: 'Checkout session not found.' });
+    if (done === 'closed') return new SandboxAnswer(409, { code: 'checkout-session-not-open', message: 'Only an open checkout session can be expired.' });
+    return new SandboxAnswer(200);
+  }
+
+  async function api(method: string, path: string, req: IncomingMessage, res: ServerResponse, text: string): Promise<SandboxAnswer | undefined> {
     const query = new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams;
-    if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(req, res);
+    if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(req, res, text);
     if (method === 'GET' && path === '/v1/checkout/sessions/search') {
       const ref = query.get('client_reference');
       const found = store.find((p) => ref === null || p.reference === ref);
@@ -262,10 +308,11 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
       if (fault === 'answer500') return new SandboxAnswer(500, { code: 'internal-server-error', message: 'Internal server error' });
       return new SandboxAnswer(200, { result: found.map(session) });
     }
-    const one = /^\/v1\/checkout\/sessions\/([A-Za-z0-9-]+)(\/refund)?$/.exec(path);
+    const one = /^\/v1\/checkout\/sessions\/([A-Za-z0-9-]+)(\/refund|\/expire)?$/.exec(path);
     if (one && method === 'GET' && one[2] === undefined) return readSession(one[1] as string, res);
-    if (one && method === 'POST' && one[2] !== undefined) return refund(one[1] as string);
-    if (method === 'POST' && path === '/v1/payout') return createPayout(req, res);
+    if (one && method === 'POST' && one[2] === '/refund') return refund(one[1] as string);
+    if (one && method === 'POST' && one[2] === '/expire') return expire(one[1] as string);
+    if (method === 'POST' && path === '/v1/payout') return createPayout(req, res, text);
     if (method === 'GET' && path === '/v1/payouts/search') {
       const ref = query.get('client_reference');
       return new SandboxAnswer(200, { result: [...payouts.values()].filter((p) => ref === null || p.body.client_reference === ref).map(payoutView) });
@@ -288,15 +335,20 @@ export function createWaveSandbox(opts: WaveSandboxOptions): WaveSandbox {
     if (!path.startsWith('/v1/')) return new SandboxAnswer(404, { code: 'not-found', message: 'Resource not found' });
     if (faults.hang) return hangs.hold(res);
     if (faults.answer500) return new SandboxAnswer(500, { code: 'internal-server-error', message: 'Internal server error' });
-    const refused = authorize(req);
+    const refused = authorize(req, path);
     if (refused) return refused;
-    return api(method, path, req, res);
+    // The body as sent: what a signature covers (empty for a GET).
+    const text = await readRequestBody(req, invalid('too large'));
+    const unsigned = checkSignature(req, text);
+    if (unsigned) return unsigned;
+    return api(method, path, req, res, text);
   }
 
   const sandbox: WaveSandbox = {
     handle,
     sessions: () => store.all().map((p) => ({ ...session(p), refunded: p.extra.refunded, notifications: p.notifications })),
     act: (id, action, phoneNumber) => store.act(id, action, phoneNumber),
+    sendEvent,
     faults: () => ({ ...faults }),
     setFaults(change) {
       faults = { ...faults, ...change };
