@@ -15,4 +15,14 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
+  {
+    // A module's entry is its public surface, named export by export: with `export *` a helper
+    // added to a service file becomes public unseen (issue 59).
+    files: ['packages/server/src/modules/*/index.ts'],
+    // Entries still to be written out, each by whoever works in its module next: this list only shrinks.
+    ignores: ['packages/server/src/modules/{charges,dashboard,intents,ledger,methods,operators,payouts}/index.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: "Name the module's public exports: export { a, type B } from './x.ts'." }],
+    },
+  },
 );

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /* global console, process */
 // The dashboard reads the server's answers through the types generated from its route schemas
-// (packages/dashboard/src/dashboard/generated/api.ts); a hand-written copy goes stale silently.
+// (packages/api-types/src/generated/api.ts, read as `DashboardPaths`); a hand-written copy goes
+// stale silently.
 // This check (part of `npm run lint`) finds copies: every object type of the generated answers is
 // a set of property names; an interface or object type literal written in the dashboard's sources
 // whose properties (three or more) are all properties of one generated object and cover at least
-// three quarters of them is reported as a copy. Derive the type from generated/api.ts
+// three quarters of them is reported as a copy. Derive the type from @caisse/api-types
 // instead (types.ts shows how). Exits 1 with the list.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -14,7 +15,7 @@ import ts from 'typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCES = join(root, 'packages/dashboard/src');
-const GENERATED = join(SOURCES, 'dashboard/generated/api.ts');
+const GENERATED = join(root, 'packages/api-types/src/generated/api.ts');
 /** A copy has at least this many properties: smaller shapes (`{data, hasMore}`) are too common to tell. */
 const MIN_PROPERTIES = 3;
 const MIN_COVER = 0.75;
@@ -71,7 +72,9 @@ for (const file of files(SOURCES)) {
 }
 
 if (copies.length > 0) {
-  console.error(`Hand-written copies of the dashboard API's generated types (derive them from generated/api.ts, see types.ts):\n  ${copies.join('\n  ')}`);
+  console.error(
+    `Hand-written copies of the dashboard API's generated types (derive them from @caisse/api-types' DashboardPaths, see types.ts):\n  ${copies.join('\n  ')}`,
+  );
   process.exit(1);
 }
 console.log(`dashboard types: no hand-written copy of the ${generated.length} generated object types`);

@@ -1,7 +1,8 @@
 /**
  * Generates the API types from the server's OpenAPI document into src/generated/api.ts, the one
- * copy @caisse/node and @caisse/browser build from (both depend on this package), so a change to
- * a route's schema reaches every client as a type change (or a failing check).
+ * generated copy in the repository: @caisse/node and @caisse/browser build from it (both depend
+ * on this package) and the dashboard reads its own API's answers from it (`DashboardPaths`), so a
+ * change to a route's schema reaches every client as a type change (or a failing check).
  *
  *   npm run generate:types            (from the repository root) rewrites the generated file
  *   npm run check:generated-types     exits 1, naming the stale file, when it differs
@@ -19,8 +20,6 @@ import { type OpenApiDocument, renderReference } from './api-reference.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const TYPES = 'packages/api-types/src/generated/api.ts';
-/** The dashboard API's types: the dashboard's pages read every answer through them, never a hand-made copy. */
-const DASHBOARD_TYPES = 'packages/dashboard/src/dashboard/generated/api.ts';
 /** The API reference (scripts/api-reference.ts), rendered from the same document with its prose. */
 const REFERENCE = 'docs/api.md';
 
@@ -33,12 +32,11 @@ async function openapiDocument(): Promise<Record<string, unknown> & { paths: Rec
 }
 
 /**
- * Paths the SDKs never call: the dashboard's and the operator console's own APIs (session
- * cookies), the hosted checkout page and the CLI's event stream. Left out so that their changes do not make the SDK types stale.
+ * Paths no typed client calls: the hosted checkout page and the CLI's event stream. The
+ * dashboard's and the operator console's own APIs stay in: src/index.ts splits `paths` (what the
+ * SDKs call) from `DashboardPaths` (what the dashboard's pages call) by prefix.
  */
-const NOT_FOR_SDKS = /^\/(dashboard|operator|checkout|listen)(\/|$)/;
-/** The dashboard's and the operator console's own APIs (session cookie, CSRF token): what their pages call. */
-const DASHBOARD_API = /^\/(dashboard|operator)\/api\//;
+const UNTYPED = /^\/(checkout|listen)(\/|$)/;
 /** Documentation keywords: left out so that a reworded description does not make the types stale. */
 const PROSE = new Set(['description', 'summary', 'examples', 'example']);
 
@@ -75,20 +73,15 @@ async function render(doc: Awaited<ReturnType<typeof openapiDocument>>): Promise
     '/** The API version these types describe; the clients send it as `pay-version`. */',
     `export const API_VERSION = ${JSON.stringify(doc.info.version)};`,
     '',
-    await pathTypes(doc, (path) => !NOT_FOR_SDKS.test(path)),
+    await pathTypes(doc, (path) => !UNTYPED.test(path)),
     '',
   ].join('\n');
-}
-
-async function renderDashboard(doc: Awaited<ReturnType<typeof openapiDocument>>): Promise<string> {
-  return [...HEADER, await pathTypes(doc, (path) => DASHBOARD_API.test(path)), ''].join('\n');
 }
 
 const check = process.argv.includes('--check');
 const doc = await openapiDocument();
 const outputs: [string, string][] = [
   [TYPES, await render(doc)],
-  [DASHBOARD_TYPES, await renderDashboard(doc)],
   [REFERENCE, renderReference(doc as unknown as OpenApiDocument)],
 ];
 const stale: string[] = [];
@@ -111,7 +104,7 @@ for (const [target, text] of outputs) {
 if (check) {
   if (stale.length > 0) {
     process.stderr.write(
-      `The generated API types (@caisse/api-types, the dashboard's) or the API reference are stale (the server's OpenAPI document changed):\n  ${stale.join('\n  ')}\nRun \`npm run generate:types\` at the repository root and commit the result.\n`,
+      `The generated API types (@caisse/api-types) or the API reference are stale (the server's OpenAPI document changed):\n  ${stale.join('\n  ')}\nRun \`npm run generate:types\` at the repository root and commit the result.\n`,
     );
     process.exit(1);
   }

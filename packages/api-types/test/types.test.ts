@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { API_VERSION, type JsonAnswer, type JsonBody, type paths, type Query } from '../src/index.ts';
+import { API_VERSION, type DashboardPaths, type JsonAnswer, type JsonBody, type paths, type Query } from '../src/index.ts';
 
 describe('the generated types', () => {
   it('exports the API version they describe', () => {
@@ -21,5 +21,13 @@ describe('the generated types', () => {
       | 'payout.paid'
       | 'payout.failed'
     >();
+  });
+
+  it("splits the dashboard's and the operator console's APIs from what the SDKs call", () => {
+    expectTypeOf<JsonAnswer<DashboardPaths['/dashboard/api/session']['get'], 200>>().toHaveProperty('csrfToken');
+    expectTypeOf<Extract<keyof DashboardPaths, '/operator/api/session'>>().toEqualTypeOf<'/operator/api/session'>();
+    expectTypeOf<Extract<keyof paths, `/dashboard/${string}` | `/operator/${string}`>>().toEqualTypeOf<never>();
+    expectTypeOf<Extract<keyof DashboardPaths, '/gateway'>>().toEqualTypeOf<never>();
+    expectTypeOf<Extract<keyof paths, '/gateway'>>().toEqualTypeOf<'/gateway'>();
   });
 });

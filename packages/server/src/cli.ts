@@ -771,7 +771,7 @@ export function buildCli(): Command {
   const sandboxCommand = examples(
     program
       .command('sandbox')
-      .alias('momo-sandbox')
+      .alias('momo-sandbox') // check-provider-names: allow (the command's old name, kept for the scripts that call it)
       .description("run the providers' sandbox: every connector's API subset on one port, outcomes by the last three digits of the phone number")
       .option('--port <port>', 'port to listen on', port, 8090)
       .option('--host <host>', 'address to listen on', '127.0.0.1')

@@ -50,4 +50,24 @@ describe('the module walls (npm run lint:modules)', () => {
     expect(output).toContain('platform-imports-no-module');
     expect(output).toContain('repositories-are-private');
   }, 90_000);
+
+  it("fail on the checkout importing the dashboard's code, the dashboard the console's, a client the server's, and a browser package Node's", async () => {
+    write('packages/dashboard/src/checkout/main.tsx', "import { x } from '../dashboard/x.ts';\nexport const m = x;\n");
+    write('packages/dashboard/src/dashboard/x.ts', "import { o } from '../operator/o.ts';\nexport const x = o;\n");
+    write('packages/dashboard/src/operator/o.ts', 'export const o = 1;\n');
+    write('packages/server/src/s.ts', 'export const s = 1;\n');
+    write('packages/react/src/index.ts', "import { s } from '../../server/src/s.ts';\nexport const r = s;\n");
+    write('packages/browser/src/index.ts', "import { readFileSync } from 'node:fs';\nexport const b = readFileSync;\n");
+    const { code, output } = await cruise(fixture, ['packages/dashboard/src', 'packages/react/src', 'packages/browser/src']);
+    expect(code).not.toBe(0);
+    for (const rule of [
+      'checkout-imports-no-dashboard',
+      'dashboard-imports-no-operator-console',
+      'browser-code-imports-no-server',
+      'clients-import-no-server-or-dashboard',
+      'packages-by-name',
+      'browser-code-imports-no-node-builtins',
+    ])
+      expect(output).toContain(rule);
+  }, 90_000);
 });

@@ -1,11 +1,11 @@
 /**
  * The shapes the dashboard API answers, read from the types generated from the server's route
- * schemas (generated/api.ts, `npm run generate:types`): a schema change on the server is a type
+ * schemas (`DashboardPaths` of @caisse/api-types, `npm run generate:types`): a schema change on the server is a type
  * error here, never a silent copy gone stale. Only the enumerations the pages loop over, and the
  * names the pages use, are written here.
  */
 import type { MessageId } from '../shared/i18n.tsx';
-import type { paths } from './generated/api.ts';
+import type { DashboardPaths as paths } from '@caisse/api-types';
 
 type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
 /** What `method path` answers with its success status (200 or 201), as JSON. */

@@ -1,6 +1,6 @@
 /**
  * The shapes the operator console's API answers, from the types generated from the server's
- * route schemas (src/dashboard/generated/api.ts): never a hand-made copy.
+ * route schemas (`DashboardPaths` of @caisse/api-types): never a hand-made copy.
  */
 import type { Answer } from '../dashboard/types.ts';
 

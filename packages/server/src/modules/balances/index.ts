@@ -1,6 +1,14 @@
 // The balances module: a merchant's pending and available money, its statement, settlement.
 export { balanceTransactionView, type BalancesService, createBalancesService, periodBound } from './balances.service.ts';
 export { startSettlement, SETTLEMENT_INTERVAL_MS } from './balances.settler.ts';
-export * from './balances.schema.ts';
+export {
+  BalanceTransaction,
+  BalanceTransactionList,
+  BalanceTransactionTypeSchema,
+  ExportBalanceTransactionsQuery,
+  ListBalanceTransactionsQuery,
+  MerchantBalance,
+  PeriodQuery,
+} from './balances.schema.ts';
 export { default as balancesRoutes } from './balances.routes.ts';
 export { balancesDashboardRoutes } from './balances.dashboard.ts';

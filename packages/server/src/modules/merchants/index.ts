@@ -1,5 +1,13 @@
 // The merchants module: merchants and their settings, API keys (and their cache), the team, dashboard accounts.
-export * from './merchants.service.ts';
+export {
+  createMerchantsService,
+  type FreezeState,
+  type MerchantProfile,
+  type MerchantsService,
+  type MerchantSummary,
+  type MerchantTerms,
+  type TermsPatch,
+} from './merchants.service.ts';
 export { checkShortName, deriveShortName, SHORT_NAME_MAX, SHORT_NAME_MIN } from './merchants.shortname.ts';
 export {
   allowedOriginsFor,
