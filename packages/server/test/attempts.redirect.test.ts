@@ -213,6 +213,32 @@ describe.each([
     expect(again.statusCode, again.body).toBe(202);
     expect((again.json() as Answer).attempts).toHaveLength(2);
   });
+
+  it("with the merchant's returnUrl, a decline comes back to checkout (send again, pay another way), not to the shop; so does the approval", async () => {
+    const m = merchant();
+    const returnUrl = 'https://shop.example/orders/42';
+    const intent = await createIntent(ctx, m, { currency, returnUrl });
+    const checkout = `/checkout/${encodeURIComponent(intent.sessionToken)}`;
+    const phone = number();
+    const first = (await charge(m, intent, provider, phone)).json() as Answer;
+    const declined = await onPage(first.nextAction?.url ?? '', 'decline');
+    expect(declined.status).toBe(303);
+    expect(declined.headers.get('location')).toContain(checkout);
+    expect(declined.headers.get('location')).not.toContain('shop.example');
+    await later();
+    await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    // Back on checkout the intent reads PENDING with the failed attempt (checkout's "send again"
+    // and "pay another way"), and still carries where the shop is, for after the payment.
+    const back = (await call(ctx.app, 'GET', `/gateway/sessions/${intent.sessionToken}`, pk(m))).json();
+    expect(back).toMatchObject({ status: 'PENDING', returnUrl, attempts: [expect.objectContaining({ status: 'FAILED', failureCode: 'approval_rejected' })] });
+    const second = await charge(m, intent, provider, phone);
+    expect(second.statusCode, second.body).toBe(202);
+    const approved = await onPage((second.json() as Answer).nextAction?.url ?? '', 'approve', phone);
+    expect(approved.headers.get('location')).toContain(checkout);
+    await later();
+    await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    expect((await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json()).toMatchObject({ returnUrl });
+  });
 });
 
 describe('after a restart', () => {

@@ -445,8 +445,10 @@ export function createAttemptsService(
           transfer_id: null,
           language,
           redirect_url: null,
-          // Redirect providers send the payer back here: the merchant's page, else the hosted checkout.
-          return_url: intent.return_url ?? `${emailLinkBase(deps.config)}/checkout/${encodeURIComponent(sessionToken)}`,
+          // Redirect providers send the payer back to the hosted checkout, whatever the outcome: after a
+          // decline the payer sends again or pays another way there; the merchant's returnUrl is
+          // where checkout sends them once the payment is over (docs/spec/mobile-money-payments.md).
+          return_url: `${emailLinkBase(deps.config)}/checkout/${encodeURIComponent(sessionToken)}`,
           payer_name: (await collaborators.payerName?.(scope.merchantId, tx)) ?? null,
           approval_expires_at: new Date(now.getTime() + APPROVAL_WINDOW_MS),
           created_at: now,
