@@ -24,9 +24,16 @@ beforeAll(async () => {
 afterAll(() => run?.stop());
 
 async function intentOf(currency: 'XAF' | 'XOF') {
-  const res = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '5000', currency, description: 'Commande 42' });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; sessionToken: string };
+  // Intents are in the merchant's country's currency (decision 0082): a country changed in the
+  // database reaches the API once its cached keys expire (5 s), so XOF may be refused until then.
+  let res: Awaited<ReturnType<typeof apiCall>> | undefined;
+  await expect
+    .poll(
+      async () => (res = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '5000', currency, description: 'Commande 42' })).status,
+      { timeout: 15_000, interval: 500 },
+    )
+    .toBe(201);
+  return res?.body as { id: string; sessionToken: string };
 }
 
 async function statusOf(id: string) {

@@ -99,7 +99,10 @@ describe('GET /payment-methods', () => {
   });
 
   it('a currency no provider serves offers the wallet only; live mode has no provider configured here', async () => {
-    expect(await methodsOf(m, (await intent(m, { amount: '10.00', currency: 'EUR' })).sessionToken)).toEqual([{ type: 'wallet' }]);
+    // An intent in euros made before intents were held to their country's routes (decision 0082).
+    const euros = await intent(m);
+    await ctx.deps.db.updateTable('intents').set({ currency: 'EUR', amount_minor: 1000n }).where('id', '=', euros.id).execute();
+    expect(await methodsOf(m, euros.sessionToken)).toEqual([{ type: 'wallet' }]);
     const live = { apiKey: m.live.apiKey, secretKey: m.live.secretKey };
     const { sessionToken } = await intent(m, {}, live);
     expect(await methodsOf(m, sessionToken, { apiKey: m.live.apiKey })).toEqual([{ type: 'wallet' }]);
@@ -330,10 +333,10 @@ describe('dashboard: Settings → Payment methods', () => {
   it('the owner reads and sets the country and the methods of each mode', async () => {
     const t = await createMerchant(ctx, 'Dash');
     const send = await signIn(t);
-    expect((await send('GET', '/settings/country')).json()).toEqual({ country: 'CM', currency: 'XAF' });
+    expect((await send('GET', '/settings/country')).json()).toEqual({ country: 'CM', currency: 'XAF', currencies: { test: ['XAF'], live: ['XAF'] } });
     const set = await send('PUT', '/settings/country', { country: 'CI' });
     expect(set.statusCode, set.body).toBe(200);
-    expect(set.json()).toEqual({ country: 'CI', currency: 'XOF' });
+    expect(set.json()).toEqual({ country: 'CI', currency: 'XOF', currencies: { test: ['XOF'], live: ['XOF'] } });
     expect((await ctx.services.merchants.findMerchant(t.merchantId))?.country).toBe('CI');
     problem(await send('PUT', '/settings/country', { country: 'FR' }), 400, 'validation_error');
 

@@ -2183,7 +2183,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                             currency: string;
                             livemode: boolean;
                             /** @enum {string} */
@@ -2238,7 +2238,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                             currency: string;
                             livemode: boolean;
                             /** @enum {string} */

@@ -1762,7 +1762,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                             currency: string;
                             livemode: boolean;
                             /** @enum {string} */
@@ -1819,7 +1819,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                             currency: string;
                             livemode: boolean;
                             /** @enum {string} */
@@ -2879,7 +2879,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                             currency: string;
                             data: {
                                 allowed: boolean;
@@ -4783,7 +4783,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
+                            currencies: {
+                                live: string[];
+                                test: string[];
+                            };
                             currency: string;
                         };
                     };
@@ -4800,7 +4804,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        country: "CM" | "SN" | "CI";
+                        country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                     };
                 };
             };
@@ -4811,7 +4815,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
+                            currencies: {
+                                live: string[];
+                                test: string[];
+                            };
                             currency: string;
                         };
                     };
@@ -4845,7 +4853,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         businessName: string;
-                        country: "CM" | "SN" | "CI";
+                        country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                         /** Format: email */
                         email: string;
                         language?: "fr" | "en";

@@ -57,6 +57,11 @@ export interface ProviderDescription {
 export interface ServedMethod {
   method: string;
   countries: readonly string[];
+  /**
+   * Optional: the currencies it takes there (a card route's EUR or USD besides the country's).
+   * Absent: each country's own currency only, as mobile money moves (docs/decisions/0082).
+   */
+  currencies?: readonly Currency[];
 }
 
 /** The methods a connector reaches: its `serves`, or its own name in its countries. */

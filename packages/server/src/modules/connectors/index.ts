@@ -21,12 +21,14 @@ export { isReference, newReference } from './connectors.references.ts';
 export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 export { envAccountId, legacyEnvAccountId, sameAccount, sandboxAccountId } from './connectors.accounts.ts';
 export {
+  acceptedCurrencies,
   type ConnectorRegistry,
   type ConnectorSource,
   connectorSettings,
   pollBackoffMs,
   createModeConnectors,
   DEFAULT_PROVIDER_ORDER,
+  intentCurrencies,
   type ModeConnectors,
   isProviderName,
   providerNames,
@@ -60,7 +62,16 @@ export {
   servesNumber,
   suggestProvider,
 } from './connectors.catalog.ts';
-export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
+export {
+  lookupNumber,
+  METHOD_NETWORKS,
+  NATIONAL_LENGTH,
+  type NumberInfo,
+  type NumberingEntry,
+  NUMBERING_PLAN,
+  type Operator,
+  prefixesOf,
+} from './connectors.numbering.ts';
 export { testNumbers } from './connectors.testnumbers.ts';
 export { formatProvidersReport, parseProviderHealth, providersReport } from './connectors.report.ts';
 export type { KnownRequest, ProviderHandle } from './connectors.types.ts';
