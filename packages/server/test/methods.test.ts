@@ -55,6 +55,12 @@ describe('merchant country', () => {
     expect((await ctx.services.merchants.findMerchant(t.merchantId))?.country).toBe('SN');
     const created = await runAdminCommand(ctx.services, 'merchants.create', { name: 'Abidjan', country: 'CI' });
     expect((await ctx.services.merchants.findMerchant(created.merchantId))?.country).toBe('CI');
+    // Benin, Burkina Faso, Mali and Togo (section 15), all in XOF, stored as the database allows.
+    for (const country of ['BJ', 'BF', 'ML', 'TG'] as const) {
+      const made = await runAdminCommand(ctx.services, 'merchants.create', { name: `Shop ${country}`, country });
+      expect((await ctx.services.merchants.findMerchant(made.merchantId))?.country).toBe(country);
+      expect(await runAdminCommand(ctx.services, 'merchants.country', { merchantId: made.merchantId, country })).toMatchObject({ currency: 'XOF' });
+    }
     await expect(runAdminCommand(ctx.services, 'merchants.country', { merchantId: 'mch_nope', country: 'CM' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
@@ -337,6 +343,9 @@ describe('dashboard: Settings → Payment methods', () => {
     const set = await send('PUT', '/settings/country', { country: 'CI' });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json()).toEqual({ country: 'CI', currency: 'XOF', currencies: { test: ['XOF'], live: ['XOF'] } });
+    expect((await send('PUT', '/settings/country', { country: 'TG' })).json()).toMatchObject({ country: 'TG', currency: 'XOF' });
+    problem(await send('PUT', '/settings/country', { country: 'NG' }), 400, 'validation_error');
+    await send('PUT', '/settings/country', { country: 'CI' });
     expect((await ctx.services.merchants.findMerchant(t.merchantId))?.country).toBe('CI');
     problem(await send('PUT', '/settings/country', { country: 'FR' }), 400, 'validation_error');
 
