@@ -69,7 +69,7 @@ export const NUMBERING_PLAN: readonly NumberingEntry[] = [
 export const METHOD_NETWORKS: Readonly<Record<string, Operator | null>> = {
   moov_money: 'moov',
   free_money: 'free',
-  tmoney: 'togocom',
+  t_money: 'togocom',
   celtiis_cash: 'celtiis',
   card: null,
 };

@@ -44,7 +44,7 @@ export const DEFAULT_PROVIDER_ORDER: Readonly<Record<Country, readonly ProviderN
   BJ: ['mtn_momo', 'moov_money', 'celtiis_cash'],
   BF: ['orange_money', 'moov_money'],
   ML: ['orange_money', 'moov_money'],
-  TG: ['tmoney', 'moov_money'],
+  TG: ['t_money', 'moov_money'],
 };
 
 /**
