@@ -188,7 +188,9 @@ describe.each([
     try {
       const intent = await createIntent(ctx, m, { currency });
       const url = ((await charge(m, intent, provider, number())).json() as Answer).nextAction?.url ?? '';
-      const html = await (await fetch(`${url}?lang=en`)).text();
+      const page = new URL(url);
+      page.searchParams.set('lang', 'en');
+      const html = await (await fetch(page)).text();
       if (provider === 'orange_money') {
         expect(html).toContain('Merchant: <strong data-merchant>Boutique Akwa 2</strong>');
         expect(sandbox.of(ORANGE_MONEY_CONNECTOR).payments().at(-1)).toMatchObject({ reference: 'Boutique Akwa 2' });
@@ -196,6 +198,26 @@ describe.each([
     } finally {
       await ctx.services.merchants.setShortName(m.merchantId, null);
     }
+  });
+
+  it('the page shows the number the payer typed in checkout (issue 58), and says what a test unit is', async () => {
+    const m = merchant();
+    const intent = await createIntent(ctx, m, { currency });
+    const phone = number();
+    const url = ((await charge(m, intent, provider, phone)).json() as Answer).nextAction?.url ?? '';
+    const page = new URL(url);
+    page.searchParams.set('lang', 'en');
+    const html = await (await fetch(page)).text();
+    expect(html).toContain(`name="phoneNumber" inputmode="tel" value="${phone}"`);
+    // Orange's test environment counts in OUV: the page says it stands for the franc.
+    const amount = /Amount: <strong>[^<]* ([A-Z]{3})<\/strong>/.exec(html)?.[1];
+    if (amount === 'XAF' || amount === 'XOF') expect(html).not.toContain('data-test-unit');
+    else expect(html).toMatch(new RegExp(`data-test-unit>${amount}: the provider.{1,6}s test environment.{1,6}s unit, standing for XAF or XOF`));
+    // The form sends the prefilled field back: the payment is approved without typing it again.
+    const approved = await onPage(url, 'approve', phone);
+    expect(approved.status).toBe(303);
+    await later();
+    await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
   });
 
   it('declining fails the attempt and the intent is PENDING again, ready for another try', async () => {
