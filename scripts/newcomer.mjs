@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global console, fetch, process, setTimeout, URL */
+/* global console, fetch, process, setTimeout, URL, URLSearchParams */
 // `npm run test:newcomer`: a newcomer's first hour, replayed (issue 21). Clones this repository's
 // committed HEAD into a temporary directory, runs `npm ci`, starts `npm start` in the background
 // as a person would, and checks each thing a newcomer meets: the build lines and the banner, one
@@ -155,6 +155,190 @@ async function onPostgres(baseEnv) {
 }
 
 const api = (base, path, init = {}) => fetch(`${base}${path}`, init).then(async (r) => ({ status: r.status, body: await r.json().catch(() => ({})) }));
+
+/** Polls an intent (secret key) until it leaves PENDING and PROCESSING, for up to 30 s. */
+async function settled(base, headers, id) {
+  for (let i = 0; i < 120; i++) {
+    const intent = await api(base, `/gateway/${id}`, { headers });
+    if (!['PENDING', 'PROCESSING'].includes(intent.body.status)) return intent.body;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return (await api(base, `/gateway/${id}`, { headers })).body;
+}
+
+/**
+ * Issue 58, as a script sees it on the running server: Home counts mobile money, numbers as people
+ * write them, the payments CSV, a refund recorded outside Caisse, the sandbox page, Senegal's
+ * order and currency, the console's QR code, sandbox --help, PORT in the README, the outbox.
+ */
+async function issue58Checks(base, keys, banner, npx) {
+  const json = { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}`, 'content-type': 'application/json' };
+  const secret = { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}` };
+  const password = /Sign in as\s+dev@caisse\.local \/ (\S+)/.exec(banner)?.[1];
+  const login = await fetch(`${base}/dashboard/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'dev@caisse.local', password }),
+  });
+  const cookie = String(login.headers.get('set-cookie') ?? '').split(';')[0];
+  const csrf = (await login.json().catch(() => ({}))).csrfToken ?? '';
+  check(12, "the banner's login signs in to the dashboard", login.status === 200 && cookie !== '', String(login.status));
+  const dash = (path, init = {}) =>
+    api(base, `/dashboard/api${path}`, { ...init, headers: { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json', ...init.headers } });
+  const xaf = (overview) => Number(overview.body.current?.volume?.find((v) => v.currency === 'XAF')?.amount ?? 0);
+  const before = await dash('/test/overview?period=today');
+
+  // A payer's number as written in Cameroon, without its country code, by MTN (a phone prompt).
+  const pay = async (amount, provider, phoneNumber) => {
+    const intent = (await api(base, '/gateway', { method: 'POST', headers: json, body: JSON.stringify({ amount, currency: 'XAF', description: 'Newcomer' }) }))
+      .body;
+    const charged = await api(base, '/charge', {
+      method: 'POST',
+      headers: { 'x-api-key': keys.apiKey, 'x-session-token': intent.sessionToken ?? '', 'content-type': 'application/json' },
+      body: JSON.stringify({ intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider, phoneNumber } }),
+    });
+    return { intent, charged };
+  };
+  const mtn = await pay('5000', 'mtn_momo', '670000001');
+  check(
+    12,
+    'a number as a Cameroonian writes it (670000001) is taken, as +237670000001',
+    mtn.charged.status === 202 && mtn.charged.body.nextAction?.phoneNumber === '+237670000001',
+    JSON.stringify(mtn.charged.body),
+  );
+  const mtnPaid = await settled(base, secret, mtn.intent.id);
+  check(12, 'the MTN MoMo payment succeeds in the sandbox', mtnPaid.status === 'SUCCEEDED', JSON.stringify(mtnPaid));
+
+  // Orange: its page (the sandbox's) shows the number typed, and cannot refund: a refund is recorded.
+  const orange = await pay('7000', 'orange_money', '690 00 00 01');
+  const pageUrl = orange.charged.body.nextAction?.url ?? '';
+  const page = pageUrl ? await fetch(pageUrl).then((r) => r.text()) : '';
+  check(12, 'the sandbox page shows the number the payer already typed', page.includes('value="+237690000001"'), page.slice(0, 1500));
+  const unit = /<strong>\d+ ([A-Z]{3})<\/strong>/.exec(page)?.[1];
+  check(12, 'the sandbox page says what its currency is when it is a test unit', unit === 'XAF' || page.includes('data-test-unit'), page.slice(0, 1500));
+  if (pageUrl) {
+    await fetch(pageUrl, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ action: 'approve', lang: 'fr', phoneNumber: '+237690000001' }),
+    });
+  }
+  const orangePaid = await settled(base, secret, orange.intent.id);
+  check(12, 'the Orange Money payment succeeds through the sandbox page', orangePaid.status === 'SUCCEEDED', JSON.stringify(orangePaid));
+  const refund = await api(base, `/gateway/${orange.intent.id}/refunds`, { method: 'POST', headers: json, body: JSON.stringify({ amount: '1000' }) });
+  const recorded = await api(base, `/gateway/${orange.intent.id}/refunds/recorded`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ amount: '2000', method: 'cash', reference: 'REC-1' }),
+  });
+  const afterRefund = (await api(base, `/gateway/${orange.intent.id}`, { headers: secret })).body;
+  check(
+    12,
+    'an Orange payment cannot be refunded through Caisse, but a refund made outside is recorded',
+    refund.body.code === 'refund_unsupported' && recorded.status === 201 && afterRefund.amountRefunded === '2000',
+    JSON.stringify({ refund: refund.body, recorded: recorded.body, afterRefund }),
+  );
+
+  const after = await dash('/test/overview?period=today');
+  check(
+    12,
+    "Home's figures count the mobile-money payments",
+    after.status === 200 && after.body.current.payments - before.body.current.payments === 2 && xaf(after) - xaf(before) === 12000,
+    JSON.stringify({ before: before.body.current, after: after.body.current }),
+  );
+  const csv = await fetch(`${base}/dashboard/api/test/payments.csv`, { headers: { cookie } });
+  const header = (await csv.text()).split('\r\n')[0] ?? '';
+  const columns = ['fee', 'net', 'amount_refunded', 'method', 'provider', 'connector', 'payer', 'provider_reference', 'amount_refunded_outside'];
+  check(
+    12,
+    'the payments CSV has fee, net, refunded, method, provider, connector, payer and provider reference',
+    columns.every((c) => header.split(',').includes(c)),
+    header,
+  );
+  check(
+    12,
+    'the payments CSV is named with its period',
+    /filename="?caisse-payments-test-(until-)?\d{4}-\d{2}-\d{2}/.test(csv.headers.get('content-disposition') ?? ''),
+    csv.headers.get('content-disposition'),
+  );
+
+  // Currencies: the dashboard offers the country's; Senegal's merchant gets Wave first and no XAF.
+  const country = await dash('/settings/country');
+  check(
+    12,
+    "a Cameroonian merchant's intents and links are in XAF only",
+    JSON.stringify(country.body.currencies?.test) === '["XAF"]',
+    JSON.stringify(country.body),
+  );
+  const dakar = await npx(['merchants', 'create', '--name', 'Dakar shop', '--country', 'SN']);
+  const dakarKeys = /export CAISSE_API_KEY=(pk_test_\S+) CAISSE_SECRET_KEY=(sk_test_\S+)/.exec(dakar.stdout);
+  const dakarJson = { 'x-api-key': dakarKeys?.[1] ?? '', authorization: `Bearer ${dakarKeys?.[2]}`, 'content-type': 'application/json' };
+  const inXaf = await api(base, '/gateway', { method: 'POST', headers: dakarJson, body: JSON.stringify({ amount: '5000', currency: 'XAF' }) });
+  check(
+    12,
+    'a Senegalese merchant cannot create an XAF intent (currency_unsupported)',
+    inXaf.status === 400 && inXaf.body.code === 'currency_unsupported',
+    JSON.stringify(inXaf.body),
+  );
+  const inXof = await api(base, '/gateway', { method: 'POST', headers: dakarJson, body: JSON.stringify({ amount: '5000', currency: 'XOF' }) });
+  const methods = await api(base, `/payment-methods?sessionToken=${encodeURIComponent(inXof.body.sessionToken ?? '')}`, {
+    headers: { 'x-api-key': dakarKeys?.[1] ?? '' },
+  });
+  const first = methods.body.data?.find((m) => m.type === 'mobile_money')?.provider;
+  check(12, "Dakar's checkout lists Wave first", inXof.status === 201 && first === 'wave', JSON.stringify(methods.body));
+  const lome = await npx(['merchants', 'create', '--name', 'Lome shop', '--country', 'TG']);
+  check(12, 'a merchant may sell in Togo (and Benin, Burkina Faso, Mali)', lome.code === 0 && /export CAISSE_API_KEY=pk_test_/.test(lome.stdout), lome.output);
+
+  // The operator console's two-factor enrolment comes with its QR code.
+  const operator = await npx(['operators', 'create', '--email', 'ops@newcomer.example', '--json']);
+  const opPassword = (() => {
+    try {
+      return JSON.parse(operator.stdout).password;
+    } catch {
+      return undefined;
+    }
+  })();
+  const opLogin = await fetch(`${base}/operator/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'ops@newcomer.example', password: opPassword }),
+  });
+  const opCookie = String(opLogin.headers.get('set-cookie') ?? '').split(';')[0];
+  const opCsrf = (await opLogin.json().catch(() => ({}))).csrfToken ?? '';
+  const totp = await api(base, '/operator/api/totp', {
+    method: 'POST',
+    headers: { cookie: opCookie, 'x-csrf-token': opCsrf, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  check(
+    12,
+    "the operator console's two-factor enrolment has a QR code",
+    /^data:image\/svg\+xml/.test(totp.body.qrCode ?? ''),
+    JSON.stringify({ operator: operator.output, status: totp.status }),
+  );
+
+  // Development's sign-up says where its e-mail went: the outbox the operators read.
+  const signUp = await api(base, '/dashboard/api/sign-up', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ businessName: 'Boutique Akwa', country: 'CM', email: 'akwa@newcomer.example', password: 'a long enough passphrase 58' }),
+  });
+  check(12, "sign-up in development says the e-mail went to the operators' outbox", signUp.body.delivery === 'operator_outbox', JSON.stringify(signUp.body));
+
+  const sandboxHelp = await npx(['sandbox', '--help']);
+  check(
+    12,
+    'npx caisse sandbox --help names the providers it simulates',
+    /MTN MoMo/.test(sandboxHelp.stdout) && /Orange Money/.test(sandboxHelp.stdout) && /Wave/.test(sandboxHelp.stdout),
+    sandboxHelp.output,
+  );
+
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  const commands = [...readme.matchAll(/```(?:sh|bash)?\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n'));
+  const fixedPort = commands.filter((l) => /:8080\b/.test(l) && !/PORT/.test(l));
+  check(12, "the README's commands read the port from PORT", fixedPort.length === 0, fixedPort.join('\n'));
+}
 
 let server;
 try {
@@ -347,6 +531,9 @@ try {
   await quickstartChecks('embedded', base, cliEnv, keys);
   // Issue 36: reconcile test mode while npm start runs (the sandbox is in the server).
   await reconcileCheck('embedded', cliEnv, (args) => npx(args));
+
+  // 12. Issue 58's points a script can see.
+  await issue58Checks(base, keys, first, (args) => npx(args));
 
   // 11. trigger payment.failed prints the intent's status.
   const failed = await npx(['trigger', 'payment.failed']);

@@ -36,6 +36,9 @@ export default defineConfig({
     target: 'es2022',
     modulePreload: false,
     rollupOptions: {
+      // A busy machine makes the precompression look slow: the timings warning would break the
+      // one line `npm start` prints per build step (the newcomer replay reads it).
+      checks: { bundlerTimings: false },
       input: { checkout: resolve(import.meta.dirname, 'checkout.html') },
       output: { codeSplitting: false },
     },

@@ -23,6 +23,9 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     rollupOptions: {
+      // A busy machine makes the precompression look slow: the timings warning would break the
+      // one line `npm start` prints per build step (the newcomer replay reads it).
+      checks: { bundlerTimings: false },
       input: {
         dashboard: resolve(import.meta.dirname, 'dashboard.html'),
         operator: resolve(import.meta.dirname, 'operator.html'),

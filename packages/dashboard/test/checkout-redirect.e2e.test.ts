@@ -24,9 +24,16 @@ beforeAll(async () => {
 afterAll(() => run?.stop());
 
 async function intentOf(currency: 'XAF' | 'XOF') {
-  const res = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '5000', currency, description: 'Commande 42' });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; sessionToken: string };
+  // Intents are in the merchant's country's currency (decision 0082): a country changed in the
+  // database reaches the API once its cached keys expire (5 s), so XOF may be refused until then.
+  let res: Awaited<ReturnType<typeof apiCall>> | undefined;
+  await expect
+    .poll(
+      async () => (res = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '5000', currency, description: 'Commande 42' })).status,
+      { timeout: 15_000, interval: 500 },
+    )
+    .toBe(201);
+  return res?.body as { id: string; sessionToken: string };
 }
 
 async function statusOf(id: string) {
@@ -82,6 +89,31 @@ describe('the hosted checkout pays through a redirect provider', () => {
     expect(stored.rows).toEqual([{ phone_number: '+237670000001' }]);
     await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });
     expect(await statusOf(intent.id)).toBe('SUCCEEDED');
+  });
+
+  it("declined on the provider's page with a returnUrl: back on checkout to send again or pay another way, not on the shop (issue 58)", async () => {
+    const res = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, {
+      amount: '5000',
+      currency: 'XAF',
+      description: 'Commande 43',
+      returnUrl: 'https://shop.example/commandes/43',
+    });
+    expect(res.status).toBe(201);
+    const intent = res.body as { id: string; sessionToken: string };
+    await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    await page.getByRole('heading', { name: 'Payer par mobile money' }).waitFor();
+    await page.getByRole('radio', { name: 'Orange Money' }).check();
+    await page.getByLabel('Numéro mobile money').fill('690 00 13 34');
+    await page.getByRole('button', { name: /avec Orange Money$/ }).click();
+    await page.waitForURL(/\/orange-money\/pay\//);
+    // The number typed in checkout is already on the provider's page.
+    expect(await page.getByLabel('Votre numéro').inputValue()).toBe('+237690001334');
+    await page.getByRole('button', { name: 'Refuser' }).click();
+    await page.waitForURL(new RegExp(`/checkout/${intent.sessionToken}`));
+    await page.getByRole('button', { name: 'Renvoyer la demande' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Payer autrement' }).waitFor();
+    expect(page.url()).not.toContain('shop.example');
+    expect(await statusOf(intent.id)).toBe('PENDING');
   });
 
   it('Wave for a Senegalese merchant: the sandbox page, approved, then paid', async () => {

@@ -327,14 +327,25 @@ function installShutdown(logger: Logger, stop: () => Promise<boolean>) {
 }
 
 /**
+ * The process that started this one, read when this module loads, before the database opens and
+ * the port listens. Read later (when the shutdown is installed, after the listen and the banner's
+ * query), it could already be the process that adopted an orphan: a SIGTERM to npm in between
+ * (a supervisor that saw /healthz answer) left the server running for good.
+ */
+const STARTED_BY = process.ppid;
+
+/** How often a server started by npm looks whether npm is still there. */
+const PARENT_POLL_MS = 500;
+
+/**
  * `npx caisse start` runs the server under npm and a shell: a SIGTERM to npm ends npm and the
  * shell, and the shell does not pass it on, so the server, orphaned, would run on. Started by npm
  * (which sets npm_execpath), the server stops as on SIGTERM when the process that started it is
  * gone. Only then: a server started by hand and left behind on purpose (setsid, nohup) runs on.
+ * `parent`: the process that started it (by default, as read when the server began).
  */
-export function onParentGone(stop: () => void, env: NodeJS.ProcessEnv = process.env): void {
+export function onParentGone(stop: () => void, env: NodeJS.ProcessEnv = process.env, parent: number = STARTED_BY): void {
   if (env.npm_execpath === undefined) return;
-  const parent = process.ppid;
   const watch = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(watch);
@@ -345,6 +356,3 @@ export function onParentGone(stop: () => void, env: NodeJS.ProcessEnv = process.
   }, PARENT_POLL_MS);
   watch.unref();
 }
-
-/** How often a server started by npm looks whether npm is still there. */
-const PARENT_POLL_MS = 500;

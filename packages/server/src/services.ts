@@ -11,7 +11,7 @@ import { createOtpService } from './modules/otp/index.ts';
 import { createOperatorsService } from './modules/operators/index.ts';
 import { createOnboardingService } from './modules/onboarding/index.ts';
 import { createCustomerLimits, createUsersService } from './modules/users/index.ts';
-import { createModeConnectors, type ModeConnectors } from './modules/connectors/index.ts';
+import { createModeConnectors, intentCurrencies, type ModeConnectors } from './modules/connectors/index.ts';
 import { createRequestRouter } from './modules/lifecycle/index.ts';
 import { createProviderAccounts } from './modules/provideraccounts/index.ts';
 import { createMethodsService } from './modules/methods/index.ts';
@@ -41,7 +41,12 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const ledger = createLedgerService(deps);
   // The webhooks module subscribes to the outbox: an event's deliveries are written with it.
   const events = createEventsService(deps, { subscriber: deliveriesOutbox(() => deps.ids('delivery'), MAX_ENDPOINTS) });
-  const intents = createIntentsService(deps, { events, pinnedVersions: merchants.pinnedVersions, directPayments });
+  const intents = createIntentsService(deps, {
+    events,
+    pinnedVersions: merchants.pinnedVersions,
+    directPayments,
+    currencies: (mode, country) => intentCurrencies(connectors, mode, country),
+  });
   const users = createUsersService(deps, {
     messaging,
     ledger,

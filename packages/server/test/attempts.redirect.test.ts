@@ -214,7 +214,9 @@ describe.each([
     try {
       const intent = await createIntent(ctx, m, { currency });
       const url = ((await charge(m, intent, provider, number())).json() as Answer).nextAction?.url ?? '';
-      const html = await (await fetch(`${url}?lang=en`)).text();
+      const page = new URL(url);
+      page.searchParams.set('lang', 'en');
+      const html = await (await fetch(page)).text();
       if (provider === 'orange_money') {
         expect(html).toContain('Merchant: <strong data-merchant>Boutique Akwa 2</strong>');
         expect(sandbox.of(ORANGE_MONEY_CONNECTOR).payments().at(-1)).toMatchObject({ reference: 'Boutique Akwa 2' });
@@ -222,6 +224,26 @@ describe.each([
     } finally {
       await ctx.services.merchants.setShortName(m.merchantId, null);
     }
+  });
+
+  it('the page shows the number the payer typed in checkout (issue 58), and says what a test unit is', async () => {
+    const m = merchant();
+    const intent = await createIntent(ctx, m, { currency });
+    const phone = number();
+    const url = ((await charge(m, intent, provider, phone)).json() as Answer).nextAction?.url ?? '';
+    const page = new URL(url);
+    page.searchParams.set('lang', 'en');
+    const html = await (await fetch(page)).text();
+    expect(html).toContain(`name="phoneNumber" inputmode="tel" value="${phone}"`);
+    // Orange's test environment counts in OUV: the page says it stands for the franc.
+    const amount = /Amount: <strong>[^<]* ([A-Z]{3})<\/strong>/.exec(html)?.[1];
+    if (amount === 'XAF' || amount === 'XOF') expect(html).not.toContain('data-test-unit');
+    else expect(html).toMatch(new RegExp(`data-test-unit>${amount}: the provider.{1,6}s test environment.{1,6}s unit, standing for XAF or XOF`));
+    // The form sends the prefilled field back: the payment is approved without typing it again.
+    const approved = await onPage(url, 'approve', phone);
+    expect(approved.status).toBe(303);
+    await later();
+    await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
   });
 
   // Wave keeps a declined session open: its own tests below.
@@ -239,6 +261,34 @@ describe.each([
     const again = await charge(m, intent, provider, phone);
     expect(again.statusCode, again.body).toBe(202);
     expect((again.json() as Answer).attempts).toHaveLength(2);
+  });
+
+  it("with the merchant's returnUrl, a decline comes back to checkout (send again, pay another way), not to the shop; so does the approval", async () => {
+    const m = merchant();
+    const returnUrl = 'https://shop.example/orders/42';
+    const intent = await createIntent(ctx, m, { currency, returnUrl });
+    const checkout = `/checkout/${encodeURIComponent(intent.sessionToken)}`;
+    const phone = number();
+    const first = (await charge(m, intent, provider, phone)).json() as Answer;
+    const declined = await onPage(first.nextAction?.url ?? '', 'decline');
+    expect(declined.status).toBe(303);
+    expect(declined.headers.get('location')).toContain(checkout);
+    expect(declined.headers.get('location')).not.toContain('shop.example');
+    // Wave keeps a declined session open (the payer may still pay it): its own tests below.
+    if (provider === 'wave') return;
+    await later();
+    await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
+    // Back on checkout the intent reads PENDING with the failed attempt (checkout's "send again"
+    // and "pay another way"), and still carries where the shop is, for after the payment.
+    const back = (await call(ctx.app, 'GET', `/gateway/sessions/${intent.sessionToken}`, pk(m))).json();
+    expect(back).toMatchObject({ status: 'PENDING', returnUrl, attempts: [expect.objectContaining({ status: 'FAILED', failureCode: 'approval_rejected' })] });
+    const second = await charge(m, intent, provider, phone);
+    expect(second.statusCode, second.body).toBe(202);
+    const approved = await onPage((second.json() as Answer).nextAction?.url ?? '', 'approve', phone);
+    expect(approved.headers.get('location')).toContain(checkout);
+    await later();
+    await expect.poll(async () => (await read(m, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    expect((await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json()).toMatchObject({ returnUrl });
   });
 });
 

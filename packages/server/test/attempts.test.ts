@@ -179,7 +179,9 @@ describe('direct mobile-money payments', () => {
     await call(ctx.app, 'POST', `/gateway/${canceled.id}/cancel`, sk(m));
     expect((await pay(canceled, mtn())).json()).toMatchObject({ status: 409, code: 'intent_state_invalid' });
     // A currency the provider does not move is named as such, not as an amount out of bounds.
-    const euros = await createIntent(ctx, m, { amount: '10.00', currency: 'EUR' });
+    // (An intent in euros, as a card route lets a merchant make: decision 0082.)
+    const euros = await createIntent(ctx, m, { amount: '1000' });
+    await ctx.deps.db.updateTable('intents').set({ currency: 'EUR' }).where('id', '=', euros.id).execute();
     expect((await pay(euros, mtn())).json()).toMatchObject({ status: 400, code: 'currency_unsupported' });
     // A provider that does not serve the merchant's country (Wave, in Senegal), or that the
     // merchant's settings leave out in this mode, is not offered: refused, nothing sent.

@@ -19,6 +19,7 @@ import {
   walletMinor,
 } from './flow.support.ts';
 import { appWithSandbox } from './connectors.support.ts';
+import { withCardRoute } from './fixtures/card-route.ts';
 
 /**
  * POST /charge (docs/spec/payment-intents.md, docs/spec/otp-and-charge.md): the money moves once, with the state change and its event, or
@@ -194,7 +195,9 @@ describe('a successful charge', () => {
 
   it('in EUR the amount moves in cents, in the EUR wallet', async () => {
     const user = await newUser(ctx, m, { balance: '20.00', currency: 'EUR' });
-    const intent = await createIntent(ctx, m, { amount: '12.50', currency: 'EUR' });
+    // A card route is what lets a Cameroonian merchant's intents be in euros (decision 0082).
+    const removeCardRoute = withCardRoute();
+    const intent = await createIntent(ctx, m, { amount: '12.50', currency: 'EUR' }).finally(removeCardRoute);
     const token = await authorize(ctx, m, user, intent.id);
     const res = await charge(ctx, user, intent.id, token);
     expect(res.statusCode, res.body).toBe(200);

@@ -493,7 +493,9 @@ describe('payments, webhooks, balance and test data', () => {
     ctx.clock.advance(MINUTE);
     const second = await made({ amount: '7500', currency: 'XAF', metadata: { order: 'A-1002', ref: 'A-1001' } });
     ctx.clock.advance(MINUTE);
-    const euro = await made({ amount: '12.50', currency: 'EUR', metadata: {} });
+    // A payment in euros (as a card route's would be: decision 0082), made in XAF and moved to EUR.
+    const euro = await made({ amount: '1250', currency: 'XAF', metadata: {} });
+    await ctx.deps.db.updateTable('intents').set({ currency: 'EUR' }).where('id', '=', euro.id).execute();
     // Another merchant's payment with the same reference and amount: never found by Lambda.
     const theirs = (
       await call(ctx.app, 'POST', '/gateway', { apiKey: b.apiKey, secretKey: b.secretKey }, { amount: '5000', currency: 'XAF', metadata: { order: 'A-1001' } })

@@ -7,15 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../src/admin.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
 import { call, createMerchant, createTestContext, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { withCardRoute } from './fixtures/card-route.ts';
 
 let ctx: TestContext;
 let m: TestMerchant;
+// A card route lets the Cameroonian shop's intents be in euros (decision 0082).
+let removeCardRoute = () => {};
 
 beforeAll(async () => {
+  removeCardRoute = withCardRoute();
   ctx = await createTestContext({ env: { CAISSE_FEE_PERCENT: '1.5', CAISSE_FEE_FIXED: 'EUR:0.25' } });
   m = await createMerchant(ctx, 'Fee shop');
 });
-afterAll(() => ctx?.close());
+afterAll(async () => {
+  removeCardRoute();
+  await ctx?.close();
+});
 
 /** The merchant's accounts of a kind, summed; `merchant_balance` means its money: available + pending. */
 async function accounts(kind: string, currency = 'XAF'): Promise<bigint> {

@@ -1,18 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/platform/crypto.ts';
 import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { withCardRoute } from './fixtures/card-route.ts';
 
 /** Payment intents over HTTP: create, read by id and by session token, list, cancel, bad input. */
 let ctx: TestContext;
 let m: TestMerchant;
 let other: TestMerchant;
+// A card route (EUR, USD) in Cameroon: what lets Alpha's intents be in euros and dollars.
+let removeCardRoute = () => {};
 
 beforeAll(async () => {
+  removeCardRoute = withCardRoute();
   ctx = await createTestContext();
   m = await createMerchant(ctx, 'Alpha');
   other = await createMerchant(ctx, 'Beta');
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  removeCardRoute();
+  await ctx?.close();
+});
 
 const live = (t: TestMerchant) => ({ apiKey: t.live.apiKey, secretKey: t.live.secretKey });
 
@@ -77,10 +84,52 @@ describe('POST /gateway', () => {
     expect(eur.amountRefunded).toBe('0.00');
     const usd = await create(m, { amount: '9999999999.99', currency: 'USD' });
     expect(usd.amount).toBe('9999999999.99');
-    const xof = await create(m, { amount: '999999999999', currency: 'XOF' });
+    const dakar = await createMerchant(ctx, 'Dakar');
+    await ctx.services.merchants.setCountry(dakar.merchantId, 'SN');
+    const xof = await create(dakar, { amount: '999999999999', currency: 'XOF' });
     const rows = await ctx.deps.db.selectFrom('intents').select(['id', 'amount_minor']).where('id', 'in', [eur.id, usd.id, xof.id]).execute();
     const minor = Object.fromEntries(rows.map((r) => [r.id, r.amount_minor]));
     expect(minor).toEqual({ [eur.id]: 1250n, [usd.id]: 999999999999n, [xof.id]: 999999999999n });
+  });
+
+  it("takes the country's currency and those a route there takes; others are 400 currency_unsupported at creation (issue 58)", async () => {
+    const dakar = await createMerchant(ctx, 'Dakar');
+    await ctx.services.merchants.setCountry(dakar.merchantId, 'SN');
+    const cotonou = await createMerchant(ctx, 'Cotonou');
+    await ctx.services.merchants.setCountry(cotonou.merchantId, 'BJ');
+    const attempt = (t: TestMerchant, currency: string, creds = sk(t)) =>
+      call(ctx.app, 'POST', '/gateway', creds, { amount: '5000', currency, description: 'Order', metadata: {} });
+
+    expect((await attempt(dakar, 'XOF')).statusCode).toBe(201);
+    expect((await attempt(cotonou, 'XOF')).statusCode).toBe(201);
+    // A Senegalese merchant's payers hold no XAF, and no route of Senegal takes it.
+    const xaf = expectProblem(await attempt(dakar, 'XAF'), 400, 'currency_unsupported', 'currency');
+    expect(xaf.detail).toContain('XOF');
+    expect(xaf.accepted).toEqual(expect.arrayContaining(['XOF']));
+    expect(xaf.accepted).not.toContain('XAF');
+    // Benin has no card route: XOF only.
+    expect(expectProblem(await attempt(cotonou, 'EUR'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF']);
+    // Cameroon's card route takes EUR and USD in test mode (every connector's sandbox counts) ...
+    expect((await attempt(m, 'EUR')).statusCode).toBe(201);
+    // ... not in live mode, where no card route is configured.
+    expectProblem(await attempt(m, 'EUR', live(m)), 400, 'currency_unsupported', 'currency');
+    expect((await attempt(m, 'XAF', live(m))).statusCode).toBe(201);
+    // Without the card route, a Cameroonian merchant's intents are in XAF only; nothing is stored.
+    removeCardRoute();
+    try {
+      const before = await ctx.deps.db
+        .selectFrom('intents')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow();
+      for (const currency of ['XOF', 'EUR', 'USD']) expectProblem(await attempt(m, currency), 400, 'currency_unsupported', 'currency');
+      const after = await ctx.deps.db
+        .selectFrom('intents')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(after.n)).toBe(Number(before.n));
+    } finally {
+      removeCardRoute = withCardRoute();
+    }
   });
 
   it('keeps only the SHA-256 of the session token', async () => {

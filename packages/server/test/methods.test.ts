@@ -55,6 +55,12 @@ describe('merchant country', () => {
     expect((await ctx.services.merchants.findMerchant(t.merchantId))?.country).toBe('SN');
     const created = await runAdminCommand(ctx.services, 'merchants.create', { name: 'Abidjan', country: 'CI' });
     expect((await ctx.services.merchants.findMerchant(created.merchantId))?.country).toBe('CI');
+    // Benin, Burkina Faso, Mali and Togo (section 15), all in XOF, stored as the database allows.
+    for (const country of ['BJ', 'BF', 'ML', 'TG'] as const) {
+      const made = await runAdminCommand(ctx.services, 'merchants.create', { name: `Shop ${country}`, country });
+      expect((await ctx.services.merchants.findMerchant(made.merchantId))?.country).toBe(country);
+      expect(await runAdminCommand(ctx.services, 'merchants.country', { merchantId: made.merchantId, country })).toMatchObject({ currency: 'XOF' });
+    }
     await expect(runAdminCommand(ctx.services, 'merchants.country', { merchantId: 'mch_nope', country: 'CM' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
@@ -99,7 +105,10 @@ describe('GET /payment-methods', () => {
   });
 
   it('a currency no provider serves offers the wallet only; live mode has no provider configured here', async () => {
-    expect(await methodsOf(m, (await intent(m, { amount: '10.00', currency: 'EUR' })).sessionToken)).toEqual([{ type: 'wallet' }]);
+    // An intent in euros made before intents were held to their country's routes (decision 0082).
+    const euros = await intent(m);
+    await ctx.deps.db.updateTable('intents').set({ currency: 'EUR', amount_minor: 1000n }).where('id', '=', euros.id).execute();
+    expect(await methodsOf(m, euros.sessionToken)).toEqual([{ type: 'wallet' }]);
     const live = { apiKey: m.live.apiKey, secretKey: m.live.secretKey };
     const { sessionToken } = await intent(m, {}, live);
     expect(await methodsOf(m, sessionToken, { apiKey: m.live.apiKey })).toEqual([{ type: 'wallet' }]);
@@ -330,10 +339,13 @@ describe('dashboard: Settings → Payment methods', () => {
   it('the owner reads and sets the country and the methods of each mode', async () => {
     const t = await createMerchant(ctx, 'Dash');
     const send = await signIn(t);
-    expect((await send('GET', '/settings/country')).json()).toEqual({ country: 'CM', currency: 'XAF' });
+    expect((await send('GET', '/settings/country')).json()).toEqual({ country: 'CM', currency: 'XAF', currencies: { test: ['XAF'], live: ['XAF'] } });
     const set = await send('PUT', '/settings/country', { country: 'CI' });
     expect(set.statusCode, set.body).toBe(200);
-    expect(set.json()).toEqual({ country: 'CI', currency: 'XOF' });
+    expect(set.json()).toEqual({ country: 'CI', currency: 'XOF', currencies: { test: ['XOF'], live: ['XOF'] } });
+    expect((await send('PUT', '/settings/country', { country: 'TG' })).json()).toMatchObject({ country: 'TG', currency: 'XOF' });
+    problem(await send('PUT', '/settings/country', { country: 'NG' }), 400, 'validation_error');
+    await send('PUT', '/settings/country', { country: 'CI' });
     expect((await ctx.services.merchants.findMerchant(t.merchantId))?.country).toBe('CI');
     problem(await send('PUT', '/settings/country', { country: 'FR' }), 400, 'validation_error');
 

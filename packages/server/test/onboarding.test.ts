@@ -166,6 +166,23 @@ describe('sign-up', () => {
     expect((await ctx.services.merchants.listMerchants()).filter((m) => m.name === 'Someone else')).toEqual([]);
   });
 
+  it("takes Benin, Burkina Faso, Mali and Togo, each with its tax number's name (IFU, NIF)", async () => {
+    for (const [country, taxNumberName] of [
+      ['BJ', 'IFU'],
+      ['BF', 'IFU'],
+      ['ML', 'NIF'],
+      ['TG', 'NIF'],
+    ] as const) {
+      const email = newEmail();
+      expect((await askSignUp(email, { country })).statusCode).toBe(202);
+      await verify(await verificationToken(email));
+      const browser = dashboardBrowserOf(await login(email));
+      const profile = (await dashboardCall(ctx.app, 'GET', '/dashboard/api/profile', browser)).json();
+      expect(profile, country).toMatchObject({ taxNumberName });
+      expect((await ctx.services.merchants.findMerchant(profile.merchantId))?.country).toBe(country);
+    }
+  });
+
   it('refuses a weak password and an unknown country, whoever owns the address', async () => {
     const body = { businessName: 'Again', country: 'CM', email: 'new@shop.example', password: PASSWORD };
     problem(await dashboardCall(ctx.app, 'POST', '/dashboard/api/sign-up', undefined, { ...body, password: '12345678' }), 400, 'password_weak');

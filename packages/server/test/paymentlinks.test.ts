@@ -74,7 +74,7 @@ describe('the merchant API', () => {
     expect(link.url).toBe(`http://localhost:80/pay/${link.id}`);
     const got = await call(ctx.app, 'GET', `/payment-links/${link.id}`, sk(m));
     expect(got.json()).toEqual(link);
-    const second = await createLink(m, { amount: '12.50', currency: 'EUR' });
+    const second = await createLink(m, { amount: '7500' });
     const list = await call(ctx.app, 'GET', '/payment-links?limit=1', sk(m));
     expect(list.json()).toMatchObject({ object: 'list', hasMore: true, data: [{ id: second.id }] });
     const next = await call(ctx.app, 'GET', `/payment-links?limit=100&startingAfter=${second.id}`, sk(m));
@@ -89,6 +89,8 @@ describe('the merchant API', () => {
     problem(await post({ amount: '1000000000000' }), 400, 'amount_invalid');
     problem(await post({ amount: 5000 }), 400, 'amount_invalid');
     problem(await post({ currency: 'GBP' }), 400, 'currency_unsupported');
+    // A Cameroonian merchant's links are in XAF: no route of Cameroon takes XOF or EUR (decision 0082).
+    for (const currency of ['XOF', 'EUR']) expect(problem(await post({ currency }), 400, 'currency_unsupported').param).toBe('currency');
     problem(await post({ metadata: { nested: { a: 1 } } }), 400, 'metadata_invalid');
     problem(await post({ metadata: { payment_link: 'mine' } }), 400, 'metadata_invalid');
     problem(await post({ metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])) }), 400, 'metadata_invalid');
@@ -172,6 +174,17 @@ describe('a visit', () => {
     expect((await visit(link.id, { language: 'de' })).body).toContain('<html lang="fr">');
     expect((await payments(link.id)).data).toHaveLength(0);
     await call(ctx.app, 'POST', `/payment-links/${link.id}`, sk(m), { active: true });
+    expect((await visit(link.id)).statusCode).toBe(303);
+  });
+
+  it("a link whose currency its merchant's new country does not take opens nothing, as an inactive one", async () => {
+    const moving = await createMerchant(ctx, 'Moving');
+    const link = await createLink(moving);
+    await ctx.services.merchants.setCountry(moving.merchantId, 'TG');
+    expect((await visit(link.id, { language: 'en' })).statusCode).toBe(410);
+    expect((await visit(link.id, { method: 'HEAD' })).statusCode).toBe(410);
+    expect((await payments(link.id, moving)).data).toHaveLength(0);
+    await ctx.services.merchants.setCountry(moving.merchantId, 'CM');
     expect((await visit(link.id)).statusCode).toBe(303);
   });
 

@@ -29,7 +29,7 @@ describe('parsePhoneNumber', () => {
     ['00237 670000001', 'SN', '+237670000001'],
     ['77 123 45 67', 'SN', '+221771234567'],
     ['07 01 02 03 04', 'CI', '+2250701020304'],
-    // The countries to come: their numbers already read as theirs.
+    // West Africa's other countries (Benin in 10 digits since 30 November 2024).
     ['01 97 12 34 56', 'BJ', '+2290197123456'],
     ['70 12 34 56', 'BF', '+22670123456'],
     ['65 01 23 45', 'ML', '+22365012345'],

@@ -477,7 +477,7 @@ describe('live mode needs the approval of the merchant (issue 52)', () => {
     // Below the routes, intent creation itself refuses: a path added later cannot make one either.
     await expect(
       ctx.services.intents.create(
-        { merchantId: unapproved.merchantId, mode: 'live', intentExpiresIn: 1800, approved: false },
+        { merchantId: unapproved.merchantId, mode: 'live', intentExpiresIn: 1800, approved: false, merchantCountry: 'CM' },
         { amount: '100', currency: 'XAF' },
       ),
     ).rejects.toMatchObject({ code: 'merchant_not_approved' });

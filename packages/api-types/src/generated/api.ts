@@ -2277,7 +2277,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                             currency: string;
                             livemode: boolean;
                             /** @enum {string} */
@@ -2334,7 +2334,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                             currency: string;
                             livemode: boolean;
                             /** @enum {string} */
@@ -3394,7 +3394,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                             currency: string;
                             data: {
                                 allowed: boolean;
@@ -5298,7 +5298,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
+                            currencies: {
+                                live: string[];
+                                test: string[];
+                            };
                             currency: string;
                         };
                     };
@@ -5315,7 +5319,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        country: "CM" | "SN" | "CI";
+                        country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                     };
                 };
             };
@@ -5326,7 +5330,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
+                            currencies: {
+                                live: string[];
+                                test: string[];
+                            };
                             currency: string;
                         };
                     };
@@ -5360,7 +5368,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         businessName: string;
-                        country: "CM" | "SN" | "CI";
+                        country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                         /** Format: email */
                         email: string;
                         language?: "fr" | "en";
@@ -9749,7 +9757,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                             currency: string;
                             livemode: boolean;
                             /** @enum {string} */
@@ -9804,7 +9812,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            country: "CM" | "SN" | "CI";
+                            country: "CM" | "SN" | "CI" | "BJ" | "BF" | "ML" | "TG";
                             currency: string;
                             livemode: boolean;
                             /** @enum {string} */

@@ -172,5 +172,5 @@ export type OverviewFigures = Overview['current'];
 export type CountrySettings = Answer<'/dashboard/api/settings/country', 'get'>;
 export type Country = CountrySettings['country'];
 /** Where a merchant sells: it picks the currency and the providers checkout offers. */
-export const COUNTRIES: Country[] = ['CM', 'SN', 'CI'];
+export const COUNTRIES: Country[] = ['CM', 'SN', 'CI', 'BJ', 'BF', 'ML', 'TG'];
 export type PaymentMethodSettings = Answer<'/dashboard/api/{mode}/payment-methods/settings', 'get'>;

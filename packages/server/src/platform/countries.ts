@@ -8,6 +8,10 @@ export const COUNTRIES = {
   CM: { currency: 'XAF', callingCode: '237' },
   SN: { currency: 'XOF', callingCode: '221' },
   CI: { currency: 'XOF', callingCode: '225' },
+  BJ: { currency: 'XOF', callingCode: '229' },
+  BF: { currency: 'XOF', callingCode: '226' },
+  ML: { currency: 'XOF', callingCode: '223' },
+  TG: { currency: 'XOF', callingCode: '228' },
 } as const satisfies Record<string, { currency: Currency; callingCode: string }>;
 
 export type Country = keyof typeof COUNTRIES;
@@ -18,7 +22,7 @@ export function isCountry(value: string): value is Country {
   return Object.hasOwn(COUNTRIES, value);
 }
 
-/** The currency a country's payers pay in (XAF in CM, XOF in SN and CI). */
+/** The currency a country's payers pay in (XAF in CM, XOF in the West African countries). */
 export function currencyOf(country: Country): Currency {
   return COUNTRIES[country].currency;
 }

@@ -20,10 +20,11 @@ export function PaymentLinks({ mode }: { mode: Mode }) {
   const createLink = useCreatePaymentLink(mode);
   const [amount, setAmount] = useState('');
   const [chosenCurrency, setCurrency] = useState('XAF');
-  // The currency of the merchant's country (XAF in CM, XOF in SN and CI): the one its payers hold.
-  // Until the country is read, or for a member who may not read it, every currency, as before.
+  // The currencies this mode's intents may be in: the merchant's country's (XAF in CM, XOF in West
+  // Africa) and those a route there takes (a card route's). Until the country is read, or for a
+  // member who may not read it, every currency: the server refuses the others (currency_unsupported).
   const country = useCountry();
-  const accepted: readonly string[] = country.data ? [country.data.currency] : CURRENCIES;
+  const accepted: readonly string[] = country.data ? country.data.currencies[mode] : CURRENCIES;
   const currency = accepted.includes(chosenCurrency) ? chosenCurrency : (accepted[0] as string);
   const [description, setDescription] = useState('');
   const [created, setCreated] = useState<PaymentLink | null>(null);

@@ -7,7 +7,15 @@ import { COUNTRIES } from '../types.ts';
 import { Badge, ErrorNotice, PageTitle, StatusNotice, TableWrap } from '../ui.tsx';
 
 /** Countries by name in the page's language. */
-const COUNTRY_NAMES = { CM: 'country.CM', SN: 'country.SN', CI: 'country.CI' } as const satisfies Record<Country, MessageId>;
+const COUNTRY_NAMES = {
+  CM: 'country.CM',
+  SN: 'country.SN',
+  CI: 'country.CI',
+  BJ: 'country.BJ',
+  BF: 'country.BF',
+  ML: 'country.ML',
+  TG: 'country.TG',
+} as const satisfies Record<Country, MessageId>;
 
 /**
  * Settings → Payment methods: the merchant's country (both modes: it picks the currency and the

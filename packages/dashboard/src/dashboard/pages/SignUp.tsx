@@ -1,13 +1,23 @@
 import type { Language } from '@caisse/intl';
 import { type FormEvent, useEffect, useState } from 'react';
-import { useI18n } from '../../shared/i18n.tsx';
+import { type MessageId, useI18n } from '../../shared/i18n.tsx';
 import { useResendVerification, useSignUp, useVerifyEmail } from '../queries/onboarding.ts';
 import { Link } from '../router.tsx';
-import type { SignUpRequested } from '../types.ts';
+import type { Country, SignUpRequested } from '../types.ts';
 import { ErrorNotice, StatusNotice } from '../ui.tsx';
 import { CenterPanel, NewPasswordField, useSubmit } from './Login.tsx';
 
-const COUNTRIES = ['CM', 'SN', 'CI'] as const;
+/** Where a business may sell, each by its name in the page's language. */
+const COUNTRY_NAMES = {
+  CM: 'signup.countryCM',
+  SN: 'signup.countrySN',
+  CI: 'signup.countryCI',
+  BJ: 'signup.countryBJ',
+  BF: 'signup.countryBF',
+  ML: 'signup.countryML',
+  TG: 'signup.countryTG',
+} as const satisfies Record<Country, MessageId>;
+const COUNTRIES = Object.keys(COUNTRY_NAMES) as Country[];
 
 /**
  * `/dashboard/sign-up`: a business asks to sign up (name, country, e-mail, password); the server
@@ -54,7 +64,7 @@ export function SignUp({ language, onLanguage }: { language: Language; onLanguag
           <select id="country" value={country} onChange={(e) => setCountry(e.target.value)}>
             {COUNTRIES.map((c) => (
               <option key={c} value={c}>
-                {t(c === 'CM' ? 'signup.countryCM' : c === 'SN' ? 'signup.countrySN' : 'signup.countryCI')}
+                {t(COUNTRY_NAMES[c])}
               </option>
             ))}
           </select>

@@ -8,7 +8,7 @@ import { Field, OperatorError } from '../shared.tsx';
 import type { OperatorMerchant, ProviderList } from '../types.ts';
 
 /** XAF and XOF have no minor unit: the fixed part typed is the amount in minor units. */
-const COUNTRY_CURRENCY: Record<string, string> = { CM: 'XAF', SN: 'XOF', CI: 'XOF' };
+const COUNTRY_CURRENCY: Record<string, string> = { CM: 'XAF', SN: 'XOF', CI: 'XOF', BJ: 'XOF', BF: 'XOF', ML: 'XOF', TG: 'XOF' };
 
 /** "1.5" → 150 basis points; undefined when it is not a percentage with at most 2 decimals. */
 function basisPoints(text: string): number | undefined {

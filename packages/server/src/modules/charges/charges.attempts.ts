@@ -108,6 +108,19 @@ export function attemptView(row: AttemptRow): PaymentAttempt {
   };
 }
 
+/**
+ * The provider's page as the payer opens it. In test mode it is always the sandbox's, which
+ * reads the number the payer already typed from `msisdn` where the provider was not given it
+ * (Orange's web payment takes none): the page shows it instead of asking again (issue 58).
+ */
+export function payerPage(url: string, attempt: Pick<AttemptRow, 'mode' | 'phone_number'>): string {
+  if (attempt.mode !== 'test') return url;
+  const page = new URL(url);
+  if (page.searchParams.has('msisdn')) return url;
+  page.searchParams.set('msisdn', attempt.phone_number);
+  return page.toString();
+}
+
 /** What an intent shows of its direct payment: its attempts (oldest first), the latest's method, and what the payer does while it waits. */
 export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment | undefined {
   const current = attempts.at(-1);
@@ -341,7 +354,10 @@ export function createAttemptsService(
     }),
     known: (row) => ({ providerReference: row.provider_reference ?? undefined, amount: row.amount_minor, currency: row.currency as Currency }),
     remember: async (row, handle) => {
-      await repo.update(db, row.id, { provider_reference: handle.providerReference ?? null, redirect_url: handle.redirectUrl ?? row.redirect_url });
+      await repo.update(db, row.id, {
+        provider_reference: handle.providerReference ?? null,
+        redirect_url: handle.redirectUrl === undefined ? row.redirect_url : payerPage(handle.redirectUrl, row),
+      });
     },
     settle,
   });
@@ -464,8 +480,10 @@ export function createAttemptsService(
           transfer_id: null,
           language,
           redirect_url: null,
-          // Redirect providers send the payer back here: the merchant's page, else the hosted checkout.
-          return_url: intent.return_url ?? `${emailLinkBase(deps.config)}/checkout/${encodeURIComponent(sessionToken)}`,
+          // Redirect providers send the payer back to the hosted checkout, whatever the outcome: after a
+          // decline the payer sends again or pays another way there; the merchant's returnUrl is
+          // where checkout sends them once the payment is over (docs/spec/mobile-money-payments.md).
+          return_url: `${emailLinkBase(deps.config)}/checkout/${encodeURIComponent(sessionToken)}`,
           payer_name: (await collaborators.payerName?.(scope.merchantId, tx)) ?? null,
           approval_expires_at: new Date(now.getTime() + APPROVAL_WINDOW_MS),
           created_at: now,
@@ -491,7 +509,7 @@ export function createAttemptsService(
         // The lifecycle stores the URL and the provider's reference with the attempt.
         const submitted = await lifecycle.submit(outcome.row);
         if (submitted.status === 'PENDING' && submitted.redirectUrl !== undefined)
-          return { ...outcome.view, nextAction: { type: 'redirect', url: submitted.redirectUrl } };
+          return { ...outcome.view, nextAction: { type: 'redirect', url: payerPage(submitted.redirectUrl, outcome.row) } };
         return outcome.view;
       }
       lifecycle.start(outcome.row);

@@ -64,6 +64,11 @@ export interface ProviderDescription {
 export interface ServedMethod {
   method: string;
   countries: readonly string[];
+  /**
+   * Optional: the currencies it takes there (a card route's EUR or USD besides the country's).
+   * Absent: each country's own currency only, as mobile money moves (docs/decisions/0082).
+   */
+  currencies?: readonly Currency[];
 }
 
 /**

@@ -2,7 +2,9 @@ import type { RunMode, SandboxConfig } from '../../config.ts';
 import type { AnyConnectorDefinition } from './connectors.definition.ts';
 import type { Country } from '../../platform/countries.ts';
 import type { Connector, ConnectorDeps } from './connectors.types.ts';
-import type { ProviderDescription } from './connectors.description.ts';
+import { type ProviderDescription, servedMethods } from './connectors.description.ts';
+import { currencyOf } from '../../platform/countries.ts';
+import type { Currency } from '../../platform/money.ts';
 import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type ProviderHealth, type ProviderHealthView, watched } from './connectors.health.ts';
 import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
 import { envAccountId, sameAccount, sandboxAccountId } from './connectors.accounts.ts';
@@ -43,13 +45,37 @@ export type ProviderName = string;
 /**
  * The order in which checkout lists a country's providers when the merchant chose none: the
  * wallets its payers use most first (docs/spec/mobile-money-payments.md, "Order of the
- * providers"). Free Money (SN) and Moov Money (CI) take their place once they have a connector.
+ * providers"). Operators' methods without a connector of their own (Moov Money, Free Money,
+ * TMoney, Celtiis Cash: reached through an aggregator) are named too and are skipped until a
+ * connector of the registry serves them.
  */
 export const DEFAULT_PROVIDER_ORDER: Readonly<Record<Country, readonly ProviderName[]>> = {
-  SN: ['wave', 'orange_money'],
+  SN: ['wave', 'orange_money', 'free_money'],
   CM: ['mtn_momo', 'orange_money'],
-  CI: ['mtn_momo', 'orange_money', 'wave'],
+  CI: ['mtn_momo', 'orange_money', 'wave', 'moov_money'],
+  BJ: ['mtn_momo', 'moov_money', 'celtiis_cash'],
+  BF: ['orange_money', 'moov_money'],
+  ML: ['orange_money', 'moov_money'],
+  TG: ['t_money', 'moov_money'],
 };
+
+/**
+ * The currencies a merchant of `country` may create intents in (docs/decisions/0082): the
+ * country's own, and those a route there can take: a method that one of `connectors` serves in
+ * that country with currencies of its own (a card route's EUR or USD). Mobile money moves the
+ * country's currency only, whatever else its connector moves elsewhere.
+ */
+export function acceptedCurrencies(country: Country, connectors: readonly ProviderName[]): Currency[] {
+  const own = currencyOf(country);
+  const accepted = new Set<Currency>([own]);
+  for (const { description } of CONNECTORS) {
+    if (!connectors.includes(description.name)) continue;
+    for (const served of servedMethods(description)) {
+      if (served.countries.includes(country)) for (const currency of served.currencies ?? [own]) accepted.add(currency);
+    }
+  }
+  return [...accepted];
+}
 
 /** Every connector's definition, in the registry's order (the order checkout and the CLI list them in). */
 export function connectorDefinitions(): readonly AnyConnectorDefinition[] {
@@ -280,6 +306,14 @@ export function pollBackoffMs(polls: number): number {
 
 export interface ModeConnectors extends ConnectorSource {
   close(): Promise<void>;
+}
+
+/**
+ * The currencies a merchant of `country` may create intents in, in `mode`: its routes are every
+ * registered connector's in test mode (each has a sandbox account), the configured ones in live mode.
+ */
+export function intentCurrencies(source: ConnectorSource, mode: 'test' | 'live', country: Country): Currency[] {
+  return acceptedCurrencies(country, mode === 'test' ? NAMES : source.forMode('live').providers());
 }
 
 /** Each mode's providers' health, for the metrics and `providers list` (modes without a watched registry are left out). */

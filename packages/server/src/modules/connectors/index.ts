@@ -23,6 +23,7 @@ export { isReference, newReference } from './connectors.references.ts';
 export { callbackDecision, type Decision, decisionOf } from './connectors.decisions.ts';
 export { envAccountId, legacyEnvAccountId, sameAccount, sandboxAccountId } from './connectors.accounts.ts';
 export {
+  acceptedCurrencies,
   type ConnectorRegistry,
   type ConnectorSource,
   connectorDefinitions,
@@ -32,6 +33,7 @@ export {
   pollBackoffMs,
   createModeConnectors,
   DEFAULT_PROVIDER_ORDER,
+  intentCurrencies,
   type ModeConnectors,
   isMethodProvider,
   isProviderName,
@@ -72,7 +74,16 @@ export {
   servesNumber,
   suggestProvider,
 } from './connectors.catalog.ts';
-export { lookupNumber, NATIONAL_LENGTH, type NumberInfo, type NumberingEntry, NUMBERING_PLAN, type Operator, prefixesOf } from './connectors.numbering.ts';
+export {
+  lookupNumber,
+  METHOD_NETWORKS,
+  NATIONAL_LENGTH,
+  type NumberInfo,
+  type NumberingEntry,
+  NUMBERING_PLAN,
+  type Operator,
+  prefixesOf,
+} from './connectors.numbering.ts';
 export { testNumbers } from './connectors.testnumbers.ts';
 export { formatProvidersReport, type LastCheck, parseProviderHealth, type ProviderReport, providersReport } from './connectors.report.ts';
 export type { CancelResult, KnownRequest, ProviderHandle } from './connectors.types.ts';

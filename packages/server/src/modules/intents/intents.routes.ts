@@ -25,7 +25,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
         description: [
           "Creates a PENDING intent for `amount` in `currency`, valid for `expiresIn` seconds (default: the merchant's setting, 30 minutes).",
           'The answer carries the `sessionToken` (`ps_…`) for the browser: **this is the only answer that ever shows it** — Caisse stores only its SHA-256, so `GET /gateway/{id}` cannot return it.',
-          'Errors: `amount_invalid` (not a string; negative, zero, too many decimals for the currency, exponent, spaces, over 999 999 999 999 minor units), `currency_unsupported`, `metadata_invalid`, `parameter_unknown`, `validation_error` (description over 1 000 characters, expiresIn outside 300–86 400).',
+          'Errors: `amount_invalid` (not a string; negative, zero, too many decimals for the currency, exponent, spaces, over 999 999 999 999 minor units), `currency_unsupported` (not XAF, XOF, EUR or USD; or one your country’s payers and routes do not take: your country’s currency, XAF in Cameroon and XOF in West Africa, and those a route there takes, such as a card route’s EUR or USD; `accepted` lists them), `metadata_invalid`, `parameter_unknown`, `validation_error` (description over 1 000 characters, expiresIn outside 300–86 400).',
           idempotencyNote,
         ].join('\n\n'),
         security: merchantSecurity,

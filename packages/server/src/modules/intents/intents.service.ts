@@ -6,6 +6,7 @@ import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempo
 import { assertCurrency, CURRENCIES, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import { announceEvents, type EventsService, type EventType } from '../events/index.ts';
 import { assertModeOpen, type Caller, type MerchantContext, type Scope } from '../../platform/tenancy.ts';
+import type { Country } from '../../platform/countries.ts';
 import { type IntentPatch, type IntentRow, intentsRepository as repo } from './intents.repository.ts';
 import type { CreatedIntent, CreateIntentBody, DirectPayment, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
 import { intentIdOfSessionToken, newSessionToken, sessionTokenMatches } from './intents.session-token.ts';
@@ -19,7 +20,10 @@ const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
  * What creating an intent needs of its caller: the scope, the merchant's default validity, and
  * whether it is approved for live mode (required, so no path can create a live intent without saying).
  */
-export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'intentExpiresIn' | 'approved'>;
+export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'intentExpiresIn' | 'approved' | 'merchantCountry'>;
+
+/** The currencies a merchant of this country may create intents in, in this mode (docs/decisions/0082). */
+export type IntentCurrencies = (mode: 'test' | 'live', country: Country) => readonly Currency[];
 
 /** Rows expired per sweeper transaction. */
 export const SWEEP_BATCH_SIZE = 100;
@@ -88,6 +92,8 @@ export function createIntentsService(
     events: Pick<EventsService, 'record'>;
     pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;
     directPayments?: DirectPayments;
+    /** Absent: every supported currency (a service built without connectors, in a unit test). */
+    currencies?: IntentCurrencies;
   },
 ) {
   const { db, clock, random, ids } = deps;
@@ -160,9 +166,24 @@ export function createIntentsService(
     return transition(tx, row, 'EXPIRED', { apiVersion });
   }
 
+  /**
+   * A currency the merchant's country's payers hold, or one a route there can take; any other is
+   * refused at creation, not when the payer is already at checkout (400 `currency_unsupported`).
+   */
+  function assertAccepted(caller: Pick<IntentCreator, 'mode' | 'merchantCountry'>, currency: Currency): void {
+    const accepted = collaborators.currencies?.(caller.mode, caller.merchantCountry);
+    if (accepted === undefined || accepted.includes(currency)) return;
+    throw new ApiError(
+      'currency_unsupported',
+      `Payments in ${currency} cannot be taken for a merchant in ${caller.merchantCountry}: create intents in ${accepted.join(', ')}`,
+      { param: 'currency', extra: { accepted: [...accepted] } },
+    );
+  }
+
   async function insertIntent(ex: Executor, caller: IntentCreator, body: CreateIntentBody): Promise<CreatedIntent> {
     assertModeOpen(caller, caller.mode);
     const currency = assertCurrency(body.currency);
+    assertAccepted(caller, currency);
     const amountMinor = parseAmount(body.amount, currency);
     const returnUrl = body.returnUrl === undefined ? null : checkReturnUrl(body.returnUrl, caller.mode);
     const id = ids('intent');
@@ -195,6 +216,10 @@ export function createIntentsService(
      */
     transition,
     recordEvent,
+    /** The currencies a merchant of this country may create intents in, in this mode (all supported when unknown). */
+    currenciesTaken: (mode: 'test' | 'live', country: Country): readonly Currency[] => collaborators.currencies?.(mode, country) ?? CURRENCY_CODES,
+    /** 400 `currency_unsupported` unless intents of this merchant may be in `currency` (a payment link's, before it is made). */
+    assertCurrencyTaken: assertAccepted,
     /** The intent as the client sees it, with its direct payment if it had one (read with `executor`). */
     publicViewIn: (executor: Executor, row: IntentRow): Promise<PublicIntent> => viewOf(executor, row, publicView),
     expireIfDue,

@@ -1,13 +1,21 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { currencyOf } from '../../platform/countries.ts';
+import { type Country, currencyOf } from '../../platform/countries.ts';
 import { CountrySchema } from '../../platform/countries.schema.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { callerOf, dashboardTags as tags, ModeParams, sessionRoute } from '../../platform/http/dashboard-api.ts';
 import { PaymentMethodSettings, PaymentMethodSettingsBody, ProviderList } from './methods.schema.ts';
 
-const CountrySettings = Type.Object({ country: CountrySchema, currency: Type.String() });
+const Currencies = Type.Array(Type.String());
+const CountrySettings = Type.Object({
+  country: CountrySchema,
+  currency: Type.String({ description: "The currency of the country's payers" }),
+  currencies: Type.Object(
+    { test: Currencies, live: Currencies },
+    { description: "Each mode's currencies intents and payment links may be in: the country's, and those a route there takes (a card route's EUR or USD)" },
+  ),
+});
 const CountryBody = Type.Object({ country: CountrySchema }, { additionalProperties: false });
 
 /**
@@ -17,7 +25,12 @@ const CountryBody = Type.Object({ country: CountrySchema }, { additionalProperti
  */
 export function methodsDashboardRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { merchants, methods } = app.services;
+  const { merchants, methods, intents } = app.services;
+  const settingsOf = (country: Country) => ({
+    country,
+    currency: currencyOf(country),
+    currencies: { test: [...intents.currenciesTaken('test', country)], live: [...intents.currenciesTaken('live', country)] },
+  });
 
   app.get(
     '/settings/country',
@@ -28,7 +41,7 @@ export function methodsDashboardRoutes(instance: FastifyInstance) {
     async (req) => {
       const merchant = await merchants.findMerchant(req.dashboardUser.merchantId);
       if (merchant === undefined) throw new ApiError('not_found', 'No such merchant');
-      return { country: merchant.country, currency: currencyOf(merchant.country) };
+      return settingsOf(merchant.country);
     },
   );
 
@@ -45,7 +58,7 @@ export function methodsDashboardRoutes(instance: FastifyInstance) {
     },
     async (req) => {
       await merchants.setCountry(req.dashboardUser.merchantId, req.body.country);
-      return { country: req.body.country, currency: currencyOf(req.body.country) };
+      return settingsOf(req.body.country);
     },
   );
 

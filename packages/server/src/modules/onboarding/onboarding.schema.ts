@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
+import { CountrySchema } from '../../platform/countries.schema.ts';
 
 /** Schemas of sign-up (dashboard, public), the business profile (dashboard) and its review (operator console). */
 
 const Timestamp = Type.String({ format: 'date-time' });
-const Country = Type.Union([Type.Literal('CM'), Type.Literal('SN'), Type.Literal('CI')], { description: 'Where the business sells' });
+const Country = Type.Union(CountrySchema.anyOf, { description: 'Where the business sells' });
 const State = Type.Union([Type.Literal('not_submitted'), Type.Literal('submitted'), Type.Literal('approved'), Type.Literal('rejected')]);
 const Field = (description: string) => Type.String({ maxLength: 300, description });
 
@@ -38,7 +39,7 @@ const DetailsFields = {
   legalName: Field('The legal name, as registered'),
   tradeName: Field('The name customers know (optional)'),
   registrationNumber: Field('The trade register number (RCCM)'),
-  taxNumber: Field('The tax number: NIU in Cameroon, NINEA in Senegal, NCC in Côte d’Ivoire'),
+  taxNumber: Field('The tax number: NIU in Cameroon, NINEA in Senegal, NCC in Côte d’Ivoire, IFU in Benin and Burkina Faso, NIF in Mali and Togo'),
   address: Field('The business address'),
   activity: Field('What the business sells'),
   website: Field('Its website or social page'),
@@ -64,7 +65,7 @@ export const BusinessProfile = Type.Object({
   merchantId: Type.String(),
   merchantName: Type.String(),
   country: Type.String(),
-  taxNumberName: Type.String({ description: 'The tax number’s local name: NIU, NINEA or NCC' }),
+  taxNumberName: Type.String({ description: 'The tax number’s local name: NIU, NINEA, NCC, IFU or NIF' }),
   state: State,
   liveApproved: Type.Boolean({ description: 'Live keys and live calls work' }),
   emailVerified: Type.Boolean(),

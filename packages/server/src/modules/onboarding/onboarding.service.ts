@@ -44,8 +44,11 @@ function viaOf(provider: string | null): 'smtp' | 'outbox' | null {
 /** A verification that another opening of the same link did first. */
 class ClaimedElsewhere extends Error {}
 
-/** The tax number's local name, by country. */
-export const TAX_NUMBER_NAMES: Record<Country, string> = { CM: 'NIU', SN: 'NINEA', CI: 'NCC' };
+/**
+ * The tax number's local name, by country: Cameroon's NIU, Senegal's NINEA, Côte d'Ivoire's NCC,
+ * the IFU of Benin and Burkina Faso (identifiant fiscal unique), the NIF of Mali and Togo.
+ */
+export const TAX_NUMBER_NAMES: Record<Country, string> = { CM: 'NIU', SN: 'NINEA', CI: 'NCC', BJ: 'IFU', BF: 'IFU', ML: 'NIF', TG: 'NIF' };
 
 const EMPTY_DETAILS: ProfileDetails = {
   legalName: '',

@@ -69,7 +69,7 @@ export default async function paymentLinksRoutes(fastify: FastifyInstance) {
         summary: 'Create a payment link',
         description: [
           "A shareable `url` for an amount, currency and description. Each visit of the URL creates a PENDING payment intent of this merchant and mode (the key's) for that amount, with the link's metadata plus `payment_link` (the link's id), and sends the browser to the intent's hosted checkout page.",
-          'Errors as for intents: `amount_invalid`, `currency_unsupported`, `metadata_invalid` (also for the reserved key `payment_link`, or more than 49 keys), `parameter_unknown`, `validation_error` (description missing, empty or over 1 000 characters).',
+          'Errors as for intents: `amount_invalid`, `currency_unsupported` (also a currency your intents may not be in: your country’s and those a route there takes), `metadata_invalid` (also for the reserved key `payment_link`, or more than 49 keys), `parameter_unknown`, `validation_error` (description missing, empty or over 1 000 characters).',
           idempotencyNote,
         ].join('\n\n'),
         security: merchantSecurity,

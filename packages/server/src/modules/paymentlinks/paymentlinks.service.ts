@@ -3,6 +3,7 @@ import { ApiError } from '../../platform/errors.ts';
 import type { IdempotentAnswer } from '../../platform/http/idempotency.ts';
 import { assertCurrency, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import { liveModeOpen, type Scope } from '../../platform/tenancy.ts';
+import type { Country } from '../../platform/countries.ts';
 import type { IntentList, IntentsService } from '../intents/index.ts';
 import { type PaymentLinkRow, paymentLinksRepository as repo } from './paymentlinks.repository.ts';
 import {
@@ -24,6 +25,8 @@ export interface LinkMerchant {
   frozen?: boolean;
   /** Approved for live mode: a live link of a merchant that is not opens nothing, as an inactive one. */
   approved: boolean;
+  /** Where it sells: its links' currencies are those its intents may be in. */
+  country: Country;
 }
 
 /** What a visit of `/pay/{linkId}` comes to. */
@@ -62,7 +65,7 @@ function notFound(id: string): ApiError {
 export function createPaymentLinksService(
   deps: Deps,
   collaborators: {
-    intents: Pick<IntentsService, 'createIn' | 'retrieveMany'>;
+    intents: Pick<IntentsService, 'createIn' | 'retrieveMany' | 'assertCurrencyTaken' | 'currenciesTaken'>;
     /** The link's merchant; undefined when it no longer exists. */
     merchant: (merchantId: string) => Promise<LinkMerchant | undefined>;
   },
@@ -84,12 +87,19 @@ export function createPaymentLinksService(
   }
 
   /** A link that opens nothing: switched off, its merchant frozen, or live mode not open to it. */
-  const closed = (row: PaymentLinkRow, merchant: LinkMerchant) => !row.active || merchant.frozen === true || !liveModeOpen(merchant, row.mode);
+  const closed = (row: PaymentLinkRow, merchant: LinkMerchant) =>
+    !row.active ||
+    merchant.frozen === true ||
+    !liveModeOpen(merchant, row.mode) ||
+    // A link made before its merchant moved to a country whose routes do not take its currency.
+    !intents.currenciesTaken(row.mode, merchant.country).includes(row.currency as Currency);
 
   return {
     /** Creates a link; with an Idempotency-Key, the insert and the stored answer are one transaction. */
     async create(scope: Scope, body: CreatePaymentLinkBody, origin: string, answer?: IdempotentAnswer): Promise<PaymentLink> {
       const currency = assertCurrency(body.currency);
+      const merchant = await collaborators.merchant(scope.merchantId);
+      if (merchant) intents.assertCurrencyTaken({ mode: scope.mode, merchantCountry: merchant.country }, currency);
       const amountMinor = parseAmount(body.amount, currency);
       const metadata = body.metadata ?? {};
       if (LINK_METADATA_KEY in metadata) {
@@ -155,7 +165,13 @@ export function createPaymentLinksService(
       const created = await db.transaction().execute(async (tx) => {
         const intent = await intents.createIn(
           tx,
-          { merchantId: row.merchant_id, mode: row.mode, intentExpiresIn: merchant.intentExpiresIn, approved: merchant.approved },
+          {
+            merchantId: row.merchant_id,
+            mode: row.mode,
+            intentExpiresIn: merchant.intentExpiresIn,
+            approved: merchant.approved,
+            merchantCountry: merchant.country,
+          },
           {
             amount: formatAmount(row.amount_minor, row.currency as Currency),
             currency: row.currency,

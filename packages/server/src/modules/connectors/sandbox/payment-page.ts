@@ -31,6 +31,7 @@ const TEXT = {
     badNumber: 'Saisissez un numéro valide (chiffres, avec ou sans +).',
     lastError: (reason: string) => `Le dernier essai a échoué (${reason}) : vous pouvez payer encore tant que la demande n’a pas expiré.`,
     other: 'English',
+    testUnit: (unit: string) => `${unit} : l’unité de l’environnement de test du fournisseur, à la place du XAF ou du XOF ; ce n’est pas de l’argent réel.`,
     numbers:
       'Fin du numéro : 101 réussi après 10 s, 102 jamais de réponse, 103 payeur inconnu, 104 solde insuffisant, 105 refusé, 106 expiré, 107 erreur 500 puis réussi, 108 pas de réponse puis réussi, 109 notification envoyée deux fois ; tout autre numéro : réussi après 1 s.',
   },
@@ -56,10 +57,14 @@ const TEXT = {
     badNumber: 'Enter a valid number (digits, with or without +).',
     lastError: (reason: string) => `The last try failed (${reason}): you may still pay until the request expires.`,
     other: 'Français',
+    testUnit: (unit: string) => `${unit}: the provider's test environment's unit, standing for XAF or XOF; it is not real money.`,
     numbers:
       'Number ending: 101 successful after 10 s, 102 never answered, 103 payer not found, 104 not enough funds, 105 declined, 106 expired, 107 error 500 then successful, 108 no answer then successful, 109 notification sent twice; any other number: successful after 1 s.',
   },
 } as const;
+
+/** The currencies payers hold; any other on a page is a provider's test unit. */
+const ISO_CURRENCIES = new Set(['XAF', 'XOF', 'EUR', 'USD']);
 
 export type PageLanguage = keyof typeof TEXT;
 
@@ -87,7 +92,9 @@ export function paymentPage<E>(
   const other: PageLanguage = lang === 'fr' ? 'en' : 'fr';
   if (payment === undefined) return layout(lang, t.title(provider), `<h1>${escape(t.title(provider))}</h1><p>${t.unknown}</p>`);
   const merchant = payment.merchantName === undefined ? '' : `<p>${t.merchant}: <strong data-merchant>${escape(payment.merchantName)}</strong></p>`;
-  const head = `<h1>${escape(t.title(provider))}</h1>${merchant}<p>${t.amount}: <strong>${escape(payment.amount)} ${escape(payment.currency)}</strong></p><p><a href="${escape(opts.path)}?lang=${other}">${t.other}</a></p>`;
+  // A provider's test environment may count in a unit of its own (12000 OUV): say what it is.
+  const unit = ISO_CURRENCIES.has(payment.currency) ? '' : `<p class="note" data-test-unit>${escape(t.testUnit(payment.currency))}</p>`;
+  const head = `<h1>${escape(t.title(provider))}</h1>${merchant}<p>${t.amount}: <strong>${escape(payment.amount)} ${escape(payment.currency)}</strong></p>${unit}<p><a href="${escape(opts.path)}?lang=${other}">${t.other}</a></p>`;
   if (payment.state !== 'INITIATED') {
     const back = payment.state === 'SUCCESSFUL' || payment.state === 'PENDING' ? payment.successUrl : payment.failureUrl;
     return layout(lang, t.title(provider), `${head}<p role="status">${t.state[payment.state]}</p><p><a href="${escape(back)}">${t.back}</a></p>`);
