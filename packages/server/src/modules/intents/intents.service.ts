@@ -1,5 +1,5 @@
 import { sha256 } from '../../platform/crypto.ts';
-import type { Executor, Tx } from '../../platform/db.ts';
+import { afterCommit, type Executor, type Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
@@ -11,6 +11,7 @@ import type { CreatedIntent, CreateIntentBody, DirectPayment, Intent, IntentList
 import { intentIdOfSessionToken, newSessionToken, sessionTokenMatches } from './intents.session-token.ts';
 import { checkReturnUrl } from './intents.return-url.ts';
 import { assertMove, effectiveStatus, type IntentStatus, isDue } from './intents.state.ts';
+import { createStatusWaiters, MAX_WAIT_SECONDS, type StatusWaiters } from './intents.waiters.ts';
 
 /** Every currency an amount typed in the dashboard's search may be in. */
 const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
@@ -88,10 +89,13 @@ export function createIntentsService(
     events: Pick<EventsService, 'record'>;
     pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;
     directPayments?: DirectPayments;
+    /** The payers waiting on a status (one per process; made here when not given). */
+    waiters?: StatusWaiters;
   },
 ) {
   const { db, clock, random, ids } = deps;
   const { events } = collaborators;
+  const waiters = collaborators.waiters ?? createStatusWaiters(deps);
 
   /** Each row as `view` shows it, with its direct payment if it had one: no query for wallet-only rows. */
   async function viewsOf<V>(executor: Executor, rows: readonly IntentRow[], view: IntentView<V>, now = clock.now()): Promise<V[]> {
@@ -128,6 +132,8 @@ export function createIntentsService(
     });
     if (move.event !== null) await recordEvent(tx, updated, move.event, { ...opts, now });
     if (move.also !== undefined) await recordEvent(tx, updated, move.also, { ...opts, now });
+    // Payers waiting on this intent hear of it once it has committed, wherever they wait.
+    await afterCommit(tx, () => waiters.changed(row.id));
     return updated;
   }
 
@@ -160,6 +166,14 @@ export function createIntentsService(
     return transition(tx, row, 'EXPIRED', { apiVersion });
   }
 
+  async function retrieveBySessionToken(caller: Scope, sessionToken: string): Promise<PublicIntent> {
+    const id = intentIdOfSessionToken(sessionToken);
+    const row = id === undefined ? undefined : await repo.find(db, caller, id);
+    if (!row || !sessionTokenMatches(sessionToken, row.session_token_hash))
+      throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
+    return viewOf(db, row, publicView);
+  }
+
   async function insertIntent(ex: Executor, caller: IntentCreator, body: CreateIntentBody): Promise<CreatedIntent> {
     assertModeOpen(caller, caller.mode);
     const currency = assertCurrency(body.currency);
@@ -189,6 +203,7 @@ export function createIntentsService(
   }
 
   return {
+    waiters,
     /**
      * Creates a PENDING intent; the answer is the only one that shows its session token. With
      * `answer` (an Idempotency-Key), the insert and the stored answer are one transaction.
@@ -286,12 +301,28 @@ export function createIntentsService(
     },
 
     /** The client's read (API key alone): by session token, within the key's merchant and mode. */
-    async retrieveBySessionToken(caller: Scope, sessionToken: string): Promise<PublicIntent> {
-      const id = intentIdOfSessionToken(sessionToken);
-      const row = id === undefined ? undefined : await repo.find(db, caller, id);
-      if (!row || !sessionTokenMatches(sessionToken, row.session_token_hash))
-        throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
-      return viewOf(db, row, publicView);
+    retrieveBySessionToken,
+
+    /**
+     * The client's read that waits (a long-poll): while the intent reads `status`, holds the
+     * answer until the intent changes or `waitSeconds` pass (a PENDING intent's expiresAt
+     * earlier), then answers the intent as it is. `busy` when this process holds as many waiters
+     * as it may: the answer comes at once, and the client reads again later.
+     */
+    async awaitBySessionToken(
+      caller: Scope,
+      sessionToken: string,
+      opts: { status?: IntentStatus; waitSeconds?: number; signal?: AbortSignal },
+    ): Promise<{ intent: PublicIntent; busy: boolean }> {
+      const intent = await retrieveBySessionToken(caller, sessionToken);
+      if (opts.status === undefined || !opts.waitSeconds || intent.status !== opts.status) return { intent, busy: false };
+      const now = clock.now().getTime();
+      let deadline = now + Math.min(opts.waitSeconds, MAX_WAIT_SECONDS) * 1000;
+      if (intent.status === 'PENDING') deadline = Math.min(deadline, new Date(intent.expiresAt).getTime());
+      const waiting = waiters.wait(intent.id, new Date(deadline), opts.signal);
+      if (waiting === undefined) return { intent, busy: true };
+      if ((await waiting) === 'closed') return { intent, busy: false };
+      return { intent: await retrieveBySessionToken(caller, sessionToken), busy: false };
     },
 
     async list(caller: Scope, query: ListIntentsQuery): Promise<IntentList> {
