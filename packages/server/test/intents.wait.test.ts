@@ -51,6 +51,7 @@ describe('GET /gateway/sessions/{sessionToken}?status=…&wait=…', () => {
     expect(differs.json()).toMatchObject({ id: intent.id, status: 'PENDING' });
     const noStatus = await longPoll(intent, 'wait=10');
     expect(noStatus.json()).toMatchObject({ status: 'PENDING' });
+    expect(noStatus.headers['caisse-wait']).toBeUndefined();
     expect(waiters().size()).toBe(0);
   });
 
@@ -64,6 +65,7 @@ describe('GET /gateway/sessions/{sessionToken}?status=…&wait=…', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: intent.id, status: 'CANCELED' });
     expect(res.headers['retry-after']).toBeUndefined();
+    expect(res.headers['caisse-wait']).toBe('held');
     expect(waiters().size(intent.id)).toBe(0);
   });
 
@@ -121,6 +123,7 @@ describe('GET /gateway/sessions/{sessionToken}?status=…&wait=…', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'PENDING' });
     expect(res.headers['retry-after']).toBe('2');
+    expect(res.headers['caisse-wait']).toBe('busy');
     hangUp.abort();
     expect(await Promise.all(filling)).toEqual(filling.map(() => 'closed'));
     expect(waiters().size()).toBe(0);

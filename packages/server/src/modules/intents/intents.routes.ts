@@ -61,7 +61,7 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
         summary: 'Retrieve an intent by its session token (client operation)',
         description: [
           'For the browser, with the API key alone. The answer leaves out `metadata` and `sessionToken`: they are for the merchant, and adds `merchantLanguage`, the language a checkout falls back to. An intent past its `expiresAt` reads EXPIRED at once: start a new intent. A token of another merchant or mode is 404 `not_found`.',
-          `Waiting for the payer (a long-poll): with \`status\` (the status the client has) and \`wait\` (seconds, at most ${MAX_WAIT_SECONDS}), the answer is held while the intent still reads \`status\`: it comes as soon as the intent changes (its status, or its \`attempts\` and \`lastError\`), at its \`expiresAt\` for a PENDING intent, or after \`wait\` seconds with the intent unchanged. Read again at once with the status of the answer. When the server holds as many waiting clients as it may, the answer comes at once with \`Retry-After\` (seconds): read again after it.`,
+          `Waiting for the payer (a long-poll): with \`status\` (the status the client has) and \`wait\` (seconds, at most ${MAX_WAIT_SECONDS}), the answer is held while the intent still reads \`status\`: it comes as soon as the intent changes (its status, or its \`attempts\` and \`lastError\`), at its \`expiresAt\` for a PENDING intent, or after \`wait\` seconds with the intent unchanged. Read again at once with the status of the answer. The answer to a wait carries \`Caisse-Wait: held\`; when the server holds as many waiting clients as it may, it comes at once with \`Caisse-Wait: busy\` and \`Retry-After\` (seconds): read again after it.`,
         ].join('\n\n'),
         security: [{ apiKey: [] }],
         params: SessionTokenParams,
@@ -84,6 +84,9 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
       } finally {
         reply.raw.off('close', onClose);
       }
+      // Says the wait was understood (an older server ignores it and answers at once): a client
+      // reads again at once after `held`, after Retry-After when `busy`.
+      if (request.query.status !== undefined && request.query.wait) reply.header('caisse-wait', answer.busy ? 'busy' : 'held');
       if (answer.busy) reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
       const intent = answer.intent;
       const language = request.merchant.merchantLanguage;
