@@ -22,6 +22,9 @@ const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
  */
 export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'intentExpiresIn' | 'approved'>;
 
+/** The share of a long-poll's wait its deadline is spread over (see `awaitBySessionToken`). */
+const WAIT_SPREAD = 0.2;
+
 /** Rows expired per sweeper transaction. */
 export const SWEEP_BATCH_SIZE = 100;
 
@@ -314,14 +317,37 @@ export function createIntentsService(
       sessionToken: string,
       opts: { status?: IntentStatus; waitSeconds?: number; signal?: AbortSignal },
     ): Promise<{ intent: PublicIntent; busy: boolean }> {
-      const intent = await retrieveBySessionToken(caller, sessionToken);
-      if (opts.status === undefined || !opts.waitSeconds || intent.status !== opts.status) return { intent, busy: false };
-      const now = clock.now().getTime();
-      let deadline = now + Math.min(opts.waitSeconds, MAX_WAIT_SECONDS) * 1000;
-      if (intent.status === 'PENDING') deadline = Math.min(deadline, new Date(intent.expiresAt).getTime());
-      const waiting = waiters.wait(intent.id, new Date(deadline), opts.signal);
-      if (waiting === undefined) return { intent, busy: true };
-      if ((await waiting) === 'closed') return { intent, busy: false };
+      const id = intentIdOfSessionToken(sessionToken);
+      if (opts.status === undefined || !opts.waitSeconds || id === undefined)
+        return { intent: await retrieveBySessionToken(caller, sessionToken), busy: false };
+      // Spread over the wait's last fifth: payers who all started together (after a restart) do
+      // not all come back in the same second, every time.
+      let deadline = clock.now().getTime() + Math.min(opts.waitSeconds, MAX_WAIT_SECONDS) * 1000 * (1 - WAIT_SPREAD * Math.random());
+      // Waiting before the read: a change that commits while the intent is read still wakes it.
+      const done = new AbortController();
+      const waiting = waiters.wait(id, new Date(deadline), opts.signal ? AbortSignal.any([opts.signal, done.signal]) : done.signal);
+      let intent: PublicIntent;
+      try {
+        intent = await retrieveBySessionToken(caller, sessionToken);
+      } catch (err) {
+        done.abort();
+        throw err;
+      }
+      if (intent.status !== opts.status || waiting === undefined) {
+        done.abort();
+        return { intent, busy: waiting === undefined && intent.status === opts.status };
+      }
+      // A PENDING intent reads EXPIRED at its expiresAt: the answer comes then.
+      const expiresAt = new Date(intent.expiresAt).getTime();
+      const expiry = intent.status === 'PENDING' && expiresAt <= deadline;
+      if (expiry) {
+        deadline = expiresAt;
+        waiters.reschedule(waiting, new Date(deadline));
+      }
+      const outcome = await waiting;
+      // Nothing committed meanwhile (a change would have woken it): the same intent, without a
+      // read. A wake-up lost on its way from another process is read by the client's next wait.
+      if (outcome === 'closed' || (outcome === 'deadline' && !expiry)) return { intent, busy: false };
       return { intent: await retrieveBySessionToken(caller, sessionToken), busy: false };
     },
 

@@ -37,6 +37,8 @@ export interface StatusWaiters {
    * limits are reached: the caller answers at once.
    */
   wait(intentId: string, deadline: Date, signal?: AbortSignal): Promise<WaitOutcome> | undefined;
+  /** Moves the deadline of a wait `wait` answered (earlier or later); nothing once it has ended. */
+  reschedule(waiting: Promise<WaitOutcome>, deadline: Date): void;
   /** After the commit of a change of these intents, in this process: wakes their waiters, here and in the other processes. */
   changed(intentId: string): void;
   /** Wakes the waiters whose deadline has passed (the interval calls it each second; tests after moving the clock). */
@@ -51,6 +53,7 @@ export function createStatusWaiters(deps: Pick<Deps, 'clock' | 'wakeups'>, limit
   const byIntent = new Map<string, Set<Waiter>>();
   /** The wheel: waiters by the second their deadline falls in. */
   const buckets = new Map<number, Set<Waiter>>();
+  const byPromise = new WeakMap<Promise<WaitOutcome>, Waiter>();
   let total = 0;
   let interval: ReturnType<typeof setInterval> | undefined;
   let closed = false;
@@ -92,7 +95,8 @@ export function createStatusWaiters(deps: Pick<Deps, 'clock' | 'wakeups'>, limit
       if (closed || signal?.aborted) return undefined;
       const waiting = byIntent.get(intentId);
       if (total >= limits.total || (waiting?.size ?? 0) >= limits.perIntent) return undefined;
-      return new Promise<WaitOutcome>((resolve) => {
+      let waiter: Waiter | undefined;
+      const promise = new Promise<WaitOutcome>((resolve) => {
         // Rounded up: a waiter never answers before its deadline.
         const bucket = Math.ceil(deadline.getTime() / TICK_MS);
         const onAbort = () => release(w, 'closed');
@@ -116,7 +120,22 @@ export function createStatusWaiters(deps: Pick<Deps, 'clock' | 'wakeups'>, limit
           interval = setInterval(tick, TICK_MS);
           interval.unref();
         }
+        waiter = w;
       });
+      byPromise.set(promise, waiter as Waiter);
+      return promise;
+    },
+
+    reschedule(waiting, deadline) {
+      const w = byPromise.get(waiting);
+      if (!w || !byIntent.get(w.intentId)?.has(w)) return;
+      const old = buckets.get(w.bucket);
+      old?.delete(w);
+      if (old?.size === 0) buckets.delete(w.bucket);
+      w.bucket = Math.ceil(deadline.getTime() / TICK_MS);
+      let inBucket = buckets.get(w.bucket);
+      if (!inBucket) buckets.set(w.bucket, (inBucket = new Set()));
+      inBucket.add(w);
     },
 
     changed(intentId) {
