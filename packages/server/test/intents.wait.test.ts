@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createIntentsService, createStatusWaiters, MAX_WAIT_SECONDS, WAITER_LIMITS } from '../src/modules/intents/index.ts';
 import { SECOND } from '../src/platform/clock.ts';
@@ -85,6 +86,19 @@ describe('GET /gateway/sessions/{sessionToken}?status=…&wait=…', () => {
     const res = await answer;
     expect(res.json()).toMatchObject({ status: 'PENDING' });
     expect(waiters().size()).toBe(0);
+  });
+
+  it('an unchanged wait ends without reading the intent again: the answer is the one read at its start', async () => {
+    const intent = await createIntent({ description: 'before' });
+    const answer = longPoll(intent, 'status=PENDING&wait=25');
+    await held(intent);
+    // Written behind the notifier's back (no transition, so nobody is woken): the deadline's
+    // answer does not see it, the next read does.
+    await sql`update intents set description = 'behind' where id = ${intent.id}`.execute(ctx.deps.db);
+    ctx.clock.advance(25 * SECOND);
+    waiters().tick();
+    expect((await answer).json()).toMatchObject({ status: 'PENDING', description: 'before' });
+    expect((await longPoll(intent, '')).json()).toMatchObject({ description: 'behind' });
   });
 
   it('a PENDING intent is answered EXPIRED at its expiresAt when that comes before the wait ends', async () => {
