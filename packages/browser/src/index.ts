@@ -12,7 +12,7 @@
  * memory only: never in localStorage, sessionStorage, cookies or anything the page can read,
  * and neither is ever returned to the caller.
  */
-import { API_VERSION, CaisseError, errorInit, type JsonAnswer, type JsonBody, type paths } from '@caisse/api-types';
+import { API_VERSION, CaisseError, errorInit, type JsonAnswer, type JsonBody, type paths, retryAfterSeconds } from '@caisse/api-types';
 
 /** A payment intent as the browser sees it (no metadata, no session token). */
 export type PublicPaymentIntent = JsonAnswer<paths['/gateway/sessions/{sessionToken}']['get'], 200>;
@@ -94,6 +94,8 @@ export interface WaitOptions {
   /** First delay between reads, then ×1.5 up to `maxIntervalMs` (defaults 1 000 and 5 000). */
   intervalMs?: number;
   maxIntervalMs?: number;
+  /** How long the server may hold each read (seconds, at most 25; default 25); 0: plain reads only. */
+  waitSeconds?: number;
   timers?: Timers;
 }
 /** Per-call options of a POST. */
@@ -204,24 +206,57 @@ export class CaisseClient {
   }
 
   /**
-   * Reads the intent again and again (backoff from 1 s to 5 s) until it is no longer PROCESSING,
-   * and answers that intent: SUCCEEDED, PENDING again (the attempt failed: `attempts`, `lastError`;
-   * the payer may retry) or a final state. A lost answer or a 5xx is read again; other errors reject.
+   * Waits until the intent is no longer PROCESSING and answers that intent: SUCCEEDED, PENDING
+   * again (the attempt failed: `attempts`, `lastError`; the payer may retry) or a final state.
+   * Each read is a long-poll: the server holds it until the intent changes (at most `waitSeconds`),
+   * so a payer approving on the phone costs one request, answered the moment the payment settles.
+   * A server that does not hold reads (an older one, or one holding as many as it may) is read
+   * again after a delay instead (backoff from `intervalMs` to `maxIntervalMs`, or its Retry-After).
+   * A lost answer or a 5xx is read again after the delay; other errors reject.
    */
   async waitForPayment(
     sessionToken: string,
-    { signal, onUpdate, intervalMs = 1000, maxIntervalMs = 5000, timers = globalThis }: WaitOptions = {},
+    { signal, onUpdate, intervalMs = 1000, maxIntervalMs = 5000, timers = globalThis, waitSeconds = 25 }: WaitOptions = {},
   ): Promise<PayerIntent> {
-    for (let delay = intervalMs; ; delay = Math.min(delay * 1.5, maxIntervalMs)) {
+    const path = `/gateway/sessions/${encodeURIComponent(sessionToken)}`;
+    // Until a server shows it does not hold reads; 0 turns the long-poll off.
+    let longPoll = waitSeconds > 0;
+    let delay = intervalMs;
+    for (;;) {
       signal?.throwIfAborted();
+      let pause = delay;
       try {
-        const intent = await this.#request<PayerIntent>('GET', `/gateway/sessions/${encodeURIComponent(sessionToken)}`, undefined, {}, 0);
+        let held: string | null = null;
+        let retryAfter: number | undefined;
+        const query = longPoll ? `?status=PROCESSING&wait=${Math.min(Math.floor(waitSeconds), 25)}` : '';
+        const intent = await this.#request<PayerIntent>('GET', path + query, undefined, {}, 0, {
+          signal,
+          onHeaders: (headers) => {
+            held = headers.get('caisse-wait');
+            retryAfter = retryAfterSeconds(headers);
+          },
+        });
         onUpdate?.(intent);
         if (intent.status !== 'PROCESSING') return intent;
+        if (longPoll && held === 'held') pause = 0;
+        else if (longPoll && held === 'busy') pause = Math.max(delay, (retryAfter ?? 0) * 1000);
+        // Answered at once without a word about the wait: a server that does not hold reads.
+        else longPoll = false;
       } catch (err) {
+        signal?.throwIfAborted();
         const s = (err as CaisseError).status;
+        // A server that refuses the wait's parameters: read as before, at once.
+        if (longPoll && s === 400) {
+          longPoll = false;
+          continue;
+        }
         if (s !== undefined && s < 500 && s !== 429) throw err;
       }
+      if (pause === 0) {
+        delay = intervalMs;
+        continue;
+      }
+      delay = Math.min(delay * 1.5, maxIntervalMs);
       await new Promise<void>((resolve, reject) => {
         const stop = () => {
           timers.clearTimeout(handle);
@@ -230,7 +265,7 @@ export class CaisseClient {
         const handle = timers.setTimeout(() => {
           signal?.removeEventListener('abort', stop);
           resolve();
-        }, delay);
+        }, pause);
         signal?.addEventListener('abort', stop, { once: true });
       });
     }
@@ -340,7 +375,15 @@ export class CaisseClient {
     return { authorization: `Bearer ${this.#accessToken}` };
   }
 
-  async #request<T>(method: 'GET' | 'POST', path: string, body?: unknown, extra: Record<string, string> = {}, maxRetries = this.#maxRetries): Promise<T> {
+  async #request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    extra: Record<string, string> = {},
+    maxRetries = this.#maxRetries,
+    /** `onHeaders`: the headers of a successful answer; `signal`: abandons the request (a held read). */
+    { onHeaders, signal }: { onHeaders?: (headers: Headers) => void; signal?: AbortSignal } = {},
+  ): Promise<T> {
     const headers: Record<string, string> = { 'x-api-key': this.#apiKey, 'pay-version': API_VERSION, ...extra };
     if (method === 'POST') {
       headers['content-type'] = 'application/json';
@@ -356,11 +399,15 @@ export class CaisseClient {
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
           credentials: 'omit',
+          ...(signal && { signal }),
         });
         // 204: done, nothing to read (a password set or changed).
         if (response.status === 204) return undefined as T;
         const data = await response.json().catch(() => undefined);
-        if (response.ok && data && typeof data === 'object') return data as T;
+        if (response.ok && data && typeof data === 'object') {
+          onHeaders?.(response.headers);
+          return data as T;
+        }
         error = new CaisseError({ ...errorInit(response.status, response.headers, data), idempotencyKey: headers['idempotency-key'] });
       } catch (err) {
         error = new CaisseError({ code: 'connection_error', message: `Could not reach Caisse: ${(err as Error)?.message ?? err}`, cause: err });

@@ -137,6 +137,80 @@ describe('direct mobile-money payments', () => {
     expect(intent.attempts).toEqual([attempt('FAILED', 'approval_rejected')]);
   });
 
+  it('waitForPayment long-polls: a held read that comes back unchanged is sent again at once, no delay', async () => {
+    const paid = { ...INTENT, status: 'SUCCEEDED', attempts: [attempt('SUCCEEDED')] };
+    const held = { 'caisse-wait': 'held' };
+    const { client: caisse, calls } = client({
+      'GET /gateway/sessions/ps_token': [
+        { status: 200, body: processing, headers: held },
+        { status: 200, body: processing, headers: held },
+        { status: 200, body: paid, headers: held },
+      ],
+    });
+    const { timers, delays, tick } = manualTimers();
+    const done = caisse.waitForPayment('ps_token', { timers });
+    while (await tick());
+    expect((await done).status).toBe('SUCCEEDED');
+    expect(delays).toEqual([]);
+    expect(calls.map((c) => c.url)).toEqual(Array(3).fill(`${BASE}/gateway/sessions/ps_token?status=PROCESSING&wait=25`));
+  });
+
+  it('waitForPayment waits for Retry-After when the server holds no more reads, then long-polls again', async () => {
+    const paid = { ...INTENT, status: 'SUCCEEDED', attempts: [attempt('SUCCEEDED')] };
+    const { client: caisse, calls } = client({
+      'GET /gateway/sessions/ps_token': [
+        { status: 200, body: processing, headers: { 'caisse-wait': 'busy', 'retry-after': '3' } },
+        { status: 200, body: paid, headers: { 'caisse-wait': 'held' } },
+      ],
+    });
+    const { timers, delays, tick } = manualTimers();
+    const done = caisse.waitForPayment('ps_token', { timers });
+    while (await tick());
+    expect((await done).status).toBe('SUCCEEDED');
+    expect(delays).toEqual([3000]);
+    expect(calls[1]?.url).toContain('?status=PROCESSING&wait=25');
+  });
+
+  it('waitForPayment falls back to plain reads on a server that ignores the wait or refuses its parameters', async () => {
+    const paid = { ...INTENT, status: 'SUCCEEDED', attempts: [attempt('SUCCEEDED')] };
+    for (const first of [
+      { status: 200, body: processing },
+      { status: 400, body: { code: 'parameter_unknown', status: 400 } },
+    ]) {
+      const { client: caisse, calls } = client({
+        'GET /gateway/sessions/ps_token': [first, { status: 200, body: processing }, { status: 200, body: paid }],
+      });
+      const { timers, delays, tick } = manualTimers();
+      const done = caisse.waitForPayment('ps_token', { timers });
+      while (await tick());
+      expect((await done).status).toBe('SUCCEEDED');
+      expect(calls.map((c) => c.url.slice(BASE.length))).toEqual([
+        '/gateway/sessions/ps_token?status=PROCESSING&wait=25',
+        '/gateway/sessions/ps_token',
+        '/gateway/sessions/ps_token',
+      ]);
+      // The 400 is read again at once; an unheld answer after the usual delay.
+      expect(delays).toEqual(first.status === 400 ? [1000] : [1000, 1500]);
+    }
+  });
+
+  it('waitForPayment abandons the held read when its signal aborts', async () => {
+    let seen: AbortSignal | undefined;
+    const fetch = ((_url: string, init: RequestInit) => {
+      seen = init.signal ?? undefined;
+      return new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    }) as unknown as typeof globalThis.fetch;
+    const caisse = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch, maxRetries: 0 });
+    const abort = new AbortController();
+    const { timers, pending } = manualTimers();
+    const done = caisse.waitForPayment('ps_token', { timers, signal: abort.signal });
+    for (let i = 0; i < 20 && seen === undefined; i++) await Promise.resolve();
+    expect(seen).toBe(abort.signal);
+    abort.abort(new Error('left the page'));
+    await expect(done).rejects.toThrow('left the page');
+    expect(pending).toHaveLength(0);
+  });
+
   it('waitForPayment stops when its signal aborts, and rejects a 4xx at once', async () => {
     const { client: caisse } = client({ 'GET /gateway/sessions/ps_token': [{ status: 200, body: processing }] });
     const { timers, pending } = manualTimers();

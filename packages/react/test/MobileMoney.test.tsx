@@ -103,6 +103,16 @@ describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
     expect(onSuccess).toHaveBeenCalledTimes(1);
   });
 
+  it('waits on long-polls when the server holds reads: the outcome comes with no read delay', async () => {
+    const { user, gateway, onSuccess } = renderMobileMoney({}, fakeGateway({ mobileMoney: true, longPoll: true }));
+    await user.type(await screen.findByLabelText('Numéro mobile money'), '+237670000000');
+    await user.click(screen.getByRole('button', { name: /avec MTN MoMo/ }));
+    // No timer moved: each held read that comes back unchanged is sent again at once.
+    await screen.findByRole('heading', { name: 'Paiement effectué' });
+    expect(onSuccess).toHaveBeenCalledTimes(1);
+    expect(gateway.state.sessionReads.filter((q) => q === '?status=PROCESSING&wait=25')).toHaveLength(2);
+  });
+
   it('after a decline offers to send the request again (a new request) or to pay another way, here with the wallet', async () => {
     const { user, gateway, time } = renderMobileMoney({ returnUrl: 'https://shop.example/orders/42' });
     const phone = await screen.findByLabelText('Numéro mobile money');

@@ -43,6 +43,8 @@ export function fakeGateway(
     expiresInMs?: number;
     language?: 'fr' | 'en';
     mobileMoney?: boolean;
+    /** Answers a read with `status` and `wait` as a server that holds reads does (`Caisse-Wait: held`; here at once). */
+    longPoll?: boolean;
     /** The methods `GET /payment-methods` lists (default METHODS) when `mobileMoney`. */
     methods?: readonly Record<string, unknown>[];
   } = {},
@@ -95,6 +97,8 @@ export function fakeGateway(
       reads: number;
     }[],
     attemptReadsToSettle: 2,
+    /** The query of each session-token read (`?status=PROCESSING&wait=25` for a long-poll). */
+    sessionReads: [] as string[],
     /** Each direct charge: its session token header, Idempotency-Key and body. */
     mmCharges: [] as { sessionToken: string | undefined; key: string | undefined; body: unknown }[],
     /** Makes every request to this path answer 429 with this code and Retry-After (seconds). */
@@ -174,7 +178,10 @@ export function fakeGateway(
     if (expired) state.intent = { ...state.intent, status: 'EXPIRED' };
     if (path.startsWith('/gateway/sessions/')) {
       if (!path.endsWith('/ps_good')) return problem(404, 'not_found', 'No such payment');
-      return json(200, opts.mobileMoney ? readWithAttempts() : state.intent);
+      state.sessionReads.push(url.search);
+      const answer = json(200, opts.mobileMoney ? readWithAttempts() : state.intent);
+      if (opts.longPoll && url.searchParams.has('status') && url.searchParams.has('wait')) answer.headers.set('caisse-wait', 'held');
+      return answer;
     }
     if (opts.mobileMoney && path === '/payment-methods') {
       return url.searchParams.get('sessionToken') === 'ps_good' ? json(200, { data: methods }) : problem(404, 'not_found', 'No such payment');

@@ -140,6 +140,8 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   await app.register(paymentLinksRoutes);
   await app.register(methodsRoutes);
   // Provider calls a request started finish before the database closes.
+  // Waiting payers get their answer now (the intent as it is), not when their wait ends.
+  app.addHook('preClose', async () => services.intents.waiters.close());
   app.addHook('onClose', async () => {
     await services.topups.drain();
     await services.payouts.drain();

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { type DatabaseConnection, type Driver, Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
 import { processAlive } from './process-alive.ts';
@@ -18,6 +18,42 @@ export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
 /** Either the database or an open transaction: repositories accept both. */
 export type Executor = Db | Tx;
+
+/** What runs once a transaction's COMMIT has succeeded, by its connection (see `afterCommit`). */
+const commitHooks = new WeakMap<DatabaseConnection, (() => void)[]>();
+
+/**
+ * Runs `fn` once `tx` has committed (never if it rolls back), in this process: what others must
+ * hear only about committed changes (a payer waiting on an intent's status) without a query
+ * inside the transaction or a call at every place a transaction ends. `fn` must not throw.
+ */
+export async function afterCommit(tx: Tx, fn: () => void): Promise<void> {
+  await tx.getExecutor().provideConnection(async (connection) => {
+    const hooks = commitHooks.get(connection);
+    if (hooks) hooks.push(fn);
+    else commitHooks.set(connection, [fn]);
+  });
+}
+
+/** PostgreSQL's dialect, whose driver runs the `afterCommit` hooks of a transaction after its COMMIT. */
+class HookedPostgresDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const commit = driver.commitTransaction.bind(driver);
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.commitTransaction = async (connection) => {
+      const hooks = commitHooks.get(connection);
+      commitHooks.delete(connection);
+      await commit(connection);
+      for (const fn of hooks ?? []) fn();
+    };
+    driver.rollbackTransaction = async (connection) => {
+      commitHooks.delete(connection);
+      await rollback(connection);
+    };
+    return driver;
+  }
+}
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -539,7 +575,7 @@ export function openPostgres(
     if (opts.preparedStatements ?? true) prepareStatements(client);
     pipelined(client);
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new HookedPostgresDialect({ pool }) });
   pipelining.add(db);
   return {
     db,
@@ -688,7 +724,7 @@ export async function openPglite(
       if (opts.preparedStatements ?? true) prepareStatements(client);
       answersAhead(client);
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new HookedPostgresDialect({ pool }) });
     return {
       db,
       kind: 'pglite',

@@ -14,12 +14,16 @@ import type { OpenedDb } from './db.ts';
  * - `broadcast(channel, payload)`: "forget what you know": every subscriber of every process hears
  *   it (an API key revoked, rolled or given other origins drops out of every process's key cache;
  *   a customer's password changed, their token version out of every process's cache).
+ * - `publish(channel, item)`: "this changed", many times a second: every subscriber of every
+ *   process hears `item` (an intent whose status changed, for the payers waiting on it). Heard
+ *   here at once; to the others, batched into one NOTIFY (items joined by commas, at most one
+ *   NOTIFY in flight per channel) and never heard twice by the process that published it.
  *
  * On PGlite everything stays in this process (PGlite is single-process). When the LISTEN
  * connection to PostgreSQL is lost and made again, subscribers hear `reset`: what was broadcast
  * meanwhile may have been missed.
  */
-export type WakeChannel = 'webhooks' | 'api_keys' | 'user_tokens';
+export type WakeChannel = 'webhooks' | 'api_keys' | 'user_tokens' | 'intent_status';
 
 export type Subscriber = (message: { payload: string } | { reset: true }) => void;
 
@@ -27,13 +31,19 @@ export interface Wakeups {
   subscribe(channel: WakeChannel, fn: Subscriber): () => void;
   wake(channel: WakeChannel): void;
   broadcast(channel: WakeChannel, payload: string): Promise<void>;
+  /** `item` must hold no comma; a subscriber hears `{ payload: item }` once per item. */
+  publish(channel: WakeChannel, item: string): void;
   /** Resolves once the LISTEN connections asked for so far are in place (or have failed). */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
 
 const PG_CHANNEL_PREFIX = 'caisse_';
+/** The channels whose NOTIFY payloads are batches of `publish`. */
+const publishedChannels = new Set<WakeChannel>(['intent_status']);
 const RECONNECT_MS = 1000;
+/** NOTIFY's payload limit is 8000 bytes: a batch stays under it, the rest goes in the next. */
+const MAX_BATCH_BYTES = 7000;
 
 export function createWakeups(database: Pick<OpenedDb, 'kind' | 'notify' | 'listen'>, log?: (err: unknown, what: string) => void): Wakeups {
   const subscribers = new Map<WakeChannel, Set<Subscriber>>();
@@ -42,6 +52,10 @@ export function createWakeups(database: Pick<OpenedDb, 'kind' | 'notify' | 'list
   const closers: (() => Promise<void>)[] = [];
   let closed = false;
   const remote = database.kind === 'postgres' && database.notify !== undefined && database.listen !== undefined;
+  /** Marks this process's published batches, so that their echo from PostgreSQL is dropped. */
+  const origin = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
+  const outbox = new Map<WakeChannel, string[]>();
+  const publishing = new Set<WakeChannel>();
 
   function deliver(channel: WakeChannel, message: Parameters<Subscriber>[0]) {
     for (const fn of subscribers.get(channel) ?? []) {
@@ -53,6 +67,35 @@ export function createWakeups(database: Pick<OpenedDb, 'kind' | 'notify' | 'list
     }
   }
 
+  /** A batch of `publish` (`origin|a,b,c`) comes apart into its items; other payloads go whole. */
+  function receive(channel: WakeChannel, payload: string): void {
+    if (!publishedChannels.has(channel)) return deliver(channel, { payload });
+    const bar = payload.indexOf('|');
+    if (bar < 0 || payload.slice(0, bar) === origin) return;
+    for (const item of payload.slice(bar + 1).split(',')) if (item !== '') deliver(channel, { payload: item });
+  }
+
+  /** Sends what was published meanwhile, one NOTIFY after another, until nothing is left. */
+  function sendPublished(channel: WakeChannel): void {
+    const items = outbox.get(channel) ?? [];
+    if (items.length === 0 || closed) {
+      publishing.delete(channel);
+      return;
+    }
+    publishing.add(channel);
+    let bytes = 0;
+    let n = 0;
+    while (n < items.length && bytes + (items[n] as string).length + 1 <= MAX_BATCH_BYTES) bytes += (items[n++] as string).length + 1;
+    const batch = items.splice(0, Math.max(n, 1));
+    database.notify!(PG_CHANNEL_PREFIX + channel, `${origin}|${batch.join(',')}`).then(
+      () => sendPublished(channel),
+      (err) => {
+        log?.(err, `could not NOTIFY ${channel}`);
+        sendPublished(channel);
+      },
+    );
+  }
+
   /** One LISTEN connection per channel, made again after a loss (subscribers then hear `reset`). */
   function listen(channel: WakeChannel): void {
     if (!remote || listening.has(channel)) return;
@@ -62,7 +105,7 @@ export function createWakeups(database: Pick<OpenedDb, 'kind' | 'notify' | 'list
       try {
         const handle = await database.listen!(
           PG_CHANNEL_PREFIX + channel,
-          (payload) => deliver(channel, { payload }),
+          (payload) => receive(channel, payload),
           () => {
             if (closed || lost) return;
             lost = true;
@@ -130,6 +173,16 @@ export function createWakeups(database: Pick<OpenedDb, 'kind' | 'notify' | 'list
     async broadcast(channel, payload) {
       deliver(channel, { payload });
       if (remote && !closed) await database.notify!(PG_CHANNEL_PREFIX + channel, payload);
+    },
+
+    publish(channel, item) {
+      if (closed) return;
+      deliver(channel, { payload: item });
+      if (!remote) return;
+      const items = outbox.get(channel);
+      if (items) items.push(item);
+      else outbox.set(channel, [item]);
+      if (!publishing.has(channel)) sendPublished(channel);
     },
 
     async ready() {

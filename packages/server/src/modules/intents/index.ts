@@ -9,6 +9,7 @@ export {
   SWEEP_BATCH_SIZE,
 } from './intents.service.ts';
 export { startSweeper, SWEEP_INTERVAL_MS } from './intents.sweeper.ts';
+export { createStatusWaiters, MAX_WAIT_SECONDS, type StatusWaiters, type WaiterLimits, WAITER_LIMITS, type WaitOutcome } from './intents.waiters.ts';
 export * from './intents.schema.ts';
 export {
   assertMove,

@@ -3,9 +3,22 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { idempotentAnswer } from '../../platform/http/idempotency.ts';
-import { CreatedIntent, CreateIntentBody, Intent, IntentIdParams, IntentList, ListIntentsQuery, SessionIntent, SessionTokenParams } from './intents.schema.ts';
+import { MAX_WAIT_SECONDS } from './intents.waiters.ts';
+import {
+  CreatedIntent,
+  CreateIntentBody,
+  Intent,
+  IntentIdParams,
+  IntentList,
+  ListIntentsQuery,
+  SessionIntent,
+  SessionIntentQuery,
+  SessionTokenParams,
+} from './intents.schema.ts';
 
 const tags = ['payment intents'];
+/** When no more payers may wait: when to read again (the client's old polling pace). */
+const BUSY_RETRY_AFTER_SECONDS = 2;
 const merchantSecurity = [{ apiKey: [], secretKey: [] }];
 const idempotencyNote =
   'Send an `Idempotency-Key` header to make a retry safe: the same key and body within 24 hours replays this answer (`Idempotent-Replayed: true`).';
@@ -46,15 +59,36 @@ export default async function intentsRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'Retrieve an intent by its session token (client operation)',
-        description:
+        description: [
           'For the browser, with the API key alone. The answer leaves out `metadata` and `sessionToken`: they are for the merchant, and adds `merchantLanguage`, the language a checkout falls back to. An intent past its `expiresAt` reads EXPIRED at once: start a new intent. A token of another merchant or mode is 404 `not_found`.',
+          `Waiting for the payer (a long-poll): with \`status\` (the status the client has) and \`wait\` (seconds, at most ${MAX_WAIT_SECONDS}), the answer is held while the intent still reads \`status\`: it comes as soon as the intent changes (its status, or its \`attempts\` and \`lastError\`), at its \`expiresAt\` for a PENDING intent, or after \`wait\` seconds (its last fifth: deadlines are spread) with the intent unchanged. Read again at once with the status of the answer. The answer to a wait carries \`Caisse-Wait: held\`; when the server holds as many waiting clients as it may, it comes at once with \`Caisse-Wait: busy\` and \`Retry-After\` (seconds): read again after it.`,
+        ].join('\n\n'),
         security: [{ apiKey: [] }],
         params: SessionTokenParams,
+        querystring: SessionIntentQuery,
         response: { 200: SessionIntent },
       },
     },
-    async (request) => {
-      const intent = await intents.retrieveBySessionToken(request.merchant, request.params.sessionToken);
+    async (request, reply) => {
+      // The payer hanging up releases their waiter (the response's close: the request's comes once its body is read).
+      const hangUp = new AbortController();
+      const onClose = () => hangUp.abort();
+      reply.raw.once('close', onClose);
+      let answer: Awaited<ReturnType<typeof intents.awaitBySessionToken>>;
+      try {
+        answer = await intents.awaitBySessionToken(request.merchant, request.params.sessionToken, {
+          status: request.query.status,
+          waitSeconds: request.query.wait,
+          signal: hangUp.signal,
+        });
+      } finally {
+        reply.raw.off('close', onClose);
+      }
+      // Says the wait was understood (an older server ignores it and answers at once): a client
+      // reads again at once after `held`, after Retry-After when `busy`.
+      if (request.query.status !== undefined && request.query.wait) reply.header('caisse-wait', answer.busy ? 'busy' : 'held');
+      if (answer.busy) reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
+      const intent = answer.intent;
       const language = request.merchant.merchantLanguage;
       return isLanguage(language) ? { ...intent, merchantLanguage: language } : intent;
     },

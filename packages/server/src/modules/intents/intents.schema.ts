@@ -3,6 +3,7 @@ import { CURRENCIES } from '../../platform/money.ts';
 import type { Metadata as MetadataMap } from './intents.repository.ts';
 import { MAX_RETURN_URL_LENGTH } from './intents.return-url.ts';
 import { INTENT_STATUSES } from './intents.state.ts';
+import { MAX_WAIT_SECONDS } from './intents.waiters.ts';
 import { eventSchema } from '../events/index.ts';
 
 export const MAX_METADATA_KEYS = 50;
@@ -238,6 +239,24 @@ export const ListIntentsQuery = Type.Object(
 export type ListIntentsQuery = Static<typeof ListIntentsQuery>;
 
 export const IntentIdParams = Type.Object({ id: Type.String({ description: 'pi_…' }) });
+/** The long-poll of the client's read (decision 0083). */
+export const SessionIntentQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Enum(INTENT_STATUSES, { description: 'The status the client already has: with `wait`, the answer waits while the intent still reads it.' }),
+    ),
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_WAIT_SECONDS,
+        description: `Seconds to hold the answer (0–${MAX_WAIT_SECONDS}) while the intent reads \`status\`; without \`status\`, or 0, the answer comes at once.`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SessionIntentQuery = Static<typeof SessionIntentQuery>;
+
 export const SessionTokenParams = Type.Object({ sessionToken: Type.String({ description: 'ps_…, from the creation answer' }) });
 
 /** A refund: immediate for a wallet payment, through the provider for a direct mobile-money one. */

@@ -1,5 +1,5 @@
 import { sha256 } from '../../platform/crypto.ts';
-import type { Executor, Tx } from '../../platform/db.ts';
+import { afterCommit, type Executor, type Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
@@ -12,6 +12,7 @@ import type { CreatedIntent, CreateIntentBody, DirectPayment, Intent, IntentList
 import { intentIdOfSessionToken, newSessionToken, sessionTokenMatches } from './intents.session-token.ts';
 import { checkReturnUrl } from './intents.return-url.ts';
 import { assertMove, effectiveStatus, type IntentStatus, isDue } from './intents.state.ts';
+import { createStatusWaiters, MAX_WAIT_SECONDS, type StatusWaiters } from './intents.waiters.ts';
 
 /** Every currency an amount typed in the dashboard's search may be in. */
 const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
@@ -24,6 +25,9 @@ export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'inten
 
 /** The currencies a merchant of this country may create intents in, in this mode (docs/decisions/0082). */
 export type IntentCurrencies = (mode: 'test' | 'live', country: Country) => readonly Currency[];
+
+/** The share of a long-poll's wait its deadline is spread over (see `awaitBySessionToken`). */
+const WAIT_SPREAD = 0.2;
 
 /** Rows expired per sweeper transaction. */
 export const SWEEP_BATCH_SIZE = 100;
@@ -94,10 +98,13 @@ export function createIntentsService(
     directPayments?: DirectPayments;
     /** Absent: every supported currency (a service built without connectors, in a unit test). */
     currencies?: IntentCurrencies;
+    /** The payers waiting on a status (one per process; made here when not given). */
+    waiters?: StatusWaiters;
   },
 ) {
   const { db, clock, random, ids } = deps;
   const { events } = collaborators;
+  const waiters = collaborators.waiters ?? createStatusWaiters(deps);
 
   /** Each row as `view` shows it, with its direct payment if it had one: no query for wallet-only rows. */
   async function viewsOf<V>(executor: Executor, rows: readonly IntentRow[], view: IntentView<V>, now = clock.now()): Promise<V[]> {
@@ -134,6 +141,8 @@ export function createIntentsService(
     });
     if (move.event !== null) await recordEvent(tx, updated, move.event, { ...opts, now });
     if (move.also !== undefined) await recordEvent(tx, updated, move.also, { ...opts, now });
+    // Payers waiting on this intent hear of it once it has committed, wherever they wait.
+    await afterCommit(tx, () => waiters.changed(row.id));
     return updated;
   }
 
@@ -180,6 +189,14 @@ export function createIntentsService(
     );
   }
 
+  async function retrieveBySessionToken(caller: Scope, sessionToken: string): Promise<PublicIntent> {
+    const id = intentIdOfSessionToken(sessionToken);
+    const row = id === undefined ? undefined : await repo.find(db, caller, id);
+    if (!row || !sessionTokenMatches(sessionToken, row.session_token_hash))
+      throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
+    return viewOf(db, row, publicView);
+  }
+
   async function insertIntent(ex: Executor, caller: IntentCreator, body: CreateIntentBody): Promise<CreatedIntent> {
     assertModeOpen(caller, caller.mode);
     const currency = assertCurrency(body.currency);
@@ -210,6 +227,7 @@ export function createIntentsService(
   }
 
   return {
+    waiters,
     /**
      * Creates a PENDING intent; the answer is the only one that shows its session token. With
      * `answer` (an Idempotency-Key), the insert and the stored answer are one transaction.
@@ -311,12 +329,51 @@ export function createIntentsService(
     },
 
     /** The client's read (API key alone): by session token, within the key's merchant and mode. */
-    async retrieveBySessionToken(caller: Scope, sessionToken: string): Promise<PublicIntent> {
+    retrieveBySessionToken,
+
+    /**
+     * The client's read that waits (a long-poll): while the intent reads `status`, holds the
+     * answer until the intent changes or `waitSeconds` pass (a PENDING intent's expiresAt
+     * earlier), then answers the intent as it is. `busy` when this process holds as many waiters
+     * as it may: the answer comes at once, and the client reads again later.
+     */
+    async awaitBySessionToken(
+      caller: Scope,
+      sessionToken: string,
+      opts: { status?: IntentStatus; waitSeconds?: number; signal?: AbortSignal },
+    ): Promise<{ intent: PublicIntent; busy: boolean }> {
       const id = intentIdOfSessionToken(sessionToken);
-      const row = id === undefined ? undefined : await repo.find(db, caller, id);
-      if (!row || !sessionTokenMatches(sessionToken, row.session_token_hash))
-        throw new ApiError('not_found', 'No payment intent has this session token', { param: 'sessionToken' });
-      return viewOf(db, row, publicView);
+      if (opts.status === undefined || !opts.waitSeconds || id === undefined)
+        return { intent: await retrieveBySessionToken(caller, sessionToken), busy: false };
+      // Spread over the wait's last fifth: payers who all started together (after a restart) do
+      // not all come back in the same second, every time.
+      let deadline = clock.now().getTime() + Math.min(opts.waitSeconds, MAX_WAIT_SECONDS) * 1000 * (1 - WAIT_SPREAD * Math.random());
+      // Waiting before the read: a change that commits while the intent is read still wakes it.
+      const done = new AbortController();
+      const waiting = waiters.wait(id, new Date(deadline), opts.signal ? AbortSignal.any([opts.signal, done.signal]) : done.signal);
+      let intent: PublicIntent;
+      try {
+        intent = await retrieveBySessionToken(caller, sessionToken);
+      } catch (err) {
+        done.abort();
+        throw err;
+      }
+      if (intent.status !== opts.status || waiting === undefined) {
+        done.abort();
+        return { intent, busy: waiting === undefined && intent.status === opts.status };
+      }
+      // A PENDING intent reads EXPIRED at its expiresAt: the answer comes then.
+      const expiresAt = new Date(intent.expiresAt).getTime();
+      const expiry = intent.status === 'PENDING' && expiresAt <= deadline;
+      if (expiry) {
+        deadline = expiresAt;
+        waiters.reschedule(waiting, new Date(deadline));
+      }
+      const outcome = await waiting;
+      // Nothing committed meanwhile (a change would have woken it): the same intent, without a
+      // read. A wake-up lost on its way from another process is read by the client's next wait.
+      if (outcome === 'closed' || (outcome === 'deadline' && !expiry)) return { intent, busy: false };
+      return { intent: await retrieveBySessionToken(caller, sessionToken), busy: false };
     },
 
     async list(caller: Scope, query: ListIntentsQuery): Promise<IntentList> {

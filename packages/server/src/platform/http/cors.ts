@@ -28,6 +28,7 @@ export const CORS_EXPOSED_HEADERS = [
   'pay-version',
   'idempotent-replayed',
   'retry-after',
+  'caisse-wait',
   'ratelimit-limit',
   'ratelimit-remaining',
   'ratelimit-reset',
