@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   operatorSession: 'ops',
   operatorAuditEntry: 'oaud',
   reconciliationRun: 'recn',
+  manualReturn: 'ret',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

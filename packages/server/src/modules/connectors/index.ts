@@ -53,7 +53,11 @@ export {
 export {
   assertProviderTakes,
   capabilitiesOf,
+  connectorServes,
+  connectorsServing,
   describeProvider,
+  isAggregator,
+  methodsServed,
   providerDescriptions,
   providerPrefixes,
   providersServing,

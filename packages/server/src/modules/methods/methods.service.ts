@@ -8,6 +8,7 @@ import {
   capabilitiesOf,
   type ConnectorSource,
   describeProvider,
+  isAggregator,
   isProviderName,
   providerDescriptions,
   providerNames,
@@ -15,12 +16,15 @@ import {
   type ProviderName,
   providersServing,
 } from '../connectors/index.ts';
+import type { RoutesService } from '../routes/index.ts';
 import { methodsRepository as repo } from './methods.repository.ts';
 import { providerOrder } from './methods.order.ts';
 import type { PaymentMethod, PaymentMethodList, PaymentMethodSettings, PaymentMethodSettingsBody } from './methods.schema.ts';
 
 export interface MethodsCollaborators {
   connectors: ConnectorSource;
+  /** Which connectors reach a method here (docs/spec/routes.md); absent: the method's own connector alone. */
+  routes?: Pick<RoutesService, 'defaults' | 'routeAvailable'>;
   /** The intent a session token opens, in the caller's mode (404 otherwise): its currency. */
   intentBySessionToken(scope: Scope, sessionToken: string): Promise<{ currency: string }>;
   /** The merchant's country (merchants.findMerchant). */
@@ -85,20 +89,31 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     }
   }
 
-  function configured(scope: Scope, provider: ProviderName): boolean {
-    return c.connectors.forMode(scope.mode).get(provider) !== undefined;
+  /** The connectors that reach this method for the merchant's country here: its own, then aggregators with an account. */
+  function reaching(scope: Scope, country: Country, provider: ProviderName): string[] {
+    if (c.routes) return c.routes.defaults({ mode: scope.mode, country, kind: 'payment', method: provider });
+    return c.connectors.forMode(scope.mode).get(provider) === undefined ? [] : [provider];
   }
 
-  /** From the provider's recent outcomes in this mode (connectors.health.ts). */
-  function available(scope: Scope, provider: ProviderName): boolean {
-    return c.connectors.forMode(scope.mode).health?.available(provider) ?? true;
+  /** Whether some connector reaches the method here (whichever: the method is listed once). */
+  function configured(scope: Scope, provider: ProviderName, country: Country): boolean {
+    return reaching(scope, country, provider).length > 0;
+  }
+
+  /** From the recent outcomes of the connectors that reach it in this mode (connectors.health.ts): one answering is enough. */
+  function available(scope: Scope, provider: ProviderName, country: Country): boolean {
+    const via = reaching(scope, country, provider);
+    if (via.length === 0) return c.connectors.forMode(scope.mode).health?.available(provider) ?? true;
+    return via.some((name) =>
+      c.routes ? c.routes.routeAvailable(scope.mode, country, name, provider) : (c.connectors.forMode(scope.mode).health?.available(name) ?? true),
+    );
   }
 
   /** The providers this offer gives for a currency, in the merchant's order. */
   function offeredProviders(scope: Scope, offer: Offer, currency: Currency): ProviderName[] {
     return ordered(
       providersServing(offer.country, currency).filter(
-        (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(scope, p),
+        (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(scope, p, offer.country),
       ),
       offer,
     );
@@ -126,7 +141,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           name: d.displayName,
           approval: d.approval,
           // From the provider's recent outcomes in this mode: greyed in checkout while it does not answer.
-          available: available(scope, name),
+          available: available(scope, name, offer.country),
           minAmount: formatAmount(bounds.min, currency),
           maxAmount: formatAmount(bounds.max, currency),
           prefixes: providerPrefixes(d, offer.country),
@@ -166,22 +181,25 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
         providersDefault: offer.chosen === undefined,
         orderDefault: offer.order === undefined,
         order: providerOrder(offer.country, offer.order),
-        providers: providerDescriptions().map((d) => {
-          const name = d.name as ProviderName;
-          return {
-            provider: name,
-            name: d.displayName,
-            // Less what this mode's account lacks: the dashboard offers no payout to it.
-            capabilities: capabilitiesOf(d, c.connectors.forMode(scope.mode).get(name)),
-            approval: d.approval,
-            enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
-            configured: configured(scope, name),
-            allowed: isAllowed(offer, name),
-            servesCountry: serving.includes(name),
-            offered: offered.includes(name),
-            available: available(scope, name),
-          };
-        }),
+        // Methods, never an aggregator: it is a way to reach them (routes), not one the payer chooses.
+        providers: providerDescriptions()
+          .filter((d) => !isAggregator(d))
+          .map((d) => {
+            const name = d.name as ProviderName;
+            return {
+              provider: name,
+              name: d.displayName,
+              // Less what this mode's account lacks: the dashboard offers no payout to it.
+              capabilities: capabilitiesOf(d, c.connectors.forMode(scope.mode).get(name)),
+              approval: d.approval,
+              enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
+              configured: configured(scope, name, offer.country),
+              allowed: isAllowed(offer, name),
+              servesCountry: serving.includes(name),
+              offered: offered.includes(name),
+              available: available(scope, name, offer.country),
+            };
+          }),
       };
     },
 

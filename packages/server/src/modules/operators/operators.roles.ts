@@ -34,6 +34,8 @@ export const OPERATOR_PERMISSIONS = [
   'payouts:review',
   /** The providers panel: each provider's set-up and health, never a secret. */
   'providers:read',
+  /** Change routes (which connectors reach a method) and mark late payments returned by hand. */
+  'providers:manage',
   /** Customers (support): look one up, see their wallet and limits. */
   'customers:read',
   /** Lock and unlock a customer's account (a locked one cannot sign in). */
@@ -60,6 +62,7 @@ const GRANTS: Record<OperatorPermission, readonly OperatorRole[]> = {
   'payouts:thresholds': ['admin', 'finance'],
   'payouts:review': ['admin', 'finance'],
   'providers:read': OPERATOR_ROLES,
+  'providers:manage': ['admin'],
   'customers:read': ['admin', 'compliance', 'support'],
   'customers:lock': ['admin', 'compliance', 'support'],
   'customers:limits': ['admin', 'compliance'],
@@ -95,5 +98,7 @@ export const OPERATOR_AUDIT_ACTIONS = [
   'customer.locked',
   'customer.unlocked',
   'customer.password_reset_sent',
+  'route.set',
+  'late_payment.returned',
 ] as const;
 export type OperatorAuditAction = (typeof OPERATOR_AUDIT_ACTIONS)[number];

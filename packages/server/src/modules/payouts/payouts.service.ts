@@ -19,9 +19,11 @@ import {
   isProviderName,
   newReference,
   assertProviderTakes,
+  lookupNumber,
   servesNumber,
 } from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
+import type { RoutesService } from '../routes/index.ts';
 import { createProviderLifecycle, requestStore, paymentRequestOf } from '../lifecycle/index.ts';
 import { type PayoutRow, type PayoutScheduleRow, type PayoutThresholdRow, payoutsRepository as repo, REVIEW_REJECTED } from './payouts.repository.ts';
 import { type CreatePayoutBody, type Payout, type PayoutSchedule, type PayoutScheduleBody, WEEK_DAYS } from './payouts.schema.ts';
@@ -110,6 +112,8 @@ export function createPayoutsService(
   collaborators: {
     balances: Pick<BalancesService, 'debitForPayout' | 'payoutPaid' | 'payoutFailed' | 'availableMinor'>;
     connectors: ConnectorSource;
+    /** Which connector a payout to a method goes through (its payout route); absent: the method's own. */
+    routes?: Pick<RoutesService, 'choose'>;
     events: Pick<EventsService, 'record'>;
     /** The merchants' pinned API versions (the version their events are written in). */
     pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;
@@ -189,6 +193,18 @@ export function createPayoutsService(
       description: p.description ?? `Payout ${id} to ${p.provider} ${p.phoneNumber}`,
     });
     const now = clock.now();
+    // The first route of the destination's method, in the destination number's country (docs/spec/routes.md).
+    const country = lookupNumber(p.phoneNumber)?.country;
+    const via =
+      collaborators.routes && country !== undefined
+        ? (
+            await collaborators.routes.choose(
+              { mode: scope.mode, country, kind: 'payout', method: p.provider },
+              { currency: p.currency, amount: p.amount, health: false },
+              'destination.provider',
+            )
+          ).connector
+        : p.provider;
     // Above its mode and currency's threshold, the payout waits for an operator (decision 0041).
     const threshold = await repo.threshold(tx, scope.mode, p.currency);
     const held = threshold !== undefined && p.amount > threshold.amount_minor;
@@ -199,8 +215,8 @@ export function createPayoutsService(
       amount_minor: p.amount,
       currency: p.currency,
       provider: p.provider,
-      connector: p.provider,
-      provider_account: accountOf(scope.mode, p.provider),
+      connector: via,
+      provider_account: accountOf(scope.mode, via),
       phone_number: p.phoneNumber,
       description: p.description,
       method: p.method,
@@ -236,7 +252,8 @@ export function createPayoutsService(
         // differs from ours is logged and left to reconciliation, never paid out again.
         const mismatch = outcome.amount !== row.amount_minor || outcome.currency !== row.currency;
         if (mismatch) log?.error({ payout: id, provider: row.provider }, 'mobile-money payout paid for another amount or currency: see caisse reconcile');
-        await balances.payoutPaid(tx, scope, { payoutId: row.id, provider: row.provider, currency, amount: row.amount_minor });
+        // From the float of the connector that sent it.
+        await balances.payoutPaid(tx, scope, { payoutId: row.id, provider: row.connector, currency, amount: row.amount_minor });
         updated = await repo.update(tx, id, {
           status: 'PAID',
           failure_reason: mismatch ? 'AMOUNT_MISMATCH' : null,
@@ -252,6 +269,12 @@ export function createPayoutsService(
     return settled;
   }
 
+  /** The destination number's country, for the request (none for a number the numbering table does not know). */
+  const countryOf = (phoneNumber: string): { country?: string } => {
+    const country = lookupNumber(phoneNumber)?.country;
+    return country === undefined ? {} : { country };
+  };
+
   // Money out is never given up while the provider may still pay it: no timeout.
   const lifecycle = createProviderLifecycle<PayoutRow>({
     what: 'payout',
@@ -262,7 +285,12 @@ export function createPayoutsService(
     clock,
     logger: log,
     store: { load: (id) => repo.byId(db, id), loadByReference: (reference) => repo.byReference(db, reference) },
-    request: (row) => paymentRequestOf(row, { payerMessage: row.description ?? `Payout ${row.id}`, payeeNote: row.id }),
+    request: (row) => ({
+      ...paymentRequestOf(row, { payerMessage: row.description ?? `Payout ${row.id}`, payeeNote: row.id }),
+      // The destination's method and country: an aggregator needs both to reach the operator.
+      method: row.provider,
+      ...countryOf(row.phone_number),
+    }),
     settle: async (id, decision) => {
       await settle(id, decision);
     },
@@ -496,7 +524,7 @@ export function createPayoutsService(
         let updated: PayoutRow;
         if (decision.approve) {
           // Never sent yet: it goes through the account of today, not that of its creation.
-          const account = accountOf(row.mode, row.provider);
+          const account = accountOf(row.mode, row.connector);
           updated = await repo.update(tx, id, { ...reviewed, status: 'PENDING', provider_account: account });
           await lifecycle.release(tx, id, account);
         } else {
