@@ -582,12 +582,12 @@ export function buildCli(): Command {
       .description('set the connectors a method goes through, in order (refused, exit 1, for a connector that does not serve it there)')
       .addOption(new Option('--mode <mode>', 'test or live').choices(['test', 'live']).makeOptionMandatory())
       .requiredOption('--country <CC>', "the merchants' country (CM)")
-      .requiredOption('--method <method>', 'the payment method the payer chooses (mtn_momo)')
+      .requiredOption('--method <method>', 'the payment method the payer chooses (an operator, as `routes list` names it)')
       .option('--connectors <a,b>', 'the connectors, in the order they are tried')
       .option('--default', 'back to the default route')
       .addOption(new Option('--kind <kind>', 'payment attempts or payouts to that method').choices(['payment', 'payout']).default('payment')),
-    'npx caisse routes set --mode live --country CM --method mtn_momo --connectors mtn_momo,pawapay',
-    'npx caisse routes set --mode live --country CM --method mtn_momo --default',
+    'npx caisse routes set --mode live --country CM --method <method> --connectors <own>,<aggregator>',
+    'npx caisse routes set --mode live --country CM --method <method> --default',
   ).action(async (opts: { mode: 'test' | 'live'; country: string; method: string; connectors?: string; default?: boolean; kind: 'payment' | 'payout' }) => {
     if ((opts.connectors === undefined) === (opts.default !== true)) {
       process.stderr.write('caisse: give either --connectors a,b or --default\n');
