@@ -5219,7 +5219,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.terms_set" | "merchant.methods_set" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked" | "customer.password_reset_sent";
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.terms_set" | "merchant.methods_set" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked" | "customer.password_reset_sent" | "route.set" | "late_payment.returned";
                                 actor: {
                                     email: string;
                                     id: string | null;
@@ -5577,6 +5577,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/late-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    status?: "TO_RETURN" | "RETURNED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                attemptId: string;
+                                connector: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                id: string;
+                                intentId: string;
+                                merchantId: string;
+                                mode: "test" | "live";
+                                note: string | null;
+                                /** @enum {string} */
+                                object: "manual_return";
+                                phoneNumber: string;
+                                providerAccount: string;
+                                returnedAt: string | null;
+                                returnedBy: string | null;
+                                status: "TO_RETURN" | "RETURNED";
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/late-payments/{id}/returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        note: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            attemptId: string;
+                            connector: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            id: string;
+                            intentId: string;
+                            merchantId: string;
+                            mode: "test" | "live";
+                            note: string | null;
+                            /** @enum {string} */
+                            object: "manual_return";
+                            phoneNumber: string;
+                            providerAccount: string;
+                            returnedAt: string | null;
+                            returnedBy: string | null;
+                            status: "TO_RETURN" | "RETURNED";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/ledger/verify": {
         parameters: {
             query?: never;
@@ -5665,7 +5785,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "providers:manage" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -7186,6 +7306,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    mode?: "test" | "live";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                connectors: string[];
+                                country: string;
+                                defaultConnectors: string[];
+                                kind: "payment" | "payout";
+                                method: string;
+                                mode: "test" | "live";
+                                /** @enum {string} */
+                                object: "route";
+                                overridden: boolean;
+                                updatedAt: string | null;
+                                updatedBy: string | null;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        connectors: string[] | null;
+                        country: string;
+                        kind?: "payment" | "payout";
+                        method: string;
+                        mode: "test" | "live";
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            connectors: string[];
+                            country: string;
+                            defaultConnectors: string[];
+                            kind: "payment" | "payout";
+                            method: string;
+                            mode: "test" | "live";
+                            /** @enum {string} */
+                            object: "route";
+                            overridden: boolean;
+                            updatedAt: string | null;
+                            updatedBy: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/session": {
         parameters: {
             query?: never;
@@ -7214,7 +7426,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "providers:manage" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
@@ -7311,7 +7523,7 @@ export interface paths {
                             expiresAt: string;
                             /** @enum {string} */
                             object: "operator_session";
-                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
+                            permissions: ("account" | "operators:read" | "operators:write" | "merchants:read" | "merchants:freeze" | "merchants:terms" | "merchants:methods" | "merchants:review" | "money:read" | "ledger:verify" | "audit:read" | "payouts:thresholds" | "payouts:review" | "providers:read" | "providers:manage" | "customers:read" | "customers:lock" | "customers:limits" | "customers:reset")[];
                             /** @enum {unknown} */
                             role: "admin" | "compliance" | "finance" | "support";
                             totpEnrolmentRequired: boolean;
