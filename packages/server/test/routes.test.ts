@@ -21,7 +21,7 @@ import { appWithAllSandboxes } from './connectors.support.ts';
 import { ECHO_CONNECTOR } from './fixtures/echo-connector/index.ts';
 import type { EchoSettings } from './fixtures/echo-connector/echo.connector.ts';
 import type { EchoSandbox } from './fixtures/echo-connector/echo.sandbox.ts';
-import { createIntent, expectLedgerClean } from './flow.support.ts';
+import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
 import { operatorConsole } from './operators.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
@@ -57,7 +57,26 @@ const ROUTED: ConnectorDefinition<EchoSettings, EchoSandbox> = {
   sandbox: { ...ECHO_CONNECTOR.sandbox, path: '/echo-routes' },
 };
 
+/** A test-only connector that also sends money (its sandbox's payments stand for transfers): a payout route may take it. */
+const PAYING = 'echo_payouts';
+const PAYING_CONNECTOR: ConnectorDefinition<EchoSettings, EchoSandbox> = {
+  ...ECHO_CONNECTOR,
+  description: {
+    ...ECHO_CONNECTOR.description,
+    name: PAYING,
+    displayName: 'Echo Payouts',
+    capabilities: { collect: true, disburse: true, refund: false },
+    serves: [{ method: 'mtn_momo', countries: ['CM'] }],
+  },
+  create(settings, deps): Connector {
+    const inner = ECHO_CONNECTOR.create(settings, deps);
+    return { ...inner, provider: PAYING, disburse: (request) => inner.collect(request) };
+  },
+  sandbox: { ...ECHO_CONNECTOR.sandbox, path: '/echo-payouts' },
+};
+
 let unregister: () => void;
+let unregisterPaying: () => void;
 let ctx: TestContext;
 let sandbox: Sandbox;
 let momo: MomoSandbox;
@@ -66,6 +85,7 @@ let m: TestMerchant;
 beforeAll(async () => {
   // Before the app and the sandbox: both loop over the registry when they start.
   unregister = registerConnector(ROUTED);
+  unregisterPaying = registerConnector(PAYING_CONNECTOR);
   ({ ctx, sandbox } = await appWithAllSandboxes({ start: new Date('2026-11-23T10:00:00.000Z') }));
   momo = sandbox.of(MTN_MOMO_CONNECTOR);
   m = await createMerchant(ctx, 'Routes shop');
@@ -75,6 +95,7 @@ afterAll(async () => {
   await sandbox?.close();
   await ctx?.close();
   unregister?.();
+  unregisterPaying?.();
 });
 
 let numbers = 0;
@@ -113,22 +134,23 @@ describe('routes', () => {
         country: 'CM',
         kind: 'payment',
         method: 'mtn_momo',
-        connectors: ['mtn_momo', NAME],
-        defaultConnectors: ['mtn_momo', NAME],
+        connectors: ['mtn_momo', NAME, PAYING],
+        defaultConnectors: ['mtn_momo', NAME, PAYING],
         overridden: false,
       }),
     );
     // The aggregator is a way to reach methods, not a method: no route of its own, none where it does not serve.
     expect(list.filter((r) => r.method === NAME)).toEqual([]);
     expect(list.find((r) => r.country === 'SN' && r.method === 'wave')?.connectors).toEqual(['wave']);
-    // Payouts: only connectors that can send money (the aggregator here only collects).
-    expect(list).toContainEqual(expect.objectContaining({ country: 'CM', kind: 'payout', method: 'mtn_momo', connectors: ['mtn_momo'] }));
+    // Payouts: only connectors that can send money (the first aggregator here only collects).
+    expect(list).toContainEqual(expect.objectContaining({ country: 'CM', kind: 'payout', method: 'mtn_momo', connectors: ['mtn_momo', PAYING] }));
 
     const intent = await createIntent(ctx, m);
     const res = await call(ctx.app, 'GET', `/payment-methods?sessionToken=${encodeURIComponent(intent.sessionToken)}`, pk(m));
     const providers = (res.json() as { data: { type: string; provider?: string }[] }).data.map((d) => d.provider).filter(Boolean);
     expect(providers.filter((p) => p === 'mtn_momo')).toHaveLength(1);
     expect(providers).not.toContain(NAME);
+    expect(providers).not.toContain(PAYING);
   });
 
   it('routes set refuses an unknown connector or one that does not serve the method there, saying which', async () => {
@@ -168,7 +190,7 @@ describe('routes', () => {
     const refund = await call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(m), {});
     expect(refund.json()).toMatchObject({ status: 409, code: 'refund_unsupported', detail: expect.stringContaining('Echo Routes') });
     await expectLedgerClean(ctx);
-    expect(await route(null)).toMatchObject({ connectors: ['mtn_momo', NAME], overridden: false });
+    expect(await route(null)).toMatchObject({ connectors: ['mtn_momo', NAME, PAYING], overridden: false });
   });
 
   it('a timed-out attempt lets the retry take the next route; its late success is returned through its own connector', async () => {
@@ -271,7 +293,7 @@ describe('routes', () => {
     const listed = await ops.send('GET', '/operator/api/routes?mode=test', support);
     expect(listed.statusCode, listed.body).toBe(200);
     expect((listed.json() as { data: { method: string; country: string; connectors: string[] }[] }).data).toContainEqual(
-      expect.objectContaining({ country: 'CM', method: 'mtn_momo', connectors: ['mtn_momo', NAME] }),
+      expect.objectContaining({ country: 'CM', method: 'mtn_momo', connectors: ['mtn_momo', NAME, PAYING] }),
     );
     const body = { mode: 'test', country: 'CM', method: 'mtn_momo', connectors: [NAME, 'mtn_momo'] };
     expect((await ops.send('PUT', '/operator/api/routes', support, body)).statusCode).toBe(403);
@@ -284,8 +306,33 @@ describe('routes', () => {
       code: 'route_invalid',
     });
     const back = await ops.send('PUT', '/operator/api/routes', admin, { ...body, connectors: null });
-    expect(back.json()).toMatchObject({ connectors: ['mtn_momo', NAME], overridden: false });
+    expect(back.json()).toMatchObject({ connectors: ['mtn_momo', NAME, PAYING], overridden: false });
     const audit = (await ops.send('GET', '/operator/api/audit?targetId=test:CM:payment:mtn_momo', admin)).json() as { data: { action: string }[] };
     expect(audit.data.map((a) => a.action)).toEqual(['route.set', 'route.set']);
+  });
+
+  it('a payout takes the first route of its destination’s method; back to the default, MTN’s own', async () => {
+    const payer = await createMerchant(ctx, 'Routes payouts');
+    await ctx.services.merchants.setSettlementDelay(payer.merchantId, 0);
+    const user = await newUser(ctx, payer, { balance: '100000' });
+    const intent = await createIntent(ctx, payer, { amount: '20000' });
+    expect((await charge(ctx, user, intent.id, await authorize(ctx, payer, user, intent.id))).statusCode).toBe(200);
+    await ctx.services.balances.settleDue();
+    const send = () =>
+      call(ctx.app, 'POST', '/payouts', sk(payer), { amount: '1000', currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber: mtn() } });
+
+    expect(await route([PAYING], 'payout')).toMatchObject({ kind: 'payout', connectors: [PAYING], overridden: true });
+    const routed = await send();
+    expect(routed.statusCode, routed.body).toBe(202);
+    expect(routed.json()).toMatchObject({ destination: { provider: 'mtn_momo' }, connector: PAYING, providerAccount: `pac_sandbox_${PAYING}` });
+    await later();
+    await later();
+    expect((await call(ctx.app, 'GET', `/payouts/${(routed.json() as { id: string }).id}`, sk(payer))).json()).toMatchObject({ status: 'PAID' });
+
+    await route(null, 'payout');
+    const direct = await send();
+    expect(direct.json()).toMatchObject({ connector: 'mtn_momo', providerAccount: 'pac_sandbox_mtn_momo' });
+    await later();
+    await expectLedgerClean(ctx);
   });
 });

@@ -202,6 +202,7 @@ export function createPayoutsService(
               { mode: scope.mode, country, kind: 'payout', method: p.provider },
               { currency: p.currency, amount: p.amount, health: false },
               'destination.provider',
+              tx,
             )
           ).connector
         : p.provider;

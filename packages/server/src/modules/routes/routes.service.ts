@@ -230,8 +230,10 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
       key: RouteKey,
       movement: { currency: Currency; amount: bigint; after?: string; health?: boolean },
       param = 'paymentMethod.provider',
+      /** The caller's transaction when it holds one (one connection on the embedded database). */
+      executor: Executor = db,
     ): Promise<RouteChoice> {
-      const route = await connectorsOf(key);
+      const route = await connectorsOf(key, executor);
       const from = movement.after === undefined ? 0 : route.indexOf(movement.after) + 1;
       const order = [...route.slice(from), ...route.slice(0, from)];
       const named = describeProvider(key.method)?.displayName ?? key.method;
