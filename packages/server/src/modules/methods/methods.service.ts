@@ -95,9 +95,9 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     return c.connectors.forMode(scope.mode).get(provider) === undefined ? [] : [provider];
   }
 
-  /** Whether some connector reaches the method here (whichever: the method is listed once). */
+  /** Whether this mode has the method's own connector, or some connector reaches it here (whichever: the method is listed once). */
   function configured(scope: Scope, provider: ProviderName, country: Country): boolean {
-    return reaching(scope, country, provider).length > 0;
+    return c.connectors.forMode(scope.mode).get(provider) !== undefined || reaching(scope, country, provider).length > 0;
   }
 
   /** From the recent outcomes of the connectors that reach it in this mode (connectors.health.ts): one answering is enough. */
