@@ -252,7 +252,13 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
         if (bounds.ok && takesCurrency) return { connector: name, account, description, impl };
         outOfBounds ??=
           !takesCurrency || (!bounds.ok && bounds.reason === 'currency_unsupported')
-            ? new ApiError('currency_unsupported', `${named} does not move ${movement.currency} on this server`, { param: 'currency' })
+            ? new ApiError(
+                'currency_unsupported',
+                takesCurrency
+                  ? `${named} does not move ${movement.currency}; it takes ${Object.keys(description.limits).join(', ')}`
+                  : `${named} as configured on this server does not move ${movement.currency}; it takes ${impl.currencies?.join(', ') || 'no currency'}`,
+                { param: 'currency' },
+              )
             : new ApiError(
                 'amount_out_of_bounds',
                 `${named} does not take ${formatAmount(movement.amount, movement.currency)} ${movement.currency}${
