@@ -105,13 +105,15 @@ export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment 
   const current = attempts.at(-1);
   if (!current) return undefined;
   const description = describeProvider(current.provider);
+  // How the payer approves is the connector's way (an aggregator may send a redirect for a prompting operator).
+  const approval = (describeProvider(current.connector) ?? description)?.approval;
   const t = translator({ saved: current.language });
   return {
     attempts: attempts.map(attemptView),
     paymentMethod: { type: 'mobile_money', provider: current.provider, phoneNumber: maskPhone(current.phone_number) },
     // A redirect provider whose page is not known (its answer was lost) has nothing to show.
     nextAction:
-      current.status !== 'PENDING' || (current.redirect_url === null && description?.approval === 'redirect')
+      current.status !== 'PENDING' || (current.redirect_url === null && approval === 'redirect')
         ? null
         : current.redirect_url !== null
           ? { type: 'redirect', url: current.redirect_url }
