@@ -246,7 +246,7 @@ describe('operator console pages', () => {
       .filter({ hasText: 'Payments' })
       .first();
     await expect.poll(() => momoRoute.textContent()).toContain('Default');
-    await admin.getByRole('button', { name: /^Change the route of mtn_momo in CM, Test mode/ }).click();
+    await admin.getByRole('button', { name: /^Change the route of mtn_momo \(Payments\) in CM, Test mode/ }).click();
     const routeForm = admin.getByRole('form', { name: 'Set a route' });
     await routeForm.getByLabel(/^Connectors/).fill('mtn_momo');
     await routeForm.getByRole('button', { name: 'Save the route' }).click();

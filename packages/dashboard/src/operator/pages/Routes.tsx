@@ -72,7 +72,12 @@ export function Routes({ can }: PageProps) {
                   <button
                     type="button"
                     className="secondary"
-                    aria-label={t('operator.routeChange', { method: r.method, country: r.country, mode: modeText(r.mode) })}
+                    aria-label={t('operator.routeChange', {
+                      method: r.method,
+                      kind: r.kind === 'payout' ? t('operator.routePayout') : t('operator.routePayment'),
+                      country: r.country,
+                      mode: modeText(r.mode),
+                    })}
                     onClick={() => edit(r)}
                   >
                     {t('operator.change')}
