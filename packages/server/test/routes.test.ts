@@ -315,6 +315,27 @@ describe('routes', () => {
     expect(audit.data.map((a) => a.action)).toEqual(['route.set', 'route.set']);
   });
 
+  it('a method whose own connector is not set up here is still offered once, and reached through the aggregator', async () => {
+    const registry = ctx.services.connectors.forMode('test');
+    const original = registry.get;
+    registry.get = (name) => (name === 'mtn_momo' ? undefined : original(name));
+    try {
+      const intent = await createIntent(ctx, m, { amount: '3000' });
+      const res = await call(ctx.app, 'GET', `/payment-methods?sessionToken=${encodeURIComponent(intent.sessionToken)}`, pk(m));
+      const methods = (res.json() as { data: { provider?: string; available?: boolean }[] }).data.filter((d) => d.provider === 'mtn_momo');
+      expect(methods).toEqual([expect.objectContaining({ provider: 'mtn_momo', name: 'MTN MoMo', available: true })]);
+      const charged = await pay(intent, mtn());
+      expect(charged.statusCode, charged.body).toBe(202);
+      expect((charged.json() as Intent).attempts).toEqual([expect.objectContaining({ provider: 'mtn_momo', connector: NAME })]);
+      await later();
+      await later();
+      expect(await read(intent.id)).toMatchObject({ status: 'SUCCEEDED' });
+    } finally {
+      registry.get = original;
+    }
+    await expectLedgerClean(ctx);
+  });
+
   it('a payout takes the first route of its destination’s method; back to the default, MTN’s own', async () => {
     const payer = await createMerchant(ctx, 'Routes payouts');
     await ctx.services.merchants.setSettlementDelay(payer.merchantId, 0);
