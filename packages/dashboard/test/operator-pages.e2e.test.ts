@@ -90,6 +90,8 @@ describe('operator console pages', () => {
       'Customers',
       'Customer limits',
       'Providers',
+      'Routes',
+      'Late payments to return',
       'Money',
       'Audit log',
       'Operators',
@@ -109,7 +111,7 @@ describe('operator console pages', () => {
     financeB = await newPage();
     await firstSignIn(financeA, FINANCE_A, invited[FINANCE_A] as string);
     await firstSignIn(financeB, FINANCE_B, invited[FINANCE_B] as string);
-    expect(await navLinks(financeA)).toEqual(['Merchants', 'Payout review', 'Providers', 'Money']);
+    expect(await navLinks(financeA)).toEqual(['Merchants', 'Payout review', 'Providers', 'Routes', 'Late payments to return', 'Money']);
   });
 
   it('holds a payout above the threshold; its setter cannot approve it, a second finance operator does', async () => {
@@ -233,6 +235,34 @@ describe('operator console pages', () => {
     expect(liveRow).toContain('Not set up');
     expect(liveRow).not.toMatch(/\bAvailable\b/);
     await expectAccessible(admin, errors, 'op08-providers');
+
+    // Routes: the defaults, one set from the form (audited by the server), and back.
+    await admin.getByRole('link', { name: 'Routes' }).click();
+    await heading(admin, 'Routes');
+    const routes = admin.getByRole('region', { name: 'Routes' });
+    const momoRoute = routes
+      .getByRole('row', { name: /mtn_momo/ })
+      .filter({ hasText: 'Test mode' })
+      .filter({ hasText: 'Payments' })
+      .first();
+    await expect.poll(() => momoRoute.textContent()).toContain('Default');
+    await admin.getByRole('button', { name: /^Change the route of mtn_momo \(Payments\) in CM, Test mode/ }).click();
+    const routeForm = admin.getByRole('form', { name: 'Set a route' });
+    await routeForm.getByLabel(/^Connectors/).fill('mtn_momo');
+    await routeForm.getByRole('button', { name: 'Save the route' }).click();
+    await expect.poll(() => routeForm.getByRole('status').textContent()).toContain('Route saved.');
+    await expect.poll(() => momoRoute.textContent()).toContain(' by ');
+    await routeForm.getByLabel(/^Connectors/).fill('wave');
+    await routeForm.getByRole('button', { name: 'Save the route' }).click();
+    await routeForm.getByRole('alert').waitFor();
+    await expectAccessible(admin, errors, 'op08-routes');
+    await routeForm.getByRole('button', { name: 'Back to the default' }).click();
+    await expect.poll(() => momoRoute.textContent()).toContain('Default');
+
+    await admin.getByRole('link', { name: 'Late payments to return' }).click();
+    await heading(admin, 'Late payments to return');
+    await admin.getByText('No late payment to return by hand.').waitFor();
+    await expectAccessible(admin, errors, 'op08-late-payments');
 
     await admin.getByRole('link', { name: 'Profiles to review' }).click();
     await heading(admin, 'Profiles to review');

@@ -204,6 +204,24 @@ export const ADMIN_COMMANDS = {
         ...(a.statement === undefined ? {} : { statement: a.statement.map((r) => ({ ...r, createdAt: new Date(r.createdAt) })) }),
       }),
   ),
+  'routes.list': command(
+    Type.Object({ mode: Type.Optional(Type.Union([Type.Literal('test'), Type.Literal('live')])) }, { additionalProperties: false }),
+    (s, a) => s.routes.list(a),
+  ),
+  'routes.set': command(
+    Type.Object(
+      {
+        mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+        country: Type.String({ minLength: 2, maxLength: 2 }),
+        kind: Type.Optional(Type.Union([Type.Literal('payment'), Type.Literal('payout')])),
+        method: Type.String({ minLength: 1, maxLength: 32 }),
+        // Null: back to the default.
+        connectors: Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 10 }), Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+    (s, a) => s.routes.set({ mode: a.mode, country: a.country.toUpperCase(), kind: a.kind ?? 'payment', method: a.method }, a.connectors, 'cli'),
+  ),
   'messages.list': command(
     Type.Object(
       { to: Type.Optional(Type.String({ maxLength: 254 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) },

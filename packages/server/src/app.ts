@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { chargesRoutes } from './modules/charges/index.ts';
+import { chargesRoutes, registerManualReturnMetrics } from './modules/charges/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { operatorRoutes } from './modules/operators/index.ts';
 import { onboardingDashboardRoutes } from './modules/onboarding/index.ts';
@@ -98,6 +98,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   app.decorate('services', services);
   app.decorate('metrics', createMetrics());
   registerProviderMetrics(app.metrics.registry, services.connectors);
+  registerManualReturnMetrics(app.metrics.registry, services.refunds);
 
   // Synchronous (no promise per request), with each label set's child kept (issue 23).
   const observe = httpDurationObserver(app.metrics);

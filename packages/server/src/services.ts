@@ -17,6 +17,7 @@ import { createProviderAccounts } from './modules/provideraccounts/index.ts';
 import { createMethodsService } from './modules/methods/index.ts';
 import { createPaymentLinksService } from './modules/paymentlinks/index.ts';
 import { createPayoutsService } from './modules/payouts/index.ts';
+import { createRoutesService } from './modules/routes/index.ts';
 import { createReconciliationService } from './modules/reconciliation/index.ts';
 import { createTopupsService } from './modules/topups/index.ts';
 import { createWebhooksService, deliveriesOutbox, MAX_ENDPOINTS } from './modules/webhooks/index.ts';
@@ -57,15 +58,18 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const balances = createBalancesService(deps, { ledger });
   const customerLimits = createCustomerLimits(deps);
   const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users, limits: customerLimits });
+  // Which connector reaches a method in a mode and country (docs/spec/routes.md).
+  const routes = createRoutesService(deps, { connectors });
   const refunds = createMobileRefunds(deps, { balances, intents, connectors, merchantTerms: merchants.paymentTerms, logger });
   const recordedRefunds = createRecordedRefunds(deps, { intents, directRefunds: refunds });
-  const methods = createMethodsService(deps, { connectors, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant });
+  const methods = createMethodsService(deps, { connectors, routes, intentBySessionToken: intents.retrieveBySessionToken, merchant: merchants.findMerchant });
   const attempts = createAttemptsService(deps, {
     ledger,
     balances,
     intents,
     connectors,
     refunds,
+    routes,
     merchantTerms: merchants.paymentTerms,
     methodCaps: methods,
     payerName: async (merchantId, tx) => (await merchants.shortName(merchantId, tx)).name,
@@ -74,6 +78,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
   const payouts = createPayoutsService(deps, {
     balances,
     connectors,
+    routes,
     events,
     pinnedVersions: merchants.pinnedVersions,
     isFrozen: merchants.isFrozen,
@@ -118,6 +123,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     recordedRefunds,
     topups,
     payouts,
+    routes,
 
     paymentLinks: createPaymentLinksService(deps, { intents, merchant: merchants.findMerchant }),
     methods,
@@ -139,6 +145,8 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
       methods: services.methods,
       reconciliation,
       providerAccounts,
+      routes,
+      lateReturns: refunds,
     }),
   };
 }

@@ -173,7 +173,7 @@ describe('direct mobile-money payments', () => {
     expect((await pay(intent, '67700000')).json()).toMatchObject({ status: 400, code: 'phone_invalid' });
     // An Orange Cameroon number is not MTN's.
     expect((await pay(intent, '+237690000000')).json()).toMatchObject({ status: 400, code: 'phone_invalid' });
-    const big = await createIntent(ctx, m, { amount: '900000' });
+    const big = await createIntent(ctx, m, { amount: '2500000' });
     expect((await pay(big, mtn())).json()).toMatchObject({ status: 400, code: 'amount_out_of_bounds' });
     const canceled = await createIntent(ctx, m);
     await call(ctx.app, 'POST', `/gateway/${canceled.id}/cancel`, sk(m));
@@ -350,7 +350,7 @@ describe('direct mobile-money payments', () => {
     const phone = mtn();
     const canceled = await createIntent(ctx, m);
     await call(ctx.app, 'POST', `/gateway/${canceled.id}/cancel`, sk(m));
-    const big = await createIntent(ctx, m, { amount: '900000' });
+    const big = await createIntent(ctx, m, { amount: '2500000' });
     for (let i = 0; i < 3; i++) {
       expect((await pay(canceled, phone)).json()).toMatchObject({ code: 'intent_state_invalid' });
       expect((await pay(big, phone)).json()).toMatchObject({ code: 'amount_out_of_bounds' });

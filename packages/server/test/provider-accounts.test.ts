@@ -5,6 +5,7 @@
  * write-only. Real HTTP between the app and the providers' sandbox, on one ManualClock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCommand } from '../src/admin.ts';
 import { ORANGE_MONEY_CONNECTOR, type Sandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
 import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
 import { SECOND } from '../src/platform/clock.ts';
@@ -100,6 +101,15 @@ beforeAll(async () => {
   await ctx.services.merchants.setCountry(sn.merchantId, 'SN');
   ops = operatorConsole(ctx);
   admin = await ops.operator('admin');
+  // These tests are about the operators' own connectors' accounts: each method's route is its own
+  // connector alone, or the aggregators' sandbox accounts would take what a disabled account refuses.
+  for (const [country, method] of [
+    ['CM', 'orange_money'],
+    ['SN', 'orange_money'],
+    ['SN', 'wave'],
+    ['CI', 'orange_money'],
+  ] as const)
+    await runAdminCommand(ctx.services, 'routes.set', { mode: 'test', country, kind: 'payment', method, connectors: [method] });
 }, 60_000);
 afterAll(async () => {
   await sandbox?.close();

@@ -210,14 +210,14 @@ describe('refunds of direct mobile-money payments', () => {
 
   it('a provider that can neither refund nor transfer: 409 refund_unsupported, nothing held', async () => {
     const intent = await paidDirectly(mtn());
-    // As if Orange Money (collection only) had taken it.
-    await ctx.deps.db.updateTable('payment_attempts').set({ provider: 'orange_money' }).where('intent_id', '=', intent.id).execute();
+    // As if Orange Money (collection only) had taken it: its connector decides (a refund goes back through it).
+    await ctx.deps.db.updateTable('payment_attempts').set({ provider: 'orange_money', connector: 'orange_money' }).where('intent_id', '=', intent.id).execute();
     const before = await pending();
     expect((await refund(intent.id)).json()).toMatchObject({ status: 409, code: 'refund_unsupported' });
     expect(await pending()).toBe(before);
     expect(await ctx.deps.db.selectFrom('mobile_money_refunds').select('id').where('intent_id', '=', intent.id).execute()).toEqual([]);
     // MTN has it: as it was, for the reconciliation below.
-    await ctx.deps.db.updateTable('payment_attempts').set({ provider: 'mtn_momo' }).where('intent_id', '=', intent.id).execute();
+    await ctx.deps.db.updateTable('payment_attempts').set({ provider: 'mtn_momo', connector: 'mtn_momo' }).where('intent_id', '=', intent.id).execute();
   });
 
   it("a card payment taken by an aggregator: 409 refund_unsupported saying why (CinetPay's has no refund), nothing held", async () => {

@@ -6889,7 +6889,7 @@ export interface paths {
                         "application/json": {
                             data: {
                                 /** @enum {unknown} */
-                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.terms_set" | "merchant.methods_set" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked" | "customer.password_reset_sent" | "provider_account.added" | "provider_account.disabled" | "provider_account.checked";
+                                action: "operator.created" | "operator.signed_in" | "operator.totp_enabled" | "merchant.frozen" | "merchant.unfrozen" | "merchant.terms_set" | "merchant.methods_set" | "merchant.approved" | "merchant.rejected" | "ledger.verified" | "payout.threshold_set" | "payout.approved" | "payout.rejected" | "customer_limits.set" | "customer.looked_up" | "customer.locked" | "customer.unlocked" | "customer.password_reset_sent" | "provider_account.added" | "provider_account.disabled" | "provider_account.checked" | "route.set" | "late_payment.returned";
                                 actor: {
                                     email: string;
                                     id: string | null;
@@ -7236,6 +7236,126 @@ export interface paths {
                             lockedReason: string | null;
                             /** @enum {string} */
                             object: "customer_lock";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/late-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    status?: "TO_RETURN" | "RETURNED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: string;
+                                attemptId: string;
+                                connector: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                currency: string;
+                                id: string;
+                                intentId: string;
+                                merchantId: string;
+                                mode: "test" | "live";
+                                note: string | null;
+                                /** @enum {string} */
+                                object: "manual_return";
+                                phoneNumber: string;
+                                providerAccount: string;
+                                returnedAt: string | null;
+                                returnedBy: string | null;
+                                status: "TO_RETURN" | "RETURNED";
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/late-payments/{id}/returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        note: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            attemptId: string;
+                            connector: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            currency: string;
+                            id: string;
+                            intentId: string;
+                            merchantId: string;
+                            mode: "test" | "live";
+                            note: string | null;
+                            /** @enum {string} */
+                            object: "manual_return";
+                            phoneNumber: string;
+                            providerAccount: string;
+                            returnedAt: string | null;
+                            returnedBy: string | null;
+                            status: "TO_RETURN" | "RETURNED";
                         };
                     };
                 };
@@ -9091,6 +9211,98 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/api/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    mode?: "test" | "live";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                connectors: string[];
+                                country: string;
+                                defaultConnectors: string[];
+                                kind: "payment" | "payout";
+                                method: string;
+                                mode: "test" | "live";
+                                /** @enum {string} */
+                                object: "route";
+                                overridden: boolean;
+                                updatedAt: string | null;
+                                updatedBy: string | null;
+                            }[];
+                            /** @enum {string} */
+                            object: "list";
+                        };
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        connectors: string[] | null;
+                        country: string;
+                        kind?: "payment" | "payout";
+                        method: string;
+                        mode: "test" | "live";
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            connectors: string[];
+                            country: string;
+                            defaultConnectors: string[];
+                            kind: "payment" | "payout";
+                            method: string;
+                            mode: "test" | "live";
+                            /** @enum {string} */
+                            object: "route";
+                            overridden: boolean;
+                            updatedAt: string | null;
+                            updatedBy: string | null;
+                        };
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;

@@ -14,6 +14,8 @@ import { PayoutReview } from './pages/PayoutReview.tsx';
 import { Profiles } from './pages/Profiles.tsx';
 import { ProviderAccounts } from './pages/ProviderAccounts.tsx';
 import { Providers } from './pages/Providers.tsx';
+import { Routes } from './pages/Routes.tsx';
+import { LatePayments } from './pages/LatePayments.tsx';
 
 /** One page of the console: its address under /operator, its name in the navigation, what it needs. */
 export interface ConsolePage {
@@ -45,6 +47,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { path: 'customer-limits', label: 'operator.limitsTitle', needs: 'customers:read', render: (p) => <CustomerLimitsPage {...p} /> },
   { path: 'providers', label: 'operator.providersTitle', needs: 'providers:read', render: () => <Providers /> },
   { path: 'provider-accounts', label: 'operator.accountsTitle', needs: 'providers:manage', render: () => <ProviderAccounts /> },
+  { path: 'routes', label: 'operator.routesTitle', needs: 'providers:read', render: (p) => <Routes {...p} /> },
+  { path: 'late-payments', label: 'operator.latePaymentsTitle', needs: 'money:read', render: (p) => <LatePayments {...p} /> },
   { path: 'money', label: 'operator.moneyTitle', needs: 'money:read', render: (p) => <MoneyPage {...p} /> },
   { path: 'audit', label: 'operator.auditTitle', needs: 'audit:read', render: () => <Audit /> },
   { path: 'operators', label: 'operator.operatorsTitle', needs: 'operators:read', render: (p) => <Operators {...p} /> },

@@ -29,3 +29,5 @@ export type CustomerPasswordReset = Answer<'/operator/api/customers/{id}/passwor
 export type CustomerLimitsList = Answer<'/operator/api/customer-limits', 'get'>;
 export type Fees = Answer<'/operator/api/money/fees', 'get'>;
 export type ReconciliationRuns = Answer<'/operator/api/reconciliation', 'get'>;
+export type RouteList = Answer<'/operator/api/routes', 'get'>;
+export type LatePayments = Answer<'/operator/api/late-payments', 'get'>;

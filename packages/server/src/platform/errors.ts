@@ -27,6 +27,7 @@ export const ERRORS = {
   description_invalid: { status: 400, title: "The description breaks the provider's message rules" },
   short_name_invalid: { status: 400, title: 'The short name is not 4 to 22 ASCII letters, digits and spaces' },
   provider_settings_invalid: { status: 400, title: "A provider account's setting is not valid" },
+  route_invalid: { status: 400, title: 'The route names a connector that does not serve this method there' },
 
   return_url_invalid: { status: 400, title: 'The return URL is not an https URL' },
   callback_invalid: { status: 400, title: 'The provider callback could not be authenticated' },
@@ -91,6 +92,7 @@ export const ERRORS = {
   phone_already_verified: { status: 409, title: 'The phone number is already verified' },
   balance_insufficient: { status: 409, title: 'The available balance is too low' },
   payout_state_invalid: { status: 409, title: 'The payout cannot change from its current state' },
+  return_state_invalid: { status: 409, title: 'The late payment was already marked returned' },
   totp_state_invalid: { status: 409, title: 'Two-factor sign-in is not in a state that allows this' },
   last_owner: { status: 409, title: 'A team keeps at least one owner' },
   profile_state_invalid: { status: 409, title: 'The business profile is not in a state that allows this' },

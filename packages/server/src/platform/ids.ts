@@ -32,6 +32,7 @@ export const ID_PREFIXES = {
   operatorAuditEntry: 'oaud',
   reconciliationRun: 'recn',
   providerAccount: 'pac',
+  manualReturn: 'ret',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -31,6 +31,8 @@ export interface PaymentAttemptsTable {
   return_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** The merchant's payer-facing short name, fixed at the start (null: attempts from before it). */
   payer_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The merchant's country when it started (migration 0081; null: attempts from before routes). */
+  country: ColumnType<string | null, string | null | undefined, string | null>;
   approval_expires_at: Date;
   late: Generated<boolean>;
   created_at: Date;
@@ -135,13 +137,16 @@ export const attemptsRepository = {
 
   /** Every attempt of a provider created in [from, to) (reconciliation). */
   async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<AttemptRow[]> {
-    return db
-      .selectFrom('payment_attempts')
-      .selectAll()
-      .where('provider', '=', provider)
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
-      .orderBy('id')
-      .execute();
+    return (
+      db
+        .selectFrom('payment_attempts')
+        .selectAll()
+        // The connector reconciled: a method reached through an aggregator is that aggregator's.
+        .where('connector', '=', provider)
+        .where('created_at', '>=', from)
+        .where('created_at', '<', to)
+        .orderBy('id')
+        .execute()
+    );
   },
 };

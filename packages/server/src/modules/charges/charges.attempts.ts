@@ -12,18 +12,10 @@ import { translator } from '../../platform/i18n.ts';
 import { allAhead } from '../../platform/prepared.ts';
 import { type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import { type AttemptRule, createThrottle } from '../../platform/throttle.ts';
+import type { RouteKey, RoutesService } from '../routes/index.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
-import {
-  type ConnectorSource,
-  type Decision,
-  assertProviderTakes,
-  describeProvider,
-  newReference,
-  type ProviderName,
-  providerUnavailable,
-  servesNumber,
-} from '../connectors/index.ts';
+import { type ConnectorSource, type Decision, describeProvider, isAggregator, newReference, type ProviderName, servesNumber } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type DirectPayment, type DirectPayments, type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -62,6 +54,12 @@ const CHARGES_PER_INTENT_HOUR = limit(10, HOUR, 'for this intent');
 const GAVE_UP_REASONS: ReadonlySet<string> = new Set(['TIMEOUT', 'NOT_SUBMITTED']);
 
 /** The provider's reason as one of the specification's failure codes. */
+/**
+ * Failures that are the payer's answer, not the route's: another connector would get the same
+ * one, so a retry after them stays on the route that answered (docs/spec/routes.md).
+ */
+const PAYER_ANSWERS: ReadonlySet<string> = new Set(['approval_rejected', 'insufficient_funds', 'payer_not_found']);
+
 export function failureCodeOf(reason: string): string {
   switch (reason) {
     case 'PAYER_NOT_FOUND':
@@ -126,13 +124,15 @@ export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment 
   const current = attempts.at(-1);
   if (!current) return undefined;
   const description = describeProvider(current.provider);
+  // How the payer approves is the connector's way (an aggregator may send a redirect for a prompting operator).
+  const approval = (describeProvider(current.connector) ?? description)?.approval;
   const t = translator({ saved: current.language });
   return {
     attempts: attempts.map(attemptView),
     paymentMethod: { type: 'mobile_money', provider: current.provider, phoneNumber: maskPhone(current.phone_number) },
     // A redirect provider whose page is not known (its answer was lost) has nothing to show.
     nextAction:
-      current.status !== 'PENDING' || (current.redirect_url === null && description?.approval === 'redirect')
+      current.status !== 'PENDING' || (current.redirect_url === null && approval === 'redirect')
         ? null
         : current.redirect_url !== null
           ? { type: 'redirect', url: current.redirect_url }
@@ -178,6 +178,8 @@ export function createAttemptsService(
     connectors: ConnectorSource;
     /** Returns a late payment to the payer. */
     refunds: Pick<MobileRefunds, 'returnLatePayment' | 'start'>;
+    /** Which connector a new attempt goes through (docs/spec/routes.md). */
+    routes: Pick<RoutesService, 'choose' | 'availability' | 'admit'>;
     /** The merchant's settings at settle time (fees, settlement delay, pinned version). */
     merchantTerms: (merchantId: string, tx: Tx) => Promise<Pick<MerchantContext, 'fees' | 'settlementDelayDays' | 'pinnedVersion' | 'reserve'>>;
     /**
@@ -191,7 +193,7 @@ export function createAttemptsService(
   },
 ) {
   const { db, clock, ids, random } = deps;
-  const { ledger, balances, intents, connectors, merchantTerms, refunds } = collaborators;
+  const { ledger, balances, intents, connectors, merchantTerms, refunds, routes } = collaborators;
   const log = collaborators.logger;
   const throttle = createThrottle(deps);
 
@@ -235,7 +237,8 @@ export function createAttemptsService(
         repo.lockAhead(tx, id),
         intents.lockForChange(tx, scope, seen.intent_id),
         repo.listForIntentAhead(tx, seen.intent_id),
-        ledger.collectionAccounts(tx, { ...scope, provider: seen.provider, currency }),
+        // The money came in at the attempt's connector (an aggregator holds what it collects).
+        ledger.collectionAccounts(tx, { ...scope, provider: seen.connector, currency }),
         merchantTerms(seen.merchant_id, tx),
       ]);
       if (!attempt) return;
@@ -350,6 +353,9 @@ export function createAttemptsService(
       ...paymentRequestOf(row, { payerMessage: row.payer_name ?? `Payment ${row.intent_id}`, payeeNote: row.id }),
       ...(row.payer_name ? { payerName: row.payer_name } : {}),
       ...(row.return_url ? { returnUrl: row.return_url } : {}),
+      // What the payer chose and where: an aggregator needs both to reach the operator.
+      method: row.provider,
+      ...(row.country ? { country: row.country } : {}),
       language: row.language === 'en' ? 'en' : 'fr',
     }),
     known: (row) => ({ providerReference: row.provider_reference ?? undefined, amount: row.amount_minor, currency: row.currency as Currency }),
@@ -403,26 +409,30 @@ export function createAttemptsService(
         throw new ApiError('session_token_invalid', 'The x-session-token is not the session token of this intent', { param: 'x-session-token' });
       }
       const { provider } = body.paymentMethod;
+      // The method the payer chose; the route decides which connector reaches it.
       const description = describeProvider(provider);
-      if (!description) throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
-      // The merchant's country chooses the provider account (section 14): read per new attempt.
-      const registry = await connectors.forMerchant(merchant.mode, merchant.merchantCountry);
-      const account = registry.account(provider);
-      if (!registry.get(provider) || account === undefined) throw providerUnavailable(registry, provider, merchant.mode, 'paymentMethod.provider');
+      if (!description || isAggregator(description))
+        throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
+      const route: RouteKey = { mode: merchant.mode, country: merchant.merchantCountry, kind: 'payment', method: provider };
+      // The merchant's offer first: a method it does not offer, or not in its country, is refused as such.
       await collaborators.methodCaps?.checkProvider({ merchantId: merchant.merchantId, mode: merchant.mode }, description.name as ProviderName);
+      const availability = await routes.availability(route);
+      if (availability === 'none')
+        throw new ApiError('provider_unavailable', `${provider} is not configured for ${merchant.mode} mode on this server`, {
+          param: 'paymentMethod.provider',
+        });
       // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
       const phoneNumber = parsePhoneNumber(body.paymentMethod.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
       if (!servesNumber(description, phoneNumber)) {
         throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
       }
-      // A provider whose recent calls mostly failed is refused at once, before the limits count:
-      // its outage sends no prompt, and must not cost the payer the tries they have left.
-      const health = registry.health;
+      // A method no route of which answers is refused at once, before the limits count: its
+      // outage sends no prompt, and must not cost the payer the tries they have left.
       const unavailable = () =>
         new ApiError('provider_unavailable', `${description.displayName} is not answering at the moment; try again in a few minutes or use another method`, {
           param: 'paymentMethod.provider',
         });
-      if (health !== undefined && !health.available(provider)) throw unavailable();
+      if (availability === 'down') throw unavailable();
       // Counted before anything is asked of the provider: a charge refused further on counts as well.
       await throttle.beginAll([{ subject: `charge-intent:${body.intentionId}`, rule: CHARGES_PER_INTENT_HOUR }]);
       // What refuses the charge from the intent as stored is found before the number's prompt
@@ -434,18 +444,20 @@ export function createAttemptsService(
       if (!seen) throw new ApiError('not_found', `No payment intent ${body.intentionId}`, { param: 'intentionId' });
       const stateRefusal = refusalOfState(seen);
       if (stateRefusal && stateRefusal.code !== 'intent_expired') throw stateRefusal;
-      assertProviderTakes(
-        description,
-        { phoneNumber, currency: seen.currency as Currency, amount: seen.amount_minor },
-        { phoneNumber: 'paymentMethod.phoneNumber', amount: 'amount', currency: 'currency' },
-        registry.get(provider),
-      );
+      // After a definite failure of this method, the retry takes the next route (docs/spec/routes.md).
+      // A payer's own answer (declined, no account, no funds) is not the route's fault: the retry stays on it.
+      const lastFailed = (await repo.listForIntent(db, seen.id))
+        .filter((a) => a.provider === provider && a.status === 'FAILED' && !PAYER_ANSWERS.has(a.failure_code ?? ''))
+        .at(-1);
+      const chosen = await routes.choose(route, { currency: seen.currency as Currency, amount: seen.amount_minor, after: lastFailed?.connector });
+      // `choose` took a connector that moves this amount and currency; the number was checked above.
+      const { connector, account } = chosen;
       await throttle.beginAll([
         { subject: `prompt-10m:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_10_MIN },
         { subject: `prompt-day:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_DAY },
       ]);
       // After a cool-down this admits one probe (taken only once the limits let the charge through).
-      if (!(health?.admit(provider) ?? true)) throw unavailable();
+      if (!routes.admit(route.mode, route.country, connector, provider)) throw unavailable();
       const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const language = translator({ requested: opts.languages, merchantDefault: merchant.merchantLanguage }).language;
       const outcome = await inTransaction(db, opts.answer, async (tx): Promise<{ row: AttemptRow; view: ProcessingIntent } | ApiError> => {
@@ -466,8 +478,9 @@ export function createAttemptsService(
           mode: scope.mode,
           intent_id: intent.id,
           provider,
-          connector: provider,
+          connector,
           provider_account: account,
+          country: merchant.merchantCountry,
           phone_number: phoneNumber,
           amount_minor: intent.amount_minor,
           currency: intent.currency,
@@ -504,7 +517,8 @@ export function createAttemptsService(
       });
       announceEvents(deps);
       if (outcome instanceof ApiError) throw outcome;
-      if (description.approval === 'redirect') {
+      // How the payer approves is the connector's way (an aggregator may redirect to its page).
+      if (chosen.description.approval === 'redirect') {
         // The payer needs the provider's page now: this one waits for the provider's answer.
         // The lifecycle stores the URL and the provider's reference with the attempt.
         const submitted = await lifecycle.submit(outcome.row);

@@ -76,14 +76,17 @@ export const mobileRefundsRepository = {
 
   /** Every refund through a provider created in [from, to), for reconciliation. */
   async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<MobileRefundRow[]> {
-    return db
-      .selectFrom('mobile_money_refunds')
-      .selectAll()
-      .where('provider', '=', provider)
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
-      .orderBy('id')
-      .execute();
+    return (
+      db
+        .selectFrom('mobile_money_refunds')
+        .selectAll()
+        // The connector reconciled: a method reached through an aggregator is that aggregator's.
+        .where('connector', '=', provider)
+        .where('created_at', '>=', from)
+        .where('created_at', '<', to)
+        .orderBy('id')
+        .execute()
+    );
   },
 
   /** An intent's refunds to mobile money, oldest first. */

@@ -7,12 +7,22 @@ import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempo
 import { type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import type { Caller, MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
-import { type Connector, type ConnectorSource, type Decision, describeProvider, fitMessage, newReference, refundRefusal } from '../connectors/index.ts';
+import {
+  capabilitiesOf,
+  type Connector,
+  type ConnectorSource,
+  type Decision,
+  describeProvider,
+  fitMessage,
+  newReference,
+  refundRefusal,
+} from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type IntentsService, type Refund, statusAfterRefund } from '../intents/index.ts';
 import { createProviderLifecycle, requestStore, paymentRequestOf } from '../lifecycle/index.ts';
 import { type AttemptRow, attemptsRepository as attempts } from './charges.attempts.repository.ts';
 import { type MobileRefundRow, mobileRefundsRepository as repo } from './charges.refunds.repository.ts';
+import { type ManualReturnRow, manualReturnsRepository as returns } from './charges.returns.repository.ts';
 import type { RefundBody } from './charges.schema.ts';
 import { notFound, refundAmount, stateInvalid } from './charges.service.ts';
 
@@ -42,6 +52,48 @@ export function mobileRefundView(row: MobileRefundRow): Refund {
     providerAccount: row.provider_account,
     createdAt: row.created_at.toISOString(),
     failureCode: row.failure_reason?.toLowerCase() ?? null,
+  };
+}
+
+/** A late payment to return by hand, as the operator console shows it. */
+export interface ManualReturnView {
+  id: string;
+  object: 'manual_return';
+  merchantId: string;
+  mode: 'test' | 'live';
+  intentId: string;
+  attemptId: string;
+  connector: string;
+  providerAccount: string;
+  phoneNumber: string;
+  amount: string;
+  currency: string;
+  status: 'TO_RETURN' | 'RETURNED';
+  note: string | null;
+  returnedBy: string | null;
+  createdAt: string;
+  returnedAt: string | null;
+}
+
+export function manualReturnView(row: ManualReturnRow): ManualReturnView {
+  return {
+    id: row.id,
+    object: 'manual_return',
+    merchantId: row.merchant_id,
+    mode: row.mode,
+    intentId: row.intent_id,
+    attemptId: row.attempt_id,
+    connector: row.connector,
+    providerAccount: row.provider_account,
+    // The operator returns it to this number: shown whole, as the provider's tools need it.
+    phoneNumber: row.phone_number,
+    amount: formatAmount(row.amount_minor, row.currency as Currency),
+    currency: row.currency,
+    status: row.status,
+    note: row.note,
+    returnedBy: row.returned_by,
+    createdAt: row.created_at.toISOString(),
+    returnedAt: row.returned_at?.toISOString() ?? null,
   };
 }
 
@@ -83,7 +135,8 @@ export function createMobileRefunds(
         // logged and left to reconciliation, never sent again).
         if (decision.amount !== row.amount_minor || decision.currency !== row.currency)
           log?.error({ refund: id, provider: row.provider }, 'mobile-money refund paid for another amount or currency: see caisse reconcile');
-        await balances.refundPaid(tx, scope, { refundId: row.id, provider: row.provider, currency, amount: row.amount_minor });
+        // Paid back from the connector's float, where the payment came in.
+        await balances.refundPaid(tx, scope, { refundId: row.id, provider: row.connector, currency, amount: row.amount_minor });
         const paid = await repo.update(tx, id, {
           status: 'SUCCEEDED',
           provider_transaction_id: decision.providerTransactionId ?? null,
@@ -133,7 +186,8 @@ export function createMobileRefunds(
     logger: log,
     store: { load: (id) => repo.byId(db, id), loadByReference: (reference) => repo.byReference(db, reference) },
     request: (row) => {
-      const rules = describeProvider(row.provider)?.messages;
+      // The rules of the connector that carries the message (an aggregator's, not the operator's).
+      const rules = describeProvider(row.connector)?.messages;
       const text = row.late ? `Return of a late payment for ${row.intent_id}` : `Refund of ${row.intent_id}`;
       return paymentRequestOf(row, { payerMessage: rules ? fitMessage(rules, text, row.id) : text, payeeNote: row.id });
     },
@@ -197,9 +251,9 @@ export function createMobileRefunds(
     const methodRefused = refundRefusal(connectorDescription, paid.provider);
     if (methodRefused !== undefined)
       throw new ApiError('refund_unsupported', `${connectorDescription?.displayName ?? paid.connector} cannot refund this payment: ${methodRefused}`);
-    // A method an aggregator reached without a connector of its own (`moov_money`): the
-    // aggregator's capabilities decide, as the refund goes back through it.
-    const description = describeProvider(paid.provider) ?? connectorDescription;
+    // Always back through the payment's own connector and account (docs/spec/routes.md): its
+    // abilities decide, an aggregator's for a method it reached.
+    const description = connectorDescription ?? describeProvider(paid.provider);
     const name = description?.displayName ?? paid.provider;
     if (!description?.capabilities.refund)
       throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
@@ -215,6 +269,18 @@ export function createMobileRefunds(
       `${name} can only give back the whole payment: refund ${formatAmount(paid.amount_minor, paid.currency as Currency)} ${paid.currency}, or the customer another way`,
       { param: 'amount' },
     );
+  }
+
+  /**
+   * Whether the attempt's own connector can send its money back: a transfer, or its refund
+   * operation for the whole payment (a late payment is always whole), as its account allows.
+   */
+  function canReturn(attempt: AttemptRow): boolean {
+    const description = describeProvider(attempt.connector);
+    if (description === undefined) return false;
+    const impl = lifecycle.connectorFor(attempt.mode, attempt.connector);
+    const can = capabilitiesOf(description, impl);
+    return can.disburse || (can.refund && impl?.refund !== undefined && refundsWhole(attempt, attempt.amount_minor));
   }
 
   return {
@@ -264,22 +330,83 @@ export function createMobileRefunds(
     },
 
     /**
-     * A success the intent could not take, in the attempt's settling transaction: the refund
-     * (`late_payment`) and the hold of the payer's money, from the provider's clearing account.
-     * The caller starts it after the commit.
+     * A success the intent could not take, in the attempt's settling transaction: the payer's
+     * money held (`late_payment`, from the clearing account of the attempt's connector) and sent
+     * back through that same connector and account: a refund (`late_payment`) the caller starts
+     * after the commit. Where that connector can neither refund nor transfer, nothing is sent:
+     * the payment waits for an operator to return it by hand (`manual_returns`), with an alert.
      */
-    async returnLatePayment(tx: Tx, attempt: AttemptRow): Promise<MobileRefundRow> {
+    async returnLatePayment(tx: Tx, attempt: AttemptRow): Promise<MobileRefundRow | undefined> {
       const scope: Scope = { merchantId: attempt.merchant_id, mode: attempt.mode };
+      const hold = (refundId: string) =>
+        balances.holdLatePayment(tx, scope, {
+          refundId,
+          attemptId: attempt.id,
+          intentId: attempt.intent_id,
+          provider: attempt.connector,
+          currency: attempt.currency as Currency,
+          amount: attempt.amount_minor,
+        });
+      if (!canReturn(attempt)) {
+        const now = clock.now();
+        const row: ManualReturnRow = {
+          id: ids('manualReturn'),
+          merchant_id: attempt.merchant_id,
+          mode: attempt.mode,
+          intent_id: attempt.intent_id,
+          attempt_id: attempt.id,
+          connector: attempt.connector,
+          provider_account: attempt.provider_account,
+          phone_number: attempt.phone_number,
+          amount_minor: attempt.amount_minor,
+          currency: attempt.currency,
+          status: 'TO_RETURN',
+          note: null,
+          returned_by: null,
+          created_at: now,
+          returned_at: null,
+        };
+        await returns.insert(tx, row);
+        await hold(row.id);
+        log?.error(
+          { manualReturn: row.id, attempt: attempt.id, connector: attempt.connector, providerAccount: attempt.provider_account },
+          'a late mobile-money payment cannot be sent back by its connector: to return by hand (operator console, Late payments)',
+        );
+        return undefined;
+      }
       const row = await insertRefund(tx, newRow(scope, attempt, { amount: attempt.amount_minor, feeReturned: 0n, reason: LATE_PAYMENT_REASON, late: true }));
-      await balances.holdLatePayment(tx, scope, {
-        refundId: row.id,
-        attemptId: attempt.id,
-        intentId: attempt.intent_id,
-        provider: attempt.provider,
-        currency: attempt.currency as Currency,
-        amount: attempt.amount_minor,
-      });
+      await hold(row.id);
       return row;
+    },
+
+    /** Late payments to return by hand: the open ones first (the operator console). */
+    manualReturns: async (q: { status?: 'TO_RETURN' | 'RETURNED'; limit?: number } = {}) =>
+      (await returns.list(db, { status: q.status, limit: q.limit ?? 100 })).map(manualReturnView),
+
+    /** How many wait to be returned by hand, per mode (the metric). */
+    openManualReturns: () => returns.countOpen(db),
+
+    /**
+     * An operator returned the money by hand (through the provider's own tools): it leaves the
+     * held amount for the connector's clearing account, as a refund paid would. `audit` runs in
+     * the same transaction. 409 when it was already marked.
+     */
+    async markReturned(
+      id: string,
+      by: string,
+      note: string,
+      audit?: (tx: Tx, before: ManualReturnView, after: ManualReturnView) => Promise<void>,
+    ): Promise<ManualReturnView> {
+      return db.transaction().execute(async (tx) => {
+        const row = await returns.lock(tx, id);
+        if (!row) throw new ApiError('not_found', `No late payment to return ${id}`);
+        if (row.status !== 'TO_RETURN') throw new ApiError('return_state_invalid', `${id} is already marked returned`);
+        const scope: Scope = { merchantId: row.merchant_id, mode: row.mode };
+        await balances.refundPaid(tx, scope, { refundId: row.id, provider: row.connector, currency: row.currency as Currency, amount: row.amount_minor });
+        const updated = await returns.update(tx, id, { status: 'RETURNED', note, returned_by: by, returned_at: clock.now() });
+        await audit?.(tx, manualReturnView(row), manualReturnView(updated));
+        return manualReturnView(updated);
+      });
     },
 
     /**

@@ -4,6 +4,7 @@ export * from './charges.schema.ts';
 export { default as chargesRoutes } from './charges.routes.ts';
 export { startChargeRollup, ROLLUP_INTERVAL_MS } from './charges.rollup.ts';
 export { ATTEMPT_TIMEOUT_MS, type AttemptsService, attemptView, createAttemptsService, directPayments, MAX_PAYMENT_ATTEMPTS } from './charges.attempts.ts';
-export { createMobileRefunds, LATE_PAYMENT_REASON, type MobileRefunds } from './charges.refunds.ts';
+export { createMobileRefunds, LATE_PAYMENT_REASON, type ManualReturnView, manualReturnView, type MobileRefunds } from './charges.refunds.ts';
+export { registerManualReturnMetrics } from './charges.metrics.ts';
 export { createRecordedRefunds, type RecordedRefunds, recordedRefundView } from './charges.recorded.ts';
 export { RECORDED_REFUND_METHODS, type RecordedRefundMethod } from './charges.recorded.repository.ts';

@@ -1,7 +1,7 @@
 import type { Country } from '../../platform/countries.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
-import { type Capability, checkAmountBounds, isPaymentMethod, type ProviderDescription } from './connectors.description.ts';
+import { type Capability, checkAmountBounds, isPaymentMethod, type ProviderDescription, servedMethods } from './connectors.description.ts';
 import type { Connector } from './connectors.types.ts';
 import { lookupNumber, prefixesOf } from './connectors.numbering.ts';
 import { connectorDefinitions, descriptionOf, type ProviderName } from './connectors.registry.ts';
@@ -45,6 +45,38 @@ export function providersServing(country: Country, currency: Currency): Provider
         isPaymentMethod(d) && d.capabilities.collect && d.countries.includes(country) && d.currencies.includes(currency) && d.limits[currency] !== undefined,
     )
     .map((d) => d.name);
+}
+
+/**
+ * Whether a connector only reaches other methods (pawaPay, CinetPay): it declares `serves` and is
+ * not one of the methods it serves. Such a connector is never offered to payers as a method.
+ */
+export function isAggregator(description: Pick<ProviderDescription, 'name' | 'countries' | 'serves'>): boolean {
+  return !servedMethods(description).some((s) => s.method === description.name);
+}
+
+/** Whether this connector reaches `method` in `country` (docs/spec/routes.md). */
+export function connectorServes(description: Pick<ProviderDescription, 'name' | 'countries' | 'serves'>, method: string, country: string): boolean {
+  return servedMethods(description).some((s) => s.method === method && s.countries.includes(country));
+}
+
+/**
+ * The connectors that reach `method` in `country`, as the default route orders them: the
+ * operator's own connector first, then the aggregators, each in the registry's order.
+ */
+export function connectorsServing(method: string, country: string): ProviderName[] {
+  const serving = providerDescriptions().filter((d) => connectorServes(d, method, country));
+  return [...serving.filter((d) => d.name === method), ...serving.filter((d) => d.name !== method)].map((d) => d.name);
+}
+
+/** Every payment method some connector reaches in `country` (every country when omitted), in the registry's order. */
+export function methodsServed(country?: string): string[] {
+  const methods = providerDescriptions().flatMap((d) =>
+    servedMethods(d)
+      .filter((s) => country === undefined || s.countries.includes(country))
+      .map((s) => s.method),
+  );
+  return [...new Set(methods)];
 }
 
 /**

@@ -67,7 +67,11 @@ export {
 export {
   assertProviderTakes,
   capabilitiesOf,
+  connectorServes,
+  connectorsServing,
   describeProvider,
+  isAggregator,
+  methodsServed,
   providerDescriptions,
   providerPrefixes,
   providersServing,

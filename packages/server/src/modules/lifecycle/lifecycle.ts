@@ -150,12 +150,15 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
   open(tx: Tx, row: ProviderRequestRow, opts?: { held?: boolean }): Promise<void>;
   /** A held request goes to the provider, through the account of today. */
   release(tx: Tx, id: string, account: string): Promise<void>;
-  /** The connector of a row's provider in its mode (undefined: not configured). */
-  connectorFor(mode: KeyMode, provider: string): Connector | undefined;
-  /** The account a new request of this provider in this mode is made with (undefined: not configured). */
-  accountFor(mode: KeyMode, provider: string): string | undefined;
-  /** The connector of the account a row was made with, whatever its status now (undefined: that account is not configured here any more). */
-  connectorOf(row: Pick<Row, 'mode' | 'provider' | 'provider_account'>): Promise<Connector | undefined>;
+  /** The connector of this name in a mode (undefined: not configured). */
+  connectorFor(mode: KeyMode, connector: string): Connector | undefined;
+  /** The account a new request through this connector in this mode is made with (undefined: not configured). */
+  accountFor(mode: KeyMode, connector: string): string | undefined;
+  /**
+   * The connector of the account a row was made with (undefined: that account is not configured
+   * here any more): the row's own connector, whatever method it carries.
+   */
+  connectorOf(row: Pick<Row, 'mode' | 'connector' | 'provider_account'>): Promise<Connector | undefined>;
   /**
    * Sends the committed row to the provider and acts on a definitive answer. Await it when the
    * answer is needed (a redirect provider's URL); otherwise `start` it.
@@ -193,16 +196,18 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
   const { kind, store, clock, connectors, requests } = spec;
   const log = spec.logger;
   const inFlight = new Set<Promise<unknown>>();
-  const connectorFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).get(provider);
-  const accountFor = (mode: KeyMode, provider: string) => connectors.forMode(mode).account(provider);
+  const connectorFor = (mode: KeyMode, connector: string) => connectors.forMode(mode).get(connector);
+  const accountFor = (mode: KeyMode, connector: string) => connectors.forMode(mode).account(connector);
   /**
    * Only the account a request records reads it (even disabled or replaced since): another's
-   * settings (or credentials) are not those that made it.
+   * settings (or credentials) are not those that made it. The row's connector, not its method: a
+   * method reached through an aggregator is read, called back and refunded through that
+   * aggregator (docs/spec/routes.md).
    */
-  const connectorOf = async (row: Pick<Row, 'mode' | 'provider' | 'provider_account'>): Promise<Connector | undefined> =>
-    row.provider_account === null || row.provider_account === undefined ? connectorFor(row.mode, row.provider) : connectors.byAccount(row.provider_account);
+  const connectorOf = async (row: Pick<Row, 'mode' | 'connector' | 'provider_account'>): Promise<Connector | undefined> =>
+    row.provider_account === null || row.provider_account === undefined ? connectorFor(row.mode, row.connector) : connectors.byAccount(row.provider_account);
   /** The row's account is configured no more, though its connector is: nothing can read it, nor say it failed. */
-  const accountGone = async (row: Row) => connectorFor(row.mode, row.provider) !== undefined && (await connectorOf(row)) === undefined;
+  const accountGone = async (row: Row) => connectorFor(row.mode, row.connector) !== undefined && (await connectorOf(row)) === undefined;
 
   async function submit(row: Row): Promise<SubmitResult> {
     const connector = await connectorOf(row);
@@ -241,7 +246,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
    */
   function pageLost(row: Row, connector: Connector, result: StatusResult): boolean {
     if (kind !== 'collection' || !spec.remember || !spec.known) return false;
-    const description = describeProvider(row.provider);
+    const description = describeProvider(row.connector);
     if (description === undefined || description.approval !== 'redirect' || description.statusByReference) return false;
     if (spec.known(row).providerReference !== undefined || ('providerReference' in result && result.providerReference !== undefined)) return false;
     return clock.now().getTime() - row.created_at.getTime() >= pageLostAfterMs(connector);
@@ -360,9 +365,10 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     async callback(provider, reference, callback, known) {
       const row = await ownerOf(reference, known);
       if (!row) return false;
-      if (row.provider === provider && (await accountGone(row))) return true;
+      // `provider`: the connector the callback's URL names.
+      if (row.connector === provider && (await accountGone(row))) return true;
       const connector = await connectorOf(row);
-      if (!connector || row.provider !== provider) return false;
+      if (!connector || row.connector !== provider) return false;
       const decision = await callbackDecision(connector, kind, reference, { ...callback, known: spec.known?.(row) });
       if (decision) await spec.settle(row.id, decision, row);
       return true;
@@ -370,9 +376,9 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     async verified(mode, provider, verified, known, account) {
       if (verified.kind !== kind) return false;
       const row = await ownerOf(verified.reference, known);
-      if (!row || row.mode !== mode || row.provider !== provider) return false;
+      if (!row || row.mode !== mode || row.connector !== provider) return false;
       // Verified by one account: a request of another account is not decided by it.
-      if (account !== undefined && !sameAccount(row.provider_account, account, row.provider)) return true;
+      if (account !== undefined && !sameAccount(row.provider_account, account, row.connector)) return true;
       if ((await connectorOf(row)) === undefined) return true;
       const decision = decisionOf(verified.result);
       if (decision) await spec.settle(row.id, decision, row);

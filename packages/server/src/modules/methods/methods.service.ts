@@ -9,6 +9,7 @@ import {
   type ConnectorRegistry,
   type ConnectorSource,
   describeProvider,
+  isAggregator,
   isMethodProvider,
   methodProviderNames,
   providerDescriptions,
@@ -16,12 +17,15 @@ import {
   type ProviderName,
   providersServing,
 } from '../connectors/index.ts';
+import type { RoutesService } from '../routes/index.ts';
 import { methodsRepository as repo } from './methods.repository.ts';
 import { providerOrder } from './methods.order.ts';
 import type { PaymentMethod, PaymentMethodList, PaymentMethodSettings, PaymentMethodSettingsBody } from './methods.schema.ts';
 
 export interface MethodsCollaborators {
   connectors: ConnectorSource;
+  /** Which connectors reach a method here (docs/spec/routes.md); absent: the method's own connector alone. */
+  routes?: Pick<RoutesService, 'defaults' | 'routeAvailable'>;
   /** The intent a session token opens, in the caller's mode (404 otherwise): its currency. */
   intentBySessionToken(scope: Scope, sessionToken: string): Promise<{ currency: string }>;
   /** The merchant's country (merchants.findMerchant). */
@@ -89,20 +93,31 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     }
   }
 
-  function configured(offer: Offer, provider: ProviderName): boolean {
-    return offer.registry.get(provider) !== undefined;
+  /** The connectors that reach this method for the merchant's country here: its own, then aggregators with an account. */
+  function reaching(scope: Scope, country: Country, provider: ProviderName): string[] {
+    if (c.routes) return c.routes.defaults({ mode: scope.mode, country, kind: 'payment', method: provider });
+    return c.connectors.forMode(scope.mode).get(provider) === undefined ? [] : [provider];
   }
 
-  /** From the provider's recent outcomes in this mode (connectors.health.ts). */
-  function available(offer: Offer, provider: ProviderName): boolean {
-    return offer.registry.health?.available(provider) ?? true;
+  /** Whether this mode has the method's own connector, or some connector reaches it here (whichever: the method is listed once). */
+  function configured(scope: Scope, provider: ProviderName, country: Country): boolean {
+    return c.connectors.forMode(scope.mode).get(provider) !== undefined || reaching(scope, country, provider).length > 0;
+  }
+
+  /** From the recent outcomes of the connectors that reach it in this mode (connectors.health.ts): one answering is enough. */
+  function available(scope: Scope, provider: ProviderName, country: Country): boolean {
+    const via = reaching(scope, country, provider);
+    if (via.length === 0) return c.connectors.forMode(scope.mode).health?.available(provider) ?? true;
+    return via.some((name) =>
+      c.routes ? c.routes.routeAvailable(scope.mode, country, name, provider) : (c.connectors.forMode(scope.mode).health?.available(name) ?? true),
+    );
   }
 
   /** The providers this offer gives for a currency, in the merchant's order. */
   function offeredProviders(scope: Scope, offer: Offer, currency: Currency): ProviderName[] {
     return ordered(
       providersServing(offer.country, currency).filter(
-        (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(offer, p),
+        (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(scope, p, offer.country),
       ),
       offer,
     );
@@ -130,7 +145,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           name: d.displayName,
           approval: d.approval,
           // From the provider's recent outcomes in this mode: greyed in checkout while it does not answer.
-          available: available(offer, name),
+          available: available(scope, name, offer.country),
           minAmount: formatAmount(bounds.min, currency),
           maxAmount: formatAmount(bounds.max, currency),
           prefixes: providerPrefixes(d, offer.country),
@@ -170,9 +185,9 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
         providersDefault: offer.chosen === undefined,
         orderDefault: offer.order === undefined,
         order: providerOrder(offer.country, offer.order),
-        // The methods themselves: an aggregator is reached through them, never chosen by name.
+        // Methods, never an aggregator: it is a way to reach them (routes), not one the payer chooses.
         providers: providerDescriptions()
-          .filter((d) => isMethodProvider(d.name))
+          .filter((d) => !isAggregator(d))
           .map((d) => {
             const name = d.name as ProviderName;
             return {
@@ -182,11 +197,11 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
               capabilities: capabilitiesOf(d, offer.registry.get(name)),
               approval: d.approval,
               enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
-              configured: configured(offer, name),
+              configured: configured(scope, name, offer.country),
               allowed: isAllowed(offer, name),
               servesCountry: serving.includes(name),
               offered: offered.includes(name),
-              available: available(offer, name),
+              available: available(scope, name, offer.country),
             };
           }),
       };

@@ -34,7 +34,7 @@ export const OPERATOR_PERMISSIONS = [
   'payouts:review',
   /** The providers panel: each provider's set-up and health, never a secret. */
   'providers:read',
-  /** Provider accounts: list, add, disable and check them (credentials are write-only). */
+  /** Provider accounts (list, add, disable, check; credentials write-only), routes, and late payments marked returned by hand. */
   'providers:manage',
   /** Customers (support): look one up, see their wallet and limits. */
   'customers:read',
@@ -101,5 +101,7 @@ export const OPERATOR_AUDIT_ACTIONS = [
   'provider_account.added',
   'provider_account.disabled',
   'provider_account.checked',
+  'route.set',
+  'late_payment.returned',
 ] as const;
 export type OperatorAuditAction = (typeof OPERATOR_AUDIT_ACTIONS)[number];

@@ -403,3 +403,62 @@ export const ReconciliationRunList = Type.Object({
     { description: 'The newest reconciliation of each provider and mode' },
   ),
 });
+
+// ---- routes and late payments to return by hand (decision 0077) ----------------------------------
+
+const RouteKind = Type.Union([Type.Literal('payment'), Type.Literal('payout')]);
+const CountryCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166 alpha-2 (CM)' });
+const Name = Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z0-9_]+$' });
+
+export const OperatorRoute = Type.Object({
+  object: Type.Literal('route'),
+  mode: Mode,
+  country: Type.String(),
+  kind: RouteKind,
+  method: Type.String({ description: 'The payment method (operator) the payer chooses' }),
+  connectors: Type.Array(Type.String(), { description: 'What a new attempt (or payout) tries, in order' }),
+  defaultConnectors: Type.Array(Type.String(), { description: "The operator's own connector, then aggregators, among those with an account" }),
+  overridden: Type.Boolean({ description: 'Whether an operator set it (false: the default applies)' }),
+  updatedBy: Type.Union([Type.String(), Type.Null()]),
+  updatedAt: Type.Union([Timestamp, Type.Null()]),
+});
+export const OperatorRouteList = Type.Object({ object: Type.Literal('list'), data: Type.Array(OperatorRoute) });
+export const RoutesQuery = Type.Object({ mode: Type.Optional(Mode) }, { additionalProperties: false });
+export const SetRouteBody = Type.Object(
+  {
+    mode: Mode,
+    country: CountryCode,
+    kind: Type.Optional(RouteKind),
+    method: Name,
+    connectors: Type.Union([Type.Array(Name, { minItems: 1, maxItems: 10 }), Type.Null()], {
+      description: 'In the order they are tried; null: back to the default',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ManualReturn = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('manual_return'),
+  merchantId: Type.String(),
+  mode: Mode,
+  intentId: Type.String(),
+  attemptId: Type.String(),
+  connector: Type.String(),
+  providerAccount: Type.String(),
+  phoneNumber: Type.String({ description: 'Where to send the money back' }),
+  amount: Type.String({ description: 'Major units' }),
+  currency: Type.String(),
+  status: Type.Union([Type.Literal('TO_RETURN'), Type.Literal('RETURNED')]),
+  note: Type.Union([Type.String(), Type.Null()]),
+  returnedBy: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Timestamp,
+  returnedAt: Type.Union([Timestamp, Type.Null()]),
+});
+export const ManualReturnList = Type.Object({ object: Type.Literal('list'), data: Type.Array(ManualReturn) });
+export const ManualReturnsQuery = Type.Object(
+  { status: Type.Optional(Type.Union([Type.Literal('TO_RETURN'), Type.Literal('RETURNED')])) },
+  { additionalProperties: false },
+);
+export const ManualReturnParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const MarkReturnedBody = Type.Object({ note: Reason }, { additionalProperties: false });

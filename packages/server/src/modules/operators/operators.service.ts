@@ -18,6 +18,8 @@ import type { OnboardingService } from '../onboarding/index.ts';
 import type { PayoutsService } from '../payouts/index.ts';
 import type { ReconciliationService } from '../reconciliation/index.ts';
 import type { CheckResult, ProviderAccountInput, ProviderAccountsService } from '../provideraccounts/index.ts';
+import type { RouteKey, RoutesService } from '../routes/index.ts';
+import type { MobileRefunds } from '../charges/index.ts';
 import { type CustomerLimits, maskPhoneNumber, type UsersService } from '../users/index.ts';
 import { type OperatorAuditRow, type OperatorRow, operatorsRepository as repo } from './operators.repository.ts';
 import { type OperatorAuditAction, type OperatorPermission, type OperatorRole, operatorPermissionsOf } from './operators.roles.ts';
@@ -64,7 +66,17 @@ export interface OperatorClient {
 
 interface AuditInput {
   action: OperatorAuditAction;
-  targetType?: 'operator' | 'merchant' | 'ledger' | 'payout' | 'payout_threshold' | 'customer_limits' | 'customer' | 'provider_account';
+  targetType?:
+    | 'operator'
+    | 'merchant'
+    | 'ledger'
+    | 'payout'
+    | 'payout_threshold'
+    | 'customer_limits'
+    | 'customer'
+    | 'provider_account'
+    | 'route'
+    | 'manual_return';
   targetId?: string;
   before?: unknown;
   after?: unknown;
@@ -116,6 +128,9 @@ export function createOperatorsService(
     methods: Pick<MethodsService, 'allowance' | 'setAllowance'>;
     reconciliation: Pick<ReconciliationService, 'latest'>;
     providerAccounts: Pick<ProviderAccountsService, 'list' | 'add' | 'disable' | 'check'>;
+    routes: Pick<RoutesService, 'list' | 'set'>;
+    /** Late payments whose connector cannot send them back, to return by hand. */
+    lateReturns: Pick<MobileRefunds, 'manualReturns' | 'markReturned'>;
   },
 ) {
   const { db, clock, random, config, ids } = deps;
@@ -481,6 +496,34 @@ export function createOperatorsService(
           after,
           ...(text === '' ? {} : { reason: text }),
         }),
+      );
+    },
+
+    // ---- routes and late payments to return by hand (decision 0077) -------------------------------
+
+    routes: async (mode?: 'test' | 'live') => ({ object: 'list' as const, data: await services.routes.list({ mode }) }),
+
+    /** Sets a route (connectors null: back to the default); the audit entry commits with it. */
+    async setRoute(s: OperatorSession, key: RouteKey, connectors: string[] | null) {
+      return services.routes.set(key, connectors, s.operatorId, (tx, before, after) =>
+        record(tx, s, {
+          action: 'route.set',
+          targetType: 'route',
+          targetId: `${key.mode}:${key.country}:${key.kind}:${key.method}`,
+          before: before.connectors,
+          after: after.connectors,
+        }),
+      );
+    },
+
+    lateReturns: async (status?: 'TO_RETURN' | 'RETURNED') => ({ object: 'list' as const, data: await services.lateReturns.manualReturns({ status }) }),
+
+    /** An operator returned a late payment by hand: a note is required; the audit entry commits with it. */
+    async markReturned(s: OperatorSession, id: string, note: string) {
+      const text = note.trim();
+      if (text === '') throw new ApiError('validation_error', 'Say how it was returned (note): the audit log keeps it', { param: 'note' });
+      return services.lateReturns.markReturned(id, s.operatorId, text, (tx, before, after) =>
+        record(tx, s, { action: 'late_payment.returned', targetType: 'manual_return', targetId: id, before: before.status, after: after.status, reason: text }),
       );
     },
 

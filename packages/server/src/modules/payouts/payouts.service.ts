@@ -21,9 +21,11 @@ import {
   isProviderName,
   newReference,
   assertProviderTakes,
+  lookupNumber,
   servesNumber,
 } from '../connectors/index.ts';
 import { announceEvents, type EventsService } from '../events/index.ts';
+import type { RoutesService } from '../routes/index.ts';
 import { createProviderLifecycle, requestStore, paymentRequestOf } from '../lifecycle/index.ts';
 import { type PayoutRow, type PayoutScheduleRow, type PayoutThresholdRow, payoutsRepository as repo, REVIEW_REJECTED } from './payouts.repository.ts';
 import { type CreatePayoutBody, type Payout, type PayoutSchedule, type PayoutScheduleBody, WEEK_DAYS } from './payouts.schema.ts';
@@ -112,6 +114,8 @@ export function createPayoutsService(
   collaborators: {
     balances: Pick<BalancesService, 'debitForPayout' | 'payoutPaid' | 'payoutFailed' | 'availableMinor'>;
     connectors: ConnectorSource;
+    /** Which connector a payout to a method goes through (its payout route); absent: the method's own. */
+    routes?: Pick<RoutesService, 'choose'>;
     events: Pick<EventsService, 'record'>;
     /** The merchants' pinned API versions (the version their events are written in). */
     pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;
@@ -192,8 +196,20 @@ export function createPayoutsService(
 
   /** Writes a PENDING payout and takes its money out of `available`, in the caller's transaction. */
   async function createInTx(tx: Tx, scope: Scope, p: NewPayout): Promise<PayoutRow> {
-    // Before any write: a refusal leaves the caller's transaction as it was.
-    const account = await accountOf(scope, p.provider, tx);
+    // Before any write: a refusal leaves the caller's transaction as it was. The first route of
+    // the destination's method, in the destination number's country (docs/spec/routes.md).
+    const country = lookupNumber(p.phoneNumber)?.country;
+    const routed =
+      collaborators.routes && country !== undefined
+        ? await collaborators.routes.choose(
+            { mode: scope.mode, country, kind: 'payout', method: p.provider },
+            { currency: p.currency, amount: p.amount, health: false },
+            'destination.provider',
+            tx,
+          )
+        : undefined;
+    const via = routed?.connector ?? p.provider;
+    const account = routed?.account ?? (await accountOf(scope, p.provider, tx));
     const id = ids('payout');
     await balances.debitForPayout(tx, scope, {
       payoutId: id,
@@ -212,7 +228,7 @@ export function createPayoutsService(
       amount_minor: p.amount,
       currency: p.currency,
       provider: p.provider,
-      connector: p.provider,
+      connector: via,
       provider_account: account,
       phone_number: p.phoneNumber,
       description: p.description,
@@ -249,7 +265,8 @@ export function createPayoutsService(
         // differs from ours is logged and left to reconciliation, never paid out again.
         const mismatch = outcome.amount !== row.amount_minor || outcome.currency !== row.currency;
         if (mismatch) log?.error({ payout: id, provider: row.provider }, 'mobile-money payout paid for another amount or currency: see caisse reconcile');
-        await balances.payoutPaid(tx, scope, { payoutId: row.id, provider: row.provider, currency, amount: row.amount_minor });
+        // From the float of the connector that sent it.
+        await balances.payoutPaid(tx, scope, { payoutId: row.id, provider: row.connector, currency, amount: row.amount_minor });
         updated = await repo.update(tx, id, {
           status: 'PAID',
           failure_reason: mismatch ? 'AMOUNT_MISMATCH' : null,
@@ -265,6 +282,12 @@ export function createPayoutsService(
     return settled;
   }
 
+  /** The destination number's country, for the request (none for a number the numbering table does not know). */
+  const countryOf = (phoneNumber: string): { country?: string } => {
+    const country = lookupNumber(phoneNumber)?.country;
+    return country === undefined ? {} : { country };
+  };
+
   // Money out is never given up while the provider may still pay it: no timeout.
   const lifecycle = createProviderLifecycle<PayoutRow>({
     what: 'payout',
@@ -275,7 +298,12 @@ export function createPayoutsService(
     clock,
     logger: log,
     store: { load: (id) => repo.byId(db, id), loadByReference: (reference) => repo.byReference(db, reference) },
-    request: (row) => paymentRequestOf(row, { payerMessage: row.description ?? `Payout ${row.id}`, payeeNote: row.id }),
+    request: (row) => ({
+      ...paymentRequestOf(row, { payerMessage: row.description ?? `Payout ${row.id}`, payeeNote: row.id }),
+      // The destination's method and country: an aggregator needs both to reach the operator.
+      method: row.provider,
+      ...countryOf(row.phone_number),
+    }),
     settle: async (id, decision) => {
       await settle(id, decision);
     },
@@ -511,7 +539,7 @@ export function createPayoutsService(
         let updated: PayoutRow;
         if (decision.approve) {
           // Never sent yet: it goes through the account of today, not that of its creation.
-          const account = await accountOf(scope, row.provider, tx);
+          const account = await accountOf(scope, row.connector, tx);
           updated = await repo.update(tx, id, { ...reviewed, status: 'PENDING', provider_account: account });
           await lifecycle.release(tx, id, account);
         } else {

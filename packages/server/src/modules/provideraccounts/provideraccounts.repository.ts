@@ -80,15 +80,17 @@ export const providerAccountsRepository = {
 
   /** The accounts of a mode that serve a country, newest first, with what the choice needs only (no credentials). */
   forCountry(db: Executor, mode: KeyMode, country: string): Promise<Pick<ProviderAccountRow, 'id' | 'connector' | 'status'>[]> {
-    return db
-      .selectFrom('provider_accounts')
-      .select(['id', 'connector', 'status'])
-      .where('mode', '=', mode)
-      // Containment, which the GIN index on countries serves.
-      .where(sql<boolean>`countries @> array[${country}]::text[]`)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
+    return (
+      db
+        .selectFrom('provider_accounts')
+        .select(['id', 'connector', 'status'])
+        .where('mode', '=', mode)
+        // Containment, which the GIN index on countries serves.
+        .where(sql<boolean>`countries @> array[${country}]::text[]`)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
+    );
   },
 
   async disable(db: Executor, id: string, at: Date): Promise<void> {
