@@ -212,7 +212,7 @@ export function createAttemptsService(
    */
   async function settle(id: string, decision: Decision, seen: AttemptRow): Promise<void> {
     const lateRefund = await db.transaction().execute(async (tx): Promise<MobileRefundRow | undefined> => {
-      // Of `seen`, only what never changes in an attempt: its intent, merchant, mode, provider and currency.
+      // Of `seen`, only what never changes in an attempt: its intent, merchant, mode, provider, account and currency.
       const scope = { merchantId: seen.merchant_id, mode: seen.mode };
       const currency = seen.currency as Currency;
       // In lock order (the attempt, then its intent), then the reads; the merchant's terms last,
@@ -221,7 +221,7 @@ export function createAttemptsService(
         repo.lockAhead(tx, id),
         intents.lockForChange(tx, scope, seen.intent_id),
         repo.listForIntentAhead(tx, seen.intent_id),
-        ledger.collectionAccounts(tx, { ...scope, provider: seen.provider, currency }),
+        ledger.collectionAccounts(tx, { ...scope, providerAccount: seen.provider_account, connector: seen.connector, currency }),
         merchantTerms(seen.merchant_id, tx),
       ]);
       if (!attempt) return;

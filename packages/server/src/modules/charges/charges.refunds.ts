@@ -77,7 +77,13 @@ export function createMobileRefunds(
         // logged and left to reconciliation, never sent again).
         if (decision.amount !== row.amount_minor || decision.currency !== row.currency)
           log?.error({ refund: id, provider: row.provider }, 'mobile-money refund paid for another amount or currency: see caisse reconcile');
-        await balances.refundPaid(tx, scope, { refundId: row.id, provider: row.provider, currency, amount: row.amount_minor });
+        await balances.refundPaid(tx, scope, {
+          refundId: row.id,
+          providerAccount: row.provider_account,
+          connector: row.connector,
+          currency,
+          amount: row.amount_minor,
+        });
         const paid = await repo.update(tx, id, {
           status: 'SUCCEEDED',
           provider_transaction_id: decision.providerTransactionId ?? null,
@@ -247,7 +253,7 @@ export function createMobileRefunds(
 
     /**
      * A success the intent could not take, in the attempt's settling transaction: the refund
-     * (`late_payment`) and the hold of the payer's money, from the provider's clearing account.
+     * (`late_payment`) and the hold of the payer's money, from the clearing account of the attempt's provider account.
      * The caller starts it after the commit.
      */
     async returnLatePayment(tx: Tx, attempt: AttemptRow): Promise<MobileRefundRow> {
@@ -257,7 +263,8 @@ export function createMobileRefunds(
         refundId: row.id,
         attemptId: attempt.id,
         intentId: attempt.intent_id,
-        provider: attempt.provider,
+        providerAccount: attempt.provider_account,
+        connector: attempt.connector,
         currency: attempt.currency as Currency,
         amount: attempt.amount_minor,
       });
