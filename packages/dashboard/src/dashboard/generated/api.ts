@@ -7117,6 +7117,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "operator_provider";
                                 provider: string;
+                                providerAccount: string | null;
                             }[];
                             /** @enum {string} */
                             object: "list";

@@ -382,14 +382,14 @@ export function createAttemptsService(
       if (!servesNumber(description, phoneNumber)) {
         throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
       }
-      // A provider whose recent calls mostly failed is refused at once, before the limits count:
-      // its outage sends no prompt, and must not cost the payer the tries they have left.
+      // A provider account whose recent calls for this method mostly failed is refused at once,
+      // before the limits count: its outage sends no prompt, and must not cost the payer the tries they have left.
       const health = connectors.forMode(merchant.mode).health;
       const unavailable = () =>
         new ApiError('provider_unavailable', `${description.displayName} is not answering at the moment; try again in a few minutes or use another method`, {
           param: 'paymentMethod.provider',
         });
-      if (health !== undefined && !health.available(provider)) throw unavailable();
+      if (health !== undefined && !health.available(account, provider)) throw unavailable();
       // Counted before anything is asked of the provider: a charge refused further on counts as well.
       await throttle.beginAll([{ subject: `charge-intent:${body.intentionId}`, rule: CHARGES_PER_INTENT_HOUR }]);
       // What refuses the charge from the intent as stored is found before the number's prompt
@@ -410,7 +410,7 @@ export function createAttemptsService(
         { subject: `prompt-day:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_DAY },
       ]);
       // After a cool-down this admits one probe (taken only once the limits let the charge through).
-      if (!(health?.admit(provider) ?? true)) throw unavailable();
+      if (!(health?.admit(account, provider) ?? true)) throw unavailable();
       const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const language = translator({ requested: opts.languages, merchantDefault: merchant.merchantLanguage }).language;
       const outcome = await inTransaction(db, opts.answer, async (tx): Promise<{ row: AttemptRow; view: ProcessingIntent } | ApiError> => {

@@ -89,9 +89,14 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     return c.connectors.forMode(scope.mode).get(provider) !== undefined;
   }
 
-  /** From the provider's recent outcomes in this mode (connectors.health.ts). */
+  /**
+   * From the recent outcomes of the provider account this mode calls the method with
+   * (connectors.health.ts): another account's outage greys nothing here.
+   */
   function available(scope: Scope, provider: ProviderName): boolean {
-    return c.connectors.forMode(scope.mode).health?.available(provider) ?? true;
+    const registry = c.connectors.forMode(scope.mode);
+    const account = registry.account(provider);
+    return account === undefined || (registry.health?.available(account, provider) ?? true);
   }
 
   /** The providers this offer gives for a currency, in the merchant's order. */
