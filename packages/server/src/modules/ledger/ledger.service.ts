@@ -27,10 +27,6 @@ interface TransferBase {
 }
 
 /**
- * Either explicit postings (signed), or a simple move of `amount` from one account to another: an
- * amount, so a `MinorUnits` (a negative one would move money the other way).
- */
-/**
  * Whose clearing account: the provider account (`pac_…`) a request was made with, and its
  * connector (shown with the account). Every provider request records both.
  */
@@ -39,6 +35,10 @@ export interface ClearingOf {
   connector: string;
 }
 
+/**
+ * Either explicit postings (signed), or a simple move of `amount` from one account to another: an
+ * amount, so a `MinorUnits` (a negative one would move money the other way).
+ */
 export type TransferInput = TransferBase & ({ postings: PostingInput[] } | { from: string; to: string; amount: MinorUnits });
 
 export interface TransferResult {
