@@ -381,63 +381,67 @@ export function createReconciliationService(
       const groups = new Map<string, typeof ours>([[current, []]]);
       for (const o of ours) {
         const account = o.row.provider_account ?? current;
-        groups.set(account, [...(groups.get(account) ?? []), o]);
+        const group = groups.get(account);
+        if (group === undefined) groups.set(account, [o]);
+        else group.push(o);
       }
       const order = [current, ...[...groups.keys()].filter((a) => a !== current).sort()];
       const count = (list: typeof ours, object: ReconciledObject, wired: unknown) =>
         wired === undefined ? null : list.filter((o) => o.object === object).length;
 
-      const accounts = await Promise.all(
-        order.map(async (account): Promise<AccountReconciliation> => {
-          const list = groups.get(account) ?? [];
-          const readHere = sameAccount(account, current, q.provider);
-          // A request is only read with the settings that made it: another account's stays unverified here.
-          const notHere: StatusResult = {
-            status: 'UNKNOWN',
-            reason: `made with the provider account ${account}; this server calls ${q.provider} in ${q.mode} mode with ${current}`,
-          };
-          const [verdicts, listed] = await Promise.all([
-            mapLimited(list, STATUS_CONCURRENCY, async ({ object, row }) =>
-              compareRequest(object, row, readHere ? await connector.status(OBJECTS[object].kind, row.reference, knownOf(row)) : notHere),
-            ),
-            account === current ? listing(connector, q, kinds) : undefined,
-          ]);
-          const mismatches: Mismatch[] = [];
-          const inFlight: InFlight[] = [];
-          const unverified: Unverified[] = [];
-          let agreed = 0;
-          for (const v of verdicts) {
-            if (v.type === 'agreed') agreed++;
-            else if (v.type === 'mismatched') mismatches.push(...v.mismatches);
-            else if (v.type === 'in_flight') inFlight.push(v.entry);
-            else unverified.push(v.entry);
-          }
-          for (const r of [...(listed?.requests ?? [])].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
-            if (!known.has(r.reference.toLowerCase())) mismatches.push(missingHere(objectOf(r.kind), r));
-          }
-          const listingOk = listed?.reason === undefined;
-          return {
-            providerAccount: account,
-            connector: q.provider,
-            readHere,
-            result: mismatches.length > 0 ? 'mismatched' : unverified.length > 0 || !listingOk ? 'unverified' : 'agreed',
-            checked: {
-              topups: count(list, 'topup', topups) ?? 0,
-              payouts: count(list, 'payout', payouts),
-              attempts: count(list, 'attempt', attempts),
-              refunds: count(list, 'refund', refunds),
-            },
-            agreed,
-            listing:
-              listed === undefined
-                ? null
-                : { source: listed.source, ok: listingOk, requests: listed.requests.length, ...(listingOk ? {} : { reason: listed.reason }) },
-            mismatches,
-            inFlight,
-            unverified,
-          };
-        }),
-      );
+      /** One account's part: its requests read with it (when this server can), its listing (the current account's). */
+      const reconcileAccount = async (account: string): Promise<AccountReconciliation> => {
+        const list = groups.get(account) ?? [];
+        const readHere = sameAccount(account, current, q.provider);
+        // A request is only read with the settings that made it: another account's stays unverified here.
+        const notHere: StatusResult = {
+          status: 'UNKNOWN',
+          reason: `made with the provider account ${account}; this server calls ${q.provider} in ${q.mode} mode with ${current}`,
+        };
+        const [verdicts, listed] = await Promise.all([
+          mapLimited(list, STATUS_CONCURRENCY, async ({ object, row }) =>
+            compareRequest(object, row, readHere ? await connector.status(OBJECTS[object].kind, row.reference, knownOf(row)) : notHere),
+          ),
+          account === current ? listing(connector, q, kinds) : undefined,
+        ]);
+        const mismatches: Mismatch[] = [];
+        const inFlight: InFlight[] = [];
+        const unverified: Unverified[] = [];
+        let agreed = 0;
+        for (const v of verdicts) {
+          if (v.type === 'agreed') agreed++;
+          else if (v.type === 'mismatched') mismatches.push(...v.mismatches);
+          else if (v.type === 'in_flight') inFlight.push(v.entry);
+          else unverified.push(v.entry);
+        }
+        for (const r of [...(listed?.requests ?? [])].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+          if (!known.has(r.reference.toLowerCase())) mismatches.push(missingHere(objectOf(r.kind), r));
+        }
+        const listingOk = listed?.reason === undefined;
+        return {
+          providerAccount: account,
+          connector: q.provider,
+          readHere,
+          result: mismatches.length > 0 ? 'mismatched' : unverified.length > 0 || !listingOk ? 'unverified' : 'agreed',
+          checked: {
+            topups: count(list, 'topup', topups) ?? 0,
+            payouts: count(list, 'payout', payouts),
+            attempts: count(list, 'attempt', attempts),
+            refunds: count(list, 'refund', refunds),
+          },
+          agreed,
+          listing:
+            listed === undefined
+              ? null
+              : { source: listed.source, ok: listingOk, requests: listed.requests.length, ...(listingOk ? {} : { reason: listed.reason }) },
+          mismatches,
+          inFlight,
+          unverified,
+        };
+      };
+      // One account after the other: the provider's calls stay within STATUS_CONCURRENCY.
+      const accounts: AccountReconciliation[] = [];
+      for (const account of order) accounts.push(await reconcileAccount(account));
 
       const own = accounts[0] as AccountReconciliation;
       const mismatches = accounts.flatMap((a) => a.mismatches);
