@@ -321,7 +321,7 @@ describe('refunds of direct mobile-money payments', () => {
       .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
       .select(['t.kind', 'a.name', 'a.connector', 'p.amount'])
       .where('a.kind', '=', 'provider_clearing')
-      .where('t.reference', 'in', [attempt?.id ?? '', refunds[0]?.id ?? ''])
+      .where('t.reference', 'in', [refunds[0]?.attempt_id ?? '', refunds[0]?.id ?? ''])
       .orderBy('p.id')
       .execute();
     expect(clearing).toEqual([
