@@ -227,6 +227,8 @@ describe('operator console pages', () => {
         .textContent()) ?? '';
     expect(mtnTest).toContain('Collects, Pays out, Refunds');
     expect(mtnTest).not.toContain('collect');
+    // The provider account test mode calls it with (health is that account's).
+    expect(mtnTest).toContain('pac_sandbox_mtn_momo');
     const liveRow =
       (await providers
         .getByRole('row', { name: /Live mode/ })

@@ -973,13 +973,14 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
         id: string;
         intent_id: string;
         provider: string;
+        reference: string;
         provider_reference: string | null;
         status: string;
         late: boolean;
         transfers: string;
         returns: string;
       }>(
-        `select a.id, a.intent_id, a.provider, a.provider_reference, a.status, a.late,
+        `select a.id, a.intent_id, a.provider, a.reference, a.provider_reference, a.status, a.late,
               (select count(*) from ledger_transfers lt where lt.kind = 'mobile_money_charge' and lt.reference = a.id) as transfers,
               (select count(*) from mobile_money_refunds r where r.attempt_id = a.id and r.late) as returns
        from payment_attempts a where a.merchant_id = any($1)`,
@@ -989,6 +990,9 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
     const attemptById = new Map(attempts.map((a) => [a.id, a]));
     // The redirect providers' own ids (Orange's pay token, Wave's session id) → our attempt.
     const attemptByReference = new Map(attempts.filter((a) => a.provider_reference !== null).map((a) => [a.provider_reference, a.id]));
+    // Our reference (Orange's order_id) → our attempt: a page whose answer was lost in a kill has
+    // no pay token here (its attempt FAILED with the page lost, and the page expires unseen).
+    const attemptByOurReference = new Map(attempts.map((a) => [a.reference.toLowerCase(), a.id]));
     /** What the provider recorded for an attempt is what the database holds: paid once (or returned once, late), or failed with no money moved. */
     const wrongAttempt = (attemptId: string, outcome: 'paid' | 'failed' | 'open'): boolean => {
       const a = attemptById.get(attemptId);
@@ -1015,7 +1019,7 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       .of(ORANGE_MONEY_CONNECTOR)
       .payments()
       .map((p) => ({
-        ref: attemptByReference.get(p.payToken) ?? p.payToken,
+        ref: attemptByReference.get(p.payToken) ?? attemptByOurReference.get(p.orderId.toLowerCase()) ?? p.payToken,
         outcome: p.status === 'SUCCESS' ? ('paid' as const) : p.status === 'FAILED' || p.status === 'EXPIRED' ? ('failed' as const) : ('open' as const),
       }));
     const wave = sandbox

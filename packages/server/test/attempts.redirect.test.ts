@@ -793,8 +793,10 @@ describe('provider health', () => {
         ['wave', false],
       ]);
       const metrics = (await call(ctx.app, 'GET', '/metrics')).body;
-      expect(Number(/caisse_provider_calls_total\{mode="test",provider="wave",outcome="server_error"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(5);
-      expect(metrics).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 0/);
+      expect(
+        Number(/caisse_provider_calls_total\{mode="test",provider="wave",account="pac_sandbox_wave",outcome="server_error"\} (\d+)/.exec(metrics)?.[1]),
+      ).toBeGreaterThanOrEqual(5);
+      expect(metrics).toMatch(/caisse_provider_available\{mode="test",provider="wave",account="pac_sandbox_wave"\} 0/);
       // Other providers are not affected.
       expect((await charge(cm, await createIntent(ctx, cm), 'orange_money', orangeNumber())).statusCode).toBe(202);
       // A payer who tries again meanwhile sends no prompt and keeps the tries of their number.
@@ -809,7 +811,41 @@ describe('provider health', () => {
     expect(probe.statusCode, probe.body).toBe(202);
     expect((probe.json() as Answer).nextAction?.type).toBe('redirect');
     expect(await waveMethod(m, intent.sessionToken)).toMatchObject({ available: true });
-    expect((await call(ctx.app, 'GET', '/metrics')).body).toMatch(/caisse_provider_available\{mode="test",provider="wave"\} 1/);
+    expect((await call(ctx.app, 'GET', '/metrics')).body).toMatch(/caisse_provider_available\{mode="test",provider="wave",account="pac_sandbox_wave"\} 1/);
+  });
+});
+
+describe('provider health per account', () => {
+  it("another account's outage of the same connector greys nothing; this mode's account's greys only its own method", async () => {
+    const m = await createMerchant(ctx, 'Thiès shop');
+    await ctx.services.merchants.setCountry(m.merchantId, 'SN');
+    const health = ctx.services.connectors.forMode('test').health;
+    if (health === undefined) throw new Error('test mode is watched');
+    const methods = async () => {
+      const intent = await createIntent(ctx, m, { currency: 'XOF' });
+      const res = await call(ctx.app, 'GET', `/payment-methods?sessionToken=${encodeURIComponent(intent.sessionToken)}`, pk(m));
+      expect(res.statusCode, res.body).toBe(200);
+      return Object.fromEntries(
+        (res.json() as { data: { provider?: string; available?: boolean }[] }).data.filter((d) => d.provider).map((d) => [d.provider, d.available]),
+      );
+    };
+    // Earlier tests' outcomes fall out of the window.
+    ctx.clock.advance(5 * MINUTE);
+    expect(await methods()).toMatchObject({ wave: true, orange_money: true });
+    // Another account of Wave (not the one test mode calls with) fails every call.
+    for (let i = 0; i < 10; i++) health.record('pac_other_wave', 'wave', 'timeout');
+    expect(health.available('pac_other_wave', 'wave')).toBe(false);
+    expect(await methods()).toMatchObject({ wave: true, orange_money: true });
+    // This mode's own Wave account fails: Wave is greyed, Orange Money is not.
+    for (let i = 0; i < 10; i++) health.record('pac_sandbox_wave', 'wave', 'server_error');
+    expect(await methods()).toMatchObject({ wave: false, orange_money: true });
+    const metrics = (await call(ctx.app, 'GET', '/metrics')).body;
+    expect(metrics).toMatch(/caisse_provider_available\{mode="test",provider="wave",account="pac_other_wave"\} 0/);
+    expect(metrics).toMatch(/caisse_provider_available\{mode="test",provider="wave",account="pac_sandbox_wave"\} 0/);
+    // Back after the cool-down, for the next tests.
+    ctx.clock.advance(5 * MINUTE);
+    for (let i = 0; i < 5; i++) health.record('pac_sandbox_wave', 'wave', 'success');
+    expect(await methods()).toMatchObject({ wave: true });
   });
 });
 

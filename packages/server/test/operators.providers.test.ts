@@ -16,7 +16,9 @@ afterAll(() => app.close());
 describe('GET /operator/api/providers', () => {
   it('lists each provider per mode with its set-up and health, for every role', async () => {
     const { ctx, ops } = app;
-    ctx.services.connectors.forMode('test').health?.record('mtn_momo', 'timeout');
+    ctx.services.connectors.forMode('test').health?.record('pac_sandbox_mtn_momo', 'mtn_momo', 'timeout');
+    // Another account's outcome is not this one's.
+    ctx.services.connectors.forMode('test').health?.record('pac_other_mtn_momo', 'mtn_momo', 'server_error');
     for (const role of ['admin', 'finance', 'support', 'compliance'] as const) {
       const who = await ops.operator(role);
       const res = await ops.send('GET', '/operator/api/providers', who);
@@ -29,11 +31,16 @@ describe('GET /operator/api/providers', () => {
         countries: expect.arrayContaining(['CM']),
         currencies: expect.arrayContaining(['XAF']),
         configured: true,
-        health: { available: true, outcomes: { success: 0, timeout: 1 } },
+        providerAccount: 'pac_sandbox_mtn_momo',
+        health: { available: true, outcomes: { success: 0, timeout: 1, server_error: 0 } },
       });
       expect((momoTest?.capabilities as string[]).length).toBeGreaterThan(0);
       // Live mode has no provider set up in this server: listed, not configured.
-      expect(data.find((p) => p.provider === 'mtn_momo' && p.mode === 'live')).toMatchObject({ configured: false, health: { available: true } });
+      expect(data.find((p) => p.provider === 'mtn_momo' && p.mode === 'live')).toMatchObject({
+        configured: false,
+        providerAccount: null,
+        health: { available: true },
+      });
       // Never a setting's value: no key of a setting in the answer.
       expect(res.body).not.toMatch(/CAISSE_|secret|apiKey/i);
     }

@@ -186,6 +186,16 @@ describe('payouts', () => {
     const sent = sandbox.requests().filter((r) => r.externalId === created.id);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ kind: 'disbursement', amount: '4925', currency: 'XAF', partyId: '237670000001', status: 'SUCCESSFUL' });
+    // Into the clearing account of the payout's provider account, which names its connector.
+    const into = await ctx.deps.db
+      .selectFrom('ledger_postings as p')
+      .innerJoin('ledger_transfers as t', 't.id', 'p.transfer_id')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .select(['a.name', 'a.connector', 'p.amount'])
+      .where('t.reference', '=', created.id)
+      .where('a.kind', '=', 'provider_clearing')
+      .execute();
+    expect(into).toEqual([{ name: 'pac_sandbox_mtn_momo', connector: 'mtn_momo', amount: 4925n }]);
 
     await createDispatcher(ctx.deps, { timeoutMs: 2000 }).runOnce();
     const got = receiver.received.find((r) => r.body.includes(created.id));

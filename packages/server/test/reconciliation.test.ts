@@ -262,6 +262,9 @@ describe('reconcile', () => {
         logger: { debug() {}, info() {}, warn() {} },
         callbackKey: Buffer.alloc(32, 1),
       },
+      undefined,
+      // Test mode's account: the requests were made with it, so it reads them.
+      'sandbox',
     );
     try {
       const service = createReconciliationService(ctx.deps, {
@@ -302,6 +305,68 @@ describe('reconcile', () => {
     } finally {
       await asMtn.close();
     }
+  });
+
+  it("reports per provider account: another account's request is named with its account and connector, unverified, never read with this one's settings", async () => {
+    ctx.clock.set('2026-11-04T09:00:00.000Z');
+    const erin = await newUser(ctx, m);
+    await topup(erin, '350');
+    const elsewhere = await topup(erin, '360');
+    await settle();
+    expect(await statusOf(elsewhere.id)).toBe('SUCCEEDED');
+    // As if made with another account of the connector (one an operator has since replaced).
+    await ctx.deps.db.updateTable('topups').set({ provider_account: 'pac_env_mtn_momo_elsewhere' }).where('id', '=', elsewhere.id).execute();
+    const report = await topupsOnly().reconcile({
+      provider: 'mtn_momo',
+      mode: 'test',
+      from: new Date('2026-11-04T00:00:00Z'),
+      to: new Date('2026-11-05T00:00:00Z'),
+    });
+    expect(report).toMatchObject({ result: 'unverified', checked: { topups: 2 }, agreed: 1 });
+    expect(report.accounts).toEqual([
+      expect.objectContaining({
+        providerAccount: 'pac_sandbox_mtn_momo',
+        connector: 'mtn_momo',
+        readHere: true,
+        result: 'agreed',
+        checked: { topups: 1, payouts: null, attempts: null, refunds: null },
+        agreed: 1,
+        listing: { source: 'provider', ok: true, requests: 2 },
+      }),
+      expect.objectContaining({
+        providerAccount: 'pac_env_mtn_momo_elsewhere',
+        connector: 'mtn_momo',
+        readHere: false,
+        result: 'unverified',
+        checked: { topups: 1, payouts: null, attempts: null, refunds: null },
+        agreed: 0,
+        listing: null,
+        unverified: [
+          expect.objectContaining({ id: elsewhere.id, reason: expect.stringContaining('made with the provider account pac_env_mtn_momo_elsewhere') }),
+        ],
+      }),
+    ]);
+    expect(report.unverified.map((u) => u.id)).toEqual([elsewhere.id]);
+    // The listing is read with this server's account; the other account's request is still ours, not unknown.
+    expect(report.mismatches).toEqual([]);
+
+    const out = output();
+    expect(await reconcileCommand(topupsOnly(), { ...DAY_1, from: '2026-11-04', to: '2026-11-04' }, out.write)).toBe(2);
+    const lines = out.text.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      'provider account pac_sandbox_mtn_momo (connector mtn_momo): 1 top-up, payouts not checked (no payouts source); 1 agree, 0 mismatches, 0 in flight, 0 unverified',
+    );
+    expect(lines).toContain(
+      'provider account pac_env_mtn_momo_elsewhere (connector mtn_momo, not read here): 1 top-up, payouts not checked (no payouts source); 0 agree, 0 mismatches, 0 in flight, 1 unverified',
+    );
+    expect(lines).toContain('  requests unknown to us: listed with the account this server calls mtn_momo with');
+    expect(out.text).toContain(`UNVERIFIED topup ${elsewhere.id} ${elsewhere.reference}: we have SUCCEEDED`);
+    const json = output();
+    await reconcileCommand(topupsOnly(), { ...DAY_1, from: '2026-11-04', to: '2026-11-04', json: true }, json.write);
+    expect((JSON.parse(json.text) as ReconciliationReport).accounts.map((a) => [a.providerAccount, a.connector])).toEqual([
+      ['pac_sandbox_mtn_momo', 'mtn_momo'],
+      ['pac_env_mtn_momo_elsewhere', 'mtn_momo'],
+    ]);
   });
 
   it('bad input: unknown provider, a mode without the provider, an empty or impossible period', async () => {

@@ -330,6 +330,20 @@ describe('refunds of direct mobile-money payments', () => {
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ reason: 'late_payment', late: true, status: 'SUCCEEDED', amount_minor: 5000n, fee_returned_minor: 0n });
     expect(transfersTo(phone)).toHaveLength(1);
+    // In and out of the clearing account of the attempt's provider account (the refund's is the payment's).
+    const clearing = await ctx.deps.db
+      .selectFrom('ledger_postings as p')
+      .innerJoin('ledger_transfers as t', 't.id', 'p.transfer_id')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .select(['t.kind', 'a.name', 'a.connector', 'p.amount'])
+      .where('a.kind', '=', 'provider_clearing')
+      .where('t.reference', 'in', [refunds[0]?.attempt_id ?? '', refunds[0]?.id ?? ''])
+      .orderBy('p.id')
+      .execute();
+    expect(clearing).toEqual([
+      { kind: 'late_payment', name: 'pac_sandbox_mtn_momo', connector: 'mtn_momo', amount: -5000n },
+      { kind: 'refund_paid', name: 'pac_sandbox_mtn_momo', connector: 'mtn_momo', amount: 5000n },
+    ]);
     // Not the merchant's money at any point; shown in the statement, amount 0.
     expect(await pending()).toBe(before);
     expect(await statement(refunds[0]?.id ?? '')).toEqual([['late_payment', '0']]);

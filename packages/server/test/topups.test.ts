@@ -62,6 +62,16 @@ describe('top-ups', () => {
     expect(await balance(user)).toBe('5000');
     const wallet = (await call(ctx.app, 'GET', '/wallet', user.creds)).json() as { movements: { kind: string; reference: string; amount: string }[] };
     expect(wallet.movements).toContainEqual(expect.objectContaining({ kind: 'topup', reference: created.id, amount: '5000' }));
+    // From the clearing account of the top-up's provider account, which names its connector.
+    const from = await ctx.deps.db
+      .selectFrom('ledger_postings as p')
+      .innerJoin('ledger_transfers as t', 't.id', 'p.transfer_id')
+      .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+      .select(['a.name', 'a.connector', 'p.amount'])
+      .where('t.reference', '=', created.id)
+      .where('a.kind', '=', 'provider_clearing')
+      .execute();
+    expect(from).toEqual([{ name: 'pac_sandbox_mtn_momo', connector: 'mtn_momo', amount: -5000n }]);
 
     // A later poll of the one poller (or any duplicate) changes nothing.
     ctx.clock.advance(MINUTE);

@@ -9149,6 +9149,7 @@ export interface paths {
                                 /** @enum {string} */
                                 object: "operator_provider";
                                 provider: string;
+                                providerAccount: string | null;
                             }[];
                             /** @enum {string} */
                             object: "list";

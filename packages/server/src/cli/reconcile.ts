@@ -2,7 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import { DAY } from '../platform/clock.ts';
 import type { KeyMode } from '../platform/tenancy.ts';
-import { parseStatement, type ReconcileQuery, type ReconciliationReport, type ReconciliationService } from '../modules/reconciliation/index.ts';
+import {
+  type AccountReconciliation,
+  parseStatement,
+  type ReconcileQuery,
+  type ReconciliationReport,
+  type ReconciliationService,
+} from '../modules/reconciliation/index.ts';
 
 /**
  * `caisse reconcile`: reads the options, runs the reconciliation service, prints the report and
@@ -52,33 +58,48 @@ export async function reconcileQuery(opts: ReconcileOptions): Promise<ReconcileQ
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** The human report: one line per mismatch, in-flight and unverified request, then a summary. */
+/** What was checked, as words: "6 top-ups, 3 payouts, …; 5 agree, 0 mismatches, 1 in flight, 0 unverified". */
+function counts(part: Pick<ReconciliationReport, 'checked' | 'agreed' | 'mismatches' | 'inFlight' | 'unverified'>): string {
+  const payouts = part.checked.payouts === null ? 'payouts not checked (no payouts source)' : plural(part.checked.payouts, 'payout');
+  const direct = [
+    part.checked.attempts === null ? '' : `, ${plural(part.checked.attempts, 'payment attempt')}`,
+    part.checked.refunds === null ? '' : `, ${plural(part.checked.refunds, 'refund')}`,
+  ].join('');
+  return (
+    `${plural(part.checked.topups, 'top-up')}, ${payouts}${direct}; ` +
+    `${part.agreed} agree, ${plural(part.mismatches.length, 'mismatch', 'mismatches')}, ${part.inFlight.length} in flight, ${part.unverified.length} unverified`
+  );
+}
+
+/** Whether the provider's listing was read with an account, as a line. */
+function listingLine(report: ReconciliationReport, account: AccountReconciliation): string {
+  const l = account.listing;
+  if (l === null) return `  requests unknown to us: listed with the account this server calls ${account.connector} with`;
+  if (l.source === 'none') return `  requests unknown to us: not checked (${report.provider} cannot list its requests; pass --statement FILE)`;
+  if (!l.ok) return `  requests unknown to us: not checked, the provider's listing failed (${l.reason})`;
+  return `  requests unknown to us: checked against the ${l.source === 'statement' ? 'statement' : "provider's listing"} (${plural(l.requests, 'request')})`;
+}
+
+/**
+ * The human report, per provider account (its connector named): one line per mismatch,
+ * in-flight and unverified request, the account's counts and listing; then a summary.
+ */
 export function formatReport(report: ReconciliationReport): string {
   const lines: string[] = [];
-  for (const m of report.mismatches) lines.push(`MISMATCH ${m.kind} ${m.object} ${m.id ?? '-'} ${m.reference}: ${m.detail}`);
-  for (const f of report.inFlight) {
-    const theirs = f.provider.status === 'UNKNOWN' ? `not known (${f.provider.reason})` : f.provider.status;
-    lines.push(`IN FLIGHT ${f.object} ${f.id} ${f.reference}: PENDING here, the provider ${theirs}`);
+  for (const account of report.accounts) {
+    const how = account.readHere ? '' : ', not read here';
+    lines.push(`provider account ${account.providerAccount} (connector ${account.connector}${how}): ${counts(account)}`);
+    for (const m of account.mismatches) lines.push(`MISMATCH ${m.kind} ${m.object} ${m.id ?? '-'} ${m.reference}: ${m.detail}`);
+    for (const f of account.inFlight) {
+      const theirs = f.provider.status === 'UNKNOWN' ? `not known (${f.provider.reason})` : f.provider.status;
+      lines.push(`IN FLIGHT ${f.object} ${f.id} ${f.reference}: PENDING here, the provider ${theirs}`);
+    }
+    for (const u of account.unverified)
+      lines.push(`UNVERIFIED ${u.object} ${u.id} ${u.reference}: we have ${u.ours.status}, the provider could not be asked (${u.reason})`);
+    lines.push(listingLine(report, account));
   }
-  for (const u of report.unverified)
-    lines.push(`UNVERIFIED ${u.object} ${u.id} ${u.reference}: we have ${u.ours.status}, the provider could not be asked (${u.reason})`);
   const lastDay = new Date(new Date(report.to).getTime() - 1).toISOString().slice(0, 10);
-  const payouts = report.checked.payouts === null ? 'payouts not checked (no payouts source)' : plural(report.checked.payouts, 'payout');
-  const direct = [
-    report.checked.attempts === null ? '' : `, ${plural(report.checked.attempts, 'payment attempt')}`,
-    report.checked.refunds === null ? '' : `, ${plural(report.checked.refunds, 'refund')}`,
-  ].join('');
-  lines.push(
-    `${report.provider}, ${report.mode} mode, ${report.from.slice(0, 10)} to ${lastDay} (UTC): ${plural(report.checked.topups, 'top-up')}, ${payouts}${direct}; ` +
-      `${report.agreed} agree, ${plural(report.mismatches.length, 'mismatch', 'mismatches')}, ${report.inFlight.length} in flight, ${report.unverified.length} unverified`,
-  );
-  const l = report.listing;
-  if (l.source === 'none') lines.push(`requests unknown to us: not checked (${report.provider} cannot list its requests; pass --statement FILE)`);
-  else if (!l.ok) lines.push(`requests unknown to us: not checked, the provider's listing failed (${l.reason})`);
-  else
-    lines.push(
-      `requests unknown to us: checked against the ${l.source === 'statement' ? 'statement' : "provider's listing"} (${plural(l.requests, 'request')})`,
-    );
+  lines.push(`${report.provider}, ${report.mode} mode, ${report.from.slice(0, 10)} to ${lastDay} (UTC): ${counts(report)}`);
   if (report.result === 'agreed') lines.push('all agree');
   else if (report.result === 'mismatched') lines.push(`${plural(report.mismatches.length, 'mismatch', 'mismatches')} found`);
   else lines.push('no mismatch found, but not everything could be checked');

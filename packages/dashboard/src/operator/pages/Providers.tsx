@@ -5,8 +5,9 @@ import { Loading, OperatorError, Table, useModeText } from '../shared.tsx';
 import type { ProviderList } from '../types.ts';
 
 /**
- * Each provider in each mode: what it serves, whether this server has it set up and its health
- * as this process has seen it. The API answers no setting, so none can be shown.
+ * Each provider in each mode: what it serves, whether this server has it set up, with which
+ * provider account, and that account's health as this process has seen it. The API answers no
+ * setting, so none can be shown.
  */
 export function Providers() {
   const { t } = useI18n();
@@ -43,6 +44,7 @@ export function Providers() {
               <td>{p.capabilities.map((capability) => t('operator.capabilityName', { capability })).join(', ')}</td>
               <td>
                 <span className={`badge ${p.configured ? 'ok' : ''}`}>{p.configured ? t('operator.yes') : t('operator.notConfigured')}</span>
+                {p.providerAccount !== null ? <span className="mono hint"> {p.providerAccount}</span> : null}
               </td>
               <td>
                 {/* A provider this server does not have set up in this mode has no health to show. */}

@@ -6,7 +6,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { assertCurrency, type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import { feeReturned, reserveOf } from '../../platform/fees.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
-import type { AccountRow, LedgerService } from '../ledger/index.ts';
+import type { AccountRow, ClearingOf, LedgerService } from '../ledger/index.ts';
 import { type BalanceTransactionRow, balancesRepository as repo, type ListFilter, type NewEntry } from './balances.repository.ts';
 import type { BalanceTransaction, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery, MerchantBalance } from './balances.schema.ts';
 
@@ -407,10 +407,15 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
       return transfer;
     },
 
-    /** The provider paid: the money leaves the merchant for the provider's clearing account. */
-    async payoutPaid(tx: Tx, scope: Scope, p: { payoutId: string; provider: string; currency: Currency; amount: bigint }) {
+    /** The provider paid: the money leaves the merchant for the clearing account of the payout's provider account. */
+    async payoutPaid(tx: Tx, scope: Scope, p: { payoutId: string; currency: Currency; amount: bigint } & ClearingOf) {
       const transit = await ledger.payoutTransit(tx, { ...scope, currency: p.currency });
-      const clearing = await ledger.providerClearing(tx, { mode: scope.mode, provider: p.provider, currency: p.currency });
+      const clearing = await ledger.providerClearing(tx, {
+        mode: scope.mode,
+        providerAccount: p.providerAccount,
+        connector: p.connector,
+        currency: p.currency,
+      });
       return ledger.transfer(tx, {
         ...scope,
         kind: 'payout_paid',
@@ -471,10 +476,15 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
       await recordRefund(tx, scope, { ...r, transferId: transfer.id, status: source.status, availableOn: source.availableOn });
     },
 
-    /** The provider returned a refund (or a late payment): its money leaves for the provider's clearing account. */
-    async refundPaid(tx: Tx, scope: Scope, r: { refundId: string; provider: string; currency: Currency; amount: bigint }) {
+    /** The provider returned a refund (or a late payment): its money leaves for the clearing account of the refund's provider account. */
+    async refundPaid(tx: Tx, scope: Scope, r: { refundId: string; currency: Currency; amount: bigint } & ClearingOf) {
       const transit = await ledger.refundTransit(tx, { ...scope, currency: r.currency });
-      const clearing = await ledger.providerClearing(tx, { mode: scope.mode, provider: r.provider, currency: r.currency });
+      const clearing = await ledger.providerClearing(tx, {
+        mode: scope.mode,
+        providerAccount: r.providerAccount,
+        connector: r.connector,
+        currency: r.currency,
+      });
       return ledger.transfer(tx, {
         ...scope,
         kind: 'refund_paid',
@@ -526,12 +536,14 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
      * `refund_transit` until its return is decided, never through the merchant's balance; the
      * statement shows it (amount 0: the merchant's money does not change).
      */
-    async holdLatePayment(
-      tx: Tx,
-      scope: Scope,
-      p: { refundId: string; attemptId: string; intentId: string; provider: string; currency: Currency; amount: bigint },
-    ) {
-      const clearing = await ledger.providerClearing(tx, { mode: scope.mode, provider: p.provider, currency: p.currency });
+    async holdLatePayment(tx: Tx, scope: Scope, p: { refundId: string; attemptId: string; intentId: string; currency: Currency; amount: bigint } & ClearingOf) {
+      // The attempt's account: the money came in there.
+      const clearing = await ledger.providerClearing(tx, {
+        mode: scope.mode,
+        providerAccount: p.providerAccount,
+        connector: p.connector,
+        currency: p.currency,
+      });
       const transit = await ledger.refundTransit(tx, { ...scope, currency: p.currency });
       const transfer = await ledger.transfer(tx, {
         ...scope,

@@ -228,7 +228,7 @@ export function createAttemptsService(
    */
   async function settle(id: string, decision: Decision, seen: AttemptRow): Promise<void> {
     const lateRefund = await db.transaction().execute(async (tx): Promise<MobileRefundRow | undefined> => {
-      // Of `seen`, only what never changes in an attempt: its intent, merchant, mode, provider and currency.
+      // Of `seen`, only what never changes in an attempt: its intent, merchant, mode, provider, account and currency.
       const scope = { merchantId: seen.merchant_id, mode: seen.mode };
       const currency = seen.currency as Currency;
       // In lock order (the attempt, then its intent), then the reads; the merchant's terms last,
@@ -237,8 +237,7 @@ export function createAttemptsService(
         repo.lockAhead(tx, id),
         intents.lockForChange(tx, scope, seen.intent_id),
         repo.listForIntentAhead(tx, seen.intent_id),
-        // The money came in at the attempt's connector (an aggregator holds what it collects).
-        ledger.collectionAccounts(tx, { ...scope, provider: seen.connector, currency }),
+        ledger.collectionAccounts(tx, { ...scope, providerAccount: seen.provider_account, connector: seen.connector, currency }),
         merchantTerms(seen.merchant_id, tx),
       ]);
       if (!attempt) return;
@@ -457,7 +456,7 @@ export function createAttemptsService(
         { subject: `prompt-day:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_DAY },
       ]);
       // After a cool-down this admits one probe (taken only once the limits let the charge through).
-      if (!routes.admit(route.mode, route.country, connector, provider)) throw unavailable();
+      if (!routes.admit(route.mode, route.country, connector, provider, account)) throw unavailable();
       const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const language = translator({ requested: opts.languages, merchantDefault: merchant.merchantLanguage }).language;
       const outcome = await inTransaction(db, opts.answer, async (tx): Promise<{ row: AttemptRow; view: ProcessingIntent } | ApiError> => {

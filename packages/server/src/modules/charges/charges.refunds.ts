@@ -135,8 +135,13 @@ export function createMobileRefunds(
         // logged and left to reconciliation, never sent again).
         if (decision.amount !== row.amount_minor || decision.currency !== row.currency)
           log?.error({ refund: id, provider: row.provider }, 'mobile-money refund paid for another amount or currency: see caisse reconcile');
-        // Paid back from the connector's float, where the payment came in.
-        await balances.refundPaid(tx, scope, { refundId: row.id, provider: row.connector, currency, amount: row.amount_minor });
+        await balances.refundPaid(tx, scope, {
+          refundId: row.id,
+          providerAccount: row.provider_account,
+          connector: row.connector,
+          currency,
+          amount: row.amount_minor,
+        });
         const paid = await repo.update(tx, id, {
           status: 'SUCCEEDED',
           provider_transaction_id: decision.providerTransactionId ?? null,
@@ -343,7 +348,8 @@ export function createMobileRefunds(
           refundId,
           attemptId: attempt.id,
           intentId: attempt.intent_id,
-          provider: attempt.connector,
+          providerAccount: attempt.provider_account,
+          connector: attempt.connector,
           currency: attempt.currency as Currency,
           amount: attempt.amount_minor,
         });
@@ -402,7 +408,13 @@ export function createMobileRefunds(
         if (!row) throw new ApiError('not_found', `No late payment to return ${id}`);
         if (row.status !== 'TO_RETURN') throw new ApiError('return_state_invalid', `${id} is already marked returned`);
         const scope: Scope = { merchantId: row.merchant_id, mode: row.mode };
-        await balances.refundPaid(tx, scope, { refundId: row.id, provider: row.connector, currency: row.currency as Currency, amount: row.amount_minor });
+        await balances.refundPaid(tx, scope, {
+          refundId: row.id,
+          providerAccount: row.provider_account,
+          connector: row.connector,
+          currency: row.currency as Currency,
+          amount: row.amount_minor,
+        });
         const updated = await returns.update(tx, id, { status: 'RETURNED', note, returned_by: by, returned_at: clock.now() });
         await audit?.(tx, manualReturnView(row), manualReturnView(updated));
         return manualReturnView(updated);

@@ -229,6 +229,22 @@ describe('providers list', () => {
     // Live accounts not configured: nothing to call there.
     expect(lines[1]).toContain('available: live -, test not called yet');
     expect(lines[2]).toContain('available: live -, test no');
+    // Per account: the mode is available while one of its accounts is; each account is listed.
+    const perAccount = parseProviderHealth(
+      [
+        'caisse_provider_available{mode="live",provider="wave",account="pac_env_wave_aaa"} 0',
+        'caisse_provider_available{mode="live",provider="wave",account="pac_env_wave_bbb"} 1',
+      ].join('\n'),
+    );
+    const [wave] = providersReport(loadConfig(env), env, perAccount).filter((r) => r.provider === 'wave');
+    expect(wave).toMatchObject({
+      available: { test: null, live: true },
+      accounts: [
+        { mode: 'live', account: 'pac_env_wave_aaa', available: false },
+        { mode: 'live', account: 'pac_env_wave_bbb', available: true },
+      ],
+    });
+    expect(formatProvidersReport([wave as NonNullable<typeof wave>])).toContain('accounts: live pac_env_wave_aaa unavailable; live pac_env_wave_bbb available');
     expect(formatProvidersReport(providersReport(loadConfig(env), env), { serverReached: false })).toContain(
       'available: live server not reached, test server not reached',
     );

@@ -3,11 +3,14 @@ import { MINUTE, SECOND } from '../../platform/clock.ts';
 import type { Connector, StatusResult, SubmitResult } from './connectors.types.ts';
 
 /**
- * Whether each provider answers, from its recent outcomes (docs/decisions/0030-orange-money-and-wave-in-attempts.md,
- * "Provider health"): a sliding window in this process's memory, per provider, one per mode. A provider
- * whose recent calls mostly time out, answer 5xx or nonsense is unavailable: new charges are
- * refused at once (503) instead of leaving payers waiting on a prompt that never comes. After a
- * cool-down one charge is let through as a probe; the next outcome decides whether it is back.
+ * Whether each provider account answers for each payment method (operator) it reaches, from its
+ * recent outcomes (docs/decisions/0030-orange-money-and-wave-in-attempts.md, "Provider health";
+ * docs/decisions/0078-clearing-health-reconciliation-per-provider-account.md): a sliding window in
+ * this process's memory per provider account and method, one health per mode. An account whose
+ * recent calls for a method mostly time out, answer 5xx or nonsense is unavailable for it: new
+ * charges there are refused at once (503) instead of leaving payers waiting on a prompt that never
+ * comes, while the connector's other accounts, and an aggregator account's other operators, go on.
+ * After a cool-down one charge is let through as a probe; the next outcome decides whether it is back.
  */
 
 /** What one call to a provider told us about the provider (not about the payment). */
@@ -43,7 +46,10 @@ export function outcomeOf(result: SubmitResult | StatusResult): ProviderOutcome 
 }
 
 export interface ProviderHealthView {
-  provider: string;
+  /** The provider account (`pac_…`). */
+  account: string;
+  /** The payment method (operator) it was called for. */
+  method: string;
   available: boolean;
   /** Outcomes since the process started, by kind (the metric's counts). */
   outcomes: Record<ProviderOutcome, number>;
@@ -51,22 +57,23 @@ export interface ProviderHealthView {
 
 export interface ProviderHealth {
   /**
-   * `startedAt` (this health's clock, `now()`): when the call began. While the provider is
-   * unavailable, a failure of a call begun before the cool-down ended is old news (a status read
-   * that hung through it) and changes nothing; a success still brings it back. Once it is back, a
-   * failure of a call begun before it came back is old news too.
+   * An outcome of a call made with `account` for `method`. `startedAt` (this health's clock,
+   * `now()`): when the call began. While unavailable, a failure of a call begun before the
+   * cool-down ended is old news (a status read that hung through it) and changes nothing; a
+   * success still brings it back. Once it is back, a failure of a call begun before it came back
+   * is old news too.
    */
-  record(provider: string, outcome: ProviderOutcome, startedAt?: number): void;
+  record(account: string, method: string, outcome: ProviderOutcome, startedAt?: number): void;
   /** The clock's time in milliseconds, for a call's `startedAt`. */
   now(): number;
-  /** For display: whether the provider is available now (no probe is taken). */
-  available(provider: string): boolean;
+  /** For display and for choosing: whether the account is available for the method now (no probe is taken). */
+  available(account: string, method: string): boolean;
   /**
-   * For a new charge: true when it may go to the provider. After the cool-down the first caller
-   * is admitted as the probe; others are refused until an outcome comes in (or another cool-down
-   * passes without one).
+   * For a new charge: true when it may go to the account for the method. After the cool-down the
+   * first caller is admitted as the probe; others are refused until an outcome comes in (or
+   * another cool-down passes without one).
    */
-  admit(provider: string): boolean;
+  admit(account: string, method: string): boolean;
   views(): ProviderHealthView[];
 }
 
@@ -93,12 +100,14 @@ interface State {
 }
 
 export function createProviderHealth(clock: Clock, rules: HealthRules = DEFAULT_HEALTH_RULES): ProviderHealth {
-  const states = new Map<string, State>();
-  const stateOf = (provider: string): State => {
-    let s = states.get(provider);
+  // Keyed by account and method; the key's parts are kept for the views.
+  const states = new Map<string, State & { account: string; method: string }>();
+  const keyOf = (account: string, method: string) => `${account}\u0000${method}`;
+  const stateOf = (account: string, method: string): State => {
+    let s = states.get(keyOf(account, method));
     if (!s) {
-      s = { window: [], total: 0, bad: 0, totals: { success: 0, timeout: 0, server_error: 0, unknown: 0 } };
-      states.set(provider, s);
+      s = { account, method, window: [], total: 0, bad: 0, totals: { success: 0, timeout: 0, server_error: 0, unknown: 0 } };
+      states.set(keyOf(account, method), s);
     }
     return s;
   };
@@ -110,8 +119,8 @@ export function createProviderHealth(clock: Clock, rules: HealthRules = DEFAULT_
 
   return {
     now,
-    record(provider, outcome, startedAt) {
-      const s = stateOf(provider);
+    record(account, method, outcome, startedAt) {
+      const s = stateOf(account, method);
       const t = now();
       s.totals[outcome] += 1;
       const bad = outcome !== 'success';
@@ -153,45 +162,51 @@ export function createProviderHealth(clock: Clock, rules: HealthRules = DEFAULT_
       }
       if (s.total >= rules.minOutcomes && s.bad / s.total >= rules.failureRatio) s.openedAt = t;
     },
-    available: (provider) => isAvailable(states.get(provider)),
-    admit(provider) {
-      const s = states.get(provider);
+    available: (account, method) => isAvailable(states.get(keyOf(account, method))),
+    admit(account, method) {
+      const s = states.get(keyOf(account, method));
       if (s === undefined || !isAvailable(s)) return s === undefined;
       if (s.openedAt !== undefined) s.probeAt = now();
       return true;
     },
     views: () =>
-      [...states.entries()].map(([provider, s]) => ({
-        provider,
+      [...states.values()].map((s) => ({
+        account: s.account,
+        method: s.method,
         available: isAvailable(s),
         outcomes: { ...s.totals },
       })),
   };
 }
 
-/** The connector, every provider call of which reports its outcome to `health`. */
-export function watched(connector: Connector, health: ProviderHealth): Connector {
-  const note = async <T extends SubmitResult | StatusResult>(call: () => Promise<T>): Promise<T> => {
+/**
+ * The connector, every provider call of which reports its outcome to `health` under `account`
+ * (the provider account its settings make) and the method of the call: the request's `method`
+ * (an aggregator's operator), else the connector's own (a direct connector reaches one). A status
+ * read or a callback names no method: it counts for the connector's own.
+ */
+export function watched(connector: Connector, health: ProviderHealth, account: string): Connector {
+  const note = async <T extends SubmitResult | StatusResult>(method: string | undefined, call: () => Promise<T>): Promise<T> => {
     const startedAt = health.now();
     const result = await call();
     const outcome = outcomeOf(result);
-    if (outcome !== undefined) health.record(connector.provider, outcome, startedAt);
+    if (outcome !== undefined) health.record(account, method ?? connector.provider, outcome, startedAt);
     return result;
   };
   const refund = connector.refund?.bind(connector);
   return {
     ...connector,
-    collect: (request) => note(() => connector.collect(request)),
-    disburse: (request) => note(() => connector.disburse(request)),
-    status: (kind, reference, known) => note(() => connector.status(kind, reference, known)),
+    collect: (request) => note(request.method, () => connector.collect(request)),
+    disburse: (request) => note(request.method, () => connector.disburse(request)),
+    status: (kind, reference, known) => note(undefined, () => connector.status(kind, reference, known)),
     // A verified callback carries the provider's status read: its outcome counts as well.
     verifyCallback: async (callback) => {
       const startedAt = health.now();
       const verified = await connector.verifyCallback(callback);
       const outcome = verified.ok ? outcomeOf(verified.result) : undefined;
-      if (outcome !== undefined) health.record(connector.provider, outcome, startedAt);
+      if (outcome !== undefined) health.record(account, connector.provider, outcome, startedAt);
       return verified;
     },
-    ...(refund ? { refund: (request: Parameters<typeof refund>[0]) => note(() => refund(request)) } : {}),
+    ...(refund ? { refund: (request: Parameters<typeof refund>[0]) => note(request.method, () => refund(request)) } : {}),
   };
 }

@@ -138,7 +138,7 @@ export interface ConnectorRegistry {
   providers(): ProviderName[];
   /** The provider account (`pac_…`) this registry's connector of a provider calls with (connectors.accounts.ts). */
   account(provider: string): string | undefined;
-  /** Each provider's recent outcomes (absent: not watched, every provider counts as available). */
+  /** Each provider account's recent outcomes per method (absent: not watched, every account counts as available). */
   health?: ProviderHealth;
   /**
    * The provider account refused for new requests of this provider here (a merchant's registry
@@ -165,9 +165,10 @@ export function createConnectorRegistry(
     const own = settings[name];
     if (own === undefined) continue;
     // A connector's settings are always an object of its description's fields (connectors.settings.ts, its sandbox mount).
-    accountIds.set(name, accounts === 'sandbox' ? sandboxAccountId(name) : envAccountId(definition.description, own as object));
+    const account = accounts === 'sandbox' ? sandboxAccountId(name) : envAccountId(definition.description, own as object);
+    accountIds.set(name, account);
     const connector = definition.create(own, deps);
-    connectors.set(name, health ? watched(connector, health) : connector);
+    connectors.set(name, health ? watched(connector, health, account) : connector);
   }
   return {
     get: (provider) => connectors.get(provider),
@@ -316,7 +317,7 @@ export function intentCurrencies(source: ConnectorSource, mode: 'test' | 'live',
   return acceptedCurrencies(country, mode === 'test' ? NAMES : source.forMode('live').providers());
 }
 
-/** Each mode's providers' health, for the metrics and `providers list` (modes without a watched registry are left out). */
+/** Each mode's provider accounts' health per method, for the metrics and `providers list` (modes without a watched registry are left out). */
 export function healthViews(source: ConnectorSource): (ProviderHealthView & { mode: 'test' | 'live' })[] {
   return (['test', 'live'] as const).flatMap((mode) => (source.forMode(mode).health?.views() ?? []).map((v) => ({ ...v, mode })));
 }

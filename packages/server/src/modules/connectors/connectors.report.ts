@@ -23,6 +23,8 @@ export interface ProviderReport {
    * not called the provider in that mode since it started (then it counts as available).
    */
   available: { test: boolean | null; live: boolean | null };
+  /** Each provider account the running server has called it with, and whether it is available for it (health is per account). */
+  accounts: { mode: 'test' | 'live'; account: string; available: boolean }[];
   /**
    * The last check of its live account (`Connector.check`: a harmless authenticated call), when
    * known: run by `providers list --check`, or recorded on the account; null: not checked.
@@ -37,16 +39,33 @@ export interface LastCheck {
   detail: string;
 }
 
-/** `mode:provider` → available, from the server's `caisse_provider_available` lines. */
+/**
+ * `mode:provider` → available (true when at least one of its accounts is), and
+ * `mode:provider:account` → that account's, from the server's `caisse_provider_available` lines.
+ */
 export type HealthReading = ReadonlyMap<string, boolean>;
 
 /** The providers' availability in a Prometheus text exposition (the server's /metrics). */
 export function parseProviderHealth(metrics: string): HealthReading {
   const reading = new Map<string, boolean>();
-  for (const m of metrics.matchAll(/^caisse_provider_available\{(?=[^}]*mode="(test|live)")(?=[^}]*provider="([a-z0-9_]+)")[^}]*\} ([01])$/gm)) {
-    reading.set(`${m[1]}:${m[2]}`, m[3] === '1');
+  for (const m of metrics.matchAll(/^caisse_provider_available\{(?=[^}]*mode="(test|live)")(?=[^}]*provider="([a-z0-9_]+)")([^}]*)\} ([01])$/gm)) {
+    const available = m[4] === '1';
+    const key = `${m[1]}:${m[2]}`;
+    reading.set(key, (reading.get(key) ?? false) || available);
+    const account = /account="([A-Za-z0-9_]+)"/.exec(m[3] ?? '')?.[1];
+    if (account !== undefined) reading.set(`${key}:${account}`, available);
   }
   return reading;
+}
+
+/** The accounts a reading has for a provider, per mode. */
+function accountsOf(health: HealthReading | undefined, provider: string): ProviderReport['accounts'] {
+  const out: ProviderReport['accounts'] = [];
+  for (const [key, available] of health ?? []) {
+    const [mode, name, account] = key.split(':');
+    if (name === provider && account !== undefined && (mode === 'test' || mode === 'live')) out.push({ mode, account, available });
+  }
+  return out;
 }
 
 /** What each provider of the registry has here: its description, its settings and the modes it works in. */
@@ -86,6 +105,7 @@ export function providersReport(
     })),
     available: { test: health?.get(`test:${d.name}`) ?? null, live: health?.get(`live:${d.name}`) ?? null },
     lastCheck: checks?.get(d.name) ?? null,
+    accounts: accountsOf(health, d.name),
   }));
 }
 
@@ -107,6 +127,8 @@ export function formatProvidersReport(reports: ProviderReport[], opts: { serverR
         `  live: ${r.live}   test: ${r.test}   available: live ${said(r.available.live, r.live === 'configured')}, test ${said(r.available.test, r.test !== 'no sandbox')}`,
         `  check: ${r.lastCheck === null ? (r.live === 'configured' ? 'not checked (npx caisse providers list --check)' : '-') : `${r.lastCheck.ok ? 'ok' : 'FAILED'} at ${r.lastCheck.at}: ${r.lastCheck.detail}`}`,
       ];
+      if (r.accounts.length > 0)
+        head.push(`  accounts: ${r.accounts.map((a) => `${a.mode} ${a.account} ${a.available ? 'available' : 'unavailable'}`).join('; ')}`);
       const settings = r.settings.map((s) => `  ${s.set ? 'set    ' : 'not set'}  ${s.env}${s.required ? '' : ' (optional)'}  ${s.description}`);
       return [...head, ...settings].join('\n');
     })

@@ -20,15 +20,17 @@ export type AccountKind =
   | 'external'
   | 'platform_revenue'
   | PlatformAccountKind;
-/** Accounts of the platform itself (no merchant): a provider's clearing account. */
+/** Accounts of the platform itself (no merchant): a provider account's clearing account. */
 export type PlatformAccountKind = 'provider_clearing';
 
 export interface LedgerAccountsTable {
   id: string;
   /** Null for the platform's own accounts. */
   merchant_id: string | null;
-  /** The provider or revenue a platform account is for; null otherwise. */
+  /** A clearing account's provider account (`pac_…`); null for a merchant's or user's account. */
   name: string | null;
+  /** A clearing account's connector (migration 0082); null otherwise. */
+  connector: Generated<string | null>;
   mode: KeyMode;
   kind: AccountKind;
   user_id: string | null;
@@ -94,9 +96,9 @@ export interface UnbalancedTransfer {
 // On every direct mobile-money payment: compiled once (platform/prepared.ts), sent ahead. The kinds
 // are literals, so that the partial indexes (platform accounts, merchant accounts) match a prepared plan.
 const findCollectionAccounts = prepare(
-  (db, p: { merchantId: string; mode: KeyMode; provider: string; currency: Currency }) => sql<AccountRow>`
+  (db, p: { merchantId: string; mode: KeyMode; providerAccount: string; currency: Currency }) => sql<AccountRow>`
     select * from ledger_accounts
-    where merchant_id is null and mode = ${p.mode} and kind = 'provider_clearing' and name = ${p.provider} and currency = ${p.currency}
+    where merchant_id is null and mode = ${p.mode} and kind = 'provider_clearing' and name = ${p.providerAccount} and currency = ${p.currency}
     union all
     select * from ledger_accounts
     where kind in ('merchant_pending', 'platform_revenue', 'merchant_reserve') and merchant_id = ${p.merchantId} and mode = ${p.mode} and currency = ${p.currency}`,
@@ -104,7 +106,7 @@ const findCollectionAccounts = prepare(
 
 export const ledgerRepository = {
   /** Creates the account if it does not exist (concurrent callers both get the one row). */
-  async ensureAccount(db: Executor, row: Omit<LedgerAccountsTable, 'balance' | 'name'>): Promise<AccountRow> {
+  async ensureAccount(db: Executor, row: Omit<LedgerAccountsTable, 'balance' | 'name' | 'connector'>): Promise<AccountRow> {
     const conflict = row.kind === 'user_wallet' ? (['user_id', 'currency'] as const) : (['merchant_id', 'mode', 'kind', 'currency'] as const);
     await db
       .insertInto('ledger_accounts')
@@ -124,7 +126,11 @@ export const ledgerRepository = {
   /** A platform account (no merchant), created if it does not exist. */
   async ensurePlatformAccount(
     db: Executor,
-    row: Omit<LedgerAccountsTable, 'balance' | 'merchant_id' | 'user_id' | 'name'> & { kind: PlatformAccountKind; name: string },
+    row: Omit<LedgerAccountsTable, 'balance' | 'merchant_id' | 'user_id' | 'name' | 'connector'> & {
+      kind: PlatformAccountKind;
+      name: string;
+      connector: string;
+    },
   ): Promise<AccountRow> {
     await db
       .insertInto('ledger_accounts')
@@ -215,11 +221,11 @@ export const ledgerRepository = {
   },
 
   /**
-   * The provider's clearing account and the merchant's pending, revenue and reserve accounts in one
+   * The provider account's clearing account and the merchant's pending, revenue and reserve accounts in one
    * currency, those that exist, read without a lock and sent ahead (Prepared.ahead): what a direct
    * mobile-money payment moves money between. The transfer's write locks them.
    */
-  collectionAccountsAhead(db: Executor, q: { merchantId: string; mode: KeyMode; provider: string; currency: Currency }): Promise<AccountRow[]> {
+  collectionAccountsAhead(db: Executor, q: { merchantId: string; mode: KeyMode; providerAccount: string; currency: Currency }): Promise<AccountRow[]> {
     return findCollectionAccounts.ahead(db, q);
   },
 

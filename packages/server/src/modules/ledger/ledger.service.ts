@@ -27,6 +27,15 @@ interface TransferBase {
 }
 
 /**
+ * Whose clearing account: the provider account (`pac_…`) a request was made with, and its
+ * connector (shown with the account). Every provider request records both.
+ */
+export interface ClearingOf {
+  providerAccount: string;
+  connector: string;
+}
+
+/**
  * Either explicit postings (signed), or a simple move of `amount` from one account to another: an
  * amount, so a `MinorUnits` (a negative one would move money the other way).
  */
@@ -158,12 +167,13 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     });
   }
 
-  function providerClearing(executor: Executor, q: { mode: KeyMode; provider: string; currency: Currency }) {
+  function providerClearing(executor: Executor, q: { mode: KeyMode; currency: Currency } & ClearingOf) {
     return repo.ensurePlatformAccount(executor, {
       id: ids('account'),
       mode: q.mode,
       kind: 'provider_clearing',
-      name: q.provider,
+      name: q.providerAccount,
+      connector: q.connector,
       currency: q.currency,
       created_at: clock.now(),
     });
@@ -272,7 +282,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     },
 
     /**
-     * What a direct mobile-money payment moves money between: the provider's clearing account, the
+     * What a direct mobile-money payment moves money between: its provider account's clearing account, the
      * merchant's pending account, and its revenue and reserve accounts when the fee and the reserve
      * take a share. Read without a lock in one statement, sent ahead (await it with `allAhead`);
      * what it answers is a function that gives the accounts the payment needs, creating one that
@@ -280,7 +290,7 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
      * `known`: its write locks them, so the clearing and pending rows, which every payment of the
      * provider and of the merchant needs, are held from that write to the commit only.
      */
-    async collectionAccounts(tx: Tx, q: { merchantId: string; mode: KeyMode; provider: string; currency: Currency }) {
+    async collectionAccounts(tx: Tx, q: { merchantId: string; mode: KeyMode; currency: Currency } & ClearingOf) {
       const found = await repo.collectionAccountsAhead(tx, q);
       const of = (kind: AccountKind) => found.find((a) => a.kind === kind);
       const merchant = { merchantId: q.merchantId, mode: q.mode, currency: q.currency };
@@ -314,8 +324,10 @@ export function createLedgerService(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
     externalAccount: (executor: Executor, q: { merchantId: string; mode: KeyMode; currency: Currency }) => ensure(executor, { ...q, kind: 'external' }),
 
     /**
-     * A provider's clearing account in a mode and currency (the float held at the provider),
-     * created when missing: a top-up moves money from it into a wallet, a payout back into it.
+     * A provider account's clearing account in a mode and currency (the float held at the
+     * provider under that account), created when missing: a top-up moves money from it into a
+     * wallet, a payout back into it. Always the account of the request that moved the money
+     * (docs/decisions/0078-clearing-health-reconciliation-per-provider-account.md).
      */
     providerClearing,
 

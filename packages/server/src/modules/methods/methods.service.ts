@@ -104,13 +104,19 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     return c.connectors.forMode(scope.mode).get(provider) !== undefined || reaching(scope, country, provider).length > 0;
   }
 
-  /** From the recent outcomes of the connectors that reach it in this mode (connectors.health.ts): one answering is enough. */
+  /**
+   * From the recent outcomes of the provider accounts that reach it in this mode, per method
+   * (connectors.health.ts): one answering is enough; another account's outage greys nothing here.
+   */
   function available(scope: Scope, provider: ProviderName, country: Country): boolean {
+    const registry = c.connectors.forMode(scope.mode);
+    const answers = (name: string) => {
+      const account = registry.account(name);
+      return account === undefined || (registry.health?.available(account, provider) ?? true);
+    };
     const via = reaching(scope, country, provider);
-    if (via.length === 0) return c.connectors.forMode(scope.mode).health?.available(provider) ?? true;
-    return via.some((name) =>
-      c.routes ? c.routes.routeAvailable(scope.mode, country, name, provider) : (c.connectors.forMode(scope.mode).health?.available(name) ?? true),
-    );
+    if (via.length === 0) return answers(provider);
+    return via.some((name) => (c.routes ? c.routes.routeAvailable(scope.mode, country, name, provider) : answers(name)));
   }
 
   /** The providers this offer gives for a currency, in the merchant's order. */

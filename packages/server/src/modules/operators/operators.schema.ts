@@ -295,8 +295,11 @@ export const OperatorProvider = Type.Object({
   currencies: Type.Array(Type.String()),
   capabilities: Type.Array(Type.String()),
   configured: Type.Boolean({ description: 'Whether this server has it set up in this mode (live: its settings given; test: a sandbox). Never a setting.' }),
+  providerAccount: Type.Union([Type.String(), Type.Null()], {
+    description: 'The provider account (`pac_…`) this mode calls it with; null when not set up. The health is this account’s.',
+  }),
   health: Type.Object({
-    available: Type.Boolean({ description: 'Whether new charges go to it now' }),
+    available: Type.Boolean({ description: 'Whether new charges go to this account for this provider now' }),
     outcomes: Type.Record(Type.String(), Type.Integer(), { description: 'Its outcomes since this process started, by kind' }),
   }),
 });

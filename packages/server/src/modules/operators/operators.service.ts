@@ -531,14 +531,17 @@ export function createOperatorsService(
 
     /**
      * Every provider of the registry in each mode: what it is, whether this server has it set up
-     * (never a setting's value) and its health as this process has seen it (decision 0041).
+     * (never a setting's value), the provider account it is called with and that account's health
+     * as this process has seen it (decisions 0041, 0078).
      */
     providers() {
       const data = (['test', 'live'] as const).flatMap((mode) => {
         const registry = connectors.forMode(mode);
         const views = registry.health?.views() ?? [];
         return providerDescriptions().map((d) => {
-          const seen = views.find((v) => v.provider === d.name);
+          // The health of the account this mode calls the provider with, for its own method.
+          const account = registry.account(d.name);
+          const seen = views.find((v) => v.account === account && v.method === d.name);
           const outcomes = seen?.outcomes ?? Object.fromEntries(PROVIDER_OUTCOMES.map((o) => [o, 0]));
           return {
             object: 'operator_provider' as const,
@@ -552,7 +555,8 @@ export function createOperatorsService(
               .filter(([, on]) => on)
               .map(([c]) => c),
             configured: registry.get(d.name) !== undefined,
-            health: { available: registry.health?.available(d.name) ?? true, outcomes },
+            providerAccount: account ?? null,
+            health: { available: account === undefined || (registry.health?.available(account, d.name) ?? true), outcomes },
           };
         });
       });

@@ -265,8 +265,13 @@ export function createPayoutsService(
         // differs from ours is logged and left to reconciliation, never paid out again.
         const mismatch = outcome.amount !== row.amount_minor || outcome.currency !== row.currency;
         if (mismatch) log?.error({ payout: id, provider: row.provider }, 'mobile-money payout paid for another amount or currency: see caisse reconcile');
-        // From the float of the connector that sent it.
-        await balances.payoutPaid(tx, scope, { payoutId: row.id, provider: row.connector, currency, amount: row.amount_minor });
+        await balances.payoutPaid(tx, scope, {
+          payoutId: row.id,
+          providerAccount: row.provider_account,
+          connector: row.connector,
+          currency,
+          amount: row.amount_minor,
+        });
         updated = await repo.update(tx, id, {
           status: 'PAID',
           failure_reason: mismatch ? 'AMOUNT_MISMATCH' : null,

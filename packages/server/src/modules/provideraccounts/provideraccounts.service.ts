@@ -141,7 +141,8 @@ export function createProviderAccounts(deps: Deps, opts: { platform: ModeConnect
       const credentials = JSON.parse(decrypt(config.masterKey, Buffer.from(row.credentials))) as Record<string, string>;
       const connector = definition.create(definition.account.build(row.settings, credentials), connectorDeps);
       const health = platform.forMode(row.mode).health;
-      return health ? watched(connector, health) : connector;
+      // Health is per account: this one's outage greys only its own methods.
+      return health ? watched(connector, health, row.id) : connector;
     })();
     built.set(row.id, making);
     // A failure (the master key changed) is not kept: the next request tries again.

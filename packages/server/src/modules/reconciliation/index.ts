@@ -3,6 +3,7 @@
  * module's only public entry.
  */
 export {
+  type AccountReconciliation,
   type AttemptSource,
   compareRequest,
   createReconciliationService,

@@ -13,6 +13,7 @@ import {
   type ListedRequest,
   type ModeConnectors,
   providerNames,
+  sameAccount,
   type StatusResult,
 } from '../connectors/index.ts';
 import { reconciliationRepository as repo } from './reconciliation.repository.ts';
@@ -39,8 +40,11 @@ export interface OurRequest<S extends string> {
    * is asked with it, the amount and the currency (`KnownRequest`).
    */
   provider_reference?: string | null;
-  /** The provider account it was made with: only that account reads it (decision 0066). */
-  provider_account?: string | null;
+  /**
+   * The provider account (`pac_…`) the request was made with: it is reconciled with that
+   * account's report, and only read back with it. Absent: the account this server calls with.
+   */
+  provider_account?: string;
 }
 
 /** What a module that sends requests to providers gives reconciliation: its requests of [from, to). */
@@ -121,8 +125,31 @@ export interface Unverified {
   reason: string;
 }
 
+/** One provider account's part of a report: the requests made with it, and its listing. */
+export interface AccountReconciliation {
+  /** The provider account (`pac_…`). */
+  providerAccount: string;
+  /** Its connector. */
+  connector: string;
+  /**
+   * Whether this server reads the account's requests (it calls the connector with it in this
+   * mode, or with the environment's account of today for a request of before accounts). When
+   * not, its requests are unverified: they are never read with another account's settings.
+   */
+  readHere: boolean;
+  result: 'agreed' | 'mismatched' | 'unverified';
+  checked: ReconciliationReport['checked'];
+  agreed: number;
+  /** Its provider's listing, read with this account; null: not read with it (another account's requests, listed with that one). */
+  listing: ReconciliationReport['listing'] | null;
+  mismatches: Mismatch[];
+  inFlight: InFlight[];
+  unverified: Unverified[];
+}
+
 export interface ReconciliationReport {
   object: 'reconciliation';
+  /** The connector reconciled. */
   provider: string;
   mode: KeyMode;
   /** The period, [from, to). */
@@ -132,19 +159,27 @@ export interface ReconciliationReport {
   /** `agreed`: nothing differs and everything was checked; `mismatched`: at least one mismatch; `unverified`: none found, but not everything could be checked. */
   result: 'agreed' | 'mismatched' | 'unverified';
   ok: boolean;
-  /** Requests of ours in the period; null for a kind whose source is not wired. */
+  /** Requests of ours in the period, every account's; null for a kind whose source is not wired. */
   checked: { topups: number; payouts: number | null; attempts: number | null; refunds: number | null };
   /** Requests whose final state, amount and currency the provider confirmed. */
   agreed: number;
   /**
-   * Where the provider's own list of requests came from (for `missing_here`): its connector
-   * (`provider`, only Caisse's MoMo sandbox for mtn_momo), a statement file, or `none` (that
-   * check was not made: MTN's API cannot list). `ok` false: the listing failed (result unverified).
+   * Where the provider's own list of requests came from (for `missing_here`), read with the
+   * account this server calls with: its connector (`provider`, only Caisse's MoMo sandbox for
+   * mtn_momo), a statement file, or `none` (that check was not made: MTN's API cannot list).
+   * `ok` false: the listing failed (result unverified).
    */
   listing: { source: 'provider' | 'statement' | 'none'; ok: boolean; requests: number; reason?: string };
+  /** Every account's, as in `accounts`. */
   mismatches: Mismatch[];
   inFlight: InFlight[];
   unverified: Unverified[];
+  /**
+   * Per provider account (docs/decisions/0078-clearing-health-reconciliation-per-provider-account.md):
+   * the account this server calls the connector with first, then every other account that made
+   * requests in the period.
+   */
+  accounts: AccountReconciliation[];
 }
 
 export interface ReconcileQuery {
@@ -311,12 +346,16 @@ export function createReconciliationService(
     /**
      * Asks the provider about every top-up (and payout, when a payouts source is wired) of `mode`
      * created in [from, to), and lists what the provider has that we do not when it (or a
-     * statement) can say. Never changes money: the pollers settle requests, people settle
+     * statement) can say. Per provider account: a request is read only with the account that
+     * made it (another account's stays unverified here), and the listing is the account's this
+     * server calls with. Never changes money: the pollers settle requests, people settle
      * mismatches. The report is recorded (with `db`) for the operator console.
      */
     async reconcile(q: ReconcileQuery): Promise<ReconciliationReport> {
       if (!(q.from.getTime() < q.to.getTime())) throw new ApiError('validation_error', 'The period is empty: from must be before to', { param: 'from' });
       const connector = connectorFor(q.provider, q.mode);
+      // The account this server calls the connector with in this mode: its listing is read with it.
+      const current = sources.connectors.forMode(q.mode).account(q.provider) ?? '';
       const wideFrom = new Date(q.from.getTime() - MATCH_MARGIN_MS);
       const wideTo = new Date(q.to.getTime() + MATCH_MARGIN_MS);
       const wide = (source: RequestSource<string> | undefined) => source?.listForProvider(q.provider, wideFrom, wideTo);
@@ -340,33 +379,84 @@ export function createReconciliationService(
 
       // Money out is listed only when a source of it is wired: otherwise every transfer would be unknown to us.
       const kinds: ConnectorKind[] = payouts === undefined && refunds === undefined ? ['collection'] : ['collection', 'disbursement'];
-      const [verdicts, listed] = await Promise.all([
-        mapLimited(ours, STATUS_CONCURRENCY, async ({ object, row }) => {
-          // Each request through the account it records (an operator's account, maybe disabled since).
-          const own = (row.provider_account ? await sources.connectors.byAccount(row.provider_account) : undefined) ?? connector;
-          return compareRequest(object, row, await own.status(OBJECTS[object].kind, row.reference, knownOf(row)));
-        }),
-        listing(connector, q, kinds),
-      ]);
-
-      const mismatches: Mismatch[] = [];
-      const inFlight: InFlight[] = [];
-      const unverified: Unverified[] = [];
-      let agreed = 0;
-      for (const v of verdicts) {
-        if (v.type === 'agreed') agreed++;
-        else if (v.type === 'mismatched') mismatches.push(...v.mismatches);
-        else if (v.type === 'in_flight') inFlight.push(v.entry);
-        else unverified.push(v.entry);
-      }
-      // Any request of ours, of any mode and a day either side: only a reference we never had is unknown to us.
+      // Any request of ours, of any mode and account and a day either side: only a reference we never had is unknown to us.
       const known = new Set([...topups, ...(payouts ?? []), ...(attempts ?? []), ...(refunds ?? [])].map((r) => r.reference.toLowerCase()));
       const objectOf = (kind: ConnectorKind): ReconciledObject => (kind === 'collection' ? 'topup' : 'payout');
-      for (const r of [...listed.requests].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
-        if (!known.has(r.reference.toLowerCase())) mismatches.push(missingHere(objectOf(r.kind), r));
-      }
 
-      const listingOk = listed.reason === undefined;
+      // Per account, the current one first (even without requests: its listing), the others by name.
+      const groups = new Map<string, typeof ours>([[current, []]]);
+      for (const o of ours) {
+        const account = o.row.provider_account ?? current;
+        const group = groups.get(account);
+        if (group === undefined) groups.set(account, [o]);
+        else group.push(o);
+      }
+      const order = [current, ...[...groups.keys()].filter((a) => a !== current).sort()];
+      const count = (list: typeof ours, object: ReconciledObject, wired: unknown) =>
+        wired === undefined ? null : list.filter((o) => o.object === object).length;
+
+      /** One account's part: its requests read with it (when this server can), its listing (the current account's). */
+      const reconcileAccount = async (account: string): Promise<AccountReconciliation> => {
+        const list = groups.get(account) ?? [];
+        // An operator's account (disabled since, or another country's) reads its own requests too.
+        const own = sameAccount(account, current, q.provider) ? connector : await sources.connectors.byAccount(account);
+        const readHere = own !== undefined;
+        // A request is only read with the settings that made it: another account's stays unverified here.
+        const notHere: StatusResult = {
+          status: 'UNKNOWN',
+          reason: `made with the provider account ${account}; this server calls ${q.provider} in ${q.mode} mode with ${current}`,
+        };
+        const [verdicts, listed] = await Promise.all([
+          mapLimited(list, STATUS_CONCURRENCY, async ({ object, row }) =>
+            compareRequest(object, row, own ? await own.status(OBJECTS[object].kind, row.reference, knownOf(row)) : notHere),
+          ),
+          account === current ? listing(connector, q, kinds) : undefined,
+        ]);
+        const mismatches: Mismatch[] = [];
+        const inFlight: InFlight[] = [];
+        const unverified: Unverified[] = [];
+        let agreed = 0;
+        for (const v of verdicts) {
+          if (v.type === 'agreed') agreed++;
+          else if (v.type === 'mismatched') mismatches.push(...v.mismatches);
+          else if (v.type === 'in_flight') inFlight.push(v.entry);
+          else unverified.push(v.entry);
+        }
+        for (const r of [...(listed?.requests ?? [])].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+          if (!known.has(r.reference.toLowerCase())) mismatches.push(missingHere(objectOf(r.kind), r));
+        }
+        const listingOk = listed?.reason === undefined;
+        return {
+          providerAccount: account,
+          connector: q.provider,
+          readHere,
+          result: mismatches.length > 0 ? 'mismatched' : unverified.length > 0 || !listingOk ? 'unverified' : 'agreed',
+          checked: {
+            topups: count(list, 'topup', topups) ?? 0,
+            payouts: count(list, 'payout', payouts),
+            attempts: count(list, 'attempt', attempts),
+            refunds: count(list, 'refund', refunds),
+          },
+          agreed,
+          listing:
+            listed === undefined
+              ? null
+              : { source: listed.source, ok: listingOk, requests: listed.requests.length, ...(listingOk ? {} : { reason: listed.reason }) },
+          mismatches,
+          inFlight,
+          unverified,
+        };
+      };
+      // One account after the other: the provider's calls stay within STATUS_CONCURRENCY.
+      const accounts: AccountReconciliation[] = [];
+      for (const account of order) accounts.push(await reconcileAccount(account));
+
+      const own = accounts[0] as AccountReconciliation;
+      const mismatches = accounts.flatMap((a) => a.mismatches);
+      const inFlight = accounts.flatMap((a) => a.inFlight);
+      const unverified = accounts.flatMap((a) => a.unverified);
+      const agreed = accounts.reduce((n, a) => n + a.agreed, 0);
+      const listingOk = own.listing?.ok ?? true;
       const result = mismatches.length > 0 ? 'mismatched' : unverified.length > 0 || !listingOk ? 'unverified' : 'agreed';
       const report: ReconciliationReport = {
         object: 'reconciliation',
@@ -379,10 +469,11 @@ export function createReconciliationService(
         ok: result === 'agreed',
         checked: { topups: ourTopups.length, payouts: ourPayouts?.length ?? null, attempts: ourAttempts?.length ?? null, refunds: ourRefunds?.length ?? null },
         agreed,
-        listing: { source: listed.source, ok: listingOk, requests: listed.requests.length, ...(listingOk ? {} : { reason: listed.reason }) },
+        listing: own.listing ?? { source: 'none', ok: true, requests: 0 },
         mismatches,
         inFlight,
         unverified,
+        accounts,
       };
       if (deps.db !== undefined && deps.ids !== undefined) {
         await repo.insert(deps.db, {

@@ -77,13 +77,17 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
    * Whether a route's connector answers now, from its recent outcomes: the one call to health, so
    * that health per account and operator replaces it here alone.
    */
-  function routeAvailable(mode: KeyMode, country: string, connector: string, _method: string): boolean {
-    return registryFor(mode, country).health?.available(connector) ?? true;
+  function routeAvailable(mode: KeyMode, country: string, connector: string, method: string, registry = registryFor(mode, country)): boolean {
+    // Health is per provider account and method: another account's outage greys nothing here.
+    const account = accountOf(mode, country, connector, registry);
+    return account === undefined || (registry.health?.available(account, method) ?? true);
   }
 
   /** After a cool-down, lets one new charge through as the probe (connectors.health.ts). */
-  function admit(mode: KeyMode, country: string, connector: string, _method: string): boolean {
-    return registryFor(mode, country).health?.admit(connector) ?? true;
+  function admit(mode: KeyMode, country: string, connector: string, method: string, account?: string): boolean {
+    const registry = registryFor(mode, country);
+    const through = account ?? accountOf(mode, country, connector, registry);
+    return through === undefined || (registry.health?.admit(through, method) ?? true);
   }
 
   /** Whether a connector can carry a route of this kind: collect for payments, disburse for payouts (less what its account lacks). */
@@ -224,7 +228,7 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
         if (disabled !== undefined) throw providerUnavailable(registry, disabled, key.mode, 'paymentMethod.provider');
         return 'none';
       }
-      return usable.some((name) => routeAvailable(key.mode, key.country, name, key.method)) ? 'ok' : 'down';
+      return usable.some((name) => routeAvailable(key.mode, key.country, name, key.method, registry)) ? 'ok' : 'down';
     },
 
     /**
@@ -255,7 +259,7 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
         if (description === undefined || impl === undefined || account === undefined || !capable(key.kind, description, impl)) continue;
         configured = true;
         // Money out is not refused for an outage: it waits with its provider (payouts pass `health: false`).
-        if (movement.health !== false && !routeAvailable(key.mode, key.country, name, key.method)) continue;
+        if (movement.health !== false && !routeAvailable(key.mode, key.country, name, key.method, registry)) continue;
         const bounds = checkAmountBounds(description, movement.currency, movement.amount);
         const takesCurrency = impl.currencies === undefined || impl.currencies.includes(movement.currency);
         if (bounds.ok && takesCurrency) return { connector: name, account, description, impl };

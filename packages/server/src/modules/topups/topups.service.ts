@@ -96,7 +96,7 @@ export function createTopupsService(
         return repo.update(tx, id, { status: 'FAILED', failure_reason: 'AMOUNT_MISMATCH', completed_at: now, updated_at: now });
       }
       const currency = row.currency as Currency;
-      const clearing = await ledger.providerClearing(tx, { mode: row.mode, provider: row.provider, currency });
+      const clearing = await ledger.providerClearing(tx, { mode: row.mode, providerAccount: row.provider_account, connector: row.connector, currency });
       const wallet = await ledger.userWallet(tx, { merchantId: row.merchant_id, mode: row.mode, userId: row.user_id, currency });
       const transfer = await ledger.transfer(tx, {
         merchantId: row.merchant_id,
