@@ -27,6 +27,8 @@ export const ALLOWED = [
   /(^|\/)test\//,
   /\.(test|e2e\.test)\.[cm]?[jt]sx?$/,
   /^packages\/server\/scripts\//,
+  // The newcomer replay: a new user's session, typing what a user types (a provider's name).
+  /^scripts\/newcomer\./,
   /^bench\//,
   // Mobile networks by number prefix (MTN, Orange): the telephone network a number belongs to, a
   // hint for the payer's choice, not a provider of Caisse's.
