@@ -6,7 +6,9 @@
  * ManualClock moves time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCommand } from '../src/admin.ts';
 import {
+  connectorsServing,
   createModeConnectors,
   MTN_MOMO_CONNECTOR,
   newReference,
@@ -35,6 +37,12 @@ beforeAll(async () => {
   cm = await createMerchant(ctx, 'Douala shop');
   sn = await createMerchant(ctx, 'Dakar shop');
   await ctx.services.merchants.setCountry(sn.merchantId, 'SN');
+  // These tests are about each operator's own connector: its route alone, or the aggregators'
+  // sandbox accounts would take what it refuses (another currency, an outage).
+  for (const country of ['CM', 'SN', 'CI'] as const)
+    for (const method of ['mtn_momo', 'orange_money', 'wave'])
+      if (connectorsServing(method, country).includes(method))
+        await runAdminCommand(ctx.services, 'routes.set', { mode: 'test', country, kind: 'payment', method, connectors: [method] });
 });
 afterAll(async () => {
   await sandbox?.close();

@@ -82,11 +82,11 @@ describe('caisse provider-accounts', () => {
     outputs.push(human.output);
     expect(human.stdout).toContain(`${mtn.id}  mtn_momo test CM  active (operator, unchecked)`);
 
-    // No connector has a check yet here: each check fails, and says why; exit 1.
+    // The check asks MTN for a token at the account's base URL, where nothing answers: it fails, and says why; exit 1.
     const checked = await runCaisse(['provider-accounts', 'check', mtn.id], env);
     outputs.push(checked.output);
     expect(checked.code).toBe(1);
-    expect(checked.stdout).toContain(`FAIL ${mtn.id} (mtn_momo, test): no check for this connector`);
+    expect(checked.stdout).toContain(`FAIL ${mtn.id} (mtn_momo, test): collection token refused`);
 
     const disabled = await runCaisse(['provider-accounts', 'disable', mtn.id], env);
     outputs.push(disabled.output);
@@ -94,7 +94,7 @@ describe('caisse provider-accounts', () => {
     expect(jsonOf<Account & { lastCheck: unknown }>(disabled.stdout)).toMatchObject({
       id: mtn.id,
       status: 'disabled',
-      lastCheck: { ok: false, detail: 'no check for this connector' },
+      lastCheck: { ok: false, detail: expect.stringContaining('collection token refused') },
     });
 
     const all = outputs.join('\n');

@@ -25,7 +25,7 @@ import type { PaymentMethod, PaymentMethodList, PaymentMethodSettings, PaymentMe
 export interface MethodsCollaborators {
   connectors: ConnectorSource;
   /** Which connectors reach a method here (docs/spec/routes.md); absent: the method's own connector alone. */
-  routes?: Pick<RoutesService, 'defaults' | 'routeAvailable'>;
+  routes?: Pick<RoutesService, 'connectorsOf'>;
   /** The intent a session token opens, in the caller's mode (404 otherwise): its currency. */
   intentBySessionToken(scope: Scope, sessionToken: string): Promise<{ currency: string }>;
   /** The merchant's country (merchants.findMerchant). */
@@ -46,6 +46,8 @@ interface Offer {
   order: readonly string[] | undefined;
   /** The connectors of the merchant's country in this mode (its provider accounts, section 14). */
   registry: ConnectorRegistry;
+  /** Each method's route here: the connectors a new attempt tries, in order (absent: its own connector). */
+  routes: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The operator's cap on a merchant's methods in one mode (decision 0044). */
@@ -72,8 +74,13 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     if (merchant === undefined) throw new ApiError('not_found', `No merchant ${scope.merchantId}`);
     const row = await repo.find(db, scope);
     const walletAllowed = row?.allowed_wallet ?? true;
+    const routes = new Map<string, readonly string[]>();
+    if (c.routes)
+      for (const method of methodProviderNames())
+        routes.set(method, await c.routes.connectorsOf({ mode: scope.mode, country: merchant.country, kind: 'payment', method }));
     return {
       registry: await c.connectors.forMerchant(scope.mode, merchant.country),
+      routes,
       country: merchant.country,
       wallet: (row?.wallet ?? true) && walletAllowed,
       walletAllowed,
@@ -93,37 +100,38 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     }
   }
 
-  /** The connectors that reach this method for the merchant's country here: its own, then aggregators with an account. */
-  function reaching(scope: Scope, country: Country, provider: ProviderName): string[] {
-    if (c.routes) return c.routes.defaults({ mode: scope.mode, country, kind: 'payment', method: provider });
-    return c.connectors.forMode(scope.mode).get(provider) === undefined ? [] : [provider];
+  /**
+   * The connectors that reach this method for the merchant's country here, in its route's order
+   * (an operator's override, else the default), among those with an account.
+   */
+  function reaching(offer: Offer, provider: ProviderName): readonly string[] {
+    const route = offer.routes.get(provider) ?? [provider];
+    return route.filter((name) => offer.registry.get(name) !== undefined);
   }
 
-  /** Whether this mode has the method's own connector, or some connector reaches it here (whichever: the method is listed once). */
-  function configured(scope: Scope, provider: ProviderName, country: Country): boolean {
-    return c.connectors.forMode(scope.mode).get(provider) !== undefined || reaching(scope, country, provider).length > 0;
+  /** Whether this mode has the method's own connector, or some connector of its route reaches it here (whichever: the method is listed once). */
+  function configured(offer: Offer, provider: ProviderName): boolean {
+    return offer.registry.get(provider) !== undefined || reaching(offer, provider).length > 0;
   }
 
   /**
-   * From the recent outcomes of the provider accounts that reach it in this mode, per method
+   * From the recent outcomes of the provider accounts of its route, for this method
    * (connectors.health.ts): one answering is enough; another account's outage greys nothing here.
    */
-  function available(scope: Scope, provider: ProviderName, country: Country): boolean {
-    const registry = c.connectors.forMode(scope.mode);
+  function available(offer: Offer, provider: ProviderName): boolean {
     const answers = (name: string) => {
-      const account = registry.account(name);
-      return account === undefined || (registry.health?.available(account, provider) ?? true);
+      const account = offer.registry.account(name);
+      return account === undefined || (offer.registry.health?.available(account, provider) ?? true);
     };
-    const via = reaching(scope, country, provider);
-    if (via.length === 0) return answers(provider);
-    return via.some((name) => (c.routes ? c.routes.routeAvailable(scope.mode, country, name, provider) : answers(name)));
+    const via = reaching(offer, provider);
+    return via.length === 0 ? answers(provider) : via.some(answers);
   }
 
   /** The providers this offer gives for a currency, in the merchant's order. */
   function offeredProviders(scope: Scope, offer: Offer, currency: Currency): ProviderName[] {
     return ordered(
       providersServing(offer.country, currency).filter(
-        (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(scope, p, offer.country),
+        (p) => (offer.chosen === undefined || offer.chosen.includes(p)) && isAllowed(offer, p) && configured(offer, p),
       ),
       offer,
     );
@@ -151,7 +159,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           name: d.displayName,
           approval: d.approval,
           // From the provider's recent outcomes in this mode: greyed in checkout while it does not answer.
-          available: available(scope, name, offer.country),
+          available: available(offer, name),
           minAmount: formatAmount(bounds.min, currency),
           maxAmount: formatAmount(bounds.max, currency),
           prefixes: providerPrefixes(d, offer.country),
@@ -203,11 +211,11 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
               capabilities: capabilitiesOf(d, offer.registry.get(name)),
               approval: d.approval,
               enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
-              configured: configured(scope, name, offer.country),
+              configured: configured(offer, name),
               allowed: isAllowed(offer, name),
               servesCountry: serving.includes(name),
               offered: offered.includes(name),
-              available: available(scope, name, offer.country),
+              available: available(offer, name),
             };
           }),
       };
