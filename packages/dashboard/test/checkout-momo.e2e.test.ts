@@ -81,7 +81,8 @@ async function intentWithDirectPayment(outcome: { failureCode?: string; readsToS
     };
     await route.fulfill({ status: 202, json: { ...intent, status: 'PROCESSING', returnUrl: RETURN_URL, nextAction } });
   });
-  await page.route(`**/gateway/sessions/${sessionToken}`, async (route) => {
+  // With or without the long-poll's query (`?status=…&wait=…`): the read the page waits on.
+  await page.route(new RegExp(`/gateway/sessions/${sessionToken}(\\?.*)?$`), async (route) => {
     const response = await route.fetch();
     const intent = { ...(await response.json()), returnUrl: RETURN_URL };
     if (attempt?.status === 'PENDING' && ++attempt.reads >= (outcome.readsToSettle ?? 2)) attempt.status = outcome.failureCode ? 'FAILED' : 'SUCCEEDED';

@@ -90,6 +90,7 @@ describe('operator console pages', () => {
       'Customers',
       'Customer limits',
       'Providers',
+      'Provider accounts',
       'Routes',
       'Late payments to return',
       'Money',

@@ -102,7 +102,15 @@ function runningServer(
  * start` on it; its merchant (and operator) come from the server's loopback admin endpoint, as
  * `caisse merchants create --json` makes them while a server holds the database.
  */
-export async function startServer(opts: { operatorEmail?: string; sandboxUrl?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(
+  opts: {
+    operatorEmail?: string;
+    sandboxUrl?: string;
+    env?: Record<string, string>;
+    /** `caisse` commands run on the database before it starts (with a sandbox of the test's own), e.g. `routes set`. */
+    commands?: string[][];
+  } = {},
+): Promise<RunningServer> {
   const email = `owner-${randomBytes(4).toString('hex')}@akwa.example`;
   const shared = inject('sharedServer');
   if (shared && opts.operatorEmail === undefined && opts.sandboxUrl === undefined && opts.env === undefined) {
@@ -128,6 +136,7 @@ export async function startServer(opts: { operatorEmail?: string; sandboxUrl?: s
             const merchant = await cliCommand<Merchant>(env, ['merchants', 'create', '--name', MERCHANT.name, '--email', email, '--json']);
             const operator =
               operatorArgs === undefined ? undefined : await cliCommand<Operator>(env, ['operators', 'create', '--email', operatorArgs.email, '--json']);
+            for (const command of opts.commands ?? []) await promisify(execFile)(process.execPath, [CLI, ...command], { env, timeout: 60_000 });
             made = { merchant, operator };
           },
   });
