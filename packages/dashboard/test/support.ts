@@ -149,13 +149,22 @@ export async function startServer(
 
 /**
  * `caisse sandbox` in a process of its own: every provider's sandbox, which the test reaches
- * through its `/_sandbox/…` routes (`faults` makes MTN hang).
+ * through its `/_sandbox/…` routes (`faults` makes MTN hang). `production`: `--production`, the
+ * providers' production behaviour (a live rehearsal); `dataDir`: its CAISSE_DATA_DIR, where it
+ * keeps its secrets (sandbox-secrets.json).
  */
-export async function startSandboxProcess(): Promise<{ url: string; setFaults(faults: Record<string, boolean>): Promise<void>; stop(): Promise<void> }> {
+export async function startSandboxProcess(opts: { production?: boolean; dataDir?: string } = {}): Promise<{
+  url: string;
+  output(): string;
+  setFaults(faults: Record<string, boolean>): Promise<void>;
+  stop(): Promise<void>;
+}> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [CLI, 'sandbox', '--port', String(port), ...(opts.production === true ? ['--production'] : [])];
+  const env = opts.dataDir === undefined ? process.env : { ...process.env, CAISSE_DATA_DIR: opts.dataDir };
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -166,6 +175,7 @@ export async function startSandboxProcess(): Promise<{ url: string; setFaults(fa
   }
   return {
     url,
+    output: () => output,
     async setFaults(faults) {
       const res = await fetch(`${url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
       expect(res.status, await res.text()).toBe(200);

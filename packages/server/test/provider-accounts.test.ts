@@ -277,6 +277,32 @@ describe('choosing the account', () => {
   });
 });
 
+describe('live routes', () => {
+  it("an operator's live account makes its connector the method's default live route in its countries", async () => {
+    const routeOf = async (country: string) =>
+      (await runAdminCommand(ctx.services, 'routes.list', { mode: 'live' })).find(
+        (r) => r.country === country && r.kind === 'payment' && r.method === 'orange_money',
+      );
+    // No live Orange account yet (only the environment's Wave): no connector to go through.
+    expect(await routeOf('CM')).toMatchObject({ connectors: [], overridden: false });
+    const res = await ops.send('POST', '/operator/api/provider-accounts', admin, {
+      connector: 'orange_money',
+      mode: 'live',
+      countries: ['CM'],
+      settings: { baseUrl: `${sandbox.url}/orange-money`, environment: 'cm', callbackUrl: `${ctx.deps.config.sandbox.callbacksUrl}/orange_money` },
+      credentials: orangeCredentials(),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const key = { mode: 'live', country: 'CM', kind: 'payment', method: 'orange_money' } as const;
+    expect(await routeOf('CM')).toMatchObject({ connectors: ['orange_money'], defaultConnectors: ['orange_money'], overridden: false });
+    // What a new live attempt reads: the route has a connector with an account, so it is not refused as not configured.
+    expect(await ctx.services.routes.connectorsOf(key)).toEqual(['orange_money']);
+    expect(await ctx.services.routes.availability(key)).toBe('ok');
+    // Senegal has no live Orange account: still none there.
+    expect(await routeOf('SN')).toMatchObject({ connectors: [] });
+  });
+});
+
 describe('callbacks', () => {
   it("an account's own webhook address: only its secret verifies it, and only its requests are decided by it", async () => {
     const credentials = { apiKey: 'wave_sn_test_account-key-Mn56Bv', webhookSecret: 'wave-account-webhook-secret-Lk78Jh' };

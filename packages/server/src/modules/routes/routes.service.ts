@@ -96,22 +96,25 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
     return kind === 'payment' ? can.collect : can.disburse;
   }
 
-  /** The default route: the operator's own connector, then aggregators, among connectors with an account here that can carry it. */
-  function defaults(key: RouteKey): string[] {
+  /**
+   * The default route: the operator's own connector, then aggregators, among connectors with an
+   * account for the merchants' country (`registry`: theirs, operators' accounts included) that can carry it.
+   */
+  function defaults(key: RouteKey, registry: ConnectorRegistry = registryFor(key.mode, key.country)): string[] {
     return connectorsServing(key.method, key.country).filter((name) => {
       const description = describeProvider(name);
-      const impl = registryFor(key.mode, key.country).get(name);
-      return description !== undefined && accountOf(key.mode, key.country, name) !== undefined && capable(key.kind, description, impl);
+      const impl = registry.get(name);
+      return description !== undefined && accountOf(key.mode, key.country, name, registry) !== undefined && capable(key.kind, description, impl);
     });
   }
 
-  /** The route's connectors in order: the override, else the default. */
+  /** The route's connectors in order: the override, else the default over the country's accounts (a live account added by an operator counts). */
   async function connectorsOf(key: RouteKey, executor: Executor = db): Promise<string[]> {
-    return (await repo.find(executor, key))?.connectors ?? defaults(key);
+    return (await repo.find(executor, key))?.connectors ?? defaults(key, await c.connectors.forMerchant(key.mode, key.country, executor));
   }
 
-  function view(key: RouteKey, row: RouteRow | undefined): RouteView {
-    const fallback = defaults(key);
+  async function view(key: RouteKey, row: RouteRow | undefined, executor: Executor = db, registry?: ConnectorRegistry): Promise<RouteView> {
+    const fallback = defaults(key, registry ?? (await c.connectors.forMerchant(key.mode, key.country, executor)));
     return {
       object: 'route',
       ...key,
@@ -178,7 +181,16 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
       }
       const listed = new Set(keys.map(keyOf));
       for (const r of rows) if (!listed.has(keyOf(r)) && (filter.mode === undefined || r.mode === filter.mode)) keys.push(r);
-      return keys.map((k) => view({ mode: k.mode, country: k.country, kind: k.kind, method: k.method }, stored.get(keyOf(k))));
+      // One read of the accounts per mode and country, not per route.
+      const registries = new Map<string, ConnectorRegistry>();
+      const views: RouteView[] = [];
+      for (const k of keys) {
+        const where = `${k.mode}|${k.country}`;
+        const registry = registries.get(where) ?? (await c.connectors.forMerchant(k.mode, k.country));
+        registries.set(where, registry);
+        views.push(await view({ mode: k.mode, country: k.country, kind: k.kind, method: k.method }, stored.get(keyOf(k)), db, registry));
+      }
+      return views;
     },
 
     /** One route as it stands. */
@@ -200,10 +212,10 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
       const refused = refusal(key, connectors);
       if (refused) throw refused;
       return db.transaction().execute(async (tx) => {
-        const before = view(key, await repo.find(tx, key));
+        const before = await view(key, await repo.find(tx, key), tx);
         if (connectors === null) await repo.remove(tx, key);
         else await repo.upsert(tx, { ...key, connectors: [...connectors], updated_by: actor, updated_at: clock.now() });
-        const after = view(key, await repo.find(tx, key));
+        const after = await view(key, await repo.find(tx, key), tx);
         await audit?.(tx, before, after);
         return after;
       });
