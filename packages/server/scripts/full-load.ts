@@ -775,8 +775,21 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
       missing = all.filter((id) => !receiver?.received.has(id));
       pendingTopups = Number((await db.query<{ n: string }>(`select count(*) as n from topups where status = 'PENDING'`)).rows[0]?.n);
       pendingPayouts = Number((await db.query<{ n: string }>(`select count(*) as n from payouts where status = 'PENDING'`)).rows[0]?.n);
+      // A Wave session the payer declined stays open at Wave until it expires (as Wave does): its
+      // attempt waits for that, with no money moved.
+      const openAtWave = sandbox
+        .of(WAVE_CONNECTOR)
+        .sessions()
+        .filter((x) => x.checkout_status === 'open')
+        .map((x) => x.id);
       pendingAttempts = Number(
-        (await db.query<{ n: string }>(`select count(*) as n from payment_attempts where status = 'PENDING' and not (${PAGE_LOST})`)).rows[0]?.n,
+        (
+          await db.query<{ n: string }>(
+            `select count(*) as n from payment_attempts where status = 'PENDING' and not (${PAGE_LOST})
+               and not (provider = 'wave' and provider_reference = any($1))`,
+            [openAtWave],
+          )
+        ).rows[0]?.n,
       );
       const settled = pendingTopups === 0 && pendingPayouts === 0 && pendingAttempts === 0;
       if ((pending === 0 && missing.length === 0 && settled) || performance.now() - drainStart > run.drainTimeoutMs) break;
@@ -1001,7 +1014,8 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
           a?.status !== 'SUCCEEDED' ||
           (a.late ? a.transfers !== '0' || a.returns !== '1' : a.transfers !== '1' || !paidStates.has(byId.get(a.intent_id)?.status ?? ''))
         );
-      return outcome === 'failed' && (a?.status !== 'FAILED' || a.transfers !== '0');
+      if (outcome === 'open') return a !== undefined && a.transfers !== '0';
+      return a?.status !== 'FAILED' || a.transfers !== '0';
     };
     const prompted = collections.filter((r) => r.externalId.startsWith('att_'));
     const wrongAttempts = prompted.filter((r) => wrongAttempt(r.externalId, r.status === 'SUCCESSFUL' ? 'paid' : r.status === 'FAILED' ? 'failed' : 'open'));
@@ -1030,7 +1044,8 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
         outcome:
           w.payment_status === 'succeeded'
             ? ('paid' as const)
-            : w.payment_status === 'cancelled' || w.checkout_status === 'expired'
+            : // A declined try leaves the session open (the payer may still pay): failed once it expired.
+              w.checkout_status === 'expired' || (w.payment_status === 'cancelled' && w.checkout_status !== 'open')
               ? ('failed' as const)
               : ('open' as const),
       }));
