@@ -12,7 +12,16 @@ import { performance } from 'node:perf_hooks';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dataDirectory } from '../src/config.ts';
-import { MTN_MOMO_CONNECTOR, ORANGE_MONEY_CONNECTOR, type Sandbox, sandboxSecrets, startSandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import {
+  CINETPAY_CONNECTOR,
+  MTN_MOMO_CONNECTOR,
+  ORANGE_MONEY_CONNECTOR,
+  PAWAPAY_CONNECTOR,
+  type Sandbox,
+  sandboxSecrets,
+  startSandbox,
+  WAVE_CONNECTOR,
+} from '../src/modules/connectors/index.ts';
 import { FIRST_POLL_DELAY_MS, POLL_LEASE_MS } from '../src/modules/lifecycle/index.ts';
 import { type TestUser, testPayments } from '../src/cli/test-payments.ts';
 import { createCaisse } from '../src/cli/client.ts';
@@ -299,6 +308,11 @@ async function directFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean
   if (res === undefined) return;
   if (res.status === 202) {
     o.direct.set(intent.id, phoneNumber);
+    // MTN's own API unavailable (its health after kills and hangs): the route moved on to an
+    // aggregator. pawaPay prompts the phone as MTN does; CinetPay's page needs the payer.
+    const answer = (await res.json().catch(() => ({}))) as ChargeAnswer;
+    if (answer.nextAction?.type === 'redirect' || answer.attempts?.at(-1)?.connector === 'cinetpay')
+      await payOnPage(life, o, headers, intent.id, answer, 'mtn_momo', 'approve', phoneNumber);
     return;
   }
   const problem = (await res.json().catch(() => ({}))) as { code?: string; detail?: string };
@@ -350,8 +364,27 @@ async function redirectFlow(provider: 'orange_money' | 'wave', life: Lifecycle, 
     return;
   }
   o.redirected.set(intent.id, provider);
-  let answer = (await res.json()) as { status?: string; nextAction?: { type: string; url?: string } | null };
-  // The provider's page is at …/pay/{its id}: Orange's pay token, Wave's session id.
+  await payOnPage(life, o, headers, intent.id, (await res.json()) as ChargeAnswer, provider, action, phoneNumber);
+}
+
+type ChargeAnswer = { status?: string; nextAction?: { type: string; url?: string } | null; attempts?: { connector?: string }[] };
+
+/**
+ * The payer on the page of the connector the attempt went through: the operator's own (Orange's,
+ * Wave's) or, when the route moved on to an aggregator, CinetPay's.
+ */
+async function payOnPage(
+  life: Lifecycle,
+  o: Outcomes,
+  headers: Record<string, string>,
+  intentId: string,
+  first: ChargeAnswer,
+  label: string,
+  action: 'approve' | 'decline' | 'cancel',
+  phoneNumber: string,
+): Promise<void> {
+  let answer = first;
+  // The provider's page is at …/pay/{its id}: Orange's pay token, Wave's session id, CinetPay's payment token.
   const pageId = () => /\/pay\/([^/?#]+)/.exec(answer.nextAction?.type === 'redirect' ? (answer.nextAction.url ?? '') : '')?.[1];
   // A retry that found the attempt still being sent (its first try killed) has no page yet: the
   // poller reads it back after the restart, and the intent shows the page once it has it. A host
@@ -362,18 +395,19 @@ async function redirectFlow(provider: 'orange_money' | 'wave', life: Lifecycle, 
   while (pageId() === undefined && answer.status !== 'PENDING' && performance.now() < pageDeadline) {
     await sleep(1000);
     await life.waitUp();
-    const got = await fetch(`${target.baseUrl}/gateway/${intent.id}`, { headers, signal: AbortSignal.timeout(20_000) }).catch(() => undefined);
-    if (got?.status === 200) answer = (await got.json()) as typeof answer;
+    const got = await fetch(`${target.baseUrl}/gateway/${intentId}`, { headers, signal: AbortSignal.timeout(20_000) }).catch(() => undefined);
+    if (got?.status === 200) answer = (await got.json()) as ChargeAnswer;
   }
   const id = pageId();
   if (id === undefined || pages === undefined) {
-    countError(o, `${provider} 202 without a redirect`);
+    countError(o, `${label} 202 without a redirect`);
     return;
   }
   await sleep(between(0, 1500));
-  const sandbox = pages;
-  const acted = provider === 'wave' ? sandbox.of(WAVE_CONNECTOR).act(id, action, phoneNumber) : sandbox.of(ORANGE_MONEY_CONNECTOR).act(id, action, phoneNumber);
-  const key = `${provider} ${acted.ok ? action : `refused: ${acted.reason}`}`;
+  const connector = answer.attempts?.at(-1)?.connector ?? label;
+  const pageOf = { wave: WAVE_CONNECTOR, orange_money: ORANGE_MONEY_CONNECTOR, cinetpay: CINETPAY_CONNECTOR }[connector];
+  const acted = pageOf === undefined ? { ok: false as const, reason: `no page for ${connector}` } : pages.of(pageOf).act(id, action, phoneNumber);
+  const key = `${connector === label ? label : `${label} via ${connector}`} ${acted.ok ? action : `refused: ${acted.reason}`}`;
   o.pageActions.set(key, (o.pageActions.get(key) ?? 0) + 1);
 }
 
@@ -986,6 +1020,7 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
         id: string;
         intent_id: string;
         provider: string;
+        connector: string;
         reference: string;
         provider_reference: string | null;
         status: string;
@@ -993,7 +1028,7 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
         transfers: string;
         returns: string;
       }>(
-        `select a.id, a.intent_id, a.provider, a.reference, a.provider_reference, a.status, a.late,
+        `select a.id, a.intent_id, a.provider, a.connector, a.reference, a.provider_reference, a.status, a.late,
               (select count(*) from ledger_transfers lt where lt.kind = 'mobile_money_charge' and lt.reference = a.id) as transfers,
               (select count(*) from mobile_money_refunds r where r.attempt_id = a.id and r.late) as returns
        from payment_attempts a where a.merchant_id = any($1)`,
@@ -1049,9 +1084,27 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
               ? ('failed' as const)
               : ('open' as const),
       }));
+    // An attempt whose route moved on (its operator's connector unhealthy after a kill, or a retry
+    // after a failure) went through an aggregator: its records are by our reference.
+    const pawapay = sandbox
+      .of(PAWAPAY_CONNECTOR)
+      .payments('deposit')
+      .map((d) => ({
+        ref: attemptByOurReference.get(d.id.toLowerCase()) ?? d.id,
+        outcome: d.status === 'COMPLETED' ? ('paid' as const) : d.status === 'FAILED' ? ('failed' as const) : ('open' as const),
+      }));
+    const cinetpay = sandbox
+      .of(CINETPAY_CONNECTOR)
+      .payments()
+      .map((p) => ({
+        ref: attemptByOurReference.get(p.transaction_id.toLowerCase()) ?? p.transaction_id,
+        outcome: p.state === 'SUCCESSFUL' ? ('paid' as const) : p.state === 'FAILED' ? ('failed' as const) : ('open' as const),
+      }));
     for (const [name, records, unit] of [
       ['Orange Money', orange, 'payments'],
       ['Wave', wave, 'checkout sessions'],
+      ['pawaPay', pawapay, 'deposits'],
+      ['CinetPay', cinetpay, 'payments'],
     ] as const) {
       const wrong = records.filter((r) => wrongAttempt(r.ref, r.outcome));
       const paid = records.filter((r) => r.outcome === 'paid').length;
@@ -1068,10 +1121,18 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
     }
     const providerPaid = new Set([
       ...prompted.filter((r) => r.status === 'SUCCESSFUL').map((r) => r.externalId),
-      ...[...orange, ...wave].filter((r) => r.outcome === 'paid').map((r) => r.ref),
+      ...[...orange, ...wave, ...pawapay, ...cinetpay].filter((r) => r.outcome === 'paid').map((r) => r.ref),
     ]);
     const paidUnprompted = attempts.filter((a) => a.status === 'SUCCEEDED' && !providerPaid.has(a.id));
-    check(paidUnprompted.length === 0, `no attempt is SUCCEEDED without the provider's success (${paidUnprompted.length})`);
+    check(
+      paidUnprompted.length === 0,
+      `no attempt is SUCCEEDED without the provider's success (${
+        paidUnprompted
+          .slice(0, 5)
+          .map((a) => `${a.id} via ${a.connector}`)
+          .join(', ') || 'none'
+      })`,
+    );
     const attemptIntents = new Set(attempts.map((a) => a.intent_id));
     const unheldDirect = [...o.direct.keys(), ...o.redirected.keys()].filter((id) => !attemptIntents.has(id));
     check(
@@ -1134,6 +1195,14 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
         const of = attempts.filter((a) => a.provider === provider);
         return `  ${name}: ${answered} charges answered 202, ${of.length} attempts (${of.filter((a) => a.status === 'SUCCEEDED').length} succeeded, ${of.filter((a) => a.status === 'FAILED').length} failed, ${of.filter((a) => a.late).length} late), ${seen}`;
       }),
+      `  through an aggregator (route moved on): ${(
+        [
+          ['pawaPay', pawapay],
+          ['CinetPay', cinetpay],
+        ] as const
+      )
+        .map(([name, records]) => `${name} ${records.length} (${records.filter((r) => r.outcome === 'paid').length} paid)`)
+        .join(', ')}`,
       `  payer on the pages: ${[...o.pageActions].map(([k, n]) => `${k} × ${n}`).join(', ') || 'nothing'}`,
       `  payouts: ${o.payouts.size} answered 202 (${o.payoutsRefused} refused: balance_insufficient), ${payouts.length} in the database (${payouts.filter((p) => p.status === 'PAID').length} paid, ${payouts.filter((p) => p.status === 'FAILED').length} failed)`,
       `  database: ${intents.length} intents (${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}), ${events.length} events`,
