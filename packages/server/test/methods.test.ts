@@ -247,7 +247,7 @@ describe('payment method settings', () => {
       providersDefault: false,
       providers: [{ enabled: true, offered: true }, { enabled: false }, { enabled: false }],
     });
-    expect(await methodsOf(t, sessionToken)).toEqual([MTN]);
+    expect(await methodsOf(t, sessionToken)).toEqual([MTN, CARD]);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(true);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'EUR')).toBe(false);
     expect(await ctx.services.methods.allowedMethod(scope, 'paypal', 'XAF')).toBe(false);
