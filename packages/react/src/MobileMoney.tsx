@@ -152,7 +152,7 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
         const fieldError = (field: CardholderField) => {
           const problem = mm.fieldErrors[field];
           return problem ? (
-            <p id={`${id}-${field}-error`} className="caisse-error error">
+            <p id={`${id}-${field}-error`} className="caisse-error error-text">
               {t(`card.error.${problem}`)}
             </p>
           ) : null;
