@@ -49,6 +49,13 @@ export type PaymentMethod = JsonAnswer<paths['/payment-methods']['get'], 200>['d
  * `ussd` is what to dial when the request does not appear.
  */
 export type MobileMoneyMethod = Extract<PaymentMethod, { type: 'mobile_money' }>;
+/**
+ * Paying by card (docs/spec/card-payments.md): always `redirect`, the card typed on the provider's
+ * page; `name` the brands it takes; `available` false while no card route answers.
+ */
+export type CardMethod = Extract<PaymentMethod, { type: 'card' }>;
+/** The card holder's details a card payment requires (`payWithCard`); never the card itself. */
+export type Cardholder = Extract<NonNullable<JsonBody<paths['/charge']['post']>['paymentMethod']>, { type: 'card' }>['cardholder'];
 /** What the payer does next after a mobile-money charge (`payWithMobileMoney`). */
 export type NextAction =
   | { type: 'approve_on_phone'; provider: string; phoneNumber: string; expiresAt: string; message: string; ussd?: string | null }
@@ -78,6 +85,13 @@ export interface MobileMoneyPayment {
    * (`+237670000001`); the API answers it in E.164.
    */
   phoneNumber: string;
+  /** Reuse it to send the same request again without asking the payer twice. */
+  idempotencyKey?: string;
+}
+export interface CardPayment {
+  sessionToken: string;
+  intentionId: string;
+  cardholder: Cardholder;
   /** Reuse it to send the same request again without asking the payer twice. */
   idempotencyKey?: string;
 }
@@ -231,6 +245,16 @@ export class CaisseClient {
     const headers: Record<string, string> = { 'x-session-token': sessionToken };
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     return this.#request('POST', '/charge', { intentionId, paymentMethod: { type: 'mobile_money', provider, phoneNumber } }, headers);
+  }
+
+  /**
+   * Pays by card: the card holder's details go to Caisse, and the answer's `nextAction` is a
+   * `redirect` to the card provider's page, where the payer types the card (never sent here).
+   */
+  payWithCard({ sessionToken, intentionId, cardholder, idempotencyKey }: CardPayment): Promise<PayerIntent> {
+    const headers: Record<string, string> = { 'x-session-token': sessionToken };
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    return this.#request('POST', '/charge', { intentionId, paymentMethod: { type: 'card', cardholder } }, headers);
   }
 
   /**

@@ -367,6 +367,21 @@ export interface paths {
                             provider: string;
                             /** @enum {string} */
                             type: "mobile_money";
+                        } | {
+                            cardholder: {
+                                address: string;
+                                city: string;
+                                country: string;
+                                /** Format: email */
+                                email: string;
+                                name: string;
+                                phoneNumber: string;
+                                state?: string;
+                                surname: string;
+                                zipCode: string;
+                            };
+                            /** @enum {string} */
+                            type: "card";
                         };
                         userId?: string;
                     };
@@ -430,8 +445,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -498,8 +512,7 @@ export interface paths {
                             paymentMethod: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             } | null;
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -986,8 +999,7 @@ export interface paths {
                                         paymentMethod?: {
                                             phoneNumber: string;
                                             provider: string;
-                                            /** @enum {string} */
-                                            type: "mobile_money";
+                                            type: "mobile_money" | "card";
                                         };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
@@ -1211,8 +1223,7 @@ export interface paths {
                                         paymentMethod?: {
                                             phoneNumber: string;
                                             provider: string;
-                                            /** @enum {string} */
-                                            type: "mobile_money";
+                                            type: "mobile_money" | "card";
                                         };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
@@ -2073,8 +2084,7 @@ export interface paths {
                                     paymentMethod?: {
                                         phoneNumber: string;
                                         provider: string;
-                                        /** @enum {string} */
-                                        type: "mobile_money";
+                                        type: "mobile_money" | "card";
                                     };
                                     returnUrl?: string | null;
                                     /** @enum {unknown} */
@@ -2228,8 +2238,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -2460,8 +2469,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -2657,8 +2665,7 @@ export interface paths {
                                         paymentMethod?: {
                                             phoneNumber: string;
                                             provider: string;
-                                            /** @enum {string} */
-                                            type: "mobile_money";
+                                            type: "mobile_money" | "card";
                                         };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
@@ -2788,8 +2795,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -2918,8 +2924,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -3509,8 +3514,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -5820,8 +5824,7 @@ export interface paths {
                                         paymentMethod?: {
                                             phoneNumber: string;
                                             provider: string;
-                                            /** @enum {string} */
-                                            type: "mobile_money";
+                                            type: "mobile_money" | "card";
                                         };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
@@ -6009,8 +6012,7 @@ export interface paths {
                                     paymentMethod?: {
                                         phoneNumber: string;
                                         provider: string;
-                                        /** @enum {string} */
-                                        type: "mobile_money";
+                                        type: "mobile_money" | "card";
                                     };
                                     returnUrl?: string | null;
                                     /** @enum {unknown} */
@@ -6244,8 +6246,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -6346,8 +6347,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             sessionToken: string;
@@ -6446,8 +6446,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -6553,8 +6552,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -6804,8 +6802,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -9873,8 +9870,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -9937,6 +9933,15 @@ export interface paths {
                                 /** @enum {string} */
                                 type: "mobile_money";
                                 ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                approval: "redirect";
+                                available: boolean;
+                                maxAmount: string;
+                                minAmount: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "card";
                             })[];
                         };
                     };
