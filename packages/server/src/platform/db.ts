@@ -22,6 +22,16 @@ export {
 } from './db/pipeline.ts';
 export { emptyClusterImage, openPglite, openPgliteEngine, pgliteOnBaselineCompiler, seedEmptyCluster } from './db/pglite.ts';
 export { DatabaseUnreachableError, databaseUnreachable, openPostgres } from './db/pool.ts';
+export {
+  createReadRouter,
+  onReplica,
+  type ReadRouter,
+  type ReadStatus,
+  readExecutor,
+  registerReadMetrics,
+  type ReplicaProbe,
+  type ReplicaState,
+} from './db/reads.ts';
 
 export async function openDatabase(opts: {
   databaseUrl: string | undefined;

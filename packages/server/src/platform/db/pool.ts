@@ -62,7 +62,15 @@ export function openPostgres(
   url: string,
   poolSize = 10,
   /** `connectTimeoutMs`: also how long a request waits for a free connection (tests under load give more). */
-  opts: { preparedStatements?: boolean; listenUrl?: string; connectTimeoutMs?: number } = {},
+  opts: {
+    preparedStatements?: boolean;
+    listenUrl?: string;
+    connectTimeoutMs?: number;
+    /** Shown in pg_stat_activity (the read replica's pool says so). */
+    applicationName?: string;
+    /** A query with no answer by then fails as unavailable (the read replica's pool: its reads then go to the primary). */
+    queryTimeoutMs?: number;
+  } = {},
 ): OpenedDb {
   // Pipeline mode: a statement may be written before the previous one is answered (pipelined).
   // A connection lost with its server (a failover) is dropped from the pool and the next checkout
@@ -75,6 +83,8 @@ export function openPostgres(
     types,
     pipeline: true,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    ...(opts.applicationName === undefined ? {} : { application_name: opts.applicationName }),
+    ...(opts.queryTimeoutMs === undefined ? {} : { query_timeout: opts.queryTimeoutMs }),
     ...KEEP_ALIVE,
   });
   // An idle client that loses its connection must not crash the process.
