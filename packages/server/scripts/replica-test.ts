@@ -47,7 +47,7 @@ const num = (name: string, fallback: number) => {
   if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number`);
   return Number(raw);
 };
-const USERS = num('REPLICA_USERS', 24);
+const USERS = num('REPLICA_USERS', 16);
 const CONCURRENCY = num('REPLICA_CONCURRENCY', 3);
 const BEFORE_MS = num('REPLICA_BEFORE_MS', 15_000);
 const AFTER_MS = num('REPLICA_AFTER_MS', 12_000);
