@@ -16,6 +16,7 @@ import { operationsRoutes } from './modules/operations/index.ts';
 import { otpRoutes } from './modules/otp/index.ts';
 import { usersDashboardRoutes, usersRoutes } from './modules/users/index.ts';
 import { webhooksDashboardRoutes, webhooksRoutes } from './modules/webhooks/index.ts';
+import { registerReadMetrics } from './platform/db.ts';
 import type { Deps } from './platform/deps.ts';
 import type { AccessTokenVerifier } from './platform/tenancy.ts';
 import { registerErrorHandling } from './platform/http/errors.ts';
@@ -99,6 +100,7 @@ export async function buildApp({ deps, logger, tls, rateLimitCounters, connector
   app.decorate('metrics', createMetrics());
   registerProviderMetrics(app.metrics.registry, services.connectors);
   registerManualReturnMetrics(app.metrics.registry, services.refunds);
+  if (deps.reads) registerReadMetrics(app.metrics.registry, deps.reads);
 
   // Synchronous (no promise per request), with each label set's child kept (issue 23).
   const observe = httpDurationObserver(app.metrics);

@@ -36,6 +36,14 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ databaseUrl: 'postgres://pgbouncer:6432/caisse', databaseListenUrl: 'postgres://db:5432/caisse', dbPreparedStatements: false });
   });
 
+  it('takes a read replica for the dashboard, 5 s behind at most by default', () => {
+    expect(loadConfig({ ...base, DATABASE_URL: 'postgres://db/caisse', DATABASE_READ_URL: 'postgres://replica/caisse' })).toMatchObject({
+      databaseReadUrl: 'postgres://replica/caisse',
+      databaseReadMaxLagMs: 5000,
+    });
+    expect(loadConfig(base).databaseReadUrl).toBeUndefined();
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -44,6 +52,9 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'postgres://db/x', DATABASE_LISTEN_URL: 'redis://x' }, 'DATABASE_LISTEN_URL'],
     [{ DATABASE_LISTEN_URL: 'postgres://db/x' }, 'DATABASE_LISTEN_URL'],
+    [{ DATABASE_READ_URL: 'postgres://replica/x' }, 'DATABASE_READ_URL'],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_READ_URL: 'http://replica' }, 'DATABASE_READ_URL'],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_READ_MAX_LAG_MS: '5' }, 'DATABASE_READ_MAX_LAG_MS'],
     [{ CAISSE_MASTER_KEY: 'c2hvcnQ=' }, 'CAISSE_MASTER_KEY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],

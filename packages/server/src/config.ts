@@ -19,6 +19,13 @@ export interface Config {
    * transaction mode (PgBouncer), which cannot deliver notifications to a client.
    */
   databaseListenUrl: string | undefined;
+  /**
+   * A streaming replica of DATABASE_URL's primary (DATABASE_READ_URL): the dashboard's heavy reads
+   * go there while it keeps up (docs/scaling.md, decision 0091). Never money decisions.
+   */
+  databaseReadUrl: string | undefined;
+  /** How far behind the primary the replica may be before reads go back to the primary (DATABASE_READ_MAX_LAG_MS, default 5000). */
+  databaseReadMaxLagMs: number;
   dataDir: string;
   /** 32-byte key that encrypts secrets which must stay readable (webhook secrets). */
   masterKey: Buffer;
@@ -193,7 +200,7 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
-function databaseUrl(env: Env, name: 'DATABASE_URL' | 'DATABASE_LISTEN_URL' = 'DATABASE_URL'): string | undefined {
+function databaseUrl(env: Env, name: 'DATABASE_URL' | 'DATABASE_LISTEN_URL' | 'DATABASE_READ_URL' = 'DATABASE_URL'): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   let url: URL;
@@ -478,6 +485,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const listenUrl = databaseUrl(env, 'DATABASE_LISTEN_URL');
   if (listenUrl !== undefined && dbUrl === undefined) throw new ConfigError('DATABASE_LISTEN_URL', 'needs DATABASE_URL (the embedded database has no LISTEN)');
+  const readUrl = databaseUrl(env, 'DATABASE_READ_URL');
+  if (readUrl !== undefined && dbUrl === undefined) throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL (the embedded database has no replica)');
   const dataDir = dataDirectory(env);
   const logLevel = oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info');
   const redisUrl = env.REDIS_URL || undefined;
@@ -490,6 +499,8 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || (mode === 'production' ? '0.0.0.0' : '127.0.0.1'),
     databaseUrl: dbUrl,
     databaseListenUrl: listenUrl,
+    databaseReadUrl: readUrl,
+    databaseReadMaxLagMs: integer(env, 'DATABASE_READ_MAX_LAG_MS', 5000, 100, 3_600_000),
     dataDir,
     masterKey: masterKey(env, mode, dataDir),
     logLevel,

@@ -10,7 +10,7 @@ import { formatBanner, serverVersion } from './banner.ts';
 import type { Config } from './config.ts';
 import { systemClock } from './platform/clock.ts';
 import { systemRandom } from './platform/crypto.ts';
-import { databaseUnreachable, type OpenedDb, openDatabase } from './platform/db.ts';
+import { createReadRouter, databaseUnreachable, type OpenedDb, openDatabase, openPostgres, type ReadRouter } from './platform/db.ts';
 import type { Deps } from './platform/deps.ts';
 import { readTlsFiles } from './platform/http/https.ts';
 import { idFactory } from './platform/ids.ts';
@@ -63,14 +63,41 @@ export async function openRuntime(config: Config, opts: { oneShot?: boolean } = 
     throw (config.databaseUrl === undefined ? undefined : databaseUnreachable(err, config.databaseUrl)) ?? err;
   }
   const wakeups = createWakeups(database, (err, what) => logger.warn({ err }, what));
-  const deps: Deps = { config, db: database.db, clock: systemClock, random: systemRandom, ids: idFactory(systemClock), wakeups };
+  const replica = openReplica(config, database, logger);
+  const deps: Deps = { config, db: database.db, clock: systemClock, random: systemRandom, ids: idFactory(systemClock), wakeups, reads: replica?.reads };
   return {
     deps,
     database,
     logger,
     close: async () => {
       await wakeups.close();
+      await replica?.close();
       await database.close();
+    },
+  };
+}
+
+/**
+ * DATABASE_READ_URL: a pool of its own on the replica, probed every second against the primary.
+ * A replica that does not answer yet is no reason not to start: reads go to the primary meanwhile.
+ */
+function openReplica(config: Config, database: OpenedDb, logger: Logger): { reads: ReadRouter; close(): Promise<void> } | undefined {
+  if (config.databaseReadUrl === undefined || database.kind !== 'postgres') return undefined;
+  const replica = openPostgres(config.databaseReadUrl, config.dbPoolSize, {
+    preparedStatements: config.dbPreparedStatements,
+    applicationName: 'caisse-reads',
+    // A replica that stops answering gives its reads to the primary within seconds, not TCP's minutes.
+    connectTimeoutMs: 2000,
+    queryTimeoutMs: 15_000,
+  });
+  const reads = createReadRouter({ primary: database.db, replica: replica.db, clock: systemClock, maxLagMs: config.databaseReadMaxLagMs, log: logger });
+  reads.start();
+  logger.info({ maxLagMs: config.databaseReadMaxLagMs }, 'dashboard reads may go to the read replica (DATABASE_READ_URL)');
+  return {
+    reads,
+    close: async () => {
+      reads.close();
+      await replica.close();
     },
   };
 }

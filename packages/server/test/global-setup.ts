@@ -58,7 +58,8 @@ function templateKey(): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(join(dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '..', 'package.json')));
   for (const m of readMigrations()) hash.update(m.name).update(m.sql);
-  for (const file of ['src/platform/migrations.ts', 'src/platform/db.ts', 'test/global-setup.ts']) hash.update(readFileSync(join(SERVER, file)));
+  for (const file of ['src/platform/migrations.ts', 'src/platform/db.ts', 'src/platform/db/dialect.ts', 'src/platform/db/pglite.ts', 'test/global-setup.ts'])
+    hash.update(readFileSync(join(SERVER, file)));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -18,7 +18,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { systemRandom } from '../src/platform/crypto.ts';
-import { type OpenedDb, openPglite, openPgliteEngine, openPostgres, pgliteOnBaselineCompiler } from '../src/platform/db.ts';
+import { type Db, type OpenedDb, openPglite, openPgliteEngine, openPostgres, pgliteOnBaselineCompiler, type ReadRouter } from '../src/platform/db.ts';
 import type { Deps } from '../src/platform/deps.ts';
 import { idFactory } from '../src/platform/ids.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -331,7 +331,13 @@ const UNLIMITED = {
 const NO_FEES = { CAISSE_FEE_PERCENT: '0' };
 
 export async function createTestContext(
-  opts: { beforeReady?: (app: FastifyInstance) => void | Promise<void>; env?: Record<string, string>; clock?: ManualClock } = {},
+  opts: {
+    beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+    env?: Record<string, string>;
+    clock?: ManualClock;
+    /** A read replica's router over the file's database (test/reads.replica.test.ts). */
+    reads?: (db: Db, clock: ManualClock) => ReadRouter;
+  } = {},
 ): Promise<TestContext> {
   const database = await openTestDb();
   const clock = opts.clock ?? new ManualClock();
@@ -343,7 +349,7 @@ export async function createTestContext(
     ...NO_FEES,
     ...opts.env,
   });
-  const deps: Deps = { config, db: database.db, clock, random: systemRandom, ids: idFactory(clock) };
+  const deps: Deps = { config, db: database.db, clock, random: systemRandom, ids: idFactory(clock), reads: opts.reads?.(database.db, clock) };
   const logs: string[] = [];
   const stream = new Writable({
     write(chunk, _enc, cb) {

@@ -197,6 +197,8 @@ export interface TestKeys {
   merchantId: string;
   apiKey: string;
   secretKey: string;
+  /** The owner's dashboard sign-in, made with the merchant. */
+  dashboard?: { email: string; password: string };
 }
 
 /** `caisse merchants create --json` (PostgreSQL, or an embedded data directory no server holds); `country` as `--country` (default CM). */
@@ -207,8 +209,12 @@ export async function createMerchantWithCli(env: Record<string, string>, name = 
   });
   if (res.code !== 0) throw new Error(`merchants create failed (${res.code}):\n${res.output}`);
   // The pretty-printed JSON document, after any log line.
-  const created = JSON.parse(res.stdout.slice(res.stdout.search(/^\{$/m))) as { merchantId: string; test: { apiKey: string; secretKey: string } };
-  return { merchantId: created.merchantId, apiKey: created.test.apiKey, secretKey: created.test.secretKey };
+  const created = JSON.parse(res.stdout.slice(res.stdout.search(/^\{$/m))) as {
+    merchantId: string;
+    test: { apiKey: string; secretKey: string };
+    dashboard?: { email: string; password: string };
+  };
+  return { merchantId: created.merchantId, apiKey: created.test.apiKey, secretKey: created.test.secretKey, dashboard: created.dashboard };
 }
 
 export interface ServerProc extends Proc {

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Clock } from './clock.ts';
 import type { RandomBytes } from './crypto.ts';
-import type { Db } from './db.ts';
+import type { Db, ReadRouter } from './db.ts';
 import type { IdFactory } from './ids.ts';
 import type { Wakeups } from './wakeups.ts';
 
@@ -14,4 +14,6 @@ export interface Deps {
   ids: IdFactory;
   /** Wake-ups between processes (runtime.ts); absent in tests that build the app alone. */
   wakeups?: Wakeups;
+  /** Where the dashboard's heavy reads may go (DATABASE_READ_URL: docs/scaling.md); absent, everything reads from `db`. */
+  reads?: ReadRouter;
 }

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { assertTestMode, callerOf, dashboardTags as tags, ModeParams, sendCsv, sessionRoute } from '../../platform/http/dashboard-api.ts';
+import { onReplica } from '../../platform/db.ts';
 import { scopeOf } from '../../platform/tenancy.ts';
 import { BalanceTransactionList, ExportBalanceTransactionsQuery, ListBalanceTransactionsQuery, MerchantBalance } from './balances.schema.ts';
 
@@ -11,6 +12,8 @@ import { BalanceTransactionList, ExportBalanceTransactionsQuery, ListBalanceTran
 export function balancesDashboardRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const balances = app.services.balances;
+  /** The statement is a heavy read: the replica may answer it (DATABASE_READ_URL, docs/scaling.md). */
+  const reads = app.deps.reads;
 
   app.get(
     '/:mode/balance',
@@ -33,7 +36,7 @@ export function balancesDashboardRoutes(instance: FastifyInstance) {
         response: { 200: BalanceTransactionList },
       },
     },
-    async (req) => balances.list(scopeOf(callerOf(req)), req.query),
+    async (req) => onReplica(reads, callerOf(req).merchantId, () => balances.list(scopeOf(callerOf(req)), req.query)),
   );
 
   app.get(
@@ -50,7 +53,7 @@ export function balancesDashboardRoutes(instance: FastifyInstance) {
     },
     async (req, reply) => {
       // The query is checked before the first byte: a bad period is a problem+json 400, not a broken file.
-      const stream = balances.exportCsv(scopeOf(callerOf(req)), req.query);
+      const stream = onReplica(reads, callerOf(req).merchantId, () => balances.exportCsv(scopeOf(callerOf(req)), req.query));
       return sendCsv(reply, `caisse-balance-${req.params.mode}-${req.query.from ?? 'start'}-${req.query.to ?? 'now'}`, stream);
     },
   );

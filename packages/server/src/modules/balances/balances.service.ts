@@ -1,6 +1,6 @@
 import { DAY } from '../../platform/clock.ts';
 import { csvStream, textCell } from '../../platform/csv.ts';
-import type { Executor, Tx } from '../../platform/db.ts';
+import { type Executor, readExecutor, type Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { assertCurrency, type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
@@ -632,7 +632,7 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
     /** GET /balance/transactions: the statement, newest first. */
     async list(scope: Scope, q: ListBalanceTransactionsQuery) {
       const limit = q.limit ?? 20;
-      const rows = await repo.list(db, filterOf(scope, q), { limit, startingAfter: q.startingAfter });
+      const rows = await repo.list(readExecutor(db), filterOf(scope, q), { limit, startingAfter: q.startingAfter });
       if (!rows) throw new ApiError('not_found', `No balance transaction ${q.startingAfter}`, { param: 'startingAfter' });
       return { object: 'list' as const, data: rows.slice(0, limit).map(balanceTransactionView), hasMore: rows.length > limit };
     },
@@ -648,7 +648,7 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
       return csvStream(columns, async (write) => {
         let after = 0n;
         for (;;) {
-          const batch = await repo.batchAfter(db, filter, after, 1000);
+          const batch = await repo.batchAfter(readExecutor(db), filter, after, 1000);
           for (const row of batch) {
             const v = balanceTransactionView(row);
             await write([v.id, v.createdAt, v.type, v.source ?? '', textCell(v.description), v.currency, v.amount, v.balanceAfter, v.status, v.availableOn]);

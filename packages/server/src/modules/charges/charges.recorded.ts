@@ -1,3 +1,4 @@
+import { readExecutor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
@@ -111,7 +112,7 @@ export function createRecordedRefunds(
 
     /** What was recorded as refunded outside Caisse, by intent id, in minor units (the exports). */
     async amountsOf(intentIds: readonly string[]): Promise<Map<string, bigint>> {
-      return new Map((await repo.amountsOf(db, intentIds)).map((r) => [r.intent_id, BigInt(r.amount)]));
+      return new Map((await repo.amountsOf(readExecutor(db), intentIds)).map((r) => [r.intent_id, BigInt(r.amount)]));
     },
 
     /** An intent's recorded refunds, oldest first. */

@@ -1,4 +1,4 @@
-import type { Tx } from '../../platform/db.ts';
+import { readExecutor, type Tx } from '../../platform/db.ts';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import { firstIdAt } from '../../platform/ids.ts';
 import { type FeeSchedule, feeOf, feeReturned } from '../../platform/fees.ts';
@@ -152,7 +152,7 @@ export function createChargesService(
      */
     async customerStats(scope: Scope, userIds: readonly string[]): Promise<Map<string, CustomerPayments>> {
       const stats = new Map<string, CustomerPayments>();
-      for (const r of await repo.statsByCustomer(db, scope.merchantId, scope.mode, userIds)) {
+      for (const r of await repo.statsByCustomer(readExecutor(db), scope.merchantId, scope.mode, userIds)) {
         const s = stats.get(r.user_id) ?? { firstPaymentAt: null, lastPaymentAt: null, payments: 0, volume: [] };
         const first = new Date(r.first_at as unknown as Date);
         const last = new Date(r.last_at as unknown as Date);
@@ -180,7 +180,7 @@ export function createChargesService(
 
     /** Who paid each of these intents by wallet (or last tried to), by intent id: the customer's id. */
     async walletPayersOf(intentIds: readonly string[]): Promise<Map<string, string>> {
-      return new Map((await repo.payersOfIntents(db, intentIds)).map((r) => [r.intent_id, r.user_id]));
+      return new Map((await repo.payersOfIntents(readExecutor(db), intentIds)).map((r) => [r.intent_id, r.user_id]));
     },
 
     /** The customer who last tried to pay this intent, if any (the dashboard links to it). */
@@ -197,7 +197,8 @@ export function createChargesService(
     },
 
     /** The intents these customers paid or tried to pay to the merchant, newest first (the dashboard's phone search). */
-    intentsOfPayers: (scope: Scope, userIds: readonly string[], limit: number) => repo.intentsOfPayers(db, scope.merchantId, scope.mode, userIds, limit),
+    intentsOfPayers: (scope: Scope, userIds: readonly string[], limit: number) =>
+      repo.intentsOfPayers(readExecutor(db), scope.merchantId, scope.mode, userIds, limit),
 
     /**
      * The rollup worker's round: rolls up the oldest closed hour not rolled yet (every merchant at
@@ -229,11 +230,12 @@ export function createChargesService(
      * reached) live from the charges through their primary key.
      */
     async hourFigures(scope: Scope, from: Date, to: Date): Promise<HourFigures[]> {
-      const rolledUntil = await repo.readRollupState(db);
+      const reads = readExecutor(db);
+      const rolledUntil = await repo.readRollupState(reads);
       const liveFrom = new Date(Math.max(from.getTime(), Math.min(floorHour(to).getTime(), rolledUntil?.getTime() ?? 0)));
       const [rolled, live] = await Promise.all([
-        repo.rolledHours(db, scope.merchantId, scope.mode, from, liveFrom),
-        repo.liveHours(db, scope.merchantId, scope.mode, chargeWindow(liveFrom, to), rolledUntil),
+        repo.rolledHours(reads, scope.merchantId, scope.mode, from, liveFrom),
+        repo.liveHours(reads, scope.merchantId, scope.mode, chargeWindow(liveFrom, to), rolledUntil),
       ]);
       return [...rolled, ...live];
     },

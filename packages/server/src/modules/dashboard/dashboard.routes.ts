@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCrossSite } from '../../platform/http/same-site.ts';
 import { type DashboardAudit, type DashboardRoutes, type DashboardSessions, type DashboardUser, sendCsv } from '../../platform/http/dashboard-api.ts';
+import { onReplica } from '../../platform/db.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { Intent } from '../intents/index.ts';
 import { RecordedRefundBody, Refund, RefundBody, refundStatusCode } from '../charges/index.ts';
@@ -195,6 +196,16 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
     auditAs: dashboard.auditFor,
   } satisfies DashboardSessions);
 
+  // Read-your-writes: after a dashboard write, the merchant's reads go to the primary until the
+  // replica has replayed it (docs/scaling.md). Sent once the handler is done, so after its commit.
+  const reads = app.deps.reads;
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (reads && STATE_CHANGING.has(request.method) && request.dashboardSession) reads.wrote(request.dashboardSession.merchantId);
+    return payload;
+  });
+  /** A heavy read of the signed-in merchant's: the replica may answer it (DATABASE_READ_URL). */
+  const replicaRead = <T>(req: { dashboardSession: DashboardSession }, fn: () => T): T => onReplica(reads, req.dashboardSession.merchantId, fn);
+
   for (const feature of features) await feature(app);
 
   // ---- session ----------------------------------------------------------------------------------
@@ -269,7 +280,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         response: { 200: PaymentList },
       },
     },
-    async (req) => dashboard.listPayments(scope(req), req.query),
+    async (req) => replicaRead(req, () => dashboard.listPayments(scope(req), req.query)),
   );
 
   app.get(
@@ -287,7 +298,8 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
       },
     },
     async (req, reply) => {
-      const stream = dashboard.paymentsCsv(scope(req), req.query);
+      // The stream's reads start here, in the replica's scope, and keep it to the last page.
+      const stream = replicaRead(req, () => dashboard.paymentsCsv(scope(req), req.query));
       return sendCsv(reply, paymentsCsvName(req.params.mode, req.query, app.deps.clock.now()), stream);
     },
   );
@@ -306,7 +318,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         response: { 200: SearchResults },
       },
     },
-    async (req) => dashboard.search({ ...scope(req), merchantCountry: req.dashboardSession.merchantCountry }, req.query.q),
+    async (req) => replicaRead(req, () => dashboard.search({ ...scope(req), merchantCountry: req.dashboardSession.merchantCountry }, req.query.q)),
   );
 
   app.get(
@@ -323,7 +335,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         response: { 200: Overview },
       },
     },
-    async (req) => dashboard.overview(scope(req), req.query.period ?? 'today'),
+    async (req) => replicaRead(req, () => dashboard.overview(scope(req), req.query.period ?? 'today')),
   );
 
   app.get(
@@ -392,7 +404,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
         response: { 200: CustomerList },
       },
     },
-    async (req) => dashboard.customers(scope(req), req.query),
+    async (req) => replicaRead(req, () => dashboard.customers(scope(req), req.query)),
   );
 
   app.get(

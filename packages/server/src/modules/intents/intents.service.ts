@@ -1,5 +1,5 @@
 import { sha256 } from '../../platform/crypto.ts';
-import { afterCommit, type Executor, type Tx } from '../../platform/db.ts';
+import { afterCommit, type Executor, readExecutor, type Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
@@ -379,10 +379,12 @@ export function createIntentsService(
     async list(caller: Scope, query: ListIntentsQuery): Promise<IntentList> {
       const now = clock.now();
       const limit = query.limit ?? 20;
-      const rows = await repo.list(db, caller, { limit, startingAfter: query.startingAfter, status: query.status, now });
+      // The dashboard's list may read from the replica (docs/scaling.md); the API's reads the primary.
+      const reads = readExecutor(db);
+      const rows = await repo.list(reads, caller, { limit, startingAfter: query.startingAfter, status: query.status, now });
       return {
         object: 'list',
-        data: await viewsOf(db, rows.slice(0, limit), merchantView),
+        data: await viewsOf(reads, rows.slice(0, limit), merchantView),
         hasMore: rows.length > limit,
       };
     },
@@ -401,9 +403,10 @@ export function createIntentsService(
           return [];
         }
       });
-      const rows = await repo.search(db, caller, { id: /^pi_[0-9a-z]{26}$/.test(text) ? text : undefined, text, amounts, ids, limit });
+      const reads = readExecutor(db);
+      const rows = await repo.search(reads, caller, { id: /^pi_[0-9a-z]{26}$/.test(text) ? text : undefined, text, amounts, ids, limit });
       const unique = [...new Map(rows.map((r) => [r.id, r])).values()].sort((a, b) => (a.id < b.id ? 1 : -1));
-      return viewsOf(db, unique.slice(0, limit), merchantView);
+      return viewsOf(reads, unique.slice(0, limit), merchantView);
     },
 
     /**

@@ -2,7 +2,7 @@ import { MINUTE } from '../../platform/clock.ts';
 import { codeMatches, generateCode, hashCode } from '../../platform/codes.ts';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Country } from '../../platform/countries.ts';
-import type { Executor, Tx } from '../../platform/db.ts';
+import { type Executor, readExecutor, type Tx } from '../../platform/db.ts';
 import { type Language, languageToSave, type MessageId, translator } from '../../platform/i18n.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -575,17 +575,17 @@ export function createUsersService(
 
     /** The phone numbers of these customers the merchant sees, by id (the payments export). */
     async phoneNumbersOf(scope: Scope, userIds: readonly string[]): Promise<Map<string, string>> {
-      const rows = await repo.phoneNumbersOfLinked(db, scopeOf(scope), userIds);
+      const rows = await repo.phoneNumbersOfLinked(readExecutor(db), scopeOf(scope), userIds);
       return new Map(rows.map((r) => [r.id, r.phone_number]));
     },
 
     /** The merchant's customers whose phone number ends with these digits (the dashboard's search; digits only). */
-    findByPhoneSuffix: (scope: Scope, digits: string, limit: number) => repo.findLinkedByPhoneSuffix(db, scopeOf(scope), digits, limit),
+    findByPhoneSuffix: (scope: Scope, digits: string, limit: number) => repo.findLinkedByPhoneSuffix(readExecutor(db), scopeOf(scope), digits, limit),
 
     /** GET /users: the merchant's customers, newest first. */
     async list(scope: Scope, q: { limit?: number; startingAfter?: string }) {
       const limit = q.limit ?? 20;
-      const rows = await repo.listLinkedUsers(db, scopeOf(scope), { limit, startingAfter: q.startingAfter });
+      const rows = await repo.listLinkedUsers(readExecutor(db), scopeOf(scope), { limit, startingAfter: q.startingAfter });
       return { object: 'list' as const, data: rows.slice(0, limit).map(userView), hasMore: rows.length > limit };
     },
 
