@@ -19,7 +19,6 @@ import {
   SessionsRevoked,
   TotpEnrolment,
 } from './dashboard.account.schema.ts';
-import { clearSessionCookie, sessionCookie } from './dashboard.cookies.ts';
 import { EmptyBody, Session } from './dashboard.schema.ts';
 
 const tags = ['dashboard (internal)'];
@@ -43,11 +42,10 @@ export function clientOf(req: FastifyRequest): Client {
  * reset, two-factor enrolment and recovery codes, the user's own sessions. Registered inside the
  * dashboard API, so its session, CSRF and same-site rules apply.
  */
-export default async function accountRoutes(instance: FastifyInstance, options: { production: boolean }) {
+export default async function accountRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const dashboard = app.services.dashboard;
   const security = dashboard.account;
-  const { production } = options;
   const me = (req: FastifyRequest) => ({
     userId: req.dashboardSession.userId,
     email: req.dashboardSession.email.toLowerCase(),
@@ -69,7 +67,7 @@ export default async function accountRoutes(instance: FastifyInstance, options: 
     },
     async (req, reply) => {
       const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.loginSecondStep(req.body, clientOf(req));
-      reply.header('set-cookie', sessionCookie(sessionToken, absoluteExpiresAt, app.deps.clock.now(), production));
+      reply.header('set-cookie', dashboard.staff.issueCookie(sessionToken, absoluteExpiresAt));
       return view;
     },
   );
@@ -203,7 +201,7 @@ export default async function accountRoutes(instance: FastifyInstance, options: 
     { config: account, schema: { tags, summary: "End one of the user's sessions (the current one signs out)", params: SessionIdParams } },
     async (req, reply) => {
       const { current } = await security.revokeSession(me(req), req.params.id);
-      if (current) reply.header('set-cookie', clearSessionCookie(production));
+      if (current) reply.header('set-cookie', dashboard.staff.cookies.clear());
       return reply.code(204).send();
     },
   );

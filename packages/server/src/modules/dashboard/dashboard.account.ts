@@ -11,7 +11,6 @@ import type { MerchantsService } from '../merchants/index.ts';
 import type { MessagingService } from '../messaging/index.ts';
 import { assertPasswordPolicy } from '../users/index.ts';
 import { dashboardRepository as repo } from './dashboard.repository.ts';
-import type { KeyMode } from '../../platform/tenancy.ts';
 
 /** A password reset link works once, for an hour. */
 export const RESET_LINK_MS = HOUR;
@@ -38,15 +37,6 @@ export interface Client {
 export interface Proof {
   code?: string;
   password?: string;
-}
-
-/**
- * Live mode holds live money and the keys that move it: a member of any role without two-factor
- * sign-in gets 403 `totp_required` from every live route until they enrol (issue 30: a developer
- * without it created live keys). Test mode needs none.
- */
-export function totpRequired(session: { totpEnabled: boolean }, mode: KeyMode | undefined): boolean {
-  return mode === 'live' && !session.totpEnabled;
 }
 
 /** `xxxxx-xxxxx` from an alphabet without look-alikes: 50 bits, typed by a person once. */

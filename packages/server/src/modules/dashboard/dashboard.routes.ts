@@ -2,7 +2,7 @@ import { assertModeOpen, type Caller, type KeyMode } from '../../platform/tenanc
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isCrossSite } from '../../platform/http/same-site.ts';
+import { assertPermission, assertTwoFactor, staffSessionHook } from '../../platform/http/staff-session.ts';
 import { type DashboardAudit, type DashboardRoutes, type DashboardSessions, type DashboardUser, sendCsv } from '../../platform/http/dashboard-api.ts';
 import { onReplica } from '../../platform/db.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -30,12 +30,10 @@ import {
   AuditList,
   AuditQuery,
 } from './dashboard.schema.ts';
-import { clearSessionCookie, sessionCookie, sessionTokenOf } from './dashboard.cookies.ts';
 import { paymentsCsvName } from './dashboard.exports.ts';
 import registerPages from './dashboard.pages.ts';
 import accountRoutes, { clientOf } from './dashboard.account.routes.ts';
 import { LoginChallenge } from './dashboard.account.schema.ts';
-import { totpRequired } from './dashboard.account.ts';
 import { can, type Permission, PERMISSIONS } from './dashboard.roles.ts';
 
 declare module 'fastify' {
@@ -45,7 +43,6 @@ declare module 'fastify' {
   }
 }
 
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const tags = ['dashboard (internal)'];
 /** The dashboard API answers JSON: the API's CSP and no-store, not the pages' headers. No API key. */
 const session = { auth: 'none' as const, csp: 'api' as const };
@@ -96,16 +93,6 @@ function modeOf(request: FastifyRequest): KeyMode | undefined {
 }
 
 /**
- * Refuses requests a browser made for another site (`isCrossSite`). With the SameSite=Strict
- * cookie and the CSRF token, the third line of defence against cross-site request forgery.
- */
-function assertSameSite(request: FastifyRequest) {
-  if (isCrossSite(request)) {
-    throw new ApiError('csrf_token_invalid', "The dashboard API takes requests from the dashboard's own pages only");
-  }
-}
-
-/**
  * The dashboard's API (docs/spec/endpoints.md: "its own API under /dashboard/api", session cookie) and its
  * pages. Every call after sign-in acts on the signed-in user's merchant, in the mode named in the
  * path (`/dashboard/api/test/…`, `/dashboard/api/live/…`).
@@ -128,7 +115,6 @@ export interface DashboardOptions {
 async function dashboardApi(instance: FastifyInstance, { features }: DashboardOptions) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const dashboard = app.services.dashboard;
-  const production = app.deps.config.mode === 'production';
 
   app.decorateRequest('dashboardSession', null as unknown as DashboardSession);
   app.decorateRequest('dashboardToken', '');
@@ -136,48 +122,45 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
   app.decorateRequest('dashboardAudit', null as unknown as DashboardAudit);
   requirePermissions(app);
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) return;
-    const needsSession = request.routeOptions.config.dashboard !== 'public';
-    if (STATE_CHANGING.has(request.method) || !needsSession) assertSameSite(request);
-    if (!needsSession) return;
-    const token = sessionTokenOf(request, production);
-    try {
-      request.dashboardSession = await dashboard.authenticate(token);
-    } catch (err) {
-      // A cookie that no longer opens a session is cleared, so the browser stops sending it.
-      if (token !== undefined) reply.header('set-cookie', clearSessionCookie(production));
-      throw err;
-    }
-    request.dashboardToken = token as string;
-    request.dashboardUser = request.dashboardSession;
-    request.dashboardAudit = dashboard.auditFor(request.dashboardSession);
-    if (STATE_CHANGING.has(request.method)) {
-      const sent = request.headers['x-csrf-token'];
-      dashboard.checkCsrf(request.dashboardToken, typeof sent === 'string' ? sent : undefined);
-    }
-    // The role is read with the session on every request: a changed role applies at once.
-    const needed = request.routeOptions.config.permission;
-    const { role } = request.dashboardSession;
-    if (needed === undefined || !can(role, needed)) {
-      throw new ApiError(
-        'permission_denied',
-        `Your role (${role}) does not allow this: it needs the ${needed ?? 'unknown'} permission; ask an owner of the team`,
-        {
-          extra: { role, permission: needed ?? null },
+  // Cross-site refusal, session, CSRF (platform/http/staff-session.ts), then the role first: a
+  // session without two-factor is refused live mode only, whatever its role may do.
+  app.addHook(
+    'onRequest',
+    staffSessionHook({
+      sessions: dashboard.staff,
+      isPublic: (request) => request.routeOptions.config.dashboard === 'public',
+      authenticate: dashboard.authenticate,
+      attach(request, session, token) {
+        request.dashboardSession = session;
+        request.dashboardToken = token;
+        request.dashboardUser = session;
+        request.dashboardAudit = dashboard.auditFor(session);
+      },
+      gates: [
+        // The role is read with the session on every request: a changed role applies at once.
+        (request, { role }) =>
+          assertPermission(
+            role,
+            request.routeOptions.config.permission,
+            can,
+            (r, needed) => `Your role (${r}) does not allow this: it needs the ${needed} permission; ask an owner of the team`,
+          ),
+        // Live mode holds live money and the keys that move it: a member of any role without
+        // two-factor sign-in is refused every live route until they enrol (issue 30); test mode needs none.
+        (request, session) =>
+          assertTwoFactor({
+            passed: session.totpEnabled,
+            reachable: modeOf(request) !== 'live',
+            detail: 'Live mode needs two-factor sign-in: enrol an authenticator app on the Account page (POST /dashboard/api/account/totp), then come back',
+          }),
+        // Every live route, reads included, as for live keys: a feature's new route cannot forget it.
+        (request, session) => {
+          const mode = modeOf(request);
+          if (mode !== undefined) assertModeOpen(session, mode);
         },
-      );
-    }
-    const mode = modeOf(request);
-    if (totpRequired(request.dashboardSession, mode === 'live' ? 'live' : undefined)) {
-      throw new ApiError(
-        'totp_required',
-        'Live mode needs two-factor sign-in: enrol an authenticator app on the Account page (POST /dashboard/api/account/totp), then come back',
-      );
-    }
-    // Every live route, reads included, as for live keys: a feature's new route cannot forget it.
-    if (mode !== undefined) assertModeOpen(request.dashboardSession, mode);
-  });
+      ],
+    }),
+  );
 
   const scope = (req: { params: { mode: 'test' | 'live' }; dashboardSession: DashboardSession }): Caller => ({
     merchantId: req.dashboardSession.merchantId,
@@ -189,7 +172,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
     assertMayIssueKey: (req, key) => dashboard.assertMayIssueKey(req.dashboardSession, modeOf(req), key, clientOf(req).address),
     async signIn(req, reply, userId) {
       const { sessionToken, session: view, absoluteExpiresAt } = await dashboard.openSession(userId, clientOf(req));
-      reply.header('set-cookie', sessionCookie(sessionToken, absoluteExpiresAt, app.deps.clock.now(), production));
+      reply.header('set-cookie', dashboard.staff.issueCookie(sessionToken, absoluteExpiresAt));
       return view;
     },
     endAll: dashboard.endSessions,
@@ -226,12 +209,12 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
     async (req, reply) => {
       const signedIn = await dashboard.login(req.body, clientOf(req));
       if ('challenge' in signedIn) return signedIn.challenge;
-      reply.header('set-cookie', sessionCookie(signedIn.sessionToken, signedIn.absoluteExpiresAt, app.deps.clock.now(), production));
+      reply.header('set-cookie', dashboard.staff.issueCookie(signedIn.sessionToken, signedIn.absoluteExpiresAt));
       return signedIn.session;
     },
   );
 
-  await accountRoutes(app, { production });
+  await accountRoutes(app);
 
   app.get(
     '/session',
@@ -261,7 +244,7 @@ async function dashboardApi(instance: FastifyInstance, { features }: DashboardOp
     { config: need('account'), schema: { tags, summary: 'Sign out: ends the session and clears the cookie', body: EmptyBody } },
     async (req, reply) => {
       await dashboard.logout(req.dashboardSession);
-      reply.header('set-cookie', clearSessionCookie(production));
+      reply.header('set-cookie', dashboard.staff.cookies.clear());
       return reply.code(204).send();
     },
   );

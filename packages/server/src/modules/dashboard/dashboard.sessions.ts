@@ -1,10 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { HOUR, MINUTE } from '../../platform/clock.ts';
 import type { Country } from '../../platform/countries.ts';
-import { randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
 import type { Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { createStaffSessions, type StaffSessionRecord, type StaffSessionStore } from '../../platform/http/staff-session.ts';
 import type { Language } from '../../platform/i18n.ts';
 import { dummyPasswordHash, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, loginRules } from '../../platform/throttle.ts';
@@ -18,12 +17,37 @@ import { keyBeyondRole, type Permission, permissionsOf, type Role } from './dash
 /** A session ends after 30 idle minutes, and 12 hours after sign-in whatever happens. */
 export const SESSION_IDLE_MS = 30 * MINUTE;
 export const SESSION_ABSOLUTE_MS = 12 * HOUR;
-/** Sliding expiry is written at most once a minute per session, so reads rarely write. */
-const TOUCH_EVERY_MS = MINUTE;
-/** What of a User-Agent a session keeps: enough to tell browsers apart. */
-const USER_AGENT_MAX = 200;
-/** Session tokens: `ds_` + 32 random bytes (256 bits) in base62. */
-const SESSION_TOKEN_SHAPE = /^ds_[0-9A-Za-z]{40,50}$/;
+
+/** The dashboard's sessions table, as the shared staff session reads and writes it (decision 0089). */
+function sessionStore(deps: Pick<Deps, 'db' | 'ids'>): StaffSessionStore<StaffSessionRecord, { merchantId: string }> {
+  const { db } = deps;
+  return {
+    insert: (s, extra) =>
+      repo.insertSession(db, {
+        token_hash: s.tokenHash,
+        id: deps.ids('dashboardSession'),
+        dashboard_user_id: s.subjectId,
+        merchant_id: extra.merchantId,
+        address: s.address,
+        user_agent: s.userAgent,
+        created_at: s.createdAt,
+        last_seen_at: s.lastSeenAt,
+        expires_at: s.expiresAt,
+        absolute_expires_at: s.absoluteExpiresAt,
+      }),
+    async find(tokenHash) {
+      const row = await repo.findSession(db, tokenHash);
+      return row && { subjectId: row.dashboard_user_id, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at, absoluteExpiresAt: row.absolute_expires_at };
+    },
+    touch: (tokenHash, seenAt, expiresAt) => repo.touchSession(db, tokenHash, seenAt, expiresAt),
+    rekey: (oldHash, newHash, seenAt, expiresAt) => repo.rekeySession(db, oldHash, newHash, seenAt, expiresAt),
+    remove: (tokenHash) => repo.deleteSession(db, tokenHash),
+    removeExpired: async (userId, now) => {
+      await repo.deleteExpiredSessions(db, userId, now);
+    },
+  };
+}
+
 /** The signed-in merchant user, as every dashboard API call sees it. */
 export interface DashboardSession {
   tokenHash: Buffer;
@@ -82,40 +106,37 @@ function sessionOf(user: DashboardAccount, tokenHash: Buffer, expiresAt: Date): 
 
 /** Sign-in, sessions and their CSRF tokens, and what a role or a fresh TOTP code allows. */
 export function createDashboardSessions(deps: Deps, services: { merchants: MerchantsService; messaging: MessagingService }) {
-  const { db, clock, random, config } = deps;
+  const { db, config } = deps;
   const { merchants, messaging } = services;
   const throttle = createThrottle(deps);
   const account = createAccountSecurity(deps, { merchants, messaging });
+  const staff = createStaffSessions({
+    cookieName: 'caisse_session',
+    tokenPrefix: 'ds',
+    csrfPurpose: 'dashboard-csrf',
+    idleMs: SESSION_IDLE_MS,
+    absoluteMs: SESSION_ABSOLUTE_MS,
+    store: sessionStore(deps),
+    clock: deps.clock,
+    random: deps.random,
+    masterKey: config.masterKey,
+    production: config.mode === 'production',
+    messages: {
+      sessionRequired: 'Sign in to the dashboard: the session is missing, has expired or was signed out',
+      csrfInvalid: 'Send the csrfToken of GET /dashboard/api/session in the x-csrf-token header',
+      crossSite: "The dashboard API takes requests from the dashboard's own pages only",
+    },
+  });
 
   /** Opens a session for a user who proved who they are: a random token, its hash stored with the client. */
   async function openSession(userId: string, client: Client): Promise<{ sessionToken: string; session: SessionView; absoluteExpiresAt: Date }> {
     const user = await merchants.findDashboardAccount(userId);
     if (!user) throw new ApiError('invalid_credentials', 'The e-mail address or the password is incorrect');
-    const now = clock.now();
-    const sessionToken = `ds_${randomToken(random, 32)}`;
-    const absoluteExpiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
-    const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
-    const tokenHash = sha256(sessionToken);
-    await repo.insertSession(db, {
-      token_hash: tokenHash,
-      id: deps.ids('dashboardSession'),
-      dashboard_user_id: user.id,
-      merchant_id: user.merchant_id,
-      address: client.address,
-      user_agent: client.userAgent ? client.userAgent.slice(0, USER_AGENT_MAX) : null,
-      created_at: now,
-      last_seen_at: now,
-      expires_at: expiresAt,
-      absolute_expires_at: absoluteExpiresAt,
-    });
-    await repo.deleteExpiredSessions(db, user.id, now);
+    const { sessionToken, tokenHash, expiresAt, absoluteExpiresAt } = await staff.open(user.id, client, { merchantId: user.merchant_id });
     return { sessionToken, session: view(sessionOf(user, tokenHash, expiresAt), sessionToken), absoluteExpiresAt };
   }
 
-  /** The CSRF token of a session: an HMAC of its token under the master key (nothing stored). */
-  function csrfTokenOf(sessionToken: string): string {
-    return createHmac('sha256', config.masterKey).update(`dashboard-csrf:${sessionToken}`).digest('base64url');
-  }
+  const { csrfTokenOf } = staff;
 
   function view(s: DashboardSession, sessionToken: string): SessionView {
     return {
@@ -132,6 +153,8 @@ export function createDashboardSessions(deps: Deps, services: { merchants: Merch
   }
 
   return {
+    /** The session cookie, CSRF token, cross-site refusal and expiry (platform/http/staff-session.ts). */
+    staff,
     csrfTokenOf,
 
     /**
@@ -173,30 +196,14 @@ export function createDashboardSessions(deps: Deps, services: { merchants: Merch
 
     /** The live session of a cookie's token, its idle expiry pushed forward; else 401 `session_required`. */
     async authenticate(sessionToken: string | undefined): Promise<DashboardSession> {
-      const missing = new ApiError('session_required', 'Sign in to the dashboard: the session is missing, has expired or was signed out');
-      if (sessionToken === undefined || !SESSION_TOKEN_SHAPE.test(sessionToken)) throw missing;
-      const tokenHash = sha256(sessionToken);
-      const row = await repo.findSession(db, tokenHash);
-      const now = clock.now();
-      if (!row || row.expires_at <= now || row.absolute_expires_at <= now) throw missing;
-      const user = await merchants.findDashboardAccount(row.dashboard_user_id);
-      if (!user) throw missing;
-      let expiresAt = row.expires_at;
-      if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
-        expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, row.absolute_expires_at.getTime()));
-        await repo.touchSession(db, tokenHash, now, expiresAt);
-      }
-      return sessionOf(user, tokenHash, expiresAt);
+      const { subject, tokenHash, expiresAt } = await staff.authenticate(sessionToken, (r) => merchants.findDashboardAccount(r.subjectId));
+      return sessionOf(subject, tokenHash, expiresAt);
     },
 
     sessionView: view,
 
     /** 403 `csrf_token_invalid` unless `sent` is the session's CSRF token (constant-time compare). */
-    checkCsrf(sessionToken: string, sent: string | undefined): void {
-      if (sent === undefined || !safeEqual(sent, csrfTokenOf(sessionToken))) {
-        throw new ApiError('csrf_token_invalid', 'Send the csrfToken of GET /dashboard/api/session in the x-csrf-token header');
-      }
-    },
+    checkCsrf: staff.checkCsrf,
 
     /** The language switch: the user's own language from now on (null: back to their browser's). */
     async setLanguage(session: DashboardSession, language: Language | null): Promise<DashboardSession> {
@@ -205,7 +212,7 @@ export function createDashboardSessions(deps: Deps, services: { merchants: Merch
     },
 
     async logout(session: DashboardSession): Promise<void> {
-      await repo.deleteSession(db, session.tokenHash);
+      await staff.end(session.tokenHash);
     },
 
     /**

@@ -111,6 +111,15 @@ export const operatorsRepository = {
     await db.updateTable('operator_sessions').set({ stage: 'full' }).where('token_hash', '=', tokenHash).execute();
   },
 
+  /** A session's new token (rotation): the same row, its other columns kept. */
+  async rekeySession(db: Executor, oldHash: Buffer, newHash: Buffer, seenAt: Date, expiresAt: Date): Promise<void> {
+    await db
+      .updateTable('operator_sessions')
+      .set({ token_hash: newHash, last_seen_at: seenAt, expires_at: expiresAt })
+      .where('token_hash', '=', oldHash)
+      .execute();
+  },
+
   async deleteSession(db: Executor, tokenHash: Buffer): Promise<void> {
     await db.deleteFrom('operator_sessions').where('token_hash', '=', tokenHash).execute();
   },

@@ -2,9 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
 import { clientAddress } from '../../platform/http/rate-limit.ts';
-import { isCrossSite } from '../../platform/http/same-site.ts';
 import { PAGES_DIST, sendAppPage } from '../../platform/http/built-pages.ts';
-import { sessionCookies } from '../../platform/http/session-cookie.ts';
+import { assertPermission, assertTwoFactor, staffSessionHook } from '../../platform/http/staff-session.ts';
 import {
   AddProviderAccountBody,
   ProviderAccountCheck,
@@ -79,7 +78,6 @@ declare module 'fastify' {
   }
 }
 
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const tags = ['operator console (internal)'];
 /** JSON answers with the API's CSP and no-store; no API key. */
 const base = { auth: 'none' as const, csp: 'api' as const };
@@ -116,7 +114,6 @@ export default async function operatorRoutes(instance: FastifyInstance, opts: { 
 async function operatorApi(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const operators = app.services.operators;
-  const cookies = sessionCookies('caisse_operator', app.deps.config.mode === 'production');
 
   app.decorateRequest('operatorSession', null as unknown as Session);
   app.decorateRequest('operatorToken', '');
@@ -129,38 +126,37 @@ async function operatorApi(instance: FastifyInstance) {
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) return;
-    const needed = request.routeOptions.config.operator;
-    if (STATE_CHANGING.has(request.method) || needed === 'public') {
-      if (isCrossSite(request)) throw new ApiError('csrf_token_invalid', "The operator API takes requests from the console's own pages only");
-    }
-    if (needed === 'public') return;
-    const token = cookies.tokenOf(request);
-    try {
-      request.operatorSession = await operators.authenticate(token);
-    } catch (err) {
-      if (token !== undefined) reply.header('set-cookie', cookies.clear());
-      throw err;
-    }
-    request.operatorToken = token as string;
-    if (STATE_CHANGING.has(request.method)) {
-      const sent = request.headers['x-csrf-token'];
-      operators.checkCsrf(request.operatorToken, typeof sent === 'string' ? sent : undefined);
-    }
-    const session = request.operatorSession;
-    if (session.stage === 'enrol' && !ENROLMENT_ROUTES.has(request.routeOptions.url ?? '')) {
-      throw new ApiError(
-        'totp_required',
-        'Operators must use two-factor sign-in: enrol an authenticator app first (POST /operator/api/totp, then /operator/api/totp/confirm)',
-      );
-    }
-    if (needed === undefined || !operatorCan(session.role, needed)) {
-      throw new ApiError('permission_denied', `Your operator role (${session.role}) does not allow this: it needs the ${needed ?? 'unknown'} permission`, {
-        extra: { role: session.role, permission: needed ?? null },
-      });
-    }
-  });
+  // Cross-site refusal, session, CSRF (platform/http/staff-session.ts), then two-factor first:
+  // until enrolment an operator has no role to speak of, only the enrolment routes answer.
+  app.addHook(
+    'onRequest',
+    staffSessionHook({
+      sessions: operators.staff,
+      isPublic: (request) => request.routeOptions.config.operator === 'public',
+      authenticate: operators.authenticate,
+      attach(request, session, token) {
+        request.operatorSession = session;
+        request.operatorToken = token;
+      },
+      gates: [
+        (request, session) =>
+          assertTwoFactor({
+            passed: session.stage === 'full',
+            reachable: ENROLMENT_ROUTES.has(request.routeOptions.url ?? ''),
+            detail: 'Operators must use two-factor sign-in: enrol an authenticator app first (POST /operator/api/totp, then /operator/api/totp/confirm)',
+          }),
+        (request, { role }) => {
+          const needed = request.routeOptions.config.operator;
+          assertPermission(
+            role,
+            needed === 'public' ? undefined : needed,
+            operatorCan,
+            (r, permission) => `Your operator role (${r}) does not allow this: it needs the ${permission} permission`,
+          );
+        },
+      ],
+    }),
+  );
 
   // ---- session and enrolment --------------------------------------------------------------------
 
@@ -179,7 +175,7 @@ async function operatorApi(instance: FastifyInstance) {
     },
     async (req, reply) => {
       const signedIn = await operators.login(req.body, clientOf(req));
-      reply.header('set-cookie', cookies.set(signedIn.sessionToken, signedIn.absoluteExpiresAt, app.deps.clock.now()));
+      reply.header('set-cookie', operators.staff.issueCookie(signedIn.sessionToken, signedIn.absoluteExpiresAt));
       return signedIn.session;
     },
   );
@@ -195,7 +191,7 @@ async function operatorApi(instance: FastifyInstance) {
     { config: need('account'), schema: { tags, summary: 'Sign out: ends the session and clears the cookie', body: EmptyBody } },
     async (req, reply) => {
       await operators.logout(req.operatorSession);
-      reply.header('set-cookie', cookies.clear());
+      reply.header('set-cookie', operators.staff.cookies.clear());
       return reply.code(204).send();
     },
   );

@@ -1,11 +1,11 @@
-import { createHmac } from 'node:crypto';
 import { DAY, HOUR, MINUTE } from '../../platform/clock.ts';
-import { decrypt, encrypt, randomToken, safeEqual, sha256 } from '../../platform/crypto.ts';
+import { decrypt, encrypt, randomToken } from '../../platform/crypto.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { csvStream } from '../../platform/csv.ts';
 import { instantOf } from '../../platform/http/dashboard-api.ts';
+import { createStaffSessions, type StaffSessionRecord, type StaffSessionStore } from '../../platform/http/staff-session.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { createThrottle, loginRules } from '../../platform/throttle.ts';
@@ -27,11 +27,6 @@ import { type OperatorAuditAction, type OperatorPermission, type OperatorRole, o
 /** An operator session ends after 15 idle minutes, and 8 hours after sign-in (shorter than a merchant's: it reaches every merchant). */
 export const OPERATOR_SESSION_IDLE_MS = 15 * MINUTE;
 export const OPERATOR_SESSION_ABSOLUTE_MS = 8 * HOUR;
-/** Sliding expiry is written at most once a minute per session. */
-const TOUCH_EVERY_MS = MINUTE;
-const USER_AGENT_MAX = 200;
-/** `os_` + 32 random bytes: never the shape of a dashboard token (`ds_`), so neither opens the other. */
-const SESSION_TOKEN_SHAPE = /^os_[0-9A-Za-z]{40,50}$/;
 /** The merchants list shows at most this many (the search box finds the others). */
 const MERCHANT_LIST_LIMIT = 50;
 
@@ -56,6 +51,44 @@ export interface OperatorSession {
   /** `enrol` until a TOTP code is given: only two-factor enrolment is open then. */
   stage: 'enrol' | 'full';
   expiresAt: Date;
+}
+
+type Stage = 'enrol' | 'full';
+
+/** The console's sessions table, as the shared staff session reads and writes it (decision 0089). */
+function sessionStore(deps: Pick<Deps, 'db' | 'ids'>): StaffSessionStore<StaffSessionRecord & { stage: Stage }, { stage: Stage; email: string }> {
+  const { db } = deps;
+  return {
+    insert: (s, { stage }) =>
+      repo.insertSession(db, {
+        token_hash: s.tokenHash,
+        id: deps.ids('operatorSession'),
+        operator_id: s.subjectId,
+        stage,
+        address: s.address,
+        user_agent: s.userAgent,
+        created_at: s.createdAt,
+        last_seen_at: s.lastSeenAt,
+        expires_at: s.expiresAt,
+        absolute_expires_at: s.absoluteExpiresAt,
+      }),
+    async find(tokenHash) {
+      const row = await repo.findSession(db, tokenHash);
+      return (
+        row && {
+          subjectId: row.operator_id,
+          stage: row.stage,
+          lastSeenAt: row.last_seen_at,
+          expiresAt: row.expires_at,
+          absoluteExpiresAt: row.absolute_expires_at,
+        }
+      );
+    },
+    touch: (tokenHash, seenAt, expiresAt) => repo.touchSession(db, tokenHash, seenAt, expiresAt),
+    rekey: (oldHash, newHash, seenAt, expiresAt) => repo.rekeySession(db, oldHash, newHash, seenAt, expiresAt),
+    remove: (tokenHash) => repo.deleteSession(db, tokenHash),
+    removeExpired: (operatorId, now) => repo.deleteExpiredSessions(db, operatorId, now),
+  };
 }
 
 /** Who the client is: recorded with the session it opens. */
@@ -136,10 +169,32 @@ export function createOperatorsService(
   const { db, clock, random, config, ids } = deps;
   const { merchants, ledger, verifyBooks, onboarding, payouts, customerLimits, connectors, users, methods, reconciliation, providerAccounts } = services;
   const throttle = createThrottle(deps);
-
-  function csrfTokenOf(sessionToken: string): string {
-    return createHmac('sha256', config.masterKey).update(`operator-csrf:${sessionToken}`).digest('base64url');
-  }
+  const staff = createStaffSessions({
+    cookieName: 'caisse_operator',
+    // Never the dashboard's `ds_`: neither token opens the other's API.
+    tokenPrefix: 'os',
+    csrfPurpose: 'operator-csrf',
+    idleMs: OPERATOR_SESSION_IDLE_MS,
+    absoluteMs: OPERATOR_SESSION_ABSOLUTE_MS,
+    store: sessionStore(deps),
+    clock,
+    random,
+    masterKey: config.masterKey,
+    production: config.mode === 'production',
+    messages: {
+      sessionRequired: 'Sign in to the operator console: the session is missing, has expired or was signed out',
+      csrfInvalid: 'Send the csrfToken of GET /operator/api/session in the x-csrf-token header',
+      crossSite: "The operator API takes requests from the console's own pages only",
+    },
+    // Who opened a session, from where: the first thing a review of an incident asks.
+    onOpened: ({ subjectId, client, extra }) =>
+      record(
+        db,
+        { operatorId: subjectId, email: extra.email },
+        { action: 'operator.signed_in', targetType: 'operator', targetId: subjectId, after: { stage: extra.stage, address: client.address } },
+      ),
+  });
+  const { csrfTokenOf } = staff;
 
   async function record(executor: Executor, actor: { operatorId: string | null; email: string }, entry: AuditInput): Promise<void> {
     await repo.insertAudit(executor, {
@@ -216,9 +271,9 @@ export function createOperatorsService(
     return { from, to };
   }
 
-  const missingSession = () => new ApiError('session_required', 'Sign in to the operator console: the session is missing, has expired or was signed out');
-
   return {
+    /** The session cookie, CSRF token, cross-site refusal and expiry (platform/http/staff-session.ts). */
+    staff,
     csrfTokenOf,
 
     /**
@@ -253,61 +308,23 @@ export function createOperatorsService(
         stage = 'full';
       }
       await attempt.succeeded();
-      const now = clock.now();
-      const sessionToken = `os_${randomToken(random, 32)}`;
-      const absoluteExpiresAt = new Date(now.getTime() + OPERATOR_SESSION_ABSOLUTE_MS);
-      const expiresAt = new Date(now.getTime() + OPERATOR_SESSION_IDLE_MS);
-      const tokenHash = sha256(sessionToken);
-      await repo.insertSession(db, {
-        token_hash: tokenHash,
-        id: ids('operatorSession'),
-        operator_id: operator.id,
-        stage,
-        address: client.address,
-        user_agent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
-        created_at: now,
-        last_seen_at: now,
-        expires_at: expiresAt,
-        absolute_expires_at: absoluteExpiresAt,
-      });
-      await repo.deleteExpiredSessions(db, operator.id, now);
-      // Who opened a session, from where: the first thing a review of an incident asks.
-      await record(
-        db,
-        { operatorId: operator.id, email: operator.email },
-        { action: 'operator.signed_in', targetType: 'operator', targetId: operator.id, after: { stage, address: client.address } },
-      );
+      const { sessionToken, tokenHash, expiresAt, absoluteExpiresAt } = await staff.open(operator.id, client, { stage, email: operator.email });
       const session: OperatorSession = { tokenHash, operatorId: operator.id, email: operator.email, role: operator.role, stage, expiresAt };
       return { sessionToken, absoluteExpiresAt, session: sessionView(session, sessionToken) };
     },
 
     /** The live session of a cookie's token, its idle expiry pushed forward; else 401 `session_required`. */
     async authenticate(sessionToken: string | undefined): Promise<OperatorSession> {
-      if (sessionToken === undefined || !SESSION_TOKEN_SHAPE.test(sessionToken)) throw missingSession();
-      const tokenHash = sha256(sessionToken);
-      const row = await repo.findSession(db, tokenHash);
-      const now = clock.now();
-      if (!row || row.expires_at <= now || row.absolute_expires_at <= now) throw missingSession();
-      const operator = await repo.findOperator(db, row.operator_id);
-      if (!operator) throw missingSession();
-      let expiresAt = row.expires_at;
-      if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
-        expiresAt = new Date(Math.min(now.getTime() + OPERATOR_SESSION_IDLE_MS, row.absolute_expires_at.getTime()));
-        await repo.touchSession(db, tokenHash, now, expiresAt);
-      }
+      const { subject: operator, record: row, tokenHash, expiresAt } = await staff.authenticate(sessionToken, (r) => repo.findOperator(db, r.subjectId));
       return { tokenHash, operatorId: operator.id, email: operator.email, role: operator.role, stage: row.stage, expiresAt };
     },
 
     /** 403 `csrf_token_invalid` unless `sent` is the session's CSRF token (constant-time compare). */
-    checkCsrf(sessionToken: string, sent: string | undefined): void {
-      if (sent === undefined || !safeEqual(sent, csrfTokenOf(sessionToken))) {
-        throw new ApiError('csrf_token_invalid', 'Send the csrfToken of GET /operator/api/session in the x-csrf-token header');
-      }
-    },
+    checkCsrf: staff.checkCsrf,
 
     sessionView,
 
-    logout: (s: OperatorSession) => repo.deleteSession(db, s.tokenHash),
+    logout: (s: OperatorSession) => staff.end(s.tokenHash),
 
     /** Starts (or restarts) TOTP enrolment: a new secret, shown once with its otpauth:// URI and its QR code. */
     async startTotp(s: OperatorSession) {
