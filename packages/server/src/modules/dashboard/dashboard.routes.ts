@@ -2,7 +2,7 @@ import { assertModeOpen, type Caller, type KeyMode } from '../../platform/tenanc
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { assertPermission, assertTwoFactor, staffSessionHook } from '../../platform/http/staff-session.ts';
+import { assertPermission, assertTwoFactor, STATE_CHANGING, staffSessionHook } from '../../platform/http/staff-session.ts';
 import { type DashboardAudit, type DashboardRoutes, type DashboardSessions, type DashboardUser, sendCsv } from '../../platform/http/dashboard-api.ts';
 import { onReplica } from '../../platform/db.ts';
 import { ApiError } from '../../platform/errors.ts';
