@@ -364,6 +364,7 @@ export interface paths {
                         intentionId: string;
                         paymentMethod?: {
                             phoneNumber: string;
+                            preAuthorisationCode?: string;
                             provider: string;
                             /** @enum {string} */
                             type: "mobile_money";
@@ -2286,7 +2287,7 @@ export interface paths {
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -2343,7 +2344,7 @@ export interface paths {
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -3398,7 +3399,7 @@ export interface paths {
                             currency: string;
                             data: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -9926,11 +9927,12 @@ export interface paths {
                                 /** @enum {string} */
                                 type: "wallet";
                             } | {
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 maxAmount: string;
                                 minAmount: string;
                                 name: string;
+                                preAuthorisationUssd?: string | null;
                                 prefixes: string[];
                                 /** @enum {string} */
                                 provider: "mtn_momo" | "orange_money" | "wave";
@@ -9982,7 +9984,7 @@ export interface paths {
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -10037,7 +10039,7 @@ export interface paths {
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;

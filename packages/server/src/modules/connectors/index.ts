@@ -71,6 +71,7 @@ export {
   connectorsServing,
   describeProvider,
   isAggregator,
+  methodCountries,
   methodsServed,
   providerDescriptions,
   providerPrefixes,
