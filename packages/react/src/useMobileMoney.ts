@@ -37,6 +37,11 @@ export interface MobileMoneyState {
   /** True once the payer picked the operator themselves: the number no longer changes it. */
   providerChosen: boolean;
   phoneNumber: string;
+  /**
+   * The one-time code the payer made with their operator, for a method whose `approval` is
+   * `pre_authorisation_code`: sent with the payment, then cleared (a code pays once).
+   */
+  preAuthorisationCode: string;
   /** What the payer does now (`waiting`): approve on the phone before `expiresAt`, or dial `ussd`. */
   nextAction: NextAction | undefined;
   /** Seconds left in the approval window while `waiting` (0 once it is over). */
@@ -54,6 +59,8 @@ export interface MobileMoneyState {
 export interface MobileMoney extends MobileMoneyState {
   /** The number as typed; the operator follows its prefix until the payer picks one. */
   setPhoneNumber(value: string): void;
+  /** The code as typed (its spaces go when it is sent). */
+  setPreAuthorisationCode(value: string): void;
   chooseProvider(provider: string): void;
   /** Sends the request to the payer's phone (or to the provider's page). From `choose` or `failed`. */
   pay(): Promise<void>;
@@ -98,6 +105,7 @@ const INITIAL: MobileMoneyState = {
   provider: undefined,
   providerChosen: false,
   phoneNumber: '',
+  preAuthorisationCode: '',
   nextAction: undefined,
   secondsLeft: undefined,
   intent: undefined,
@@ -167,7 +175,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     if (FINAL_PAID.includes(settled.status)) return update({ status: 'succeeded', intent: settled, error: undefined, secondsLeft: undefined });
     if (settled.status !== 'PENDING') return update({ status: 'ended', intent: settled, secondsLeft: undefined });
     // The attempt failed and the intent takes another: tell the payer, unless they already moved on.
-    if (current.current.status === 'waiting') update({ status: 'failed', error: failureOf(settled), secondsLeft: undefined });
+    if (current.current.status === 'waiting') update({ status: 'failed', error: failureOf(settled), secondsLeft: undefined, preAuthorisationCode: '' });
   }, [client, clientSecret, update]);
 
   // A page opened (or reloaded) while an attempt is in flight waits for it.
@@ -220,12 +228,15 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
   );
 
   const chooseProvider = useCallback((provider: string) => update({ provider, providerChosen: true }), [update]);
+  const setPreAuthorisationCode = useCallback((value: string) => update({ preAuthorisationCode: value }), [update]);
 
   const pay = useCallback(async () => {
     const s = current.current;
     const target = intent ?? s.intent;
     if ((s.status !== 'choose' && s.status !== 'failed') || target === undefined || s.provider === undefined) return;
     const phoneNumber = normalize(s.phoneNumber);
+    const needsCode = s.mobileMoney.find((m) => m.provider === s.provider)?.approval === 'pre_authorisation_code';
+    const preAuthorisationCode = needsCode ? s.preAuthorisationCode.replace(/\s+/g, '') : '';
     update({ status: 'submitting', error: undefined, phoneNumber, choosingAgain: false });
     let answer: PayerIntent;
     try {
@@ -234,6 +245,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
         intentionId: target.id,
         provider: s.provider,
         phoneNumber,
+        ...(preAuthorisationCode !== '' ? { preAuthorisationCode } : {}),
         idempotencyKey: newKey(),
       });
     } catch (err) {
@@ -245,6 +257,8 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
       update({ status: 'redirecting', intent: answer, nextAction });
       return options$.current.navigate(nextAction.url);
     }
+    // The code went with this request: it pays once, a retry needs a new one.
+    if (preAuthorisationCode !== '') update({ preAuthorisationCode: '' });
     if (FINAL_PAID.includes(answer.status)) return update({ status: 'succeeded', intent: answer });
     // The window's seconds come with the status: a first render without them would show the window as over.
     const secondsLeft = nextAction?.type === 'approve_on_phone' ? secondsUntil(nextAction.expiresAt, options$.current.now()) : undefined;
@@ -271,5 +285,5 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     if (s.status === 'choose' && s.walletOffered) update({ status: 'wallet', error: undefined });
   }, [update]);
 
-  return { ...state, setPhoneNumber, chooseProvider, pay, sendAgain, payAnotherWay, chooseWallet };
+  return { ...state, setPhoneNumber, setPreAuthorisationCode, chooseProvider, pay, sendAgain, payAnotherWay, chooseWallet };
 }
