@@ -15,7 +15,16 @@ import { type AttemptRule, createThrottle } from '../../platform/throttle.ts';
 import type { RouteKey, RoutesService } from '../routes/index.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
-import { type ConnectorSource, type Decision, describeProvider, isAggregator, newReference, type ProviderName, servesNumber } from '../connectors/index.ts';
+import {
+  type ConnectorSource,
+  type Decision,
+  describeProvider,
+  isAggregator,
+  methodCountries,
+  newReference,
+  type ProviderName,
+  servesNumber,
+} from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type DirectPayment, type DirectPayments, type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -438,7 +447,8 @@ export function createAttemptsService(
         });
       // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
       const phoneNumber = parsePhoneNumber(body.paymentMethod.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
-      if (!servesNumber(description, phoneNumber)) {
+      // A number of the method's network in a country some connector reaches it (Orange Money in Burkina Faso through pawaPay).
+      if (!servesNumber({ ...description, countries: methodCountries(description) }, phoneNumber)) {
         throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
       }
       // A method no route of which answers is refused at once, before the limits count: its

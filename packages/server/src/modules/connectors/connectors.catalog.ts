@@ -102,8 +102,8 @@ export function methodsServed(country?: string): string[] {
  */
 export function providerPrefixes(description: ProviderDescription, country?: Country): string[] {
   if (description.network === null) return [];
-  const countries = methodCountries(description);
-  return prefixesOf(description.network, country === undefined ? countries : countries.filter((c) => c === country));
+  // A merchant's country: also one where another connector reaches the method (Orange Money in Burkina Faso).
+  return prefixesOf(description.network, country === undefined ? description.countries : methodCountries(description).filter((c) => c === country));
 }
 
 /**
@@ -113,9 +113,8 @@ export function providerPrefixes(description: ProviderDescription, country?: Cou
  */
 export function servesNumber(description: ProviderDescription, e164: string): boolean {
   const info = lookupNumber(e164);
-  // An aggregator serves the countries of the methods it reaches (its own `countries` are empty);
-  // a method, those where some connector reaches it.
-  const countries: readonly string[] = description.serves ? description.serves.flatMap((s) => s.countries) : methodCountries(description);
+  // An aggregator serves the countries of the methods it reaches (its own `countries` are empty).
+  const countries: readonly string[] = description.serves ? description.serves.flatMap((s) => s.countries) : description.countries;
   if (info === undefined || !countries.includes(info.country)) return false;
   return description.network === null || info.operator === description.network;
 }
