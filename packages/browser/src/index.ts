@@ -49,6 +49,13 @@ export type PaymentMethod = JsonAnswer<paths['/payment-methods']['get'], 200>['d
  * `ussd` is what to dial when the request does not appear.
  */
 export type MobileMoneyMethod = Extract<PaymentMethod, { type: 'mobile_money' }>;
+/**
+ * Paying by card (docs/spec/card-payments.md): always `redirect`, the card typed on the provider's
+ * page; `name` the brands it takes; `available` false while no card route answers.
+ */
+export type CardMethod = Extract<PaymentMethod, { type: 'card' }>;
+/** The card holder's details a card payment requires (`payWithCard`); never the card itself. */
+export type Cardholder = Extract<NonNullable<JsonBody<paths['/charge']['post']>['paymentMethod']>, { type: 'card' }>['cardholder'];
 /** What the payer does next after a mobile-money charge (`payWithMobileMoney`). */
 export type NextAction =
   | { type: 'approve_on_phone'; provider: string; phoneNumber: string; expiresAt: string; message: string; ussd?: string | null }
@@ -83,6 +90,13 @@ export interface MobileMoneyPayment {
    * `pre_authorisation_code` (its `preAuthorisationUssd` says what to dial); left out otherwise.
    */
   preAuthorisationCode?: string;
+  /** Reuse it to send the same request again without asking the payer twice. */
+  idempotencyKey?: string;
+}
+export interface CardPayment {
+  sessionToken: string;
+  intentionId: string;
+  cardholder: Cardholder;
   /** Reuse it to send the same request again without asking the payer twice. */
   idempotencyKey?: string;
 }
@@ -156,6 +170,33 @@ const newKey = (): string => Array.from(crypto.getRandomValues(new Uint8Array(16
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** One wait for an intent's payment and the callers sharing it. */
+interface SharedWait {
+  promise: Promise<PayerIntent>;
+  listeners: Set<(intent: PayerIntent) => void>;
+  callers: number;
+  abort: AbortController;
+}
+
+/** `promise`'s outcome, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', stop);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(err);
+      },
+    );
+  });
+}
+
 export class CaisseClient {
   readonly #apiKey: string;
   readonly #baseUrl: string;
@@ -163,6 +204,7 @@ export class CaisseClient {
   readonly #maxRetries: number;
   #accessToken: string | undefined;
   #userId: string | undefined;
+  readonly #waits = new Map<string, SharedWait>();
   #otpToken: string | undefined;
 
   constructor(options: CaisseClientOptions) {
@@ -212,6 +254,16 @@ export class CaisseClient {
   }
 
   /**
+   * Pays by card: the card holder's details go to Caisse, and the answer's `nextAction` is a
+   * `redirect` to the card provider's page, where the payer types the card (never sent here).
+   */
+  payWithCard({ sessionToken, intentionId, cardholder, idempotencyKey }: CardPayment): Promise<PayerIntent> {
+    const headers: Record<string, string> = { 'x-session-token': sessionToken };
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    return this.#request('POST', '/charge', { intentionId, paymentMethod: { type: 'card', cardholder } }, headers);
+  }
+
+  /**
    * Waits until the intent is no longer PROCESSING and answers that intent: SUCCEEDED, PENDING
    * again (the attempt failed: `attempts`, `lastError`; the payer may retry) or a final state.
    * Each read is a long-poll: the server holds it until the intent changes (at most `waitSeconds`),
@@ -220,9 +272,49 @@ export class CaisseClient {
    * again after a delay instead (backoff from `intervalMs` to `maxIntervalMs`, or its Retry-After).
    * A lost answer or a 5xx is read again after the delay; other errors reject.
    */
-  async waitForPayment(
+  async waitForPayment(sessionToken: string, options: WaitOptions = {}): Promise<PayerIntent> {
+    const { signal, onUpdate } = options;
+    signal?.throwIfAborted();
+    // Callers waiting on one intent at once (a checkout's payment and mobile-money steps) share
+    // one wait, so the payer holds one request: its reads go to every caller; it stops once the
+    // last caller stopped. The first caller's timing options run it.
+    let shared = this.#waits.get(sessionToken);
+    if (shared === undefined) {
+      const abort = new AbortController();
+      const listeners = new Set<(intent: PayerIntent) => void>();
+      const running = this.#wait(sessionToken, {
+        ...options,
+        signal: abort.signal,
+        onUpdate: (intent) => {
+          for (const listener of listeners) listener(intent);
+        },
+      });
+      const entry: SharedWait = { promise: running, listeners, callers: 0, abort };
+      const forget = () => {
+        if (this.#waits.get(sessionToken) === entry) this.#waits.delete(sessionToken);
+      };
+      running.then(forget, forget);
+      this.#waits.set(sessionToken, entry);
+      shared = entry;
+    }
+    const entry = shared;
+    entry.callers += 1;
+    if (onUpdate !== undefined) entry.listeners.add(onUpdate);
+    try {
+      return await untilAborted(entry.promise, signal);
+    } finally {
+      if (onUpdate !== undefined) entry.listeners.delete(onUpdate);
+      entry.callers -= 1;
+      if (entry.callers === 0) {
+        if (this.#waits.get(sessionToken) === entry) this.#waits.delete(sessionToken);
+        entry.abort.abort(signal?.reason);
+      }
+    }
+  }
+
+  async #wait(
     sessionToken: string,
-    { signal, onUpdate, intervalMs = 1000, maxIntervalMs = 5000, timers = globalThis, waitSeconds = 25 }: WaitOptions = {},
+    { signal, onUpdate, intervalMs = 1000, maxIntervalMs = 5000, timers = globalThis, waitSeconds = 25 }: WaitOptions,
   ): Promise<PayerIntent> {
     const path = `/gateway/sessions/${encodeURIComponent(sessionToken)}`;
     // Until a server shows it does not hold reads; 0 turns the long-poll off.

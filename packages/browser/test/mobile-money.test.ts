@@ -205,10 +205,42 @@ describe('direct mobile-money payments', () => {
     const { timers, pending } = manualTimers();
     const done = caisse.waitForPayment('ps_token', { timers, signal: abort.signal });
     for (let i = 0; i < 20 && seen === undefined; i++) await Promise.resolve();
-    expect(seen).toBe(abort.signal);
+    expect(seen?.aborted).toBe(false);
     abort.abort(new Error('left the page'));
     await expect(done).rejects.toThrow('left the page');
+    expect(seen?.aborted).toBe(true);
     expect(pending).toHaveLength(0);
+  });
+
+  it('waitForPayment shares one held read between callers waiting on one intent, until the last one stops', async () => {
+    const paid = { ...INTENT, status: 'SUCCEEDED', attempts: [attempt('SUCCEEDED')] };
+    const held = { 'caisse-wait': 'held' };
+    const { client: caisse, calls } = client({
+      'GET /gateway/sessions/ps_token': [
+        { status: 200, body: processing, headers: held },
+        { status: 200, body: paid, headers: held },
+        { status: 200, body: paid, headers: held },
+      ],
+    });
+    const { timers, tick } = manualTimers();
+    const first: string[] = [];
+    const second: string[] = [];
+    const leaving = new AbortController();
+    const one = caisse.waitForPayment('ps_token', { timers, onUpdate: (i) => first.push(i.status) });
+    const two = caisse.waitForPayment('ps_token', { timers, onUpdate: (i) => second.push(i.status) });
+    const three = caisse.waitForPayment('ps_token', { timers, signal: leaving.signal });
+    leaving.abort(new Error('left the step'));
+    await expect(three).rejects.toThrow('left the step');
+    while (await tick());
+    expect((await one).status).toBe('SUCCEEDED');
+    expect((await two).status).toBe('SUCCEEDED');
+    // One caller leaving stops nothing; the two still waiting saw every read of one wait.
+    expect(calls).toHaveLength(2);
+    expect(first).toEqual(['PROCESSING', 'SUCCEEDED']);
+    expect(second).toEqual(['PROCESSING', 'SUCCEEDED']);
+    // A wait started after it ended reads again.
+    expect((await caisse.waitForPayment('ps_token', { timers })).status).toBe('SUCCEEDED');
+    expect(calls).toHaveLength(3);
   });
 
   it('waitForPayment stops when its signal aborts, and rejects a 4xx at once', async () => {

@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { type CheckoutMessageId, useCheckoutText } from './i18n.tsx';
 import type { CheckoutError } from './useCheckout.ts';
-import type { MobileMoney } from './useMobileMoney.ts';
+import { CARDHOLDER_FIELDS, type CardholderField, type MobileMoney } from './useMobileMoney.ts';
 
 /** Failure codes of a mobile-money attempt, in the payer's words (others: the checkout's error texts). */
 const MOBILE_MONEY_ERRORS: Record<string, CheckoutMessageId> = {
@@ -18,6 +18,20 @@ const MOBILE_MONEY_ERRORS: Record<string, CheckoutMessageId> = {
   pre_authorisation_code_invalid: 'mm.error.pre_authorisation_code_invalid',
   pre_authorisation_code_expired: 'mm.error.pre_authorisation_code_expired',
   pre_authorisation_code_required: 'mm.error.pre_authorisation_code_required',
+};
+
+/** The card holder's countries offered first: those Caisse sells in, then a few where payers often live. */
+const HOLDER_COUNTRIES = ['CI', 'CM', 'SN', 'BJ', 'BF', 'ML', 'TG', 'NE', 'GN', 'GA', 'CG', 'CD', 'FR', 'BE', 'CH', 'CA', 'US', 'GB', 'DE', 'IT', 'ES'];
+
+/** How each field is typed and filled in by the browser. */
+const HOLDER_INPUTS: Record<Exclude<CardholderField, 'country'>, { type: string; autoComplete: string }> = {
+  name: { type: 'text', autoComplete: 'given-name' },
+  surname: { type: 'text', autoComplete: 'family-name' },
+  email: { type: 'email', autoComplete: 'email' },
+  phoneNumber: { type: 'tel', autoComplete: 'tel' },
+  address: { type: 'text', autoComplete: 'street-address' },
+  city: { type: 'text', autoComplete: 'address-level2' },
+  zipCode: { type: 'text', autoComplete: 'postal-code' },
 };
 
 /** 272 → "4:32". */
@@ -41,7 +55,7 @@ export interface MobileMoneyStepsProps {
  * both checkouts' classes so each page's stylesheet applies.
  */
 export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }: MobileMoneyStepsProps) {
-  const { t, error: describe } = useCheckoutText();
+  const { t, error: describe, locale } = useCheckoutText();
   const id = useId();
   const heading = `${id}-title`;
   const stepRef = useRef<HTMLDivElement>(null);
@@ -55,8 +69,9 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
     stepRef.current?.querySelector<HTMLElement>('[data-caisse-focus]')?.focus();
   }, [mm.status]);
 
+  const byCard = mm.method === 'card';
   const method = mm.mobileMoney.find((m) => m.provider === mm.provider);
-  const providerName = method?.name ?? mm.provider ?? '';
+  const providerName = byCard ? (mm.card?.name ?? '') : (method?.name ?? mm.provider ?? '');
   const describeError = (error: CheckoutError | undefined) => {
     const id = error && MOBILE_MONEY_ERRORS[error.code];
     return id ? t(id, { provider: providerName }) : describe(error);
@@ -123,9 +138,118 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
     case 'choose':
     case 'submitting': {
       const busy = mm.status === 'submitting';
+      // Mobile money or card, when the intent may be paid both ways.
+      const methodChoice =
+        mm.card && mm.mobileMoney.length > 0 ? (
+          <fieldset className="field">
+            <legend>{t('card.method')}</legend>
+            <label className="check" htmlFor={`${id}-method-mm`}>
+              <input
+                id={`${id}-method-mm`}
+                type="radio"
+                name="method"
+                value="mobile_money"
+                checked={!byCard}
+                disabled={busy}
+                onChange={() => mm.chooseMethod('mobile_money')}
+              />
+              {t('card.mobileMoney')}
+            </label>
+            <label className="check" htmlFor={`${id}-method-card`}>
+              <input
+                id={`${id}-method-card`}
+                type="radio"
+                name="method"
+                value="card"
+                checked={byCard}
+                disabled={busy}
+                onChange={() => mm.chooseMethod('card')}
+              />
+              {t('card.card')}
+            </label>
+          </fieldset>
+        ) : null;
+      const wallet = mm.walletOffered ? (
+        <button type="button" className="caisse-secondary secondary" disabled={busy} onClick={() => mm.chooseWallet()}>
+          {t('mm.payWithWallet')}
+        </button>
+      ) : null;
+      if (byCard && mm.card) {
+        const countries = (() => {
+          try {
+            return new Intl.DisplayNames([locale], { type: 'region' });
+          } catch {
+            return undefined;
+          }
+        })();
+        const fieldError = (field: CardholderField) => {
+          const problem = mm.fieldErrors[field];
+          return problem ? (
+            <p id={`${id}-${field}-error`} className="caisse-error error-text">
+              {t(`card.error.${problem}`)}
+            </p>
+          ) : null;
+        };
+        const invalid = (field: CardholderField) =>
+          mm.fieldErrors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-error` } : ({} as Record<string, never>);
+        body = (
+          <form onSubmit={onPay} aria-labelledby={heading} noValidate>
+            {renderTitle(t('card.title'))}
+            {methodChoice}
+            {alert}
+            <p className="caisse-hint hint">{t('card.hint', { brands: mm.card.name })}</p>
+            {CARDHOLDER_FIELDS.map((field) =>
+              field === 'country' ? (
+                <div className="field" key={field}>
+                  <label htmlFor={`${id}-card-${field}`}>{t('card.country')}</label>
+                  <select
+                    id={`${id}-card-${field}`}
+                    name={field}
+                    autoComplete="country"
+                    required
+                    value={mm.cardholder.country}
+                    onChange={(e) => mm.setCardholder('country', e.currentTarget.value)}
+                    {...invalid(field)}
+                  >
+                    <option value="">{t('card.chooseCountry')}</option>
+                    {HOLDER_COUNTRIES.map((code) => (
+                      <option key={code} value={code}>
+                        {countries?.of(code) ?? code}
+                      </option>
+                    ))}
+                  </select>
+                  {fieldError(field)}
+                </div>
+              ) : (
+                <div className="field" key={field}>
+                  <label htmlFor={`${id}-card-${field}`}>{t(`card.${field}`)}</label>
+                  <input
+                    id={`${id}-card-${field}`}
+                    name={field}
+                    type={HOLDER_INPUTS[field].type}
+                    autoComplete={HOLDER_INPUTS[field].autoComplete}
+                    required
+                    value={mm.cardholder[field]}
+                    onChange={(e) => mm.setCardholder(field, e.currentTarget.value)}
+                    {...invalid(field)}
+                  />
+                  {fieldError(field)}
+                </div>
+              ),
+            )}
+            <button type="submit" className="caisse-primary wide" disabled={busy || !mm.card.available} aria-busy={busy}>
+              {busy ? t('mm.sending') : t('card.pay', { amount })}
+            </button>
+            {mm.card.available ? null : <p className="caisse-hint hint">{t('card.unavailable')}</p>}
+            {wallet}
+          </form>
+        );
+        break;
+      }
       body = (
         <form onSubmit={onPay} aria-labelledby={heading}>
           {renderTitle(t('mm.title'))}
+          {methodChoice}
           {alert}
           <div className="field">
             <label htmlFor={`${id}-phone`}>{t('mm.phoneNumber')}</label>
@@ -167,11 +291,7 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
           <button type="submit" className="caisse-primary wide" disabled={busy || !method?.available} aria-busy={busy}>
             {busy ? t('mm.sending') : t('mm.pay', { amount, provider: providerName })}
           </button>
-          {mm.walletOffered && (
-            <button type="button" className="caisse-secondary secondary" disabled={busy} onClick={() => mm.chooseWallet()}>
-              {t('mm.payWithWallet')}
-            </button>
-          )}
+          {wallet}
         </form>
       );
       break;

@@ -30,6 +30,7 @@ const ERROR_TEXTS = {
   customer_locked: 'error.customer_locked',
   phone_not_verified: 'error.phone_not_verified',
   phone_invalid: 'error.phone_invalid',
+  cardholder_invalid: 'error.cardholder_invalid',
   password_weak: 'error.password_weak',
   otp_incorrect: 'error.otp_incorrect',
   otp_expired: 'error.otp_expired',

@@ -35,11 +35,23 @@ export {
 } from './i18n.tsx';
 export { formatAmount, formatDate, formatDateTime, type Language, type LanguageChoice } from '@caisse/intl';
 export { MobileMoneySteps, type MobileMoneyStepsProps } from './MobileMoney.tsx';
-export { useMobileMoney, type MobileMoney, type MobileMoneyOptions, type MobileMoneyState, type MobileMoneyStatus } from './useMobileMoney.ts';
+export {
+  CARDHOLDER_FIELDS,
+  checkCardholder,
+  useMobileMoney,
+  type CardholderField,
+  type CardholderFieldError,
+  type MobileMoney,
+  type MobileMoneyOptions,
+  type MobileMoneyState,
+  type MobileMoneyStatus,
+} from './useMobileMoney.ts';
 export { OtpCodeInput, type OtpCodeInputProps } from './OtpCodeInput.tsx';
 export {
   CaisseClient,
   CaisseError,
+  type CardMethod,
+  type Cardholder,
   type MobileMoneyMethod,
   type NextAction,
   type PayerIntent,

@@ -1,4 +1,12 @@
-import { type AuthenticatedUser, CaisseError, type MobileMoneyMethod, type OtpChannel, type Timers, type Topup } from '@caisse/browser';
+import {
+  type AuthenticatedUser,
+  CaisseError,
+  type MobileMoneyMethod,
+  type OtpChannel,
+  type PublicPaymentIntent,
+  type Timers,
+  type Topup,
+} from '@caisse/browser';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   CLOSED,
@@ -166,23 +174,22 @@ export function useCheckout(options: CheckoutOptions = {}): Checkout {
     return () => timers.clearTimeout(timer);
   }, [open, expiresAt, settle]);
 
-  // PROCESSING (an asynchronous source) settles later: look again every few seconds.
+  // PROCESSING (an asynchronous source) settles later: wait for it on the client's long-poll,
+  // which the mobile-money steps share when they wait too (one request held for the payer).
   const processing = state.status === 'charging' && state.intent?.status === 'PROCESSING';
   useEffect(() => {
     if (!processing) return;
     const gen = generation.current;
-    const { timers } = clock.current;
-    let timer: unknown;
-    let stopped = false;
-    const look = () => {
-      if (!stopped) timer = timers.setTimeout(() => void settle(gen, 'charging').then(look), 3000);
-    };
-    look();
-    return () => {
-      stopped = true;
-      timers.clearTimeout(timer);
-    };
-  }, [processing, settle]);
+    const abort = new AbortController();
+    client.waitForPayment(clientSecret, { signal: abort.signal, timers: clock.current.timers }).then(
+      // The same read as retrieveIntent's; the wait types its attempts for the mobile-money steps.
+      (intent) => send(gen, { type: 'intent.read', intent: intent as unknown as PublicPaymentIntent, whilePending: 'charging' }),
+      (err: unknown) => {
+        if (!abort.signal.aborted) send(gen, { type: 'intent.unreadable', error: toCheckoutError(err) });
+      },
+    );
+    return () => abort.abort();
+  }, [processing, client, clientSecret, send]);
 
   // A 429's wait counts down once a second.
   const retryAt = state.retryAt;

@@ -1,4 +1,13 @@
-import { type MobileMoneyMethod, type NextAction, type PayerIntent, type PaymentMethod, type PublicPaymentIntent, type Timers } from '@caisse/browser';
+import {
+  CaisseError,
+  type CardMethod,
+  type MobileMoneyMethod,
+  type NextAction,
+  type PayerIntent,
+  type PaymentMethod,
+  type PublicPaymentIntent,
+  type Timers,
+} from '@caisse/browser';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type CheckoutError, providerAfterNumber } from './checkoutMachine.ts';
 import { customerError, toCheckoutError } from './i18n.tsx';
@@ -21,8 +30,29 @@ import { useCaisse } from './provider.tsx';
  * from the start. While `waiting` the intent is read with backoff until the provider answered;
  * `secondsLeft` counts the approval window down, and once it is over the payer may still
  * choose another way (the answer is still awaited meanwhile: a late approval still shows success).
+ *
+ * A card (docs/spec/card-payments.md) is one more choice of `choose` (`method: 'card'`): the
+ * payer gives the card holder's details, each checked here and by the API (a refused field is
+ * told next to it, `fieldErrors`), then goes to the card provider's page to type the card, and
+ * comes back here to wait for the outcome as from any redirect provider.
  */
 export type MobileMoneyStatus = 'loading' | 'choose' | 'wallet' | 'submitting' | 'waiting' | 'redirecting' | 'failed' | 'succeeded' | 'ended';
+
+/** The card holder's details the checkout asks for (the region is the country's code). */
+export const CARDHOLDER_FIELDS = ['name', 'surname', 'email', 'phoneNumber', 'address', 'city', 'zipCode', 'country'] as const;
+export type CardholderField = (typeof CARDHOLDER_FIELDS)[number];
+/** Why a card holder's field is refused: left blank, or not valid (the API's `cardholder_invalid`, `phone_invalid`). */
+export type CardholderFieldError = 'required' | 'email' | 'phone_invalid' | 'cardholder_invalid';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The holder's fields refused before anything is sent: blank, an e-mail without its `@` and domain. */
+export function checkCardholder(holder: Readonly<Record<CardholderField, string>>): Partial<Record<CardholderField, CardholderFieldError>> {
+  const errors: Partial<Record<CardholderField, CardholderFieldError>> = {};
+  for (const field of CARDHOLDER_FIELDS) if (holder[field].trim() === '') errors[field] = 'required';
+  if (errors.email === undefined && !EMAIL.test(holder.email.trim())) errors.email = 'email';
+  return errors;
+}
 
 export interface MobileMoneyState {
   status: MobileMoneyStatus;
@@ -32,6 +62,13 @@ export interface MobileMoneyState {
   mobileMoney: MobileMoneyMethod[];
   /** Whether the Caisse wallet is one of the methods. */
   walletOffered: boolean;
+  /** The card method when the intent may be paid by card. */
+  card: CardMethod | undefined;
+  /** Which form `choose` shows: the number and operator, or the card holder's details. */
+  method: 'mobile_money' | 'card';
+  cardholder: Record<CardholderField, string>;
+  /** The card holder's fields refused, by the checkout or by the API, each told next to its field. */
+  fieldErrors: Partial<Record<CardholderField, CardholderFieldError>>;
   /** The operator chosen, or suggested from the number. */
   provider: string | undefined;
   /** True once the payer picked the operator themselves: the number no longer changes it. */
@@ -62,6 +99,9 @@ export interface MobileMoney extends MobileMoneyState {
   /** The code as typed (its spaces go when it is sent). */
   setPreAuthorisationCode(value: string): void;
   chooseProvider(provider: string): void;
+  /** The form `choose` shows: mobile money or card. */
+  chooseMethod(method: 'mobile_money' | 'card'): void;
+  setCardholder(field: CardholderField, value: string): void;
   /** Sends the request to the payer's phone (or to the provider's page). From `choose` or `failed`. */
   pay(): Promise<void>;
   /** After a failure: the same request again, same operator and number. */
@@ -81,6 +121,8 @@ export interface MobileMoneyOptions {
 }
 
 const FINAL_PAID = ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+/** A card attempt's method, as the API names it. */
+const CARD = 'card';
 /** "+237 670-00.00 00" → "+237670000000": the separators people type go; the API reads the rest (a national number in the merchant's country). */
 const normalize = (phone: string) => phone.replace(/[\s().-]+/g, '');
 const newKey = () => crypto.randomUUID();
@@ -102,6 +144,10 @@ const INITIAL: MobileMoneyState = {
   methods: [],
   mobileMoney: [],
   walletOffered: true,
+  card: undefined,
+  method: 'mobile_money',
+  cardholder: { name: '', surname: '', email: '', phoneNumber: '', address: '', city: '', zipCode: '', country: '' },
+  fieldErrors: {},
   provider: undefined,
   providerChosen: false,
   phoneNumber: '',
@@ -139,15 +185,18 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
       (methods) => {
         if (!live) return;
         const mobileMoney = methods.filter((m): m is MobileMoneyMethod => m.type === 'mobile_money');
+        const card = methods.find((m): m is CardMethod => m.type === 'card');
         const firstAvailable = mobileMoney.find((m) => m.available)?.provider;
         // An attempt found in flight meanwhile (a page reloaded during an approval) keeps its wait.
         const started = current.current.status !== 'loading';
         update({
           methods,
           mobileMoney,
+          card,
           walletOffered: methods.some((m) => m.type === 'wallet'),
           provider: started ? current.current.provider : firstAvailable,
-          status: started ? current.current.status : mobileMoney.length ? 'choose' : 'wallet',
+          method: started ? current.current.method : mobileMoney.length ? 'mobile_money' : 'card',
+          status: started ? current.current.status : mobileMoney.length || card ? 'choose' : 'wallet',
         });
       },
       () => live && current.current.status === 'loading' && update({ status: 'wallet', methods: [{ type: 'wallet' }], walletOffered: true }),
@@ -198,10 +247,15 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     checkedReturn.current = true;
     const payer = intent as PayerIntent;
     const last = payer.status === 'PENDING' && Array.isArray(payer.attempts) ? payer.attempts[payer.attempts.length - 1] : undefined;
-    const redirect = state.mobileMoney.find((m) => m.provider === last?.provider)?.approval === 'redirect';
+    const byCard = last?.provider === CARD && state.card !== undefined;
+    const redirect = byCard || state.mobileMoney.find((m) => m.provider === last?.provider)?.approval === 'redirect';
     if (last?.status !== 'FAILED' || !redirect || options$.current.now() - Date.parse(last.createdAt) > RETURN_WINDOW_MS) return;
-    update({ status: 'failed', provider: last.provider, providerChosen: true, error: failureOf(payer) });
-  }, [state.status, intent, state.mobileMoney, update]);
+    update(
+      byCard
+        ? { status: 'failed', method: 'card', error: failureOf(payer) }
+        : { status: 'failed', method: 'mobile_money', provider: last.provider, providerChosen: true, error: failureOf(payer) },
+    );
+  }, [state.status, intent, state.mobileMoney, state.card, update]);
 
   // The approval window, counted down once a second.
   const expiresAt = state.status === 'waiting' && state.nextAction?.type === 'approve_on_phone' ? state.nextAction.expiresAt : undefined;
@@ -230,27 +284,93 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
   const chooseProvider = useCallback((provider: string) => update({ provider, providerChosen: true }), [update]);
   const setPreAuthorisationCode = useCallback((value: string) => update({ preAuthorisationCode: value }), [update]);
 
+  const chooseMethod = useCallback(
+    (method: 'mobile_money' | 'card') => {
+      const s = current.current;
+      if (s.status !== 'choose' || (method === 'card' ? s.card === undefined : s.mobileMoney.length === 0)) return;
+      update({ method, error: undefined });
+    },
+    [update],
+  );
+
+  const setCardholder = useCallback(
+    (field: CardholderField, value: string) => {
+      const s = current.current;
+      const { [field]: _fixed, ...fieldErrors } = s.fieldErrors;
+      update({ cardholder: { ...s.cardholder, [field]: value }, fieldErrors });
+    },
+    [update],
+  );
+
+  /** Sends the card holder's details: the answer is the card provider's page. */
+  const payByCard = useCallback(
+    async (target: { id: string }): Promise<PayerIntent | undefined> => {
+      const s = current.current;
+      const fieldErrors = checkCardholder(s.cardholder);
+      if (Object.keys(fieldErrors).length > 0) return void update({ status: 'choose', method: 'card', fieldErrors, error: undefined });
+      update({ status: 'submitting', error: undefined, fieldErrors: {}, choosingAgain: false });
+      const h = s.cardholder;
+      try {
+        return await client.payWithCard({
+          sessionToken: clientSecret,
+          intentionId: target.id,
+          cardholder: {
+            name: h.name.trim(),
+            surname: h.surname.trim(),
+            email: h.email.trim(),
+            phoneNumber: normalize(h.phoneNumber),
+            address: h.address.trim(),
+            city: h.city.trim(),
+            zipCode: h.zipCode.trim(),
+            country: h.country,
+          },
+          idempotencyKey: newKey(),
+        });
+      } catch (err) {
+        // A refused field is told next to it; anything else above the form.
+        const field = err instanceof CaisseError ? /^paymentMethod\.cardholder\.(\w+)$/.exec(err.param ?? '')?.[1] : undefined;
+        if (field !== undefined && (CARDHOLDER_FIELDS as readonly string[]).includes(field) && err instanceof CaisseError)
+          update({
+            status: 'choose',
+            method: 'card',
+            fieldErrors: { [field]: err.code === 'phone_invalid' ? 'phone_invalid' : 'cardholder_invalid' },
+          });
+        else update({ status: 'choose', method: 'card', error: toCheckoutError(err) });
+        return undefined;
+      }
+    },
+    [client, clientSecret, update],
+  );
+
   const pay = useCallback(async () => {
     const s = current.current;
     const target = intent ?? s.intent;
-    if ((s.status !== 'choose' && s.status !== 'failed') || target === undefined || s.provider === undefined) return;
-    const phoneNumber = normalize(s.phoneNumber);
-    const needsCode = s.mobileMoney.find((m) => m.provider === s.provider)?.approval === 'pre_authorisation_code';
-    const preAuthorisationCode = needsCode ? s.preAuthorisationCode.replace(/\s+/g, '') : '';
-    update({ status: 'submitting', error: undefined, phoneNumber, choosingAgain: false });
+    if ((s.status !== 'choose' && s.status !== 'failed') || target === undefined) return;
     let answer: PayerIntent;
-    try {
-      answer = await client.payWithMobileMoney({
-        sessionToken: clientSecret,
-        intentionId: target.id,
-        provider: s.provider,
-        phoneNumber,
-        ...(preAuthorisationCode !== '' ? { preAuthorisationCode } : {}),
-        idempotencyKey: newKey(),
-      });
-    } catch (err) {
-      // Refused before any request reached the phone: the form again, with the reason.
-      return update({ status: 'choose', error: toCheckoutError(err) });
+    let preAuthorisationCode = '';
+    if (s.method === 'card') {
+      const paid = await payByCard(target);
+      if (paid === undefined) return;
+      answer = paid;
+    } else {
+      if (s.provider === undefined) return;
+      const phoneNumber = normalize(s.phoneNumber);
+      const needsCode = s.mobileMoney.find((m) => m.provider === s.provider)?.approval === 'pre_authorisation_code';
+      preAuthorisationCode = needsCode ? s.preAuthorisationCode.replace(/\s+/g, '') : '';
+      update({ status: 'submitting', error: undefined, phoneNumber, choosingAgain: false });
+      try {
+        answer = await client.payWithMobileMoney({
+          sessionToken: clientSecret,
+          intentionId: target.id,
+          provider: s.provider,
+          phoneNumber,
+          ...(preAuthorisationCode !== '' ? { preAuthorisationCode } : {}),
+          idempotencyKey: newKey(),
+        });
+      } catch (err) {
+        // Refused before any request reached the phone: the form again, with the reason.
+        return update({ status: 'choose', error: toCheckoutError(err) });
+      }
     }
     const nextAction = answer.nextAction ?? undefined;
     if (nextAction?.type === 'redirect') {
@@ -264,7 +384,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     const secondsLeft = nextAction?.type === 'approve_on_phone' ? secondsUntil(nextAction.expiresAt, options$.current.now()) : undefined;
     update({ status: 'waiting', intent: answer, nextAction, secondsLeft });
     await watch();
-  }, [client, clientSecret, intent, update, watch]);
+  }, [client, clientSecret, intent, update, watch, payByCard]);
 
   const sendAgain = useCallback(async () => {
     if (current.current.status !== 'failed') return;
@@ -277,7 +397,14 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     const onPage = s.status === 'waiting' && s.nextAction?.type === 'redirect';
     const windowOver = s.status === 'waiting' && s.secondsLeft === 0;
     if (s.status !== 'failed' && s.status !== 'wallet' && !windowOver && !onPage) return;
-    update({ status: s.mobileMoney.length ? 'choose' : 'wallet', error: undefined, secondsLeft: undefined, choosingAgain: onPage && s.mobileMoney.length > 0 });
+    const choices = s.mobileMoney.length > 0 || s.card !== undefined;
+    update({
+      status: choices ? 'choose' : 'wallet',
+      method: s.mobileMoney.length ? s.method : 'card',
+      error: undefined,
+      secondsLeft: undefined,
+      choosingAgain: onPage && choices,
+    });
   }, [update]);
 
   const chooseWallet = useCallback(() => {
@@ -285,5 +412,5 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     if (s.status === 'choose' && s.walletOffered) update({ status: 'wallet', error: undefined });
   }, [update]);
 
-  return { ...state, setPhoneNumber, setPreAuthorisationCode, chooseProvider, pay, sendAgain, payAnotherWay, chooseWallet };
+  return { ...state, setPhoneNumber, setPreAuthorisationCode, chooseProvider, chooseMethod, setCardholder, pay, sendAgain, payAnotherWay, chooseWallet };
 }

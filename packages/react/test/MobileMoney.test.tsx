@@ -4,7 +4,7 @@ import { userEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CaisseProvider, Checkout, type CheckoutProps, suggestProvider, useMobileMoney } from '../src/index.ts';
-import { fakeGateway, METHODS } from './fake-gateway.ts';
+import { CARD_METHOD, fakeGateway, METHODS } from './fake-gateway.ts';
 
 /** Timers that fire only when the test says: the countdown's ticks and the reads' delays. */
 function manualTimers() {
@@ -294,6 +294,64 @@ describe('<Checkout/> with mobile money', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: /avec MTN MoMo/ }));
     await screen.findByRole('heading', { name: 'Approuvez le paiement sur votre téléphone' });
     expect(gateway.state.mmAttempts.map((a) => `${a.provider} ${a.status}`)).toEqual(['orange_money FAILED', 'mtn_momo PENDING']);
+  });
+});
+
+describe('<Checkout/> with a card', { timeout: 20_000 }, () => {
+  const withCard = () => fakeGateway({ mobileMoney: true, methods: [...METHODS.slice(0, 2), CARD_METHOD, { type: 'wallet' }] });
+
+  it("asks the card holder's details, each error next to its field, then sends the browser to the card page, never a card number", async () => {
+    const gateway = withCard();
+    const { user, navigate } = renderMobileMoney({}, gateway);
+    await user.click(await screen.findByRole('radio', { name: 'Carte bancaire' }));
+    expect(screen.getByRole('heading', { name: 'Payer par carte bancaire' })).toBeTruthy();
+    const pay = screen.getByRole('button', { name: /par carte$/ });
+    await user.click(pay);
+    // Nothing sent: every field says it is missing.
+    expect(screen.getAllByText('Renseignez ce champ.')).toHaveLength(8);
+    expect(screen.getByLabelText('Prénom').getAttribute('aria-invalid')).toBe('true');
+    expect(gateway.state.mmCharges).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('Prénom'), 'Awa');
+    await user.type(screen.getByLabelText('Nom'), 'Koné');
+    await user.type(screen.getByLabelText('Adresse e-mail'), 'awa@kone.invalid');
+    await user.type(screen.getByLabelText('Numéro de téléphone'), '07 01 02 03 04');
+    await user.type(screen.getByLabelText('Adresse'), 'Rue des Jardins');
+    await user.type(screen.getByLabelText('Ville'), 'Abidjan');
+    await user.type(screen.getByLabelText('Code postal'), '00225');
+    await user.selectOptions(screen.getByLabelText('Pays'), 'CI');
+    expect(screen.queryAllByText('Renseignez ce champ.')).toHaveLength(0);
+    // The API refuses the e-mail: said next to it.
+    await user.click(pay);
+    await waitFor(() => expect(screen.getByLabelText('Adresse e-mail').getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getByText('Cette information n’est pas valide. Vérifiez-la et réessayez.')).toBeTruthy();
+
+    await user.clear(screen.getByLabelText('Adresse e-mail'));
+    await user.type(screen.getByLabelText('Adresse e-mail'), 'awa@kone.ci');
+    await user.click(pay);
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('https://sandbox.example/card/pay/1'));
+    const sent = gateway.state.mmCharges.at(-1)?.body as { paymentMethod: unknown };
+    expect(sent.paymentMethod).toEqual({
+      type: 'card',
+      cardholder: {
+        name: 'Awa',
+        surname: 'Koné',
+        email: 'awa@kone.ci',
+        phoneNumber: '0701020304',
+        address: 'Rue des Jardins',
+        city: 'Abidjan',
+        zipCode: '00225',
+        country: 'CI',
+      },
+    });
+  });
+
+  it('offers the card form alone when the intent takes no mobile money, in English', async () => {
+    const gateway = fakeGateway({ mobileMoney: true, methods: [CARD_METHOD] });
+    renderMobileMoney({ locale: 'en-CI' }, gateway);
+    expect(await screen.findByRole('heading', { name: 'Pay by card' })).toBeTruthy();
+    expect(screen.queryByRole('radio', { name: 'Card' })).toBeNull();
+    expect(screen.getByLabelText('First name')).toBeTruthy();
   });
 });
 

@@ -36,6 +36,9 @@ export const METHODS = [
   { type: 'wallet' },
 ];
 
+/** The card method as a gateway with a card route lists it. */
+export const CARD_METHOD = { type: 'card', name: 'Visa / Mastercard', approval: 'redirect', available: true, minAmount: '100', maxAmount: '1500000' };
+
 export function fakeGateway(
   opts: {
     status?: PublicPaymentIntent['status'];
@@ -126,9 +129,20 @@ export function fakeGateway(
     const open = state.mmAttempts.find((a) => a.status === 'PENDING' && a.provider === 'orange_money');
     return { ...state.intent, attempts: attemptsView(), ...(open ? { nextAction: { type: 'redirect', url: 'https://sandbox.example/orange/pay/1' } } : {}) };
   };
-  const directCharge = (body: { intentionId: string; paymentMethod: { provider: string; phoneNumber: string } }, headers: Record<string, string>) => {
+  const directCharge = (
+    body: { intentionId: string; paymentMethod: { type?: string; provider: string; phoneNumber: string; cardholder?: Record<string, string> } },
+    headers: Record<string, string>,
+  ) => {
     state.mmCharges.push({ sessionToken: headers['x-session-token'], key: headers['idempotency-key'], body });
     if (headers['x-session-token'] !== 'ps_good') return problem(401, 'session_token_invalid', 'Wrong session token');
+    if (body.paymentMethod.type === 'card') {
+      // As the gateway does: a card holder's field it refuses is named by `param`; else the card page.
+      if (!methods.some((m) => m.type === 'card')) return problem(400, 'payment_method_unsupported', 'No card here', { param: 'paymentMethod.type' });
+      if (body.paymentMethod.cardholder?.email?.endsWith('.invalid'))
+        return problem(400, 'cardholder_invalid', 'email must match format "email"', { param: 'paymentMethod.cardholder.email' });
+      state.intent = { ...state.intent, status: 'PROCESSING' };
+      return json(202, { ...state.intent, attempts: attemptsView(), nextAction: { type: 'redirect', url: 'https://sandbox.example/card/pay/1' } });
+    }
     const { provider, phoneNumber } = body.paymentMethod;
     if (!methods.some((m) => m.type === 'mobile_money' && m.provider === provider))
       return problem(400, 'provider_unsupported', 'Unknown provider', { param: 'paymentMethod.provider' });

@@ -557,22 +557,25 @@ describe('useCheckout', () => {
     }
   });
 
-  it('an intent PROCESSING is read again every 3 s until it settles, then no more', async () => {
+  it('an intent PROCESSING is waited for with the client long-poll until it settles, then no more', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
       const gateway = fakeGateway({ status: 'PROCESSING' });
       const { result } = setup(gateway);
       await act(() => vi.advanceTimersByTimeAsync(0));
       expect(result.current.status).toBe('charging');
-      const reads = () => gateway.state.requests.filter((r) => r === 'GET /gateway/sessions/ps_good').length;
-      await act(() => vi.advanceTimersByTimeAsync(3000));
-      expect(reads()).toBe(2);
+      // The page's read, then the wait's: a long-poll first (this server answers it at once, so
+      // the client reads it again after its backoff instead of every 3 s).
+      expect(gateway.state.sessionReads.slice(0, 2)).toEqual(['', '?status=PROCESSING&wait=25']);
+      await act(() => vi.advanceTimersByTimeAsync(1000));
+      expect(gateway.state.sessionReads).toHaveLength(3);
       expect(result.current.status).toBe('charging');
       gateway.state.intent = { ...gateway.state.intent, status: 'SUCCEEDED' };
-      await act(() => vi.advanceTimersByTimeAsync(3000));
+      await act(() => vi.advanceTimersByTimeAsync(1500));
       expect(result.current.status).toBe('succeeded');
+      const settled = gateway.state.sessionReads.length;
       await act(() => vi.advanceTimersByTimeAsync(30_000));
-      expect(reads()).toBe(3);
+      expect(gateway.state.sessionReads).toHaveLength(settled);
     } finally {
       vi.useRealTimers();
     }

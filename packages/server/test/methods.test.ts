@@ -76,6 +76,9 @@ describe('merchant country', () => {
   });
 });
 
+/** The card method as Cameroon's card route (CinetPay's sandbox account in test mode) offers it in XAF. */
+const CARD = { type: 'card', name: 'Visa / Mastercard', approval: 'redirect', available: true, minAmount: '100', maxAmount: '1500000' };
+
 describe('GET /payment-methods', () => {
   it("by default: the wallet, then every configured provider of the merchant's country and currency", async () => {
     const { sessionToken } = await intent(m);
@@ -94,6 +97,8 @@ describe('GET /payment-methods', () => {
         prefixes: expect.arrayContaining(['+23769']),
         ussd: null,
       },
+      // Cards last, through the card route (docs/spec/card-payments.md): CinetPay's sandbox account in Cameroon.
+      CARD,
     ]);
   });
 
@@ -232,7 +237,8 @@ describe('payment method settings', () => {
         { provider: 'wave', enabled: false },
       ],
     });
-    expect(await methodsOf(t, sessionToken)).toEqual([{ type: 'wallet' }]);
+    // Cards follow their route, not the providers' list (decision 0085).
+    expect(await methodsOf(t, sessionToken)).toEqual([{ type: 'wallet' }, CARD]);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(false);
 
     const mm = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { wallet: false, providers: ['mtn_momo'] });
@@ -241,7 +247,7 @@ describe('payment method settings', () => {
       providersDefault: false,
       providers: [{ enabled: true, offered: true }, { enabled: false }, { enabled: false }],
     });
-    expect(await methodsOf(t, sessionToken)).toEqual([MTN]);
+    expect(await methodsOf(t, sessionToken)).toEqual([MTN, CARD]);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(true);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'EUR')).toBe(false);
     expect(await ctx.services.methods.allowedMethod(scope, 'paypal', 'XAF')).toBe(false);

@@ -368,6 +368,21 @@ export interface paths {
                             provider: string;
                             /** @enum {string} */
                             type: "mobile_money";
+                        } | {
+                            cardholder: {
+                                address: string;
+                                city: string;
+                                country: string;
+                                /** Format: email */
+                                email: string;
+                                name: string;
+                                phoneNumber: string;
+                                state?: string;
+                                surname: string;
+                                zipCode: string;
+                            };
+                            /** @enum {string} */
+                            type: "card";
                         };
                         userId?: string;
                     };
@@ -431,8 +446,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -499,8 +513,7 @@ export interface paths {
                             paymentMethod: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             } | null;
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -987,8 +1000,7 @@ export interface paths {
                                         paymentMethod?: {
                                             phoneNumber: string;
                                             provider: string;
-                                            /** @enum {string} */
-                                            type: "mobile_money";
+                                            type: "mobile_money" | "card";
                                         };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
@@ -1212,8 +1224,7 @@ export interface paths {
                                         paymentMethod?: {
                                             phoneNumber: string;
                                             provider: string;
-                                            /** @enum {string} */
-                                            type: "mobile_money";
+                                            type: "mobile_money" | "card";
                                         };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
@@ -2074,8 +2085,7 @@ export interface paths {
                                     paymentMethod?: {
                                         phoneNumber: string;
                                         provider: string;
-                                        /** @enum {string} */
-                                        type: "mobile_money";
+                                        type: "mobile_money" | "card";
                                     };
                                     returnUrl?: string | null;
                                     /** @enum {unknown} */
@@ -2229,8 +2239,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -2461,8 +2470,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -2658,8 +2666,7 @@ export interface paths {
                                         paymentMethod?: {
                                             phoneNumber: string;
                                             provider: string;
-                                            /** @enum {string} */
-                                            type: "mobile_money";
+                                            type: "mobile_money" | "card";
                                         };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
@@ -2789,8 +2796,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -2919,8 +2925,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -3510,8 +3515,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -5821,8 +5825,7 @@ export interface paths {
                                         paymentMethod?: {
                                             phoneNumber: string;
                                             provider: string;
-                                            /** @enum {string} */
-                                            type: "mobile_money";
+                                            type: "mobile_money" | "card";
                                         };
                                         returnUrl?: string | null;
                                         /** @enum {unknown} */
@@ -6010,8 +6013,7 @@ export interface paths {
                                     paymentMethod?: {
                                         phoneNumber: string;
                                         provider: string;
-                                        /** @enum {string} */
-                                        type: "mobile_money";
+                                        type: "mobile_money" | "card";
                                     };
                                     returnUrl?: string | null;
                                     /** @enum {unknown} */
@@ -6245,8 +6247,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -6347,8 +6348,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             sessionToken: string;
@@ -6447,8 +6447,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -6554,8 +6553,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -6805,8 +6803,7 @@ export interface paths {
                             paymentMethod?: {
                                 phoneNumber: string;
                                 provider: string;
-                                /** @enum {string} */
-                                type: "mobile_money";
+                                type: "mobile_money" | "card";
                             };
                             returnUrl?: string | null;
                             /** @enum {unknown} */
@@ -9874,8 +9871,7 @@ export interface paths {
                                 paymentMethod?: {
                                     phoneNumber: string;
                                     provider: string;
-                                    /** @enum {string} */
-                                    type: "mobile_money";
+                                    type: "mobile_money" | "card";
                                 };
                                 returnUrl?: string | null;
                                 /** @enum {unknown} */
@@ -9939,6 +9935,15 @@ export interface paths {
                                 /** @enum {string} */
                                 type: "mobile_money";
                                 ussd: string | null;
+                            } | {
+                                /** @enum {string} */
+                                approval: "redirect";
+                                available: boolean;
+                                maxAmount: string;
+                                minAmount: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "card";
                             })[];
                         };
                     };

@@ -18,6 +18,7 @@ export const ERRORS = {
   otp_incorrect: { status: 400, title: 'The code is incorrect' },
   otp_expired: { status: 400, title: 'The code has expired' },
   phone_invalid: { status: 400, title: 'The phone number is not valid' },
+  cardholder_invalid: { status: 400, title: "A card holder's detail is missing or not valid" },
   password_weak: { status: 400, title: 'The password is too weak' },
   url_invalid: { status: 400, title: 'The URL is not allowed' },
   provider_unsupported: { status: 400, title: 'The payment provider is not supported' },

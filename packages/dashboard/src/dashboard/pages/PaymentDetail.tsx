@@ -94,7 +94,11 @@ export function PaymentDetail({ mode, id }: { mode: Mode; id: string }) {
             <>
               <dt>{t('payment.method')}</dt>
               <dd>
-                {p.paymentMethod.provider ? providerName(p.paymentMethod.provider) : t('payment.methodWallet')}
+                {p.paymentMethod.type === 'card'
+                  ? t('payment.methodCard')
+                  : p.paymentMethod.provider
+                    ? providerName(p.paymentMethod.provider)
+                    : t('payment.methodWallet')}
                 {p.paymentMethod.phoneNumber ? <span className="mono"> {p.paymentMethod.phoneNumber}</span> : null}
               </dd>
             </>

@@ -2,6 +2,7 @@ import { type ColumnType, type Generated, type Insertable, type Selectable, sql 
 import type { Executor, Tx } from '../../platform/db.ts';
 import { fieldsOf, prepare, prepareByFields } from '../../platform/prepared.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
+import type { PaymentCustomer } from '../connectors/index.ts';
 
 export type AttemptStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
@@ -33,6 +34,8 @@ export interface PaymentAttemptsTable {
   payer_name: ColumnType<string | null, string | null | undefined, string | null>;
   /** The merchant's country when it started (migration 0081; null: attempts from before routes). */
   country: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A card payment's holder, as the card route's provider requires them (migration 0088; null: mobile money). */
+  customer: ColumnType<PaymentCustomer | null, string | null | undefined, PaymentCustomer | string | null>;
   approval_expires_at: Date;
   late: Generated<boolean>;
   created_at: Date;

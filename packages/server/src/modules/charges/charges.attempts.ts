@@ -16,12 +16,14 @@ import type { RouteKey, RoutesService } from '../routes/index.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
 import {
+  CARD_METHOD,
   type ConnectorSource,
   type Decision,
   describeProvider,
   isAggregator,
   methodCountries,
   newReference,
+  type PaymentCustomer,
   type ProviderName,
   servesNumber,
 } from '../connectors/index.ts';
@@ -33,7 +35,7 @@ import { type AttemptRow, attemptsRepository as repo } from './charges.attempts.
 import type { MobileRefunds } from './charges.refunds.ts';
 import type { MobileRefundRow } from './charges.refunds.repository.ts';
 import { chargePostings, feeScheduleOf } from './charges.service.ts';
-import type { MobileMoneyChargeBody, ProcessingIntent } from './charges.schema.ts';
+import type { Cardholder, DirectChargeBody, ProcessingIntent } from './charges.schema.ts';
 import type { PaymentAttempt } from '../intents/index.ts';
 
 /** Attempts per intent (docs/spec/mobile-money-payments.md): the fifth failure makes the intent FAILED. */
@@ -154,7 +156,11 @@ export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment 
   const t = translator({ saved: current.language });
   return {
     attempts: attempts.map(attemptView),
-    paymentMethod: { type: 'mobile_money', provider: current.provider, phoneNumber: maskPhone(current.phone_number) },
+    paymentMethod: {
+      type: current.provider === CARD_METHOD ? 'card' : 'mobile_money',
+      provider: current.provider,
+      phoneNumber: maskPhone(current.phone_number),
+    },
     // A redirect provider whose page is not known (its answer was lost) has nothing to show.
     nextAction:
       current.status !== 'PENDING' || (current.redirect_url === null && approval === 'redirect')
@@ -188,6 +194,21 @@ export const directPayments: DirectPayments = async (executor, intentIds) => {
   return found;
 };
 
+/** The card holder as the card route's provider asks for them: trimmed, the phone in E.164, the region the country's code when not given. */
+function customerOf(holder: Cardholder, phoneNumber: string): PaymentCustomer {
+  return {
+    name: holder.name.trim(),
+    surname: holder.surname.trim(),
+    email: holder.email.trim(),
+    phoneNumber,
+    address: holder.address.trim(),
+    city: holder.city.trim(),
+    country: holder.country,
+    state: holder.state?.trim() || holder.country,
+    zipCode: holder.zipCode.trim(),
+  };
+}
+
 /**
  * Paying an intent directly with mobile money (docs/spec/mobile-money-payments.md), on the connectors' one request
  * lifecycle: the attempt and its reference commit with the intent's move to PROCESSING; the
@@ -211,7 +232,11 @@ export function createAttemptsService(
      * The merchant's offer (the methods module): 403 `payment_method_not_allowed` for a provider
      * the operator's cap leaves out, 400 `provider_unsupported` for one the merchant does not offer.
      */
-    methodCaps?: { checkProvider(scope: Scope, provider: ProviderName): Promise<void> };
+    methodCaps?: {
+      checkProvider(scope: Scope, provider: ProviderName): Promise<void>;
+      /** 400 `payment_method_unsupported` unless a card route here takes this currency. */
+      checkCard?(scope: Scope, currency: Currency): Promise<void>;
+    };
     /** The merchant's payer-facing short name (the merchants module), sent to providers that show one. */
     payerName?: (merchantId: string, tx: Tx) => Promise<string>;
     logger?: Logger;
@@ -380,6 +405,7 @@ export function createAttemptsService(
       // What the payer chose and where: an aggregator needs both to reach the operator.
       method: row.provider,
       ...(row.country ? { country: row.country } : {}),
+      ...(row.customer ? { customer: row.customer } : {}),
       language: row.language === 'en' ? 'en' : 'fr',
     }),
     known: (row) => ({ providerReference: row.provider_reference ?? undefined, amount: row.amount_minor, currency: row.currency as Currency }),
@@ -400,10 +426,15 @@ export function createAttemptsService(
    * same provider and number is not another choice: it may be the replay of the charge that made
    * the attempt (an Idempotency-Key answered in the transaction), whose page must stay open.
    */
+  /** How the payer approves an attempt: its method's way, else (a card) its connector's. */
+  function approvalOf(attempt: Pick<AttemptRow, 'provider' | 'connector'>) {
+    return (describeProvider(attempt.provider) ?? describeProvider(attempt.connector))?.approval;
+  }
+
   async function abandonOpenRedirects(intentId: string, provider: string, phoneNumber: string): Promise<boolean> {
     let decided = false;
     for (const attempt of await repo.listForIntent(db, intentId)) {
-      if (attempt.status !== 'PENDING' || describeProvider(attempt.provider)?.approval !== 'redirect') continue;
+      if (attempt.status !== 'PENDING' || approvalOf(attempt) !== 'redirect') continue;
       if (attempt.provider === provider && attempt.phone_number === phoneNumber) continue;
       decided = (await lifecycle.abandon(attempt)) || decided;
     }
@@ -423,7 +454,7 @@ export function createAttemptsService(
     async start(
       merchant: MerchantContext,
       sessionToken: string | undefined,
-      body: MobileMoneyChargeBody,
+      body: DirectChargeBody,
       opts: { languages: readonly string[]; answer?: IdempotentAnswer },
     ): Promise<ProcessingIntent> {
       if (sessionToken === undefined)
@@ -432,31 +463,39 @@ export function createAttemptsService(
       if (!owner || owner.merchantId !== merchant.merchantId || owner.mode !== merchant.mode || !sessionToken.includes(body.intentionId.slice(3))) {
         throw new ApiError('session_token_invalid', 'The x-session-token is not the session token of this intent', { param: 'x-session-token' });
       }
-      const { provider } = body.paymentMethod;
-      // The method the payer chose; the route decides which connector reaches it.
-      const description = describeProvider(provider);
-      if (!description || isAggregator(description))
+      const method = body.paymentMethod;
+      const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
+      // The method the payer chose (`card` names no provider); the route decides which connector reaches it.
+      const provider = method.type === 'card' ? CARD_METHOD : method.provider;
+      const description = method.type === 'card' ? undefined : describeProvider(provider);
+      if (method.type === 'mobile_money' && (!description || isAggregator(description)))
         throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
+      const displayName = description?.displayName ?? provider;
+      const param = method.type === 'card' ? 'paymentMethod.type' : 'paymentMethod.provider';
       const route: RouteKey = { mode: merchant.mode, country: merchant.merchantCountry, kind: 'payment', method: provider };
       // The merchant's offer first: a method it does not offer, or not in its country, is refused as such.
-      await collaborators.methodCaps?.checkProvider({ merchantId: merchant.merchantId, mode: merchant.mode }, description.name as ProviderName);
+      if (description) await collaborators.methodCaps?.checkProvider(scope, description.name as ProviderName);
       const availability = await routes.availability(route);
       if (availability === 'none')
-        throw new ApiError('provider_unavailable', `${provider} is not configured for ${merchant.mode} mode on this server`, {
-          param: 'paymentMethod.provider',
-        });
+        throw new ApiError(
+          method.type === 'card' ? 'payment_method_unsupported' : 'provider_unavailable',
+          `${provider} is not configured for ${merchant.mode} mode in ${merchant.merchantCountry} on this server`,
+          { param },
+        );
       // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
-      const phoneNumber = parsePhoneNumber(body.paymentMethod.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
+      const phoneNumber =
+        method.type === 'card'
+          ? parsePhoneNumber(method.cardholder.phoneNumber, merchant.merchantCountry, 'paymentMethod.cardholder.phoneNumber')
+          : parsePhoneNumber(method.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
       // A number of the method's network in a country some connector reaches it (Orange Money in Burkina Faso through pawaPay).
-      if (!servesNumber({ ...description, countries: methodCountries(description) }, phoneNumber)) {
+      if (description && !servesNumber({ ...description, countries: methodCountries(description) }, phoneNumber)) {
         throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
       }
+      const customer = method.type === 'card' ? customerOf(method.cardholder, phoneNumber) : null;
       // A method no route of which answers is refused at once, before the limits count: its
       // outage sends no prompt, and must not cost the payer the tries they have left.
       const unavailable = () =>
-        new ApiError('provider_unavailable', `${description.displayName} is not answering at the moment; try again in a few minutes or use another method`, {
-          param: 'paymentMethod.provider',
-        });
+        new ApiError('provider_unavailable', `${displayName} is not answering at the moment; try again in a few minutes or use another method`, { param });
       if (availability === 'down') throw unavailable();
       // Counted before anything is asked of the provider: a charge refused further on counts as well.
       await throttle.beginAll([{ subject: `charge-intent:${body.intentionId}`, rule: CHARGES_PER_INTENT_HOUR }]);
@@ -469,22 +508,24 @@ export function createAttemptsService(
       if (!seen) throw new ApiError('not_found', `No payment intent ${body.intentionId}`, { param: 'intentionId' });
       const stateRefusal = refusalOfState(seen);
       if (stateRefusal && stateRefusal.code !== 'intent_expired') throw stateRefusal;
+      // A card route takes the currencies its connectors move (a EUR intent needs a route that takes EUR).
+      if (method.type === 'card') await collaborators.methodCaps?.checkCard?.(scope, seen.currency as Currency);
       // After a definite failure of this method, the retry takes the next route (docs/spec/routes.md).
       // A payer's own answer (declined, no account, no funds) is not the route's fault: the retry stays on it.
       const lastFailed = (await repo.listForIntent(db, seen.id))
         .filter((a) => a.provider === provider && a.status === 'FAILED' && !PAYER_ANSWERS.has(a.failure_code ?? ''))
         .at(-1);
-      const chosen = await routes.choose(route, { currency: seen.currency as Currency, amount: seen.amount_minor, after: lastFailed?.connector });
+      const chosen = await routes.choose(route, { currency: seen.currency as Currency, amount: seen.amount_minor, after: lastFailed?.connector }, param);
       // `choose` took a connector that moves this amount and currency; the number was checked above.
       const { connector, account } = chosen;
       // An operator that takes a code the payer made beforehand (pawaPay's PREAUTH) prompts nobody:
       // without the code nothing can be sent. The code goes to the provider once and is never stored.
       const approval = await chosen.impl.authorisation?.(provider, merchant.merchantCountry).catch(() => undefined);
-      const preAuthorisationCode = approval === 'pre_authorisation_code' ? body.paymentMethod.preAuthorisationCode : undefined;
+      const preAuthorisationCode = approval === 'pre_authorisation_code' && method.type === 'mobile_money' ? method.preAuthorisationCode : undefined;
       if (approval === 'pre_authorisation_code' && preAuthorisationCode === undefined)
         throw new ApiError(
           'pre_authorisation_code_required',
-          `${description.displayName} here takes a one-time code the payer makes on their phone before paying: send it as paymentMethod.preAuthorisationCode`,
+          `${displayName} here takes a one-time code the payer makes on their phone before paying: send it as paymentMethod.preAuthorisationCode`,
           { param: 'paymentMethod.preAuthorisationCode' },
         );
       await throttle.beginAll([
@@ -493,7 +534,6 @@ export function createAttemptsService(
       ]);
       // After a cool-down this admits one probe (taken only once the limits let the charge through).
       if (!routes.admit(route.mode, route.country, connector, provider, account)) throw unavailable();
-      const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
       const language = translator({ requested: opts.languages, merchantDefault: merchant.merchantLanguage }).language;
       const outcome = await inTransaction(db, opts.answer, async (tx): Promise<{ row: AttemptRow; view: ProcessingIntent } | ApiError> => {
         const locked = await intents.lockForChange(tx, scope, body.intentionId);
@@ -517,6 +557,7 @@ export function createAttemptsService(
           provider_account: account,
           country: merchant.merchantCountry,
           phone_number: phoneNumber,
+          customer: customer === null ? null : JSON.stringify(customer),
           amount_minor: intent.amount_minor,
           currency: intent.currency,
           reference: newReference(random),

@@ -6,7 +6,7 @@ export { Refund };
 
 export const MAX_REFUND_REASON_LENGTH = 500;
 
-export const PaymentMethod = Type.Object(
+export const MobileMoneyPaymentMethod = Type.Object(
   {
     type: Type.Literal('mobile_money'),
     provider: Type.String({ maxLength: 32, description: 'The provider, by its registry name: see `GET /payment-methods`.' }),
@@ -28,6 +28,41 @@ export const PaymentMethod = Type.Object(
   { additionalProperties: false },
 );
 
+/** One of the card holder's details: not blank, at most `max` characters; refused as `cardholder_invalid` on its own field. */
+const holderText = (max: number, description: string) =>
+  Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-code': 'cardholder_invalid', description });
+
+/**
+ * Who pays by card, as the card route's provider requires them (docs/spec/card-payments.md). Never a
+ * card number: the payer types it on the provider's page, which Caisse never sees.
+ */
+export const Cardholder = Type.Object(
+  {
+    name: holderText(100, "The card holder's first name"),
+    surname: holderText(100, "The card holder's last name"),
+    email: Type.String({ maxLength: 254, format: 'email', 'x-code': 'cardholder_invalid', description: "The card holder's e-mail address" }),
+    phoneNumber: Type.String({ minLength: 1, maxLength: 32, 'x-code': 'phone_invalid', description: `The card holder's phone number. ${PHONE_AS_WRITTEN}` }),
+    address: holderText(200, "The card holder's street address"),
+    city: holderText(100, "The card holder's city"),
+    country: Type.String({ pattern: '^[A-Z]{2}$', 'x-code': 'cardholder_invalid', description: "The card holder's country (ISO 3166 alpha-2, `CI`)" }),
+    state: Type.Optional(holderText(100, "The card holder's state or region (default: the country's code)")),
+    zipCode: holderText(20, "The card holder's postal code"),
+  },
+  { additionalProperties: false, 'x-code': 'cardholder_invalid' },
+);
+export type Cardholder = Static<typeof Cardholder>;
+
+export const CardPaymentMethod = Type.Object(
+  {
+    type: Type.Literal('card'),
+    cardholder: Cardholder,
+  },
+  { additionalProperties: false, 'x-code': 'cardholder_invalid' },
+);
+
+/** Tagged by `type`: a refused field is told by the member its `type` names (platform/http/validation.ts). */
+export const PaymentMethod = Type.Union([MobileMoneyPaymentMethod, CardPaymentMethod]);
+
 export const ChargeBody = Type.Object(
   {
     intentionId: Type.String({ maxLength: 64, description: "The payment intent to pay (`pi_…`), of the API key's merchant and mode." }),
@@ -44,8 +79,8 @@ export const ChargeBody = Type.Object(
 );
 export type ChargeBody = Static<typeof ChargeBody>;
 
-/** A charge with a mobile-money method (docs/spec/mobile-money-payments.md). */
-export type MobileMoneyChargeBody = ChargeBody & { paymentMethod: Static<typeof PaymentMethod> };
+/** A charge with a mobile-money method (docs/spec/mobile-money-payments.md) or a card (docs/spec/card-payments.md). */
+export type DirectChargeBody = ChargeBody & { paymentMethod: Static<typeof PaymentMethod> };
 
 export const ChargeHeaders = Type.Object({
   'x-session-token': Type.Optional(

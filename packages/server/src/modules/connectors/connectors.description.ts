@@ -60,6 +60,12 @@ export interface ProviderDescription {
   refundUnsupported?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The card method's name in `serves`, routes and attempts (docs/spec/card-payments.md): a way to
+ * pay that some connectors reach, never a connector itself.
+ */
+export const CARD_METHOD = 'card';
+
 /** One payment method a connector reaches, and where. Country codes as ISO 3166 alpha-2 strings. */
 export interface ServedMethod {
   method: string;

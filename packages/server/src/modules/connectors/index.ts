@@ -52,6 +52,7 @@ export {
   type ApprovalKind,
   type BoundsCheck,
   type Capability,
+  CARD_METHOD,
   checkAmountBounds,
   fitMessage,
   isAcceptableMessage,

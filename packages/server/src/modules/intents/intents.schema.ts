@@ -125,7 +125,9 @@ export type NextAction = Static<typeof NextAction>;
 
 /** The method of the intent's latest direct attempt. */
 export const DirectPaymentMethod = Type.Object({
-  type: Type.Literal('mobile_money'),
+  type: Type.Union([Type.Literal('mobile_money'), Type.Literal('card')], {
+    description: "`card`: paid on the card route's page (`provider` is then `card` and `phoneNumber` the card holder's)",
+  }),
   provider: Type.String(),
   phoneNumber: Type.String({ description: 'masked' }),
 });

@@ -48,7 +48,20 @@ export const MobileMoneyMethod = Type.Object({
   ),
 });
 
-export const PaymentMethod = Type.Union([WalletMethod, MobileMoneyMethod]);
+/**
+ * Paying by card on the card route's provider page (docs/spec/card-payments.md): checkout collects
+ * the card holder's details, the card itself is typed on that page only.
+ */
+export const CardMethod = Type.Object({
+  type: Type.Literal('card'),
+  name: Type.String({ description: 'The card brands the page takes (`Visa / Mastercard`), the same in every language' }),
+  approval: Type.Literal('redirect', { description: "The payer types the card on the provider's page" }),
+  available: Type.Boolean({ description: 'False while no connector of the card route answers (show it greyed)' }),
+  minAmount: Type.String({ description: "Smallest amount of one payment, in major units of the intent's currency" }),
+  maxAmount: Type.String({ description: 'Largest amount of one payment, in major units' }),
+});
+
+export const PaymentMethod = Type.Union([WalletMethod, MobileMoneyMethod, CardMethod]);
 export type PaymentMethod = Static<typeof PaymentMethod>;
 
 export const PaymentMethodList = Type.Object({ data: Type.Array(PaymentMethod) });

@@ -6,6 +6,7 @@ import { type Currency, formatAmount, isCurrency } from '../../platform/money.ts
 import type { Scope } from '../../platform/tenancy.ts';
 import {
   capabilitiesOf,
+  CARD_METHOD,
   type ConnectorRegistry,
   type ConnectorSource,
   describeProvider,
@@ -22,6 +23,9 @@ import type { RoutesService } from '../routes/index.ts';
 import { methodsRepository as repo } from './methods.repository.ts';
 import { providerOrder } from './methods.order.ts';
 import type { PaymentMethod, PaymentMethodList, PaymentMethodSettings, PaymentMethodSettingsBody } from './methods.schema.ts';
+
+/** What checkout shows under "Card": the brands the card routes' pages take, the same in every language. */
+const CARD_BRANDS = 'Visa / Mastercard';
 
 export interface MethodsCollaborators {
   connectors: ConnectorSource;
@@ -77,7 +81,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     const walletAllowed = row?.allowed_wallet ?? true;
     const routes = new Map<string, readonly string[]>();
     if (c.routes)
-      for (const method of methodProviderNames())
+      for (const method of [...methodProviderNames(), CARD_METHOD])
         routes.set(method, await c.routes.connectorsOf({ mode: scope.mode, country: merchant.country, kind: 'payment', method }));
     return {
       registry: await c.connectors.forMerchant(scope.mode, merchant.country),
@@ -105,7 +109,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
    * The connectors that reach this method for the merchant's country here, in its route's order
    * (an operator's override, else the default), among those with an account.
    */
-  function reaching(offer: Offer, provider: ProviderName): readonly string[] {
+  function reaching(offer: Offer, provider: string): readonly string[] {
     const route = offer.routes.get(provider) ?? [provider];
     return route.filter((name) => offer.registry.get(name) !== undefined);
   }
@@ -119,7 +123,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
    * From the recent outcomes of the provider accounts of its route, for this method
    * (connectors.health.ts): one answering is enough; another account's outage greys nothing here.
    */
-  function available(offer: Offer, provider: ProviderName): boolean {
+  function available(offer: Offer, provider: string): boolean {
     const answers = (name: string) => {
       const account = offer.registry.account(name);
       return account === undefined || (offer.registry.health?.available(account, provider) ?? true);
@@ -154,6 +158,30 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     );
   }
 
+  /**
+   * The card method for an intent in `currency`, when a connector of the card route with an account
+   * here takes that currency: its bounds are the widest of those connectors'. Undefined otherwise.
+   */
+  function cardMethod(offer: Offer, currency: Currency): PaymentMethod | undefined {
+    const bounds = reaching(offer, CARD_METHOD)
+      .map((name) => {
+        const takes = offer.registry.get(name)?.currencies;
+        return takes === undefined || takes.includes(currency) ? describeProvider(name)?.limits[currency] : undefined;
+      })
+      .filter((b) => b !== undefined);
+    if (bounds.length === 0) return undefined;
+    const min = bounds.reduce((m, b) => (b.min < m ? b.min : m), bounds[0]!.min);
+    const max = bounds.reduce((m, b) => (b.max > m ? b.max : m), bounds[0]!.max);
+    return {
+      type: 'card',
+      name: CARD_BRANDS,
+      approval: 'redirect',
+      available: available(offer, CARD_METHOD),
+      minAmount: formatAmount(min, currency),
+      maxAmount: formatAmount(max, currency),
+    };
+  }
+
   function ordered(providers: readonly ProviderName[], offer: Offer): ProviderName[] {
     return providerOrder(offer.country, offer.order).filter((p) => providers.includes(p));
   }
@@ -184,6 +212,9 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
           ussd: d.ussd,
         });
       }
+      // Cards after mobile money: the payer's phone is the usual way in the countries served.
+      const card = cardMethod(offer, currency);
+      if (card) data.push(card);
       return { data };
     },
 
@@ -194,6 +225,20 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     async allowedMethod(scope: Scope, provider: string, currency: Currency): Promise<boolean> {
       const offer = await offerOf(scope);
       return (offeredProviders(scope, offer, currency) as string[]).includes(provider);
+    },
+
+    /**
+     * 400 `payment_method_unsupported` unless a card route with an account here takes this
+     * currency: what `GET /payment-methods` lists as `card`.
+     */
+    async checkCard(scope: Scope, currency: Currency): Promise<void> {
+      const offer = await offerOf(scope);
+      if (cardMethod(offer, currency) === undefined)
+        throw new ApiError(
+          'payment_method_unsupported',
+          `This merchant takes no card payment in ${currency} in ${scope.mode} mode; use a method GET /payment-methods lists`,
+          { param: 'paymentMethod.type' },
+        );
     },
 
     /** Whether the merchant offers its customers' wallets in this mode. */

@@ -128,8 +128,43 @@ function mostSpecific(errors: ErrorObject[]): ErrorObject | undefined {
   return errors.find((e) => e.instancePath === union.instancePath && e !== union && e.keyword !== 'type' && e.keyword !== 'const') ?? union;
 }
 
+/** The `type` constant each branch of a union of objects requires, or undefined when it is not such a union. */
+function tagsOf(e: ErrorObject): (string | undefined)[] | undefined {
+  if ((e.keyword !== 'anyOf' && e.keyword !== 'oneOf') || !Array.isArray(e.schema)) return undefined;
+  const tags = (e.schema as { properties?: { type?: { const?: unknown } } }[]).map((b) => {
+    const tag = b?.properties?.type?.const;
+    return typeof tag === 'string' ? tag : undefined;
+  });
+  return tags.every((t) => t !== undefined) ? tags : undefined;
+}
+
+/**
+ * A union of objects tagged by `type` (a charge's `paymentMethod`): a value that names a member is
+ * told that member's errors only, never the others' (their unknown fields, their missing ones); a
+ * value that names none is told the tags it may take.
+ */
+function narrowTaggedUnions(part: string, errors: ErrorObject[]): ErrorObject[] | ApiError {
+  let kept = errors;
+  for (const union of errors.filter((e) => tagsOf(e) !== undefined)) {
+    const tags = tagsOf(union) as string[];
+    const tag = (union.data as { type?: unknown } | null | undefined)?.type;
+    const index = typeof tag === 'string' ? tags.indexOf(tag) : -1;
+    const inUnion = (e: ErrorObject) => e.schemaPath.startsWith(`${union.schemaPath}/`);
+    if (index < 0) {
+      const param = [paramOf(part, union), 'type'].filter((p) => p !== part).join('.') || 'type';
+      return new ApiError('validation_error', `${param} must be one of: ${tags.join(', ')}`, { param });
+    }
+    const own = `${union.schemaPath}/${index}/`;
+    kept = kept.filter((e) => e !== union && (!inUnion(e) || e.schemaPath.startsWith(own)));
+  }
+  return kept;
+}
+
 /** Turns Ajv's errors into one ApiError: unknown fields first, then field codes, then the list. */
 export function toApiError(part: string, errors: ErrorObject[]): ApiError {
+  const narrowed = narrowTaggedUnions(part, errors);
+  if (narrowed instanceof ApiError) return narrowed;
+  errors = narrowed;
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
   if (unknown) {
     const param = paramOf(part, unknown);
