@@ -85,6 +85,11 @@ export interface MobileMoneyPayment {
    * (`+237670000001`); the API answers it in E.164.
    */
   phoneNumber: string;
+  /**
+   * The one-time code the payer made with their operator, for a method whose `approval` is
+   * `pre_authorisation_code` (its `preAuthorisationUssd` says what to dial); left out otherwise.
+   */
+  preAuthorisationCode?: string;
   /** Reuse it to send the same request again without asking the payer twice. */
   idempotencyKey?: string;
 }
@@ -241,10 +246,11 @@ export class CaisseClient {
    * token; the operator's PIN is the authentication). Answers 202 at once: the intent PROCESSING
    * with `nextAction` (approve on the phone, or go to `nextAction.url`); then `waitForPayment`.
    */
-  payWithMobileMoney({ sessionToken, intentionId, provider, phoneNumber, idempotencyKey }: MobileMoneyPayment): Promise<PayerIntent> {
+  payWithMobileMoney({ sessionToken, intentionId, provider, phoneNumber, preAuthorisationCode, idempotencyKey }: MobileMoneyPayment): Promise<PayerIntent> {
     const headers: Record<string, string> = { 'x-session-token': sessionToken };
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
-    return this.#request('POST', '/charge', { intentionId, paymentMethod: { type: 'mobile_money', provider, phoneNumber } }, headers);
+    const paymentMethod = { type: 'mobile_money', provider, phoneNumber, ...(preAuthorisationCode !== undefined ? { preAuthorisationCode } : {}) };
+    return this.#request('POST', '/charge', { intentionId, paymentMethod }, headers);
   }
 
   /**

@@ -15,6 +15,9 @@ const MOBILE_MONEY_ERRORS: Record<string, CheckoutMessageId> = {
   amount_out_of_bounds: 'mm.error.amount_out_of_bounds',
   attempt_in_progress: 'mm.error.attempt_in_progress',
   rate_limited: 'mm.error.rate_limited',
+  pre_authorisation_code_invalid: 'mm.error.pre_authorisation_code_invalid',
+  pre_authorisation_code_expired: 'mm.error.pre_authorisation_code_expired',
+  pre_authorisation_code_required: 'mm.error.pre_authorisation_code_required',
 };
 
 /** The card holder's countries offered first: those Caisse sells in, then a few where payers often live. */
@@ -99,6 +102,36 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
     e.preventDefault();
     void mm.pay();
   };
+  const onSendAgain = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    void mm.sendAgain();
+  };
+
+  // An operator that prompts nobody (pawaPay's Orange in Burkina Faso): the payer makes a one-time code first and types it here.
+  const needsCode = method?.approval === 'pre_authorisation_code';
+  const codeField = needsCode ? (
+    <div className="field">
+      <label htmlFor={`${id}-code`}>{t('mm.code', { provider: providerName })}</label>
+      <input
+        id={`${id}-code`}
+        name="preAuthorisationCode"
+        type="text"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        required
+        maxLength={36}
+        value={mm.preAuthorisationCode}
+        onChange={(e) => mm.setPreAuthorisationCode(e.currentTarget.value)}
+        aria-invalid={mm.error?.code.startsWith('pre_authorisation_code') ? true : undefined}
+        aria-describedby={[`${id}-code-hint`, ...(alert ? [`${id}-error`] : [])].join(' ')}
+      />
+      <p id={`${id}-code-hint`} className="caisse-hint hint">
+        {method?.preAuthorisationUssd
+          ? t('mm.codeHint', { ussd: method.preAuthorisationUssd, provider: providerName })
+          : t('mm.codeHintNoUssd', { provider: providerName })}
+      </p>
+    </div>
+  ) : null;
 
   let body: ReactNode;
   switch (mm.status) {
@@ -254,6 +287,7 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
               </label>
             ))}
           </fieldset>
+          {codeField}
           <button type="submit" className="caisse-primary wide" disabled={busy || !method?.available} aria-busy={busy}>
             {busy ? t('mm.sending') : t('mm.pay', { amount, provider: providerName })}
           </button>
@@ -270,8 +304,12 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
       body = (
         <div>
           {renderTitle(t('mm.waitingTitle'))}
-          <p>{phone ? t('mm.approve', { amount, provider: providerName, phone }) : t('mm.approveNoNumber', { amount })}</p>
-          {ussd ? <p className="caisse-ussd">{t('mm.dial', { ussd })}</p> : null}
+          {needsCode ? (
+            <p>{t('mm.codeChecking', { amount, provider: providerName })}</p>
+          ) : (
+            <p>{phone ? t('mm.approve', { amount, provider: providerName, phone }) : t('mm.approveNoNumber', { amount })}</p>
+          )}
+          {ussd && !needsCode ? <p className="caisse-ussd">{t('mm.dial', { ussd })}</p> : null}
           {mm.secondsLeft !== undefined && mm.secondsLeft > 0 ? (
             <p role="timer" aria-label={t('mm.timeLeftLabel')}>
               {t('mm.timeLeft', { time: clock(mm.secondsLeft) })}
@@ -298,7 +336,20 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
       break;
     }
     case 'failed':
-      body = (
+      // With a code: a new one to type, sent with the request again.
+      body = needsCode ? (
+        <form onSubmit={onSendAgain} aria-labelledby={heading}>
+          {renderTitle(t('mm.failedTitle'))}
+          {alert}
+          {codeField}
+          <button type="submit" className="caisse-primary wide">
+            {t('mm.sendAgain')}
+          </button>
+          <button type="button" className="caisse-secondary secondary" onClick={() => mm.payAnotherWay()}>
+            {t('mm.payAnotherWay')}
+          </button>
+        </form>
+      ) : (
         <div>
           {renderTitle(t('mm.failedTitle'))}
           {alert}

@@ -74,6 +74,11 @@ export interface MobileMoneyState {
   /** True once the payer picked the operator themselves: the number no longer changes it. */
   providerChosen: boolean;
   phoneNumber: string;
+  /**
+   * The one-time code the payer made with their operator, for a method whose `approval` is
+   * `pre_authorisation_code`: sent with the payment, then cleared (a code pays once).
+   */
+  preAuthorisationCode: string;
   /** What the payer does now (`waiting`): approve on the phone before `expiresAt`, or dial `ussd`. */
   nextAction: NextAction | undefined;
   /** Seconds left in the approval window while `waiting` (0 once it is over). */
@@ -91,6 +96,8 @@ export interface MobileMoneyState {
 export interface MobileMoney extends MobileMoneyState {
   /** The number as typed; the operator follows its prefix until the payer picks one. */
   setPhoneNumber(value: string): void;
+  /** The code as typed (its spaces go when it is sent). */
+  setPreAuthorisationCode(value: string): void;
   chooseProvider(provider: string): void;
   /** The form `choose` shows: mobile money or card. */
   chooseMethod(method: 'mobile_money' | 'card'): void;
@@ -144,6 +151,7 @@ const INITIAL: MobileMoneyState = {
   provider: undefined,
   providerChosen: false,
   phoneNumber: '',
+  preAuthorisationCode: '',
   nextAction: undefined,
   secondsLeft: undefined,
   intent: undefined,
@@ -216,7 +224,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     if (FINAL_PAID.includes(settled.status)) return update({ status: 'succeeded', intent: settled, error: undefined, secondsLeft: undefined });
     if (settled.status !== 'PENDING') return update({ status: 'ended', intent: settled, secondsLeft: undefined });
     // The attempt failed and the intent takes another: tell the payer, unless they already moved on.
-    if (current.current.status === 'waiting') update({ status: 'failed', error: failureOf(settled), secondsLeft: undefined });
+    if (current.current.status === 'waiting') update({ status: 'failed', error: failureOf(settled), secondsLeft: undefined, preAuthorisationCode: '' });
   }, [client, clientSecret, update]);
 
   // A page opened (or reloaded) while an attempt is in flight waits for it.
@@ -274,6 +282,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
   );
 
   const chooseProvider = useCallback((provider: string) => update({ provider, providerChosen: true }), [update]);
+  const setPreAuthorisationCode = useCallback((value: string) => update({ preAuthorisationCode: value }), [update]);
 
   const chooseMethod = useCallback(
     (method: 'mobile_money' | 'card') => {
@@ -338,6 +347,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     const target = intent ?? s.intent;
     if ((s.status !== 'choose' && s.status !== 'failed') || target === undefined) return;
     let answer: PayerIntent;
+    let preAuthorisationCode = '';
     if (s.method === 'card') {
       const paid = await payByCard(target);
       if (paid === undefined) return;
@@ -345,6 +355,8 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     } else {
       if (s.provider === undefined) return;
       const phoneNumber = normalize(s.phoneNumber);
+      const needsCode = s.mobileMoney.find((m) => m.provider === s.provider)?.approval === 'pre_authorisation_code';
+      preAuthorisationCode = needsCode ? s.preAuthorisationCode.replace(/\s+/g, '') : '';
       update({ status: 'submitting', error: undefined, phoneNumber, choosingAgain: false });
       try {
         answer = await client.payWithMobileMoney({
@@ -352,6 +364,7 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
           intentionId: target.id,
           provider: s.provider,
           phoneNumber,
+          ...(preAuthorisationCode !== '' ? { preAuthorisationCode } : {}),
           idempotencyKey: newKey(),
         });
       } catch (err) {
@@ -364,6 +377,8 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
       update({ status: 'redirecting', intent: answer, nextAction });
       return options$.current.navigate(nextAction.url);
     }
+    // The code went with this request: it pays once, a retry needs a new one.
+    if (preAuthorisationCode !== '') update({ preAuthorisationCode: '' });
     if (FINAL_PAID.includes(answer.status)) return update({ status: 'succeeded', intent: answer });
     // The window's seconds come with the status: a first render without them would show the window as over.
     const secondsLeft = nextAction?.type === 'approve_on_phone' ? secondsUntil(nextAction.expiresAt, options$.current.now()) : undefined;
@@ -397,5 +412,5 @@ export function useMobileMoney(intent: PublicPaymentIntent | undefined, options:
     if (s.status === 'choose' && s.walletOffered) update({ status: 'wallet', error: undefined });
   }, [update]);
 
-  return { ...state, setPhoneNumber, chooseProvider, chooseMethod, setCardholder, pay, sendAgain, payAnotherWay, chooseWallet };
+  return { ...state, setPhoneNumber, setPreAuthorisationCode, chooseProvider, chooseMethod, setCardholder, pay, sendAgain, payAnotherWay, chooseWallet };
 }

@@ -354,3 +354,31 @@ describe('<Checkout/> with a card', { timeout: 20_000 }, () => {
     expect(screen.getByLabelText('First name')).toBeTruthy();
   });
 });
+
+describe('<Checkout/> with a pre-authorisation code', { timeout: 20_000 }, () => {
+  const CODE_METHOD = {
+    type: 'mobile_money',
+    provider: 'orange_money',
+    name: 'Orange Money',
+    approval: 'pre_authorisation_code',
+    available: true,
+    minAmount: '100',
+    maxAmount: '1000000',
+    prefixes: [],
+    ussd: null,
+    preAuthorisationUssd: '*144*4*6#',
+  };
+
+  it('asks for the code with how to make it, and sends it with the charge; a method that prompts asks for none', async () => {
+    const { user, gateway } = renderMobileMoney({}, fakeGateway({ mobileMoney: true, methods: [METHODS[0] as Record<string, unknown>, CODE_METHOD] }));
+    await user.type(await screen.findByLabelText('Numéro mobile money'), '+237670000000');
+    expect(screen.queryByLabelText('Code à usage unique MTN MoMo')).toBeNull();
+    await user.click(screen.getByRole('radio', { name: 'Orange Money' }));
+    const code = screen.getByLabelText('Code à usage unique Orange Money');
+    expect(screen.getByText(/composez \*144\*4\*6#, saisissez le montant et votre code PIN/)).toBeTruthy();
+    await user.type(code, '48 29 13');
+    await user.click(screen.getByRole('button', { name: /avec Orange Money/ }));
+    await waitFor(() => expect(gateway.state.mmCharges).toHaveLength(1));
+    expect(gateway.state.mmCharges[0]?.body).toMatchObject({ paymentMethod: { provider: 'orange_money', preAuthorisationCode: '482913' } });
+  });
+});

@@ -364,6 +364,7 @@ export interface paths {
                         intentionId: string;
                         paymentMethod?: {
                             phoneNumber: string;
+                            preAuthorisationCode?: string;
                             provider: string;
                             /** @enum {string} */
                             type: "mobile_money";
@@ -2295,7 +2296,7 @@ export interface paths {
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -2352,7 +2353,7 @@ export interface paths {
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -3403,7 +3404,7 @@ export interface paths {
                             currency: string;
                             data: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -9922,11 +9923,12 @@ export interface paths {
                                 /** @enum {string} */
                                 type: "wallet";
                             } | {
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 maxAmount: string;
                                 minAmount: string;
                                 name: string;
+                                preAuthorisationUssd?: string | null;
                                 prefixes: string[];
                                 /** @enum {string} */
                                 provider: "mtn_momo" | "orange_money" | "wave";
@@ -9987,7 +9989,7 @@ export interface paths {
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -10042,7 +10044,7 @@ export interface paths {
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;

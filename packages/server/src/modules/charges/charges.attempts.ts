@@ -21,6 +21,7 @@ import {
   type Decision,
   describeProvider,
   isAggregator,
+  methodCountries,
   newReference,
   type PaymentCustomer,
   type ProviderName,
@@ -68,7 +69,15 @@ const GAVE_UP_REASONS: ReadonlySet<string> = new Set(['TIMEOUT', 'NOT_SUBMITTED'
  * Failures that are the payer's answer, not the route's: another connector would get the same
  * one, so a retry after them stays on the route that answered (docs/spec/routes.md).
  */
-const PAYER_ANSWERS: ReadonlySet<string> = new Set(['approval_rejected', 'insufficient_funds', 'payer_not_found']);
+const PAYER_ANSWERS: ReadonlySet<string> = new Set([
+  'approval_rejected',
+  'insufficient_funds',
+  'payer_not_found',
+  // The payer's code, refused by the operator: the payer makes a new one for the same route.
+  'pre_authorisation_code_invalid',
+  'pre_authorisation_code_expired',
+  'pre_authorisation_code_required',
+]);
 
 export function failureCodeOf(reason: string): string {
   switch (reason) {
@@ -87,6 +96,14 @@ export function failureCodeOf(reason: string): string {
       return 'approval_timeout';
     case 'INVALID_AMOUNT':
       return 'amount_out_of_bounds';
+    // A pre-authorisation code the operator refused, or that had expired: the payer makes a new
+    // one. Without it (a second submit after a crash: the code is never stored) the same.
+    case 'INVALID_PREAUTHORISATION_CODE':
+      return 'pre_authorisation_code_invalid';
+    case 'PREAUTHORISATION_CODE_EXPIRED':
+      return 'pre_authorisation_code_expired';
+    case 'PRE_AUTHORISATION_CODE_REQUIRED':
+      return 'pre_authorisation_code_required';
     // The provider's page was lost in a crash and cannot be read back: the payer never saw it and
     // may try again at once (docs/decisions/0038-provider-settings-and-health-per-host.md).
     case PAGE_LOST_REASON:
@@ -470,7 +487,8 @@ export function createAttemptsService(
         method.type === 'card'
           ? parsePhoneNumber(method.cardholder.phoneNumber, merchant.merchantCountry, 'paymentMethod.cardholder.phoneNumber')
           : parsePhoneNumber(method.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
-      if (description && !servesNumber(description, phoneNumber)) {
+      // A number of the method's network in a country some connector reaches it (Orange Money in Burkina Faso through pawaPay).
+      if (description && !servesNumber({ ...description, countries: methodCountries(description) }, phoneNumber)) {
         throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
       }
       const customer = method.type === 'card' ? customerOf(method.cardholder, phoneNumber) : null;
@@ -500,6 +518,16 @@ export function createAttemptsService(
       const chosen = await routes.choose(route, { currency: seen.currency as Currency, amount: seen.amount_minor, after: lastFailed?.connector }, param);
       // `choose` took a connector that moves this amount and currency; the number was checked above.
       const { connector, account } = chosen;
+      // An operator that takes a code the payer made beforehand (pawaPay's PREAUTH) prompts nobody:
+      // without the code nothing can be sent. The code goes to the provider once and is never stored.
+      const approval = await chosen.impl.authorisation?.(provider, merchant.merchantCountry).catch(() => undefined);
+      const preAuthorisationCode = approval === 'pre_authorisation_code' && method.type === 'mobile_money' ? method.preAuthorisationCode : undefined;
+      if (approval === 'pre_authorisation_code' && preAuthorisationCode === undefined)
+        throw new ApiError(
+          'pre_authorisation_code_required',
+          `${displayName} here takes a one-time code the payer makes on their phone before paying: send it as paymentMethod.preAuthorisationCode`,
+          { param: 'paymentMethod.preAuthorisationCode' },
+        );
       await throttle.beginAll([
         { subject: `prompt-10m:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_10_MIN },
         { subject: `prompt-day:${phoneNumber}`, rule: PROMPTS_PER_NUMBER_DAY },
@@ -574,7 +602,7 @@ export function createAttemptsService(
           return { ...outcome.view, nextAction: { type: 'redirect', url: payerPage(submitted.redirectUrl, outcome.row) } };
         return outcome.view;
       }
-      lifecycle.start(outcome.row);
+      lifecycle.start(outcome.row, preAuthorisationCode === undefined ? undefined : { preAuthorisationCode });
       return outcome.view;
     },
 

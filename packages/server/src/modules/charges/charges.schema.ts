@@ -15,6 +15,15 @@ export const MobileMoneyPaymentMethod = Type.Object(
       'x-code': 'phone_invalid',
       description: `The payer's mobile-money number, served by that provider. ${PHONE_AS_WRITTEN}`,
     }),
+    preAuthorisationCode: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 36,
+        pattern: '^[0-9A-Za-z]+$',
+        description:
+          'The one-time code the payer made with their operator beforehand, for a method whose `approval` in `GET /payment-methods` is `pre_authorisation_code` (required there: 400 `pre_authorisation_code_required`; ignored elsewhere). Sent to the provider once, never stored.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

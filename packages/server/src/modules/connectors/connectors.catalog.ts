@@ -1,4 +1,4 @@
-import type { Country } from '../../platform/countries.ts';
+import { type Country, isCountry } from '../../platform/countries.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
 import { type Capability, checkAmountBounds, isPaymentMethod, type ProviderDescription, servedMethods } from './connectors.description.ts';
@@ -36,15 +36,32 @@ export function providerDescriptions(): ProviderDescription[] {
 
 /**
  * The providers that take payments in this country and currency (`GET /payment-methods`, defaults):
- * payment methods only, never an aggregator by its own name.
+ * payment methods only, never an aggregator by its own name; in their own countries, or where a
+ * connector reaches them (Orange Money in Burkina Faso through pawaPay).
  */
 export function providersServing(country: Country, currency: Currency): ProviderName[] {
   return providerDescriptions()
     .filter(
       (d) =>
-        isPaymentMethod(d) && d.capabilities.collect && d.countries.includes(country) && d.currencies.includes(currency) && d.limits[currency] !== undefined,
+        isPaymentMethod(d) &&
+        d.capabilities.collect &&
+        methodCountries(d).includes(country) &&
+        d.currencies.includes(currency) &&
+        d.limits[currency] !== undefined,
     )
     .map((d) => d.name);
+}
+
+/** The countries where a method's payments can be taken: its own connector's, and those where another connector reaches it. */
+export function methodCountries(description: Pick<ProviderDescription, 'name' | 'countries'>): Country[] {
+  const reached = providerDescriptions().flatMap((d) => (d.name === description.name ? [] : connectorCountries(d, description.name)));
+  return [...new Set([...description.countries, ...reached])].filter(isCountry);
+}
+
+function connectorCountries(d: ProviderDescription, method: string): string[] {
+  return servedMethods(d)
+    .filter((s) => s.method === method)
+    .flatMap((s) => s.countries);
 }
 
 /**
@@ -85,7 +102,8 @@ export function methodsServed(country?: string): string[] {
  */
 export function providerPrefixes(description: ProviderDescription, country?: Country): string[] {
   if (description.network === null) return [];
-  return prefixesOf(description.network, country === undefined ? description.countries : description.countries.filter((c) => c === country));
+  // A merchant's country: also one where another connector reaches the method (Orange Money in Burkina Faso).
+  return prefixesOf(description.network, country === undefined ? description.countries : methodCountries(description).filter((c) => c === country));
 }
 
 /**

@@ -72,6 +72,7 @@ export {
   connectorsServing,
   describeProvider,
   isAggregator,
+  methodCountries,
   methodsServed,
   providerDescriptions,
   providerPrefixes,

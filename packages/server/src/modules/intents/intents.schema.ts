@@ -97,7 +97,7 @@ export const PaymentAttempt = Type.Object({
   failureCode: Nullable(
     Type.String({
       description:
-        '`payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `provider_page_lost`, `amount_out_of_bounds`',
+        "`payer_not_found`, `insufficient_funds`, `approval_rejected`, `approval_timeout`, `provider_unavailable`, `provider_page_lost`, `amount_out_of_bounds`, `pre_authorisation_code_invalid`, `pre_authorisation_code_expired`, `pre_authorisation_code_required` (the operator refused the payer's one-time code, it had expired, or it was lost in a restart: the payer makes a new one)",
     }),
   ),
   providerReference: Nullable(Type.String({ description: "The provider's transaction id, once paid" })),

@@ -79,6 +79,12 @@ export function paymentRequestOf(
   };
 }
 
+/**
+ * What only the first submit of a request carries, never stored: a pre-authorisation code the payer
+ * typed. A later submit (after a crash, NOT_FOUND) goes without it, and the connector fails it.
+ */
+export type OnceOnly = Pick<PaymentRequest, 'preAuthorisationCode'>;
+
 export interface LifecycleSpec<Row extends ProviderRequestRow> {
   /** For the logs: "top-up", "payout", "payment attempt", "refund". */
   what: string;
@@ -165,7 +171,7 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
    */
   submit(row: Row): Promise<SubmitResult>;
   /** `submit` in the background, tracked for `drain`. */
-  start(row: Row): void;
+  start(row: Row, once?: OnceOnly): void;
   /**
    * A callback for one of this lifecycle's references: false when the reference is not one of its
    * requests. `request`: the one the router already found by that reference.
@@ -209,10 +215,10 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
   /** The row's account is configured no more, though its connector is: nothing can read it, nor say it failed. */
   const accountGone = async (row: Row) => connectorFor(row.mode, row.connector) !== undefined && (await connectorOf(row)) === undefined;
 
-  async function submit(row: Row): Promise<SubmitResult> {
+  async function submit(row: Row, once?: OnceOnly): Promise<SubmitResult> {
     const connector = await connectorOf(row);
     if (!connector) return { status: 'UNKNOWN', reason: 'no connector for this provider' };
-    const request = spec.request(row);
+    const request = { ...spec.request(row), ...once };
     const result = spec.send
       ? await spec.send(connector, request, row)
       : kind === 'collection'
@@ -232,8 +238,8 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     return result;
   }
 
-  function start(row: Row): void {
-    const tracked = submit(row)
+  function start(row: Row, once?: OnceOnly): void {
+    const tracked = submit(row, once)
       .catch((err: unknown) => log?.[failureLevel(err)]({ err, id: row.id }, `mobile-money ${spec.what} call failed`))
       .finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);

@@ -13,6 +13,12 @@ export const ProviderField = Type.Unsafe<ProviderName>({
   description: 'A mobile-money provider (the registry name)',
 });
 
+/** How the payer approves, as the connector a payment would take says (pawaPay's account per operator). */
+export const ApprovalField = Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect'), Type.Literal('pre_authorisation_code')], {
+  description:
+    "`phone_prompt`: the payer approves a request on their phone with their PIN; `redirect`: on a page of the provider; `pre_authorisation_code`: with a code the payer makes in the operator's menu beforehand",
+});
+
 export const PaymentMethodsQuery = Type.Object(
   { sessionToken: Type.String({ minLength: 1, maxLength: 200, description: "The intent's session token (ps_…)" }) },
   { additionalProperties: false },
@@ -25,9 +31,7 @@ export const MobileMoneyMethod = Type.Object({
   type: Type.Literal('mobile_money'),
   provider: ProviderField,
   name: Type.String({ description: "The brand payers know (the description's display name)" }),
-  approval: Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect')], {
-    description: '`phone_prompt`: the payer approves a request on their phone with their PIN; `redirect`: on a page of the provider',
-  }),
+  approval: ApprovalField,
   available: Type.Boolean({ description: 'False while the provider does not answer (show it greyed)' }),
   minAmount: Type.String({ description: "Smallest amount of one payment, in major units of the intent's currency" }),
   maxAmount: Type.String({ description: 'Largest amount of one payment, in major units' }),
@@ -36,6 +40,12 @@ export const MobileMoneyMethod = Type.Object({
       'E.164 prefixes of the numbers this provider serves (`+23767`), longest first: the longest prefix a typed number starts with suggests the provider. Empty: any number of its countries',
   }),
   ussd: Type.Union([Type.String(), Type.Null()], { description: 'What the payer dials when the prompt does not show (`*126#`)' }),
+  preAuthorisationUssd: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description:
+        'With `approval: "pre_authorisation_code"` only: what the payer dials to make the code (`*144*4*6#`, then the amount and their PIN; the code comes by SMS), null when the provider documents none. The code goes in `POST /charge` as `paymentMethod.preAuthorisationCode`',
+    }),
+  ),
 });
 
 /**
@@ -86,7 +96,7 @@ export const ProviderSettingView = Type.Object({
         "What the provider does through this mode's account: take payments, send payouts, give refunds back (a payout to one that cannot disburse is 400 `destination_unsupported`; an account without a disbursement key collects only)",
     },
   ),
-  approval: Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect')]),
+  approval: ApprovalField,
   enabled: Type.Boolean({ description: 'Chosen by the merchant (or by the default)' }),
   configured: Type.Boolean({ description: 'This mode has a connector for it (test mode: the sandbox)' }),
   servesCountry: Type.Boolean({ description: "It takes payments in the merchant's country and currency" }),

@@ -12,6 +12,7 @@ import {
   describeProvider,
   isAggregator,
   isMethodProvider,
+  methodCountries,
   methodProviderNames,
   providerDescriptions,
   providerPrefixes,
@@ -131,6 +132,22 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     return via.length === 0 ? answers(provider) : via.some(answers);
   }
 
+  /**
+   * How the payer approves `provider` here: as the first connector of its route says for this
+   * operator (pawaPay's account: a code for Orange in Burkina Faso), else the method's description;
+   * with what the payer dials to make a code, when approval is one.
+   */
+  async function approvalOf(
+    offer: Offer,
+    provider: ProviderName,
+  ): Promise<Pick<PaymentMethod & { type: 'mobile_money' }, 'approval' | 'preAuthorisationUssd'>> {
+    const via = reaching(offer, provider)[0];
+    const impl = via === undefined ? undefined : offer.registry.get(via);
+    const told = await impl?.authorisation?.(provider, offer.country).catch(() => undefined);
+    if (told === 'pre_authorisation_code') return { approval: told, preAuthorisationUssd: impl?.preAuthorisationUssd?.(provider, offer.country) ?? null };
+    return { approval: told ?? describeProvider(provider)?.approval ?? 'phone_prompt' };
+  }
+
   /** The providers this offer gives for a currency, in the merchant's order. */
   function offeredProviders(scope: Scope, offer: Offer, currency: Currency): ProviderName[] {
     return ordered(
@@ -181,11 +198,12 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
         const d = describeProvider(name);
         const bounds = d?.limits[currency];
         if (d === undefined || bounds === undefined) continue;
+        const approval = await approvalOf(offer, name);
         data.push({
           type: 'mobile_money',
           provider: name,
           name: d.displayName,
-          approval: d.approval,
+          ...approval,
           // From the provider's recent outcomes in this mode: greyed in checkout while it does not answer.
           available: available(offer, name),
           minAmount: formatAmount(bounds.min, currency),
@@ -321,7 +339,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
         throw new ApiError('provider_unsupported', `This merchant does not offer ${name} in ${scope.mode} mode; use a method GET /payment-methods lists`, {
           param: 'paymentMethod.provider',
         });
-      if (!describeProvider(provider)?.countries.includes(offer.country))
+      const described = describeProvider(provider);
+      if (described === undefined || !methodCountries(described).includes(offer.country))
         throw new ApiError(
           'provider_unsupported',
           `${name} does not serve this merchant's country (${offer.country}); use a method GET /payment-methods lists`,

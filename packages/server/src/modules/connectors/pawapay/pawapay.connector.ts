@@ -77,7 +77,19 @@ const COMMON_REASONS: Readonly<Record<string, string>> = {
   AMOUNT_OUT_OF_BOUNDS: 'INVALID_AMOUNT',
   RECIPIENT_NOT_FOUND: 'PAYER_NOT_FOUND',
 };
+/** The reason of a code the operator refused (our sandbox's name for it too). */
+export const PREAUTH_REFUSED = 'INVALID_PREAUTHORISATION_CODE';
 const reasonOf = (code: string | undefined) => (code === undefined ? 'FAILED' : (COMMON_REASONS[code] ?? code));
+
+/**
+ * A failed payment's reason. A deposit to an operator that takes a code (PREAUTH) prompts nobody:
+ * "not approved" there is the operator refusing the code, which the payer replaces by a new one.
+ */
+function failedReason(p: Deposit | Payout | Refund): string {
+  const code = p.failureReason?.failureCode;
+  const preauth = 'payer' in p && pawapayProvider(p.payer.accountDetails.provider)?.authType === 'PREAUTH';
+  return preauth && code === 'PAYMENT_NOT_APPROVED' ? PREAUTH_REFUSED : reasonOf(code);
+}
 
 /** Refusals that say the token is not good for this call. */
 const CREDENTIAL_CODES = new Set(['NO_AUTHENTICATION', 'AUTHENTICATION_ERROR', 'AUTHORISATION_ERROR', 'HTTP_SIGNATURE_ERROR']);
@@ -233,7 +245,7 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
       case 'COMPLETED':
         return { status: 'SUCCESSFUL', ...v, ...(p.providerTransactionId !== undefined ? { providerTransactionId: p.providerTransactionId } : {}) };
       case 'FAILED':
-        return { status: 'FAILED', ...v, reason: reasonOf(p.failureReason?.failureCode) };
+        return { status: 'FAILED', ...v, reason: failedReason(p) };
       default: {
         // Still in flight (ACCEPTED, SUBMITTED, ENQUEUED, PROCESSING, IN_RECONCILIATION): a
         // redirect operator's page once pawaPay has it.
@@ -374,6 +386,10 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
     return { ok: true, detail: `${got.value.companyName}: ${operators.join(', ')}${signatures}` };
   }
 
+  function preAuthorisationUssd(method: string, country: string): string | undefined {
+    return pawapayProviderFor(method, country)?.codeUssd;
+  }
+
   async function authorisation(method: string, country: string): Promise<Authorisation | undefined> {
     const operator = pawapayProviderFor(method, country);
     if (operator === undefined) return undefined;
@@ -410,6 +426,7 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
       return { ok: true, value: { ...answer.value, ...(method !== undefined ? { method } : {}) } };
     },
     authorisation,
+    preAuthorisationUssd,
     close: () => http.close(),
   };
 }

@@ -21,6 +21,8 @@ export interface PawapayProvider {
   authType: PawapayAuthType;
   /** The E.164 calling code of the country. */
   prefix: string;
+  /** PREAUTH: what the payer dials to make the code (pawaPay's `authTokenInstructions`), when documented. */
+  codeUssd?: string;
 }
 
 function p(
@@ -31,13 +33,15 @@ function p(
   currency: 'XAF' | 'XOF',
   prefix: string,
   authType: PawapayAuthType = 'PROVIDER_AUTH',
+  codeUssd?: string,
 ): PawapayProvider {
-  return { code, method, country, country3, currency, authType, prefix };
+  return { code, method, country, country3, currency, authType, prefix, ...(codeUssd !== undefined ? { codeUssd } : {}) };
 }
 
 /**
  * Orange in Burkina Faso takes a one-time code the payer makes in Orange's USSD menu before the
- * deposit (PREAUTH); Wave is approved on Wave's page (REDIRECT_AUTH). Mali and Togo are not in
+ * deposit (PREAUTH: pawaPay's deposit guide gives `*144*4*6#`, then the amount and the PIN; the
+ * code comes by SMS); Wave is approved on Wave's page (REDIRECT_AUTH). Mali and Togo are not in
  * pawaPay's list (docs/decisions/0080-pawapay.md).
  */
 export const PAWAPAY_PROVIDERS: readonly PawapayProvider[] = [
@@ -52,7 +56,7 @@ export const PAWAPAY_PROVIDERS: readonly PawapayProvider[] = [
   p('MTN_MOMO_BEN', 'mtn_momo', 'BJ', 'BEN', 'XOF', '229'),
   p('MOOV_BEN', 'moov_money', 'BJ', 'BEN', 'XOF', '229'),
   p('MOOV_BFA', 'moov_money', 'BF', 'BFA', 'XOF', '226'),
-  p('ORANGE_BFA', 'orange_money', 'BF', 'BFA', 'XOF', '226', 'PREAUTH'),
+  p('ORANGE_BFA', 'orange_money', 'BF', 'BFA', 'XOF', '226', 'PREAUTH', '*144*4*6#'),
 ];
 
 /** The operator pawaPay calls `method` in `country` (ISO alpha-2), or undefined when it has none there. */
