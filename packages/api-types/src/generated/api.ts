@@ -8892,6 +8892,12 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                callbacks: {
+                                    path: string | null;
+                                    purpose: string;
+                                    setAtProvider: boolean;
+                                    url: string | null;
+                                }[];
                                 capabilities: string[];
                                 connector: string;
                                 countries: string[];
@@ -8957,6 +8963,12 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            callbacks: {
+                                path: string | null;
+                                purpose: string;
+                                setAtProvider: boolean;
+                                url: string | null;
+                            }[];
                             capabilities: string[];
                             connector: string;
                             countries: string[];
@@ -9073,6 +9085,12 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            callbacks: {
+                                path: string | null;
+                                purpose: string;
+                                setAtProvider: boolean;
+                                url: string | null;
+                            }[];
                             capabilities: string[];
                             connector: string;
                             countries: string[];
