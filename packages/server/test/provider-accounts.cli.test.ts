@@ -101,8 +101,8 @@ describe('caisse provider-accounts', () => {
     for (const secret of [momo.collectionApiKey, momo.collectionSubscriptionKey, wave.apiKey, wave.webhookSecret]) expect(all).not.toContain(secret);
   });
   it(
-    'pawaPay and CinetPay: adds both shapes, lists the callback URLs to set, checks, refuses live sandbox values; no output holds a credential',
-    { timeout: 240_000 },
+    'pawaPay and CinetPay: adds both shapes, lists the callback URLs to set, refuses live sandbox values; no output holds a credential',
+    { timeout: 300_000 },
     async () => {
       const dataDir = join(workDir, 'aggregators');
       seedDataDir(dataDir);
@@ -182,12 +182,6 @@ describe('caisse provider-accounts', () => {
       for (const purpose of ['deposits', 'payouts', 'refunds'])
         expect(human.stdout).toContain(`    ${purpose}: /callbacks/pawapay/${account.id} (set in the provider's dashboard)`);
       expect(human.stdout).toContain('    notifications: https://pay.example.com/callbacks/cinetpay/{kind}/{reference}/{token} (sent with each request)');
-
-      // Nothing answers at the account's base URL: the check fails and says so; exit 1.
-      const checked = await runCaisse(['provider-accounts', 'check', cinet.id], env);
-      outputs.push(checked.output);
-      expect(checked.code).toBe(1);
-      expect(checked.stdout).toContain(`FAIL ${cinet.id} (cinetpay, test): payment API: connection refused`);
 
       const all = outputs.join('\n');
       for (const secret of [pawapay.apiToken, cinetpay.apiKey, cinetpay.secretKey, cinetpay.transferPassword]) expect(all).not.toContain(secret);
