@@ -148,7 +148,7 @@ export const ADMIN_COMMANDS = {
         connector: Type.String({ minLength: 1, maxLength: 40 }),
         mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
         countries: Type.Array(Type.String({ minLength: 2, maxLength: 2 }), { minItems: 1, maxItems: 20 }),
-        settings: Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 })),
+        settings: Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 2048 })),
         credentials: Type.Unknown(),
       },
       { additionalProperties: false },

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,9 +49,15 @@ async function world(opts: { signCallbacks?: boolean; limits?: { min: number; ma
   const logger = createLogger({ level: 'silent', stream: new Writable({ write: (_c, _e, cb) => cb() }) });
   const deps = { clock, logger, callbackKey: CONTRACT_CALLBACK_KEY };
   const connectors: PawapayConnector[] = [];
-  const connector = (change: { apiToken?: string; callbackSignatures?: string } = {}) => {
+  const connector = (change: { apiToken?: string; callbackSignatures?: string; publicKeys?: string } = {}) => {
     const c = createPawapayConnector(
-      { baseUrl: sandbox.urls.pawapay!, apiToken: change.apiToken ?? TOKEN, callbackSignatures: change.callbackSignatures ?? 'required', timeoutMs: 2000 },
+      {
+        baseUrl: sandbox.urls.pawapay!,
+        apiToken: change.apiToken ?? TOKEN,
+        callbackSignatures: change.callbackSignatures ?? 'required',
+        publicKeys: change.publicKeys,
+        timeoutMs: 2000,
+      },
       deps,
     );
     connectors.push(c);
@@ -289,6 +295,23 @@ describe('pawapay: callbacks', () => {
     expect(got).toBeDefined();
     return { req, callback: callbackOf(got!) };
   }
+
+  it("an account's pinned public keys: only they verify a callback, and pawaPay's key list is not read", async () => {
+    const w = await world();
+    const { req, callback } = await genuine(w);
+    const { keyId, privateKey } = w.sandbox.of(PAWAPAY_CONNECTOR).signingKey();
+    const der = (key: Parameters<typeof createPublicKey>[0]) => createPublicKey(key).export({ format: 'der', type: 'spki' }).toString('base64');
+    const other = der(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+    // The key pawaPay publishes, pinned: the callback verifies.
+    expect(await w.connector({ publicKeys: `${keyId}:${der(privateKey)}` }).verifyCallback(callback)).toMatchObject({ ok: true, reference: req.reference });
+    // Another key pinned under the same id: refused, though pawaPay publishes the signing one.
+    expect(await w.connector({ publicKeys: `${keyId}:${other}` }).verifyCallback(callback)).toEqual({ ok: false, reason: 'the signature does not match' });
+    // Only other ids pinned: the signing key is never fetched.
+    expect(await w.connector({ publicKeys: `HTTP_EC_P256_other:${other}` }).verifyCallback(callback)).toEqual({
+      ok: false,
+      reason: 'the signature names a key pawaPay does not publish',
+    });
+  });
 
   it('signed: good, tampered, missing, an unknown key, a replay', async () => {
     const w = await world();

@@ -100,4 +100,91 @@ describe('caisse provider-accounts', () => {
     const all = outputs.join('\n');
     for (const secret of [momo.collectionApiKey, momo.collectionSubscriptionKey, wave.apiKey, wave.webhookSecret]) expect(all).not.toContain(secret);
   });
+  it(
+    'pawaPay and CinetPay: adds both shapes, lists the callback URLs to set, refuses live sandbox values; no output holds a credential',
+    { timeout: 300_000 },
+    async () => {
+      const dataDir = join(workDir, 'aggregators');
+      seedDataDir(dataDir);
+      const env = processEnv({ CAISSE_DATA_DIR: dataDir });
+      const outputs: string[] = [];
+
+      const pawapay = { apiToken: `eyJhbGciOiJFUzI1NiJ9.${'cliPawapayToken'.repeat(25)}.Qm73Rd` };
+      const file = join(workDir, 'pawapay.json');
+      writeFileSync(file, JSON.stringify(pawapay));
+      const added = await runCaisse(
+        [
+          'provider-accounts',
+          'add',
+          '--connector',
+          'pawapay',
+          '--mode',
+          'test',
+          '--countries',
+          'CM,BJ',
+          '--set',
+          'baseUrl=http://127.0.0.1:9',
+          '--credentials-file',
+          file,
+        ],
+        env,
+      );
+      outputs.push(added.output);
+      expect(added.code, added.output).toBe(0);
+      const account = jsonOf<Account & { callbacks: { purpose: string; path: string }[] }>(added.stdout);
+      expect(account).toMatchObject({ connector: 'pawapay', credentials: { apiToken: '…73Rd' }, capabilities: ['collect', 'disburse', 'refund'] });
+      expect(account.callbacks.map((c) => [c.purpose, c.path])).toEqual(
+        ['deposits', 'payouts', 'refunds'].map((purpose) => [purpose, `/callbacks/pawapay/${account.id}`]),
+      );
+
+      const cinetpay = { apiKey: 'cinetpay-cli-apikey-Bv58Kw', secretKey: 'cinetpay-cli-secret-Hy20Tn', transferPassword: 'cinetpay-cli-password-Zc94Ls' };
+      const fromStdin = await runWithStdin(
+        [
+          'provider-accounts',
+          'add',
+          '--connector',
+          'cinetpay',
+          '--mode',
+          'test',
+          '--countries',
+          'ML,TG',
+          '--set',
+          'baseUrl=http://127.0.0.1:9',
+          '--set',
+          'siteId=445566',
+          '--set',
+          'callbackUrl=https://pay.example.com/callbacks/cinetpay',
+        ],
+        env,
+        JSON.stringify(cinetpay),
+      );
+      outputs.push(fromStdin.output);
+      expect(fromStdin.code, fromStdin.output).toBe(0);
+      const cinet = jsonOf<Account>(fromStdin.stdout);
+      expect(cinet).toMatchObject({ connector: 'cinetpay', credentials: { apiKey: '…58Kw', secretKey: '…20Tn', transferPassword: '…94Ls' } });
+
+      // Live mode: test mode's pawaPay token is refused, naming the credential; exit 1.
+      const sandboxToken = join(workDir, 'pawapay-sandbox.json');
+      writeFileSync(sandboxToken, JSON.stringify({ apiToken: 'pawapay_sandbox_token' }));
+      const refused = await runCaisse(
+        ['provider-accounts', 'add', '--connector', 'pawapay', '--mode', 'live', '--countries', 'CM', '--credentials-file', sandboxToken],
+        env,
+      );
+      outputs.push(refused.output);
+      expect(refused.code).toBe(1);
+      expect(refused.output).toMatch(/provider_settings_invalid: Credential apiToken is Caisse's sandbox token/);
+
+      // The list says where pawaPay must call back (after this server's address) and what CinetPay is sent.
+      const human = await runCaisse(['provider-accounts', 'list'], env);
+      outputs.push(human.output);
+      expect(human.code, human.output).toBe(0);
+      expect(human.stdout).toContain(`${account.id}  pawapay test CM,BJ  active (operator, unchecked)`);
+      for (const purpose of ['deposits', 'payouts', 'refunds'])
+        expect(human.stdout).toContain(`    ${purpose}: /callbacks/pawapay/${account.id} (set in the provider's dashboard)`);
+      expect(human.stdout).toContain('    notifications: https://pay.example.com/callbacks/cinetpay/{kind}/{reference}/{token} (sent with each request)');
+
+      const all = outputs.join('\n');
+      for (const secret of [pawapay.apiToken, cinetpay.apiKey, cinetpay.secretKey, cinetpay.transferPassword]) expect(all).not.toContain(secret);
+    },
+  );
 });

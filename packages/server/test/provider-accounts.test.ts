@@ -4,9 +4,11 @@
  * account takes no new request while those in flight finish through it; credentials are
  * write-only. Real HTTP between the app and the providers' sandbox, on one ManualClock.
  */
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../src/admin.ts';
-import { ORANGE_MONEY_CONNECTOR, type Sandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { ORANGE_MONEY_CONNECTOR, PAWAPAY_CONNECTOR, type Sandbox, WAVE_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { signCallback } from '../src/modules/connectors/pawapay/pawapay.signature.ts';
 import { waveSignatureHeader } from '../src/modules/connectors/wave/wave.signature.ts';
 import { SECOND } from '../src/platform/clock.ts';
 import { appWithAllSandboxes } from './connectors.support.ts';
@@ -377,6 +379,168 @@ describe('callbacks', () => {
     );
     expect(problem(refused, 503, 'provider_unavailable')).toMatchObject({ providerAccount: account.id });
     expect(sandbox.of(WAVE_CONNECTOR).sessions()).toHaveLength(sessions);
+  });
+});
+
+describe('aggregator accounts: pawaPay and CinetPay', () => {
+  type Callbacks = { callbacks: { purpose: string; path: string | null; url: string | null; setAtProvider: boolean }[]; webhookPath: string | null };
+  const add = (body: Record<string, unknown>) => ops.send('POST', '/operator/api/provider-accounts', admin, body);
+
+  it("a pawaPay account: its token masked, the three callback URLs for pawaPay's dashboard, checked; its own URL decides its payments", async () => {
+    // As long as pawaPay's own tokens (JWTs of about 400 characters).
+    const apiToken = `eyJhbGciOiJFUzI1NiJ9.${'pawaPayAccountToken'.repeat(20)}.Xc41Ty`;
+    SECRETS.push(apiToken);
+    const res = await add({
+      connector: 'pawapay',
+      mode: 'test',
+      countries: ['CM'],
+      settings: { baseUrl: sandbox.urls.pawapay, callbackSignatures: 'required' },
+      credentials: { apiToken },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const account = res.json() as Account & Callbacks & { capabilities: string[]; settings: Record<string, unknown> };
+    expect(account).toMatchObject({
+      connector: 'pawapay',
+      credentials: { apiToken: '…41Ty' },
+      settings: { baseUrl: sandbox.urls.pawapay, callbackSignatures: 'required' },
+      capabilities: ['collect', 'disburse', 'refund'],
+    });
+    const path = `/callbacks/pawapay/${account.id}`;
+    expect(account.webhookPath).toBe(path);
+    expect(account.callbacks).toEqual(['deposits', 'payouts', 'refunds'].map((purpose) => ({ purpose, path, url: null, setAtProvider: true })));
+    // The platform's pawaPay account (test mode's sandbox) keeps the address without an account.
+    expect((await list()).find((a) => a.id === 'pac_sandbox_pawapay')).toMatchObject({
+      callbacks: ['deposits', 'payouts', 'refunds'].map((purpose) => expect.objectContaining({ purpose, path: '/callbacks/pawapay' })),
+    });
+    const checked = await ops.send('POST', `/operator/api/provider-accounts/${account.id}/check`, admin, {});
+    expect(checked.json()).toMatchObject({ id: account.id, ok: true, detail: expect.stringContaining('MTN_MOMO_CMR') });
+    ctx.clock.advance(SECOND);
+
+    // Cameroon's MTN payments go through pawaPay: through this account, the newest for CM.
+    await runAdminCommand(ctx.services, 'routes.set', { mode: 'test', country: 'CM', kind: 'payment', method: 'mtn_momo', connectors: ['pawapay'] });
+    try {
+      const intent = await createIntent(ctx, cm);
+      const started = await call(
+        ctx.app,
+        'POST',
+        '/charge',
+        { ...pk(cm), headers: { 'x-session-token': intent.sessionToken } },
+        {
+          intentionId: intent.id,
+          paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: `+2376773${String(++numbers).padStart(2, '0')}000` },
+        },
+      );
+      expect(started.statusCode, started.body).toBe(202);
+      expect((started.json() as { attempts: { connector: string; providerAccount: string }[] }).attempts).toEqual([
+        expect.objectContaining({ connector: 'pawapay', providerAccount: account.id }),
+      ]);
+      await ctx.services.callbacks.drain();
+      // pawaPay completes it; the sandbox's own callback goes to the platform's address: not this account's, it decides nothing.
+      ctx.clock.advance(2 * SECOND);
+      await sandbox.tick();
+      expect((await attemptsOf(cm, intent.id)).attempts[0]?.status).toBe('PENDING');
+      const { reference } = await ctx.deps.db.selectFrom('payment_attempts').select('reference').where('intent_id', '=', intent.id).executeTakeFirstOrThrow();
+      const pawapay = sandbox.of(PAWAPAY_CONNECTOR);
+      expect(pawapay.payments('deposit').find((d) => d.id === reference)).toMatchObject({ status: 'COMPLETED' });
+      const body = JSON.stringify({ depositId: reference, status: 'COMPLETED' });
+      const send = (key: { keyId: string; privateKey: KeyObject }) =>
+        call(
+          ctx.app,
+          'POST',
+          path,
+          {
+            headers: {
+              host: 'pay.example',
+              ...signCallback(
+                { key: key.privateKey, keyId: key.keyId, nowMs: ctx.clock.now().getTime() },
+                { method: 'POST', authority: 'pay.example', path, body, contentType: 'application/json' },
+              ),
+            },
+          },
+          body,
+        );
+      // A key pawaPay does not publish: refused at the account's address.
+      problem(await send({ keyId: 'forged', privateKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey }), 400, 'callback_invalid');
+      expect((await attemptsOf(cm, intent.id)).attempts[0]?.status).toBe('PENDING');
+      const genuine = await send(pawapay.signingKey());
+      expect(genuine.statusCode, genuine.body).toBe(204);
+      expect(await attemptsOf(cm, intent.id)).toMatchObject({ status: 'SUCCEEDED', attempts: [{ status: 'SUCCEEDED', providerAccount: account.id }] });
+    } finally {
+      await runAdminCommand(ctx.services, 'routes.set', { mode: 'test', country: 'CM', kind: 'payment', method: 'mtn_momo', connectors: null });
+      expect((await ops.send('POST', `/operator/api/provider-accounts/${account.id}/disable`, admin, {})).statusCode).toBe(200);
+    }
+  });
+
+  it('a CinetPay account: apikey and secret key masked, its notify URL shown, checked; without the transfer password it collects only', async () => {
+    const credentials = { apiKey: 'cinetpay_account-apikey-Gh27Lp', secretKey: 'cinetpay-account-secret-key-Wq83Zs' };
+    SECRETS.push(credentials.apiKey, credentials.secretKey);
+    const callbackUrl = `${ctx.deps.config.sandbox.callbacksUrl}/cinetpay`;
+    const res = await add({
+      connector: 'cinetpay',
+      mode: 'test',
+      countries: ['CI', 'SN'],
+      settings: { baseUrl: sandbox.urls.cinetpay, transferBaseUrl: sandbox.urls.cinetpay, siteId: '5870012', callbackUrl },
+      credentials,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const account = res.json() as Account & Callbacks & { capabilities: string[]; settings: Record<string, unknown> };
+    expect(account).toMatchObject({
+      connector: 'cinetpay',
+      countries: ['CI', 'SN'],
+      credentials: { apiKey: '…27Lp', secretKey: '…83Zs' },
+      settings: { siteId: '5870012', callbackUrl },
+      capabilities: ['collect'],
+      webhookPath: null,
+    });
+    // notify_url goes with each request: nothing to paste in CinetPay's back office, but the operator sees where it points.
+    expect(account.callbacks).toEqual([{ purpose: 'notifications', path: null, url: `${callbackUrl}/{kind}/{reference}/{token}`, setAtProvider: false }]);
+    const checked = (await ops.send('POST', `/operator/api/provider-accounts/${account.id}/check`, admin, {})).json();
+    expect(checked).toMatchObject({ ok: true, detail: expect.stringContaining('transfers: not configured') });
+    expect((await list()).find((a) => a.id === account.id)).toMatchObject({ lastCheck: { ok: true } });
+    expect((await ops.send('POST', `/operator/api/provider-accounts/${account.id}/disable`, admin, {})).statusCode).toBe(200);
+  });
+
+  it("live mode refuses the sandbox's token, keys and hosts, naming the setting or credential and never quoting it", async () => {
+    const pawapayLive = (settings: Record<string, string>, apiToken: string) =>
+      add({ connector: 'pawapay', mode: 'live', countries: ['CM'], settings: { baseUrl: 'https://api.pawapay.io', ...settings }, credentials: { apiToken } });
+    const token = problem(await pawapayLive({}, 'pawapay_sandbox_token'), 400, 'provider_settings_invalid');
+    expect(token).toMatchObject({ param: 'credentials.apiToken', detail: expect.stringContaining("Caisse's sandbox token") });
+    expect(
+      problem(await pawapayLive({ baseUrl: 'https://api.sandbox.pawapay.io' }, 'eyJhbGciOiJFUzI1NiJ9.live.Token-Ab12'), 400, 'provider_settings_invalid'),
+    ).toMatchObject({ param: 'settings.baseUrl' });
+    // Pinned keys only make sense when the account signs its callbacks.
+    expect(problem(await pawapayLive({ publicKeys: 'k1:AAAA' }, 'eyJhbGciOiJFUzI1NiJ9.live.Token-Ab12'), 400, 'provider_settings_invalid')).toMatchObject({
+      param: 'settings.publicKeys',
+    });
+    expect(problem(await pawapayLive({}, `eyJ${'x'.repeat(2100)}`), 400, 'validation_error')).toMatchObject({ param: expect.stringMatching(/apiToken/) });
+
+    const sandboxSecret = 'cinetpay_sandbox_sk_copied-from-test-Rt52';
+    const cinetpayLive = (credentials: Record<string, string>) =>
+      add({
+        connector: 'cinetpay',
+        mode: 'live',
+        countries: ['CI'],
+        settings: { siteId: '5870012', callbackUrl: 'https://pay.example.com/callbacks/cinetpay' },
+        credentials: { apiKey: 'live-apikey-Jk29Xc', secretKey: 'live-secret-key-Pm18Dv', ...credentials },
+      });
+    const apiKey = problem(await cinetpayLive({ apiKey: 'cinetpay_sandbox_key' }), 400, 'provider_settings_invalid');
+    expect(apiKey).toMatchObject({ param: 'credentials.apiKey' });
+    const secret = problem(await cinetpayLive({ secretKey: sandboxSecret }), 400, 'provider_settings_invalid');
+    expect(secret).toMatchObject({ param: 'credentials.secretKey' });
+    expect(JSON.stringify(secret)).not.toContain(sandboxSecret);
+    expect(problem(await cinetpayLive({ transferPassword: 'cinetpay_sandbox_transfer' }), 400, 'provider_settings_invalid')).toMatchObject({
+      param: 'credentials.transferPassword',
+    });
+    // Its own values pass: a live account, listed masked.
+    const good = await cinetpayLive({ transferPassword: 'live-transfer-password-Nb64' });
+    expect(good.statusCode, good.body).toBe(201);
+    expect(good.json()).toMatchObject({
+      mode: 'live',
+      credentials: { apiKey: '…29Xc', transferPassword: '…Nb64' },
+      capabilities: ['collect', 'disburse', 'refund'],
+    });
+    SECRETS.push('live-apikey-Jk29Xc', 'live-secret-key-Pm18Dv', 'live-transfer-password-Nb64');
+    expect((await ops.send('POST', `/operator/api/provider-accounts/${(good.json() as Account).id}/disable`, admin, {})).statusCode).toBe(200);
   });
 });
 

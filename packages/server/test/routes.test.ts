@@ -13,15 +13,17 @@ import {
   type Connector,
   type ConnectorDefinition,
   MTN_MOMO_CONNECTOR,
+  PAWAPAY_CONNECTOR,
   type PaymentRequest,
   connectorsServing,
   registerConnector,
   type Sandbox,
+  watched,
 } from '../src/modules/connectors/index.ts';
 import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { ApiError } from '../src/platform/errors.ts';
-import { appWithAllSandboxes } from './connectors.support.ts';
+import { appWithAllSandboxes, testConnectorDeps, withTestConnector } from './connectors.support.ts';
 import { ECHO_CONNECTOR } from './fixtures/echo-connector/index.ts';
 import type { EchoSettings } from './fixtures/echo-connector/echo.connector.ts';
 import type { EchoSandbox } from './fixtures/echo-connector/echo.sandbox.ts';
@@ -375,6 +377,110 @@ describe('routes', () => {
     expect(direct.json()).toMatchObject({ connector: 'mtn_momo', providerAccount: 'pac_sandbox_mtn_momo' });
     await later();
     await expectLedgerClean(ctx);
+  });
+});
+
+describe('routes to pawaPay', () => {
+  it('routes set --connectors pawapay: the next MTN attempt in Cameroon goes through pawaPay, which pays it', async () => {
+    expect(await route(['pawapay'])).toMatchObject({ connectors: ['pawapay'], overridden: true });
+    const intent = await createIntent(ctx, m, { amount: '1500' });
+    const phone = mtn();
+    const res = await pay(intent, phone);
+    expect(res.statusCode, res.body).toBe(202);
+    expect((res.json() as Intent).attempts).toEqual([
+      expect.objectContaining({ provider: 'mtn_momo', connector: 'pawapay', providerAccount: 'pac_sandbox_pawapay', status: 'PENDING' }),
+    ]);
+    await later();
+    await later();
+    expect(await read(intent.id)).toMatchObject({ status: 'SUCCEEDED', attempts: [{ connector: 'pawapay', status: 'SUCCEEDED' }] });
+    // pawaPay was asked for MTN Cameroon; MTN's own API never was.
+    expect(
+      sandbox
+        .of(PAWAPAY_CONNECTOR)
+        .payments('deposit')
+        .filter((d) => d.phoneNumber === phone.slice(1)),
+    ).toEqual([expect.objectContaining({ provider: expect.objectContaining({ code: 'MTN_MOMO_CMR' }), amount: '1500', status: 'COMPLETED' })]);
+    expect(momo.requests().filter((r) => r.partyId === phone.slice(1))).toEqual([]);
+    await expectLedgerClean(ctx);
+    await route(null);
+  });
+
+  it("MTN's own API hangs: within a minute new MTN attempts go through pawaPay, never two in flight for one intent", async () => {
+    await route(['mtn_momo', 'pawapay']);
+    const health = ctx.services.connectors.forMode('test').health;
+    if (health === undefined) throw new Error('test mode is watched');
+    // Earlier tests' MTN outcomes fall out of the health window.
+    ctx.clock.advance(6 * MINUTE);
+    // Test mode's MTN account on the same sandbox, cut off after 150 ms instead of 10 s, and
+    // watched under the same account: a hung call counts as a timeout without a long wait.
+    const quick = watched(
+      MTN_MOMO_CONNECTOR.create(
+        { ...MTN_MOMO_CONNECTOR.sandbox.settings({ baseUrl: sandbox.urls.mtn_momo as string, secrets: {} }), timeoutMs: 150 },
+        testConnectorDeps(ctx),
+      ),
+      health,
+      'pac_sandbox_mtn_momo',
+    );
+    await withTestConnector(ctx, quick, async () => {
+      momo.setFaults({ hang: true });
+      try {
+        const from = ctx.clock.now().getTime();
+        const taken: string[] = [];
+        const hung: string[] = [];
+        let through: { intent: { id: string }; phone: string } | undefined;
+        for (let i = 0; i < 10 && through === undefined; i++) {
+          const intent = await createIntent(ctx, m);
+          const phone = mtn();
+          const res = await pay(intent, phone);
+          expect(res.statusCode, res.body).toBe(202);
+          const connector = (res.json() as Intent).attempts.at(-1)?.connector as string;
+          taken.push(connector);
+          // The charge's provider call runs in the background: MTN's hangs until it is cut off.
+          await ctx.services.callbacks.drain();
+          if (connector === 'pawapay') through = { intent, phone };
+          else {
+            hung.push(intent.id);
+            // The payer tries again on the same intent: refused while its MTN attempt waits, not sent elsewhere.
+            expect((await pay(intent, mtn())).json()).toMatchObject({ code: 'attempt_in_progress' });
+            ctx.clock.advance(5 * SECOND);
+          }
+        }
+        // Five timeouts, all bad: MTN's account is unavailable for MTN MoMo; pawaPay's is not.
+        expect(taken).toEqual(['mtn_momo', 'mtn_momo', 'mtn_momo', 'mtn_momo', 'mtn_momo', 'pawapay']);
+        expect(ctx.clock.now().getTime() - from).toBeLessThan(MINUTE);
+        expect(health.available('pac_sandbox_mtn_momo', 'mtn_momo')).toBe(false);
+        expect(health.available('pac_sandbox_pawapay', 'mtn_momo')).toBe(true);
+        // The intents MTN left hanging still have their one attempt, waiting.
+        for (const id of hung) expect(await read(id)).toMatchObject({ status: 'PROCESSING', attempts: [{ connector: 'mtn_momo', status: 'PENDING' }] });
+
+        // The next ones too, while MTN is down; pawaPay pays them.
+        const next = await createIntent(ctx, m);
+        expect(((await pay(next, mtn())).json() as Intent).attempts).toEqual([
+          expect.objectContaining({ connector: 'pawapay', providerAccount: 'pac_sandbox_pawapay' }),
+        ]);
+        await later();
+        await later();
+        for (const id of [through?.intent.id, next.id])
+          expect(await read(id as string)).toMatchObject({ status: 'SUCCEEDED', attempts: [{ connector: 'pawapay', status: 'SUCCEEDED' }] });
+        expect(
+          sandbox
+            .of(PAWAPAY_CONNECTOR)
+            .payments('deposit')
+            .filter((d) => d.phoneNumber === through?.phone.slice(1)),
+        ).toHaveLength(1);
+        // Never two attempts in flight for one intent.
+        const pending = await ctx.deps.db
+          .selectFrom('payment_attempts')
+          .select(['intent_id'])
+          .where('status', '=', 'PENDING')
+          .where('intent_id', 'in', [...hung, next.id])
+          .execute();
+        expect(new Set(pending.map((p) => p.intent_id)).size).toBe(pending.length);
+      } finally {
+        momo.setFaults({ hang: false });
+      }
+    });
+    await route(null);
   });
 });
 

@@ -8890,6 +8890,12 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                callbacks: {
+                                    path: string | null;
+                                    purpose: string;
+                                    setAtProvider: boolean;
+                                    url: string | null;
+                                }[];
                                 capabilities: string[];
                                 connector: string;
                                 countries: string[];
@@ -8955,6 +8961,12 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            callbacks: {
+                                path: string | null;
+                                purpose: string;
+                                setAtProvider: boolean;
+                                url: string | null;
+                            }[];
                             capabilities: string[];
                             connector: string;
                             countries: string[];
@@ -9071,6 +9083,12 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            callbacks: {
+                                path: string | null;
+                                purpose: string;
+                                setAtProvider: boolean;
+                                url: string | null;
+                            }[];
                             capabilities: string[];
                             connector: string;
                             countries: string[];

@@ -75,11 +75,13 @@ export function ProviderAccounts() {
               <th scope="row">
                 {a.connector} <span className="mono hint">{a.id}</span>
                 <span className="hint">{t('operator.accountSource', { source: a.source })}</span>
-                {a.webhookPath ? (
-                  <span className="hint">
-                    {t('operator.webhookAddress')} <span className="mono">{`${window.location.origin}${a.webhookPath}`}</span>
+                {/* What the operator pastes into the provider's dashboard (pawaPay: one URL per operation type), and what Caisse sends itself. */}
+                {a.callbacks.map((c) => (
+                  <span key={c.purpose} className="hint" data-callback={c.purpose}>
+                    {t(c.setAtProvider ? 'operator.callbackAtProvider' : 'operator.callbackPerRequest', { purpose: c.purpose })}{' '}
+                    <span className="mono">{c.path !== null ? `${window.location.origin}${c.path}` : c.url}</span>
                   </span>
-                ) : null}
+                ))}
               </th>
               <td>{modeText(a.mode)}</td>
               <td>

@@ -30,10 +30,15 @@ function accountLine(a: {
   source: string;
   supersededBy: { country: string; account: string }[];
   lastCheck: { ok: boolean } | null;
+  callbacks: { purpose: string; path: string | null; url: string | null; setAtProvider: boolean }[];
 }): string {
   const superseded = a.supersededBy.map((s) => ` ${s.country}→${s.account}`).join('');
   const check = a.lastCheck === null ? 'unchecked' : a.lastCheck.ok ? 'check ok' : 'check FAILED';
-  return `${a.id}  ${a.connector} ${a.mode} ${a.countries.join(',')}  ${a.status} (${a.source}, ${check})${superseded ? `  superseded in:${superseded}` : ''}`;
+  // The addresses the operator must paste into the provider's dashboard (a path: after this server's address).
+  const callbacks = a.callbacks.map(
+    (c) => `\n    ${c.purpose}: ${c.path ?? c.url ?? ''}${c.setAtProvider ? " (set in the provider's dashboard)" : ' (sent with each request)'}`,
+  );
+  return `${a.id}  ${a.connector} ${a.mode} ${a.countries.join(',')}  ${a.status} (${a.source}, ${check})${superseded ? `  superseded in:${superseded}` : ''}${callbacks.join('')}`;
 }
 
 /** provider-accounts: the accounts Caisse calls each connector with. */

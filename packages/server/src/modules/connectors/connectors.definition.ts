@@ -42,6 +42,13 @@ export interface AccountShape<S> {
    * given per request (Wave): the console shows each account's address to paste there.
    */
   readonly webhook?: boolean;
+  /**
+   * The addresses the provider calls an account back at, for the console to show the operator
+   * (docs/spec/provider-accounts.md): `webhookPath` is the account's own address under this server
+   * when `webhook` is set, `settings` the account's non-secret settings (empty for the platform's).
+   * Absent: its one webhook address when `webhook` is set, else none.
+   */
+  callbacks?(account: { webhookPath: string | undefined; settings: Readonly<Record<string, string | number>> }): readonly AccountCallback[];
   /** The connector's settings: `open` checked by the description, `credentials` by `credentials`. */
   build(open: Readonly<Record<string, string | number>>, credentials: Readonly<Record<string, string>>): S;
 }
@@ -51,6 +58,20 @@ export interface CredentialSpec {
   readonly name: string;
   readonly required: boolean;
   readonly kind?: 'credential' | 'uuid';
+  /** Its longest value (default 256): pawaPay's API tokens are JWTs of about 400 characters. */
+  readonly maxLength?: number;
+}
+
+/** One address a provider calls an account back at (`AccountShape.callbacks`). */
+export interface AccountCallback {
+  /** What it receives, in the provider's words: `deposits`, `payouts`, `refunds`, `notifications`, `webhooks`. */
+  readonly purpose: string;
+  /** Under this server's address (the console puts its own origin before it), or null when `url` is given. */
+  readonly path: string | null;
+  /** A whole address, from the account's settings (CinetPay's notify_url base), or null. */
+  readonly url: string | null;
+  /** True: the operator sets it once in the provider's dashboard; false: Caisse sends it with each request. */
+  readonly setAtProvider: boolean;
 }
 
 /** Any connector's definition, whatever its settings and sandbox handle (the registry's list). */

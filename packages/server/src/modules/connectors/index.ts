@@ -42,7 +42,7 @@ export {
   type ProviderName,
   registerConnector,
 } from './connectors.registry.ts';
-export type { AccountShape, ConnectorDefinition, CredentialSpec, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
+export type { AccountCallback, AccountShape, ConnectorDefinition, CredentialSpec, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
 export { readAccountSettings } from './connectors.settings.ts';
 export { registerProviderMetrics } from './connectors.metrics.ts';
 export { checkConnector, checkEnvironmentAccounts, checkLiveSettings, sandboxDefaultsInUse } from './connectors.golive.ts';

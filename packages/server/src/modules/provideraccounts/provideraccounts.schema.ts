@@ -32,6 +32,19 @@ export const ProviderAccountSchema = Type.Object({
     description:
       "Where the provider must send this account's webhooks, under this server's address, when that address is set in the provider's own dashboard (null: given with each request)",
   }),
+  callbacks: Type.Array(
+    Type.Object({
+      purpose: Type.String({ description: 'What the address receives, in the provider’s words: deposits, payouts, refunds, notifications, webhooks' }),
+      path: Type.Union([Type.String(), Type.Null()], { description: 'Under this server’s address; null when `url` is given' }),
+      url: Type.Union([Type.String(), Type.Null()], {
+        description: 'A whole address built from the account’s settings (a notify URL sent with each request), or null',
+      }),
+      setAtProvider: Type.Boolean({ description: 'True: set once in the provider’s dashboard; false: sent by Caisse with each request' }),
+    }),
+    {
+      description: 'Every address the provider calls this account back at: one per operation type to set in its dashboard, or the base sent with each request',
+    },
+  ),
 });
 
 export const ProviderAccountList = Type.Object({ object: Type.Literal('list'), data: Type.Array(ProviderAccountSchema) });
@@ -41,8 +54,9 @@ export const AddProviderAccountBody = Type.Object(
     connector: Type.String({ minLength: 1, maxLength: 40 }),
     mode: Mode,
     countries: Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), { minItems: 1, maxItems: 20 }),
-    settings: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }))),
-    credentials: Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 256 }), {
+    // Long enough for pawaPay's pinned public keys (settings) and its API tokens, JWTs (credentials); each connector bounds its own.
+    settings: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 2048 }))),
+    credentials: Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 2048 }), {
       description: 'The connector’s credentials (a JSON object): stored encrypted, never shown again',
     }),
   },

@@ -6,6 +6,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { createLogger } from '../../platform/logger.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import {
+  type AccountCallback,
   capabilitiesOf,
   type Connector,
   type ConnectorRegistry,
@@ -58,6 +59,8 @@ export interface ProviderAccountView {
   supersededBy: { country: string; account: string }[];
   /** Where the provider must send this account's webhooks, under this server's address, when it is set in the provider's dashboard (null: given per request). */
   webhookPath: string | null;
+  /** Every address the provider calls this account back at, for the operator: those to set in its dashboard, and those sent with each request. */
+  callbacks: AccountCallback[];
 }
 
 export interface CheckResult {
@@ -77,6 +80,13 @@ const NO_CHECK = 'no check for this connector';
 /** `…` and the last four characters, only of a value long enough that they do not give it away. */
 export function maskSecret(value: string): string {
   return value.length >= 12 ? `…${value.slice(-4)}` : '…';
+}
+
+/** The addresses a connector's provider calls an account back at (its shape's `callbacks`, else its one webhook address). */
+function callbacksOf(connector: string, webhookPath: string | undefined, settings: Readonly<Record<string, string | number>>): AccountCallback[] {
+  const shape = definitionOf(connector)?.account;
+  if (shape?.callbacks !== undefined) return [...shape.callbacks({ webhookPath, settings })];
+  return webhookPath === undefined ? [] : [{ purpose: 'webhooks', path: webhookPath, url: null, setAtProvider: true }];
 }
 
 function definitionOf(connector: string) {
@@ -117,13 +127,17 @@ export function createProviderAccounts(deps: Deps, opts: { platform: ModeConnect
       }
       // Never the value in the message: it may be a secret.
       if (typeof value !== 'string') throw new ApiError('validation_error', `The credential ${spec.name} is a string`, { param: `credentials.${spec.name}` });
-      const ok = spec.kind === 'uuid' ? /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) : /^[\x21-\x7e]{1,256}$/.test(value);
+      const longest = spec.maxLength ?? 256;
+      const ok =
+        spec.kind === 'uuid'
+          ? /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+          : value.length <= longest && /^[\x21-\x7e]+$/.test(value);
       if (!ok) {
         throw new ApiError(
           'validation_error',
           spec.kind === 'uuid'
             ? `The credential ${spec.name} must be a UUID`
-            : `The credential ${spec.name} must be printable ASCII without spaces (at most 256 characters)`,
+            : `The credential ${spec.name} must be printable ASCII without spaces (at most ${longest} characters)`,
           { param: `credentials.${spec.name}` },
         );
       }
@@ -207,6 +221,7 @@ export function createProviderAccounts(deps: Deps, opts: { platform: ModeConnect
       source: 'operator',
       supersededBy,
       webhookPath: definitionOf(row.connector)?.account?.webhook ? `/callbacks/${row.connector}/${row.id}` : null,
+      callbacks: callbacksOf(row.connector, definitionOf(row.connector)?.account?.webhook ? `/callbacks/${row.connector}/${row.id}` : undefined, row.settings),
     };
   }
 
@@ -237,6 +252,7 @@ export function createProviderAccounts(deps: Deps, opts: { platform: ModeConnect
             supersededBy: [],
             // The platform's account keeps its address of before accounts existed.
             webhookPath: d.account?.webhook ? `/callbacks/${p}` : null,
+            callbacks: callbacksOf(p, d.account?.webhook ? `/callbacks/${p}` : undefined, {}),
           },
         ];
       });
@@ -284,9 +300,18 @@ export function createProviderAccounts(deps: Deps, opts: { platform: ModeConnect
     const read = readAccountSettings(definition.description, shape.settings, input.settings ?? {}, config.mode);
     if (!read.ok) throw new ApiError('provider_settings_invalid', `Setting ${read.key} ${read.message}`, { param: `settings.${read.key}` });
     // A live account holding a sandbox value would fail its first real payment, or worse "settle" test money.
-    const [problem] = checkLiveSettings(input.connector, read.values, { mode: input.mode, countries, production: config.mode === 'production' });
-    if (problem !== undefined)
-      throw new ApiError('provider_settings_invalid', `Setting ${problem.setting} ${problem.message}`, { param: `settings.${problem.setting}` });
+    // Credentials are merged in: a live account holding the sandbox's token or key is refused too (never quoted).
+    const [problem] = checkLiveSettings(
+      input.connector,
+      { ...read.values, ...credentials },
+      { mode: input.mode, countries, production: config.mode === 'production' },
+    );
+    if (problem !== undefined) {
+      const credential = problem.setting in credentials;
+      throw new ApiError('provider_settings_invalid', `${credential ? 'Credential' : 'Setting'} ${problem.setting} ${problem.message}`, {
+        param: `${credential ? 'credentials' : 'settings'}.${problem.setting}`,
+      });
+    }
     // Built once to know what it can do (an MTN account without a disbursement key only collects); never called.
     const probe = definition.create(shape.build(read.values, credentials), connectorDeps);
     const capabilities = Object.entries(capabilitiesOf(definition.description, probe))

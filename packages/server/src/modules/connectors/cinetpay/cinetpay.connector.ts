@@ -124,7 +124,9 @@ export function createCinetPayConnector(settings: CinetPaySettings, deps: Connec
   const out = outcomeLog(CINETPAY, deps.logger);
   const sent = new Map<string, Sent>();
   const noTransfers =
-    settings.transferPassword === undefined ? 'no transfer password is configured (CAISSE_CINETPAY_TRANSFER_PASSWORD): CinetPay cannot send money' : undefined;
+    settings.transferPassword === undefined
+      ? "no transfer password is configured (CAISSE_CINETPAY_TRANSFER_PASSWORD, or an account's transferPassword): CinetPay cannot send money"
+      : undefined;
 
   function remember(reference: string, s: Sent): void {
     sent.set(reference, s);

@@ -3,10 +3,11 @@ import { inProcessMount } from '../sandbox/mount.ts';
 import { REDIRECT_SANDBOX_FAULTS } from '../sandbox/sandbox.http.ts';
 import { type CinetPaySettings, createCinetPayConnector } from './cinetpay.connector.ts';
 import { CINETPAY_DESCRIPTION } from './cinetpay.description.ts';
+import { CINETPAY_SANDBOX_SECRET_PREFIX, CINETPAY_SANDBOX_TRANSFER_PASSWORD, cinetpayLiveProblems } from './cinetpay.live.ts';
 import { type CinetPaySandbox, type CinetPaySandboxOptions, createCinetPaySandbox, SANDBOX_API_KEY_PREFIX } from './cinetpay.sandbox.ts';
 
 /** Test mode's account on the sandbox, which takes any apikey starting with `cinetpay_` (`--production`: none of these), a site_id of digits, any transfer password. */
-const SANDBOX_ACCOUNT = { apiKey: `${SANDBOX_API_KEY_PREFIX}_key`, siteId: '105905', transferPassword: 'cinetpay_sandbox_transfer' };
+const SANDBOX_ACCOUNT = { apiKey: `${SANDBOX_API_KEY_PREFIX}_key`, siteId: '105905', transferPassword: CINETPAY_SANDBOX_TRANSFER_PASSWORD };
 
 /**
  * CinetPay, the one object the registry lists (docs/decisions/0081-cinetpay.md). Its notify_url
@@ -19,10 +20,11 @@ const SANDBOX_ACCOUNT = { apiKey: `${SANDBOX_API_KEY_PREFIX}_key`, siteId: '1059
 export const CINETPAY_CONNECTOR: ConnectorDefinition<CinetPaySettings, CinetPaySandbox> = {
   description: CINETPAY_DESCRIPTION,
   create: createCinetPayConnector,
+  liveProblems: cinetpayLiveProblems,
   sandbox: {
     path: '/cinetpay',
     faults: REDIRECT_SANDBOX_FAULTS,
-    secrets: [{ name: 'secretKey', prefix: 'cinetpay_sandbox_sk_' }],
+    secrets: [{ name: 'secretKey', prefix: CINETPAY_SANDBOX_SECRET_PREFIX }],
     async start(ctx) {
       const own = ctx.options as Partial<Pick<CinetPaySandboxOptions, 'apiKey' | 'siteId' | 'secretKey' | 'transferPassword' | 'production'>> | undefined;
       return inProcessMount(createCinetPaySandbox({ ...ctx, ...own, secretKey: own?.secretKey ?? secretKey(ctx.secrets) }));
@@ -38,6 +40,31 @@ export const CINETPAY_CONNECTOR: ConnectorDefinition<CinetPaySettings, CinetPayS
     }),
     help: ({ url, secretsFile }) =>
       `${url}  (payment API /v2, transfer API /v1; any apikey starting with cinetpay_, a site_id of digits; XOF, XAF in multiples of 5; notifications signed with the secret key in ${secretsFile})`,
+  },
+  // The apikey and site_id of a service, the secret key that signs its notifications, and the
+  // transfer API's password (without it the account collects only). notify_url goes with each
+  // request: the account's callbackUrl (this server + /callbacks/cinetpay) is its base.
+  account: {
+    settings: ['baseUrl', 'transferBaseUrl', 'siteId', 'callbackUrl', 'timeoutMs'],
+    credentials: [
+      { name: 'apiKey', required: true },
+      { name: 'secretKey', required: true },
+      { name: 'transferPassword', required: false },
+    ],
+    callbacks: ({ settings }) =>
+      settings.callbackUrl === undefined
+        ? []
+        : [{ purpose: 'notifications', path: null, url: `${String(settings.callbackUrl)}/{kind}/{reference}/{token}`, setAtProvider: false }],
+    build: (open, c) => ({
+      baseUrl: String(open.baseUrl),
+      transferBaseUrl: open.transferBaseUrl === undefined ? undefined : String(open.transferBaseUrl),
+      apiKey: c.apiKey as string,
+      siteId: String(open.siteId),
+      secretKey: c.secretKey as string,
+      transferPassword: c.transferPassword,
+      callbackUrl: String(open.callbackUrl),
+      timeoutMs: open.timeoutMs === undefined ? undefined : Number(open.timeoutMs),
+    }),
   },
 };
 

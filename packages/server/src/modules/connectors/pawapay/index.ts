@@ -37,7 +37,27 @@ export const PAWAPAY_CONNECTOR: ConnectorDefinition<PawapaySettings, PawapaySand
       return `${url}  (any API token; deposit, payout and refund callbacks ${to ? `to ${to}, signed (RFC 9421)` : 'off: --callbacks-url'})`;
     },
   },
+  // One API token per account; callbacks go to URLs set in pawaPay's dashboard, one per operation
+  // type: the account's own address (`/callbacks/pawapay/{pac_…}`) for all three, since each
+  // callback names its deposit, payout or refund by its own id.
+  account: {
+    settings: ['baseUrl', 'callbackSignatures', 'publicKeys', 'timeoutMs'],
+    webhook: true,
+    credentials: [{ name: 'apiToken', required: true, maxLength: 2048 }],
+    callbacks: ({ webhookPath }) =>
+      webhookPath === undefined ? [] : PAWAPAY_CALLBACK_PURPOSES.map((purpose) => ({ purpose, path: webhookPath, url: null, setAtProvider: true })),
+    build: (open, c) => ({
+      baseUrl: String(open.baseUrl),
+      apiToken: c.apiToken as string,
+      callbackSignatures: open.callbackSignatures === undefined ? undefined : String(open.callbackSignatures),
+      publicKeys: open.publicKeys === undefined ? undefined : String(open.publicKeys),
+      timeoutMs: open.timeoutMs === undefined ? undefined : Number(open.timeoutMs),
+    }),
+  },
 };
+
+/** The callback URLs pawaPay's dashboard asks for, one per operation type. */
+const PAWAPAY_CALLBACK_PURPOSES = ['deposits', 'payouts', 'refunds'] as const;
 
 function callbackUrl(callbacksUrl: string | undefined): string | undefined {
   return callbacksUrl === undefined ? undefined : `${callbacksUrl.replace(/\/+$/, '')}/${PAWAPAY_DESCRIPTION.name}`;

@@ -36,7 +36,7 @@ import {
   type Prediction,
   type Refund,
 } from './pawapay.schema.ts';
-import { publicKeyOf, verifyCallbackSignature } from './pawapay.signature.ts';
+import { parsePinnedKeys, publicKeyOf, verifyCallbackSignature } from './pawapay.signature.ts';
 
 /**
  * `pawapay`: pawaPay's Merchant API v2 (docs/spec/providers.md, "pawaPay"), an aggregator: one
@@ -56,6 +56,8 @@ export interface PawapaySettings {
   apiToken: string;
   /** `required`: the account signs its callbacks, and unsigned ones are refused. */
   callbackSignatures?: string;
+  /** pawaPay's signing keys, pinned (`keyid:base64,…`): only these verify callbacks, and none is fetched. Unset: fetched from pawaPay. */
+  publicKeys?: string;
   /** Bound on each call (default 10 s). */
   timeoutMs?: number;
   connections?: number;
@@ -282,11 +284,16 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
     return read(kind, reference, '/v2/refunds', checkRefundStatus, (r: Refund) => r.refundId);
   }
 
-  /** pawaPay's callback signing keys by id, fetched when a signature names one we do not hold (at most once a minute). */
-  const keys = new Map<string, KeyObject>();
+  /**
+   * pawaPay's callback signing keys by id: the account's pinned ones, else fetched when a
+   * signature names one we do not hold (at most once a minute).
+   */
+  const pinned = settings.publicKeys === undefined ? undefined : parsePinnedKeys(settings.publicKeys);
+  if (pinned !== undefined && !pinned.ok) throw new Error(`publicKeys: ${pinned.message}`);
+  const keys = pinned?.keys ?? new Map<string, KeyObject>();
   let keysFetchedAt = Number.NEGATIVE_INFINITY;
   async function keyOf(keyid: string): Promise<KeyObject | undefined> {
-    if (keys.has(keyid) || now() - keysFetchedAt < PUBLIC_KEYS_REFRESH_MS) return keys.get(keyid);
+    if (pinned !== undefined || keys.has(keyid) || now() - keysFetchedAt < PUBLIC_KEYS_REFRESH_MS) return keys.get(keyid);
     keysFetchedAt = now();
     const res = await http.send('GET', '/v2/public-key/http', auth);
     if (!res.ok || res.status !== 200) {

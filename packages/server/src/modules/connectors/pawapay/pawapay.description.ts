@@ -1,6 +1,7 @@
 import type { ProviderDescription, ServedMethod } from '../connectors.description.ts';
 import { testNumbers } from '../connectors.testnumbers.ts';
 import { PAWAPAY_PROVIDERS } from './pawapay.providers.ts';
+import { parsePinnedKeys } from './pawapay.signature.ts';
 
 /** pawaPay's `customerMessage`: 4 to 22 characters, letters, digits and spaces. */
 export const CUSTOMER_MESSAGE = { minLength: 4, maxLength: 22, pattern: /^[A-Za-z0-9 ]{4,22}$/ };
@@ -60,12 +61,27 @@ export const PAWAPAY_DESCRIPTION: ProviderDescription = {
       secret: false,
       description: '`required` when the account signs its callbacks (RFC 9421): unsigned ones are then refused; `off` (default)',
     },
+    {
+      env: 'CAISSE_PAWAPAY_PUBLIC_KEYS',
+      key: 'publicKeys',
+      kind: 'credential',
+      required: false,
+      secret: false,
+      description:
+        "pawaPay's public keys that sign callbacks, pinned: keyid:base64 of each key's DER, comma-separated (unset: read from pawaPay's API, GET /v2/public-key/http)",
+    },
     { env: 'CAISSE_PAWAPAY_TIMEOUT_MS', key: 'timeoutMs', kind: 'integer', required: false, secret: false, description: 'Bound on each call, in ms (10000)' },
   ],
   checkSettings(values) {
     const signatures = values.callbackSignatures;
     if (signatures !== undefined && signatures !== 'off' && signatures !== 'required')
       return { key: 'callbackSignatures', message: 'must be "off" or "required"' };
+    if (values.publicKeys !== undefined) {
+      // Keys only check signatures: pinned while unsigned callbacks are taken, they would protect nothing.
+      if (signatures !== 'required') return { key: 'publicKeys', message: 'are only used with callbackSignatures=required (the account signs its callbacks)' };
+      const pinned = parsePinnedKeys(String(values.publicKeys));
+      if (!pinned.ok) return { key: 'publicKeys', message: pinned.message };
+    }
     return undefined;
   },
   testNumbers: testNumbers('+237670000'),

@@ -169,6 +169,25 @@ export function publicKeyOf(text: string): KeyObject | undefined {
   }
 }
 
+/**
+ * An account's pinned public keys (its `publicKeys` setting): `keyid:base64` entries (the base64
+ * of each key's DER, as `GET /v2/public-key/http` gives it), separated by commas. The keys by id,
+ * or why the text cannot be read (never quoting a key: it is long, not secret).
+ */
+export function parsePinnedKeys(text: string): { ok: true; keys: Map<string, KeyObject> } | { ok: false; message: string } {
+  const keys = new Map<string, KeyObject>();
+  for (const [i, entry] of text.split(',').entries()) {
+    const at = entry.indexOf(':');
+    const id = entry.slice(0, at).trim();
+    if (at <= 0 || id === '') return { ok: false, message: `entry ${i + 1} is not keyid:base64 (the key's id, a colon, the base64 of its DER)` };
+    const key = publicKeyOf(entry.slice(at + 1).trim());
+    if (key === undefined) return { ok: false, message: `the key ${id} is not a public key (base64 of its DER, SubjectPublicKeyInfo)` };
+    if (keys.has(id)) return { ok: false, message: `the key id ${id} appears twice` };
+    keys.set(id, key);
+  }
+  return { ok: true, keys };
+}
+
 const ALGORITHMS: readonly string[] = ['ecdsa-p256-sha256', 'rsa-pss-sha512', 'rsa-v1_5-sha256'];
 
 /**
