@@ -2282,11 +2282,11 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -2298,7 +2298,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -2321,8 +2321,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        order?: ("mtn_momo" | "orange_money" | "wave")[] | null;
-                        providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        order?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                        providers?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -2339,11 +2339,11 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -2355,7 +2355,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -3398,7 +3398,7 @@ export interface paths {
                             currency: string;
                             data: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -3410,7 +3410,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 servesCountry: boolean;
                             }[];
                         };
@@ -7607,11 +7607,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -7697,11 +7697,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -7745,7 +7745,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         mode: "test" | "live";
-                        providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                         reason: string;
                         wallet: boolean;
                     };
@@ -7787,11 +7787,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -8145,11 +8145,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -8234,11 +8234,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -9926,14 +9926,14 @@ export interface paths {
                                 /** @enum {string} */
                                 type: "wallet";
                             } | {
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 maxAmount: string;
                                 minAmount: string;
                                 name: string;
                                 prefixes: string[];
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 /** @enum {string} */
                                 type: "mobile_money";
                                 ussd: string | null;
@@ -9978,11 +9978,11 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -9994,7 +9994,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -10015,8 +10015,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        order?: ("mtn_momo" | "orange_money" | "wave")[] | null;
-                        providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        order?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                        providers?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -10033,11 +10033,11 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
-                                approval: "phone_prompt" | "redirect";
+                                approval: "phone_prompt" | "redirect" | "pre_authorisation_code";
                                 available: boolean;
                                 capabilities: {
                                     collect: boolean;
@@ -10049,7 +10049,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;

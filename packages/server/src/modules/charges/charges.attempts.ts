@@ -15,7 +15,20 @@ import { type AttemptRule, createThrottle } from '../../platform/throttle.ts';
 import type { RouteKey, RoutesService } from '../routes/index.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
 import type { BalancesService } from '../balances/index.ts';
-import { type ConnectorSource, type Decision, describeProvider, isAggregator, newReference, type ProviderName, servesNumber } from '../connectors/index.ts';
+import {
+  type ConnectorSource,
+  connectorsServing,
+  type Decision,
+  describeMethod,
+  describeProvider,
+  lookupNumber,
+  methodServesNumber,
+  newReference,
+  operatorName,
+  paymentMethodCatalogue,
+  type PaymentMethodInfo,
+  type ProviderName,
+} from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type DirectPayment, type DirectPayments, type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
@@ -123,9 +136,10 @@ export function payerPage(url: string, attempt: Pick<AttemptRow, 'mode' | 'phone
 export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment | undefined {
   const current = attempts.at(-1);
   if (!current) return undefined;
-  const description = describeProvider(current.provider);
+  // The method's brand and USSD code, whichever connector reached it.
+  const description = describeMethod(current.provider);
   // How the payer approves is the connector's way (an aggregator may send a redirect for a prompting operator).
-  const approval = (describeProvider(current.connector) ?? description)?.approval;
+  const approval = (describeProvider(current.connector) ?? describeProvider(current.provider))?.approval;
   const t = translator({ saved: current.language });
   return {
     attempts: attempts.map(attemptView),
@@ -378,11 +392,48 @@ export function createAttemptsService(
   async function abandonOpenRedirects(intentId: string, provider: string, phoneNumber: string): Promise<boolean> {
     let decided = false;
     for (const attempt of await repo.listForIntent(db, intentId)) {
-      if (attempt.status !== 'PENDING' || describeProvider(attempt.provider)?.approval !== 'redirect') continue;
+      // The connector's way decides (an aggregator's page for an operator that prompts on its own).
+      if (attempt.status !== 'PENDING' || (describeProvider(attempt.connector) ?? describeProvider(attempt.provider))?.approval !== 'redirect') continue;
       if (attempt.provider === provider && attempt.phone_number === phoneNumber) continue;
       decided = (await lifecycle.abandon(attempt)) || decided;
     }
     return decided;
+  }
+
+  /**
+   * The number's operator (the numbering table) decides what can take it: 400
+   * `operator_unsupported`, naming the operator, when no method of it has a route here (none
+   * serves it in the merchant's country, or, for another method than the one chosen, none with an
+   * account in this mode); 400 `phone_invalid` naming the method that does, when the payer chose
+   * another. A method tied to no network (Wave) takes any number of its countries.
+   */
+  async function refuseUnreachedOperator(route: RouteKey, method: PaymentMethodInfo, phoneNumber: string): Promise<void> {
+    const info = lookupNumber(phoneNumber);
+    if (method.network === null || info?.operator === undefined || info.country !== route.country) return;
+    const operator = info.operator;
+    const served = paymentMethodCatalogue().filter((m) => m.network === operator && connectorsServing(m.name, route.country).length > 0);
+    // The chosen method's own operator: an account missing in this mode is the 503 further on.
+    const reached =
+      method.network === operator
+        ? served
+        : (
+            await Promise.all(
+              served.map(async (m) => ((await routes.availability({ ...route, method: m.name }).catch(() => 'none' as const)) === 'none' ? [] : [m])),
+            )
+          ).flat();
+    const name = operatorName(operator);
+    if (reached.length === 0)
+      throw new ApiError(
+        'operator_unsupported',
+        `${phoneNumber} is a ${name} number, and no payment method of this merchant reaches ${name} in ${route.country} in ${route.mode} mode; pay with a number of another operator`,
+        { param: 'paymentMethod.phoneNumber', extra: { operator } },
+      );
+    if (method.network !== operator)
+      throw new ApiError(
+        'phone_invalid',
+        `${phoneNumber} is a ${name} number, which ${method.displayName} does not serve; choose ${reached.map((m) => m.displayName).join(' or ')}`,
+        { param: 'paymentMethod.phoneNumber', extra: { operator } },
+      );
   }
 
   return {
@@ -408,21 +459,32 @@ export function createAttemptsService(
         throw new ApiError('session_token_invalid', 'The x-session-token is not the session token of this intent', { param: 'x-session-token' });
       }
       const { provider } = body.paymentMethod;
-      // The method the payer chose; the route decides which connector reaches it.
-      const description = describeProvider(provider);
-      if (!description || isAggregator(description))
-        throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
+      // The method the payer chose (the catalogue: never an aggregator); the route decides which connector reaches it.
+      const description = describeMethod(provider);
+      if (!description) throw new ApiError('provider_unsupported', `Unknown payment method "${provider}"`, { param: 'paymentMethod.provider' });
       const route: RouteKey = { mode: merchant.mode, country: merchant.merchantCountry, kind: 'payment', method: provider };
-      // The merchant's offer first: a method it does not offer, or not in its country, is refused as such.
+      // The merchant's offer first: a method it does not offer is refused as such.
       await collaborators.methodCaps?.checkProvider({ merchantId: merchant.merchantId, mode: merchant.mode }, description.name as ProviderName);
+      // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
+      const phoneNumber = parsePhoneNumber(body.paymentMethod.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
+      // A method no connector reaches in the merchant's country is refused as such, unless the
+      // number is of its own operator: then that operator is what nothing here reaches (below).
+      if (
+        connectorsServing(provider, merchant.merchantCountry).length === 0 &&
+        (description.network === null || lookupNumber(phoneNumber)?.operator !== description.network)
+      )
+        throw new ApiError(
+          'provider_unsupported',
+          `${description.displayName} does not serve this merchant's country (${merchant.merchantCountry}); use a method GET /payment-methods lists`,
+          { param: 'paymentMethod.provider' },
+        );
+      await refuseUnreachedOperator(route, description, phoneNumber);
       const availability = await routes.availability(route);
       if (availability === 'none')
         throw new ApiError('provider_unavailable', `${provider} is not configured for ${merchant.mode} mode on this server`, {
           param: 'paymentMethod.provider',
         });
-      // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
-      const phoneNumber = parsePhoneNumber(body.paymentMethod.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
-      if (!servesNumber(description, phoneNumber)) {
+      if (!methodServesNumber(description, phoneNumber)) {
         throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
       }
       // A method no route of which answers is refused at once, before the limits count: its

@@ -226,6 +226,12 @@ export interface Connector {
    */
   readonly refundOperation?: { readonly partial: boolean; readonly asynchronous: boolean };
   /**
+   * Optional: how a payer approves a payment of `method` in `country` through this account, when
+   * it differs by operator (pawaPay's active configuration: a phone prompt, a code the payer made
+   * beforehand, a page). Undefined, or absent: the description's `approval`.
+   */
+  authorisation?(method: string, country: string): Promise<'phone_prompt' | 'pre_authorisation_code' | 'redirect' | undefined>;
+  /**
    * Optional: what this connector, as configured, cannot do although its provider can, each with
    * why in words an operator acts on (an MTN account without a disbursement key neither pays out
    * nor refunds). Refunds and payouts are refused on it before anything is stored.

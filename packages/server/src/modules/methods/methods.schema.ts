@@ -3,14 +3,20 @@ import { CountrySchema } from '../../platform/countries.schema.ts';
 import { methodProviderNames, type ProviderName } from '../connectors/index.ts';
 
 /**
- * A provider's registry name: an enum of the registry's names that are payment methods themselves
- * (no aggregator; a union in the generated types). The registry's own array, not a copy: routes
- * compiled after a connector is registered take it.
+ * A payment method's name: an enum of the catalogue (the operators' own connectors and the methods
+ * aggregators reach, never an aggregator; a union in the generated types). The registry's own
+ * array, not a copy: routes compiled after a connector is registered take it.
  */
 export const ProviderField = Type.Unsafe<ProviderName>({
   type: 'string',
   enum: methodProviderNames() as ProviderName[],
-  description: 'A mobile-money provider (the registry name)',
+  description: 'A payment method (`moov_money`, …): an operator whose own connector or an aggregator reaches it',
+});
+
+/** How the payer approves, as the connector a payment would take says (pawaPay's account per operator). */
+export const ApprovalField = Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect'), Type.Literal('pre_authorisation_code')], {
+  description:
+    "`phone_prompt`: the payer approves a request on their phone with their PIN; `redirect`: on a page of the provider; `pre_authorisation_code`: with a code the payer makes in the operator's menu beforehand",
 });
 
 export const PaymentMethodsQuery = Type.Object(
@@ -24,12 +30,12 @@ export const WalletMethod = Type.Object({ type: Type.Literal('wallet') });
 export const MobileMoneyMethod = Type.Object({
   type: Type.Literal('mobile_money'),
   provider: ProviderField,
-  name: Type.String({ description: "The brand payers know (the description's display name)" }),
-  approval: Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect')], {
-    description: '`phone_prompt`: the payer approves a request on their phone with their PIN; `redirect`: on a page of the provider',
-  }),
+  name: Type.String({ description: 'The brand payers know (Moov Money), the same in every language' }),
+  approval: ApprovalField,
   available: Type.Boolean({ description: 'False while the provider does not answer (show it greyed)' }),
-  minAmount: Type.String({ description: "Smallest amount of one payment, in major units of the intent's currency" }),
+  minAmount: Type.String({
+    description: "Smallest amount of one payment, in major units of the intent's currency (the bounds of the connector a payment would take)",
+  }),
   maxAmount: Type.String({ description: 'Largest amount of one payment, in major units' }),
   prefixes: Type.Array(Type.String(), {
     description:
@@ -73,7 +79,7 @@ export const ProviderSettingView = Type.Object({
         "What the provider does through this mode's account: take payments, send payouts, give refunds back (a payout to one that cannot disburse is 400 `destination_unsupported`; an account without a disbursement key collects only)",
     },
   ),
-  approval: Type.Union([Type.Literal('phone_prompt'), Type.Literal('redirect')]),
+  approval: ApprovalField,
   enabled: Type.Boolean({ description: 'Chosen by the merchant (or by the default)' }),
   configured: Type.Boolean({ description: 'This mode has a connector for it (test mode: the sandbox)' }),
   servesCountry: Type.Boolean({ description: "It takes payments in the merchant's country and currency" }),
