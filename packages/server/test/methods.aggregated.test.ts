@@ -113,6 +113,11 @@ describe('POST /charge', () => {
       const charged = await pay(bj, intent, 'moov_money', '0145112233');
       expect(charged.statusCode, charged.body).toBe(202);
       expect((charged.json() as Intent).attempts).toEqual([expect.objectContaining({ provider: 'moov_money', connector: 'pawapay' })]);
+      // The method's brand in the prompt's words; no USSD code to dial (Moov's differs by country).
+      const next = (charged.json() as { nextAction: { type: string; ussd: string | null; message: string } }).nextAction;
+      expect(next).toMatchObject({ type: 'approve_on_phone', ussd: null });
+      expect(next.message).toContain('Moov Money');
+      expect(next.message).not.toMatch(/composez|dial/i);
       await later();
       expect((await read(bj, intent.id)).status).toBe('SUCCEEDED');
       const refund = await call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(bj), {});

@@ -155,11 +155,17 @@ export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment 
               provider: current.provider,
               phoneNumber: current.phone_number,
               expiresAt: current.approval_expires_at.toISOString(),
-              message: t.text('attempts.approveOnPhone', {
-                provider: description?.displayName ?? current.provider,
-                amount: t.amount(current.amount_minor, current.currency as Currency),
-                ussd: description?.ussd ?? '',
-              }),
+              // A method whose USSD code differs by country (Moov Money) has none to dial.
+              message: description?.ussd
+                ? t.text('attempts.approveOnPhone', {
+                    provider: description.displayName,
+                    amount: t.amount(current.amount_minor, current.currency as Currency),
+                    ussd: description.ussd,
+                  })
+                : t.text('attempts.approveOnPhoneNoUssd', {
+                    provider: description?.displayName ?? current.provider,
+                    amount: t.amount(current.amount_minor, current.currency as Currency),
+                  }),
               ussd: description?.ussd ?? null,
             },
   };
