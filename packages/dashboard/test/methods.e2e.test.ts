@@ -68,6 +68,8 @@ describe('Settings → Payment methods', () => {
     await page.getByText('Country saved.').waitFor();
     await expect.poll(() => page.getByText('(XOF)').count()).toBeGreaterThan(0);
     await expect.poll(() => row('MTN MoMo').textContent()).toContain('Not in your country');
+    // Free Money, which only aggregators reach, is listed and offered there (decision 0084).
+    await expect.poll(() => row('Free Money').textContent()).toContain('Offered');
     const now = await settings();
     expect(now.country).toBe('SN');
     expect(now.currency).toBe('XOF');

@@ -109,6 +109,8 @@ export async function startServer(
     env?: Record<string, string>;
     /** `caisse` commands run on the database before it starts (with a sandbox of the test's own), e.g. `routes set`. */
     commands?: string[][];
+    /** The merchant's country (with a sandbox of the test's own): CM unless told. */
+    country?: string;
   } = {},
 ): Promise<RunningServer> {
   const email = `owner-${randomBytes(4).toString('hex')}@akwa.example`;
@@ -133,7 +135,8 @@ export async function startServer(
       opts.sandboxUrl === undefined
         ? undefined
         : async (env) => {
-            const merchant = await cliCommand<Merchant>(env, ['merchants', 'create', '--name', MERCHANT.name, '--email', email, '--json']);
+            const country = opts.country === undefined ? [] : ['--country', opts.country];
+            const merchant = await cliCommand<Merchant>(env, ['merchants', 'create', '--name', MERCHANT.name, '--email', email, ...country, '--json']);
             const operator =
               operatorArgs === undefined ? undefined : await cliCommand<Operator>(env, ['operators', 'create', '--email', operatorArgs.email, '--json']);
             for (const command of opts.commands ?? []) await promisify(execFile)(process.execPath, [CLI, ...command], { env, timeout: 60_000 });

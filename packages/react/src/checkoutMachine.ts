@@ -318,12 +318,19 @@ export function checkoutReducer(s: CheckoutState, e: CheckoutEvent): CheckoutSta
 /** The provider whose longest prefix starts the number ("+237 670…", "670…": with or without the country code). */
 export function suggestProvider(phoneNumber: string, methods: readonly { provider: string; prefixes?: readonly string[] | null }[]): string | undefined {
   const digits = phoneNumber.replace(/^00/, '').replace(/\D/g, '');
+  // Typed as payers write it in their country ("01 45 11 22 33" in Benin): no country code.
+  const national = !/^\s*(\+|00)/.test(phoneNumber);
   let best: { provider: string; length: number } | undefined;
   for (const method of methods) {
     for (const raw of method.prefixes ?? []) {
       const prefix = raw.replace(/\D/g, '');
-      // National prefixes ("67") also match after a 3-digit country code (+237, +221, +225).
-      const matches = prefix !== '' && (digits.startsWith(prefix) || (!raw.startsWith('+') && digits.length > 3 && digits.slice(3).startsWith(prefix)));
+      // National prefixes ("67") also match after a 3-digit country code (+237, +221, +225), and
+      // E.164 ones ("+2290145") a number typed without it (every country served has 3 digits).
+      const matches =
+        prefix !== '' &&
+        (digits.startsWith(prefix) ||
+          (!raw.startsWith('+') && digits.length > 3 && digits.slice(3).startsWith(prefix)) ||
+          (raw.startsWith('+') && national && prefix.length > 3 && digits.startsWith(prefix.slice(3))));
       if (matches && (best === undefined || prefix.length > best.length)) best = { provider: method.provider, length: prefix.length };
     }
   }

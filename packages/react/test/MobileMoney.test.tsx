@@ -69,6 +69,17 @@ describe('suggestProvider', () => {
     expect(suggestProvider('690000000', mm)).toBe('orange_money');
     expect(suggestProvider('+237 62', mm)).toBeUndefined();
   });
+
+  it('suggests a method only an aggregator reaches from a number typed without its country code (Benin)', () => {
+    const benin = [
+      { provider: 'mtn_momo', prefixes: ['+2290197', '+2290142'] },
+      { provider: 'moov_money', prefixes: ['+2290145', '+2290199'] },
+    ];
+    expect(suggestProvider('01 45 11 22 33', benin)).toBe('moov_money');
+    expect(suggestProvider('+229 01 97 12 34 56', benin)).toBe('mtn_momo');
+    expect(suggestProvider('0197123456', benin)).toBe('mtn_momo');
+    expect(suggestProvider('01 40', benin)).toBeUndefined();
+  });
 });
 
 // Whole checkouts with many renders: room for a machine shared with other builds.

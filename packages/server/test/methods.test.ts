@@ -31,6 +31,10 @@ async function methodsOf(t: TestMerchant, sessionToken: string, creds = pk(t)) {
   return (res.json() as { data: Record<string, unknown>[] }).data;
 }
 
+/** The catalogue's methods after a country's default order's (decision 0084): those only aggregators reach. */
+const REST = ['free_money', 't_money', 'celtiis_cash'];
+const REST_OF_CATALOGUE = ['moov_money', ...REST];
+
 const MTN = {
   type: 'mobile_money',
   provider: 'mtn_momo',
@@ -124,7 +128,8 @@ describe('GET /payment-methods', () => {
     await ctx.services.merchants.setCountry(t.merchantId, 'SN');
     const methods = await methodsOf(t, (await intent(t, { currency: 'XOF' })).sessionToken);
     // Wave first: the wallet most of Dakar uses, so checkout preselects it (issue 58).
-    expect(methods.map((d) => d.provider ?? d.type)).toEqual(['wallet', 'wave', 'orange_money']);
+    // Free Money too, reached through an aggregator (decision 0084).
+    expect(methods.map((d) => d.provider ?? d.type)).toEqual(['wallet', 'wave', 'orange_money', 'free_money']);
     expect(await ctx.services.methods.allowedMethod({ merchantId: t.merchantId, mode: 'test' }, 'mtn_momo', 'XOF')).toBe(false);
   });
 
@@ -132,17 +137,18 @@ describe('GET /payment-methods', () => {
     const t = await createMerchant(ctx, 'Abidjan order');
     await ctx.services.merchants.setCountry(t.merchantId, 'CI');
     const providers = async () => (await methodsOf(t, (await intent(t, { currency: 'XOF' })).sessionToken)).flatMap((d) => (d.provider ? [d.provider] : []));
-    expect(await providers()).toEqual(['orange_money', 'wave']);
+    // MTN MoMo and Moov Money reached through the aggregators' sandboxes (decision 0084).
+    expect(await providers()).toEqual(['mtn_momo', 'orange_money', 'wave', 'moov_money']);
     const set = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { order: ['wave'] });
     expect(set.statusCode, set.body).toBe(200);
     // The order does not change which providers are offered: those named first, then the default.
-    expect(set.json()).toMatchObject({ orderDefault: false, order: ['wave', 'mtn_momo', 'orange_money'], providersDefault: true });
-    expect(await providers()).toEqual(['wave', 'orange_money']);
+    expect(set.json()).toMatchObject({ orderDefault: false, order: ['wave', 'mtn_momo', 'orange_money', 'moov_money', ...REST], providersDefault: true });
+    expect(await providers()).toEqual(['wave', 'mtn_momo', 'orange_money', 'moov_money']);
     // Live mode keeps its own order; null is the default again.
     const live = await call(ctx.app, 'GET', '/payment-methods/settings', { apiKey: t.live.apiKey, secretKey: t.live.secretKey });
-    expect(live.json()).toMatchObject({ orderDefault: true, order: ['mtn_momo', 'orange_money', 'wave'] });
+    expect(live.json()).toMatchObject({ orderDefault: true, order: ['mtn_momo', 'orange_money', 'wave', 'moov_money', ...REST] });
     expect((await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { order: null })).json()).toMatchObject({ orderDefault: true });
-    expect(await providers()).toEqual(['orange_money', 'wave']);
+    expect(await providers()).toEqual(['mtn_momo', 'orange_money', 'wave', 'moov_money']);
     problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { order: ['paypal'] }), 400, 'validation_error');
     problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { order: ['wave', 'wave'] }), 400, 'validation_error');
   });
@@ -172,7 +178,7 @@ describe('payment method settings', () => {
       walletAllowed: true,
       providersDefault: true,
       orderDefault: true,
-      order: ['mtn_momo', 'orange_money', 'wave'],
+      order: ['mtn_momo', 'orange_money', 'wave', 'moov_money', ...REST],
       providers: [
         {
           provider: 'mtn_momo',
@@ -211,12 +217,30 @@ describe('payment method settings', () => {
           offered: false,
           available: true,
         },
+        // The methods only aggregators reach, none of them in Cameroon (decision 0084).
+        ...[
+          ['moov_money', 'Moov Money'],
+          ['free_money', 'Free Money'],
+          ['t_money', 'T-Money'],
+          ['celtiis_cash', 'Celtiis Cash'],
+        ].map(([provider, name]) => ({
+          provider,
+          name,
+          capabilities: { collect: false, disburse: false, refund: false },
+          approval: 'phone_prompt',
+          enabled: true,
+          configured: false,
+          allowed: true,
+          servesCountry: false,
+          offered: false,
+          available: true,
+        })),
       ],
     });
     const live = await call(ctx.app, 'GET', '/payment-methods/settings', { apiKey: t.live.apiKey, secretKey: t.live.secretKey });
     expect(live.json()).toMatchObject({
       livemode: true,
-      providers: [{ provider: 'mtn_momo', enabled: true, configured: false, offered: false }, { configured: false }, { configured: false }],
+      providers: [{ provider: 'mtn_momo', enabled: true, configured: false, offered: false }, ...Array.from({ length: 6 }, () => ({ configured: false }))],
     });
   });
 
@@ -235,6 +259,7 @@ describe('payment method settings', () => {
         { provider: 'mtn_momo', enabled: false, offered: false },
         { provider: 'orange_money', enabled: false },
         { provider: 'wave', enabled: false },
+        ...REST_OF_CATALOGUE.map((provider) => ({ provider, enabled: false })),
       ],
     });
     // Cards follow their route, not the providers' list (decision 0085).
@@ -245,7 +270,7 @@ describe('payment method settings', () => {
     expect(mm.json()).toMatchObject({
       wallet: false,
       providersDefault: false,
-      providers: [{ enabled: true, offered: true }, { enabled: false }, { enabled: false }],
+      providers: [{ enabled: true, offered: true }, ...Array.from({ length: 6 }, () => ({ enabled: false }))],
     });
     expect(await methodsOf(t, sessionToken)).toEqual([MTN, CARD]);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(true);
@@ -358,7 +383,9 @@ describe('dashboard: Settings → Payment methods', () => {
     const read = await send('GET', '/test/payment-methods/settings');
     expect(read.json()).toMatchObject({ country: 'CI', currency: 'XOF', wallet: true });
     const providers = (read.json() as { providers: { provider: string }[] }).providers;
-    expect(providers.find((p) => p.provider === 'mtn_momo')).toMatchObject({ servesCountry: false, offered: false });
+    // MTN MoMo reached through an aggregator in Côte d'Ivoire; T-Money is Togo's only.
+    expect(providers.find((p) => p.provider === 'mtn_momo')).toMatchObject({ servesCountry: true, offered: true });
+    expect(providers.find((p) => p.provider === 't_money')).toMatchObject({ servesCountry: false, offered: false });
     const put = await send('PUT', '/test/payment-methods/settings', { wallet: false });
     expect(put.statusCode, put.body).toBe(200);
     expect(await ctx.services.methods.walletAllowed({ merchantId: t.merchantId, mode: 'test' })).toBe(false);
@@ -377,6 +404,10 @@ describe('dashboard: Settings → Payment methods', () => {
         { provider: 'mtn_momo', name: 'MTN MoMo', capabilities: { disburse: true }, servesCountry: true, configured: true },
         { provider: 'orange_money', name: 'Orange Money', capabilities: { disburse: false }, servesCountry: true },
         { provider: 'wave', name: 'Wave', servesCountry: false },
+        { provider: 'moov_money', name: 'Moov Money', servesCountry: false },
+        { provider: 'free_money', name: 'Free Money', servesCountry: false },
+        { provider: 't_money', name: 'T-Money', servesCountry: false },
+        { provider: 'celtiis_cash', name: 'Celtiis Cash', servesCountry: false },
       ],
     });
   });

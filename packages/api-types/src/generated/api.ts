@@ -2292,7 +2292,7 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
@@ -2308,7 +2308,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -2331,8 +2331,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        order?: ("mtn_momo" | "orange_money" | "wave")[] | null;
-                        providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        order?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                        providers?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -2349,7 +2349,7 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
@@ -2365,7 +2365,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -3416,7 +3416,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 servesCountry: boolean;
                             }[];
                         };
@@ -7605,11 +7605,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -7695,11 +7695,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -7743,7 +7743,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         mode: "test" | "live";
-                        providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                         reason: string;
                         wallet: boolean;
                     };
@@ -7785,11 +7785,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -8143,11 +8143,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -8232,11 +8232,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -9949,7 +9949,7 @@ export interface paths {
                                 preAuthorisationUssd?: string | null;
                                 prefixes: string[];
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 /** @enum {string} */
                                 type: "mobile_money";
                                 ussd: string | null;
@@ -10003,7 +10003,7 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
@@ -10019,7 +10019,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -10040,8 +10040,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        order?: ("mtn_momo" | "orange_money" | "wave")[] | null;
-                        providers?: ("mtn_momo" | "orange_money" | "wave")[] | null;
+                        order?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                        providers?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -10058,7 +10058,7 @@ export interface paths {
                             livemode: boolean;
                             /** @enum {string} */
                             object: "payment_method_settings";
-                            order: ("mtn_momo" | "orange_money" | "wave")[];
+                            order: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[];
                             orderDefault: boolean;
                             providers: {
                                 allowed: boolean;
@@ -10074,7 +10074,7 @@ export interface paths {
                                 name: string;
                                 offered: boolean;
                                 /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave";
+                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;

@@ -24,6 +24,7 @@ export const ERRORS = {
   provider_unsupported: { status: 400, title: 'The payment provider is not supported' },
   payment_method_unsupported: { status: 400, title: 'The merchant does not offer this payment method' },
   pre_authorisation_code_required: { status: 400, title: 'The operator takes a code the payer makes beforehand: send preAuthorisationCode' },
+  operator_unsupported: { status: 400, title: "No payment method here reaches the phone number's operator" },
   destination_unsupported: { status: 400, title: 'The provider cannot send money to this destination' },
   amount_out_of_bounds: { status: 400, title: "The amount is outside the provider's bounds" },
   description_invalid: { status: 400, title: "The description breaks the provider's message rules" },

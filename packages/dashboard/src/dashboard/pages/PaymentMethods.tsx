@@ -187,7 +187,13 @@ function MethodsForm({
                       {p.name}
                     </label>
                   </td>
-                  <td>{p.approval === 'redirect' ? t('methods.redirect') : t('methods.phonePrompt')}</td>
+                  <td>
+                    {p.approval === 'redirect'
+                      ? t('methods.redirect')
+                      : p.approval === 'pre_authorisation_code'
+                        ? t('methods.preAuthorisationCode')
+                        : t('methods.phonePrompt')}
+                  </td>
                   <td>
                     {p.offered && !p.available ? (
                       <Badge value="disabled" label={t('methods.unavailable')} />

@@ -18,14 +18,18 @@ import type { BalancesService } from '../balances/index.ts';
 import {
   CARD_METHOD,
   type ConnectorSource,
+  connectorsServing,
   type Decision,
+  describeMethod,
   describeProvider,
-  isAggregator,
-  methodCountries,
+  lookupNumber,
+  methodServesNumber,
   newReference,
+  operatorName,
   type PaymentCustomer,
+  paymentMethodCatalogue,
+  type PaymentMethodInfo,
   type ProviderName,
-  servesNumber,
 } from '../connectors/index.ts';
 import { announceEvents } from '../events/index.ts';
 import { type DirectPayment, type DirectPayments, type IntentRow, type IntentsService, isDue, publicView } from '../intents/index.ts';
@@ -150,9 +154,10 @@ export function payerPage(url: string, attempt: Pick<AttemptRow, 'mode' | 'phone
 export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment | undefined {
   const current = attempts.at(-1);
   if (!current) return undefined;
-  const description = describeProvider(current.provider);
+  // The method's brand and USSD code, whichever connector reached it.
+  const description = describeMethod(current.provider);
   // How the payer approves is the connector's way (an aggregator may send a redirect for a prompting operator).
-  const approval = (describeProvider(current.connector) ?? description)?.approval;
+  const approval = (describeProvider(current.connector) ?? describeProvider(current.provider))?.approval;
   const t = translator({ saved: current.language });
   return {
     attempts: attempts.map(attemptView),
@@ -172,11 +177,17 @@ export function directPaymentOf(attempts: readonly AttemptRow[]): DirectPayment 
               provider: current.provider,
               phoneNumber: current.phone_number,
               expiresAt: current.approval_expires_at.toISOString(),
-              message: t.text('attempts.approveOnPhone', {
-                provider: description?.displayName ?? current.provider,
-                amount: t.amount(current.amount_minor, current.currency as Currency),
-                ussd: description?.ussd ?? '',
-              }),
+              // A method whose USSD code differs by country (Moov Money) has none to dial.
+              message: description?.ussd
+                ? t.text('attempts.approveOnPhone', {
+                    provider: description.displayName,
+                    amount: t.amount(current.amount_minor, current.currency as Currency),
+                    ussd: description.ussd,
+                  })
+                : t.text('attempts.approveOnPhoneNoUssd', {
+                    provider: description?.displayName ?? current.provider,
+                    amount: t.amount(current.amount_minor, current.currency as Currency),
+                  }),
               ussd: description?.ussd ?? null,
             },
   };
@@ -428,17 +439,54 @@ export function createAttemptsService(
    */
   /** How the payer approves an attempt: its method's way, else (a card) its connector's. */
   function approvalOf(attempt: Pick<AttemptRow, 'provider' | 'connector'>) {
-    return (describeProvider(attempt.provider) ?? describeProvider(attempt.connector))?.approval;
+    return (describeProvider(attempt.connector) ?? describeProvider(attempt.provider))?.approval;
   }
 
   async function abandonOpenRedirects(intentId: string, provider: string, phoneNumber: string): Promise<boolean> {
     let decided = false;
     for (const attempt of await repo.listForIntent(db, intentId)) {
+      // The connector's way decides (an aggregator's page for an operator that prompts on its own).
       if (attempt.status !== 'PENDING' || approvalOf(attempt) !== 'redirect') continue;
       if (attempt.provider === provider && attempt.phone_number === phoneNumber) continue;
       decided = (await lifecycle.abandon(attempt)) || decided;
     }
     return decided;
+  }
+
+  /**
+   * The number's operator (the numbering table) decides what can take it: 400
+   * `operator_unsupported`, naming the operator, when no method of it has a route here (none
+   * serves it in the merchant's country, or, for another method than the one chosen, none with an
+   * account in this mode); 400 `phone_invalid` naming the method that does, when the payer chose
+   * another. A method tied to no network (Wave) takes any number of its countries.
+   */
+  async function refuseUnreachedOperator(route: RouteKey, method: PaymentMethodInfo, phoneNumber: string): Promise<void> {
+    const info = lookupNumber(phoneNumber);
+    if (method.network === null || info?.operator === undefined || info.country !== route.country) return;
+    const operator = info.operator;
+    const served = paymentMethodCatalogue().filter((m) => m.network === operator && connectorsServing(m.name, route.country).length > 0);
+    // The chosen method's own operator: an account missing in this mode is the 503 further on.
+    const reached =
+      method.network === operator
+        ? served
+        : (
+            await Promise.all(
+              served.map(async (m) => ((await routes.availability({ ...route, method: m.name }).catch(() => 'none' as const)) === 'none' ? [] : [m])),
+            )
+          ).flat();
+    const name = operatorName(operator);
+    if (reached.length === 0)
+      throw new ApiError(
+        'operator_unsupported',
+        `${phoneNumber} is a ${name} number, and no payment method of this merchant reaches ${name} in ${route.country} in ${route.mode} mode; pay with a number of another operator`,
+        { param: 'paymentMethod.phoneNumber', extra: { operator } },
+      );
+    if (method.network !== operator)
+      throw new ApiError(
+        'phone_invalid',
+        `${phoneNumber} is a ${name} number, which ${method.displayName} does not serve; choose ${reached.map((m) => m.displayName).join(' or ')}`,
+        { param: 'paymentMethod.phoneNumber', extra: { operator } },
+      );
   }
 
   return {
@@ -465,16 +513,36 @@ export function createAttemptsService(
       }
       const method = body.paymentMethod;
       const scope: Scope = { merchantId: merchant.merchantId, mode: merchant.mode };
-      // The method the payer chose (`card` names no provider); the route decides which connector reaches it.
+      // The method the payer chose (the catalogue: never an aggregator; `card` names no provider);
+      // the route decides which connector reaches it.
       const provider = method.type === 'card' ? CARD_METHOD : method.provider;
-      const description = method.type === 'card' ? undefined : describeProvider(provider);
-      if (method.type === 'mobile_money' && (!description || isAggregator(description)))
-        throw new ApiError('provider_unsupported', `Unknown provider "${provider}"`, { param: 'paymentMethod.provider' });
+      const description = method.type === 'card' ? undefined : describeMethod(provider);
+      if (method.type === 'mobile_money' && !description)
+        throw new ApiError('provider_unsupported', `Unknown payment method "${provider}"`, { param: 'paymentMethod.provider' });
       const displayName = description?.displayName ?? provider;
       const param = method.type === 'card' ? 'paymentMethod.type' : 'paymentMethod.provider';
       const route: RouteKey = { mode: merchant.mode, country: merchant.merchantCountry, kind: 'payment', method: provider };
-      // The merchant's offer first: a method it does not offer, or not in its country, is refused as such.
+      // The merchant's offer first: a method it does not offer is refused as such.
       if (description) await collaborators.methodCaps?.checkProvider(scope, description.name as ProviderName);
+      // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
+      const phoneNumber =
+        method.type === 'card'
+          ? parsePhoneNumber(method.cardholder.phoneNumber, merchant.merchantCountry, 'paymentMethod.cardholder.phoneNumber')
+          : parsePhoneNumber(method.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
+      if (description) {
+        // A method no connector reaches in the merchant's country is refused as such, unless the
+        // number is of its own operator: then that operator is what nothing here reaches (below).
+        if (
+          connectorsServing(provider, merchant.merchantCountry).length === 0 &&
+          (description.network === null || lookupNumber(phoneNumber)?.operator !== description.network)
+        )
+          throw new ApiError(
+            'provider_unsupported',
+            `${description.displayName} does not serve this merchant's country (${merchant.merchantCountry}); use a method GET /payment-methods lists`,
+            { param: 'paymentMethod.provider' },
+          );
+        await refuseUnreachedOperator(route, description, phoneNumber);
+      }
       const availability = await routes.availability(route);
       if (availability === 'none')
         throw new ApiError(
@@ -482,13 +550,7 @@ export function createAttemptsService(
           `${provider} is not configured for ${merchant.mode} mode in ${merchant.merchantCountry} on this server`,
           { param },
         );
-      // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
-      const phoneNumber =
-        method.type === 'card'
-          ? parsePhoneNumber(method.cardholder.phoneNumber, merchant.merchantCountry, 'paymentMethod.cardholder.phoneNumber')
-          : parsePhoneNumber(method.phoneNumber, merchant.merchantCountry, 'paymentMethod.phoneNumber');
-      // A number of the method's network in a country some connector reaches it (Orange Money in Burkina Faso through pawaPay).
-      if (description && !servesNumber({ ...description, countries: methodCountries(description) }, phoneNumber)) {
+      if (description && !methodServesNumber(description, phoneNumber)) {
         throw new ApiError('phone_invalid', `${description.displayName} does not serve ${phoneNumber}`, { param: 'paymentMethod.phoneNumber' });
       }
       const customer = method.type === 'card' ? customerOf(method.cardholder, phoneNumber) : null;

@@ -1,10 +1,11 @@
 import { type Country, isCountry } from '../../platform/countries.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
-import { type Capability, checkAmountBounds, isPaymentMethod, type ProviderDescription, servedMethods } from './connectors.description.ts';
+import { type Capability, checkAmountBounds, type ProviderDescription, servedMethods } from './connectors.description.ts';
 import type { Connector } from './connectors.types.ts';
-import { lookupNumber, prefixesOf } from './connectors.numbering.ts';
-import { connectorDefinitions, descriptionOf, type ProviderName } from './connectors.registry.ts';
+import { lookupNumber, type Operator, prefixesOf } from './connectors.numbering.ts';
+import { connectorDefinitions, descriptionOf, paymentMethodCatalogue, type ProviderName } from './connectors.registry.ts';
+import { OPERATOR_NAMES, type PaymentMethodInfo } from './connectors.methods.ts';
 
 /**
  * Questions about providers answered from their descriptions, so that no caller names one:
@@ -35,21 +36,43 @@ export function providerDescriptions(): ProviderDescription[] {
 }
 
 /**
- * The providers that take payments in this country and currency (`GET /payment-methods`, defaults):
- * payment methods only, never an aggregator by its own name; in their own countries, or where a
- * connector reaches them (Orange Money in Burkina Faso through pawaPay).
+ * The payment methods some connector takes payments of in this country and currency (a method's
+ * own connector or an aggregator), in the catalogue's order; never an aggregator by its own name.
  */
 export function providersServing(country: Country, currency: Currency): ProviderName[] {
-  return providerDescriptions()
-    .filter(
-      (d) =>
-        isPaymentMethod(d) &&
-        d.capabilities.collect &&
-        methodCountries(d).includes(country) &&
-        d.currencies.includes(currency) &&
-        d.limits[currency] !== undefined,
+  return paymentMethodCatalogue()
+    .filter((m) =>
+      connectorsServing(m.name, country).some((name) => {
+        const d = descriptionOf(name);
+        return d !== undefined && d.capabilities.collect && d.limits[currency] !== undefined;
+      }),
     )
-    .map((d) => d.name);
+    .map((m) => m.name);
+}
+
+/** A payment method of the catalogue (its brand, network and USSD code), or undefined: not one (an aggregator, an unknown name). */
+export function describeMethod(name: string): PaymentMethodInfo | undefined {
+  return paymentMethodCatalogue().find((m) => m.name === name);
+}
+
+/** The E.164 prefixes of the numbers a method serves in `country` (empty: any number there, or not tied to a network). */
+export function methodPrefixes(method: Pick<PaymentMethodInfo, 'network'>, country: Country): string[] {
+  return method.network === null ? [] : prefixesOf(method.network, [country]);
+}
+
+/** A network's name as its subscribers know it (`Moov`). */
+export function operatorName(operator: Operator): string {
+  return OPERATOR_NAMES[operator];
+}
+
+/**
+ * Whether a method can take a payment from this E.164 number: a mobile number of a country where
+ * some connector reaches the method and, for a method tied to a network, of that network.
+ */
+export function methodServesNumber(method: PaymentMethodInfo, e164: string): boolean {
+  const info = lookupNumber(e164);
+  if (info === undefined || connectorsServing(method.name, info.country).length === 0) return false;
+  return method.network === null || info.operator === method.network;
 }
 
 /** The countries where a method's payments can be taken: its own connector's, and those where another connector reaches it. */
@@ -126,8 +149,8 @@ export function servesNumber(description: ProviderDescription, e164: string): bo
 export function suggestProvider(e164: string, among?: readonly string[]): ProviderName | undefined {
   const info = lookupNumber(e164);
   if (info?.operator === undefined) return undefined;
-  return providerDescriptions().find(
-    (d) => d.network === info.operator && d.countries.includes(info.country) && (among === undefined || among.includes(d.name)),
+  return paymentMethodCatalogue().find(
+    (m) => m.network === info.operator && connectorsServing(m.name, info.country).length > 0 && (among === undefined || among.includes(m.name)),
   )?.name;
 }
 

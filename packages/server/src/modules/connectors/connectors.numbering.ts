@@ -60,6 +60,21 @@ export const NUMBERING_PLAN: readonly NumberingEntry[] = [
   { country: 'TG', operator: 'moov', prefixes: ['78', '79', '96', '97', '98', '99'] },
 ];
 
+/** Each mobile network by the name its subscribers know, for errors that name a number's operator. */
+export const OPERATOR_NAMES: Readonly<Record<Operator, string>> = {
+  mtn: 'MTN',
+  orange: 'Orange',
+  moov: 'Moov',
+  free: 'Free',
+  expresso: 'Expresso',
+  promobile: 'Promobile',
+  nexttel: 'Nexttel',
+  camtel: 'Camtel',
+  celtiis: 'Celtiis',
+  telecel: 'Telecel',
+  togocom: 'Togocom',
+};
+
 /**
  * The network whose numbers each operator's mobile money serves, by method name (what
  * `paymentMethod.provider` names), for the operators reached only through an aggregator, which

@@ -9,6 +9,7 @@ import { createProviderHealth, DEFAULT_HEALTH_RULES, type HealthRules, type Prov
 import { readProviderSetting, readProviderSettings } from './connectors.settings.ts';
 import { envAccountId, sameAccount, sandboxAccountId } from './connectors.accounts.ts';
 import { liveSettingsProblems } from './connectors.live.ts';
+import { methodCatalogue, type PaymentMethodInfo } from './connectors.methods.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Executor } from '../../platform/db.ts';
 import { completeSandboxSecrets, keepSandboxSecrets, type SandboxSecrets } from './sandbox/sandbox.secrets.ts';
@@ -33,11 +34,17 @@ const CONNECTORS: AnyConnectorDefinition[] = [MTN_MOMO_CONNECTOR, ORANGE_MONEY_C
 const NAMES: ProviderName[] = CONNECTORS.map((c) => c.description.name);
 
 /**
- * The connectors that are payment methods themselves (the operators' own APIs), kept beside the
- * list as NAMES is: what merchants choose among and checkout lists by name. An aggregator (its
- * description's `serves`) reaches methods and is never one (docs/spec, section 15).
+ * The payment methods (connectors.methods.ts): the operators' own connectors and the methods the
+ * aggregators serve, never an aggregator itself (docs/spec, section 15). Kept beside the list as
+ * NAMES is, and refilled in place when a connector is registered.
  */
-const METHOD_NAMES: ProviderName[] = CONNECTORS.filter((c) => c.description.serves === undefined).map((c) => c.description.name);
+const METHODS: PaymentMethodInfo[] = methodCatalogue(CONNECTORS.map((c) => c.description));
+const METHOD_NAMES: ProviderName[] = METHODS.map((m) => m.name);
+
+function refreshMethods(): void {
+  METHODS.splice(0, METHODS.length, ...methodCatalogue(CONNECTORS.map((c) => c.description)));
+  METHOD_NAMES.splice(0, METHOD_NAMES.length, ...METHODS.map((m) => m.name));
+}
 
 /** A provider's registry name (`mtn_momo`): its description's `name`. */
 export type ProviderName = string;
@@ -46,8 +53,8 @@ export type ProviderName = string;
  * The order in which checkout lists a country's providers when the merchant chose none: the
  * wallets its payers use most first (docs/spec/mobile-money-payments.md, "Order of the
  * providers"). Operators' methods without a connector of their own (Moov Money, Free Money,
- * TMoney, Celtiis Cash: reached through an aggregator) are named too and are skipped until a
- * connector of the registry serves them.
+ * T-Money, Celtiis Cash) are reached through an aggregator: a country lists them once a route
+ * with an account serves them there.
  */
 export const DEFAULT_PROVIDER_ORDER: Readonly<Record<Country, readonly ProviderName[]>> = {
   SN: ['wave', 'orange_money', 'free_money'],
@@ -87,14 +94,23 @@ export function providerNames(): readonly ProviderName[] {
   return NAMES;
 }
 
-/** The registry names that are payment methods themselves (no aggregator), in the registry's order. */
+/**
+ * Every payment method of the catalogue (what `paymentMethod.provider` names): the operators' own
+ * connectors in the registry's order, then the methods only aggregators reach. The same array for
+ * the life of the process (the API's enum is built from it).
+ */
 export function methodProviderNames(): readonly ProviderName[] {
   return METHOD_NAMES;
 }
 
-/** Whether this registry name is a payment method itself (a direct connector, not an aggregator). */
+/** Whether this is a payment method of the catalogue (never an aggregator's own name). */
 export function isMethodProvider(value: string): value is ProviderName {
   return METHOD_NAMES.includes(value);
+}
+
+/** Every payment method of the catalogue with its presentation, in the order of `methodProviderNames`. */
+export function paymentMethodCatalogue(): readonly PaymentMethodInfo[] {
+  return METHODS;
 }
 
 export function isProviderName(value: string): value is ProviderName {
@@ -117,14 +133,13 @@ export function registerConnector(definition: AnyConnectorDefinition): () => voi
   if (CONNECTORS.some((c) => c.sandbox.path === definition.sandbox.path)) throw new Error(`sandbox path "${definition.sandbox.path}" is already mounted`);
   CONNECTORS.push(definition);
   NAMES.push(name);
-  if (definition.description.serves === undefined) METHOD_NAMES.push(name);
+  refreshMethods();
   return () => {
     const at = CONNECTORS.indexOf(definition);
     if (at < 0) return;
     CONNECTORS.splice(at, 1);
     NAMES.splice(at, 1);
-    const method = METHOD_NAMES.indexOf(name);
-    if (method >= 0) METHOD_NAMES.splice(method, 1);
+    refreshMethods();
   };
 }
 

@@ -38,12 +38,14 @@ export {
   isMethodProvider,
   isProviderName,
   methodProviderNames,
+  paymentMethodCatalogue,
   providerNames,
   type ProviderName,
   registerConnector,
 } from './connectors.registry.ts';
 export type { AccountCallback, AccountShape, ConnectorDefinition, CredentialSpec, MountedSandbox, SandboxMountContext } from './connectors.definition.ts';
 export { readAccountSettings } from './connectors.settings.ts';
+export { OPERATOR_NAMES, type MethodPresentation, type PaymentMethodInfo } from './connectors.methods.ts';
 export { registerProviderMetrics } from './connectors.metrics.ts';
 export { checkConnector, checkEnvironmentAccounts, checkLiveSettings, sandboxDefaultsInUse } from './connectors.golive.ts';
 export { type GivenSettings, type LiveContext, liveUrlProblem, type SettingProblem } from './connectors.live.ts';
@@ -70,10 +72,14 @@ export {
   capabilitiesOf,
   connectorServes,
   connectorsServing,
+  describeMethod,
   describeProvider,
   isAggregator,
   methodCountries,
+  methodPrefixes,
+  methodServesNumber,
   methodsServed,
+  operatorName,
   providerDescriptions,
   providerPrefixes,
   providersServing,

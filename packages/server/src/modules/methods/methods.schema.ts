@@ -3,14 +3,14 @@ import { CountrySchema } from '../../platform/countries.schema.ts';
 import { methodProviderNames, type ProviderName } from '../connectors/index.ts';
 
 /**
- * A provider's registry name: an enum of the registry's names that are payment methods themselves
- * (no aggregator; a union in the generated types). The registry's own array, not a copy: routes
- * compiled after a connector is registered take it.
+ * A payment method's name: an enum of the catalogue (the operators' own connectors and the methods
+ * aggregators reach, never an aggregator; a union in the generated types). The registry's own
+ * array, not a copy: routes compiled after a connector is registered take it.
  */
 export const ProviderField = Type.Unsafe<ProviderName>({
   type: 'string',
   enum: methodProviderNames() as ProviderName[],
-  description: 'A mobile-money provider (the registry name)',
+  description: 'A payment method (`moov_money`, …): an operator whose own connector or an aggregator reaches it',
 });
 
 /** How the payer approves, as the connector a payment would take says (pawaPay's account per operator). */
@@ -30,10 +30,12 @@ export const WalletMethod = Type.Object({ type: Type.Literal('wallet') });
 export const MobileMoneyMethod = Type.Object({
   type: Type.Literal('mobile_money'),
   provider: ProviderField,
-  name: Type.String({ description: "The brand payers know (the description's display name)" }),
+  name: Type.String({ description: 'The brand payers know (Moov Money), the same in every language' }),
   approval: ApprovalField,
   available: Type.Boolean({ description: 'False while the provider does not answer (show it greyed)' }),
-  minAmount: Type.String({ description: "Smallest amount of one payment, in major units of the intent's currency" }),
+  minAmount: Type.String({
+    description: "Smallest amount of one payment, in major units of the intent's currency (the bounds of the connector a payment would take)",
+  }),
   maxAmount: Type.String({ description: 'Largest amount of one payment, in major units' }),
   prefixes: Type.Array(Type.String(), {
     description:

@@ -7,15 +7,16 @@ import type { Scope } from '../../platform/tenancy.ts';
 import {
   capabilitiesOf,
   CARD_METHOD,
+  type Connector,
   type ConnectorRegistry,
   type ConnectorSource,
+  describeMethod,
   describeProvider,
-  isAggregator,
   isMethodProvider,
-  methodCountries,
+  methodPrefixes,
   methodProviderNames,
-  providerDescriptions,
-  providerPrefixes,
+  paymentMethodCatalogue,
+  type ProviderDescription,
   type ProviderName,
   providersServing,
 } from '../connectors/index.ts';
@@ -133,19 +134,38 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   }
 
   /**
-   * How the payer approves `provider` here: as the first connector of its route says for this
-   * operator (pawaPay's account: a code for Orange in Burkina Faso), else the method's description;
-   * with what the payer dials to make a code, when approval is one.
+   * The connector a new payment of `method` would take here (docs/spec/routes.md): the first of
+   * its route with an account that answers and takes `currency`, else the first that takes it;
+   * undefined when none of its route with an account takes the currency.
+   */
+  function serving(offer: Offer, method: ProviderName, currency: Currency): { description: ProviderDescription; impl: Connector } | undefined {
+    const candidates = reaching(offer, method).flatMap((name) => {
+      const description = describeProvider(name);
+      const impl = offer.registry.get(name);
+      if (description === undefined || impl === undefined || description.limits[currency] === undefined) return [];
+      if (impl.currencies !== undefined && !impl.currencies.includes(currency)) return [];
+      return [{ name, description, impl }];
+    });
+    const answers = (name: string) => {
+      const account = offer.registry.account(name);
+      return account === undefined || (offer.registry.health?.available(account, method) ?? true);
+    };
+    return candidates.find((c) => answers(c.name)) ?? candidates[0];
+  }
+
+  /**
+   * How the payer approves a payment of `method` through this connector: as the connector's account
+   * says (pawaPay's: a code for Orange in Burkina Faso), else its description; with what the payer
+   * dials to make a code, when approval is one.
    */
   async function approvalOf(
-    offer: Offer,
-    provider: ProviderName,
+    via: { description: ProviderDescription; impl: Connector },
+    method: string,
+    country: Country,
   ): Promise<Pick<PaymentMethod & { type: 'mobile_money' }, 'approval' | 'preAuthorisationUssd'>> {
-    const via = reaching(offer, provider)[0];
-    const impl = via === undefined ? undefined : offer.registry.get(via);
-    const told = await impl?.authorisation?.(provider, offer.country).catch(() => undefined);
-    if (told === 'pre_authorisation_code') return { approval: told, preAuthorisationUssd: impl?.preAuthorisationUssd?.(provider, offer.country) ?? null };
-    return { approval: told ?? describeProvider(provider)?.approval ?? 'phone_prompt' };
+    const told = await via.impl.authorisation?.(method, country).catch(() => undefined);
+    if (told === 'pre_authorisation_code') return { approval: told, preAuthorisationUssd: via.impl.preAuthorisationUssd?.(method, country) ?? null };
+    return { approval: told ?? via.description.approval };
   }
 
   /** The providers this offer gives for a currency, in the merchant's order. */
@@ -195,21 +215,22 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
       if (!isCurrency(intent.currency)) return { data };
       const currency = intent.currency;
       for (const name of offeredProviders(scope, offer, currency)) {
-        const d = describeProvider(name);
-        const bounds = d?.limits[currency];
-        if (d === undefined || bounds === undefined) continue;
-        const approval = await approvalOf(offer, name);
+        const method = describeMethod(name);
+        // Bounds and approval are those of the connector the route would take (an aggregator's for a method it reaches).
+        const via = serving(offer, name, currency);
+        const bounds = via?.description.limits[currency];
+        if (method === undefined || via === undefined || bounds === undefined) continue;
         data.push({
           type: 'mobile_money',
           provider: name,
-          name: d.displayName,
-          ...approval,
+          name: method.displayName,
+          ...(await approvalOf(via, name, offer.country)),
           // From the provider's recent outcomes in this mode: greyed in checkout while it does not answer.
           available: available(offer, name),
           minAmount: formatAmount(bounds.min, currency),
           maxAmount: formatAmount(bounds.max, currency),
-          prefixes: providerPrefixes(d, offer.country),
-          ussd: d.ussd,
+          prefixes: methodPrefixes(method, offer.country),
+          ussd: method.ussd,
         });
       }
       // Cards after mobile money: the payer's phone is the usual way in the countries served.
@@ -250,7 +271,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     async settings(scope: Scope): Promise<PaymentMethodSettings> {
       const offer = await offerOf(scope);
       const currency = currencyOf(offer.country);
-      const serving = providersServing(offer.country, currency);
+      const servingCountry = providersServing(offer.country, currency);
       const offered = offeredProviders(scope, offer, currency);
       return {
         object: 'payment_method_settings',
@@ -263,24 +284,29 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
         orderDefault: offer.order === undefined,
         order: providerOrder(offer.country, offer.order),
         // Methods, never an aggregator: it is a way to reach them (routes), not one the payer chooses.
-        providers: providerDescriptions()
-          .filter((d) => !isAggregator(d))
-          .map((d) => {
-            const name = d.name as ProviderName;
+        providers: await Promise.all(
+          paymentMethodCatalogue().map(async (m) => {
+            const name = m.name as ProviderName;
+            // What the method's own connector does, else the connector its route would take here.
+            const own = describeProvider(name);
+            const via = own !== undefined ? { description: own, impl: offer.registry.get(name) } : serving(offer, name, currency);
             return {
               provider: name,
-              name: d.displayName,
+              name: m.displayName,
               // Less what this mode's account lacks: the dashboard offers no payout to it.
-              capabilities: capabilitiesOf(d, offer.registry.get(name)),
-              approval: d.approval,
+              capabilities: via ? capabilitiesOf(via.description, via.impl) : { collect: false, disburse: false, refund: false },
+              approval: via?.impl
+                ? (await approvalOf({ description: via.description, impl: via.impl }, name, offer.country)).approval
+                : (via?.description.approval ?? 'phone_prompt'),
               enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
               configured: configured(offer, name),
               allowed: isAllowed(offer, name),
-              servesCountry: serving.includes(name),
+              servesCountry: servingCountry.includes(name),
               offered: offered.includes(name),
               available: available(offer, name),
             };
           }),
+        ),
       };
     },
 
@@ -292,7 +318,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
       // Asking for what the operator does not allow is refused rather than stored unseen.
       if (body.wallet === true && !offer.walletAllowed) throw notAllowed('the Caisse wallet', 'wallet');
       for (const [i, p] of (body.providers ?? []).entries()) {
-        if (!isAllowed(offer, p)) throw notAllowed(describeProvider(p)?.displayName ?? p, `providers[${i}]`);
+        if (!isAllowed(offer, p)) throw notAllowed(describeMethod(p)?.displayName ?? p, `providers[${i}]`);
       }
       const order = body.order === undefined ? (offer.order === undefined ? null : [...offer.order]) : body.order;
       checkProviders(order ?? [], 'order');
@@ -328,26 +354,17 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     /**
      * Whether a charge may go through `provider`, as `GET /payment-methods` offers it: 403
      * `payment_method_not_allowed` when the operator's cap leaves it out; 400
-     * `provider_unsupported` when the merchant's settings leave it out in this mode, or it does
-     * not serve the merchant's country.
+     * `provider_unsupported` when the merchant's settings leave it out in this mode. Whether a
+     * route serves it in the merchant's country is the charge's to check, with the payer's number.
      */
     async checkProvider(scope: Scope, provider: ProviderName): Promise<void> {
       const offer = await offerOf(scope);
-      const name = describeProvider(provider)?.displayName ?? provider;
+      const name = describeMethod(provider)?.displayName ?? provider;
       if (!isAllowed(offer, provider)) throw notAllowed(name, 'paymentMethod.provider');
       if (offer.chosen !== undefined && !offer.chosen.includes(provider))
         throw new ApiError('provider_unsupported', `This merchant does not offer ${name} in ${scope.mode} mode; use a method GET /payment-methods lists`, {
           param: 'paymentMethod.provider',
         });
-      const described = describeProvider(provider);
-      if (described === undefined || !methodCountries(described).includes(offer.country))
-        throw new ApiError(
-          'provider_unsupported',
-          `${name} does not serve this merchant's country (${offer.country}); use a method GET /payment-methods lists`,
-          {
-            param: 'paymentMethod.provider',
-          },
-        );
     },
 
     /** The operator's cap in one mode. */
