@@ -63,8 +63,8 @@ describe('GET /payment-methods', () => {
   it('lists a method only aggregators reach once, with its brand, prefixes and its route’s approval and bounds', async () => {
     const intent = await createIntent(ctx, ci, { currency: 'XOF' });
     const methods = await methodsOf(ci, intent.sessionToken);
-    // Côte d'Ivoire's default order; every method once, never an aggregator by its own name.
-    expect(methods.map((d) => d.provider ?? d.type)).toEqual(['wallet', 'mtn_momo', 'orange_money', 'wave', 'moov_money']);
+    // Côte d'Ivoire's default order; every method once, never an aggregator by its own name; cards after mobile money.
+    expect(methods.map((d) => d.provider ?? d.type)).toEqual(['wallet', 'mtn_momo', 'orange_money', 'wave', 'moov_money', 'card']);
     // Only CinetPay reaches Moov in Côte d'Ivoire: its page, its bounds.
     expect(methods.find((d) => d.provider === 'moov_money')).toEqual({
       type: 'mobile_money',
