@@ -1367,7 +1367,8 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
           ['wave', 'Wave', [...o.redirected.values()].filter((p) => p === 'wave').length, `${wave.length} checkout sessions at the provider`],
         ] as const
       ).map(([provider, name, answered, seen]) => {
-        const of = attempts.filter((a) => a.provider === provider);
+        // Through the operator's own connector: those an aggregator took are on the aggregators' lines.
+        const of = attempts.filter((a) => a.provider === provider && a.connector === provider);
         return `  ${name}: ${answered} charges answered 202, ${of.length} attempts (${of.filter((a) => a.status === 'SUCCEEDED').length} succeeded, ${of.filter((a) => a.status === 'FAILED').length} failed, ${of.filter((a) => a.late).length} late), ${seen}`;
       }),
       ...aggregators.lines,
