@@ -694,11 +694,11 @@ async function flow(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcome
     await cinetpayFlow(life, o, stop);
     return;
   }
-  if (roll >= 0.61 && roll < 0.64) {
+  if (roll >= 0.61 && roll < 0.66) {
     await aggregatorRefundFlow(life, o, stop);
     return;
   }
-  if (roll >= 0.64 && roll < 0.655) {
+  if (roll >= 0.66 && roll < 0.675) {
     await payoutFlow(life, o, stop);
     return;
   }
