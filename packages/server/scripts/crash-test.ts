@@ -16,6 +16,12 @@
  *   charge or mobile-money attempt, and the merchant's balance is what the intents say;
  * - intents paid directly with MTN MoMo (about one flow in eight): each prompt the provider
  *   approved paid its intent once, none it refused moved money, no attempt is left PENDING;
+ * - through the aggregators (MTN MoMo payments and payouts through pawaPay, its route in
+ *   Cameroon switched on for half of the windows between kills; Orange Money through CinetPay's
+ *   page, the route of a merchant in Côte d'Ivoire set by the CLI at the start; attempts whose
+ *   route moved on; refunds of some of them): each deposit or payment the aggregator recorded paid its
+ *   intent once or moved no money; each refund (pawaPay's refund, a CinetPay transfer) and payout
+ *   it completed is in the database once, each it refused gave the money back, none is PENDING;
  * - every 200 the client got from /charge (and every 201 refund, 200 cancel) is in the database;
  * - every charge whose answer was lost got, retried with its Idempotency-Key, a 200 or a 402 (the
  *   stored answer, replayed, when the first try had committed): never a 409
@@ -38,6 +44,7 @@ import {
   newOutcomes,
   rand,
   type Receiver,
+  setPawapayRoutes,
   type Run,
   sleep,
   startProviderSandbox,
@@ -45,7 +52,7 @@ import {
   stopLastServer,
 } from './full-load.ts';
 import { createRunDatabase, freePort, processEnv, type RunDatabase, type ServerProc, startServerProcess } from '../test/processes.ts';
-import { MTN_MOMO_CONNECTOR } from '../src/modules/connectors/index.ts';
+import { CINETPAY_CONNECTOR, MTN_MOMO_CONNECTOR, PAWAPAY_CONNECTOR } from '../src/modules/connectors/index.ts';
 
 const short = process.argv.includes('--short');
 const num = (name: string, fallback: number) => {
@@ -106,6 +113,9 @@ async function main(): Promise<boolean> {
     for (let kill = 1; kill <= KILLS; kill++) {
       // The provider misbehaves differently between kills: 500s, lost and doubled callbacks.
       sandbox.of(MTN_MOMO_CONNECTOR).setFaults({ answer500: rand() < 0.15, dropCallbacks: rand() < 0.3, duplicateCallbacks: rand() < 0.3 });
+      // The aggregators lose callbacks too: their requests are then read back by the poller.
+      sandbox.of(PAWAPAY_CONNECTOR).setFaults({ dropCallbacks: rand() < 0.3 });
+      sandbox.of(CINETPAY_CONNECTOR).setFaults({ dropCallbacks: rand() < 0.3 });
       await sleep(between(MIN_UP_MS, MAX_UP_MS));
       const victim = life.server as ServerProc;
       life.markDown();
@@ -114,6 +124,8 @@ async function main(): Promise<boolean> {
       serverErrors.push(...victim.lines.filter((l) => /"level":50/.test(l)));
       if (exit.signal !== 'SIGKILL') failures.push(`server ${victim.pid} had exited by itself (${exit.code ?? exit.signal}) before kill ${kill}`);
       const started = performance.now();
+      // MTN MoMo through pawaPay for half of the windows between kills (docs: setPawapayRoutes).
+      await setPawapayRoutes(database.url, kill % 4 >= 2);
       life.markUp(await startServerProcess({ env, port }));
       restartMs += performance.now() - started;
       if (kill % 5 === 0 || kill === KILLS) {
@@ -125,6 +137,8 @@ async function main(): Promise<boolean> {
     await Promise.all(loops);
     while (o.resolving.size > 0) await Promise.allSettled([...o.resolving]);
     sandbox.of(MTN_MOMO_CONNECTOR).setFaults({ answer500: false, dropCallbacks: false, duplicateCallbacks: false });
+    sandbox.of(PAWAPAY_CONNECTOR).setFaults({ dropCallbacks: false });
+    sandbox.of(CINETPAY_CONNECTOR).setFaults({ dropCallbacks: false });
 
     // The dispatcher delivers what is left (deliveries leased by killed processes are due again once their 70 s lease lapses).
     const { lines } = await drainAndCheck(run, o, {

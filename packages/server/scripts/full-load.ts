@@ -2,7 +2,9 @@
  * The full-flow load the crash and failover tests share (scripts/crash-test.ts,
  * scripts/failover-test.ts): wallet payments (create → initOtp → the code → verifyOtp → charge,
  * refunds, cancels, declines), direct MTN MoMo, Orange Money and Wave payments through the
- * in-process sandbox (the payer acting on the redirect providers' pages), top-ups and payouts, each retried with its Idempotency-Key when its answer was lost; then the drain and the
+ * in-process sandbox (the payer acting on the redirect providers' pages), payments, refunds and
+ * payouts of a merchant whose routes go through pawaPay and CinetPay, top-ups and payouts, each
+ * retried with its Idempotency-Key when its answer was lost; then the drain and the
  * checks that nothing acknowledged was lost and nothing was done twice.
  */
 import pg from 'pg';
@@ -132,8 +134,17 @@ export class Lifecycle {
   }
 }
 
-/** Where the load's raw HTTP calls go (set once the server and its keys exist); `wave`: the XOF merchant in Senegal. */
-export const target = { baseUrl: '', apiKey: '', secretKey: '', wave: { merchantId: '', apiKey: '', secretKey: '' } };
+/**
+ * Where the load's raw HTTP calls go (set once the server and its keys exist); `wave`: the XOF
+ * merchant in Senegal; `agg`: the XOF merchant in Côte d'Ivoire whose Orange Money route is CinetPay.
+ */
+export const target = {
+  baseUrl: '',
+  apiKey: '',
+  secretKey: '',
+  wave: { merchantId: '', apiKey: '', secretKey: '' },
+  agg: { merchantId: '', apiKey: '', secretKey: '' },
+};
 
 /** The payers' side of the redirect providers' pages (set once the sandbox exists). */
 let pages: Sandbox | undefined;
@@ -179,6 +190,14 @@ export interface Outcomes {
   redirected: Map<string, 'orange_money' | 'wave'>;
   /** What the payer did on those pages: approve or decline, or why the page refused. */
   pageActions: Map<string, number>;
+  /** Charges answered 202 whose attempt went through an aggregator: intent id → the aggregator and the merchant ('cm' or the Ivorian 'ci'). */
+  aggregated: Map<string, { connector: 'pawapay' | 'cinetpay'; merchant: 'cm' | 'ci' }>;
+  /** Its intents a refund was tried for (once each). */
+  refundTried: Set<string>;
+  /** Refunds to mobile money answered 202: refund id → the intent and the amount. */
+  mmRefunds: Map<string, { intentId: string; amount: bigint }>;
+  /** Refunds to mobile money refused (an answer, not a fault): status and code → count. */
+  mmRefundRefusals: Map<string, number>;
 }
 
 /** The MoMo sandbox numbers the top-ups use: mostly approved, some rejected, some approved after 10 s. */
@@ -230,16 +249,17 @@ async function topupFlow(baseUrl: string, apiKey: string, life: Lifecycle, user:
  * to the one it refuses), retried with its Idempotency-Key while the server is down.
  */
 async function payoutFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean }): Promise<void> {
+  const currency = 'XAF';
   const headers = { 'x-api-key': target.apiKey, authorization: `Bearer ${target.secretKey}` };
   await life.waitUp();
   const read = await fetch(`${target.baseUrl}/balance`, { headers, signal: AbortSignal.timeout(20_000) });
   if (await waitedOutUnavailable(read, o)) return;
   const balance = (await read.json()) as { available: { currency: string; amount: string }[] };
-  const available = Number(balance.available.find((b) => b.currency === 'XAF')?.amount ?? '0');
+  const available = Number(balance.available.find((b) => b.currency === currency)?.amount ?? '0');
   if (available < 100) return;
   const amount = Math.min(available, between(1, 30) * 100);
   const phoneNumber = rand() < 0.2 ? '+237650000103' : approvedNumber();
-  const body = JSON.stringify({ amount: String(amount), currency: 'XAF', destination: { provider: 'mtn_momo', phoneNumber } });
+  const body = JSON.stringify({ amount: String(amount), currency, destination: { provider: 'mtn_momo', phoneNumber } });
   const key = `crash-po-${between(0, 2 ** 30)}`;
   const res = await postUntilAnswered(life, o, stop, `${target.baseUrl}/payouts`, { ...headers, 'idempotency-key': key }, body);
   if (res === undefined) return;
@@ -311,8 +331,9 @@ async function directFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean
     // MTN's own API unavailable (its health after kills and hangs): the route moved on to an
     // aggregator. pawaPay prompts the phone as MTN does; CinetPay's page needs the payer.
     const answer = (await res.json().catch(() => ({}))) as ChargeAnswer;
-    if (answer.nextAction?.type === 'redirect' || answer.attempts?.at(-1)?.connector === 'cinetpay')
-      await payOnPage(life, o, headers, intent.id, answer, 'mtn_momo', 'approve', phoneNumber);
+    const via = answer.attempts?.at(-1)?.connector;
+    if (via === 'pawapay' || via === 'cinetpay') o.aggregated.set(intent.id, { connector: via, merchant: 'cm' });
+    if (answer.nextAction?.type === 'redirect' || via === 'cinetpay') await payOnPage(life, o, headers, intent.id, answer, 'mtn_momo', 'approve', phoneNumber);
     return;
   }
   const problem = (await res.json().catch(() => ({}))) as { code?: string; detail?: string };
@@ -409,6 +430,98 @@ async function payOnPage(
   const acted = pageOf === undefined ? { ok: false as const, reason: `no page for ${connector}` } : pages.of(pageOf).act(id, action, phoneNumber);
   const key = `${connector === label ? label : `${label} via ${connector}`} ${acted.ok ? action : `refused: ${acted.reason}`}`;
   o.pageActions.set(key, (o.pageActions.get(key) ?? 0) + 1);
+}
+
+/** An Ivorian Orange number (07, 10 national digits) ending in `ending` (the sandbox's outcome), fresh each time. */
+function ivorianOrangeNumber(ending: string): string {
+  return `+22507${String(between(10000, 99999))}${ending}`;
+}
+
+/**
+ * An intent of the Ivorian merchant (XOF) paid with Orange Money, whose route there is CinetPay:
+ * charged from the "browser", then the payer acts on CinetPay's page after a moment, so kills
+ * land in between: mostly approves, some decline or cancel, some approve from a number refused on
+ * the phone, slow or notified twice. The outcome comes from CinetPay, later.
+ */
+async function cinetpayFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean }): Promise<void> {
+  const keys = target.agg;
+  const headers = { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}`, 'content-type': 'application/json' };
+  const label = 'orange_money (CI)';
+  await life.waitUp();
+  const created = await fetch(`${target.baseUrl}/gateway`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ amount: String(between(1, 50) * 100), currency: 'XOF', description: 'crash: orange_money via CinetPay' }),
+    signal: AbortSignal.timeout(20_000),
+  });
+  if (created.status !== 201) {
+    if (await waitedOutUnavailable(created, o)) return;
+    if (created.status >= 500) o.serverErrors += 1;
+    countError(o, `${label} intent ${created.status}`);
+    return;
+  }
+  const intent = (await created.json()) as { id: string; sessionToken: string };
+  const r = rand();
+  const action = r < 0.1 ? 'decline' : r < 0.15 ? 'cancel' : 'approve';
+  const ending = r < 0.25 ? '105' : r < 0.32 ? '101' : r < 0.39 ? '109' : `0${String(between(10, 99))}`;
+  const phoneNumber = ivorianOrangeNumber(ending);
+  const res = await chargeWithMethod(life, o, stop, keys.apiKey, intent, 'orange_money', phoneNumber);
+  if (res === undefined) return;
+  if (res.status !== 202) {
+    const problem = (await res.json().catch(() => ({}))) as { code?: string; detail?: string };
+    countError(o, `${label} charge ${res.status} ${problem.code ?? ''} (${problem.detail ?? ''})`);
+    return;
+  }
+  o.aggregated.set(intent.id, { connector: 'cinetpay', merchant: 'ci' });
+  await payOnPage(life, o, headers, intent.id, (await res.json()) as ChargeAnswer, label, action, phoneNumber);
+}
+
+/**
+ * A refund of an intent paid through an aggregator (once each): part or all of it, back to the
+ * payer's number through the payment's connector — pawaPay's refund, or a CinetPay transfer —
+ * retried with its Idempotency-Key while the server is down.
+ */
+async function aggregatorRefundFlow(life: Lifecycle, o: Outcomes, stop: { stopped: boolean }): Promise<void> {
+  const candidates = [...o.aggregated.keys()].filter((id) => !o.refundTried.has(id));
+  if (candidates.length === 0) return;
+  // Most paid ones are found among the older candidates.
+  const intentId = candidates[Math.floor(rand() * Math.min(candidates.length, 12))] as string;
+  const keys = o.aggregated.get(intentId)?.merchant === 'ci' ? target.agg : target;
+  const headers = { 'x-api-key': keys.apiKey, authorization: `Bearer ${keys.secretKey}` };
+  await life.waitUp();
+  const got = await fetch(`${target.baseUrl}/gateway/${intentId}`, { headers, signal: AbortSignal.timeout(20_000) });
+  if (await waitedOutUnavailable(got, o)) return;
+  if (got.status !== 200) {
+    countError(o, `refund: intent read ${got.status}`);
+    return;
+  }
+  const intent = (await got.json()) as { status: string; amount: string };
+  if (intent.status !== 'SUCCEEDED') {
+    // Failed or canceled for good: never a candidate again; still open: later.
+    if (intent.status === 'CANCELED' || intent.status === 'EXPIRED') o.refundTried.add(intentId);
+    return;
+  }
+  o.refundTried.add(intentId);
+  const amount = rand() < 0.3 ? Number(intent.amount) : between(1, Number(intent.amount) / 100) * 100;
+  const res = await postUntilAnswered(
+    life,
+    o,
+    stop,
+    `${target.baseUrl}/gateway/${intentId}/refunds`,
+    { ...headers, 'idempotency-key': `crash-re-${intentId}` },
+    JSON.stringify({ amount: String(amount) }),
+  );
+  if (res === undefined) return;
+  if (res.status === 202) {
+    o.mmRefunds.set(((await res.json()) as { id: string }).id, { intentId, amount: BigInt(amount) });
+    return;
+  }
+  const problem = (await res.json().catch(() => ({}))) as { code?: string };
+  // Payouts took the merchant's balance first: an answer, not a fault.
+  if (res.status === 409 && problem.code === 'balance_insufficient') {
+    const key = `${res.status} ${problem.code}`;
+    o.mmRefundRefusals.set(key, (o.mmRefundRefusals.get(key) ?? 0) + 1);
+  } else countError(o, `refund ${res.status} ${problem.code ?? ''}`);
 }
 
 /** 503 `unavailable`: no database primary answered; the client retries after Retry-After (docs/operations.md). */
@@ -571,6 +684,24 @@ async function flow(api: Caisse, life: Lifecycle, pool: PooledUser[], o: Outcome
     await redirectFlow(roll < 0.45 ? 'orange_money' : 'wave', life, o, stop);
     return;
   }
+  // Through the aggregators: more MTN MoMo payments and payouts (through pawaPay while its
+  // route is on, see setPawapayRoutes), Orange Money through CinetPay, and refunds of those.
+  if (roll >= 0.5 && roll < 0.56) {
+    await directFlow(life, o, stop);
+    return;
+  }
+  if (roll >= 0.56 && roll < 0.61) {
+    await cinetpayFlow(life, o, stop);
+    return;
+  }
+  if (roll >= 0.61 && roll < 0.66) {
+    await aggregatorRefundFlow(life, o, stop);
+    return;
+  }
+  if (roll >= 0.66 && roll < 0.675) {
+    await payoutFlow(life, o, stop);
+    return;
+  }
   const user = takeUser(pool);
   if (user === undefined) {
     await sleep(500);
@@ -685,6 +816,10 @@ export function newOutcomes(): Outcomes {
     direct: new Map(),
     redirected: new Map(),
     pageActions: new Map(),
+    aggregated: new Map(),
+    refundTried: new Set(),
+    mmRefunds: new Map(),
+    mmRefundRefusals: new Map(),
   };
 }
 
@@ -738,10 +873,15 @@ export async function startRun(
   target.secretKey = keys.secretKey;
   const waveKeys = await createMerchantWithCli(o.env, `${o.name} Dakar`, 'SN');
   target.wave = waveKeys;
-  for (const id of [keys.merchantId, waveKeys.merchantId]) {
+  const aggKeys = await createMerchantWithCli(o.env, `${o.name} Abidjan`, 'CI');
+  target.agg = aggKeys;
+  for (const id of [keys.merchantId, waveKeys.merchantId, aggKeys.merchantId]) {
     const settlement = await runCaisse(['merchants', 'settlement', id, '--delay-days', '0'], o.env);
     if (settlement.code !== 0) throw new Error(`caisse merchants settlement failed: ${settlement.output}`);
   }
+  // Côte d'Ivoire's Orange Money goes through CinetPay (its own connector serves it too).
+  const set = await runCaisse(['routes', 'set', '--mode', 'test', '--country', 'CI', '--method', 'orange_money', '--connectors', 'cinetpay'], o.env);
+  if (set.code !== 0) throw new Error(`caisse routes set failed: ${set.output}`);
   const secrets: string[] = [];
   const receiver = await startReceiver(() => secrets);
   run.receiver = receiver;
@@ -749,8 +889,10 @@ export async function startRun(
   run.life.markUp(await startServerProcess({ env: o.env, port: o.port }));
   const api = createCaisse({ baseUrl: target.baseUrl, apiKey: keys.apiKey, secretKey: keys.secretKey }, { timeoutMs: 20_000 });
   secrets.push((await api.webhookEndpoints.create({ url: receiver.url })).secret);
-  const waveApi = createCaisse({ baseUrl: target.baseUrl, apiKey: waveKeys.apiKey, secretKey: waveKeys.secretKey }, { timeoutMs: 20_000 });
-  secrets.push((await waveApi.webhookEndpoints.create({ url: receiver.url })).secret);
+  for (const other of [waveKeys, aggKeys]) {
+    const otherApi = createCaisse({ baseUrl: target.baseUrl, apiKey: other.apiKey, secretKey: other.secretKey }, { timeoutMs: 20_000 });
+    secrets.push((await otherApi.webhookEndpoints.create({ url: receiver.url })).secret);
+  }
   return { keys, api, pool: await createUserPool(api, o.users) };
 }
 
@@ -774,6 +916,29 @@ export async function closeRun(run: Run): Promise<void> {
   await run.sandbox?.close();
 }
 
+/**
+ * Cameroon's MTN MoMo through pawaPay first (payments and payouts), or back to the default route
+ * (MTN's own API first). MTN MoMo is taken only in Cameroon, so its pawaPay route is Cameroon's,
+ * shared with the direct flows: the run turns it on and off between kills, while the server is
+ * down. Written as `caisse routes set` stores it (a CLI run per switch would lengthen each
+ * restart); the server reads routes from the database for each attempt and payout.
+ */
+export async function setPawapayRoutes(databaseUrl: string | undefined, on: boolean): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    if (on)
+      await db.query(
+        `insert into payment_routes (mode, country, kind, method, connectors, updated_by, updated_at)
+         select 'test', 'CM', kind, 'mtn_momo', array['pawapay', 'mtn_momo'], 'crash test', now() from unnest(array['payment', 'payout']) kind
+         on conflict (mode, country, kind, method) do update set connectors = excluded.connectors, updated_at = excluded.updated_at`,
+      );
+    else await db.query(`delete from payment_routes where mode = 'test' and country = 'CM' and method = 'mtn_momo'`);
+  } finally {
+    await db.end();
+  }
+}
+
 export interface CheckOptions {
   databaseUrl: string | undefined;
   env: Record<string, string>;
@@ -792,8 +957,8 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
   const { serverErrors, check } = run;
   const log = settings.log;
   const env = run.env;
-  // Both merchants: the Cameroonian one and Wave's Senegalese one.
-  const merchants = [run.merchantId, target.wave.merchantId];
+  // Every merchant: the Cameroonian one, Wave's Senegalese one and the aggregators' Ivorian one.
+  const merchants = [run.merchantId, target.wave.merchantId, target.agg.merchantId];
   const db = new pg.Client({ connectionString: run.databaseUrl });
   await db.connect();
   try {
@@ -803,12 +968,14 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
     let pendingTopups = -1;
     let pendingPayouts = -1;
     let pendingAttempts = -1;
+    let pendingRefunds = -1;
     for (;;) {
       pending = Number((await db.query<{ n: string }>(`select count(*) as n from webhook_deliveries where status <> 'succeeded'`)).rows[0]?.n);
       const all = (await db.query<{ id: string }>(`select id from events where merchant_id = any($1)`, [merchants])).rows.map((r) => r.id);
       missing = all.filter((id) => !receiver?.received.has(id));
       pendingTopups = Number((await db.query<{ n: string }>(`select count(*) as n from topups where status = 'PENDING'`)).rows[0]?.n);
       pendingPayouts = Number((await db.query<{ n: string }>(`select count(*) as n from payouts where status = 'PENDING'`)).rows[0]?.n);
+      pendingRefunds = Number((await db.query<{ n: string }>(`select count(*) as n from mobile_money_refunds where status = 'PENDING'`)).rows[0]?.n);
       // A Wave session the payer declined stays open at Wave until it expires (as Wave does): its
       // attempt waits for that, with no money moved.
       const openAtWave = sandbox
@@ -825,7 +992,7 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
           )
         ).rows[0]?.n,
       );
-      const settled = pendingTopups === 0 && pendingPayouts === 0 && pendingAttempts === 0;
+      const settled = pendingTopups === 0 && pendingPayouts === 0 && pendingAttempts === 0 && pendingRefunds === 0;
       if ((pending === 0 && missing.length === 0 && settled) || performance.now() - drainStart > run.drainTimeoutMs) break;
       await sleep(500);
     }
@@ -928,12 +1095,14 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
         ).rows[0]?.b ?? '0',
       );
       // What the paid intents add up to, net of the platform's fee (and of the fee each refund
-      // gave back), less what was paid out (a failed payout's money came back).
+      // gave back, a refund to mobile money's as soon as it is asked for, unless it failed), less
+      // what was paid out (a failed payout's money came back). A late payment is never the merchant's.
       const expected = BigInt(
         (
           await db.query<{ e: string }>(
             `select (select coalesce(sum(amount_minor - coalesce(fee_minor, 0)), 0) from intents where merchant_id = $1 and status in ('SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'))
                   - (select coalesce(sum(amount_minor - fee_returned_minor), 0) from refunds where merchant_id = $1)
+                  - (select coalesce(sum(amount_minor - fee_returned_minor), 0) from mobile_money_refunds where merchant_id = $1 and not late and status <> 'FAILED')
                   - (select coalesce(sum(amount_minor), 0) from payouts where merchant_id = $1 and status <> 'FAILED') as e`,
             [merchantId],
           )
@@ -1143,12 +1312,12 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
     // Money out: each payout the provider paid is PAID once; each it refused came back; none sent twice.
     check(pendingPayouts === 0, `no payout is left PENDING (${pendingPayouts})`);
     const payouts = (
-      await db.query<{ id: string; status: string; paid: string; reversed: string }>(
-        `select p.id, p.status,
+      await db.query<{ id: string; reference: string; connector: string; status: string; paid: string; reversed: string }>(
+        `select p.id, p.reference, p.connector, p.status,
               (select count(*) from ledger_transfers lt where lt.kind = 'payout_paid' and lt.reference = p.id) as paid,
               (select count(*) from ledger_transfers lt where lt.kind = 'payout_reversal' and lt.reference = p.id) as reversed
-       from payouts p where p.merchant_id = $1`,
-        [run.merchantId],
+       from payouts p where p.merchant_id = any($1)`,
+        [merchants],
       )
     ).rows;
     const payoutById = new Map(payouts.map((p) => [p.id, p]));
@@ -1173,14 +1342,20 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
           .join(', ') || 'all'
       })`,
     );
-    const paidUnseen = payouts.filter((p) => p.status === 'PAID' && !disbursed.some((r) => r.externalId === p.id && r.status === 'SUCCESSFUL'));
-    check(paidUnseen.length === 0, `no payout is PAID without the provider's success (${paidUnseen.length})`);
+    const paidUnseen = payouts.filter(
+      (p) => p.connector === 'mtn_momo' && p.status === 'PAID' && !disbursed.some((r) => r.externalId === p.id && r.status === 'SUCCESSFUL'),
+    );
+    check(paidUnseen.length === 0, `no payout is PAID without MTN MoMo's success (${paidUnseen.length})`);
     const unheldPayouts = [...o.payouts.keys()].filter((id) => !payoutById.has(id));
     check(unheldPayouts.length === 0, `every one of the ${o.payouts.size} payouts answered 202 is in the database (${unheldPayouts.length} missing)`);
 
+    // ---- through the aggregators (the Ivorian merchant's routes, and attempts whose route moved on) ----
+    const aggregators = await checkAggregators(db, sandbox, o, check, { payouts, attempts, attemptByOurReference, pawapay, cinetpay });
+
     const statuses = new Map<string, number>();
     for (const i of intents) statuses.set(i.status, (statuses.get(i.status) ?? 0) + 1);
-    const acknowledgedMissing = unheld.length + refundsUnheld.length + cancelsUnheld.length + unheldTopups.length + unheldDirect.length + unheldPayouts.length;
+    const acknowledgedMissing =
+      unheld.length + refundsUnheld.length + cancelsUnheld.length + unheldTopups.length + unheldDirect.length + unheldPayouts.length + aggregators.unheld;
     const lines = [
       `  ${o.flows} flows completed, ${o.abandoned} abandoned (no answer or a refusal); ${o.unavailable} answers 503 unavailable (retried)`,
       `  client: ${o.paid.size} charges answered 200 (${o.lostAnswers} answers lost and sought again: ${o.replayed} replayed, ${o.chargeRetries} retries), ${o.declined.size} declined, ${o.refunded.size} refunds, ${o.canceled.size} cancels, ${o.inDoubt.size} left in doubt`,
@@ -1192,17 +1367,11 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
           ['wave', 'Wave', [...o.redirected.values()].filter((p) => p === 'wave').length, `${wave.length} checkout sessions at the provider`],
         ] as const
       ).map(([provider, name, answered, seen]) => {
-        const of = attempts.filter((a) => a.provider === provider);
+        // Through the operator's own connector: those an aggregator took are on the aggregators' lines.
+        const of = attempts.filter((a) => a.provider === provider && a.connector === provider);
         return `  ${name}: ${answered} charges answered 202, ${of.length} attempts (${of.filter((a) => a.status === 'SUCCEEDED').length} succeeded, ${of.filter((a) => a.status === 'FAILED').length} failed, ${of.filter((a) => a.late).length} late), ${seen}`;
       }),
-      `  through an aggregator (route moved on): ${(
-        [
-          ['pawaPay', pawapay],
-          ['CinetPay', cinetpay],
-        ] as const
-      )
-        .map(([name, records]) => `${name} ${records.length} (${records.filter((r) => r.outcome === 'paid').length} paid)`)
-        .join(', ')}`,
+      ...aggregators.lines,
       `  payer on the pages: ${[...o.pageActions].map(([k, n]) => `${k} × ${n}`).join(', ') || 'nothing'}`,
       `  payouts: ${o.payouts.size} answered 202 (${o.payoutsRefused} refused: balance_insufficient), ${payouts.length} in the database (${payouts.filter((p) => p.status === 'PAID').length} paid, ${payouts.filter((p) => p.status === 'FAILED').length} failed)`,
       `  database: ${intents.length} intents (${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}), ${events.length} events`,
@@ -1217,4 +1386,180 @@ export async function drainAndCheck(parts: Run, o: Outcomes, run: CheckOptions):
   } finally {
     await db.end();
   }
+}
+
+type Outcome = 'paid' | 'failed' | 'open';
+
+/**
+ * The aggregators' own records against the database: pawaPay's refunds and payouts, CinetPay's
+ * transfers (its refunds to mobile money, and any payout), each decided once in the ledger (paid
+ * once, or failed with the money back), none paid without the aggregator's success, none left
+ * PENDING; the refunds answered 202 held, one per request. Deposits and payments (attempts) are
+ * checked with the operators' records. Returns the summary lines and how many acknowledged
+ * refunds are missing.
+ */
+async function checkAggregators(
+  db: pg.Client,
+  sandbox: Sandbox,
+  o: Outcomes,
+  check: (ok: boolean, what: string) => void,
+  ctx: {
+    payouts: { id: string; reference: string; connector: string; status: string; paid: string; reversed: string }[];
+    attempts: { id: string; intent_id: string; connector: string; status: string; late: boolean }[];
+    attemptByOurReference: Map<string, string>;
+    pawapay: { ref: string; outcome: Outcome }[];
+    cinetpay: { ref: string; outcome: Outcome }[];
+  },
+): Promise<{ lines: string[]; unheld: number }> {
+  const refunds = (
+    await db.query<{
+      id: string;
+      reference: string;
+      intent_id: string;
+      attempt_id: string;
+      connector: string;
+      status: string;
+      late: boolean;
+      amount_minor: string;
+      paid: string;
+      reversed: string;
+    }>(
+      `select r.id, r.reference, r.intent_id, r.attempt_id, r.connector, r.status, r.late, r.amount_minor,
+              (select count(*) from ledger_transfers lt where lt.kind = 'refund_paid' and lt.reference = r.id) as paid,
+              (select count(*) from ledger_transfers lt where lt.kind = 'refund_reversal' and lt.reference = r.id) as reversed
+       from mobile_money_refunds r`,
+    )
+  ).rows;
+  const refundByReference = new Map(refunds.map((r) => [r.reference.toLowerCase(), r]));
+  const refundById = new Map(refunds.map((r) => [r.id, r]));
+  const payoutByReference = new Map(ctx.payouts.map((p) => [p.reference.toLowerCase(), p]));
+  type RefundRow = (typeof refunds)[number];
+  type PayoutRow = (typeof ctx.payouts)[number];
+  /** A refund the provider paid is SUCCEEDED and paid once; one it refused FAILED, its money back (a late return's stays held); one undecided moved nothing yet. */
+  const wrongRefund = (r: RefundRow | undefined, connector: string, outcome: Outcome): boolean => {
+    if (r === undefined || r.connector !== connector) return true;
+    if (outcome === 'paid') return r.status !== 'SUCCEEDED' || r.paid !== '1' || r.reversed !== '0';
+    if (outcome === 'failed') return r.status !== 'FAILED' || r.paid !== '0' || (!r.late && r.reversed !== '1');
+    return r.paid !== '0' || r.reversed !== '0';
+  };
+  const wrongPayout = (p: PayoutRow | undefined, connector: string, outcome: Outcome): boolean => {
+    if (p === undefined || p.connector !== connector) return true;
+    if (outcome === 'paid') return p.status !== 'PAID' || p.paid !== '1' || p.reversed !== '0';
+    if (outcome === 'failed') return p.status !== 'FAILED' || p.reversed !== '1' || p.paid !== '0';
+    return p.paid !== '0' || p.reversed !== '0';
+  };
+  const list = (xs: string[]) => xs.slice(0, 5).join(', ') || 'none';
+  const pawaOutcome = (status: string): Outcome => (status === 'COMPLETED' ? 'paid' : status === 'FAILED' ? 'failed' : 'open');
+
+  // pawaPay: refunds (by refundId, our refund's reference), each of the deposit it names.
+  const pawa = sandbox.of(PAWAPAY_CONNECTOR);
+  const pawaRefunds = pawa.payments('refund').map((p) => ({ p, row: refundByReference.get(p.id.toLowerCase()), outcome: pawaOutcome(p.status) }));
+  const wrongPawaRefunds = pawaRefunds.filter(
+    ({ p, row, outcome }) => wrongRefund(row, 'pawapay', outcome) || ctx.attemptByOurReference.get((p.depositId ?? '').toLowerCase()) !== row?.attempt_id,
+  );
+  check(
+    wrongPawaRefunds.length === 0,
+    `each of the ${pawaRefunds.length} pawaPay refunds the sandbox recorded (${pawaRefunds.filter((r) => r.outcome === 'paid').length} completed, ${
+      pawaRefunds.filter((r) => r.outcome === 'failed').length
+    } failed) is its deposit's refund in the database, SUCCEEDED and paid once or FAILED with the money back (${list(wrongPawaRefunds.map(({ p }) => p.id))})`,
+  );
+  const pawaPayouts = pawa.payments('payout').map((p) => ({ p, row: payoutByReference.get(p.id.toLowerCase()), outcome: pawaOutcome(p.status) }));
+  const wrongPawaPayouts = pawaPayouts.filter(({ row, outcome }) => wrongPayout(row, 'pawapay', outcome));
+  check(
+    wrongPawaPayouts.length === 0,
+    `each of the ${pawaPayouts.length} pawaPay payouts the sandbox recorded (${pawaPayouts.filter((r) => r.outcome === 'paid').length} completed, ${
+      pawaPayouts.filter((r) => r.outcome === 'failed').length
+    } failed) is PAID once or FAILED with its money back (${list(wrongPawaPayouts.map(({ p }) => p.id))})`,
+  );
+
+  // CinetPay: transfers (by client_transaction_id, our reference): refunds to mobile money, and payouts.
+  const transfers = sandbox
+    .of(CINETPAY_CONNECTOR)
+    .transfers()
+    .map((t) => {
+      const ref = t.client_transaction_id.toLowerCase();
+      const outcome: Outcome = t.treatment_status === 'VAL' ? 'paid' : t.treatment_status === 'REJ' ? 'failed' : 'open';
+      return { t, refund: refundByReference.get(ref), payout: payoutByReference.get(ref), outcome };
+    });
+  const wrongTransfers = transfers.filter(({ refund, payout, outcome }) =>
+    refund !== undefined ? wrongRefund(refund, 'cinetpay', outcome) : wrongPayout(payout, 'cinetpay', outcome),
+  );
+  const transfersOf = (x: typeof transfers) =>
+    `${x.filter((r) => r.outcome === 'paid').length} paid, ${x.filter((r) => r.outcome === 'failed').length} refused`;
+  check(
+    wrongTransfers.length === 0,
+    `each of the ${transfers.length} CinetPay transfers the sandbox recorded (${transfersOf(transfers)}) is a refund or payout in the database, paid once or FAILED with the money back (${list(
+      wrongTransfers.map(({ t }) => t.client_transaction_id),
+    )})`,
+  );
+  const sentTwice = transfers.filter((x, i) => transfers.findIndex((y) => y.t.client_transaction_id === x.t.client_transaction_id) !== i);
+  check(sentTwice.length === 0, `no CinetPay transfer was sent twice (${sentTwice.length})`);
+
+  // Nothing paid without the aggregator's success, nothing left PENDING.
+  const completedRefunds = new Set([
+    ...pawaRefunds.filter((r) => r.outcome === 'paid').map(({ p }) => p.id.toLowerCase()),
+    ...transfers.filter((r) => r.outcome === 'paid').map(({ t }) => t.client_transaction_id.toLowerCase()),
+  ]);
+  const viaAggregator = (c: string) => c === 'pawapay' || c === 'cinetpay';
+  const refundsUnseen = refunds.filter((r) => viaAggregator(r.connector) && r.status === 'SUCCEEDED' && !completedRefunds.has(r.reference.toLowerCase()));
+  const paidOut = new Set([
+    ...pawaPayouts.filter((r) => r.outcome === 'paid').map(({ p }) => p.id.toLowerCase()),
+    ...transfers.filter((r) => r.outcome === 'paid').map(({ t }) => t.client_transaction_id.toLowerCase()),
+  ]);
+  const payoutsUnseen = ctx.payouts.filter((p) => viaAggregator(p.connector) && p.status === 'PAID' && !paidOut.has(p.reference.toLowerCase()));
+  check(
+    refundsUnseen.length === 0 && payoutsUnseen.length === 0,
+    `no refund or payout through an aggregator is paid without the aggregator's success (${list([...refundsUnseen, ...payoutsUnseen].map((x) => x.id))})`,
+  );
+  const pendingRefunds = refunds.filter((r) => r.status === 'PENDING');
+  check(pendingRefunds.length === 0, `no refund to mobile money is left PENDING (${list(pendingRefunds.map((r) => `${r.id} via ${r.connector}`))})`);
+
+  // The merchant's refunds: each answered 202 is held, once per request (one Idempotency-Key per intent).
+  const unheld = [...o.mmRefunds.keys()].filter((id) => !refundById.has(id));
+  check(unheld.length === 0, `every one of the ${o.mmRefunds.size} refunds to mobile money answered 202 is in the database (${list(unheld)})`);
+  const perIntent = new Map<string, number>();
+  for (const r of refunds) if (!r.late) perIntent.set(r.intent_id, (perIntent.get(r.intent_id) ?? 0) + 1);
+  const twice = [...perIntent].filter(([id, n]) => o.aggregated.has(id) && n > 1).map(([id]) => id);
+  check(twice.length === 0, `no refund asked for once was made twice (${list(twice)})`);
+  const refundedAmounts = (
+    await db.query<{ id: string; amount_refunded_minor: string; succeeded: string }>(
+      `select i.id, i.amount_refunded_minor,
+              (select coalesce(sum(r.amount_minor), 0) from mobile_money_refunds r where r.intent_id = i.id and not r.late and r.status = 'SUCCEEDED') as succeeded
+       from intents i where i.id = any($1)`,
+      [[...o.aggregated.keys()]],
+    )
+  ).rows;
+  const wrongRefunded = refundedAmounts.filter((i) => i.amount_refunded_minor !== i.succeeded);
+  check(
+    wrongRefunded.length === 0,
+    `each of the ${refundedAmounts.length} intents paid through an aggregator has refunded what its succeeded refunds add up to (${list(wrongRefunded.map((i) => i.id))})`,
+  );
+
+  const attemptsOf = (c: string) => {
+    const of = ctx.attempts.filter((a) => a.connector === c);
+    return `${of.length} attempts (${of.filter((a) => a.status === 'SUCCEEDED').length} succeeded, ${of.filter((a) => a.status === 'FAILED').length} failed, ${
+      of.filter((a) => a.late).length
+    } late)`;
+  };
+  const recordsOf = (x: { outcome: Outcome }[]) =>
+    `${x.filter((r) => r.outcome === 'paid').length} paid, ${x.filter((r) => r.outcome === 'failed').length} failed`;
+  const refundsOf = (c: string) => {
+    const of = refunds.filter((r) => r.connector === c);
+    return `${of.length} refunds in the database (${of.filter((r) => r.status === 'SUCCEEDED').length} succeeded, ${of.filter((r) => r.status === 'FAILED').length} failed, ${
+      of.filter((r) => r.late).length
+    } late returns)`;
+  };
+  const payoutsOf = (c: string) => {
+    const of = ctx.payouts.filter((p) => p.connector === c);
+    return `${of.length} payouts in the database (${of.filter((p) => p.status === 'PAID').length} paid, ${of.filter((p) => p.status === 'FAILED').length} failed)`;
+  };
+  const answered = (c: 'pawapay' | 'cinetpay') => [...o.aggregated.values()].filter((x) => x.connector === c).length;
+  return {
+    unheld: unheld.length,
+    lines: [
+      `  pawaPay: ${answered('pawapay')} MTN MoMo charges answered 202 through it, ${attemptsOf('pawapay')}; at the sandbox ${ctx.pawapay.length} deposits (${recordsOf(ctx.pawapay)}), ${pawaRefunds.length} refunds (${recordsOf(pawaRefunds)}), ${pawaPayouts.length} payouts (${recordsOf(pawaPayouts)}); ${refundsOf('pawapay')}, ${payoutsOf('pawapay')}`,
+      `  CinetPay: ${answered('cinetpay')} charges answered 202 through it (Ivorian Orange Money, or a route that moved on), ${attemptsOf('cinetpay')}; at the sandbox ${ctx.cinetpay.length} payments (${recordsOf(ctx.cinetpay)}), ${transfers.length} transfers (${transfersOf(transfers)}); ${refundsOf('cinetpay')}`,
+      `  refunds to mobile money: ${o.mmRefunds.size} answered 202 (${[...o.mmRefundRefusals].map(([k, n]) => `${k} × ${n}`).join(', ') || 'none refused'}), ${refunds.length} in the database`,
+    ],
+  };
 }

@@ -90,9 +90,22 @@ export interface CinetPaySandboxPayment {
   notifications: NotificationLog[];
 }
 
+export interface CinetPaySandboxTransfer {
+  transaction_id: string;
+  client_transaction_id: string;
+  amount: number;
+  receiver: string;
+  /** NEW: not decided yet; VAL: paid; REJ: refused. */
+  treatment_status: Transfer['status'];
+  comment: string | null;
+  notifications: NotificationLog[];
+}
+
 export interface CinetPaySandbox {
   handle(method: string, path: string, req: IncomingMessage, res: ServerResponse): Promise<SandboxAnswer | undefined>;
   payments(): CinetPaySandboxPayment[];
+  /** Every transfer sent (payouts and refunds alike), as the check endpoint shows it. */
+  transfers(): CinetPaySandboxTransfer[];
   /** The payer's part, without the page: by payment token. */
   act(token: string, action: PageAction, phoneNumber?: string): { ok: true; location: string } | { ok: false; reason: string };
   faults(): SandboxFaultSwitches;
@@ -565,6 +578,7 @@ export function createCinetPaySandbox(opts: CinetPaySandboxOptions): CinetPaySan
         channels: p.extra.body.channels,
         notifications: p.notifications,
       })),
+    transfers: () => [...transfers.values()].map((t) => ({ ...transferView(t), notifications: t.notifications })),
     act: (token, action, phoneNumber) => store.act(token, action, phoneNumber),
     faults: () => ({ ...faults }),
     setFaults(change) {
