@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { type CheckoutMessageId, useCheckoutText } from './i18n.tsx';
 import type { CheckoutError } from './useCheckout.ts';
-import { CARDHOLDER_FIELDS, type CardholderField, type MobileMoney } from './useMobileMoney.ts';
+import { CARDHOLDER_FIELDS, type CardholderField, type CardholderFieldError, type MobileMoney } from './useMobileMoney.ts';
 
 /** Failure codes of a mobile-money attempt, in the payer's words (others: the checkout's error texts). */
 const MOBILE_MONEY_ERRORS: Record<string, CheckoutMessageId> = {
@@ -24,14 +24,22 @@ const MOBILE_MONEY_ERRORS: Record<string, CheckoutMessageId> = {
 const HOLDER_COUNTRIES = ['CI', 'CM', 'SN', 'BJ', 'BF', 'ML', 'TG', 'NE', 'GN', 'GA', 'CG', 'CD', 'FR', 'BE', 'CH', 'CA', 'US', 'GB', 'DE', 'IT', 'ES'];
 
 /** How each field is typed and filled in by the browser. */
-const HOLDER_INPUTS: Record<Exclude<CardholderField, 'country'>, { type: string; autoComplete: string }> = {
-  name: { type: 'text', autoComplete: 'given-name' },
-  surname: { type: 'text', autoComplete: 'family-name' },
-  email: { type: 'email', autoComplete: 'email' },
-  phoneNumber: { type: 'tel', autoComplete: 'tel' },
-  address: { type: 'text', autoComplete: 'street-address' },
-  city: { type: 'text', autoComplete: 'address-level2' },
-  zipCode: { type: 'text', autoComplete: 'postal-code' },
+const HOLDER_INPUTS: Record<Exclude<CardholderField, 'country'>, { type: string; autoComplete: string; label: CheckoutMessageId }> = {
+  name: { type: 'text', autoComplete: 'given-name', label: 'card.name' },
+  surname: { type: 'text', autoComplete: 'family-name', label: 'card.surname' },
+  email: { type: 'email', autoComplete: 'email', label: 'card.email' },
+  phoneNumber: { type: 'tel', autoComplete: 'tel', label: 'card.phoneNumber' },
+  address: { type: 'text', autoComplete: 'street-address', label: 'card.address' },
+  city: { type: 'text', autoComplete: 'address-level2', label: 'card.city' },
+  zipCode: { type: 'text', autoComplete: 'postal-code', label: 'card.zipCode' },
+};
+
+/** What a card holder's field error says (each key named whole, as the catalogues' check reads them). */
+const HOLDER_ERRORS: Record<CardholderFieldError, CheckoutMessageId> = {
+  required: 'card.error.required',
+  email: 'card.error.email',
+  phone_invalid: 'card.error.phone_invalid',
+  cardholder_invalid: 'card.error.cardholder_invalid',
 };
 
 /** 272 → "4:32". */
@@ -186,7 +194,7 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
           const problem = mm.fieldErrors[field];
           return problem ? (
             <p id={`${id}-${field}-error`} className="caisse-error error-text">
-              {t(`card.error.${problem}`)}
+              {t(HOLDER_ERRORS[problem])}
             </p>
           ) : null;
         };
@@ -222,7 +230,7 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
                 </div>
               ) : (
                 <div className="field" key={field}>
-                  <label htmlFor={`${id}-card-${field}`}>{t(`card.${field}`)}</label>
+                  <label htmlFor={`${id}-card-${field}`}>{t(HOLDER_INPUTS[field].label)}</label>
                   <input
                     id={`${id}-card-${field}`}
                     name={field}

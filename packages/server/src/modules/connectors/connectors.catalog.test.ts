@@ -54,7 +54,8 @@ describe('provider descriptions', () => {
     expect(providersServing('CM', 'XAF')).toEqual(['mtn_momo', 'orange_money']);
     // The merchant's country fixes the currency (XAF in CM); the descriptions alone do not pair them.
     expect(providersServing('CM', 'XOF')).toEqual(['orange_money']);
-    expect(providersServing('SN', 'XOF')).toEqual(['orange_money', 'wave']);
+    // Free Money through an aggregator (CinetPay), in the country's currency only.
+    expect(providersServing('SN', 'XOF')).toEqual(['orange_money', 'wave', 'free_money']);
   });
 
   it('checkAmountBounds answers why an amount cannot go through', () => {
@@ -144,7 +145,7 @@ describe('numbering table', () => {
     expect(suggestProvider('+237677123456', [])).toBeUndefined();
     expect(suggestProvider('+237699123456')).toBe('orange_money');
     expect(suggestProvider('+221771234567')).toBe('orange_money'); // Wave has no network: never suggested by prefix
-    expect(suggestProvider('+2250512345678')).toBeUndefined(); // MTN, but mtn_momo serves Cameroon only
+    expect(suggestProvider('+2250512345678')).toBe('mtn_momo'); // MTN in Côte d'Ivoire: an aggregator reaches it there
     expect(suggestProvider('not a number')).toBeUndefined();
   });
 

@@ -1,4 +1,4 @@
-import { type Country, isCountry } from '../../platform/countries.ts';
+import { type Country, currencyOf, isCountry } from '../../platform/countries.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
 import { type Capability, checkAmountBounds, type ProviderDescription, servedMethods } from './connectors.description.ts';
@@ -44,7 +44,11 @@ export function providersServing(country: Country, currency: Currency): Provider
     .filter((m) =>
       connectorsServing(m.name, country).some((name) => {
         const d = descriptionOf(name);
-        return d !== undefined && d.capabilities.collect && d.limits[currency] !== undefined;
+        if (d === undefined || !d.capabilities.collect || d.limits[currency] === undefined) return false;
+        if (name === m.name) return true;
+        // An aggregator moves the country's currency for a method there (or the ones it names for it).
+        const served = servedMethods(d).find((s) => s.method === m.name && s.countries.includes(country));
+        return (served?.currencies ?? [currencyOf(country)]).includes(currency);
       }),
     )
     .map((m) => m.name);

@@ -183,6 +183,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
    * here takes that currency: its bounds are the widest of those connectors'. Undefined otherwise.
    */
   function cardMethod(offer: Offer, currency: Currency): PaymentMethod | undefined {
+    // An operator's cap lists the methods a merchant may offer; a merchant restricted to some keeps to them.
+    if (!isAllowed(offer, CARD_METHOD)) return undefined;
     const bounds = reaching(offer, CARD_METHOD)
       .map((name) => {
         const takes = offer.registry.get(name)?.currencies;
