@@ -9,7 +9,8 @@ import { apiCall, type DashboardRun, expectAccessible, type Page, PHONE, type Ru
  * sandbox plays the card route's provider. The payer chooses "Carte bancaire", is told each
  * missing detail next to its field, gives the card holder's details, types the card on the
  * sandbox's page (never on Caisse's), comes back to the checkout and sees the payment done once
- * the provider's notification, confirmed by a status read, has made the intent SUCCEEDED.
+ * the provider's notification, confirmed by a status read, has made the intent SUCCEEDED. Then a
+ * method only an aggregator reaches there: Moov Money, through CinetPay's page.
  */
 let run: DashboardRun;
 let server: RunningServer;
@@ -86,5 +87,33 @@ describe('the hosted checkout pays by card', () => {
     expect(paid.status).toBe('SUCCEEDED');
     expect(paid.paymentMethod.type).toBe('card');
     expect(paid.attempts.at(-1)).toMatchObject({ provider: 'card', connector: 'cinetpay', status: 'SUCCEEDED' });
+  });
+
+  it('an Ivorian payer pays Moov Money through CinetPay, the aggregator its route reaches it by, on its page', async () => {
+    const created = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '2500', currency: 'XOF', description: 'Commande 43' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const intent = created.body as { id: string; sessionToken: string };
+    await page.goto(`${server.url}/checkout/${intent.sessionToken}`);
+    await page.getByRole('heading', { name: 'Payer par mobile money' }).waitFor();
+    // Moov Money once, by its brand; never the aggregator by its own name.
+    expect(await page.getByRole('radio', { name: 'Moov Money' }).count()).toBe(1);
+    expect(await page.getByRole('radio', { name: /CinetPay|pawaPay/i }).count()).toBe(0);
+    // A Moov number as Ivorians write it suggests Moov Money.
+    await page.getByLabel('Numéro mobile money').fill('01 23 45 60 42');
+    expect(await page.getByRole('radio', { name: 'Moov Money' }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: /avec Moov Money$/ }).click();
+
+    // CinetPay's page (the sandbox's), the number carried over: the payer only approves.
+    await page.waitForURL(/\/cinetpay\/pay\//);
+    await page.getByRole('button', { name: 'Payer', exact: true }).click();
+
+    await page.waitForURL(new RegExp(`/checkout/${intent.sessionToken}`));
+    await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });
+    const paid = (await apiCall(server.url, 'GET', `/gateway/${intent.id}`, server.merchant.test)).body as {
+      status: string;
+      attempts: { provider: string; connector: string; status: string }[];
+    };
+    expect(paid.status).toBe('SUCCEEDED');
+    expect(paid.attempts.at(-1)).toMatchObject({ provider: 'moov_money', connector: 'cinetpay', status: 'SUCCEEDED' });
   });
 });
