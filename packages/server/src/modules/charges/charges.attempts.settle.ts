@@ -31,7 +31,6 @@ export const ATTEMPT_TIMEOUT_MS = 15 * MINUTE;
 const GAVE_UP_REASONS: ReadonlySet<string> = new Set(['TIMEOUT', 'NOT_SUBMITTED']);
 
 /** The provider's reason as one of the specification's failure codes. */
-
 export function failureCodeOf(reason: string): string {
   switch (reason) {
     case 'PAYER_NOT_FOUND':
