@@ -65,7 +65,7 @@ export default async function chargesRoutes(fastify: FastifyInstance) {
         const started = await attempts.start(
           request.merchant,
           sessionToken(request),
-          { ...body, paymentMethod: body.paymentMethod },
+          { intentId: body.intentionId, paymentMethod: body.paymentMethod },
           {
             languages: requestedLanguages(request.headers['accept-language']),
             answer: idempotentAnswer(request),

@@ -79,8 +79,14 @@ export const ChargeBody = Type.Object(
 );
 export type ChargeBody = Static<typeof ChargeBody>;
 
-/** A charge with a mobile-money method (docs/spec/mobile-money-payments.md) or a card (docs/spec/card-payments.md). */
-export type DirectChargeBody = ChargeBody & { paymentMethod: Static<typeof PaymentMethod> };
+/**
+ * A charge with a mobile-money method (docs/spec/mobile-money-payments.md) or a card
+ * (docs/spec/card-payments.md), as the route passes it on: the body's `intentionId` is `intentId`.
+ */
+export interface DirectCharge {
+  intentId: string;
+  paymentMethod: Static<typeof PaymentMethod>;
+}
 
 export const ChargeHeaders = Type.Object({
   'x-session-token': Type.Optional(

@@ -1,18 +1,10 @@
 // The users module: end users, registration, /auth/web and access tokens.
-export {
-  ACCOUNT_SESSION_MS,
-  type AuthResult,
-  type CodeSent,
-  createUsersService,
-  DEFAULT_CURRENCY,
-  TOKEN_VERSION_TTL_MS,
-  type TopupCredited,
-  type UsersService,
-  userView,
-  type UserView,
-  VERIFICATION_MAX_ATTEMPTS,
-  VERIFICATION_TTL_MS,
-} from './users.service.ts';
+export { ACCOUNT_SESSION_MS } from './users.account.ts';
+export { DEFAULT_CURRENCY } from './users.records.ts';
+export { VERIFICATION_MAX_ATTEMPTS, VERIFICATION_TTL_MS } from './users.messages.ts';
+export { createUsersService, type UsersService } from './users.service.ts';
+export { TOKEN_VERSION_TTL_MS } from './users.versions.ts';
+export { type AuthResult, type CodeSent, type TopupCredited, userView, type UserView } from './users.views.ts';
 export {
   AuthResponse,
   Balance,

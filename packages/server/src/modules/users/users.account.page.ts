@@ -9,7 +9,8 @@ import { clientAddress } from '../../platform/http/rate-limit.ts';
 import { isCrossSite } from '../../platform/http/same-site.ts';
 import { type Language, type MessageId, requestedLanguages, type Translator, translator } from '../../platform/i18n.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
-import { ACCOUNT_SESSION_MS, type UsersService } from './users.service.ts';
+import { ACCOUNT_SESSION_MS } from './users.account.ts';
+import type { UsersService } from './users.service.ts';
 
 /**
  * "My Caisse account": the customer's own page on the gateway's origin, beside the hosted

@@ -72,7 +72,7 @@ const AUTHORISATION: Record<PawapayAuthType, Authorisation> = {
   REDIRECT_AUTH: 'redirect',
 };
 
-/** pawaPay's failure codes that have a name of ours (charges.attempts.ts turns them into the API's codes); the rest are kept as they are. */
+/** pawaPay's failure codes that have a name of ours (charges.attempts.settle.ts turns them into the API's codes); the rest are kept as they are. */
 const COMMON_REASONS: Readonly<Record<string, string>> = {
   INSUFFICIENT_BALANCE: 'NOT_ENOUGH_FUNDS',
   PAYMENT_NOT_APPROVED: 'APPROVAL_REJECTED',
