@@ -62,7 +62,7 @@ import {
 } from './operators.schema.ts';
 import { sendCsv } from '../../platform/http/dashboard-api.ts';
 import { Payout } from '../payouts/index.ts';
-import type { OperatorClient, OperatorSession as Session } from './operators.service.ts';
+import type { OperatorClient, OperatorSession as Session } from './operators.sessions.ts';
 import { ApproveBody, BusinessProfile, RejectBody, SubmittedProfileList } from '../onboarding/index.ts';
 import { MessageList, OperatorMessagesQuery } from '../messaging/index.ts';
 import { OPERATOR_PERMISSIONS, type OperatorPermission, operatorCan } from './operators.roles.ts';
