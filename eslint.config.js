@@ -20,7 +20,7 @@ export default tseslint.config(
     // added to a service file becomes public unseen (issue 59).
     files: ['packages/server/src/modules/*/index.ts'],
     // Entries still to be written out, each by whoever works in its module next: this list only shrinks.
-    ignores: ['packages/server/src/modules/{charges,dashboard,intents,ledger,methods,operators}/index.ts'],
+    ignores: ['packages/server/src/modules/{charges,operators}/index.ts'],
     rules: {
       'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: "Name the module's public exports: export { a, type B } from './x.ts'." }],
     },
