@@ -10,7 +10,22 @@ export {
 } from './intents.service.ts';
 export { startSweeper, SWEEP_INTERVAL_MS } from './intents.sweeper.ts';
 export { createStatusWaiters, MAX_WAIT_SECONDS, type StatusWaiters, type WaiterLimits, WAITER_LIMITS, type WaitOutcome } from './intents.waiters.ts';
-export * from './intents.schema.ts';
+export {
+  CreateIntentBody,
+  type DirectPayment,
+  DirectPaymentMethod,
+  Intent,
+  IntentIdParams,
+  IntentList,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_METADATA_KEYS,
+  Metadata,
+  NextAction,
+  PaymentAttempt,
+  PaymentEvent,
+  PublicIntent,
+  Refund,
+} from './intents.schema.ts';
 export {
   assertMove,
   effectiveStatus,
