@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { type CheckoutMessageId, useCheckoutText } from './i18n.tsx';
+import { ReturnLink } from './steps/ReturnLink.tsx';
 import type { CheckoutError } from './useCheckout.ts';
 import { CARDHOLDER_FIELDS, type CardholderField, type CardholderFieldError, type MobileMoney } from './useMobileMoney.ts';
 
@@ -98,13 +99,7 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
       {errorText}
     </p>
   ) : null;
-  const back = returnUrl ? (
-    <p>
-      <a href={returnUrl} className="caisse-return button">
-        {merchantName ? t('mm.backTo', { merchant: merchantName }) : t('mm.backToShop')}
-      </a>
-    </p>
-  ) : null;
+  const back = <ReturnLink href={returnUrl}>{merchantName ? t('mm.backTo', { merchant: merchantName }) : t('mm.backToShop')}</ReturnLink>;
 
   const onPay = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

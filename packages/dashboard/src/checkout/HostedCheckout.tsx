@@ -1,7 +1,27 @@
 import { chooseLanguage, type Language, type LanguageChoice } from '@caisse/intl';
-import { CaisseProvider, type CheckoutStatus, MobileMoneySteps, OtpCodeInput, useCheckout, useCheckoutText, useMobileMoney } from '@caisse/react';
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import {
+  CaisseProvider,
+  type CheckoutStatus,
+  CodeStep,
+  FailedStep,
+  MobileMoneySteps,
+  OutcomeStep,
+  PayStep,
+  ResetCodeStep,
+  ResetPhoneStep,
+  SignInStep,
+  SucceededStep,
+  TopUpFailedStep,
+  TopUpOfferStep,
+  TopUpPendingStep,
+  useCheckout,
+  useCheckoutText,
+  useMobileMoney,
+} from '@caisse/react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { type MessageId, type Messages, TextsIntl, useDocumentLanguage, useI18n } from '../shared/intl.tsx';
+import { RESET, StepProgress, TOP_UP } from './StepProgress.tsx';
+import { acted, StepTitle } from './StepTitle.tsx';
 
 /**
  * What the server embeds in the page's `caisse-checkout` meta tag (dashboard.pages.ts), with the
@@ -20,21 +40,22 @@ export type Catalogues = { messages: Messages; catalogues: Partial<Record<Langua
 
 type Channel = 'sms' | 'email';
 
-/** The steps shown above the form; with a "Top up" step once the wallet was found short. */
-const STEPS: MessageId[] = ['hosted.stepSignIn', 'hosted.stepCode', 'hosted.stepPay'];
-const STEPS_WITH_TOP_UP: MessageId[] = ['hosted.stepSignIn', 'hosted.stepTopUp', 'hosted.stepCode', 'hosted.stepPay'];
-
-const RESET: CheckoutStatus[] = ['reset-phone', 'reset-code'];
-const TOP_UP: CheckoutStatus[] = ['topup-offer', 'topup-pending', 'topup-failed'];
-
-/** Where the customer is in `steps` (with a "Top up" step once the wallet was found short). */
-function stepIndex(status: CheckoutStatus, withTopUp: boolean): number {
-  const after = withTopUp ? 1 : 0;
-  if (TOP_UP.includes(status)) return 1;
-  if (status === 'otp-sent') return 1 + after;
-  if (status === 'otp-verified' || status === 'charging') return 2 + after;
-  return 0;
-}
+/** Each step's heading. */
+const TITLES: Partial<Record<CheckoutStatus, MessageId>> = {
+  ready: 'hosted.signInTitle',
+  'logging-in': 'hosted.signInTitle',
+  'reset-phone': 'hosted.resetTitle',
+  'reset-code': 'hosted.newPasswordTitle',
+  'topup-offer': 'hosted.topUpTitle',
+  'topup-pending': 'hosted.topUpPendingTitle',
+  'topup-failed': 'hosted.topUpFailedTitle',
+  'otp-sent': 'hosted.codeTitle',
+  'otp-verified': 'hosted.confirmTitle',
+  charging: 'hosted.confirmTitle',
+  succeeded: 'hosted.succeededTitle',
+  expired: 'hosted.expiredTitle',
+  canceled: 'hosted.canceledTitle',
+};
 
 /** One element per form: no field of one step is reused for the next (a typed password must never become the code field's value). */
 function stepKey(status: CheckoutStatus): string {
@@ -42,37 +63,6 @@ function stepKey(status: CheckoutStatus): string {
   if (RESET.includes(status) || status === 'otp-sent') return status;
   if (status === 'otp-verified' || status === 'charging') return 'pay';
   return status;
-}
-
-/** Set once the customer clicked or submitted something on the page: from then on, new steps take focus. */
-let customerActed = false;
-const acted = () => {
-  customerActed = true;
-};
-
-/** A heading that takes focus when it appears after the customer acted, so screen readers follow. */
-function StepTitle({ children, id }: { children: ReactNode; id?: string }) {
-  const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    if (customerActed || (document.activeElement && document.activeElement !== document.body)) ref.current?.focus();
-  }, []);
-  return (
-    <h2 tabIndex={-1} ref={ref} id={id}>
-      {children}
-    </h2>
-  );
-}
-
-function Outcome({ icon, title, children }: { icon: string; title: string; children: ReactNode }) {
-  return (
-    <div className="outcome">
-      <div className="icon" aria-hidden="true">
-        {icon}
-      </div>
-      <StepTitle>{title}</StepTitle>
-      {children}
-    </div>
-  );
 }
 
 /**
@@ -106,13 +96,6 @@ function Flow({
   const mobile = mm.status !== 'loading' && mm.status !== 'wallet' && (mm.status !== 'choose' || status === 'ready');
   // The intent's own returnUrl when the page was not given one (a wallet payment never reads mm.intent).
   const returnUrl = configured ?? mm.intent?.returnUrl ?? (intent as { returnUrl?: string | null } | undefined)?.returnUrl ?? undefined;
-  const back = returnUrl ? (
-    <p>
-      <a className="button" href={returnUrl}>
-        {t('hosted.returnTo', { merchant: merchantName })}
-      </a>
-    </p>
-  ) : null;
   const [channel, setChannel] = useState<Channel>('sms');
   const amount = intent ? money(intent.amount, intent.currency) : '';
   const merchant = merchantName;
@@ -137,35 +120,14 @@ function Flow({
         {errorText}
       </div>
     ) : null;
-  const invalid = error ? true : undefined;
-  const describedBy = (...ids: string[]) => [...ids, ...(alert ? ['step-error'] : [])].join(' ') || undefined;
-  const phoneOf = (form: HTMLFormElement | null) => String((form && new FormData(form).get('phoneNumber')) ?? '').replace(/[\s.-]+/g, '');
-
-  function signIn(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    void checkout.login(phoneOf(e.currentTarget), String(new FormData(e.currentTarget).get('password') ?? ''), channel);
-  }
-
-  function requestReset(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    void checkout.requestPasswordReset(phoneOf(e.currentTarget));
-  }
-
-  function confirmReset(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    void checkout.confirmPasswordReset(String(form.get('otp') ?? ''), String(form.get('newPassword') ?? ''), channel);
-  }
-
-  function startTopUp(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    void checkout.startTopUp(phoneOf(e.currentTarget), String(new FormData(e.currentTarget).get('provider') ?? '') || undefined);
-  }
-
-  function verify(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    void checkout.verifyCode(String(new FormData(e.currentTarget).get('otp') ?? ''));
-  }
+  const common = { checkout, alert, errorId: alert ? 'step-error' : undefined };
+  const phoneLabel = (
+    <>
+      {t('hosted.phoneNumber')} <span className="hint">{t('hosted.phoneHint')}</span>
+    </>
+  );
+  const heading = TITLES[status];
+  const title = (id?: string) => <StepTitle id={id}>{heading ? t(heading) : ''}</StepTitle>;
 
   let body: ReactNode;
   switch (status) {
@@ -175,38 +137,23 @@ function Flow({
     case 'ready':
     case 'logging-in':
       body = (
-        <form onSubmit={signIn} aria-labelledby="signin-step">
-          <StepTitle id="signin-step">{t('hosted.signInTitle')}</StepTitle>
-          <p className="hint">{t('hosted.everyShop')}</p>
-          {alert}
-          <div className="field">
-            <label htmlFor="phone">
-              {t('hosted.phoneNumber')} <span className="hint">{t('hosted.phoneHint')}</span>
-            </label>
-            <input
-              id="phone"
-              name="phoneNumber"
-              type="tel"
-              autoComplete="tel"
-              inputMode="tel"
-              required
-              defaultValue={checkout.phoneNumber}
-              aria-invalid={invalid}
-              aria-describedby={describedBy()}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="password">{t('hosted.password')}</label>
-            <input
-              id="password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              aria-invalid={invalid}
-              aria-describedby={describedBy()}
-            />
-          </div>
+        <SignInStep
+          {...common}
+          title={title('signin-step')}
+          titleId="signin-step"
+          ids={{ phone: 'phone', password: 'password' }}
+          channel={channel}
+          onPayAnotherWay={() => mm.payAnotherWay()}
+          texts={{
+            everyShop: t('hosted.everyShop'),
+            phoneNumber: phoneLabel,
+            password: t('hosted.password'),
+            continue: t('hosted.continue'),
+            signingIn: t('hosted.signingIn'),
+            forgotPassword: t('hosted.forgotPassword'),
+            ...(mm.mobileMoney.length > 0 ? { payAnotherWay: text('mm.payAnotherWay') } : {}),
+          }}
+        >
           <fieldset className="field">
             <legend>{t('hosted.sendCodeBy')}</legend>
             <label className="check" htmlFor="ch-sms">
@@ -218,279 +165,173 @@ function Flow({
               {t('hosted.email')}
             </label>
           </fieldset>
-          <button type="submit" disabled={status === 'logging-in'} aria-busy={status === 'logging-in'}>
-            {status === 'logging-in' ? t('hosted.signingIn') : t('hosted.continue')}
-          </button>
-          <p className="forgot">
-            <button type="button" className="link" disabled={status === 'logging-in'} onClick={(e) => checkout.forgotPassword(phoneOf(e.currentTarget.form))}>
-              {t('hosted.forgotPassword')}
-            </button>
-          </p>
-          {mm.mobileMoney.length > 0 && (
-            <div className="actions">
-              <button type="button" className="secondary" disabled={status === 'logging-in'} onClick={() => mm.payAnotherWay()}>
-                {text('mm.payAnotherWay')}
-              </button>
-            </div>
-          )}
-        </form>
+        </SignInStep>
       );
       break;
     case 'reset-phone':
       body = (
-        <form onSubmit={requestReset} aria-labelledby="reset-step">
-          <StepTitle id="reset-step">{t('hosted.resetTitle')}</StepTitle>
-          <p id="reset-intro">{t('hosted.resetIntro')}</p>
-          {alert}
-          <div className="field">
-            <label htmlFor="reset-phone">
-              {t('hosted.phoneNumber')} <span className="hint">{t('hosted.phoneHint')}</span>
-            </label>
-            <input
-              id="reset-phone"
-              name="phoneNumber"
-              type="tel"
-              autoComplete="tel"
-              inputMode="tel"
-              required
-              defaultValue={checkout.phoneNumber}
-              aria-invalid={invalid}
-              aria-describedby={describedBy('reset-intro')}
-            />
-          </div>
-          <button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? t('hosted.sending') : t('hosted.sendResetCode')}
-          </button>
-          <div className="actions">
-            <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelPasswordReset()}>
-              {t('hosted.backToSignIn')}
-            </button>
-          </div>
-        </form>
+        <ResetPhoneStep
+          {...common}
+          title={title('reset-step')}
+          titleId="reset-step"
+          ids={{ intro: 'reset-intro', phone: 'reset-phone' }}
+          texts={{
+            intro: t('hosted.resetIntro'),
+            phoneNumber: phoneLabel,
+            sending: t('hosted.sending'),
+            sendResetCode: t('hosted.sendResetCode'),
+            backToSignIn: t('hosted.backToSignIn'),
+          }}
+        />
       );
       break;
-    case 'reset-code': {
-      const phone = checkout.reset?.phoneNumber ?? checkout.phoneNumber ?? '';
-      // A refused password is the password field's fault; anything else, the code's.
-      const weak = error?.code === 'password_weak';
+    case 'reset-code':
       body = (
-        <form onSubmit={confirmReset} aria-labelledby="new-password-step">
-          <StepTitle id="new-password-step">{t('hosted.newPasswordTitle')}</StepTitle>
-          <p id="reset-hint">{rich('hosted.resetSent', { phone })}</p>
-          {alert}
-          {/* For password managers: whose new password this is. */}
-          <input type="text" name="username" autoComplete="username" value={phone} readOnly hidden />
-          <div className="field">
-            <OtpCodeInput id="reset-code" label={t('hosted.resetCode')} describedBy={describedBy('reset-hint')} invalid={error && !weak ? true : undefined} />
-          </div>
-          <div className="field">
-            <label htmlFor="new-password">
-              {t('hosted.newPassword')} <span className="hint">{t('hosted.newPasswordHint')}</span>
-            </label>
-            <input
-              id="new-password"
-              name="newPassword"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={8}
-              aria-invalid={weak || undefined}
-              aria-describedby={describedBy()}
-            />
-          </div>
-          <button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? t('hosted.savingPassword') : t('hosted.setPassword')}
-          </button>
-          <div className="actions">
-            <button type="button" className="secondary" disabled={pending} onClick={() => void checkout.requestPasswordReset()}>
-              {t('hosted.sendNewCode')}
-            </button>
-            <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelPasswordReset()}>
-              {t('hosted.backToSignIn')}
-            </button>
-          </div>
-        </form>
+        <ResetCodeStep
+          {...common}
+          title={title('new-password-step')}
+          titleId="new-password-step"
+          ids={{ hint: 'reset-hint', code: 'reset-code', newPassword: 'new-password' }}
+          channel={channel}
+          texts={{
+            hint: rich('hosted.resetSent', { phone: checkout.reset?.phoneNumber ?? checkout.phoneNumber ?? '' }),
+            code: t('hosted.resetCode'),
+            newPassword: (
+              <>
+                {t('hosted.newPassword')} <span className="hint">{t('hosted.newPasswordHint')}</span>
+              </>
+            ),
+            settingPassword: t('hosted.savingPassword'),
+            setPassword: t('hosted.setPassword'),
+            sendNewCode: t('hosted.sendNewCode'),
+            backToSignIn: t('hosted.backToSignIn'),
+          }}
+        />
       );
       break;
-    }
     case 'topup-offer':
       body = (
-        <form onSubmit={startTopUp} aria-labelledby="topup-step">
-          <StepTitle id="topup-step">{t('hosted.topUpTitle')}</StepTitle>
-          <p id="topup-intro">{rich('hosted.topUpShort', { missing: topUpAmount, amount })}</p>
-          {alert}
-          {topUp && topUp.providers.length > 1 && (
-            <fieldset className="field">
-              <legend>{t('hosted.topUpProvider')}</legend>
-              {topUp.providers.map((p) => (
-                <label key={p.provider} className="check" htmlFor={`topup-${p.provider}`}>
-                  <input
-                    id={`topup-${p.provider}`}
-                    type="radio"
-                    name="provider"
-                    value={p.provider}
-                    checked={p.provider === topUp.provider}
-                    onChange={() => checkout.chooseTopUpProvider(p.provider)}
-                  />
-                  {p.name}
-                </label>
-              ))}
-            </fieldset>
-          )}
-          <div className="field">
-            <label htmlFor="topup-phone">
-              {t('hosted.topUpPhone', { provider })} <span className="hint">{t('hosted.topUpPhoneHint')}</span>
-            </label>
-            <input
-              id="topup-phone"
-              name="phoneNumber"
-              type="tel"
-              autoComplete="tel"
-              inputMode="tel"
-              required
-              defaultValue={topUp?.phoneNumber}
-              aria-invalid={error && error.code !== 'insufficient_funds' ? true : undefined}
-              aria-describedby={describedBy('topup-intro')}
-            />
-          </div>
-          <button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? t('hosted.topUpStarting', { provider }) : t('hosted.topUp', { amount: topUpAmount, provider })}
-          </button>
-          <div className="actions">
-            <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelTopUp()}>
-              {t('hosted.cancel')}
-            </button>
-          </div>
-        </form>
+        <TopUpOfferStep
+          {...common}
+          title={title('topup-step')}
+          titleId="topup-step"
+          ids={{ intro: 'topup-intro', phone: 'topup-phone', provider: (p) => `topup-${p}` }}
+          texts={{
+            intro: rich('hosted.topUpShort', { missing: topUpAmount, amount }),
+            provider: t('hosted.topUpProvider'),
+            phoneNumber: (
+              <>
+                {t('hosted.topUpPhone', { provider })} <span className="hint">{t('hosted.topUpPhoneHint')}</span>
+              </>
+            ),
+            starting: t('hosted.topUpStarting', { provider }),
+            topUp: t('hosted.topUp', { amount: topUpAmount, provider }),
+            cancel: t('hosted.cancel'),
+          }}
+        />
       );
       break;
     case 'topup-pending':
       body = (
-        <div>
-          <StepTitle>{t('hosted.topUpPendingTitle')}</StepTitle>
-          <p>{rich('hosted.topUpAsked', { amount: topUpAmount, phone: topUpPhone, provider })}</p>
-          <p className="hint">{t('hosted.topUpKeepOpen')}</p>
-        </div>
+        <TopUpPendingStep
+          title={title()}
+          texts={{ asked: rich('hosted.topUpAsked', { amount: topUpAmount, phone: topUpPhone, provider }), keepOpen: t('hosted.topUpKeepOpen') }}
+        />
       );
       break;
     case 'topup-failed':
       body = (
-        <div>
-          <StepTitle>{t('hosted.topUpFailedTitle')}</StepTitle>
-          {alert}
-          <p>{t('hosted.topUpNothingTaken')}</p>
-          <button type="button" className="wide" disabled={pending} aria-busy={pending} onClick={() => void checkout.retryTopUp()}>
-            {t('hosted.topUpTryAgain')}
-          </button>
-          <div className="actions">
-            <button type="button" className="secondary" disabled={pending} onClick={() => checkout.cancelTopUp()}>
-              {t('hosted.cancel')}
-            </button>
-          </div>
-        </div>
+        <TopUpFailedStep
+          {...common}
+          title={title()}
+          texts={{ nothingTaken: t('hosted.topUpNothingTaken'), tryAgain: t('hosted.topUpTryAgain'), cancel: t('hosted.cancel') }}
+        />
       );
       break;
     case 'otp-sent':
       body = (
-        <form onSubmit={verify}>
-          <StepTitle>{t('hosted.codeTitle')}</StepTitle>
-          {checkout.passwordChanged && (
-            <p className="notice success" role="status">
-              {t('hosted.passwordChanged')}
-            </p>
-          )}
-          <p id="code-hint">
-            {/* Signed in again moments after a code was sent: no new one went out; the last one may still work. */}
-            {otp === undefined || error?.code === 'otp_rate_limited'
-              ? t('hosted.codeStillValid')
-              : rich(otp.channel === 'email' ? 'hosted.codeSentEmail' : 'hosted.codeSentSms', { destination: otp.destination, merchant, amount })}
-          </p>
-          {alert}
-          <div className="field">
-            <OtpCodeInput id="otp" label={t('hosted.code')} describedBy={describedBy('code-hint')} invalid={invalid} />
-          </div>
-          <button type="submit" disabled={pending} aria-busy={pending}>
-            {pending ? t('hosted.checking') : t('hosted.verify')}
-          </button>
-          <div className="actions">
-            <button type="button" className="secondary" disabled={pending} onClick={() => void checkout.resendCode(otp?.channel)}>
-              {t('hosted.sendNewCode')}
-            </button>
-            <button type="button" className="secondary" disabled={pending} onClick={() => void checkout.resendCode(otp?.channel === 'email' ? 'sms' : 'email')}>
-              {otp?.channel === 'email' ? t('hosted.sendBySms') : t('hosted.sendByEmail')}
-            </button>
-          </div>
-        </form>
+        <CodeStep
+          {...common}
+          title={title()}
+          ids={{ hint: 'code-hint', code: 'otp' }}
+          notice={
+            checkout.passwordChanged && (
+              <p className="notice success" role="status">
+                {t('hosted.passwordChanged')}
+              </p>
+            )
+          }
+          texts={{
+            // Signed in again moments after a code was sent: no new one went out; the last one may still work.
+            hint:
+              otp === undefined || error?.code === 'otp_rate_limited'
+                ? t('hosted.codeStillValid')
+                : rich(otp.channel === 'email' ? 'hosted.codeSentEmail' : 'hosted.codeSentSms', { destination: otp.destination, merchant, amount }),
+            code: t('hosted.code'),
+            checking: t('hosted.checking'),
+            verify: t('hosted.verify'),
+            sendNewCode: t('hosted.sendNewCode'),
+            switchChannel: otp?.channel === 'email' ? t('hosted.sendBySms') : t('hosted.sendByEmail'),
+          }}
+        />
       );
       break;
     case 'otp-verified':
     case 'charging':
       body = (
-        <div>
-          <StepTitle>{t('hosted.confirmTitle')}</StepTitle>
-          <p>{rich('hosted.confirmText', { amount, merchant })}</p>
-          {alert}
-          <button type="button" className="wide" onClick={() => void checkout.pay()} disabled={status === 'charging'} aria-busy={status === 'charging'}>
-            {status === 'charging' ? t('hosted.paying') : t('hosted.pay', { amount })}
-          </button>
-        </div>
+        <PayStep
+          {...common}
+          title={title()}
+          texts={{ confirm: rich('hosted.confirmText', { amount, merchant }), paying: t('hosted.paying'), pay: t('hosted.pay', { amount }) }}
+        />
       );
       break;
     case 'succeeded':
       body = (
-        <Outcome icon="✓" title={t('hosted.succeededTitle')}>
-          <p>{rich('hosted.succeededText', { amount, merchant })}</p>
-          <p className="hint">{rich('hosted.reference', { id: intent?.id ?? '' })}</p>
-          {back}
-        </Outcome>
+        <SucceededStep
+          icon="✓"
+          title={title()}
+          returnUrl={returnUrl}
+          texts={{
+            message: rich('hosted.succeededText', { amount, merchant }),
+            reference: rich('hosted.reference', { id: intent?.id ?? '' }),
+            returnTo: t('hosted.returnTo', { merchant }),
+          }}
+        />
       );
       break;
-    case 'failed':
-      body =
-        error?.code === 'insufficient_funds' ? (
-          <Outcome icon="!" title={t('hosted.noFundsTitle')}>
-            <p>{checkout.canRetry ? t('hosted.noFundsRetry', { amount }) : t('hosted.noFunds', { amount })}</p>
-            {checkout.canRetry && (
-              <button type="button" className="wide" onClick={() => void checkout.retry()} disabled={pending}>
-                {t('hosted.tryAgain')}
-              </button>
-            )}
-          </Outcome>
-        ) : (
-          <Outcome icon="✕" title={t('hosted.failedTitle')}>
-            <p>{errorText || t('hosted.declined')}</p>
-            {checkout.canRetry ? (
-              <button type="button" className="wide" onClick={() => void checkout.retry()} disabled={pending}>
-                {t('hosted.tryAgain')}
-              </button>
-            ) : (
-              <p>{t('hosted.noLongerPayable', { merchant })}</p>
-            )}
-          </Outcome>
-        );
-      break;
-    case 'expired':
+    case 'failed': {
+      const noFunds = error?.code === 'insufficient_funds';
+      const texts = noFunds
+        ? { message: checkout.canRetry ? t('hosted.noFundsRetry', { amount }) : t('hosted.noFunds', { amount }) }
+        : { message: errorText || t('hosted.declined'), noLonger: t('hosted.noLongerPayable', { merchant }) };
       body = (
-        <Outcome icon="⏱" title={t('hosted.expiredTitle')}>
-          <p>{t('hosted.expiredText', { merchant })}</p>
-        </Outcome>
+        <FailedStep
+          checkout={checkout}
+          icon={noFunds ? '!' : '✕'}
+          title={<StepTitle>{t(noFunds ? 'hosted.noFundsTitle' : 'hosted.failedTitle')}</StepTitle>}
+          texts={{ ...texts, tryAgain: t('hosted.tryAgain') }}
+        />
       );
       break;
+    }
+    case 'expired':
     case 'canceled':
       body = (
-        <Outcome icon="✕" title={t('hosted.canceledTitle')}>
-          <p>{t('hosted.canceledText', { merchant })}</p>
-        </Outcome>
+        <OutcomeStep icon={status === 'expired' ? '⏱' : '✕'} title={title()}>
+          <p>{t(status === 'expired' ? 'hosted.expiredText' : 'hosted.canceledText', { merchant })}</p>
+        </OutcomeStep>
       );
       break;
     default:
       body = (
-        <Outcome icon="!" title={t('hosted.errorTitle')}>
-          <p>{errorText || t('hosted.unreachable')}</p>
-          <button type="button" className="wide" onClick={() => void checkout.retry()}>
-            {t('hosted.tryAgain')}
-          </button>
-        </Outcome>
+        <FailedStep
+          checkout={checkout}
+          canRetry
+          icon="!"
+          title={<StepTitle>{t('hosted.errorTitle')}</StepTitle>}
+          texts={{ message: errorText || t('hosted.unreachable'), tryAgain: t('hosted.tryAgain') }}
+        />
       );
   }
 
@@ -501,14 +342,6 @@ function Flow({
     );
   }
   const inFlow = !mobile && ['ready', 'logging-in', ...RESET, ...TOP_UP, 'otp-sent', 'otp-verified', 'charging'].includes(status);
-  const steps = topUp ? STEPS_WITH_TOP_UP : STEPS;
-  const current = stepIndex(status, topUp !== undefined);
-  // Polite and kept across the steps of a top-up, so each change is read out: the wait for the
-  // payer's approval, then the money received.
-  let topUpNews = '';
-  if (status === 'topup-pending') topUpNews = t('hosted.topUpWaiting', { phone: topUpPhone });
-  else if (topUp?.topup?.status === 'SUCCEEDED' && ['otp-sent', 'otp-verified', 'charging'].includes(status))
-    topUpNews = t('hosted.topUpReceived', { amount: money(topUp.topup.amount, topUp.topup.currency) });
   return (
     <>
       <header>
@@ -520,20 +353,7 @@ function Flow({
           </>
         )}
       </header>
-      {inFlow && (
-        <ol className="steps" aria-label={t('hosted.stepsLabel')}>
-          {steps.map((s, i) => (
-            <li key={s} className={i < current ? 'done' : undefined} aria-current={i === current ? 'step' : undefined}>
-              {t(s)}
-            </li>
-          ))}
-        </ol>
-      )}
-      {inFlow && topUp && (
-        <p role="status" id="topup-news" className={topUpNews ? `notice ${status === 'topup-pending' ? 'info' : 'success'}` : undefined}>
-          {topUpNews}
-        </p>
-      )}
+      {inFlow && <StepProgress status={status} topUp={topUp} />}
       <div
         key={mobile ? 'mobile-money' : stepKey(status)}
         aria-busy={status === 'loading' || status === 'charging' || pending}
@@ -587,9 +407,9 @@ function Page({ config, sessionToken, onSavedLanguage }: { config: CheckoutConfi
     <div className="center-page">
       <main className="panel" aria-label={t('hosted.checkoutLabel')}>
         {'error' in config ? (
-          <Outcome icon="?" title={t('hosted.invalidLinkTitle')}>
+          <OutcomeStep icon="?" title={<StepTitle>{t('hosted.invalidLinkTitle')}</StepTitle>}>
             <p>{t('hosted.invalidLinkText')}</p>
-          </Outcome>
+          </OutcomeStep>
         ) : (
           <>
             {!config.livemode && (
