@@ -47,8 +47,10 @@ export {
   type MobileMoneyStatus,
 } from './useMobileMoney.ts';
 export { OtpCodeInput, type OtpCodeInputProps } from './OtpCodeInput.tsx';
+export { CardholderStep, type CardholderStepProps } from './steps/CardholderStep.tsx';
 export { CodeStep, type CodeStepProps, type CodeTexts } from './steps/CodeStep.tsx';
 export { FailedStep, type FailedStepProps } from './steps/FailedStep.tsx';
+export { MethodChoice } from './steps/MethodChoice.tsx';
 export { OutcomeStep, type OutcomeStepProps } from './steps/OutcomeStep.tsx';
 export { PayStep, type PayStepProps } from './steps/PayStep.tsx';
 export { ResetCodeStep, type ResetCodeStepProps, type ResetCodeTexts } from './steps/ResetCodeStep.tsx';
