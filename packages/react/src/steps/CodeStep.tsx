@@ -1,6 +1,7 @@
 import type { OtpChannel } from '@caisse/browser';
 import type { FormEvent, ReactNode } from 'react';
 import { OtpCodeInput } from '../OtpCodeInput.tsx';
+import { SecondaryActions } from './SecondaryActions.tsx';
 import { describedBy, fieldOf, invalidWhen, type StepProps } from './step.ts';
 
 export interface CodeTexts {
@@ -44,16 +45,13 @@ export function CodeStep(props: CodeStepProps) {
       <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
         {pending ? texts.checking : texts.verify}
       </button>
-      <div className="actions caisse-actions">
-        <button type="button" className="caisse-secondary secondary" disabled={pending} onClick={() => void checkout.resendCode(otp?.channel)}>
-          {texts.sendNewCode}
-        </button>
-        {texts.switchChannel ? (
-          <button type="button" className="caisse-secondary secondary" disabled={pending} onClick={() => void checkout.resendCode(other)}>
-            {texts.switchChannel}
-          </button>
-        ) : null}
-      </div>
+      <SecondaryActions
+        disabled={pending}
+        actions={[
+          { text: texts.sendNewCode, onClick: () => void checkout.resendCode(otp?.channel) },
+          texts.switchChannel !== undefined && { text: texts.switchChannel, onClick: () => void checkout.resendCode(other) },
+        ]}
+      />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import type { OtpChannel } from '@caisse/browser';
 import type { FormEvent, ReactNode } from 'react';
 import { OtpCodeInput } from '../OtpCodeInput.tsx';
+import { SecondaryActions } from './SecondaryActions.tsx';
 import { describedBy, fieldOf, invalidWhen, type StepProps } from './step.ts';
 
 export interface ResetCodeTexts {
@@ -68,14 +69,13 @@ export function ResetCodeStep(props: ResetCodeStepProps) {
       <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
         {pending ? texts.settingPassword : texts.setPassword}
       </button>
-      <div className="actions caisse-actions">
-        <button type="button" className="caisse-secondary secondary" disabled={pending} onClick={() => void checkout.requestPasswordReset()}>
-          {texts.sendNewCode}
-        </button>
-        <button type="button" className="caisse-link secondary" disabled={pending} onClick={() => checkout.cancelPasswordReset()}>
-          {texts.backToSignIn}
-        </button>
-      </div>
+      <SecondaryActions
+        disabled={pending}
+        actions={[
+          { text: texts.sendNewCode, onClick: () => void checkout.requestPasswordReset() },
+          { text: texts.backToSignIn, onClick: () => checkout.cancelPasswordReset(), look: 'caisse-link' },
+        ]}
+      />
     </form>
   );
 }

@@ -1,4 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
+import { PhoneField } from './PhoneField.tsx';
+import { SecondaryActions } from './SecondaryActions.tsx';
 import { describedBy, fieldOf, invalidWhen, type StepProps } from './step.ts';
 
 export interface ResetPhoneTexts {
@@ -30,29 +32,18 @@ export function ResetPhoneStep(props: ResetPhoneStepProps) {
         {texts.intro}
       </p>
       {alert}
-      <div className="field">
-        <label htmlFor={ids.phone}>{texts.phoneNumber}</label>
-        <input
-          id={ids.phone}
-          name="phoneNumber"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          required
-          defaultValue={checkout.phoneNumber}
-          aria-invalid={invalidWhen(props, checkout.error !== undefined)}
-          aria-describedby={describedBy(props, ids.intro)}
-          placeholder={texts.phonePlaceholder}
-        />
-      </div>
+      <PhoneField
+        id={ids.phone}
+        label={texts.phoneNumber}
+        defaultValue={checkout.phoneNumber}
+        invalid={invalidWhen(props, checkout.error !== undefined)}
+        describedBy={describedBy(props, ids.intro)}
+        placeholder={texts.phonePlaceholder}
+      />
       <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
         {pending ? texts.sending : texts.sendResetCode}
       </button>
-      <div className="actions caisse-actions">
-        <button type="button" className="caisse-secondary secondary" disabled={pending} onClick={() => checkout.cancelPasswordReset()}>
-          {texts.backToSignIn}
-        </button>
-      </div>
+      <SecondaryActions disabled={pending} actions={[{ text: texts.backToSignIn, onClick: () => checkout.cancelPasswordReset() }]} />
     </form>
   );
 }

@@ -1,5 +1,7 @@
 import type { OtpChannel } from '@caisse/browser';
 import type { FormEvent, ReactNode } from 'react';
+import { PhoneField } from './PhoneField.tsx';
+import { SecondaryActions } from './SecondaryActions.tsx';
 import { describedBy, fieldOf, invalidWhen, type StepProps } from './step.ts';
 
 export interface SignInTexts {
@@ -40,21 +42,14 @@ export function SignInStep(props: SignInStepProps) {
       {title}
       <p className="caisse-hint hint">{texts.everyShop}</p>
       {alert}
-      <div className="field">
-        <label htmlFor={ids.phone}>{texts.phoneNumber}</label>
-        <input
-          id={ids.phone}
-          name="phoneNumber"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          required
-          defaultValue={checkout.phoneNumber}
-          aria-invalid={invalid}
-          aria-describedby={describedBy(props)}
-          placeholder={texts.phonePlaceholder}
-        />
-      </div>
+      <PhoneField
+        id={ids.phone}
+        label={texts.phoneNumber}
+        defaultValue={checkout.phoneNumber}
+        invalid={invalid}
+        describedBy={describedBy(props)}
+        placeholder={texts.phonePlaceholder}
+      />
       <div className="field">
         <label htmlFor={ids.password}>{texts.password}</label>
         <input
@@ -81,13 +76,7 @@ export function SignInStep(props: SignInStepProps) {
           {texts.forgotPassword}
         </button>
       </p>
-      {texts.payAnotherWay && (
-        <div className="actions caisse-actions">
-          <button type="button" className="caisse-secondary secondary" disabled={busy} onClick={props.onPayAnotherWay}>
-            {texts.payAnotherWay}
-          </button>
-        </div>
-      )}
+      {texts.payAnotherWay && <SecondaryActions disabled={busy} actions={[{ text: texts.payAnotherWay, onClick: () => props.onPayAnotherWay?.() }]} />}
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { SecondaryActions } from './SecondaryActions.tsx';
 import type { StepProps } from './step.ts';
 
 export interface TopUpFailedStepProps extends Pick<StepProps, 'checkout' | 'title' | 'alert'> {
@@ -21,11 +22,7 @@ export function TopUpFailedStep({ checkout, title, alert, texts }: TopUpFailedSt
       <button type="button" className="caisse-primary wide" disabled={pending} aria-busy={pending} onClick={() => void checkout.retryTopUp()}>
         {texts.tryAgain}
       </button>
-      <div className="actions caisse-actions">
-        <button type="button" className="caisse-secondary secondary" disabled={pending} onClick={() => checkout.cancelTopUp()}>
-          {texts.cancel}
-        </button>
-      </div>
+      <SecondaryActions disabled={pending} actions={[{ text: texts.cancel, onClick: () => checkout.cancelTopUp() }]} />
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
+import { PhoneField } from './PhoneField.tsx';
+import { SecondaryActions } from './SecondaryActions.tsx';
 import { describedBy, fieldOf, invalidWhen, type StepProps } from './step.ts';
 
 export interface TopUpOfferTexts {
@@ -56,34 +58,24 @@ export function TopUpOfferStep(props: TopUpOfferStepProps) {
           ))}
         </fieldset>
       )}
-      <div className="field">
-        <label htmlFor={ids.phone}>{texts.phoneNumber}</label>
-        <input
-          id={ids.phone}
-          name="phoneNumber"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          required
-          defaultValue={topUp.phoneNumber}
-          aria-invalid={invalidWhen(props, error !== undefined && error.code !== 'insufficient_funds')}
-          aria-describedby={describedBy(props, hintId ?? ids.intro)}
-          placeholder={texts.phonePlaceholder}
-        />
+      <PhoneField
+        id={ids.phone}
+        label={texts.phoneNumber}
+        defaultValue={topUp.phoneNumber}
+        invalid={invalidWhen(props, error !== undefined && error.code !== 'insufficient_funds')}
+        describedBy={describedBy(props, hintId ?? ids.intro)}
+        placeholder={texts.phonePlaceholder}
+      >
         {texts.phoneHint ? (
           <p id={hintId} className="caisse-hint hint">
             {texts.phoneHint}
           </p>
         ) : null}
-      </div>
+      </PhoneField>
       <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
         {pending ? texts.starting : texts.topUp}
       </button>
-      <div className="actions caisse-actions">
-        <button type="button" className="caisse-secondary secondary" disabled={pending} onClick={() => checkout.cancelTopUp()}>
-          {texts.cancel}
-        </button>
-      </div>
+      <SecondaryActions disabled={pending} actions={[{ text: texts.cancel, onClick: () => checkout.cancelTopUp() }]} />
     </form>
   );
 }
