@@ -57,13 +57,26 @@ const accessible = (name: string) => expectAccessible(page, run.errors, name);
 /**
  * A real intent, and the docs/spec/mobile-money-payments.md answers around it: the attempt is PENDING for `readsToSettle`
  * reads of the intent, then SUCCEEDED, or FAILED with `failureCode` (the intent PENDING again).
+ * With `untilSettled`, it stays PENDING until the test calls `settle()`, the page's waits held
+ * meanwhile as the server holds them: the real intent is PENDING, so the server answers a wait on
+ * PROCESSING at once and the page reads again at once, and a count of reads would end the wait
+ * screen before a loaded machine's test had looked at it.
  */
-async function intentWithDirectPayment(outcome: { failureCode?: string; readsToSettle?: number }) {
+async function intentWithDirectPayment(outcome: { failureCode?: string; readsToSettle?: number; untilSettled?: boolean }) {
   const res = await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '5000', currency: 'XAF', description: 'Commande 42' });
   expect(res.status).toBe(201);
   const { sessionToken } = res.body as { sessionToken: string };
   const charges: unknown[] = [];
   let attempt: { status: string; reads: number } | undefined;
+  let told = false;
+  let release = () => {};
+  const settled = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const settle = () => {
+    told = true;
+    release();
+  };
   await page.route('**/payment-methods?*', (route) => route.fulfill({ json: { data: METHODS } }));
   await page.route('**/charge', async (route) => {
     charges.push(route.request().postDataJSON());
@@ -85,7 +98,11 @@ async function intentWithDirectPayment(outcome: { failureCode?: string; readsToS
   await page.route(new RegExp(`/gateway/sessions/${sessionToken}(\\?.*)?$`), async (route) => {
     const response = await route.fetch();
     const intent = { ...(await response.json()), returnUrl: RETURN_URL };
-    if (attempt?.status === 'PENDING' && ++attempt.reads >= (outcome.readsToSettle ?? 2)) attempt.status = outcome.failureCode ? 'FAILED' : 'SUCCEEDED';
+    if (outcome.untilSettled) {
+      // A wait is held until the test settles the attempt; a plain read answers at once.
+      if (attempt?.status === 'PENDING' && new URL(route.request().url()).searchParams.has('wait')) await settled;
+      if (attempt?.status === 'PENDING' && told) attempt.status = outcome.failureCode ? 'FAILED' : 'SUCCEEDED';
+    } else if (attempt?.status === 'PENDING' && ++attempt.reads >= (outcome.readsToSettle ?? 2)) attempt.status = outcome.failureCode ? 'FAILED' : 'SUCCEEDED';
     const status = attempt === undefined ? intent.status : { PENDING: 'PROCESSING', SUCCEEDED: 'SUCCEEDED', FAILED: 'PENDING' }[attempt.status];
     const attempts = attempt
       ? [
@@ -100,12 +117,12 @@ async function intentWithDirectPayment(outcome: { failureCode?: string; readsToS
       : [];
     await route.fulfill({ response, json: { ...intent, status, attempts } });
   });
-  return { sessionToken, charges };
+  return { sessionToken, charges, settle };
 }
 
 describe('the hosted checkout pays with mobile money', () => {
   it('in French: MTN suggested from the number, the wait says to dial *126# and counts down, then paid with the way back to the shop', async () => {
-    const { sessionToken, charges } = await intentWithDirectPayment({ readsToSettle: 4 });
+    const { sessionToken, charges, settle } = await intentWithDirectPayment({ untilSettled: true });
     await page.goto(`${server.url}/checkout/${sessionToken}`);
     await page.getByRole('heading', { name: 'Payer par mobile money' }).waitFor();
     expect(await page.getByRole('radio', { name: 'Orange Money (indisponible pour le moment)' }).isDisabled()).toBe(true);
@@ -122,6 +139,7 @@ describe('the hosted checkout pays with mobile money', () => {
     ]);
     await accessible('momo-02-waiting-fr');
 
+    settle();
     await page.getByRole('heading', { name: 'Paiement effectué' }).waitFor({ timeout: 30_000 });
     expect(await page.getByText(/^Merci : vous avez payé 5\s000\sFCFA à Boutique Akwa\.$/).isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: 'Retour à Boutique Akwa' }).getAttribute('href')).toBe(RETURN_URL);

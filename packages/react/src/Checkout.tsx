@@ -1,8 +1,17 @@
 import type { PublicPaymentIntent } from '@caisse/browser';
-import { type CSSProperties, type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import { type CSSProperties, type ReactNode, useEffect, useId, useRef } from 'react';
 import { type CheckoutMessageId, CheckoutIntl, checkoutLanguage, useCheckoutText } from './i18n.tsx';
 import { MobileMoneySteps } from './MobileMoney.tsx';
-import { OtpCodeInput } from './OtpCodeInput.tsx';
+import { CodeStep } from './steps/CodeStep.tsx';
+import { FailedStep } from './steps/FailedStep.tsx';
+import { PayStep } from './steps/PayStep.tsx';
+import { ResetCodeStep } from './steps/ResetCodeStep.tsx';
+import { ResetPhoneStep } from './steps/ResetPhoneStep.tsx';
+import { SignInStep } from './steps/SignInStep.tsx';
+import { SucceededStep } from './steps/SucceededStep.tsx';
+import { TopUpFailedStep } from './steps/TopUpFailedStep.tsx';
+import { TopUpOfferStep } from './steps/TopUpOfferStep.tsx';
+import { TopUpPendingStep } from './steps/TopUpPendingStep.tsx';
 import { type Checkout as CheckoutController, type CheckoutStatus, useCheckout } from './useCheckout.ts';
 import { type MobileMoney, type MobileMoneyOptions, type MobileMoneyStatus, useMobileMoney } from './useMobileMoney.ts';
 
@@ -74,6 +83,7 @@ font-family:var(--caisse-font);color:var(--caisse-text);background:var(--caisse-
 :where(.caisse-checkout) :where(.caisse-error:not(:empty)){color:var(--caisse-danger);margin:.75rem 0 0}
 :where(.caisse-checkout) :where(.caisse-success){color:var(--caisse-success);font-weight:600}
 :where(.caisse-checkout) :where(a.caisse-return){display:block;text-align:center;font-weight:600;margin-top:1rem;padding:.625rem 1rem;border-radius:calc(var(--caisse-radius)/2);background:var(--caisse-accent);color:var(--caisse-accent-text);text-decoration:none}
+:where(.caisse-checkout) :where(.caisse-forgot,.caisse-actions){margin:0}
 :where(.caisse-checkout) :where(fieldset){border:0;padding:0;margin:.75rem 0 0}
 :where(.caisse-checkout) :where(legend){font-weight:600;padding:0}
 :where(.caisse-checkout) :where(.caisse-visually-hidden){position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
@@ -210,29 +220,7 @@ function CheckoutSteps({
 
   const amount = intent ? money(intent) : '';
   const invalid = error !== undefined;
-  const describedBy = (...extra: string[]) => [...extra, ...(invalid ? [ids.error] : [])].join(' ') || undefined;
-  const field = (form: HTMLFormElement | null, name: string) => (form ? String(new FormData(form).get(name) ?? '') : '');
-
-  const onLogin = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    void checkout.login(field(e.currentTarget, 'phoneNumber'), field(e.currentTarget, 'password'));
-  };
-  const onVerify = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    void checkout.verifyCode(field(e.currentTarget, 'otp'));
-  };
-  const onRequestReset = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    void checkout.requestPasswordReset(field(e.currentTarget, 'phoneNumber'));
-  };
-  const onConfirmReset = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    void checkout.confirmPasswordReset(field(e.currentTarget, 'otp'), field(e.currentTarget, 'newPassword'));
-  };
-  const onTopUp = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    void checkout.startTopUp(field(e.currentTarget, 'phoneNumber'), field(e.currentTarget, 'provider') || undefined);
-  };
+  const common = { checkout, errorId: invalid ? ids.error : undefined, explicitValid: true };
   const topUp = checkout.topUp;
   const topUpAmount = topUp ? money(topUp) : '';
   const provider = topUp?.providers.find((p) => p.provider === topUp.provider)?.name ?? '';
@@ -259,231 +247,108 @@ function CheckoutSteps({
 
   // The intent's own returnUrl unless the page gives one (a wallet payment never reads mm.intent).
   const backUrl = returnUrl ?? mm.intent?.returnUrl ?? (checkout.intent as { returnUrl?: string | null } | undefined)?.returnUrl ?? undefined;
+  const phonePlaceholder = t('checkout.phonePlaceholder');
   let step: ReactNode = null;
   if (mobile) {
     step = <MobileMoneySteps mm={mm} amount={amount} merchantName={merchantName} returnUrl={backUrl} />;
   } else if (status === 'ready' || status === 'logging-in') {
-    const busy = status === 'logging-in';
     step = (
-      <form onSubmit={onLogin} aria-describedby={describedBy()}>
-        <p className="caisse-hint">{t('checkout.everyShop')}</p>
-        <label htmlFor={ids.phone}>{t('checkout.phoneNumber')}</label>
-        <input
-          id={ids.phone}
-          name="phoneNumber"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          required
-          defaultValue={checkout.phoneNumber}
-          aria-invalid={invalid}
-          aria-describedby={describedBy()}
-          placeholder={t('checkout.phonePlaceholder')}
-        />
-        <label htmlFor={ids.password}>{t('checkout.password')}</label>
-        <input
-          id={ids.password}
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          aria-invalid={invalid}
-          aria-describedby={describedBy()}
-        />
-        <button type="submit" className="caisse-primary" disabled={busy} aria-busy={busy}>
-          {busy ? t('checkout.signInBusy') : t('checkout.continue')}
-        </button>
-        <button type="button" className="caisse-link" disabled={busy} onClick={(e) => checkout.forgotPassword(field(e.currentTarget.form, 'phoneNumber'))}>
-          {t('checkout.forgotPassword')}
-        </button>
-        {mm.mobileMoney.length > 0 && (
-          <button type="button" className="caisse-secondary" disabled={busy} onClick={() => mm.payAnotherWay()}>
-            {t('mm.payAnotherWay')}
-          </button>
-        )}
-      </form>
+      <SignInStep
+        {...common}
+        ids={ids}
+        onPayAnotherWay={() => mm.payAnotherWay()}
+        texts={{
+          everyShop: t('checkout.everyShop'),
+          phoneNumber: t('checkout.phoneNumber'),
+          phonePlaceholder,
+          password: t('checkout.password'),
+          continue: t('checkout.continue'),
+          signingIn: t('checkout.signInBusy'),
+          forgotPassword: t('checkout.forgotPassword'),
+          ...(mm.mobileMoney.length > 0 ? { payAnotherWay: t('mm.payAnotherWay') } : {}),
+        }}
+      />
     );
   } else if (status === 'reset-phone') {
+    const texts = { intro: t('checkout.resetIntro'), phoneNumber: t('checkout.phoneNumber'), phonePlaceholder };
     step = (
-      <form onSubmit={onRequestReset}>
-        <p id={ids.hint} className="caisse-hint">
-          {t('checkout.resetIntro')}
-        </p>
-        <label htmlFor={ids.phone}>{t('checkout.phoneNumber')}</label>
-        <input
-          id={ids.phone}
-          name="phoneNumber"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          required
-          defaultValue={checkout.phoneNumber}
-          aria-invalid={invalid}
-          aria-describedby={describedBy(ids.hint)}
-          placeholder={t('checkout.phonePlaceholder')}
-        />
-        <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
-          {pending ? t('checkout.sending') : t('checkout.sendResetCode')}
-        </button>
-        <button type="button" className="caisse-secondary" onClick={() => checkout.cancelPasswordReset()} disabled={pending}>
-          {t('checkout.backToSignIn')}
-        </button>
-      </form>
+      <ResetPhoneStep
+        {...common}
+        ids={{ intro: ids.hint, phone: ids.phone }}
+        texts={{ ...texts, sending: t('checkout.sending'), sendResetCode: t('checkout.sendResetCode'), backToSignIn: t('checkout.backToSignIn') }}
+      />
     );
   } else if (status === 'reset-code') {
-    const phoneNumber = checkout.reset?.phoneNumber ?? checkout.phoneNumber ?? '';
-    // A refused password is the password field's fault; anything else, the code's.
-    const weak = error?.code === 'password_weak';
     step = (
-      <form onSubmit={onConfirmReset}>
-        <p id={ids.hint} className="caisse-hint">
-          {t('checkout.resetHint')}
-        </p>
-        {/* For password managers: whose new password this is. */}
-        <input type="text" name="username" autoComplete="username" value={phoneNumber} readOnly hidden />
-        <OtpCodeInput id={ids.code} label={t('checkout.resetCode')} invalid={invalid && !weak} describedBy={describedBy(ids.hint)} />
-        <label htmlFor={ids.newPassword}>{t('checkout.newPassword')}</label>
-        <input
-          id={ids.newPassword}
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          aria-invalid={weak}
-          aria-describedby={describedBy(ids.newPasswordHint)}
-        />
-        <p id={ids.newPasswordHint} className="caisse-hint">
-          {t('checkout.newPasswordHint')}
-        </p>
-        <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
-          {pending ? t('checkout.settingPassword') : t('checkout.setPassword')}
-        </button>
-        <button type="button" className="caisse-secondary" onClick={() => void checkout.requestPasswordReset()} disabled={pending}>
-          {t('checkout.sendNewCode')}
-        </button>
-        <button type="button" className="caisse-link" onClick={() => checkout.cancelPasswordReset()} disabled={pending}>
-          {t('checkout.backToSignIn')}
-        </button>
-      </form>
+      <ResetCodeStep
+        {...common}
+        ids={{ hint: ids.hint, code: ids.code, newPassword: ids.newPassword, newPasswordHint: ids.newPasswordHint }}
+        texts={{
+          hint: t('checkout.resetHint'),
+          code: t('checkout.resetCode'),
+          newPassword: t('checkout.newPassword'),
+          newPasswordHint: t('checkout.newPasswordHint'),
+          settingPassword: t('checkout.settingPassword'),
+          setPassword: t('checkout.setPassword'),
+          sendNewCode: t('checkout.sendNewCode'),
+          backToSignIn: t('checkout.backToSignIn'),
+        }}
+      />
     );
   } else if (status === 'topup-offer' && topUp) {
     step = (
-      <form onSubmit={onTopUp}>
-        <p className="caisse-hint">{t('checkout.topUpIntro')}</p>
-        {topUp.providers.length > 1 && (
-          <fieldset>
-            <legend>{t('checkout.topUpProvider')}</legend>
-            {topUp.providers.map((p) => (
-              <label key={p.provider} htmlFor={`${id}-topup-${p.provider}`}>
-                <input
-                  id={`${id}-topup-${p.provider}`}
-                  type="radio"
-                  name="provider"
-                  value={p.provider}
-                  defaultChecked={p.provider === topUp.provider}
-                  onChange={() => checkout.chooseTopUpProvider(p.provider)}
-                />{' '}
-                {p.name}
-              </label>
-            ))}
-          </fieldset>
-        )}
-        <label htmlFor={ids.topUpPhone}>{t('checkout.topUpPhone', { provider })}</label>
-        <input
-          id={ids.topUpPhone}
-          name="phoneNumber"
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          required
-          defaultValue={topUp.phoneNumber}
-          aria-invalid={invalid && error.code !== 'insufficient_funds'}
-          aria-describedby={describedBy(ids.topUpHint)}
-          placeholder={t('checkout.phonePlaceholder')}
-        />
-        <p id={ids.topUpHint} className="caisse-hint">
-          {t('checkout.topUpPhoneHint')}
-        </p>
-        <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
-          {pending ? t('checkout.topUpStarting', { provider }) : t('checkout.topUp', { amount: topUpAmount, provider })}
-        </button>
-        <button type="button" className="caisse-secondary" onClick={() => checkout.cancelTopUp()} disabled={pending}>
-          {t('checkout.cancel')}
-        </button>
-      </form>
+      <TopUpOfferStep
+        {...common}
+        ids={{ intro: `${id}-topup-intro`, phone: ids.topUpPhone, phoneHint: ids.topUpHint, provider: (p) => `${id}-topup-${p}` }}
+        texts={{
+          intro: t('checkout.topUpIntro'),
+          provider: t('checkout.topUpProvider'),
+          phoneNumber: t('checkout.topUpPhone', { provider }),
+          phoneHint: t('checkout.topUpPhoneHint'),
+          phonePlaceholder,
+          starting: t('checkout.topUpStarting', { provider }),
+          topUp: t('checkout.topUp', { amount: topUpAmount, provider }),
+          cancel: t('checkout.cancel'),
+        }}
+      />
     );
   } else if (status === 'topup-pending') {
-    step = (
-      <p className="caisse-hint" tabIndex={-1} data-caisse-focus="">
-        {t('checkout.topUpKeepOpen')}
-      </p>
-    );
+    step = <TopUpPendingStep texts={{ keepOpen: t('checkout.topUpKeepOpen') }} />;
   } else if (status === 'topup-failed') {
-    step = (
-      <>
-        <button type="button" className="caisse-primary" onClick={() => void checkout.retryTopUp()} disabled={pending} aria-busy={pending}>
-          {t('checkout.topUpTryAgain')}
-        </button>
-        <button type="button" className="caisse-secondary" onClick={() => checkout.cancelTopUp()} disabled={pending}>
-          {t('checkout.cancel')}
-        </button>
-      </>
-    );
+    step = <TopUpFailedStep checkout={checkout} texts={{ tryAgain: t('checkout.topUpTryAgain'), cancel: t('checkout.cancel') }} />;
   } else if (status === 'otp-sent') {
     step = (
-      <form onSubmit={onVerify}>
-        <p id={ids.hint} className="caisse-hint">
-          {otp?.destination ? t('checkout.enterCode', { destination: otp.destination }) : t('checkout.enterCodeToPhone')}
-        </p>
-        <OtpCodeInput id={ids.code} label={t('checkout.verificationCode')} invalid={invalid} describedBy={describedBy(ids.hint)} />
-        <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>
-          {pending ? t('checkout.checking') : t('checkout.verify')}
-        </button>
-        <button type="button" className="caisse-secondary" onClick={() => void checkout.resendCode()} disabled={pending}>
-          {t('checkout.sendNewCode')}
-        </button>
-      </form>
+      <CodeStep
+        {...common}
+        ids={{ hint: ids.hint, code: ids.code }}
+        texts={{
+          hint: otp?.destination ? t('checkout.enterCode', { destination: otp.destination }) : t('checkout.enterCodeToPhone'),
+          code: t('checkout.verificationCode'),
+          checking: t('checkout.checking'),
+          verify: t('checkout.verify'),
+          sendNewCode: t('checkout.sendNewCode'),
+        }}
+      />
     );
   } else if (status === 'otp-verified' || status === 'charging') {
-    const busy = status === 'charging';
-    step = (
-      <button type="button" className="caisse-primary" onClick={() => void checkout.pay()} disabled={busy} aria-busy={busy} aria-describedby={describedBy()}>
-        {busy ? t('checkout.paying') : t('checkout.pay', { amount })}
-      </button>
-    );
+    step = <PayStep {...common} texts={{ paying: t('checkout.paying'), pay: t('checkout.pay', { amount }) }} />;
   } else if (status === 'succeeded') {
     step = (
-      <>
-        <p className="caisse-success" tabIndex={-1} data-caisse-focus="">
-          {merchantName ? t('mm.paidTo', { amount, merchant: merchantName }) : t('checkout.thankYou', { amount })}
-        </p>
-        {intent ? <p className="caisse-hint caisse-reference">{t('checkout.reference', { id: intent.id })}</p> : null}
-        {backUrl ? (
-          <p>
-            <a href={backUrl} className="caisse-return">
-              {merchantName ? t('checkout.returnTo', { merchant: merchantName }) : t('mm.backToShop')}
-            </a>
-          </p>
-        ) : null}
-      </>
+      <SucceededStep
+        returnUrl={backUrl}
+        texts={{
+          message: merchantName ? t('mm.paidTo', { amount, merchant: merchantName }) : t('checkout.thankYou', { amount }),
+          ...(intent ? { reference: t('checkout.reference', { id: intent.id }) } : {}),
+          returnTo: merchantName ? t('checkout.returnTo', { merchant: merchantName }) : t('mm.backToShop'),
+        }}
+      />
     );
   } else if (status === 'failed') {
-    step = checkout.canRetry ? (
-      <button type="button" className="caisse-primary" onClick={() => void checkout.retry()} disabled={pending}>
-        {t('checkout.tryAgain')}
-      </button>
-    ) : (
-      <p>{t('checkout.noLongerPayable')}</p>
-    );
+    step = <FailedStep checkout={checkout} texts={{ tryAgain: t('checkout.tryAgain'), noLonger: t('checkout.noLongerPayable') }} />;
   } else if (status === 'expired' || status === 'canceled') {
     step = <p>{t('checkout.returnToShop')}</p>;
   } else if (status === 'error') {
-    step = (
-      <button type="button" className="caisse-primary" onClick={() => void checkout.retry()}>
-        {t('checkout.tryAgain')}
-      </button>
-    );
+    step = <FailedStep checkout={checkout} canRetry texts={{ tryAgain: t('checkout.tryAgain') }} />;
   }
 
   return (

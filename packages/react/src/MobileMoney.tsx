@@ -1,7 +1,10 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { type CheckoutMessageId, useCheckoutText } from './i18n.tsx';
+import { ReturnLink } from './steps/ReturnLink.tsx';
 import type { CheckoutError } from './useCheckout.ts';
-import { CARDHOLDER_FIELDS, type CardholderField, type CardholderFieldError, type MobileMoney } from './useMobileMoney.ts';
+import { CardholderStep } from './steps/CardholderStep.tsx';
+import { MethodChoice } from './steps/MethodChoice.tsx';
+import type { MobileMoney } from './useMobileMoney.ts';
 
 /** Failure codes of a mobile-money attempt, in the payer's words (others: the checkout's error texts). */
 const MOBILE_MONEY_ERRORS: Record<string, CheckoutMessageId> = {
@@ -18,28 +21,6 @@ const MOBILE_MONEY_ERRORS: Record<string, CheckoutMessageId> = {
   pre_authorisation_code_invalid: 'mm.error.pre_authorisation_code_invalid',
   pre_authorisation_code_expired: 'mm.error.pre_authorisation_code_expired',
   pre_authorisation_code_required: 'mm.error.pre_authorisation_code_required',
-};
-
-/** The card holder's countries offered first: those Caisse sells in, then a few where payers often live. */
-const HOLDER_COUNTRIES = ['CI', 'CM', 'SN', 'BJ', 'BF', 'ML', 'TG', 'NE', 'GN', 'GA', 'CG', 'CD', 'FR', 'BE', 'CH', 'CA', 'US', 'GB', 'DE', 'IT', 'ES'];
-
-/** How each field is typed and filled in by the browser. */
-const HOLDER_INPUTS: Record<Exclude<CardholderField, 'country'>, { type: string; autoComplete: string; label: CheckoutMessageId }> = {
-  name: { type: 'text', autoComplete: 'given-name', label: 'card.name' },
-  surname: { type: 'text', autoComplete: 'family-name', label: 'card.surname' },
-  email: { type: 'email', autoComplete: 'email', label: 'card.email' },
-  phoneNumber: { type: 'tel', autoComplete: 'tel', label: 'card.phoneNumber' },
-  address: { type: 'text', autoComplete: 'street-address', label: 'card.address' },
-  city: { type: 'text', autoComplete: 'address-level2', label: 'card.city' },
-  zipCode: { type: 'text', autoComplete: 'postal-code', label: 'card.zipCode' },
-};
-
-/** What a card holder's field error says (each key named whole, as the catalogues' check reads them). */
-const HOLDER_ERRORS: Record<CardholderFieldError, CheckoutMessageId> = {
-  required: 'card.error.required',
-  email: 'card.error.email',
-  phone_invalid: 'card.error.phone_invalid',
-  cardholder_invalid: 'card.error.cardholder_invalid',
 };
 
 /** 272 → "4:32". */
@@ -63,7 +44,7 @@ export interface MobileMoneyStepsProps {
  * both checkouts' classes so each page's stylesheet applies.
  */
 export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }: MobileMoneyStepsProps) {
-  const { t, error: describe, locale } = useCheckoutText();
+  const { t, error: describe } = useCheckoutText();
   const id = useId();
   const heading = `${id}-title`;
   const stepRef = useRef<HTMLDivElement>(null);
@@ -98,13 +79,7 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
       {errorText}
     </p>
   ) : null;
-  const back = returnUrl ? (
-    <p>
-      <a href={returnUrl} className="caisse-return button">
-        {merchantName ? t('mm.backTo', { merchant: merchantName }) : t('mm.backToShop')}
-      </a>
-    </p>
-  ) : null;
+  const back = <ReturnLink href={returnUrl}>{merchantName ? t('mm.backTo', { merchant: merchantName }) : t('mm.backToShop')}</ReturnLink>;
 
   const onPay = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -146,111 +121,26 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
     case 'choose':
     case 'submitting': {
       const busy = mm.status === 'submitting';
-      // Mobile money or card, when the intent may be paid both ways.
-      const methodChoice =
-        mm.card && mm.mobileMoney.length > 0 ? (
-          <fieldset className="field">
-            <legend>{t('card.method')}</legend>
-            <label className="check" htmlFor={`${id}-method-mm`}>
-              <input
-                id={`${id}-method-mm`}
-                type="radio"
-                name="method"
-                value="mobile_money"
-                checked={!byCard}
-                disabled={busy}
-                onChange={() => mm.chooseMethod('mobile_money')}
-              />
-              {t('card.mobileMoney')}
-            </label>
-            <label className="check" htmlFor={`${id}-method-card`}>
-              <input
-                id={`${id}-method-card`}
-                type="radio"
-                name="method"
-                value="card"
-                checked={byCard}
-                disabled={busy}
-                onChange={() => mm.chooseMethod('card')}
-              />
-              {t('card.card')}
-            </label>
-          </fieldset>
-        ) : null;
+      const methodChoice = <MethodChoice mm={mm} id={id} busy={busy} />;
       const wallet = mm.walletOffered ? (
         <button type="button" className="caisse-secondary secondary" disabled={busy} onClick={() => mm.chooseWallet()}>
           {t('mm.payWithWallet')}
         </button>
       ) : null;
       if (byCard && mm.card) {
-        const countries = (() => {
-          try {
-            return new Intl.DisplayNames([locale], { type: 'region' });
-          } catch {
-            return undefined;
-          }
-        })();
-        const fieldError = (field: CardholderField) => {
-          const problem = mm.fieldErrors[field];
-          return problem ? (
-            <p id={`${id}-${field}-error`} className="caisse-error error-text">
-              {t(HOLDER_ERRORS[problem])}
-            </p>
-          ) : null;
-        };
-        const invalid = (field: CardholderField) =>
-          mm.fieldErrors[field] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${field}-error` } : ({} as Record<string, never>);
         body = (
-          <form onSubmit={onPay} aria-labelledby={heading} noValidate>
-            {renderTitle(t('card.title'))}
-            {methodChoice}
-            {alert}
-            <p className="caisse-hint hint">{t('card.hint', { brands: mm.card.name })}</p>
-            {CARDHOLDER_FIELDS.map((field) =>
-              field === 'country' ? (
-                <div className="field" key={field}>
-                  <label htmlFor={`${id}-card-${field}`}>{t('card.country')}</label>
-                  <select
-                    id={`${id}-card-${field}`}
-                    name={field}
-                    autoComplete="country"
-                    required
-                    value={mm.cardholder.country}
-                    onChange={(e) => mm.setCardholder('country', e.currentTarget.value)}
-                    {...invalid(field)}
-                  >
-                    <option value="">{t('card.chooseCountry')}</option>
-                    {HOLDER_COUNTRIES.map((code) => (
-                      <option key={code} value={code}>
-                        {countries?.of(code) ?? code}
-                      </option>
-                    ))}
-                  </select>
-                  {fieldError(field)}
-                </div>
-              ) : (
-                <div className="field" key={field}>
-                  <label htmlFor={`${id}-card-${field}`}>{t(HOLDER_INPUTS[field].label)}</label>
-                  <input
-                    id={`${id}-card-${field}`}
-                    name={field}
-                    type={HOLDER_INPUTS[field].type}
-                    autoComplete={HOLDER_INPUTS[field].autoComplete}
-                    required
-                    value={mm.cardholder[field]}
-                    onChange={(e) => mm.setCardholder(field, e.currentTarget.value)}
-                    {...invalid(field)}
-                  />
-                  {fieldError(field)}
-                </div>
-              ),
-            )}
-            <button type="submit" className="caisse-primary wide" disabled={busy || !mm.card.available} aria-busy={busy}>
-              {busy ? t('mm.sending') : t('card.pay', { amount })}
-            </button>
-            {mm.card.available ? null : <p className="caisse-hint hint">{t('card.unavailable')}</p>}
-            {wallet}
-          </form>
+          <CardholderStep
+            mm={mm}
+            id={id}
+            heading={heading}
+            title={renderTitle(t('card.title'))}
+            alert={alert}
+            amount={amount}
+            busy={busy}
+            onPay={onPay}
+            methodChoice={methodChoice}
+            wallet={wallet}
+          />
         );
         break;
       }

@@ -47,6 +47,21 @@ export {
   type MobileMoneyStatus,
 } from './useMobileMoney.ts';
 export { OtpCodeInput, type OtpCodeInputProps } from './OtpCodeInput.tsx';
+export { CardholderStep, type CardholderStepProps } from './steps/CardholderStep.tsx';
+export { CodeStep, type CodeStepProps, type CodeTexts } from './steps/CodeStep.tsx';
+export { FailedStep, type FailedStepProps } from './steps/FailedStep.tsx';
+export { MethodChoice } from './steps/MethodChoice.tsx';
+export { OutcomeStep, type OutcomeStepProps } from './steps/OutcomeStep.tsx';
+export { PayStep, type PayStepProps } from './steps/PayStep.tsx';
+export { ResetCodeStep, type ResetCodeStepProps, type ResetCodeTexts } from './steps/ResetCodeStep.tsx';
+export { ResetPhoneStep, type ResetPhoneStepProps, type ResetPhoneTexts } from './steps/ResetPhoneStep.tsx';
+export { ReturnLink } from './steps/ReturnLink.tsx';
+export { SignInStep, type SignInStepProps, type SignInTexts } from './steps/SignInStep.tsx';
+export type { StepProps } from './steps/step.ts';
+export { SucceededStep, type SucceededStepProps } from './steps/SucceededStep.tsx';
+export { TopUpFailedStep, type TopUpFailedStepProps } from './steps/TopUpFailedStep.tsx';
+export { TopUpOfferStep, type TopUpOfferStepProps, type TopUpOfferTexts } from './steps/TopUpOfferStep.tsx';
+export { TopUpPendingStep, type TopUpPendingStepProps } from './steps/TopUpPendingStep.tsx';
 export {
   CaisseClient,
   CaisseError,
