@@ -157,8 +157,10 @@ describe('the hosted checkout pays with mobile money', () => {
     await accessible('momo-04-declined-fr');
 
     await page.getByRole('button', { name: 'Renvoyer la demande' }).click();
+    // The failed heading is still on screen from the first request: wait for the second charge
+    // itself, which a loaded machine may send after the next line would already have run.
+    await expect.poll(() => charges.length, { timeout: 30_000 }).toBe(2);
     await page.getByRole('heading', { name: 'Le paiement n’a pas abouti' }).waitFor({ timeout: 30_000 });
-    expect(charges).toHaveLength(2);
 
     await page.getByRole('button', { name: 'Payer autrement' }).click();
     await page.getByRole('button', { name: 'Payer avec mon portefeuille Caisse' }).click();
