@@ -2,27 +2,25 @@
  * Reconciliation (docs/spec/money-out.md): our top-ups and payouts against the provider's records. The
  * module's only public entry.
  */
-export {
-  type AccountReconciliation,
-  type AttemptSource,
-  compareRequest,
-  createReconciliationService,
-  type InFlight,
-  type Mismatch,
-  type MismatchKind,
-  type OurRequest,
-  type OurSide,
-  type PayoutSource,
-  type ProviderSide,
-  type ReconcileQuery,
-  type ReconciledObject,
-  type ReconciliationReport,
-  type ReconciliationRunView,
-  type ReconciliationService,
-  type RefundSource,
-  type RequestSource,
-  type TopupSource,
-  type Unverified,
-  type Verdict,
-} from './reconciliation.service.ts';
+export { compareRequest, type Verdict } from './reconciliation.compare.ts';
+export { createReconciliationService, type ReconciliationService } from './reconciliation.service.ts';
+export type {
+  AccountReconciliation,
+  AttemptSource,
+  InFlight,
+  Mismatch,
+  MismatchKind,
+  OurRequest,
+  OurSide,
+  PayoutSource,
+  ProviderSide,
+  ReconcileQuery,
+  ReconciledObject,
+  ReconciliationReport,
+  ReconciliationRunView,
+  RefundSource,
+  RequestSource,
+  TopupSource,
+  Unverified,
+} from './reconciliation.types.ts';
 export { parseStatement, STATEMENT_COLUMNS } from './reconciliation.statement.ts';

@@ -2,194 +2,43 @@ import { type Clock, DAY } from '../../platform/clock.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { IdFactory } from '../../platform/ids.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { formatAmount, isCurrency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import {
   type Connector,
   type ConnectorKind,
   describeProvider,
   isProviderName,
-  type KnownRequest,
   type ListedRequest,
   type ModeConnectors,
   providerNames,
   sameAccount,
   type StatusResult,
 } from '../connectors/index.ts';
+import { compareRequest, knownOf, missingHere, OBJECTS } from './reconciliation.compare.ts';
 import { reconciliationRepository as repo } from './reconciliation.repository.ts';
+import type {
+  AccountReconciliation,
+  AttemptSource,
+  InFlight,
+  Mismatch,
+  OurRequest,
+  PayoutSource,
+  ReconcileQuery,
+  ReconciledObject,
+  ReconciliationReport,
+  ReconciliationRunView,
+  RefundSource,
+  RequestSource,
+  TopupSource,
+  Unverified,
+} from './reconciliation.types.ts';
 
 /**
  * Reconciliation (docs/spec/money-out.md): every top-up, payout, payment attempt and refund to mobile money of a period, as our ledger's modules
  * have it, against what the provider says about the same reference. The service reads no table:
- * the modules that own the requests hand them over through the sources below, and the provider
+ * the modules that own the requests hand them over through their sources (reconciliation.types.ts), and the provider
  * is asked through its connector (docs/decisions/0021-reconciliation.md).
  */
-
-/** One request of ours, as its owning module lists it (its own row shape). */
-export interface OurRequest<S extends string> {
-  id: string;
-  mode: KeyMode;
-  reference: string;
-  amount_minor: bigint;
-  currency: string;
-  status: S;
-  created_at: Date;
-  /**
-   * The provider's own id of the request, when the owner stored one (Orange's pay_token, Wave's
-   * session id): a provider whose status read needs more than our reference (Orange Web Payment)
-   * is asked with it, the amount and the currency (`KnownRequest`).
-   */
-  provider_reference?: string | null;
-  /**
-   * The provider account (`pac_…`) the request was made with: it is reconciled with that
-   * account's report, and only read back with it. Absent: the account this server calls with.
-   */
-  provider_account?: string;
-}
-
-/** What a module that sends requests to providers gives reconciliation: its requests of [from, to). */
-export interface RequestSource<S extends string> {
-  listForProvider(provider: string, from: Date, to: Date): Promise<OurRequest<S>[]>;
-}
-/** modules/topups (`TopupsService.listForProvider`). */
-export type TopupSource = RequestSource<'PENDING' | 'SUCCEEDED' | 'FAILED'>;
-/** modules/payouts (`listForProvider`), wired in services.ts. */
-export type PayoutSource = RequestSource<'PENDING' | 'PAID' | 'FAILED'>;
-/** modules/charges: direct mobile-money payment attempts, and refunds of them to the payer. */
-export type AttemptSource = RequestSource<'PENDING' | 'SUCCEEDED' | 'FAILED'>;
-export type RefundSource = RequestSource<'PENDING' | 'SUCCEEDED' | 'FAILED'>;
-
-export type ReconciledObject = 'topup' | 'payout' | 'attempt' | 'refund';
-
-/** Per object: the connector product it goes through and our status that means "the money moved". */
-const OBJECTS = {
-  topup: { kind: 'collection', done: 'SUCCEEDED' },
-  payout: { kind: 'disbursement', done: 'PAID' },
-  attempt: { kind: 'collection', done: 'SUCCEEDED' },
-  refund: { kind: 'disbursement', done: 'SUCCEEDED' },
-} as const satisfies Record<ReconciledObject, { kind: ConnectorKind; done: string }>;
-
-/** Our side of a request; amounts as decimal strings in major units, as in the API. */
-export interface OurSide {
-  status: string;
-  amount: string;
-  currency: string;
-  createdAt: string;
-}
-
-/** The provider's side: its answer to `status`, or its listing's line. */
-export interface ProviderSide {
-  status: 'PENDING' | 'SUCCESSFUL' | 'FAILED' | 'NOT_FOUND' | 'UNKNOWN';
-  amount?: string;
-  currency?: string;
-  reason?: string;
-  providerTransactionId?: string;
-  externalId?: string;
-}
-
-/**
- * - `status`: the final states differ (we SUCCEEDED/PAID, the provider FAILED, or the reverse, or
- *   the provider still PENDING while we have closed the request).
- * - `amount`: the amount or the currency differs.
- * - `missing_at_provider`: we moved the money (SUCCEEDED/PAID) and the provider never saw the reference.
- * - `missing_here`: the provider has a request whose reference we do not.
- */
-export type MismatchKind = 'status' | 'amount' | 'missing_at_provider' | 'missing_here';
-
-export interface Mismatch {
-  kind: MismatchKind;
-  object: ReconciledObject;
-  /** Our id (`top_…`, `po_…`); null for `missing_here`. */
-  id: string | null;
-  reference: string;
-  ours: OurSide | null;
-  provider: ProviderSide | null;
-  detail: string;
-}
-
-/** A request still PENDING on our side: its poller decides it, so it is not a mismatch (yet). */
-export interface InFlight {
-  object: ReconciledObject;
-  id: string;
-  reference: string;
-  ours: OurSide;
-  provider: ProviderSide;
-}
-
-/** A request the provider could not be asked about (`UNKNOWN`): neither agreement nor mismatch. */
-export interface Unverified {
-  object: ReconciledObject;
-  id: string;
-  reference: string;
-  ours: OurSide;
-  reason: string;
-}
-
-/** One provider account's part of a report: the requests made with it, and its listing. */
-export interface AccountReconciliation {
-  /** The provider account (`pac_…`). */
-  providerAccount: string;
-  /** Its connector. */
-  connector: string;
-  /**
-   * Whether this server reads the account's requests (it calls the connector with it in this
-   * mode, or with the environment's account of today for a request of before accounts). When
-   * not, its requests are unverified: they are never read with another account's settings.
-   */
-  readHere: boolean;
-  result: 'agreed' | 'mismatched' | 'unverified';
-  checked: ReconciliationReport['checked'];
-  agreed: number;
-  /** Its provider's listing, read with this account; null: not read with it (another account's requests, listed with that one). */
-  listing: ReconciliationReport['listing'] | null;
-  mismatches: Mismatch[];
-  inFlight: InFlight[];
-  unverified: Unverified[];
-}
-
-export interface ReconciliationReport {
-  object: 'reconciliation';
-  /** The connector reconciled. */
-  provider: string;
-  mode: KeyMode;
-  /** The period, [from, to). */
-  from: string;
-  to: string;
-  generatedAt: string;
-  /** `agreed`: nothing differs and everything was checked; `mismatched`: at least one mismatch; `unverified`: none found, but not everything could be checked. */
-  result: 'agreed' | 'mismatched' | 'unverified';
-  ok: boolean;
-  /** Requests of ours in the period, every account's; null for a kind whose source is not wired. */
-  checked: { topups: number; payouts: number | null; attempts: number | null; refunds: number | null };
-  /** Requests whose final state, amount and currency the provider confirmed. */
-  agreed: number;
-  /**
-   * Where the provider's own list of requests came from (for `missing_here`), read with the
-   * account this server calls with: its connector (`provider`, only Caisse's MoMo sandbox for
-   * mtn_momo), a statement file, or `none` (that check was not made: MTN's API cannot list).
-   * `ok` false: the listing failed (result unverified).
-   */
-  listing: { source: 'provider' | 'statement' | 'none'; ok: boolean; requests: number; reason?: string };
-  /** Every account's, as in `accounts`. */
-  mismatches: Mismatch[];
-  inFlight: InFlight[];
-  unverified: Unverified[];
-  /**
-   * Per provider account (docs/decisions/0078-clearing-health-reconciliation-per-provider-account.md):
-   * the account this server calls the connector with first, then every other account that made
-   * requests in the period.
-   */
-  accounts: AccountReconciliation[];
-}
-
-export interface ReconcileQuery {
-  provider: string;
-  mode: KeyMode;
-  from: Date;
-  to: Date;
-  /** The provider's statement (parseStatement): used instead of the connector's listing. */
-  statement?: ListedRequest[];
-}
 
 /** Provider calls at once: enough to get through a day's requests quickly, few enough to stay under a provider's rate limit. */
 const STATUS_CONCURRENCY = 8;
@@ -199,86 +48,6 @@ const STATUS_CONCURRENCY = 8;
  * minutes later). Ours are looked up this much wider before one is called unknown to us.
  */
 const MATCH_MARGIN_MS = DAY;
-
-function amountOf(minor: bigint, currency: string): string {
-  return isCurrency(currency) ? formatAmount(minor, currency) : minor.toString();
-}
-
-function ourSide(row: OurRequest<string>): OurSide {
-  return { status: row.status, amount: amountOf(row.amount_minor, row.currency), currency: row.currency, createdAt: row.created_at.toISOString() };
-}
-
-function providerSide(result: StatusResult): ProviderSide {
-  if (result.status === 'NOT_FOUND') return { status: 'NOT_FOUND' };
-  if (result.status === 'UNKNOWN') return { status: 'UNKNOWN', reason: result.reason };
-  return {
-    status: result.status,
-    amount: formatAmount(result.amount, result.currency),
-    currency: result.currency,
-    ...(result.status === 'FAILED' && result.reason !== undefined ? { reason: result.reason } : {}),
-    ...(result.providerTransactionId !== undefined ? { providerTransactionId: result.providerTransactionId } : {}),
-    ...(result.externalId !== undefined ? { externalId: result.externalId } : {}),
-  };
-}
-
-export type Verdict =
-  | { type: 'agreed' }
-  | { type: 'mismatched'; mismatches: Mismatch[] }
-  | { type: 'in_flight'; entry: InFlight }
-  | { type: 'unverified'; entry: Unverified };
-
-/**
- * One request of ours against the provider's answer about its reference. A FAILED request the
- * provider never saw agrees (no money moved on either side: refused before sending, or never
- * submitted); one we count as moved does not.
- */
-export function compareRequest(object: ReconciledObject, row: OurRequest<string>, result: StatusResult): Verdict {
-  const ours = ourSide(row);
-  const provider = providerSide(result);
-  const base = { object, id: row.id, reference: row.reference };
-  if (row.status === 'PENDING') return { type: 'in_flight', entry: { ...base, ours, provider } };
-  if (result.status === 'UNKNOWN') return { type: 'unverified', entry: { ...base, ours, reason: result.reason } };
-  const moved = row.status === OBJECTS[object].done;
-  if (result.status === 'NOT_FOUND') {
-    if (!moved) return { type: 'agreed' };
-    const detail = `we have ${row.status} ${ours.amount} ${ours.currency}, the provider does not know the reference`;
-    return { type: 'mismatched', mismatches: [{ kind: 'missing_at_provider', ...base, ours, provider, detail }] };
-  }
-  const mismatches: Mismatch[] = [];
-  const expected = moved ? 'SUCCESSFUL' : 'FAILED';
-  if (result.status !== expected) {
-    const theirs = result.status === 'PENDING' ? 'still PENDING' : `${result.status}${provider.reason !== undefined ? ` (${provider.reason})` : ''}`;
-    mismatches.push({ kind: 'status', ...base, ours, provider, detail: `we have ${row.status}, the provider ${theirs}` });
-  }
-  if (result.currency !== row.currency || result.amount !== row.amount_minor) {
-    const detail = `we have ${ours.amount} ${ours.currency}, the provider ${provider.amount} ${provider.currency}`;
-    mismatches.push({ kind: 'amount', ...base, ours, provider, detail });
-  }
-  return mismatches.length === 0 ? { type: 'agreed' } : { type: 'mismatched', mismatches };
-}
-
-/** A request the provider lists and we do not have. */
-function missingHere(object: ReconciledObject, listed: ListedRequest): Mismatch {
-  const provider: ProviderSide = {
-    status: listed.status,
-    amount: listed.amount,
-    currency: listed.currency,
-    ...(listed.externalId !== undefined ? { externalId: listed.externalId } : {}),
-  };
-  const external = listed.externalId !== undefined ? ` (externalId ${listed.externalId})` : '';
-  const detail = `the provider has ${listed.status} ${listed.amount} ${listed.currency}${external} from ${listed.createdAt.toISOString()}, we have no ${object} with this reference`;
-  return { kind: 'missing_here', object, id: null, reference: listed.reference, ours: null, provider, detail };
-}
-
-/** What we stored about a request, for a provider that reads it by more than our reference (any provider may ignore it). */
-function knownOf(row: OurRequest<string>): KnownRequest {
-  const currency = isCurrency(row.currency) ? row.currency : undefined;
-  return {
-    ...(row.provider_reference ? { providerReference: row.provider_reference } : {}),
-    amount: row.amount_minor,
-    ...(currency !== undefined ? { currency } : {}),
-  };
-}
 
 /** Runs `fn` over `items`, at most `limit` at a time, keeping their order. */
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -512,21 +281,6 @@ export function createReconciliationService(
       }));
     },
   };
-}
-
-/** A recorded reconciliation, summed up. */
-export interface ReconciliationRunView {
-  id: string;
-  provider: string;
-  mode: KeyMode;
-  from: string;
-  to: string;
-  result: 'agreed' | 'mismatched' | 'unverified';
-  agreed: number;
-  mismatches: number;
-  inFlight: number;
-  unverified: number;
-  generatedAt: string;
 }
 
 export type ReconciliationService = ReturnType<typeof createReconciliationService>;
