@@ -15,7 +15,7 @@ const LONG_FIRST = [
   'test/webhooks.delivery.test.ts',
   'test/customers.test.ts',
   'test/foundation.db.test.ts',
-  'test/shutdown.test.ts',
+  'test/shutdown.cli.test.ts',
   'test/ledger.test.ts',
   'test/dashboard.http.test.ts',
   'test/dashboard.team.test.ts',
