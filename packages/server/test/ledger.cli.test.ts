@@ -55,6 +55,6 @@ describe('`caisse ledger verify`', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    // Two PGlite boots here and one in each command: minutes when the machine is busy (as in `npm test`).
+    // Two PGlite boots here and one in each command: minutes when the machine is busy.
   }, 180_000);
 });
