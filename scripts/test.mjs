@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 /* global console, performance, process */
-// `npm test`: every workspace's tests (the server's, the dashboard's and the shop's each its own
-// `npm test`, so their pretest steps and JSON reports stay as they are; the clients' in one run),
-// the long server suite beside the others instead of after them, then how long it took and how
-// busy the machine was meanwhile. Exits non-zero when any workspace failed.
+// `npm test`: the suites that run in the test process itself, then how long it took and how busy
+// the machine was meanwhile. Exits non-zero when any part failed. Long end-to-end runs are
+// scripts of their own (docs/decisions/0094-npm-test-and-the-long-runs.md), this script with an
+// argument:
 //
-//   lane 1: the server's compiled CLI (if stale), then the server suite (2 workers)
-//   lane 2: the message catalogues' check, then the dashboard's browser files (2 workers)
-//   lane 3: the clients' suites (api-types, intl, browser, node, react: one vitest process,
-//           vitest.clients.config.ts), then the example shop
-// The browser files start `caisse` processes (the compiled CLI first) and wait on them, on Chromium
-// and on providers' answers about half of their time: two workers side by side fill it.
+//   npm test              lane 1: the server's compiled CLI (if stale), then the server suite
+//                                 (2 workers; its `*.cli.test.ts` files left out)
+//                         lane 2: the message catalogues' check, the clients' suites (api-types,
+//                                 intl, browser, node, react: one vitest process,
+//                                 vitest.clients.config.ts), the example shop's unit files
+//   npm run test:cli      the server's files that start `caisse` processes and wait on them
+//                         (packages/server/vitest.cli.config.ts)
+//   npm run test:browser  the dashboard's Chromium files (2 workers) beside the example shop's
+//                         end-to-end purchase in Chromium
+//
+// Each workspace's part is its own npm script, so its pretest step and JSON report stay its own.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -107,24 +112,33 @@ const cpuBefore = machineCpu();
  * on PostgreSQL: 66.9–68.9 s instead of 73.4–80.0 s.
  */
 const DATABASE_ENV = process.env.PGOPTIONS === undefined ? { PGOPTIONS: '-c synchronous_commit=off' } : {};
-const test = (workspace, label) => run(label, 'npm', ['test', '--silent', '-w', workspace], DATABASE_ENV);
+const test = (workspace, label, script = 'test') => run(label, 'npm', ['run', script, '--silent', '-w', workspace], DATABASE_ENV);
+const serverBuilt = () => run('server build', process.execPath, [join(root, 'packages', 'server', 'scripts', 'build-if-stale.mjs')]);
 
-const cli = run('server build', process.execPath, [join(root, 'packages', 'server', 'scripts', 'build-if-stale.mjs')]);
-// Built before the dashboard's suite, whose own pretest then finds it fresh.
-const dashboardBuilt = run('dashboard build', 'npm', ['run', 'build', '--silent', '-w', '@caisse/dashboard']);
-const lanes = [
-  cli.then(() => test('@caisse/server', 'server')),
-  (async () => {
-    await run('messages', process.execPath, [join(root, 'scripts', 'check-messages.mjs')]);
-    await Promise.all([cli, dashboardBuilt]);
-    await test('@caisse/dashboard', 'dashboard');
-  })(),
-  (async () => {
-    await run('clients', process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '-c', 'vitest.clients.config.ts']);
-    await Promise.all([cli, dashboardBuilt]);
-    await test('@caisse/example-shop', 'shop');
-  })(),
-];
+const suite = process.argv[2] ?? 'unit';
+const SUITES = {
+  unit: () => [
+    serverBuilt().then(() => test('@caisse/server', 'server')),
+    (async () => {
+      await run('messages', process.execPath, [join(root, 'scripts', 'check-messages.mjs')]);
+      await run('clients', process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '-c', 'vitest.clients.config.ts']);
+      await test('@caisse/example-shop', 'shop');
+    })(),
+  ],
+  cli: () => [serverBuilt().then(() => test('@caisse/server', 'server cli', 'test:cli'))],
+  // The browser files start `caisse` processes (the compiled CLI first) and wait on them, on
+  // Chromium and on providers' answers about half of their time: the shop's file beside the
+  // dashboard's two workers fills it.
+  browser: () => {
+    const built = Promise.all([serverBuilt(), run('dashboard build', 'npm', ['run', 'build', '--silent', '-w', '@caisse/dashboard'])]);
+    return [built.then(() => test('@caisse/dashboard', 'dashboard')), built.then(() => test('@caisse/example-shop', 'shop', 'test:browser'))];
+  },
+};
+if (!(suite in SUITES)) {
+  console.error(`test: unknown suite "${suite}"; one of ${Object.keys(SUITES).join(', ')}`);
+  process.exit(2);
+}
+const lanes = SUITES[suite]();
 await Promise.all(lanes);
 
 console.log('');

@@ -1,5 +1,8 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import LongFirstSequencer from './test/sequencer.ts';
+
+/** Files whose subject is a `caisse` process as users run it: a command, a server, its shutdown. */
+export const CLI_FILES = 'test/**/*.cli.test.ts';
 
 const source = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
 
@@ -15,13 +18,15 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The files that start `caisse` processes and wait on them (`*.cli.test.ts`) are
+    // `npm run test:cli`'s (vitest.cli.config.ts), not `npm test`'s.
+    exclude: [...configDefaults.exclude, CLI_FILES],
     pool: 'forks',
     // Each file gets its own database (in-memory PGlite, or a fresh PostgreSQL database), a copy
     // of the template that the global setup migrated once.
     globalSetup: ['test/global-setup.ts'],
-    // Two on 2 cores. `npm test` runs the browser suites beside this one, which use the time its
-    // files wait on child processes and sockets; a third worker cost 20 CPU-s more there (its own
-    // start, modules and caches) and the run took 8-11 s longer.
+    // Two on 2 cores: a third worker cost 20 CPU-s more (its own start, modules and caches) and a
+    // run beside the browser suites took 8-11 s longer.
     maxWorkers: 2,
     // Files share their worker's modules (the app's, and PGlite's compiled WebAssembly) rather than
     // loading them again each: every file builds its own app on its own database, and closes it.

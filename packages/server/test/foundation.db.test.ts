@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,24 +9,7 @@ import { DataDirLockedError, DEFERRED, emptyClusterImage, lockDataDir, openPglit
 import { migrate, readMigrations } from '../src/platform/migrations.ts';
 import { allAhead, prepare } from '../src/platform/prepared.ts';
 import { analyzeGrownTables } from '../src/platform/analyze.ts';
-import { countSocketWrites, onPostgres, openTestDb, seedDataDir, TEST_DATABASE_URL } from './harness.ts';
-
-const CLI = join(import.meta.dirname, '..', 'bin', 'caisse.js');
-
-function run(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { countSocketWrites, onPostgres, openTestDb, seedDataDir } from './harness.ts';
 
 describe('database', () => {
   let db: Awaited<ReturnType<typeof openTestDb>>;
@@ -521,38 +503,5 @@ describe('embedded data directory', () => {
     const again = lockDataDir(stale);
     again();
     rmSync(stale, { recursive: true, force: true });
-  });
-
-  it('a second caisse process on the same directory exits, naming the process that holds it', async () => {
-    const first = await openPglite(dir);
-    try {
-      const res = await run(['migrate'], { CAISSE_DATA_DIR: dir, DATABASE_URL: '' });
-      expect(res.code).toBe(1);
-      expect(res.stderr).toContain(`already open by process ${process.pid}`);
-    } finally {
-      await first.close();
-    }
-  });
-
-  it('caisse merchants create --json prints the merchant, its test keys and its dashboard login', async () => {
-    const pgDb = TEST_DATABASE_URL ? await openTestDb() : undefined;
-    const env: Record<string, string> = pgDb ? { DATABASE_URL: pgDb.url as string } : { CAISSE_DATA_DIR: dir, DATABASE_URL: '' };
-    const res = await run(['merchants', 'create', '--name', 'Boutique Douala', '--json'], env);
-    await pgDb?.close();
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    const out = JSON.parse(res.stdout);
-    expect(out.merchantId).toMatch(/^mch_/);
-    expect(out.test.apiKey).toMatch(/^pk_test_[0-9A-Za-z]{32,}$/);
-    expect(out.test.secretKey).toMatch(/^sk_test_[0-9A-Za-z]{32,}$/);
-    expect(out.dashboard).toEqual({ email: expect.stringContaining('@'), password: expect.any(String) });
-  });
-});
-
-describe('configuration', () => {
-  it('names the bad variable', async () => {
-    const res = await run(['migrate'], { PORT: 'eighty', CAISSE_DATA_DIR: join(tmpdir(), 'caisse-cfg') });
-    expect(res.code).toBe(1);
-    expect(res.stderr).toContain('PORT');
   });
 });

@@ -215,7 +215,6 @@ async function send(request: { method: string; url: string; creds: Creds; header
   return ctx.app.inject(options);
 }
 
-/** The property every answer must have, whatever was sent. */
 /** The path as a URL parser reads it (a leading `//` is a path here, not a host). */
 function pathOf(url: string): string {
   try {
@@ -225,43 +224,60 @@ function pathOf(url: string): string {
   }
 }
 
-function checkAnswer(request: { method: string; url: string }, res: Awaited<ReturnType<typeof send>>) {
-  const where = `${request.method} ${request.url} → ${res.statusCode} ${res.body.slice(0, 200)}`;
-  expect(res.statusCode, where).toBeLessThan(500);
-  expect(res.headers['request-id'], where).toMatch(/^req_/);
+/**
+ * What is wrong with an answer, whatever was sent: nothing, or a line per broken rule. Checked
+ * with plain conditions and asserted once per answer: the runs send about 8,000 requests, and
+ * eight `expect` calls each were about a tenth of the file's CPU (20.1 → 18.2 CPU-s).
+ */
+function wrongWith(request: { method: string; url: string }, res: Awaited<ReturnType<typeof send>>): string[] {
+  const wrong: string[] = [];
+  if (res.statusCode >= 500) wrong.push('a 5xx');
+  if (!/^req_/.test(String(res.headers['request-id']))) wrong.push('no request id');
+  const path = pathOf(request.url);
+  const page = request.method === 'GET' || request.method === 'HEAD';
+  const html = /^text\/html/.test(String(res.headers['content-type']));
   // A payment link's visit is a page for people: a redirect to the checkout, or an HTML page
   // (a URL the router cannot even read is still a problem, checked below).
   // As a URL parser reads the path (`/%2e%2e/pay/x` is `/pay/x`), as the router did.
-  if (/^\/pay\//.test(pathOf(request.url)) && (request.method === 'GET' || request.method === 'HEAD')) {
-    if (res.statusCode === 303) return void expect(String(res.headers.location), where).toMatch(/^\/checkout\/ps_/);
-    if (/^text\/html/.test(String(res.headers['content-type']))) return;
+  if (/^\/pay\//.test(path) && page) {
+    if (res.statusCode === 303) return /^\/checkout\/ps_/.test(String(res.headers.location)) ? wrong : [...wrong, 'a redirect elsewhere than a checkout'];
+    if (html) return wrong;
   }
   // The hosted checkout is a page for people: an unknown or expired link is its own page, with a
   // 404 status, not a problem.
-  if (/^\/checkout\//.test(pathOf(request.url)) && (request.method === 'GET' || request.method === 'HEAD')) {
-    if (res.statusCode === 404 && /^text\/html/.test(String(res.headers['content-type']))) return;
-  }
+  if (/^\/checkout\//.test(path) && page && res.statusCode === 404 && html) return wrong;
   // The customer's account page is for people too: a refused form is the form again, in HTML,
   // with the reason; a signed-in form redirects to the page.
-  if (/^\/account(\/|$)/.test(pathOf(request.url))) {
-    if (res.statusCode === 303) return void expect(String(res.headers.location), where).toMatch(/^\/account(\/test)?$/);
-    if (/^text\/html/.test(String(res.headers['content-type']))) return;
+  if (/^\/account(\/|$)/.test(path)) {
+    if (res.statusCode === 303) return /^\/account(\/test)?$/.test(String(res.headers.location)) ? wrong : [...wrong, 'a redirect elsewhere than the account'];
+    if (html) return wrong;
   }
   if (res.statusCode >= 300 && res.statusCode < 400) {
     // Only the documentation UI redirects (to its index page).
-    expect(request.url, where).toMatch(/^\/docs/);
-    return;
+    return /^\/docs/.test(request.url) ? wrong : [...wrong, 'a redirect outside /docs'];
   }
-  if (res.statusCode < 400) return;
-  expect(String(res.headers['content-type']), where).toMatch(/^application\/problem\+json/);
-  if (request.method === 'HEAD') return;
-  const problem = res.json() as Record<string, unknown>;
-  expect(typeof problem.code, where).toBe('string');
-  expect(problem.type, where).toBe(`/errors/${problem.code}`);
-  expect(problem.status, where).toBe(res.statusCode);
-  expect(problem.requestId, where).toBe(res.headers['request-id']);
+  if (res.statusCode < 400) return wrong;
+  if (!/^application\/problem\+json/.test(String(res.headers['content-type']))) wrong.push('not a problem');
+  if (request.method === 'HEAD') return wrong;
+  let problem: Record<string, unknown> = {};
+  try {
+    problem = res.json() as Record<string, unknown>;
+  } catch {
+    return [...wrong, 'a body that is not JSON'];
+  }
+  if (typeof problem.code !== 'string') wrong.push('no code');
+  if (problem.type !== `/errors/${String(problem.code)}`) wrong.push('a type that is not its code');
+  if (problem.status !== res.statusCode) wrong.push('a status unlike the answer');
+  if (problem.requestId !== res.headers['request-id']) wrong.push('a request id unlike the header');
   // `stack` as a word: a random request id (`req_…cestackspha…`) holds any five letters now and then.
-  expect(res.body, where).not.toMatch(/\bat .+\.(ts|js):\d+|SELECT |INSERT |\bstack\b/i);
+  if (/\bat .+\.(ts|js):\d+|SELECT |INSERT |\bstack\b/i.test(res.body)) wrong.push('a stack trace or SQL');
+  return wrong;
+}
+
+/** The property every answer must have, whatever was sent. */
+function checkAnswer(request: { method: string; url: string }, res: Awaited<ReturnType<typeof send>>) {
+  const wrong = wrongWith(request, res);
+  if (wrong.length > 0) expect(wrong, `${request.method} ${request.url} → ${res.statusCode} ${res.body.slice(0, 200)}`).toEqual([]);
 }
 
 describe('fuzzing every registered route', () => {

@@ -4,9 +4,6 @@
  * set to it, the retry on the next route after a timed-out attempt, the late success returned
  * through the first attempt's own connector, and the one that cannot return it: to return by hand.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../src/admin.ts';
 import {
@@ -29,7 +26,6 @@ import type { EchoSettings } from './fixtures/echo-connector/echo.connector.ts';
 import type { EchoSandbox } from './fixtures/echo-connector/echo.sandbox.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser } from './flow.support.ts';
 import { operatorConsole } from './operators.support.ts';
-import { processEnv, runCaisse } from './processes.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 const NAME = 'echo_routes';
@@ -482,26 +478,4 @@ describe('routes to pawaPay', () => {
     });
     await route(null);
   });
-});
-
-describe('npx caisse routes', () => {
-  it('set refuses a connector that does not serve the method there, saying so, exit 1; list --json shows the defaults', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'caisse-routes-'));
-    try {
-      const env = processEnv({ CAISSE_DATA_DIR: dir });
-      const refused = await runCaisse(['routes', 'set', '--mode', 'test', '--country', 'CM', '--method', 'mtn_momo', '--connectors', 'mtn_momo,wave'], env);
-      expect(refused.code).toBe(1);
-      expect(refused.output).toContain('route_invalid: wave does not serve mtn_momo in CM');
-      const listed = await runCaisse(['routes', 'list', '--mode', 'test', '--json'], env);
-      expect(listed.code, listed.output).toBe(0);
-      const routes = JSON.parse(listed.stdout) as { country: string; kind: string; method: string; connectors: string[]; overridden: boolean }[];
-      expect(routes).toContainEqual(
-        expect.objectContaining({ country: 'CM', kind: 'payment', method: 'mtn_momo', connectors: expect.arrayContaining(['mtn_momo']), overridden: false }),
-      );
-      expect(routes.filter((r) => r.overridden)).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-    // Each command boots the embedded database: slow when the machine is busy.
-  }, 180_000);
 });

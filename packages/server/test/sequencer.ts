@@ -8,20 +8,26 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * this list stands in on a fresh clone, where it would order by file size.
  */
 const LONG_FIRST = [
+  // `npm run test:cli`'s.
   'test/newcomer.cli.test.ts',
   'test/listen.cli.test.ts',
-  'test/fuzz.routes.test.ts',
-  'test/users.http.test.ts',
-  'test/webhooks.delivery.test.ts',
-  'test/customers.test.ts',
+  'test/provider-accounts.cli.test.ts',
+  'test/shutdown.cli.test.ts',
+  // `npm test`'s, by their time in a run of it.
   'test/foundation.db.test.ts',
-  'test/shutdown.test.ts',
-  'test/ledger.test.ts',
   'test/dashboard.http.test.ts',
+  'test/attempts.redirect.test.ts',
+  'test/clearing-accounts.migration.test.ts',
+  'test/fuzz.routes.test.ts',
+  'test/provider-requests.migration.test.ts',
+  'test/customers.test.ts',
   'test/dashboard.team.test.ts',
+  'test/webhooks.delivery.test.ts',
+  'test/webhooks.postgres.test.ts',
+  'test/connectors.conformance.test.ts',
   'test/reconciliation.test.ts',
-  'test/architecture.lint.test.ts',
   'test/payouts.test.ts',
+  'test/architecture.lint.test.ts',
 ];
 
 export default class LongFirstSequencer extends BaseSequencer {
