@@ -22,7 +22,9 @@ import {
   type StatusResult,
   type SubmitResult,
 } from '../connectors/index.ts';
+import { groupCommit } from '../../platform/batch.ts';
 import { failureLevel } from '../../platform/db-unavailable.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { type ProviderRequest, type RequestKind, type RequestStore, requestStore } from './lifecycle.repository.ts';
 
 /**
@@ -126,6 +128,8 @@ export interface LifecycleSpec<Row extends ProviderRequestRow> {
 
 /** How long a poller holds a claimed row before another may take it (a call is bounded by 10 s). */
 export const POLL_LEASE_MS = 30 * SECOND;
+/** Requests whose callbacks' news one round reads at once (each a status read at its provider). */
+export const CALLBACK_BATCH = 50;
 /** The first poll comes after the submit has had its chance. */
 export const FIRST_POLL_DELAY_MS = 2 * SECOND;
 /** Beyond the connector's own bound on a submit: the commit of what it answered, a slow event loop. */
@@ -164,7 +168,7 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
    * The connector of the account a row was made with (undefined: that account is not configured
    * here any more): the row's own connector, whatever method it carries.
    */
-  connectorOf(row: Pick<Row, 'mode' | 'connector' | 'provider_account'>): Promise<Connector | undefined>;
+  connectorOf(row: Pick<ProviderRequestRow, 'mode' | 'connector' | 'provider_account'>): Promise<Connector | undefined>;
   /**
    * Sends the committed row to the provider and acts on a definitive answer. Await it when the
    * answer is needed (a redirect provider's URL); otherwise `start` it.
@@ -174,9 +178,17 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
   start(row: Row, once?: OnceOnly): void;
   /**
    * A callback for one of this lifecycle's references: false when the reference is not one of its
-   * requests. `request`: the one the router already found by that reference.
+   * requests. `request`: the one the router already found by that reference. `queue`: records
+   * that the request has news (committed when it resolves); given it, a callback whose connector
+   * authenticates it alone (`authenticateCallback`) is only recorded, and its status read comes
+   * later (`readCallback`); otherwise the status is read and settled before this resolves.
    */
-  callback(provider: string, reference: string, callback: IncomingCallback, request?: ProviderRequest): Promise<boolean>;
+  callback(provider: string, reference: string, callback: IncomingCallback, request?: ProviderRequest, queue?: (id: string) => Promise<void>): Promise<boolean>;
+  /**
+   * The status read of a request a callback announced (claimed by the router), and its settle.
+   * False when it failed (logged): the news stays, read again at its lease's end.
+   */
+  readCallback(request: ProviderRequest): Promise<boolean>;
   /**
    * A callback the connector of the provider account `account` already verified (providers that
    * sign one webhook URL per account, such as Wave): false when its reference is not one of this
@@ -210,10 +222,11 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
    * method reached through an aggregator is read, called back and refunded through that
    * aggregator (docs/spec/routes.md).
    */
-  const connectorOf = async (row: Pick<Row, 'mode' | 'connector' | 'provider_account'>): Promise<Connector | undefined> =>
+  const connectorOf = async (row: Pick<ProviderRequestRow, 'mode' | 'connector' | 'provider_account'>): Promise<Connector | undefined> =>
     row.provider_account === null || row.provider_account === undefined ? connectorFor(row.mode, row.connector) : connectors.byAccount(row.provider_account);
   /** The row's account is configured no more, though its connector is: nothing can read it, nor say it failed. */
-  const accountGone = async (row: Row) => connectorFor(row.mode, row.connector) !== undefined && (await connectorOf(row)) === undefined;
+  const accountGone = async (row: Pick<ProviderRequestRow, 'mode' | 'connector' | 'provider_account'>) =>
+    connectorFor(row.mode, row.connector) !== undefined && (await connectorOf(row)) === undefined;
 
   async function submit(row: Row, once?: OnceOnly): Promise<SubmitResult> {
     const connector = await connectorOf(row);
@@ -360,6 +373,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
         created_at: row.created_at,
         updated_at: row.created_at,
         finished_at: null,
+        callback_at: null,
       });
     },
     release: (tx, id, account) => requests.release(tx, id, account, new Date(clock.now().getTime() + FIRST_POLL_DELAY_MS)),
@@ -368,7 +382,21 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     connectorOf,
     submit,
     start,
-    async callback(provider, reference, callback, known) {
+    async callback(provider, reference, callback, known, queue) {
+      if (queue && known) {
+        // What the answer needs is in the request: the owner's row is read with the status.
+        if (known.kind !== spec.request_kind || known.reference !== reference) return false;
+        if (known.connector === provider && (await accountGone(known))) return true;
+        const connector = await connectorOf(known);
+        if (!connector || known.connector !== provider) return false;
+        if (connector.authenticateCallback) {
+          const authenticated = await connector.authenticateCallback(callback);
+          if (!authenticated.ok || authenticated.reference !== reference || authenticated.kind !== kind)
+            throw new ApiError('callback_invalid', 'The callback could not be authenticated');
+          await queue(known.id);
+          return true;
+        }
+      }
       const row = await ownerOf(reference, known);
       if (!row) return false;
       // `provider`: the connector the callback's URL names.
@@ -397,6 +425,24 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
       return claimed.length;
     },
     pollClaimed,
+    async readCallback(request) {
+      try {
+        const row = await store.load(request.id);
+        if (!row) {
+          log?.error({ id: request.id, kind: request.kind }, 'provider request without its owner');
+          return true;
+        }
+        if (await accountGone(row)) return true;
+        const connector = await connectorOf(row);
+        if (!connector) return true;
+        const decision = decisionOf(await connector.status(kind, row.reference, spec.known?.(row)));
+        if (decision) await spec.settle(row.id, decision, row);
+        return true;
+      } catch (err) {
+        log?.[failureLevel(err)]({ err, id: request.id }, `mobile-money ${spec.what} callback's status read failed`);
+        return false;
+      }
+    },
     async abandon(row) {
       const connector = await connectorOf(row);
       if (!connector?.cancel) return false;
@@ -419,20 +465,78 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
  * hands each to its kind's lifecycle.
  */
 export function createRequestRouter(
-  lifecycles: readonly Pick<ProviderLifecycle<ProviderRequestRow>, 'kind' | 'requestKind' | 'callback' | 'verified' | 'pollClaimed' | 'drain'>[],
-  deps: { db: Executor; clock: Clock; connectors: ConnectorSource; requests?: RequestStore },
+  lifecycles: readonly Pick<
+    ProviderLifecycle<ProviderRequestRow>,
+    'kind' | 'requestKind' | 'callback' | 'verified' | 'pollClaimed' | 'readCallback' | 'drain'
+  >[],
+  deps: { db: Executor; clock: Clock; connectors: ConnectorSource; requests?: RequestStore; logger?: Pick<Logger, 'error' | 'warn'> },
 ) {
   const { clock, connectors } = deps;
   const requests = deps.requests ?? requestStore(deps.db);
   const byKind = new Map(lifecycles.map((l) => [l.requestKind, l]));
+  // A burst of callbacks (an operator back from an outage) costs one read and one write per
+  // group of the same milliseconds, not two statements each (docs/decisions/0093-queued-callbacks.md).
+  const lookUp = groupCommit(async (references: string[]) => new Map((await requests.findByReferences(references)).map((r) => [r.reference, r])));
+  const note = groupCommit(async (ids: string[]) => {
+    await requests.noteCallbacks(ids, clock.now());
+    read();
+    return new Map(ids.map((id) => [id, true]));
+  });
+  const queue = async (id: string) => void (await note(id));
+
+  /**
+   * Claims up to `limit` requests with news (of every kind), reads each one's status at its
+   * provider and settles it, all at once; then clears the batch's news (one statement), unless a
+   * callback came again meanwhile. Returns how many it claimed.
+   */
+  async function readCallbacks(limit = CALLBACK_BATCH): Promise<number> {
+    const now = clock.now();
+    const lease = new Date(now.getTime() + POLL_LEASE_MS);
+    const claimed = await requests.claimCallbacks(now, lease, limit);
+    if (claimed.length === 0) return 0;
+    const read = await Promise.all(claimed.map(async (request) => ((await byKind.get(request.kind)?.readCallback(request)) ?? true) && request.id));
+    const done = read.filter((id): id is string => id !== false);
+    // A read that failed keeps its news: read again at its lease's end.
+    if (done.length > 0) await requests.clearCallbacks(done, lease);
+    return claimed.length;
+  }
+
+  // The process that recorded news reads it at once, behind the answers; news it leaves (it
+  // died, or a read failed) is read by the poller's round once its lease ends.
+  let reading: Promise<void> | undefined;
+  let more = false;
+  const inFlight = new Set<Promise<unknown>>();
+  function read(): void {
+    if (reading) {
+      more = true;
+      return;
+    }
+    reading = (async () => {
+      do more = false;
+      while ((await readCallbacks()) === CALLBACK_BATCH || more);
+    })()
+      .catch((err: unknown) => deps.logger?.[failureLevel(err)]({ err }, "mobile-money callbacks' status reads failed"))
+      .finally(() => {
+        inFlight.delete(reading as Promise<void>);
+        reading = undefined;
+      });
+    inFlight.add(reading);
+  }
+
   return {
-    /** False when no request has this reference, or not of this kind (the route answers 404). */
+    /**
+     * False when no request has this reference, or not of this kind (the route answers 404). A
+     * callback its connector authenticates alone is recorded (committed when this resolves) and
+     * read behind the answer, by `readCallbacks`.
+     */
     async handle(provider: string, kind: ConnectorKind, reference: string, callback: IncomingCallback): Promise<boolean> {
-      const request = await requests.findByReference(reference);
+      const request = await lookUp(reference);
       const lifecycle = request && byKind.get(request.kind);
       if (!request || !lifecycle || lifecycle.kind !== kind) return false;
-      return lifecycle.callback(provider, reference, callback, request);
+      return lifecycle.callback(provider, reference, callback, request, queue);
     },
+    /** The news left behind (the poller's round): claims up to `limit` requests with news due and reads them. */
+    readCallbacks,
     /**
      * A webhook sent to one URL for every request (Wave): the URL names no reference and carries
      * no token of ours, so the provider's signature over the raw body authenticates it. Each
@@ -478,8 +582,9 @@ export function createRequestRouter(
       await Promise.all(claimed.map((request) => byKind.get(request.kind)?.pollClaimed(request)));
       return claimed.length;
     },
-    /** Waits for every lifecycle's provider calls started in the background (shutdown). */
+    /** Waits for every lifecycle's provider calls and the callbacks' reads started in the background (shutdown). */
     async drain(): Promise<void> {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
       await Promise.all(lifecycles.map((l) => l.drain()));
     },
   };
