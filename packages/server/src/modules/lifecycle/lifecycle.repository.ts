@@ -84,12 +84,13 @@ export const requestsRepository = {
   },
 
   /**
-   * Records that callbacks came for these requests (still PENDING), in one statement: each is due
-   * for a status read at `at`. A callback during a read brings it forward again, so that what the
+   * Records that callbacks came for these requests, in one statement: each is due for a status
+   * read at `at`, decided ones too (what the provider says may be a late payment, which the
+   * owner's settle returns). A callback during a read brings it forward again, so that what the
    * provider said after that read is read too.
    */
   async noteCallbacks(db: Executor, ids: readonly string[], at: Date): Promise<void> {
-    await db.updateTable('provider_requests').set({ callback_at: at }).where('id', 'in', ids).where('status', '=', 'PENDING').execute();
+    await db.updateTable('provider_requests').set({ callback_at: at }).where('id', 'in', ids).execute();
   },
 
   /** Claims up to `limit` requests with news due (SKIP LOCKED, as the polls), their news leased until `leaseUntil`. */
@@ -97,7 +98,7 @@ export const requestsRepository = {
     const result = await sql<ProviderRequest>`
       update provider_requests set callback_at = ${leaseUntil}
       where id = any(array(
-        select id from provider_requests where status = 'PENDING' and callback_at <= ${now}
+        select id from provider_requests where callback_at <= ${now}
         order by callback_at limit ${limit} for update skip locked))
       returning *`.execute(db);
     return result.rows;
