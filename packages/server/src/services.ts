@@ -117,6 +117,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
       db: deps.db,
       clock: deps.clock,
       connectors,
+      logger,
     }),
     attempts,
     refunds,

@@ -76,6 +76,8 @@ async function onPage(url: string, action: 'approve' | 'decline' | 'cancel', pho
 async function later(ms = 2 * SECOND) {
   ctx.clock.advance(ms);
   await sandbox.tick();
+  // The callbacks' status reads run behind their answers.
+  await ctx.services.callbacks.drain();
 }
 
 const read = async (m: TestMerchant, id: string) => (await call(ctx.app, 'GET', `/gateway/${id}`, sk(m))).json() as { status: string };

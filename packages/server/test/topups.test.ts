@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
+import { callbackSigner } from '../src/modules/connectors/connectors.references.ts';
 import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithSandbox } from './connectors.support.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser, payAt, refreshToken, registerUser, type TestUser, through } from './flow.support.ts';
@@ -129,6 +130,45 @@ describe('top-ups', () => {
     expect(forged.json()).toMatchObject({ code: 'callback_invalid' });
     expect((await read(user, id)).status).toBe('PENDING');
     expect(await balance(user)).toBe('700');
+    await expectLedgerClean(ctx);
+  });
+
+  it('a callback is recorded before its answer and read behind it; news a process left unread is read by the next round, once', async () => {
+    const user = await newUser(ctx, m);
+    const { id } = (await topup(user, { amount: '400' })).json() as { id: string };
+    await ctx.services.topups.drain();
+    const { reference } = await ctx.deps.db.selectFrom('topups').select('reference').where('id', '=', id).executeTakeFirstOrThrow();
+    const news = async () =>
+      (await ctx.deps.db.selectFrom('provider_requests').select('callback_at').where('id', '=', id).executeTakeFirstOrThrow()).callback_at;
+    const url = `/callbacks/mtn_momo/collection/${reference}/${callbackSigner(ctx.deps.config.masterKey, 'mtn_momo').sign('collection', reference)}`;
+    // The payer has not approved yet: the callback is answered, its read finds PENDING, the news is cleared.
+    const early = await ctx.app.inject({
+      method: 'PUT',
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: { status: 'SUCCESSFUL' },
+    });
+    expect(early.statusCode, early.body).toBe(204);
+    await ctx.services.callbacks.drain();
+    expect(await news()).toBeNull();
+    expect((await read(user, id)).status).toBe('PENDING');
+    // The payer approves; the process that recorded the sandbox's callback died before reading it.
+    sandbox.setFaults({ dropCallbacks: true });
+    try {
+      await approve();
+    } finally {
+      sandbox.setFaults({ dropCallbacks: false });
+    }
+    await ctx.deps.db.updateTable('provider_requests').set({ callback_at: ctx.clock.now() }).where('id', '=', id).execute();
+    expect(await ctx.services.callbacks.readCallbacks()).toBe(1);
+    expect(await read(user, id)).toMatchObject({ status: 'SUCCEEDED' });
+    expect(await news()).toBeNull();
+    expect(await ctx.services.callbacks.readCallbacks()).toBe(0);
+    // Sent again later: answered, read, nothing more credited.
+    const again = await ctx.app.inject({ method: 'PUT', url, headers: { 'content-type': 'application/json' }, payload: { status: 'SUCCESSFUL' } });
+    expect(again.statusCode).toBe(204);
+    await ctx.services.callbacks.drain();
+    expect(await balance(user)).toBe('400');
     await expectLedgerClean(ctx);
   });
 

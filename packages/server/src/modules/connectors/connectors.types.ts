@@ -170,6 +170,15 @@ export type CallbackResult =
    */
   | { ok: false; reason: string; ignored: true };
 
+/**
+ * A callback authenticated without asking the provider (`Connector.authenticateCallback`): whom
+ * it is about and what its body claimed, and nothing more. What the provider's status says is
+ * read later, and decides.
+ */
+export type AuthenticatedCallback =
+  | { ok: true; kind: ConnectorKind; reference: string; claimed: 'PENDING' | 'SUCCESSFUL' | 'FAILED' | undefined }
+  | { ok: false; reason: string; ignored?: boolean };
+
 /** What asking a provider to close an open request did (`Connector.cancel`): only ever a hint, the status read decides. */
 export type CancelResult = { ok: true } | { ok: false; reason: string };
 
@@ -207,6 +216,14 @@ export interface Connector {
   status(kind: ConnectorKind, reference: string, known?: KnownRequest): Promise<StatusResult>;
   /** Authenticate a callback and confirm it with the provider (docs/decisions/0018-connectors.md). */
   verifyCallback(callback: IncomingCallback): Promise<CallbackResult>;
+  /**
+   * Optional: `verifyCallback` without its status read, for a provider whose answer to a callback
+   * never depends on that read (the URL's token, a signature): the callback is recorded and
+   * answered at once, and the status is read behind it (docs/decisions/0093-queued-callbacks.md).
+   * Absent: the answer waits for the read (CinetPay refuses a notification whose amount is not
+   * the one it holds).
+   */
+  authenticateCallback?(callback: IncomingCallback): Promise<AuthenticatedCallback>;
   /**
    * Optional: every request of one product the provider created in [from, to). Only providers
    * (or sandboxes) that can list have it: MTN's Open API cannot, so `mtn_momo` has it only

@@ -3,6 +3,7 @@
  * this file and nothing else from modules/connectors/.
  */
 export type {
+  AuthenticatedCallback,
   CallbackResult,
   CheckResult,
   Connector,

@@ -5,7 +5,6 @@
  */
 export {
   createProviderLifecycle,
-  createRequestRouter,
   FIRST_POLL_DELAY_MS,
   type LifecycleSpec,
   type OwnerStore,
@@ -15,9 +14,9 @@ export {
   POLL_LEASE_MS,
   type ProviderLifecycle,
   type ProviderRequestRow,
-  type RequestRouter,
   SUBMIT_MARGIN_MS,
 } from './lifecycle.ts';
+export { createRequestRouter, type RequestRouter } from './lifecycle.router.ts';
 export { type ProviderRequest, type RequestKind, type RequestStatus, type RequestStore, requestStore } from './lifecycle.repository.ts';
 export { startLifecyclePoller } from './lifecycle.poller.ts';
 export { CALLBACKS_PER_ADDRESS_PER_MINUTE, CALLBACKS_PER_REFERENCE_PER_MINUTE, default as lifecycleRoutes } from './lifecycle.routes.ts';

@@ -37,6 +37,11 @@ export interface ProviderRequestsTable {
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
+  /**
+   * A callback came and the provider's status is still to be read (migration 0089): due at this
+   * time (a reader's claim moves it forward, as a lease); null: no news.
+   */
+  callback_at: Date | null;
 }
 
 declare module '../../platform/database.ts' {
@@ -73,6 +78,37 @@ export const requestsRepository = {
     return result.rows;
   },
 
+  /** The requests with these references, in one read (a group of callbacks). */
+  async findByReferences(db: Executor, references: readonly string[]): Promise<ProviderRequest[]> {
+    return db.selectFrom('provider_requests').selectAll().where('reference', 'in', references).execute();
+  },
+
+  /**
+   * Records that callbacks came for these requests, in one statement: each is due for a status
+   * read at `at`, decided ones too (what the provider says may be a late payment, which the
+   * owner's settle returns). A callback during a read brings it forward again, so that what the
+   * provider said after that read is read too.
+   */
+  async noteCallbacks(db: Executor, ids: readonly string[], at: Date): Promise<void> {
+    await db.updateTable('provider_requests').set({ callback_at: at }).where('id', 'in', ids).execute();
+  },
+
+  /** Claims up to `limit` requests with news due (SKIP LOCKED, as the polls), their news leased until `leaseUntil`. */
+  async claimCallbacks(db: Executor, now: Date, leaseUntil: Date, limit: number): Promise<ProviderRequest[]> {
+    const result = await sql<ProviderRequest>`
+      update provider_requests set callback_at = ${leaseUntil}
+      where id = any(array(
+        select id from provider_requests where callback_at <= ${now}
+        order by callback_at limit ${limit} for update skip locked))
+      returning *`.execute(db);
+    return result.rows;
+  },
+
+  /** The news of a claim was read: cleared, unless another callback came meanwhile (it moved callback_at). */
+  async clearCallbacks(db: Executor, ids: readonly string[], lease: Date): Promise<void> {
+    await db.updateTable('provider_requests').set({ callback_at: null }).where('id', 'in', ids).where('callback_at', '=', lease).execute();
+  },
+
   async markSubmitted(db: Executor, id: string, now: Date): Promise<void> {
     await db.updateTable('provider_requests').set({ submitted_at: now, updated_at: now }).where('id', '=', id).where('submitted_at', 'is', null).execute();
   },
@@ -99,6 +135,10 @@ export interface RequestStore {
   claimDue(now: Date, leaseUntil: Date, limit: number, kind?: RequestKind): Promise<ProviderRequest[]>;
   markSubmitted(id: string, now: Date): Promise<void>;
   scheduleNextPoll(id: string, at: Date): Promise<void>;
+  findByReferences(references: readonly string[]): Promise<ProviderRequest[]>;
+  noteCallbacks(ids: readonly string[], at: Date): Promise<void>;
+  claimCallbacks(now: Date, leaseUntil: Date, limit: number): Promise<ProviderRequest[]>;
+  clearCallbacks(ids: readonly string[], lease: Date): Promise<void>;
 }
 
 export function requestStore(db: Executor): RequestStore {
@@ -110,5 +150,9 @@ export function requestStore(db: Executor): RequestStore {
     claimDue: (now, leaseUntil, limit, kind) => repo.claimDue(db, now, leaseUntil, limit, kind),
     markSubmitted: (id, now) => repo.markSubmitted(db, id, now),
     scheduleNextPoll: (id, at) => repo.scheduleNextPoll(db, id, at),
+    findByReferences: (references) => repo.findByReferences(db, references),
+    noteCallbacks: (ids, at) => repo.noteCallbacks(db, ids, at),
+    claimCallbacks: (now, leaseUntil, limit) => repo.claimCallbacks(db, now, leaseUntil, limit),
+    clearCallbacks: (ids, lease) => repo.clearCallbacks(db, ids, lease),
   };
 }

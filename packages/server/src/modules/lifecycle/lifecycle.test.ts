@@ -76,6 +76,7 @@ function setup(
     created_at: row.created_at,
     updated_at: row.created_at,
     finished_at: null,
+    callback_at: null,
   });
   const requests: RequestStore = {
     insert: async () => {},
@@ -86,6 +87,10 @@ function setup(
     scheduleNextPoll: async (_id, at) => {
       row.next = at;
     },
+    findByReferences: async (refs) => (refs.includes(row.reference) ? [requestOf()] : []),
+    noteCallbacks: async () => {},
+    claimCallbacks: async () => [],
+    clearCallbacks: async () => {},
   };
   const decisions: Decision[] = [];
   /** Every decision asked of the owner, taken or not (a late payment is the owner's to take). */
@@ -136,7 +141,7 @@ function setup(
       decisions.push(d);
     },
   });
-  return { clock, row, lifecycle, decisions, calls, asked };
+  return { clock, row, lifecycle, decisions, calls, asked, connector, requestOf };
 }
 
 describe('the provider-request lifecycle', () => {
@@ -394,6 +399,68 @@ describe('the provider-request lifecycle', () => {
       await busy.lifecycle.submit(busy.row);
       expect(await busy.lifecycle.abandon(busy.row)).toBe(false);
       expect(busy.decisions).toEqual([]);
+    });
+  });
+
+  describe('queued callbacks', () => {
+    const SUCCESS: StatusResult = { status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' };
+    /** The connector authenticates a callback alone when its URL ends with `/ours`. */
+    function queued() {
+      const t = setup({ submit: [{ status: 'PENDING', duplicate: false }], status: [SUCCESS] });
+      const authenticate: NonNullable<Connector['authenticateCallback']> = async (cb) =>
+        cb.url.endsWith('/ours')
+          ? { ok: true, kind: 'collection', reference: 'ref-1', claimed: 'SUCCESSFUL' }
+          : { ok: false, reason: 'the token does not match' };
+      Object.assign(t.connector, { authenticateCallback: authenticate });
+      const noted: string[] = [];
+      const queue = async (id: string) => void noted.push(id);
+      return { ...t, noted, queue };
+    }
+
+    it('a callback its connector authenticates alone is recorded and answered before any status read; its read settles once', async () => {
+      const t = queued();
+      await t.lifecycle.submit(t.row);
+      expect(await t.lifecycle.callback('mtn_momo', 'ref-1', { url: '/cb/ours', body: '' }, t.requestOf(), t.queue)).toBe(true);
+      expect(await t.lifecycle.callback('mtn_momo', 'ref-1', { url: '/cb/ours', body: '' }, t.requestOf(), t.queue)).toBe(true);
+      expect(t.noted).toEqual(['top_1', 'top_1']);
+      expect(t.calls).toEqual(['collect ref-1']);
+      expect(t.decisions).toEqual([]);
+      // A forged one is refused (400) and records nothing; another provider's URL is not its request (404).
+      await expect(t.lifecycle.callback('mtn_momo', 'ref-1', { url: '/cb/forged', body: '' }, t.requestOf(), t.queue)).rejects.toMatchObject({
+        code: 'callback_invalid',
+      });
+      expect(await t.lifecycle.callback('orange_money', 'ref-1', { url: '/cb/ours', body: '' }, t.requestOf(), t.queue)).toBe(false);
+      expect(t.noted).toEqual(['top_1', 'top_1']);
+      // The news, read twice (two callbacks, two readers): the provider's status decides, once.
+      expect(await t.lifecycle.readCallback(t.requestOf())).toBe(true);
+      expect(await t.lifecycle.readCallback(t.requestOf())).toBe(true);
+      expect(t.calls).toEqual(['collect ref-1', 'status ref-1', 'status ref-1']);
+      expect(t.asked).toHaveLength(2);
+      expect(t.decisions).toEqual([{ status: 'SUCCESSFUL', amount: 100n, currency: 'XAF' }]);
+    });
+
+    it('without its own authentication (or without a queue) the answer waits for the status read', async () => {
+      const t = setup({ submit: [{ status: 'PENDING', duplicate: false }], status: [{ status: 'FAILED', reason: 'REJECTED', amount: 100n, currency: 'XAF' }] });
+      await t.lifecycle.submit(t.row);
+      const noted: string[] = [];
+      Object.assign(t.connector, {
+        verifyCallback: async () => ({ ok: true, kind: 'collection', reference: 'ref-1', claimed: 'FAILED', result: { status: 'FAILED', reason: 'REJECTED' } }),
+      });
+      expect(await t.lifecycle.callback('mtn_momo', 'ref-1', { url: '/cb', body: '' }, t.requestOf(), async (id) => void noted.push(id))).toBe(true);
+      expect(noted).toEqual([]);
+      expect(t.decisions).toEqual([{ status: 'FAILED', reason: 'REJECTED' }]);
+    });
+
+    it('a read that fails keeps its news (false): it is read again', async () => {
+      const t = queued();
+      await t.lifecycle.submit(t.row);
+      Object.assign(t.connector, {
+        status: async () => {
+          throw new Error('socket hang up');
+        },
+      });
+      expect(await t.lifecycle.readCallback(t.requestOf())).toBe(false);
+      expect(t.decisions).toEqual([]);
     });
   });
 });

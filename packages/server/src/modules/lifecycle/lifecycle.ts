@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.ts';
 import { SECOND } from '../../platform/clock.ts';
-import type { Executor, Tx } from '../../platform/db.ts';
+import type { Tx } from '../../platform/db.ts';
 import type { Currency } from '../../platform/money.ts';
 import type { KeyMode } from '../../platform/tenancy.ts';
 import {
@@ -23,7 +23,8 @@ import {
   type SubmitResult,
 } from '../connectors/index.ts';
 import { failureLevel } from '../../platform/db-unavailable.ts';
-import { type ProviderRequest, type RequestKind, type RequestStore, requestStore } from './lifecycle.repository.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { ProviderRequest, RequestKind, RequestStore } from './lifecycle.repository.ts';
 
 /**
  * One provider request's lifecycle (docs/architecture.md, "Connectors"), the same for every money
@@ -126,6 +127,8 @@ export interface LifecycleSpec<Row extends ProviderRequestRow> {
 
 /** How long a poller holds a claimed row before another may take it (a call is bounded by 10 s). */
 export const POLL_LEASE_MS = 30 * SECOND;
+/** Requests whose callbacks' news one round reads at once (each a status read at its provider). */
+export const CALLBACK_BATCH = 50;
 /** The first poll comes after the submit has had its chance. */
 export const FIRST_POLL_DELAY_MS = 2 * SECOND;
 /** Beyond the connector's own bound on a submit: the commit of what it answered, a slow event loop. */
@@ -164,7 +167,7 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
    * The connector of the account a row was made with (undefined: that account is not configured
    * here any more): the row's own connector, whatever method it carries.
    */
-  connectorOf(row: Pick<Row, 'mode' | 'connector' | 'provider_account'>): Promise<Connector | undefined>;
+  connectorOf(row: Pick<ProviderRequestRow, 'mode' | 'connector' | 'provider_account'>): Promise<Connector | undefined>;
   /**
    * Sends the committed row to the provider and acts on a definitive answer. Await it when the
    * answer is needed (a redirect provider's URL); otherwise `start` it.
@@ -174,9 +177,17 @@ export interface ProviderLifecycle<Row extends ProviderRequestRow> {
   start(row: Row, once?: OnceOnly): void;
   /**
    * A callback for one of this lifecycle's references: false when the reference is not one of its
-   * requests. `request`: the one the router already found by that reference.
+   * requests. `request`: the one the router already found by that reference. `queue`: records
+   * that the request has news (committed when it resolves); given it, a callback whose connector
+   * authenticates it alone (`authenticateCallback`) is only recorded, and its status read comes
+   * later (`readCallback`); otherwise the status is read and settled before this resolves.
    */
-  callback(provider: string, reference: string, callback: IncomingCallback, request?: ProviderRequest): Promise<boolean>;
+  callback(provider: string, reference: string, callback: IncomingCallback, request?: ProviderRequest, queue?: (id: string) => Promise<void>): Promise<boolean>;
+  /**
+   * The status read of a request a callback announced (claimed by the router), and its settle.
+   * False when it failed (logged): the news stays, read again at its lease's end.
+   */
+  readCallback(request: ProviderRequest): Promise<boolean>;
   /**
    * A callback the connector of the provider account `account` already verified (providers that
    * sign one webhook URL per account, such as Wave): false when its reference is not one of this
@@ -210,10 +221,11 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
    * method reached through an aggregator is read, called back and refunded through that
    * aggregator (docs/spec/routes.md).
    */
-  const connectorOf = async (row: Pick<Row, 'mode' | 'connector' | 'provider_account'>): Promise<Connector | undefined> =>
+  const connectorOf = async (row: Pick<ProviderRequestRow, 'mode' | 'connector' | 'provider_account'>): Promise<Connector | undefined> =>
     row.provider_account === null || row.provider_account === undefined ? connectorFor(row.mode, row.connector) : connectors.byAccount(row.provider_account);
   /** The row's account is configured no more, though its connector is: nothing can read it, nor say it failed. */
-  const accountGone = async (row: Row) => connectorFor(row.mode, row.connector) !== undefined && (await connectorOf(row)) === undefined;
+  const accountGone = async (row: Pick<ProviderRequestRow, 'mode' | 'connector' | 'provider_account'>) =>
+    connectorFor(row.mode, row.connector) !== undefined && (await connectorOf(row)) === undefined;
 
   async function submit(row: Row, once?: OnceOnly): Promise<SubmitResult> {
     const connector = await connectorOf(row);
@@ -360,6 +372,7 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
         created_at: row.created_at,
         updated_at: row.created_at,
         finished_at: null,
+        callback_at: null,
       });
     },
     release: (tx, id, account) => requests.release(tx, id, account, new Date(clock.now().getTime() + FIRST_POLL_DELAY_MS)),
@@ -368,7 +381,21 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     connectorOf,
     submit,
     start,
-    async callback(provider, reference, callback, known) {
+    async callback(provider, reference, callback, known, queue) {
+      if (queue && known) {
+        // What the answer needs is in the request: the owner's row is read with the status.
+        if (known.kind !== spec.request_kind || known.reference !== reference) return false;
+        if (known.connector === provider && (await accountGone(known))) return true;
+        const connector = await connectorOf(known);
+        if (!connector || known.connector !== provider) return false;
+        if (connector.authenticateCallback) {
+          const authenticated = await connector.authenticateCallback(callback);
+          if (!authenticated.ok || authenticated.reference !== reference || authenticated.kind !== kind)
+            throw new ApiError('callback_invalid', 'The callback could not be authenticated');
+          await queue(known.id);
+          return true;
+        }
+      }
       const row = await ownerOf(reference, known);
       if (!row) return false;
       // `provider`: the connector the callback's URL names.
@@ -397,6 +424,24 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
       return claimed.length;
     },
     pollClaimed,
+    async readCallback(request) {
+      try {
+        const row = await store.load(request.id);
+        if (!row) {
+          log?.error({ id: request.id, kind: request.kind }, 'provider request without its owner');
+          return true;
+        }
+        if (await accountGone(row)) return true;
+        const connector = await connectorOf(row);
+        if (!connector) return true;
+        const decision = decisionOf(await connector.status(kind, row.reference, spec.known?.(row)));
+        if (decision) await spec.settle(row.id, decision, row);
+        return true;
+      } catch (err) {
+        log?.[failureLevel(err)]({ err, id: request.id }, `mobile-money ${spec.what} callback's status read failed`);
+        return false;
+      }
+    },
     async abandon(row) {
       const connector = await connectorOf(row);
       if (!connector?.cancel) return false;
@@ -412,77 +457,3 @@ export function createProviderLifecycle<Row extends ProviderRequestRow>(spec: Li
     },
   };
 }
-
-/**
- * The providers' callbacks and the one poller: a callback's reference is looked up once in
- * provider_requests, which says whose it is; the poller claims the due requests of every kind and
- * hands each to its kind's lifecycle.
- */
-export function createRequestRouter(
-  lifecycles: readonly Pick<ProviderLifecycle<ProviderRequestRow>, 'kind' | 'requestKind' | 'callback' | 'verified' | 'pollClaimed' | 'drain'>[],
-  deps: { db: Executor; clock: Clock; connectors: ConnectorSource; requests?: RequestStore },
-) {
-  const { clock, connectors } = deps;
-  const requests = deps.requests ?? requestStore(deps.db);
-  const byKind = new Map(lifecycles.map((l) => [l.requestKind, l]));
-  return {
-    /** False when no request has this reference, or not of this kind (the route answers 404). */
-    async handle(provider: string, kind: ConnectorKind, reference: string, callback: IncomingCallback): Promise<boolean> {
-      const request = await requests.findByReference(reference);
-      const lifecycle = request && byKind.get(request.kind);
-      if (!request || !lifecycle || lifecycle.kind !== kind) return false;
-      return lifecycle.callback(provider, reference, callback, request);
-    },
-    /**
-     * A webhook sent to one URL for every request (Wave): the URL names no reference and carries
-     * no token of ours, so the provider's signature over the raw body authenticates it. Each
-     * mode's connector has its own secret: the one that verifies it says which mode it is.
-     * Undefined when no connector verifies it (400), false when its request is not of this mode or
-     * provider (404), true when taken: an authenticated event Caisse does not act on, or about a
-     * reference it never made, is taken too (2xx), or the provider sends it again and again.
-     */
-    async handleSigned(provider: string, callback: IncomingCallback, account?: string): Promise<boolean | undefined> {
-      // The URL names the account (`/callbacks/{provider}/{pac_…}`): only its secret verifies it,
-      // and it decides only that account's requests.
-      if (account !== undefined) {
-        const connector = await connectors.byAccount(account);
-        if (!connector || connector.provider !== provider) return undefined;
-        const verified = await connector.verifyCallback(callback);
-        if (!verified.ok) return verified.ignored === true ? true : undefined;
-        const request = await requests.findByReference(verified.reference);
-        const lifecycle = request && byKind.get(request.kind);
-        if (!request || !lifecycle) return true;
-        return lifecycle.verified(request.mode, provider, verified, request, account);
-      }
-      for (const mode of ['live', 'test'] as const) {
-        const registry = connectors.forMode(mode);
-        const connector = registry.get(provider);
-        if (!connector) continue;
-        const verified = await connector.verifyCallback(callback);
-        // Authenticated, but about nothing Caisse acts on: taken (2xx), or the provider sends it again.
-        if (!verified.ok && verified.ignored === true) return true;
-        if (!verified.ok) continue;
-        const request = await requests.findByReference(verified.reference);
-        const lifecycle = request && byKind.get(request.kind);
-        // Authenticated, about a reference Caisse never made (another system on the same provider
-        // account): nothing to act on, and a 404 would only make the provider send it again.
-        if (!request || !lifecycle) return true;
-        return lifecycle.verified(mode, provider, verified, request, registry.account(provider));
-      }
-      return undefined;
-    },
-    /** The one poller's round: claims the due requests of every kind. Returns how many it claimed. */
-    async pollDue(limit = 20): Promise<number> {
-      const now = clock.now();
-      const claimed = await requests.claimDue(now, new Date(now.getTime() + POLL_LEASE_MS), limit);
-      await Promise.all(claimed.map((request) => byKind.get(request.kind)?.pollClaimed(request)));
-      return claimed.length;
-    },
-    /** Waits for every lifecycle's provider calls started in the background (shutdown). */
-    async drain(): Promise<void> {
-      await Promise.all(lifecycles.map((l) => l.drain()));
-    },
-  };
-}
-
-export type RequestRouter = ReturnType<typeof createRequestRouter>;

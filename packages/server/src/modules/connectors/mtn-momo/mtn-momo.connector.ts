@@ -3,6 +3,7 @@ import { decimalToMinor } from '../connectors.amounts.ts';
 import { type HttpResult, ProviderHttp, readJson } from '../connectors.http.ts';
 import { callbackSigner, isReference } from '../connectors.references.ts';
 import type {
+  AuthenticatedCallback,
   CallbackResult,
   CheckResult,
   Connector,
@@ -255,10 +256,10 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
   /**
    * MTN signs nothing. The callback URL's last three segments are `{kind}/{reference}/{token}`;
    * the token must be ours for that reference (constant-time compare), and then the body is only
-   * a hint: the result is what `status` answers now (docs/decisions/0018-connectors.md).
+   * a hint (docs/decisions/0018-connectors.md).
    */
-  async function verifyCallback(callback: IncomingCallback): Promise<CallbackResult> {
-    const refuse = (reason: string): CallbackResult => {
+  async function authenticateCallback(callback: IncomingCallback): Promise<AuthenticatedCallback> {
+    const refuse = (reason: string): AuthenticatedCallback => {
       log.warn({ provider: MTN_MOMO, reason }, 'mobile-money callback refused');
       return { ok: false, reason };
     };
@@ -273,7 +274,14 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
     if (reference === undefined || token === undefined || !isReference(reference) || !signer.verify(kind, reference, token)) {
       return refuse('the callback URL token does not match');
     }
-    const claimed = claimedStatus(callback.body);
+    return { ok: true, kind, reference, claimed: claimedStatus(callback.body) };
+  }
+
+  /** Authenticated, then the result is what `status` answers now. */
+  async function verifyCallback(callback: IncomingCallback): Promise<CallbackResult> {
+    const authenticated = await authenticateCallback(callback);
+    if (!authenticated.ok) return authenticated;
+    const { kind, reference, claimed } = authenticated;
     const result = await status(kind, reference);
     if (claimed !== undefined && claimed !== result.status) {
       log.info({ provider: MTN_MOMO, kind, reference, claimed, status: result.status }, 'mobile-money callback and status differ; status wins');
@@ -336,6 +344,7 @@ export function createMtnMomoConnector(settings: MtnMomoSettings, deps: Connecto
     disburse: (req) => submit('disbursement', req),
     status,
     verifyCallback,
+    authenticateCallback,
     check,
     ...(settings.sandboxListing === true ? { listRequests } : {}),
     ...(collectionOnly ? { lacks: { disburse: NO_DISBURSEMENT_KEY, refund: NO_DISBURSEMENT_KEY } } : {}),

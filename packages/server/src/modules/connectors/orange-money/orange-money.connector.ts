@@ -6,6 +6,7 @@ import { callbackSigner, isReference } from '../connectors.references.ts';
 import { TokenCache, type TokenFetch } from '../connectors.tokens.ts';
 import { providerWords } from '../connectors.check.ts';
 import type {
+  AuthenticatedCallback,
   CallbackResult,
   CheckResult,
   Connector,
@@ -239,9 +240,9 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
   /**
    * The notif_url's last segments are `collection/{reference}/{token}` (ours, constant-time
    * compare), and the body's `notif_token` must be the one Orange gave for this payment when this
-   * process still knows it. Then the body is only a hint: the result is what Orange answers now.
+   * process still knows it. Then the body is only a hint.
    */
-  async function verifyCallback(callback: IncomingCallback): Promise<CallbackResult> {
+  async function authenticateCallback(callback: IncomingCallback): Promise<AuthenticatedCallback> {
     const target = callbackTarget(callback.url);
     if (!target.ok) return out.refused(target.reason);
     if (target.kind !== 'collection' || !signer.verify(target.kind, target.reference, target.token))
@@ -250,9 +251,16 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
     if (!checkOrangeNotification.Check(body)) return out.refused('the notification is not an Orange Money notification');
     const mine = sent.get(target.reference);
     if (mine !== undefined && !safeEqual(body.notif_token, mine.notifToken)) return out.refused('the notif_token does not match');
-    const result = await status('collection', target.reference, callback.known);
     const claimed = body.status === 'SUCCESS' ? 'SUCCESSFUL' : body.status === 'FAILED' ? 'FAILED' : undefined;
-    return { ok: true, kind: 'collection', reference: target.reference, claimed, result };
+    return { ok: true, kind: 'collection', reference: target.reference, claimed };
+  }
+
+  /** Authenticated, then the result is what Orange answers now. */
+  async function verifyCallback(callback: IncomingCallback): Promise<CallbackResult> {
+    const authenticated = await authenticateCallback(callback);
+    if (!authenticated.ok) return authenticated;
+    const result = await status('collection', authenticated.reference, callback.known);
+    return { ...authenticated, result };
   }
 
   return {
@@ -263,6 +271,7 @@ export function createOrangeMoneyConnector(settings: OrangeMoneySettings, deps: 
     disburse: async (req) => out.failed('disburse', 'disbursement', req.reference, 'DISBURSEMENT_UNSUPPORTED', 'Orange Money Web Payment cannot send money'),
     status,
     verifyCallback,
+    authenticateCallback,
     check,
     currencies,
     close: () => http.close(),
