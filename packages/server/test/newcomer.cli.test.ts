@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -50,7 +50,10 @@ describe('one data directory for every entry point', () => {
 describe('.env.example', () => {
   it('lists every variable the configuration reads', () => {
     const example = readFileSync(join(REPO, '.env.example'), 'utf8');
-    const source = readFileSync(join(import.meta.dirname, '..', 'src', 'config.ts'), 'utf8');
+    // config.ts and the area files under config/ it reads them through.
+    const src = join(import.meta.dirname, '..', 'src');
+    const files = [join(src, 'config.ts'), ...readdirSync(join(src, 'config')).map((f) => join(src, 'config', f))];
+    const source = files.map((f) => readFileSync(f, 'utf8')).join('\n');
     const read = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|'([A-Z][A-Z0-9_]*_[A-Z0-9_]+|PORT|HOST)'/g)].map((m) => (m[1] ?? m[2]) as string));
     expect(read.size).toBeGreaterThan(40);
     for (const name of read) expect(example, name).toMatch(new RegExp(`^# ${name}=`, 'm'));
