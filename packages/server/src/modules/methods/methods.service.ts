@@ -31,7 +31,7 @@ const CARD_BRANDS = 'Visa / Mastercard';
 export interface MethodsCollaborators {
   connectors: ConnectorSource;
   /** Which connectors reach a method here (docs/spec/routes.md); absent: the method's own connector alone. */
-  routes?: Pick<RoutesService, 'connectorsOf'>;
+  routes?: Pick<RoutesService, 'routesOf'>;
   /** The intent a session token opens, in the caller's mode (404 otherwise): its currency. */
   intentBySessionToken(scope: Scope, sessionToken: string): Promise<{ currency: string }>;
   /** The merchant's country (merchants.findMerchant). */
@@ -80,12 +80,12 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     if (merchant === undefined) throw new ApiError('not_found', `No merchant ${scope.merchantId}`);
     const row = await repo.find(db, scope);
     const walletAllowed = row?.allowed_wallet ?? true;
-    const routes = new Map<string, readonly string[]>();
-    if (c.routes)
-      for (const method of [...methodProviderNames(), CARD_METHOD])
-        routes.set(method, await c.routes.connectorsOf({ mode: scope.mode, country: merchant.country, kind: 'payment', method }));
+    // Every method's route and the country's accounts in two reads: the offer is read per charge.
+    const { registry, routes } = c.routes
+      ? await c.routes.routesOf({ mode: scope.mode, country: merchant.country, kind: 'payment' }, [...methodProviderNames(), CARD_METHOD])
+      : { registry: await c.connectors.forMerchant(scope.mode, merchant.country), routes: new Map<string, readonly string[]>() };
     return {
-      registry: await c.connectors.forMerchant(scope.mode, merchant.country),
+      registry,
       routes,
       country: merchant.country,
       wallet: (row?.wallet ?? true) && walletAllowed,
