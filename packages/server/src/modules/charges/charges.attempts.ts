@@ -574,7 +574,8 @@ export function createAttemptsService(
       if (method.type === 'card') await collaborators.methodCaps?.checkCard?.(scope, seen.currency as Currency);
       // After a definite failure of this method, the retry takes the next route (docs/spec/routes.md).
       // A payer's own answer (declined, no account, no funds) is not the route's fault: the retry stays on it.
-      const lastFailed = (await repo.listForIntent(db, seen.id))
+      // An intent never charged directly has no attempt to read (direct_payment is set with the first).
+      const lastFailed = (seen.direct_payment ? await repo.listForIntent(db, seen.id) : [])
         .filter((a) => a.provider === provider && a.status === 'FAILED' && !PAYER_ANSWERS.has(a.failure_code ?? ''))
         .at(-1);
       const chosen = await routes.choose(route, { currency: seen.currency as Currency, amount: seen.amount_minor, after: lastFailed?.connector }, param);
@@ -605,7 +606,8 @@ export function createAttemptsService(
         // The expiry just recorded commits, and so does this answer to it.
         if (refused?.code === 'intent_expired') return refused;
         if (refused) throw refused;
-        const earlier = await repo.listForIntent(tx, intent.id);
+        // Under the intent's lock: direct_payment is set in the transaction of its first attempt.
+        const earlier = intent.direct_payment ? await repo.listForIntent(tx, intent.id) : [];
         if (earlier.length >= MAX_PAYMENT_ATTEMPTS)
           throw new ApiError('intent_state_invalid', `This intent had its ${MAX_PAYMENT_ATTEMPTS} attempts`, { extra: { intentStatus: intent.status } });
         const now = clock.now();
