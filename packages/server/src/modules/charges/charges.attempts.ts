@@ -10,6 +10,7 @@ import { feeOf } from '../../platform/fees.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { translator } from '../../platform/i18n.ts';
 import { allAhead } from '../../platform/prepared.ts';
+import type { Country } from '../../platform/countries.ts';
 import { type Currency, formatAmount, minorUnits } from '../../platform/money.ts';
 import { type AttemptRule, createThrottle } from '../../platform/throttle.ts';
 import type { RouteKey, RoutesService } from '../routes/index.ts';
@@ -236,7 +237,7 @@ export function createAttemptsService(
     /** Returns a late payment to the payer. */
     refunds: Pick<MobileRefunds, 'returnLatePayment' | 'start'>;
     /** Which connector a new attempt goes through (docs/spec/routes.md). */
-    routes: Pick<RoutesService, 'choose' | 'availability' | 'admit'>;
+    routes: Pick<RoutesService, 'choose' | 'availability' | 'admit' | 'read'>;
     /** The merchant's settings at settle time (fees, settlement delay, pinned version). */
     merchantTerms: (merchantId: string, tx: Tx) => Promise<Pick<MerchantContext, 'fees' | 'settlementDelayDays' | 'pinnedVersion' | 'reserve'>>;
     /**
@@ -244,7 +245,7 @@ export function createAttemptsService(
      * the operator's cap leaves out, 400 `provider_unsupported` for one the merchant does not offer.
      */
     methodCaps?: {
-      checkProvider(scope: Scope, provider: ProviderName): Promise<void>;
+      checkProvider(scope: Scope, provider: ProviderName, country?: Country): Promise<void>;
       /** 400 `payment_method_unsupported` unless a card route here takes this currency. */
       checkCard?(scope: Scope, currency: Currency): Promise<void>;
     };
@@ -523,7 +524,7 @@ export function createAttemptsService(
       const param = method.type === 'card' ? 'paymentMethod.type' : 'paymentMethod.provider';
       const route: RouteKey = { mode: merchant.mode, country: merchant.merchantCountry, kind: 'payment', method: provider };
       // The merchant's offer first: a method it does not offer is refused as such.
-      if (description) await collaborators.methodCaps?.checkProvider(scope, description.name as ProviderName);
+      if (description) await collaborators.methodCaps?.checkProvider(scope, description.name as ProviderName, merchant.merchantCountry);
       // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
       const phoneNumber =
         method.type === 'card'
@@ -543,7 +544,9 @@ export function createAttemptsService(
           );
         await refuseUnreachedOperator(route, description, phoneNumber);
       }
-      const availability = await routes.availability(route);
+      // The route and the accounts read once for this charge: its availability, then its choice.
+      const routeRead = await routes.read(route);
+      const availability = await routes.availability(route, routeRead);
       if (availability === 'none')
         throw new ApiError(
           method.type === 'card' ? 'payment_method_unsupported' : 'provider_unavailable',
@@ -578,7 +581,13 @@ export function createAttemptsService(
       const lastFailed = (seen.direct_payment ? await repo.listForIntent(db, seen.id) : [])
         .filter((a) => a.provider === provider && a.status === 'FAILED' && !PAYER_ANSWERS.has(a.failure_code ?? ''))
         .at(-1);
-      const chosen = await routes.choose(route, { currency: seen.currency as Currency, amount: seen.amount_minor, after: lastFailed?.connector }, param);
+      const chosen = await routes.choose(
+        route,
+        { currency: seen.currency as Currency, amount: seen.amount_minor, after: lastFailed?.connector },
+        param,
+        undefined,
+        routeRead,
+      );
       // `choose` took a connector that moves this amount and currency; the number was checked above.
       const { connector, account } = chosen;
       // An operator that takes a code the payer made beforehand (pawaPay's PREAUTH) prompts nobody:
