@@ -75,8 +75,9 @@ function notAllowed(method: string, param: string): ApiError {
 export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   const { db } = deps;
 
-  async function offerOf(scope: Scope): Promise<Offer> {
-    const merchant = await c.merchant(scope.merchantId);
+  /** `country`: the merchant's, when the caller holds it (a charge's authenticated merchant): no read of the merchant. */
+  async function offerOf(scope: Scope, country?: Country): Promise<Offer> {
+    const merchant = country === undefined ? await c.merchant(scope.merchantId) : { country };
     if (merchant === undefined) throw new ApiError('not_found', `No merchant ${scope.merchantId}`);
     const row = await repo.find(db, scope);
     const walletAllowed = row?.allowed_wallet ?? true;
@@ -359,8 +360,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
      * `provider_unsupported` when the merchant's settings leave it out in this mode. Whether a
      * route serves it in the merchant's country is the charge's to check, with the payer's number.
      */
-    async checkProvider(scope: Scope, provider: ProviderName): Promise<void> {
-      const offer = await offerOf(scope);
+    async checkProvider(scope: Scope, provider: ProviderName, country?: Country): Promise<void> {
+      const offer = await offerOf(scope, country);
       const name = describeMethod(provider)?.displayName ?? provider;
       if (!isAllowed(offer, provider)) throw notAllowed(name, 'paymentMethod.provider');
       if (offer.chosen !== undefined && !offer.chosen.includes(provider))
