@@ -17,6 +17,7 @@ import { type HostsWorld, openHosts } from './lib/hosts.ts';
 import { describeMachine, loadAverage, type Machine } from './lib/machine.ts';
 import { addH, type CpuUse, cpuBetween, cpuSnapshot, inH, rssMbOf } from './lib/cpu.ts';
 import { CAISSE_BIN, freePort, type MemoryReport, npmStartNodeArgs, REPO, startCaisse, startProcess, type Started } from './lib/processes.ts';
+import { startCountingRelay, topStatements } from './lib/pgcount.ts';
 import { benchProvider, callbacksInLog, insertWaitingAttempts, type MomoContext, momoPayment } from './lib/momo.ts';
 import { callbackSigner } from '../packages/server/src/modules/connectors/connectors.references.ts';
 import { buildScript, capturePayments, type PgbenchResult, runPgbench, writeScript } from './lib/replay.ts';
@@ -160,9 +161,16 @@ let merchant: Merchant;
 const children = new Set<Started>();
 const dataDir = join(work, 'data');
 
-async function caisse(opts: { apiProcesses?: number; name: string; pglite?: string; nodeArgs?: string[]; env?: Record<string, string> }): Promise<Started> {
+async function caisse(opts: {
+  apiProcesses?: number;
+  name: string;
+  pglite?: string;
+  nodeArgs?: string[];
+  env?: Record<string, string>;
+  databaseUrl?: string;
+}): Promise<Started> {
   const started = await startCaisse({
-    databaseUrl: opts.pglite ? undefined : databaseUrl,
+    databaseUrl: opts.pglite ? undefined : (opts.databaseUrl ?? databaseUrl),
     dataDir: opts.pglite ?? dataDir,
     masterKey: BENCH_MASTER_KEY,
     logFile: join(work, `${opts.name}.log`),
@@ -879,8 +887,15 @@ async function phaseMomo() {
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const windows: Window[] = [];
   let profiled: MomoCounts | undefined;
+  // The server reaches PostgreSQL through a relay that counts its statements by SQL text: per
+  // payment (the background loops' included), per idle second, per callback.
+  const pgUrl = new URL(databaseUrl);
+  const relay = await startCountingRelay({ host: pgUrl.hostname, port: Number(pgUrl.port || 5432) });
+  const relayedUrl = new URL(databaseUrl);
+  relayedUrl.port = String(relay.port);
   const server = await caisse({
     name: 'momo',
+    databaseUrl: relayedUrl.toString(),
     env: { CAISSE_SANDBOX_URL: sandbox.origin, CAISSE_RATE_LIMIT_CALLBACKS: '1000000' },
     ...(profileDir ? { nodeArgs: [...(cfg.serverNodeArgs ?? []), '--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] } : {}),
   });
@@ -899,10 +914,12 @@ async function phaseMomo() {
     await sleep(1000);
     const logFrom = statSync(serverLog).size;
     const before = snap();
+    relay.take();
     const loopFrom = monotonicMicros();
     const { r, ctx } = await loop(cfg.durationS);
     windows.push({ from: loopFrom, to: monotonicMicros(), label: 'payments' });
     const after = snap();
+    const paymentStatements = relay.take();
     const run: FlowRun = { ...flowRun(r, ctx.samples, { rate: cfg.momoRate }), cpu: cpuBetween(before.main, after.main, r.completed) };
     if (run.cpu) run.cpu.perUnitMs.sandbox = round((after.sandbox - before.sandbox) / Math.max(1, r.completed), 2);
     const callbacks = callbacksInLog(serverLog, logFrom);
@@ -913,13 +930,16 @@ async function phaseMomo() {
     // Idle: the server's CPU per second with nothing to do, then with attempts waiting on phones.
     const idle = async (label: string) => {
       const a = snap();
+      relay.take();
       const from = monotonicMicros();
       await sleep(cfg.durationS * 1000);
       windows.push({ from, to: monotonicMicros(), label });
       const b = snap();
+      const statements = relay.take();
       const seconds = (b.at - a.at) / 1000;
       return {
         seconds: round(seconds, 1),
+        statementsPerSecond: round(statements.total / seconds, 2),
         // The process's resident memory at the end: the waiting attempts are rows, not objects.
         rssMb: rssMbOf(pids.server),
         serverMsPerSecond: round((b.main.server - a.main.server) / seconds, 2),
@@ -948,6 +968,7 @@ async function phaseMomo() {
     let next = 0;
     const cbSeconds = Math.max(1, Math.min(cfg.durationS, Math.floor(references.length / cfg.callbackRate)));
     const cbBefore = snap();
+    relay.take();
     const cbFrom = monotonicMicros();
     const cb = await openLoop({
       rate: cfg.callbackRate,
@@ -970,6 +991,7 @@ async function phaseMomo() {
     });
     windows.push({ from: cbFrom, to: monotonicMicros(), label: 'callbacks' });
     const cbAfter = snap();
+    const cbStatements = relay.take();
     const cbCpu = cpuBetween(cbBefore.main, cbAfter.main, cb.completed);
     cbCpu.perUnitMs.sandbox = round((cbAfter.sandbox - cbBefore.sandbox) / Math.max(1, cb.completed), 2);
     const burst = {
@@ -983,6 +1005,7 @@ async function phaseMomo() {
       byStatus: cbStatus,
       latency: cbSamples.summary(),
       cpu: cbCpu,
+      statementsPerCallback: round(cbStatements.total / Math.max(1, cb.completed), 2),
     };
     say(`momo callbacks at ${cfg.callbackRate}/s: ${JSON.stringify(burst)}`);
     profiled = { payments: r.completed, idleSeconds: without.seconds, waitingSeconds: withWaiting.seconds, callbacks: cb.completed };
@@ -993,6 +1016,8 @@ async function phaseMomo() {
       run,
       approvedAfter: ctx.settled.summary(),
       statusReadsPerPayment: round(ctx.statusReads.count / Math.max(1, r.completed), 2),
+      statementsPerPayment: round(paymentStatements.total / Math.max(1, r.completed), 2),
+      statements: topStatements(paymentStatements, r.completed),
       callbacks,
       idle: {
         waitingAttempts: cfg.waitingAttempts,
@@ -1005,6 +1030,7 @@ async function phaseMomo() {
   } finally {
     await http.close();
     await stop(server, 'momo');
+    await relay.close();
     children.delete(sandbox);
     results.memory.sandbox = await sandbox.stop();
   }

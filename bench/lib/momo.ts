@@ -6,23 +6,26 @@
  *   charge   POST /charge  (a mobile-money method)  browser, API key + x-session-token: 202 PROCESSING
  *   (the sandbox approves after about a second and calls the server back; the server reads the
  *    provider's status, settles the attempt and writes payment.completed)
- *   status   GET  /gateway/sessions/:sessionToken    browser, until SUCCEEDED (as @caisse/browser's waitForPayment)
+ *   status   GET  /gateway/sessions/:sessionToken?status=PROCESSING&wait=25
+ *                                                   browser, held until the intent changes (as @caisse/browser's waitForPayment)
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { Requester } from './load.ts';
-import { sleep } from './load.ts';
 import { LabelledSamples, Samples, type Summary } from './stats.ts';
 import { type Merchant, PAYMENT_AMOUNT, type World } from './world.ts';
 import { describeProvider, providersServing } from '../../packages/server/src/modules/connectors/index.ts';
 
 export const MOMO_STEPS = ['create', 'charge', 'status'] as const;
 
-/** How the browser reads the intent while the payer approves: @caisse/browser's waitForPayment (at once, then from 1 s, ×1.5, up to 5 s). */
-const STATUS_FIRST_DELAY_MS = 1000;
-const STATUS_MAX_DELAY_MS = 5000;
+/**
+ * How the browser reads the intent while the payer approves: @caisse/browser's waitForPayment, a
+ * long-poll held by the server until the intent leaves PROCESSING (decision 0083), read again at
+ * once when it comes back unchanged.
+ */
+const STATUS_WAIT_S = 25;
 /** A payment not SUCCEEDED this long after its charge counts as an error. */
 const GIVE_UP_MS = 20_000;
 
@@ -89,9 +92,11 @@ export async function momoPayment(ctx: MomoContext, startedAt?: number): Promise
   const chargedAt = performance.now();
   ctx.samples.add('charge', chargedAt - t0);
   if (charged.status !== 202) throw new Error(`charge: HTTP ${charged.status} ${charged.body.slice(0, 200)}`);
-  for (let delay = STATUS_FIRST_DELAY_MS; ; delay = Math.min(delay * 1.5, STATUS_MAX_DELAY_MS)) {
+  for (;;) {
     t0 = performance.now();
-    const read = await ctx.http.request('GET', `/gateway/sessions/${intent.sessionToken}`, { 'x-api-key': apiKey });
+    const read = await ctx.http.request('GET', `/gateway/sessions/${intent.sessionToken}?status=PROCESSING&wait=${STATUS_WAIT_S}`, {
+      'x-api-key': apiKey,
+    });
     const now = performance.now();
     ctx.samples.add('status', now - t0);
     ctx.statusReads.count++;
@@ -103,7 +108,6 @@ export async function momoPayment(ctx: MomoContext, startedAt?: number): Promise
     }
     if (status !== 'PROCESSING') throw new Error(`status: the intent is ${status}`);
     if (now - chargedAt > GIVE_UP_MS) throw new Error(`status: still PROCESSING ${GIVE_UP_MS} ms after the charge`);
-    await sleep(delay);
   }
 }
 

@@ -56,6 +56,16 @@ function momoSection(m: any, H?: number): string[] {
       .map(([k, v]) => `${v} × ${k}`)
       .join(', ')}), in the server p50 ${m.callbacks.latency.p50} ms, p99 ${m.callbacks.latency.p99} ms.`,
     '',
+    ...(m.statementsPerPayment === undefined
+      ? []
+      : [
+          `Statements the server executed (counted by a relay between it and PostgreSQL, the background loops' included): ${m.statementsPerPayment} per payment, ${m.idle.without.statementsPerSecond} per idle second (${m.idle.with.statementsPerSecond} with the attempts waiting), ${b.statementsPerCallback} per callback below. The most executed, per payment:`,
+          '',
+          '| per payment | statement |',
+          '|---:|---|',
+          ...(m.statements as { perUnit: number; sql: string }[]).map((x) => `| ${x.perUnit} | \`${x.sql.replaceAll('|', '\\|').replaceAll('`', "'")}\` |`),
+          '',
+        ]),
     `**Idle, with ${m.idle.waitingAttempts.toLocaleString('en')} attempts waiting on phones** (PENDING, next poll an hour away) against none: server ${perS(m.idle.with.serverMsPerSecond)} with them, ${perS(m.idle.without.serverMsPerSecond)} without (PostgreSQL ${m.idle.with.postgresMsPerSecond} and ${m.idle.without.postgresMsPerSecond} ms/s). The poller's claim: ${m.idle.claimPlan}.`,
     '',
     `**Callbacks at ${b.rate}/s** for those waiting attempts (each checked and answered by a status read at the sandbox, which never saw them: nothing to settle): ${b.handledPerSecond}/s handled over ${b.seconds} s, ${b.sent} sent, ${b.dropped ?? 0} not sent (2 000 in flight), errors ${b.errors}; answers ${Object.entries(

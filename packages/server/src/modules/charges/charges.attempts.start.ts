@@ -6,6 +6,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { emailLinkBase } from '../../platform/http/public-url.ts';
 import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempotency.ts';
 import { translator } from '../../platform/i18n.ts';
+import type { Country } from '../../platform/countries.ts';
 import type { Currency } from '../../platform/money.ts';
 import { parsePhoneNumber } from '../../platform/phone.ts';
 import type { MerchantContext, Scope } from '../../platform/tenancy.ts';
@@ -67,13 +68,13 @@ function approvalOf(attempt: Pick<AttemptRow, 'provider' | 'connector'>) {
 export interface StartCollaborators {
   intents: Pick<IntentsService, 'lockForChange' | 'expireIfDue' | 'transition' | 'sessionOwner' | 'retrieveRow'>;
   /** Which connector a new attempt goes through (docs/spec/routes.md). */
-  routes: Pick<RoutesService, 'choose' | 'availability' | 'admit'>;
+  routes: Pick<RoutesService, 'choose' | 'availability' | 'admit' | 'read'>;
   /**
    * The merchant's offer (the methods module): 403 `payment_method_not_allowed` for a provider
    * the operator's cap leaves out, 400 `provider_unsupported` for one the merchant does not offer.
    */
   methodCaps?: {
-    checkProvider(scope: Scope, provider: ProviderName): Promise<void>;
+    checkProvider(scope: Scope, provider: ProviderName, country?: Country): Promise<void>;
     /** 400 `payment_method_unsupported` unless a card route here takes this currency. */
     checkCard?(scope: Scope, currency: Currency): Promise<void>;
   };
@@ -135,7 +136,7 @@ export function createAttemptStart(deps: Deps, collaborators: StartCollaborators
       const param = method.type === 'card' ? 'paymentMethod.type' : 'paymentMethod.provider';
       const route: RouteKey = { mode: merchant.mode, country: merchant.merchantCountry, kind: 'payment', method: provider };
       // The merchant's offer first: a method it does not offer is refused as such.
-      if (description) await collaborators.methodCaps?.checkProvider(scope, description.name as ProviderName);
+      if (description) await collaborators.methodCaps?.checkProvider(scope, description.name as ProviderName, merchant.merchantCountry);
       // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
       const phoneNumber =
         method.type === 'card'
@@ -155,7 +156,9 @@ export function createAttemptStart(deps: Deps, collaborators: StartCollaborators
           );
         await refuseUnreachedOperator(routes, route, description, phoneNumber);
       }
-      const availability = await routes.availability(route);
+      // The route and the accounts read once for this charge: its availability, then its choice.
+      const routeRead = await routes.read(route);
+      const availability = await routes.availability(route, routeRead);
       if (availability === 'none')
         throw new ApiError(
           method.type === 'card' ? 'payment_method_unsupported' : 'provider_unavailable',
@@ -186,10 +189,17 @@ export function createAttemptStart(deps: Deps, collaborators: StartCollaborators
       if (method.type === 'card') await collaborators.methodCaps?.checkCard?.(scope, seen.currency as Currency);
       // After a definite failure of this method, the retry takes the next route (docs/spec/routes.md).
       // A payer's own answer (declined, no account, no funds) is not the route's fault: the retry stays on it.
-      const lastFailed = (await repo.listForIntent(db, seen.id))
+      // An intent never charged directly has no attempt to read (direct_payment is set with the first).
+      const lastFailed = (seen.direct_payment ? await repo.listForIntent(db, seen.id) : [])
         .filter((a) => a.provider === provider && a.status === 'FAILED' && !PAYER_ANSWERS.has(a.failure_code ?? ''))
         .at(-1);
-      const chosen = await routes.choose(route, { currency: seen.currency as Currency, amount: seen.amount_minor, after: lastFailed?.connector }, param);
+      const chosen = await routes.choose(
+        route,
+        { currency: seen.currency as Currency, amount: seen.amount_minor, after: lastFailed?.connector },
+        param,
+        undefined,
+        routeRead,
+      );
       // `choose` took a connector that moves this amount and currency; the number was checked above.
       const { connector, account } = chosen;
       // An operator that takes a code the payer made beforehand (pawaPay's PREAUTH) prompts nobody:
@@ -217,7 +227,8 @@ export function createAttemptStart(deps: Deps, collaborators: StartCollaborators
         // The expiry just recorded commits, and so does this answer to it.
         if (refused?.code === 'intent_expired') return refused;
         if (refused) throw refused;
-        const earlier = await repo.listForIntent(tx, intent.id);
+        // Under the intent's lock: direct_payment is set in the transaction of its first attempt.
+        const earlier = intent.direct_payment ? await repo.listForIntent(tx, intent.id) : [];
         if (earlier.length >= MAX_PAYMENT_ATTEMPTS)
           throw new ApiError('intent_state_invalid', `This intent had its ${MAX_PAYMENT_ATTEMPTS} attempts`, { extra: { intentStatus: intent.status } });
         const now = clock.now();

@@ -31,7 +31,7 @@ const CARD_BRANDS = 'Visa / Mastercard';
 export interface MethodsCollaborators {
   connectors: ConnectorSource;
   /** Which connectors reach a method here (docs/spec/routes.md); absent: the method's own connector alone. */
-  routes?: Pick<RoutesService, 'connectorsOf'>;
+  routes?: Pick<RoutesService, 'routesOf'>;
   /** The intent a session token opens, in the caller's mode (404 otherwise): its currency. */
   intentBySessionToken(scope: Scope, sessionToken: string): Promise<{ currency: string }>;
   /** The merchant's country (merchants.findMerchant). */
@@ -75,17 +75,18 @@ function notAllowed(method: string, param: string): ApiError {
 export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   const { db } = deps;
 
-  async function offerOf(scope: Scope): Promise<Offer> {
-    const merchant = await c.merchant(scope.merchantId);
+  /** `country`: the merchant's, when the caller holds it (a charge's authenticated merchant): no read of the merchant. */
+  async function offerOf(scope: Scope, country?: Country): Promise<Offer> {
+    const merchant = country === undefined ? await c.merchant(scope.merchantId) : { country };
     if (merchant === undefined) throw new ApiError('not_found', `No merchant ${scope.merchantId}`);
     const row = await repo.find(db, scope);
     const walletAllowed = row?.allowed_wallet ?? true;
-    const routes = new Map<string, readonly string[]>();
-    if (c.routes)
-      for (const method of [...methodProviderNames(), CARD_METHOD])
-        routes.set(method, await c.routes.connectorsOf({ mode: scope.mode, country: merchant.country, kind: 'payment', method }));
+    // Every method's route and the country's accounts in two reads: the offer is read per charge.
+    const { registry, routes } = c.routes
+      ? await c.routes.routesOf({ mode: scope.mode, country: merchant.country, kind: 'payment' }, [...methodProviderNames(), CARD_METHOD])
+      : { registry: await c.connectors.forMerchant(scope.mode, merchant.country), routes: new Map<string, readonly string[]>() };
     return {
-      registry: await c.connectors.forMerchant(scope.mode, merchant.country),
+      registry,
       routes,
       country: merchant.country,
       wallet: (row?.wallet ?? true) && walletAllowed,
@@ -359,8 +360,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
      * `provider_unsupported` when the merchant's settings leave it out in this mode. Whether a
      * route serves it in the merchant's country is the charge's to check, with the payer's number.
      */
-    async checkProvider(scope: Scope, provider: ProviderName): Promise<void> {
-      const offer = await offerOf(scope);
+    async checkProvider(scope: Scope, provider: ProviderName, country?: Country): Promise<void> {
+      const offer = await offerOf(scope, country);
       const name = describeMethod(provider)?.displayName ?? provider;
       if (!isAllowed(offer, provider)) throw notAllowed(name, 'paymentMethod.provider');
       if (offer.chosen !== undefined && !offer.chosen.includes(provider))

@@ -49,6 +49,11 @@ export const routesRepository = {
       .executeTakeFirst();
   },
 
+  /** Every override of one mode, country and kind, in one read (a merchant's whole offer). */
+  async forCountry(db: Executor, mode: KeyMode, country: string, kind: RouteKind): Promise<RouteRow[]> {
+    return db.selectFrom('payment_routes').selectAll().where('mode', '=', mode).where('country', '=', country).where('kind', '=', kind).execute();
+  },
+
   async upsert(db: Executor, row: RouteRow): Promise<void> {
     await db
       .insertInto('payment_routes')

@@ -50,6 +50,12 @@ export interface RouteChoice {
 
 const KINDS: readonly RouteKind[] = ['payment', 'payout'];
 
+/** A route as one request read it: its connectors in order, and the registry of the merchants' country. */
+export interface RouteRead {
+  registry: ConnectorRegistry;
+  route: string[];
+}
+
 /**
  * Routes (docs/spec/routes.md, decision 0077): for each mode, country and payment method, the
  * ordered connectors a new attempt (or a payout to that method) goes through. The default needs
@@ -108,9 +114,36 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
     });
   }
 
-  /** The route's connectors in order: the override, else the default over the country's accounts (a live account added by an operator counts). */
-  async function connectorsOf(key: RouteKey, executor: Executor = db): Promise<string[]> {
-    return (await repo.find(executor, key))?.connectors ?? defaults(key, await c.connectors.forMerchant(key.mode, key.country, executor));
+  /**
+   * The route's connectors in order: the override, else the default over the country's accounts (a
+   * live account added by an operator counts). `registry`: the country's, when the caller read it.
+   */
+  async function connectorsOf(key: RouteKey, executor: Executor = db, registry?: ConnectorRegistry): Promise<string[]> {
+    return (await repo.find(executor, key))?.connectors ?? defaults(key, registry ?? (await c.connectors.forMerchant(key.mode, key.country, executor)));
+  }
+
+  /**
+   * Every method's route of one mode, country and kind, with the country's registry: two reads
+   * (the accounts, the overrides) for a whole offer instead of two per method.
+   */
+  async function routesOf(
+    where: { mode: KeyMode; country: string; kind: RouteKind },
+    methods: readonly string[],
+  ): Promise<{ registry: ConnectorRegistry; routes: Map<string, string[]> }> {
+    const registry = await c.connectors.forMerchant(where.mode, where.country);
+    const rows = await repo.forCountry(db, where.mode, where.country, where.kind);
+    const overrides = new Map(rows.map((r) => [r.method, r.connectors]));
+    const routes = new Map(methods.map((method) => [method, overrides.get(method) ?? defaults({ ...where, method }, registry)]));
+    return { registry, routes };
+  }
+
+  /**
+   * The route's connectors and the country's accounts, read once for a new request that asks
+   * both `availability` and `choose`.
+   */
+  async function readRoute(key: RouteKey, executor: Executor = db): Promise<RouteRead> {
+    const registry = await c.connectors.forMerchant(key.mode, key.country, executor);
+    return { registry, route: await connectorsOf(key, executor, registry) };
   }
 
   async function view(key: RouteKey, row: RouteRow | undefined, executor: Executor = db, registry?: ConnectorRegistry): Promise<RouteView> {
@@ -167,6 +200,8 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
     admit,
     defaults,
     connectorsOf,
+    routesOf,
+    read: readRoute,
 
     /** Every route: each mode, country and method some connector serves, and every override; `mode` keeps one mode's. */
     async list(filter: { mode?: KeyMode } = {}): Promise<RouteView[]> {
@@ -225,10 +260,9 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
      * Whether a new request could take the route now: `ok` when some connector of it has an
      * account and answers, `down` when those with an account do not answer, `none` when none has one.
      */
-    async availability(key: RouteKey): Promise<'ok' | 'down' | 'none'> {
+    async availability(key: RouteKey, read?: RouteRead): Promise<'ok' | 'down' | 'none'> {
       // The merchants' country chooses the provider accounts (docs/spec/provider-accounts.md): read per new request.
-      const registry = await c.connectors.forMerchant(key.mode, key.country);
-      const route = await connectorsOf(key);
+      const { registry, route } = read ?? (await readRoute(key));
       const usable = route.filter((name) => {
         const description = describeProvider(name);
         const impl = registry.get(name);
@@ -256,14 +290,15 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
       param = 'paymentMethod.provider',
       /** The caller's transaction when it holds one (one connection on the embedded database). */
       executor: Executor = db,
+      /** The route as this request read it already (`read`). */
+      read?: RouteRead,
     ): Promise<RouteChoice> {
-      const route = await connectorsOf(key, executor);
+      const { registry, route } = read ?? (await readRoute(key, executor));
       const from = movement.after === undefined ? 0 : route.indexOf(movement.after) + 1;
       const order = [...route.slice(from), ...route.slice(0, from)];
       const named = describeProvider(key.method)?.displayName ?? key.method;
       let configured = false;
       let outOfBounds: ApiError | undefined;
-      const registry = await c.connectors.forMerchant(key.mode, key.country, executor);
       for (const name of order) {
         const description = describeProvider(name);
         const impl = registry.get(name);
