@@ -39,6 +39,8 @@ async function providerDecides() {
   await ctx.services.payouts.drain();
   ctx.clock.advance(2 * SECOND);
   await sandbox.tick();
+  // The sandbox's callbacks are answered once recorded; their status reads run behind the answer.
+  await ctx.services.callbacks.drain();
 }
 const sandboxRequests = async () => ((await (await fetch(`${sandbox.url}/_sandbox/requests`)).json()) as { data: unknown[] }).data.length;
 

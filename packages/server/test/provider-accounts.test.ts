@@ -273,6 +273,8 @@ describe('choosing the account', () => {
     expect((await onPage(page, 'approve', payer)).status).toBe(303);
     ctx.clock.advance(2 * SECOND);
     await sandbox.tick();
+    // Answered once recorded: the status read and the settle run behind the answer.
+    await ctx.services.callbacks.drain();
     const done = await attemptsOf(cm, inFlight.id);
     expect(done.status).toBe('SUCCEEDED');
     expect(done.attempts[0]).toMatchObject({ status: 'SUCCEEDED', providerAccount: account.id });
