@@ -43,16 +43,13 @@ import {
   startRun,
   stopLastServer,
   target,
+  wholeNumberEnv,
+  countAnswers,
 } from './full-load.ts';
-import { asPostgres, type Cluster, missingPrograms, openWorkspace, processTree, query, startBouncer, type Workspace } from './pg-clusters.ts';
+import { asPostgres, type Cluster, missingPrograms, openWorkspace, processTree, query, startBouncer, streamingCopy, type Workspace } from './pg-clusters.ts';
 import { freePort, type Proc, processEnv, spawnCaisse } from '../test/processes.ts';
 
-const num = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number`);
-  return Number(raw);
-};
+const num = wholeNumberEnv;
 const USERS = num('FAILOVER_USERS', 70);
 const CONCURRENCY = num('FAILOVER_CONCURRENCY', 4);
 const BEFORE_MS = num('FAILOVER_BEFORE_MS', 8_000);
@@ -67,54 +64,17 @@ const log = (line: string) => process.stdout.write(`[failover ${((performance.no
 configureLoad({ seed: SEED, short: true, log });
 
 /** Every request the load sent and the answers it got, by status (the SDK and the raw calls share the global fetch). */
-const answers = { total: 0, byStatus: new Map<number, number>() };
+/** The uncounted fetch, for the run's own reads. */
 const realFetch = globalThis.fetch;
-globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
-  const res = await realFetch(...args);
-  answers.total += 1;
-  answers.byStatus.set(res.status, (answers.byStatus.get(res.status) ?? 0) + 1);
-  return res;
-}) as typeof fetch;
+const answers = countAnswers();
 
 /** Primary and synchronous standby: the recipe of docs/operations.md. */
 async function makePair(ws: Workspace): Promise<{ primary: Cluster; standby: Cluster }> {
   const primary = ws.cluster('primary', await freePort());
   primary.conf([`synchronous_standby_names = '${STANDBY}'`, 'synchronous_commit = on']);
   primary.start();
-  await query(primary.url(), `select pg_create_physical_replication_slot('${STANDBY}')`);
-  const standbyPort = await freePort();
-  asPostgres('pg_basebackup', [
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(primary.port),
-    '-U',
-    'postgres',
-    '-D',
-    `${ws.dir}/standby`,
-    '-X',
-    'stream',
-    '-R',
-    '-S',
-    STANDBY,
-  ]);
-  const standby = ws.cluster('standby', standbyPort, { init: false });
-  standby.conf(
-    [
-      `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${STANDBY}'`,
-      `primary_slot_name = '${STANDBY}'`,
-      // Once promoted it has no standby of its own: commits must not wait for one (docs/operations.md).
-      "synchronous_standby_names = ''",
-    ],
-    'postgresql.auto.conf',
-  );
-  standby.start();
-  for (let i = 0; ; i++) {
-    const rows = await query<{ sync_state: string }>(primary.url(), `select sync_state from pg_stat_replication where application_name = $1`, [STANDBY]);
-    if (rows[0]?.sync_state === 'sync') break;
-    if (i > 150) throw new Error(`the standby is not synchronous: ${JSON.stringify(rows)}`);
-    await sleep(200);
-  }
+  // Once promoted it has no standby of its own: commits must not wait for one (docs/operations.md).
+  const standby = await streamingCopy(ws, primary, { name: 'standby', slot: STANDBY, conf: ["synchronous_standby_names = ''"], state: 'sync' });
   await query(primary.url(), `create database ${DATABASE}`);
   return { primary, standby };
 }

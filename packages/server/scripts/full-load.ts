@@ -1563,3 +1563,27 @@ async function checkAggregators(
     ],
   };
 }
+
+/** A whole number from the environment, or `fallback` when unset: a script's knob. */
+export function wholeNumberEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number`);
+  return Number(raw);
+}
+
+/**
+ * Counts every answer of the process's fetch (the load's SDK and raw calls share it), by status:
+ * what a run that stops a database reports of its requests.
+ */
+export function countAnswers(): { total: number; byStatus: Map<number, number> } {
+  const answers = { total: 0, byStatus: new Map<number, number>() };
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
+    const res = await realFetch(...args);
+    answers.total += 1;
+    answers.byStatus.set(res.status, (answers.byStatus.get(res.status) ?? 0) + 1);
+    return res;
+  }) as typeof fetch;
+  return answers;
+}

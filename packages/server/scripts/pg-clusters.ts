@@ -9,6 +9,7 @@ import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from '../test/processes.ts';
 
 export const PG_BIN = '/usr/lib/postgresql/15/bin';
 const PGBOUNCER = '/usr/sbin/pgbouncer';
@@ -228,4 +229,47 @@ export async function startBouncer(
       await query(admin, 'RELOAD');
     },
   };
+}
+
+/**
+ * A streaming copy of `primary` (a standby or a read replica): a base backup through its own
+ * replication slot `slot` (also its application_name), started with `conf` added, and waited
+ * for until the primary sees it in `state` (pg_stat_replication's `state`, or `sync_state` when
+ * `state` is 'sync').
+ */
+export async function streamingCopy(
+  ws: Workspace,
+  primary: Cluster,
+  o: { name: string; slot: string; conf: string[]; state: 'streaming' | 'sync' },
+): Promise<Cluster> {
+  await query(primary.url(), `select pg_create_physical_replication_slot('${o.slot}')`);
+  const port = await freePort();
+  asPostgres('pg_basebackup', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    'postgres',
+    '-D',
+    `${ws.dir}/${o.name}`,
+    '-X',
+    'stream',
+    '-R',
+    '-S',
+    o.slot,
+  ]);
+  const copy = ws.cluster(o.name, port, { init: false });
+  copy.conf(
+    [`primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${o.slot}'`, `primary_slot_name = '${o.slot}'`, ...o.conf],
+    'postgresql.auto.conf',
+  );
+  copy.start();
+  const column = o.state === 'sync' ? 'sync_state' : 'state';
+  for (let i = 0; ; i++) {
+    const rows = await query<Record<string, string>>(primary.url(), `select ${column} from pg_stat_replication where application_name = $1`, [o.slot]);
+    if (rows[0]?.[column] === o.state) return copy;
+    if (i > 150) throw new Error(`${o.name} does not reach ${o.state}: ${JSON.stringify(rows)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

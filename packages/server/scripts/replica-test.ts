@@ -37,16 +37,13 @@ import {
   startRun,
   stopLastServer,
   target,
+  wholeNumberEnv,
+  countAnswers,
 } from './full-load.ts';
-import { asPostgres, type Cluster, missingPrograms, openWorkspace, query, type Workspace } from './pg-clusters.ts';
+import { type Cluster, missingPrograms, openWorkspace, query, streamingCopy, type Workspace } from './pg-clusters.ts';
 import { freePort, processEnv } from '../test/processes.ts';
 
-const num = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number`);
-  return Number(raw);
-};
+const num = wholeNumberEnv;
 const USERS = num('REPLICA_USERS', 16);
 const CONCURRENCY = num('REPLICA_CONCURRENCY', 3);
 const BEFORE_MS = num('REPLICA_BEFORE_MS', 15_000);
@@ -60,39 +57,16 @@ const log = (line: string) => process.stdout.write(`[replica ${((performance.now
 configureLoad({ seed: SEED, short: true, log });
 
 /** Every request of the run (the load's SDK, the dashboard's reads) and its status. */
-const answers = { total: 0, byStatus: new Map<number, number>() };
+/** The uncounted fetch, for the run's own reads. */
 const realFetch = globalThis.fetch;
-globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
-  const res = await realFetch(...args);
-  answers.total += 1;
-  answers.byStatus.set(res.status, (answers.byStatus.get(res.status) ?? 0) + 1);
-  return res;
-}) as typeof fetch;
+const answers = countAnswers();
 
 /** A primary and an asynchronous streaming replica of it, with the database Caisse uses. */
 async function makePair(ws: Workspace): Promise<{ primary: Cluster; replica: Cluster }> {
   const primary = ws.cluster('primary', await freePort());
   primary.start();
-  await query(primary.url(), `select pg_create_physical_replication_slot('${SLOT}')`);
-  const replicaPort = await freePort();
-  asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', `${ws.dir}/replica`, '-X', 'stream', '-R', '-S', SLOT]);
-  const replica = ws.cluster('replica', replicaPort, { init: false });
-  replica.conf(
-    [
-      `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${SLOT}'`,
-      `primary_slot_name = '${SLOT}'`,
-      // The dashboard's longer reads are not cancelled by the replay of the primary's vacuum.
-      'hot_standby_feedback = on',
-    ],
-    'postgresql.auto.conf',
-  );
-  replica.start();
-  for (let i = 0; ; i++) {
-    const rows = await query<{ state: string }>(primary.url(), `select state from pg_stat_replication where application_name = $1`, [SLOT]);
-    if (rows[0]?.state === 'streaming') break;
-    if (i > 150) throw new Error(`the replica does not stream: ${JSON.stringify(rows)}`);
-    await sleep(200);
-  }
+  // The dashboard's longer reads are not cancelled by the replay of the primary's vacuum.
+  const replica = await streamingCopy(ws, primary, { name: 'replica', slot: SLOT, conf: ['hot_standby_feedback = on'], state: 'streaming' });
   await query(primary.url(), `create database ${DATABASE}`);
   return { primary, replica };
 }
