@@ -784,6 +784,8 @@ describe('balance, statement and payouts from the dashboard', () => {
     await ctx.services.payouts.drain();
     ctx.clock.advance(2 * SECOND);
     await sandbox.tick();
+    // Callbacks are answered once recorded; their status reads run behind the answer.
+    await ctx.services.callbacks.drain();
   }
 
   it('shows available and pending per currency, the statement by type with a cursor, and refuses bad filters', async () => {

@@ -65,6 +65,8 @@ async function providerDecides(ms = 2 * SECOND) {
   await ctx.services.payouts.drain();
   ctx.clock.advance(ms);
   await sandbox.tick();
+  // Callbacks are answered once recorded; their status reads run behind the answer.
+  await ctx.services.callbacks.drain();
 }
 
 async function merchantWithDelay(name: string, days: number) {

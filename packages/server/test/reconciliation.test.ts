@@ -61,6 +61,7 @@ const statusOf = async (id: string) =>
 async function settle() {
   ctx.clock.advance(2 * SECOND);
   await sandbox.tick();
+  await ctx.services.callbacks.drain();
   ctx.clock.advance(5 * SECOND);
   await ctx.services.topups.pollDue();
 }

@@ -56,6 +56,7 @@ async function later(ms = 2 * SECOND) {
   ctx.clock.advance(ms);
   await sandbox.tick();
   await ctx.services.callbacks.pollDue();
+  await ctx.services.callbacks.drain();
 }
 
 /** An intent of 5 000 XAF paid directly by `phone` (fee 75, net 4 925). */

@@ -38,6 +38,8 @@ async function approve(ms = 2 * SECOND) {
   await ctx.services.topups.drain();
   ctx.clock.advance(ms);
   await sandbox.tick();
+  // Callbacks are answered once recorded; their status reads run behind the answer.
+  await ctx.services.callbacks.drain();
 }
 
 describe('top-ups', () => {
