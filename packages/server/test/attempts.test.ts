@@ -70,6 +70,8 @@ async function later(ms = 2 * SECOND) {
   await ctx.services.attempts.drain();
   ctx.clock.advance(ms);
   await sandbox.tick();
+  // Callbacks are answered once recorded; their status reads run behind the answer.
+  await ctx.services.callbacks.drain();
 }
 
 describe('direct mobile-money payments', () => {
