@@ -93,8 +93,8 @@ export interface Config {
 }
 
 /**
- * Days before the retention worker deletes rows that are done with. Intents, charges, refunds,
- * the ledger and users are never deleted.
+ * Days before the retention worker deletes rows that are done with, or erases the personal data a
+ * decided row no longer needs. Intents, charges, refunds, the ledger and users are never deleted.
  */
 export interface RetentionConfig {
   /** Events and webhook deliveries in a final state, with their attempts (CAISSE_RETENTION_EVENTS_DAYS, 30). */
@@ -103,6 +103,8 @@ export interface RetentionConfig {
   otpDays: number;
   /** SMS and e-mail records, the test-mode outbox included (CAISSE_RETENTION_MESSAGES_DAYS, 7). */
   messagesDays: number;
+  /** A decided card attempt's holder details, counted from its decision (CAISSE_RETENTION_CARDHOLDER_DAYS, 120; decision 0097). */
+  cardholderDays: number;
 }
 
 export interface WebhooksConfig {
@@ -161,6 +163,7 @@ export function loadConfig(env: Env = process.env): Config {
       eventsDays: integer(env, 'CAISSE_RETENTION_EVENTS_DAYS', 30, 1, 3650),
       otpDays: integer(env, 'CAISSE_RETENTION_OTP_DAYS', 1, 1, 3650),
       messagesDays: integer(env, 'CAISSE_RETENTION_MESSAGES_DAYS', 7, 1, 3650),
+      cardholderDays: integer(env, 'CAISSE_RETENTION_CARDHOLDER_DAYS', 120, 1, 3650),
     },
     sandbox: sandbox(env),
     providerHealth: {

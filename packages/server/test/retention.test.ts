@@ -333,9 +333,9 @@ describe('the retention worker', () => {
 
   it('takes its periods from the environment', () => {
     const base = { CAISSE_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'), CAISSE_DATA_DIR: '/tmp/caisse-retention-test' };
-    expect(loadConfig(base).retention).toEqual({ eventsDays: 30, otpDays: 1, messagesDays: 7 });
+    expect(loadConfig(base).retention).toEqual({ eventsDays: 30, otpDays: 1, messagesDays: 7, cardholderDays: 120 });
     expect(loadConfig({ ...base, CAISSE_RETENTION_EVENTS_DAYS: '90', CAISSE_RETENTION_OTP_DAYS: '2', CAISSE_RETENTION_MESSAGES_DAYS: '14' }).retention).toEqual(
-      { eventsDays: 90, otpDays: 2, messagesDays: 14 },
+      { eventsDays: 90, otpDays: 2, messagesDays: 14, cardholderDays: 120 },
     );
     for (const variable of ['CAISSE_RETENTION_EVENTS_DAYS', 'CAISSE_RETENTION_OTP_DAYS', 'CAISSE_RETENTION_MESSAGES_DAYS']) {
       expect(() => loadConfig({ ...base, [variable]: '0' })).toThrow(ConfigError);

@@ -138,6 +138,33 @@ export const attemptsRepository = {
     return db.selectFrom('payment_attempts').selectAll().where('intent_id', 'in', intentIds).orderBy('created_at').orderBy('id').execute();
   },
 
+  /**
+   * Erases the card holder's details of up to `limit` attempts decided (SUCCEEDED or FAILED)
+   * before `before` (retention, decision 0097); how many. A PENDING attempt keeps them: its
+   * request may be sent again. Rows a settle holds are skipped, for the next round. The status,
+   * the money and the masked number the views show stay.
+   */
+  async eraseCardholdersBefore(db: Executor, before: Date, limit: number): Promise<number> {
+    // On the partial index of the rows that still hold details (migration 0091): a round reads
+    // those, never the whole history of decided attempts.
+    const batch = db
+      .selectFrom('payment_attempts')
+      .select('id')
+      .where('customer', 'is not', null)
+      .where('completed_at', '<', before)
+      .where('status', 'in', ['SUCCEEDED', 'FAILED'])
+      .orderBy('completed_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    const result = await db
+      .updateTable('payment_attempts')
+      .set({ customer: null })
+      .where(sql<boolean>`id = any(array(${batch}))`)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
+
   /** Every attempt of a provider created in [from, to) (reconciliation). */
   async listForProvider(db: Executor, provider: string, from: Date, to: Date): Promise<AttemptRow[]> {
     return (

@@ -24,6 +24,9 @@ export function createAttemptsService(deps: Deps, collaborators: SettlementColla
     /** An intent's attempts, oldest first (the dashboard's payment detail). */
     listForIntent: async (intentId: string) => (await repo.listForIntent(db, intentId)).map(attemptView),
 
+    /** Retention: erases the card holder's details of up to `limit` attempts decided before `before`; how many. */
+    eraseCardholdersBefore: (before: Date, limit: number) => repo.eraseCardholdersBefore(db, before, limit),
+
     /** Every attempt of a provider created in [from, to), for reconciliation. */
     listForProvider: (provider: string, from: Date, to: Date) => repo.listForProvider(db, provider, from, to),
   };

@@ -3,7 +3,7 @@ export { type ChargesService, createChargesService, type HourFigures, refundStat
 export { RecordedRefundBody, Refund, RefundBody } from './charges.schema.ts';
 export { default as chargesRoutes } from './charges.routes.ts';
 export { startChargeRollup } from './charges.rollup.ts';
-export { createAttemptsService } from './charges.attempts.ts';
+export { type AttemptsService, createAttemptsService } from './charges.attempts.ts';
 export { directPayments } from './charges.attempts.views.ts';
 export { createMobileRefunds, type MobileRefunds } from './charges.refunds.ts';
 export { registerManualReturnMetrics } from './charges.metrics.ts';

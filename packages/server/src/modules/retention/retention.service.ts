@@ -4,6 +4,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { purgeIdempotencyKeys } from '../../platform/http/idempotency.ts';
 import { createThrottle } from '../../platform/throttle.ts';
 import { type BackgroundWorker, startWorker } from '../../platform/worker.ts';
+import type { AttemptsService } from '../charges/index.ts';
 import type { DashboardService } from '../dashboard/index.ts';
 import type { OperatorsService } from '../operators/index.ts';
 import type { EventsService } from '../events/index.ts';
@@ -21,6 +22,7 @@ export interface Purgers {
   dashboard: Pick<DashboardService, 'purgeExpiredSessions'>;
   operators: Pick<OperatorsService, 'purgeExpiredSessions'>;
   users: { account: Pick<UsersService['account'], 'purgeExpired'> };
+  attempts: Pick<AttemptsService, 'eraseCardholdersBefore'>;
 }
 
 /** Rows one delete statement takes at most: each batch commits on its own, so no lock is held long. */
@@ -30,7 +32,7 @@ export const RETENTION_INTERVAL_MS = 10 * MINUTE;
 /** The first round, after a process starts (a restart loop must not keep retention from running). */
 export const RETENTION_FIRST_ROUND_MS = MINUTE;
 
-/** Rows deleted by one round, per kind. */
+/** Rows deleted (or, for card holders, erased) by one round, per kind. */
 export interface PurgeCounts {
   deliveryAttempts: number;
   deliveries: number;
@@ -43,6 +45,8 @@ export interface PurgeCounts {
   accountSessions: number;
   throttleAttempts: number;
   idempotencyKeys: number;
+  /** Decided card attempts whose holder's details were erased. */
+  cardholders: number;
 }
 
 export interface PurgeOptions {
@@ -66,7 +70,10 @@ export interface PurgeOptions {
  * - stored Idempotency-Key answers past their 24 hours;
  * - messages (the test-mode outbox and live records) older than `messagesDays`;
  * - dashboard and operator console sessions, and the customers' account-page sessions and sign-in
- *   codes, past their expiry.
+ *   codes, past their expiry;
+ * - the card holder's details (`payment_attempts.customer`) of card attempts decided more than
+ *   `cardholderDays` ago are erased, the attempt itself staying; a PENDING attempt keeps them, as
+ *   its request may be sent again (decision 0097).
  *
  * Intents, charges, refunds, the ledger and users are never touched. Returns the counts.
  */
@@ -78,6 +85,7 @@ export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
   const events = ago(config.retention.eventsDays);
   const otp = ago(config.retention.otpDays);
   const messages = ago(config.retention.messagesDays);
+  const cardholders = ago(config.retention.cardholderDays);
 
   /** Runs one batch after another until a batch comes back short (or the round is aborted). */
   const drain = async (batch: () => Promise<number>): Promise<number> => {
@@ -104,6 +112,7 @@ export async function purgeExpired(deps: Pick<Deps, 'db' | 'clock' | 'config'>, 
     accountSessions: await drain(() => purgers.users.account.purgeExpired(now, limit)),
     throttleAttempts: await drain(() => throttle.purgeBefore(otp, limit)),
     idempotencyKeys: await purgeIdempotencyKeys({ db, clock: deps.clock }),
+    cardholders: await drain(() => purgers.attempts.eraseCardholdersBefore(cardholders, limit)),
   };
 }
 
