@@ -48,6 +48,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function transport(options: CaisseClientOptions): Send {
   const { apiKey } = options;
   const baseUrl = baseUrlOf(options.baseUrl);
+  // Called unbound, never as a method: window.fetch throws "Illegal invocation" on any other `this`.
   const fetchFn = options.fetch ?? fetch.bind(globalThis);
   const defaultRetries = options.maxRetries ?? 2;
   return async <T>(

@@ -319,6 +319,34 @@ describe('CaisseClient', () => {
     expect(() => new CaisseClient({ apiKey: API_KEY, baseUrl: 'staging' })).toThrow(/not a URL/);
   });
 
+  describe('fetch', () => {
+    /** Like a browser's window.fetch: "Illegal invocation" when called on anything but the global object. */
+    const picky = (inner: typeof globalThis.fetch) =>
+      function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+        if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+        return inner(input, init);
+      } as typeof globalThis.fetch;
+
+    afterEach(() => {
+      vi.unstubAllGlobals();
+    });
+
+    it("calls the merchant's fetch unbound, as window.fetch must be called", async () => {
+      const { fetch, calls } = fakeApi({ 'GET /gateway/sessions/t': [{ status: 200, body: INTENT }] });
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, fetch: picky(fetch), maxRetries: 0 });
+      await expect(client.retrieveIntent('t')).resolves.toMatchObject({ id: 'pi_1' });
+      expect(calls).toHaveLength(1);
+    });
+
+    it('calls the global fetch on the global object when none is given', async () => {
+      const { fetch, calls } = fakeApi({ 'GET /gateway/sessions/t': [{ status: 200, body: INTENT }] });
+      vi.stubGlobal('fetch', picky(fetch));
+      const client = new CaisseClient({ apiKey: API_KEY, baseUrl: BASE, maxRetries: 0 });
+      await expect(client.retrieveIntent('t')).resolves.toMatchObject({ id: 'pi_1' });
+      expect(calls).toHaveLength(1);
+    });
+  });
+
   describe('retries', () => {
     beforeEach(() => {
       vi.useFakeTimers({ toFake: ['setTimeout'] });

@@ -120,8 +120,10 @@ export class HttpClient {
     const timer = AbortSignal.timeout(timeout);
     const combined = signal ? AbortSignal.any([signal, timer]) : timer;
     let response: Response;
+    // Called unbound: a platform's own fetch (a browser's, a worker's) throws "Illegal invocation" on any other `this`.
+    const send = this.config.fetch;
     try {
-      response = await this.config.fetch(url, { ...init, signal: combined });
+      response = await send(url, { ...init, signal: combined });
     } catch (err) {
       if (signal?.aborted) throw signal.reason ?? err;
       const timedOut = timer.aborted;

@@ -1,5 +1,5 @@
 import { CaisseError as SharedCaisseError } from '@caisse/api-types';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   Caisse,
   CaisseAPIError,
@@ -12,7 +12,7 @@ import {
   CaisseRateLimitError,
   API_VERSION,
 } from '../src/index.ts';
-import { BASE, INTENT, KEYS, problem, scriptedClient } from './support.ts';
+import { BASE, INTENT, KEYS, problem, scriptedClient, scriptedFetch } from './support.ts';
 
 const CREATE = { amount: '5000', currency: 'XAF', description: 'Order 42', metadata: { orderId: 'ord_42' } };
 
@@ -333,6 +333,34 @@ describe('retries', () => {
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
     expect(n).toBe(1);
+  });
+});
+
+describe('fetch', () => {
+  /** Like a browser's or a worker's fetch: "Illegal invocation" when called on anything but the global object. */
+  const picky = (inner: (url: string, init: RequestInit) => Promise<Response>) =>
+    function (this: unknown, url: string, init: RequestInit) {
+      if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+      return inner(url, init);
+    };
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("calls the merchant's fetch unbound", async () => {
+    const { fetch, calls } = scriptedFetch([{ status: 200, body: INTENT }]);
+    const caisse = new Caisse({ ...KEYS, baseUrl: BASE, fetch: picky(fetch), maxRetries: 0 });
+    await expect(caisse.intents.retrieve('pi_1')).resolves.toMatchObject({ id: 'pi_1' });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('calls the global fetch unbound when none is given', async () => {
+    const { fetch, calls } = scriptedFetch([{ status: 200, body: INTENT }]);
+    vi.stubGlobal('fetch', picky(fetch));
+    const caisse = new Caisse({ ...KEYS, baseUrl: BASE, maxRetries: 0 });
+    await expect(caisse.intents.retrieve('pi_1')).resolves.toMatchObject({ id: 'pi_1' });
+    expect(calls).toHaveLength(1);
   });
 });
 

@@ -99,7 +99,7 @@ export interface CheckoutProps {
    * their saved language wins.
    */
   locale?: string;
-  /** Leave out the default stylesheet (style .caisse-checkout yourself). */
+  /** Leave out the default stylesheet: style `.caisse-checkout` and its `caisse-*` classes yourself (the README lists them). */
   unstyled?: boolean;
   /** Called once the payment succeeded. Fulfil the order on the webhook, not here. */
   onSuccess?: (intent: PublicPaymentIntent) => void;

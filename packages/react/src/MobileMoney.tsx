@@ -93,7 +93,7 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
   // An operator that prompts nobody (pawaPay's Orange in Burkina Faso): the payer makes a one-time code first and types it here.
   const needsCode = method?.approval === 'pre_authorisation_code';
   const codeField = needsCode ? (
-    <div className="field">
+    <div className="caisse-field field">
       <label htmlFor={`${id}-code`}>{t('mm.code', { provider: providerName })}</label>
       <input
         id={`${id}-code`}
@@ -149,7 +149,7 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
           {renderTitle(t('mm.title'))}
           {methodChoice}
           {alert}
-          <div className="field">
+          <div className="caisse-field field">
             <label htmlFor={`${id}-phone`}>{t('mm.phoneNumber')}</label>
             <input
               id={`${id}-phone`}
@@ -168,7 +168,7 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
               {t('mm.phoneHint')}
             </p>
           </div>
-          <fieldset className="field">
+          <fieldset className="caisse-field field">
             <legend>{t('mm.operator')}</legend>
             {mm.mobileMoney.map((m) => (
               <label key={m.provider} className="check" htmlFor={`${id}-${m.provider}`}>

@@ -437,4 +437,24 @@ describe('<Checkout/>', () => {
     const bare = renderCheckout(fakeGateway(), { unstyled: true });
     expect(bare.container.querySelector('style')).toBeNull();
   });
+
+  it('unstyled, puts no control in a paragraph: fields in div.caisse-field, "Forgot password?" in div.caisse-forgot', async () => {
+    const { user, container } = renderCheckout(fakeGateway(), { unstyled: true });
+    const signIn = (await screen.findByLabelText('Password')).closest('form');
+    // A paragraph's default margins would land around the link on a page that brings its own styles.
+    const inParagraph = () => container.querySelectorAll('p button, p input, p a');
+    expect(inParagraph()).toHaveLength(0);
+    const forgot = screen.getByRole('button', { name: 'Forgot password?' });
+    expect(forgot.parentElement?.tagName).toBe('DIV');
+    expect(forgot.parentElement?.classList.contains('caisse-forgot')).toBe(true);
+    const wrappers = (form: Element | null | undefined) =>
+      [...(form?.querySelectorAll('input') ?? [])].map((i) => `${i.parentElement?.tagName}.${i.parentElement?.className}`);
+    expect(wrappers(signIn)).toEqual(['DIV.caisse-field field', 'DIV.caisse-field field']);
+
+    await user.type(screen.getByLabelText('Phone number'), '+237650000001');
+    await user.type(screen.getByLabelText('Password'), 'correct horse{Enter}');
+    const code = await screen.findByLabelText('Verification code');
+    expect(wrappers(code.closest('form'))).toEqual(['DIV.caisse-field field']);
+    expect(inParagraph()).toHaveLength(0);
+  });
 });

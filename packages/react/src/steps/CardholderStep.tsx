@@ -72,7 +72,7 @@ export function CardholderStep({ mm, id, heading, title, alert, amount, busy, on
       <p className="caisse-hint hint">{t('card.hint', { brands: card.name })}</p>
       {CARDHOLDER_FIELDS.map((field) =>
         field === 'country' ? (
-          <div className="field" key={field}>
+          <div className="caisse-field field" key={field}>
             <label htmlFor={`${id}-card-${field}`}>{t('card.country')}</label>
             <select
               id={`${id}-card-${field}`}
@@ -93,7 +93,7 @@ export function CardholderStep({ mm, id, heading, title, alert, amount, busy, on
             {fieldError(field)}
           </div>
         ) : (
-          <div className="field" key={field}>
+          <div className="caisse-field field" key={field}>
             <label htmlFor={`${id}-card-${field}`}>{t(HOLDER_INPUTS[field].label)}</label>
             <input
               id={`${id}-card-${field}`}

@@ -39,7 +39,7 @@ export function CodeStep(props: CodeStepProps) {
         {texts.hint}
       </p>
       {alert}
-      <div className="field">
+      <div className="caisse-field field">
         <OtpCodeInput id={ids.code} label={texts.code} invalid={invalidWhen(props, checkout.error !== undefined)} describedBy={describedBy(props, ids.hint)} />
       </div>
       <button type="submit" className="caisse-primary" disabled={pending} aria-busy={pending}>

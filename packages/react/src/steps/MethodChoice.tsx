@@ -7,7 +7,7 @@ export function MethodChoice({ mm, id, busy }: { mm: MobileMoney; id: string; bu
   if (!mm.card || mm.mobileMoney.length === 0) return null;
   const byCard = mm.method === 'card';
   return (
-    <fieldset className="field">
+    <fieldset className="caisse-field field">
       <legend>{t('card.method')}</legend>
       <label className="check" htmlFor={`${id}-method-mm`}>
         <input

@@ -14,7 +14,7 @@ export interface PhoneFieldProps {
 /** A phone number field of the wallet's steps (`phoneNumber` in its form), with the telephone keypad. */
 export function PhoneField({ id, label, defaultValue, invalid, describedBy, placeholder, children }: PhoneFieldProps) {
   return (
-    <div className="field">
+    <div className="caisse-field field">
       <label htmlFor={id}>{label}</label>
       <input
         id={id}

@@ -45,10 +45,10 @@ export function ResetCodeStep(props: ResetCodeStepProps) {
       {alert}
       {/* For password managers: whose new password this is. */}
       <input type="text" name="username" autoComplete="username" value={phoneNumber} readOnly hidden />
-      <div className="field">
+      <div className="caisse-field field">
         <OtpCodeInput id={ids.code} label={texts.code} invalid={invalidWhen(props, error !== undefined && !weak)} describedBy={describedBy(props, ids.hint)} />
       </div>
-      <div className="field">
+      <div className="caisse-field field">
         <label htmlFor={ids.newPassword}>{texts.newPassword}</label>
         <input
           id={ids.newPassword}

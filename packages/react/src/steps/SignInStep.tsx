@@ -50,7 +50,7 @@ export function SignInStep(props: SignInStepProps) {
         describedBy={describedBy(props)}
         placeholder={texts.phonePlaceholder}
       />
-      <div className="field">
+      <div className="caisse-field field">
         <label htmlFor={ids.password}>{texts.password}</label>
         <input
           id={ids.password}
@@ -66,7 +66,8 @@ export function SignInStep(props: SignInStepProps) {
       <button type="submit" className="caisse-primary" disabled={busy} aria-busy={busy}>
         {busy ? texts.signingIn : texts.continue}
       </button>
-      <p className="forgot caisse-forgot">
+      {/* A div, not a paragraph: no default margins around the link for a page that brings its own styles. */}
+      <div className="forgot caisse-forgot">
         <button
           type="button"
           className="caisse-link link"
@@ -75,7 +76,7 @@ export function SignInStep(props: SignInStepProps) {
         >
           {texts.forgotPassword}
         </button>
-      </p>
+      </div>
       {texts.payAnotherWay && <SecondaryActions disabled={busy} actions={[{ text: texts.payAnotherWay, onClick: () => props.onPayAnotherWay?.() }]} />}
     </form>
   );

@@ -41,7 +41,7 @@ export function TopUpOfferStep(props: TopUpOfferStepProps) {
       </p>
       {alert}
       {topUp.providers.length > 1 && (
-        <fieldset className="field">
+        <fieldset className="caisse-field field">
           <legend>{texts.provider}</legend>
           {topUp.providers.map((p) => (
             <label key={p.provider} className="check" htmlFor={ids.provider(p.provider)}>

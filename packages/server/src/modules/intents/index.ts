@@ -1,15 +1,7 @@
 // The intents module: payment intents, their state machine, expiry and the sweeper.
-export {
-  createIntentsService,
-  type DirectPayments,
-  type IntentCreator,
-  type IntentsService,
-  merchantView,
-  publicView,
-  SWEEP_BATCH_SIZE,
-} from './intents.service.ts';
-export { startSweeper, SWEEP_INTERVAL_MS } from './intents.sweeper.ts';
-export { createStatusWaiters, MAX_WAIT_SECONDS, type StatusWaiters, type WaiterLimits, WAITER_LIMITS, type WaitOutcome } from './intents.waiters.ts';
+export { createIntentsService, type DirectPayments, type IntentsService, merchantView, publicView } from './intents.service.ts';
+export { startSweeper } from './intents.sweeper.ts';
+export { createStatusWaiters, MAX_WAIT_SECONDS, WAITER_LIMITS } from './intents.waiters.ts';
 export {
   CreateIntentBody,
   type DirectPayment,
@@ -26,18 +18,6 @@ export {
   PublicIntent,
   Refund,
 } from './intents.schema.ts';
-export {
-  assertMove,
-  effectiveStatus,
-  findMove,
-  INTENT_STATUSES,
-  INTENT_TRANSITIONS,
-  type IntentStatus,
-  isDue,
-  MAX_CHARGE_ATTEMPTS,
-  type Move,
-  statusAfterFailedCharge,
-  statusAfterRefund,
-} from './intents.state.ts';
-export type { IntentPatch, IntentRow, Metadata as MetadataMap, MetadataValue } from './intents.repository.ts';
+export { effectiveStatus, INTENT_STATUSES, type IntentStatus, isDue, statusAfterFailedCharge, statusAfterRefund } from './intents.state.ts';
+export type { IntentPatch, IntentRow, Metadata as MetadataMap } from './intents.repository.ts';
 export { default as intentsRoutes } from './intents.routes.ts';
