@@ -5,8 +5,8 @@ import { apiCall, type DashboardRun, expectAccessible, type Page, type RunningSe
 
 /**
  * Settings → Payment methods in Debian's Chromium against a real server: the owner sees MTN MoMo
- * offered by default in test mode, unticks it and turns the wallet off (the API's settings and
- * `GET /payment-methods` follow), goes back to the default, and moves the merchant to Senegal,
+ * and cards offered by default in test mode, unticks MTN MoMo, cards and the wallet (the API's
+ * settings follow), goes back to the default, and moves the merchant to Senegal,
  * where the currency becomes XOF and MTN MoMo no longer serves the country. A provider whose
  * recent calls fail is marked as not answering.
  */
@@ -30,7 +30,7 @@ const settings = async () =>
     order: string[];
     country: string;
     currency: string;
-    providers: { provider: string; offered: boolean }[];
+    providers: { provider: string; offered: boolean; enabled: boolean }[];
   };
 const row = (name: string) => page.getByRole('row').filter({ hasText: name });
 
@@ -41,13 +41,16 @@ describe('Settings → Payment methods', () => {
     await page.getByRole('heading', { level: 1, name: 'Payment methods' }).waitFor();
     await expect.poll(() => row('MTN MoMo').textContent()).toContain('Offered');
     expect(await page.getByLabel('Caisse wallet').isChecked()).toBe(true);
+    // Card, where a card route serves the country (CinetPay's sandbox in Cameroon): on by default.
+    expect(await page.getByLabel('Card (Visa / Mastercard)').isChecked()).toBe(true);
     expect(await page.getByText('Default: every configured provider').count()).toBe(1);
     await expectAccessible(page, run.errors, 'methods-default');
   });
 
-  it('the owner unticks MTN MoMo and the wallet; the API follows', async () => {
+  it('the owner unticks MTN MoMo, cards and the wallet; the API follows', async () => {
     await row('MTN MoMo').getByRole('checkbox').uncheck();
     await page.getByLabel('Caisse wallet').uncheck();
+    await page.getByLabel('Card (Visa / Mastercard)').uncheck();
     await page.getByRole('button', { name: 'Save payment methods' }).click();
     await page.getByText('Payment methods saved.').waitFor();
     await expect.poll(() => row('MTN MoMo').textContent()).toContain('Not chosen');
@@ -55,11 +58,15 @@ describe('Settings → Payment methods', () => {
     expect(now.wallet).toBe(false);
     expect(now.providersDefault).toBe(false);
     expect(now.providers.find((p) => p.provider === 'mtn_momo')?.offered).toBe(false);
+    expect(now.providers.find((p) => p.provider === 'card')).toMatchObject({ enabled: false, offered: false });
+    expect(now.providers.find((p) => p.provider === 'orange_money')?.offered).toBe(true);
+    expect(await page.getByLabel('Card (Visa / Mastercard)').isChecked()).toBe(false);
 
     await page.getByRole('button', { name: 'Back to the default' }).click();
     await page.getByRole('button', { name: 'Save payment methods' }).click();
     await expect.poll(async () => (await settings()).providersDefault).toBe(true);
     await expect.poll(() => row('MTN MoMo').textContent()).toContain('Offered');
+    expect(await page.getByLabel('Card (Visa / Mastercard)').isChecked()).toBe(true);
   });
 
   it('moving to Senegal switches the currency to XOF and leaves MTN MoMo out', async () => {

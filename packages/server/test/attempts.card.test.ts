@@ -2,7 +2,8 @@
  * Card payments (docs/spec/card-payments.md, decision 0085): an Ivorian merchant's intent lists
  * `card` where its card route (CinetPay in test mode) has an account, the charge takes the card
  * holder's details (each field refused on its own), answers the card provider's page, and settles
- * from its notification; the payment cannot be refunded through Caisse (409), only recorded.
+ * from its notification; the payment cannot be refunded through Caisse (409), only recorded. Left
+ * out of the merchant's method settings, card is neither listed nor charged (decision 0096).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CINETPAY_CONNECTOR, type Sandbox } from '../src/modules/connectors/index.ts';
@@ -175,5 +176,42 @@ describe('paying by card through the card route', () => {
     await sandbox.tick();
     await expect.poll(async () => (await read(ci, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('PENDING');
     expect((await read(ci, intent.id)).attempts).toMatchObject([{ provider: 'card', status: 'FAILED' }]);
+  });
+});
+
+describe('card in the merchant’s method settings (decision 0096)', () => {
+  it('left out: not listed, and a card charge is refused as a provider left out is, before anything is stored or sent; put back: paid by card again', async () => {
+    const shop = await createMerchant(ctx, 'Abidjan, no cards');
+    await ctx.services.merchants.setCountry(shop.merchantId, 'CI');
+    const intent = await createIntent(ctx, shop, { currency: 'XOF', amount: '5000' });
+    // Never set: card is on where its route serves the country.
+    expect((await methods(shop, intent)).at(-1)).toMatchObject({ type: 'card' });
+
+    const off = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(shop), { providers: ['orange_money', 'wave'] });
+    expect(off.statusCode, off.body).toBe(200);
+    const settings = off.json() as { providers: { provider: string }[] };
+    expect(settings.providers.find((p) => p.provider === 'card')).toMatchObject({ enabled: false, configured: true, servesCountry: true, offered: false });
+    const listed = await methods(shop, intent);
+    expect(listed.map((m) => m.type)).not.toContain('card');
+    expect(listed.map((m) => m.type)).toContain('mobile_money');
+
+    const pages = sandbox.of(CINETPAY_CONNECTOR).payments().length;
+    const card = await charge(shop, intent, { type: 'card', cardholder: HOLDER });
+    expect(card.statusCode, card.body).toBe(400);
+    expect(card.json()).toMatchObject({ code: 'provider_unsupported', param: 'paymentMethod.type' });
+    // The same refusal as a mobile-money provider the merchant left out.
+    const momo = await charge(shop, intent, { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+2250501020304' });
+    expect(momo.statusCode, momo.body).toBe(400);
+    expect(momo.json()).toMatchObject({ code: 'provider_unsupported', param: 'paymentMethod.provider' });
+    expect((await read(shop, intent.id)).status).toBe('PENDING');
+    expect(await ctx.deps.db.selectFrom('payment_attempts').select('id').where('intent_id', '=', intent.id).execute()).toEqual([]);
+    expect(sandbox.of(CINETPAY_CONNECTOR).payments()).toHaveLength(pages);
+
+    const on = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(shop), { providers: ['orange_money', 'wave', 'card'] });
+    expect(on.statusCode, on.body).toBe(200);
+    expect((await methods(shop, intent)).at(-1)).toMatchObject({ type: 'card' });
+    const started = await charge(shop, intent, { type: 'card', cardholder: HOLDER });
+    expect(started.statusCode, started.body).toBe(202);
+    expect(started.json()).toMatchObject({ paymentMethod: { type: 'card' }, nextAction: { type: 'redirect' } });
   });
 });

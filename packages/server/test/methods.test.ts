@@ -235,12 +235,31 @@ describe('payment method settings', () => {
           offered: false,
           available: true,
         })),
+        // Card after them, where a card route serves the country (CinetPay's sandbox in test mode):
+        // on by default; its payments cannot be refunded through that route (decision 0096).
+        {
+          provider: 'card',
+          name: 'Visa / Mastercard',
+          capabilities: { collect: true, disburse: false, refund: false },
+          approval: 'redirect',
+          enabled: true,
+          configured: true,
+          allowed: true,
+          servesCountry: true,
+          offered: true,
+          available: true,
+        },
       ],
     });
+    // Live mode has no CinetPay account here: card is listed (it serves Cameroon), not configured.
     const live = await call(ctx.app, 'GET', '/payment-methods/settings', { apiKey: t.live.apiKey, secretKey: t.live.secretKey });
     expect(live.json()).toMatchObject({
       livemode: true,
-      providers: [{ provider: 'mtn_momo', enabled: true, configured: false, offered: false }, ...Array.from({ length: 6 }, () => ({ configured: false }))],
+      providers: [
+        { provider: 'mtn_momo', enabled: true, configured: false, offered: false },
+        ...Array.from({ length: 6 }, () => ({ configured: false })),
+        { provider: 'card', enabled: true, configured: false, servesCountry: true, offered: false },
+      ],
     });
   });
 
@@ -260,17 +279,28 @@ describe('payment method settings', () => {
         { provider: 'orange_money', enabled: false },
         { provider: 'wave', enabled: false },
         ...REST_OF_CATALOGUE.map((provider) => ({ provider, enabled: false })),
+        { provider: 'card', enabled: false, offered: false },
       ],
     });
-    // Cards follow their route, not the providers' list (decision 0085).
-    expect(await methodsOf(t, sessionToken)).toEqual([{ type: 'wallet' }, CARD]);
+    // Card is a method of the list like the others (decision 0096): left out, it is not offered.
+    expect(await methodsOf(t, sessionToken)).toEqual([{ type: 'wallet' }]);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(false);
 
     const mm = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { wallet: false, providers: ['mtn_momo'] });
     expect(mm.json()).toMatchObject({
       wallet: false,
       providersDefault: false,
-      providers: [{ enabled: true, offered: true }, ...Array.from({ length: 6 }, () => ({ enabled: false }))],
+      providers: [{ enabled: true, offered: true }, ...Array.from({ length: 7 }, () => ({ enabled: false }))],
+    });
+    expect(await methodsOf(t, sessionToken)).toEqual([MTN]);
+    const withCard = await call(ctx.app, 'PUT', '/payment-methods/settings', sk(t), { providers: ['card', 'mtn_momo'] });
+    expect(withCard.json()).toMatchObject({
+      wallet: false,
+      providers: [
+        { provider: 'mtn_momo', enabled: true },
+        ...Array.from({ length: 6 }, () => ({ enabled: false })),
+        { provider: 'card', enabled: true, offered: true },
+      ],
     });
     expect(await methodsOf(t, sessionToken)).toEqual([MTN, CARD]);
     expect(await ctx.services.methods.allowedMethod(scope, 'mtn_momo', 'XAF')).toBe(true);
@@ -293,6 +323,13 @@ describe('payment method settings', () => {
 
   it('refuses bad input with a code, and needs the secret key', async () => {
     problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { providers: ['paypal'] }), 400, 'validation_error');
+    problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { providers: ['card', 'cards'] }), 400, 'validation_error');
+    // Card is a choice of its own in checkout, after mobile money: it has no place in the order.
+    problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { order: ['card'] }), 400, 'validation_error');
+    await expect(ctx.services.methods.updateSettings({ merchantId: m.merchantId, mode: 'test' }, { order: ['card' as 'mtn_momo'] })).rejects.toMatchObject({
+      code: 'provider_unsupported',
+      options: { param: 'order[0]' },
+    });
     problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { wallet: 'yes' }), 400, 'validation_error');
     problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(m), { cards: true }), 400, 'parameter_unknown');
     await expect(

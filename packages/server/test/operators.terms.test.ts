@@ -128,6 +128,57 @@ describe('payment methods the merchant may offer', () => {
     expect((await charge(ctx, user, intent.id, await authorize(ctx, shop, user, intent.id))).statusCode).toBe(200);
   });
 
+  it('a cap lists card like any method (decision 0096): listed, the merchant offers it; left out, checkout drops it and a card charge is 403', async () => {
+    const { ctx, shop } = env;
+    const url = `/operator/api/merchants/${shop.merchantId}/methods`;
+    const cap = (providers: string[] | null) => env.ops.send('PUT', url, compliance, { mode: 'test', wallet: true, providers, reason: 'Card review' });
+    const intent = await createIntent(ctx, shop, { amount: '5000' });
+    const offered = async () =>
+      (
+        (await call(ctx.app, 'GET', `/payment-methods?sessionToken=${intent.sessionToken}`, pk(shop))).json() as { data: { type: string; provider?: string }[] }
+      ).data.map((d) => d.provider ?? d.type);
+    const cardSetting = async () =>
+      (
+        (await call(ctx.app, 'GET', '/payment-methods/settings', sk(shop))).json() as { providers: { provider: string; allowed: boolean; offered: boolean }[] }
+      ).providers.find((p) => p.provider === 'card');
+
+    const withCard = await cap(['mtn_momo', 'card']);
+    expect(withCard.statusCode, withCard.body).toBe(200);
+    expect(withCard.json().methods.test).toEqual({ wallet: true, providers: ['mtn_momo', 'card'] });
+    expect(await offered()).toEqual(['wallet', 'mtn_momo', 'card']);
+    expect(await cardSetting()).toMatchObject({ allowed: true, offered: true });
+
+    expect((await cap(['mtn_momo'])).statusCode).toBe(200);
+    expect(await offered()).toEqual(['wallet', 'mtn_momo']);
+    expect(await cardSetting()).toMatchObject({ allowed: false, offered: false });
+    expect(problem(await call(ctx.app, 'PUT', '/payment-methods/settings', sk(shop), { providers: ['card'] }), 403, 'payment_method_not_allowed').param).toBe(
+      'providers[0]',
+    );
+    const holder = {
+      name: 'Paul',
+      surname: 'Biya',
+      email: 'paul@example.cm',
+      phoneNumber: '+237670000001',
+      address: 'Rue 1',
+      city: 'Douala',
+      country: 'CM',
+      zipCode: '00237',
+    };
+    const card = await call(
+      ctx.app,
+      'POST',
+      '/charge',
+      { ...pk(shop), headers: { 'x-session-token': intent.sessionToken } },
+      { intentionId: intent.id, paymentMethod: { type: 'card', cardholder: holder } },
+    );
+    expect(problem(card, 403, 'payment_method_not_allowed').param).toBe('paymentMethod.type');
+    expect((await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(shop))).json()).toMatchObject({ status: 'PENDING' });
+    expect(await ctx.deps.db.selectFrom('payment_attempts').select('id').where('intent_id', '=', intent.id).execute()).toEqual([]);
+
+    expect((await cap(null)).statusCode).toBe(200);
+    expect(await offered()).toEqual(['wallet', 'mtn_momo', 'orange_money', 'card']);
+  });
+
   it('refuses a role without merchants:methods, an unknown provider and an unknown merchant', async () => {
     const url = `/operator/api/merchants/${env.shop.merchantId}/methods`;
     expect(

@@ -2307,8 +2307,7 @@ export interface paths {
                                 enabled: boolean;
                                 name: string;
                                 offered: boolean;
-                                /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
+                                provider: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -2332,7 +2331,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         order?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
-                        providers?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                        providers?: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -2364,8 +2363,7 @@ export interface paths {
                                 enabled: boolean;
                                 name: string;
                                 offered: boolean;
-                                /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
+                                provider: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -3415,8 +3413,7 @@ export interface paths {
                                 enabled: boolean;
                                 name: string;
                                 offered: boolean;
-                                /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
+                                provider: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card";
                                 servesCountry: boolean;
                             }[];
                         };
@@ -7605,11 +7602,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                                    providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                                    providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -7695,11 +7692,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                                    providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                                    providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -7743,7 +7740,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         mode: "test" | "live";
-                        providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                        providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                         reason: string;
                         wallet: boolean;
                     };
@@ -7785,11 +7782,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                                    providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                                    providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -8143,11 +8140,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                                    providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                                    providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -8232,11 +8229,11 @@ export interface paths {
                             language: string;
                             methods: {
                                 live: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                                    providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                                     wallet: boolean;
                                 };
                                 test: {
-                                    providers: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                                    providers: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                                     wallet: boolean;
                                 };
                             };
@@ -10018,8 +10015,7 @@ export interface paths {
                                 enabled: boolean;
                                 name: string;
                                 offered: boolean;
-                                /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
+                                provider: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;
@@ -10041,7 +10037,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         order?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
-                        providers?: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash")[] | null;
+                        providers?: (("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card")[] | null;
                         wallet?: boolean;
                     };
                 };
@@ -10073,8 +10069,7 @@ export interface paths {
                                 enabled: boolean;
                                 name: string;
                                 offered: boolean;
-                                /** @enum {string} */
-                                provider: "mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash";
+                                provider: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card";
                                 servesCountry: boolean;
                             }[];
                             providersDefault: boolean;

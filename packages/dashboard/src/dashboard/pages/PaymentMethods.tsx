@@ -19,8 +19,9 @@ const COUNTRY_NAMES = {
 
 /**
  * Settings → Payment methods: the merchant's country (both modes: it picks the currency and the
- * providers that serve it) and what this mode's checkout offers: the wallet, and the providers,
- * either the default (every configured provider serving the country) or exactly the ones ticked.
+ * providers that serve it) and what this mode's checkout offers: the wallet, card where a card
+ * route serves the country, and the providers, either the default (every configured provider
+ * serving the country) or exactly the ones ticked (card among them, decision 0096).
  */
 export function PaymentMethods({ mode }: { mode: Mode }) {
   const { t } = useI18n();
@@ -127,7 +128,9 @@ function MethodsForm({
   // The order checkout lists them in (its first is preselected): the country's default until moved.
   const [order, setOrder] = useState<string[]>(settings.order);
   const [orderDefault, setOrderDefault] = useState(settings.orderDefault);
-  const rows = [...settings.providers].sort((a, b) => order.indexOf(a.provider) - order.indexOf(b.provider));
+  // Card is a choice of its own in checkout, after mobile money: a toggle, outside the providers' order.
+  const card = settings.providers.find((p) => p.provider === 'card');
+  const rows = settings.providers.filter((p) => p !== card).sort((a, b) => order.indexOf(a.provider) - order.indexOf(b.provider));
 
   function move(provider: string, by: -1 | 1) {
     const visible: string[] = rows.map((p) => p.provider);
@@ -166,6 +169,21 @@ function MethodsForm({
         </label>
         {!settings.walletAllowed && <p className="hint">{t('methods.notAllowed')}</p>}
       </div>
+      {card && (
+        <div className="field">
+          <label>
+            <input
+              type="checkbox"
+              checked={card.allowed && (useDefault || chosen.includes(card.provider))}
+              disabled={!editable || !card.allowed}
+              onChange={(e) => toggle(card.provider, e.target.checked)}
+            />{' '}
+            {t('methods.card', { brands: card.name })}
+          </label>{' '}
+          <MethodState method={card} />
+          <p className="hint">{t('methods.cardHint')}</p>
+        </div>
+      )}
       <TableWrap label={t('methods.providers')}>
         <table>
           <thead>
@@ -195,24 +213,7 @@ function MethodsForm({
                         : t('methods.phonePrompt')}
                   </td>
                   <td>
-                    {p.offered && !p.available ? (
-                      <Badge value="disabled" label={t('methods.unavailable')} />
-                    ) : p.offered ? (
-                      <Badge value="enabled" label={t('methods.offered')} />
-                    ) : (
-                      <Badge
-                        value="disabled"
-                        label={
-                          !p.allowed
-                            ? t('methods.notAllowed')
-                            : !p.servesCountry
-                              ? t('methods.notInCountry')
-                              : !p.configured
-                                ? t('methods.notConfigured')
-                                : t('methods.notChosen')
-                        }
-                      />
-                    )}
+                    <MethodState method={p} />
                   </td>
                   {editable && (
                     <td>
@@ -263,4 +264,18 @@ function MethodsForm({
       )}
     </form>
   );
+}
+
+/** Whether checkout offers a method, and why not when it does not. */
+function MethodState({ method: p }: { method: PaymentMethodSettings['providers'][number] }) {
+  const { t } = useI18n();
+  if (p.offered) return p.available ? <Badge value="enabled" label={t('methods.offered')} /> : <Badge value="disabled" label={t('methods.unavailable')} />;
+  const why = !p.allowed
+    ? t('methods.notAllowed')
+    : !p.servesCountry
+      ? t('methods.notInCountry')
+      : !p.configured
+        ? t('methods.notConfigured')
+        : t('methods.notChosen');
+  return <Badge value="disabled" label={why} />;
 }

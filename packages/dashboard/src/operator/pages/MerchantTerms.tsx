@@ -104,7 +104,10 @@ export function MerchantMethods({ merchant, onChanged }: { merchant: OperatorMer
   const [reason, setReason] = useState('');
   const [done, setDone] = useState(false);
   const { busy, error, run } = useSubmit();
-  const names = [...new Map((providers.data?.data ?? []).map((p) => [p.provider, p.name])).entries()];
+  // Card is a method of the cap like a provider (decision 0096), whichever connector reaches it.
+  const names = [
+    ...new Map([...(providers.data?.data ?? []).map((p) => [p.provider, p.name] as const), ['card', t('operator.methods.card')] as const]).entries(),
+  ];
   const walletNow = wallet ?? cap.wallet;
   const all = names.map(([p]) => p);
   const chosenNow = chosen ?? cap.providers ?? all;

@@ -70,11 +70,12 @@ export interface StartCollaborators {
   /** Which connector a new attempt goes through (docs/spec/routes.md). */
   routes: Pick<RoutesService, 'choose' | 'availability' | 'admit' | 'read'>;
   /**
-   * The merchant's offer (the methods module): 403 `payment_method_not_allowed` for a provider
-   * the operator's cap leaves out, 400 `provider_unsupported` for one the merchant does not offer.
+   * The merchant's offer (the methods module): 403 `payment_method_not_allowed` for a method
+   * (a provider, or `card`) the operator's cap leaves out, 400 `provider_unsupported` for one the
+   * merchant does not offer.
    */
   methodCaps?: {
-    checkProvider(scope: Scope, provider: ProviderName, country?: Country): Promise<void>;
+    checkProvider(scope: Scope, provider: ProviderName | typeof CARD_METHOD, country?: Country): Promise<void>;
     /** 400 `payment_method_unsupported` unless a card route here takes this currency. */
     checkCard?(scope: Scope, currency: Currency): Promise<void>;
   };
@@ -135,8 +136,8 @@ export function createAttemptStart(deps: Deps, collaborators: StartCollaborators
       const displayName = description?.displayName ?? provider;
       const param = method.type === 'card' ? 'paymentMethod.type' : 'paymentMethod.provider';
       const route: RouteKey = { mode: merchant.mode, country: merchant.merchantCountry, kind: 'payment', method: provider };
-      // The merchant's offer first: a method it does not offer is refused as such.
-      if (description) await collaborators.methodCaps?.checkProvider(scope, description.name as ProviderName, merchant.merchantCountry);
+      // The merchant's offer first: a method it does not offer (cards too) is refused as such.
+      await collaborators.methodCaps?.checkProvider(scope, description ? (description.name as ProviderName) : CARD_METHOD, merchant.merchantCountry);
       // As the payer typed it ("670000001"), read in the merchant's country; E.164 from here on.
       const phoneNumber =
         method.type === 'card'

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { type Country, currencyOf } from '../../platform/countries.ts';
 import { CountrySchema } from '../../platform/countries.schema.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { CARD_METHOD } from '../connectors/index.ts';
 import { callerOf, dashboardTags as tags, ModeParams, sessionRoute } from '../../platform/http/dashboard-api.ts';
 import { PaymentMethodSettings, PaymentMethodSettingsBody, ProviderList } from './methods.schema.ts';
 
@@ -106,7 +107,8 @@ export function methodsDashboardRoutes(instance: FastifyInstance) {
     },
     async (req) => {
       const { country, currency, providers } = await methods.settings(callerOf(req));
-      return { country, currency, data: providers };
+      // The providers alone: `card` is no provider a payout or a page picks (its brand is the settings').
+      return { country, currency, data: providers.filter((p) => p.provider !== CARD_METHOD) };
     },
   );
 }

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { CountrySchema } from '../../platform/countries.schema.ts';
-import { methodProviderNames, type ProviderName } from '../connectors/index.ts';
+import { CARD_METHOD, methodProviderNames, type ProviderName } from '../connectors/index.ts';
 
 /**
  * A payment method's name: an enum of the catalogue (the operators' own connectors and the methods
@@ -11,6 +11,18 @@ export const ProviderField = Type.Unsafe<ProviderName>({
   type: 'string',
   enum: methodProviderNames() as ProviderName[],
   description: 'A payment method (`moov_money`, …): an operator whose own connector or an aggregator reaches it',
+});
+
+/** A method the merchant's settings and the operator's cap name: a provider of the catalogue, or `card` (decision 0096). */
+export type MethodName = ProviderName | typeof CARD_METHOD;
+
+/**
+ * A method of the merchant's settings and the operator's cap: a provider's name, or `card` (its
+ * card route's connectors reach it). A union rather than a copy of the enum: it takes connectors
+ * registered later, as `ProviderField` does.
+ */
+export const MethodField = Type.Union([ProviderField, Type.Literal(CARD_METHOD)], {
+  description: 'A payment method: a mobile-money provider of the catalogue, or `card` (paid on the card route’s provider page)',
 });
 
 /** How the payer approves, as the connector a payment would take says (pawaPay's account per operator). */
@@ -73,14 +85,15 @@ export const PaymentMethodSettingsBody = Type.Object(
   {
     wallet: Type.Optional(Type.Boolean({ description: 'Offer the Caisse wallet' })),
     providers: Type.Optional(
-      Type.Union([Type.Array(ProviderField, { maxItems: 20, uniqueItems: true }), Type.Null()], {
-        description: 'The mobile-money providers offered, exactly these; `null`: back to the default (every configured provider that serves your country)',
+      Type.Union([Type.Array(MethodField, { maxItems: 20, uniqueItems: true }), Type.Null()], {
+        description:
+          'The methods offered, exactly these: mobile-money providers and `card`; `null`: back to the default (every configured provider that serves your country, and card where a card route serves it)',
       }),
     ),
     order: Type.Optional(
       Type.Union([Type.Array(ProviderField, { maxItems: 20, uniqueItems: true }), Type.Null()], {
         description:
-          "The order in which checkout lists the providers (the first is preselected): these first, in this order, then the others in your country's default order; `null`: back to the default order (the wallets most used in your country first: docs/spec/mobile-money-payments.md). Does not change which providers are offered",
+          "The order in which checkout lists the providers (the first is preselected): these first, in this order, then the others in your country's default order; `null`: back to the default order (the wallets most used in your country first: docs/spec/mobile-money-payments.md). Does not change which providers are offered. Mobile-money providers only: checkout offers `card` as a choice of its own, after them",
       }),
     ),
   },
@@ -89,8 +102,8 @@ export const PaymentMethodSettingsBody = Type.Object(
 export type PaymentMethodSettingsBody = Static<typeof PaymentMethodSettingsBody>;
 
 export const ProviderSettingView = Type.Object({
-  provider: ProviderField,
-  name: Type.String({ description: 'The brand, the same in every language' }),
+  provider: MethodField,
+  name: Type.String({ description: 'The brand, the same in every language (`Visa / Mastercard` for `card`)' }),
   capabilities: Type.Object(
     { collect: Type.Boolean(), disburse: Type.Boolean(), refund: Type.Boolean() },
     {
@@ -123,7 +136,9 @@ export const PaymentMethodSettings = Type.Object({
   order: Type.Array(ProviderField, {
     description: 'Every provider of the registry in the order checkout lists those it offers (the first offered is preselected)',
   }),
-  providers: Type.Array(ProviderSettingView, { description: 'Every provider of the registry, with what this merchant and mode make of it' }),
+  providers: Type.Array(ProviderSettingView, {
+    description: "Every provider of the registry, then `card` where the merchant's country has a card route, with what this merchant and mode make of each",
+  }),
 });
 export type PaymentMethodSettings = Static<typeof PaymentMethodSettings>;
 

@@ -7,6 +7,7 @@ import type { Scope } from '../../platform/tenancy.ts';
 import {
   capabilitiesOf,
   CARD_METHOD,
+  connectorsServing,
   type Connector,
   type ConnectorRegistry,
   type ConnectorSource,
@@ -19,11 +20,12 @@ import {
   type ProviderDescription,
   type ProviderName,
   providersServing,
+  servedMethods,
 } from '../connectors/index.ts';
 import type { RoutesService } from '../routes/index.ts';
 import { methodsRepository as repo } from './methods.repository.ts';
 import { providerOrder } from './methods.order.ts';
-import type { PaymentMethod, PaymentMethodList, PaymentMethodSettings, PaymentMethodSettingsBody } from './methods.schema.ts';
+import type { MethodName, PaymentMethod, PaymentMethodList, PaymentMethodSettings, PaymentMethodSettingsBody } from './methods.schema.ts';
 
 /** What checkout shows under "Card": the brands the card routes' pages take, the same in every language. */
 const CARD_BRANDS = 'Visa / Mastercard';
@@ -59,8 +61,13 @@ interface Offer {
 /** The operator's cap on a merchant's methods in one mode (decision 0044). */
 export interface MethodsAllowance {
   wallet: boolean;
-  /** Null: every provider. */
-  providers: ProviderName[] | null;
+  /** Null: every method (`card` among them, decision 0096). */
+  providers: MethodName[] | null;
+}
+
+/** A method as messages name it: its brand, or cards. */
+function labelOf(method: string): string {
+  return method === CARD_METHOD ? 'cards' : (describeMethod(method)?.displayName ?? method);
 }
 
 /**
@@ -98,12 +105,16 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   }
 
   const isAllowed = (offer: Offer, provider: string) => offer.allowed === undefined || offer.allowed.includes(provider);
+  // The merchant's own list, or the default: every method (decision 0096: `card` is one).
+  const isEnabled = (offer: Offer, method: string) => offer.chosen === undefined || offer.chosen.includes(method);
 
+  /** `card` is a method of the choice and of the cap, never of `order`: checkout offers it apart, after mobile money. */
   function checkProviders(providers: readonly string[], field = 'providers'): void {
+    const names: readonly string[] = field === 'order' ? methodProviderNames() : [...methodProviderNames(), CARD_METHOD];
     for (const [i, p] of providers.entries()) {
       // The schema's enum already refuses these over HTTP; the dashboard and the CLI come here too.
-      if (!isMethodProvider(p))
-        throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${methodProviderNames().join(', ')}`, { param: `${field}[${i}]` });
+      if (!names.includes(p))
+        throw new ApiError('provider_unsupported', `Unknown provider "${p}"; supported: ${names.join(', ')}`, { param: `${field}[${i}]` });
     }
   }
 
@@ -180,12 +191,10 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
   }
 
   /**
-   * The card method for an intent in `currency`, when a connector of the card route with an account
-   * here takes that currency: its bounds are the widest of those connectors'. Undefined otherwise.
+   * The bounds of a card payment in `currency` here, when a connector of the card route with an
+   * account here takes that currency: the widest of those connectors'. Undefined otherwise.
    */
-  function cardMethod(offer: Offer, currency: Currency): PaymentMethod | undefined {
-    // An operator's cap lists the methods a merchant may offer; a merchant restricted to some keeps to them.
-    if (!isAllowed(offer, CARD_METHOD)) return undefined;
+  function cardBounds(offer: Offer, currency: Currency): { min: bigint; max: bigint } | undefined {
     const bounds = reaching(offer, CARD_METHOD)
       .map((name) => {
         const takes = offer.registry.get(name)?.currencies;
@@ -193,8 +202,18 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
       })
       .filter((b) => b !== undefined);
     if (bounds.length === 0) return undefined;
-    const min = bounds.reduce((m, b) => (b.min < m ? b.min : m), bounds[0]!.min);
-    const max = bounds.reduce((m, b) => (b.max > m ? b.max : m), bounds[0]!.max);
+    return {
+      min: bounds.reduce((m, b) => (b.min < m ? b.min : m), bounds[0]!.min),
+      max: bounds.reduce((m, b) => (b.max > m ? b.max : m), bounds[0]!.max),
+    };
+  }
+
+  /** The card method for an intent in `currency`: served here (`cardBounds`), allowed by the operator and chosen by the merchant. */
+  function cardMethod(offer: Offer, currency: Currency): PaymentMethod | undefined {
+    if (!isAllowed(offer, CARD_METHOD) || !isEnabled(offer, CARD_METHOD)) return undefined;
+    const bounds = cardBounds(offer, currency);
+    if (bounds === undefined) return undefined;
+    const { min, max } = bounds;
     return {
       type: 'card',
       name: CARD_BRANDS,
@@ -202,6 +221,43 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
       available: available(offer, CARD_METHOD),
       minAmount: formatAmount(min, currency),
       maxAmount: formatAmount(max, currency),
+    };
+  }
+
+  /**
+   * `card` in the settings, where the merchant's country has a card route in this mode: some
+   * connector reaches cards there, or the operator's route names one. Undefined elsewhere.
+   */
+  function cardSetting(offer: Offer): PaymentMethodSettings['providers'][number] | undefined {
+    const serving = connectorsServing(CARD_METHOD, offer.country);
+    const via = reaching(offer, CARD_METHOD);
+    if (serving.length === 0 && via.length === 0) return undefined;
+    const currency = currencyOf(offer.country);
+    const servesCountry = serving.some((name) => {
+      const d = describeProvider(name);
+      const served = d && servedMethods(d).find((m) => m.method === CARD_METHOD && m.countries.includes(offer.country));
+      return d?.limits[currency] !== undefined && (served?.currencies ?? [currency]).includes(currency);
+    });
+    const connectors = via.flatMap((name) => {
+      const description = describeProvider(name);
+      return description ? [{ description, can: capabilitiesOf(description, offer.registry.get(name)) }] : [];
+    });
+    return {
+      provider: CARD_METHOD,
+      name: CARD_BRANDS,
+      // No payout goes to a card; a refund only through a connector that can give a card payment back.
+      capabilities: {
+        collect: connectors.some((c) => c.can.collect),
+        disburse: false,
+        refund: connectors.some((c) => c.can.refund && c.description.refundUnsupported?.[CARD_METHOD] === undefined),
+      },
+      approval: 'redirect',
+      enabled: isEnabled(offer, CARD_METHOD),
+      configured: via.length > 0,
+      allowed: isAllowed(offer, CARD_METHOD),
+      servesCountry,
+      offered: cardMethod(offer, currency) !== undefined,
+      available: available(offer, CARD_METHOD),
     };
   }
 
@@ -257,7 +313,8 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
      */
     async checkCard(scope: Scope, currency: Currency): Promise<void> {
       const offer = await offerOf(scope);
-      if (cardMethod(offer, currency) === undefined)
+      // Whether the merchant offers cards is `checkProvider`'s, asked first.
+      if (cardBounds(offer, currency) === undefined)
         throw new ApiError(
           'payment_method_unsupported',
           `This merchant takes no card payment in ${currency} in ${scope.mode} mode; use a method GET /payment-methods lists`,
@@ -276,6 +333,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
       const currency = currencyOf(offer.country);
       const servingCountry = providersServing(offer.country, currency);
       const offered = offeredProviders(scope, offer, currency);
+      const card = cardSetting(offer);
       return {
         object: 'payment_method_settings',
         livemode: scope.mode === 'live',
@@ -287,29 +345,33 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
         orderDefault: offer.order === undefined,
         order: providerOrder(offer.country, offer.order),
         // Methods, never an aggregator: it is a way to reach them (routes), not one the payer chooses.
-        providers: await Promise.all(
-          paymentMethodCatalogue().map(async (m) => {
-            const name = m.name as ProviderName;
-            // What the method's own connector does, else the connector its route would take here.
-            const own = describeProvider(name);
-            const via = own !== undefined ? { description: own, impl: offer.registry.get(name) } : serving(offer, name, currency);
-            return {
-              provider: name,
-              name: m.displayName,
-              // Less what this mode's account lacks: the dashboard offers no payout to it.
-              capabilities: via ? capabilitiesOf(via.description, via.impl) : { collect: false, disburse: false, refund: false },
-              approval: via?.impl
-                ? (await approvalOf({ description: via.description, impl: via.impl }, name, offer.country)).approval
-                : (via?.description.approval ?? 'phone_prompt'),
-              enabled: offer.chosen === undefined ? true : offer.chosen.includes(name),
-              configured: configured(offer, name),
-              allowed: isAllowed(offer, name),
-              servesCountry: servingCountry.includes(name),
-              offered: offered.includes(name),
-              available: available(offer, name),
-            };
-          }),
-        ),
+        providers: [
+          ...(await Promise.all(
+            paymentMethodCatalogue().map(async (m) => {
+              const name = m.name as ProviderName;
+              // What the method's own connector does, else the connector its route would take here.
+              const own = describeProvider(name);
+              const via = own !== undefined ? { description: own, impl: offer.registry.get(name) } : serving(offer, name, currency);
+              return {
+                provider: name,
+                name: m.displayName,
+                // Less what this mode's account lacks: the dashboard offers no payout to it.
+                capabilities: via ? capabilitiesOf(via.description, via.impl) : { collect: false, disburse: false, refund: false },
+                approval: via?.impl
+                  ? (await approvalOf({ description: via.description, impl: via.impl }, name, offer.country)).approval
+                  : (via?.description.approval ?? 'phone_prompt'),
+                enabled: isEnabled(offer, name),
+                configured: configured(offer, name),
+                allowed: isAllowed(offer, name),
+                servesCountry: servingCountry.includes(name),
+                offered: offered.includes(name),
+                available: available(offer, name),
+              };
+            }),
+          )),
+          // After mobile money, as checkout lists it.
+          ...(card ? [card] : []),
+        ],
       };
     },
 
@@ -321,7 +383,7 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
       // Asking for what the operator does not allow is refused rather than stored unseen.
       if (body.wallet === true && !offer.walletAllowed) throw notAllowed('the Caisse wallet', 'wallet');
       for (const [i, p] of (body.providers ?? []).entries()) {
-        if (!isAllowed(offer, p)) throw notAllowed(describeMethod(p)?.displayName ?? p, `providers[${i}]`);
+        if (!isAllowed(offer, p)) throw notAllowed(labelOf(p), `providers[${i}]`);
       }
       const order = body.order === undefined ? (offer.order === undefined ? null : [...offer.order]) : body.order;
       checkProviders(order ?? [], 'order');
@@ -355,25 +417,27 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     },
 
     /**
-     * Whether a charge may go through `provider`, as `GET /payment-methods` offers it: 403
-     * `payment_method_not_allowed` when the operator's cap leaves it out; 400
+     * Whether a charge may go through `provider` (`card` too), as `GET /payment-methods` offers it:
+     * 403 `payment_method_not_allowed` when the operator's cap leaves it out; 400
      * `provider_unsupported` when the merchant's settings leave it out in this mode. Whether a
      * route serves it in the merchant's country is the charge's to check, with the payer's number.
      */
-    async checkProvider(scope: Scope, provider: ProviderName, country?: Country): Promise<void> {
+    async checkProvider(scope: Scope, provider: MethodName, country?: Country): Promise<void> {
       const offer = await offerOf(scope, country);
-      const name = describeMethod(provider)?.displayName ?? provider;
-      if (!isAllowed(offer, provider)) throw notAllowed(name, 'paymentMethod.provider');
-      if (offer.chosen !== undefined && !offer.chosen.includes(provider))
+      const name = labelOf(provider);
+      // A card body names no provider: its type is what the merchant leaves out.
+      const param = provider === CARD_METHOD ? 'paymentMethod.type' : 'paymentMethod.provider';
+      if (!isAllowed(offer, provider)) throw notAllowed(name, param);
+      if (!isEnabled(offer, provider))
         throw new ApiError('provider_unsupported', `This merchant does not offer ${name} in ${scope.mode} mode; use a method GET /payment-methods lists`, {
-          param: 'paymentMethod.provider',
+          param,
         });
     },
 
     /** The operator's cap in one mode. */
     async allowance(scope: Scope): Promise<MethodsAllowance> {
       const offer = await offerOf(scope);
-      const known = (p: string): p is ProviderName => isMethodProvider(p);
+      const known = (p: string): p is MethodName => isMethodProvider(p) || p === CARD_METHOD;
       return { wallet: offer.walletAllowed, providers: offer.allowed === undefined ? null : offer.allowed.filter(known) };
     },
 

@@ -1,9 +1,8 @@
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { ProviderName } from '../connectors/index.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { MerchantsService, TermsPatch } from '../merchants/index.ts';
-import type { MethodsService } from '../methods/index.ts';
+import type { MethodName, MethodsService } from '../methods/index.ts';
 import type { RecordAudit } from './operators.audit.ts';
 import type { OperatorSession } from './operators.sessions.ts';
 
@@ -70,11 +69,7 @@ export function createOperatorMerchants(
     },
 
     /** Sets the payment methods a merchant may offer in one mode, with a reason; the audit entry commits with them. */
-    async setMethods(
-      s: OperatorSession,
-      merchantId: string,
-      body: { mode: 'test' | 'live'; wallet: boolean; providers: ProviderName[] | null; reason: string },
-    ) {
+    async setMethods(s: OperatorSession, merchantId: string, body: { mode: 'test' | 'live'; wallet: boolean; providers: MethodName[] | null; reason: string }) {
       const text = body.reason.trim();
       if (text === '') throw new ApiError('validation_error', 'Say why (reason): the audit log keeps it', { param: 'reason' });
       await methods.setAllowance({ merchantId, mode: body.mode }, { wallet: body.wallet, providers: body.providers }, s.operatorId, (tx, before, after) =>

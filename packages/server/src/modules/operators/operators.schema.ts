@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { FilterInstant } from '../../platform/http/dashboard-api.ts';
-import { ProviderField } from '../methods/index.ts';
+import { MethodField } from '../methods/index.ts';
 import { Payout } from '../payouts/index.ts';
 import { OPERATOR_AUDIT_ACTIONS, OPERATOR_PERMISSIONS, OPERATOR_ROLES } from './operators.roles.ts';
 
@@ -80,7 +80,7 @@ export const MerchantIdParams = Type.Object({ id: Type.String({ pattern: '^mch_[
 
 const MethodsAllowance = Type.Object({
   wallet: Type.Boolean(),
-  providers: Type.Union([Type.Array(ProviderField), Type.Null()], { description: 'Null: every provider' }),
+  providers: Type.Union([Type.Array(MethodField), Type.Null()], { description: 'The methods allowed (`card` among them); null: every method' }),
 });
 const FixedFees = Type.Union([Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])), Type.Null()]);
 export const OperatorMerchant = Type.Object({
@@ -151,8 +151,8 @@ export const MerchantMethodsBody = Type.Object(
   {
     mode: Mode,
     wallet: Type.Boolean({ description: "Whether the merchant may offer its customers' Caisse wallets" }),
-    providers: Type.Union([Type.Array(ProviderField, { maxItems: 20, uniqueItems: true }), Type.Null()], {
-      description: 'The providers it may offer; null: all',
+    providers: Type.Union([Type.Array(MethodField, { maxItems: 20, uniqueItems: true }), Type.Null()], {
+      description: 'The methods it may offer: mobile-money providers and `card`; null: all',
     }),
     reason: Reason,
   },
