@@ -428,6 +428,7 @@ describe('body limits', () => {
       expect(answer.headers.connection).toBe('close');
       expect(answer.body).toMatchObject({ type: `/errors/${code}`, status: Number(status), code, requestId: answer.headers['request-id'] });
       expect(String(answer.headers['request-id'])).toMatch(/^req_/);
+      expect(answer.headers['pay-version']).toBe(LATEST_API_VERSION);
     }
   });
 
@@ -435,6 +436,7 @@ describe('body limits', () => {
     const res = await call(ctx.app, 'GET', '/t/item/%zz', pk(m));
     expectProblem(res, 400, 'validation_error');
     expectSecurityHeaders(res);
+    expect(res.headers['pay-version']).toBe(LATEST_API_VERSION);
     const long = await call(ctx.app, 'GET', `/t/item/${'a'.repeat(500)}`, pk(m));
     expectProblem(long, 404, 'not_found');
     expect(long.headers['strict-transport-security']).toBeDefined();
@@ -530,7 +532,7 @@ describe('the request hooks (issue 23: two synchronous hooks instead of eight as
     expectProblem(await call(app, 'POST', '/t/sk', { apiKey: m.apiKey, secretKey: 'sk_test_wrong' }, { a: 1 }), 401, 'secret_key_invalid');
   });
 
-  it('every answer carries the request id and security headers: refusals of each step, 404s and preflights', async () => {
+  it('every answer carries the request id, the version and security headers: refusals of each step, 404s and preflights', async () => {
     const app = await variant({ security: { rateLimit: { test: 1 } }, counters: memoryCounters(ctx.clock) });
     ctx.clock.set('2026-11-01T11:06:00.000Z');
     const answers = [
@@ -551,6 +553,8 @@ describe('the request hooks (issue 23: two synchronous hooks instead of eight as
     expect(answers.map((r) => r.statusCode)).toEqual([200, 429, 401, 400, 403, 413, 204, 404]);
     for (const res of answers) {
       expect(res.headers['request-id']).toMatch(/^req_/);
+      // Refusals before the key is read name the version they were answered in too.
+      expect(res.headers['pay-version'], String(res.statusCode)).toBe(LATEST_API_VERSION);
       expectSecurityHeaders(res);
     }
   });
