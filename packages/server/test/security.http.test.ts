@@ -456,6 +456,9 @@ describe('rate limits (memory counters, windows of the injected clock)', () => {
       expect(res.headers['ratelimit-limit']).toBe('5');
       expect(res.headers['ratelimit-reset']).toBe('1');
       remaining.push(String(res.headers['ratelimit-remaining']));
+      // The same figures in the one-field form of the IETF draft, with the policy they count against.
+      expect(res.headers.ratelimit).toBe(`limit=5, remaining=${4 - i}, reset=1`);
+      expect(res.headers['ratelimit-policy']).toBe('5;w=1');
     }
     expect(remaining).toEqual(['4', '3', '2', '1', '0']);
     ctx.clock.advance(400);
@@ -464,6 +467,7 @@ describe('rate limits (memory counters, windows of the injected clock)', () => {
     expect(over.headers['retry-after']).toBe('1');
     expect(over.headers['ratelimit-remaining']).toBe('0');
     expect(over.headers['ratelimit-limit']).toBe('5');
+    expect(over.headers.ratelimit).toBe('limit=5, remaining=0, reset=1');
     expect(body.detail).toMatch(/5 requests per second/);
     expectSecurityHeaders(over);
     // Another merchant's key has its own count.
@@ -504,13 +508,14 @@ describe('rate limits (memory counters, windows of the injected clock)', () => {
     expectProblem(over, 429, 'rate_limited');
     expect(over.headers['access-control-allow-origin']).toBe(origin);
     expect(String(over.headers['access-control-expose-headers'])).toContain('retry-after');
+    expect(String(over.headers['access-control-expose-headers']).split(', ')).toEqual(expect.arrayContaining(['ratelimit', 'ratelimit-policy']));
   });
 });
 
 describe('the request hooks (issue 23: two synchronous hooks instead of eight async ones)', () => {
   /** An answer's headers but those that differ between any two answers. */
   const stable = (res: Res) => {
-    const { 'request-id': id, date: _date, 'content-length': _length, 'ratelimit-remaining': _remaining, ...rest } = res.headers;
+    const { 'request-id': id, date: _date, 'content-length': _length, 'ratelimit-remaining': _remaining, ratelimit: _ratelimit, ...rest } = res.headers;
     expect(id).toMatch(/^req_/);
     return rest;
   };
