@@ -50,3 +50,83 @@ describe('operations without a body, called with the JSON content type and nothi
     expect(body.errors).toEqual([expect.objectContaining({ param: 'amount' }), expect.objectContaining({ param: 'currency' })]);
   });
 });
+
+describe('every list pages the same way', () => {
+  it('limit 1 to 100 (else validation_error on limit), {data, hasMore}, and startingAfter the last id', async () => {
+    const user = await newUser(ctx, m, { balance: '10000' });
+    for (const _ of [1, 2]) {
+      const intent = await createIntent(ctx, m, { amount: '1000' });
+      expect((await charge(ctx, user, intent.id, await authorize(ctx, m, user, intent.id))).statusCode).toBe(200);
+      ctx.clock.advance(31_000); // the next code may be sent
+    }
+    const endpoint = (await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: 'http://127.0.0.1:9/list' })).json() as { id: string };
+    await call(ctx.app, 'POST', '/webhook-endpoints', sk(m), { url: 'http://127.0.0.1:9/list-2' });
+    const events = ((await call(ctx.app, 'GET', '/events', sk(m))).json() as { data: { id: string }[] }).data;
+    for (const event of events.slice(0, 2)) await call(ctx.app, 'POST', `/events/${event.id}/resend`, sk(m));
+
+    for (const list of ['/gateway', '/events', '/webhook-endpoints', `/webhook-endpoints/${endpoint.id}/deliveries`, `/test/messages?userId=${user.id}`]) {
+      const url = (query: string) => `${list}${list.includes('?') ? '&' : '?'}${query}`;
+      for (const limit of ['0', '101']) {
+        const refused = problem(await call(ctx.app, 'GET', url(`limit=${limit}`), sk(m)), 400, 'validation_error');
+        expect(refused.param, list).toBe('limit');
+      }
+      const first = await call(ctx.app, 'GET', url('limit=1'), sk(m));
+      expect(first.statusCode, `${list}: ${first.body}`).toBe(200);
+      const page = first.json() as { data: { id: string }[]; hasMore: boolean };
+      expect(page.data, list).toHaveLength(1);
+      expect(page.hasMore, list).toBe(true);
+      const rest = (await call(ctx.app, 'GET', url(`limit=100&startingAfter=${page.data[0]!.id}`), sk(m))).json() as {
+        data: { id: string }[];
+        hasMore: boolean;
+      };
+      expect(rest.data.length, list).toBeGreaterThanOrEqual(1);
+      expect(
+        rest.data.map((o) => o.id),
+        list,
+      ).not.toContain(page.data[0]!.id);
+      expect(rest.hasMore, list).toBe(false);
+    }
+  });
+});
+
+describe('Idempotency-Key on any POST', () => {
+  it('a retry with the same key and body replays the answer with Idempotent-Replayed: true, whatever the operation', async () => {
+    const user = await newUser(ctx, m, { balance: '0' });
+    const token = (user.creds as { token: string }).token;
+    // Each operation, its credentials, a body, and another valid body.
+    const posts: [string, Record<string, string>, Record<string, unknown>, Record<string, unknown>][] = [
+      [
+        '/auth/web',
+        { apiKey: m.apiKey },
+        { phoneNumber: user.phoneNumber, password: 'limbe-market-2026' },
+        { phoneNumber: user.phoneNumber, password: 'other-pass-2026' },
+      ],
+      [
+        '/users',
+        { apiKey: m.apiKey },
+        { phoneNumber: '+237691234567', password: 'limbe-market-2026' },
+        { phoneNumber: '+237691234568', password: 'limbe-market-2026' },
+      ],
+      [
+        '/test/wallets/fund',
+        { apiKey: m.apiKey, secretKey: m.secretKey },
+        { userId: user.id, amount: '500', currency: 'XAF' },
+        { userId: user.id, amount: '501', currency: 'XAF' },
+      ],
+      ['/webhook-endpoints', { apiKey: m.apiKey, secretKey: m.secretKey }, { url: 'http://127.0.0.1:9/idempotent' }, { url: 'http://127.0.0.1:9/other' }],
+      ['/otp/init', { apiKey: m.apiKey, token }, { userId: user.id, channel: 'sms' }, { userId: user.id, channel: 'email' }],
+    ];
+    for (const [path, creds, body, other] of posts) {
+      const key = `retry-${path}`;
+      const first = await call(ctx.app, 'POST', path, { ...creds, headers: { 'idempotency-key': key } }, body);
+      expect(first.statusCode, `${path}: ${first.body}`).toBeLessThan(300);
+      const again = await call(ctx.app, 'POST', path, { ...creds, headers: { 'idempotency-key': key } }, body);
+      expect({ path, status: again.statusCode, replayed: again.headers['idempotent-replayed'] }).toEqual({ path, status: first.statusCode, replayed: 'true' });
+      expect(again.body).toBe(first.body);
+      problem(await call(ctx.app, 'POST', path, { ...creds, headers: { 'idempotency-key': key } }, other), 422, 'idempotency_key_reused');
+    }
+    // Funded once, though asked twice.
+    const wallet = (await call(ctx.app, 'GET', '/wallet', user.creds)).json() as { balances: { currency: string; amount: string }[] };
+    expect(wallet.balances).toEqual([{ currency: 'XAF', amount: '500' }]);
+  });
+});
