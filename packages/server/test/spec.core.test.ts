@@ -130,3 +130,21 @@ describe('Idempotency-Key on any POST', () => {
     expect(wallet.balances).toEqual([{ currency: 'XAF', amount: '500' }]);
   });
 });
+
+describe('problem types', () => {
+  it('the type of an error answer resolves to what it means; an unknown one is not_found', async () => {
+    const answers = [
+      await call(ctx.app, 'GET', '/gateway'),
+      await call(ctx.app, 'GET', '/gateway/pi_unknown', sk(m)),
+      await call(ctx.app, 'POST', '/gateway', sk(m), { amount: '5000.5', currency: 'XAF' }),
+    ];
+    for (const res of answers) {
+      const { type, code, status, title } = res.json() as { type: string; code: string; status: number; title: string };
+      const described = await call(ctx.app, 'GET', type);
+      expect(described.statusCode, type).toBe(200);
+      expect(described.json()).toEqual({ type, code, title, status, documentation: '/docs' });
+    }
+    problem(await call(ctx.app, 'GET', '/errors/no_such_code'), 404, 'not_found');
+    problem(await call(ctx.app, 'GET', '/errors/toString'), 404, 'not_found');
+  });
+});
