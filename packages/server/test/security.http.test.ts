@@ -378,10 +378,12 @@ describe('body limits', () => {
     expect((await send('{"note":"__proto__","constructor":"x"}')).statusCode).toBe(200);
   });
 
-  it('an empty or malformed JSON body is 400 json_invalid', async () => {
+  it('a malformed JSON body is 400 json_invalid; an empty one is no body, as without a content type', async () => {
     const send = (payload: string) =>
       ctx.app.inject({ method: 'POST', url: '/t/pk', headers: { 'content-type': 'application/json', 'x-api-key': m.apiKey }, payload });
-    expectProblem(await send(''), 400, 'json_invalid');
+    // Clients that set the JSON content type on every request send it on body-less operations too.
+    expect((await send('')).json()).toEqual({ received: null });
+    expectProblem(await send(' '), 400, 'json_invalid');
     expectProblem(await send('{"a":'), 400, 'json_invalid');
     expectProblem(await send('\u0000'), 400, 'json_invalid');
   });
@@ -428,6 +430,7 @@ describe('body limits', () => {
       expect(answer.headers.connection).toBe('close');
       expect(answer.body).toMatchObject({ type: `/errors/${code}`, status: Number(status), code, requestId: answer.headers['request-id'] });
       expect(String(answer.headers['request-id'])).toMatch(/^req_/);
+      expect(answer.headers['pay-version']).toBe(LATEST_API_VERSION);
     }
   });
 
@@ -435,6 +438,7 @@ describe('body limits', () => {
     const res = await call(ctx.app, 'GET', '/t/item/%zz', pk(m));
     expectProblem(res, 400, 'validation_error');
     expectSecurityHeaders(res);
+    expect(res.headers['pay-version']).toBe(LATEST_API_VERSION);
     const long = await call(ctx.app, 'GET', `/t/item/${'a'.repeat(500)}`, pk(m));
     expectProblem(long, 404, 'not_found');
     expect(long.headers['strict-transport-security']).toBeDefined();
@@ -454,6 +458,9 @@ describe('rate limits (memory counters, windows of the injected clock)', () => {
       expect(res.headers['ratelimit-limit']).toBe('5');
       expect(res.headers['ratelimit-reset']).toBe('1');
       remaining.push(String(res.headers['ratelimit-remaining']));
+      // The same figures in the one-field form of the IETF draft, with the policy they count against.
+      expect(res.headers.ratelimit).toBe(`limit=5, remaining=${4 - i}, reset=1`);
+      expect(res.headers['ratelimit-policy']).toBe('5;w=1');
     }
     expect(remaining).toEqual(['4', '3', '2', '1', '0']);
     ctx.clock.advance(400);
@@ -462,6 +469,7 @@ describe('rate limits (memory counters, windows of the injected clock)', () => {
     expect(over.headers['retry-after']).toBe('1');
     expect(over.headers['ratelimit-remaining']).toBe('0');
     expect(over.headers['ratelimit-limit']).toBe('5');
+    expect(over.headers.ratelimit).toBe('limit=5, remaining=0, reset=1');
     expect(body.detail).toMatch(/5 requests per second/);
     expectSecurityHeaders(over);
     // Another merchant's key has its own count.
@@ -502,13 +510,14 @@ describe('rate limits (memory counters, windows of the injected clock)', () => {
     expectProblem(over, 429, 'rate_limited');
     expect(over.headers['access-control-allow-origin']).toBe(origin);
     expect(String(over.headers['access-control-expose-headers'])).toContain('retry-after');
+    expect(String(over.headers['access-control-expose-headers']).split(', ')).toEqual(expect.arrayContaining(['ratelimit', 'ratelimit-policy']));
   });
 });
 
 describe('the request hooks (issue 23: two synchronous hooks instead of eight async ones)', () => {
   /** An answer's headers but those that differ between any two answers. */
   const stable = (res: Res) => {
-    const { 'request-id': id, date: _date, 'content-length': _length, 'ratelimit-remaining': _remaining, ...rest } = res.headers;
+    const { 'request-id': id, date: _date, 'content-length': _length, 'ratelimit-remaining': _remaining, ratelimit: _ratelimit, ...rest } = res.headers;
     expect(id).toMatch(/^req_/);
     return rest;
   };
@@ -530,7 +539,7 @@ describe('the request hooks (issue 23: two synchronous hooks instead of eight as
     expectProblem(await call(app, 'POST', '/t/sk', { apiKey: m.apiKey, secretKey: 'sk_test_wrong' }, { a: 1 }), 401, 'secret_key_invalid');
   });
 
-  it('every answer carries the request id and security headers: refusals of each step, 404s and preflights', async () => {
+  it('every answer carries the request id, the version and security headers: refusals of each step, 404s and preflights', async () => {
     const app = await variant({ security: { rateLimit: { test: 1 } }, counters: memoryCounters(ctx.clock) });
     ctx.clock.set('2026-11-01T11:06:00.000Z');
     const answers = [
@@ -551,6 +560,8 @@ describe('the request hooks (issue 23: two synchronous hooks instead of eight as
     expect(answers.map((r) => r.statusCode)).toEqual([200, 429, 401, 400, 403, 413, 204, 404]);
     for (const res of answers) {
       expect(res.headers['request-id']).toMatch(/^req_/);
+      // Refusals before the key is read name the version they were answered in too.
+      expect(res.headers['pay-version'], String(res.statusCode)).toBe(LATEST_API_VERSION);
       expectSecurityHeaders(res);
     }
   });

@@ -110,8 +110,8 @@ idempotency-key, x-otp-token\`, cached 600 s; 403 \`origin_not_allowed\` for a s
 operation. The real request is then checked against its API key's allowed origins: an origin not
 listed is 403 \`origin_not_allowed\` without CORS headers. A key that lists no origin may be used
 from any origin; a page of this server calling its own API is not cross-origin. Browsers can read
-\`request-id\`, \`pay-version\`, \`idempotent-replayed\`, \`retry-after\` and the \`ratelimit-*\`
-headers.
+\`request-id\`, \`pay-version\`, \`idempotent-replayed\`, \`retry-after\`, \`ratelimit\` and the
+\`ratelimit-*\` headers.
 
 **Limits.** A body is at most 64 KiB (413 \`payload_too_large\`, checked from \`Content-Length\`
 before the keys are looked at), JSON nested at most 32 deep, without \`__proto__\` or
@@ -122,8 +122,9 @@ registration and the phone-code routes also take 20 requests per minute per clie
 live keys. Windows are fixed, one second (one minute per address) long; the counters are shared by
 every server process when Redis is configured. Every counted answer carries \`RateLimit-Limit\`,
 \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until the window ends; the separate-header
-form of the IETF RateLimit draft), and over a limit the answer is 429 \`rate_limited\` with
-\`Retry-After\` (seconds).
+form of the IETF RateLimit draft), the same figures as one \`RateLimit: limit=25, remaining=24,
+reset=1\` field with \`RateLimit-Policy: 25;w=1\`, and over a limit the answer is 429
+\`rate_limited\` with \`Retry-After\` (seconds).
 
 **Secrets.** Logs and error bodies never carry keys, tokens, passwords, one-time codes or whole
 phone numbers (phone numbers show their first three and last two digits).

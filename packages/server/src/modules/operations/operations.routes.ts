@@ -2,12 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../platform/db-unavailable.ts';
-import { ApiError } from '../../platform/errors.ts';
+import { ApiError, ERRORS, type ErrorCode } from '../../platform/errors.ts';
 import { assertMetricsAccess } from '../../platform/metrics.ts';
 
 const Status = Type.Object({ status: Type.String() });
+const ProblemType = Type.Object({
+  type: Type.String(),
+  code: Type.String(),
+  title: Type.String(),
+  status: Type.Integer(),
+  documentation: Type.String(),
+});
 
-/** Health, readiness, metrics and the OpenAPI document: no API credentials (metrics: see assertMetricsAccess). */
+/**
+ * Health, readiness, metrics, the OpenAPI document and the problem types: no API credentials
+ * (metrics: see assertMetricsAccess).
+ */
 export default async function operationsRoutes(app: FastifyInstance) {
   app.get('/healthz', { config: { auth: 'none' }, schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Status } } }, async () => ({
     status: 'ok',
@@ -40,4 +50,24 @@ export default async function operationsRoutes(app: FastifyInstance) {
   });
 
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger());
+
+  // An error's `type` is a URI reference: resolved against this server, it names what it means.
+  app.get(
+    '/errors/:code',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['operations'],
+        summary: 'What the `type` of an error answer (`/errors/<code>`) means: its code, title and status',
+        params: Type.Object({ code: Type.String() }),
+        response: { 200: ProblemType },
+      },
+    },
+    async (request) => {
+      const { code } = request.params as { code: string };
+      if (!Object.hasOwn(ERRORS, code)) throw new ApiError('not_found', `No problem type ${code}`, { param: 'code' });
+      const { title, status } = ERRORS[code as ErrorCode];
+      return { type: `/errors/${code}`, code, title, status, documentation: '/docs' };
+    },
+  );
 }

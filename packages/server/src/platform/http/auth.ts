@@ -151,7 +151,6 @@ export function registerAuth(
   }
 
   return (request, reply, kind, access) => {
-    reply.header('pay-version', LATEST_API_VERSION);
     const asked = single(request.headers['pay-version']);
     if (asked !== undefined && !isApiVersion(asked)) {
       throw new ApiError('version_unknown', `Unknown pay-version "${asked}"; this server speaks ${LATEST_API_VERSION}`, { param: 'pay-version' });

@@ -34,9 +34,13 @@ export function jsonDepth(text: string, max = Number.POSITIVE_INFINITY): number 
   return deepest;
 }
 
-/** Parses a request body: valid JSON, at most MAX_JSON_DEPTH deep, without prototype-pollution keys. */
+/**
+ * Parses a request body: valid JSON, at most MAX_JSON_DEPTH deep, without prototype-pollution keys.
+ * Nothing at all is no body (undefined), as without a content type: HTTP clients that set the JSON
+ * content type on every request send it on body-less operations (a cancel, a whole refund) too.
+ */
 export function parseJsonBody(text: string): unknown {
-  if (text.length === 0) throw new ApiError('json_invalid', 'The body is empty; send a JSON value or no content-type');
+  if (text.length === 0) return undefined;
   if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
     throw new ApiError('json_invalid', `The body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`);
   }

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { ApiError } from '../errors.ts';
+import { LATEST_API_VERSION } from '../versioning.ts';
 import { problemAnswer } from './errors.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -22,6 +23,7 @@ export function clientErrorAnswer(err: NodeJS.ErrnoException, requestId: string)
     ...securityHeaders('api'),
     ...answer.headers,
     'request-id': requestId,
+    'pay-version': LATEST_API_VERSION,
     connection: 'close',
     'content-length': String(Buffer.byteLength(answer.body)),
   };

@@ -32,6 +32,8 @@ export const CORS_EXPOSED_HEADERS = [
   'ratelimit-limit',
   'ratelimit-remaining',
   'ratelimit-reset',
+  'ratelimit',
+  'ratelimit-policy',
 ];
 /** How long a browser may cache a preflight answer. */
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;

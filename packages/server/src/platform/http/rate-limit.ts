@@ -24,7 +24,9 @@ import { ApiError } from '../errors.ts';
  *   `AuthFailureGuard`).
  *
  * Every limited answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
- * (seconds until the window ends), the separate-header form of the IETF httpapi draft; where two
+ * (seconds until the window ends), the separate-header form of the IETF httpapi draft, and the
+ * same figures as its later one-field form (`RateLimit: limit=…, remaining=…, reset=…` with
+ * `RateLimit-Policy: <limit>;w=<window seconds>`); where two
  * limits apply, the one with fewer requests left. Over a limit: 429 `rate_limited` with
  * `Retry-After`.
  *
@@ -187,6 +189,9 @@ function setHeaders(reply: FastifyReply, r: LimitResult) {
   reply.header('ratelimit-limit', String(r.max));
   reply.header('ratelimit-remaining', String(r.remaining));
   reply.header('ratelimit-reset', String(r.resetSeconds));
+  // The same figures as the draft's one `RateLimit` field, for clients that read that form.
+  reply.header('ratelimit', `limit=${r.max}, remaining=${r.remaining}, reset=${r.resetSeconds}`);
+  reply.header('ratelimit-policy', `${r.max};w=${r.windowSeconds}`);
 }
 
 /** One limit a request counts against: its counter, window and maximum, and what the refusal names. */

@@ -11,6 +11,7 @@ import { sendProblem } from './errors.ts';
 import { httpsCheck } from './https.ts';
 import { registerRateLimits, type WindowCounters } from './rate-limit.ts';
 import { applySecurityHeaders, cspKindOf, securityHeaders } from './security-headers.ts';
+import { LATEST_API_VERSION } from '../versioning.ts';
 
 /** A route as registered: its method, its path pattern and who may call it. */
 export interface RegisteredRoute {
@@ -141,6 +142,8 @@ export async function registerSecurity(app: FastifyInstance, opts: SecurityOptio
     callbackHook((request, reply) => {
       const plan = planOf(request);
       reply.header('request-id', request.id);
+      // Until a key names its merchant's pinned version, an answer is in the latest one.
+      reply.header('pay-version', LATEST_API_VERSION);
       reply.headers(plan.headers);
       https?.(request, plan.url);
       // A route may take more (the dashboard's document upload sets its own bodyLimit).
@@ -176,6 +179,7 @@ export async function registerSecurity(app: FastifyInstance, opts: SecurityOptio
  */
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('request-id', request.id);
+  reply.header('pay-version', LATEST_API_VERSION);
   applySecurityHeaders(request, reply);
   const apiError =
     err.code === 'FST_ERR_BAD_URL'
