@@ -464,17 +464,29 @@ describe('insufficient funds', () => {
     expect(res.json()).toMatchObject({ status: 'SUCCEEDED', attempts: 1 });
   });
 
-  it('a test-mode code without intentionId starts nothing: its declines leave the intent untouched', async () => {
+  it('a test-mode code without intentionId: the first payer declined starts the intent, and only their declines count', async () => {
     const intent = await createIntent(ctx, m, { amount: '5000' });
     const user = await newUser(ctx, m);
+    const stranger = await newUser(ctx, m);
+    const statuses = [];
     for (let i = 0; i < 3; i++) {
       ctx.clock.advance(31 * SECOND);
-      expect(problem(await charge(ctx, user, intent.id, await authorize(ctx, m, user)), 402, 'insufficient_funds')).toMatchObject({
-        attempts: 0,
-        intentStatus: 'PENDING',
-      });
+      statuses.push(problem(await charge(ctx, user, intent.id, await authorize(ctx, m, user)), 402, 'insufficient_funds').intentStatus);
+      if (i === 0) {
+        // Someone else's decline leaves the started intent as it was.
+        expect(problem(await charge(ctx, stranger, intent.id, await authorize(ctx, m, stranger)), 402, 'insufficient_funds')).toMatchObject({
+          attempts: 1,
+          intentStatus: 'PENDING',
+        });
+      }
     }
-    expect((await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json()).toMatchObject({ status: 'PENDING', attempts: 0, lastError: null });
+    expect(statuses).toEqual(['PENDING', 'PENDING', 'FAILED']);
+    expect((await call(ctx.app, 'GET', `/gateway/${intent.id}`, sk(m))).json()).toMatchObject({
+      status: 'FAILED',
+      attempts: 3,
+      lastError: { code: 'insufficient_funds' },
+    });
+    expect(await eventTypes(ctx, intent.id)).toEqual(['payment.failed', 'payment.failed', 'payment.failed']);
   });
 
   it('after a declined attempt, a funded wallet pays: lastError cleared, attempts 2', async () => {

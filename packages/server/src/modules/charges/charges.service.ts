@@ -296,13 +296,20 @@ export function createChargesService(
           const message = insufficientFundsMessage(formatAmount(row.amount_minor, currency), currency);
           await repo.insertCharge(tx, { ...base, status: 'failed', failure_code: 'insufficient_funds', failure_message: message, transfer_id: null });
           // Only the customer who started the payment counts against it, by their own declines
-          // (issue 20): anyone else's is theirs alone, and the intent stays as it was.
+          // (issue 20): anyone else's is theirs alone, and the intent stays as it was. A test intent
+          // paid with unbound codes has no starter yet: its first declined payer starts it.
+          const starter = row.started_by ?? user.userId;
           const failed = publicView(
-            row.started_by !== user.userId
+            starter !== user.userId
               ? row
               : await intents.transition(tx, row, statusAfterFailedCharge(await repo.countDeclined(tx, row.id, user.userId)), {
                   apiVersion: merchant.pinnedVersion,
-                  patch: { attempts, last_error_code: 'insufficient_funds', last_error_message: message },
+                  patch: {
+                    attempts,
+                    last_error_code: 'insufficient_funds',
+                    last_error_message: message,
+                    ...(row.started_by === null ? { started_by: user.userId } : {}),
+                  },
                 }),
             clock.now(),
           );

@@ -52,6 +52,7 @@ export interface IntentPatch {
   amount_refunded_minor?: bigint;
   fee_minor?: bigint | null;
   direct_payment?: boolean;
+  started_by?: string | null;
 }
 
 /** A status filter as a reader means it: PENDING and EXPIRED depend on expires_at (read-time expiry). */
