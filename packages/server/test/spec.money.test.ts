@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../src/modules/connectors/index.ts';
-import { SECOND } from '../src/platform/clock.ts';
+import { MINUTE, SECOND } from '../src/platform/clock.ts';
 import { appWithAllSandboxes } from './connectors.support.ts';
-import { authorize, charge, createIntent, expectLedgerClean, newUser, problem } from './flow.support.ts';
+import { authorize, charge, createIntent, expectLedgerClean, newUser, PASSWORD, problem } from './flow.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
@@ -62,5 +62,98 @@ describe('paying an intent directly with mobile money', () => {
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json()).toMatchObject({ status: 'SUCCEEDED' });
     await expectLedgerClean(ctx);
+  });
+
+  it('202: nextAction, paymentMethod and attempts carry every field named for them; payment.processing carries the attempt', async () => {
+    const intent = await createIntent(ctx, m);
+    const phone = mtn();
+    const res = await pay(intent, phone);
+    expect(res.statusCode, res.body).toBe(202);
+    const body = res.json() as Record<string, unknown> & { attempts: Record<string, unknown>[] };
+    expect(Object.keys(body.nextAction as object).sort()).toEqual(['expiresAt', 'message', 'phoneNumber', 'provider', 'type', 'ussd']);
+    expect(body.nextAction).toMatchObject({ type: 'approve_on_phone', provider: 'mtn_momo', phoneNumber: phone, ussd: '*126#' });
+    // The approval window: 5 minutes from now.
+    expect(Date.parse((body.nextAction as { expiresAt: string }).expiresAt) - ctx.clock.now().getTime()).toBe(5 * MINUTE);
+    expect(body.paymentMethod).toMatchObject({ provider: 'mtn_momo', phoneNumber: expect.stringContaining('•') });
+    expect(body.attempts).toHaveLength(1);
+    expect(body.attempts[0]).toMatchObject({ id: expect.stringMatching(/^att_/), provider: 'mtn_momo', status: 'PENDING', failureCode: null });
+    expect(body.attempts[0]?.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+    const methods = await call(ctx.app, 'GET', `/payment-methods?sessionToken=${intent.sessionToken}`, pk(m));
+    const listed = (methods.json() as { data: Record<string, unknown>[] }).data;
+    expect(listed[0]).toEqual({ type: 'wallet' });
+    expect(listed.find((x) => x.provider === 'mtn_momo')).toMatchObject({
+      type: 'mobile_money',
+      name: 'MTN MoMo',
+      approval: 'phone_prompt',
+      available: true,
+      minAmount: expect.any(String),
+      maxAmount: expect.any(String),
+      prefixes: expect.arrayContaining(['+237650', '+23767', '+237683']),
+      ussd: '*126#',
+    });
+
+    await later();
+    await expect.poll(() => status(intent.id), { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    const events = (
+      (await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as {
+        data: { type: string; data: { paymentIntent: { id: string }; attempt?: { id: string; status: string } } }[];
+      }
+    ).data.filter((e) => e.data.paymentIntent.id === intent.id);
+    const attemptId = body.attempts[0]?.id;
+    expect(events.find((e) => e.type === 'payment.processing')?.data.attempt).toMatchObject({ id: attemptId, status: 'PENDING' });
+    expect(events.find((e) => e.type === 'payment.completed')?.data.attempt).toMatchObject({ id: attemptId, status: 'SUCCEEDED' });
+  });
+
+  it('5 failed attempts leave the intent FAILED; a sixth charge is 409', async () => {
+    const intent = await createIntent(ctx, m);
+    for (let i = 0; i < 5; i++) {
+      expect((await pay(intent, mtn('105'))).statusCode).toBe(202);
+      await later();
+      await expect.poll(() => status(intent.id), { interval: 20, timeout: 5000 }).not.toBe('PROCESSING');
+      expect(await status(intent.id)).toBe(i < 4 ? 'PENDING' : 'FAILED');
+    }
+    problem(await pay(intent, mtn()), 409, 'intent_state_invalid');
+  });
+
+  it('10 charges per intent per hour, refused ones included; then 429 rate_limited with Retry-After', async () => {
+    const intent = await createIntent(ctx, m);
+    const phone = mtn('102');
+    const answers: number[] = [];
+    for (let i = 0; i < 10; i++) answers.push((await pay(intent, phone)).statusCode);
+    expect(answers).toEqual([202, ...Array<number>(9).fill(409)]);
+    const refused = problem(await pay(intent, phone), 429, 'rate_limited');
+    expect(refused).toBeDefined();
+    ctx.clock.advance(16 * MINUTE);
+    await ctx.services.attempts.pollDue();
+  });
+
+  it('20 prompts per number a day, 3 per 10 minutes', async () => {
+    const phone = mtn('105');
+    const answers: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const res = await pay(await createIntent(ctx, m), phone);
+      answers.push(res.statusCode);
+      if (res.statusCode === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(10 * 60);
+      await later();
+      ctx.clock.advance(4 * MINUTE);
+    }
+    expect(answers).toEqual([...Array<number>(20).fill(202), 429]);
+  });
+});
+
+describe('customers seen by a merchant', () => {
+  it('not after a sign-in through it; once the customer starts paying one of its intents', async () => {
+    const other = await createMerchant(ctx, 'Other shop');
+    const user = await newUser(ctx, m, { balance: '100' });
+    const signIn = await call(ctx.app, 'POST', '/auth/web', pk(other), { phoneNumber: user.phoneNumber, password: PASSWORD });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    problem(await call(ctx.app, 'GET', `/users/${user.id}`, sk(other)), 404, 'not_found');
+    const viaOther = { ...user, creds: { apiKey: other.apiKey, token: (signIn.json() as { token: string }).token } };
+    const intent = await createIntent(ctx, other);
+    problem(await charge(ctx, viaOther, intent.id, await authorize(ctx, other, viaOther, intent.id)), 402, 'insufficient_funds');
+    const seen = await call(ctx.app, 'GET', `/users/${user.id}`, sk(other));
+    expect(seen.statusCode).toBe(200);
+    expect(seen.body).not.toMatch(/balance|movement/i);
   });
 });
