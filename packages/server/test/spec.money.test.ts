@@ -54,6 +54,8 @@ describe('paying an intent directly with mobile money', () => {
     expect((await pay(intent, mtn('105'))).statusCode).toBe(202);
     await ctx.services.attempts.drain();
     problem(await charge(ctx, user, intent.id, otpToken), 409, 'attempt_in_progress');
+    // Nor is a code sent for it meanwhile.
+    problem(await call(ctx.app, 'POST', '/otp/init', user.creds, { userId: user.id, channel: 'sms', intentionId: intent.id }), 409, 'attempt_in_progress');
     expect(await status(intent.id)).toBe('PROCESSING');
     await later();
     await expect.poll(() => status(intent.id), { interval: 20, timeout: 5000 }).toBe('PENDING');
@@ -103,6 +105,28 @@ describe('paying an intent directly with mobile money', () => {
     const attemptId = body.attempts[0]?.id;
     expect(events.find((e) => e.type === 'payment.processing')?.data.attempt).toMatchObject({ id: attemptId, status: 'PENDING' });
     expect(events.find((e) => e.type === 'payment.completed')?.data.attempt).toMatchObject({ id: attemptId, status: 'SUCCEEDED' });
+  });
+
+  it('an attempt in flight past expiresAt: no expiry until the provider answers, then SUCCEEDED, paid once', async () => {
+    const intent = await createIntent(ctx, m, { expiresIn: 300 });
+    ctx.clock.advance(295 * SECOND);
+    // Approved 10 s after the request: 5 s after the intent's expiresAt.
+    expect((await pay(intent, mtn('101'))).statusCode).toBe(202);
+    await ctx.services.attempts.drain();
+    ctx.clock.advance(6 * SECOND);
+    await ctx.services.intents.sweepExpired();
+    expect(await status(intent.id)).toBe('PROCESSING');
+    const session = await call(ctx.app, 'GET', `/gateway/sessions/${intent.sessionToken}`, pk(m));
+    expect(session.json()).toMatchObject({ status: 'PROCESSING' });
+    await later(5 * SECOND);
+    await expect.poll(() => status(intent.id), { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    const types = (
+      (await call(ctx.app, 'GET', '/events?limit=100', sk(m))).json() as { data: { type: string; data: { paymentIntent: { id: string } } }[] }
+    ).data
+      .filter((e) => e.data.paymentIntent.id === intent.id)
+      .map((e) => e.type);
+    expect(types.sort()).toEqual(['payment.completed', 'payment.processing']);
+    await expectLedgerClean(ctx);
   });
 
   it('5 failed attempts leave the intent FAILED; a sixth charge is 409', async () => {
