@@ -129,6 +129,28 @@ describe('paying an intent directly with mobile money', () => {
     await expectLedgerClean(ctx);
   });
 
+  it("the phone prompt's message: the payer's Accept-Language, else the merchant's default, else French", async () => {
+    const message = async (merchant: TestMerchant, headers: Record<string, string>) => {
+      const intent = await createIntent(ctx, merchant);
+      const res = await call(
+        ctx.app,
+        'POST',
+        '/charge',
+        { ...pk(merchant), headers: { 'x-session-token': intent.sessionToken, ...headers } },
+        { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: mtn() } },
+      );
+      expect(res.statusCode, res.body).toBe(202);
+      return (res.json() as { nextAction: { message: string } }).nextAction.message;
+    };
+    const english = await createMerchant(ctx, 'English shop');
+    await ctx.services.merchants.setLanguage(english.merchantId, 'en');
+    expect(await message(m, { 'accept-language': 'en-GB,fr;q=0.5' })).toMatch(/MTN MoMo.*FCFA\s5,000/);
+    expect(await message(english, { 'accept-language': 'de' })).toMatch(/FCFA\s5,000/);
+    expect(await message(english, { 'accept-language': 'fr' })).toMatch(/5\s000\sFCFA/);
+    expect(await message(m, {})).toMatch(/^Validez .*5\s000\sFCFA/);
+    await later();
+  });
+
   it('5 failed attempts leave the intent FAILED; a sixth charge is 409', async () => {
     const intent = await createIntent(ctx, m);
     for (let i = 0; i < 5; i++) {
