@@ -3,9 +3,10 @@
  * payer, a customer and a merchant see of direct mobile-money payments, their limits and shapes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../src/modules/connectors/index.ts';
-import { MINUTE, SECOND } from '../src/platform/clock.ts';
-import { appWithAllSandboxes } from './connectors.support.ts';
+import { newReference, type Sandbox } from '../src/modules/connectors/index.ts';
+import { startMomoSandbox } from '../src/modules/connectors/mtn-momo/mtn-momo.sandbox.ts';
+import { ManualClock, MINUTE, SECOND } from '../src/platform/clock.ts';
+import { appWithAllSandboxes, CREDENTIALS } from './connectors.support.ts';
 import { authorize, charge, createIntent, expectLedgerClean, newUser, PASSWORD, problem } from './flow.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
@@ -201,5 +202,59 @@ describe('customers seen by a merchant', () => {
     const seen = await call(ctx.app, 'GET', `/users/${user.id}`, sk(other));
     expect(seen.statusCode).toBe(200);
     expect(seen.body).not.toMatch(/balance|movement/i);
+  });
+});
+
+describe("the MoMo sandbox refuses what MTN's API refuses", () => {
+  it('amount 0, a currency wrong for the environment, empty, over-long or forbidden messages; for both products', async () => {
+    const sb = await startMomoSandbox({ clock: new ManualClock(), tickMs: 0, credentials: CREDENTIALS });
+    try {
+      const basic = `Basic ${Buffer.from(`${CREDENTIALS.apiUser}:${CREDENTIALS.apiKey}`).toString('base64')}`;
+      for (const product of ['collection', 'disbursement'] as const) {
+        const key = product === 'collection' ? CREDENTIALS.collectionKey : CREDENTIALS.disbursementKey;
+        const token = await fetch(`${sb.url}/${product}/token/`, { method: 'POST', headers: { authorization: basic, 'ocp-apim-subscription-key': key } });
+        const bearer = ((await token.json()) as { access_token: string }).access_token;
+        const path = product === 'collection' ? '/collection/v1_0/requesttopay' : '/disbursement/v1_0/transfer';
+        const party = product === 'collection' ? 'payer' : 'payee';
+        const body = {
+          amount: '5000',
+          currency: 'XAF',
+          externalId: 'x1',
+          [party]: { partyIdType: 'MSISDN', partyId: '237677000000' },
+          payerMessage: 'Hello',
+          payeeNote: 'Note',
+        };
+        const post = async (change: Record<string, unknown>) =>
+          (
+            await fetch(`${sb.url}${path}`, {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${bearer}`,
+                'x-target-environment': 'sandbox',
+                'ocp-apim-subscription-key': key,
+                'x-reference-id': newReference(),
+                'content-type': 'application/json',
+              },
+              body: JSON.stringify({ ...body, ...change }),
+            })
+          ).status;
+        expect(await post({})).toBe(202);
+        for (const refused of [
+          { amount: '0' },
+          { currency: 'USD' },
+          { payerMessage: '' },
+          { payeeNote: '' },
+          { payerMessage: 'x'.repeat(161) },
+          { payeeNote: 'x'.repeat(161) },
+          { payerMessage: 'Tom & Jerry' },
+          { payeeNote: "l'épicerie" },
+          { payerMessage: '<b>' },
+        ])
+          expect(await post(refused), JSON.stringify(refused)).toBe(400);
+        expect(await post({ payerMessage: 'x'.repeat(160) })).toBe(202);
+      }
+    } finally {
+      await sb.close();
+    }
   });
 });
