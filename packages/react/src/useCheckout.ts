@@ -123,7 +123,8 @@ export function useCheckout(options: CheckoutOptions = {}): Checkout {
   const onError = useCallback(
     async (gen: number, err: unknown, stay: CheckoutStatus) => {
       const error = toCheckoutError(err);
-      if (error.code === 'intent_expired' || error.code === 'intent_state_invalid') return settle(gen, stay, { error });
+      // The intent moved on (expired, paid, or waiting on a phone from another tab): read it to decide.
+      if (error.code === 'intent_expired' || error.code === 'intent_state_invalid' || error.code === 'attempt_in_progress') return settle(gen, stay, { error });
       send(gen, { type: 'request.failed', error, stay, now: clock.current.now() });
     },
     [settle, send],

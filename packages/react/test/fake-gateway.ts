@@ -312,6 +312,7 @@ export function fakeGateway(
       if (!headers['x-otp-token'] || headers['x-otp-token'] !== state.token) return problem(401, 'otp_token_invalid', 'Invalid token');
       state.token = undefined;
       if (state.intent.status === 'EXPIRED') return problem(409, 'intent_expired', 'The intent has expired');
+      if (state.intent.status === 'PROCESSING') return problem(409, 'attempt_in_progress', 'An attempt is in flight');
       if (state.intent.status !== 'PENDING') return problem(409, 'intent_state_invalid', 'Not payable');
       // The wallet flow's count (a direct payment's reads list attempts instead).
       const walletAttempts = typeof state.intent.attempts === 'number' ? state.intent.attempts : 0;

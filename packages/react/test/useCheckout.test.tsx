@@ -177,6 +177,16 @@ describe('useCheckout', () => {
     expect(result.current.status).toBe('expired');
   });
 
+  it('a charge that meets a mobile-money request waiting on the phone (another tab) waits for its outcome', async () => {
+    const gateway = fakeGateway();
+    const { result } = setup(gateway);
+    await verifiedCustomer(result);
+    gateway.state.intent = { ...gateway.state.intent, status: 'PROCESSING' };
+    await act(() => result.current.pay());
+    expect(result.current.status).toBe('charging');
+    expect(result.current.intent?.status).toBe('PROCESSING');
+  });
+
   it('an unknown client secret is an error; a network failure during the charge reads the intent to decide', async () => {
     const bad = setup(fakeGateway(), 'ps_unknown');
     await waitFor(() => expect(bad.result.current.status).toBe('error'));

@@ -47,9 +47,14 @@ describe('npx caisse reconcile', () => {
     expect(agreed.stdout).toContain('all agree');
     expect(usage.code, usage.output).toBe(2);
     expect(usage.output).toContain("required option '--to <day>' not specified");
-    // Day 1 in the sandbox has requests this empty database never made: unknown to it.
-    const mismatched = await runCaisse([...args.slice(0, 5), '--from', '2026-11-01', '--to', '2026-11-01', '--json'], env);
+    // Day 1 in the sandbox has requests this empty database never made: unknown to it. Asked
+    // without --mode on a development server that has no live MTN account: test mode, said so.
+    const mismatched = await runCaisse(['reconcile', '--provider', 'mtn_momo', '--from', '2026-11-01', '--to', '2026-11-01', '--json'], env);
     expect(mismatched.code, mismatched.output).toBe(1);
+    expect(mismatched.output).toContain('no live mtn_momo account on this server: reconciling test mode');
+    // Live asked for by name is refused as before: nothing to ask.
+    const live = await runCaisse([...args.slice(0, 3), '--mode', 'live', '--from', '2026-11-01', '--to', '2026-11-01'], env);
+    expect(live.code, live.output).toBe(2);
     expect(
       (JSON.parse(mismatched.stdout.slice(mismatched.stdout.search(/^\{$/m))) as ReconciliationReport).mismatches.every((x) => x.kind === 'missing_here'),
     ).toBe(true);

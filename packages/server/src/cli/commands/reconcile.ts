@@ -9,7 +9,14 @@ export function registerReconcileCommand(program: Command): void {
     .requiredOption('--provider <name>', 'the provider, by its registry name (npx caisse providers list)')
     .requiredOption('--from <day>', 'first day, YYYY-MM-DD (UTC)')
     .requiredOption('--to <day>', 'last day, included, YYYY-MM-DD (UTC)')
-    .addOption(new Option('--mode <mode>', "live (the configured provider) or test (the providers' sandbox)").choices(['test', 'live']).default('live'))
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        "live (the configured provider) or test (the providers' sandbox); by default live, or test in development when this server has no live account of the provider",
+      )
+        .choices(['test', 'live'])
+        .default('live'),
+    )
     .option(
       '--statement <file.csv>',
       "the provider's statement: lists requests the provider has and we may not (columns reference,kind,status,amount,currency,created_at)",
@@ -31,19 +38,29 @@ export function registerReconcileCommand(program: Command): void {
     )
     // Usage errors exit 2 like an incomplete check: 1 always means "a mismatch was found".
     .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
-    .action(async (opts: { provider: string; from: string; to: string; mode: 'test' | 'live'; statement?: string; json?: boolean }) => {
+    .action(async (opts: { provider: string; from: string; to: string; mode: 'test' | 'live'; statement?: string; json?: boolean }, command: Command) => {
       try {
         const { printReport, reconcileQuery } = await import('../reconcile.ts');
         const query = await reconcileQuery(opts);
         const { statement, ...period } = query;
-        const args = { ...period, from: query.from.toISOString(), to: query.to.toISOString() };
-        // Test mode's sandbox lives in the running development server: reconcile there when one runs.
-        const viaServer = config().databaseUrl === undefined || opts.mode === 'test';
-        const report = await admin(
-          'reconcile.run',
-          statement === undefined ? args : { ...args, statement: statement.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) },
-          viaServer,
-        );
+        const run = (mode: 'test' | 'live') => {
+          const args = { ...period, mode, from: query.from.toISOString(), to: query.to.toISOString() };
+          // Test mode's sandbox lives in the running development server: reconcile there when one runs.
+          const viaServer = config().databaseUrl === undefined || mode === 'test';
+          return admin(
+            'reconcile.run',
+            statement === undefined ? args : { ...args, statement: statement.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) },
+            viaServer,
+          );
+        };
+        // The bare command on a development server that only has the sandbox reconciles test mode
+        // rather than failing: live cannot be checked there. Production always means live.
+        const chosen = command.getOptionValueSource('mode') === 'cli' || config().mode === 'production';
+        const report = await run(opts.mode).catch(async (err: unknown) => {
+          if (chosen || opts.mode !== 'live' || (err as { code?: unknown }).code !== 'provider_unavailable') throw err;
+          process.stderr.write(`caisse: no live ${opts.provider} account on this server: reconciling test mode (--mode live to insist)\n`);
+          return run('test');
+        });
         process.exitCode = printReport(report, opts.json === true, (text) => process.stdout.write(text));
       } catch (err) {
         process.stderr.write(`caisse: ${errorLine(err)}\n`);

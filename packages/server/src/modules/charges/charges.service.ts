@@ -242,8 +242,8 @@ export function createChargesService(
 
     /**
      * POST /charge. In one transaction: lock the intent; refuse it when unknown (404), expired
-     * (409 `intent_expired`, recording the expiry if no sweeper did yet) or not PENDING (409
-     * `intent_state_invalid`); spend the authorization token (401 `otp_token_invalid`); move the
+     * (409 `intent_expired`, recording the expiry if no sweeper did yet), waiting for a mobile-money
+     * attempt (409 `attempt_in_progress`) or not PENDING (409 `intent_state_invalid`); spend the authorization token (401 `otp_token_invalid`); move the
      * money; SUCCEEDED and `payment.completed`. A wallet that does not hold enough is a declined
      * attempt, committed as such (attempt counted, lastError, `payment.failed`, FAILED at the
      * third; the token is spent) and then answered 402 `insufficient_funds`. With `answer` (an
@@ -268,6 +268,11 @@ export function createChargesService(
           await spending.undo(tx);
           return refused(new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' }));
         }
+        // One attempt in flight per intent, whichever way the second would pay.
+        if (row.status === 'PROCESSING')
+          throw new ApiError('attempt_in_progress', 'An attempt of this intent is waiting for the provider; wait for its outcome', {
+            param: 'intentionId',
+          });
         if (row.status !== 'PENDING') throw stateInvalid(row.status, 'charged');
 
         await customers.link(scope, user.userId, tx);

@@ -192,6 +192,9 @@ export function createOtpService(
     if (!intent) throw new ApiError('not_found', `No payment intent ${intentId}`, { param: 'intentionId' });
     const status = effectiveStatus(intent, clock.now());
     if (status === 'EXPIRED') throw new ApiError('intent_expired', 'The intent has expired; create a new intent', { param: 'intentionId' });
+    // As the charge would answer: the payer waits for the mobile-money request first.
+    if (status === 'PROCESSING')
+      throw new ApiError('attempt_in_progress', 'An attempt of this intent is waiting for the provider; wait for its outcome', { param: 'intentionId' });
     if (status !== 'PENDING') {
       throw new ApiError('intent_state_invalid', `The intent is ${status}: only a PENDING intent can be paid`, {
         param: 'intentionId',
