@@ -10,18 +10,17 @@ import {
   formatProvidersReport,
   isAcceptableMessage,
   lookupNumber,
-  NUMBERING_PLAN,
   providerNames,
   providerDescriptions,
-  providerPrefixes,
   parseProviderHealth,
   providersReport,
   providersServing,
   refundRefusal,
   servedMethods,
   servesNumber,
-  suggestProvider,
 } from './index.ts';
+import { providerPrefixes, suggestProvider } from './connectors.catalog.ts';
+import { NUMBERING_PLAN } from './connectors.numbering.ts';
 import { TEST_NUMBER_OUTCOMES } from './connectors.testnumbers.ts';
 
 describe('provider descriptions', () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { preflight, warnSandboxDefaults } from '../../runtime.ts';
 import { connectorSettings } from './connectors.registry.ts';
-import { checkLiveSettings, liveUrlProblem, sandboxDefaultsInUse } from './index.ts';
+import { checkLiveSettings, sandboxDefaultsInUse } from './index.ts';
+import { liveUrlProblem } from './connectors.live.ts';
 
 /** Live refusals (issue 54): what adding a live account answers, and what stops a production start. */
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { systemClock } from '../../platform/clock.ts';
-import { callbackSigner } from './connectors.references.ts';
+import { callbackSigner, isReference } from './connectors.references.ts';
 import { readProviderSettings } from './connectors.settings.ts';
 import { connectorSettings, createConnectorRegistry, sandboxSettings, sandboxTarget } from './connectors.registry.ts';
-import { describeProvider, isReference, newReference, providerNames, type ProviderDescription } from './index.ts';
+import { describeProvider, newReference, providerNames, type ProviderDescription } from './index.ts';
 
 const deps = { clock: systemClock, logger: { debug() {}, info() {}, warn() {} }, callbackKey: Buffer.alloc(32, 1) };
 

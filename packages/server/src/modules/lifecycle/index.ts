@@ -3,20 +3,8 @@
  * movement through a provider (attempts, top-ups, payouts, refunds to mobile money), its table
  * `provider_requests`, its one poller and the providers' callbacks. The module's only public entry.
  */
-export {
-  createProviderLifecycle,
-  FIRST_POLL_DELAY_MS,
-  type LifecycleSpec,
-  type OwnerStore,
-  PAGE_LOST_REASON,
-  pageLostAfterMs,
-  paymentRequestOf,
-  POLL_LEASE_MS,
-  type ProviderLifecycle,
-  type ProviderRequestRow,
-  SUBMIT_MARGIN_MS,
-} from './lifecycle.ts';
-export { createRequestRouter, type RequestRouter } from './lifecycle.router.ts';
-export { type ProviderRequest, type RequestKind, type RequestStatus, type RequestStore, requestStore } from './lifecycle.repository.ts';
+export { createProviderLifecycle, FIRST_POLL_DELAY_MS, PAGE_LOST_REASON, pageLostAfterMs, paymentRequestOf, POLL_LEASE_MS } from './lifecycle.ts';
+export { createRequestRouter } from './lifecycle.router.ts';
+export { requestStore } from './lifecycle.repository.ts';
 export { startLifecyclePoller } from './lifecycle.poller.ts';
 export { CALLBACKS_PER_ADDRESS_PER_MINUTE, CALLBACKS_PER_REFERENCE_PER_MINUTE, default as lifecycleRoutes } from './lifecycle.routes.ts';

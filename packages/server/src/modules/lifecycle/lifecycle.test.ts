@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock, MINUTE, SECOND } from '../../platform/clock.ts';
 import type { CancelResult, Connector, ConnectorRegistry, Decision, StatusResult, SubmitResult } from '../connectors/index.ts';
 import { describeProvider, platformAccountConnector } from '../connectors/index.ts';
-import type { ProviderRequest, ProviderRequestRow, RequestStore } from './index.ts';
+import type { ProviderRequest, RequestStore } from './lifecycle.repository.ts';
+import type { ProviderRequestRow } from './lifecycle.ts';
 import { createProviderLifecycle, PAGE_LOST_REASON, pageLostAfterMs } from './index.ts';
 
 /** The scripted connector's bound on a submit (a real one's comes from its timeout setting). */

@@ -1,3 +1,3 @@
 // The listen module: the Server-Sent Events stream of a merchant's test events (`caisse listen`).
-export { createListenService, type Feed, type FeedEvent, type FeedOptions, type ListenService, LOOKBACK_MS } from './listen.service.ts';
+export { createListenService } from './listen.service.ts';
 export { default as listenRoutes } from './listen.routes.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusResult } from '../connectors/index.ts';
-import { compareRequest, type OurRequest, parseStatement } from './index.ts';
+import { compareRequest } from './reconciliation.compare.ts';
+import { type OurRequest, parseStatement } from './index.ts';
 
 const row = (status: string, change: Partial<OurRequest<string>> = {}): OurRequest<string> => ({
   id: 'top_1',
