@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../../dashboard/api.ts';
 import { useSubmit } from '../../dashboard/pages/Login.tsx';
@@ -111,6 +111,7 @@ export function MerchantMethods({ merchant, onChanged }: { merchant: OperatorMer
   const [reason, setReason] = useState('');
   const [done, setDone] = useState(false);
   const { busy, error, run } = useSubmit();
+  const hintPrefix = useId();
   const listed = choices.data?.[mode] ?? [];
   const walletNow = wallet ?? cap.wallet;
   const all = listed.map((c) => c.method as string);
@@ -170,16 +171,25 @@ export function MerchantMethods({ merchant, onChanged }: { merchant: OperatorMer
             const hints = [c.servesCountry ? null : t('operator.methods.elsewhere'), c.configured ? null : t('operator.methods.unconfigured')].filter(
               (h) => h !== null,
             );
+            // The hint describes the box rather than naming it: its name stays the brand.
+            const hintId = `${hintPrefix}-${c.method}`;
             return (
-              <label key={c.method}>
-                <input
-                  type="checkbox"
-                  checked={chosenNow.includes(c.method)}
-                  onChange={(e) => setChosen(e.target.checked ? [...new Set([...chosenNow, c.method])] : chosenNow.filter((p) => p !== c.method))}
-                />{' '}
-                {c.method === 'card' ? t('operator.methods.card') : c.name}
-                {hints.length > 0 ? <span className="hint"> ({hints.join(', ')})</span> : null}
-              </label>
+              <div key={c.method}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={chosenNow.includes(c.method)}
+                    aria-describedby={hints.length > 0 ? hintId : undefined}
+                    onChange={(e) => setChosen(e.target.checked ? [...new Set([...chosenNow, c.method])] : chosenNow.filter((p) => p !== c.method))}
+                  />{' '}
+                  {c.method === 'card' ? t('operator.methods.card') : c.name}
+                </label>
+                {hints.length > 0 ? (
+                  <span id={hintId} className="hint">
+                    {hints.join(' · ')}
+                  </span>
+                ) : null}
+              </div>
             );
           })}
         </fieldset>
