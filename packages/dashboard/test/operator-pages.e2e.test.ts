@@ -312,21 +312,35 @@ describe('operator console pages', () => {
     await expect.poll(() => terms.getByRole('status').textContent()).toContain('The terms are saved.');
     expect(await admin.locator('dl.summary', { hasText: server.merchant.merchantId }).first().textContent()).toContain('2 %');
 
+    // The boxes are the methods of the merchant's country (Cameroon), never a connector such as
+    // pawaPay or CinetPay: a cap naming one would be refused.
     const methods = admin.getByRole('region', { name: 'Payment methods allowed' });
-    await methods.getByLabel('Mode').selectOption('test');
+    const boxes = () => methods.getByRole('checkbox').evaluateAll((els) => els.map((el) => el.closest('label')?.textContent?.trim()));
+    const listed = ['Caisse wallet', 'MTN MoMo', 'Orange Money', 'Card (Visa / Mastercard)'];
+    await expect.poll(boxes).toEqual(listed);
+    // Live mode has no provider account here: each box says so, in its description rather than its name.
+    expect(await methods.getByText('No provider account reaches it in this mode').count()).toBe(3);
+    await methods.getByLabel('Mode', { exact: true }).selectOption('test');
+    await expect.poll(boxes).toEqual(listed);
+    expect(await methods.getByText('No provider account reaches it in this mode').count()).toBe(0);
     await methods.getByLabel('Caisse wallet').uncheck();
-    await methods.getByLabel('Why these methods').fill('Wallet use under review');
+    await methods.getByLabel('Orange Money').uncheck();
+    await methods.getByLabel('Why these methods').fill('Wallet and Orange Money under review');
     await methods.getByRole('button', { name: 'Save the methods' }).click();
     await expect.poll(() => methods.getByRole('status').textContent()).toContain('The payment methods are saved.');
+    expect(await methods.getByRole('alert').count()).toBe(0);
+    expect(await methods.getByLabel('Orange Money').isChecked()).toBe(false);
+    expect(await methods.getByLabel('MTN MoMo').isChecked()).toBe(true);
     await expectAccessible(admin, errors, 'op12-merchant-terms');
 
-    // The merchant's checkout no longer offers the wallet in test mode.
+    // The merchant's checkout no longer offers the wallet nor Orange Money in test mode.
     const intent = (await apiCall(server.url, 'POST', '/gateway', server.merchant.test, { amount: '5000', currency: 'XAF' })).body as { sessionToken: string };
     const offered = (await apiCall(server.url, 'GET', `/payment-methods?sessionToken=${intent.sessionToken}`, { apiKey: server.merchant.test.apiKey }))
       .body as {
-      data: { type: string }[];
+      data: { type: string; provider?: string }[];
     };
-    expect(offered.data.length).toBeGreaterThan(0);
+    expect(offered.data.map((d) => d.provider ?? d.type)).toEqual(expect.arrayContaining(['mtn_momo']));
     expect(offered.data.map((d) => d.type)).not.toContain('wallet');
+    expect(offered.data.map((d) => d.provider)).not.toContain('orange_money');
   });
 });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorize, charge, createIntent, newUser, problem } from './flow.support.ts';
-import { call, pk, sk } from './harness.ts';
+import { call, createMerchant, pk, sk } from './harness.ts';
 import { consoleWithSandbox, type OperatorBrowser } from './operators.support.ts';
 
 let env: Awaited<ReturnType<typeof consoleWithSandbox>>;
@@ -179,12 +179,84 @@ describe('payment methods the merchant may offer', () => {
     expect(await offered()).toEqual(['wallet', 'mtn_momo', 'orange_money', 'card']);
   });
 
+  it("the cap's choices are the country's methods and card, never an aggregator; a cap of any of them saves", async () => {
+    type Choices = { object: string; country: string; test: { method: string; servesCountry: boolean }[]; live: { method: string; servesCountry: boolean }[] };
+    const choices = async (merchantId: string) => {
+      const res = await env.ops.send('GET', `/operator/api/merchants/${merchantId}/methods/choices`, compliance);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as Choices;
+    };
+    const methodsOf = (list: { method: string }[]) => list.map((c) => c.method);
+
+    const cm = await choices(env.shop.merchantId);
+    expect(cm).toMatchObject({ object: 'merchant_method_choices', country: 'CM' });
+    expect(cm.test).toEqual([
+      { method: 'mtn_momo', name: 'MTN MoMo', servesCountry: true, configured: true },
+      { method: 'orange_money', name: 'Orange Money', servesCountry: true, configured: true },
+      { method: 'card', name: 'Visa / Mastercard', servesCountry: true, configured: true },
+    ]);
+    expect(methodsOf(cm.live)).toEqual(['mtn_momo', 'orange_money', 'card']);
+
+    // In Côte d'Ivoire, Moov Money is reached only through an aggregator: it is listed, the aggregators are not.
+    const shop = await createMerchant(env.ctx, 'Abidjan shop');
+    await env.ctx.services.merchants.setCountry(shop.merchantId, 'CI');
+    const ci = await choices(shop.merchantId);
+    expect(ci.country).toBe('CI');
+    for (const mode of ['test', 'live'] as const) {
+      expect(methodsOf(ci[mode])).toEqual(expect.arrayContaining(['mtn_momo', 'orange_money', 'wave', 'moov_money']));
+      expect(methodsOf(ci[mode])).not.toContain('pawapay');
+      expect(methodsOf(ci[mode])).not.toContain('cinetpay');
+      expect(ci[mode].every((c) => c.servesCountry)).toBe(true);
+    }
+
+    // What the form sends when one box is unticked, then when all but one are: saved, no validation_error.
+    const url = `/operator/api/merchants/${shop.merchantId}/methods`;
+    const listed = methodsOf(ci.test);
+    const allButMoov = await env.ops.send('PUT', url, compliance, {
+      mode: 'test',
+      wallet: true,
+      providers: listed.filter((m) => m !== 'moov_money'),
+      reason: 'Moov Money under review',
+    });
+    expect(allButMoov.statusCode, allButMoov.body).toBe(200);
+    expect(allButMoov.json().methods.test.providers).toEqual(listed.filter((m) => m !== 'moov_money'));
+    const onlyMoov = await env.ops.send('PUT', url, compliance, { mode: 'test', wallet: false, providers: ['moov_money'], reason: 'Moov Money only' });
+    expect(onlyMoov.statusCode, onlyMoov.body).toBe(200);
+    expect(onlyMoov.json().methods.test).toEqual({ wallet: false, providers: ['moov_money'] });
+    expect(methodsOf((await choices(shop.merchantId)).test)).toEqual(listed);
+
+    // A method the cap names but the country does not serve stays listed, so that it can be unticked.
+    expect((await env.ops.send('PUT', url, compliance, { mode: 'live', wallet: true, providers: ['free_money', 'wave'], reason: 'x' })).statusCode).toBe(200);
+    const after = await choices(shop.merchantId);
+    expect(after.live.find((c) => c.method === 'free_money')).toMatchObject({ servesCountry: false });
+    expect(methodsOf(after.test)).not.toContain('free_money');
+
+    // Senegal has no card route: card is listed only once a cap names it.
+    const dakar = await createMerchant(env.ctx, 'Dakar shop');
+    await env.ctx.services.merchants.setCountry(dakar.merchantId, 'SN');
+    expect(methodsOf((await choices(dakar.merchantId)).test)).toEqual(['orange_money', 'wave', 'free_money']);
+    const dakarUrl = `/operator/api/merchants/${dakar.merchantId}/methods`;
+    expect((await env.ops.send('PUT', dakarUrl, compliance, { mode: 'test', wallet: true, providers: ['wave', 'card'], reason: 'x' })).statusCode).toBe(200);
+    expect((await choices(dakar.merchantId)).test.at(-1)).toEqual({ method: 'card', name: 'Visa / Mastercard', servesCountry: false, configured: false });
+
+    expect(problem(await env.ops.send('GET', `/operator/api/merchants/${shop.merchantId}/methods/choices`, support), 403, 'permission_denied').permission).toBe(
+      'merchants:methods',
+    );
+    problem(await env.ops.send('GET', '/operator/api/merchants/mch_unknown/methods/choices', compliance), 404, 'not_found');
+  });
+
   it('refuses a role without merchants:methods, an unknown provider and an unknown merchant', async () => {
     const url = `/operator/api/merchants/${env.shop.merchantId}/methods`;
     expect(
       problem(await env.ops.send('PUT', url, finance, { mode: 'live', wallet: true, providers: null, reason: 'x' }), 403, 'permission_denied').permission,
     ).toBe('merchants:methods');
     problem(await env.ops.send('PUT', url, compliance, { mode: 'live', wallet: true, providers: ['paypal'], reason: 'x' }), 400, 'validation_error');
+    // An aggregator is a way to reach methods, never one a cap names.
+    problem(
+      await env.ops.send('PUT', url, compliance, { mode: 'live', wallet: true, providers: ['mtn_momo', 'pawapay'], reason: 'x' }),
+      400,
+      'validation_error',
+    );
     problem(
       await env.ops.send('PUT', '/operator/api/merchants/mch_unknown/methods', compliance, { mode: 'live', wallet: true, providers: null, reason: 'x' }),
       404,

@@ -7852,6 +7852,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/operator/api/merchants/{id}/methods/choices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country: string;
+                            live: {
+                                configured: boolean;
+                                method: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card";
+                                name: string;
+                                servesCountry: boolean;
+                            }[];
+                            /** @enum {string} */
+                            object: "merchant_method_choices";
+                            test: {
+                                configured: boolean;
+                                method: ("mtn_momo" | "orange_money" | "wave" | "moov_money" | "free_money" | "t_money" | "celtiis_cash") | "card";
+                                name: string;
+                                servesCountry: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/operator/api/merchants/{id}/profile": {
         parameters: {
             query?: never;

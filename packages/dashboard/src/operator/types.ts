@@ -9,6 +9,7 @@ export type OperatorPermission = OperatorSession['permissions'][number];
 export type TotpEnrolment = Answer<'/operator/api/totp', 'post'>;
 export type MerchantList = Answer<'/operator/api/merchants', 'get'>;
 export type OperatorMerchant = Answer<'/operator/api/merchants/{id}', 'get'>;
+export type MerchantMethodChoices = Answer<'/operator/api/merchants/{id}/methods/choices', 'get'>;
 export type Money = Answer<'/operator/api/money', 'get'>;
 export type LedgerVerification = Answer<'/operator/api/ledger/verify', 'post'>;
 export type AuditList = Answer<'/operator/api/audit', 'get'>;

@@ -1,11 +1,11 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useI18n } from '../../shared/i18n.tsx';
 import { api } from '../../dashboard/api.ts';
 import { useSubmit } from '../../dashboard/pages/Login.tsx';
 import { StatusNotice } from '../../dashboard/ui.tsx';
 import { useOperatorQuery } from '../queries.ts';
 import { Field, OperatorError } from '../shared.tsx';
-import type { OperatorMerchant, ProviderList } from '../types.ts';
+import type { MerchantMethodChoices, OperatorMerchant } from '../types.ts';
 
 /** XAF and XOF have no minor unit: the fixed part typed is the amount in minor units. */
 const COUNTRY_CURRENCY: Record<string, string> = { CM: 'XAF', SN: 'XOF', CI: 'XOF', BJ: 'XOF', BF: 'XOF', ML: 'XOF', TG: 'XOF' };
@@ -93,10 +93,17 @@ export function MerchantTerms({ merchant, onChanged }: { merchant: OperatorMerch
   );
 }
 
-/** The payment methods the merchant may offer in a mode (`merchants:methods`). */
+/**
+ * The payment methods the merchant may offer in a mode (`merchants:methods`): the boxes are the
+ * methods the server lists for the merchant's country (and any the cap names), never a connector:
+ * an aggregator reaches methods, a cap never names it.
+ */
 export function MerchantMethods({ merchant, onChanged }: { merchant: OperatorMerchant; onChanged: (m: OperatorMerchant) => void }) {
   const { t } = useI18n();
-  const providers = useOperatorQuery<ProviderList>(['providers'], '/providers');
+  const choices = useOperatorQuery<MerchantMethodChoices>(
+    ['merchant-method-choices', merchant.id],
+    `/merchants/${encodeURIComponent(merchant.id)}/methods/choices`,
+  );
   const [mode, setMode] = useState<'test' | 'live'>('live');
   const cap = merchant.methods[mode];
   const [wallet, setWallet] = useState<boolean | null>(null);
@@ -104,12 +111,10 @@ export function MerchantMethods({ merchant, onChanged }: { merchant: OperatorMer
   const [reason, setReason] = useState('');
   const [done, setDone] = useState(false);
   const { busy, error, run } = useSubmit();
-  // Card is a method of the cap like a provider (decision 0096), whichever connector reaches it.
-  const names = [
-    ...new Map([...(providers.data?.data ?? []).map((p) => [p.provider, p.name] as const), ['card', t('operator.methods.card')] as const]).entries(),
-  ];
+  const hintPrefix = useId();
+  const listed = choices.data?.[mode] ?? [];
   const walletNow = wallet ?? cap.wallet;
-  const all = names.map(([p]) => p);
+  const all = listed.map((c) => c.method as string);
   const chosenNow = chosen ?? cap.providers ?? all;
 
   function switchMode(next: 'test' | 'live') {
@@ -122,6 +127,7 @@ export function MerchantMethods({ merchant, onChanged }: { merchant: OperatorMer
   function submit(e: FormEvent) {
     e.preventDefault();
     setDone(false);
+    // The list holds every method the cap names: all ticked is no cap (null), methods added later included.
     const every = all.every((p) => chosenNow.includes(p));
     void run(async () => {
       onChanged(
@@ -136,6 +142,8 @@ export function MerchantMethods({ merchant, onChanged }: { merchant: OperatorMer
       setChosen(null);
       setReason('');
       setDone(true);
+      // A method listed only because the cap named it goes once unticked.
+      choices.reload();
     });
   }
 
@@ -144,7 +152,7 @@ export function MerchantMethods({ merchant, onChanged }: { merchant: OperatorMer
       <h2 id="methods-cap-title">{t('operator.methods.title')}</h2>
       <p>{t('operator.methods.intro')}</p>
       {done ? <StatusNotice>{t('operator.methods.saved')}</StatusNotice> : null}
-      <OperatorError error={error ?? providers.error} />
+      <OperatorError error={error ?? choices.error} />
       <form onSubmit={submit}>
         <Field label={t('operator.mode')}>
           {(id) => (
@@ -159,21 +167,36 @@ export function MerchantMethods({ merchant, onChanged }: { merchant: OperatorMer
           <label>
             <input type="checkbox" checked={walletNow} onChange={(e) => setWallet(e.target.checked)} /> {t('operator.methods.wallet')}
           </label>
-          {names.map(([provider, name]) => (
-            <label key={provider}>
-              <input
-                type="checkbox"
-                checked={chosenNow.includes(provider)}
-                onChange={(e) => setChosen(e.target.checked ? [...new Set([...chosenNow, provider])] : chosenNow.filter((p) => p !== provider))}
-              />{' '}
-              {name}
-            </label>
-          ))}
+          {listed.map((c) => {
+            const hints = [c.servesCountry ? null : t('operator.methods.elsewhere'), c.configured ? null : t('operator.methods.unconfigured')].filter(
+              (h) => h !== null,
+            );
+            // The hint describes the box rather than naming it: its name stays the brand.
+            const hintId = `${hintPrefix}-${c.method}`;
+            return (
+              <div key={c.method}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={chosenNow.includes(c.method)}
+                    aria-describedby={hints.length > 0 ? hintId : undefined}
+                    onChange={(e) => setChosen(e.target.checked ? [...new Set([...chosenNow, c.method])] : chosenNow.filter((p) => p !== c.method))}
+                  />{' '}
+                  {c.method === 'card' ? t('operator.methods.card') : c.name}
+                </label>
+                {hints.length > 0 ? (
+                  <span id={hintId} className="hint">
+                    {hints.join(' · ')}
+                  </span>
+                ) : null}
+              </div>
+            );
+          })}
         </fieldset>
         <Field label={t('operator.methods.reason')}>
           {(id) => <textarea id={id} required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />}
         </Field>
-        <button type="submit" disabled={busy || providers.data === undefined}>
+        <button type="submit" disabled={busy || choices.data === undefined}>
           {t('operator.methods.save')}
         </button>
       </form>

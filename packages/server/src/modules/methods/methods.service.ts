@@ -28,7 +28,7 @@ import { providerOrder } from './methods.order.ts';
 import type { MethodName, PaymentMethod, PaymentMethodList, PaymentMethodSettings, PaymentMethodSettingsBody } from './methods.schema.ts';
 
 /** What checkout shows under "Card": the brands the card routes' pages take, the same in every language. */
-const CARD_BRANDS = 'Visa / Mastercard';
+export const CARD_BRANDS = 'Visa / Mastercard';
 
 export interface MethodsCollaborators {
   connectors: ConnectorSource;

@@ -4,6 +4,7 @@ import { need, tags } from './operators.http.ts';
 import {
   FreezeBody,
   MerchantIdParams,
+  MerchantMethodChoices,
   MerchantMethodsBody,
   MerchantsQuery,
   MerchantSummaryList,
@@ -74,6 +75,22 @@ export async function operatorMerchantsRoutes(instance: FastifyInstance) {
       },
     },
     async (req) => operators.setTerms(req.operatorSession, req.params.id, req.body),
+  );
+
+  // The form's checkboxes: methods, never the connectors that reach them (an aggregator is no method a cap names).
+  app.get(
+    '/merchants/:id/methods/choices',
+    {
+      config: need('merchants:methods'),
+      schema: {
+        tags,
+        summary:
+          'The payment methods a cap may name for this merchant, per mode: those served in its country (`card` where a card route serves it), and those the cap names already',
+        params: MerchantIdParams,
+        response: { 200: MerchantMethodChoices },
+      },
+    },
+    async (req) => operators.methodChoices(req.params.id),
   );
 
   app.put(

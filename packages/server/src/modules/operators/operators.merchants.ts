@@ -2,7 +2,8 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { LedgerService } from '../ledger/index.ts';
 import type { MerchantsService, TermsPatch } from '../merchants/index.ts';
-import type { MethodName, MethodsService } from '../methods/index.ts';
+import { CARD_METHOD } from '../connectors/index.ts';
+import { CARD_BRANDS, type MethodName, type MethodsService } from '../methods/index.ts';
 import type { RecordAudit } from './operators.audit.ts';
 import type { OperatorSession } from './operators.sessions.ts';
 
@@ -15,7 +16,7 @@ export function createOperatorMerchants(
   collaborators: {
     merchants: Pick<MerchantsService, 'searchMerchants' | 'merchantProfile' | 'setFrozen' | 'setTerms'>;
     ledger: Pick<LedgerService, 'merchantBalances'>;
-    methods: Pick<MethodsService, 'allowance' | 'setAllowance'>;
+    methods: Pick<MethodsService, 'allowance' | 'setAllowance' | 'settings'>;
   },
   record: RecordAudit,
 ) {
@@ -66,6 +67,26 @@ export function createOperatorMerchants(
         record(tx, s, { action: 'merchant.terms_set', targetType: 'merchant', targetId: merchantId, before, after, reason: text }),
       );
       return merchantPage(merchantId);
+    },
+
+    /**
+     * What the cap's form lists per mode: the methods of the merchant's settings served in its
+     * country, and any the cap names already (so that it can be lifted), never an aggregator.
+     */
+    async methodChoices(merchantId: string) {
+      const choices = async (mode: 'test' | 'live') => {
+        const [settings, cap] = await Promise.all([methods.settings({ merchantId, mode }), methods.allowance({ merchantId, mode })]);
+        const named = cap.providers ?? [];
+        const choice = settings.providers
+          .filter((p) => p.servesCountry || named.includes(p.provider))
+          .map((p) => ({ method: p.provider, name: p.name, servesCountry: p.servesCountry, configured: p.configured }));
+        // The settings list card only where a card route serves the country; a cap may name it elsewhere.
+        if (named.includes(CARD_METHOD) && !choice.some((c) => c.method === CARD_METHOD))
+          choice.push({ method: CARD_METHOD, name: CARD_BRANDS, servesCountry: false, configured: false });
+        return { country: settings.country, choice };
+      };
+      const [test, live] = await Promise.all([choices('test'), choices('live')]);
+      return { object: 'merchant_method_choices' as const, country: live.country, test: test.choice, live: live.choice };
     },
 
     /** Sets the payment methods a merchant may offer in one mode, with a reason; the audit entry commits with them. */

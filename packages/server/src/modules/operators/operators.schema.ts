@@ -159,6 +159,19 @@ export const MerchantMethodsBody = Type.Object(
   { additionalProperties: false },
 );
 
+const MethodChoice = Type.Object({
+  method: MethodField,
+  name: Type.String({ description: 'The brand (`Moov Money`, `Visa / Mastercard` for `card`), the same in every language' }),
+  servesCountry: Type.Boolean({ description: "Some connector takes its payments in the merchant's country (false: listed because the cap names it)" }),
+  configured: Type.Boolean({ description: 'This mode has a provider account that reaches it there (its own connector or an aggregator)' }),
+});
+export const MerchantMethodChoices = Type.Object({
+  object: Type.Literal('merchant_method_choices'),
+  country: Type.String(),
+  test: Type.Array(MethodChoice),
+  live: Type.Array(MethodChoice),
+});
+
 export const FreezeBody = Type.Object({ reason: Reason }, { additionalProperties: false });
 
 export const OperatorMoney = Type.Object({

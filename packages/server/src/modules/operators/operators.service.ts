@@ -38,7 +38,7 @@ export function createOperatorsService(
     payouts: Pick<PayoutsService, 'thresholds' | 'setThreshold' | 'inReview' | 'review'>;
     customerLimits: Pick<CustomerLimits, 'list' | 'set'>;
     connectors: Pick<ModeConnectors, 'forMode'>;
-    methods: Pick<MethodsService, 'allowance' | 'setAllowance'>;
+    methods: Pick<MethodsService, 'allowance' | 'setAllowance' | 'settings'>;
     reconciliation: Pick<ReconciliationService, 'latest'>;
     providerAccounts: Pick<ProviderAccountsService, 'list' | 'add' | 'disable' | 'check'>;
     routes: Pick<RoutesService, 'list' | 'set'>;
