@@ -38,6 +38,11 @@ export interface AccountShape<S> {
   readonly settings: readonly string[];
   readonly credentials: readonly CredentialSpec[];
   /**
+   * Settings its provider hands out beside the secrets (CinetPay's `siteId`): taken from the
+   * credentials object too, and kept as settings (shown, not sealed).
+   */
+  readonly settingsAmongCredentials?: readonly string[];
+  /**
    * The provider sends an account's webhooks to one address set in its own dashboard, not one
    * given per request (Wave): the console shows each account's address to paste there.
    */

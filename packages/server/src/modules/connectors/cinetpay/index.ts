@@ -51,6 +51,8 @@ export const CINETPAY_CONNECTOR: ConnectorDefinition<CinetPaySettings, CinetPayS
       { name: 'secretKey', required: true },
       { name: 'transferPassword', required: false },
     ],
+    // CinetPay's back office gives the site_id with the apikey: operators may put it in either.
+    settingsAmongCredentials: ['siteId'],
     callbacks: ({ settings }) =>
       settings.callbackUrl === undefined
         ? []
