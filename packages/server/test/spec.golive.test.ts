@@ -4,7 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../src/admin.ts';
-import { createTestContext, type TestContext } from './harness.ts';
+import { type Sandbox, startSandbox } from '../src/modules/connectors/index.ts';
+import { SECOND } from '../src/platform/clock.ts';
+import { appWithAllSandboxes } from './connectors.support.ts';
+import { createIntent } from './flow.support.ts';
+import { call, createMerchant, createTestContext, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
 let ctx: TestContext;
 
@@ -49,5 +53,123 @@ describe('provider accounts', () => {
         credentials,
       }),
     ).rejects.toMatchObject({ code: 'provider_settings_invalid', message: expect.stringContaining('siteId is given twice') });
+  });
+});
+
+describe('CinetPay amounts', () => {
+  let all: TestContext;
+  let sandbox: Sandbox;
+  let ml: TestMerchant;
+  beforeAll(async () => {
+    ({ ctx: all, sandbox } = await appWithAllSandboxes());
+    ml = await createMerchant(all, 'Bamako shop');
+    await all.services.merchants.setCountry(ml.merchantId, 'ML');
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await all?.close();
+  });
+
+  it('an amount CinetPay cannot take, where only CinetPay reaches the method, is 400 amount_out_of_bounds; nothing reaches it', async () => {
+    const route = (await runAdminCommand(all.services, 'routes.list', { mode: 'test' })).find(
+      (r) => r.country === 'ML' && r.method === 'moov_money' && r.kind === 'payment',
+    );
+    expect(route?.connectors).toEqual(['cinetpay']);
+    const intent = await createIntent(all, ml, { currency: 'XOF', amount: '1003' });
+    const charged = await call(
+      all.app,
+      'POST',
+      '/charge',
+      { ...pk(ml), headers: { 'x-session-token': intent.sessionToken } },
+      { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'moov_money', phoneNumber: '+22365000000' } },
+    );
+    expect(charged.json()).toMatchObject({ status: 400, code: 'amount_out_of_bounds', param: 'amount' });
+    // No attempt was made: the intent is as it was.
+    expect((await call(all.app, 'GET', `/gateway/${intent.id}`, sk(ml))).json()).toMatchObject({ status: intent.status, attempts: 0 });
+  });
+});
+
+describe('a live rehearsal on one machine', () => {
+  let all: TestContext;
+  let sandbox: Sandbox;
+  let prod: Sandbox;
+  let cm: TestMerchant;
+  beforeAll(async () => {
+    ({ ctx: all, sandbox } = await appWithAllSandboxes());
+    // `caisse sandbox --production`, calling this server back.
+    prod = await startSandbox({ clock: all.clock, tickMs: 0, production: true, callbacksUrl: all.deps.config.sandbox.callbacksUrl });
+    cm = await createMerchant(all, 'Yaounde shop');
+    await all.services.merchants.setSettlementDelay(cm.merchantId, 0);
+  });
+  afterAll(async () => {
+    await prod?.close();
+    await sandbox?.close();
+    await all?.close();
+  });
+
+  async function later(ms = 2 * SECOND) {
+    await all.services.callbacks.drain();
+    await all.services.payouts.drain();
+    all.clock.advance(ms);
+    await prod.tick();
+    await all.services.callbacks.pollDue();
+    await all.services.callbacks.drain();
+  }
+
+  it('a live MTN account on the production sandbox: added, checked, a live payment, its refund and a payout go through it', async () => {
+    const account = await runAdminCommand(all.services, 'providerAccounts.add', {
+      connector: 'mtn_momo',
+      mode: 'live',
+      countries: ['CM'],
+      settings: { baseUrl: prod.urls.mtn_momo as string, targetEnvironment: 'mtncameroon', callbackUrl: `${all.deps.config.sandbox.callbacksUrl}/mtn_momo` },
+      credentials: {
+        collectionUserId: '3f1d2c4b-5a69-4788-9aab-0c1d2e3f4a5b',
+        collectionApiKey: 'live-api-key-rehearsal-Qm41',
+        collectionSubscriptionKey: 'live-collection-key-rehearsal-Ht27',
+        disbursementUserId: '3f1d2c4b-5a69-4788-9aab-0c1d2e3f4a5c',
+        disbursementApiKey: 'live-api-key-rehearsal-Vb85',
+        disbursementSubscriptionKey: 'live-disbursement-key-rehearsal-Kc19',
+      },
+    });
+    expect(account.capabilities).toEqual(['collect', 'disburse', 'refund']);
+    const [checked] = await runAdminCommand(all.services, 'providerAccounts.check', { id: account.id });
+    expect(checked, checked?.detail).toMatchObject({ ok: true });
+
+    const live = { apiKey: cm.live.apiKey, secretKey: cm.live.secretKey };
+    const intent = await createIntent(all, cm, { currency: 'XAF', amount: '5000' }, live);
+    const charged = await call(
+      all.app,
+      'POST',
+      '/charge',
+      { apiKey: cm.live.apiKey, headers: { 'x-session-token': intent.sessionToken } },
+      { intentionId: intent.id, paymentMethod: { type: 'mobile_money', provider: 'mtn_momo', phoneNumber: '+237677123000' } },
+    );
+    expect(charged.statusCode, charged.body).toBe(202);
+    await later();
+    const paid = (await call(all.app, 'GET', `/gateway/${intent.id}`, live)).json() as {
+      status: string;
+      livemode: boolean;
+      attempts: { connector: string; providerAccount: string; status: string }[];
+    };
+    expect(paid).toMatchObject({ status: 'SUCCEEDED', livemode: true });
+    expect(paid.attempts).toEqual([expect.objectContaining({ connector: 'mtn_momo', providerAccount: account.id, status: 'SUCCEEDED' })]);
+
+    const refund = await call(all.app, 'POST', `/gateway/${intent.id}/refunds`, live, { amount: '1000' });
+    expect(refund.statusCode, refund.body).toBe(202);
+    expect(refund.json()).toMatchObject({ status: 'PENDING', connector: 'mtn_momo', providerAccount: account.id });
+    await later();
+    expect((await call(all.app, 'GET', `/gateway/${intent.id}`, live)).json()).toMatchObject({ status: 'PARTIALLY_REFUNDED', amountRefunded: '1000' });
+
+    await all.services.balances.settleDue();
+    const payout = await call(all.app, 'POST', '/payouts', live, {
+      amount: '2000',
+      currency: 'XAF',
+      destination: { provider: 'mtn_momo', phoneNumber: '+237677999000' },
+    });
+    expect(payout.statusCode, payout.body).toBe(202);
+    expect(payout.json()).toMatchObject({ connector: 'mtn_momo', providerAccount: account.id });
+    await later();
+    const sent = (await call(all.app, 'GET', `/payouts/${(payout.json() as { id: string }).id}`, live)).json();
+    expect(sent).toMatchObject({ status: 'PAID' });
   });
 });
